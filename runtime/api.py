@@ -1,0 +1,230 @@
+"""The runtime side of every entry in ``contract.py``: one method per entry, same name.
+
+Generated C calls ``_xmpacc_reflect(&_xmpacc_a_u, "laplace.c:40", 0)``; the glue forwards
+it to ``Runtime._xmpacc_reflect(array_address, b"laplace.c:40", 0)``.  Descriptors are
+identified by their C address: re-initialising the same block-scope descriptor replaces
+the old object, so nothing accumulates when a function runs many times.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import sys
+from dataclasses import dataclass, field
+from typing import Any
+
+from .arrays import DistArray, Template, make_array, read_ints, read_longs
+from .collectives import allreduce, bcast_bytes, reset_to_identity, view
+from .cstructs import CArray, CNodes, CTemplate
+from .errors import RuntimeFailure
+from .nodes import CommCache, Nodes, resolve_extents
+from .reflect import Width, reflect
+
+
+def _s(where: bytes | None) -> str:
+    return where.decode(errors="replace") if where else "?"
+
+
+def _ref(ptr: int | None) -> list[int] | None:
+    """Decode a node reference ``{ndims, (kind, a, b, c)...}`` (None: the whole array)."""
+    if not ptr:
+        return None
+    n = read_longs(ptr, 1)[0]
+    return read_longs(ptr, 1 + 4 * n)
+
+
+@dataclass
+class ExecSet:
+    comm: Any
+
+
+@dataclass
+class Runtime:
+    """State of one process's runtime: MPI, descriptors by address, the executing set."""
+
+    world: Any
+    exec_info: Any                      # the C struct _xmpacc_exec
+    nodes: dict[int, Nodes] = field(default_factory=dict)
+    templates: dict[int, Template] = field(default_factory=dict)
+    arrays: dict[int, DistArray] = field(default_factory=dict)
+    exec_stack: list[ExecSet] = field(default_factory=list)
+    cache: CommCache = field(default_factory=CommCache)
+    stats: dict[str, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.exec_stack.append(ExecSet(self.world))
+        self._publish()
+
+    # ----------------------------------------------------------------- helpers
+    @property
+    def exec_comm(self) -> Any:
+        return self.exec_stack[-1].comm
+
+    def _publish(self) -> None:
+        info = self.exec_info
+        info.world_rank, info.world_size = self.world.Get_rank(), self.world.Get_size()
+        info.exec_rank, info.exec_size = self.exec_comm.Get_rank(), self.exec_comm.Get_size()
+
+    def _nodes(self, ptr: int, where: str) -> Nodes:
+        if ptr not in self.nodes:
+            raise RuntimeFailure(where, "nodes used before its 'nodes' directive ran")
+        return self.nodes[ptr]
+
+    def _on_set(self, nodes_ptr: int | None, ref_ptr: int | None, where: str) -> Any:
+        """The communicator of an on-set (the executing set without an on clause)."""
+        if not nodes_ptr:
+            return self.exec_comm
+        nodes = self._nodes(nodes_ptr, where)
+        members = nodes.select(_ref(ref_ptr), where)
+        me = self.world.Get_rank()
+        key = ("on", nodes.extents, tuple(_ref(ref_ptr) or ()))
+        comm = self.cache.split(self.exec_comm, key, min(members) if me in members else None, me)
+        if comm is None:
+            raise RuntimeFailure(where, "this node is not in the directive's 'on' node set")
+        return comm
+
+    # ----------------------------------------------------------------- declarations
+    def _xmpacc_nodes_init(self, ptr: int, where: bytes, name: bytes, ndims: int, extents: int) -> None:
+        w, n = _s(where), name.decode()
+        ext = resolve_extents(n, read_ints(extents, ndims), self.world.Get_size(), w)
+        nodes = Nodes(n, ext, self.world, self.world.Get_rank())
+        self.nodes[ptr] = nodes
+        c = CNodes.from_address(ptr)
+        c.id, c.ndims, c.size, c.is_member = id(nodes) & 0x7FFFFFFF, ndims, self.world.Get_size(), 1
+        for d in range(ndims):
+            c.extent[d], c.coord[d] = ext[d], nodes.coords[d]
+
+    def _xmpacc_template_init(self, ptr: int, where: bytes, name: bytes, ndims: int, bounds: int) -> None:
+        b = read_longs(bounds, 2 * ndims)
+        pairs = [(b[2 * d], b[2 * d + 1]) for d in range(ndims)]
+        for lo, hi in pairs:
+            if lo > hi:
+                raise RuntimeFailure(_s(where), f"template '{name.decode()}' has lower bound {lo} > "
+                                                f"upper bound {hi}", collective=True)
+        self.templates[ptr] = Template(name.decode(), pairs)
+        c = CTemplate.from_address(ptr)
+        c.id, c.ndims, c.distributed = 1, ndims, 0
+
+    def _xmpacc_distribute(self, ptr: int, where: bytes, nodes_ptr: int, kinds: int, widths: int,
+                           maps: int) -> None:
+        w = _s(where)
+        tmpl = self.templates.get(ptr)
+        if tmpl is None:
+            raise RuntimeFailure(w, "template distributed before its 'template' directive ran")
+        nodes = self._nodes(nodes_ptr, w)
+        nd = len(tmpl.bounds)
+        kind_list, width_list = read_ints(kinds, nd), read_longs(widths, nd)
+        map_ptrs = list((ctypes.c_void_p * nd).from_address(maps))
+        gblocks, next_dim = [], 0
+        for t in range(nd):
+            if kind_list[t] == 2103:
+                gblocks.append(tuple(read_ints(map_ptrs[t], nodes.extents[next_dim])))
+            else:
+                gblocks.append(())
+            next_dim += kind_list[t] != 2100
+        c = CTemplate.from_address(ptr)
+        tmpl.distribute(nodes, kind_list, width_list, gblocks, w, c)
+        c.nodes = ctypes.cast(nodes_ptr, ctypes.POINTER(CNodes))
+
+    def _xmpacc_align(self, ptr: int, where: bytes, name: bytes, tmpl_ptr: int, elem_size: int,
+                      ndims: int, extents: int, tdims: int, offsets: int, shadows: int) -> int:
+        w = _s(where)
+        tmpl = self.templates.get(tmpl_ptr)
+        if tmpl is None or tmpl.nodes is None:
+            raise RuntimeFailure(w, f"array '{name.decode()}' aligned with a template that is not distributed")
+        c = CArray.from_address(ptr)
+        arr = make_array(name.decode(), tmpl, elem_size, read_longs(extents, ndims), read_ints(tdims, ndims),
+                         read_longs(offsets, ndims), read_longs(shadows, 2 * ndims), w, c)
+        c.id = 1
+        c.tmpl = ctypes.cast(tmpl_ptr, ctypes.POINTER(CTemplate))
+        self.arrays[ptr] = arr
+        return int(c.base or 0)
+
+    def _xmpacc_array_release(self, ptr: int) -> None:
+        if self.arrays.pop(ptr, None) is not None:
+            c = CArray.from_address(ptr)
+            c.base, c.id = None, 0
+
+    # ----------------------------------------------------------------- communication
+    def _xmpacc_reflect(self, ptr: int, where: bytes, widths: int | None) -> None:
+        w = _s(where)
+        arr = self.arrays.get(ptr)
+        if arr is None:
+            raise RuntimeFailure(w, "reflect of an array whose align has not run")
+        ws = None
+        if widths:
+            raw = read_longs(widths, 3 * len(arr.layouts))
+            ws = [Width(raw[3 * d], raw[3 * d + 1], bool(raw[3 * d + 2])) for d in range(len(arr.layouts))]
+        reflect(arr, ws, self.cache, w, self.stats)
+
+    def _loop_comm(self, tmpl_ptr: int, loop_dims: int, where: str) -> tuple[Template, Any]:
+        tmpl = self.templates[tmpl_ptr]
+        assert tmpl.nodes is not None
+        mask = read_ints(loop_dims, len(tmpl.bounds))
+        keep = frozenset(tmpl.node_dims[t] for t in range(len(mask)) if mask[t] and tmpl.node_dims[t] >= 0)
+        return tmpl, tmpl.nodes.sub_comm(self.cache, keep)
+
+    def _xmpacc_loop_reduce_begin(self, tmpl_ptr: int, loop_dims: int, data: int, count: int,
+                                  type_code: int, op: int) -> None:
+        _tmpl, comm = self._loop_comm(tmpl_ptr, loop_dims, "?")
+        if comm.Get_rank() != 0:
+            reset_to_identity(view(data, count, type_code, "reduction"), op)
+
+    def _xmpacc_loop_reduce(self, tmpl_ptr: int, where: bytes, loop_dims: int, data: int, count: int,
+                            type_code: int, op: int) -> None:
+        w = _s(where)
+        _tmpl, comm = self._loop_comm(tmpl_ptr, loop_dims, w)
+        allreduce(comm, view(data, count, type_code, w), op, w)
+
+    def _xmpacc_reduce(self, data: int, where: bytes, count: int, type_code: int, op: int,
+                       on_nodes: int | None, on_ref: int | None) -> None:
+        w = _s(where)
+        allreduce(self._on_set(on_nodes, on_ref, w), view(data, count, type_code, w), op, w)
+
+    def _xmpacc_bcast(self, data: int, where: bytes, nbytes: int, from_nodes: int | None,
+                      from_ref: int | None, on_nodes: int | None, on_ref: int | None) -> None:
+        w = _s(where)
+        comm = self._on_set(on_nodes, on_ref, w)
+        root = 0
+        if from_nodes:
+            sources = self._nodes(from_nodes, w).select(_ref(from_ref), w)
+            if len(sources) != 1:
+                raise RuntimeFailure(w, "the source of bcast must be exactly one node", collective=True)
+            members = comm.allgather(self.world.Get_rank())
+            if sources[0] not in members:
+                raise RuntimeFailure(w, "the source of bcast is not in its 'on' node set", collective=True)
+            root = members.index(sources[0])
+        bcast_bytes(comm, data, nbytes, root)
+
+    def _xmpacc_barrier(self, where: bytes, on_nodes: int | None, on_ref: int | None) -> None:
+        self._on_set(on_nodes, on_ref, _s(where)).Barrier()
+
+    def _xmpacc_task_begin(self, where: bytes, nodes_ptr: int, ref: int | None) -> int:
+        w = _s(where)
+        nodes = self._nodes(nodes_ptr, w)
+        members = nodes.select(_ref(ref), w)
+        me = self.world.Get_rank()
+        key = ("task", nodes.extents, tuple(_ref(ref) or ()))
+        comm = self.cache.split(self.exec_comm, key, min(members) if me in members else None, me)
+        if comm is None:
+            return 0
+        self.exec_stack.append(ExecSet(comm))
+        self._publish()
+        return 1
+
+    def _xmpacc_task_end(self) -> None:
+        if len(self.exec_stack) > 1:
+            self.exec_stack.pop()
+            self._publish()
+
+    def _xmpacc_exit_hook(self, status: int) -> None:
+        """exit(status) in the program: 0 ends this process normally, others the whole job."""
+        sys.stdout.flush()
+        sys.stderr.flush()
+        from mpi4py import MPI
+
+        if status == 0:
+            if not MPI.Is_finalized():
+                MPI.Finalize()
+            return
+        self.world.Abort(status)

@@ -1,0 +1,62 @@
+"""Reductions, broadcasts and barriers on host data given by address (reference §6.2-6.6)."""
+
+from __future__ import annotations
+
+import ctypes
+from typing import Any
+
+import numpy as np
+
+from .errors import RuntimeFailure
+
+# _XMPACC_TYPE codes (xmpacc.h) -> numpy dtypes
+DTYPES = {1: np.bool_, 2: np.int8, 3: np.int8, 4: np.uint8, 5: np.int16, 6: np.uint16,
+          7: np.int32, 8: np.uint32, 9: np.int64, 10: np.uint64, 11: np.int64, 12: np.uint64,
+          13: np.float32, 14: np.float64}
+OP_NAMES = {1: "+", 2: "*", 3: "&", 4: "|", 5: "^", 6: "&&", 7: "||", 8: "max", 9: "min"}
+# Identity a non-first node starts from, for the operators that are not idempotent.
+RESET_IDENTITY = {1: 0, 2: 1, 5: 0}
+
+
+def view(ptr: int, count: int, type_code: int, where: str) -> np.ndarray:
+    """The C variable at ``ptr`` as a numpy array (no copy)."""
+    dtype = DTYPES.get(type_code)
+    if dtype is None:
+        raise RuntimeFailure(where, "reduction of this type is not supported (use an integer or "
+                                    "floating-point scalar or array)", collective=True)
+    size = count * np.dtype(dtype).itemsize
+    raw = (ctypes.c_char * size).from_address(ptr)
+    return np.frombuffer(raw, dtype=dtype, count=count)
+
+
+def mpi_op(op: int, dtype: Any, where: str) -> Any:
+    from mpi4py import MPI
+
+    if op in (3, 4, 5) and np.issubdtype(dtype, np.floating):
+        raise RuntimeFailure(where, f"bitwise reduction '{OP_NAMES[op]}' of a floating-point value",
+                             collective=True)
+    return {1: MPI.SUM, 2: MPI.PROD, 3: MPI.BAND, 4: MPI.BOR, 5: MPI.BXOR, 6: MPI.LAND,
+            7: MPI.LOR, 8: MPI.MAX, 9: MPI.MIN}[op]
+
+
+def allreduce(comm: Any, data: np.ndarray, op: int, where: str) -> None:
+    from mpi4py import MPI
+
+    if comm.Get_size() == 1:
+        if op in (6, 7):  # logical results are 0/1 even on one node
+            data[...] = data != 0
+        return
+    work = data.astype(np.int32) if data.dtype == np.bool_ else data.copy()
+    comm.Allreduce(MPI.IN_PLACE, work, op=mpi_op(op, data.dtype, where))
+    data[...] = work
+
+
+def reset_to_identity(data: np.ndarray, op: int) -> None:
+    if op in RESET_IDENTITY:
+        data[...] = RESET_IDENTITY[op]
+
+
+def bcast_bytes(comm: Any, ptr: int, nbytes: int, root: int) -> None:
+    raw = (ctypes.c_char * nbytes).from_address(ptr)
+    buf = np.frombuffer(raw, dtype=np.uint8)
+    comm.Bcast(buf, root=root)

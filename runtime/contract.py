@@ -1,0 +1,98 @@
+"""The one contract between generated code and the runtime.
+
+Every runtime entry point that generated C may call is listed here once, with its C
+signature.  The compiler renders the C side from this list (``templates/glue.c.j2``: a
+table of function pointers and one forwarding function per entry) and the launcher binds
+each entry to the Python function of the same name in ``xmpacc.runtime.api``.  A test
+checks that both sides agree.  This module imports nothing but the standard library, so
+the compiler may import it without pulling in MPI or CUDA.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# C parameter types, spelled as in C.  Pointers to descriptors travel as ``void *``.
+C_TYPES = ("void", "int", "long long", "double", "const char *", "void *", "const void *",
+           "const int *", "const long long *", "int *")
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    name: str                 # C name, always starting with _xmpacc_
+    returns: str
+    params: tuple[tuple[str, str], ...]   # (C type, parameter name)
+    doc: str
+
+    @property
+    def arity(self) -> int:
+        return len(self.params)
+
+
+def _e(name: str, returns: str, params: str, doc: str) -> Entry:
+    pairs = []
+    for p in filter(None, (s.strip() for s in params.split(","))):
+        ctype, pname = p.rsplit(" ", 1)
+        while pname.startswith("*"):
+            ctype, pname = ctype + " *", pname[1:]
+        pairs.append((ctype.replace("  ", " "), pname))
+    return Entry(name, returns, tuple(pairs), doc)
+
+
+# ``where`` is always "file.c:line" of the directive, for run-time error messages.
+ENTRIES: tuple[Entry, ...] = (
+    _e("_xmpacc_nodes_init", "void",
+       "void *nodes, const char *where, const char *name, int ndims, const int *extents",
+       "nodes directive: extents in C order, -1 for '*'"),
+    _e("_xmpacc_template_init", "void",
+       "void *tmpl, const char *where, const char *name, int ndims, const long long *bounds",
+       "template directive: (lower, upper) pairs in C order"),
+    _e("_xmpacc_distribute", "void",
+       "void *tmpl, const char *where, const void *nodes, const int *kinds, "
+       "const long long *widths, const void *gblock_maps",
+       "distribute directive: kind and cyclic width per dimension; gblock maps as int*[]"),
+    _e("_xmpacc_align", "void *",
+       "void *array, const char *where, const char *name, const void *tmpl, long long elem_size, "
+       "int ndims, const long long *extents, const int *tdims, const long long *offsets, "
+       "const long long *shadows",
+       "align (+ shadow): allocates the local buffer and returns it; shadows (lo, hi) pairs, "
+       "(-1, -1) = full shadow"),
+    _e("_xmpacc_array_release", "void", "void *array",
+       "frees the local buffer of a block-scope distributed array"),
+    _e("_xmpacc_reflect", "void",
+       "void *array, const char *where, const long long *widths",
+       "reflect directive; widths NULL or (lo, hi, periodic) per dimension"),
+    _e("_xmpacc_loop_reduce_begin", "void",
+       "const void *tmpl, const int *loop_dims, void *data, long long count, int type, int op",
+       "reduction clause, before the loop: identity on all but the first node of each set"),
+    _e("_xmpacc_loop_reduce", "void",
+       "const void *tmpl, const char *where, const int *loop_dims, void *data, long long count, "
+       "int type, int op",
+       "reduction clause of a loop: combine over the nodes that ran different iterations"),
+    _e("_xmpacc_reduce", "void",
+       "void *data, const char *where, long long count, int type, int op, const void *on_nodes, "
+       "const long long *on_ref",
+       "reduction directive over the executing node set or an on-set"),
+    _e("_xmpacc_bcast", "void",
+       "void *data, const char *where, long long nbytes, const void *from_nodes, "
+       "const long long *from_ref, const void *on_nodes, const long long *on_ref",
+       "bcast directive"),
+    _e("_xmpacc_barrier", "void",
+       "const char *where, const void *on_nodes, const long long *on_ref",
+       "barrier directive"),
+    _e("_xmpacc_task_begin", "int",
+       "const char *where, const void *nodes, const long long *ref",
+       "task directive: 1 if this node runs the task (its node set is pushed)"),
+    _e("_xmpacc_task_end", "void", "", "end of a task this node ran (node set popped)"),
+    _e("_xmpacc_exit_hook", "void", "int status",
+       "the program called exit(): end the whole job with that status"),
+)
+
+BY_NAME = {e.name: e for e in ENTRIES}
+
+# Reduction operators and element types, shared by xmpacc.h and the runtime.
+REDUCTION_OPS = {"+": 1, "-": 1, "*": 2, "&": 3, "|": 4, "^": 5, "&&": 6, "||": 7, "max": 8, "min": 9}
+
+# Node/template reference encoding in ``const long long *ref``: ref[0] = number of
+# subscripts, then four numbers per subscript (kind, a, b, c).
+REF_INDEX, REF_TRIPLET, REF_TRIPLET_TO_END, REF_STAR = 0, 1, 2, 3

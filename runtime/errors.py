@@ -1,0 +1,18 @@
+"""Run-time failures of a program, reported with the directive's source line."""
+
+from __future__ import annotations
+
+
+class RuntimeFailure(Exception):
+    """A user-visible error at run time.
+
+    ``collective`` means every process detects it at the same point (a wrong process
+    count, a bad template): rank 0 alone prints it and the job ends cleanly.  Otherwise
+    the failing process prints it with its node number and aborts the whole job.
+    """
+
+    def __init__(self, where: str, message: str, collective: bool = False) -> None:
+        super().__init__(f"{where}: error: {message}")
+        self.where = where
+        self.message = message
+        self.collective = collective

@@ -1,0 +1,59 @@
+/* xmpacc.h: included by every host C file that xmpacc generates.
+ *
+ * It holds what generated code needs besides the runtime calls themselves (whose
+ * prototypes the compiler writes from runtime/contract.py): the descriptors, the
+ * distribution formulas, and short macros that keep the generated subscripts readable.
+ */
+#ifndef XMPACC_H
+#define XMPACC_H
+
+#include "xmpacc_types.h"
+#include "xmpacc_dist.h"
+#include "xmp.h"
+
+/* Run f(&var) when var goes out of scope, on every exit path (return, break, goto):
+ * this frees block-scope distributed arrays and ends tasks. */
+#define _XMPACC_CLEANUP(f) __attribute__((cleanup(f)))
+
+/* Local index of global index g in dimension d of array descriptor a. */
+#define _XMPACC_L(a, d, g) ((g) - (a).dim[d].gtol)                       /* block, gblock, none */
+#define _XMPACC_LC(a, d, g) _xmpacc_loc_cyclic(&(a), (d), (g))            /* cyclic, cyclic(w) */
+
+/* Row-major offset of local indices in the local buffer of a. */
+#define _XMPACC_AT2(a, l0, l1) ((l0) * (a).dim[1].lext + (l1))
+#define _XMPACC_AT3(a, l0, l1, l2) (_XMPACC_AT2(a, l0, l1) * (a).dim[2].lext + (l2))
+#define _XMPACC_AT4(a, l0, l1, l2, l3) (_XMPACC_AT3(a, l0, l1, l2) * (a).dim[3].lext + (l3))
+#define _XMPACC_AT5(a, l0, l1, l2, l3, l4) (_XMPACC_AT4(a, l0, l1, l2, l3) * (a).dim[4].lext + (l4))
+#define _XMPACC_AT6(a, l0, l1, l2, l3, l4, l5) \
+  (_XMPACC_AT5(a, l0, l1, l2, l3, l4) * (a).dim[5].lext + (l5))
+#define _XMPACC_AT7(a, l0, l1, l2, l3, l4, l5, l6) \
+  (_XMPACC_AT6(a, l0, l1, l2, l3, l4, l5) * (a).dim[6].lext + (l6))
+
+/* Element type codes for reductions (the runtime maps them to MPI datatypes). */
+#define _XMPACC_T_UNSUPPORTED 0
+#define _XMPACC_TYPE(x) _Generic((x), \
+  _Bool: 1, char: 2, signed char: 3, unsigned char: 4, short: 5, unsigned short: 6, \
+  int: 7, unsigned int: 8, long: 9, unsigned long: 10, long long: 11, \
+  unsigned long long: 12, float: 13, double: 14, default: 0)
+
+/* Loop reduction clause: the variable keeps its initial value only on the first node of
+ * each reduction node set (coordinate 0 along every node dimension the loop distributes),
+ * so that the initial value is counted once (reference §6.1, decision 16). */
+static inline int _xmpacc_loop_keeps_initial(const _xmpacc_template_t *t, const int *loop_dims) {
+  for (int d = 0; d < t->ndims; d++)
+    if (loop_dims[d] && t->dim[d].kind != _XMPACC_DIST_NONE && t->dim[d].coord != 0) return 0;
+  return 1;
+}
+
+/* Iterations of a cyclic(w) loop come as positions; skip those off the progression. */
+static inline int _xmpacc_on_progression(long long g, long long init, long long step) {
+  return (g - init) % step == 0;
+}
+
+/* End of a task scope: pop the task's node set if this node ran it (cleanup handler). */
+void _xmpacc_task_end(void);
+static inline void _xmpacc_task_scope_end(int *active) {
+  if (*active) _xmpacc_task_end();
+}
+
+#endif

@@ -1,0 +1,87 @@
+/* xmpacc_types.h: the descriptors shared by generated host C, kernels and the Python
+ * runtime.  The runtime (xmpacc/runtime/cstructs.py) mirrors these layouts with ctypes and
+ * fills them in; generated code only reads them.  Keep both in step (a test compares the
+ * sizes and offsets).
+ *
+ * Vocabulary: "glb" is a global (template or array) index as written in the source,
+ * "loc" an index into the local buffer, "pos" the position of an owned template index
+ * among this node's owned indices (0, 1, 2, ...).  All dimension lists are in C order.
+ */
+#ifndef XMPACC_TYPES_H
+#define XMPACC_TYPES_H
+
+#include <stddef.h>
+
+#define _XMPACC_MAXDIM 7
+
+/* Distribution kinds of a template dimension (values follow xmp.h's XMP_* constants). */
+#define _XMPACC_DIST_NONE 2100   /* '*': not distributed, every node owns all of it */
+#define _XMPACC_DIST_BLOCK 2101
+#define _XMPACC_DIST_CYCLIC 2102 /* cyclic and cyclic(w): width says which */
+#define _XMPACC_DIST_GBLOCK 2103
+
+typedef struct _xmpacc_nodes {
+  int id;                        /* runtime handle; 0 until initialised */
+  int ndims;
+  int size;                      /* number of nodes in the node array */
+  int is_member;                 /* this process is one of its nodes */
+  int extent[_XMPACC_MAXDIM];
+  int coord[_XMPACC_MAXDIM];     /* this process's 0-based coordinates (-1: not a member) */
+} _xmpacc_nodes_t;
+
+typedef struct _xmpacc_tdim {
+  int kind;                      /* _XMPACC_DIST_* */
+  int node_dim;                  /* node dimension it is distributed onto, -1 for NONE */
+  long long lower, upper;        /* template bounds, inclusive */
+  long long width;               /* block: B = ceil(N/P); cyclic: w (1 = plain cyclic);
+                                    none: N; gblock: 0 (unused) */
+  long long nprocs;              /* P: node extent along node_dim (1 for NONE) */
+  long long coord;               /* k: this node's coordinate along node_dim (0 for NONE) */
+  long long owned_first;         /* block/gblock/none: first owned template index (an empty
+                                    block node keeps L + k*B); cyclic: L + k*w */
+  long long owned_count;         /* how many template indices this node owns */
+} _xmpacc_tdim_t;
+
+typedef struct _xmpacc_template {
+  int id;
+  int ndims;
+  int distributed;               /* 1 once 'distribute' ran */
+  int pad_;
+  const _xmpacc_nodes_t *nodes;  /* onto; NULL until distributed */
+  _xmpacc_tdim_t dim[_XMPACC_MAXDIM];
+} _xmpacc_template_t;
+
+typedef struct _xmpacc_adim {
+  int tdim;                      /* template dimension it is aligned with; -1: collapsed */
+  int kind;                      /* kind used to index this dimension (NONE when collapsed
+                                    or full shadow: the buffer holds the whole extent) */
+  long long extent;              /* declared global extent */
+  long long offset;              /* align offset c: template index = glb + c */
+  long long shadow_lo, shadow_hi;/* shadow widths (0 when none) */
+  int full_shadow;
+  int pad_;
+  long long lext;                /* allocated local extent (owned + shadows) */
+  long long gtol;                /* NONE/block/gblock: loc = glb - gtol */
+  long long owned_first;         /* first owned array index (glb) of this node */
+  long long owned_count;         /* number of owned array indices of this node */
+} _xmpacc_adim_t;
+
+typedef struct _xmpacc_array {
+  int id;
+  int ndims;
+  long long elem_size;
+  void *base;                    /* local buffer, row-major over dim[].lext */
+  long long local_elems;         /* product of dim[].lext */
+  const _xmpacc_template_t *tmpl;
+  _xmpacc_adim_t dim[_XMPACC_MAXDIM];
+} _xmpacc_array_t;
+
+/* A loop schedule: this node's iterations of one distributed loop, in source order.
+ * Plain form (block, gblock, cyclic, none): for (g = first; step > 0 ? g <= last : g >= last;
+ * g += step).  count is the number of iterations (0: none).  Block-cyclic (cyclic(w), w > 1)
+ * gives a range of positions instead: see xmpacc_dist.h. */
+typedef struct _xmpacc_sched {
+  long long first, last, step, count;
+} _xmpacc_sched_t;
+
+#endif

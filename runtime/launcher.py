@@ -1,0 +1,120 @@
+"""Start-up of an xmpacc executable: MPI, the program's shared object, the runtime table.
+
+``./prog a b`` runs ``__main__.py`` of the executable (a zip file), which calls ``main``:
+
+1. read ``program.so`` out of the executable into an anonymous memory file and load it
+   (nothing is written to disk, nothing is left behind);
+2. initialise MPI (mpi4py) and the runtime, and point every entry of the C table
+   ``_xmpacc_rt`` at the matching ``Runtime`` method (``contract.py`` lists them);
+3. call ``_xmpacc_entry(argc, argv)``, which runs each file's start-up code and ``main``;
+4. flush C and Python output, finalise MPI and exit with main's return value.
+
+A failure inside a runtime call is reported by ``_fail``: one clean message, then the
+job ends with a non-zero status (rank 0 alone speaks for collective failures).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import sys
+import traceback
+import zipfile
+from collections.abc import Callable
+from typing import Any
+
+from .contract import ENTRIES, Entry
+from .errors import RuntimeFailure
+
+_CTYPES = {
+    "void": None, "int": ctypes.c_int, "long long": ctypes.c_longlong, "double": ctypes.c_double,
+    "const char *": ctypes.c_char_p, "void *": ctypes.c_void_p, "const void *": ctypes.c_void_p,
+    "const int *": ctypes.c_void_p, "const long long *": ctypes.c_void_p, "int *": ctypes.c_void_p,
+}
+
+_LIBC = ctypes.CDLL(None)
+
+
+def flush_c() -> None:
+    _LIBC.fflush(None)
+
+
+def load_program(executable: str) -> ctypes.CDLL:
+    """Load program.so from the executable through an anonymous in-memory file."""
+    with zipfile.ZipFile(executable) as z:
+        data = z.read("program.so")
+    fd = os.memfd_create("xmpacc-program.so")
+    os.write(fd, data)
+    return ctypes.CDLL(f"/proc/self/fd/{fd}", mode=ctypes.RTLD_GLOBAL)
+
+
+def _fail(world: Any, err: RuntimeFailure) -> None:
+    flush_c()
+    sys.stdout.flush()
+    rank = world.Get_rank()
+    if err.collective:
+        if rank == 0:
+            print(f"{err.where}: error: {err.message}", file=sys.stderr, flush=True)
+        from mpi4py import MPI
+
+        MPI.Finalize()
+        os._exit(1)
+    print(f"{err.where}: error: {err.message} (node {rank})", file=sys.stderr, flush=True)
+    world.Abort(1)
+
+
+def _internal(world: Any) -> None:
+    flush_c()
+    print("xmpacc runtime: internal error; this is a bug in xmpacc, not in your program:\n"
+          + traceback.format_exc(), file=sys.stderr, flush=True)
+    world.Abort(2)
+
+
+def _guarded(fn: Callable[..., Any], world: Any) -> Callable[..., Any]:
+    def call(*args: Any) -> Any:
+        try:
+            return fn(*args)
+        except RuntimeFailure as err:
+            _fail(world, err)
+        except Exception:  # noqa: BLE001 - a Python exception cannot cross into C
+            _internal(world)
+        return 0
+    return call
+
+
+def _callback_type(e: Entry) -> Any:
+    return ctypes.CFUNCTYPE(_CTYPES[e.returns], *(_CTYPES[t] for t, _ in e.params))
+
+
+def bind(lib: ctypes.CDLL, runtime: Any, world: Any) -> list[Any]:
+    """Fill the C table ``_xmpacc_rt``; returns the callbacks (they must stay alive)."""
+    table = (ctypes.c_void_p * len(ENTRIES)).in_dll(lib, "_xmpacc_rt")
+    keep = []
+    for i, e in enumerate(ENTRIES):
+        cb = _callback_type(e)(_guarded(getattr(runtime, e.name), world))
+        keep.append(cb)
+        table[i] = ctypes.cast(cb, ctypes.c_void_p).value
+    return keep
+
+
+class _ExecInfo(ctypes.Structure):
+    _fields_ = [(n, ctypes.c_int) for n in ("world_rank", "world_size", "exec_rank", "exec_size", "gpu_count")]
+
+
+def main(argv: list[str]) -> int:
+    from mpi4py import MPI
+
+    from .api import Runtime
+
+    world = MPI.COMM_WORLD
+    lib = load_program(argv[0])
+    runtime = Runtime(world, _ExecInfo.in_dll(lib, "_xmpacc_exec"))
+    callbacks = bind(lib, runtime, world)
+    c_argv = (ctypes.c_char_p * (len(argv) + 1))(*[a.encode() for a in argv], None)
+    lib._xmpacc_entry.restype = ctypes.c_int
+    lib._xmpacc_entry.argtypes = [ctypes.c_int, ctypes.POINTER(ctypes.c_char_p)]
+    status = lib._xmpacc_entry(len(argv), c_argv)
+    flush_c()
+    sys.stdout.flush()
+    del callbacks
+    return status & 0xFF

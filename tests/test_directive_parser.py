@@ -1,0 +1,590 @@
+"""Directive parser (test layer 1): tables of good and bad ``#pragma xmp`` texts.
+
+Good texts are compared with the expected objects after every ``SourceLoc`` has been
+replaced by ``None`` (locations get their own tests); bad texts must raise ``XmpError``
+with a message fragment at an exact column.  The text is placed as if it followed
+``#pragma xmp `` on line 1, so its first character is in column 13.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import pytest
+
+from xmpacc.diagnostics import SourceLoc, XmpError
+from xmpacc.directives import ast as A
+from xmpacc.directives.parser import parse_directive
+
+COL0 = 13  # len("#pragma xmp ") + 1
+
+
+def locs_for(text: str) -> list[SourceLoc]:
+    return [SourceLoc("t.c", 1, COL0 + k) for k in range(len(text) + 1)]
+
+
+def parse(text: str) -> list[A.Directive]:
+    return parse_directive(text, locs_for(text))
+
+
+def strip(obj: Any, style: bool = False) -> Any:
+    """``obj`` with every loc (and, if ``style``, every style) replaced by None."""
+    if isinstance(obj, SourceLoc):
+        return None
+    if isinstance(obj, tuple | list):
+        return type(obj)(strip(x, style) for x in obj)
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        values = {f.name: strip(getattr(obj, f.name), style) for f in dataclasses.fields(obj)}
+        if style and "style" in values:
+            values["style"] = None
+        return type(obj)(**values)
+    return obj
+
+
+# Builders for expected values (loc=None everywhere, as after ``strip``).
+def E(text: str) -> A.Expr:
+    return A.Expr(text, None)  # type: ignore[arg-type]
+
+
+def N(name: str) -> A.Name:
+    return A.Name(name, None)  # type: ignore[arg-type]
+
+
+def names(*ns: str) -> tuple[A.Name, ...]:
+    return tuple(N(n) for n in ns)
+
+
+STAR = A.Star(None)  # type: ignore[arg-type]
+COLON = A.Colon(None)  # type: ignore[arg-type]
+
+
+def TD(lower: str, upper: str) -> A.TemplateDim:
+    return A.TemplateDim(E(lower), E(upper))
+
+
+def TR(start: str | None, last: str | None, step: str | None = None) -> A.Triplet:
+    start_, last_, step_ = (None if x is None else E(x) for x in (start, last, step))
+    return A.Triplet(start_, last_, step_, None)  # type: ignore[arg-type]
+
+
+def REF(name: str, subs: tuple | None = None, style: A.Style = "bracket") -> A.Ref:
+    return A.Ref(N(name), subs, style, None)  # type: ignore[arg-type]
+
+
+def NODES(name: str, extents: tuple, style: A.Style, mapping: Any = None) -> A.NodesDecl:
+    return A.NodesDecl(N(name), extents, mapping, style, None)  # type: ignore[arg-type]
+
+
+def TEMPLATE(name: str, dims: tuple, style: A.Style) -> A.TemplateDecl:
+    return A.TemplateDecl(N(name), dims, style, None)  # type: ignore[arg-type]
+
+
+def DF(kind: A.DistKind, arg: Any = None) -> A.DistFormat:
+    return A.DistFormat(kind, arg, None)  # type: ignore[arg-type]
+
+
+def DIST(template: str, formats: tuple, onto: str) -> A.Distribute:
+    return A.Distribute(N(template), formats, N(onto), None)  # type: ignore[arg-type]
+
+
+def SUB(dummy: str, offset: str | None = None) -> A.AlignSubscript:
+    return A.AlignSubscript(N(dummy), None if offset is None else E(offset))
+
+
+def ALIGN(arrays: tuple, sources: tuple, template: str, subs: tuple, style: A.Style) -> A.Align:
+    return A.Align(arrays, sources, N(template), subs, style, None)  # type: ignore[arg-type]
+
+
+def SW(lower: str, upper: str | None = None) -> A.ShadowWidth:
+    return A.ShadowWidth(E(lower), E(upper if upper is not None else lower))
+
+
+def SHADOW(arrays: tuple, widths: tuple) -> A.Shadow:
+    return A.Shadow(arrays, widths, None)  # type: ignore[arg-type]
+
+
+def LI(name: str, offset: str | None = None) -> A.LoopIndex:
+    return A.LoopIndex(N(name), None if offset is None else E(offset))
+
+
+def ON(template: str, subs: tuple, style: A.Style) -> A.OnTemplate:
+    return A.OnTemplate(N(template), subs, style, None)  # type: ignore[arg-type]
+
+
+def RED(op: A.ReductionOp, *variables: str | tuple[str, tuple[str, ...]]) -> A.Reduction:
+    rvars = tuple(
+        A.ReductionVar(N(v), ()) if isinstance(v, str) else A.ReductionVar(N(v[0]), names(*v[1]))
+        for v in variables
+    )
+    return A.Reduction(op, rvars, None)  # type: ignore[arg-type]
+
+
+def ACC(private: tuple = (), firstprivate: tuple = (), shared: tuple = (),
+        num_threads: tuple = ()) -> A.AccClauses:
+    return A.AccClauses(names(*private), names(*firstprivate), names(*shared),
+                        tuple(E(t) for t in num_threads), None)  # type: ignore[arg-type]
+
+
+def LOOP(indices: tuple | None, on: A.OnTemplate, reductions: tuple = (),
+         acc: A.AccClauses | None = None) -> A.Loop:
+    idx = None if indices is None else names(*indices)
+    return A.Loop(idx, on, reductions, acc, None)  # type: ignore[arg-type]
+
+
+def RW(lower: str, upper: str | None = None, periodic: bool = False) -> A.ReflectWidth:
+    return A.ReflectWidth(E(lower), E(upper if upper is not None else lower), periodic)
+
+
+def REFLECT(arrays: tuple, widths: tuple | None = None, acc: bool = False) -> A.Reflect:
+    return A.Reflect(arrays, widths, acc, None)  # type: ignore[arg-type]
+
+
+NOLOC: Any = None
+
+GOOD: list[tuple[str, list[Any]]] = [
+    # ------------------------------------------------------------ nodes (§4.1)
+    ("nodes p(4)", [NODES("p", (E("4"),), "paren")]),
+    ("nodes p[4]", [NODES("p", (E("4"),), "bracket")]),
+    ("nodes p(2,3)", [NODES("p", (E("3"), E("2")), "paren")]),
+    ("nodes p[3][2]", [NODES("p", (E("3"), E("2")), "bracket")]),
+    ("nodes p(2, *)", [NODES("p", (STAR, E("2")), "paren")]),
+    ("nodes p[*][2]", [NODES("p", (STAR, E("2")), "bracket")]),
+    ("nodes p(*)", [NODES("p", (STAR,), "paren")]),
+    ("nodes p(NP / 2)", [NODES("p", (E("NP / 2"),), "paren")]),
+    ("nodes p(4), q(2)", [NODES("p", (E("4"),), "paren"), NODES("q", (E("2"),), "paren")]),
+    ("nodes p[4], q(2,2)", [NODES("p", (E("4"),), "bracket"),
+                            NODES("q", (E("2"), E("2")), "paren")]),
+    ("nodes [4] :: p", [NODES("p", (E("4"),), "bracket")]),
+    ("nodes (2,4) :: p, q", [NODES("p", (E("4"), E("2")), "paren"),
+                             NODES("q", (E("4"), E("2")), "paren")]),
+    ("NODES P(4)", [NODES("P", (E("4"),), "paren")]),
+    ("nodes q[8] = p[0:8]", [NODES("q", (E("8"),), "bracket",
+                                   REF("p", (TR("0", "7"),)))]),
+    ("nodes q(2) = p(1:2)", [NODES("q", (E("2"),), "paren",
+                                   REF("p", (TR("1", "2"),), "paren"))]),
+    ("nodes q(2) = *", [NODES("q", (E("2"),), "paren", STAR)]),
+    # ------------------------------------------------------------ template (§4.2)
+    ("template t(0:N-1)", [TEMPLATE("t", (TD("0", "N-1"),), "paren")]),
+    ("template t(N)", [TEMPLATE("t", (TD("1", "N"),), "paren")]),
+    ("template t[N]", [TEMPLATE("t", (TD("0", "(N)-1"),), "bracket")]),
+    ("template t[8]", [TEMPLATE("t", (TD("0", "7"),), "bracket")]),
+    ("template t[N*2]", [TEMPLATE("t", (TD("0", "(N*2)-1"),), "bracket")]),
+    ("template t(0:9, 0:19)", [TEMPLATE("t", (TD("0", "19"), TD("0", "9")), "paren")]),
+    ("template t[20][10]", [TEMPLATE("t", (TD("0", "19"), TD("0", "9")), "bracket")]),
+    ("template t(0:N>0?N-1:0)", [TEMPLATE("t", (TD("0", "N>0?N-1:0"),), "paren")]),
+    ("template t(f(a, b))", [TEMPLATE("t", (TD("1", "f(a, b)"),), "paren")]),
+    ("template t(:)", [TEMPLATE("t", (COLON,), "paren")]),
+    ("template t[:][4]", [TEMPLATE("t", (COLON, TD("0", "3")), "bracket")]),
+    ("template [N] :: t1, t2", [TEMPLATE("t1", (TD("0", "(N)-1"),), "bracket"),
+                                TEMPLATE("t2", (TD("0", "(N)-1"),), "bracket")]),
+    ("template (0:7) :: t", [TEMPLATE("t", (TD("0", "7"),), "paren")]),
+    ("template t1[4], t2(2:5)", [TEMPLATE("t1", (TD("0", "3"),), "bracket"),
+                                 TEMPLATE("t2", (TD("2", "5"),), "paren")]),
+    # ------------------------------------------------------------ distribute (§4.3)
+    ("distribute t(block) onto p", [DIST("t", (DF("block"),), "p")]),
+    ("distribute t(BLOCK) onto p", [DIST("t", (DF("block"),), "p")]),
+    ("distribute t[block] onto p", [DIST("t", (DF("block"),), "p")]),
+    ("distribute t(block, cyclic) onto p", [DIST("t", (DF("cyclic"), DF("block")), "p")]),
+    ("distribute t[cyclic][block] onto p", [DIST("t", (DF("cyclic"), DF("block")), "p")]),
+    ("distribute t(*, block) onto p", [DIST("t", (DF("block"), DF("none")), "p")]),
+    ("distribute t[Cyclic(3)] ONTO p", [DIST("t", (DF("cyclic", E("3")),), "p")]),
+    ("distribute t(gblock(W)) onto p", [DIST("t", (DF("gblock", E("W")),), "p")]),
+    # ------------------------------------------------------------ align (§4.4)
+    ("align a[i] with t(i)", [ALIGN(names("a"), names("i"), "t", (SUB("i"),), "paren")]),
+    ("align a[i][j] with t(j, i)",
+     [ALIGN(names("a"), names("i", "j"), "t", (SUB("i"), SUB("j")), "paren")]),
+    ("align a[i][j] with t[i][j]",
+     [ALIGN(names("a"), names("i", "j"), "t", (SUB("i"), SUB("j")), "bracket")]),
+    ("align a[i][*] with t(i)",
+     [ALIGN(names("a"), (N("i"), STAR), "t", (SUB("i"),), "paren")]),
+    ("align a[i] with t[i][*]",
+     [ALIGN(names("a"), names("i"), "t", (SUB("i"), STAR), "bracket")]),
+    ("align x[*][j] with tz[j][*]",
+     [ALIGN(names("x"), (STAR, N("j")), "tz", (SUB("j"), STAR), "bracket")]),
+    ("align a[:] with t(:)", [ALIGN(names("a"), (COLON,), "t", (COLON,), "paren")]),
+    ("align a[i] with t(i+1)", [ALIGN(names("a"), names("i"), "t", (SUB("i", "1"),), "paren")]),
+    ("align a[i] with t(i - 1)",
+     [ALIGN(names("a"), names("i"), "t", (SUB("i", "-1"),), "paren")]),
+    ("align a[i] with t(i-c)", [ALIGN(names("a"), names("i"), "t", (SUB("i", "-(c)"),), "paren")]),
+    ("align a[i] with t(i+c*2)",
+     [ALIGN(names("a"), names("i"), "t", (SUB("i", "c*2"),), "paren")]),
+    ("align a[i] with t(i-a+b)",
+     [ALIGN(names("a"), names("i"), "t", (SUB("i", "-(a)+b"),), "paren")]),
+    ("align a[i] with t(i-(a+b))",
+     [ALIGN(names("a"), names("i"), "t", (SUB("i", "-((a+b))"),), "paren")]),
+    ("align a[i] with t(i - -1)",
+     [ALIGN(names("a"), names("i"), "t", (SUB("i", "1"),), "paren")]),
+    ("align [i] with t(i) :: a, b",
+     [ALIGN(names("a", "b"), names("i"), "t", (SUB("i"),), "paren")]),
+    ("align [i][j] with t[i][j] :: u, v",
+     [ALIGN(names("u", "v"), names("i", "j"), "t", (SUB("i"), SUB("j")), "bracket")]),
+    # ------------------------------------------------------------ shadow (§4.5)
+    ("shadow a[1]", [SHADOW(names("a"), (SW("1"),))]),
+    ("shadow a[1][0]", [SHADOW(names("a"), (SW("1"), SW("0")))]),
+    ("shadow a[1:2][*]", [SHADOW(names("a"), (SW("1", "2"), STAR))]),
+    ("shadow a[W]", [SHADOW(names("a"), (SW("W"),))]),
+    ("shadow [*] :: p_x, p_y, p_z", [SHADOW(names("p_x", "p_y", "p_z"), (STAR,))]),
+    # ------------------------------------------------------------ loop (§6.1, §7.4)
+    ("loop on t(i)", [LOOP(None, ON("t", (LI("i"),), "paren"))]),
+    ("LOOP ON t(i)", [LOOP(None, ON("t", (LI("i"),), "paren"))]),
+    ("loop (i) on t[i]", [LOOP(("i",), ON("t", (LI("i"),), "bracket"))]),
+    ("loop (j,i) on t[j][i]", [LOOP(("j", "i"), ON("t", (LI("j"), LI("i")), "bracket"))]),
+    ("loop (j,i) on t(i,j)", [LOOP(("j", "i"), ON("t", (LI("j"), LI("i")), "paren"))]),
+    ("loop (j) on t[j][*]", [LOOP(("j",), ON("t", (LI("j"), STAR), "bracket"))]),
+    ("loop on t(:, i)", [LOOP(None, ON("t", (LI("i"), COLON), "paren"))]),
+    ("loop on t(i-1)", [LOOP(None, ON("t", (LI("i", "-1"),), "paren"))]),
+    ("loop on t[0][i]", [LOOP(None, ON("t", (E("0"), LI("i")), "bracket"))]),
+    ("loop on t(i) reduction(+:s)",
+     [LOOP(None, ON("t", (LI("i"),), "paren"), (RED("+", "s"),))]),
+    ("loop (j,i) on t[j][i] reduction(+:s, t) reduction(max:m)",
+     [LOOP(("j", "i"), ON("t", (LI("j"), LI("i")), "bracket"),
+           (RED("+", "s", "t"), RED("max", "m")))]),
+    ("loop on t(i) reduction(MIN:x) Reduction(||:f) reduction(&&:g) reduction(^:h)",
+     [LOOP(None, ON("t", (LI("i"),), "paren"),
+           (RED("min", "x"), RED("||", "f"), RED("&&", "g"), RED("^", "h")))]),
+    ("loop on t(i) reduction(firstmax: m/i/) reduction(LastMin:n /i, j/)",
+     [LOOP(None, ON("t", (LI("i"),), "paren"),
+           (RED("firstmax", ("m", ("i",))), RED("lastmin", ("n", ("i", "j")))))]),
+    ("loop on t(i) acc", [LOOP(None, ON("t", (LI("i"),), "paren"), (), ACC())]),
+    ("loop on t(i) reduction(+:s) acc",
+     [LOOP(None, ON("t", (LI("i"),), "paren"), (RED("+", "s"),), ACC())]),
+    ("loop (j,i) on t(i,j) acc num_threads(16, 16) private(x, y) firstprivate(z) shared(w)",
+     [LOOP(("j", "i"), ON("t", (LI("j"), LI("i")), "paren"), (),
+           ACC(("x", "y"), ("z",), ("w",), ("16", "16")))]),
+    ("loop on t(i) ACC Private(a) NUM_THREADS(BS) private(b)",
+     [LOOP(None, ON("t", (LI("i"),), "paren"), (), ACC(("a", "b"), num_threads=("BS",)))]),
+    # ------------------------------------------------------------ reduction (§6.4)
+    ("reduction(+:a,b)",
+     [A.ReductionDirective(RED("+", "a", "b"), None, NOLOC)]),
+    ("reduction (MAX : m) on p",
+     [A.ReductionDirective(RED("max", "m"), REF("p"), NOLOC)]),
+    ("reduction(*:x) on p[:][*]",
+     [A.ReductionDirective(RED("*", "x"), REF("p", (TR(None, None), STAR)), NOLOC)]),
+    # ------------------------------------------------------------ reflect (§6.3)
+    ("reflect (a)", [REFLECT(names("a"))]),
+    ("reflect (a, b)", [REFLECT(names("a", "b"))]),
+    ("reflect a", [REFLECT(names("a"))]),
+    ("reflect p_x, p_y, p_z", [REFLECT(names("p_x", "p_y", "p_z"))]),
+    ("reflect (a) width(1, /periodic/2:1, 0)",
+     [REFLECT(names("a"), (RW("1"), RW("2", "1", True), RW("0")))]),
+    ("reflect (a) WIDTH(/PERIODIC/ 1)", [REFLECT(names("a"), (RW("1", periodic=True),))]),
+    ("reflect (a) acc", [REFLECT(names("a"), acc=True)]),
+    ("reflect a width(1) acc", [REFLECT(names("a"), (RW("1"),), True)]),
+    # ------------------------------------------------------------ bcast, barrier, task
+    ("bcast (x)", [A.Bcast(names("x"), None, None, NOLOC)]),
+    ("bcast (x, y) from p(1) on q",
+     [A.Bcast(names("x", "y"), REF("p", (E("1"),), "paren"), REF("q"), NOLOC)]),
+    ("bcast (x) on q[0:2] from p[1]",
+     [A.Bcast(names("x"), REF("p", (E("1"),)), REF("q", (TR("0", "1"),)), NOLOC)]),
+    ("barrier", [A.Barrier(None, NOLOC)]),
+    ("barrier on p(1:2, *)",
+     [A.Barrier(REF("p", (STAR, TR("1", "2")), "paren"), NOLOC)]),
+    ("barrier on t[i:n][::2]",
+     [A.Barrier(REF("t", (TR("i", "(i)+(n)-1"), TR(None, None, "2"))), NOLOC)]),
+    ("task on p(1)", [A.Task(REF("p", (E("1"),), "paren"), False, NOLOC)]),
+    ("task on p[0]", [A.Task(REF("p", (E("0"),)), False, NOLOC)]),
+    ("TASK ON t[j]", [A.Task(REF("t", (E("j"),)), False, NOLOC)]),
+    ("task on p[2:]", [A.Task(REF("p", (TR("2", None),)), False, NOLOC)]),
+    ("task on p[:4]", [A.Task(REF("p", (TR("0", "3"),)), False, NOLOC)]),
+    ("task on p[1:n:2]", [A.Task(REF("p", (TR("1", "(1)+((n)-1)*(2)", "2"),)), False, NOLOC)]),
+    ("task on p[0:4:2]", [A.Task(REF("p", (TR("0", "6", "2"),)), False, NOLOC)]),
+    ("task on p(2:n:2)", [A.Task(REF("p", (TR("2", "n", "2"),), "paren"), False, NOLOC)]),
+    # ------------------------------------------------------------ XMP-ACC (§7.2, §7.3)
+    ("acc replicate (x, v)", [A.AccReplicate(names("x", "v"), NOLOC)]),
+    ("ACC REPLICATE (x)", [A.AccReplicate(names("x"), NOLOC)]),
+    ("acc replicate_sync in (v)",
+     [A.AccReplicateSync((A.SyncClause("in", names("v")),), NOLOC)]),
+    ("acc replicate_sync out (x, y) IN (z) out(w)",
+     [A.AccReplicateSync((A.SyncClause("out", names("x", "y")),
+                          A.SyncClause("in", names("z")),
+                          A.SyncClause("out", names("w"))), NOLOC)]),
+    # ------------------------------------------------------------ lexing
+    ("nodes\tp( 4 )  /* comment */", [NODES("p", (E("4"),), "paren")]),
+    ("template t(0 : N - 1)", [TEMPLATE("t", (TD("0", "N - 1"),), "paren")]),
+    ("template t[sizeof(int) << 2]",
+     [TEMPLATE("t", (TD("0", "(sizeof(int) << 2)-1"),), "bracket")]),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), GOOD, ids=[t for t, _ in GOOD])
+def test_good(text: str, expected: list[Any]) -> None:
+    assert [strip(d) for d in parse(text)] == expected
+
+
+def _all_locs(obj: Any) -> list[SourceLoc]:
+    if isinstance(obj, SourceLoc):
+        return [obj]
+    if isinstance(obj, tuple | list):
+        return [loc for x in obj for loc in _all_locs(x)]
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return [loc for f in dataclasses.fields(obj) for loc in _all_locs(getattr(obj, f.name))]
+    return []
+
+
+@pytest.mark.parametrize("text", [t for t, _ in GOOD])
+def test_every_loc_points_at_a_token(text: str) -> None:
+    """Every loc comes from ``locs`` and names a character of a token, not a blank."""
+    for loc in _all_locs(parse(text)):
+        k = loc.col - COL0
+        assert loc.file == "t.c" and loc.line == 1
+        assert 0 <= k < len(text) and not text[k].isspace(), (loc, text)
+
+
+def test_locs_of_pieces() -> None:
+    text = "loop (j) on t(*, j) reduction(+:s) acc num_threads(8)"
+    (loop,) = parse(text)
+    assert isinstance(loop, A.Loop)
+    col = {name: COL0 + text.index(name) for name in ("loop", "j)", "t(", "reduction", "s)",
+                                                       "acc", "8")}
+    assert loop.loc.col == col["loop"]
+    assert loop.indices is not None and loop.indices[0].loc.col == col["j)"]
+    assert loop.on.loc.col == col["t("]
+    assert loop.reductions[0].loc.col == col["reduction"]
+    assert loop.reductions[0].variables[0].name.loc.col == col["s)"]
+    assert loop.acc is not None and loop.acc.loc.col == col["acc"]
+    assert loop.acc.num_threads[0].loc.col == col["8"]
+
+
+def test_locs_follow_the_locs_argument() -> None:
+    """Locations come from ``locs`` (e.g. after macro expansion), not from counting."""
+    text = "barrier on p"
+    locs = [SourceLoc("m.c", 7, 100 + 2 * k) for k in range(len(text) + 1)]
+    (barrier,) = parse_directive(text, locs)
+    assert isinstance(barrier, A.Barrier) and barrier.on is not None
+    assert barrier.loc == SourceLoc("m.c", 7, 100)
+    assert barrier.on.loc == SourceLoc("m.c", 7, 100 + 2 * text.index("p"))
+    with pytest.raises(XmpError) as err:
+        parse_directive("barrier on", locs[:11])
+    assert err.value.loc == SourceLoc("m.c", 7, 120)  # the end-of-directive entry
+
+
+# ---------------------------------------------------------------- normalisation
+
+
+EQUIVALENT = [
+    ("nodes p(2,3)", "nodes p[3][2]"),
+    ("nodes p(2,*)", "nodes p[*][2]"),
+    ("nodes p(4)", "nodes [4] :: p"),
+    ("template t(0:9,0:19)", "template t[20][10]"),
+    ("template t(0:7)", "template [8] :: t"),
+    ("distribute t(block, cyclic(2), *) onto p", "distribute t[*][cyclic(2)][block] onto p"),
+    ("align a[i][j] with t(j,i)", "align a[i][j] with t[i][j]"),
+    ("align a[i][*] with t(*, i)", "align a[i][*] with t[i][*]"),
+    ("align [i] with t(i) :: a", "align a[i] with t[i]"),
+    ("shadow [1:2] :: a", "shadow a[1:2]"),
+    ("loop (j,i) on t(i,j)", "loop (j,i) on t[j][i]"),
+    ("loop on t(*, j)", "loop on t[j][*]"),
+    ("reflect (a, b)", "reflect a, b"),
+    ("distribute t(BLOCK) onto p", "distribute t[block] onto p"),
+]
+
+
+@pytest.mark.parametrize(("paren", "bracket"), EQUIVALENT)
+def test_equivalent_forms(paren: str, bracket: str) -> None:
+    assert strip(parse(paren), style=True) == strip(parse(bracket), style=True)
+
+
+@pytest.mark.parametrize(("paren", "bracket"), [
+    ("task on p(1)", "task on p[0]"),
+    ("task on p(k)", "task on p[(k)-1]"),
+    ("task on p(1, 2)", "task on p[1][0]"),
+    ("task on p(2:3)", "task on p[1:2]"),
+    ("task on p(1:3:2)", "task on p[0:2:2]"),
+    ("task on p(:, 3)", "task on p[2][:]"),
+    ("task on p(*, 1)", "task on p[0][*]"),
+])
+def test_paren_node_refs_are_1_based(paren: str, bracket: str) -> None:
+    (p,), (b,) = parse(paren), parse(bracket)
+    assert isinstance(p, A.Task) and isinstance(b, A.Task)
+    assert strip(p.on.node_subs()) == strip(b.on.node_subs())
+
+
+def test_template_refs_keep_their_indices() -> None:
+    """A parenthesised template index is absolute: ``subs`` are as written (C order)."""
+    (task,) = parse("task on t(3, k)")
+    assert isinstance(task, A.Task)
+    assert strip(task.on.subs) == (E("k"), E("3"))
+    assert strip(task.on.node_subs()) == (E("(k)-1"), E("2"))
+
+
+def test_bare_ref_has_no_subs() -> None:
+    (barrier,) = parse("barrier on p")
+    assert isinstance(barrier, A.Barrier) and barrier.on is not None
+    assert barrier.on.subs is None and barrier.on.node_subs() is None
+
+
+# ---------------------------------------------------------------- errors
+
+
+# (text, message fragment, column of the offending token)
+BAD: list[tuple[str, str, int]] = [
+    # directive names (§2, §6.8, §7.6)
+    ("", "expected an XMP directive name, found end of directive", 13),
+    ("(", "expected an XMP directive name", 13),
+    ("foo p", "unknown XMP directive 'foo'", 13),
+    ("Fooo", "unknown XMP directive 'Fooo'", 13),
+    ("gmove", "'gmove' is not supported yet", 13),
+    ("GMOVE in", "'gmove' is not supported yet", 13),
+    ("tasks", "'tasks' is not supported yet", 13),
+    ("coarray a : [*]", "'coarray' is not supported yet", 13),
+    ("template_fix t(0:9)", "'template_fix' is not supported yet", 13),
+    ("reflect_init (a)", "'reflect_init' is not supported yet", 13),
+    ("wait_async (1)", "'wait_async' is not supported yet", 13),
+    ("acc", "expected an XMP-ACC directive name after 'acc'", 16),
+    ("acc reflect (a)", "'acc reflect' is not supported yet", 17),
+    ("acc barrier", "'acc barrier' is not supported yet", 17),
+    ("acc loop (i) private(x)", "'acc loop' is not supported yet", 17),
+    ("acc foo", "unknown XMP-ACC directive 'acc foo'", 17),
+    # nodes
+    ("nodes", "expected a node array name", 18),
+    ("nodes p", "expected '(' or '[' after node array name 'p'", 20),
+    ("nodes p(4) q(2)", "extra tokens after 'nodes' directive", 24),
+    ("nodes p(*, 2)", "'*' is only allowed in the last dimension of a parenthesised", 21),
+    ("nodes p[2][*]", "'*' is only allowed in the first dimension of a bracketed", 24),
+    ("nodes p[*][*]", "'*' is only allowed in the first dimension", 24),
+    ("nodes p(:)", "':' is not allowed in a nodes declaration", 21),
+    ("nodes p[4", "unbalanced '['", 20),
+    ("nodes p[4]]", "unbalanced ']'", 23),
+    ("nodes p(4,)", "expected a node extent, found ')'", 23),
+    ("nodes p(4 5)", "unexpected '5' after '4' in expression", 23),
+    ("template t[N M]", "unexpected 'M' after 'N'", 26),
+    ("template t[N-]", "expected an operand after '-', found ']'", 26),
+    ("loop on t(i+)", "expected an operand after '+', found ')'", 25),
+    ("template t(0:N ? 1)", "expected ':' of '?:', found ')'", 31),
+    ("nodes [4] p", "expected '::'", 23),
+    ("nodes [4] :: ", "expected a node array name, found end of directive", 26),
+    ("nodes p[1][2][3][4][5][6][7][8]", "more than 7 dimensions", 42),
+    ("nodes p(1,2,3,4,5,6,7,8)", "more than 7 dimensions", 35),
+    ("nodes p(4) = ", "expected a node array name or '*'", 26),
+    ("nodes p[4] @", "unexpected character '@'", 24),
+    # template
+    ("template t[*]", "'*' is not allowed in a template declaration", 24),
+    ("template t(0:)", "expected a template upper bound, found ')'", 26),
+    ("template t[0:9]", "expected ']', found ':'", 25),
+    ("template t(f(N)", "unbalanced '('", 23),
+    ("template t(a[1)]", "expected ']', found ')'", 27),
+    ("template t", "expected '(' or '[' after template name 't'", 23),
+    ("template [8] t", "expected '::' before the template names", 26),
+    # distribute
+    ("distribute t(block) p", "expected 'onto'", 33),
+    ("distribute t(block)", "expected 'onto' after the distribution formats, found end", 32),
+    ("distribute t(blok) onto p", "unknown distribution format 'blok'", 26),
+    ("distribute t(block(4)) onto p", "'block(n)' is not supported yet", 26),
+    ("distribute t[Block (N)] onto p", "'block(n)' is not supported yet", 26),
+    ("distribute t(gblock(*)) onto p", "'gblock(*)' is not supported yet", 26),
+    ("distribute t[gblock] onto p", "expected '(' after 'gblock'", 32),
+    ("distribute t(:) onto p", "expected a distribution format, found ':'", 26),
+    ("distribute t(block) onto p[1]", "extra tokens after 'distribute' directive", 39),
+    ("distribute t onto p", "expected '(' or '['", 26),
+    # align
+    ("align a[i] t(i)", "expected 'with'", 24),
+    ("align a(i) with t(i)", "expected '[' after array name 'a'", 20),
+    ("align a[i+1] with t(i)", "expected ']' after align dummy 'i'", 22),
+    ("align a[i] with t(2*i)", "expected an align dummy with an optional '+' or '-' offset", 31),
+    ("align a[i] with t(i<<1)", "found 'i<<1'", 31),
+    ("align a[1] with t(i)", "expected an align dummy, '*' or ':', found '1'", 21),
+    ("align [i] with t(i)", "expected '::' before the aligned array names", 32),
+    ("align [i] with t(i) :: ", "expected an array name", 36),
+    ("align a[i] with t(i) :: b", "extra tokens after 'align' directive", 34),
+    ("align a[i] with", "expected a template name after 'with'", 28),
+    # shadow
+    ("shadow a[:]", "expected a shadow width, found ':'", 22),
+    ("shadow a(1)", "expected '[' after array name 'a'", 21),
+    ("shadow [1] a", "expected '::' before the shadowed array names", 24),
+    ("shadow a[1:]", "expected an upper shadow width", 24),
+    ("shadow a", "expected '[' after array name 'a', found end of directive", 21),
+    # loop
+    ("loop t(i)", "expected 'on' in 'loop' directive, found 't'", 18),
+    ("loop (i) on t", "expected '(' or '[' after template name 't'", 26),
+    ("loop () on t(i)", "empty name list in 'loop'", 19),
+    ("loop on t(i) foo", "unknown clause 'foo' in 'loop' directive", 26),
+    ("loop on t(i) expand(1)", "'expand' clause is not supported yet", 26),
+    ("loop on t(i) PEEL_AND_WAIT", "'peel_and_wait' clause is not supported yet", 26),
+    ("loop on t(i) threads", "'threads' clause is not supported yet", 26),
+    ("loop on t(i:2)", "expected ')', found ':'", 24),
+    ("loop on t(i))", "unbalanced ')'", 25),
+    ("loop on t[i][", "unbalanced '['", 25),
+    ("loop on t(i) reduction(+ s)", "expected ':' after the reduction operator, found 's'", 38),
+    ("loop on t(i) reduction(foo:s)", "unknown reduction operator 'foo'", 36),
+    ("loop on t(i) reduction(%:s)", "unknown reduction operator '%'", 36),
+    ("loop on t(i) reduction(sum:s)", "unknown reduction operator 'sum'", 36),
+    ("loop on t(i) reduction(max:s/i/)", "location variables are only allowed with firstmax", 41),
+    ("loop on t(i) reduction(firstmax:s)", "reduction 'firstmax' needs location variables", 45),
+    ("loop on t(i) reduction(lastmin:s/i)", "expected '/' after the location variables", 47),
+    ("loop on t(i) reduction(+:)", "empty variable list in 'reduction'", 38),
+    ("loop on t(i) reduction(+:s", "unbalanced '('", 35),
+    ("loop on t(i) acc reduction(+:s)", "'reduction' clause must come before 'acc'", 30),
+    ("loop on t(i) private(x) acc", "'private' clause must follow 'acc'", 26),
+    ("loop on t(i) num_threads(4) acc", "'num_threads' clause must follow 'acc'", 26),
+    ("loop on t(i) acc acc", "duplicate 'acc' clause", 30),
+    ("loop on t(i) acc private()", "empty name list in 'private'", 38),
+    ("loop on t(i) acc private(*)", "expected a variable name, found '*'", 38),
+    ("loop on t(i) acc num_threads()", "'num_threads' needs 1 to 3 values", 42),
+    ("loop on t(i) acc num_threads(1,2,3,4)", "'num_threads' takes at most 3 values", 48),
+    ("loop on t(i) acc num_threads(1) num_threads(2)", "duplicate 'num_threads' clause", 45),
+    ("loop on t(i) acc gang", "unknown clause 'gang' in 'loop' directive", 30),
+    # reduction directive
+    ("reduction(+:s) acc", "'acc' clause is not XMP-ACC syntax; ", 28),
+    ("reduction(+:s) on p ACC", "before 'reduction' and 'acc replicate_sync in' after it", 33),
+    ("reduction(firstmax:s/i/)", "'firstmax' is only allowed in the reduction clause", 23),
+    ("reduction(+:s) async(1)", "'async' clause is not supported yet", 28),
+    ("reduction(+:s) on p on q", "duplicate 'on' clause in 'reduction' directive", 33),
+    ("reduction +:s", "expected '(' after 'reduction', found '+'", 23),
+    ("reduction(+:s) foo", "unknown clause 'foo' in 'reduction' directive", 28),
+    # reflect
+    ("reflect", "expected an array name or '(', found end of directive", 20),
+    ("reflect ()", "empty name list in 'reflect'", 22),
+    ("reflect (a,)", "expected an array name, found ')'", 24),
+    ("reflect (a) width(/periodc/1)", "expected 'periodic' after '/', found 'periodc'", 32),
+    ("reflect (a) width(/periodic 1)", "expected '/' after 'periodic', found '1'", 41),
+    ("reflect (a) width()", "expected a reflect width, found ')'", 31),
+    ("reflect (a) width(1", "unbalanced '('", 30),
+    ("reflect (a) width(1) width(1)", "duplicate 'width' clause", 34),
+    ("reflect (a) orthogonal", "'orthogonal' clause is not supported yet", 25),
+    ("reflect (a) async(1)", "'async' clause is not supported yet", 25),
+    ("reflect (a) acc acc", "duplicate 'acc' clause in 'reflect' directive", 29),
+    ("reflect (a) (b)", "extra tokens after 'reflect' directive: '('", 25),
+    # bcast, barrier, task
+    ("bcast x", "expected '(' after 'bcast', found 'x'", 19),
+    ("bcast ()", "empty name list in 'bcast'", 20),
+    ("bcast (x) acc", "'acc' clause is not XMP-ACC syntax; ", 23),
+    ("bcast (x) from", "expected a node array or template name, found end of directive", 27),
+    ("bcast (*)", "expected a variable name, found '*'", 20),
+    ("bcast (x) from p(1) from p(2)", "duplicate 'from' clause", 33),
+    ("bcast (x) on p[1:]:", "extra tokens after 'bcast' directive: ':'", 31),
+    ("barrier x", "unknown clause 'x' in 'barrier' directive", 21),
+    ("barrier on", "expected a node array or template name", 23),
+    ("barrier acc", "'acc' clause is not XMP-ACC syntax", 21),
+    ("barrier ;", "extra tokens after 'barrier' directive", 21),
+    ("barrier on p(1", "unbalanced '('", 25),
+    ("barrier on p[1]]", "unbalanced ']'", 28),
+    ("task p(1)", "expected 'on' after 'task', found 'p'", 18),
+    ("task on p(1) nocomm", "'nocomm' clause is not supported yet", 26),
+    ("task on p(1:2:)", "expected a triplet step, found ')'", 27),
+    # XMP-ACC
+    ("acc replicate", "expected '(' after 'replicate', found end of directive", 26),
+    ("acc replicate x", "expected '(' after 'replicate', found 'x'", 27),
+    ("acc replicate ()", "empty name list in 'replicate'", 28),
+    ("acc replicate (x) (y)", "extra tokens after 'acc replicate' directive", 31),
+    ("acc replicate_sync", "'in' or 'out' clause is required in 'acc replicate_sync'", 31),
+    ("acc replicate_sync (x)", "'in' or 'out' clause is required", 32),
+    ("acc replicate_sync in (x) inout (y)", "unknown clause 'inout' in 'acc replicate_sync'", 39),
+    ("acc replicate_sync in x", "expected '(' after 'in', found 'x'", 35),
+    ("acc replicate_sync out ()", "empty name list in 'out'", 37),
+]
+
+
+@pytest.mark.parametrize(("text", "fragment", "col"), BAD, ids=[t or "<empty>" for t, _, _ in BAD])
+def test_bad(text: str, fragment: str, col: int) -> None:
+    with pytest.raises(XmpError) as err:
+        parse(text)
+    assert fragment in err.value.message
+    assert err.value.loc == SourceLoc("t.c", 1, col), err.value.message
+
+
+@pytest.mark.parametrize("text", [t for t, _, _ in BAD])
+def test_messages_are_lower_case(text: str) -> None:
+    with pytest.raises(XmpError) as err:
+        parse(text)
+    assert err.value.message[0] == "'" or err.value.message[0].islower()

@@ -1,0 +1,114 @@
+"""Small constructors and helpers for pycparser ASTs used by the passes.
+
+Runtime calls are ordinary ``c_ast.FuncCall`` nodes, so the stock C generator prints
+them and the round-trip test covers them.  ``expr`` parses a C expression string, which
+keeps the passes readable: ``expr("_XMPACC_L(_xmpacc_a_u, 0, i)")`` instead of a tree of
+constructors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+from pycparser import c_ast, c_generator, c_parser
+
+from xmpacc.diagnostics import InternalError
+
+_GEN = c_generator.CGenerator()
+
+
+def to_c(node: c_ast.Node) -> str:
+    return _GEN.visit(node)
+
+
+def expr(text: str, coord: object = None) -> c_ast.Node:
+    """Parse a C expression (generated code; a failure is a bug in xmpacc)."""
+    return stmt(f"({text});", coord)
+
+
+def stmt(text: str, coord: object = None) -> c_ast.Node:
+    """Parse one C statement or declaration of generated code."""
+    items = stmts(text, coord)
+    if len(items) != 1:
+        raise InternalError(f"expected one statement in generated code: {text}")
+    return items[0]
+
+
+def stmts(text: str, coord: object = None) -> list[c_ast.Node]:
+    """Parse generated statements; names the runtime declares are typedefs here."""
+    prelude = ("typedef int _xmpacc_nodes_t; typedef int _xmpacc_template_t; "
+               "typedef int _xmpacc_array_t; typedef int _xmpacc_sched_t;")
+    try:
+        ast = c_parser.CParser().parse(f"{prelude} void _xmpacc_f(void) {{ {text} }}")
+    except c_parser.ParseError as e:
+        raise InternalError(f"xmpacc generated invalid C ({e}): {text}") from None
+    items = ast.ext[-1].body.block_items or []
+    for item in items:
+        set_coord(item, coord)
+    return items
+
+
+def set_coord(node: c_ast.Node, coord: object) -> None:
+    for _n, child in node.children():
+        set_coord(child, coord)
+    node.coord = coord
+
+
+def compound(items: list[c_ast.Node], coord: object = None) -> c_ast.Compound:
+    return c_ast.Compound(items, coord)
+
+
+def walk(node: c_ast.Node) -> Iterator[c_ast.Node]:
+    """Pre-order walk over a subtree."""
+    yield node
+    for _name, child in node.children():
+        yield from walk(child)
+
+
+def _slots(node: c_ast.Node) -> list[str]:
+    return [s for s in node.__slots__ if s not in ("coord", "__weakref__", "attributes")]
+
+
+def transform(node: c_ast.Node, fn: Callable[[c_ast.Node], c_ast.Node | None]) -> c_ast.Node:
+    """Post-order rewrite: ``fn`` returns a replacement node or None to keep the node."""
+    for slot in _slots(node):
+        value = getattr(node, slot)
+        if isinstance(value, c_ast.Node):
+            setattr(node, slot, transform(value, fn))
+        elif isinstance(value, list) and value and isinstance(value[0], c_ast.Node):
+            setattr(node, slot, [transform(v, fn) for v in value])
+    result = fn(node)
+    return node if result is None else result
+
+
+def coord_str(coord: object) -> str:
+    """``file.c:12`` for runtime messages."""
+    if coord is None:
+        return "?"
+    return f"{getattr(coord, 'file', '?')}:{getattr(coord, 'line', 0)}"
+
+
+def c_string(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def cleanup_decl(decl_text: str, cleanup_fn: str, coord: object = None) -> c_ast.Decl:
+    """A block-scope declaration whose ``cleanup_fn(&var)`` runs on every exit from the block.
+
+    pycparser has no GNU attributes, so the ``_XMPACC_CLEANUP(fn)`` macro from xmpacc.h
+    travels as a function specifier, which the generator prints before the type.
+    """
+    decl = stmt(decl_text, coord)
+    if not isinstance(decl, c_ast.Decl):
+        raise InternalError(f"not a declaration: {decl_text}")
+    decl.funcspec = [f"_XMPACC_CLEANUP({cleanup_fn})"] + list(decl.funcspec)
+    return decl
+
+
+def external(text: str) -> c_ast.Node:
+    """Parse one file-scope declaration or function definition of generated code."""
+    try:
+        ast = c_parser.CParser().parse(text)
+    except c_parser.ParseError as e:
+        raise InternalError(f"xmpacc generated invalid C ({e}): {text}") from None
+    return ast.ext[-1]

@@ -1,0 +1,44 @@
+"""What one translation unit carries through the passes (never stored on AST nodes)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from pycparser import c_ast
+
+from xmpacc.diagnostics import Diagnostics
+from xmpacc.directives import ast as xd
+from xmpacc.frontend.preprocess import Preprocessed
+from xmpacc.symbols import ScopeTree
+
+
+@dataclass
+class Unit:
+    """One .c file with XMP directives, from cpp output to transformed AST."""
+
+    path: str
+    pre: Preprocessed
+    ast: c_ast.FileAST
+
+    @property
+    def stem(self) -> str:
+        """A C identifier made from the file name (laplace_xmp.c -> laplace_xmp_c)."""
+        base = self.path.rsplit("/", 1)[-1]
+        return re.sub(r"\W", "_", base)
+
+
+@dataclass
+class Context:
+    """Analysis results and generated pieces of one unit, shared by the passes."""
+
+    diags: Diagnostics = field(default_factory=Diagnostics)
+    # id(Pragma node) -> the directives it holds (one pragma may declare several objects)
+    directives: dict[int, list[xd.Directive]] = field(default_factory=dict)
+    scopes: ScopeTree | None = None
+    # descriptors and file-scope code the passes add around the user's declarations
+    file_decls: list[c_ast.Node] = field(default_factory=list)
+    init_stmts: list[c_ast.Node] = field(default_factory=list)
+    has_main: bool = False
+    main_params: int = 0
+    main_returns_void: bool = False

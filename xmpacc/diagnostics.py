@@ -1,0 +1,108 @@
+"""Source locations and the two kinds of compiler error.
+
+A user mistake is an ``XmpError``: it carries a ``SourceLoc`` and is printed gcc-style,
+
+    laplace.c:12:25: error: template 'u' is not declared
+       12 | #pragma xmp loop on u(i)
+          |                     ^
+
+A broken invariant inside xmpacc is an ``InternalError``; the CLI prints it as a bug
+report instead of a traceback.  ``Diagnostics`` collects several errors so that one run
+reports every mistake of a file, like a C compiler.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from typing import TextIO
+
+
+@dataclass(frozen=True, slots=True)
+class SourceLoc:
+    """A 1-based line and column in a source file (columns count characters)."""
+
+    file: str
+    line: int
+    col: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
+    def shifted(self, cols: int) -> SourceLoc:
+        return SourceLoc(self.file, self.line, self.col + cols)
+
+
+UNKNOWN_LOC = SourceLoc("<unknown>", 0, 0)
+
+
+class XmpError(Exception):
+    """A mistake in the user's program, reported at ``loc``."""
+
+    def __init__(self, loc: SourceLoc, message: str, severity: str = "error") -> None:
+        super().__init__(f"{loc}: {severity}: {message}")
+        self.loc = loc
+        self.message = message
+        self.severity = severity
+
+
+class XmpErrors(Exception):
+    """Several user mistakes, raised once a stage has collected all of them."""
+
+    def __init__(self, errors: list[XmpError]) -> None:
+        super().__init__("\n".join(str(e) for e in errors))
+        self.errors = errors
+
+
+class InternalError(Exception):
+    """An invariant of xmpacc does not hold: always a bug in xmpacc, never the user's."""
+
+
+@dataclass
+class Diagnostics:
+    """Collects errors and warnings of one compilation."""
+
+    errors: list[XmpError] = field(default_factory=list)
+    warnings: list[XmpError] = field(default_factory=list)
+
+    def error(self, loc: SourceLoc, message: str) -> None:
+        self.errors.append(XmpError(loc, message))
+
+    def warning(self, loc: SourceLoc, message: str) -> None:
+        self.warnings.append(XmpError(loc, message, "warning"))
+
+    def add(self, err: XmpError) -> None:
+        (self.warnings if err.severity == "warning" else self.errors).append(err)
+
+    def check(self) -> None:
+        """Raise all collected errors at once (the end of a stage)."""
+        if self.errors:
+            errors, self.errors = self.errors, []
+            raise XmpErrors(errors)
+
+
+def source_line(loc: SourceLoc) -> str | None:
+    try:
+        with open(loc.file, encoding="utf-8", errors="replace") as f:
+            for number, text in enumerate(f, 1):
+                if number == loc.line:
+                    return text.rstrip("\n")
+    except OSError:
+        return None
+    return None
+
+
+def format_error(err: XmpError) -> str:
+    """gcc-style message, source line and caret."""
+    out = [str(err)]
+    text = source_line(err.loc) if err.loc.line > 0 else None
+    if text is not None:
+        gutter = f"{err.loc.line:5d} | "
+        out.append(gutter + text.expandtabs(1))
+        out.append(" " * (len(gutter) - 2) + "| " + " " * max(err.loc.col - 1, 0) + "^")
+    return "\n".join(out)
+
+
+def print_errors(errors: list[XmpError], stream: TextIO = sys.stderr) -> None:
+    for err in errors:
+        print(format_error(err), file=stream)

@@ -1,0 +1,353 @@
+"""Directives as frozen value objects: what ``#pragma xmp ...`` lines mean.
+
+The directive parser (``parser.py``) turns the text of one directive into one of the
+classes below; no later pass reads pragma text.  The parser *normalises* both C syntaxes
+of XcalableMP (reference §3):
+
+* every list is in **C order** (the parenthesised style writes Fortran order and is
+  reversed by the parser);
+* node indices are **0-based** (parenthesised node references are 1-based; for a
+  ``Ref`` the shift is applied by ``Ref.node_subs()``, see below);
+* template dimensions are given by inclusive ``lower``/``upper`` bounds
+  (``t[N]`` becomes ``0 .. (N)-1``; ``t(N)`` becomes ``1 .. N``);
+* triplets in references are ``start``/``last`` (inclusive)/``step``: the parser turns a
+  bracketed ``[start:length:step]`` into its inclusive last index (a missing start with
+  a length given becomes ``0``, as §3 defines).  Whether a ``Ref`` names nodes or a
+  template is only known after name lookup, so ``Ref.subs`` keep the indices as
+  written; ``Ref.node_subs()`` gives the 0-based node view (``p(2:3)`` and ``p[1:2]``
+  both give start 1, last 2).
+
+Integer expressions stay C text (``Expr``), after macro expansion; the passes parse them
+with pycparser and evaluate them at run time in the generated C, so file-scope ``int N``
+works as well as ``#define N``.  ``style`` is kept for messages and for
+``Ref.node_subs()``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, Union
+
+from xmpacc.diagnostics import SourceLoc
+from xmpacc.directives.exprs import minus_one
+
+Style = Literal["paren", "bracket"]
+
+
+@dataclass(frozen=True, slots=True)
+class Expr:
+    """A C integer expression from a directive, as text (macros already expanded)."""
+
+    text: str
+    loc: SourceLoc
+
+
+@dataclass(frozen=True, slots=True)
+class Name:
+    """An identifier in a directive (array, template, node array or variable name)."""
+
+    name: str
+    loc: SourceLoc
+
+
+@dataclass(frozen=True, slots=True)
+class Star:
+    """``*`` wherever the grammar allows it (nodes extent, dist-format, align, shadow, refs)."""
+
+    loc: SourceLoc
+
+
+@dataclass(frozen=True, slots=True)
+class Colon:
+    """``:`` alone (unfixed template extent, align ``:`` form, loop subscript)."""
+
+    loc: SourceLoc
+
+
+# ---------------------------------------------------------------- references (§3)
+
+
+@dataclass(frozen=True, slots=True)
+class Triplet:
+    """``lo:hi:step`` / ``start:length:step`` normalised to start, inclusive last, step.
+
+    ``None`` means the default (start: first index, last: last index, step: 1).
+    """
+
+    start: Expr | None
+    last: Expr | None
+    step: Expr | None
+    loc: SourceLoc
+
+
+RefSub = Union[Expr, Triplet, Star]
+
+
+@dataclass(frozen=True, slots=True)
+class Ref:
+    """``p``, ``p[1][*]``, ``p(2)``, ``t[i]`` ... in ``on``/``from`` clauses and subsets.
+
+    ``subs`` is ``None`` for a bare name (the whole node array or template; ``style`` is
+    then "bracket"), otherwise one entry per dimension in C order.  Whether it names nodes
+    or a template is decided by the passes (name lookup), not by the parser, so ``subs``
+    keep the index values as written: template indices are absolute in both styles and
+    are used as they are; for nodes call ``node_subs()``, which shifts the 1-based
+    parenthesised indices to 0-based.  Bracketed triplets are already ``start:last``.
+    """
+
+    name: Name
+    subs: tuple[RefSub, ...] | None
+    style: Style
+    loc: SourceLoc
+
+    def node_subs(self) -> tuple[RefSub, ...] | None:
+        """``subs`` as 0-based node indices: ``p(1, k)`` gives ``(k)-1, 0``."""
+        if self.subs is None or self.style == "bracket":
+            return self.subs
+        return tuple(_node_sub_from_paren(sub) for sub in self.subs)
+
+
+def _node_sub_from_paren(sub: RefSub) -> RefSub:
+    if isinstance(sub, Expr):
+        return _expr_minus_one(sub)
+    if isinstance(sub, Triplet):
+        start = None if sub.start is None else _expr_minus_one(sub.start)
+        last = None if sub.last is None else _expr_minus_one(sub.last)
+        return Triplet(start, last, sub.step, sub.loc)
+    return sub
+
+
+def _expr_minus_one(expr: Expr) -> Expr:
+    return Expr(minus_one(expr.text), expr.loc)
+
+
+# ---------------------------------------------------------------- declarations (§4)
+
+
+@dataclass(frozen=True, slots=True)
+class NodesDecl:
+    """``nodes p(4)``, ``nodes p[2][2]``, ``nodes p[*][2]`` (extents in C order)."""
+
+    name: Name
+    extents: tuple[Expr | Star, ...]
+    mapping: Ref | Star | None  # ``= p[0:4]`` / ``= *`` (LATER: rejected by the passes)
+    style: Style
+    loc: SourceLoc
+
+
+@dataclass(frozen=True, slots=True)
+class TemplateDim:
+    lower: Expr
+    upper: Expr  # inclusive
+
+
+@dataclass(frozen=True, slots=True)
+class TemplateDecl:
+    """``template t(0:N-1)``, ``template t[N][M]`` (dims in C order; Colon = unfixed)."""
+
+    name: Name
+    dims: tuple[TemplateDim | Colon, ...]
+    style: Style
+    loc: SourceLoc
+
+
+DistKind = Literal["block", "cyclic", "gblock", "none"]
+
+
+@dataclass(frozen=True, slots=True)
+class DistFormat:
+    """One dist-format: ``block``, ``block(n)``, ``cyclic``, ``cyclic(w)``, ``gblock(W)``, ``*``.
+
+    ``arg`` is the parenthesised argument (``None`` without one); for ``gblock(*)`` it is a
+    ``Star``; for ``gblock(W)`` an ``Expr`` naming the mapping array.  ``*`` is kind "none".
+    """
+
+    kind: DistKind
+    arg: Expr | Star | None
+    loc: SourceLoc
+
+
+@dataclass(frozen=True, slots=True)
+class Distribute:
+    template: Name
+    formats: tuple[DistFormat, ...]  # C order
+    onto: Name
+    loc: SourceLoc
+
+
+@dataclass(frozen=True, slots=True)
+class AlignSubscript:
+    """A template-side subscript ``i``, ``i+2``, ``i-c`` (offset text, ``None`` for none)."""
+
+    dummy: Name
+    offset: Expr | None
+
+
+AlignSource = Union[Name, Star, Colon]
+AlignSub = Union[AlignSubscript, Star, Colon]
+
+
+@dataclass(frozen=True, slots=True)
+class Align:
+    """``align a[i][*] with t(i)`` or the list form ``align [i] with t(i) :: a, b``.
+
+    ``sources`` are the array-side entries (C order, one per array dimension);
+    ``subscripts`` the template-side ones (C order, one per template dimension).
+    """
+
+    arrays: tuple[Name, ...]
+    sources: tuple[AlignSource, ...]
+    template: Name
+    subscripts: tuple[AlignSub, ...]
+    style: Style
+    loc: SourceLoc
+
+
+@dataclass(frozen=True, slots=True)
+class ShadowWidth:
+    lower: Expr
+    upper: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Shadow:
+    """``shadow a[1][0]``, ``shadow a[1:2]``, ``shadow [*] :: x, y`` (C order)."""
+
+    arrays: tuple[Name, ...]
+    widths: tuple[ShadowWidth | Star, ...]  # Star = full shadow
+    loc: SourceLoc
+
+
+# ---------------------------------------------------------------- executable (§6)
+
+ReductionOp = Literal[
+    "+", "-", "*", "&", "|", "^", "&&", "||", "max", "min",
+    "firstmax", "firstmin", "lastmax", "lastmin",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class ReductionVar:
+    name: Name
+    locations: tuple[Name, ...]  # ``/i, j/`` location variables (first*/last* only)
+
+
+@dataclass(frozen=True, slots=True)
+class Reduction:
+    """``reduction(op: v [, v]...)`` as a loop clause or in the reduction directive."""
+
+    op: ReductionOp  # normalised to lower case
+    variables: tuple[ReductionVar, ...]
+    loc: SourceLoc
+
+
+@dataclass(frozen=True, slots=True)
+class AccClauses:
+    """The ``acc`` clause of ``loop`` and what follows it (XMP-ACC, reference §7.4)."""
+
+    private: tuple[Name, ...]
+    firstprivate: tuple[Name, ...]
+    shared: tuple[Name, ...]
+    num_threads: tuple[Expr, ...]  # () when absent, else 1..3 values (x, y, z)
+    loc: SourceLoc
+
+
+@dataclass(frozen=True, slots=True)
+class LoopIndex:
+    """A template subscript of a loop on-ref: ``i`` (offset ``None``) or ``i+1``."""
+
+    name: Name
+    offset: Expr | None
+
+
+LoopSub = Union[LoopIndex, Star, Colon, Expr]
+
+
+@dataclass(frozen=True, slots=True)
+class OnTemplate:
+    """The on-ref of a loop: ``t(i)``, ``t[j][i]``, ``t[i][*]`` (subs in C order)."""
+
+    template: Name
+    subs: tuple[LoopSub, ...]
+    style: Style
+    loc: SourceLoc
+
+
+@dataclass(frozen=True, slots=True)
+class Loop:
+    indices: tuple[Name, ...] | None  # the ``(j, i)`` list, None when omitted
+    on: OnTemplate
+    reductions: tuple[Reduction, ...]
+    acc: AccClauses | None
+    loc: SourceLoc
+
+
+@dataclass(frozen=True, slots=True)
+class ReductionDirective:
+    reduction: Reduction
+    on: Ref | None
+    loc: SourceLoc
+
+
+@dataclass(frozen=True, slots=True)
+class ReflectWidth:
+    lower: Expr
+    upper: Expr
+    periodic: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Reflect:
+    """``reflect (a, b) [width(...)] [acc]``; ``reflect a, b`` without parentheses too."""
+
+    arrays: tuple[Name, ...]
+    widths: tuple[ReflectWidth, ...] | None  # C order, one per array dimension
+    acc: bool  # XACC-style device reflect (planned extension)
+    loc: SourceLoc
+
+
+@dataclass(frozen=True, slots=True)
+class Bcast:
+    variables: tuple[Name, ...]
+    source: Ref | None  # ``from``
+    on: Ref | None
+    loc: SourceLoc
+
+
+@dataclass(frozen=True, slots=True)
+class Barrier:
+    on: Ref | None
+    loc: SourceLoc
+
+
+@dataclass(frozen=True, slots=True)
+class Task:
+    on: Ref
+    nocomm: bool
+    loc: SourceLoc
+
+
+@dataclass(frozen=True, slots=True)
+class AccReplicate:
+    variables: tuple[Name, ...]
+    loc: SourceLoc
+
+
+@dataclass(frozen=True, slots=True)
+class SyncClause:
+    direction: Literal["in", "out"]
+    variables: tuple[Name, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class AccReplicateSync:
+    clauses: tuple[SyncClause, ...]
+    loc: SourceLoc
+
+
+Declaration = Union[NodesDecl, TemplateDecl, Distribute, Align, Shadow]
+Directive = Union[
+    NodesDecl, TemplateDecl, Distribute, Align, Shadow,
+    Loop, ReductionDirective, Reflect, Bcast, Barrier, Task,
+    AccReplicate, AccReplicateSync,
+]

@@ -1,0 +1,300 @@
+"""Executable and XMP-ACC directives (reference §6, §7): ``loop``, ``reduction``,
+``reflect``, ``bcast``, ``barrier``, ``task``, ``acc replicate``, ``acc replicate_sync``.
+
+Each ``parse_*`` handler is called by ``parser.parse_directive`` with the stream just after
+the directive keyword ``kw`` and returns the directive objects; the dispatcher checks that
+nothing follows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, Literal, NoReturn, cast
+
+from xmpacc.diagnostics import XmpError
+from xmpacc.directives.ast import (
+    AccClauses, AccReplicate, AccReplicateSync, Barrier, Bcast, Colon, Directive, Expr, Loop,
+    LoopIndex, LoopSub, Name, OnTemplate, Reduction, ReductionDirective, ReductionOp,
+    ReductionVar, Ref, Reflect, ReflectWidth, SyncClause, Task,
+)
+from xmpacc.directives.lexer import Token, TokenStream, describe
+from xmpacc.directives.refs import (
+    MAX_RANK, at_alone, parse_dims, parse_expr, parse_name, parse_name_list,
+    parse_offset_sub, parse_paren_names, parse_ref, star,
+)
+
+ClauseParser = Callable[[TokenStream], Any]
+
+_SYMBOL_OPS = frozenset({"+", "-", "*", "&", "|", "^", "&&", "||"})
+_LOCATION_OPS = frozenset({"firstmax", "firstmin", "lastmax", "lastmin"})
+_WORD_OPS = frozenset({"max", "min"}) | _LOCATION_OPS
+_ACC_CLAUSES = ("private", "firstprivate", "shared", "num_threads")
+_MAX_THREAD_DIMS = 3
+# Clauses of S or Omni that xmpacc recognises but does not implement (reference §6.8).
+_LATER_CLAUSES = frozenset({
+    "async", "orthogonal", "nocomm", "expand", "margin", "peel_and_wait", "threads",
+})
+# O11-only directives (reference §7.6).
+_LATER_ACC = frozenset({"reflect", "barrier", "loop"})
+
+
+# BNF: clauses ::= [ clause-keyword clause-body ]...     (any order, each at most once)
+def parse_clauses(
+    ts: TokenStream, directive: str, parsers: Mapping[str, ClauseParser]
+) -> dict[str, Any]:
+    """Trailing clauses: keyword → what its parser returned (called after the keyword)."""
+    found: dict[str, Any] = {}
+    while ts.peek().kind == "ident":
+        tok = ts.peek()
+        word = tok.text.lower()
+        if word not in parsers:
+            _reject_clause(ts, tok, directive)
+        if word in found:
+            ts.error(tok, f"duplicate '{word}' clause in '{directive}' directive")
+        ts.next()
+        found[word] = parsers[word](ts)
+    return found
+
+
+def _reject_clause(ts: TokenStream, tok: Token, directive: str) -> NoReturn:
+    word = tok.text.lower()
+    if word in _LATER_CLAUSES:
+        ts.error(tok, f"'{word}' clause is not supported yet")
+    if word == "acc":
+        # XcalableACC syntax; in XMP-ACC communication always works on host data.
+        ts.error(tok, f"'acc' clause is not XMP-ACC syntax; XMP-ACC communicates host data "
+                      f"only: use 'acc replicate_sync out' before '{directive}' and "
+                      f"'acc replicate_sync in' after it")
+    ts.error(tok, f"unknown clause '{tok.text}' in '{directive}' directive")
+
+
+def _on_ref(ts: TokenStream) -> Ref:
+    return parse_ref(ts, "a node array or template name")
+
+
+# ---------------------------------------------------------------- loop (§6.1, §7.4)
+
+
+# BNF: loop ::= loop [ ( name-list ) ] on on-ref [ reduction-clause ]... [ acc [ acc-clause ]... ]
+def parse_loop(ts: TokenStream, kw: Token) -> list[Directive]:
+    indices = parse_paren_names(ts, "a loop index", "loop") if ts.at("(") else None
+    ts.expect_word("on", "in 'loop' directive")
+    on = _on_template(ts)
+    reductions: list[Reduction] = []
+    acc: AccClauses | None = None
+    while ts.peek().kind == "ident":
+        tok = ts.peek()
+        word = tok.text.lower()
+        if word == "reduction" and acc is not None:
+            ts.error(tok, "'reduction' clause must come before 'acc'")
+        elif word == "reduction":
+            reductions.append(parse_reduction_clause(ts, ts.next(), in_directive=False))
+        elif word == "acc" and acc is not None:
+            ts.error(tok, "duplicate 'acc' clause in 'loop' directive")
+        elif word == "acc":
+            acc = _acc_clauses(ts)
+        elif word in _ACC_CLAUSES:
+            ts.error(tok, f"'{word}' clause must follow 'acc'")
+        else:
+            _reject_clause(ts, tok, "loop")
+    return [Loop(indices, on, tuple(reductions), acc, ts.loc(kw))]
+
+
+# BNF: on-ref ::= tname ( lsub [, lsub]... ) | tname [ lsub ] [ [ lsub ] ]...
+def _on_template(ts: TokenStream) -> OnTemplate:
+    name = parse_name(ts, "a template name after 'on'")
+    subs, style = parse_dims(ts, _loop_sub, f"after template name '{name.name}'")
+    return OnTemplate(name, subs, style, name.loc)
+
+
+# BNF: lsub ::= ident [ { + | - } int-expr ] | * | : | int-expr
+def _loop_sub(ts: TokenStream) -> LoopSub:
+    if at_alone(ts, "*"):
+        return star(ts)
+    if at_alone(ts, ":"):
+        return Colon(ts.loc(ts.next()))
+    sub = parse_offset_sub(ts)
+    return sub if isinstance(sub, Expr) else LoopIndex(*sub)
+
+
+# BNF: reduction-clause ::= reduction ( kind : rspec [, rspec]... )
+def parse_reduction_clause(ts: TokenStream, kw: Token, in_directive: bool) -> Reduction:
+    """The part after the ``reduction`` keyword ``kw`` (clause of loop or the directive)."""
+    opener = ts.expect("(", "after 'reduction'")
+    op = _reduction_op(ts, in_directive)
+    ts.expect(":", "after the reduction operator")
+    if ts.at(")"):
+        ts.error(ts.peek(), "empty variable list in 'reduction'")
+    variables = [_rspec(ts, op)]
+    while ts.accept(","):
+        variables.append(_rspec(ts, op))
+    ts.expect_closer(opener)
+    return Reduction(op, tuple(variables), ts.loc(kw))
+
+
+# BNF: kind ::= + | - | * | & | '|' | ^ | && | '||' | max | min
+#              | firstmax | firstmin | lastmax | lastmin
+def _reduction_op(ts: TokenStream, in_directive: bool) -> ReductionOp:
+    tok = ts.peek()
+    op = None
+    if tok.kind == "op" and tok.text in _SYMBOL_OPS:
+        op = tok.text
+    elif tok.kind == "ident" and tok.text.lower() in _WORD_OPS:
+        op = tok.text.lower()
+    if op is None:
+        ts.error(tok, f"unknown reduction operator {describe(tok)}")
+    if in_directive and op in _LOCATION_OPS:
+        ts.error(tok, f"'{op}' is only allowed in the reduction clause of 'loop'")
+    ts.next()
+    return cast(ReductionOp, op)
+
+
+# BNF: rspec ::= variable [ / location-var [, location-var]... / ]
+def _rspec(ts: TokenStream, op: ReductionOp) -> ReductionVar:
+    name = parse_name(ts, "a reduction variable")
+    if not ts.at("/"):
+        if op in _LOCATION_OPS:
+            raise XmpError(name.loc, f"reduction '{op}' needs location variables, "
+                                     f"as in '{name.name}/i/'")
+        return ReductionVar(name, ())
+    slash = ts.next()
+    if op not in _LOCATION_OPS:
+        ts.error(slash, "location variables are only allowed with firstmax, firstmin, "
+                        "lastmax and lastmin")
+    locations = parse_name_list(ts, "a location variable")
+    ts.expect("/", "after the location variables")
+    return ReductionVar(name, locations)
+
+
+# BNF: acc-clauses ::= acc [ acc-clause ]...
+# BNF: acc-clause ::= { private | firstprivate | shared } ( name-list )
+#                   | num_threads ( int-expr [, int-expr [, int-expr ]] )
+def _acc_clauses(ts: TokenStream) -> AccClauses:
+    acc = ts.next()
+    lists: dict[str, list[Name]] = {"private": [], "firstprivate": [], "shared": []}
+    threads: tuple[Expr, ...] = ()
+    while tok := ts.accept_word(*_ACC_CLAUSES):
+        word = tok.text.lower()
+        if word != "num_threads":
+            lists[word].extend(parse_paren_names(ts, "a variable name", word))
+        elif threads:
+            ts.error(tok, "duplicate 'num_threads' clause in 'loop' directive")
+        else:
+            threads = _num_threads(ts)
+    return AccClauses(tuple(lists["private"]), tuple(lists["firstprivate"]),
+                      tuple(lists["shared"]), threads, ts.loc(acc))
+
+
+# BNF: num-threads ::= ( int-expr [, int-expr [, int-expr ]] )
+def _num_threads(ts: TokenStream) -> tuple[Expr, ...]:
+    opener = ts.expect("(", "after 'num_threads'")
+    if ts.at(")"):
+        ts.error(ts.peek(), f"'num_threads' needs 1 to {_MAX_THREAD_DIMS} values")
+    values = [parse_expr(ts, "a thread count")]
+    while ts.accept(","):
+        if len(values) == _MAX_THREAD_DIMS:
+            ts.error(ts.peek(), f"'num_threads' takes at most {_MAX_THREAD_DIMS} values")
+        values.append(parse_expr(ts, "a thread count"))
+    ts.expect_closer(opener)
+    return tuple(values)
+
+
+# ---------------------------------------------------------------- communication (§6.3-6.6)
+
+
+# BNF: reduction ::= reduction ( kind : variable [, variable]... ) [ on ref ]
+#                    [ async ( int-expr ) ]
+def parse_reduction(ts: TokenStream, kw: Token) -> list[Directive]:
+    reduction = parse_reduction_clause(ts, kw, in_directive=True)
+    clauses = parse_clauses(ts, "reduction", {"on": _on_ref})
+    return [ReductionDirective(reduction, clauses.get("on"), ts.loc(kw))]
+
+
+# BNF: reflect ::= reflect { ( name-list ) | name-list } [ width ( rwidth [, rwidth]... ) ]
+#                  [ orthogonal ] [ async ( int-expr ) ] [ acc ]
+def parse_reflect(ts: TokenStream, kw: Token) -> list[Directive]:
+    if ts.at("("):
+        arrays = parse_paren_names(ts, "an array name", "reflect")
+    else:
+        arrays = parse_name_list(ts, "an array name or '('")
+    clauses = parse_clauses(ts, "reflect", {"width": _reflect_widths, "acc": lambda _: True})
+    return [Reflect(arrays, clauses.get("width"), "acc" in clauses, ts.loc(kw))]
+
+
+# BNF: width-list ::= ( rwidth [, rwidth]... )
+def _reflect_widths(ts: TokenStream) -> tuple[ReflectWidth, ...]:
+    """Widths in C order (one per array dimension) in both syntaxes."""
+    opener = ts.expect("(", "after 'width'")
+    widths = [_rwidth(ts)]
+    while ts.accept(","):
+        if len(widths) == MAX_RANK:
+            ts.error(ts.peek(), f"more than {MAX_RANK} dimensions")
+        widths.append(_rwidth(ts))
+    ts.expect_closer(opener)
+    return tuple(widths)
+
+
+# BNF: rwidth ::= [ /periodic/ ] int-expr [ : int-expr ]
+def _rwidth(ts: TokenStream) -> ReflectWidth:
+    periodic = ts.accept("/") is not None
+    if periodic:
+        ts.expect_word("periodic", "after '/'")
+        ts.expect("/", "after 'periodic'")
+    lower = parse_expr(ts, "a reflect width")
+    upper = parse_expr(ts, "an upper reflect width") if ts.accept(":") else lower
+    return ReflectWidth(lower, upper, periodic)
+
+
+# BNF: bcast ::= bcast ( name-list ) [ from ref ] [ on ref ] [ async ( int-expr ) ]
+def parse_bcast(ts: TokenStream, kw: Token) -> list[Directive]:
+    variables = parse_paren_names(ts, "a variable name", "bcast")
+    clauses = parse_clauses(ts, "bcast", {"from": _on_ref, "on": _on_ref})
+    return [Bcast(variables, clauses.get("from"), clauses.get("on"), ts.loc(kw))]
+
+
+# BNF: barrier ::= barrier [ on ref ]
+def parse_barrier(ts: TokenStream, kw: Token) -> list[Directive]:
+    clauses = parse_clauses(ts, "barrier", {"on": _on_ref})
+    return [Barrier(clauses.get("on"), ts.loc(kw))]
+
+
+# BNF: task ::= task on ref
+def parse_task(ts: TokenStream, kw: Token) -> list[Directive]:
+    ts.expect_word("on", "after 'task'")
+    on = _on_ref(ts)
+    parse_clauses(ts, "task", {})  # only to report `nocomm` as not supported yet
+    return [Task(on, False, ts.loc(kw))]
+
+
+# ---------------------------------------------------------------- XMP-ACC (§7.2, §7.3)
+
+
+# BNF: acc-directive ::= acc replicate ( name-list )
+#                      | acc replicate_sync sync-clause [ sync-clause ]...
+def parse_acc(ts: TokenStream, kw: Token) -> list[Directive]:
+    tok = ts.peek()
+    if tok.kind != "ident":
+        ts.error(tok, f"expected an XMP-ACC directive name after 'acc', found {describe(tok)}")
+    word = tok.text.lower()
+    if word in _LATER_ACC:
+        ts.error(tok, f"'acc {word}' is not supported yet")
+    if word not in ("replicate", "replicate_sync"):
+        ts.error(tok, f"unknown XMP-ACC directive 'acc {tok.text}'")
+    ts.next()
+    if word == "replicate":
+        return [AccReplicate(parse_paren_names(ts, "a variable name", "replicate"), ts.loc(kw))]
+    return [AccReplicateSync(_sync_clauses(ts), ts.loc(kw))]
+
+
+# BNF: sync-clause ::= in ( name-list ) | out ( name-list )
+def _sync_clauses(ts: TokenStream) -> tuple[SyncClause, ...]:
+    clauses: list[SyncClause] = []
+    while tok := ts.accept_word("in", "out"):
+        direction = cast(Literal["in", "out"], tok.text.lower())
+        clauses.append(SyncClause(direction, parse_paren_names(ts, "a variable name", tok.text)))
+    if ts.peek().kind == "ident":
+        ts.error(ts.peek(), f"unknown clause '{ts.peek().text}' in 'acc replicate_sync' "
+                            "directive (expected 'in' or 'out')")
+    if not clauses:
+        ts.error(ts.peek(), "'in' or 'out' clause is required in 'acc replicate_sync' directive")
+    return tuple(clauses)

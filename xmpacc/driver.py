@@ -1,0 +1,53 @@
+"""The compiler's stages, in order.  Each is a function; ``--stop-after`` shows any of them.
+
+    preprocess -> parse -> attach -> declare -> localize -> loops -> comm -> check -> entry
+    -> emit -> build
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from xmpacc.context import Context, Unit
+from xmpacc.frontend.cparse import parse_c
+from xmpacc.frontend.preprocess import preprocess
+from xmpacc.passes import (attach, comm, declare, entry, leftovers, loops, lower_decls,
+                           subscripts)
+
+Pass = Callable[[Unit, Context], Unit]
+
+# The transformation passes, in order, by stage name.
+PASSES: tuple[tuple[str, tuple[Pass, ...]], ...] = (
+    ("attach", (attach.run,)),
+    ("declare", (declare.run,)),
+    ("localize", (lower_decls.run, subscripts.run)),
+    ("loops", (loops.run,)),
+    ("comm", (comm.run,)),
+    ("check", (leftovers.run,)),
+    ("entry", (entry.run,)),
+)
+STAGES = ("preprocess", "parse") + tuple(name for name, _ in PASSES) + ("emit", "build")
+
+
+@dataclass
+class Options:
+    cc: str = "cc"
+    cpp_args: list[str] = field(default_factory=list)
+    verbose: bool = False
+    stop_after: str | None = None
+
+
+def translate(path: str, options: Options) -> tuple[Unit, Context]:
+    """Run the front end and every pass on one XMP source file."""
+    pre = preprocess(path, options.cpp_args, options.cc, options.verbose)
+    unit = Unit(path, pre, parse_c(pre.text, path))
+    ctx = Context()
+    for name, passes in PASSES:
+        if options.stop_after in ("preprocess", "parse"):
+            break
+        for run in passes:
+            unit = run(unit, ctx)
+        if options.stop_after == name:
+            break
+    return unit, ctx

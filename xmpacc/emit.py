@@ -1,0 +1,99 @@
+"""Stage emit: host C of each unit and the program's glue C, from Jinja2 templates.
+
+The templates (``templates/*.j2``) only lay out text; the C bodies come from pycparser's
+generator, with ``#line`` markers so that the host compiler's messages and a debugger
+point at the user's source lines.
+"""
+
+from __future__ import annotations
+
+import os
+
+import jinja2
+from pycparser import c_ast, c_generator
+
+import xmpacc.templates
+from xmpacc import __version__
+from xmpacc.context import Context, Unit
+from xmpacc.frontend.preprocess import FAKE_LIBC_DIR, LIBC_STRING_SENTINEL, SHIM_DIR, runtime_include_dir
+from xmpacc.passes.entry import init_function_name
+from xmpacc.runtime.contract import ENTRIES, Entry
+
+
+def _env() -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(os.path.dirname(xmpacc.templates.__file__)),
+        undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+        keep_trailing_newline=True)
+
+
+def _is_system_coord(coord: object) -> bool:
+    path = getattr(coord, "file", None)
+    if not path:
+        return False
+    real = os.path.realpath(path)
+    return any(real.startswith(os.path.realpath(d) + os.sep)
+               for d in (FAKE_LIBC_DIR, SHIM_DIR, runtime_include_dir()))
+
+
+class HostGenerator(c_generator.CGenerator):
+    """pycparser's generator plus ``#line`` markers before statements."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._line: tuple[str, int] | None = None
+
+    def _marker(self, node: c_ast.Node) -> str:
+        c = node.coord
+        path, line = getattr(c, "file", None), getattr(c, "line", 0)
+        if not path or not line or (path, line) == self._line:
+            return ""
+        self._line = (path, line)
+        return f'#line {line} "{path}"\n'
+
+    def _generate_stmt(self, n: c_ast.Node, add_indent: bool = False) -> str:
+        return self._marker(n) + super()._generate_stmt(n, add_indent)
+
+    def external(self, n: c_ast.Node) -> str:
+        self._line = None
+        text = self._marker(n) + self.visit(n)
+        if isinstance(n, (c_ast.Decl, c_ast.Typedef)):
+            text += ";"
+        return text + "\n"
+
+
+def prototype(e: Entry) -> str:
+    params = ", ".join(f"{t} {n}" for t, n in e.params) or "void"
+    return f"{e.returns} {e.name}({params})"
+
+
+def host_c(unit: Unit, ctx: Context) -> str:
+    gen = HostGenerator()
+    body = "".join(gen.external(item) for item in unit.ast.ext if not _is_system_coord(item.coord))
+    body = LIBC_STRING_SENTINEL.sub(r'" \1 "', body)
+    descriptors = [HostGenerator().visit(d) + ";" for d in ctx.file_decls]
+    return _env().get_template("host.c.j2").render(
+        version=__version__, source=unit.path, includes=unit.pre.system_includes,
+        prototypes=[prototype(e) for e in ENTRIES], descriptors=descriptors, body=body)
+
+
+def _glue_entry(e: Entry) -> dict[str, str]:
+    return {
+        "name": e.name, "returns": e.returns,
+        "param_types": ", ".join(t for t, _ in e.params) or "void",
+        "params": ", ".join(f"{t} {n}" for t, n in e.params) or "void",
+        "args": ", ".join(n for _, n in e.params),
+        "ret": "" if e.returns == "void" else "return ",
+    }
+
+
+def glue_c(units: list[tuple[Unit, Context]]) -> str:
+    mains = [ctx for _u, ctx in units if ctx.has_main]
+    main = mains[0] if mains else None
+    params = main.main_params if main else 2
+    args = {0: "", 2: "argc, argv"}.get(params, "argc, argv, environ")
+    return _env().get_template("glue.c.j2").render(
+        version=__version__, entries=[_glue_entry(e) for e in ENTRIES],
+        inits=[init_function_name(u) for u, _c in units],
+        main_params=params if params in (0, 2) else 3,
+        main_ret="void" if main and main.main_returns_void else "int", main_args=args)

@@ -1,0 +1,223 @@
+"""Stage 1, preprocess: run the C preprocessor so that macros expand inside directives too.
+
+``cpp`` leaves ``#pragma`` lines alone, so a directive such as ``template t(0:N-1)`` would
+keep its ``N``.  Like Omni's driver we first turn every ``#pragma xmp`` line into ordinary
+tokens behind a marker, let cpp expand them, and turn them back into
+``#pragma xmp_<id>`` lines that pycparser keeps as ``Pragma`` nodes at the right place.
+The directive's expanded text is stored in a ``RawDirective`` together with the original
+source location of each of its characters, so errors point into the user's line even
+after expansion.
+
+libc: pycparser cannot read the real system headers, so cpp reads pycparser-fake-libc's
+headers instead; our ``libc_shim/_fake_defines.h`` shadows the fake one so that libc
+macros (RAND_MAX, PRId64, INT_MAX, ...) stay names instead of taking fake values.  The
+back end drops every declaration coming from those headers and includes the real ones
+(``system_includes``).
+
+Before:   #pragma xmp template t(0:N-1)       (with -DN=8)
+After:    #pragma xmp_0                        RawDirective(0, "template t(0:8-1)", ...)
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import re
+import subprocess
+from dataclasses import dataclass, field
+
+import pycparser_fake_libc
+
+from xmpacc.diagnostics import SourceLoc, XmpError
+
+MARKER = "__xmpacc_directive_"
+_PRAGMA_RE = re.compile(r"^(\s*#\s*pragma\s+)(xmp)\b(.*)$")
+_LINEMARK_RE = re.compile(r'^# (\d+) "((?:[^"\\]|\\.)*)"((?: \d)*)\s*$')
+_TOKEN_RE = re.compile(r"[A-Za-z_]\w*|\d[\w.]*|::|&&|\|\||<=|>=|\S")
+# PRId64 and friends become this sentinel inside string literals; the back end turns it
+# back into the macro name so that the real <inttypes.h> gives it its real value.
+LIBC_STRING_SENTINEL = re.compile(r"@@xmpacc:(\w+)@@")
+
+FAKE_LIBC_DIR = pycparser_fake_libc.directory
+SHIM_DIR = os.path.join(os.path.dirname(os.path.dirname(__file__)), "libc_shim")
+
+
+def runtime_include_dir() -> str:
+    """The C headers shipped with the runtime (xmp.h, xmpacc.h)."""
+    import xmpacc.runtime
+
+    return os.path.join(os.path.dirname(xmpacc.runtime.__file__), "include")
+
+
+@dataclass(frozen=True, slots=True)
+class RawDirective:
+    """One ``#pragma xmp`` line after macro expansion."""
+
+    id: int
+    text: str                      # the text after ``#pragma xmp``, expanded
+    locs: tuple[SourceLoc, ...]    # source location of each character of text, plus end
+    loc: SourceLoc                 # of the ``xmp`` keyword
+
+
+@dataclass
+class Preprocessed:
+    """cpp output ready for pycparser, plus what the later stages need of the source."""
+
+    source: str
+    text: str
+    directives: dict[int, RawDirective] = field(default_factory=dict)
+    system_includes: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class _Pending:
+    text: str
+    locs: tuple[SourceLoc, ...]
+    loc: SourceLoc
+
+
+def _extract_directives(path: str, lines: list[str]) -> tuple[list[str], dict[int, _Pending]]:
+    """Replace every ``#pragma xmp`` (with its continuation lines) by a marker line."""
+    out: list[str] = []
+    pending: dict[int, _Pending] = {}
+    i = 0
+    while i < len(lines):
+        m = _PRAGMA_RE.match(lines[i])
+        if not m:
+            out.append(lines[i])
+            i += 1
+            continue
+        first = i
+        start_col = len(m.group(1)) + len(m.group(2)) + 1
+        text, locs = "", []
+        segment, col = m.group(3), start_col
+        while True:
+            cont = segment.rstrip().endswith("\\")
+            body = segment.rstrip()[:-1] if cont else segment
+            text += body
+            locs += [SourceLoc(path, i + 1, col + k) for k in range(len(body))]
+            i += 1
+            if not cont or i >= len(lines):
+                break
+            segment, col = lines[i], 1
+        locs.append(SourceLoc(path, i, col + len(body)))
+        ident = len(pending)
+        pending[ident] = _Pending(text, tuple(locs), SourceLoc(path, first + 1, len(m.group(1)) + 1))
+        out.append(f"{MARKER}{ident}__ {text}")
+        out.extend("" for _ in range(i - first - 1))  # keep line numbers
+    return out, pending
+
+
+def _map_locs(raw: str, raw_locs: tuple[SourceLoc, ...], expanded: str) -> tuple[SourceLoc, ...]:
+    """Give each character of the expanded text the location of the raw token it came from."""
+    raw_toks = [(m.group(), m.start()) for m in _TOKEN_RE.finditer(raw)]
+    exp_toks = [(m.group(), m.start()) for m in _TOKEN_RE.finditer(expanded)]
+    tok_loc: list[SourceLoc] = [raw_locs[-1]] * len(exp_toks)
+    matcher = difflib.SequenceMatcher(a=[t for t, _ in raw_toks], b=[t for t, _ in exp_toks], autojunk=False)
+    for tag, a0, _a1, b0, b1 in matcher.get_opcodes():
+        for j in range(b0, b1):
+            if tag == "equal":
+                tok_loc[j] = raw_locs[raw_toks[a0 + j - b0][1]]
+            elif a0 < len(raw_toks):  # expansion of a macro: point at the macro name
+                tok_loc[j] = raw_locs[raw_toks[a0][1]]
+    locs: list[SourceLoc] = []
+    j = 0
+    for k in range(len(expanded)):
+        while j < len(exp_toks) and exp_toks[j][1] + len(exp_toks[j][0]) <= k:
+            j += 1
+        locs.append(tok_loc[j] if j < len(exp_toks) else raw_locs[-1])
+    locs.append(raw_locs[-1])
+    return tuple(locs)
+
+
+def _cpp_command(cc: str, path: str, cpp_args: list[str]) -> list[str]:
+    return [
+        cc, "-E", "-nostdinc", "-D_XCALABLEMP=1", "-D__XMPACC__=1", *cpp_args,
+        "-I", SHIM_DIR, "-I", FAKE_LIBC_DIR, "-I", runtime_include_dir(), "-x", "c", path,
+    ]
+
+
+def _is_system(path: str) -> bool:
+    real = os.path.realpath(path)
+    return any(real.startswith(os.path.realpath(d) + os.sep) for d in (SHIM_DIR, FAKE_LIBC_DIR, runtime_include_dir()))
+
+
+def _system_header_name(path: str) -> str | None:
+    real = os.path.realpath(path)
+    for d in (FAKE_LIBC_DIR, runtime_include_dir()):
+        root = os.path.realpath(d) + os.sep
+        if real.startswith(root):
+            name = real[len(root):]
+            return None if os.path.basename(name).startswith("_") else name
+    return None
+
+
+def _restore_directives(output: str, pending: dict[int, _Pending]) -> tuple[str, dict[int, RawDirective], list[str]]:
+    """Turn marker lines back into ``#pragma xmp_<id>`` and note the real headers included."""
+    lines = output.split("\n")
+    directives: dict[int, RawDirective] = {}
+    includes: list[str] = []
+    stack: list[str] = []
+    for n, line in enumerate(lines):
+        mark = _LINEMARK_RE.match(line)
+        if mark:
+            fname, flags = mark.group(2), mark.group(3).split()
+            if "1" in flags:
+                parent_is_user = not stack or not _is_system(stack[-1])
+                header = _system_header_name(fname)
+                if parent_is_user and header and header not in includes:
+                    includes.append(header)
+                stack.append(fname)
+            elif "2" in flags and stack:
+                stack.pop()
+            elif not stack:
+                stack.append(fname)
+            continue
+        pos = line.find(MARKER)
+        if pos < 0:
+            continue
+        m = re.match(rf"{MARKER}(\d+)__ ?", line[pos:])
+        if not m:
+            continue
+        ident = int(m.group(1))
+        p = pending[ident]
+        expanded = line[pos + m.end():].strip()
+        directives[ident] = RawDirective(ident, expanded, _map_locs(p.text, p.locs, expanded), p.loc)
+        if line[:pos].strip():
+            # cpp glued the directive to other tokens (a macro call spanning lines); a
+            # pragma must start its own line, and adding a line would shift every later
+            # line number, so refuse instead.
+            raise XmpError(p.loc, "an XMP directive cannot appear inside a macro invocation")
+        lines[n] = f"#pragma xmp_{ident}"
+    return "\n".join(lines), directives, includes
+
+
+def preprocess(path: str, cpp_args: list[str], cc: str = "cc", verbose: bool = False) -> Preprocessed:
+    """Run cpp on ``path`` with directive expansion; raise XmpError on cpp errors."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            source = f.read()
+    except OSError as e:
+        raise XmpError(SourceLoc(path, 0, 0), f"cannot read source file: {e.strerror}") from None
+    lines, pending = _extract_directives(path, source.split("\n"))
+    cmd = _cpp_command(cc, "-", cpp_args)
+    cmd[-1] = "-"
+    if verbose:
+        print(" ".join(cmd), flush=True)
+    # Feed the rewritten text on stdin with a line marker naming the real file, so that
+    # relative #include "x.h" still resolve next to the source.
+    stdin = f'# 1 "{path}"\n' + "\n".join(lines)
+    cmd[cmd.index("-x"):cmd.index("-x")] = ["-I", os.path.dirname(os.path.abspath(path))]
+    proc = subprocess.run(cmd, input=stdin, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise _cpp_error(path, proc.stderr)
+    text, directives, includes = _restore_directives(proc.stdout, pending)
+    return Preprocessed(source=path, text=text, directives=directives, system_includes=includes)
+
+
+def _cpp_error(path: str, stderr: str) -> XmpError:
+    for line in stderr.splitlines():
+        m = re.match(r"^(.*?):(\d+):(\d+): (?:fatal )?error: (.*)$", line)
+        if m:
+            return XmpError(SourceLoc(m.group(1), int(m.group(2)), int(m.group(3))), m.group(4))
+    return XmpError(SourceLoc(path, 0, 0), "preprocessing failed: " + stderr.strip())

@@ -1,0 +1,170 @@
+"""Pass comm: reflect, reduction, bcast, barrier and task become runtime calls.
+
+Before:                              After:
+    #pragma xmp reflect (u)              _xmpacc_reflect(&_xmpacc_a_u, "f.c:20", 0);
+    #pragma xmp reduction (+:s)          _xmpacc_reduce(&s, "f.c:21", 1, _XMPACC_TYPE(s), 1, 0, 0);
+    #pragma xmp bcast (x) from p[0]      _xmpacc_bcast(&x, "f.c:22", sizeof(x), &_xmpacc_n_p, ref, 0, 0);
+    #pragma xmp barrier                  _xmpacc_barrier("f.c:23", 0, 0);
+    #pragma xmp task on p[0]             { _XMPACC_CLEANUP(_xmpacc_task_scope_end) int _xmpacc_task_1 =
+    { ... }                                  _xmpacc_task_begin("f.c:24", &_xmpacc_n_p, ref);
+                                           if (_xmpacc_task_1) { ... } }
+
+A node reference travels as ``(const long long []){ndims, kind, a, b, c, ...}``
+(encoding in runtime/contract.py); ``0, 0`` means the executing node set.
+"""
+
+from __future__ import annotations
+
+from pycparser import c_ast
+
+from xmpacc import cbuild
+from xmpacc.context import Context, Unit
+from xmpacc.diagnostics import XmpError
+from xmpacc.directives import ast as xd
+from xmpacc.passes.attach import pragma_id
+from xmpacc.passes.reductions import reduction_directive_calls
+from xmpacc.runtime.contract import REF_INDEX, REF_STAR, REF_TRIPLET, REF_TRIPLET_TO_END
+from xmpacc.scoping import ScopedWalker
+from xmpacc.symbols import Scope, ScopeTree
+
+
+def _where(loc: xd.SourceLoc) -> str:
+    return cbuild.c_string(f"{loc.file.rsplit('/', 1)[-1]}:{loc.line}")
+
+
+def node_ref(ref: xd.Ref | None, scope: Scope, single: bool = False) -> tuple[str, str]:
+    """(nodes descriptor address, encoded reference) C texts; ("0", "0") without a ref."""
+    if ref is None:
+        return "0", "0"
+    nodes = scope.find_nodes(ref.name.name)
+    if nodes is None:
+        if scope.find_template(ref.name.name) is not None:
+            raise XmpError(ref.name.loc, "template references in 'on'/'from' are not supported yet")
+        raise XmpError(ref.name.loc, f"nodes '{ref.name.name}' is not declared")
+    subs = ref.node_subs()
+    if subs is None:
+        return f"&{nodes.c_name}", "0"
+    if len(subs) != nodes.ndims:
+        raise XmpError(ref.loc, f"nodes '{nodes.name}' has {nodes.ndims} dimension(s) but the "
+                                f"reference gives {len(subs)}")
+    parts = [str(len(subs))]
+    for sub in subs:
+        if isinstance(sub, xd.Star):
+            parts += [str(REF_STAR), "0", "0", "0"]
+        elif isinstance(sub, xd.Triplet):
+            if single:
+                raise XmpError(sub.loc, "the source of bcast must be a single node")
+            start = sub.start.text if sub.start else "0"
+            step = sub.step.text if sub.step else "1"
+            kind = REF_TRIPLET if sub.last else REF_TRIPLET_TO_END
+            parts += [str(kind), f"({start})", f"({sub.last.text})" if sub.last else "0", f"({step})"]
+        else:
+            parts += [str(REF_INDEX), f"({sub.text})", "0", "0"]
+    return f"&{nodes.c_name}", "(const long long []){" + ", ".join(parts) + "}"
+
+
+def _data_operand(name: xd.Name, scope: Scope) -> tuple[str, str]:
+    """(address, byte size) of a bcast variable."""
+    found = scope.find_c(name.name)
+    if found is None:
+        raise XmpError(name.loc, f"variable '{name.name}' is not declared")
+    if scope.find_array(name.name) is not None:
+        raise XmpError(name.loc, f"'{name.name}' is a distributed array; bcast takes local data")
+    is_array = isinstance(found[1].type, c_ast.ArrayDecl)
+    return (name.name if is_array else f"&{name.name}"), f"sizeof({name.name})"
+
+
+def reflect_calls(d: xd.Reflect, scope: Scope, coord: object) -> list[c_ast.Node]:
+    if d.acc:
+        raise XmpError(d.loc, "'reflect ... acc' (device-resident reflect) is not supported yet")
+    out: list[c_ast.Node] = []
+    for name in d.arrays:
+        sym = scope.find_array(name.name)
+        if sym is None:
+            what = "not declared" if scope.find_c(name.name) is None else "not an aligned array"
+            raise XmpError(name.loc, f"reflect of '{name.name}', which is {what}")
+        if not sym.has_shadow:
+            raise XmpError(name.loc, f"the aligned array '{name.name}' has no shadow; declare one "
+                                     f"with '#pragma xmp shadow' before reflecting it")
+        widths = "0"
+        if d.widths is not None:
+            if len(d.widths) != sym.ndims:
+                raise XmpError(d.loc, f"width() gives {len(d.widths)} entries for the "
+                                      f"{sym.ndims}-dimensional array '{name.name}'")
+            widths = "(const long long []){" + ", ".join(
+                f"({w.lower.text}), ({w.upper.text}), {int(w.periodic)}" for w in d.widths) + "}"
+        out += cbuild.stmts(f"_xmpacc_reflect(&{sym.c_name}, {_where(d.loc)}, {widths});", coord)
+    return out
+
+
+class _CommLowering(ScopedWalker):
+    def __init__(self, tree: ScopeTree, ctx: Context) -> None:
+        super().__init__(tree)
+        self.ctx = ctx
+        self.tasks = 0
+
+    def visit_Compound(self, node: c_ast.Compound) -> None:
+        items = node.block_items or []
+        out: list[c_ast.Node] = []
+        i = 0
+        while i < len(items):
+            item = items[i]
+            i += 1
+            if pragma_id(item) is None:
+                self.visit(item)
+                out.append(item)
+                continue
+            for d in self.ctx.directives.get(id(item), []):
+                try:
+                    if isinstance(d, xd.Task):
+                        body = items[i] if i < len(items) else None
+                        i += 1
+                        out.append(self._task(d, body))
+                    else:
+                        lowered = self._lower(d, item)
+                        out += lowered if lowered is not None else [item]
+                except XmpError as err:
+                    self.ctx.diags.add(err)
+        node.block_items = out
+
+    def _lower(self, d: xd.Directive, item: c_ast.Node) -> list[c_ast.Node] | None:
+        coord = item.coord
+        if isinstance(d, xd.Reflect):
+            return reflect_calls(d, self.scope, coord)
+        if isinstance(d, xd.ReductionDirective):
+            return reduction_directive_calls(d, node_ref(d.on, self.scope), self.scope, coord)
+        if isinstance(d, xd.Barrier):
+            on = node_ref(d.on, self.scope)
+            return cbuild.stmts(f"_xmpacc_barrier({_where(d.loc)}, {on[0]}, {on[1]});", coord)
+        if isinstance(d, xd.Bcast):
+            return self._bcast(d, coord)
+        return None
+
+    def _bcast(self, d: xd.Bcast, coord: object) -> list[c_ast.Node]:
+        src = node_ref(d.source, self.scope, single=True)
+        on = node_ref(d.on, self.scope)
+        out: list[c_ast.Node] = []
+        for name in d.variables:
+            addr, size = _data_operand(name, self.scope)
+            out += cbuild.stmts(f"_xmpacc_bcast({addr}, {_where(d.loc)}, {size}, {src[0]}, {src[1]}, "
+                                f"{on[0]}, {on[1]});", coord)
+        return out
+
+    def _task(self, d: xd.Task, body: c_ast.Node | None) -> c_ast.Node:
+        if body is None or pragma_id(body) is not None:
+            raise XmpError(d.loc, "the task directive must be followed by a statement")
+        self.visit(body)
+        nodes, ref = node_ref(d.on, self.scope)
+        self.tasks += 1
+        flag = f"_xmpacc_task_{self.tasks}"
+        decl = cbuild.cleanup_decl(f"int {flag} = _xmpacc_task_begin({_where(d.loc)}, {nodes}, {ref});",
+                                   "_xmpacc_task_scope_end", body.coord)
+        guard = c_ast.If(c_ast.ID(flag), body, None, body.coord)
+        return c_ast.Compound([decl, guard], body.coord)
+
+
+def run(unit: Unit, ctx: Context) -> Unit:
+    assert ctx.scopes is not None
+    _CommLowering(ctx.scopes, ctx).visit(unit.ast)
+    ctx.diags.check()
+    return unit

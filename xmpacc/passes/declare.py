@@ -1,0 +1,145 @@
+"""Pass declare: build the symbol table from nodes/template/distribute/align/shadow.
+
+Nothing in the AST changes; ``ctx.scopes`` gets one ``Scope`` per C scope with its XMP
+objects, and every declaration mistake is reported (reference §10, "Names and
+declarations").  Example:
+
+    #pragma xmp nodes p[4]                       Scope(file).nodes['p']
+    #pragma xmp template t[N]                    Scope(file).templates['t']
+    #pragma xmp distribute t[block] onto p         .distribute, .nodes = p
+    double a[N];                                 Scope(file).arrays['a']: dims[0].tdim = 0
+    #pragma xmp align a[i] with t[i]
+    #pragma xmp shadow a[1]                        shadow_lo = shadow_hi = "1"
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from pycparser import c_ast
+
+from xmpacc.context import Context, Unit
+from xmpacc.directives import ast as xd
+from xmpacc.passes.align import resolve_align
+from xmpacc.passes.attach import pragma_id
+from xmpacc.scoping import build_scopes
+from xmpacc.symbols import NodesSym, Scope, TemplateSym
+
+MAX_RANK = 7
+
+
+def run(unit: Unit, ctx: Context) -> Unit:
+    ctx.scopes = build_scopes(unit.ast)
+    for scope in _all_scopes(ctx):
+        _declare_scope(scope, ctx)
+    ctx.diags.check()
+    return unit
+
+
+def _all_scopes(ctx: Context) -> list[Scope]:
+    assert ctx.scopes is not None
+    return [ctx.scopes.root] + [s for s in ctx.scopes.by_node.values() if s is not ctx.scopes.root]
+
+
+def scope_items(scope: Scope) -> list[c_ast.Node]:
+    node = scope.node
+    if isinstance(node, c_ast.FileAST):
+        return list(node.ext)
+    if isinstance(node, c_ast.Compound):
+        return list(node.block_items or [])
+    return []
+
+
+def _declare_scope(scope: Scope, ctx: Context) -> None:
+    aligns: list[xd.Align] = []
+    shadows: list[xd.Shadow] = []
+    for item in scope_items(scope):
+        if pragma_id(item) is None:
+            continue
+        for d in ctx.directives.get(id(item), []):
+            if isinstance(d, xd.NodesDecl):
+                _declare_nodes(d, scope, ctx)
+            elif isinstance(d, xd.TemplateDecl):
+                _declare_template(d, scope, ctx)
+            elif isinstance(d, xd.Distribute):
+                _distribute(d, scope, ctx)
+            elif isinstance(d, xd.Align):
+                aligns.append(d)
+            elif isinstance(d, xd.Shadow):
+                shadows.append(d)
+    # align and shadow may come before the array's declaration (reference decision 5),
+    # so they are resolved once the whole scope is known.
+    for align in aligns:
+        resolve_align(align, shadows, scope, ctx)
+    for shadow in shadows:
+        for name in shadow.arrays:
+            if name.name not in scope.arrays:
+                ctx.diags.error(name.loc, f"shadow of '{name.name}', which is not an aligned array")
+
+
+def _declare_nodes(d: xd.NodesDecl, scope: Scope, ctx: Context) -> None:
+    name = d.name.name
+    if name in scope.nodes:
+        ctx.diags.error(d.name.loc, f"nodes '{name}' is already declared in this scope")
+        return
+    if d.mapping is not None:
+        ctx.diags.error(d.loc, "node subsets ('nodes q[...] = ...') are not supported yet")
+        return
+    if len(d.extents) > MAX_RANK:
+        ctx.diags.error(d.loc, f"nodes '{name}' has more than {MAX_RANK} dimensions")
+        return
+    file_scope = scope.parent is None
+    scope.nodes[name] = NodesSym(d, f"_xmpacc_n_{name}", file_scope)
+
+
+def _declare_template(d: xd.TemplateDecl, scope: Scope, ctx: Context) -> None:
+    name = d.name.name
+    if name in scope.templates:
+        ctx.diags.error(d.name.loc, f"template '{name}' is already declared in this scope")
+        return
+    if any(isinstance(dim, xd.Colon) for dim in d.dims):
+        ctx.diags.error(d.loc, "templates with an unfixed extent (':') are not supported yet")
+        return
+    if len(d.dims) > MAX_RANK:
+        ctx.diags.error(d.loc, f"template '{name}' has more than {MAX_RANK} dimensions")
+        return
+    scope.templates[name] = TemplateSym(d, f"_xmpacc_t_{name}", scope.parent is None)
+
+
+def _distribute(d: xd.Distribute, scope: Scope, ctx: Context) -> None:
+    tname = d.template.name
+    tmpl = scope.find_template(tname)
+    if tmpl is None:
+        ctx.diags.error(d.template.loc, f"template '{tname}' is not declared")
+        return
+    nodes = scope.find_nodes(d.onto.name)
+    if nodes is None:
+        ctx.diags.error(d.onto.loc, f"nodes '{d.onto.name}' is not declared")
+        return
+    if tmpl.distribute is not None:
+        ctx.diags.error(d.loc, f"template '{tname}' is already distributed")
+        return
+    if len(d.formats) != tmpl.ndims:
+        ctx.diags.error(d.loc, f"template '{tname}' has {tmpl.ndims} dimension(s) but "
+                               f"{len(d.formats)} dist-format(s) are given")
+        return
+    distributed = sum(1 for f in d.formats if f.kind != "none")
+    if distributed != nodes.ndims:
+        ctx.diags.error(d.loc, f"{distributed} distributed dimension(s) of '{tname}' but nodes "
+                               f"'{nodes.name}' has {nodes.ndims} dimension(s); they must match")
+        return
+    for f in d.formats:
+        if f.kind == "block" and f.arg is not None:
+            ctx.diags.error(f.loc, "'block(n)' is not supported yet")
+            return
+    owner = _owning_scope(scope, tname)
+    owner.templates[tname] = dataclasses.replace(tmpl, distribute=d, nodes=nodes)
+
+
+def _owning_scope(scope: Scope, tname: str) -> Scope:
+    s: Scope | None = scope
+    while s is not None:
+        if tname in s.templates:
+            return s
+        s = s.parent
+    raise AssertionError(tname)

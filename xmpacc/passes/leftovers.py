@@ -1,0 +1,37 @@
+"""Pass check: every XMP directive must have been lowered by an earlier pass.
+
+A pragma still in the tree is a directive in a place where it has no meaning (an
+executable directive at file scope, a declarative one inside an expression statement...)
+or one that no pass implements yet; both are reported at the directive.
+"""
+
+from __future__ import annotations
+
+from xmpacc.cbuild import walk
+from xmpacc.context import Context, Unit
+from xmpacc.directives import ast as xd
+from xmpacc.passes.attach import pragma_id
+
+_NAMES = {
+    xd.Loop: "loop", xd.ReductionDirective: "reduction", xd.Reflect: "reflect", xd.Bcast: "bcast",
+    xd.Barrier: "barrier", xd.Task: "task", xd.AccReplicate: "acc replicate",
+    xd.AccReplicateSync: "acc replicate_sync", xd.NodesDecl: "nodes", xd.TemplateDecl: "template",
+    xd.Distribute: "distribute", xd.Align: "align", xd.Shadow: "shadow",
+}
+
+
+def run(unit: Unit, ctx: Context) -> Unit:
+    for node in walk(unit.ast):
+        if pragma_id(node) is None:
+            continue
+        for d in ctx.directives.get(id(node), []):
+            name = _NAMES.get(type(d), type(d).__name__)
+            if isinstance(d, (xd.AccReplicate, xd.AccReplicateSync)) or (isinstance(d, xd.Loop) and d.acc):
+                ctx.diags.error(d.loc, f"'{name}{' ... acc' if isinstance(d, xd.Loop) else ''}' "
+                                       "(XMP-ACC) is not supported yet")
+            elif unit.ast.ext and node in unit.ast.ext:
+                ctx.diags.error(d.loc, f"the '{name}' directive must be inside a function")
+            else:
+                ctx.diags.error(d.loc, f"the '{name}' directive is not allowed here")
+    ctx.diags.check()
+    return unit

@@ -1,0 +1,144 @@
+"""The symbol table: nodes, templates, distributions, aligned arrays and shadows per scope.
+
+XMP names (nodes, templates) live in their own namespace (reference decision 4); aligned
+arrays are C variables with an XMP mapping.  Both follow C block scope, so the table is a
+tree of ``Scope`` objects, one per file and per compound statement, kept in ``ScopeTree``
+keyed by the pycparser node that opens the scope (pycparser nodes have ``__slots__``, so
+analysis results never live on them).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pycparser import c_ast
+
+from xmpacc.directives import ast as xd
+
+
+@dataclass(frozen=True, slots=True)
+class NodesSym:
+    decl: xd.NodesDecl
+    c_name: str              # descriptor variable in generated C
+    file_scope: bool
+
+    @property
+    def name(self) -> str:
+        return self.decl.name.name
+
+    @property
+    def ndims(self) -> int:
+        return len(self.decl.extents)
+
+
+@dataclass(frozen=True, slots=True)
+class TemplateSym:
+    decl: xd.TemplateDecl
+    c_name: str
+    file_scope: bool
+    distribute: xd.Distribute | None = None
+    nodes: NodesSym | None = None
+
+    @property
+    def name(self) -> str:
+        return self.decl.name.name
+
+    @property
+    def ndims(self) -> int:
+        return len(self.decl.dims)
+
+    def dist_kind(self, tdim: int) -> str:
+        """'block', 'cyclic', 'gblock' or 'none' for one template dimension."""
+        if self.distribute is None:
+            return "none"
+        return self.distribute.formats[tdim].kind
+
+
+@dataclass(frozen=True, slots=True)
+class ArrayDim:
+    extent: c_ast.Node           # declared extent (C expression)
+    tdim: int                    # aligned template dimension, -1 when collapsed
+    offset: str                  # align offset as C text ("0" when none)
+    shadow_lo: str               # C text
+    shadow_hi: str
+    full_shadow: bool
+    index_kind: str              # how a global subscript becomes local: 'offset' or 'cyclic'
+
+
+@dataclass(frozen=True, slots=True)
+class ArraySym:
+    """A C array named in ``align``: its declaration becomes a pointer to the local block."""
+
+    name: str
+    decl: c_ast.Decl
+    align: xd.Align
+    shadow: xd.Shadow | None
+    template: TemplateSym
+    dims: tuple[ArrayDim, ...]
+    elem_type: c_ast.Node        # the element's TypeDecl
+    c_name: str                  # descriptor variable, e.g. _xmpacc_a_u
+    file_scope: bool
+
+    @property
+    def ndims(self) -> int:
+        return len(self.dims)
+
+    @property
+    def has_shadow(self) -> bool:
+        return any(d.full_shadow or d.shadow_lo != "0" or d.shadow_hi != "0" for d in self.dims)
+
+
+@dataclass
+class Scope:
+    """One C scope: the XMP objects declared in it and the C names it declares."""
+
+    node: c_ast.Node | None
+    parent: Scope | None
+    nodes: dict[str, NodesSym] = field(default_factory=dict)
+    templates: dict[str, TemplateSym] = field(default_factory=dict)
+    arrays: dict[str, ArraySym] = field(default_factory=dict)
+    c_decls: dict[str, c_ast.Decl] = field(default_factory=dict)
+
+    def find_nodes(self, name: str) -> NodesSym | None:
+        s: Scope | None = self
+        while s is not None:
+            if name in s.nodes:
+                return s.nodes[name]
+            s = s.parent
+        return None
+
+    def find_template(self, name: str) -> TemplateSym | None:
+        s: Scope | None = self
+        while s is not None:
+            if name in s.templates:
+                return s.templates[name]
+            s = s.parent
+        return None
+
+    def find_c(self, name: str) -> tuple[Scope, c_ast.Decl] | None:
+        """The innermost C declaration of ``name`` and the scope that holds it."""
+        s: Scope | None = self
+        while s is not None:
+            if name in s.c_decls:
+                return s, s.c_decls[name]
+            s = s.parent
+        return None
+
+    def find_array(self, name: str) -> ArraySym | None:
+        """The aligned array that ``name`` denotes here (None if it is a plain variable)."""
+        found = self.find_c(name)
+        if found is None:
+            return None
+        scope, _decl = found
+        return scope.arrays.get(name)
+
+
+@dataclass
+class ScopeTree:
+    """All scopes of a translation unit, keyed by id() of the node that opens them."""
+
+    root: Scope
+    by_node: dict[int, Scope] = field(default_factory=dict)
+
+    def scope_of(self, node: c_ast.Node) -> Scope:
+        return self.by_node[id(node)]
