@@ -13,6 +13,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any
 
+from .acc import AccRuntime
 from .arrays import DistArray, Template, make_array, read_ints, read_longs
 from .collectives import allreduce, bcast_bytes, reset_to_identity, view
 from .cstructs import CArray, CNodes, CTemplate
@@ -39,7 +40,7 @@ class ExecSet:
 
 
 @dataclass
-class Runtime:
+class Runtime(AccRuntime):
     """State of one process's runtime: MPI, descriptors by address, the executing set."""
 
     world: Any

@@ -84,6 +84,17 @@ ENTRIES: tuple[Entry, ...] = (
        "const char *where, const void *nodes, const long long *ref",
        "task directive: 1 if this node runs the task (its node set is pushed)"),
     _e("_xmpacc_task_end", "void", "", "end of a task this node ran (node set popped)"),
+    _e("_xmpacc_replicate_begin", "int",
+       "const char *where, int n, const void *keys, const long long *sizes, const void *names",
+       "acc replicate: device copies of n variables (size -1: aligned array, key = descriptor)"),
+    _e("_xmpacc_replicate_end", "void", "int region", "end of an acc replicate region: free its copies"),
+    _e("_xmpacc_replicate_sync", "void",
+       "const char *where, int direction, const void *key, const char *name",
+       "acc replicate_sync: whole local buffer, 0 = in (host to device), 1 = out"),
+    _e("_xmpacc_launch", "void",
+       "const char *where, const char *kernel, long long total, long long nthreads, int nparams, "
+       "const void *args, const long long *kinds",
+       "loop ... acc: run the kernel over total iterations (kinds: LAUNCH_* triples per parameter)"),
     _e("_xmpacc_exit_hook", "void", "int status",
        "the program called exit(): end the whole job with that status"),
 )
@@ -96,3 +107,9 @@ REDUCTION_OPS = {"+": 1, "-": 1, "*": 2, "&": 3, "|": 4, "^": 5, "&&": 6, "||": 
 # Node/template reference encoding in ``const long long *ref``: ref[0] = number of
 # subscripts, then four numbers per subscript (kind, a, b, c).
 REF_INDEX, REF_TRIPLET, REF_TRIPLET_TO_END, REF_STAR = 0, 1, 2, 3
+
+# Kernel parameter kinds in ``_xmpacc_launch``: three numbers per parameter (kind, a, b).
+LAUNCH_VALUE = 0       # a host value; a = its size in bytes
+LAUNCH_DEVBUF = 1      # the device copy of a replicated variable (key = host address)
+LAUNCH_DEVDESC = 2     # the device copy of an aligned array's descriptor
+LAUNCH_REDUCTION = 3   # per-thread partials; a = type code, b = operator; host var at the address

@@ -39,13 +39,16 @@ def flush_c() -> None:
     _LIBC.fflush(None)
 
 
-def load_program(executable: str) -> ctypes.CDLL:
-    """Load program.so from the executable through an anonymous in-memory file."""
+def load_program(executable: str) -> tuple[ctypes.CDLL, str | None]:
+    """Load program.so from the executable through an anonymous in-memory file; also
+    return the kernel source (program.cu) when the program has acc loops."""
     with zipfile.ZipFile(executable) as z:
         data = z.read("program.so")
+        names = set(z.namelist())
+        kernels = z.read("program.cu").decode() if "program.cu" in names else None
     fd = os.memfd_create("xmpacc-program.so")
     os.write(fd, data)
-    return ctypes.CDLL(f"/proc/self/fd/{fd}", mode=ctypes.RTLD_GLOBAL)
+    return ctypes.CDLL(f"/proc/self/fd/{fd}", mode=ctypes.RTLD_GLOBAL), kernels
 
 
 def _fail(world: Any, err: RuntimeFailure) -> None:
@@ -101,15 +104,34 @@ class _ExecInfo(ctypes.Structure):
     _fields_ = [(n, ctypes.c_int) for n in ("world_rank", "world_size", "exec_rank", "exec_size", "gpu_count")]
 
 
+def _start_device(lib: ctypes.CDLL, kernels: str, runtime: Any, world: Any) -> None:
+    """Pick the device backend (XMPACC_DEVICE) for a program with acc loops."""
+    from .device import choose_backend
+
+    try:
+        backend, notice = choose_backend(lib, kernels, world)
+    except RuntimeFailure as err:
+        _fail(world, err)
+        return
+    runtime._acc_init(backend)
+    runtime.exec_info.gpu_count = getattr(backend, "device_count", 0)
+    if notice and world.Get_rank() == 0:
+        print(notice, file=sys.stderr, flush=True)
+    if os.environ.get("XMPACC_VERBOSE"):
+        print(f"xmpacc: rank {world.Get_rank()} uses {backend.describe()}", file=sys.stderr, flush=True)
+
+
 def main(argv: list[str]) -> int:
     from mpi4py import MPI
 
     from .api import Runtime
 
     world = MPI.COMM_WORLD
-    lib = load_program(argv[0])
+    lib, kernels = load_program(argv[0])
     runtime = Runtime(world, _ExecInfo.in_dll(lib, "_xmpacc_exec"))
     callbacks = bind(lib, runtime, world)
+    if kernels is not None:
+        _start_device(lib, kernels, runtime, world)
     c_argv = (ctypes.c_char_p * (len(argv) + 1))(*[a.encode() for a in argv], None)
     lib._xmpacc_entry.restype = ctypes.c_int
     lib._xmpacc_entry.argtypes = [ctypes.c_int, ctypes.POINTER(ctypes.c_char_p)]

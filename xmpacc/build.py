@@ -37,6 +37,7 @@ class BuildPlan:
     cflags: list[str] = field(default_factory=list)
     ldflags: list[str] = field(default_factory=list)
     plain_flags: list[str] = field(default_factory=list)           # only for plain C files
+    kernels: tuple[str, str] | None = None                         # (file name, .cu text)
     cc: str = "cc"
     verbose: bool = False
 
@@ -49,7 +50,7 @@ def _run(cmd: list[str], verbose: bool) -> subprocess.CompletedProcess[str]:
 
 def write_sources(plan: BuildPlan, directory: str) -> list[str]:
     paths = []
-    for name, text in plan.sources:
+    for name, text in plan.sources + ([plan.kernels] if plan.kernels else []):
         path = os.path.join(directory, name)
         with open(path, "w") as f:
             f.write(text)
@@ -67,7 +68,11 @@ def compile_shared(plan: BuildPlan, generated: list[str], so_path: str) -> None:
                     plan.verbose)
         _check(proc, src)
         objects.append(obj)
-    cmd = [plan.cc, "-shared", "-fPIC", *plan.cflags, *inc, *generated, *objects,
+    # The kernel file is C for the host compiler (the host backend runs it on the CPU).
+    sources = [g if not g.endswith(".cu") else None for g in generated]
+    kernel_files = [g for g in generated if g.endswith(".cu")]
+    sources = [g for g in sources if g] + (["-x", "c", *kernel_files, "-x", "none"] if kernel_files else [])
+    cmd = [plan.cc, "-shared", "-fPIC", *plan.cflags, *inc, *sources, *objects,
            *plan.link_inputs, "-o", so_path, *plan.ldflags, "-lm"]
     _check(_run(cmd, plan.verbose), generated[0] if generated else plan.output)
 
@@ -83,7 +88,7 @@ def _python_for_executable() -> str:
     return os.environ.get("XMPACC_PYTHON", sys.executable)
 
 
-def package(so_path: str, output: str) -> None:
+def package(so_path: str, output: str, kernels: str | None = None) -> None:
     """Write the executable atomically: a temp file in the output's folder, then rename."""
     out_dir = os.path.dirname(os.path.abspath(output))
     fd, tmp = tempfile.mkstemp(prefix=".xmpacc-", dir=out_dir)
@@ -93,6 +98,8 @@ def package(so_path: str, output: str) -> None:
             with zipfile.ZipFile(f, "w", zipfile.ZIP_DEFLATED) as z:
                 z.writestr("__main__.py", LAUNCHER_MAIN)
                 z.write(so_path, "program.so")
+                if kernels is not None:
+                    z.writestr("program.cu", kernels)
         mode = os.stat(tmp).st_mode
         os.chmod(tmp, mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH | stat.S_IRGRP | stat.S_IROTH)
         os.replace(tmp, output)
@@ -113,4 +120,4 @@ def build(plan: BuildPlan, keep_dir: str | None, stop_before_compile: bool) -> N
             generated = write_sources(plan, tmp)
         so_path = os.path.join(tmp, "program.so")
         compile_shared(plan, generated, so_path)
-        package(so_path, plan.output)
+        package(so_path, plan.output, plan.kernels[1] if plan.kernels else None)

@@ -17,6 +17,7 @@ from xmpacc.build import BuildPlan, build
 from xmpacc.diagnostics import InternalError, XmpError, XmpErrors, print_errors
 from xmpacc.driver import STAGES, Options, translate
 from xmpacc.emit import glue_c, host_c
+from xmpacc.emit_cu import kernels_cu
 
 USAGE = f"""\
 usage: xmpacc [options] file.c [file.c ...] [-o prog]
@@ -154,11 +155,13 @@ def compile_program(args: Args) -> None:
             f"{os.path.basename(stem)}.{unit.stem}.host.c"
         sources.append((name, host_c(unit, ctx)))
     sources.append((f"{os.path.basename(stem)}.runtime.c", glue_c(units)))
+    cu = kernels_cu(units)
     has_main = any(ctx.has_main for _u, ctx in units)
     plan = BuildPlan(output=args.output, sources=sources, plain_sources=plain,
                      link_inputs=args.link_inputs, cflags=args.cflags, ldflags=args.ldflags,
                      plain_flags=args.cpp_args + ([] if has_main else ["-Dmain=_xmpacc_user_main"]),
-                     cc=options.cc, verbose=args.verbose)
+                     cc=options.cc, verbose=args.verbose,
+                     kernels=(f"{os.path.basename(stem)}.cu", cu) if cu else None)
     keep_dir = os.path.dirname(os.path.abspath(args.output)) if (args.keep or args.stop_sources) else None
     build(plan, keep_dir, stop_before_compile=args.stop_sources)
 

@@ -39,6 +39,7 @@ class Context:
     # descriptors and file-scope code the passes add around the user's declarations
     file_decls: list[c_ast.Node] = field(default_factory=list)
     init_stmts: list[c_ast.Node] = field(default_factory=list)
+    kernels: list = field(default_factory=list)   # passes.kernels.Kernel, in source order
     has_main: bool = False
     main_params: int = 0
     main_returns_void: bool = False

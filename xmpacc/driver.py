@@ -1,7 +1,10 @@
 """The compiler's stages, in order.  Each is a function; ``--stop-after`` shows any of them.
 
-    preprocess -> parse -> attach -> declare -> localize -> loops -> comm -> check -> entry
-    -> emit -> build
+    preprocess -> parse -> attach -> declare -> localize -> gpu -> loops -> comm -> check
+    -> entry -> emit -> build
+
+gpu runs before loops and comm so that it still sees every directive inside an acc loop
+(they are errors there) and owns ``loop ... acc`` before the host loop pass.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from dataclasses import dataclass, field
 from xmpacc.context import Context, Unit
 from xmpacc.frontend.cparse import parse_c
 from xmpacc.frontend.preprocess import preprocess
-from xmpacc.passes import (attach, comm, declare, entry, leftovers, loops, lower_decls,
+from xmpacc.passes import (attach, comm, declare, entry, gpu, leftovers, loops, lower_decls,
                            subscripts)
 
 Pass = Callable[[Unit, Context], Unit]
@@ -22,6 +25,7 @@ PASSES: tuple[tuple[str, tuple[Pass, ...]], ...] = (
     ("attach", (attach.run,)),
     ("declare", (declare.run,)),
     ("localize", (lower_decls.run, subscripts.run)),
+    ("gpu", (gpu.run,)),
     ("loops", (loops.run,)),
     ("comm", (comm.run,)),
     ("check", (leftovers.run,)),

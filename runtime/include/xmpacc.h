@@ -9,25 +9,12 @@
 
 #include "xmpacc_types.h"
 #include "xmpacc_dist.h"
+#include "xmpacc_index.h"
 #include "xmp.h"
 
 /* Run f(&var) when var goes out of scope, on every exit path (return, break, goto):
  * this frees block-scope distributed arrays and ends tasks. */
 #define _XMPACC_CLEANUP(f) __attribute__((cleanup(f)))
-
-/* Local index of global index g in dimension d of array descriptor a. */
-#define _XMPACC_L(a, d, g) ((g) - (a).dim[d].gtol)                       /* block, gblock, none */
-#define _XMPACC_LC(a, d, g) _xmpacc_loc_cyclic(&(a), (d), (g))            /* cyclic, cyclic(w) */
-
-/* Row-major offset of local indices in the local buffer of a. */
-#define _XMPACC_AT2(a, l0, l1) ((l0) * (a).dim[1].lext + (l1))
-#define _XMPACC_AT3(a, l0, l1, l2) (_XMPACC_AT2(a, l0, l1) * (a).dim[2].lext + (l2))
-#define _XMPACC_AT4(a, l0, l1, l2, l3) (_XMPACC_AT3(a, l0, l1, l2) * (a).dim[3].lext + (l3))
-#define _XMPACC_AT5(a, l0, l1, l2, l3, l4) (_XMPACC_AT4(a, l0, l1, l2, l3) * (a).dim[4].lext + (l4))
-#define _XMPACC_AT6(a, l0, l1, l2, l3, l4, l5) \
-  (_XMPACC_AT5(a, l0, l1, l2, l3, l4) * (a).dim[5].lext + (l5))
-#define _XMPACC_AT7(a, l0, l1, l2, l3, l4, l5, l6) \
-  (_XMPACC_AT6(a, l0, l1, l2, l3, l4, l5) * (a).dim[6].lext + (l6))
 
 /* Element type codes for reductions (the runtime maps them to MPI datatypes). */
 #define _XMPACC_T_UNSUPPORTED 0
@@ -54,6 +41,12 @@ static inline int _xmpacc_on_progression(long long g, long long init, long long 
 void _xmpacc_task_end(void);
 static inline void _xmpacc_task_scope_end(int *active) {
   if (*active) _xmpacc_task_end();
+}
+
+/* End of an acc replicate region: free its device copies (cleanup handler). */
+void _xmpacc_replicate_end(int region);
+static inline void _xmpacc_replicate_scope_end(int *region) {
+  _xmpacc_replicate_end(*region);
 }
 
 #endif

@@ -10,7 +10,7 @@
 #ifndef XMPACC_TYPES_H
 #define XMPACC_TYPES_H
 
-#include <stddef.h>
+/* no libc headers: NVRTC compiles this file too */
 
 #define _XMPACC_MAXDIM 7
 

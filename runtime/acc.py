@@ -1,0 +1,146 @@
+"""The XMP-ACC entries of the contract: replicate regions, replicate_sync and kernel launch.
+
+Device copies are kept by key, the host address that identifies a variable: the
+descriptor of an aligned array (its copy mirrors the whole local buffer, shadows
+included) or the variable itself.  ``AccRuntime`` is mixed into ``api.Runtime``.
+"""
+
+from __future__ import annotations
+
+import ctypes
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .collectives import DTYPES, view
+from .contract import LAUNCH_DEVBUF, LAUNCH_DEVDESC, LAUNCH_REDUCTION, LAUNCH_VALUE
+from .cstructs import CArray, CTemplate
+from .device import combine
+from .errors import RuntimeFailure
+
+
+@dataclass
+class DeviceCopy:
+    name: str
+    host_addr: int       # where the host data lives
+    nbytes: int
+    buffer: Any          # backend buffer
+    desc_keep: Any = None
+    desc_ptr: int = 0    # device address of the descriptor copy (aligned arrays)
+
+
+def _s(where: bytes | None) -> str:
+    return where.decode(errors="replace") if where else "?"
+
+
+class AccRuntime:
+    """State: ``self.backend`` (chosen at start-up), device copies by key, regions."""
+
+    backend: Any
+    arrays: dict[int, Any]
+    stats: dict[str, int]
+
+    def _acc_init(self, backend: Any) -> None:
+        self.backend = backend
+        self.copies: dict[int, DeviceCopy] = {}
+        self.regions: dict[int, list[int]] = {}
+        self.next_region = 1
+
+    def _need_backend(self, where: str) -> Any:
+        if getattr(self, "backend", None) is None:
+            raise RuntimeFailure(where, "acc directive in a program built without kernels")
+        return self.backend
+
+    def _xmpacc_replicate_begin(self, where: bytes, n: int, keys: int, sizes: int, names: int) -> int:
+        w = _s(where)
+        backend = self._need_backend(w)
+        key_list = list((ctypes.c_void_p * n).from_address(keys))
+        size_list = list((ctypes.c_longlong * n).from_address(sizes))
+        name_list = [ctypes.cast(p, ctypes.c_char_p).value.decode() for p in (ctypes.c_void_p * n).from_address(names)]
+        region = self.next_region
+        self.next_region += 1
+        self.regions[region] = []
+        for key, size, name in zip(key_list, size_list, name_list):
+            self.copies[key] = self._device_copy(key, size, name, w, backend)
+            self.regions[region].append(key)
+        return region
+
+    def _device_copy(self, key: int, size: int, name: str, where: str, backend: Any) -> DeviceCopy:
+        if key in self.copies:
+            raise RuntimeFailure(where, f"'{name}' is already replicated")
+        if size >= 0:
+            return DeviceCopy(name, key, size, backend.alloc(size, name, where))
+        arr = self.arrays.get(key)
+        if arr is None:
+            raise RuntimeFailure(where, f"acc replicate of '{name}' before its align ran")
+        nbytes = arr.buffer.nbytes
+        copy = DeviceCopy(name, int(arr.buffer.ctypes.data) if nbytes else 0, nbytes,
+                          backend.alloc(nbytes, name, where))
+        c = CArray.from_address(key)
+        tmpl_addr = ctypes.cast(c.tmpl, ctypes.c_void_p).value or 0
+        copy.desc_keep, copy.desc_ptr = backend.descriptor(key, ctypes.sizeof(CArray), tmpl_addr,
+                                                           ctypes.sizeof(CTemplate))
+        return copy
+
+    def _xmpacc_replicate_end(self, region: int) -> None:
+        for key in self.regions.pop(region, []):
+            self.copies.pop(key, None)
+
+    def _xmpacc_replicate_sync(self, where: bytes, direction: int, key: int, name: bytes) -> None:
+        copy = self.copies.get(key)
+        if copy is None:
+            raise RuntimeFailure(_s(where), f"'{name.decode()}' has no device copy (not inside its acc replicate)")
+        if copy.nbytes:
+            if direction == 0:
+                self.backend.copy_in(copy.buffer, copy.host_addr, copy.nbytes)
+            else:
+                self.backend.copy_out(copy.buffer, copy.host_addr, copy.nbytes)
+        counter = "sync_in_bytes" if direction == 0 else "sync_out_bytes"
+        self.stats[counter] = self.stats.get(counter, 0) + copy.nbytes
+
+    def _xmpacc_launch(self, where: bytes, kernel: bytes, total: int, nthreads: int, nparams: int,
+                       args: int, kinds: int) -> None:
+        w = _s(where)
+        backend = self._need_backend(w)
+        if not 0 < nthreads <= 1024:
+            raise RuntimeFailure(w, f"too many threads are requested for GPU: {nthreads} per block (1..1024)"
+                                 if nthreads > 0 else f"num_threads must be positive, got {nthreads}")
+        arg_list = list((ctypes.c_void_p * nparams).from_address(args))
+        kind_list = list((ctypes.c_longlong * (3 * nparams)).from_address(kinds))
+        params = (ctypes.c_void_p * nparams)()
+        holders: list[Any] = []
+        reductions: list[tuple[int, Any, int, int]] = []
+        for i in range(nparams):
+            kind, a, b = kind_list[3 * i: 3 * i + 3]
+            params[i] = self._param(kind, a, arg_list[i], total, holders, reductions, w)
+            if kind == LAUNCH_REDUCTION:
+                reductions[-1] = (arg_list[i], reductions[-1][1], a, b)
+        if total > 0:
+            backend.launch(kernel.decode(), total, nthreads, params, w)
+            for host_addr, partial, type_code, op in reductions:
+                combine(view(host_addr, 1, type_code, w), partial, op, backend.xp)
+        self.stats["kernel_launches"] = self.stats.get("kernel_launches", 0) + 1
+
+    def _param(self, kind: int, a: int, arg: int, total: int, holders: list[Any],
+               reductions: list[tuple[int, Any, int, int]], where: str) -> int:
+        if kind == LAUNCH_VALUE:
+            return arg
+        if kind in (LAUNCH_DEVBUF, LAUNCH_DEVDESC):
+            copy = self.copies.get(arg)
+            if copy is None:
+                raise RuntimeFailure(where, "a variable of this acc loop has no device copy")
+            holder = ctypes.c_void_p(self.backend.ptr(copy.buffer) if kind == LAUNCH_DEVBUF else copy.desc_ptr)
+        elif kind == LAUNCH_REDUCTION:
+            dtype = DTYPES.get(a)
+            if dtype is None:
+                raise RuntimeFailure(where, "unsupported type of a reduction variable in an acc loop")
+            buf = self.backend.alloc(max(total, 1) * np.dtype(dtype).itemsize, "reduction partials", where)
+            partial = self.backend.view(buf, dtype, total)
+            holders.append(buf)
+            reductions.append((0, partial, a, 0))
+            holder = ctypes.c_void_p(self.backend.ptr(buf))
+        else:
+            raise RuntimeFailure(where, f"bad kernel parameter kind {kind}")
+        holders.append(holder)
+        return ctypes.addressof(holder)

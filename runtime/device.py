@@ -1,0 +1,218 @@
+"""Device backends: where ``acc replicate`` copies live and ``loop ... acc`` kernels run.
+
+``CudaBackend``: one GPU per process (node-local rank modulo the GPUs of the host), device
+buffers from CuPy, the program's kernels compiled once by NVRTC (CuPy caches the binary
+across runs) and launched with ``cuLaunchKernel``.  Never hands a device pointer to MPI.
+
+``HostBackend``: the same kernels compiled into the program by the host C compiler and
+run through their ``_host`` trampolines; its "device" buffers are separate host memory,
+so a missing ``replicate_sync`` shows the same stale data it would on a GPU.
+
+``XMPACC_DEVICE=cuda|host|auto`` chooses; ``auto`` takes the GPU when CuPy sees one.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .errors import RuntimeFailure
+
+INCLUDE_DIR = Path(__file__).resolve().parent / "include"
+
+_REDUCE = {1: "sum", 2: "prod", 3: "bitwise_and", 4: "bitwise_or", 5: "bitwise_xor",
+           6: "all", 7: "any", 8: "max", 9: "min"}
+
+
+def combine(host: np.ndarray, partial: Any, op: int, xp: Any) -> None:
+    """host[0] = host[0] op (reduction of the partials), in the host variable's type."""
+    if partial.size == 0:
+        return
+    name = _REDUCE[op]
+    if name in ("all", "any"):
+        r = bool(getattr(xp, name)(partial != 0))
+        host[0] = int(bool(host[0]) and r) if op == 6 else int(bool(host[0]) or r)
+        return
+    if name in ("max", "min"):
+        r = getattr(xp, name)(partial)
+    elif name.startswith("bitwise"):
+        r = getattr(xp, name).reduce(partial)
+    else:
+        r = getattr(xp, name)(partial, dtype=host.dtype)
+    r = host.dtype.type(r.item() if hasattr(r, "item") else r)
+    host[0] = {"sum": lambda a, b: a + b, "prod": lambda a, b: a * b, "bitwise_and": lambda a, b: a & b,
+               "bitwise_or": lambda a, b: a | b, "bitwise_xor": lambda a, b: a ^ b,
+               "max": max, "min": min}[name](host[0], r)
+
+
+class HostBackend:
+    name = "host"
+    xp = np
+    device_count = 0
+
+    def __init__(self, lib: ctypes.CDLL) -> None:
+        self.lib = lib
+        self.kernels: dict[str, Any] = {}
+
+    def describe(self) -> str:
+        return "host (kernels run on the CPU)"
+
+    def alloc(self, nbytes: int, what: str, where: str) -> np.ndarray:
+        return np.zeros(max(nbytes, 1), dtype=np.uint8)
+
+    def ptr(self, buf: np.ndarray) -> int:
+        return int(buf.ctypes.data)
+
+    def copy_in(self, buf: np.ndarray, host_addr: int, nbytes: int) -> None:
+        ctypes.memmove(buf.ctypes.data, host_addr, nbytes)
+
+    def copy_out(self, buf: np.ndarray, host_addr: int, nbytes: int) -> None:
+        ctypes.memmove(host_addr, buf.ctypes.data, nbytes)
+
+    def descriptor(self, host_addr: int, nbytes: int, tmpl_addr: int, tmpl_bytes: int) -> tuple[Any, int]:
+        return None, host_addr   # kernels run on the host: they read the host descriptor
+
+    def view(self, buf: np.ndarray, dtype: Any, count: int) -> np.ndarray:
+        return buf[: count * np.dtype(dtype).itemsize].view(dtype)
+
+    def launch(self, name: str, total: int, nthreads: int, params: Any, where: str) -> None:
+        fn = self.kernels.get(name)
+        if fn is None:
+            fn = getattr(self.lib, name + "_host")
+            fn.argtypes = [ctypes.c_longlong, ctypes.c_void_p]
+            fn.restype = None
+            self.kernels[name] = fn
+        fn(total, ctypes.addressof(params))
+
+
+class CudaBackend:
+    name = "cuda"
+
+    def __init__(self, source: str | None, local_rank: int) -> None:
+        import cupy
+
+        self.cupy = cupy
+        self.xp = cupy
+        count = cupy.cuda.runtime.getDeviceCount()
+        self.device_count = count
+        self.device_id = local_rank % count
+        cupy.cuda.Device(self.device_id).use()
+        self.source = source
+        self.module: Any = None
+        self.functions: dict[str, Any] = {}
+
+    def describe(self) -> str:
+        props = self.cupy.cuda.runtime.getDeviceProperties(self.device_id)
+        return f"GPU {self.device_id} ({props['name'].decode()})"
+
+    def alloc(self, nbytes: int, what: str, where: str) -> Any:
+        try:
+            return self.cupy.empty(max(nbytes, 1), dtype=np.uint8)
+        except self.cupy.cuda.memory.OutOfMemoryError:
+            raise RuntimeFailure(where, f"failed to allocate data on GPU {self.device_id}: {nbytes} bytes "
+                                        f"for '{what}' (out of device memory)") from None
+
+    def ptr(self, buf: Any) -> int:
+        return int(buf.data.ptr)
+
+    def copy_in(self, buf: Any, host_addr: int, nbytes: int) -> None:
+        buf.data.copy_from_host(ctypes.c_void_p(host_addr), nbytes)
+
+    def copy_out(self, buf: Any, host_addr: int, nbytes: int) -> None:
+        buf.data.copy_to_host(ctypes.c_void_p(host_addr), nbytes)
+
+    def descriptor(self, host_addr: int, nbytes: int, tmpl_addr: int, tmpl_bytes: int) -> tuple[Any, int]:
+        """A device copy of an array descriptor whose template pointer is a device copy too."""
+        from .cstructs import CArray
+
+        tbuf = self.alloc(tmpl_bytes, "template descriptor", "?")
+        self.copy_in(tbuf, tmpl_addr, tmpl_bytes)
+        host = CArray.from_buffer_copy((ctypes.c_char * nbytes).from_address(host_addr))
+        host.tmpl = ctypes.cast(self.ptr(tbuf), type(host.tmpl))
+        dbuf = self.alloc(nbytes, "array descriptor", "?")
+        self.copy_in(dbuf, ctypes.addressof(host), nbytes)
+        return (dbuf, tbuf), self.ptr(dbuf)
+
+    def view(self, buf: Any, dtype: Any, count: int) -> Any:
+        return buf[: count * np.dtype(dtype).itemsize].view(dtype)
+
+    def _function(self, name: str, where: str) -> Any:
+        if self.module is None:
+            self.module = self._compile(where)
+        fn = self.functions.get(name)
+        if fn is None:
+            fn = self.functions[name] = self.module.get_function(name)
+        return fn
+
+    def _compile(self, where: str) -> Any:
+        try:
+            module = self.cupy.RawModule(code=self.source, options=(f"-I{INCLUDE_DIR}", "--std=c++17"))
+            module.compile()
+            return module
+        except self.cupy.cuda.compiler.CompileException as e:
+            log = "\n".join(_user_lines(str(e))) or str(e)
+            raise RuntimeFailure(where, "the GPU kernels failed to compile (NVRTC):\n" + log) from None
+
+    def launch(self, name: str, total: int, nthreads: int, params: Any, where: str) -> None:
+        fn = self._function(name, where)
+        blocks = -(-total // nthreads)
+        gx = min(blocks, 2**31 - 1)
+        gy = -(-blocks // gx)
+        if gy > 65535:
+            raise RuntimeFailure(where, f"data is too big for GPU: {total} iterations")
+        stream = self.cupy.cuda.get_current_stream()
+        try:
+            self.cupy.cuda.driver.launchKernel(fn.ptr, gx, gy, 1, nthreads, 1, 1, 0, stream.ptr,
+                                               ctypes.addressof(params), 0)
+            stream.synchronize()
+        except Exception as e:  # noqa: BLE001 - CUDA reports launch and execution errors here
+            raise RuntimeFailure(where, f"the kernel of this acc loop failed on GPU {self.device_id}: {e}") from None
+
+
+def _user_lines(log: str) -> list[str]:
+    """NVRTC's messages, rewritten as ``file:line: error: ...`` (the #line markers point
+    them at the user's source)."""
+    out = []
+    for line in log.splitlines():
+        m = re.match(r"^(.*?)\((\d+)\): (error|warning)[^:]*: (.*)$", line.strip())
+        if m:
+            out.append(f"{m.group(1)}:{m.group(2)}: {m.group(3)}: {m.group(4)}")
+    return out
+
+
+def choose_backend(lib: ctypes.CDLL, source: str | None, world: Any) -> tuple[Any, str | None]:
+    """The backend XMPACC_DEVICE asks for, and a notice for rank 0 to print (or None)."""
+    from mpi4py import MPI
+
+    wanted = os.environ.get("XMPACC_DEVICE", "auto").lower()
+    if wanted not in ("auto", "cuda", "host"):
+        raise RuntimeFailure("XMPACC_DEVICE", f"unknown device '{wanted}' (cuda, host or auto)", collective=True)
+    local = world.Split_type(MPI.COMM_TYPE_SHARED)
+    local_rank = local.Get_rank()
+    local.Free()
+    if wanted == "host":
+        return HostBackend(lib), None
+    reason = _gpu_unavailable()
+    if reason is None:
+        return CudaBackend(source, local_rank), None
+    if wanted == "cuda":
+        raise RuntimeFailure("XMPACC_DEVICE=cuda", f"no GPU device found: {reason}")
+    return HostBackend(lib), f"xmpacc: no GPU ({reason}); acc loops run on the host backend"
+
+
+def _gpu_unavailable() -> str | None:
+    try:
+        import cupy
+    except Exception:  # noqa: BLE001 - any import failure means no usable CuPy
+        return "CuPy is not installed (pip install 'xmpacc[cuda13]')"
+    try:
+        if cupy.cuda.runtime.getDeviceCount() < 1:
+            return "CUDA sees no device"
+    except Exception as e:  # noqa: BLE001
+        return f"CUDA is not usable ({type(e).__name__})"
+    return None

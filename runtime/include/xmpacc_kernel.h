@@ -1,0 +1,45 @@
+/* xmpacc_kernel.h: included first by every generated kernel file (prog.cu).
+ *
+ * The same kernel source is compiled three ways:
+ *   - by NVRTC at run time (cuda backend) and by nvcc (tests): CUDA C++;
+ *   - by the host C compiler for the host backend, where each kernel is an ordinary C
+ *     function and a generated trampoline calls it once per thread id.
+ * This header hides the differences: kernel linkage, the thread id, and the libc
+ * constants that user code may name (NVRTC has no libc headers).
+ */
+#ifndef XMPACC_KERNEL_H
+#define XMPACC_KERNEL_H
+
+#include "xmpacc_types.h"
+#include "xmpacc_dist.h"
+#include "xmpacc_index.h"
+
+#ifdef __CUDACC__
+#define _XMPACC_KERNEL extern "C" __global__ void
+/* one thread per iteration; the grid spills into y only beyond its x limit */
+#define _XMPACC_TID \
+  (((long long)blockIdx.y * gridDim.x + blockIdx.x) * ((long long)blockDim.x * blockDim.y * blockDim.z) \
+   + ((long long)threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x)
+#ifdef __CUDACC_RTC__
+#define M_PI 3.14159265358979323846
+#define M_E 2.7182818284590452354
+#define INT_MAX 2147483647
+#define INT_MIN (-INT_MAX - 1)
+#define LONG_MAX 9223372036854775807L
+#define DBL_MAX 1.7976931348623157e+308
+#define DBL_MIN 2.2250738585072014e-308
+#define DBL_EPSILON 2.2204460492503131e-16
+#define FLT_MAX 3.40282347e+38F
+#define FLT_EPSILON 1.19209290e-07F
+#endif
+#else
+#include <math.h>
+#include <string.h>
+#include <limits.h>
+#include <float.h>
+#define _XMPACC_KERNEL void
+extern long long _xmpacc_host_tid;   /* set by the trampolines of the host backend */
+#define _XMPACC_TID _xmpacc_host_tid
+#endif
+
+#endif

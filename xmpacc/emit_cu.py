@@ -1,0 +1,26 @@
+"""Stage emit (kernels): the program's ``.cu`` file from every unit's ``loop ... acc``."""
+
+from __future__ import annotations
+
+from xmpacc import __version__
+from xmpacc.context import Context, Unit
+from xmpacc.emit import HostGenerator, _env
+
+
+def kernels_cu(units: list[tuple[Unit, Context]]) -> str | None:
+    """The kernel file, or None when the program has no acc loop."""
+    kernels = [k for _u, ctx in units for k in ctx.kernels]
+    if not kernels:
+        return None
+    rendered = []
+    for k in kernels:
+        gen = HostGenerator()
+        body = gen.visit(k.body) if hasattr(k.body, "block_items") else gen._generate_stmt(k.body)
+        rendered.append({
+            "name": k.name, "source": k.source.rsplit("/", 1)[-1],
+            "params": [p.decl for p in k.params], "names": [p.name for p in k.params],
+            "prologue": k.prologue, "epilogue": k.epilogue, "body": body.rstrip(),
+        })
+    return _env().get_template("kernels.cu.j2").render(
+        version=__version__, sources=", ".join(u.path.rsplit("/", 1)[-1] for u, _c in units),
+        kernels=rendered)

@@ -1,0 +1,193 @@
+"""Pass gpu: XMP-ACC directives (reference §7).
+
+* ``acc replicate`` regions (block and file scope) and ``acc replicate_sync``: replicate.py;
+* ``loop ... acc``: the nest's schedules stay on the host, the body of the innermost
+  distributed loop becomes a kernel (kernels.py) collected in ``ctx.kernels``, and the loop
+  becomes a ``_xmpacc_launch`` call.  Reductions use the host clause machinery around it.
+
+Replicated variables are tracked lexically, like O11: a loop sees a variable as
+replicated only inside the region's compound statement.
+"""
+
+from __future__ import annotations
+
+from pycparser import c_ast
+
+from xmpacc import cbuild
+from xmpacc.context import Context, Unit
+from xmpacc.diagnostics import XmpError
+from xmpacc.directives import ast as xd
+from xmpacc.passes import kernels, replicate
+from xmpacc.passes.attach import pragma_id
+from xmpacc.passes.canonical import CanonicalLoop, canonical, loc_of
+from xmpacc.passes.kernel_vars import Replicated, check_body, classify
+from xmpacc.passes.loops import _control_var, _nested_for, loop_indices
+from xmpacc.passes.reductions import loop_reduction_calls
+from xmpacc.scoping import ScopedWalker
+from xmpacc.symbols import ScopeTree, TemplateSym
+
+DEFAULT_THREADS = "256"   # 16 x 16, used as a flat range (reference §7.4)
+
+
+class _GpuLowering(ScopedWalker):
+    def __init__(self, tree: ScopeTree, ctx: Context, unit: Unit, file_reps: list[Replicated]) -> None:
+        super().__init__(tree)
+        self.ctx, self.unit = ctx, unit
+        self.active: list[Replicated] = list(file_reps)
+        self.regions = 0
+
+    def visit_Compound(self, node: c_ast.Compound) -> None:
+        items = node.block_items or []
+        out: list[c_ast.Node] = []
+        i = 0
+        while i < len(items):
+            item, nxt = items[i], items[i + 1] if i + 1 < len(items) else None
+            i += 1
+            d = self._acc_directive(item)
+            if d is None:
+                self.visit(item)
+                out.append(item)
+                continue
+            try:
+                if isinstance(d, xd.AccReplicateSync):
+                    out += replicate.sync_calls(d, self.scope, self.active, item.coord)
+                    continue
+                i += 1  # the directive owns the next statement
+                out.append(self._region(d, nxt) if isinstance(d, xd.AccReplicate) else self._loop(d, nxt))
+            except XmpError as err:
+                self.ctx.diags.add(err)
+        node.block_items = out
+
+    def _acc_directive(self, item: c_ast.Node) -> xd.Directive | None:
+        if pragma_id(item) is None:
+            return None
+        for d in self.ctx.directives.get(id(item), []):
+            if isinstance(d, (xd.AccReplicate, xd.AccReplicateSync)) or (isinstance(d, xd.Loop) and d.acc):
+                return d
+        return None
+
+    def _region(self, d: xd.AccReplicate, body: c_ast.Node | None) -> c_ast.Node:
+        if not isinstance(body, c_ast.Compound):
+            raise XmpError(d.loc, "acc replicate inside a function must be followed by a compound "
+                                  "statement { ... }")
+        reps = replicate.resolve(d, self.scope, self.active)
+        self.regions += 1
+        self.active += reps
+        try:
+            self.visit(body)
+        finally:
+            del self.active[len(self.active) - len(reps):]
+        return replicate.region_block(d, reps, body, f"_xmpacc_rep_{self.regions}")
+
+    def _loop(self, d: xd.Loop, node: c_ast.Node | None) -> c_ast.Node:
+        if not isinstance(node, c_ast.For):
+            raise XmpError(d.loc, "the loop directive must be followed by a for statement")
+        tmpl = self._template(d)
+        indices = dict(loop_indices(d))
+        loops, fors = _distributed_prefix(node, indices, tmpl, d)
+        body = fors[-1].stmt
+        check_body(body, lambda n: pragma_id(n) is not None)
+        assert d.acc is not None
+        reductions = {v.name.name: r.op for r in d.reductions for v in r.variables}
+        kv = classify(body, [lp.var for lp in loops], self.scope, self.active,
+                      [n.name for n in d.acc.private], [n.name for n in d.acc.firstprivate], reductions, d.loc)
+        if d.acc.shared:
+            raise XmpError(d.acc.shared[0].loc, "the shared clause is not supported yet "
+                                                "(replicated variables are shared already)")
+        for name, decl in kv.by_value + kv.private:
+            kernels.check_device_type(name, decl.type, node)
+        types = [self._control_type(lp, node) for lp in loops]
+        name = f"_xmpacc_loop_{self.unit.stem}_{d.loc.line}"
+        if any(k.name == name for k in self.ctx.kernels):
+            name += f"_{len(self.ctx.kernels)}"
+        kernel = kernels.Kernel(name, kernels.build_params(loops, kv), kernels.prologue(loops, types, kv),
+                                kernels.device_body(body, kv), kernels.epilogue(kv),
+                                f"{d.loc.file}:{d.loc.line}", node.coord)
+        self.ctx.kernels.append(kernel)
+        return self._host_side(d, tmpl, indices, loops, kernel, node)
+
+    def _template(self, d: xd.Loop) -> TemplateSym:
+        tmpl = self.scope.find_template(d.on.template.name)
+        if tmpl is None:
+            raise XmpError(d.on.template.loc, f"template '{d.on.template.name}' is not declared")
+        if tmpl.distribute is None:
+            raise XmpError(d.on.template.loc, f"template '{tmpl.name}' is not distributed")
+        if len(d.on.subs) != tmpl.ndims:
+            raise XmpError(d.on.loc, f"template '{tmpl.name}' has {tmpl.ndims} dimension(s) but the on-ref "
+                                     f"gives {len(d.on.subs)}")
+        return tmpl
+
+    def _control_type(self, lp: CanonicalLoop, node: c_ast.Node) -> str:
+        decl = lp.declared or (self.scope.find_c(lp.var) or (None, None))[1]
+        if decl is None:
+            raise XmpError(loc_of(node), f"loop variable '{lp.var}' is not declared")
+        kernels.check_device_type(lp.var, decl.type, node)
+        return " ".join(kernels._type_names(decl.type))
+
+    def _host_side(self, d: xd.Loop, tmpl: TemplateSym, indices: dict[str, int], loops: list[CanonicalLoop],
+                   kernel: kernels.Kernel, node: c_ast.For) -> c_ast.Node:
+        where = cbuild.c_string(f"{d.loc.file.rsplit('/', 1)[-1]}:{d.loc.line}")
+        assert d.acc is not None
+        nthreads = " * ".join(f"({e.text})" for e in d.acc.num_threads) or DEFAULT_THREADS
+        text = "".join(f"_xmpacc_sched_t _xmpacc_s_{lp.var} = _xmpacc_schedule(&{tmpl.c_name}.dim[{indices[lp.var]}], "
+                       f"{lp.init}, {lp.last}, {lp.step});" for lp in loops)
+        text += kernels.launch_text(kernel, loops, where, nthreads)
+        mask = [0] * tmpl.ndims
+        for t in indices.values():
+            mask[t] = 1
+        before, after = loop_reduction_calls(d, tmpl, mask, self.scope, node.coord)
+        items = before + cbuild.stmts(text, node.coord) + after
+        return c_ast.Compound(items, node.coord)
+
+
+def _distributed_prefix(node: c_ast.For, indices: dict[str, int], tmpl: TemplateSym,
+                        d: xd.Loop) -> tuple[list[CanonicalLoop], list[c_ast.For]]:
+    """The distributed loops, which must be the outermost loops of the nest."""
+    pending = dict(indices)
+    loops: list[CanonicalLoop] = []
+    fors: list[c_ast.For] = []
+    current: c_ast.For | None = node
+    while current is not None and pending:
+        var = _control_var(current)
+        if var not in pending:
+            raise XmpError(loc_of(current), f"in a loop ... acc nest the distributed loops must come first; "
+                                            f"'{var}' is not distributed (not supported yet)")
+        pending.pop(var)
+        f = tmpl.distribute.formats[indices[var]] if tmpl.distribute else None
+        if f is not None and f.kind == "cyclic" and f.arg is not None:
+            raise XmpError(d.loc, "loop ... acc on a cyclic(w) dimension is not supported yet")
+        loops.append(canonical(current))
+        fors.append(current)
+        current = _nested_for(current.stmt) if pending else None
+    if pending:
+        raise XmpError(d.loc, f"cannot find the loop statement of index '{next(iter(pending))}' in the loop nest")
+    return loops, fors
+
+
+def _file_scope(unit: Unit, ctx: Context) -> list[Replicated]:
+    """``acc replicate`` at file scope: allocated at start-up, alive for the whole program."""
+    assert ctx.scopes is not None
+    reps: list[Replicated] = []
+    kept = []
+    for item in unit.ast.ext:
+        ds = ctx.directives.get(id(item), []) if pragma_id(item) is not None else []
+        reg = [x for x in ds if isinstance(x, xd.AccReplicate)]
+        if not reg:
+            kept.append(item)
+            continue
+        try:
+            new = replicate.resolve(reg[0], ctx.scopes.root, reps)
+            ctx.init_stmts += cbuild.stmts(f"{replicate.begin_call(reg[0], new, '')};", item.coord)
+            reps += new
+        except XmpError as err:
+            ctx.diags.add(err)
+    unit.ast.ext = kept
+    return reps
+
+
+def run(unit: Unit, ctx: Context) -> Unit:
+    assert ctx.scopes is not None
+    file_reps = _file_scope(unit, ctx)
+    _GpuLowering(ctx.scopes, ctx, unit, file_reps).visit(unit.ast)
+    ctx.diags.check()
+    return unit

@@ -1,0 +1,163 @@
+"""What each name in a ``loop ... acc`` body becomes on the device (reference §7.4 table).
+
+``classify`` walks the body of the innermost distributed loop and sorts every variable it
+names into: computed (distributed control variables), local (declared in the body, or an
+inner loop's control variable), private, reduction, device array (aligned or local array,
+which must be replicated), device scalar (a replicated scalar, shared by all threads) and
+by-value scalar (every other outside scalar, firstprivate semantics).  It reports what a
+GPU cannot run: calls of non-device functions, pointers, XMP directives, assignments to
+by-value scalars, arrays that are not replicated.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pycparser import c_ast
+
+from xmpacc.cbuild import walk
+from xmpacc.diagnostics import SourceLoc, XmpError
+from xmpacc.passes.canonical import loc_of
+from xmpacc.symbols import ArraySym, Scope
+
+# CUDA math functions callable in a kernel (and in C's math.h for the host backend).
+DEVICE_FUNCTIONS = frozenset("""
+sqrt sqrtf cbrt cbrtf rsqrt rsqrtf exp expf exp2 exp2f expm1 expm1f log logf log2 log2f log10 log10f
+log1p log1pf pow powf sin sinf cos cosf tan tanf asin asinf acos acosf atan atanf atan2 atan2f
+sinh sinhf cosh coshf tanh tanhf asinh acosh atanh fabs fabsf abs labs llabs fmin fminf fmax fmaxf
+floor floorf ceil ceilf round roundf trunc truncf fmod fmodf remainder copysign hypot hypotf erf erff
+erfc erfcf tgamma lgamma fma fmaf isnan isinf isfinite signbit ldexp frexp modf nearbyint rint lrint
+llround lround
+""".split())
+
+
+@dataclass
+class Replicated:
+    """A variable named in an enclosing ``acc replicate`` region."""
+
+    name: str
+    decl: c_ast.Decl
+    array: ArraySym | None          # aligned array, else None
+    key: str                        # C expression of its runtime key (an address)
+
+
+@dataclass
+class KernelVars:
+    computed: list[str] = field(default_factory=list)
+    private: list[tuple[str, c_ast.Decl]] = field(default_factory=list)
+    reductions: list[tuple[str, c_ast.Decl, str]] = field(default_factory=list)   # name, decl, op
+    arrays: list[Replicated] = field(default_factory=list)          # device arrays
+    device_scalars: list[Replicated] = field(default_factory=list)
+    by_value: list[tuple[str, c_ast.Decl]] = field(default_factory=list)
+
+
+def _body_locals(body: c_ast.Node) -> set[str]:
+    names = set()
+    for node in walk(body):
+        if isinstance(node, c_ast.Decl) and node.name and not isinstance(node.type, c_ast.FuncDecl):
+            names.add(node.name)
+        if isinstance(node, c_ast.For):  # inner loop control variables are per thread
+            init = node.init
+            if isinstance(init, c_ast.Assignment) and isinstance(init.lvalue, c_ast.ID):
+                names.add(init.lvalue.name)
+    return names
+
+
+def _referenced(body: c_ast.Node) -> list[c_ast.ID]:
+    """IDs that denote variables (not called function names nor struct member names)."""
+    skip: set[int] = set()
+    for node in walk(body):
+        if isinstance(node, c_ast.FuncCall):
+            skip.add(id(node.name))
+        elif isinstance(node, c_ast.StructRef):
+            skip.add(id(node.field))
+    return [n for n in walk(body) if isinstance(n, c_ast.ID) and id(n) not in skip]
+
+
+def _assigned(body: c_ast.Node) -> dict[str, c_ast.Node]:
+    out: dict[str, c_ast.Node] = {}
+    for node in walk(body):
+        target = None
+        if isinstance(node, c_ast.Assignment):
+            target = node.lvalue
+        elif isinstance(node, c_ast.UnaryOp) and node.op in ("++", "--", "p++", "p--"):
+            target = node.expr
+        if isinstance(target, c_ast.ID):
+            out.setdefault(target.name, node)
+    return out
+
+
+def check_body(body: c_ast.Node, is_xmp_pragma) -> None:  # type: ignore[no-untyped-def]
+    """Constructs a kernel cannot contain."""
+    for node in walk(body):
+        if isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID):
+            name = node.name.name
+            if not name.startswith(("_XMPACC_", "_xmpacc_")) and name not in DEVICE_FUNCTIONS:
+                raise XmpError(loc_of(node), f"call of '{name}' in an acc loop: only CUDA math functions "
+                                             "can be called on the GPU")
+        elif isinstance(node, c_ast.FuncCall):
+            raise XmpError(loc_of(node), "calls through function pointers are not allowed in an acc loop")
+        elif isinstance(node, c_ast.UnaryOp) and node.op == "*":
+            raise XmpError(loc_of(node), "pointer dereference in an acc loop: the GPU cannot follow "
+                                         "host pointers; use a replicated array")
+        elif isinstance(node, c_ast.StructRef) and node.type == "->":
+            raise XmpError(loc_of(node), "pointer dereference ('->') in an acc loop")
+        elif isinstance(node, c_ast.Pragma) and is_xmp_pragma(node):
+            raise XmpError(loc_of(node), "XMP directives are not allowed inside an acc loop")
+        elif isinstance(node, (c_ast.Return, c_ast.Goto)):
+            raise XmpError(loc_of(node), f"'{type(node).__name__.lower()}' inside an acc loop")
+
+
+def classify(body: c_ast.Node, control: list[str], scope: Scope, replicated: list[Replicated],
+             private: list[str], firstprivate: list[str], reductions: dict[str, str],
+             where: SourceLoc) -> KernelVars:
+    out = KernelVars(computed=list(control))
+    local = _body_locals(body)
+    assigned = _assigned(body)
+    seen: set[str] = set(control) | local
+    for ident in _referenced(body):
+        name = ident.name
+        if name in seen or name.startswith("_xmpacc_"):
+            continue
+        seen.add(name)
+        found = scope.find_c(name)
+        if found is None:
+            continue  # an enumerator or a libc constant: the kernel file knows it
+        decl = found[1]
+        if isinstance(decl.type, c_ast.FuncDecl):
+            raise XmpError(loc_of(ident), f"function '{name}' used as a value in an acc loop")
+        rep = next((r for r in replicated if r.decl is decl), None)
+        if isinstance(decl.type, c_ast.PtrDecl) and scope.find_array(name) is None:
+            raise XmpError(loc_of(ident), f"pointer '{name}' used in an acc loop; the GPU cannot follow "
+                                          "host pointers: use a replicated array")
+        is_array = scope.find_array(name) is not None or isinstance(decl.type, c_ast.ArrayDecl)
+        if name in reductions:
+            if is_array:
+                raise XmpError(loc_of(ident), f"array '{name}' as a reduction variable of an acc loop "
+                                              "is not supported yet")
+            out.reductions.append((name, decl, reductions[name]))
+        elif name in private:
+            out.private.append((name, decl))
+        elif is_array:
+            if rep is None:
+                raise XmpError(loc_of(ident), f"array '{name}' is used in an acc loop but has no device "
+                                              f"copy: put the loop inside '#pragma xmp acc replicate "
+                                              f"({name})' and sync it with 'acc replicate_sync in ({name})'")
+            out.arrays.append(rep)
+        elif rep is not None:
+            out.device_scalars.append(rep)
+        else:
+            if name in assigned and name not in firstprivate:
+                raise XmpError(loc_of(assigned[name]), f"scalar '{name}' is assigned in the acc loop but is "
+                                                       f"neither private nor a reduction variable: add "
+                                                       f"private({name}) or reduction(...:{name}), or "
+                                                       f"declare it inside the loop body")
+            out.by_value.append((name, decl))
+    for name in list(private) + list(firstprivate):
+        found = scope.find_c(name)
+        if found is not None and isinstance(found[1].type, c_ast.ArrayDecl) or scope.find_array(name):
+            raise XmpError(where, f"'{name}' is an array; private and firstprivate take scalars only")
+    for name in private:
+        if name not in [p for p, _ in out.private] and scope.find_c(name) is None:
+            raise XmpError(where, f"private variable '{name}' is not declared")
+    return out

@@ -1,0 +1,185 @@
+"""Outlining one ``loop ... acc`` into a kernel and its host-side launch (reference §7.4).
+
+Before:                                      After, host C:
+    #pragma xmp loop on t(i) acc                 { _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(...);
+    for (i = 0; i < N; i++)                        long long _xmpacc_total = _xmpacc_s_i.count;
+      x[i] += v[i] * DT;                           _xmpacc_launch("f.c:42", "_xmpacc_loop_f_c_42", _xmpacc_total,
+                                                       256, 5, (void *[]){...}, (const long long []){...}); }
+                                             and in prog.cu:
+    _XMPACC_KERNEL _xmpacc_loop_f_c_42(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i,
+        double *x, const _xmpacc_array_t *_xmpacc_pa_x, double *v, const _xmpacc_array_t *_xmpacc_pa_v)
+    { long long _xmpacc_tid = _XMPACC_TID; if (_xmpacc_tid >= _xmpacc_total) return;
+      int i = ...;  do { x[...] += v[...] * 0.01; } while (0); }
+
+One thread per local iteration; the innermost distributed loop varies fastest.  Each
+parameter travels with a kind (runtime/contract.py: LAUNCH_*) telling the runtime what to
+hand the kernel: a host value, the device copy of a replicated variable, the device copy of
+a descriptor, or a fresh buffer of per-thread reduction partials.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+
+from pycparser import c_ast
+
+from xmpacc import cbuild
+from xmpacc.diagnostics import InternalError, XmpError
+from xmpacc.passes.canonical import CanonicalLoop, loc_of
+from xmpacc.passes.kernel_vars import KernelVars
+from xmpacc.runtime.contract import (LAUNCH_DEVBUF, LAUNCH_DEVDESC, LAUNCH_REDUCTION, LAUNCH_VALUE,
+                                     REDUCTION_OPS)
+
+_BUILTIN_TYPES = {"char", "short", "int", "long", "float", "double", "signed", "unsigned", "_Bool"}
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    name: str            # parameter name in the kernel
+    decl: str            # C declaration in the kernel, e.g. "double *x"
+    host_arg: str        # C expression: the host address handed to the runtime
+    kind: int            # LAUNCH_* of contract.py
+    a: str = "0"         # VALUE: byte size; REDUCTION: type code
+    b: str = "0"         # REDUCTION: operator code
+
+
+@dataclass
+class Kernel:
+    name: str
+    params: list[Param]
+    prologue: list[str]            # C statements before the body
+    body: c_ast.Node
+    epilogue: list[str]
+    source: str                    # file:line for messages
+    coord: object = None
+    info: dict[str, object] = field(default_factory=dict)
+
+
+def _type_names(decl_type: c_ast.Node) -> list[str]:
+    t = decl_type
+    while not isinstance(t, c_ast.TypeDecl):
+        t = t.type
+    return list(getattr(t.type, "names", []) or [])
+
+
+def check_device_type(name: str, decl_type: c_ast.Node, where: c_ast.Node) -> None:
+    names = _type_names(decl_type)
+    if not names or any(n not in _BUILTIN_TYPES for n in names):
+        shown = " ".join(names) if names else "a struct or union"
+        raise XmpError(loc_of(where), f"'{name}' has type '{shown}', which acc loops do not support yet "
+                                      "(use int, long, float, double ...)")
+
+
+def declaration(decl: c_ast.Decl, name: str, pointer: bool = False, drop_outer_dim: bool = False) -> str:
+    """``decl``'s type declaring ``name`` (as a pointer, or as a pointer to its rows)."""
+    t = copy.deepcopy(decl.type)
+    if drop_outer_dim:
+        t = c_ast.PtrDecl([], t.type)
+    elif pointer:
+        t = c_ast.PtrDecl([], t)
+    inner = t
+    while not isinstance(inner, c_ast.TypeDecl):
+        inner = inner.type
+    inner.declname = name
+    inner.quals = [q for q in inner.quals if q != "const"]  # device copies and locals are written
+    return cbuild.to_c(c_ast.Decl(name, [], [], [], [], t, None, None))
+
+
+def identity(op: str, type_names: list[str]) -> str:
+    floating = bool({"float", "double"} & set(type_names))
+    ctype = " ".join(type_names)
+    if op in ("+", "-", "|", "^", "||"):
+        return "0"
+    if op in ("*", "&&"):
+        return "1"
+    if op == "&":
+        return f"(({ctype}) ~({ctype}) 0)"
+    top = f"(({ctype}) 1 << (8 * sizeof({ctype}) - 1))"
+    unsigned = "unsigned" in type_names
+    if op == "max":
+        return "(-(1.0 / 0.0))" if floating else ("0" if unsigned else f"(({ctype}) {top})")
+    if op == "min":
+        return "(1.0 / 0.0)" if floating else (f"(({ctype}) ~({ctype}) 0)" if unsigned else f"(({ctype}) ~{top})")
+    raise InternalError(f"no identity for reduction '{op}'")
+
+
+def build_params(loops: list[CanonicalLoop], kv: KernelVars) -> list[Param]:
+    params = [Param("_xmpacc_total", "long long _xmpacc_total", "&_xmpacc_total", LAUNCH_VALUE,
+                    "sizeof(long long)")]
+    params += [Param(f"_xmpacc_s_{lp.var}", f"_xmpacc_sched_t _xmpacc_s_{lp.var}", f"&_xmpacc_s_{lp.var}",
+                     LAUNCH_VALUE, "sizeof(_xmpacc_sched_t)") for lp in loops]
+    for rep in kv.arrays:
+        if rep.array is not None:
+            elem = cbuild.to_c(c_ast.Decl(rep.name, [], [], [], [],
+                                          c_ast.PtrDecl([], _renamed(rep.array.elem_type, rep.name)), None, None))
+            params.append(Param(rep.name, elem, rep.key, LAUNCH_DEVBUF))
+            params.append(Param(f"_xmpacc_pa_{rep.name}", f"const _xmpacc_array_t *_xmpacc_pa_{rep.name}",
+                                rep.key, LAUNCH_DEVDESC))
+        else:
+            params.append(Param(rep.name, declaration(rep.decl, rep.name, drop_outer_dim=True), rep.key,
+                                LAUNCH_DEVBUF))
+    for rep in kv.device_scalars:
+        ds = f"_xmpacc_ds_{rep.name}"
+        params.append(Param(ds, declaration(rep.decl, ds, pointer=True), rep.key, LAUNCH_DEVBUF))
+    for name, decl in kv.by_value:
+        params.append(Param(name, declaration(decl, name), f"(void *) &{name}", LAUNCH_VALUE, f"sizeof({name})"))
+    for name, decl, op in kv.reductions:
+        red = f"_xmpacc_red_{name}"
+        params.append(Param(red, declaration(decl, red, pointer=True), f"&{name}",
+                            LAUNCH_REDUCTION, f"_XMPACC_TYPE({name})", str(REDUCTION_OPS[op])))
+    return params
+
+
+def _renamed(elem_type: c_ast.TypeDecl, name: str) -> c_ast.TypeDecl:
+    return c_ast.TypeDecl(name, elem_type.quals, None, copy.deepcopy(elem_type.type))
+
+
+def prologue(loops: list[CanonicalLoop], types: list[str], kv: KernelVars) -> list[str]:
+    out = ["long long _xmpacc_tid = _XMPACC_TID;", "if (_xmpacc_tid >= _xmpacc_total) return;",
+           "long long _xmpacc_rest = _xmpacc_tid;"]
+    for lp, ctype in reversed(list(zip(loops, types))):   # innermost varies fastest
+        s = f"_xmpacc_s_{lp.var}"
+        out.append(f"{ctype} {lp.var} = ({ctype}) ({s}.first + (_xmpacc_rest % {s}.count) * {s}.step);")
+        out.append(f"_xmpacc_rest /= {s}.count;")
+    for name, decl in kv.private:
+        out.append(declaration(decl, name) + ";")
+    for name, decl, op in kv.reductions:
+        out.append(f"{declaration(decl, name)} = {identity(op, _type_names(decl.type))};")
+    return out
+
+
+def epilogue(kv: KernelVars) -> list[str]:
+    return [f"_xmpacc_red_{name}[_xmpacc_tid] = {name};" for name, _d, _op in kv.reductions]
+
+
+def device_body(body: c_ast.Node, kv: KernelVars) -> c_ast.Node:
+    """Descriptors and replicated scalars are reached through kernel pointer parameters."""
+    scalars = {r.name for r in kv.device_scalars}
+    arrays = {r.array.c_name: r.name for r in kv.arrays if r.array is not None}
+    skip: set[int] = set()
+    for node in cbuild.walk(body):
+        if isinstance(node, c_ast.FuncCall):
+            skip.add(id(node.name))
+        elif isinstance(node, c_ast.StructRef):
+            skip.add(id(node.field))
+
+    def fix(node: c_ast.Node) -> c_ast.Node | None:
+        if isinstance(node, c_ast.ID) and id(node) not in skip:
+            if node.name in arrays:
+                return c_ast.UnaryOp("*", c_ast.ID(f"_xmpacc_pa_{arrays[node.name]}"), node.coord)
+            if node.name in scalars:
+                return c_ast.UnaryOp("*", c_ast.ID(f"_xmpacc_ds_{node.name}"), node.coord)
+        return None
+
+    return cbuild.transform(body, fix)
+
+
+def launch_text(kernel: Kernel, loops: list[CanonicalLoop], where: str, nthreads: str) -> str:
+    args = ", ".join(p.host_arg if p.host_arg.startswith("(void *)") else f"(void *) {p.host_arg}"
+                     for p in kernel.params)
+    kinds = ", ".join(f"{p.kind}, {p.a}, {p.b}" for p in kernel.params)
+    total = " * ".join(f"_xmpacc_s_{lp.var}.count" for lp in loops)
+    return (f"long long _xmpacc_total = {total};"
+            f"_xmpacc_launch({where}, \"{kernel.name}\", _xmpacc_total, {nthreads}, {len(kernel.params)}, "
+            f"(void *[]){{{args}}}, (const long long []){{{kinds}}});")
