@@ -71,18 +71,16 @@ class Runtime(AccRuntime):
             raise RuntimeFailure(where, "nodes used before its 'nodes' directive ran")
         return self.nodes[ptr]
 
-    def _on_set(self, nodes_ptr: int | None, ref_ptr: int | None, where: str) -> Any:
-        """The communicator of an on-set (the executing set without an on clause)."""
+    def _on_set(self, nodes_ptr: int | None, ref_ptr: int | None, where: str) -> Any | None:
+        """The communicator of an on-set (the executing set without an on clause); None
+        on a node outside the on-set, which skips the directive (reference §6.4-6.6)."""
         if not nodes_ptr:
             return self.exec_comm
         nodes = self._nodes(nodes_ptr, where)
         members = nodes.select(_ref(ref_ptr), where)
         me = self.world.Get_rank()
         key = ("on", nodes.extents, tuple(_ref(ref_ptr) or ()))
-        comm = self.cache.split(self.exec_comm, key, min(members) if me in members else None, me)
-        if comm is None:
-            raise RuntimeFailure(where, "this node is not in the directive's 'on' node set")
-        return comm
+        return self.cache.split(self.exec_comm, key, min(members) if me in members else None, me)
 
     # ----------------------------------------------------------------- declarations
     def _xmpacc_nodes_init(self, ptr: int, where: bytes, name: bytes, ndims: int, extents: int) -> None:
@@ -180,12 +178,16 @@ class Runtime(AccRuntime):
     def _xmpacc_reduce(self, data: int, where: bytes, count: int, type_code: int, op: int,
                        on_nodes: int | None, on_ref: int | None) -> None:
         w = _s(where)
-        allreduce(self._on_set(on_nodes, on_ref, w), view(data, count, type_code, w), op, w)
+        comm = self._on_set(on_nodes, on_ref, w)
+        if comm is not None:
+            allreduce(comm, view(data, count, type_code, w), op, w)
 
     def _xmpacc_bcast(self, data: int, where: bytes, nbytes: int, from_nodes: int | None,
                       from_ref: int | None, on_nodes: int | None, on_ref: int | None) -> None:
         w = _s(where)
         comm = self._on_set(on_nodes, on_ref, w)
+        if comm is None:
+            return
         root = 0
         if from_nodes:
             sources = self._nodes(from_nodes, w).select(_ref(from_ref), w)
@@ -198,7 +200,9 @@ class Runtime(AccRuntime):
         bcast_bytes(comm, data, nbytes, root)
 
     def _xmpacc_barrier(self, where: bytes, on_nodes: int | None, on_ref: int | None) -> None:
-        self._on_set(on_nodes, on_ref, _s(where)).Barrier()
+        comm = self._on_set(on_nodes, on_ref, _s(where))
+        if comm is not None:
+            comm.Barrier()
 
     def _xmpacc_task_begin(self, where: bytes, nodes_ptr: int, ref: int | None) -> int:
         w = _s(where)
@@ -224,8 +228,9 @@ class Runtime(AccRuntime):
         sys.stderr.flush()
         from mpi4py import MPI
 
+        if MPI.Is_finalized():
+            return
         if status == 0:
-            if not MPI.Is_finalized():
-                MPI.Finalize()
+            MPI.Finalize()
             return
         self.world.Abort(status)

@@ -61,7 +61,7 @@ def _fail(world: Any, err: RuntimeFailure) -> None:
         from mpi4py import MPI
 
         MPI.Finalize()
-        os._exit(1)
+        _LIBC.exit(1)
     print(f"{err.where}: error: {err.message} (node {rank})", file=sys.stderr, flush=True)
     world.Abort(1)
 

@@ -113,7 +113,9 @@ def resolve_extents(name: str, extents: list[int], nprocs: int, where: str) -> t
                                         f"job has {nprocs} (mpirun -np {nprocs})", collective=True)
         extents = [nprocs // fixed if e == -1 else e for e in extents]
     elif fixed != nprocs:
-        shape = "".join(f"[{e}]" for e in extents)
-        raise RuntimeFailure(where, f"nodes '{name}{shape}' needs {fixed} processes, but the job has "
-                                    f"{nprocs}; run it with mpirun -np {fixed}", collective=True)
+        # no shape in the message: the runtime only knows C order, which is not how a
+        # parenthesised declaration such as p(2,3) reads
+        raise RuntimeFailure(where, f"nodes '{name}' has {fixed} nodes, but the job has {nprocs} "
+                                    f"process{'es' if nprocs != 1 else ''}; run it with mpirun -np "
+                                    f"{fixed}", collective=True)
     return tuple(extents)

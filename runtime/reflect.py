@@ -75,8 +75,9 @@ def _owning_neighbours(arr: DistArray, d: int, k: int, periodic: bool) -> tuple[
     if counts[k] == 0 or not owners:
         return None, None, counts
     i = owners.index(k)
-    prev = owners[i - 1] if i > 0 else (owners[-1] if periodic and len(owners) > 1 else None)
-    nxt = owners[i + 1] if i + 1 < len(owners) else (owners[0] if periodic and len(owners) > 1 else None)
+    # periodic with a single owner: it is its own neighbour on both sides
+    prev = owners[i - 1] if i > 0 else (owners[-1] if periodic else None)
+    nxt = owners[i + 1] if i + 1 < len(owners) else (owners[0] if periodic else None)
     return prev, nxt, counts
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -20,10 +21,20 @@ def mpirun_path() -> str | None:
     return str(here) if here.exists() else shutil.which("mpirun")
 
 
+def xmpacc_command() -> list[str]:
+    """The installed ``xmpacc`` console script (not ``python -m``, which would put the
+    source tree first on sys.path: the tests check the installed package)."""
+    here = Path(sys.executable).parent / "xmpacc"
+    found = str(here) if here.exists() else shutil.which("xmpacc")
+    if found is None:
+        pytest.fail("xmpacc is not installed in this environment (see the README)")
+    return [found]
+
+
 def run_xmpacc(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None,
                timeout: float = 120) -> subprocess.CompletedProcess[str]:
     """``xmpacc ARGS`` in a subprocess, as a user runs it."""
-    cmd = [sys.executable, "-m", "xmpacc.cli", *args]
+    cmd = [*xmpacc_command(), *args]
     return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout,
                           env={**os.environ, **(env or {})})
 
@@ -42,3 +53,22 @@ def build_serial(src: Path, out: Path) -> Path:
     """The oracle: the same program built by plain cc with its pragmas ignored."""
     subprocess.run(["cc", "-O2", "-w", str(src), "-o", str(out), "-lm"], check=True)
     return out
+
+
+def serial_output(src: Path, tmp: Path) -> str:
+    """What the serial build of ``src`` prints (the oracle of an MPI run)."""
+    exe = build_serial(src, tmp / (src.stem + "_serial"))
+    return subprocess.run([str(exe)], capture_output=True, text=True, check=True,
+                          timeout=60).stdout
+
+
+_FLOAT = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+)(?:[eE][-+]?\d+)?|[-+]?\d+[eE][-+]?\d+")
+
+
+def same_output(got: str, expected: str, rel: float = 1e-9) -> None:
+    """Equal text, except that floating-point numbers agree to a relative tolerance
+    (parallel reductions add in another order than the serial loop)."""
+    assert _FLOAT.sub("#", got) == _FLOAT.sub("#", expected), \
+        f"output differs\n--- got:\n{got}--- expected:\n{expected}"
+    for a, b in zip(_FLOAT.findall(got), _FLOAT.findall(expected)):
+        assert float(a) == pytest.approx(float(b), rel=rel, abs=1e-300), f"{a} != {b}"

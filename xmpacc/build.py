@@ -17,7 +17,6 @@ import tempfile
 import zipfile
 from dataclasses import dataclass, field
 
-from xmpacc.diagnostics import XmpError, SourceLoc
 from xmpacc.frontend.preprocess import runtime_include_dir
 
 LAUNCHER_MAIN = """\
@@ -28,6 +27,10 @@ sys.exit(main(sys.argv))
 """
 
 
+class BuildError(Exception):
+    """The host C compiler or linker failed; its own messages are already printed."""
+
+
 @dataclass
 class BuildPlan:
     output: str
@@ -36,6 +39,7 @@ class BuildPlan:
     link_inputs: list[str] = field(default_factory=list)           # .o, .a, .so
     cflags: list[str] = field(default_factory=list)
     ldflags: list[str] = field(default_factory=list)
+    cppflags: list[str] = field(default_factory=list)              # -D, -U, -I: every C file
     plain_flags: list[str] = field(default_factory=list)           # only for plain C files
     kernels: tuple[str, str] | None = None                         # (file name, .cu text)
     cc: str = "cc"
@@ -64,24 +68,29 @@ def compile_shared(plan: BuildPlan, generated: list[str], so_path: str) -> None:
     workdir = os.path.dirname(so_path)
     for n, src in enumerate(plan.plain_sources):
         obj = os.path.join(workdir, f"plain{n}.o")
-        proc = _run([plan.cc, "-c", "-fPIC", *plan.cflags, *plan.plain_flags, *inc, src, "-o", obj],
-                    plan.verbose)
-        _check(proc, src)
+        proc = _run([plan.cc, "-c", "-fPIC", *plan.cflags, *plan.cppflags, *plan.plain_flags, *inc,
+                     src, "-o", obj], plan.verbose)
+        _check(proc)
         objects.append(obj)
     # The kernel file is C for the host compiler (the host backend runs it on the CPU).
     sources = [g if not g.endswith(".cu") else None for g in generated]
     kernel_files = [g for g in generated if g.endswith(".cu")]
     sources = [g for g in sources if g] + (["-x", "c", *kernel_files, "-x", "none"] if kernel_files else [])
-    cmd = [plan.cc, "-shared", "-fPIC", *plan.cflags, *inc, *sources, *objects,
+    # -D/-U/-I reach the generated C too: the real libc headers it includes must see the
+    # same feature macros (-D_GNU_SOURCE, -DNDEBUG, ...) as the user's preprocessing did.
+    cmd = [plan.cc, "-shared", "-fPIC", *plan.cflags, *plan.cppflags, *inc, *sources, *objects,
            *plan.link_inputs, "-o", so_path, *plan.ldflags, "-lm"]
-    _check(_run(cmd, plan.verbose), generated[0] if generated else plan.output)
+    _check(_run(cmd, plan.verbose))
 
 
-def _check(proc: subprocess.CompletedProcess[str], what: str) -> None:
+def _check(proc: subprocess.CompletedProcess[str]) -> None:
+    if proc.stdout:
+        sys.stdout.write(proc.stdout)
     if proc.stderr:
         sys.stderr.write(proc.stderr)
     if proc.returncode != 0:
-        raise XmpError(SourceLoc(what, 0, 0), "the host C compiler failed (messages above)")
+        raise BuildError("the host C compiler failed (its messages are above; -v shows the "
+                         "command, --keep keeps the generated C)")
 
 
 def _python_for_executable() -> str:

@@ -13,7 +13,7 @@ import sys
 from dataclasses import dataclass, field
 
 from xmpacc import __version__
-from xmpacc.build import BuildPlan, build
+from xmpacc.build import BuildError, BuildPlan, build
 from xmpacc.diagnostics import InternalError, XmpError, XmpErrors, print_errors
 from xmpacc.driver import STAGES, Options, translate
 from xmpacc.emit import glue_c, host_c
@@ -34,7 +34,8 @@ options:
   -l LIB, -L DIR, -Wl,...
                       passed to the linker
   -S                  stop after generating the host C (FILE.host.c, FILE.runtime.c),
-                      written next to the output; no executable
+                      written next to the output (without -o: named after the first
+                      source file, in the current folder); no executable
   --keep              build the executable and keep the generated sources next to it
   --stop-after=STAGE  stop after a compiler stage and print its result; one of
                       {", ".join(STAGES[:-1])}
@@ -49,7 +50,7 @@ environment: CC (host C compiler), XMPACC_PYTHON (Python that runs the executabl
 @dataclass
 class Args:
     inputs: list[str] = field(default_factory=list)
-    output: str = "a.out"
+    output: str | None = None          # -o; None: a.out (-S: named after the source)
     cpp_args: list[str] = field(default_factory=list)
     cflags: list[str] = field(default_factory=list)
     ldflags: list[str] = field(default_factory=list)
@@ -65,6 +66,7 @@ class UsageError(Exception):
 
 
 _WITH_VALUE = {"-o", "-D", "-U", "-I", "-l", "-L"}
+_CFLAGS = {"-w", "-pedantic", "-pedantic-errors", "-pipe", "-ansi"}
 
 
 def parse_args(argv: list[str]) -> Args:
@@ -90,8 +92,10 @@ def _classify(arg: str, args: Args) -> None:
         args.cpp_args.append(arg)
     elif arg.startswith(("-l", "-L", "-Wl,")) or arg in ("-pthread",):
         args.ldflags.append(arg)
-    elif arg.startswith(("-O", "-g", "-f", "-m", "-W", "-std=")):
+    elif arg.startswith(("-O", "-g", "-f", "-m", "-W", "-std=")) or arg in _CFLAGS:
         args.cflags.append(arg)
+    elif arg.startswith("-o") and len(arg) > 2:
+        args.output = arg[2:]
     elif arg == "-S":
         args.stop_sources = True
     elif arg == "--keep":
@@ -148,7 +152,10 @@ def compile_program(args: Args) -> None:
     if args.stop_after:
         _show_stage(units, args.stop_after)
         return
-    stem = args.output
+    output = args.output or "a.out"
+    if args.output is None and args.stop_sources:
+        output = os.path.splitext(os.path.basename(args.inputs[0]))[0]
+    stem = output
     sources = []
     for unit, ctx in units:
         name = f"{os.path.basename(stem)}.host.c" if len(units) == 1 else \
@@ -157,12 +164,13 @@ def compile_program(args: Args) -> None:
     sources.append((f"{os.path.basename(stem)}.runtime.c", glue_c(units)))
     cu = kernels_cu(units)
     has_main = any(ctx.has_main for _u, ctx in units)
-    plan = BuildPlan(output=args.output, sources=sources, plain_sources=plain,
+    plan = BuildPlan(output=output, sources=sources, plain_sources=plain,
                      link_inputs=args.link_inputs, cflags=args.cflags, ldflags=args.ldflags,
-                     plain_flags=args.cpp_args + ([] if has_main else ["-Dmain=_xmpacc_user_main"]),
+                     cppflags=args.cpp_args,
+                     plain_flags=[] if has_main else ["-Dmain=_xmpacc_user_main"],
                      cc=options.cc, verbose=args.verbose,
                      kernels=(f"{os.path.basename(stem)}.cu", cu) if cu else None)
-    keep_dir = os.path.dirname(os.path.abspath(args.output)) if (args.keep or args.stop_sources) else None
+    keep_dir = os.path.dirname(os.path.abspath(output)) if (args.keep or args.stop_sources) else None
     build(plan, keep_dir, stop_before_compile=args.stop_sources)
 
 
@@ -191,6 +199,9 @@ def main(argv: list[str] | None = None) -> int:
     except UsageError as e:
         print(f"xmpacc: error: {e}", file=sys.stderr)
         print("(xmpacc --help lists the options)", file=sys.stderr)
+        return 1
+    except BuildError as e:
+        print(f"xmpacc: error: {e}", file=sys.stderr)
         return 1
     except XmpErrors as e:
         print_errors(e.errors)

@@ -54,6 +54,11 @@ class XmpErrors(Exception):
         self.errors = errors
 
 
+class AlreadyReported(Exception):
+    """Abandon a construct that uses a name whose declaration was already reported as wrong
+    (one mistake, one message)."""
+
+
 class InternalError(Exception):
     """An invariant of xmpacc does not hold: always a bug in xmpacc, never the user's."""
 
@@ -75,10 +80,12 @@ class Diagnostics:
         (self.warnings if err.severity == "warning" else self.errors).append(err)
 
     def check(self) -> None:
-        """Raise all collected errors at once (the end of a stage)."""
+        """Raise all collected errors at once, in source order, each one once."""
         if self.errors:
             errors, self.errors = self.errors, []
-            raise XmpErrors(errors)
+            unique = {(e.loc, e.message): e for e in errors}
+            ordered = sorted(unique.values(), key=lambda e: (e.loc.file, e.loc.line, e.loc.col))
+            raise XmpErrors(ordered)
 
 
 def source_line(loc: SourceLoc) -> str | None:

@@ -54,4 +54,5 @@ def translate(path: str, options: Options) -> tuple[Unit, Context]:
             unit = run(unit, ctx)
         if options.stop_after == name:
             break
+    ctx.diags.check()  # mistakes found by any stage that ran, all at once
     return unit, ctx

@@ -8,6 +8,7 @@ point at the user's source lines.
 from __future__ import annotations
 
 import os
+import re
 
 import jinja2
 from pycparser import c_ast, c_generator
@@ -36,26 +37,65 @@ def _is_system_coord(coord: object) -> bool:
                for d in (FAKE_LIBC_DIR, SHIM_DIR, runtime_include_dir()))
 
 
+_LINE_MARKER = re.compile(r'#line (\d+) "((?:[^"\\]|\\.)*)"')
+
+
+def drop_redundant_line_markers(text: str) -> str:
+    """Remove each ``#line`` marker that names the line the C compiler is already on.
+
+    A marker sets the number of the line after it; every other line adds one.  The
+    generator puts a marker before every statement, so that a statement printed on a
+    different line than in the source (``int main(void) { f(); }`` becomes three lines)
+    is still reported at its own line; this pass keeps only the markers that change
+    something.
+    """
+    out: list[str] = []
+    here: tuple[str, int] | None = None      # (file, number of the next line)
+    for line in text.split("\n"):
+        m = _LINE_MARKER.fullmatch(line)
+        if m:
+            target = (m.group(2), int(m.group(1)))
+            if target == here:
+                continue
+            here = target
+        elif here is not None:
+            here = (here[0], here[1] + 1)
+        out.append(line)
+    return "\n".join(out)
+
+
 class HostGenerator(c_generator.CGenerator):
-    """pycparser's generator plus ``#line`` markers before statements."""
+    """pycparser's generator plus ``#line`` markers before statements.
+
+    Every statement but a brace gets a marker, generated ones too: they carry user
+    expressions (loop bounds, directive arguments) that the host compiler may reject.
+    ``visit`` of a whole tree returns text without the redundant ones
+    (``drop_redundant_line_markers``).
+    """
 
     def __init__(self) -> None:
         super().__init__()
-        self._line: tuple[str, int] | None = None
+        self._depth = 0
+
+    def visit(self, node: c_ast.Node) -> str:
+        self._depth += 1
+        try:
+            text = super().visit(node)
+        finally:
+            self._depth -= 1
+        return drop_redundant_line_markers(text) if self._depth == 0 else text
 
     def _marker(self, node: c_ast.Node) -> str:
         c = node.coord
         path, line = getattr(c, "file", None), getattr(c, "line", 0)
-        if not path or not line or (path, line) == self._line:
+        if not path or not line or isinstance(node, c_ast.Compound):
             return ""
-        self._line = (path, line)
         return f'#line {line} "{path}"\n'
 
     def _generate_stmt(self, n: c_ast.Node, add_indent: bool = False) -> str:
         return self._marker(n) + super()._generate_stmt(n, add_indent)
 
     def external(self, n: c_ast.Node) -> str:
-        self._line = None
         text = self._marker(n) + self.visit(n)
         if isinstance(n, (c_ast.Decl, c_ast.Typedef)):
             text += ";"
@@ -70,6 +110,7 @@ def prototype(e: Entry) -> str:
 def host_c(unit: Unit, ctx: Context) -> str:
     gen = HostGenerator()
     body = "".join(gen.external(item) for item in unit.ast.ext if not _is_system_coord(item.coord))
+    body = drop_redundant_line_markers(body)
     body = LIBC_STRING_SENTINEL.sub(r'" \1 "', body)
     descriptors = [HostGenerator().visit(d) + ";" for d in ctx.file_decls]
     return _env().get_template("host.c.j2").render(

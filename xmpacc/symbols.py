@@ -98,6 +98,10 @@ class Scope:
     templates: dict[str, TemplateSym] = field(default_factory=dict)
     arrays: dict[str, ArraySym] = field(default_factory=dict)
     c_decls: dict[str, c_ast.Decl] = field(default_factory=dict)
+    # Names whose declaration (nodes, template, distribute; align, shadow of an array) was
+    # in error in this scope: later uses stay silent instead of repeating the mistake.
+    broken_xmp: set[str] = field(default_factory=set)
+    broken_arrays: set[str] = field(default_factory=set)
 
     def find_nodes(self, name: str) -> NodesSym | None:
         s: Scope | None = self
@@ -114,6 +118,22 @@ class Scope:
                 return s.templates[name]
             s = s.parent
         return None
+
+    def is_broken(self, name: str) -> bool:
+        """Is ``name`` a node array or template whose declaration had an error?"""
+        s: Scope | None = self
+        while s is not None:
+            if name in s.broken_xmp:
+                return True
+            if name in s.nodes or name in s.templates:
+                return False
+            s = s.parent
+        return False
+
+    def is_broken_array(self, name: str) -> bool:
+        """Is the C variable ``name`` an array whose align or shadow had an error?"""
+        found = self.find_c(name)
+        return found is not None and name in found[0].broken_arrays
 
     def find_c(self, name: str) -> tuple[Scope, c_ast.Decl] | None:
         """The innermost C declaration of ``name`` and the scope that holds it."""

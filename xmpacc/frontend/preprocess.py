@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 import pycparser_fake_libc
 
-from xmpacc.diagnostics import SourceLoc, XmpError
+from xmpacc.diagnostics import SourceLoc, XmpError, XmpErrors
 
 MARKER = "__xmpacc_directive_"
 _PRAGMA_RE = re.compile(r"^(\s*#\s*pragma\s+)(xmp)\b(.*)$")
@@ -137,7 +137,8 @@ def _cpp_command(cc: str, path: str, cpp_args: list[str]) -> list[str]:
     ]
 
 
-def _is_system(path: str) -> bool:
+def is_system_path(path: str) -> bool:
+    """Is ``path`` one of the headers xmpacc supplies (fake libc, shim, runtime)?"""
     real = os.path.realpath(path)
     return any(real.startswith(os.path.realpath(d) + os.sep) for d in (SHIM_DIR, FAKE_LIBC_DIR, runtime_include_dir()))
 
@@ -163,7 +164,7 @@ def _restore_directives(output: str, pending: dict[int, _Pending]) -> tuple[str,
         if mark:
             fname, flags = mark.group(2), mark.group(3).split()
             if "1" in flags:
-                parent_is_user = not stack or not _is_system(stack[-1])
+                parent_is_user = not stack or not is_system_path(stack[-1])
                 header = _system_header_name(fname)
                 if parent_is_user and header and header not in includes:
                     includes.append(header)
@@ -215,9 +216,11 @@ def preprocess(path: str, cpp_args: list[str], cc: str = "cc", verbose: bool = F
     return Preprocessed(source=path, text=text, directives=directives, system_includes=includes)
 
 
-def _cpp_error(path: str, stderr: str) -> XmpError:
+def _cpp_error(path: str, stderr: str) -> XmpErrors:
+    """Every error cpp reported (``#error`` does not stop it), at its place."""
+    errors = []
     for line in stderr.splitlines():
-        m = re.match(r"^(.*?):(\d+):(\d+): (?:fatal )?error: (.*)$", line)
+        m = re.match(r"^(.*?):(\d+):(?:(\d+):)? (?:fatal )?error: (.*)$", line)
         if m:
-            return XmpError(SourceLoc(m.group(1), int(m.group(2)), int(m.group(3))), m.group(4))
-    return XmpError(SourceLoc(path, 0, 0), "preprocessing failed: " + stderr.strip())
+            errors.append(XmpError(SourceLoc(m.group(1), int(m.group(2)), int(m.group(3) or 1)), m.group(4)))
+    return XmpErrors(errors or [XmpError(SourceLoc(path, 0, 0), "preprocessing failed: " + stderr.strip())])

@@ -15,17 +15,30 @@ from xmpacc.symbols import ArrayDim, ArraySym, Scope, TemplateSym
 
 
 def resolve_align(align: xd.Align, shadows: list[xd.Shadow], scope: Scope, ctx: Context) -> None:
-    tmpl = scope.find_template(align.template.name)
-    if tmpl is None:
-        ctx.diags.error(align.template.loc, f"template '{align.template.name}' is not declared")
-        return
-    if tmpl.distribute is None:
-        ctx.diags.error(align.template.loc, f"template '{tmpl.name}' is not distributed")
-        return
+    tmpl = _aligned_template(align, scope, ctx)
     for name in align.arrays:
-        sym = _align_one(name, align, tmpl, shadows, scope, ctx)
+        sym = None if tmpl is None else _align_one(name, align, tmpl, shadows, scope, ctx)
         if sym is not None:
             scope.arrays[name.name] = sym
+        elif name.name not in scope.arrays:
+            # reported here or with the template: uses of the array stay silent
+            scope.broken_arrays.add(name.name)
+
+
+def _aligned_template(align: xd.Align, scope: Scope, ctx: Context) -> TemplateSym | None:
+    """The distributed template of ``align``; None after an error (reported here unless the
+    template's own declaration was wrong)."""
+    tname = align.template.name
+    tmpl = scope.find_template(tname)
+    if scope.is_broken(tname):
+        return None
+    if tmpl is None:
+        ctx.diags.error(align.template.loc, f"template '{tname}' is not declared")
+        return None
+    if tmpl.distribute is None:
+        ctx.diags.error(align.template.loc, f"template '{tname}' is not distributed")
+        return None
+    return tmpl
 
 
 def _array_shape(decl: c_ast.Decl) -> tuple[list[c_ast.Node | None], c_ast.Node]:
@@ -127,7 +140,7 @@ def _match_dummies(align: xd.Align, ctx: Context) -> list[tuple[int, str]] | Non
                 ctx.diags.error(src.loc, f"cannot find '{src.name}' in the template subscripts of align")
                 return None
             result.append(where[src.name])
-    for dummy, _ in where.items():
+    for dummy in where:
         if dummy not in seen:
             ctx.diags.error(align.loc, f"align dummy '{dummy}' does not appear in the array subscripts")
             return None

@@ -19,7 +19,7 @@ from pycparser import c_ast
 
 from xmpacc import cbuild
 from xmpacc.context import Context, Unit
-from xmpacc.diagnostics import XmpError
+from xmpacc.diagnostics import AlreadyReported, XmpError
 from xmpacc.directives import ast as xd
 from xmpacc.passes.attach import pragma_id
 from xmpacc.passes.reductions import reduction_directive_calls
@@ -38,6 +38,8 @@ def node_ref(ref: xd.Ref | None, scope: Scope, single: bool = False) -> tuple[st
         return "0", "0"
     nodes = scope.find_nodes(ref.name.name)
     if nodes is None:
+        if scope.is_broken(ref.name.name):
+            raise AlreadyReported
         if scope.find_template(ref.name.name) is not None:
             raise XmpError(ref.name.loc, "template references in 'on'/'from' are not supported yet")
         raise XmpError(ref.name.loc, f"nodes '{ref.name.name}' is not declared")
@@ -80,6 +82,8 @@ def reflect_calls(d: xd.Reflect, scope: Scope, coord: object) -> list[c_ast.Node
     out: list[c_ast.Node] = []
     for name in d.arrays:
         sym = scope.find_array(name.name)
+        if sym is None and scope.is_broken_array(name.name):
+            continue
         if sym is None:
             what = "not declared" if scope.find_c(name.name) is None else "not an aligned array"
             raise XmpError(name.loc, f"reflect of '{name.name}', which is {what}")
@@ -115,17 +119,25 @@ class _CommLowering(ScopedWalker):
                 out.append(item)
                 continue
             for d in self.ctx.directives.get(id(item), []):
-                try:
-                    if isinstance(d, xd.Task):
-                        body = items[i] if i < len(items) else None
-                        i += 1
-                        out.append(self._task(d, body))
-                    else:
-                        lowered = self._lower(d, item)
-                        out += lowered if lowered is not None else [item]
-                except XmpError as err:
-                    self.ctx.diags.add(err)
+                body = None
+                if isinstance(d, xd.Task) and i < len(items) and _is_statement(items[i]):
+                    body = items[i]
+                    i += 1
+                out += self._lower_or_keep(d, item, body)
         node.block_items = out
+
+    def _lower_or_keep(self, d: xd.Directive, item: c_ast.Node, body: c_ast.Node | None) -> list[c_ast.Node]:
+        """The lowered directive; after a mistake (collected) only the statement it owned."""
+        try:
+            if isinstance(d, xd.Task):
+                return [self._task(d, body)]
+            lowered = self._lower(d, item)
+            return lowered if lowered is not None else [item]
+        except XmpError as err:
+            self.ctx.diags.add(err)
+        except AlreadyReported:
+            pass
+        return [body] if body is not None else []
 
     def _lower(self, d: xd.Directive, item: c_ast.Node) -> list[c_ast.Node] | None:
         coord = item.coord
@@ -151,9 +163,9 @@ class _CommLowering(ScopedWalker):
         return out
 
     def _task(self, d: xd.Task, body: c_ast.Node | None) -> c_ast.Node:
-        if body is None or pragma_id(body) is not None:
+        if body is None:
             raise XmpError(d.loc, "the task directive must be followed by a statement")
-        self.visit(body)
+        self.visit(body)  # first, so that its mistakes are found even if the task has one
         nodes, ref = node_ref(d.on, self.scope)
         self.tasks += 1
         flag = f"_xmpacc_task_{self.tasks}"
@@ -166,5 +178,10 @@ class _CommLowering(ScopedWalker):
 def run(unit: Unit, ctx: Context) -> Unit:
     assert ctx.scopes is not None
     _CommLowering(ctx.scopes, ctx).visit(unit.ast)
-    ctx.diags.check()
-    return unit
+    return unit  # errors stay collected until the check stage
+
+
+def _is_statement(node: c_ast.Node) -> bool:
+    """Can ``node`` be the statement a task owns (not a declaration, not a directive)?"""
+    return pragma_id(node) is None and not isinstance(node, (c_ast.Decl, c_ast.DeclList,
+                                                             c_ast.Typedef, c_ast.Pragma))

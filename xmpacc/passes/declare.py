@@ -19,6 +19,7 @@ import dataclasses
 from pycparser import c_ast
 
 from xmpacc.context import Context, Unit
+from xmpacc.diagnostics import XmpError
 from xmpacc.directives import ast as xd
 from xmpacc.passes.align import resolve_align
 from xmpacc.passes.attach import pragma_id
@@ -32,7 +33,8 @@ def run(unit: Unit, ctx: Context) -> Unit:
     ctx.scopes = build_scopes(unit.ast)
     for scope in _all_scopes(ctx):
         _declare_scope(scope, ctx)
-    ctx.diags.check()
+    # Errors stay collected: the later passes report their own mistakes too, and the
+    # check stage raises them all.
     return unit
 
 
@@ -73,7 +75,7 @@ def _declare_scope(scope: Scope, ctx: Context) -> None:
         resolve_align(align, shadows, scope, ctx)
     for shadow in shadows:
         for name in shadow.arrays:
-            if name.name not in scope.arrays:
+            if name.name not in scope.arrays and name.name not in scope.broken_arrays:
                 ctx.diags.error(name.loc, f"shadow of '{name.name}', which is not an aligned array")
 
 
@@ -84,9 +86,11 @@ def _declare_nodes(d: xd.NodesDecl, scope: Scope, ctx: Context) -> None:
         return
     if d.mapping is not None:
         ctx.diags.error(d.loc, "node subsets ('nodes q[...] = ...') are not supported yet")
+        scope.broken_xmp.add(name)
         return
     if len(d.extents) > MAX_RANK:
         ctx.diags.error(d.loc, f"nodes '{name}' has more than {MAX_RANK} dimensions")
+        scope.broken_xmp.add(name)
         return
     file_scope = scope.parent is None
     scope.nodes[name] = NodesSym(d, f"_xmpacc_n_{name}", file_scope)
@@ -99,9 +103,11 @@ def _declare_template(d: xd.TemplateDecl, scope: Scope, ctx: Context) -> None:
         return
     if any(isinstance(dim, xd.Colon) for dim in d.dims):
         ctx.diags.error(d.loc, "templates with an unfixed extent (':') are not supported yet")
+        scope.broken_xmp.add(name)
         return
     if len(d.dims) > MAX_RANK:
         ctx.diags.error(d.loc, f"template '{name}' has more than {MAX_RANK} dimensions")
+        scope.broken_xmp.add(name)
         return
     scope.templates[name] = TemplateSym(d, f"_xmpacc_t_{name}", scope.parent is None)
 
@@ -110,30 +116,43 @@ def _distribute(d: xd.Distribute, scope: Scope, ctx: Context) -> None:
     tname = d.template.name
     tmpl = scope.find_template(tname)
     if tmpl is None:
-        ctx.diags.error(d.template.loc, f"template '{tname}' is not declared")
-        return
-    nodes = scope.find_nodes(d.onto.name)
-    if nodes is None:
-        ctx.diags.error(d.onto.loc, f"nodes '{d.onto.name}' is not declared")
+        if not scope.is_broken(tname):
+            ctx.diags.error(d.template.loc, f"template '{tname}' is not declared")
         return
     if tmpl.distribute is not None:
         ctx.diags.error(d.loc, f"template '{tname}' is already distributed")
         return
-    if len(d.formats) != tmpl.ndims:
-        ctx.diags.error(d.loc, f"template '{tname}' has {tmpl.ndims} dimension(s) but "
-                               f"{len(d.formats)} dist-format(s) are given")
+    owner = _owning_scope(scope, tname)
+    nodes = scope.find_nodes(d.onto.name)
+    mistake = _distribute_mistake(d, tmpl, nodes, scope)
+    if nodes is None or mistake is not None:
+        # The template's mapping is unknown now: its aligns and loops stay silent.
+        owner.broken_xmp.add(tname)
+        if mistake is not None:
+            ctx.diags.add(mistake)
         return
+    owner.templates[tname] = dataclasses.replace(tmpl, distribute=d, nodes=nodes)
+
+
+def _distribute_mistake(d: xd.Distribute, tmpl: TemplateSym, nodes: NodesSym | None,
+                        scope: Scope) -> XmpError | None:
+    """What is wrong with a distribute of the declared template ``tmpl`` (None: nothing,
+    or only the nodes' own declaration, which has been reported)."""
+    tname = tmpl.name
+    if nodes is None:
+        return None if scope.is_broken(d.onto.name) else \
+            XmpError(d.onto.loc, f"nodes '{d.onto.name}' is not declared")
+    if len(d.formats) != tmpl.ndims:
+        return XmpError(d.loc, f"template '{tname}' has {tmpl.ndims} dimension(s) but "
+                                f"{len(d.formats)} dist-format(s) are given")
     distributed = sum(1 for f in d.formats if f.kind != "none")
     if distributed != nodes.ndims:
-        ctx.diags.error(d.loc, f"{distributed} distributed dimension(s) of '{tname}' but nodes "
-                               f"'{nodes.name}' has {nodes.ndims} dimension(s); they must match")
-        return
+        return XmpError(d.loc, f"{distributed} distributed dimension(s) of '{tname}' but nodes "
+                                f"'{nodes.name}' has {nodes.ndims} dimension(s); they must match")
     for f in d.formats:
         if f.kind == "block" and f.arg is not None:
-            ctx.diags.error(f.loc, "'block(n)' is not supported yet")
-            return
-    owner = _owning_scope(scope, tname)
-    owner.templates[tname] = dataclasses.replace(tmpl, distribute=d, nodes=nodes)
+            return XmpError(f.loc, "'block(n)' is not supported yet")
+    return None
 
 
 def _owning_scope(scope: Scope, tname: str) -> Scope:

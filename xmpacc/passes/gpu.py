@@ -15,7 +15,7 @@ from pycparser import c_ast
 
 from xmpacc import cbuild
 from xmpacc.context import Context, Unit
-from xmpacc.diagnostics import XmpError
+from xmpacc.diagnostics import AlreadyReported, XmpError
 from xmpacc.directives import ast as xd
 from xmpacc.passes import kernels, replicate
 from xmpacc.passes.attach import pragma_id
@@ -48,14 +48,22 @@ class _GpuLowering(ScopedWalker):
                 self.visit(item)
                 out.append(item)
                 continue
+            owned = None
             try:
                 if isinstance(d, xd.AccReplicateSync):
                     out += replicate.sync_calls(d, self.scope, self.active, item.coord)
                     continue
-                i += 1  # the directive owns the next statement
-                out.append(self._region(d, nxt) if isinstance(d, xd.AccReplicate) else self._loop(d, nxt))
+                if isinstance(nxt, (c_ast.Compound, c_ast.For)):
+                    i += 1  # the directive owns the next statement
+                    owned = nxt
+                out.append(self._region(d, owned) if isinstance(d, xd.AccReplicate) else self._loop(d, owned))
             except XmpError as err:
                 self.ctx.diags.add(err)
+                if owned is not None:
+                    out.append(owned)  # so that the later passes still check it
+            except AlreadyReported:
+                if owned is not None:
+                    out.append(owned)
         node.block_items = out
 
     def _acc_directive(self, item: c_ast.Node) -> xd.Directive | None:
@@ -88,6 +96,10 @@ class _GpuLowering(ScopedWalker):
         body = fors[-1].stmt
         check_body(body, lambda n: pragma_id(n) is not None)
         assert d.acc is not None
+        for n in d.acc.private + d.acc.firstprivate:
+            found = self.scope.find_c(n.name)
+            if found is not None and (isinstance(found[1].type, c_ast.ArrayDecl) or self.scope.find_array(n.name)):
+                raise XmpError(n.loc, f"'{n.name}' is an array; private and firstprivate take scalars only")
         reductions = {v.name.name: r.op for r in d.reductions for v in r.variables}
         kv = classify(body, [lp.var for lp in loops], self.scope, self.active,
                       [n.name for n in d.acc.private], [n.name for n in d.acc.firstprivate], reductions, d.loc)
@@ -108,6 +120,8 @@ class _GpuLowering(ScopedWalker):
 
     def _template(self, d: xd.Loop) -> TemplateSym:
         tmpl = self.scope.find_template(d.on.template.name)
+        if self.scope.is_broken(d.on.template.name):
+            raise AlreadyReported
         if tmpl is None:
             raise XmpError(d.on.template.loc, f"template '{d.on.template.name}' is not declared")
         if tmpl.distribute is None:
@@ -189,5 +203,4 @@ def run(unit: Unit, ctx: Context) -> Unit:
     assert ctx.scopes is not None
     file_reps = _file_scope(unit, ctx)
     _GpuLowering(ctx.scopes, ctx, unit, file_reps).visit(unit.ast)
-    ctx.diags.check()
-    return unit
+    return unit  # errors stay collected until the check stage

@@ -153,10 +153,6 @@ def classify(body: c_ast.Node, control: list[str], scope: Scope, replicated: lis
                                                        f"private({name}) or reduction(...:{name}), or "
                                                        f"declare it inside the loop body")
             out.by_value.append((name, decl))
-    for name in list(private) + list(firstprivate):
-        found = scope.find_c(name)
-        if found is not None and isinstance(found[1].type, c_ast.ArrayDecl) or scope.find_array(name):
-            raise XmpError(where, f"'{name}' is an array; private and firstprivate take scalars only")
     for name in private:
         if name not in [p for p, _ in out.private] and scope.find_c(name) is None:
             raise XmpError(where, f"private variable '{name}' is not declared")

@@ -29,7 +29,7 @@ def run(unit: Unit, ctx: Context) -> Unit:
             if isinstance(d, (xd.AccReplicate, xd.AccReplicateSync)) or (isinstance(d, xd.Loop) and d.acc):
                 ctx.diags.error(d.loc, f"'{name}{' ... acc' if isinstance(d, xd.Loop) else ''}' "
                                        "(XMP-ACC) is not supported yet")
-            elif unit.ast.ext and node in unit.ast.ext:
+            elif any(node is item for item in unit.ast.ext):  # identity: never compare ASTs
                 ctx.diags.error(d.loc, f"the '{name}' directive must be inside a function")
             else:
                 ctx.diags.error(d.loc, f"the '{name}' directive is not allowed here")

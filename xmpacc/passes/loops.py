@@ -21,11 +21,12 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from xmpacc import cbuild
+from xmpacc.cbuild import walk
 from xmpacc.context import Context, Unit
-from xmpacc.diagnostics import XmpError
+from xmpacc.diagnostics import AlreadyReported, XmpError
 from xmpacc.directives import ast as xd
 from xmpacc.passes.attach import pragma_id
-from xmpacc.passes.canonical import CanonicalLoop, canonical, loc_of
+from xmpacc.passes.canonical import CanonicalLoop, canonical
 from xmpacc.passes.reductions import loop_reduction_calls
 from xmpacc.scoping import ScopedWalker
 from xmpacc.symbols import ScopeTree, TemplateSym
@@ -61,6 +62,10 @@ def loop_indices(loop: xd.Loop) -> list[tuple[str, int]]:
     return out
 
 
+_COLLECTIVES = {xd.Reflect: "reflect", xd.ReductionDirective: "reduction", xd.Bcast: "bcast",
+                xd.Barrier: "barrier"}
+
+
 class _LoopLowering(ScopedWalker):
     def __init__(self, tree: ScopeTree, ctx: Context) -> None:
         super().__init__(tree)
@@ -88,8 +93,21 @@ class _LoopLowering(ScopedWalker):
                 out.append(self._lower(loop, nxt))
             except XmpError as err:
                 self.ctx.diags.add(err)
+                out.append(nxt)  # so that later passes still check the body
+            except AlreadyReported:
+                out.append(nxt)
             i += 2
         node.block_items = out
+
+    def _check_body(self, body: c_ast.Node) -> None:
+        """Communication inside a distributed loop runs on the owners of one iteration only,
+        which deadlocks the others (reference §6.1: LATER, rejected)."""
+        for node in walk(body):
+            for d in self.ctx.directives.get(id(node), []) if pragma_id(node) is not None else []:
+                if type(d) in _COLLECTIVES:
+                    name = _COLLECTIVES[type(d)]
+                    raise XmpError(d.loc, f"'{name}' inside the body of a loop directive is not "
+                                          "supported yet")
 
     def _loop_directive(self, item: c_ast.Node) -> xd.Loop | None:
         if pragma_id(item) is None:
@@ -101,6 +119,8 @@ class _LoopLowering(ScopedWalker):
 
     def _template(self, loop: xd.Loop) -> TemplateSym:
         tmpl = self.scope.find_template(loop.on.template.name)
+        if self.scope.is_broken(loop.on.template.name):
+            raise AlreadyReported
         if tmpl is None:
             name = loop.on.template.name
             if self.scope.find_nodes(name) is not None:
@@ -115,6 +135,7 @@ class _LoopLowering(ScopedWalker):
 
     def _lower(self, loop: xd.Loop, node: c_ast.For) -> c_ast.Node:
         tmpl = self._template(loop)
+        self._check_body(node.stmt)
         indices = dict(loop_indices(loop))
         pending = dict(indices)
         nest = _distribute_nest(node, pending, tmpl)
@@ -141,6 +162,8 @@ def _distribute_nest(node: c_ast.For, pending: dict[str, int], tmpl: TemplateSym
     """The replacement of ``node``: every loop of the perfect nest whose control variable is
     in ``pending`` is distributed (and removed from ``pending``), outermost first."""
     var = _control_var(node)
+    if var is None and pending:
+        canonical(node)  # reports what is wrong with the loop's initialisation
     tdim = pending.pop(var) if var in pending else None
     info = canonical(node) if tdim is not None else None
     inner = _nested_for(node.stmt)
@@ -207,5 +230,4 @@ def _position_for(node: c_ast.For, info: CanonicalLoop, dim: str, decl_type: str
 def run(unit: Unit, ctx: Context) -> Unit:
     assert ctx.scopes is not None
     _LoopLowering(ctx.scopes, ctx).visit(unit.ast)
-    ctx.diags.check()
-    return unit
+    return unit  # errors stay collected until the check stage

@@ -144,7 +144,8 @@ def _lower_block(scope: Scope, ctx: Context) -> None:
         for d in ctx.directives.get(id(item), []) if pragma_id(item) is not None else []:
             if isinstance(d, (xd.Align, xd.Shadow)):
                 for n in d.arrays:
-                    place[n.name] = max(place.get(n.name, -1), pos)
+                    if n.name in scope.arrays:  # not one whose align was in error
+                        place[n.name] = max(place.get(n.name, -1), pos)
         if isinstance(item, c_ast.Decl) and item.name in scope.arrays and scope.arrays[item.name].decl is item:
             place[item.name] = max(place.get(item.name, -1), pos)
     out: list[c_ast.Node] = []

@@ -1,0 +1,195 @@
+"""XMP-ACC on machines without a GPU: the host backend, the generated .cu, acc diagnostics.
+
+Every XMP-ACC sample runs on the host backend under 1-4 processes and prints what its
+serial build prints; each generated .cu compiles with nvcc (when nvcc is installed) and
+matches its golden file (``XMPACC_UPDATE_GOLDEN=1`` rewrites the golden files).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO, SAMPLES, build_serial, run_mpi, run_xmpacc
+
+ACC_SAMPLES = [
+    ("nbody/nbody_acc.c", "nbody/nbody_serial.c"),
+    ("fig3/fig3_acc.c", "fig3/fig3_serial.c"),
+    ("laplace/laplace_acc.c", "laplace/laplace_serial.c"),
+]
+PROGRAMS = Path(__file__).parent / "acc_programs"
+GOLDEN = Path(__file__).parent / "golden"
+HOST = {"XMPACC_DEVICE": "host"}
+_NUM = re.compile(r"[-+]?\d+\.\d*(?:[eE][-+]?\d+)?")
+
+
+def same_output(got: str, expected: str, rel: float) -> None:
+    """Equal text, except floating-point numbers, which agree to a relative tolerance."""
+    assert _NUM.sub("#", got) == _NUM.sub("#", expected), f"got:\n{got}\nexpected:\n{expected}"
+    for a, b in zip(_NUM.findall(got), _NUM.findall(expected)):
+        assert float(a) == pytest.approx(float(b), rel=rel, abs=1e-300), f"{a} != {b}"
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, str]]:
+    tmp = tmp_path_factory.mktemp("acc")
+    out = {}
+    for acc, serial in ACC_SAMPLES:
+        exe = tmp / Path(acc).stem
+        r = run_xmpacc(str(SAMPLES / acc), "-o", str(exe), "--keep")
+        assert r.returncode == 0, r.stderr
+        ref = build_serial(SAMPLES / serial, tmp / (Path(serial).stem + "_serial"))
+        out[acc] = (exe, subprocess.run([str(ref)], capture_output=True, text=True, check=True).stdout)
+    return out
+
+
+@pytest.mark.mpi
+@pytest.mark.parametrize("nprocs", [1, 2, 3, 4])
+@pytest.mark.parametrize("sample", [a for a, _s in ACC_SAMPLES])
+def test_acc_sample_on_host_backend(built: dict[str, tuple[Path, str]], sample: str, nprocs: int) -> None:
+    exe, expected = built[sample]
+    r = run_mpi(nprocs, exe, env=HOST)
+    assert r.returncode == 0, r.stderr
+    same_output(r.stdout, expected, rel=1e-9)
+
+
+def test_auto_without_gpu_says_so_once(built: dict[str, tuple[Path, str]]) -> None:
+    exe, _ = built[ACC_SAMPLES[0][0]]
+    r = run_mpi(2, exe, env={"XMPACC_DEVICE": "auto"})
+    if "uses GPU" in r.stderr or r.stderr.count("host backend") == 0:
+        pytest.skip("this machine has a GPU")
+    assert r.returncode == 0
+    assert r.stderr.count("host backend") == 1
+
+
+def test_cuda_without_gpu_fails_cleanly(built: dict[str, tuple[Path, str]]) -> None:
+    try:
+        import cupy
+
+        if cupy.cuda.runtime.getDeviceCount() > 0:
+            pytest.skip("this machine has a GPU")
+    except Exception:  # noqa: BLE001 - no CuPy: the case under test
+        pass
+    exe, _ = built[ACC_SAMPLES[0][0]]
+    r = run_mpi(2, exe, env={"XMPACC_DEVICE": "cuda"}, timeout=60)
+    assert r.returncode != 0
+    assert "no GPU device found" in r.stderr
+    assert "Traceback" not in r.stderr
+
+
+@pytest.mark.parametrize("sample", [a for a, _s in ACC_SAMPLES])
+def test_cu_golden(built: dict[str, tuple[Path, str]], sample: str) -> None:
+    exe, _ = built[sample]
+    text = exe.with_suffix(".cu").read_text()
+    text = text.replace(str(SAMPLES) + "/", "samples/")
+    golden = GOLDEN / (Path(sample).stem + ".cu")
+    if os.environ.get("XMPACC_UPDATE_GOLDEN"):
+        golden.parent.mkdir(exist_ok=True)
+        golden.write_text(text)
+    assert golden.exists(), f"no golden file {golden}: run with XMPACC_UPDATE_GOLDEN=1"
+    assert text == golden.read_text()
+
+
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not installed")
+@pytest.mark.parametrize("sample", [a for a, _s in ACC_SAMPLES])
+def test_cu_compiles_with_nvcc(built: dict[str, tuple[Path, str]], sample: str, tmp_path: Path) -> None:
+    exe, _ = built[sample]
+    r = subprocess.run(["nvcc", "-arch=sm_90", "-c", str(exe.with_suffix(".cu")), "-I",
+                        str(REPO / "runtime" / "include"), "-o", str(tmp_path / "k.o")],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+
+
+def test_kernel_named_after_line_with_recognisable_body(built: dict[str, tuple[Path, str]]) -> None:
+    exe, _ = built["nbody/nbody_acc.c"]
+    cu = exe.with_suffix(".cu").read_text()
+    kernels = re.findall(r"_XMPACC_KERNEL (_xmpacc_loop_nbody_acc_c_\d+)\(", cu)
+    assert len(kernels) == 2
+    assert "r = sqrt(r2);" in cu and "acc_x += (a * (x_j - x_i)) / r;" in cu
+
+
+@pytest.mark.mpi
+def test_missing_sync_out_shows_stale_host_data(tmp_path: Path) -> None:
+    exe = tmp_path / "stale"
+    r = run_xmpacc(str(PROGRAMS / "stale_without_sync.c"), "-o", str(exe))
+    assert r.returncode == 0, r.stderr
+    r = run_mpi(2, exe, env=HOST)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == "sum = 40\n"   # the serial build prints 80: the kernel's 2s stay on the device
+
+
+@pytest.mark.mpi
+def test_acc_features_on_2x2_grid(tmp_path: Path) -> None:
+    exe = tmp_path / "features"
+    r = run_xmpacc(str(PROGRAMS / "acc_features.c"), "-o", str(exe))
+    assert r.returncode == 0, r.stderr
+    ref = build_serial(PROGRAMS / "acc_features.c", tmp_path / "serial")
+    expected = subprocess.run([str(ref)], capture_output=True, text=True, check=True).stdout
+    r = run_mpi(4, exe, env=HOST)
+    assert r.returncode == 0, r.stderr
+    same_output(r.stdout, expected, rel=1e-9)
+
+
+# ------------------------------------------------------------------ diagnostics
+
+BASE = """\
+#include <stdio.h>
+#include <stdlib.h>
+#define N 16
+double a[N], b[N];
+double *ptr;
+double loc[N];
+int k;
+#pragma xmp nodes p[*]
+#pragma xmp template t[N]
+#pragma xmp distribute t[block] onto p
+#pragma xmp align a[i] with t[i]
+#pragma xmp align b[i] with t[i]
+double helper(double x) {{ return x; }}
+int main(void) {{
+  int i; double s = 0;
+{body}
+  return 0;
+}}
+"""
+
+ACC_ERRORS = [
+    # (body, line, column, fragment)
+    ("#pragma xmp loop on t[i] acc\n  for (i = 0; i < N; i++) a[i] = 1;", 17, 27,
+     "array 'a' is used in an acc loop but has no device copy"),
+    ("#pragma xmp acc replicate (a)\n  {\n#pragma xmp loop on t[i] acc\n  for (i = 0; i < N; i++) { s = a[i]; }\n  }",
+     19, 29, "scalar 's' is assigned in the acc loop"),
+    ("#pragma xmp acc replicate_sync in (a)", 16, 36, "'a' is not replicated"),
+    ("#pragma xmp acc replicate (a)\n  {\n#pragma xmp loop on t[i] acc\n  for (i = 0; i < N; i++) a[i] = helper(1.0);\n  }",
+     19, 34, "call of 'helper' in an acc loop"),
+    ("#pragma xmp acc replicate (a)\n  {\n#pragma xmp loop on t[i] acc\n  for (i = 0; i < N; i++) a[i] = *ptr;\n  }",
+     19, 35, "pointer dereference"),
+    ("#pragma xmp acc replicate (a)\n  {\n#pragma xmp loop on t[i] acc\n  for (i = 0; i < N; i++) {\n"
+     "#pragma xmp barrier\n  a[i] = 1; }\n  }", 20, 9, "XMP directives are not allowed inside an acc loop"),
+    ("#pragma xmp acc replicate (a)\n  {\n#pragma xmp loop on t[i] acc private(loc)\n  for (i = 0; i < N; i++) a[i] = 1;\n  }",
+     18, 38, "'loc' is an array; private and firstprivate take scalars only"),
+    ("#pragma xmp acc replicate (ptr)\n  { }", 16, 28, "'ptr' is a pointer"),
+    ("#pragma xmp acc replicate (a)\n  {\n#pragma xmp acc replicate (a)\n  { }\n  }", 18, 28, "already replicated"),
+    ("#pragma xmp acc replicate (a)\n  s = 1;", 16, 13, "must be followed by a compound statement"),
+    ("#pragma xmp acc replicate (nothere)\n  { }", 16, 28, "'nothere' in acc replicate is not declared"),
+    ("#pragma xmp acc replicate (a)\n  {\n#pragma xmp loop on t[i] acc\n  for (i = 0; i < N; i++) a[i] = loc[i];\n  }",
+     19, 34, "array 'loc' is used in an acc loop but has no device copy"),
+]
+
+
+@pytest.mark.parametrize("body,line,col,fragment", ACC_ERRORS)
+def test_acc_diagnostics(tmp_path: Path, body: str, line: int, col: int, fragment: str) -> None:
+    src = tmp_path / "prog.c"
+    src.write_text(BASE.format(body=body))
+    out = tmp_path / "prog"
+    r = run_xmpacc(str(src), "-o", str(out))
+    assert r.returncode == 1, r.stderr
+    assert r.stderr.startswith(f"{src}:{line}:{col}: error:"), r.stderr
+    assert fragment in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr
+    assert not out.exists()

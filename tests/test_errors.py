@@ -1,0 +1,335 @@
+"""User mistakes (reference §10): one table of small programs, each with one mistake.
+
+Every mistake must print ``file:line:col: error: message``, the source line and a caret,
+exit with status 1, show no Python traceback and leave no file behind.  The expected place
+is marked in each program with ``@`` (removed before the file is written), so the table
+stays right when a program is edited; the message fragment is the third column.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from conftest import run_xmpacc
+from xmpacc import cli
+from xmpacc.context import Context, Unit
+from xmpacc.diagnostics import InternalError
+
+MARK = "@"
+MAIN = "int main(void) { return 0; }\n"
+
+# The declarations most programs start from: a 1-D block template and an aligned array.
+HEAD = """\
+#pragma xmp nodes p[4]
+#pragma xmp template t[100]
+#pragma xmp distribute t[block] onto p
+double a[100];
+#pragma xmp align a[i] with t[i]
+"""
+
+
+def in_main(body: str, head: str = HEAD) -> str:
+    """A complete program: ``head`` at file scope, ``body`` inside ``main``."""
+    return (f"{head}\nint main(void)\n{{\n    int i, j, x = 0;\n    double s = 0;\n"
+            f"{body}\n    return x + (int) s;\n}}\n")
+
+
+def at_top(decls: str, head: str = HEAD) -> str:
+    """A complete program: ``head``, then ``decls`` at file scope, then an empty ``main``."""
+    return head + decls + MAIN
+
+
+def lines(*text: str) -> str:
+    return "".join(t + "\n" for t in text)
+
+
+def place(marked: str) -> tuple[str, int, int]:
+    """The program without its marker, and the marker's 1-based line and column."""
+    assert marked.count(MARK) == 1, "mark exactly one place"
+    before = marked[:marked.index(MARK)]
+    line = before.count("\n") + 1
+    col = len(before) - (before.rfind("\n") + 1) + 1
+    return marked.replace(MARK, ""), line, col
+
+
+CASES = [
+    # ---- directive syntax
+    ("unknown-directive", in_main("#pragma xmp @frobnicate"), "unknown XMP directive 'frobnicate'"),
+    ("empty-directive", in_main("#pragma xmp@"), "expected an XMP directive name"),
+    ("unknown-clause", in_main("#pragma xmp loop on t[i] @bogus(x)\n    for (i = 0; i < 100; i++) a[i] = 0;"),
+     "unknown clause 'bogus'"),
+    ("missing-onto", at_top("", HEAD.replace("onto p", "@p")), "expected 'onto'"),
+    ("unbalanced", in_main("#pragma xmp reflect @(a"), "unbalanced '('"),
+    ("extra-tokens", in_main("#pragma xmp barrier on p @junk"), "unknown clause 'junk'"),
+    ("int-expr-not-c", at_top(lines("#pragma xmp template t[@10 ++ 3]", "#pragma xmp distribute t[block] onto p"),
+                              "#pragma xmp nodes p[4]\n"), "invalid C expression '10 ++ 3'"),
+    ("int-expr-juxtaposed", at_top("#pragma xmp template t[10 @20]\n", ""), "unexpected '20'"),
+    # ---- C syntax and the preprocessor
+    ("c-syntax", in_main("    x = @;"), "syntax error"),
+    ("c-syntax-missing-semicolon", in_main("    for (i = 0; i < 10; i++) {\n        x += i\n    @}"),
+     "syntax error before '}'"),
+    ("c-syntax-after-tab-and-macro", "#define N 1000\n" + in_main("\tx  =  N  @N;"), "syntax error"),
+    ("cpp-missing-include", '#include @"missing_header.h"\n' + in_main(""), "missing_header.h"),
+    # ---- names and declarations
+    ("undeclared-nodes", at_top("", HEAD.replace("onto p", "onto @q")), "nodes 'q' is not declared"),
+    ("undeclared-template-distribute", at_top("#pragma xmp distribute @u[block] onto p\n", "#pragma xmp nodes p[4]\n"),
+     "template 'u' is not declared"),
+    ("undeclared-template-align", at_top("", HEAD.replace("with t[i]", "with @u[i]")), "template 'u' is not declared"),
+    ("undeclared-array-align", at_top("#pragma xmp align @b[i] with t[i]\n"), "array 'b' is not declared"),
+    ("redeclared-nodes", at_top("#pragma xmp nodes @p[2]\n"), "nodes 'p' is already declared"),
+    ("redeclared-template", at_top("#pragma xmp template @t[10]\n"), "template 't' is already declared"),
+    ("distributed-twice", at_top("#pragma xmp @distribute t[cyclic] onto p\n"), "already distributed"),
+    ("dist-format-count", at_top(lines("#pragma xmp nodes p[4]", "#pragma xmp template t[10][10]",
+                                       "#pragma xmp @distribute t[block] onto p"), ""), "dist-format"),
+    ("distributed-vs-nodes-rank", at_top(lines("#pragma xmp nodes p[2][2]", "#pragma xmp template t[10]",
+                                               "#pragma xmp @distribute t[block] onto p"), ""), "must match"),
+    ("align-non-array", at_top("int n;\n#pragma xmp align @n[i] with t[i]\n"), "not an array"),
+    ("align-wrong-rank", at_top("double b[10][10];\n#pragma xmp align @b[i] with t[i]\n"), "has 2 dimension(s)"),
+    ("align-dummy-missing", at_top("double b[10];\n#pragma xmp align b[@j] with t[i]\n"), "cannot find 'j'"),
+    ("align-template-subscripts", at_top("double b[10];\n#pragma xmp align b[i] with @t[i][*]\n"),
+     "template 't' has 1 dimension(s)"),
+    ("align-initializer", at_top("double b[4] = {1, 2, 3, 4};\n#pragma xmp align @b[i] with t[i]\n"),
+     "initializer"),
+    ("align-undistributed-template", at_top("#pragma xmp template u[10]\ndouble b[10];\n"
+                                            "#pragma xmp align b[i] with @u[i]\n"), "not distributed"),
+    ("aligned-twice", at_top("#pragma xmp align @a[i] with t[i]\n"), "already aligned"),
+    ("shadow-count", at_top("#pragma xmp @shadow a[1][1]\n"), "gives 2"),
+    ("shadow-non-aligned", at_top("double b[10];\n#pragma xmp shadow @b[1]\n"), "not an aligned array"),
+    ("shadow-collapsed", at_top(lines("double b[100][4];", "#pragma xmp align b[i][*] with t[i]",
+                                      "#pragma xmp shadow b[1][@1]")), "not distributed"),
+    ("shadow-cyclic", at_top("#pragma xmp shadow a[@1]\n", HEAD.replace("[block]", "[cyclic]")), "cyclic"),
+    ("shadow-negative", at_top("#pragma xmp shadow a[@-1]\n"), "negative"),
+    ("shadow-twice", at_top("#pragma xmp shadow a[1]\n#pragma xmp @shadow a[2]\n"), "declared twice"),
+    ("block-scope-undeclared-template", in_main("    double b[10];\n#pragma xmp align b[i] with @u[i]"),
+     "template 'u' is not declared"),
+    # ---- loops
+    ("loop-undeclared-template", in_main("#pragma xmp loop on @u[i]\n    for (i = 0; i < 10; i++) x++;"),
+     "template 'u' is not declared"),
+    ("loop-undistributed", in_main("#pragma xmp loop on @u[i]\n    for (i = 0; i < 10; i++) x++;",
+                                   HEAD + "#pragma xmp template u[10]\n"), "not distributed"),
+    ("loop-not-for", in_main("#pragma xmp @loop on t[i]\n    x = 1;"), "followed by a for"),
+    ("loop-at-end-of-block", in_main("    {\n#pragma xmp @loop on t[i]\n    }"), "followed by a for"),
+    ("loop-index-not-in-on-ref", in_main("#pragma xmp loop (@j) on t[i]\n    for (j = 0; j < 100; j++) a[j] = 0;"),
+     "cannot find index 'j'"),
+    ("loop-on-ref-rank", in_main("#pragma xmp loop on @t[i][j]\n    for (i = 0; i < 100; i++) a[i] = 0;"),
+     "has 1 dimension(s)"),
+    ("loop-index-missing-in-nest", in_main("#pragma xmp @loop (i) on t[i]\n    for (j = 0; j < 100; j++) a[j] = 0;"),
+     "cannot find the loop"),
+    ("loop-not-canonical-step", in_main("#pragma xmp loop on t[i]\n    for (i = 1; i < 100; @i *= 2) a[i] = 0;"),
+     "not canonical"),
+    ("loop-not-canonical-cond", in_main("#pragma xmp loop on t[i]\n    for (i = 0; @j < 100; i++) a[i] = 0;"),
+     "not canonical"),
+    ("loop-not-canonical-init", in_main("#pragma xmp loop on t[i]\n    @for (; i < 100; i++) a[i] = 0;"),
+     "not canonical"),
+    ("loop-on-nodes", in_main("#pragma xmp loop on @p[i]\n    for (i = 0; i < 4; i++) x++;"), "not supported yet"),
+    ("collective-in-loop-body", in_main("#pragma xmp loop on t[i]\n    for (i = 0; i < 100; i++) {\n"
+                                        "#pragma xmp @barrier\n    }"), "not supported yet"),
+    ("reduction-aligned", in_main("#pragma xmp loop on t[i] reduction(+:@a)\n    for (i = 0; i < 100; i++) a[i] = 0;"),
+     "aligned"),
+    ("reduction-undeclared", in_main("#pragma xmp loop on t[i] reduction(+:@zz)\n"
+                                     "    for (i = 0; i < 100; i++) s += a[i];"), "'zz' is not declared"),
+    ("reduction-bitwise-double", in_main("#pragma xmp loop on t[i] reduction(&:@s)\n"
+                                         "    for (i = 0; i < 100; i++) s += a[i];"), "bitwise"),
+    ("reduction-directive-aligned", in_main("#pragma xmp reduction(+:@a)"), "aligned"),
+    # ---- communication and tasks
+    ("reflect-no-shadow", in_main("#pragma xmp reflect (@a)"), "has no shadow"),
+    ("reflect-not-aligned", in_main("#pragma xmp reflect (@x)"), "not an aligned array"),
+    ("reflect-undeclared", in_main("#pragma xmp reflect (@nope)"), "not declared"),
+    ("bcast-distributed", in_main("#pragma xmp bcast (@a)"), "distributed array"),
+    ("bcast-multi-node-source", in_main("#pragma xmp bcast (x) from p[@0:2]"), "single node"),
+    ("bcast-undeclared", in_main("#pragma xmp bcast (@y)"), "'y' is not declared"),
+    ("task-undeclared-nodes", in_main("#pragma xmp task on @q[0]\n    x = 1;"), "nodes 'q' is not declared"),
+    ("task-no-statement", in_main("    {\n#pragma xmp @task on p[0]\n    }"), "followed by a statement"),
+    ("task-before-directive", in_main("#pragma xmp @task on p[0]\n#pragma xmp barrier"), "followed by a statement"),
+    ("task-before-declaration", in_main("#pragma xmp @task on p[0]\n    int y = 0;"), "followed by a statement"),
+    ("barrier-undeclared-nodes", in_main("#pragma xmp barrier on @q"), "nodes 'q' is not declared"),
+    ("executable-at-file-scope", at_top("#pragma xmp @barrier\n"), "inside a function"),
+    ("loop-at-file-scope", at_top("#pragma xmp @loop on t[i]\n"), "inside a function"),
+    # ---- reference §6.8 and other LATER features: "not supported yet"
+    ("reflect-acc", in_main("#pragma xmp @reflect (a) acc", HEAD + "#pragma xmp shadow a[1]\n"),
+     "not supported yet"),
+    ("gmove", in_main("#pragma xmp @gmove\n    x = 1;"), "not supported yet"),
+    ("coarray", in_main("#pragma xmp @coarray x : [*]"), "not supported yet"),
+    ("template-fix", in_main("#pragma xmp @template_fix t[100]"), "not supported yet"),
+    ("tasks", in_main("#pragma xmp @tasks\n    { x = 1; }"), "not supported yet"),
+    ("array-directive", in_main("#pragma xmp @array on t[0:100]\n    x = 1;"), "not supported yet"),
+    ("post", in_main("#pragma xmp @post(p[0], 1)"), "not supported yet"),
+    ("reflect-async", in_main("#pragma xmp reflect (a) @async(1)", HEAD + "#pragma xmp shadow a[1]\n"),
+     "not supported yet"),
+    ("loop-expand", in_main("#pragma xmp loop on t[i] @expand(1)\n    for (i = 0; i < 100; i++) x++;"),
+     "not supported yet"),
+    ("nodes-subset", at_top("#pragma xmp @nodes q[2] = p[0:2]\n"), "not supported yet"),
+    ("unfixed-template", at_top("#pragma xmp @template t[:]\n", ""), "not supported yet"),
+    ("block-n", at_top("", HEAD.replace("[block]", "[@block(10)]")), "not supported yet"),
+    ("loop-on-ref-offset", in_main("#pragma xmp loop on t[@i+1]\n    for (i = 0; i < 99; i++) x++;"),
+     "not supported yet"),
+    ("acc-reflect", in_main("#pragma xmp acc @reflect (a)"), "not supported yet"),
+    ("acc-replicate-not-compound", in_main("#pragma xmp @acc replicate (x)\n    x = 1;"), "compound statement"),
+]
+
+
+Compile = Callable[..., tuple[subprocess.CompletedProcess[str], Path, Path]]
+
+
+@pytest.fixture
+def compile_(tmp_path: Path) -> Compile:
+    """Write ``source`` to tmp_path/prog.c and run ``xmpacc prog.c -o prog EXTRA...``."""
+    def run(source: str, *extra: str) -> tuple[subprocess.CompletedProcess[str], Path, Path]:
+        src = tmp_path / "prog.c"
+        src.write_text(source)
+        out = tmp_path / "prog"
+        proc = run_xmpacc(str(src), "-o", str(out), *extra)
+        return proc, src, out
+    return run
+
+
+def assert_clean_failure(proc: subprocess.CompletedProcess[str], tmp_path: Path, keep: set[str]) -> None:
+    """Exit 1, no traceback, and nothing left in the folder but the user's files."""
+    assert proc.returncode == 1, proc.stderr
+    assert "Traceback" not in proc.stderr + proc.stdout, proc.stderr
+    left = {p.name for p in tmp_path.iterdir()}
+    assert left == keep, f"stray files: {sorted(left - keep)}"
+
+
+def assert_error_at(stderr: str, src: Path, line: int, col: int, fragment: str) -> None:
+    lines = stderr.splitlines()
+    head = f"{src}:{line}:{col}: error:"
+    assert lines and lines[0].startswith(head), f"expected {head} ...\n{stderr}"
+    assert fragment in lines[0], stderr
+    text = src.read_text().splitlines()[line - 1].expandtabs(1)  # a tab is one column
+    assert lines[1] == f"{line:5d} | {text}", stderr
+    assert lines[2] == "      | " + " " * (col - 1) + "^", stderr
+
+
+@pytest.mark.parametrize("marked, fragment", [pytest.param(m, f, id=i) for i, m, f in CASES])
+def test_mistake(marked: str, fragment: str, compile_: Compile, tmp_path: Path) -> None:
+    source, line, col = place(marked)
+    proc, src, _out = compile_(source)
+    assert_clean_failure(proc, tmp_path, {src.name})
+    assert_error_at(proc.stderr, src, line, col, fragment)
+    assert proc.stderr.count(": error:") == 1, f"one mistake, one error:\n{proc.stderr}"
+
+
+def test_directive_in_a_header(compile_: Compile, tmp_path: Path) -> None:
+    """cpp would hide it from xmpacc: say so instead of ignoring it."""
+    (tmp_path / "decls.h").write_text("#pragma xmp barrier\n")
+    proc, src, _ = compile_('#pragma xmp nodes p[4]\n#include "decls.h"\nint main(void) { return 0; }\n')
+    assert_clean_failure(proc, tmp_path, {src.name, "decls.h"})
+    assert_error_at(proc.stderr, tmp_path / "decls.h", 1, 9, "included files are not supported yet")
+
+
+def test_lookalike_pragma_is_not_a_directive(compile_: Compile, tmp_path: Path) -> None:
+    proc, _src, _ = compile_(in_main("#pragma xmp_loop on t[i]\n#pragma xmploop"), "--stop-after=check")
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+
+
+def test_stop_after_reports_errors_of_the_stages_run(compile_: Compile, tmp_path: Path) -> None:
+    proc, src, _ = compile_(HEAD.replace("with t[i]", "with u[i]") + "int main(void) { return 0; }\n",
+                            "--stop-after=declare")
+    assert proc.returncode == 1 and f"{src}:5:29: error: template 'u'" in proc.stderr, proc.stderr
+
+
+def test_two_unknown_directives_both_reported(compile_: Compile, tmp_path: Path) -> None:
+    proc, src, _ = compile_(in_main("#pragma xmp frob\n    x = 1;\n#pragma xmp loop on t[i] bogus\n"
+                                    "    for (i = 0; i < 100; i++) x++;"))
+    assert_clean_failure(proc, tmp_path, {src.name})
+    errors = [ln for ln in proc.stderr.splitlines() if ": error:" in ln]
+    assert len(errors) == 2, proc.stderr
+    assert "unknown XMP directive 'frob'" in errors[0] and "unknown clause 'bogus'" in errors[1]
+
+
+def test_mistakes_of_different_stages_both_reported(compile_: Compile, tmp_path: Path) -> None:
+    """A declaration error and a loop error: one run reports both, in source order."""
+    source = HEAD.replace("with t[i]", "with u[i]") + "\nint main(void)\n{\n    int i;\n" \
+        "#pragma xmp loop on v[i]\n    for (i = 0; i < 10; i++) ;\n#pragma xmp reflect (w)\n    return 0;\n}\n"
+    proc, src, _ = compile_(source)
+    assert_clean_failure(proc, tmp_path, {src.name})
+    errors = [ln for ln in proc.stderr.splitlines() if ": error:" in ln]
+    assert [e.split(": error:")[0] for e in errors] == [f"{src}:5:29", f"{src}:10:21", f"{src}:12:22"], \
+        proc.stderr
+    assert "template 'u'" in errors[0] and "template 'v'" in errors[1] and "'w'" in errors[2]
+
+
+def test_all_preprocessor_errors_reported(compile_: Compile, tmp_path: Path) -> None:
+    proc, src, _ = compile_(lines("#pragma xmp nodes p[4]", "#error first", "#if 1", "#error second", "#endif"))
+    assert_clean_failure(proc, tmp_path, {src.name})
+    assert_error_at(proc.stderr, src, 2, 2, "first")
+    assert f"{src}:4:2: error: #error second" in proc.stderr
+
+
+def test_many_errors_in_one_pass(compile_: Compile, tmp_path: Path) -> None:
+    """Several mistakes that the same pass finds are all reported, not only the first."""
+    proc, src, _ = compile_(in_main("#pragma xmp bcast (a)\n#pragma xmp reflect (a)\n"
+                                    "#pragma xmp loop on t[i] reduction(+:zz)\n"
+                                    "    for (i = 0; i < 100; i++) s += a[i];\n"
+                                    "#pragma xmp loop on t[i]\n    for (i = 0; i < 100; i *= 2) x++;"))
+    assert_clean_failure(proc, tmp_path, {src.name})
+    errors = [ln for ln in proc.stderr.splitlines() if ": error:" in ln]
+    assert len(errors) == 4, proc.stderr
+
+
+def test_macro_in_directive_points_at_source(compile_: Compile, tmp_path: Path) -> None:
+    """After -D expansion an error still points at the column the user wrote."""
+    source, line, col = place("#pragma xmp nodes p[4]\n#pragma xmp template t[N][N] @junk\n"
+                              "int main(void) { return 0; }\n")
+    proc, src, _ = compile_(source, "-DN=100")
+    assert_clean_failure(proc, tmp_path, {src.name})
+    assert_error_at(proc.stderr, src, line, col, "extra tokens")
+
+
+def test_error_after_macro_expansion_in_directive(compile_: Compile, tmp_path: Path) -> None:
+    source, line, col = place("#define W 2 3\n#pragma xmp nodes p[4]\n#pragma xmp template t[100]\n"
+                              "#pragma xmp distribute t[block] onto p\ndouble a[100];\n"
+                              "#pragma xmp align a[i] with t[i]\n#pragma xmp shadow a[@W]\n"
+                              "int main(void) { return 0; }\n")
+    proc, src, _ = compile_(source)
+    assert_clean_failure(proc, tmp_path, {src.name})
+    assert_error_at(proc.stderr, src, line, col, "unexpected '3'")
+
+
+def test_plain_c_file_syntax_error(compile_: Compile, tmp_path: Path) -> None:
+    """A file without directives goes straight to cc; its error still ends the build cleanly."""
+    proc, src, _ = compile_("int main(void)\n{\n    return 0\n}\n")
+    assert_clean_failure(proc, tmp_path, {src.name})
+    assert re.search(rf"^{re.escape(str(src))}:3:\d+: error:", proc.stderr, re.MULTILINE), proc.stderr
+
+
+def test_missing_input_file(tmp_path: Path) -> None:
+    missing = tmp_path / "nothere.c"
+    proc = run_xmpacc(str(missing), "-o", str(tmp_path / "prog"))
+    assert_clean_failure(proc, tmp_path, set())
+    assert "nothere.c" in proc.stderr and "error" in proc.stderr
+
+
+def test_unknown_option(tmp_path: Path) -> None:
+    src = tmp_path / "prog.c"
+    src.write_text("int main(void) { return 0; }\n")
+    proc = run_xmpacc("--frobnicate", str(src), "-o", str(tmp_path / "prog"))
+    assert_clean_failure(proc, tmp_path, {"prog.c"})
+    assert "unknown option '--frobnicate'" in proc.stderr
+
+
+@pytest.mark.parametrize("exc", [RuntimeError, InternalError])
+def test_internal_error_is_reported_as_bug(exc: type[Exception], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    from xmpacc import driver
+    from xmpacc.passes import comm
+
+    def broken(unit: Unit, ctx: Context) -> Unit:
+        raise exc("invariant broken")
+
+    monkeypatch.setattr(driver, "PASSES", tuple(
+        (name, tuple(broken if run is comm.run else run for run in runs)) for name, runs in driver.PASSES))
+    src = tmp_path / "prog.c"
+    src.write_text(in_main("#pragma xmp barrier"))
+    rc = cli.main([str(src), "-o", str(tmp_path / "prog")])
+    err = capsys.readouterr().err
+    assert rc != 0 and rc != 1
+    assert "bug in xmpacc" in err and "invariant broken" in err
+    assert "Traceback" not in err
+    assert {p.name for p in tmp_path.iterdir()} == {"prog.c"}

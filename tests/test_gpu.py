@@ -1,0 +1,127 @@
+"""XMP-ACC on a real GPU (cuda backend).  Marked ``gpu``: skipped without a CUDA device.
+
+Run on the device machine with ``python3 -m pytest -m gpu tests/test_gpu.py``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import SAMPLES, build_serial, run_mpi, run_xmpacc
+from test_acc import ACC_SAMPLES, same_output
+
+
+def _gpus() -> int:
+    try:
+        import cupy
+
+        return int(cupy.cuda.runtime.getDeviceCount())
+    except Exception:  # noqa: BLE001 - no CuPy or no driver: no GPU
+        return 0
+
+
+pytestmark = [pytest.mark.gpu, pytest.mark.skipif(_gpus() == 0, reason="needs a CUDA GPU")]
+CUDA = {"XMPACC_DEVICE": "cuda"}
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, str]]:
+    out: dict[str, tuple[Path, str]] = {}
+    tmp = tmp_path_factory.mktemp("gpu")
+    for acc, serial in ACC_SAMPLES:
+        exe = tmp / Path(acc).stem
+        r = run_xmpacc(str(SAMPLES / acc), "-O2", "-o", str(exe))
+        assert r.returncode == 0, r.stderr
+        ref = build_serial(SAMPLES / serial, tmp / (Path(serial).stem + "_serial"))
+        import subprocess
+
+        out[acc] = (exe, subprocess.run([str(ref)], capture_output=True, text=True, check=True).stdout)
+    return out
+
+
+@pytest.mark.parametrize("nprocs", [1, 2, 4])
+@pytest.mark.parametrize("sample", [a for a, _s in ACC_SAMPLES])
+def test_sample_on_gpu_matches_serial(built: dict[str, tuple[Path, str]], sample: str, nprocs: int) -> None:
+    exe, expected = built[sample]
+    r = run_mpi(nprocs, exe, env={**CUDA, "XMPACC_VERBOSE": "1"})
+    assert r.returncode == 0, r.stderr
+    assert "uses GPU" in r.stderr
+    same_output(r.stdout, expected, rel=1e-9)
+
+
+def test_ranks_share_gpus_round_robin(built: dict[str, tuple[Path, str]]) -> None:
+    exe, _ = built[ACC_SAMPLES[0][0]]
+    r = run_mpi(4, exe, env={**CUDA, "XMPACC_VERBOSE": "1"})
+    n = _gpus()
+    for rank in range(4):
+        assert f"rank {rank} uses GPU {rank % n}" in r.stderr
+
+
+def _compile(tmp_path: Path, source: str) -> Path:
+    src = tmp_path / "prog.c"
+    src.write_text(source)
+    exe = tmp_path / "prog"
+    r = run_xmpacc(str(src), "-o", str(exe))
+    assert r.returncode == 0, r.stderr
+    return exe
+
+
+ACC_PROGRAM = """
+#include <stdio.h>
+#define N {n}
+double a[N];
+#pragma xmp nodes p[*]
+#pragma xmp template t[N]
+#pragma xmp distribute t[block] onto p
+#pragma xmp align a[i] with t[i]
+int main(void) {{
+  int i;
+#pragma xmp acc replicate (a)
+  {{
+#pragma xmp loop on t[i] acc {clauses}
+    for (i = 0; i < N; i++)
+      a[i{offset}] = {value};
+  }}
+  return 0;
+}}
+"""
+
+
+def test_kernel_compile_error_points_at_user_line(tmp_path: Path) -> None:
+    exe = _compile(tmp_path, ACC_PROGRAM.format(n=100, clauses="", offset="", value="RAND_MAX"))
+    r = run_mpi(1, exe, env=CUDA)
+    assert r.returncode != 0
+    assert "prog.c:15" in r.stderr and "RAND_MAX" in r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_too_many_threads(tmp_path: Path) -> None:
+    exe = _compile(tmp_path, ACC_PROGRAM.format(n=100, clauses="num_threads(64, 32)", offset="", value="i"))
+    r = run_mpi(1, exe, env=CUDA)
+    assert r.returncode != 0
+    assert "prog.c:13" in r.stderr and "too many threads" in r.stderr
+
+
+def test_kernel_fault_names_the_loop(tmp_path: Path) -> None:
+    exe = _compile(tmp_path, ACC_PROGRAM.format(n=100, clauses="", offset=" + 1000000000", value="i"))
+    r = run_mpi(1, exe, env=CUDA, timeout=120)
+    assert r.returncode != 0
+    assert "prog.c:13" in r.stderr and "kernel" in r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_out_of_device_memory_names_array_and_bytes(tmp_path: Path) -> None:
+    import cupy
+
+    free, total = cupy.cuda.runtime.memGetInfo()
+    n = (total // 8) + (1 << 27)  # a little more than the whole GPU
+    exe = _compile(tmp_path, ACC_PROGRAM.format(n=n, clauses="", offset="", value="i"))
+    r = run_mpi(1, exe, env=CUDA, timeout=300)
+    if "MemoryError" in r.stderr or "cannot allocate" in r.stderr.lower():
+        pytest.skip("the host cannot hold the array either")
+    assert r.returncode != 0
+    assert "'a'" in r.stderr and str(n * 8) in r.stderr
+    assert "Traceback" not in r.stderr
+

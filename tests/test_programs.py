@@ -1,0 +1,90 @@
+"""One XMP feature per program (tests/programs/*.c), compiled by xmpacc and run under
+mpirun; each must print what its serial build (plain cc, pragmas ignored) prints.
+
+Each program is compiled once per module and run with every process count it allows.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from conftest import run_mpi, run_xmpacc, same_output, serial_output
+
+PROGRAMS = Path(__file__).parent / "programs"
+
+# The cause of a known failure outside this test's reach (strict: an unexpected pass fails).
+LIBC_XFAIL = pytest.mark.xfail(strict=True, reason=(
+    "xmpacc/frontend/preprocess.py, _cpp_command: pycparser-fake-libc's headers include "
+    "\"_fake_defines.h\" with quotes, which finds the fake one next to them before the "
+    "libc_shim copy on -I, so RAND_MAX (32767) and PRId64 (\"d\") leak into the host C; "
+    "passing '-include <SHIM_DIR>/_fake_defines.h' first (same include guard) fixes it"))
+
+# program -> the process counts it runs with (fixed node arrays allow only theirs)
+CASES: dict[str, tuple[int, ...]] = {
+    "xmp_functions.c": (2, 3, 4),          # task on p[1] needs a second node
+    "bcast_reduction_on.c": (4,),
+    "reflect_width_periodic.c": (1, 2, 3, 4),
+    "reflect_corners_2d.c": (4,),
+    "gblock.c": (4,),
+    "cyclic_loops.c": (1, 2, 3, 4),
+    "loop_star.c": (4,),
+    "block_scope_array.c": (1, 2, 3, 4),
+    "for_decl.c": (1, 3),
+    "libc_macros.c": (1, 2),
+}
+XFAIL = {"libc_macros.c": LIBC_XFAIL}
+
+
+def _params() -> list[object]:
+    return [pytest.param(name, n, id=f"{Path(name).stem}-np{n}", marks=[XFAIL[name]] if name in XFAIL else [])
+            for name, counts in CASES.items() for n in counts]
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, str]]:
+    """program -> (executable, serial output); xmpacc runs once per program."""
+    tmp = tmp_path_factory.mktemp("programs")
+    out = {}
+    for name in CASES:
+        src = PROGRAMS / name
+        exe = tmp / src.stem
+        r = run_xmpacc(str(src), "-o", str(exe))
+        assert r.returncode == 0, f"xmpacc {name} failed:\n{r.stderr}"
+        out[name] = (exe, serial_output(src, tmp))
+    return out
+
+
+def test_every_program_is_listed() -> None:
+    on_disk = {p.name for p in PROGRAMS.glob("*.c")}
+    special = {"file_scope_extent.c", "job_control.c", "nodes_mismatch.c"}  # see test_job.py
+    assert on_disk - special == set(CASES)
+
+
+@pytest.mark.mpi
+@pytest.mark.parametrize("name,nprocs", _params())
+def test_program_prints_what_serial_build_prints(built: dict[str, tuple[Path, str]], name: str,
+                                                 nprocs: int) -> None:
+    exe, expected = built[name]
+    r = run_mpi(nprocs, exe, timeout=60)
+    assert r.returncode == 0, r.stderr
+    same_output(r.stdout, expected)
+
+
+@pytest.mark.mpi
+def test_file_scope_extent_from_const_int(tmp_path: Path) -> None:
+    src = PROGRAMS / "file_scope_extent.c"
+    plain = subprocess.run(["cc", "-c", str(src), "-o", str(tmp_path / "plain.o")],
+                           capture_output=True, text=True)
+    assert plain.returncode != 0 and "variably modified" in plain.stderr  # why no serial oracle
+    exe = tmp_path / "prog"
+    r = run_xmpacc(str(src), "-o", str(exe))
+    assert r.returncode == 0, r.stderr
+    # sum a = 0.5 * (0 + ... + 999), sum b = 0^2 + ... + 29^2
+    expected = "N = 1000  M = 30  sum a = 249750.0  sum b = 8555.0\n"
+    for nprocs in (1, 3):
+        r = run_mpi(nprocs, exe, timeout=60)
+        assert r.returncode == 0, r.stderr
+        assert r.stdout == expected
