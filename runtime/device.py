@@ -167,7 +167,8 @@ class CudaBackend:
             raise RuntimeFailure(where, f"data is too big for GPU: {total} iterations")
         stream = self.cupy.cuda.get_current_stream()
         try:
-            self.cupy.cuda.driver.launchKernel(fn.ptr, gx, gy, 1, nthreads, 1, 1, 0, stream.ptr,
+            ptr = fn.kernel.ptr if hasattr(fn, "kernel") else fn.ptr
+            self.cupy.cuda.driver.launchKernel(ptr, gx, gy, 1, nthreads, 1, 1, 0, stream.ptr,
                                                ctypes.addressof(params), 0)
             stream.synchronize()
         except Exception as e:  # noqa: BLE001 - CUDA reports launch and execution errors here

@@ -20,6 +20,7 @@
 #define _XMPACC_TID \
   (((long long)blockIdx.y * gridDim.x + blockIdx.x) * ((long long)blockDim.x * blockDim.y * blockDim.z) \
    + ((long long)threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x)
+#define _XMPACC_INF __longlong_as_double(0x7ff0000000000000ULL)   /* identity of min */
 #ifdef __CUDACC_RTC__
 #define M_PI 3.14159265358979323846
 #define M_E 2.7182818284590452354
@@ -38,6 +39,7 @@
 #include <limits.h>
 #include <float.h>
 #define _XMPACC_KERNEL void
+#define _XMPACC_INF HUGE_VAL
 extern long long _xmpacc_host_tid;   /* set by the trampolines of the host backend */
 #define _XMPACC_TID _xmpacc_host_tid
 #endif

@@ -98,9 +98,9 @@ def identity(op: str, type_names: list[str]) -> str:
     top = f"(({ctype}) 1 << (8 * sizeof({ctype}) - 1))"
     unsigned = "unsigned" in type_names
     if op == "max":
-        return "(-(1.0 / 0.0))" if floating else ("0" if unsigned else f"(({ctype}) {top})")
+        return "(-_XMPACC_INF)" if floating else ("0" if unsigned else f"(({ctype}) {top})")
     if op == "min":
-        return "(1.0 / 0.0)" if floating else (f"(({ctype}) ~({ctype}) 0)" if unsigned else f"(({ctype}) ~{top})")
+        return "_XMPACC_INF" if floating else (f"(({ctype}) ~({ctype}) 0)" if unsigned else f"(({ctype}) ~{top})")
     raise InternalError(f"no identity for reduction '{op}'")
 
 
