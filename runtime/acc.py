@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from .collectives import DTYPES, view
-from .contract import LAUNCH_DEVBUF, LAUNCH_DEVDESC, LAUNCH_REDUCTION, LAUNCH_VALUE
+from .contract import LAUNCH_DEVBUF, LAUNCH_DEVDESC, LAUNCH_LANES, LAUNCH_REDUCTION, LAUNCH_VALUE
 from .cstructs import CArray, CTemplate
 from .device import combine
 from .errors import RuntimeFailure
@@ -27,7 +27,7 @@ class DeviceCopy:
     nbytes: int
     buffer: Any          # backend buffer
     desc_keep: Any = None
-    desc_ptr: int = 0    # device address of the descriptor copy (aligned arrays)
+    desc_ptr: int = 0    # host address of the descriptor kernels get by value (aligned arrays)
 
 
 def _s(where: bytes | None) -> str:
@@ -111,36 +111,46 @@ class AccRuntime:
         params = (ctypes.c_void_p * nparams)()
         holders: list[Any] = []
         reductions: list[tuple[int, Any, int, int]] = []
-        for i in range(nparams):
-            kind, a, b = kind_list[3 * i: 3 * i + 3]
-            params[i] = self._param(kind, a, arg_list[i], total, holders, reductions, w)
-            if kind == LAUNCH_REDUCTION:
-                reductions[-1] = (arg_list[i], reductions[-1][1], a, b)
+        kinds3 = [kind_list[3 * i: 3 * i + 3] for i in range(nparams)]
+        lanes = backend.lanes(total, nthreads) if any(k[0] == LAUNCH_LANES for k in kinds3) else 1
+        threads = total * lanes
+        partials = backend.partial_count(threads, nthreads)
+        for i, (kind, a, b) in enumerate(kinds3):
+            if kind == LAUNCH_LANES:
+                holder = ctypes.c_int(lanes)
+                holders.append(holder)
+                params[i] = ctypes.addressof(holder)
+            elif kind == LAUNCH_REDUCTION:
+                params[i] = self._partials(a, partials, holders, w)
+                reductions.append((arg_list[i], holders[-2], a, b))
+            else:
+                params[i] = self._param(kind, arg_list[i], holders, w)
         if total > 0:
-            backend.launch(kernel.decode(), total, nthreads, params, w)
+            backend.launch(kernel.decode(), threads, nthreads, params, w)
             for host_addr, partial, type_code, op in reductions:
                 combine(view(host_addr, 1, type_code, w), partial, op, backend.xp)
         self.stats["kernel_launches"] = self.stats.get("kernel_launches", 0) + 1
 
-    def _param(self, kind: int, a: int, arg: int, total: int, holders: list[Any],
-               reductions: list[tuple[int, Any, int, int]], where: str) -> int:
+    def _param(self, kind: int, arg: int, holders: list[Any], where: str) -> int:
         if kind == LAUNCH_VALUE:
             return arg
-        if kind in (LAUNCH_DEVBUF, LAUNCH_DEVDESC):
-            copy = self.copies.get(arg)
-            if copy is None:
-                raise RuntimeFailure(where, "a variable of this acc loop has no device copy")
-            holder = ctypes.c_void_p(self.backend.ptr(copy.buffer) if kind == LAUNCH_DEVBUF else copy.desc_ptr)
-        elif kind == LAUNCH_REDUCTION:
-            dtype = DTYPES.get(a)
-            if dtype is None:
-                raise RuntimeFailure(where, "unsupported type of a reduction variable in an acc loop")
-            buf = self.backend.alloc(max(total, 1) * np.dtype(dtype).itemsize, "reduction partials", where)
-            partial = self.backend.view(buf, dtype, total)
-            holders.append(buf)
-            reductions.append((0, partial, a, 0))
-            holder = ctypes.c_void_p(self.backend.ptr(buf))
-        else:
+        if kind not in (LAUNCH_DEVBUF, LAUNCH_DEVDESC):
             raise RuntimeFailure(where, f"bad kernel parameter kind {kind}")
+        copy = self.copies.get(arg)
+        if copy is None:
+            raise RuntimeFailure(where, "a variable of this acc loop has no device copy")
+        if kind == LAUNCH_DEVDESC:
+            return copy.desc_ptr   # by value: the address of the descriptor itself
+        holder = ctypes.c_void_p(self.backend.ptr(copy.buffer))
         holders.append(holder)
+        return ctypes.addressof(holder)
+
+    def _partials(self, type_code: int, count: int, holders: list[Any], where: str) -> int:
+        """A fresh buffer for ``count`` partial results; holders gets [view, pointer]."""
+        dtype = DTYPES.get(type_code)
+        if dtype is None:
+            raise RuntimeFailure(where, "unsupported type of a reduction variable in an acc loop")
+        buf = self.backend.alloc(max(count, 1) * np.dtype(dtype).itemsize, "reduction partials", where)
+        holder = ctypes.c_void_p(self.backend.ptr(buf))
+        holders += [buf, self.backend.view(buf, dtype, count), holder]
         return ctypes.addressof(holder)

@@ -111,5 +111,6 @@ REF_INDEX, REF_TRIPLET, REF_TRIPLET_TO_END, REF_STAR = 0, 1, 2, 3
 # Kernel parameter kinds in ``_xmpacc_launch``: three numbers per parameter (kind, a, b).
 LAUNCH_VALUE = 0       # a host value; a = its size in bytes
 LAUNCH_DEVBUF = 1      # the device copy of a replicated variable (key = host address)
-LAUNCH_DEVDESC = 2     # the device copy of an aligned array's descriptor
+LAUNCH_DEVDESC = 2     # an aligned array's descriptor, by value, its template pointer on the device
 LAUNCH_REDUCTION = 3   # per-thread partials; a = type code, b = operator; host var at the address
+LAUNCH_LANES = 4       # int: lanes per iteration, chosen by the runtime (1 = the paper's mapping)

@@ -62,6 +62,12 @@ class HostBackend:
     def describe(self) -> str:
         return "host (kernels run on the CPU)"
 
+    def lanes(self, total: int, nthreads: int) -> int:
+        return 1   # the trampolines run one thread id at a time: no shuffles
+
+    def partial_count(self, threads: int, nthreads: int) -> int:
+        return threads   # one reduction partial per thread
+
     def alloc(self, nbytes: int, what: str, where: str) -> np.ndarray:
         return np.zeros(max(nbytes, 1), dtype=np.uint8)
 
@@ -75,7 +81,7 @@ class HostBackend:
         ctypes.memmove(host_addr, buf.ctypes.data, nbytes)
 
     def descriptor(self, host_addr: int, nbytes: int, tmpl_addr: int, tmpl_bytes: int) -> tuple[Any, int]:
-        return None, host_addr   # kernels run on the host: they read the host descriptor
+        return None, host_addr   # kernels run on the host: the host descriptor as it is
 
     def view(self, buf: np.ndarray, dtype: Any, count: int) -> np.ndarray:
         return buf[: count * np.dtype(dtype).itemsize].view(dtype)
@@ -102,13 +108,32 @@ class CudaBackend:
         self.device_count = count
         self.device_id = local_rank % count
         cupy.cuda.Device(self.device_id).use()
+        self.props = cupy.cuda.runtime.getDeviceProperties(self.device_id)
         self.source = source
         self.module: Any = None
         self.functions: dict[str, Any] = {}
 
     def describe(self) -> str:
-        props = self.cupy.cuda.runtime.getDeviceProperties(self.device_id)
-        return f"GPU {self.device_id} ({props['name'].decode()})"
+        return f"GPU {self.device_id} ({self.props['name'].decode()})"
+
+    def partial_count(self, threads: int, nthreads: int) -> int:
+        blocks = -(-threads // nthreads)
+        return -(-(blocks * nthreads) // 32)   # one reduction partial per warp of the grid
+
+    def lanes(self, total: int, nthreads: int) -> int:
+        """Lanes per iteration for a lane-split kernel: enough threads to fill the GPU
+        (two full waves), at most a warp; XMPACC_LANES fixes it (1: the paper's mapping)."""
+        forced = os.environ.get("XMPACC_LANES")
+        if forced:
+            t = int(forced)
+        else:
+            target = 2 * self.props["multiProcessorCount"] * self.props["maxThreadsPerMultiProcessor"]
+            t = 1
+            while t < 32 and total * t < target:
+                t *= 2
+        if t not in (1, 2, 4, 8, 16, 32) or nthreads % 32 != 0:
+            return 1
+        return t
 
     def alloc(self, nbytes: int, what: str, where: str) -> Any:
         try:
@@ -127,16 +152,15 @@ class CudaBackend:
         buf.data.copy_to_host(ctypes.c_void_p(host_addr), nbytes)
 
     def descriptor(self, host_addr: int, nbytes: int, tmpl_addr: int, tmpl_bytes: int) -> tuple[Any, int]:
-        """A device copy of an array descriptor whose template pointer is a device copy too."""
+        """A copy of an array descriptor, passed to kernels by value, whose template pointer
+        (read by the cyclic index formula) points at a device copy of the template."""
         from .cstructs import CArray
 
         tbuf = self.alloc(tmpl_bytes, "template descriptor", "?")
         self.copy_in(tbuf, tmpl_addr, tmpl_bytes)
         host = CArray.from_buffer_copy((ctypes.c_char * nbytes).from_address(host_addr))
         host.tmpl = ctypes.cast(self.ptr(tbuf), type(host.tmpl))
-        dbuf = self.alloc(nbytes, "array descriptor", "?")
-        self.copy_in(dbuf, ctypes.addressof(host), nbytes)
-        return (dbuf, tbuf), self.ptr(dbuf)
+        return (tbuf, host), ctypes.addressof(host)
 
     def view(self, buf: Any, dtype: Any, count: int) -> Any:
         return buf[: count * np.dtype(dtype).itemsize].view(dtype)

@@ -19,7 +19,7 @@ def kernels_cu(units: list[tuple[Unit, Context]]) -> str | None:
         rendered.append({
             "name": k.name, "source": k.source.rsplit("/", 1)[-1],
             "params": [p.decl for p in k.params], "names": [p.name for p in k.params],
-            "prologue": k.prologue, "epilogue": k.epilogue, "body": body.rstrip(),
+            "prologue": k.prologue, "epilogue": k.epilogue, "body": body.rstrip(), "guard": k.guard,
         })
     return _env().get_template("kernels.cu.j2").render(
         version=__version__, sources=", ".join(u.path.rsplit("/", 1)[-1] for u, _c in units),

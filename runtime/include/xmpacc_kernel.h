@@ -21,6 +21,29 @@
   (((long long)blockIdx.y * gridDim.x + blockIdx.x) * ((long long)blockDim.x * blockDim.y * blockDim.z) \
    + ((long long)threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x)
 #define _XMPACC_INF __longlong_as_double(0x7ff0000000000000ULL)   /* identity of min */
+/* Combine an accumulator over the lanes that share one iteration (lanes.py): lanes are
+ * consecutive threads of one warp, so butterfly shuffles stay inside the group. */
+#define _XMPACC_LANES_SHUFFLE(v, lanes, combine)                                   \
+  for (int _xmpacc_o = (lanes) / 2; _xmpacc_o > 0; _xmpacc_o /= 2) {               \
+    auto _xmpacc_w = __shfl_xor_sync(0xffffffffu, (v), _xmpacc_o);                \
+    combine;                                                                        \
+  }
+#define _XMPACC_LANES_SUM(v, lanes) _XMPACC_LANES_SHUFFLE(v, lanes, (v) += _xmpacc_w)
+#define _XMPACC_LANES_PROD(v, lanes) _XMPACC_LANES_SHUFFLE(v, lanes, (v) *= _xmpacc_w)
+#define _XMPACC_LANES_MAX(v, lanes) _XMPACC_LANES_SHUFFLE(v, lanes, (v) = _xmpacc_w > (v) ? _xmpacc_w : (v))
+#define _XMPACC_LANES_MIN(v, lanes) _XMPACC_LANES_SHUFFLE(v, lanes, (v) = _xmpacc_w < (v) ? _xmpacc_w : (v))
+#define _XMPACC_LANES_AND(v, lanes) _XMPACC_LANES_SHUFFLE(v, lanes, (v) &= _xmpacc_w)
+#define _XMPACC_LANES_OR(v, lanes) _XMPACC_LANES_SHUFFLE(v, lanes, (v) |= _xmpacc_w)
+#define _XMPACC_LANES_XOR(v, lanes) _XMPACC_LANES_SHUFFLE(v, lanes, (v) ^= _xmpacc_w)
+#define _XMPACC_LANES_LAND(v, lanes) _XMPACC_LANES_SHUFFLE(v, lanes, (v) = (v) && _xmpacc_w)
+#define _XMPACC_LANES_LOR(v, lanes) _XMPACC_LANES_SHUFFLE(v, lanes, (v) = (v) || _xmpacc_w)
+/* Reduction clause: each warp combines its threads' values, lane 0 writes one partial
+ * (the runtime allocates one per warp of the grid and reduces them). */
+#define _XMPACC_PARTIAL(v, combine, buf)                         \
+  do {                                                           \
+    combine(v, 32);                                              \
+    if ((_xmpacc_gid & 31) == 0) (buf)[_xmpacc_gid >> 5] = (v);  \
+  } while (0)
 #ifdef __CUDACC_RTC__
 #define M_PI 3.14159265358979323846
 #define M_E 2.7182818284590452354
@@ -40,6 +63,12 @@
 #include <float.h>
 #define _XMPACC_KERNEL void
 #define _XMPACC_INF HUGE_VAL
+/* the host backend runs every kernel with one lane per iteration */
+#define _XMPACC_LANES_SUM(v, lanes) ((void)0)
+#define _XMPACC_LANES_PROD(v, lanes) ((void)0)
+#define _XMPACC_LANES_MAX(v, lanes) ((void)0)
+#define _XMPACC_LANES_MIN(v, lanes) ((void)0)
+#define _XMPACC_PARTIAL(v, combine, buf) ((buf)[_xmpacc_gid] = (v))   /* one per thread */
 extern long long _xmpacc_host_tid;   /* set by the trampolines of the host backend */
 #define _XMPACC_TID _xmpacc_host_tid
 #endif

@@ -8,10 +8,13 @@
 #include "xmpacc_kernel.h"
 
 /* nbody_acc.c:65: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_nbody_acc_c_65(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double *p_x, const _xmpacc_array_t *_xmpacc_pa_p_x, double *p_y, const _xmpacc_array_t *_xmpacc_pa_p_y, double *p_z, const _xmpacc_array_t *_xmpacc_pa_p_z, double *m, const _xmpacc_array_t *_xmpacc_pa_m, double *v_x, const _xmpacc_array_t *_xmpacc_pa_v_x, double *v_y, const _xmpacc_array_t *_xmpacc_pa_v_y, double *v_z, const _xmpacc_array_t *_xmpacc_pa_v_z)
+_XMPACC_KERNEL _xmpacc_loop_nbody_acc_c_65(long long _xmpacc_total, int _xmpacc_lanes, _xmpacc_sched_t _xmpacc_s_i, double *p_x, _xmpacc_array_t _xmpacc_a_p_x, double *p_y, _xmpacc_array_t _xmpacc_a_p_y, double *p_z, _xmpacc_array_t _xmpacc_a_p_z, double *m, _xmpacc_array_t _xmpacc_a_m, double *v_x, _xmpacc_array_t _xmpacc_a_v_x, double *v_y, _xmpacc_array_t _xmpacc_a_v_y, double *v_z, _xmpacc_array_t _xmpacc_a_v_z)
 {
-  long long _xmpacc_tid = _XMPACC_TID;
-  if (_xmpacc_tid >= _xmpacc_total) return;
+  long long _xmpacc_gid = _XMPACC_TID;
+  long long _xmpacc_tid = _xmpacc_gid / _xmpacc_lanes;
+  int _xmpacc_lane = (int) (_xmpacc_gid % _xmpacc_lanes);
+  int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
+  if (!_xmpacc_valid) _xmpacc_tid = _xmpacc_total - 1;
   long long _xmpacc_rest = _xmpacc_tid;
   int i = (int) (_xmpacc_s_i.first + (_xmpacc_rest % _xmpacc_s_i.count) * _xmpacc_s_i.step);
   _xmpacc_rest /= _xmpacc_s_i.count;
@@ -46,20 +49,30 @@ _XMPACC_KERNEL _xmpacc_loop_nbody_acc_c_65(long long _xmpacc_total, _xmpacc_sche
   double acc_y = 0;
 #line 68 "samples/nbody/nbody_acc.c"
   double acc_z = 0;
-  x_i = p_x[_XMPACC_L(*_xmpacc_pa_p_x, 0, i)];
+  x_i = p_x[_XMPACC_L(_xmpacc_a_p_x, 0, i)];
 #line 69 "samples/nbody/nbody_acc.c"
-  y_i = p_y[_XMPACC_L(*_xmpacc_pa_p_y, 0, i)];
+  y_i = p_y[_XMPACC_L(_xmpacc_a_p_y, 0, i)];
 #line 69 "samples/nbody/nbody_acc.c"
-  z_i = p_z[_XMPACC_L(*_xmpacc_pa_p_z, 0, i)];
-  for (int j = 0; j < 256; j++)
+  z_i = p_z[_XMPACC_L(_xmpacc_a_p_z, 0, i)];
+  if (_xmpacc_lane != 0)
+  {
+#line 70 "samples/nbody/nbody_acc.c"
+    acc_x = 0;
+#line 70 "samples/nbody/nbody_acc.c"
+    acc_y = 0;
+#line 70 "samples/nbody/nbody_acc.c"
+    acc_z = 0;
+  }
+#line 70 "samples/nbody/nbody_acc.c"
+  for (int j = 0 + (_xmpacc_lane * 1); j < 256; j += 1 * _xmpacc_lanes)
     if (i != j)
   {
 #line 72 "samples/nbody/nbody_acc.c"
-    x_j = p_x[_XMPACC_L(*_xmpacc_pa_p_x, 0, j)];
+    x_j = p_x[_XMPACC_L(_xmpacc_a_p_x, 0, j)];
 #line 72 "samples/nbody/nbody_acc.c"
-    y_j = p_y[_XMPACC_L(*_xmpacc_pa_p_y, 0, j)];
+    y_j = p_y[_XMPACC_L(_xmpacc_a_p_y, 0, j)];
 #line 72 "samples/nbody/nbody_acc.c"
-    z_j = p_z[_XMPACC_L(*_xmpacc_pa_p_z, 0, j)];
+    z_j = p_z[_XMPACC_L(_xmpacc_a_p_z, 0, j)];
     dx = x_j - x_i;
 #line 73 "samples/nbody/nbody_acc.c"
     dy = y_j - y_i;
@@ -68,18 +81,28 @@ _XMPACC_KERNEL _xmpacc_loop_nbody_acc_c_65(long long _xmpacc_total, _xmpacc_sche
     r2 = (((dx * dx) + (dy * dy)) + (dz * dz)) + 1.0e-2;
     r = sqrt(r2);
 #line 75 "samples/nbody/nbody_acc.c"
-    a = (1.0e-3 * m[_XMPACC_L(*_xmpacc_pa_m, 0, j)]) / r2;
+    a = (1.0e-3 * m[_XMPACC_L(_xmpacc_a_m, 0, j)]) / r2;
     acc_x += (a * (x_j - x_i)) / r;
     acc_y += (a * (y_j - y_i)) / r;
     acc_z += (a * (z_j - z_i)) / r;
   }
 
+#line 70 "samples/nbody/nbody_acc.c"
+  _XMPACC_LANES_SUM(acc_x, _xmpacc_lanes);
+#line 70 "samples/nbody/nbody_acc.c"
+  _XMPACC_LANES_SUM(acc_y, _xmpacc_lanes);
+#line 70 "samples/nbody/nbody_acc.c"
+  _XMPACC_LANES_SUM(acc_z, _xmpacc_lanes);
+#line 70 "samples/nbody/nbody_acc.c"
+  if ((_xmpacc_lane == 0) && _xmpacc_valid)
+  {
 #line 80 "samples/nbody/nbody_acc.c"
-  v_x[_XMPACC_L(*_xmpacc_pa_v_x, 0, i)] += acc_x * 0.01;
+    v_x[_XMPACC_L(_xmpacc_a_v_x, 0, i)] += acc_x * 0.01;
 #line 80 "samples/nbody/nbody_acc.c"
-  v_y[_XMPACC_L(*_xmpacc_pa_v_y, 0, i)] += acc_y * 0.01;
+    v_y[_XMPACC_L(_xmpacc_a_v_y, 0, i)] += acc_y * 0.01;
 #line 80 "samples/nbody/nbody_acc.c"
-  v_z[_XMPACC_L(*_xmpacc_pa_v_z, 0, i)] += acc_z * 0.01;
+    v_z[_XMPACC_L(_xmpacc_a_v_z, 0, i)] += acc_z * 0.01;
+  }
 }
   while (0);
 }
@@ -87,58 +110,62 @@ _XMPACC_KERNEL _xmpacc_loop_nbody_acc_c_65(long long _xmpacc_total, _xmpacc_sche
 void _xmpacc_loop_nbody_acc_c_65_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
+  int _xmpacc_lanes;
   _xmpacc_sched_t _xmpacc_s_i;
   double *p_x;
-  const _xmpacc_array_t *_xmpacc_pa_p_x;
+  _xmpacc_array_t _xmpacc_a_p_x;
   double *p_y;
-  const _xmpacc_array_t *_xmpacc_pa_p_y;
+  _xmpacc_array_t _xmpacc_a_p_y;
   double *p_z;
-  const _xmpacc_array_t *_xmpacc_pa_p_z;
+  _xmpacc_array_t _xmpacc_a_p_z;
   double *m;
-  const _xmpacc_array_t *_xmpacc_pa_m;
+  _xmpacc_array_t _xmpacc_a_m;
   double *v_x;
-  const _xmpacc_array_t *_xmpacc_pa_v_x;
+  _xmpacc_array_t _xmpacc_a_v_x;
   double *v_y;
-  const _xmpacc_array_t *_xmpacc_pa_v_y;
+  _xmpacc_array_t _xmpacc_a_v_y;
   double *v_z;
-  const _xmpacc_array_t *_xmpacc_pa_v_z;
+  _xmpacc_array_t _xmpacc_a_v_z;
   memcpy(&_xmpacc_total, _xmpacc_args[0], sizeof _xmpacc_total);
-  memcpy(&_xmpacc_s_i, _xmpacc_args[1], sizeof _xmpacc_s_i);
-  memcpy(&p_x, _xmpacc_args[2], sizeof p_x);
-  memcpy(&_xmpacc_pa_p_x, _xmpacc_args[3], sizeof _xmpacc_pa_p_x);
-  memcpy(&p_y, _xmpacc_args[4], sizeof p_y);
-  memcpy(&_xmpacc_pa_p_y, _xmpacc_args[5], sizeof _xmpacc_pa_p_y);
-  memcpy(&p_z, _xmpacc_args[6], sizeof p_z);
-  memcpy(&_xmpacc_pa_p_z, _xmpacc_args[7], sizeof _xmpacc_pa_p_z);
-  memcpy(&m, _xmpacc_args[8], sizeof m);
-  memcpy(&_xmpacc_pa_m, _xmpacc_args[9], sizeof _xmpacc_pa_m);
-  memcpy(&v_x, _xmpacc_args[10], sizeof v_x);
-  memcpy(&_xmpacc_pa_v_x, _xmpacc_args[11], sizeof _xmpacc_pa_v_x);
-  memcpy(&v_y, _xmpacc_args[12], sizeof v_y);
-  memcpy(&_xmpacc_pa_v_y, _xmpacc_args[13], sizeof _xmpacc_pa_v_y);
-  memcpy(&v_z, _xmpacc_args[14], sizeof v_z);
-  memcpy(&_xmpacc_pa_v_z, _xmpacc_args[15], sizeof _xmpacc_pa_v_z);
+  memcpy(&_xmpacc_lanes, _xmpacc_args[1], sizeof _xmpacc_lanes);
+  memcpy(&_xmpacc_s_i, _xmpacc_args[2], sizeof _xmpacc_s_i);
+  memcpy(&p_x, _xmpacc_args[3], sizeof p_x);
+  memcpy(&_xmpacc_a_p_x, _xmpacc_args[4], sizeof _xmpacc_a_p_x);
+  memcpy(&p_y, _xmpacc_args[5], sizeof p_y);
+  memcpy(&_xmpacc_a_p_y, _xmpacc_args[6], sizeof _xmpacc_a_p_y);
+  memcpy(&p_z, _xmpacc_args[7], sizeof p_z);
+  memcpy(&_xmpacc_a_p_z, _xmpacc_args[8], sizeof _xmpacc_a_p_z);
+  memcpy(&m, _xmpacc_args[9], sizeof m);
+  memcpy(&_xmpacc_a_m, _xmpacc_args[10], sizeof _xmpacc_a_m);
+  memcpy(&v_x, _xmpacc_args[11], sizeof v_x);
+  memcpy(&_xmpacc_a_v_x, _xmpacc_args[12], sizeof _xmpacc_a_v_x);
+  memcpy(&v_y, _xmpacc_args[13], sizeof v_y);
+  memcpy(&_xmpacc_a_v_y, _xmpacc_args[14], sizeof _xmpacc_a_v_y);
+  memcpy(&v_z, _xmpacc_args[15], sizeof v_z);
+  memcpy(&_xmpacc_a_v_z, _xmpacc_args[16], sizeof _xmpacc_a_v_z);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_nbody_acc_c_65(_xmpacc_total, _xmpacc_s_i, p_x, _xmpacc_pa_p_x, p_y, _xmpacc_pa_p_y, p_z, _xmpacc_pa_p_z, m, _xmpacc_pa_m, v_x, _xmpacc_pa_v_x, v_y, _xmpacc_pa_v_y, v_z, _xmpacc_pa_v_z);
+    _xmpacc_loop_nbody_acc_c_65(_xmpacc_total, _xmpacc_lanes, _xmpacc_s_i, p_x, _xmpacc_a_p_x, p_y, _xmpacc_a_p_y, p_z, _xmpacc_a_p_z, m, _xmpacc_a_m, v_x, _xmpacc_a_v_x, v_y, _xmpacc_a_v_y, v_z, _xmpacc_a_v_z);
 }
 #endif
 
 /* nbody_acc.c:83: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_nbody_acc_c_83(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double *p_x, const _xmpacc_array_t *_xmpacc_pa_p_x, double *v_x, const _xmpacc_array_t *_xmpacc_pa_v_x, double *p_y, const _xmpacc_array_t *_xmpacc_pa_p_y, double *v_y, const _xmpacc_array_t *_xmpacc_pa_v_y, double *p_z, const _xmpacc_array_t *_xmpacc_pa_p_z, double *v_z, const _xmpacc_array_t *_xmpacc_pa_v_z)
+_XMPACC_KERNEL _xmpacc_loop_nbody_acc_c_83(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double *p_x, _xmpacc_array_t _xmpacc_a_p_x, double *v_x, _xmpacc_array_t _xmpacc_a_v_x, double *p_y, _xmpacc_array_t _xmpacc_a_p_y, double *v_y, _xmpacc_array_t _xmpacc_a_v_y, double *p_z, _xmpacc_array_t _xmpacc_a_p_z, double *v_z, _xmpacc_array_t _xmpacc_a_v_z)
 {
-  long long _xmpacc_tid = _XMPACC_TID;
-  if (_xmpacc_tid >= _xmpacc_total) return;
+  long long _xmpacc_gid = _XMPACC_TID;
+  long long _xmpacc_tid = _xmpacc_gid;
+  int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
+  if (!_xmpacc_valid) return;
   long long _xmpacc_rest = _xmpacc_tid;
   int i = (int) (_xmpacc_s_i.first + (_xmpacc_rest % _xmpacc_s_i.count) * _xmpacc_s_i.step);
   _xmpacc_rest /= _xmpacc_s_i.count;
   do
 {
 #line 85 "samples/nbody/nbody_acc.c"
-  p_x[_XMPACC_L(*_xmpacc_pa_p_x, 0, i)] += v_x[_XMPACC_L(*_xmpacc_pa_v_x, 0, i)] * 0.01;
+  p_x[_XMPACC_L(_xmpacc_a_p_x, 0, i)] += v_x[_XMPACC_L(_xmpacc_a_v_x, 0, i)] * 0.01;
 #line 85 "samples/nbody/nbody_acc.c"
-  p_y[_XMPACC_L(*_xmpacc_pa_p_y, 0, i)] += v_y[_XMPACC_L(*_xmpacc_pa_v_y, 0, i)] * 0.01;
+  p_y[_XMPACC_L(_xmpacc_a_p_y, 0, i)] += v_y[_XMPACC_L(_xmpacc_a_v_y, 0, i)] * 0.01;
 #line 85 "samples/nbody/nbody_acc.c"
-  p_z[_XMPACC_L(*_xmpacc_pa_p_z, 0, i)] += v_z[_XMPACC_L(*_xmpacc_pa_v_z, 0, i)] * 0.01;
+  p_z[_XMPACC_L(_xmpacc_a_p_z, 0, i)] += v_z[_XMPACC_L(_xmpacc_a_v_z, 0, i)] * 0.01;
 }
   while (0);
 }
@@ -148,32 +175,32 @@ void _xmpacc_loop_nbody_acc_c_83_host(long long _xmpacc_n, void **_xmpacc_args)
   long long _xmpacc_total;
   _xmpacc_sched_t _xmpacc_s_i;
   double *p_x;
-  const _xmpacc_array_t *_xmpacc_pa_p_x;
+  _xmpacc_array_t _xmpacc_a_p_x;
   double *v_x;
-  const _xmpacc_array_t *_xmpacc_pa_v_x;
+  _xmpacc_array_t _xmpacc_a_v_x;
   double *p_y;
-  const _xmpacc_array_t *_xmpacc_pa_p_y;
+  _xmpacc_array_t _xmpacc_a_p_y;
   double *v_y;
-  const _xmpacc_array_t *_xmpacc_pa_v_y;
+  _xmpacc_array_t _xmpacc_a_v_y;
   double *p_z;
-  const _xmpacc_array_t *_xmpacc_pa_p_z;
+  _xmpacc_array_t _xmpacc_a_p_z;
   double *v_z;
-  const _xmpacc_array_t *_xmpacc_pa_v_z;
+  _xmpacc_array_t _xmpacc_a_v_z;
   memcpy(&_xmpacc_total, _xmpacc_args[0], sizeof _xmpacc_total);
   memcpy(&_xmpacc_s_i, _xmpacc_args[1], sizeof _xmpacc_s_i);
   memcpy(&p_x, _xmpacc_args[2], sizeof p_x);
-  memcpy(&_xmpacc_pa_p_x, _xmpacc_args[3], sizeof _xmpacc_pa_p_x);
+  memcpy(&_xmpacc_a_p_x, _xmpacc_args[3], sizeof _xmpacc_a_p_x);
   memcpy(&v_x, _xmpacc_args[4], sizeof v_x);
-  memcpy(&_xmpacc_pa_v_x, _xmpacc_args[5], sizeof _xmpacc_pa_v_x);
+  memcpy(&_xmpacc_a_v_x, _xmpacc_args[5], sizeof _xmpacc_a_v_x);
   memcpy(&p_y, _xmpacc_args[6], sizeof p_y);
-  memcpy(&_xmpacc_pa_p_y, _xmpacc_args[7], sizeof _xmpacc_pa_p_y);
+  memcpy(&_xmpacc_a_p_y, _xmpacc_args[7], sizeof _xmpacc_a_p_y);
   memcpy(&v_y, _xmpacc_args[8], sizeof v_y);
-  memcpy(&_xmpacc_pa_v_y, _xmpacc_args[9], sizeof _xmpacc_pa_v_y);
+  memcpy(&_xmpacc_a_v_y, _xmpacc_args[9], sizeof _xmpacc_a_v_y);
   memcpy(&p_z, _xmpacc_args[10], sizeof p_z);
-  memcpy(&_xmpacc_pa_p_z, _xmpacc_args[11], sizeof _xmpacc_pa_p_z);
+  memcpy(&_xmpacc_a_p_z, _xmpacc_args[11], sizeof _xmpacc_a_p_z);
   memcpy(&v_z, _xmpacc_args[12], sizeof v_z);
-  memcpy(&_xmpacc_pa_v_z, _xmpacc_args[13], sizeof _xmpacc_pa_v_z);
+  memcpy(&_xmpacc_a_v_z, _xmpacc_args[13], sizeof _xmpacc_a_v_z);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_nbody_acc_c_83(_xmpacc_total, _xmpacc_s_i, p_x, _xmpacc_pa_p_x, v_x, _xmpacc_pa_v_x, p_y, _xmpacc_pa_p_y, v_y, _xmpacc_pa_v_y, p_z, _xmpacc_pa_p_z, v_z, _xmpacc_pa_v_z);
+    _xmpacc_loop_nbody_acc_c_83(_xmpacc_total, _xmpacc_s_i, p_x, _xmpacc_a_p_x, v_x, _xmpacc_a_v_x, p_y, _xmpacc_a_p_y, v_y, _xmpacc_a_v_y, p_z, _xmpacc_a_p_z, v_z, _xmpacc_a_v_z);
 }
 #endif

@@ -17,7 +17,7 @@ from xmpacc import cbuild
 from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import AlreadyReported, XmpError
 from xmpacc.directives import ast as xd
-from xmpacc.passes import kernels, replicate
+from xmpacc.passes import kernels, lanes, replicate
 from xmpacc.passes.attach import pragma_id
 from xmpacc.passes.canonical import CanonicalLoop, canonical, loc_of
 from xmpacc.passes.kernel_vars import Replicated, check_body, classify
@@ -112,9 +112,17 @@ class _GpuLowering(ScopedWalker):
         name = f"_xmpacc_loop_{self.unit.stem}_{d.loc.line}"
         if any(k.name == name for k in self.ctx.kernels):
             name += f"_{len(self.ctx.kernels)}"
-        kernel = kernels.Kernel(name, kernels.build_params(loops, kv), kernels.prologue(loops, types, kv),
-                                kernels.device_body(body, kv), kernels.epilogue(kv),
-                                f"{d.loc.file}:{d.loc.line}", node.coord)
+        plan, why = lanes.analyse(body)
+        split = plan is not None
+        device_body = kernels.device_body(body, kv)
+        if plan is not None:
+            device_body = kernels.split_lanes(device_body, plan)
+        kernel = kernels.Kernel(name, kernels.build_params(loops, kv, split),
+                                kernels.prologue(loops, types, kv, split), device_body,
+                                kernels.epilogue(kv, split), f"{d.loc.file}:{d.loc.line}", node.coord,
+                                {"lanes": why if plan is None else
+                                 "split over lanes; accumulators " + ", ".join(a for a, _ in plan.accumulators)},
+                                kernels.body_guard(kv, split))
         self.ctx.kernels.append(kernel)
         return self._host_side(d, tmpl, indices, loops, kernel, node)
 

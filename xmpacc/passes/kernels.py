@@ -7,7 +7,7 @@ Before:                                      After, host C:
                                                        256, 5, (void *[]){...}, (const long long []){...}); }
                                              and in prog.cu:
     _XMPACC_KERNEL _xmpacc_loop_f_c_42(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i,
-        double *x, const _xmpacc_array_t *_xmpacc_pa_x, double *v, const _xmpacc_array_t *_xmpacc_pa_v)
+        double *x, _xmpacc_array_t _xmpacc_a_x, double *v, _xmpacc_array_t _xmpacc_a_v)
     { long long _xmpacc_tid = _XMPACC_TID; if (_xmpacc_tid >= _xmpacc_total) return;
       int i = ...;  do { x[...] += v[...] * 0.01; } while (0); }
 
@@ -28,8 +28,9 @@ from xmpacc import cbuild
 from xmpacc.diagnostics import InternalError, XmpError
 from xmpacc.passes.canonical import CanonicalLoop, loc_of
 from xmpacc.passes.kernel_vars import KernelVars
-from xmpacc.runtime.contract import (LAUNCH_DEVBUF, LAUNCH_DEVDESC, LAUNCH_REDUCTION, LAUNCH_VALUE,
-                                     REDUCTION_OPS)
+from xmpacc.passes.lanes import LanePlan
+from xmpacc.runtime.contract import (LAUNCH_DEVBUF, LAUNCH_DEVDESC, LAUNCH_LANES, LAUNCH_REDUCTION,
+                                     LAUNCH_VALUE, REDUCTION_OPS)
 
 _BUILTIN_TYPES = {"char", "short", "int", "long", "float", "double", "signed", "unsigned", "_Bool"}
 
@@ -54,6 +55,7 @@ class Kernel:
     source: str                    # file:line for messages
     coord: object = None
     info: dict[str, object] = field(default_factory=dict)
+    guard: str = ""                 # C text before the body's do-while (see body_guard)
 
 
 def _type_names(decl_type: c_ast.Node) -> list[str]:
@@ -104,9 +106,11 @@ def identity(op: str, type_names: list[str]) -> str:
     raise InternalError(f"no identity for reduction '{op}'")
 
 
-def build_params(loops: list[CanonicalLoop], kv: KernelVars) -> list[Param]:
+def build_params(loops: list[CanonicalLoop], kv: KernelVars, lanes: bool = False) -> list[Param]:
     params = [Param("_xmpacc_total", "long long _xmpacc_total", "&_xmpacc_total", LAUNCH_VALUE,
                     "sizeof(long long)")]
+    if lanes:  # chosen by the runtime at each launch
+        params.append(Param("_xmpacc_lanes", "int _xmpacc_lanes", "0", LAUNCH_LANES))
     params += [Param(f"_xmpacc_s_{lp.var}", f"_xmpacc_sched_t _xmpacc_s_{lp.var}", f"&_xmpacc_s_{lp.var}",
                      LAUNCH_VALUE, "sizeof(_xmpacc_sched_t)") for lp in loops]
     for rep in kv.arrays:
@@ -114,8 +118,10 @@ def build_params(loops: list[CanonicalLoop], kv: KernelVars) -> list[Param]:
             elem = cbuild.to_c(c_ast.Decl(rep.name, [], [], [], [],
                                           c_ast.PtrDecl([], _renamed(rep.array.elem_type, rep.name)), None, None))
             params.append(Param(rep.name, elem, rep.key, LAUNCH_DEVBUF))
-            params.append(Param(f"_xmpacc_pa_{rep.name}", f"const _xmpacc_array_t *_xmpacc_pa_{rep.name}",
-                                rep.key, LAUNCH_DEVDESC))
+            # by value: kernel parameters live in constant memory, the fastest place for
+            # the gtol/lext that every subscript reads
+            params.append(Param(rep.array.c_name, f"_xmpacc_array_t {rep.array.c_name}", rep.key,
+                                LAUNCH_DEVDESC))
         else:
             params.append(Param(rep.name, declaration(rep.decl, rep.name, drop_outer_dim=True), rep.key,
                                 LAUNCH_DEVBUF))
@@ -135,9 +141,20 @@ def _renamed(elem_type: c_ast.TypeDecl, name: str) -> c_ast.TypeDecl:
     return c_ast.TypeDecl(name, elem_type.quals, None, copy.deepcopy(elem_type.type))
 
 
-def prologue(loops: list[CanonicalLoop], types: list[str], kv: KernelVars) -> list[str]:
-    out = ["long long _xmpacc_tid = _XMPACC_TID;", "if (_xmpacc_tid >= _xmpacc_total) return;",
-           "long long _xmpacc_rest = _xmpacc_tid;"]
+def prologue(loops: list[CanonicalLoop], types: list[str], kv: KernelVars, lanes: bool = False) -> list[str]:
+    out = ["long long _xmpacc_gid = _XMPACC_TID;"]
+    if lanes:
+        # T lanes per iteration; every thread of a warp takes part in the shuffles, so the
+        # threads past the end redo the last iteration and write nothing.
+        out += ["long long _xmpacc_tid = _xmpacc_gid / _xmpacc_lanes;",
+                "int _xmpacc_lane = (int) (_xmpacc_gid % _xmpacc_lanes);",
+                "int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;",
+                "if (!_xmpacc_valid) _xmpacc_tid = _xmpacc_total - 1;"]
+    else:
+        out += ["long long _xmpacc_tid = _xmpacc_gid;", "int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;"]
+        if not kv.reductions:  # with reductions every thread joins the warp-level combine
+            out.append("if (!_xmpacc_valid) return;")
+    out.append("long long _xmpacc_rest = _xmpacc_tid;")
     for lp, ctype in reversed(list(zip(loops, types))):   # innermost varies fastest
         s = f"_xmpacc_s_{lp.var}"
         out.append(f"{ctype} {lp.var} = ({ctype}) ({s}.first + (_xmpacc_rest % {s}.count) * {s}.step);")
@@ -149,14 +166,52 @@ def prologue(loops: list[CanonicalLoop], types: list[str], kv: KernelVars) -> li
     return out
 
 
-def epilogue(kv: KernelVars) -> list[str]:
-    return [f"_xmpacc_red_{name}[_xmpacc_tid] = {name};" for name, _d, _op in kv.reductions]
+def body_guard(kv: KernelVars, lanes: bool) -> str:
+    """Threads past the end skip the body when they stay alive for the reductions."""
+    return "if (_xmpacc_valid) " if kv.reductions and not lanes else ""
+
+
+def epilogue(kv: KernelVars, lanes: bool = False) -> list[str]:
+    """Per-thread values of the reduction variables, combined per warp on a GPU."""
+    out = []
+    for name, _d, op in kv.reductions:
+        combine = _COMBINE[_REDUCTION_COMBINE.get(op, op)]
+        out.append(f"_XMPACC_PARTIAL({name}, {combine}, _xmpacc_red_{name});")
+    return out
+
+
+_COMBINE = {"+": "_XMPACC_LANES_SUM", "*": "_XMPACC_LANES_PROD", "max": "_XMPACC_LANES_MAX",
+            "min": "_XMPACC_LANES_MIN", "&": "_XMPACC_LANES_AND", "|": "_XMPACC_LANES_OR",
+            "^": "_XMPACC_LANES_XOR", "&&": "_XMPACC_LANES_LAND", "||": "_XMPACC_LANES_LOR"}
+_REDUCTION_COMBINE = {"-": "+"}
+
+
+def split_lanes(body: c_ast.Compound, plan: LanePlan) -> c_ast.Compound:
+    """The body with its inner loop shared by ``_xmpacc_lanes`` lanes (see lanes.py)."""
+    items = list(body.block_items or [])
+    inner = items[plan.index]
+    assert isinstance(inner, c_ast.For)
+    lp, coord = plan.loop, inner.coord
+    start = cbuild.expr(f"({lp.init}) + _xmpacc_lane * ({lp.step})", coord)
+    if lp.declared is not None:
+        lp.declared.init = start
+    else:
+        inner.init = c_ast.Assignment("=", c_ast.ID(lp.var), start, coord)
+    inner.next = cbuild.expr(f"{lp.var} += ({lp.step}) * _xmpacc_lanes", coord)
+    resets = [f"{name} = {'1' if op == '*' else '0'};" for name, op in plan.accumulators if op in "+*"]
+    before = cbuild.stmts(f"if (_xmpacc_lane != 0) {{ {' '.join(resets)} }}", coord) if resets else []
+    combine = cbuild.stmts(" ".join(f"{_COMBINE[op]}({name}, _xmpacc_lanes);"
+                                    for name, op in plan.accumulators), coord)
+    suffix = items[plan.index + 1:]
+    guarded = cbuild.stmts("if (_xmpacc_lane == 0 && _xmpacc_valid) { }", coord) if suffix else []
+    if guarded:
+        guarded[0].iftrue.block_items = suffix
+    return c_ast.Compound(items[:plan.index] + before + [inner] + combine + guarded, body.coord)
 
 
 def device_body(body: c_ast.Node, kv: KernelVars) -> c_ast.Node:
-    """Descriptors and replicated scalars are reached through kernel pointer parameters."""
+    """Replicated scalars are reached through kernel pointer parameters (one shared copy)."""
     scalars = {r.name for r in kv.device_scalars}
-    arrays = {r.array.c_name: r.name for r in kv.arrays if r.array is not None}
     skip: set[int] = set()
     for node in cbuild.walk(body):
         if isinstance(node, c_ast.FuncCall):
@@ -165,11 +220,8 @@ def device_body(body: c_ast.Node, kv: KernelVars) -> c_ast.Node:
             skip.add(id(node.field))
 
     def fix(node: c_ast.Node) -> c_ast.Node | None:
-        if isinstance(node, c_ast.ID) and id(node) not in skip:
-            if node.name in arrays:
-                return c_ast.UnaryOp("*", c_ast.ID(f"_xmpacc_pa_{arrays[node.name]}"), node.coord)
-            if node.name in scalars:
-                return c_ast.UnaryOp("*", c_ast.ID(f"_xmpacc_ds_{node.name}"), node.coord)
+        if isinstance(node, c_ast.ID) and id(node) not in skip and node.name in scalars:
+            return c_ast.UnaryOp("*", c_ast.ID(f"_xmpacc_ds_{node.name}"), node.coord)
         return None
 
     return cbuild.transform(body, fix)
