@@ -48,10 +48,12 @@ def manifest() -> list[str]:
     return [ln.split()[0] for ln in lines if ln.strip() and not ln.startswith("#")]
 
 
-def timed(cmd: list[str], stdin: str | None = None, env: dict[str, str] | None = None) -> tuple[float, str]:
+def timed(cmd: list[str], stdin: str | None = None,
+          env: dict[str, str] | None = None) -> tuple[float, str]:
     """Wall-clock seconds of one command and its stdout; a failure stops the benchmark."""
     start = time.perf_counter()
-    proc = subprocess.run(cmd, input=stdin, capture_output=True, text=True, cwd=REPO, env=env)
+    proc = subprocess.run(cmd, input=stdin, capture_output=True, text=True, cwd=REPO, env=env,
+                          check=False)
     elapsed = time.perf_counter() - start
     if proc.returncode != 0:
         raise SystemExit(f"failed: {shlex.join(cmd)}\n{proc.stderr}")

@@ -8,6 +8,7 @@ included) or the variable itself.  ``AccRuntime`` is mixed into ``api.Runtime``.
 from __future__ import annotations
 
 import ctypes
+import os
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,12 +41,31 @@ class AccRuntime:
     backend: Any
     arrays: dict[int, Any]
     stats: dict[str, int]
+    world: Any
 
     def _acc_init(self, backend: Any) -> None:
         self.backend = backend
         self.copies: dict[int, DeviceCopy] = {}
         self.regions: dict[int, list[int]] = {}
         self.next_region = 1
+        self.transport: Any = None
+        self.generation = 0    # changes whenever device copies come or go
+        self.launch_cache: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+
+    def _transport(self) -> Any:
+        """How ``reflect ... acc`` moves device slabs (made once, collectively, on first use):
+        NCCL between GPUs, host MPI for the host backend's buffers; XMPACC_REFLECT=staged
+        stages the slabs through host memory instead of NCCL."""
+        if self.transport is None:
+            from .transport import MpiTransport, NcclTransport, StagedTransport
+
+            if self.backend.name == "host":
+                self.transport = MpiTransport()
+            elif os.environ.get("XMPACC_REFLECT", "nccl") == "staged":
+                self.transport = StagedTransport(self.backend.xp)
+            else:
+                self.transport = NcclTransport(self.backend.xp, self.world)
+        return self.transport
 
     def _need_backend(self, where: str) -> Any:
         if getattr(self, "backend", None) is None:
@@ -60,6 +80,7 @@ class AccRuntime:
         name_list = [ctypes.cast(p, ctypes.c_char_p).value.decode() for p in (ctypes.c_void_p * n).from_address(names)]
         region = self.next_region
         self.next_region += 1
+        self.generation += 1
         self.regions[region] = []
         for key, size, name in zip(key_list, size_list, name_list):
             self.copies[key] = self._device_copy(key, size, name, w, backend)
@@ -70,11 +91,13 @@ class AccRuntime:
         if key in self.copies:
             raise RuntimeFailure(where, f"'{name}' is already replicated")
         if size >= 0:
+            backend.pin(key, size)
             return DeviceCopy(name, key, size, backend.alloc(size, name, where))
         arr = self.arrays.get(key)
         if arr is None:
             raise RuntimeFailure(where, f"acc replicate of '{name}' before its align ran")
         nbytes = arr.buffer.nbytes
+        backend.pin(int(arr.buffer.ctypes.data), nbytes)
         copy = DeviceCopy(name, int(arr.buffer.ctypes.data) if nbytes else 0, nbytes,
                           backend.alloc(nbytes, name, where))
         c = CArray.from_address(key)
@@ -84,8 +107,11 @@ class AccRuntime:
         return copy
 
     def _xmpacc_replicate_end(self, region: int) -> None:
+        self.generation += 1
         for key in self.regions.pop(region, []):
-            self.copies.pop(key, None)
+            copy = self.copies.pop(key, None)
+            if copy is not None:
+                self.backend.unpin(copy.host_addr, copy.nbytes)
 
     def _xmpacc_replicate_sync(self, where: bytes, direction: int, key: int, name: bytes) -> None:
         copy = self.copies.get(key)
@@ -101,6 +127,25 @@ class AccRuntime:
 
     def _xmpacc_launch(self, where: bytes, kernel: bytes, total: int, nthreads: int, nparams: int,
                        args: int, kinds: int) -> None:
+        """Run one ``loop ... acc``.  Its parameter array is prepared once per call site
+        (same kernel, argument addresses, iteration count and device copies) and replayed,
+        so a launch costs little more than the driver call."""
+        raw = ctypes.string_at(args, 8 * nparams)
+        key = (kernel, raw, total, nthreads, self.generation)
+        prepared = self.launch_cache.get(key)
+        if prepared is None:
+            if len(self.launch_cache) > 512:
+                self.launch_cache.clear()
+            prepared = self.launch_cache[key] = self._prepare(where, total, nthreads, nparams, args, kinds)
+        params, _holders, reductions, threads = prepared
+        if total > 0:
+            self.backend.launch(kernel.decode(), threads, nthreads, params, _s(where))
+            for host_addr, partial, type_code, op in reductions:
+                combine(view(host_addr, 1, type_code, "?"), partial, op, self.backend.xp)
+        self.stats["kernel_launches"] = self.stats.get("kernel_launches", 0) + 1
+
+    def _prepare(self, where: bytes, total: int, nthreads: int, nparams: int, args: int,
+                 kinds: int) -> tuple[Any, list[Any], list[tuple[int, Any, int, int]], int]:
         w = _s(where)
         backend = self._need_backend(w)
         if not 0 < nthreads <= 1024:
@@ -125,11 +170,7 @@ class AccRuntime:
                 reductions.append((arg_list[i], holders[-2], a, b))
             else:
                 params[i] = self._param(kind, arg_list[i], holders, w)
-        if total > 0:
-            backend.launch(kernel.decode(), threads, nthreads, params, w)
-            for host_addr, partial, type_code, op in reductions:
-                combine(view(host_addr, 1, type_code, w), partial, op, backend.xp)
-        self.stats["kernel_launches"] = self.stats.get("kernel_launches", 0) + 1
+        return params, holders, reductions, threads
 
     def _param(self, kind: int, arg: int, holders: list[Any], where: str) -> int:
         if kind == LAUNCH_VALUE:

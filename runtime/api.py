@@ -145,7 +145,7 @@ class Runtime(AccRuntime):
             c.base, c.id = None, 0
 
     # ----------------------------------------------------------------- communication
-    def _xmpacc_reflect(self, ptr: int, where: bytes, widths: int | None) -> None:
+    def _reflect_args(self, ptr: int, where: bytes, widths: int | None) -> tuple[Any, list[Width] | None, str]:
         w = _s(where)
         arr = self.arrays.get(ptr)
         if arr is None:
@@ -154,7 +154,19 @@ class Runtime(AccRuntime):
         if widths:
             raw = read_longs(widths, 3 * len(arr.layouts))
             ws = [Width(raw[3 * d], raw[3 * d + 1], bool(raw[3 * d + 2])) for d in range(len(arr.layouts))]
+        return arr, ws, w
+
+    def _xmpacc_reflect(self, ptr: int, where: bytes, widths: int | None) -> None:
+        arr, ws, w = self._reflect_args(ptr, where, widths)
         reflect(arr, ws, self.cache, w, self.stats)
+
+    def _xmpacc_reflect_acc(self, ptr: int, where: bytes, widths: int | None) -> None:
+        arr, ws, w = self._reflect_args(ptr, where, widths)
+        copy = self.copies.get(ptr)
+        if copy is None:
+            raise RuntimeFailure(w, f"'reflect ... acc' of '{arr.name}' outside its acc replicate region")
+        view = self.backend.view(copy.buffer, "uint8", copy.nbytes).reshape(arr.shape + (arr.elem_size,))
+        reflect(arr, ws, self.cache, w, self.stats, view, self._transport())
 
     def _loop_comm(self, tmpl_ptr: int, loop_dims: int, where: str) -> tuple[Template, Any]:
         tmpl = self.templates[tmpl_ptr]

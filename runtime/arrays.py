@@ -65,6 +65,7 @@ class DistArray:
     layouts: list[ArrayDimLayout]
     tdims: list[int]
     buffer: np.ndarray            # uint8, local_elems * elem_size bytes
+    reflect_plans: dict = field(default_factory=dict)   # reflect.py: widths -> steps
 
     @property
     def shape(self) -> tuple[int, ...]:

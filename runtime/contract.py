@@ -62,6 +62,9 @@ ENTRIES: tuple[Entry, ...] = (
     _e("_xmpacc_reflect", "void",
        "void *array, const char *where, const long long *widths",
        "reflect directive; widths NULL or (lo, hi, periodic) per dimension"),
+    _e("_xmpacc_reflect_acc", "void",
+       "void *array, const char *where, const long long *widths",
+       "reflect ... acc: the shadow slots of the array's device copy, device to device"),
     _e("_xmpacc_loop_reduce_begin", "void",
        "const void *tmpl, const int *loop_dims, void *data, long long count, int type, int op",
        "reduction clause, before the loop: identity on all but the first node of each set"),
@@ -100,6 +103,15 @@ ENTRIES: tuple[Entry, ...] = (
 )
 
 BY_NAME = {e.name: e for e in ENTRIES}
+
+
+def contract_id() -> str:
+    """A fingerprint of the entries: an executable built against another contract (an
+    older xmpacc) is refused at start-up instead of calling the wrong functions."""
+    import hashlib
+
+    text = ";".join(f"{e.returns} {e.name}({','.join(t for t, _ in e.params)})" for e in ENTRIES)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 # Reduction operators and element types, shared by xmpacc.h and the runtime.
 REDUCTION_OPS = {"+": 1, "-": 1, "*": 2, "&": 3, "|": 4, "^": 5, "&&": 6, "||": 7, "max": 8, "min": 9}

@@ -13,12 +13,12 @@ Full shadow: an all-gather of the owned blocks along the node dimension.
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-import numpy as np
+from typing import Any
 
 from .arrays import DistArray
 from .errors import RuntimeFailure
 from .nodes import CommCache
+from .transport import MpiTransport
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,21 +29,40 @@ class Width:
 
 
 def reflect(arr: DistArray, widths: list[Width] | None, cache: CommCache, where: str,
-            stats: dict[str, int]) -> None:
+            stats: dict[str, int], view: Any = None, transport: Any = None) -> None:
+    """Fill the shadow of ``arr``: in its host buffer, or in ``view`` (a device copy of the
+    same layout) moved by ``transport`` (transport.py; host MPI by default).  The steps
+    are planned once per array and widths and then replayed (reflect runs every iteration)."""
+    view = arr.bytes_view() if view is None else view
+    transport = MpiTransport() if transport is None else transport
+    key = None if widths is None else tuple(widths)
+    plan = arr.reflect_plans.get(key)
+    if plan is None:
+        plan = arr.reflect_plans[key] = _plan(arr, widths, cache, where)
+    for step in plan:
+        if step[0] == "gather":
+            transport.allgather(step[1], view, step[2], step[3], stats)
+        else:
+            transport.exchange(step[1], view, step[2], step[3], stats)
+
+
+def _plan(arr: DistArray, widths: list[Width] | None, cache: CommCache, where: str) -> list[tuple[Any, ...]]:
+    steps: list[tuple[Any, ...]] = []
     done: set[int] = set()
     for d, lay in enumerate(arr.layouts):
         if lay.dist is None or lay.dist.kind == "none":
             continue
         if lay.full_shadow:
-            _gather_full(arr, d, done, cache, stats)
+            steps.append(_gather_full(arr, d, done, cache))
         elif lay.shadow_lo or lay.shadow_hi:
             w = widths[d] if widths is not None else Width(lay.shadow_lo, lay.shadow_hi, False)
             if w.lo > lay.shadow_lo or w.hi > lay.shadow_hi or w.lo < 0 or w.hi < 0:
                 raise RuntimeFailure(where, f"reflect width {w.lo}:{w.hi} of dimension {d} of "
                                             f"'{arr.name}' exceeds its shadow {lay.shadow_lo}:{lay.shadow_hi}",
                                      collective=True)
-            _exchange(arr, d, w, done, cache, where, stats)
+            steps.append(_exchange(arr, d, w, done, cache, where))
         done.add(d)
+    return steps
 
 
 def _region(arr: DistArray, d: int, done: set[int], along: slice) -> tuple[slice, ...]:
@@ -81,8 +100,8 @@ def _owning_neighbours(arr: DistArray, d: int, k: int, periodic: bool) -> tuple[
     return prev, nxt, counts
 
 
-def _exchange(arr: DistArray, d: int, w: Width, done: set[int], cache: CommCache, where: str,
-              stats: dict[str, int]) -> None:
+def _exchange(arr: DistArray, d: int, w: Width, done: set[int], cache: CommCache,
+              where: str) -> tuple[Any, ...]:
     comm, nd = _line(arr, d, cache)
     k = comm.Get_rank()
     lay = arr.layouts[d]
@@ -92,7 +111,6 @@ def _exchange(arr: DistArray, d: int, w: Width, done: set[int], cache: CommCache
         raise RuntimeFailure(where, f"shadow size is too big: node {too_small[0]} along dimension {d} "
                                     f"owns {counts[too_small[0]]} element(s) of '{arr.name}', fewer "
                                     f"than the shadow width {max(w.lo, w.hi)}", collective=True)
-    view = arr.bytes_view()
     lo, own = lay.shadow_lo, lay.owned_count
     sends, recvs = [], []
     if nxt is not None and w.lo:   # my top w.lo owned -> next node's lower shadow
@@ -103,45 +121,18 @@ def _exchange(arr: DistArray, d: int, w: Width, done: set[int], cache: CommCache
         recvs.append((prev, 1, _region(arr, d, done, slice(lo - w.lo, lo))))
     if nxt is not None and w.hi:
         recvs.append((nxt, 2, _region(arr, d, done, slice(lo + own, lo + own + w.hi))))
-    _sendrecv(comm, view, sends, recvs, stats)
+    return ("exchange", comm, sends, recvs)
 
 
-def _sendrecv(comm, view: np.ndarray, sends: list, recvs: list, stats: dict[str, int]) -> None:  # type: ignore[no-untyped-def,type-arg]
-    from mpi4py import MPI
-
-    buffers, requests = [], []
-    for src, tag, region in recvs:
-        buf = np.empty(view[region].shape, dtype=np.uint8)
-        buffers.append((buf, region))
-        requests.append(comm.Irecv(buf, source=src, tag=tag))
-    for dst, tag, region in sends:
-        data = np.ascontiguousarray(view[region])
-        stats["reflect_bytes"] = stats.get("reflect_bytes", 0) + data.nbytes
-        buffers.append((data, None))
-        requests.append(comm.Isend(data, dest=dst, tag=tag))
-    MPI.Request.Waitall(requests)
-    for buf, region in buffers:
-        if region is not None:
-            view[region] = buf
-
-
-def _gather_full(arr: DistArray, d: int, done: set[int], cache: CommCache, stats: dict[str, int]) -> None:
-    """Full shadow: every node gets every owned block of dimension d (Allgatherv)."""
+def _gather_full(arr: DistArray, d: int, done: set[int], cache: CommCache) -> tuple[Any, ...]:
+    """Full shadow: every node gets every owned block of dimension d (an all-gather)."""
     comm, _nd = _line(arr, d, cache)
     lay = arr.layouts[d]
     assert lay.dist is not None
-    parts = [arr.layout_of(d, c) for c in range(lay.dist.nprocs)]
-    view = arr.bytes_view()
-    mine = np.ascontiguousarray(view[_region(arr, d, done, slice(lay.owned_first, lay.owned_first + lay.owned_count))])
-    slab = view[_region(arr, d, done, slice(0, 0))].shape
-    per_index = int(np.prod(slab[:d] + slab[d + 1:], dtype=np.int64))
-    counts = [p.owned_count * per_index for p in parts]
-    recv = np.empty(sum(counts), dtype=np.uint8)
-    comm.Allgatherv(mine.reshape(-1), [recv, counts])
-    stats["reflect_bytes"] = stats.get("reflect_bytes", 0) + mine.nbytes * (len(parts) - 1)
-    offset = 0
-    for p, n in zip(parts, counts):
-        if p.owned_count:
-            region = _region(arr, d, done, slice(p.owned_first, p.owned_first + p.owned_count))
-            view[region] = recv[offset: offset + n].reshape(view[region].shape)
-        offset += n
+    parts: list[tuple[slice, ...] | None] = []
+    for c in range(lay.dist.nprocs):
+        p = arr.layout_of(d, c)
+        parts.append(_region(arr, d, done, slice(p.owned_first, p.owned_first + p.owned_count))
+                     if p.owned_count else None)
+    mine = _region(arr, d, done, slice(lay.owned_first, lay.owned_first + lay.owned_count))
+    return ("gather", comm, mine, parts)

@@ -18,7 +18,7 @@ from xmpacc import __version__
 from xmpacc.context import Context, Unit
 from xmpacc.frontend.preprocess import FAKE_LIBC_DIR, LIBC_STRING_SENTINEL, SHIM_DIR, runtime_include_dir
 from xmpacc.passes.entry import init_function_name
-from xmpacc.runtime.contract import ENTRIES, Entry
+from xmpacc.runtime.contract import ENTRIES, Entry, contract_id
 
 
 def _env() -> jinja2.Environment:
@@ -134,7 +134,7 @@ def glue_c(units: list[tuple[Unit, Context]]) -> str:
     params = main.main_params if main else 2
     args = {0: "", 2: "argc, argv"}.get(params, "argc, argv, environ")
     return _env().get_template("glue.c.j2").render(
-        version=__version__, entries=[_glue_entry(e) for e in ENTRIES],
+        version=__version__, contract_id=contract_id(), entries=[_glue_entry(e) for e in ENTRIES],
         inits=[init_function_name(u) for u, _c in units],
         main_params=params if params in (0, 2) else 3,
         main_ret="void" if main and main.main_returns_void else "int", main_args=args)

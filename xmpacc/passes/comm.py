@@ -15,6 +15,8 @@ A node reference travels as ``(const long long []){ndims, kind, a, b, c, ...}``
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from pycparser import c_ast
 
 from xmpacc import cbuild
@@ -25,7 +27,7 @@ from xmpacc.passes.attach import pragma_id
 from xmpacc.passes.reductions import reduction_directive_calls
 from xmpacc.runtime.contract import REF_INDEX, REF_STAR, REF_TRIPLET, REF_TRIPLET_TO_END
 from xmpacc.scoping import ScopedWalker
-from xmpacc.symbols import Scope, ScopeTree
+from xmpacc.symbols import ArraySym, Scope, ScopeTree
 
 
 def _where(loc: xd.SourceLoc) -> str:
@@ -76,9 +78,12 @@ def _data_operand(name: xd.Name, scope: Scope) -> tuple[str, str]:
     return (name.name if is_array else f"&{name.name}"), f"sizeof({name.name})"
 
 
-def reflect_calls(d: xd.Reflect, scope: Scope, coord: object) -> list[c_ast.Node]:
-    if d.acc:
-        raise XmpError(d.loc, "'reflect ... acc' (device-resident reflect) is not supported yet")
+def reflect_calls(d: xd.Reflect, scope: Scope, coord: object,
+                  replicated: Callable[[ArraySym], bool] | None = None) -> list[c_ast.Node]:
+    """Host reflect calls, or with ``replicated`` (the gpu pass) device-resident ones:
+    ``reflect (u) acc`` exchanges the shadow slots of u's device copy."""
+    if d.acc and replicated is None:
+        raise XmpError(d.loc, "'reflect ... acc' must be inside the acc replicate region of its arrays")
     out: list[c_ast.Node] = []
     for name in d.arrays:
         sym = scope.find_array(name.name)
@@ -90,6 +95,9 @@ def reflect_calls(d: xd.Reflect, scope: Scope, coord: object) -> list[c_ast.Node
         if not sym.has_shadow:
             raise XmpError(name.loc, f"the aligned array '{name.name}' has no shadow; declare one "
                                      f"with '#pragma xmp shadow' before reflecting it")
+        if d.acc and replicated is not None and not replicated(sym):
+            raise XmpError(name.loc, f"'reflect ... acc' of '{name.name}', which is not replicated: put it "
+                                     f"inside '#pragma xmp acc replicate ({name.name})'")
         widths = "0"
         if d.widths is not None:
             if len(d.widths) != sym.ndims:
@@ -97,7 +105,8 @@ def reflect_calls(d: xd.Reflect, scope: Scope, coord: object) -> list[c_ast.Node
                                       f"{sym.ndims}-dimensional array '{name.name}'")
             widths = "(const long long []){" + ", ".join(
                 f"({w.lower.text}), ({w.upper.text}), {int(w.periodic)}" for w in d.widths) + "}"
-        out += cbuild.stmts(f"_xmpacc_reflect(&{sym.c_name}, {_where(d.loc)}, {widths});", coord)
+        call = "_xmpacc_reflect_acc" if d.acc else "_xmpacc_reflect"
+        out += cbuild.stmts(f"{call}(&{sym.c_name}, {_where(d.loc)}, {widths});", coord)
     return out
 
 

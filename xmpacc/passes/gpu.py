@@ -19,6 +19,7 @@ from xmpacc.diagnostics import AlreadyReported, XmpError
 from xmpacc.directives import ast as xd
 from xmpacc.passes import kernels, lanes, replicate
 from xmpacc.passes.attach import pragma_id
+from xmpacc.passes.comm import reflect_calls
 from xmpacc.passes.canonical import CanonicalLoop, canonical, loc_of
 from xmpacc.passes.kernel_vars import Replicated, check_body, classify
 from xmpacc.passes.loops import _control_var, _nested_for, loop_indices
@@ -53,6 +54,10 @@ class _GpuLowering(ScopedWalker):
                 if isinstance(d, xd.AccReplicateSync):
                     out += replicate.sync_calls(d, self.scope, self.active, item.coord)
                     continue
+                if isinstance(d, xd.Reflect):
+                    out += reflect_calls(d, self.scope, item.coord,
+                                         lambda sym: any(r.array is sym for r in self.active))
+                    continue
                 if isinstance(nxt, (c_ast.Compound, c_ast.For)):
                     i += 1  # the directive owns the next statement
                     owned = nxt
@@ -70,7 +75,8 @@ class _GpuLowering(ScopedWalker):
         if pragma_id(item) is None:
             return None
         for d in self.ctx.directives.get(id(item), []):
-            if isinstance(d, (xd.AccReplicate, xd.AccReplicateSync)) or (isinstance(d, xd.Loop) and d.acc):
+            if isinstance(d, (xd.AccReplicate, xd.AccReplicateSync)) or (isinstance(d, xd.Loop) and d.acc) \
+                    or (isinstance(d, xd.Reflect) and d.acc):
                 return d
         return None
 

@@ -1,0 +1,254 @@
+"""The benchmark suite: xmpacc programs next to hand-written CUDA + MPI baselines, one job.
+
+    python3 bench/run.py                 # on a GPU machine: writes bench/results/<date>-<gpu>.json + .png
+    python3 bench/run.py --cpu --out DIR # host backend, small sizes: a smoke test (CI), no timings claimed
+
+Every xmpacc program (bench/*_bench.c) and every baseline (bench/baselines.py) prints a
+checksum; a result counts only when the checksums agree.  The goals of the performance
+issue (P1-P3, L1, L2, C1, C2) are computed from the times measured in this run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+ENV_BASE = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1", "PYTHONUNBUFFERED": "1"}
+
+
+def tool(name: str) -> str:
+    here = Path(sys.executable).parent / name
+    found = str(here) if here.exists() else shutil.which(name)
+    if found is None:
+        raise SystemExit(f"bench: '{name}' not found (install xmpacc first, see the README)")
+    return found
+
+
+def sh(cmd: list[str], env: dict[str, str] | None = None, timeout: float = 900) -> str:
+    full = {**os.environ, **ENV_BASE, **(env or {})}
+    p = subprocess.run(cmd, capture_output=True, text=True, env=full, timeout=timeout)
+    if p.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} failed ({p.returncode}):\n{p.stdout}\n{p.stderr}")
+    return p.stdout + p.stderr
+
+
+def build(src: str, out: Path, defines: dict[str, Any], extra: list[str] = ()) -> Path:  # type: ignore[assignment]
+    args = [f"-D{k}={v}" if v is not None else f"-D{k}" for k, v in defines.items()]
+    sh([tool("xmpacc"), "-O2", *args, *extra, str(HERE / src), "-o", str(out)])
+    return out
+
+
+def numbers(text: str) -> dict[str, float]:
+    return {k: float(v) for k, v in re.findall(r"^(\w+) = ([-+0-9.eE]+)", text, re.M)}
+
+
+def stats(text: str) -> list[dict[str, int]]:
+    return [json.loads(line.split(":", 1)[1]) for line in text.splitlines() if line.startswith("xmpacc-stats:")]
+
+
+def run_prog(exe: Path, nprocs: int, env: dict[str, str]) -> dict[str, Any]:
+    out = sh([tool("mpirun"), "-np", str(nprocs), str(exe)], {**env, "XMPACC_STATS": "1"})
+    return {"values": numbers(out), "stats": stats(out)}
+
+
+def baselines(case: str, nprocs: int, args: list[str]) -> list[dict[str, Any]]:
+    out = sh([tool("mpirun"), "-np", str(nprocs), sys.executable, str(HERE / "baselines.py"), case, *args])
+    return [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+
+
+def close(a: float, b: float, rtol: float) -> bool:
+    return abs(a - b) <= rtol * max(abs(a), abs(b))
+
+
+def goal(value: float | None, target: float, smaller_is_better: bool) -> dict[str, Any]:
+    met = value is not None and (value <= target if smaller_is_better else value >= target)
+    return {"value": None if value is None else round(value, 4), "target": target, "met": bool(met)}
+
+
+def gpu_info() -> tuple[str, int, dict[str, str]]:
+    import cupy
+
+    n = cupy.cuda.runtime.getDeviceCount()
+    name = cupy.cuda.runtime.getDeviceProperties(0)["name"].decode()
+    versions = {"cupy": cupy.__version__, "cuda_runtime": str(cupy.cuda.runtime.runtimeGetVersion())}
+    return name, n, versions
+
+
+def nbody_cases(work: Path, gpus: int, record: dict[str, Any]) -> None:
+    cuda = {"XMPACC_DEVICE": "cuda"}
+    for n in (16384, 65536):
+        exe = build("nbody_bench.c", work / f"nbody{n}", {"N": n, "STEPS": 10})
+        host = build("nbody_bench.c", work / f"nbody{n}_host", {"N": n, "STEPS": 10, "HOST_PATH": None})
+        base = baselines("nbody", 1, ["--n", str(n), "--steps", "10"])
+        runs = {"xmpacc, 1 GPU": run_prog(exe, 1, cuda),
+                "xmpacc, 1 GPU, paper mapping (XMPACC_LANES=1)": run_prog(exe, 1, {**cuda, "XMPACC_LANES": "1"}),
+                "xmpacc, 1 GPU, host reflect path": run_prog(host, 1, cuda)}
+        if gpus >= 2:
+            runs["xmpacc, 2 GPUs"] = run_prog(exe, 2, cuda)
+        ref = base[0]
+        for name, r in runs.items():
+            v = r["values"]
+            r["checksums_match"] = close(v["kinetic"], ref["kinetic"], 1e-8) and close(v["sum_x"], ref["sum_x"], 1e-8)
+            r["ginteractions_per_s"] = n * (n - 1) / (v["step_ms"] * 1e-3) / 1e9
+        record["nbody"][str(n)] = {"xmpacc": runs, "baselines": base}
+
+
+def laplace_cases(work: Path, gpus: int, record: dict[str, Any], nx: int) -> None:
+    cuda = {"XMPACC_DEVICE": "cuda"}
+    exe = build("laplace_bench.c", work / "laplace", {"NX": nx, "NY": nx, "ITER": 100})
+    host = build("laplace_bench.c", work / "laplace_host", {"NX": nx, "NY": nx, "ITER": 100, "HOST_PATH": None})
+    args = ["--nx", str(nx), "--ny", str(nx), "--iter", "100"]
+    base = baselines("laplace", 1, args)
+    runs = {"xmpacc, 1 GPU": run_prog(exe, 1, cuda)}
+    if gpus >= 2:
+        base += baselines("laplace", 2, args + ["--halo", "nccl"]) + baselines("laplace", 2, args + ["--halo", "host"])
+        runs["xmpacc, 2 GPUs, reflect acc (NCCL)"] = run_prog(exe, 2, cuda)
+        runs["xmpacc, 2 GPUs, reflect acc (staged)"] = run_prog(exe, 2, {**cuda, "XMPACC_REFLECT": "staged"})
+        runs["xmpacc, 2 GPUs, host reflect path"] = run_prog(host, 2, cuda)
+    for r in runs.values():
+        r["checksums_match"] = close(r["values"]["checksum"], base[0]["checksum"], 1e-10)
+    record["laplace"] = {"nx": nx, "xmpacc": runs, "baselines": base}
+
+
+def launch_case(work: Path, record: dict[str, Any]) -> None:
+    exe = build("launch_bench.c", work / "launch", {"REPS": 20000})
+    ours = run_prog(exe, 1, {"XMPACC_DEVICE": "cuda"})["values"]["launch_us"]
+    base = baselines("launch", 1, ["--reps", "20000"])[0]["launch_us"]
+    record["launch"] = {"xmpacc_us": ours, "driver_us": base, "overhead_us": ours - base}
+
+
+def reflect_ratio(record: dict[str, Any]) -> float | None:
+    """Bytes sent by every reflect over the shadow bytes they filled (runtime counters)."""
+    sent = shadow = 0
+    for case in (record.get("laplace", {}).get("xmpacc", {}),
+                 *(v["xmpacc"] for v in record.get("nbody", {}).values())):
+        for run in case.values():
+            for s in run["stats"]:
+                sent += s.get("reflect_bytes", 0)
+                shadow += s.get("reflect_shadow_bytes", 0)
+    return sent / shadow if shadow else None
+
+
+def goals(record: dict[str, Any]) -> dict[str, Any]:
+    def best(base: list[dict[str, Any]], key: str, **match: Any) -> float | None:
+        vals = [b[key] for b in base if all(b.get(k) == v for k, v in match.items())]
+        return min(vals) if vals else None
+
+    out: dict[str, Any] = {}
+    nb = record.get("nbody", {})
+    if "65536" in nb:
+        x1 = nb["65536"]["xmpacc"]["xmpacc, 1 GPU"]["values"]["step_ms"]
+        out["P1"] = goal(x1 / best(nb["65536"]["baselines"], "step_ms"), 1.05, True)
+        two = nb["65536"]["xmpacc"].get("xmpacc, 2 GPUs")
+        out["P2"] = goal(x1 / two["values"]["step_ms"] if two else None, 1.8, False)
+    if "16384" in nb:
+        x = nb["16384"]["xmpacc"]["xmpacc, 1 GPU"]["values"]["step_ms"]
+        out["P3"] = goal(best(nb["16384"]["baselines"], "step_ms") / x, 0.9, False)
+    lap = record.get("laplace")
+    if lap:
+        one = lap["xmpacc"]["xmpacc, 1 GPU"]["values"]["iter_ms"]
+        out["L1"] = goal(one / best(lap["baselines"], "iter_ms", nodes=1), 1.1, True)
+        two = lap["xmpacc"].get("xmpacc, 2 GPUs, reflect acc (NCCL)")
+        base2 = best(lap["baselines"], "iter_ms", nodes=2, variant="fused kernel, nccl halo")
+        out["L2"] = goal(two["values"]["iter_ms"] / base2 if two and base2 else None, 1.15, True)
+    out["C1"] = goal(reflect_ratio(record), 1.05, True)
+    if "launch" in record:
+        out["C2"] = goal(record["launch"]["overhead_us"], 20.0, True)
+    return out
+
+
+def plot(record: dict[str, Any], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4.5))
+    labels, values, colors = [], [], []
+    for n, case in sorted(record.get("nbody", {}).items(), key=lambda kv: int(kv[0])):
+        for name, r in case["xmpacc"].items():
+            labels.append(f"N={n}\n{name.replace('xmpacc, ', 'xmpacc ')}")
+            values.append(r["ginteractions_per_s"])
+            colors.append("tab:blue")
+        for b in case["baselines"]:
+            labels.append(f"N={n}\nhand-written {b['variant']}")
+            values.append(b["ginteractions_per_s"])
+            colors.append("tab:gray")
+    axes[0].barh(range(len(values)), values, color=colors)
+    axes[0].set_yticks(range(len(values)), labels, fontsize=6)
+    axes[0].set_xlabel("G interactions / s (higher is better)")
+    axes[0].set_title("n-body: xmpacc (blue) vs hand-written CUDA (gray)")
+    lap = record.get("laplace")
+    if lap:
+        names = list(lap["xmpacc"]) + [f"hand-written {b['variant']} ({b['nodes']} GPU)" for b in lap["baselines"]]
+        vals = [r["values"]["iter_ms"] for r in lap["xmpacc"].values()] + [b["iter_ms"] for b in lap["baselines"]]
+        cols = ["tab:blue"] * len(lap["xmpacc"]) + ["tab:gray"] * len(lap["baselines"])
+        axes[1].barh(range(len(vals)), vals, color=cols)
+        axes[1].set_yticks(range(len(vals)), names, fontsize=7)
+        axes[1].set_xlabel("ms per iteration (lower is better)")
+        axes[1].set_title(f"Laplace {lap['nx']}^2: xmpacc (blue) vs hand-written (gray)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+
+
+def cpu_smoke(out_dir: Path) -> dict[str, Any]:
+    """Host backend, tiny sizes: every program builds, runs on 1 and 2 processes and prints
+    its numbers.  No timing is claimed from this mode."""
+    work = out_dir / "build"
+    work.mkdir(parents=True, exist_ok=True)
+    host = {"XMPACC_DEVICE": "host"}
+    record: dict[str, Any] = {"mode": "cpu smoke test (host backend); times are not benchmarks", "runs": {}}
+    progs = {"nbody": build("nbody_bench.c", work / "nbody", {"N": 256, "STEPS": 2}),
+             "nbody host path": build("nbody_bench.c", work / "nbody_h", {"N": 256, "STEPS": 2, "HOST_PATH": None}),
+             "laplace": build("laplace_bench.c", work / "laplace", {"NX": 40, "NY": 33, "ITER": 4}),
+             "launch": build("launch_bench.c", work / "launch", {"REPS": 100})}
+    for name, exe in progs.items():
+        for n in ((1,) if name == "launch" else (1, 2)):
+            record["runs"][f"{name}, {n} proc"] = run_prog(exe, n, host)
+    return record
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--cpu", action="store_true", help="host backend smoke test with small sizes")
+    ap.add_argument("--out", type=Path, default=HERE / "results")
+    ap.add_argument("--laplace-n", type=int, default=8192)
+    args = ap.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    if args.cpu:
+        record = cpu_smoke(args.out)
+        (args.out / "cpu-smoke.json").write_text(json.dumps(record, indent=1))
+        print(json.dumps({k: v["values"] for k, v in record["runs"].items()}, indent=1))
+        return 0
+    gpu, count, versions = gpu_info()
+    record = {"date": datetime.date.today().isoformat(), "machine": platform.node(), "gpu": gpu,
+              "gpus": count, "versions": {**versions, "python": platform.python_version()},
+              "nbody": {}}
+    work = args.out / "build"
+    work.mkdir(exist_ok=True)
+    nbody_cases(work, count, record)
+    laplace_cases(work, count, record, args.laplace_n)
+    launch_case(work, record)
+    record["goals"] = goals(record)
+    stem = f"{record['date']}-{gpu.replace(' ', '-')}-x{count}"
+    (args.out / f"{stem}.json").write_text(json.dumps(record, indent=1))
+    try:
+        plot(record, args.out / f"{stem}.png")
+    except ImportError:
+        print("bench: matplotlib missing, no plot", file=sys.stderr)
+    print(json.dumps(record["goals"], indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

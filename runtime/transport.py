@@ -1,0 +1,161 @@
+"""How reflect moves shadow slabs: host MPI, device-to-device NCCL, or staged through the host.
+
+``reflect.py`` decides *what* moves (which slab of the local buffer goes to which
+neighbour); a transport moves it.  Slabs are numpy arrays for host buffers (and for the
+"device" buffers of the host backend) and CuPy arrays for GPU buffers.  The MPI
+communicator given is the line of nodes along one node dimension; ranks are positions in it.
+
+* ``MpiTransport``: mpi4py on host memory (the paper's path, and the host backend).
+* ``NcclTransport``: ``cupy.cuda.nccl`` point-to-point calls between device buffers; peers
+  are translated to world ranks of one world-wide NCCL communicator.  Contiguous slabs
+  (halo rows of a row-block distribution) go straight from and into the buffer.
+* ``StagedTransport``: GPU buffers without NCCL: only the slabs go device -> host -> MPI ->
+  host -> device, never the whole array.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+Region = tuple[slice, ...]
+
+
+def _count(stats: dict[str, int], key: str, n: int) -> None:
+    stats[key] = stats.get(key, 0) + n
+
+
+def region_bytes(view: Any, region: Region | None) -> int:
+    """Size of a slab (the last axis of a view holds the element's bytes)."""
+    if region is None:
+        return 0
+    n = int(view.shape[-1])
+    for s in region:
+        n *= max(s.stop - s.start, 0)
+    return n
+
+
+class MpiTransport:
+    name = "mpi"
+
+    def exchange(self, comm: Any, view: Any, sends: list[tuple[int, int, Region]],
+                 recvs: list[tuple[int, int, Region]], stats: dict[str, int]) -> None:
+        from mpi4py import MPI
+
+        buffers, requests = [], []
+        for src, tag, region in recvs:
+            buf = np.empty(view[region].shape, dtype=np.uint8)
+            buffers.append((buf, region))
+            requests.append(comm.Irecv(buf, source=src, tag=tag))
+            _count(stats, "reflect_shadow_bytes", buf.nbytes)
+        for dst, tag, region in sends:
+            data = np.ascontiguousarray(view[region])
+            _count(stats, "reflect_bytes", data.nbytes)
+            buffers.append((data, None))
+            requests.append(comm.Isend(data, dest=dst, tag=tag))
+        MPI.Request.Waitall(requests)
+        for buf, region in buffers:
+            if region is not None:
+                view[region] = buf
+
+    def allgather(self, comm: Any, view: Any, mine: Region, parts: list[Region | None],
+                  stats: dict[str, int]) -> None:
+        data = np.ascontiguousarray(view[mine]).reshape(-1)
+        counts = [region_bytes(view, r) for r in parts]
+        recv = np.empty(sum(counts), dtype=np.uint8)
+        comm.Allgatherv(data, [recv, counts])
+        _count(stats, "reflect_bytes", data.nbytes * (sum(1 for c in counts if c) - (1 if data.nbytes else 0)))
+        offset = 0
+        for r, n in zip(parts, counts):
+            if r is not None and r != mine:
+                view[r] = recv[offset: offset + n].reshape(view[r].shape)
+                _count(stats, "reflect_shadow_bytes", n)
+            offset += n
+
+
+class StagedTransport(MpiTransport):
+    """GPU slabs through host memory: each slab is copied out, sent with MPI, copied in."""
+
+    name = "staged"
+
+    def __init__(self, cupy: Any) -> None:
+        self.cupy = cupy
+
+    def exchange(self, comm: Any, view: Any, sends: list[tuple[int, int, Region]],
+                 recvs: list[tuple[int, int, Region]], stats: dict[str, int]) -> None:
+        host = _HostSlabs(self.cupy, view)
+        super().exchange(comm, host, sends, recvs, stats)
+
+    def allgather(self, comm: Any, view: Any, mine: Region, parts: list[Region | None],
+                  stats: dict[str, int]) -> None:
+        super().allgather(comm, _HostSlabs(self.cupy, view), mine, parts, stats)
+
+
+class _HostSlabs:
+    """Looks like an array to MpiTransport: reading a slab copies it to the host, writing
+    one copies it back to the device."""
+
+    def __init__(self, cupy: Any, view: Any) -> None:
+        self.cupy, self.view = cupy, view
+        self.shape = view.shape
+
+    def __getitem__(self, region: Region) -> np.ndarray:
+        return self.cupy.asnumpy(self.view[region])
+
+    def __setitem__(self, region: Region, value: np.ndarray) -> None:
+        self.view[region] = self.cupy.asarray(value)
+
+
+class NcclTransport:
+    name = "nccl"
+
+    def __init__(self, cupy: Any, world: Any) -> None:
+        from cupy.cuda import nccl
+
+        self.cupy, self.nccl, self.world = cupy, nccl, world
+        uid = nccl.get_unique_id() if world.Get_rank() == 0 else None
+        uid = world.bcast(uid, root=0)
+        self.comm = nccl.NcclCommunicator(world.Get_size(), uid, world.Get_rank())
+        self.world_ranks: dict[int, list[int]] = {}
+
+    def _world(self, comm: Any) -> list[int]:
+        key = comm.py2f()
+        if key not in self.world_ranks:
+            self.world_ranks[key] = comm.allgather(self.world.Get_rank())
+        return self.world_ranks[key]
+
+    def exchange(self, comm: Any, view: Any, sends: list[tuple[int, int, Region]],
+                 recvs: list[tuple[int, int, Region]], stats: dict[str, int]) -> None:
+        ranks = self._world(comm)
+        stream = self.cupy.cuda.get_current_stream()
+        staged = []
+        self.nccl.groupStart()
+        for dst, _tag, region in sends:
+            data = view[region]
+            if not data.flags.c_contiguous:
+                data = self.cupy.ascontiguousarray(data)
+            staged.append(data)
+            self.comm.send(data.data.ptr, data.nbytes, self.nccl.NCCL_UINT8, ranks[dst], stream.ptr)
+            _count(stats, "reflect_bytes", data.nbytes)
+        unpack = []
+        for src, _tag, region in recvs:
+            target = view[region]
+            buf = target if target.flags.c_contiguous else self.cupy.empty(target.shape, dtype=np.uint8)
+            if buf is not target:
+                unpack.append((region, buf))
+            staged.append(buf)
+            self.comm.recv(buf.data.ptr, buf.nbytes, self.nccl.NCCL_UINT8, ranks[src], stream.ptr)
+            _count(stats, "reflect_shadow_bytes", buf.nbytes)
+        self.nccl.groupEnd()
+        for region, buf in unpack:
+            view[region] = buf
+        stream.synchronize()
+
+    def allgather(self, comm: Any, view: Any, mine: Region, parts: list[Region | None],
+                  stats: dict[str, int]) -> None:
+        me = comm.Get_rank()
+        sends = [(k, 0, mine) for k, r in enumerate(parts) if k != me and region_bytes(view, r)
+                 and region_bytes(view, mine)]
+        recvs = [(k, 0, r) for k, r in enumerate(parts) if k != me and region_bytes(view, r)]
+        self.exchange(comm, view, sends, recvs, stats)
