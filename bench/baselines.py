@@ -25,14 +25,17 @@ NBODY_SRC = r"""
 #define G 1.0e-3
 #define DT 0.01
 #define EPSILON 1.0e-2
-extern "C" __global__ void force_simple(const double *p_x, const double *p_y, const double *p_z,
-    const double *m, double *v_x, double *v_y, double *v_z, int lo, int count, int n)
+/* NB (the number of bodies) and LANES are compile-time constants (-D options): the best a
+   hand-written kernel for one problem size can do. */
+extern "C" __global__ void force_simple(const double *__restrict__ p_x, const double *__restrict__ p_y,
+    const double *__restrict__ p_z, const double *__restrict__ m, double *__restrict__ v_x,
+    double *__restrict__ v_y, double *__restrict__ v_z, int lo, int count, int n)
 {
   int t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= count) return;
   int i = lo + t;
   double x_i = p_x[i], y_i = p_y[i], z_i = p_z[i], acc_x = 0, acc_y = 0, acc_z = 0;
-  for (int j = 0; j < n; j++)
+  for (int j = 0; j < NB; j++)
     if (i != j) {
       double x_j = p_x[j], y_j = p_y[j], z_j = p_z[j];
       double dx = x_j - x_i, dy = y_j - y_i, dz = z_j - z_i;
@@ -43,9 +46,11 @@ extern "C" __global__ void force_simple(const double *p_x, const double *p_y, co
   v_x[i] += acc_x * DT; v_y[i] += acc_y * DT; v_z[i] += acc_z * DT;
 }
 /* T lanes per body, each taking every T-th j, combined with warp shuffles */
-extern "C" __global__ void force_split(const double *p_x, const double *p_y, const double *p_z,
-    const double *m, double *v_x, double *v_y, double *v_z, int lo, int count, int n, int lanes)
+extern "C" __global__ void force_split(const double *__restrict__ p_x, const double *__restrict__ p_y,
+    const double *__restrict__ p_z, const double *__restrict__ m, double *__restrict__ v_x,
+    double *__restrict__ v_y, double *__restrict__ v_z, int lo, int count, int n, int lanes_unused)
 {
+  const int lanes = LANES;
   long long g = (long long)blockIdx.x * blockDim.x + threadIdx.x;
   long long t = g / lanes;
   int lane = (int)(g % lanes);
@@ -53,7 +58,7 @@ extern "C" __global__ void force_split(const double *p_x, const double *p_y, con
   if (!valid) t = count - 1;
   int i = lo + (int)t;
   double x_i = p_x[i], y_i = p_y[i], z_i = p_z[i], acc_x = 0, acc_y = 0, acc_z = 0;
-  for (int j = lane; j < n; j += lanes)
+  for (int j = lane; j < NB; j += lanes)
     if (i != j) {
       double x_j = p_x[j], y_j = p_y[j], z_j = p_z[j];
       double dx = x_j - x_i, dy = y_j - y_i, dz = z_j - z_i;
@@ -118,20 +123,21 @@ def nbody(args: argparse.Namespace, comm: MPI.Comm) -> list[dict[str, object]]:
     th, r = 0.1 * i, 1.0 + 0.002 * (np.arange(n) % 1000)
     init = [2.0 + r * np.cos(th), 1.0 + r * np.sin(th), 0.5 + 0.3 * np.sin(0.7 * i),
             -0.5 * np.sin(th), 0.5 * np.cos(th), 0.1 * np.cos(1.3 * i), 1.0 + 0.5 * np.sin(0.37 * i)]
-    mod = cp.RawModule(code=NBODY_SRC)
     lo, hi = block_range(n, comm.size, comm.rank)
     count = hi - lo
     results = []
-    variants = [("one thread per body", 1)] + [(f"split, {t} lanes", t) for t in (4, 8, 16, 32)]
-    for name, lanes in variants:
+    variants = [("one thread per body", 1, 256)] + [(f"split, {t} lanes, {b} threads/block", t, b)
+                                                    for t in (8, 16, 32) for b in (128, 256)]
+    for name, lanes, block in variants:
+        mod = cp.RawModule(code=NBODY_SRC, options=(f"-DNB={n}", f"-DLANES={max(lanes, 1)}"))
         px, py, pz, vx, vy, vz, m = (cp.asarray(a) for a in init)
 
         def step() -> None:
             if lanes == 1:
-                mod.get_function("force_simple")(((count + 255) // 256,), (256,),
+                mod.get_function("force_simple")(((count + block - 1) // block,), (block,),
                                                  (px, py, pz, m, vx, vy, vz, np.int32(lo), np.int32(count), np.int32(n)))
             else:
-                mod.get_function("force_split")(((count * lanes + 255) // 256,), (256,),
+                mod.get_function("force_split")(((count * lanes + block - 1) // block,), (block,),
                                                 (px, py, pz, m, vx, vy, vz, np.int32(lo), np.int32(count),
                                                  np.int32(n), np.int32(lanes)))
             mod.get_function("update")(((count + 255) // 256,), (256,),

@@ -150,7 +150,9 @@ class NcclTransport:
         self.nccl.groupEnd()
         for region, buf in unpack:
             view[region] = buf
-        stream.synchronize()
+        # No host wait: kernels and copies use the same stream, so everything that reads the
+        # shadow is ordered after the exchange; the host only sees device data through
+        # replicate_sync, which waits for the stream.
 
     def allgather(self, comm: Any, view: Any, mine: Region, parts: list[Region | None],
                   stats: dict[str, int]) -> None:

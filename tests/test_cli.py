@@ -61,6 +61,11 @@ def listing(directory: Path) -> set[str]:
     return {p.name for p in directory.iterdir()}
 
 
+def run_alone(exe: Path) -> subprocess.CompletedProcess[str]:
+    """``./prog``: one process, no mpirun."""
+    return subprocess.run([str(exe)], capture_output=True, text=True, timeout=60, check=False)
+
+
 @pytest.fixture()
 def defines_src(tmp_path: Path) -> Path:
     (tmp_path / "inc").mkdir()
@@ -98,7 +103,7 @@ def test_defines_reach_directives_and_code(defines_src: Path, tmp_path: Path) ->
                    "-o", str(exe))
     assert r.returncode == 0, r.stderr
     # ./prog alone runs as one process (no mpirun)
-    run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
+    run = run_alone(exe)
     assert run.returncode == 0, run.stderr
     assert run.stdout == "N = 1000  s = 999000.0\n"
 
@@ -130,7 +135,7 @@ def test_feature_macros_reach_the_generated_c(tmp_path: Path) -> None:
     exe = tmp_path / "gnu"
     r = run_xmpacc("-std=c99", "-D_GNU_SOURCE", "-DNDEBUG", "-Werror", str(src), "-o", str(exe))
     assert r.returncode == 0, r.stderr
-    run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
+    run = run_alone(exe)
     assert (run.returncode, run.stdout) == (0, "pi = 3.14159\n"), run.stderr
 
 
@@ -146,9 +151,9 @@ def test_compiler_and_linker_options_reach_cc(tmp_path: Path) -> None:
     libdir = tmp_path / "lib"
     libdir.mkdir()
     src = write(tmp_path / "hello.c", SIMPLE)
-    r = run_xmpacc("-v", "-O2", "-g", "-fno-strict-aliasing", "-Wall", "-std=gnu11", "-L", str(libdir),
-                   "-lm", "-Wl,--as-needed", str(src), "-o", str(tmp_path / "hello"),
-                   env={"CC": str(wrapper)})
+    r = run_xmpacc("-v", "-O2", "-g", "-fno-strict-aliasing", "-Wall", "-std=gnu11",
+                   "-L", str(libdir), "-lm", "-Wl,--as-needed", str(src),
+                   "-o", str(tmp_path / "hello"), env={"CC": str(wrapper)})
     assert r.returncode == 0, r.stderr
     calls = log.read_text().splitlines()
     link = [c for c in calls if "-shared" in c]
@@ -162,11 +167,9 @@ def test_compiler_and_linker_options_reach_cc(tmp_path: Path) -> None:
     assert [p.split(" ", 1)[1] for p in printed if "-shared" in p] == link
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "xmpacc/frontend/preprocess.py, preprocess(): with -v it prints the cpp command before "
-    "inserting '-I <folder of the source>' into it, so the printed command is not the one run"))
 def test_verbose_preprocessor_command_is_the_one_run(defines_src: Path, tmp_path: Path) -> None:
-    r = run_xmpacc("-v", "-DN=8", "-I", str(tmp_path / "inc"), str(defines_src), "-o", str(tmp_path / "p"))
+    r = run_xmpacc("-v", "-DN=8", "-I", str(tmp_path / "inc"), str(defines_src),
+                   "-o", str(tmp_path / "p"))
     assert r.returncode == 0, r.stderr
     cpp = [line for line in r.stdout.splitlines() if " -E " in line]
     assert len(cpp) == 1
@@ -202,7 +205,7 @@ def test_keep_builds_and_keeps_the_sources(tmp_path: Path) -> None:
     r = run_xmpacc("--keep", str(src), "-o", str(tmp_path / "prog"))
     assert r.returncode == 0, r.stderr
     assert listing(tmp_path) == {"hello.c", "prog", "prog.host.c", "prog.runtime.c"}
-    run = subprocess.run([str(tmp_path / "prog")], capture_output=True, text=True, timeout=60)
+    run = run_alone(tmp_path / "prog")
     assert run.stdout == "hello\n"
 
 
@@ -289,6 +292,43 @@ def test_main_in_the_plain_file(tmp_path: Path) -> None:
     assert (r.returncode, r.stdout) == (0, "run: sum = 4950.0\nrun: sum = 4950.0\n"), r.stderr
 
 
+SECOND_XMP = """\
+double scale(double x);
+#pragma xmp nodes q[*]
+#pragma xmp template t[20]
+#pragma xmp distribute t[cyclic] onto q
+double b[20];
+#pragma xmp align b[i] with t[i]
+double other_sum(void)
+{
+    int i;
+    double s = 0.0;
+#pragma xmp loop on t[i] reduction(+:s)
+    for (i = 0; i < 20; i++) {
+        b[i] = scale(i);
+        s += b[i];
+    }
+    return s;
+}
+"""
+
+
+@pytest.mark.mpi
+def test_two_xmp_files_and_a_plain_one(tmp_path: Path) -> None:
+    """Each XMP file has its own template 't' (file scope, like static C names)."""
+    main = write(tmp_path / "main_xmp.c", USES_HELPER.replace(
+        "double scale(double x);", "double scale(double x);\ndouble other_sum(void);").replace(
+        'printf("s = %.1f\\n", s);', 'printf("s = %.1f other = %.1f\\n", s, o);').replace(
+        "double s = 0.0;", "double s = 0.0, o = other_sum();"))
+    other = write(tmp_path / "other_xmp.c", SECOND_XMP)
+    helper = write(tmp_path / "helper.c", HELPER)
+    exe = tmp_path / "prog"
+    r = run_xmpacc(str(main), str(other), str(helper), "-o", str(exe))
+    assert r.returncode == 0, r.stderr
+    r = run_mpi(2, exe, timeout=60)
+    assert (r.returncode, r.stdout) == (0, "s = 132.0 other = 380.0\n"), r.stderr
+
+
 # ---------------------------------------------------------------- atomic output
 
 BAD_CALL = """\
@@ -315,7 +355,8 @@ def test_failed_build_leaves_nothing_behind(tmp_path: Path, case: str) -> None:
     elif case == "missing-library":
         args = [str(write(tmp_path / "ok.c", SIMPLE)), "-lnotthere"]
     else:
-        args = [str(write(tmp_path / "bad.c", SIMPLE.replace("nodes p[*]", "distribute t[block] onto p")))]
+        undeclared = SIMPLE.replace("nodes p[*]", "distribute t[block] onto p")
+        args = [str(write(tmp_path / "bad.c", undeclared))]
     r = run_xmpacc(*args, "-o", str(exe), env={"TMPDIR": str(tmp_dir)})
     assert r.returncode == 1
     assert "Traceback" not in r.stderr and "internal error" not in r.stderr

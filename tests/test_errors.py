@@ -151,8 +151,8 @@ CASES = [
     ("executable-at-file-scope", at_top("#pragma xmp @barrier\n"), "inside a function"),
     ("loop-at-file-scope", at_top("#pragma xmp @loop on t[i]\n"), "inside a function"),
     # ---- reference §6.8 and other LATER features: "not supported yet"
-    ("reflect-acc", in_main("#pragma xmp @reflect (a) acc", HEAD + "#pragma xmp shadow a[1]\n"),
-     "not supported yet"),
+    ("reflect-acc-not-replicated", in_main("#pragma xmp reflect (@a) acc", HEAD + "#pragma xmp shadow a[1]\n"),
+     "'reflect ... acc' of 'a', which is not replicated"),
     ("gmove", in_main("#pragma xmp @gmove\n    x = 1;"), "not supported yet"),
     ("coarray", in_main("#pragma xmp @coarray x : [*]"), "not supported yet"),
     ("template-fix", in_main("#pragma xmp @template_fix t[100]"), "not supported yet"),

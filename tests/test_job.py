@@ -38,9 +38,15 @@ def mismatch(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return exe
 
 
+def run_alone(exe: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """``./prog ARGS``: one process, no mpirun."""
+    return subprocess.run([str(exe), *args], capture_output=True, text=True, timeout=60,
+                          check=False)
+
+
 def test_executable_is_one_file_that_runs_as_one_process(job: Path) -> None:
     assert [p.name for p in job.parent.iterdir()] == [job.name]
-    r = subprocess.run([str(job), "echo", "a", "b"], capture_output=True, text=True, timeout=60)
+    r = run_alone(job, "echo", "a", "b")
     assert (r.returncode, r.stdout) == (0, "argc = 4\nargv[1] = echo\nargv[2] = a\nargv[3] = b\n")
 
 
@@ -51,7 +57,7 @@ def test_mpirun_passes_the_arguments_to_main(job: Path) -> None:
 
 
 def test_exit_status_is_mains_return_value(job: Path) -> None:
-    single = subprocess.run([str(job), "return", "3"], capture_output=True, text=True, timeout=60)
+    single = run_alone(job, "return", "3")
     assert single.returncode == 3
     assert run_mpi(2, job, "return", "3", timeout=60).returncode == 3
     assert run_mpi(3, job, "return1", "5", timeout=60).returncode == 5   # only node 1 returns 5

@@ -49,7 +49,7 @@ class BuildPlan:
 def _run(cmd: list[str], verbose: bool) -> subprocess.CompletedProcess[str]:
     if verbose:
         print(" ".join(shlex.quote(c) for c in cmd), flush=True)
-    return subprocess.run(cmd, capture_output=True, text=True)
+    return subprocess.run(cmd, capture_output=True, text=True, check=False)
 
 
 def write_sources(plan: BuildPlan, directory: str) -> list[str]:

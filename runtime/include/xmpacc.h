@@ -32,6 +32,15 @@ static inline int _xmpacc_loop_keeps_initial(const _xmpacc_template_t *t, const 
   return 1;
 }
 
+/* The schedule of a distributed loop of a loop ... acc, with the reciprocal of its count
+ * that kernels use to split thread indices (_xmpacc_divmod in xmpacc_kernel.h). */
+static inline _xmpacc_sched_t _xmpacc_schedule_k(const _xmpacc_tdim_t *d, long long init,
+                                                 long long last, long long step) {
+  _xmpacc_sched_t s = _xmpacc_schedule(d, init, last, step);
+  s.inv_count = s.count > 0 ? 1.0 / (double)s.count : 0.0;
+  return s;
+}
+
 /* Iterations of a cyclic(w) loop come as positions; skip those off the progression. */
 static inline int _xmpacc_on_progression(long long g, long long init, long long step) {
   return (g - init) % step == 0;

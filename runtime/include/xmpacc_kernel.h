@@ -14,7 +14,23 @@
 #include "xmpacc_dist.h"
 #include "xmpacc_index.h"
 
+/* Split a flat thread index: returns rest % s.count and leaves rest / s.count in *rest.
+ * On the GPU a 64-bit integer division costs a hundred instructions; a multiplication by
+ * the reciprocal (exact for indices below 2^51) and one correction step do the same. */
+_XMPACC_HD static inline long long _xmpacc_divmod(long long *rest, _xmpacc_sched_t s) {
 #ifdef __CUDACC__
+  long long q = (long long)((double)(*rest) * s.inv_count);
+  long long r = *rest - q * s.count;
+  if (r < 0) { q -= 1; r += s.count; } else if (r >= s.count) { q += 1; r -= s.count; }
+#else
+  long long q = *rest / s.count, r = *rest % s.count;
+#endif
+  *rest = q;
+  return r;
+}
+
+#ifdef __CUDACC__
+#define _XMPACC_RESTRICT __restrict__
 #define _XMPACC_KERNEL extern "C" __global__ void
 /* one thread per iteration; the grid spills into y only beyond its x limit */
 #define _XMPACC_TID \
@@ -62,6 +78,7 @@
 #include <limits.h>
 #include <float.h>
 #define _XMPACC_KERNEL void
+#define _XMPACC_RESTRICT restrict
 #define _XMPACC_INF HUGE_VAL
 /* the host backend runs every kernel with one lane per iteration */
 #define _XMPACC_LANES_SUM(v, lanes) ((void)0)

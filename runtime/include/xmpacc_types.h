@@ -82,6 +82,7 @@ typedef struct _xmpacc_array {
  * gives a range of positions instead: see xmpacc_dist.h. */
 typedef struct _xmpacc_sched {
   long long first, last, step, count;
+  double inv_count;              /* 1.0 / count, for kernels (see _xmpacc_divmod); 0 elsewhere */
 } _xmpacc_sched_t;
 
 #endif

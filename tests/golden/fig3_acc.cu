@@ -8,15 +8,14 @@
 #include "xmpacc_kernel.h"
 
 /* fig3_acc.c:35: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_fig3_acc_c_35(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, int *b, _xmpacc_array_t _xmpacc_a_b, int *a, _xmpacc_array_t _xmpacc_a_a, int x)
+_XMPACC_KERNEL _xmpacc_loop_fig3_acc_c_35(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, int * _XMPACC_RESTRICT b, _xmpacc_array_t _xmpacc_a_b, const int * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, int x)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
   if (!_xmpacc_valid) return;
   long long _xmpacc_rest = _xmpacc_tid;
-  int i = (int) (_xmpacc_s_i.first + (_xmpacc_rest % _xmpacc_s_i.count) * _xmpacc_s_i.step);
-  _xmpacc_rest /= _xmpacc_s_i.count;
+  int i = (int) (_xmpacc_s_i.first + _xmpacc_rest * _xmpacc_s_i.step);
   do
 {
 #line 37 "samples/fig3/fig3_acc.c"
@@ -32,18 +31,18 @@ void _xmpacc_loop_fig3_acc_c_35_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   _xmpacc_sched_t _xmpacc_s_i;
-  int *b;
+  int * _XMPACC_RESTRICT b;
   _xmpacc_array_t _xmpacc_a_b;
-  int *a;
+  const int * _XMPACC_RESTRICT a;
   _xmpacc_array_t _xmpacc_a_a;
   int x;
-  memcpy(&_xmpacc_total, _xmpacc_args[0], sizeof _xmpacc_total);
-  memcpy(&_xmpacc_s_i, _xmpacc_args[1], sizeof _xmpacc_s_i);
-  memcpy(&b, _xmpacc_args[2], sizeof b);
-  memcpy(&_xmpacc_a_b, _xmpacc_args[3], sizeof _xmpacc_a_b);
-  memcpy(&a, _xmpacc_args[4], sizeof a);
-  memcpy(&_xmpacc_a_a, _xmpacc_args[5], sizeof _xmpacc_a_a);
-  memcpy(&x, _xmpacc_args[6], sizeof x);
+  memcpy((void *) &_xmpacc_total, _xmpacc_args[0], sizeof _xmpacc_total);
+  memcpy((void *) &_xmpacc_s_i, _xmpacc_args[1], sizeof _xmpacc_s_i);
+  memcpy((void *) &b, _xmpacc_args[2], sizeof b);
+  memcpy((void *) &_xmpacc_a_b, _xmpacc_args[3], sizeof _xmpacc_a_b);
+  memcpy((void *) &a, _xmpacc_args[4], sizeof a);
+  memcpy((void *) &_xmpacc_a_a, _xmpacc_args[5], sizeof _xmpacc_a_a);
+  memcpy((void *) &x, _xmpacc_args[6], sizeof x);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
     _xmpacc_loop_fig3_acc_c_35(_xmpacc_total, _xmpacc_s_i, b, _xmpacc_a_b, a, _xmpacc_a_a, x);
 }

@@ -10,6 +10,7 @@ void _xmpacc_distribute(void * tmpl, const char * where, const void * nodes, con
 void * _xmpacc_align(void * array, const char * where, const char * name, const void * tmpl, long long elem_size, int ndims, const long long * extents, const int * tdims, const long long * offsets, const long long * shadows);
 void _xmpacc_array_release(void * array);
 void _xmpacc_reflect(void * array, const char * where, const long long * widths);
+void _xmpacc_reflect_acc(void * array, const char * where, const long long * widths);
 void _xmpacc_loop_reduce_begin(const void * tmpl, const int * loop_dims, void * data, long long count, int type, int op);
 void _xmpacc_loop_reduce(const void * tmpl, const char * where, const int * loop_dims, void * data, long long count, int type, int op);
 void _xmpacc_reduce(void * data, const char * where, long long count, int type, int op, const void * on_nodes, const long long * on_ref);
@@ -60,7 +61,7 @@ int _xmpacc_user_main(void)
       _xmpacc_replicate_sync("fig3_acc.c:33", 0, &_xmpacc_a_a, "a");
       {
 #line 36 "samples/fig3/fig3_acc.c"
-        _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 1024 - 1, 1);
+        _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t.dim[0], 0, 1024 - 1, 1);
 #line 36 "samples/fig3/fig3_acc.c"
         long long _xmpacc_total = _xmpacc_s_i.count;
 #line 36 "samples/fig3/fig3_acc.c"

@@ -8,17 +8,15 @@
 #include "xmpacc_kernel.h"
 
 /* laplace_acc.c:54: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_laplace_acc_c_54(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double *unew, _xmpacc_array_t _xmpacc_a_unew, double *u, _xmpacc_array_t _xmpacc_a_u)
+_XMPACC_KERNEL _xmpacc_loop_laplace_acc_c_54(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double * _XMPACC_RESTRICT unew, _xmpacc_array_t _xmpacc_a_unew, const double * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
   if (!_xmpacc_valid) return;
   long long _xmpacc_rest = _xmpacc_tid;
-  int j = (int) (_xmpacc_s_j.first + (_xmpacc_rest % _xmpacc_s_j.count) * _xmpacc_s_j.step);
-  _xmpacc_rest /= _xmpacc_s_j.count;
-  int i = (int) (_xmpacc_s_i.first + (_xmpacc_rest % _xmpacc_s_i.count) * _xmpacc_s_i.step);
-  _xmpacc_rest /= _xmpacc_s_i.count;
+  int j = (int) (_xmpacc_s_j.first + _xmpacc_divmod(&_xmpacc_rest, _xmpacc_s_j) * _xmpacc_s_j.step);
+  int i = (int) (_xmpacc_s_i.first + _xmpacc_rest * _xmpacc_s_i.step);
   do
 #line 57 "samples/laplace/laplace_acc.c"
 unew[_XMPACC_AT2(_xmpacc_a_unew, _XMPACC_L(_xmpacc_a_unew, 0, i), _XMPACC_L(_xmpacc_a_unew, 1, j))] = 0.25 * (((u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_L(_xmpacc_a_u, 0, i - 1), _XMPACC_L(_xmpacc_a_u, 1, j))] + u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_L(_xmpacc_a_u, 0, i + 1), _XMPACC_L(_xmpacc_a_u, 1, j))]) + u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_L(_xmpacc_a_u, 0, i), _XMPACC_L(_xmpacc_a_u, 1, j - 1))]) + u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_L(_xmpacc_a_u, 0, i), _XMPACC_L(_xmpacc_a_u, 1, j + 1))]);
@@ -30,33 +28,31 @@ void _xmpacc_loop_laplace_acc_c_54_host(long long _xmpacc_n, void **_xmpacc_args
   long long _xmpacc_total;
   _xmpacc_sched_t _xmpacc_s_i;
   _xmpacc_sched_t _xmpacc_s_j;
-  double *unew;
+  double * _XMPACC_RESTRICT unew;
   _xmpacc_array_t _xmpacc_a_unew;
-  double *u;
+  const double * _XMPACC_RESTRICT u;
   _xmpacc_array_t _xmpacc_a_u;
-  memcpy(&_xmpacc_total, _xmpacc_args[0], sizeof _xmpacc_total);
-  memcpy(&_xmpacc_s_i, _xmpacc_args[1], sizeof _xmpacc_s_i);
-  memcpy(&_xmpacc_s_j, _xmpacc_args[2], sizeof _xmpacc_s_j);
-  memcpy(&unew, _xmpacc_args[3], sizeof unew);
-  memcpy(&_xmpacc_a_unew, _xmpacc_args[4], sizeof _xmpacc_a_unew);
-  memcpy(&u, _xmpacc_args[5], sizeof u);
-  memcpy(&_xmpacc_a_u, _xmpacc_args[6], sizeof _xmpacc_a_u);
+  memcpy((void *) &_xmpacc_total, _xmpacc_args[0], sizeof _xmpacc_total);
+  memcpy((void *) &_xmpacc_s_i, _xmpacc_args[1], sizeof _xmpacc_s_i);
+  memcpy((void *) &_xmpacc_s_j, _xmpacc_args[2], sizeof _xmpacc_s_j);
+  memcpy((void *) &unew, _xmpacc_args[3], sizeof unew);
+  memcpy((void *) &_xmpacc_a_unew, _xmpacc_args[4], sizeof _xmpacc_a_unew);
+  memcpy((void *) &u, _xmpacc_args[5], sizeof u);
+  memcpy((void *) &_xmpacc_a_u, _xmpacc_args[6], sizeof _xmpacc_a_u);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
     _xmpacc_loop_laplace_acc_c_54(_xmpacc_total, _xmpacc_s_i, _xmpacc_s_j, unew, _xmpacc_a_unew, u, _xmpacc_a_u);
 }
 #endif
 
 /* laplace_acc.c:61: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_laplace_acc_c_61(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double *unew, _xmpacc_array_t _xmpacc_a_unew, double *u, _xmpacc_array_t _xmpacc_a_u, double *_xmpacc_red_err)
+_XMPACC_KERNEL _xmpacc_loop_laplace_acc_c_61(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, const double * _XMPACC_RESTRICT unew, _xmpacc_array_t _xmpacc_a_unew, double * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u, double *_xmpacc_red_err)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
   long long _xmpacc_rest = _xmpacc_tid;
-  int j = (int) (_xmpacc_s_j.first + (_xmpacc_rest % _xmpacc_s_j.count) * _xmpacc_s_j.step);
-  _xmpacc_rest /= _xmpacc_s_j.count;
-  int i = (int) (_xmpacc_s_i.first + (_xmpacc_rest % _xmpacc_s_i.count) * _xmpacc_s_i.step);
-  _xmpacc_rest /= _xmpacc_s_i.count;
+  int j = (int) (_xmpacc_s_j.first + _xmpacc_divmod(&_xmpacc_rest, _xmpacc_s_j) * _xmpacc_s_j.step);
+  int i = (int) (_xmpacc_s_i.first + _xmpacc_rest * _xmpacc_s_i.step);
   double err = (-_XMPACC_INF);
   if (_xmpacc_valid) do
 {
@@ -74,19 +70,19 @@ void _xmpacc_loop_laplace_acc_c_61_host(long long _xmpacc_n, void **_xmpacc_args
   long long _xmpacc_total;
   _xmpacc_sched_t _xmpacc_s_i;
   _xmpacc_sched_t _xmpacc_s_j;
-  double *unew;
+  const double * _XMPACC_RESTRICT unew;
   _xmpacc_array_t _xmpacc_a_unew;
-  double *u;
+  double * _XMPACC_RESTRICT u;
   _xmpacc_array_t _xmpacc_a_u;
   double *_xmpacc_red_err;
-  memcpy(&_xmpacc_total, _xmpacc_args[0], sizeof _xmpacc_total);
-  memcpy(&_xmpacc_s_i, _xmpacc_args[1], sizeof _xmpacc_s_i);
-  memcpy(&_xmpacc_s_j, _xmpacc_args[2], sizeof _xmpacc_s_j);
-  memcpy(&unew, _xmpacc_args[3], sizeof unew);
-  memcpy(&_xmpacc_a_unew, _xmpacc_args[4], sizeof _xmpacc_a_unew);
-  memcpy(&u, _xmpacc_args[5], sizeof u);
-  memcpy(&_xmpacc_a_u, _xmpacc_args[6], sizeof _xmpacc_a_u);
-  memcpy(&_xmpacc_red_err, _xmpacc_args[7], sizeof _xmpacc_red_err);
+  memcpy((void *) &_xmpacc_total, _xmpacc_args[0], sizeof _xmpacc_total);
+  memcpy((void *) &_xmpacc_s_i, _xmpacc_args[1], sizeof _xmpacc_s_i);
+  memcpy((void *) &_xmpacc_s_j, _xmpacc_args[2], sizeof _xmpacc_s_j);
+  memcpy((void *) &unew, _xmpacc_args[3], sizeof unew);
+  memcpy((void *) &_xmpacc_a_unew, _xmpacc_args[4], sizeof _xmpacc_a_unew);
+  memcpy((void *) &u, _xmpacc_args[5], sizeof u);
+  memcpy((void *) &_xmpacc_a_u, _xmpacc_args[6], sizeof _xmpacc_a_u);
+  memcpy((void *) &_xmpacc_red_err, _xmpacc_args[7], sizeof _xmpacc_red_err);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
     _xmpacc_loop_laplace_acc_c_61(_xmpacc_total, _xmpacc_s_i, _xmpacc_s_j, unew, _xmpacc_a_unew, u, _xmpacc_a_u, _xmpacc_red_err);
 }

@@ -8,7 +8,7 @@
 #include "xmpacc_kernel.h"
 
 /* nbody_acc.c:65: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_nbody_acc_c_65(long long _xmpacc_total, int _xmpacc_lanes, _xmpacc_sched_t _xmpacc_s_i, double *p_x, _xmpacc_array_t _xmpacc_a_p_x, double *p_y, _xmpacc_array_t _xmpacc_a_p_y, double *p_z, _xmpacc_array_t _xmpacc_a_p_z, double *m, _xmpacc_array_t _xmpacc_a_m, double *v_x, _xmpacc_array_t _xmpacc_a_v_x, double *v_y, _xmpacc_array_t _xmpacc_a_v_y, double *v_z, _xmpacc_array_t _xmpacc_a_v_z)
+_XMPACC_KERNEL _xmpacc_loop_nbody_acc_c_65(long long _xmpacc_total, int _xmpacc_lanes, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT p_x, _xmpacc_array_t _xmpacc_a_p_x, const double * _XMPACC_RESTRICT p_y, _xmpacc_array_t _xmpacc_a_p_y, const double * _XMPACC_RESTRICT p_z, _xmpacc_array_t _xmpacc_a_p_z, const double * _XMPACC_RESTRICT m, _xmpacc_array_t _xmpacc_a_m, double * _XMPACC_RESTRICT v_x, _xmpacc_array_t _xmpacc_a_v_x, double * _XMPACC_RESTRICT v_y, _xmpacc_array_t _xmpacc_a_v_y, double * _XMPACC_RESTRICT v_z, _xmpacc_array_t _xmpacc_a_v_z)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid / _xmpacc_lanes;
@@ -16,8 +16,7 @@ _XMPACC_KERNEL _xmpacc_loop_nbody_acc_c_65(long long _xmpacc_total, int _xmpacc_
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
   if (!_xmpacc_valid) _xmpacc_tid = _xmpacc_total - 1;
   long long _xmpacc_rest = _xmpacc_tid;
-  int i = (int) (_xmpacc_s_i.first + (_xmpacc_rest % _xmpacc_s_i.count) * _xmpacc_s_i.step);
-  _xmpacc_rest /= _xmpacc_s_i.count;
+  int i = (int) (_xmpacc_s_i.first + _xmpacc_rest * _xmpacc_s_i.step);
   do
 {
 #line 67 "samples/nbody/nbody_acc.c"
@@ -112,52 +111,51 @@ void _xmpacc_loop_nbody_acc_c_65_host(long long _xmpacc_n, void **_xmpacc_args)
   long long _xmpacc_total;
   int _xmpacc_lanes;
   _xmpacc_sched_t _xmpacc_s_i;
-  double *p_x;
+  const double * _XMPACC_RESTRICT p_x;
   _xmpacc_array_t _xmpacc_a_p_x;
-  double *p_y;
+  const double * _XMPACC_RESTRICT p_y;
   _xmpacc_array_t _xmpacc_a_p_y;
-  double *p_z;
+  const double * _XMPACC_RESTRICT p_z;
   _xmpacc_array_t _xmpacc_a_p_z;
-  double *m;
+  const double * _XMPACC_RESTRICT m;
   _xmpacc_array_t _xmpacc_a_m;
-  double *v_x;
+  double * _XMPACC_RESTRICT v_x;
   _xmpacc_array_t _xmpacc_a_v_x;
-  double *v_y;
+  double * _XMPACC_RESTRICT v_y;
   _xmpacc_array_t _xmpacc_a_v_y;
-  double *v_z;
+  double * _XMPACC_RESTRICT v_z;
   _xmpacc_array_t _xmpacc_a_v_z;
-  memcpy(&_xmpacc_total, _xmpacc_args[0], sizeof _xmpacc_total);
-  memcpy(&_xmpacc_lanes, _xmpacc_args[1], sizeof _xmpacc_lanes);
-  memcpy(&_xmpacc_s_i, _xmpacc_args[2], sizeof _xmpacc_s_i);
-  memcpy(&p_x, _xmpacc_args[3], sizeof p_x);
-  memcpy(&_xmpacc_a_p_x, _xmpacc_args[4], sizeof _xmpacc_a_p_x);
-  memcpy(&p_y, _xmpacc_args[5], sizeof p_y);
-  memcpy(&_xmpacc_a_p_y, _xmpacc_args[6], sizeof _xmpacc_a_p_y);
-  memcpy(&p_z, _xmpacc_args[7], sizeof p_z);
-  memcpy(&_xmpacc_a_p_z, _xmpacc_args[8], sizeof _xmpacc_a_p_z);
-  memcpy(&m, _xmpacc_args[9], sizeof m);
-  memcpy(&_xmpacc_a_m, _xmpacc_args[10], sizeof _xmpacc_a_m);
-  memcpy(&v_x, _xmpacc_args[11], sizeof v_x);
-  memcpy(&_xmpacc_a_v_x, _xmpacc_args[12], sizeof _xmpacc_a_v_x);
-  memcpy(&v_y, _xmpacc_args[13], sizeof v_y);
-  memcpy(&_xmpacc_a_v_y, _xmpacc_args[14], sizeof _xmpacc_a_v_y);
-  memcpy(&v_z, _xmpacc_args[15], sizeof v_z);
-  memcpy(&_xmpacc_a_v_z, _xmpacc_args[16], sizeof _xmpacc_a_v_z);
+  memcpy((void *) &_xmpacc_total, _xmpacc_args[0], sizeof _xmpacc_total);
+  memcpy((void *) &_xmpacc_lanes, _xmpacc_args[1], sizeof _xmpacc_lanes);
+  memcpy((void *) &_xmpacc_s_i, _xmpacc_args[2], sizeof _xmpacc_s_i);
+  memcpy((void *) &p_x, _xmpacc_args[3], sizeof p_x);
+  memcpy((void *) &_xmpacc_a_p_x, _xmpacc_args[4], sizeof _xmpacc_a_p_x);
+  memcpy((void *) &p_y, _xmpacc_args[5], sizeof p_y);
+  memcpy((void *) &_xmpacc_a_p_y, _xmpacc_args[6], sizeof _xmpacc_a_p_y);
+  memcpy((void *) &p_z, _xmpacc_args[7], sizeof p_z);
+  memcpy((void *) &_xmpacc_a_p_z, _xmpacc_args[8], sizeof _xmpacc_a_p_z);
+  memcpy((void *) &m, _xmpacc_args[9], sizeof m);
+  memcpy((void *) &_xmpacc_a_m, _xmpacc_args[10], sizeof _xmpacc_a_m);
+  memcpy((void *) &v_x, _xmpacc_args[11], sizeof v_x);
+  memcpy((void *) &_xmpacc_a_v_x, _xmpacc_args[12], sizeof _xmpacc_a_v_x);
+  memcpy((void *) &v_y, _xmpacc_args[13], sizeof v_y);
+  memcpy((void *) &_xmpacc_a_v_y, _xmpacc_args[14], sizeof _xmpacc_a_v_y);
+  memcpy((void *) &v_z, _xmpacc_args[15], sizeof v_z);
+  memcpy((void *) &_xmpacc_a_v_z, _xmpacc_args[16], sizeof _xmpacc_a_v_z);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
     _xmpacc_loop_nbody_acc_c_65(_xmpacc_total, _xmpacc_lanes, _xmpacc_s_i, p_x, _xmpacc_a_p_x, p_y, _xmpacc_a_p_y, p_z, _xmpacc_a_p_z, m, _xmpacc_a_m, v_x, _xmpacc_a_v_x, v_y, _xmpacc_a_v_y, v_z, _xmpacc_a_v_z);
 }
 #endif
 
 /* nbody_acc.c:83: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_nbody_acc_c_83(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double *p_x, _xmpacc_array_t _xmpacc_a_p_x, double *v_x, _xmpacc_array_t _xmpacc_a_v_x, double *p_y, _xmpacc_array_t _xmpacc_a_p_y, double *v_y, _xmpacc_array_t _xmpacc_a_v_y, double *p_z, _xmpacc_array_t _xmpacc_a_p_z, double *v_z, _xmpacc_array_t _xmpacc_a_v_z)
+_XMPACC_KERNEL _xmpacc_loop_nbody_acc_c_83(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double * _XMPACC_RESTRICT p_x, _xmpacc_array_t _xmpacc_a_p_x, const double * _XMPACC_RESTRICT v_x, _xmpacc_array_t _xmpacc_a_v_x, double * _XMPACC_RESTRICT p_y, _xmpacc_array_t _xmpacc_a_p_y, const double * _XMPACC_RESTRICT v_y, _xmpacc_array_t _xmpacc_a_v_y, double * _XMPACC_RESTRICT p_z, _xmpacc_array_t _xmpacc_a_p_z, const double * _XMPACC_RESTRICT v_z, _xmpacc_array_t _xmpacc_a_v_z)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
   if (!_xmpacc_valid) return;
   long long _xmpacc_rest = _xmpacc_tid;
-  int i = (int) (_xmpacc_s_i.first + (_xmpacc_rest % _xmpacc_s_i.count) * _xmpacc_s_i.step);
-  _xmpacc_rest /= _xmpacc_s_i.count;
+  int i = (int) (_xmpacc_s_i.first + _xmpacc_rest * _xmpacc_s_i.step);
   do
 {
 #line 85 "samples/nbody/nbody_acc.c"
@@ -174,32 +172,32 @@ void _xmpacc_loop_nbody_acc_c_83_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   _xmpacc_sched_t _xmpacc_s_i;
-  double *p_x;
+  double * _XMPACC_RESTRICT p_x;
   _xmpacc_array_t _xmpacc_a_p_x;
-  double *v_x;
+  const double * _XMPACC_RESTRICT v_x;
   _xmpacc_array_t _xmpacc_a_v_x;
-  double *p_y;
+  double * _XMPACC_RESTRICT p_y;
   _xmpacc_array_t _xmpacc_a_p_y;
-  double *v_y;
+  const double * _XMPACC_RESTRICT v_y;
   _xmpacc_array_t _xmpacc_a_v_y;
-  double *p_z;
+  double * _XMPACC_RESTRICT p_z;
   _xmpacc_array_t _xmpacc_a_p_z;
-  double *v_z;
+  const double * _XMPACC_RESTRICT v_z;
   _xmpacc_array_t _xmpacc_a_v_z;
-  memcpy(&_xmpacc_total, _xmpacc_args[0], sizeof _xmpacc_total);
-  memcpy(&_xmpacc_s_i, _xmpacc_args[1], sizeof _xmpacc_s_i);
-  memcpy(&p_x, _xmpacc_args[2], sizeof p_x);
-  memcpy(&_xmpacc_a_p_x, _xmpacc_args[3], sizeof _xmpacc_a_p_x);
-  memcpy(&v_x, _xmpacc_args[4], sizeof v_x);
-  memcpy(&_xmpacc_a_v_x, _xmpacc_args[5], sizeof _xmpacc_a_v_x);
-  memcpy(&p_y, _xmpacc_args[6], sizeof p_y);
-  memcpy(&_xmpacc_a_p_y, _xmpacc_args[7], sizeof _xmpacc_a_p_y);
-  memcpy(&v_y, _xmpacc_args[8], sizeof v_y);
-  memcpy(&_xmpacc_a_v_y, _xmpacc_args[9], sizeof _xmpacc_a_v_y);
-  memcpy(&p_z, _xmpacc_args[10], sizeof p_z);
-  memcpy(&_xmpacc_a_p_z, _xmpacc_args[11], sizeof _xmpacc_a_p_z);
-  memcpy(&v_z, _xmpacc_args[12], sizeof v_z);
-  memcpy(&_xmpacc_a_v_z, _xmpacc_args[13], sizeof _xmpacc_a_v_z);
+  memcpy((void *) &_xmpacc_total, _xmpacc_args[0], sizeof _xmpacc_total);
+  memcpy((void *) &_xmpacc_s_i, _xmpacc_args[1], sizeof _xmpacc_s_i);
+  memcpy((void *) &p_x, _xmpacc_args[2], sizeof p_x);
+  memcpy((void *) &_xmpacc_a_p_x, _xmpacc_args[3], sizeof _xmpacc_a_p_x);
+  memcpy((void *) &v_x, _xmpacc_args[4], sizeof v_x);
+  memcpy((void *) &_xmpacc_a_v_x, _xmpacc_args[5], sizeof _xmpacc_a_v_x);
+  memcpy((void *) &p_y, _xmpacc_args[6], sizeof p_y);
+  memcpy((void *) &_xmpacc_a_p_y, _xmpacc_args[7], sizeof _xmpacc_a_p_y);
+  memcpy((void *) &v_y, _xmpacc_args[8], sizeof v_y);
+  memcpy((void *) &_xmpacc_a_v_y, _xmpacc_args[9], sizeof _xmpacc_a_v_y);
+  memcpy((void *) &p_z, _xmpacc_args[10], sizeof p_z);
+  memcpy((void *) &_xmpacc_a_p_z, _xmpacc_args[11], sizeof _xmpacc_a_p_z);
+  memcpy((void *) &v_z, _xmpacc_args[12], sizeof v_z);
+  memcpy((void *) &_xmpacc_a_v_z, _xmpacc_args[13], sizeof _xmpacc_a_v_z);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
     _xmpacc_loop_nbody_acc_c_83(_xmpacc_total, _xmpacc_s_i, p_x, _xmpacc_a_p_x, v_x, _xmpacc_a_v_x, p_y, _xmpacc_a_p_y, v_y, _xmpacc_a_v_y, p_z, _xmpacc_a_p_z, v_z, _xmpacc_a_v_z);
 }

@@ -11,6 +11,7 @@ void _xmpacc_distribute(void * tmpl, const char * where, const void * nodes, con
 void * _xmpacc_align(void * array, const char * where, const char * name, const void * tmpl, long long elem_size, int ndims, const long long * extents, const int * tdims, const long long * offsets, const long long * shadows);
 void _xmpacc_array_release(void * array);
 void _xmpacc_reflect(void * array, const char * where, const long long * widths);
+void _xmpacc_reflect_acc(void * array, const char * where, const long long * widths);
 void _xmpacc_loop_reduce_begin(const void * tmpl, const int * loop_dims, void * data, long long count, int type, int op);
 void _xmpacc_loop_reduce(const void * tmpl, const char * where, const int * loop_dims, void * data, long long count, int type, int op);
 void _xmpacc_reduce(void * data, const char * where, long long count, int type, int op, const void * on_nodes, const long long * on_ref);
@@ -111,15 +112,15 @@ int _xmpacc_user_main(void)
         _xmpacc_replicate_sync("nbody_acc.c:62", 0, &_xmpacc_a_p_z, "p_z");
         {
 #line 66 "samples/nbody/nbody_acc.c"
-          _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 256 - 1, 1);
+          _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t.dim[0], 0, 256 - 1, 1);
 #line 66 "samples/nbody/nbody_acc.c"
           long long _xmpacc_total = _xmpacc_s_i.count;
 #line 66 "samples/nbody/nbody_acc.c"
-          _xmpacc_launch("nbody_acc.c:65", "_xmpacc_loop_nbody_acc_c_65", _xmpacc_total, 256, 16, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_p_x), (void *) (&_xmpacc_a_p_x), (void *) (&_xmpacc_a_p_y), (void *) (&_xmpacc_a_p_y), (void *) (&_xmpacc_a_p_z), (void *) (&_xmpacc_a_p_z), (void *) (&_xmpacc_a_m), (void *) (&_xmpacc_a_m), (void *) (&_xmpacc_a_v_x), (void *) (&_xmpacc_a_v_x), (void *) (&_xmpacc_a_v_y), (void *) (&_xmpacc_a_v_y), (void *) (&_xmpacc_a_v_z), (void *) (&_xmpacc_a_v_z)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 0, 0, 2, 0, 0, 1, 0, 0, 2, 0, 0, 1, 0, 0, 2, 0, 0, 1, 0, 0, 2, 0, 0, 1, 0, 0, 2, 0, 0, 1, 0, 0, 2, 0, 0, 1, 0, 0, 2, 0, 0});
+          _xmpacc_launch("nbody_acc.c:65", "_xmpacc_loop_nbody_acc_c_65", _xmpacc_total, 256, 17, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_p_x), (void *) (&_xmpacc_a_p_x), (void *) (&_xmpacc_a_p_y), (void *) (&_xmpacc_a_p_y), (void *) (&_xmpacc_a_p_z), (void *) (&_xmpacc_a_p_z), (void *) (&_xmpacc_a_m), (void *) (&_xmpacc_a_m), (void *) (&_xmpacc_a_v_x), (void *) (&_xmpacc_a_v_x), (void *) (&_xmpacc_a_v_y), (void *) (&_xmpacc_a_v_y), (void *) (&_xmpacc_a_v_z), (void *) (&_xmpacc_a_v_z)}, (const long long []){0, sizeof(long long), 0, 4, 0, 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 0, 0, 2, 0, 0, 1, 0, 0, 2, 0, 0, 1, 0, 0, 2, 0, 0, 1, 0, 0, 2, 0, 0, 1, 0, 0, 2, 0, 0, 1, 0, 0, 2, 0, 0, 1, 0, 0, 2, 0, 0});
         }
         {
 #line 84 "samples/nbody/nbody_acc.c"
-          _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 256 - 1, 1);
+          _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t.dim[0], 0, 256 - 1, 1);
 #line 84 "samples/nbody/nbody_acc.c"
           long long _xmpacc_total = _xmpacc_s_i.count;
 #line 84 "samples/nbody/nbody_acc.c"

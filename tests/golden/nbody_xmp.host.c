@@ -11,6 +11,7 @@ void _xmpacc_distribute(void * tmpl, const char * where, const void * nodes, con
 void * _xmpacc_align(void * array, const char * where, const char * name, const void * tmpl, long long elem_size, int ndims, const long long * extents, const int * tdims, const long long * offsets, const long long * shadows);
 void _xmpacc_array_release(void * array);
 void _xmpacc_reflect(void * array, const char * where, const long long * widths);
+void _xmpacc_reflect_acc(void * array, const char * where, const long long * widths);
 void _xmpacc_loop_reduce_begin(const void * tmpl, const int * loop_dims, void * data, long long count, int type, int op);
 void _xmpacc_loop_reduce(const void * tmpl, const char * where, const int * loop_dims, void * data, long long count, int type, int op);
 void _xmpacc_reduce(void * data, const char * where, long long count, int type, int op, const void * on_nodes, const long long * on_ref);

@@ -130,10 +130,14 @@ def _map_locs(raw: str, raw_locs: tuple[SourceLoc, ...], expanded: str) -> tuple
     return tuple(locs)
 
 
-def _cpp_command(cc: str, path: str, cpp_args: list[str]) -> list[str]:
+def _cpp_command(cc: str, source_dir: str, cpp_args: list[str]) -> list[str]:
+    """cpp reading stdin.  The fake libc headers include "_fake_defines.h" with quotes, which
+    finds their own copy first, so our shim is forced in with -include: its include guard
+    then keeps theirs out."""
     return [
         cc, "-E", "-nostdinc", "-D_XCALABLEMP=1", "-D__XMPACC__=1", *cpp_args,
-        "-I", SHIM_DIR, "-I", FAKE_LIBC_DIR, "-I", runtime_include_dir(), "-x", "c", path,
+        "-include", os.path.join(SHIM_DIR, "_fake_defines.h"),
+        "-I", SHIM_DIR, "-I", FAKE_LIBC_DIR, "-I", runtime_include_dir(), "-I", source_dir, "-x", "c", "-",
     ]
 
 
@@ -201,14 +205,12 @@ def preprocess(path: str, cpp_args: list[str], cc: str = "cc", verbose: bool = F
     except OSError as e:
         raise XmpError(SourceLoc(path, 0, 0), f"cannot read source file: {e.strerror}") from None
     lines, pending = _extract_directives(path, source.split("\n"))
-    cmd = _cpp_command(cc, "-", cpp_args)
-    cmd[-1] = "-"
+    # The rewritten text goes in on stdin with a line marker naming the real file; -I of the
+    # source's folder keeps relative #include "x.h" working.
+    cmd = _cpp_command(cc, os.path.dirname(os.path.abspath(path)), cpp_args)
     if verbose:
-        print(" ".join(cmd), flush=True)
-    # Feed the rewritten text on stdin with a line marker naming the real file, so that
-    # relative #include "x.h" still resolve next to the source.
+        print(" ".join(cmd), "<", path, flush=True)
     stdin = f'# 1 "{path}"\n' + "\n".join(lines)
-    cmd[cmd.index("-x"):cmd.index("-x")] = ["-I", os.path.dirname(os.path.abspath(path))]
     proc = subprocess.run(cmd, input=stdin, capture_output=True, text=True)
     if proc.returncode != 0:
         raise _cpp_error(path, proc.stderr)

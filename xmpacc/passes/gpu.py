@@ -157,7 +157,7 @@ class _GpuLowering(ScopedWalker):
         where = cbuild.c_string(f"{d.loc.file.rsplit('/', 1)[-1]}:{d.loc.line}")
         assert d.acc is not None
         nthreads = " * ".join(f"({e.text})" for e in d.acc.num_threads) or DEFAULT_THREADS
-        text = "".join(f"_xmpacc_sched_t _xmpacc_s_{lp.var} = _xmpacc_schedule(&{tmpl.c_name}.dim[{indices[lp.var]}], "
+        text = "".join(f"_xmpacc_sched_t _xmpacc_s_{lp.var} = _xmpacc_schedule_k(&{tmpl.c_name}.dim[{indices[lp.var]}], "
                        f"{lp.init}, {lp.last}, {lp.step});" for lp in loops)
         text += kernels.launch_text(kernel, loops, where, nthreads)
         mask = [0] * tmpl.ndims

@@ -49,6 +49,13 @@ class KernelVars:
     arrays: list[Replicated] = field(default_factory=list)          # device arrays
     device_scalars: list[Replicated] = field(default_factory=list)
     by_value: list[tuple[str, c_ast.Decl]] = field(default_factory=list)
+    written_arrays: set[str] = field(default_factory=set)   # arrays the body stores into
+
+
+def _array_base(node: c_ast.Node) -> str | None:
+    while isinstance(node, c_ast.ArrayRef):
+        node = node.name
+    return node.name if isinstance(node, c_ast.ID) else None
 
 
 def _body_locals(body: c_ast.Node) -> set[str]:
@@ -112,6 +119,11 @@ def classify(body: c_ast.Node, control: list[str], scope: Scope, replicated: lis
              private: list[str], firstprivate: list[str], reductions: dict[str, str],
              where: SourceLoc) -> KernelVars:
     out = KernelVars(computed=list(control))
+    for node in walk(body):
+        target = node.lvalue if isinstance(node, c_ast.Assignment) else (
+            node.expr if isinstance(node, c_ast.UnaryOp) and node.op in ("++", "--", "p++", "p--") else None)
+        if isinstance(target, c_ast.ArrayRef):
+            out.written_arrays.add(_array_base(target) or "")
     local = _body_locals(body)
     assigned = _assigned(body)
     seen: set[str] = set(control) | local

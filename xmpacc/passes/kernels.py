@@ -115,8 +115,13 @@ def build_params(loops: list[CanonicalLoop], kv: KernelVars, lanes: bool = False
                      LAUNCH_VALUE, "sizeof(_xmpacc_sched_t)") for lp in loops]
     for rep in kv.arrays:
         if rep.array is not None:
+            # distinct replicated variables never share device memory: restrict is safe,
+            # and const on arrays the body only reads lets loads use the read-only path
+            elem_type = _renamed(rep.array.elem_type, rep.name)
+            if rep.name not in kv.written_arrays:
+                elem_type.quals = list(elem_type.quals) + ["const"]
             elem = cbuild.to_c(c_ast.Decl(rep.name, [], [], [], [],
-                                          c_ast.PtrDecl([], _renamed(rep.array.elem_type, rep.name)), None, None))
+                                          c_ast.PtrDecl(["_XMPACC_RESTRICT"], elem_type), None, None))
             params.append(Param(rep.name, elem, rep.key, LAUNCH_DEVBUF))
             # by value: kernel parameters live in constant memory, the fastest place for
             # the gtol/lext that every subscript reads
@@ -155,10 +160,10 @@ def prologue(loops: list[CanonicalLoop], types: list[str], kv: KernelVars, lanes
         if not kv.reductions:  # with reductions every thread joins the warp-level combine
             out.append("if (!_xmpacc_valid) return;")
     out.append("long long _xmpacc_rest = _xmpacc_tid;")
-    for lp, ctype in reversed(list(zip(loops, types))):   # innermost varies fastest
+    for k, (lp, ctype) in enumerate(reversed(list(zip(loops, types)))):   # innermost varies fastest
         s = f"_xmpacc_s_{lp.var}"
-        out.append(f"{ctype} {lp.var} = ({ctype}) ({s}.first + (_xmpacc_rest % {s}.count) * {s}.step);")
-        out.append(f"_xmpacc_rest /= {s}.count;")
+        index = "_xmpacc_rest" if k == len(loops) - 1 else f"_xmpacc_divmod(&_xmpacc_rest, {s})"
+        out.append(f"{ctype} {lp.var} = ({ctype}) ({s}.first + {index} * {s}.step);")
     for name, decl in kv.private:
         out.append(declaration(decl, name) + ";")
     for name, decl, op in kv.reductions:
