@@ -53,7 +53,7 @@ def numbers(text: str) -> dict[str, float]:
 
 
 def stats(text: str) -> list[dict[str, int]]:
-    return [json.loads(line.split(":", 1)[1]) for line in text.splitlines() if line.startswith("xmpacc-stats:")]
+    return [json.loads(m) for m in re.findall(r"xmpacc-stats: (\{[^{}]*\})", text)]
 
 
 def run_prog(exe: Path, nprocs: int, env: dict[str, str]) -> dict[str, Any]:

@@ -153,7 +153,7 @@ def main(argv: list[str]) -> int:
     if os.environ.get("XMPACC_STATS"):  # runtime counters (bytes moved, launches), one line per rank
         import json
 
-        print("xmpacc-stats: " + json.dumps({"rank": world.Get_rank(), **runtime.stats}), file=sys.stderr,
-              flush=True)
+        line = "xmpacc-stats: " + json.dumps({"rank": world.Get_rank(), **runtime.stats}) + "\n"
+        os.write(2, line.encode())  # one write: lines of different ranks do not interleave
     del callbacks
     return status & 0xFF

@@ -63,8 +63,10 @@ def _parser() -> argparse.ArgumentParser:
               "                    [--atol 0] [--device host|cuda|auto] [--timeout 60] [-- ARGS]",
         description="Build PROG.c serially (#pragma xmp ignored) and with xmpacc, run the "
                     "xmpacc build under mpirun with each process count and check that it "
-                    "prints what the serial build prints; then count the directives.")
-    p.add_argument("sources", nargs="+", metavar="PROG.c")
+                    "prints what the serial build prints; then count the directives.",
+        epilog="Arguments after '--' go to the program (serial and parallel runs).  Exit "
+               "status: 0 when every process count matches, 1 otherwise, 2 for usage errors.")
+    p.add_argument("sources", nargs="+", metavar="PROG.c", help="the program's source files")
     p.add_argument("--np", default="1,2,4", metavar="N,N,...",
                    help="process counts (default 1,2,4)")
     p.add_argument("--serial", action="append", default=[], metavar="SERIAL.c",
@@ -73,9 +75,12 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--atol", type=float, default=0.0, help="absolute tolerance (default 0)")
     p.add_argument("--device", choices=("host", "cuda", "auto"), default="host",
                    help="XMPACC_DEVICE for the runs (default host: reproducible anywhere)")
-    p.add_argument("--timeout", type=float, default=60.0, help="seconds per build or run")
-    p.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME[=VAL]")
-    p.add_argument("-I", dest="includes", action="append", default=[], metavar="DIR")
+    p.add_argument("--timeout", type=float, default=60.0,
+                   help="seconds per build or run (default 60)")
+    p.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME[=VAL]",
+                   help="define a macro in both builds")
+    p.add_argument("-I", dest="includes", action="append", default=[], metavar="DIR",
+                   help="include directory for both builds")
     return p
 
 
