@@ -15,8 +15,9 @@ from typing import Any
 import numpy as np
 
 from .collectives import DTYPES, view
-from .contract import LAUNCH_DEVBUF, LAUNCH_DEVDESC, LAUNCH_LANES, LAUNCH_REDUCTION, LAUNCH_VALUE
-from .cstructs import CArray, CTemplate
+from .contract import (LAUNCH_DEVBUF, LAUNCH_DEVDESC, LAUNCH_GRID2, LAUNCH_LANES, LAUNCH_REDUCTION,
+                       LAUNCH_VALUE)
+from .cstructs import CArray, CSched, CTemplate
 from .device import combine
 from .errors import RuntimeFailure
 
@@ -29,6 +30,33 @@ class DeviceCopy:
     buffer: Any          # backend buffer
     desc_keep: Any = None
     desc_ptr: int = 0    # host address of the descriptor kernels get by value (aligned arrays)
+
+
+@dataclass(frozen=True)
+class KernelKinds:
+    """What a kernel's parameters are (static per kernel: read once)."""
+
+    kinds: list[list[int]]
+    has_lanes: bool
+    grid2_sched: int | None   # parameter index of the innermost schedule, for 2-D grids
+
+
+def _kinds(kinds: int, nparams: int) -> KernelKinds:
+    flat = list((ctypes.c_longlong * (3 * nparams)).from_address(kinds))
+    k3 = [flat[3 * i: 3 * i + 3] for i in range(nparams)]
+    grid2 = next((i + k[1] for i, k in enumerate(k3) if k[0] == LAUNCH_GRID2), None)
+    return KernelKinds(k3, any(k[0] == LAUNCH_LANES for k in k3), grid2)
+
+
+@dataclass
+class Launch:
+    """A prepared launch: the parameter array and what keeps its pointers alive."""
+
+    params: Any
+    holders: list[Any]
+    reductions: list[tuple[int, Any, int, int]]
+    shape: Any                # backend's LaunchShape
+    lanes: int
 
 
 def _s(where: bytes | None) -> str:
@@ -50,7 +78,8 @@ class AccRuntime:
         self.next_region = 1
         self.transport: Any = None
         self.generation = 0    # changes whenever device copies come or go
-        self.launch_cache: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+        self.launch_cache: dict[tuple[Any, ...], Launch] = {}
+        self.kernel_kinds: dict[bytes, KernelKinds] = {}
 
     def _transport(self) -> Any:
         """How ``reflect ... acc`` moves device slabs (made once, collectively, on first use):
@@ -128,49 +157,50 @@ class AccRuntime:
     def _xmpacc_launch(self, where: bytes, kernel: bytes, total: int, nthreads: int, nparams: int,
                        args: int, kinds: int) -> None:
         """Run one ``loop ... acc``.  Its parameter array is prepared once per call site
-        (same kernel, argument addresses, iteration count and device copies) and replayed,
+        (same kernel, argument addresses, iteration counts and device copies) and replayed,
         so a launch costs little more than the driver call."""
+        info = self.kernel_kinds.get(kernel)
+        if info is None:
+            info = self.kernel_kinds[kernel] = _kinds(kinds, nparams)
         raw = ctypes.string_at(args, 8 * nparams)
-        key = (kernel, raw, total, nthreads, self.generation)
+        inner = 0
+        if info.grid2_sched is not None:  # the innermost loop's count shapes a 2-D grid
+            inner = CSched.from_address(int.from_bytes(raw[8 * info.grid2_sched: 8 * info.grid2_sched + 8],
+                                                       "little")).count
+        key = (kernel, raw, total, inner, nthreads, self.generation)
         prepared = self.launch_cache.get(key)
         if prepared is None:
             if len(self.launch_cache) > 512:
                 self.launch_cache.clear()
-            prepared = self.launch_cache[key] = self._prepare(where, total, nthreads, nparams, args, kinds)
-        params, _holders, reductions, threads = prepared
+            prepared = self.launch_cache[key] = self._prepare(where, info, total, inner, nthreads, args, nparams)
         if total > 0:
-            self.backend.launch(kernel.decode(), threads, nthreads, params, _s(where))
-            for host_addr, partial, type_code, op in reductions:
+            self.backend.launch(kernel.decode(), prepared.shape, prepared.params, _s(where), prepared.lanes)
+            for host_addr, partial, type_code, op in prepared.reductions:
                 combine(view(host_addr, 1, type_code, "?"), partial, op, self.backend.xp)
         self.stats["kernel_launches"] = self.stats.get("kernel_launches", 0) + 1
 
-    def _prepare(self, where: bytes, total: int, nthreads: int, nparams: int, args: int,
-                 kinds: int) -> tuple[Any, list[Any], list[tuple[int, Any, int, int]], int]:
+    def _prepare(self, where: bytes, info: "KernelKinds", total: int, inner: int, nthreads: int,
+                 args: int, nparams: int) -> "Launch":
         w = _s(where)
         backend = self._need_backend(w)
-        if not 0 < nthreads <= 1024:
+        if nthreads < 0 or nthreads > 1024:
             raise RuntimeFailure(w, f"too many threads are requested for GPU: {nthreads} per block (1..1024)"
                                  if nthreads > 0 else f"num_threads must be positive, got {nthreads}")
         arg_list = list((ctypes.c_void_p * nparams).from_address(args))
-        kind_list = list((ctypes.c_longlong * (3 * nparams)).from_address(kinds))
-        params = (ctypes.c_void_p * nparams)()
-        holders: list[Any] = []
-        reductions: list[tuple[int, Any, int, int]] = []
-        kinds3 = [kind_list[3 * i: 3 * i + 3] for i in range(nparams)]
-        lanes = backend.lanes(total, nthreads) if any(k[0] == LAUNCH_LANES for k in kinds3) else 1
-        threads = total * lanes
-        partials = backend.partial_count(threads, nthreads)
-        for i, (kind, a, b) in enumerate(kinds3):
-            if kind == LAUNCH_LANES:
-                holder = ctypes.c_int(lanes)
-                holders.append(holder)
-                params[i] = ctypes.addressof(holder)
+        lanes = backend.lanes(total, nthreads) if info.has_lanes else 1
+        shape = backend.shape(total * lanes, nthreads, lanes, inner if info.grid2_sched is not None else 0)
+        launch = Launch((ctypes.c_void_p * nparams)(), [], [], shape, lanes)
+        for i, (kind, a, b) in enumerate(info.kinds):
+            if kind in (LAUNCH_LANES, LAUNCH_GRID2):
+                holder = ctypes.c_int(lanes if kind == LAUNCH_LANES else int(shape.grid2))
+                launch.holders.append(holder)
+                launch.params[i] = ctypes.addressof(holder)
             elif kind == LAUNCH_REDUCTION:
-                params[i] = self._partials(a, partials, holders, w)
-                reductions.append((arg_list[i], holders[-2], a, b))
+                launch.params[i] = self._partials(a, shape.partials, launch.holders, w)
+                launch.reductions.append((arg_list[i], launch.holders[-2], a, b))
             else:
-                params[i] = self._param(kind, arg_list[i], holders, w)
-        return params, holders, reductions, threads
+                launch.params[i] = self._param(kind, arg_list[i], launch.holders, w)
+        return launch
 
     def _param(self, kind: int, arg: int, holders: list[Any], where: str) -> int:
         if kind == LAUNCH_VALUE:

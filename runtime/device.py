@@ -19,11 +19,28 @@ import re
 from pathlib import Path
 from typing import Any
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from .errors import RuntimeFailure
 
 INCLUDE_DIR = Path(__file__).resolve().parent / "include"
+
+@dataclass(frozen=True)
+class LaunchShape:
+    """How a launch is laid out: thread blocks, grid, and one reduction partial per
+    ``partials`` slot (per warp on a GPU, per thread on the host)."""
+
+    threads: int                 # thread ids the kernel sees (iterations x lanes)
+    block: int
+    grid: tuple[int, int]
+    grid2: bool                  # x walks the innermost loop, y the outer ones
+    partials: int
+
+
+DEFAULT_BLOCK = 256          # 16 x 16, the paper's default (reference §7.4)
+DEFAULT_BLOCK_LANES = 128    # lane-split kernels: measured faster on H200 (bench/)
 
 _REDUCE = {1: "sum", 2: "prod", 3: "bitwise_and", 4: "bitwise_or", 5: "bitwise_xor",
            6: "all", 7: "any", 8: "max", 9: "min"}
@@ -65,8 +82,8 @@ class HostBackend:
     def lanes(self, total: int, nthreads: int) -> int:
         return 1   # the trampolines run one thread id at a time: no shuffles
 
-    def partial_count(self, threads: int, nthreads: int) -> int:
-        return threads   # one reduction partial per thread
+    def shape(self, threads: int, nthreads: int, lanes: int, inner: int) -> LaunchShape:
+        return LaunchShape(threads, nthreads or DEFAULT_BLOCK, (1, 1), False, threads)
 
     def pin(self, addr: int, nbytes: int) -> None:
         pass
@@ -92,14 +109,14 @@ class HostBackend:
     def view(self, buf: np.ndarray, dtype: Any, count: int) -> np.ndarray:
         return buf[: count * np.dtype(dtype).itemsize].view(dtype)
 
-    def launch(self, name: str, total: int, nthreads: int, params: Any, where: str) -> None:
+    def launch(self, name: str, shape: LaunchShape, params: Any, where: str, lanes: int = 1) -> None:
         fn = self.kernels.get(name)
         if fn is None:
             fn = getattr(self.lib, name + "_host")
             fn.argtypes = [ctypes.c_longlong, ctypes.c_void_p]
             fn.restype = None
             self.kernels[name] = fn
-        fn(total, ctypes.addressof(params))
+        fn(shape.threads, ctypes.addressof(params))
 
 
 class CudaBackend:
@@ -116,8 +133,8 @@ class CudaBackend:
         cupy.cuda.Device(self.device_id).use()
         self.props = cupy.cuda.runtime.getDeviceProperties(self.device_id)
         self.source = source
-        self.module: Any = None
-        self.functions: dict[str, Any] = {}
+        self.modules: dict[int, Any] = {}
+        self.functions: dict[tuple[str, int], Any] = {}
         self.pinned: set[int] = set()
 
     def describe(self) -> str:
@@ -139,18 +156,27 @@ class CudaBackend:
             self.pinned.discard(addr)
             self.cupy.cuda.runtime.hostUnregister(addr)
 
-    def partial_count(self, threads: int, nthreads: int) -> int:
-        blocks = -(-threads // nthreads)
-        return -(-(blocks * nthreads) // 32)   # one reduction partial per warp of the grid
+    def shape(self, threads: int, nthreads: int, lanes: int, inner: int) -> LaunchShape:
+        block = nthreads or (DEFAULT_BLOCK_LANES if lanes > 1 else DEFAULT_BLOCK)
+        if inner > 0 and threads % inner == 0 and threads // inner <= 65535:
+            grid = (-(-inner // block), threads // inner)
+            return LaunchShape(threads, block, grid, True, -(-(grid[0] * grid[1] * block) // 32))
+        blocks = -(-threads // block)
+        gx = min(blocks, 2**31 - 1)
+        gy = -(-blocks // gx)
+        if gy > 65535:
+            raise RuntimeFailure("?", f"data is too big for GPU: {threads} threads")
+        return LaunchShape(threads, block, (gx, gy), False, -(-(gx * gy * block) // 32))
 
     def lanes(self, total: int, nthreads: int) -> int:
-        """Lanes per iteration for a lane-split kernel: enough threads to fill the GPU
-        (two full waves), at most a warp; XMPACC_LANES fixes it (1: the paper's mapping)."""
+        """Lanes per iteration for a lane-split kernel: enough threads for about eight
+        waves of the whole GPU, at most a warp; XMPACC_LANES fixes it (1: the paper's
+        mapping)."""
         forced = os.environ.get("XMPACC_LANES")
         if forced:
             t = int(forced)
         else:
-            target = 2 * self.props["multiProcessorCount"] * self.props["maxThreadsPerMultiProcessor"]
+            target = 8 * self.props["multiProcessorCount"] * self.props["maxThreadsPerMultiProcessor"]
             t = 1
             while t < 32 and total * t < target:
                 t *= 2
@@ -188,30 +214,29 @@ class CudaBackend:
     def view(self, buf: Any, dtype: Any, count: int) -> Any:
         return buf[: count * np.dtype(dtype).itemsize].view(dtype)
 
-    def _function(self, name: str, where: str) -> Any:
-        if self.module is None:
-            self.module = self._compile(where)
-        fn = self.functions.get(name)
+    def _function(self, name: str, where: str, lanes: int) -> Any:
+        fn = self.functions.get((name, lanes))
         if fn is None:
-            fn = self.functions[name] = self.module.get_function(name)
+            module = self.modules.get(lanes)
+            if module is None:
+                module = self.modules[lanes] = self._compile(where, lanes)
+            fn = self.functions[(name, lanes)] = module.get_function(name)
         return fn
 
-    def _compile(self, where: str) -> Any:
+    def _compile(self, where: str, lanes: int) -> Any:
+        """The program's kernels for one lane count (CuPy caches the binary on disk)."""
+        options = (f"-I{INCLUDE_DIR}", "--std=c++17") + ((f"-D_XMPACC_FIXED_LANES={lanes}",) if lanes > 1 else ())
         try:
-            module = self.cupy.RawModule(code=self.source, options=(f"-I{INCLUDE_DIR}", "--std=c++17"))
+            module = self.cupy.RawModule(code=self.source, options=options)
             module.compile()
             return module
         except self.cupy.cuda.compiler.CompileException as e:
             log = "\n".join(_user_lines(str(e))) or str(e)
             raise RuntimeFailure(where, "the GPU kernels failed to compile (NVRTC):\n" + log) from None
 
-    def launch(self, name: str, total: int, nthreads: int, params: Any, where: str) -> None:
-        fn = self._function(name, where)
-        blocks = -(-total // nthreads)
-        gx = min(blocks, 2**31 - 1)
-        gy = -(-blocks // gx)
-        if gy > 65535:
-            raise RuntimeFailure(where, f"data is too big for GPU: {total} iterations")
+    def launch(self, name: str, shape: LaunchShape, params: Any, where: str, lanes: int = 1) -> None:
+        fn = self._function(name, where, lanes)
+        (gx, gy), nthreads = shape.grid, shape.block
         stream = self.cupy.cuda.get_current_stream()
         try:
             ptr = fn.kernel.ptr if hasattr(fn, "kernel") else fn.ptr

@@ -29,7 +29,17 @@ _XMPACC_HD static inline long long _xmpacc_divmod(long long *rest, _xmpacc_sched
   return r;
 }
 
+/* Lanes per iteration: the runtime compiles a module per lane count it uses, with
+ * _XMPACC_FIXED_LANES defined, so the inner loop's stride is a constant. */
+#ifdef _XMPACC_FIXED_LANES
+#define _XMPACC_LANES(arg) _XMPACC_FIXED_LANES
+#else
+#define _XMPACC_LANES(arg) (arg)
+#endif
+
 #ifdef __CUDACC__
+#define _XMPACC_GRID_X ((long long)blockIdx.x * blockDim.x + threadIdx.x)
+#define _XMPACC_GRID_Y ((long long)blockIdx.y)
 #define _XMPACC_RESTRICT __restrict__
 #define _XMPACC_KERNEL extern "C" __global__ void
 /* one thread per iteration; the grid spills into y only beyond its x limit */
@@ -79,6 +89,8 @@ _XMPACC_HD static inline long long _xmpacc_divmod(long long *rest, _xmpacc_sched
 #include <float.h>
 #define _XMPACC_KERNEL void
 #define _XMPACC_RESTRICT restrict
+#define _XMPACC_GRID_X 0LL   /* the host backend never launches a 2-D grid */
+#define _XMPACC_GRID_Y 0LL
 #define _XMPACC_INF HUGE_VAL
 /* the host backend runs every kernel with one lane per iteration */
 #define _XMPACC_LANES_SUM(v, lanes) ((void)0)

@@ -13,8 +13,8 @@ _XMPACC_KERNEL _xmpacc_loop_fig3_acc_c_35(long long _xmpacc_total, _xmpacc_sched
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
-  if (!_xmpacc_valid) return;
   long long _xmpacc_rest = _xmpacc_tid;
+  if (!_xmpacc_valid) return;
   int i = (int) (_xmpacc_s_i.first + _xmpacc_rest * _xmpacc_s_i.step);
   do
 {

@@ -8,14 +8,21 @@
 #include "xmpacc_kernel.h"
 
 /* laplace_acc.c:54: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_laplace_acc_c_54(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double * _XMPACC_RESTRICT unew, _xmpacc_array_t _xmpacc_a_unew, const double * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u)
+_XMPACC_KERNEL _xmpacc_loop_laplace_acc_c_54(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double * _XMPACC_RESTRICT unew, _xmpacc_array_t _xmpacc_a_unew, const double * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u)
 {
   long long _xmpacc_gid = _XMPACC_TID;
-  long long _xmpacc_tid = _xmpacc_gid;
+  long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
+  if (_xmpacc_grid2) {
+    _xmpacc_in = _XMPACC_GRID_X; _xmpacc_rest = _XMPACC_GRID_Y;
+    _xmpacc_tid = _xmpacc_rest * _xmpacc_s_j.count + _xmpacc_in;
+    if (_xmpacc_in >= _xmpacc_s_j.count) _xmpacc_tid = _xmpacc_total;
+  } else {
+    _xmpacc_tid = _xmpacc_gid; _xmpacc_rest = _xmpacc_tid;
+    _xmpacc_in = _xmpacc_divmod(&_xmpacc_rest, _xmpacc_s_j);
+  }
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
   if (!_xmpacc_valid) return;
-  long long _xmpacc_rest = _xmpacc_tid;
-  int j = (int) (_xmpacc_s_j.first + _xmpacc_divmod(&_xmpacc_rest, _xmpacc_s_j) * _xmpacc_s_j.step);
+  int j = (int) (_xmpacc_s_j.first + _xmpacc_in * _xmpacc_s_j.step);
   int i = (int) (_xmpacc_s_i.first + _xmpacc_rest * _xmpacc_s_i.step);
   do
 #line 57 "samples/laplace/laplace_acc.c"
@@ -26,6 +33,7 @@ unew[_XMPACC_AT2(_xmpacc_a_unew, _XMPACC_L(_xmpacc_a_unew, 0, i), _XMPACC_L(_xmp
 void _xmpacc_loop_laplace_acc_c_54_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
+  int _xmpacc_grid2;
   _xmpacc_sched_t _xmpacc_s_i;
   _xmpacc_sched_t _xmpacc_s_j;
   double * _XMPACC_RESTRICT unew;
@@ -33,25 +41,33 @@ void _xmpacc_loop_laplace_acc_c_54_host(long long _xmpacc_n, void **_xmpacc_args
   const double * _XMPACC_RESTRICT u;
   _xmpacc_array_t _xmpacc_a_u;
   memcpy((void *) &_xmpacc_total, _xmpacc_args[0], sizeof _xmpacc_total);
-  memcpy((void *) &_xmpacc_s_i, _xmpacc_args[1], sizeof _xmpacc_s_i);
-  memcpy((void *) &_xmpacc_s_j, _xmpacc_args[2], sizeof _xmpacc_s_j);
-  memcpy((void *) &unew, _xmpacc_args[3], sizeof unew);
-  memcpy((void *) &_xmpacc_a_unew, _xmpacc_args[4], sizeof _xmpacc_a_unew);
-  memcpy((void *) &u, _xmpacc_args[5], sizeof u);
-  memcpy((void *) &_xmpacc_a_u, _xmpacc_args[6], sizeof _xmpacc_a_u);
+  memcpy((void *) &_xmpacc_grid2, _xmpacc_args[1], sizeof _xmpacc_grid2);
+  memcpy((void *) &_xmpacc_s_i, _xmpacc_args[2], sizeof _xmpacc_s_i);
+  memcpy((void *) &_xmpacc_s_j, _xmpacc_args[3], sizeof _xmpacc_s_j);
+  memcpy((void *) &unew, _xmpacc_args[4], sizeof unew);
+  memcpy((void *) &_xmpacc_a_unew, _xmpacc_args[5], sizeof _xmpacc_a_unew);
+  memcpy((void *) &u, _xmpacc_args[6], sizeof u);
+  memcpy((void *) &_xmpacc_a_u, _xmpacc_args[7], sizeof _xmpacc_a_u);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_laplace_acc_c_54(_xmpacc_total, _xmpacc_s_i, _xmpacc_s_j, unew, _xmpacc_a_unew, u, _xmpacc_a_u);
+    _xmpacc_loop_laplace_acc_c_54(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_i, _xmpacc_s_j, unew, _xmpacc_a_unew, u, _xmpacc_a_u);
 }
 #endif
 
 /* laplace_acc.c:61: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_laplace_acc_c_61(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, const double * _XMPACC_RESTRICT unew, _xmpacc_array_t _xmpacc_a_unew, double * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u, double *_xmpacc_red_err)
+_XMPACC_KERNEL _xmpacc_loop_laplace_acc_c_61(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, const double * _XMPACC_RESTRICT unew, _xmpacc_array_t _xmpacc_a_unew, double * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u, double *_xmpacc_red_err)
 {
   long long _xmpacc_gid = _XMPACC_TID;
-  long long _xmpacc_tid = _xmpacc_gid;
+  long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
+  if (_xmpacc_grid2) {
+    _xmpacc_in = _XMPACC_GRID_X; _xmpacc_rest = _XMPACC_GRID_Y;
+    _xmpacc_tid = _xmpacc_rest * _xmpacc_s_j.count + _xmpacc_in;
+    if (_xmpacc_in >= _xmpacc_s_j.count) _xmpacc_tid = _xmpacc_total;
+  } else {
+    _xmpacc_tid = _xmpacc_gid; _xmpacc_rest = _xmpacc_tid;
+    _xmpacc_in = _xmpacc_divmod(&_xmpacc_rest, _xmpacc_s_j);
+  }
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
-  long long _xmpacc_rest = _xmpacc_tid;
-  int j = (int) (_xmpacc_s_j.first + _xmpacc_divmod(&_xmpacc_rest, _xmpacc_s_j) * _xmpacc_s_j.step);
+  int j = (int) (_xmpacc_s_j.first + _xmpacc_in * _xmpacc_s_j.step);
   int i = (int) (_xmpacc_s_i.first + _xmpacc_rest * _xmpacc_s_i.step);
   double err = (-_XMPACC_INF);
   if (_xmpacc_valid) do
@@ -68,6 +84,7 @@ _XMPACC_KERNEL _xmpacc_loop_laplace_acc_c_61(long long _xmpacc_total, _xmpacc_sc
 void _xmpacc_loop_laplace_acc_c_61_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
+  int _xmpacc_grid2;
   _xmpacc_sched_t _xmpacc_s_i;
   _xmpacc_sched_t _xmpacc_s_j;
   const double * _XMPACC_RESTRICT unew;
@@ -76,14 +93,15 @@ void _xmpacc_loop_laplace_acc_c_61_host(long long _xmpacc_n, void **_xmpacc_args
   _xmpacc_array_t _xmpacc_a_u;
   double *_xmpacc_red_err;
   memcpy((void *) &_xmpacc_total, _xmpacc_args[0], sizeof _xmpacc_total);
-  memcpy((void *) &_xmpacc_s_i, _xmpacc_args[1], sizeof _xmpacc_s_i);
-  memcpy((void *) &_xmpacc_s_j, _xmpacc_args[2], sizeof _xmpacc_s_j);
-  memcpy((void *) &unew, _xmpacc_args[3], sizeof unew);
-  memcpy((void *) &_xmpacc_a_unew, _xmpacc_args[4], sizeof _xmpacc_a_unew);
-  memcpy((void *) &u, _xmpacc_args[5], sizeof u);
-  memcpy((void *) &_xmpacc_a_u, _xmpacc_args[6], sizeof _xmpacc_a_u);
-  memcpy((void *) &_xmpacc_red_err, _xmpacc_args[7], sizeof _xmpacc_red_err);
+  memcpy((void *) &_xmpacc_grid2, _xmpacc_args[1], sizeof _xmpacc_grid2);
+  memcpy((void *) &_xmpacc_s_i, _xmpacc_args[2], sizeof _xmpacc_s_i);
+  memcpy((void *) &_xmpacc_s_j, _xmpacc_args[3], sizeof _xmpacc_s_j);
+  memcpy((void *) &unew, _xmpacc_args[4], sizeof unew);
+  memcpy((void *) &_xmpacc_a_unew, _xmpacc_args[5], sizeof _xmpacc_a_unew);
+  memcpy((void *) &u, _xmpacc_args[6], sizeof u);
+  memcpy((void *) &_xmpacc_a_u, _xmpacc_args[7], sizeof _xmpacc_a_u);
+  memcpy((void *) &_xmpacc_red_err, _xmpacc_args[8], sizeof _xmpacc_red_err);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_laplace_acc_c_61(_xmpacc_total, _xmpacc_s_i, _xmpacc_s_j, unew, _xmpacc_a_unew, u, _xmpacc_a_u, _xmpacc_red_err);
+    _xmpacc_loop_laplace_acc_c_61(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_i, _xmpacc_s_j, unew, _xmpacc_a_unew, u, _xmpacc_a_u, _xmpacc_red_err);
 }
 #endif

@@ -8,9 +8,10 @@
 #include "xmpacc_kernel.h"
 
 /* nbody_acc.c:65: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_nbody_acc_c_65(long long _xmpacc_total, int _xmpacc_lanes, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT p_x, _xmpacc_array_t _xmpacc_a_p_x, const double * _XMPACC_RESTRICT p_y, _xmpacc_array_t _xmpacc_a_p_y, const double * _XMPACC_RESTRICT p_z, _xmpacc_array_t _xmpacc_a_p_z, const double * _XMPACC_RESTRICT m, _xmpacc_array_t _xmpacc_a_m, double * _XMPACC_RESTRICT v_x, _xmpacc_array_t _xmpacc_a_v_x, double * _XMPACC_RESTRICT v_y, _xmpacc_array_t _xmpacc_a_v_y, double * _XMPACC_RESTRICT v_z, _xmpacc_array_t _xmpacc_a_v_z)
+_XMPACC_KERNEL _xmpacc_loop_nbody_acc_c_65(long long _xmpacc_total, int _xmpacc_lanes_arg, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT p_x, _xmpacc_array_t _xmpacc_a_p_x, const double * _XMPACC_RESTRICT p_y, _xmpacc_array_t _xmpacc_a_p_y, const double * _XMPACC_RESTRICT p_z, _xmpacc_array_t _xmpacc_a_p_z, const double * _XMPACC_RESTRICT m, _xmpacc_array_t _xmpacc_a_m, double * _XMPACC_RESTRICT v_x, _xmpacc_array_t _xmpacc_a_v_x, double * _XMPACC_RESTRICT v_y, _xmpacc_array_t _xmpacc_a_v_y, double * _XMPACC_RESTRICT v_z, _xmpacc_array_t _xmpacc_a_v_z)
 {
   long long _xmpacc_gid = _XMPACC_TID;
+  const int _xmpacc_lanes = _XMPACC_LANES(_xmpacc_lanes_arg);
   long long _xmpacc_tid = _xmpacc_gid / _xmpacc_lanes;
   int _xmpacc_lane = (int) (_xmpacc_gid % _xmpacc_lanes);
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -109,7 +110,7 @@ _XMPACC_KERNEL _xmpacc_loop_nbody_acc_c_65(long long _xmpacc_total, int _xmpacc_
 void _xmpacc_loop_nbody_acc_c_65_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
-  int _xmpacc_lanes;
+  int _xmpacc_lanes_arg;
   _xmpacc_sched_t _xmpacc_s_i;
   const double * _XMPACC_RESTRICT p_x;
   _xmpacc_array_t _xmpacc_a_p_x;
@@ -126,7 +127,7 @@ void _xmpacc_loop_nbody_acc_c_65_host(long long _xmpacc_n, void **_xmpacc_args)
   double * _XMPACC_RESTRICT v_z;
   _xmpacc_array_t _xmpacc_a_v_z;
   memcpy((void *) &_xmpacc_total, _xmpacc_args[0], sizeof _xmpacc_total);
-  memcpy((void *) &_xmpacc_lanes, _xmpacc_args[1], sizeof _xmpacc_lanes);
+  memcpy((void *) &_xmpacc_lanes_arg, _xmpacc_args[1], sizeof _xmpacc_lanes_arg);
   memcpy((void *) &_xmpacc_s_i, _xmpacc_args[2], sizeof _xmpacc_s_i);
   memcpy((void *) &p_x, _xmpacc_args[3], sizeof p_x);
   memcpy((void *) &_xmpacc_a_p_x, _xmpacc_args[4], sizeof _xmpacc_a_p_x);
@@ -143,7 +144,7 @@ void _xmpacc_loop_nbody_acc_c_65_host(long long _xmpacc_n, void **_xmpacc_args)
   memcpy((void *) &v_z, _xmpacc_args[15], sizeof v_z);
   memcpy((void *) &_xmpacc_a_v_z, _xmpacc_args[16], sizeof _xmpacc_a_v_z);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_nbody_acc_c_65(_xmpacc_total, _xmpacc_lanes, _xmpacc_s_i, p_x, _xmpacc_a_p_x, p_y, _xmpacc_a_p_y, p_z, _xmpacc_a_p_z, m, _xmpacc_a_m, v_x, _xmpacc_a_v_x, v_y, _xmpacc_a_v_y, v_z, _xmpacc_a_v_z);
+    _xmpacc_loop_nbody_acc_c_65(_xmpacc_total, _xmpacc_lanes_arg, _xmpacc_s_i, p_x, _xmpacc_a_p_x, p_y, _xmpacc_a_p_y, p_z, _xmpacc_a_p_z, m, _xmpacc_a_m, v_x, _xmpacc_a_v_x, v_y, _xmpacc_a_v_y, v_z, _xmpacc_a_v_z);
 }
 #endif
 
@@ -153,8 +154,8 @@ _XMPACC_KERNEL _xmpacc_loop_nbody_acc_c_83(long long _xmpacc_total, _xmpacc_sche
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
-  if (!_xmpacc_valid) return;
   long long _xmpacc_rest = _xmpacc_tid;
+  if (!_xmpacc_valid) return;
   int i = (int) (_xmpacc_s_i.first + _xmpacc_rest * _xmpacc_s_i.step);
   do
 {

@@ -27,7 +27,7 @@ from xmpacc.passes.reductions import loop_reduction_calls
 from xmpacc.scoping import ScopedWalker
 from xmpacc.symbols import ScopeTree, TemplateSym
 
-DEFAULT_THREADS = "256"   # 16 x 16, used as a flat range (reference §7.4)
+DEFAULT_THREADS = "0"   # the runtime's default: 16 x 16 = 256 (reference §7.4), 128 for lane splits
 
 
 class _GpuLowering(ScopedWalker):

@@ -29,7 +29,7 @@ from xmpacc.diagnostics import InternalError, XmpError
 from xmpacc.passes.canonical import CanonicalLoop, loc_of
 from xmpacc.passes.kernel_vars import KernelVars
 from xmpacc.passes.lanes import LanePlan
-from xmpacc.runtime.contract import (LAUNCH_DEVBUF, LAUNCH_DEVDESC, LAUNCH_LANES, LAUNCH_REDUCTION,
+from xmpacc.runtime.contract import (LAUNCH_DEVBUF, LAUNCH_DEVDESC, LAUNCH_GRID2, LAUNCH_LANES, LAUNCH_REDUCTION,
                                      LAUNCH_VALUE, REDUCTION_OPS)
 
 _BUILTIN_TYPES = {"char", "short", "int", "long", "float", "double", "signed", "unsigned", "_Bool"}
@@ -110,7 +110,9 @@ def build_params(loops: list[CanonicalLoop], kv: KernelVars, lanes: bool = False
     params = [Param("_xmpacc_total", "long long _xmpacc_total", "&_xmpacc_total", LAUNCH_VALUE,
                     "sizeof(long long)")]
     if lanes:  # chosen by the runtime at each launch
-        params.append(Param("_xmpacc_lanes", "int _xmpacc_lanes", "0", LAUNCH_LANES))
+        params.append(Param("_xmpacc_lanes_arg", "int _xmpacc_lanes_arg", "0", LAUNCH_LANES))
+    elif len(loops) > 1:  # the runtime may launch a 2-D grid: blockIdx.y walks the outer loops
+        params.append(Param("_xmpacc_grid2", "int _xmpacc_grid2", "0", LAUNCH_GRID2, str(len(loops))))
     params += [Param(f"_xmpacc_s_{lp.var}", f"_xmpacc_sched_t _xmpacc_s_{lp.var}", f"&_xmpacc_s_{lp.var}",
                      LAUNCH_VALUE, "sizeof(_xmpacc_sched_t)") for lp in loops]
     for rep in kv.arrays:
@@ -149,20 +151,41 @@ def _renamed(elem_type: c_ast.TypeDecl, name: str) -> c_ast.TypeDecl:
 def prologue(loops: list[CanonicalLoop], types: list[str], kv: KernelVars, lanes: bool = False) -> list[str]:
     out = ["long long _xmpacc_gid = _XMPACC_TID;"]
     if lanes:
-        # T lanes per iteration; every thread of a warp takes part in the shuffles, so the
-        # threads past the end redo the last iteration and write nothing.
-        out += ["long long _xmpacc_tid = _xmpacc_gid / _xmpacc_lanes;",
+        # T lanes per iteration (a compile-time constant when the runtime specialised the
+        # module); every thread of a warp takes part in the shuffles, so the threads past
+        # the end redo the last iteration and write nothing.
+        out += ["const int _xmpacc_lanes = _XMPACC_LANES(_xmpacc_lanes_arg);",
+                "long long _xmpacc_tid = _xmpacc_gid / _xmpacc_lanes;",
                 "int _xmpacc_lane = (int) (_xmpacc_gid % _xmpacc_lanes);",
                 "int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;",
-                "if (!_xmpacc_valid) _xmpacc_tid = _xmpacc_total - 1;"]
+                "if (!_xmpacc_valid) _xmpacc_tid = _xmpacc_total - 1;",
+                "long long _xmpacc_rest = _xmpacc_tid;"]
+    elif len(loops) > 1:
+        inner = f"_xmpacc_s_{loops[-1].var}"
+        # 2-D grid: x walks the innermost loop, y the others, so no index division
+        out += ["long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;",
+                "if (_xmpacc_grid2) {",
+                f"  _xmpacc_in = _XMPACC_GRID_X; _xmpacc_rest = _XMPACC_GRID_Y;",
+                f"  _xmpacc_tid = _xmpacc_rest * {inner}.count + _xmpacc_in;",
+                f"  if (_xmpacc_in >= {inner}.count) _xmpacc_tid = _xmpacc_total;",
+                "} else {",
+                "  _xmpacc_tid = _xmpacc_gid; _xmpacc_rest = _xmpacc_tid;",
+                f"  _xmpacc_in = _xmpacc_divmod(&_xmpacc_rest, {inner});",
+                "}",
+                "int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;"]
     else:
-        out += ["long long _xmpacc_tid = _xmpacc_gid;", "int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;"]
-        if not kv.reductions:  # with reductions every thread joins the warp-level combine
-            out.append("if (!_xmpacc_valid) return;")
-    out.append("long long _xmpacc_rest = _xmpacc_tid;")
+        out += ["long long _xmpacc_tid = _xmpacc_gid;", "int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;",
+                "long long _xmpacc_rest = _xmpacc_tid;"]
+    if not lanes and not kv.reductions:  # with reductions every thread joins the warp-level combine
+        out.append("if (!_xmpacc_valid) return;")
     for k, (lp, ctype) in enumerate(reversed(list(zip(loops, types)))):   # innermost varies fastest
         s = f"_xmpacc_s_{lp.var}"
-        index = "_xmpacc_rest" if k == len(loops) - 1 else f"_xmpacc_divmod(&_xmpacc_rest, {s})"
+        if k == 0 and len(loops) > 1 and not lanes:
+            index = "_xmpacc_in"
+        elif k == len(loops) - 1:
+            index = "_xmpacc_rest"
+        else:
+            index = f"_xmpacc_divmod(&_xmpacc_rest, {s})"
         out.append(f"{ctype} {lp.var} = ({ctype}) ({s}.first + {index} * {s}.step);")
     for name, decl in kv.private:
         out.append(declaration(decl, name) + ";")
