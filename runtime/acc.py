@@ -135,6 +135,10 @@ class AccRuntime:
                                                            ctypes.sizeof(CTemplate))
         return copy
 
+    def _xmpacc_device_wait(self) -> None:
+        if getattr(self, "backend", None) is not None:
+            self.backend.wait()
+
     def _xmpacc_replicate_end(self, region: int) -> None:
         self.generation += 1
         for key in self.regions.pop(region, []):
@@ -146,6 +150,7 @@ class AccRuntime:
         copy = self.copies.get(key)
         if copy is None:
             raise RuntimeFailure(_s(where), f"'{name.decode()}' has no device copy (not inside its acc replicate)")
+        self.backend.wait()
         if copy.nbytes:
             if direction == 0:
                 self.backend.copy_in(copy.buffer, copy.host_addr, copy.nbytes)
@@ -175,6 +180,8 @@ class AccRuntime:
             prepared = self.launch_cache[key] = self._prepare(where, info, total, inner, nthreads, args, nparams)
         if total > 0:
             self.backend.launch(kernel.decode(), prepared.shape, prepared.params, _s(where), prepared.lanes)
+            if prepared.reductions:
+                self.backend.wait()
             for host_addr, partial, type_code, op in prepared.reductions:
                 combine(view(host_addr, 1, type_code, "?"), partial, op, self.backend.xp)
         self.stats["kernel_launches"] = self.stats.get("kernel_launches", 0) + 1

@@ -236,6 +236,8 @@ class Runtime(AccRuntime):
 
     def _xmpacc_exit_hook(self, status: int) -> None:
         """exit(status) in the program: 0 ends this process normally, others the whole job."""
+        if status == 0:
+            self._xmpacc_device_wait()
         sys.stdout.flush()
         sys.stderr.flush()
         from mpi4py import MPI

@@ -98,6 +98,8 @@ ENTRIES: tuple[Entry, ...] = (
        "const char *where, const char *kernel, long long total, long long nthreads, int nparams, "
        "const void *args, const long long *kinds",
        "loop ... acc: run the kernel over total iterations (kinds: LAUNCH_* triples per parameter)"),
+    _e("_xmpacc_device_wait", "void", "",
+       "wait for the kernels launched so far (xmp_wtime does, so timings include them)"),
     _e("_xmpacc_exit_hook", "void", "int status",
        "the program called exit(): end the whole job with that status"),
 )

@@ -82,6 +82,9 @@ class HostBackend:
     def lanes(self, total: int, nthreads: int) -> int:
         return 1   # the trampolines run one thread id at a time: no shuffles
 
+    def wait(self) -> None:
+        pass       # kernels ran to completion inside launch
+
     def shape(self, threads: int, nthreads: int, lanes: int, inner: int) -> LaunchShape:
         return LaunchShape(threads, nthreads or DEFAULT_BLOCK, (1, 1), False, threads)
 
@@ -136,6 +139,7 @@ class CudaBackend:
         self.modules: dict[int, Any] = {}
         self.functions: dict[tuple[str, int], Any] = {}
         self.pinned: set[int] = set()
+        self.pending: str | None = None   # where of the last launch not waited for
 
     def describe(self) -> str:
         return f"GPU {self.device_id} ({self.props['name'].decode()})"
@@ -242,9 +246,24 @@ class CudaBackend:
             ptr = fn.kernel.ptr if hasattr(fn, "kernel") else fn.ptr
             self.cupy.cuda.driver.launchKernel(ptr, gx, gy, 1, nthreads, 1, 1, 0, stream.ptr,
                                                ctypes.addressof(params), 0)
-            stream.synchronize()
-        except Exception as e:  # noqa: BLE001 - CUDA reports launch and execution errors here
+        except Exception as e:  # noqa: BLE001 - CUDA reports launch errors here
             raise RuntimeFailure(where, f"the kernel of this acc loop failed on GPU {self.device_id}: {e}") from None
+        self.pending = where
+
+    def wait(self) -> None:
+        """Wait for the kernels launched so far.  Launches are stream-ordered: the next
+        kernel, copy or NCCL exchange sees their results without a host wait; the runtime
+        waits here before the host can observe the device (replicate_sync, reductions,
+        xmp_wtime, the end of the program), so the program behaves as if every launch
+        were synchronous (reference §7.4), only faster."""
+        if self.pending is None:
+            return
+        where, self.pending = self.pending, None
+        try:
+            self.cupy.cuda.get_current_stream().synchronize()
+        except Exception as e:  # noqa: BLE001 - an execution error of a kernel
+            raise RuntimeFailure(where, f"the kernel of this acc loop (or a later one) failed on GPU "
+                                        f"{self.device_id}: {e}") from None
 
 
 def _user_lines(log: str) -> list[str]:

@@ -7,7 +7,8 @@
 2. initialise MPI (mpi4py) and the runtime, and point every entry of the C table
    ``_xmpacc_rt`` at the matching ``Runtime`` method (``contract.py`` lists them);
 3. call ``_xmpacc_entry(argc, argv)``, which runs each file's start-up code and ``main``;
-4. flush C and Python output, finalise MPI and exit with main's return value.
+4. flush C and Python output (with XMPACC_PROFILE: print the profile, profile.py),
+   finalise MPI and exit with main's return value.
 
 A failure inside a runtime call is reported by ``_fail``: one clean message, then the
 job ends with a non-zero status (rank 0 alone speaks for collective failures).
@@ -23,6 +24,7 @@ import zipfile
 from collections.abc import Callable
 from typing import Any
 
+from . import profile
 from .contract import ENTRIES, Entry, contract_id
 from .errors import RuntimeFailure
 
@@ -92,8 +94,9 @@ def _callback_type(e: Entry) -> Any:
     return ctypes.CFUNCTYPE(_CTYPES[e.returns], *(_CTYPES[t] for t, _ in e.params))
 
 
-def bind(lib: ctypes.CDLL, runtime: Any, world: Any) -> list[Any]:
-    """Fill the C table ``_xmpacc_rt``; returns the callbacks (they must stay alive)."""
+def bind(lib: ctypes.CDLL, runtime: Any, world: Any, profiler: Any = None) -> list[Any]:
+    """Fill the C table ``_xmpacc_rt``; returns the callbacks (they must stay alive).
+    With a profiler (XMPACC_PROFILE) each entry is timed; without, nothing is added."""
     try:
         built = ctypes.cast(ctypes.addressof(ctypes.c_char.in_dll(lib, "_xmpacc_contract")),
                             ctypes.c_char_p).value
@@ -106,7 +109,10 @@ def bind(lib: ctypes.CDLL, runtime: Any, world: Any) -> list[Any]:
     table = (ctypes.c_void_p * len(ENTRIES)).in_dll(lib, "_xmpacc_rt")
     keep = []
     for i, e in enumerate(ENTRIES):
-        cb = _callback_type(e)(_guarded(getattr(runtime, e.name), world))
+        fn = getattr(runtime, e.name)
+        if profiler is not None:
+            fn = profiler.wrap(e, fn)
+        cb = _callback_type(e)(_guarded(fn, world))
         keep.append(cb)
         table[i] = ctypes.cast(cb, ctypes.c_void_p).value
     return keep
@@ -141,15 +147,23 @@ def main(argv: list[str]) -> int:
     world = MPI.COMM_WORLD
     lib, kernels = load_program(argv[0])
     runtime = Runtime(world, _ExecInfo.in_dll(lib, "_xmpacc_exec"))
-    callbacks = bind(lib, runtime, world)
+    setting = profile.requested()
+    profiler = profile.Profiler(world, runtime.stats, setting) if setting is not None else None
+    callbacks = bind(lib, runtime, world, profiler)
     if kernels is not None:
         _start_device(lib, kernels, runtime, world)
     c_argv = (ctypes.c_char_p * (len(argv) + 1))(*[a.encode() for a in argv], None)
     lib._xmpacc_entry.restype = ctypes.c_int
     lib._xmpacc_entry.argtypes = [ctypes.c_int, ctypes.POINTER(ctypes.c_char_p)]
+    if profiler is not None:
+        profiler.start()
     status = lib._xmpacc_entry(len(argv), c_argv)
+    if getattr(runtime, "backend", None) is not None:
+        _guarded(runtime._xmpacc_device_wait, world)()   # a late kernel failure still ends the job
     flush_c()
     sys.stdout.flush()
+    if profiler is not None:  # collective; exit(0) gets here through the exit hook instead
+        profiler.finish()
     if os.environ.get("XMPACC_STATS"):  # runtime counters (bytes moved, launches), one line per rank
         import json
 

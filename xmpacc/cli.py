@@ -18,6 +18,7 @@ from xmpacc.diagnostics import InternalError, XmpError, XmpErrors, print_errors
 from xmpacc.driver import STAGES, Options, translate
 from xmpacc.emit import glue_c, host_c
 from xmpacc.emit_cu import kernels_cu
+from xmpacc.info import render as render_info
 
 USAGE = f"""\
 usage: xmpacc [options] file.c [file.c ...] [-o prog]
@@ -39,6 +40,9 @@ options:
   --keep              build the executable and keep the generated sources next to it
   --stop-after=STAGE  stop after a compiler stage and print its result; one of
                       {", ".join(STAGES[:-1])}
+  --info              say on stderr, for each directive, what was generated: how a loop
+                      is distributed, its kernel and thread mapping, how each variable
+                      reaches the GPU, bytes moved by reflect and replicate_sync
   -v                  print every command xmpacc runs
   --version           print the version and exit
   -h, --help          print this help and exit
@@ -59,6 +63,7 @@ class Args:
     keep: bool = False
     verbose: bool = False
     stop_after: str | None = None
+    info: bool = False
 
 
 class UsageError(Exception):
@@ -102,6 +107,8 @@ def _classify(arg: str, args: Args) -> None:
         args.keep = True
     elif arg == "-v":
         args.verbose = True
+    elif arg == "--info":
+        args.info = True
     elif arg.startswith("--stop-after="):
         stage = arg.split("=", 1)[1]
         if stage not in STAGES[:-1]:
@@ -149,6 +156,9 @@ def compile_program(args: Args) -> None:
             errors.append(e)
     if errors:
         raise XmpErrors(errors)
+    if args.info:
+        for _unit, ctx in units:
+            sys.stderr.writelines(line + "\n" for line in render_info(ctx.info))
     if args.stop_after:
         _show_stage(units, args.stop_after)
         return

@@ -9,6 +9,7 @@ from pycparser import c_ast
 
 from xmpacc.diagnostics import Diagnostics
 from xmpacc.directives import ast as xd
+from xmpacc.facts import InfoFact
 from xmpacc.frontend.preprocess import Preprocessed
 from xmpacc.symbols import ScopeTree
 
@@ -43,3 +44,4 @@ class Context:
     has_main: bool = False
     main_params: int = 0
     main_returns_void: bool = False
+    info: list[InfoFact] = field(default_factory=list)   # what --info reports (facts.py)

@@ -16,12 +16,14 @@ _XMPACC_KERNEL _xmpacc_loop_fig3_acc_c_35(long long _xmpacc_total, _xmpacc_sched
   long long _xmpacc_rest = _xmpacc_tid;
   if (!_xmpacc_valid) return;
   int i = (int) (_xmpacc_s_i.first + _xmpacc_rest * _xmpacc_s_i.step);
+  b -= _xmpacc_base_offset(&_xmpacc_a_b);
+  a -= _xmpacc_base_offset(&_xmpacc_a_a);
   do
 {
 #line 37 "samples/fig3/fig3_acc.c"
-  b[_XMPACC_L(_xmpacc_a_b, 0, i)] = x;
+  b[i] = x;
   for (int j = 0; j < 1024; j++)
-    b[_XMPACC_L(_xmpacc_a_b, 0, i)] += a[_XMPACC_L(_xmpacc_a_a, 0, j)];
+    b[i] += a[j];
 
 }
   while (0);

@@ -23,6 +23,7 @@ int _xmpacc_replicate_begin(const char * where, int n, const void * keys, const 
 void _xmpacc_replicate_end(int region);
 void _xmpacc_replicate_sync(const char * where, int direction, const void * key, const char * name);
 void _xmpacc_launch(const char * where, const char * kernel, long long total, long long nthreads, int nparams, const void * args, const long long * kinds);
+void _xmpacc_device_wait(void);
 void _xmpacc_exit_hook(int status);
 
 /* descriptors of the nodes, templates and distributed arrays of this file */

@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 from pycparser import c_ast
 
-from xmpacc import cbuild
+from xmpacc import cbuild, facts
 from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import AlreadyReported, XmpError
 from xmpacc.directives import ast as xd
@@ -138,6 +138,7 @@ class _CommLowering(ScopedWalker):
     def _lower_or_keep(self, d: xd.Directive, item: c_ast.Node, body: c_ast.Node | None) -> list[c_ast.Node]:
         """The lowered directive; after a mistake (collected) only the statement it owned."""
         try:
+            self.ctx.info += facts.directive(d, self.scope)
             if isinstance(d, xd.Task):
                 return [self._task(d, body)]
             lowered = self._lower(d, item)

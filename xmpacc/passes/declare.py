@@ -18,6 +18,7 @@ import dataclasses
 
 from pycparser import c_ast
 
+from xmpacc import facts
 from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import XmpError
 from xmpacc.directives import ast as xd
@@ -77,6 +78,9 @@ def _declare_scope(scope: Scope, ctx: Context) -> None:
         for name in shadow.arrays:
             if name.name not in scope.arrays and name.name not in scope.broken_arrays:
                 ctx.diags.error(name.loc, f"shadow of '{name.name}', which is not an aligned array")
+    for item in scope_items(scope):
+        if pragma_id(item) is not None:
+            ctx.info += facts.declarations(ctx.directives.get(id(item), []), scope)
 
 
 def _declare_nodes(d: xd.NodesDecl, scope: Scope, ctx: Context) -> None:

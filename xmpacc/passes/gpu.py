@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from xmpacc import cbuild
+from xmpacc import cbuild, facts
 from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import AlreadyReported, XmpError
 from xmpacc.directives import ast as xd
@@ -70,6 +70,8 @@ class _GpuLowering(ScopedWalker):
                 if owned is not None:
                     out.append(owned)
         node.block_items = out
+        for item in items:  # --info: acc reflect and replicate_sync (loops and regions: below)
+            self.ctx.info += facts.directive(self._acc_directive(item), self.scope, self.active)
 
     def _acc_directive(self, item: c_ast.Node) -> xd.Directive | None:
         if pragma_id(item) is None:
@@ -91,6 +93,7 @@ class _GpuLowering(ScopedWalker):
             self.visit(body)
         finally:
             del self.active[len(self.active) - len(reps):]
+        self.ctx.info.append(facts.replicate(d, reps))
         return replicate.region_block(d, reps, body, f"_xmpacc_rep_{self.regions}")
 
     def _loop(self, d: xd.Loop, node: c_ast.Node | None) -> c_ast.Node:
@@ -130,6 +133,7 @@ class _GpuLowering(ScopedWalker):
                                  "split over lanes; accumulators " + ", ".join(a for a, _ in plan.accumulators)},
                                 kernels.body_guard(kv, split))
         self.ctx.kernels.append(kernel)
+        self.ctx.info.append(facts.kernel(d, tmpl, indices, kernel, kv, plan))
         return self._host_side(d, tmpl, indices, loops, kernel, node)
 
     def _template(self, d: xd.Loop) -> TemplateSym:
@@ -207,6 +211,7 @@ def _file_scope(unit: Unit, ctx: Context) -> list[Replicated]:
             new = replicate.resolve(reg[0], ctx.scopes.root, reps)
             ctx.init_stmts += cbuild.stmts(f"{replicate.begin_call(reg[0], new, '')};", item.coord)
             reps += new
+            ctx.info.append(facts.replicate(reg[0], new, file_scope=True))
         except XmpError as err:
             ctx.diags.add(err)
     unit.ast.ext = kept

@@ -187,6 +187,7 @@ def prologue(loops: list[CanonicalLoop], types: list[str], kv: KernelVars, lanes
         else:
             index = f"_xmpacc_divmod(&_xmpacc_rest, {s})"
         out.append(f"{ctype} {lp.var} = ({ctype}) ({s}.first + {index} * {s}.step);")
+    out += rebase_prologue(kv)
     for name, decl in kv.private:
         out.append(declaration(decl, name) + ";")
     for name, decl, op in kv.reductions:
@@ -237,9 +238,24 @@ def split_lanes(body: c_ast.Compound, plan: LanePlan) -> c_ast.Compound:
     return c_ast.Compound(items[:plan.index] + before + [inner] + combine + guarded, body.coord)
 
 
+def rebased_arrays(kv: KernelVars) -> list[str]:
+    """Aligned arrays whose every dimension is indexed by an offset (block, gblock,
+    collapsed, full shadow): the kernel moves their pointer back by the offset once, and
+    subscripts use global indices directly."""
+    return [r.array.c_name for r in kv.arrays
+            if r.array is not None and all(d.index_kind == "offset" for d in r.array.dims)]
+
+
+def rebase_prologue(kv: KernelVars) -> list[str]:
+    return [f"{r.name} -= _xmpacc_base_offset(&{r.array.c_name});" for r in kv.arrays
+            if r.array is not None and r.array.c_name in rebased_arrays(kv)]
+
+
 def device_body(body: c_ast.Node, kv: KernelVars) -> c_ast.Node:
-    """Replicated scalars are reached through kernel pointer parameters (one shared copy)."""
+    """Replicated scalars are reached through kernel pointer parameters (one shared copy);
+    subscripts of rebased arrays drop their per-access offset (rebase_prologue)."""
     scalars = {r.name for r in kv.device_scalars}
+    rebased = set(rebased_arrays(kv))
     skip: set[int] = set()
     for node in cbuild.walk(body):
         if isinstance(node, c_ast.FuncCall):
@@ -250,6 +266,10 @@ def device_body(body: c_ast.Node, kv: KernelVars) -> c_ast.Node:
     def fix(node: c_ast.Node) -> c_ast.Node | None:
         if isinstance(node, c_ast.ID) and id(node) not in skip and node.name in scalars:
             return c_ast.UnaryOp("*", c_ast.ID(f"_xmpacc_ds_{node.name}"), node.coord)
+        if isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID) and node.name.name == "_XMPACC_L":
+            desc = node.args.exprs[0]
+            if isinstance(desc, c_ast.ID) and desc.name in rebased:
+                return node.args.exprs[2]
         return None
 
     return cbuild.transform(body, fix)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from xmpacc import cbuild
+from xmpacc import cbuild, facts
 from xmpacc.cbuild import walk
 from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import AlreadyReported, XmpError
@@ -146,6 +146,7 @@ class _LoopLowering(ScopedWalker):
         for t in indices.values():
             mask[t] = 1
         before, after = loop_reduction_calls(loop, tmpl, mask, self.scope, node.coord)
+        self.ctx.info.append(facts.loop(loop, tmpl, indices))
         return c_ast.Compound(before + [nest] + after, node.coord)
 
 
