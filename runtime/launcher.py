@@ -148,7 +148,8 @@ def main(argv: list[str]) -> int:
     lib, kernels = load_program(argv[0])
     runtime = Runtime(world, _ExecInfo.in_dll(lib, "_xmpacc_exec"))
     setting = profile.requested()
-    profiler = profile.Profiler(world, runtime.stats, setting) if setting is not None else None
+    profiler = profile.Profiler(world, runtime.stats, setting, runtime._xmpacc_device_wait) \
+        if setting is not None else None
     callbacks = bind(lib, runtime, world, profiler)
     if kernels is not None:
         _start_device(lib, kernels, runtime, world)

@@ -4,8 +4,9 @@ The launcher wraps each entry of the runtime table with ``Profiler.wrap`` (only 
 variable is set: otherwise the table holds exactly what it holds without profiling).  A
 call records its entry, its directive's ``where`` ("laplace.c:48"; the entry's name for the
 entries without one), start and end (``time.perf_counter_ns``) and the bytes it moved (the
-change of the runtime's reflect/replicate_sync byte counters).  Kernel launches return
-once the kernel has finished, so a launch's time is the kernel's.
+change of the runtime's reflect/replicate_sync byte counters).  Launches are
+stream-ordered on a GPU; under the profile each one waits for its kernel (``sync``), so
+that a launch's time is the kernel's and not the next copy's.
 
 At the end (``main`` returned, or ``exit(0)``), every rank calls ``finish``: the records
 are gathered on rank 0, which prints a table per source line on stderr and writes a
@@ -62,8 +63,9 @@ def directive(entry: str, detail: Any) -> str:
 class Profiler:
     """Per-rank records; ``finish`` is collective."""
 
-    def __init__(self, world: Any, stats: dict[str, int], setting: str) -> None:
-        self.world, self.stats = world, stats
+    def __init__(self, world: Any, stats: dict[str, int], setting: str,
+                 sync: Callable[[], None] | None = None) -> None:
+        self.world, self.stats, self.sync = world, stats, sync
         self.trace = setting if setting.endswith(".json") else DEFAULT_TRACE
         self.records: list[tuple[str, Any, Any, int, int, int]] = []
         self.origin = time.perf_counter_ns()
@@ -79,6 +81,7 @@ class Profiler:
         at = names.index("where") if "where" in names else None
         detail = _DETAIL.get(entry.name)
         label, records, stats, clock = entry.name, self.records, self.stats, time.perf_counter_ns
+        sync = self.sync if entry.name == "_xmpacc_launch" else None
         if entry.name == "_xmpacc_exit_hook":
             return self._exit_hook(fn)
 
@@ -86,7 +89,10 @@ class Profiler:
             before = _moved(stats)
             start = clock()
             try:
-                return fn(*args)
+                result = fn(*args)
+                if sync is not None:
+                    sync()
+                return result
             finally:
                 records.append((label, args[at] if at is not None else None,
                                 args[detail] if detail is not None else None, start, clock(),
@@ -156,9 +162,9 @@ def table(per_rank: list[dict[tuple[str, str], list[int]]]) -> list[str]:
         rows = [r.get(key, [0, 0, 0]) for r in per_rank]
         calls, total, moved = (sum(r[i] for r in rows) for i in range(3))
         totals = [r[1] / 1e6 for r in rows]
-        lines.append((-total, key, f"{key[0]:<{w0}}  {key[1]:<{w1}}  {calls:>8}  {total / 1e6:>10.3f}  "
-                                   f"{total / 1e3 / max(calls, 1):>10.1f}  {min(totals):>11.3f} /{max(totals):>10.3f}  "
-                                   f"{moved:>14,}"))
+        text = (f"{key[0]:<{w0}}  {key[1]:<{w1}}  {calls:>8}  {total / 1e6:>10.3f}  "
+                f"{total / 1e3 / max(calls, 1):>10.1f}  {min(totals):>10.3f} / {max(totals):<10.3f}  {moved:>14,}")
+        lines.append((-total, key, text))
     head = f"{'source line':<{w0}}  {'directive':<{w1}}  {'calls':>8}  {'total ms':>10}  {'mean us':>10}  " \
            f"{'min/max over ranks (ms)':>23}  {'bytes':>14}"
     return [head] + [text for _t, _k, text in sorted(lines)]

@@ -41,8 +41,9 @@ def reflect(arr: DistArray, widths: list[Width] | None, cache: CommCache, where:
         plan = arr.reflect_plans[key] = _plan(arr, widths, cache, where)
     for step in plan:
         if step[0] == "gather":
-            transport.allgather(step[1], view, step[2], step[3], stats)
-        else:
+            if sum(part is not None for part in step[3]) > 1:   # someone else owns a block
+                transport.allgather(step[1], view, step[2], step[3], stats)
+        elif step[2] or step[3]:                                 # a neighbour exists
             transport.exchange(step[1], view, step[2], step[3], stats)
 
 

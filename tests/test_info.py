@@ -17,9 +17,9 @@ import os
 from pathlib import Path
 
 import pytest
-
 from conftest import REPO, SAMPLES, run_xmpacc
-from xmpacc.info import value
+
+from xmpacc.facts import value
 
 GOLDEN = Path(__file__).parent / "golden"
 UPDATE = bool(os.environ.get("XMPACC_UPDATE_GOLDEN"))

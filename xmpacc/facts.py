@@ -2,7 +2,8 @@
 
 Each pass that decides something about a directive appends an ``InfoFact`` to
 ``ctx.info``: the directive's location and a small frozen value made by the builders
-below from the pass's own symbols (no text is formatted here).  For example the gpu pass,
+below from the pass's own symbols (no text is formatted here; the sizes they imply are
+worked out at the end, for ``info.py``).  For example the gpu pass,
 after outlining ``loop on t(i) acc``:
 
     ctx.info.append(facts.kernel(d, tmpl, indices, kernel, kv, plan))
@@ -11,8 +12,9 @@ after outlining ``loop on t(i) acc``:
 
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Union
+from typing import TYPE_CHECKING
 
 from pycparser import c_ast, c_generator
 
@@ -116,7 +118,7 @@ class ReflectFacts:
 
 @dataclass(frozen=True, slots=True)
 class CopyFacts:
-    """acc replicate (direction "alloc") and acc replicate_sync ("in" / "out")."""
+    """acc replicate (direction "alloc") and acc replicate_sync ("in", "out", "in/out")."""
 
     direction: str
     variables: tuple[ArrayFacts | VarFacts, ...]
@@ -131,8 +133,8 @@ class CommFacts:
     on: bool = False
 
 
-Facts = Union[NodesFacts, TemplateFacts, DistributeFacts, AlignFacts, LoopFacts, KernelFacts,
-              ReflectFacts, CopyFacts, CommFacts]
+Facts = (NodesFacts | TemplateFacts | DistributeFacts | AlignFacts | LoopFacts | KernelFacts | ReflectFacts
+         | CopyFacts | CommFacts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,13 +236,16 @@ def loop(d: xd.Loop, tmpl: TemplateSym, indices: dict[str, int]) -> InfoFact:
 
 def kernel(d: xd.Loop, tmpl: TemplateSym, indices: dict[str, int], k: Kernel, kv: KernelVars,
            plan: LanePlan | None) -> InfoFact:
-    names = lambda pairs: tuple(p[0] for p in pairs)  # noqa: E731
     why = str(k.info.get("lanes", ""))
     return InfoFact(d.loc, KernelFacts(
         _loop_facts(d, tmpl, indices), k.name, plan.loop.var if plan else None, why,
-        names(plan.accumulators) if plan else (), tuple(r.name for r in kv.arrays),
-        tuple(r.name for r in kv.device_scalars), names(kv.by_value), names(kv.private),
+        _firsts(plan.accumulators) if plan else (), tuple(r.name for r in kv.arrays),
+        tuple(r.name for r in kv.device_scalars), _firsts(kv.by_value), _firsts(kv.private),
         tuple(e.text for e in d.acc.num_threads) if d.acc else ()))
+
+
+def _firsts(items: list[tuple[str, ...]] | tuple[tuple[str, str], ...]) -> tuple[str, ...]:
+    return tuple(item[0] for item in items)
 
 
 def _replicated(r: Replicated) -> ArrayFacts | VarFacts:
@@ -261,7 +266,8 @@ def directive(d: xd.Directive | None, scope: Scope, active: list[Replicated] | N
     if isinstance(d, xd.AccReplicateSync):
         found = [scope.find_c(n.name) for c in d.clauses for n in c.variables]
         reps = [r for f in found for r in active or [] if f is not None and r.decl is f[1]]
-        return [InfoFact(d.loc, CopyFacts(d.clauses[0].direction, tuple(_replicated(r) for r in reps)))]
+        directions = "/".join(sorted({c.direction for c in d.clauses}))
+        return [InfoFact(d.loc, CopyFacts(directions, tuple(_replicated(r) for r in reps)))]
     if isinstance(d, xd.ReductionDirective):
         found = [(v.name.name, scope.find_c(v.name.name)) for v in d.reduction.variables]
         return [InfoFact(d.loc, CommFacts("reduction", d.reduction.op,
@@ -273,3 +279,95 @@ def directive(d: xd.Directive | None, scope: Scope, active: list[Replicated] | N
     if isinstance(d, (xd.Barrier, xd.Task)):
         return [InfoFact(d.loc, CommFacts(type(d).__name__.lower(), on=d.on is not None))]
     return []
+
+# ---------------------------------------------------------------- sizes implied by the facts
+
+
+def value(text: str | None) -> int | None:
+    """The value of an integer constant expression in C text, None if it is not one."""
+    try:
+        return _eval(ast.parse(text.strip(), mode="eval").body) if text else None
+    except (SyntaxError, ValueError):
+        return None
+
+
+def _eval(n: ast.AST) -> int | None:
+    if isinstance(n, ast.Constant):
+        return n.value if type(n.value) is int else None
+    if isinstance(n, ast.UnaryOp) and isinstance(n.op, (ast.USub, ast.UAdd)):
+        v = _eval(n.operand)
+        return None if v is None else (-v if isinstance(n.op, ast.USub) else v)
+    if not isinstance(n, ast.BinOp):
+        return None
+    a, b = _eval(n.left), _eval(n.right)
+    if a is None or b is None:
+        return None
+    if isinstance(n.op, (ast.Add, ast.Sub, ast.Mult)):
+        return a + b if isinstance(n.op, ast.Add) else a - b if isinstance(n.op, ast.Sub) else a * b
+    if isinstance(n.op, (ast.Div, ast.Mod)) and b != 0:
+        q = abs(a) // abs(b) * (1 if (a < 0) == (b < 0) else -1)   # C truncates toward zero
+        return q if isinstance(n.op, ast.Div) else a - q * b
+    return None
+
+
+_SIZES = {"char": 1, "_Bool": 1, "short": 2, "int": 4, "float": 4, "long": 8, "long long": 8,
+          "double": 8, "long double": 16}
+
+
+def elem_size(ctype: str) -> int | None:
+    words = [w for w in ctype.split() if w not in ("const", "volatile", "signed", "unsigned")]
+    if "int" in words and len(words) > 1:
+        words.remove("int")
+    return _SIZES.get(" ".join(words) or "int") if ctype else None
+
+
+def _ceil(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+@dataclass(frozen=True, slots=True)
+class Extent:
+    """Elements along one dimension on one node: ``n`` is exact (whole), a bound for
+    every node (``per_node``), or the one-node case when the node count is unknown."""
+
+    n: int | None
+    exact: bool = False
+    per_node: bool = True
+
+
+def owned(d: Dim) -> Extent:
+    e = value(d.extent)
+    if d.tdim < 0 or d.dist == "none":
+        return Extent(e, exact=True)
+    p, t = value(d.nodes), value(d.tmpl_extent)
+    if e is None or p is None or t is None or p <= 0 or d.dist == "gblock":
+        return Extent(e, per_node=False)
+    w = value(d.width) if d.width else 1
+    if w is None or w <= 0:
+        return Extent(e, per_node=False)
+    return Extent(min(e, _ceil(_ceil(t, w), p) * w))
+
+
+def allocated(d: Dim) -> Extent:
+    """The local buffer's extent: the owned block and its shadow slots (all of it for a
+    full shadow)."""
+    if d.shadow is None:
+        return Extent(value(d.extent), exact=True)
+    own = owned(d)
+    if own.exact or own.n is None:
+        return own
+    lo, hi = value(d.shadow[0]), value(d.shadow[1])
+    return Extent(None if lo is None or hi is None else own.n + lo + hi, per_node=own.per_node)
+
+
+def buffer_bytes(a: ArrayFacts | VarFacts) -> Extent:
+    """Bytes of the local buffer (shadows included) of an array, or of a variable."""
+    size = elem_size(a.elem)
+    ext = [allocated(d) for d in a.dims] if isinstance(a, ArrayFacts) else \
+        [Extent(value(e), exact=True) for e in a.extents]
+    if size is None or any(x.n is None for x in ext):
+        return Extent(None)
+    n = size
+    for x in ext:
+        n *= x.n  # type: ignore[operator]
+    return Extent(n, all(x.exact for x in ext), all(x.per_node for x in ext))

@@ -2,115 +2,24 @@
 
 One line per directive, in source order, on stderr:
 
-    laplace_xmp.c:48:13: info: reflect (u): shadow [1][1] of a 31 x 47 double array on 2 x 2 nodes: ...
+    laplace_xmp.c:48:13: info: reflect (u): shadow [1][1] of a 31 x 47 double array: 2 x 24 + 2 x 18
+        elements (corners included), <= 672 bytes received per node
 
 Sizes are worked out when the extents are integer constants after macro expansion
-(``value``), and said to be known at run time otherwise.  Byte counts are upper bounds
-per node: the largest block of a distribution, or, when the node count is only known at
-run time, the one-node case ("less per node when distributed").
+(``facts.value``), and said to be known at run time otherwise.  Byte counts are upper
+bounds per node: the largest block of a distribution, or, when the node count is only
+known at run time, the one-node case ("less per node when distributed").
 """
 
 from __future__ import annotations
 
-import ast
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
-from xmpacc.facts import (AlignFacts, ArrayFacts, CommFacts, CopyFacts, Dim, DistributeFacts, InfoFact,
-                          KernelFacts, LoopFacts, NodesFacts, ReflectFacts, TemplateFacts, VarFacts)
-
-
-
-def value(text: str | None) -> int | None:
-    """The value of an integer constant expression in C text, None if it is not one."""
-    try:
-        return _eval(ast.parse(text.strip(), mode="eval").body) if text else None
-    except (SyntaxError, ValueError):
-        return None
-
-
-def _eval(n: ast.AST) -> int | None:
-    if isinstance(n, ast.Constant):
-        return n.value if type(n.value) is int else None
-    if isinstance(n, ast.UnaryOp) and isinstance(n.op, (ast.USub, ast.UAdd)):
-        v = _eval(n.operand)
-        return None if v is None else (-v if isinstance(n.op, ast.USub) else v)
-    if not isinstance(n, ast.BinOp):
-        return None
-    a, b = _eval(n.left), _eval(n.right)
-    if a is None or b is None:
-        return None
-    if isinstance(n.op, (ast.Add, ast.Sub, ast.Mult)):
-        return a + b if isinstance(n.op, ast.Add) else a - b if isinstance(n.op, ast.Sub) else a * b
-    if isinstance(n.op, (ast.Div, ast.Mod)) and b != 0:
-        q = abs(a) // abs(b) * (1 if (a < 0) == (b < 0) else -1)   # C truncates toward zero
-        return q if isinstance(n.op, ast.Div) else a - q * b
-    return None
-
-
-_SIZES = {"char": 1, "_Bool": 1, "short": 2, "int": 4, "float": 4, "long": 8, "long long": 8,
-          "double": 8, "long double": 16}
-
-
-def elem_size(ctype: str) -> int | None:
-    words = [w for w in ctype.split() if w not in ("const", "volatile", "signed", "unsigned")]
-    if "int" in words and len(words) > 1:
-        words.remove("int")
-    return _SIZES.get(" ".join(words) or "int") if ctype else None
-
-
-def _ceil(a: int, b: int) -> int:
-    return -(-a // b)
-
-
-@dataclass(frozen=True, slots=True)
-class Extent:
-    """Elements along one dimension on one node: ``n`` is exact (whole), a bound for
-    every node (``per_node``), or the one-node case when the node count is unknown."""
-
-    n: int | None
-    exact: bool = False
-    per_node: bool = True
-
-
-def owned(d: Dim) -> Extent:
-    e = value(d.extent)
-    if d.tdim < 0 or d.dist == "none":
-        return Extent(e, exact=True)
-    p, t = value(d.nodes), value(d.tmpl_extent)
-    if e is None or p is None or t is None or p <= 0 or d.dist == "gblock":
-        return Extent(e, per_node=False)
-    w = value(d.width) if d.width else 1
-    if w is None or w <= 0:
-        return Extent(e, per_node=False)
-    return Extent(min(e, _ceil(_ceil(t, w), p) * w))
-
-
-def allocated(d: Dim) -> Extent:
-    """The local buffer's extent: the owned block and its shadow slots (all of it for a
-    full shadow)."""
-    if d.shadow is None:
-        return Extent(value(d.extent), exact=True)
-    own = owned(d)
-    if own.exact or own.n is None:
-        return own
-    lo, hi = value(d.shadow[0]), value(d.shadow[1])
-    return Extent(None if lo is None or hi is None else own.n + lo + hi, per_node=own.per_node)
-
-
-def buffer_bytes(a: ArrayFacts | VarFacts) -> Extent:
-    """Bytes of the local buffer (shadows included) of an array, or of a variable."""
-    size = elem_size(a.elem)
-    ext = [allocated(d) for d in a.dims] if isinstance(a, ArrayFacts) else \
-        [Extent(value(e), exact=True) for e in a.extents]
-    if size is None or any(x.n is None for x in ext):
-        return Extent(None)
-    n = size
-    for x in ext:
-        n *= x.n  # type: ignore[operator]
-    return Extent(n, all(x.exact for x in ext), all(x.per_node for x in ext))
+from xmpacc.facts import (AlignFacts, ArrayFacts, CommFacts, CopyFacts, Dim, DistributeFacts, Extent, InfoFact,
+                          KernelFacts, LoopFacts, NodesFacts, ReflectFacts, TemplateFacts, VarFacts, allocated,
+                          buffer_bytes, elem_size, owned, value)
 
 
 # ---------------------------------------------------------------- text pieces
@@ -235,7 +144,7 @@ def _distribute(f: DistributeFacts) -> str:
             parts.append(f"dim {k} not distributed")
             continue
         t, p = value(count), value(nodes)
-        share = f"<= {_ceil(t, p):,} indices per node" if t is not None and p and kind == "block" else \
+        share = f"<= {-(-t // p):,} indices per node" if t is not None and p and kind == "block" else \
             "blocks of sizes from the mapping array" if kind == "gblock" else \
             "dealt round robin" if kind == "cyclic" else f"{_num(count)}/P indices per node"
         parts.append(f"dim {k} {_dist(kind, width)} over {f.nodes} dim {m} ({share})")
@@ -365,7 +274,8 @@ def _copy(f: CopyFacts) -> str:
         life = "allocated at start-up for the whole program" if f.file_scope else \
             "allocated here, freed at the end of the block"
         return f"device copies, {buffers}; {life}"
-    return f"{'host -> device' if f.direction == 'in' else 'device -> host'}, {buffers}"
+    way = {"in": "host -> device", "out": "device -> host"}.get(f.direction, "host -> device and device -> host")
+    return f"{way}, {buffers}"
 
 
 def _comm(f: CommFacts) -> str:

@@ -21,13 +21,4 @@
 #define _XMPACC_AT7(a, l0, l1, l2, l3, l4, l5, l6) \
   (_XMPACC_AT6(a, l0, l1, l2, l3, l4, l5) * (a).dim[6].lext + (l6))
 
-/* Flat offset of the local element whose global indices equal the gtols: moving the
- * buffer pointer back by it lets kernels index with global indices directly (valid when
- * every dimension is indexed by an offset, not cyclic). */
-_XMPACC_HD static inline long long _xmpacc_base_offset(const _xmpacc_array_t *a) {
-  long long off = 0;
-  for (int d = 0; d < a->ndims; d++) off = off * a->dim[d].lext + a->dim[d].gtol;
-  return off;
-}
-
 #endif

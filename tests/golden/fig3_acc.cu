@@ -16,8 +16,8 @@ _XMPACC_KERNEL _xmpacc_loop_fig3_acc_c_35(long long _xmpacc_total, _xmpacc_sched
   long long _xmpacc_rest = _xmpacc_tid;
   if (!_xmpacc_valid) return;
   int i = (int) (_xmpacc_s_i.first + _xmpacc_rest * _xmpacc_s_i.step);
-  b -= _xmpacc_base_offset(&_xmpacc_a_b);
-  a -= _xmpacc_base_offset(&_xmpacc_a_a);
+  b -= _xmpacc_a_b.dim[0].gtol;
+  a -= _xmpacc_a_a.dim[0].gtol;
   do
 {
 #line 37 "samples/fig3/fig3_acc.c"

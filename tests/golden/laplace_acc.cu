@@ -24,8 +24,8 @@ _XMPACC_KERNEL _xmpacc_loop_laplace_acc_c_54(long long _xmpacc_total, int _xmpac
   if (!_xmpacc_valid) return;
   int j = (int) (_xmpacc_s_j.first + _xmpacc_in * _xmpacc_s_j.step);
   int i = (int) (_xmpacc_s_i.first + _xmpacc_rest * _xmpacc_s_i.step);
-  unew -= _xmpacc_base_offset(&_xmpacc_a_unew);
-  u -= _xmpacc_base_offset(&_xmpacc_a_u);
+  unew -= (_xmpacc_a_unew.dim[0].gtol) * _xmpacc_a_unew.dim[1].lext + _xmpacc_a_unew.dim[1].gtol;
+  u -= (_xmpacc_a_u.dim[0].gtol) * _xmpacc_a_u.dim[1].lext + _xmpacc_a_u.dim[1].gtol;
   do
 #line 57 "samples/laplace/laplace_acc.c"
 unew[_XMPACC_AT2(_xmpacc_a_unew, i, j)] = 0.25 * (((u[_XMPACC_AT2(_xmpacc_a_u, i - 1, j)] + u[_XMPACC_AT2(_xmpacc_a_u, i + 1, j)]) + u[_XMPACC_AT2(_xmpacc_a_u, i, j - 1)]) + u[_XMPACC_AT2(_xmpacc_a_u, i, j + 1)]);
@@ -71,8 +71,8 @@ _XMPACC_KERNEL _xmpacc_loop_laplace_acc_c_61(long long _xmpacc_total, int _xmpac
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
   int j = (int) (_xmpacc_s_j.first + _xmpacc_in * _xmpacc_s_j.step);
   int i = (int) (_xmpacc_s_i.first + _xmpacc_rest * _xmpacc_s_i.step);
-  unew -= _xmpacc_base_offset(&_xmpacc_a_unew);
-  u -= _xmpacc_base_offset(&_xmpacc_a_u);
+  unew -= (_xmpacc_a_unew.dim[0].gtol) * _xmpacc_a_unew.dim[1].lext + _xmpacc_a_unew.dim[1].gtol;
+  u -= (_xmpacc_a_u.dim[0].gtol) * _xmpacc_a_u.dim[1].lext + _xmpacc_a_u.dim[1].gtol;
   double err = (-_XMPACC_INF);
   if (_xmpacc_valid) do
 {

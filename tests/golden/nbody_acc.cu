@@ -18,13 +18,13 @@ _XMPACC_KERNEL _xmpacc_loop_nbody_acc_c_65(long long _xmpacc_total, int _xmpacc_
   if (!_xmpacc_valid) _xmpacc_tid = _xmpacc_total - 1;
   long long _xmpacc_rest = _xmpacc_tid;
   int i = (int) (_xmpacc_s_i.first + _xmpacc_rest * _xmpacc_s_i.step);
-  p_x -= _xmpacc_base_offset(&_xmpacc_a_p_x);
-  p_y -= _xmpacc_base_offset(&_xmpacc_a_p_y);
-  p_z -= _xmpacc_base_offset(&_xmpacc_a_p_z);
-  m -= _xmpacc_base_offset(&_xmpacc_a_m);
-  v_x -= _xmpacc_base_offset(&_xmpacc_a_v_x);
-  v_y -= _xmpacc_base_offset(&_xmpacc_a_v_y);
-  v_z -= _xmpacc_base_offset(&_xmpacc_a_v_z);
+  p_x -= _xmpacc_a_p_x.dim[0].gtol;
+  p_y -= _xmpacc_a_p_y.dim[0].gtol;
+  p_z -= _xmpacc_a_p_z.dim[0].gtol;
+  m -= _xmpacc_a_m.dim[0].gtol;
+  v_x -= _xmpacc_a_v_x.dim[0].gtol;
+  v_y -= _xmpacc_a_v_y.dim[0].gtol;
+  v_z -= _xmpacc_a_v_z.dim[0].gtol;
   do
 {
 #line 67 "samples/nbody/nbody_acc.c"
@@ -164,12 +164,12 @@ _XMPACC_KERNEL _xmpacc_loop_nbody_acc_c_83(long long _xmpacc_total, _xmpacc_sche
   long long _xmpacc_rest = _xmpacc_tid;
   if (!_xmpacc_valid) return;
   int i = (int) (_xmpacc_s_i.first + _xmpacc_rest * _xmpacc_s_i.step);
-  p_x -= _xmpacc_base_offset(&_xmpacc_a_p_x);
-  v_x -= _xmpacc_base_offset(&_xmpacc_a_v_x);
-  p_y -= _xmpacc_base_offset(&_xmpacc_a_p_y);
-  v_y -= _xmpacc_base_offset(&_xmpacc_a_v_y);
-  p_z -= _xmpacc_base_offset(&_xmpacc_a_p_z);
-  v_z -= _xmpacc_base_offset(&_xmpacc_a_v_z);
+  p_x -= _xmpacc_a_p_x.dim[0].gtol;
+  v_x -= _xmpacc_a_v_x.dim[0].gtol;
+  p_y -= _xmpacc_a_p_y.dim[0].gtol;
+  v_y -= _xmpacc_a_v_y.dim[0].gtol;
+  p_z -= _xmpacc_a_p_z.dim[0].gtol;
+  v_z -= _xmpacc_a_v_z.dim[0].gtol;
   do
 {
 #line 85 "samples/nbody/nbody_acc.c"

@@ -247,8 +247,18 @@ def rebased_arrays(kv: KernelVars) -> list[str]:
 
 
 def rebase_prologue(kv: KernelVars) -> list[str]:
-    return [f"{r.name} -= _xmpacc_base_offset(&{r.array.c_name});" for r in kv.arrays
-            if r.array is not None and r.array.c_name in rebased_arrays(kv)]
+    """``p -= offset`` with the offset written out per dimension: indexing the descriptor
+    with a run-time dimension would copy the whole parameter to local memory."""
+    out = []
+    for r in kv.arrays:
+        if r.array is None or r.array.c_name not in rebased_arrays(kv):
+            continue
+        d = r.array.c_name
+        off = f"{d}.dim[0].gtol"
+        for k in range(1, r.array.ndims):
+            off = f"({off}) * {d}.dim[{k}].lext + {d}.dim[{k}].gtol"
+        out.append(f"{r.name} -= {off};")
+    return out
 
 
 def device_body(body: c_ast.Node, kv: KernelVars) -> c_ast.Node:
