@@ -173,21 +173,22 @@ def plot(record: dict[str, Any], path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, 2, figsize=(12, 4.5))
+    fig, axes = plt.subplots(1, 2, figsize=(15, 7), gridspec_kw={"width_ratios": [1.3, 1]})
     labels, values, colors = [], [], []
     for n, case in sorted(record.get("nbody", {}).items(), key=lambda kv: int(kv[0])):
         for name, r in case["xmpacc"].items():
-            labels.append(f"N={n}\n{name.replace('xmpacc, ', 'xmpacc ')}")
+            labels.append(f"N={n}: {name}")
             values.append(r["ginteractions_per_s"])
             colors.append("tab:blue")
         for b in case["baselines"]:
-            labels.append(f"N={n}\nhand-written {b['variant']}")
+            labels.append(f"N={n}: hand-written, {b['variant']}")
             values.append(b["ginteractions_per_s"])
             colors.append("tab:gray")
     axes[0].barh(range(len(values)), values, color=colors)
-    axes[0].set_yticks(range(len(values)), labels, fontsize=6)
+    axes[0].set_yticks(range(len(values)), labels, fontsize=7)
+    axes[0].invert_yaxis()
     axes[0].set_xlabel("G interactions / s (higher is better)")
-    axes[0].set_title("n-body: xmpacc (blue) vs hand-written CUDA (gray)")
+    axes[0].set_title(f"n-body on {record.get('gpu', '?')}: xmpacc (blue), hand-written CUDA (gray)", fontsize=9)
     lap = record.get("laplace")
     if lap:
         names = list(lap["xmpacc"]) + [f"hand-written {b['variant']} ({b['nodes']} GPU)" for b in lap["baselines"]]
@@ -195,10 +196,12 @@ def plot(record: dict[str, Any], path: Path) -> None:
         cols = ["tab:blue"] * len(lap["xmpacc"]) + ["tab:gray"] * len(lap["baselines"])
         axes[1].barh(range(len(vals)), vals, color=cols)
         axes[1].set_yticks(range(len(vals)), names, fontsize=7)
-        axes[1].set_xlabel("ms per iteration (lower is better)")
-        axes[1].set_title(f"Laplace {lap['nx']}^2: xmpacc (blue) vs hand-written (gray)")
+        axes[1].invert_yaxis()
+        axes[1].set_xscale("log")
+        axes[1].set_xlabel("ms per iteration, log scale (lower is better)")
+        axes[1].set_title(f"Laplace {lap['nx']}^2 Jacobi", fontsize=9)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    fig.savefig(path, dpi=100)
 
 
 def cpu_smoke(out_dir: Path) -> dict[str, Any]:
@@ -223,7 +226,11 @@ def main() -> int:
     ap.add_argument("--cpu", action="store_true", help="host backend smoke test with small sizes")
     ap.add_argument("--out", type=Path, default=HERE / "results")
     ap.add_argument("--laplace-n", type=int, default=8192)
+    ap.add_argument("--replot", type=Path, help="redraw the PNG of an existing results file")
     args = ap.parse_args()
+    if args.replot:
+        plot(json.loads(args.replot.read_text()), args.replot.with_suffix(".png"))
+        return 0
     args.out.mkdir(parents=True, exist_ok=True)
     if args.cpu:
         record = cpu_smoke(args.out)

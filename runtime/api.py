@@ -9,6 +9,7 @@ the old object, so nothing accumulates when a function runs many times.
 from __future__ import annotations
 
 import ctypes
+import os
 import sys
 from dataclasses import dataclass, field
 from typing import Any
@@ -248,3 +249,4 @@ class Runtime(AccRuntime):
             MPI.Finalize()
             return
         self.world.Abort(status)
+        os._exit(status & 0xFF or 1)

@@ -69,6 +69,7 @@ def _fail(world: Any, err: RuntimeFailure) -> None:
         _LIBC.exit(1)
     print(f"{err.where}: error: {err.message} (node {rank})", file=sys.stderr, flush=True)
     world.Abort(1)
+    os._exit(1)  # Abort may return before the launcher kills us: never run on into C
 
 
 def _internal(world: Any) -> None:
@@ -76,6 +77,7 @@ def _internal(world: Any) -> None:
     print("xmpacc runtime: internal error; this is a bug in xmpacc, not in your program:\n"
           + traceback.format_exc(), file=sys.stderr, flush=True)
     world.Abort(2)
+    os._exit(2)
 
 
 def _guarded(fn: Callable[..., Any], world: Any) -> Callable[..., Any]:
