@@ -22,7 +22,7 @@ from xmpacc.passes.attach import pragma_id
 from xmpacc.passes.comm import reflect_calls
 from xmpacc.passes.canonical import CanonicalLoop, canonical, loc_of
 from xmpacc.passes.kernel_vars import Replicated, check_body, classify
-from xmpacc.passes.loops import _control_var, _nested_for, loop_indices
+from xmpacc.passes.loops import _control_var, _nested_for, loop_indices, loop_template
 from xmpacc.passes.reductions import loop_reduction_calls
 from xmpacc.scoping import ScopedWalker
 from xmpacc.symbols import ScopeTree, TemplateSym
@@ -137,17 +137,7 @@ class _GpuLowering(ScopedWalker):
         return self._host_side(d, tmpl, indices, loops, kernel, node)
 
     def _template(self, d: xd.Loop) -> TemplateSym:
-        tmpl = self.scope.find_template(d.on.template.name)
-        if self.scope.is_broken(d.on.template.name):
-            raise AlreadyReported
-        if tmpl is None:
-            raise XmpError(d.on.template.loc, f"template '{d.on.template.name}' is not declared")
-        if tmpl.distribute is None:
-            raise XmpError(d.on.template.loc, f"template '{tmpl.name}' is not distributed")
-        if len(d.on.subs) != tmpl.ndims:
-            raise XmpError(d.on.loc, f"template '{tmpl.name}' has {tmpl.ndims} dimension(s) but the on-ref "
-                                     f"gives {len(d.on.subs)}")
-        return tmpl
+        return loop_template(d, self.scope)
 
     def _control_type(self, lp: CanonicalLoop, node: c_ast.Node) -> str:
         decl = lp.declared or (self.scope.find_c(lp.var) or (None, None))[1]

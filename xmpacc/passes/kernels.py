@@ -165,7 +165,7 @@ def prologue(loops: list[CanonicalLoop], types: list[str], kv: KernelVars, lanes
         # 2-D grid: x walks the innermost loop, y the others, so no index division
         out += ["long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;",
                 "if (_xmpacc_grid2) {",
-                f"  _xmpacc_in = _XMPACC_GRID_X; _xmpacc_rest = _XMPACC_GRID_Y;",
+                "  _xmpacc_in = _XMPACC_GRID_X; _xmpacc_rest = _XMPACC_GRID_Y;",
                 f"  _xmpacc_tid = _xmpacc_rest * {inner}.count + _xmpacc_in;",
                 f"  if (_xmpacc_in >= {inner}.count) _xmpacc_tid = _xmpacc_total;",
                 "} else {",

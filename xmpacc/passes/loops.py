@@ -29,7 +29,7 @@ from xmpacc.passes.attach import pragma_id
 from xmpacc.passes.canonical import CanonicalLoop, canonical
 from xmpacc.passes.reductions import loop_reduction_calls
 from xmpacc.scoping import ScopedWalker
-from xmpacc.symbols import ScopeTree, TemplateSym
+from xmpacc.symbols import Scope, ScopeTree, TemplateSym
 
 
 def _nested_for(body: c_ast.Node) -> c_ast.For | None:
@@ -64,6 +64,24 @@ def loop_indices(loop: xd.Loop) -> list[tuple[str, int]]:
 
 _COLLECTIVES = {xd.Reflect: "reflect", xd.ReductionDirective: "reduction", xd.Bcast: "bcast",
                 xd.Barrier: "barrier"}
+
+
+def loop_template(loop: xd.Loop, scope: Scope) -> TemplateSym:
+    """The distributed template of a loop's on-ref, checked (shared with the gpu pass)."""
+    tmpl = scope.find_template(loop.on.template.name)
+    if scope.is_broken(loop.on.template.name):
+        raise AlreadyReported
+    if tmpl is None:
+        name = loop.on.template.name
+        if scope.find_nodes(name) is not None:
+            raise XmpError(loop.on.template.loc, "'loop on' a node array is not supported yet")
+        raise XmpError(loop.on.template.loc, f"template '{name}' is not declared")
+    if tmpl.distribute is None:
+        raise XmpError(loop.on.template.loc, f"template '{tmpl.name}' is not distributed")
+    if len(loop.on.subs) != tmpl.ndims:
+        raise XmpError(loop.on.loc, f"template '{tmpl.name}' has {tmpl.ndims} dimension(s) but the "
+                                    f"on-ref gives {len(loop.on.subs)}")
+    return tmpl
 
 
 class _LoopLowering(ScopedWalker):
@@ -118,20 +136,7 @@ class _LoopLowering(ScopedWalker):
         return ds[0] if ds else None
 
     def _template(self, loop: xd.Loop) -> TemplateSym:
-        tmpl = self.scope.find_template(loop.on.template.name)
-        if self.scope.is_broken(loop.on.template.name):
-            raise AlreadyReported
-        if tmpl is None:
-            name = loop.on.template.name
-            if self.scope.find_nodes(name) is not None:
-                raise XmpError(loop.on.template.loc, "'loop on' a node array is not supported yet")
-            raise XmpError(loop.on.template.loc, f"template '{name}' is not declared")
-        if tmpl.distribute is None:
-            raise XmpError(loop.on.template.loc, f"template '{tmpl.name}' is not distributed")
-        if len(loop.on.subs) != tmpl.ndims:
-            raise XmpError(loop.on.loc, f"template '{tmpl.name}' has {tmpl.ndims} dimension(s) but the "
-                                        f"on-ref gives {len(loop.on.subs)}")
-        return tmpl
+        return loop_template(loop, self.scope)
 
     def _lower(self, loop: xd.Loop, node: c_ast.For) -> c_ast.Node:
         tmpl = self._template(loop)
