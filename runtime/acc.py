@@ -15,8 +15,14 @@ from typing import Any
 import numpy as np
 
 from .collectives import DTYPES, view
-from .contract import (LAUNCH_DEVBUF, LAUNCH_DEVDESC, LAUNCH_GRID2, LAUNCH_LANES, LAUNCH_REDUCTION,
-                       LAUNCH_VALUE)
+from .contract import (
+    LAUNCH_DEVBUF,
+    LAUNCH_DEVDESC,
+    LAUNCH_GRID2,
+    LAUNCH_LANES,
+    LAUNCH_REDUCTION,
+    LAUNCH_VALUE,
+)
 from .cstructs import CArray, CSched, CTemplate
 from .device import combine
 from .errors import RuntimeFailure
@@ -186,8 +192,8 @@ class AccRuntime:
                 combine(view(host_addr, 1, type_code, "?"), partial, op, self.backend.xp)
         self.stats["kernel_launches"] = self.stats.get("kernel_launches", 0) + 1
 
-    def _prepare(self, where: bytes, info: "KernelKinds", total: int, inner: int, nthreads: int,
-                 args: int, nparams: int) -> "Launch":
+    def _prepare(self, where: bytes, info: KernelKinds, total: int, inner: int, nthreads: int,
+                 args: int, nparams: int) -> Launch:
         w = _s(where)
         backend = self._need_backend(w)
         if nthreads < 0 or nthreads > 1024:

@@ -11,7 +11,7 @@ import ctypes
 import subprocess
 import tempfile
 from collections.abc import Mapping
-from ctypes import c_double, POINTER, Structure, c_int, c_longlong, c_void_p
+from ctypes import POINTER, Structure, c_double, c_int, c_longlong, c_void_p
 from pathlib import Path
 
 INCLUDE_DIR = Path(__file__).resolve().parent / "include"

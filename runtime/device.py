@@ -16,10 +16,9 @@ from __future__ import annotations
 import ctypes
 import os
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-
-from dataclasses import dataclass
 
 import numpy as np
 

@@ -15,8 +15,17 @@ from dataclasses import dataclass, field
 from xmpacc.context import Context, Unit
 from xmpacc.frontend.cparse import parse_c
 from xmpacc.frontend.preprocess import preprocess
-from xmpacc.passes import (attach, comm, declare, entry, gpu, leftovers, loops, lower_decls,
-                           subscripts)
+from xmpacc.passes import (
+    attach,
+    comm,
+    declare,
+    entry,
+    gpu,
+    leftovers,
+    loops,
+    lower_decls,
+    subscripts,
+)
 
 Pass = Callable[[Unit, Context], Unit]
 

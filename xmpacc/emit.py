@@ -16,7 +16,12 @@ from pycparser import c_ast, c_generator
 import xmpacc.templates
 from xmpacc import __version__
 from xmpacc.context import Context, Unit
-from xmpacc.frontend.preprocess import FAKE_LIBC_DIR, LIBC_STRING_SENTINEL, SHIM_DIR, runtime_include_dir
+from xmpacc.frontend.preprocess import (
+    FAKE_LIBC_DIR,
+    LIBC_STRING_SENTINEL,
+    SHIM_DIR,
+    runtime_include_dir,
+)
 from xmpacc.passes.entry import init_function_name
 from xmpacc.runtime.contract import ENTRIES, Entry, contract_id
 

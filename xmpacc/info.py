@@ -17,10 +17,27 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from xmpacc.facts import (AlignFacts, ArrayFacts, CommFacts, CopyFacts, Dim, DistributeFacts, Extent, InfoFact,
-                          KernelFacts, LoopFacts, NodesFacts, ReflectFacts, TemplateFacts, VarFacts, allocated,
-                          buffer_bytes, elem_size, owned, value)
-
+from xmpacc.facts import (
+    AlignFacts,
+    ArrayFacts,
+    CommFacts,
+    CopyFacts,
+    Dim,
+    DistributeFacts,
+    Extent,
+    InfoFact,
+    KernelFacts,
+    LoopFacts,
+    NodesFacts,
+    ReflectFacts,
+    TemplateFacts,
+    VarFacts,
+    allocated,
+    buffer_bytes,
+    elem_size,
+    owned,
+    value,
+)
 
 # ---------------------------------------------------------------- text pieces
 

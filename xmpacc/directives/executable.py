@@ -13,14 +13,41 @@ from typing import Any, Literal, NoReturn, cast
 
 from xmpacc.diagnostics import XmpError
 from xmpacc.directives.ast import (
-    AccClauses, AccReplicate, AccReplicateSync, Barrier, Bcast, Colon, Directive, Expr, Loop,
-    LoopIndex, LoopSub, Name, OnTemplate, Reduction, ReductionDirective, ReductionOp,
-    ReductionVar, Ref, Reflect, ReflectWidth, SyncClause, Task,
+    AccClauses,
+    AccReplicate,
+    AccReplicateSync,
+    Barrier,
+    Bcast,
+    Colon,
+    Directive,
+    Expr,
+    Loop,
+    LoopIndex,
+    LoopSub,
+    Name,
+    OnTemplate,
+    Reduction,
+    ReductionDirective,
+    ReductionOp,
+    ReductionVar,
+    Ref,
+    Reflect,
+    ReflectWidth,
+    SyncClause,
+    Task,
 )
 from xmpacc.directives.lexer import Token, TokenStream, describe
 from xmpacc.directives.refs import (
-    MAX_RANK, at_alone, parse_dims, parse_expr, parse_name, parse_name_list,
-    parse_offset_sub, parse_paren_names, parse_ref, star,
+    MAX_RANK,
+    at_alone,
+    parse_dims,
+    parse_expr,
+    parse_name,
+    parse_name_list,
+    parse_offset_sub,
+    parse_paren_names,
+    parse_ref,
+    star,
 )
 
 ClauseParser = Callable[[TokenStream], Any]

@@ -91,7 +91,7 @@ def describe(tok: Token) -> str:
 class TokenStream:
     """A cursor over the tokens of one directive; all errors go through ``error``."""
 
-    __slots__ = ("text", "locs", "tokens", "index")
+    __slots__ = ("index", "locs", "text", "tokens")
 
     def __init__(self, text: str, locs: Sequence[SourceLoc]) -> None:
         self.text = text

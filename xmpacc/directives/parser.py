@@ -23,14 +23,38 @@ from types import MappingProxyType
 from xmpacc.diagnostics import SourceLoc, XmpError
 from xmpacc.directives import executable
 from xmpacc.directives.ast import (
-    Align, AlignSource, AlignSub, AlignSubscript, Colon, Directive, DistFormat, Distribute,
-    Expr, Name, NodesDecl, Ref, Shadow, ShadowWidth, Star, Style, TemplateDecl, TemplateDim,
+    Align,
+    AlignSource,
+    AlignSub,
+    AlignSubscript,
+    Colon,
+    Directive,
+    DistFormat,
+    Distribute,
+    Expr,
+    Name,
+    NodesDecl,
+    Ref,
+    Shadow,
+    ShadowWidth,
+    Star,
+    Style,
+    TemplateDecl,
+    TemplateDim,
 )
 from xmpacc.directives.exprs import minus_one
 from xmpacc.directives.lexer import CLOSERS, Token, TokenStream, describe
 from xmpacc.directives.refs import (
-    at_alone, at_sub_end, parse_bracket_dims, parse_dims, parse_expr, parse_name,
-    parse_name_list, parse_offset_sub, parse_ref, star,
+    at_alone,
+    at_sub_end,
+    parse_bracket_dims,
+    parse_dims,
+    parse_expr,
+    parse_name,
+    parse_name_list,
+    parse_offset_sub,
+    parse_ref,
+    star,
 )
 
 Handler = Callable[[TokenStream, Token], list[Directive]]

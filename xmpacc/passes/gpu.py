@@ -19,8 +19,8 @@ from xmpacc.diagnostics import AlreadyReported, XmpError
 from xmpacc.directives import ast as xd
 from xmpacc.passes import kernels, lanes, replicate
 from xmpacc.passes.attach import pragma_id
-from xmpacc.passes.comm import reflect_calls
 from xmpacc.passes.canonical import CanonicalLoop, canonical, loc_of
+from xmpacc.passes.comm import reflect_calls
 from xmpacc.passes.kernel_vars import Replicated, check_body, classify
 from xmpacc.passes.loops import _control_var, _nested_for, loop_indices, loop_template
 from xmpacc.passes.reductions import loop_reduction_calls

@@ -29,8 +29,15 @@ from xmpacc.diagnostics import InternalError, XmpError
 from xmpacc.passes.canonical import CanonicalLoop, loc_of
 from xmpacc.passes.kernel_vars import KernelVars
 from xmpacc.passes.lanes import LanePlan
-from xmpacc.runtime.contract import (LAUNCH_DEVBUF, LAUNCH_DEVDESC, LAUNCH_GRID2, LAUNCH_LANES, LAUNCH_REDUCTION,
-                                     LAUNCH_VALUE, REDUCTION_OPS)
+from xmpacc.runtime.contract import (
+    LAUNCH_DEVBUF,
+    LAUNCH_DEVDESC,
+    LAUNCH_GRID2,
+    LAUNCH_LANES,
+    LAUNCH_REDUCTION,
+    LAUNCH_VALUE,
+    REDUCTION_OPS,
+)
 
 _BUILTIN_TYPES = {"char", "short", "int", "long", "float", "double", "signed", "unsigned", "_Bool"}
 

@@ -18,8 +18,8 @@ from pycparser import c_ast
 from xmpacc import cbuild
 from xmpacc.diagnostics import XmpError
 from xmpacc.directives import ast as xd
-from xmpacc.symbols import Scope, TemplateSym
 from xmpacc.runtime.contract import REDUCTION_OPS
+from xmpacc.symbols import Scope, TemplateSym
 
 _FLOAT_NAMES = {"float", "double"}
 
