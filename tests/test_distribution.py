@@ -243,11 +243,12 @@ def test_layout_errors(kwargs: dict, message: str) -> None:
         ArrayDimLayout(**kwargs)
 
 
-def test_distribution_module_imports_no_heavy_packages() -> None:
+def test_distribution_module_imports_no_heavy_packages(tmp_path: Path) -> None:
     code = ("import sys, xmpacc.runtime.distribution; "
             "bad = [m for m in ('mpi4py', 'cupy', 'pycparser', 'jinja2') if m in sys.modules];"
             "assert not bad, bad")
-    subprocess.run([sys.executable, "-c", code], check=True)
+    # run outside the checkout: the installed package, not the source tree on sys.path
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=tmp_path)
 
 
 # ---------------------------------------------------------------- C against Python
