@@ -333,3 +333,18 @@ def test_internal_error_is_reported_as_bug(exc: type[Exception], tmp_path: Path,
     assert "bug in xmpacc" in err and "invariant broken" in err
     assert "Traceback" not in err
     assert {p.name for p in tmp_path.iterdir()} == {"prog.c"}
+
+
+def test_decision_warnings_do_not_stop_the_build(tmp_path: Path) -> None:
+    """Reference decisions 4 and 5: a template named like a C variable, and align before
+    the array's declaration, are accepted with a located warning."""
+    src = tmp_path / "w.c"
+    src.write_text("#pragma xmp nodes p[*]\n#pragma xmp template t[8]\n#pragma xmp distribute t[block] onto p\n"
+                   "#pragma xmp align a[i] with t[i]\ndouble a[8];\n"
+                   "int main(void) { int t = 0; return t; }\n")
+    out = tmp_path / "w"
+    r = run_xmpacc(str(src), "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    assert f"{src}:4:19: warning: 'a' is declared after this directive" in r.stderr
+    assert f"{src}:2:22: warning: template 't' has the name of a C variable" in r.stderr
+    assert out.exists()

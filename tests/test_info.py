@@ -36,7 +36,8 @@ def remarks(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
         name = Path(rel).stem
         r = run_xmpacc("--info", "-S", f"samples/{rel}", "-o", str(tmp / name), cwd=REPO)
         assert r.returncode == 0, r.stderr
-        out[name] = r.stderr
+        # the remarks only: warnings (e.g. nbody's template t, also a C variable) have tests of their own
+        out[name] = "".join(line + "\n" for line in r.stderr.splitlines() if ": info: " in line)
     return out
 
 

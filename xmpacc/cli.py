@@ -156,6 +156,8 @@ def compile_program(args: Args) -> None:
             errors.append(e)
     if errors:
         raise XmpErrors(errors)
+    for _unit, ctx in units:
+        print_errors(ctx.diags.warnings)
     if args.info:
         for _unit, ctx in units:
             sys.stderr.writelines(line + "\n" for line in render_info(ctx.info))

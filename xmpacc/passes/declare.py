@@ -81,7 +81,35 @@ def _declare_scope(scope: Scope, ctx: Context) -> None:
     for item in scope_items(scope):
         if pragma_id(item) is not None:
             ctx.info += facts.declarations(ctx.directives.get(id(item), []), scope)
+    _warn_order(scope, ctx)
+    _warn_clashes(scope, ctx)
 
+
+def _warn_order(scope: Scope, ctx: Context) -> None:
+    """align/shadow before the array's declaration: accepted (P, M), but S forbids it
+    (reference decision 5), so say so."""
+    position = {id(item): k for k, item in enumerate(scope_items(scope))}
+    for item in scope_items(scope):
+        for d in ctx.directives.get(id(item), []) if pragma_id(item) is not None else []:
+            if not isinstance(d, (xd.Align, xd.Shadow)):
+                continue
+            for name in d.arrays:
+                sym = scope.arrays.get(name.name)
+                if sym is not None and position.get(id(sym.decl), -1) > position[id(item)]:
+                    ctx.diags.warning(name.loc, f"'{name.name}' is declared after this directive; "
+                                                "XcalableMP expects the declaration first (accepted)")
+
+
+def _warn_clashes(scope: Scope, ctx: Context) -> None:
+    """XMP names live in their own namespace (decision 4): a C variable of the same name
+    (P's n-body uses t for the template and the time step) is only worth a warning."""
+    assert ctx.scopes is not None
+    c_names = {n for s in [ctx.scopes.root, *ctx.scopes.by_node.values()] for n in s.c_decls}
+    for sym in [*scope.nodes.values(), *scope.templates.values()]:
+        if sym.name in c_names:
+            kind = "nodes" if sym in scope.nodes.values() else "template"
+            ctx.diags.warning(sym.decl.name.loc, f"{kind} '{sym.name}' has the name of a C variable; "
+                                                 "XMP names have their own namespace, so both work")
 
 def _declare_nodes(d: xd.NodesDecl, scope: Scope, ctx: Context) -> None:
     name = d.name.name
