@@ -193,3 +193,13 @@ def test_acc_diagnostics(tmp_path: Path, body: str, line: int, col: int, fragmen
     assert fragment in r.stderr, r.stderr
     assert "Traceback" not in r.stderr
     assert not out.exists()
+
+
+def test_every_scalar_problem_of_an_acc_loop_is_reported(tmp_path: Path) -> None:
+    body = ("#pragma xmp acc replicate (a)\n  {\n#pragma xmp loop on t[i] acc\n"
+            "  for (i = 0; i < N; i++) { s = a[i]; k = 2; }\n  }")
+    src = tmp_path / "prog.c"
+    src.write_text(BASE.format(body=body))
+    r = run_xmpacc(str(src), "-o", str(tmp_path / "prog"))
+    assert r.returncode == 1
+    assert "scalar 's' is assigned" in r.stderr and "scalar 'k' is assigned" in r.stderr

@@ -15,7 +15,7 @@ from pycparser import c_ast
 
 from xmpacc import cbuild, facts
 from xmpacc.context import Context, Unit
-from xmpacc.diagnostics import AlreadyReported, XmpError
+from xmpacc.diagnostics import AlreadyReported, XmpError, XmpErrors
 from xmpacc.directives import ast as xd
 from xmpacc.passes import kernels, lanes, replicate
 from xmpacc.passes.attach import pragma_id
@@ -62,8 +62,9 @@ class _GpuLowering(ScopedWalker):
                     i += 1  # the directive owns the next statement
                     owned = nxt
                 out.append(self._region(d, owned) if isinstance(d, xd.AccReplicate) else self._loop(d, owned))
-            except XmpError as err:
-                self.ctx.diags.add(err)
+            except (XmpError, XmpErrors) as err:
+                for e in err.errors if isinstance(err, XmpErrors) else [err]:
+                    self.ctx.diags.add(e)
                 if owned is not None:
                     out.append(owned)  # so that the later passes still check it
             except AlreadyReported:

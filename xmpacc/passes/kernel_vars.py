@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pycparser import c_ast
 
 from xmpacc.cbuild import walk
-from xmpacc.diagnostics import SourceLoc, XmpError
+from xmpacc.diagnostics import SourceLoc, XmpError, XmpErrors
 from xmpacc.passes.canonical import loc_of
 from xmpacc.symbols import ArraySym, Scope
 
@@ -108,6 +108,41 @@ def check_body(body: c_ast.Node, is_xmp_pragma) -> None:  # type: ignore[no-unty
             raise XmpError(loc_of(node), f"'{type(node).__name__.lower()}' inside an acc loop")
 
 
+def _classify_one(ident: c_ast.ID, decl: c_ast.Decl, scope: Scope, replicated: list[Replicated],
+                  private: list[str], firstprivate: list[str], reductions: dict[str, str],
+                  assigned: dict[str, c_ast.Node], out: KernelVars) -> None:
+    name = ident.name
+    if isinstance(decl.type, c_ast.FuncDecl):
+        raise XmpError(loc_of(ident), f"function '{name}' used as a value in an acc loop")
+    rep = next((r for r in replicated if r.decl is decl), None)
+    if isinstance(decl.type, c_ast.PtrDecl) and scope.find_array(name) is None:
+        raise XmpError(loc_of(ident), f"pointer '{name}' used in an acc loop; the GPU cannot follow "
+                                      "host pointers: use a replicated array")
+    is_array = scope.find_array(name) is not None or isinstance(decl.type, c_ast.ArrayDecl)
+    if name in reductions:
+        if is_array:
+            raise XmpError(loc_of(ident), f"array '{name}' as a reduction variable of an acc loop "
+                                          "is not supported yet")
+        out.reductions.append((name, decl, reductions[name]))
+    elif name in private:
+        out.private.append((name, decl))
+    elif is_array:
+        if rep is None:
+            raise XmpError(loc_of(ident), f"array '{name}' is used in an acc loop but has no device "
+                                          f"copy: put the loop inside '#pragma xmp acc replicate "
+                                          f"({name})' and sync it with 'acc replicate_sync in ({name})'")
+        out.arrays.append(rep)
+    elif rep is not None:
+        out.device_scalars.append(rep)
+    else:
+        if name in assigned and name not in firstprivate:
+            raise XmpError(loc_of(assigned[name]), f"scalar '{name}' is assigned in the acc loop but is "
+                                                   f"neither private nor a reduction variable: add "
+                                                   f"private({name}) or reduction(...:{name}), or "
+                                                   f"declare it inside the loop body")
+        out.by_value.append((name, decl))
+
+
 def classify(body: c_ast.Node, control: list[str], scope: Scope, replicated: list[Replicated],
              private: list[str], firstprivate: list[str], reductions: dict[str, str],
              where: SourceLoc) -> KernelVars:
@@ -120,6 +155,7 @@ def classify(body: c_ast.Node, control: list[str], scope: Scope, replicated: lis
     local = _body_locals(body)
     assigned = _assigned(body)
     seen: set[str] = set(control) | local
+    problems: list[XmpError] = []
     for ident in _referenced(body):
         name = ident.name
         if name in seen or name.startswith("_xmpacc_"):
@@ -128,37 +164,13 @@ def classify(body: c_ast.Node, control: list[str], scope: Scope, replicated: lis
         found = scope.find_c(name)
         if found is None:
             continue  # an enumerator or a libc constant: the kernel file knows it
-        decl = found[1]
-        if isinstance(decl.type, c_ast.FuncDecl):
-            raise XmpError(loc_of(ident), f"function '{name}' used as a value in an acc loop")
-        rep = next((r for r in replicated if r.decl is decl), None)
-        if isinstance(decl.type, c_ast.PtrDecl) and scope.find_array(name) is None:
-            raise XmpError(loc_of(ident), f"pointer '{name}' used in an acc loop; the GPU cannot follow "
-                                          "host pointers: use a replicated array")
-        is_array = scope.find_array(name) is not None or isinstance(decl.type, c_ast.ArrayDecl)
-        if name in reductions:
-            if is_array:
-                raise XmpError(loc_of(ident), f"array '{name}' as a reduction variable of an acc loop "
-                                              "is not supported yet")
-            out.reductions.append((name, decl, reductions[name]))
-        elif name in private:
-            out.private.append((name, decl))
-        elif is_array:
-            if rep is None:
-                raise XmpError(loc_of(ident), f"array '{name}' is used in an acc loop but has no device "
-                                              f"copy: put the loop inside '#pragma xmp acc replicate "
-                                              f"({name})' and sync it with 'acc replicate_sync in ({name})'")
-            out.arrays.append(rep)
-        elif rep is not None:
-            out.device_scalars.append(rep)
-        else:
-            if name in assigned and name not in firstprivate:
-                raise XmpError(loc_of(assigned[name]), f"scalar '{name}' is assigned in the acc loop but is "
-                                                       f"neither private nor a reduction variable: add "
-                                                       f"private({name}) or reduction(...:{name}), or "
-                                                       f"declare it inside the loop body")
-            out.by_value.append((name, decl))
+        try:
+            _classify_one(ident, found[1], scope, replicated, private, firstprivate, reductions, assigned, out)
+        except XmpError as err:  # report every variable's problem, not just the first
+            problems.append(err)
     for name in private:
         if name not in [p for p, _ in out.private] and scope.find_c(name) is None:
-            raise XmpError(where, f"private variable '{name}' is not declared")
+            problems.append(XmpError(where, f"private variable '{name}' is not declared"))
+    if problems:
+        raise XmpErrors(problems)
     return out
