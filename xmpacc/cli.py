@@ -174,7 +174,7 @@ def compile_program(args: Args) -> None:
             f"{os.path.basename(stem)}.{unit.stem}.host.c"
         sources.append((name, host_c(unit, ctx)))
     sources.append((f"{os.path.basename(stem)}.runtime.c", glue_c(units)))
-    cu = kernels_cu(units)
+    cu = kernels_cu(units, f"{os.path.basename(stem)}.cu")
     has_main = any(ctx.has_main for _u, ctx in units)
     plan = BuildPlan(output=output, sources=sources, plain_sources=plain,
                      link_inputs=args.link_inputs, cflags=args.cflags, ldflags=args.ldflags,

@@ -7,8 +7,19 @@ from xmpacc.context import Context, Unit
 from xmpacc.emit import HostGenerator, _env
 
 
-def kernels_cu(units: list[tuple[Unit, Context]]) -> str | None:
-    """The kernel file, or None when the program has no acc loop."""
+def _reset_line_markers(text: str, name: str) -> str:
+    """``#line HERE`` in the template: the code after a kernel body is generated code again,
+    so compiler messages about it name the .cu file and its own line."""
+    lines = text.split("\n")
+    for n, line in enumerate(lines):
+        if line == "#line HERE":
+            lines[n] = f'#line {n + 2} "{name}"'
+    return "\n".join(lines)
+
+
+def kernels_cu(units: list[tuple[Unit, Context]], name: str = "kernels.cu") -> str | None:
+    """The kernel file (``name`` is its file name, for #line markers), or None when the
+    program has no acc loop."""
     kernels = [k for _u, ctx in units for k in ctx.kernels]
     if not kernels:
         return None
@@ -21,6 +32,6 @@ def kernels_cu(units: list[tuple[Unit, Context]]) -> str | None:
             "params": [p.decl for p in k.params], "names": [p.name for p in k.params],
             "prologue": k.prologue, "epilogue": k.epilogue, "body": body.rstrip(), "guard": k.guard,
         })
-    return _env().get_template("kernels.cu.j2").render(
+    return _reset_line_markers(_env().get_template("kernels.cu.j2").render(
         version=__version__, sources=", ".join(u.path.rsplit("/", 1)[-1] for u, _c in units),
-        kernels=rendered)
+        kernels=rendered), name)

@@ -27,6 +27,7 @@ _XMPACC_KERNEL _xmpacc_loop_fig3_acc_c_35(long long _xmpacc_total, _xmpacc_sched
 
 }
   while (0);
+#line 31 "fig3_acc.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_fig3_acc_c_35_host(long long _xmpacc_n, void **_xmpacc_args)

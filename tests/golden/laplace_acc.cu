@@ -30,6 +30,7 @@ _XMPACC_KERNEL _xmpacc_loop_laplace_acc_c_54(long long _xmpacc_total, int _xmpac
 #line 57 "samples/laplace/laplace_acc.c"
 unew[_XMPACC_AT2(_xmpacc_a_unew, i, j)] = 0.25 * (((u[_XMPACC_AT2(_xmpacc_a_u, i - 1, j)] + u[_XMPACC_AT2(_xmpacc_a_u, i + 1, j)]) + u[_XMPACC_AT2(_xmpacc_a_u, i, j - 1)]) + u[_XMPACC_AT2(_xmpacc_a_u, i, j + 1)]);
   while (0);
+#line 34 "laplace_acc.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_laplace_acc_c_54_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -82,6 +83,7 @@ _XMPACC_KERNEL _xmpacc_loop_laplace_acc_c_61(long long _xmpacc_total, int _xmpac
   u[_XMPACC_AT2(_xmpacc_a_u, i, j)] = unew[_XMPACC_AT2(_xmpacc_a_unew, i, j)];
 }
   while (0);
+#line 87 "laplace_acc.cu"
   _XMPACC_PARTIAL(err, _XMPACC_LANES_MAX, _xmpacc_red_err);
 }
 #ifndef __CUDACC__

@@ -112,6 +112,7 @@ _XMPACC_KERNEL _xmpacc_loop_nbody_acc_c_65(long long _xmpacc_total, int _xmpacc_
   }
 }
   while (0);
+#line 116 "nbody_acc.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_nbody_acc_c_65_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -180,6 +181,7 @@ _XMPACC_KERNEL _xmpacc_loop_nbody_acc_c_83(long long _xmpacc_total, _xmpacc_sche
   p_z[i] += v_z[i] * 0.01;
 }
   while (0);
+#line 185 "nbody_acc.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_nbody_acc_c_83_host(long long _xmpacc_n, void **_xmpacc_args)
