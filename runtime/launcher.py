@@ -19,6 +19,7 @@ from __future__ import annotations
 import ctypes
 import os
 import sys
+import time
 import traceback
 import zipfile
 from collections.abc import Callable
@@ -68,6 +69,7 @@ def _fail(world: Any, err: RuntimeFailure) -> None:
         # exit(), which also flushes C stdio, it never did (0 of 160)
         _LIBC.exit(1)
     print(f"{err.where}: error: {err.message} (node {rank})", file=sys.stderr, flush=True)
+    time.sleep(0.3)  # give mpirun time to forward the message before the abort kills the job
     world.Abort(1)
     os._exit(1)  # Abort may return before the launcher kills us: never run on into C
 
@@ -128,10 +130,20 @@ def _start_device(lib: ctypes.CDLL, kernels: str, runtime: Any, world: Any) -> N
     """Pick the device backend (XMPACC_DEVICE) for a program with acc loops."""
     from .device import choose_backend
 
+    failure: RuntimeFailure | None = None
     try:
         backend, notice = choose_backend(lib, kernels, world)
     except RuntimeFailure as err:
-        _fail(world, err)
+        failure = err
+    # Every rank takes part in the decision, so that all end together and cleanly when any
+    # rank has no usable device (an abort from one rank can swallow the others' output).
+    failed = [r for r, f in enumerate(world.allgather(failure is not None)) if f]
+    if failed:
+        first = world.bcast(None if failure is None else (failure.where, failure.message), root=failed[0])
+        where, message = first
+        nodes = ", ".join(map(str, failed))
+        _fail(world, RuntimeFailure(where, f"{message} (node{'s' if len(failed) > 1 else ''} {nodes})",
+                                    collective=True))
         return
     runtime._acc_init(backend)
     runtime.exec_info.gpu_count = getattr(backend, "device_count", 0)
