@@ -1,5 +1,6 @@
 /* 2-D Laplace (Jacobi) benchmark with XMP-ACC: rows block-distributed, one halo row.
  *   -DNX=8192 -DNY=8192 -DITER=100   grid and timed iterations (2 untimed warm-up ones)
+ *   -DGRID2D      a 2-D process grid p[*][2] (block x block, halos on four sides)
  *   -DHOST_PATH   the paper's data path each iteration: replicate_sync out, host reflect,
  *                 replicate_sync in (default: reflect ... acc, device to device)
  * Each iteration is one stencil sweep (u -> unew, then unew -> u): the same arithmetic
@@ -18,13 +19,22 @@
 #endif
 
 double u[NX][NY], unew[NX][NY];
-#pragma xmp nodes p[*]
 #pragma xmp template t[NX][NY]
+#ifdef GRID2D
+/* a 2-D process grid (an even number of processes): blocks of rows and columns, halos
+ * on all four sides, corners included */
+#pragma xmp nodes p[*][2]
+#pragma xmp distribute t[block][block] onto p
+#pragma xmp shadow u[1][1]
+#pragma xmp shadow unew[1][1]
+#else
+#pragma xmp nodes p[*]
 #pragma xmp distribute t[block][*] onto p
-#pragma xmp align u[i][j] with t[i][j]
-#pragma xmp align unew[i][j] with t[i][j]
 #pragma xmp shadow u[1][0]
 #pragma xmp shadow unew[1][0]
+#endif
+#pragma xmp align u[i][j] with t[i][j]
+#pragma xmp align unew[i][j] with t[i][j]
 #pragma xmp acc replicate (u, unew)
 
 
@@ -87,7 +97,11 @@ int main(void)
     for (i = 0; i < NX; i++)
         for (j = 0; j < NY; j++)
             sum += u[i][j];
+#ifdef GRID2D
+#pragma xmp task on p[0][0]
+#else
 #pragma xmp task on p[0]
+#endif
     {
         printf("nodes = %d NX = %d NY = %d iter = %d\n", xmp_all_num_nodes(), NX, NY, ITER);
         printf("iter_ms = %.6f\n", 1e3 * (t1 - t0) / ITER);

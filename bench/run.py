@@ -115,6 +115,8 @@ def laplace_cases(work: Path, gpus: int, record: dict[str, Any], nx: int) -> Non
         runs["xmpacc, 2 GPUs, reflect acc (NCCL)"] = run_prog(exe, 2, cuda)
         runs["xmpacc, 2 GPUs, reflect acc (staged)"] = run_prog(exe, 2, {**cuda, "XMPACC_REFLECT": "staged"})
         runs["xmpacc, 2 GPUs, host reflect path"] = run_prog(host, 2, cuda)
+        grid2d = build("laplace_bench.c", work / "laplace2d", {"NX": nx, "NY": nx, "ITER": 100, "GRID2D": None})
+        runs["xmpacc, 2 GPUs, 2-D grid p[1][2] (column halos)"] = run_prog(grid2d, 2, cuda)
     for r in runs.values():
         r["checksums_match"] = close(r["values"]["checksum"], base[0]["checksum"], 1e-10)
     record["laplace"] = {"nx": nx, "xmpacc": runs, "baselines": base}
@@ -214,9 +216,11 @@ def cpu_smoke(out_dir: Path) -> dict[str, Any]:
     progs = {"nbody": build("nbody_bench.c", work / "nbody", {"N": 256, "STEPS": 2}),
              "nbody host path": build("nbody_bench.c", work / "nbody_h", {"N": 256, "STEPS": 2, "HOST_PATH": None}),
              "laplace": build("laplace_bench.c", work / "laplace", {"NX": 40, "NY": 33, "ITER": 4}),
+             "laplace 2-D grid": build("laplace_bench.c", work / "laplace2d",
+                                       {"NX": 40, "NY": 33, "ITER": 4, "GRID2D": None}),
              "launch": build("launch_bench.c", work / "launch", {"REPS": 100})}
     for name, exe in progs.items():
-        for n in ((1,) if name == "launch" else (1, 2)):
+        for n in {"launch": (1,), "laplace 2-D grid": (2, 4)}.get(name, (1, 2)):
             record["runs"][f"{name}, {n} proc"] = run_prog(exe, n, host)
     return record
 

@@ -36,4 +36,7 @@ def test_bench_cpu_mode(tmp_path: Path) -> None:
         runs["laplace, 2 proc"]["values"]["checksum"], rel=1e-12)
     two = runs["laplace, 2 proc"]["stats"]
     assert sum(s.get("reflect_bytes", 0) for s in two) == sum(s.get("reflect_shadow_bytes", 0) for s in two) > 0
+    for n in (2, 4):  # block x block on p[*][2]: halos on four sides, through reflect ... acc
+        assert runs[f"laplace 2-D grid, {n} proc"]["values"]["checksum"] == pytest.approx(
+            runs["laplace, 1 proc"]["values"]["checksum"], rel=1e-12)
     assert runs["launch, 1 proc"]["values"]["a"] == 101.0
