@@ -96,7 +96,8 @@ class AccRuntime:
 
             if self.backend.name == "host":
                 self.transport = MpiTransport()
-            elif os.environ.get("XMPACC_REFLECT", "nccl") == "staged":
+            elif os.environ.get("XMPACC_REFLECT", "nccl") == "staged" or self._gpus_shared():
+                # NCCL refuses two ranks on one GPU: then the slabs go through host memory
                 self.transport = StagedTransport(self.backend.xp)
             else:
                 self.transport = NcclTransport(self.backend.xp, self.world)
@@ -106,6 +107,14 @@ class AccRuntime:
         if getattr(self, "backend", None) is None:
             raise RuntimeFailure(where, "acc directive in a program built without kernels")
         return self.backend
+
+    def _gpus_shared(self) -> bool:
+        """Do two ranks use the same GPU (more processes than GPUs on a host)?"""
+        import socket
+
+        mine = (socket.gethostname(), getattr(self.backend, "device_id", -1))
+        everyone = self.world.allgather(mine)
+        return len(set(everyone)) < len(everyone)
 
     def _xmpacc_replicate_begin(self, where: bytes, n: int, keys: int, sizes: int, names: int) -> int:
         w = _s(where)
