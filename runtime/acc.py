@@ -25,7 +25,7 @@ from .contract import (
 )
 from .cstructs import CArray, CSched, CTemplate
 from .device import combine
-from .errors import RuntimeFailure
+from .errors import RuntimeFailure, where_text
 
 
 @dataclass
@@ -63,10 +63,6 @@ class Launch:
     reductions: list[tuple[int, Any, int, int]]
     shape: Any                # backend's LaunchShape
     lanes: int
-
-
-def _s(where: bytes | None) -> str:
-    return where.decode(errors="replace") if where else "?"
 
 
 class AccRuntime:
@@ -117,7 +113,7 @@ class AccRuntime:
         return len(set(everyone)) < len(everyone)
 
     def _xmpacc_replicate_begin(self, where: bytes, n: int, keys: int, sizes: int, names: int) -> int:
-        w = _s(where)
+        w = where_text(where)
         backend = self._need_backend(w)
         key_list = list((ctypes.c_void_p * n).from_address(keys))
         size_list = list((ctypes.c_longlong * n).from_address(sizes))
@@ -164,7 +160,7 @@ class AccRuntime:
     def _xmpacc_replicate_sync(self, where: bytes, direction: int, key: int, name: bytes) -> None:
         copy = self.copies.get(key)
         if copy is None:
-            raise RuntimeFailure(_s(where), f"'{name.decode()}' has no device copy (not inside its acc replicate)")
+            raise RuntimeFailure(where_text(where), f"'{name.decode()}' has no device copy (not inside its acc replicate)")
         self.backend.wait()
         if copy.nbytes:
             if direction == 0:
@@ -194,7 +190,7 @@ class AccRuntime:
                 self.launch_cache.clear()
             prepared = self.launch_cache[key] = self._prepare(where, info, total, inner, nthreads, args, nparams)
         if total > 0:
-            self.backend.launch(kernel.decode(), prepared.shape, prepared.params, _s(where), prepared.lanes)
+            self.backend.launch(kernel.decode(), prepared.shape, prepared.params, where_text(where), prepared.lanes)
             if prepared.reductions:
                 self.backend.wait()
             for host_addr, partial, type_code, op in prepared.reductions:
@@ -203,7 +199,7 @@ class AccRuntime:
 
     def _prepare(self, where: bytes, info: KernelKinds, total: int, inner: int, nthreads: int,
                  args: int, nparams: int) -> Launch:
-        w = _s(where)
+        w = where_text(where)
         backend = self._need_backend(w)
         if nthreads < 0 or nthreads > 1024:
             raise RuntimeFailure(w, f"too many threads are requested for GPU: {nthreads} per block (1..1024)"

@@ -18,13 +18,9 @@ from .acc import AccRuntime
 from .arrays import DistArray, Template, make_array, read_ints, read_longs
 from .collectives import allreduce, bcast_bytes, reset_to_identity, view
 from .cstructs import CArray, CNodes, CTemplate
-from .errors import RuntimeFailure
+from .errors import RuntimeFailure, where_text
 from .nodes import CommCache, Nodes, resolve_extents
 from .reflect import Width, reflect
-
-
-def _s(where: bytes | None) -> str:
-    return where.decode(errors="replace") if where else "?"
 
 
 def _ref(ptr: int | None) -> list[int] | None:
@@ -85,7 +81,7 @@ class Runtime(AccRuntime):
 
     # ----------------------------------------------------------------- declarations
     def _xmpacc_nodes_init(self, ptr: int, where: bytes, name: bytes, ndims: int, extents: int) -> None:
-        w, n = _s(where), name.decode()
+        w, n = where_text(where), name.decode()
         ext = resolve_extents(n, read_ints(extents, ndims), self.world.Get_size(), w)
         nodes = Nodes(n, ext, self.world, self.world.Get_rank())
         self.nodes[ptr] = nodes
@@ -99,7 +95,7 @@ class Runtime(AccRuntime):
         pairs = [(b[2 * d], b[2 * d + 1]) for d in range(ndims)]
         for lo, hi in pairs:
             if lo > hi:
-                raise RuntimeFailure(_s(where), f"template '{name.decode()}' has lower bound {lo} > "
+                raise RuntimeFailure(where_text(where), f"template '{name.decode()}' has lower bound {lo} > "
                                                 f"upper bound {hi}", collective=True)
         self.templates[ptr] = Template(name.decode(), pairs)
         c = CTemplate.from_address(ptr)
@@ -107,7 +103,7 @@ class Runtime(AccRuntime):
 
     def _xmpacc_distribute(self, ptr: int, where: bytes, nodes_ptr: int, kinds: int, widths: int,
                            maps: int) -> None:
-        w = _s(where)
+        w = where_text(where)
         tmpl = self.templates.get(ptr)
         if tmpl is None:
             raise RuntimeFailure(w, "template distributed before its 'template' directive ran")
@@ -128,7 +124,7 @@ class Runtime(AccRuntime):
 
     def _xmpacc_align(self, ptr: int, where: bytes, name: bytes, tmpl_ptr: int, elem_size: int,
                       ndims: int, extents: int, tdims: int, offsets: int, shadows: int) -> int:
-        w = _s(where)
+        w = where_text(where)
         tmpl = self.templates.get(tmpl_ptr)
         if tmpl is None or tmpl.nodes is None:
             raise RuntimeFailure(w, f"array '{name.decode()}' aligned with a template that is not distributed")
@@ -147,7 +143,7 @@ class Runtime(AccRuntime):
 
     # ----------------------------------------------------------------- communication
     def _reflect_args(self, ptr: int, where: bytes, widths: int | None) -> tuple[Any, list[Width] | None, str]:
-        w = _s(where)
+        w = where_text(where)
         arr = self.arrays.get(ptr)
         if arr is None:
             raise RuntimeFailure(w, "reflect of an array whose align has not run")
@@ -184,20 +180,20 @@ class Runtime(AccRuntime):
 
     def _xmpacc_loop_reduce(self, tmpl_ptr: int, where: bytes, loop_dims: int, data: int, count: int,
                             type_code: int, op: int) -> None:
-        w = _s(where)
+        w = where_text(where)
         _tmpl, comm = self._loop_comm(tmpl_ptr, loop_dims, w)
         allreduce(comm, view(data, count, type_code, w), op, w)
 
     def _xmpacc_reduce(self, data: int, where: bytes, count: int, type_code: int, op: int,
                        on_nodes: int | None, on_ref: int | None) -> None:
-        w = _s(where)
+        w = where_text(where)
         comm = self._on_set(on_nodes, on_ref, w)
         if comm is not None:
             allreduce(comm, view(data, count, type_code, w), op, w)
 
     def _xmpacc_bcast(self, data: int, where: bytes, nbytes: int, from_nodes: int | None,
                       from_ref: int | None, on_nodes: int | None, on_ref: int | None) -> None:
-        w = _s(where)
+        w = where_text(where)
         comm = self._on_set(on_nodes, on_ref, w)
         if comm is None:
             return
@@ -213,12 +209,12 @@ class Runtime(AccRuntime):
         bcast_bytes(comm, data, nbytes, root)
 
     def _xmpacc_barrier(self, where: bytes, on_nodes: int | None, on_ref: int | None) -> None:
-        comm = self._on_set(on_nodes, on_ref, _s(where))
+        comm = self._on_set(on_nodes, on_ref, where_text(where))
         if comm is not None:
             comm.Barrier()
 
     def _xmpacc_task_begin(self, where: bytes, nodes_ptr: int, ref: int | None) -> int:
-        w = _s(where)
+        w = where_text(where)
         nodes = self._nodes(nodes_ptr, w)
         members = nodes.select(_ref(ref), w)
         me = self.world.Get_rank()

@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 
+def where_text(where: bytes | None) -> str:
+    """The ``"file.c:12"`` argument of a runtime call as text."""
+    return where.decode(errors="replace") if where else "?"
+
+
 class RuntimeFailure(Exception):
     """A user-visible error at run time.
 

@@ -81,11 +81,11 @@ def transform(node: c_ast.Node, fn: Callable[[c_ast.Node], c_ast.Node | None]) -
     return node if result is None else result
 
 
-def coord_str(coord: object) -> str:
-    """``file.c:12`` for runtime messages."""
-    if coord is None:
-        return "?"
-    return f"{getattr(coord, 'file', '?')}:{getattr(coord, 'line', 0)}"
+def where_literal(loc: object) -> str:
+    """The C string literal ``"file.c:12"`` that runtime calls carry for their messages
+    (``loc`` is a SourceLoc or a pycparser Coord)."""
+    path = str(getattr(loc, "file", "?") or "?")
+    return c_string(f"{path.rsplit('/', 1)[-1]}:{getattr(loc, 'line', 0)}")
 
 
 def c_string(text: str) -> str:

@@ -14,7 +14,13 @@ from dataclasses import dataclass, field
 
 from xmpacc import __version__
 from xmpacc.build import BuildError, BuildPlan, build
-from xmpacc.diagnostics import InternalError, XmpError, XmpErrors, print_errors
+from xmpacc.diagnostics import (
+    InternalError,
+    SourceLoc,
+    XmpError,
+    XmpErrors,
+    print_errors,
+)
 from xmpacc.driver import STAGES, Options, translate
 from xmpacc.emit import glue_c, host_c
 from xmpacc.emit_cu import kernels_cu
@@ -132,13 +138,7 @@ def _has_directives(path: str) -> bool:
             return any(line.lstrip().startswith("#") and "pragma" in line and "xmp" in line
                        for line in f)
     except OSError:
-        raise XmpError(_loc(path), "no such file") from None
-
-
-def _loc(path: str):  # type: ignore[no-untyped-def]
-    from xmpacc.diagnostics import SourceLoc
-
-    return SourceLoc(path, 0, 0)
+        raise XmpError(SourceLoc(path, 0, 0), "no such file") from None
 
 
 def compile_program(args: Args) -> None:

@@ -16,12 +16,7 @@ from pycparser import c_ast, c_generator
 import xmpacc.templates
 from xmpacc import __version__
 from xmpacc.context import Context, Unit
-from xmpacc.frontend.preprocess import (
-    FAKE_LIBC_DIR,
-    LIBC_STRING_SENTINEL,
-    SHIM_DIR,
-    runtime_include_dir,
-)
+from xmpacc.frontend.preprocess import LIBC_STRING_SENTINEL, is_system_path
 from xmpacc.passes.entry import init_function_name
 from xmpacc.runtime.contract import ENTRIES, Entry, contract_id
 
@@ -35,11 +30,7 @@ def _env() -> jinja2.Environment:
 
 def _is_system_coord(coord: object) -> bool:
     path = getattr(coord, "file", None)
-    if not path:
-        return False
-    real = os.path.realpath(path)
-    return any(real.startswith(os.path.realpath(d) + os.sep)
-               for d in (FAKE_LIBC_DIR, SHIM_DIR, runtime_include_dir()))
+    return bool(path) and is_system_path(path)
 
 
 _LINE_MARKER = re.compile(r'#line (\d+) "((?:[^"\\]|\\.)*)"')

@@ -17,20 +17,10 @@
 #define _XMPACC_CLEANUP(f) __attribute__((cleanup(f)))
 
 /* Element type codes for reductions (the runtime maps them to MPI datatypes). */
-#define _XMPACC_T_UNSUPPORTED 0
 #define _XMPACC_TYPE(x) _Generic((x), \
   _Bool: 1, char: 2, signed char: 3, unsigned char: 4, short: 5, unsigned short: 6, \
   int: 7, unsigned int: 8, long: 9, unsigned long: 10, long long: 11, \
-  unsigned long long: 12, float: 13, double: 14, default: 0)
-
-/* Loop reduction clause: the variable keeps its initial value only on the first node of
- * each reduction node set (coordinate 0 along every node dimension the loop distributes),
- * so that the initial value is counted once (reference §6.1, decision 16). */
-static inline int _xmpacc_loop_keeps_initial(const _xmpacc_template_t *t, const int *loop_dims) {
-  for (int d = 0; d < t->ndims; d++)
-    if (loop_dims[d] && t->dim[d].kind != _XMPACC_DIST_NONE && t->dim[d].coord != 0) return 0;
-  return 1;
-}
+  unsigned long long: 12, float: 13, double: 14, default: 0)   /* 0: not reducible */
 
 /* The schedule of a distributed loop of a loop ... acc, with the reciprocal of its count
  * that kernels use to split thread indices (_xmpacc_divmod in xmpacc_kernel.h). */

@@ -30,10 +30,6 @@ from xmpacc.scoping import ScopedWalker
 from xmpacc.symbols import ArraySym, Scope, ScopeTree
 
 
-def _where(loc: xd.SourceLoc) -> str:
-    return cbuild.c_string(f"{loc.file.rsplit('/', 1)[-1]}:{loc.line}")
-
-
 def node_ref(ref: xd.Ref | None, scope: Scope, single: bool = False) -> tuple[str, str]:
     """(nodes descriptor address, encoded reference) C texts; ("0", "0") without a ref."""
     if ref is None:
@@ -106,7 +102,7 @@ def reflect_calls(d: xd.Reflect, scope: Scope, coord: object,
             widths = "(const long long []){" + ", ".join(
                 f"({w.lower.text}), ({w.upper.text}), {int(w.periodic)}" for w in d.widths) + "}"
         call = "_xmpacc_reflect_acc" if d.acc else "_xmpacc_reflect"
-        out += cbuild.stmts(f"{call}(&{sym.c_name}, {_where(d.loc)}, {widths});", coord)
+        out += cbuild.stmts(f"{call}(&{sym.c_name}, {cbuild.where_literal(d.loc)}, {widths});", coord)
     return out
 
 
@@ -157,7 +153,7 @@ class _CommLowering(ScopedWalker):
             return reduction_directive_calls(d, node_ref(d.on, self.scope), self.scope, coord)
         if isinstance(d, xd.Barrier):
             on = node_ref(d.on, self.scope)
-            return cbuild.stmts(f"_xmpacc_barrier({_where(d.loc)}, {on[0]}, {on[1]});", coord)
+            return cbuild.stmts(f"_xmpacc_barrier({cbuild.where_literal(d.loc)}, {on[0]}, {on[1]});", coord)
         if isinstance(d, xd.Bcast):
             return self._bcast(d, coord)
         return None
@@ -168,7 +164,7 @@ class _CommLowering(ScopedWalker):
         out: list[c_ast.Node] = []
         for name in d.variables:
             addr, size = _data_operand(name, self.scope)
-            out += cbuild.stmts(f"_xmpacc_bcast({addr}, {_where(d.loc)}, {size}, {src[0]}, {src[1]}, "
+            out += cbuild.stmts(f"_xmpacc_bcast({addr}, {cbuild.where_literal(d.loc)}, {size}, {src[0]}, {src[1]}, "
                                 f"{on[0]}, {on[1]});", coord)
         return out
 
@@ -179,7 +175,7 @@ class _CommLowering(ScopedWalker):
         nodes, ref = node_ref(d.on, self.scope)
         self.tasks += 1
         flag = f"_xmpacc_task_{self.tasks}"
-        decl = cbuild.cleanup_decl(f"int {flag} = _xmpacc_task_begin({_where(d.loc)}, {nodes}, {ref});",
+        decl = cbuild.cleanup_decl(f"int {flag} = _xmpacc_task_begin({cbuild.where_literal(d.loc)}, {nodes}, {ref});",
                                    "_xmpacc_task_scope_end", body.coord)
         guard = c_ast.If(c_ast.ID(flag), body, None, body.coord)
         return c_ast.Compound([decl, guard], body.coord)

@@ -149,7 +149,7 @@ class _GpuLowering(ScopedWalker):
 
     def _host_side(self, d: xd.Loop, tmpl: TemplateSym, indices: dict[str, int], loops: list[CanonicalLoop],
                    kernel: kernels.Kernel, node: c_ast.For) -> c_ast.Node:
-        where = cbuild.c_string(f"{d.loc.file.rsplit('/', 1)[-1]}:{d.loc.line}")
+        where = cbuild.where_literal(d.loc)
         assert d.acc is not None
         nthreads = " * ".join(f"({e.text})" for e in d.acc.num_threads) or DEFAULT_THREADS
         text = "".join(f"_xmpacc_sched_t _xmpacc_s_{lp.var} = _xmpacc_schedule_k(&{tmpl.c_name}.dim[{indices[lp.var]}], "

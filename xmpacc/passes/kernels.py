@@ -257,8 +257,9 @@ def rebase_prologue(kv: KernelVars) -> list[str]:
     """``p -= offset`` with the offset written out per dimension: indexing the descriptor
     with a run-time dimension would copy the whole parameter to local memory."""
     out = []
+    rebased = set(rebased_arrays(kv))
     for r in kv.arrays:
-        if r.array is None or r.array.c_name not in rebased_arrays(kv):
+        if r.array is None or r.array.c_name not in rebased:
             continue
         d = r.array.c_name
         off = f"{d}.dim[0].gtol"

@@ -29,19 +29,15 @@ _DECLARATIVE = (xd.NodesDecl, xd.TemplateDecl, xd.Distribute, xd.Align, xd.Shado
 KIND_CODES = {"none": 2100, "block": 2101, "cyclic": 2102, "gblock": 2103}
 
 
-def _where(loc: object) -> str:
-    return cbuild.c_string(f"{getattr(loc, 'file', '?').rsplit('/', 1)[-1]}:{getattr(loc, 'line', 0)}")
-
-
 def nodes_init(sym: NodesSym) -> str:
     ext = ", ".join("-1" if isinstance(e, xd.Star) else f"({e.text})" for e in sym.decl.extents)
-    return (f"_xmpacc_nodes_init(&{sym.c_name}, {_where(sym.decl.loc)}, \"{sym.name}\", "
+    return (f"_xmpacc_nodes_init(&{sym.c_name}, {cbuild.where_literal(sym.decl.loc)}, \"{sym.name}\", "
             f"{sym.ndims}, (const int []){{{ext}}});")
 
 
 def template_init(sym: TemplateSym) -> str:
     bounds = ", ".join(f"({d.lower.text}), ({d.upper.text})" for d in sym.decl.dims)  # type: ignore[union-attr]
-    return (f"_xmpacc_template_init(&{sym.c_name}, {_where(sym.decl.loc)}, \"{sym.name}\", "
+    return (f"_xmpacc_template_init(&{sym.c_name}, {cbuild.where_literal(sym.decl.loc)}, \"{sym.name}\", "
             f"{sym.ndims}, (const long long []){{{bounds}}});")
 
 
@@ -53,7 +49,7 @@ def distribute_call(sym: TemplateSym) -> str:
                        else ("1" if f.kind == "cyclic" else "0") for f in d.formats)
     maps = ", ".join(f"({f.arg.text})" if f.kind == "gblock" and isinstance(f.arg, xd.Expr) else "0"
                      for f in d.formats)
-    return (f"_xmpacc_distribute(&{sym.c_name}, {_where(d.loc)}, &{sym.nodes.c_name}, "
+    return (f"_xmpacc_distribute(&{sym.c_name}, {cbuild.where_literal(d.loc)}, &{sym.nodes.c_name}, "
             f"(const int []){{{kinds}}}, (const long long []){{{widths}}}, "
             f"(const void *[]){{{maps}}});")
 
@@ -70,7 +66,7 @@ def align_call(sym: ArraySym) -> str:
     tdims = ", ".join(str(d.tdim) for d in sym.dims)
     offsets = ", ".join(f"({d.offset})" for d in sym.dims)
     shadows = ", ".join("-1, -1" if d.full_shadow else f"({d.shadow_lo}), ({d.shadow_hi})" for d in sym.dims)
-    return (f"{sym.name} = ({ctype} *) _xmpacc_align(&{sym.c_name}, {_where(sym.align.loc)}, "
+    return (f"{sym.name} = ({ctype} *) _xmpacc_align(&{sym.c_name}, {cbuild.where_literal(sym.align.loc)}, "
             f"\"{sym.name}\", &{sym.template.c_name}, sizeof({ctype}), {sym.ndims}, "
             f"(const long long []){{{extents}}}, (const int []){{{tdims}}}, "
             f"(const long long []){{{offsets}}}, (const long long []){{{shadows}}});")

@@ -68,7 +68,7 @@ def loop_reduction_calls(loop: xd.Loop, tmpl: TemplateSym, mask: list[int], scop
     before: list[c_ast.Node] = []
     after: list[c_ast.Node] = []
     dims = "(const int []){" + ", ".join(map(str, mask)) + "}"
-    where = cbuild.c_string(f"{loop.loc.file.rsplit('/', 1)[-1]}:{loop.loc.line}")
+    where = cbuild.where_literal(loop.loc)
     for red in loop.reductions:
         code = _op_code(red)
         for var in red.variables:
@@ -82,7 +82,7 @@ def loop_reduction_calls(loop: xd.Loop, tmpl: TemplateSym, mask: list[int], scop
 def reduction_directive_calls(d: xd.ReductionDirective, on: tuple[str, str], scope: Scope,
                               coord: object) -> list[c_ast.Node]:
     code = _op_code(d.reduction)
-    where = cbuild.c_string(f"{d.loc.file.rsplit('/', 1)[-1]}:{d.loc.line}")
+    where = cbuild.where_literal(d.loc)
     out: list[c_ast.Node] = []
     for var in d.reduction.variables:
         addr, count, typ = reduction_operand(var, d.reduction.op, scope)

@@ -24,10 +24,6 @@ from xmpacc.passes.kernel_vars import Replicated
 from xmpacc.symbols import Scope
 
 
-def _where(loc: xd.SourceLoc) -> str:
-    return cbuild.c_string(f"{loc.file.rsplit('/', 1)[-1]}:{loc.line}")
-
-
 def resolve(d: xd.AccReplicate, scope: Scope, active: list[Replicated]) -> list[Replicated]:
     """The variables of a replicate directive, checked (reference §10, XMP-ACC)."""
     out: list[Replicated] = []
@@ -73,7 +69,7 @@ def begin_call(d: xd.AccReplicate, reps: list[Replicated], region: str) -> str:
     keys = ", ".join(r.key for r in reps)
     sizes = ", ".join("-1" if r.array is not None else f"sizeof({r.name})" for r in reps)
     names = ", ".join(cbuild.c_string(r.name) for r in reps)
-    return (f"_xmpacc_replicate_begin({_where(d.loc)}, {len(reps)}, (const void *[]){{{keys}}}, "
+    return (f"_xmpacc_replicate_begin({cbuild.where_literal(d.loc)}, {len(reps)}, (const void *[]){{{keys}}}, "
             f"(const long long []){{{sizes}}}, (const char *[]){{{names}}})")
 
 
@@ -93,6 +89,6 @@ def sync_calls(d: xd.AccReplicateSync, scope: Scope, active: list[Replicated], c
             if rep is None:
                 raise XmpError(name.loc, f"'{name.name}' is not replicated: acc replicate_sync needs it in an "
                                          f"enclosing '#pragma xmp acc replicate ({name.name})'")
-            out += cbuild.stmts(f"_xmpacc_replicate_sync({_where(d.loc)}, {direction}, {rep.key}, "
+            out += cbuild.stmts(f"_xmpacc_replicate_sync({cbuild.where_literal(d.loc)}, {direction}, {rep.key}, "
                                 f"{cbuild.c_string(rep.name)});", coord)
     return out
