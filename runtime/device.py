@@ -14,6 +14,7 @@ so a missing ``replicate_sync`` shows the same stale data it would on a GPU.
 from __future__ import annotations
 
 import ctypes
+import operator
 import os
 import re
 from dataclasses import dataclass
@@ -45,6 +46,11 @@ _REDUCE = {1: "sum", 2: "prod", 3: "bitwise_and", 4: "bitwise_or", 5: "bitwise_x
            6: "all", 7: "any", 8: "max", 9: "min"}
 
 
+# host value op device result, by numpy reduction name (read-only)
+_COMBINE_HOST = {"sum": operator.add, "prod": operator.mul, "bitwise_and": operator.and_,
+                 "bitwise_or": operator.or_, "bitwise_xor": operator.xor, "max": max, "min": min}
+
+
 def combine(host: np.ndarray, partial: Any, op: int, xp: Any) -> None:
     """host[0] = host[0] op (reduction of the partials), in the host variable's type."""
     if partial.size == 0:
@@ -61,9 +67,7 @@ def combine(host: np.ndarray, partial: Any, op: int, xp: Any) -> None:
     else:
         r = getattr(xp, name)(partial, dtype=host.dtype)
     r = host.dtype.type(r.item() if hasattr(r, "item") else r)
-    host[0] = {"sum": lambda a, b: a + b, "prod": lambda a, b: a * b, "bitwise_and": lambda a, b: a & b,
-               "bitwise_or": lambda a, b: a | b, "bitwise_xor": lambda a, b: a ^ b,
-               "max": max, "min": min}[name](host[0], r)
+    host[0] = _COMBINE_HOST[name](host[0], r)
 
 
 class HostBackend:
