@@ -106,6 +106,26 @@ ENTRIES: tuple[Entry, ...] = (
 
 BY_NAME = {e.name: e for e in ENTRIES}
 
+HEADER = "xmpacc_rt.h"   # include/xmpacc_rt.h: the prototypes of ENTRIES, rendered by c_header()
+
+
+def prototype(e: Entry) -> str:
+    params = ", ".join(f"{t} {n}" for t, n in e.params) or "void"
+    return f"{e.returns} {e.name}({params})"
+
+
+def c_header() -> str:
+    """The text of include/xmpacc_rt.h.  It is checked in (generated host C includes it
+    through xmpacc.h, and separately compiled objects need it without the compiler), and
+    tests/test_contract.py checks that it is what this function renders; after changing
+    ENTRIES, rewrite it with ``python -m xmpacc.runtime.contract > runtime/include/xmpacc_rt.h``."""
+    lines = ["/* xmpacc_rt.h: the runtime calls that generated host C may make.",
+             " * Generated from runtime/contract.py (python -m xmpacc.runtime.contract); do not edit. */",
+             "#ifndef XMPACC_RT_H", "#define XMPACC_RT_H", ""]
+    lines += [f"{prototype(e)};" for e in ENTRIES]
+    lines += ["", "#endif", ""]
+    return "\n".join(lines)
+
 
 def contract_id() -> str:
     """A fingerprint of the entries: an executable built against another contract (an
@@ -129,3 +149,9 @@ LAUNCH_DEVDESC = 2     # an aligned array's descriptor, by value, its template p
 LAUNCH_REDUCTION = 3   # per-thread partials; a = type code, b = operator; host var at the address
 LAUNCH_LANES = 4       # int: lanes per iteration, chosen by the runtime (1 = the paper's mapping)
 LAUNCH_GRID2 = 5       # int: 1 when the runtime launched a 2-D grid; a = number of distributed loops
+
+
+if __name__ == "__main__":
+    import sys
+
+    sys.stdout.write(c_header())

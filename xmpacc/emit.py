@@ -98,11 +98,6 @@ class HostGenerator(c_generator.CGenerator):
         return text + "\n"
 
 
-def prototype(e: Entry) -> str:
-    params = ", ".join(f"{t} {n}" for t, n in e.params) or "void"
-    return f"{e.returns} {e.name}({params})"
-
-
 def host_c(unit: Unit, ctx: Context) -> str:
     gen = HostGenerator()
     body = "".join(gen.external(item) for item in unit.ast.ext if not _is_system_coord(item.coord))
@@ -111,7 +106,7 @@ def host_c(unit: Unit, ctx: Context) -> str:
     descriptors = [HostGenerator().visit(d) + ";" for d in ctx.file_decls]
     return _env().get_template("host.c.j2").render(
         version=__version__, source=unit.path, includes=unit.pre.system_includes,
-        prototypes=[prototype(e) for e in ENTRIES], descriptors=descriptors, body=body)
+        descriptors=descriptors, body=body)
 
 
 def _glue_entry(e: Entry) -> dict[str, str]:

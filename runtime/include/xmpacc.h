@@ -11,6 +11,7 @@
 #include "xmpacc_dist.h"
 #include "xmpacc_index.h"
 #include "xmp.h"
+#include "xmpacc_rt.h"
 
 /* Run f(&var) when var goes out of scope, on every exit path (return, break, goto):
  * this frees block-scope distributed arrays and ends tasks. */

@@ -2,28 +2,7 @@
  * Distributed arrays are pointers to this node's local block; directives are calls
  * into the xmpacc runtime (runtime/contract.py lists them). */
 #include <stdio.h>
-#include "xmpacc.h"
-
-void _xmpacc_nodes_init(void * nodes, const char * where, const char * name, int ndims, const int * extents);
-void _xmpacc_template_init(void * tmpl, const char * where, const char * name, int ndims, const long long * bounds);
-void _xmpacc_distribute(void * tmpl, const char * where, const void * nodes, const int * kinds, const long long * widths, const void * gblock_maps);
-void * _xmpacc_align(void * array, const char * where, const char * name, const void * tmpl, long long elem_size, int ndims, const long long * extents, const int * tdims, const long long * offsets, const long long * shadows);
-void _xmpacc_array_release(void * array);
-void _xmpacc_reflect(void * array, const char * where, const long long * widths);
-void _xmpacc_reflect_acc(void * array, const char * where, const long long * widths);
-void _xmpacc_loop_reduce_begin(const void * tmpl, const int * loop_dims, void * data, long long count, int type, int op);
-void _xmpacc_loop_reduce(const void * tmpl, const char * where, const int * loop_dims, void * data, long long count, int type, int op);
-void _xmpacc_reduce(void * data, const char * where, long long count, int type, int op, const void * on_nodes, const long long * on_ref);
-void _xmpacc_bcast(void * data, const char * where, long long nbytes, const void * from_nodes, const long long * from_ref, const void * on_nodes, const long long * on_ref);
-void _xmpacc_barrier(const char * where, const void * on_nodes, const long long * on_ref);
-int _xmpacc_task_begin(const char * where, const void * nodes, const long long * ref);
-void _xmpacc_task_end(void);
-int _xmpacc_replicate_begin(const char * where, int n, const void * keys, const long long * sizes, const void * names);
-void _xmpacc_replicate_end(int region);
-void _xmpacc_replicate_sync(const char * where, int direction, const void * key, const char * name);
-void _xmpacc_launch(const char * where, const char * kernel, long long total, long long nthreads, int nparams, const void * args, const long long * kinds);
-void _xmpacc_device_wait(void);
-void _xmpacc_exit_hook(int status);
+#include "xmpacc.h"   /* descriptors, index macros, runtime calls (xmpacc_rt.h) */
 
 /* descriptors of the nodes, templates and distributed arrays of this file */
 static _xmpacc_nodes_t _xmpacc_n_p;
