@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .acc import AccRuntime
+from .asyncs import AsyncOps
 from .arrays import DistArray, Template, make_array, read_ints, read_longs
 from .collectives import allreduce, bcast_bytes, reset_to_identity, view
 from .cstructs import CArray, CNodes, CTemplate
@@ -48,6 +49,7 @@ class Runtime(AccRuntime):
     exec_stack: list[ExecSet] = field(default_factory=list)
     cache: CommCache = field(default_factory=CommCache)
     stats: dict[str, int] = field(default_factory=dict)
+    asyncs: AsyncOps = field(default_factory=AsyncOps)
 
     def __post_init__(self) -> None:
         self.exec_stack.append(ExecSet(self.world))
@@ -212,6 +214,21 @@ class Runtime(AccRuntime):
         comm = self._on_set(on_nodes, on_ref, where_text(where))
         if comm is not None:
             comm.Barrier()
+
+    # ----------------------------------------------------------------- async (global-view §7)
+    def _xmpacc_async_begin(self, async_id: int) -> None:
+        self.asyncs.begin(async_id)
+
+    def _xmpacc_async_end(self) -> None:
+        self.asyncs.end()
+
+    def _xmpacc_wait_async(self, where: bytes, n: int, ids: int, on_nodes: int | None,
+                           on_ref: int | None) -> None:
+        if self._on_set(on_nodes, on_ref, where_text(where)) is not None:
+            self.asyncs.wait(read_longs(ids, n))
+
+    def _xmpacc_test_async(self, async_id: int) -> int:
+        return int(self.asyncs.test(async_id))
 
     def _xmpacc_task_begin(self, where: bytes, nodes_ptr: int, ref: int | None) -> int:
         w = where_text(where)

@@ -159,7 +159,7 @@ CASES = [
     ("tasks", in_main("#pragma xmp @tasks\n    { x = 1; }"), "not supported yet"),
     ("array-directive", in_main("#pragma xmp @array on t[0:100]\n    x = 1;"), "not supported yet"),
     ("post", in_main("#pragma xmp @post(p[0], 1)"), "not supported yet"),
-    ("reflect-async", in_main("#pragma xmp reflect (a) @async(1)", HEAD + "#pragma xmp shadow a[1]\n"),
+    ("reflect-orthogonal", in_main("#pragma xmp reflect (a) @orthogonal", HEAD + "#pragma xmp shadow a[1]\n"),
      "not supported yet"),
     ("loop-expand", in_main("#pragma xmp loop on t[i] @expand(1)\n    for (i = 0; i < 100; i++) x++;"),
      "not supported yet"),

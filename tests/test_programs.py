@@ -27,6 +27,7 @@ CASES: dict[str, tuple[int, ...]] = {
     "block_scope_array.c": (1, 2, 3, 4),
     "for_decl.c": (1, 3),
     "libc_macros.c": (1, 2),
+    "async_wait.c": (1, 2, 3, 4),
 }
 XFAIL: dict[str, pytest.MarkDecorator] = {}
 

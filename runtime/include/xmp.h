@@ -23,5 +23,6 @@ int xmpc_this_image(void);    /* alias of xmpc_node_num */
 void xmp_barrier(void);       /* barrier on the executing node set */
 void xmp_exit(int status);    /* end the whole job with this status */
 int xmp_get_gpu_count(void);  /* number of GPUs this process can see */
+int xmp_test_async(int async_id); /* 1 if the operations started with async (id) are complete */
 
 #endif

@@ -15,6 +15,10 @@ void _xmpacc_loop_reduce(const void * tmpl, const char * where, const int * loop
 void _xmpacc_reduce(void * data, const char * where, long long count, int type, int op, const void * on_nodes, const long long * on_ref);
 void _xmpacc_bcast(void * data, const char * where, long long nbytes, const void * from_nodes, const long long * from_ref, const void * on_nodes, const long long * on_ref);
 void _xmpacc_barrier(const char * where, const void * on_nodes, const long long * on_ref);
+void _xmpacc_async_begin(long long async_id);
+void _xmpacc_async_end(void);
+void _xmpacc_wait_async(const char * where, int n, const long long * ids, const void * on_nodes, const long long * on_ref);
+int _xmpacc_test_async(long long async_id);
 int _xmpacc_task_begin(const char * where, const void * nodes, const long long * ref);
 void _xmpacc_task_end(void);
 int _xmpacc_replicate_begin(const char * where, int n, const void * keys, const long long * sizes, const void * names);

@@ -121,6 +121,44 @@ def _expr_minus_one(expr: Expr) -> Expr:
     return Expr(minus_one(expr.text), expr.loc)
 
 
+# ---------------------------------------------------------------- variables and sections
+
+
+@dataclass(frozen=True, slots=True)
+class SectionTriplet:
+    """``[base:length:step]`` of an array section (global-view §1); ``None`` = omitted.
+
+    Unlike a node/template ``Triplet`` the middle number is a **length**: ``a[10:5:2]`` is
+    a[10], a[12], ..., a[18].  Omitted base is 0, omitted length "to the end of the
+    dimension", omitted step 1.
+    """
+
+    base: Expr | None
+    length: Expr | None
+    step: Expr | None
+    loc: SourceLoc
+
+
+VarSub = Union[Expr, SectionTriplet]
+
+
+@dataclass(frozen=True, slots=True)
+class VarRef:
+    """A variable named in a directive list: ``x``, ``k[1]``, ``a[0:5]``, ``k[1][:]``.
+
+    ``subs`` is ``None`` for a bare name, else one entry per subscript written, outermost
+    first; it is a section when any entry is a ``SectionTriplet``.
+    """
+
+    name: Name
+    subs: tuple[VarSub, ...] | None
+    loc: SourceLoc
+
+    @property
+    def is_section(self) -> bool:
+        return self.subs is not None and any(isinstance(s, SectionTriplet) for s in self.subs)
+
+
 # ---------------------------------------------------------------- declarations (§4)
 
 
@@ -287,6 +325,7 @@ class ReductionDirective:
     reduction: Reduction
     on: Ref | None
     loc: SourceLoc
+    async_id: Expr | None = None   # ``async (id)``: completed by wait_async
 
 
 @dataclass(frozen=True, slots=True)
@@ -304,12 +343,23 @@ class Reflect:
     widths: tuple[ReflectWidth, ...] | None  # C order, one per array dimension
     acc: bool  # XACC-style device reflect (planned extension)
     loc: SourceLoc
+    async_id: Expr | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Bcast:
     variables: tuple[Name, ...]
     source: Ref | None  # ``from``
+    on: Ref | None
+    loc: SourceLoc
+    async_id: Expr | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class WaitAsync:
+    """``wait_async (id [, id]...) [on ref]``: complete the operations started with these ids."""
+
+    ids: tuple[Expr, ...]
     on: Ref | None
     loc: SourceLoc
 
@@ -348,6 +398,6 @@ class AccReplicateSync:
 Declaration = Union[NodesDecl, TemplateDecl, Distribute, Align, Shadow]
 Directive = Union[
     NodesDecl, TemplateDecl, Distribute, Align, Shadow,
-    Loop, ReductionDirective, Reflect, Bcast, Barrier, Task,
+    Loop, ReductionDirective, Reflect, Bcast, Barrier, Task, WaitAsync,
     AccReplicate, AccReplicateSync,
 ]

@@ -35,6 +35,7 @@ from xmpacc.directives.ast import (
     ReflectWidth,
     SyncClause,
     Task,
+    WaitAsync,
 )
 from xmpacc.directives.lexer import Token, TokenStream, describe
 from xmpacc.directives.refs import (
@@ -59,7 +60,7 @@ _ACC_CLAUSES = ("private", "firstprivate", "shared", "num_threads")
 _MAX_THREAD_DIMS = 3
 # Clauses of S or Omni that xmpacc recognises but does not implement (reference §6.8).
 _LATER_CLAUSES = frozenset({
-    "async", "orthogonal", "nocomm", "expand", "margin", "peel_and_wait", "threads",
+    "orthogonal", "nocomm", "expand", "margin", "peel_and_wait", "threads",
 })
 # O11-only directives (reference §7.6).
 _LATER_ACC = frozenset({"reflect", "barrier", "loop"})
@@ -233,8 +234,8 @@ def _num_threads(ts: TokenStream) -> tuple[Expr, ...]:
 #                    [ async ( int-expr ) ]
 def parse_reduction(ts: TokenStream, kw: Token) -> list[Directive]:
     reduction = parse_reduction_clause(ts, kw, in_directive=True)
-    clauses = parse_clauses(ts, "reduction", {"on": _on_ref})
-    return [ReductionDirective(reduction, clauses.get("on"), ts.loc(kw))]
+    clauses = parse_clauses(ts, "reduction", {"on": _on_ref, "async": parse_async_clause})
+    return [ReductionDirective(reduction, clauses.get("on"), ts.loc(kw), clauses.get("async"))]
 
 
 # BNF: reflect ::= reflect { ( name-list ) | name-list } [ width ( rwidth [, rwidth]... ) ]
@@ -244,8 +245,9 @@ def parse_reflect(ts: TokenStream, kw: Token) -> list[Directive]:
         arrays = parse_paren_names(ts, "an array name", "reflect")
     else:
         arrays = parse_name_list(ts, "an array name or '('")
-    clauses = parse_clauses(ts, "reflect", {"width": _reflect_widths, "acc": lambda _: True})
-    return [Reflect(arrays, clauses.get("width"), "acc" in clauses, ts.loc(kw))]
+    clauses = parse_clauses(ts, "reflect", {"width": _reflect_widths, "acc": lambda _: True,
+                                            "async": parse_async_clause})
+    return [Reflect(arrays, clauses.get("width"), "acc" in clauses, ts.loc(kw), clauses.get("async"))]
 
 
 # BNF: width-list ::= ( rwidth [, rwidth]... )
@@ -275,8 +277,28 @@ def _rwidth(ts: TokenStream) -> ReflectWidth:
 # BNF: bcast ::= bcast ( name-list ) [ from ref ] [ on ref ] [ async ( int-expr ) ]
 def parse_bcast(ts: TokenStream, kw: Token) -> list[Directive]:
     variables = parse_paren_names(ts, "a variable name", "bcast")
-    clauses = parse_clauses(ts, "bcast", {"from": _on_ref, "on": _on_ref})
-    return [Bcast(variables, clauses.get("from"), clauses.get("on"), ts.loc(kw))]
+    clauses = parse_clauses(ts, "bcast", {"from": _on_ref, "on": _on_ref, "async": parse_async_clause})
+    return [Bcast(variables, clauses.get("from"), clauses.get("on"), ts.loc(kw), clauses.get("async"))]
+
+
+# BNF: async-clause ::= async ( int-expr )
+def parse_async_clause(ts: TokenStream) -> Expr:
+    """The ``( id )`` after ``async`` (on every communication directive, global-view §7)."""
+    opener = ts.expect("(", "after 'async'")
+    async_id = parse_expr(ts, "an async id")
+    ts.expect_closer(opener)
+    return async_id
+
+
+# BNF: wait_async ::= wait_async ( int-expr [, int-expr]... ) [ on ref ]
+def parse_wait_async(ts: TokenStream, kw: Token) -> list[Directive]:
+    opener = ts.expect("(", "after 'wait_async'")
+    ids = [parse_expr(ts, "an async id")]
+    while ts.accept(","):
+        ids.append(parse_expr(ts, "an async id"))
+    ts.expect_closer(opener)
+    clauses = parse_clauses(ts, "wait_async", {"on": _on_ref})
+    return [WaitAsync(tuple(ids), clauses.get("on"), ts.loc(kw))]
 
 
 # BNF: barrier ::= barrier [ on ref ]

@@ -62,7 +62,7 @@ Handler = Callable[[TokenStream, Token], list[Directive]]
 # Recognised so that a user gets "not supported yet" instead of "unknown" (reference §6.8).
 _LATER_DIRECTIVES = frozenset({
     "gmove", "array", "coarray", "post", "wait", "lock", "unlock", "local_alias",
-    "template_fix", "reduce_shadow", "reflect_init", "reflect_do", "wait_async", "tasks",
+    "template_fix", "reduce_shadow", "reflect_init", "reflect_do", "tasks",
 })
 
 
@@ -324,5 +324,6 @@ _HANDLERS: MappingProxyType[str, Handler] = MappingProxyType({
     "bcast": executable.parse_bcast,
     "barrier": executable.parse_barrier,
     "task": executable.parse_task,
+    "wait_async": executable.parse_wait_async,
     "acc": executable.parse_acc,
 })

@@ -11,7 +11,18 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-from xmpacc.directives.ast import Expr, Name, Ref, RefSub, Star, Style, Triplet
+from xmpacc.directives.ast import (
+    Expr,
+    Name,
+    Ref,
+    RefSub,
+    SectionTriplet,
+    Star,
+    Style,
+    Triplet,
+    VarRef,
+    VarSub,
+)
 from xmpacc.directives.exprs import last_index, negate
 from xmpacc.directives.lexer import CLOSERS, OPENERS, Token, TokenStream, describe
 
@@ -250,3 +261,47 @@ def _first_binary_additive(toks: Sequence[Token]) -> int | None:
 
 def _ends_operand(tok: Token) -> bool:
     return tok.kind in ("ident", "number", "string") or tok.text in (")", "]")
+
+
+# BNF: var-ref ::= name [ [ var-sub ] ]...
+# BNF: var-sub ::= int-expr | [ int-expr ] : [ int-expr ] [ : int-expr ]
+def parse_var_ref(ts: TokenStream, what: str) -> VarRef:
+    """A variable or array section in a directive list (``bcast (a[0:5])``, location
+    variables, reduction variables, OpenACC data clauses)."""
+    name = parse_name(ts, what)
+    if not ts.at("["):
+        return VarRef(name, None, name.loc)
+    subs: list[VarSub] = []
+    while ts.at("["):
+        opener = ts.next()
+        if ts.at_end() or ts.at("]"):
+            ts.error(ts.peek(), f"expected a subscript or a triplet after '[', found {describe(ts.peek())}")
+        if len(subs) == MAX_RANK:
+            ts.error(ts.peek(), f"more than {MAX_RANK} dimensions")
+        subs.append(_var_sub(ts))
+        ts.expect_closer(opener)
+    return VarRef(name, tuple(subs), name.loc)
+
+
+def _var_sub(ts: TokenStream) -> VarSub:
+    first = ts.peek()
+    base = None if ts.at(":") else parse_expr(ts, "a subscript")
+    if not ts.accept(":"):
+        assert base is not None
+        return base
+    length = None if ts.at(":") or ts.at("]") else parse_expr(ts, "a section length")
+    step = parse_expr(ts, "a section step") if ts.accept(":") else None
+    return SectionTriplet(base, length, step, ts.loc(first))
+
+
+# BNF: var-list ::= ( var-ref [, var-ref]... )
+def parse_paren_var_refs(ts: TokenStream, what: str, owner: str) -> tuple[VarRef, ...]:
+    """The parenthesised list after ``owner`` whose items may be sections (``bcast (a[0:5], x)``)."""
+    opener = ts.expect("(", f"after '{owner}'")
+    if ts.at(")"):
+        ts.error(ts.peek(), f"empty name list in '{owner}'")
+    refs = [parse_var_ref(ts, what)]
+    while ts.accept(","):
+        refs.append(parse_var_ref(ts, what))
+    ts.expect_closer(opener)
+    return tuple(refs)

@@ -13,6 +13,7 @@ from pycparser import c_ast, c_parser
 
 from xmpacc.diagnostics import SourceLoc, XmpError
 from xmpacc.frontend.preprocess import is_system_path
+from xmpacc.frontend.sections import rewrite_sections
 from xmpacc.frontend.srcmap import ColumnMap
 
 _PARSE_ERROR_RE = re.compile(r"^(.*?):(\d+):(\d+): (.*)$", re.DOTALL)
@@ -35,7 +36,9 @@ class _LocatingParser(c_parser.CParser):
 
 
 def parse_c(text: str, path: str) -> c_ast.FileAST:
-    """Parse preprocessed C; a syntax error becomes an XmpError at its source location."""
+    """Parse preprocessed C; a syntax error becomes an XmpError at its source location.
+    Array sections are rewritten first (``sections.py``): pycparser does not know them."""
+    text = rewrite_sections(text)
     columns = ColumnMap(text, is_system_path)
     try:
         ast = _LocatingParser().parse(text, path)

@@ -5,6 +5,8 @@ Before:                              After:
     #pragma xmp reduction (+:s)          _xmpacc_reduce(&s, "f.c:21", 1, _XMPACC_TYPE(s), 1, 0, 0);
     #pragma xmp bcast (x) from p[0]      _xmpacc_bcast(&x, "f.c:22", sizeof(x), &_xmpacc_n_p, ref, 0, 0);
     #pragma xmp barrier                  _xmpacc_barrier("f.c:23", 0, 0);
+    #pragma xmp reflect (u) async (1)    _xmpacc_async_begin(1); _xmpacc_reflect(...); _xmpacc_async_end();
+    #pragma xmp wait_async (1)           _xmpacc_wait_async("f.c:25", 1, (const long long []){(1)}, 0, 0);
     #pragma xmp task on p[0]             { _XMPACC_CLEANUP(_xmpacc_task_scope_end) int _xmpacc_task_1 =
     { ... }                                  _xmpacc_task_begin("f.c:24", &_xmpacc_n_p, ref);
                                            if (_xmpacc_task_1) { ... } }
@@ -138,7 +140,9 @@ class _CommLowering(ScopedWalker):
             if isinstance(d, xd.Task):
                 return [self._task(d, body)]
             lowered = self._lower(d, item)
-            return lowered if lowered is not None else [item]
+            if lowered is None:
+                return [item]
+            return _with_async(getattr(d, "async_id", None), lowered, item.coord)
         except XmpError as err:
             self.ctx.diags.add(err)
         except AlreadyReported:
@@ -156,6 +160,11 @@ class _CommLowering(ScopedWalker):
             return cbuild.stmts(f"_xmpacc_barrier({cbuild.where_literal(d.loc)}, {on[0]}, {on[1]});", coord)
         if isinstance(d, xd.Bcast):
             return self._bcast(d, coord)
+        if isinstance(d, xd.WaitAsync):
+            on = node_ref(d.on, self.scope)
+            ids = ", ".join(f"({e.text})" for e in d.ids)
+            return cbuild.stmts(f"_xmpacc_wait_async({cbuild.where_literal(d.loc)}, {len(d.ids)}, "
+                                f"(const long long []){{{ids}}}, {on[0]}, {on[1]});", coord)
         return None
 
     def _bcast(self, d: xd.Bcast, coord: object) -> list[c_ast.Node]:
@@ -185,6 +194,15 @@ def run(unit: Unit, ctx: Context) -> Unit:
     assert ctx.scopes is not None
     _CommLowering(ctx.scopes, ctx).visit(unit.ast)
     return unit  # errors stay collected until the check stage
+
+
+def _with_async(async_id: xd.Expr | None, calls: list[c_ast.Node], coord: object) -> list[c_ast.Node]:
+    """A directive with ``async (id)``: its runtime calls may leave operations in flight
+    under ``id`` (runtime/asyncs.py), completed by ``wait_async``."""
+    if async_id is None:
+        return calls
+    return cbuild.stmts(f"_xmpacc_async_begin({async_id.text});", coord) + calls + \
+        cbuild.stmts("_xmpacc_async_end();", coord)
 
 
 def _is_statement(node: c_ast.Node) -> bool:

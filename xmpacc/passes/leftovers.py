@@ -2,7 +2,8 @@
 
 A pragma still in the tree is a directive in a place where it has no meaning (an
 executable directive at file scope, a declarative one inside an expression statement...)
-or one that no pass implements yet; both are reported at the directive.
+or one that no pass implements yet; both are reported at the directive.  Likewise an
+array section (``a[0:n]``) that no pass lowered is reported at its place.
 """
 
 from __future__ import annotations
@@ -11,10 +12,12 @@ from xmpacc.cbuild import walk
 from xmpacc.context import Context, Unit
 from xmpacc.directives import ast as xd
 from xmpacc.passes.attach import pragma_id
+from xmpacc.passes.canonical import loc_of
+from xmpacc.sections import triplet_calls
 
 _NAMES = {
     xd.Loop: "loop", xd.ReductionDirective: "reduction", xd.Reflect: "reflect", xd.Bcast: "bcast",
-    xd.Barrier: "barrier", xd.Task: "task", xd.AccReplicate: "acc replicate",
+    xd.Barrier: "barrier", xd.Task: "task", xd.WaitAsync: "wait_async", xd.AccReplicate: "acc replicate",
     xd.AccReplicateSync: "acc replicate_sync", xd.NodesDecl: "nodes", xd.TemplateDecl: "template",
     xd.Distribute: "distribute", xd.Align: "align", xd.Shadow: "shadow",
 }
@@ -33,5 +36,8 @@ def run(unit: Unit, ctx: Context) -> Unit:
                 ctx.diags.error(d.loc, f"the '{name}' directive must be inside a function")
             else:
                 ctx.diags.error(d.loc, f"the '{name}' directive is not allowed here")
+    for call in triplet_calls(unit.ast):
+        ctx.diags.error(loc_of(call), "array section ('[base:length:step]') outside an array "
+                                      "assignment statement, gmove or array: not supported yet here")
     ctx.diags.check()
     return unit
