@@ -2,8 +2,8 @@
 
     xmpacc [options] file.c [more.c ...] [-o prog]
 
-Files with ``#pragma xmp`` directives are translated; other ``.c`` files are compiled as
-they are and linked in.  See ``xmpacc --help``.
+Files with ``#pragma xmp`` or ``#pragma acc`` directives are translated; other ``.c`` files
+are compiled as they are and linked in.  See ``xmpacc --help``.
 """
 
 from __future__ import annotations
@@ -135,8 +135,9 @@ def _classify(arg: str, args: Args) -> None:
 def _has_directives(path: str) -> bool:
     try:
         with open(path, encoding="utf-8", errors="replace") as f:
-            return any(line.lstrip().startswith("#") and "pragma" in line and "xmp" in line
-                       for line in f)
+            # OpenACC (XcalableACC) lines too: never hand them to cc, which would ignore them
+            return any(line.lstrip().startswith("#") and "pragma" in line
+                       and ("xmp" in line or "acc" in line.split()) for line in f)
     except OSError:
         raise XmpError(SourceLoc(path, 0, 0), "no such file") from None
 

@@ -9,6 +9,7 @@ from pycparser import c_ast
 
 from xmpacc.diagnostics import Diagnostics
 from xmpacc.directives import ast as xd
+from xmpacc.directives.openacc_ast import AccDirective
 from xmpacc.facts import InfoFact
 from xmpacc.frontend.preprocess import Preprocessed
 from xmpacc.symbols import ScopeTree
@@ -36,6 +37,8 @@ class Context:
     diags: Diagnostics = field(default_factory=Diagnostics)
     # id(Pragma node) -> the directives it holds (one pragma may declare several objects)
     directives: dict[int, list[xd.Directive]] = field(default_factory=dict)
+    # id(Pragma node) -> its OpenACC directive (XcalableACC; ``#pragma acc_<id>``, attach.py)
+    acc_directives: dict[int, AccDirective] = field(default_factory=dict)
     scopes: ScopeTree | None = None
     # descriptors and file-scope code the passes add around the user's declarations
     file_decls: list[c_ast.Node] = field(default_factory=list)

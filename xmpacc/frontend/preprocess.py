@@ -1,9 +1,10 @@
 """Stage 1, preprocess: run the C preprocessor so that macros expand inside directives too.
 
 ``cpp`` leaves ``#pragma`` lines alone, so a directive such as ``template t(0:N-1)`` would
-keep its ``N``.  Like Omni's driver we first turn every ``#pragma xmp`` line into ordinary
-tokens behind a marker, let cpp expand them, and turn them back into
-``#pragma xmp_<id>`` lines that pycparser keeps as ``Pragma`` nodes at the right place.
+keep its ``N``.  Like Omni's driver we first turn every ``#pragma xmp`` and ``#pragma acc``
+(OpenACC, XcalableACC) line into ordinary tokens behind a marker, let cpp expand them, and
+turn them back into ``#pragma xmp_<id>`` / ``#pragma acc_<id>`` lines (one id space) that
+pycparser keeps as ``Pragma`` nodes at the right place.
 The directive's expanded text is stored in a ``RawDirective`` together with the original
 source location of each of its characters, so errors point into the user's line even
 after expansion.
@@ -31,7 +32,8 @@ import pycparser_fake_libc
 from xmpacc.diagnostics import SourceLoc, XmpError, XmpErrors
 
 MARKER = "__xmpacc_directive_"
-_PRAGMA_RE = re.compile(r"^(\s*#\s*pragma\s+)(xmp)\b(.*)$")
+_PRAGMA_RE = re.compile(r"^(\s*#\s*pragma\s+)(xmp|acc)\b(.*)$")
+DIALECTS = {"xmp": "XMP", "acc": "OpenACC"}  # sentinel -> name in messages
 _LINEMARK_RE = re.compile(r'^# (\d+) "((?:[^"\\]|\\.)*)"((?: \d)*)\s*$')
 _TOKEN_RE = re.compile(r"[A-Za-z_]\w*|\d[\w.]*|::|&&|\|\||<=|>=|\S")
 # PRId64 and friends become this sentinel inside string literals; the back end turns it
@@ -51,12 +53,13 @@ def runtime_include_dir() -> str:
 
 @dataclass(frozen=True, slots=True)
 class RawDirective:
-    """One ``#pragma xmp`` line after macro expansion."""
+    """One ``#pragma xmp`` (or ``#pragma acc``) line after macro expansion."""
 
     id: int
     text: str                      # the text after ``#pragma xmp``, expanded
     locs: tuple[SourceLoc, ...]    # source location of each character of text, plus end
-    loc: SourceLoc                 # of the ``xmp`` keyword
+    loc: SourceLoc                 # of the ``xmp`` (``acc``) keyword
+    dialect: str = "xmp"           # the sentinel: "xmp" or "acc" (OpenACC, XcalableACC)
 
 
 @dataclass
@@ -74,10 +77,11 @@ class _Pending:
     text: str
     locs: tuple[SourceLoc, ...]
     loc: SourceLoc
+    dialect: str
 
 
 def _extract_directives(path: str, lines: list[str]) -> tuple[list[str], dict[int, _Pending]]:
-    """Replace every ``#pragma xmp`` (with its continuation lines) by a marker line."""
+    """Replace every ``#pragma xmp``/``acc`` (with its continuation lines) by a marker line."""
     out: list[str] = []
     pending: dict[int, _Pending] = {}
     i = 0
@@ -102,7 +106,7 @@ def _extract_directives(path: str, lines: list[str]) -> tuple[list[str], dict[in
             segment, col = lines[i], 1
         locs.append(SourceLoc(path, i, col + len(body)))
         ident = len(pending)
-        pending[ident] = _Pending(text, tuple(locs), SourceLoc(path, first + 1, len(m.group(1)) + 1))
+        pending[ident] = _Pending(text, tuple(locs), SourceLoc(path, first + 1, len(m.group(1)) + 1), m.group(2))
         out.append(f"{MARKER}{ident}__ {text}")
         out.extend("" for _ in range(i - first - 1))  # keep line numbers
     return out, pending
@@ -158,7 +162,8 @@ def _system_header_name(path: str) -> str | None:
 
 
 def _restore_directives(output: str, pending: dict[int, _Pending]) -> tuple[str, dict[int, RawDirective], list[str]]:
-    """Turn marker lines back into ``#pragma xmp_<id>`` and note the real headers included."""
+    """Turn marker lines back into ``#pragma xmp_<id>`` (``acc_<id>``) and note the real headers
+    included."""
     lines = output.split("\n")
     directives: dict[int, RawDirective] = {}
     includes: list[str] = []
@@ -187,13 +192,14 @@ def _restore_directives(output: str, pending: dict[int, _Pending]) -> tuple[str,
         ident = int(m.group(1))
         p = pending[ident]
         expanded = line[pos + m.end():].strip()
-        directives[ident] = RawDirective(ident, expanded, _map_locs(p.text, p.locs, expanded), p.loc)
+        directives[ident] = RawDirective(ident, expanded, _map_locs(p.text, p.locs, expanded), p.loc, p.dialect)
         if line[:pos].strip():
             # cpp glued the directive to other tokens (a macro call spanning lines); a
             # pragma must start its own line, and adding a line would shift every later
             # line number, so refuse instead.
-            raise XmpError(p.loc, "an XMP directive cannot appear inside a macro invocation")
-        lines[n] = f"#pragma xmp_{ident}"
+            raise XmpError(p.loc, f"an {DIALECTS[p.dialect]} directive cannot appear inside a macro "
+                                  "invocation")
+        lines[n] = f"#pragma {p.dialect}_{ident}"
     return "\n".join(lines), directives, includes
 
 

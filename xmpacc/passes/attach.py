@@ -3,6 +3,12 @@
 Before:  Pragma('xmp_3')          + RawDirective(3, "loop on t(i) reduction(+:s)")
 After:   ctx.directives[id(pragma)] = [Loop(on=OnTemplate(t, (i,)), reductions=(...))]
 
+OpenACC lines (``#pragma acc_<id>``, XcalableACC) go to a table of their own, one object
+per pragma, so that the XMP passes never meet them:
+
+Before:  Pragma('acc_4')          + RawDirective(4, "parallel loop gang", dialect="acc")
+After:   ctx.acc_directives[id(pragma)] = AccCompute("parallel", loop=LoopClauses(gang=...))
+
 Every directive of the file is parsed, so all syntax errors are reported in one run.  The
 integer expressions of a directive (``template t[N+1]``) must be C expressions: they are
 parsed here too, so that a mistake in one is the user's error at its place and not invalid
@@ -22,6 +28,8 @@ from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import XmpError
 from xmpacc.directives import ast as xd
 from xmpacc.directives.lexer import TokenStream
+from xmpacc.directives.openacc import parse_acc_directive
+from xmpacc.directives.openacc_ast import AccDirective
 from xmpacc.directives.parser import parse_directive
 from xmpacc.directives.refs import parse_expr as parse_int_expr
 from xmpacc.frontend.cparse import parse_expr
@@ -29,8 +37,9 @@ from xmpacc.frontend.preprocess import RawDirective
 from xmpacc.passes.canonical import loc_of
 
 _PRAGMA_ID = re.compile(r"xmp_(\d+)")  # what preprocess.py leaves for a directive
+_ACC_PRAGMA_ID = re.compile(r"acc_(\d+)")
 _IDENT = re.compile(r"[A-Za-z_]\w*")
-_UNEXTRACTED = re.compile(r"\s*xmp(\s|$)")  # a directive that preprocess.py did not see
+_UNEXTRACTED = re.compile(r"\s*(xmp|acc)(\s|$)")  # a directive that preprocess.py did not see
 
 
 def pragma_id(node: c_ast.Node) -> int | None:
@@ -42,33 +51,59 @@ def pragma_id(node: c_ast.Node) -> int | None:
     return None
 
 
+def acc_pragma_id(node: c_ast.Node) -> int | None:
+    """The directive id of an OpenACC pragma node (``#pragma acc_<id>``), None for others."""
+    if isinstance(node, c_ast.Pragma):
+        m = _ACC_PRAGMA_ID.fullmatch(node.string.strip())
+        if m:
+            return int(m.group(1))
+    return None
+
+
+def acc_directive(node: c_ast.Node, ctx: Context) -> AccDirective | None:
+    """The OpenACC directive of a pragma node, None for any other node."""
+    return ctx.acc_directives.get(id(node)) if acc_pragma_id(node) is not None else None
+
+
 def run(unit: Unit, ctx: Context) -> Unit:
     pragmas: list[c_ast.Pragma] = []
     typedefs: set[str] = set()
     for node in walk(unit.ast):
         if isinstance(node, c_ast.Typedef):
             typedefs.add(node.name)
-        elif pragma_id(node) is not None:
+        elif pragma_id(node) is not None or acc_pragma_id(node) is not None:
             pragmas.append(node)
-        elif isinstance(node, c_ast.Pragma) and _UNEXTRACTED.match(node.string):
+        elif isinstance(node, c_ast.Pragma) and (m := _UNEXTRACTED.match(node.string)):
             # preprocess.py extracts the directives of the file itself, not of its headers
-            ctx.diags.error(loc_of(node), "XMP directives in included files are not supported "
-                                          "yet; move the directive into the .c file")
+            family = "XMP" if m.group(1) == "xmp" else "OpenACC"
+            ctx.diags.error(loc_of(node), f"{family} directives in included files are not "
+                                          "supported yet; move the directive into the .c file")
     for node in pragmas:
-        raw = unit.pre.directives.get(pragma_id(node))  # type: ignore[arg-type]
-        if raw is None:
-            continue  # a user's own '#pragma xmp_9', not one of ours: not XMP
+        xmp_id = pragma_id(node)
+        dialect, ident = ("xmp", xmp_id) if xmp_id is not None else ("acc", acc_pragma_id(node))
+        raw = unit.pre.directives.get(ident)  # type: ignore[arg-type]
+        if raw is None or raw.dialect != dialect:
+            continue  # a user's own '#pragma xmp_9' or 'acc_9', not one of ours
         try:
-            directives = parse_directive(raw.text, raw.locs)
-            for expr in _exprs(directives):
-                _check_c_expr(expr, raw, typedefs)
-            ctx.directives[id(node)] = directives
+            _attach(node, raw, typedefs, ctx)
         except XmpError as err:
             ctx.diags.add(err)
     # A directive that could not be parsed may have declared names that everything else
     # uses; stop here rather than report those uses as mistakes of their own.
     ctx.diags.check()
     return unit
+
+
+def _attach(node: c_ast.Pragma, raw: RawDirective, typedefs: set[str], ctx: Context) -> None:
+    """Parse one directive, check its C expressions, and file it in its dialect's table."""
+    parse = parse_directive if raw.dialect == "xmp" else parse_acc_directive
+    parsed = parse(raw.text, raw.locs)
+    for expr in _exprs(parsed):
+        _check_c_expr(expr, raw, typedefs)
+    if isinstance(parsed, list):
+        ctx.directives[id(node)] = parsed
+    else:
+        ctx.acc_directives[id(node)] = parsed
 
 
 def _check_c_expr(expr: xd.Expr, raw: RawDirective, typedefs: set[str]) -> None:

@@ -17,7 +17,8 @@ from xmpacc import cbuild, facts
 from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import AlreadyReported, XmpError, XmpErrors
 from xmpacc.directives import ast as xd
-from xmpacc.passes import kernels, lanes, replicate
+from xmpacc.directives.openacc_ast import directive_name
+from xmpacc.passes import acc_nest, kernels, lanes, replicate
 from xmpacc.passes.attach import pragma_id
 from xmpacc.passes.canonical import CanonicalLoop, canonical, loc_of
 from xmpacc.passes.comm import reflect_calls
@@ -48,6 +49,9 @@ class _GpuLowering(ScopedWalker):
             if d is None:
                 self.visit(item)
                 out.append(item)
+                continue
+            if isinstance(d, xd.Loop) and acc_nest.has_acc_construct(items, i - 1, self.ctx):
+                out.append(item)  # XcalableACC: the loop belongs to the OpenACC construct
                 continue
             owned = None
             try:
@@ -105,6 +109,10 @@ class _GpuLowering(ScopedWalker):
         loops, fors = _distributed_prefix(node, indices, tmpl, d)
         body = fors[-1].stmt
         check_body(body, lambda n: pragma_id(n) is not None)
+        inner = acc_nest.first_acc_directive(body, self.ctx)
+        if inner is not None:
+            raise XmpError(inner.loc, f"'{directive_name(inner)}' (XcalableACC) inside an XMP-ACC "
+                                      "'loop ... acc' is not supported yet")
         assert d.acc is not None
         for n in d.acc.private + d.acc.firstprivate:
             found = self.scope.find_c(n.name)

@@ -4,6 +4,10 @@ A pragma still in the tree is a directive in a place where it has no meaning (an
 executable directive at file scope, a declarative one inside an expression statement...)
 or one that no pass implements yet; both are reported at the directive.  Likewise an
 array section (``a[0:n]``) that no pass lowered is reported at its place.
+
+OpenACC directives (XcalableACC) left in the tree are reported as not supported yet; an
+XMP ``loop`` paired with one of them (``acc_nest``) is part of that construct and is not
+reported a second time.
 """
 
 from __future__ import annotations
@@ -11,7 +15,9 @@ from __future__ import annotations
 from xmpacc.cbuild import walk
 from xmpacc.context import Context, Unit
 from xmpacc.directives import ast as xd
-from xmpacc.passes.attach import pragma_id
+from xmpacc.directives.openacc_ast import directive_name
+from xmpacc.passes import acc_nest
+from xmpacc.passes.attach import acc_directive, pragma_id
 from xmpacc.passes.canonical import loc_of
 from xmpacc.sections import triplet_calls
 
@@ -24,8 +30,13 @@ _NAMES = {
 
 
 def run(unit: Unit, ctx: Context) -> Unit:
+    paired = acc_nest.paired_xmp_loops(unit.ast, ctx)
+    reported = {e.loc for e in ctx.diags.errors}  # by an earlier pass: one mistake, one message
     for node in walk(unit.ast):
-        if pragma_id(node) is None:
+        acc = acc_directive(node, ctx)
+        if acc is not None and acc.loc not in reported:
+            ctx.diags.error(acc.loc, f"'{directive_name(acc)}' (XcalableACC) is not supported yet")
+        if pragma_id(node) is None or id(node) in paired:
             continue
         for d in ctx.directives.get(id(node), []):
             name = _NAMES.get(type(d), type(d).__name__)

@@ -25,6 +25,7 @@ from xmpacc.cbuild import walk
 from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import AlreadyReported, XmpError
 from xmpacc.directives import ast as xd
+from xmpacc.passes import acc_nest
 from xmpacc.passes.attach import pragma_id
 from xmpacc.passes.canonical import CanonicalLoop, canonical
 from xmpacc.passes.reductions import loop_reduction_calls
@@ -99,6 +100,10 @@ class _LoopLowering(ScopedWalker):
             if loop is None:
                 self.visit(item)
                 out.append(item)
+                i += 1
+                continue
+            if acc_nest.has_acc_construct(items, i, self.ctx):
+                out.append(item)  # XcalableACC: the loop belongs to the OpenACC construct
                 i += 1
                 continue
             nxt = items[i + 1] if i + 1 < len(items) else None
