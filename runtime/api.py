@@ -22,14 +22,7 @@ from .cstructs import CArray, CNodes, CTemplate
 from .errors import RuntimeFailure, where_text
 from .nodes import CommCache, Nodes, resolve_extents
 from .reflect import Width, reflect
-
-
-def _ref(ptr: int | None) -> list[int] | None:
-    """Decode a node reference ``{ndims, (kind, a, b, c)...}`` (None: the whole array)."""
-    if not ptr:
-        return None
-    n = read_longs(ptr, 1)[0]
-    return read_longs(ptr, 1 + 4 * n)
+from .tasks import TaskRuntime
 
 
 @dataclass
@@ -38,7 +31,7 @@ class ExecSet:
 
 
 @dataclass
-class Runtime(AccRuntime):
+class Runtime(AccRuntime, TaskRuntime):
     """State of one process's runtime: MPI, descriptors by address, the executing set."""
 
     world: Any
@@ -53,6 +46,7 @@ class Runtime(AccRuntime):
 
     def __post_init__(self) -> None:
         self.exec_stack.append(ExecSet(self.world))
+        self._tasks_init()
         self._publish()
 
     # ----------------------------------------------------------------- helpers
@@ -72,14 +66,12 @@ class Runtime(AccRuntime):
 
     def _on_set(self, nodes_ptr: int | None, ref_ptr: int | None, where: str) -> Any | None:
         """The communicator of an on-set (the executing set without an on clause); None
-        on a node outside the on-set, which skips the directive (reference §6.4-6.6)."""
+        on a node outside the on-set, which skips the directive (reference §6.4-6.6).
+        The reference names nodes or a template (global-view §6)."""
         if not nodes_ptr:
             return self.exec_comm
-        nodes = self._nodes(nodes_ptr, where)
-        members = nodes.select(_ref(ref_ptr), where)
-        me = self.world.Get_rank()
-        key = ("on", nodes.extents, tuple(_ref(ref_ptr) or ()))
-        return self.cache.split(self.exec_comm, key, min(members) if me in members else None, me)
+        key, color, order = self.node_sets(nodes_ptr, ref_ptr, where).split_args(self.world.Get_rank())
+        return self.cache.split(self.exec_comm, ("on",) + key, color, order)
 
     # ----------------------------------------------------------------- declarations
     def _xmpacc_nodes_init(self, ptr: int, where: bytes, name: bytes, ndims: int, extents: int) -> None:
@@ -201,7 +193,7 @@ class Runtime(AccRuntime):
             return
         root = 0
         if from_nodes:
-            sources = self._nodes(from_nodes, w).select(_ref(from_ref), w)
+            sources = self.node_sets(from_nodes, from_ref, w).mine or ()
             if len(sources) != 1:
                 raise RuntimeFailure(w, "the source of bcast must be exactly one node", collective=True)
             members = comm.allgather(self.world.Get_rank())
@@ -229,24 +221,6 @@ class Runtime(AccRuntime):
 
     def _xmpacc_test_async(self, async_id: int) -> int:
         return int(self.asyncs.test(async_id))
-
-    def _xmpacc_task_begin(self, where: bytes, nodes_ptr: int, ref: int | None) -> int:
-        w = where_text(where)
-        nodes = self._nodes(nodes_ptr, w)
-        members = nodes.select(_ref(ref), w)
-        me = self.world.Get_rank()
-        key = ("task", nodes.extents, tuple(_ref(ref) or ()))
-        comm = self.cache.split(self.exec_comm, key, min(members) if me in members else None, me)
-        if comm is None:
-            return 0
-        self.exec_stack.append(ExecSet(comm))
-        self._publish()
-        return 1
-
-    def _xmpacc_task_end(self) -> None:
-        if len(self.exec_stack) > 1:
-            self.exec_stack.pop()
-            self._publish()
 
     def _xmpacc_exit_hook(self, status: int) -> None:
         """exit(status) in the program: 0 ends this process normally, others the whole job."""

@@ -95,6 +95,19 @@ ENTRIES: tuple[Entry, ...] = (
        "const char *where, const void *nodes, const long long *ref",
        "task directive: 1 if this node runs the task (its node set is pushed)"),
     _e("_xmpacc_task_end", "void", "", "end of a task this node ran (node set popped)"),
+    _e("_xmpacc_task_nocomm", "int",
+       "const char *where, const void *nodes, const long long *ref",
+       "task ... nocomm: 1 if this node is in the set (no node set is created)"),
+    _e("_xmpacc_tasks_begin", "int",
+       "const char *where, int n, const void *descs, const void *refs, const void *wheres",
+       "tasks construct: the n on-refs (descriptors, refs, task lines); my task or -1"),
+    _e("_xmpacc_tasks_enter", "int", "int mine, int k",
+       "task k of the innermost tasks: 1 if this node runs it (its node set is pushed)"),
+    _e("_xmpacc_tasks_end", "void", "", "end of a tasks construct"),
+    _e("_xmpacc_nodes_subset", "void",
+       "void *nodes, const char *where, const char *name, int ndims, const int *extents, "
+       "const void *parent, const long long *ref",
+       "nodes q[...] = p[...] (parent = 0: '= *', the executing node set)"),
     _e("_xmpacc_replicate_begin", "int",
        "const char *where, int n, const void *keys, const long long *sizes, const void *names",
        "acc replicate: device copies of n variables (size -1: aligned array, key = descriptor)"),
@@ -147,8 +160,11 @@ def contract_id() -> str:
 REDUCTION_OPS = {"+": 1, "-": 1, "*": 2, "&": 3, "|": 4, "^": 5, "&&": 6, "||": 7, "max": 8, "min": 9}
 
 # Node/template reference encoding in ``const long long *ref``: ref[0] = number of
-# subscripts, then four numbers per subscript (kind, a, b, c).
+# subscripts, then four numbers per subscript (kind, a, b, c): an index a; a triplet a:b:c;
+# a:(last index):c; '*'; (first index):b:c; (first):(last):c.  The descriptor beside it is
+# a node array or a template (runtime/nodesets.py).
 REF_INDEX, REF_TRIPLET, REF_TRIPLET_TO_END, REF_STAR = 0, 1, 2, 3
+REF_FROM_START, REF_ALL = 4, 5
 
 # Kernel parameter kinds in ``_xmpacc_launch``: three numbers per parameter (kind, a, b).
 LAUNCH_VALUE = 0       # a host value; a = its size in bytes

@@ -43,6 +43,12 @@ static inline void _xmpacc_task_scope_end(int *active) {
   if (*active) _xmpacc_task_end();
 }
 
+/* End of a tasks construct (cleanup handler; every node of the executing set runs it). */
+static inline void _xmpacc_tasks_scope_end(int *mine) {
+  (void)mine;
+  _xmpacc_tasks_end();
+}
+
 /* End of an acc replicate region: free its device copies (cleanup handler). */
 void _xmpacc_replicate_end(int region);
 static inline void _xmpacc_replicate_scope_end(int *region) {

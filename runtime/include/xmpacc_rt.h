@@ -21,6 +21,11 @@ void _xmpacc_wait_async(const char * where, int n, const long long * ids, const 
 int _xmpacc_test_async(long long async_id);
 int _xmpacc_task_begin(const char * where, const void * nodes, const long long * ref);
 void _xmpacc_task_end(void);
+int _xmpacc_task_nocomm(const char * where, const void * nodes, const long long * ref);
+int _xmpacc_tasks_begin(const char * where, int n, const void * descs, const void * refs, const void * wheres);
+int _xmpacc_tasks_enter(int mine, int k);
+void _xmpacc_tasks_end(void);
+void _xmpacc_nodes_subset(void * nodes, const char * where, const char * name, int ndims, const int * extents, const void * parent, const long long * ref);
 int _xmpacc_replicate_begin(const char * where, int n, const void * keys, const long long * sizes, const void * names);
 void _xmpacc_replicate_end(int region);
 void _xmpacc_replicate_sync(const char * where, int direction, const void * key, const char * name);

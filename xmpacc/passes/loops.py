@@ -63,7 +63,8 @@ def loop_indices(loop: xd.Loop) -> list[tuple[str, int]]:
 
 
 _COLLECTIVES = {xd.Reflect: "reflect", xd.ReductionDirective: "reduction", xd.Bcast: "bcast",
-                xd.Barrier: "barrier"}
+                xd.Barrier: "barrier", xd.ReflectInit: "reflect_init", xd.ReflectDo: "reflect_do",
+                xd.ReduceShadow: "reduce_shadow", xd.Tasks: "tasks"}
 
 
 def loop_template(loop: xd.Loop, scope: Scope) -> TemplateSym:
