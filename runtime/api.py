@@ -17,11 +17,12 @@ from typing import Any
 from .acc import AccRuntime
 from .asyncs import AsyncOps
 from .arrays import DistArray, Template, make_array, read_ints, read_longs
-from .collectives import allreduce, bcast_bytes, reset_to_identity, view
+from .collectives import bcast_bytes
 from .cstructs import CArray, CNodes, CTemplate
 from .errors import RuntimeFailure, where_text
 from .nodes import CommCache, Nodes, resolve_extents
 from .reflect import Width, reflect
+from .reductions import ReductionRuntime
 from .tasks import TaskRuntime
 
 
@@ -31,7 +32,7 @@ class ExecSet:
 
 
 @dataclass
-class Runtime(AccRuntime, TaskRuntime):
+class Runtime(AccRuntime, TaskRuntime, ReductionRuntime):
     """State of one process's runtime: MPI, descriptors by address, the executing set."""
 
     world: Any
@@ -159,32 +160,6 @@ class Runtime(AccRuntime, TaskRuntime):
         view = self.backend.view(copy.buffer, "uint8", copy.nbytes).reshape(arr.shape + (arr.elem_size,))
         reflect(arr, ws, self.cache, w, self.stats, view, self._transport())
 
-    def _loop_comm(self, tmpl_ptr: int, loop_dims: int, where: str) -> tuple[Template, Any]:
-        tmpl = self.templates[tmpl_ptr]
-        assert tmpl.nodes is not None
-        mask = read_ints(loop_dims, len(tmpl.bounds))
-        keep = frozenset(tmpl.node_dims[t] for t in range(len(mask)) if mask[t] and tmpl.node_dims[t] >= 0)
-        return tmpl, tmpl.nodes.sub_comm(self.cache, keep)
-
-    def _xmpacc_loop_reduce_begin(self, tmpl_ptr: int, loop_dims: int, data: int, count: int,
-                                  type_code: int, op: int) -> None:
-        _tmpl, comm = self._loop_comm(tmpl_ptr, loop_dims, "?")
-        if comm.Get_rank() != 0:
-            reset_to_identity(view(data, count, type_code, "reduction"), op)
-
-    def _xmpacc_loop_reduce(self, tmpl_ptr: int, where: bytes, loop_dims: int, data: int, count: int,
-                            type_code: int, op: int) -> None:
-        w = where_text(where)
-        _tmpl, comm = self._loop_comm(tmpl_ptr, loop_dims, w)
-        allreduce(comm, view(data, count, type_code, w), op, w)
-
-    def _xmpacc_reduce(self, data: int, where: bytes, count: int, type_code: int, op: int,
-                       on_nodes: int | None, on_ref: int | None) -> None:
-        w = where_text(where)
-        comm = self._on_set(on_nodes, on_ref, w)
-        if comm is not None:
-            allreduce(comm, view(data, count, type_code, w), op, w)
-
     def _xmpacc_bcast(self, data: int, where: bytes, nbytes: int, from_nodes: int | None,
                       from_ref: int | None, on_nodes: int | None, on_ref: int | None) -> None:
         w = where_text(where)
@@ -200,7 +175,9 @@ class Runtime(AccRuntime, TaskRuntime):
             if sources[0] not in members:
                 raise RuntimeFailure(w, "the source of bcast is not in its 'on' node set", collective=True)
             root = members.index(sources[0])
-        bcast_bytes(comm, data, nbytes, root)
+        pending = bcast_bytes(comm, data, nbytes, root, start=self.asyncs.active)
+        if pending is not None:
+            self.asyncs.add(pending)
 
     def _xmpacc_barrier(self, where: bytes, on_nodes: int | None, on_ref: int | None) -> None:
         comm = self._on_set(on_nodes, on_ref, where_text(where))

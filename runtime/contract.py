@@ -76,6 +76,17 @@ ENTRIES: tuple[Entry, ...] = (
        "void *data, const char *where, long long count, int type, int op, const void *on_nodes, "
        "const long long *on_ref",
        "reduction directive over the executing node set or an on-set"),
+    _e("_xmpacc_loop_reduce_var_begin", "void",
+       "const void *tmpl, const int *loop_dims, void *data, const long long *var, int op",
+       "reduction clause of a section, before the loop (var: passes/varrefs.py)"),
+    _e("_xmpacc_loop_reduce_var", "void",
+       "const void *tmpl, const char *where, const int *loop_dims, void *data, const long long *var, "
+       "int op, int nloc, const void *loc_addrs, const void *loc_vars, int nkey, const long long *key",
+       "reduction clause of a section, or with location variables (key: the iteration that set them)"),
+    _e("_xmpacc_reduce_var", "void",
+       "const char *where, void *data, const long long *var, int op, const void *on_nodes, "
+       "const long long *on_ref, int nloc, const void *loc_addrs, const void *loc_vars",
+       "reduction directive of a section, or max/min/first*/last* with location variables"),
     _e("_xmpacc_bcast", "void",
        "void *data, const char *where, long long nbytes, const void *from_nodes, "
        "const long long *from_ref, const void *on_nodes, const long long *on_ref",
@@ -157,7 +168,8 @@ def contract_id() -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 # Reduction operators and element types, shared by xmpacc.h and the runtime.
-REDUCTION_OPS = {"+": 1, "-": 1, "*": 2, "&": 3, "|": 4, "^": 5, "&&": 6, "||": 7, "max": 8, "min": 9}
+REDUCTION_OPS = {"+": 1, "-": 1, "*": 2, "&": 3, "|": 4, "^": 5, "&&": 6, "||": 7, "max": 8, "min": 9,
+                 "firstmax": 10, "firstmin": 11, "lastmax": 12, "lastmin": 13}
 
 # Node/template reference encoding in ``const long long *ref``: ref[0] = number of
 # subscripts, then four numbers per subscript (kind, a, b, c): an index a; a triplet a:b:c;

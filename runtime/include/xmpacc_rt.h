@@ -13,6 +13,9 @@ void _xmpacc_reflect_acc(void * array, const char * where, const long long * wid
 void _xmpacc_loop_reduce_begin(const void * tmpl, const int * loop_dims, void * data, long long count, int type, int op);
 void _xmpacc_loop_reduce(const void * tmpl, const char * where, const int * loop_dims, void * data, long long count, int type, int op);
 void _xmpacc_reduce(void * data, const char * where, long long count, int type, int op, const void * on_nodes, const long long * on_ref);
+void _xmpacc_loop_reduce_var_begin(const void * tmpl, const int * loop_dims, void * data, const long long * var, int op);
+void _xmpacc_loop_reduce_var(const void * tmpl, const char * where, const int * loop_dims, void * data, const long long * var, int op, int nloc, const void * loc_addrs, const void * loc_vars, int nkey, const long long * key);
+void _xmpacc_reduce_var(const char * where, void * data, const long long * var, int op, const void * on_nodes, const long long * on_ref, int nloc, const void * loc_addrs, const void * loc_vars);
 void _xmpacc_bcast(void * data, const char * where, long long nbytes, const void * from_nodes, const long long * from_ref, const void * on_nodes, const long long * on_ref);
 void _xmpacc_barrier(const char * where, const void * on_nodes, const long long * on_ref);
 void _xmpacc_async_begin(long long async_id);
