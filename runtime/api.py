@@ -23,6 +23,7 @@ from .errors import RuntimeFailure, where_text
 from .nodes import CommCache, Nodes, resolve_extents
 from .reflect import Width, reflect
 from .reductions import ReductionRuntime
+from .shadows import ShadowRuntime
 from .tasks import TaskRuntime
 
 
@@ -32,7 +33,7 @@ class ExecSet:
 
 
 @dataclass
-class Runtime(AccRuntime, TaskRuntime, ReductionRuntime):
+class Runtime(AccRuntime, TaskRuntime, ReductionRuntime, ShadowRuntime):
     """State of one process's runtime: MPI, descriptors by address, the executing set."""
 
     world: Any
@@ -132,7 +133,10 @@ class Runtime(AccRuntime, TaskRuntime, ReductionRuntime):
         return int(c.base or 0)
 
     def _xmpacc_array_release(self, ptr: int) -> None:
-        if self.arrays.pop(ptr, None) is not None:
+        arr = self.arrays.pop(ptr, None)
+        if arr is not None:
+            if arr.persistent is not None:
+                arr.persistent.free()
             c = CArray.from_address(ptr)
             c.base, c.id = None, 0
 
@@ -150,7 +154,7 @@ class Runtime(AccRuntime, TaskRuntime, ReductionRuntime):
 
     def _xmpacc_reflect(self, ptr: int, where: bytes, widths: int | None) -> None:
         arr, ws, w = self._reflect_args(ptr, where, widths)
-        reflect(arr, ws, self.cache, w, self.stats)
+        reflect(arr, ws, self.cache, w, self.stats, asyncs=self.asyncs)
 
     def _xmpacc_reflect_acc(self, ptr: int, where: bytes, widths: int | None) -> None:
         arr, ws, w = self._reflect_args(ptr, where, widths)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ctypes
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -66,6 +67,7 @@ class DistArray:
     tdims: list[int]
     buffer: np.ndarray            # uint8, local_elems * elem_size bytes
     reflect_plans: dict = field(default_factory=dict)   # reflect.py: widths -> steps
+    persistent: Any = None        # shadows.py: the reflect_init plan
 
     @property
     def shape(self) -> tuple[int, ...]:

@@ -260,8 +260,9 @@ class ArrayDimLayout:
         d = self.dist
         if not 0 <= self.coord < d.nprocs:
             out.append(f"node coordinate {self.coord} outside 0..{d.nprocs - 1}")
-        if has_shadow and d.kind in ("none", "cyclic"):
-            out.append(f"shadow on a {d.kind} dimension (only block and gblock take one)")
+        if has_shadow and (d.kind == "none" or (d.kind == "cyclic" and not self.full_shadow)):
+            out.append(f"shadow on a {d.kind} dimension (only block and gblock take one; cyclic "
+                       "takes a full shadow)")
         if self.offset < d.lower or self.offset + self.extent - 1 > d.upper:
             out.append(f"aligned array is out of template bound: indices 0..{self.extent - 1}"
                        f" + {self.offset} outside {d.lower}..{d.upper}")

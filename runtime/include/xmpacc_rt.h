@@ -10,6 +10,10 @@ void * _xmpacc_align(void * array, const char * where, const char * name, const 
 void _xmpacc_array_release(void * array);
 void _xmpacc_reflect(void * array, const char * where, const long long * widths);
 void _xmpacc_reflect_acc(void * array, const char * where, const long long * widths);
+void _xmpacc_reflect_orthogonal(void * array, const char * where, const long long * widths);
+void _xmpacc_reflect_init(void * array, const char * where, const long long * widths, int orthogonal);
+void _xmpacc_reflect_do(void * array, const char * where);
+void _xmpacc_reduce_shadow(void * array, const char * where, const long long * widths, int type);
 void _xmpacc_loop_reduce_begin(const void * tmpl, const int * loop_dims, void * data, long long count, int type, int op);
 void _xmpacc_loop_reduce(const void * tmpl, const char * where, const int * loop_dims, void * data, long long count, int type, int op);
 void _xmpacc_reduce(void * data, const char * where, long long count, int type, int op, const void * on_nodes, const long long * on_ref);

@@ -25,7 +25,7 @@ from xmpacc import cbuild, facts
 from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import AlreadyReported, XmpError
 from xmpacc.directives import ast as xd
-from xmpacc.passes import tasks
+from xmpacc.passes import shadows, tasks
 from xmpacc.passes.attach import pragma_id
 from xmpacc.passes.onrefs import on_ref
 from xmpacc.passes.reductions import reduction_directive_calls
@@ -56,28 +56,19 @@ def reflect_calls(d: xd.Reflect, scope: Scope, coord: object,
     ``reflect (u) acc`` exchanges the shadow slots of u's device copy."""
     if d.acc and replicated is None:
         raise XmpError(d.loc, "'reflect ... acc' must be inside the acc replicate region of its arrays")
+    if d.acc and d.orthogonal:
+        raise XmpError(d.loc, "'orthogonal' in a 'reflect ... acc' is not supported yet")
     out: list[c_ast.Node] = []
     for name in d.arrays:
-        sym = scope.find_array(name.name)
-        if sym is None and scope.is_broken_array(name.name):
+        try:
+            sym = shadows.shadow_array(name, scope, "reflect")
+        except AlreadyReported:
             continue
-        if sym is None:
-            what = "not declared" if scope.find_c(name.name) is None else "not an aligned array"
-            raise XmpError(name.loc, f"reflect of '{name.name}', which is {what}")
-        if not sym.has_shadow:
-            raise XmpError(name.loc, f"the aligned array '{name.name}' has no shadow; declare one "
-                                     f"with '#pragma xmp shadow' before reflecting it")
         if d.acc and replicated is not None and not replicated(sym):
             raise XmpError(name.loc, f"'reflect ... acc' of '{name.name}', which is not replicated: put it "
                                      f"inside '#pragma xmp acc replicate ({name.name})'")
-        widths = "0"
-        if d.widths is not None:
-            if len(d.widths) != sym.ndims:
-                raise XmpError(d.loc, f"width() gives {len(d.widths)} entries for the "
-                                      f"{sym.ndims}-dimensional array '{name.name}'")
-            widths = "(const long long []){" + ", ".join(
-                f"({w.lower.text}), ({w.upper.text}), {int(w.periodic)}" for w in d.widths) + "}"
-        call = "_xmpacc_reflect_acc" if d.acc else "_xmpacc_reflect"
+        widths = shadows.widths_arg(d.widths, sym, d.loc)
+        call = "_xmpacc_reflect_acc" if d.acc else ("_xmpacc_reflect_orthogonal" if d.orthogonal else "_xmpacc_reflect")
         out += cbuild.stmts(f"{call}(&{sym.c_name}, {cbuild.where_literal(d.loc)}, {widths});", coord)
     return out
 
@@ -132,6 +123,12 @@ class _CommLowering(ScopedWalker):
         coord = item.coord
         if isinstance(d, xd.Reflect):
             return reflect_calls(d, self.scope, coord)
+        if isinstance(d, xd.ReflectInit):
+            return shadows.reflect_init_calls(d, self.scope, coord)
+        if isinstance(d, xd.ReflectDo):
+            return shadows.reflect_do_calls(d, self.scope, coord)
+        if isinstance(d, xd.ReduceShadow):
+            return shadows.reduce_shadow_calls(d, self.scope, coord)
         if isinstance(d, xd.ReductionDirective):
             return reduction_directive_calls(d, node_ref(d.on, self.scope), self.scope, coord)
         if isinstance(d, xd.Barrier):
