@@ -108,7 +108,7 @@ class _CommLowering(ScopedWalker):
                 pairs = tasks.split_tasks(body, d, lambda n: self.ctx.directives.get(id(n), []))
                 for _task, stmt in pairs:
                     self.visit(stmt)
-                return [tasks.tasks_block(d, pairs, self.scope, self._fresh, self.ctx)]
+                return [tasks.tasks_block(d, pairs, self.scope, self._fresh)]
             lowered = self._lower(d, item)
             if lowered is None:
                 return [item]
@@ -157,7 +157,7 @@ class _CommLowering(ScopedWalker):
         if body is None:
             raise XmpError(d.loc, "the task directive must be followed by a statement")
         self.visit(body)  # first, so that its mistakes are found even if the task has one
-        return tasks.task_block(d, body, self.scope, self._fresh, self.ctx)
+        return tasks.task_block(d, body, self.scope, self._fresh)
 
     def _fresh(self) -> str:
         self.tasks += 1

@@ -33,6 +33,7 @@ from xmpacc.directives import ast as xd
 from xmpacc.directives.exprs import negate
 from xmpacc.passes import locations
 from xmpacc.passes.attach import pragma_id
+from xmpacc.passes.canonical import canonical
 from xmpacc.passes.loopnest import NestBuilder
 from xmpacc.passes.loopnest import control_var as _control_var
 from xmpacc.passes.loopnest import nested_for as _nested_for
@@ -214,7 +215,10 @@ def _check_nest(loop: xd.Loop, node: c_ast.For, indices: dict[str, int]) -> None
     """Every distributed index must control a loop of the perfect nest."""
     pending, current = set(indices), node
     while current is not None and pending:
-        pending.discard(_control_var(current) or "")
+        var = _control_var(current)
+        if var is None:
+            canonical(current)  # reports what is wrong with the loop's initialisation
+        pending.discard(var or "")
         current = _nested_for(current.stmt) if pending else None
     if pending:
         name = next(v for v in indices if v in pending)

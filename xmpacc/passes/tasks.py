@@ -15,8 +15,8 @@ reference §6.7, global-view §6).
       { ... }                             if (_xmpacc_task_3) { ... } }
     }                                   ... }
 
-Collective directives inside a ``nocomm`` task are errors: its nodes have no node set of
-their own to communicate in.
+Collective directives inside a ``nocomm`` task are errors (pass nocomm reports them): its
+nodes have no node set of their own to communicate in.
 """
 
 from __future__ import annotations
@@ -60,13 +60,11 @@ def check_nocomm_body(body: c_ast.Node, ctx: Context) -> None:
                                        "to communicate in (remove 'nocomm')")
 
 
-def task_block(d: xd.Task, body: c_ast.Node, scope: Scope, fresh: Callable[[], str],
-               ctx: Context) -> c_ast.Node:
+def task_block(d: xd.Task, body: c_ast.Node, scope: Scope, fresh: Callable[[], str]) -> c_ast.Node:
     """A task on its own (not inside ``tasks``)."""
     desc, ref = on_ref(d.on, scope)
     where = cbuild.where_literal(d.loc)
-    if d.nocomm:
-        check_nocomm_body(body, ctx)
+    if d.nocomm:   # its body was checked by pass nocomm
         return c_ast.If(cbuild.expr(f"_xmpacc_task_nocomm({where}, {desc}, {ref})", body.coord), body, None,
                         body.coord)
     return _pushed(f"_xmpacc_task_begin({where}, {desc}, {ref})", body, fresh())
@@ -107,7 +105,7 @@ def _loc(node: c_ast.Node, d: xd.Tasks) -> object:
 
 
 def tasks_block(d: xd.Tasks, pairs: list[tuple[xd.Task, c_ast.Node]], scope: Scope,
-                fresh: Callable[[], str], ctx: Context) -> c_ast.Compound:
+                fresh: Callable[[], str]) -> c_ast.Compound:
     refs = [on_ref(t.on, scope) for t, _ in pairs]
     group = fresh()
     coord = pairs[0][1].coord
@@ -121,7 +119,6 @@ def tasks_block(d: xd.Tasks, pairs: list[tuple[xd.Task, c_ast.Node]], scope: Sco
     items: list[c_ast.Node] = [begin]
     for k, (task, stmt) in enumerate(pairs):
         if task.nocomm:
-            check_nocomm_body(stmt, ctx)
             items.append(c_ast.If(cbuild.expr(f"{group} == {k}", stmt.coord), stmt, None, stmt.coord))
         else:
             items.append(_pushed(f"_xmpacc_tasks_enter({group}, {k})", stmt, fresh()))
