@@ -62,6 +62,10 @@ _XMPACC_HD static inline _xmpacc_range_t _xmpacc_range(const _xmpacc_tdim_t *d, 
   long long olo = d->owned_first, ohi = d->owned_first + d->owned_count - 1;
   long long cuts[4];
   int k, ncut = 0;
+  for (k = 0; k < 3; k++) {
+    r.lo[k] = r.hi[k] = 0;
+    r.in_e[k] = r.in_o[k] = 0;
+  }
   r.n = 0;
   r.elo = olo - wlo;
   r.ehi = ohi + whi;
