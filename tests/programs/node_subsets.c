@@ -57,6 +57,16 @@ int main(void)
         ok = ok && rsum == 30;
     }
 
+    /* node references with triplets and mixtures: a column of g, every other node of p */
+    {
+        int col = 0, odd = 0;
+#pragma xmp task on g[:][0]
+        col = xmp_num_nodes();
+#pragma xmp task on p[1:n/2:2]
+        odd = xmpc_node_num() + 1;
+        ok = ok && (serial || (me % 2 == 0 ? col == n / 2 && odd == 0 : col == 0 && odd == me / 2 + 1));
+    }
+
     /* nodes e = *: inside a task, the task's node set */
 #pragma xmp task on p[1:2]
     {
