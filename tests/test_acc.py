@@ -135,6 +135,19 @@ def test_acc_features_on_2x2_grid(tmp_path: Path) -> None:
     same_output(r.stdout, expected, rel=1e-9)
 
 
+@pytest.mark.mpi
+@pytest.mark.parametrize("nprocs", [1, 3])
+def test_acc_expand_and_offset_on_host_backend(tmp_path: Path, nprocs: int) -> None:
+    exe = tmp_path / "expand"
+    r = run_xmpacc(str(PROGRAMS / "acc_expand_offset.c"), "-o", str(exe))
+    assert r.returncode == 0, r.stderr
+    ref = build_serial(PROGRAMS / "acc_expand_offset.c", tmp_path / "serial")
+    expected = subprocess.run([str(ref)], capture_output=True, text=True, check=True).stdout
+    r = run_mpi(nprocs, exe, env=HOST)
+    assert r.returncode == 0, r.stderr
+    same_output(r.stdout, expected, rel=1e-12)
+
+
 # ------------------------------------------------------------------ diagnostics
 
 BASE = """\

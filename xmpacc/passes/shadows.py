@@ -31,8 +31,9 @@ def shadow_array(name: xd.Name, scope: Scope, what: str) -> ArraySym:
         kind = "not declared" if scope.find_c(name.name) is None else "not an aligned array"
         raise XmpError(name.loc, f"{what} of '{name.name}', which is {kind}")
     if not sym.has_shadow:
+        use = "reflecting it" if what == "reflect" else f"its {what}"
         raise XmpError(name.loc, f"the aligned array '{name.name}' has no shadow; declare one "
-                                 f"with '#pragma xmp shadow' before the {what}")
+                                 f"with '#pragma xmp shadow' before {use}")
     return sym
 
 
