@@ -52,27 +52,29 @@ class Nodes:
     rank: int            # this process's world rank
     families: tuple[tuple[int, ...], ...] | None = None   # None: the entire node set
 
+    def __post_init__(self) -> None:
+        # computed once: reductions and reflects ask for them at every call
+        self._all = self.families or (tuple(range(math.prod(self.extents))),)
+        self._family = next((f for f in self._all if self.rank in f), None)
+        self._coords = None if self._family is None else \
+            tuple(int(c) for c in np.unravel_index(self._family.index(self.rank), self.extents))
+        self._key = hash(self._all)
+
     def all_families(self) -> tuple[tuple[int, ...], ...]:
-        return self.families or (tuple(range(math.prod(self.extents))),)
+        return self._all
 
     @property
     def family(self) -> tuple[int, ...] | None:
         """The world ranks of my node array (None when I am in none of its families)."""
-        for fam in self.all_families():
-            if self.rank in fam:
-                return fam
-        return None
+        return self._family
 
     @property
     def is_member(self) -> bool:
-        return self.family is not None
+        return self._family is not None
 
     @property
     def coords(self) -> tuple[int, ...] | None:
-        fam = self.family
-        if fam is None:
-            return None
-        return tuple(int(c) for c in np.unravel_index(fam.index(self.rank), self.extents))
+        return self._coords
 
     def rank_of(self, coords: tuple[int, ...], family: tuple[int, ...] | None = None) -> int:
         """World rank of the node at ``coords`` (in my family unless one is given)."""
@@ -97,7 +99,7 @@ class Nodes:
         """The nodes that share my coordinates outside ``keep`` (rank = position inside);
         None on a node that is not a member."""
         key = self.line_key(keep)
-        return cache.split(self.comm, ("line", self.all_families(), self.extents, tuple(sorted(keep))),
+        return cache.split(self.comm, ("line", self._key, self.extents, tuple(sorted(keep))),
                            None if key is None else key[0], 0 if key is None else key[1])
 
     def select(self, ref: list[int] | None, where: str) -> list[int]:
