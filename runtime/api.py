@@ -17,19 +17,14 @@ from typing import Any
 from .acc import AccRuntime
 from .asyncs import AsyncOps
 from .arrays import DistArray, Template, make_array, read_ints, read_longs
-from .collectives import allreduce, bcast_bytes, reset_to_identity, view
+from .collectives import bcast_bytes
 from .cstructs import CArray, CNodes, CTemplate
 from .errors import RuntimeFailure, where_text
 from .nodes import CommCache, Nodes, resolve_extents
 from .reflect import Width, reflect
-
-
-def _ref(ptr: int | None) -> list[int] | None:
-    """Decode a node reference ``{ndims, (kind, a, b, c)...}`` (None: the whole array)."""
-    if not ptr:
-        return None
-    n = read_longs(ptr, 1)[0]
-    return read_longs(ptr, 1 + 4 * n)
+from .reductions import ReductionRuntime
+from .shadows import ShadowRuntime
+from .tasks import TaskRuntime
 
 
 @dataclass
@@ -38,7 +33,7 @@ class ExecSet:
 
 
 @dataclass
-class Runtime(AccRuntime):
+class Runtime(AccRuntime, TaskRuntime, ReductionRuntime, ShadowRuntime):
     """State of one process's runtime: MPI, descriptors by address, the executing set."""
 
     world: Any
@@ -53,6 +48,7 @@ class Runtime(AccRuntime):
 
     def __post_init__(self) -> None:
         self.exec_stack.append(ExecSet(self.world))
+        self._tasks_init()
         self._publish()
 
     # ----------------------------------------------------------------- helpers
@@ -72,14 +68,12 @@ class Runtime(AccRuntime):
 
     def _on_set(self, nodes_ptr: int | None, ref_ptr: int | None, where: str) -> Any | None:
         """The communicator of an on-set (the executing set without an on clause); None
-        on a node outside the on-set, which skips the directive (reference §6.4-6.6)."""
+        on a node outside the on-set, which skips the directive (reference §6.4-6.6).
+        The reference names nodes or a template (global-view §6)."""
         if not nodes_ptr:
             return self.exec_comm
-        nodes = self._nodes(nodes_ptr, where)
-        members = nodes.select(_ref(ref_ptr), where)
-        me = self.world.Get_rank()
-        key = ("on", nodes.extents, tuple(_ref(ref_ptr) or ()))
-        return self.cache.split(self.exec_comm, key, min(members) if me in members else None, me)
+        key, color, order = self.node_sets(nodes_ptr, ref_ptr, where).split_args(self.world.Get_rank())
+        return self.cache.split(self.exec_comm, ("on",) + key, color, order)
 
     # ----------------------------------------------------------------- declarations
     def _xmpacc_nodes_init(self, ptr: int, where: bytes, name: bytes, ndims: int, extents: int) -> None:
@@ -139,7 +133,10 @@ class Runtime(AccRuntime):
         return int(c.base or 0)
 
     def _xmpacc_array_release(self, ptr: int) -> None:
-        if self.arrays.pop(ptr, None) is not None:
+        arr = self.arrays.pop(ptr, None)
+        if arr is not None:
+            if arr.persistent is not None:
+                arr.persistent.free()
             c = CArray.from_address(ptr)
             c.base, c.id = None, 0
 
@@ -157,7 +154,7 @@ class Runtime(AccRuntime):
 
     def _xmpacc_reflect(self, ptr: int, where: bytes, widths: int | None) -> None:
         arr, ws, w = self._reflect_args(ptr, where, widths)
-        reflect(arr, ws, self.cache, w, self.stats)
+        reflect(arr, ws, self.cache, w, self.stats, asyncs=self.asyncs)
 
     def _xmpacc_reflect_acc(self, ptr: int, where: bytes, widths: int | None) -> None:
         arr, ws, w = self._reflect_args(ptr, where, widths)
@@ -167,32 +164,6 @@ class Runtime(AccRuntime):
         view = self.backend.view(copy.buffer, "uint8", copy.nbytes).reshape(arr.shape + (arr.elem_size,))
         reflect(arr, ws, self.cache, w, self.stats, view, self._transport())
 
-    def _loop_comm(self, tmpl_ptr: int, loop_dims: int, where: str) -> tuple[Template, Any]:
-        tmpl = self.templates[tmpl_ptr]
-        assert tmpl.nodes is not None
-        mask = read_ints(loop_dims, len(tmpl.bounds))
-        keep = frozenset(tmpl.node_dims[t] for t in range(len(mask)) if mask[t] and tmpl.node_dims[t] >= 0)
-        return tmpl, tmpl.nodes.sub_comm(self.cache, keep)
-
-    def _xmpacc_loop_reduce_begin(self, tmpl_ptr: int, loop_dims: int, data: int, count: int,
-                                  type_code: int, op: int) -> None:
-        _tmpl, comm = self._loop_comm(tmpl_ptr, loop_dims, "?")
-        if comm.Get_rank() != 0:
-            reset_to_identity(view(data, count, type_code, "reduction"), op)
-
-    def _xmpacc_loop_reduce(self, tmpl_ptr: int, where: bytes, loop_dims: int, data: int, count: int,
-                            type_code: int, op: int) -> None:
-        w = where_text(where)
-        _tmpl, comm = self._loop_comm(tmpl_ptr, loop_dims, w)
-        allreduce(comm, view(data, count, type_code, w), op, w)
-
-    def _xmpacc_reduce(self, data: int, where: bytes, count: int, type_code: int, op: int,
-                       on_nodes: int | None, on_ref: int | None) -> None:
-        w = where_text(where)
-        comm = self._on_set(on_nodes, on_ref, w)
-        if comm is not None:
-            allreduce(comm, view(data, count, type_code, w), op, w)
-
     def _xmpacc_bcast(self, data: int, where: bytes, nbytes: int, from_nodes: int | None,
                       from_ref: int | None, on_nodes: int | None, on_ref: int | None) -> None:
         w = where_text(where)
@@ -201,14 +172,16 @@ class Runtime(AccRuntime):
             return
         root = 0
         if from_nodes:
-            sources = self._nodes(from_nodes, w).select(_ref(from_ref), w)
+            sources = self.node_sets(from_nodes, from_ref, w).mine or ()
             if len(sources) != 1:
                 raise RuntimeFailure(w, "the source of bcast must be exactly one node", collective=True)
             members = comm.allgather(self.world.Get_rank())
             if sources[0] not in members:
                 raise RuntimeFailure(w, "the source of bcast is not in its 'on' node set", collective=True)
             root = members.index(sources[0])
-        bcast_bytes(comm, data, nbytes, root)
+        pending = bcast_bytes(comm, data, nbytes, root, start=self.asyncs.active)
+        if pending is not None:
+            self.asyncs.add(pending)
 
     def _xmpacc_barrier(self, where: bytes, on_nodes: int | None, on_ref: int | None) -> None:
         comm = self._on_set(on_nodes, on_ref, where_text(where))
@@ -229,24 +202,6 @@ class Runtime(AccRuntime):
 
     def _xmpacc_test_async(self, async_id: int) -> int:
         return int(self.asyncs.test(async_id))
-
-    def _xmpacc_task_begin(self, where: bytes, nodes_ptr: int, ref: int | None) -> int:
-        w = where_text(where)
-        nodes = self._nodes(nodes_ptr, w)
-        members = nodes.select(_ref(ref), w)
-        me = self.world.Get_rank()
-        key = ("task", nodes.extents, tuple(_ref(ref) or ()))
-        comm = self.cache.split(self.exec_comm, key, min(members) if me in members else None, me)
-        if comm is None:
-            return 0
-        self.exec_stack.append(ExecSet(comm))
-        self._publish()
-        return 1
-
-    def _xmpacc_task_end(self) -> None:
-        if len(self.exec_stack) > 1:
-            self.exec_stack.pop()
-            self._publish()
 
     def _xmpacc_exit_hook(self, status: int) -> None:
         """exit(status) in the program: 0 ends this process normally, others the whole job."""

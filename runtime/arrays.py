@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import ctypes
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
 from .cstructs import CArray, CTemplate, set_fields
-from .distribution import ArrayDimLayout, DimDistribution, DistributionError
+from .distribution import OUTSIDE, ArrayDimLayout, DimDistribution, DistributionError
 from .errors import RuntimeFailure
 from .nodes import Nodes
 
@@ -30,9 +31,13 @@ class Template:
     node_dims: list[int] = field(default_factory=list)   # -1 for '*'
 
     def coord(self, t: int) -> int:
-        """This node's coordinate along the node dimension of template dimension t."""
+        """This node's coordinate along the node dimension of template dimension t
+        (OUTSIDE on a node that is not in the node array, a subset)."""
         nd = self.node_dims[t]
-        return 0 if nd < 0 or self.nodes is None else self.nodes.coords[nd]
+        if nd < 0 or self.nodes is None:
+            return 0
+        coords = self.nodes.coords
+        return OUTSIDE if coords is None else coords[nd]
 
     def distribute(self, nodes: Nodes, kinds: list[int], widths: list[int],
                    gblock_maps: list[tuple[int, ...]], where: str, cstruct: CTemplate) -> None:
@@ -51,10 +56,21 @@ class Template:
                                      collective=True) from None
             self.dims.append(dist)
             self.node_dims.append(nd)
-            fields = dist.tdim_fields(self.coord(t))
+            fields = _tdim_fields(dist, self.coord(t))
             fields["node_dim"] = nd
             set_fields(cstruct.dim[t], fields)
         cstruct.distributed = 1
+
+
+def _tdim_fields(dist: DimDistribution, k: int) -> dict[str, int]:
+    """The C descriptor of one template dimension; a node outside the node array owns
+    nothing: its coordinate is past the last one, so no formula of xmpacc_dist.h finds an
+    owned index (owned_first past the template keeps count_below at 0)."""
+    if k != OUTSIDE:
+        return dist.tdim_fields(k)
+    fields = dist.tdim_fields(0)
+    fields.update(coord=dist.nprocs, owned_count=0, owned_first=dist.upper + 1)
+    return fields
 
 
 @dataclass
@@ -66,6 +82,7 @@ class DistArray:
     tdims: list[int]
     buffer: np.ndarray            # uint8, local_elems * elem_size bytes
     reflect_plans: dict = field(default_factory=dict)   # reflect.py: widths -> steps
+    persistent: Any = None        # shadows.py: the reflect_init plan
 
     @property
     def shape(self) -> tuple[int, ...]:

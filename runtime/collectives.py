@@ -12,8 +12,12 @@ from .errors import RuntimeFailure
 # _XMPACC_TYPE codes (xmpacc.h) -> numpy dtypes
 DTYPES = {1: np.bool_, 2: np.int8, 3: np.int8, 4: np.uint8, 5: np.int16, 6: np.uint16,
           7: np.int32, 8: np.uint32, 9: np.int64, 10: np.uint64, 11: np.int64, 12: np.uint64,
-          13: np.float32, 14: np.float64}
-OP_NAMES = {1: "+", 2: "*", 3: "&", 4: "|", 5: "^", 6: "&&", 7: "||", 8: "max", 9: "min"}
+          13: np.float32, 14: np.float64, 15: np.longdouble, 16: np.complex64, 17: np.complex128,
+          18: np.clongdouble}
+OP_NAMES = {1: "+", 2: "*", 3: "&", 4: "|", 5: "^", 6: "&&", 7: "||", 8: "max", 9: "min",
+            10: "firstmax", 11: "firstmin", 12: "lastmax", 13: "lastmin"}
+# The location kinds reduce their value as max or min (global-view §5).
+VALUE_OP = {10: 8, 11: 9, 12: 8, 13: 9}
 # Identity a non-first node starts from, for the operators that are not idempotent.
 RESET_IDENTITY = {1: 0, 2: 1, 5: 0}
 
@@ -32,11 +36,21 @@ def view(ptr: int, count: int, type_code: int, where: str) -> np.ndarray:
 def mpi_op(op: int, dtype: Any, where: str) -> Any:
     from mpi4py import MPI
 
-    if op in (3, 4, 5) and np.issubdtype(dtype, np.floating):
+    if op in (3, 4, 5) and np.issubdtype(dtype, np.inexact):
         raise RuntimeFailure(where, f"bitwise reduction '{OP_NAMES[op]}' of a floating-point value",
                              collective=True)
+    if op in (8, 9) and np.issubdtype(dtype, np.complexfloating):
+        raise RuntimeFailure(where, f"reduction '{OP_NAMES[op]}' of a complex value", collective=True)
     return {1: MPI.SUM, 2: MPI.PROD, 3: MPI.BAND, 4: MPI.BOR, 5: MPI.BXOR, 6: MPI.LAND,
             7: MPI.LOR, 8: MPI.MAX, 9: MPI.MIN}[op]
+
+
+def _work(data: np.ndarray, op: int) -> np.ndarray:
+    """A contiguous copy that MPI can reduce: logical operators work on 0/1 ints (MPI has
+    no LAND on floating point), _Bool as int."""
+    if op in (6, 7):
+        return (data != 0).astype(np.int32)
+    return data.astype(np.int32) if data.dtype == np.bool_ else np.ascontiguousarray(data).copy()
 
 
 def allreduce(comm: Any, data: np.ndarray, op: int, where: str) -> None:
@@ -46,9 +60,23 @@ def allreduce(comm: Any, data: np.ndarray, op: int, where: str) -> None:
         if op in (6, 7):  # logical results are 0/1 even on one node
             data[...] = data != 0
         return
-    work = data.astype(np.int32) if data.dtype == np.bool_ else data.copy()
+    work = _work(data, op)
     comm.Allreduce(MPI.IN_PLACE, work, op=mpi_op(op, data.dtype, where))
     data[...] = work
+
+
+def allreduce_start(comm: Any, data: np.ndarray, op: int, where: str) -> Any:
+    """The non-blocking allreduce (``reduction ... async``): a Pending (asyncs.py) that
+    writes the result into ``data`` when it completes."""
+    from mpi4py import MPI
+
+    from .asyncs import MpiPending
+
+    work = _work(data, op)
+    if comm.Get_size() == 1:
+        return MpiPending([], lambda: data.__setitem__(Ellipsis, work))
+    request = comm.Iallreduce(MPI.IN_PLACE, work, op=mpi_op(op, data.dtype, where))
+    return MpiPending([request], lambda: data.__setitem__(Ellipsis, work), keep=work)
 
 
 def reset_to_identity(data: np.ndarray, op: int) -> None:
@@ -56,7 +84,14 @@ def reset_to_identity(data: np.ndarray, op: int) -> None:
         data[...] = RESET_IDENTITY[op]
 
 
-def bcast_bytes(comm: Any, ptr: int, nbytes: int, root: int) -> None:
+def bcast_bytes(comm: Any, ptr: int, nbytes: int, root: int, start: bool = False) -> Any:
+    """Broadcast ``nbytes`` at ``ptr``; with ``start`` a non-blocking Ibcast, returned as a
+    Pending (``bcast ... async``)."""
     raw = (ctypes.c_char * nbytes).from_address(ptr)
     buf = np.frombuffer(raw, dtype=np.uint8)
-    comm.Bcast(buf, root=root)
+    if not start:
+        comm.Bcast(buf, root=root)
+        return None
+    from .asyncs import MpiPending
+
+    return MpiPending([comm.Ibcast(buf, root=root)], keep=buf)

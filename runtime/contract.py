@@ -65,6 +65,17 @@ ENTRIES: tuple[Entry, ...] = (
     _e("_xmpacc_reflect_acc", "void",
        "void *array, const char *where, const long long *widths",
        "reflect ... acc: the shadow slots of the array's device copy, device to device"),
+    _e("_xmpacc_reflect_orthogonal", "void",
+       "void *array, const char *where, const long long *widths",
+       "reflect ... orthogonal: no corner exchange"),
+    _e("_xmpacc_reflect_init", "void",
+       "void *array, const char *where, const long long *widths, int orthogonal",
+       "reflect_init: plan the reflect once (persistent requests) for reflect_do"),
+    _e("_xmpacc_reflect_do", "void", "void *array, const char *where",
+       "reflect_do: run the reflect that reflect_init planned"),
+    _e("_xmpacc_reduce_shadow", "void",
+       "void *array, const char *where, const long long *widths, int type",
+       "reduce_shadow: owners add their neighbours' shadow copies (type: element type code)"),
     _e("_xmpacc_loop_reduce_begin", "void",
        "const void *tmpl, const int *loop_dims, void *data, long long count, int type, int op",
        "reduction clause, before the loop: identity on all but the first node of each set"),
@@ -76,6 +87,17 @@ ENTRIES: tuple[Entry, ...] = (
        "void *data, const char *where, long long count, int type, int op, const void *on_nodes, "
        "const long long *on_ref",
        "reduction directive over the executing node set or an on-set"),
+    _e("_xmpacc_loop_reduce_var_begin", "void",
+       "const void *tmpl, const int *loop_dims, void *data, const long long *var, int op",
+       "reduction clause of a section, before the loop (var: passes/varrefs.py)"),
+    _e("_xmpacc_loop_reduce_var", "void",
+       "const void *tmpl, const char *where, const int *loop_dims, void *data, const long long *var, "
+       "int op, int nloc, const void *loc_addrs, const void *loc_vars, int nkey, const long long *key",
+       "reduction clause of a section, or with location variables (key: the iteration that set them)"),
+    _e("_xmpacc_reduce_var", "void",
+       "const char *where, void *data, const long long *var, int op, const void *on_nodes, "
+       "const long long *on_ref, int nloc, const void *loc_addrs, const void *loc_vars",
+       "reduction directive of a section, or max/min/first*/last* with location variables"),
     _e("_xmpacc_bcast", "void",
        "void *data, const char *where, long long nbytes, const void *from_nodes, "
        "const long long *from_ref, const void *on_nodes, const long long *on_ref",
@@ -95,6 +117,19 @@ ENTRIES: tuple[Entry, ...] = (
        "const char *where, const void *nodes, const long long *ref",
        "task directive: 1 if this node runs the task (its node set is pushed)"),
     _e("_xmpacc_task_end", "void", "", "end of a task this node ran (node set popped)"),
+    _e("_xmpacc_task_nocomm", "int",
+       "const char *where, const void *nodes, const long long *ref",
+       "task ... nocomm: 1 if this node is in the set (no node set is created)"),
+    _e("_xmpacc_tasks_begin", "int",
+       "const char *where, int n, const void *descs, const void *refs, const void *wheres",
+       "tasks construct: the n on-refs (descriptors, refs, task lines); my task or -1"),
+    _e("_xmpacc_tasks_enter", "int", "int mine, int k",
+       "task k of the innermost tasks: 1 if this node runs it (its node set is pushed)"),
+    _e("_xmpacc_tasks_end", "void", "", "end of a tasks construct"),
+    _e("_xmpacc_nodes_subset", "void",
+       "void *nodes, const char *where, const char *name, int ndims, const int *extents, "
+       "const void *parent, const long long *ref",
+       "nodes q[...] = p[...] (parent = 0: '= *', the executing node set)"),
     _e("_xmpacc_replicate_begin", "int",
        "const char *where, int n, const void *keys, const long long *sizes, const void *names",
        "acc replicate: device copies of n variables (size -1: aligned array, key = descriptor)"),
@@ -144,11 +179,15 @@ def contract_id() -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 # Reduction operators and element types, shared by xmpacc.h and the runtime.
-REDUCTION_OPS = {"+": 1, "-": 1, "*": 2, "&": 3, "|": 4, "^": 5, "&&": 6, "||": 7, "max": 8, "min": 9}
+REDUCTION_OPS = {"+": 1, "-": 1, "*": 2, "&": 3, "|": 4, "^": 5, "&&": 6, "||": 7, "max": 8, "min": 9,
+                 "firstmax": 10, "firstmin": 11, "lastmax": 12, "lastmin": 13}
 
 # Node/template reference encoding in ``const long long *ref``: ref[0] = number of
-# subscripts, then four numbers per subscript (kind, a, b, c).
+# subscripts, then four numbers per subscript (kind, a, b, c): an index a; a triplet a:b:c;
+# a:(last index):c; '*'; (first index):b:c; (first):(last):c.  The descriptor beside it is
+# a node array or a template (runtime/nodesets.py).
 REF_INDEX, REF_TRIPLET, REF_TRIPLET_TO_END, REF_STAR = 0, 1, 2, 3
+REF_FROM_START, REF_ALL = 4, 5
 
 # Kernel parameter kinds in ``_xmpacc_launch``: three numbers per parameter (kind, a, b).
 LAUNCH_VALUE = 0       # a host value; a = its size in bytes

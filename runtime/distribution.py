@@ -24,6 +24,9 @@ _C_KIND = {"none": DIST_NONE, "block": DIST_BLOCK, "cyclic": DIST_CYCLIC,
            "gblock": DIST_GBLOCK}
 
 
+OUTSIDE = -1   # the node coordinate of a node outside the node array (ArrayDimLayout)
+
+
 class DistributionError(ValueError):
     """A distribution or array layout that cannot exist (bad bounds, sizes, shadows...)."""
 
@@ -227,6 +230,8 @@ class ArrayDimLayout:
     Decisions: a node owning no element of a block/gblock dimension gets no buffer at all
     (lext = 0, shadows included: reflect only exchanges among owning nodes); a cyclic buffer
     is indexed by template position, so lext = position of the last owned element + 1.
+    ``coord`` = OUTSIDE (-1): a node that is not in the node array the template is
+    distributed onto (a node subset, global-view §6); it owns and holds nothing.
     """
 
     dist: DimDistribution | None
@@ -258,14 +263,19 @@ class ArrayDimLayout:
                 out.append("shadow on a collapsed dimension (it is not distributed)")
             return out
         d = self.dist
-        if not 0 <= self.coord < d.nprocs:
+        if not 0 <= self.coord < d.nprocs and self.coord != OUTSIDE:
             out.append(f"node coordinate {self.coord} outside 0..{d.nprocs - 1}")
-        if has_shadow and d.kind in ("none", "cyclic"):
-            out.append(f"shadow on a {d.kind} dimension (only block and gblock take one)")
+        if has_shadow and (d.kind == "none" or (d.kind == "cyclic" and not self.full_shadow)):
+            out.append(f"shadow on a {d.kind} dimension (only block and gblock take one; cyclic "
+                       "takes a full shadow)")
         if self.offset < d.lower or self.offset + self.extent - 1 > d.upper:
             out.append(f"aligned array is out of template bound: indices 0..{self.extent - 1}"
                        f" + {self.offset} outside {d.lower}..{d.upper}")
         return out
+
+    @property
+    def _outside(self) -> bool:
+        return self.dist is not None and self.coord == OUTSIDE
 
     @property
     def _whole(self) -> bool:
@@ -285,6 +295,8 @@ class ArrayDimLayout:
     @property
     def owned_count(self) -> int:
         """Number of array indices i in [0, extent) with i + c owned by this node."""
+        if self._outside:
+            return 0
         if self.dist is None or self.dist.kind == "none":
             return self.extent
         if self.dist.kind == "cyclic":
@@ -297,6 +309,8 @@ class ArrayDimLayout:
     def owned_first(self) -> int:
         """First owned array index.  With none owned: block/gblock, the owned template
         range's start clamped to [0, extent]; cyclic, extent."""
+        if self._outside:
+            return self.extent
         if self.dist is None or self.dist.kind == "none":
             return 0
         if self.dist.kind == "cyclic":
@@ -307,6 +321,8 @@ class ArrayDimLayout:
     @property
     def lext(self) -> int:
         """Allocated local extent."""
+        if self._outside:
+            return 0
         if self._whole:
             return self.extent
         if self.dist.kind == "cyclic":
@@ -319,12 +335,16 @@ class ArrayDimLayout:
     def gtol(self) -> int:
         """loc = glb - gtol for NONE/block/gblock indexing; 0 when unused (whole, cyclic).
         Always owned_first - shadow_lo for block/gblock, even with nothing owned."""
+        if self._outside:
+            return 0
         if self._whole or self.dist.kind == "cyclic":
             return 0
         return self.owned_first - self.shadow_lo
 
     def owned_indices(self) -> list[int]:
         """This node's owned array indices, increasing."""
+        if self._outside:
+            return []
         if self.dist is not None and self.dist.kind == "cyclic":
             lo, hi = self._cyclic_span()
             return [self.dist.glb(self.coord, p) - self.offset for p in range(lo, hi)]

@@ -14,7 +14,6 @@ from typing import Any
 
 import numpy as np
 
-from .contract import REF_INDEX, REF_STAR, REF_TRIPLET, REF_TRIPLET_TO_END
 from .errors import RuntimeFailure
 
 
@@ -37,76 +36,91 @@ class CommCache:
 
 @dataclass
 class Nodes:
-    """A node array covering the entire node set."""
+    """A node array: the entire node set, or a subset of another one (global-view §6).
+
+    ``families`` lists the world ranks of the nodes in element order (row-major).  A node
+    array declared over the whole job has one family, ``0 .. size-1``; a subset
+    ``nodes q[2] = p[0:2]`` has the ranks of ``p[0]``, ``p[1]``; a subset whose reference
+    has a ``*`` (``nodes q[*] = p[*][:]``) is a different node array on each value of the
+    starred coordinate, so it has one family per value and each node uses the one it is
+    in.  A node in none of them is not a member (``coords`` is None).
+    """
 
     name: str
     extents: tuple[int, ...]
-    comm: Any            # the world communicator: node linear index == world rank
-    rank: int
+    comm: Any            # the world communicator
+    rank: int            # this process's world rank
+    families: tuple[tuple[int, ...], ...] | None = None   # None: the entire node set
+
+    def __post_init__(self) -> None:
+        # computed once: reductions and reflects ask for them at every call
+        self._all = self.families or (tuple(range(math.prod(self.extents))),)
+        self._family = next((f for f in self._all if self.rank in f), None)
+        self._coords = None if self._family is None else \
+            tuple(int(c) for c in np.unravel_index(self._family.index(self.rank), self.extents))
+        self._key = hash(self._all)
+
+    def all_families(self) -> tuple[tuple[int, ...], ...]:
+        return self._all
 
     @property
-    def coords(self) -> tuple[int, ...]:
-        return tuple(int(c) for c in np.unravel_index(self.rank, self.extents))
+    def family(self) -> tuple[int, ...] | None:
+        """The world ranks of my node array (None when I am in none of its families)."""
+        return self._family
 
-    def rank_of(self, coords: tuple[int, ...]) -> int:
-        return int(np.ravel_multi_index(coords, self.extents))
+    @property
+    def is_member(self) -> bool:
+        return self._family is not None
 
-    def line_key(self, keep: frozenset[int]) -> tuple[int, int]:
-        """(color, order) that groups the nodes differing only in the dimensions ``keep``."""
-        c = self.coords
+    @property
+    def coords(self) -> tuple[int, ...] | None:
+        return self._coords
+
+    def rank_of(self, coords: tuple[int, ...], family: tuple[int, ...] | None = None) -> int:
+        """World rank of the node at ``coords`` (in my family unless one is given)."""
+        fam = family if family is not None else (self.family or self.all_families()[0])
+        return fam[int(np.ravel_multi_index(coords, self.extents))]
+
+    def line_key(self, keep: frozenset[int]) -> tuple[int, int] | None:
+        """(color, order) that groups the nodes differing only in the dimensions ``keep``;
+        None for a node that is not a member."""
+        c, fam = self.coords, self.family
+        if c is None or fam is None:
+            return None
         other = tuple(c[d] for d in range(len(c)) if d not in keep)
         other_ext = tuple(self.extents[d] for d in range(len(c)) if d not in keep)
         color = int(np.ravel_multi_index(other, other_ext)) if other else 0
+        color += math.prod(other_ext) * self.all_families().index(fam)
         order = int(np.ravel_multi_index(tuple(c[d] for d in sorted(keep)),
                                          tuple(self.extents[d] for d in sorted(keep)))) if keep else 0
         return color, order
 
     def sub_comm(self, cache: CommCache, keep: frozenset[int]) -> Any:
-        """The nodes that share my coordinates outside ``keep`` (rank = position inside)."""
-        color, order = self.line_key(keep)
-        return cache.split(self.comm, ("line", self.extents, tuple(sorted(keep))), color, order)
+        """The nodes that share my coordinates outside ``keep`` (rank = position inside);
+        None on a node that is not a member."""
+        key = self.line_key(keep)
+        return cache.split(self.comm, ("line", self._key, self.extents, tuple(sorted(keep))),
+                           None if key is None else key[0], 0 if key is None else key[1])
 
     def select(self, ref: list[int] | None, where: str) -> list[int]:
         """World ranks of the nodes a reference denotes, as this node sees it ('*' = mine)."""
-        if ref is None:
-            return list(range(math.prod(self.extents)))
-        ndims, subs = ref[0], ref[1:]
-        if ndims != len(self.extents):
-            raise RuntimeFailure(where, f"nodes '{self.name}' has {len(self.extents)} dimensions")
-        axes = []
-        for d in range(ndims):
-            kind, a, b, c = subs[4 * d: 4 * d + 4]
-            axes.append(self._axis(d, kind, a, b, c, where))
-        grid = np.stack(np.meshgrid(*axes, indexing="ij"), -1).reshape(-1, ndims)
-        return sorted(self.rank_of(tuple(int(x) for x in row)) for row in grid)
+        from .nodesets import node_sets
 
-    def _axis(self, d: int, kind: int, a: int, b: int, c: int, where: str) -> list[int]:
-        n = self.extents[d]
-        if kind == REF_STAR:
-            return [self.coords[d]]
-        if kind == REF_INDEX:
-            values = [a]
-        elif kind in (REF_TRIPLET, REF_TRIPLET_TO_END):
-            last = n - 1 if kind == REF_TRIPLET_TO_END else b
-            if c == 0:
-                raise RuntimeFailure(where, "node reference with step 0", collective=True)
-            values = list(range(a, last + (1 if c > 0 else -1), c))
-        else:
-            raise RuntimeFailure(where, f"bad node reference kind {kind}")
-        bad = [v for v in values if not 0 <= v < n]
-        if bad:
-            raise RuntimeFailure(where, f"node reference is out of bounds: index {bad[0]} of "
-                                        f"dimension {d} of '{self.name}' (valid 0..{n - 1})",
-                                 collective=True)
-        return values
+        mine = node_sets(self, ref, where).mine
+        return sorted(mine) if mine is not None else []
 
 
-def resolve_extents(name: str, extents: list[int], nprocs: int, where: str) -> tuple[int, ...]:
-    """Fill a '*' extent and check that the node array matches the number of processes."""
+def resolve_extents(name: str, extents: list[int], nprocs: int, where: str,
+                    subset: bool = False) -> tuple[int, ...]:
+    """Fill a '*' extent and check that the node array matches the number of processes
+    (or, for a subset, the number of nodes it maps onto)."""
     stars = [d for d, e in enumerate(extents) if e == -1]
     if any(e == 0 or e < -1 for e in extents):
         raise RuntimeFailure(where, f"nodes '{name}' has an extent <= 0", collective=True)
     fixed = math.prod(e for e in extents if e != -1)
+    if subset and (nprocs % fixed if stars else fixed != nprocs):
+        raise RuntimeFailure(where, f"nodes '{name}' has {'a multiple of ' if stars else ''}{fixed} "
+                                    f"node(s), but the node set it maps onto has {nprocs}", collective=True)
     if stars:
         if nprocs % fixed != 0:
             raise RuntimeFailure(where, f"nodes '{name}' needs a multiple of {fixed} processes, but the "

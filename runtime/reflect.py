@@ -1,19 +1,30 @@
-"""``reflect``: fill shadow slots from the neighbours' owned elements (reference §6.3).
+"""``reflect``: fill shadow slots from the neighbours' owned elements (reference §6.3,
+global-view §7).
 
 Dimensions are exchanged one after the other.  For dimension d the exchanged slab spans
 the whole allocated extent of the dimensions already exchanged and the owned range of
 the others, so corner slots arrive in the later exchange and every byte received lands in
 a shadow slot: the bytes moved are exactly the shadow's (counted in ``stats``).
+``orthogonal`` exchanges every slab over the owned range of the other dimensions only:
+no corners.
 
 Normal shadow ``lo:hi`` on node k: its ``lo`` lower slots receive the highest owned
 elements of the previous owning node, its ``hi`` upper slots the lowest of the next one.
-Full shadow: an all-gather of the owned blocks along the node dimension.
+Full shadow: an all-gather of the owned blocks along the node dimension; on a cyclic
+dimension the owned indices are scattered, so the slabs are index arrays.
+
+Under ``async (id)`` the steps run as non-blocking MPI (``StepsPending``): the first one
+starts at once, the others when the previous one completes (at ``wait_async`` or while
+``xmp_test_async`` finds it done).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+
+import numpy as np
 
 from .arrays import DistArray
 from .errors import RuntimeFailure
@@ -28,65 +39,131 @@ class Width:
     periodic: bool
 
 
+Step = tuple[Any, ...]   # ("exchange", comm, sends, recvs) or ("gather", comm, mine, parts)
+
+
 def reflect(arr: DistArray, widths: list[Width] | None, cache: CommCache, where: str,
-            stats: dict[str, int], view: Any = None, transport: Any = None) -> None:
+            stats: dict[str, int], view: Any = None, transport: Any = None,
+            orthogonal: bool = False, asyncs: Any = None) -> None:
     """Fill the shadow of ``arr``: in its host buffer, or in ``view`` (a device copy of the
     same layout) moved by ``transport`` (transport.py; host MPI by default).  The steps
-    are planned once per array and widths and then replayed (reflect runs every iteration)."""
+    are planned once per array and widths and then replayed (reflect runs every iteration).
+    With ``asyncs`` active (``reflect ... async``) host steps are left in flight."""
     view = arr.bytes_view() if view is None else view
     transport = MpiTransport() if transport is None else transport
-    key = None if widths is None else tuple(widths)
+    key = (None if widths is None else tuple(widths), orthogonal)
     plan = arr.reflect_plans.get(key)
     if plan is None:
-        plan = arr.reflect_plans[key] = _plan(arr, widths, cache, where)
-    for step in plan:
+        plan = arr.reflect_plans[key] = plan_reflect(arr, widths, cache, where, orthogonal)
+    steps = [s for s in plan if _active(s)]
+    if asyncs is not None and asyncs.active and isinstance(transport, MpiTransport) \
+            and type(transport) is MpiTransport:
+        asyncs.add(StepsPending([_starter(transport, s, view, stats) for s in steps]))
+        return
+    for step in steps:
         if step[0] == "gather":
-            if sum(part is not None for part in step[3]) > 1:   # someone else owns a block
-                transport.allgather(step[1], view, step[2], step[3], stats)
-        elif step[2] or step[3]:                                 # a neighbour exists
+            transport.allgather(step[1], view, step[2], step[3], stats)
+        else:
             transport.exchange(step[1], view, step[2], step[3], stats)
 
 
-def _plan(arr: DistArray, widths: list[Width] | None, cache: CommCache, where: str) -> list[tuple[Any, ...]]:
-    steps: list[tuple[Any, ...]] = []
+def _active(step: Step) -> bool:
+    if step[0] == "gather":
+        return sum(part is not None for part in step[3]) > 1   # someone else owns a block
+    return bool(step[2] or step[3])                              # a neighbour exists
+
+
+def _starter(transport: MpiTransport, step: Step, view: Any, stats: dict[str, int]) -> Callable[[], Any]:
+    if step[0] == "gather":
+        return lambda: transport.start_allgather(step[1], view, step[2], step[3], stats)
+    return lambda: transport.start_exchange(step[1], view, step[2], step[3], stats)
+
+
+class StepsPending:
+    """Steps that must run one after the other, each started when the previous completes."""
+
+    def __init__(self, starters: list[Callable[[], Any]]) -> None:
+        self.starters = starters
+        self.next = 0
+        self.current: Any = None
+        self._advance()
+
+    def _advance(self) -> None:
+        self.current = None
+        if self.next < len(self.starters):
+            self.current = self.starters[self.next]()
+            self.next += 1
+
+    def test(self) -> bool:
+        while self.current is not None and self.current.test():
+            self._advance()
+        return self.current is None
+
+    def wait(self) -> None:
+        while self.current is not None:
+            self.current.wait()
+            self._advance()
+
+
+def plan_reflect(arr: DistArray, widths: list[Width] | None, cache: CommCache, where: str,
+                 orthogonal: bool = False) -> list[Step]:
+    steps: list[Step] = []
     done: set[int] = set()
     for d, lay in enumerate(arr.layouts):
         if lay.dist is None or lay.dist.kind == "none":
             continue
+        w = widths[d] if widths is not None else None
         if lay.full_shadow:
-            steps.append(_gather_full(arr, d, done, cache))
+            if w is not None and w.periodic:
+                raise RuntimeFailure(where, f"/periodic/ in the width of dimension {d} of '{arr.name}', "
+                                            "which has a full shadow", collective=True)
+            if w is None or w.lo or w.hi:
+                steps.append(_gather_full(arr, d, done, cache))
         elif lay.shadow_lo or lay.shadow_hi:
-            w = widths[d] if widths is not None else Width(lay.shadow_lo, lay.shadow_hi, False)
-            if w.lo > lay.shadow_lo or w.hi > lay.shadow_hi or w.lo < 0 or w.hi < 0:
-                raise RuntimeFailure(where, f"reflect width {w.lo}:{w.hi} of dimension {d} of "
-                                            f"'{arr.name}' exceeds its shadow {lay.shadow_lo}:{lay.shadow_hi}",
-                                     collective=True)
+            w = w if w is not None else Width(lay.shadow_lo, lay.shadow_hi, False)
+            check_width(arr, d, w, where, "reflect")
             steps.append(_exchange(arr, d, w, done, cache, where))
-        done.add(d)
+        if not orthogonal:
+            done.add(d)
     return steps
 
 
-def _region(arr: DistArray, d: int, done: set[int], along: slice) -> tuple[slice, ...]:
+def check_width(arr: DistArray, d: int, w: Width, where: str, what: str) -> None:
+    lay = arr.layouts[d]
+    if w.lo > lay.shadow_lo or w.hi > lay.shadow_hi or w.lo < 0 or w.hi < 0:
+        raise RuntimeFailure(where, f"{what} width {w.lo}:{w.hi} of dimension {d} of '{arr.name}' "
+                                    f"exceeds its shadow {lay.shadow_lo}:{lay.shadow_hi}", collective=True)
+
+
+def owned_slice(lay: Any) -> slice:
+    """The owned slots of one dimension in the local buffer (cyclic: by position)."""
+    if lay.dist is not None and lay.dist.kind == "cyclic" and not lay.full_shadow:
+        lo, hi = lay._cyclic_span()
+        return slice(lo, hi)
+    return slice(lay.shadow_lo, lay.shadow_lo + lay.owned_count)
+
+
+def region(arr: DistArray, d: int, done: set[int], along: Any) -> tuple[Any, ...]:
     """Index of the slab exchanged for dimension d (``along`` selects the d range)."""
-    idx = []
+    idx: list[Any] = []
     for e, lay in enumerate(arr.layouts):
         if e == d:
             idx.append(along)
         elif e in done or lay.dist is None or lay.dist.kind == "none" or lay.full_shadow:
             idx.append(slice(0, lay.lext))
         else:
-            idx.append(slice(lay.shadow_lo, lay.shadow_lo + lay.owned_count))
+            idx.append(owned_slice(lay))
     return tuple(idx)
 
 
-def _line(arr: DistArray, d: int, cache: CommCache):  # type: ignore[no-untyped-def]
+def line(arr: DistArray, d: int, cache: CommCache) -> Any:
     nodes = arr.template.nodes
     assert nodes is not None
     nd = arr.template.node_dims[arr.tdims[d]]
-    return nodes.sub_comm(cache, frozenset([nd])), nd
+    return nodes.sub_comm(cache, frozenset([nd]))
 
 
-def _owning_neighbours(arr: DistArray, d: int, k: int, periodic: bool) -> tuple[int | None, int | None, list[int]]:
+def owning_neighbours(arr: DistArray, d: int, k: int, periodic: bool) -> tuple[int | None, int | None, list[int]]:
     """Coordinates of the previous and next nodes that own elements, and all counts."""
     lay = arr.layouts[d]
     assert lay.dist is not None
@@ -101,12 +178,13 @@ def _owning_neighbours(arr: DistArray, d: int, k: int, periodic: bool) -> tuple[
     return prev, nxt, counts
 
 
-def _exchange(arr: DistArray, d: int, w: Width, done: set[int], cache: CommCache,
-              where: str) -> tuple[Any, ...]:
-    comm, nd = _line(arr, d, cache)
+def _exchange(arr: DistArray, d: int, w: Width, done: set[int], cache: CommCache, where: str) -> Step:
+    comm = line(arr, d, cache)
+    if comm is None:   # not a member of the template's node array: nothing to exchange
+        return ("exchange", None, [], [])
     k = comm.Get_rank()
     lay = arr.layouts[d]
-    prev, nxt, counts = _owning_neighbours(arr, d, k, w.periodic)
+    prev, nxt, counts = owning_neighbours(arr, d, k, w.periodic)
     too_small = [c for c, n in enumerate(counts) if 0 < n < max(w.lo, w.hi)]
     if too_small:
         raise RuntimeFailure(where, f"shadow size is too big: node {too_small[0]} along dimension {d} "
@@ -115,25 +193,32 @@ def _exchange(arr: DistArray, d: int, w: Width, done: set[int], cache: CommCache
     lo, own = lay.shadow_lo, lay.owned_count
     sends, recvs = [], []
     if nxt is not None and w.lo:   # my top w.lo owned -> next node's lower shadow
-        sends.append((nxt, 1, _region(arr, d, done, slice(lo + own - w.lo, lo + own))))
+        sends.append((nxt, 1, region(arr, d, done, slice(lo + own - w.lo, lo + own))))
     if prev is not None and w.hi:  # my bottom w.hi owned -> previous node's upper shadow
-        sends.append((prev, 2, _region(arr, d, done, slice(lo, lo + w.hi))))
+        sends.append((prev, 2, region(arr, d, done, slice(lo, lo + w.hi))))
     if prev is not None and w.lo:
-        recvs.append((prev, 1, _region(arr, d, done, slice(lo - w.lo, lo))))
+        recvs.append((prev, 1, region(arr, d, done, slice(lo - w.lo, lo))))
     if nxt is not None and w.hi:
-        recvs.append((nxt, 2, _region(arr, d, done, slice(lo + own, lo + own + w.hi))))
+        recvs.append((nxt, 2, region(arr, d, done, slice(lo + own, lo + own + w.hi))))
     return ("exchange", comm, sends, recvs)
 
 
-def _gather_full(arr: DistArray, d: int, done: set[int], cache: CommCache) -> tuple[Any, ...]:
+def _owned_along(arr: DistArray, d: int, c: int) -> Any:
+    """Node c's owned indices of a full-shadow dimension d (whole buffer: loc = glb)."""
+    p = arr.layout_of(d, c)
+    if p.dist is not None and p.dist.kind == "cyclic":
+        return np.array(p.owned_indices(), dtype=np.intp)
+    return slice(p.owned_first, p.owned_first + p.owned_count)
+
+
+def _gather_full(arr: DistArray, d: int, done: set[int], cache: CommCache) -> Step:
     """Full shadow: every node gets every owned block of dimension d (an all-gather)."""
-    comm, _nd = _line(arr, d, cache)
+    comm = line(arr, d, cache)
     lay = arr.layouts[d]
     assert lay.dist is not None
-    parts: list[tuple[slice, ...] | None] = []
+    if comm is None:
+        return ("gather", None, None, [])
+    parts: list[tuple[Any, ...] | None] = []
     for c in range(lay.dist.nprocs):
-        p = arr.layout_of(d, c)
-        parts.append(_region(arr, d, done, slice(p.owned_first, p.owned_first + p.owned_count))
-                     if p.owned_count else None)
-    mine = _region(arr, d, done, slice(lay.owned_first, lay.owned_first + lay.owned_count))
-    return ("gather", comm, mine, parts)
+        parts.append(region(arr, d, done, _owned_along(arr, d, c)) if arr.layout_of(d, c).owned_count else None)
+    return ("gather", comm, parts[comm.Get_rank()] or region(arr, d, done, slice(0, 0)), parts)

@@ -27,13 +27,19 @@ def _count(stats: dict[str, int], key: str, n: int) -> None:
 
 
 def region_bytes(view: Any, region: Region | None) -> int:
-    """Size of a slab (the last axis of a view holds the element's bytes)."""
+    """Size of a slab (the last axis of a view holds the element's bytes); an axis of a
+    slab is a slice or an index array (cyclic full shadows)."""
     if region is None:
         return 0
     n = int(view.shape[-1])
     for s in region:
-        n *= max(s.stop - s.start, 0)
+        n *= len(s) if isinstance(s, np.ndarray) else max(s.stop - s.start, 0)
     return n
+
+
+def fancy(region: Region | None) -> bool:
+    """Does the slab select by index array (so that view[region] is a copy, not a view)?"""
+    return region is not None and any(not isinstance(s, slice) for s in region)
 
 
 class MpiTransport:
@@ -41,7 +47,13 @@ class MpiTransport:
 
     def exchange(self, comm: Any, view: Any, sends: list[tuple[int, int, Region]],
                  recvs: list[tuple[int, int, Region]], stats: dict[str, int]) -> None:
-        from mpi4py import MPI
+        self.start_exchange(comm, view, sends, recvs, stats).wait()
+
+    def start_exchange(self, comm: Any, view: Any, sends: list[tuple[int, int, Region]],
+                       recvs: list[tuple[int, int, Region]], stats: dict[str, int]) -> Any:
+        """The exchange as non-blocking requests; the received slabs land in ``view`` when
+        the returned Pending (asyncs.py) completes."""
+        from .asyncs import MpiPending
 
         buffers, requests = [], []
         for src, tag, region in recvs:
@@ -54,24 +66,36 @@ class MpiTransport:
             _count(stats, "reflect_bytes", data.nbytes)
             buffers.append((data, None))
             requests.append(comm.Isend(data, dest=dst, tag=tag))
-        MPI.Request.Waitall(requests)
-        for buf, region in buffers:
-            if region is not None:
-                view[region] = buf
+
+        def unpack() -> None:
+            for buf, region in buffers:
+                if region is not None:
+                    view[region] = buf
+        return MpiPending(requests, unpack, keep=buffers)
 
     def allgather(self, comm: Any, view: Any, mine: Region, parts: list[Region | None],
                   stats: dict[str, int]) -> None:
+        self.start_allgather(comm, view, mine, parts, stats).wait()
+
+    def start_allgather(self, comm: Any, view: Any, mine: Region, parts: list[Region | None],
+                        stats: dict[str, int]) -> Any:
+        from .asyncs import MpiPending
+
+        me = comm.Get_rank()
         data = np.ascontiguousarray(view[mine]).reshape(-1)
         counts = [region_bytes(view, r) for r in parts]
         recv = np.empty(sum(counts), dtype=np.uint8)
-        comm.Allgatherv(data, [recv, counts])
+        request = comm.Iallgatherv(data, [recv, counts])
         _count(stats, "reflect_bytes", data.nbytes * (sum(1 for c in counts if c) - (1 if data.nbytes else 0)))
-        offset = 0
-        for r, n in zip(parts, counts):
-            if r is not None and r != mine:
-                view[r] = recv[offset: offset + n].reshape(view[r].shape)
-                _count(stats, "reflect_shadow_bytes", n)
-            offset += n
+
+        def unpack() -> None:
+            offset = 0
+            for k, (r, n) in enumerate(zip(parts, counts)):
+                if r is not None and k != me:
+                    view[r] = recv[offset: offset + n].reshape(view[r].shape)
+                    _count(stats, "reflect_shadow_bytes", n)
+                offset += n
+        return MpiPending([request], unpack, keep=(data, recv))
 
 
 class StagedTransport(MpiTransport):
@@ -101,10 +125,15 @@ class _HostSlabs:
         self.shape = view.shape
 
     def __getitem__(self, region: Region) -> np.ndarray:
-        return self.cupy.asnumpy(self.view[region])
+        return self.cupy.asnumpy(self.view[_on_device(self.cupy, region)])
 
     def __setitem__(self, region: Region, value: np.ndarray) -> None:
-        self.view[region] = self.cupy.asarray(value)
+        self.view[_on_device(self.cupy, region)] = self.cupy.asarray(value)
+
+
+def _on_device(cupy: Any, region: Region) -> Region:
+    """A slab's index arrays as CuPy arrays, to index a device view."""
+    return tuple(cupy.asarray(s) if isinstance(s, np.ndarray) else s for s in region)
 
 
 class NcclTransport:
@@ -132,7 +161,7 @@ class NcclTransport:
         staged = []
         self.nccl.groupStart()
         for dst, _tag, region in sends:
-            data = view[region]
+            data = view[_on_device(self.cupy, region)]
             if not data.flags.c_contiguous:
                 data = self.cupy.ascontiguousarray(data)
             staged.append(data)
@@ -140,8 +169,10 @@ class NcclTransport:
             _count(stats, "reflect_bytes", data.nbytes)
         unpack = []
         for src, _tag, region in recvs:
+            region = _on_device(self.cupy, region)
             target = view[region]
-            buf = target if target.flags.c_contiguous else self.cupy.empty(target.shape, dtype=np.uint8)
+            buf = target if target.flags.c_contiguous and not fancy(region) else \
+                self.cupy.empty(target.shape, dtype=np.uint8)
             if buf is not target:
                 unpack.append((region, buf))
             staged.append(buf)

@@ -135,6 +135,21 @@ def test_acc_features_on_2x2_grid(tmp_path: Path) -> None:
     same_output(r.stdout, expected, rel=1e-9)
 
 
+@pytest.mark.mpi
+@pytest.mark.parametrize("nprocs", [1, 3])
+@pytest.mark.parametrize("program", ["acc_expand_offset.c", "acc_full_shadow_cyclic.c"])
+def test_global_view_acc_on_host_backend(tmp_path: Path, program: str, nprocs: int) -> None:
+    """loop ... acc with expand and an on-ref offset; reflect ... acc of a cyclic full shadow."""
+    exe = tmp_path / "prog"
+    r = run_xmpacc(str(PROGRAMS / program), "-o", str(exe))
+    assert r.returncode == 0, r.stderr
+    ref = build_serial(PROGRAMS / program, tmp_path / "serial")
+    expected = subprocess.run([str(ref)], capture_output=True, text=True, check=True).stdout
+    r = run_mpi(nprocs, exe, env=HOST)
+    assert r.returncode == 0, r.stderr
+    same_output(r.stdout, expected, rel=1e-12)
+
+
 # ------------------------------------------------------------------ diagnostics
 
 BASE = """\

@@ -114,10 +114,23 @@ def ON(template: str, subs: tuple, style: A.Style) -> A.OnTemplate:
 
 def RED(op: A.ReductionOp, *variables: str | tuple[str, tuple[str, ...]]) -> A.Reduction:
     rvars = tuple(
-        A.ReductionVar(N(v), ()) if isinstance(v, str) else A.ReductionVar(N(v[0]), names(*v[1]))
+        A.ReductionVar(N(v), ()) if isinstance(v, str) else A.ReductionVar(N(v[0]), tuple(VR(x) for x in v[1]))
         for v in variables
     )
     return A.Reduction(op, rvars, None)  # type: ignore[arg-type]
+
+
+def VR(name: str, subs: tuple | None = None) -> A.VarRef:
+    return A.VarRef(N(name), subs, None)  # type: ignore[arg-type]
+
+
+def ST(base: str | None = None, length: str | None = None, step: str | None = None) -> A.SectionTriplet:
+    b, n, k = (None if x is None else E(x) for x in (base, length, step))
+    return A.SectionTriplet(b, n, k, None)  # type: ignore[arg-type]
+
+
+def LW(lower: str, upper: str | None = None, unbound: bool = False) -> A.LoopWidth:
+    return A.LoopWidth(E(lower), E(upper if upper is not None else lower), unbound)
 
 
 def ACC(private: tuple = (), firstprivate: tuple = (), shared: tuple = (),
@@ -127,9 +140,10 @@ def ACC(private: tuple = (), firstprivate: tuple = (), shared: tuple = (),
 
 
 def LOOP(indices: tuple | None, on: A.OnTemplate, reductions: tuple = (),
-         acc: A.AccClauses | None = None) -> A.Loop:
+         acc: A.AccClauses | None = None, expand: tuple | None = None, margin: tuple | None = None,
+         peel: A.PeelAndWait | None = None) -> A.Loop:
     idx = None if indices is None else names(*indices)
-    return A.Loop(idx, on, reductions, acc, None)  # type: ignore[arg-type]
+    return A.Loop(idx, on, reductions, acc, None, expand, margin, peel)  # type: ignore[arg-type]
 
 
 def RW(lower: str, upper: str | None = None, periodic: bool = False) -> A.ReflectWidth:
@@ -164,6 +178,11 @@ GOOD: list[tuple[str, list[Any]]] = [
     ("nodes q(2) = p(1:2)", [NODES("q", (E("2"),), "paren",
                                    REF("p", (TR("1", "2"),), "paren"))]),
     ("nodes q(2) = *", [NODES("q", (E("2"),), "paren", STAR)]),
+    ("nodes q = *", [NODES("q", (STAR,), "bracket", STAR)]),
+    ("nodes q = p[1:2]", [NODES("q", (STAR,), "bracket", REF("p", (TR("1", "2"),)))]),
+    ("nodes q[*] = p[1][:]", [NODES("q", (STAR,), "bracket", REF("p", (E("1"), TR(None, None))))]),
+    ("nodes q[2][2] = p(1:4)", [NODES("q", (E("2"), E("2")), "bracket",
+                                      REF("p", (TR("1", "4"),), "paren"))]),
     # ------------------------------------------------------------ template (§4.2)
     ("template t(0:N-1)", [TEMPLATE("t", (TD("0", "N-1"),), "paren")]),
     ("template t(N)", [TEMPLATE("t", (TD("1", "N"),), "paren")]),
@@ -179,6 +198,8 @@ GOOD: list[tuple[str, list[Any]]] = [
     ("template [N] :: t1, t2", [TEMPLATE("t1", (TD("0", "(N)-1"),), "bracket"),
                                 TEMPLATE("t2", (TD("0", "(N)-1"),), "bracket")]),
     ("template (0:7) :: t", [TEMPLATE("t", (TD("0", "7"),), "paren")]),
+    ("template t[2:10]", [TEMPLATE("t", (TD("2", "10"),), "bracket")]),
+    ("template t[1:N][0:M-1]", [TEMPLATE("t", (TD("1", "N"), TD("0", "M-1")), "bracket")]),
     ("template t1[4], t2(2:5)", [TEMPLATE("t1", (TD("0", "3"),), "bracket"),
                                  TEMPLATE("t2", (TD("2", "5"),), "paren")]),
     # ------------------------------------------------------------ distribute (§4.3)
@@ -246,6 +267,25 @@ GOOD: list[tuple[str, list[Any]]] = [
     ("loop on t(i) reduction(firstmax: m/i/) reduction(LastMin:n /i, j/)",
      [LOOP(None, ON("t", (LI("i"),), "paren"),
            (RED("firstmax", ("m", ("i",))), RED("lastmin", ("n", ("i", "j")))))]),
+    ("loop on t(i) reduction(firstmax: v /idx, k[1][:]/)",
+     [LOOP(None, ON("t", (LI("i"),), "paren"),
+           (A.Reduction("firstmax", (A.ReductionVar(N("v"), (VR("idx"), VR("k", (E("1"), ST())))),),
+                        NOLOC),))]),
+    ("loop on t(i) reduction(+: k[1][0:n], a)",
+     [LOOP(None, ON("t", (LI("i"),), "paren"),
+           (A.Reduction("+", (A.ReductionVar(N("k"), (), (E("1"), ST("0", "n"))),
+                              A.ReductionVar(N("a"), ())), NOLOC),))]),
+    ("loop on t[i][j] expand(1, -1)",
+     [LOOP(None, ON("t", (LI("i"), LI("j")), "bracket"), expand=(LW("1"), LW("-1")))]),
+    ("loop on t(i, j) margin(1:2, /unbound/ 0)",
+     [LOOP(None, ON("t", (LI("j"), LI("i")), "paren"), margin=(LW("0", unbound=True), LW("1", "2")))]),
+    ("loop on t[i] reduction(+:s) peel_and_wait(ID, -1:-2)",
+     [LOOP(None, ON("t", (LI("i"),), "bracket"), (RED("+", "s"),),
+           peel=A.PeelAndWait(E("ID"), (LW("-1", "-2"),)))]),
+    ("loop on t[i] EXPAND(/UNBOUND/ N) acc",
+     [LOOP(None, ON("t", (LI("i"),), "bracket"), (), ACC(), expand=(LW("N", unbound=True),))]),
+    ("loop (i) on p(i)", [LOOP(("i",), ON("p", (LI("i"),), "paren"))]),
+    ("loop on t[i+1]", [LOOP(None, ON("t", (LI("i", "1"),), "bracket"))]),
     ("loop on t(i) acc", [LOOP(None, ON("t", (LI("i"),), "paren"), (), ACC())]),
     ("loop on t(i) reduction(+:s) acc",
      [LOOP(None, ON("t", (LI("i"),), "paren"), (RED("+", "s"),), ACC())]),
@@ -261,6 +301,17 @@ GOOD: list[tuple[str, list[Any]]] = [
      [A.ReductionDirective(RED("max", "m"), REF("p"), NOLOC)]),
     ("reduction(*:x) on p[:][*]",
      [A.ReductionDirective(RED("*", "x"), REF("p", (TR(None, None), STAR)), NOLOC)]),
+    ("reduction(max: m /n, k[1][:]/) on t(*, js:je)",
+     [A.ReductionDirective(A.Reduction("max", (A.ReductionVar(N("m"), (VR("n"), VR("k", (E("1"), ST())))),),
+                                       NOLOC), REF("t", (TR("js", "je"), STAR), "paren"), NOLOC)]),
+    ("reduction(lastmin: m /n/, x /k[0:2]/)",
+     [A.ReductionDirective(A.Reduction("lastmin", (A.ReductionVar(N("m"), (VR("n"),)),
+                                                   A.ReductionVar(N("x"), (VR("k", (ST("0", "2"),)),))),
+                                       NOLOC), None, NOLOC)]),
+    ("reduction(+: k[1][:], a[0:2:2])",
+     [A.ReductionDirective(A.Reduction("+", (A.ReductionVar(N("k"), (), (E("1"), ST())),
+                                             A.ReductionVar(N("a"), (), (ST("0", "2", "2"),))), NOLOC),
+                           None, NOLOC)]),
     # ------------------------------------------------------------ reflect (§6.3)
     ("reflect (a)", [REFLECT(names("a"))]),
     ("reflect (a, b)", [REFLECT(names("a", "b"))]),
@@ -271,6 +322,16 @@ GOOD: list[tuple[str, list[Any]]] = [
     ("reflect (a) WIDTH(/PERIODIC/ 1)", [REFLECT(names("a"), (RW("1", periodic=True),))]),
     ("reflect (a) acc", [REFLECT(names("a"), acc=True)]),
     ("reflect a width(1) acc", [REFLECT(names("a"), (RW("1"),), True)]),
+    ("reflect (a) width(1, 0) orthogonal async(2)",
+     [A.Reflect(names("a"), (RW("1"), RW("0")), False, NOLOC, E("2"), True)]),
+    ("reflect_init (a, b) width(/periodic/ 1, 0:1) ORTHOGONAL",
+     [A.ReflectInit(names("a", "b"), (RW("1", periodic=True), RW("0", "1")), True, NOLOC)]),
+    ("reflect_init (a)", [A.ReflectInit(names("a"), None, False, NOLOC)]),
+    ("reflect_do (a, b)", [A.ReflectDo(names("a", "b"), NOLOC)]),
+    ("reflect_do (a) async(k + 1)", [A.ReflectDo(names("a"), NOLOC, E("k + 1"))]),
+    ("reduce_shadow (a) width(1:0) async (3)",
+     [A.ReduceShadow(names("a"), (RW("1", "0"),), NOLOC, E("3"))]),
+    ("reduce_shadow (a, b)", [A.ReduceShadow(names("a", "b"), None, NOLOC)]),
     # ------------------------------------------------------------ bcast, barrier, task
     ("bcast (x)", [A.Bcast(names("x"), None, None, NOLOC)]),
     ("bcast (x, y) from p(1) on q",
@@ -283,6 +344,10 @@ GOOD: list[tuple[str, list[Any]]] = [
     ("barrier on t[i:n][::2]",
      [A.Barrier(REF("t", (TR("i", "(i)+(n)-1"), TR(None, None, "2"))), NOLOC)]),
     ("task on p(1)", [A.Task(REF("p", (E("1"),), "paren"), False, NOLOC)]),
+    ("task on t(0, 0, 0) NOCOMM", [A.Task(REF("t", (E("0"), E("0"), E("0")), "paren"), True, NOLOC)]),
+    ("tasks", [A.Tasks(NOLOC)]),
+    ("bcast (x) from t(k) on t(:)",
+     [A.Bcast(names("x"), REF("t", (E("k"),), "paren"), REF("t", (TR(None, None),), "paren"), NOLOC)]),
     ("task on p[0]", [A.Task(REF("p", (E("0"),)), False, NOLOC)]),
     ("TASK ON t[j]", [A.Task(REF("t", (E("j"),)), False, NOLOC)]),
     ("task on p[2:]", [A.Task(REF("p", (TR("2", None),)), False, NOLOC)]),
@@ -435,10 +500,20 @@ BAD: list[tuple[str, str, int]] = [
     ("Fooo", "unknown XMP directive 'Fooo'", 13),
     ("gmove", "'gmove' is not supported yet", 13),
     ("GMOVE in", "'gmove' is not supported yet", 13),
-    ("tasks", "'tasks' is not supported yet", 13),
     ("coarray a : [*]", "'coarray' is not supported yet", 13),
     ("template_fix t(0:9)", "'template_fix' is not supported yet", 13),
-    ("reflect_init (a)", "'reflect_init' is not supported yet", 13),
+    ("reflect_init a", "expected '(' after 'reflect_init', found 'a'", 26),
+    ("reflect_init (a) acc", "'acc' clause of 'reflect_init' is not supported yet", 30),
+    ("reflect_init (a) async(1)", "unknown clause 'async' in 'reflect_init'", 30),
+    ("reflect_init (a) width(1) width(2)", "duplicate 'width' clause", 39),
+    ("reflect_do (a) width(1)", "unknown clause 'width' in 'reflect_do'", 28),
+    ("reflect_do (a) ACC", "'acc' clause of 'reflect_do' is not supported yet", 28),
+    ("reflect_do ()", "empty name list in 'reflect_do'", 25),
+    ("reduce_shadow (a) orthogonal", "unknown clause 'orthogonal' in 'reduce_shadow'", 31),
+    ("reduce_shadow (a) width(/periodic 1)", "expected '/' after 'periodic', found '1'", 47),
+    ("reduce_shadow a", "expected '(' after 'reduce_shadow', found 'a'", 27),
+    ("tasks on p", "extra tokens after 'tasks' directive: 'on'", 19),
+    ("nodes q =", "expected a node array name or '*', found end of directive", 22),
     ("wait_async", "expected '(' after 'wait_async'", 23),
     ("wait_async ()", "expected an async id", 25),
     ("wait_async (1) width(1)", "unknown clause 'width' in 'wait_async'", 28),
@@ -472,7 +547,8 @@ BAD: list[tuple[str, str, int]] = [
     # template
     ("template t[*]", "'*' is not allowed in a template declaration", 24),
     ("template t(0:)", "expected a template upper bound, found ')'", 26),
-    ("template t[0:9]", "expected ']', found ':'", 25),
+    ("template t[0:]", "expected a template upper bound, found ']'", 26),
+    ("template t[0:9:1]", "expected ']', found ':'", 27),
     ("template t(f(N)", "unbalanced '('", 23),
     ("template t(a[1)]", "expected ']', found ')'", 27),
     ("template t", "expected '(' or '[' after template name 't'", 23),
@@ -510,8 +586,16 @@ BAD: list[tuple[str, str, int]] = [
     ("loop (i) on t", "expected '(' or '[' after template name 't'", 26),
     ("loop () on t(i)", "empty name list in 'loop'", 19),
     ("loop on t(i) foo", "unknown clause 'foo' in 'loop' directive", 26),
-    ("loop on t(i) expand(1)", "'expand' clause is not supported yet", 26),
-    ("loop on t(i) PEEL_AND_WAIT", "'peel_and_wait' clause is not supported yet", 26),
+    ("loop on t(i) expand", "expected '(' after 'expand', found end of directive", 32),
+    ("loop on t(i) expand()", "expected a loop width, found ')'", 33),
+    ("loop on t(i) expand(/unbnd/ 1)", "expected 'unbound' after '/', found 'unbnd'", 34),
+    ("loop on t(i) expand(/unbound 1)", "expected '/' after 'unbound', found '1'", 42),
+    ("loop on t(i) margin(1:)", "expected an upper loop width, found ')'", 35),
+    ("loop on t(i) expand(1) margin(1)", "'margin' and 'expand' cannot be combined", 36),
+    ("loop on t(i) expand(1) expand(1)", "duplicate 'expand' clause in 'loop'", 36),
+    ("loop on t(i) PEEL_AND_WAIT", "expected '(' after 'peel_and_wait'", 39),
+    ("loop on t(i) peel_and_wait(1)", "expected ',' after the async id of 'peel_and_wait', found ')'", 41),
+    ("loop on t(i) acc expand(1)", "'expand' clause must come before 'acc'", 30),
     ("loop on t(i) threads", "'threads' clause is not supported yet", 26),
     ("loop on t(i:2)", "expected ')', found ':'", 24),
     ("loop on t(i))", "unbalanced ')'", 25),
@@ -538,7 +622,10 @@ BAD: list[tuple[str, str, int]] = [
     # reduction directive
     ("reduction(+:s) acc", "'acc' clause is not XMP-ACC syntax; ", 28),
     ("reduction(+:s) on p ACC", "before 'reduction' and 'acc replicate_sync in' after it", 33),
-    ("reduction(firstmax:s/i/)", "'firstmax' is only allowed in the reduction clause", 23),
+    ("reduction(+:s/i/)", "location variables are only allowed with max, min, firstmax", 26),
+    ("reduction(firstmax:s)", "reduction 'firstmax' needs location variables", 32),
+    ("reduction(max:s/ /)", "empty location variable list", 30),
+    ("reduction(max:s/i,/)", "expected a location variable, found '/'", 31),
     ("reduction(+:s) async", "expected '(' after 'async'", 33),
     ("reduction(+:s) on p on q", "duplicate 'on' clause in 'reduction' directive", 33),
     ("reduction +:s", "expected '(' after 'reduction', found '+'", 23),
@@ -552,7 +639,7 @@ BAD: list[tuple[str, str, int]] = [
     ("reflect (a) width()", "expected a reflect width, found ')'", 31),
     ("reflect (a) width(1", "unbalanced '('", 30),
     ("reflect (a) width(1) width(1)", "duplicate 'width' clause", 34),
-    ("reflect (a) orthogonal", "'orthogonal' clause is not supported yet", 25),
+    ("reflect (a) orthogonal orthogonal", "duplicate 'orthogonal' clause", 36),
     ("reflect (a) async(1) async(2)", "duplicate 'async' clause", 34),
     ("reflect (a) acc acc", "duplicate 'acc' clause in 'reflect' directive", 29),
     ("reflect (a) (b)", "extra tokens after 'reflect' directive: '('", 25),
@@ -571,7 +658,7 @@ BAD: list[tuple[str, str, int]] = [
     ("barrier on p(1", "unbalanced '('", 25),
     ("barrier on p[1]]", "unbalanced ']'", 28),
     ("task p(1)", "expected 'on' after 'task', found 'p'", 18),
-    ("task on p(1) nocomm", "'nocomm' clause is not supported yet", 26),
+    ("task on p(1) nocomm(1)", "extra tokens after 'task' directive: '('", 32),
     ("task on p(1:2:)", "expected a triplet step, found ')'", 27),
     # XMP-ACC
     ("acc replicate", "expected '(' after 'replicate', found end of directive", 26),

@@ -76,6 +76,8 @@ def layouts(draw: st.DrawFn) -> tuple[ArrayDimLayout, ...]:
         full = draw(st.booleans()) and draw(st.booleans())
         if not full:
             lo, hi = draw(st.integers(0, 3)), draw(st.integers(0, 3))
+    elif d.kind == "cyclic":   # cyclic takes a full shadow only (global-view §7)
+        full = draw(st.booleans())
     return tuple(ArrayDimLayout(d, extent, offset, lo, hi, full, k) for k in range(d.nprocs))
 
 
@@ -227,8 +229,8 @@ def test_distribution_errors(args: tuple, message: str) -> None:
 @pytest.mark.parametrize("kwargs, message", [
     ({"dist": DimDistribution("cyclic", 0, 9, 2), "extent": 10, "shadow_lo": 1},
      "shadow on a cyclic dimension"),
-    ({"dist": DimDistribution("cyclic", 0, 9, 2), "extent": 10, "full_shadow": True},
-     "shadow on a cyclic dimension"),
+    ({"dist": DimDistribution("none", 0, 9, 1), "extent": 10, "full_shadow": True},
+     "shadow on a none dimension"),
     ({"dist": DimDistribution("block", 0, 9, 2), "extent": 10, "offset": 1},
      "out of template bound"),
     ({"dist": DimDistribution("block", 0, 9, 2), "extent": 10, "shadow_lo": -1},

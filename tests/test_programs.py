@@ -28,13 +28,38 @@ CASES: dict[str, tuple[int, ...]] = {
     "for_decl.c": (1, 3),
     "libc_macros.c": (1, 2),
     "async_wait.c": (1, 2, 3, 4),
+    # global-view §5-7
+    "reduction_location.c": (1, 3),
+    "reduction_types.c": (2, 4),
+    "template_refs.c": (1, 3),
+    "template_refs_2d.c": (4,),             # nodes p(2,2)
+    "node_subsets.c": (4,),                 # two nodes per row of g[*][2], subsets of p[2:]
+    "loop_on_nodes.c": (1, 3),
+    "tasks.c": (2, 4),                      # two tasks on halves of the nodes
+    "full_shadow_cyclic.c": (1, 3),
+    "reflect_orthogonal.c": (4,),           # nodes p[2][2]
+    "reflect_persistent.c": (2, 4),
+    "reduce_shadow.c": (1, 3),
+    "reduce_shadow_2d.c": (4,),             # nodes p[2][2]
+    "expand_margin.c": (1, 3, 4),
+    "expand_margin_2d.c": (4,),             # nodes p[2][2], blocks of 6 columns
+    "async_overlap.c": (2, 3),
+    "template_bounds.c": (1, 4),
+}
+# Oversubscribed runs on the host backend (marked many_procs): node sets need many nodes.
+MANY_PROCS: dict[str, tuple[int, ...]] = {
+    "node_subsets.c": (8, 16),
+    "tasks.c": (8,),
 }
 XFAIL: dict[str, pytest.MarkDecorator] = {}
 
 
 def _params() -> list[object]:
-    return [pytest.param(name, n, id=f"{Path(name).stem}-np{n}", marks=XFAIL.get(name, ()))
-            for name, counts in CASES.items() for n in counts]
+    plain = [pytest.param(name, n, id=f"{Path(name).stem}-np{n}", marks=XFAIL.get(name, ()))
+             for name, counts in CASES.items() for n in counts]
+    many = [pytest.param(name, n, id=f"{Path(name).stem}-np{n}", marks=pytest.mark.many_procs)
+            for name, counts in MANY_PROCS.items() for n in counts]
+    return plain + many
 
 
 @pytest.fixture(scope="module")
@@ -62,7 +87,7 @@ def test_every_program_is_listed() -> None:
 def test_program_prints_what_serial_build_prints(built: dict[str, tuple[Path, str]], name: str,
                                                  nprocs: int) -> None:
     exe, expected = built[name]
-    r = run_mpi(nprocs, exe, timeout=60)
+    r = run_mpi(nprocs, exe, timeout=60 if nprocs <= 4 else 120)
     assert r.returncode == 0, r.stderr
     same_output(r.stdout, expected)
 

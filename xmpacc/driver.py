@@ -24,6 +24,7 @@ from xmpacc.passes import (
     leftovers,
     loops,
     lower_decls,
+    nocomm,
     subscripts,
 )
 
@@ -32,7 +33,7 @@ Pass = Callable[[Unit, Context], Unit]
 # The transformation passes, in order, by stage name.
 PASSES: tuple[tuple[str, tuple[Pass, ...]], ...] = (
     ("attach", (attach.run,)),
-    ("declare", (declare.run,)),
+    ("declare", (declare.run, nocomm.run)),
     ("localize", (lower_decls.run, subscripts.run)),
     ("gpu", (gpu.run,)),
     ("loops", (loops.run,)),

@@ -10,6 +10,7 @@
 #include "xmpacc_types.h"
 #include "xmpacc_dist.h"
 #include "xmpacc_index.h"
+#include "xmpacc_loops.h"
 #include "xmp.h"
 #include "xmpacc_rt.h"
 
@@ -21,7 +22,9 @@
 #define _XMPACC_TYPE(x) _Generic((x), \
   _Bool: 1, char: 2, signed char: 3, unsigned char: 4, short: 5, unsigned short: 6, \
   int: 7, unsigned int: 8, long: 9, unsigned long: 10, long long: 11, \
-  unsigned long long: 12, float: 13, double: 14, default: 0)   /* 0: not reducible */
+  unsigned long long: 12, float: 13, double: 14, long double: 15, \
+  float _Complex: 16, double _Complex: 17, long double _Complex: 18, \
+  default: 0)   /* 0: not reducible */
 
 /* The schedule of a distributed loop of a loop ... acc, with the reciprocal of its count
  * that kernels use to split thread indices (_xmpacc_divmod in xmpacc_kernel.h). */
@@ -41,6 +44,12 @@ static inline int _xmpacc_on_progression(long long g, long long init, long long 
 void _xmpacc_task_end(void);
 static inline void _xmpacc_task_scope_end(int *active) {
   if (*active) _xmpacc_task_end();
+}
+
+/* End of a tasks construct (cleanup handler; every node of the executing set runs it). */
+static inline void _xmpacc_tasks_scope_end(int *mine) {
+  (void)mine;
+  _xmpacc_tasks_end();
 }
 
 /* End of an acc replicate region: free its device copies (cleanup handler). */

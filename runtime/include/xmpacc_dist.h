@@ -210,7 +210,8 @@ _XMPACC_HD static inline _xmpacc_sched_t _xmpacc_schedule_cyclic1(const _xmpacc_
   long long gd = _xmpacc_gcd(sm, P), m, j0, j1, j2;
   _xmpacc_sched_t s;
   _xmpacc_iter_range(init, step, n, d->lower, d->upper, &jlo, &jhi);
-  if (jlo > jhi || r % gd != 0) return _xmpacc_sched_empty(step);
+  /* owned_count 0: a node outside the node array (its coord is past the last one) */
+  if (jlo > jhi || r % gd != 0 || d->owned_count == 0) return _xmpacc_sched_empty(step);
   m = P / gd;
   j0 = (r / gd) * _xmpacc_modinv(sm / gd, m) % m;
   j1 = jlo + _xmpacc_mod(j0 - jlo, m);

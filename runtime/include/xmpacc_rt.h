@@ -10,9 +10,16 @@ void * _xmpacc_align(void * array, const char * where, const char * name, const 
 void _xmpacc_array_release(void * array);
 void _xmpacc_reflect(void * array, const char * where, const long long * widths);
 void _xmpacc_reflect_acc(void * array, const char * where, const long long * widths);
+void _xmpacc_reflect_orthogonal(void * array, const char * where, const long long * widths);
+void _xmpacc_reflect_init(void * array, const char * where, const long long * widths, int orthogonal);
+void _xmpacc_reflect_do(void * array, const char * where);
+void _xmpacc_reduce_shadow(void * array, const char * where, const long long * widths, int type);
 void _xmpacc_loop_reduce_begin(const void * tmpl, const int * loop_dims, void * data, long long count, int type, int op);
 void _xmpacc_loop_reduce(const void * tmpl, const char * where, const int * loop_dims, void * data, long long count, int type, int op);
 void _xmpacc_reduce(void * data, const char * where, long long count, int type, int op, const void * on_nodes, const long long * on_ref);
+void _xmpacc_loop_reduce_var_begin(const void * tmpl, const int * loop_dims, void * data, const long long * var, int op);
+void _xmpacc_loop_reduce_var(const void * tmpl, const char * where, const int * loop_dims, void * data, const long long * var, int op, int nloc, const void * loc_addrs, const void * loc_vars, int nkey, const long long * key);
+void _xmpacc_reduce_var(const char * where, void * data, const long long * var, int op, const void * on_nodes, const long long * on_ref, int nloc, const void * loc_addrs, const void * loc_vars);
 void _xmpacc_bcast(void * data, const char * where, long long nbytes, const void * from_nodes, const long long * from_ref, const void * on_nodes, const long long * on_ref);
 void _xmpacc_barrier(const char * where, const void * on_nodes, const long long * on_ref);
 void _xmpacc_async_begin(long long async_id);
@@ -21,6 +28,11 @@ void _xmpacc_wait_async(const char * where, int n, const long long * ids, const 
 int _xmpacc_test_async(long long async_id);
 int _xmpacc_task_begin(const char * where, const void * nodes, const long long * ref);
 void _xmpacc_task_end(void);
+int _xmpacc_task_nocomm(const char * where, const void * nodes, const long long * ref);
+int _xmpacc_tasks_begin(const char * where, int n, const void * descs, const void * refs, const void * wheres);
+int _xmpacc_tasks_enter(int mine, int k);
+void _xmpacc_tasks_end(void);
+void _xmpacc_nodes_subset(void * nodes, const char * where, const char * name, int ndims, const int * extents, const void * parent, const long long * ref);
 int _xmpacc_replicate_begin(const char * where, int n, const void * keys, const long long * sizes, const void * names);
 void _xmpacc_replicate_end(int region);
 void _xmpacc_replicate_sync(const char * where, int direction, const void * key, const char * name);

@@ -266,8 +266,15 @@ ReductionOp = Literal[
 
 @dataclass(frozen=True, slots=True)
 class ReductionVar:
+    """``v``, ``k[1][:]`` (element-wise over a section) and ``v /i, k[1][:]/``."""
+
     name: Name
-    locations: tuple[Name, ...]  # ``/i, j/`` location variables (first*/last* only)
+    locations: tuple[VarRef, ...]  # ``/i, j/`` location variables (global-view §5)
+    subs: tuple[VarSub, ...] | None = None  # ``k[1][:]``: the reduced part of ``k``
+
+    @property
+    def ref(self) -> VarRef:
+        return VarRef(self.name, self.subs, self.name.loc)
 
 
 @dataclass(frozen=True, slots=True)
@@ -312,12 +319,36 @@ class OnTemplate:
 
 
 @dataclass(frozen=True, slots=True)
+class LoopWidth:
+    """One entry of ``expand``/``margin``/``peel_and_wait``: ``n`` (= ``n:n``), ``lo:hi``,
+    ``/unbound/ n`` (global-view §7); negative widths shrink the range."""
+
+    lower: Expr
+    upper: Expr
+    unbound: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PeelAndWait:
+    """``peel_and_wait(id, w...)``: the interior, ``wait_async(id)``, then the rim."""
+
+    async_id: Expr
+    widths: tuple[LoopWidth, ...]   # C order, one per on-ref subscript
+
+
+@dataclass(frozen=True, slots=True)
 class Loop:
+    """``loop (i) on t[i] ...``; ``on`` may also name a node array (``loop on p[i]``:
+    iteration i runs on node i), told apart by name lookup in the passes."""
+
     indices: tuple[Name, ...] | None  # the ``(j, i)`` list, None when omitted
     on: OnTemplate
     reductions: tuple[Reduction, ...]
     acc: AccClauses | None
     loc: SourceLoc
+    expand: tuple[LoopWidth, ...] | None = None   # C order, one per on-ref subscript
+    margin: tuple[LoopWidth, ...] | None = None
+    peel_and_wait: PeelAndWait | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -342,6 +373,36 @@ class Reflect:
     arrays: tuple[Name, ...]
     widths: tuple[ReflectWidth, ...] | None  # C order, one per array dimension
     acc: bool  # XACC-style device reflect (planned extension)
+    loc: SourceLoc
+    async_id: Expr | None = None
+    orthogonal: bool = False   # no corner exchange
+
+
+@dataclass(frozen=True, slots=True)
+class ReflectInit:
+    """``reflect_init (a, b) [width(...)] [orthogonal]``: a persistent reflect, run by
+    ``reflect_do`` (global-view §7)."""
+
+    arrays: tuple[Name, ...]
+    widths: tuple[ReflectWidth, ...] | None
+    orthogonal: bool
+    loc: SourceLoc
+
+
+@dataclass(frozen=True, slots=True)
+class ReflectDo:
+    arrays: tuple[Name, ...]
+    loc: SourceLoc
+    async_id: Expr | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ReduceShadow:
+    """``reduce_shadow (a) [width(...)] [async(id)]``: owners add their neighbours'
+    shadow copies of their elements (the reverse of reflect)."""
+
+    arrays: tuple[Name, ...]
+    widths: tuple[ReflectWidth, ...] | None
     loc: SourceLoc
     async_id: Expr | None = None
 
@@ -378,6 +439,13 @@ class Task:
 
 
 @dataclass(frozen=True, slots=True)
+class Tasks:
+    """``tasks``: the task constructs of the next compound statement, on disjoint sets."""
+
+    loc: SourceLoc
+
+
+@dataclass(frozen=True, slots=True)
 class AccReplicate:
     variables: tuple[Name, ...]
     loc: SourceLoc
@@ -400,4 +468,5 @@ Directive = Union[
     NodesDecl, TemplateDecl, Distribute, Align, Shadow,
     Loop, ReductionDirective, Reflect, Bcast, Barrier, Task, WaitAsync,
     AccReplicate, AccReplicateSync,
+    ReflectInit, ReflectDo, ReduceShadow, Tasks,
 ]

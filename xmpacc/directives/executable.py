@@ -48,8 +48,10 @@ from xmpacc.directives.refs import (
     parse_offset_sub,
     parse_paren_names,
     parse_ref,
+    parse_var_ref,
     star,
 )
+from xmpacc.directives.widths import parse_loop_widths, parse_peel_and_wait
 
 ClauseParser = Callable[[TokenStream], Any]
 
@@ -59,9 +61,9 @@ _WORD_OPS = frozenset({"max", "min"}) | _LOCATION_OPS
 _ACC_CLAUSES = ("private", "firstprivate", "shared", "num_threads")
 _MAX_THREAD_DIMS = 3
 # Clauses of S or Omni that xmpacc recognises but does not implement (reference §6.8).
-_LATER_CLAUSES = frozenset({
-    "orthogonal", "nocomm", "expand", "margin", "peel_and_wait", "threads",
-})
+_LATER_CLAUSES = frozenset({"threads"})
+# max and min take location variables on the reduction directive (Omni's extension).
+_DIRECTIVE_LOCATION_OPS = _LOCATION_OPS | {"max", "min"}
 # O11-only directives (reference §7.6).
 _LATER_ACC = frozenset({"reflect", "barrier", "loop"})
 
@@ -110,13 +112,16 @@ def parse_loop(ts: TokenStream, kw: Token) -> list[Directive]:
     on = _on_template(ts)
     reductions: list[Reduction] = []
     acc: AccClauses | None = None
+    widths: dict[str, Any] = {}
     while ts.peek().kind == "ident":
         tok = ts.peek()
         word = tok.text.lower()
-        if word == "reduction" and acc is not None:
-            ts.error(tok, "'reduction' clause must come before 'acc'")
+        if word in ("reduction", *_WIDTH_CLAUSES) and acc is not None:
+            ts.error(tok, f"'{word}' clause must come before 'acc'")
         elif word == "reduction":
             reductions.append(parse_reduction_clause(ts, ts.next(), in_directive=False))
+        elif word in _WIDTH_CLAUSES:
+            _width_clause(ts, widths, on)
         elif word == "acc" and acc is not None:
             ts.error(tok, "duplicate 'acc' clause in 'loop' directive")
         elif word == "acc":
@@ -125,7 +130,27 @@ def parse_loop(ts: TokenStream, kw: Token) -> list[Directive]:
             ts.error(tok, f"'{word}' clause must follow 'acc'")
         else:
             _reject_clause(ts, tok, "loop")
-    return [Loop(indices, on, tuple(reductions), acc, ts.loc(kw))]
+    return [Loop(indices, on, tuple(reductions), acc, ts.loc(kw), widths.get("expand"),
+                 widths.get("margin"), widths.get("peel_and_wait"))]
+
+
+_WIDTH_CLAUSES = ("expand", "margin", "peel_and_wait")
+
+
+# BNF: width-clause ::= expand ( lwidth [, lwidth]... ) | margin ( ... )
+#                     | peel_and_wait ( int-expr , lwidth [, lwidth]... )
+def _width_clause(ts: TokenStream, found: dict[str, Any], on: OnTemplate) -> None:
+    """expand, margin and peel_and_wait exclude each other (each is one iteration range)."""
+    tok = ts.next()
+    word = tok.text.lower()
+    if found:
+        other = next(iter(found))
+        ts.error(tok, f"duplicate '{word}' clause in 'loop' directive" if other == word
+                 else f"'{word}' and '{other}' cannot be combined in one 'loop' directive")
+    if word == "peel_and_wait":
+        found[word] = parse_peel_and_wait(ts, on.style)
+    else:
+        found[word] = parse_loop_widths(ts, word, on.style)
 
 
 # BNF: on-ref ::= tname ( lsub [, lsub]... ) | tname [ lsub ] [ [ lsub ] ]...
@@ -153,9 +178,9 @@ def parse_reduction_clause(ts: TokenStream, kw: Token, in_directive: bool) -> Re
     ts.expect(":", "after the reduction operator")
     if ts.at(")"):
         ts.error(ts.peek(), "empty variable list in 'reduction'")
-    variables = [_rspec(ts, op)]
+    variables = [_rspec(ts, op, in_directive)]
     while ts.accept(","):
-        variables.append(_rspec(ts, op))
+        variables.append(_rspec(ts, op, in_directive))
     ts.expect_closer(opener)
     return Reduction(op, tuple(variables), ts.loc(kw))
 
@@ -171,27 +196,32 @@ def _reduction_op(ts: TokenStream, in_directive: bool) -> ReductionOp:
         op = tok.text.lower()
     if op is None:
         ts.error(tok, f"unknown reduction operator {describe(tok)}")
-    if in_directive and op in _LOCATION_OPS:
-        ts.error(tok, f"'{op}' is only allowed in the reduction clause of 'loop'")
     ts.next()
     return cast(ReductionOp, op)
 
 
-# BNF: rspec ::= variable [ / location-var [, location-var]... / ]
-def _rspec(ts: TokenStream, op: ReductionOp) -> ReductionVar:
-    name = parse_name(ts, "a reduction variable")
+# BNF: rspec ::= var-ref [ / var-ref [, var-ref]... / ]
+def _rspec(ts: TokenStream, op: ReductionOp, in_directive: bool) -> ReductionVar:
+    """A reduction variable (scalar, array, element or section) and its location
+    variables (global-view §5: first*/last* on loop; also max/min on the directive)."""
+    var = parse_var_ref(ts, "a reduction variable")
     if not ts.at("/"):
         if op in _LOCATION_OPS:
-            raise XmpError(name.loc, f"reduction '{op}' needs location variables, "
-                                     f"as in '{name.name}/i/'")
-        return ReductionVar(name, ())
+            raise XmpError(var.name.loc, f"reduction '{op}' needs location variables, "
+                                         f"as in '{var.name.name}/i/'")
+        return ReductionVar(var.name, (), var.subs)
     slash = ts.next()
-    if op not in _LOCATION_OPS:
-        ts.error(slash, "location variables are only allowed with firstmax, firstmin, "
+    if op not in (_DIRECTIVE_LOCATION_OPS if in_directive else _LOCATION_OPS):
+        kinds = "max, min, firstmax" if in_directive else "firstmax"
+        ts.error(slash, f"location variables are only allowed with {kinds}, firstmin, "
                         "lastmax and lastmin")
-    locations = parse_name_list(ts, "a location variable")
+    if ts.at("/"):
+        ts.error(ts.peek(), "empty location variable list")
+    locations = [parse_var_ref(ts, "a location variable")]
+    while ts.accept(","):
+        locations.append(parse_var_ref(ts, "a location variable"))
     ts.expect("/", "after the location variables")
-    return ReductionVar(name, locations)
+    return ReductionVar(var.name, tuple(locations), var.subs)
 
 
 # BNF: acc-clauses ::= acc [ acc-clause ]...
@@ -245,13 +275,15 @@ def parse_reflect(ts: TokenStream, kw: Token) -> list[Directive]:
         arrays = parse_paren_names(ts, "an array name", "reflect")
     else:
         arrays = parse_name_list(ts, "an array name or '('")
-    clauses = parse_clauses(ts, "reflect", {"width": _reflect_widths, "acc": lambda _: True,
+    clauses = parse_clauses(ts, "reflect", {"width": reflect_widths, "acc": lambda _: True,
+                                            "orthogonal": lambda _: True,
                                             "async": parse_async_clause})
-    return [Reflect(arrays, clauses.get("width"), "acc" in clauses, ts.loc(kw), clauses.get("async"))]
+    return [Reflect(arrays, clauses.get("width"), "acc" in clauses, ts.loc(kw), clauses.get("async"),
+                    "orthogonal" in clauses)]
 
 
 # BNF: width-list ::= ( rwidth [, rwidth]... )
-def _reflect_widths(ts: TokenStream) -> tuple[ReflectWidth, ...]:
+def reflect_widths(ts: TokenStream) -> tuple[ReflectWidth, ...]:
     """Widths in C order (one per array dimension) in both syntaxes."""
     opener = ts.expect("(", "after 'width'")
     widths = [_rwidth(ts)]
@@ -307,12 +339,12 @@ def parse_barrier(ts: TokenStream, kw: Token) -> list[Directive]:
     return [Barrier(clauses.get("on"), ts.loc(kw))]
 
 
-# BNF: task ::= task on ref
+# BNF: task ::= task on ref [ nocomm ]
 def parse_task(ts: TokenStream, kw: Token) -> list[Directive]:
     ts.expect_word("on", "after 'task'")
     on = _on_ref(ts)
-    parse_clauses(ts, "task", {})  # only to report `nocomm` as not supported yet
-    return [Task(on, False, ts.loc(kw))]
+    clauses = parse_clauses(ts, "task", {"nocomm": lambda _: True})
+    return [Task(on, "nocomm" in clauses, ts.loc(kw))]
 
 
 # ---------------------------------------------------------------- XMP-ACC (§7.2, §7.3)

@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from types import MappingProxyType
 
 from xmpacc.diagnostics import SourceLoc, XmpError
-from xmpacc.directives import executable
+from xmpacc.directives import executable, globalview
 from xmpacc.directives.ast import (
     Align,
     AlignSource,
@@ -62,7 +62,7 @@ Handler = Callable[[TokenStream, Token], list[Directive]]
 # Recognised so that a user gets "not supported yet" instead of "unknown" (reference §6.8).
 _LATER_DIRECTIVES = frozenset({
     "gmove", "array", "coarray", "post", "wait", "lock", "unlock", "local_alias",
-    "template_fix", "reduce_shadow", "reflect_init", "reflect_do", "tasks",
+    "template_fix",
 })
 
 
@@ -100,7 +100,7 @@ def _expect_end(ts: TokenStream, name: str) -> None:
 
 
 # BNF: nodes ::= nodes nodes-decl [, nodes-decl]... | nodes nodes-dims [= mapping] :: name-list
-# BNF: nodes-decl ::= name nodes-dims [ = mapping ]
+# BNF: nodes-decl ::= name nodes-dims [ = mapping ] | name = mapping
 def _nodes(ts: TokenStream, kw: Token) -> list[Directive]:
     loc = ts.loc(kw)
     if ts.at("(") or ts.at("["):
@@ -112,7 +112,10 @@ def _nodes(ts: TokenStream, kw: Token) -> list[Directive]:
     decls: list[Directive] = []
     while True:
         name = parse_name(ts, "a node array name")
-        extents, style = _nodes_dims(ts, f"after node array name '{name.name}'")
+        if ts.at("="):   # ``nodes q = *``: one dimension, as large as the set it maps
+            extents, style = (Star(ts.loc(ts.peek())),), "bracket"
+        else:
+            extents, style = _nodes_dims(ts, f"after node array name '{name.name}'")
         decls.append(NodesDecl(name, extents, _nodes_mapping(ts), style, loc))
         if not ts.accept(","):
             return decls
@@ -175,14 +178,17 @@ def _template_dims(ts: TokenStream, context: str) -> tuple[tuple[TemplateDim | C
     return parse_dims(ts, lambda t: _tspec(t, style), context)
 
 
-# BNF: tspec ::= [ int-expr : ] int-expr | :        tspec-c ::= int-expr | :
+# BNF: tspec ::= [ int-expr : ] int-expr | :        tspec-c ::= [ int-expr : ] int-expr | :
 def _tspec(ts: TokenStream, style: Style) -> TemplateDim | Colon:
-    """One template extent as inclusive bounds: ``(N)`` is 1..N, ``[N]`` is 0..N-1."""
+    """One template extent as inclusive bounds: ``(N)`` is 1..N, ``[N]`` is 0..N-1,
+    ``(2:10)`` and ``[2:10]`` are 2..10."""
     if at_alone(ts, ":"):
         return Colon(ts.loc(ts.next()))
     if at_alone(ts, "*"):
         ts.error(ts.peek(), "'*' is not allowed in a template declaration")
     first = parse_expr(ts, "a template extent")
+    if style == "bracket" and ts.accept(":"):   # t[2:10]: bounds, as t(2:10) (global-view §7)
+        return TemplateDim(first, parse_expr(ts, "a template upper bound"))
     if style == "bracket":
         return TemplateDim(Expr("0", first.loc), Expr(minus_one(first.text), first.loc))
     if ts.accept(":"):
@@ -326,4 +332,8 @@ _HANDLERS: MappingProxyType[str, Handler] = MappingProxyType({
     "task": executable.parse_task,
     "wait_async": executable.parse_wait_async,
     "acc": executable.parse_acc,
+    "reflect_init": globalview.parse_reflect_init,
+    "reflect_do": globalview.parse_reflect_do,
+    "reduce_shadow": globalview.parse_reduce_shadow,
+    "tasks": globalview.parse_tasks,
 })

@@ -179,9 +179,9 @@ def _shadow_widths(arr: str, shadow: xd.Shadow | None, tdims: list[tuple[int, st
         if nonzero and kind == "none":
             ctx.diags.error(loc, f"dimension {k} of '{arr}' is not distributed; its shadow width must be 0")
             return None
-        if nonzero and kind == "cyclic":
-            ctx.diags.error(loc, f"dimension {k} of '{arr}' is cyclic-distributed; shadows are only "
-                                 "allowed on block and gblock dimensions")
+        if nonzero and kind == "cyclic" and not full:
+            ctx.diags.error(loc, f"dimension {k} of '{arr}' is cyclic-distributed; it takes only a full "
+                                 "shadow '[*]' (widths are only allowed on block and gblock dimensions)")
             return None
         out.append((lo, hi, full))
     return out

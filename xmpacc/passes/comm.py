@@ -25,44 +25,18 @@ from xmpacc import cbuild, facts
 from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import AlreadyReported, XmpError
 from xmpacc.directives import ast as xd
+from xmpacc.passes import shadows, tasks
 from xmpacc.passes.attach import pragma_id
+from xmpacc.passes.onrefs import on_ref
 from xmpacc.passes.reductions import reduction_directive_calls
-from xmpacc.runtime.contract import REF_INDEX, REF_STAR, REF_TRIPLET, REF_TRIPLET_TO_END
 from xmpacc.scoping import ScopedWalker
 from xmpacc.symbols import ArraySym, Scope, ScopeTree
 
 
 def node_ref(ref: xd.Ref | None, scope: Scope, single: bool = False) -> tuple[str, str]:
-    """(nodes descriptor address, encoded reference) C texts; ("0", "0") without a ref."""
-    if ref is None:
-        return "0", "0"
-    nodes = scope.find_nodes(ref.name.name)
-    if nodes is None:
-        if scope.is_broken(ref.name.name):
-            raise AlreadyReported
-        if scope.find_template(ref.name.name) is not None:
-            raise XmpError(ref.name.loc, "template references in 'on'/'from' are not supported yet")
-        raise XmpError(ref.name.loc, f"nodes '{ref.name.name}' is not declared")
-    subs = ref.node_subs()
-    if subs is None:
-        return f"&{nodes.c_name}", "0"
-    if len(subs) != nodes.ndims:
-        raise XmpError(ref.loc, f"nodes '{nodes.name}' has {nodes.ndims} dimension(s) but the "
-                                f"reference gives {len(subs)}")
-    parts = [str(len(subs))]
-    for sub in subs:
-        if isinstance(sub, xd.Star):
-            parts += [str(REF_STAR), "0", "0", "0"]
-        elif isinstance(sub, xd.Triplet):
-            if single:
-                raise XmpError(sub.loc, "the source of bcast must be a single node")
-            start = sub.start.text if sub.start else "0"
-            step = sub.step.text if sub.step else "1"
-            kind = REF_TRIPLET if sub.last else REF_TRIPLET_TO_END
-            parts += [str(kind), f"({start})", f"({sub.last.text})" if sub.last else "0", f"({step})"]
-        else:
-            parts += [str(REF_INDEX), f"({sub.text})", "0", "0"]
-    return f"&{nodes.c_name}", "(const long long []){" + ", ".join(parts) + "}"
+    """(descriptor address, encoded reference) C texts of a node or template reference;
+    ("0", "0") without one (onrefs.py)."""
+    return on_ref(ref, scope, single)
 
 
 def _data_operand(name: xd.Name, scope: Scope) -> tuple[str, str]:
@@ -82,28 +56,19 @@ def reflect_calls(d: xd.Reflect, scope: Scope, coord: object,
     ``reflect (u) acc`` exchanges the shadow slots of u's device copy."""
     if d.acc and replicated is None:
         raise XmpError(d.loc, "'reflect ... acc' must be inside the acc replicate region of its arrays")
+    if d.acc and d.orthogonal:
+        raise XmpError(d.loc, "'orthogonal' in a 'reflect ... acc' is not supported yet")
     out: list[c_ast.Node] = []
     for name in d.arrays:
-        sym = scope.find_array(name.name)
-        if sym is None and scope.is_broken_array(name.name):
+        try:
+            sym = shadows.shadow_array(name, scope, "reflect")
+        except AlreadyReported:
             continue
-        if sym is None:
-            what = "not declared" if scope.find_c(name.name) is None else "not an aligned array"
-            raise XmpError(name.loc, f"reflect of '{name.name}', which is {what}")
-        if not sym.has_shadow:
-            raise XmpError(name.loc, f"the aligned array '{name.name}' has no shadow; declare one "
-                                     f"with '#pragma xmp shadow' before reflecting it")
         if d.acc and replicated is not None and not replicated(sym):
             raise XmpError(name.loc, f"'reflect ... acc' of '{name.name}', which is not replicated: put it "
                                      f"inside '#pragma xmp acc replicate ({name.name})'")
-        widths = "0"
-        if d.widths is not None:
-            if len(d.widths) != sym.ndims:
-                raise XmpError(d.loc, f"width() gives {len(d.widths)} entries for the "
-                                      f"{sym.ndims}-dimensional array '{name.name}'")
-            widths = "(const long long []){" + ", ".join(
-                f"({w.lower.text}), ({w.upper.text}), {int(w.periodic)}" for w in d.widths) + "}"
-        call = "_xmpacc_reflect_acc" if d.acc else "_xmpacc_reflect"
+        widths = shadows.widths_arg(d.widths, sym, d.loc)
+        call = "_xmpacc_reflect_acc" if d.acc else ("_xmpacc_reflect_orthogonal" if d.orthogonal else "_xmpacc_reflect")
         out += cbuild.stmts(f"{call}(&{sym.c_name}, {cbuild.where_literal(d.loc)}, {widths});", coord)
     return out
 
@@ -127,7 +92,7 @@ class _CommLowering(ScopedWalker):
                 continue
             for d in self.ctx.directives.get(id(item), []):
                 body = None
-                if isinstance(d, xd.Task) and i < len(items) and _is_statement(items[i]):
+                if isinstance(d, (xd.Task, xd.Tasks)) and i < len(items) and _is_statement(items[i]):
                     body = items[i]
                     i += 1
                 out += self._lower_or_keep(d, item, body)
@@ -139,6 +104,11 @@ class _CommLowering(ScopedWalker):
             self.ctx.info += facts.directive(d, self.scope)
             if isinstance(d, xd.Task):
                 return [self._task(d, body)]
+            if isinstance(d, xd.Tasks):
+                pairs = tasks.split_tasks(body, d, lambda n: self.ctx.directives.get(id(n), []))
+                for _task, stmt in pairs:
+                    self.visit(stmt)
+                return [tasks.tasks_block(d, pairs, self.scope, self._fresh)]
             lowered = self._lower(d, item)
             if lowered is None:
                 return [item]
@@ -153,6 +123,12 @@ class _CommLowering(ScopedWalker):
         coord = item.coord
         if isinstance(d, xd.Reflect):
             return reflect_calls(d, self.scope, coord)
+        if isinstance(d, xd.ReflectInit):
+            return shadows.reflect_init_calls(d, self.scope, coord)
+        if isinstance(d, xd.ReflectDo):
+            return shadows.reflect_do_calls(d, self.scope, coord)
+        if isinstance(d, xd.ReduceShadow):
+            return shadows.reduce_shadow_calls(d, self.scope, coord)
         if isinstance(d, xd.ReductionDirective):
             return reduction_directive_calls(d, node_ref(d.on, self.scope), self.scope, coord)
         if isinstance(d, xd.Barrier):
@@ -181,13 +157,11 @@ class _CommLowering(ScopedWalker):
         if body is None:
             raise XmpError(d.loc, "the task directive must be followed by a statement")
         self.visit(body)  # first, so that its mistakes are found even if the task has one
-        nodes, ref = node_ref(d.on, self.scope)
+        return tasks.task_block(d, body, self.scope, self._fresh)
+
+    def _fresh(self) -> str:
         self.tasks += 1
-        flag = f"_xmpacc_task_{self.tasks}"
-        decl = cbuild.cleanup_decl(f"int {flag} = _xmpacc_task_begin({cbuild.where_literal(d.loc)}, {nodes}, {ref});",
-                                   "_xmpacc_task_scope_end", body.coord)
-        guard = c_ast.If(c_ast.ID(flag), body, None, body.coord)
-        return c_ast.Compound([decl, guard], body.coord)
+        return f"_xmpacc_task_{self.tasks}"
 
 
 def run(unit: Unit, ctx: Context) -> Unit:

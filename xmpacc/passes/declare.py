@@ -116,8 +116,7 @@ def _declare_nodes(d: xd.NodesDecl, scope: Scope, ctx: Context) -> None:
     if name in scope.nodes:
         ctx.diags.error(d.name.loc, f"nodes '{name}' is already declared in this scope")
         return
-    if d.mapping is not None:
-        ctx.diags.error(d.loc, "node subsets ('nodes q[...] = ...') are not supported yet")
+    if isinstance(d.mapping, xd.Ref) and not _subset_parent_ok(d, d.mapping, scope, ctx):
         scope.broken_xmp.add(name)
         return
     if len(d.extents) > MAX_RANK:
@@ -126,6 +125,22 @@ def _declare_nodes(d: xd.NodesDecl, scope: Scope, ctx: Context) -> None:
         return
     file_scope = scope.parent is None
     scope.nodes[name] = NodesSym(d, f"_xmpacc_n_{name}", file_scope)
+
+
+def _subset_parent_ok(d: xd.NodesDecl, ref: xd.Ref, scope: Scope, ctx: Context) -> bool:
+    """``nodes q[2] = p[0:2]``: p must be a node array declared before, with as many
+    dimensions as the reference gives (global-view §6)."""
+    parent = scope.find_nodes(ref.name.name)   # declared before (and, for q = q[...], outside)
+    if parent is None:
+        if not scope.is_broken(ref.name.name):
+            what = "a template, not a node array" if scope.find_template(ref.name.name) else "not declared"
+            ctx.diags.error(ref.name.loc, f"nodes '{ref.name.name}' is {what}")
+        return False
+    if ref.subs is not None and len(ref.subs) != parent.ndims:
+        ctx.diags.error(ref.loc, f"nodes '{parent.name}' has {parent.ndims} dimension(s) but the "
+                                 f"reference gives {len(ref.subs)}")
+        return False
+    return True
 
 
 def _declare_template(d: xd.TemplateDecl, scope: Scope, ctx: Context) -> None:

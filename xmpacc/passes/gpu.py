@@ -23,7 +23,8 @@ from xmpacc.passes.attach import pragma_id
 from xmpacc.passes.canonical import CanonicalLoop, canonical, loc_of
 from xmpacc.passes.comm import reflect_calls
 from xmpacc.passes.kernel_vars import Replicated, check_body, classify
-from xmpacc.passes.loops import _control_var, _nested_for, loop_indices, loop_template
+from xmpacc.passes.loops import _control_var, _nested_for, loop_indices, loop_offsets, loop_template
+from xmpacc.passes.loopsched import DimSched, dim_widths, sched_text
 from xmpacc.passes.reductions import loop_reduction_calls
 from xmpacc.scoping import ScopedWalker
 from xmpacc.symbols import ScopeTree, TemplateSym
@@ -106,6 +107,13 @@ class _GpuLowering(ScopedWalker):
             raise XmpError(d.loc, "the loop directive must be followed by a for statement")
         tmpl = self._template(d)
         indices = dict(loop_indices(d))
+        for clause, given in (("margin", d.margin), ("peel_and_wait", d.peel_and_wait)):
+            if given is not None:
+                raise XmpError(d.loc, f"'{clause}' in a 'loop ... acc' is not supported yet")
+        for v in (v for r in d.reductions for v in r.variables):
+            if v.locations or v.subs is not None:
+                what = "location variables" if v.locations else "array sections"
+                raise XmpError(v.name.loc, f"{what} in the reduction of a 'loop ... acc' are not supported yet")
         loops, fors = _distributed_prefix(node, indices, tmpl, d)
         body = fors[-1].stmt
         check_body(body, lambda n: pragma_id(n) is not None)
@@ -160,8 +168,11 @@ class _GpuLowering(ScopedWalker):
         where = cbuild.where_literal(d.loc)
         assert d.acc is not None
         nthreads = " * ".join(f"({e.text})" for e in d.acc.num_threads) or DEFAULT_THREADS
-        text = "".join(f"_xmpacc_sched_t _xmpacc_s_{lp.var} = _xmpacc_schedule_k(&{tmpl.c_name}.dim[{indices[lp.var]}], "
-                       f"{lp.init}, {lp.last}, {lp.step});" for lp in loops)
+        mode, widths = dim_widths(d, tmpl)
+        offsets = loop_offsets(d)
+        text = "".join(sched_text(DimSched(lp.var, indices[lp.var], offsets.get(lp.var), mode,
+                                           widths.get(indices[lp.var])),
+                                  lp, f"&{tmpl.c_name}.dim[{indices[lp.var]}]", kernel=True) for lp in loops)
         text += kernels.launch_text(kernel, loops, where, nthreads)
         mask = [0] * tmpl.ndims
         for t in indices.values():

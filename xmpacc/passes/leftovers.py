@@ -26,6 +26,8 @@ _NAMES = {
     xd.Barrier: "barrier", xd.Task: "task", xd.WaitAsync: "wait_async", xd.AccReplicate: "acc replicate",
     xd.AccReplicateSync: "acc replicate_sync", xd.NodesDecl: "nodes", xd.TemplateDecl: "template",
     xd.Distribute: "distribute", xd.Align: "align", xd.Shadow: "shadow",
+    xd.ReflectInit: "reflect_init", xd.ReflectDo: "reflect_do", xd.ReduceShadow: "reduce_shadow",
+    xd.Tasks: "tasks",
 }
 
 

@@ -1,4 +1,4 @@
-"""Pass loops: ``#pragma xmp loop`` gets this node's bounds (reference §6.1).
+"""Pass loops: ``#pragma xmp loop`` gets this node's bounds (reference §6.1, global-view §6, §7).
 
 Before:                                   After:
     #pragma xmp loop on t[i]                  {
@@ -10,13 +10,18 @@ Before:                                   After:
                                               }
 
 The control variable keeps global values, so the body is unchanged.  Each distributed
-loop of a nest gets its schedule right before it.  ``cyclic(w)`` dimensions iterate over
-positions (``_xmpacc_schedule_pos``) and skip the indices that are off the loop's
-progression.  Reduction clauses reset non-first copies to the identity before the nest
-and combine after it.  ``loop ... acc`` is left to the gpu pass.
+loop of a nest gets its schedule right before it (loopnest.py, loopsched.py): on a
+template, with an offset (``t(i+1)``), on a node array (``p[i]``: iteration i on node i),
+widened by ``expand``, or the rim of ``margin``; ``peel_and_wait(id, w)`` is the interior
+(``expand(-w)``), ``wait_async(id)``, then the rim (``margin(-w)``).  Reduction clauses
+reset non-first copies to the identity before the nest and combine after it; location
+variables are tracked by locations.py.  ``loop ... acc`` is left to the gpu pass.
 """
 
 from __future__ import annotations
+
+import copy
+import dataclasses
 
 from pycparser import c_ast
 
@@ -25,21 +30,18 @@ from xmpacc.cbuild import walk
 from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import AlreadyReported, XmpError
 from xmpacc.directives import ast as xd
-from xmpacc.passes import acc_nest
+from xmpacc.directives.exprs import negate
+from xmpacc.passes import acc_nest, locations
 from xmpacc.passes.attach import pragma_id
-from xmpacc.passes.canonical import CanonicalLoop, canonical
+from xmpacc.passes.canonical import canonical
+from xmpacc.passes.loopnest import NestBuilder
+from xmpacc.passes.loopnest import control_var as _control_var
+from xmpacc.passes.loopnest import nested_for as _nested_for
+from xmpacc.passes.loopsched import DimSched, dim_widths
+from xmpacc.passes.onrefs import lookup
 from xmpacc.passes.reductions import loop_reduction_calls
 from xmpacc.scoping import ScopedWalker
-from xmpacc.symbols import Scope, ScopeTree, TemplateSym
-
-
-def _nested_for(body: c_ast.Node) -> c_ast.For | None:
-    """The loop directly nested in ``body`` (perfect nesting), if any."""
-    if isinstance(body, c_ast.For):
-        return body
-    if isinstance(body, c_ast.Compound) and body.block_items and len(body.block_items) == 1:
-        return _nested_for(body.block_items[0])
-    return None
+from xmpacc.symbols import NodesSym, Scope, ScopeTree, TemplateSym
 
 
 def loop_indices(loop: xd.Loop) -> list[tuple[str, int]]:
@@ -49,8 +51,6 @@ def loop_indices(loop: xd.Loop) -> list[tuple[str, int]]:
         if isinstance(sub, xd.LoopIndex):
             if sub.name.name in where:
                 raise XmpError(sub.name.loc, f"loop index '{sub.name.name}' appears twice in the on-ref")
-            if sub.offset is not None:
-                raise XmpError(sub.name.loc, "template subscripts with an offset in 'loop on' are not supported yet")
             where[sub.name.name] = t
     names = [n for n in loop.indices] if loop.indices is not None else None
     if names is None:
@@ -64,7 +64,28 @@ def loop_indices(loop: xd.Loop) -> list[tuple[str, int]]:
 
 
 _COLLECTIVES = {xd.Reflect: "reflect", xd.ReductionDirective: "reduction", xd.Bcast: "bcast",
-                xd.Barrier: "barrier"}
+                xd.Barrier: "barrier", xd.ReflectInit: "reflect_init", xd.ReflectDo: "reflect_do",
+                xd.ReduceShadow: "reduce_shadow", xd.Tasks: "tasks"}
+
+
+def loop_offsets(loop: xd.Loop) -> dict[str, str | None]:
+    """The on-ref offset of each loop index: ``t(i+1)`` gives {'i': '1'}."""
+    return {sub.name.name: sub.offset.text if sub.offset else None
+            for sub in loop.on.subs if isinstance(sub, xd.LoopIndex)}
+
+
+def loop_target(loop: xd.Loop, scope: Scope) -> TemplateSym | NodesSym:
+    """The template, or node array, of a loop's on-ref, checked."""
+    try:
+        sym = lookup(loop.on.template, scope)
+    except XmpError:
+        raise XmpError(loop.on.template.loc, f"template '{loop.on.template.name}' is not declared") from None
+    if isinstance(sym, TemplateSym):
+        return loop_template(loop, scope)
+    if len(loop.on.subs) != sym.ndims:
+        raise XmpError(loop.on.loc, f"nodes '{sym.name}' has {sym.ndims} dimension(s) but the "
+                                    f"on-ref gives {len(loop.on.subs)}")
+    return sym
 
 
 def loop_template(loop: xd.Loop, scope: Scope) -> TemplateSym:
@@ -75,7 +96,7 @@ def loop_template(loop: xd.Loop, scope: Scope) -> TemplateSym:
     if tmpl is None:
         name = loop.on.template.name
         if scope.find_nodes(name) is not None:
-            raise XmpError(loop.on.template.loc, "'loop on' a node array is not supported yet")
+            raise XmpError(loop.on.template.loc, "'loop ... acc' on a node array is not supported yet")
         raise XmpError(loop.on.template.loc, f"template '{name}' is not declared")
     if tmpl.distribute is None:
         raise XmpError(loop.on.template.loc, f"template '{tmpl.name}' is not distributed")
@@ -89,6 +110,7 @@ class _LoopLowering(ScopedWalker):
     def __init__(self, tree: ScopeTree, ctx: Context) -> None:
         super().__init__(tree)
         self.ctx = ctx
+        self.number = 0
 
     def visit_Compound(self, node: c_ast.Compound) -> None:
         items = node.block_items or []
@@ -140,102 +162,71 @@ class _LoopLowering(ScopedWalker):
             return None  # the gpu pass owns loop ... acc
         return ds[0] if ds else None
 
-    def _template(self, loop: xd.Loop) -> TemplateSym:
-        return loop_template(loop, self.scope)
-
     def _lower(self, loop: xd.Loop, node: c_ast.For) -> c_ast.Node:
-        tmpl = self._template(loop)
+        target = loop_target(loop, self.scope)
         self._check_body(node.stmt)
         indices = dict(loop_indices(loop))
-        pending = dict(indices)
-        nest = _distribute_nest(node, pending, tmpl)
-        if pending:
-            name = next(iter(pending))
-            raise XmpError(loop.loc, f"cannot find the loop statement of index '{name}' in the loop nest")
-        mask = [0] * tmpl.ndims
+        offsets = loop_offsets(loop)
+        mode, widths = dim_widths(loop, target)
+        _check_nest(loop, node, indices)
+        self.number += 1
+        number = self.number
+        if (loop.margin is not None or loop.peel_and_wait is not None) and \
+                any(v.locations for r in loop.reductions for v in r.variables):
+            raise XmpError(loop.loc, "location variables in a loop with 'margin' or 'peel_and_wait' "
+                                     "are not supported yet")
+        decls, keys = locations.instrument(loop, node, indices, number)
+        mask = [0] * target.ndims
         for t in indices.values():
             mask[t] = 1
-        before, after = loop_reduction_calls(loop, tmpl, mask, self.scope, node.coord)
-        self.ctx.info.append(facts.loop(loop, tmpl, indices))
-        return c_ast.Compound(before + [nest] + after, node.coord)
+        before, after = loop_reduction_calls(loop, target, mask, self.scope, node.coord, keys)
+        if loop.peel_and_wait is not None:
+            nests = self._peel_and_wait(loop, node, target, indices, offsets, number)
+        else:
+            nests = [self._nest(loop, node, target, indices, offsets, mode, widths, number)]
+        if isinstance(target, TemplateSym):
+            self.ctx.info.append(facts.loop(loop, target, indices))
+        return c_ast.Compound(decls + before + nests + after, node.coord)
+
+    def _nest(self, loop: xd.Loop, node: c_ast.For, target: TemplateSym | NodesSym, indices: dict[str, int],
+              offsets: dict[str, str | None], mode: str, widths: dict[int, xd.LoopWidth], number: int) -> c_ast.Node:
+        cell = f"_xmpacc_cell_{number}" if mode == "margin" and widths else None
+        scheds, k = {}, 0
+        for var, t in indices.items():
+            width = widths.get(t)
+            digit = None
+            if cell is not None and width is not None:
+                digit, k = f"({cell} / {3 ** k}) % 3", k + 1
+            scheds[var] = DimSched(var, t, offsets.get(var), mode, width, digit)
+        return NestBuilder(target, loop.on.style, scheds, cell).build(node)
+
+    def _peel_and_wait(self, loop: xd.Loop, node: c_ast.For, target: TemplateSym | NodesSym,
+                       indices: dict[str, int], offsets: dict[str, str | None], number: int) -> list[c_ast.Node]:
+        """The interior (no shadow needed), wait_async(id), then the rim (global-view §7)."""
+        peel = loop.peel_and_wait
+        assert peel is not None
+        shrink = tuple(xd.LoopWidth(xd.Expr(negate(w.lower.text), w.lower.loc), xd.Expr(negate(w.upper.text), w.upper.loc),
+                                    w.unbound) for w in peel.widths)
+        _mode, inner = dim_widths(dataclasses.replace(loop, expand=shrink, peel_and_wait=None), target)
+        _mode, rim = dim_widths(dataclasses.replace(loop, margin=shrink, peel_and_wait=None), target)
+        interior = self._nest(loop, copy.deepcopy(node), target, indices, offsets, "expand", inner, number)
+        wait = cbuild.stmts(f"_xmpacc_wait_async({cbuild.where_literal(loop.loc)}, 1, "
+                            f"(const long long []){{({peel.async_id.text})}}, 0, 0);", node.coord)
+        return [interior] + wait + [self._nest(loop, node, target, indices, offsets, "margin", rim, number)]
 
 
-def _control_var(node: c_ast.For) -> str | None:
-    init = node.init
-    if isinstance(init, c_ast.Assignment) and isinstance(init.lvalue, c_ast.ID):
-        return init.lvalue.name
-    if isinstance(init, c_ast.DeclList) and init.decls:
-        return init.decls[0].name
-    return None
-
-
-def _distribute_nest(node: c_ast.For, pending: dict[str, int], tmpl: TemplateSym) -> c_ast.Node:
-    """The replacement of ``node``: every loop of the perfect nest whose control variable is
-    in ``pending`` is distributed (and removed from ``pending``), outermost first."""
-    var = _control_var(node)
-    if var is None and pending:
-        canonical(node)  # reports what is wrong with the loop's initialisation
-    tdim = pending.pop(var) if var in pending else None
-    info = canonical(node) if tdim is not None else None
-    inner = _nested_for(node.stmt)
-    if pending and inner is not None:
-        _replace_nested(node, inner, _distribute_nest(inner, pending, tmpl))
-    if info is None or tdim is None:
-        return node
-    return _distributed_for(node, info, tmpl, tdim)
-
-
-def _replace_nested(parent: c_ast.For, old: c_ast.For, new: c_ast.Node) -> None:
-    if parent.stmt is old:
-        parent.stmt = new
-        return
-    holder = parent.stmt
-    while isinstance(holder, c_ast.Compound) and holder.block_items[0] is not old:
-        holder = holder.block_items[0]
-    holder.block_items[0] = new
-
-
-def _distributed_for(node: c_ast.For, info: CanonicalLoop, tmpl: TemplateSym, tdim: int) -> c_ast.Compound:
-    v = info.var
-    dim = f"&{tmpl.c_name}.dim[{tdim}]"
-    cmp = "<=" if info.upward else ">="
-    decl_type = _declared_type(info)
-    if _is_block_cyclic(tmpl, tdim):
-        return _position_for(node, info, dim, decl_type)
-    text = (f"_xmpacc_sched_t _xmpacc_s_{v} = _xmpacc_schedule({dim}, {info.init}, {info.last}, {info.step});"
-            f"for ({decl_type}{v} = _xmpacc_s_{v}.first; {v} {cmp} _xmpacc_s_{v}.last; "
-            f"{v} += _xmpacc_s_{v}.step) ;")
-    items = cbuild.stmts(text, node.coord)
-    items[-1].stmt = node.stmt
-    return c_ast.Compound(items, node.coord)
-
-
-def _declared_type(info: CanonicalLoop) -> str:
-    if info.declared is None:
-        return ""
-    t = info.declared.type
-    return " ".join(getattr(t.type, "names", ["long long"])) + " "
-
-
-def _is_block_cyclic(tmpl: TemplateSym, tdim: int) -> bool:
-    assert tmpl.distribute is not None
-    f = tmpl.distribute.formats[tdim]
-    return f.kind == "cyclic" and f.arg is not None
-
-
-def _position_for(node: c_ast.For, info: CanonicalLoop, dim: str, decl_type: str) -> c_ast.Compound:
-    v = info.var
-    p = f"_xmpacc_p_{v}"
-    cmp, inc = ("<=", "++") if info.upward else (">=", "--")
-    assign = f"{decl_type}{v} = _xmpacc_tdim_glb({dim}, {p});"
-    text = (f"long long _xmpacc_i0_{v} = {info.init}, _xmpacc_st_{v} = {info.step};"
-            f"_xmpacc_sched_t _xmpacc_s_{v} = _xmpacc_schedule_pos({dim}, _xmpacc_i0_{v}, {info.last}, _xmpacc_st_{v});"
-            f"for (long long {p} = _xmpacc_s_{v}.first; {p} {cmp} _xmpacc_s_{v}.last; {p}{inc}) {{"
-            f"  {assign} if (!_xmpacc_on_progression({v}, _xmpacc_i0_{v}, _xmpacc_st_{v})) continue; }}")
-    items = cbuild.stmts(text, node.coord)
-    loop = items[-1]
-    loop.stmt.block_items.append(node.stmt)
-    return c_ast.Compound(items, node.coord)
+def _check_nest(loop: xd.Loop, node: c_ast.For, indices: dict[str, int]) -> None:
+    """Every distributed index must control a loop of the perfect nest."""
+    pending, current = set(indices), node
+    while current is not None and pending:
+        var = _control_var(current)
+        if var is None:
+            canonical(current)  # reports what is wrong with the loop's initialisation
+        pending.discard(var or "")
+        current = _nested_for(current.stmt) if pending else None
+    if pending:
+        name = next(v for v in indices if v in pending)
+        raise XmpError(loop.loc, f"cannot find the loop statement of index '{name}' in the loop nest")
 
 
 def run(unit: Unit, ctx: Context) -> Unit:

@@ -23,16 +23,33 @@ from xmpacc.context import Context, Unit
 from xmpacc.directives import ast as xd
 from xmpacc.passes.attach import pragma_id
 from xmpacc.passes.declare import scope_items
+from xmpacc.passes.onrefs import on_ref
 from xmpacc.symbols import ArraySym, NodesSym, Scope, TemplateSym
 
 _DECLARATIVE = (xd.NodesDecl, xd.TemplateDecl, xd.Distribute, xd.Align, xd.Shadow)
 KIND_CODES = {"none": 2100, "block": 2101, "cyclic": 2102, "gblock": 2103}
 
 
-def nodes_init(sym: NodesSym) -> str:
+def nodes_init(sym: NodesSym, scope: Scope | None = None) -> str:
     ext = ", ".join("-1" if isinstance(e, xd.Star) else f"({e.text})" for e in sym.decl.extents)
-    return (f"_xmpacc_nodes_init(&{sym.c_name}, {cbuild.where_literal(sym.decl.loc)}, \"{sym.name}\", "
-            f"{sym.ndims}, (const int []){{{ext}}});")
+    head = f"&{sym.c_name}, {cbuild.where_literal(sym.decl.loc)}, \"{sym.name}\", {sym.ndims}, (const int []){{{ext}}}"
+    mapping = sym.decl.mapping
+    if mapping is None:
+        return f"_xmpacc_nodes_init({head});"
+    parent, ref = ("0", "0") if isinstance(mapping, xd.Star) or scope is None else \
+        on_ref(mapping, _outer_view(scope, sym))
+    return f"_xmpacc_nodes_subset({head}, {parent}, {ref});"
+
+
+def _outer_view(scope: Scope, sym: NodesSym) -> Scope:
+    """A subset's reference is looked up where the subset is not declared yet (``nodes p[2]
+    = p[0:2]`` in a block names the outer p)."""
+    if scope.nodes.get(sym.name) is not sym:
+        return scope
+    view = Scope(scope.node, scope.parent, dict(scope.nodes), scope.templates, scope.arrays,
+                 scope.c_decls, scope.broken_xmp, scope.broken_arrays)
+    del view.nodes[sym.name]
+    return view
 
 
 def template_init(sym: TemplateSym) -> str:
@@ -120,7 +137,7 @@ def _declarative_calls(directives: list[xd.Directive], scope: Scope, coord: obje
     out: list[c_ast.Node] = []
     for d in directives:
         if isinstance(d, xd.NodesDecl) and d.name.name in scope.nodes:
-            out += cbuild.stmts(nodes_init(scope.nodes[d.name.name]), coord)
+            out += cbuild.stmts(nodes_init(scope.nodes[d.name.name], scope), coord)
         elif isinstance(d, xd.TemplateDecl) and d.name.name in scope.templates:
             out += cbuild.stmts(template_init(scope.templates[d.name.name]), coord)
         elif isinstance(d, xd.Distribute):

@@ -1,4 +1,5 @@
-"""Reductions: the loop clause and the ``reduction`` directive as runtime calls (§6.1, §6.4).
+"""Reductions: the loop clause and the ``reduction`` directive as runtime calls (§6.1, §6.4,
+global-view §5).
 
 Loop clause ``reduction(+:s)`` on ``loop on t[i]``:
 
@@ -8,7 +9,10 @@ Loop clause ``reduction(+:s)`` on ``loop on t[i]``:
 
 ``begin`` resets ``s`` to the operator's identity on every node but the first of its
 reduction node set, so the initial value is counted once.  Local arrays are reduced
-element-wise: ``&s`` becomes ``s`` and the count ``sizeof s / sizeof s[0]``.
+element-wise: ``&s`` becomes ``s`` and the count ``sizeof s / sizeof s[0]``.  A section
+(``k[1][:]``) or a variable with location variables (``firstmax: v /i, k[1][:]/``) goes
+through the ``_var`` entries with a description of each variable (varrefs.py); a loop's
+location variables also get the key of the iteration that set them (locations.py).
 """
 
 from __future__ import annotations
@@ -19,38 +23,30 @@ from xmpacc import cbuild
 from xmpacc.diagnostics import XmpError
 from xmpacc.directives import ast as xd
 from xmpacc.runtime.contract import REDUCTION_OPS
-from xmpacc.symbols import Scope, TemplateSym
+from xmpacc.passes.varrefs import declared, shape, type_names, var_operand
+from xmpacc.symbols import NodesSym, Scope, TemplateSym
 
 _FLOAT_NAMES = {"float", "double"}
 
 
-def _array_rank(decl: c_ast.Decl) -> int:
-    rank, t = 0, decl.type
-    while isinstance(t, c_ast.ArrayDecl):
-        rank, t = rank + 1, t.type
-    return rank
+def _check_type(var: xd.ReductionVar, op: str, decl: c_ast.Decl) -> None:
+    names = type_names(decl)
+    name = var.name.name
+    if op in ("&", "|", "^") and names & _FLOAT_NAMES:
+        raise XmpError(var.name.loc, f"bitwise reduction '{op}' on floating-point variable '{name}'")
+    if "_Complex" in names and op not in ("+", "-", "*", "&&", "||"):
+        raise XmpError(var.name.loc, f"reduction '{op}' of the complex variable '{name}' (complex values "
+                                     "reduce with '+' and '*' only)")
 
 
 def reduction_operand(var: xd.ReductionVar, op: str, scope: Scope) -> tuple[str, str, str]:
     """(address, element count, type code) C texts for one reduction variable."""
     name = var.name.name
-    if var.locations:
-        raise XmpError(var.name.loc, "location variables are only allowed with firstmax/firstmin/lastmax/lastmin")
-    found = scope.find_c(name)
-    if found is None:
-        raise XmpError(var.name.loc, f"variable '{name}' is not declared")
-    if scope.find_array(name) is not None:
-        raise XmpError(var.name.loc, f"'{name}' is a distributed (aligned) array; it cannot be a reduction variable")
-    decl = found[1]
-    rank = _array_rank(decl)
-    base_type = decl.type
-    while isinstance(base_type, c_ast.ArrayDecl):
-        base_type = base_type.type
+    decl = declared(var.ref, scope, "a reduction variable")
+    rank, base_type = shape(decl)
     if isinstance(base_type, c_ast.PtrDecl):
         raise XmpError(var.name.loc, f"'{name}' is a pointer; reduction variables are scalars or arrays")
-    names = set(getattr(getattr(base_type, "type", None), "names", []) or [])
-    if op in ("&", "|", "^") and names & _FLOAT_NAMES:
-        raise XmpError(var.name.loc, f"bitwise reduction '{op}' on floating-point variable '{name}'")
+    _check_type(var, op, decl)
     if rank == 0:
         return f"&{name}", "1", f"_XMPACC_TYPE({name})"
     elem = name + "[0]" * rank
@@ -63,8 +59,24 @@ def _op_code(red: xd.Reduction) -> int:
     return REDUCTION_OPS[red.op]
 
 
-def loop_reduction_calls(loop: xd.Loop, tmpl: TemplateSym, mask: list[int], scope: Scope,
-                         coord: object) -> tuple[list[c_ast.Node], list[c_ast.Node]]:
+def _described(var: xd.ReductionVar, op: str, scope: Scope) -> tuple[str, str, str]:
+    """(address, description, location arguments) of a section or located variable."""
+    addr, desc = var_operand(var.ref, scope, "a reduction variable")
+    _check_type(var, op, declared(var.ref, scope, "a reduction variable"))
+    if not var.locations:
+        return addr, desc, "0, 0, 0"
+    if var.subs is not None or shape(declared(var.ref, scope, "a reduction variable"))[0] != 0:
+        raise XmpError(var.name.loc, f"'{var.name.name}' has location variables, so it must be a scalar")
+    locs = [var_operand(loc, scope, "a location variable") for loc in var.locations]
+    return addr, desc, (f"{len(locs)}, (void *[]){{{', '.join(a for a, _ in locs)}}}, "
+                        f"(const void *[]){{{', '.join(d for _, d in locs)}}}")
+
+
+def loop_reduction_calls(loop: xd.Loop, tmpl: TemplateSym | NodesSym, mask: list[int], scope: Scope,
+                         coord: object, keys: dict[str, tuple[str, int]] | None = None
+                         ) -> tuple[list[c_ast.Node], list[c_ast.Node]]:
+    """Calls before and after the nest; ``keys`` names each located variable's key array
+    and its length (locations.py)."""
     before: list[c_ast.Node] = []
     after: list[c_ast.Node] = []
     dims = "(const int []){" + ", ".join(map(str, mask)) + "}"
@@ -72,10 +84,18 @@ def loop_reduction_calls(loop: xd.Loop, tmpl: TemplateSym, mask: list[int], scop
     for red in loop.reductions:
         code = _op_code(red)
         for var in red.variables:
-            addr, count, typ = reduction_operand(var, red.op, scope)
-            args = f"{addr}, {count}, {typ}, {code}"
-            before += cbuild.stmts(f"_xmpacc_loop_reduce_begin(&{tmpl.c_name}, {dims}, {args});", coord)
-            after += cbuild.stmts(f"_xmpacc_loop_reduce(&{tmpl.c_name}, {where}, {dims}, {args});", coord)
+            if var.subs is None and not var.locations:
+                addr, count, typ = reduction_operand(var, red.op, scope)
+                args = f"{addr}, {count}, {typ}, {code}"
+                before += cbuild.stmts(f"_xmpacc_loop_reduce_begin(&{tmpl.c_name}, {dims}, {args});", coord)
+                after += cbuild.stmts(f"_xmpacc_loop_reduce(&{tmpl.c_name}, {where}, {dims}, {args});", coord)
+                continue
+            addr, desc, locs = _described(var, red.op, scope)
+            key, depth = (keys or {}).get(var.name.name, ("0", 0))
+            before += cbuild.stmts(f"_xmpacc_loop_reduce_var_begin(&{tmpl.c_name}, {dims}, {addr}, {desc}, "
+                                   f"{code});", coord)
+            after += cbuild.stmts(f"_xmpacc_loop_reduce_var(&{tmpl.c_name}, {where}, {dims}, {addr}, {desc}, "
+                                  f"{code}, {locs}, {depth}, {key});", coord)
     return before, after
 
 
@@ -85,6 +105,12 @@ def reduction_directive_calls(d: xd.ReductionDirective, on: tuple[str, str], sco
     where = cbuild.where_literal(d.loc)
     out: list[c_ast.Node] = []
     for var in d.reduction.variables:
-        addr, count, typ = reduction_operand(var, d.reduction.op, scope)
-        out += cbuild.stmts(f"_xmpacc_reduce({addr}, {where}, {count}, {typ}, {code}, {on[0]}, {on[1]});", coord)
+        if var.subs is None and not var.locations:
+            addr, count, typ = reduction_operand(var, d.reduction.op, scope)
+            out += cbuild.stmts(f"_xmpacc_reduce({addr}, {where}, {count}, {typ}, {code}, {on[0]}, {on[1]});",
+                                coord)
+            continue
+        addr, desc, locs = _described(var, d.reduction.op, scope)
+        out += cbuild.stmts(f"_xmpacc_reduce_var({where}, {addr}, {desc}, {code}, {on[0]}, {on[1]}, {locs});",
+                            coord)
     return out

@@ -1,0 +1,61 @@
+"""Directives of the rest of the global view (global-view §6, §7): ``reflect_init``,
+``reflect_do``, ``reduce_shadow`` and ``tasks``.
+
+    reflect_init (u) width(1, 0)     -> ReflectInit((u,), (1:1, 0:0), orthogonal=False)
+    reflect_do (u) async (3)         -> ReflectDo((u,), async_id=3)
+    reduce_shadow (u) width(/periodic/ 1)
+    tasks                            -> Tasks()   (the next compound statement holds tasks)
+
+Handlers are called by ``parser.parse_directive`` just after the directive keyword.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, NoReturn
+
+from xmpacc.directives.ast import Directive, Name, ReduceShadow, ReflectDo, ReflectInit, Tasks
+from xmpacc.directives.executable import parse_async_clause, parse_clauses, reflect_widths
+from xmpacc.directives.lexer import Token, TokenStream
+from xmpacc.directives.refs import parse_paren_names
+
+
+def _acc_later(directive: str) -> Callable[[TokenStream], NoReturn]:
+    """The XcalableACC ``acc`` clause of a persistent reflect belongs to a later task."""
+    def reject(ts: TokenStream) -> NoReturn:
+        ts.error(ts.tokens[ts.index - 1], f"'acc' clause of '{directive}' is not supported yet")
+    return reject
+
+
+def _arrays(ts: TokenStream, directive: str) -> tuple[Name, ...]:
+    return parse_paren_names(ts, "an array name", directive)
+
+
+# BNF: reflect_init ::= reflect_init ( name-list ) [ width ( rwidth [, rwidth]... ) ]
+#                       [ orthogonal ]
+def parse_reflect_init(ts: TokenStream, kw: Token) -> list[Directive]:
+    arrays = _arrays(ts, "reflect_init")
+    clauses: dict[str, Any] = parse_clauses(ts, "reflect_init", {
+        "width": reflect_widths, "orthogonal": lambda _: True, "acc": _acc_later("reflect_init")})
+    return [ReflectInit(arrays, clauses.get("width"), "orthogonal" in clauses, ts.loc(kw))]
+
+
+# BNF: reflect_do ::= reflect_do ( name-list ) [ async ( int-expr ) ]
+def parse_reflect_do(ts: TokenStream, kw: Token) -> list[Directive]:
+    arrays = _arrays(ts, "reflect_do")
+    clauses = parse_clauses(ts, "reflect_do", {"async": parse_async_clause,
+                                               "acc": _acc_later("reflect_do")})
+    return [ReflectDo(arrays, ts.loc(kw), clauses.get("async"))]
+
+
+# BNF: reduce_shadow ::= reduce_shadow ( name-list ) [ width ( rwidth [, rwidth]... ) ]
+#                        [ async ( int-expr ) ]
+def parse_reduce_shadow(ts: TokenStream, kw: Token) -> list[Directive]:
+    arrays = _arrays(ts, "reduce_shadow")
+    clauses = parse_clauses(ts, "reduce_shadow", {"width": reflect_widths, "async": parse_async_clause})
+    return [ReduceShadow(arrays, clauses.get("width"), ts.loc(kw), clauses.get("async"))]
+
+
+# BNF: tasks ::= tasks        (followed by a compound statement of task constructs)
+def parse_tasks(ts: TokenStream, kw: Token) -> list[Directive]:
+    return [Tasks(ts.loc(kw))]
