@@ -135,7 +135,7 @@ def array_sym(name: xd.Name, decl: c_ast.Decl, extents: list[c_ast.Node | None],
 def _check_decl(name: xd.Name, decl: c_ast.Decl, extents: list[c_ast.Node | None],
                 elem: c_ast.Node, pointer: bool, ctx: Context) -> bool:
     arr = name.name
-    if decl.init is not None:
+    if decl.init is not None and not pointer:   # a pointer's (= NULL) is replaced by xmp_malloc's
         ctx.diags.error(name.loc, f"aligned array '{arr}' cannot have an initializer")
         return False
     if not pointer and any(e is None for e in extents):
