@@ -210,6 +210,10 @@ CASES = [
                                          "struct s @o = {{0}};\n"), "initializer is not supported yet"),
     ("member-shadow-not-aligned", at_top("struct s { int v[100]; };\n#pragma xmp shadow @s.v[1]\n"),
      "not an aligned structure member"),
+    ("member-in-acc-loop", in_main("#pragma xmp acc replicate (o)\n    {\n#pragma xmp loop on t[i] acc\n"
+                                   "    for (i = 0; i < 100; i++) @o.v[i] = 0;\n    }",
+                                   HEAD + "struct s { int v[100]; };\n#pragma xmp align s.v[i] with t[i]\n"
+                                   "struct s o;\n"), "aligned structure member 'o.v' in an acc loop: not supported yet"),
 ]
 
 

@@ -179,6 +179,12 @@ def classify(body: c_ast.Node, control: list[str], scope: Scope, replicated: lis
     problems: list[XmpError] = []
     for ident in _referenced(body):
         name = ident.name
+        if "." in name or "->" in name:   # the descriptor member of an object (structs.py)
+            at = loc_of(ident) if getattr(ident.coord, "line", 0) else where
+            problems.append(XmpError(at, f"aligned structure member '{name.replace('_xmpacc_a_', '')}' in an "
+                                         "acc loop: not supported yet"))
+            seen.add(name)
+            continue
         if name in seen or name.startswith("_xmpacc_"):
             continue
         seen.add(name)

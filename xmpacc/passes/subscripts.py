@@ -40,10 +40,10 @@ def local_offset(sym: ArraySym, subs: list[c_ast.Node], coord: object) -> c_ast.
             locs.append(_int(0))
             continue
         macro = "_XMPACC_LC" if dim.index_kind == "cyclic" else "_XMPACC_L"
-        locs.append(_call(macro, [c_ast.ID(sym.c_name), _int(k), subs[k]], coord))
+        locs.append(_call(macro, [c_ast.ID(sym.c_name, coord), _int(k), subs[k]], coord))
     if sym.ndims == 1:
         return locs[0]
-    return _call(f"_XMPACC_AT{sym.ndims}", [c_ast.ID(sym.c_name)] + locs, coord)
+    return _call(f"_XMPACC_AT{sym.ndims}", [c_ast.ID(sym.c_name, coord)] + locs, coord)
 
 
 def _unwind(node: c_ast.ArrayRef) -> tuple[c_ast.Node, list[c_ast.Node]]:
