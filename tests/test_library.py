@@ -137,3 +137,12 @@ def test_acc_on_dynamic_data(exe, nprocs: int) -> None:  # type: ignore[no-untyp
     r = run_mpi(nprocs, exe(LIBRARY / "acc_dynamic.c"), env={"XMPACC_DEVICE": "host"}, timeout=60)
     assert r.returncode == 0, r.stderr
     assert r.stdout == "sum = 2376.0\n"   # sum over i = 1..48 of 2 i + 0.5
+
+
+@pytest.mark.parametrize("nprocs", [2, 4])
+def test_2d_pointer_subscripted_as_an_array(exe, nprocs: int) -> None:  # type: ignore[no-untyped-def]
+    """double *w aligned [i][j], reflect of its 2-D shadow, host and acc loops."""
+    r = run_mpi(nprocs, exe(LIBRARY / "pointer_2d.c"), env={"XMPACC_DEVICE": "host"}, timeout=60)
+    assert r.returncode == 0, r.stderr
+    expected = sum(4 * (10 * i + j) for i in range(1, 8) for j in range(1, 6))
+    assert r.stdout == f"sum = {expected:.1f}\n"
