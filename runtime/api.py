@@ -15,10 +15,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .acc import AccRuntime
+from .dynamic import DynamicRuntime, PointerMap, check_bounds, set_bounds
 from .asyncs import AsyncOps
 from .arrays import DistArray, Template, make_array, read_ints, read_longs
-from .collectives import bcast_bytes
-from .cstructs import CArray, CNodes, CTemplate
+from .collectives import allreduce, bcast_bytes, reset_to_identity, view
+from .cstructs import DESC_ARRAY, DESC_NODES, DESC_TEMPLATE, CArray, CNodes, CTemplate
 from .errors import RuntimeFailure, where_text
 from .nodes import CommCache, Nodes, resolve_extents
 from .reflect import Width, reflect
@@ -33,7 +34,7 @@ class ExecSet:
 
 
 @dataclass
-class Runtime(AccRuntime, TaskRuntime, ReductionRuntime, ShadowRuntime):
+class Runtime(DynamicRuntime, AccRuntime, TaskRuntime, ReductionRuntime, ShadowRuntime):
     """State of one process's runtime: MPI, descriptors by address, the executing set."""
 
     world: Any
@@ -41,6 +42,7 @@ class Runtime(AccRuntime, TaskRuntime, ReductionRuntime, ShadowRuntime):
     nodes: dict[int, Nodes] = field(default_factory=dict)
     templates: dict[int, Template] = field(default_factory=dict)
     arrays: dict[int, DistArray] = field(default_factory=dict)
+    pointers: dict[int, PointerMap] = field(default_factory=dict)   # aligned pointers (dynamic.py)
     exec_stack: list[ExecSet] = field(default_factory=list)
     cache: CommCache = field(default_factory=CommCache)
     stats: dict[str, int] = field(default_factory=dict)
@@ -82,20 +84,23 @@ class Runtime(AccRuntime, TaskRuntime, ReductionRuntime, ShadowRuntime):
         nodes = Nodes(n, ext, self.world, self.world.Get_rank())
         self.nodes[ptr] = nodes
         c = CNodes.from_address(ptr)
-        c.id, c.ndims, c.size, c.is_member = id(nodes) & 0x7FFFFFFF, ndims, self.world.Get_size(), 1
+        c.id, c.ndims, c.size, c.is_member = DESC_NODES, ndims, self.world.Get_size(), 1
         for d in range(ndims):
             c.extent[d], c.coord[d] = ext[d], nodes.coords[d]
+        self._count_descriptors()
 
-    def _xmpacc_template_init(self, ptr: int, where: bytes, name: bytes, ndims: int, bounds: int) -> None:
-        b = read_longs(bounds, 2 * ndims)
-        pairs = [(b[2 * d], b[2 * d + 1]) for d in range(ndims)]
-        for lo, hi in pairs:
-            if lo > hi:
-                raise RuntimeFailure(where_text(where), f"template '{name.decode()}' has lower bound {lo} > "
-                                                f"upper bound {hi}", collective=True)
+    def _xmpacc_template_init(self, ptr: int, where: bytes, name: bytes, ndims: int, bounds: int | None) -> None:
+        """bounds NULL: an unfixed template (``t[:]``), fixed by template_fix."""
+        pairs = None
+        if bounds:
+            b = read_longs(bounds, 2 * ndims)
+            pairs = [(b[2 * d], b[2 * d + 1]) for d in range(ndims)]
+            check_bounds(name.decode(), pairs, where_text(where))
         self.templates[ptr] = Template(name.decode(), pairs)
         c = CTemplate.from_address(ptr)
-        c.id, c.ndims, c.distributed = 1, ndims, 0
+        c.id, c.ndims, c.distributed = DESC_TEMPLATE, ndims, 0
+        set_bounds(c, pairs)
+        self._count_descriptors()
 
     def _xmpacc_distribute(self, ptr: int, where: bytes, nodes_ptr: int, kinds: int, widths: int,
                            maps: int) -> None:
@@ -104,19 +109,20 @@ class Runtime(AccRuntime, TaskRuntime, ReductionRuntime, ShadowRuntime):
         if tmpl is None:
             raise RuntimeFailure(w, "template distributed before its 'template' directive ran")
         nodes = self._nodes(nodes_ptr, w)
-        nd = len(tmpl.bounds)
+        nd = CTemplate.from_address(ptr).ndims
         kind_list, width_list = read_ints(kinds, nd), read_longs(widths, nd)
         map_ptrs = list((ctypes.c_void_p * nd).from_address(maps))
         gblocks, next_dim = [], 0
         for t in range(nd):
-            if kind_list[t] == 2103:
-                gblocks.append(tuple(read_ints(map_ptrs[t], nodes.extents[next_dim])))
+            if kind_list[t] == 2103:   # gblock(*): no map until template_fix
+                gblocks.append(tuple(read_ints(map_ptrs[t], nodes.extents[next_dim])) if map_ptrs[t] else None)
             else:
                 gblocks.append(())
             next_dim += kind_list[t] != 2100
         c = CTemplate.from_address(ptr)
-        tmpl.distribute(nodes, kind_list, width_list, gblocks, w, c)
         c.nodes = ctypes.cast(nodes_ptr, ctypes.POINTER(CNodes))
+        if not self.defer_distribute(tmpl, nodes, kind_list, width_list, gblocks):
+            tmpl.distribute(nodes, kind_list, width_list, gblocks, w, c)
 
     def _xmpacc_align(self, ptr: int, where: bytes, name: bytes, tmpl_ptr: int, elem_size: int,
                       ndims: int, extents: int, tdims: int, offsets: int, shadows: int) -> int:
@@ -127,24 +133,25 @@ class Runtime(AccRuntime, TaskRuntime, ReductionRuntime, ShadowRuntime):
         c = CArray.from_address(ptr)
         arr = make_array(name.decode(), tmpl, elem_size, read_longs(extents, ndims), read_ints(tdims, ndims),
                          read_longs(offsets, ndims), read_longs(shadows, 2 * ndims), w, c)
-        c.id = 1
+        c.id = DESC_ARRAY
         c.tmpl = ctypes.cast(tmpl_ptr, ctypes.POINTER(CTemplate))
         self.arrays[ptr] = arr
+        self._count_descriptors()
         return int(c.base or 0)
 
     def _xmpacc_array_release(self, ptr: int) -> None:
-        arr = self.arrays.pop(ptr, None)
-        if arr is not None:
-            if arr.persistent is not None:
-                arr.persistent.free()
-            c = CArray.from_address(ptr)
-            c.base, c.id = None, 0
+        arr = self.arrays.get(ptr)
+        if arr is not None and arr.persistent is not None:
+            arr.persistent.free()
+        self._release_array(ptr)
 
     # ----------------------------------------------------------------- communication
     def _reflect_args(self, ptr: int, where: bytes, widths: int | None) -> tuple[Any, list[Width] | None, str]:
         w = where_text(where)
-        arr = self.arrays.get(ptr)
+        arr = self.find_array(ptr)
         if arr is None:
+            if ptr in self.pointers:
+                raise self.not_ready(ptr, w, collective=True)
             raise RuntimeFailure(w, "reflect of an array whose align has not run")
         ws = None
         if widths:

@@ -25,10 +25,12 @@ KIND_NAMES = {2100: "none", 2101: "block", 2102: "cyclic", 2103: "gblock"}
 @dataclass
 class Template:
     name: str
-    bounds: list[tuple[int, int]]
+    bounds: list[tuple[int, int]] | None          # None: unfixed until template_fix
     nodes: Nodes | None = None
     dims: list[DimDistribution] = field(default_factory=list)
     node_dims: list[int] = field(default_factory=list)   # -1 for '*'
+    # a distribute that waits for template_fix (dynamic.py): (nodes, kinds, widths, maps)
+    pending: tuple | None = None
 
     def coord(self, t: int) -> int:
         """This node's coordinate along the node dimension of template dimension t
@@ -41,6 +43,7 @@ class Template:
 
     def distribute(self, nodes: Nodes, kinds: list[int], widths: list[int],
                    gblock_maps: list[tuple[int, ...]], where: str, cstruct: CTemplate) -> None:
+        assert self.bounds is not None
         self.nodes, self.dims, self.node_dims = nodes, [], []
         next_node_dim = 0
         for t, (lo, hi) in enumerate(self.bounds):
@@ -50,7 +53,8 @@ class Template:
             nprocs = 1 if nd < 0 else nodes.extents[nd]
             try:
                 dist = DimDistribution(kind, lo, hi, nprocs, widths[t] if kind == "cyclic" else 1,
-                                       gblock_maps[t] if kind == "gblock" else ())
+                                       gblock_maps[t] if kind == "gblock" else (),
+                                       widths[t] if kind == "block" else 0)
             except DistributionError as e:
                 raise RuntimeFailure(where, f"template '{self.name}' dimension {t}: {e}",
                                      collective=True) from None
@@ -100,7 +104,10 @@ class DistArray:
 
 
 def make_array(name: str, tmpl: Template, elem_size: int, extents: list[int], tdims: list[int],
-               offsets: list[int], shadows: list[int], where: str, cstruct: CArray) -> DistArray:
+               offsets: list[int], shadows: list[int], where: str, cstruct: CArray,
+               base: int = 0) -> DistArray:
+    """The local block (allocated, or the memory at ``base``: an aligned parameter) and
+    the descriptor of an aligned array."""
     layouts = []
     for k, ext in enumerate(extents):
         t = tdims[k]
@@ -115,7 +122,8 @@ def make_array(name: str, tmpl: Template, elem_size: int, extents: list[int], td
     nelem = 1
     for lay in layouts:
         nelem *= lay.lext
-    buffer = np.zeros(max(nelem * elem_size, 1), dtype=np.uint8)
+    buffer = np.zeros(max(nelem * elem_size, 1), dtype=np.uint8) if not base else \
+        np.ctypeslib.as_array((ctypes.c_uint8 * max(nelem * elem_size, 1)).from_address(base))
     arr = DistArray(name, tmpl, elem_size, layouts, list(tdims), buffer[: nelem * elem_size])
     cstruct.ndims, cstruct.elem_size, cstruct.local_elems = len(extents), elem_size, nelem
     cstruct.base = buffer.ctypes.data

@@ -145,6 +145,31 @@ ENTRIES: tuple[Entry, ...] = (
        "wait for the kernels launched so far (xmp_wtime does, so timings include them)"),
     _e("_xmpacc_exit_hook", "void", "int status",
        "the program called exit(): end the whole job with that status"),
+    # ---- dynamic global data, block-scope descriptors, library (global-view §4, §8, §9)
+    _e("_xmpacc_nodes_release", "void", "void *nodes",
+       "end of the block of a block-scope nodes directive"),
+    _e("_xmpacc_template_release", "void", "void *tmpl",
+       "end of the block of a block-scope template directive"),
+    _e("_xmpacc_template_fix", "void",
+       "void *tmpl, const char *where, const long long *bounds, const void *gblock_maps",
+       "template_fix: bounds NULL or (lower, upper) pairs; gblock maps NULL or int*[] (NULL entries)"),
+    _e("_xmpacc_align_pointer", "void",
+       "void *array, const char *where, const char *name, const void *tmpl, long long elem_size, "
+       "int ndims, const int *tdims, const long long *offsets, const long long *shadows",
+       "align of a pointer or parameter: the mapping only; _xmpacc_malloc gives it its block"),
+    _e("_xmpacc_malloc", "void *",
+       "void *array, const char *where, int n, const long long *extents, void *base",
+       "xmp_malloc (base NULL: allocate the local block) or an aligned parameter (base: the caller's)"),
+    _e("_xmpacc_free", "void", "void *base, const char *where",
+       "xmp_free(p): release the block xmp_malloc returned"),
+    _e("_xmpacc_not_ready", "long long", "const void *desc, const char *where",
+       "report a template not fixed yet or an aligned pointer not allocated yet (does not return)"),
+    _e("_xmpacc_release_range", "void", "void *base, long long nbytes",
+       "end of a block-scope object with aligned members: release the descriptors inside it"),
+    _e("_xmpacc_gblock_map", "int", "const void *tmpl, int tdim, int *map",
+       "xmp_dist_gblockmap: the gblock sizes of a template dimension; -1 if it is no gblock"),
+    _e("_xmpacc_mpi_comm", "long long", "", "xmp_get_mpi_comm(): the executing node set's MPI_Comm"),
+    _e("_xmpacc_mpi_thread_level", "int", "", "the MPI thread level the runtime initialised"),
 )
 
 BY_NAME = {e.name: e for e in ENTRIES}

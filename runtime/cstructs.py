@@ -22,6 +22,9 @@ DIST_NONE = 2100
 DIST_BLOCK = 2101
 DIST_CYCLIC = 2102
 DIST_GBLOCK = 2103
+DESC_NODES = 0x4E4F      # the id of an initialised descriptor says what it describes
+DESC_TEMPLATE = 0x544D
+DESC_ARRAY = 0x4152
 
 _DIMS = c_int * MAXDIM
 
@@ -62,7 +65,7 @@ class CTemplate(Structure):
         ("id", c_int),
         ("ndims", c_int),
         ("distributed", c_int),
-        ("pad_", c_int),
+        ("fixed", c_int),
         ("nodes", POINTER(CNodes)),
         ("dim", CTDim * MAXDIM),
     ]
@@ -129,6 +132,9 @@ C_MACROS: tuple[tuple[str, int], ...] = (
     ("_XMPACC_DIST_BLOCK", DIST_BLOCK),
     ("_XMPACC_DIST_CYCLIC", DIST_CYCLIC),
     ("_XMPACC_DIST_GBLOCK", DIST_GBLOCK),
+    ("_XMPACC_DESC_NODES", DESC_NODES),
+    ("_XMPACC_DESC_TEMPLATE", DESC_TEMPLATE),
+    ("_XMPACC_DESC_ARRAY", DESC_ARRAY),
 )
 
 

@@ -39,9 +39,10 @@ def _clamp(x: int, lo: int, hi: int) -> int:
 class DimDistribution:
     """One template dimension ``lower..upper`` (inclusive) distributed over ``nprocs`` nodes.
 
-    ``kind`` is 'none' ('*': nprocs must be 1, the single node owns everything), 'block',
-    'cyclic' (``width`` = w; 1 is plain cyclic) or 'gblock' (``gblock`` = W, one size per
-    node).  ``width`` and ``gblock`` are only allowed with their kinds.
+    ``kind`` is 'none' ('*': nprocs must be 1, the single node owns everything), 'block'
+    (``bsize`` = n of ``block(n)``, 0 for plain block), 'cyclic' (``width`` = w; 1 is plain
+    cyclic) or 'gblock' (``gblock`` = W, one size per node).  ``width``, ``bsize`` and
+    ``gblock`` are only allowed with their kinds.
     """
 
     kind: str
@@ -50,6 +51,7 @@ class DimDistribution:
     nprocs: int
     width: int = 1
     gblock: tuple[int, ...] = ()
+    bsize: int = 0
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "gblock", tuple(self.gblock))
@@ -74,6 +76,13 @@ class DimDistribution:
             out.append(f"width {self.width} given for a {self.kind} dimension "
                        f"(only cyclic(w) takes one)")
         out.extend(self._gblock_problems())
+        if self.bsize and self.kind != "block":
+            out.append(f"block size {self.bsize} given for a {self.kind} dimension")
+        elif self.bsize < 0 or (self.bsize and self.extent > self.bsize * self.nprocs):
+            # reference decision 6: follow the specification, no overflow to the last node
+            out.append(f"block({self.bsize}) on {self.nprocs} node(s) holds at most "
+                       f"{max(self.bsize, 0) * self.nprocs} indices but the template extent is "
+                       f"{self.extent}")
         return out
 
     def _gblock_problems(self) -> list[str]:
@@ -98,8 +107,9 @@ class DimDistribution:
 
     @property
     def block_size(self) -> int:
-        """block: B = ceil(N / P); the first nodes get B each, trailing ones may get 0."""
-        return -(-self.extent // self.nprocs)
+        """block: B = ceil(N / P) (``block(n)``: n); the first nodes get B each, trailing
+        ones may get 0."""
+        return self.bsize or -(-self.extent // self.nprocs)
 
     def _gblock_starts(self) -> tuple[int, ...]:
         """S_k = W[0] + ... + W[k-1] for k = 0..P-1."""

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .arrays import read_ints, read_longs
-from .cstructs import CNodes
+from .cstructs import DESC_NODES, CNodes
 from .errors import RuntimeFailure, where_text
 from .nodes import Nodes, resolve_extents
 from .nodesets import NodeSets, node_sets, template_node_sets
@@ -106,7 +106,7 @@ class TaskRuntime:
         nodes = Nodes(n, ext, self.world, self.world.Get_rank(), tuple(families))
         self.nodes[ptr] = nodes
         c = CNodes.from_address(ptr)
-        c.id, c.ndims, c.size, c.is_member = id(nodes) & 0x7FFFFFFF, ndims, math.prod(ext), int(nodes.is_member)
+        c.id, c.ndims, c.size, c.is_member = DESC_NODES, ndims, math.prod(ext), int(nodes.is_member)
         coords = nodes.coords
         for d in range(ndims):
             c.extent[d], c.coord[d] = ext[d], coords[d] if coords is not None else -1

@@ -84,6 +84,10 @@ def DF(kind: A.DistKind, arg: Any = None) -> A.DistFormat:
     return A.DistFormat(kind, arg, None)  # type: ignore[arg-type]
 
 
+def TFIX(formats: tuple | None, template: str, dims: tuple | None) -> A.TemplateFix:
+    return A.TemplateFix(formats, N(template), dims, None)  # type: ignore[arg-type]
+
+
 def DIST(template: str, formats: tuple, onto: str) -> A.Distribute:
     return A.Distribute(N(template), formats, N(onto), None)  # type: ignore[arg-type]
 
@@ -211,6 +215,25 @@ GOOD: list[tuple[str, list[Any]]] = [
     ("distribute t(*, block) onto p", [DIST("t", (DF("block"), DF("none")), "p")]),
     ("distribute t[Cyclic(3)] ONTO p", [DIST("t", (DF("cyclic", E("3")),), "p")]),
     ("distribute t(gblock(W)) onto p", [DIST("t", (DF("gblock", E("W")),), "p")]),
+    ("distribute t(gblock(*)) onto p", [DIST("t", (DF("gblock", STAR),), "p")]),
+    ("distribute t[gblock(*)][block] onto p", [DIST("t", (DF("gblock", STAR), DF("block")), "p")]),
+    ("distribute t(block(4)) onto p", [DIST("t", (DF("block", E("4")),), "p")]),
+    ("distribute t[Block (N)] onto p", [DIST("t", (DF("block", E("N")),), "p")]),
+    # ------------------------------------------------------------ template_fix (global-view §4)
+    ("template_fix t[n]", [TFIX(None, "t", (TD("0", "(n)-1"),))]),
+    ("template_fix t[0:n-1]", [TFIX(None, "t", (TD("0", "n-1"),))]),
+    ("template_fix t(0:n-1)", [TFIX(None, "t", (TD("0", "n-1"),))]),
+    ("template_fix t(n)", [TFIX(None, "t", (TD("1", "n"),))]),
+    ("template_fix [gblock(m)] t[0:n-1]", [TFIX((DF("gblock", E("m")),), "t", (TD("0", "n-1"),))]),
+    ("template_fix(block) t(0:n-1)", [TFIX((DF("block"),), "t", (TD("0", "n-1"),))]),
+    ("template_fix (gblock(m), block) t(0:9, 1:n)",
+     [TFIX((DF("block"), DF("gblock", E("m"))), "t", (TD("1", "n"), TD("0", "9")))]),
+    ("template_fix [gblock(m)][*] t[n][4]",
+     [TFIX((DF("gblock", E("m")), DF("none")), "t", (TD("0", "(n)-1"), TD("0", "3")))]),
+    ("template_fix [gblock(m)] t", [TFIX((DF("gblock", E("m")),), "t", None)]),
+    ("TEMPLATE_FIX [cyclic(3)] t[12]", [TFIX((DF("cyclic", E("3")),), "t", (TD("0", "11"),))]),
+    ("template t[:][:]", [TEMPLATE("t", (COLON, COLON), "bracket")]),
+    ("template t(:, :)", [TEMPLATE("t", (COLON, COLON), "paren")]),
     # ------------------------------------------------------------ align (§4.4)
     ("align a[i] with t(i)", [ALIGN(names("a"), names("i"), "t", (SUB("i"),), "paren")]),
     ("align a[i][j] with t(j, i)",
@@ -246,6 +269,14 @@ GOOD: list[tuple[str, list[Any]]] = [
     ("shadow a[1:2][*]", [SHADOW(names("a"), (SW("1", "2"), STAR))]),
     ("shadow a[W]", [SHADOW(names("a"), (SW("W"),))]),
     ("shadow [*] :: p_x, p_y, p_z", [SHADOW(names("p_x", "p_y", "p_z"), (STAR,))]),
+    # ------------------------------------------------------------ structure members (global-view §8)
+    ("align b.a[i] with t[i]", [ALIGN(names("b.a"), names("i"), "t", (SUB("i"),), "bracket")]),
+    ("align b . a[i][*] with t(i)", [ALIGN(names("b.a"), (N("i"), STAR), "t", (SUB("i"),), "paren")]),
+    ("align [i] with t[i] :: b.a, c.d", [ALIGN(names("b.a", "c.d"), names("i"), "t", (SUB("i"),), "bracket")]),
+    ("shadow b.a[1]", [SHADOW(names("b.a"), (SW("1"),))]),
+    ("shadow [1:2] :: b.a, x", [SHADOW(names("b.a", "x"), (SW("1", "2"),))]),
+    ("reflect (c.a, p->a, s)", [REFLECT(names("c.a", "p->a", "s"))]),
+    ("reflect c.a width(1)", [REFLECT(names("c.a"), (RW("1"),))]),
     # ------------------------------------------------------------ loop (§6.1, §7.4)
     ("loop on t(i)", [LOOP(None, ON("t", (LI("i"),), "paren"))]),
     ("LOOP ON t(i)", [LOOP(None, ON("t", (LI("i"),), "paren"))]),
@@ -501,7 +532,6 @@ BAD: list[tuple[str, str, int]] = [
     ("gmove", "'gmove' is not supported yet", 13),
     ("GMOVE in", "'gmove' is not supported yet", 13),
     ("coarray a : [*]", "'coarray' is not supported yet", 13),
-    ("template_fix t(0:9)", "'template_fix' is not supported yet", 13),
     ("reflect_init a", "expected '(' after 'reflect_init', found 'a'", 26),
     ("reflect_init (a) acc", "'acc' clause of 'reflect_init' is not supported yet", 30),
     ("reflect_init (a) async(1)", "unknown clause 'async' in 'reflect_init'", 30),
@@ -557,9 +587,16 @@ BAD: list[tuple[str, str, int]] = [
     ("distribute t(block) p", "expected 'onto'", 33),
     ("distribute t(block)", "expected 'onto' after the distribution formats, found end", 32),
     ("distribute t(blok) onto p", "unknown distribution format 'blok'", 26),
-    ("distribute t(block(4)) onto p", "'block(n)' is not supported yet", 26),
-    ("distribute t[Block (N)] onto p", "'block(n)' is not supported yet", 26),
-    ("distribute t(gblock(*)) onto p", "'gblock(*)' is not supported yet", 26),
+    ("distribute t(block()) onto p", "expected a distribution argument, found ')'", 32),
+    ("distribute t(gblock(*, 2)) onto p", "expected ')', found ','", 34),
+    # template_fix
+    ("template_fix", "expected a template name, found end of directive", 25),
+    ("template_fix [gblock(m)]", "expected a template name, found end of directive", 37),
+    ("template_fix t[:]", "':' is not allowed in template_fix", 28),
+    ("template_fix t(*)", "'*' is not allowed in template_fix", 28),
+    ("template_fix [blok] t[4]", "unknown distribution format 'blok'", 27),
+    ("template_fix t[4] p", "extra tokens after 'template_fix' directive", 31),
+    ("template_fix t[0:]", "expected a template upper bound, found ']'", 30),
     ("distribute t[gblock] onto p", "expected '(' after 'gblock'", 32),
     ("distribute t(:) onto p", "expected a distribution format, found ':'", 26),
     ("distribute t(block) onto p[1]", "extra tokens after 'distribute' directive", 39),
@@ -574,6 +611,9 @@ BAD: list[tuple[str, str, int]] = [
     ("align [i] with t(i)", "expected '::' before the aligned array names", 32),
     ("align [i] with t(i) :: ", "expected an array name", 36),
     ("align a[i] with t(i) :: b", "extra tokens after 'align' directive", 34),
+    ("align b.[i] with t(i)", "expected a member name after '.', found '['", 21),
+    ("align p->a[i] with t(i)", "expected '[' after array name 'p'", 20),
+    ("reflect (c.)", "expected a member name after '.', found ')'", 24),
     ("align a[i] with", "expected a template name after 'with'", 28),
     # shadow
     ("shadow a[:]", "expected a shadow width, found ':'", 22),

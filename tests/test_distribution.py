@@ -44,7 +44,9 @@ def distributions(draw: st.DrawFn, kinds: tuple[str, ...] = ("none", "block", "c
         cuts = sorted(draw(st.lists(st.integers(0, n), min_size=nprocs - 1,
                                     max_size=nprocs - 1)))
         sizes = tuple(b - a for a, b in zip([0, *cuts], [*cuts, n]))
-    return DimDistribution(kind, lower, lower + n - 1, nprocs, width, sizes)
+    # block(b): any b with N <= b * P (0: plain block)
+    bsize = draw(st.sampled_from((0, draw(st.integers(-(-n // nprocs), n + 3))))) if kind == "block" else 0
+    return DimDistribution(kind, lower, lower + n - 1, nprocs, width, sizes, bsize)
 
 
 @st.composite
@@ -185,6 +187,12 @@ def test_cyclic_examples() -> None:
                           _span((6, 8), (15, 17))]
 
 
+def test_block_n_example() -> None:
+    """block(4) of 10 indices on 3 nodes (reference decision 6): 0-3, 4-7, 8-9."""
+    d = DimDistribution("block", 0, 9, 3, bsize=4)
+    assert _ranges(d) == [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9]]
+
+
 def test_gblock_example() -> None:
     d = DimDistribution("gblock", 0, 21, 3, gblock=(6, 11, 5))
     assert _ranges(d) == [_span((0, 5)), _span((6, 16)), _span((17, 21))]
@@ -220,6 +228,8 @@ def test_example_11_3_cyclic_loop() -> None:
     (("block", 0, 9, 2, 1, (5, 5)), "gblock sizes given for a block"),
     (("none", 0, 9, 2), "nprocs must be 1"),
     (("blok", 0, 9, 2), "unknown distribution kind"),
+    (("block", 0, 9, 2, 1, (), 4), "block(4) on 2 node(s) holds at most 8 indices but the template extent is 10"),
+    (("cyclic", 0, 9, 2, 1, (), 4), "block size 4 given for a cyclic dimension"),
 ])
 def test_distribution_errors(args: tuple, message: str) -> None:
     with pytest.raises(DistributionError, match=re.escape(message)):

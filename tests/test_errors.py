@@ -57,6 +57,15 @@ def place(marked: str) -> tuple[str, int, int]:
     return marked.replace(MARK, ""), line, col
 
 
+# An unfixed template and an aligned pointer (global-view §4).
+DYN_HEAD = """\
+#pragma xmp nodes p[4]
+#pragma xmp template t[:]
+#pragma xmp distribute t[block] onto p
+double *d;
+#pragma xmp align d[i] with t[i]
+"""
+
 CASES = [
     # ---- directive syntax
     ("unknown-directive", in_main("#pragma xmp @frobnicate"), "unknown XMP directive 'frobnicate'"),
@@ -156,11 +165,9 @@ CASES = [
      "'reflect ... acc' of 'a', which is not replicated"),
     ("gmove", in_main("#pragma xmp @gmove\n    x = 1;"), "not supported yet"),
     ("coarray", in_main("#pragma xmp @coarray x : [*]"), "not supported yet"),
-    ("template-fix", in_main("#pragma xmp @template_fix t[100]"), "not supported yet"),
     ("array-directive", in_main("#pragma xmp @array on t[0:100]\n    x = 1;"), "not supported yet"),
     ("post", in_main("#pragma xmp @post(p[0], 1)"), "not supported yet"),
-    ("unfixed-template", at_top("#pragma xmp @template t[:]\n", ""), "not supported yet"),
-    ("block-n", at_top("", HEAD.replace("[block]", "[@block(10)]")), "not supported yet"),
+    ("template-partly-unfixed", at_top("#pragma xmp @template t[:][4]\n", ""), "not supported yet"),
     ("acc-reflect", in_main("#pragma xmp acc @reflect (a)"), "not supported yet"),
     ("acc-loop-margin", in_main("#pragma xmp @loop on t[i] margin(1) acc\n    for (i = 0; i < 100; i++) x++;"),
      "'margin' in a 'loop ... acc' is not supported yet"),
@@ -218,6 +225,43 @@ CASES = [
     ("openacc-with-xmp-loop", in_main("#pragma acc @parallel loop\n#pragma xmp loop on t[i]\n"
                                       "    for (i = 0; i < 100; i++) a[i] = i;"),
      "'acc parallel loop' (XcalableACC) is not supported yet"),
+    # ---- dynamic global data (global-view §4)
+    ("template-fix-fixed-size", in_main("#pragma xmp template_fix @t[100]"), "declared with its extents"),
+    ("template-fix-undeclared", in_main("#pragma xmp template_fix @u[100]"), "template 'u' is not declared"),
+    ("template-fix-format-mismatch", in_main("#pragma xmp template_fix [@cyclic] t[100]", DYN_HEAD),
+     "must match the distribute directive of 't': dimension 0 is 'block' there, 'cyclic' here"),
+    ("template-fix-format-count", in_main("#pragma xmp @template_fix [block][block] t[100]", DYN_HEAD),
+     "gives 2 dist-format(s)"),
+    ("template-fix-dims-count", in_main("#pragma xmp template_fix @t[10][10]", DYN_HEAD), "has 1 dimension(s)"),
+    ("template-fix-no-size", in_main("#pragma xmp template_fix [block] @t", DYN_HEAD), "must give its extents"),
+    ("template-fix-no-gblock-map", in_main("#pragma xmp @template_fix t[100]",
+                                           DYN_HEAD.replace("[block]", "[gblock(*)]")), "must give the map"),
+    ("template-fix-gblock-star", in_main("#pragma xmp template_fix [@gblock(*)] t[100]",
+                                         DYN_HEAD.replace("[block]", "[gblock(*)]")), "not gblock(*)"),
+    ("template-fix-at-file-scope", at_top("#pragma xmp @template_fix t[10]\n", DYN_HEAD), "inside a function"),
+    ("fixed-array-on-unfixed-template", at_top("double b[100];\n#pragma xmp align @b[i] with t[i]\n", DYN_HEAD),
+     "fixed arrays on unfixed templates are not supported yet"),
+    ("xmp-malloc-not-aligned", in_main("    double *b;\n    b = @xmp_malloc(xmp_desc_of(b), 100);"),
+     "xmp_malloc of 'b', which is not aligned"),
+    ("xmp-malloc-fixed-array", in_main("    a = @xmp_malloc(xmp_desc_of(a), 100);"),
+     "xmp_malloc of 'a', which is not an aligned pointer"),
+    ("xmp-malloc-rank", in_main("    d = @xmp_malloc(xmp_desc_of(d), 10, 10);", DYN_HEAD),
+     "xmp_malloc gives 2 extent(s) for the 1-dimensional array 'd'"),
+    ("xmp-desc-of-plain", in_main("    void *q = xmp_desc_of(@x);"), "xmp_desc_of: 'x' is not a distributed array"),
+    ("aligned-parameter-no-extent", at_top("void f(double c[])\n{\n#pragma xmp align @c[i] with t[i]\n}\n"),
+     "aligned parameter 'c' needs its extents"),
+    # ---- structures (global-view §8)
+    ("member-align-no-member", at_top("struct s { int v[100]; };\n#pragma xmp align @s.w[i] with t[i]\n"),
+     "structure 's' has no member 'w'"),
+    ("member-align-not-struct", at_top("#pragma xmp align @q.v[i] with t[i]\n"), "'q' is not a structure type"),
+    ("member-object-initializer", at_top("struct s { int v[100]; };\n#pragma xmp align s.v[i] with t[i]\n"
+                                         "struct s @o = {{0}};\n"), "initializer is not supported yet"),
+    ("member-shadow-not-aligned", at_top("struct s { int v[100]; };\n#pragma xmp shadow @s.v[1]\n"),
+     "not an aligned structure member"),
+    ("member-in-acc-loop", in_main("#pragma xmp acc replicate (o)\n    {\n#pragma xmp loop on t[i] acc\n"
+                                   "    for (i = 0; i < 100; i++) @o.v[i] = 0;\n    }",
+                                   HEAD + "struct s { int v[100]; };\n#pragma xmp align s.v[i] with t[i]\n"
+                                   "struct s o;\n"), "aligned structure member 'o.v' in an acc loop: not supported yet"),
 ]
 
 

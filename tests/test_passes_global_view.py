@@ -105,9 +105,9 @@ void f(void)
 """, """
 void f(void)
 {
-  _xmpacc_nodes_t _xmpacc_n_q = {0};
+  _XMPACC_CLEANUP(_xmpacc_nodes_release) _xmpacc_nodes_t _xmpacc_n_q = {0};
   _xmpacc_nodes_subset(&_xmpacc_n_q, "unit.c:10", "q", 1, (const int []){2}, &_xmpacc_n_p, (const long long []){1, 1, 1, 2, 1});
-  _xmpacc_nodes_t _xmpacc_n_e = {0};
+  _XMPACC_CLEANUP(_xmpacc_nodes_release) _xmpacc_nodes_t _xmpacc_n_e = {0};
   _xmpacc_nodes_subset(&_xmpacc_n_e, "unit.c:11", "e", 1, (const int []){-1}, 0, 0);
   _xmpacc_barrier("unit.c:12", &_xmpacc_n_q, 0);
 }

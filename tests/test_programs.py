@@ -45,6 +45,12 @@ CASES: dict[str, tuple[int, ...]] = {
     "expand_margin_2d.c": (4,),             # nodes p[2][2], blocks of 6 columns
     "async_overlap.c": (2, 3),
     "template_bounds.c": (1, 4),
+    "template_fix.c": (1, 2, 3, 4),        # global-view §4: template_fix, xmp_malloc, block(n)
+    "malloc_2d.c": (1, 4),
+    "local_templates.c": (1, 3),
+    "struct_members.c": (1, 3),            # global-view §8
+    "struct_arrays.c": (1, 4),
+    "shadowed_names.c": (1, 3),
 }
 # Oversubscribed runs on the host backend (marked many_procs): node sets need many nodes.
 MANY_PROCS: dict[str, tuple[int, ...]] = {

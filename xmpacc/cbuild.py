@@ -37,7 +37,7 @@ def stmt(text: str, coord: object = None) -> c_ast.Node:
 def stmts(text: str, coord: object = None) -> list[c_ast.Node]:
     """Parse generated statements; names the runtime declares are typedefs here."""
     prelude = ("typedef int _xmpacc_nodes_t; typedef int _xmpacc_template_t; "
-               "typedef int _xmpacc_array_t; typedef int _xmpacc_sched_t; "
+               "typedef int _xmpacc_array_t; typedef int _xmpacc_sched_t; typedef int _xmpacc_object_t; "
                "typedef int _xmpacc_range_t; typedef int _xmpacc_tdim_t;")
     try:
         ast = c_parser.CParser().parse(f"{prelude} void _xmpacc_f(void) {{ {text} }}")

@@ -19,11 +19,14 @@ from xmpacc.passes import (
     attach,
     comm,
     declare,
+    dynamic,
     entry,
     gpu,
     leftovers,
+    library,
     loops,
     lower_decls,
+    members,
     nocomm,
     subscripts,
 )
@@ -34,7 +37,7 @@ Pass = Callable[[Unit, Context], Unit]
 PASSES: tuple[tuple[str, tuple[Pass, ...]], ...] = (
     ("attach", (attach.run,)),
     ("declare", (declare.run, nocomm.run)),
-    ("localize", (lower_decls.run, subscripts.run)),
+    ("localize", (lower_decls.run, members.run, dynamic.run, library.run, subscripts.run)),
     ("gpu", (gpu.run,)),
     ("loops", (loops.run,)),
     ("comm", (comm.run,)),

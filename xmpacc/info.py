@@ -148,6 +148,8 @@ def _nodes(f: NodesFacts) -> str:
 
 
 def _template(f: TemplateFacts) -> str:
+    if not f.bounds:   # t[:]: global-view §4
+        return f"unfixed: its extents are given by template_fix at run time; descriptor {f.descriptor}"
     counts = [value(f"({hi})-({lo})+1") for lo, hi in f.bounds]
     ranges = ", ".join(f"{_num(lo)}..{_num(hi)}" for lo, hi in f.bounds)
     size = " x ".join(str(c) for c in counts) + " indices" if None not in counts else "size known at run time"

@@ -36,6 +36,7 @@ def build_scopes(ast: c_ast.FileAST) -> ScopeTree:
 
 
 def _fill(node: c_ast.Node, scope: Scope, tree: ScopeTree) -> None:
+    _note_types(node, tree.root)
     for _name, child in node.children():
         if isinstance(child, c_ast.FuncDef):
             _fill_function(child, scope, tree)
@@ -51,6 +52,15 @@ def _fill(node: c_ast.Node, scope: Scope, tree: ScopeTree) -> None:
             _fill(child, scope, tree)
 
 
+def _note_types(node: c_ast.Node, root: Scope) -> None:
+    """Structure definitions and typedefs, for the aligned members of structures (their
+    objects are found by type; C's separate tag scopes are not modelled)."""
+    if isinstance(node, c_ast.Typedef) and node.name:
+        root.typedefs.setdefault(node.name, node.type)
+    elif isinstance(node, c_ast.Struct) and node.name and node.decls is not None:
+        root.struct_defs.setdefault(node.name, node)
+
+
 def _fill_function(fn: c_ast.FuncDef, scope: Scope, tree: ScopeTree) -> None:
     scope.c_decls[fn.decl.name] = fn.decl
     body = Scope(fn.body, scope)
@@ -59,8 +69,10 @@ def _fill_function(fn: c_ast.FuncDef, scope: Scope, tree: ScopeTree) -> None:
     for param in (args.params if args else []):
         if isinstance(param, c_ast.Decl) and param.name:
             body.c_decls[param.name] = param
+            body.params.add(param.name)
     for decl in fn.param_decls or []:
         body.c_decls[decl.name] = decl
+        body.params.add(decl.name)
     _fill(fn.body, body, tree)
 
 

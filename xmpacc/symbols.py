@@ -47,6 +47,17 @@ class TemplateSym:
     def ndims(self) -> int:
         return len(self.decl.dims)
 
+    @property
+    def unfixed_size(self) -> bool:
+        """Declared ``t[:]``: its extents come with ``template_fix`` (global-view §4)."""
+        return any(isinstance(d, xd.Colon) for d in self.decl.dims)
+
+    @property
+    def is_dynamic(self) -> bool:
+        """Not usable until ``template_fix``: unfixed extents or a ``gblock(*)`` dimension."""
+        formats = self.distribute.formats if self.distribute is not None else ()
+        return self.unfixed_size or any(f.kind == "gblock" and isinstance(f.arg, xd.Star) for f in formats)
+
     def dist_kind(self, tdim: int) -> str:
         """'block', 'cyclic', 'gblock' or 'none' for one template dimension."""
         if self.distribute is None:
@@ -56,7 +67,7 @@ class TemplateSym:
 
 @dataclass(frozen=True, slots=True)
 class ArrayDim:
-    extent: c_ast.Node           # declared extent (C expression)
+    extent: c_ast.Node | None    # declared extent (C expression); None: given by xmp_malloc
     tdim: int                    # aligned template dimension, -1 when collapsed
     offset: str                  # align offset as C text ("0" when none)
     shadow_lo: str               # C text
@@ -78,6 +89,12 @@ class ArraySym:
     elem_type: c_ast.Node        # the element's TypeDecl
     c_name: str                  # descriptor variable, e.g. _xmpacc_a_u
     file_scope: bool
+    # An aligned pointer (``double *a``, global-view §4): allocated by xmp_malloc, so its
+    # extents are known at run time only and every access checks that it is allocated.
+    is_pointer: bool = False
+    # A parameter (``void f(double a[N])`` aligned in f): the caller's local block is
+    # described, not allocated; the parameter becomes ``double *a``.
+    is_param: bool = False
 
     @property
     def ndims(self) -> int:
@@ -98,6 +115,13 @@ class Scope:
     templates: dict[str, TemplateSym] = field(default_factory=dict)
     arrays: dict[str, ArraySym] = field(default_factory=dict)
     c_decls: dict[str, c_ast.Decl] = field(default_factory=dict)
+    params: set[str] = field(default_factory=set)     # a function body: its parameters' names
+    # File scope only (global-view §8): structure definitions by tag, typedefs by name, and
+    # the aligned members, keyed by (id of the struct definition, member name).
+    struct_defs: dict[str, c_ast.Struct] = field(default_factory=dict)
+    typedefs: dict[str, c_ast.Node] = field(default_factory=dict)
+    members: dict[tuple[int, str], ArraySym] = field(default_factory=dict)
+    broken_members: set[tuple[int, str]] = field(default_factory=set)   # their align was in error
     # Names whose declaration (nodes, template, distribute; align, shadow of an array) was
     # in error in this scope: later uses stay silent instead of repeating the mistake.
     broken_xmp: set[str] = field(default_factory=set)
@@ -132,11 +156,17 @@ class Scope:
 
     def is_broken_array(self, name: str) -> bool:
         """Is the C variable ``name`` an array whose align or shadow had an error?"""
+        if "." in name or "->" in name:
+            from xmpacc.structs import member_is_broken
+
+            return member_is_broken(self, name)
         found = self.find_c(name)
         return found is not None and name in found[0].broken_arrays
 
     def find_c(self, name: str) -> tuple[Scope, c_ast.Decl] | None:
-        """The innermost C declaration of ``name`` and the scope that holds it."""
+        """The innermost C declaration of ``name`` and the scope that holds it (for a
+        member path ``c.a`` or ``p->a``: the declaration of the object ``c`` or ``p``)."""
+        name = name.split(".", 1)[0].split("->", 1)[0]
         s: Scope | None = self
         while s is not None:
             if name in s.c_decls:
@@ -145,12 +175,24 @@ class Scope:
         return None
 
     def find_array(self, name: str) -> ArraySym | None:
-        """The aligned array that ``name`` denotes here (None if it is a plain variable)."""
+        """The aligned array that ``name`` denotes here (None if it is a plain variable).
+        A member path ``c.a`` / ``p->a`` gives the aligned member of that object."""
+        if "." in name or "->" in name:
+            from xmpacc.structs import member_by_path
+
+            return member_by_path(self, name)
         found = self.find_c(name)
         if found is None:
             return None
-        scope, _decl = found
-        return scope.arrays.get(name)
+        scope, decl = found
+        sym = scope.arrays.get(name)
+        if sym is None and scope.parent is not None and "extern" in getattr(decl, "storage", ()):
+            # `extern double a[N];` inside a function names the file-scope array
+            root = scope
+            while root.parent is not None:
+                root = root.parent
+            sym = root.arrays.get(name)
+        return sym
 
 
 @dataclass

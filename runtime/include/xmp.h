@@ -3,6 +3,8 @@
 #ifndef XMP_H
 #define XMP_H
 
+#include <stddef.h>
+
 typedef void *xmp_desc_t;
 
 #define XMP_NOT_DISTRIBUTED 2100
@@ -25,4 +27,66 @@ void xmp_exit(int status);    /* end the whole job with this status */
 int xmp_get_gpu_count(void);  /* number of GPUs this process can see */
 int xmp_test_async(int async_id); /* 1 if the operations started with async (id) are complete */
 
+/* ---- dynamic global data (global-view §4).  xmp_desc_of(x) is an operator: the
+ * descriptor of the distributed array, template or node array x. */
+void *xmp_malloc(xmp_desc_t d, ...);  /* one extent per dimension of an aligned pointer */
+void xmp_free(void *p);               /* a block xmp_malloc returned */
+
+/* ---- mapping inquiry (XMP ch. 7).  Results through the pointer arguments; the return
+ * value is 0 on success, -1 for a bad descriptor (NULL or of another kind), -2 for a bad
+ * dimension or index, -3 when the object is not fixed, distributed or allocated yet.
+ * Dimension numbers are 1-based and count the dimensions in C order (as in a bracketed
+ * declaration; a parenthesised one, written in Fortran order, counts from its last). */
+#define XMP_ENTIRE_NODES 2000
+#define XMP_EXECUTING_NODES 2001
+#define XMP_PRIMARY_NODES 2002
+#define XMP_EQUIVALENCE_NODES 2003
+
+int xmp_nodes_ndims(xmp_desc_t d, int *ndims);
+int xmp_nodes_index(xmp_desc_t d, int dim, int *index);    /* this node's index, 1-based */
+int xmpc_nodes_index(xmp_desc_t d, int dim, int *index);   /* the same, 0-based */
+int xmp_nodes_size(xmp_desc_t d, int dim, int *size);
+int xmp_nodes_attr(xmp_desc_t d, int *attr);               /* XMP_*_NODES */
+int xmp_nodes_equiv(xmp_desc_t d, xmp_desc_t *dn, int lb[], int ub[], int st[]);
+int xmp_template_fixed(xmp_desc_t d, int *fixed);
+int xmp_template_ndims(xmp_desc_t d, int *ndims);
+int xmp_template_lbound(xmp_desc_t d, int dim, int *lbound);
+int xmp_template_ubound(xmp_desc_t d, int dim, int *ubound);
+int xmp_dist_format(xmp_desc_t d, int dim, int *format);   /* XMP_BLOCK, XMP_CYCLIC, ... */
+int xmp_dist_blocksize(xmp_desc_t d, int dim, int *blocksize);
+int xmp_dist_gblockmap(xmp_desc_t d, int dim, int *map);
+int xmp_dist_nodes(xmp_desc_t d, xmp_desc_t *dn);
+int xmp_dist_axis(xmp_desc_t d, int dim, int *axis);       /* node dimension; 0: not distributed */
+int xmp_align_axis(xmp_desc_t d, int dim, int *axis);      /* template dimension; 0: collapsed */
+int xmp_align_offset(xmp_desc_t d, int dim, int *offset);
+int xmp_align_replicated(xmp_desc_t d, int dim, int *replicated);  /* dim: of the template */
+int xmp_align_template(xmp_desc_t d, xmp_desc_t *dt);
+int xmp_array_ndims(xmp_desc_t d, int *ndims);
+int xmp_array_lbound(xmp_desc_t d, int dim, int *lbound);
+int xmp_array_ubound(xmp_desc_t d, int dim, int *ubound);
+int xmp_array_lshadow(xmp_desc_t d, int dim, int *lshadow);
+int xmp_array_ushadow(xmp_desc_t d, int dim, int *ushadow);
+int xmp_array_gtol(xmp_desc_t d, int dim, int g_idx, int *l_idx);
+int xmp_array_lsize(xmp_desc_t d, int dim, int *lsize);    /* owned elements, no shadow */
+int xmp_array_laddr(xmp_desc_t d, void **laddr);
+int xmp_array_lda(xmp_desc_t d, int *lda);                 /* allocated extent of the last dimension */
+int xmp_array_type_size(xmp_desc_t d, size_t *size);
+
+/* ---- MPI interoperability (global-view §9): the runtime owns MPI (initialised before
+ * main, finalised after it); these succeed and do nothing.  xmp_init takes an optional
+ * communicator argument (an unprototyped declaration accepts both forms). */
+void xmp_init_mpi(int *argc, char ***argv);
+void xmp_finalize_mpi(void);
+void xmp_init();
+void xmp_finalize(void);
+
+#endif
+
+/* After <mpi.h> (in either order: this part is outside the include guard):
+ * xmp_get_mpi_comm(), the executing node set's communicator. */
+#if defined(MPI_VERSION) && !defined(_XMPACC_XMP_H_MPI)
+#define _XMPACC_XMP_H_MPI
+#include <stdint.h>
+long long _xmpacc_mpi_comm(void);
+static inline MPI_Comm xmp_get_mpi_comm(void) { return (MPI_Comm)(intptr_t)_xmpacc_mpi_comm(); }
 #endif

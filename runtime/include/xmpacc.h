@@ -58,4 +58,25 @@ static inline void _xmpacc_replicate_scope_end(int *region) {
   _xmpacc_replicate_end(*region);
 }
 
+/* A block-scope object of a structure with aligned members (global-view §8): at the end
+ * of its block the local blocks of its members are released (cleanup handler). */
+typedef struct { void *base; long long nbytes; } _xmpacc_object_t;
+static inline void _xmpacc_object_end(_xmpacc_object_t *o) {
+  _xmpacc_release_range(o->base, o->nbytes);
+}
+
+/* MPI_Init and MPI_Finalize of a program that mixes MPI and XMP (global-view §9): the
+ * runtime initialises MPI before main and finalises it after main, so they succeed and
+ * do nothing (0 is MPI_SUCCESS). */
+static inline int _xmpacc_mpi_init(int *argc, char ***argv) {
+  (void)argc; (void)argv;
+  return 0;
+}
+static inline int _xmpacc_mpi_init_thread(int *argc, char ***argv, int required, int *provided) {
+  (void)argc; (void)argv; (void)required;
+  *provided = _xmpacc_mpi_thread_level();
+  return 0;
+}
+static inline int _xmpacc_mpi_finalize(void) { return 0; }
+
 #endif

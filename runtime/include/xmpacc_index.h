@@ -11,6 +11,15 @@
 #define _XMPACC_L(a, d, g) ((g) - (a).dim[d].gtol)                       /* block, gblock, none */
 #define _XMPACC_LC(a, d, g) _xmpacc_loc_cyclic(&(a), (d), (g))            /* cyclic, cyclic(w) */
 
+/* An access through an aligned pointer (xmp_malloc): its flat offset, once the pointer is
+ * allocated; before, the runtime reports the access at its line and ends the job.  Kernels
+ * skip the test (acc replicate has checked the array already). */
+#ifdef XMPACC_KERNEL_H
+#define _XMPACC_LIVE(a, where, off) (off)
+#else
+#define _XMPACC_LIVE(a, where, off) ((a).id ? (off) : _xmpacc_not_ready(&(a), where))
+#endif
+
 /* Row-major offset of local indices in the local buffer of a. */
 #define _XMPACC_AT2(a, l0, l1) ((l0) * (a).dim[1].lext + (l1))
 #define _XMPACC_AT3(a, l0, l1, l2) (_XMPACC_AT2(a, l0, l1) * (a).dim[2].lext + (l2))

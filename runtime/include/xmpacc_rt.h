@@ -39,5 +39,16 @@ void _xmpacc_replicate_sync(const char * where, int direction, const void * key,
 void _xmpacc_launch(const char * where, const char * kernel, long long total, long long nthreads, int nparams, const void * args, const long long * kinds);
 void _xmpacc_device_wait(void);
 void _xmpacc_exit_hook(int status);
+void _xmpacc_nodes_release(void * nodes);
+void _xmpacc_template_release(void * tmpl);
+void _xmpacc_template_fix(void * tmpl, const char * where, const long long * bounds, const void * gblock_maps);
+void _xmpacc_align_pointer(void * array, const char * where, const char * name, const void * tmpl, long long elem_size, int ndims, const int * tdims, const long long * offsets, const long long * shadows);
+void * _xmpacc_malloc(void * array, const char * where, int n, const long long * extents, void * base);
+void _xmpacc_free(void * base, const char * where);
+long long _xmpacc_not_ready(const void * desc, const char * where);
+void _xmpacc_release_range(void * base, long long nbytes);
+int _xmpacc_gblock_map(const void * tmpl, int tdim, int * map);
+long long _xmpacc_mpi_comm(void);
+int _xmpacc_mpi_thread_level(void);
 
 #endif

@@ -20,6 +20,12 @@
 #define _XMPACC_DIST_CYCLIC 2102 /* cyclic and cyclic(w): width says which */
 #define _XMPACC_DIST_GBLOCK 2103
 
+/* The id of an initialised descriptor says what it describes (0: not initialised), so
+ * that xmp_desc_t functions (xmp_desc_of, the inquiry functions of xmp.h) can check it. */
+#define _XMPACC_DESC_NODES 0x4e4f
+#define _XMPACC_DESC_TEMPLATE 0x544d
+#define _XMPACC_DESC_ARRAY 0x4152
+
 typedef struct _xmpacc_nodes {
   int id;                        /* runtime handle; 0 until initialised */
   int ndims;
@@ -45,8 +51,8 @@ typedef struct _xmpacc_tdim {
 typedef struct _xmpacc_template {
   int id;
   int ndims;
-  int distributed;               /* 1 once 'distribute' ran */
-  int pad_;
+  int distributed;               /* 1 once 'distribute' ran (and template_fix, if needed) */
+  int fixed;                     /* 1 once its bounds are known (dim[].lower/upper) */
   const _xmpacc_nodes_t *nodes;  /* onto; NULL until distributed */
   _xmpacc_tdim_t dim[_XMPACC_MAXDIM];
 } _xmpacc_template_t;

@@ -44,7 +44,12 @@ class Expr:
 
 @dataclass(frozen=True, slots=True)
 class Name:
-    """An identifier in a directive (array, template, node array or variable name)."""
+    """An identifier in a directive (array, template, node array or variable name).
+
+    A structure member (global-view §8) is one ``Name`` holding the path as written
+    without spaces: ``align b.a[i] ...`` gives ``"b.a"`` (struct type ``b``, member
+    ``a``), ``reflect (c.a, p->a)`` gives ``"c.a"`` and ``"p->a"`` (objects).
+    """
 
     name: str
     loc: SourceLoc
@@ -196,8 +201,9 @@ DistKind = Literal["block", "cyclic", "gblock", "none"]
 class DistFormat:
     """One dist-format: ``block``, ``block(n)``, ``cyclic``, ``cyclic(w)``, ``gblock(W)``, ``*``.
 
-    ``arg`` is the parenthesised argument (``None`` without one); for ``gblock(*)`` it is a
-    ``Star``; for ``gblock(W)`` an ``Expr`` naming the mapping array.  ``*`` is kind "none".
+    ``arg`` is the parenthesised argument (``None`` without one); for ``gblock(*)`` (map
+    given by ``template_fix``) it is a ``Star``; for ``gblock(W)`` an ``Expr`` naming the
+    mapping array; for ``block(n)`` the block size.  ``*`` is kind "none".
     """
 
     kind: DistKind
@@ -210,6 +216,22 @@ class Distribute:
     template: Name
     formats: tuple[DistFormat, ...]  # C order
     onto: Name
+    loc: SourceLoc
+
+
+@dataclass(frozen=True, slots=True)
+class TemplateFix:
+    """``template_fix [gblock(m)] t[0:n-1]``, ``template_fix (block) t(0:n-1)``,
+    ``template_fix t[n]``, ``template_fix [gblock(m)] t`` (global-view §4).
+
+    ``formats`` is the dist-format list in C order (None when not given); ``dims`` the
+    new bounds in C order (None: the template keeps its declared size).  Bracketed dims
+    are ``[n]`` (0..n-1) or ``[lo:hi]`` (inclusive), parenthesised ones as in ``template``.
+    """
+
+    formats: tuple[DistFormat, ...] | None
+    template: Name
+    dims: tuple[TemplateDim, ...] | None
     loc: SourceLoc
 
 
@@ -465,7 +487,7 @@ class AccReplicateSync:
 
 Declaration = Union[NodesDecl, TemplateDecl, Distribute, Align, Shadow]
 Directive = Union[
-    NodesDecl, TemplateDecl, Distribute, Align, Shadow,
+    NodesDecl, TemplateDecl, Distribute, Align, Shadow, TemplateFix,
     Loop, ReductionDirective, Reflect, Bcast, Barrier, Task, WaitAsync,
     AccReplicate, AccReplicateSync,
     ReflectInit, ReflectDo, ReduceShadow, Tasks,

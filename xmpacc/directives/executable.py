@@ -272,9 +272,9 @@ def parse_reduction(ts: TokenStream, kw: Token) -> list[Directive]:
 #                  [ orthogonal ] [ async ( int-expr ) ] [ acc ]
 def parse_reflect(ts: TokenStream, kw: Token) -> list[Directive]:
     if ts.at("("):
-        arrays = parse_paren_names(ts, "an array name", "reflect")
+        arrays = parse_paren_names(ts, "an array name", "reflect", members=True)
     else:
-        arrays = parse_name_list(ts, "an array name or '('")
+        arrays = parse_name_list(ts, "an array name or '('", members=True)
     clauses = parse_clauses(ts, "reflect", {"width": reflect_widths, "acc": lambda _: True,
                                             "orthogonal": lambda _: True,
                                             "async": parse_async_clause})

@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from types import MappingProxyType
 
 from xmpacc.diagnostics import SourceLoc, XmpError
-from xmpacc.directives import executable, globalview
+from xmpacc.directives import dynamic, executable, globalview
 from xmpacc.directives.ast import (
     Align,
     AlignSource,
@@ -50,6 +50,7 @@ from xmpacc.directives.refs import (
     parse_bracket_dims,
     parse_dims,
     parse_expr,
+    parse_member_name,
     parse_name,
     parse_name_list,
     parse_offset_sub,
@@ -62,7 +63,6 @@ Handler = Callable[[TokenStream, Token], list[Directive]]
 # Recognised so that a user gets "not supported yet" instead of "unknown" (reference §6.8).
 _LATER_DIRECTIVES = frozenset({
     "gmove", "array", "coarray", "post", "wait", "lock", "unlock", "local_alias",
-    "template_fix",
 })
 
 
@@ -221,17 +221,17 @@ def _dist_format(ts: TokenStream) -> DistFormat:
     if word not in ("block", "cyclic", "gblock"):
         ts.error(tok, f"unknown distribution format '{tok.text}'")
     ts.next()
-    if word == "block" and ts.at("("):
-        ts.error(tok, "'block(n)' is not supported yet")
-    if word == "cyclic":
-        return DistFormat("cyclic", _format_arg(ts) if ts.at("(") else None, ts.loc(tok))
-    if word == "gblock":
-        if not ts.at("("):
-            ts.error(ts.peek(), f"expected '(' after 'gblock', found {describe(ts.peek())}")
-        if ts.at("*", ahead=1) and at_sub_end(ts, ahead=2):
-            ts.error(tok, "'gblock(*)' is not supported yet")
-        return DistFormat("gblock", _format_arg(ts), ts.loc(tok))
-    return DistFormat("block", None, ts.loc(tok))
+    if word in ("block", "cyclic"):
+        return DistFormat(word, _format_arg(ts) if ts.at("(") else None, ts.loc(tok))
+    if not ts.at("("):
+        ts.error(ts.peek(), f"expected '(' after 'gblock', found {describe(ts.peek())}")
+    if ts.at("*", ahead=1) and at_sub_end(ts, ahead=2):
+        # gblock(*): the map comes with template_fix (global-view §4)
+        opener = ts.next()
+        arg = star(ts)
+        ts.expect_closer(opener)
+        return DistFormat("gblock", arg, ts.loc(tok))
+    return DistFormat("gblock", _format_arg(ts), ts.loc(tok))
 
 
 # BNF: format-arg ::= ( int-expr )
@@ -249,7 +249,7 @@ def _format_arg(ts: TokenStream) -> Expr:
 #              | align [ src ]... with name sdims :: name-list
 # BNF: sdims ::= ( sub [, sub]... ) | [ sub ] [ [ sub ] ]...
 def _align(ts: TokenStream, kw: Token) -> list[Directive]:
-    array = None if ts.at("[") else parse_name(ts, "an array name or '['")
+    array = None if ts.at("[") else parse_member_name(ts, "an array name or '['", arrow=False)
     after = "after 'align'" if array is None else f"after array name '{array.name}'"
     sources = parse_bracket_dims(ts, _align_source, after)
     ts.expect_word("with", "after the align sources")
@@ -257,7 +257,7 @@ def _align(ts: TokenStream, kw: Token) -> list[Directive]:
     subs, style = parse_dims(ts, _align_sub, f"after template name '{template.name}'")
     if array is None:
         ts.expect_double_colon("before the aligned array names")
-        arrays = parse_name_list(ts, "an array name")
+        arrays = parse_name_list(ts, "an array name", members=True)
     else:
         arrays = (array,)
     return [Align(arrays, sources, template, subs, style, ts.loc(kw))]
@@ -298,12 +298,12 @@ def _align_sub(ts: TokenStream) -> AlignSub:
 
 # BNF: shadow ::= shadow name [ width ]... | shadow [ width ]... :: name-list
 def _shadow(ts: TokenStream, kw: Token) -> list[Directive]:
-    array = None if ts.at("[") else parse_name(ts, "an array name or '['")
+    array = None if ts.at("[") else parse_member_name(ts, "an array name or '['", arrow=False)
     after = "after 'shadow'" if array is None else f"after array name '{array.name}'"
     widths = parse_bracket_dims(ts, _shadow_width, after)
     if array is None:
         ts.expect_double_colon("before the shadowed array names")
-        arrays = parse_name_list(ts, "an array name")
+        arrays = parse_name_list(ts, "an array name", members=True)
     else:
         arrays = (array,)
     return [Shadow(arrays, widths, ts.loc(kw))]
@@ -318,12 +318,18 @@ def _shadow_width(ts: TokenStream) -> ShadowWidth | Star:
     return ShadowWidth(lower, upper)
 
 
+# BNF: template_fix ::= template_fix [ fdims ] name [ fix-dims ]      (dynamic.py)
+def _template_fix(ts: TokenStream, kw: Token) -> list[Directive]:
+    return dynamic.parse_template_fix(ts, kw, _dist_format)
+
+
 _HANDLERS: MappingProxyType[str, Handler] = MappingProxyType({
     "nodes": _nodes,
     "template": _template,
     "distribute": _distribute,
     "align": _align,
     "shadow": _shadow,
+    "template_fix": _template_fix,
     "loop": executable.parse_loop,
     "reduction": executable.parse_reduction,
     "reflect": executable.parse_reflect,

@@ -113,21 +113,38 @@ def parse_name(ts: TokenStream, what: str) -> Name:
     return Name(tok.text, ts.loc(tok))
 
 
+# BNF: member-name ::= name [ { . | -> } name ]...
+def parse_member_name(ts: TokenStream, what: str, arrow: bool = True) -> Name:
+    """A name or a structure member path (global-view §8): ``a``, ``b.a``, ``p->a``.
+
+    The path is kept as one ``Name`` whose text is the path without spaces (``"b.a"``);
+    ``arrow`` allows ``->`` (objects in executable directives, not struct types in align).
+    """
+    first = parse_name(ts, what)
+    text = first.name
+    while ts.at(".") or (arrow and ts.at("->")):
+        sep = ts.next().text
+        text += sep + ts.expect_ident(f"a member name after '{sep}'").text
+    return Name(text, first.loc)
+
+
 # BNF: name-list ::= name [, name]...
-def parse_name_list(ts: TokenStream, what: str) -> tuple[Name, ...]:
-    names = [parse_name(ts, what)]
+def parse_name_list(ts: TokenStream, what: str, members: bool = False) -> tuple[Name, ...]:
+    """Names separated by commas; with ``members`` each may be a member path (``c.a``)."""
+    one = (lambda: parse_member_name(ts, what)) if members else (lambda: parse_name(ts, what))
+    names = [one()]
     while ts.accept(","):
-        names.append(parse_name(ts, what))
+        names.append(one())
     return tuple(names)
 
 
 # BNF: paren-names ::= ( name-list )
-def parse_paren_names(ts: TokenStream, what: str, owner: str) -> tuple[Name, ...]:
+def parse_paren_names(ts: TokenStream, what: str, owner: str, members: bool = False) -> tuple[Name, ...]:
     """The parenthesised list after the keyword ``owner`` (``bcast (x, y)``)."""
     opener = ts.expect("(", f"after '{owner}'")
     if ts.at(")"):
         ts.error(ts.peek(), f"empty name list in '{owner}'")
-    names = parse_name_list(ts, what)
+    names = parse_name_list(ts, what, members)
     ts.expect_closer(opener)
     return names
 

@@ -153,7 +153,8 @@ def is_system_path(path: str) -> bool:
 
 def _system_header_name(path: str) -> str | None:
     real = os.path.realpath(path)
-    for d in (FAKE_LIBC_DIR, runtime_include_dir()):
+    # the shim's public headers (mpi.h) stand for the real ones too
+    for d in (FAKE_LIBC_DIR, runtime_include_dir(), SHIM_DIR):
         root = os.path.realpath(d) + os.sep
         if real.startswith(root):
             name = real[len(root):]

@@ -51,6 +51,20 @@ def _array_shape(decl: c_ast.Decl) -> tuple[list[c_ast.Node | None], c_ast.Node]
     return dims, t
 
 
+def pointer_shape(decl: c_ast.Decl, rank: int) -> tuple[list[c_ast.Node | None], c_ast.Node] | None:
+    """An aligned pointer (global-view §4): ``double *a`` of any rank (extents from
+    xmp_malloc, None here), or ``double (*a)[M]``, whose row extents are declared; None
+    when ``decl`` is no pointer."""
+    if not isinstance(decl.type, c_ast.PtrDecl):
+        return None
+    inner: list[c_ast.Node | None] = []
+    t = decl.type.type
+    while isinstance(t, c_ast.ArrayDecl):
+        inner.append(t.dim)
+        t = t.type
+    return ([None] * rank if not inner else [None] + inner), t
+
+
 def _align_one(name: xd.Name, align: xd.Align, tmpl: TemplateSym, shadows: list[xd.Shadow],
                scope: Scope, ctx: Context) -> ArraySym | None:
     arr = name.name
@@ -61,12 +75,37 @@ def _align_one(name: xd.Name, align: xd.Align, tmpl: TemplateSym, shadows: list[
     if decl is None:
         ctx.diags.error(name.loc, f"array '{arr}' is not declared")
         return None
-    extents, elem = _array_shape(decl)
+    is_param = arr in scope.params
+    pointer = pointer_shape(decl, len(align.sources))
+    extents, elem = pointer if pointer is not None else _array_shape(decl)
+    if is_param and extents and (pointer is not None or extents[0] is None):
+        ctx.diags.error(name.loc, f"aligned parameter '{arr}' needs its extents: declare it as an "
+                                  f"array with every extent given (e.g. 'double {arr}[N]')")
+        return None
     if not extents:
         ctx.diags.error(name.loc, f"'{arr}' is not an array; only arrays can be aligned")
         return None
-    if not _check_decl(name, decl, extents, elem, ctx):
+    if not _check_decl(name, decl, extents, elem, pointer is not None, ctx):
         return None
+    if is_param:
+        return array_sym(name, decl, extents, elem, align, tmpl, shadows, f"_xmpacc_a_{arr}",
+                         False, False, ctx, is_param=True)
+    if pointer is None and tmpl.is_dynamic:
+        ctx.diags.error(name.loc, f"array '{arr}' has a fixed shape but template '{tmpl.name}' is only "
+                                  f"fixed by template_fix: declare '{arr}' as a pointer and allocate it "
+                                  "with xmp_malloc after template_fix (fixed arrays on unfixed templates "
+                                  "are not supported yet)")
+        return None
+    return array_sym(name, decl, extents, elem, align, tmpl, shadows, f"_xmpacc_a_{arr}",
+                     scope.parent is None, pointer is not None, ctx)
+
+
+def array_sym(name: xd.Name, decl: c_ast.Decl, extents: list[c_ast.Node | None], elem: c_ast.Node,
+              align: xd.Align, tmpl: TemplateSym, shadows: list[xd.Shadow], c_name: str, file_scope: bool,
+              is_pointer: bool, ctx: Context, is_param: bool = False) -> ArraySym | None:
+    """The mapping of one aligned array (or structure member), checked against its align
+    and shadow directives; None after a reported error."""
+    arr = name.name
     if len(align.sources) != len(extents):
         ctx.diags.error(name.loc, f"array '{arr}' has {len(extents)} dimension(s) but the align "
                                   f"directive gives {len(align.sources)}")
@@ -89,17 +128,17 @@ def _align_one(name: xd.Name, align: xd.Align, tmpl: TemplateSym, shadows: list[
         kind = tmpl.dist_kind(tdim) if tdim >= 0 else "none"
         index_kind = "cyclic" if kind == "cyclic" and not full else "offset"
         dims.append(ArrayDim(ext, tdim, offset, lo, hi, full, index_kind))
-    return ArraySym(arr, decl, align, shadow, tmpl, tuple(dims), elem, f"_xmpacc_a_{arr}",
-                    scope.parent is None)
+    return ArraySym(arr, decl, align, shadow, tmpl, tuple(dims), elem, c_name, file_scope, is_pointer,
+                    is_param)
 
 
 def _check_decl(name: xd.Name, decl: c_ast.Decl, extents: list[c_ast.Node | None],
-                elem: c_ast.Node, ctx: Context) -> bool:
+                elem: c_ast.Node, pointer: bool, ctx: Context) -> bool:
     arr = name.name
-    if decl.init is not None:
+    if decl.init is not None and not pointer:   # a pointer's (= NULL) is replaced by xmp_malloc's
         ctx.diags.error(name.loc, f"aligned array '{arr}' cannot have an initializer")
         return False
-    if any(e is None for e in extents):
+    if not pointer and any(e is None for e in extents):
         ctx.diags.error(name.loc, f"aligned array '{arr}' needs every extent declared")
         return False
     if not isinstance(elem, c_ast.TypeDecl):

@@ -23,6 +23,7 @@ from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import XmpError
 from xmpacc.directives import ast as xd
 from xmpacc.passes.align import resolve_align
+from xmpacc.passes.member_align import check_member_shadow, is_member_path, resolve_member_align
 from xmpacc.passes.attach import pragma_id
 from xmpacc.scoping import build_scopes
 from xmpacc.symbols import NodesSym, Scope, TemplateSym
@@ -73,10 +74,15 @@ def _declare_scope(scope: Scope, ctx: Context) -> None:
     # align and shadow may come before the array's declaration (reference decision 5),
     # so they are resolved once the whole scope is known.
     for align in aligns:
-        resolve_align(align, shadows, scope, ctx)
+        if any(is_member_path(n.name) for n in align.arrays):
+            resolve_member_align(align, shadows, scope, ctx)
+        else:
+            resolve_align(align, shadows, scope, ctx)
     for shadow in shadows:
         for name in shadow.arrays:
-            if name.name not in scope.arrays and name.name not in scope.broken_arrays:
+            if is_member_path(name.name):
+                check_member_shadow(name, scope, ctx)
+            elif name.name not in scope.arrays and name.name not in scope.broken_arrays:
                 ctx.diags.error(name.loc, f"shadow of '{name.name}', which is not an aligned array")
     for item in scope_items(scope):
         if pragma_id(item) is not None:
@@ -148,8 +154,10 @@ def _declare_template(d: xd.TemplateDecl, scope: Scope, ctx: Context) -> None:
     if name in scope.templates:
         ctx.diags.error(d.name.loc, f"template '{name}' is already declared in this scope")
         return
-    if any(isinstance(dim, xd.Colon) for dim in d.dims):
-        ctx.diags.error(d.loc, "templates with an unfixed extent (':') are not supported yet")
+    colons = sum(isinstance(dim, xd.Colon) for dim in d.dims)
+    if 0 < colons < len(d.dims):
+        ctx.diags.error(d.loc, f"template '{name}' has some extents ':' and others given; templates "
+                               "fixed in part are not supported yet (write ':' for every extent)")
         scope.broken_xmp.add(name)
         return
     if len(d.dims) > MAX_RANK:
@@ -196,9 +204,6 @@ def _distribute_mistake(d: xd.Distribute, tmpl: TemplateSym, nodes: NodesSym | N
     if distributed != nodes.ndims:
         return XmpError(d.loc, f"{distributed} distributed dimension(s) of '{tname}' but nodes "
                                 f"'{nodes.name}' has {nodes.ndims} dimension(s); they must match")
-    for f in d.formats:
-        if f.kind == "block" and f.arg is not None:
-            return XmpError(f.loc, "'block(n)' is not supported yet")
     return None
 
 

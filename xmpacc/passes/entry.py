@@ -1,7 +1,7 @@
 """Pass entry: the program's ``main`` and the file's start-up code.
 
 Before:  int main(int argc, char **argv) { ... }
-After:   int _xmpacc_user_main(int argc, char **argv) { ... }
+After:   int _xmpacc_user_main(int argc, char **argv) { ... return 0; }   (when it fell off the end)
          void _xmpacc_init_laplace_c(void) { <file-scope nodes/template/distribute/align> }
 
 The runtime's entry point (rendered in templates/glue.c.j2) calls every unit's init
@@ -40,6 +40,8 @@ def run(unit: Unit, ctx: Context) -> Unit:
             ret = item.decl.type.type
             ctx.main_returns_void = isinstance(ret, c_ast.TypeDecl) and \
                 getattr(ret.type, "names", None) == ["void"]
+            if not ctx.main_returns_void:
+                _falls_off_with_zero(item)
             _rename(item.decl)
         elif isinstance(item, c_ast.Decl) and item.name == "main":
             _rename(item)
@@ -47,6 +49,14 @@ def run(unit: Unit, ctx: Context) -> Unit:
     fn.body = cbuild.compound(list(ctx.init_stmts))
     unit.ast.ext.append(fn)
     return unit
+
+
+def _falls_off_with_zero(main: c_ast.FuncDef) -> None:
+    """Reaching the end of ``main`` returns 0 (C99 5.1.2.2.3); the renamed function would
+    return garbage, so the return is written out."""
+    items = main.body.block_items or []
+    if not items or not isinstance(items[-1], c_ast.Return):
+        main.body.block_items = items + [c_ast.Return(c_ast.Constant("int", "0"), main.body.coord)]
 
 
 def _is_void(param: c_ast.Node) -> bool:

@@ -51,12 +51,12 @@ def _array_base(node: c_ast.Node) -> str | None:
     return node.name if isinstance(node, c_ast.ID) else None
 
 
-def _body_locals(body: c_ast.Node) -> set[str]:
+def _loop_locals(body: c_ast.Node) -> set[str]:
+    """Control variables of inner loops assigned in their init: per thread (the body's
+    declarations are handled by C scoping in ``_referenced``)."""
     names = set()
     for node in walk(body):
-        if isinstance(node, c_ast.Decl) and node.name and not isinstance(node.type, c_ast.FuncDecl):
-            names.add(node.name)
-        if isinstance(node, c_ast.For):  # inner loop control variables are per thread
+        if isinstance(node, c_ast.For):
             init = node.init
             if isinstance(init, c_ast.Assignment) and isinstance(init.lvalue, c_ast.ID):
                 names.add(init.lvalue.name)
@@ -64,14 +64,35 @@ def _body_locals(body: c_ast.Node) -> set[str]:
 
 
 def _referenced(body: c_ast.Node) -> list[c_ast.ID]:
-    """IDs that denote variables (not called function names nor struct member names)."""
+    """IDs that denote variables declared outside the body (not called function names,
+    struct member names, nor names of the body's own declarations where they are in
+    scope: C scoping, so that ``{ double a = 2; }`` in the body hides an outer array
+    ``a`` there and only there)."""
     skip: set[int] = set()
     for node in walk(body):
         if isinstance(node, c_ast.FuncCall):
             skip.add(id(node.name))
         elif isinstance(node, c_ast.StructRef):
             skip.add(id(node.field))
-    return [n for n in walk(body) if isinstance(n, c_ast.ID) and id(n) not in skip]
+    out: list[c_ast.ID] = []
+    _free_ids(body, [set()], skip, out)
+    return out
+
+
+def _free_ids(node: c_ast.Node, bound: list[set[str]], skip: set[int], out: list[c_ast.ID]) -> None:
+    if isinstance(node, c_ast.ID):
+        if id(node) not in skip and not any(node.name in names for names in bound):
+            out.append(node)
+        return
+    opens = isinstance(node, c_ast.Compound) or (isinstance(node, c_ast.For) and isinstance(node.init, c_ast.DeclList))
+    if opens:
+        bound.append(set())
+    for _name, child in node.children():
+        _free_ids(child, bound, skip, out)
+        if isinstance(child, c_ast.Decl) and child.name:
+            bound[-1].add(child.name)   # in scope after its declarator (its init sees the outer one)
+    if opens:
+        bound.pop()
 
 
 def _assigned(body: c_ast.Node) -> dict[str, c_ast.Node]:
@@ -152,12 +173,18 @@ def classify(body: c_ast.Node, control: list[str], scope: Scope, replicated: lis
             node.expr if isinstance(node, c_ast.UnaryOp) and node.op in ("++", "--", "p++", "p--") else None)
         if isinstance(target, c_ast.ArrayRef):
             out.written_arrays.add(_array_base(target) or "")
-    local = _body_locals(body)
+    local = _loop_locals(body)
     assigned = _assigned(body)
     seen: set[str] = set(control) | local
     problems: list[XmpError] = []
     for ident in _referenced(body):
         name = ident.name
+        if "." in name or "->" in name:   # the descriptor member of an object (structs.py)
+            at = loc_of(ident) if getattr(ident.coord, "line", 0) else where
+            problems.append(XmpError(at, f"aligned structure member '{name.replace('_xmpacc_a_', '')}' in an "
+                                         "acc loop: not supported yet"))
+            seen.add(name)
+            continue
         if name in seen or name.startswith("_xmpacc_"):
             continue
         seen.add(name)

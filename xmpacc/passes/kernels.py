@@ -284,6 +284,8 @@ def device_body(body: c_ast.Node, kv: KernelVars) -> c_ast.Node:
     def fix(node: c_ast.Node) -> c_ast.Node | None:
         if isinstance(node, c_ast.ID) and id(node) not in skip and node.name in scalars:
             return c_ast.UnaryOp("*", c_ast.ID(f"_xmpacc_ds_{node.name}"), node.coord)
+        if isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID) and node.name.name == "_XMPACC_LIVE":
+            return node.args.exprs[2]   # an aligned pointer: replicate_begin checked it is allocated
         if isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID) and node.name.name == "_XMPACC_L":
             desc = node.args.exprs[0]
             if isinstance(desc, c_ast.ID) and desc.name in rebased:

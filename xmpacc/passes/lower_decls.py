@@ -10,8 +10,10 @@ Before (file scope):                     After:
                                              a = (double *) _xmpacc_align(&_xmpacc_a_a, ...);
 
 In a block the calls stay where the directives were, the descriptors are block-scope
-variables, and the array's buffer is released on every exit from the block (a cleanup
-attribute), so ``return`` in the middle of a function leaks nothing.
+variables, and the nodes, templates and array buffers are released on every exit from the
+block (cleanup attributes), so ``return`` in the middle of a function leaks nothing.  An
+aligned pointer (``double *a``) only gets its mapping here: ``xmp_malloc`` allocates it
+(pass library); an aligned parameter describes the caller's block.
 """
 
 from __future__ import annotations
@@ -53,16 +55,21 @@ def _outer_view(scope: Scope, sym: NodesSym) -> Scope:
 
 
 def template_init(sym: TemplateSym) -> str:
-    bounds = ", ".join(f"({d.lower.text}), ({d.upper.text})" for d in sym.decl.dims)  # type: ignore[union-attr]
+    """The template directive; an unfixed one (``t[:]``) gets its bounds from template_fix."""
+    if sym.unfixed_size:
+        bounds = "0"
+    else:
+        bounds = "(const long long []){" + ", ".join(
+            f"({d.lower.text}), ({d.upper.text})" for d in sym.decl.dims) + "}"  # type: ignore[union-attr]
     return (f"_xmpacc_template_init(&{sym.c_name}, {cbuild.where_literal(sym.decl.loc)}, \"{sym.name}\", "
-            f"{sym.ndims}, (const long long []){{{bounds}}});")
+            f"{sym.ndims}, {bounds});")
 
 
 def distribute_call(sym: TemplateSym) -> str:
     d = sym.distribute
     assert d is not None and sym.nodes is not None
     kinds = ", ".join(str(KIND_CODES[f.kind]) for f in d.formats)
-    widths = ", ".join(f"({f.arg.text})" if f.kind == "cyclic" and isinstance(f.arg, xd.Expr)
+    widths = ", ".join(f"({f.arg.text})" if f.kind in ("cyclic", "block") and isinstance(f.arg, xd.Expr)
                        else ("1" if f.kind == "cyclic" else "0") for f in d.formats)
     maps = ", ".join(f"({f.arg.text})" if f.kind == "gblock" and isinstance(f.arg, xd.Expr) else "0"
                      for f in d.formats)
@@ -77,25 +84,66 @@ def elem_type_name(sym: ArraySym) -> str:
     return cbuild.to_c(typename)
 
 
-def align_call(sym: ArraySym) -> str:
-    ctype = elem_type_name(sym)
-    extents = ", ".join(f"({cbuild.to_c(d.extent)})" for d in sym.dims)
+def _builtin_elem(sym: ArraySym) -> bool:
+    """Is the element type spelled without typedef names (generated C parses it alone)?"""
+    names = getattr(sym.elem_type.type, "names", None)
+    return names is None or all(n in BUILTIN_TYPE_WORDS for n in names)
+
+
+BUILTIN_TYPE_WORDS = frozenset({"void", "char", "short", "int", "long", "float", "double", "signed",
+                                "unsigned", "_Bool", "_Complex"})
+
+
+def _mapping_args(sym: ArraySym) -> tuple[str, str, str]:
     tdims = ", ".join(str(d.tdim) for d in sym.dims)
     offsets = ", ".join(f"({d.offset})" for d in sym.dims)
     shadows = ", ".join("-1, -1" if d.full_shadow else f"({d.shadow_lo}), ({d.shadow_hi})" for d in sym.dims)
-    return (f"{sym.name} = ({ctype} *) _xmpacc_align(&{sym.c_name}, {cbuild.where_literal(sym.align.loc)}, "
-            f"\"{sym.name}\", &{sym.template.c_name}, sizeof({ctype}), {sym.ndims}, "
-            f"(const long long []){{{extents}}}, (const int []){{{tdims}}}, "
-            f"(const long long []){{{offsets}}}, (const long long []){{{shadows}}});")
+    return (f"(const int []){{{tdims}}}", f"(const long long []){{{offsets}}}",
+            f"(const long long []){{{shadows}}}")
+
+
+def align_call(sym: ArraySym, target: str | None = None, desc: str | None = None,
+               label: str | None = None) -> str:
+    """The runtime call(s) of an align directive.  ``target`` is the C lvalue of the local
+    block (the array's name, or ``c.a`` for a structure member), ``desc`` its descriptor.
+
+    Arrays of fixed shape are allocated here; an aligned pointer only gets its mapping
+    (xmp_malloc allocates it); an aligned parameter describes the caller's block.
+    """
+    target = target or sym.name
+    desc = desc or sym.c_name
+    label = cbuild.c_string(label or target)   # the array's name in run-time messages
+    where = cbuild.where_literal(sym.align.loc)
+    # sizeof(*target): typedef names do not parse in generated statements
+    ctype = elem_type_name(sym) if _builtin_elem(sym) else None
+    size = f"sizeof({ctype})" if ctype else f"sizeof(*{target})"
+    cast = f"({ctype} *) " if ctype else ""
+    tdims, offsets, shadows = _mapping_args(sym)
+    if sym.is_pointer or sym.is_param:
+        text = (f"_xmpacc_align_pointer(&{desc}, {where}, {label}, &{sym.template.c_name}, "
+                f"{size}, {sym.ndims}, {tdims}, {offsets}, {shadows});")
+        if sym.is_param:
+            extents = ", ".join(f"({cbuild.to_c(d.extent)})" for d in sym.dims)  # type: ignore[arg-type]
+            text += (f"{target} = {cast}_xmpacc_malloc(&{desc}, {where}, {sym.ndims}, "
+                     f"(const long long []){{{extents}}}, {target});")
+        return text
+    extents = ", ".join(f"({cbuild.to_c(d.extent)})" for d in sym.dims)  # type: ignore[arg-type]
+    return (f"{target} = {cast}_xmpacc_align(&{desc}, {where}, "
+            f"{label}, &{sym.template.c_name}, {size}, {sym.ndims}, "
+            f"(const long long []){{{extents}}}, {tdims}, {offsets}, {shadows});")
 
 
 def pointer_decl(sym: ArraySym) -> c_ast.Decl:
     """``double u[N][M]`` becomes ``double *u``: the base of the local block."""
     old = sym.decl
-    t = sym.elem_type
-    ptr = c_ast.PtrDecl([], c_ast.TypeDecl(sym.name, t.quals, None, t.type), old.coord)
     storage = [s for s in old.storage if s != "extern"]
-    return c_ast.Decl(sym.name, old.quals, old.align, storage, old.funcspec, ptr, None, None, old.coord)
+    return c_ast.Decl(sym.name, old.quals, old.align, storage, old.funcspec, _pointer_type(sym), None, None,
+                      old.coord)
+
+
+def _pointer_type(sym: ArraySym) -> c_ast.PtrDecl:
+    t = sym.elem_type
+    return c_ast.PtrDecl([], c_ast.TypeDecl(sym.name, t.quals, None, t.type), sym.decl.coord)
 
 
 def run(unit: Unit, ctx: Context) -> Unit:
@@ -104,7 +152,30 @@ def run(unit: Unit, ctx: Context) -> Unit:
     for scope in ctx.scopes.by_node.values():
         if scope is not ctx.scopes.root and isinstance(scope.node, c_ast.Compound):
             _lower_block(scope, ctx)
+    _match_prototypes(unit, ctx)
     return unit
+
+
+def _match_prototypes(unit: Unit, ctx: Context) -> None:
+    """An aligned parameter became ``T *a`` in its function; its prototypes follow."""
+    assert ctx.scopes is not None
+    for fn in unit.ast.ext:
+        if not isinstance(fn, c_ast.FuncDef) or id(fn.body) not in ctx.scopes.by_node:
+            continue
+        body = ctx.scopes.scope_of(fn.body)
+        params = getattr(fn.decl.type.args, "params", None) or []
+        changed = {k: body.arrays[p.name] for k, p in enumerate(params)
+                   if isinstance(p, c_ast.Decl) and p.name in body.arrays and body.arrays[p.name].is_param}
+        if not changed:
+            continue
+        for proto in unit.ast.ext:
+            if isinstance(proto, c_ast.Decl) and proto.name == fn.decl.name and \
+                    isinstance(proto.type, c_ast.FuncDecl) and proto.type.args is not None:
+                for k, sym in changed.items():
+                    if k < len(proto.type.args.params):
+                        p = proto.type.args.params[k]
+                        t = sym.elem_type
+                        p.type = c_ast.PtrDecl([], c_ast.TypeDecl(getattr(p, "name", None), t.quals, None, t.type))
 
 
 def _lower_file_scope(unit: Unit, ctx: Context, scope: Scope) -> None:
@@ -166,8 +237,18 @@ def _lower_block(scope: Scope, ctx: Context) -> None:
         out += _lower_block_item(item, scope, ctx)
         for name, p in place.items():
             if p == pos:
-                out += cbuild.stmts(align_call(scope.arrays[name]), item.coord)
+                out += _align_in_block(scope.arrays[name], item.coord)
     block.block_items = out
+
+
+def _align_in_block(sym: ArraySym, coord: object) -> list[c_ast.Node]:
+    """The align call; an aligned parameter gets its descriptor here (it has no declaration
+    in the block) and becomes a plain pointer to the caller's local block."""
+    out: list[c_ast.Node] = []
+    if sym.is_param:
+        sym.decl.type = _pointer_type(sym)
+        out.append(cbuild.cleanup_decl(f"_xmpacc_array_t {sym.c_name} = {{0}};", "_xmpacc_array_release", coord))
+    return out + cbuild.stmts(align_call(sym), coord)
 
 
 def _lower_block_item(item: c_ast.Node, scope: Scope, ctx: Context) -> list[c_ast.Node]:
@@ -177,6 +258,11 @@ def _lower_block_item(item: c_ast.Node, scope: Scope, ctx: Context) -> list[c_as
             return _block_descriptors(directives, scope, item.coord) + \
                 _declarative_calls(directives, scope, item.coord)
         return [item]
+    if isinstance(item, c_ast.Decl) and "extern" in item.storage and item.name not in scope.arrays:
+        sym = scope.find_array(item.name or "")
+        if sym is not None and sym.file_scope:   # a block-scope extern of a file-scope aligned array
+            return [c_ast.Decl(item.name, item.quals, item.align, ["extern"], item.funcspec, _pointer_type(sym),
+                               None, None, item.coord)]
     if isinstance(item, c_ast.Decl) and item.name in scope.arrays and scope.arrays[item.name].decl is item:
         sym = scope.arrays[item.name]
         release = cbuild.cleanup_decl(f"_xmpacc_array_t {sym.c_name} = {{0}};", "_xmpacc_array_release",
@@ -188,8 +274,11 @@ def _lower_block_item(item: c_ast.Node, scope: Scope, ctx: Context) -> list[c_as
 def _block_descriptors(directives: list[xd.Directive], scope: Scope, coord: object) -> list[c_ast.Node]:
     out: list[c_ast.Node] = []
     for d in directives:
+        # released on every exit from the block, like the arrays (global-view §4)
         if isinstance(d, xd.NodesDecl) and d.name.name in scope.nodes:
-            out += cbuild.stmts(f"_xmpacc_nodes_t {scope.nodes[d.name.name].c_name} = {{0}};", coord)
+            out.append(cbuild.cleanup_decl(f"_xmpacc_nodes_t {scope.nodes[d.name.name].c_name} = {{0}};",
+                                           "_xmpacc_nodes_release", coord))
         elif isinstance(d, xd.TemplateDecl) and d.name.name in scope.templates:
-            out += cbuild.stmts(f"_xmpacc_template_t {scope.templates[d.name.name].c_name} = {{0}};", coord)
+            out.append(cbuild.cleanup_decl(f"_xmpacc_template_t {scope.templates[d.name.name].c_name} = {{0}};",
+                                           "_xmpacc_template_release", coord))
     return out

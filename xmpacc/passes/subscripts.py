@@ -8,14 +8,19 @@ After:   un[_XMPACC_AT2(_xmpacc_a_un, _XMPACC_L(_xmpacc_a_un, 0, i), _XMPACC_L(_
 ``_XMPACC_LC`` calls the cyclic formula of xmpacc_dist.h.  A partial subscript
 (``u[i]`` of a 2-D array) becomes the address of that row in the local block.  Names are
 resolved with C scoping, so a local variable that hides an aligned array is left alone.
+An aligned member of a structure object (``c.a[i]``, global-view §8) indexes with the
+object's descriptor member (``c._xmpacc_a_a``); an aligned pointer (xmp_malloc) checks on
+each access that it is allocated (``_XMPACC_LIVE``, nothing in kernels).
 """
 
 from __future__ import annotations
 
 from pycparser import c_ast
 
+from xmpacc import cbuild
 from xmpacc.context import Context, Unit
 from xmpacc.scoping import ScopedWalker
+from xmpacc.structs import bound_member
 from xmpacc.symbols import ArraySym, ScopeTree
 
 
@@ -35,10 +40,10 @@ def local_offset(sym: ArraySym, subs: list[c_ast.Node], coord: object) -> c_ast.
             locs.append(_int(0))
             continue
         macro = "_XMPACC_LC" if dim.index_kind == "cyclic" else "_XMPACC_L"
-        locs.append(_call(macro, [c_ast.ID(sym.c_name), _int(k), subs[k]], coord))
+        locs.append(_call(macro, [c_ast.ID(sym.c_name, coord), _int(k), subs[k]], coord))
     if sym.ndims == 1:
         return locs[0]
-    return _call(f"_XMPACC_AT{sym.ndims}", [c_ast.ID(sym.c_name)] + locs, coord)
+    return _call(f"_XMPACC_AT{sym.ndims}", [c_ast.ID(sym.c_name, coord)] + locs, coord)
 
 
 def _unwind(node: c_ast.ArrayRef) -> tuple[c_ast.Node, list[c_ast.Node]]:
@@ -64,13 +69,27 @@ class _Rewriter(ScopedWalker):
         finally:
             self.scope = outer
 
+    def _array(self, base: c_ast.Node) -> ArraySym | None:
+        """The aligned array (or aligned member of a structure object) ``base`` names."""
+        if isinstance(base, c_ast.ID):
+            return self.scope.find_array(base.name)
+        if isinstance(base, c_ast.StructRef) and isinstance(base.field, c_ast.ID):
+            return bound_member(self.scope, base.name, base.type == "->", base.field.name)
+        return None
+
     def _rewrite(self, node: c_ast.Node) -> c_ast.Node:
         if isinstance(node, c_ast.ArrayRef):
             base, subs = _unwind(node)
-            sym = self.scope.find_array(base.name) if isinstance(base, c_ast.ID) else None
+            sym = self._array(base)
             if sym is not None and len(subs) <= sym.ndims:
                 subs = [self.rewrite(s) for s in subs]
-                ref = c_ast.ArrayRef(base, local_offset(sym, subs, node.coord), node.coord)
+                if isinstance(base, c_ast.StructRef):
+                    base.name = self.rewrite(base.name)
+                offset = local_offset(sym, subs, node.coord)
+                if sym.is_pointer:  # xmp_malloc'ed: report an access before the allocation
+                    offset = _call("_XMPACC_LIVE", [c_ast.ID(sym.c_name), c_ast.Constant(
+                        "string", cbuild.where_literal(node.coord)), offset], node.coord)
+                ref = c_ast.ArrayRef(base, offset, node.coord)
                 if len(subs) == sym.ndims:
                     return ref
                 return c_ast.UnaryOp("&", ref, node.coord)

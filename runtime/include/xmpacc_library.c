@@ -1,0 +1,299 @@
+/* xmpacc_library.c: the mapping inquiry functions of xmp.h (XMP ch. 7; global-view §9),
+ * compiled into every program (the glue includes it once).
+ *
+ * They read the descriptors of xmpacc_types.h, which the runtime fills: no call into the
+ * runtime except for a gblock map (not kept in C) and xmp_free.  Every function checks its
+ * descriptor's id and its dimension number first, so a wrong argument gives a negative
+ * result instead of a crash: -1 bad descriptor, -2 bad dimension or index, -3 not fixed,
+ * distributed or allocated yet.  Dimension numbers are 1-based, in C order.
+ */
+#include "xmpacc.h"
+
+#define _XMPACC_BAD_DESC (-1)
+#define _XMPACC_BAD_DIM (-2)
+#define _XMPACC_NOT_READY (-3)
+
+static const _xmpacc_nodes_t *_xmpacc_as_nodes(xmp_desc_t d) {
+  const _xmpacc_nodes_t *n = (const _xmpacc_nodes_t *)d;
+  return n != 0 && n->id == _XMPACC_DESC_NODES ? n : 0;
+}
+
+static const _xmpacc_template_t *_xmpacc_as_template(xmp_desc_t d) {
+  const _xmpacc_template_t *t = (const _xmpacc_template_t *)d;
+  return t != 0 && t->id == _XMPACC_DESC_TEMPLATE ? t : 0;
+}
+
+static const _xmpacc_array_t *_xmpacc_as_array(xmp_desc_t d) {
+  const _xmpacc_array_t *a = (const _xmpacc_array_t *)d;
+  return a != 0 && a->id == _XMPACC_DESC_ARRAY ? a : 0;
+}
+
+/* ---------------------------------------------------------------- nodes */
+
+int xmp_nodes_ndims(xmp_desc_t d, int *ndims) {
+  const _xmpacc_nodes_t *n = _xmpacc_as_nodes(d);
+  if (!n) return _XMPACC_BAD_DESC;
+  *ndims = n->ndims;
+  return 0;
+}
+
+int xmpc_nodes_index(xmp_desc_t d, int dim, int *index) {
+  const _xmpacc_nodes_t *n = _xmpacc_as_nodes(d);
+  if (!n) return _XMPACC_BAD_DESC;
+  if (dim < 1 || dim > n->ndims) return _XMPACC_BAD_DIM;
+  if (!n->is_member) return _XMPACC_NOT_READY;
+  *index = n->coord[dim - 1];
+  return 0;
+}
+
+int xmp_nodes_index(xmp_desc_t d, int dim, int *index) {
+  int r = xmpc_nodes_index(d, dim, index);
+  if (r == 0) *index += 1;
+  return r;
+}
+
+int xmp_nodes_size(xmp_desc_t d, int dim, int *size) {
+  const _xmpacc_nodes_t *n = _xmpacc_as_nodes(d);
+  if (!n) return _XMPACC_BAD_DESC;
+  if (dim < 1 || dim > n->ndims) return _XMPACC_BAD_DIM;
+  *size = n->extent[dim - 1];
+  return 0;
+}
+
+/* Node arrays cover the entire node set (subsets are not supported yet). */
+int xmp_nodes_attr(xmp_desc_t d, int *attr) {
+  if (!_xmpacc_as_nodes(d)) return _XMPACC_BAD_DESC;
+  *attr = XMP_ENTIRE_NODES;
+  return 0;
+}
+
+/* An entire-node-set array is equivalenced to no other node array: *dn = NULL. */
+int xmp_nodes_equiv(xmp_desc_t d, xmp_desc_t *dn, int lb[], int ub[], int st[]) {
+  (void)lb; (void)ub; (void)st;
+  if (!_xmpacc_as_nodes(d)) return _XMPACC_BAD_DESC;
+  *dn = 0;
+  return 0;
+}
+
+/* ---------------------------------------------------------------- templates */
+
+int xmp_template_fixed(xmp_desc_t d, int *fixed) {
+  const _xmpacc_template_t *t = _xmpacc_as_template(d);
+  if (!t) return _XMPACC_BAD_DESC;
+  *fixed = t->fixed;
+  return 0;
+}
+
+int xmp_template_ndims(xmp_desc_t d, int *ndims) {
+  const _xmpacc_template_t *t = _xmpacc_as_template(d);
+  if (!t) return _XMPACC_BAD_DESC;
+  *ndims = t->ndims;
+  return 0;
+}
+
+/* The template dimension ``dim`` (1-based) once the bounds are known. */
+static int _xmpacc_tdim(xmp_desc_t d, int dim, int need_dist, const _xmpacc_tdim_t **out) {
+  const _xmpacc_template_t *t = _xmpacc_as_template(d);
+  if (!t) return _XMPACC_BAD_DESC;
+  if (dim < 1 || dim > t->ndims) return _XMPACC_BAD_DIM;
+  if (!t->fixed || (need_dist && !t->distributed)) return _XMPACC_NOT_READY;
+  *out = &t->dim[dim - 1];
+  return 0;
+}
+
+int xmp_template_lbound(xmp_desc_t d, int dim, int *lbound) {
+  const _xmpacc_tdim_t *td;
+  int r = _xmpacc_tdim(d, dim, 0, &td);
+  if (r == 0) *lbound = (int)td->lower;
+  return r;
+}
+
+int xmp_template_ubound(xmp_desc_t d, int dim, int *ubound) {
+  const _xmpacc_tdim_t *td;
+  int r = _xmpacc_tdim(d, dim, 0, &td);
+  if (r == 0) *ubound = (int)td->upper;
+  return r;
+}
+
+int xmp_dist_format(xmp_desc_t d, int dim, int *format) {
+  const _xmpacc_tdim_t *td;
+  int r = _xmpacc_tdim(d, dim, 1, &td);
+  if (r == 0) *format = td->kind;   /* the _XMPACC_DIST_* values are the XMP_* ones */
+  return r;
+}
+
+/* block: the block size (n of block(n)); cyclic(w): w; gblock: this node's block; '*':
+ * the extent. */
+int xmp_dist_blocksize(xmp_desc_t d, int dim, int *blocksize) {
+  const _xmpacc_tdim_t *td;
+  int r = _xmpacc_tdim(d, dim, 1, &td);
+  if (r == 0) *blocksize = (int)(td->kind == _XMPACC_DIST_GBLOCK ? td->owned_count : td->width);
+  return r;
+}
+
+int xmp_dist_gblockmap(xmp_desc_t d, int dim, int *map) {
+  const _xmpacc_tdim_t *td;
+  int r = _xmpacc_tdim(d, dim, 1, &td);
+  if (r != 0) return r;
+  if (td->kind != _XMPACC_DIST_GBLOCK) return _XMPACC_BAD_DIM;
+  return _xmpacc_gblock_map(d, dim - 1, map) == 0 ? 0 : _XMPACC_BAD_DIM;
+}
+
+int xmp_dist_nodes(xmp_desc_t d, xmp_desc_t *dn) {
+  const _xmpacc_template_t *t = _xmpacc_as_template(d);
+  if (!t) return _XMPACC_BAD_DESC;
+  if (!t->distributed) return _XMPACC_NOT_READY;
+  *dn = (xmp_desc_t)t->nodes;
+  return 0;
+}
+
+int xmp_dist_axis(xmp_desc_t d, int dim, int *axis) {
+  const _xmpacc_tdim_t *td;
+  int r = _xmpacc_tdim(d, dim, 1, &td);
+  if (r == 0) *axis = td->node_dim + 1;   /* node_dim -1 ('*') gives 0 */
+  return r;
+}
+
+/* ---------------------------------------------------------------- aligned arrays */
+
+static int _xmpacc_adim(xmp_desc_t d, int dim, const _xmpacc_array_t **arr, const _xmpacc_adim_t **out) {
+  const _xmpacc_array_t *a = _xmpacc_as_array(d);
+  if (!a) return _XMPACC_BAD_DESC;
+  if (dim < 1 || dim > a->ndims) return _XMPACC_BAD_DIM;
+  *arr = a;
+  *out = &a->dim[dim - 1];
+  return 0;
+}
+
+int xmp_align_axis(xmp_desc_t d, int dim, int *axis) {
+  const _xmpacc_array_t *a;
+  const _xmpacc_adim_t *ad;
+  int r = _xmpacc_adim(d, dim, &a, &ad);
+  if (r == 0) *axis = ad->tdim + 1;   /* collapsed (-1) gives 0 */
+  return r;
+}
+
+int xmp_align_offset(xmp_desc_t d, int dim, int *offset) {
+  const _xmpacc_array_t *a;
+  const _xmpacc_adim_t *ad;
+  int r = _xmpacc_adim(d, dim, &a, &ad);
+  if (r == 0) *offset = (int)ad->offset;
+  return r;
+}
+
+/* 1 when no array dimension is aligned with template dimension ``dim``: the array is
+ * replicated along it ('*' in the align subscripts). */
+int xmp_align_replicated(xmp_desc_t d, int dim, int *replicated) {
+  const _xmpacc_array_t *a = _xmpacc_as_array(d);
+  if (!a) return _XMPACC_BAD_DESC;
+  if (!a->tmpl || dim < 1 || dim > a->tmpl->ndims) return _XMPACC_BAD_DIM;
+  *replicated = 1;
+  for (int k = 0; k < a->ndims; k++)
+    if (a->dim[k].tdim == dim - 1) *replicated = 0;
+  return 0;
+}
+
+int xmp_align_template(xmp_desc_t d, xmp_desc_t *dt) {
+  const _xmpacc_array_t *a = _xmpacc_as_array(d);
+  if (!a) return _XMPACC_BAD_DESC;
+  *dt = (xmp_desc_t)a->tmpl;
+  return 0;
+}
+
+int xmp_array_ndims(xmp_desc_t d, int *ndims) {
+  const _xmpacc_array_t *a = _xmpacc_as_array(d);
+  if (!a) return _XMPACC_BAD_DESC;
+  *ndims = a->ndims;
+  return 0;
+}
+
+int xmp_array_lbound(xmp_desc_t d, int dim, int *lbound) {
+  const _xmpacc_array_t *a;
+  const _xmpacc_adim_t *ad;
+  int r = _xmpacc_adim(d, dim, &a, &ad);
+  if (r == 0) *lbound = 0;   /* C arrays start at 0 */
+  return r;
+}
+
+int xmp_array_ubound(xmp_desc_t d, int dim, int *ubound) {
+  const _xmpacc_array_t *a;
+  const _xmpacc_adim_t *ad;
+  int r = _xmpacc_adim(d, dim, &a, &ad);
+  if (r == 0) *ubound = (int)(ad->extent - 1);
+  return r;
+}
+
+/* A full shadow's widths are the slots the node holds below and above its own elements. */
+int xmp_array_lshadow(xmp_desc_t d, int dim, int *lshadow) {
+  const _xmpacc_array_t *a;
+  const _xmpacc_adim_t *ad;
+  int r = _xmpacc_adim(d, dim, &a, &ad);
+  if (r == 0) *lshadow = (int)(ad->full_shadow ? ad->owned_first : ad->shadow_lo);
+  return r;
+}
+
+int xmp_array_ushadow(xmp_desc_t d, int dim, int *ushadow) {
+  const _xmpacc_array_t *a;
+  const _xmpacc_adim_t *ad;
+  int r = _xmpacc_adim(d, dim, &a, &ad);
+  if (r == 0)
+    *ushadow = (int)(ad->full_shadow ? ad->extent - ad->owned_first - ad->owned_count : ad->shadow_hi);
+  return r;
+}
+
+/* The local buffer index of global index g_idx; -2 when this node holds no slot for it. */
+int xmp_array_gtol(xmp_desc_t d, int dim, int g_idx, int *l_idx) {
+  const _xmpacc_array_t *a;
+  const _xmpacc_adim_t *ad;
+  int r = _xmpacc_adim(d, dim, &a, &ad);
+  if (r != 0) return r;
+  if (g_idx < 0 || g_idx >= ad->extent) return _XMPACC_BAD_DIM;
+  if (ad->kind == _XMPACC_DIST_CYCLIC) {
+    const _xmpacc_tdim_t *td = &a->tmpl->dim[ad->tdim];
+    long long g = g_idx + ad->offset;
+    if (!_xmpacc_tdim_owns(td, g)) return _XMPACC_BAD_DIM;
+    *l_idx = (int)_xmpacc_loc_cyclic(a, dim - 1, g_idx);
+    return 0;
+  }
+  long long l = g_idx - ad->gtol;
+  if (l < 0 || l >= ad->lext) return _XMPACC_BAD_DIM;
+  *l_idx = (int)l;
+  return 0;
+}
+
+int xmp_array_lsize(xmp_desc_t d, int dim, int *lsize) {
+  const _xmpacc_array_t *a;
+  const _xmpacc_adim_t *ad;
+  int r = _xmpacc_adim(d, dim, &a, &ad);
+  if (r == 0) *lsize = (int)ad->owned_count;
+  return r;
+}
+
+int xmp_array_laddr(xmp_desc_t d, void **laddr) {
+  const _xmpacc_array_t *a = _xmpacc_as_array(d);
+  if (!a) return _XMPACC_BAD_DESC;
+  *laddr = a->base;
+  return 0;
+}
+
+int xmp_array_lda(xmp_desc_t d, int *lda) {
+  const _xmpacc_array_t *a = _xmpacc_as_array(d);
+  if (!a) return _XMPACC_BAD_DESC;
+  *lda = (int)a->dim[a->ndims - 1].lext;
+  return 0;
+}
+
+int xmp_array_type_size(xmp_desc_t d, size_t *size) {
+  const _xmpacc_array_t *a = _xmpacc_as_array(d);
+  if (!a) return _XMPACC_BAD_DESC;
+  *size = (size_t)a->elem_size;
+  return 0;
+}
+
+/* ---------------------------------------------------------------- the rest of xmp.h */
+
+void xmp_free(void *p) { _xmpacc_free(p, "xmp_free()"); }   /* xmpacc passes the line instead */
+void xmp_init_mpi(int *argc, char ***argv) { (void)argc; (void)argv; }
+void xmp_finalize_mpi(void) {}
+void xmp_init() {}
+void xmp_finalize(void) {}
