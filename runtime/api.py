@@ -20,6 +20,7 @@ from .arrays import DistArray, Template, make_array, read_ints, read_longs
 from .collectives import allreduce, bcast_bytes, reset_to_identity, view
 from .cstructs import CArray, CNodes, CTemplate
 from .errors import RuntimeFailure, where_text
+from .gmove import GmoveRuntime
 from .nodes import CommCache, Nodes, resolve_extents
 from .reflect import Width, reflect
 
@@ -38,7 +39,7 @@ class ExecSet:
 
 
 @dataclass
-class Runtime(AccRuntime):
+class Runtime(AccRuntime, GmoveRuntime):
     """State of one process's runtime: MPI, descriptors by address, the executing set."""
 
     world: Any
@@ -136,10 +137,13 @@ class Runtime(AccRuntime):
         c.id = 1
         c.tmpl = ctypes.cast(tmpl_ptr, ctypes.POINTER(CTemplate))
         self.arrays[ptr] = arr
+        self._gmove_attach(arr)
         return int(c.base or 0)
 
     def _xmpacc_array_release(self, ptr: int) -> None:
-        if self.arrays.pop(ptr, None) is not None:
+        arr = self.arrays.pop(ptr, None)
+        if arr is not None:
+            self._gmove_detach(arr)
             c = CArray.from_address(ptr)
             c.base, c.id = None, 0
 
@@ -199,16 +203,19 @@ class Runtime(AccRuntime):
         comm = self._on_set(on_nodes, on_ref, w)
         if comm is None:
             return
-        root = 0
-        if from_nodes:
-            sources = self._nodes(from_nodes, w).select(_ref(from_ref), w)
-            if len(sources) != 1:
-                raise RuntimeFailure(w, "the source of bcast must be exactly one node", collective=True)
-            members = comm.allgather(self.world.Get_rank())
-            if sources[0] not in members:
-                raise RuntimeFailure(w, "the source of bcast is not in its 'on' node set", collective=True)
-            root = members.index(sources[0])
-        bcast_bytes(comm, data, nbytes, root)
+        bcast_bytes(comm, data, nbytes, self._bcast_root(comm, from_nodes, from_ref, w))
+
+    def _bcast_root(self, comm: Any, from_nodes: int | None, from_ref: int | None, where: str) -> int:
+        """The rank in ``comm`` of bcast's source node (0 without a from clause)."""
+        if not from_nodes:
+            return 0
+        sources = self._nodes(from_nodes, where).select(_ref(from_ref), where)
+        if len(sources) != 1:
+            raise RuntimeFailure(where, "the source of bcast must be exactly one node", collective=True)
+        members = comm.allgather(self.world.Get_rank())
+        if sources[0] not in members:
+            raise RuntimeFailure(where, "the source of bcast is not in its 'on' node set", collective=True)
+        return members.index(sources[0])
 
     def _xmpacc_barrier(self, where: bytes, on_nodes: int | None, on_ref: int | None) -> None:
         comm = self._on_set(on_nodes, on_ref, where_text(where))

@@ -16,10 +16,13 @@ from xmpacc.context import Context, Unit
 from xmpacc.frontend.cparse import parse_c
 from xmpacc.frontend.preprocess import preprocess
 from xmpacc.passes import (
+    array,
+    assign,
     attach,
     comm,
     declare,
     entry,
+    gmove,
     gpu,
     leftovers,
     loops,
@@ -33,7 +36,7 @@ Pass = Callable[[Unit, Context], Unit]
 PASSES: tuple[tuple[str, tuple[Pass, ...]], ...] = (
     ("attach", (attach.run,)),
     ("declare", (declare.run,)),
-    ("localize", (lower_decls.run, subscripts.run)),
+    ("localize", (lower_decls.run, array.run, gmove.run, assign.run, subscripts.run)),
     ("gpu", (gpu.run,)),
     ("loops", (loops.run,)),
     ("comm", (comm.run,)),

@@ -10,6 +10,7 @@
 #include "xmpacc_types.h"
 #include "xmpacc_dist.h"
 #include "xmpacc_index.h"
+#include "xmpacc_sections.h"
 #include "xmp.h"
 #include "xmpacc_rt.h"
 

@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from types import MappingProxyType
 
 from xmpacc.diagnostics import SourceLoc, XmpError
-from xmpacc.directives import executable
+from xmpacc.directives import executable, global_view
 from xmpacc.directives.ast import (
     Align,
     AlignSource,
@@ -61,7 +61,7 @@ Handler = Callable[[TokenStream, Token], list[Directive]]
 
 # Recognised so that a user gets "not supported yet" instead of "unknown" (reference §6.8).
 _LATER_DIRECTIVES = frozenset({
-    "gmove", "array", "coarray", "post", "wait", "lock", "unlock", "local_alias",
+    "coarray", "post", "wait", "lock", "unlock", "local_alias",
     "template_fix", "reduce_shadow", "reflect_init", "reflect_do", "tasks",
 })
 
@@ -326,4 +326,6 @@ _HANDLERS: MappingProxyType[str, Handler] = MappingProxyType({
     "task": executable.parse_task,
     "wait_async": executable.parse_wait_async,
     "acc": executable.parse_acc,
+    "gmove": global_view.parse_gmove,
+    "array": global_view.parse_array,
 })

@@ -19,7 +19,8 @@ _NAMES = {
     xd.Loop: "loop", xd.ReductionDirective: "reduction", xd.Reflect: "reflect", xd.Bcast: "bcast",
     xd.Barrier: "barrier", xd.Task: "task", xd.WaitAsync: "wait_async", xd.AccReplicate: "acc replicate",
     xd.AccReplicateSync: "acc replicate_sync", xd.NodesDecl: "nodes", xd.TemplateDecl: "template",
-    xd.Distribute: "distribute", xd.Align: "align", xd.Shadow: "shadow",
+    xd.Distribute: "distribute", xd.Align: "align", xd.Shadow: "shadow", xd.Gmove: "gmove",
+    xd.ArrayDirective: "array",
 }
 
 

@@ -237,3 +237,6 @@ def run(unit: Unit, ctx: Context) -> Unit:
     assert ctx.scopes is not None
     _LoopLowering(ctx.scopes, ctx).visit(unit.ast)
     return unit  # errors stay collected until the check stage
+
+
+distributed_for = _distributed_for   # shared with the array directive (passes/array.py)
