@@ -266,6 +266,7 @@ class Runtime(AccRuntime, GmoveRuntime):
         if MPI.Is_finalized():
             return
         if status == 0:
+            self._gmove_free_windows()
             MPI.Finalize()
             return
         self.world.Abort(status)

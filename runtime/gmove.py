@@ -29,7 +29,7 @@ from .arrays import DistArray, read_longs
 from .asyncs import MpiPending
 from .contract import GMOVE_IN, GMOVE_OUT, SECERR_SHAPE
 from .errors import RuntimeFailure, where_text
-from .gmove_plan import Plan, Side, SideDim, collective_plan, get_plan, put_plan
+from .gmove_plan import Plan, PlanError, Side, SideDim, collective_plan, get_plan, put_plan, put_writes
 from .sections import (
     Section,
     SectionError,
@@ -177,7 +177,7 @@ class GmoveRuntime:
         try:
             check_section(section, "the section")
         except SectionError as e:
-            raise RuntimeFailure(w, f"bcast: {e}", collective=True) from None
+            raise RuntimeFailure(w, f"bcast: {e}", collective=self._everyone()) from None
         root = self._bcast_root(comm, from_nodes, from_ref, w)   # type: ignore[attr-defined]
         part = local_view(base, section)[numpy_index(section)]
         data = np.ascontiguousarray(part)
@@ -191,8 +191,21 @@ class GmoveRuntime:
         if state["rma"]:
             return
         state["rma"] = True
+        import atexit
+
+        atexit.register(self._gmove_free_windows)   # before mpi4py finalizes MPI (LIFO)
         for arr in list(self.arrays.values()):   # type: ignore[attr-defined]
             self._gmove_attach(arr, self.world)
+
+    def _gmove_free_windows(self) -> None:
+        """Free the windows (collective; every node ends here in the same order)."""
+        from mpi4py import MPI
+
+        windows = self._gmove_state()["windows"]
+        if not MPI.Is_finalized():
+            for _ref, win, _ranks in windows.values():
+                win.Free()
+        windows.clear()
 
     def _gmove_attach(self, arr: DistArray, comm: Any = None) -> None:
         """A window over a new array's buffer, when the program uses gmove in/out."""
@@ -221,7 +234,7 @@ class GmoveRuntime:
         src = self._gmove_operand(rhs_array, rhs_base, rhs_sec, w, "right")
         if dst.side.section.elem_size != src.side.section.elem_size:
             raise RuntimeFailure(w, f"gmove: elements of '{dst.name}' have {dst.side.section.elem_size} bytes "
-                                    f"but those of '{src.name}' {src.side.section.elem_size}", collective=True)
+                                    f"but those of '{src.name}' {src.side.section.elem_size}", collective=self._everyone())
         if not src.side.section.shape and dst.side.section.shape:
             self._gmove_fill(w, mode, dst, src)
         else:
@@ -286,9 +299,34 @@ class GmoveRuntime:
         try:
             check_section(op.side.section, op.name)
         except SectionError as e:
-            raise RuntimeFailure(w, f"gmove: {e}", collective=True) from None
+            raise RuntimeFailure(w, f"gmove: {e}", collective=self._everyone()) from None
 
     # ------------------------------------------------------------------ plans
+    def _plan(self, w: str, how: str, build: Any) -> Plan:
+        """Planning errors: wrong sections are seen by every node alike; an element held
+        only outside the executing set is seen by some nodes, which end the job."""
+        try:
+            return build()
+        except PlanError as e:
+            raise RuntimeFailure(w, f"gmove{how}: {e}") from None
+        except SectionError as e:
+            raise RuntimeFailure(w, f"gmove{how}: {e}", collective=self._everyone()) from None
+
+    def _everyone(self) -> bool:
+        return self.exec_comm.Get_size() == self.world.Get_size()   # type: ignore[attr-defined]
+
+    def _check_complete(self, w: str, how: str, comm: Any, moved: dict[int, np.ndarray], dst: Operand,
+                        members: list[int]) -> None:
+        """Every destination element (each copy) gets a value, once: one sum over the nodes
+        when the plan is made, so that data outside the executing node set is reported."""
+        total = comm.allreduce(sum(len(v) for v in moved.values()))
+        want = put_writes(dst.side, members)
+        if total != want:
+            raise RuntimeFailure(w, f"gmove{how}: only {total} of the {want} destination elements have a "
+                                    "source in the executing node set (outside a task, every node "
+                                    "executes; inside one, use 'gmove in' to read and 'gmove out' to "
+                                    "write data of other nodes)", collective=self._everyone())
+
     def _participants(self, comm: Any) -> list[int]:
         from mpi4py import MPI
 
@@ -326,11 +364,10 @@ class GmoveRuntime:
         key = (w, "collective", dst.key(), src.key(), comm.py2f())
 
         def build() -> Runner:
-            try:
-                plan = collective_plan(dst.side, src.side, me, members, self.world.Get_size())
-            except SectionError as e:
-                raise RuntimeFailure(w, f"gmove: {e}", collective=True) from None
-            return _runner(plan, members, me, dst.side.section.elem_size, (_weak(dst.array), _weak(src.array)))
+            plan = self._plan(w, "", lambda: collective_plan(dst.side, src.side, me, members, self.world.Get_size()))
+            runner = _runner(plan, members, me, dst.side.section.elem_size, (_weak(dst.array), _weak(src.array)), w)
+            self._check_complete(w, "", comm, plan.recvs, dst, members)
+            return runner
 
         runner = self._cached(key, dst, src, build)
         run_collective(runner, comm, dst.view(), src.view(), dst.array is not None and dst.array is src.array,
@@ -347,20 +384,25 @@ class GmoveRuntime:
         key = (w, how, dst.key(), src.key(), tuple(members))
 
         def build() -> Plan:
-            try:
-                if how == "in":
-                    return get_plan(dst.side, src.side, me, world)
-                return put_plan(dst.side, src.side, me, members, world)
-            except SectionError as e:
-                raise RuntimeFailure(w, f"gmove {how}: {e}") from None
+            if how == "in":
+                plan = self._plan(w, " in", lambda: get_plan(dst.side, src.side, me, world))
+            else:
+                plan = self._plan(w, " out", lambda: put_plan(dst.side, src.side, me, members, world))
+            self._check_complete(w, f" {how}", self.exec_comm, plan.recvs if how == "in" else plan.sends,  # type: ignore[attr-defined]
+                                 dst, members)
+            return plan
 
         plan = self._cached(key, dst, src, build)
         run_one_sided(plan, how, win, win_ranks, dst.view(), src.view(), me, src.side.section.elem_size,
                       self.stats, w)
 
 
-def _runner(plan: Plan, members: list[int], me: int, esize: int, arrays: tuple[Any, Any]) -> Runner:
-    rank_of = {w: k for k, w in enumerate(members)}
+def _runner(plan: Plan, members: list[int], me: int, esize: int, arrays: tuple[Any, Any], w: str) -> Runner:
+    rank_of = {r: k for k, r in enumerate(members)}
+    outside = sorted(set(plan.sends) - set(rank_of))
+    if outside:
+        raise RuntimeFailure(w, f"gmove: node {outside[0]} holds destination elements but is not in the "
+                                "executing node set (use 'gmove out' inside a task)")
     sends = [Transfer.of(rank_of[p], off) for p, off in sorted(plan.sends.items()) if p != me]
     recvs = [Transfer.of(rank_of[p], off) for p, off in sorted(plan.recvs.items()) if p != me]
     empty = np.zeros(0, dtype=np.int64)

@@ -289,6 +289,20 @@ def get_plan(dst: Side, src: Side, me: int, world: int) -> Plan:
     return plan
 
 
+def put_writes(dst: Side, participants: list[int]) -> int:
+    """How many (element, holder) writes a ``gmove out`` makes in all: the plans of the
+    participants must add up to it, else some source element lies outside them."""
+    n = int(np.prod(dst.section.shape, dtype=np.int64))
+    if dst.node_extents is None:
+        return n * len(participants)
+    m = _Map(dst)
+    return n * int(np.prod([dst.node_extents[nd] for nd in m.replicated], dtype=np.int64))
+
+
+def plan_writes(plan: Plan) -> int:
+    return sum(len(v) for v in plan.sends.values())
+
+
 def put_plan(dst: Side, src: Side, me: int, participants: list[int], world: int) -> Plan:
     """``gmove out``: ``me`` pushes the source elements it is responsible for to every
     holder of their destination, anywhere."""

@@ -19,18 +19,31 @@ make the file's start-up code announce one-sided communication (windows on the a
 
 from __future__ import annotations
 
+import copy
+
 from pycparser import c_ast
 
 from xmpacc import cbuild
 from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import AlreadyReported, XmpError
 from xmpacc.directives import ast as xd
-from xmpacc.passes.assign import lower_assignment
+from xmpacc.passes.assign import lower_assignment, pointer_decl
 from xmpacc.passes.attach import pragma_id
 from xmpacc.passes.canonical import loc_of
 from xmpacc.runtime.contract import GMOVE_COLLECTIVE, GMOVE_IN, GMOVE_OUT
 from xmpacc.scoping import ScopedWalker
-from xmpacc.section_code import Hoister, Operand, SubCode, base_address, encode, operand_of, resolve, shape, whole
+from xmpacc.section_code import (
+    Hoister,
+    Operand,
+    SubCode,
+    base_address,
+    encode,
+    is_simple,
+    operand_of,
+    resolve,
+    shape,
+    whole,
+)
 from xmpacc.symbols import Scope, ScopeTree
 
 _MODES = {"collective": GMOVE_COLLECTIVE, "in": GMOVE_IN, "out": GMOVE_OUT}
@@ -46,6 +59,16 @@ def _side(node: c_ast.Node, scope: Scope, which: str) -> Operand:
     if not op.subs and op.is_array:
         op = whole(op)
     return op
+
+
+def _constant(node: c_ast.Node, lhs: Operand) -> tuple[c_ast.Decl, Operand] | None:
+    """``a[0:n] = 3.5``: the constant goes through a variable of the element type."""
+    if not is_simple(node) or isinstance(node, c_ast.ID):
+        return None
+    decl = pointer_decl("_xmpacc_c", lhs.elem, copy.deepcopy(node))
+    decl.type = decl.type.type   # the element type itself, not a pointer to it
+    op = Operand(c_ast.ID("_xmpacc_c", node.coord), "_xmpacc_c", decl, None, (), (), lhs.elem, loc_of(node))
+    return decl, op
 
 
 def _check_shapes(lhs: Operand, lshape: list[SubCode], rhs: Operand, rshape: list[SubCode]) -> None:
@@ -72,11 +95,15 @@ def _args(op: Operand, subs: list[SubCode], h: Hoister) -> str:
 def lower_gmove(d: xd.Gmove, stmt: c_ast.Node, scope: Scope) -> list[c_ast.Node]:
     if not isinstance(stmt, c_ast.Assignment) or stmt.op != "=":
         raise XmpError(d.loc, "the statement after gmove must be an assignment 'lhs = rhs;'")
-    lhs, rhs = _side(stmt.lvalue, scope, "left"), _side(stmt.rvalue, scope, "right")
+    lhs = _side(stmt.lvalue, scope, "left")
+    constant = _constant(stmt.rvalue, lhs)
+    rhs = constant[1] if constant else _side(stmt.rvalue, scope, "right")
     if lhs.basic_type and rhs.basic_type and lhs.elem_type != rhs.elem_type:
         raise XmpError(loc_of(stmt), f"gmove: the element types differ ('{lhs.elem_type}' and "
                                      f"'{rhs.elem_type}'); gmove copies elements as they are")
     h = Hoister(cbuild.where_literal(d.loc), stmt.coord)
+    if constant:
+        h.decls.append(constant[0])
     lsubs, rsubs = resolve(lhs, h), resolve(rhs, h)
     _check_shapes(lhs, shape(lsubs), rhs, shape(rsubs))
     if lhs.sym is None and rhs.sym is None:   # local = local: a plain copy
