@@ -63,9 +63,12 @@ class Hoister:
     _conds: list[str] = field(default_factory=list)
 
     def simple(self, node: c_ast.Node, prefix: str = "v") -> c_ast.Node:
-        """``node`` itself when it is simple, else a temporary holding its value."""
+        """``node`` itself when it is simple, its value when it is a constant expression,
+        else a temporary holding its value."""
         if is_simple(node):
             return node
+        if const(node) is not None:
+            return num(const(node))  # type: ignore[arg-type]
         name = f"_xmpacc_{prefix}{len(self.decls)}"
         decl = cbuild.stmt(f"long long {name} = 0;", self.coord)
         decl.init = node

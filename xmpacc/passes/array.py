@@ -21,10 +21,12 @@ not provably aligned with the template (same template and dimension, base + alig
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 
 from pycparser import c_ast
 
 from xmpacc import cbuild
+from xmpacc.cbuild import walk
 from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import AlreadyReported, XmpError
 from xmpacc.directives import ast as xd
@@ -35,6 +37,7 @@ from xmpacc.passes.loops import distributed_for
 from xmpacc.runtime.contract import SECERR_NOT_LOCAL
 from xmpacc.scoping import ScopedWalker
 from xmpacc.section_code import Hoister, Operand, SubCode, conform, const, element, num, operand_of, resolve, shape
+from xmpacc.sections import section
 from xmpacc.symbols import Scope, ScopeTree, TemplateSym
 
 
@@ -120,7 +123,19 @@ def _local_checks(operands: list[tuple[Operand, list[SubCode]]], tmpl: TemplateS
     return checks
 
 
-def _nest(tmpl: TemplateSym, tsubs: list[tuple[int, SubCode]], coord: object):  # type: ignore[no-untyped-def]
+def _distributed_elements(rhs: c_ast.Node, scope: Scope) -> list[Operand]:
+    """Elements of distributed arrays on the right (``b[3]``): they must be local too."""
+    out = []
+    for node in walk(rhs):
+        if isinstance(node, c_ast.ArrayRef) and section(node) is None and \
+                not any(isinstance(n, c_ast.ArrayRef) and n.name is node for n in walk(rhs)):
+            op = operand_of(node, scope)
+            if op is not None and op.sym is not None and len(op.subs) == len(op.extents):
+                out.append(op)
+    return out
+
+
+def _nest(tmpl: TemplateSym, tsubs: list[tuple[int, SubCode]], coord: object) -> Callable[[c_ast.Node], c_ast.Node]:
     """A function wrapping a body in this node's loops over the template section."""
     def nest(body: c_ast.Node) -> c_ast.Node:
         triplets = [(t, s) for t, s in tsubs if s.triplet]
@@ -157,7 +172,8 @@ def lower_array(d: xd.ArrayDirective, stmt: c_ast.Node, scope: Scope) -> c_ast.C
     lshape = shape(lsubs)
     conform(d.on.name.name, [s for _t, s in tsubs if s.triplet], lhs.name, lshape, lhs.loc, h)
     rhs = lower_rhs(stmt.rvalue, scope, h, lhs.name, lshape, allow_distributed=True)
-    checks = _local_checks([(lhs, lsubs)] + rhs.operands, tmpl, tsubs, h)
+    elements = [(op, resolve(op, h)) for op in _distributed_elements(stmt.rvalue, scope)]
+    checks = _local_checks([(lhs, lsubs)] + rhs.operands + elements, tmpl, tsubs, h)
     lhs_elem = element(lhs, lsubs, ivars(len(lshape)))
     nest = _nest(tmpl, tsubs, stmt.coord)
 
@@ -168,7 +184,7 @@ def lower_array(d: xd.ArrayDirective, stmt: c_ast.Node, scope: Scope) -> c_ast.C
         count = " * ".join(f"_xmpacc_schedule(&{tmpl.c_name}.dim[{t}], {cbuild.to_c(s.base)}, "
                            f"{cbuild.to_c(s.base)} + ({cbuild.to_c(s.length)} - 1) * {cbuild.to_c(s.step)}, "
                            f"{cbuild.to_c(s.step)}).count" for t, s in tsubs if s.triplet)
-        body = with_temp(lhs_elem, stmt.op, rhs.expr, lhs.elem, count, with_checks, stmt.coord)
+        body = with_temp(lhs_elem, stmt.op, rhs.expr, lhs.elem, count, with_checks, stmt.coord, nest)
     else:
         body = [with_checks(c_ast.Assignment(stmt.op, lhs_elem, rhs.expr, stmt.coord))]
     items = h.decls + h.checks + body

@@ -25,6 +25,7 @@ error that names ``gmove`` and ``array``, the two directives that give it a mean
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from pycparser import c_ast
@@ -190,8 +191,10 @@ def pointer_decl(name: str, elem: c_ast.Node, init: c_ast.Node | None) -> c_ast.
 
 
 def with_temp(lhs_elem: c_ast.Node, op: str, rhs_elem: c_ast.Node, elem: c_ast.Node, count: str,
-              nest: callable, coord: object) -> list[c_ast.Node]:
-    """Two passes over the same iterations: the values into a temporary, then the stores."""
+              nest: Callable[[c_ast.Node], c_ast.Node], coord: object,
+              store_nest: Callable[[c_ast.Node], c_ast.Node] | None = None) -> list[c_ast.Node]:
+    """Two passes over the same iterations: the values into a temporary, then the stores
+    (``store_nest``: the same loops without the first pass's checks)."""
     tmp, k = c_ast.ID("_xmpacc_tmp"), "_xmpacc_k"
     value = rhs_elem if op == "=" else c_ast.BinaryOp(op[:-1], copy.deepcopy(lhs_elem), rhs_elem)
     alloc = cbuild.expr(f"__builtin_malloc(({count}) * sizeof(*_xmpacc_tmp) + 1)")
@@ -201,14 +204,14 @@ def with_temp(lhs_elem: c_ast.Node, op: str, rhs_elem: c_ast.Node, elem: c_ast.N
     out.append(nest(fill))
     out += cbuild.stmts(f"{k} = 0;", coord)
     store = c_ast.Assignment("=", lhs_elem, c_ast.ArrayRef(copy.deepcopy(tmp), cbuild.expr(f"{k}++")))
-    out.append(nest(store))
+    out.append((store_nest or nest)(store))
     out += cbuild.stmts("__builtin_free(_xmpacc_tmp);", coord)
     for node in out:
         cbuild.set_coord(node, coord)
     return out
 
 
-def local_nest(lshape: list[SubCode], coord: object) -> callable:
+def local_nest(lshape: list[SubCode], coord: object) -> Callable[[c_ast.Node], c_ast.Node]:
     """A function wrapping a body in the row-major loop nest over ``lshape``."""
     def nest(body: c_ast.Node) -> c_ast.Node:
         for q in reversed(range(len(lshape))):
