@@ -21,12 +21,13 @@ import copy
 from dataclasses import dataclass, field
 
 from pycparser import c_ast
+from pycparser.c_parser import Coord
 
 from xmpacc import cbuild
 from xmpacc.diagnostics import SourceLoc, XmpError
 from xmpacc.directives import ast as xd
 from xmpacc.facts import value
-from xmpacc.frontend.sections import rewrite_sections
+from xmpacc.frontend.sections import OMIT, TRIPLET
 from xmpacc.passes.canonical import loc_of
 from xmpacc.runtime.contract import SEC_INDEX, SEC_TRIPLET, SECERR_LENGTH, SECERR_SHAPE, SECERR_STEP
 from xmpacc.sections import CTriplet, section
@@ -181,14 +182,25 @@ def operand_of(node: c_ast.Node, scope: Scope) -> Operand | None:
 
 
 def var_ref_node(ref: xd.VarRef) -> c_ast.Node:
-    """A variable, element or section named in a directive, as the C expression it is."""
-    def part(sub: xd.VarSub) -> str:
+    """A variable, element or section named in a directive, as the C expression it is
+    (each part located where the directive has it)."""
+    def coord(loc: SourceLoc) -> Coord:
+        return Coord(loc.file, loc.line, loc.col)
+
+    def part(text: str | None, loc: SourceLoc) -> c_ast.Node:
+        node = cbuild.expr(text) if text is not None else c_ast.ID(OMIT)
+        cbuild.set_coord(node, coord(loc))
+        return node
+
+    node: c_ast.Node = c_ast.ID(ref.name.name, coord(ref.name.loc))
+    for sub in ref.subs or ():
         if isinstance(sub, xd.Expr):
-            return sub.text
-        return ":".join(x.text if x is not None else "" for x in (sub.base, sub.length, sub.step))
-    text = ref.name.name + "".join(f"[{part(s)}]" for s in ref.subs or ())
-    node = cbuild.expr(rewrite_sections(text), ref.loc)
-    cbuild.set_coord(node, ref.loc)
+            index = part(sub.text, sub.loc)
+        else:
+            args = [part(x.text if x is not None else None, x.loc if x is not None else sub.loc)
+                    for x in (sub.base, sub.length, sub.step)]
+            index = c_ast.FuncCall(c_ast.ID(TRIPLET), c_ast.ExprList(args), coord(sub.loc))
+        node = c_ast.ArrayRef(node, index, coord(ref.loc))
     return node
 
 
