@@ -86,40 +86,55 @@ def runs(off: np.ndarray) -> tuple[int, np.ndarray]:
 
 @dataclass
 class Transfer:
-    """The offsets of one peer in a runnable form."""
+    """The offsets of one peer in a runnable form: one contiguous block (sent or received
+    in place), equal pieces at a constant stride (one strided copy), or any offsets
+    (an indexed copy)."""
 
     peer: int                      # rank in the gmove communicator (or the window's group)
     count: int
     size: int                      # elements per piece
     starts: np.ndarray
     offsets: np.ndarray
+    stride: int                    # distance between pieces when constant, else 0
 
     @classmethod
     def of(cls, peer: int, off: np.ndarray) -> Transfer:
         size, starts = runs(off)
-        return cls(peer, len(off), size, starts, off)
+        gaps = np.diff(starts)
+        stride = int(gaps[0]) if len(gaps) and (gaps == gaps[0]).all() and gaps[0] > 0 else 0
+        return cls(peer, len(off), size, starts, off, stride if len(starts) > 1 else size)
 
     @property
     def contiguous(self) -> bool:
         return self.size == self.count
 
+    def _pieces(self, view: np.ndarray) -> np.ndarray:
+        """The pieces as a 2-D strided view of ``view`` (constant stride only)."""
+        item = view.itemsize
+        return np.lib.stride_tricks.as_strided(view[self.starts[0]:], shape=(len(self.starts), self.size),
+                                               strides=(self.stride * item, item))
+
+    def as_view(self, view: np.ndarray) -> np.ndarray | None:
+        """The elements as a (pieces, size) view of ``view``, when they have that form."""
+        if self.contiguous:
+            return view[self.starts[0]: self.starts[0] + self.count].reshape(1, -1)
+        return self._pieces(view) if self.stride else None
+
     def gather(self, view: np.ndarray, out: np.ndarray) -> None:
         if self.contiguous:
             out[...] = view[self.starts[0]: self.starts[0] + self.count]
-        elif self.size == 1:
-            np.take(view, self.offsets, out=out)
+        elif self.stride:
+            np.copyto(out.reshape(-1, self.size), self._pieces(view))
         else:
-            windows = np.lib.stride_tricks.sliding_window_view(view, self.size)
-            np.take(windows, self.starts, axis=0, out=out.reshape(-1, self.size))
+            np.take(view, self.offsets, out=out)
 
     def scatter(self, view: np.ndarray, data: np.ndarray) -> None:
         if self.contiguous:
             view[self.starts[0]: self.starts[0] + self.count] = data
-        elif self.size == 1:
-            view[self.offsets] = data
+        elif self.stride:
+            self._pieces(view)[...] = data.reshape(-1, self.size)
         else:
-            windows = np.lib.stride_tricks.sliding_window_view(view, self.size, writeable=True)
-            windows[self.starts] = data.reshape(-1, self.size)
+            view[self.offsets] = data
 
 
 @dataclass
@@ -129,8 +144,8 @@ class Runner:
     plan: Plan
     sends: list[Transfer]
     recvs: list[Transfer]
-    self_src: np.ndarray
-    self_dst: np.ndarray
+    self_src: Transfer | None      # elements that stay on this node
+    self_dst: Transfer | None
     nbytes: int
     arrays: tuple[Any, Any]        # weak references to the distributed arrays
     busy: bool = False
@@ -405,9 +420,10 @@ def _runner(plan: Plan, members: list[int], me: int, esize: int, arrays: tuple[A
                                 "executing node set (use 'gmove out' inside a task)")
     sends = [Transfer.of(rank_of[p], off) for p, off in sorted(plan.sends.items()) if p != me]
     recvs = [Transfer.of(rank_of[p], off) for p, off in sorted(plan.recvs.items()) if p != me]
-    empty = np.zeros(0, dtype=np.int64)
     nbytes = sum(t.count for t in sends) * esize
-    return Runner(plan, sends, recvs, plan.sends.get(me, empty), plan.recvs.get(me, empty), nbytes, arrays)
+    stay = me in plan.sends and len(plan.sends[me]) > 0
+    return Runner(plan, sends, recvs, Transfer.of(me, plan.sends[me]) if stay else None,
+                  Transfer.of(me, plan.recvs[me]) if stay else None, nbytes, arrays)
 
 
 def _buffers(runner: Runner, dtype: np.dtype) -> tuple[list[np.ndarray], list[np.ndarray]]:
@@ -419,6 +435,18 @@ def _buffers(runner: Runner, dtype: np.dtype) -> tuple[list[np.ndarray], list[np
             return bufs["send"], bufs["recv"]
         runner.buffers = bufs
     return runner.buffers["send"], runner.buffers["recv"]
+
+
+def _stay(src_t: Transfer, dst_t: Transfer | None, src: np.ndarray, dst: np.ndarray) -> np.ndarray | None:
+    """The elements that stay on this node: copied at once when both sides are blocks of
+    the same shape (numpy copes with overlap), else gathered for a later scatter."""
+    a, b = src_t.as_view(src), dst_t.as_view(dst) if dst_t is not None else None
+    if a is not None and b is not None and a.size == b.size:
+        b[...] = a.reshape(b.shape)
+        return None
+    out = np.empty(src_t.count, dst.dtype)
+    src_t.gather(src, out)
+    return out
 
 
 def run_collective(runner: Runner, comm: Any, dst: np.ndarray, src: np.ndarray, same: bool,
@@ -435,7 +463,9 @@ def run_collective(runner: Runner, comm: Any, dst: np.ndarray, src: np.ndarray, 
         else:
             t.gather(src, buf)
             outgoing.append(buf)
-    local = src[runner.self_src] if len(runner.self_src) else None
+    local = None
+    if runner.self_src is not None:
+        local = _stay(runner.self_src, runner.self_dst, src, dst)
     requests, unpack = [], []
     for t, buf in zip(runner.recvs, recv_bufs):
         target = dst[t.starts[0]: t.starts[0] + t.count] if t.contiguous else buf
@@ -444,8 +474,8 @@ def run_collective(runner: Runner, comm: Any, dst: np.ndarray, src: np.ndarray, 
             unpack.append((t, buf))
     for t, data in zip(runner.sends, outgoing):
         requests.append(comm.Isend([np.ascontiguousarray(data).view(np.uint8), MPI.BYTE], dest=t.peer, tag=_TAG))
-    if local is not None:
-        dst[runner.self_dst] = local
+    if local is not None and runner.self_dst is not None:
+        runner.self_dst.scatter(dst, local)
     stats["gmove_bytes"] = stats.get("gmove_bytes", 0) + runner.nbytes
 
     def finish() -> None:

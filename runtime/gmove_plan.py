@@ -176,8 +176,10 @@ class _Map:
             return np.where(member[receivers], receivers, first)
         base = np.asarray(self.owner_base(idx))
         base = base.reshape(base.shape + (1,) * (receivers.ndim - base.ndim))
-        cand = base + sum((self.coord(receivers, nd) * self.nstrides[nd] for nd in self.replicated),
-                          np.zeros_like(receivers))
+        cand = base
+        for nd in self.replicated:
+            cand = cand + self.coord(receivers, nd) * self.nstrides[nd]
+        cand = np.broadcast_to(cand, np.broadcast_shapes(np.shape(cand), np.shape(receivers)))
         if member is None or member[cand].all():
             return cand
         return self._fallback(base, cand, member)
@@ -212,14 +214,23 @@ def _flat(*arrays: np.ndarray) -> list[np.ndarray]:
 
 
 def _group(peer: np.ndarray, *values: np.ndarray) -> dict[int, tuple[np.ndarray, ...]]:
-    """Split ``values`` by ``peer``, keeping their order within a peer."""
+    """Split ``values`` by ``peer``, keeping their order within a peer: one mask per peer
+    when there are few (linear), a stable sort otherwise."""
+    if len(peer) == 0:
+        return {}
+    counts = np.bincount(peer)
+    peers = np.flatnonzero(counts)
+    if len(peers) == 1:
+        return {int(peers[0]): values}
+    if len(peers) <= 32:
+        out = {}
+        for p in peers:
+            mask = peer == p
+            out[int(p)] = tuple(v[mask] for v in values)
+        return out
     order = np.argsort(peer, kind="stable")
-    peer = peer[order]
-    values = tuple(v[order] for v in values)
-    cuts = np.flatnonzero(np.diff(peer)) + 1
-    starts = np.concatenate(([0], cuts))
-    ends = np.concatenate((cuts, [len(peer)]))
-    return {int(peer[a]): tuple(v[a:b] for v in values) for a, b in zip(starts, ends) if b > a}
+    ends = np.cumsum(counts)
+    return {int(p): tuple(v[order[ends[p] - counts[p]: ends[p]]] for v in values) for p in peers}
 
 
 def check_sides(dst: Side, src: Side) -> None:
@@ -246,7 +257,7 @@ def collective_plan(dst: Side, src: Side, me: int, participants: list[int], worl
     if js is not None:   # receiving: my elements of the destination
         dst_off = d.offsets(d.indices(js, ndim), me)
         sidx = s.indices(js, ndim)
-        source = s.choose(sidx, np.full(dst_off.shape or (1,) * ndim, me, dtype=np.int64), member)
+        source = s.choose(sidx, np.asarray(me, dtype=np.int64), member)
         if s.local:
             src_off = s.offsets(sidx, me)
             off, srco = _flat(dst_off, src_off)
@@ -277,10 +288,7 @@ def get_plan(dst: Side, src: Side, me: int, world: int) -> Plan:
         return plan
     dst_off = d.offsets(d.indices(js, ndim), me)
     sidx = s.indices(js, ndim)
-    source = s.choose(sidx, np.full(dst_off.shape or (1,) * ndim, me, dtype=np.int64),
-                      _membership(np.arange(world), world) if s.local else None)
-    if s.local:
-        source = np.full_like(source, me)
+    source = np.asarray(me, dtype=np.int64) if s.local else s.choose(sidx, np.asarray(me, dtype=np.int64), None)
     src_off = s.offsets(sidx, source)
     peer, off, remote = _flat(source, dst_off, src_off)
     for p, (mine, theirs) in _group(peer, off, remote).items():
