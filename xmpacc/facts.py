@@ -133,8 +133,29 @@ class CommFacts:
     on: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class GmoveFacts:
+    """gmove: the statement and what each side is (distributed, local, scalar)."""
+
+    statement: str
+    lhs: str
+    rhs: str
+    mode: str                        # collective, in, out
+    async_id: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class OwnerFacts:
+    """The array directive: the owners of the template elements compute."""
+
+    statement: str
+    template: str
+    checked: tuple[str, ...]         # arrays whose locality is checked at run time
+    temporary: bool
+
+
 Facts = (NodesFacts | TemplateFacts | DistributeFacts | AlignFacts | LoopFacts | KernelFacts | ReflectFacts
-         | CopyFacts | CommFacts)
+         | CopyFacts | CommFacts | GmoveFacts | OwnerFacts)
 
 
 @dataclass(frozen=True, slots=True)

@@ -349,3 +349,26 @@ def encode(op: Operand, subs: list[SubCode], h: Hoister) -> str:
 def base_address(op: Operand) -> str:
     """Where a local operand's data starts (a scalar's address, an array's first element)."""
     return f"(void *) {op.name}" if op.is_array else f"(void *) &{op.name}"
+
+
+def written(node: c_ast.Node) -> str:
+    """C text of a statement or expression with its sections as the user writes them
+    (``a[0:n][2]``, not the call form the front end made of them)."""
+    text = cbuild.to_c(node)
+    out, k = [], 0
+    while (start := text.find(TRIPLET + "(", k)) >= 0:
+        out.append(text[k:start])
+        depth, j, parts, begin = 0, start + len(TRIPLET), [], start + len(TRIPLET) + 1
+        for j in range(start + len(TRIPLET), len(text)):
+            ch = text[j]
+            depth += ch in "([" and 1 or (-1 if ch in ")]" else 0)
+            if depth == 1 and ch == ",":
+                parts.append(text[begin:j].strip())
+                begin = j + 1
+            if depth == 0:
+                parts.append(text[begin:j].strip())
+                break
+        parts = ["" if p == OMIT else p for p in parts]
+        out.append(":".join(parts if parts[2] else parts[:2]))
+        k = j + 1
+    return "".join(out) + text[k:]

@@ -25,7 +25,7 @@ from collections.abc import Callable
 
 from pycparser import c_ast
 
-from xmpacc import cbuild
+from xmpacc import cbuild, facts
 from xmpacc.cbuild import walk
 from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import AlreadyReported, XmpError
@@ -36,7 +36,19 @@ from xmpacc.passes.canonical import CanonicalLoop
 from xmpacc.passes.loops import distributed_for
 from xmpacc.runtime.contract import SECERR_NOT_LOCAL
 from xmpacc.scoping import ScopedWalker
-from xmpacc.section_code import Hoister, Operand, SubCode, conform, const, element, num, operand_of, resolve, shape
+from xmpacc.section_code import (
+    Hoister,
+    Operand,
+    SubCode,
+    conform,
+    const,
+    element,
+    num,
+    operand_of,
+    resolve,
+    shape,
+    written,
+)
 from xmpacc.sections import section
 from xmpacc.symbols import Scope, ScopeTree, TemplateSym
 
@@ -97,10 +109,12 @@ def _aligned(op: Operand, k: int, sub: SubCode, tmpl: TemplateSym, tsub: tuple[i
 
 
 def _local_checks(operands: list[tuple[Operand, list[SubCode]]], tmpl: TemplateSym,
-                  tsubs: list[tuple[int, SubCode]], h: Hoister) -> list[c_ast.Node]:
-    """Per-element checks for the dimensions that are not provably local."""
+                  tsubs: list[tuple[int, SubCode]], h: Hoister) -> tuple[list[c_ast.Node], tuple[str, ...]]:
+    """Per-element checks for the dimensions that are not provably local (and the names
+    of the arrays checked)."""
     triplets = [t for t in tsubs if t[1].triplet]
-    checks = []
+    checks: list[c_ast.Node] = []
+    names: dict[str, None] = {}
     for op, subs in operands:
         if op.sym is None:
             continue
@@ -117,10 +131,11 @@ def _local_checks(operands: list[tuple[Operand, list[SubCode]]], tmpl: TemplateS
             if not _aligned(op, k, sub, tmpl, tsub):
                 bad.append(f"_xmpacc_is_local(&{op.sym.c_name}, {k}, {idx[k]})")
         if bad:
+            names[op.name] = None
             values = "(const long long []){" + ", ".join([str(len(idx))] + idx) + "}"
             checks += cbuild.stmts(f"if (!({' && '.join(bad)})) _xmpacc_section_error({h.where}, "
                                    f"{SECERR_NOT_LOCAL}, {cbuild.c_string(op.name)}, {values}, 0);", h.coord)
-    return checks
+    return checks, tuple(names)
 
 
 def _distributed_elements(rhs: c_ast.Node, scope: Scope) -> list[Operand]:
@@ -158,7 +173,7 @@ def _nest(tmpl: TemplateSym, tsubs: list[tuple[int, SubCode]], coord: object) ->
     return nest
 
 
-def lower_array(d: xd.ArrayDirective, stmt: c_ast.Node, scope: Scope) -> c_ast.Compound:
+def lower_array(d: xd.ArrayDirective, stmt: c_ast.Node, scope: Scope) -> tuple[c_ast.Compound, facts.OwnerFacts]:
     if not is_array_assignment(stmt):
         raise XmpError(d.loc, "the statement after 'array' must be an array assignment statement "
                               "('a[...] = expression with sections;')")
@@ -173,14 +188,16 @@ def lower_array(d: xd.ArrayDirective, stmt: c_ast.Node, scope: Scope) -> c_ast.C
     conform(d.on.name.name, [s for _t, s in tsubs if s.triplet], lhs.name, lshape, lhs.loc, h)
     rhs = lower_rhs(stmt.rvalue, scope, h, lhs.name, lshape, allow_distributed=True)
     elements = [(op, resolve(op, h)) for op in _distributed_elements(stmt.rvalue, scope)]
-    checks = _local_checks([(lhs, lsubs)] + rhs.operands + elements, tmpl, tsubs, h)
+    checks, checked = _local_checks([(lhs, lsubs)] + rhs.operands + elements, tmpl, tsubs, h)
     lhs_elem = element(lhs, lsubs, ivars(len(lshape)))
     nest = _nest(tmpl, tsubs, stmt.coord)
 
     def with_checks(body: c_ast.Node) -> c_ast.Node:
         return nest(c_ast.Compound(copy.deepcopy(checks) + [body], stmt.coord)) if checks else nest(body)
 
-    if needs_temp(lhs, lsubs, stmt.rvalue, scope):
+    temporary = needs_temp(lhs, lsubs, stmt.rvalue, scope)
+    info = facts.OwnerFacts(written(stmt), d.on.name.name, checked, temporary)
+    if temporary:
         count = " * ".join(f"_xmpacc_schedule(&{tmpl.c_name}.dim[{t}], {cbuild.to_c(s.base)}, "
                            f"{cbuild.to_c(s.base)} + ({cbuild.to_c(s.length)} - 1) * {cbuild.to_c(s.step)}, "
                            f"{cbuild.to_c(s.step)}).count" for t, s in tsubs if s.triplet)
@@ -190,7 +207,7 @@ def lower_array(d: xd.ArrayDirective, stmt: c_ast.Node, scope: Scope) -> c_ast.C
     items = h.decls + h.checks + body
     for item in items:
         cbuild.set_coord(item, stmt.coord)
-    return c_ast.Compound(items, stmt.coord)
+    return c_ast.Compound(items, stmt.coord), info
 
 
 class _ArrayLowering(ScopedWalker):
@@ -215,7 +232,9 @@ class _ArrayLowering(ScopedWalker):
             try:
                 if stmt is None:
                     raise XmpError(d.loc, "the statement after 'array' must be an array assignment statement")
-                out.append(lower_array(d, stmt, self.scope))
+                lowered, info = lower_array(d, stmt, self.scope)
+                out.append(lowered)
+                self.ctx.info.append(facts.InfoFact(d.loc, info))
             except XmpError as err:
                 self.ctx.diags.add(err)
             except AlreadyReported:

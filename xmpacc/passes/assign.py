@@ -148,12 +148,24 @@ def _disjoint_uses(lhs: Operand, lsubs: list[SubCode], rhs: c_ast.Node, scope: S
     for ref in (n for n in walk(rhs) if isinstance(n, c_ast.ArrayRef) and _outermost(n, rhs)):
         op = operand_of(ref, scope)
         if op is not None and op.name == lhs.name:
-            uses.append(_ranges(op.subs, None))
+            uses.append((_same_subscripts(lhs.subs, op.subs), _ranges(op.subs, None)))
     if len(uses) != mentions:
         return False  # the array is used other than through subscripts
     mine = _ranges(lhs.subs, lsubs)
-    return all(any(a is not None and b is not None and (a[1] < b[0] or b[1] < a[0])
-                   for a, b in zip(mine, other)) for other in uses)
+    return all(same or any(a is not None and b is not None and (a[1] < b[0] or b[1] < a[0])
+                           for a, b in zip(mine, other)) for same, other in uses)
+
+
+def _same_subscripts(a: tuple, b: tuple) -> bool:
+    """Do two references touch the same element in every iteration (``c[:] = 2 * c[:]``)?"""
+    def text(x: c_ast.Node | None) -> str | None:
+        return None if x is None else cbuild.to_c(x)
+
+    def key(sub: object) -> tuple:
+        if isinstance(sub, CTriplet):
+            return ("t", text(sub.base), text(sub.length), text(sub.step))
+        return ("i", text(sub))  # type: ignore[arg-type]
+    return len(a) == len(b) and all(key(x) == key(y) for x, y in zip(a, b))
 
 
 def _outermost(ref: c_ast.ArrayRef, rhs: c_ast.Node) -> bool:

@@ -23,7 +23,7 @@ import copy
 
 from pycparser import c_ast
 
-from xmpacc import cbuild
+from xmpacc import cbuild, facts
 from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import AlreadyReported, XmpError
 from xmpacc.directives import ast as xd
@@ -43,6 +43,7 @@ from xmpacc.section_code import (
     resolve,
     shape,
     whole,
+    written,
 )
 from xmpacc.symbols import Scope, ScopeTree
 
@@ -92,7 +93,11 @@ def _args(op: Operand, subs: list[SubCode], h: Hoister) -> str:
     return f"0, {base_address(op)}, {sec}"
 
 
-def lower_gmove(d: xd.Gmove, stmt: c_ast.Node, scope: Scope) -> list[c_ast.Node]:
+def _kind(op: Operand) -> str:
+    return "distributed" if op.sym is not None else "local" if op.is_array else "scalar"
+
+
+def lower_gmove(d: xd.Gmove, stmt: c_ast.Node, scope: Scope) -> tuple[list[c_ast.Node], facts.GmoveFacts]:
     if not isinstance(stmt, c_ast.Assignment) or stmt.op != "=":
         raise XmpError(d.loc, "the statement after gmove must be an assignment 'lhs = rhs;'")
     lhs = _side(stmt.lvalue, scope, "left")
@@ -106,16 +111,18 @@ def lower_gmove(d: xd.Gmove, stmt: c_ast.Node, scope: Scope) -> list[c_ast.Node]
         h.decls.append(constant[0])
     lsubs, rsubs = resolve(lhs, h), resolve(rhs, h)
     _check_shapes(lhs, shape(lsubs), rhs, shape(rsubs))
+    info = facts.GmoveFacts(written(stmt), _kind(lhs), _kind(rhs), d.mode,
+                            d.async_id.text if d.async_id is not None else None)
     if lhs.sym is None and rhs.sym is None:   # local = local: a plain copy
         if not lsubs or lhs.rank == 0:
-            return [stmt]
-        return [lower_assignment(stmt, scope)]
+            return [stmt], info
+        return [lower_assignment(stmt, scope)], info
     call = cbuild.stmts(f"_xmpacc_gmove({h.where}, {_MODES[d.mode]}, {_args(lhs, lsubs, h)}, "
                         f"{_args(rhs, rsubs, h)});", stmt.coord)
     if d.async_id is not None:
         call = cbuild.stmts(f"_xmpacc_async_begin({d.async_id.text});", stmt.coord) + call + \
             cbuild.stmts("_xmpacc_async_end();", stmt.coord)
-    return [c_ast.Compound(h.decls + call, stmt.coord)] if h.decls else call
+    return ([c_ast.Compound(h.decls + call, stmt.coord)] if h.decls else call), info
 
 
 class _GmoveLowering(ScopedWalker):
@@ -152,12 +159,13 @@ class _GmoveLowering(ScopedWalker):
         try:
             if stmt is None:
                 raise XmpError(d.loc, "the statement after gmove must be an assignment 'lhs = rhs;'")
-            lowered = lower_gmove(d, stmt, self.scope)
+            lowered, info = lower_gmove(d, stmt, self.scope)
             if self.in_loop and lowered != [stmt] and any(
                     "_xmpacc_gmove" in cbuild.to_c(n) for n in lowered):
                 raise XmpError(d.loc, "'gmove' of distributed data inside the body of a loop directive "
                                       "is not supported yet")
             self.one_sided |= d.mode != "collective"
+            self.ctx.info.append(facts.InfoFact(d.loc, info))
             return lowered
         except XmpError as err:
             self.ctx.diags.add(err)
