@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
+import os
 import platform
 import re
 import sys
@@ -24,7 +25,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from run import numbers, sh, stats, tool  # noqa: E402
+from run import numbers, sh, stats, tool
 
 
 def baseline(n: int, reps: int) -> None:
@@ -90,7 +91,8 @@ def main() -> None:
     per_gmove = [s.get("gmove_bytes", 0) / calls for s in counters]
     ratio = mine["block_to_cyclic"] / base["block_to_cyclic"]
     result = {
-        "date": datetime.date.today().isoformat(), "host": platform.node(), "cpu": platform.processor(),
+        "date": datetime.date.today().isoformat(), "host": platform.node(), "cores": os.cpu_count(),
+        "load_average": os.getloadavg()[0],
         "n": args.n, "np": args.np, "reps": args.reps,
         "xmpacc": {"block_to_cyclic_s": mine["block_to_cyclic"], "cyclic_to_block_s": mine["cyclic_to_block"],
                    "bytes_sent_per_node_per_gmove": per_gmove},

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .acc import AccRuntime
-from .asyncs import AsyncOps
 from .arrays import DistArray, Template, make_array, read_ints, read_longs
+from .asyncs import AsyncOps
 from .collectives import allreduce, bcast_bytes, reset_to_identity, view
 from .cstructs import CArray, CNodes, CTemplate
 from .errors import RuntimeFailure, where_text

@@ -27,7 +27,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .distribution import ArrayDimLayout, DimDistribution, owned_array_indices, owners, positions
+from .distribution import (
+    ArrayDimLayout,
+    DimDistribution,
+    owned_array_indices,
+    owners,
+    positions,
+)
 from .sections import Section, SectionError, shape_text
 
 

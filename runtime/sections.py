@@ -15,7 +15,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .contract import SEC_TRIPLET, SECERR_LENGTH, SECERR_NOT_LOCAL, SECERR_SHAPE, SECERR_STEP
+from .contract import (
+    SEC_TRIPLET,
+    SECERR_LENGTH,
+    SECERR_NOT_LOCAL,
+    SECERR_SHAPE,
+    SECERR_STEP,
+)
 
 
 class SectionError(ValueError):

@@ -14,8 +14,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-
 from conftest import run_xmpacc
+
 from xmpacc import cli
 from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import InternalError

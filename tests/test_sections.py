@@ -21,7 +21,6 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from conftest import run_mpi, run_xmpacc, same_output
 
 SECTIONS = Path(__file__).parent / "programs" / "sections"
@@ -113,8 +112,8 @@ RUNTIME_ERRORS = [
     ("local-length", "int n = 0;\n    loc[0:n] = 1.0;", 1,
      "prog.c:13: error: the length of dimension 0 of a section of 'loc' is 0; it must be > 0"),
     ("gmove-shapes", "int n = 4;\n#pragma xmp gmove\n    b[0:n] = a[0:n+1];", 2,
-     "prog.c:13: error: gmove: shapes do not conform: the left-hand side has shape [4] but the "
-     "right-hand side has shape [5]"),
+     ("prog.c:13: error: gmove: shapes do not conform: the left-hand side has shape [4] but the "
+      "right-hand side has shape [5]")),
     ("gmove-bounds", "int n = 10;\n#pragma xmp gmove\n    b[8:n] = a[0:n];", 2,
      "prog.c:13: error: gmove: b[8:10] reaches index 17, out of bounds of dimension 0 (0..15)"),
     ("array-not-local", "#pragma xmp array on t[:]\n    a[:] = b[:];", 2,
@@ -136,3 +135,23 @@ def test_runtime_error_names_the_line_and_the_values(tmp_path: Path, name: str, 
     assert r.returncode != 0
     assert message in r.stderr, r.stderr
     assert "Traceback" not in r.stderr
+
+
+def test_gmove_bench_runs_and_agrees_with_its_baseline(tmp_path: Path) -> None:
+    """bench/gmove_bench.py at a tiny size: both programs run and their checksums agree
+    (the script refuses a ratio otherwise); no timing is claimed here."""
+    import json
+    import os
+    import sys
+
+    from conftest import REPO, mpirun_path, xmpacc_command
+
+    if mpirun_path() is None:
+        pytest.skip("no mpirun")
+    env = {**os.environ, "PATH": f"{Path(xmpacc_command()[0]).parent}:{Path(mpirun_path()).parent}:"
+                                 + os.environ.get("PATH", "")}
+    r = subprocess.run([sys.executable, str(REPO / "bench" / "gmove_bench.py"), "--n", "64", "--np", "2",
+                        "--reps", "1", "--out", str(tmp_path)], capture_output=True, text=True, env=env, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+    result = json.loads(next(tmp_path.glob("gmove-*.json")).read_text())
+    assert result["xmpacc"]["bytes_sent_per_node_per_gmove"] == [result["baseline_alltoallv"]["bytes_sent_per_node"]] * 2

@@ -29,7 +29,13 @@ from xmpacc.directives import ast as xd
 from xmpacc.facts import value
 from xmpacc.frontend.sections import OMIT, TRIPLET
 from xmpacc.passes.canonical import loc_of
-from xmpacc.runtime.contract import SEC_INDEX, SEC_TRIPLET, SECERR_LENGTH, SECERR_SHAPE, SECERR_STEP
+from xmpacc.runtime.contract import (
+    SEC_INDEX,
+    SEC_TRIPLET,
+    SECERR_LENGTH,
+    SECERR_SHAPE,
+    SECERR_STEP,
+)
 from xmpacc.sections import CTriplet, section
 from xmpacc.symbols import ArraySym, Scope
 

@@ -30,7 +30,13 @@ from xmpacc.cbuild import walk
 from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import AlreadyReported, XmpError
 from xmpacc.directives import ast as xd
-from xmpacc.passes.assign import is_array_assignment, ivars, lower_rhs, needs_temp, with_temp
+from xmpacc.passes.assign import (
+    is_array_assignment,
+    ivars,
+    lower_rhs,
+    needs_temp,
+    with_temp,
+)
 from xmpacc.passes.attach import pragma_id
 from xmpacc.passes.canonical import CanonicalLoop
 from xmpacc.passes.loops import distributed_for

@@ -29,7 +29,15 @@ from xmpacc.passes.attach import pragma_id
 from xmpacc.passes.reductions import reduction_directive_calls
 from xmpacc.runtime.contract import REF_INDEX, REF_STAR, REF_TRIPLET, REF_TRIPLET_TO_END
 from xmpacc.scoping import ScopedWalker
-from xmpacc.section_code import Hoister, base_address, element, encode, operand_of, resolve, var_ref_node
+from xmpacc.section_code import (
+    Hoister,
+    base_address,
+    element,
+    encode,
+    operand_of,
+    resolve,
+    var_ref_node,
+)
 from xmpacc.symbols import ArraySym, Scope, ScopeTree
 
 
