@@ -190,7 +190,11 @@ class GmoveRuntime:
         if src.array is not None:
             self._gmove_move(w, mode if mode == GMOVE_IN else 0, scalar, src, keep=value)
         else:
-            value[...] = np.frombuffer((ctypes.c_char * esize).from_address(src.base), dtype=np.uint8)
+            sec = src.side.section
+            if sec.subs:   # an element of a local array
+                value[...] = local_view(src.base, sec)[numpy_index(sec)].reshape(-1)
+            else:
+                value[...] = np.frombuffer((ctypes.c_char * esize).from_address(src.base), dtype=np.uint8)
         self._gmove_broadcast(w, mode, dst, value, esize)
 
     def _gmove_broadcast(self, w: str, mode: int, dst: Operand, value: np.ndarray, esize: int) -> None:

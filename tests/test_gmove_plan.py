@@ -40,7 +40,7 @@ from xmpacc.runtime.gmove_plan import (
 )
 from xmpacc.runtime.sections import Section, Sub
 
-SETTINGS = settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 POISON = -1.0
 
 

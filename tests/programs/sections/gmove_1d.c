@@ -124,5 +124,13 @@ int main(void)
     s = 0;
     for (i = 0; i < N; i++) s += (i + 1) * (loc[i] + 2 * loc2[i]);
     if (xmpc_node_num() == 0) printf("%-12s %.1f\n", "loc loc2", s);
+
+    /* bcast of a section: only its elements move */
+    for (i = 0; i < N; i++) loc[i] = 100 * xmpc_node_num() + i;
+#pragma xmp bcast (loc[2:3:2]) from p[0]
+    j = loc[2] != 2 || loc[4] != 4 || loc[6] != 6 || loc[3] != 100 * xmpc_node_num() + 3
+        || loc[7] != 100 * xmpc_node_num() + 7;
+#pragma xmp reduction (max:j)
+    if (xmpc_node_num() == 0) printf("bcast section wrong: %d\n", j);
     return 0;
 }

@@ -57,5 +57,7 @@ int main(void)
     s = 0;
     for (i = 0; i < N; i++) s += (i + 1) * (loc[i] + 2 * loc2[i]);
     printf("%-12s %.1f\n", "loc loc2", s);
+    for (i = 0; i < N; i++) loc[i] = i;
+    printf("bcast section wrong: %d\n", 0);
     return 0;
 }

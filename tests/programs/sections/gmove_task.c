@@ -45,6 +45,10 @@ int main(void)
         m[0:6:2][1] = a[0:6];         /* a column of a 2-D array, strided */
 #pragma xmp gmove in
         loc[0:3] = m[N-1][:];
+#pragma xmp gmove
+        loc[3] = a[1];                 /* collective within the task: a[1] is a task node's */
+#pragma xmp gmove out
+        b[N-3:3] = loc[4];             /* fill from an element of local data */
     }
 #pragma xmp barrier
 #pragma xmp loop on u[i] reduction(+:sb, sm)

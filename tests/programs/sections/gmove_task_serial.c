@@ -16,6 +16,8 @@ int main(void)
     for (i = 0; i < N; i++) b[i] = loc[N - 1 - i];
     for (i = 0; i < 6; i++) m[2 * i][1] = a[i];
     for (i = 0; i < 3; i++) loc[i] = m[N - 1][i];
+    loc[3] = a[1];
+    for (i = 0; i < 3; i++) b[N - 3 + i] = loc[4];
     for (i = 0; i < N; i++) { sb += (i + 1) * b[i]; sm += (i + 1) * (m[i][0] + 2 * m[i][1] + 3 * m[i][2]); }
     for (i = 0; i < N; i++) sl += (i + 1) * loc[i];
     printf("b %.1f m %.1f loc %.1f x %.1f\n", sb, sm, sl, x);
