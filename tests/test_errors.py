@@ -211,6 +211,7 @@ CASES += [
     ("array-nodes", in_main("#pragma xmp array on @p[:]\n    a[:] = 1.0;", SEC), "'array on' takes a template"),
     ("array-shapes", in_main("#pragma xmp array on t[0:50]\n    a[@0:60] = b[0:60];", SEC),
      "'t' has shape [50] but 'a' has shape [60]"),
+    ("array-runtime-step", in_main("#pragma xmp array on t[@0:10:i]\n    a[0:10] = 1.0;", SEC), "not supported yet"),
     ("array-star", in_main("#pragma xmp array on t[@*]\n    a[:] = 1.0;", SEC), "not supported yet"),
     ("array-rank", in_main("#pragma xmp array on @t[:][:]\n    a[:] = 1.0;", SEC), "1 dimension(s) but the reference gives 2"),
     ("bcast-distributed-section", in_main("#pragma xmp bcast (@a[0:5])", SEC), "distributed array"),

@@ -90,8 +90,10 @@ def _template_subs(d: xd.ArrayDirective, tmpl: TemplateSym, h: Hoister) -> list[
         start = h.simple(cbuild.expr((sub.start or dim.lower).text))
         last = h.simple(cbuild.expr((sub.last or dim.upper).text))
         step = h.simple(cbuild.expr(sub.step.text)) if sub.step is not None else num(1)
-        if const(step) is None or const(step) == 0:
-            raise XmpError(sub.loc, "the step of a template triplet in 'array' must be a non-zero constant")
+        if const(step) is None:
+            raise XmpError(sub.loc, "a run-time step in the template reference of 'array' is not supported yet")
+        if const(step) == 0:
+            raise XmpError(sub.loc, "the step of a template triplet must not be 0")
         if None not in (const(start), const(last)):
             count = num(max(0, (const(last) - const(start)) // const(step) + 1))  # type: ignore[operator]
         else:
