@@ -16,11 +16,12 @@ from typing import Any
 
 from .acc import AccRuntime
 from .dynamic import DynamicRuntime, PointerMap, check_bounds, set_bounds
-from .asyncs import AsyncOps
 from .arrays import DistArray, Template, make_array, read_ints, read_longs
+from .asyncs import AsyncOps
 from .collectives import allreduce, bcast_bytes, reset_to_identity, view
 from .cstructs import DESC_ARRAY, DESC_NODES, DESC_TEMPLATE, CArray, CNodes, CTemplate
 from .errors import RuntimeFailure, where_text
+from .gmove import GmoveRuntime
 from .nodes import CommCache, Nodes, resolve_extents
 from .reflect import Width, reflect
 from .reductions import ReductionRuntime
@@ -34,7 +35,7 @@ class ExecSet:
 
 
 @dataclass
-class Runtime(DynamicRuntime, AccRuntime, TaskRuntime, ReductionRuntime, ShadowRuntime):
+class Runtime(DynamicRuntime, AccRuntime, TaskRuntime, ReductionRuntime, ShadowRuntime, GmoveRuntime):
     """State of one process's runtime: MPI, descriptors by address, the executing set."""
 
     world: Any
@@ -136,13 +137,16 @@ class Runtime(DynamicRuntime, AccRuntime, TaskRuntime, ReductionRuntime, ShadowR
         c.id = DESC_ARRAY
         c.tmpl = ctypes.cast(tmpl_ptr, ctypes.POINTER(CTemplate))
         self.arrays[ptr] = arr
+        self._gmove_attach(arr)
         self._count_descriptors()
         return int(c.base or 0)
 
     def _xmpacc_array_release(self, ptr: int) -> None:
         arr = self.arrays.get(ptr)
-        if arr is not None and arr.persistent is not None:
-            arr.persistent.free()
+        if arr is not None:
+            if arr.persistent is not None:
+                arr.persistent.free()
+            self._gmove_detach(arr)
         self._release_array(ptr)
 
     # ----------------------------------------------------------------- communication
@@ -177,18 +181,22 @@ class Runtime(DynamicRuntime, AccRuntime, TaskRuntime, ReductionRuntime, ShadowR
         comm = self._on_set(on_nodes, on_ref, w)
         if comm is None:
             return
-        root = 0
-        if from_nodes:
-            sources = self.node_sets(from_nodes, from_ref, w).mine or ()
-            if len(sources) != 1:
-                raise RuntimeFailure(w, "the source of bcast must be exactly one node", collective=True)
-            members = comm.allgather(self.world.Get_rank())
-            if sources[0] not in members:
-                raise RuntimeFailure(w, "the source of bcast is not in its 'on' node set", collective=True)
-            root = members.index(sources[0])
+        root = self._bcast_root(comm, from_nodes, from_ref, w)
         pending = bcast_bytes(comm, data, nbytes, root, start=self.asyncs.active)
         if pending is not None:
             self.asyncs.add(pending)
+
+    def _bcast_root(self, comm: Any, from_nodes: int | None, from_ref: int | None, where: str) -> int:
+        """The rank in ``comm`` of bcast's source node (0 without a from clause)."""
+        if not from_nodes:
+            return 0
+        sources = self.node_sets(from_nodes, from_ref, where).mine or ()
+        if len(sources) != 1:
+            raise RuntimeFailure(where, "the source of bcast must be exactly one node", collective=True)
+        members = comm.allgather(self.world.Get_rank())
+        if sources[0] not in members:
+            raise RuntimeFailure(where, "the source of bcast is not in its 'on' node set", collective=True)
+        return members.index(sources[0])
 
     def _xmpacc_barrier(self, where: bytes, on_nodes: int | None, on_ref: int | None) -> None:
         comm = self._on_set(on_nodes, on_ref, where_text(where))
@@ -221,6 +229,7 @@ class Runtime(DynamicRuntime, AccRuntime, TaskRuntime, ReductionRuntime, ShadowR
         if MPI.Is_finalized():
             return
         if status == 0:
+            self._gmove_free_windows()
             MPI.Finalize()
             return
         self.world.Abort(status)

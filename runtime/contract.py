@@ -143,6 +143,20 @@ ENTRIES: tuple[Entry, ...] = (
        "loop ... acc: run the kernel over total iterations (kinds: LAUNCH_* triples per parameter)"),
     _e("_xmpacc_device_wait", "void", "",
        "wait for the kernels launched so far (xmp_wtime does, so timings include them)"),
+    _e("_xmpacc_section_error", "void",
+       "const char *where, int what, const char *name, const long long *a, const long long *b",
+       "a run-time error of an array section (SECERR_*): shapes, length, step, non-local element"),
+    _e("_xmpacc_bcast_section", "void",
+       "void *base, const char *where, const long long *sec, const void *from_nodes, "
+       "const long long *from_ref, const void *on_nodes, const long long *on_ref",
+       "bcast of a section of a local array (sec: see SEC_* below)"),
+    _e("_xmpacc_gmove", "void",
+       "const char *where, int mode, const void *lhs_array, void *lhs_base, const long long *lhs_sec, "
+       "const void *rhs_array, void *rhs_base, const long long *rhs_sec",
+       "gmove: lhs = rhs; an array is its descriptor, or NULL and a local base address; "
+       "mode GMOVE_*"),
+    _e("_xmpacc_gmove_rma_init", "void", "",
+       "the program has gmove in/out: distributed arrays get MPI windows (collective)"),
     _e("_xmpacc_exit_hook", "void", "int status",
        "the program called exit(): end the whole job with that status"),
     # ---- dynamic global data, block-scope descriptors, library (global-view §4, §8, §9)
@@ -213,6 +227,15 @@ REDUCTION_OPS = {"+": 1, "-": 1, "*": 2, "&": 3, "|": 4, "^": 5, "&&": 6, "||": 
 # a node array or a template (runtime/nodesets.py).
 REF_INDEX, REF_TRIPLET, REF_TRIPLET_TO_END, REF_STAR = 0, 1, 2, 3
 REF_FROM_START, REF_ALL = 4, 5
+
+# Sections in ``const long long *sec`` (runtime/sections.py): sec[0] = number of
+# subscripts, sec[1] = element size, then five numbers per subscript: the dimension's
+# extent (-1: unknown), SEC_INDEX or SEC_TRIPLET, base, length, step (lengths resolved).
+SEC_INDEX, SEC_TRIPLET = 0, 1
+# ``_xmpacc_section_error``'s ``what``: a and b are {n, values...} or {dimension, value}.
+SECERR_SHAPE, SECERR_LENGTH, SECERR_STEP, SECERR_NOT_LOCAL = 0, 1, 2, 3
+# ``_xmpacc_gmove``'s mode: without in/out, in, out.
+GMOVE_COLLECTIVE, GMOVE_IN, GMOVE_OUT = 0, 1, 2
 
 # Kernel parameter kinds in ``_xmpacc_launch``: three numbers per parameter (kind, a, b).
 LAUNCH_VALUE = 0       # a host value; a = its size in bytes

@@ -17,6 +17,8 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from itertools import accumulate
 
+import numpy as np
+
 from .cstructs import DIST_BLOCK, DIST_CYCLIC, DIST_GBLOCK, DIST_NONE
 
 KINDS: tuple[str, ...] = ("none", "block", "cyclic", "gblock")
@@ -387,3 +389,47 @@ def local_index(layout: ArrayDimLayout, glb: int) -> int:
         raise DistributionError(f"array index {glb} is neither owned by node {k} nor in "
                                 f"its shadow")
     return layout.shadow_lo + (glb - first)
+
+
+# ---------------------------------------------------------------- vectorised (numpy) forms
+# The same formulas over arrays of indices, for plans that touch many elements at once
+# (gmove, runtime/gmove_plan.py).  tests/test_distribution.py compares them with the
+# scalar methods above.
+
+
+def owners(d: DimDistribution, g: np.ndarray) -> np.ndarray:
+    """Owner coordinates of template indices ``g`` (inside the template)."""
+    r = np.asarray(g, dtype=np.int64) - d.lower
+    if d.kind == "block":
+        return r // d.block_size
+    if d.kind == "cyclic":
+        return (r // d.width) % d.nprocs
+    if d.kind == "gblock":
+        return np.searchsorted(np.asarray(d._gblock_starts(), dtype=np.int64), r, side="right") - 1
+    return np.zeros_like(r)
+
+
+def positions(d: DimDistribution, g: np.ndarray) -> np.ndarray:
+    """Positions of template indices ``g`` among their owners' owned indices."""
+    r = np.asarray(g, dtype=np.int64) - d.lower
+    if d.kind == "block":
+        return r % d.block_size
+    if d.kind == "cyclic":
+        w = d.width
+        return w * (r // (w * d.nprocs)) + r % w
+    if d.kind == "gblock":
+        starts = np.asarray(d._gblock_starts(), dtype=np.int64)
+        return r - starts[owners(d, g)]
+    return r
+
+
+def owned_array_indices(layout: ArrayDimLayout) -> np.ndarray:
+    """``layout.owned_indices()`` as an int64 array, without a Python loop."""
+    if layout.dist is not None and layout.dist.kind == "cyclic":
+        d, k = layout.dist, layout.coord
+        lo, hi = layout._cyclic_span()
+        p = np.arange(lo, hi, dtype=np.int64)
+        w = d.width
+        return d.lower + (p // w) * w * d.nprocs + k * w + p % w - layout.offset
+    first = layout.owned_first
+    return np.arange(first, first + layout.owned_count, dtype=np.int64)

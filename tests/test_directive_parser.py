@@ -116,6 +116,19 @@ def ON(template: str, subs: tuple, style: A.Style) -> A.OnTemplate:
     return A.OnTemplate(N(template), subs, style, None)  # type: ignore[arg-type]
 
 
+def VR(name: str, subs: tuple | None = None) -> A.VarRef:
+    return A.VarRef(N(name), subs, None)  # type: ignore[arg-type]
+
+
+def VARS(*ns: str) -> tuple[A.VarRef, ...]:
+    return tuple(VR(n) for n in ns)
+
+
+def ST(base: str | None, length: str | None, step: str | None = None) -> A.SectionTriplet:
+    base_, length_, step_ = (None if x is None else E(x) for x in (base, length, step))
+    return A.SectionTriplet(base_, length_, step_, None)  # type: ignore[arg-type]
+
+
 def RED(op: A.ReductionOp, *variables: str | tuple[str, tuple[str, ...]]) -> A.Reduction:
     rvars = tuple(
         A.ReductionVar(N(v), ()) if isinstance(v, str) else A.ReductionVar(N(v[0]), tuple(VR(x) for x in v[1]))
@@ -364,11 +377,16 @@ GOOD: list[tuple[str, list[Any]]] = [
      [A.ReduceShadow(names("a"), (RW("1", "0"),), NOLOC, E("3"))]),
     ("reduce_shadow (a, b)", [A.ReduceShadow(names("a", "b"), None, NOLOC)]),
     # ------------------------------------------------------------ bcast, barrier, task
-    ("bcast (x)", [A.Bcast(names("x"), None, None, NOLOC)]),
+    ("bcast (x)", [A.Bcast(VARS("x"), None, None, NOLOC)]),
     ("bcast (x, y) from p(1) on q",
-     [A.Bcast(names("x", "y"), REF("p", (E("1"),), "paren"), REF("q"), NOLOC)]),
+     [A.Bcast(VARS("x", "y"), REF("p", (E("1"),), "paren"), REF("q"), NOLOC)]),
     ("bcast (x) on q[0:2] from p[1]",
-     [A.Bcast(names("x"), REF("p", (E("1"),)), REF("q", (TR("0", "1"),)), NOLOC)]),
+     [A.Bcast(VARS("x"), REF("p", (E("1"),)), REF("q", (TR("0", "1"),)), NOLOC)]),
+    ("bcast (a[0:5], k[1], x)",
+     [A.Bcast((VR("a", (ST("0", "5"),)), VR("k", (E("1"),)), VR("x")), None, None, NOLOC)]),
+    ("bcast (c[i][:][2::-1]) from p[0]",
+     [A.Bcast((VR("c", (E("i"), ST(None, None), ST("2", None, "-1"))),), REF("p", (E("0"),)), None,
+              NOLOC)]),
     ("barrier", [A.Barrier(None, NOLOC)]),
     ("barrier on p(1:2, *)",
      [A.Barrier(REF("p", (STAR, TR("1", "2")), "paren"), NOLOC)]),
@@ -378,7 +396,7 @@ GOOD: list[tuple[str, list[Any]]] = [
     ("task on t(0, 0, 0) NOCOMM", [A.Task(REF("t", (E("0"), E("0"), E("0")), "paren"), True, NOLOC)]),
     ("tasks", [A.Tasks(NOLOC)]),
     ("bcast (x) from t(k) on t(:)",
-     [A.Bcast(names("x"), REF("t", (E("k"),), "paren"), REF("t", (TR(None, None),), "paren"), NOLOC)]),
+     [A.Bcast(VARS("x"), REF("t", (E("k"),), "paren"), REF("t", (TR(None, None),), "paren"), NOLOC)]),
     ("task on p[0]", [A.Task(REF("p", (E("0"),)), False, NOLOC)]),
     ("TASK ON t[j]", [A.Task(REF("t", (E("j"),)), False, NOLOC)]),
     ("task on p[2:]", [A.Task(REF("p", (TR("2", None),)), False, NOLOC)]),
@@ -391,10 +409,22 @@ GOOD: list[tuple[str, list[Any]]] = [
     ("wait_async (k+1, 2) on p[0]", [A.WaitAsync((E("k+1"), E("2")), REF("p", (E("0"),)), NOLOC)]),
     ("reflect (a) async (3)", [A.Reflect(names("a"), None, False, NOLOC, E("3"))]),
     ("bcast (x) from p[0] async(id)",
-     [A.Bcast(names("x"), REF("p", (E("0"),)), None, NOLOC, E("id"))]),
+     [A.Bcast(VARS("x"), REF("p", (E("0"),)), None, NOLOC, E("id"))]),
     ("reduction(+:s) on p async(1)",
      [A.ReductionDirective(A.Reduction("+", (A.ReductionVar(N("s"), ()),), NOLOC), REF("p"), NOLOC,
                            E("1"))]),
+    # ------------------------------------------------------------ gmove, array (global-view §2, §3)
+    ("gmove", [A.Gmove("collective", NOLOC)]),
+    ("GMOVE in", [A.Gmove("in", NOLOC)]),
+    ("gmove out async (k+1)", [A.Gmove("out", NOLOC, E("k+1"))]),
+    ("gmove async(2) in", [A.Gmove("in", NOLOC, E("2"))]),
+    ("array on t[:]", [A.ArrayDirective(REF("t", (TR(None, None),)), NOLOC)]),
+    ("array on t", [A.ArrayDirective(REF("t"), NOLOC)]),
+    ("array on t(1:N)", [A.ArrayDirective(REF("t", (TR("1", "N"),), "paren"), NOLOC)]),
+    ("array on t[0:n][2]",
+     [A.ArrayDirective(REF("t", (TR("0", "(n)-1"), E("2"))), NOLOC)]),
+    ("ARRAY ON t(1:N:2, j)",
+     [A.ArrayDirective(REF("t", (E("j"), TR("1", "N", "2")), "paren"), NOLOC)]),
     # ------------------------------------------------------------ XMP-ACC (§7.2, §7.3)
     ("acc replicate (x, v)", [A.AccReplicate(names("x", "v"), NOLOC)]),
     ("ACC REPLICATE (x)", [A.AccReplicate(names("x"), NOLOC)]),
@@ -529,8 +559,17 @@ BAD: list[tuple[str, str, int]] = [
     ("(", "expected an XMP directive name", 13),
     ("foo p", "unknown XMP directive 'foo'", 13),
     ("Fooo", "unknown XMP directive 'Fooo'", 13),
-    ("gmove", "'gmove' is not supported yet", 13),
-    ("GMOVE in", "'gmove' is not supported yet", 13),
+    ("gmove in out", "conflicting 'out' in 'gmove' directive", 22),
+    ("gmove out out", "duplicate 'out' in 'gmove' directive", 23),
+    ("gmove inout", "unknown clause 'inout' in 'gmove' directive", 19),
+    ("gmove async", "expected '(' after 'async'", 24),
+    ("gmove async(1) async(2)", "duplicate 'async' clause in 'gmove' directive", 28),
+    ("gmove (a)", "extra tokens after 'gmove' directive: '('", 19),
+    ("array", "expected 'on' after 'array', found end of directive", 18),
+    ("array t[:]", "expected 'on' after 'array', found 't'", 19),
+    ("array on", "expected a template name after 'on', found end of directive", 21),
+    ("array on t[:] async(1)", "extra tokens after 'array' directive: 'async'", 27),
+    ("array on t[1:2:]", "expected a triplet step, found ']'", 28),
     ("coarray a : [*]", "'coarray' is not supported yet", 13),
     ("reflect_init a", "expected '(' after 'reflect_init', found 'a'", 26),
     ("reflect_init (a) acc", "'acc' clause of 'reflect_init' is not supported yet", 30),
@@ -689,6 +728,9 @@ BAD: list[tuple[str, str, int]] = [
     ("bcast (x) acc", "'acc' clause is not XMP-ACC syntax; ", 23),
     ("bcast (x) from", "expected a node array or template name, found end of directive", 27),
     ("bcast (*)", "expected a variable name, found '*'", 20),
+    ("bcast (a[])", "expected a subscript or a triplet after '[', found ']'", 22),
+    ("bcast (a[0:5:])", "expected a section step, found ']'", 26),
+    ("bcast (a[0:5)", "expected ']', found ')'", 25),
     ("bcast (x) from p(1) from p(2)", "duplicate 'from' clause", 33),
     ("bcast (x) on p[1:]:", "extra tokens after 'bcast' directive: ':'", 31),
     ("barrier x", "unknown clause 'x' in 'barrier' directive", 21),

@@ -14,8 +14,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-
 from conftest import run_xmpacc
+
 from xmpacc import cli
 from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import InternalError
@@ -163,9 +163,7 @@ CASES = [
     # ---- reference §6.8 and other LATER features: "not supported yet"
     ("reflect-acc-not-replicated", in_main("#pragma xmp reflect (@a) acc", HEAD + "#pragma xmp shadow a[1]\n"),
      "'reflect ... acc' of 'a', which is not replicated"),
-    ("gmove", in_main("#pragma xmp @gmove\n    x = 1;"), "not supported yet"),
     ("coarray", in_main("#pragma xmp @coarray x : [*]"), "not supported yet"),
-    ("array-directive", in_main("#pragma xmp @array on t[0:100]\n    x = 1;"), "not supported yet"),
     ("post", in_main("#pragma xmp @post(p[0], 1)"), "not supported yet"),
     ("template-partly-unfixed", at_top("#pragma xmp @template t[:][4]\n", ""), "not supported yet"),
     ("acc-reflect", in_main("#pragma xmp acc @reflect (a)"), "not supported yet"),
@@ -262,6 +260,54 @@ CASES = [
                                    "    for (i = 0; i < 100; i++) @o.v[i] = 0;\n    }",
                                    HEAD + "struct s { int v[100]; };\n#pragma xmp align s.v[i] with t[i]\n"
                                    "struct s o;\n"), "aligned structure member 'o.v' in an acc loop: not supported yet"),
+]
+
+# ---- array sections, gmove, array (global-view §1-§3, §10)
+SEC = HEAD + "double b[100], la[10], lb[10], lc[4][5];\nint ia[10];\n#pragma xmp align b[i] with t[i]\n"
+CASES += [
+    ("section-length-0", in_main("    la[@0:0] = lb[0:3];", SEC), "must be > 0, not 0"),
+    ("section-step-0", in_main("    la[@0:3:0] = lb[0:3];", SEC), "must not be 0"),
+    ("section-shapes", in_main("    la[2:3] = lb[@0:4];", SEC), "'la' has shape [3] but 'lb' has shape [4]"),
+    ("section-2d-shapes", in_main("    lc[:][1] = lb[@0:5];", SEC), "'lc' has shape [4] but 'lb' has shape [5]"),
+    ("section-ranks", in_main("    lc[:][:] = @lb[0:4];", SEC), "'lc' has 2 dimension(s) but 'lb' has 1"),
+    ("section-bounds", in_main("    la[@5:6] = lb[0:6];", SEC), "reaches index 10, out of bounds of dimension 0"),
+    ("section-empty-omitted", in_main("    la[@12:] = 1.0;", SEC), "must be > 0, not 0"),
+    ("section-pointer-length", in_main("    double *q = la;\n    q[@2:] = 1.0;", SEC),
+     "the length of a section of 'q' must be given"),
+    ("section-assigns", in_main("    la[0:3] = @x++ + lb[0:3];", SEC), "must not assign"),
+    ("section-distributed", in_main("    @a[0:10] = lb[0:10];", SEC), "'#pragma xmp gmove'"),
+    ("section-distributed-rhs", in_main("    la[0:10] = @a[0:10];", SEC), "'#pragma xmp array on ...'"),
+    ("section-elsewhere", in_main("    s = f(la[@0:3]);", "double f(double *);\n" + SEC),
+     "array section ('[base:length:step]') outside an array assignment statement"),
+    ("section-scalar-lhs", in_main("    s = la[@0:3];", SEC), "outside an array assignment statement"),
+    ("gmove-arithmetic", in_main("#pragma xmp gmove\n    b[0:10] = @a[0:10] + 1;", SEC),
+     "no arithmetic, no calls"),
+    ("gmove-call", in_main("#pragma xmp gmove\n    s = @sqrt(a[0]);", "double sqrt(double);\n" + SEC),
+     "no arithmetic, no calls"),
+    ("gmove-types", in_main("#pragma xmp gmove\n    @ia[0:10] = a[0:10];", SEC),
+     "element types differ ('int' and 'double')"),
+    ("gmove-not-assignment", in_main("#pragma xmp @gmove\n    for (i = 0; i < 10; i++) x++;", SEC),
+     "the statement after gmove must be an assignment"),
+    ("gmove-compound-assignment", in_main("#pragma xmp @gmove\n    b[0:10] += a[0:10];", SEC),
+     "the statement after gmove must be an assignment"),
+    ("gmove-at-end", in_main("    {\n#pragma xmp @gmove\n    }", SEC), "the statement after gmove"),
+    ("gmove-shapes", in_main("#pragma xmp gmove\n    b[0:10] = a[@0:9];", SEC),
+     "'b' has shape [10] but 'a' has shape [9]"),
+    ("gmove-bounds", in_main("#pragma xmp gmove\n    b[@95:10] = a[0:10];", SEC), "out of bounds"),
+    ("gmove-index-bounds", in_main("#pragma xmp gmove\n    s = b[@100];", SEC), "index 100 is out of bounds"),
+    ("gmove-in-loop", in_main("#pragma xmp loop on t[i]\n    for (i = 0; i < 100; i++) {\n"
+                              "#pragma xmp @gmove\n    s = b[0];\n    }", SEC), "not supported yet"),
+    ("array-not-assignment", in_main("#pragma xmp @array on t[:]\n    x = 1;", SEC),
+     "must be an array assignment statement"),
+    ("array-undeclared", in_main("#pragma xmp array on @u[:]\n    a[:] = 1.0;", SEC), "template 'u' is not declared"),
+    ("array-nodes", in_main("#pragma xmp array on @p[:]\n    a[:] = 1.0;", SEC), "'array on' takes a template"),
+    ("array-shapes", in_main("#pragma xmp array on t[0:50]\n    a[@0:60] = b[0:60];", SEC),
+     "'t' has shape [50] but 'a' has shape [60]"),
+    ("array-runtime-step", in_main("#pragma xmp array on t[@0:10:i]\n    a[0:10] = 1.0;", SEC), "not supported yet"),
+    ("array-star", in_main("#pragma xmp array on t[@*]\n    a[:] = 1.0;", SEC), "not supported yet"),
+    ("array-rank", in_main("#pragma xmp array on @t[:][:]\n    a[:] = 1.0;", SEC), "1 dimension(s) but the reference gives 2"),
+    ("bcast-distributed-section", in_main("#pragma xmp bcast (@a[0:5])", SEC), "distributed array"),
+    ("bcast-section-bounds", in_main("#pragma xmp bcast (la[@5:6])", SEC), "out of bounds"),
 ]
 
 

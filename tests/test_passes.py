@@ -329,6 +329,124 @@ void f(void)
 """)
 
 
+# ---------------------------------------------------------------- sections, gmove, array (global-view §1-§3)
+
+SECTION_DECLS = DECLS + """\
+#pragma xmp template u[100]
+#pragma xmp distribute u[cyclic] onto p
+double b[100], la[10], lc[4][5];
+#pragma xmp align b[i] with u[i]
+"""
+
+
+def test_local_array_assignment_becomes_a_loop_nest(tmp_path: Path) -> None:
+    assert_lowered(tmp_path, SECTION_DECLS + """
+void f(double x)
+{
+    lc[1:3][2] = 2.0 * la[0:3] + x;
+    lc[:][:] = lc[:][:] * x;
+}
+""", """
+void f(double x)
+{
+    {
+        for (long long _xmpacc_i0 = 0; _xmpacc_i0 < 3; _xmpacc_i0++)
+            lc[1 + _xmpacc_i0][2] = 2.0 * la[_xmpacc_i0] + x;
+    }
+    {
+        for (long long _xmpacc_i0 = 0; _xmpacc_i0 < 4; _xmpacc_i0++)
+            for (long long _xmpacc_i1 = 0; _xmpacc_i1 < 5; _xmpacc_i1++)
+                lc[_xmpacc_i0][_xmpacc_i1] = lc[_xmpacc_i0][_xmpacc_i1] * x;
+    }
+}
+""")
+
+
+def test_overlapping_assignment_goes_through_a_temporary(tmp_path: Path) -> None:
+    assert_lowered(tmp_path, SECTION_DECLS + """
+void f(int n)
+{
+    la[1:n] = la[0:n];
+}
+""", """
+void f(int n)
+{
+    {
+        if (n <= 0)
+            _xmpacc_section_error("unit.c:13", 1, "la", (const long long []){0, n}, 0);
+        double *_xmpacc_tmp = __builtin_malloc((n) * sizeof(*_xmpacc_tmp) + 1);
+        long long _xmpacc_k = 0;
+        for (long long _xmpacc_i0 = 0; _xmpacc_i0 < n; _xmpacc_i0++)
+            _xmpacc_tmp[_xmpacc_k++] = la[_xmpacc_i0];
+        _xmpacc_k = 0;
+        for (long long _xmpacc_i0 = 0; _xmpacc_i0 < n; _xmpacc_i0++)
+            la[1 + _xmpacc_i0] = _xmpacc_tmp[_xmpacc_k++];
+        __builtin_free(_xmpacc_tmp);
+    }
+}
+""")
+
+
+def test_gmove_becomes_one_runtime_call_per_statement(tmp_path: Path) -> None:
+    assert_lowered(tmp_path, SECTION_DECLS + """
+void f(int i)
+{
+    double x;
+#pragma xmp gmove
+    b[0:50:2] = a[i:50];
+#pragma xmp gmove in async (3)
+    x = b[i];
+#pragma xmp gmove
+    la[:] = 1.5;
+}
+""", """
+void f(int i)
+{
+    double x;
+    _xmpacc_gmove("unit.c:14", 0, &_xmpacc_a_b, 0, (const long long []){1, sizeof(*b), 100, 1, 0, 50, 2},
+                  &_xmpacc_a_a, 0, (const long long []){1, sizeof(*a), 100, 1, i, 50, 1});
+    _xmpacc_async_begin(3);
+    _xmpacc_gmove("unit.c:16", 1, 0, (void *) (&x), (const long long []){0, sizeof(x)},
+                  &_xmpacc_a_b, 0, (const long long []){1, sizeof(*b), 100, 0, i, 1, 1});
+    _xmpacc_async_end();
+    {
+        for (long long _xmpacc_i0 = 0; _xmpacc_i0 < 10; _xmpacc_i0++)
+            la[_xmpacc_i0] = 1.5;
+    }
+}
+""")
+
+
+def test_array_directive_loops_over_the_owned_template_elements(tmp_path: Path) -> None:
+    assert_lowered(tmp_path, SECTION_DECLS + """
+void f(void)
+{
+#pragma xmp array on t[10:80]
+    a[10:80] = 2.0 * a[10:80] + b[0:80];
+}
+""", """
+void f(void)
+{
+    {
+        {
+            _xmpacc_sched_t _xmpacc_s__xmpacc_g0 = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 10, 10 + (80 - 1) * 1, 1);
+            for (long long _xmpacc_g0 = _xmpacc_s__xmpacc_g0.first; _xmpacc_g0 <= _xmpacc_s__xmpacc_g0.last;
+                 _xmpacc_g0 += _xmpacc_s__xmpacc_g0.step)
+            {
+                long long _xmpacc_i0 = _xmpacc_g0 - 10;
+                {
+                    if (!_xmpacc_is_local(&_xmpacc_a_b, 0, _xmpacc_i0))
+                        _xmpacc_section_error("unit.c:13", 3, "b", (const long long []){1, _xmpacc_i0}, 0);
+                    a[_XMPACC_L(_xmpacc_a_a, 0, 10 + _xmpacc_i0)] =
+                        2.0 * a[_XMPACC_L(_xmpacc_a_a, 0, 10 + _xmpacc_i0)] + b[_XMPACC_LC(_xmpacc_a_b, 0, _xmpacc_i0)];
+                }
+            }
+        }
+    }
+}
+""")
+
+
 # ---------------------------------------------------------------- pass-through (layer 4)
 
 PLAIN = """\

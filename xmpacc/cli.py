@@ -24,6 +24,7 @@ from xmpacc.diagnostics import (
 from xmpacc.driver import STAGES, Options, translate
 from xmpacc.emit import glue_c, host_c
 from xmpacc.emit_cu import kernels_cu
+from xmpacc.frontend.sections import rewrite_sections
 from xmpacc.info import render as render_info
 
 USAGE = f"""\
@@ -133,11 +134,16 @@ def _classify(arg: str, args: Args) -> None:
 
 
 def _has_directives(path: str) -> bool:
+    """Does the file need xmpacc: XMP directives, or array sections (``a[0:n] = ...``, which
+    plain C does not know)?"""
     try:
         with open(path, encoding="utf-8", errors="replace") as f:
-            # OpenACC (XcalableACC) lines too: never hand them to cc, which would ignore them
-            return any(line.lstrip().startswith("#") and "pragma" in line
-                       and ("xmp" in line or "acc" in line.split()) for line in f)
+            text = f.read()
+        # OpenACC (XcalableACC) lines too: never hand them to cc, which would ignore them;
+        # and array sections, which cc does not know
+        return any(line.lstrip().startswith("#") and "pragma" in line
+                   and ("xmp" in line or "acc" in line.split()) for line in text.splitlines()) \
+            or rewrite_sections(text) != text
     except OSError:
         raise XmpError(SourceLoc(path, 0, 0), "no such file") from None
 

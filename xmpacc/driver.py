@@ -16,11 +16,14 @@ from xmpacc.context import Context, Unit
 from xmpacc.frontend.cparse import parse_c
 from xmpacc.frontend.preprocess import preprocess
 from xmpacc.passes import (
+    array,
+    assign,
     attach,
     comm,
     declare,
     dynamic,
     entry,
+    gmove,
     gpu,
     leftovers,
     library,
@@ -37,7 +40,8 @@ Pass = Callable[[Unit, Context], Unit]
 PASSES: tuple[tuple[str, tuple[Pass, ...]], ...] = (
     ("attach", (attach.run,)),
     ("declare", (declare.run, nocomm.run)),
-    ("localize", (lower_decls.run, members.run, dynamic.run, library.run, subscripts.run)),
+    ("localize", (lower_decls.run, members.run, dynamic.run, library.run, array.run, gmove.run, assign.run,
+                  subscripts.run)),
     ("gpu", (gpu.run,)),
     ("loops", (loops.run,)),
     ("comm", (comm.run,)),

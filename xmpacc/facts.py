@@ -133,8 +133,29 @@ class CommFacts:
     on: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class GmoveFacts:
+    """gmove: the statement and what each side is (distributed, local, scalar)."""
+
+    statement: str
+    lhs: str
+    rhs: str
+    mode: str                        # collective, in, out
+    async_id: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class OwnerFacts:
+    """The array directive: the owners of the template elements compute."""
+
+    statement: str
+    template: str
+    checked: tuple[str, ...]         # arrays whose locality is checked at run time
+    temporary: bool
+
+
 Facts = (NodesFacts | TemplateFacts | DistributeFacts | AlignFacts | LoopFacts | KernelFacts | ReflectFacts
-         | CopyFacts | CommFacts)
+         | CopyFacts | CommFacts | GmoveFacts | OwnerFacts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,6 +181,30 @@ def var_facts(name: str, decl: c_ast.Decl) -> VarFacts:
         extents.append(_c(t.dim) if t.dim is not None else "?")
         t = t.type
     return VarFacts(name, _type_name(t), tuple(extents))
+
+
+def var_ref_facts(ref: xd.VarRef, decl: c_ast.Decl) -> VarFacts:
+    """A variable, element or section named in a directive (``bcast (a[0:5])``): its
+    extents are the section's lengths ("?" where the length is omitted)."""
+    whole = var_facts(ref.name.name, decl)
+    if ref.subs is None:
+        return whole
+    extents = [] if len(ref.subs) > len(whole.extents) else list(whole.extents)
+    kept = []
+    for k, sub in enumerate(ref.subs):
+        if isinstance(sub, xd.SectionTriplet):
+            kept.append(sub.length.text if sub.length is not None else
+                        ("?" if k >= len(extents) or sub.base is not None else extents[k]))
+    return VarFacts(_written(ref), whole.elem, tuple(kept + extents[len(ref.subs):]))
+
+
+def _written(ref: xd.VarRef) -> str:
+    def part(sub: xd.VarSub) -> str:
+        if isinstance(sub, xd.Expr):
+            return sub.text
+        texts = [x.text if x is not None else "" for x in (sub.base, sub.length, sub.step)]
+        return ":".join(texts if texts[2] else texts[:2])
+    return ref.name.name + "".join(f"[{part(s)}]" for s in ref.subs or ())
 
 
 def _node_extents(tmpl: TemplateSym) -> list[str | None]:
@@ -273,8 +318,8 @@ def directive(d: xd.Directive | None, scope: Scope, active: list[Replicated] | N
         return [InfoFact(d.loc, CommFacts("reduction", d.reduction.op,
                                           tuple(var_facts(n, f[1]) for n, f in found if f), d.on is not None))]
     if isinstance(d, xd.Bcast):
-        found = [(v.name, scope.find_c(v.name)) for v in d.variables]
-        return [InfoFact(d.loc, CommFacts("bcast", "", tuple(var_facts(n, f[1]) for n, f in found if f),
+        found = [(v, scope.find_c(v.name.name)) for v in d.variables]
+        return [InfoFact(d.loc, CommFacts("bcast", "", tuple(var_ref_facts(v, f[1]) for v, f in found if f),
                                           d.on is not None))]
     if isinstance(d, (xd.Barrier, xd.Task)):
         return [InfoFact(d.loc, CommFacts(type(d).__name__.lower(), on=d.on is not None))]

@@ -25,10 +25,12 @@ from xmpacc.facts import (
     Dim,
     DistributeFacts,
     Extent,
+    GmoveFacts,
     InfoFact,
     KernelFacts,
     LoopFacts,
     NodesFacts,
+    OwnerFacts,
     ReflectFacts,
     TemplateFacts,
     VarFacts,
@@ -310,9 +312,39 @@ def _comm(f: CommFacts) -> str:
     return f"MPI allreduce ({f.op}) of {_names([v.name for v in f.variables])} ({amount}) over {nodes}"
 
 
+def _gmove(f: GmoveFacts) -> str:
+    if f.lhs != "distributed" and f.rhs != "distributed":
+        how = "a plain copy on every node, no communication"
+    elif f.mode == "in":
+        how = "the executing nodes get the elements from their owners (MPI one-sided, no code on the owners)"
+    elif f.mode == "out":
+        how = "the executing nodes put the elements into their owners' blocks (MPI one-sided)"
+    elif f.rhs != "distributed":
+        how = "each owner of the left-hand side copies its own elements, no communication"
+    elif f.lhs == "scalar":
+        how = "every executing node gets the value from its owner"
+    elif f.lhs != "distributed":
+        how = "every executing node gets all the elements from their owners"
+    else:
+        how = "a copy between the owners, one message per pair of nodes at most, planned at the first execution"
+    later = f"; asynchronous: complete after wait_async ({f.async_id})" if f.async_id else ""
+    return f"{f.statement}: {how}{later}"
+
+
+def _owner(f: OwnerFacts) -> str:
+    text = f"{f.statement}: each node computes the elements whose template {f.template} element it owns, " \
+           "no communication"
+    if f.temporary:
+        text += "; the right-hand side goes through a temporary (it reads the array it writes)"
+    if f.checked:
+        text += f"; run-time check that the elements of {_names(list(f.checked))} are local"
+    return text
+
+
 _RENDER: dict[type, Callable[[Any], str]] = {
     NodesFacts: _nodes, TemplateFacts: _template, DistributeFacts: _distribute, AlignFacts: _align,
     LoopFacts: _host_loop, KernelFacts: _kernel, ReflectFacts: _reflect, CopyFacts: _copy, CommFacts: _comm,
+    GmoveFacts: _gmove, OwnerFacts: _owner,
 }
 
 # ---------------------------------------------------------------- the remarks

@@ -11,6 +11,7 @@
 #include "xmpacc_dist.h"
 #include "xmpacc_index.h"
 #include "xmpacc_loops.h"
+#include "xmpacc_sections.h"
 #include "xmp.h"
 #include "xmpacc_rt.h"
 

@@ -431,7 +431,7 @@ class ReduceShadow:
 
 @dataclass(frozen=True, slots=True)
 class Bcast:
-    variables: tuple[Name, ...]
+    variables: tuple[VarRef, ...]   # ``x``, ``k[1]``, ``a[0:5]`` (sections of local arrays)
     source: Ref | None  # ``from``
     on: Ref | None
     loc: SourceLoc
@@ -485,10 +485,32 @@ class AccReplicateSync:
     loc: SourceLoc
 
 
+GmoveMode = Literal["collective", "in", "out"]
+
+
+@dataclass(frozen=True, slots=True)
+class Gmove:
+    """``gmove [in | out] [async (id)]``: the next statement is a global assignment
+    (global-view §2) between local, replicated and distributed data."""
+
+    mode: GmoveMode
+    loc: SourceLoc
+    async_id: Expr | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ArrayDirective:
+    """``array on t[:][:]``: the next array assignment statement runs element by element
+    on the owners of the template elements (global-view §3)."""
+
+    on: Ref
+    loc: SourceLoc
+
+
 Declaration = Union[NodesDecl, TemplateDecl, Distribute, Align, Shadow]
 Directive = Union[
     NodesDecl, TemplateDecl, Distribute, Align, Shadow, TemplateFix,
     Loop, ReductionDirective, Reflect, Bcast, Barrier, Task, WaitAsync,
-    AccReplicate, AccReplicateSync,
+    AccReplicate, AccReplicateSync, Gmove, ArrayDirective,
     ReflectInit, ReflectDo, ReduceShadow, Tasks,
 ]

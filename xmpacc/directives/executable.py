@@ -47,6 +47,7 @@ from xmpacc.directives.refs import (
     parse_name_list,
     parse_offset_sub,
     parse_paren_names,
+    parse_paren_var_refs,
     parse_ref,
     parse_var_ref,
     star,
@@ -306,9 +307,9 @@ def _rwidth(ts: TokenStream) -> ReflectWidth:
     return ReflectWidth(lower, upper, periodic)
 
 
-# BNF: bcast ::= bcast ( name-list ) [ from ref ] [ on ref ] [ async ( int-expr ) ]
+# BNF: bcast ::= bcast ( var-list ) [ from ref ] [ on ref ] [ async ( int-expr ) ]
 def parse_bcast(ts: TokenStream, kw: Token) -> list[Directive]:
-    variables = parse_paren_names(ts, "a variable name", "bcast")
+    variables = parse_paren_var_refs(ts, "a variable name", "bcast")
     clauses = parse_clauses(ts, "bcast", {"from": _on_ref, "on": _on_ref, "async": parse_async_clause})
     return [Bcast(variables, clauses.get("from"), clauses.get("on"), ts.loc(kw), clauses.get("async"))]
 

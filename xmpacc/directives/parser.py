@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from types import MappingProxyType
 
 from xmpacc.diagnostics import SourceLoc, XmpError
-from xmpacc.directives import dynamic, executable, globalview
+from xmpacc.directives import dynamic, executable, global_view, globalview
 from xmpacc.directives.ast import (
     Align,
     AlignSource,
@@ -62,7 +62,7 @@ Handler = Callable[[TokenStream, Token], list[Directive]]
 
 # Recognised so that a user gets "not supported yet" instead of "unknown" (reference §6.8).
 _LATER_DIRECTIVES = frozenset({
-    "gmove", "array", "coarray", "post", "wait", "lock", "unlock", "local_alias",
+    "coarray", "post", "wait", "lock", "unlock", "local_alias",
 })
 
 
@@ -342,4 +342,6 @@ _HANDLERS: MappingProxyType[str, Handler] = MappingProxyType({
     "reflect_do": globalview.parse_reflect_do,
     "reduce_shadow": globalview.parse_reduce_shadow,
     "tasks": globalview.parse_tasks,
+    "gmove": global_view.parse_gmove,
+    "array": global_view.parse_array,
 })

@@ -30,6 +30,15 @@ from xmpacc.passes.attach import pragma_id
 from xmpacc.passes.onrefs import on_ref
 from xmpacc.passes.reductions import reduction_directive_calls
 from xmpacc.scoping import ScopedWalker
+from xmpacc.section_code import (
+    Hoister,
+    base_address,
+    element,
+    encode,
+    operand_of,
+    resolve,
+    var_ref_node,
+)
 from xmpacc.symbols import ArraySym, Scope, ScopeTree
 
 
@@ -48,6 +57,26 @@ def _data_operand(name: xd.Name, scope: Scope) -> tuple[str, str]:
         raise XmpError(name.loc, f"'{name.name}' is a distributed array; bcast takes local data")
     is_array = isinstance(found[1].type, c_ast.ArrayDecl)
     return (name.name if is_array else f"&{name.name}"), f"sizeof({name.name})"
+
+
+def _bcast_part(ref: xd.VarRef, scope: Scope, where: str, src: tuple[str, str], on: tuple[str, str],
+                coord: object) -> c_ast.Node:
+    """``bcast (k[1])`` (an element: its bytes) or ``bcast (a[0:5])`` (a section of a local
+    array: only its elements move, runtime/gmove.py)."""
+    op = operand_of(var_ref_node(ref), scope)
+    if op is None or not op.is_array:
+        raise XmpError(ref.loc, f"'{ref.name.name}' is not an array; it takes no subscripts")
+    if op.sym is not None:
+        raise XmpError(ref.loc, f"'{ref.name.name}' is a distributed array; bcast takes local data")
+    h = Hoister(where, coord)
+    subs = resolve(op, h)
+    tail = f"{src[0]}, {src[1]}, {on[0]}, {on[1]});"
+    if op.rank == 0:
+        elem = cbuild.to_c(element(op, subs, []))
+        call = f"_xmpacc_bcast(&{elem}, {where}, sizeof({elem}), {tail}"
+    else:
+        call = f"_xmpacc_bcast_section({base_address(op)}, {where}, {encode(op, subs, h)}, {tail}"
+    return c_ast.Compound(h.decls + h.checks + cbuild.stmts(call, coord), coord)
 
 
 def reflect_calls(d: xd.Reflect, scope: Scope, coord: object,
@@ -146,11 +175,15 @@ class _CommLowering(ScopedWalker):
     def _bcast(self, d: xd.Bcast, coord: object) -> list[c_ast.Node]:
         src = node_ref(d.source, self.scope, single=True)
         on = node_ref(d.on, self.scope)
+        where = cbuild.where_literal(d.loc)
         out: list[c_ast.Node] = []
-        for name in d.variables:
-            addr, size = _data_operand(name, self.scope)
-            out += cbuild.stmts(f"_xmpacc_bcast({addr}, {cbuild.where_literal(d.loc)}, {size}, {src[0]}, {src[1]}, "
-                                f"{on[0]}, {on[1]});", coord)
+        for ref in d.variables:
+            if ref.subs is None:
+                addr, size = _data_operand(ref.name, self.scope)
+                out += cbuild.stmts(f"_xmpacc_bcast({addr}, {where}, {size}, {src[0]}, {src[1]}, "
+                                    f"{on[0]}, {on[1]});", coord)
+            else:
+                out.append(_bcast_part(ref, self.scope, where, src, on, coord))
         return out
 
     def _task(self, d: xd.Task, body: c_ast.Node | None) -> c_ast.Node:

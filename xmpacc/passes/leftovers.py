@@ -27,7 +27,7 @@ _NAMES = {
     xd.AccReplicateSync: "acc replicate_sync", xd.NodesDecl: "nodes", xd.TemplateDecl: "template",
     xd.Distribute: "distribute", xd.Align: "align", xd.Shadow: "shadow", xd.TemplateFix: "template_fix",
     xd.ReflectInit: "reflect_init", xd.ReflectDo: "reflect_do", xd.ReduceShadow: "reduce_shadow",
-    xd.Tasks: "tasks",
+    xd.Tasks: "tasks", xd.Gmove: "gmove", xd.ArrayDirective: "array",
 }
 
 

@@ -96,6 +96,13 @@ class NestBuilder:
         return c_ast.Compound(items, node.coord)
 
 
+def distributed_for(node: c_ast.For, info: CanonicalLoop, tmpl: TemplateSym, tdim: int) -> c_ast.Compound:
+    """One plain distributed loop over template dimension ``tdim`` (the array directive's
+    loops over a template section use it too, passes/array.py)."""
+    builder = NestBuilder(tmpl, "bracket", {}, None)
+    return builder._distributed_for(node, info, DimSched(info.var, tdim, None, "plain", None))
+
+
 def _replace_nested(parent: c_ast.For, old: c_ast.For, new: c_ast.Node) -> None:
     if parent.stmt is old:
         parent.stmt = new

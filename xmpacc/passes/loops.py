@@ -233,3 +233,5 @@ def run(unit: Unit, ctx: Context) -> Unit:
     assert ctx.scopes is not None
     _LoopLowering(ctx.scopes, ctx).visit(unit.ast)
     return unit  # errors stay collected until the check stage
+
+

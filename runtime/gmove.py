@@ -1,0 +1,342 @@
+"""The gmove entries of the contract (global-view §2), sections in ``bcast`` and the
+run-time errors of array sections.  ``GmoveRuntime`` is mixed into ``api.Runtime``.
+
+``_xmpacc_gmove`` reads both sides (a distributed array's descriptor, or local data at an
+address) and their sections, finds or builds the plan of this node (gmove_plan.py; cached
+per call site, arguments and node set) and runs it:
+
+* collective (no ``in``/``out``): every node of the executing set takes part; one packed
+  message per pair of nodes (Isend/Irecv on a communicator of its own), elements that stay
+  on a node are copied directly, a contiguous block is sent or received in place;
+* ``in`` / ``out``: one-sided MPI-3 RMA on windows over the arrays' local buffers (created
+  at ``align`` once the program announced gmove in/out with ``_xmpacc_gmove_rma_init``):
+  the nodes of the executing set get or put, the other side runs no code.
+
+``XMPACC_STATS`` counts ``gmove_bytes`` (sent to other nodes) and ``gmove_calls``.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import weakref
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .arrays import DistArray, read_longs
+from .contract import GMOVE_IN, GMOVE_OUT, SECERR_SHAPE
+from .errors import RuntimeFailure, where_text
+from .gmove_exec import (
+    Runner,
+    elem_dtype,
+    make_runner,
+    run_collective,
+    run_one_sided,
+    weak,
+)
+from .gmove_plan import (
+    Plan,
+    PlanError,
+    Side,
+    SideDim,
+    collective_plan,
+    get_plan,
+    put_plan,
+    put_writes,
+)
+from .sections import (
+    Section,
+    SectionError,
+    Sub,
+    check_section,
+    error_message,
+    local_view,
+    numpy_index,
+    read_section,
+)
+
+_PLAN_CACHE = 256          # plans kept per process (least recently used dropped)
+_TAG = 7301
+@dataclass
+class Operand:
+    """One side of a gmove at run time."""
+
+    name: str
+    side: Side
+    array: DistArray | None
+    base: int                      # local data: address of its first element
+
+    def view(self) -> np.ndarray:
+        """The whole local buffer as a 1-D array of elements."""
+        esize = self.side.section.elem_size
+        if self.array is not None:
+            return self.array.buffer.view(elem_dtype(esize))
+        sec = self.side.section
+        if not sec.subs:
+            raw = (ctypes.c_char * esize).from_address(self.base)
+            return np.frombuffer(raw, dtype=elem_dtype(esize))
+        return local_view(self.base, sec).reshape(-1).view(elem_dtype(esize))
+
+    def key(self) -> tuple[Any, ...]:
+        return (id(self.array) if self.array is not None else "local", self.side.section)
+
+class GmoveRuntime:
+    """gmove, bcast of sections and section errors (mixed into ``api.Runtime``)."""
+
+    world: Any
+    stats: dict[str, int]
+
+    # ------------------------------------------------------------------ state
+    def _gmove_state(self) -> dict[str, Any]:
+        state = self.__dict__.get("_gmove")
+        if state is None:
+            state = self.__dict__["_gmove"] = {"plans": OrderedDict(), "comms": {}, "rma": False,
+                                               "windows": {}}
+        return state
+
+    # ------------------------------------------------------------------ errors
+    def _xmpacc_section_error(self, where: bytes, what: int, name: bytes, a: int, b: int | None) -> None:
+        n = read_longs(a, 1)[0]
+        if what == SECERR_SHAPE:
+            left = read_longs(a, 1 + n)[1:]
+            m = read_longs(b, 1)[0]
+            values, other = left, read_longs(b, 1 + m)[1:]
+        else:
+            values, other = read_longs(a, 1 + n)[1:] if what == 3 else read_longs(a, 2), []
+        raise RuntimeFailure(where_text(where), error_message(what, name.decode(), values, other))
+
+    # ------------------------------------------------------------------ bcast (a[0:5])
+    def _xmpacc_bcast_section(self, base: int, where: bytes, sec: int, from_nodes: int | None,
+                              from_ref: int | None, on_nodes: int | None, on_ref: int | None) -> None:
+        w = where_text(where)
+        comm = self._on_set(on_nodes, on_ref, w)   # type: ignore[attr-defined]
+        if comm is None:
+            return
+        section = read_section(sec)
+        try:
+            check_section(section, "the section")
+        except SectionError as e:
+            raise RuntimeFailure(w, f"bcast: {e}", collective=self._everyone()) from None
+        root = self._bcast_root(comm, from_nodes, from_ref, w)   # type: ignore[attr-defined]
+        part = local_view(base, section)[numpy_index(section)]
+        data = np.ascontiguousarray(part)
+        comm.Bcast(data.reshape(-1), root=root)
+        if comm.Get_rank() != root:
+            part[...] = data
+
+    # ------------------------------------------------------------------ gmove
+    def _xmpacc_gmove_rma_init(self) -> None:
+        state = self._gmove_state()
+        if state["rma"]:
+            return
+        state["rma"] = True
+        import atexit
+
+        atexit.register(self._gmove_free_windows)   # before mpi4py finalizes MPI (LIFO)
+        for arr in list(self.arrays.values()):   # type: ignore[attr-defined]
+            self._gmove_attach(arr, self.world)
+
+    def _gmove_free_windows(self) -> None:
+        """Free the windows (collective; every node ends here in the same order)."""
+        from mpi4py import MPI
+
+        windows = self._gmove_state()["windows"]
+        if not MPI.Is_finalized():
+            for _ref, win, _ranks in windows.values():
+                win.Free()
+        windows.clear()
+
+    def _gmove_attach(self, arr: DistArray, comm: Any = None) -> None:
+        """A window over a new array's buffer, when the program uses gmove in/out."""
+        state = self._gmove_state()
+        if not state["rma"]:
+            return
+        from mpi4py import MPI
+
+        comm = comm if comm is not None else self.exec_comm   # type: ignore[attr-defined]
+        win = MPI.Win.Create(arr.buffer if arr.buffer.nbytes else MPI.BOTTOM, 1, comm=comm)
+        group = comm.Get_group()
+        worlds = MPI.Group.Translate_ranks(group, list(range(comm.Get_size())), self.world.Get_group())
+        group.Free()
+        state["windows"][id(arr)] = (weakref.ref(arr), win, {w: k for k, w in enumerate(worlds)})
+
+    def _gmove_detach(self, arr: DistArray) -> None:
+        entry = self._gmove_state()["windows"].pop(id(arr), None)
+        if entry is not None:
+            entry[1].Free()
+
+    def _xmpacc_gmove(self, where: bytes, mode: int, lhs_array: int | None, lhs_base: int | None,
+                      lhs_sec: int, rhs_array: int | None, rhs_base: int | None, rhs_sec: int) -> None:
+        w = where_text(where)
+        self.stats["gmove_calls"] = self.stats.get("gmove_calls", 0) + 1
+        dst = self._gmove_operand(lhs_array, lhs_base, lhs_sec, w, "left")
+        src = self._gmove_operand(rhs_array, rhs_base, rhs_sec, w, "right")
+        if dst.side.section.elem_size != src.side.section.elem_size:
+            raise RuntimeFailure(w, f"gmove: elements of '{dst.name}' have {dst.side.section.elem_size} bytes "
+                                    f"but those of '{src.name}' {src.side.section.elem_size}", collective=self._everyone())
+        if not src.side.section.shape and dst.side.section.shape:
+            self._gmove_fill(w, mode, dst, src)
+        else:
+            self._gmove_move(w, mode, dst, src)
+
+    def _gmove_fill(self, w: str, mode: int, dst: Operand, src: Operand) -> None:
+        """``a[0:n] = x`` (or an element): every executing node gets the value, then each
+        owner fills its part."""
+        esize = src.side.section.elem_size
+        value = np.zeros(esize, dtype=np.uint8)
+        scalar = Operand("(value)", Side((), Section(esize, (), ()), None), None, value.ctypes.data)
+        if src.array is not None:
+            self._gmove_move(w, mode if mode == GMOVE_IN else 0, scalar, src, keep=value)
+        else:
+            sec = src.side.section
+            if sec.subs:   # an element of a local array
+                value[...] = local_view(src.base, sec)[numpy_index(sec)].reshape(-1)
+            else:
+                value[...] = np.frombuffer((ctypes.c_char * esize).from_address(src.base), dtype=np.uint8)
+        self._gmove_broadcast(w, mode, dst, value, esize)
+
+    def _gmove_broadcast(self, w: str, mode: int, dst: Operand, value: np.ndarray, esize: int) -> None:
+        """Each holder of a destination element (or, ``out``, the participant responsible
+        for it) writes ``value`` there."""
+        ndim = len(dst.side.section.shape)
+        shape = dst.side.section.shape
+        # a local source of the destination's shape whose elements all sit at one address:
+        # strides 0, written as extents 1 and steps 0 over a one-element buffer
+        src = Operand("(value)", Side(tuple(SideDim(1) for _ in range(ndim)),
+                                      Section(esize, (1,) * ndim, tuple(Sub(True, 0, n, 0) for n in shape)),
+                                      None), None, value.ctypes.data)
+        self._gmove_move(w, GMOVE_OUT if mode == GMOVE_OUT else 0, dst, src, keep=value)
+
+    def _gmove_move(self, w: str, mode: int, dst: Operand, src: Operand, keep: Any = None) -> None:
+        if mode == GMOVE_IN and src.array is not None:
+            self._gmove_one_sided(w, "in", dst, src)
+        elif mode == GMOVE_OUT and dst.array is not None:
+            self._gmove_one_sided(w, "out", dst, src)
+        else:
+            self._gmove_collective(w, dst, src, keep)
+
+    def _gmove_operand(self, arr_ptr: int | None, base: int | None, sec_ptr: int, w: str, which: str) -> Operand:
+        sec = read_section(sec_ptr)
+        if not arr_ptr:
+            op = Operand(f"the {which}-hand side", Side(tuple(SideDim(max(e, 1)) for e in sec.extents), sec, None),
+                         None, int(base or 0))
+            self._gmove_check(op, w)
+            return op
+        arr = self.arrays.get(arr_ptr)   # type: ignore[attr-defined]
+        if arr is None:
+            raise RuntimeFailure(w, "gmove of a distributed array whose align has not run")
+        tmpl = arr.template
+        dims = []
+        for k, lay in enumerate(arr.layouts):
+            t = arr.tdims[k]
+            nd = tmpl.node_dims[t] if t >= 0 else -1
+            dims.append(SideDim(lay.extent, lay.dist, nd, lay.offset, lay.shadow_lo, lay.shadow_hi, lay.full_shadow))
+        if len(sec.subs) != len(dims):
+            raise RuntimeFailure(w, f"gmove: '{arr.name}' has {len(dims)} dimensions but {len(sec.subs)} subscripts")
+        sec = Section(arr.elem_size, tuple(lay.extent for lay in arr.layouts), sec.subs)
+        op = Operand(arr.name, Side(tuple(dims), sec, tmpl.nodes.extents), arr, 0)
+        self._gmove_check(op, w)
+        return op
+
+    def _gmove_check(self, op: Operand, w: str) -> None:
+        try:
+            check_section(op.side.section, op.name)
+        except SectionError as e:
+            raise RuntimeFailure(w, f"gmove: {e}", collective=self._everyone()) from None
+
+    # ------------------------------------------------------------------ plans
+    def _plan(self, w: str, how: str, build: Any) -> Plan:
+        """Planning errors: wrong sections are seen by every node alike; an element held
+        only outside the executing set is seen by some nodes, which end the job."""
+        try:
+            return build()
+        except PlanError as e:
+            raise RuntimeFailure(w, f"gmove{how}: {e}") from None
+        except SectionError as e:
+            raise RuntimeFailure(w, f"gmove{how}: {e}", collective=self._everyone()) from None
+
+    def _everyone(self) -> bool:
+        return self.exec_comm.Get_size() == self.world.Get_size()   # type: ignore[attr-defined]
+
+    def _check_complete(self, w: str, how: str, comm: Any, moved: dict[int, np.ndarray], dst: Operand,
+                        members: list[int]) -> None:
+        """Every destination element (each copy) gets a value, once: one sum over the nodes
+        when the plan is made, so that data outside the executing node set is reported."""
+        total = comm.allreduce(sum(len(v) for v in moved.values()))
+        want = put_writes(dst.side, members)
+        if total != want:
+            raise RuntimeFailure(w, f"gmove{how}: only {total} of the {want} destination elements have a "
+                                    "source in the executing node set (outside a task, every node "
+                                    "executes; inside one, use 'gmove in' to read and 'gmove out' to "
+                                    "write data of other nodes)", collective=self._everyone())
+
+    def _participants(self, comm: Any) -> list[int]:
+        from mpi4py import MPI
+
+        group = comm.Get_group()
+        ranks = MPI.Group.Translate_ranks(group, list(range(comm.Get_size())), self.world.Get_group())
+        group.Free()
+        return list(ranks)
+
+    def _cached(self, key: tuple[Any, ...], dst: Operand, src: Operand, build: Any) -> Any:
+        plans: OrderedDict = self._gmove_state()["plans"]
+        entry = plans.get(key)
+        if entry is not None and entry.arrays[0] is not None and entry.arrays[0]() is not dst.array:
+            entry = None
+        if entry is not None and entry.arrays[1] is not None and entry.arrays[1]() is not src.array:
+            entry = None
+        if entry is None:
+            entry = build()
+            plans[key] = entry
+            while len(plans) > _PLAN_CACHE:
+                plans.popitem(last=False)
+        plans.move_to_end(key)
+        return entry
+
+    def _gmove_comm(self) -> Any:
+        comm = self.exec_comm   # type: ignore[attr-defined]
+        comms = self._gmove_state()["comms"]
+        key = comm.py2f()
+        if key not in comms:
+            comms[key] = (comm.Dup(), self._participants(comm))
+        return comms[key]
+
+    def _gmove_collective(self, w: str, dst: Operand, src: Operand, keep: Any) -> None:
+        comm, members = self._gmove_comm()
+        me = self.world.Get_rank()
+        key = (w, "collective", dst.key(), src.key(), comm.py2f())
+
+        def build() -> Runner:
+            plan = self._plan(w, "", lambda: collective_plan(dst.side, src.side, me, members, self.world.Get_size()))
+            runner = make_runner(plan, members, me, dst.side.section.elem_size, (weak(dst.array), weak(src.array)), w)
+            self._check_complete(w, "", comm, plan.recvs, dst, members)
+            return runner
+
+        runner = self._cached(key, dst, src, build)
+        run_collective(runner, comm, dst.view(), src.view(), dst.array is not None and dst.array is src.array,
+                       self.stats, self.asyncs, keep)   # type: ignore[attr-defined]
+
+    def _gmove_one_sided(self, w: str, how: str, dst: Operand, src: Operand) -> None:
+        remote = src if how == "in" else dst
+        entry = self._gmove_state()["windows"].get(id(remote.array))
+        if entry is None or entry[0]() is not remote.array:
+            raise RuntimeFailure(w, f"gmove {how}: '{remote.name}' has no MPI window (this is a bug in xmpacc)")
+        _ref, win, win_ranks = entry
+        me, world = self.world.Get_rank(), self.world.Get_size()
+        members = self._participants(self.exec_comm)   # type: ignore[attr-defined]
+        key = (w, how, dst.key(), src.key(), tuple(members))
+
+        def build() -> Plan:
+            if how == "in":
+                plan = self._plan(w, " in", lambda: get_plan(dst.side, src.side, me, world))
+            else:
+                plan = self._plan(w, " out", lambda: put_plan(dst.side, src.side, me, members, world))
+            self._check_complete(w, f" {how}", self.exec_comm, plan.recvs if how == "in" else plan.sends,  # type: ignore[attr-defined]
+                                 dst, members)
+            return plan
+
+        plan = self._cached(key, dst, src, build)
+        run_one_sided(plan, how, win, win_ranks, dst.view(), src.view(), me, src.side.section.elem_size,
+                      self.stats, w)
