@@ -17,6 +17,7 @@ from typing import Any
 from .acc import AccRuntime
 from .asyncs import AsyncOps
 from .arrays import DistArray, Template, make_array, read_ints, read_longs
+from .check import CheckEntries
 from .collectives import allreduce, bcast_bytes, reset_to_identity, view
 from .cstructs import CArray, CNodes, CTemplate
 from .errors import RuntimeFailure, where_text
@@ -38,7 +39,7 @@ class ExecSet:
 
 
 @dataclass
-class Runtime(AccRuntime):
+class Runtime(AccRuntime, CheckEntries):
     """State of one process's runtime: MPI, descriptors by address, the executing set."""
 
     world: Any

@@ -1,8 +1,9 @@
 """The compiler's stages, in order.  Each is a function; ``--stop-after`` shows any of them.
 
-    preprocess -> parse -> attach -> declare -> localize -> gpu -> loops -> comm -> check
-    -> entry -> emit -> build
+    preprocess -> parse -> attach -> declare -> locality -> localize -> gpu -> loops -> comm
+    -> check -> entry -> emit -> build
 
+locality only looks (at the source's subscripts, so before localize rewrites them).
 gpu runs before loops and comm so that it still sees every directive inside an acc loop
 (they are errors there) and owns ``loop ... acc`` before the host loop pass.
 """
@@ -22,6 +23,7 @@ from xmpacc.passes import (
     entry,
     gpu,
     leftovers,
+    locality,
     loops,
     lower_decls,
     subscripts,
@@ -33,6 +35,7 @@ Pass = Callable[[Unit, Context], Unit]
 PASSES: tuple[tuple[str, tuple[Pass, ...]], ...] = (
     ("attach", (attach.run,)),
     ("declare", (declare.run,)),
+    ("locality", (locality.run,)),
     ("localize", (lower_decls.run, subscripts.run)),
     ("gpu", (gpu.run,)),
     ("loops", (loops.run,)),

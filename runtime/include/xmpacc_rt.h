@@ -27,5 +27,6 @@ void _xmpacc_replicate_sync(const char * where, int direction, const void * key,
 void _xmpacc_launch(const char * where, const char * kernel, long long total, long long nthreads, int nparams, const void * args, const long long * kinds);
 void _xmpacc_device_wait(void);
 void _xmpacc_exit_hook(int status);
+void _xmpacc_check_fail(const void * array, int what, const long long * globals, const char * file, int line);
 
 #endif
