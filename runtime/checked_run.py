@@ -66,9 +66,9 @@ class CheckedRuntime(Runtime):
     # ------------------------------------------------------------ descriptors
     def _xmpacc_align(self, ptr: int, *args: Any) -> int:
         base = super()._xmpacc_align(ptr, *args)
-        c = CArray.from_address(ptr)
-        c.id = len(self.check_ids) + 1
-        self.check_ids[c.id] = ptr
+        ident = next((i for i, p in self.check_ids.items() if p == ptr), len(self.check_ids) + 1)
+        CArray.from_address(ptr).id = ident   # one id per descriptor, however often it is aligned
+        self.check_ids[ident] = ptr
         return base
 
     def _newer(self, key: int, writer: str | None) -> None:

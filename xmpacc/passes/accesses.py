@@ -86,6 +86,9 @@ def const_value(node: c_ast.Node | None) -> int | None:
 
 def text_value(text: str) -> int | None:
     """The value of a directive's integer expression (macros expanded), None if not constant."""
+    plain = text.strip()
+    if plain.isdigit():          # nearly every width and offset: no parser needed
+        return int_value(plain)
     try:
         return const_value(cbuild.expr(text))
     except InternalError:
