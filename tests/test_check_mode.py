@@ -115,6 +115,19 @@ def test_checked_kernel_stops_at_the_read(env: dict[str, str], built: dict[str, 
     assert_stopped_at(r, src, read_line(src, "b[i] = a[i - 1] + a[i + 1];"))
 
 
+@pytest.mark.mpi
+def test_the_line_is_the_access_not_the_statement(tmp_path: Path, env: dict[str, str]) -> None:
+    """A statement over two lines: the report names the line of the bad subscript (emit.py
+    gives it its own #line marker)."""
+    text = (PROGRAMS / "stencil.c").read_text().replace("b[i] = a[i - 1] + a[i + 1];",
+                                                        "b[i] = a[i]\n             + a[i + 1];")
+    src = tmp_path / "two_lines.c"
+    src.write_text(text)
+    r = run_mpi(2, build(src, tmp_path / "two_lines"), env={**env, "XMPACC_CHECK": "1"})
+    line = read_line(src, "+ a[i + 1];")
+    assert f"two_lines.c:{line}: error: a[50] is not on node 0 (owner: node 1)" in r.stderr, r.stderr
+
+
 # ------------------------------------------------------------------ other distributions
 
 GRID = """\
