@@ -18,6 +18,7 @@ from .acc import AccRuntime
 from .dynamic import DynamicRuntime, PointerMap, check_bounds, set_bounds
 from .arrays import DistArray, Template, make_array, read_ints, read_longs
 from .asyncs import AsyncOps
+from .check import CheckEntries
 from .collectives import allreduce, bcast_bytes, reset_to_identity, view
 from .cstructs import DESC_ARRAY, DESC_NODES, DESC_TEMPLATE, CArray, CNodes, CTemplate
 from .errors import RuntimeFailure, where_text
@@ -35,7 +36,8 @@ class ExecSet:
 
 
 @dataclass
-class Runtime(DynamicRuntime, AccRuntime, TaskRuntime, ReductionRuntime, ShadowRuntime, GmoveRuntime):
+class Runtime(DynamicRuntime, AccRuntime, TaskRuntime, ReductionRuntime, ShadowRuntime, GmoveRuntime,
+              CheckEntries):
     """State of one process's runtime: MPI, descriptors by address, the executing set."""
 
     world: Any

@@ -184,6 +184,10 @@ ENTRIES: tuple[Entry, ...] = (
        "xmp_dist_gblockmap: the gblock sizes of a template dimension; -1 if it is no gblock"),
     _e("_xmpacc_mpi_comm", "long long", "", "xmp_get_mpi_comm(): the executing node set's MPI_Comm"),
     _e("_xmpacc_mpi_thread_level", "int", "", "the MPI thread level the runtime initialised"),
+    _e("_xmpacc_check_fail", "void",
+       "const void *array, int what, const long long *globals, const char *file, int line",
+       "checked builds (include/xmpacc_check.h): an access of element globals of array broke "
+       "rule what (1: not on this node, 2: a kernel's writes are still on the device); ends the job"),
 )
 
 BY_NAME = {e.name: e for e in ENTRIES}
@@ -239,11 +243,13 @@ GMOVE_COLLECTIVE, GMOVE_IN, GMOVE_OUT = 0, 1, 2
 
 # Kernel parameter kinds in ``_xmpacc_launch``: three numbers per parameter (kind, a, b).
 LAUNCH_VALUE = 0       # a host value; a = its size in bytes
-LAUNCH_DEVBUF = 1      # the device copy of a replicated variable (key = host address)
+LAUNCH_DEVBUF = 1      # the device copy of a replicated variable (key = host address);
+                       # a = LAUNCH_READS | LAUNCH_WRITES: what the kernel does with it
 LAUNCH_DEVDESC = 2     # an aligned array's descriptor, by value, its template pointer on the device
 LAUNCH_REDUCTION = 3   # per-thread partials; a = type code, b = operator; host var at the address
 LAUNCH_LANES = 4       # int: lanes per iteration, chosen by the runtime (1 = the paper's mapping)
 LAUNCH_GRID2 = 5       # int: 1 when the runtime launched a 2-D grid; a = number of distributed loops
+LAUNCH_READS, LAUNCH_WRITES = 1, 2
 
 
 if __name__ == "__main__":

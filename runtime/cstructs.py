@@ -82,7 +82,7 @@ class CADim(Structure):
         ("shadow_lo", c_longlong),
         ("shadow_hi", c_longlong),
         ("full_shadow", c_int),
-        ("pad_", c_int),
+        ("check", c_int),
         ("lext", c_longlong),
         ("gtol", c_longlong),
         ("owned_first", c_longlong),

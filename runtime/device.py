@@ -128,7 +128,7 @@ class HostBackend:
 class CudaBackend:
     name = "cuda"
 
-    def __init__(self, source: str | None, local_rank: int) -> None:
+    def __init__(self, source: str | None, local_rank: int, checked: bool = False) -> None:
         import cupy
 
         self.cupy = cupy
@@ -143,6 +143,7 @@ class CudaBackend:
         self.functions: dict[tuple[str, int], Any] = {}
         self.pinned: set[int] = set()
         self.pending: str | None = None   # where of the last launch not waited for
+        self.checked = checked            # a checked run: kernels check their subscripts
 
     def describe(self) -> str:
         return f"GPU {self.device_id} ({self.props['name'].decode()})"
@@ -232,7 +233,8 @@ class CudaBackend:
 
     def _compile(self, where: str, lanes: int) -> Any:
         """The program's kernels for one lane count (CuPy caches the binary on disk)."""
-        options = (f"-I{INCLUDE_DIR}", "--std=c++17") + ((f"-D_XMPACC_FIXED_LANES={lanes}",) if lanes > 1 else ())
+        options = (f"-I{INCLUDE_DIR}", "--std=c++17") + ((f"-D_XMPACC_FIXED_LANES={lanes}",) if lanes > 1 else ()) \
+            + (("-D_XMPACC_CHECK",) if self.checked else ())
         try:
             module = self.cupy.RawModule(code=self.source, options=options)
             module.compile()
@@ -240,6 +242,22 @@ class CudaBackend:
         except self.cupy.cuda.compiler.CompileException as e:
             log = "\n".join(_user_lines(str(e))) or str(e)
             raise RuntimeFailure(where, "the GPU kernels failed to compile (NVRTC):\n" + log) from None
+
+    VIOLATION_BYTES = 16 + 8 * 7   # _xmpacc_violation_t of include/xmpacc_check.h
+
+    def violation(self) -> tuple[int, int, int, list[int]] | None:
+        """Checked runs: the first bad access a kernel recorded (what, array id, line, global
+        indices), cleared; None without one."""
+        self.wait()
+        for module in self.modules.values():
+            ptr = module.get_global("_xmpacc_violation")
+            raw = np.zeros(self.VIOLATION_BYTES, np.uint8)
+            ptr.copy_to_host(ctypes.c_void_p(raw.ctypes.data), raw.nbytes)
+            head = raw[:16].view(np.int32)
+            if head[0]:
+                ptr.memset(0, raw.nbytes)
+                return int(head[1]), int(head[2]), int(head[3]), [int(x) for x in raw[16:].view(np.int64)]
+        return None
 
     def launch(self, name: str, shape: LaunchShape, params: Any, where: str, lanes: int = 1) -> None:
         fn = self._function(name, where, lanes)
@@ -280,7 +298,8 @@ def _user_lines(log: str) -> list[str]:
     return out
 
 
-def choose_backend(lib: ctypes.CDLL, source: str | None, world: Any) -> tuple[Any, str | None]:
+def choose_backend(lib: ctypes.CDLL, source: str | None, world: Any,
+                   checked: bool = False) -> tuple[Any, str | None]:
     """The backend XMPACC_DEVICE asks for, and a notice for rank 0 to print (or None)."""
     from mpi4py import MPI
 
@@ -294,7 +313,7 @@ def choose_backend(lib: ctypes.CDLL, source: str | None, world: Any) -> tuple[An
         return HostBackend(lib), None
     reason = _gpu_unavailable()
     if reason is None:
-        return CudaBackend(source, local_rank), None
+        return CudaBackend(source, local_rank, checked), None
     if wanted == "cuda":
         raise RuntimeFailure("XMPACC_DEVICE=cuda", f"no GPU device found: {reason}")
     return HostBackend(lib), f"xmpacc: no GPU ({reason}); acc loops run on the host backend"

@@ -364,7 +364,7 @@ class ArrayDimLayout:
 
     def adim_fields(self) -> dict[str, int]:
         """Every field of ``_xmpacc_adim_t`` except ``tdim`` (the caller's: -1 when
-        collapsed) and ``pad_``."""
+        collapsed) and ``check`` (set by checked runs)."""
         return {"kind": self.kind, "extent": self.extent, "offset": self.offset,
                 "shadow_lo": self.shadow_lo, "shadow_hi": self.shadow_hi,
                 "full_shadow": int(self.full_shadow), "lext": self.lext, "gtol": self.gtol,

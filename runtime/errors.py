@@ -21,3 +21,4 @@ class RuntimeFailure(Exception):
         self.where = where
         self.message = message
         self.collective = collective
+        self.names_node = False   # the message names this node already (checked accesses)

@@ -42,11 +42,12 @@ def flush_c() -> None:
     _LIBC.fflush(None)
 
 
-def load_program(executable: str) -> tuple[ctypes.CDLL, str | None]:
-    """Load program.so from the executable through an anonymous in-memory file; also
-    return the kernel source (program.cu) when the program has acc loops."""
+def load_program(executable: str, library: bytes | None = None) -> tuple[ctypes.CDLL, str | None]:
+    """Load program.so from the executable (or ``library``, a checked variant) through an
+    anonymous in-memory file; also return the kernel source (program.cu) when the program
+    has acc loops."""
     with zipfile.ZipFile(executable) as z:
-        data = z.read("program.so")
+        data = library if library is not None else z.read("program.so")
         names = set(z.namelist())
         kernels = z.read("program.cu").decode() if "program.cu" in names else None
     fd = os.memfd_create("xmpacc-program.so")
@@ -68,7 +69,10 @@ def _fail(world: Any, err: RuntimeFailure) -> None:
         # kills the other processes and prints "BAD TERMINATION" (15 of 60 runs); after
         # exit(), which also flushes C stdio, it never did (0 of 160)
         _LIBC.exit(1)
-    print(f"{err.where}: error: {err.message} (node {rank})", file=sys.stderr, flush=True)
+    suffix = "" if err.names_node else f" (node {rank})"
+    sys.stderr.flush()
+    # one write: the lines of nodes failing at once do not interleave
+    os.write(2, f"{err.where}: error: {err.message}{suffix}\n".encode())
     time.sleep(0.3)  # give mpirun time to forward the message before the abort kills the job
     world.Abort(1)
     os._exit(1)  # Abort may return before the launcher kills us: never run on into C
@@ -126,13 +130,13 @@ class _ExecInfo(ctypes.Structure):
     _fields_ = [(n, ctypes.c_int) for n in ("world_rank", "world_size", "exec_rank", "exec_size", "gpu_count")]
 
 
-def _start_device(lib: ctypes.CDLL, kernels: str, runtime: Any, world: Any) -> None:
+def _start_device(lib: ctypes.CDLL, kernels: str, runtime: Any, world: Any, checked: bool = False) -> None:
     """Pick the device backend (XMPACC_DEVICE) for a program with acc loops."""
     from .device import choose_backend
 
     failure: RuntimeFailure | None = None
     try:
-        backend, notice = choose_backend(lib, kernels, world)
+        backend, notice = choose_backend(lib, kernels, world, checked)
     except RuntimeFailure as err:
         failure = err
     # Every rank takes part in the decision, so that all end together and cleanly when any
@@ -153,20 +157,37 @@ def _start_device(lib: ctypes.CDLL, kernels: str, runtime: Any, world: Any) -> N
         print(f"xmpacc: rank {world.Get_rank()} uses {backend.describe()}", file=sys.stderr, flush=True)
 
 
+def _checked_program(executable: str) -> Any:
+    """The checked variant when this run is checked (checked_build.py), built before MPI
+    starts: it may run the C compiler."""
+    from .checked_build import CheckBuildError, prepare
+
+    try:
+        return prepare(executable)
+    except CheckBuildError as e:
+        rank = os.environ.get("PMI_RANK") or os.environ.get("OMPI_COMM_WORLD_RANK") or "0"
+        if rank == "0":
+            print(f"{os.path.basename(executable)}: error: XMPACC_CHECK=1: {e}", file=sys.stderr, flush=True)
+        sys.exit(1)
+
+
 def main(argv: list[str]) -> int:
+    check = _checked_program(argv[0])
     from mpi4py import MPI
 
     from .api import Runtime
 
     world = MPI.COMM_WORLD
-    lib, kernels = load_program(argv[0])
+    lib, kernels = load_program(argv[0], check.library if check is not None else None)
+    if check is not None:
+        from .checked_run import CheckedRuntime as Runtime  # noqa: N814 - the runtime of checked runs
     runtime = Runtime(world, _ExecInfo.in_dll(lib, "_xmpacc_exec"))
     setting = profile.requested()
     profiler = profile.Profiler(world, runtime.stats, setting, runtime._xmpacc_device_wait) \
         if setting is not None else None
     callbacks = bind(lib, runtime, world, profiler)
     if kernels is not None:
-        _start_device(lib, kernels, runtime, world)
+        _start_device(lib, kernels, runtime, world, check is not None)
     c_argv = (ctypes.c_char_p * (len(argv) + 1))(*[a.encode() for a in argv], None)
     lib._xmpacc_entry.restype = ctypes.c_int
     lib._xmpacc_entry.argtypes = [ctypes.c_int, ctypes.POINTER(ctypes.c_char_p)]

@@ -125,3 +125,32 @@ def test_out_of_device_memory_names_array_and_bytes(tmp_path: Path) -> None:
     assert "'a'" in r.stderr and str(n * 8) in r.stderr
     assert "Traceback" not in r.stderr
 
+
+
+CHECK_PROGRAMS = Path(__file__).parent / "check_programs"
+
+
+def test_checked_kernel_stops_at_the_read(tmp_path: Path) -> None:
+    """The wrong stencil in a loop ... acc, XMPACC_CHECK=1, 2 nodes: a CUDA kernel records
+    its first access outside block + shadow and the runtime stops the job at that line."""
+    import re
+
+    exe = tmp_path / "stencil_acc"
+    r = run_xmpacc(str(CHECK_PROGRAMS / "stencil_acc.c"), "-o", str(exe))
+    assert r.returncode == 0, r.stderr
+    env = {**CUDA, "XMPACC_CHECK": "1", "XMPACC_CACHE_DIR": str(tmp_path / "cache")}
+    r = run_mpi(2, exe, env=env, timeout=300)
+    assert r.returncode != 0 and "Traceback" not in r.stderr, r.stderr
+    found = re.findall(r"stencil_acc\.c:23: error: a\[(\d+)\] is not on node (\d) \(owner: node (\d)\); "
+                       r"shadow a\[1\] \+ reflect \(a\) would bring it", r.stderr)
+    assert found and set(found) <= {("50", "0", "1"), ("49", "1", "0")}, r.stderr
+
+
+@pytest.mark.parametrize("sample", [a for a, _s in ACC_SAMPLES])
+def test_checked_sample_on_gpu_matches_serial(built: dict[str, tuple[Path, str]], sample: str,
+                                             tmp_path: Path) -> None:
+    exe, expected = built[sample]
+    r = run_mpi(2, exe, env={**CUDA, "XMPACC_CHECK": "1", "XMPACC_CACHE_DIR": str(tmp_path / "cache")},
+                timeout=300)
+    assert r.returncode == 0, r.stderr
+    same_output(r.stdout, expected, rel=1e-9)

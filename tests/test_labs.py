@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from conftest import SAMPLES
+from conftest import SAMPLES, run_mpi, run_xmpacc
 from test_check import xmpacc_check
 
 from xmpacc import check
@@ -89,16 +89,25 @@ def test_serial_program_under_mpirun_prints_once_per_process() -> None:
 
 @dataclass(frozen=True)
 class Mistake:
-    """A copy of ``step`` saved as mistake.c, with ``old`` replaced by ``new``."""
+    """A copy of ``step`` saved as mistake.c, with ``old`` replaced by ``new`` (and each
+    pair of ``more``); ``checked``: the sheet also shows a checked run on that many nodes."""
 
     lab: str
     name: str
     step: str
     old: str
     new: str
+    more: tuple[tuple[str, str], ...] = ()
+    checked: int = 0
 
     def __str__(self) -> str:
         return f"{self.lab}-{self.name}"
+
+    def apply(self, text: str) -> str:
+        for old, new in ((self.old, self.new), *self.more):
+            assert text.count(old) == 1, f"{self}: the text to change is not in {self.step}: {old!r}"
+            text = text.replace(old, new)
+        return text
 
 
 MISTAKES = [
@@ -109,17 +118,19 @@ MISTAKES = [
             "#pragma xmp loop on t[i] reduction(+:sum, big) reduction(max:fmax) acc\n",
             "#pragma xmp loop on t[i] acc\n"),
     Mistake("heat1d", "no-reflect", "step1_xmp.c", "#pragma xmp reflect (u)\n", ""),
+    Mistake("heat1d", "no-shadow-no-reflect", "step1_xmp.c", "#pragma xmp shadow u[1]\n", "",
+            (("#pragma xmp reflect (u)\n", ""),), checked=2),
     Mistake("heat1d", "no-final-sync-out", "step2_acc.c",
-            "        }\n#pragma xmp acc replicate_sync out (u)\n", "        }\n"),
+            "        }\n#pragma xmp acc replicate_sync out (u)\n", "        }\n", checked=2),
     Mistake("laplace", "no-shadow", "step1_xmp.c", "#pragma xmp shadow u[1][0]\n", ""),
     Mistake("laplace", "not-replicated", "step2_acc.c",
             "#pragma xmp acc replicate (u, unew)\n", "#pragma xmp acc replicate (u)\n"),
     Mistake("laplace", "no-sync-out-before-reflect", "step2_acc.c",
             "#pragma xmp acc replicate_sync out (u)\n#pragma xmp reflect (u)\n",
-            "#pragma xmp reflect (u)\n"),
+            "#pragma xmp reflect (u)\n", checked=2),
     Mistake("nbody", "no-reflect-m", "step1_xmp.c", "#pragma xmp reflect m\n", ""),
     Mistake("nbody", "no-sync-in-positions", "step2_acc.c",
-            "#pragma xmp acc replicate_sync in (p_x, p_y, p_z)\n", ""),
+            "#pragma xmp acc replicate_sync in (p_x, p_y, p_z)\n", "", checked=2),
 ]
 
 # LAB.md shortens a mistake's report to the lines that matter
@@ -129,13 +140,26 @@ _STATS = ("directives:", "  XMP", "size:", "other changes:")
 @pytest.mark.mpi
 @pytest.mark.parametrize("mistake", MISTAKES, ids=str)
 def test_lab_md_shows_the_real_mistake(mistake: Mistake, tmp_path: Path) -> None:
-    text = (LABS / mistake.lab / mistake.step).read_text()
-    assert text.count(mistake.old) == 1, f"{mistake}: the text to change is not in {mistake.step}"
-    (tmp_path / "mistake.c").write_text(text.replace(mistake.old, mistake.new))
+    (tmp_path / "mistake.c").write_text(mistake.apply((LABS / mistake.lab / mistake.step).read_text()))
     r = xmpacc_check("mistake.c", "--np", "1,2", cwd=tmp_path)
     assert r.returncode == 1, r.stdout
     assert "xmpacc-check mistake.c --np 1,2" in "\n".join(lab_md(mistake.lab))
     assert_pasted(mistake.lab, r.stdout, skip=_STATS)
+    if mistake.checked:
+        _checked_run(mistake, tmp_path)
+
+
+def _checked_run(mistake: Mistake, tmp: Path) -> None:
+    """The sheet's ``xmpacc mistake.c -o mistake && XMPACC_CHECK=1 ... mpirun -np N ./mistake``."""
+    device = " XMPACC_DEVICE=host" if mistake.step == "step2_acc.c" else ""
+    command = f"xmpacc mistake.c -o mistake && XMPACC_CHECK=1{device} mpirun -np {mistake.checked} ./mistake"
+    assert f"    {command}" in lab_md(mistake.lab), f"{mistake}: LAB.md does not show '{command}'"
+    r = run_xmpacc("mistake.c", "-o", "mistake", cwd=tmp)
+    assert r.returncode == 0, r.stderr
+    r = run_mpi(mistake.checked, tmp / "mistake", env={"XMPACC_CHECK": "1", "XMPACC_DEVICE": "host",
+                                                       "XMPACC_CACHE_DIR": str(tmp / "cache")})
+    assert r.returncode != 0 and ": error: " in r.stderr, r.stderr
+    assert_pasted(mistake.lab, r.stderr, skip=("Abort(",))
 
 
 # --------------------------------------------------------------------------- LAB.md

@@ -17,6 +17,7 @@ import tempfile
 import zipfile
 from dataclasses import dataclass, field
 
+from xmpacc import checked
 from xmpacc.frontend.preprocess import runtime_include_dir
 from xmpacc.mpi_flags import MpiFlagsError, mpi_flags, uses_mpi
 
@@ -45,6 +46,7 @@ class BuildPlan:
     kernels: tuple[str, str] | None = None                         # (file name, .cu text)
     cc: str = "cc"
     verbose: bool = False
+    checked: bool = False                                          # -fcheck (xmpacc/checked.py)
 
 
 def _run(cmd: list[str], verbose: bool) -> subprocess.CompletedProcess[str]:
@@ -78,7 +80,8 @@ def _mpi_args(plan: BuildPlan) -> tuple[list[str], list[str]]:
     return list(cflags), list(ldflags)
 
 
-def compile_shared(plan: BuildPlan, generated: list[str], so_path: str) -> None:
+def compile_shared(plan: BuildPlan, generated: list[str], so_path: str) -> tuple[list[str], list[str]]:
+    """Compile and link program.so; returns the link command and the plain C objects."""
     mpi_c, mpi_ld = _mpi_args(plan)
     inc = ["-I", runtime_include_dir(), *mpi_c]
     objects = []
@@ -95,9 +98,10 @@ def compile_shared(plan: BuildPlan, generated: list[str], so_path: str) -> None:
     sources = [g for g in sources if g] + (["-x", "c", *kernel_files, "-x", "none"] if kernel_files else [])
     # -D/-U/-I reach the generated C too: the real libc headers it includes must see the
     # same feature macros (-D_GNU_SOURCE, -DNDEBUG, ...) as the user's preprocessing did.
-    cmd = [plan.cc, "-shared", "-fPIC", *plan.cflags, *plan.cppflags, *inc, *sources, *objects,
-           *plan.link_inputs, "-o", so_path, *plan.ldflags, *mpi_ld, "-lm"]
+    cmd = [plan.cc, "-shared", "-fPIC", *checked.flags(plan.checked), *plan.cflags, *plan.cppflags, *inc,
+           *sources, *objects, *plan.link_inputs, "-o", so_path, *plan.ldflags, *mpi_ld, "-lm"]
     _check(_run(cmd, plan.verbose))
+    return cmd, objects
 
 
 def _check(proc: subprocess.CompletedProcess[str]) -> None:
@@ -114,7 +118,7 @@ def _python_for_executable() -> str:
     return os.environ.get("XMPACC_PYTHON", sys.executable)
 
 
-def package(so_path: str, output: str, kernels: str | None = None) -> None:
+def package(so_path: str, output: str, kernels: str | None = None, extra: dict[str, bytes] | None = None) -> None:
     """Write the executable atomically: a temp file in the output's folder, then rename."""
     out_dir = os.path.dirname(os.path.abspath(output))
     fd, tmp = tempfile.mkstemp(prefix=".xmpacc-", dir=out_dir)
@@ -126,6 +130,8 @@ def package(so_path: str, output: str, kernels: str | None = None) -> None:
                 z.write(so_path, "program.so")
                 if kernels is not None:
                     z.writestr("program.cu", kernels)
+                for name, data in (extra or {}).items():   # xmpacc/checked.py
+                    z.writestr(name, data)
         mode = os.stat(tmp).st_mode
         os.chmod(tmp, mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH | stat.S_IRGRP | stat.S_IROTH)
         os.replace(tmp, output)
@@ -145,5 +151,7 @@ def build(plan: BuildPlan, keep_dir: str | None, stop_before_compile: bool) -> N
         if keep_dir is None:
             generated = write_sources(plan, tmp)
         so_path = os.path.join(tmp, "program.so")
-        compile_shared(plan, generated, so_path)
-        package(so_path, plan.output, plan.kernels[1] if plan.kernels else None)
+        cmd, objects = compile_shared(plan, generated, so_path)
+        extra = checked.marker() if plan.checked else \
+            checked.payload(cmd, so_path, generated + objects, runtime_include_dir())
+        package(so_path, plan.output, plan.kernels[1] if plan.kernels else None, extra)

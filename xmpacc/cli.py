@@ -47,6 +47,10 @@ options:
   --keep              build the executable and keep the generated sources next to it
   --stop-after=STAGE  stop after a compiler stage and print its result; one of
                       {", ".join(STAGES[:-1])}
+  -fcheck             a checked executable: every access of a distributed array (host
+                      code and kernels) must be owned or in a shadow, and device copies
+                      must be in sync; the first violation stops the job at its line
+                      (XMPACC_CHECK=1 at run time does the same for any executable)
   --info              say on stderr, for each directive, what was generated: how a loop
                       is distributed, its kernel and thread mapping, how each variable
                       reaches the GPU, bytes moved by reflect and replicate_sync
@@ -54,7 +58,8 @@ options:
   --version           print the version and exit
   -h, --help          print this help and exit
 
-environment: CC (host C compiler), XMPACC_PYTHON (Python that runs the executables).
+environment: CC (host C compiler), XMPACC_PYTHON (Python that runs the executables);
+at run time XMPACC_CHECK=1 runs the checked variant (see -fcheck).
 """
 
 
@@ -71,6 +76,7 @@ class Args:
     verbose: bool = False
     stop_after: str | None = None
     info: bool = False
+    check: bool = False                # -fcheck
 
 
 class UsageError(Exception):
@@ -102,6 +108,8 @@ def parse_args(argv: list[str]) -> Args:
 def _classify(arg: str, args: Args) -> None:
     if arg.startswith(("-D", "-U", "-I")):
         args.cpp_args.append(arg)
+    elif arg == "-fcheck":
+        args.check = True
     elif arg.startswith(("-l", "-L", "-Wl,")) or arg in ("-pthread",):
         args.ldflags.append(arg)
     elif arg.startswith(("-O", "-g", "-f", "-m", "-W", "-std=")) or arg in _CFLAGS:
@@ -187,7 +195,7 @@ def compile_program(args: Args) -> None:
                      link_inputs=args.link_inputs, cflags=args.cflags, ldflags=args.ldflags,
                      cppflags=args.cpp_args,
                      plain_flags=[] if has_main else ["-Dmain=_xmpacc_user_main"],
-                     cc=options.cc, verbose=args.verbose,
+                     cc=options.cc, verbose=args.verbose, checked=args.check,
                      kernels=(f"{os.path.basename(stem)}.cu", cu) if cu else None)
     keep_dir = os.path.dirname(os.path.abspath(output)) if (args.keep or args.stop_sources) else None
     build(plan, keep_dir, stop_before_compile=args.stop_sources)

@@ -1,8 +1,9 @@
 """The compiler's stages, in order.  Each is a function; ``--stop-after`` shows any of them.
 
-    preprocess -> parse -> attach -> declare -> localize -> gpu -> loops -> comm -> check
-    -> entry -> emit -> build
+    preprocess -> parse -> attach -> declare -> locality -> localize -> gpu -> loops -> comm
+    -> check -> entry -> emit -> build
 
+locality only looks (at the source's subscripts, so before localize rewrites them).
 gpu runs before loops and comm so that it still sees every directive inside an acc loop
 (they are errors there) and owns ``loop ... acc`` before the host loop pass.
 """
@@ -27,6 +28,7 @@ from xmpacc.passes import (
     gpu,
     leftovers,
     library,
+    locality,
     loops,
     lower_decls,
     members,
@@ -40,6 +42,7 @@ Pass = Callable[[Unit, Context], Unit]
 PASSES: tuple[tuple[str, tuple[Pass, ...]], ...] = (
     ("attach", (attach.run,)),
     ("declare", (declare.run, nocomm.run)),
+    ("locality", (locality.run,)),
     ("localize", (lower_decls.run, members.run, dynamic.run, library.run, array.run, gmove.run, assign.run,
                   subscripts.run)),
     ("gpu", (gpu.run,)),

@@ -72,6 +72,8 @@ class HostGenerator(c_generator.CGenerator):
     def __init__(self) -> None:
         super().__init__()
         self._depth = 0
+        self._line = 0      # the source line the statement being printed started on
+        self._calls = 0     # inside the arguments of a call (maybe a macro): no markers there
 
     def visit(self, node: c_ast.Node) -> str:
         self._depth += 1
@@ -89,7 +91,29 @@ class HostGenerator(c_generator.CGenerator):
         return f'#line {line} "{path}"\n'
 
     def _generate_stmt(self, n: c_ast.Node, add_indent: bool = False) -> str:
-        return self._marker(n) + super()._generate_stmt(n, add_indent)
+        marker = self._marker(n)
+        if marker:
+            self._line = n.coord.line
+        return marker + super()._generate_stmt(n, add_indent)
+
+    def visit_FuncCall(self, n: c_ast.FuncCall) -> str:
+        self._calls += 1
+        try:
+            return super().visit_FuncCall(n)
+        finally:
+            self._calls -= 1
+
+    def visit_ArrayRef(self, n: c_ast.ArrayRef) -> str:
+        """A subscript on a later line than its statement's start gets its own marker, so
+        that __LINE__ in a checked subscript (include/xmpacc_check.h) and the compiler's
+        messages name the line of the access.  Not inside call arguments: a directive in
+        the arguments of a macro is undefined behaviour."""
+        text = super().visit_ArrayRef(n)
+        path, line = getattr(n.coord, "file", None), getattr(n.coord, "line", 0)
+        if self._calls or not path or not line or line == self._line:
+            return text
+        self._line = line
+        return f'\n#line {line} "{path}"\n{text}'
 
     def external(self, n: c_ast.Node) -> str:
         text = self._marker(n) + self.visit(n)

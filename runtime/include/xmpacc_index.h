@@ -1,15 +1,22 @@
 /* xmpacc_index.h: the macros that generated subscripts use, on the host and in kernels.
  * A subscript a[i][j] of a distributed array becomes
  *     a[_XMPACC_AT2(desc, _XMPACC_L(desc, 0, i), _XMPACC_L(desc, 1, j))]
- * where desc is the array's descriptor (_xmpacc_array_t). */
+ * where desc is the array's descriptor (_xmpacc_array_t).  A checked build
+ * (-D_XMPACC_CHECK) takes checked versions of the same macros from xmpacc_check.h. */
 #ifndef XMPACC_INDEX_H
 #define XMPACC_INDEX_H
 
 #include "xmpacc_dist.h"
 
+#ifdef _XMPACC_CHECK
+#include "xmpacc_check.h"
+#else
+
 /* Local index of global index g in dimension d of array descriptor a. */
 #define _XMPACC_L(a, d, g) ((g) - (a).dim[d].gtol)                       /* block, gblock, none */
 #define _XMPACC_LC(a, d, g) _xmpacc_loc_cyclic(&(a), (d), (g))            /* cyclic, cyclic(w) */
+/* A kernel's subscript of an array whose pointer it rebased (kernels.py): g itself. */
+#define _XMPACC_G(a, d, g) (g)
 
 /* An access through an aligned pointer (xmp_malloc): its flat offset, once the pointer is
  * allocated; before, the runtime reports the access at its line and ends the job.  Kernels
@@ -30,4 +37,5 @@
 #define _XMPACC_AT7(a, l0, l1, l2, l3, l4, l5, l6) \
   (_XMPACC_AT6(a, l0, l1, l2, l3, l4, l5) * (a).dim[6].lext + (l6))
 
+#endif
 #endif

@@ -54,5 +54,6 @@ void _xmpacc_release_range(void * base, long long nbytes);
 int _xmpacc_gblock_map(const void * tmpl, int tdim, int * map);
 long long _xmpacc_mpi_comm(void);
 int _xmpacc_mpi_thread_level(void);
+void _xmpacc_check_fail(const void * array, int what, const long long * globals, const char * file, int line);
 
 #endif

@@ -65,7 +65,8 @@ typedef struct _xmpacc_adim {
   long long offset;              /* align offset c: template index = glb + c */
   long long shadow_lo, shadow_hi;/* shadow widths (0 when none) */
   int full_shadow;
-  int pad_;
+  int check;                     /* checked runs (runtime/checked_run.py), dim[0] only: 1 while a
+                                    kernel's writes are on the device only; else 0 */
   long long lext;                /* allocated local extent (owned + shadows) */
   long long gtol;                /* NONE/block/gblock: loc = glb - gtol */
   long long owned_first;         /* first owned array index (glb) of this node */

@@ -16,18 +16,20 @@ _XMPACC_KERNEL _xmpacc_loop_fig3_acc_c_35(long long _xmpacc_total, _xmpacc_sched
   long long _xmpacc_rest = _xmpacc_tid;
   if (!_xmpacc_valid) return;
   int i = (int) (_xmpacc_s_i.first + _xmpacc_rest * _xmpacc_s_i.step);
+  #ifndef _XMPACC_CHECK
   b -= _xmpacc_a_b.dim[0].gtol;
   a -= _xmpacc_a_a.dim[0].gtol;
+  #endif
   do
 {
 #line 37 "samples/fig3/fig3_acc.c"
-  b[i] = x;
+  b[_XMPACC_G(_xmpacc_a_b, 0, i)] = x;
   for (int j = 0; j < 1024; j++)
-    b[i] += a[j];
+    b[_XMPACC_G(_xmpacc_a_b, 0, i)] += a[_XMPACC_G(_xmpacc_a_a, 0, j)];
 
 }
   while (0);
-#line 31 "fig3_acc.cu"
+#line 33 "fig3_acc.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_fig3_acc_c_35_host(long long _xmpacc_n, void **_xmpacc_args)

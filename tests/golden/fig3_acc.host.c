@@ -45,7 +45,7 @@ int _xmpacc_user_main(void)
 #line 36 "samples/fig3/fig3_acc.c"
         long long _xmpacc_total = _xmpacc_s_i.count;
 #line 36 "samples/fig3/fig3_acc.c"
-        _xmpacc_launch("fig3_acc.c:35", "_xmpacc_loop_fig3_acc_c_35", _xmpacc_total, 0, 7, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_b), (void *) (&_xmpacc_a_b), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a), (void *) (&x)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 0, 0, 2, 0, 0, 1, 0, 0, 2, 0, 0, 0, sizeof(x), 0});
+        _xmpacc_launch("fig3_acc.c:35", "_xmpacc_loop_fig3_acc_c_35", _xmpacc_total, 0, 7, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_b), (void *) (&_xmpacc_a_b), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a), (void *) (&x)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0, 0, sizeof(x), 0});
       }
 #line 42 "samples/fig3/fig3_acc.c"
       _xmpacc_replicate_sync("fig3_acc.c:42", 1, &_xmpacc_a_b, "b");

@@ -24,13 +24,15 @@ _XMPACC_KERNEL _xmpacc_loop_laplace_acc_c_54(long long _xmpacc_total, int _xmpac
   if (!_xmpacc_valid) return;
   int j = (int) (_xmpacc_s_j.first + _xmpacc_in * _xmpacc_s_j.step);
   int i = (int) (_xmpacc_s_i.first + _xmpacc_rest * _xmpacc_s_i.step);
+  #ifndef _XMPACC_CHECK
   unew -= (_xmpacc_a_unew.dim[0].gtol) * _xmpacc_a_unew.dim[1].lext + _xmpacc_a_unew.dim[1].gtol;
   u -= (_xmpacc_a_u.dim[0].gtol) * _xmpacc_a_u.dim[1].lext + _xmpacc_a_u.dim[1].gtol;
+  #endif
   do
 #line 57 "samples/laplace/laplace_acc.c"
-unew[_XMPACC_AT2(_xmpacc_a_unew, i, j)] = 0.25 * (((u[_XMPACC_AT2(_xmpacc_a_u, i - 1, j)] + u[_XMPACC_AT2(_xmpacc_a_u, i + 1, j)]) + u[_XMPACC_AT2(_xmpacc_a_u, i, j - 1)]) + u[_XMPACC_AT2(_xmpacc_a_u, i, j + 1)]);
+unew[_XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, i), _XMPACC_G(_xmpacc_a_unew, 1, j))] = 0.25 * (((u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i - 1), _XMPACC_G(_xmpacc_a_u, 1, j))] + u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i + 1), _XMPACC_G(_xmpacc_a_u, 1, j))]) + u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i), _XMPACC_G(_xmpacc_a_u, 1, j - 1))]) + u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i), _XMPACC_G(_xmpacc_a_u, 1, j + 1))]);
   while (0);
-#line 34 "laplace_acc.cu"
+#line 36 "laplace_acc.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_laplace_acc_c_54_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -72,18 +74,20 @@ _XMPACC_KERNEL _xmpacc_loop_laplace_acc_c_61(long long _xmpacc_total, int _xmpac
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
   int j = (int) (_xmpacc_s_j.first + _xmpacc_in * _xmpacc_s_j.step);
   int i = (int) (_xmpacc_s_i.first + _xmpacc_rest * _xmpacc_s_i.step);
+  #ifndef _XMPACC_CHECK
   unew -= (_xmpacc_a_unew.dim[0].gtol) * _xmpacc_a_unew.dim[1].lext + _xmpacc_a_unew.dim[1].gtol;
   u -= (_xmpacc_a_u.dim[0].gtol) * _xmpacc_a_u.dim[1].lext + _xmpacc_a_u.dim[1].gtol;
+  #endif
   double err = (-_XMPACC_INF);
   if (_xmpacc_valid) do
 {
 #line 64 "samples/laplace/laplace_acc.c"
-  if (fabs(unew[_XMPACC_AT2(_xmpacc_a_unew, i, j)] - u[_XMPACC_AT2(_xmpacc_a_u, i, j)]) > err)
-    err = fabs(unew[_XMPACC_AT2(_xmpacc_a_unew, i, j)] - u[_XMPACC_AT2(_xmpacc_a_u, i, j)]);
-  u[_XMPACC_AT2(_xmpacc_a_u, i, j)] = unew[_XMPACC_AT2(_xmpacc_a_unew, i, j)];
+  if (fabs(unew[_XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, i), _XMPACC_G(_xmpacc_a_unew, 1, j))] - u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i), _XMPACC_G(_xmpacc_a_u, 1, j))]) > err)
+    err = fabs(unew[_XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, i), _XMPACC_G(_xmpacc_a_unew, 1, j))] - u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i), _XMPACC_G(_xmpacc_a_u, 1, j))]);
+  u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i), _XMPACC_G(_xmpacc_a_u, 1, j))] = unew[_XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, i), _XMPACC_G(_xmpacc_a_unew, 1, j))];
 }
   while (0);
-#line 87 "laplace_acc.cu"
+#line 91 "laplace_acc.cu"
   _XMPACC_PARTIAL(err, _XMPACC_LANES_MAX, _xmpacc_red_err);
 }
 #ifndef __CUDACC__

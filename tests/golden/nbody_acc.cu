@@ -18,6 +18,7 @@ _XMPACC_KERNEL _xmpacc_loop_nbody_acc_c_65(long long _xmpacc_total, int _xmpacc_
   if (!_xmpacc_valid) _xmpacc_tid = _xmpacc_total - 1;
   long long _xmpacc_rest = _xmpacc_tid;
   int i = (int) (_xmpacc_s_i.first + _xmpacc_rest * _xmpacc_s_i.step);
+  #ifndef _XMPACC_CHECK
   p_x -= _xmpacc_a_p_x.dim[0].gtol;
   p_y -= _xmpacc_a_p_y.dim[0].gtol;
   p_z -= _xmpacc_a_p_z.dim[0].gtol;
@@ -25,6 +26,7 @@ _XMPACC_KERNEL _xmpacc_loop_nbody_acc_c_65(long long _xmpacc_total, int _xmpacc_
   v_x -= _xmpacc_a_v_x.dim[0].gtol;
   v_y -= _xmpacc_a_v_y.dim[0].gtol;
   v_z -= _xmpacc_a_v_z.dim[0].gtol;
+  #endif
   do
 {
 #line 67 "samples/nbody/nbody_acc.c"
@@ -56,11 +58,11 @@ _XMPACC_KERNEL _xmpacc_loop_nbody_acc_c_65(long long _xmpacc_total, int _xmpacc_
   double acc_y = 0;
 #line 68 "samples/nbody/nbody_acc.c"
   double acc_z = 0;
-  x_i = p_x[i];
+  x_i = p_x[_XMPACC_G(_xmpacc_a_p_x, 0, i)];
 #line 69 "samples/nbody/nbody_acc.c"
-  y_i = p_y[i];
+  y_i = p_y[_XMPACC_G(_xmpacc_a_p_y, 0, i)];
 #line 69 "samples/nbody/nbody_acc.c"
-  z_i = p_z[i];
+  z_i = p_z[_XMPACC_G(_xmpacc_a_p_z, 0, i)];
   if (_xmpacc_lane != 0)
   {
 #line 70 "samples/nbody/nbody_acc.c"
@@ -75,11 +77,11 @@ _XMPACC_KERNEL _xmpacc_loop_nbody_acc_c_65(long long _xmpacc_total, int _xmpacc_
     if (i != j)
   {
 #line 72 "samples/nbody/nbody_acc.c"
-    x_j = p_x[j];
+    x_j = p_x[_XMPACC_G(_xmpacc_a_p_x, 0, j)];
 #line 72 "samples/nbody/nbody_acc.c"
-    y_j = p_y[j];
+    y_j = p_y[_XMPACC_G(_xmpacc_a_p_y, 0, j)];
 #line 72 "samples/nbody/nbody_acc.c"
-    z_j = p_z[j];
+    z_j = p_z[_XMPACC_G(_xmpacc_a_p_z, 0, j)];
     dx = x_j - x_i;
 #line 73 "samples/nbody/nbody_acc.c"
     dy = y_j - y_i;
@@ -88,7 +90,7 @@ _XMPACC_KERNEL _xmpacc_loop_nbody_acc_c_65(long long _xmpacc_total, int _xmpacc_
     r2 = (((dx * dx) + (dy * dy)) + (dz * dz)) + 1.0e-2;
     r = sqrt(r2);
 #line 75 "samples/nbody/nbody_acc.c"
-    a = (1.0e-3 * m[j]) / r2;
+    a = (1.0e-3 * m[_XMPACC_G(_xmpacc_a_m, 0, j)]) / r2;
     acc_x += (a * (x_j - x_i)) / r;
     acc_y += (a * (y_j - y_i)) / r;
     acc_z += (a * (z_j - z_i)) / r;
@@ -104,15 +106,15 @@ _XMPACC_KERNEL _xmpacc_loop_nbody_acc_c_65(long long _xmpacc_total, int _xmpacc_
   if ((_xmpacc_lane == 0) && _xmpacc_valid)
   {
 #line 80 "samples/nbody/nbody_acc.c"
-    v_x[i] += acc_x * 0.01;
+    v_x[_XMPACC_G(_xmpacc_a_v_x, 0, i)] += acc_x * 0.01;
 #line 80 "samples/nbody/nbody_acc.c"
-    v_y[i] += acc_y * 0.01;
+    v_y[_XMPACC_G(_xmpacc_a_v_y, 0, i)] += acc_y * 0.01;
 #line 80 "samples/nbody/nbody_acc.c"
-    v_z[i] += acc_z * 0.01;
+    v_z[_XMPACC_G(_xmpacc_a_v_z, 0, i)] += acc_z * 0.01;
   }
 }
   while (0);
-#line 116 "nbody_acc.cu"
+#line 118 "nbody_acc.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_nbody_acc_c_65_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -165,23 +167,25 @@ _XMPACC_KERNEL _xmpacc_loop_nbody_acc_c_83(long long _xmpacc_total, _xmpacc_sche
   long long _xmpacc_rest = _xmpacc_tid;
   if (!_xmpacc_valid) return;
   int i = (int) (_xmpacc_s_i.first + _xmpacc_rest * _xmpacc_s_i.step);
+  #ifndef _XMPACC_CHECK
   p_x -= _xmpacc_a_p_x.dim[0].gtol;
   v_x -= _xmpacc_a_v_x.dim[0].gtol;
   p_y -= _xmpacc_a_p_y.dim[0].gtol;
   v_y -= _xmpacc_a_v_y.dim[0].gtol;
   p_z -= _xmpacc_a_p_z.dim[0].gtol;
   v_z -= _xmpacc_a_v_z.dim[0].gtol;
+  #endif
   do
 {
 #line 85 "samples/nbody/nbody_acc.c"
-  p_x[i] += v_x[i] * 0.01;
+  p_x[_XMPACC_G(_xmpacc_a_p_x, 0, i)] += v_x[_XMPACC_G(_xmpacc_a_v_x, 0, i)] * 0.01;
 #line 85 "samples/nbody/nbody_acc.c"
-  p_y[i] += v_y[i] * 0.01;
+  p_y[_XMPACC_G(_xmpacc_a_p_y, 0, i)] += v_y[_XMPACC_G(_xmpacc_a_v_y, 0, i)] * 0.01;
 #line 85 "samples/nbody/nbody_acc.c"
-  p_z[i] += v_z[i] * 0.01;
+  p_z[_XMPACC_G(_xmpacc_a_p_z, 0, i)] += v_z[_XMPACC_G(_xmpacc_a_v_z, 0, i)] * 0.01;
 }
   while (0);
-#line 185 "nbody_acc.cu"
+#line 189 "nbody_acc.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_nbody_acc_c_83_host(long long _xmpacc_n, void **_xmpacc_args)

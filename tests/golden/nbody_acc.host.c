@@ -96,7 +96,7 @@ int _xmpacc_user_main(void)
 #line 66 "samples/nbody/nbody_acc.c"
           long long _xmpacc_total = _xmpacc_s_i.count;
 #line 66 "samples/nbody/nbody_acc.c"
-          _xmpacc_launch("nbody_acc.c:65", "_xmpacc_loop_nbody_acc_c_65", _xmpacc_total, 0, 17, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_p_x), (void *) (&_xmpacc_a_p_x), (void *) (&_xmpacc_a_p_y), (void *) (&_xmpacc_a_p_y), (void *) (&_xmpacc_a_p_z), (void *) (&_xmpacc_a_p_z), (void *) (&_xmpacc_a_m), (void *) (&_xmpacc_a_m), (void *) (&_xmpacc_a_v_x), (void *) (&_xmpacc_a_v_x), (void *) (&_xmpacc_a_v_y), (void *) (&_xmpacc_a_v_y), (void *) (&_xmpacc_a_v_z), (void *) (&_xmpacc_a_v_z)}, (const long long []){0, sizeof(long long), 0, 4, 0, 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 0, 0, 2, 0, 0, 1, 0, 0, 2, 0, 0, 1, 0, 0, 2, 0, 0, 1, 0, 0, 2, 0, 0, 1, 0, 0, 2, 0, 0, 1, 0, 0, 2, 0, 0, 1, 0, 0, 2, 0, 0});
+          _xmpacc_launch("nbody_acc.c:65", "_xmpacc_loop_nbody_acc_c_65", _xmpacc_total, 0, 17, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_p_x), (void *) (&_xmpacc_a_p_x), (void *) (&_xmpacc_a_p_y), (void *) (&_xmpacc_a_p_y), (void *) (&_xmpacc_a_p_z), (void *) (&_xmpacc_a_p_z), (void *) (&_xmpacc_a_m), (void *) (&_xmpacc_a_m), (void *) (&_xmpacc_a_v_x), (void *) (&_xmpacc_a_v_x), (void *) (&_xmpacc_a_v_y), (void *) (&_xmpacc_a_v_y), (void *) (&_xmpacc_a_v_z), (void *) (&_xmpacc_a_v_z)}, (const long long []){0, sizeof(long long), 0, 4, 0, 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0, 1, 3, 0, 2, 0, 0, 1, 3, 0, 2, 0, 0, 1, 3, 0, 2, 0, 0});
         }
         {
 #line 84 "samples/nbody/nbody_acc.c"
@@ -104,7 +104,7 @@ int _xmpacc_user_main(void)
 #line 84 "samples/nbody/nbody_acc.c"
           long long _xmpacc_total = _xmpacc_s_i.count;
 #line 84 "samples/nbody/nbody_acc.c"
-          _xmpacc_launch("nbody_acc.c:83", "_xmpacc_loop_nbody_acc_c_83", _xmpacc_total, 0, 14, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_p_x), (void *) (&_xmpacc_a_p_x), (void *) (&_xmpacc_a_v_x), (void *) (&_xmpacc_a_v_x), (void *) (&_xmpacc_a_p_y), (void *) (&_xmpacc_a_p_y), (void *) (&_xmpacc_a_v_y), (void *) (&_xmpacc_a_v_y), (void *) (&_xmpacc_a_p_z), (void *) (&_xmpacc_a_p_z), (void *) (&_xmpacc_a_v_z), (void *) (&_xmpacc_a_v_z)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 0, 0, 2, 0, 0, 1, 0, 0, 2, 0, 0, 1, 0, 0, 2, 0, 0, 1, 0, 0, 2, 0, 0, 1, 0, 0, 2, 0, 0, 1, 0, 0, 2, 0, 0});
+          _xmpacc_launch("nbody_acc.c:83", "_xmpacc_loop_nbody_acc_c_83", _xmpacc_total, 0, 14, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_p_x), (void *) (&_xmpacc_a_p_x), (void *) (&_xmpacc_a_v_x), (void *) (&_xmpacc_a_v_x), (void *) (&_xmpacc_a_p_y), (void *) (&_xmpacc_a_p_y), (void *) (&_xmpacc_a_v_y), (void *) (&_xmpacc_a_v_y), (void *) (&_xmpacc_a_p_z), (void *) (&_xmpacc_a_p_z), (void *) (&_xmpacc_a_v_z), (void *) (&_xmpacc_a_v_z)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0, 1, 3, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0, 1, 3, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0});
         }
 #line 88 "samples/nbody/nbody_acc.c"
         _xmpacc_replicate_sync("nbody_acc.c:88", 1, &_xmpacc_a_p_x, "p_x");

@@ -17,6 +17,7 @@ from pycparser import c_ast
 
 from xmpacc.cbuild import walk
 from xmpacc.diagnostics import SourceLoc, XmpError, XmpErrors
+from xmpacc.passes.accesses import uses
 from xmpacc.passes.canonical import loc_of
 from xmpacc.symbols import ArraySym, Scope
 
@@ -43,6 +44,8 @@ class KernelVars:
     device_scalars: list[Replicated] = field(default_factory=list)
     by_value: list[tuple[str, c_ast.Decl]] = field(default_factory=list)
     written_arrays: set[str] = field(default_factory=set)   # arrays the body stores into
+    read_vars: set[str] = field(default_factory=set)        # variables the body reads
+    written_vars: set[str] = field(default_factory=set)     # variables the body stores into
 
 
 def _array_base(node: c_ast.Node) -> str | None:
@@ -173,6 +176,7 @@ def classify(body: c_ast.Node, control: list[str], scope: Scope, replicated: lis
             node.expr if isinstance(node, c_ast.UnaryOp) and node.op in ("++", "--", "p++", "p--") else None)
         if isinstance(target, c_ast.ArrayRef):
             out.written_arrays.add(_array_base(target) or "")
+    out.read_vars, out.written_vars = uses(body)
     local = _loop_locals(body)
     assigned = _assigned(body)
     seen: set[str] = set(control) | local

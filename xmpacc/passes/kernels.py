@@ -34,8 +34,10 @@ from xmpacc.runtime.contract import (
     LAUNCH_DEVDESC,
     LAUNCH_GRID2,
     LAUNCH_LANES,
+    LAUNCH_READS,
     LAUNCH_REDUCTION,
     LAUNCH_VALUE,
+    LAUNCH_WRITES,
     REDUCTION_OPS,
 )
 
@@ -48,7 +50,7 @@ class Param:
     decl: str            # C declaration in the kernel, e.g. "double *x"
     host_arg: str        # C expression: the host address handed to the runtime
     kind: int            # LAUNCH_* of contract.py
-    a: str = "0"         # VALUE: byte size; REDUCTION: type code
+    a: str = "0"         # VALUE: byte size; REDUCTION: type code; DEVBUF: LAUNCH_READS | WRITES
     b: str = "0"         # REDUCTION: operator code
 
 
@@ -131,17 +133,18 @@ def build_params(loops: list[CanonicalLoop], kv: KernelVars, lanes: bool = False
                 elem_type.quals = list(elem_type.quals) + ["const"]
             elem = cbuild.to_c(c_ast.Decl(rep.name, [], [], [], [],
                                           c_ast.PtrDecl(["_XMPACC_RESTRICT"], elem_type), None, None))
-            params.append(Param(rep.name, elem, rep.key, LAUNCH_DEVBUF))
+            params.append(Param(rep.name, elem, rep.key, LAUNCH_DEVBUF, _use(rep.name, kv)))
             # by value: kernel parameters live in constant memory, the fastest place for
             # the gtol/lext that every subscript reads
             params.append(Param(rep.array.c_name, f"_xmpacc_array_t {rep.array.c_name}", rep.key,
                                 LAUNCH_DEVDESC))
         else:
             params.append(Param(rep.name, declaration(rep.decl, rep.name, drop_outer_dim=True), rep.key,
-                                LAUNCH_DEVBUF))
+                                LAUNCH_DEVBUF, _use(rep.name, kv)))
     for rep in kv.device_scalars:
         ds = f"_xmpacc_ds_{rep.name}"
-        params.append(Param(ds, declaration(rep.decl, ds, pointer=True), rep.key, LAUNCH_DEVBUF))
+        params.append(Param(ds, declaration(rep.decl, ds, pointer=True), rep.key, LAUNCH_DEVBUF,
+                            _use(rep.name, kv)))
     for name, decl in kv.by_value:
         params.append(Param(name, declaration(decl, name), f"(void *) &{name}", LAUNCH_VALUE, f"sizeof({name})"))
     for name, decl, op in kv.reductions:
@@ -149,6 +152,13 @@ def build_params(loops: list[CanonicalLoop], kv: KernelVars, lanes: bool = False
         params.append(Param(red, declaration(decl, red, pointer=True), f"&{name}",
                             LAUNCH_REDUCTION, f"_XMPACC_TYPE({name})", str(REDUCTION_OPS[op])))
     return params
+
+
+def _use(name: str, kv: KernelVars) -> str:
+    """LAUNCH_DEVBUF's ``a``: LAUNCH_READS | LAUNCH_WRITES, what the kernel does with the
+    device copy (checked runs check the copy's state before and after the launch)."""
+    return str((LAUNCH_READS if name in kv.read_vars else 0) |
+               (LAUNCH_WRITES if name in kv.written_vars else 0))
 
 
 def _renamed(elem_type: c_ast.TypeDecl, name: str) -> c_ast.TypeDecl:
@@ -255,7 +265,8 @@ def rebased_arrays(kv: KernelVars) -> list[str]:
 
 def rebase_prologue(kv: KernelVars) -> list[str]:
     """``p -= offset`` with the offset written out per dimension: indexing the descriptor
-    with a run-time dimension would copy the whole parameter to local memory."""
+    with a run-time dimension would copy the whole parameter to local memory.  A checked
+    build (xmpacc_check.h) keeps the pointers and checks every subscript instead."""
     out = []
     rebased = set(rebased_arrays(kv))
     for r in kv.arrays:
@@ -266,12 +277,13 @@ def rebase_prologue(kv: KernelVars) -> list[str]:
         for k in range(1, r.array.ndims):
             off = f"({off}) * {d}.dim[{k}].lext + {d}.dim[{k}].gtol"
         out.append(f"{r.name} -= {off};")
-    return out
+    return ["#ifndef _XMPACC_CHECK", *out, "#endif"] if out else out
 
 
 def device_body(body: c_ast.Node, kv: KernelVars) -> c_ast.Node:
     """Replicated scalars are reached through kernel pointer parameters (one shared copy);
-    subscripts of rebased arrays drop their per-access offset (rebase_prologue)."""
+    subscripts of rebased arrays drop their per-access offset (rebase_prologue):
+    ``_XMPACC_G(desc, d, g)`` is ``g`` (a checked build checks it)."""
     scalars = {r.name for r in kv.device_scalars}
     rebased = set(rebased_arrays(kv))
     skip: set[int] = set()
@@ -289,7 +301,7 @@ def device_body(body: c_ast.Node, kv: KernelVars) -> c_ast.Node:
         if isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID) and node.name.name == "_XMPACC_L":
             desc = node.args.exprs[0]
             if isinstance(desc, c_ast.ID) and desc.name in rebased:
-                return node.args.exprs[2]
+                return c_ast.FuncCall(c_ast.ID("_XMPACC_G", node.name.coord), node.args, node.coord)
         return None
 
     return cbuild.transform(body, fix)

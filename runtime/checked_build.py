@@ -1,0 +1,110 @@
+"""Where a checked run gets its program: ``xmpacc -fcheck`` builds a checked executable,
+and ``XMPACC_CHECK=1`` makes one out of an ordinary executable on first use.
+
+Every executable that xmpacc writes carries, next to ``program.so``, what it was linked
+from (``check/``: the generated C, the objects of plain C files and ``recipe.json``, the
+link command with ``@DIR@``, ``@OUT@`` and ``@INCLUDE@`` for the paths).  A run with
+``XMPACC_CHECK=1`` links them again with ``-D_XMPACC_CHECK`` (include/xmpacc_check.h)
+and keeps the result in a cache (``$XMPACC_CACHE_DIR``, else ``$XDG_CACHE_HOME/xmpacc``
+or ``~/.cache/xmpacc``), keyed by the executable's contents and the runtime's headers:
+the first checked run of a program pays one C compilation (the processes of a job wait
+for the first one, under a file lock), later runs none, and a compilation without it
+pays nothing but storing its sources.  It runs before MPI starts (no fork under MPI).
+An executable built with ``-fcheck`` holds the marker ``checked`` and is always checked.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import json
+import os
+import subprocess
+import tempfile
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+MARKER = "checked"              # zip entry of an executable built with -fcheck
+PREFIX = "check/"               # zip entries of the sources of the checked variant
+RECIPE = "recipe.json"
+DIR, OUT, INCLUDE = "@DIR@", "@OUT@", "@INCLUDE@"
+CHECK_DEFINE = "-D_XMPACC_CHECK"
+INCLUDE_DIR = Path(__file__).resolve().parent / "include"
+
+
+class CheckBuildError(Exception):
+    """The checked variant cannot be built; the message says why and what to do."""
+
+
+@dataclass(frozen=True)
+class CheckedProgram:
+    library: bytes              # program.so compiled with -D_XMPACC_CHECK
+
+
+def requested() -> bool:
+    return os.environ.get("XMPACC_CHECK", "") not in ("", "0")
+
+
+def prepare(executable: str) -> CheckedProgram | None:
+    """The checked program for this run, or None for an unchecked run."""
+    with zipfile.ZipFile(executable) as z:
+        names = set(z.namelist())
+        if MARKER in names:
+            return CheckedProgram(z.read("program.so"))
+        if not requested():
+            return None
+        if PREFIX + RECIPE not in names:
+            raise CheckBuildError("this executable does not carry the sources of its checked variant; "
+                                  "build it again with 'xmpacc -fcheck'")
+        payload = {n[len(PREFIX):]: z.read(n) for n in sorted(names) if n.startswith(PREFIX)}
+        digest = hashlib.sha256(z.read("program.so"))
+    for name, data in payload.items():
+        digest.update(name.encode() + b"\0" + data)
+    for header in sorted(INCLUDE_DIR.glob("*.h")):
+        digest.update(header.read_bytes())
+    return CheckedProgram(_cached(digest.hexdigest()[:32], payload))
+
+
+def _cache_dir() -> Path | None:
+    base = os.environ.get("XMPACC_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "xmpacc")
+    try:
+        os.makedirs(base, exist_ok=True)
+        return Path(base) if os.access(base, os.W_OK) else None
+    except OSError:
+        return None
+
+
+def _cached(key: str, payload: dict[str, bytes]) -> bytes:
+    cache = _cache_dir()
+    if cache is None:
+        return _build(payload)
+    target = cache / f"checked-{key}.so"
+    if not target.exists():
+        with open(cache / f"checked-{key}.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)     # one process of the job builds, the others wait
+            if not target.exists():
+                tmp = cache / f".checked-{key}.{os.getpid()}"
+                tmp.write_bytes(_build(payload))
+                os.replace(tmp, target)
+    return target.read_bytes()
+
+
+def _build(payload: dict[str, bytes]) -> bytes:
+    recipe = json.loads(payload[RECIPE])
+    with tempfile.TemporaryDirectory(prefix="xmpacc-check-") as tmp:
+        for name in recipe["files"]:
+            (Path(tmp) / name).write_bytes(payload[name])
+        out = Path(tmp) / "program.so"
+        cmd = [a.replace(DIR, tmp).replace(OUT, str(out)).replace(INCLUDE, str(INCLUDE_DIR))
+               for a in recipe["command"]]
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
+        except OSError as e:
+            raise CheckBuildError(f"cannot run the C compiler '{cmd[0]}' ({e.strerror}); build the "
+                                  "program with 'xmpacc -fcheck' instead") from None
+        if proc.returncode != 0:
+            raise CheckBuildError("the C compiler failed on the checked variant; build the program with "
+                                  "'xmpacc -fcheck' instead:\n" + proc.stderr.strip())
+        return out.read_bytes()

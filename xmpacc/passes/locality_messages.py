@@ -1,0 +1,101 @@
+"""The messages of passes/locality.py: what is wrong with an access and the fix, with the
+shadow widths the loop needs (every access of the array in the loop counts, so that
+``a[i - 1]`` and ``a[i + 1]`` both lead to ``shadow a[1]``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from xmpacc.diagnostics import SourceLoc
+from xmpacc.passes.accesses import Access, text_value
+from xmpacc.symbols import ArrayDim, ArraySym
+
+if TYPE_CHECKING:
+    from xmpacc.passes.locality import Finding, LoopInfo
+
+
+def _width(lo: int, hi: int) -> str:
+    return str(lo) if lo == hi else f"{lo}:{hi}"
+
+
+def _declared(dim: ArrayDim) -> str:
+    if dim.full_shadow:
+        return "*"
+    return dim.shadow_lo if dim.shadow_lo == dim.shadow_hi else f"{dim.shadow_lo}:{dim.shadow_hi}"
+
+
+def shadow_fix(sym: ArraySym, needs: dict[int, tuple[int, int]], full: set[int]) -> str:
+    """``a[1]``: the shadow declaration that covers ``needs`` (dimension -> (lo, hi)) and
+    ``full`` (dimensions that need every element), keeping what is declared."""
+    parts = []
+    for k, dim in enumerate(sym.dims):
+        if k in full or dim.full_shadow:
+            parts.append("*")
+        elif k in needs:
+            lo, hi = text_value(dim.shadow_lo) or 0, text_value(dim.shadow_hi) or 0
+            parts.append(_width(max(lo, needs[k][0]), max(hi, needs[k][1])))
+        else:
+            parts.append(_declared(dim))
+    return sym.name + "".join(f"[{p}]" for p in parts)
+
+
+def _needs(same: list[Access], classify: Callable[[Access], list[Finding]]) -> dict[int, tuple[int, int]]:
+    needs: dict[int, tuple[int, int]] = {}
+    for other in same:
+        for f in classify(other):
+            if f.delta != 0:
+                lo, hi = needs.get(f.dim, (0, 0))
+                needs[f.dim] = (max(lo, -f.delta), hi) if f.delta < 0 else (lo, max(hi, f.delta))
+    return needs
+
+
+def _runs(info: LoopInfo, finding: Finding, acc: Access) -> str:
+    gov = info.governing.get(acc.sym.dims[finding.dim].tdim)
+    if gov == "*":
+        return f"this loop runs each iteration on every node that owns part of {info.on}"
+    return f"this loop runs each iteration on the owner of {info.on}"
+
+
+def outside(acc: Access, finding: Finding, info: LoopInfo, same: list[Access],
+            classify: Callable[[Access], list[Finding]]) -> str:
+    """A read (warning) or write (error) that may leave the node's block and shadow."""
+    text, name = acc.text(), acc.sym.name
+    runs = _runs(info, finding, acc)
+    cyclic = info.tmpl.dist_kind(acc.sym.dims[finding.dim].tdim) == "cyclic"
+    if finding.kind == "outside":
+        n = abs(finding.delta)
+        side = f"{n} element{'s' if n > 1 else ''} {'below' if finding.delta < 0 else 'above'}"
+        why = f"and {info.tmpl.name} is cyclic-distributed, so neighbouring elements are on different " \
+              "nodes" if cyclic else f"and {text} lies {side} that node's block"
+    else:
+        why = f"which need not hold {text}"
+    if acc.writes:
+        head = f"{text} is written outside this node's block" if finding.kind == "outside" else \
+            f"{text} may be written outside this node's block"
+        return f"{head}: {runs}, {why}; a distributed loop may write only the elements of its node"
+    head = f"{text} may be on another node: {runs}, {why}"
+    if cyclic:
+        return head + f"; cyclic dimensions take no shadow (distribute {info.tmpl.name} by block to read " \
+                      "other nodes' elements through a shadow)"
+    full = {finding.dim} if finding.kind == "anywhere" else set()
+    fix = shadow_fix(acc.sym, _needs(same, classify), full)
+    if acc.sym.shadow is None:
+        return head + f"; declare '#pragma xmp shadow {fix}' and add '#pragma xmp reflect ({name})' before " \
+                      "the loop"
+    return head + f", beyond the shadow of '{name}'; widen it to '#pragma xmp shadow {fix}' and reflect " \
+                  f"({name}) before the loop"
+
+
+def writes_shadow(acc: Access, info: LoopInfo) -> str:
+    name = acc.sym.name
+    return (f"{acc.text()} writes a shadow slot of '{name}': this loop runs each iteration on the owner of "
+            f"{info.on}, and the element belongs to a neighbour; the value stays on this node and the "
+            f"next reflect ({name}) overwrites it")
+
+
+def stale_shadow(acc: Access, written: SourceLoc, loop: SourceLoc) -> str:
+    name = acc.sym.name
+    when = " (in the previous iteration)" if (written.file, written.line) >= (loop.file, loop.line) else ""
+    return (f"{acc.text()} reads the shadow of '{name}', which is stale here: '{name}' is written at line "
+            f"{written.line}{when} and not reflected since; add '#pragma xmp reflect ({name})' before this loop")
