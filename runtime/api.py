@@ -20,6 +20,7 @@ from .arrays import DistArray, Template, make_array, read_ints, read_longs
 from .collectives import allreduce, bcast_bytes, reset_to_identity, view
 from .cstructs import CArray, CNodes, CTemplate
 from .errors import RuntimeFailure, where_text
+from .linkage import Seen, declared_again
 from .nodes import CommCache, Nodes, resolve_extents
 from .reflect import Width, reflect
 
@@ -30,6 +31,12 @@ def _ref(ptr: int | None) -> list[int] | None:
         return None
     n = read_longs(ptr, 1)[0]
     return read_longs(ptr, 1 + 4 * n)
+
+
+def _formats(kinds: list[int], widths: list[int]) -> str:
+    names = {2100: "*", 2101: "block", 2102: "cyclic", 2103: "gblock"}
+    return "[" + "][".join(names.get(k, "?") + (f"({w})" if k == 2102 and w != 1 else "")
+                           for k, w in zip(kinds, widths)) + "]"
 
 
 @dataclass
@@ -50,6 +57,7 @@ class Runtime(AccRuntime):
     cache: CommCache = field(default_factory=CommCache)
     stats: dict[str, int] = field(default_factory=dict)
     asyncs: AsyncOps = field(default_factory=AsyncOps)
+    declared: Seen = field(default_factory=dict)    # shared nodes/templates (linkage.py)
 
     def __post_init__(self) -> None:
         self.exec_stack.append(ExecSet(self.world))
@@ -84,17 +92,24 @@ class Runtime(AccRuntime):
     # ----------------------------------------------------------------- declarations
     def _xmpacc_nodes_init(self, ptr: int, where: bytes, name: bytes, ndims: int, extents: int) -> None:
         w, n = where_text(where), name.decode()
-        ext = resolve_extents(n, read_ints(extents, ndims), self.world.Get_size(), w)
+        raw = read_ints(extents, ndims)
+        if declared_again(self.declared, ptr, "nodes", CNodes.from_address(ptr).id != 0, f"nodes '{n}'",
+                          (f"{n}{list(raw)}",), w):
+            return
+        ext = resolve_extents(n, raw, self.world.Get_size(), w)
         nodes = Nodes(n, ext, self.world, self.world.Get_rank())
         self.nodes[ptr] = nodes
         c = CNodes.from_address(ptr)
-        c.id, c.ndims, c.size, c.is_member = id(nodes) & 0x7FFFFFFF, ndims, self.world.Get_size(), 1
+        c.id, c.ndims, c.size, c.is_member = (id(nodes) & 0x7FFFFFFF) or 1, ndims, self.world.Get_size(), 1
         for d in range(ndims):
             c.extent[d], c.coord[d] = ext[d], nodes.coords[d]
 
     def _xmpacc_template_init(self, ptr: int, where: bytes, name: bytes, ndims: int, bounds: int) -> None:
         b = read_longs(bounds, 2 * ndims)
         pairs = [(b[2 * d], b[2 * d + 1]) for d in range(ndims)]
+        if declared_again(self.declared, ptr, "template", CTemplate.from_address(ptr).id != 0,
+                          f"template '{name.decode()}'", (name.decode(), pairs), where_text(where)):
+            return
         for lo, hi in pairs:
             if lo > hi:
                 raise RuntimeFailure(where_text(where), f"template '{name.decode()}' has lower bound {lo} > "
@@ -121,6 +136,9 @@ class Runtime(AccRuntime):
                 gblocks.append(())
             next_dim += kind_list[t] != 2100
         c = CTemplate.from_address(ptr)
+        if declared_again(self.declared, ptr, "distribute", c.distributed != 0, f"the distribution of "
+                          f"template '{tmpl.name}'", (f"onto {nodes.name}", _formats(kind_list, width_list)), w):
+            return
         tmpl.distribute(nodes, kind_list, width_list, gblocks, w, c)
         c.nodes = ctypes.cast(nodes_ptr, ctypes.POINTER(CNodes))
 

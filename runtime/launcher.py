@@ -44,14 +44,33 @@ def flush_c() -> None:
 
 def load_program(executable: str) -> tuple[ctypes.CDLL, str | None]:
     """Load program.so from the executable through an anonymous in-memory file; also
-    return the kernel source (program.cu) when the program has acc loops."""
+    return the kernel source of the program's files (their records, xmpacc_unit.h), None
+    when no file has acc loops."""
     with zipfile.ZipFile(executable) as z:
         data = z.read("program.so")
-        names = set(z.namelist())
-        kernels = z.read("program.cu").decode() if "program.cu" in names else None
     fd = os.memfd_create("xmpacc-program.so")
     os.write(fd, data)
-    return ctypes.CDLL(f"/proc/self/fd/{fd}", mode=ctypes.RTLD_GLOBAL), kernels
+    try:
+        lib = ctypes.CDLL(f"/proc/self/fd/{fd}", mode=ctypes.RTLD_GLOBAL)
+    except OSError as e:   # a shared library it needs is missing or does not fit
+        raise LoadFailure(_load_message(os.path.basename(executable), str(e))) from None
+    lib._xmpacc_unit_kernels.restype = ctypes.c_char_p
+    lib._xmpacc_unit_kernels.argtypes = [ctypes.c_int]
+    texts = [lib._xmpacc_unit_kernels(i) for i in range(lib._xmpacc_unit_count())]
+    kernels = "".join(t.decode() for t in texts if t)
+    return lib, kernels or None
+
+
+class LoadFailure(Exception):
+    """program.so could not be loaded (the dynamic loader's reason, in the user's terms)."""
+
+
+def _load_message(program: str, reason: str) -> str:
+    reason = reason.split(": ", 1)[-1] if reason.startswith("/proc/self/fd/") else reason
+    if "undefined symbol: _xmpacc_abi_v" in reason:
+        return (f"{program}: error: a shared library it uses was compiled by another version of "
+                "xmpacc; compile the library again with the xmpacc that built this program")
+    return f"{program}: error while loading shared libraries: {reason}"
 
 
 def _fail(world: Any, err: RuntimeFailure) -> None:
@@ -159,7 +178,12 @@ def main(argv: list[str]) -> int:
     from .api import Runtime
 
     world = MPI.COMM_WORLD
-    lib, kernels = load_program(argv[0])
+    try:
+        lib, kernels = load_program(argv[0])
+    except LoadFailure as e:
+        if world.Get_rank() == 0:
+            print(e, file=sys.stderr, flush=True)
+        return 127
     runtime = Runtime(world, _ExecInfo.in_dll(lib, "_xmpacc_exec"))
     setting = profile.requested()
     profiler = profile.Profiler(world, runtime.stats, setting, runtime._xmpacc_device_wait) \

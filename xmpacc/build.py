@@ -1,13 +1,28 @@
-"""Stage build: compile the generated C into a shared object and wrap it in the executable.
+"""Stage build: the host C compiler and linker, and the executable they end in.
 
-The executable that ``-o`` writes is a Python zip application (one file): a two-line
-shell prefix that starts the Python this xmpacc runs on, ``__main__.py`` that calls
-``xmpacc.runtime.launcher``, and ``program.so``, the user's compiled host code.  It is
-written to a temporary name and renamed into place, so a failed build leaves nothing.
+Three products, as a C compiler has:
+
+- an **object** (``-c``, objects.py): the file's host code, its kernels compiled for the
+  host backend, and its *record* (``xmpacc_unit.h``): start-up function, kernel source,
+  the xmpacc version, in the ``xmpacc_units`` section, where the linker lays the records
+  of all files out in link order;
+- a **program** (default): ``program.so``, linked by ``cc -shared`` from the glue
+  (``templates/glue.c.j2``: the runtime's table, the xmp.h library, the entry that runs
+  every record's start-up function in link order and then ``main``) and the user's
+  files, objects and libraries in command-line order; undefined symbols are errors
+  (``-z defs``), named as in the user's code (ccmessages.py).  The executable is a Python
+  zip application: a two-line shell prefix that starts the Python this xmpacc runs on,
+  ``__main__.py`` that calls ``xmpacc.runtime.launcher``, and ``program.so``;
+- a **library** (``-shared``): the files and a constructor that hands their records to
+  the program that loads the library.
+
+Outputs are written to a temporary name in their folder and renamed into place, so a
+failed build leaves nothing.
 """
 
 from __future__ import annotations
 
+import glob
 import os
 import shlex
 import stat
@@ -15,8 +30,11 @@ import subprocess
 import sys
 import tempfile
 import zipfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
+from xmpacc import ccmessages
 from xmpacc.frontend.preprocess import runtime_include_dir
 
 LAUNCHER_MAIN = """\
@@ -26,107 +44,174 @@ from xmpacc.runtime.launcher import main
 sys.exit(main(sys.argv))
 """
 
+# program.so: every symbol must be defined (a missing main or function is a link error
+# now, not at run time); references inside the program bind to the program's own
+# definitions, not to same-named symbols of the Python process that loads it.
+PROGRAM_LINK_FLAGS = ("-Wl,-z,defs", "-Wl,-Bsymbolic")
+
 
 class BuildError(Exception):
     """The host C compiler or linker failed; its own messages are already printed."""
 
 
 @dataclass
-class BuildPlan:
-    output: str
-    sources: list[tuple[str, str]] = field(default_factory=list)   # (file name, C text)
-    plain_sources: list[str] = field(default_factory=list)         # user's plain C files
-    link_inputs: list[str] = field(default_factory=list)           # .o, .a, .so
-    cflags: list[str] = field(default_factory=list)
-    ldflags: list[str] = field(default_factory=list)
-    cppflags: list[str] = field(default_factory=list)              # -D, -U, -I: every C file
-    plain_flags: list[str] = field(default_factory=list)           # only for plain C files
-    kernels: tuple[str, str] | None = None                         # (file name, .cu text)
+class Toolchain:
+    """How xmpacc calls the host C compiler (``$CC``) for this command."""
+
     cc: str = "cc"
+    cflags: list[str] = field(default_factory=list)     # -O, -g, -f, -W, ...: compile and link
+    cppflags: list[str] = field(default_factory=list)   # -D, -U, -I, -include, -isystem
     verbose: bool = False
+    showme: bool = False        # print the commands instead of running them
+
+    def run(self, cmd: list[str]) -> subprocess.CompletedProcess[str]:
+        if self.verbose or self.showme:
+            print(shlex.join(cmd), flush=True)
+        if self.showme:
+            return subprocess.CompletedProcess(cmd, 0, "", "")
+        return subprocess.run(cmd, capture_output=True, text=True, check=False)
+
+    def compile_flags(self) -> list[str]:
+        """Flags of every compilation: position-independent code always (program.so is a
+        shared object), the runtime's headers last so that the user's come first."""
+        return [*self.cflags, "-fPIC", *self.cppflags, "-I", runtime_include_dir()]
 
 
-def _run(cmd: list[str], verbose: bool) -> subprocess.CompletedProcess[str]:
-    if verbose:
-        print(" ".join(shlex.quote(c) for c in cmd), flush=True)
-    return subprocess.run(cmd, capture_output=True, text=True, check=False)
+@dataclass
+class Generated:
+    """What emit produced for one XMP file: (file name, text) of its host C, its record
+    (included by the host C) and its kernels (None without acc loops)."""
+
+    source: str
+    host: tuple[str, str]
+    record: tuple[str, str]
+    kernels: tuple[str, str] | None = None
+
+    def files(self) -> list[tuple[str, str]]:
+        return [self.host, self.record] + ([self.kernels] if self.kernels else [])
 
 
-def write_sources(plan: BuildPlan, directory: str) -> list[str]:
-    paths = []
-    for name, text in plan.sources + ([plan.kernels] if plan.kernels else []):
-        path = os.path.join(directory, name)
-        with open(path, "w") as f:
+@dataclass
+class Plain:
+    """A C file without directives, compiled as it is (``lang_c``: named after '-x c')."""
+
+    path: str
+    lang_c: bool = False
+
+
+LinkItem = Generated | Plain | str   # str: an object, archive, library or linker option
+
+
+def write_files(files: list[tuple[str, str]], directory: str) -> None:
+    for name, text in files:
+        with open(os.path.join(directory, name), "w") as f:
             f.write(text)
-        paths.append(path)
-    return paths
 
 
-def compile_shared(plan: BuildPlan, generated: list[str], so_path: str) -> None:
-    inc = ["-I", runtime_include_dir()]
-    objects = []
-    workdir = os.path.dirname(so_path)
-    for n, src in enumerate(plan.plain_sources):
-        obj = os.path.join(workdir, f"plain{n}.o")
-        proc = _run([plan.cc, "-c", "-fPIC", *plan.cflags, *plan.cppflags, *plan.plain_flags, *inc,
-                     src, "-o", obj], plan.verbose)
-        _check(proc)
-        objects.append(obj)
-    # The kernel file is C for the host compiler (the host backend runs it on the CPU).
-    sources = [g if not g.endswith(".cu") else None for g in generated]
-    kernel_files = [g for g in generated if g.endswith(".cu")]
-    sources = [g for g in sources if g] + (["-x", "c", *kernel_files, "-x", "none"] if kernel_files else [])
-    # -D/-U/-I reach the generated C too: the real libc headers it includes must see the
-    # same feature macros (-D_GNU_SOURCE, -DNDEBUG, ...) as the user's preprocessing did.
-    cmd = [plan.cc, "-shared", "-fPIC", *plan.cflags, *plan.cppflags, *inc, *sources, *objects,
-           *plan.link_inputs, "-o", so_path, *plan.ldflags, "-lm"]
-    _check(_run(cmd, plan.verbose))
-
-
-def _check(proc: subprocess.CompletedProcess[str]) -> None:
+def check(proc: subprocess.CompletedProcess[str], names: dict[str, str],
+          glue: tuple[str, ...] = ()) -> None:
+    """Print what cc said (in the user's terms); raise BuildError when it failed."""
     if proc.stdout:
         sys.stdout.write(proc.stdout)
     if proc.stderr:
-        sys.stderr.write(proc.stderr)
+        sys.stderr.write(ccmessages.rewrite(proc.stderr, names, glue))
     if proc.returncode != 0:
+        if "ld returned" in proc.stderr or "undefined reference" in proc.stderr:
+            raise BuildError("linking failed (the linker's messages are above; -v shows the command)")
         raise BuildError("the host C compiler failed (its messages are above; -v shows the "
                          "command, --keep keeps the generated C)")
+
+
+def runtime_c_sources() -> list[str]:
+    """C files shipped with the runtime (runtime/*.c): compiled into every program."""
+    return sorted(glob.glob(os.path.join(os.path.dirname(runtime_include_dir()), "*.c")))
+
+
+def _item_args(item: LinkItem, directory: str) -> list[str]:
+    if isinstance(item, Generated):
+        args = [os.path.join(directory, item.host[0])]
+        if item.kernels:   # C for the host compiler: the host backend runs it on the CPU
+            args += ["-x", "c", os.path.join(directory, item.kernels[0]), "-x", "none"]
+        return args
+    if isinstance(item, Plain):
+        return ["-x", "c", item.path, "-x", "none"] if item.lang_c else [item.path]
+    return [item]
+
+
+def message_names(items: list[LinkItem], directory: str) -> dict[str, str]:
+    """Generated file names and paths -> the user's source, for ccmessages.rewrite."""
+    names: dict[str, str] = {}
+    for item in items:
+        if isinstance(item, Generated):
+            for name in [item.host[0]] + ([item.kernels[0]] if item.kernels else []):
+                names[name] = names[os.path.join(directory, name)] = item.source
+    return names
+
+
+@contextmanager
+def atomic_output(output: str, showme: bool = False) -> Iterator[str]:
+    """A temporary path in the output's folder, renamed to ``output`` on success."""
+    out_dir = os.path.dirname(os.path.abspath(output))
+    fd, tmp = tempfile.mkstemp(prefix=".xmpacc-", dir=out_dir)
+    os.close(fd)
+    try:
+        yield tmp
+        if not showme:
+            os.replace(tmp, output)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def link(tc: Toolchain, items: list[LinkItem], glue: tuple[str, str], so_path: str,
+         directory: str, program: bool) -> None:
+    """``cc -shared`` of the glue and the link items, in order, into ``so_path`` (the
+    generated files are in ``directory``)."""
+    flags = list(PROGRAM_LINK_FLAGS) if program else []
+    cmd = [tc.cc, "-shared", *tc.compile_flags(), *flags, os.path.join(directory, glue[0]),
+           *runtime_c_sources(), *[a for i in items for a in _item_args(i, directory)],
+           "-o", so_path, "-lm"]
+    check(tc.run(cmd), message_names(items, directory), (glue[0],))
 
 
 def _python_for_executable() -> str:
     return os.environ.get("XMPACC_PYTHON", sys.executable)
 
 
-def package(so_path: str, output: str, kernels: str | None = None) -> None:
-    """Write the executable atomically: a temp file in the output's folder, then rename."""
-    out_dir = os.path.dirname(os.path.abspath(output))
-    fd, tmp = tempfile.mkstemp(prefix=".xmpacc-", dir=out_dir)
-    try:
-        with os.fdopen(fd, "wb") as f:
+def package(so_path: str, output: str, showme: bool = False) -> None:
+    """Write the executable atomically.  program.so is stored, not compressed: loading it
+    is a copy, and tools that look for strings in an executable (CMake's compiler
+    identification) find those of the program."""
+    with atomic_output(output, showme) as tmp:
+        if showme:
+            return
+        with open(tmp, "wb") as f:
             f.write(f"#!/bin/sh\nexec {shlex.quote(_python_for_executable())} \"$0\" \"$@\"\n".encode())
-            with zipfile.ZipFile(f, "w", zipfile.ZIP_DEFLATED) as z:
+            with zipfile.ZipFile(f, "w", zipfile.ZIP_STORED) as z:
                 z.writestr("__main__.py", LAUNCHER_MAIN)
                 z.write(so_path, "program.so")
-                if kernels is not None:
-                    z.writestr("program.cu", kernels)
         mode = os.stat(tmp).st_mode
         os.chmod(tmp, mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH | stat.S_IRGRP | stat.S_IROTH)
-        os.replace(tmp, output)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
 
 
-def build(plan: BuildPlan, keep_dir: str | None, stop_before_compile: bool) -> None:
-    """Write the generated sources (to keep_dir when kept), compile, package."""
+def build_program(tc: Toolchain, items: list[LinkItem], glue: tuple[str, str], output: str,
+                  keep_dir: str | None, stop_before_compile: bool = False) -> None:
+    """The executable (or, for -S, only the generated sources in ``keep_dir``)."""
+    generated = [glue] + [f for i in items if isinstance(i, Generated) for f in i.files()]
     if keep_dir is not None:
-        generated = write_sources(plan, keep_dir)
+        write_files(generated, keep_dir)
         if stop_before_compile:
             return
     with tempfile.TemporaryDirectory(prefix="xmpacc-") as tmp:
         if keep_dir is None:
-            generated = write_sources(plan, tmp)
+            write_files(generated, tmp)
         so_path = os.path.join(tmp, "program.so")
-        compile_shared(plan, generated, so_path)
-        package(so_path, plan.output, plan.kernels[1] if plan.kernels else None)
+        link(tc, items, glue, so_path, keep_dir or tmp, program=True)
+        package(so_path, output, tc.showme)
+
+
+def build_library(tc: Toolchain, items: list[LinkItem], glue: tuple[str, str], output: str) -> None:
+    """``-shared``: a shared library of XMP (and plain) code for xmpacc programs."""
+    with tempfile.TemporaryDirectory(prefix="xmpacc-") as tmp, atomic_output(output, tc.showme) as out:
+        write_files([glue] + [f for i in items if isinstance(i, Generated) for f in i.files()], tmp)
+        link(tc, items, glue, out, tmp, program=False)

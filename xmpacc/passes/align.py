@@ -65,7 +65,7 @@ def _align_one(name: xd.Name, align: xd.Align, tmpl: TemplateSym, shadows: list[
     if not extents:
         ctx.diags.error(name.loc, f"'{arr}' is not an array; only arrays can be aligned")
         return None
-    if not _check_decl(name, decl, extents, elem, ctx):
+    if not _check_decl(name, decl, extents, elem, ctx, scope.parent is None):
         return None
     if len(align.sources) != len(extents):
         ctx.diags.error(name.loc, f"array '{arr}' has {len(extents)} dimension(s) but the align "
@@ -94,7 +94,7 @@ def _align_one(name: xd.Name, align: xd.Align, tmpl: TemplateSym, shadows: list[
 
 
 def _check_decl(name: xd.Name, decl: c_ast.Decl, extents: list[c_ast.Node | None],
-                elem: c_ast.Node, ctx: Context) -> bool:
+                elem: c_ast.Node, ctx: Context, file_scope: bool) -> bool:
     arr = name.name
     if decl.init is not None:
         ctx.diags.error(name.loc, f"aligned array '{arr}' cannot have an initializer")
@@ -105,8 +105,11 @@ def _check_decl(name: xd.Name, decl: c_ast.Decl, extents: list[c_ast.Node | None
     if not isinstance(elem, c_ast.TypeDecl):
         ctx.diags.error(name.loc, f"aligned array '{arr}' must have scalar or struct elements")
         return False
-    if "extern" in decl.storage:
-        ctx.diags.error(name.loc, f"extern arrays cannot be aligned (align '{arr}' where it is defined)")
+    if "extern" in decl.storage and not file_scope:
+        # at file scope, 'extern double a[N];' + align (in a header) is the way to share
+        # a distributed array between files (lower_decls.py)
+        ctx.diags.error(name.loc, f"an aligned array declared extern inside a function ('{arr}') "
+                                  "is not supported yet; declare it extern at file scope")
         return False
     return True
 
