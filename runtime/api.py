@@ -94,7 +94,7 @@ class Runtime(AccRuntime):
         w, n = where_text(where), name.decode()
         raw = read_ints(extents, ndims)
         if declared_again(self.declared, ptr, "nodes", CNodes.from_address(ptr).id != 0, f"nodes '{n}'",
-                          (f"{n}{list(raw)}",), w):
+                          (n + "".join(f"[{'*' if e < 0 else e}]" for e in raw),), w):
             return
         ext = resolve_extents(n, raw, self.world.Get_size(), w)
         nodes = Nodes(n, ext, self.world, self.world.Get_rank())
@@ -108,7 +108,8 @@ class Runtime(AccRuntime):
         b = read_longs(bounds, 2 * ndims)
         pairs = [(b[2 * d], b[2 * d + 1]) for d in range(ndims)]
         if declared_again(self.declared, ptr, "template", CTemplate.from_address(ptr).id != 0,
-                          f"template '{name.decode()}'", (name.decode(), pairs), where_text(where)):
+                          f"template '{name.decode()}'",
+                          (name.decode() + "".join(f"[{lo}:{hi}]" for lo, hi in pairs),), where_text(where)):
             return
         for lo, hi in pairs:
             if lo > hi:

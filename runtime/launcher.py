@@ -42,6 +42,13 @@ def flush_c() -> None:
     _LIBC.fflush(None)
 
 
+def unit_sources(lib: ctypes.CDLL) -> list[str]:
+    """The XMP files of the program in the order their start-up code runs (link order)."""
+    lib._xmpacc_unit_source.restype = ctypes.c_char_p
+    lib._xmpacc_unit_source.argtypes = [ctypes.c_int]
+    return [lib._xmpacc_unit_source(i).decode() for i in range(lib._xmpacc_unit_count())]
+
+
 def load_program(executable: str) -> tuple[ctypes.CDLL, str | None]:
     """Load program.so from the executable through an anonymous in-memory file; also
     return the kernel source of the program's files (their records, xmpacc_unit.h), None
@@ -189,6 +196,8 @@ def main(argv: list[str]) -> int:
     profiler = profile.Profiler(world, runtime.stats, setting, runtime._xmpacc_device_wait) \
         if setting is not None else None
     callbacks = bind(lib, runtime, world, profiler)
+    if os.environ.get("XMPACC_VERBOSE") and world.Get_rank() == 0:
+        print("xmpacc: start-up order: " + ", ".join(unit_sources(lib)), file=sys.stderr, flush=True)
     if kernels is not None:
         _start_device(lib, kernels, runtime, world)
     c_argv = (ctypes.c_char_p * (len(argv) + 1))(*[a.encode() for a in argv], None)

@@ -25,6 +25,7 @@ from __future__ import annotations
 import glob
 import os
 import shlex
+import shutil
 import stat
 import subprocess
 import sys
@@ -50,15 +51,37 @@ sys.exit(main(sys.argv))
 PROGRAM_LINK_FLAGS = ("-Wl,-z,defs", "-Wl,-Bsymbolic")
 
 
+# Set in the environment of the host compiler: an xmpacc started with it was started as
+# its own host compiler (a wrapper script in $CC that runs xmpacc), which would not end.
+RECURSION_GUARD = "_XMPACC_RUNS_HOST_CC"
+
+
 class BuildError(Exception):
     """The host C compiler or linker failed; its own messages are already printed."""
+
+
+def host_cc() -> str:
+    """The host C compiler: $XMPACC_CC, else $CC unless it is xmpacc itself (a build run
+    with CC=xmpacc: make, CMake), else ``cc``.  Like MPICH_CC / OMPI_CC for mpicc."""
+    for var in ("XMPACC_CC", "CC"):
+        value = os.environ.get(var, "").strip()
+        if value and not _is_xmpacc(value):
+            return value
+    return "cc"
+
+
+def _is_xmpacc(command: str) -> bool:
+    if os.path.basename(command).startswith("xmpacc"):
+        return True
+    found = shutil.which(command)
+    return found is not None and os.path.realpath(found) == os.path.realpath(sys.argv[0])
 
 
 @dataclass
 class Toolchain:
     """How xmpacc calls the host C compiler (``$CC``) for this command."""
 
-    cc: str = "cc"
+    cc: str = field(default_factory=host_cc)
     cflags: list[str] = field(default_factory=list)     # -O, -g, -f, -W, ...: compile and link
     cppflags: list[str] = field(default_factory=list)   # -D, -U, -I, -include, -isystem
     verbose: bool = False
@@ -69,12 +92,14 @@ class Toolchain:
             print(shlex.join(cmd), flush=True)
         if self.showme:
             return subprocess.CompletedProcess(cmd, 0, "", "")
-        return subprocess.run(cmd, capture_output=True, text=True, check=False)
+        return subprocess.run(cmd, capture_output=True, text=True, check=False,
+                               env={**os.environ, RECURSION_GUARD: "1"})
 
     def compile_flags(self) -> list[str]:
         """Flags of every compilation: position-independent code always (program.so is a
-        shared object), the runtime's headers last so that the user's come first."""
-        return [*self.cflags, "-fPIC", *self.cppflags, "-I", runtime_include_dir()]
+        shared object); the runtime's headers (xmp.h) as system headers, searched after the
+        user's, silent under -Wall and left out of -MMD dependency files."""
+        return [*self.cflags, "-fPIC", *self.cppflags, "-isystem", runtime_include_dir()]
 
 
 @dataclass

@@ -5,6 +5,8 @@ user's files and functions, as if the user had compiled their program with cc:
 
     prog.host.c:(.text+0x1f): undefined reference to `foo'     ->  hello.c:(.text+0x1f): ...
     hello.c: In function '_xmpacc_user_main':                   ->  hello.c: In function 'main':
+    a.c:(.text+0x9): undefined reference to `_xmpacc_a_u'       ->  a.c:(.text+0x9): ... `u'
+    hello.c: In function '_xmpacc_init_hello_c':                (dropped: start-up code)
     /tmp/cc1.o: in function `_xmpacc_entry':                    (dropped: the start-up glue)
     prog.runtime.c:(.text+0x59): undefined reference to `main'  ->  /usr/bin/ld: undefined reference to `main'
     a.o:(.data.rel+0x0): undefined reference to `_xmpacc_abi_v0_2e1_2e0__5e1f...'
@@ -25,9 +27,11 @@ from xmpacc.runtime.contract import contract_id
 ABI_PREFIX = "_xmpacc_abi_v"
 _QUOTED = r"[`'‘]([^'’`]+)['’]"
 _IN_GLUE_FN = re.compile(r"^(.*?): (?:.*: )?in function " + _QUOTED + r":$")
-_IN_FN = re.compile(r"^(.*): In function '(\w+)':$")
+_IN_FN = re.compile(r"^(.*): In function " + _QUOTED + ":$")
 _UNDEFINED = re.compile(r"undefined reference to " + _QUOTED)
 _MULTIPLE = re.compile(r"multiple definition of " + _QUOTED)
+_LINKER = re.compile(r"^(\S*ld(?:\.\w+)?): ")
+_DESCRIPTOR = re.compile(r"(?<![\w])_xmpacc_a_(\w+)")
 _GLUE_FUNCTIONS = ("_xmpacc_entry", "_xmpacc_register_library")
 
 
@@ -47,14 +51,15 @@ def _read_abi(symbol: str) -> tuple[str, str]:
 
 def _abi_message(line: str, symbol: str) -> str:
     version, contract = _read_abi(symbol)
-    where = line.split(":(", 1)[0].split(": ")[-1].strip() or "an object"
+    where = _LINKER.sub("", line).split(":", 1)[0].strip() or "an object"
     return (f"xmpacc: error: {where} was compiled by xmpacc {version} (runtime contract {contract}); "
             f"this is xmpacc {__version__} (runtime contract {contract_id()}): compile it again "
             "with this xmpacc\n")
 
 
 def _linker_name(line: str) -> str:
-    return line.split(":", 1)[0] if line.split(":", 1)[0].endswith("ld") else "ld"
+    m = _LINKER.match(line)
+    return m.group(1) if m else "ld"
 
 
 def rewrite(text: str, names: dict[str, str], glue: tuple[str, ...] = ()) -> str:
@@ -86,6 +91,8 @@ def rewrite(text: str, names: dict[str, str], glue: tuple[str, ...] = ()) -> str
             continue
         for generated in sorted(names, key=len, reverse=True):   # whole paths first
             line = line.replace(generated, names[generated])
+        if undefined or duplicate:   # an aligned array's descriptor goes with the array
+            line = _DESCRIPTOR.sub(r"\1", line)
         out.append(line.replace(USER_MAIN, "main"))
     return "".join(out)
 

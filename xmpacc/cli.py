@@ -17,7 +17,17 @@ import subprocess
 import sys
 
 from xmpacc import __version__
-from xmpacc.build import BuildError, Generated, LinkItem, Plain, Toolchain, build_library, build_program
+from xmpacc.build import (
+    RECURSION_GUARD,
+    BuildError,
+    Generated,
+    LinkItem,
+    Plain,
+    Toolchain,
+    build_library,
+    build_program,
+    host_cc,
+)
 from xmpacc.diagnostics import InternalError, XmpError, XmpErrors, print_errors
 from xmpacc.driver import STAGES, Options, translate
 from xmpacc.emit import glue_c, host_c, library_c, record_h
@@ -95,25 +105,29 @@ class Warnings:
 
 
 def _toolchain(args: Args) -> Toolchain:
-    return Toolchain(cc=os.environ.get("CC", "cc"), cflags=args.cflags, cppflags=args.cpp_args,
+    return Toolchain(cc=host_cc(), cflags=args.cflags, cppflags=args.cpp_args,
                      verbose=args.verbose, showme=args.showme is not None)
+
+
+class OutputError(Exception):
+    """The output cannot be written where -o says."""
 
 
 def check_output(path: str) -> None:
     """A one-line error, before any work, when ``path`` cannot be written."""
     folder = os.path.dirname(os.path.abspath(path))
     if os.path.isdir(path):
-        raise UsageError(f"cannot write '{path}': it is a directory")
+        raise OutputError(f"cannot write '{path}': it is a directory")
     if not os.path.isdir(folder):
-        raise UsageError(f"cannot write '{path}': no such directory '{os.path.dirname(path)}'")
+        raise OutputError(f"cannot write '{path}': no such directory '{os.path.dirname(path)}'")
     if not os.access(folder, os.W_OK | os.X_OK):
-        raise UsageError(f"cannot write '{path}': directory '{os.path.dirname(path) or '.'}' "
+        raise OutputError(f"cannot write '{path}': directory '{os.path.dirname(path) or '.'}' "
                          "is not writable")
 
 
 def translate_all(args: Args, xmp: list[str], warnings: Warnings) -> dict[str, tuple]:  # type: ignore[type-arg]
     """Translate every file with directives; all their mistakes are reported together."""
-    options = Options(cc=os.environ.get("CC", "cc"), cpp_args=args.cpp_args,
+    options = Options(cc=host_cc(), cpp_args=args.cpp_args,
                       verbose=args.verbose or args.showme is not None, stop_after=args.stop_after)
     units, errors = {}, []
     for path in xmp:
@@ -227,7 +241,7 @@ def _show_stage(units: list, stage: str) -> None:  # type: ignore[type-arg]
 def _showme_alone(which: str) -> int:
     """--showme without files: the pieces of the host compiler's command, as MPI wrappers
     print them."""
-    tc = Toolchain(cc=os.environ.get("CC", "cc"))
+    tc = Toolchain()
     from xmpacc.build import PROGRAM_LINK_FLAGS
 
     pieces = {
@@ -243,15 +257,19 @@ def _showme_alone(which: str) -> int:
 def _host_query(argv: list[str]) -> int | None:
     """-dumpversion, -dumpmachine, -print-*: the host compiler answers (build systems ask)."""
     if argv and all(a.startswith(HOST_QUERIES) for a in argv):
-        return subprocess.run([os.environ.get("CC", "cc"), *argv], check=False).returncode
+        return subprocess.run([host_cc(), *argv], check=False).returncode
     if argv == ["-v"]:
         print(f"xmpacc {__version__}", flush=True)
-        return subprocess.run([os.environ.get("CC", "cc"), "-v"], check=False).returncode
+        return subprocess.run([host_cc(), "-v"], check=False).returncode
     return None
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = expand_response_files(sys.argv[1:] if argv is None else argv)
+    if os.environ.get(RECURSION_GUARD):
+        print("xmpacc: error: the host C compiler that xmpacc runs is xmpacc itself; set "
+              "XMPACC_CC to a C compiler (gcc, clang)", file=sys.stderr)
+        return 1
     if any(a in ("-h", "--help") for a in argv):
         sys.stdout.write(USAGE)
         return 0
@@ -270,7 +288,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"xmpacc: error: {e}", file=sys.stderr)
         print("(xmpacc --help lists the options)", file=sys.stderr)
         return 1
-    except BuildError as e:
+    except (BuildError, OutputError) as e:
         print(f"xmpacc: error: {e}", file=sys.stderr)
         return 1
     except XmpErrors as e:
