@@ -27,8 +27,9 @@ def declared_again(seen: Seen, ptr: int, kind: str, initialized: bool, what: str
         seen[(ptr, kind)] = (where, signature)
         return False
     if first[1] != signature:
+        there = "in a file started before" if first[0] == where else f"at {first[0]}"
         raise RuntimeFailure(where, f"{what} is declared differently by two files of the program "
-                                    f"({_show(signature)} here, {_show(first[1])} at {first[0]}); "
+                                    f"({_show(signature)} here, {_show(first[1])} {there}); "
                                     "declared in a header, it is one object of the whole program, so "
                                     "every file must see the same declaration", collective=True)
     return True

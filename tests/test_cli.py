@@ -41,6 +41,19 @@ int main(void)
 }
 """
 
+# a file without directives: xmpacc's -E, -c and -MMD of it are exactly cc's
+PLAIN = """\
+#include <stdio.h>
+#include "inc/part.h"
+static int calls;
+int scaled(int x)
+{
+    calls++;
+    fprintf(stderr, "scaled(%d), %d calls\\n", x, calls);
+    return PART * x;
+}
+"""
+
 SIMPLE = """\
 #include <stdio.h>
 #pragma xmp nodes p[*]
@@ -89,9 +102,23 @@ def test_help_lists_the_options() -> None:
         assert option in r.stdout, option
 
 
-def test_unknown_option_is_a_usage_error(tmp_path: Path) -> None:
-    r = run_xmpacc("--frobnicate", str(write(tmp_path / "a.c", SIMPLE)))
-    assert r.returncode == 1 and "unknown option '--frobnicate'" in r.stderr
+def test_unknown_option_goes_to_the_host_compiler_with_a_warning(tmp_path: Path) -> None:
+    """Like mpicc: an option xmpacc does not know is passed on, with a warning."""
+    log = tmp_path / "cc.log"
+    wrapper = write(tmp_path / "mycc", f'#!/bin/sh\necho "$@" >> {log}\nexec cc "$@"\n')
+    wrapper.chmod(wrapper.stat().st_mode | stat.S_IXUSR)
+    r = run_xmpacc("--frobnicate", "-c", str(write(tmp_path / "a.c", SIMPLE)), "-o", str(tmp_path / "a.o"),
+                   env={"XMPACC_CC": str(wrapper)})
+    assert "xmpacc: warning: unknown option '--frobnicate' passed to the host compiler" in r.stderr
+    assert all("--frobnicate" in line.split() for line in log.read_text().splitlines() if " -c " in line)
+    assert r.returncode == 1 and "frobnicate" in r.stderr.split("xmpacc: warning")[-1], "cc refused it"
+
+
+def test_unknown_option_with_werror_is_an_error(tmp_path: Path) -> None:
+    r = run_xmpacc("-Werror", "--frobnicate", "-c", str(write(tmp_path / "a.c", PLAIN)), "-o",
+                   str(tmp_path / "a.o"))
+    assert r.returncode == 1 and "xmpacc: error: unknown option '--frobnicate'" in r.stderr
+    assert not (tmp_path / "a.o").exists()
 
 
 # ---------------------------------------------------------------- preprocessor
@@ -385,3 +412,161 @@ def test_successful_build_replaces_the_output_in_one_step(tmp_path: Path) -> Non
     assert exe.stat().st_ino != old_inode, "renamed into place, not rewritten"
     assert os.access(exe, os.X_OK)
     assert listing(tmp_path) == {"hello.c", "prog"}
+
+
+# ---------------------------------------------------------------- the rest of a C driver
+
+
+@pytest.fixture()
+def plain_src(tmp_path: Path) -> Path:
+    (tmp_path / "inc").mkdir()
+    write(tmp_path / "inc" / "part.h", "#define PART 3\n")
+    return write(tmp_path / "plain.c", PLAIN)
+
+
+def cc(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    r = subprocess.run(["cc", *args], cwd=cwd, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    return r
+
+
+def test_E_of_a_plain_file_is_what_cc_writes(plain_src: Path) -> None:
+    d = plain_src.parent
+    ours = run_xmpacc("-E", "-DEXTRA=1", "plain.c", cwd=d)
+    assert ours.returncode == 0, ours.stderr
+    assert ours.stdout == cc("-E", "-DEXTRA=1", "plain.c", cwd=d).stdout
+    assert run_xmpacc("-E", "plain.c", "-o", "plain.i", cwd=d).returncode == 0
+    assert (d / "plain.i").read_text() == ours.stdout
+
+
+def test_E_of_an_xmp_file_keeps_the_directives(tmp_path: Path) -> None:
+    r = run_xmpacc("-E", str(write(tmp_path / "a.c", SIMPLE.replace("p[*]", "p[N]"))), "-DN=4")
+    assert r.returncode == 0 and "#pragma xmp nodes p[N]" in r.stdout and "printf" in r.stdout
+
+
+@pytest.mark.parametrize("flags", [[], ["-O2", "-g"], ["-O0", "-g", "-Wall", "-std=c99"]],
+                         ids=["plain", "O2g", "O0g-std"])
+def test_c_of_a_plain_file_is_what_cc_writes(plain_src: Path, flags: list[str]) -> None:
+    """Byte for byte, given -fPIC (xmpacc adds it when it is not given: program.so is a
+    shared object); the object links with cc."""
+    d = plain_src.parent
+    r = run_xmpacc("-c", "-fPIC", *flags, "plain.c", "-o", "ours.o", cwd=d)
+    assert r.returncode == 0, r.stderr
+    cc("-c", "-fPIC", *flags, "plain.c", "-o", "cc.o", cwd=d)
+    assert (d / "ours.o").read_bytes() == (d / "cc.o").read_bytes()
+    assert run_xmpacc("-c", *flags, "plain.c", "-o", "implicit.o", cwd=d).returncode == 0
+    assert (d / "implicit.o").read_bytes() == (d / "cc.o").read_bytes()
+    write(d / "main.c", "int scaled(int);\nint main(void) { return scaled(2) != 6; }\n")
+    cc("main.c", "ours.o", "-o", "linked", cwd=d)
+    assert subprocess.run([str(d / "linked")], capture_output=True).returncode == 0
+
+
+def test_c_without_o_names_the_object_after_the_source(plain_src: Path, tmp_path: Path) -> None:
+    (tmp_path / "sub").mkdir()
+    write(tmp_path / "sub" / "x.c", SIMPLE)
+    r = run_xmpacc("-c", "plain.c", "sub/x.c", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert {"plain.o", "x.o"} <= listing(tmp_path)
+    r = run_xmpacc("-c", "plain.c", "sub/x.c", "-o", "both.o", cwd=tmp_path)
+    assert r.returncode == 1 and "cannot specify '-o' with '-c'" in r.stderr
+
+
+@pytest.mark.parametrize("dep_flags", [["-MMD"], ["-MD"], ["-MMD", "-MP"], ["-MMD", "-MF", "deps/x.d"],
+                                       ["-MD", "-MT", "custom", "-MP"], ["-MMD", "-MQ", "$weird"]],
+                         ids=["MMD", "MD", "MP", "MF", "MT", "MQ"])
+def test_dependency_files_are_what_cc_writes(plain_src: Path, dep_flags: list[str]) -> None:
+    """For a plain file the bytes of gcc's file; for a file with directives the same
+    lines (the headers it includes, not xmpacc's own)."""
+    d = plain_src.parent
+    (d / "deps").mkdir()
+    (d / "ours").mkdir()
+    (d / "ref").mkdir()
+    r = run_xmpacc("-c", *dep_flags, "plain.c", "-o", "ours/plain.o", cwd=d)
+    assert r.returncode == 0, r.stderr
+    dfile = d / "deps" / "x.d" if "-MF" in dep_flags else d / "ours" / "plain.d"
+    got = dfile.read_text()
+    dfile.unlink()
+    cc("-c", "-fPIC", *dep_flags, "plain.c", "-o", "ref/plain.o", cwd=d)
+    ref = (d / "deps" / "x.d" if "-MF" in dep_flags else d / "ref" / "plain.d").read_text()
+    assert got == ref.replace("ref/plain.o", "ours/plain.o")
+    # the same source with a directive: an XMP file, its dependencies found the same way
+    write(d / "xmp.c", PLAIN.replace("static int calls;", "static int calls;\n#pragma xmp nodes p[*]"))
+    r = run_xmpacc("-c", *dep_flags, "xmp.c", "-o", "ours/xmp.o", cwd=d)
+    assert r.returncode == 0, r.stderr
+    got = (d / "deps" / "x.d" if "-MF" in dep_flags else d / "ours" / "xmp.d").read_text()
+    assert "inc/part.h" in got and "xmpacc" not in got and "fake_libc" not in got
+    assert got.replace("xmp.", "plain.") == ref.replace("ref/plain.o", "ours/plain.o")
+
+
+def test_x_c_include_and_isystem(tmp_path: Path) -> None:
+    (tmp_path / "sys").mkdir()
+    write(tmp_path / "sys" / "vendor.h", "#define VENDOR 7\n")
+    write(tmp_path / "forced.h", "#define FORCED 5\n")
+    write(tmp_path / "prog.src", SIMPLE.replace('printf("hello\\n");', 'printf("%d\\n", VENDOR * FORCED);')
+          .replace("#include <stdio.h>", "#include <stdio.h>\n#include <vendor.h>"))
+    r = run_xmpacc("-isystem", "sys", "-include", "forced.h", "-x", "c", "prog.src", "-x", "none", "-o", "p",
+                   cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert run_alone(tmp_path / "p").stdout == "35\n"
+
+
+WARNS = SIMPLE.replace("#pragma xmp nodes p[*]",
+                       "#pragma xmp nodes p[*]\n#pragma xmp template t[4]\n#pragma xmp distribute t[block] onto p\n"
+                       "#pragma xmp align a[i] with t[i]\ndouble a[4];")
+
+
+def test_werror_and_w_apply_to_xmpacc_warnings(tmp_path: Path) -> None:
+    src = write(tmp_path / "w.c", WARNS)
+    r = run_xmpacc(str(src), "-o", str(tmp_path / "p"))
+    assert r.returncode == 0 and "warning: 'a' is declared after this directive" in r.stderr
+    r = run_xmpacc("-Werror", str(src), "-o", str(tmp_path / "q"))
+    assert r.returncode == 1 and "error: 'a' is declared after this directive" in r.stderr
+    assert "[-Werror]" in r.stderr and not (tmp_path / "q").exists()
+    r = run_xmpacc("-w", str(src), "-o", str(tmp_path / "r"))
+    assert (r.returncode, r.stderr) == (0, "")
+
+
+def test_response_files(tmp_path: Path) -> None:
+    write(tmp_path / "my prog.c", SIMPLE.replace("hello", "from @file"))
+    write(tmp_path / "inner.rsp", "-o 'out dir/prog'\n")
+    write(tmp_path / "args.rsp", '"my prog.c" -O2\n@inner.rsp\n')
+    (tmp_path / "out dir").mkdir()
+    r = run_xmpacc("@args.rsp", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert run_alone(tmp_path / "out dir" / "prog").stdout == "from @file\n"
+
+
+def test_showme_prints_the_commands_and_runs_none(tmp_path: Path) -> None:
+    src = write(tmp_path / "a.c", SIMPLE)
+    for opt in ("--showme", "-show"):
+        r = run_xmpacc(opt, str(src), "-o", str(tmp_path / "prog"))
+        assert r.returncode == 0, r.stderr
+        lines = r.stdout.splitlines()
+        assert any(" -E " in line for line in lines) and any(" -shared " in line for line in lines)
+        assert listing(tmp_path) == {"a.c"}, "nothing built"
+    r = run_xmpacc("--showme", "-c", str(src))
+    assert r.returncode == 0 and " -c " in r.stdout and listing(tmp_path) == {"a.c"}
+    alone = run_xmpacc("--showme")
+    assert alone.returncode == 0 and "-fPIC" in alone.stdout and "include" in alone.stdout
+    assert run_xmpacc("--showme:compile").stdout.startswith("-fPIC")
+    assert "-Wl,-z,defs" in run_xmpacc("--showme:link").stdout
+
+
+def test_host_compiler_queries(tmp_path: Path) -> None:
+    """Build systems ask the compiler about itself; cc answers."""
+    for query in ("-dumpversion", "-dumpmachine", "-print-search-dirs"):
+        r = run_xmpacc(query)
+        assert r.returncode == 0 and r.stdout == cc(query, cwd=tmp_path).stdout
+
+
+def test_cc_naming_xmpacc_does_not_recurse(tmp_path: Path) -> None:
+    """CC=xmpacc (a build system's setting) is not the host compiler: XMPACC_CC or cc is."""
+    from conftest import xmpacc_command
+
+    src = write(tmp_path / "a.c", SIMPLE)
+    r = run_xmpacc(str(src), "-o", str(tmp_path / "p"), env={"CC": xmpacc_command()[0]}, timeout=60)
+    assert r.returncode == 0, r.stderr
+    wrapper = write(tmp_path / "cc-wrapper", f"#!/bin/sh\nexec {xmpacc_command()[0]} \"$@\"\n")
+    wrapper.chmod(0o755)
+    r = run_xmpacc(str(src), "-o", str(tmp_path / "q"), env={"XMPACC_CC": str(wrapper)}, timeout=60)
+    assert r.returncode == 1 and "the host C compiler that xmpacc runs is xmpacc itself" in r.stderr

@@ -25,6 +25,8 @@ import subprocess
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from xmpacc.hostcc import child_env
+
 
 RAW_PRAGMA = re.compile(r"^\s*#\s*pragma\s+xmp\b")
 _LINEMARK = re.compile(r'^# (\d+) "((?:[^"\\]|\\.)*)"')
@@ -62,7 +64,8 @@ def expand(cmd: list[str], macros_cmd: list[str], stdin: str, texts: list[tuple[
     directive in output order; ``macros_cmd`` runs cpp on the definitions."""
     if verbose:
         print(" ".join(cmd + ["-dD"]), flush=True)
-    traced = subprocess.run(cmd + ["-dD"], input=stdin, capture_output=True, text=True).stdout
+    traced = subprocess.run(cmd + ["-dD"], input=stdin, capture_output=True, text=True,
+                            env=child_env()).stdout
     stream: list[str] = []
     pending = iter(texts)
     for _n, file, _line, text in _positions(traced.split("\n")):
@@ -74,7 +77,8 @@ def expand(cmd: list[str], macros_cmd: list[str], stdin: str, texts: list[tuple[
                 stream.append(f"__xmpacc_directive_{ident}__ {raw}")
     if verbose:
         print(" ".join(macros_cmd), flush=True)
-    proc = subprocess.run(macros_cmd, input="\n".join(stream) + "\n", capture_output=True, text=True)
+    proc = subprocess.run(macros_cmd, input="\n".join(stream) + "\n", capture_output=True, text=True,
+                          env=child_env())
     out: dict[int, str] = {}
     for line in proc.stdout.split("\n"):
         m = re.search(r"__xmpacc_directive_(\d+)__ ?(.*)$", line)

@@ -30,6 +30,7 @@ import pycparser_fake_libc
 
 from xmpacc.diagnostics import SourceLoc, XmpError, XmpErrors
 from xmpacc.frontend import headers
+from xmpacc.hostcc import child_env
 
 MARKER = "__xmpacc_directive_"
 _PRAGMA_RE = re.compile(r"^(\s*#\s*pragma\s+)(xmp)\b(.*)$")
@@ -215,7 +216,7 @@ def preprocess(path: str, cpp_args: list[str], cc: str = "cc", verbose: bool = F
     if verbose:
         print(" ".join(cmd), "<", path, flush=True)
     stdin = f'# 1 "{path}"\n' + "\n".join(lines)
-    proc = subprocess.run(cmd, input=stdin, capture_output=True, text=True)
+    proc = subprocess.run(cmd, input=stdin, capture_output=True, text=True, env=child_env())
     if proc.returncode != 0:
         raise _cpp_error(path, proc.stderr)
     text, directives, includes = _restore_directives(proc.stdout, pending)
