@@ -570,3 +570,25 @@ def test_cc_naming_xmpacc_does_not_recurse(tmp_path: Path) -> None:
     wrapper.chmod(0o755)
     r = run_xmpacc(str(src), "-o", str(tmp_path / "q"), env={"XMPACC_CC": str(wrapper)}, timeout=60)
     assert r.returncode == 1 and "the host C compiler that xmpacc runs is xmpacc itself" in r.stderr
+
+
+def test_xmpacc_python_at_compile_time_and_at_run_time(tmp_path: Path) -> None:
+    """The executable runs with the Python xmpacc runs on, or $XMPACC_PYTHON given when
+    compiling; $XMPACC_PYTHON set when running overrides both (compute nodes that see the
+    environment at another path)."""
+    import sys
+
+    def wrapper(name: str) -> Path:
+        w = write(tmp_path / name, f'#!/bin/sh\necho "via {name}" >&2\nexec {sys.executable} "$@"\n')
+        w.chmod(0o755)
+        return w
+
+    exe = tmp_path / "prog"
+    r = run_xmpacc(str(write(tmp_path / "a.c", SIMPLE)), "-o", str(exe), env={"XMPACC_PYTHON": str(wrapper("built"))})
+    assert r.returncode == 0, r.stderr
+    env = {k: v for k, v in os.environ.items() if k != "XMPACC_PYTHON"}
+    run = subprocess.run([str(exe)], capture_output=True, text=True, env=env)
+    assert (run.returncode, run.stdout, run.stderr.splitlines()[0]) == (0, "hello\n", "via built")
+    run = subprocess.run([str(exe)], capture_output=True, text=True,
+                         env={**env, "XMPACC_PYTHON": str(wrapper("at-run-time"))})
+    assert (run.returncode, run.stdout, run.stderr.splitlines()[0]) == (0, "hello\n", "via at-run-time")

@@ -182,6 +182,14 @@ def _python_for_executable() -> str:
     return os.environ.get("XMPACC_PYTHON", sys.executable)
 
 
+def shell_prefix() -> str:
+    """The executable's first lines: run the zip with $XMPACC_PYTHON when it is set at run
+    time (a cluster whose compute nodes see the environment elsewhere), else with the
+    Python that xmpacc ran on (or $XMPACC_PYTHON at compile time)."""
+    python = "".join("\\" + c if c in '"\\$`' else c for c in _python_for_executable())
+    return f'#!/bin/sh\nexec "${{XMPACC_PYTHON:-{python}}}" "$0" "$@"\n'
+
+
 def package(so_path: str, output: str, showme: bool = False) -> None:
     """Write the executable atomically.  program.so is stored, not compressed: loading it
     is a copy, and tools that look for strings in an executable (CMake's compiler
@@ -190,7 +198,7 @@ def package(so_path: str, output: str, showme: bool = False) -> None:
         if showme:
             return
         with open(tmp, "wb") as f:
-            f.write(f"#!/bin/sh\nexec {shlex.quote(_python_for_executable())} \"$0\" \"$@\"\n".encode())
+            f.write(shell_prefix().encode())
             with zipfile.ZipFile(f, "w", zipfile.ZIP_STORED) as z:
                 z.writestr("__main__.py", LAUNCHER_MAIN)
                 z.write(so_path, "program.so")
