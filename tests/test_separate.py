@@ -10,8 +10,10 @@ command and file by file, it prints what its serial build prints under 1-4 proce
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
+import sys
 import subprocess
 from pathlib import Path
 
@@ -272,3 +274,17 @@ def test_missing_shared_library_at_run_time(tmp_path: Path) -> None:
     r = subprocess.run([str(exe)], capture_output=True, text=True, env={**HOST, "PATH": "/usr/bin:/bin"})
     assert r.returncode == 127 and "Traceback" not in r.stderr
     assert "error while loading shared libraries: libfield.so" in r.stderr, r.stderr
+
+
+@pytest.mark.mpi
+def test_runs_under_another_process_manager(builds: dict[str, Path], serial: str) -> None:
+    """The launch path reads nothing of mpirun's own: MPICH's fork process manager (no
+    hydra) starts the program as well (Open MPI's mpirun and Slurm's srun: see
+    tests/mpi_launch_check.sh)."""
+    gforker = Path(sys.executable).parent / "mpiexec.gforker"
+    if not gforker.exists():
+        pytest.skip("no mpiexec.gforker (MPICH wheel) in this environment")
+    r = subprocess.run([str(gforker), "-np", "3", str(builds["objects"])], capture_output=True, text=True,
+                       timeout=120, env={**os.environ, **HOST})
+    assert r.returncode == 0, r.stderr
+    same_output(r.stdout, serial)

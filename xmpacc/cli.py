@@ -179,9 +179,10 @@ def _compile_each(args: Args, tc: Toolchain, units: dict) -> None:  # type: igno
         check_output(out)
         if src in units:
             unit, ctx = units[src]
-            stem = os.path.splitext(os.path.basename(src))[0]
+            stem = os.path.splitext(os.path.basename(out))[0]
             host = os.path.basename(src) if src.endswith(".c") else os.path.basename(src) + ".c"
-            compile_xmp(tc, generate(unit, ctx, stem, host), out)
+            keep = os.path.dirname(os.path.abspath(out)) if args.keep else None
+            compile_xmp(tc, generate(unit, ctx, stem, host), out, keep)
             if args.wants_deps:
                 write_deps(tc, src, args.source_lang[src], True, args.dep_args, *dep_defaults(src, args.output, "compile"))
         else:

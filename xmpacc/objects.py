@@ -34,10 +34,13 @@ def compile_plain(tc: Toolchain, source: str, lang_c: bool, output: str, dep_arg
     check(tc.run(cmd), {})
 
 
-def compile_xmp(tc: Toolchain, gen: Generated, output: str) -> None:
+def compile_xmp(tc: Toolchain, gen: Generated, output: str, keep_dir: str | None = None) -> None:
     """The object of a translated file.  The host C is compiled under the source's own
     file name, so the object's file symbol (and the linker's messages) name the user's
-    file."""
+    file; ``--keep`` leaves the generated files next to the object (STEM.host.c, ...)."""
+    if keep_dir is not None:
+        stem = os.path.splitext(os.path.basename(output))[0]
+        write_files([(f"{stem}.host.c", gen.host[1])] + gen.files()[1:], keep_dir)
     with tempfile.TemporaryDirectory(prefix="xmpacc-") as tmp, atomic_output(output, tc.showme) as out:
         write_files(gen.files(), tmp)
         host = os.path.join(tmp, gen.host[0])
