@@ -235,6 +235,13 @@ def test_header_directive_mistake_at_its_column(compile_: Compile, tmp_path: Pat
     assert_error_at(proc.stderr, tmp_path / "decls.h", 3, col, "nodes 'q' is not declared")
 
 
+def test_directive_from_pragma_operator_is_not_supported_yet(compile_: Compile, tmp_path: Path) -> None:
+    proc, src, _ = compile_('#pragma xmp nodes p[4]\n#define BARRIER _Pragma("xmp barrier")\n'
+                            'int main(void)\n{\n    BARRIER\n    return 0;\n}\n')
+    assert_clean_failure(proc, tmp_path, {src.name})
+    assert_error_at(proc.stderr, src, 5, 5, "not supported yet")
+
+
 def test_lookalike_pragma_is_not_a_directive(compile_: Compile, tmp_path: Path) -> None:
     proc, _src, _ = compile_(in_main("#pragma xmp_loop on t[i]\n#pragma xmploop"), "--stop-after=check")
     assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr

@@ -60,9 +60,13 @@ def builds(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     return {"one": tmp / "one", "objects": tmp / "objects", "archive": tmp / "archive"}
 
 
+def _runs() -> list[object]:
+    return [pytest.param(how, n, id=f"{how}-np{n}") for how in ("one", "objects") for n in (1, 2, 3, 4)] + \
+        [pytest.param("archive", 2, id="archive-np2")]
+
+
 @pytest.mark.mpi
-@pytest.mark.parametrize("how", ["one", "objects", "archive"])
-@pytest.mark.parametrize("nprocs", [1, 2, 3, 4])
+@pytest.mark.parametrize("how,nprocs", _runs())
 def test_multifile_program(builds: dict[str, Path], serial: str, how: str, nprocs: int) -> None:
     r = run_mpi(nprocs, builds[how], env=HOST)
     assert r.returncode == 0, r.stderr
@@ -288,3 +292,15 @@ def test_runs_under_another_process_manager(builds: dict[str, Path], serial: str
                        timeout=120, env={**os.environ, **HOST})
     assert r.returncode == 0, r.stderr
     same_output(r.stdout, serial)
+
+
+def test_messages_about_start_up_code_point_at_the_directive(tmp_path: Path) -> None:
+    """A warning in the code generated for a file-scope directive: no generated function is
+    named, and the column and caret point at the directive, not past the end of its line."""
+    src = write(tmp_path / "w.c", "#include <stdio.h>\nint *n;\n#pragma xmp nodes p[n]\n"
+                                  "int main(void) { return 0; }\n")
+    r = run_xmpacc(str(src), "-o", str(tmp_path / "w"))
+    assert r.returncode == 0, r.stderr
+    assert "In function" not in r.stderr and not re.search(r"(?<!\w)_xmpacc_", r.stderr), r.stderr
+    assert f"{src}:3:13: warning:" in r.stderr
+    assert "    3 | #pragma xmp nodes p[n]\n      |             ^\n" in r.stderr

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 
 from xmpacc import __version__
+from xmpacc.diagnostics import SourceLoc, source_line
 from xmpacc.passes.entry import USER_MAIN
 from xmpacc.runtime.contract import contract_id
 
@@ -75,27 +76,65 @@ def rewrite(text: str, names: dict[str, str], glue: tuple[str, ...] = ()) -> str
         m = _IN_FN.match(line.rstrip("\n"))
         if m and m.group(2).startswith("_xmpacc_init_"):
             continue   # the file's start-up code: its messages point at the directives
-        undefined = _UNDEFINED.search(line)
-        if undefined and undefined.group(1).startswith(ABI_PREFIX):
-            out.append(_abi_message(line, undefined.group(1)))
-            continue
-        if undefined and any(g in line for g in glue):
-            out.append(f"{linker}: undefined reference to `{_user_name(undefined.group(1))}'\n")
-            continue
-        duplicate = _MULTIPLE.search(line)
-        if duplicate and duplicate.group(1).startswith(("_xmpacc_init_", "_xmpacc_loop_")):
-            out.append(line)
-            out.append("xmpacc: note: two XMP files of the same name in one program are not "
-                       "supported yet (their start-up code and kernels are named after the file); "
-                       "rename one\n")
-            continue
-        for generated in sorted(names, key=len, reverse=True):   # whole paths first
-            line = line.replace(generated, names[generated])
-        if undefined or duplicate:   # an aligned array's descriptor goes with the array
-            line = _DESCRIPTOR.sub(r"\1", line)
-        out.append(line.replace(USER_MAIN, "main"))
-    return "".join(out)
+        out += _link_line(line, linker, glue) or [_in_user_terms(line, names)]
+    return "".join(_directive_columns(out))
+
+
+def _link_line(line: str, linker: str, glue: tuple[str, ...]) -> list[str] | None:
+    """A linker message about generated names, rewritten (None: not one)."""
+    undefined = _UNDEFINED.search(line)
+    if undefined and undefined.group(1).startswith(ABI_PREFIX):
+        return [_abi_message(line, undefined.group(1))]
+    if undefined and any(g in line for g in glue):
+        return [f"{linker}: undefined reference to `{_user_name(undefined.group(1))}'\n"]
+    duplicate = _MULTIPLE.search(line)
+    if duplicate and duplicate.group(1).startswith(("_xmpacc_init_", "_xmpacc_loop_")):
+        return [line, "xmpacc: note: two XMP files of the same name in one program are not "
+                      "supported yet (their start-up code and kernels are named after the file); "
+                      "rename one\n"]
+    return None
+
+
+def _in_user_terms(line: str, names: dict[str, str]) -> str:
+    for generated in sorted(names, key=len, reverse=True):   # whole paths first
+        line = line.replace(generated, names[generated])
+    if _UNDEFINED.search(line) or _MULTIPLE.search(line):
+        line = _DESCRIPTOR.sub(r"\1", line)   # an aligned array's descriptor: the array
+    return line.replace(USER_MAIN, "main")
 
 
 def _user_name(symbol: str) -> str:
     return "main" if symbol == USER_MAIN else symbol
+
+
+_DIAG = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):(?P<col>\d+): (?P<rest>.*)$")
+_CARET = re.compile(r"^(\s*\|) ?\s*\^[~^]*\s*$")
+_PRAGMA_HEAD = re.compile(r"^\s*#\s*pragma\s+xmp\s+")
+
+
+def _directive_columns(lines: list[str]) -> list[str]:
+    """A message about code generated for a directive has the directive's line (#line
+    markers) but a column of the generated statement, often past the end of the line:
+    point it at the directive instead, and move gcc's caret with it."""
+    out: list[str] = []
+    column = None
+    for line in lines:
+        m = _DIAG.match(line.rstrip("\n"))
+        caret = _CARET.match(line.rstrip("\n"))
+        if m:
+            column = _directive_column(m.group("file"), int(m.group("line")), int(m.group("col")))
+            if column is not None:
+                line = f"{m.group('file')}:{m.group('line')}:{column}: {m.group('rest')}\n"
+        elif caret and column is not None:
+            line = f"{caret.group(1)} {' ' * (column - 1)}^\n"
+            column = None
+        out.append(line)
+    return out
+
+
+def _directive_column(path: str, line: int, col: int) -> int | None:
+    text = source_line(SourceLoc(path, line, col))
+    if text is None or col <= len(text):
+        return None
+    head = _PRAGMA_HEAD.match(text)
+    return len(head.group(0)) + 1 if head else None

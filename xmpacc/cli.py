@@ -18,6 +18,7 @@ import sys
 
 from xmpacc import __version__
 from xmpacc.build import BuildError, Generated, LinkItem, Plain, Toolchain, build_library, build_program
+from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import InternalError, XmpError, XmpErrors, print_errors
 from xmpacc.driver import STAGES, Options, translate
 from xmpacc.emit import glue_c, host_c, library_c, record_h
@@ -116,11 +117,15 @@ def check_output(path: str) -> None:
                          "is not writable")
 
 
-def translate_all(args: Args, xmp: list[str], warnings: Warnings) -> dict[str, tuple]:  # type: ignore[type-arg]
+Units = dict[str, tuple[Unit, Context]]   # source path -> its translation
+
+
+def translate_all(args: Args, xmp: list[str], warnings: Warnings) -> Units:
     """Translate every file with directives; all their mistakes are reported together."""
     options = Options(cc=host_cc(), cpp_args=args.cpp_args,
                       verbose=args.verbose or args.showme is not None, stop_after=args.stop_after)
-    units, errors = {}, []
+    units: Units = {}
+    errors: list[XmpError] = []
     for path in xmp:
         try:
             units[path] = translate(path, options)
@@ -138,7 +143,8 @@ def translate_all(args: Args, xmp: list[str], warnings: Warnings) -> dict[str, t
     return units
 
 
-def generate(unit, ctx, base: str, host_name: str) -> Generated:  # type: ignore[no-untyped-def]
+def generate(unit: Unit, ctx: Context, base: str, host_name: str) -> Generated:
+    """The generated files of one unit: BASE.record.h, BASE.cu and the host C."""
     record = f"{base}.record.h"
     cu_name = f"{base}.cu"
     cu = kernels_cu(unit, ctx, cu_name)
@@ -173,7 +179,7 @@ def run(args: Args) -> int:
     return 0
 
 
-def _compile_each(args: Args, tc: Toolchain, units: dict) -> None:  # type: ignore[type-arg]
+def _compile_each(args: Args, tc: Toolchain, units: Units) -> None:
     for src in args.sources:
         out = args.output or object_name(src)
         check_output(out)
@@ -184,12 +190,13 @@ def _compile_each(args: Args, tc: Toolchain, units: dict) -> None:  # type: igno
             keep = os.path.dirname(os.path.abspath(out)) if args.keep else None
             compile_xmp(tc, generate(unit, ctx, stem, host), out, keep)
             if args.wants_deps:
-                write_deps(tc, src, args.source_lang[src], True, args.dep_args, *dep_defaults(src, args.output, "compile"))
+                write_deps(tc, src, args.source_lang[src], True, args.dep_args,
+                           *dep_defaults(src, args.output, "compile"))
         else:
             compile_plain(tc, src, args.source_lang[src], out, args.dep_args)
 
 
-def _link(args: Args, tc: Toolchain, units: dict) -> None:  # type: ignore[type-arg]
+def _link(args: Args, tc: Toolchain, units: Units) -> None:
     output = args.output or "a.out"
     if args.output is None and args.mode == "sources":
         output = os.path.splitext(os.path.basename(args.sources[0]))[0]
@@ -218,7 +225,7 @@ def _link(args: Args, tc: Toolchain, units: dict) -> None:  # type: ignore[type-
                        *dep_defaults(src, args.output, "link"))
 
 
-def _show_stage(units: list, stage: str) -> None:  # type: ignore[type-arg]
+def _show_stage(units: list[tuple[Unit, Context]], stage: str) -> None:
     from xmpacc.cbuild import to_c
 
     for unit, ctx in units:

@@ -57,11 +57,12 @@ def header_pragmas(lines: list[str], is_system: Callable[[str], bool]) -> list[H
             if RAW_PRAGMA.match(text) and not is_system(f)]
 
 
-def expand(cmd: list[str], macros_cmd: list[str], stdin: str, texts: list[tuple[int, str]],
-           verbose: bool) -> dict[int, str]:
+def expand(cmd: list[str], macros_cmd: list[str], stdin: str, texts: list[tuple[int, str] | None],
+           is_system: Callable[[str], bool], verbose: bool) -> dict[int, str]:
     """Directive id -> its text with the macros of its place expanded.  ``cmd`` is the
-    preprocessing command (reading ``stdin``); ``texts`` the (id, raw text) of each header
-    directive in output order; ``macros_cmd`` runs cpp on the definitions."""
+    preprocessing command (reading ``stdin``); ``texts`` has the (id, raw text) of each
+    header directive in output order (None for one to leave alone); ``macros_cmd`` runs
+    cpp on the definitions."""
     if verbose:
         print(" ".join(cmd + ["-dD"]), flush=True)
     traced = subprocess.run(cmd + ["-dD"], input=stdin, capture_output=True, text=True,
@@ -71,10 +72,10 @@ def expand(cmd: list[str], macros_cmd: list[str], stdin: str, texts: list[tuple[
     for _n, file, _line, text in _positions(traced.split("\n")):
         if _DEFINE.match(text) and file != "<built-in>":
             stream.append(text)
-        elif RAW_PRAGMA.match(text):
-            ident, raw = next(pending, (None, ""))
-            if ident is not None:
-                stream.append(f"__xmpacc_directive_{ident}__ {raw}")
+        elif RAW_PRAGMA.match(text) and not is_system(file):
+            item = next(pending, None)
+            if item is not None:
+                stream.append(f"__xmpacc_directive_{item[0]}__ {item[1]}")
     if verbose:
         print(" ".join(macros_cmd), flush=True)
     proc = subprocess.run(macros_cmd, input="\n".join(stream) + "\n", capture_output=True, text=True,

@@ -233,7 +233,7 @@ def _header_directives(text: str, directives: dict[int, RawDirective], cmd: list
     if not found:
         return text
     by_file: dict[str, dict[int, _Pending]] = {}
-    todo = []
+    todo: list[tuple[headers.HeaderPragma, int, _Pending] | None] = []
     for k, hp in enumerate(found):
         if hp.file not in by_file:
             try:
@@ -243,11 +243,10 @@ def _header_directives(text: str, directives: dict[int, RawDirective], cmd: list
                 pend = {}
             by_file[hp.file] = {p.loc.line: p for p in pend.values()}
         p = by_file[hp.file].get(hp.line)
-        if p is not None:
-            todo.append((hp, first_id + k, p))
+        todo.append(None if p is None else (hp, first_id + k, p))
     expanded = headers.expand(cmd, [cc, "-E", "-P", "-x", "c", "-"], stdin,
-                              [(ident, p.text) for _hp, ident, p in todo], verbose)
-    for hp, ident, p in todo:
+                              [None if t is None else (t[1], t[2].text) for t in todo], is_system_path, verbose)
+    for hp, ident, p in filter(None, todo):
         text_k = expanded.get(ident, p.text.strip())
         directives[ident] = RawDirective(ident, text_k, _map_locs(p.text, p.locs, text_k), p.loc)
         lines[hp.index] = f"#pragma xmp_{ident}"

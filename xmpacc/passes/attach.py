@@ -51,9 +51,10 @@ def run(unit: Unit, ctx: Context) -> Unit:
         elif pragma_id(node) is not None:
             pragmas.append(node)
         elif isinstance(node, c_ast.Pragma) and _UNEXTRACTED.match(node.string):
-            # preprocess.py extracts the directives of the file itself, not of its headers
-            ctx.diags.error(loc_of(node), "XMP directives in included files are not supported "
-                                          "yet; move the directive into the .c file")
+            # preprocess.py reads every '#pragma xmp' line of the file and its headers;
+            # what is left came from a macro (_Pragma("xmp ..."))
+            ctx.diags.error(loc_of(node), "an XMP directive written with _Pragma or produced by "
+                                          "a macro is not supported yet; write a #pragma xmp line")
     for node in pragmas:
         raw = unit.pre.directives.get(pragma_id(node))  # type: ignore[arg-type]
         if raw is None:
