@@ -239,7 +239,7 @@ def test_directive_from_pragma_operator_is_not_supported_yet(compile_: Compile, 
     proc, src, _ = compile_('#pragma xmp nodes p[4]\n#define BARRIER _Pragma("xmp barrier")\n'
                             'int main(void)\n{\n    BARRIER\n    return 0;\n}\n')
     assert_clean_failure(proc, tmp_path, {src.name})
-    assert_error_at(proc.stderr, src, 5, 5, "not supported yet")
+    assert_error_at(proc.stderr, src, 5, 12, "not supported yet")
 
 
 def test_lookalike_pragma_is_not_a_directive(compile_: Compile, tmp_path: Path) -> None:
