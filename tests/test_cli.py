@@ -592,3 +592,14 @@ def test_xmpacc_python_at_compile_time_and_at_run_time(tmp_path: Path) -> None:
     run = subprocess.run([str(exe)], capture_output=True, text=True,
                          env={**env, "XMPACC_PYTHON": str(wrapper("at-run-time"))})
     assert (run.returncode, run.stdout, run.stderr.splitlines()[0]) == (0, "hello\n", "via at-run-time")
+
+
+def test_host_compiler_command_with_words(tmp_path: Path) -> None:
+    """XMPACC_CC may be a command with words, as CC often is ('ccache gcc')."""
+    log = tmp_path / "log"
+    launcher = write(tmp_path / "launcher", f'#!/bin/sh\necho "$1" >> {log}\nexec "$@"\n')
+    launcher.chmod(0o755)
+    r = run_xmpacc(str(write(tmp_path / "a.c", SIMPLE)), "-o", str(tmp_path / "p"),
+                   env={"XMPACC_CC": f"{launcher} cc"})
+    assert r.returncode == 0, r.stderr
+    assert set(log.read_text().split()) == {"cc"} and run_alone(tmp_path / "p").stdout == "hello\n"

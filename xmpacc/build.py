@@ -73,6 +73,11 @@ class Toolchain:
         return subprocess.run(cmd, capture_output=True, text=True, check=False,
                                env=child_env())
 
+    @property
+    def command(self) -> list[str]:
+        """The host compiler as argv words ("ccache gcc" is two)."""
+        return shlex.split(self.cc)
+
     def compile_flags(self) -> list[str]:
         """Flags of every compilation: position-independent code always (program.so is a
         shared object); the runtime's headers (xmp.h) as system headers, searched after the
@@ -172,7 +177,7 @@ def link(tc: Toolchain, items: list[LinkItem], glue: tuple[str, str], so_path: s
     """``cc -shared`` of the glue and the link items, in order, into ``so_path`` (the
     generated files are in ``directory``)."""
     flags = list(PROGRAM_LINK_FLAGS) if program else []
-    cmd = [tc.cc, "-shared", *tc.compile_flags(), *flags, os.path.join(directory, glue[0]),
+    cmd = [*tc.command, "-shared", *tc.compile_flags(), *flags, os.path.join(directory, glue[0]),
            *runtime_c_sources(), *[a for i in items for a in _item_args(i, directory)],
            "-o", so_path, "-lm"]
     check(tc.run(cmd), message_names(items, directory), (glue[0],))

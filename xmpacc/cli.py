@@ -13,6 +13,7 @@ objects.py does the one-file steps, build.py links.  See ``xmpacc --help``.
 from __future__ import annotations
 
 import os
+import shlex
 import subprocess
 import sys
 
@@ -244,22 +245,22 @@ def _showme_alone(which: str) -> int:
     from xmpacc.build import PROGRAM_LINK_FLAGS
 
     pieces = {
-        "--showme:command": [tc.cc],
+        "--showme:command": tc.command,
         "--showme:compile": tc.compile_flags(),
         "--showme:link": ["-shared", "-fPIC", *PROGRAM_LINK_FLAGS, "-lm"],
         "--showme:version": [f"xmpacc {__version__}"],
     }
-    print(" ".join(pieces.get(which, [tc.cc, *tc.compile_flags()])))
+    print(" ".join(pieces.get(which, [*tc.command, *tc.compile_flags()])))
     return 0
 
 
 def _host_query(argv: list[str]) -> int | None:
     """-dumpversion, -dumpmachine, -print-*: the host compiler answers (build systems ask)."""
     if argv and all(a.startswith(HOST_QUERIES) for a in argv):
-        return subprocess.run([host_cc(), *argv], check=False).returncode
+        return subprocess.run([*shlex.split(host_cc()), *argv], check=False).returncode
     if argv == ["-v"]:
         print(f"xmpacc {__version__}", flush=True)
-        return subprocess.run([host_cc(), "-v"], check=False).returncode
+        return subprocess.run([*shlex.split(host_cc()), "-v"], check=False).returncode
     return None
 
 

@@ -30,7 +30,7 @@ def _lang(lang_c: bool) -> list[str]:
 
 
 def compile_plain(tc: Toolchain, source: str, lang_c: bool, output: str, dep_args: list[str]) -> None:
-    cmd = [tc.cc, *tc.compile_flags(), *dep_args, "-c", *_lang(lang_c), source, "-o", output]
+    cmd = [*tc.command, *tc.compile_flags(), *dep_args, "-c", *_lang(lang_c), source, "-o", output]
     check(tc.run(cmd), {})
 
 
@@ -45,9 +45,9 @@ def compile_xmp(tc: Toolchain, gen: Generated, output: str, keep_dir: str | None
         write_files(gen.files(), tmp)
         host = os.path.join(tmp, gen.host[0])
         if gen.kernels is None:
-            cmd = [tc.cc, *tc.compile_flags(), "-c", host, "-o", out]
+            cmd = [*tc.command, *tc.compile_flags(), "-c", host, "-o", out]
         else:   # two translation units, one relocatable object
-            cmd = [tc.cc, "-r", "-nostdlib", *tc.compile_flags(), host, "-x", "c",
+            cmd = [*tc.command, "-r", "-nostdlib", *tc.compile_flags(), host, "-x", "c",
                    os.path.join(tmp, gen.kernels[0]), "-o", out]
         names = {host: gen.source}
         if gen.kernels:
@@ -59,7 +59,7 @@ def preprocess_to(tc: Toolchain, source: str, lang_c: bool, xmp: bool, dep_args:
                   output: str | None) -> None:
     """``-E`` (and ``-M``/``-MM``): the host compiler's preprocessor on the source, with
     xmpacc's macros when the file has directives; the text goes to stdout or ``output``."""
-    cmd = [tc.cc, "-E", *(XMP_MACROS if xmp else []), *tc.compile_flags(), *dep_args,
+    cmd = [*tc.command, "-E", *(XMP_MACROS if xmp else []), *tc.compile_flags(), *dep_args,
            *_lang(lang_c), source] + (["-o", output] if output else [])
     check(tc.run(cmd), {})
 
@@ -73,7 +73,7 @@ def write_deps(tc: Toolchain, source: str, lang_c: bool, xmp: bool, dep_args: li
         extra += ["-MT", target]
     if not any(a.startswith("-MF") for a in dep_args):
         extra += ["-MF", dep_file]
-    cmd = [tc.cc, "-E", *(XMP_MACROS if xmp else []), *tc.compile_flags(), *dep_args, *extra,
+    cmd = [*tc.command, "-E", *(XMP_MACROS if xmp else []), *tc.compile_flags(), *dep_args, *extra,
            *_lang(lang_c), source, "-o", os.devnull]
     check(tc.run(cmd), {})
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 import difflib
 import os
 import re
+import shlex
 import subprocess
 from dataclasses import dataclass, field
 
@@ -140,7 +141,7 @@ def _cpp_command(cc: str, source_dir: str, cpp_args: list[str]) -> list[str]:
     finds their own copy first, so our shim is forced in with -include: its include guard
     then keeps theirs out."""
     return [
-        cc, "-E", "-nostdinc", *XMP_MACROS, *cpp_args,
+        *shlex.split(cc), "-E", "-nostdinc", *XMP_MACROS, *cpp_args,
         "-include", os.path.join(SHIM_DIR, "_fake_defines.h"),
         "-I", SHIM_DIR, "-I", FAKE_LIBC_DIR, "-I", runtime_include_dir(), "-I", source_dir, "-x", "c", "-",
     ]
@@ -244,7 +245,7 @@ def _header_directives(text: str, directives: dict[int, RawDirective], cmd: list
             by_file[hp.file] = {p.loc.line: p for p in pend.values()}
         p = by_file[hp.file].get(hp.line)
         todo.append(None if p is None else (hp, first_id + k, p))
-    expanded = headers.expand(cmd, [cc, "-E", "-P", "-x", "c", "-"], stdin,
+    expanded = headers.expand(cmd, [*shlex.split(cc), "-E", "-P", "-x", "c", "-"], stdin,
                               [None if t is None else (t[1], t[2].text) for t in todo], is_system_path, verbose)
     for hp, ident, p in filter(None, todo):
         text_k = expanded.get(ident, p.text.strip())
