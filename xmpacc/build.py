@@ -70,8 +70,10 @@ class Toolchain:
             print(shlex.join(cmd), flush=True)
         if self.showme:
             return subprocess.CompletedProcess(cmd, 0, "", "")
-        return subprocess.run(cmd, capture_output=True, text=True, check=False,
-                               env=child_env())
+        try:
+            return subprocess.run(cmd, capture_output=True, text=True, check=False, env=child_env())
+        except FileNotFoundError:
+            raise BuildError(f"cannot run the C compiler '{cmd[0]}' (XMPACC_CC or CC names it)") from None
 
     @property
     def command(self) -> list[str]:

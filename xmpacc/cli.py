@@ -18,7 +18,16 @@ import subprocess
 import sys
 
 from xmpacc import __version__
-from xmpacc.build import BuildError, Generated, LinkItem, Plain, Toolchain, build_library, build_program
+from xmpacc.build import (
+    PROGRAM_LINK_FLAGS,
+    BuildError,
+    Generated,
+    LinkItem,
+    Plain,
+    Toolchain,
+    build_library,
+    build_program,
+)
 from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import InternalError, XmpError, XmpErrors, print_errors
 from xmpacc.driver import STAGES, Options, translate
@@ -181,6 +190,7 @@ def run(args: Args) -> int:
 
 
 def _compile_each(args: Args, tc: Toolchain, units: Units) -> None:
+    """-c: one object per source (and its dependency file with -MD/-MMD)."""
     for src in args.sources:
         out = args.output or object_name(src)
         check_output(out)
@@ -198,6 +208,8 @@ def _compile_each(args: Args, tc: Toolchain, units: Units) -> None:
 
 
 def _link(args: Args, tc: Toolchain, units: Units) -> None:
+    """A program (or, -shared, a library, or, -S, its generated sources) from the
+    command's files, objects and libraries, in command-line order."""
     output = args.output or "a.out"
     if args.output is None and args.mode == "sources":
         output = os.path.splitext(os.path.basename(args.sources[0]))[0]
@@ -242,8 +254,6 @@ def _showme_alone(which: str) -> int:
     """--showme without files: the pieces of the host compiler's command, as MPI wrappers
     print them."""
     tc = Toolchain()
-    from xmpacc.build import PROGRAM_LINK_FLAGS
-
     pieces = {
         "--showme:command": tc.command,
         "--showme:compile": tc.compile_flags(),

@@ -217,7 +217,11 @@ def preprocess(path: str, cpp_args: list[str], cc: str = "cc", verbose: bool = F
     if verbose:
         print(" ".join(cmd), "<", path, flush=True)
     stdin = f'# 1 "{path}"\n' + "\n".join(lines)
-    proc = subprocess.run(cmd, input=stdin, capture_output=True, text=True, env=child_env())
+    try:
+        proc = subprocess.run(cmd, input=stdin, capture_output=True, text=True, env=child_env())
+    except FileNotFoundError:
+        raise XmpError(SourceLoc(path, 0, 0), f"cannot run the C compiler '{cmd[0]}' (XMPACC_CC or "
+                                              "CC names it)") from None
     if proc.returncode != 0:
         raise _cpp_error(path, proc.stderr)
     text, directives, includes = _restore_directives(proc.stdout, pending)
