@@ -78,7 +78,8 @@ options:
   -h, --help          print this help and exit
 
 Other options go to the host compiler, with a warning.
-environment: CC (host C compiler), XMPACC_PYTHON (Python that runs the executables).
+environment: XMPACC_CC or CC (host C compiler; a CC naming xmpacc is skipped),
+XMPACC_PYTHON (the Python that runs the executables; also read when they start).
 """
 
 
