@@ -603,3 +603,11 @@ def test_host_compiler_command_with_words(tmp_path: Path) -> None:
                    env={"XMPACC_CC": f"{launcher} cc"})
     assert r.returncode == 0, r.stderr
     assert set(log.read_text().split()) == {"cc"} and run_alone(tmp_path / "p").stdout == "hello\n"
+
+
+@pytest.mark.parametrize("flag", ["-M", "-MM"])
+def test_M_and_MM_print_the_dependencies(plain_src: Path, flag: str) -> None:
+    d = plain_src.parent
+    r = run_xmpacc(flag, "plain.c", cwd=d)
+    assert r.returncode == 0 and r.stdout == cc(flag, "plain.c", cwd=d).stdout
+    assert not (d / "a.out").exists() and not (d / "plain.o").exists()

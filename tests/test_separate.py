@@ -304,3 +304,17 @@ def test_messages_about_start_up_code_point_at_the_directive(tmp_path: Path) -> 
     assert "In function" not in r.stderr and not re.search(r"(?<!\w)_xmpacc_", r.stderr), r.stderr
     assert f"{src}:3:13: warning:" in r.stderr
     assert "    3 | #pragma xmp nodes p[n]\n      |             ^\n" in r.stderr
+
+
+@pytest.mark.mpi
+def test_plain_objects_from_cc_link_in(builds: dict[str, Path], serial: str, tmp_path: Path) -> None:
+    """An object from a plain 'cc -c' (position-independent executable code, the
+    default of gcc here) links into the program with the xmpacc objects."""
+    objs = builds["one"].parent
+    subprocess.run(["cc", "-c", str(MULTI / "weight.c"), "-o", str(tmp_path / "weight.o")], check=True)
+    exe = tmp_path / "prog"
+    ok(str(objs / "main.o"), str(objs / "init.o"), str(objs / "relax.o"), str(tmp_path / "weight.o"),
+       "-o", str(exe))
+    r = run_mpi(2, exe, env=HOST)
+    assert r.returncode == 0, r.stderr
+    same_output(r.stdout, serial)

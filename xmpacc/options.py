@@ -52,7 +52,7 @@ class Args:
     source_lang: dict[str, bool] = field(default_factory=dict)  # path -> given after '-x c'
     link_items: list[str | int] = field(default_factory=list)   # int: index into sources
     output: str | None = None
-    mode: str = "link"            # link, shared, compile (-c), preprocess (-E), deps (-M/-MM), sources (-S)
+    mode: str = "link"            # link, shared, compile (-c), preprocess (-E, -M, -MM), sources (-S)
     cpp_args: list[str] = field(default_factory=list)
     dep_args: list[str] = field(default_factory=list)
     cflags: list[str] = field(default_factory=list)
@@ -139,7 +139,7 @@ def parse_args(argv: list[str]) -> Args:
     if not args.sources and not any(isinstance(i, str) and not i.startswith("-") for i in args.link_items) \
             and not args.stop_after and not args.showme:
         raise UsageError("no input files")
-    if args.output is not None and args.mode in ("compile", "preprocess", "deps") \
+    if args.output is not None and args.mode in ("compile", "preprocess") \
             and len(args.sources) > 1:
         raise UsageError("cannot specify '-o' with '-c', '-S' or '-E' with multiple files")
     return args
@@ -165,7 +165,8 @@ def _input(arg: str, args: Args, lang_c: bool) -> None:
         raise UsageError(f"'{arg}': input files must be .c, .o, .a or .so (or C after '-x c')")
 
 
-_MODES = {"-c": "compile", "-E": "preprocess", "-M": "deps", "-MM": "deps", "-S": "sources",
+# -M and -MM print dependencies instead of the preprocessed text: the preprocessor's job
+_MODES = {"-c": "compile", "-E": "preprocess", "-M": "preprocess", "-MM": "preprocess", "-S": "sources",
           "-shared": "shared"}
 
 
