@@ -14,6 +14,8 @@
 #   LAUNCH="srun --mpi=pmix -n" tests/mpi_launch_check.sh     under Slurm (in an allocation)
 #   VENV=/shared/xmpacc tests/mpi_launch_check.sh     where the environment goes
 #   MPI4PY="mpi4py mpich" LAUNCH="mpirun -np" ...     the wheels instead (a dry run of this script)
+#   SITE=1 PYTHON=/opt/env/bin/python ...             reuse that Python's packages (its mpi4py,
+#                                                     CuPy) on a machine without a package index
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 venv="${VENV:-/tmp/xmpacc-system-mpi}"
@@ -22,16 +24,25 @@ root_flags=""
 [ "$(id -u)" = 0 ] && root_flags="--allow-run-as-root"
 launch="${LAUNCH:-mpirun --oversubscribe $root_flags -np}"
 
-[ -n "${MPI4PY:-}" ] || command -v mpicc >/dev/null || { echo "no mpicc on PATH: load the MPI module first"; exit 2; }
 rm -rf "$venv"
-python3 -m venv "$venv"
-"$venv/bin/python" -m pip install -q --upgrade pip
-if [ -n "${MPI4PY:-}" ]; then
-  "$venv/bin/python" -m pip install -q $MPI4PY
-else   # built here, against the MPI of this machine
-  MPICC=mpicc "$venv/bin/python" -m pip install -q --no-binary mpi4py --no-cache-dir mpi4py
+if [ -n "${SITE:-}" ]; then   # the packages of an existing environment, xmpacc on top
+  "${PYTHON:-python3}" -m venv "$venv"
+  "${PYTHON:-python3}" -c "import site; print('\n'.join(site.getsitepackages()))" \
+    > "$("$venv/bin/python" -c "import sysconfig; print(sysconfig.get_paths()['purelib'])")/base.pth"
+  "$venv/bin/python" -c "import mpi4py" || { echo "SITE=1: $PYTHON has no mpi4py"; exit 2; }
+  "$venv/bin/python" -m pip install -q --no-deps --no-build-isolation "$repo" 2>/dev/null || \
+    "$venv/bin/python" -m pip install -q --no-deps "$repo"
+else
+  [ -n "${MPI4PY:-}" ] || command -v mpicc >/dev/null || { echo "no mpicc on PATH: load the MPI module first"; exit 2; }
+  "${PYTHON:-python3}" -m venv "$venv"
+  "$venv/bin/python" -m pip install -q --upgrade pip
+  if [ -n "${MPI4PY:-}" ]; then
+    "$venv/bin/python" -m pip install -q $MPI4PY
+  else   # built here, against the MPI of this machine
+    MPICC=mpicc "$venv/bin/python" -m pip install -q --no-binary mpi4py --no-cache-dir mpi4py
+  fi
+  "$venv/bin/python" -m pip install -q "$repo${EXTRA:+[$EXTRA]}"
 fi
-"$venv/bin/python" -m pip install -q "$repo${EXTRA:+[$EXTRA]}"
 "$venv/bin/python" -c "from mpi4py import MPI; print('mpi4py uses:', MPI.Get_library_version().splitlines()[0])"
 export PATH="$venv/bin:$PATH"   # xmpacc; mpirun stays the system's (no MPICH wheel here)
 echo "launcher: $launch  ($(command -v "${launch%% *}"))"
