@@ -354,11 +354,30 @@ def test_mistake(marked: str, fragment: str, compile_: Compile, tmp_path: Path) 
 
 
 def test_directive_in_a_header(compile_: Compile, tmp_path: Path) -> None:
-    """cpp would hide it from xmpacc: say so instead of ignoring it."""
+    """A header's directives are read where the header is included; a mistake in one is
+    reported in the header, at its column."""
     (tmp_path / "decls.h").write_text("#pragma xmp barrier\n")
     proc, src, _ = compile_('#pragma xmp nodes p[4]\n#include "decls.h"\nint main(void) { return 0; }\n')
     assert_clean_failure(proc, tmp_path, {src.name, "decls.h"})
-    assert_error_at(proc.stderr, tmp_path / "decls.h", 1, 9, "included files are not supported yet")
+    assert_error_at(proc.stderr, tmp_path / "decls.h", 1, 13, "must be inside a function")
+
+
+def test_header_directive_mistake_at_its_column(compile_: Compile, tmp_path: Path) -> None:
+    """The columns of a header's directive are those of the header's text, also after a
+    macro (defined in the source before the #include) expanded in the line."""
+    (tmp_path / "decls.h").write_text("#pragma xmp nodes p[*]\n#pragma xmp template t[N]\n"
+                                      "#pragma xmp distribute t[FORMAT] onto q\n")
+    proc, _src, _ = compile_('#define N 8\n#define FORMAT block\n#include "decls.h"\n'
+                             'int main(void) { return 0; }\n')
+    col = len("#pragma xmp distribute t[FORMAT] onto ") + 1
+    assert_error_at(proc.stderr, tmp_path / "decls.h", 3, col, "nodes 'q' is not declared")
+
+
+def test_directive_from_pragma_operator_is_not_supported_yet(compile_: Compile, tmp_path: Path) -> None:
+    proc, src, _ = compile_('#pragma xmp nodes p[4]\n#define BARRIER _Pragma("xmp barrier")\n'
+                            'int main(void)\n{\n    BARRIER\n    return 0;\n}\n')
+    assert_clean_failure(proc, tmp_path, {src.name})
+    assert_error_at(proc.stderr, src, 5, 12, "not supported yet")
 
 
 def test_lookalike_pragma_is_not_a_directive(compile_: Compile, tmp_path: Path) -> None:
