@@ -239,7 +239,7 @@ def preprocess(path: str, cpp_args: list[str], cc: str = "cc", verbose: bool = F
 def _header_directives(text: str, directives: dict[int, RawDirective], cmd: list[str], stdin: str,
                        cc: str, first_id: int, verbose: bool) -> str:
     """Directives of the user's headers (headers.py): added to ``directives``, their lines
-    turned into ``#pragma xmp_<id>``."""
+    turned into ``#pragma xmp_<id>`` (``acc_<id>``)."""
     lines = text.split("\n")
     found = headers.header_pragmas(lines, is_system_path)
     if not found:
@@ -260,8 +260,8 @@ def _header_directives(text: str, directives: dict[int, RawDirective], cmd: list
                               [None if t is None else (t[1], t[2].text) for t in todo], is_system_path, verbose)
     for hp, ident, p in filter(None, todo):
         text_k = expanded.get(ident, p.text.strip())
-        directives[ident] = RawDirective(ident, text_k, _map_locs(p.text, p.locs, text_k), p.loc)
-        lines[hp.index] = f"#pragma xmp_{ident}"
+        directives[ident] = RawDirective(ident, text_k, _map_locs(p.text, p.locs, text_k), p.loc, p.dialect)
+        lines[hp.index] = f"#pragma {p.dialect}_{ident}"
     return "\n".join(lines)
 
 

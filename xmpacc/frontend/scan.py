@@ -1,7 +1,8 @@
-"""Which C files need xmpacc's translation: those with ``#pragma xmp`` lines, in the file
-itself or in a user header it includes (a header may declare distributed arrays that the
-file only uses: their subscripts must be rewritten).  Files without any are compiled by
-the host compiler as they are.
+"""Which C files need xmpacc's translation: those with ``#pragma xmp`` or ``#pragma acc``
+lines (OpenACC, XcalableACC: cc would ignore them) or array sections (``a[0:n] = ...``,
+which plain C does not know), in the file itself or in a user header it includes (a header
+may declare distributed arrays that the file only uses: their subscripts must be
+rewritten).  Files without any are compiled by the host compiler as they are.
 
 The includes are followed textually, as cpp would find them (the file's folder for
 ``"..."``, then ``-iquote``, ``-I``, ``-isystem`` and ``-idirafter`` folders); a header
@@ -14,8 +15,9 @@ import os
 import re
 
 from xmpacc.diagnostics import SourceLoc, XmpError
+from xmpacc.frontend.sections import rewrite_sections
 
-_PRAGMA = re.compile(r"^[ \t]*#[ \t]*pragma[ \t]+xmp\b", re.M)
+_PRAGMA = re.compile(r"^[ \t]*#[ \t]*pragma[ \t]+(?:xmp|acc)\b", re.M)
 _INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*([<"])([^>"\n]+)[>"]', re.M)
 
 
@@ -57,7 +59,7 @@ def has_directives(path: str, cpp_args: list[str]) -> bool:
         current, text = todo.pop()
         if not text:
             text = _read(current)
-        if _PRAGMA.search(text):
+        if _PRAGMA.search(text) or rewrite_sections(text) != text:
             return True
         for kind, name in _INCLUDE.findall(text):
             dirs = ([os.path.dirname(current) or "."] + quote if kind == '"' else []) + both

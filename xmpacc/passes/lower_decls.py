@@ -154,6 +154,8 @@ def pointer_decl(sym: ArraySym, old: c_ast.Decl | None = None) -> c_ast.Decl:
 def _pointer_type(sym: ArraySym) -> c_ast.PtrDecl:
     t = sym.elem_type
     return c_ast.PtrDecl([], c_ast.TypeDecl(sym.name, t.quals, None, t.type), sym.decl.coord)
+
+
 def _array_linkage(unit: Unit, name: str) -> str:
     """'static', '' (defined here, global) or 'extern' (only declared here)."""
     decls = [d for d in unit.ast.ext if isinstance(d, c_ast.Decl) and d.name == name]
@@ -224,7 +226,7 @@ def _lower_file_scope(unit: Unit, ctx: Context, scope: Scope) -> None:
                 new_ext.append(item)  # reported by the leftovers check
             continue
         if isinstance(item, c_ast.Decl) and scope.arrays.get(item.name or "") is not None \
-                and isinstance(item.type, c_ast.ArrayDecl):
+                and (isinstance(item.type, c_ast.ArrayDecl) or scope.arrays[item.name].decl is item):
             new_ext.append(pointer_decl(scope.arrays[item.name], item))
             continue
         new_ext.append(item)
