@@ -12,7 +12,7 @@ import os
 import sys
 from dataclasses import dataclass, field
 
-from xmpacc import __version__
+from xmpacc import __version__, deepstack
 from xmpacc.build import BuildError, BuildPlan, build
 from xmpacc.diagnostics import (
     InternalError,
@@ -21,9 +21,10 @@ from xmpacc.diagnostics import (
     XmpErrors,
     print_errors,
 )
-from xmpacc.driver import STAGES, Options, translate
+from xmpacc.driver import STAGES, Options, run_guarded, translate
 from xmpacc.emit import glue_c, host_c
 from xmpacc.emit_cu import kernels_cu
+from xmpacc.frontend.rawbytes import escape_for_c
 from xmpacc.info import render as render_info
 
 USAGE = f"""\
@@ -191,11 +192,11 @@ def _show_stage(units: list, stage: str) -> None:  # type: ignore[type-arg]
 
     for unit, ctx in units:
         if stage == "preprocess":
-            sys.stdout.write(unit.pre.text)
+            sys.stdout.write(escape_for_c(unit.pre.text))
         elif stage == "emit":
             sys.stdout.write(host_c(unit, ctx))
         else:
-            sys.stdout.write(to_c(unit.ast))
+            sys.stdout.write(escape_for_c(run_guarded(lambda u, _c: to_c(u.ast), unit, ctx)))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -207,7 +208,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"xmpacc {__version__}")
         return 0
     try:
-        compile_program(parse_args(argv))
+        args = parse_args(argv)
+        deepstack.call(lambda: compile_program(args))
     except UsageError as e:
         print(f"xmpacc: error: {e}", file=sys.stderr)
         print("(xmpacc --help lists the options)", file=sys.stderr)

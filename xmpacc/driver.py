@@ -11,14 +11,21 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
+from pycparser import c_ast
+
+from xmpacc.cbuild import USER_TYPEDEFS, walk
 from xmpacc.context import Context, Unit
+from xmpacc.deepstack import nesting_error
+from xmpacc.diagnostics import SourceLoc
 from xmpacc.frontend.cparse import parse_c
 from xmpacc.frontend.preprocess import preprocess
 from xmpacc.passes import (
     attach,
     comm,
     declare,
+    directive_exprs,
     entry,
     gpu,
     leftovers,
@@ -28,11 +35,12 @@ from xmpacc.passes import (
 )
 
 Pass = Callable[[Unit, Context], Unit]
+T = TypeVar("T")
 
 # The transformation passes, in order, by stage name.
 PASSES: tuple[tuple[str, tuple[Pass, ...]], ...] = (
     ("attach", (attach.run,)),
-    ("declare", (declare.run,)),
+    ("declare", (declare.run, directive_exprs.run)),
     ("localize", (lower_decls.run, subscripts.run)),
     ("gpu", (gpu.run,)),
     ("loops", (loops.run,)),
@@ -56,12 +64,25 @@ def translate(path: str, options: Options) -> tuple[Unit, Context]:
     pre = preprocess(path, options.cpp_args, options.cc, options.verbose)
     unit = Unit(path, pre, parse_c(pre.text, path))
     ctx = Context()
-    for name, passes in PASSES:
-        if options.stop_after in ("preprocess", "parse"):
-            break
-        for run in passes:
-            unit = run(unit, ctx)
-        if options.stop_after == name:
-            break
+    typedefs = USER_TYPEDEFS.set(frozenset(n.name for n in walk(unit.ast) if isinstance(n, c_ast.Typedef)))
+    try:
+        for name, passes in PASSES:
+            if options.stop_after in ("preprocess", "parse"):
+                break
+            for run in passes:
+                unit = run_guarded(run, unit, ctx)
+            if options.stop_after == name:
+                break
+    finally:
+        USER_TYPEDEFS.reset(typedefs)
     ctx.diags.check()  # mistakes found by any stage that ran, all at once
     return unit, ctx
+
+
+def run_guarded(run: Callable[[Unit, Context], T], unit: Unit, ctx: Context) -> T:
+    """``run(unit, ctx)``; a tree too deep even for deepstack's recursion limit is the
+    user's error at its deepest node, not a crash."""
+    try:
+        return run(unit, ctx)
+    except RecursionError:
+        raise nesting_error(unit.ast, SourceLoc(unit.path, 1, 1)) from None

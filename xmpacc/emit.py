@@ -16,6 +16,9 @@ from pycparser import c_ast, c_generator
 import xmpacc.templates
 from xmpacc import __version__
 from xmpacc.context import Context, Unit
+from xmpacc.deepstack import nesting_error
+from xmpacc.diagnostics import SourceLoc
+from xmpacc.frontend.rawbytes import escape_for_c
 from xmpacc.frontend.preprocess import LIBC_STRING_SENTINEL, is_system_path
 from xmpacc.passes.entry import init_function_name
 from xmpacc.runtime.contract import ENTRIES, Entry, contract_id
@@ -33,6 +36,7 @@ def _is_system_coord(coord: object) -> bool:
     return bool(path) and is_system_path(path)
 
 
+MAX_INDENT = 80
 _LINE_MARKER = re.compile(r'#line (\d+) "((?:[^"\\]|\\.)*)"')
 
 
@@ -73,6 +77,10 @@ class HostGenerator(c_generator.CGenerator):
         super().__init__()
         self._depth = 0
 
+    def _make_indent(self) -> str:
+        # capped: blocks nested thousands deep would otherwise give quadratic output
+        return " " * min(self.indent_level, MAX_INDENT)
+
     def visit(self, node: c_ast.Node) -> str:
         self._depth += 1
         try:
@@ -100,13 +108,16 @@ class HostGenerator(c_generator.CGenerator):
 
 def host_c(unit: Unit, ctx: Context) -> str:
     gen = HostGenerator()
-    body = "".join(gen.external(item) for item in unit.ast.ext if not _is_system_coord(item.coord))
+    try:
+        body = "".join(gen.external(item) for item in unit.ast.ext if not _is_system_coord(item.coord))
+    except RecursionError:
+        raise nesting_error(unit.ast, SourceLoc(unit.path, 1, 1)) from None
     body = drop_redundant_line_markers(body)
     body = LIBC_STRING_SENTINEL.sub(r'" \1 "', body)
     descriptors = [HostGenerator().visit(d) + ";" for d in ctx.file_decls]
-    return _env().get_template("host.c.j2").render(
+    return escape_for_c(_env().get_template("host.c.j2").render(
         version=__version__, source=unit.path, includes=unit.pre.system_includes,
-        descriptors=descriptors, body=body)
+        descriptors=descriptors, body=body))
 
 
 def _glue_entry(e: Entry) -> dict[str, str]:

@@ -59,8 +59,9 @@ def _fill_function(fn: c_ast.FuncDef, scope: Scope, tree: ScopeTree) -> None:
     for param in (args.params if args else []):
         if isinstance(param, c_ast.Decl) and param.name:
             body.c_decls[param.name] = param
-    for decl in fn.param_decls or []:
-        body.c_decls[decl.name] = decl
+    for decl in fn.param_decls or []:   # K&R declarations (pragmas may stand among them)
+        if isinstance(decl, c_ast.Decl) and decl.name:
+            body.c_decls[decl.name] = decl
     _fill(fn.body, body, tree)
 
 
