@@ -348,10 +348,13 @@ def _pointer_arithmetic(op: str, a: CType, b: CType) -> CType | None:
 
 
 def _arithmetic_result(a: CType, b: CType) -> CType:
+    """The usual arithmetic conversions, roughly: only the spelling in messages depends
+    on the details."""
     if a.kind == "floating" or b.kind == "floating":
         return a if a.kind == "floating" else b
-    return a if a.int_sized and b.int_sized else CType("integer", "long int" if "long" in a.spelling + b.spelling
-                                                       else a.spelling)
+    wider = max((a, b), key=lambda t: (t.spelling.count("long") if not t.aka else 1, "unsigned" in t.spelling))
+    return wider if "long" in wider.spelling or wider.aka or wider.spelling not in ("int", "char", "short",
+                                                                                   "_Bool", "bool") else INT
 
 
 def _find_member(struct: c_ast.Node, name: str) -> c_ast.Decl | None:
@@ -359,7 +362,8 @@ def _find_member(struct: c_ast.Node, name: str) -> c_ast.Decl | None:
     for decl in getattr(struct, "decls", None) or []:
         if getattr(decl, "name", None) == name:
             return decl
-        inner = getattr(getattr(decl, "type", None), "type", None)
+        inner = getattr(decl, "type", None)
+        inner = inner if isinstance(inner, (c_ast.Struct, c_ast.Union)) else getattr(inner, "type", None)
         if getattr(decl, "name", None) is None and isinstance(inner, (c_ast.Struct, c_ast.Union)):
             found = _find_member(inner, name)
             if found is not None:

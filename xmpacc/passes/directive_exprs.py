@@ -38,7 +38,7 @@ from xmpacc.diagnostics import SourceLoc, XmpError
 from xmpacc.directives import ast as xd
 from xmpacc.directives.lexer import TokenStream
 from xmpacc.directives.refs import parse_expr as scan_expr
-from xmpacc.frontend.libc_macros import LibcMacros
+from xmpacc.frontend.libc_names import LibcNames
 from xmpacc.frontend.preprocess import RawDirective, is_system_path, runtime_include_dir
 from xmpacc.passes.attach import pragma_id
 from xmpacc.scoping import ScopedWalker
@@ -124,7 +124,7 @@ class _DirectiveChecker(ScopedWalker):
         self.declared: dict[int, dict[str, Entity]] = {}     # id(Scope) -> names so far
         self.tags: dict[str, c_ast.Node] = {}                # 'struct s' -> its definition
         self._system: dict[str, bool] = {}
-        self._libc: LibcMacros | None = None
+        self._libc: LibcNames | None = None
 
     # ------------------------------------------------------------ declarations, in order
     def declare(self, name: str, entity: Entity, scope: object = None) -> None:
@@ -159,6 +159,8 @@ class _DirectiveChecker(ScopedWalker):
     def _declare_enum(self, enum: c_ast.Enum) -> None:
         value: int | None = 0
         for e in enum.values.enumerators:
+            if not isinstance(e, c_ast.Enumerator):
+                continue  # a pragma among the enumerators: reported by the check stage
             if e.value is not None:
                 value = constant_value(e.value, self)
             self.declare(e.name, Entity("enumerator", e, value, self._is_system(e)))
@@ -209,7 +211,7 @@ class _DirectiveChecker(ScopedWalker):
         name = node.name
         if name.startswith("__builtin_"):
             return UNKNOWN
-        macro = self._libc_macros().kind(name)
+        macro = self._libc_names().kind(name)
         if macro is not None:
             return UNKNOWN if macro == "unknown" else CType(macro, "int" if macro == "integer" else "double")
         later = self.scope.find_c(name)
@@ -220,10 +222,10 @@ class _DirectiveChecker(ScopedWalker):
             raise ExprProblem(node, f"implicit declaration of function '{name}'")
         raise ExprProblem(node, f"'{name}' undeclared (first use in this directive)")
 
-    def _libc_macros(self) -> LibcMacros:
+    def _libc_names(self) -> LibcNames:
         if self._libc is None:
             pre = self.unit.pre
-            self._libc = LibcMacros(pre.cc, pre.cpp_args, pre.system_includes, [runtime_include_dir()])
+            self._libc = LibcNames(pre.cc, pre.cpp_args, pre.system_includes, [runtime_include_dir()])
         return self._libc
 
     # ------------------------------------------------------------ one directive
@@ -289,10 +291,13 @@ class _ExprCheck:
 
 def _written(stream: TokenStream, expr: xd.Expr) -> tuple[str, int | None]:
     """The expression as the directive writes it at ``expr.loc`` and its offset in the
-    directive text; (expr.text, None) when it cannot be found there."""
+    directive text; (expr.text, None) when it cannot be found there.  Every token of a
+    macro's expansion has the macro name's place: only the first of such a run can start
+    an expression (trying each would be quadratic)."""
     first: tuple[str, int] | None = None
     for k, tok in enumerate(stream.tokens):
-        if tok.kind == "eof" or stream.loc(tok) != expr.loc:
+        if tok.kind == "eof" or stream.loc(tok) != expr.loc or \
+                (k > 0 and stream.loc(stream.tokens[k - 1]) == expr.loc):
             continue
         stream.index = k
         try:
