@@ -38,6 +38,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -394,57 +395,73 @@ def _collect(proc: subprocess.Popen[str], start: int, stop: int, hang_after: flo
     proc.wait()
 
 
+class _Runner:
+    """Workers over slices of the mutants; a worker that hangs is killed, its mutant is a
+    finding, and a new worker goes on after it."""
+
+    def __init__(self, seed: int, host: bool, workdir: Path, keep: Path | None, deadline: float,
+                 hang_after: float, progress: bool) -> None:
+        self.seed, self.host, self.workdir, self.keep = seed, host, workdir, keep
+        self.deadline, self.hang_after, self.progress = deadline, hang_after, progress
+        self.kinds: Counter[str] = Counter()
+        self.findings: list[Outcome] = []
+        self.lock = threading.Lock()
+        self.files = corpus()
+
+    def drain(self, start: int, stop: int) -> None:
+        while start < stop and time.monotonic() < self.deadline:
+            proc = _spawn(self.seed, start, stop, self.workdir, self.host)
+            resume = None
+            for got in _collect(proc, start, stop, self.hang_after, self.deadline):
+                if isinstance(got, int):
+                    resume = got
+                else:
+                    self.record(got)
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+            if resume is None:
+                return
+            start = resume
+
+    def record(self, o: Outcome) -> None:
+        with self.lock:
+            self.kinds[o.kind] += 1
+            done = sum(self.kinds.values())
+            if o.kind in BAD_OUTCOMES:
+                self.findings.append(o)
+                self.keep_finding(o)
+            if self.progress and done % 250 == 0:
+                print(f"... {done} mutants: {dict(sorted(self.kinds.items()))}", file=sys.stderr, flush=True)
+
+    def keep_finding(self, o: Outcome) -> None:
+        if self.keep is None:
+            return
+        self.keep.mkdir(parents=True, exist_ok=True)
+        _, text, _ = mutant(self.files, self.seed, o.index)
+        (self.keep / f"m{o.index:06d}.c").write_bytes(text)
+        (self.keep / f"m{o.index:06d}.txt").write_text(f"{o.kind} {o.base} {o.mutations}\n{o.detail}\n")
+
+
 def run(mutants: int, jobs: int = 2, seed: int = 0, host: bool = False, keep: Path | None = None,
-        max_seconds: float = float("inf"), hang_after: float = 120.0) -> Summary:
+        max_seconds: float = float("inf"), hang_after: float = 120.0, progress: bool = False) -> Summary:
     """Compile ``mutants`` mutants in ``jobs`` worker processes (stopping early after
     ``max_seconds``) and collect the outcomes; findings' files go to ``keep``."""
     start_time = time.monotonic()
-    deadline = start_time + max_seconds
-    kinds: Counter[str] = Counter()
-    findings: list[Outcome] = []
-    done = 0
     with tempfile.TemporaryDirectory(prefix="xmpacc-fuzz-") as tmp:
         workdir = Path(tmp)
         for header in HEADERS:
             shutil.copy(header, workdir)
+        runner = _Runner(seed, host, workdir, keep, start_time + max_seconds, hang_after, progress)
         bounds = [mutants * k // jobs for k in range(jobs + 1)]
-        pending = [(bounds[k], bounds[k + 1]) for k in range(jobs) if bounds[k] < bounds[k + 1]]
-        running = [(_spawn(seed, a, b, workdir, host), a, b) for a, b in pending]
-        import concurrent.futures as cf
-
-        def drain(item: tuple[subprocess.Popen[str], int, int]) -> list[Outcome]:
-            proc, a, b = item
-            outcomes: list[Outcome] = []
-            while a < b and time.monotonic() < deadline:
-                nxt = None
-                for got in _collect(proc, a, b, hang_after, deadline):
-                    if isinstance(got, int):
-                        nxt = got
-                    else:
-                        outcomes.append(got)
-                if nxt is None or nxt >= b:
-                    break
-                a = nxt
-                proc = _spawn(seed, a, b, workdir, host)
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()
-            return outcomes
-
-        with cf.ThreadPoolExecutor(len(running) or 1) as pool:
-            for outcomes in pool.map(drain, running):
-                for o in outcomes:
-                    done += 1
-                    kinds[o.kind] += 1
-                    if o.kind in BAD_OUTCOMES:
-                        findings.append(o)
-                        if keep is not None:
-                            keep.mkdir(parents=True, exist_ok=True)
-                            _, text, _ = mutant(corpus(), seed, o.index)
-                            (keep / f"m{o.index:06d}.c").write_bytes(text)
-                            (keep / f"m{o.index:06d}.txt").write_text(
-                                f"{o.kind} {o.base} {o.mutations}\n{o.detail}\n")
-    return Summary(done, time.monotonic() - start_time, kinds, findings)
+        threads = [threading.Thread(target=runner.drain, args=(bounds[k], bounds[k + 1]))
+                   for k in range(jobs) if bounds[k] < bounds[k + 1]]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    findings = sorted(runner.findings, key=lambda o: o.index)
+    return Summary(sum(runner.kinds.values()), time.monotonic() - start_time, runner.kinds, findings)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -467,7 +484,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"/* {base}: {', '.join(applied)} */", file=sys.stderr)
         sys.stdout.buffer.write(text)
         return 0
-    summary = run(args.mutants, args.jobs, args.seed, args.host, args.keep)
+    summary = run(args.mutants, args.jobs, args.seed, args.host, args.keep, progress=True)
     for o in summary.findings:
         print(f"m{o.index:06d} {o.kind} ({o.base}: {', '.join(o.mutations)})\n  "
               + o.detail.strip().replace("\n", "\n  ")[:600])

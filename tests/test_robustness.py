@@ -70,6 +70,16 @@ def test_raw_bytes_reach_the_program_byte_for_byte(tmp_path: Path) -> None:
     assert 'char *s = "\\377\\351t\u00e9";' in host  # valid UTF-8 stays as it is
 
 
+def test_raw_bytes_in_an_included_header(tmp_path: Path) -> None:
+    """cpp copies the header's bytes into its output, which is read back byte for byte."""
+    (tmp_path / "h.h").write_bytes(b'static const char *banner = "\xff\xfe";\n')
+    src = tmp_path / "b.c"
+    src.write_bytes(HEAD + b'#include "h.h"\nint main(void) { return banner[0]; }\n')
+    rc, err, host = compile_in_process(src, "--stop-after=emit")
+    assert rc == 0, err
+    assert 'banner = "\\377\\376";' in host
+
+
 @pytest.mark.mpi
 def test_raw_bytes_in_strings_run(tmp_path: Path) -> None:
     src = tmp_path / "run.c"

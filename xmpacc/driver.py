@@ -4,7 +4,12 @@
     -> entry -> emit -> build
 
 gpu runs before loops and comm so that it still sees every directive inside an acc loop
-(they are errors there) and owns ``loop ... acc`` before the host loop pass.
+(they are errors there) and owns ``loop ... acc`` before the host loop pass.  The declare
+stage also checks the C expressions of every directive (``directive_exprs``), once the
+symbol tables exist and before any pass embeds those expressions in generated code.
+
+The passes recurse over the tree; the CLI runs them on a thread with a large stack
+(``deepstack.py``), and a tree deeper than even that is the user's located error.
 """
 
 from __future__ import annotations

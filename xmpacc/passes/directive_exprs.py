@@ -218,6 +218,9 @@ class _DirectiveChecker(ScopedWalker):
         if later is not None and getattr(later[1].coord, "line", 0):
             raise ExprProblem(node, f"'{name}' undeclared here: it is declared after this directive "
                                     f"(line {later[1].coord.line})")
+        xmp = "node array" if self.scope.find_nodes(name) else "template" if self.scope.find_template(name) else ""
+        if xmp:
+            raise ExprProblem(node, f"'{name}' is a {xmp}, not a C value (XMP names have their own namespace)")
         if call:
             raise ExprProblem(node, f"implicit declaration of function '{name}'")
         raise ExprProblem(node, f"'{name}' undeclared (first use in this directive)")
