@@ -273,3 +273,32 @@ def test_errors_in_several_directives_all_reported(tmp_path: Path) -> None:
     with pytest.raises(XmpErrors) as err:
         translate(str(src), Options(stop_after="declare"))
     assert [(e.loc.line, e.loc.col) for e in err.value.errors] == [(2, 24), (3, 24), (4, 24), (4, 26)]
+
+
+LOOP_HEAD = ("#pragma xmp nodes p[4]\n#pragma xmp template t[100]\n#pragma xmp distribute t[block] onto p\n"
+             "double a[100];\n#pragma xmp align a[i] with t[i]\nint main(void)\n{\n    int i;\n    double s = 0;\n")
+
+
+@pytest.mark.parametrize("directive, col, message", [
+    ("loop on t[i+s]", 24, "loop subscript offset must be an integer expression (it has type 'double')"),
+    ("loop on t[2 * s]", 23, "template subscript must be an integer expression (it has type 'double')"),
+    ("loop on t[i] acc num_threads(32, s)", 46, "thread count must be an integer expression"),
+    ("loop on t[i] reduction(+:late)", 38, "'late' undeclared here: it is declared after this directive"),
+    ("loop on t[i] reduction(firstmax:s/late/)", 47, "'late' undeclared here"),
+    ("reflect (a) width(/periodic/ s)", 42, "reflect width must be an integer expression"),
+    ("barrier on p[(int) s:2]", 23, None),
+    ("barrier on p[0:s]", 28, "triplet end must be an integer expression (it has type 'double')"),
+    ("task on t[s]", 23, "subscript of 't' must be an integer expression"),
+])
+def test_executable_directive_expressions(directive: str, col: int, message: str | None, tmp_path: Path) -> None:
+    """Checked in the declare stage, before the passes that use (and may reject) them."""
+    src = tmp_path / "loop.c"
+    src.write_text(LOOP_HEAD + f"#pragma xmp {directive}\n    for (i = 0; i < 100; i++) s += a[i];\n"
+                   "    int late = 0;\n    return late;\n}\n")
+    if message is None:
+        translate(str(src), Options(stop_after="declare"))
+        return
+    with pytest.raises(XmpErrors) as err:
+        translate(str(src), Options(stop_after="declare"))
+    (e,) = err.value.errors
+    assert (e.loc.line, e.loc.col) == (10, col) and message in e.message, e
