@@ -138,6 +138,19 @@ def test_deepstack_call_returns_and_raises() -> None:
     assert sys.getrecursionlimit() == limit
 
 
+def test_deepstack_without_room_for_a_large_stack(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under ``ulimit -v`` the thread cannot start: the compiler runs as it is (deep
+    programs then get the located errors of the guards)."""
+    import threading
+
+    def no_room(self: threading.Thread) -> None:
+        raise RuntimeError("can't start new thread")
+
+    monkeypatch.setattr(threading.Thread, "start", no_room)
+    limit = sys.getrecursionlimit()
+    assert deepstack.call(lambda: 42) == 42 and sys.getrecursionlimit() == limit
+
+
 def test_walk_is_iterative() -> None:
     node: c_ast.Node = c_ast.ID("x")
     for _ in range(20000):

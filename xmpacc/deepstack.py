@@ -51,15 +51,19 @@ def call(fn: Callable[[], T]) -> T:
         except BaseException as e:  # noqa: BLE001 - handed to the caller as it is
             error.append(e)
 
-    old_limit = sys.getrecursionlimit()
     try:
         old_size = threading.stack_size(STACK_BYTES)
     except (ValueError, RuntimeError):  # a platform without settable stacks
         return fn()
     try:
         thread = threading.Thread(target=target, name="xmpacc-compiler", daemon=True)
+        old_limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(old_limit, RECURSION_LIMIT))
-        thread.start()
+        try:
+            thread.start()
+        except RuntimeError:  # no address space for such a stack (ulimit -v)
+            sys.setrecursionlimit(old_limit)
+            return fn()
     finally:
         threading.stack_size(old_size)
     try:
