@@ -304,10 +304,13 @@ def _host_check(path: str, host_c: str, workdir: Path) -> str | None:
 
     cc = os.environ.get("CC", "cc")
     inc = [runtime_include_dir(), str(workdir)]
-    generated = workdir / "generated.c"
+    generated = Path(path).with_suffix(".host.c")   # one per mutant: workers run side by side
     generated.write_text(host_c, errors="surrogateescape")
-    proc = subprocess.run([cc, "-fsyntax-only", "-w", "-std=gnu17", *[f"-I{d}" for d in inc],
-                           str(generated)], capture_output=True, timeout=60)
+    try:
+        proc = subprocess.run([cc, "-fsyntax-only", "-w", "-std=gnu17", *[f"-I{d}" for d in inc],
+                               str(generated)], capture_output=True, timeout=60)
+    finally:
+        generated.unlink()
     if proc.returncode == 0 or not _cc_accepts(cc, path, inc):
         return None
     return proc.stderr.decode(errors="replace")[-2000:]

@@ -214,6 +214,15 @@ CASES = [
      "template extent must be an integer expression (it has type 'int *')"),
     ("expr-bcast-variable-later", in_main("#pragma xmp bcast (@later)\n    int later = 0;"),
      "'later' undeclared here: it is declared after this directive"),
+    ("reduction-of-a-function", in_main("#pragma xmp reduction (+:@main)"), "'main' is a function, not a variable"),
+    ("nodes-used-before-declaration", in_main("#pragma xmp barrier on @q\n#pragma xmp nodes q[4]"),
+     "nodes 'q' is used before its declaration (line 12)"),
+    ("template-used-before-declaration", at_top("double b[8];\n#pragma xmp align b[i] with @u[i]\n"
+                                                "#pragma xmp template u[8]\n#pragma xmp distribute u[block] onto p\n"),
+     "template 'u' is used before its declaration (line 8)"),
+    ("acc-loop-without-index", in_main("#pragma xmp acc replicate (a)\n    {\n#pragma xmp loop on @t[5] acc\n"
+                                       "        for (i = 0; i < 100; i++) a[i] = 0;\n    }"),
+     "'loop ... acc' whose on-ref names no loop index"),
 ]
 
 

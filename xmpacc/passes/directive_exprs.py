@@ -17,8 +17,9 @@ Nothing in the tree changes.  Each ``Expr`` of a directive object is found gener
 what it must be is looked up in ``KINDS`` by (class, field), then by field name alone,
 and defaults to an integer expression, so a new directive class is checked without
 changes here (add a row when one of its expressions is not an integer).  ``VARIABLES``
-lists the ``Name`` fields that denote C variables: those must be declared before the
-directive (their other checks belong to the passes that use them).
+lists the ``Name`` fields that denote C variables and ``XMP_NAMES`` those that denote
+node arrays or templates: both must be declared before the directive (their other checks
+belong to the passes that use them).
 """
 
 from __future__ import annotations
@@ -87,6 +88,11 @@ VARIABLES: frozenset[tuple[type, str]] = frozenset({
     (xd.Bcast, "variables"), (xd.ReductionVar, "name"), (xd.ReductionVar, "locations"),
     (xd.AccReplicate, "variables"), (xd.SyncClause, "variables"), (xd.VarRef, "name"),
 })
+# Names of node arrays and templates: visible from their declaration on (reference §2).
+# (distribute needs no row: the declare pass reads a scope's declarations in order.)
+XMP_NAMES: frozenset[tuple[type, str]] = frozenset({
+    (xd.Ref, "name"), (xd.OnTemplate, "template"), (xd.Align, "template"),
+})
 
 _IDENT = re.compile(r"[A-Za-z_]\w*")
 
@@ -123,6 +129,7 @@ class _DirectiveChecker(ScopedWalker):
         self.unit, self.ctx = unit, ctx
         self.declared: dict[int, dict[str, Entity]] = {}     # id(Scope) -> names so far
         self.tags: dict[str, c_ast.Node] = {}                # 'struct s' -> its definition
+        self.xmp_declared: dict[int, set[str]] = {}          # id(Scope) -> nodes, templates so far
         self._system: dict[str, bool] = {}
         self._libc: LibcNames | None = None
 
@@ -245,14 +252,36 @@ class _DirectiveChecker(ScopedWalker):
             for owner, field, name in fields_of(d, xd.Name):
                 if (type(owner), field) in VARIABLES:
                     self._check_variable(name)
+                elif (type(owner), field) in XMP_NAMES:
+                    self._check_xmp_name(name)
+        for d in directives:
+            if isinstance(d, (xd.NodesDecl, xd.TemplateDecl)):
+                self.xmp_declared.setdefault(id(self.scope), set()).add(d.name.name)
 
     def _check_variable(self, name: xd.Name) -> None:
-        if self.lookup(name.name) is not None:
+        entity = self.lookup(name.name)
+        if entity is not None:
+            # (the passes report enumerators and type names: C declarations they do not know)
+            if entity.kind == "function":
+                self.ctx.diags.error(name.loc, f"'{name.name}' is a function, not a variable")
             return
         later = self.scope.find_c(name.name)  # not found at all: the pass using it reports
         if later is not None and getattr(later[1].coord, "line", 0):
             self.ctx.diags.error(name.loc, f"'{name.name}' undeclared here: it is declared after "
                                            f"this directive (line {later[1].coord.line})")
+
+    def _check_xmp_name(self, name: xd.Name) -> None:
+        s = self.scope
+        while s is not None:
+            if name.name in self.xmp_declared.get(id(s), ()):
+                return
+            s = s.parent
+        nodes = self.scope.find_nodes(name.name)
+        sym = nodes or self.scope.find_template(name.name)
+        if sym is not None:  # not declared at all: the pass using it reports
+            what = "nodes" if nodes is not None else "template"
+            self.ctx.diags.error(name.loc, f"{what} '{name.name}' is used before its declaration "
+                                           f"(line {sym.decl.loc.line})")
 
 
 class _ExprCheck:

@@ -103,6 +103,9 @@ class _GpuLowering(ScopedWalker):
         tmpl = self._template(d)
         indices = dict(loop_indices(d))
         loops, fors = _distributed_prefix(node, indices, tmpl, d)
+        if not fors:
+            raise XmpError(d.on.loc, "'loop ... acc' whose on-ref names no loop index (as in "
+                                     f"'{d.on.template.name}[i]') is not supported yet")
         body = fors[-1].stmt
         check_body(body, lambda n: pragma_id(n) is not None)
         assert d.acc is not None
