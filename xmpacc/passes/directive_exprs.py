@@ -8,10 +8,10 @@ against the C scope at the directive (block scopes, file scope, enumerators, typ
 names; macros are already expanded) with ``ctypecheck`` and reports at the user's column,
 even inside a macro's expansion (at the macro name):
 
-    #pragma xmp template t(0:N-1)     error: 'N' undeclared (first use in this directive)
-    double w = 2;                                            ^ (at N)
-    #pragma xmp shadow a[w]           error: shadow width must be an integer expression
-                                             (it has type 'double')
+    1 #pragma xmp template t(0:N-1)    m.c:1:26: 'N' undeclared (first use in this directive)
+    2 double w = 2;
+    3 #pragma xmp shadow a[w]          m.c:3:22: shadow width must be an integer expression
+                                                 (it has type 'double')
 
 Nothing in the tree changes.  Each ``Expr`` of a directive object is found generically;
 what it must be is looked up in ``KINDS`` by (class, field), then by field name alone,
