@@ -298,3 +298,10 @@ def test_plain_pragmas_in_odd_places_still_build(tmp_path: Path) -> None:
                    "    return i;\n}\n")
     proc = run_xmpacc(str(src), "-o", str(tmp_path / "omp"))
     assert proc.returncode == 0, proc.stderr
+
+
+def test_missing_preprocessor_is_an_error_not_a_crash(tmp_path: Path) -> None:
+    src = tmp_path / "m.c"
+    src.write_bytes(HEAD)
+    with pytest.raises(XmpError, match="cannot run the C preprocessor '/nonexistent/cc'"):
+        preprocess(str(src), [], cc="/nonexistent/cc")

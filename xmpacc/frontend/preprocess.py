@@ -212,8 +212,11 @@ def preprocess(path: str, cpp_args: list[str], cc: str = "cc", verbose: bool = F
     if verbose:
         print(" ".join(cmd), "<", path, flush=True)
     stdin = f'# 1 "{path}"\n' + "\n".join(lines)
-    proc = subprocess.run(cmd, input=stdin, capture_output=True, encoding=rawbytes.ENCODING,
-                          errors=rawbytes.ERRORS)
+    try:
+        proc = subprocess.run(cmd, input=stdin, capture_output=True, encoding=rawbytes.ENCODING,
+                              errors=rawbytes.ERRORS)
+    except OSError as e:
+        raise XmpError(SourceLoc(path, 0, 0), f"cannot run the C preprocessor '{cc}': {e.strerror}") from None
     if proc.returncode != 0:
         raise _cpp_error(path, proc.stderr)
     text, directives, includes = _restore_directives(proc.stdout, pending)
