@@ -20,7 +20,7 @@ import os
 
 import fuzzing
 
-DEFAULT_MUTANTS = 150
+DEFAULT_MUTANTS = 300
 MUTANTS = int(os.environ.get("XMPACC_FUZZ_MUTANTS", DEFAULT_MUTANTS))
 SEED = int(os.environ.get("XMPACC_FUZZ_SEED", "0"))
 # The CI run stops after about a minute even on a slow machine; a longer run has no cap.
