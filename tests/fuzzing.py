@@ -11,10 +11,11 @@ The oracle, for each mutant compiled with ``--stop-after=emit`` inside a worker 
 
 * exit 0, or exit 1 with at least one located ``file:line:col: error:`` message;
 * never exit 2 ("internal error"), a Python traceback, an escaping exception or a hang;
-* with ``--host`` (and for every accepted mutant of the CI run) the generated host C must
-  compile (``cc -fsyntax-only``) whenever the mutant itself is valid C for ``cc`` with
-  its pragmas ignored: a failure there means xmpacc accepted a mistake it should have
-  reported itself, or generated wrong C.
+* with ``--host`` (and in the CI run) every accepted mutant is compiled with ``-S`` and
+  the C it gives (host C, glue C, kernel file) must compile (``cc -fsyntax-only``)
+  whenever the mutant itself is valid C for ``cc`` with its pragmas ignored: a failure
+  there means xmpacc accepted a mistake it should have reported itself, or generated
+  wrong C.
 
 Run by ``tests/test_fuzz.py``; for a release check run more mutants:
 
@@ -298,22 +299,27 @@ def _cc_accepts(cc: str, path: str, includes: list[str]) -> bool:
     return proc.returncode == 0
 
 
-def _host_check(path: str, host_c: str, workdir: Path) -> str | None:
-    """A mistake when cc accepts the mutant but not xmpacc's host C for it, else None."""
+def _host_check(path: Path, workdir: Path) -> str | None:
+    """A mistake when cc accepts the mutant but not the C that ``xmpacc -S`` wrote for it
+    (host C, glue C and the kernel file, which the host compiler builds too), else None."""
     from xmpacc.frontend.preprocess import runtime_include_dir
 
     cc = os.environ.get("CC", "cc")
-    inc = [runtime_include_dir(), str(workdir)]
-    generated = Path(path).with_suffix(".host.c")   # one per mutant: workers run side by side
-    generated.write_text(host_c, errors="surrogateescape")
-    try:
-        proc = subprocess.run([cc, "-fsyntax-only", "-w", "-std=gnu17", *[f"-I{d}" for d in inc],
-                               str(generated)], capture_output=True, timeout=60)
-    finally:
-        generated.unlink()
-    if proc.returncode == 0 or not _cc_accepts(cc, path, inc):
+    inc = [f"-I{d}" for d in (runtime_include_dir(), str(workdir))]
+    generated = sorted(workdir.glob(f"{path.stem}.*"))
+    problem = None
+    for g in generated:
+        if g == path:
+            continue
+        language = ["-x", "c"] if g.suffix == ".cu" else []
+        proc = subprocess.run([cc, "-fsyntax-only", "-w", "-std=gnu17", *inc, *language, str(g)],
+                              capture_output=True, timeout=60)
+        if proc.returncode != 0 and problem is None:
+            problem = f"{g.name}:\n" + proc.stderr.decode(errors="replace")[-2000:]
+        g.unlink()
+    if problem is None or not _cc_accepts(cc, str(path), [d[2:] for d in inc]):
         return None
-    return proc.stderr.decode(errors="replace")[-2000:]
+    return problem
 
 
 def run_one(files: list[Path], seed: int, index: int, workdir: Path, host: bool) -> Outcome:
@@ -321,15 +327,18 @@ def run_one(files: list[Path], seed: int, index: int, workdir: Path, host: bool)
     path = workdir / f"m{index:06d}.c"
     path.write_bytes(text)
     start = time.monotonic()
-    rc, err, out = _compile_in_process(str(path), [str(path), "--stop-after=emit"])
+    # -S writes what a build compiles (m000123.host.c, .runtime.c, .cu) next to the mutant
+    argv = [str(path), "-S", "-o", str(path.with_suffix(""))] if host else [str(path), "--stop-after=emit"]
+    rc, err, _out = _compile_in_process(str(path), argv)
     kind, detail = classify(rc, err) if rc != 3 else ("crash", err[-3000:])
     if kind == "ok" and host:
-        problem = _host_check(str(path), out, workdir)
+        problem = _host_check(path, workdir)
         if problem is not None:
             kind, detail = "host", problem
     outcome = Outcome(index, kind, base, applied, detail, time.monotonic() - start)
     if kind not in BAD_OUTCOMES:
-        path.unlink()
+        for leftover in workdir.glob(f"{path.stem}.*"):
+            leftover.unlink()
     return outcome
 
 
