@@ -17,7 +17,11 @@ that mutant again.
 from __future__ import annotations
 
 import os
+import random
 
+import pytest
+
+import fuzz_mutations
 import fuzzing
 
 DEFAULT_MUTANTS = 300
@@ -34,8 +38,15 @@ def test_the_corpus_has_directives() -> None:
 
 def test_mutants_are_reproducible() -> None:
     files = fuzzing.corpus()
-    assert fuzzing.mutant(files, SEED, 17) == fuzzing.mutant(files, SEED, 17)
-    assert fuzzing.mutant(files, SEED, 17)[1] != fuzzing.mutant(files, SEED, 18)[1]
+    assert fuzz_mutations.mutant(files, SEED, 17) == fuzz_mutations.mutant(files, SEED, 17)
+    assert fuzz_mutations.mutant(files, SEED, 17)[1] != fuzz_mutations.mutant(files, SEED, 18)[1]
+
+
+@pytest.mark.parametrize("mutation", fuzz_mutations.MUTATIONS, ids=lambda m: m.__name__)
+def test_every_mutation_changes_a_program(mutation: fuzz_mutations.Mutation) -> None:
+    src = (fuzzing.REPO / "samples/laplace/laplace_xmp.c").read_bytes()
+    outs = {mutation(src, random.Random(k)) for k in range(5)}
+    assert None not in outs and any(out != src for out in outs)
 
 
 def test_the_oracle() -> None:
