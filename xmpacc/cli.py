@@ -17,7 +17,7 @@ import shlex
 import subprocess
 import sys
 
-from xmpacc import __version__
+from xmpacc import __version__, deepstack
 from xmpacc.build import (
     PROGRAM_LINK_FLAGS,
     BuildError,
@@ -30,11 +30,12 @@ from xmpacc.build import (
 )
 from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import InternalError, XmpError, XmpErrors, print_errors
-from xmpacc.driver import STAGES, Options, translate
+from xmpacc.driver import STAGES, Options, run_guarded, translate
 from xmpacc.emit import glue_c, host_c, library_c, record_h
 from xmpacc.emit_cu import kernels_cu
 from xmpacc.frontend.scan import has_directives
 from xmpacc.hostcc import RECURSION_GUARD, host_cc
+from xmpacc.frontend.rawbytes import escape_for_c
 from xmpacc.info import render as render_info
 from xmpacc.objects import compile_plain, compile_xmp, dep_defaults, object_name, preprocess_to, write_deps
 from xmpacc.options import HOST_QUERIES, Args, UsageError, expand_response_files, parse_args
@@ -248,11 +249,11 @@ def _show_stage(units: list[tuple[Unit, Context]], stage: str) -> None:
 
     for unit, ctx in units:
         if stage == "preprocess":
-            sys.stdout.write(unit.pre.text)
+            sys.stdout.write(escape_for_c(unit.pre.text))
         elif stage == "emit":
             sys.stdout.write(host_c(unit, ctx, f"{unit.stem}.record.h"))
         else:
-            sys.stdout.write(to_c(unit.ast))
+            sys.stdout.write(escape_for_c(run_guarded(lambda u, _c: to_c(u.ast), unit, ctx)))
 
 
 def _showme_alone(which: str) -> int:
@@ -298,7 +299,7 @@ def main(argv: list[str] | None = None) -> int:
         args = parse_args(argv)
         if args.showme and not args.sources and not args.link_items:
             return _showme_alone(args.showme)
-        return run(args)
+        return deepstack.call(lambda: run(args))
     except UsageError as e:
         print(f"xmpacc: error: {e}", file=sys.stderr)
         print("(xmpacc --help lists the options)", file=sys.stderr)

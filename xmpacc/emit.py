@@ -18,6 +18,9 @@ from xmpacc import __version__
 from xmpacc.cbuild import c_string
 from xmpacc.ccmessages import abi_symbol
 from xmpacc.context import Context, Unit
+from xmpacc.deepstack import nesting_error
+from xmpacc.diagnostics import SourceLoc
+from xmpacc.frontend.rawbytes import escape_for_c
 from xmpacc.frontend.preprocess import LIBC_STRING_SENTINEL, is_system_path
 from xmpacc.passes.entry import init_function_name
 from xmpacc.runtime.contract import ENTRIES, Entry, contract_id
@@ -35,6 +38,7 @@ def _is_system_coord(coord: object) -> bool:
     return bool(path) and is_system_path(path)
 
 
+MAX_INDENT = 80
 _LINE_MARKER = re.compile(r'#line (\d+) "((?:[^"\\]|\\.)*)"')
 
 
@@ -76,6 +80,10 @@ class HostGenerator(c_generator.CGenerator):
         self._depth = 0
         self._line = 0      # the source line the statement being printed started on
         self._calls = 0     # inside the arguments of a call (maybe a macro): no markers there
+
+    def _make_indent(self) -> str:
+        # capped: blocks nested thousands deep would otherwise give quadratic output
+        return " " * min(self.indent_level, MAX_INDENT)
 
     def visit(self, node: c_ast.Node) -> str:
         self._depth += 1
@@ -127,13 +135,16 @@ class HostGenerator(c_generator.CGenerator):
 def host_c(unit: Unit, ctx: Context, record: str) -> str:
     """The host C of a unit; it ends with ``#include "<record>"`` (``record_h``)."""
     gen = HostGenerator()
-    body = "".join(gen.external(item) for item in unit.ast.ext if not _is_system_coord(item.coord))
+    try:
+        body = "".join(gen.external(item) for item in unit.ast.ext if not _is_system_coord(item.coord))
+    except RecursionError:
+        raise nesting_error(unit.ast, SourceLoc(unit.path, 1, 1)) from None
     body = drop_redundant_line_markers(body)
     body = LIBC_STRING_SENTINEL.sub(r'" \1 "', body)
     descriptors = [HostGenerator().visit(d) + ";" for d in ctx.file_decls]
-    return _env().get_template("host.c.j2").render(
+    return escape_for_c(_env().get_template("host.c.j2").render(
         version=__version__, source=unit.path, includes=unit.pre.system_includes,
-        descriptors=descriptors, body=body, record=record)
+        descriptors=descriptors, body=body, record=record))
 
 
 def c_string_lines(text: str) -> list[str]:

@@ -21,7 +21,6 @@ After:    #pragma xmp_0                        RawDirective(0, "template t(0:8-1
 
 from __future__ import annotations
 
-import difflib
 import os
 import re
 import shlex
@@ -33,6 +32,8 @@ import pycparser_fake_libc
 from xmpacc.diagnostics import SourceLoc, XmpError, XmpErrors
 from xmpacc.frontend import headers
 from xmpacc.hostcc import child_env
+from xmpacc.frontend import rawbytes
+from xmpacc.frontend.srcmap import token_opcodes
 
 MARKER = "__xmpacc_directive_"
 _PRAGMA_RE = re.compile(r"^(\s*#\s*pragma\s+)(xmp|acc)\b(.*)$")
@@ -76,6 +77,8 @@ class Preprocessed:
     text: str
     directives: dict[int, RawDirective] = field(default_factory=dict)
     system_includes: list[str] = field(default_factory=list)
+    cc: str = "cc"                                           # how cpp ran: later checks ask
+    cpp_args: list[str] = field(default_factory=list)        # the real headers the same way
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,8 +126,7 @@ def _map_locs(raw: str, raw_locs: tuple[SourceLoc, ...], expanded: str) -> tuple
     raw_toks = [(m.group(), m.start()) for m in _TOKEN_RE.finditer(raw)]
     exp_toks = [(m.group(), m.start()) for m in _TOKEN_RE.finditer(expanded)]
     tok_loc: list[SourceLoc] = [raw_locs[-1]] * len(exp_toks)
-    matcher = difflib.SequenceMatcher(a=[t for t, _ in raw_toks], b=[t for t, _ in exp_toks], autojunk=False)
-    for tag, a0, _a1, b0, b1 in matcher.get_opcodes():
+    for tag, a0, _a1, b0, b1 in token_opcodes([t for t, _ in raw_toks], [t for t, _ in exp_toks]):
         for j in range(b0, b1):
             if tag == "equal":
                 tok_loc[j] = raw_locs[raw_toks[a0 + j - b0][1]]
@@ -213,8 +215,7 @@ def _restore_directives(output: str, pending: dict[int, _Pending]) -> tuple[str,
 def preprocess(path: str, cpp_args: list[str], cc: str = "cc", verbose: bool = False) -> Preprocessed:
     """Run cpp on ``path`` with directive expansion; raise XmpError on cpp errors."""
     try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            source = f.read()
+        source = rawbytes.read_source(path)
     except OSError as e:
         raise XmpError(SourceLoc(path, 0, 0), f"cannot read source file: {e.strerror}") from None
     lines, pending = _extract_directives(path, source.split("\n"))
@@ -225,15 +226,17 @@ def preprocess(path: str, cpp_args: list[str], cc: str = "cc", verbose: bool = F
         print(" ".join(cmd), "<", path, flush=True)
     stdin = f'# 1 "{path}"\n' + "\n".join(lines)
     try:
-        proc = subprocess.run(cmd, input=stdin, capture_output=True, text=True, env=child_env())
-    except FileNotFoundError:
-        raise XmpError(SourceLoc(path, 0, 0), f"cannot run the C compiler '{cmd[0]}' (XMPACC_CC or "
-                                              "CC names it)") from None
+        proc = subprocess.run(cmd, input=stdin, capture_output=True, encoding=rawbytes.ENCODING,
+                              errors=rawbytes.ERRORS, env=child_env())
+    except OSError as e:
+        raise XmpError(SourceLoc(path, 0, 0), f"cannot run the C preprocessor '{cmd[0]}' (XMPACC_CC or "
+                                              f"CC names it): {e.strerror}") from None
     if proc.returncode != 0:
         raise _cpp_error(path, proc.stderr)
     text, directives, includes = _restore_directives(proc.stdout, pending)
     text = _header_directives(text, directives, cmd, stdin, cc, len(pending), verbose)
-    return Preprocessed(source=path, text=text, directives=directives, system_includes=includes)
+    return Preprocessed(source=path, text=text, directives=directives, system_includes=includes,
+                        cc=cc, cpp_args=list(cpp_args))
 
 
 def _header_directives(text: str, directives: dict[int, RawDirective], cmd: list[str], stdin: str,
