@@ -71,7 +71,8 @@ class Toolchain:
         if self.showme:
             return subprocess.CompletedProcess(cmd, 0, "", "")
         try:
-            return subprocess.run(cmd, capture_output=True, text=True, check=False, env=child_env())
+            return subprocess.run(cmd, capture_output=True, text=True, errors="replace", check=False,
+                                  env=child_env())
         except FileNotFoundError:
             raise BuildError(f"cannot run the C compiler '{cmd[0]}' (XMPACC_CC or CC names it)") from None
 

@@ -25,6 +25,7 @@ import subprocess
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from xmpacc.frontend import rawbytes
 from xmpacc.hostcc import child_env
 
 
@@ -65,8 +66,8 @@ def expand(cmd: list[str], macros_cmd: list[str], stdin: str, texts: list[tuple[
     cpp on the definitions."""
     if verbose:
         print(" ".join(cmd + ["-dD"]), flush=True)
-    traced = subprocess.run(cmd + ["-dD"], input=stdin, capture_output=True, text=True,
-                            env=child_env()).stdout
+    traced = subprocess.run(cmd + ["-dD"], input=stdin, capture_output=True,
+                            encoding=rawbytes.ENCODING, errors=rawbytes.ERRORS, env=child_env()).stdout
     stream: list[str] = []
     pending = iter(texts)
     for _n, file, _line, text in _positions(traced.split("\n")):
@@ -78,8 +79,8 @@ def expand(cmd: list[str], macros_cmd: list[str], stdin: str, texts: list[tuple[
                 stream.append(f"__xmpacc_directive_{item[0]}__ {item[1]}")
     if verbose:
         print(" ".join(macros_cmd), flush=True)
-    proc = subprocess.run(macros_cmd, input="\n".join(stream) + "\n", capture_output=True, text=True,
-                          env=child_env())
+    proc = subprocess.run(macros_cmd, input="\n".join(stream) + "\n", capture_output=True,
+                          encoding=rawbytes.ENCODING, errors=rawbytes.ERRORS, env=child_env())
     out: dict[int, str] = {}
     for line in proc.stdout.split("\n"):
         m = re.search(r"__xmpacc_directive_(\d+)__ ?(.*)$", line)
