@@ -77,7 +77,7 @@ double a[N];
 #pragma xmp distribute t[block] onto p
 #pragma xmp align a[i] with t[i]
 int main(void) {{
-  int i;
+  int i, far = 1000000000;   /* a run-time offset: the compiler's locality check cannot see it */
 #pragma xmp acc replicate (a)
   {{
 #pragma xmp loop on t[i] acc {clauses}
@@ -105,7 +105,7 @@ def test_too_many_threads(tmp_path: Path) -> None:
 
 
 def test_kernel_fault_names_the_loop(tmp_path: Path) -> None:
-    exe = _compile(tmp_path, ACC_PROGRAM.format(n=100, clauses="", offset=" + 1000000000", value="i"))
+    exe = _compile(tmp_path, ACC_PROGRAM.format(n=100, clauses="", offset=" + far", value="i"))
     r = run_mpi(1, exe, env=CUDA, timeout=120)
     assert r.returncode != 0
     assert "prog.c:13" in r.stderr and "kernel" in r.stderr

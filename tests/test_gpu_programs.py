@@ -17,6 +17,7 @@ pytestmark = [pytest.mark.gpu, pytest.mark.skipif(_gpus() == 0, reason="needs a 
 LIBRARY = Path(__file__).parent / "library"
 CASES = [PROGRAMS / "acc_features.c", PROGRAMS / "acc_expand_offset.c",
          PROGRAMS / "acc_full_shadow_cyclic.c", LIBRARY / "acc_dynamic.c"]
+KNOWN = {"acc_dynamic.c": "sum = 2376.0\n"}   # sum over i = 1..48 of 2 i + 0.5 (test_library.py)
 
 
 @pytest.fixture(scope="module")
@@ -27,6 +28,9 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, str
         exe = tmp / src.stem
         r = run_xmpacc(str(src), "-O2", "-o", str(exe))
         assert r.returncode == 0, r.stderr
+        if src.name in KNOWN:   # uses xmp_malloc: no serial build, the known result
+            out[src.name] = (exe, KNOWN[src.name])
+            continue
         ref = build_serial(src, tmp / f"{src.stem}_serial")
         out[src.name] = (exe, subprocess.run([str(ref)], capture_output=True, text=True, check=True).stdout)
     return out
