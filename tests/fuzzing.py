@@ -101,8 +101,10 @@ def _compile_in_process(path: str, argv: list[str]) -> tuple[int, str, str]:
 
 
 def _cc_accepts(cc: str, path: str, includes: list[str]) -> bool:
+    # xmpacc programs see xmp.h whether or not they include it (a mutant that defines its
+    # own xmp_wtime is the user's conflict, as it would be with any XMP compiler)
     proc = subprocess.run([cc, "-fsyntax-only", "-w", "-std=gnu17", "-D_XCALABLEMP=1",
-                           *[f"-I{d}" for d in includes], path],
+                           *[f"-I{d}" for d in includes], "-include", "xmp.h", path],
                           capture_output=True, timeout=60)
     return proc.returncode == 0
 

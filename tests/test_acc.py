@@ -194,6 +194,8 @@ ACC_ERRORS = [
     ("#pragma xmp acc replicate (nothere)\n  { }", 16, 28, "'nothere' in acc replicate is not declared"),
     ("#pragma xmp acc replicate (a)\n  {\n#pragma xmp loop on t[i] acc\n  for (i = 0; i < N; i++) a[i] = loc[i];\n  }",
      19, 34, "array 'loc' is used in an acc loop but has no device copy"),
+    ("#pragma xmp acc replicate (a)\n  {\n#pragma xmp loop on t[i] acc\n  for (i = 0; i < N; i++) {\n"
+     "#pragma xmp template u[N]\n  a[i] = 1; }\n  }", 20, 9, "'template' directive inside an acc loop"),
 ]
 
 

@@ -130,6 +130,21 @@ def check_body(body: c_ast.Node, is_xmp_pragma) -> None:  # type: ignore[no-unty
             raise XmpError(loc_of(node), "XMP directives are not allowed inside an acc loop")
         elif isinstance(node, (c_ast.Return, c_ast.Goto)):
             raise XmpError(loc_of(node), f"'{type(node).__name__.lower()}' inside an acc loop")
+        elif isinstance(node, c_ast.Decl) and _descriptor_type(node) is not None:
+            # a nodes/template/align directive in the body: lowered (localize runs first)
+            # into a block-scope descriptor, which is host data the GPU cannot create
+            raise XmpError(loc_of(node), f"'{_descriptor_type(node)}' directive inside an acc loop: "
+                                         "declare it before the loop")
+
+
+_DESCRIPTOR_TYPES = {"_xmpacc_nodes_t": "nodes", "_xmpacc_template_t": "template", "_xmpacc_array_t": "align"}
+
+
+def _descriptor_type(decl: c_ast.Decl) -> str | None:
+    t = decl.type
+    if isinstance(t, c_ast.TypeDecl) and isinstance(t.type, c_ast.IdentifierType):
+        return _DESCRIPTOR_TYPES.get(t.type.names[-1])
+    return None
 
 
 def _classify_one(ident: c_ast.ID, decl: c_ast.Decl, scope: Scope, replicated: list[Replicated],
