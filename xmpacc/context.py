@@ -48,6 +48,7 @@ class Context:
     # variables (kernel_vars.Replicated), for the gpu pass; a device is needed even without
     # kernels; after enter data or declare, presence is checked at run time
     acc_present: dict[int, list] = field(default_factory=dict)
+    acc_entered: list = field(default_factory=list)   # variables of enter data / file-scope declare
     device_data: bool = False
     acc_data_dynamic: bool = False
     has_main: bool = False

@@ -193,7 +193,9 @@ class _DataLowering(ScopedWalker):
             return c_ast.Compound(cbuild.stmts(_wait_call(WaitClause(d.queues, d.loc), where), coord), coord)
         text = _wait_call(d.wait, where)
         if isinstance(d, AccEnterData):
-            text += self._data_call("_xmpacc_acc_enter_data", where, d.data, _cond(d.if_), h)[0] + ";"
+            call, entered = self._data_call("_xmpacc_acc_enter_data", where, d.data, _cond(d.if_), h)
+            self.ctx.acc_entered += entered   # present for later XMP-ACC kernels (checked at run time)
+            text += call + ";"
         elif isinstance(d, AccExitData):
             flags = f"{_cond(d.if_)} | {2 if d.finalize is not None else 0}"
             text += self._data_call("_xmpacc_acc_exit_data", where, d.data, flags, h)[0] + ";"
@@ -243,7 +245,8 @@ def _file_scope(unit: Unit, ctx: Context) -> None:
             where = cbuild.where_literal(d.loc)
             h = Hoister(where, item.coord)
             lowering = _DataLowering(ctx.scopes, ctx)
-            call = lowering._data_call("_xmpacc_acc_enter_data", where, d.data, "1", h)[0]
+            call, entered = lowering._data_call("_xmpacc_acc_enter_data", where, d.data, "1", h)
+            ctx.acc_entered += entered
             ctx.init_stmts.append(c_ast.Compound(h.decls + h.checks + cbuild.stmts(call + ";", item.coord),
                                                  item.coord))
         except XmpError as err:

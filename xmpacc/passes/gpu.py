@@ -136,7 +136,7 @@ class _GpuLowering(ScopedWalker):
             if found is not None and (isinstance(found[1].type, c_ast.ArrayDecl) or self.scope.find_array(n.name)):
                 raise XmpError(n.loc, f"'{n.name}' is an array; private and firstprivate take scalars only")
         reductions = {v.name.name: r.op for r in d.reductions for v in r.variables}
-        kv = classify(body, [lp.var for lp in loops], self.scope, self.active,
+        kv = classify(body, [lp.var for lp in loops], self.scope, self.active + self.ctx.acc_entered,
                       [n.name for n in d.acc.private], [n.name for n in d.acc.firstprivate], reductions, d.loc)
         if d.acc.shared:
             raise XmpError(d.acc.shared[0].loc, "the shared clause is not supported yet "
