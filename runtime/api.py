@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .acc import AccRuntime
+from .acc_comm import AccCommRuntime
 from .acc_data import AccDataRuntime
 from .dynamic import DynamicRuntime, PointerMap, check_bounds, set_bounds
 from .arrays import DistArray, Template, make_array, read_ints, read_longs
@@ -44,7 +45,7 @@ class ExecSet:
 
 
 @dataclass
-class Runtime(DynamicRuntime, AccDataRuntime, AccRuntime, TaskRuntime, ReductionRuntime, ShadowRuntime, GmoveRuntime,
+class Runtime(DynamicRuntime, AccCommRuntime, AccDataRuntime, AccRuntime, TaskRuntime, ReductionRuntime, ShadowRuntime, GmoveRuntime,
               CheckEntries):
     """State of one process's runtime: MPI, descriptors by address, the executing set."""
 
@@ -64,6 +65,7 @@ class Runtime(DynamicRuntime, AccDataRuntime, AccRuntime, TaskRuntime, Reduction
         self.exec_stack.append(ExecSet(self.world))
         self._tasks_init()
         self._acc_data_init()
+        self._acc_comm_init()
         self._publish()
 
     # ----------------------------------------------------------------- helpers

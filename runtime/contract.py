@@ -160,6 +160,12 @@ ENTRIES: tuple[Entry, ...] = (
        "acc wait (n = -1: every queue) and the wait clause"),
     _e("_xmpacc_acc_deviceptr", "void *", "const char *where, const void *key, const char *name",
        "host_data use_device: the device address of a present variable"),
+    _e("_xmpacc_acc_swap", "void", "const char *where, const void *key, long long size, const char *name",
+       "bcast/reduction ... acc: exchange a variable's host and device copies (twice around it)"),
+    _e("_xmpacc_reflect_init_acc", "void", "void *array, const char *where, const long long *widths",
+       "reflect_init ... acc: plan the device copy's shadow exchange once"),
+    _e("_xmpacc_reflect_do_acc", "void", "void *array, const char *where",
+       "reflect_do ... acc: replay the plan of reflect_init ... acc on the device copy"),
     _e("_xmpacc_launch", "void",
        "const char *where, const char *kernel, long long total, long long nthreads, int nparams, "
        "const void *args, const long long *kinds",

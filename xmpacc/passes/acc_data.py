@@ -91,6 +91,12 @@ class _Var:
         self.whole = not ref.subs and not isinstance(t, c_ast.PtrDecl)
 
 
+def var_key(name: xd.Name, scope: Scope) -> tuple[str, str]:
+    """The runtime key and size of a whole variable (for acc_comm.py)."""
+    v = _Var(xd.VarRef(name, None, name.loc), scope, Hoister("", None))
+    return v.key, v.size
+
+
 def _cond(if_: xd.Expr | None) -> str:
     return "1" if if_ is None else f"(({if_.text}) != 0)"
 
