@@ -30,7 +30,7 @@ class AccCommRuntime:
         self.acc_reflects: dict[int, list[Width] | None] = {}   # descriptor -> widths of reflect_init acc
 
     def _device_copy_of(self, key: int, name: str, where: str, what: str) -> Any:
-        copy = self.copies.get(key or 0)
+        copy = getattr(self, "copies", {}).get(key or 0)   # no copies: no device directive ran
         if copy is None:
             raise RuntimeFailure(where, f"'{what} ... acc' of '{name}', which is not present on the device "
                                         f"(no acc data, enter data, declare or acc replicate holds it)")

@@ -142,6 +142,7 @@ class _CommLowering(ScopedWalker):
             if lowered is None:
                 return [item]
             if getattr(d, "acc", False):  # XcalableACC: on the device copies (acc_comm.py)
+                self.ctx.device_data = True
                 return acc_comm.lower(d, self.scope, item.coord, lowered)
             return _with_async(getattr(d, "async_id", None), lowered, item.coord)
         except XmpError as err:
