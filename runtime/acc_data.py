@@ -14,10 +14,12 @@ distributed array, -2 for a pointer (the size comes from its section).  ``secs[i
 NULL (the whole variable) or a section (runtime/sections.py): global indices for a
 distributed array, of which each node moves the elements it owns.
 
-Queues (§3): on the host backend every operation completes in order when it is issued,
-which is what ordered queues guarantee; ``wait`` then has nothing left to wait for.  On
-GPUs the copies are synchronous as well (correct, without overlap) and ``wait`` waits
-for the kernels launched so far.
+Queues (§3): on GPUs queue n is a CUDA stream, made on first use; ``update`` and
+``enter data`` with ``async`` copy whole variables on it (sections, exit data and region
+ends copy synchronously), and ``wait`` synchronises the streams.  The streams are
+blocking ones, so kernels on the default stream stay ordered after them.  On the host
+backend every operation completes in order when it is issued, which is what ordered
+queues guarantee; ``wait`` then has nothing left to wait for.
 """
 
 from __future__ import annotations
@@ -28,7 +30,16 @@ from typing import Any
 import numpy as np
 
 from .acc import DeviceCopy
-from .contract import ACC_COPY, ACC_COPYIN, ACC_COPYOUT, ACC_CREATE, ACC_DELETE, ACC_DEVICEPTR, ACC_PRESENT
+from .contract import (
+    ACC_COPY,
+    ACC_COPYIN,
+    ACC_COPYOUT,
+    ACC_CREATE,
+    ACC_DELETE,
+    ACC_DEVICEPTR,
+    ACC_PRESENT,
+    ACC_SYNC,
+)
 from .errors import RuntimeFailure, where_text
 from .sections import Section, SectionError, check_section, local_view, numpy_index, read_section
 
@@ -65,6 +76,7 @@ class AccDataRuntime:
     def _acc_data_init(self) -> None:
         self.data_regions: dict[int, list[_Item]] = {}
         self.next_data_region = 1
+        self.queues: dict[int, Any] = {}    # async queue -> CUDA stream
 
     # ------------------------------------------------------------ entries
     def _xmpacc_acc_data_begin(self, where: bytes, n: int, keys: int, sizes: int, names: int, kinds: int,
@@ -91,12 +103,12 @@ class AccDataRuntime:
             self._release(copy, item, "end of acc data")
 
     def _xmpacc_acc_enter_data(self, where: bytes, n: int, keys: int, sizes: int, names: int, kinds: int,
-                               secs: int, cond: int) -> None:
+                               secs: int, cond: int, queue: int) -> None:
         if cond:
             w = where_text(where)
             self._need_backend(w)  # type: ignore[attr-defined]
             for item in _items(n, keys, sizes, names, kinds, secs):
-                self._attach(item, w, dynamic=True)
+                self._attach(item, w, dynamic=True, stream=self._stream(queue))
 
     def _xmpacc_acc_exit_data(self, where: bytes, n: int, keys: int, sizes: int, names: int, kinds: int,
                               secs: int, flags: int) -> None:
@@ -111,7 +123,7 @@ class AccDataRuntime:
             self._release(copy, item, where_text(where))
 
     def _xmpacc_acc_update(self, where: bytes, direction: int, key: int, size: int, name: bytes,
-                           sec: int, flags: int) -> None:
+                           sec: int, flags: int, queue: int) -> None:
         """direction 0: device (host to device), 1: host; flags: 1 = if holds, 2 = if_present."""
         if not flags & 1:
             return
@@ -123,13 +135,28 @@ class AccDataRuntime:
             raise RuntimeFailure(w, f"'{n}' is not present on the device: 'acc update' needs it in an "
                                     f"'acc data' region, 'acc enter data', 'acc declare' or 'acc replicate'")
         self.backend.wait()
-        self._move(copy, _Item(key, size, n, 0, read_section(sec) if sec else None), direction, w)
+        self._move(copy, _Item(key, size, n, 0, read_section(sec) if sec else None), direction, w,
+                   self._stream(queue))
 
     def _xmpacc_acc_wait(self, where: bytes, n: int, queues: int) -> None:
-        """``acc wait`` (n = -1: every queue) or ``wait(q...)``: the copies completed when they
-        were issued; what may still run are kernels."""
-        if getattr(self, "backend", None) is not None:
-            self.backend.wait()
+        """``acc wait`` (n = -1: every queue) or ``wait(q...)``."""
+        if getattr(self, "backend", None) is None:
+            return
+        self.backend.wait()
+        wanted = self.queues.keys() if n < 0 else list((ctypes.c_longlong * n).from_address(queues))
+        for q in wanted:
+            stream = self.queues.get(q)
+            if stream is not None:
+                stream.synchronize()
+
+    def _stream(self, queue: int) -> Any:
+        """The CUDA stream of an async queue; None without async or on the host backend."""
+        if queue == ACC_SYNC or self.backend.name != "cuda":
+            return None
+        stream = self.queues.get(queue)
+        if stream is None:
+            stream = self.queues[queue] = self.backend.cupy.cuda.Stream(non_blocking=False)
+        return stream
 
     def _xmpacc_acc_deviceptr(self, where: bytes, key: int, name: bytes) -> int:
         """``host_data use_device(a)``: the address of a's device copy."""
@@ -140,7 +167,7 @@ class AccDataRuntime:
         return int(self.backend.ptr(copy.buffer))
 
     # ------------------------------------------------------------ the present table
-    def _attach(self, item: _Item, where: str, dynamic: bool) -> None:
+    def _attach(self, item: _Item, where: str, dynamic: bool, stream: Any = None) -> None:
         copy = self.copies.get(item.key)
         if copy is None and item.kind == ACC_PRESENT:
             raise RuntimeFailure(where, f"'{item.name}' in a present clause is not present on the device "
@@ -149,7 +176,7 @@ class AccDataRuntime:
         if copy is None:
             copy = self._new_copy(item, where)
             if item.kind in (ACC_COPY, ACC_COPYIN):
-                self._move(copy, item, 0, where)
+                self._move(copy, item, 0, where, stream)
         copy.openacc = True
         if dynamic:
             copy.dynamic += 1
@@ -180,12 +207,19 @@ class AccDataRuntime:
         self.generation += 1
 
     # ------------------------------------------------------------ moving data
-    def _move(self, copy: DeviceCopy, item: _Item, direction: int, where: str) -> None:
+    def _move(self, copy: DeviceCopy, item: _Item, direction: int, where: str, stream: Any = None) -> None:
         """Host to device (0) or back (1): the whole variable, or the elements of its section
-        (of a distributed array: those this node owns)."""
+        (of a distributed array: those this node owns).  With a stream (an async queue on a
+        GPU) a whole variable moves on it."""
         counter = "sync_in_bytes" if direction == 0 else "sync_out_bytes"
         if item.sec is None or (item.size == -1 and _whole(item.sec)):
-            if copy.nbytes:
+            if copy.nbytes and stream is not None:
+                mem, host = copy.buffer.data, ctypes.c_void_p(copy.host_addr)
+                if direction == 0:
+                    mem.copy_from_host_async(host, copy.nbytes, stream)
+                else:
+                    mem.copy_to_host_async(host, copy.nbytes, stream)
+            elif copy.nbytes:
                 (self.backend.copy_in if direction == 0 else self.backend.copy_out)(
                     copy.buffer, copy.host_addr, copy.nbytes)
             self.stats[counter] = self.stats.get(counter, 0) + copy.nbytes

@@ -146,15 +146,15 @@ ENTRIES: tuple[Entry, ...] = (
        "end of an acc data region: copyout and detach its variables"),
     _e("_xmpacc_acc_enter_data", "void",
        "const char *where, int n, const void *keys, const long long *sizes, const void *names, "
-       "const long long *kinds, const void *secs, int cond",
-       "acc enter data (and acc declare): dynamic references"),
+       "const long long *kinds, const void *secs, int cond, long long queue",
+       "acc enter data (and acc declare): dynamic references; queue: ACC_SYNC or an async queue"),
     _e("_xmpacc_acc_exit_data", "void",
        "const char *where, int n, const void *keys, const long long *sizes, const void *names, "
        "const long long *kinds, const void *secs, int flags",
        "acc exit data: flags 1 = the if condition holds, 2 = finalize"),
     _e("_xmpacc_acc_update", "void",
        "const char *where, int direction, const void *key, long long size, const char *name, "
-       "const long long *sec, int flags",
+       "const long long *sec, int flags, long long queue",
        "acc update: direction 0 = device, 1 = host/self; flags 1 = if holds, 2 = if_present"),
     _e("_xmpacc_acc_wait", "void", "const char *where, int n, const long long *queues",
        "acc wait (n = -1: every queue) and the wait clause"),
@@ -283,6 +283,8 @@ LAUNCH_READS, LAUNCH_WRITES = 1, 2
 # Data clause kinds of the XcalableACC data entries (the present_or_ forms are the plain ones,
 # OpenACC 2.5).
 ACC_COPY, ACC_COPYIN, ACC_COPYOUT, ACC_CREATE, ACC_PRESENT, ACC_DELETE, ACC_DEVICEPTR = 0, 1, 2, 3, 4, 5, 6
+# Activity queues (XcalableACC §3): no async clause, and ``async`` without a queue number.
+ACC_SYNC, ACC_ASYNC_NOVAL = -1, -2
 
 
 if __name__ == "__main__":

@@ -66,19 +66,19 @@ int main(void)
   }
   {
 #line 39 "tests/xacc_programs/enter_exit_sections.c"
-    _xmpacc_acc_enter_data("enter_exit_sections.c:39", 2, (const void *[]){&_xmpacc_a_u, v}, (const long long []){-1, sizeof(v)}, (const char *[]){"u", "v"}, (const long long []){1, 3}, (const void *[]){0, 0}, 1);
+    _xmpacc_acc_enter_data("enter_exit_sections.c:39", 2, (const void *[]){&_xmpacc_a_u, v}, (const long long []){-1, sizeof(v)}, (const char *[]){"u", "v"}, (const long long []){1, 3}, (const void *[]){0, 0}, 1, -1);
   }
   {
 #line 40 "tests/xacc_programs/enter_exit_sections.c"
-    _xmpacc_acc_enter_data("enter_exit_sections.c:40", 1, (const void *[]){&_xmpacc_a_u}, (const long long []){-1}, (const char *[]){"u"}, (const long long []){1}, (const void *[]){0}, 1);
+    _xmpacc_acc_enter_data("enter_exit_sections.c:40", 1, (const void *[]){&_xmpacc_a_u}, (const long long []){-1}, (const char *[]){"u"}, (const long long []){1}, (const void *[]){0}, 1, -1);
   }
   {
 #line 41 "tests/xacc_programs/enter_exit_sections.c"
-    _xmpacc_acc_update("enter_exit_sections.c:41", 0, v, sizeof(v), "v", (const long long []){1, sizeof(v[0]), 10, 1, 2, 5, 1}, (flag != 0) | 0);
+    _xmpacc_acc_update("enter_exit_sections.c:41", 0, v, sizeof(v), "v", (const long long []){1, sizeof(v[0]), 10, 1, 2, 5, 1}, (flag != 0) | 0, -1);
   }
   {
 #line 42 "tests/xacc_programs/enter_exit_sections.c"
-    _xmpacc_acc_update("enter_exit_sections.c:42", 0, v, sizeof(v), "v", 0, ((flag == 0) != 0) | 0);
+    _xmpacc_acc_update("enter_exit_sections.c:42", 0, v, sizeof(v), "v", 0, ((flag == 0) != 0) | 0, -1);
   }
   {
 #line 44 "tests/xacc_programs/enter_exit_sections.c"
@@ -93,7 +93,7 @@ int main(void)
     _xmpacc_acc_exit_data("enter_exit_sections.c:46", 1, (const void *[]){&_xmpacc_a_u}, (const long long []){-1}, (const char *[]){"u"}, (const long long []){2}, (const void *[]){0}, 1 | 0);
   }
   {
-    _xmpacc_acc_update("enter_exit_sections.c:49", 1, &_xmpacc_a_u, -1, "u", (const long long []){2, sizeof(*u), 24, 1, 4, 10, 1, 6, 1, 1, 2, 1}, 1 | 0);
+    _xmpacc_acc_update("enter_exit_sections.c:49", 1, &_xmpacc_a_u, -1, "u", (const long long []){2, sizeof(*u), 24, 1, 4, 10, 1, 6, 1, 1, 2, 1}, 1 | 0, (long long) 1);
   }
   {
 #line 50 "tests/xacc_programs/enter_exit_sections.c"
@@ -148,7 +148,7 @@ int main(void)
 
       {
 #line 63 "tests/xacc_programs/enter_exit_sections.c"
-        _xmpacc_acc_update("enter_exit_sections.c:63", 0, v, sizeof(v), "v", 0, 1 | 0);
+        _xmpacc_acc_update("enter_exit_sections.c:63", 0, v, sizeof(v), "v", 0, 1 | 0, -1);
       }
       {
 #line 64 "tests/xacc_programs/enter_exit_sections.c"
@@ -164,7 +164,7 @@ int main(void)
       }
       {
 #line 68 "tests/xacc_programs/enter_exit_sections.c"
-        _xmpacc_acc_update("enter_exit_sections.c:68", 1, v, sizeof(v), "v", (const long long []){1, sizeof(v[0]), 10, 1, 0, 3, 1}, 1 | 0);
+        _xmpacc_acc_update("enter_exit_sections.c:68", 1, v, sizeof(v), "v", (const long long []){1, sizeof(v[0]), 10, 1, 0, 3, 1}, 1 | 0, -1);
       }
     }
   }
@@ -179,11 +179,11 @@ int main(void)
         z[0] = 100;
         {
 #line 74 "tests/xacc_programs/enter_exit_sections.c"
-          _xmpacc_acc_update("enter_exit_sections.c:74", 0, z, sizeof(z), "z", (const long long []){1, sizeof(z[0]), 4, 1, 0, 1, 1}, 1 | 0);
+          _xmpacc_acc_update("enter_exit_sections.c:74", 0, z, sizeof(z), "z", (const long long []){1, sizeof(z[0]), 4, 1, 0, 1, 1}, 1 | 0, -1);
         }
         {
 #line 75 "tests/xacc_programs/enter_exit_sections.c"
-          _xmpacc_acc_update("enter_exit_sections.c:75", 1, z, sizeof(z), "z", (const long long []){1, sizeof(z[0]), 4, 1, 1, 2, 1}, 1 | 0);
+          _xmpacc_acc_update("enter_exit_sections.c:75", 1, z, sizeof(z), "z", (const long long []){1, sizeof(z[0]), 4, 1, 1, 2, 1}, 1 | 0, -1);
         }
 #line 76 "tests/xacc_programs/enter_exit_sections.c"
         hs += ((z[0] + z[1]) + z[2]) + z[3];

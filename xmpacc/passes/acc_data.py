@@ -36,12 +36,14 @@ from xmpacc.directives.openacc_ast import (
     AccHostData,
     AccUpdate,
     AccWait,
+    AsyncClause,
     DataClause,
     WaitClause,
 )
 from xmpacc.passes.attach import acc_directive
 from xmpacc.passes.kernel_vars import Replicated
 from xmpacc.runtime.contract import (
+    ACC_ASYNC_NOVAL,
     ACC_COPY,
     ACC_COPYIN,
     ACC_COPYOUT,
@@ -49,6 +51,7 @@ from xmpacc.runtime.contract import (
     ACC_DELETE,
     ACC_DEVICEPTR,
     ACC_PRESENT,
+    ACC_SYNC,
 )
 from xmpacc.scoping import ScopedWalker
 from xmpacc.section_code import Hoister, encode, operand_of, resolve, var_ref_node
@@ -99,6 +102,12 @@ def var_key(name: xd.Name, scope: Scope) -> tuple[str, str]:
 
 def _cond(if_: xd.Expr | None) -> str:
     return "1" if if_ is None else f"(({if_.text}) != 0)"
+
+
+def _queue(async_: AsyncClause | None) -> str:
+    if async_ is None:
+        return str(ACC_SYNC)
+    return str(ACC_ASYNC_NOVAL) if async_.queue is None else f"(long long)({async_.queue.text})"
 
 
 def _wait_call(wait: WaitClause | None, where: str) -> str:
@@ -199,7 +208,8 @@ class _DataLowering(ScopedWalker):
             return c_ast.Compound(cbuild.stmts(_wait_call(WaitClause(d.queues, d.loc), where), coord), coord)
         text = _wait_call(d.wait, where)
         if isinstance(d, AccEnterData):
-            call, entered = self._data_call("_xmpacc_acc_enter_data", where, d.data, _cond(d.if_), h)
+            call, entered = self._data_call("_xmpacc_acc_enter_data", where, d.data,
+                                            f"{_cond(d.if_)}, {_queue(d.async_)}", h)
             self.ctx.acc_entered += entered   # present for later XMP-ACC kernels (checked at run time)
             text += call + ";"
         elif isinstance(d, AccExitData):
@@ -212,7 +222,7 @@ class _DataLowering(ScopedWalker):
                 for ref in move.items:
                     v = _Var(ref, self.scope, h)
                     text += (f"_xmpacc_acc_update({where}, {direction}, {v.key}, {v.size}, "
-                             f"{cbuild.c_string(v.name)}, {v.sec}, {flags});")
+                             f"{cbuild.c_string(v.name)}, {v.sec}, {flags}, {_queue(d.async_)});")
         return c_ast.Compound(h.decls + h.checks + cbuild.stmts(text, coord), coord)
 
 
@@ -251,7 +261,7 @@ def _file_scope(unit: Unit, ctx: Context) -> None:
             where = cbuild.where_literal(d.loc)
             h = Hoister(where, item.coord)
             lowering = _DataLowering(ctx.scopes, ctx)
-            call, entered = lowering._data_call("_xmpacc_acc_enter_data", where, d.data, "1", h)
+            call, entered = lowering._data_call("_xmpacc_acc_enter_data", where, d.data, f"1, {ACC_SYNC}", h)
             ctx.acc_entered += entered
             ctx.init_stmts.append(c_ast.Compound(h.decls + h.checks + cbuild.stmts(call + ";", item.coord),
                                                  item.coord))
