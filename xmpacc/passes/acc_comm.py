@@ -7,7 +7,7 @@ Before:                                  After:
     #pragma xmp bcast (x) acc                { _xmpacc_acc_swap("f.c:14", &x, sizeof(x), "x");
                                                _xmpacc_bcast(&x, ...);
                                                _xmpacc_acc_swap("f.c:14", &x, sizeof(x), "x"); }
-    #pragma xmp barrier acc                  _xmpacc_device_wait(); _xmpacc_barrier(...);
+    #pragma xmp barrier acc                  _xmpacc_acc_wait("f.c:16", -1, 0); _xmpacc_barrier(...);
 
 ``bcast`` and ``reduction`` with ``acc`` run the host collective on the device values:
 the first swap exchanges the host and device copies of each variable (an error naming the
@@ -58,6 +58,6 @@ def lower(d: xd.Directive, scope: Scope, coord: object, host_calls: list[c_ast.N
         return _swapped([v.name for v in d.variables], host_calls, where, scope, coord)
     if isinstance(d, xd.ReductionDirective):
         return _swapped([v.name for v in d.reduction.variables], host_calls, where, scope, coord)
-    if isinstance(d, (xd.Barrier, xd.WaitAsync)):  # the device's queues, then the host directive
-        return cbuild.stmts("_xmpacc_device_wait();", coord) + host_calls
+    if isinstance(d, (xd.Barrier, xd.WaitAsync)):  # every queue of the device, then the host directive
+        return cbuild.stmts(f"_xmpacc_acc_wait({where}, -1, 0);", coord) + host_calls
     return host_calls
