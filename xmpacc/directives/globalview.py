@@ -11,8 +11,7 @@ Handlers are called by ``parser.parse_directive`` just after the directive keywo
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, NoReturn
+from typing import Any
 
 from xmpacc.directives.ast import Directive, Name, ReduceShadow, ReflectDo, ReflectInit, Tasks
 from xmpacc.directives.executable import parse_async_clause, parse_clauses, reflect_widths

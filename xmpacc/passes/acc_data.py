@@ -22,6 +22,8 @@ read by the gpu pass); after ``enter data`` or ``declare`` the runtime checks pr
 
 from __future__ import annotations
 
+import copy
+
 from pycparser import c_ast
 
 from xmpacc import cbuild
@@ -145,7 +147,7 @@ class _DataLowering(ScopedWalker):
                     out.append(self._region(d, d.data, None, rest, item.coord))
                 elif isinstance(d, (AccData, AccHostData)):
                     body = items[i] if i < len(items) else None
-                    if not isinstance(body, c_ast.Compound) and not isinstance(body, c_ast.Node):
+                    if body is None:
                         raise XmpError(d.loc, f"'acc {'data' if isinstance(d, AccData) else 'host_data'}' "
                                               "must be followed by a statement")
                     i += 1
@@ -229,8 +231,6 @@ class _DataLowering(ScopedWalker):
 def _pointer_decl(v: _Var, tmp: str) -> c_ast.Decl:
     """``T *a = tmp;`` for an aligned array or pointer ``a`` (its local block is a pointer
     already), ``T (*a)[M] = tmp;`` for an array ``T a[N][M]``."""
-    import copy
-
     if v.array is not None:
         t: c_ast.Node = c_ast.PtrDecl([], copy.deepcopy(v.array.elem_type))
         _set_name(t, v.name)
