@@ -69,6 +69,49 @@ def test_host_backend_shows_what_a_gpu_shows(tmp_path: Path, nprocs: int) -> Non
     assert r.stdout == "28 328 1250 40 28 36\n"
 
 
+HOST_DATA = """#include <stdio.h>
+#include <xmp.h>
+#define N 8
+#pragma xmp nodes p[*]
+#pragma xmp template t[N]
+#pragma xmp distribute t[block] onto p
+double a[N];
+#pragma xmp align a[i] with t[i]
+double v[4] = {1, 2, 3, 4};
+static double sum(const double *d, int n) { double s = 0; for (int k = 0; k < n; k++) s += d[k]; return s; }
+int main(void) {
+  int i; double h, d, l;
+#pragma xmp loop on t[i]
+  for (i = 0; i < N; i++) a[i] = 1;
+#pragma acc data copyin(v, a)
+  {
+    v[0] = 100;
+#pragma xmp loop on t[i]
+    for (i = 0; i < N; i++) a[i] = 2;
+#pragma acc host_data use_device(v, a)
+    { d = sum(v, 4); l = a[0]; }
+    h = sum(v, 4);
+  }
+  if (xmpc_node_num() == 0) printf("%.0f %.0f %.0f\\n", h, d, l);
+  return 0;
+}
+"""
+
+
+@pytest.mark.mpi
+def test_host_data_names_the_device_copy_on_the_host_backend(tmp_path: Path) -> None:
+    """Inside host_data the names are the device buffers (on a GPU, addresses for CUDA code
+    only; the host backend's can be read, and hold the values copied in)."""
+    src = tmp_path / "prog.c"
+    src.write_text(HOST_DATA)
+    exe = tmp_path / "prog"
+    r = run_xmpacc(str(src), "-o", str(exe))
+    assert r.returncode == 0, r.stderr
+    r = run_mpi(2, exe, env=HOST, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == "109 10 1\n"
+
+
 BASE = """#include <stdio.h>
 #include <xmp.h>
 #define N 8

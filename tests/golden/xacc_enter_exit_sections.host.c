@@ -17,183 +17,168 @@ double *u;
 double v[10];
 int flag = 1;
 #line 22 "tests/xacc_programs/enter_exit_sections.c"
-static double scale(double *d, int n)
-{
-#line 23 "tests/xacc_programs/enter_exit_sections.c"
-  double s = 0;
-  int k;
-  for (k = 0; k < n; k++)
-#line 25 "tests/xacc_programs/enter_exit_sections.c"
-    s += d[k];
-
-#line 26 "tests/xacc_programs/enter_exit_sections.c"
-  return s;
-}
-
-
-#line 29 "tests/xacc_programs/enter_exit_sections.c"
 int main(void)
 {
-#line 30 "tests/xacc_programs/enter_exit_sections.c"
+#line 23 "tests/xacc_programs/enter_exit_sections.c"
   int i;
-#line 30 "tests/xacc_programs/enter_exit_sections.c"
+#line 23 "tests/xacc_programs/enter_exit_sections.c"
   int j;
   double total = 0;
-#line 31 "tests/xacc_programs/enter_exit_sections.c"
+#line 24 "tests/xacc_programs/enter_exit_sections.c"
   double hs = 0;
   double *q = (double *) malloc(8 * (sizeof(double)));
   for (i = 0; i < 10; i++)
-#line 33 "tests/xacc_programs/enter_exit_sections.c"
+#line 26 "tests/xacc_programs/enter_exit_sections.c"
     v[i] = i;
 
-#line 34 "tests/xacc_programs/enter_exit_sections.c"
+#line 27 "tests/xacc_programs/enter_exit_sections.c"
   for (i = 0; i < 8; i++)
-#line 34 "tests/xacc_programs/enter_exit_sections.c"
+#line 27 "tests/xacc_programs/enter_exit_sections.c"
     q[i] = 1.0 + i;
 
   {
     {
-#line 36 "tests/xacc_programs/enter_exit_sections.c"
+#line 29 "tests/xacc_programs/enter_exit_sections.c"
       _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 24 - 1, 1);
-#line 36 "tests/xacc_programs/enter_exit_sections.c"
+#line 29 "tests/xacc_programs/enter_exit_sections.c"
       for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += _xmpacc_s_i.step)
         for (j = 0; j < 6; j++)
-#line 37 "tests/xacc_programs/enter_exit_sections.c"
+#line 30 "tests/xacc_programs/enter_exit_sections.c"
         u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_L(_xmpacc_a_u, 0, i), _XMPACC_L(_xmpacc_a_u, 1, j))] = (i * 10) + j;
 
 
     }
   }
   {
-#line 39 "tests/xacc_programs/enter_exit_sections.c"
-    _xmpacc_acc_enter_data("enter_exit_sections.c:39", 2, (const void *[]){&_xmpacc_a_u, v}, (const long long []){-1, sizeof(v)}, (const char *[]){"u", "v"}, (const long long []){1, 3}, (const void *[]){0, 0}, 1, -1);
+#line 32 "tests/xacc_programs/enter_exit_sections.c"
+    _xmpacc_acc_enter_data("enter_exit_sections.c:32", 2, (const void *[]){&_xmpacc_a_u, v}, (const long long []){-1, sizeof(v)}, (const char *[]){"u", "v"}, (const long long []){1, 3}, (const void *[]){0, 0}, 1, -1);
   }
   {
-#line 40 "tests/xacc_programs/enter_exit_sections.c"
-    _xmpacc_acc_enter_data("enter_exit_sections.c:40", 1, (const void *[]){&_xmpacc_a_u}, (const long long []){-1}, (const char *[]){"u"}, (const long long []){1}, (const void *[]){0}, 1, -1);
+#line 33 "tests/xacc_programs/enter_exit_sections.c"
+    _xmpacc_acc_enter_data("enter_exit_sections.c:33", 1, (const void *[]){&_xmpacc_a_u}, (const long long []){-1}, (const char *[]){"u"}, (const long long []){1}, (const void *[]){0}, 1, -1);
   }
   {
-#line 41 "tests/xacc_programs/enter_exit_sections.c"
-    _xmpacc_acc_update("enter_exit_sections.c:41", 0, v, sizeof(v), "v", (const long long []){1, sizeof(v[0]), 10, 1, 2, 5, 1}, (flag != 0) | 0, -1);
+#line 34 "tests/xacc_programs/enter_exit_sections.c"
+    _xmpacc_acc_update("enter_exit_sections.c:34", 0, v, sizeof(v), "v", (const long long []){1, sizeof(v[0]), 10, 1, 2, 5, 1}, (flag != 0) | 0, -1);
   }
   {
-#line 42 "tests/xacc_programs/enter_exit_sections.c"
-    _xmpacc_acc_update("enter_exit_sections.c:42", 0, v, sizeof(v), "v", 0, ((flag == 0) != 0) | 0, -1);
+#line 35 "tests/xacc_programs/enter_exit_sections.c"
+    _xmpacc_acc_update("enter_exit_sections.c:35", 0, v, sizeof(v), "v", 0, ((flag == 0) != 0) | 0, -1);
   }
   {
-#line 44 "tests/xacc_programs/enter_exit_sections.c"
+#line 37 "tests/xacc_programs/enter_exit_sections.c"
     _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t.dim[0], 0, 24 - 1, 1);
-#line 44 "tests/xacc_programs/enter_exit_sections.c"
+#line 37 "tests/xacc_programs/enter_exit_sections.c"
     long long _xmpacc_total = _xmpacc_s_i.count;
-#line 44 "tests/xacc_programs/enter_exit_sections.c"
-    _xmpacc_launch("enter_exit_sections.c:43", "_xmpacc_loop_enter_exit_sections_c_43", _xmpacc_total, 0, 4, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_u), (void *) (&_xmpacc_a_u)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0, 2, 0, 0});
+#line 37 "tests/xacc_programs/enter_exit_sections.c"
+    _xmpacc_launch("enter_exit_sections.c:36", "_xmpacc_loop_enter_exit_sections_c_36", _xmpacc_total, 0, 4, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_u), (void *) (&_xmpacc_a_u)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0, 2, 0, 0});
   }
   {
-#line 46 "tests/xacc_programs/enter_exit_sections.c"
-    _xmpacc_acc_exit_data("enter_exit_sections.c:46", 1, (const void *[]){&_xmpacc_a_u}, (const long long []){-1}, (const char *[]){"u"}, (const long long []){2}, (const void *[]){0}, 1 | 0);
+#line 39 "tests/xacc_programs/enter_exit_sections.c"
+    _xmpacc_acc_exit_data("enter_exit_sections.c:39", 1, (const void *[]){&_xmpacc_a_u}, (const long long []){-1}, (const char *[]){"u"}, (const long long []){2}, (const void *[]){0}, 1 | 0);
   }
   {
-    _xmpacc_acc_update("enter_exit_sections.c:49", 1, &_xmpacc_a_u, -1, "u", (const long long []){2, sizeof(*u), 24, 1, 4, 10, 1, 6, 1, 1, 2, 1}, 1 | 0, (long long) 1);
+    _xmpacc_acc_update("enter_exit_sections.c:42", 1, &_xmpacc_a_u, -1, "u", (const long long []){2, sizeof(*u), 24, 1, 4, 10, 1, 6, 1, 1, 2, 1}, 1 | 0, (long long) 1);
   }
   {
-#line 50 "tests/xacc_programs/enter_exit_sections.c"
-    _xmpacc_acc_wait("enter_exit_sections.c:50", 1, (const long long []){(long long) 1});
+#line 43 "tests/xacc_programs/enter_exit_sections.c"
+    _xmpacc_acc_wait("enter_exit_sections.c:43", 1, (const long long []){(long long) 1});
   }
   {
-#line 52 "tests/xacc_programs/enter_exit_sections.c"
+#line 45 "tests/xacc_programs/enter_exit_sections.c"
     _xmpacc_loop_reduce_begin(&_xmpacc_t_t, (const int []){1}, &total, 1, _XMPACC_TYPE(total), 1);
     {
-#line 52 "tests/xacc_programs/enter_exit_sections.c"
+#line 45 "tests/xacc_programs/enter_exit_sections.c"
       _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 4, 14 - 1, 1);
-#line 52 "tests/xacc_programs/enter_exit_sections.c"
+#line 45 "tests/xacc_programs/enter_exit_sections.c"
       for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += _xmpacc_s_i.step)
         for (j = 1; j < 3; j++)
-#line 53 "tests/xacc_programs/enter_exit_sections.c"
+#line 46 "tests/xacc_programs/enter_exit_sections.c"
         total += u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_L(_xmpacc_a_u, 0, i), _XMPACC_L(_xmpacc_a_u, 1, j))];
 
 
     }
-#line 52 "tests/xacc_programs/enter_exit_sections.c"
-    _xmpacc_loop_reduce(&_xmpacc_t_t, "enter_exit_sections.c:51", (const int []){1}, &total, 1, _XMPACC_TYPE(total), 1);
+#line 45 "tests/xacc_programs/enter_exit_sections.c"
+    _xmpacc_loop_reduce(&_xmpacc_t_t, "enter_exit_sections.c:44", (const int []){1}, &total, 1, _XMPACC_TYPE(total), 1);
   }
   {
-#line 54 "tests/xacc_programs/enter_exit_sections.c"
-    _xmpacc_acc_exit_data("enter_exit_sections.c:54", 2, (const void *[]){&_xmpacc_a_u, v}, (const long long []){-1, sizeof(v)}, (const char *[]){"u", "v"}, (const long long []){2, 5}, (const void *[]){0, 0}, 1 | 0);
+#line 47 "tests/xacc_programs/enter_exit_sections.c"
+    _xmpacc_acc_exit_data("enter_exit_sections.c:47", 2, (const void *[]){&_xmpacc_a_u, v}, (const long long []){-1, sizeof(v)}, (const char *[]){"u", "v"}, (const long long []){2, 5}, (const void *[]){0, 0}, 1 | 0);
   }
   {
-#line 55 "tests/xacc_programs/enter_exit_sections.c"
-    _xmpacc_acc_wait("enter_exit_sections.c:55", -1, 0);
+#line 48 "tests/xacc_programs/enter_exit_sections.c"
+    _xmpacc_acc_wait("enter_exit_sections.c:48", -1, 0);
   }
   {
-#line 57 "tests/xacc_programs/enter_exit_sections.c"
+#line 50 "tests/xacc_programs/enter_exit_sections.c"
     _xmpacc_loop_reduce_begin(&_xmpacc_t_t, (const int []){1}, &total, 1, _XMPACC_TYPE(total), 1);
     {
-#line 57 "tests/xacc_programs/enter_exit_sections.c"
+#line 50 "tests/xacc_programs/enter_exit_sections.c"
       _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 24 - 1, 1);
-#line 57 "tests/xacc_programs/enter_exit_sections.c"
+#line 50 "tests/xacc_programs/enter_exit_sections.c"
       for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += _xmpacc_s_i.step)
-#line 57 "tests/xacc_programs/enter_exit_sections.c"
+#line 50 "tests/xacc_programs/enter_exit_sections.c"
         total += u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_L(_xmpacc_a_u, 0, i), _XMPACC_L(_xmpacc_a_u, 1, 6 - 1))];
 
     }
-#line 57 "tests/xacc_programs/enter_exit_sections.c"
-    _xmpacc_loop_reduce(&_xmpacc_t_t, "enter_exit_sections.c:56", (const int []){1}, &total, 1, _XMPACC_TYPE(total), 1);
+#line 50 "tests/xacc_programs/enter_exit_sections.c"
+    _xmpacc_loop_reduce(&_xmpacc_t_t, "enter_exit_sections.c:49", (const int []){1}, &total, 1, _XMPACC_TYPE(total), 1);
   }
   {
-    _XMPACC_CLEANUP(_xmpacc_acc_data_scope_end) int _xmpacc_accdata_1 = _xmpacc_acc_data_begin("enter_exit_sections.c:60", 2, (const void *[]){q, v}, (const long long []){-2, sizeof(v)}, (const char *[]){"q", "v"}, (const long long []){1, 3}, (const void *[]){(const long long []){1, sizeof(q[0]), -1, 1, 0, 8, 1}, 0}, 1);
+    _XMPACC_CLEANUP(_xmpacc_acc_data_scope_end) int _xmpacc_accdata_1 = _xmpacc_acc_data_begin("enter_exit_sections.c:53", 2, (const void *[]){q, v}, (const long long []){-2, sizeof(v)}, (const char *[]){"q", "v"}, (const long long []){1, 3}, (const void *[]){(const long long []){1, sizeof(q[0]), -1, 1, 0, 8, 1}, 0}, 1);
     {
       for (i = 0; i < 10; i++)
-#line 62 "tests/xacc_programs/enter_exit_sections.c"
+#line 55 "tests/xacc_programs/enter_exit_sections.c"
         v[i] = -1;
 
       {
-#line 63 "tests/xacc_programs/enter_exit_sections.c"
-        _xmpacc_acc_update("enter_exit_sections.c:63", 0, v, sizeof(v), "v", 0, 1 | 0, -1);
+#line 56 "tests/xacc_programs/enter_exit_sections.c"
+        _xmpacc_acc_update("enter_exit_sections.c:56", 0, v, sizeof(v), "v", 0, 1 | 0, -1);
       }
       {
-#line 64 "tests/xacc_programs/enter_exit_sections.c"
-        void *_xmpacc_devptr_64_0 = _xmpacc_acc_deviceptr("enter_exit_sections.c:64", q, "q");
-        double *q = _xmpacc_devptr_64_0;
-#line 64 "tests/xacc_programs/enter_exit_sections.c"
-        void *_xmpacc_devptr_64_1 = _xmpacc_acc_deviceptr("enter_exit_sections.c:64", v, "v");
-        double *v = _xmpacc_devptr_64_1;
+#line 57 "tests/xacc_programs/enter_exit_sections.c"
+        void *_xmpacc_devptr_57_0 = _xmpacc_acc_deviceptr("enter_exit_sections.c:57", q, "q");
+        double *q = _xmpacc_devptr_57_0;
+#line 57 "tests/xacc_programs/enter_exit_sections.c"
+        void *_xmpacc_devptr_57_1 = _xmpacc_acc_deviceptr("enter_exit_sections.c:57", v, "v");
+        double *v = _xmpacc_devptr_57_1;
         {
-#line 66 "tests/xacc_programs/enter_exit_sections.c"
-          hs = scale(q, 8) + scale(v, 10);
+#line 59 "tests/xacc_programs/enter_exit_sections.c"
+          hs = (q != 0) + (v != 0);
         }
       }
       {
-#line 68 "tests/xacc_programs/enter_exit_sections.c"
-        _xmpacc_acc_update("enter_exit_sections.c:68", 1, v, sizeof(v), "v", (const long long []){1, sizeof(v[0]), 10, 1, 0, 3, 1}, 1 | 0, -1);
+#line 61 "tests/xacc_programs/enter_exit_sections.c"
+        _xmpacc_acc_update("enter_exit_sections.c:61", 1, v, sizeof(v), "v", (const long long []){1, sizeof(v[0]), 10, 1, 0, 3, 1}, 1 | 0, -1);
       }
     }
   }
   {
-#line 71 "tests/xacc_programs/enter_exit_sections.c"
+#line 64 "tests/xacc_programs/enter_exit_sections.c"
     double z[4] = {1, 2, 3, 4};
     {
-#line 72 "tests/xacc_programs/enter_exit_sections.c"
-      _XMPACC_CLEANUP(_xmpacc_acc_data_scope_end) int _xmpacc_accdata_2 = _xmpacc_acc_data_begin("enter_exit_sections.c:72", 1, (const void *[]){z}, (const long long []){sizeof(z)}, (const char *[]){"z"}, (const long long []){0}, (const void *[]){0}, 1);
+#line 65 "tests/xacc_programs/enter_exit_sections.c"
+      _XMPACC_CLEANUP(_xmpacc_acc_data_scope_end) int _xmpacc_accdata_2 = _xmpacc_acc_data_begin("enter_exit_sections.c:65", 1, (const void *[]){z}, (const long long []){sizeof(z)}, (const char *[]){"z"}, (const long long []){0}, (const void *[]){0}, 1);
       {
-#line 73 "tests/xacc_programs/enter_exit_sections.c"
+#line 66 "tests/xacc_programs/enter_exit_sections.c"
         z[0] = 100;
         {
-#line 74 "tests/xacc_programs/enter_exit_sections.c"
-          _xmpacc_acc_update("enter_exit_sections.c:74", 0, z, sizeof(z), "z", (const long long []){1, sizeof(z[0]), 4, 1, 0, 1, 1}, 1 | 0, -1);
+#line 67 "tests/xacc_programs/enter_exit_sections.c"
+          _xmpacc_acc_update("enter_exit_sections.c:67", 0, z, sizeof(z), "z", (const long long []){1, sizeof(z[0]), 4, 1, 0, 1, 1}, 1 | 0, -1);
         }
         {
-#line 75 "tests/xacc_programs/enter_exit_sections.c"
-          _xmpacc_acc_update("enter_exit_sections.c:75", 1, z, sizeof(z), "z", (const long long []){1, sizeof(z[0]), 4, 1, 1, 2, 1}, 1 | 0, -1);
+#line 68 "tests/xacc_programs/enter_exit_sections.c"
+          _xmpacc_acc_update("enter_exit_sections.c:68", 1, z, sizeof(z), "z", (const long long []){1, sizeof(z[0]), 4, 1, 1, 2, 1}, 1 | 0, -1);
         }
-#line 76 "tests/xacc_programs/enter_exit_sections.c"
+#line 69 "tests/xacc_programs/enter_exit_sections.c"
         hs += ((z[0] + z[1]) + z[2]) + z[3];
       }
     }
   }
-#line 78 "tests/xacc_programs/enter_exit_sections.c"
+#line 71 "tests/xacc_programs/enter_exit_sections.c"
   hs += ((v[0] + v[1]) + v[2]) + v[3];
   if (xmpc_node_num() == 0)
-#line 79 "tests/xacc_programs/enter_exit_sections.c"
+#line 72 "tests/xacc_programs/enter_exit_sections.c"
     printf("total = %.1f  hs = %.1f\n", total, hs);
   free(q);
   return 0;
