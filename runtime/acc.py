@@ -36,6 +36,9 @@ class DeviceCopy:
     buffer: Any          # backend buffer
     desc_keep: Any = None
     desc_ptr: int = 0    # host address of the descriptor kernels get by value (aligned arrays)
+    refs: int = 1        # structured references: acc replicate and acc data regions (acc_data.py)
+    dynamic: int = 0     # dynamic references: acc enter data
+    openacc: bool = False  # an OpenACC data directive holds it (acc replicate may share it)
 
 
 @dataclass(frozen=True)
@@ -123,7 +126,11 @@ class AccRuntime:
         self.generation += 1
         self.regions[region] = []
         for key, size, name in zip(key_list, size_list, name_list):
-            self.copies[key] = self._device_copy(key, size, name, w, backend)
+            present = self.copies.get(key)
+            if present is not None and self._shared_copy(present):
+                present.refs += 1   # present through OpenACC (acc_data.py): one more reference
+            else:
+                self.copies[key] = self._device_copy(key, size, name, w, backend)
             self.regions[region].append(key)
         return region
 
@@ -153,9 +160,19 @@ class AccRuntime:
     def _xmpacc_replicate_end(self, region: int) -> None:
         self.generation += 1
         for key in self.regions.pop(region, []):
-            copy = self.copies.pop(key, None)
-            if copy is not None:
+            copy = self.copies.get(key)
+            if copy is None:
+                continue
+            copy.refs -= 1
+            if copy.refs <= 0 and copy.dynamic <= 0:
+                del self.copies[key]
                 self.backend.unpin(copy.host_addr, copy.nbytes)
+
+    @staticmethod
+    def _shared_copy(copy: DeviceCopy) -> bool:
+        """May ``acc replicate`` share ``copy``?  Yes when OpenACC holds it (acc_data.py);
+        a variable replicated twice by acc replicate alone stays an error."""
+        return copy.openacc
 
     def _xmpacc_replicate_sync(self, where: bytes, direction: int, key: int, name: bytes) -> None:
         copy = self.copies.get(key)

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .acc import AccRuntime
+from .acc_comm import AccCommRuntime
+from .acc_data import AccDataRuntime
 from .dynamic import DynamicRuntime, PointerMap, check_bounds, set_bounds
 from .arrays import DistArray, Template, make_array, read_ints, read_longs
 from .asyncs import AsyncOps
@@ -43,7 +45,7 @@ class ExecSet:
 
 
 @dataclass
-class Runtime(DynamicRuntime, AccRuntime, TaskRuntime, ReductionRuntime, ShadowRuntime, GmoveRuntime,
+class Runtime(DynamicRuntime, AccCommRuntime, AccDataRuntime, AccRuntime, TaskRuntime, ReductionRuntime, ShadowRuntime, GmoveRuntime,
               CheckEntries):
     """State of one process's runtime: MPI, descriptors by address, the executing set."""
 
@@ -62,6 +64,8 @@ class Runtime(DynamicRuntime, AccRuntime, TaskRuntime, ReductionRuntime, ShadowR
     def __post_init__(self) -> None:
         self.exec_stack.append(ExecSet(self.world))
         self._tasks_init()
+        self._acc_data_init()
+        self._acc_comm_init()
         self._publish()
 
     # ----------------------------------------------------------------- helpers
@@ -194,7 +198,7 @@ class Runtime(DynamicRuntime, AccRuntime, TaskRuntime, ReductionRuntime, ShadowR
         arr, ws, w = self._reflect_args(ptr, where, widths)
         copy = self.copies.get(ptr)
         if copy is None:
-            raise RuntimeFailure(w, f"'reflect ... acc' of '{arr.name}' outside its acc replicate region")
+            raise RuntimeFailure(w, f"'reflect ... acc' of '{arr.name}', which is not present on the device (no acc data, enter data, declare or acc replicate holds it)")
         view = self.backend.view(copy.buffer, "uint8", copy.nbytes).reshape(arr.shape + (arr.elem_size,))
         reflect(arr, ws, self.cache, w, self.stats, view, self._transport())
 

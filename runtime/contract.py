@@ -137,6 +137,35 @@ ENTRIES: tuple[Entry, ...] = (
     _e("_xmpacc_replicate_sync", "void",
        "const char *where, int direction, const void *key, const char *name",
        "acc replicate_sync: whole local buffer, 0 = in (host to device), 1 = out"),
+    # ---- XcalableACC data directives (acc_data.py): kinds ACC_*, sizes -1 aligned / -2 pointer
+    _e("_xmpacc_acc_data_begin", "int",
+       "const char *where, int n, const void *keys, const long long *sizes, const void *names, "
+       "const long long *kinds, const void *secs, int cond",
+       "acc data: attach n variables to the present table (secs: NULL or a section each); 0 if !cond"),
+    _e("_xmpacc_acc_data_end", "void", "int region",
+       "end of an acc data region: copyout and detach its variables"),
+    _e("_xmpacc_acc_enter_data", "void",
+       "const char *where, int n, const void *keys, const long long *sizes, const void *names, "
+       "const long long *kinds, const void *secs, int cond, long long queue",
+       "acc enter data (and acc declare): dynamic references; queue: ACC_SYNC or an async queue"),
+    _e("_xmpacc_acc_exit_data", "void",
+       "const char *where, int n, const void *keys, const long long *sizes, const void *names, "
+       "const long long *kinds, const void *secs, int flags",
+       "acc exit data: flags 1 = the if condition holds, 2 = finalize"),
+    _e("_xmpacc_acc_update", "void",
+       "const char *where, int direction, const void *key, long long size, const char *name, "
+       "const long long *sec, int flags, long long queue",
+       "acc update: direction 0 = device, 1 = host/self; flags 1 = if holds, 2 = if_present"),
+    _e("_xmpacc_acc_wait", "void", "const char *where, int n, const long long *queues",
+       "acc wait (n = -1: every queue) and the wait clause"),
+    _e("_xmpacc_acc_deviceptr", "void *", "const char *where, const void *key, const char *name",
+       "host_data use_device: the device address of a present variable"),
+    _e("_xmpacc_acc_swap", "void", "const char *where, const void *key, long long size, const char *name",
+       "bcast/reduction ... acc: exchange a variable's host and device copies (twice around it)"),
+    _e("_xmpacc_reflect_init_acc", "void", "void *array, const char *where, const long long *widths",
+       "reflect_init ... acc: plan the device copy's shadow exchange once"),
+    _e("_xmpacc_reflect_do_acc", "void", "void *array, const char *where",
+       "reflect_do ... acc: replay the plan of reflect_init ... acc on the device copy"),
     _e("_xmpacc_launch", "void",
        "const char *where, const char *kernel, long long total, long long nthreads, int nparams, "
        "const void *args, const long long *kinds",
@@ -250,6 +279,12 @@ LAUNCH_REDUCTION = 3   # per-thread partials; a = type code, b = operator; host 
 LAUNCH_LANES = 4       # int: lanes per iteration, chosen by the runtime (1 = the paper's mapping)
 LAUNCH_GRID2 = 5       # int: 1 when the runtime launched a 2-D grid; a = number of distributed loops
 LAUNCH_READS, LAUNCH_WRITES = 1, 2
+
+# Data clause kinds of the XcalableACC data entries (the present_or_ forms are the plain ones,
+# OpenACC 2.5).
+ACC_COPY, ACC_COPYIN, ACC_COPYOUT, ACC_CREATE, ACC_PRESENT, ACC_DELETE, ACC_DEVICEPTR = 0, 1, 2, 3, 4, 5, 6
+# Activity queues (XcalableACC §3): no async clause, and ``async`` without a queue number.
+ACC_SYNC, ACC_ASYNC_NOVAL = -1, -2
 
 
 if __name__ == "__main__":

@@ -211,12 +211,12 @@ def test_unrelated_pragma_between_is_no_pair(tmp_path: Path) -> None:
 # ---------------------------------------------------------------- interim check: not supported yet
 
 EVERY_DIRECTIVE = """\
-#pragma acc @declare create(s)
-#pragma acc @data copy(a) pcopyin(b)
+#pragma acc declare create(s)
+#pragma acc data copy(a) pcopyin(b)
     {
-#pragma acc @enter data copyin(a[0:100]) async(1)
-#pragma acc @update host(a) wait(1)
-#pragma acc @host_data use_device(a)
+#pragma acc enter data copyin(a[0:100]) async(1)
+#pragma acc update host(a) wait(1)
+#pragma acc host_data use_device(a)
         { }
 #pragma acc @parallel num_gangs(2)
         { }
@@ -231,8 +231,8 @@ EVERY_DIRECTIVE = """\
 #pragma acc @atomic update
             s += 1;
         }
-#pragma acc @wait(1)
-#pragma acc @exit data delete(a)
+#pragma acc wait(1)
+#pragma acc exit data delete(a)
     }"""
 
 
@@ -240,8 +240,8 @@ def test_every_openacc_directive_is_reported_at_its_line(tmp_path: Path) -> None
     source, places = marks("#pragma acc @routine seq\nint f(int x);\n" + program(EVERY_DIRECTIVE))
     errors = errors_of(tmp_path, source)
     assert where(errors) == places
-    names = ["routine", "declare", "data", "enter data", "update", "host_data", "parallel", "kernels",
-             "kernels loop", "parallel loop", "loop", "atomic", "wait", "exit data"]
+    # the data directives and wait are lowered (passes/acc_data.py); the rest waits for its pass
+    names = ["routine", "parallel", "kernels", "kernels loop", "parallel loop", "loop", "atomic"]
     for err, name in zip(errors, names):
         assert err.message == f"'acc {name}' (XcalableACC) is not supported yet"
 
@@ -273,7 +273,7 @@ def test_openacc_inside_an_xmp_acc_loop(tmp_path: Path) -> None:
 
 def test_openacc_inside_an_xmp_loop_body(tmp_path: Path) -> None:
     source, [place] = marks(program("#pragma xmp loop on t[i]\n    for (i = 0; i < 100; i++) {\n"
-                                    "#pragma acc @update device(a)\n        a[i] = i;\n    }"))
+                                    "#pragma acc @kernels\n        { a[i] = i; }\n    }"))
     assert where(errors_of(tmp_path, source)) == [place]
 
 

@@ -44,6 +44,13 @@ class Context:
     file_decls: list[c_ast.Node] = field(default_factory=list)
     init_stmts: list[c_ast.Node] = field(default_factory=list)
     kernels: list = field(default_factory=list)   # passes.kernels.Kernel, in source order
+    # XcalableACC data (passes/acc_data.py): id(Compound) of a data region -> its present
+    # variables (kernel_vars.Replicated), for the gpu pass; a device is needed even without
+    # kernels; after enter data or declare, presence is checked at run time
+    acc_present: dict[int, list] = field(default_factory=dict)
+    acc_entered: list = field(default_factory=list)   # variables of enter data / file-scope declare
+    device_data: bool = False
+    acc_data_dynamic: bool = False
     has_main: bool = False
     main_params: int = 0
     main_returns_void: bool = False

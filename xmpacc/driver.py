@@ -28,6 +28,7 @@ from xmpacc.diagnostics import SourceLoc
 from xmpacc.frontend.cparse import parse_c
 from xmpacc.frontend.preprocess import preprocess
 from xmpacc.passes import (
+    acc_data,
     array,
     assign,
     attach,
@@ -58,7 +59,7 @@ PASSES: tuple[tuple[str, tuple[Pass, ...]], ...] = (
     ("locality", (locality.run,)),
     ("localize", (lower_decls.run, members.run, dynamic.run, library.run, array.run, gmove.run, assign.run,
                   subscripts.run)),
-    ("gpu", (gpu.run,)),
+    ("gpu", (acc_data.run, gpu.run)),
     ("loops", (loops.run,)),
     ("comm", (comm.run,)),
     ("check", (leftovers.run,)),

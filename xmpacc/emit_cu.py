@@ -24,7 +24,7 @@ def kernels_cu(unit: Unit, ctx: Context, name: str = "kernels.cu") -> str | None
     """The kernel file of one unit (``name`` is its file name, for #line markers), or None
     when the unit has no acc loop.  The kernels of a program are those of its units, put
     together at run time (xmpacc_unit.h)."""
-    if not ctx.kernels:
+    if not ctx.kernels and not ctx.device_data:
         return None
     rendered = []
     for k in ctx.kernels:

@@ -65,6 +65,13 @@ static inline void _xmpacc_replicate_scope_end(int *region) {
   _xmpacc_replicate_end(*region);
 }
 
+/* End of an OpenACC data region or block-scope declare (XcalableACC): copyout and
+ * detach its variables (cleanup handler; region 0: its if condition was false). */
+void _xmpacc_acc_data_end(int region);
+static inline void _xmpacc_acc_data_scope_end(int *region) {
+  if (*region) _xmpacc_acc_data_end(*region);
+}
+
 /* A block-scope object of a structure with aligned members (global-view §8): at the end
  * of its block the local blocks of its members are released (cleanup handler). */
 typedef struct { void *base; long long nbytes; } _xmpacc_object_t;

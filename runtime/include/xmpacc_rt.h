@@ -36,6 +36,16 @@ void _xmpacc_nodes_subset(void * nodes, const char * where, const char * name, i
 int _xmpacc_replicate_begin(const char * where, int n, const void * keys, const long long * sizes, const void * names);
 void _xmpacc_replicate_end(int region);
 void _xmpacc_replicate_sync(const char * where, int direction, const void * key, const char * name);
+int _xmpacc_acc_data_begin(const char * where, int n, const void * keys, const long long * sizes, const void * names, const long long * kinds, const void * secs, int cond);
+void _xmpacc_acc_data_end(int region);
+void _xmpacc_acc_enter_data(const char * where, int n, const void * keys, const long long * sizes, const void * names, const long long * kinds, const void * secs, int cond, long long queue);
+void _xmpacc_acc_exit_data(const char * where, int n, const void * keys, const long long * sizes, const void * names, const long long * kinds, const void * secs, int flags);
+void _xmpacc_acc_update(const char * where, int direction, const void * key, long long size, const char * name, const long long * sec, int flags, long long queue);
+void _xmpacc_acc_wait(const char * where, int n, const long long * queues);
+void * _xmpacc_acc_deviceptr(const char * where, const void * key, const char * name);
+void _xmpacc_acc_swap(const char * where, const void * key, long long size, const char * name);
+void _xmpacc_reflect_init_acc(void * array, const char * where, const long long * widths);
+void _xmpacc_reflect_do_acc(void * array, const char * where);
 void _xmpacc_launch(const char * where, const char * kernel, long long total, long long nthreads, int nparams, const void * args, const long long * kinds);
 void _xmpacc_device_wait(void);
 void _xmpacc_section_error(const char * where, int what, const char * name, const long long * a, const long long * b);

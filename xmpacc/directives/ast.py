@@ -379,6 +379,7 @@ class ReductionDirective:
     on: Ref | None
     loc: SourceLoc
     async_id: Expr | None = None   # ``async (id)``: completed by wait_async
+    acc: bool = False              # XcalableACC: on the device copy (XcalableACC.md §4)
 
 
 @dataclass(frozen=True, slots=True)
@@ -409,6 +410,7 @@ class ReflectInit:
     widths: tuple[ReflectWidth, ...] | None
     orthogonal: bool
     loc: SourceLoc
+    acc: bool = False              # XcalableACC: the device copy's shadows
 
 
 @dataclass(frozen=True, slots=True)
@@ -416,6 +418,7 @@ class ReflectDo:
     arrays: tuple[Name, ...]
     loc: SourceLoc
     async_id: Expr | None = None
+    acc: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -436,6 +439,7 @@ class Bcast:
     on: Ref | None
     loc: SourceLoc
     async_id: Expr | None = None
+    acc: bool = False              # XcalableACC: on the device copies
 
 
 @dataclass(frozen=True, slots=True)
@@ -445,12 +449,14 @@ class WaitAsync:
     ids: tuple[Expr, ...]
     on: Ref | None
     loc: SourceLoc
+    acc: bool = False              # XcalableACC: also the device's queues
 
 
 @dataclass(frozen=True, slots=True)
 class Barrier:
     on: Ref | None
     loc: SourceLoc
+    acc: bool = False              # XcalableACC: device queues first
 
 
 @dataclass(frozen=True, slots=True)

@@ -99,6 +99,11 @@ def _reject_clause(ts: TokenStream, tok: Token, directive: str) -> NoReturn:
     ts.error(tok, f"unknown clause '{tok.text}' in '{directive}' directive")
 
 
+def _flag(ts: TokenStream) -> bool:
+    """A clause without arguments (XcalableACC's ``acc``)."""
+    return True
+
+
 def _on_ref(ts: TokenStream) -> Ref:
     return parse_ref(ts, "a node array or template name")
 
@@ -261,12 +266,12 @@ def _num_threads(ts: TokenStream) -> tuple[Expr, ...]:
 # ---------------------------------------------------------------- communication (§6.3-6.6)
 
 
-# BNF: reduction ::= reduction ( kind : variable [, variable]... ) [ on ref ]
+# BNF: reduction ::= reduction ( kind : variable [, variable]... ) [ on ref ] [ async ( int-expr ) ] [ acc ]
 #                    [ async ( int-expr ) ]
 def parse_reduction(ts: TokenStream, kw: Token) -> list[Directive]:
     reduction = parse_reduction_clause(ts, kw, in_directive=True)
-    clauses = parse_clauses(ts, "reduction", {"on": _on_ref, "async": parse_async_clause})
-    return [ReductionDirective(reduction, clauses.get("on"), ts.loc(kw), clauses.get("async"))]
+    clauses = parse_clauses(ts, "reduction", {"on": _on_ref, "async": parse_async_clause, "acc": _flag})
+    return [ReductionDirective(reduction, clauses.get("on"), ts.loc(kw), clauses.get("async"), "acc" in clauses)]
 
 
 # BNF: reflect ::= reflect { ( name-list ) | name-list } [ width ( rwidth [, rwidth]... ) ]
@@ -307,11 +312,13 @@ def _rwidth(ts: TokenStream) -> ReflectWidth:
     return ReflectWidth(lower, upper, periodic)
 
 
-# BNF: bcast ::= bcast ( var-list ) [ from ref ] [ on ref ] [ async ( int-expr ) ]
+# BNF: bcast ::= bcast ( var-list ) [ from ref ] [ on ref ] [ async ( int-expr ) ] [ acc ]
 def parse_bcast(ts: TokenStream, kw: Token) -> list[Directive]:
     variables = parse_paren_var_refs(ts, "a variable name", "bcast")
-    clauses = parse_clauses(ts, "bcast", {"from": _on_ref, "on": _on_ref, "async": parse_async_clause})
-    return [Bcast(variables, clauses.get("from"), clauses.get("on"), ts.loc(kw), clauses.get("async"))]
+    clauses = parse_clauses(ts, "bcast", {"from": _on_ref, "on": _on_ref, "async": parse_async_clause,
+                                          "acc": _flag})
+    return [Bcast(variables, clauses.get("from"), clauses.get("on"), ts.loc(kw), clauses.get("async"),
+                  "acc" in clauses)]
 
 
 # BNF: async-clause ::= async ( int-expr )
@@ -323,21 +330,21 @@ def parse_async_clause(ts: TokenStream) -> Expr:
     return async_id
 
 
-# BNF: wait_async ::= wait_async ( int-expr [, int-expr]... ) [ on ref ]
+# BNF: wait_async ::= wait_async ( int-expr [, int-expr]... ) [ on ref ] [ acc ]
 def parse_wait_async(ts: TokenStream, kw: Token) -> list[Directive]:
     opener = ts.expect("(", "after 'wait_async'")
     ids = [parse_expr(ts, "an async id")]
     while ts.accept(","):
         ids.append(parse_expr(ts, "an async id"))
     ts.expect_closer(opener)
-    clauses = parse_clauses(ts, "wait_async", {"on": _on_ref})
-    return [WaitAsync(tuple(ids), clauses.get("on"), ts.loc(kw))]
+    clauses = parse_clauses(ts, "wait_async", {"on": _on_ref, "acc": _flag})
+    return [WaitAsync(tuple(ids), clauses.get("on"), ts.loc(kw), "acc" in clauses)]
 
 
-# BNF: barrier ::= barrier [ on ref ]
+# BNF: barrier ::= barrier [ on ref ] [ acc ]
 def parse_barrier(ts: TokenStream, kw: Token) -> list[Directive]:
-    clauses = parse_clauses(ts, "barrier", {"on": _on_ref})
-    return [Barrier(clauses.get("on"), ts.loc(kw))]
+    clauses = parse_clauses(ts, "barrier", {"on": _on_ref, "acc": _flag})
+    return [Barrier(clauses.get("on"), ts.loc(kw), "acc" in clauses)]
 
 
 # BNF: task ::= task on ref [ nocomm ]

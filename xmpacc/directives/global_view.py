@@ -37,6 +37,8 @@ def parse_gmove(ts: TokenStream, kw: Token) -> list[Directive]:
             ts.error(tok, "duplicate 'async' clause in 'gmove' directive")
         elif word == "async":
             async_id = parse_async_clause(ts)
+        elif word == "acc":
+            ts.error(tok, "'acc' clause of 'gmove' (XcalableACC) is not supported yet")
         else:
             ts.error(tok, f"unknown clause '{tok.text}' in 'gmove' directive "
                           "(expected 'in', 'out' or 'async')")

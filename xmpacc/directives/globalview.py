@@ -11,8 +11,7 @@ Handlers are called by ``parser.parse_directive`` just after the directive keywo
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, NoReturn
+from typing import Any
 
 from xmpacc.directives.ast import Directive, Name, ReduceShadow, ReflectDo, ReflectInit, Tasks
 from xmpacc.directives.executable import parse_async_clause, parse_clauses, reflect_widths
@@ -20,32 +19,24 @@ from xmpacc.directives.lexer import Token, TokenStream
 from xmpacc.directives.refs import parse_paren_names
 
 
-def _acc_later(directive: str) -> Callable[[TokenStream], NoReturn]:
-    """The XcalableACC ``acc`` clause of a persistent reflect belongs to a later task."""
-    def reject(ts: TokenStream) -> NoReturn:
-        ts.error(ts.tokens[ts.index - 1], f"'acc' clause of '{directive}' is not supported yet")
-    return reject
-
-
 def _arrays(ts: TokenStream, directive: str) -> tuple[Name, ...]:
     return parse_paren_names(ts, "an array name", directive)
 
 
 # BNF: reflect_init ::= reflect_init ( name-list ) [ width ( rwidth [, rwidth]... ) ]
-#                       [ orthogonal ]
+#                       [ orthogonal ] [ acc ]
 def parse_reflect_init(ts: TokenStream, kw: Token) -> list[Directive]:
     arrays = _arrays(ts, "reflect_init")
     clauses: dict[str, Any] = parse_clauses(ts, "reflect_init", {
-        "width": reflect_widths, "orthogonal": lambda _: True, "acc": _acc_later("reflect_init")})
-    return [ReflectInit(arrays, clauses.get("width"), "orthogonal" in clauses, ts.loc(kw))]
+        "width": reflect_widths, "orthogonal": lambda _: True, "acc": lambda _: True})
+    return [ReflectInit(arrays, clauses.get("width"), "orthogonal" in clauses, ts.loc(kw), "acc" in clauses)]
 
 
-# BNF: reflect_do ::= reflect_do ( name-list ) [ async ( int-expr ) ]
+# BNF: reflect_do ::= reflect_do ( name-list ) [ async ( int-expr ) ] [ acc ]
 def parse_reflect_do(ts: TokenStream, kw: Token) -> list[Directive]:
     arrays = _arrays(ts, "reflect_do")
-    clauses = parse_clauses(ts, "reflect_do", {"async": parse_async_clause,
-                                               "acc": _acc_later("reflect_do")})
-    return [ReflectDo(arrays, ts.loc(kw), clauses.get("async"))]
+    clauses = parse_clauses(ts, "reflect_do", {"async": parse_async_clause, "acc": lambda _: True})
+    return [ReflectDo(arrays, ts.loc(kw), clauses.get("async"), "acc" in clauses)]
 
 
 # BNF: reduce_shadow ::= reduce_shadow ( name-list ) [ width ( rwidth [, rwidth]... ) ]

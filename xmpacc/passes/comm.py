@@ -25,7 +25,7 @@ from xmpacc import cbuild, facts
 from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import AlreadyReported, XmpError
 from xmpacc.directives import ast as xd
-from xmpacc.passes import shadows, tasks
+from xmpacc.passes import acc_comm, shadows, tasks
 from xmpacc.passes.attach import pragma_id
 from xmpacc.passes.onrefs import on_ref
 from xmpacc.passes.reductions import reduction_directive_calls
@@ -141,6 +141,9 @@ class _CommLowering(ScopedWalker):
             lowered = self._lower(d, item)
             if lowered is None:
                 return [item]
+            if getattr(d, "acc", False):  # XcalableACC: on the device copies (acc_comm.py)
+                self.ctx.device_data = True
+                return acc_comm.lower(d, self.scope, item.coord, lowered)
             return _with_async(getattr(d, "async_id", None), lowered, item.coord)
         except XmpError as err:
             self.ctx.diags.add(err)

@@ -40,6 +40,14 @@ class _GpuLowering(ScopedWalker):
         self.regions = 0
 
     def visit_Compound(self, node: c_ast.Compound) -> None:
+        present = self.ctx.acc_present.get(id(node), [])  # an OpenACC data region (acc_data.py)
+        self.active += present
+        try:
+            self._compound(node)
+        finally:
+            del self.active[len(self.active) - len(present):]
+
+    def _compound(self, node: c_ast.Compound) -> None:
         items = node.block_items or []
         out: list[c_ast.Node] = []
         i = 0
@@ -60,8 +68,9 @@ class _GpuLowering(ScopedWalker):
                     out += replicate.sync_calls(d, self.scope, self.active, item.coord)
                     continue
                 if isinstance(d, xd.Reflect):
-                    out += reflect_calls(d, self.scope, item.coord,
-                                         lambda sym: any(r.array is sym for r in self.active))
+                    out += reflect_calls(d, self.scope, item.coord,  # after enter data: checked at run time
+                                         lambda sym: self.ctx.acc_data_dynamic
+                                         or any(r.array is sym for r in self.active))
                     continue
                 if isinstance(nxt, (c_ast.Compound, c_ast.For)):
                     i += 1  # the directive owns the next statement
@@ -130,7 +139,7 @@ class _GpuLowering(ScopedWalker):
             if found is not None and (isinstance(found[1].type, c_ast.ArrayDecl) or self.scope.find_array(n.name)):
                 raise XmpError(n.loc, f"'{n.name}' is an array; private and firstprivate take scalars only")
         reductions = {v.name.name: r.op for r in d.reductions for v in r.variables}
-        kv = classify(body, [lp.var for lp in loops], self.scope, self.active,
+        kv = classify(body, [lp.var for lp in loops], self.scope, self.active + self.ctx.acc_entered,
                       [n.name for n in d.acc.private], [n.name for n in d.acc.firstprivate], reductions, d.loc)
         if d.acc.shared:
             raise XmpError(d.acc.shared[0].loc, "the shared clause is not supported yet "

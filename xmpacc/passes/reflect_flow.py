@@ -98,7 +98,7 @@ class FlowWalker:
                 state = self.stmt(item, scope, state)
                 continue
             for d in ds:
-                if isinstance(d, xd.Reflect):
+                if isinstance(d, (xd.Reflect, xd.ReflectDo)):   # reflect_do fills the shadows too
                     state = self._reflect(d, scope, state)
                 elif isinstance(d, xd.Loop) and isinstance(nxt, c_ast.For):
                     self.on_loop(d, nxt, scope, state)      # checks the reads
@@ -109,7 +109,7 @@ class FlowWalker:
                     i += 1
         return state
 
-    def _reflect(self, d: xd.Reflect, scope: Scope, state: State) -> State:
+    def _reflect(self, d: xd.Reflect | xd.ReflectDo, scope: Scope, state: State) -> State:
         out = dict(state)
         for name in d.arrays:
             sym = scope.find_array(name.name)

@@ -1,0 +1,67 @@
+"""XMP directives with XcalableACC's ``acc`` clause (XcalableACC.md §4) on device copies:
+``reflect_init``/``reflect_do ... acc`` and the swap that ``bcast``/``reduction ... acc``
+run their host collective through (xmpacc/passes/acc_comm.py says how they are called).
+
+``reflect_init ... acc`` plans the exchange once (the steps of reflect.py, and the
+transport: NCCL between GPUs, host MPI on the host backend); ``reflect_do ... acc``
+replays it on the device copy without planning or allocating again.
+"""
+
+from __future__ import annotations
+
+import ctypes
+from typing import Any
+
+import numpy as np
+
+from .errors import RuntimeFailure, where_text
+from .reflect import Width, plan_reflect, reflect
+
+
+class AccCommRuntime:
+    """Mixed into ``api.Runtime``; uses the present table of ``AccRuntime``."""
+
+    copies: dict[int, Any]
+    backend: Any
+    cache: Any
+    stats: dict[str, int]
+
+    def _acc_comm_init(self) -> None:
+        self.acc_reflects: dict[int, list[Width] | None] = {}   # descriptor -> widths of reflect_init acc
+
+    def _device_copy_of(self, key: int, name: str, where: str, what: str) -> Any:
+        copy = getattr(self, "copies", {}).get(key or 0)   # no copies: no device directive ran
+        if copy is None:
+            raise RuntimeFailure(where, f"'{what} ... acc' of '{name}', which is not present on the device "
+                                        f"(no acc data, enter data, declare or acc replicate holds it)")
+        return copy
+
+    def _xmpacc_acc_swap(self, where: bytes, key: int, size: int, name: bytes) -> None:
+        """Exchange the host and the device copy of a variable (bcast/reduction ... acc run
+        between two swaps: on the device values, the host's put back afterwards)."""
+        w = where_text(where)
+        copy = self._device_copy_of(key, name.decode(), w, "bcast/reduction")
+        self.backend.wait()
+        if not copy.nbytes:
+            return
+        saved = np.empty(copy.nbytes, np.uint8)
+        ctypes.memmove(saved.ctypes.data, copy.host_addr, copy.nbytes)
+        self.backend.copy_out(copy.buffer, copy.host_addr, copy.nbytes)
+        self.backend.copy_in(copy.buffer, int(saved.ctypes.data), copy.nbytes)
+
+    def _xmpacc_reflect_init_acc(self, ptr: int, where: bytes, widths: int | None) -> None:
+        arr, ws, w = self._reflect_args(ptr, where, widths)  # type: ignore[attr-defined]
+        key = (None if ws is None else tuple(ws), False)
+        if key not in arr.reflect_plans:
+            arr.reflect_plans[key] = plan_reflect(arr, ws, self.cache, w, False)
+        self._transport()  # type: ignore[attr-defined]   # collective, made once
+        self.acc_reflects[ptr] = ws
+
+    def _xmpacc_reflect_do_acc(self, ptr: int, where: bytes) -> None:
+        arr, _, w = self._reflect_args(ptr, where, None)  # type: ignore[attr-defined]
+        if ptr not in self.acc_reflects:
+            raise RuntimeFailure(w, f"reflect_do ... acc of '{arr.name}' before its reflect_init ... acc",
+                                 collective=True)
+        copy = self._device_copy_of(ptr, arr.name, w, "reflect_do")
+        view = self.backend.view(copy.buffer, "uint8", copy.nbytes).reshape(arr.shape + (arr.elem_size,))
+        reflect(arr, self.acc_reflects[ptr], self.cache, w, self.stats, view, self._transport())  # type: ignore[attr-defined]

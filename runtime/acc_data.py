@@ -1,0 +1,282 @@
+"""OpenACC data directives of XcalableACC (XcalableACC.md §1, §3): data regions, enter/exit
+data, update, host_data and the wait queues.
+
+The present table is ``AccRuntime.copies``, the one ``acc replicate`` fills, so the two
+dialects mix both ways: a variable replicated by ``acc replicate`` is present for OpenACC
+and the reverse.  Each ``DeviceCopy`` counts its references (OpenACC 2.5): ``refs`` for
+structured ones (data regions, ``acc replicate``), ``dynamic`` for ``enter data``.  A
+data clause on a present variable only counts; the copy is freed (after ``copyout``)
+when both counts reach 0.
+
+A variable's key is its host address (a distributed array's: its descriptor, whose device
+copy mirrors the local block with shadows); ``sizes[i]`` is its size in bytes, -1 for a
+distributed array, -2 for a pointer (the size comes from its section).  ``secs[i]`` is
+NULL (the whole variable) or a section (runtime/sections.py): global indices for a
+distributed array, of which each node moves the elements it owns.
+
+Queues (§3): on GPUs queue n is a CUDA stream, made on first use; ``update`` and
+``enter data`` with ``async`` copy whole variables on it (sections, exit data and region
+ends copy synchronously), and ``wait`` synchronises the streams.  The streams are
+blocking ones, so kernels on the default stream stay ordered after them.  On the host
+backend every operation completes in order when it is issued, which is what ordered
+queues guarantee; ``wait`` then has nothing left to wait for.
+"""
+
+from __future__ import annotations
+
+import ctypes
+from typing import Any
+
+import numpy as np
+
+from .acc import DeviceCopy
+from .contract import (
+    ACC_COPY,
+    ACC_COPYIN,
+    ACC_COPYOUT,
+    ACC_CREATE,
+    ACC_DELETE,
+    ACC_DEVICEPTR,
+    ACC_PRESENT,
+    ACC_SYNC,
+)
+from .errors import RuntimeFailure, where_text
+from .sections import Section, SectionError, check_section, local_view, numpy_index, read_section
+
+_CLAUSE = {ACC_COPY: "copy", ACC_COPYIN: "copyin", ACC_COPYOUT: "copyout", ACC_CREATE: "create",
+           ACC_PRESENT: "present", ACC_DELETE: "delete", ACC_DEVICEPTR: "deviceptr"}
+
+
+class _Item:
+    """One variable of a data clause, read from the arrays generated code passes."""
+
+    def __init__(self, key: int, size: int, name: str, kind: int, sec: Section | None) -> None:
+        self.key, self.size, self.name, self.kind, self.sec = key, size, name, kind, sec
+
+
+def _items(n: int, keys: int, sizes: int, names: int, kinds: int, secs: int) -> list[_Item]:
+    key_list = list((ctypes.c_void_p * n).from_address(keys))
+    size_list = list((ctypes.c_longlong * n).from_address(sizes))
+    name_list = [ctypes.cast(p, ctypes.c_char_p).value.decode() for p in (ctypes.c_void_p * n).from_address(names)]
+    kind_list = list((ctypes.c_longlong * n).from_address(kinds))
+    sec_list = list((ctypes.c_void_p * n).from_address(secs)) if secs else [None] * n
+    return [_Item(k or 0, s, nm, kd, read_section(p) if p else None)
+            for k, s, nm, kd, p in zip(key_list, size_list, name_list, kind_list, sec_list)]
+
+
+class AccDataRuntime:
+    """Mixed into ``api.Runtime`` after ``AccRuntime`` (whose state it uses)."""
+
+    backend: Any
+    copies: dict[int, DeviceCopy]
+    arrays: dict[int, Any]
+    stats: dict[str, int]
+    generation: int
+
+    def _acc_data_init(self) -> None:
+        self.data_regions: dict[int, list[_Item]] = {}
+        self.next_data_region = 1
+        self.queues: dict[int, Any] = {}    # async queue -> CUDA stream
+
+    # ------------------------------------------------------------ entries
+    def _xmpacc_acc_data_begin(self, where: bytes, n: int, keys: int, sizes: int, names: int, kinds: int,
+                               secs: int, cond: int) -> int:
+        if not cond:
+            return 0
+        w = where_text(where)
+        self._need_backend(w)  # type: ignore[attr-defined]
+        items = _items(n, keys, sizes, names, kinds, secs)
+        for item in items:
+            if item.kind != ACC_DEVICEPTR:
+                self._attach(item, w, dynamic=False)
+        region = self.next_data_region
+        self.next_data_region += 1
+        self.data_regions[region] = items
+        return region
+
+    def _xmpacc_acc_data_end(self, region: int) -> None:
+        for item in reversed(self.data_regions.pop(region, [])):
+            copy = self.copies.get(item.key)
+            if copy is None or item.kind == ACC_DEVICEPTR:
+                continue
+            copy.refs -= 1
+            self._release(copy, item, "end of acc data")
+
+    def _xmpacc_acc_enter_data(self, where: bytes, n: int, keys: int, sizes: int, names: int, kinds: int,
+                               secs: int, cond: int, queue: int) -> None:
+        if cond:
+            w = where_text(where)
+            self._need_backend(w)  # type: ignore[attr-defined]
+            for item in _items(n, keys, sizes, names, kinds, secs):
+                self._attach(item, w, dynamic=True, stream=self._stream(queue))
+
+    def _xmpacc_acc_exit_data(self, where: bytes, n: int, keys: int, sizes: int, names: int, kinds: int,
+                              secs: int, flags: int) -> None:
+        """flags: 1 = the if condition holds, 2 = finalize."""
+        if not flags & 1:
+            return
+        for item in _items(n, keys, sizes, names, kinds, secs):
+            copy = self.copies.get(item.key)
+            if copy is None:
+                continue   # OpenACC: exit data of an absent variable does nothing
+            copy.dynamic = 0 if flags & 2 else max(copy.dynamic - 1, 0)
+            self._release(copy, item, where_text(where))
+
+    def _xmpacc_acc_update(self, where: bytes, direction: int, key: int, size: int, name: bytes,
+                           sec: int, flags: int, queue: int) -> None:
+        """direction 0: device (host to device), 1: host; flags: 1 = if holds, 2 = if_present."""
+        if not flags & 1:
+            return
+        w, n = where_text(where), name.decode()
+        copy = self.copies.get(key or 0)
+        if copy is None:
+            if flags & 2:
+                return
+            raise RuntimeFailure(w, f"'{n}' is not present on the device: 'acc update' needs it in an "
+                                    f"'acc data' region, 'acc enter data', 'acc declare' or 'acc replicate'")
+        self.backend.wait()
+        self._move(copy, _Item(key, size, n, 0, read_section(sec) if sec else None), direction, w,
+                   self._stream(queue))
+
+    def _xmpacc_acc_wait(self, where: bytes, n: int, queues: int) -> None:
+        """``acc wait`` (n = -1: every queue) or ``wait(q...)``."""
+        if getattr(self, "backend", None) is None:
+            return
+        self.backend.wait()
+        wanted = self.queues.keys() if n < 0 else list((ctypes.c_longlong * n).from_address(queues))
+        for q in wanted:
+            stream = self.queues.get(q)
+            if stream is not None:
+                stream.synchronize()
+
+    def _stream(self, queue: int) -> Any:
+        """The CUDA stream of an async queue; None without async or on the host backend."""
+        if queue == ACC_SYNC or self.backend.name != "cuda":
+            return None
+        stream = self.queues.get(queue)
+        if stream is None:
+            stream = self.queues[queue] = self.backend.cupy.cuda.Stream(non_blocking=False)
+        return stream
+
+    def _xmpacc_acc_deviceptr(self, where: bytes, key: int, name: bytes) -> int:
+        """``host_data use_device(a)``: the address of a's device copy."""
+        copy = self.copies.get(key or 0)
+        if copy is None:
+            raise RuntimeFailure(where_text(where), f"'{name.decode()}' in use_device is not present on the "
+                                                    f"device (put it in an 'acc data' region first)")
+        return int(self.backend.ptr(copy.buffer))
+
+    # ------------------------------------------------------------ the present table
+    def _attach(self, item: _Item, where: str, dynamic: bool, stream: Any = None) -> None:
+        copy = self.copies.get(item.key)
+        if copy is None and item.kind == ACC_PRESENT:
+            raise RuntimeFailure(where, f"'{item.name}' in a present clause is not present on the device "
+                                        f"(no enclosing 'acc data', 'acc enter data', 'acc declare' or "
+                                        f"'acc replicate' holds it)")
+        if copy is None:
+            copy = self._new_copy(item, where)
+            if item.kind in (ACC_COPY, ACC_COPYIN):
+                self._move(copy, item, 0, where, stream)
+        copy.openacc = True
+        if dynamic:
+            copy.dynamic += 1
+        else:
+            copy.refs += 1
+
+    def _new_copy(self, item: _Item, where: str) -> DeviceCopy:
+        size = item.size
+        if size == -2:   # a pointer: as many elements as its section reaches
+            if item.sec is None:
+                raise RuntimeFailure(where, f"'{item.name}' is a pointer: give its extent in the data "
+                                            f"clause ('{item.name}[0:n]')")
+            size = int(np.prod(local_view(item.key, item.sec).shape))
+        copy = self._device_copy(item.key, size, item.name, where, self.backend)  # type: ignore[attr-defined]
+        copy.refs = 0
+        self.copies[item.key] = copy
+        self.generation += 1
+        return copy
+
+    def _release(self, copy: DeviceCopy, item: _Item, where: str) -> None:
+        if copy.refs > 0 or copy.dynamic > 0:
+            return
+        if item.kind in (ACC_COPY, ACC_COPYOUT):
+            self.backend.wait()
+            self._move(copy, item, 1, where)
+        self.copies.pop(item.key, None)
+        self.backend.unpin(copy.host_addr, copy.nbytes)
+        self.generation += 1
+
+    # ------------------------------------------------------------ moving data
+    def _move(self, copy: DeviceCopy, item: _Item, direction: int, where: str, stream: Any = None) -> None:
+        """Host to device (0) or back (1): the whole variable, or the elements of its section
+        (of a distributed array: those this node owns).  With a stream (an async queue on a
+        GPU) a whole variable moves on it."""
+        counter = "sync_in_bytes" if direction == 0 else "sync_out_bytes"
+        if item.sec is None or (item.size == -1 and _whole(item.sec)):
+            if copy.nbytes and stream is not None:
+                mem, host = copy.buffer.data, ctypes.c_void_p(copy.host_addr)
+                if direction == 0:
+                    mem.copy_from_host_async(host, copy.nbytes, stream)
+                else:
+                    mem.copy_to_host_async(host, copy.nbytes, stream)
+            elif copy.nbytes:
+                (self.backend.copy_in if direction == 0 else self.backend.copy_out)(
+                    copy.buffer, copy.host_addr, copy.nbytes)
+            self.stats[counter] = self.stats.get(counter, 0) + copy.nbytes
+            return
+        host, dev, index = self._views(copy, item, where)
+        if direction == 0:
+            dev[index] = self.backend.xp.asarray(host[index])
+        else:
+            part = dev[index]
+            host[index] = part.get() if hasattr(part, "get") else part
+        self.stats[counter] = self.stats.get(counter, 0) + int(np.prod(host[index].shape))
+
+    def _views(self, copy: DeviceCopy, item: _Item, where: str) -> tuple[Any, Any, Any]:
+        sec = item.sec
+        assert sec is not None
+        arr = self.arrays.get(item.key) if item.size == -1 else None
+        if arr is not None:
+            host = arr.bytes_view()
+            index: Any = _owned_index(arr, sec, item.name, where)
+            if self.backend.xp is not np:
+                index = tuple(self.backend.xp.asarray(i) for i in index)
+        else:
+            try:
+                check_section(sec, item.name)
+            except SectionError as e:
+                raise RuntimeFailure(where, str(e)) from None
+            host = local_view(copy.host_addr, sec)
+            index = numpy_index(sec)
+        if host.size > copy.nbytes:
+            raise RuntimeFailure(where, f"{sec.text(item.name)} reaches beyond the device copy of '{item.name}'")
+        dev = self.backend.view(copy.buffer, np.uint8, host.size).reshape(host.shape)
+        return host, dev, index
+
+
+def _whole(sec: Section) -> bool:
+    return all(s.triplet and s.base == 0 and s.step == 1 and s.length == ext
+               for s, ext in zip(sec.subs, sec.extents))
+
+
+def _owned_index(arr: Any, sec: Section, name: str, where: str) -> tuple[np.ndarray, ...]:
+    """The local buffer indices (an ``np.ix_`` index) of the section's elements this node owns."""
+    from .distribution import DistributionError, local_index, owned_array_indices
+
+    if len(sec.subs) != len(arr.layouts):
+        raise RuntimeFailure(where, f"{sec.text(name)} has {len(sec.subs)} subscript(s); '{name}' has "
+                                    f"{len(arr.layouts)} dimension(s)")
+    try:
+        check_section(sec, name)
+    except SectionError as e:
+        raise RuntimeFailure(where, str(e)) from None
+    per_dim = []
+    for s, lay in zip(sec.subs, arr.layouts):
+        wanted = [s.base + j * s.step for j in range(s.length)] if s.triplet else [s.base]
+        owned = set(owned_array_indices(lay).tolist()) if lay.dist is not None else None
+        try:
+            per_dim.append(np.array([local_index(lay, g) for g in wanted if owned is None or g in owned],
+                                    dtype=np.int64))
+        except DistributionError as e:
+            raise RuntimeFailure(where, f"{sec.text(name)}: {e}") from None
+    return np.ix_(*per_dim)

@@ -1,0 +1,88 @@
+"""Passes acc_data and acc_comm (XcalableACC §1, §3, §4): a small C function in, the runtime
+calls out (tests/test_xacc.py runs whole programs and has the golden host C)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from test_passes import DECLS, assert_lowered, errors_of, run_passes
+
+SCALAR = "double x;\ndouble v[10];\n"
+
+
+def test_update_with_async_and_if_present(tmp_path: Path) -> None:
+    assert_lowered(tmp_path, DECLS + SCALAR + """
+void f(void)
+{
+#pragma acc update self(x) async(2) if_present
+}
+""", """
+void f(void)
+{
+    {
+        _xmpacc_acc_update("unit.c:11", 1, &x, sizeof(x), "x", 0, 1 | 2, (long long) 2);
+    }
+}
+""")
+
+
+def test_enter_data_wait_clause_and_section(tmp_path: Path) -> None:
+    assert_lowered(tmp_path, DECLS + SCALAR + """
+void f(void)
+{
+#pragma acc enter data pcopyin(v[2:3]) create(x) wait(1)
+}
+""", """
+void f(void)
+{
+    {
+        _xmpacc_acc_wait("unit.c:11", 1, (const long long []){(long long) 1});
+        _xmpacc_acc_enter_data("unit.c:11", 2, (const void *[]){v, &x}, (const long long []){sizeof(v), sizeof(x)},
+            (const char *[]){"v", "x"}, (const long long []){1, 3},
+            (const void *[]){(const long long []){1, sizeof(v[0]), 10, 1, 2, 3, 1}, 0}, 1, -1);
+    }
+}
+""")
+
+
+def test_barrier_and_wait_async_acc_wait_for_every_queue(tmp_path: Path) -> None:
+    assert_lowered(tmp_path, DECLS + """
+void f(void)
+{
+#pragma xmp barrier acc
+#pragma xmp wait_async (1) acc
+}
+""", """
+void f(void)
+{
+    _xmpacc_acc_wait("unit.c:9", -1, 0);
+    _xmpacc_barrier("unit.c:9", 0, 0);
+    _xmpacc_acc_wait("unit.c:10", -1, 0);
+    _xmpacc_wait_async("unit.c:10", 1, (const long long []){(1)}, 0, 0);
+}
+""")
+
+
+def test_data_region_makes_its_arrays_present_for_xmp_acc_loops(tmp_path: Path) -> None:
+    unit, ctx = run_passes(tmp_path, DECLS + """
+void f(void)
+{
+    int i;
+#pragma acc data copy(a)
+    {
+#pragma xmp loop on t[i] acc
+        for (i = 0; i < 100; i++) a[i] = i;
+    }
+}
+""")
+    assert len(ctx.kernels) == 1 and ctx.device_data
+
+
+def test_declare_names_undeclared_variable_at_its_column(tmp_path: Path) -> None:
+    errors = errors_of(tmp_path, DECLS + """
+void f(void)
+{
+#pragma acc declare create(nothere)
+}
+""")
+    assert [(e.loc.line, e.loc.col, e.message) for e in errors] == [(9, 28, "'nothere' is not declared")]
