@@ -48,6 +48,9 @@ def _region_key(region: Region) -> tuple[Any, ...]:
 
 
 class StagedTransport(MpiTransport):
+    """Plans hold no reference to the arrays (only their address, shape and slabs), so a
+    freed device copy is not kept alive; the slab views are taken again at each call."""
+
     name = "staged"
 
     def __init__(self, xp: Any) -> None:
