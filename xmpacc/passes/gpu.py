@@ -18,7 +18,7 @@ from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import AlreadyReported, XmpError, XmpErrors
 from xmpacc.directives import ast as xd
 from xmpacc.directives.openacc_ast import directive_name
-from xmpacc.passes import acc_nest, kernels, lanes, replicate, streaming
+from xmpacc.passes import acc_nest, kernels, lanes, replicate, stream_walk, streaming
 from xmpacc.passes.attach import pragma_id
 from xmpacc.passes.canonical import CanonicalLoop, canonical, loc_of
 from xmpacc.passes.comm import reflect_calls
@@ -177,7 +177,7 @@ class _GpuLowering(ScopedWalker):
                                            widths.get(indices[lp.var])),
                                   lp, f"&{tmpl.c_name}.dim[{indices[lp.var]}]", kernel=True) for lp in loops)
         text += kernels.launch_text(kernel, loops, where, nthreads,
-                                    streaming.launch_total(loops, stream) if stream is not None else None)
+                                    stream_walk.launch_total(loops, stream) if stream is not None else None)
         mask = [0] * tmpl.ndims
         for t in indices.values():
             mask[t] = 1
