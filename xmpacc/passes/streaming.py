@@ -134,6 +134,9 @@ def _refs(body: c_ast.Node) -> tuple[list[c_ast.ArrayRef], list[tuple[c_ast.Arra
     def visit(node: c_ast.Node | None, cond: bool, lvalue: bool) -> None:
         if node is None:
             return
+        if lvalue and isinstance(node, c_ast.StructRef):   # a[i].x = ...: a write of a[i]
+            visit(node.name, cond, True)
+            return
         if isinstance(node, c_ast.ArrayRef):
             if lvalue:
                 writes.append(node)
