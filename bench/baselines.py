@@ -7,6 +7,12 @@ mpirun, one GPU per rank:
     mpirun -np 1 python3 bench/baselines.py nbody --n 65536 --steps 10
     mpirun -np 2 python3 bench/baselines.py laplace --nx 8192 --ny 8192 --iter 100 --halo nccl
     mpirun -np 1 python3 bench/baselines.py launch --reps 20000
+    mpirun -np 1 python3 bench/baselines.py copy
+    mpirun -np 2 python3 bench/baselines.py laplace-reuse --nx 16384 --ny 16384 --halo nccl
+    mpirun -np 1 python3 bench/baselines.py jacobi3d --nz 512 --ny 512 --nx 512 --iter 50
+
+laplace-reuse and jacobi3d (bench/stencil_baselines.py) sweep the register-reuse kernel's
+walk length and block shape; copy measures the device-to-device copy bandwidth.
 
 Rank 0 prints one JSON object per measured variant.
 """
@@ -263,11 +269,12 @@ def launch(args: argparse.Namespace, comm: MPI.Comm) -> list[dict[str, object]]:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("case", choices=["nbody", "laplace", "launch"])
+    ap.add_argument("case", choices=["nbody", "laplace", "launch", "copy", "laplace-reuse", "jacobi3d"])
     ap.add_argument("--n", type=int, default=65536)
     ap.add_argument("--steps", type=int, default=10)
     ap.add_argument("--nx", type=int, default=8192)
     ap.add_argument("--ny", type=int, default=8192)
+    ap.add_argument("--nz", type=int, default=512)
     ap.add_argument("--iter", type=int, default=100)
     ap.add_argument("--halo", choices=["nccl", "host"], default="nccl")
     ap.add_argument("--reps", type=int, default=20000)
@@ -275,7 +282,12 @@ def main() -> None:
     comm = MPI.COMM_WORLD
     local = comm.Split_type(MPI.COMM_TYPE_SHARED)
     cp.cuda.Device(local.rank % cp.cuda.runtime.getDeviceCount()).use()
-    results = {"nbody": nbody, "laplace": laplace, "launch": launch}[args.case](args, comm)
+    from stencil_baselines import copy_bandwidth, stencil
+
+    results = {"nbody": nbody, "laplace": laplace, "launch": launch,
+               "copy": lambda a, c: [copy_bandwidth()],
+               "laplace-reuse": lambda a, c: stencil("laplace", a, c),
+               "jacobi3d": lambda a, c: stencil("jacobi3d", a, c)}[args.case](args, comm)
     if comm.rank == 0:
         for r in results:
             print(json.dumps(r), flush=True)

@@ -2,10 +2,12 @@
 
     python3 bench/run.py                 # on a GPU machine: writes bench/results/<date>-<gpu>.json + .png
     python3 bench/run.py --cpu --out DIR # host backend, small sizes: a smoke test (CI), no timings claimed
+    python3 bench/run.py --only stencil  # just the stencil goals S1-S3, C3 (bench/stencil_goals.py)
 
 Every xmpacc program (bench/*_bench.c) and every baseline (bench/baselines.py) prints a
 checksum; a result counts only when the checksums agree.  The goals of the performance
-issue (P1-P3, L1, L2, C1, C2) are computed from the times measured in this run.
+issue (P1-P3, L1, L2, C1, C2) and of issue 12 (S1-S3, C3: bench/stencil_goals.py) are
+computed from the times measured in this run, on as many GPUs as the machine has.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import stencil_goals  # noqa: E402 - bench/ is no package
 ENV_BASE = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1", "PYTHONUNBUFFERED": "1"}
 
 
@@ -42,9 +46,10 @@ def sh(cmd: list[str], env: dict[str, str] | None = None, timeout: float = 900) 
     return p.stdout + p.stderr
 
 
-def build(src: str, out: Path, defines: dict[str, Any], extra: list[str] = ()) -> Path:  # type: ignore[assignment]
+def build(src: str, out: Path, defines: dict[str, Any], extra: list[str] = (),  # type: ignore[assignment]
+          env: dict[str, str] | None = None) -> Path:
     args = [f"-D{k}={v}" if v is not None else f"-D{k}" for k, v in defines.items()]
-    sh([tool("xmpacc"), "-O2", *args, *extra, str(HERE / src), "-o", str(out)])
+    sh([tool("xmpacc"), "-O2", *args, *extra, str(HERE / src), "-o", str(out)], env)
     return out
 
 
@@ -218,7 +223,8 @@ def cpu_smoke(out_dir: Path) -> dict[str, Any]:
              "laplace": build("laplace_bench.c", work / "laplace", {"NX": 40, "NY": 33, "ITER": 4}),
              "laplace 2-D grid": build("laplace_bench.c", work / "laplace2d",
                                        {"NX": 40, "NY": 33, "ITER": 4, "GRID2D": None}),
-             "launch": build("launch_bench.c", work / "launch", {"REPS": 100})}
+             "launch": build("launch_bench.c", work / "launch", {"REPS": 100}),
+             "jacobi3d": build("jacobi3d_bench.c", work / "jacobi3d", {"NZ": 12, "NY": 10, "NX": 9, "ITER": 4})}
     for name, exe in progs.items():
         for n in {"launch": (1,), "laplace 2-D grid": (2, 4)}.get(name, (1, 2)):
             record["runs"][f"{name}, {n} proc"] = run_prog(exe, n, host)
@@ -231,6 +237,7 @@ def main() -> int:
     ap.add_argument("--out", type=Path, default=HERE / "results")
     ap.add_argument("--laplace-n", type=int, default=8192)
     ap.add_argument("--replot", type=Path, help="redraw the PNG of an existing results file")
+    ap.add_argument("--only", choices=["stencil"], help="run only this group of cases")
     args = ap.parse_args()
     if args.replot:
         plot(json.loads(args.replot.read_text()), args.replot.with_suffix(".png"))
@@ -247,10 +254,12 @@ def main() -> int:
               "nbody": {}}
     work = args.out / "build"
     work.mkdir(exist_ok=True)
-    nbody_cases(work, count, record)
-    laplace_cases(work, count, record, args.laplace_n)
-    launch_case(work, record)
-    record["goals"] = goals(record)
+    if args.only is None:
+        nbody_cases(work, count, record)
+        laplace_cases(work, count, record, args.laplace_n)
+        launch_case(work, record)
+    stencil_goals.cases(work, count, record)
+    record["goals"] = {**goals(record), **stencil_goals.goals(record)}
     stem = f"{record['date']}-{gpu.replace(' ', '-')}-x{count}"
     (args.out / f"{stem}.json").write_text(json.dumps(record, indent=1))
     try:

@@ -91,11 +91,13 @@ class AccRuntime:
         NCCL between GPUs, host MPI for the host backend's buffers; XMPACC_REFLECT=staged
         stages the slabs through host memory instead of NCCL."""
         if self.transport is None:
-            from .transport import MpiTransport, NcclTransport, StagedTransport
+            from .staging import StagedTransport
+            from .transport import MpiTransport, NcclTransport
 
-            if self.backend.name == "host":
-                self.transport = MpiTransport()
-            elif os.environ.get("XMPACC_REFLECT", "nccl") == "staged" or self._gpus_shared():
+            staged = os.environ.get("XMPACC_REFLECT", "nccl") == "staged"
+            if self.backend.name == "host":   # staged there too: the CPU-only tests check it
+                self.transport = StagedTransport(self.backend.xp) if staged else MpiTransport()
+            elif staged or self._gpus_shared():
                 # NCCL refuses two ranks on one GPU: then the slabs go through host memory
                 self.transport = StagedTransport(self.backend.xp)
             else:

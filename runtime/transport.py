@@ -9,8 +9,8 @@ communicator given is the line of nodes along one node dimension; ranks are posi
 * ``NcclTransport``: ``cupy.cuda.nccl`` point-to-point calls between device buffers; peers
   are translated to world ranks of one world-wide NCCL communicator.  Contiguous slabs
   (halo rows of a row-block distribution) go straight from and into the buffer.
-* ``StagedTransport``: GPU buffers without NCCL: only the slabs go device -> host -> MPI ->
-  host -> device, never the whole array.
+* ``StagedTransport`` (staging.py): GPU buffers without NCCL: only the slabs go device ->
+  page-locked host buffers -> MPI -> host -> device, never the whole array.
 """
 
 from __future__ import annotations
@@ -96,39 +96,6 @@ class MpiTransport:
                     _count(stats, "reflect_shadow_bytes", n)
                 offset += n
         return MpiPending([request], unpack, keep=(data, recv))
-
-
-class StagedTransport(MpiTransport):
-    """GPU slabs through host memory: each slab is copied out, sent with MPI, copied in."""
-
-    name = "staged"
-
-    def __init__(self, cupy: Any) -> None:
-        self.cupy = cupy
-
-    def exchange(self, comm: Any, view: Any, sends: list[tuple[int, int, Region]],
-                 recvs: list[tuple[int, int, Region]], stats: dict[str, int]) -> None:
-        host = _HostSlabs(self.cupy, view)
-        super().exchange(comm, host, sends, recvs, stats)
-
-    def allgather(self, comm: Any, view: Any, mine: Region, parts: list[Region | None],
-                  stats: dict[str, int]) -> None:
-        super().allgather(comm, _HostSlabs(self.cupy, view), mine, parts, stats)
-
-
-class _HostSlabs:
-    """Looks like an array to MpiTransport: reading a slab copies it to the host, writing
-    one copies it back to the device."""
-
-    def __init__(self, cupy: Any, view: Any) -> None:
-        self.cupy, self.view = cupy, view
-        self.shape = view.shape
-
-    def __getitem__(self, region: Region) -> np.ndarray:
-        return self.cupy.asnumpy(self.view[_on_device(self.cupy, region)])
-
-    def __setitem__(self, region: Region, value: np.ndarray) -> None:
-        self.view[_on_device(self.cupy, region)] = self.cupy.asarray(value)
 
 
 def _on_device(cupy: Any, region: Region) -> Region:

@@ -40,3 +40,33 @@ def test_bench_cpu_mode(tmp_path: Path) -> None:
         assert runs[f"laplace 2-D grid, {n} proc"]["values"]["checksum"] == pytest.approx(
             runs["laplace, 1 proc"]["values"]["checksum"], rel=1e-12)
     assert runs["launch, 1 proc"]["values"]["a"] == 101.0
+    assert runs["jacobi3d, 1 proc"]["values"]["checksum"] == pytest.approx(
+        runs["jacobi3d, 2 proc"]["values"]["checksum"], rel=1e-12)
+
+
+def test_stencil_goals_from_a_record() -> None:
+    """S1-S3 and C3 as bench/run.py computes them, from made-up times (no GPU needed)."""
+    sys.path.insert(0, str(REPO / "bench"))
+    import stencil_goals
+
+    def prog(ms: float) -> dict[str, object]:
+        return {"values": {"iter_ms": ms, "checksum": 1.0}, "stats": []}
+
+    def lap(n: int, one: float, nccl: float, staged: float) -> dict[str, object]:
+        return {"n": n, "xmpacc": {"xmpacc, 1 GPU": prog(one), "xmpacc, 2 GPUs, reflect acc (NCCL)": prog(nccl),
+                                   "xmpacc, 2 GPUs, reflect acc (staged)": prog(staged)},
+                "baselines": [{"nodes": 2, "halo": "nccl", "iter_ms": 1.0, "checksum": 1.0},
+                              {"nodes": 2, "variant": "fused kernel, host halo", "iter_ms": 0.25, "checksum": 1.0},
+                              {"nodes": 1, "halo": None, "iter_ms": 0.5, "checksum": 1.0}]}
+
+    copy_gbs = 4000.0
+    one_8k = 16 * 8190 ** 2 / (0.95 * copy_gbs * 1e9) * 1e3      # 95 % of the copy bandwidth
+    record = {"copy": {"copy_gbs": copy_gbs},
+              "stencil": {"laplace": {"8192": lap(8192, one_8k, 2.0, 0.3), "16384": lap(16384, 10.0, 1.04, 1.0)},
+                          "jacobi3d": {"n": 512, "xmpacc": {"xmpacc, 1 GPU": prog(1.0)}, "baselines": []}}}
+    g = stencil_goals.goals(record)
+    assert g["S1-8192"]["value"] == pytest.approx(0.95, rel=1e-3) and g["S1-8192"]["met"]
+    assert not g["S1-16384"]["met"] and not g["S1"]["met"]
+    assert g["S2"]["value"] == pytest.approx(16 * 510 ** 3 / 1e-3 / 4e12, rel=1e-3)
+    assert g["S3"]["value"] == pytest.approx(1.04) and g["S3"]["met"]
+    assert g["C3"]["value"] == pytest.approx(1.2) and not g["C3"]["met"]

@@ -37,6 +37,7 @@ def kernels_cu(unit: Unit, ctx: Context, name: str = "kernels.cu") -> str | None
             "name": k.name, "source": k.source.rsplit("/", 1)[-1],
             "params": [p.decl for p in k.params], "names": [p.name for p in k.params],
             "prologue": k.prologue, "epilogue": k.epilogue, "body": body.rstrip(), "guard": k.guard,
+            "walk": k.walk, "stream": k.info.get("stream", ""),
         })
     return escape_for_c(_reset_line_markers(_env().get_template("kernels.cu.j2").render(
         version=__version__, sources=unit.path.rsplit("/", 1)[-1], kernels=rendered), name))

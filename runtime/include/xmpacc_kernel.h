@@ -45,6 +45,10 @@ _XMPACC_HD static inline long long _xmpacc_divmod(long long *rest, _xmpacc_sched
 #define _XMPACC_GRID_Y ((long long)blockIdx.y)
 #define _XMPACC_RESTRICT __restrict__
 #define _XMPACC_KERNEL extern "C" __global__ void
+/* streaming kernels (passes/streaming.py): the walk is unrolled, so that its sliding
+ * window lives in registers, and window rows come through the read-only data path */
+#define _XMPACC_UNROLL _Pragma("unroll")
+#define _XMPACC_LDG(p) __ldg(p)
 /* one thread per iteration; the grid spills into y only beyond its x limit */
 #define _XMPACC_TID \
   (((long long)blockIdx.y * gridDim.x + blockIdx.x) * ((long long)blockDim.x * blockDim.y * blockDim.z) \
@@ -92,6 +96,8 @@ _XMPACC_HD static inline long long _xmpacc_divmod(long long *rest, _xmpacc_sched
 #include <float.h>
 #define _XMPACC_KERNEL void
 #define _XMPACC_RESTRICT restrict
+#define _XMPACC_UNROLL
+#define _XMPACC_LDG(p) (*(p))
 #define _XMPACC_GRID_X 0LL   /* the host backend never launches a 2-D grid */
 #define _XMPACC_GRID_Y 0LL
 #define _XMPACC_INF HUGE_VAL

@@ -28,11 +28,24 @@ _XMPACC_KERNEL _xmpacc_loop_laplace_acc_c_54(long long _xmpacc_total, int _xmpac
   unew -= (_xmpacc_a_unew.dim[0].gtol) * _xmpacc_a_unew.dim[1].lext + _xmpacc_a_unew.dim[1].gtol;
   u -= (_xmpacc_a_u.dim[0].gtol) * _xmpacc_a_u.dim[1].lext + _xmpacc_a_u.dim[1].gtol;
   #endif
-  do
+  long long _xmpacc_p0 = _xmpacc_rest * 2;   /* this thread's first row */
+  i = (int) (_xmpacc_s_i.first + _xmpacc_p0 * _xmpacc_s_i.step);
+  double _xmpacc_r0_0, _xmpacc_r0_1, _xmpacc_r0_2;
+  _xmpacc_r0_0 = _XMPACC_LDG(&u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (i - 1)), _XMPACC_G(_xmpacc_a_u, 1, j))]);
+  _xmpacc_r0_1 = _XMPACC_LDG(&u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (i)), _XMPACC_G(_xmpacc_a_u, 1, j))]);
+  /* streamed: 2 rows of 'i' per thread, windows u[i-1..i+1] */
+  _XMPACC_UNROLL
+  for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
+    if (_xmpacc_w > 0) { if (_xmpacc_p0 + _xmpacc_w >= _xmpacc_s_i.count) break; i = (int) (_xmpacc_s_i.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_i.step); }
+    _xmpacc_r0_2 = _XMPACC_LDG(&u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (i + 1)), _XMPACC_G(_xmpacc_a_u, 1, j))]);
+    do
 #line 57 "samples/laplace/laplace_acc.c"
-unew[_XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, i), _XMPACC_G(_xmpacc_a_unew, 1, j))] = 0.25 * (((u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i - 1), _XMPACC_G(_xmpacc_a_u, 1, j))] + u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i + 1), _XMPACC_G(_xmpacc_a_u, 1, j))]) + u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i), _XMPACC_G(_xmpacc_a_u, 1, j - 1))]) + u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i), _XMPACC_G(_xmpacc_a_u, 1, j + 1))]);
-  while (0);
-#line 36 "laplace_acc.cu"
+unew[_XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, i), _XMPACC_G(_xmpacc_a_unew, 1, j))] = 0.25 * (((_xmpacc_r0_0 + _xmpacc_r0_2) + _XMPACC_LDG(&u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i), _XMPACC_G(_xmpacc_a_u, 1, j - 1))])) + _XMPACC_LDG(&u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i), _XMPACC_G(_xmpacc_a_u, 1, j + 1))]));
+    while (0);
+#line 46 "laplace_acc.cu"
+    _xmpacc_r0_0 = _xmpacc_r0_1;
+    _xmpacc_r0_1 = _xmpacc_r0_2;
+  }
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_laplace_acc_c_54_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -87,7 +100,7 @@ _XMPACC_KERNEL _xmpacc_loop_laplace_acc_c_61(long long _xmpacc_total, int _xmpac
   u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i), _XMPACC_G(_xmpacc_a_u, 1, j))] = unew[_XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, i), _XMPACC_G(_xmpacc_a_unew, 1, j))];
 }
   while (0);
-#line 91 "laplace_acc.cu"
+#line 104 "laplace_acc.cu"
   _XMPACC_PARTIAL(err, _XMPACC_LANES_MAX, _xmpacc_red_err);
 }
 #ifndef __CUDACC__

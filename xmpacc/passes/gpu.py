@@ -18,7 +18,7 @@ from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import AlreadyReported, XmpError, XmpErrors
 from xmpacc.directives import ast as xd
 from xmpacc.directives.openacc_ast import directive_name
-from xmpacc.passes import acc_nest, kernels, lanes, replicate
+from xmpacc.passes import acc_nest, kernels, lanes, replicate, stream_walk, streaming
 from xmpacc.passes.attach import pragma_id
 from xmpacc.passes.canonical import CanonicalLoop, canonical, loc_of
 from xmpacc.passes.comm import reflect_calls
@@ -161,6 +161,7 @@ class _GpuLowering(ScopedWalker):
                                 {"lanes": why if plan is None else
                                  "split over lanes; accumulators " + ", ".join(a for a, _ in plan.accumulators)},
                                 kernels.body_guard(kv, split))
+        streaming.attach(kernel, loops, types, kv, split)
         self.ctx.kernels.append(kernel)
         self.ctx.info.append(facts.kernel(d, tmpl, indices, kernel, kv, plan))
         return self._host_side(d, tmpl, indices, loops, kernel, node)
@@ -179,13 +180,16 @@ class _GpuLowering(ScopedWalker):
                    kernel: kernels.Kernel, node: c_ast.For) -> c_ast.Node:
         where = cbuild.where_literal(d.loc)
         assert d.acc is not None
-        nthreads = " * ".join(f"({e.text})" for e in d.acc.num_threads) or DEFAULT_THREADS
+        stream = kernel.info.get("stream_plan")
+        nthreads = " * ".join(f"({e.text})" for e in d.acc.num_threads) or \
+            (str(stream.threads) if stream is not None else DEFAULT_THREADS)
         mode, widths = dim_widths(d, tmpl)
         offsets = loop_offsets(d)
         text = "".join(sched_text(DimSched(lp.var, indices[lp.var], offsets.get(lp.var), mode,
                                            widths.get(indices[lp.var])),
                                   lp, f"&{tmpl.c_name}.dim[{indices[lp.var]}]", kernel=True) for lp in loops)
-        text += kernels.launch_text(kernel, loops, where, nthreads)
+        text += kernels.launch_text(kernel, loops, where, nthreads,
+                                    stream_walk.launch_total(loops, stream) if stream is not None else None)
         mask = [0] * tmpl.ndims
         for t in indices.values():
             mask[t] = 1

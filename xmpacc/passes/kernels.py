@@ -65,6 +65,7 @@ class Kernel:
     coord: object = None
     info: dict[str, object] = field(default_factory=dict)
     guard: str = ""                 # C text before the body's do-while (see body_guard)
+    walk: object = None             # streaming.WalkCode of a streaming kernel, else None
 
 
 def _type_names(decl_type: c_ast.Node) -> list[str]:
@@ -307,11 +308,12 @@ def device_body(body: c_ast.Node, kv: KernelVars) -> c_ast.Node:
     return cbuild.transform(body, fix)
 
 
-def launch_text(kernel: Kernel, loops: list[CanonicalLoop], where: str, nthreads: str) -> str:
+def launch_text(kernel: Kernel, loops: list[CanonicalLoop], where: str, nthreads: str,
+                total: str | None = None) -> str:
     args = ", ".join(p.host_arg if p.host_arg.startswith("(void *)") else f"(void *) {p.host_arg}"
                      for p in kernel.params)
     kinds = ", ".join(f"{p.kind}, {p.a}, {p.b}" for p in kernel.params)
-    total = " * ".join(f"_xmpacc_s_{lp.var}.count" for lp in loops)
+    total = total or " * ".join(f"_xmpacc_s_{lp.var}.count" for lp in loops)
     return (f"long long _xmpacc_total = {total};"
             f"_xmpacc_launch({where}, \"{kernel.name}\", _xmpacc_total, {nthreads}, {len(kernel.params)}, "
             f"(void *[]){{{args}}}, (const long long []){{{kinds}}});")
