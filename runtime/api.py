@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .acc import AccRuntime
+from .acc_compute import AccComputeRuntime
 from .dynamic import DynamicRuntime, PointerMap, check_bounds, set_bounds
 from .arrays import DistArray, Template, make_array, read_ints, read_longs
 from .asyncs import AsyncOps
@@ -43,7 +44,7 @@ class ExecSet:
 
 
 @dataclass
-class Runtime(DynamicRuntime, AccRuntime, TaskRuntime, ReductionRuntime, ShadowRuntime, GmoveRuntime,
+class Runtime(DynamicRuntime, AccRuntime, AccComputeRuntime, TaskRuntime, ReductionRuntime, ShadowRuntime, GmoveRuntime,
               CheckEntries):
     """State of one process's runtime: MPI, descriptors by address, the executing set."""
 

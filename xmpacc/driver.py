@@ -17,6 +17,7 @@ from xmpacc.context import Context, Unit
 from xmpacc.frontend.cparse import parse_c
 from xmpacc.frontend.preprocess import preprocess
 from xmpacc.passes import (
+    acc_compute,
     array,
     assign,
     attach,
@@ -45,7 +46,7 @@ PASSES: tuple[tuple[str, tuple[Pass, ...]], ...] = (
     ("locality", (locality.run,)),
     ("localize", (lower_decls.run, members.run, dynamic.run, library.run, array.run, gmove.run, assign.run,
                   subscripts.run)),
-    ("gpu", (gpu.run,)),
+    ("gpu", (acc_compute.run, gpu.run)),
     ("loops", (loops.run,)),
     ("comm", (comm.run,)),
     ("check", (leftovers.run,)),
