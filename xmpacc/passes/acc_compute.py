@@ -192,6 +192,10 @@ class _ComputeLowering(ScopedWalker):
                 found = self.scope.find_c(ident.name)
                 if found is None or id(found[1]) in named:
                     continue
+                if isinstance(found[1].type, c_ast.PtrDecl) and self.scope.find_array(ident.name) is None \
+                        and all(r.decl is not found[1] for r in self.present):
+                    raise XmpError(loc_of(ident), f"pointer '{ident.name}' of unknown extent in '{directive_name(d)}': "
+                                                  f"name it in a data clause with its extent, copy({ident.name}[0:n])")
                 rep = _array(self.scope, ident.name, found[1])
                 if rep is not None:
                     if d.default is not None and d.default.kind == "none":

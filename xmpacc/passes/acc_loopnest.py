@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from pycparser import c_ast
 
-from xmpacc.cbuild import walk
+from xmpacc.cbuild import to_c, walk
 from xmpacc.context import Context
 from xmpacc.diagnostics import XmpError
 from xmpacc.directives import ast as xd
@@ -83,8 +83,8 @@ def _nest_loops(nest: AccNest, lc: LoopClauses, pending: dict[str, int]) -> list
                        f"collapse({depth}) needs {depth} perfectly nested for loops, found {len(fors)}")
     if pending:
         raise XmpError(nest.xmp.loc if nest.xmp else lc.loc,
-                       f"the distributed loop of '{next(iter(pending))}' is not among the loops of the "
-                       f"OpenACC construct: collapse it into them (collapse(n)); not supported yet otherwise")
+                       f"the distributed loop of '{next(iter(pending))}' is not perfectly nested in the loops "
+                       "of the OpenACC construct: not supported yet")
     return fors
 
 
@@ -135,34 +135,61 @@ def _xmp_part(xmp: xd.Loop, scope: Scope) -> tuple[TemplateSym, dict[str, int]]:
     return tmpl, indices
 
 
-def strip_inner(body: c_ast.Node, ctx: Context) -> tuple[list[str], list[tuple[AccAtomic, c_ast.Node]]]:
-    """Remove the ``acc loop`` and ``acc atomic`` lines inside a kernel body; return the
-    private names of the inner loops and the atomic statements (which stay)."""
+def _atomic(d: AccAtomic, stmt: c_ast.Node) -> c_ast.Node:
+    """``acc atomic`` + its statement as the kernel runs it: an update ``x += e``,
+    ``x -= e``, ``x = x + e``, ``x++``, ``x--`` becomes ``_XMPACC_ATOMIC_ADD(x, e)``; a read
+    or a write of one scalar is a single access on the GPU already."""
+    if d.kind == "capture":
+        raise XmpError(d.loc, "'acc atomic capture' is not supported yet")
+    if d.kind in ("read", "write"):
+        if not isinstance(stmt, c_ast.Assignment) or stmt.op != "=":
+            raise XmpError(d.loc, f"'acc atomic {d.kind}' must be followed by an assignment 'x = e;'")
+        return stmt
+    target, value = None, None
+    if isinstance(stmt, c_ast.Assignment) and stmt.op in ("+=", "-="):
+        target, value = stmt.lvalue, stmt.rvalue if stmt.op == "+=" else c_ast.UnaryOp("-", stmt.rvalue)
+    elif isinstance(stmt, c_ast.UnaryOp) and stmt.op in ("++", "p++", "--", "p--"):
+        target, value = stmt.expr, c_ast.Constant("int", "1" if "+" in stmt.op else "-1")
+    elif isinstance(stmt, c_ast.Assignment) and stmt.op == "=" and isinstance(stmt.rvalue, c_ast.BinaryOp) \
+            and stmt.rvalue.op == "+" and to_c(stmt.rvalue.left) == to_c(stmt.lvalue):
+        target, value = stmt.lvalue, stmt.rvalue.right
+    if target is None or value is None:
+        raise XmpError(d.loc, "this form of 'acc atomic update' is not supported yet "
+                              "(x += e, x -= e, x = x + e, x++ and x-- are)")
+    return c_ast.FuncCall(c_ast.ID("_XMPACC_ATOMIC_ADD", stmt.coord), c_ast.ExprList([target, value]), stmt.coord)
+
+
+def strip_inner(body: c_ast.Node, ctx: Context) -> list[str]:
+    """Remove the ``acc loop`` lines inside a kernel body and lower its ``acc atomic``
+    statements; return the private names of the inner loops."""
     private: list[str] = []
-    atomics: list[tuple[AccAtomic, c_ast.Node]] = []
-    for node in walk(body):
+    for node in list(walk(body)):
         if not isinstance(node, c_ast.Compound):
             continue
         items = node.block_items or []
         kept: list[c_ast.Node] = []
-        for k, item in enumerate(items):
+        k = 0
+        while k < len(items):
+            item, nxt = items[k], items[k + 1] if k + 1 < len(items) else None
+            k += 1
             d = acc_directive(item, ctx)
             if d is None:
                 kept.append(item)
-            elif isinstance(d, AccLoop) and k + 1 < len(items) and isinstance(items[k + 1], c_ast.For):
+            elif isinstance(d, AccLoop) and isinstance(nxt, c_ast.For):
                 private += _names(d.loop.private, "private")
                 for r in d.loop.reductions:
                     _names(r.variables, "reduction")
                 _collapse(d.loop)
-            elif isinstance(d, AccAtomic) and k + 1 < len(items):
-                atomics.append((d, items[k + 1]))
-            elif isinstance(d, AccLoop):
-                raise XmpError(d.loc, "'acc loop' must be followed by a for statement")
+            elif isinstance(d, AccAtomic) and nxt is not None and not isinstance(nxt, c_ast.Pragma):
+                kept.append(_atomic(d, nxt))
+                k += 1
+            elif isinstance(d, (AccLoop, AccAtomic)):
+                raise XmpError(d.loc, f"'{directive_name(d)}' must be followed by a "
+                                      f"{'for loop' if isinstance(d, AccLoop) else 'statement'}")
             else:
-                raise XmpError(d.loc, f"'{directive_name(d)}' is not allowed inside an OpenACC compute construct"
-                               if not isinstance(d, AccAtomic) else "'acc atomic' must be followed by a statement")
+                raise XmpError(d.loc, f"'{directive_name(d)}' is not allowed inside an OpenACC compute construct")
         node.block_items = kept
-    return private, atomics
+    return private
 
 
 def build(nest: AccNest, compute: AccCompute, lc: LoopClauses, scope: Scope, ctx: Context) -> AccLoopNest:
@@ -179,7 +206,7 @@ def build(nest: AccNest, compute: AccCompute, lc: LoopClauses, scope: Scope, ctx
         loops = [canonical(f) for f in fors]
         _rectangular(fors, loops)
         body = fors[-1].stmt
-    inner_private, _atomics = strip_inner(body, ctx)
+    inner_private = strip_inner(body, ctx)
     declared = {n.name for n in walk(body) if isinstance(n, c_ast.Decl)}
     private = _names(compute.private, "private") + _names(lc.private, "private") + \
         [p for p in inner_private if p not in declared]
