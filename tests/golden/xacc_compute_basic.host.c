@@ -113,72 +113,137 @@ int main(void)
 
     }
   }
+#line 60 "tests/xacc_compute/basic.c"
+  int on_device = 0;
+#line 63 "tests/xacc_compute/basic.c"
+  if (on_device)
   {
-    int _xmpacc_acc_3 = _xmpacc_acc_compute_begin("basic.c:61", 2, (const void *[]){&_xmpacc_a_y, &_xmpacc_a_x}, (const long long []){-1, -1}, (const char *[]){"y", "x"}, (const int []){1, 1});
+#line 63 "tests/xacc_compute/basic.c"
+    int _xmpacc_acc_3 = _xmpacc_acc_compute_begin("basic.c:62", 1, (const void *[]){&_xmpacc_a_x}, (const long long []){-1}, (const char *[]){"x"}, (const int []){1});
     {
-#line 62 "tests/xacc_compute/basic.c"
-      _xmpacc_loop_reduce_begin(&_xmpacc_t_t, (const int []){1}, &mx, 1, _XMPACC_TYPE(mx), 8);
-#line 62 "tests/xacc_compute/basic.c"
-      _xmpacc_loop_reduce_begin(&_xmpacc_t_t, (const int []){1}, &cnt, 1, _XMPACC_TYPE(cnt), 1);
-#line 62 "tests/xacc_compute/basic.c"
+#line 63 "tests/xacc_compute/basic.c"
       _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t.dim[0], 0, 64 - 1, 1);
-#line 62 "tests/xacc_compute/basic.c"
+#line 63 "tests/xacc_compute/basic.c"
       long long _xmpacc_total = _xmpacc_s_i.count;
-#line 62 "tests/xacc_compute/basic.c"
-      _xmpacc_launch("basic.c:61", "_xmpacc_loop_basic_c_61", _xmpacc_total, 0, 8, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_y), (void *) (&_xmpacc_a_y), (void *) (&_xmpacc_a_x), (void *) (&_xmpacc_a_x), (void *) (&mx), (void *) (&cnt)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0, 3, _XMPACC_TYPE(mx), 8, 3, _XMPACC_TYPE(cnt), 1});
-#line 62 "tests/xacc_compute/basic.c"
-      _xmpacc_loop_reduce(&_xmpacc_t_t, "basic.c:60", (const int []){1}, &mx, 1, _XMPACC_TYPE(mx), 8);
-#line 62 "tests/xacc_compute/basic.c"
-      _xmpacc_loop_reduce(&_xmpacc_t_t, "basic.c:60", (const int []){1}, &cnt, 1, _XMPACC_TYPE(cnt), 1);
+#line 63 "tests/xacc_compute/basic.c"
+      _xmpacc_launch("basic.c:62", "_xmpacc_loop_basic_c_62", _xmpacc_total, 0, 4, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_x), (void *) (&_xmpacc_a_x)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0, 2, 0, 0});
     }
-#line 62 "tests/xacc_compute/basic.c"
+#line 63 "tests/xacc_compute/basic.c"
     _xmpacc_acc_compute_end(_xmpacc_acc_3);
   }
+  else
   {
-#line 70 "tests/xacc_compute/basic.c"
-    int _xmpacc_acc_4 = _xmpacc_acc_compute_begin("basic.c:69", 1, (const void *[]){c}, (const long long []){(long long) (sizeof(c))}, (const char *[]){"c"}, (const int []){1});
     {
-#line 70 "tests/xacc_compute/basic.c"
-      _xmpacc_sched_t _xmpacc_s_j = _xmpacc_range_k(0, 24 - 1, 1);
-#line 70 "tests/xacc_compute/basic.c"
-      long long _xmpacc_total = _xmpacc_s_j.count;
-#line 70 "tests/xacc_compute/basic.c"
-      _xmpacc_launch("basic.c:71", "_xmpacc_loop_basic_c_71", _xmpacc_total, 0, 3, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_j), (void *) c}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0});
+      {
+#line 63 "tests/xacc_compute/basic.c"
+        _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 64 - 1, 1);
+#line 63 "tests/xacc_compute/basic.c"
+        for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += _xmpacc_s_i.step)
+#line 63 "tests/xacc_compute/basic.c"
+          x[_XMPACC_L(_xmpacc_a_x, 0, i)] = x[_XMPACC_L(_xmpacc_a_x, 0, i)] + 1;
+
+      }
     }
+  }
+#line 65 "tests/xacc_compute/basic.c"
+  if (!on_device)
+  {
+#line 65 "tests/xacc_compute/basic.c"
+    int _xmpacc_acc_4 = _xmpacc_acc_compute_begin("basic.c:64", 1, (const void *[]){&_xmpacc_a_x}, (const long long []){-1}, (const char *[]){"x"}, (const int []){1});
     {
-#line 70 "tests/xacc_compute/basic.c"
-      _xmpacc_sched_t _xmpacc_s_j = _xmpacc_range_k(1, 24 - 1, 2);
-#line 70 "tests/xacc_compute/basic.c"
-      long long _xmpacc_total = _xmpacc_s_j.count;
-#line 70 "tests/xacc_compute/basic.c"
-      _xmpacc_launch("basic.c:73", "_xmpacc_loop_basic_c_73", _xmpacc_total, 0, 3, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_j), (void *) c}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0});
+#line 65 "tests/xacc_compute/basic.c"
+      _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t.dim[0], 0, 64 - 1, 1);
+#line 65 "tests/xacc_compute/basic.c"
+      long long _xmpacc_total = _xmpacc_s_i.count;
+#line 65 "tests/xacc_compute/basic.c"
+      _xmpacc_launch("basic.c:67", "_xmpacc_loop_basic_c_67", _xmpacc_total, 0, 4, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_x), (void *) (&_xmpacc_a_x)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0, 2, 0, 0});
     }
-#line 70 "tests/xacc_compute/basic.c"
+#line 65 "tests/xacc_compute/basic.c"
     _xmpacc_acc_compute_end(_xmpacc_acc_4);
   }
-#line 77 "tests/xacc_compute/basic.c"
+  else
+  {
+    {
+      {
+        {
+#line 68 "tests/xacc_compute/basic.c"
+          _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 64 - 1, 1);
+#line 68 "tests/xacc_compute/basic.c"
+          for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += _xmpacc_s_i.step)
+#line 68 "tests/xacc_compute/basic.c"
+            x[_XMPACC_L(_xmpacc_a_x, 0, i)] = x[_XMPACC_L(_xmpacc_a_x, 0, i)] * 2;
+
+        }
+      }
+    }
+  }
+  {
+#line 74 "tests/xacc_compute/basic.c"
+    int _xmpacc_acc_5 = _xmpacc_acc_compute_begin("basic.c:73", 2, (const void *[]){&_xmpacc_a_y, &_xmpacc_a_x}, (const long long []){-1, -1}, (const char *[]){"y", "x"}, (const int []){1, 1});
+    {
+#line 74 "tests/xacc_compute/basic.c"
+      _xmpacc_loop_reduce_begin(&_xmpacc_t_t, (const int []){1}, &mx, 1, _XMPACC_TYPE(mx), 8);
+#line 74 "tests/xacc_compute/basic.c"
+      _xmpacc_loop_reduce_begin(&_xmpacc_t_t, (const int []){1}, &cnt, 1, _XMPACC_TYPE(cnt), 1);
+#line 74 "tests/xacc_compute/basic.c"
+      _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t.dim[0], 0, 64 - 1, 1);
+#line 74 "tests/xacc_compute/basic.c"
+      long long _xmpacc_total = _xmpacc_s_i.count;
+#line 74 "tests/xacc_compute/basic.c"
+      _xmpacc_launch("basic.c:73", "_xmpacc_loop_basic_c_73", _xmpacc_total, 0, 8, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_y), (void *) (&_xmpacc_a_y), (void *) (&_xmpacc_a_x), (void *) (&_xmpacc_a_x), (void *) (&mx), (void *) (&cnt)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0, 3, _XMPACC_TYPE(mx), 8, 3, _XMPACC_TYPE(cnt), 1});
+#line 74 "tests/xacc_compute/basic.c"
+      _xmpacc_loop_reduce(&_xmpacc_t_t, "basic.c:72", (const int []){1}, &mx, 1, _XMPACC_TYPE(mx), 8);
+#line 74 "tests/xacc_compute/basic.c"
+      _xmpacc_loop_reduce(&_xmpacc_t_t, "basic.c:72", (const int []){1}, &cnt, 1, _XMPACC_TYPE(cnt), 1);
+    }
+#line 74 "tests/xacc_compute/basic.c"
+    _xmpacc_acc_compute_end(_xmpacc_acc_5);
+  }
+  {
+#line 82 "tests/xacc_compute/basic.c"
+    int _xmpacc_acc_6 = _xmpacc_acc_compute_begin("basic.c:81", 1, (const void *[]){c}, (const long long []){(long long) (sizeof(c))}, (const char *[]){"c"}, (const int []){1});
+    {
+#line 82 "tests/xacc_compute/basic.c"
+      _xmpacc_sched_t _xmpacc_s_j = _xmpacc_range_k(0, 24 - 1, 1);
+#line 82 "tests/xacc_compute/basic.c"
+      long long _xmpacc_total = _xmpacc_s_j.count;
+#line 82 "tests/xacc_compute/basic.c"
+      _xmpacc_launch("basic.c:83", "_xmpacc_loop_basic_c_83", _xmpacc_total, 0, 3, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_j), (void *) c}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0});
+    }
+    {
+#line 82 "tests/xacc_compute/basic.c"
+      _xmpacc_sched_t _xmpacc_s_j = _xmpacc_range_k(1, 24 - 1, 2);
+#line 82 "tests/xacc_compute/basic.c"
+      long long _xmpacc_total = _xmpacc_s_j.count;
+#line 82 "tests/xacc_compute/basic.c"
+      _xmpacc_launch("basic.c:85", "_xmpacc_loop_basic_c_85", _xmpacc_total, 0, 3, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_j), (void *) c}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0});
+    }
+#line 82 "tests/xacc_compute/basic.c"
+    _xmpacc_acc_compute_end(_xmpacc_acc_6);
+  }
+#line 89 "tests/xacc_compute/basic.c"
   double sy = 0;
   {
     _xmpacc_loop_reduce_begin(&_xmpacc_t_t, (const int []){1}, &sy, 1, _XMPACC_TYPE(sy), 1);
     {
-#line 79 "tests/xacc_compute/basic.c"
+#line 91 "tests/xacc_compute/basic.c"
       _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 64 - 1, 1);
-#line 79 "tests/xacc_compute/basic.c"
+#line 91 "tests/xacc_compute/basic.c"
       for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += _xmpacc_s_i.step)
-#line 79 "tests/xacc_compute/basic.c"
+#line 91 "tests/xacc_compute/basic.c"
         sy += y[_XMPACC_L(_xmpacc_a_y, 0, i)];
 
     }
-#line 79 "tests/xacc_compute/basic.c"
-    _xmpacc_loop_reduce(&_xmpacc_t_t, "basic.c:78", (const int []){1}, &sy, 1, _XMPACC_TYPE(sy), 1);
+#line 91 "tests/xacc_compute/basic.c"
+    _xmpacc_loop_reduce(&_xmpacc_t_t, "basic.c:90", (const int []){1}, &sy, 1, _XMPACC_TYPE(sy), 1);
   }
-#line 80 "tests/xacc_compute/basic.c"
+#line 92 "tests/xacc_compute/basic.c"
   double sc = 0;
   for (j = 0; j < 24; j++)
-#line 81 "tests/xacc_compute/basic.c"
+#line 93 "tests/xacc_compute/basic.c"
     sc += c[j];
 
-#line 82 "tests/xacc_compute/basic.c"
+#line 94 "tests/xacc_compute/basic.c"
   if (xmpc_node_num() == 0)
     printf("s = %.10e\nmx = %.10e cnt = %ld\nsy = %.10e\nsc = %.6f\n", s, mx, cnt, sy, sc);
   return 0;

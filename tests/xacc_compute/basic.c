@@ -56,6 +56,18 @@ int main(void) {
 #pragma xmp loop on t[i]
   for (i = 0; i < N; i++) x[i] = b[i][1];
 
+  /* if(false): the host runs the loop (with its XMP loop); if(true): the GPU */
+  int on_device = 0;
+#pragma xmp loop on t[i]
+#pragma acc parallel loop if(on_device)
+  for (i = 0; i < N; i++) x[i] = x[i] + 1;
+#pragma acc parallel if(!on_device)
+  {
+#pragma xmp loop on t[i]
+#pragma acc loop
+    for (i = 0; i < N; i++) x[i] = x[i] * 2;
+  }
+
   /* x is not replicated: the construct copies it (implicit copy of its local block) */
 #pragma xmp loop on t[i] reduction(max:mx) reduction(+:cnt)
 #pragma acc kernels loop reduction(max:mx) reduction(+:cnt)

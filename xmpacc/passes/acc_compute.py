@@ -23,6 +23,7 @@ Runs before the gpu pass, so it still sees the ``acc replicate`` regions around 
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 
 from pycparser import c_ast
@@ -121,14 +122,17 @@ class _ComputeLowering(ScopedWalker):
 
     def _combined(self, nest: acc_nest.AccNest) -> c_ast.Node:
         assert isinstance(nest.acc, AccCompute) and nest.acc.loop is not None
+        host = _host_copy([p for p in [nest.xmp_pragma] if p is not None] + [nest.loop]) \
+            if nest.acc.if_ is not None else None
         part = acc_loopnest.build(nest, nest.acc, nest.acc.loop, self.scope, self.ctx)
-        return self._construct(nest.acc, [part], nest.loop.coord)
+        return _if(nest.acc, self._construct(nest.acc, [part], nest.loop.coord), host)
 
     def _region(self, d: AccCompute, body: c_ast.Node | None) -> c_ast.Node:
         name = directive_name(d)
         if not isinstance(body, c_ast.Compound):
             raise XmpError(d.loc, f"'{name}' must be followed by a compound statement {{ ... }} "
                                   f"(or write '{name} loop' above a for loop)")
+        host = _host_copy([body]) if d.if_ is not None else None
         items = body.block_items or []
         parts = []
         k = 0
@@ -145,12 +149,9 @@ class _ComputeLowering(ScopedWalker):
                 what = acc_directive(item, self.ctx)
                 at = what.loc if what is not None else loc_of(item)
                 raise XmpError(at, f"statements other than 'acc loop' nests in '{name}' are not supported yet")
-        return self._construct(d, parts, body.coord)
+        return _if(d, self._construct(d, parts, body.coord), host)
 
     def _construct(self, d: AccCompute, parts: list[acc_loopnest.AccLoopNest], coord: object) -> c_ast.Node:
-        for clause, given in (("if", d.if_), ("num_workers", None)):
-            if given is not None:
-                raise XmpError(given.loc, f"the '{clause}' clause of '{directive_name(d)}' is not supported yet")
         data = self._data(d, parts)
         replicated = [x.rep for x in data] + [r for r in self.present if all(r.decl is not x.rep.decl for x in data)]
         self.constructs += 1
@@ -218,6 +219,28 @@ class _ComputeLowering(ScopedWalker):
             raise XmpError(ref.loc, f"'{ref.name.name}' is a pointer of unknown extent: name it with its extent, "
                                     f"{clause.spelling}({ref.name.name}[0:n])")
         return _Datum(rep, _size(rep), _MODES[clause.kind])
+
+
+def _host_copy(nodes: list[c_ast.Node]) -> list[c_ast.Node]:
+    """The statements as the host runs them when the ``if`` clause is false: a copy
+    without OpenACC lines, sharing the XMP pragma nodes (directives are found by node)."""
+    keep = {id(n): n for node in nodes for n in cbuild.walk(node) if pragma_id(n) is not None}
+    out = [copy.deepcopy(node, dict(keep)) for node in nodes]
+    for node in out:
+        for inner in cbuild.walk(node):
+            if isinstance(inner, c_ast.Compound) and inner.block_items:
+                inner.block_items = [i for i in inner.block_items if acc_pragma_id(i) is None]
+    return out
+
+
+def _if(d: AccCompute, device: c_ast.Node, host: list[c_ast.Node] | None) -> c_ast.Node:
+    """``if (cond) <device construct> else <host statements>`` for an ``if`` clause."""
+    if d.if_ is None or host is None:
+        return device
+    branch = cbuild.stmt(f"if ({d.if_.text}) {{ }} else {{ }}", getattr(device, "coord", None))
+    branch.iftrue = device
+    branch.iffalse = c_ast.Compound(host, branch.coord)
+    return branch
 
 
 def _array(scope: Scope, name: str, decl: c_ast.Decl) -> Replicated | None:
