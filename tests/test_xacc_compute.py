@@ -165,3 +165,20 @@ def test_present_of_an_absent_array_fails_at_run_time(tmp_path: Path) -> None:
     assert r.returncode != 0
     assert "prog.c:13" in r.stderr and "'c' is not present on the device (present clause)" in r.stderr, r.stderr
     assert "Traceback" not in r.stderr
+
+
+@pytest.mark.parametrize("source,line,col,fragment", [
+    ("double h(double x) { return x; }\n#pragma acc routine seq\ndouble f(double x) { return h(x); }\n", 3, 29,
+     "call of 'h' in 'acc routine' function 'f'"),
+    ("double g;\n#pragma acc routine seq\ndouble f(double x) { return x + g; }\n", 3, 33,
+     "reads the file-scope variable 'g', which is host memory: not supported yet"),
+    ("#pragma acc routine seq\nint k;\n", 1, 13, "'acc routine' must stand before a function definition"),
+    ("#pragma acc routine(nowhere) seq\n", 1, 13, "'acc routine' function 'nowhere' is not defined in this file"),
+])
+def test_routine_diagnostics(tmp_path: Path, source: str, line: int, col: int, fragment: str) -> None:
+    src = tmp_path / "prog.c"
+    src.write_text(source + "int main(void) { return 0; }\n")
+    r = run_xmpacc(str(src), "-o", str(tmp_path / "prog"))
+    assert r.returncode == 1, r.stderr
+    assert r.stderr.startswith(f"{src}:{line}:{col}: error:"), r.stderr
+    assert fragment in r.stderr and "Traceback" not in r.stderr, r.stderr

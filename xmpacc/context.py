@@ -44,6 +44,8 @@ class Context:
     file_decls: list[c_ast.Node] = field(default_factory=list)
     init_stmts: list[c_ast.Node] = field(default_factory=list)
     kernels: list = field(default_factory=list)   # passes.kernels.Kernel, in source order
+    # name -> copy of the FuncDef of each 'acc routine seq' function (device functions, acc_routine.py)
+    acc_routines: dict[str, c_ast.FuncDef] = field(default_factory=dict)
     has_main: bool = False
     main_params: int = 0
     main_returns_void: bool = False

@@ -18,6 +18,7 @@ from xmpacc.frontend.cparse import parse_c
 from xmpacc.frontend.preprocess import preprocess
 from xmpacc.passes import (
     acc_compute,
+    acc_routine,
     array,
     assign,
     attach,
@@ -46,7 +47,7 @@ PASSES: tuple[tuple[str, tuple[Pass, ...]], ...] = (
     ("locality", (locality.run,)),
     ("localize", (lower_decls.run, members.run, dynamic.run, library.run, array.run, gmove.run, assign.run,
                   subscripts.run)),
-    ("gpu", (acc_compute.run, gpu.run)),
+    ("gpu", (acc_routine.run, acc_compute.run, gpu.run)),
     ("loops", (loops.run,)),
     ("comm", (comm.run,)),
     ("check", (leftovers.run,)),

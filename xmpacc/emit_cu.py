@@ -32,5 +32,6 @@ def kernels_cu(unit: Unit, ctx: Context, name: str = "kernels.cu") -> str | None
             "params": [p.decl for p in k.params], "names": [p.name for p in k.params],
             "prologue": k.prologue, "epilogue": k.epilogue, "body": body.rstrip(), "guard": k.guard,
         })
+    routines = [HostGenerator().visit(fn).rstrip() for fn in ctx.acc_routines.values()]
     return _reset_line_markers(_env().get_template("kernels.cu.j2").render(
-        version=__version__, sources=unit.path.rsplit("/", 1)[-1], kernels=rendered), name)
+        version=__version__, sources=unit.path.rsplit("/", 1)[-1], kernels=rendered, routines=routines), name)

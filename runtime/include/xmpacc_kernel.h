@@ -45,6 +45,7 @@ _XMPACC_HD static inline long long _xmpacc_divmod(long long *rest, _xmpacc_sched
 #define _XMPACC_GRID_Y ((long long)blockIdx.y)
 #define _XMPACC_RESTRICT __restrict__
 #define _XMPACC_KERNEL extern "C" __global__ void
+#define _XMPACC_ROUTINE static __device__   /* acc routine seq (acc_routine.py) */
 /* one thread per iteration; the grid spills into y only beyond its x limit */
 #define _XMPACC_TID \
   (((long long)blockIdx.y * gridDim.x + blockIdx.x) * ((long long)blockDim.x * blockDim.y * blockDim.z) \
@@ -111,6 +112,7 @@ template <typename T, typename U> __device__ inline void _xmpacc_atomic_add(T *p
 #include <limits.h>
 #include <float.h>
 #define _XMPACC_KERNEL void
+#define _XMPACC_ROUTINE static
 #define _XMPACC_RESTRICT restrict
 #define _XMPACC_GRID_X 0LL   /* the host backend never launches a 2-D grid */
 #define _XMPACC_GRID_Y 0LL

@@ -3,6 +3,7 @@
  * arrays, pointer sections in data clauses, present / default(present), vector_length. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #ifdef _XCALABLEMP
 #include <xmp.h>
 #else
@@ -20,6 +21,14 @@ int bits[N];
 #pragma xmp align u[i][j] with t[i][j]
 #pragma xmp align w[i][j][*] with t[i][j]
 
+#pragma acc routine seq
+double poly(double x) { return x * x + 0.5 * x; }
+#pragma acc routine(twice) seq
+double twice(double x) {
+  double y = poly(x);
+  return fmin(2 * y, 1e6);
+}
+
 int main(void) {
   int i, j, k;
   int n = 40;
@@ -31,6 +40,9 @@ int main(void) {
 
 #pragma acc parallel loop copy(q[0:n]) vector_length(64)
   for (i = 0; i < n; i++) q[i] = q[i] * 2 - 0.5;
+
+#pragma acc parallel loop copy(q[0:n])
+  for (i = 0; i < n; i++) q[i] = twice(q[i]) / 4;
 
 #pragma acc parallel loop copyin(q[0:n]) reduction(*:prod) reduction(min:mn)
   for (i = 0; i < n; i++) { prod *= q[i] / 1.5; mn = q[i] < mn ? q[i] : mn; }

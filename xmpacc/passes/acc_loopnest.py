@@ -159,10 +159,11 @@ def _atomic(d: AccAtomic, stmt: c_ast.Node) -> c_ast.Node:
     return c_ast.FuncCall(c_ast.ID("_XMPACC_ATOMIC_ADD", stmt.coord), c_ast.ExprList([target, value]), stmt.coord)
 
 
-def strip_inner(body: c_ast.Node, ctx: Context) -> list[str]:
+def strip_inner(body: c_ast.Node, ctx: Context) -> tuple[list[str], dict[str, str]]:
     """Remove the ``acc loop`` lines inside a kernel body and lower its ``acc atomic``
-    statements; return the private names of the inner loops."""
+    statements; return the private names and the reductions of the inner loops."""
     private: list[str] = []
+    reductions: dict[str, str] = {}
     for node in list(walk(body)):
         if not isinstance(node, c_ast.Compound):
             continue
@@ -178,7 +179,7 @@ def strip_inner(body: c_ast.Node, ctx: Context) -> list[str]:
             elif isinstance(d, AccLoop) and isinstance(nxt, c_ast.For):
                 private += _names(d.loop.private, "private")
                 for r in d.loop.reductions:
-                    _names(r.variables, "reduction")
+                    reductions.update((v, r.op) for v in _names(r.variables, "reduction"))
                 _collapse(d.loop)
             elif isinstance(d, AccAtomic) and nxt is not None and not isinstance(nxt, c_ast.Pragma):
                 kept.append(_atomic(d, nxt))
@@ -189,7 +190,7 @@ def strip_inner(body: c_ast.Node, ctx: Context) -> list[str]:
             else:
                 raise XmpError(d.loc, f"'{directive_name(d)}' is not allowed inside an OpenACC compute construct")
         node.block_items = kept
-    return private
+    return private, reductions
 
 
 def build(nest: AccNest, compute: AccCompute, lc: LoopClauses, scope: Scope, ctx: Context) -> AccLoopNest:
@@ -206,11 +207,14 @@ def build(nest: AccNest, compute: AccCompute, lc: LoopClauses, scope: Scope, ctx
         loops = [canonical(f) for f in fors]
         _rectangular(fors, loops)
         body = fors[-1].stmt
-    inner_private = strip_inner(body, ctx)
+    inner_private, inner_reductions = strip_inner(body, ctx)
     declared = {n.name for n in walk(body) if isinstance(n, c_ast.Decl)}
     private = _names(compute.private, "private") + _names(lc.private, "private") + \
         [p for p in inner_private if p not in declared]
     reductions = {v: r.op for r in compute.reductions + lc.reductions for v in _names(r.variables, "reduction")}
+    for v, op in inner_reductions.items():   # an inner loop's reduction of an outside variable
+        if v not in declared and v not in private:   # reduces over the construct (OpenACC 2.7)
+            reductions.setdefault(v, op)
     if xmp is not None:   # the node's result of an XMP reduction variable is reduced on the device
         for r in xmp.reductions:
             for v in r.variables:

@@ -71,7 +71,7 @@ def kernel_name(ctx: Context, unit: Unit, loc: SourceLoc) -> str:
 def generate(spec: NestSpec, scope: Scope, replicated: list[Replicated], ctx: Context, unit: Unit,
              is_pragma: Callable[[c_ast.Node], bool]) -> Generated:
     """Outline ``spec`` into a kernel (collected in ``ctx.kernels``) and its launch text."""
-    check_body(spec.body, is_pragma)
+    check_body(spec.body, is_pragma, frozenset(ctx.acc_routines))
     kv = classify(spec.body, [lp.var for lp in spec.loops], scope, replicated,
                   spec.private, spec.firstprivate, spec.reductions, spec.loc)
     for name, decl in kv.by_value + kv.private:

@@ -111,12 +111,12 @@ def _assigned(body: c_ast.Node) -> dict[str, c_ast.Node]:
     return out
 
 
-def check_body(body: c_ast.Node, is_xmp_pragma) -> None:  # type: ignore[no-untyped-def]
-    """Constructs a kernel cannot contain."""
+def check_body(body: c_ast.Node, is_xmp_pragma, routines: frozenset[str] = frozenset()) -> None:  # type: ignore[no-untyped-def]
+    """Constructs a kernel cannot contain (``routines``: 'acc routine seq' functions, callable)."""
     for node in walk(body):
         if isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID):
             name = node.name.name
-            if not name.startswith(("_XMPACC_", "_xmpacc_")) and name not in DEVICE_FUNCTIONS:
+            if not name.startswith(("_XMPACC_", "_xmpacc_")) and name not in DEVICE_FUNCTIONS and name not in routines:
                 raise XmpError(loc_of(node), f"call of '{name}' in an acc loop: only CUDA math functions "
                                              "can be called on the GPU")
         elif isinstance(node, c_ast.FuncCall):
