@@ -110,7 +110,9 @@ ERRORS = [
     # (body, line, column, fragment)
     ("#pragma acc parallel loop\n  for (i = 0; i < N; i++) s = c[i];", 14, 27,
      "scalar 's' is assigned in the acc loop"),
-    ("#pragma acc parallel loop\n  for (i = 0; i < N; i++) c[i] = ptr[i];", 14, 34, "pointer 'ptr' of unknown extent in 'acc parallel loop': name it in a data clause with its extent, copy(ptr[0:n])"),
+    ("#pragma acc parallel loop\n  for (i = 0; i < N; i++) c[i] = ptr[i];", 14, 34,
+     "pointer 'ptr' of unknown extent in 'acc parallel loop': name it in a data clause with its extent, "
+     "copy(ptr[0:n])"),
     ("#pragma acc parallel loop copy(ptr)\n  for (i = 0; i < N; i++) c[i] = 1;", 13, 32,
      "'ptr' is a pointer of unknown extent: name it with its extent, copy(ptr[0:n])"),
     ("#pragma acc parallel loop collapse(2)\n  for (i = 0; i < N; i++) c[i] = 1;", 13, 36,

@@ -111,7 +111,8 @@ def _assigned(body: c_ast.Node) -> dict[str, c_ast.Node]:
     return out
 
 
-def check_body(body: c_ast.Node, is_xmp_pragma, routines: frozenset[str] = frozenset()) -> None:  # type: ignore[no-untyped-def]
+def check_body(body: c_ast.Node, is_xmp_pragma,  # type: ignore[no-untyped-def]
+               routines: frozenset[str] = frozenset()) -> None:
     """Constructs a kernel cannot contain (``routines``: 'acc routine seq' functions, callable)."""
     for node in walk(body):
         if isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID):
