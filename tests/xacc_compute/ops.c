@@ -88,6 +88,22 @@ int main(void) {
 #pragma acc parallel loop seq
   for (i = 1; i < N; i++) run[i] = run[i] + run[i - 1];
 
+  /* a private array; a kernels region over a distributed array that is not on the device
+   * (its local block is copied in and out) */
+  double tmp3[3], pa = 0;
+#pragma acc parallel loop private(tmp3) reduction(+:pa)
+  for (i = 0; i < N; i++) {
+    for (k = 0; k < 3; k++) tmp3[k] = i + k;
+    pa += tmp3[0] * tmp3[2];
+  }
+#pragma acc kernels
+  {
+#pragma xmp loop on t[i][j]
+#pragma acc loop independent collapse(2)
+    for (i = 0; i < N; i++)
+      for (j = 0; j < M; j++) u[i][j] += 1;
+  }
+
   double su = 0;
 #pragma xmp loop on t[i][j] reduction(+:su)
   for (i = 0; i < N; i++)
@@ -99,7 +115,7 @@ int main(void) {
     printf("sq = %.10e prod = %.10e mn = %.6f\n", sq, prod, mn);
     printf("band = %d bor = %d bxor = %d land = %d lor = %d\n", band, bor, bxor, land, lor);
     printf("fsum = %.8e su = %.8e run = %.1f\n", fsum, su, run[N - 1]);
-    printf("hist = %d %d %d %d\n", hist[0], hist[1], hist[2], hist[3]);
+    printf("hist = %d %d %d %d pa = %.1f\n", hist[0], hist[1], hist[2], hist[3], pa);
   }
   free(q);
   return 0;

@@ -189,9 +189,10 @@ class _ComputeLowering(ScopedWalker):
         named = {id(x.rep.decl) for x in out}
         implicit = DATA_PRESENT if d.default is not None and d.default.kind == "present" else DATA_COPY
         for part in parts:
+            own = set(part.spec.private) | set(part.spec.reductions)   # per thread: no device copy
             for ident in _referenced(part.spec.body):
                 found = self.scope.find_c(ident.name)
-                if found is None or id(found[1]) in named:
+                if found is None or id(found[1]) in named or ident.name in own:
                     continue
                 if isinstance(found[1].type, c_ast.PtrDecl) and self.scope.find_array(ident.name) is None \
                         and all(r.decl is not found[1] for r in self.present):
