@@ -29,6 +29,13 @@ double twice(double x) {
   return fmin(2 * y, 1e6);
 }
 
+/* a parameter array has no extent of its own: the data clause gives it */
+static void scale_rows(int n, double v[], double f) {
+  int i;
+#pragma acc parallel loop copy(v[0:n])
+  for (i = 0; i < n; i++) v[i] *= f;
+}
+
 int main(void) {
   int i, j, k;
   int n = 40;
@@ -109,6 +116,7 @@ int main(void) {
   for (i = 0; i < N; i++)
     for (j = 0; j < M; j++) su += u[i][j] * (i + 1);
 
+  scale_rows(n, q, 0.5);
   double sq = 0;
   for (i = 0; i < n; i++) sq += q[i];
   if (xmpc_node_num() == 0) {

@@ -194,7 +194,8 @@ class _ComputeLowering(ScopedWalker):
                 found = self.scope.find_c(ident.name)
                 if found is None or id(found[1]) in named or ident.name in own:
                     continue
-                if isinstance(found[1].type, c_ast.PtrDecl) and self.scope.find_array(ident.name) is None \
+                if (isinstance(found[1].type, c_ast.PtrDecl) or _is_param(self.scope, ident.name)) \
+                        and self.scope.find_array(ident.name) is None \
                         and all(r.decl is not found[1] for r in self.present):
                     raise XmpError(loc_of(ident), f"pointer '{ident.name}' of unknown extent in '{directive_name(d)}': "
                                                   f"name it in a data clause with its extent, copy({ident.name}[0:n])")
@@ -244,12 +245,18 @@ def _if(d: AccCompute, device: c_ast.Node, host: list[c_ast.Node] | None) -> c_a
     return branch
 
 
+def _is_param(scope: Scope, name: str) -> bool:
+    """A function parameter (``double a[N]`` is a pointer there: no extent to copy)."""
+    found = scope.find_c(name)
+    return found is not None and name in found[0].params and isinstance(found[1].type, c_ast.ArrayDecl)
+
+
 def _array(scope: Scope, name: str, decl: c_ast.Decl) -> Replicated | None:
     """An aligned or constant-size C array as a device variable, else None."""
     array = scope.find_array(name)
     if array is not None:
         return Replicated(name, decl, array, f"&{array.c_name}")
-    if isinstance(decl.type, c_ast.ArrayDecl):
+    if isinstance(decl.type, c_ast.ArrayDecl) and not _is_param(scope, name):
         t = decl.type
         while isinstance(t, c_ast.ArrayDecl):
             if t.dim is None:
@@ -279,8 +286,8 @@ def _section(scope: Scope, ref: xd.VarRef, decl: c_ast.Decl,
                                              (s.base, s.length, s.step) != (None, None, None) for s in subs[1:]):
         raise XmpError(ref.loc, f"this section of '{name}' in a data clause of a compute construct is not "
                                 f"supported yet (only [0:n] of a pointer or of a C array)")
-    if isinstance(decl.type, c_ast.PtrDecl):
-        return Replicated(name, decl, None, name), f"({first.length.text}) * (long long) sizeof(*{name})"
+    if isinstance(decl.type, c_ast.PtrDecl) or (rep is None and isinstance(decl.type, c_ast.ArrayDecl)):
+        return Replicated(name, decl, None, name), f"({first.length.text}) * (long long) sizeof({name}[0])"
     if rep is None:
         raise XmpError(ref.loc, f"'{name}' is not an array")
     return rep, f"({first.length.text}) * (long long) sizeof({name}[0])"
