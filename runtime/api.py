@@ -17,6 +17,7 @@ from typing import Any
 from .acc import AccRuntime
 from .acc_comm import AccCommRuntime
 from .acc_data import AccDataRuntime
+from .acc_compute import AccComputeRuntime
 from .dynamic import DynamicRuntime, PointerMap, check_bounds, set_bounds
 from .arrays import DistArray, Template, make_array, read_ints, read_longs
 from .asyncs import AsyncOps
@@ -45,7 +46,7 @@ class ExecSet:
 
 
 @dataclass
-class Runtime(DynamicRuntime, AccCommRuntime, AccDataRuntime, AccRuntime, TaskRuntime, ReductionRuntime, ShadowRuntime, GmoveRuntime,
+class Runtime(DynamicRuntime, AccCommRuntime, AccDataRuntime, AccRuntime, AccComputeRuntime, TaskRuntime, ReductionRuntime, ShadowRuntime, GmoveRuntime,
               CheckEntries):
     """State of one process's runtime: MPI, descriptors by address, the executing set."""
 

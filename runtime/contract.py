@@ -170,6 +170,12 @@ ENTRIES: tuple[Entry, ...] = (
        "const char *where, const char *kernel, long long total, long long nthreads, int nparams, "
        "const void *args, const long long *kinds",
        "loop ... acc: run the kernel over total iterations (kinds: LAUNCH_* triples per parameter)"),
+    _e("_xmpacc_acc_compute_begin", "int",
+       "const char *where, int n, const void *keys, const long long *sizes, const void *names, "
+       "const int *modes",
+       "the implicit data region of an OpenACC compute construct (modes: DATA_*, present_or semantics)"),
+    _e("_xmpacc_acc_compute_end", "void", "int region",
+       "end of a compute construct's data region: copy out and free what its begin made"),
     _e("_xmpacc_device_wait", "void", "",
        "wait for the kernels launched so far (xmp_wtime does, so timings include them)"),
     _e("_xmpacc_section_error", "void",
@@ -285,6 +291,8 @@ LAUNCH_READS, LAUNCH_WRITES = 1, 2
 ACC_COPY, ACC_COPYIN, ACC_COPYOUT, ACC_CREATE, ACC_PRESENT, ACC_DELETE, ACC_DEVICEPTR = 0, 1, 2, 3, 4, 5, 6
 # Activity queues (XcalableACC §3): no async clause, and ``async`` without a queue number.
 ACC_SYNC, ACC_ASYNC_NOVAL = -1, -2
+# Data clause modes of ``_xmpacc_acc_compute_begin`` (every one with present_or semantics).
+DATA_PRESENT, DATA_COPY, DATA_COPYIN, DATA_COPYOUT, DATA_CREATE = 0, 1, 2, 3, 4
 
 
 if __name__ == "__main__":

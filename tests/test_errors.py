@@ -215,14 +215,14 @@ CASES = [
      "/periodic/ on a full-shadow dimension"),
     ("acc-replicate-not-compound", in_main("#pragma xmp @acc replicate (x)\n    x = 1;"), "compound statement"),
     # ---- XcalableACC (OpenACC directives): parsed, then reported until implemented
-    ("openacc-not-supported-yet", in_main("#pragma acc @parallel loop\n    for (i = 0; i < 100; i++) a[i] = i;"),
-     "'acc parallel loop' (XcalableACC) is not supported yet"),
-    ("openacc-only-file", "int main(void)\n{\n    int x = 0;\n#pragma acc @kernels\n    { x = 1; }\n    return x;\n}\n",
-     "'acc kernels' (XcalableACC) is not supported yet"),
+    ("openacc-not-supported-yet", in_main("#pragma acc @loop\n    for (i = 0; i < 100; i++) a[i] = i;"),
+     "'acc loop' (XcalableACC) is not supported yet"),
+    ("openacc-only-file", "int main(void)\n{\n    int x = 0, i;\n#pragma acc @loop\n    for (i = 0; i < 4; i++) x += i;\n    return x;\n}\n",
+     "'acc loop' (XcalableACC) is not supported yet"),
     ("openacc-wrong-clause", in_main("#pragma acc update @copy(a)"), "clause 'copy' is not allowed on 'acc update'"),
-    ("openacc-with-xmp-loop", in_main("#pragma acc @parallel loop\n#pragma xmp loop on t[i]\n"
+    ("openacc-with-xmp-loop", in_main("#pragma acc @loop\n#pragma xmp loop on t[i]\n"
                                       "    for (i = 0; i < 100; i++) a[i] = i;"),
-     "'acc parallel loop' (XcalableACC) is not supported yet"),
+     "'acc loop' (XcalableACC) is not supported yet"),
     # ---- dynamic global data (global-view §4)
     ("template-fix-fixed-size", in_main("#pragma xmp template_fix @t[100]"), "declared with its extents"),
     ("template-fix-undeclared", in_main("#pragma xmp template_fix @u[100]"), "template 'u' is not declared"),

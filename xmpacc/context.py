@@ -51,6 +51,8 @@ class Context:
     acc_entered: list = field(default_factory=list)   # variables of enter data / file-scope declare
     device_data: bool = False
     acc_data_dynamic: bool = False
+    # name -> copy of the FuncDef of each 'acc routine seq' function (device functions, acc_routine.py)
+    acc_routines: dict[str, c_ast.FuncDef] = field(default_factory=dict)
     has_main: bool = False
     main_params: int = 0
     main_returns_void: bool = False

@@ -29,6 +29,8 @@ from xmpacc.frontend.cparse import parse_c
 from xmpacc.frontend.preprocess import preprocess
 from xmpacc.passes import (
     acc_data,
+    acc_compute,
+    acc_routine,
     array,
     assign,
     attach,
@@ -59,7 +61,7 @@ PASSES: tuple[tuple[str, tuple[Pass, ...]], ...] = (
     ("locality", (locality.run,)),
     ("localize", (lower_decls.run, members.run, dynamic.run, library.run, array.run, gmove.run, assign.run,
                   subscripts.run)),
-    ("gpu", (acc_data.run, gpu.run)),
+    ("gpu", (acc_routine.run, acc_compute.run, acc_data.run, gpu.run)),
     ("loops", (loops.run,)),
     ("comm", (comm.run,)),
     ("check", (leftovers.run,)),

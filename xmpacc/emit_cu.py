@@ -39,5 +39,6 @@ def kernels_cu(unit: Unit, ctx: Context, name: str = "kernels.cu") -> str | None
             "prologue": k.prologue, "epilogue": k.epilogue, "body": body.rstrip(), "guard": k.guard,
             "walk": k.walk, "stream": k.info.get("stream", ""),
         })
+    routines = [HostGenerator().visit(fn).rstrip() for fn in ctx.acc_routines.values()]
     return escape_for_c(_reset_line_markers(_env().get_template("kernels.cu.j2").render(
-        version=__version__, sources=unit.path.rsplit("/", 1)[-1], kernels=rendered), name))
+        version=__version__, sources=unit.path.rsplit("/", 1)[-1], kernels=rendered, routines=routines), name))

@@ -42,6 +42,15 @@ static inline _xmpacc_sched_t _xmpacc_schedule_k(const _xmpacc_tdim_t *d, long l
   return s;
 }
 
+/* The whole range of a loop that no XMP loop distributes (a loop of an OpenACC compute
+ * construct runs all its iterations on this node's GPU). */
+static inline _xmpacc_sched_t _xmpacc_range_k(long long init, long long last, long long step) {
+  _xmpacc_sched_t s = _xmpacc_schedule_interval(init, last, step, step > 0 ? init : last,
+                                                step > 0 ? last : init);
+  s.inv_count = s.count > 0 ? 1.0 / (double)s.count : 0.0;
+  return s;
+}
+
 /* Iterations of a cyclic(w) loop come as positions; skip those off the progression. */
 static inline int _xmpacc_on_progression(long long g, long long init, long long step) {
   return (g - init) % step == 0;

@@ -49,6 +49,7 @@ _XMPACC_HD static inline long long _xmpacc_divmod(long long *rest, _xmpacc_sched
  * window lives in registers, and window rows come through the read-only data path */
 #define _XMPACC_UNROLL _Pragma("unroll")
 #define _XMPACC_LDG(p) __ldg(p)
+#define _XMPACC_ROUTINE static __device__   /* acc routine seq (acc_routine.py) */
 /* one thread per iteration; the grid spills into y only beyond its x limit */
 #define _XMPACC_TID \
   (((long long)blockIdx.y * gridDim.x + blockIdx.x) * ((long long)blockDim.x * blockDim.y * blockDim.z) \
@@ -62,6 +63,26 @@ _XMPACC_HD static inline long long _xmpacc_divmod(long long *rest, _xmpacc_sched
     combine;                                                                        \
   }
 #define _XMPACC_LANES_SUM(v, lanes) _XMPACC_LANES_SHUFFLE(v, lanes, (v) += _xmpacc_w)
+/* acc atomic update of x += v (acc_loopnest.py): atomicAdd of x's type; 64-bit integers
+ * add as unsigned (two's complement). */
+__device__ inline void _xmpacc_atomic_add_t(int *p, int v) { atomicAdd(p, v); }
+__device__ inline void _xmpacc_atomic_add_t(unsigned *p, unsigned v) { atomicAdd(p, v); }
+__device__ inline void _xmpacc_atomic_add_t(float *p, float v) { atomicAdd(p, v); }
+__device__ inline void _xmpacc_atomic_add_t(double *p, double v) { atomicAdd(p, v); }
+__device__ inline void _xmpacc_atomic_add_t(long long *p, long long v) {
+  atomicAdd((unsigned long long *)p, (unsigned long long)v);
+}
+__device__ inline void _xmpacc_atomic_add_t(unsigned long long *p, unsigned long long v) { atomicAdd(p, v); }
+__device__ inline void _xmpacc_atomic_add_t(long *p, long v) {
+  atomicAdd((unsigned long long *)p, (unsigned long long)v);
+}
+__device__ inline void _xmpacc_atomic_add_t(unsigned long *p, unsigned long v) {
+  atomicAdd((unsigned long long *)p, (unsigned long long)v);
+}
+template <typename T, typename U> __device__ inline void _xmpacc_atomic_add(T *p, U v) {
+  _xmpacc_atomic_add_t(p, (T)v);
+}
+#define _XMPACC_ATOMIC_ADD(x, v) _xmpacc_atomic_add(&(x), (v))
 #define _XMPACC_LANES_PROD(v, lanes) _XMPACC_LANES_SHUFFLE(v, lanes, (v) *= _xmpacc_w)
 #define _XMPACC_LANES_MAX(v, lanes) _XMPACC_LANES_SHUFFLE(v, lanes, (v) = _xmpacc_w > (v) ? _xmpacc_w : (v))
 #define _XMPACC_LANES_MIN(v, lanes) _XMPACC_LANES_SHUFFLE(v, lanes, (v) = _xmpacc_w < (v) ? _xmpacc_w : (v))
@@ -95,6 +116,7 @@ _XMPACC_HD static inline long long _xmpacc_divmod(long long *rest, _xmpacc_sched
 #include <limits.h>
 #include <float.h>
 #define _XMPACC_KERNEL void
+#define _XMPACC_ROUTINE static
 #define _XMPACC_RESTRICT restrict
 #define _XMPACC_UNROLL
 #define _XMPACC_LDG(p) (*(p))
@@ -103,6 +125,7 @@ _XMPACC_HD static inline long long _xmpacc_divmod(long long *rest, _xmpacc_sched
 #define _XMPACC_INF HUGE_VAL
 /* the host backend runs every kernel with one lane per iteration */
 #define _XMPACC_LANES_SUM(v, lanes) ((void)0)
+#define _XMPACC_ATOMIC_ADD(x, v) ((x) += (v))   /* threads run one after the other */
 #define _XMPACC_LANES_PROD(v, lanes) ((void)0)
 #define _XMPACC_LANES_MAX(v, lanes) ((void)0)
 #define _XMPACC_LANES_MIN(v, lanes) ((void)0)

@@ -47,6 +47,8 @@ void _xmpacc_acc_swap(const char * where, const void * key, long long size, cons
 void _xmpacc_reflect_init_acc(void * array, const char * where, const long long * widths);
 void _xmpacc_reflect_do_acc(void * array, const char * where);
 void _xmpacc_launch(const char * where, const char * kernel, long long total, long long nthreads, int nparams, const void * args, const long long * kinds);
+int _xmpacc_acc_compute_begin(const char * where, int n, const void * keys, const long long * sizes, const void * names, const int * modes);
+void _xmpacc_acc_compute_end(int region);
 void _xmpacc_device_wait(void);
 void _xmpacc_section_error(const char * where, int what, const char * name, const long long * a, const long long * b);
 void _xmpacc_bcast_section(void * base, const char * where, const long long * sec, const void * from_nodes, const long long * from_ref, const void * on_nodes, const long long * on_ref);

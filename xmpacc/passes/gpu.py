@@ -18,11 +18,11 @@ from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import AlreadyReported, XmpError, XmpErrors
 from xmpacc.directives import ast as xd
 from xmpacc.directives.openacc_ast import directive_name
-from xmpacc.passes import acc_nest, kernels, lanes, replicate, stream_walk, streaming
+from xmpacc.passes import acc_nest, kernel_gen, replicate
 from xmpacc.passes.attach import pragma_id
 from xmpacc.passes.canonical import CanonicalLoop, canonical, loc_of
 from xmpacc.passes.comm import reflect_calls
-from xmpacc.passes.kernel_vars import Replicated, check_body, classify
+from xmpacc.passes.kernel_vars import Replicated
 from xmpacc.passes.loops import _control_var, _nested_for, loop_indices, loop_offsets, loop_template
 from xmpacc.passes.loopsched import DimSched, dim_widths, sched_text
 from xmpacc.passes.reductions import loop_reduction_calls
@@ -128,7 +128,6 @@ class _GpuLowering(ScopedWalker):
             raise XmpError(d.on.loc, "'loop ... acc' whose on-ref names no loop index (as in "
                                      f"'{d.on.template.name}[i]') is not supported yet")
         body = fors[-1].stmt
-        check_body(body, lambda n: pragma_id(n) is not None)
         inner = acc_nest.first_acc_directive(body, self.ctx)
         if inner is not None:
             raise XmpError(inner.loc, f"'{directive_name(inner)}' (XcalableACC) inside an XMP-ACC "
@@ -138,64 +137,35 @@ class _GpuLowering(ScopedWalker):
             found = self.scope.find_c(n.name)
             if found is not None and (isinstance(found[1].type, c_ast.ArrayDecl) or self.scope.find_array(n.name)):
                 raise XmpError(n.loc, f"'{n.name}' is an array; private and firstprivate take scalars only")
-        reductions = {v.name.name: r.op for r in d.reductions for v in r.variables}
-        kv = classify(body, [lp.var for lp in loops], self.scope, self.active + self.ctx.acc_entered,
-                      [n.name for n in d.acc.private], [n.name for n in d.acc.firstprivate], reductions, d.loc)
         if d.acc.shared:
             raise XmpError(d.acc.shared[0].loc, "the shared clause is not supported yet "
                                                 "(replicated variables are shared already)")
-        for name, decl in kv.by_value + kv.private:
-            kernels.check_device_type(name, decl.type, node)
-        types = [self._control_type(lp, node) for lp in loops]
-        name = f"_xmpacc_loop_{self.unit.stem}_{d.loc.line}"
-        if any(k.name == name for k in self.ctx.kernels):
-            name += f"_{len(self.ctx.kernels)}"
-        plan, why = lanes.analyse(body)
-        split = plan is not None
-        device_body = kernels.device_body(body, kv)
-        if plan is not None:
-            device_body = kernels.split_lanes(device_body, plan)
-        kernel = kernels.Kernel(name, kernels.build_params(loops, kv, split),
-                                kernels.prologue(loops, types, kv, split), device_body,
-                                kernels.epilogue(kv, split), f"{d.loc.file}:{d.loc.line}", node.coord,
-                                {"lanes": why if plan is None else
-                                 "split over lanes; accumulators " + ", ".join(a for a, _ in plan.accumulators)},
-                                kernels.body_guard(kv, split))
-        streaming.attach(kernel, loops, types, kv, split)
-        self.ctx.kernels.append(kernel)
-        self.ctx.info.append(facts.kernel(d, tmpl, indices, kernel, kv, plan))
-        return self._host_side(d, tmpl, indices, loops, kernel, node)
-
-    def _template(self, d: xd.Loop) -> TemplateSym:
-        return loop_template(d, self.scope)
-
-    def _control_type(self, lp: CanonicalLoop, node: c_ast.Node) -> str:
-        decl = lp.declared or (self.scope.find_c(lp.var) or (None, None))[1]
-        if decl is None:
-            raise XmpError(loc_of(node), f"loop variable '{lp.var}' is not declared")
-        kernels.check_device_type(lp.var, decl.type, node)
-        return " ".join(kernels._type_names(decl.type))
-
-    def _host_side(self, d: xd.Loop, tmpl: TemplateSym, indices: dict[str, int], loops: list[CanonicalLoop],
-                   kernel: kernels.Kernel, node: c_ast.For) -> c_ast.Node:
-        where = cbuild.where_literal(d.loc)
-        assert d.acc is not None
-        stream = kernel.info.get("stream_plan")
-        nthreads = " * ".join(f"({e.text})" for e in d.acc.num_threads) or \
-            (str(stream.threads) if stream is not None else DEFAULT_THREADS)
-        mode, widths = dim_widths(d, tmpl)
-        offsets = loop_offsets(d)
-        text = "".join(sched_text(DimSched(lp.var, indices[lp.var], offsets.get(lp.var), mode,
-                                           widths.get(indices[lp.var])),
-                                  lp, f"&{tmpl.c_name}.dim[{indices[lp.var]}]", kernel=True) for lp in loops)
-        text += kernels.launch_text(kernel, loops, where, nthreads,
-                                    stream_walk.launch_total(loops, stream) if stream is not None else None)
+        spec = kernel_gen.NestSpec(
+            d.loc, node, loops, self._scheds(d, tmpl, indices, loops), body,
+            [n.name for n in d.acc.private], [n.name for n in d.acc.firstprivate],
+            {v.name.name: r.op for r in d.reductions for v in r.variables},
+            " * ".join(f"({e.text})" for e in d.acc.num_threads) or DEFAULT_THREADS,
+            stream=not d.acc.num_threads)
+        gen = kernel_gen.generate(spec, self.scope, self.active + self.ctx.acc_entered, self.ctx, self.unit,
+                                  lambda n: pragma_id(n) is not None)
+        self.ctx.info.append(facts.kernel(d, tmpl, indices, gen.kernel, gen.kv, gen.plan))
         mask = [0] * tmpl.ndims
         for t in indices.values():
             mask[t] = 1
         before, after = loop_reduction_calls(d, tmpl, mask, self.scope, node.coord)
-        items = before + cbuild.stmts(text, node.coord) + after
-        return c_ast.Compound(items, node.coord)
+        return c_ast.Compound(before + cbuild.stmts(gen.host_text, node.coord) + after, node.coord)
+
+    def _template(self, d: xd.Loop) -> TemplateSym:
+        return loop_template(d, self.scope)
+
+    def _scheds(self, d: xd.Loop, tmpl: TemplateSym, indices: dict[str, int],
+                loops: list[CanonicalLoop]) -> str:
+        """Host C declaring this node's schedule of every distributed loop."""
+        mode, widths = dim_widths(d, tmpl)
+        offsets = loop_offsets(d)
+        return "".join(sched_text(DimSched(lp.var, indices[lp.var], offsets.get(lp.var), mode,
+                                           widths.get(indices[lp.var])),
+                                  lp, f"&{tmpl.c_name}.dim[{indices[lp.var]}]", kernel=True) for lp in loops)
 
 
 def _distributed_prefix(node: c_ast.For, indices: dict[str, int], tmpl: TemplateSym,

@@ -111,12 +111,13 @@ def _assigned(body: c_ast.Node) -> dict[str, c_ast.Node]:
     return out
 
 
-def check_body(body: c_ast.Node, is_xmp_pragma) -> None:  # type: ignore[no-untyped-def]
-    """Constructs a kernel cannot contain."""
+def check_body(body: c_ast.Node, is_xmp_pragma,  # type: ignore[no-untyped-def]
+               routines: frozenset[str] = frozenset()) -> None:
+    """Constructs a kernel cannot contain (``routines``: 'acc routine seq' functions, callable)."""
     for node in walk(body):
         if isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID):
             name = node.name.name
-            if not name.startswith(("_XMPACC_", "_xmpacc_")) and name not in DEVICE_FUNCTIONS:
+            if not name.startswith(("_XMPACC_", "_xmpacc_")) and name not in DEVICE_FUNCTIONS and name not in routines:
                 raise XmpError(loc_of(node), f"call of '{name}' in an acc loop: only CUDA math functions "
                                              "can be called on the GPU")
         elif isinstance(node, c_ast.FuncCall):
@@ -154,10 +155,11 @@ def _classify_one(ident: c_ast.ID, decl: c_ast.Decl, scope: Scope, replicated: l
     if isinstance(decl.type, c_ast.FuncDecl):
         raise XmpError(loc_of(ident), f"function '{name}' used as a value in an acc loop")
     rep = next((r for r in replicated if r.decl is decl), None)
-    if isinstance(decl.type, c_ast.PtrDecl) and scope.find_array(name) is None:
+    if isinstance(decl.type, c_ast.PtrDecl) and scope.find_array(name) is None and rep is None:
         raise XmpError(loc_of(ident), f"pointer '{name}' used in an acc loop; the GPU cannot follow "
                                       "host pointers: use a replicated array")
-    is_array = scope.find_array(name) is not None or isinstance(decl.type, c_ast.ArrayDecl)
+    # a pointer with a device copy: p[0:n] in a data clause of an OpenACC construct
+    is_array = scope.find_array(name) is not None or isinstance(decl.type, (c_ast.ArrayDecl, c_ast.PtrDecl))
     if name in reductions:
         if is_array:
             raise XmpError(loc_of(ident), f"array '{name}' as a reduction variable of an acc loop "
@@ -196,7 +198,12 @@ def classify(body: c_ast.Node, control: list[str], scope: Scope, replicated: lis
     assigned = _assigned(body)
     seen: set[str] = set(control) | local
     problems: list[XmpError] = []
-    for ident in _referenced(body):
+    referenced = _referenced(body)
+    for name in sorted(local - set(control) - set(private)):
+        found = scope.find_c(name)   # an inner loop's control variable declared outside: per thread
+        if found is not None and any(i.name == name for i in referenced):
+            out.private.append((name, found[1]))
+    for ident in referenced:
         name = ident.name
         if "." in name or "->" in name:   # the descriptor member of an object (structs.py)
             at = loc_of(ident) if getattr(ident.coord, "line", 0) else where

@@ -313,7 +313,7 @@ def launch_text(kernel: Kernel, loops: list[CanonicalLoop], where: str, nthreads
     args = ", ".join(p.host_arg if p.host_arg.startswith("(void *)") else f"(void *) {p.host_arg}"
                      for p in kernel.params)
     kinds = ", ".join(f"{p.kind}, {p.a}, {p.b}" for p in kernel.params)
-    total = total or " * ".join(f"_xmpacc_s_{lp.var}.count" for lp in loops)
+    total = total or " * ".join(f"_xmpacc_s_{lp.var}.count" for lp in loops) or "1"   # no loops: one thread
     return (f"long long _xmpacc_total = {total};"
             f"_xmpacc_launch({where}, \"{kernel.name}\", _xmpacc_total, {nthreads}, {len(kernel.params)}, "
             f"(void *[]){{{args}}}, (const long long []){{{kinds}}});")

@@ -1,0 +1,71 @@
+"""The implicit data region of an OpenACC compute construct (XcalableACC §2).
+
+``acc parallel loop`` / ``kernels loop`` / ``parallel`` / ``kernels`` open a data region
+around themselves: their data clauses and, for every array the kernels use that no clause
+names, OpenACC 2.5's implicit ``copy``.  Every mode has present_or semantics: a variable
+that already has a device copy (``acc replicate``, an enclosing data region) is used as it
+is and not copied; otherwise the region makes the copy, moves it in (copy, copyin) at the
+start and out (copy, copyout) at the end, and frees it.  ``present`` of an absent variable
+is an error naming the line and the variable.  Keys and sizes are those of
+``_xmpacc_replicate_begin`` (runtime/acc.py): an aligned array's copy is its local block
+with shadows.
+"""
+
+from __future__ import annotations
+
+import ctypes
+from typing import Any
+
+from .contract import DATA_COPY, DATA_COPYIN, DATA_COPYOUT, DATA_PRESENT
+from .errors import RuntimeFailure, where_text
+
+
+class AccComputeRuntime:
+    """Mixed into ``api.Runtime``; uses the device copies of ``AccRuntime``."""
+
+    copies: dict[int, Any]
+    backend: Any
+    generation: int
+
+    def _xmpacc_acc_compute_begin(self, where: bytes, n: int, keys: int, sizes: int, names: int,
+                                  modes: int) -> int:
+        w = where_text(where)
+        backend = self._need_backend(w)  # type: ignore[attr-defined]
+        key_list = list((ctypes.c_void_p * n).from_address(keys)) if n else []
+        size_list = list((ctypes.c_longlong * n).from_address(sizes)) if n else []
+        mode_list = list((ctypes.c_int * n).from_address(modes)) if n else []
+        name_list = [ctypes.cast(p, ctypes.c_char_p).value.decode()
+                     for p in (ctypes.c_void_p * n).from_address(names)] if n else []
+        made: list[tuple[int, int]] = []
+        for key, size, name, mode in zip(key_list, size_list, name_list, mode_list):
+            if key in self.copies:
+                continue   # present: used as it is
+            if mode == DATA_PRESENT:
+                raise RuntimeFailure(w, f"'{name}' is not present on the device (present clause)")
+            copy = self._device_copy(key, size, name, w, backend)  # type: ignore[attr-defined]
+            self.copies[key] = copy
+            if mode in (DATA_COPY, DATA_COPYIN) and copy.nbytes:
+                backend.copy_in(copy.buffer, copy.host_addr, copy.nbytes)
+            made.append((key, mode))
+        if made:
+            self.generation += 1
+        regions = self.__dict__.setdefault("_compute_regions", {})
+        region = len(regions) + 1
+        while region in regions:
+            region += 1
+        regions[region] = made
+        return region
+
+    def _xmpacc_acc_compute_end(self, region: int) -> None:
+        made = self.__dict__.get("_compute_regions", {}).pop(region, [])
+        if not made:
+            return
+        self.backend.wait()
+        for key, mode in made:
+            copy = self.copies.pop(key, None)
+            if copy is None:
+                continue
+            if mode in (DATA_COPY, DATA_COPYOUT) and copy.nbytes:
+                self.backend.copy_out(copy.buffer, copy.host_addr, copy.nbytes)
+            self.backend.unpin(copy.host_addr, copy.nbytes)
+        self.generation += 1

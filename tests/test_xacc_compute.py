@@ -1,0 +1,186 @@
+"""XcalableACC compute constructs (XcalableACC.md §2): ``acc parallel loop``, ``kernels
+loop``, ``parallel``/``kernels`` regions with ``acc loop``, with and without an XMP loop.
+
+The programs of tests/xacc_compute/ run on the host backend under mpirun and print what
+their serial builds (cc, pragmas ignored) print; the generated host C and .cu of basic.c
+are golden (``XMPACC_UPDATE_GOLDEN=1`` rewrites them, compiled from the repository root
+with a relative path so that the #line markers do not depend on the machine); the
+mistakes are reported at their column.  The GPU runs are marked ``gpu``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO, run_mpi, run_xmpacc, same_output, serial_output
+
+PROGRAMS = Path(__file__).parent / "xacc_compute"
+GOLDEN = Path(__file__).parent / "golden"
+HOST = {"XMPACC_DEVICE": "host"}
+CASES = {"basic.c": (1, 2, 3, 4), "ops.c": (2, 4)}
+
+
+def _gpus() -> int:
+    try:
+        import cupy
+
+        return int(cupy.cuda.runtime.getDeviceCount())
+    except Exception:   # no CuPy, no driver: no GPU
+        return 0
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, str]]:
+    tmp = tmp_path_factory.mktemp("xacc_compute")
+    out = {}
+    for name in CASES:
+        exe = tmp / Path(name).stem
+        r = run_xmpacc(f"tests/xacc_compute/{name}", "-o", str(exe), "--keep", cwd=REPO)
+        assert r.returncode == 0, r.stderr
+        out[name] = (exe, serial_output(PROGRAMS / name, tmp))
+    return out
+
+
+@pytest.mark.mpi
+@pytest.mark.parametrize("name,nprocs", [(n, p) for n, counts in CASES.items() for p in counts])
+def test_compute_program_on_host_backend(built: dict[str, tuple[Path, str]], name: str, nprocs: int) -> None:
+    exe, expected = built[name]
+    r = run_mpi(nprocs, exe, env=HOST)
+    assert r.returncode == 0, r.stderr
+    same_output(r.stdout, expected)
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(_gpus() == 0, reason="needs a CUDA GPU")
+@pytest.mark.parametrize("name,nprocs", [(n, p) for n, counts in CASES.items() for p in counts])
+def test_compute_program_on_gpu(built: dict[str, tuple[Path, str]], name: str, nprocs: int) -> None:
+    exe, expected = built[name]
+    r = run_mpi(nprocs, exe, env={"XMPACC_DEVICE": "cuda"})
+    assert r.returncode == 0, r.stderr
+    same_output(r.stdout, expected)
+
+
+@pytest.mark.parametrize("suffix", [".cu", ".host.c"])
+def test_golden_generated_code(built: dict[str, tuple[Path, str]], suffix: str) -> None:
+    exe, _ = built["basic.c"]
+    text = re.sub(r"xmpacc [0-9][\w.+-]*", "xmpacc", exe.with_suffix(suffix).read_text(), count=1)  # the version
+    assert str(REPO) not in text, "a machine-dependent path in the generated code"
+    golden = GOLDEN / f"xacc_compute_basic{suffix}"
+    if os.environ.get("XMPACC_UPDATE_GOLDEN"):
+        golden.write_text(text)
+    assert golden.exists(), f"no golden file {golden}: run with XMPACC_UPDATE_GOLDEN=1"
+    assert text == golden.read_text()
+
+
+def test_one_kernel_generator_lane_split_inner_vector_reduction(built: dict[str, tuple[Path, str]]) -> None:
+    """The inner 'acc loop vector reduction(+:r)' is shared by lanes, like an XMP-ACC loop's."""
+    exe, _ = built["basic.c"]
+    cu = exe.with_suffix(".cu").read_text()
+    kernel = cu[cu.index("_XMPACC_KERNEL _xmpacc_loop_basic_c_43("):]
+    kernel = kernel[:kernel.index("#ifndef __CUDACC__")]
+    assert "_xmpacc_lanes_arg" in kernel and "_XMPACC_LANES_SUM(r, _xmpacc_lanes);" in kernel
+
+
+# ------------------------------------------------------------------ mistakes
+
+BASE = """\
+#include <stdio.h>
+#define N 16
+double a[N], b[N], c[N];
+double *ptr;
+#pragma xmp nodes p[*]
+#pragma xmp template t[N]
+#pragma xmp distribute t[block] onto p
+#pragma xmp align a[i] with t[i]
+#pragma xmp align b[i] with t[i]
+double helper(double x) {{ return x; }}
+int main(void) {{
+  int i, j; double s = 0;
+{body}
+  return 0;
+}}
+"""
+
+ERRORS = [
+    # (body, line, column, fragment)
+    ("#pragma acc parallel loop\n  for (i = 0; i < N; i++) s = c[i];", 14, 27,
+     "scalar 's' is assigned in the acc loop"),
+    ("#pragma acc parallel loop\n  for (i = 0; i < N; i++) c[i] = ptr[i];", 14, 34,
+     "pointer 'ptr' of unknown extent in 'acc parallel loop': name it in a data clause with its extent, "
+     "copy(ptr[0:n])"),
+    ("#pragma acc parallel loop copy(ptr)\n  for (i = 0; i < N; i++) c[i] = 1;", 13, 32,
+     "'ptr' is a pointer of unknown extent: name it with its extent, copy(ptr[0:n])"),
+    ("#pragma acc parallel loop collapse(2)\n  for (i = 0; i < N; i++) c[i] = 1;", 13, 36,
+     "collapse(2) needs 2 perfectly nested for loops, found 1"),
+    ("#pragma acc parallel loop collapse(2)\n  for (i = 0; i < N; i++)\n    for (j = i; j < N; j++) c[j] = 1;",
+     15, 5, "the bounds of loop 'j' depend on 'i'"),
+    ("#pragma acc parallel loop\n  for (i = 0; i < N; i++) {\n#pragma xmp barrier\n  c[i] = 1; }", 15, 9,
+     "XMP directives are not allowed inside an acc loop"),
+    ("#pragma acc parallel loop\n  for (i = 0; i < N; i++) c[i] = helper(1.0);", 14, 34, "call of 'helper'"),
+    ("#pragma acc parallel\n  {\n  s = 1;\n  }", 15, 3,
+     "statements other than 'acc loop' nests in 'acc parallel' are not supported yet"),
+    ("#pragma acc kernels\n  {\n  for (i = 0; i < N; i++) c[i] = 1;\n  }", 15, 3,
+     "without '#pragma acc loop' above it is not supported yet"),
+    ("#pragma acc parallel\n  s = 1;", 13, 13, "'acc parallel' must be followed by a compound statement"),
+    ("#pragma acc parallel loop default(none)\n  for (i = 0; i < N; i++) c[i] = 1;", 14, 27,
+     "array 'c' is not named in a data clause of 'acc parallel loop', which has default(none)"),
+    ("#pragma acc parallel loop copy(a[0:4])\n  for (i = 0; i < N; i++) a[i] = 1;", 13, 32,
+     "this section of 'a' in a data clause of a compute construct is not supported yet"),
+    ("#pragma acc parallel loop\n  for (i = 0; i < N; i++) {\n#pragma acc data copy(b)\n  { c[i] = 1; } }", 15, 13,
+     "'acc data' is not allowed inside an OpenACC compute construct"),
+    ("#pragma xmp loop on t[j]\n#pragma acc parallel loop\n  for (i = 0; i < N; i++) {\n    c[i] = 0;\n"
+     "    for (j = 0; j < N; j++) a[j] = 1; }", 13, 13,
+     "the distributed loop of 'j' is not perfectly nested in the loops of the OpenACC construct: not supported yet"),
+    ("#pragma acc parallel loop deviceptr(ptr)\n  for (i = 0; i < N; i++) c[i] = 1;", 13, 27,
+     "the 'deviceptr' clause on a compute construct is not supported yet"),
+    ("#pragma acc parallel loop\n  for (i = 0; i < N; i++) {\n#pragma acc atomic capture\n  c[i] += 1; }", 15, 13,
+     "'acc atomic capture' is not supported yet"),
+]
+
+
+@pytest.mark.parametrize("body,line,col,fragment", ERRORS)
+def test_compute_diagnostics(tmp_path: Path, body: str, line: int, col: int, fragment: str) -> None:
+    src = tmp_path / "prog.c"
+    src.write_text(BASE.format(body=body))
+    out = tmp_path / "prog"
+    r = run_xmpacc(str(src), "-o", str(out))
+    assert r.returncode == 1, r.stderr
+    assert r.stderr.startswith(f"{src}:{line}:{col}: error:"), r.stderr
+    assert fragment in r.stderr, r.stderr
+    assert "not supported yet" not in r.stderr or "not supported yet" in fragment, r.stderr
+    assert "Traceback" not in r.stderr
+    assert not out.exists()
+
+
+def test_present_of_an_absent_array_fails_at_run_time(tmp_path: Path) -> None:
+    src = tmp_path / "prog.c"
+    src.write_text(BASE.format(body="#pragma acc parallel loop present(c)\n  for (i = 0; i < N; i++) c[i] = 1;"))
+    exe = tmp_path / "prog"
+    r = run_xmpacc(str(src), "-o", str(exe))
+    assert r.returncode == 0, r.stderr
+    r = run_mpi(2, exe, env=HOST)
+    assert r.returncode != 0
+    assert "prog.c:13" in r.stderr and "'c' is not present on the device (present clause)" in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr
+
+
+@pytest.mark.parametrize("source,line,col,fragment", [
+    ("double h(double x) { return x; }\n#pragma acc routine seq\ndouble f(double x) { return h(x); }\n", 3, 29,
+     "call of 'h' in 'acc routine' function 'f'"),
+    ("double g;\n#pragma acc routine seq\ndouble f(double x) { return x + g; }\n", 3, 33,
+     "reads the file-scope variable 'g', which is host memory: not supported yet"),
+    ("#pragma acc routine seq\nint k;\n", 1, 13, "'acc routine' must stand before a function definition"),
+    ("#pragma acc routine(nowhere) seq\n", 1, 13, "'acc routine' function 'nowhere' is not defined in this file"),
+])
+def test_routine_diagnostics(tmp_path: Path, source: str, line: int, col: int, fragment: str) -> None:
+    src = tmp_path / "prog.c"
+    src.write_text(source + "int main(void) { return 0; }\n")
+    r = run_xmpacc(str(src), "-o", str(tmp_path / "prog"))
+    assert r.returncode == 1, r.stderr
+    assert r.stderr.startswith(f"{src}:{line}:{col}: error:"), r.stderr
+    assert fragment in r.stderr and "Traceback" not in r.stderr, r.stderr

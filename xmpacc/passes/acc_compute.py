@@ -1,0 +1,324 @@
+"""Pass acc_compute: XcalableACC compute constructs (XcalableACC.md §2) onto the one kernel
+generator (kernel_gen.py), the same one that makes XMP-ACC's ``loop ... acc`` kernels.
+
+Before:                                        After (host C; the kernel goes to prog.cu):
+    #pragma xmp loop on t[i] reduction(+:s)        { int _xmpacc_acc_1 = _xmpacc_acc_compute_begin(
+    #pragma acc parallel loop reduction(+:s)           "f.c:12", 1, (const void *[]){&_xmpacc_a_a}, ...);
+    for (i = 0; i < N; i++)                          { <s saved> _xmpacc_sched_t _xmpacc_s_i = ...;
+      s += a[i];                                       _xmpacc_launch("f.c:12", "_xmpacc_loop_f_c_12", ...);
+                                                       <XMP reduction of s over the nodes> }
+                                                     _xmpacc_acc_compute_end(_xmpacc_acc_1); }
+
+* ``parallel loop`` / ``kernels loop``: one kernel over the nest (acc_loopnest.py), with
+  or without an XMP ``loop`` in either order above it;
+* ``parallel`` / ``kernels`` followed by ``{ ... }`` holding ``acc loop`` nests: one
+  kernel per nest, in order, inside one data region;
+* data: the construct's clauses, then every array its kernels use that no clause names
+  (OpenACC 2.5 implicit ``copy``; ``default(present)``: ``present``), all with present_or
+  semantics at run time (runtime/acc_compute.py); scalars are firstprivate unless a clause
+  of the construct or an enclosing ``acc replicate`` puts them on the device.
+
+Runs before the gpu pass, so it still sees the ``acc replicate`` regions around it.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+
+from pycparser import c_ast
+
+from xmpacc import cbuild
+from xmpacc.context import Context, Unit
+from xmpacc.diagnostics import AlreadyReported, SourceLoc, XmpError, XmpErrors
+from xmpacc.directives import ast as xd
+from xmpacc.directives.openacc_ast import AccCompute, AccLoop, DataClause, directive_name
+from xmpacc.passes import acc_loopnest, acc_nest, kernel_gen
+from xmpacc.passes.attach import acc_directive, acc_pragma_id, pragma_id
+from xmpacc.passes.canonical import loc_of
+from xmpacc.passes.kernel_vars import Replicated, _referenced
+from xmpacc.passes.reductions import loop_reduction_calls
+from xmpacc.runtime.contract import DATA_COPY, DATA_COPYIN, DATA_COPYOUT, DATA_CREATE, DATA_PRESENT
+from xmpacc.scoping import ScopedWalker
+from xmpacc.symbols import Scope, ScopeTree
+
+_MODES = {"copy": DATA_COPY, "present_or_copy": DATA_COPY, "copyin": DATA_COPYIN,
+          "present_or_copyin": DATA_COPYIN, "copyout": DATA_COPYOUT, "present_or_copyout": DATA_COPYOUT,
+          "create": DATA_CREATE, "present_or_create": DATA_CREATE, "present": DATA_PRESENT}
+
+
+@dataclass
+class _Datum:
+    rep: Replicated
+    size: str       # C expression: bytes, -1 for an aligned array
+    mode: int
+
+
+def _is_pragma(node: c_ast.Node) -> bool:
+    return pragma_id(node) is not None or acc_pragma_id(node) is not None
+
+
+class _ComputeLowering(ScopedWalker):
+    def __init__(self, tree: ScopeTree, ctx: Context, unit: Unit, present: list[Replicated]) -> None:
+        super().__init__(tree)
+        self.ctx, self.unit = ctx, unit
+        self.present = present      # scalars of enclosing acc replicate regions
+        self.constructs = 0
+
+    # ------------------------------------------------------------ walking
+
+    def visit_Compound(self, node: c_ast.Compound) -> None:
+        items = node.block_items or []
+        out: list[c_ast.Node] = []
+        i = 0
+        while i < len(items):
+            item = items[i]
+            nest = acc_nest.nest_of_pragma(items, i, self.ctx) if _is_pragma(item) else None
+            if nest is not None and isinstance(nest.acc, AccCompute) and nest.acc.loop is not None:
+                i = next(k for k in range(i, len(items)) if items[k] is nest.loop) + 1
+                out.append(self._guarded(nest.acc, lambda: self._combined(nest), nest.loop))
+                continue
+            d = acc_directive(item, self.ctx)
+            if isinstance(d, AccCompute):
+                body = items[i + 1] if i + 1 < len(items) else None
+                i += 2 if body is not None else 1
+                out.append(self._guarded(d, lambda: self._region(d, body), body))
+                continue
+            reps = self._replicated_scalars(item, items[i + 1] if i + 1 < len(items) else None)
+            self.present += reps
+            self.visit(item)
+            out.append(item)
+            i += 1
+            if reps and i < len(items):
+                self.visit(items[i])
+                out.append(items[i])
+                i += 1
+            del self.present[len(self.present) - len(reps):]
+        node.block_items = out
+
+    def _guarded(self, d: AccCompute, lower, fallback: c_ast.Node | None) -> c_ast.Node:  # type: ignore[no-untyped-def]
+        """Lower one construct; on a mistake report it and keep the statement without its
+        directives (so that the check stage does not report the construct again)."""
+        try:
+            return lower()
+        except (XmpError, XmpErrors) as err:
+            for e in err.errors if isinstance(err, XmpErrors) else [err]:
+                self.ctx.diags.add(e)
+        except AlreadyReported:
+            pass
+        return fallback if fallback is not None else c_ast.EmptyStatement()
+
+    def _replicated_scalars(self, item: c_ast.Node, nxt: c_ast.Node | None) -> list[Replicated]:
+        """Scalars of an ``acc replicate`` region that starts at ``item``: shared on the device."""
+        if pragma_id(item) is None or not isinstance(nxt, c_ast.Compound):
+            return []
+        out = []
+        for d in self.ctx.directives.get(id(item), []):
+            if isinstance(d, xd.AccReplicate):
+                out += [r for r in (_scalar(self.scope, n.name) for n in d.variables) if r is not None]
+        return out
+
+    # ------------------------------------------------------------ constructs
+
+    def _combined(self, nest: acc_nest.AccNest) -> c_ast.Node:
+        assert isinstance(nest.acc, AccCompute) and nest.acc.loop is not None
+        host = _host_copy([p for p in [nest.xmp_pragma] if p is not None] + [nest.loop]) \
+            if nest.acc.if_ is not None else None
+        part = acc_loopnest.build(nest, nest.acc, nest.acc.loop, self.scope, self.ctx)
+        return _if(nest.acc, self._construct(nest.acc, [part], nest.loop.coord), host)
+
+    def _region(self, d: AccCompute, body: c_ast.Node | None) -> c_ast.Node:
+        name = directive_name(d)
+        if not isinstance(body, c_ast.Compound):
+            raise XmpError(d.loc, f"'{name}' must be followed by a compound statement {{ ... }} "
+                                  f"(or write '{name} loop' above a for loop)")
+        host = _host_copy([body]) if d.if_ is not None else None
+        items = body.block_items or []
+        parts = []
+        k = 0
+        while k < len(items):
+            item = items[k]
+            nest = acc_nest.nest_of_pragma(items, k, self.ctx) if _is_pragma(item) else None
+            if nest is not None and isinstance(nest.acc, AccLoop):
+                parts.append(acc_loopnest.build(nest, d, nest.acc.loop, self.scope, self.ctx))
+                k = next(j for j in range(k, len(items)) if items[j] is nest.loop) + 1
+            elif isinstance(item, c_ast.For):
+                raise XmpError(loc_of(item), f"a for loop in '{name}' without '#pragma acc loop' above it is "
+                                             "not supported yet (add '#pragma acc loop independent')")
+            else:
+                what = acc_directive(item, self.ctx)
+                at = what.loc if what is not None else loc_of(item)
+                raise XmpError(at, f"statements other than 'acc loop' nests in '{name}' are not supported yet")
+        return _if(d, self._construct(d, parts, body.coord), host)
+
+    def _construct(self, d: AccCompute, parts: list[acc_loopnest.AccLoopNest], coord: object) -> c_ast.Node:
+        data = self._data(d, parts)
+        replicated = [x.rep for x in data] + [r for r in self.present if all(r.decl is not x.rep.decl for x in data)]
+        self.constructs += 1
+        region = f"_xmpacc_acc_{self.constructs}"
+        items = cbuild.stmts(f"int {region} = {_begin_call(d.loc, data)};", coord)
+        problems: list[XmpError] = []
+        for part in parts:
+            try:
+                items.append(self._kernel(part, replicated, coord))
+            except XmpErrors as err:
+                problems += err.errors
+        if problems:
+            raise XmpErrors(problems)
+        items += cbuild.stmts(f"_xmpacc_acc_compute_end({region});", coord)
+        return c_ast.Compound(items, coord)
+
+    def _kernel(self, part: acc_loopnest.AccLoopNest, replicated: list[Replicated], coord: object) -> c_ast.Node:
+        gen = kernel_gen.generate(part.spec, self.scope, replicated, self.ctx, self.unit, _is_pragma)
+        before: list[c_ast.Node] = []
+        after: list[c_ast.Node] = []
+        if part.xmp is not None and part.tmpl is not None and part.xmp.reductions:
+            mask = [0] * part.tmpl.ndims
+            for t in part.indices.values():
+                mask[t] = 1
+            before, after = loop_reduction_calls(part.xmp, part.tmpl, mask, self.scope, coord)
+        return c_ast.Compound(before + cbuild.stmts(gen.host_text, coord) + after, coord)
+
+    # ------------------------------------------------------------ data
+
+    def _data(self, d: AccCompute, parts: list[acc_loopnest.AccLoopNest]) -> list[_Datum]:
+        out: list[_Datum] = []
+        for clause in d.data:
+            for ref in clause.items:
+                out.append(self._clause_item(clause, ref))
+        named = {id(x.rep.decl) for x in out}
+        implicit = DATA_PRESENT if d.default is not None and d.default.kind == "present" else DATA_COPY
+        for part in parts:
+            own = set(part.spec.private) | set(part.spec.reductions)   # per thread: no device copy
+            for ident in _referenced(part.spec.body):
+                found = self.scope.find_c(ident.name)
+                if found is None or id(found[1]) in named or ident.name in own:
+                    continue
+                if (isinstance(found[1].type, c_ast.PtrDecl) or _is_param(self.scope, ident.name)) \
+                        and self.scope.find_array(ident.name) is None \
+                        and all(r.decl is not found[1] for r in self.present):
+                    raise XmpError(loc_of(ident), f"pointer '{ident.name}' of unknown extent in '{directive_name(d)}': "
+                                                  f"name it in a data clause with its extent, copy({ident.name}[0:n])")
+                rep = _array(self.scope, ident.name, found[1])
+                if rep is not None:
+                    if d.default is not None and d.default.kind == "none":
+                        raise XmpError(loc_of(ident), f"array '{ident.name}' is not named in a data clause of "
+                                                      f"'{directive_name(d)}', which has default(none)")
+                    named.add(id(found[1]))
+                    out.append(_Datum(rep, _size(rep), implicit))
+        return out
+
+    def _clause_item(self, clause: DataClause, ref: xd.VarRef) -> _Datum:
+        if clause.kind not in _MODES:
+            raise XmpError(clause.loc, f"the '{clause.spelling}' clause on a compute construct is not supported yet")
+        found = self.scope.find_c(ref.name.name)
+        if found is None:
+            raise XmpError(ref.loc, f"'{ref.name.name}' in {clause.spelling}(...) is not declared")
+        rep = _array(self.scope, ref.name.name, found[1]) or _scalar(self.scope, ref.name.name)
+        if ref.subs is not None:
+            return _Datum(*_section(self.scope, ref, found[1], rep), _MODES[clause.kind])
+        if rep is None:
+            raise XmpError(ref.loc, f"'{ref.name.name}' is a pointer of unknown extent: name it with its extent, "
+                                    f"{clause.spelling}({ref.name.name}[0:n])")
+        return _Datum(rep, _size(rep), _MODES[clause.kind])
+
+
+def _host_copy(nodes: list[c_ast.Node]) -> list[c_ast.Node]:
+    """The statements as the host runs them when the ``if`` clause is false: a copy
+    without OpenACC lines, sharing the XMP pragma nodes (directives are found by node)."""
+    keep = {id(n): n for node in nodes for n in cbuild.walk(node) if pragma_id(n) is not None}
+    out = [copy.deepcopy(node, dict(keep)) for node in nodes]
+    for node in out:
+        for inner in cbuild.walk(node):
+            if isinstance(inner, c_ast.Compound) and inner.block_items:
+                inner.block_items = [i for i in inner.block_items if acc_pragma_id(i) is None]
+    return out
+
+
+def _if(d: AccCompute, device: c_ast.Node, host: list[c_ast.Node] | None) -> c_ast.Node:
+    """``if (cond) <device construct> else <host statements>`` for an ``if`` clause."""
+    if d.if_ is None or host is None:
+        return device
+    branch = cbuild.stmt(f"if ({d.if_.text}) {{ }} else {{ }}", getattr(device, "coord", None))
+    branch.iftrue = device
+    branch.iffalse = c_ast.Compound(host, branch.coord)
+    return branch
+
+
+def _is_param(scope: Scope, name: str) -> bool:
+    """A function parameter (``double a[N]`` is a pointer there: no extent to copy)."""
+    found = scope.find_c(name)
+    return found is not None and name in found[0].params and isinstance(found[1].type, c_ast.ArrayDecl)
+
+
+def _array(scope: Scope, name: str, decl: c_ast.Decl) -> Replicated | None:
+    """An aligned or constant-size C array as a device variable, else None."""
+    array = scope.find_array(name)
+    if array is not None:
+        return Replicated(name, decl, array, f"&{array.c_name}")
+    if isinstance(decl.type, c_ast.ArrayDecl) and not _is_param(scope, name):
+        t = decl.type
+        while isinstance(t, c_ast.ArrayDecl):
+            if t.dim is None:
+                raise XmpError(loc_of(decl), f"array '{name}' has an unknown size and cannot be copied "
+                                             "to the device")
+            t = t.type
+        return Replicated(name, decl, None, name)
+    return None
+
+
+def _scalar(scope: Scope, name: str) -> Replicated | None:
+    found = scope.find_c(name)
+    if found is None or scope.find_array(name) is not None or not isinstance(found[1].type, c_ast.TypeDecl):
+        return None
+    return Replicated(name, found[1], None, f"&{name}")
+
+
+def _section(scope: Scope, ref: xd.VarRef, decl: c_ast.Decl,
+             rep: Replicated | None) -> tuple[Replicated, str]:
+    """``p[0:n]`` of a pointer or of a C array: the first n elements (rows)."""
+    name = ref.name.name
+    subs = ref.subs or ()
+    first = subs[0]
+    if scope.find_array(name) is not None or not isinstance(first, xd.SectionTriplet) \
+            or first.length is None or (first.base is not None and first.base.text.strip() != "0") \
+            or first.step is not None or any(isinstance(s, xd.SectionTriplet) and
+                                             (s.base, s.length, s.step) != (None, None, None) for s in subs[1:]):
+        raise XmpError(ref.loc, f"this section of '{name}' in a data clause of a compute construct is not "
+                                f"supported yet (only [0:n] of a pointer or of a C array)")
+    if isinstance(decl.type, c_ast.PtrDecl) or (rep is None and isinstance(decl.type, c_ast.ArrayDecl)):
+        return Replicated(name, decl, None, name), f"({first.length.text}) * (long long) sizeof({name}[0])"
+    if rep is None:
+        raise XmpError(ref.loc, f"'{name}' is not an array")
+    return rep, f"({first.length.text}) * (long long) sizeof({name}[0])"
+
+
+def _size(rep: Replicated) -> str:
+    return "-1" if rep.array is not None else f"(long long) sizeof({rep.name})"
+
+
+def _begin_call(loc: SourceLoc, data: list[_Datum]) -> str:
+    keys = ", ".join(x.rep.key for x in data) or "0"
+    sizes = ", ".join(x.size for x in data) or "0"
+    names = ", ".join(cbuild.c_string(x.rep.name) for x in data) or "0"
+    modes = ", ".join(str(x.mode) for x in data) or "0"
+    return (f"_xmpacc_acc_compute_begin({cbuild.where_literal(loc)}, {len(data)}, (const void *[]){{{keys}}}, "
+            f"(const long long []){{{sizes}}}, (const char *[]){{{names}}}, (const int []){{{modes}}})")
+
+
+def _file_scope_scalars(unit: Unit, ctx: Context) -> list[Replicated]:
+    assert ctx.scopes is not None
+    out: list[Replicated] = []
+    for item in unit.ast.ext:
+        if pragma_id(item) is None:
+            continue
+        for d in ctx.directives.get(id(item), []):
+            if isinstance(d, xd.AccReplicate):
+                out += [r for r in (_scalar(ctx.scopes.root, n.name) for n in d.variables) if r is not None]
+    return out
+
+
+def run(unit: Unit, ctx: Context) -> Unit:
+    assert ctx.scopes is not None
+    _ComputeLowering(ctx.scopes, ctx, unit, _file_scope_scalars(unit, ctx)).visit(unit.ast)
+    return unit  # errors stay collected until the check stage

@@ -1,0 +1,227 @@
+"""An OpenACC loop nest (XcalableACC §2) as the kernel generator's ``NestSpec``.
+
+    #pragma xmp loop on t[i]                      NestSpec(loops=[i, j], body=<for k ...>,
+    #pragma acc parallel loop collapse(2)             scheds="<XMP schedule of i>
+    for (i = 1; i < N - 1; i++)                               _xmpacc_sched_t _xmpacc_s_j =
+      for (j = 0; j < M; j++) {                                  _xmpacc_range_k(0, (M) - 1, 1);",
+    #pragma acc loop vector reduction(+:s)            reductions={...}, private=[...])
+        for (k = 0; k < K; k++) s += ...
+      }
+
+The thread space is the first ``collapse(n)`` loops of the perfect nest, extended to
+every loop the XMP ``loop`` distributes; a distributed loop takes this node's schedule,
+the others their whole range.  ``acc loop`` lines inside the body (``seq``, ``vector``
+with its reduction and private lists) run sequentially in the thread; the lane-split
+analysis (lanes.py) then shares an inner reduction loop between lanes where it can.
+``seq`` on the construct's own loop gives a one-thread kernel running the whole nest.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pycparser import c_ast
+
+from xmpacc.cbuild import to_c, walk
+from xmpacc.context import Context
+from xmpacc.diagnostics import XmpError
+from xmpacc.directives import ast as xd
+from xmpacc.directives.openacc_ast import AccAtomic, AccCompute, AccLoop, LoopClauses, directive_name
+from xmpacc.passes.acc_nest import AccNest
+from xmpacc.passes.attach import acc_directive
+from xmpacc.passes.canonical import CanonicalLoop, canonical, loc_of
+from xmpacc.passes.kernel_gen import NestSpec
+from xmpacc.passes.loopnest import control_var, nested_for
+from xmpacc.passes.loops import loop_indices, loop_offsets, loop_template
+from xmpacc.passes.loopsched import DimSched, dim_widths, sched_text
+from xmpacc.symbols import Scope, TemplateSym
+
+
+@dataclass
+class AccLoopNest:
+    """A nest ready for the generator, with what the XMP ``loop`` around it adds."""
+
+    spec: NestSpec
+    xmp: xd.Loop | None = None
+    tmpl: TemplateSym | None = None
+    indices: dict[str, int] = field(default_factory=dict)
+
+
+def _names(refs: tuple[xd.VarRef, ...], what: str) -> list[str]:
+    for r in refs:
+        if r.subs is not None:
+            raise XmpError(r.loc, f"array elements and sections in {what} are not supported yet")
+    return [r.name.name for r in refs]
+
+
+def _collapse(lc: LoopClauses) -> int:
+    if lc.collapse is None:
+        return 1
+    try:
+        n = int(lc.collapse.text.strip().strip("()"), 0)
+    except ValueError:
+        raise XmpError(lc.collapse.loc, "collapse needs a constant positive integer") from None
+    if n < 1:
+        raise XmpError(lc.collapse.loc, "collapse needs a constant positive integer")
+    return n
+
+
+def _nest_loops(nest: AccNest, lc: LoopClauses, pending: dict[str, int]) -> list[c_ast.For]:
+    """The for statements of the thread space: ``collapse(n)`` of them, more while a
+    distributed loop is still to come."""
+    depth = _collapse(lc)
+    fors: list[c_ast.For] = []
+    current: c_ast.For | None = nest.loop
+    while current is not None:
+        fors.append(current)
+        pending.pop(control_var(current) or "", None)
+        if len(fors) >= depth and not pending:
+            break
+        current = nested_for(current.stmt)
+    if len(fors) < depth:
+        raise XmpError(lc.collapse.loc if lc.collapse else lc.loc,
+                       f"collapse({depth}) needs {depth} perfectly nested for loops, found {len(fors)}")
+    if pending:
+        raise XmpError(nest.xmp.loc if nest.xmp else lc.loc,
+                       f"the distributed loop of '{next(iter(pending))}' is not perfectly nested in the loops "
+                       "of the OpenACC construct: not supported yet")
+    return fors
+
+
+def _rectangular(fors: list[c_ast.For], loops: list[CanonicalLoop]) -> None:
+    """A loop whose bounds change inside the construct cannot be flattened (X §2.2)."""
+    for k in range(1, len(fors)):
+        outer = {lp.var for lp in loops[:k]}
+        f = fors[k]
+        used = {n.name for part in (f.init, f.cond, f.next) if part is not None
+                for n in walk(part) if isinstance(n, c_ast.ID)} & outer
+        if used:
+            raise XmpError(loc_of(f), f"the bounds of loop '{loops[k].var}' depend on '{sorted(used)[0]}': "
+                                      "collapsed loops must have bounds that do not change in the nest")
+
+
+def _scheds(loops: list[CanonicalLoop], xmp: xd.Loop | None, tmpl: TemplateSym | None,
+            indices: dict[str, int]) -> str:
+    text = ""
+    if xmp is not None and tmpl is not None:
+        mode, widths = dim_widths(xmp, tmpl)
+        offsets = loop_offsets(xmp)
+    for lp in loops:
+        if lp.var in indices and xmp is not None and tmpl is not None:
+            t = indices[lp.var]
+            text += sched_text(DimSched(lp.var, t, offsets.get(lp.var), mode, widths.get(t)),
+                               lp, f"&{tmpl.c_name}.dim[{t}]", kernel=True)
+        else:
+            text += f"_xmpacc_sched_t _xmpacc_s_{lp.var} = _xmpacc_range_k({lp.init}, {lp.last}, {lp.step});"
+    return text
+
+
+def _xmp_part(xmp: xd.Loop, scope: Scope) -> tuple[TemplateSym, dict[str, int]]:
+    tmpl = loop_template(xmp, scope)
+    for clause, given in (("margin", xmp.margin), ("peel_and_wait", xmp.peel_and_wait)):
+        if given is not None:
+            raise XmpError(xmp.loc, f"'{clause}' on an XMP loop with an OpenACC construct is not supported yet")
+    if xmp.acc is not None:
+        raise XmpError(xmp.loc, "an XMP loop with an OpenACC construct takes no 'acc' clause")
+    indices = dict(loop_indices(xmp))
+    for var, t in indices.items():
+        f = tmpl.distribute.formats[t] if tmpl.distribute else None
+        if f is not None and f.kind == "cyclic" and f.arg is not None:
+            raise XmpError(xmp.loc, "an OpenACC loop on a cyclic(w) dimension is not supported yet")
+    for v in (v for r in xmp.reductions for v in r.variables):
+        if v.locations or v.subs is not None:
+            raise XmpError(v.name.loc, "location variables and array sections in the reduction of an XMP "
+                                       "loop with an OpenACC construct are not supported yet")
+    return tmpl, indices
+
+
+def _atomic(d: AccAtomic, stmt: c_ast.Node) -> c_ast.Node:
+    """``acc atomic`` + its statement as the kernel runs it: an update ``x += e``,
+    ``x -= e``, ``x = x + e``, ``x++``, ``x--`` becomes ``_XMPACC_ATOMIC_ADD(x, e)``; a read
+    or a write of one scalar is a single access on the GPU already."""
+    if d.kind == "capture":
+        raise XmpError(d.loc, "'acc atomic capture' is not supported yet")
+    if d.kind in ("read", "write"):
+        if not isinstance(stmt, c_ast.Assignment) or stmt.op != "=":
+            raise XmpError(d.loc, f"'acc atomic {d.kind}' must be followed by an assignment 'x = e;'")
+        return stmt
+    target, value = None, None
+    if isinstance(stmt, c_ast.Assignment) and stmt.op in ("+=", "-="):
+        target, value = stmt.lvalue, stmt.rvalue if stmt.op == "+=" else c_ast.UnaryOp("-", stmt.rvalue)
+    elif isinstance(stmt, c_ast.UnaryOp) and stmt.op in ("++", "p++", "--", "p--"):
+        target, value = stmt.expr, c_ast.Constant("int", "1" if "+" in stmt.op else "-1")
+    elif isinstance(stmt, c_ast.Assignment) and stmt.op == "=" and isinstance(stmt.rvalue, c_ast.BinaryOp) \
+            and stmt.rvalue.op == "+" and to_c(stmt.rvalue.left) == to_c(stmt.lvalue):
+        target, value = stmt.lvalue, stmt.rvalue.right
+    if target is None or value is None:
+        raise XmpError(d.loc, "this form of 'acc atomic update' is not supported yet "
+                              "(x += e, x -= e, x = x + e, x++ and x-- are)")
+    return c_ast.FuncCall(c_ast.ID("_XMPACC_ATOMIC_ADD", stmt.coord), c_ast.ExprList([target, value]), stmt.coord)
+
+
+def strip_inner(body: c_ast.Node, ctx: Context) -> tuple[list[str], dict[str, str]]:
+    """Remove the ``acc loop`` lines inside a kernel body and lower its ``acc atomic``
+    statements; return the private names and the reductions of the inner loops."""
+    private: list[str] = []
+    reductions: dict[str, str] = {}
+    for node in list(walk(body)):
+        if not isinstance(node, c_ast.Compound):
+            continue
+        items = node.block_items or []
+        kept: list[c_ast.Node] = []
+        k = 0
+        while k < len(items):
+            item, nxt = items[k], items[k + 1] if k + 1 < len(items) else None
+            k += 1
+            d = acc_directive(item, ctx)
+            if d is None:
+                kept.append(item)
+            elif isinstance(d, AccLoop) and isinstance(nxt, c_ast.For):
+                private += _names(d.loop.private, "private")
+                for r in d.loop.reductions:
+                    reductions.update((v, r.op) for v in _names(r.variables, "reduction"))
+                _collapse(d.loop)
+            elif isinstance(d, AccAtomic) and nxt is not None and not isinstance(nxt, c_ast.Pragma):
+                kept.append(_atomic(d, nxt))
+                k += 1
+            elif isinstance(d, (AccLoop, AccAtomic)):
+                raise XmpError(d.loc, f"'{directive_name(d)}' must be followed by a "
+                                      f"{'for loop' if isinstance(d, AccLoop) else 'statement'}")
+            else:
+                raise XmpError(d.loc, f"'{directive_name(d)}' is not allowed inside an OpenACC compute construct")
+        node.block_items = kept
+    return private, reductions
+
+
+def build(nest: AccNest, compute: AccCompute, lc: LoopClauses, scope: Scope, ctx: Context) -> AccLoopNest:
+    """The nest under ``lc`` (the loop part of ``compute`` or of an ``acc loop`` in it)."""
+    xmp, tmpl, indices = nest.xmp, None, {}
+    if xmp is not None:
+        tmpl, indices = _xmp_part(xmp, scope)
+    if lc.seq is not None:
+        if xmp is not None:
+            raise XmpError(lc.seq, "'seq' on a loop that an XMP loop distributes is not supported yet")
+        fors, loops, body = [], [], nest.loop
+    else:
+        fors = _nest_loops(nest, lc, dict(indices))
+        loops = [canonical(f) for f in fors]
+        _rectangular(fors, loops)
+        body = fors[-1].stmt
+    inner_private, inner_reductions = strip_inner(body, ctx)
+    declared = {n.name for n in walk(body) if isinstance(n, c_ast.Decl)}
+    private = _names(compute.private, "private") + _names(lc.private, "private") + \
+        [p for p in inner_private if p not in declared]
+    reductions = {v: r.op for r in compute.reductions + lc.reductions for v in _names(r.variables, "reduction")}
+    for v, op in inner_reductions.items():   # an inner loop's reduction of an outside variable
+        if v not in declared and v not in private:   # reduces over the construct (OpenACC 2.7)
+            reductions.setdefault(v, op)
+    if xmp is not None:   # the node's result of an XMP reduction variable is reduced on the device
+        for r in xmp.reductions:
+            for v in r.variables:
+                reductions.setdefault(v.name.name, r.op)
+    length = compute.vector_length or (lc.vector.num if lc.vector is not None else None)
+    spec = NestSpec(compute.loc if nest.acc is compute else lc.loc, nest.loop, loops,
+                    _scheds(loops, xmp, tmpl, indices), body, list(dict.fromkeys(private)),
+                    _names(compute.firstprivate, "firstprivate"), reductions,
+                    f"({length.text})" if length is not None else "0")
+    return AccLoopNest(spec, xmp, tmpl, indices)

@@ -1,0 +1,99 @@
+"""The one kernel generator: a loop nest description -> a kernel and its host-side launch.
+
+Both dialects describe the nest they want on the GPU as a ``NestSpec`` and hand it here:
+XMP-ACC's ``loop ... acc`` (passes/gpu.py) and XcalableACC's ``acc parallel loop``,
+``kernels loop`` and ``acc loop`` inside ``parallel``/``kernels`` (passes/acc_compute.py).
+
+    NestSpec(loops=[i, j], scheds="<host C declaring _xmpacc_s_i, _xmpacc_s_j>", body=...)
+      -> prog.cu:  _XMPACC_KERNEL _xmpacc_loop_f_c_42(long long _xmpacc_total, ...)
+      -> host C:   <scheds> long long _xmpacc_total = _xmpacc_s_i.count * _xmpacc_s_j.count;
+                   _xmpacc_launch("f.c:42", "_xmpacc_loop_f_c_42", _xmpacc_total, 0, ...);
+
+Each loop of ``loops`` is one dimension of the thread space; how its iterations are
+chosen (an XMP schedule of this node's share, or the loop's whole range) is the caller's
+``scheds`` text.  An empty ``loops`` is one thread running the body (``acc loop seq``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from pycparser import c_ast
+
+from xmpacc import cbuild
+from xmpacc.context import Context, Unit
+from xmpacc.diagnostics import SourceLoc, XmpError
+from xmpacc.passes import kernels, lanes, stream_walk, streaming
+from xmpacc.passes.canonical import CanonicalLoop, loc_of
+from xmpacc.passes.kernel_vars import KernelVars, Replicated, check_body, classify
+from xmpacc.symbols import Scope
+
+
+@dataclass
+class NestSpec:
+    """One kernel's loop nest, whichever directive asked for it."""
+
+    loc: SourceLoc                  # the directive: the kernel's name and messages
+    node: c_ast.For                 # the outermost for statement
+    loops: list[CanonicalLoop]      # the thread space, outermost first
+    scheds: str                     # host C declaring _xmpacc_s_<var> of every loop
+    body: c_ast.Node                # what one thread runs
+    private: list[str] = field(default_factory=list)
+    firstprivate: list[str] = field(default_factory=list)
+    reductions: dict[str, str] = field(default_factory=dict)   # name -> operator
+    nthreads: str = "0"             # threads per block (0: the runtime chooses)
+    # streaming kernels (streaming.py) for XMP-ACC nests whose block size is not given;
+    # the OpenACC constructs keep one thread per iteration until streaming is tested there
+    stream: bool = False
+
+
+@dataclass
+class Generated:
+    kernel: kernels.Kernel
+    host_text: str                  # host C: schedules and the launch
+    kv: KernelVars
+    plan: lanes.LanePlan | None
+
+
+def control_type(lp: CanonicalLoop, scope: Scope, node: c_ast.Node) -> str:
+    decl = lp.declared or (scope.find_c(lp.var) or (None, None))[1]
+    if decl is None:
+        raise XmpError(loc_of(node), f"loop variable '{lp.var}' is not declared")
+    kernels.check_device_type(lp.var, decl.type, node)
+    return " ".join(kernels._type_names(decl.type))
+
+
+def kernel_name(ctx: Context, unit: Unit, loc: SourceLoc) -> str:
+    name = f"_xmpacc_loop_{unit.stem}_{loc.line}"
+    if any(k.name == name for k in ctx.kernels):
+        name += f"_{len(ctx.kernels)}"
+    return name
+
+
+def generate(spec: NestSpec, scope: Scope, replicated: list[Replicated], ctx: Context, unit: Unit,
+             is_pragma: Callable[[c_ast.Node], bool]) -> Generated:
+    """Outline ``spec`` into a kernel (collected in ``ctx.kernels``) and its launch text."""
+    check_body(spec.body, is_pragma, frozenset(ctx.acc_routines))
+    kv = classify(spec.body, [lp.var for lp in spec.loops], scope, replicated,
+                  spec.private, spec.firstprivate, spec.reductions, spec.loc)
+    for name, decl in kv.by_value + kv.private:
+        kernels.check_device_type(name, decl.type, spec.node)
+    types = [control_type(lp, scope, spec.node) for lp in spec.loops]
+    plan, why = lanes.analyse(spec.body)
+    device_body = kernels.device_body(spec.body, kv)
+    if plan is not None:
+        device_body = kernels.split_lanes(device_body, plan)
+    split = plan is not None
+    kernel = kernels.Kernel(kernel_name(ctx, unit, spec.loc), kernels.build_params(spec.loops, kv, split),
+                            kernels.prologue(spec.loops, types, kv, split), device_body,
+                            kernels.epilogue(kv, split), f"{spec.loc.file}:{spec.loc.line}", spec.node.coord,
+                            {"lanes": why if plan is None else
+                             "split over lanes; accumulators " + ", ".join(a for a, _ in plan.accumulators)},
+                            kernels.body_guard(kv, split))
+    stream = streaming.attach(kernel, spec.loops, types, kv, split) if spec.stream else None
+    ctx.kernels.append(kernel)
+    nthreads = str(stream.threads) if stream is not None else spec.nthreads
+    total = stream_walk.launch_total(spec.loops, stream) if stream is not None else None
+    text = spec.scheds + kernels.launch_text(kernel, spec.loops, cbuild.where_literal(spec.loc), nthreads, total)
+    return Generated(kernel, text, kv, plan)
