@@ -67,17 +67,25 @@ def portable(args: list[str], include_dir: str) -> list[str]:
             if a.startswith(runtime_dir) else a for a in args if a != CHECK_DEFINE]
 
 
-def embed(unit: UnitPayload, directory: str, stem: str) -> str:
-    """Write the payload and an assembler file that puts it into ``.xmpacc_check``;
-    returns the assembler file, an input of the compile or link."""
+def embed(unit: UnitPayload, directory: str, stem: str, header: bool = False) -> str:
+    """Write the payload and a file that puts it into ``.xmpacc_check``: an assembler file
+    (an input of a link) or, with ``header``, a C header of one top-level asm statement
+    (``-include`` it: the object stays a plain ``cc -c`` one, whose symbol table lets the
+    linker name the source file in its messages, which ``cc -r`` output does not)."""
     data = zlib.compress(json.dumps(asdict(unit)).encode())
     blob = Path(directory) / f"{stem}.check"
     blob.write_bytes(_MAGIC + _LENGTH.pack(len(data)) + data)
     quoted = str(blob).replace("\\", "\\\\").replace('"', '\\"')
-    asm = Path(directory) / f"{stem}.check.s"
-    asm.write_text(f'\t.section {CHECK_SECTION},""\n\t.incbin "{quoted}"\n'
-                   '\t.section .note.GNU-stack,"",@progbits\n')
-    return str(asm)
+    lines = [f'.pushsection {CHECK_SECTION},""', f'.incbin "{quoted}"', ".popsection"]
+    if header:
+        path = Path(directory) / f"{stem}.check.h"
+        # a C string per line: json.dumps escapes as C does for these characters
+        text = "__asm__(\n" + "".join("  " + json.dumps(line + "\n") + "\n" for line in lines) + ");\n"
+    else:
+        path = Path(directory) / f"{stem}.check.s"
+        text = "".join(f"\t{line}\n" for line in lines) + '\t.section .note.GNU-stack,"",@progbits\n'
+    path.write_text(text)
+    return str(path)
 
 
 def payloads(section: bytes) -> list[UnitPayload]:

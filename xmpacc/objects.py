@@ -58,11 +58,14 @@ def compile_xmp(tc: Toolchain, gen: Generated, output: str, keep_dir: str | None
         write_files(gen.files(), tmp)
         host = os.path.join(tmp, gen.host[0])
         mpi = tc.mpi_compile_flags([gen.host[1]])
-        payload = [] if tc.showme else [checked.embed(tc.unit_payload(gen, mpi), tmp, "unit")]
-        kernels = ["-x", "c", os.path.join(tmp, gen.kernels[0]), "-x", "none"] if gen.kernels else []
-        # the host C, its kernels and its payload: one relocatable object
-        cmd = [*tc.command, "-r", "-nostdlib", *tc.generated_flags(), *mpi, host, *kernels, *payload,
-               "-o", out]
+        payload = [] if tc.showme else \
+            [checked.embed(tc.unit_payload(gen, mpi), tmp, "unit", header=gen.kernels is None)]
+        if gen.kernels is None:
+            cmd = [*tc.command, *tc.generated_flags(), *mpi, "-c", *[a for p in payload for a in ("-include", p)],
+                   host, "-o", out]
+        else:   # two translation units and the payload, one relocatable object
+            cmd = [*tc.command, "-r", "-nostdlib", *tc.generated_flags(), *mpi, host, "-x", "c",
+                   os.path.join(tmp, gen.kernels[0]), "-x", "none", *payload, "-o", out]
         names = {host: gen.source}
         if gen.kernels:
             names[os.path.join(tmp, gen.kernels[0])] = gen.source
