@@ -2,12 +2,15 @@
 and ``XMPACC_CHECK=1`` makes one out of an ordinary executable on first use.
 
 Every executable that xmpacc writes carries, next to ``program.so``, what it was linked
-from (``check/``: the generated C, the objects of plain C files and ``recipe.json``, the
-link command with ``@DIR@``, ``@OUT@`` and ``@INCLUDE@`` for the paths).  A run with
-``XMPACC_CHECK=1`` links them again with ``-D_XMPACC_CHECK`` (include/xmpacc_check.h)
-and keeps the result in a cache (``$XMPACC_CACHE_DIR``, else ``$XDG_CACHE_HOME/xmpacc``
-or ``~/.cache/xmpacc``), keyed by the executable's contents and the runtime's headers:
-the first checked run of a program pays one C compilation (the processes of a job wait
+from (``check/``, written by xmpacc/checked.py): the generated C of every XMP file linked
+into it (whether compiled in the same command or taken from ``-c`` objects and archives)
+and ``recipe.json``, the commands that compile each file again and link them with the
+program's other objects and libraries, with ``@DIR@``, ``@OUT@`` and ``@INCLUDE@`` for
+the paths and the folder each command ran in.  A run with ``XMPACC_CHECK=1`` runs those
+commands (they compile with ``-D_XMPACC_CHECK``, include/xmpacc_check.h) and keeps the
+result in a cache (``$XMPACC_CACHE_DIR``, else ``$XDG_CACHE_HOME/xmpacc`` or
+``~/.cache/xmpacc``), keyed by the executable's contents and the runtime's headers: the
+first checked run of a program pays its C compilation (the processes of a job wait
 for the first one, under a file lock), later runs none, and a compilation without it
 pays nothing but storing its sources.  It runs before MPI starts (no fork under MPI).
 An executable built with ``-fcheck`` holds the marker ``checked`` and is always checked.
@@ -91,20 +94,30 @@ def _cached(key: str, payload: dict[str, bytes]) -> bytes:
     return target.read_bytes()
 
 
-def _build(payload: dict[str, bytes]) -> bytes:
+def materialize(payload: dict[str, bytes], directory: str) -> list[tuple[list[str], str]]:
+    """Write the recipe's files into ``directory``; return its commands as (argv, folder to
+    run in), placeholders filled in.  The last command writes ``directory/program.so``.
+    A folder that is gone is replaced by ``directory`` (the commands' own files are there;
+    the user's would be missing, which the compiler then says)."""
     recipe = json.loads(payload[RECIPE])
+    for name in recipe["files"]:
+        path = Path(directory) / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(payload[name])
+    out = str(Path(directory) / "program.so")
+    return [([a.replace(DIR, directory).replace(OUT, out).replace(INCLUDE, str(INCLUDE_DIR)) for a in c["argv"]],
+             c["cwd"] if os.path.isdir(c["cwd"]) else directory) for c in recipe["commands"]]
+
+
+def _build(payload: dict[str, bytes]) -> bytes:
     with tempfile.TemporaryDirectory(prefix="xmpacc-check-") as tmp:
-        for name in recipe["files"]:
-            (Path(tmp) / name).write_bytes(payload[name])
-        out = Path(tmp) / "program.so"
-        cmd = [a.replace(DIR, tmp).replace(OUT, str(out)).replace(INCLUDE, str(INCLUDE_DIR))
-               for a in recipe["command"]]
-        try:
-            proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
-        except OSError as e:
-            raise CheckBuildError(f"cannot run the C compiler '{cmd[0]}' ({e.strerror}); build the "
-                                  "program with 'xmpacc -fcheck' instead") from None
-        if proc.returncode != 0:
-            raise CheckBuildError("the C compiler failed on the checked variant; build the program with "
-                                  "'xmpacc -fcheck' instead:\n" + proc.stderr.strip())
-        return out.read_bytes()
+        for cmd, cwd in materialize(payload, tmp):
+            try:
+                proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace", check=False, cwd=cwd)
+            except OSError as e:
+                raise CheckBuildError(f"cannot run the C compiler '{cmd[0]}' ({e.strerror}); build the "
+                                      "program with 'xmpacc -fcheck' instead") from None
+            if proc.returncode != 0:
+                raise CheckBuildError("the C compiler failed on the checked variant; build the program with "
+                                      "'xmpacc -fcheck' instead:\n" + proc.stderr.strip())
+        return (Path(tmp) / "program.so").read_bytes()

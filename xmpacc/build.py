@@ -16,6 +16,10 @@ Three products, as a C compiler has:
 - a **library** (``-shared``): the files and a constructor that hands their records to
   the program that loads the library.
 
+Every compiled XMP file also carries its generated C (checked.py), from which a checked
+run (``XMPACC_CHECK=1``) or ``-fcheck`` builds the checked variant of the program; and
+a file or link that uses MPI gets the flags of mpi4py's MPI (mpi_flags.py).
+
 Outputs are written to a temporary name in their folder and renamed into place, so a
 failed build leaves nothing.
 """
@@ -34,7 +38,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from xmpacc import ccmessages
+from xmpacc import ccmessages, checked, mpi_flags
 from xmpacc.frontend.preprocess import runtime_include_dir
 from xmpacc.hostcc import child_env, host_cc
 
@@ -64,15 +68,16 @@ class Toolchain:
     cppflags: list[str] = field(default_factory=list)   # -D, -U, -I, -include, -isystem
     verbose: bool = False
     showme: bool = False        # print the commands instead of running them
+    checked: bool = False       # -fcheck: the generated C with -D_XMPACC_CHECK
 
-    def run(self, cmd: list[str]) -> subprocess.CompletedProcess[str]:
+    def run(self, cmd: list[str], cwd: str | None = None) -> subprocess.CompletedProcess[str]:
         if self.verbose or self.showme:
             print(shlex.join(cmd), flush=True)
         if self.showme:
             return subprocess.CompletedProcess(cmd, 0, "", "")
         try:
             return subprocess.run(cmd, capture_output=True, text=True, errors="replace", check=False,
-                                  env=child_env())
+                                  env=child_env(), cwd=cwd)
         except FileNotFoundError:
             raise BuildError(f"cannot run the C compiler '{cmd[0]}' (XMPACC_CC or CC names it)") from None
 
@@ -87,6 +92,23 @@ class Toolchain:
         user's, silent under -Wall and left out of -MMD dependency files."""
         pic = [] if any(f in ("-fPIC", "-fpic") for f in self.cflags) else ["-fPIC"]
         return [*self.cflags, *pic, *self.cppflags, "-isystem", runtime_include_dir()]
+
+    def generated_flags(self) -> list[str]:
+        """Flags of the generated C: with -fcheck, its subscripts are checked."""
+        return self.compile_flags() + ([checked.CHECK_DEFINE] if self.checked else [])
+
+    def mpi_compile_flags(self, texts: list[str]) -> list[str]:
+        """mpi4py's MPI's -I/-D flags when one of these C texts includes <mpi.h>."""
+        try:
+            return mpi_flags.compile_args(texts, _python_for_executable())
+        except mpi_flags.MpiFlagsError as e:
+            raise BuildError(str(e)) from None
+
+    def unit_payload(self, gen: Generated, mpi_cflags: list[str]) -> checked.UnitPayload:
+        """What a checked build of this file needs (checked.py)."""
+        flags = checked.portable(self.generated_flags() + mpi_cflags, runtime_include_dir())
+        return checked.UnitPayload(gen.source, gen.files(), gen.kernels[0] if gen.kernels else None,
+                                   self.command, flags, os.getcwd(), self.checked)
 
 
 @dataclass
@@ -150,6 +172,50 @@ def _item_args(item: LinkItem, directory: str) -> list[str]:
     return [item]
 
 
+def _source_text(item: LinkItem) -> str:
+    """The C text of a link item compiled in the link ('' for objects and options)."""
+    if isinstance(item, Generated):
+        return item.host[1]
+    if isinstance(item, Plain):
+        try:
+            with open(item.path, encoding="utf-8", errors="replace") as f:
+                return f.read()
+        except OSError:
+            return ""   # the compiler says it
+    return ""
+
+
+def mpi_link_flags(items: list[LinkItem]) -> tuple[list[str], list[str]]:
+    """(compile, link) flags of mpi4py's MPI when the link's C includes <mpi.h> or one of
+    its objects or archives calls MPI (mpi_flags.py); ([], []) otherwise."""
+    try:
+        return mpi_flags.link_args([_source_text(i) for i in items],
+                                   [i for i in items if isinstance(i, str)], _python_for_executable())
+    except mpi_flags.MpiFlagsError as e:
+        raise BuildError(str(e)) from None
+
+
+@dataclass
+class LinkPlan:
+    """One ``cc -shared``: the glue, then ``first`` (checked objects), then the link items,
+    each file with directives followed by its payload (checked.py)."""
+
+    items: list[LinkItem]
+    glue: str                                   # path of the glue
+    output: str
+    program: bool                               # -z defs etc.; False for -shared libraries
+    mpi: tuple[list[str], list[str]] = ([], [])
+    payloads: dict[int, str] = field(default_factory=dict)   # item index -> assembler file
+    first: list[str] = field(default_factory=list)
+
+    def command(self, tc: Toolchain, directory: str) -> list[str]:
+        flags = list(PROGRAM_LINK_FLAGS) if self.program else []
+        args = [a for n, i in enumerate(self.items)
+                for a in _item_args(i, directory) + ([self.payloads[n]] if n in self.payloads else [])]
+        return [*tc.command, "-shared", *tc.generated_flags(), *self.mpi[0], *flags, self.glue,
+                *runtime_c_sources(), *self.first, *args, "-o", self.output, *self.mpi[1], "-lm"]
+
+
 def message_names(items: list[LinkItem], directory: str) -> dict[str, str]:
     """Generated file names and paths -> the user's source, for ccmessages.rewrite."""
     names: dict[str, str] = {}
@@ -176,14 +242,46 @@ def atomic_output(output: str, showme: bool = False) -> Iterator[str]:
 
 
 def link(tc: Toolchain, items: list[LinkItem], glue: tuple[str, str], so_path: str,
-         directory: str, program: bool) -> None:
+         directory: str, program: bool) -> LinkPlan:
     """``cc -shared`` of the glue and the link items, in order, into ``so_path`` (the
-    generated files are in ``directory``)."""
-    flags = list(PROGRAM_LINK_FLAGS) if program else []
-    cmd = [*tc.command, "-shared", *tc.compile_flags(), *flags, os.path.join(directory, glue[0]),
-           *runtime_c_sources(), *[a for i in items for a in _item_args(i, directory)],
-           "-o", so_path, "-lm"]
-    check(tc.run(cmd), message_names(items, directory), (glue[0],))
+    generated files are in ``directory``; the payloads of XMP files next to ``so_path``)."""
+    plan = LinkPlan(items, os.path.join(directory, glue[0]), so_path, program, mpi_link_flags(items))
+    if program and not tc.showme:
+        for n, item in enumerate(items):
+            if isinstance(item, Generated):
+                plan.payloads[n] = checked.embed(tc.unit_payload(item, plan.mpi[0]),
+                                                 os.path.dirname(so_path), f"unit{n}")
+    check(tc.run(plan.command(tc, directory)), message_names(items, directory), (glue[0],))
+    return plan
+
+
+def checked_entries(tc: Toolchain, plan: LinkPlan, glue: tuple[str, str]) -> dict[str, bytes]:
+    """The checked-build entries of the executable (checked.py): the recipe, or, with
+    -fcheck, the marker (program.so rebuilt now when some file was compiled unchecked)."""
+    units = checked.units_in(plan.output)
+    others = [i for i in plan.items if isinstance(i, Plain) or isinstance(i, str) and not checked.is_xmp_object(i)]
+    again = LinkPlan(others, f"{checked.DIR}/{glue[0]}", checked.OUT, True, plan.mpi,
+                     first=[checked.unit_object(k) for k in range(len(units))])
+    command = checked.portable(again.command(tc, ""), runtime_include_dir())
+    command.insert(len(tc.command) + 1, checked.CHECK_DEFINE)
+    entries = checked.recipe(units, command, glue)
+    if not tc.checked:
+        return entries
+    if any(not u.checked for u in units):
+        _build_checked(tc, entries, units, plan.output)
+    return checked.marker()
+
+
+def _build_checked(tc: Toolchain, entries: dict[str, bytes], units: list[checked.UnitPayload],
+                   so_path: str) -> None:
+    """-fcheck of a program linked from unchecked objects: build the checked variant now."""
+    from xmpacc.runtime.checked_build import materialize
+
+    with tempfile.TemporaryDirectory(prefix="xmpacc-check-") as tmp:
+        names = {os.path.join(tmp, f"u{k}", name): u.source for k, u in enumerate(units) for name, _ in u.files}
+        for cmd, cwd in materialize(checked.sources(entries), tmp):
+            check(tc.run(cmd, cwd), names)
+        os.replace(os.path.join(tmp, "program.so"), so_path)
 
 
 def _python_for_executable() -> str:
@@ -198,7 +296,7 @@ def shell_prefix() -> str:
     return f'#!/bin/sh\nexec "${{XMPACC_PYTHON:-{python}}}" "$0" "$@"\n'
 
 
-def package(so_path: str, output: str, showme: bool = False) -> None:
+def package(so_path: str, output: str, showme: bool = False, extra: dict[str, bytes] | None = None) -> None:
     """Write the executable atomically.  program.so is stored, not compressed: loading it
     is a copy, and tools that look for strings in an executable (CMake's compiler
     identification) find those of the program."""
@@ -210,6 +308,8 @@ def package(so_path: str, output: str, showme: bool = False) -> None:
             with zipfile.ZipFile(f, "w", zipfile.ZIP_STORED) as z:
                 z.writestr("__main__.py", LAUNCHER_MAIN)
                 z.write(so_path, "program.so")
+                for name, data in (extra or {}).items():   # checked.py: compressed, unlike program.so
+                    z.writestr(name, data, zipfile.ZIP_DEFLATED)
         mode = os.stat(tmp).st_mode
         os.chmod(tmp, mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH | stat.S_IRGRP | stat.S_IROTH)
 
@@ -226,8 +326,8 @@ def build_program(tc: Toolchain, items: list[LinkItem], glue: tuple[str, str], o
         if keep_dir is None:
             write_files(generated, tmp)
         so_path = os.path.join(tmp, "program.so")
-        link(tc, items, glue, so_path, keep_dir or tmp, program=True)
-        package(so_path, output, tc.showme)
+        plan = link(tc, items, glue, so_path, keep_dir or tmp, program=True)
+        package(so_path, output, tc.showme, None if tc.showme else checked_entries(tc, plan, glue))
 
 
 def build_library(tc: Toolchain, items: list[LinkItem], glue: tuple[str, str], output: str) -> None:

@@ -72,7 +72,10 @@ options:
   -fcheck             a checked executable: every access of a distributed array (host
                       code and kernels) must be owned or in a shadow, and device copies
                       must be in sync; the first violation stops the job at its line
-                      (XMPACC_CHECK=1 at run time does the same for any executable)
+                      (XMPACC_CHECK=1 at run time does the same for any executable).
+                      With -c: the object's accesses are checked; linking with -fcheck
+                      checks every XMP file of the program, also those of objects and
+                      archives compiled without it
   --info              say on stderr, for each directive, what was generated: how a loop
                       is distributed, its kernel and thread mapping, how each variable
                       reaches the GPU, bytes moved by reflect and replicate_sync
@@ -84,7 +87,10 @@ options:
 
 Other options go to the host compiler, with a warning.
 environment: XMPACC_CC or CC (host C compiler; a CC naming xmpacc is skipped),
-XMPACC_PYTHON (the Python that runs the executables; also read when they start).
+XMPACC_PYTHON (the Python that runs the executables; also read when they start),
+XMPACC_MPICC (the mpicc of the MPI for files that include <mpi.h>; default: mpi4py's);
+at run time XMPACC_CHECK=1 runs the checked variant (see -fcheck), built on first use
+and kept in XMPACC_CACHE_DIR (default ~/.cache/xmpacc).
 """
 
 
@@ -114,7 +120,7 @@ class Warnings:
 
 def _toolchain(args: Args) -> Toolchain:
     return Toolchain(cc=host_cc(), cflags=args.cflags, cppflags=args.cpp_args,
-                     verbose=args.verbose, showme=args.showme is not None)
+                     verbose=args.verbose, showme=args.showme is not None, checked=args.check)
 
 
 class OutputError(Exception):

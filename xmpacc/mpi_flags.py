@@ -12,7 +12,10 @@ that runs the executables asks mpi4py instead.  In order:
    ``lib`` folders (the MPICH wheel's layout);
 4. ``mpicc`` on PATH.
 
-The result is -I/-D flags for compiling and -L/-l/-Wl flags for linking.
+The result is -I/-D flags for compiling and -L/-l/-Wl flags for linking.  They are
+added where a file needs them: compiling (and preprocessing) a file that includes
+<mpi.h>, linking a program or library from such files, or from objects and archives that
+use MPI symbols (read with elf.py, so ``xmpacc a.o b.o`` of an MPI program links too).
 """
 
 from __future__ import annotations
@@ -25,6 +28,9 @@ import shlex
 import shutil
 import subprocess
 import sys
+from pathlib import Path
+
+from xmpacc import elf
 
 _PROBE = r"""
 import json, sys
@@ -105,8 +111,68 @@ def mpi_flags(python: str = sys.executable) -> tuple[tuple[str, ...], tuple[str,
     if flags is None and shutil.which("mpicc"):
         flags = _show("mpicc")
     if flags is None:
-        raise MpiFlagsError("this program includes <mpi.h>, but no MPI installation was found for it "
-                            "(mpi4py's, or mpicc on PATH); set XMPACC_MPICC to its mpicc")
+        raise MpiFlagsError("no MPI installation was found for it (mpi4py's, or mpicc on PATH); set "
+                            "XMPACC_MPICC to its mpicc")
     compile_flags = tuple(f for f in flags if f.startswith(("-I", "-D")))
     link_flags = tuple(f for f in flags if f.startswith(("-L", "-l", "-Wl,", "-pthread")))
     return compile_flags, link_flags
+
+
+# symbols of the MPI standard, its profiling layer and the two big implementations' handles
+_MPI_SYMBOLS = ("MPI_", "PMPI_", "MPIX_", "ompi_", "MPIR_")
+
+
+def _library(name: str, dirs: list[str]) -> str | None:
+    """The static library ``-lNAME`` links from the user's -L folders (None when the first
+    match is a shared library or the library lies elsewhere: it brings its own MPI)."""
+    for d in dirs:
+        if name.startswith(":"):
+            if os.path.exists(os.path.join(d, name[1:])):
+                return os.path.join(d, name[1:]) if name.endswith(".a") else None
+            continue
+        if os.path.exists(os.path.join(d, f"lib{name}.so")):
+            return None
+        if os.path.exists(os.path.join(d, f"lib{name}.a")):
+            return os.path.join(d, f"lib{name}.a")
+    return None
+
+
+def input_using_mpi(items: list[str]) -> str | None:
+    """The first object or static library among the link items that uses MPI, said for a
+    message ("'libx.a' uses MPI (MPI_Send)"); None when none does."""
+    dirs = [i[2:] for i in items if i.startswith("-L")]
+    for item in items:
+        path = _library(item[2:], dirs) if item.startswith("-l") else item
+        if path is None or path.startswith("-") or not path.endswith((".o", ".a", ".lo")):
+            continue
+        try:
+            data = Path(path).read_bytes()
+        except OSError:
+            continue   # the linker says it
+        for obj in elf.objects_in(data):
+            used = sorted(s for s in elf.undefined_symbols(obj) if s.startswith(_MPI_SYMBOLS))
+            if used:
+                return f"'{path}' uses MPI ({used[0]})"
+    return None
+
+
+def _flags_for(why: str | None, python: str) -> tuple[list[str], list[str]]:
+    if why is None:
+        return [], []
+    try:
+        cflags, ldflags = mpi_flags(python)
+    except MpiFlagsError as e:
+        raise MpiFlagsError(f"{why}, but {e}") from None
+    return list(cflags), list(ldflags)
+
+
+def compile_args(texts: list[str], python: str) -> list[str]:
+    """-I/-D flags for compiling C that includes <mpi.h> ([] for other C)."""
+    return _flags_for("this file includes <mpi.h>" if uses_mpi(texts) else None, python)[0]
+
+
+def link_args(texts: list[str], items: list[str], python: str) -> tuple[list[str], list[str]]:
+    """(compile, link) flags for a link of C sources ``texts`` and the user's ``items``."""
+    if uses_mpi(texts):
+        return _flags_for("this program includes <mpi.h>", python)
+    return _flags_for(input_using_mpi(items), python)

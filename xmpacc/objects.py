@@ -6,7 +6,9 @@ plus ``-fPIC`` (Toolchain.compile_flags): ``xmpacc -c -fPIC f.c`` writes the byt
 ``gcc -c -fPIC f.c`` writes, and ``xmpacc -E``/``-MMD`` write what gcc writes.  A file with
 directives is translated first; its object is one relocatable ELF file (``cc -r``, usable
 by ``ar``, ``nm`` and ``ld -r``) with its host code, its record (start-up function,
-kernel source, xmpacc version: build.py) and its kernels compiled for the host backend.
+kernel source, xmpacc version: build.py), its kernels compiled for the host backend and
+its generated C for checked builds (the section ``.xmpacc_check``, checked.py).  A file
+that includes <mpi.h> is compiled (and preprocessed) with mpi4py's MPI (mpi_flags.py).
 Its dependency file comes from the host compiler's preprocessor run on the source, so it
 lists the headers the source really includes, in gcc's format.
 """
@@ -16,6 +18,7 @@ from __future__ import annotations
 import os
 import tempfile
 
+from xmpacc import checked
 from xmpacc.build import Generated, Toolchain, atomic_output, check, write_files
 from xmpacc.frontend.preprocess import XMP_MACROS
 
@@ -29,8 +32,18 @@ def _lang(lang_c: bool) -> list[str]:
     return ["-x", "c"] if lang_c else []
 
 
+def _mpi(tc: Toolchain, source: str) -> list[str]:
+    """MPI's flags when the source file includes <mpi.h>."""
+    try:
+        with open(source, encoding="utf-8", errors="replace") as f:
+            return tc.mpi_compile_flags([f.read()])
+    except OSError:
+        return []   # the compiler says it
+
+
 def compile_plain(tc: Toolchain, source: str, lang_c: bool, output: str, dep_args: list[str]) -> None:
-    cmd = [*tc.command, *tc.compile_flags(), *dep_args, "-c", *_lang(lang_c), source, "-o", output]
+    cmd = [*tc.command, *tc.compile_flags(), *_mpi(tc, source), *dep_args, "-c", *_lang(lang_c), source,
+           "-o", output]
     check(tc.run(cmd), {})
 
 
@@ -44,11 +57,15 @@ def compile_xmp(tc: Toolchain, gen: Generated, output: str, keep_dir: str | None
     with tempfile.TemporaryDirectory(prefix="xmpacc-") as tmp, atomic_output(output, tc.showme) as out:
         write_files(gen.files(), tmp)
         host = os.path.join(tmp, gen.host[0])
+        mpi = tc.mpi_compile_flags([gen.host[1]])
+        payload = [] if tc.showme else \
+            [checked.embed(tc.unit_payload(gen, mpi), tmp, "unit", header=gen.kernels is None)]
         if gen.kernels is None:
-            cmd = [*tc.command, *tc.compile_flags(), "-c", host, "-o", out]
-        else:   # two translation units, one relocatable object
-            cmd = [*tc.command, "-r", "-nostdlib", *tc.compile_flags(), host, "-x", "c",
-                   os.path.join(tmp, gen.kernels[0]), "-o", out]
+            cmd = [*tc.command, *tc.generated_flags(), *mpi, "-c", *[a for p in payload for a in ("-include", p)],
+                   host, "-o", out]
+        else:   # two translation units and the payload, one relocatable object
+            cmd = [*tc.command, "-r", "-nostdlib", *tc.generated_flags(), *mpi, host, "-x", "c",
+                   os.path.join(tmp, gen.kernels[0]), "-x", "none", *payload, "-o", out]
         names = {host: gen.source}
         if gen.kernels:
             names[os.path.join(tmp, gen.kernels[0])] = gen.source
@@ -59,7 +76,7 @@ def preprocess_to(tc: Toolchain, source: str, lang_c: bool, xmp: bool, dep_args:
                   output: str | None) -> None:
     """``-E`` (and ``-M``/``-MM``): the host compiler's preprocessor on the source, with
     xmpacc's macros when the file has directives; the text goes to stdout or ``output``."""
-    cmd = [*tc.command, "-E", *(XMP_MACROS if xmp else []), *tc.compile_flags(), *dep_args,
+    cmd = [*tc.command, "-E", *(XMP_MACROS if xmp else []), *tc.compile_flags(), *_mpi(tc, source), *dep_args,
            *_lang(lang_c), source] + (["-o", output] if output else [])
     check(tc.run(cmd), {})
 
@@ -73,8 +90,8 @@ def write_deps(tc: Toolchain, source: str, lang_c: bool, xmp: bool, dep_args: li
         extra += ["-MT", target]
     if not any(a.startswith("-MF") for a in dep_args):
         extra += ["-MF", dep_file]
-    cmd = [*tc.command, "-E", *(XMP_MACROS if xmp else []), *tc.compile_flags(), *dep_args, *extra,
-           *_lang(lang_c), source, "-o", os.devnull]
+    cmd = [*tc.command, "-E", *(XMP_MACROS if xmp else []), *tc.compile_flags(), *_mpi(tc, source), *dep_args,
+           *extra, *_lang(lang_c), source, "-o", os.devnull]
     check(tc.run(cmd), {})
 
 

@@ -64,6 +64,7 @@ class Args:
     stop_after: str | None = None
     info: bool = False
     showme: str | None = None     # one of SHOWME
+    check: bool = False           # -fcheck (xmpacc/checked.py)
 
     @property
     def wants_deps(self) -> bool:
@@ -230,6 +231,8 @@ def _xmpacc_option(arg: str, args: Args) -> bool:
         args.verbose = True
     elif arg == "--info":
         args.info = True
+    elif arg == "-fcheck":
+        args.check = True
     elif arg in SHOWME:
         args.showme = arg
     elif arg.startswith("--stop-after="):

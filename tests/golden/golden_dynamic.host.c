@@ -10,8 +10,8 @@ static _xmpacc_nodes_t _xmpacc_n_p;
 static _xmpacc_template_t _xmpacc_t_t;
 static _xmpacc_template_t _xmpacc_t_g;
 static _xmpacc_template_t _xmpacc_t_tf;
-static _xmpacc_array_t _xmpacc_a_a;
-static _xmpacc_array_t _xmpacc_a_b;
+_xmpacc_array_t _xmpacc_a_a;
+_xmpacc_array_t _xmpacc_a_b;
 
 #line 15 "tests/library/golden_dynamic.c"
 double *a;
@@ -103,7 +103,7 @@ static double local(int n)
 
 
 #line 55 "tests/library/golden_dynamic.c"
-int _xmpacc_user_main(int argc, char **argv)
+int main(int argc, char **argv)
 {
   int n = argc * 50;
 #line 57 "tests/library/golden_dynamic.c"
@@ -186,7 +186,7 @@ int _xmpacc_user_main(int argc, char **argv)
 }
 
 
-void _xmpacc_init_golden_dynamic_c(void)
+static void _xmpacc_init_golden_dynamic_c(void)
 {
 #line 8 "tests/library/golden_dynamic.c"
   _xmpacc_nodes_init(&_xmpacc_n_p, "golden_dynamic.c:8", "p", 1, (const int []){-1});
@@ -206,3 +206,6 @@ void _xmpacc_init_golden_dynamic_c(void)
 
 
 
+
+/* this file's record for the link step and the runtime: start-up function, kernels */
+#include "golden_dynamic.record.h"
