@@ -23,11 +23,18 @@ from .collectives import allreduce, bcast_bytes, reset_to_identity, view
 from .cstructs import DESC_ARRAY, DESC_NODES, DESC_TEMPLATE, CArray, CNodes, CTemplate
 from .errors import RuntimeFailure, where_text
 from .gmove import GmoveRuntime
+from .linkage import Seen, declared_again
 from .nodes import CommCache, Nodes, resolve_extents
 from .reflect import Width, reflect
 from .reductions import ReductionRuntime
 from .shadows import ShadowRuntime
 from .tasks import TaskRuntime
+
+
+def _formats(kinds: list[int], widths: list[int]) -> str:
+    names = {2100: "*", 2101: "block", 2102: "cyclic", 2103: "gblock"}
+    return "[" + "][".join(names.get(k, "?") + (f"({w})" if k == 2102 and w != 1 else "")
+                           for k, w in zip(kinds, widths)) + "]"
 
 
 @dataclass
@@ -50,6 +57,7 @@ class Runtime(DynamicRuntime, AccRuntime, TaskRuntime, ReductionRuntime, ShadowR
     cache: CommCache = field(default_factory=CommCache)
     stats: dict[str, int] = field(default_factory=dict)
     asyncs: AsyncOps = field(default_factory=AsyncOps)
+    declared: Seen = field(default_factory=dict)    # shared nodes/templates (linkage.py)
 
     def __post_init__(self) -> None:
         self.exec_stack.append(ExecSet(self.world))
@@ -83,7 +91,11 @@ class Runtime(DynamicRuntime, AccRuntime, TaskRuntime, ReductionRuntime, ShadowR
     # ----------------------------------------------------------------- declarations
     def _xmpacc_nodes_init(self, ptr: int, where: bytes, name: bytes, ndims: int, extents: int) -> None:
         w, n = where_text(where), name.decode()
-        ext = resolve_extents(n, read_ints(extents, ndims), self.world.Get_size(), w)
+        raw = read_ints(extents, ndims)
+        if declared_again(self.declared, ptr, "nodes", CNodes.from_address(ptr).id != 0, f"nodes '{n}'",
+                          (n + "".join(f"[{'*' if e < 0 else e}]" for e in raw),), w):
+            return
+        ext = resolve_extents(n, raw, self.world.Get_size(), w)
         nodes = Nodes(n, ext, self.world, self.world.Get_rank())
         self.nodes[ptr] = nodes
         c = CNodes.from_address(ptr)
@@ -98,6 +110,11 @@ class Runtime(DynamicRuntime, AccRuntime, TaskRuntime, ReductionRuntime, ShadowR
         if bounds:
             b = read_longs(bounds, 2 * ndims)
             pairs = [(b[2 * d], b[2 * d + 1]) for d in range(ndims)]
+        shape = "".join(f"[{lo}:{hi}]" for lo, hi in pairs) if pairs is not None else "[:]" * ndims
+        if declared_again(self.declared, ptr, "template", CTemplate.from_address(ptr).id != 0,
+                          f"template '{name.decode()}'", (name.decode() + shape,), where_text(where)):
+            return
+        if pairs is not None:
             check_bounds(name.decode(), pairs, where_text(where))
         self.templates[ptr] = Template(name.decode(), pairs)
         c = CTemplate.from_address(ptr)
@@ -123,6 +140,10 @@ class Runtime(DynamicRuntime, AccRuntime, TaskRuntime, ReductionRuntime, ShadowR
                 gblocks.append(())
             next_dim += kind_list[t] != 2100
         c = CTemplate.from_address(ptr)
+        if declared_again(self.declared, ptr, "distribute", c.distributed != 0 or tmpl.pending is not None,
+                          f"the distribution of template '{tmpl.name}'",
+                          (f"onto {nodes.name}", _formats(kind_list, width_list)), w):
+            return
         c.nodes = ctypes.cast(nodes_ptr, ctypes.POINTER(CNodes))
         if not self.defer_distribute(tmpl, nodes, kind_list, width_list, gblocks):
             tmpl.distribute(nodes, kind_list, width_list, gblocks, w, c)

@@ -63,7 +63,8 @@ def combine(host: np.ndarray, partial: Any, op: int, xp: Any) -> None:
     if name in ("max", "min"):
         r = getattr(xp, name)(partial)
     elif name.startswith("bitwise"):
-        r = getattr(xp, name).reduce(partial)
+        # CuPy has no reduce for the bitwise ufuncs; the partials are one per block
+        r = getattr(np, name).reduce(partial.get() if hasattr(partial, "get") else partial)
     else:
         r = getattr(xp, name)(partial, dtype=host.dtype)
     r = host.dtype.type(r.item() if hasattr(r, "item") else r)

@@ -42,17 +42,42 @@ def flush_c() -> None:
     _LIBC.fflush(None)
 
 
+def unit_sources(lib: ctypes.CDLL) -> list[str]:
+    """The XMP files of the program in the order their start-up code runs (link order)."""
+    lib._xmpacc_unit_source.restype = ctypes.c_char_p
+    lib._xmpacc_unit_source.argtypes = [ctypes.c_int]
+    return [lib._xmpacc_unit_source(i).decode() for i in range(lib._xmpacc_unit_count())]
+
+
 def load_program(executable: str, library: bytes | None = None) -> tuple[ctypes.CDLL, str | None]:
     """Load program.so from the executable (or ``library``, a checked variant) through an
-    anonymous in-memory file; also return the kernel source (program.cu) when the program
-    has acc loops."""
+    anonymous in-memory file; also return the kernel source of the program's files (their
+    records, xmpacc_unit.h), None when no file has acc loops."""
     with zipfile.ZipFile(executable) as z:
         data = library if library is not None else z.read("program.so")
-        names = set(z.namelist())
-        kernels = z.read("program.cu").decode() if "program.cu" in names else None
     fd = os.memfd_create("xmpacc-program.so")
     os.write(fd, data)
-    return ctypes.CDLL(f"/proc/self/fd/{fd}", mode=ctypes.RTLD_GLOBAL), kernels
+    try:
+        lib = ctypes.CDLL(f"/proc/self/fd/{fd}", mode=ctypes.RTLD_GLOBAL)
+    except OSError as e:   # a shared library it needs is missing or does not fit
+        raise LoadFailure(_load_message(os.path.basename(executable), str(e))) from None
+    lib._xmpacc_unit_kernels.restype = ctypes.c_char_p
+    lib._xmpacc_unit_kernels.argtypes = [ctypes.c_int]
+    texts = [lib._xmpacc_unit_kernels(i) for i in range(lib._xmpacc_unit_count())]
+    kernels = "".join(t.decode() for t in texts if t)
+    return lib, kernels or None
+
+
+class LoadFailure(Exception):
+    """program.so could not be loaded (the dynamic loader's reason, in the user's terms)."""
+
+
+def _load_message(program: str, reason: str) -> str:
+    reason = reason.split(": ", 1)[-1] if reason.startswith("/proc/self/fd/") else reason
+    if "undefined symbol: _xmpacc_abi_v" in reason:
+        return (f"{program}: error: a shared library it uses was compiled by another version of "
+                "xmpacc; compile the library again with the xmpacc that built this program")
+    return f"{program}: error while loading shared libraries: {reason}"
 
 
 def _fail(world: Any, err: RuntimeFailure) -> None:
@@ -178,7 +203,12 @@ def main(argv: list[str]) -> int:
     from .api import Runtime
 
     world = MPI.COMM_WORLD
-    lib, kernels = load_program(argv[0], check.library if check is not None else None)
+    try:
+        lib, kernels = load_program(argv[0], check.library if check is not None else None)
+    except LoadFailure as e:
+        if world.Get_rank() == 0:
+            print(e, file=sys.stderr, flush=True)
+        return 127
     if check is not None:
         from .checked_run import CheckedRuntime as Runtime  # noqa: N814 - the runtime of checked runs
     runtime = Runtime(world, _ExecInfo.in_dll(lib, "_xmpacc_exec"))
@@ -186,6 +216,8 @@ def main(argv: list[str]) -> int:
     profiler = profile.Profiler(world, runtime.stats, setting, runtime._xmpacc_device_wait) \
         if setting is not None else None
     callbacks = bind(lib, runtime, world, profiler)
+    if os.environ.get("XMPACC_VERBOSE") and world.Get_rank() == 0:
+        print("xmpacc: start-up order: " + ", ".join(unit_sources(lib)), file=sys.stderr, flush=True)
     if kernels is not None:
         _start_device(lib, kernels, runtime, world, check is not None)
     c_argv = (ctypes.c_char_p * (len(argv) + 1))(*[a.encode() for a in argv], None)

@@ -308,6 +308,59 @@ CASES += [
     ("array-rank", in_main("#pragma xmp array on @t[:][:]\n    a[:] = 1.0;", SEC), "1 dimension(s) but the reference gives 2"),
     ("bcast-distributed-section", in_main("#pragma xmp bcast (@a[0:5])", SEC), "distributed array"),
     ("bcast-section-bounds", in_main("#pragma xmp bcast (la[@5:6])", SEC), "out of bounds"),
+    # ---- the C expressions inside directives, checked where the directive stands
+    ("expr-undeclared", at_top("#pragma xmp template u(0:@N-1)\n"), "'N' undeclared (first use in this directive)"),
+    ("expr-undeclared-in-macro", "#define EXT (M * 2)\n" + at_top("#pragma xmp template u[@EXT]\n"),
+     "'M' undeclared (first use in this directive)"),
+    ("expr-undeclared-second-operand", at_top("#pragma xmp template u[100 + @nx]\n"), "'nx' undeclared"),
+    ("expr-float-extent", at_top("#pragma xmp template u[@1.5]\n"),
+     "template extent must be an integer expression (it has type 'double')"),
+    ("expr-double-bound", at_top("double w = 2;\n#pragma xmp template u(0:@w)\n"),
+     "template upper bound must be an integer expression (it has type 'double')"),
+    ("expr-typedef-double", at_top("typedef double real;\n#pragma xmp template u[@(real) 4]\n"),
+     "(it has type 'real' {aka 'double'})"),
+    ("expr-nodes-extent", at_top("#pragma xmp nodes q[@2.0f]\n"), "node extent must be an integer expression (it has type 'float')"),
+    ("expr-shadow-width", at_top("double w = 1;\n#pragma xmp shadow a[@w]\n"),
+     "shadow width must be an integer expression (it has type 'double')"),
+    ("expr-align-offset", at_top("double b[100];\ndouble off = 1;\n#pragma xmp align b[i] with t[i@+off]\n"),
+     "align offset must be an integer expression"),
+    ("expr-cyclic-width", at_top("", "double w = 2;\n" + HEAD.replace("[block]", "[cyclic(@w)]")),
+     "cyclic width must be an integer expression (it has type 'double')"),
+    ("expr-gblock-type", at_top("", "long W[4];\n" + HEAD.replace("[block]", "[gblock(@W)]")),
+     "the gblock argument must be an int array with one entry per node (it has type 'long[4]')"),
+    ("expr-gblock-length", at_top("", "int W[] = {50, 50, 0};\n" + HEAD.replace("[block]", "[gblock(@W)]")),
+     "the gblock argument has 3 entries but nodes 'p' has 4 in this dimension"),
+    ("expr-reflect-width", in_main("#pragma xmp reflect (a) width(@s)", HEAD + "#pragma xmp shadow a[1]\n"),
+     "reflect width must be an integer expression (it has type 'double')"),
+    ("expr-async-id", in_main("#pragma xmp reflect (a) async(@s)", HEAD + "#pragma xmp shadow a[1]\n"),
+     "async id must be an integer expression (it has type 'double')"),
+    ("expr-wait-async-undeclared", in_main("#pragma xmp wait_async (@id)"), "'id' undeclared"),
+    ("expr-bcast-from-undeclared", in_main("#pragma xmp bcast (x) from p[@k]"), "'k' undeclared"),
+    ("expr-on-subscript-double", in_main("#pragma xmp barrier on p[@s]"),
+     "subscript of 'p' must be an integer expression (it has type 'double')"),
+    ("expr-invalid-operands", in_main("#pragma xmp barrier on p[@x % s]"),
+     "invalid operands to binary % (have 'int' and 'double')"),
+    ("expr-block-scope-later", in_main("#pragma xmp template u[@m]\n    int m = 4;"),
+     "'m' undeclared here: it is declared after this directive (line 12)"),
+    ("expr-inner-block-variable", in_main("    { int k = 1; x += k; }\n#pragma xmp barrier on p[@k]"),
+     "'k' undeclared (first use in this directive)"),
+    ("expr-implicit-function", at_top("#pragma xmp template u[@f(3)]\n"), "implicit declaration of function 'f'"),
+    ("expr-not-a-function", at_top("int g;\n#pragma xmp template u[@g(3)]\n"), "called 'g' is not a function"),
+    ("expr-struct-member", at_top("struct cfg { int n; } cfg;\n#pragma xmp template u[cfg.@zz]\n"),
+     "'struct cfg' has no member named 'zz'"),
+    ("expr-pointer-extent", at_top("int *ptr;\n#pragma xmp template u[@ptr]\n"),
+     "template extent must be an integer expression (it has type 'int *')"),
+    ("expr-bcast-variable-later", in_main("#pragma xmp bcast (@later)\n    int later = 0;"),
+     "'later' undeclared here: it is declared after this directive"),
+    ("reduction-of-a-function", in_main("#pragma xmp reduction (+:@main)"), "'main' is a function, not a variable"),
+    ("nodes-used-before-declaration", in_main("#pragma xmp barrier on @q\n#pragma xmp nodes q[4]"),
+     "nodes 'q' is used before its declaration (line 12)"),
+    ("template-used-before-declaration", at_top("double b[8];\n#pragma xmp align b[i] with @u[i]\n"
+                                                "#pragma xmp template u[8]\n#pragma xmp distribute u[block] onto p\n"),
+     "template 'u' is used before its declaration (line 8)"),
+    ("acc-loop-without-index", in_main("#pragma xmp acc replicate (a)\n    {\n#pragma xmp loop on @t[5] acc\n"
+                                       "        for (i = 0; i < 100; i++) a[i] = 0;\n    }"),
+     "'loop ... acc' whose on-ref names no loop index"),
 ]
 
 
@@ -354,11 +407,30 @@ def test_mistake(marked: str, fragment: str, compile_: Compile, tmp_path: Path) 
 
 
 def test_directive_in_a_header(compile_: Compile, tmp_path: Path) -> None:
-    """cpp would hide it from xmpacc: say so instead of ignoring it."""
+    """A header's directives are read where the header is included; a mistake in one is
+    reported in the header, at its column."""
     (tmp_path / "decls.h").write_text("#pragma xmp barrier\n")
     proc, src, _ = compile_('#pragma xmp nodes p[4]\n#include "decls.h"\nint main(void) { return 0; }\n')
     assert_clean_failure(proc, tmp_path, {src.name, "decls.h"})
-    assert_error_at(proc.stderr, tmp_path / "decls.h", 1, 9, "included files are not supported yet")
+    assert_error_at(proc.stderr, tmp_path / "decls.h", 1, 13, "must be inside a function")
+
+
+def test_header_directive_mistake_at_its_column(compile_: Compile, tmp_path: Path) -> None:
+    """The columns of a header's directive are those of the header's text, also after a
+    macro (defined in the source before the #include) expanded in the line."""
+    (tmp_path / "decls.h").write_text("#pragma xmp nodes p[*]\n#pragma xmp template t[N]\n"
+                                      "#pragma xmp distribute t[FORMAT] onto q\n")
+    proc, _src, _ = compile_('#define N 8\n#define FORMAT block\n#include "decls.h"\n'
+                             'int main(void) { return 0; }\n')
+    col = len("#pragma xmp distribute t[FORMAT] onto ") + 1
+    assert_error_at(proc.stderr, tmp_path / "decls.h", 3, col, "nodes 'q' is not declared")
+
+
+def test_directive_from_pragma_operator_is_not_supported_yet(compile_: Compile, tmp_path: Path) -> None:
+    proc, src, _ = compile_('#pragma xmp nodes p[4]\n#define BARRIER _Pragma("xmp barrier")\n'
+                            'int main(void)\n{\n    BARRIER\n    return 0;\n}\n')
+    assert_clean_failure(proc, tmp_path, {src.name})
+    assert_error_at(proc.stderr, src, 5, 12, "not supported yet")
 
 
 def test_lookalike_pragma_is_not_a_directive(compile_: Compile, tmp_path: Path) -> None:

@@ -77,7 +77,7 @@ double a[N];
 #pragma xmp distribute t[block] onto p
 #pragma xmp align a[i] with t[i]
 int main(void) {{
-  int i;
+  int i, far = 1000000000;   /* a run-time offset: the compiler's locality check cannot see it */
 #pragma xmp acc replicate (a)
   {{
 #pragma xmp loop on t[i] acc {clauses}
@@ -105,7 +105,7 @@ def test_too_many_threads(tmp_path: Path) -> None:
 
 
 def test_kernel_fault_names_the_loop(tmp_path: Path) -> None:
-    exe = _compile(tmp_path, ACC_PROGRAM.format(n=100, clauses="", offset=" + 1000000000", value="i"))
+    exe = _compile(tmp_path, ACC_PROGRAM.format(n=100, clauses="", offset=" + far", value="i"))
     r = run_mpi(1, exe, env=CUDA, timeout=120)
     assert r.returncode != 0
     assert "prog.c:13" in r.stderr and "kernel" in r.stderr
@@ -154,3 +154,30 @@ def test_checked_sample_on_gpu_matches_serial(built: dict[str, tuple[Path, str]]
                 timeout=300)
     assert r.returncode == 0, r.stderr
     same_output(r.stdout, expected, rel=1e-9)
+
+
+MULTI = Path(__file__).parent / "multifile"
+
+
+@pytest.mark.parametrize("nprocs", [1, 2])
+def test_separately_compiled_kernels_form_one_module(tmp_path: Path, nprocs: int) -> None:
+    """tests/multifile: acc loops in two files compiled with -c, linked through an archive;
+    their kernels (the files' records) compile into one NVRTC module."""
+    import subprocess
+
+    files = ["main.c", "init.c", "relax.c", "weight.c"]
+    for f in files:
+        r = run_xmpacc("-c", str(MULTI / f), "-o", str(tmp_path / f.replace(".c", ".o")))
+        assert r.returncode == 0, r.stderr
+    subprocess.run(["ar", "rcs", str(tmp_path / "libf.a"), str(tmp_path / "init.o"), str(tmp_path / "relax.o")],
+                   check=True)
+    exe = tmp_path / "prog"
+    r = run_xmpacc(str(tmp_path / "main.o"), str(tmp_path / "weight.o"), f"-L{tmp_path}", "-lf", "-o", str(exe))
+    assert r.returncode == 0, r.stderr
+    serial = tmp_path / "serial"
+    subprocess.run(["cc", "-w", *[str(MULTI / f) for f in files], "-lm", "-o", str(serial)], check=True)
+    expected = subprocess.run([str(serial)], capture_output=True, text=True, check=True).stdout
+    run = run_mpi(nprocs, exe, env={**CUDA, "XMPACC_VERBOSE": "1"})
+    assert run.returncode == 0, run.stderr
+    assert "uses GPU" in run.stderr
+    same_output(run.stdout, expected, rel=1e-9)

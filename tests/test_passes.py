@@ -277,7 +277,7 @@ def test_file_scope_array_becomes_a_pointer_set_up_by_the_init_function(tmp_path
         < init.index("_xmpacc_distribute(&_xmpacc_t_t") < init.index("a = (double *) _xmpacc_align(&_xmpacc_a_a")
     assert [to_c(d) for d in ctx.file_decls] == ["static _xmpacc_nodes_t _xmpacc_n_p",
                                                  "static _xmpacc_template_t _xmpacc_t_t",
-                                                 "static _xmpacc_array_t _xmpacc_a_a"]
+                                                 "_xmpacc_array_t _xmpacc_a_a"]   # a's linkage
 
 
 def test_reduction_clause_resets_then_combines(tmp_path: Path) -> None:

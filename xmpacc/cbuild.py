@@ -8,7 +8,9 @@ constructors.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
+from contextvars import ContextVar
 
 from pycparser import c_ast, c_generator, c_parser
 
@@ -39,10 +41,7 @@ def stmts(text: str, coord: object = None) -> list[c_ast.Node]:
     prelude = ("typedef int _xmpacc_nodes_t; typedef int _xmpacc_template_t; "
                "typedef int _xmpacc_array_t; typedef int _xmpacc_sched_t; typedef int _xmpacc_object_t; "
                "typedef int _xmpacc_range_t; typedef int _xmpacc_tdim_t;")
-    try:
-        ast = c_parser.CParser().parse(f"{prelude} void _xmpacc_f(void) {{ {text} }}")
-    except c_parser.ParseError as e:
-        raise InternalError(f"xmpacc generated invalid C ({e}): {text}") from None
+    ast = _parse_generated(prelude, f"void _xmpacc_f(void) {{ {text} }}")
     items = ast.ext[-1].body.block_items or []
     for item in items:
         set_coord(item, coord)
@@ -50,9 +49,8 @@ def stmts(text: str, coord: object = None) -> list[c_ast.Node]:
 
 
 def set_coord(node: c_ast.Node, coord: object) -> None:
-    for _n, child in node.children():
-        set_coord(child, coord)
-    node.coord = coord
+    for n in walk(node):
+        n.coord = coord
 
 
 def compound(items: list[c_ast.Node], coord: object = None) -> c_ast.Compound:
@@ -60,10 +58,12 @@ def compound(items: list[c_ast.Node], coord: object = None) -> c_ast.Compound:
 
 
 def walk(node: c_ast.Node) -> Iterator[c_ast.Node]:
-    """Pre-order walk over a subtree."""
-    yield node
-    for _name, child in node.children():
-        yield from walk(child)
+    """Pre-order walk over a subtree (an explicit stack: programs may nest thousands deep)."""
+    stack = [node]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(child for _name, child in reversed(node.children()))
 
 
 def _slots(node: c_ast.Node) -> list[str]:
@@ -108,8 +108,27 @@ def cleanup_decl(decl_text: str, cleanup_fn: str, coord: object = None) -> c_ast
 
 def external(text: str) -> c_ast.Node:
     """Parse one file-scope declaration or function definition of generated code."""
+    return _parse_generated("", text).ext[-1]
+
+
+# Typedef names of the file being compiled (set by the driver): generated code embeds the
+# user's expressions, and a cast to the user's ``real`` in a loop bound only parses when
+# ``real`` is known as a type.  They are declared only when the text needs them, as a
+# variable may have the same name as a typedef elsewhere in the file.
+USER_TYPEDEFS: ContextVar[frozenset[str]] = ContextVar("xmpacc_user_typedefs", default=frozenset())
+_IDENT = re.compile(r"[A-Za-z_]\w*")
+
+
+def _parse_generated(prelude: str, text: str) -> c_ast.FileAST:
     try:
-        ast = c_parser.CParser().parse(text)
+        return c_parser.CParser().parse(f"{prelude} {text}")
     except c_parser.ParseError as e:
-        raise InternalError(f"xmpacc generated invalid C ({e}): {text}") from None
-    return ast.ext[-1]
+        error = e
+    names = sorted(USER_TYPEDEFS.get() & set(_IDENT.findall(text)))
+    if names:
+        typedefs = "".join(f"typedef int {n};" for n in names)
+        try:
+            return c_parser.CParser().parse(f"{prelude} {typedefs} {text}")
+        except c_parser.ParseError as e:
+            error = e
+    raise InternalError(f"xmpacc generated invalid C ({error}): {text}") from None

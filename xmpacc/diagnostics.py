@@ -17,6 +17,8 @@ import sys
 from dataclasses import dataclass, field
 from typing import TextIO
 
+from xmpacc.frontend.rawbytes import ENCODING, ERRORS, for_display, for_messages
+
 
 @dataclass(frozen=True, slots=True)
 class SourceLoc:
@@ -90,10 +92,10 @@ class Diagnostics:
 
 def source_line(loc: SourceLoc) -> str | None:
     try:
-        with open(loc.file, encoding="utf-8", errors="replace") as f:
+        with open(loc.file, encoding=ENCODING, errors=ERRORS) as f:
             for number, text in enumerate(f, 1):
                 if number == loc.line:
-                    return text.rstrip("\n")
+                    return for_display(text.rstrip("\n"))
     except OSError:
         return None
     return None
@@ -101,7 +103,7 @@ def source_line(loc: SourceLoc) -> str | None:
 
 def format_error(err: XmpError) -> str:
     """gcc-style message, source line and caret."""
-    out = [str(err)]
+    out = [for_messages(str(err))]
     text = source_line(err.loc) if err.loc.line > 0 else None
     if text is not None:
         gutter = f"{err.loc.line:5d} | "
@@ -110,6 +112,7 @@ def format_error(err: XmpError) -> str:
     return "\n".join(out)
 
 
-def print_errors(errors: list[XmpError], stream: TextIO = sys.stderr) -> None:
+def print_errors(errors: list[XmpError], stream: TextIO | None = None) -> None:
+    stream = stream if stream is not None else sys.stderr  # looked up now: tests redirect it
     for err in errors:
         print(format_error(err), file=stream)

@@ -5,15 +5,26 @@
 
 locality only looks (at the source's subscripts, so before localize rewrites them).
 gpu runs before loops and comm so that it still sees every directive inside an acc loop
-(they are errors there) and owns ``loop ... acc`` before the host loop pass.
+(they are errors there) and owns ``loop ... acc`` before the host loop pass.  The declare
+stage also checks the C expressions of every directive (``directive_exprs``), once the
+symbol tables exist and before any pass embeds those expressions in generated code.
+
+The passes recurse over the tree; the CLI runs them on a thread with a large stack
+(``deepstack.py``), and a tree deeper than even that is the user's located error.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
+from pycparser import c_ast
+
+from xmpacc.cbuild import USER_TYPEDEFS, walk
 from xmpacc.context import Context, Unit
+from xmpacc.deepstack import nesting_error
+from xmpacc.diagnostics import SourceLoc
 from xmpacc.frontend.cparse import parse_c
 from xmpacc.frontend.preprocess import preprocess
 from xmpacc.passes import (
@@ -22,6 +33,7 @@ from xmpacc.passes import (
     attach,
     comm,
     declare,
+    directive_exprs,
     dynamic,
     entry,
     gmove,
@@ -37,11 +49,12 @@ from xmpacc.passes import (
 )
 
 Pass = Callable[[Unit, Context], Unit]
+T = TypeVar("T")
 
 # The transformation passes, in order, by stage name.
 PASSES: tuple[tuple[str, tuple[Pass, ...]], ...] = (
     ("attach", (attach.run,)),
-    ("declare", (declare.run, nocomm.run)),
+    ("declare", (declare.run, directive_exprs.run, nocomm.run)),
     ("locality", (locality.run,)),
     ("localize", (lower_decls.run, members.run, dynamic.run, library.run, array.run, gmove.run, assign.run,
                   subscripts.run)),
@@ -67,12 +80,25 @@ def translate(path: str, options: Options) -> tuple[Unit, Context]:
     pre = preprocess(path, options.cpp_args, options.cc, options.verbose)
     unit = Unit(path, pre, parse_c(pre.text, path))
     ctx = Context()
-    for name, passes in PASSES:
-        if options.stop_after in ("preprocess", "parse"):
-            break
-        for run in passes:
-            unit = run(unit, ctx)
-        if options.stop_after == name:
-            break
+    typedefs = USER_TYPEDEFS.set(frozenset(n.name for n in walk(unit.ast) if isinstance(n, c_ast.Typedef)))
+    try:
+        for name, passes in PASSES:
+            if options.stop_after in ("preprocess", "parse"):
+                break
+            for run in passes:
+                unit = run_guarded(run, unit, ctx)
+            if options.stop_after == name:
+                break
+    finally:
+        USER_TYPEDEFS.reset(typedefs)
     ctx.diags.check()  # mistakes found by any stage that ran, all at once
     return unit, ctx
+
+
+def run_guarded(run: Callable[[Unit, Context], T], unit: Unit, ctx: Context) -> T:
+    """``run(unit, ctx)``; a tree too deep even for deepstack's recursion limit is the
+    user's error at its deepest node, not a crash."""
+    try:
+        return run(unit, ctx)
+    except RecursionError:
+        raise nesting_error(unit.ast, SourceLoc(unit.path, 1, 1)) from None

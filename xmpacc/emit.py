@@ -15,7 +15,12 @@ from pycparser import c_ast, c_generator
 
 import xmpacc.templates
 from xmpacc import __version__
+from xmpacc.cbuild import c_string
+from xmpacc.ccmessages import abi_symbol
 from xmpacc.context import Context, Unit
+from xmpacc.deepstack import nesting_error
+from xmpacc.diagnostics import SourceLoc
+from xmpacc.frontend.rawbytes import escape_for_c
 from xmpacc.frontend.preprocess import LIBC_STRING_SENTINEL, is_system_path
 from xmpacc.passes.entry import init_function_name
 from xmpacc.runtime.contract import ENTRIES, Entry, contract_id
@@ -33,6 +38,7 @@ def _is_system_coord(coord: object) -> bool:
     return bool(path) and is_system_path(path)
 
 
+MAX_INDENT = 80
 _LINE_MARKER = re.compile(r'#line (\d+) "((?:[^"\\]|\\.)*)"')
 
 
@@ -74,6 +80,10 @@ class HostGenerator(c_generator.CGenerator):
         self._depth = 0
         self._line = 0      # the source line the statement being printed started on
         self._calls = 0     # inside the arguments of a call (maybe a macro): no markers there
+
+    def _make_indent(self) -> str:
+        # capped: blocks nested thousands deep would otherwise give quadratic output
+        return " " * min(self.indent_level, MAX_INDENT)
 
     def visit(self, node: c_ast.Node) -> str:
         self._depth += 1
@@ -122,15 +132,41 @@ class HostGenerator(c_generator.CGenerator):
         return text + "\n"
 
 
-def host_c(unit: Unit, ctx: Context) -> str:
+def host_c(unit: Unit, ctx: Context, record: str) -> str:
+    """The host C of a unit; it ends with ``#include "<record>"`` (``record_h``)."""
     gen = HostGenerator()
-    body = "".join(gen.external(item) for item in unit.ast.ext if not _is_system_coord(item.coord))
+    try:
+        body = "".join(gen.external(item) for item in unit.ast.ext if not _is_system_coord(item.coord))
+    except RecursionError:
+        raise nesting_error(unit.ast, SourceLoc(unit.path, 1, 1)) from None
     body = drop_redundant_line_markers(body)
     body = LIBC_STRING_SENTINEL.sub(r'" \1 "', body)
     descriptors = [HostGenerator().visit(d) + ";" for d in ctx.file_decls]
-    return _env().get_template("host.c.j2").render(
+    return escape_for_c(_env().get_template("host.c.j2").render(
         version=__version__, source=unit.path, includes=unit.pre.system_includes,
-        descriptors=descriptors, body=body)
+        descriptors=descriptors, body=body, record=record))
+
+
+def c_string_lines(text: str) -> list[str]:
+    """``text`` as C string literals, one per line (adjacent literals concatenate)."""
+    def char(c: str) -> str:
+        if c in '\\"?':       # '?': no trigraphs with -std=c99
+            return "\\" + c
+        if c == "\t":
+            return "\\t"
+        return c if c >= " " else f"\\{ord(c):03o}"
+    return ['"' + "".join(char(c) for c in line.rstrip("\n")) + ('\\n"' if line.endswith("\n") else '"')
+            for line in text.splitlines(keepends=True)]
+
+
+def record_h(unit: Unit, kernels: str | None) -> str:
+    """The unit's record (xmpacc_unit.h): start-up function, kernel source, the mark of
+    this xmpacc; included at the end of the host C."""
+    return _env().get_template("record.h.j2").render(
+        version=__version__, source=unit.path, abi=abi_symbol(),
+        source_literal=c_string(unit.path), init=init_function_name(unit),
+        kernels=c_string_lines(kernels) if kernels else None,
+        kernels_ref="_xmpacc_kernels" if kernels else "0")
 
 
 def _glue_entry(e: Entry) -> dict[str, str]:
@@ -143,13 +179,13 @@ def _glue_entry(e: Entry) -> dict[str, str]:
     }
 
 
-def glue_c(units: list[tuple[Unit, Context]]) -> str:
-    mains = [ctx for _u, ctx in units if ctx.has_main]
-    main = mains[0] if mains else None
-    params = main.main_params if main else 2
-    args = {0: "", 2: "argc, argv"}.get(params, "argc, argv, environ")
+def glue_c() -> str:
+    """The program's glue (templates/glue.c.j2): the same for every program of this xmpacc."""
     return _env().get_template("glue.c.j2").render(
-        version=__version__, contract_id=contract_id(), entries=[_glue_entry(e) for e in ENTRIES],
-        inits=[init_function_name(u) for u, _c in units],
-        main_params=params if params in (0, 2) else 3,
-        main_ret="void" if main and main.main_returns_void else "int", main_args=args)
+        version=__version__, contract_id=contract_id(), abi=abi_symbol(),
+        entries=[_glue_entry(e) for e in ENTRIES])
+
+
+def library_c() -> str:
+    """The start-up glue of a shared library (-shared): templates/library.c.j2."""
+    return _env().get_template("library.c.j2").render(version=__version__)

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from xmpacc import __version__
 from xmpacc.context import Context, Unit
+from xmpacc.deepstack import nesting_error
+from xmpacc.diagnostics import SourceLoc
+from xmpacc.frontend.rawbytes import escape_for_c
 from xmpacc.emit import HostGenerator, _env
 
 
@@ -17,21 +20,23 @@ def _reset_line_markers(text: str, name: str) -> str:
     return "\n".join(lines)
 
 
-def kernels_cu(units: list[tuple[Unit, Context]], name: str = "kernels.cu") -> str | None:
-    """The kernel file (``name`` is its file name, for #line markers), or None when the
-    program has no acc loop."""
-    kernels = [k for _u, ctx in units for k in ctx.kernels]
-    if not kernels:
+def kernels_cu(unit: Unit, ctx: Context, name: str = "kernels.cu") -> str | None:
+    """The kernel file of one unit (``name`` is its file name, for #line markers), or None
+    when the unit has no acc loop.  The kernels of a program are those of its units, put
+    together at run time (xmpacc_unit.h)."""
+    if not ctx.kernels:
         return None
     rendered = []
-    for k in kernels:
+    for k in ctx.kernels:
         gen = HostGenerator()
-        body = gen.visit(k.body) if hasattr(k.body, "block_items") else gen._generate_stmt(k.body)
+        try:
+            body = gen.visit(k.body) if hasattr(k.body, "block_items") else gen._generate_stmt(k.body)
+        except RecursionError:
+            raise nesting_error(k.body, SourceLoc(k.source, 1, 1)) from None
         rendered.append({
             "name": k.name, "source": k.source.rsplit("/", 1)[-1],
             "params": [p.decl for p in k.params], "names": [p.name for p in k.params],
             "prologue": k.prologue, "epilogue": k.epilogue, "body": body.rstrip(), "guard": k.guard,
         })
-    return _reset_line_markers(_env().get_template("kernels.cu.j2").render(
-        version=__version__, sources=", ".join(u.path.rsplit("/", 1)[-1] for u, _c in units),
-        kernels=rendered), name)
+    return escape_for_c(_reset_line_markers(_env().get_template("kernels.cu.j2").render(
+        version=__version__, sources=unit.path.rsplit("/", 1)[-1], kernels=rendered), name))

@@ -70,9 +70,10 @@ def _fill_function(fn: c_ast.FuncDef, scope: Scope, tree: ScopeTree) -> None:
         if isinstance(param, c_ast.Decl) and param.name:
             body.c_decls[param.name] = param
             body.params.add(param.name)
-    for decl in fn.param_decls or []:
-        body.c_decls[decl.name] = decl
-        body.params.add(decl.name)
+    for decl in fn.param_decls or []:   # K&R declarations (pragmas may stand among them)
+        if isinstance(decl, c_ast.Decl) and decl.name:
+            body.c_decls[decl.name] = decl
+            body.params.add(decl.name)
     _fill(fn.body, body, tree)
 
 

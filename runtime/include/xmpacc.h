@@ -14,10 +14,16 @@
 #include "xmpacc_sections.h"
 #include "xmp.h"
 #include "xmpacc_rt.h"
+#include "xmpacc_unit.h"
 
 /* Run f(&var) when var goes out of scope, on every exit path (return, break, goto):
  * this frees block-scope distributed arrays and ends tasks. */
 #define _XMPACC_CLEANUP(f) __attribute__((cleanup(f)))
+
+/* The descriptor of a nodes or template directive of a header: one object for all the
+ * files that include the header (each file's start-up code declares it; the runtime
+ * creates it once and checks that the declarations agree). */
+#define _XMPACC_SHARED __attribute__((weak))
 
 /* Element type codes for reductions (the runtime maps them to MPI datatypes). */
 #define _XMPACC_TYPE(x) _Generic((x), \

@@ -7,7 +7,7 @@
 /* descriptors of the nodes, templates and distributed arrays of this file */
 static _xmpacc_nodes_t _xmpacc_n_p;
 static _xmpacc_template_t _xmpacc_t_t;
-static _xmpacc_array_t _xmpacc_a_array;
+_xmpacc_array_t _xmpacc_a_array;
 
 #line 13 "samples/fig1/fig1_xmp.c"
 int *array;
@@ -19,7 +19,7 @@ int func(int i, int j)
 
 
 #line 29 "samples/fig1/fig1_xmp.c"
-int _xmpacc_user_main(void)
+int main(void)
 {
 #line 30 "samples/fig1/fig1_xmp.c"
   int i;
@@ -62,7 +62,7 @@ int _xmpacc_user_main(void)
 }
 
 
-void _xmpacc_init_fig1_xmp_c(void)
+static void _xmpacc_init_fig1_xmp_c(void)
 {
 #line 16 "samples/fig1/fig1_xmp.c"
   _xmpacc_nodes_init(&_xmpacc_n_p, "fig1_xmp.c:16", "p", 1, (const int []){4});
@@ -76,3 +76,6 @@ void _xmpacc_init_fig1_xmp_c(void)
 
 
 
+
+/* this file's record for the link step and the runtime: start-up function, kernels */
+#include "fig1_xmp.record.h"

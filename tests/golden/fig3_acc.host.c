@@ -7,15 +7,15 @@
 /* descriptors of the nodes, templates and distributed arrays of this file */
 static _xmpacc_nodes_t _xmpacc_n_p;
 static _xmpacc_template_t _xmpacc_t_t;
-static _xmpacc_array_t _xmpacc_a_a;
-static _xmpacc_array_t _xmpacc_a_b;
+_xmpacc_array_t _xmpacc_a_a;
+_xmpacc_array_t _xmpacc_a_b;
 
 #line 19 "samples/fig3/fig3_acc.c"
 int *a;
 #line 19 "samples/fig3/fig3_acc.c"
 int *b;
 #line 21 "samples/fig3/fig3_acc.c"
-int _xmpacc_user_main(void)
+int main(void)
 {
 #line 22 "samples/fig3/fig3_acc.c"
   int i;
@@ -80,7 +80,7 @@ int _xmpacc_user_main(void)
 }
 
 
-void _xmpacc_init_fig3_acc_c(void)
+static void _xmpacc_init_fig3_acc_c(void)
 {
 #line 12 "samples/fig3/fig3_acc.c"
   _xmpacc_nodes_init(&_xmpacc_n_p, "fig3_acc.c:12", "p", 1, (const int []){-1});
@@ -94,3 +94,6 @@ void _xmpacc_init_fig3_acc_c(void)
 
 
 
+
+/* this file's record for the link step and the runtime: start-up function, kernels */
+#include "fig3_acc.record.h"

@@ -8,15 +8,15 @@
 /* descriptors of the nodes, templates and distributed arrays of this file */
 static _xmpacc_nodes_t _xmpacc_n_p;
 static _xmpacc_template_t _xmpacc_t_t;
-static _xmpacc_array_t _xmpacc_a_u;
-static _xmpacc_array_t _xmpacc_a_unew;
+_xmpacc_array_t _xmpacc_a_u;
+_xmpacc_array_t _xmpacc_a_unew;
 
 #line 16 "samples/laplace/laplace_xmp.c"
 double *u;
 #line 16 "samples/laplace/laplace_xmp.c"
 double *unew;
 #line 30 "samples/laplace/laplace_xmp.c"
-int _xmpacc_user_main(void)
+int main(void)
 {
   int i;
 #line 32 "samples/laplace/laplace_xmp.c"
@@ -137,7 +137,7 @@ int _xmpacc_user_main(void)
 }
 
 
-void _xmpacc_init_laplace_xmp_c(void)
+static void _xmpacc_init_laplace_xmp_c(void)
 {
 #line 19 "samples/laplace/laplace_xmp.c"
   _xmpacc_nodes_init(&_xmpacc_n_p, "laplace_xmp.c:19", "p", 2, (const int []){2, 2});
@@ -152,3 +152,6 @@ void _xmpacc_init_laplace_xmp_c(void)
 
 
 
+
+/* this file's record for the link step and the runtime: start-up function, kernels */
+#include "laplace_xmp.record.h"

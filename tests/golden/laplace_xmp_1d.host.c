@@ -8,15 +8,15 @@
 /* descriptors of the nodes, templates and distributed arrays of this file */
 static _xmpacc_nodes_t _xmpacc_n_p;
 static _xmpacc_template_t _xmpacc_t_t;
-static _xmpacc_array_t _xmpacc_a_u;
-static _xmpacc_array_t _xmpacc_a_unew;
+_xmpacc_array_t _xmpacc_a_u;
+_xmpacc_array_t _xmpacc_a_unew;
 
 #line 16 "samples/laplace/laplace_xmp_1d.c"
 double *u;
 #line 16 "samples/laplace/laplace_xmp_1d.c"
 double *unew;
 #line 30 "samples/laplace/laplace_xmp_1d.c"
-int _xmpacc_user_main(void)
+int main(void)
 {
   int i;
 #line 32 "samples/laplace/laplace_xmp_1d.c"
@@ -117,7 +117,7 @@ int _xmpacc_user_main(void)
 }
 
 
-void _xmpacc_init_laplace_xmp_1d_c(void)
+static void _xmpacc_init_laplace_xmp_1d_c(void)
 {
 #line 19 "samples/laplace/laplace_xmp_1d.c"
   _xmpacc_nodes_init(&_xmpacc_n_p, "laplace_xmp_1d.c:19", "p", 1, (const int []){-1});
@@ -132,3 +132,6 @@ void _xmpacc_init_laplace_xmp_1d_c(void)
 
 
 
+
+/* this file's record for the link step and the runtime: start-up function, kernels */
+#include "laplace_xmp_1d.record.h"

@@ -8,13 +8,13 @@
 /* descriptors of the nodes, templates and distributed arrays of this file */
 static _xmpacc_nodes_t _xmpacc_n_p;
 static _xmpacc_template_t _xmpacc_t_t;
-static _xmpacc_array_t _xmpacc_a_p_x;
-static _xmpacc_array_t _xmpacc_a_p_y;
-static _xmpacc_array_t _xmpacc_a_p_z;
-static _xmpacc_array_t _xmpacc_a_m;
-static _xmpacc_array_t _xmpacc_a_v_x;
-static _xmpacc_array_t _xmpacc_a_v_y;
-static _xmpacc_array_t _xmpacc_a_v_z;
+_xmpacc_array_t _xmpacc_a_p_x;
+_xmpacc_array_t _xmpacc_a_p_y;
+_xmpacc_array_t _xmpacc_a_p_z;
+_xmpacc_array_t _xmpacc_a_m;
+_xmpacc_array_t _xmpacc_a_v_x;
+_xmpacc_array_t _xmpacc_a_v_y;
+_xmpacc_array_t _xmpacc_a_v_z;
 
 #line 17 "samples/nbody/nbody_xmp.c"
 double *p_x;
@@ -29,7 +29,7 @@ double *v_y;
 double *v_z;
 double *m;
 #line 31 "samples/nbody/nbody_xmp.c"
-int _xmpacc_user_main(void)
+int main(void)
 {
   int i;
 #line 33 "samples/nbody/nbody_xmp.c"
@@ -226,7 +226,7 @@ int _xmpacc_user_main(void)
 }
 
 
-void _xmpacc_init_nbody_xmp_c(void)
+static void _xmpacc_init_nbody_xmp_c(void)
 {
 #line 22 "samples/nbody/nbody_xmp.c"
   _xmpacc_nodes_init(&_xmpacc_n_p, "nbody_xmp.c:22", "p", 1, (const int []){-1});
@@ -251,3 +251,6 @@ void _xmpacc_init_nbody_xmp_c(void)
 
 
 
+
+/* this file's record for the link step and the runtime: start-up function, kernels */
+#include "nbody_xmp.record.h"

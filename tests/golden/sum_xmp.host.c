@@ -9,15 +9,15 @@
 static _xmpacc_nodes_t _xmpacc_n_p;
 static _xmpacc_template_t _xmpacc_t_tc;
 static _xmpacc_template_t _xmpacc_t_tb;
-static _xmpacc_array_t _xmpacc_a_a;
-static _xmpacc_array_t _xmpacc_a_b;
+_xmpacc_array_t _xmpacc_a_a;
+_xmpacc_array_t _xmpacc_a_b;
 
 #line 13 "samples/cyclic/sum_xmp.c"
 double *a;
 int *b;
 int hist[5];
 #line 27 "samples/cyclic/sum_xmp.c"
-int _xmpacc_user_main(void)
+int main(void)
 {
   int i;
   double s = 0.0;
@@ -359,7 +359,7 @@ int _xmpacc_user_main(void)
 }
 
 
-void _xmpacc_init_sum_xmp_c(void)
+static void _xmpacc_init_sum_xmp_c(void)
 {
 #line 17 "samples/cyclic/sum_xmp.c"
   _xmpacc_nodes_init(&_xmpacc_n_p, "sum_xmp.c:17", "p", 1, (const int []){-1});
@@ -375,3 +375,6 @@ void _xmpacc_init_sum_xmp_c(void)
 
 
 
+
+/* this file's record for the link step and the runtime: start-up function, kernels */
+#include "sum_xmp.record.h"

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Literal, NoReturn
 
 from xmpacc.diagnostics import InternalError, SourceLoc, XmpError
+from xmpacc.frontend.rawbytes import describe_char
 
 TokenKind = Literal["ident", "number", "string", "op", "eof"]
 
@@ -67,7 +68,7 @@ def tokenize(text: str, locs: Sequence[SourceLoc]) -> tuple[Token, ...]:
             return tuple(tokens)
         tok = _next_token(text, pos)
         if tok is None:
-            raise XmpError(locs[pos], f"unexpected character '{text[pos]}' in directive")
+            raise XmpError(locs[pos], f"unexpected character {describe_char(text[pos])} in directive")
         tokens.append(tok)
         pos = tok.end
 

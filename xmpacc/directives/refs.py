@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
+from xmpacc.deepstack import MAX_NESTING, too_deep_message
 from xmpacc.directives.ast import (
     Expr,
     Name,
@@ -79,6 +80,8 @@ def _track_brackets(ts: TokenStream, tok: Token, open_brackets: list[Token]) -> 
         return
     if tok.text in OPENERS:
         open_brackets.append(tok)
+        if len(open_brackets) > MAX_NESTING:
+            ts.error(tok, too_deep_message())
     elif tok.text in CLOSERS:
         expected = OPENERS[open_brackets[-1].text]
         if tok.text != expected:

@@ -11,12 +11,22 @@ from collections.abc import Iterable
 
 from pycparser import c_ast, c_parser
 
+from xmpacc import deepstack
 from xmpacc.diagnostics import SourceLoc, XmpError
 from xmpacc.frontend.preprocess import is_system_path
 from xmpacc.frontend.sections import rewrite_sections
 from xmpacc.frontend.srcmap import ColumnMap
 
 _PARSE_ERROR_RE = re.compile(r"^(.*?):(\d+):(\d+): (.*)$", re.DOTALL)
+_PRAGMA_LINE = re.compile(r"\s*#\s*pragma\b")
+_ILLEGAL = re.compile(r"[Ii]llegal character (.*)$")
+
+
+def _raw_byte(quoted: str) -> str:
+    """pycparser's repr of a character, as gcc names it: '\\udcff' (a byte that is not
+    UTF-8, see rawbytes.py) is '\\377'."""
+    m = re.fullmatch(r"'\\udc([89a-f][0-9a-f])'", quoted)
+    return "'\\%03o'" % int(m.group(1), 16) if m else quoted
 
 
 class _LocatingParser(c_parser.CParser):
@@ -40,12 +50,31 @@ def parse_c(text: str, path: str) -> c_ast.FileAST:
     Array sections are rewritten first (``sections.py``): pycparser does not know them."""
     text = rewrite_sections(text)
     columns = ColumnMap(text, is_system_path)
+    deepest = deepstack.deepest_bracket(text)
+    if deepest is not None:
+        file, line, col = deepest
+        raise XmpError(SourceLoc(file, line, columns.column(file, line, col)), deepstack.too_deep_message())
+    parser = _LocatingParser()
     try:
-        ast = _LocatingParser().parse(text, path)
+        ast = parser.parse(text, path)
     except c_parser.ParseError as e:
         raise _located(str(e), path, columns) from None
+    except RecursionError:
+        raise _too_deep(parser, path, columns) from None
     columns.fix_coords(ast)
     return ast
+
+
+def _too_deep(parser: _LocatingParser, path: str, columns: ColumnMap) -> XmpError:
+    """Nesting beyond the recursion limit without brackets (``- - - ... 1``): at the
+    token the parser had reached."""
+    tok = parser._last_token()
+    if tok is None:
+        return XmpError(SourceLoc(path, 1, 1), "program nested too deeply for xmpacc")
+    coord = parser._tok_coord(tok)
+    where = SourceLoc(coord.file, coord.line, columns.column(coord.file, coord.line, coord.column))
+    return XmpError(where, "expression or statement nested too deeply for xmpacc; "
+                           "split it into smaller pieces")
 
 
 def parse_expr(text: str, loc: SourceLoc, typedefs: Iterable[str] = ()) -> c_ast.Node:
@@ -66,15 +95,17 @@ def parse_expr(text: str, loc: SourceLoc, typedefs: Iterable[str] = ()) -> c_ast
 
 def _relocate(node: c_ast.Node, loc: SourceLoc) -> None:
     """Expressions parsed out of a directive report the directive's location."""
-    for _name, child in node.children():
-        _relocate(child, loc)
-    node.coord = loc
+    stack = [node]
+    while stack:
+        node = stack.pop()
+        node.coord = loc
+        stack.extend(child for _name, child in node.children())
 
 
 def _located(message: str, path: str, columns: ColumnMap) -> XmpError:
     m = _PARSE_ERROR_RE.match(message)
     if not m:
-        return XmpError(SourceLoc(path, 0, 0), f"syntax error: {message}")
+        return XmpError(SourceLoc(path, 1, 1), f"syntax error: {message}")
     file, line = m.group(1), int(m.group(2))
     col = columns.column(file, line, int(m.group(3)))
     detail = m.group(4)
@@ -82,6 +113,24 @@ def _located(message: str, path: str, columns: ColumnMap) -> XmpError:
         detail = f"syntax error before '{detail[len('before: '):]}'"
     elif detail == "At end of input":
         detail = "syntax error at end of input (a missing '}'?)"
+    elif (stray := _ILLEGAL.match(detail)) is not None:
+        detail = f"stray {_raw_byte(stray.group(1))} in program"
     else:
         detail = f"syntax error: {detail[:1].lower()}{detail[1:]}"
+    pragma = _pragma_near(columns, file, line, int(m.group(3)))
+    if pragma is not None:
+        detail = f"{detail} (a '#pragma' {pragma} is not supported yet at this place)"
     return XmpError(SourceLoc(file, line, col), detail)
+
+
+def _pragma_near(columns: ColumnMap, file: str, line: int, col: int) -> str | None:
+    """'here' when the error is on a pragma line, 'just before' when it is at the first
+    token after one: pycparser accepts pragmas only between declarations and statements
+    (and before a statement), gcc almost anywhere."""
+    here = columns.output_line(file, line)
+    if _PRAGMA_LINE.match(here):
+        return "line here"
+    first_token = len(here) - len(here.lstrip()) + 1 == col
+    if first_token and _PRAGMA_LINE.match(columns.output_line(file, line - 1)):
+        return "line just before"
+    return None

@@ -21,15 +21,19 @@ After:    #pragma xmp_0                        RawDirective(0, "template t(0:8-1
 
 from __future__ import annotations
 
-import difflib
 import os
 import re
+import shlex
 import subprocess
 from dataclasses import dataclass, field
 
 import pycparser_fake_libc
 
 from xmpacc.diagnostics import SourceLoc, XmpError, XmpErrors
+from xmpacc.frontend import headers
+from xmpacc.hostcc import child_env
+from xmpacc.frontend import rawbytes
+from xmpacc.frontend.srcmap import token_opcodes
 
 MARKER = "__xmpacc_directive_"
 _PRAGMA_RE = re.compile(r"^(\s*#\s*pragma\s+)(xmp|acc)\b(.*)$")
@@ -39,6 +43,9 @@ _TOKEN_RE = re.compile(r"[A-Za-z_]\w*|\d[\w.]*|::|&&|\|\||<=|>=|\S")
 # PRId64 and friends become this sentinel inside string literals; the back end turns it
 # back into the macro name so that the real <inttypes.h> gives it its real value.
 LIBC_STRING_SENTINEL = re.compile(r"@@xmpacc:(\w+)@@")
+
+# What every file with directives is compiled with (Omni defines _XCALABLEMP too).
+XMP_MACROS = ["-D_XCALABLEMP=1", "-D__XMPACC__=1"]
 
 FAKE_LIBC_DIR = pycparser_fake_libc.directory
 SHIM_DIR = os.path.join(os.path.dirname(os.path.dirname(__file__)), "libc_shim")
@@ -70,6 +77,8 @@ class Preprocessed:
     text: str
     directives: dict[int, RawDirective] = field(default_factory=dict)
     system_includes: list[str] = field(default_factory=list)
+    cc: str = "cc"                                           # how cpp ran: later checks ask
+    cpp_args: list[str] = field(default_factory=list)        # the real headers the same way
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,8 +126,7 @@ def _map_locs(raw: str, raw_locs: tuple[SourceLoc, ...], expanded: str) -> tuple
     raw_toks = [(m.group(), m.start()) for m in _TOKEN_RE.finditer(raw)]
     exp_toks = [(m.group(), m.start()) for m in _TOKEN_RE.finditer(expanded)]
     tok_loc: list[SourceLoc] = [raw_locs[-1]] * len(exp_toks)
-    matcher = difflib.SequenceMatcher(a=[t for t, _ in raw_toks], b=[t for t, _ in exp_toks], autojunk=False)
-    for tag, a0, _a1, b0, b1 in matcher.get_opcodes():
+    for tag, a0, _a1, b0, b1 in token_opcodes([t for t, _ in raw_toks], [t for t, _ in exp_toks]):
         for j in range(b0, b1):
             if tag == "equal":
                 tok_loc[j] = raw_locs[raw_toks[a0 + j - b0][1]]
@@ -139,7 +147,7 @@ def _cpp_command(cc: str, source_dir: str, cpp_args: list[str]) -> list[str]:
     finds their own copy first, so our shim is forced in with -include: its include guard
     then keeps theirs out."""
     return [
-        cc, "-E", "-nostdinc", "-D_XCALABLEMP=1", "-D__XMPACC__=1", *cpp_args,
+        *shlex.split(cc), "-E", "-nostdinc", *XMP_MACROS, *cpp_args,
         "-include", os.path.join(SHIM_DIR, "_fake_defines.h"),
         "-I", SHIM_DIR, "-I", FAKE_LIBC_DIR, "-I", runtime_include_dir(), "-I", source_dir, "-x", "c", "-",
     ]
@@ -207,8 +215,7 @@ def _restore_directives(output: str, pending: dict[int, _Pending]) -> tuple[str,
 def preprocess(path: str, cpp_args: list[str], cc: str = "cc", verbose: bool = False) -> Preprocessed:
     """Run cpp on ``path`` with directive expansion; raise XmpError on cpp errors."""
     try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            source = f.read()
+        source = rawbytes.read_source(path)
     except OSError as e:
         raise XmpError(SourceLoc(path, 0, 0), f"cannot read source file: {e.strerror}") from None
     lines, pending = _extract_directives(path, source.split("\n"))
@@ -218,11 +225,47 @@ def preprocess(path: str, cpp_args: list[str], cc: str = "cc", verbose: bool = F
     if verbose:
         print(" ".join(cmd), "<", path, flush=True)
     stdin = f'# 1 "{path}"\n' + "\n".join(lines)
-    proc = subprocess.run(cmd, input=stdin, capture_output=True, text=True)
+    try:
+        proc = subprocess.run(cmd, input=stdin, capture_output=True, encoding=rawbytes.ENCODING,
+                              errors=rawbytes.ERRORS, env=child_env())
+    except OSError as e:
+        raise XmpError(SourceLoc(path, 0, 0), f"cannot run the C preprocessor '{cmd[0]}' (XMPACC_CC or "
+                                              f"CC names it): {e.strerror}") from None
     if proc.returncode != 0:
         raise _cpp_error(path, proc.stderr)
     text, directives, includes = _restore_directives(proc.stdout, pending)
-    return Preprocessed(source=path, text=text, directives=directives, system_includes=includes)
+    text = _header_directives(text, directives, cmd, stdin, cc, len(pending), verbose)
+    return Preprocessed(source=path, text=text, directives=directives, system_includes=includes,
+                        cc=cc, cpp_args=list(cpp_args))
+
+
+def _header_directives(text: str, directives: dict[int, RawDirective], cmd: list[str], stdin: str,
+                       cc: str, first_id: int, verbose: bool) -> str:
+    """Directives of the user's headers (headers.py): added to ``directives``, their lines
+    turned into ``#pragma xmp_<id>`` (``acc_<id>``)."""
+    lines = text.split("\n")
+    found = headers.header_pragmas(lines, is_system_path)
+    if not found:
+        return text
+    by_file: dict[str, dict[int, _Pending]] = {}
+    todo: list[tuple[headers.HeaderPragma, int, _Pending] | None] = []
+    for k, hp in enumerate(found):
+        if hp.file not in by_file:
+            try:
+                with open(hp.file, encoding="utf-8", errors="replace") as f:
+                    _lines, pend = _extract_directives(hp.file, f.read().split("\n"))
+            except OSError:
+                pend = {}
+            by_file[hp.file] = {p.loc.line: p for p in pend.values()}
+        p = by_file[hp.file].get(hp.line)
+        todo.append(None if p is None else (hp, first_id + k, p))
+    expanded = headers.expand(cmd, [*shlex.split(cc), "-E", "-P", "-x", "c", "-"], stdin,
+                              [None if t is None else (t[1], t[2].text) for t in todo], is_system_path, verbose)
+    for hp, ident, p in filter(None, todo):
+        text_k = expanded.get(ident, p.text.strip())
+        directives[ident] = RawDirective(ident, text_k, _map_locs(p.text, p.locs, text_k), p.loc, p.dialect)
+        lines[hp.index] = f"#pragma {p.dialect}_{ident}"
+    return "\n".join(lines)
 
 
 def _cpp_error(path: str, stderr: str) -> XmpErrors:

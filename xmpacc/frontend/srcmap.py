@@ -19,6 +19,8 @@ from collections.abc import Callable
 
 from pycparser import c_ast
 
+from xmpacc.frontend import rawbytes
+
 _LINEMARK_RE = re.compile(r'^#\s*(?:line\s+)?(\d+)\s+"((?:[^"\\]|\\.)*)"')
 _TOKEN_RE = re.compile(
     r'"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'|/\*.*?(?:\*/|$)|//.*$'
@@ -47,14 +49,39 @@ def _logical_lines(text: str) -> dict[tuple[str, int], str]:
     return out
 
 
+Opcode = tuple[str, int, int, int, int]
+MAX_DIFF_WORK = 1_000_000  # token pairs compared at most: SequenceMatcher is quadratic
+
+
+def token_opcodes(a: list[str], b: list[str]) -> list[Opcode]:
+    """``difflib.SequenceMatcher(a, b).get_opcodes()``, fast on long lines: the common
+    prefix and suffix are matched first (a macro expansion changes a few tokens in the
+    middle), and a middle too long to compare becomes one 'replace' block."""
+    n = min(len(a), len(b))
+    pre = 0
+    while pre < n and a[pre] == b[pre]:
+        pre += 1
+    suf = 0
+    while suf < n - pre and a[len(a) - 1 - suf] == b[len(b) - 1 - suf]:
+        suf += 1
+    a_mid, b_mid = a[pre:len(a) - suf], b[pre:len(b) - suf]
+    ops: list[Opcode] = [("equal", 0, pre, 0, pre)] if pre else []
+    if len(a_mid) * len(b_mid) > MAX_DIFF_WORK:
+        ops.append(("replace", pre, pre + len(a_mid), pre, pre + len(b_mid)))
+    elif a_mid or b_mid:
+        matcher = difflib.SequenceMatcher(a=a_mid, b=b_mid, autojunk=False)
+        ops += [(tag, a0 + pre, a1 + pre, b0 + pre, b1 + pre) for tag, a0, a1, b0, b1 in matcher.get_opcodes()]
+    if suf:
+        ops.append(("equal", len(a) - suf, len(a), len(b) - suf, len(b)))
+    return ops
+
+
 def _line_map(out: str, src: str) -> list[int]:
     """For each 0-based position of ``out`` (and one past its end), the position in ``src``."""
     out_toks, src_toks = _tokens(out), _tokens(src)
     starts = [len(src)] * len(out_toks)
-    matcher = difflib.SequenceMatcher(a=[t for t, _ in src_toks], b=[t for t, _ in out_toks],
-                                      autojunk=False)
     exact = [False] * len(out_toks)
-    for tag, a0, a1, b0, b1 in matcher.get_opcodes():
+    for tag, a0, a1, b0, b1 in token_opcodes([t for t, _ in src_toks], [t for t, _ in out_toks]):
         for j in range(b0, b1):
             if tag == "equal":
                 starts[j], exact[j] = src_toks[a0 + j - b0][1], True
@@ -89,13 +116,16 @@ class ColumnMap:
         self._maps: dict[tuple[str, int], list[int] | None] = {}
         self._files: dict[str, list[str] | None] = {}
 
+    def output_line(self, path: str, line: int) -> str:
+        """The cpp output line that holds ``path``:``line`` ("" if none)."""
+        return self._out.get((path, line), "")
+
     def _source_lines(self, path: str) -> list[str] | None:
         if path not in self._files:
             lines = None
             if not self._skip(path):
                 try:
-                    with open(path, encoding="utf-8", errors="replace") as f:
-                        lines = f.read().split("\n")
+                    lines = rawbytes.read_source(path).split("\n")
                 except OSError:
                     lines = None
             self._files[path] = lines

@@ -85,7 +85,7 @@ def _align_one(name: xd.Name, align: xd.Align, tmpl: TemplateSym, shadows: list[
     if not extents:
         ctx.diags.error(name.loc, f"'{arr}' is not an array; only arrays can be aligned")
         return None
-    if not _check_decl(name, decl, extents, elem, pointer is not None, ctx):
+    if not _check_decl(name, decl, extents, elem, pointer is not None, ctx, scope.parent is None):
         return None
     if is_param:
         return array_sym(name, decl, extents, elem, align, tmpl, shadows, f"_xmpacc_a_{arr}",
@@ -133,7 +133,7 @@ def array_sym(name: xd.Name, decl: c_ast.Decl, extents: list[c_ast.Node | None],
 
 
 def _check_decl(name: xd.Name, decl: c_ast.Decl, extents: list[c_ast.Node | None],
-                elem: c_ast.Node, pointer: bool, ctx: Context) -> bool:
+                elem: c_ast.Node, pointer: bool, ctx: Context, file_scope: bool) -> bool:
     arr = name.name
     if decl.init is not None and not pointer:   # a pointer's (= NULL) is replaced by xmp_malloc's
         ctx.diags.error(name.loc, f"aligned array '{arr}' cannot have an initializer")
@@ -144,8 +144,11 @@ def _check_decl(name: xd.Name, decl: c_ast.Decl, extents: list[c_ast.Node | None
     if not isinstance(elem, c_ast.TypeDecl):
         ctx.diags.error(name.loc, f"aligned array '{arr}' must have scalar or struct elements")
         return False
-    if "extern" in decl.storage:
-        ctx.diags.error(name.loc, f"extern arrays cannot be aligned (align '{arr}' where it is defined)")
+    if "extern" in decl.storage and not file_scope:
+        # at file scope, 'extern double a[N];' + align (in a header) is the way to share
+        # a distributed array between files (lower_decls.py)
+        ctx.diags.error(name.loc, f"an aligned array declared extern inside a function ('{arr}') "
+                                  "is not supported yet; declare it extern at file scope")
         return False
     return True
 

@@ -74,10 +74,11 @@ def run(unit: Unit, ctx: Context) -> Unit:
         elif pragma_id(node) is not None or acc_pragma_id(node) is not None:
             pragmas.append(node)
         elif isinstance(node, c_ast.Pragma) and (m := _UNEXTRACTED.match(node.string)):
-            # preprocess.py extracts the directives of the file itself, not of its headers
+            # preprocess.py reads every '#pragma xmp'/'#pragma acc' line of the file and its
+            # headers; what is left came from a macro (_Pragma("xmp ..."))
             family = "XMP" if m.group(1) == "xmp" else "OpenACC"
-            ctx.diags.error(loc_of(node), f"{family} directives in included files are not "
-                                          "supported yet; move the directive into the .c file")
+            ctx.diags.error(loc_of(node), f"an {family} directive written with _Pragma or produced by "
+                                          f"a macro is not supported yet; write a #pragma {m.group(1)} line")
     for node in pragmas:
         xmp_id = pragma_id(node)
         dialect, ident = ("xmp", xmp_id) if xmp_id is not None else ("acc", acc_pragma_id(node))

@@ -110,6 +110,8 @@ def _warn_clashes(scope: Scope, ctx: Context) -> None:
     """XMP names live in their own namespace (decision 4): a C variable of the same name
     (P's n-body uses t for the template and the time step) is only worth a warning."""
     assert ctx.scopes is not None
+    if not scope.nodes and not scope.templates:
+        return  # most scopes: no need to gather every C name of the file
     c_names = {n for s in [ctx.scopes.root, *ctx.scopes.by_node.values()] for n in s.c_decls}
     for sym in [*scope.nodes.values(), *scope.templates.values()]:
         if sym.name in c_names:

@@ -1,11 +1,18 @@
-"""Pass entry: the program's ``main`` and the file's start-up code.
+"""Pass entry: the file's start-up code, and ``main`` as the runtime calls it.
 
-Before:  int main(int argc, char **argv) { ... }
-After:   int _xmpacc_user_main(int argc, char **argv) { ... return 0; }   (when it fell off the end)
-         void _xmpacc_init_laplace_c(void) { <file-scope nodes/template/distribute/align> }
+Before:  int main(int argc, char **argv) { ... }     (file-scope directives elsewhere)
+After:   int main(int argc, char **argv) { ... }
+         static void _xmpacc_init_laplace_c(void) { <file-scope nodes/template/distribute/align> }
 
-The runtime's entry point (rendered in templates/glue.c.j2) calls every unit's init
-function, then ``_xmpacc_user_main``, so distributed arrays exist before ``main`` runs.
+The runtime's entry point (templates/glue.c.j2) runs the start-up function of every file
+(through the file's record, xmpacc_unit.h: in link order), then calls
+``main(argc, argv, envp)``, so distributed arrays exist before ``main`` runs.  ``main``
+keeps its name (compiler messages, debuggers and the linker see the user's ``main``);
+only a ``void main`` is renamed and called by an ``int main`` that returns 0:
+
+    void main(void) { ... }   ->   void _xmpacc_user_main(void) { ... }
+                                   int main(int argc, char **argv, char **envp)
+                                   { ...; _xmpacc_user_main(); return 0; }
 """
 
 from __future__ import annotations
@@ -16,6 +23,7 @@ from xmpacc import cbuild
 from xmpacc.context import Context, Unit
 
 USER_MAIN = "_xmpacc_user_main"
+_MAIN_ARGS = ("argc", "argv", "envp")
 
 
 def init_function_name(unit: Unit) -> str:
@@ -31,8 +39,10 @@ def _rename(decl: c_ast.Decl) -> None:
 
 
 def run(unit: Unit, ctx: Context) -> Unit:
+    definition = None
     for item in unit.ast.ext:
         if isinstance(item, c_ast.FuncDef) and item.decl.name == "main":
+            definition = item
             ctx.has_main = True
             args = item.decl.type.args
             params = [p for p in (args.params if args else []) if not _is_void(p)]
@@ -40,23 +50,25 @@ def run(unit: Unit, ctx: Context) -> Unit:
             ret = item.decl.type.type
             ctx.main_returns_void = isinstance(ret, c_ast.TypeDecl) and \
                 getattr(ret.type, "names", None) == ["void"]
-            if not ctx.main_returns_void:
-                _falls_off_with_zero(item)
-            _rename(item.decl)
-        elif isinstance(item, c_ast.Decl) and item.name == "main":
-            _rename(item)
-    fn = cbuild.external(f"void {init_function_name(unit)}(void) {{ }}")
+    if definition is not None and ctx.main_returns_void:
+        for item in unit.ast.ext:
+            decl = item.decl if isinstance(item, c_ast.FuncDef) else item
+            if isinstance(decl, c_ast.Decl) and decl.name == "main":
+                _rename(decl)
+        unit.ast.ext.append(_void_main_wrapper(ctx.main_params, definition.coord))
+    fn = cbuild.external(f"static void {init_function_name(unit)}(void) {{ }}")
     fn.body = cbuild.compound(list(ctx.init_stmts))
     unit.ast.ext.append(fn)
     return unit
 
 
-def _falls_off_with_zero(main: c_ast.FuncDef) -> None:
-    """Reaching the end of ``main`` returns 0 (C99 5.1.2.2.3); the renamed function would
-    return garbage, so the return is written out."""
-    items = main.body.block_items or []
-    if not items or not isinstance(items[-1], c_ast.Return):
-        main.body.block_items = items + [c_ast.Return(c_ast.Constant("int", "0"), main.body.coord)]
+def _void_main_wrapper(params: int, coord: object) -> c_ast.FuncDef:
+    """``int main`` for the glue to call, around the user's ``void main``."""
+    unused = " ".join(f"(void) {a};" for a in _MAIN_ARGS[params:])
+    fn = cbuild.external(f"int main(int argc, char **argv, char **envp) {{ {unused} "
+                         f"{USER_MAIN}({', '.join(_MAIN_ARGS[:params])}); return 0; }}")
+    cbuild.set_coord(fn, coord)
+    return fn
 
 
 def _is_void(param: c_ast.Node) -> bool:

@@ -115,6 +115,9 @@ class _GpuLowering(ScopedWalker):
                 what = "location variables" if v.locations else "array sections"
                 raise XmpError(v.name.loc, f"{what} in the reduction of a 'loop ... acc' are not supported yet")
         loops, fors = _distributed_prefix(node, indices, tmpl, d)
+        if not fors:
+            raise XmpError(d.on.loc, "'loop ... acc' whose on-ref names no loop index (as in "
+                                     f"'{d.on.template.name}[i]') is not supported yet")
         body = fors[-1].stmt
         check_body(body, lambda n: pragma_id(n) is not None)
         inner = acc_nest.first_acc_directive(body, self.ctx)

@@ -9,6 +9,15 @@ Before (file scope):                     After:
                                              ...
                                              a = (double *) _xmpacc_align(&_xmpacc_a_a, ...);
 
+Linkage, as in C: nodes and templates declared in the file itself are the file's own
+(``static`` descriptors); those declared in a header are one object of the program, shared
+by every file that includes the header (weak descriptors, ``_XMPACC_SHARED``: the first
+start-up call creates the object, the runtime checks that the others declare the same).
+An aligned array's descriptor has the array's linkage: ``static double a[N]`` gets a
+static one, ``double a[N]`` a global one, and a file that only declares
+``extern double a[N]`` (with its align, usually in a header) refers to the defining file's
+descriptor and leaves the align call to that file.
+
 In a block the calls stay where the directives were, the descriptors are block-scope
 variables, and the nodes, templates and array buffers are released on every exit from the
 block (cleanup attributes), so ``return`` in the middle of a function leaks nothing.  An
@@ -133,17 +142,38 @@ def align_call(sym: ArraySym, target: str | None = None, desc: str | None = None
             f"(const long long []){{{extents}}}, {tdims}, {offsets}, {shadows});")
 
 
-def pointer_decl(sym: ArraySym) -> c_ast.Decl:
-    """``double u[N][M]`` becomes ``double *u``: the base of the local block."""
-    old = sym.decl
-    storage = [s for s in old.storage if s != "extern"]
-    return c_ast.Decl(sym.name, old.quals, old.align, storage, old.funcspec, _pointer_type(sym), None, None,
-                      old.coord)
+def pointer_decl(sym: ArraySym, old: c_ast.Decl | None = None) -> c_ast.Decl:
+    """``double u[N][M]`` becomes ``double *u``: the base of the local block (``old``: the
+    declaration to replace, its storage class kept: an ``extern`` array of a header stays
+    extern, lower_decls gives its descriptor the array's linkage)."""
+    old = old or sym.decl
+    return c_ast.Decl(sym.name, old.quals, old.align, list(old.storage), old.funcspec, _pointer_type(sym), None,
+                      None, old.coord)
 
 
 def _pointer_type(sym: ArraySym) -> c_ast.PtrDecl:
     t = sym.elem_type
     return c_ast.PtrDecl([], c_ast.TypeDecl(sym.name, t.quals, None, t.type), sym.decl.coord)
+
+
+def _array_linkage(unit: Unit, name: str) -> str:
+    """'static', '' (defined here, global) or 'extern' (only declared here)."""
+    decls = [d for d in unit.ast.ext if isinstance(d, c_ast.Decl) and d.name == name]
+    if any("static" in d.storage for d in decls):
+        return "static"
+    return "" if any("extern" not in d.storage for d in decls) else "extern"
+
+
+def _descriptor(ctype: str, c_name: str, linkage: str) -> list[c_ast.Node]:
+    if linkage != "_XMPACC_SHARED":
+        return [cbuild.stmt(f"{linkage} {ctype} {c_name};".lstrip())]
+    decl = cbuild.stmt(f"{ctype} {c_name};")
+    decl.funcspec = ["_XMPACC_SHARED"]   # a GNU attribute, which pycparser does not know
+    return [decl]
+
+
+def _xmp_linkage(unit: Unit, loc_file: str) -> str:
+    return "static" if loc_file == unit.path else "_XMPACC_SHARED"
 
 
 def run(unit: Unit, ctx: Context) -> Unit:
@@ -180,11 +210,13 @@ def _match_prototypes(unit: Unit, ctx: Context) -> None:
 
 def _lower_file_scope(unit: Unit, ctx: Context, scope: Scope) -> None:
     for sym in scope.nodes.values():
-        ctx.file_decls += cbuild.stmts(f"static _xmpacc_nodes_t {sym.c_name};")
+        ctx.file_decls += _descriptor("_xmpacc_nodes_t", sym.c_name, _xmp_linkage(unit, sym.decl.loc.file))
     for tsym in scope.templates.values():
-        ctx.file_decls += cbuild.stmts(f"static _xmpacc_template_t {tsym.c_name};")
+        ctx.file_decls += _descriptor("_xmpacc_template_t", tsym.c_name,
+                                      _xmp_linkage(unit, tsym.decl.loc.file))
+    linkage = {name: _array_linkage(unit, name) for name in scope.arrays}
     for asym in scope.arrays.values():
-        ctx.file_decls += cbuild.stmts(f"static _xmpacc_array_t {asym.c_name};")
+        ctx.file_decls += _descriptor("_xmpacc_array_t", asym.c_name, linkage[asym.name])
     new_ext: list[c_ast.Node] = []
     for item in unit.ast.ext:
         if pragma_id(item) is not None:
@@ -194,13 +226,14 @@ def _lower_file_scope(unit: Unit, ctx: Context, scope: Scope) -> None:
                 new_ext.append(item)  # reported by the leftovers check
             continue
         if isinstance(item, c_ast.Decl) and scope.arrays.get(item.name or "") is not None \
-                and scope.arrays[item.name].decl is item:
-            new_ext.append(pointer_decl(scope.arrays[item.name]))
+                and (isinstance(item.type, c_ast.ArrayDecl) or scope.arrays[item.name].decl is item):
+            new_ext.append(pointer_decl(scope.arrays[item.name], item))
             continue
         new_ext.append(item)
     unit.ast.ext = new_ext
     for asym in scope.arrays.values():
-        ctx.init_stmts += cbuild.stmts(align_call(asym), asym.align.loc)
+        if linkage[asym.name] != "extern":   # the defining file allocates
+            ctx.init_stmts += cbuild.stmts(align_call(asym), asym.align.loc)
 
 
 def _declarative_calls(directives: list[xd.Directive], scope: Scope, coord: object) -> list[c_ast.Node]:

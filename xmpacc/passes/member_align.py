@@ -87,7 +87,7 @@ def _resolve_member(name: xd.Name, align: xd.Align, shadows: list[xd.Shadow], sc
     if not extents:
         ctx.diags.error(name.loc, f"member '{name.name}' is not an array; only arrays can be aligned")
         return struct
-    if not _check_decl(name, decl, extents, elem, False, ctx):
+    if not _check_decl(name, decl, extents, elem, False, ctx, True):
         return struct
     if tmpl.is_dynamic:
         ctx.diags.error(name.loc, f"template '{tmpl.name}' is fixed by template_fix; aligned structure "

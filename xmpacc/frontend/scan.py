@@ -1,0 +1,81 @@
+"""Which C files need xmpacc's translation: those with ``#pragma xmp`` or ``#pragma acc``
+lines (OpenACC, XcalableACC: cc would ignore them) or array sections (``a[0:n] = ...``,
+which plain C does not know), in the file itself or in a user header it includes (a header
+may declare distributed arrays that the file only uses: their subscripts must be
+rewritten).  Files without any are compiled by the host compiler as they are.
+
+The includes are followed textually, as cpp would find them (the file's folder for
+``"..."``, then ``-iquote``, ``-I``, ``-isystem`` and ``-idirafter`` folders); a header
+inside ``#if 0`` counts too, which at worst translates a plain file.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from xmpacc.diagnostics import SourceLoc, XmpError
+from xmpacc.frontend.sections import rewrite_sections
+
+_PRAGMA = re.compile(r"^[ \t]*#[ \t]*pragma[ \t]+(?:xmp|acc)\b", re.M)
+_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*([<"])([^>"\n]+)[>"]', re.M)
+
+
+def _search_dirs(cpp_args: list[str]) -> tuple[list[str], list[str]]:
+    """(folders for "..." only, folders for both) from -iquote/-I/-isystem/-idirafter."""
+    quote: list[str] = []
+    both: list[str] = []
+    pending = None
+    for arg in cpp_args:
+        if pending is not None:
+            (quote if pending == "-iquote" else both).append(arg)
+            pending = None
+        elif arg in ("-iquote", "-isystem", "-idirafter"):
+            pending = arg
+        elif arg.startswith("-I") and len(arg) > 2:
+            both.append(arg[2:])
+        elif arg.startswith(("-iquote", "-isystem", "-idirafter")):
+            for opt in ("-iquote", "-isystem", "-idirafter"):
+                if arg.startswith(opt):
+                    (quote if opt == "-iquote" else both).append(arg[len(opt):])
+                    break
+    return quote, both
+
+
+def _forced_includes(cpp_args: list[str]) -> list[str]:
+    return [cpp_args[k + 1] for k, a in enumerate(cpp_args[:-1]) if a == "-include"]
+
+
+def has_directives(path: str, cpp_args: list[str]) -> bool:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            text = f.read()
+    except OSError:
+        raise XmpError(SourceLoc(path, 0, 0), "no such file") from None
+    quote, both = _search_dirs(cpp_args)
+    seen = {os.path.realpath(path)}
+    todo = [(path, text)] + [(p, "") for p in _forced_includes(cpp_args) if os.path.isfile(p)]
+    while todo:
+        current, text = todo.pop()
+        if not text:
+            text = _read(current)
+        if _PRAGMA.search(text) or rewrite_sections(text) != text:
+            return True
+        for kind, name in _INCLUDE.findall(text):
+            dirs = ([os.path.dirname(current) or "."] + quote if kind == '"' else []) + both
+            for d in dirs:
+                candidate = os.path.join(d, name)
+                if os.path.isfile(candidate):
+                    if os.path.realpath(candidate) not in seen:
+                        seen.add(os.path.realpath(candidate))
+                        todo.append((candidate, ""))
+                    break
+    return False
+
+
+def _read(path: str) -> str:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return f.read()
+    except OSError:
+        return ""
