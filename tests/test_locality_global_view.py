@@ -89,12 +89,51 @@ ACC_FIRST = "#pragma acc parallel loop\n#pragma xmp loop on t[i]\n    for (i = 1
 ACC_WRITE = "#pragma acc parallel loop present(a, b)\n#pragma xmp loop on t[i]\n" \
             "    for (i = 0; i < N; i++) a[i] = i;\n"
 
+INIT_2D = "#pragma xmp loop (i, j) on t[i][j]\n    for (i = 0; i < N; i++)\n        for (j = 0; j < N; j++) u[i][j] = i;\n"
+READ_2D = "#pragma xmp loop (i, j) on t[i][j]\n    for (i = 1; i < N - 1; i++)\n" \
+          "        for (j = 1; j < N - 1; j++) w[i][j] = u[i - 1][j] + u[i + 1][j] + @u[i][j - 1];\n"
+
 POSITIVE = [
     # ---- reflect_init / reflect_do
     ("reflect-init-alone", one_d(INIT + "#pragma xmp reflect_init (a)\n" + STENCIL, SH1), "warning",
      "'a' is written at line 15 and not reflected since; add '#pragma xmp reflect (a)'"),
     ("reflect-do-before-the-write", one_d("#pragma xmp reflect_init (a)\n#pragma xmp reflect_do (a)\n" + INIT
                                           + STENCIL, SH1), "warning", "'a' is written at line 17"),
+    # ---- reflect width(...) and orthogonal: a shadow refreshed in part
+    ("reflect-width-too-small", one_d(INIT + "#pragma xmp reflect (a) width(1)\n"
+                                      + STENCIL.replace("@a[i - 1]", "@a[i - 2]"), "#pragma xmp shadow a[2]"),
+     "warning", "a[i - 2] reads the shadow of 'a' 2 elements below the block, beyond what the "
+                "'reflect (a) width(1)' of line 16 refreshes (1); widen its width to 'width(2:1)'"),
+    ("reflect-width-one-side", one_d(INIT + "#pragma xmp reflect (a) width(1:0)\n" + STENCIL.replace(
+        "b[i] = @a[i - 1] + a[i + 1]", "b[i] = a[i - 1] + @a[i + 1]"), SH1), "warning",
+     "a[i + 1] reads the shadow of 'a' 1 element above the block, beyond what the 'reflect (a) width(1:0)' of "
+     "line 16 refreshes (0); widen its width to 'width(1)'"),
+    ("reflect-width-async", one_d(INIT + "#pragma xmp reflect (a) width(1) async (2)\n#pragma xmp wait_async (2)\n"
+                                  + STENCIL.replace("@a[i - 1]", "@a[i - 2]"), "#pragma xmp shadow a[2]"),
+     "warning", "beyond what the 'reflect (a) width(1) async (2)' of line 16 refreshes (1)"),
+    ("reflect-do-init-width", one_d("#pragma xmp reflect_init (a) width(/periodic/ 1)\n" + INIT
+                                    + "#pragma xmp reflect_do (a)\n" + STENCIL.replace("@a[i - 1]", "@a[i - 2]"),
+                                    "#pragma xmp shadow a[2]"), "warning",
+     "beyond what the 'reflect_do (a)' of line 17 refreshes (1); widen the width of its reflect_init to "
+     "'width(2:1)'"),
+    ("reflect-width-on-one-path", one_d(INIT + "    if (s > 0) {\n#pragma xmp reflect (a)\n    } else {\n"
+                                        "#pragma xmp reflect (a) width(1)\n    }\n"
+                                        + STENCIL.replace("@a[i - 1]", "@a[i - 2]"), "#pragma xmp shadow a[2]"),
+     "warning", "beyond what the 'reflect (a) width(1)' of line 19 refreshes"),
+    ("reflect-width-zero-dim", two_d(INIT_2D + "#pragma xmp reflect (u) width(1, 0)\n" + READ_2D,
+                                     "#pragma xmp shadow u[1][1]"), "warning",
+     "u[i][j - 1] reads the shadow of 'u' 1 element below the block, beyond what the 'reflect (u) width(1, 0)' "
+     "of line 16 refreshes (0); widen its width to 'width(1, 1:0)'"),
+    ("orthogonal-corner", two_d(INIT_2D + "#pragma xmp reflect (u) orthogonal\n"
+                                + READ_2D.replace("@u[i][j - 1]", "u[i][j - 1] + @u[i - 1][j - 1]"),
+                                "#pragma xmp shadow u[1][1]"), "warning",
+     "u[i - 1][j - 1] reads the shadow of 'u' in a corner, which the 'reflect (u) orthogonal' of line 16 does "
+     "not exchange; drop 'orthogonal' there"),
+    ("orthogonal-reflect-do-corner", two_d("#pragma xmp reflect_init (u) orthogonal\n" + INIT_2D
+                                           + "#pragma xmp reflect_do (u)\n"
+                                           + READ_2D.replace("@u[i][j - 1]", "@u[i + 1][j + 1]"),
+                                           "#pragma xmp shadow u[1][1]"), "warning",
+     "reads the shadow of 'u' in a corner, which the 'reflect_do (u)' of line 17"),
     # ---- async reflects
     ("reflect-async-no-wait", one_d(INIT + "#pragma xmp reflect (a) async (1)\n" + STENCIL, SH1), "warning",
      "a[i - 1] reads the shadow of 'a', which is stale here: the 'reflect (a) async (1)' of line 16 may still "
@@ -217,6 +256,27 @@ NEGATIVE = [
     ("reflect-do", one_d(INIT + "#pragma xmp reflect_init (a)\n#pragma xmp reflect_do (a)\n" + STENCIL, SH1)),
     ("reflect-do-every-step", one_d(INIT + "#pragma xmp reflect_init (a)\n    for (step = 0; step < 9; step++) {\n"
                                     "#pragma xmp reflect_do (a)\n" + STENCIL + WRITE_A + "    }\n", SH1)),
+    # ---- reflect width(...) and orthogonal
+    ("reflect-width-enough", one_d(INIT + "#pragma xmp reflect (a) width(1)\n" + STENCIL,
+                                   "#pragma xmp shadow a[2]")),
+    ("reflect-width-not-constant", one_d(INIT + "#pragma xmp reflect (a) width(step)\n"
+                                         + STENCIL.replace("a[i - 1]", "a[i - 2]"), "#pragma xmp shadow a[2]")),
+    ("reflect-width-periodic", one_d(INIT + "#pragma xmp reflect (a) width(/periodic/ 1)\n" + STENCIL, SH1)),
+    ("reflect-width-then-full", one_d(INIT + "#pragma xmp reflect (a) width(1)\n#pragma xmp reflect (a)\n"
+                                      + STENCIL.replace("a[i - 1]", "a[i - 2]"), "#pragma xmp shadow a[2]")),
+    ("reflect-widths-add-up", one_d(INIT + "#pragma xmp reflect (a) width(1:0)\n#pragma xmp reflect (a) width(0:1)\n"
+                                    + STENCIL, SH1)),
+    ("reflect-do-init-width-enough", one_d("#pragma xmp reflect_init (a) width(1)\n" + INIT
+                                           + "#pragma xmp reflect_do (a)\n" + STENCIL, "#pragma xmp shadow a[2]")),
+    ("orthogonal-faces", two_d(INIT_2D + "#pragma xmp reflect (u) orthogonal\n" + READ_2D,
+                               "#pragma xmp shadow u[1][1]")),
+    ("orthogonal-after-expand", two_d("#pragma xmp loop (i, j) on t[i][j] expand(1, 1)\n"
+                                      "    for (i = 0; i < N; i++)\n        for (j = 0; j < N; j++) u[i][j] = i;\n"
+                                      "#pragma xmp reflect (u) orthogonal\n"
+                                      + READ_2D.replace("u[i][j - 1]", "u[i - 1][j - 1]"),
+                                      "#pragma xmp shadow u[1][1]")),
+    ("orthogonal-width-zero", two_d(INIT_2D + "#pragma xmp reflect (u) width(1, 0) orthogonal\n"
+                                    + READ_2D.replace(" + @u[i][j - 1]", ""), "#pragma xmp shadow u[1][1]")),
     # ---- async reflects
     ("reflect-async-waited", one_d(INIT + "#pragma xmp reflect (a) async (1)\n#pragma xmp wait_async (1)\n"
                                    + STENCIL, SH1)),

@@ -252,15 +252,15 @@ class _Locality:
         found = [(acc, classify(acc, info)) for acc in accesses(node, self.tree, scope)]
         for acc, findings in found:
             self._locality(acc, findings, info, found)
-        stale: dict[Key, Access] = {}
+        stale: dict[Key, tuple[Access, dict[int, tuple[int, int]]]] = {}
         for acc, findings in found:
             shadow = {f.dim: (f.below, f.above) for f in findings if f.kind == "shadow"}
             entry = state.get(key_of(acc.sym))
             if acc.reads and shadow and entry is not None and not entry.covers(shadow):
-                stale.setdefault(key_of(acc.sym), acc)
-        for key, acc in stale.items():
+                stale.setdefault(key_of(acc.sym), (acc, shadow))
+        for key, (acc, shadow) in stale.items():
             # one per access: inside a loop the last pass, with the loop's whole state, wins
-            self.reported[(acc.loc, "stale")] = ("warning", msg.stale_shadow(acc, state[key], d.loc))
+            self.reported[(acc.loc, "stale")] = ("warning", msg.stale_shadow(acc, state[key], d.loc, shadow))
 
     def _locality(self, acc: Access, findings: list[Finding], info: LoopInfo,
                   found: list[tuple[Access, list[Finding]]]) -> None:

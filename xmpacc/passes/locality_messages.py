@@ -98,9 +98,11 @@ def writes_shadow(acc: Access, info: LoopInfo) -> str:
             f"'#pragma xmp reduce_shadow ({name})' after it gives them to their owners)")
 
 
-def stale_shadow(acc: Access, stale: Stale, loop: SourceLoc) -> str:
+def stale_shadow(acc: Access, stale: Stale, loop: SourceLoc, reach: dict[int, tuple[int, int]]) -> str:
     name = acc.sym.name
     head = f"{acc.text()} reads the shadow of '{name}', which is stale here: "
+    if stale.pending is None and stale.partial_loc is not None and stale.fresh is not None:
+        return _partial(acc, stale, reach)
     if stale.pending is not None and stale.reflect_loc is not None:
         return head + (f"the '{stale.reflect_text}' of line {stale.reflect_loc.line} "
                        f"may still be running; add '#pragma xmp wait_async ({stale.reflect_id})' before this loop")
@@ -108,3 +110,32 @@ def stale_shadow(acc: Access, stale: Stale, loop: SourceLoc) -> str:
     when = " (in the previous iteration)" if (written.file, written.line) >= (loop.file, loop.line) else ""
     return head + (f"'{name}' is {stale.cause} at line {written.line}{when} and not reflected since; "
                    f"add '#pragma xmp reflect ({name})' before this loop")
+
+
+def _partial(acc: Access, stale: Stale, reach: dict[int, tuple[int, int]]) -> str:
+    """The last reflect refreshed too little: a width too small, or no corners."""
+    assert stale.fresh is not None and stale.partial_loc is not None
+    did = f"the '{stale.partial_text}' of line {stale.partial_loc.line}"
+    name = acc.sym.name
+    if stale.within(reach):
+        return (f"{acc.text()} reads the shadow of '{name}' in a corner, which {did} does not exchange; "
+                f"drop 'orthogonal' there")
+    k, (lo, hi) = next((k, r) for k, r in reach.items()
+                       if r[0] > stale.fresh[k][0] or r[1] > stale.fresh[k][1])
+    n, where = (lo, "below") if lo > stale.fresh[k][0] else (hi, "above")
+    got = stale.fresh[k][0] if where == "below" else stale.fresh[k][1]
+    whose = "the width of its reflect_init" if stale.partial_text.startswith("reflect_do") else "its width"
+    return (f"{acc.text()} reads the shadow of '{name}' {n} element{'s' if n > 1 else ''} {where} the block, "
+            f"beyond what {did} refreshes ({got}); widen {whose} to "
+            f"'width({_needed(acc.sym, stale.fresh, reach)})'")
+
+
+def _needed(sym: ArraySym, fresh: tuple[tuple[int, int], ...], reach: dict[int, tuple[int, int]]) -> str:
+    """The width list that refreshes ``fresh`` and ``reach`` (whole-shadow dimensions as
+    declared)."""
+    parts = []
+    for k, dim in enumerate(sym.dims):
+        lo, hi = fresh[k]
+        lo, hi = max(lo, reach.get(k, (0, 0))[0]), max(hi, reach.get(k, (0, 0))[1])
+        parts.append(_declared(dim) if max(lo, hi) >= INF else _width(lo, hi))
+    return ", ".join(parts)

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pycparser import c_ast
@@ -57,8 +57,12 @@ from xmpacc.passes.shadow_state import (
     key_of,
     loop_range,
     recomputed,
+    ReflectSpec,
     reflect_async,
+    reflect_spec,
+    reflected,
     wait,
+    widest,
 )
 from xmpacc.symbols import ArraySym, Scope, ScopeTree, TemplateSym
 
@@ -106,6 +110,7 @@ class FlowWalker:
         self.file_level: set[Key] = set()     # the keys of file-level arrays met
         self.waited: set[int | str] = set()   # every async id it may wait for
         self.reflects_args = False
+        self.inits = [d for ds in ctx.directives.values() for d in ds if isinstance(d, xd.ReflectInit)]
 
     def stmt(self, node: c_ast.Node | None, scope: Scope, state: State) -> State:
         if node is None:
@@ -174,13 +179,27 @@ class FlowWalker:
             key = self._key(sym, scope)
             self.reflected.add(key)
             self.reflects_args |= key not in self.file_level and (sym.is_param or _member(sym))
+            spec = self._spec(d, name.name, len(sym.dims))
             if d.async_id is not None:
-                word = "reflect_do" if isinstance(d, xd.ReflectDo) else "reflect"
-                text = f"{word} ({name.name}) async ({d.async_id.text})"
-                out = reflect_async(out, key, d.async_id, d.loc, text)
+                out = reflect_async(out, key, d.async_id, spec)
             else:
-                out.pop(key, None)
+                out = reflected(out, key, spec)
         return out
+
+    def _spec(self, d: xd.Reflect | xd.ReflectDo, name: str, ndims: int) -> ReflectSpec:
+        """What ``d`` refreshes of the array ``name``: a ``reflect_do`` runs the width of the
+        ``reflect_init`` of the array (the widest, if several set one up)."""
+        if isinstance(d, xd.Reflect):
+            spec = reflect_spec(d.widths, d.orthogonal, ndims)
+            text = f"reflect ({name}){spec.text}"
+        else:
+            inits = [i for i in self.inits if name in {n.name for n in i.arrays}]
+            specs = [reflect_spec(i.widths, i.orthogonal, ndims) for i in inits]
+            spec = widest(specs)
+            text = f"reflect_do ({name})"
+        if d.async_id is not None:
+            text += f" async ({d.async_id.text})"
+        return replace(spec, loc=d.loc, text=text)
 
     def reduce_shadow(self, d: xd.ReduceShadow, scope: Scope, state: State) -> State:
         """The owners added their neighbours' shadow copies: their values changed."""

@@ -15,6 +15,12 @@ makes the shadow fresh):
     for (...) a[i] = ...;
     #pragma xmp reflect (a) async (3)        a: Stale(line 4, fresh=((1, 1),), pending={3})
     #pragma xmp wait_async (3)               a: fresh (no entry)
+    for (...) a[i] = ...;                    a: Stale(line 7)
+    #pragma xmp reflect (a) width(1)         a: Stale(line 7, fresh=((1, 1),), partial=line 8)
+
+A reflect with ``width(w)`` refreshes the shadow within w only, ``orthogonal`` the faces
+without the corners (``corners``): the entry stays, with what it made fresh and where it
+is (``partial_loc``), so that a read beyond says which width is too small.
 
 Where two paths meet, an array stale on either is stale (the warning says "on some
 path"), with the smaller fresh widths.  Where the analysis is unsure it says less: the
@@ -67,12 +73,22 @@ class Stale:
     reflect_loc: SourceLoc | None = None      # the first of those reflects
     reflect_text: str = ""                    # it as written: "reflect_do (a) async (1)"
     reflect_id: str = ""                      # its async id, as written
+    reflect_widths: Widths | None = None      # what that reflect refreshes (None: all)
+    reflect_orthogonal: bool = False
+    corners: bool = True                      # the fresh widths hold the corners too
+    partial_loc: SourceLoc | None = None      # the last reflect, with a width or orthogonal
+    partial_text: str = ""                    # it as written: "reflect (a) width(1)"
 
     def covers(self, reach: dict[int, tuple[int, int]]) -> bool:
         """Do the fresh widths hold every shadow element ``reach`` (dimension -> (below,
         above)) touches?"""
-        if self.fresh is None:
+        if self.fresh is None or not self.within(reach):
             return False
+        return self.corners or sum(1 for lo, hi in reach.values() if lo > 0 or hi > 0) <= 1
+
+    def within(self, reach: dict[int, tuple[int, int]]) -> bool:
+        """Is each dimension of ``reach`` within the fresh widths (corners aside)?"""
+        assert self.fresh is not None
         return all(lo <= self.fresh[k][0] and hi <= self.fresh[k][1] for k, (lo, hi) in reach.items())
 
 
@@ -82,10 +98,12 @@ State = dict[Key, Stale]
 def _join_one(a: Stale, b: Stale) -> Stale:
     fresh = None if a.fresh is None or b.fresh is None else \
         tuple((min(x[0], y[0]), min(x[1], y[1])) for x, y in zip(a.fresh, b.fresh))
+    corners = a.corners and b.corners
     if a.pending is None or b.pending is None:   # stale on a path with no reflect in flight
-        first = a if a.pending is None else b
-        return replace(first, fresh=fresh)
-    return replace(a, fresh=fresh, pending=a.pending | b.pending)
+        # the message follows the worse path: no reflect in flight, then nothing fresh
+        first = min((a, b), key=lambda s: (s.pending is not None, s.fresh is not None))
+        return replace(first, fresh=fresh, corners=corners)
+    return replace(a, fresh=fresh, corners=corners, pending=a.pending | b.pending)
 
 
 def join(a: State, b: State) -> State:
@@ -99,17 +117,93 @@ def join(a: State, b: State) -> State:
 def wait(state: State, ids: Iterable[int | str]) -> State:
     """``wait_async (ids)``: the reflects started with one of those ids are complete."""
     ids = list(ids)
-    return {k: v for k, v in state.items() if v.pending is None or not _matches(v.pending, ids)}
+    out: State = {}
+    for k, v in state.items():
+        if v.pending is None or not _matches(v.pending, ids):
+            out[k] = v
+            continue
+        assert v.reflect_loc is not None
+        done = _reflected(replace(v, pending=None), v.reflect_widths, v.reflect_orthogonal,
+                          v.reflect_loc, v.reflect_text)
+        if done is not None:
+            out[k] = done
+    return out
 
 
-def reflect_async(state: State, key: Key, ident: xd.Expr, loc: SourceLoc, text: str) -> State:
-    """``reflect (a) async (id)`` (``text``): the shadow becomes fresh at the matching wait."""
+_NOWHERE = SourceLoc("", 0, 0)   # a spec's place, until the directive that runs it is known
+
+
+@dataclass(frozen=True)
+class ReflectSpec:
+    """What one reflect of one array refreshes: ``widths`` per array dimension (INF: the
+    whole shadow of that dimension; None: all of it, corners included), ``orthogonal``: no
+    corners; ``text`` as written."""
+
+    loc: SourceLoc
+    text: str
+    widths: Widths | None = None
+    orthogonal: bool = False
+
+
+def reflect_spec(given: tuple[xd.ReflectWidth, ...] | None, orthogonal: bool, ndims: int) -> ReflectSpec:
+    """The widths of ``width(...)`` (a width that is not a constant: the whole shadow of
+    that dimension); ``text``: the clauses as written (`` width(1) orthogonal``)."""
+    text = ""
+    widths: Widths | None = None
+    if given is not None and len(given) == ndims:
+        values = [(text_value(w.lower.text), text_value(w.upper.text)) for w in given]
+        widths = tuple((INF if lo is None else lo, INF if hi is None else hi) for lo, hi in values)
+        parts = [("/periodic/ " if w.periodic else "")
+                 + (w.lower.text if w.lower.text == w.upper.text else f"{w.lower.text}:{w.upper.text}")
+                 for w in given]
+        text = f" width({', '.join(parts)})"
+    if orthogonal:
+        widths = widths or tuple((INF, INF) for _ in range(ndims))
+        text += " orthogonal"
+    return ReflectSpec(_NOWHERE, text, widths, orthogonal)
+
+
+def widest(specs: list[ReflectSpec]) -> ReflectSpec:
+    """Several ``reflect_init`` of one array: say less, take the widest (none: the whole
+    shadow, as ``reflect_do`` without its init would be an error elsewhere)."""
+    widths = [s.widths for s in specs if s.widths is not None]
+    if not specs or len(widths) < len(specs):
+        return ReflectSpec(_NOWHERE, "")
+    wide = tuple((max(w[k][0] for w in widths), max(w[k][1] for w in widths)) for k in range(len(widths[0])))
+    return replace(specs[0], widths=wide, orthogonal=all(s.orthogonal for s in specs))
+
+
+def reflected(state: State, key: Key, spec: ReflectSpec) -> State:
+    """A (completed) ``reflect``/``reflect_do`` of the array."""
+    old = state.get(key)
+    if old is None:
+        return state
+    out = {k: v for k, v in state.items() if k != key}
+    done = _reflected(replace(old, pending=None), spec.widths, spec.orthogonal, spec.loc, spec.text)
+    return out if done is None else {**out, key: done}
+
+
+def _reflected(old: Stale, widths: Widths | None, orthogonal: bool, loc: SourceLoc, text: str) -> Stale | None:
+    """``old`` after a reflect; None when the whole shadow is fresh (``widths`` None: the
+    whole shadow, corners included)."""
+    if widths is None:
+        return None
+    fresh = widths if old.fresh is None else \
+        tuple((max(x[0], y[0]), max(x[1], y[1])) for x, y in zip(old.fresh, widths))
+    corners = not orthogonal or (old.fresh is not None and old.corners)
+    return replace(old, fresh=fresh, corners=corners, partial_loc=loc, partial_text=text)
+
+
+def reflect_async(state: State, key: Key, ident: xd.Expr, spec: ReflectSpec) -> State:
+    """``reflect (a) async (id)`` (``spec.text``): the shadow becomes fresh at the matching
+    wait."""
     old = state.get(key)
     if old is None:
         return state
     pending = (old.pending or frozenset()) | {async_id(ident.text)}
-    first = old if old.pending is not None else replace(old, reflect_loc=loc, reflect_text=text,
-                                                        reflect_id=ident.text)
+    first = old if old.pending is not None else \
+        replace(old, reflect_loc=spec.loc, reflect_text=spec.text, reflect_id=ident.text,
+                reflect_widths=spec.widths, reflect_orthogonal=spec.orthogonal)
     return {**state, key: replace(first, pending=pending)}
 
 
