@@ -266,6 +266,9 @@ NEGATIVE = [
                                       + STENCIL.replace("a[i - 1]", "a[i - 2]"), "#pragma xmp shadow a[2]")),
     ("reflect-widths-add-up", one_d(INIT + "#pragma xmp reflect (a) width(1:0)\n#pragma xmp reflect (a) width(0:1)\n"
                                     + STENCIL, SH1)),
+    ("reflect-async-widths-unite", one_d(INIT + "#pragma xmp reflect (a) width(1) async (1)\n"
+                                         "#pragma xmp reflect (a) async (2)\n#pragma xmp wait_async (1)\n"
+                                         + STENCIL.replace("a[i - 1]", "a[i - 2]"), "#pragma xmp shadow a[2]")),
     ("reflect-do-init-width-enough", one_d("#pragma xmp reflect_init (a) width(1)\n" + INIT
                                            + "#pragma xmp reflect_do (a)\n" + STENCIL, "#pragma xmp shadow a[2]")),
     ("orthogonal-faces", two_d(INIT_2D + "#pragma xmp reflect (u) orthogonal\n" + READ_2D,

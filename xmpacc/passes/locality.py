@@ -25,7 +25,8 @@ shadow slot is a warning (Omni runs it) unless ``expand``/``margin`` puts iterat
 there or a ``reduce_shadow`` of the array adds the slots to their owners.  A read inside
 a shadow is checked against the data flow of reflect_flow.py: the array written (or
 changed by ``reduce_shadow``, or with its asynchronous reflect not waited for) and not
-reflected since is a warning that names the missing ``reflect`` or ``wait_async``.
+reflected since is a warning that names the missing ``reflect`` or ``wait_async``, or
+the ``width``/``orthogonal`` reflect that refreshed too little of it.
 Nothing in the AST changes.
 
     #pragma xmp loop on t[i]                       (a aligned with t, no shadow)

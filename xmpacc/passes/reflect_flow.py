@@ -5,7 +5,9 @@ An array's shadow is stale from a write of the array (host code, a ``loop``, a
 ``loop ... acc``, the loop of an OpenACC compute construct paired with ``loop``, a
 ``gmove`` or ``array`` assignment, whose sections are subscripts here too) or a
 ``reduce_shadow`` of it, until the next ``reflect`` or ``reflect_do`` of it (host or
-``acc``; ``reflect_init`` alone moves nothing).  With ``async (id)`` the reflect completes
+``acc``; ``reflect_init`` alone moves nothing); one with ``width(w)`` (the ``reflect_init``'s, for
+``reflect_do``) refreshes the shadow within w only, one with ``orthogonal`` not its
+corners (shadow_state.py keeps what it did refresh).  With ``async (id)`` the reflect completes
 at the ``wait_async`` of that id (or the wait of ``peel_and_wait (id, ...)``, or a call of
 ``xmp_test_async (id)``, which may have found it complete).  A loop with ``expand``/
 ``margin`` that writes an array also computes its shadow elements within the widths.

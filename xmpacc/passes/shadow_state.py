@@ -164,8 +164,8 @@ def reflect_spec(given: tuple[xd.ReflectWidth, ...] | None, orthogonal: bool, nd
 
 
 def widest(specs: list[ReflectSpec]) -> ReflectSpec:
-    """Several ``reflect_init`` of one array: say less, take the widest (none: the whole
-    shadow, as ``reflect_do`` without its init would be an error elsewhere)."""
+    """Several reflects that may have run (the ``reflect_init`` of an array, reflects in
+    flight together): say less, take the widest (none given: the whole shadow)."""
     widths = [s.widths for s in specs if s.widths is not None]
     if not specs or len(widths) < len(specs):
         return ReflectSpec(_NOWHERE, "")
@@ -201,10 +201,14 @@ def reflect_async(state: State, key: Key, ident: xd.Expr, spec: ReflectSpec) -> 
     if old is None:
         return state
     pending = (old.pending or frozenset()) | {async_id(ident.text)}
-    first = old if old.pending is not None else \
-        replace(old, reflect_loc=spec.loc, reflect_text=spec.text, reflect_id=ident.text,
-                reflect_widths=spec.widths, reflect_orthogonal=spec.orthogonal)
-    return {**state, key: replace(first, pending=pending)}
+    if old.pending is None:
+        return {**state, key: replace(old, pending=pending, reflect_loc=spec.loc, reflect_text=spec.text,
+                                      reflect_id=ident.text, reflect_widths=spec.widths,
+                                      reflect_orthogonal=spec.orthogonal)}
+    # a wait of any of the ids counts as the wait of all (saying less): the widest refresh
+    both = widest([ReflectSpec(spec.loc, "", old.reflect_widths, old.reflect_orthogonal), spec])
+    return {**state, key: replace(old, pending=pending, reflect_widths=both.widths,
+                                  reflect_orthogonal=both.orthogonal)}
 
 
 def recomputed(state: State, key: Key, loc: SourceLoc, widths: Widths, clause: str) -> State:
