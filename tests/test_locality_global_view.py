@@ -93,6 +93,8 @@ INIT_2D = "#pragma xmp loop (i, j) on t[i][j]\n    for (i = 0; i < N; i++)\n    
 READ_2D = "#pragma xmp loop (i, j) on t[i][j]\n    for (i = 1; i < N - 1; i++)\n" \
           "        for (j = 1; j < N - 1; j++) w[i][j] = u[i - 1][j] + u[i + 1][j] + @u[i][j - 1];\n"
 
+FULL_READ = "#pragma xmp loop on t[i]\n    for (i = 0; i < N; i++)\n        for (j = 0; j < N; j++) b[i] += @a[j];"
+
 POSITIVE = [
     # ---- reflect_init / reflect_do
     ("reflect-init-alone", one_d(INIT + "#pragma xmp reflect_init (a)\n" + STENCIL, SH1), "warning",
@@ -134,6 +136,9 @@ POSITIVE = [
                                            + READ_2D.replace("@u[i][j - 1]", "@u[i + 1][j + 1]"),
                                            "#pragma xmp shadow u[1][1]"), "warning",
      "reads the shadow of 'u' in a corner, which the 'reflect_do (u)' of line 17"),
+    ("full-shadow-width-zero", one_d(INIT + "#pragma xmp reflect (a) width(0)\n" + FULL_READ,
+                                     "#pragma xmp shadow a[*]"), "warning",
+     "beyond what the 'reflect (a) width(0)' of line 16 refreshes (0); widen its width to 'width(1)'"),
     # ---- async reflects
     ("reflect-async-no-wait", one_d(INIT + "#pragma xmp reflect (a) async (1)\n" + STENCIL, SH1), "warning",
      "a[i - 1] reads the shadow of 'a', which is stale here: the 'reflect (a) async (1)' of line 16 may still "
@@ -271,6 +276,8 @@ NEGATIVE = [
                                          + STENCIL.replace("a[i - 1]", "a[i - 2]"), "#pragma xmp shadow a[2]")),
     ("reflect-do-init-width-enough", one_d("#pragma xmp reflect_init (a) width(1)\n" + INIT
                                            + "#pragma xmp reflect_do (a)\n" + STENCIL, "#pragma xmp shadow a[2]")),
+    ("full-shadow-any-width", one_d(INIT + "#pragma xmp reflect (a) width(1)\n" + FULL_READ,
+                                    "#pragma xmp shadow a[*]")),
     ("orthogonal-faces", two_d(INIT_2D + "#pragma xmp reflect (u) orthogonal\n" + READ_2D,
                                "#pragma xmp shadow u[1][1]")),
     ("orthogonal-after-expand", two_d("#pragma xmp loop (i, j) on t[i][j] expand(1, 1)\n"

@@ -137,5 +137,8 @@ def _needed(sym: ArraySym, fresh: tuple[tuple[int, int], ...], reach: dict[int, 
     for k, dim in enumerate(sym.dims):
         lo, hi = fresh[k]
         lo, hi = max(lo, reach.get(k, (0, 0))[0]), max(hi, reach.get(k, (0, 0))[1])
-        parts.append(_declared(dim) if max(lo, hi) >= INF else _width(lo, hi))
+        if dim.full_shadow:      # any width but 0 gathers the whole dimension
+            parts.append("1")
+        else:
+            parts.append(_declared(dim) if max(lo, hi) >= INF else _width(lo, hi))
     return ", ".join(parts)

@@ -181,22 +181,22 @@ class FlowWalker:
             key = self._key(sym, scope)
             self.reflected.add(key)
             self.reflects_args |= key not in self.file_level and (sym.is_param or _member(sym))
-            spec = self._spec(d, name.name, len(sym.dims))
+            spec = self._spec(d, name.name, tuple(dim.full_shadow for dim in sym.dims))
             if d.async_id is not None:
                 out = reflect_async(out, key, d.async_id, spec)
             else:
                 out = reflected(out, key, spec)
         return out
 
-    def _spec(self, d: xd.Reflect | xd.ReflectDo, name: str, ndims: int) -> ReflectSpec:
+    def _spec(self, d: xd.Reflect | xd.ReflectDo, name: str, full: tuple[bool, ...]) -> ReflectSpec:
         """What ``d`` refreshes of the array ``name``: a ``reflect_do`` runs the width of the
         ``reflect_init`` of the array (the widest, if several set one up)."""
         if isinstance(d, xd.Reflect):
-            spec = reflect_spec(d.widths, d.orthogonal, ndims)
+            spec = reflect_spec(d.widths, d.orthogonal, full)
             text = f"reflect ({name}){spec.text}"
         else:
             inits = [i for i in self.inits if name in {n.name for n in i.arrays}]
-            specs = [reflect_spec(i.widths, i.orthogonal, ndims) for i in inits]
+            specs = [reflect_spec(i.widths, i.orthogonal, full) for i in inits]
             spec = widest(specs)
             text = f"reflect_do ({name})"
         if d.async_id is not None:

@@ -145,14 +145,19 @@ class ReflectSpec:
     orthogonal: bool = False
 
 
-def reflect_spec(given: tuple[xd.ReflectWidth, ...] | None, orthogonal: bool, ndims: int) -> ReflectSpec:
-    """The widths of ``width(...)`` (a width that is not a constant: the whole shadow of
-    that dimension); ``text``: the clauses as written (`` width(1) orthogonal``)."""
+def reflect_spec(given: tuple[xd.ReflectWidth, ...] | None, orthogonal: bool,
+                 full: tuple[bool, ...]) -> ReflectSpec:
+    """The widths of ``width(...)`` for an array whose dimensions have a full shadow where
+    ``full`` says (a width that is not a constant: the whole shadow of that dimension; a
+    full shadow is gathered whole for any width but 0); ``text``: the clauses as written
+    (`` width(1) orthogonal``)."""
     text = ""
     widths: Widths | None = None
+    ndims = len(full)
     if given is not None and len(given) == ndims:
         values = [(text_value(w.lower.text), text_value(w.upper.text)) for w in given]
-        widths = tuple((INF if lo is None else lo, INF if hi is None else hi) for lo, hi in values)
+        widths = tuple((INF, INF) if lo is None or hi is None or (whole and (lo or hi)) else (lo, hi)
+                       for (lo, hi), whole in zip(values, full))
         parts = [("/periodic/ " if w.periodic else "")
                  + (w.lower.text if w.lower.text == w.upper.text else f"{w.lower.text}:{w.upper.text}")
                  for w in given]
