@@ -1,5 +1,5 @@
 """The locality pass on the rest of the global view (global-view §2-§8) and XcalableACC
-nests: reflect_init/reflect_do, async reflects and their waits, expand/margin/
+nests: reflect width(...) and orthogonal, reflect_init/reflect_do, async reflects and their waits, expand/margin/
 peel_and_wait, reduce_shadow, gmove and array assignments, aligned pointers and
 structure members, on-ref offsets, node-array loops, tasks, location reductions, and
 OpenACC loop constructs paired with ``loop``.
