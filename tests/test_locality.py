@@ -4,8 +4,10 @@ last write.
 
 Each positive case marks the place of the one diagnostic with ``@`` (removed before the
 file is written) and gives its severity and a fragment of its message; each negative
-case must say nothing.  Then: no sample, lab or test program gets a locality diagnostic,
-and the command line prints the warning gcc-style and still builds.
+case must say nothing.  Then: no C program of the repository (samples, labs, every test
+folder, benchmarks) gets a locality diagnostic except the deliberate mistakes, and the
+command line prints the warning gcc-style and still builds.  The constructs of the rest of
+the global view and XcalableACC have their cases in tests/test_locality_global_view.py.
 """
 
 from __future__ import annotations
@@ -15,8 +17,11 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO, SAMPLES, run_xmpacc
+from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import XmpError, XmpErrors
-from xmpacc.driver import Options, translate
+from xmpacc.driver import PASSES
+from xmpacc.frontend.cparse import parse_c
+from xmpacc.frontend.preprocess import preprocess
 
 MARK = "@"
 # every message of the pass contains one of these
@@ -64,12 +69,25 @@ STENCIL = "#pragma xmp loop on t[i]\n    for (i = 1; i < N - 1; i++)\n        b[
 
 def file_diagnostics(src: Path) -> list[XmpError]:
     """The locality diagnostics (warnings and errors) of the program in ``src``."""
+    return [d for d in stage_diagnostics(src) if any(m in d.message for m in LOCALITY)]
+
+
+def stage_diagnostics(src: Path) -> list[XmpError]:
+    """Every diagnostic of the stages up to locality (not later: constructs that later
+    stages reject still count), in source order."""
+    ctx = Context()
     try:
-        _unit, ctx = translate(str(src), Options())
-        found = ctx.diags.warnings
+        pre = preprocess(str(src), [], "cc", False)
+        unit = Unit(str(src), pre, parse_c(pre.text, str(src)))
+        for name, passes in PASSES:
+            for run in passes:
+                unit = run(unit, ctx)
+            if name == "locality":
+                break
+        found = ctx.diags.errors + ctx.diags.warnings
     except XmpErrors as e:
-        found = e.errors
-    return [d for d in found if any(m in d.message for m in LOCALITY)]
+        found = e.errors + ctx.diags.warnings
+    return sorted(found, key=lambda d: (d.loc.line, d.loc.col))
 
 
 def diagnostics(tmp_path: Path, source: str) -> list[XmpError]:
@@ -227,9 +245,11 @@ DELIBERATE = {"tests/check_programs/stencil.c": 2, "tests/check_programs/stencil
 
 
 def _programs() -> list[Path]:
+    """Every C program of the repository: samples (labs included), the test programs in
+    every folder, the benchmarks (tests/golden holds generated code, not programs)."""
     found = sorted(SAMPLES.rglob("*.c")) + sorted((REPO / "tests").rglob("*.c")) + \
         sorted((REPO / "bench").glob("*.c"))
-    return [p for p in found if "#pragma xmp" in p.read_text()]
+    return [p for p in found if (REPO / "tests" / "golden") not in p.parents]
 
 
 @pytest.mark.parametrize("path", _programs(), ids=lambda p: str(p.relative_to(REPO)))

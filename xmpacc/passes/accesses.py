@@ -1,7 +1,8 @@
 """Accesses of aligned arrays in a piece of C, as the locality analysis needs them.
 
 ``accesses(node, tree, scope)`` walks a statement with C scoping and returns one
-``Access`` per full subscript of an aligned array, ``u[i - 1][j]``, with its role (read,
+``Access`` per full subscript of an aligned array, ``u[i - 1][j]`` (or of an aligned
+structure member, ``c.a[i]``), with its role (read,
 write, both), the conditions that guard it (of an ``if``, ``?:``, the left operand of
 ``&&``/``||``, ``while``, ``switch``) and the inner ``for`` loops around it.  ``affine`` reads a
 subscript as ``var + const``; ``const_value`` folds integer constants.  Nothing here
@@ -19,6 +20,7 @@ from pycparser import c_ast
 from xmpacc import cbuild
 from xmpacc.diagnostics import InternalError, SourceLoc
 from xmpacc.passes.canonical import loc_of
+from xmpacc.structs import bound_member
 from xmpacc.symbols import ArraySym, Scope, ScopeTree
 
 READ, WRITE, READWRITE, ADDRESS = "read", "write", "readwrite", "address"
@@ -245,11 +247,17 @@ class _Collector:
     def _array_ref(self, node: c_ast.ArrayRef, scope: Scope, role: str, guarded: tuple[c_ast.Node, ...],
                    fors: tuple[c_ast.For, ...]) -> None:
         base, subs = _unwind(node)
-        sym = scope.find_array(base.name) if isinstance(base, c_ast.ID) else None
+        if isinstance(base, c_ast.ID):
+            sym = scope.find_array(base.name)
+        elif isinstance(base, c_ast.StructRef) and isinstance(base.field, c_ast.ID):
+            # an aligned structure member: c.a[i], p->a[i], s[k].a[i] (global-view §8)
+            sym = bound_member(scope, base.name, base.type == "->", base.field.name)
+        else:
+            sym = None
         if sym is not None and len(subs) == sym.ndims and role != ADDRESS:
             self.found.append(Access(sym, node, tuple(subs), role, guarded, fors))
-        elif not isinstance(base, c_ast.ID):
-            self.visit(base, scope, READ, guarded, fors)
+        if not isinstance(base, c_ast.ID):
+            self.visit(base, scope, READ, guarded, fors)   # the object's own subscripts
         for s in subs:
             self.visit(s, scope, READ, guarded, fors)
 

@@ -1,23 +1,33 @@
 """Pass locality: reads and writes inside ``loop`` that may leave the node's block.
 
-A ``loop on t[i]`` runs iteration i on the node that owns t[i]; an aligned array element
-is in that node's memory when it is owned or in a declared shadow, and a shadow slot holds
-the neighbour's value only after a ``reflect``.  For each access of an aligned array in a
-loop (host ``loop`` and ``loop ... acc``) and each distributed dimension:
+A ``loop on t[i]`` runs iteration i on the node that owns t[i] (``loop on t[i+1]``: the
+owner of t[i+1]); an aligned array element is in that node's memory when it is owned or
+in a declared shadow, and a shadow slot holds the neighbour's value only after a
+``reflect``.  For each access of an aligned array or structure member in a loop (host
+``loop``, ``loop ... acc``, a ``loop`` paired with an OpenACC loop construct) and each
+distributed dimension:
 
 * subscript ``i + c`` where i is the index the loop maps to that template dimension:
-  local when c plus the align offset is 0; else inside the shadow (block, gblock) or
-  outside it (always outside for cyclic);
+  local when c plus the align offset minus the on-ref offset is 0, else that far from
+  the iteration's element; ``expand(w)`` (negative: shrink) and ``margin(w)`` move the
+  iterations up to w beyond the block, so the element may be further out (or, for
+  ``expand(-1)`` and ``a[i - 1]``, never leave the block); beyond the block it is inside
+  the shadow (block, gblock) or outside it (always outside for cyclic);
 * a constant, another distributed index of the loop, or the control variable of an inner
   loop whose bounds do not depend on the loop's indices: may be anywhere, unless the
   dimension has a full shadow;
 * anything else, a dimension that is not distributed or has a full shadow, a template
-  other than the loop's: nothing is said (no warning is ever wrong).
+  other than the loop's, a node array (``loop on p[i]``), widths that are not constants:
+  nothing is said (no warning is ever wrong).
 
-Reads outside block + shadow are warnings, writes outside it errors (writes into a shadow
-slot a warning: Omni runs them).  A read inside a shadow is checked against the data flow
-of reflect_flow.py: the array written and not reflected since is a warning that names the
-missing ``reflect``.  Nothing in the AST changes.
+Reads outside block + shadow are warnings, writes outside it errors; a write into a
+shadow slot is a warning (Omni runs it) unless ``expand``/``margin`` puts iterations
+there or a ``reduce_shadow`` of the array adds the slots to their owners.  A read inside
+a shadow is checked against the data flow of reflect_flow.py: the array written (or
+changed by ``reduce_shadow``, or with its asynchronous reflect not waited for) and not
+reflected since is a warning that names the missing ``reflect`` or ``wait_async``, or
+the ``width``/``orthogonal`` reflect that refreshed too little of it.
+Nothing in the AST changes.
 
     #pragma xmp loop on t[i]                       (a aligned with t, no shadow)
     for (i = 1; i < N - 1; i++)
@@ -49,7 +59,8 @@ from xmpacc.passes.accesses import (
     text_value,
 )
 from xmpacc.passes.loops import _nested_for, loop_indices
-from xmpacc.passes.reflect_flow import FlowWalker, State, Summary
+from xmpacc.passes.reflect_flow import FlowWalker, Summary
+from xmpacc.passes.shadow_state import INF, Key, LoopRange, State, key_of, loop_range
 from xmpacc.symbols import ArrayDim, Scope, TemplateSym
 
 STAR = "*"   # the on-ref has '*' or ':' there: every node along that dimension runs it
@@ -59,28 +70,40 @@ STAR = "*"   # the on-ref has '*' or ':' there: every node along that dimension 
 class LoopInfo:
     loop: xd.Loop
     tmpl: TemplateSym
-    governing: dict[int, str]          # template dimension -> loop index or STAR
+    governing: dict[int, tuple[str, int]]   # template dimension -> (loop index or STAR, on-ref offset)
     indices: frozenset[str]
     facts: BodyFacts
     nest: c_ast.For
+    range: LoopRange                        # expand/margin: how far the iterations reach
 
     @property
     def on(self) -> str:
         parts = []
         for sub in self.loop.on.subs:
             if isinstance(sub, xd.LoopIndex):
-                parts.append(sub.name.name + (f" + {sub.offset.text}" if sub.offset else ""))
+                parts.append(sub.name.name + _offset_text(sub.offset))
             else:
                 parts.append({xd.Star: "*", xd.Colon: ":"}.get(type(sub), getattr(sub, "text", "?")))
         return self.tmpl.name + "".join(f"[{p}]" for p in parts)
 
 
+def _offset_text(offset: xd.Expr | None) -> str:
+    if offset is None:
+        return ""
+    value = text_value(offset.text)
+    if value is None:
+        return f" + {offset.text}"
+    return f" + {value}" if value >= 0 else f" - {-value}"
+
+
 def loop_info(d: xd.Loop, node: c_ast.For, scope: Scope) -> LoopInfo | None:
     """What the analysis needs of a loop directive; None when it is in error (the loops
-    and gpu passes report that) or not analysable."""
+    and gpu passes report that) or not analysable (``loop on p[i]`` over a node array,
+    widths that are not constants)."""
     tmpl = scope.find_template(d.on.template.name)
     if tmpl is None or tmpl.distribute is None or len(d.on.subs) != tmpl.ndims:
         return None
+    rng = loop_range(d, tmpl.ndims)
     try:
         indices = dict(loop_indices(d))
     except (XmpError, AlreadyReported):
@@ -89,15 +112,18 @@ def loop_info(d: xd.Loop, node: c_ast.For, scope: Scope) -> LoopInfo | None:
     while current is not None:           # the perfect nest must hold every distributed loop
         controls.add(for_control(current))
         current = _nested_for(current.stmt)
-    if not set(indices) <= controls:
+    if rng is None or not set(indices) <= controls:
         return None
-    governing: dict[int, str] = {}
+    governing: dict[int, tuple[str, int]] = {}
     for t, sub in enumerate(d.on.subs):
         if isinstance(sub, (xd.Star, xd.Colon)):
-            governing[t] = STAR
-        elif isinstance(sub, xd.LoopIndex) and sub.offset is None and indices.get(sub.name.name) == t:
-            governing[t] = sub.name.name
-    return LoopInfo(d, tmpl, governing, frozenset(indices), body_facts(node), node)
+            governing[t] = (STAR, 0)
+        elif isinstance(sub, xd.LoopIndex) and indices.get(sub.name.name) == t:
+            # loop on t[i+1]: iteration i runs on the owner of t[i+1]
+            offset = text_value(sub.offset.text) if sub.offset is not None else 0
+            if offset is not None:
+                governing[t] = (sub.name.name, offset)
+    return LoopInfo(d, tmpl, governing, frozenset(indices), body_facts(node), node, rng)
 
 
 def _one_node(tmpl: TemplateSym, tdim: int) -> bool:
@@ -134,7 +160,8 @@ class Finding:
 
     kind: str            # "shadow": inside the shadow; "outside": beyond it; "anywhere": moving
     dim: int
-    delta: int = 0       # "shadow"/"outside" with an index: distance from the iteration's element
+    below: int = INF     # how far below the block the access may go (0: not below)
+    above: int = INF
 
 
 def classify(acc: Access, info: LoopInfo) -> list[Finding]:
@@ -152,28 +179,44 @@ def classify(acc: Access, info: LoopInfo) -> list[Finding]:
 def _classify_dim(acc: Access, info: LoopInfo, k: int, dim: ArrayDim) -> Finding | None:
     if dim.tdim < 0 or info.tmpl.dist_kind(dim.tdim) == "none" or _one_node(info.tmpl, dim.tdim):
         return None
-    gov = info.governing.get(dim.tdim)
+    gov, on_offset = info.governing.get(dim.tdim, (None, 0))
     off, af = text_value(dim.offset), affine(acc.subs[k])
     if gov is None or off is None or af is None:
         return None
     if gov != STAR and af.var == gov:
-        delta = af.const + off
-        if delta == 0:
-            return None
-        if dim.full_shadow:
-            return Finding("shadow", k, delta)
-        lo, hi = text_value(dim.shadow_lo), text_value(dim.shadow_hi)
-        if lo is None or hi is None:
-            return None
-        width = lo if delta < 0 else hi
-        inside = info.tmpl.dist_kind(dim.tdim) != "cyclic" and abs(delta) <= width
-        return Finding("shadow" if inside else "outside", k, delta)
+        return _near(info, k, dim, af.const + off - on_offset)
     moving = af.var is None or af.var in info.indices or _independent(af.var, acc, info)
     if not moving:
         return None
     if dim.full_shadow:
         return Finding("shadow", k)
     return None if any(restricts(g) for g in acc.guards) else Finding("anywhere", k)
+
+
+def _near(info: LoopInfo, k: int, dim: ArrayDim, delta: int) -> Finding | None:
+    """The element ``delta`` template elements from the iteration's own, from iterations
+    that reach ``info.range`` beyond the block (expand, margin)."""
+    e_lo, e_hi = info.range.reach(dim.tdim)
+    below, above = max(0, e_lo - delta), max(0, e_hi + delta)
+    if below == 0 and above == 0:
+        return None
+    if dim.full_shadow:
+        return Finding("shadow", k, below, above)
+    lo, hi = text_value(dim.shadow_lo), text_value(dim.shadow_hi)
+    cyclic = info.tmpl.dist_kind(dim.tdim) == "cyclic"
+    if lo is None or hi is None or (cyclic and info.range.clause is not None):
+        return None
+    inside = not cyclic and below <= lo and above <= hi
+    return Finding("shadow" if inside else "outside", k, below, above)
+
+
+def _stray_write(acc: Access, f: Finding, info: LoopInfo) -> bool:
+    """Does a write land in a shadow slot where no expand/margin puts an iteration (a full
+    shadow holds every element: writing it is the owner's business)?"""
+    if acc.sym.dims[f.dim].full_shadow:
+        return False
+    e_lo, e_hi = info.range.reach(acc.sym.dims[f.dim].tdim)
+    return f.below > max(e_lo, 0) or f.above > max(e_hi, 0)
 
 
 class _Locality:
@@ -183,6 +226,9 @@ class _Locality:
         self.functions = {f.decl.name: f for f in unit.ast.ext if isinstance(f, c_ast.FuncDef)}
         self.summaries: dict[str, Summary] = {}
         self.reported: dict[tuple[SourceLoc, str], tuple[str, str]] = {}
+        # writes into shadow slots of these are meant to be added to their owners
+        self.reduced = {n.name for ds in ctx.directives.values() for d in ds
+                        if isinstance(d, xd.ReduceShadow) for n in d.arrays}
 
     def function(self, fn: c_ast.FuncDef) -> None:
         FlowWalker(self.ctx, self.tree, self.check_loop, self.summary).stmt(fn.body, self.tree.root, {})
@@ -192,12 +238,12 @@ class _Locality:
         if fn is None:
             return None
         if name not in self.summaries:
-            file_arrays = {id(s) for s in self.tree.root.arrays.values()}
-            self.summaries[name] = Summary(set(file_arrays), {})   # recursion: it may reflect anything
+            self.summaries[name] = Summary(reflects_all=True)   # recursion: it may reflect anything
             walker = FlowWalker(self.ctx, self.tree, lambda *a: None, self.summary)
             end = walker.stmt(fn.body, self.tree.root, {})
-            self.summaries[name] = Summary(walker.reflected & file_arrays,
-                                           {k: v for k, v in end.items() if k in file_arrays})
+            self.summaries[name] = Summary(walker.reflected & walker.file_level,
+                                           {k: v for k, v in end.items() if k in walker.file_level},
+                                           walker.waited, reflects_args=walker.reflects_args)
         return self.summaries[name]
 
     def check_loop(self, d: xd.Loop, node: c_ast.For, scope: Scope, state: State) -> None:
@@ -207,21 +253,25 @@ class _Locality:
         found = [(acc, classify(acc, info)) for acc in accesses(node, self.tree, scope)]
         for acc, findings in found:
             self._locality(acc, findings, info, found)
-        stale = {}
+        stale: dict[Key, tuple[Access, dict[int, tuple[int, int]]]] = {}
         for acc, findings in found:
-            if acc.reads and any(f.kind == "shadow" for f in findings) and id(acc.sym) in state:
-                stale.setdefault(id(acc.sym), acc)
-        for key, acc in stale.items():
-            self._say("warning", acc.loc, msg.stale_shadow(acc, state[key], d.loc))
+            shadow = {f.dim: (f.below, f.above) for f in findings if f.kind == "shadow"}
+            entry = state.get(key_of(acc.sym))
+            if acc.reads and shadow and entry is not None and not entry.covers(shadow):
+                stale.setdefault(key_of(acc.sym), (acc, shadow))
+        for key, (acc, shadow) in stale.items():
+            # one per access: inside a loop the last pass, with the loop's whole state, wins
+            self.reported[(acc.loc, "stale")] = ("warning", msg.stale_shadow(acc, state[key], d.loc, shadow))
 
-    def _locality(self, acc: Access, findings: list, info: LoopInfo, found: list) -> None:
+    def _locality(self, acc: Access, findings: list[Finding], info: LoopInfo,
+                  found: list[tuple[Access, list[Finding]]]) -> None:
         outside = [f for f in findings if f.kind in ("outside", "anywhere")]
         if outside:
+            same = [a for a, _f in found if key_of(a.sym) == key_of(acc.sym)]
             self._say("error" if acc.writes else "warning", acc.loc,
-                      msg.outside(acc, outside[0], info, [a for a, _f in found if a.sym is acc.sym],
-                                  lambda a: classify(a, info)))
-        elif acc.writes and any(f.kind == "shadow" and f.delta != 0 and not acc.sym.dims[f.dim].full_shadow
-                                for f in findings):
+                      msg.outside(acc, outside[0], info, same, lambda a: classify(a, info)))
+        elif acc.writes and acc.sym.name not in self.reduced and \
+                any(_stray_write(acc, f, info) for f in findings):
             self._say("warning", acc.loc, msg.writes_shadow(acc, info))
 
     def _say(self, severity: str, loc: SourceLoc, text: str) -> None:

@@ -1,17 +1,28 @@
 """Which aligned arrays have stale shadows where: the data flow behind the "missing
-reflect" warning of passes/locality.py.
+reflect" warning of passes/locality.py (the values are those of passes/shadow_state.py).
 
 An array's shadow is stale from a write of the array (host code, a ``loop``, a
-``loop ... acc``) until the next ``reflect`` of it (host or ``acc``).  ``FlowWalker``
-carries the set of stale arrays through one function body, statement by statement: both
-branches of an ``if`` (union), loops until the set stops growing (so a write late in a
-time-step loop reaches a read early in the next iteration), ``task`` bodies as branches.
-At each ``loop`` directive it calls ``on_loop``, which checks the loop's reads against
-the set; the loop's writes then join it.
+``loop ... acc``, the loop of an OpenACC compute construct paired with ``loop``, a
+``gmove`` or ``array`` assignment, whose sections are subscripts here too) or a
+``reduce_shadow`` of it, until the next ``reflect`` or ``reflect_do`` of it (host or
+``acc``; ``reflect_init`` alone moves nothing); one with ``width(w)`` (the ``reflect_init``'s, for
+``reflect_do``) refreshes the shadow within w only, one with ``orthogonal`` not its
+corners (shadow_state.py keeps what it did refresh).  With ``async (id)`` the reflect completes
+at the ``wait_async`` of that id (or the wait of ``peel_and_wait (id, ...)``, or a call of
+``xmp_test_async (id)``, which may have found it complete).  A loop with ``expand``/
+``margin`` that writes an array also computes its shadow elements within the widths.
+OpenACC data and update directives neither reflect nor write.
+
+``FlowWalker`` carries the ``State`` through one function body, statement by statement:
+both branches of an ``if`` (joined), loops until the state stops changing (so a write
+late in a time-step loop reaches a read early in the next iteration), ``task`` bodies as
+branches.  At each ``loop`` directive it calls ``on_loop``, which checks the loop's reads
+against the state; the loop's writes then count.
 
 Conservative, so that a warning is never wrong: a function starts with no stale array
 (its caller may have reflected), a call of a function of this file applies that
-function's summary (the arrays it may reflect become fresh; those it leaves written
+function's summary (the arrays it may reflect become fresh, also those passed to it when
+it reflects a parameter; the async ids it may wait for complete; those it leaves written
 become stale), calls of other functions change nothing, and a loop is taken to run at
 least once.
 
@@ -25,46 +36,83 @@ least once.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 from pycparser import c_ast
 
-from xmpacc.cbuild import walk
+from xmpacc.cbuild import to_c, walk
 from xmpacc.context import Context
-from xmpacc.diagnostics import SourceLoc
 from xmpacc.directives import ast as xd
-from xmpacc.passes.accesses import accesses
+from xmpacc.passes.acc_nest import nest_of_pragma
+from xmpacc.passes.accesses import accesses, names_in
 from xmpacc.passes.attach import pragma_id
-from xmpacc.symbols import Scope, ScopeTree
+from xmpacc.passes.shadow_state import (
+    Key,
+    LoopRange,
+    Stale,
+    State,
+    async_id,
+    join,
+    key_of,
+    loop_range,
+    recomputed,
+    ReflectSpec,
+    reflect_async,
+    reflect_spec,
+    reflected,
+    wait,
+    widest,
+)
+from xmpacc.symbols import ArraySym, Scope, ScopeTree, TemplateSym
 
-# id(ArraySym) -> a write that made its shadow stale
-State = dict[int, SourceLoc]
 OnLoop = Callable[[xd.Loop, c_ast.For, Scope, State], None]
+_ROOT_NAME = re.compile(r"[A-Za-z_]\w*")
 
 
 @dataclass
 class Summary:
-    """What calling a function does to file-scope arrays."""
+    """What calling a function does to the caller's arrays."""
 
-    reflects: set[int] = field(default_factory=set)   # may reflect: fresh after the call
-    leaves: State = field(default_factory=dict)       # written and not reflected at its end
+    reflects: set[Key] = field(default_factory=set)        # file-level arrays it may reflect
+    leaves: State = field(default_factory=dict)            # written and not reflected at its end
+    waits: set[int | str] = field(default_factory=set)     # async ids it may complete
+    reflects_all: bool = False                             # not known yet (recursion)
+    reflects_args: bool = False                            # it reflects arrays it is passed
 
 
-def _union(a: State, b: State) -> State:
-    out = dict(a)
-    for k, v in b.items():
-        out.setdefault(k, v)
-    return out
+def _root(name: str) -> str:
+    """The variable of an array name: ``c`` of ``c.a``, ``s`` of ``s[k].a``."""
+    m = _ROOT_NAME.match(name)
+    return m.group(0) if m else ""
+
+
+def _member(sym: ArraySym) -> bool:
+    return "." in sym.name or "->" in sym.name
+
+
+def file_level(sym: ArraySym, scope: Scope) -> bool:
+    """Is ``sym`` the same array in every function (file scope, or a member of a file-scope
+    object; not one reached through a pointer)?"""
+    if not _member(sym):
+        return sym.file_scope
+    found = scope.find_c(_root(sym.name))
+    return found is not None and found[0].parent is None and "->" not in sym.name
 
 
 class FlowWalker:
-    """Carries the stale set through the statements of one function."""
+    """Carries the state through the statements of one function."""
 
     def __init__(self, ctx: Context, tree: ScopeTree, on_loop: OnLoop,
                  summary_of: Callable[[str], Summary | None]) -> None:
         self.ctx, self.tree, self.on_loop, self.summary_of = ctx, tree, on_loop, summary_of
-        self.reflected: set[int] = set()   # every array this function may reflect
+        self.reflected: set[Key] = set()      # every array this function may reflect
+        self.file_level: set[Key] = set()     # the keys of file-level arrays met
+        self.waited: set[int | str] = set()   # every async id it may wait for
+        self.reflects_args = False
+        self.inits = [d for ds in ctx.directives.values() for d in ds if isinstance(d, xd.ReflectInit)]
 
     def stmt(self, node: c_ast.Node | None, scope: Scope, state: State) -> State:
         if node is None:
@@ -74,12 +122,12 @@ class FlowWalker:
             return self._items(node.block_items or [], scope, state)
         if isinstance(node, c_ast.If):
             state = self._expr(node.cond, scope, state)
-            return _union(self.stmt(node.iftrue, scope, state), self.stmt(node.iffalse, scope, state))
+            return join(self.stmt(node.iftrue, scope, state), self.stmt(node.iffalse, scope, state))
         if isinstance(node, (c_ast.For, c_ast.While, c_ast.DoWhile)):
             return self._loop(node, scope, state)
         if isinstance(node, c_ast.Switch):
             state = self._expr(node.cond, scope, state)
-            return _union(state, self.stmt(node.stmt, scope, state))
+            return join(state, self.stmt(node.stmt, scope, state))
         if isinstance(node, (c_ast.Case, c_ast.Default)):
             return self._items(node.stmts or [], scope, state)
         if isinstance(node, c_ast.Label):
@@ -88,35 +136,95 @@ class FlowWalker:
             return self._items([node], scope, state) if self.ctx.directives.get(id(node)) else state
         return self._expr(node, scope, state)
 
-    def _items(self, items: list[c_ast.Node], scope: Scope, state: State) -> State:
-        i = 0
-        while i < len(items):
-            item, nxt = items[i], items[i + 1] if i + 1 < len(items) else None
-            i += 1
+    def _items(self, items: Sequence[c_ast.Node], scope: Scope, state: State) -> State:
+        used: set[int] = set()   # statements a directive took (the loop of a nest, a task body)
+        for k, item in enumerate(items):
+            if k in used:
+                continue
             ds = self.ctx.directives.get(id(item), []) if pragma_id(item) is not None else []
             if not ds:
                 state = self.stmt(item, scope, state)
-                continue
             for d in ds:
-                if isinstance(d, (xd.Reflect, xd.ReflectDo)):   # reflect_do fills the shadows too
-                    state = self._reflect(d, scope, state)
-                elif isinstance(d, xd.Loop) and isinstance(nxt, c_ast.For):
-                    self.on_loop(d, nxt, scope, state)      # checks the reads
-                    state = self._expr(nxt, scope, state)   # then the loop's writes count
-                    i += 1
-                elif isinstance(d, xd.Task) and nxt is not None and pragma_id(nxt) is None:
-                    state = _union(state, self.stmt(nxt, scope, state))   # not every node runs it
-                    i += 1
+                if isinstance(d, xd.Loop):
+                    state = self._xmp_loop(d, items, k, scope, state, used)
+                elif isinstance(d, xd.Task) and k + 1 < len(items) and pragma_id(items[k + 1]) is None:
+                    state = join(state, self.stmt(items[k + 1], scope, state))   # not every node runs it
+                    used.add(k + 1)
+                else:
+                    handler = _HANDLERS.get(type(d))
+                    state = handler(self, d, scope, state) if handler else state
         return state
 
-    def _reflect(self, d: xd.Reflect | xd.ReflectDo, scope: Scope, state: State) -> State:
+    def _xmp_loop(self, d: xd.Loop, items: Sequence[c_ast.Node], k: int, scope: Scope, state: State,
+                  used: set[int]) -> State:
+        """A ``loop`` directive above its ``for`` (an OpenACC loop construct may stand
+        between them): check the reads, then the writes count."""
+        nest = nest_of_pragma(items, k, self.ctx)
+        if nest is None or nest.xmp is not d:
+            return state
+        used.add(next(j for j in (k + 1, k + 2) if items[j] is nest.loop))
+        if d.peel_and_wait is not None:   # the rim, which reads the shadow, runs after the wait
+            state = self._wait(state, [d.peel_and_wait.async_id.text])
+        self.on_loop(d, nest.loop, scope, state)
+        tmpl = scope.find_template(d.on.template.name)
+        rng = loop_range(d, tmpl.ndims) if tmpl is not None and tmpl.ndims == len(d.on.subs) else None
+        if rng is None and (d.expand is not None or d.margin is not None):
+            return self._calls(nest.loop, scope, state)   # widths not constant: it may recompute any
+        return self._expr(nest.loop, scope, state, (tmpl, rng) if rng and rng.clause else None)
+
+    def reflect(self, d: xd.Reflect | xd.ReflectDo, scope: Scope, state: State) -> State:
+        out = dict(state)
+        for name in d.arrays:
+            sym = scope.find_array(name.name)
+            if sym is None:
+                continue
+            key = self._key(sym, scope)
+            self.reflected.add(key)
+            self.reflects_args |= key not in self.file_level and (sym.is_param or _member(sym))
+            spec = self._spec(d, name.name, tuple(dim.full_shadow for dim in sym.dims))
+            if d.async_id is not None:
+                out = reflect_async(out, key, d.async_id, spec)
+            else:
+                out = reflected(out, key, spec)
+        return out
+
+    def _spec(self, d: xd.Reflect | xd.ReflectDo, name: str, full: tuple[bool, ...]) -> ReflectSpec:
+        """What ``d`` refreshes of the array ``name``: a ``reflect_do`` runs the width of the
+        ``reflect_init`` of the array (the widest, if several set one up)."""
+        if isinstance(d, xd.Reflect):
+            spec = reflect_spec(d.widths, d.orthogonal, full)
+            text = f"reflect ({name}){spec.text}"
+        else:
+            inits = [i for i in self.inits if name in {n.name for n in i.arrays}]
+            specs = [reflect_spec(i.widths, i.orthogonal, full) for i in inits]
+            spec = widest(specs)
+            text = f"reflect_do ({name})"
+        if d.async_id is not None:
+            text += f" async ({d.async_id.text})"
+        return replace(spec, loc=d.loc, text=text)
+
+    def reduce_shadow(self, d: xd.ReduceShadow, scope: Scope, state: State) -> State:
+        """The owners added their neighbours' shadow copies: their values changed."""
         out = dict(state)
         for name in d.arrays:
             sym = scope.find_array(name.name)
             if sym is not None:
-                out.pop(id(sym), None)
-                self.reflected.add(id(sym))
+                out[self._key(sym, scope)] = Stale(d.loc, "changed by reduce_shadow")
         return out
+
+    def wait_async(self, d: xd.WaitAsync, scope: Scope, state: State) -> State:
+        return self._wait(state, [e.text for e in d.ids])
+
+    def _wait(self, state: State, texts: list[str]) -> State:
+        ids = {async_id(t) for t in texts}
+        self.waited |= ids
+        return wait(state, ids)
+
+    def _key(self, sym: ArraySym, scope: Scope) -> Key:
+        key = key_of(sym)
+        if file_level(sym, scope):
+            self.file_level.add(key)
+        return key
 
     def _loop(self, node: c_ast.For | c_ast.While | c_ast.DoWhile, scope: Scope, state: State) -> State:
         """Iterate to the fixed point of the loop head; the state after the loop is the
@@ -129,29 +237,58 @@ class FlowWalker:
             if isinstance(node, c_ast.For):
                 out = self._expr(node.next, scope, out)
             out = self._expr(node.cond, scope, out)
-            new_head = _union(head, out)
-            if new_head.keys() == head.keys():
+            new_head = join(head, out)
+            if new_head == head:
                 return out
             head = new_head
-        return _union(head, out)
+        return join(head, out)
 
-    def _expr(self, node: c_ast.Node | None, scope: Scope, state: State) -> State:
-        """Writes in a statement without directives, and calls of this file's functions."""
+    def _expr(self, node: c_ast.Node | None, scope: Scope, state: State,
+              recompute: tuple[TemplateSym | None, LoopRange] | None = None) -> State:
+        """Writes in a statement without directives (or in the loop of one), and calls.
+        ``recompute``: the loop's template and its expand/margin range."""
         if node is None:
             return state
-        out = dict(state)
-        for call in _calls(node):
-            summary = self.summary_of(call)
-            if summary is not None:
-                for key in summary.reflects:
-                    out.pop(key, None)
-                self.reflected |= summary.reflects
-                out = _union(out, summary.leaves)
+        out = self._calls(node, scope, state)
+        tmpl, rng = recompute if recompute is not None else (None, None)
         for acc in accesses(node, self.tree, scope):
-            if acc.writes:
-                out[id(acc.sym)] = acc.loc
+            if not acc.writes:
+                continue
+            key = self._key(acc.sym, scope)
+            if tmpl is not None and rng is not None and acc.sym.template.decl is tmpl.decl:
+                widths = tuple(rng.widths[dim.tdim] if dim.tdim >= 0 else (0, 0) for dim in acc.sym.dims)
+                out = recomputed(out, key, acc.loc, widths, str(rng.clause))
+            else:
+                out[key] = Stale(acc.loc)
         return out
 
+    def _calls(self, node: c_ast.Node, scope: Scope, state: State) -> State:
+        out = dict(state)
+        for call in walk(node):
+            if not isinstance(call, c_ast.FuncCall) or not isinstance(call.name, c_ast.ID):
+                continue
+            if call.name.name == "xmp_test_async" and call.args is not None and call.args.exprs:
+                out = self._wait(out, [to_c(call.args.exprs[0])])   # it may have found it complete
+            summary = self.summary_of(call.name.name)
+            if summary is not None:
+                out = self._apply(summary, call, out)
+        return out
 
-def _calls(node: c_ast.Node) -> list[str]:
-    return [n.name.name for n in walk(node) if isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID)]
+    def _apply(self, summary: Summary, call: c_ast.FuncCall, state: State) -> State:
+        if summary.reflects_all:
+            return {}
+        passed = names_in(call.args) if summary.reflects_args else set()
+        out = {k: v for k, v in state.items() if k not in summary.reflects and _root(k[1]) not in passed}
+        self.reflected |= summary.reflects
+        self.file_level |= summary.reflects | set(summary.leaves)
+        self.waited |= summary.waits
+        return join(wait(out, summary.waits), summary.leaves)
+
+
+# the directives that change the state without taking a statement (reflect_init: nothing)
+_HANDLERS: dict[type, Callable[[FlowWalker, Any, Scope, State], State]] = {
+    xd.Reflect: FlowWalker.reflect,
+    xd.ReflectDo: FlowWalker.reflect,
+    xd.ReduceShadow: FlowWalker.reduce_shadow,
+    xd.WaitAsync: FlowWalker.wait_async,
+}
