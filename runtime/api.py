@@ -23,6 +23,7 @@ from .collectives import allreduce, bcast_bytes, reset_to_identity, view
 from .cstructs import DESC_ARRAY, DESC_NODES, DESC_TEMPLATE, CArray, CNodes, CTemplate
 from .errors import RuntimeFailure, where_text
 from .gmove import GmoveRuntime
+from .intrinsics import IntrinsicRuntime
 from .linkage import Seen, declared_again
 from .nodes import CommCache, Nodes, resolve_extents
 from .reflect import Width, reflect
@@ -44,7 +45,7 @@ class ExecSet:
 
 @dataclass
 class Runtime(DynamicRuntime, AccRuntime, TaskRuntime, ReductionRuntime, ShadowRuntime, GmoveRuntime,
-              CheckEntries):
+              CheckEntries, IntrinsicRuntime):
     """State of one process's runtime: MPI, descriptors by address, the executing set."""
 
     world: Any
