@@ -153,9 +153,12 @@ static void xmp_transpose(xmp_desc_t dst, xmp_desc_t src, int opt)
     size_t e[2], es = serial_xmp_esize(src->type);
     (void)opt;
     serial_xmp_shape(src, e);
+    char *copy = malloc(e[0] * e[1] * es);   /* dst may be src */
+    memcpy(copy, src->base, e[0] * e[1] * es);
     for (size_t i = 0; i < e[1]; i++)
         for (size_t j = 0; j < e[0]; j++)
-            memcpy(serial_xmp_at(dst, i * e[0] + j), serial_xmp_at(src, j * e[1] + i), es);
+            memcpy(serial_xmp_at(dst, i * e[0] + j), copy + (j * e[1] + i) * es, es);
+    free(copy);
 }
 static void xmp_matmul(xmp_desc_t c, xmp_desc_t a, xmp_desc_t b)
 {
