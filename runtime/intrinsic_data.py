@@ -123,6 +123,19 @@ class Global:
             raise RuntimeFailure(where, f"'{self.name}': {e}") from None
         return np.broadcast_to(chosen, idx[0].shape) == me
 
+    def sent(self, me_world: int, group: Group, where: str) -> tuple[Index, np.ndarray]:
+        """``held`` restricted to the elements this node sends (one holder each); the
+        executing node set must hold the whole array."""
+        me = self.lin(me_world)
+        idx, off = self.held(me)
+        keep = self.primary(idx, me, group, where)
+        total = group.comm.allreduce(int(keep.sum()))
+        if total != self.size:
+            raise RuntimeFailure(where, f"only {total} of the {self.size} elements of '{self.name}' are held by "
+                                        "nodes of the executing node set (inside a task, the arrays of an "
+                                        "intrinsic must be distributed onto the task's nodes)")
+        return [i[keep] for i in idx], off[keep]
+
     def holders(self, idx: Index) -> np.ndarray:
         """(n, R): the linear node indices that hold each element (R replicas)."""
         n = len(idx[0])
@@ -260,8 +273,5 @@ def move(src: Global, dst: Global, group: Group, me_world: int, where: str,
          index_map: Callable[[Index], Index] = lambda idx: idx) -> None:
     """``dst[index_map(i)] = src[i]`` for every element of ``src``: each element is sent
     once (by one holder) to every holder of its destination."""
-    me = src.lin(me_world)
-    idx, off = src.held(me)
-    keep = src.primary(idx, me, group, where)
-    idx = [i[keep] for i in idx]
-    deliver(dst, index_map(idx), src.values()[off[keep]], group, where)
+    idx, off = src.sent(me_world, group, where)
+    deliver(dst, index_map(idx), src.values()[off], group, where)

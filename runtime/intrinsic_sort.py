@@ -39,11 +39,8 @@ def _splitters(vals: np.ndarray, lins: np.ndarray, group: Group) -> list[tuple[o
 
 
 def sort(dst: Global, src: Global, descending: bool, group: Group, me_world: int, where: str) -> None:
-    me = src.lin(me_world)
-    (idx,), off = src.held(me)
-    keep = src.primary([idx], me, group, where)
-    vals = src.values()[off[keep]].astype(src.dtype, copy=True)
-    lins = idx[keep]
+    (lins,), off = src.sent(me_world, group, where)
+    vals = src.values()[off].astype(src.dtype, copy=True)
     order = np.lexsort((lins, vals))
     vals, lins = vals[order], lins[order]
     if group.size > 1:

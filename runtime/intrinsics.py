@@ -148,10 +148,7 @@ class IntrinsicRuntime:
         self._same_elements(w, "scatter", x, a)
         self._index_arrays(w, "scatter", x, a, idx)
         aligned = [self._aligned_copy(w, g, a, group) for g in idx]
-        me = a.lin(self.world.Get_rank())
-        mine, off = a.held(me)
-        keep = a.primary(mine, me, group, w)
-        mine, off = [i[keep] for i in mine], off[keep]
+        mine, off = a.sent(self.world.Get_rank(), group, w)
         target = self._targets(w, "scatter", x, aligned, off, mine)
         order = np.ravel_multi_index(mine, a.shape) if len(off) else np.zeros(0, dtype=np.int64)
         deliver(x, target, a.values()[off], group, w, order=np.asarray(order, dtype=np.int64))
@@ -163,9 +160,8 @@ class IntrinsicRuntime:
         self._integers(w, what, mask, "mask")
         self._same_shape(w, what, a, mask)
         on_a = self._aligned_copy(w, mask, a, group)
-        me = a.lin(self.world.Get_rank())
-        mine, off = a.held(me)
-        keep = a.primary(mine, me, group, w) & (on_a.values()[off] != 0)
+        mine, off = a.sent(self.world.Get_rank(), group, w)
+        keep = on_a.values()[off] != 0
         lin = np.ravel_multi_index([i[keep] for i in mine], a.shape) if keep.any() else np.zeros(0, np.int64)
         return np.asarray(lin, dtype=np.int64), off[keep]
 

@@ -164,14 +164,14 @@ def _check_arrays(name: str, args: list[Arg], call: c_ast.FuncCall) -> None:
         for i in idx:
             _integer(name, i, "index array")
             if shaped.sym is not None:
-                _rank(i, shaped.sym.ndims, name, "index array")
+                _rank(i, shaped.sym.ndims, name, "the index array")
     elif name in ("xmp_pack", "xmp_unpack"):
         a, v = (args[1], args[0]) if name == "xmp_pack" else (args[0], args[1])
         _same_type(name, a, v)
         _rank(v, 1, name, "the vector")
         _integer(name, args[2], "mask")
         if a.sym is not None:
-            _rank(args[2], a.sym.ndims, name, "mask")
+            _rank(args[2], a.sym.ndims, name, "the mask")
     elif name == "xmp_matmul":
         for a in args:
             _rank(a, 2, name, "the matrix")
