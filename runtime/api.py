@@ -26,6 +26,7 @@ from .collectives import allreduce, bcast_bytes, reset_to_identity, view
 from .cstructs import DESC_ARRAY, DESC_NODES, DESC_TEMPLATE, CArray, CNodes, CTemplate
 from .errors import RuntimeFailure, where_text
 from .gmove import GmoveRuntime
+from .intrinsics import IntrinsicRuntime
 from .linkage import Seen, declared_again
 from .nodes import CommCache, Nodes, resolve_extents
 from .reflect import Width, reflect
@@ -46,8 +47,8 @@ class ExecSet:
 
 
 @dataclass
-class Runtime(DynamicRuntime, AccCommRuntime, AccDataRuntime, AccRuntime, AccComputeRuntime, TaskRuntime, ReductionRuntime, ShadowRuntime, GmoveRuntime,
-              CheckEntries):
+class Runtime(DynamicRuntime, AccCommRuntime, AccDataRuntime, AccRuntime, AccComputeRuntime, TaskRuntime,
+              ReductionRuntime, ShadowRuntime, GmoveRuntime, CheckEntries, IntrinsicRuntime):
     """State of one process's runtime: MPI, descriptors by address, the executing set."""
 
     world: Any

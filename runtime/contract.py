@@ -219,6 +219,23 @@ ENTRIES: tuple[Entry, ...] = (
        "xmp_dist_gblockmap: the gblock sizes of a template dimension; -1 if it is no gblock"),
     _e("_xmpacc_mpi_comm", "long long", "", "xmp_get_mpi_comm(): the executing node set's MPI_Comm"),
     _e("_xmpacc_mpi_thread_level", "int", "", "the MPI thread level the runtime initialised"),
+    # ---- collective intrinsics (global-view §9; runtime/intrinsics.py).  descs: n descriptors
+    # as void *[] (x, a, i1..in / v, a, mask / a, v, mask / c, a, b); types: _XMPACC_TYPE
+    # of each one's elements, 0 where the call site does not know them
+    _e("_xmpacc_gather", "void", "const char *where, int n, const void *descs, const int *types",
+       "xmp_gather(x, a, i1, ..., in): x[k] = a[i1[k]]...[in[k]]"),
+    _e("_xmpacc_scatter", "void", "const char *where, int n, const void *descs, const int *types",
+       "xmp_scatter(x, a, i1, ..., in): x[i1[k]]...[in[k]] = a[k]"),
+    _e("_xmpacc_pack", "void", "const char *where, int n, const void *descs, const int *types",
+       "xmp_pack(v, a, mask): the elements of a where mask != 0, in row-major order, into v"),
+    _e("_xmpacc_unpack", "void", "const char *where, int n, const void *descs, const int *types",
+       "xmp_unpack(a, v, mask): the elements of a where mask != 0 get v's, in row-major order"),
+    _e("_xmpacc_matmul", "void", "const char *where, int n, const void *descs, const int *types",
+       "xmp_matmul(c, a, b): c = a b"),
+    _e("_xmpacc_transpose", "void", "const char *where, const void *dst, const void *src, int opt",
+       "xmp_transpose(dst, src, opt): dst[i][j] = src[j][i]"),
+    _e("_xmpacc_sort", "void", "const char *where, const void *dst, const void *src, int type, int descending",
+       "xmp_sort_up / xmp_sort_down(dst, src): dst = src sorted (type: _XMPACC_TYPE of the elements)"),
     _e("_xmpacc_check_fail", "void",
        "const void *array, int what, const long long *globals, const char *file, int line",
        "checked builds (include/xmpacc_check.h): an access of element globals of array broke "

@@ -104,17 +104,18 @@ class _Map:
                 if dim.distributed and int(owners(dim.dist, sub.base + dim.offset)) != k:
                     return None
                 continue
-            j = np.arange(sub.length, dtype=np.int64)
-            if dim.distributed:
-                j = self._owned_positions(d, dim, sub, int(k), j)
-            js.append(j)
+            if dim.distributed:   # no arange over the whole dimension: only what this node owns
+                js.append(self._owned_positions(d, dim, sub, int(k)))
+            else:
+                js.append(np.arange(sub.length, dtype=np.int64))
         return js
 
-    def _owned_positions(self, d: int, dim: SideDim, sub, k: int, j: np.ndarray) -> np.ndarray:
+    def _owned_positions(self, d: int, dim: SideDim, sub, k: int) -> np.ndarray:
         lay = self.tables[d][0][k]
         if lay.owned_count == 0:
-            return j[:0]
+            return np.zeros(0, dtype=np.int64)
         if sub.length <= lay.owned_count:   # cheaper to test each position of the section
+            j = np.arange(sub.length, dtype=np.int64)
             return j[owners(dim.dist, sub.base + j * sub.step + dim.offset) == k]
         rel = owned_array_indices(lay) - sub.base
         jj = rel // sub.step

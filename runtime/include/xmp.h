@@ -72,6 +72,19 @@ int xmp_array_laddr(xmp_desc_t d, void **laddr);
 int xmp_array_lda(xmp_desc_t d, int *lda);                 /* allocated extent of the last dimension */
 int xmp_array_type_size(xmp_desc_t d, size_t *size);
 
+/* ---- collective intrinsics (global-view §9, XMP ch. 7).  Every argument but
+ * xmp_transpose's opt is xmp_desc_of(array) of an aligned array; they are collective over
+ * the executing node set and mean the Fortran intrinsic on the global arrays, in C's
+ * row-major element order with 0-based index values. */
+void xmp_gather(xmp_desc_t x, xmp_desc_t a, ...);   /* x[k] = a[i1[k]]...[in[k]], ... = i1..in */
+void xmp_scatter(xmp_desc_t x, xmp_desc_t a, ...);  /* x[i1[k]]...[in[k]] = a[k] */
+void xmp_pack(xmp_desc_t v, xmp_desc_t a, xmp_desc_t mask);    /* v[0:n] = a where mask != 0 */
+void xmp_unpack(xmp_desc_t a, xmp_desc_t v, xmp_desc_t mask);  /* a where mask != 0 = v[0:n] */
+void xmp_transpose(xmp_desc_t dst, xmp_desc_t src, int opt);   /* dst[i][j] = src[j][i] */
+void xmp_matmul(xmp_desc_t c, xmp_desc_t a, xmp_desc_t b);     /* c = a b */
+void xmp_sort_up(xmp_desc_t dst, xmp_desc_t src);              /* dst = src, ascending */
+void xmp_sort_down(xmp_desc_t dst, xmp_desc_t src);            /* dst = src, descending */
+
 /* ---- MPI interoperability (global-view §9): the runtime owns MPI (initialised before
  * main, finalised after it); these succeed and do nothing.  xmp_init takes an optional
  * communicator argument (an unprototyped declaration accepts both forms). */

@@ -66,6 +66,13 @@ void _xmpacc_release_range(void * base, long long nbytes);
 int _xmpacc_gblock_map(const void * tmpl, int tdim, int * map);
 long long _xmpacc_mpi_comm(void);
 int _xmpacc_mpi_thread_level(void);
+void _xmpacc_gather(const char * where, int n, const void * descs, const int * types);
+void _xmpacc_scatter(const char * where, int n, const void * descs, const int * types);
+void _xmpacc_pack(const char * where, int n, const void * descs, const int * types);
+void _xmpacc_unpack(const char * where, int n, const void * descs, const int * types);
+void _xmpacc_matmul(const char * where, int n, const void * descs, const int * types);
+void _xmpacc_transpose(const char * where, const void * dst, const void * src, int opt);
+void _xmpacc_sort(const char * where, const void * dst, const void * src, int type, int descending);
 void _xmpacc_check_fail(const void * array, int what, const long long * globals, const char * file, int line);
 
 #endif

@@ -63,6 +63,7 @@ Handler = Callable[[TokenStream, Token], list[Directive]]
 # Recognised so that a user gets "not supported yet" instead of "unknown" (reference §6.8).
 _LATER_DIRECTIVES = frozenset({
     "coarray", "post", "wait", "lock", "unlock", "local_alias",
+    "sync_all", "sync_memory", "sync_images", "critical",   # coarrays (global-view §11)
 })
 
 

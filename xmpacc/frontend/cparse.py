@@ -109,7 +109,9 @@ def _located(message: str, path: str, columns: ColumnMap) -> XmpError:
     file, line = m.group(1), int(m.group(2))
     col = columns.column(file, line, int(m.group(3)))
     detail = m.group(4)
-    if detail.startswith("before: "):
+    if detail == "before: :" and _coarray_at(file, line, col):
+        detail = "coarrays ('a[n]:[*]', global-view §11) are not supported yet"
+    elif detail.startswith("before: "):
         detail = f"syntax error before '{detail[len('before: '):]}'"
     elif detail == "At end of input":
         detail = "syntax error at end of input (a missing '}'?)"
@@ -134,3 +136,15 @@ def _pragma_near(columns: ColumnMap, file: str, line: int, col: int) -> str | No
     if first_token and _PRAGMA_LINE.match(columns.output_line(file, line - 1)):
         return "line just before"
     return None
+
+
+def _coarray_at(file: str, line: int, col: int) -> bool:
+    """Is the ':' at this place of the user's file the one of a coarray (``a[10]:[*]``,
+    ``x = a[i]:[k]``)?"""
+    try:
+        with open(file, encoding="utf-8", errors="replace") as f:
+            text = next((t for k, t in enumerate(f, 1) if k == line), "")
+    except OSError:
+        return False
+    before, after = text[:col - 1].rstrip(), text[col - 1:]
+    return before.endswith("]") and re.match(r":\s*\[", after) is not None

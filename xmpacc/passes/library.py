@@ -9,6 +9,7 @@ Before:                                        After:
     xmp_free(a);                                   _xmpacc_free(a, "f.c:12");
     MPI_Init(&argc, &argv);                        _xmpacc_mpi_init(&argc, &argv);
     MPI_Finalize();                                _xmpacc_mpi_finalize();
+    xmp_gather(xmp_desc_of(x), ...);               _xmpacc_gather("f.c:14", 3, ...)  (intrinsic_calls.py)
 
 ``xmp_desc_of`` is an operator on names, so it is resolved here with C scoping: an aligned
 array (or structure member), else a template, else a node array.  ``xmp_malloc`` takes one
@@ -24,6 +25,7 @@ from pycparser import c_ast
 from xmpacc import cbuild
 from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import XmpError
+from xmpacc.passes import intrinsic_calls
 from xmpacc.passes.canonical import loc_of
 from xmpacc.scoping import ScopedWalker
 from xmpacc.structs import bound_member
@@ -86,6 +88,9 @@ class _Library(ScopedWalker):
 
     def _replace(self, node: c_ast.Node) -> c_ast.Node:
         try:
+            if isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID) \
+                    and node.name.name in intrinsic_calls.SPECS:   # before xmp_desc_of is lowered
+                return intrinsic_calls.lower(node, self.scope, described, self._replace)
             if _called(node, "xmp_malloc"):
                 _check_target(node, self.scope)
         except XmpError as err:
