@@ -59,6 +59,17 @@ class FastPlan:
         self.requests, self.keep = [], []
 
 
+def contiguous_offset(shape: list[int], starts: list[int], sizes: list[int]) -> int | None:
+    """The flat offset of a box of a row-major array when its elements are one run, else
+    None: the dimensions before the last partial one must have one index each."""
+    if any(n == 0 for n in sizes):
+        return 0
+    partial = [d for d in range(len(sizes)) if sizes[d] != shape[d]]
+    if partial and any(sizes[d] != 1 for d in range(partial[-1])):
+        return None
+    return int(np.ravel_multi_index(starts, shape))
+
+
 def _message(view: np.ndarray, region: tuple[Any, ...], keep: list[Any]) -> tuple[list[Any], int] | None:
     """An MPI message naming the slab in place: bytes of a contiguous run, else a subarray."""
     from mpi4py import MPI
@@ -70,10 +81,8 @@ def _message(view: np.ndarray, region: tuple[Any, ...], keep: list[Any]) -> tupl
     sizes = [max(s.stop - s.start, 0) for s in region] + [shape[-1]]
     nbytes = int(np.prod(sizes))
     flat = view.reshape(-1)
-    # contiguous when the dimensions before the last partial one have one index each
-    partial = [d for d in range(len(sizes)) if sizes[d] != shape[d]]
-    if not partial or all(sizes[d] == 1 for d in range(partial[-1])):
-        offset = int(np.ravel_multi_index(starts, shape)) if nbytes else 0
+    offset = contiguous_offset(shape, starts, sizes)
+    if offset is not None:
         return [flat[offset: offset + nbytes], MPI.BYTE], nbytes
     dtype = MPI.BYTE.Create_subarray(shape, sizes, starts).Commit()
     keep.append(dtype)
@@ -110,8 +119,8 @@ class FastReflectRuntime:
             self._fast_paused_flag.value = int(paused)
 
     def _fast_offer(self, ptr: int, arr: DistArray, widths: Any) -> None:
-        if self.fast_lib is None or widths is not None or ptr in self.fast_plans:
-            return
+        if self.fast_lib is None or widths is not None or ptr in self.fast_plans or ptr not in self.arrays:
+            return   # (a copy of a descriptor, in a structure passed by value: general path)
         if getattr(self, "asyncs", None) is not None and self.asyncs.active:
             return
         plan = arr.reflect_plans.get((None, False))

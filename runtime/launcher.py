@@ -216,7 +216,8 @@ def main(argv: list[str]) -> int:
     profiler = profile.Profiler(world, runtime.stats, setting, runtime._xmpacc_device_wait) \
         if setting is not None else None
     callbacks = bind(lib, runtime, world, profiler)
-    if profiler is None and check is None:   # those see every reflect: no C fast path
+    # profiled and checked runs see every reflect: no C fast path (fast_reflect.py)
+    if profiler is None and check is None and os.environ.get("XMPACC_FAST_REFLECT", "1") != "0":
         runtime._fast_init(lib)
     if os.environ.get("XMPACC_VERBOSE") and world.Get_rank() == 0:
         print("xmpacc: start-up order: " + ", ".join(unit_sources(lib)), file=sys.stderr, flush=True)
