@@ -40,3 +40,20 @@ def test_bench_cpu_mode(tmp_path: Path) -> None:
         assert runs[f"laplace 2-D grid, {n} proc"]["values"]["checksum"] == pytest.approx(
             runs["laplace, 1 proc"]["values"]["checksum"], rel=1e-12)
     assert runs["launch, 1 proc"]["values"]["a"] == 101.0
+
+
+@pytest.mark.mpi
+def test_cpu_bench_quick(tmp_path: Path) -> None:
+    """``--cpu-bench --quick``: the xmpacc programs and the hand-written C + MPI ones build
+    (the latter with the MPI's mpicc) and print the same checksums; no timing is checked."""
+    if mpirun_path() is None:
+        pytest.skip("no mpirun")
+    env = {**os.environ, "PATH": f"{Path(xmpacc_command()[0]).parent}:{Path(mpirun_path()).parent}:"
+                                 + os.environ.get("PATH", "")}
+    r = subprocess.run([sys.executable, str(REPO / "bench" / "run.py"), "--cpu-bench", "--quick", "--reps", "1",
+                        "--out", str(tmp_path)], capture_output=True, text=True, env=env, timeout=600)
+    assert r.returncode == 0, r.stdout + r.stderr
+    record = json.loads(next(tmp_path.glob("cpu-*-quick.json")).read_text())
+    assert set(record["goals"]) == {"CPU1", "CPU2"}
+    assert len(record["cases"]) == 12
+    assert all(c["checksums_match"] for c in record["cases"].values()), record["cases"]
