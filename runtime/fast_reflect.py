@@ -3,7 +3,7 @@
 A ``reflect (a)`` runs every time step, and through the general path (reflect.py) each
 call crosses from C into Python (ctypes), looks up the plan and builds its requests:
 about 10-15 us even with no neighbour, more than the exchange itself for small shadows.
-After the first general reflect of an array (widths as declared, blocking) the runtime
+After the second general reflect of an array (widths as declared, blocking) the runtime
 binds each step of its plan to MPI persistent requests on the array's own buffer (a
 contiguous slab as bytes, any other through an MPI subarray type: nothing is packed) and
 hands them to the program's glue (templates/glue.c.j2, ``_xmpacc_fast_reflect_set``).
@@ -123,6 +123,10 @@ class FastReflectRuntime:
             return   # (a copy of a descriptor, in a structure passed by value: general path)
         if getattr(self, "asyncs", None) is not None and self.asyncs.active:
             return
+        seen = self.__dict__.setdefault("fast_seen", {})
+        if seen.get(ptr) is not arr:   # its first reflect: an array aligned anew at every call of
+            seen[ptr] = arr            # a function, reflected once there, never gets requests
+            return
         plan = arr.reflect_plans.get((None, False))
         if plan is None or any(s[0] != "exchange" for s in plan):
             return
@@ -176,6 +180,7 @@ class FastReflectRuntime:
         return plan
 
     def _fast_forget(self, ptr: int) -> None:
+        self.__dict__.get("fast_seen", {}).pop(ptr, None)
         plan = getattr(self, "fast_plans", {}).pop(ptr, None)
         if plan is not None:
             self.fast_lib._xmpacc_fast_reflect_set(ptr, None)
