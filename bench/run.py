@@ -3,6 +3,7 @@
     python3 bench/run.py                 # on a GPU machine: writes bench/results/<date>-<gpu>.json + .png
     python3 bench/run.py --cpu --out DIR # host backend, small sizes: a smoke test (CI), no timings claimed
     python3 bench/run.py --only stencil  # just the stencil goals S1-S3, C3 (bench/stencil_goals.py)
+    python3 bench/run.py --cpu-bench     # CPU1/CPU2: the CPU path vs hand-written C + MPI: bench/results/cpu-<host>.json
 
 Every xmpacc program (bench/*_bench.c) and every baseline (bench/baselines.py) prints a
 checksum; a result counts only when the checksums agree.  The goals of the performance
@@ -234,6 +235,10 @@ def cpu_smoke(out_dir: Path) -> dict[str, Any]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cpu", action="store_true", help="host backend smoke test with small sizes")
+    ap.add_argument("--cpu-bench", action="store_true",
+                    help="CPU1/CPU2: the CPU path next to hand-written C + MPI (bench/cpu_bench.py)")
+    ap.add_argument("--reps", type=int, default=5, help="--cpu-bench: runs of each program (the minimum counts)")
+    ap.add_argument("--quick", action="store_true", help="--cpu-bench with small sizes (a smoke test)")
     ap.add_argument("--out", type=Path, default=HERE / "results")
     ap.add_argument("--laplace-n", type=int, default=8192)
     ap.add_argument("--replot", type=Path, help="redraw the PNG of an existing results file")
@@ -243,6 +248,16 @@ def main() -> int:
         plot(json.loads(args.replot.read_text()), args.replot.with_suffix(".png"))
         return 0
     args.out.mkdir(parents=True, exist_ok=True)
+    if args.cpu_bench:
+        from cpu_bench import cpu_bench
+
+        record = cpu_bench(args.out, args.reps, tool, sh, numbers, args.quick)
+        name = f"cpu-{platform.node()}{'-quick' if args.quick else ''}.json"
+        (args.out / name).write_text(json.dumps(record, indent=1))
+        print(json.dumps({k: (v["xmpacc_us"], v["hand_us"], round(v["ratio"], 3), v["checksums_match"])
+                          for k, v in record["cases"].items()}, indent=1))
+        print(json.dumps(record["goals"], indent=1))
+        return 0
     if args.cpu:
         record = cpu_smoke(args.out)
         (args.out / "cpu-smoke.json").write_text(json.dumps(record, indent=1))

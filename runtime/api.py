@@ -25,6 +25,7 @@ from .check import CheckEntries
 from .collectives import allreduce, bcast_bytes, reset_to_identity, view
 from .cstructs import DESC_ARRAY, DESC_NODES, DESC_TEMPLATE, CArray, CNodes, CTemplate
 from .errors import RuntimeFailure, where_text
+from .fast_reflect import FastReflectRuntime
 from .gmove import GmoveRuntime
 from .intrinsics import IntrinsicRuntime
 from .linkage import Seen, declared_again
@@ -48,7 +49,7 @@ class ExecSet:
 
 @dataclass
 class Runtime(DynamicRuntime, AccCommRuntime, AccDataRuntime, AccRuntime, AccComputeRuntime, TaskRuntime,
-              ReductionRuntime, ShadowRuntime, GmoveRuntime, CheckEntries, IntrinsicRuntime):
+              ReductionRuntime, ShadowRuntime, GmoveRuntime, CheckEntries, IntrinsicRuntime, FastReflectRuntime):
     """State of one process's runtime: MPI, descriptors by address, the executing set."""
 
     world: Any
@@ -165,6 +166,7 @@ class Runtime(DynamicRuntime, AccCommRuntime, AccDataRuntime, AccRuntime, AccCom
                          read_longs(offsets, ndims), read_longs(shadows, 2 * ndims), w, c)
         c.id = DESC_ARRAY
         c.tmpl = ctypes.cast(tmpl_ptr, ctypes.POINTER(CTemplate))
+        self._fast_forget(ptr)
         self.arrays[ptr] = arr
         self._gmove_attach(arr)
         self._count_descriptors()
@@ -195,6 +197,7 @@ class Runtime(DynamicRuntime, AccCommRuntime, AccDataRuntime, AccRuntime, AccCom
     def _xmpacc_reflect(self, ptr: int, where: bytes, widths: int | None) -> None:
         arr, ws, w = self._reflect_args(ptr, where, widths)
         reflect(arr, ws, self.cache, w, self.stats, asyncs=self.asyncs)
+        self._fast_offer(ptr, arr, ws)   # later calls: C only (fast_reflect.py)
 
     def _xmpacc_reflect_acc(self, ptr: int, where: bytes, widths: int | None) -> None:
         arr, ws, w = self._reflect_args(ptr, where, widths)
@@ -235,9 +238,11 @@ class Runtime(DynamicRuntime, AccCommRuntime, AccDataRuntime, AccRuntime, AccCom
     # ----------------------------------------------------------------- async (global-view §7)
     def _xmpacc_async_begin(self, async_id: int) -> None:
         self.asyncs.begin(async_id)
+        self._fast_pause(True)
 
     def _xmpacc_async_end(self) -> None:
         self.asyncs.end()
+        self._fast_pause(self.asyncs.active)
 
     def _xmpacc_wait_async(self, where: bytes, n: int, ids: int, on_nodes: int | None,
                            on_ref: int | None) -> None:

@@ -23,20 +23,21 @@ class Entry:
     returns: str
     params: tuple[tuple[str, str], ...]   # (C type, parameter name)
     doc: str
+    fast: str = ""            # a glue function tried first; nonzero: it did the call (glue.c.j2)
 
     @property
     def arity(self) -> int:
         return len(self.params)
 
 
-def _e(name: str, returns: str, params: str, doc: str) -> Entry:
+def _e(name: str, returns: str, params: str, doc: str, fast: str = "") -> Entry:
     pairs = []
     for p in filter(None, (s.strip() for s in params.split(","))):
         ctype, pname = p.rsplit(" ", 1)
         while pname.startswith("*"):
             ctype, pname = ctype + " *", pname[1:]
         pairs.append((ctype.replace("  ", " "), pname))
-    return Entry(name, returns, tuple(pairs), doc)
+    return Entry(name, returns, tuple(pairs), doc, fast)
 
 
 # ``where`` is always "file.c:line" of the directive, for run-time error messages.
@@ -61,7 +62,8 @@ ENTRIES: tuple[Entry, ...] = (
        "frees the local buffer of a block-scope distributed array"),
     _e("_xmpacc_reflect", "void",
        "void *array, const char *where, const long long *widths",
-       "reflect directive; widths NULL or (lo, hi, periodic) per dimension"),
+       "reflect directive; widths NULL or (lo, hi, periodic) per dimension",
+       fast="_xmpacc_reflect_fast"),
     _e("_xmpacc_reflect_acc", "void",
        "void *array, const char *where, const long long *widths",
        "reflect ... acc: the shadow slots of the array's device copy, device to device"),

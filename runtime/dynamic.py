@@ -92,6 +92,7 @@ class DynamicRuntime:
             self._release_array(ptr)
 
     def _release_array(self, ptr: int) -> None:
+        self._fast_forget(ptr)
         self.pointers.pop(ptr, None)
         if self.arrays.pop(ptr, None) is not None:
             c = CArray.from_address(ptr)
@@ -174,6 +175,7 @@ class DynamicRuntime:
         c.tmpl = ctypes.cast(pmap.tmpl_ptr, ctypes.POINTER(CTemplate))
         if base:
             self._check_argument(arr, base, w)
+        self._fast_forget(ptr)
         self.arrays[ptr] = arr
         self._count_descriptors()
         return int(c.base or 0)

@@ -216,6 +216,9 @@ def main(argv: list[str]) -> int:
     profiler = profile.Profiler(world, runtime.stats, setting, runtime._xmpacc_device_wait) \
         if setting is not None else None
     callbacks = bind(lib, runtime, world, profiler)
+    # profiled and checked runs see every reflect: no C fast path (fast_reflect.py)
+    if profiler is None and check is None and os.environ.get("XMPACC_FAST_REFLECT", "1") != "0":
+        runtime._fast_init(lib)
     if os.environ.get("XMPACC_VERBOSE") and world.Get_rank() == 0:
         print("xmpacc: start-up order: " + ", ".join(unit_sources(lib)), file=sys.stderr, flush=True)
     if kernels is not None:
@@ -235,7 +238,7 @@ def main(argv: list[str]) -> int:
     if os.environ.get("XMPACC_STATS"):  # runtime counters (bytes moved, launches), one line per rank
         import json
 
-        line = "xmpacc-stats: " + json.dumps({"rank": world.Get_rank(), **runtime.stats}) + "\n"
+        line = "xmpacc-stats: " + json.dumps({"rank": world.Get_rank(), **runtime._fast_stats()}) + "\n"
         os.write(2, line.encode())  # one write: lines of different ranks do not interleave
     del callbacks
     return status & 0xFF

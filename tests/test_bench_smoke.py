@@ -70,3 +70,20 @@ def test_stencil_goals_from_a_record() -> None:
     assert g["S2"]["value"] == pytest.approx(16 * 510 ** 3 / 1e-3 / 4e12, rel=1e-3)
     assert g["S3"]["value"] == pytest.approx(1.04) and g["S3"]["met"]
     assert g["C3"]["value"] == pytest.approx(1.2) and not g["C3"]["met"]
+
+
+@pytest.mark.mpi
+def test_cpu_bench_quick(tmp_path: Path) -> None:
+    """``--cpu-bench --quick``: the xmpacc programs and the hand-written C + MPI ones build
+    (the latter with the MPI's mpicc) and print the same checksums; no timing is checked."""
+    if mpirun_path() is None:
+        pytest.skip("no mpirun")
+    env = {**os.environ, "PATH": f"{Path(xmpacc_command()[0]).parent}:{Path(mpirun_path()).parent}:"
+                                 + os.environ.get("PATH", "")}
+    r = subprocess.run([sys.executable, str(REPO / "bench" / "run.py"), "--cpu-bench", "--quick", "--reps", "1",
+                        "--out", str(tmp_path)], capture_output=True, text=True, env=env, timeout=600)
+    assert r.returncode == 0, r.stdout + r.stderr
+    record = json.loads(next(tmp_path.glob("cpu-*-quick.json")).read_text())
+    assert set(record["goals"]) == {"CPU1", "CPU2"}
+    assert len(record["cases"]) == 12
+    assert all(c["checksums_match"] for c in record["cases"].values()), record["cases"]

@@ -50,14 +50,14 @@ void f(int n, int *m)
 void f(int n, int *m)
 {
     int i;
-    _xmpacc_template_fix(&_xmpacc_t_t, "unit.c:11", (const long long []){(0), (n-1)}, (const void *[]){(m)});
+    _xmpacc_template_fix(&_xmpacc_t_t, "unit.c:11", (const long long []){0, n - 1}, (const void *[]){m});
     a = _xmpacc_malloc((void *) (&_xmpacc_a_a), "unit.c:12", 1, (const long long []){n}, 0);
     if (!_xmpacc_t_t.distributed)
         _xmpacc_not_ready(&_xmpacc_t_t, "unit.c:13");
     {
         {
             _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, n - 1, 1);
-            for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += _xmpacc_s_i.step)
+            for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
                 a[_XMPACC_LIVE(_xmpacc_a_a, "unit.c:15", _XMPACC_L(_xmpacc_a_a, 0, i))] = i;
         }
     }

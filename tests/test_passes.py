@@ -83,9 +83,13 @@ void f(void)
     int i;
     {
         {
-            _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 1, (99) - 1, 1);
-            for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += _xmpacc_s_i.step)
-                a[_XMPACC_L(_xmpacc_a_a, 0, i)] = i;
+            _xmpacc_array_t _xmpacc_ha_a = _xmpacc_a_a;
+            double * restrict const _xmpacc_hp_a = a;
+            {
+                _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 1, 99 - 1, 1);
+                for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
+                    _xmpacc_hp_a[_XMPACC_L(_xmpacc_ha_a, 0, i)] = i;
+            }
         }
     }
 }
@@ -105,9 +109,13 @@ void f(void)
 {
     {
         {
-            _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 99, 0, -(3));
-            for (int i = _xmpacc_s_i.first; i >= _xmpacc_s_i.last; i += _xmpacc_s_i.step)
-                a[_XMPACC_L(_xmpacc_a_a, 0, i)] = 0;
+            _xmpacc_array_t _xmpacc_ha_a = _xmpacc_a_a;
+            double * restrict const _xmpacc_hp_a = a;
+            {
+                _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 99, 0, -3);
+                for (int i = _xmpacc_s_i.first; i >= _xmpacc_s_i.last; i += -3)
+                    _xmpacc_hp_a[_XMPACC_L(_xmpacc_ha_a, 0, i)] = 0;
+            }
         }
     }
 }
@@ -140,13 +148,16 @@ void f(void)
     int j;
     {
         {
-            _xmpacc_sched_t _xmpacc_s_j = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, (8) - 1, 1);
-            for (j = _xmpacc_s_j.first; j <= _xmpacc_s_j.last; j += _xmpacc_s_j.step)
+            _xmpacc_array_t _xmpacc_ha_u = _xmpacc_a_u;
+            double * restrict const _xmpacc_hp_u = u;
             {
-                _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[1], 0, (6) - 1, 1);
-                for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += _xmpacc_s_i.step)
-                    u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_L(_xmpacc_a_u, 0, j), _XMPACC_L(_xmpacc_a_u, 1, i))] =
-                        u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_L(_xmpacc_a_u, 0, j), _XMPACC_L(_xmpacc_a_u, 1, i))] + 1;
+                _xmpacc_sched_t _xmpacc_s_j = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 8 - 1, 1);
+                for (j = _xmpacc_s_j.first; j <= _xmpacc_s_j.last; j += 1)
+                {
+                    _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[1], 0, 6 - 1, 1);
+                    for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
+                        _xmpacc_hp_u[_XMPACC_AT2(_xmpacc_ha_u, _XMPACC_L(_xmpacc_ha_u, 0, j), _XMPACC_L(_xmpacc_ha_u, 1, i))] = _xmpacc_hp_u[_XMPACC_AT2(_xmpacc_ha_u, _XMPACC_L(_xmpacc_ha_u, 0, j), _XMPACC_L(_xmpacc_ha_u, 1, i))] + 1;
+                }
             }
         }
     }
@@ -298,9 +309,13 @@ void f(void)
     {
         _xmpacc_loop_reduce_begin(&_xmpacc_t_t, (const int []){1}, &s, 1, _XMPACC_TYPE(s), 1);
         {
-            _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, (100) - 1, 1);
-            for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += _xmpacc_s_i.step)
-                s += a[_XMPACC_L(_xmpacc_a_a, 0, i)];
+            _xmpacc_array_t _xmpacc_ha_a = _xmpacc_a_a;
+            double * restrict const _xmpacc_hp_a = a;
+            {
+                _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 100 - 1, 1);
+                for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
+                    s += _xmpacc_hp_a[_XMPACC_L(_xmpacc_ha_a, 0, i)];
+            }
         }
         _xmpacc_loop_reduce(&_xmpacc_t_t, "unit.c:11", (const int []){1}, &s, 1, _XMPACC_TYPE(s), 1);
     }
@@ -429,16 +444,14 @@ void f(void)
 {
     {
         {
-            _xmpacc_sched_t _xmpacc_s__xmpacc_g0 = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 10, 10 + (80 - 1) * 1, 1);
-            for (long long _xmpacc_g0 = _xmpacc_s__xmpacc_g0.first; _xmpacc_g0 <= _xmpacc_s__xmpacc_g0.last;
-                 _xmpacc_g0 += _xmpacc_s__xmpacc_g0.step)
+            _xmpacc_sched_t _xmpacc_s__xmpacc_g0 = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 10, 10 + ((80 - 1) * 1), 1);
+            for (long long _xmpacc_g0 = _xmpacc_s__xmpacc_g0.first; _xmpacc_g0 <= _xmpacc_s__xmpacc_g0.last; _xmpacc_g0 += 1)
             {
                 long long _xmpacc_i0 = _xmpacc_g0 - 10;
                 {
                     if (!_xmpacc_is_local(&_xmpacc_a_b, 0, _xmpacc_i0))
                         _xmpacc_section_error("unit.c:13", 3, "b", (const long long []){1, _xmpacc_i0}, 0);
-                    a[_XMPACC_L(_xmpacc_a_a, 0, 10 + _xmpacc_i0)] =
-                        2.0 * a[_XMPACC_L(_xmpacc_a_a, 0, 10 + _xmpacc_i0)] + b[_XMPACC_LC(_xmpacc_a_b, 0, _xmpacc_i0)];
+                    a[_XMPACC_L(_xmpacc_a_a, 0, 10 + _xmpacc_i0)] = (2.0 * a[_XMPACC_L(_xmpacc_a_a, 0, 10 + _xmpacc_i0)]) + b[_XMPACC_LC(_xmpacc_a_b, 0, _xmpacc_i0)];
                 }
             }
         }

@@ -131,44 +131,46 @@ void f(void)
 """, """
 void f(void)
 {
-  int i;
-  int k[2][3];
-  int idx = 0;
-  double m = 0;
-  {
-    long long _xmpacc_key_1_0[2] = {0};
-    unsigned char _xmpacc_lv_1_0_0[sizeof(m)];
-    unsigned char _xmpacc_lv_1_0_1[sizeof(idx)];
-    unsigned char _xmpacc_lv_1_0_2[sizeof(k)];
-    _xmpacc_loop_reduce_var_begin(&_xmpacc_t_t, (const int []){1}, (void *) (&m), (const long long []){_XMPACC_TYPE(m), sizeof(m), 0, 0}, 10);
+    int i;
+    int k[2][3];
+    int idx = 0;
+    double m = 0;
     {
-      _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 100 - 1, 1);
-      for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += _xmpacc_s_i.step)
-      {
-        __builtin_memcpy(_xmpacc_lv_1_0_0, &m, sizeof(m));
-        __builtin_memcpy(_xmpacc_lv_1_0_1, &idx, sizeof(idx));
-        __builtin_memcpy(_xmpacc_lv_1_0_2, &k, sizeof(k));
-        do
-          if (a[_XMPACC_L(_xmpacc_a_a, 0, i)] > m)
+        long long _xmpacc_key_1_0[2] = {0};
+        unsigned char _xmpacc_lv_1_0_0[sizeof(m)];
+        unsigned char _xmpacc_lv_1_0_1[sizeof(idx)];
+        unsigned char _xmpacc_lv_1_0_2[sizeof(k)];
+        _xmpacc_loop_reduce_var_begin(&_xmpacc_t_t, (const int []){1}, (void *) (&m), (const long long []){_XMPACC_TYPE(m), sizeof(m), 0, 0}, 10);
         {
-          m = a[_XMPACC_L(_xmpacc_a_a, 0, i)];
-          idx = i;
+            _xmpacc_array_t _xmpacc_ha_a = _xmpacc_a_a;
+            double * const _xmpacc_hp_a = a;
+            {
+                _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 100 - 1, 1);
+                for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
+                {
+                    __builtin_memcpy(_xmpacc_lv_1_0_0, &m, sizeof(m));
+                    __builtin_memcpy(_xmpacc_lv_1_0_1, &idx, sizeof(idx));
+                    __builtin_memcpy(_xmpacc_lv_1_0_2, &k, sizeof(k));
+                    do
+                        if (_xmpacc_hp_a[_XMPACC_L(_xmpacc_ha_a, 0, i)] > m)
+                    {
+                        m = _xmpacc_hp_a[_XMPACC_L(_xmpacc_ha_a, 0, i)];
+                        idx = i;
+                    }
+                    while (0);
+                    if (((__builtin_memcmp(_xmpacc_lv_1_0_0, &m, sizeof(m)) != 0) || (__builtin_memcmp(_xmpacc_lv_1_0_1, &idx, sizeof(idx)) != 0)) || (__builtin_memcmp(_xmpacc_lv_1_0_2, &k, sizeof(k)) != 0))
+                    {
+                        _xmpacc_key_1_0[0] = 1;
+                        _xmpacc_key_1_0[1] = (i - 0) / 1;
+                    }
+                }
+            }
         }
-        while (0);
-        if (((__builtin_memcmp(_xmpacc_lv_1_0_0, &m, sizeof(m)) != 0) || (__builtin_memcmp(_xmpacc_lv_1_0_1, &idx, sizeof(idx)) != 0)) || (__builtin_memcmp(_xmpacc_lv_1_0_2, &k, sizeof(k)) != 0))
-        {
-          _xmpacc_key_1_0[0] = 1;
-          _xmpacc_key_1_0[1] = (i - 0) / 1;
-        }
-      }
-
+        _xmpacc_loop_reduce_var(&_xmpacc_t_t, "unit.c:12", (const int []){1}, (void *) (&m), (const long long []){_XMPACC_TYPE(m), sizeof(m), 0, 0}, 10, 2, (void *[]){(void *) (&idx), (void *) (&k)}, (const void *[]){(const long long []){_XMPACC_TYPE(idx), sizeof(idx), 0, 0}, (const long long []){_XMPACC_TYPE(k[0][0]), sizeof(k[0][0]), 2, (sizeof(k)) / (sizeof(k[0])), (sizeof(k[0])) / (sizeof(k[0][0])), 2, 0, 1, 0, 0, 1, 0, -1, 1}}, 1, _xmpacc_key_1_0);
     }
-    _xmpacc_loop_reduce_var(&_xmpacc_t_t, "unit.c:12", (const int []){1}, (void *) (&m), (const long long []){_XMPACC_TYPE(m), sizeof(m), 0, 0}, 10, 2, (void *[]){(void *) (&idx), (void *) (&k)}, (const void *[]){(const long long []){_XMPACC_TYPE(idx), sizeof(idx), 0, 0}, (const long long []){_XMPACC_TYPE(k[0][0]), sizeof(k[0][0]), 2, (sizeof(k)) / (sizeof(k[0])), (sizeof(k[0])) / (sizeof(k[0][0])), 2, 0, 1, 0, 0, 1, 0, -1, 1}}, 1, _xmpacc_key_1_0);
-  }
-  _xmpacc_reduce_var("unit.c:15", (void *) (&m), (const long long []){_XMPACC_TYPE(m), sizeof(m), 0, 0}, 8, &_xmpacc_n_p, (const long long []){1, 1, 0, 1, 1}, 1, (void *[]){(void *) (&idx)}, (const void *[]){(const long long []){_XMPACC_TYPE(idx), sizeof(idx), 0, 0}});
-  _xmpacc_reduce_var("unit.c:16", (void *) (&k), (const long long []){_XMPACC_TYPE(k[0][0]), sizeof(k[0][0]), 2, (sizeof(k)) / (sizeof(k[0])), (sizeof(k[0])) / (sizeof(k[0][0])), 2, 0, 1, 0, 0, 1, 0, 2, 1}, 1, 0, 0, 0, 0, 0);
+    _xmpacc_reduce_var("unit.c:15", (void *) (&m), (const long long []){_XMPACC_TYPE(m), sizeof(m), 0, 0}, 8, &_xmpacc_n_p, (const long long []){1, 1, 0, 1, 1}, 1, (void *[]){(void *) (&idx)}, (const void *[]){(const long long []){_XMPACC_TYPE(idx), sizeof(idx), 0, 0}});
+    _xmpacc_reduce_var("unit.c:16", (void *) (&k), (const long long []){_XMPACC_TYPE(k[0][0]), sizeof(k[0][0]), 2, (sizeof(k)) / (sizeof(k[0])), (sizeof(k[0])) / (sizeof(k[0][0])), 2, 0, 1, 0, 0, 1, 0, 2, 1}, 1, 0, 0, 0, 0, 0);
 }
-
 """)
 
 
@@ -189,44 +191,47 @@ void f(void)
 """, """
 void f(void)
 {
-  int i;
-  double s = 0;
-  {
-    _xmpacc_loop_reduce_begin(&_xmpacc_n_p, (const int []){1}, &s, 1, _XMPACC_TYPE(s), 1);
+    int i;
+    double s = 0;
     {
-      _xmpacc_tdim_t _xmpacc_nd_i = _xmpacc_nodes_tdim(&_xmpacc_n_p, 0, 0);
-      _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_nd_i, 0, 4 - 1, 1);
-      for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += _xmpacc_s_i.step)
-        s += i;
-
+        _xmpacc_loop_reduce_begin(&_xmpacc_n_p, (const int []){1}, &s, 1, _XMPACC_TYPE(s), 1);
+        {
+            _xmpacc_tdim_t _xmpacc_nd_i = _xmpacc_nodes_tdim(&_xmpacc_n_p, 0, 0);
+            _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_nd_i, 0, 4 - 1, 1);
+            for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
+                s += i;
+        }
+        _xmpacc_loop_reduce(&_xmpacc_n_p, "unit.c:12", (const int []){1}, &s, 1, _XMPACC_TYPE(s), 1);
     }
-    _xmpacc_loop_reduce(&_xmpacc_n_p, "unit.c:12", (const int []){1}, &s, 1, _XMPACC_TYPE(s), 1);
-  }
-  {
     {
-      _xmpacc_range_t _xmpacc_r_i = _xmpacc_range(&_xmpacc_t_t.dim[0], 0 + 1, (99 - 1) + 1, 1, 1, 1, 0);
-      _xmpacc_sched_t _xmpacc_s_i = _xmpacc_sched_shift(_xmpacc_schedule_span(0 + 1, 1, _xmpacc_r_i.elo, _xmpacc_r_i.ehi), 1);
-      for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += _xmpacc_s_i.step)
-        a[_XMPACC_L(_xmpacc_a_a, 0, i)] = 0;
-
+        {
+            _xmpacc_array_t _xmpacc_ha_a = _xmpacc_a_a;
+            double * restrict const _xmpacc_hp_a = a;
+            {
+                _xmpacc_range_t _xmpacc_r_i = _xmpacc_range(&_xmpacc_t_t.dim[0], 0 + 1, (99 - 1) + 1, 1, 1, 1, 0);
+                _xmpacc_sched_t _xmpacc_s_i = _xmpacc_sched_shift(_xmpacc_schedule_span(0 + 1, 1, _xmpacc_r_i.elo, _xmpacc_r_i.ehi), 1);
+                for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
+                    _xmpacc_hp_a[_XMPACC_L(_xmpacc_ha_a, 0, i)] = 0;
+            }
+        }
     }
-  }
-  {
-    for (int _xmpacc_cell_3 = 0; _xmpacc_cell_3 < 3; _xmpacc_cell_3++)
     {
-      {
-        _xmpacc_range_t _xmpacc_r_i = _xmpacc_range(&_xmpacc_t_t.dim[0], 0, 100 - 1, 1, 1, 0, 1);
-        _xmpacc_sched_t _xmpacc_s_i = _xmpacc_range_sched(&_xmpacc_r_i, (_xmpacc_cell_3 / 1) % 3, 0, 1);
-        for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += _xmpacc_s_i.step)
-          if (_xmpacc_r_i.in_e[(_xmpacc_cell_3 / 1) % 3] != _xmpacc_r_i.in_o[(_xmpacc_cell_3 / 1) % 3])
-          a[_XMPACC_L(_xmpacc_a_a, 0, i)] = 1;
-
-      }
+        {
+            _xmpacc_array_t _xmpacc_ha_a = _xmpacc_a_a;
+            double * restrict const _xmpacc_hp_a = a;
+            for (int _xmpacc_cell_3 = 0; _xmpacc_cell_3 < 3; _xmpacc_cell_3++)
+            {
+                {
+                    _xmpacc_range_t _xmpacc_r_i = _xmpacc_range(&_xmpacc_t_t.dim[0], 0, 100 - 1, 1, 1, 0, 1);
+                    _xmpacc_sched_t _xmpacc_s_i = _xmpacc_range_sched(&_xmpacc_r_i, (_xmpacc_cell_3 / 1) % 3, 0, 1);
+                    for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
+                        if (_xmpacc_r_i.in_e[(_xmpacc_cell_3 / 1) % 3] != _xmpacc_r_i.in_o[(_xmpacc_cell_3 / 1) % 3])
+                        _xmpacc_hp_a[_XMPACC_L(_xmpacc_ha_a, 0, i)] = 1;
+                }
+            }
+        }
     }
-
-  }
 }
-
 """)
 
 
@@ -243,30 +248,34 @@ void f(void)
 """, """
 void f(void)
 {
-  int i;
-  double s = 0;
-  {
+    int i;
+    double s = 0;
     {
-      _xmpacc_range_t _xmpacc_r_i = _xmpacc_range(&_xmpacc_t_t.dim[0], 1, 99 - 1, 1, -1, -1, 0);
-      _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_span(1, 1, _xmpacc_r_i.elo, _xmpacc_r_i.ehi);
-      for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += _xmpacc_s_i.step)
-        s += a[_XMPACC_L(_xmpacc_a_a, 0, i - 1)];
-
+        {
+            _xmpacc_array_t _xmpacc_ha_a = _xmpacc_a_a;
+            double * restrict const _xmpacc_hp_a = a;
+            {
+                _xmpacc_range_t _xmpacc_r_i = _xmpacc_range(&_xmpacc_t_t.dim[0], 1, 99 - 1, 1, -1, -1, 0);
+                _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_span(1, 1, _xmpacc_r_i.elo, _xmpacc_r_i.ehi);
+                for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
+                    s += _xmpacc_hp_a[_XMPACC_L(_xmpacc_ha_a, 0, i - 1)];
+            }
+        }
+        _xmpacc_wait_async("unit.c:12", 1, (const long long []){3}, 0, 0);
+        {
+            _xmpacc_array_t _xmpacc_ha_a = _xmpacc_a_a;
+            double * restrict const _xmpacc_hp_a = a;
+            for (int _xmpacc_cell_1 = 0; _xmpacc_cell_1 < 3; _xmpacc_cell_1++)
+            {
+                {
+                    _xmpacc_range_t _xmpacc_r_i = _xmpacc_range(&_xmpacc_t_t.dim[0], 1, 99 - 1, 1, -1, -1, 0);
+                    _xmpacc_sched_t _xmpacc_s_i = _xmpacc_range_sched(&_xmpacc_r_i, (_xmpacc_cell_1 / 1) % 3, 1, 1);
+                    for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
+                        if (_xmpacc_r_i.in_e[(_xmpacc_cell_1 / 1) % 3] != _xmpacc_r_i.in_o[(_xmpacc_cell_1 / 1) % 3])
+                        s += _xmpacc_hp_a[_XMPACC_L(_xmpacc_ha_a, 0, i - 1)];
+                }
+            }
+        }
     }
-    _xmpacc_wait_async("unit.c:12", 1, (const long long []){3}, 0, 0);
-    for (int _xmpacc_cell_1 = 0; _xmpacc_cell_1 < 3; _xmpacc_cell_1++)
-    {
-      {
-        _xmpacc_range_t _xmpacc_r_i = _xmpacc_range(&_xmpacc_t_t.dim[0], 1, 99 - 1, 1, -1, -1, 0);
-        _xmpacc_sched_t _xmpacc_s_i = _xmpacc_range_sched(&_xmpacc_r_i, (_xmpacc_cell_1 / 1) % 3, 1, 1);
-        for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += _xmpacc_s_i.step)
-          if (_xmpacc_r_i.in_e[(_xmpacc_cell_1 / 1) % 3] != _xmpacc_r_i.in_o[(_xmpacc_cell_1 / 1) % 3])
-          s += a[_XMPACC_L(_xmpacc_a_a, 0, i - 1)];
-
-      }
-    }
-
-  }
 }
-
 """)

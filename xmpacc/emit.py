@@ -176,6 +176,8 @@ def _glue_entry(e: Entry) -> dict[str, str]:
         "params": ", ".join(f"{t} {n}" for t, n in e.params) or "void",
         "args": ", ".join(n for _, n in e.params),
         "ret": "" if e.returns == "void" else "return ",
+        # the C fast path of the entry (contract.py), void entries only
+        "fast": f"if ({e.fast}({', '.join(n for _, n in e.params)})) return; " if e.fast else "",
     }
 
 

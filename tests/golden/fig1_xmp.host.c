@@ -29,20 +29,26 @@ int main(void)
   int res = 0;
   {
     {
-      _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 22 - 1, 1);
+      _xmpacc_array_t _xmpacc_ha_array = _xmpacc_a_array;
 #line 33 "samples/fig1/fig1_xmp.c"
-      for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += _xmpacc_s_i.step)
+      int * const _xmpacc_hp_array = array;
       {
-#line 34 "samples/fig1/fig1_xmp.c"
-        for (j = 0; j < 13; j++)
+#line 33 "samples/fig1/fig1_xmp.c"
+        _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 22 - 1, 1);
+#line 33 "samples/fig1/fig1_xmp.c"
+        for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
         {
+#line 34 "samples/fig1/fig1_xmp.c"
+          for (j = 0; j < 13; j++)
+          {
 #line 35 "samples/fig1/fig1_xmp.c"
-          array[_XMPACC_AT2(_xmpacc_a_array, _XMPACC_L(_xmpacc_a_array, 0, i), _XMPACC_L(_xmpacc_a_array, 1, j))] = func(i, j);
-          res += array[_XMPACC_AT2(_xmpacc_a_array, _XMPACC_L(_xmpacc_a_array, 0, i), _XMPACC_L(_xmpacc_a_array, 1, j))];
+            _xmpacc_hp_array[_XMPACC_AT2(_xmpacc_ha_array, _XMPACC_L(_xmpacc_ha_array, 0, i), _XMPACC_L(_xmpacc_ha_array, 1, j))] = func(i, j);
+            res += _xmpacc_hp_array[_XMPACC_AT2(_xmpacc_ha_array, _XMPACC_L(_xmpacc_ha_array, 0, i), _XMPACC_L(_xmpacc_ha_array, 1, j))];
+          }
+
         }
 
       }
-
     }
   }
 #line 40 "samples/fig1/fig1_xmp.c"

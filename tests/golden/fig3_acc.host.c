@@ -25,11 +25,17 @@ int main(void)
   {
     {
 #line 25 "samples/fig3/fig3_acc.c"
-      _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 1024 - 1, 1);
+      _xmpacc_array_t _xmpacc_ha_a = _xmpacc_a_a;
 #line 25 "samples/fig3/fig3_acc.c"
-      for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += _xmpacc_s_i.step)
-        a[_XMPACC_L(_xmpacc_a_a, 0, i)] = i;
+      int * restrict const _xmpacc_hp_a = a;
+      {
+#line 25 "samples/fig3/fig3_acc.c"
+        _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 1024 - 1, 1);
+#line 25 "samples/fig3/fig3_acc.c"
+        for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
+          _xmpacc_hp_a[_XMPACC_L(_xmpacc_ha_a, 0, i)] = i;
 
+      }
     }
   }
 #line 28 "samples/fig3/fig3_acc.c"
@@ -55,11 +61,17 @@ int main(void)
     _xmpacc_loop_reduce_begin(&_xmpacc_t_t, (const int []){1}, &s, 1, _XMPACC_TYPE(s), 1);
     {
 #line 46 "samples/fig3/fig3_acc.c"
-      _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 1024 - 1, 1);
+      _xmpacc_array_t _xmpacc_ha_b = _xmpacc_a_b;
 #line 46 "samples/fig3/fig3_acc.c"
-      for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += _xmpacc_s_i.step)
-        s += b[_XMPACC_L(_xmpacc_a_b, 0, i)];
+      int * restrict const _xmpacc_hp_b = b;
+      {
+#line 46 "samples/fig3/fig3_acc.c"
+        _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 1024 - 1, 1);
+#line 46 "samples/fig3/fig3_acc.c"
+        for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
+          s += _xmpacc_hp_b[_XMPACC_L(_xmpacc_ha_b, 0, i)];
 
+      }
     }
 #line 46 "samples/fig3/fig3_acc.c"
     _xmpacc_loop_reduce(&_xmpacc_t_t, "fig3_acc.c:45", (const int []){1}, &s, 1, _XMPACC_TYPE(s), 1);

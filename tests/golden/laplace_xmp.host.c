@@ -29,25 +29,35 @@ int main(void)
   {
     {
 #line 37 "samples/laplace/laplace_xmp.c"
-      _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 31 - 1, 1);
+      _xmpacc_array_t _xmpacc_ha_u = _xmpacc_a_u;
 #line 37 "samples/laplace/laplace_xmp.c"
-      for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += _xmpacc_s_i.step)
+      double * restrict const _xmpacc_hp_u = u;
+#line 37 "samples/laplace/laplace_xmp.c"
+      _xmpacc_array_t _xmpacc_ha_unew = _xmpacc_a_unew;
+#line 37 "samples/laplace/laplace_xmp.c"
+      double * restrict const _xmpacc_hp_unew = unew;
       {
-#line 38 "samples/laplace/laplace_xmp.c"
-        _xmpacc_sched_t _xmpacc_s_j = _xmpacc_schedule(&_xmpacc_t_t.dim[1], 0, 47 - 1, 1);
-#line 38 "samples/laplace/laplace_xmp.c"
-        for (j = _xmpacc_s_j.first; j <= _xmpacc_s_j.last; j += _xmpacc_s_j.step)
+#line 37 "samples/laplace/laplace_xmp.c"
+        _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 31 - 1, 1);
+#line 37 "samples/laplace/laplace_xmp.c"
+        for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
         {
+#line 38 "samples/laplace/laplace_xmp.c"
+          _xmpacc_sched_t _xmpacc_s_j = _xmpacc_schedule(&_xmpacc_t_t.dim[1], 0, 47 - 1, 1);
+#line 38 "samples/laplace/laplace_xmp.c"
+          for (j = _xmpacc_s_j.first; j <= _xmpacc_s_j.last; j += 1)
+          {
 #line 39 "samples/laplace/laplace_xmp.c"
-          if ((((i == 0) || (i == (31 - 1))) || (j == 0)) || (j == (47 - 1)))
-            u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_L(_xmpacc_a_u, 0, i), _XMPACC_L(_xmpacc_a_u, 1, j))] = (1.0 + sin(0.1 * i)) + cos(0.05 * j);
-          else
-            u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_L(_xmpacc_a_u, 0, i), _XMPACC_L(_xmpacc_a_u, 1, j))] = 0.0;
-          unew[_XMPACC_AT2(_xmpacc_a_unew, _XMPACC_L(_xmpacc_a_unew, 0, i), _XMPACC_L(_xmpacc_a_unew, 1, j))] = u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_L(_xmpacc_a_u, 0, i), _XMPACC_L(_xmpacc_a_u, 1, j))];
+            if ((((i == 0) || (i == (31 - 1))) || (j == 0)) || (j == (47 - 1)))
+              _xmpacc_hp_u[_XMPACC_AT2(_xmpacc_ha_u, _XMPACC_L(_xmpacc_ha_u, 0, i), _XMPACC_L(_xmpacc_ha_u, 1, j))] = (1.0 + sin(0.1 * i)) + cos(0.05 * j);
+            else
+              _xmpacc_hp_u[_XMPACC_AT2(_xmpacc_ha_u, _XMPACC_L(_xmpacc_ha_u, 0, i), _XMPACC_L(_xmpacc_ha_u, 1, j))] = 0.0;
+            _xmpacc_hp_unew[_XMPACC_AT2(_xmpacc_ha_unew, _XMPACC_L(_xmpacc_ha_unew, 0, i), _XMPACC_L(_xmpacc_ha_unew, 1, j))] = _xmpacc_hp_u[_XMPACC_AT2(_xmpacc_ha_u, _XMPACC_L(_xmpacc_ha_u, 0, i), _XMPACC_L(_xmpacc_ha_u, 1, j))];
+          }
+
         }
 
       }
-
     }
   }
 #line 46 "samples/laplace/laplace_xmp.c"
@@ -56,18 +66,28 @@ int main(void)
     _xmpacc_reflect(&_xmpacc_a_u, "laplace_xmp.c:48", 0);
     {
       {
-        _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 1, (31 - 1) - 1, 1);
+        _xmpacc_array_t _xmpacc_ha_u = _xmpacc_a_u;
 #line 51 "samples/laplace/laplace_xmp.c"
-        for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += _xmpacc_s_i.step)
+        double * restrict const _xmpacc_hp_u = u;
+#line 51 "samples/laplace/laplace_xmp.c"
+        _xmpacc_array_t _xmpacc_ha_unew = _xmpacc_a_unew;
+#line 51 "samples/laplace/laplace_xmp.c"
+        double * restrict const _xmpacc_hp_unew = unew;
         {
+#line 51 "samples/laplace/laplace_xmp.c"
+          _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 1, (31 - 1) - 1, 1);
+#line 51 "samples/laplace/laplace_xmp.c"
+          for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
+          {
 #line 52 "samples/laplace/laplace_xmp.c"
-          _xmpacc_sched_t _xmpacc_s_j = _xmpacc_schedule(&_xmpacc_t_t.dim[1], 1, (47 - 1) - 1, 1);
+            _xmpacc_sched_t _xmpacc_s_j = _xmpacc_schedule(&_xmpacc_t_t.dim[1], 1, (47 - 1) - 1, 1);
 #line 52 "samples/laplace/laplace_xmp.c"
-          for (j = _xmpacc_s_j.first; j <= _xmpacc_s_j.last; j += _xmpacc_s_j.step)
-            unew[_XMPACC_AT2(_xmpacc_a_unew, _XMPACC_L(_xmpacc_a_unew, 0, i), _XMPACC_L(_xmpacc_a_unew, 1, j))] = 0.25 * (((u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_L(_xmpacc_a_u, 0, i - 1), _XMPACC_L(_xmpacc_a_u, 1, j))] + u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_L(_xmpacc_a_u, 0, i + 1), _XMPACC_L(_xmpacc_a_u, 1, j))]) + u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_L(_xmpacc_a_u, 0, i), _XMPACC_L(_xmpacc_a_u, 1, j - 1))]) + u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_L(_xmpacc_a_u, 0, i), _XMPACC_L(_xmpacc_a_u, 1, j + 1))]);
+            for (j = _xmpacc_s_j.first; j <= _xmpacc_s_j.last; j += 1)
+              _xmpacc_hp_unew[_XMPACC_AT2(_xmpacc_ha_unew, _XMPACC_L(_xmpacc_ha_unew, 0, i), _XMPACC_L(_xmpacc_ha_unew, 1, j))] = 0.25 * (((_xmpacc_hp_u[_XMPACC_AT2(_xmpacc_ha_u, _XMPACC_L(_xmpacc_ha_u, 0, i - 1), _XMPACC_L(_xmpacc_ha_u, 1, j))] + _xmpacc_hp_u[_XMPACC_AT2(_xmpacc_ha_u, _XMPACC_L(_xmpacc_ha_u, 0, i + 1), _XMPACC_L(_xmpacc_ha_u, 1, j))]) + _xmpacc_hp_u[_XMPACC_AT2(_xmpacc_ha_u, _XMPACC_L(_xmpacc_ha_u, 0, i), _XMPACC_L(_xmpacc_ha_u, 1, j - 1))]) + _xmpacc_hp_u[_XMPACC_AT2(_xmpacc_ha_u, _XMPACC_L(_xmpacc_ha_u, 0, i), _XMPACC_L(_xmpacc_ha_u, 1, j + 1))]);
+
+          }
 
         }
-
       }
     }
 #line 56 "samples/laplace/laplace_xmp.c"
@@ -76,23 +96,33 @@ int main(void)
       _xmpacc_loop_reduce_begin(&_xmpacc_t_t, (const int []){1, 1}, &err, 1, _XMPACC_TYPE(err), 8);
       {
 #line 58 "samples/laplace/laplace_xmp.c"
-        _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 1, (31 - 1) - 1, 1);
+        _xmpacc_array_t _xmpacc_ha_u = _xmpacc_a_u;
 #line 58 "samples/laplace/laplace_xmp.c"
-        for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += _xmpacc_s_i.step)
+        double * restrict const _xmpacc_hp_u = u;
+#line 58 "samples/laplace/laplace_xmp.c"
+        _xmpacc_array_t _xmpacc_ha_unew = _xmpacc_a_unew;
+#line 58 "samples/laplace/laplace_xmp.c"
+        double * restrict const _xmpacc_hp_unew = unew;
         {
-#line 59 "samples/laplace/laplace_xmp.c"
-          _xmpacc_sched_t _xmpacc_s_j = _xmpacc_schedule(&_xmpacc_t_t.dim[1], 1, (47 - 1) - 1, 1);
-#line 59 "samples/laplace/laplace_xmp.c"
-          for (j = _xmpacc_s_j.first; j <= _xmpacc_s_j.last; j += _xmpacc_s_j.step)
+#line 58 "samples/laplace/laplace_xmp.c"
+          _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 1, (31 - 1) - 1, 1);
+#line 58 "samples/laplace/laplace_xmp.c"
+          for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
           {
+#line 59 "samples/laplace/laplace_xmp.c"
+            _xmpacc_sched_t _xmpacc_s_j = _xmpacc_schedule(&_xmpacc_t_t.dim[1], 1, (47 - 1) - 1, 1);
+#line 59 "samples/laplace/laplace_xmp.c"
+            for (j = _xmpacc_s_j.first; j <= _xmpacc_s_j.last; j += 1)
+            {
 #line 60 "samples/laplace/laplace_xmp.c"
-            if (fabs(unew[_XMPACC_AT2(_xmpacc_a_unew, _XMPACC_L(_xmpacc_a_unew, 0, i), _XMPACC_L(_xmpacc_a_unew, 1, j))] - u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_L(_xmpacc_a_u, 0, i), _XMPACC_L(_xmpacc_a_u, 1, j))]) > err)
-              err = fabs(unew[_XMPACC_AT2(_xmpacc_a_unew, _XMPACC_L(_xmpacc_a_unew, 0, i), _XMPACC_L(_xmpacc_a_unew, 1, j))] - u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_L(_xmpacc_a_u, 0, i), _XMPACC_L(_xmpacc_a_u, 1, j))]);
-            u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_L(_xmpacc_a_u, 0, i), _XMPACC_L(_xmpacc_a_u, 1, j))] = unew[_XMPACC_AT2(_xmpacc_a_unew, _XMPACC_L(_xmpacc_a_unew, 0, i), _XMPACC_L(_xmpacc_a_unew, 1, j))];
+              if (fabs(_xmpacc_hp_unew[_XMPACC_AT2(_xmpacc_ha_unew, _XMPACC_L(_xmpacc_ha_unew, 0, i), _XMPACC_L(_xmpacc_ha_unew, 1, j))] - _xmpacc_hp_u[_XMPACC_AT2(_xmpacc_ha_u, _XMPACC_L(_xmpacc_ha_u, 0, i), _XMPACC_L(_xmpacc_ha_u, 1, j))]) > err)
+                err = fabs(_xmpacc_hp_unew[_XMPACC_AT2(_xmpacc_ha_unew, _XMPACC_L(_xmpacc_ha_unew, 0, i), _XMPACC_L(_xmpacc_ha_unew, 1, j))] - _xmpacc_hp_u[_XMPACC_AT2(_xmpacc_ha_u, _XMPACC_L(_xmpacc_ha_u, 0, i), _XMPACC_L(_xmpacc_ha_u, 1, j))]);
+              _xmpacc_hp_u[_XMPACC_AT2(_xmpacc_ha_u, _XMPACC_L(_xmpacc_ha_u, 0, i), _XMPACC_L(_xmpacc_ha_u, 1, j))] = _xmpacc_hp_unew[_XMPACC_AT2(_xmpacc_ha_unew, _XMPACC_L(_xmpacc_ha_unew, 0, i), _XMPACC_L(_xmpacc_ha_unew, 1, j))];
+            }
+
           }
 
         }
-
       }
 #line 58 "samples/laplace/laplace_xmp.c"
       _xmpacc_loop_reduce(&_xmpacc_t_t, "laplace_xmp.c:57", (const int []){1, 1}, &err, 1, _XMPACC_TYPE(err), 8);
@@ -104,18 +134,24 @@ int main(void)
     _xmpacc_loop_reduce_begin(&_xmpacc_t_t, (const int []){1, 1}, &sum, 1, _XMPACC_TYPE(sum), 1);
     {
 #line 68 "samples/laplace/laplace_xmp.c"
-      _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 1, (31 - 1) - 1, 1);
+      _xmpacc_array_t _xmpacc_ha_u = _xmpacc_a_u;
 #line 68 "samples/laplace/laplace_xmp.c"
-      for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += _xmpacc_s_i.step)
+      double * restrict const _xmpacc_hp_u = u;
       {
+#line 68 "samples/laplace/laplace_xmp.c"
+        _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 1, (31 - 1) - 1, 1);
+#line 68 "samples/laplace/laplace_xmp.c"
+        for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
+        {
 #line 69 "samples/laplace/laplace_xmp.c"
-        _xmpacc_sched_t _xmpacc_s_j = _xmpacc_schedule(&_xmpacc_t_t.dim[1], 1, (47 - 1) - 1, 1);
+          _xmpacc_sched_t _xmpacc_s_j = _xmpacc_schedule(&_xmpacc_t_t.dim[1], 1, (47 - 1) - 1, 1);
 #line 69 "samples/laplace/laplace_xmp.c"
-        for (j = _xmpacc_s_j.first; j <= _xmpacc_s_j.last; j += _xmpacc_s_j.step)
-          sum += u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_L(_xmpacc_a_u, 0, i), _XMPACC_L(_xmpacc_a_u, 1, j))];
+          for (j = _xmpacc_s_j.first; j <= _xmpacc_s_j.last; j += 1)
+            sum += _xmpacc_hp_u[_XMPACC_AT2(_xmpacc_ha_u, _XMPACC_L(_xmpacc_ha_u, 0, i), _XMPACC_L(_xmpacc_ha_u, 1, j))];
+
+        }
 
       }
-
     }
 #line 68 "samples/laplace/laplace_xmp.c"
     _xmpacc_loop_reduce(&_xmpacc_t_t, "laplace_xmp.c:67", (const int []){1, 1}, &sum, 1, _XMPACC_TYPE(sum), 1);

@@ -29,20 +29,30 @@ int main(void)
   {
     {
 #line 37 "samples/laplace/laplace_xmp_1d.c"
-      _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 31 - 1, 1);
+      _xmpacc_array_t _xmpacc_ha_u = _xmpacc_a_u;
 #line 37 "samples/laplace/laplace_xmp_1d.c"
-      for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += _xmpacc_s_i.step)
-        for (j = 0; j < 47; j++)
+      double * restrict const _xmpacc_hp_u = u;
+#line 37 "samples/laplace/laplace_xmp_1d.c"
+      _xmpacc_array_t _xmpacc_ha_unew = _xmpacc_a_unew;
+#line 37 "samples/laplace/laplace_xmp_1d.c"
+      double * restrict const _xmpacc_hp_unew = unew;
       {
+#line 37 "samples/laplace/laplace_xmp_1d.c"
+        _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 31 - 1, 1);
+#line 37 "samples/laplace/laplace_xmp_1d.c"
+        for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
+          for (j = 0; j < 47; j++)
+        {
 #line 39 "samples/laplace/laplace_xmp_1d.c"
-        if ((((i == 0) || (i == (31 - 1))) || (j == 0)) || (j == (47 - 1)))
-          u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_L(_xmpacc_a_u, 0, i), _XMPACC_L(_xmpacc_a_u, 1, j))] = (1.0 + sin(0.1 * i)) + cos(0.05 * j);
-        else
-          u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_L(_xmpacc_a_u, 0, i), _XMPACC_L(_xmpacc_a_u, 1, j))] = 0.0;
-        unew[_XMPACC_AT2(_xmpacc_a_unew, _XMPACC_L(_xmpacc_a_unew, 0, i), _XMPACC_L(_xmpacc_a_unew, 1, j))] = u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_L(_xmpacc_a_u, 0, i), _XMPACC_L(_xmpacc_a_u, 1, j))];
+          if ((((i == 0) || (i == (31 - 1))) || (j == 0)) || (j == (47 - 1)))
+            _xmpacc_hp_u[_XMPACC_AT2(_xmpacc_ha_u, _XMPACC_L(_xmpacc_ha_u, 0, i), _XMPACC_L(_xmpacc_ha_u, 1, j))] = (1.0 + sin(0.1 * i)) + cos(0.05 * j);
+          else
+            _xmpacc_hp_u[_XMPACC_AT2(_xmpacc_ha_u, _XMPACC_L(_xmpacc_ha_u, 0, i), _XMPACC_L(_xmpacc_ha_u, 1, j))] = 0.0;
+          _xmpacc_hp_unew[_XMPACC_AT2(_xmpacc_ha_unew, _XMPACC_L(_xmpacc_ha_unew, 0, i), _XMPACC_L(_xmpacc_ha_unew, 1, j))] = _xmpacc_hp_u[_XMPACC_AT2(_xmpacc_ha_u, _XMPACC_L(_xmpacc_ha_u, 0, i), _XMPACC_L(_xmpacc_ha_u, 1, j))];
+        }
+
+
       }
-
-
     }
   }
 #line 46 "samples/laplace/laplace_xmp_1d.c"
@@ -51,13 +61,23 @@ int main(void)
     _xmpacc_reflect(&_xmpacc_a_u, "laplace_xmp_1d.c:48", 0);
     {
       {
-        _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 1, (31 - 1) - 1, 1);
+        _xmpacc_array_t _xmpacc_ha_u = _xmpacc_a_u;
 #line 51 "samples/laplace/laplace_xmp_1d.c"
-        for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += _xmpacc_s_i.step)
-          for (j = 1; j < (47 - 1); j++)
-          unew[_XMPACC_AT2(_xmpacc_a_unew, _XMPACC_L(_xmpacc_a_unew, 0, i), _XMPACC_L(_xmpacc_a_unew, 1, j))] = 0.25 * (((u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_L(_xmpacc_a_u, 0, i - 1), _XMPACC_L(_xmpacc_a_u, 1, j))] + u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_L(_xmpacc_a_u, 0, i + 1), _XMPACC_L(_xmpacc_a_u, 1, j))]) + u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_L(_xmpacc_a_u, 0, i), _XMPACC_L(_xmpacc_a_u, 1, j - 1))]) + u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_L(_xmpacc_a_u, 0, i), _XMPACC_L(_xmpacc_a_u, 1, j + 1))]);
+        double * restrict const _xmpacc_hp_u = u;
+#line 51 "samples/laplace/laplace_xmp_1d.c"
+        _xmpacc_array_t _xmpacc_ha_unew = _xmpacc_a_unew;
+#line 51 "samples/laplace/laplace_xmp_1d.c"
+        double * restrict const _xmpacc_hp_unew = unew;
+        {
+#line 51 "samples/laplace/laplace_xmp_1d.c"
+          _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 1, (31 - 1) - 1, 1);
+#line 51 "samples/laplace/laplace_xmp_1d.c"
+          for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
+            for (j = 1; j < (47 - 1); j++)
+            _xmpacc_hp_unew[_XMPACC_AT2(_xmpacc_ha_unew, _XMPACC_L(_xmpacc_ha_unew, 0, i), _XMPACC_L(_xmpacc_ha_unew, 1, j))] = 0.25 * (((_xmpacc_hp_u[_XMPACC_AT2(_xmpacc_ha_u, _XMPACC_L(_xmpacc_ha_u, 0, i - 1), _XMPACC_L(_xmpacc_ha_u, 1, j))] + _xmpacc_hp_u[_XMPACC_AT2(_xmpacc_ha_u, _XMPACC_L(_xmpacc_ha_u, 0, i + 1), _XMPACC_L(_xmpacc_ha_u, 1, j))]) + _xmpacc_hp_u[_XMPACC_AT2(_xmpacc_ha_u, _XMPACC_L(_xmpacc_ha_u, 0, i), _XMPACC_L(_xmpacc_ha_u, 1, j - 1))]) + _xmpacc_hp_u[_XMPACC_AT2(_xmpacc_ha_u, _XMPACC_L(_xmpacc_ha_u, 0, i), _XMPACC_L(_xmpacc_ha_u, 1, j + 1))]);
 
 
+        }
       }
     }
 #line 56 "samples/laplace/laplace_xmp_1d.c"
@@ -66,18 +86,28 @@ int main(void)
       _xmpacc_loop_reduce_begin(&_xmpacc_t_t, (const int []){1}, &err, 1, _XMPACC_TYPE(err), 8);
       {
 #line 58 "samples/laplace/laplace_xmp_1d.c"
-        _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 1, (31 - 1) - 1, 1);
+        _xmpacc_array_t _xmpacc_ha_u = _xmpacc_a_u;
 #line 58 "samples/laplace/laplace_xmp_1d.c"
-        for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += _xmpacc_s_i.step)
-          for (j = 1; j < (47 - 1); j++)
+        double * restrict const _xmpacc_hp_u = u;
+#line 58 "samples/laplace/laplace_xmp_1d.c"
+        _xmpacc_array_t _xmpacc_ha_unew = _xmpacc_a_unew;
+#line 58 "samples/laplace/laplace_xmp_1d.c"
+        double * restrict const _xmpacc_hp_unew = unew;
         {
+#line 58 "samples/laplace/laplace_xmp_1d.c"
+          _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 1, (31 - 1) - 1, 1);
+#line 58 "samples/laplace/laplace_xmp_1d.c"
+          for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
+            for (j = 1; j < (47 - 1); j++)
+          {
 #line 60 "samples/laplace/laplace_xmp_1d.c"
-          if (fabs(unew[_XMPACC_AT2(_xmpacc_a_unew, _XMPACC_L(_xmpacc_a_unew, 0, i), _XMPACC_L(_xmpacc_a_unew, 1, j))] - u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_L(_xmpacc_a_u, 0, i), _XMPACC_L(_xmpacc_a_u, 1, j))]) > err)
-            err = fabs(unew[_XMPACC_AT2(_xmpacc_a_unew, _XMPACC_L(_xmpacc_a_unew, 0, i), _XMPACC_L(_xmpacc_a_unew, 1, j))] - u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_L(_xmpacc_a_u, 0, i), _XMPACC_L(_xmpacc_a_u, 1, j))]);
-          u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_L(_xmpacc_a_u, 0, i), _XMPACC_L(_xmpacc_a_u, 1, j))] = unew[_XMPACC_AT2(_xmpacc_a_unew, _XMPACC_L(_xmpacc_a_unew, 0, i), _XMPACC_L(_xmpacc_a_unew, 1, j))];
+            if (fabs(_xmpacc_hp_unew[_XMPACC_AT2(_xmpacc_ha_unew, _XMPACC_L(_xmpacc_ha_unew, 0, i), _XMPACC_L(_xmpacc_ha_unew, 1, j))] - _xmpacc_hp_u[_XMPACC_AT2(_xmpacc_ha_u, _XMPACC_L(_xmpacc_ha_u, 0, i), _XMPACC_L(_xmpacc_ha_u, 1, j))]) > err)
+              err = fabs(_xmpacc_hp_unew[_XMPACC_AT2(_xmpacc_ha_unew, _XMPACC_L(_xmpacc_ha_unew, 0, i), _XMPACC_L(_xmpacc_ha_unew, 1, j))] - _xmpacc_hp_u[_XMPACC_AT2(_xmpacc_ha_u, _XMPACC_L(_xmpacc_ha_u, 0, i), _XMPACC_L(_xmpacc_ha_u, 1, j))]);
+            _xmpacc_hp_u[_XMPACC_AT2(_xmpacc_ha_u, _XMPACC_L(_xmpacc_ha_u, 0, i), _XMPACC_L(_xmpacc_ha_u, 1, j))] = _xmpacc_hp_unew[_XMPACC_AT2(_xmpacc_ha_unew, _XMPACC_L(_xmpacc_ha_unew, 0, i), _XMPACC_L(_xmpacc_ha_unew, 1, j))];
+          }
+
+
         }
-
-
       }
 #line 58 "samples/laplace/laplace_xmp_1d.c"
       _xmpacc_loop_reduce(&_xmpacc_t_t, "laplace_xmp_1d.c:57", (const int []){1}, &err, 1, _XMPACC_TYPE(err), 8);
@@ -89,13 +119,19 @@ int main(void)
     _xmpacc_loop_reduce_begin(&_xmpacc_t_t, (const int []){1}, &sum, 1, _XMPACC_TYPE(sum), 1);
     {
 #line 68 "samples/laplace/laplace_xmp_1d.c"
-      _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 1, (31 - 1) - 1, 1);
+      _xmpacc_array_t _xmpacc_ha_u = _xmpacc_a_u;
 #line 68 "samples/laplace/laplace_xmp_1d.c"
-      for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += _xmpacc_s_i.step)
-        for (j = 1; j < (47 - 1); j++)
-        sum += u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_L(_xmpacc_a_u, 0, i), _XMPACC_L(_xmpacc_a_u, 1, j))];
+      double * restrict const _xmpacc_hp_u = u;
+      {
+#line 68 "samples/laplace/laplace_xmp_1d.c"
+        _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 1, (31 - 1) - 1, 1);
+#line 68 "samples/laplace/laplace_xmp_1d.c"
+        for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
+          for (j = 1; j < (47 - 1); j++)
+          sum += _xmpacc_hp_u[_XMPACC_AT2(_xmpacc_ha_u, _XMPACC_L(_xmpacc_ha_u, 0, i), _XMPACC_L(_xmpacc_ha_u, 1, j))];
 
 
+      }
     }
 #line 68 "samples/laplace/laplace_xmp_1d.c"
     _xmpacc_loop_reduce(&_xmpacc_t_t, "laplace_xmp_1d.c:67", (const int []){1}, &sum, 1, _XMPACC_TYPE(sum), 1);

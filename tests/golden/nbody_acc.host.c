@@ -46,23 +46,53 @@ int main(void)
   {
     {
 #line 40 "samples/nbody/nbody_acc.c"
-      _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 256 - 1, 1);
+      _xmpacc_array_t _xmpacc_ha_m = _xmpacc_a_m;
 #line 40 "samples/nbody/nbody_acc.c"
-      for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += _xmpacc_s_i.step)
+      double * restrict const _xmpacc_hp_m = m;
+#line 40 "samples/nbody/nbody_acc.c"
+      _xmpacc_array_t _xmpacc_ha_p_x = _xmpacc_a_p_x;
+#line 40 "samples/nbody/nbody_acc.c"
+      double * restrict const _xmpacc_hp_p_x = p_x;
+#line 40 "samples/nbody/nbody_acc.c"
+      _xmpacc_array_t _xmpacc_ha_p_y = _xmpacc_a_p_y;
+#line 40 "samples/nbody/nbody_acc.c"
+      double * restrict const _xmpacc_hp_p_y = p_y;
+#line 40 "samples/nbody/nbody_acc.c"
+      _xmpacc_array_t _xmpacc_ha_p_z = _xmpacc_a_p_z;
+#line 40 "samples/nbody/nbody_acc.c"
+      double * restrict const _xmpacc_hp_p_z = p_z;
+#line 40 "samples/nbody/nbody_acc.c"
+      _xmpacc_array_t _xmpacc_ha_v_x = _xmpacc_a_v_x;
+#line 40 "samples/nbody/nbody_acc.c"
+      double * restrict const _xmpacc_hp_v_x = v_x;
+#line 40 "samples/nbody/nbody_acc.c"
+      _xmpacc_array_t _xmpacc_ha_v_y = _xmpacc_a_v_y;
+#line 40 "samples/nbody/nbody_acc.c"
+      double * restrict const _xmpacc_hp_v_y = v_y;
+#line 40 "samples/nbody/nbody_acc.c"
+      _xmpacc_array_t _xmpacc_ha_v_z = _xmpacc_a_v_z;
+#line 40 "samples/nbody/nbody_acc.c"
+      double * restrict const _xmpacc_hp_v_z = v_z;
       {
+#line 40 "samples/nbody/nbody_acc.c"
+        _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 256 - 1, 1);
+#line 40 "samples/nbody/nbody_acc.c"
+        for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
+        {
 #line 41 "samples/nbody/nbody_acc.c"
-        double th = 0.1 * i;
+          double th = 0.1 * i;
 #line 41 "samples/nbody/nbody_acc.c"
-        double r = 1.0 + (0.002 * i);
-        p_x[_XMPACC_L(_xmpacc_a_p_x, 0, i)] = 2.0 + (r * cos(th));
-        p_y[_XMPACC_L(_xmpacc_a_p_y, 0, i)] = 1.0 + (r * sin(th));
-        p_z[_XMPACC_L(_xmpacc_a_p_z, 0, i)] = 0.5 + (0.3 * sin(0.7 * i));
-        v_x[_XMPACC_L(_xmpacc_a_v_x, 0, i)] = (-0.5) * sin(th);
-        v_y[_XMPACC_L(_xmpacc_a_v_y, 0, i)] = 0.5 * cos(th);
-        v_z[_XMPACC_L(_xmpacc_a_v_z, 0, i)] = 0.1 * cos(1.3 * i);
-        m[_XMPACC_L(_xmpacc_a_m, 0, i)] = 1.0 + (0.5 * sin(0.37 * i));
-      }
+          double r = 1.0 + (0.002 * i);
+          _xmpacc_hp_p_x[_XMPACC_L(_xmpacc_ha_p_x, 0, i)] = 2.0 + (r * cos(th));
+          _xmpacc_hp_p_y[_XMPACC_L(_xmpacc_ha_p_y, 0, i)] = 1.0 + (r * sin(th));
+          _xmpacc_hp_p_z[_XMPACC_L(_xmpacc_ha_p_z, 0, i)] = 0.5 + (0.3 * sin(0.7 * i));
+          _xmpacc_hp_v_x[_XMPACC_L(_xmpacc_ha_v_x, 0, i)] = (-0.5) * sin(th);
+          _xmpacc_hp_v_y[_XMPACC_L(_xmpacc_ha_v_y, 0, i)] = 0.5 * cos(th);
+          _xmpacc_hp_v_z[_XMPACC_L(_xmpacc_ha_v_z, 0, i)] = 0.1 * cos(1.3 * i);
+          _xmpacc_hp_m[_XMPACC_L(_xmpacc_ha_m, 0, i)] = 1.0 + (0.5 * sin(0.37 * i));
+        }
 
+      }
     }
   }
 #line 52 "samples/nbody/nbody_acc.c"
@@ -134,20 +164,50 @@ int main(void)
     _xmpacc_loop_reduce_begin(&_xmpacc_t_t, (const int []){1}, &c_z, 1, _XMPACC_TYPE(c_z), 1);
     {
 #line 96 "samples/nbody/nbody_acc.c"
-      _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 256 - 1, 1);
+      _xmpacc_array_t _xmpacc_ha_m = _xmpacc_a_m;
 #line 96 "samples/nbody/nbody_acc.c"
-      for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += _xmpacc_s_i.step)
+      double * restrict const _xmpacc_hp_m = m;
+#line 96 "samples/nbody/nbody_acc.c"
+      _xmpacc_array_t _xmpacc_ha_p_x = _xmpacc_a_p_x;
+#line 96 "samples/nbody/nbody_acc.c"
+      double * restrict const _xmpacc_hp_p_x = p_x;
+#line 96 "samples/nbody/nbody_acc.c"
+      _xmpacc_array_t _xmpacc_ha_p_y = _xmpacc_a_p_y;
+#line 96 "samples/nbody/nbody_acc.c"
+      double * restrict const _xmpacc_hp_p_y = p_y;
+#line 96 "samples/nbody/nbody_acc.c"
+      _xmpacc_array_t _xmpacc_ha_p_z = _xmpacc_a_p_z;
+#line 96 "samples/nbody/nbody_acc.c"
+      double * restrict const _xmpacc_hp_p_z = p_z;
+#line 96 "samples/nbody/nbody_acc.c"
+      _xmpacc_array_t _xmpacc_ha_v_x = _xmpacc_a_v_x;
+#line 96 "samples/nbody/nbody_acc.c"
+      double * restrict const _xmpacc_hp_v_x = v_x;
+#line 96 "samples/nbody/nbody_acc.c"
+      _xmpacc_array_t _xmpacc_ha_v_y = _xmpacc_a_v_y;
+#line 96 "samples/nbody/nbody_acc.c"
+      double * restrict const _xmpacc_hp_v_y = v_y;
+#line 96 "samples/nbody/nbody_acc.c"
+      _xmpacc_array_t _xmpacc_ha_v_z = _xmpacc_a_v_z;
+#line 96 "samples/nbody/nbody_acc.c"
+      double * restrict const _xmpacc_hp_v_z = v_z;
       {
+#line 96 "samples/nbody/nbody_acc.c"
+        _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 256 - 1, 1);
+#line 96 "samples/nbody/nbody_acc.c"
+        for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
+        {
 #line 97 "samples/nbody/nbody_acc.c"
-        ke += (0.5 * m[_XMPACC_L(_xmpacc_a_m, 0, i)]) * (((v_x[_XMPACC_L(_xmpacc_a_v_x, 0, i)] * v_x[_XMPACC_L(_xmpacc_a_v_x, 0, i)]) + (v_y[_XMPACC_L(_xmpacc_a_v_y, 0, i)] * v_y[_XMPACC_L(_xmpacc_a_v_y, 0, i)])) + (v_z[_XMPACC_L(_xmpacc_a_v_z, 0, i)] * v_z[_XMPACC_L(_xmpacc_a_v_z, 0, i)]));
-        mass += m[_XMPACC_L(_xmpacc_a_m, 0, i)];
-        c_x += m[_XMPACC_L(_xmpacc_a_m, 0, i)] * p_x[_XMPACC_L(_xmpacc_a_p_x, 0, i)];
+          ke += (0.5 * _xmpacc_hp_m[_XMPACC_L(_xmpacc_ha_m, 0, i)]) * (((_xmpacc_hp_v_x[_XMPACC_L(_xmpacc_ha_v_x, 0, i)] * _xmpacc_hp_v_x[_XMPACC_L(_xmpacc_ha_v_x, 0, i)]) + (_xmpacc_hp_v_y[_XMPACC_L(_xmpacc_ha_v_y, 0, i)] * _xmpacc_hp_v_y[_XMPACC_L(_xmpacc_ha_v_y, 0, i)])) + (_xmpacc_hp_v_z[_XMPACC_L(_xmpacc_ha_v_z, 0, i)] * _xmpacc_hp_v_z[_XMPACC_L(_xmpacc_ha_v_z, 0, i)]));
+          mass += _xmpacc_hp_m[_XMPACC_L(_xmpacc_ha_m, 0, i)];
+          c_x += _xmpacc_hp_m[_XMPACC_L(_xmpacc_ha_m, 0, i)] * _xmpacc_hp_p_x[_XMPACC_L(_xmpacc_ha_p_x, 0, i)];
 #line 99 "samples/nbody/nbody_acc.c"
-        c_y += m[_XMPACC_L(_xmpacc_a_m, 0, i)] * p_y[_XMPACC_L(_xmpacc_a_p_y, 0, i)];
+          c_y += _xmpacc_hp_m[_XMPACC_L(_xmpacc_ha_m, 0, i)] * _xmpacc_hp_p_y[_XMPACC_L(_xmpacc_ha_p_y, 0, i)];
 #line 99 "samples/nbody/nbody_acc.c"
-        c_z += m[_XMPACC_L(_xmpacc_a_m, 0, i)] * p_z[_XMPACC_L(_xmpacc_a_p_z, 0, i)];
-      }
+          c_z += _xmpacc_hp_m[_XMPACC_L(_xmpacc_ha_m, 0, i)] * _xmpacc_hp_p_z[_XMPACC_L(_xmpacc_ha_p_z, 0, i)];
+        }
 
+      }
     }
 #line 96 "samples/nbody/nbody_acc.c"
     _xmpacc_loop_reduce(&_xmpacc_t_t, "nbody_acc.c:95", (const int []){1}, &ke, 1, _XMPACC_TYPE(ke), 1);

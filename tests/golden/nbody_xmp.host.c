@@ -46,23 +46,53 @@ int main(void)
   {
     {
 #line 38 "samples/nbody/nbody_xmp.c"
-      _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 256 - 1, 1);
+      _xmpacc_array_t _xmpacc_ha_m = _xmpacc_a_m;
 #line 38 "samples/nbody/nbody_xmp.c"
-      for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += _xmpacc_s_i.step)
+      double * restrict const _xmpacc_hp_m = m;
+#line 38 "samples/nbody/nbody_xmp.c"
+      _xmpacc_array_t _xmpacc_ha_p_x = _xmpacc_a_p_x;
+#line 38 "samples/nbody/nbody_xmp.c"
+      double * restrict const _xmpacc_hp_p_x = p_x;
+#line 38 "samples/nbody/nbody_xmp.c"
+      _xmpacc_array_t _xmpacc_ha_p_y = _xmpacc_a_p_y;
+#line 38 "samples/nbody/nbody_xmp.c"
+      double * restrict const _xmpacc_hp_p_y = p_y;
+#line 38 "samples/nbody/nbody_xmp.c"
+      _xmpacc_array_t _xmpacc_ha_p_z = _xmpacc_a_p_z;
+#line 38 "samples/nbody/nbody_xmp.c"
+      double * restrict const _xmpacc_hp_p_z = p_z;
+#line 38 "samples/nbody/nbody_xmp.c"
+      _xmpacc_array_t _xmpacc_ha_v_x = _xmpacc_a_v_x;
+#line 38 "samples/nbody/nbody_xmp.c"
+      double * restrict const _xmpacc_hp_v_x = v_x;
+#line 38 "samples/nbody/nbody_xmp.c"
+      _xmpacc_array_t _xmpacc_ha_v_y = _xmpacc_a_v_y;
+#line 38 "samples/nbody/nbody_xmp.c"
+      double * restrict const _xmpacc_hp_v_y = v_y;
+#line 38 "samples/nbody/nbody_xmp.c"
+      _xmpacc_array_t _xmpacc_ha_v_z = _xmpacc_a_v_z;
+#line 38 "samples/nbody/nbody_xmp.c"
+      double * restrict const _xmpacc_hp_v_z = v_z;
       {
+#line 38 "samples/nbody/nbody_xmp.c"
+        _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 256 - 1, 1);
+#line 38 "samples/nbody/nbody_xmp.c"
+        for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
+        {
 #line 39 "samples/nbody/nbody_xmp.c"
-        double th = 0.1 * i;
+          double th = 0.1 * i;
 #line 39 "samples/nbody/nbody_xmp.c"
-        double r = 1.0 + (0.002 * i);
-        p_x[_XMPACC_L(_xmpacc_a_p_x, 0, i)] = 2.0 + (r * cos(th));
-        p_y[_XMPACC_L(_xmpacc_a_p_y, 0, i)] = 1.0 + (r * sin(th));
-        p_z[_XMPACC_L(_xmpacc_a_p_z, 0, i)] = 0.5 + (0.3 * sin(0.7 * i));
-        v_x[_XMPACC_L(_xmpacc_a_v_x, 0, i)] = (-0.5) * sin(th);
-        v_y[_XMPACC_L(_xmpacc_a_v_y, 0, i)] = 0.5 * cos(th);
-        v_z[_XMPACC_L(_xmpacc_a_v_z, 0, i)] = 0.1 * cos(1.3 * i);
-        m[_XMPACC_L(_xmpacc_a_m, 0, i)] = 1.0 + (0.5 * sin(0.37 * i));
-      }
+          double r = 1.0 + (0.002 * i);
+          _xmpacc_hp_p_x[_XMPACC_L(_xmpacc_ha_p_x, 0, i)] = 2.0 + (r * cos(th));
+          _xmpacc_hp_p_y[_XMPACC_L(_xmpacc_ha_p_y, 0, i)] = 1.0 + (r * sin(th));
+          _xmpacc_hp_p_z[_XMPACC_L(_xmpacc_ha_p_z, 0, i)] = 0.5 + (0.3 * sin(0.7 * i));
+          _xmpacc_hp_v_x[_XMPACC_L(_xmpacc_ha_v_x, 0, i)] = (-0.5) * sin(th);
+          _xmpacc_hp_v_y[_XMPACC_L(_xmpacc_ha_v_y, 0, i)] = 0.5 * cos(th);
+          _xmpacc_hp_v_z[_XMPACC_L(_xmpacc_ha_v_z, 0, i)] = 0.1 * cos(1.3 * i);
+          _xmpacc_hp_m[_XMPACC_L(_xmpacc_ha_m, 0, i)] = 1.0 + (0.5 * sin(0.37 * i));
+        }
 
+      }
     }
   }
 #line 50 "samples/nbody/nbody_xmp.c"
@@ -79,92 +109,148 @@ int main(void)
       {
         {
 #line 60 "samples/nbody/nbody_xmp.c"
-          _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 256 - 1, 1);
+          _xmpacc_array_t _xmpacc_ha_m = _xmpacc_a_m;
 #line 60 "samples/nbody/nbody_xmp.c"
-          for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += _xmpacc_s_i.step)
+          double * restrict const _xmpacc_hp_m = m;
+#line 60 "samples/nbody/nbody_xmp.c"
+          _xmpacc_array_t _xmpacc_ha_p_x = _xmpacc_a_p_x;
+#line 60 "samples/nbody/nbody_xmp.c"
+          double * restrict const _xmpacc_hp_p_x = p_x;
+#line 60 "samples/nbody/nbody_xmp.c"
+          _xmpacc_array_t _xmpacc_ha_p_y = _xmpacc_a_p_y;
+#line 60 "samples/nbody/nbody_xmp.c"
+          double * restrict const _xmpacc_hp_p_y = p_y;
+#line 60 "samples/nbody/nbody_xmp.c"
+          _xmpacc_array_t _xmpacc_ha_p_z = _xmpacc_a_p_z;
+#line 60 "samples/nbody/nbody_xmp.c"
+          double * restrict const _xmpacc_hp_p_z = p_z;
+#line 60 "samples/nbody/nbody_xmp.c"
+          _xmpacc_array_t _xmpacc_ha_v_x = _xmpacc_a_v_x;
+#line 60 "samples/nbody/nbody_xmp.c"
+          double * restrict const _xmpacc_hp_v_x = v_x;
+#line 60 "samples/nbody/nbody_xmp.c"
+          _xmpacc_array_t _xmpacc_ha_v_y = _xmpacc_a_v_y;
+#line 60 "samples/nbody/nbody_xmp.c"
+          double * restrict const _xmpacc_hp_v_y = v_y;
+#line 60 "samples/nbody/nbody_xmp.c"
+          _xmpacc_array_t _xmpacc_ha_v_z = _xmpacc_a_v_z;
+#line 60 "samples/nbody/nbody_xmp.c"
+          double * restrict const _xmpacc_hp_v_z = v_z;
           {
-#line 61 "samples/nbody/nbody_xmp.c"
-            double x_i;
-#line 61 "samples/nbody/nbody_xmp.c"
-            double y_i;
-#line 61 "samples/nbody/nbody_xmp.c"
-            double z_i;
-#line 61 "samples/nbody/nbody_xmp.c"
-            double x_j;
-#line 61 "samples/nbody/nbody_xmp.c"
-            double y_j;
-#line 61 "samples/nbody/nbody_xmp.c"
-            double z_j;
-#line 61 "samples/nbody/nbody_xmp.c"
-            double dx;
-#line 61 "samples/nbody/nbody_xmp.c"
-            double dy;
-#line 61 "samples/nbody/nbody_xmp.c"
-            double dz;
-#line 61 "samples/nbody/nbody_xmp.c"
-            double r2;
-#line 61 "samples/nbody/nbody_xmp.c"
-            double r;
-#line 61 "samples/nbody/nbody_xmp.c"
-            double a;
-            double acc_x = 0;
-#line 62 "samples/nbody/nbody_xmp.c"
-            double acc_y = 0;
-#line 62 "samples/nbody/nbody_xmp.c"
-            double acc_z = 0;
-            x_i = p_x[_XMPACC_L(_xmpacc_a_p_x, 0, i)];
-#line 63 "samples/nbody/nbody_xmp.c"
-            y_i = p_y[_XMPACC_L(_xmpacc_a_p_y, 0, i)];
-#line 63 "samples/nbody/nbody_xmp.c"
-            z_i = p_z[_XMPACC_L(_xmpacc_a_p_z, 0, i)];
-            for (int j = 0; j < 256; j++)
-              if (i != j)
+#line 60 "samples/nbody/nbody_xmp.c"
+            _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 256 - 1, 1);
+#line 60 "samples/nbody/nbody_xmp.c"
+            for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
             {
+#line 61 "samples/nbody/nbody_xmp.c"
+              double x_i;
+#line 61 "samples/nbody/nbody_xmp.c"
+              double y_i;
+#line 61 "samples/nbody/nbody_xmp.c"
+              double z_i;
+#line 61 "samples/nbody/nbody_xmp.c"
+              double x_j;
+#line 61 "samples/nbody/nbody_xmp.c"
+              double y_j;
+#line 61 "samples/nbody/nbody_xmp.c"
+              double z_j;
+#line 61 "samples/nbody/nbody_xmp.c"
+              double dx;
+#line 61 "samples/nbody/nbody_xmp.c"
+              double dy;
+#line 61 "samples/nbody/nbody_xmp.c"
+              double dz;
+#line 61 "samples/nbody/nbody_xmp.c"
+              double r2;
+#line 61 "samples/nbody/nbody_xmp.c"
+              double r;
+#line 61 "samples/nbody/nbody_xmp.c"
+              double a;
+              double acc_x = 0;
+#line 62 "samples/nbody/nbody_xmp.c"
+              double acc_y = 0;
+#line 62 "samples/nbody/nbody_xmp.c"
+              double acc_z = 0;
+              x_i = _xmpacc_hp_p_x[_XMPACC_L(_xmpacc_ha_p_x, 0, i)];
+#line 63 "samples/nbody/nbody_xmp.c"
+              y_i = _xmpacc_hp_p_y[_XMPACC_L(_xmpacc_ha_p_y, 0, i)];
+#line 63 "samples/nbody/nbody_xmp.c"
+              z_i = _xmpacc_hp_p_z[_XMPACC_L(_xmpacc_ha_p_z, 0, i)];
+              for (int j = 0; j < 256; j++)
+                if (i != j)
+              {
 #line 66 "samples/nbody/nbody_xmp.c"
-              x_j = p_x[_XMPACC_L(_xmpacc_a_p_x, 0, j)];
+                x_j = _xmpacc_hp_p_x[_XMPACC_L(_xmpacc_ha_p_x, 0, j)];
 #line 66 "samples/nbody/nbody_xmp.c"
-              y_j = p_y[_XMPACC_L(_xmpacc_a_p_y, 0, j)];
+                y_j = _xmpacc_hp_p_y[_XMPACC_L(_xmpacc_ha_p_y, 0, j)];
 #line 66 "samples/nbody/nbody_xmp.c"
-              z_j = p_z[_XMPACC_L(_xmpacc_a_p_z, 0, j)];
-              dx = x_j - x_i;
+                z_j = _xmpacc_hp_p_z[_XMPACC_L(_xmpacc_ha_p_z, 0, j)];
+                dx = x_j - x_i;
 #line 67 "samples/nbody/nbody_xmp.c"
-              dy = y_j - y_i;
+                dy = y_j - y_i;
 #line 67 "samples/nbody/nbody_xmp.c"
-              dz = z_j - z_i;
-              r2 = (((dx * dx) + (dy * dy)) + (dz * dz)) + 1.0e-2;
-              r = sqrt(r2);
+                dz = z_j - z_i;
+                r2 = (((dx * dx) + (dy * dy)) + (dz * dz)) + 1.0e-2;
+                r = sqrt(r2);
 #line 69 "samples/nbody/nbody_xmp.c"
-              a = (1.0e-3 * m[_XMPACC_L(_xmpacc_a_m, 0, j)]) / r2;
-              acc_x += (a * (x_j - x_i)) / r;
-              acc_y += (a * (y_j - y_i)) / r;
-              acc_z += (a * (z_j - z_i)) / r;
+                a = (1.0e-3 * _xmpacc_hp_m[_XMPACC_L(_xmpacc_ha_m, 0, j)]) / r2;
+                acc_x += (a * (x_j - x_i)) / r;
+                acc_y += (a * (y_j - y_i)) / r;
+                acc_z += (a * (z_j - z_i)) / r;
+              }
+
+#line 74 "samples/nbody/nbody_xmp.c"
+              _xmpacc_hp_v_x[_XMPACC_L(_xmpacc_ha_v_x, 0, i)] += acc_x * 0.01;
+#line 74 "samples/nbody/nbody_xmp.c"
+              _xmpacc_hp_v_y[_XMPACC_L(_xmpacc_ha_v_y, 0, i)] += acc_y * 0.01;
+#line 74 "samples/nbody/nbody_xmp.c"
+              _xmpacc_hp_v_z[_XMPACC_L(_xmpacc_ha_v_z, 0, i)] += acc_z * 0.01;
             }
 
-#line 74 "samples/nbody/nbody_xmp.c"
-            v_x[_XMPACC_L(_xmpacc_a_v_x, 0, i)] += acc_x * 0.01;
-#line 74 "samples/nbody/nbody_xmp.c"
-            v_y[_XMPACC_L(_xmpacc_a_v_y, 0, i)] += acc_y * 0.01;
-#line 74 "samples/nbody/nbody_xmp.c"
-            v_z[_XMPACC_L(_xmpacc_a_v_z, 0, i)] += acc_z * 0.01;
           }
-
         }
       }
       {
         {
 #line 78 "samples/nbody/nbody_xmp.c"
-          _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 256 - 1, 1);
+          _xmpacc_array_t _xmpacc_ha_p_x = _xmpacc_a_p_x;
 #line 78 "samples/nbody/nbody_xmp.c"
-          for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += _xmpacc_s_i.step)
+          double * restrict const _xmpacc_hp_p_x = p_x;
+#line 78 "samples/nbody/nbody_xmp.c"
+          _xmpacc_array_t _xmpacc_ha_p_y = _xmpacc_a_p_y;
+#line 78 "samples/nbody/nbody_xmp.c"
+          double * restrict const _xmpacc_hp_p_y = p_y;
+#line 78 "samples/nbody/nbody_xmp.c"
+          _xmpacc_array_t _xmpacc_ha_p_z = _xmpacc_a_p_z;
+#line 78 "samples/nbody/nbody_xmp.c"
+          double * restrict const _xmpacc_hp_p_z = p_z;
+#line 78 "samples/nbody/nbody_xmp.c"
+          _xmpacc_array_t _xmpacc_ha_v_x = _xmpacc_a_v_x;
+#line 78 "samples/nbody/nbody_xmp.c"
+          double * restrict const _xmpacc_hp_v_x = v_x;
+#line 78 "samples/nbody/nbody_xmp.c"
+          _xmpacc_array_t _xmpacc_ha_v_y = _xmpacc_a_v_y;
+#line 78 "samples/nbody/nbody_xmp.c"
+          double * restrict const _xmpacc_hp_v_y = v_y;
+#line 78 "samples/nbody/nbody_xmp.c"
+          _xmpacc_array_t _xmpacc_ha_v_z = _xmpacc_a_v_z;
+#line 78 "samples/nbody/nbody_xmp.c"
+          double * restrict const _xmpacc_hp_v_z = v_z;
           {
+#line 78 "samples/nbody/nbody_xmp.c"
+            _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 256 - 1, 1);
+#line 78 "samples/nbody/nbody_xmp.c"
+            for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
+            {
 #line 79 "samples/nbody/nbody_xmp.c"
-            p_x[_XMPACC_L(_xmpacc_a_p_x, 0, i)] += v_x[_XMPACC_L(_xmpacc_a_v_x, 0, i)] * 0.01;
+              _xmpacc_hp_p_x[_XMPACC_L(_xmpacc_ha_p_x, 0, i)] += _xmpacc_hp_v_x[_XMPACC_L(_xmpacc_ha_v_x, 0, i)] * 0.01;
 #line 79 "samples/nbody/nbody_xmp.c"
-            p_y[_XMPACC_L(_xmpacc_a_p_y, 0, i)] += v_y[_XMPACC_L(_xmpacc_a_v_y, 0, i)] * 0.01;
+              _xmpacc_hp_p_y[_XMPACC_L(_xmpacc_ha_p_y, 0, i)] += _xmpacc_hp_v_y[_XMPACC_L(_xmpacc_ha_v_y, 0, i)] * 0.01;
 #line 79 "samples/nbody/nbody_xmp.c"
-            p_z[_XMPACC_L(_xmpacc_a_p_z, 0, i)] += v_z[_XMPACC_L(_xmpacc_a_v_z, 0, i)] * 0.01;
-          }
+              _xmpacc_hp_p_z[_XMPACC_L(_xmpacc_ha_p_z, 0, i)] += _xmpacc_hp_v_z[_XMPACC_L(_xmpacc_ha_v_z, 0, i)] * 0.01;
+            }
 
+          }
         }
       }
     }
@@ -183,20 +269,50 @@ int main(void)
     _xmpacc_loop_reduce_begin(&_xmpacc_t_t, (const int []){1}, &c_z, 1, _XMPACC_TYPE(c_z), 1);
     {
 #line 86 "samples/nbody/nbody_xmp.c"
-      _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 256 - 1, 1);
+      _xmpacc_array_t _xmpacc_ha_m = _xmpacc_a_m;
 #line 86 "samples/nbody/nbody_xmp.c"
-      for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += _xmpacc_s_i.step)
+      double * restrict const _xmpacc_hp_m = m;
+#line 86 "samples/nbody/nbody_xmp.c"
+      _xmpacc_array_t _xmpacc_ha_p_x = _xmpacc_a_p_x;
+#line 86 "samples/nbody/nbody_xmp.c"
+      double * restrict const _xmpacc_hp_p_x = p_x;
+#line 86 "samples/nbody/nbody_xmp.c"
+      _xmpacc_array_t _xmpacc_ha_p_y = _xmpacc_a_p_y;
+#line 86 "samples/nbody/nbody_xmp.c"
+      double * restrict const _xmpacc_hp_p_y = p_y;
+#line 86 "samples/nbody/nbody_xmp.c"
+      _xmpacc_array_t _xmpacc_ha_p_z = _xmpacc_a_p_z;
+#line 86 "samples/nbody/nbody_xmp.c"
+      double * restrict const _xmpacc_hp_p_z = p_z;
+#line 86 "samples/nbody/nbody_xmp.c"
+      _xmpacc_array_t _xmpacc_ha_v_x = _xmpacc_a_v_x;
+#line 86 "samples/nbody/nbody_xmp.c"
+      double * restrict const _xmpacc_hp_v_x = v_x;
+#line 86 "samples/nbody/nbody_xmp.c"
+      _xmpacc_array_t _xmpacc_ha_v_y = _xmpacc_a_v_y;
+#line 86 "samples/nbody/nbody_xmp.c"
+      double * restrict const _xmpacc_hp_v_y = v_y;
+#line 86 "samples/nbody/nbody_xmp.c"
+      _xmpacc_array_t _xmpacc_ha_v_z = _xmpacc_a_v_z;
+#line 86 "samples/nbody/nbody_xmp.c"
+      double * restrict const _xmpacc_hp_v_z = v_z;
       {
+#line 86 "samples/nbody/nbody_xmp.c"
+        _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 256 - 1, 1);
+#line 86 "samples/nbody/nbody_xmp.c"
+        for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
+        {
 #line 87 "samples/nbody/nbody_xmp.c"
-        ke += (0.5 * m[_XMPACC_L(_xmpacc_a_m, 0, i)]) * (((v_x[_XMPACC_L(_xmpacc_a_v_x, 0, i)] * v_x[_XMPACC_L(_xmpacc_a_v_x, 0, i)]) + (v_y[_XMPACC_L(_xmpacc_a_v_y, 0, i)] * v_y[_XMPACC_L(_xmpacc_a_v_y, 0, i)])) + (v_z[_XMPACC_L(_xmpacc_a_v_z, 0, i)] * v_z[_XMPACC_L(_xmpacc_a_v_z, 0, i)]));
-        mass += m[_XMPACC_L(_xmpacc_a_m, 0, i)];
-        c_x += m[_XMPACC_L(_xmpacc_a_m, 0, i)] * p_x[_XMPACC_L(_xmpacc_a_p_x, 0, i)];
+          ke += (0.5 * _xmpacc_hp_m[_XMPACC_L(_xmpacc_ha_m, 0, i)]) * (((_xmpacc_hp_v_x[_XMPACC_L(_xmpacc_ha_v_x, 0, i)] * _xmpacc_hp_v_x[_XMPACC_L(_xmpacc_ha_v_x, 0, i)]) + (_xmpacc_hp_v_y[_XMPACC_L(_xmpacc_ha_v_y, 0, i)] * _xmpacc_hp_v_y[_XMPACC_L(_xmpacc_ha_v_y, 0, i)])) + (_xmpacc_hp_v_z[_XMPACC_L(_xmpacc_ha_v_z, 0, i)] * _xmpacc_hp_v_z[_XMPACC_L(_xmpacc_ha_v_z, 0, i)]));
+          mass += _xmpacc_hp_m[_XMPACC_L(_xmpacc_ha_m, 0, i)];
+          c_x += _xmpacc_hp_m[_XMPACC_L(_xmpacc_ha_m, 0, i)] * _xmpacc_hp_p_x[_XMPACC_L(_xmpacc_ha_p_x, 0, i)];
 #line 89 "samples/nbody/nbody_xmp.c"
-        c_y += m[_XMPACC_L(_xmpacc_a_m, 0, i)] * p_y[_XMPACC_L(_xmpacc_a_p_y, 0, i)];
+          c_y += _xmpacc_hp_m[_XMPACC_L(_xmpacc_ha_m, 0, i)] * _xmpacc_hp_p_y[_XMPACC_L(_xmpacc_ha_p_y, 0, i)];
 #line 89 "samples/nbody/nbody_xmp.c"
-        c_z += m[_XMPACC_L(_xmpacc_a_m, 0, i)] * p_z[_XMPACC_L(_xmpacc_a_p_z, 0, i)];
-      }
+          c_z += _xmpacc_hp_m[_XMPACC_L(_xmpacc_ha_m, 0, i)] * _xmpacc_hp_p_z[_XMPACC_L(_xmpacc_ha_p_z, 0, i)];
+        }
 
+      }
     }
 #line 86 "samples/nbody/nbody_xmp.c"
     _xmpacc_loop_reduce(&_xmpacc_t_t, "nbody_xmp.c:85", (const int []){1}, &ke, 1, _XMPACC_TYPE(ke), 1);

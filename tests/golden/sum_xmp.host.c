@@ -49,43 +49,61 @@ int main(void)
   {
     {
 #line 37 "samples/cyclic/sum_xmp.c"
-      _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_tc.dim[0], 0, 50 - 1, 1);
+      _xmpacc_array_t _xmpacc_ha_a = _xmpacc_a_a;
 #line 37 "samples/cyclic/sum_xmp.c"
-      for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += _xmpacc_s_i.step)
-        a[_XMPACC_LC(_xmpacc_a_a, 0, i)] = (0.5 + sin(0.37 * i)) + (0.25 * cos(1.3 * i));
+      double * restrict const _xmpacc_hp_a = a;
+      {
+#line 37 "samples/cyclic/sum_xmp.c"
+        _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_tc.dim[0], 0, 50 - 1, 1);
+#line 37 "samples/cyclic/sum_xmp.c"
+        for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += _xmpacc_s_i.step)
+          _xmpacc_hp_a[_XMPACC_LC(_xmpacc_ha_a, 0, i)] = (0.5 + sin(0.37 * i)) + (0.25 * cos(1.3 * i));
 
+      }
     }
   }
   {
     {
 #line 40 "samples/cyclic/sum_xmp.c"
-      long long _xmpacc_i0_i = 0;
+      _xmpacc_array_t _xmpacc_ha_b = _xmpacc_a_b;
 #line 40 "samples/cyclic/sum_xmp.c"
-      long long _xmpacc_st_i = 1;
-#line 40 "samples/cyclic/sum_xmp.c"
-      _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_pos(&_xmpacc_t_tb.dim[0], _xmpacc_i0_i, 50 - 1, _xmpacc_st_i);
-#line 40 "samples/cyclic/sum_xmp.c"
-      for (long long _xmpacc_p_i = _xmpacc_s_i.first; _xmpacc_p_i <= _xmpacc_s_i.last; _xmpacc_p_i++)
+      int * restrict const _xmpacc_hp_b = b;
       {
 #line 40 "samples/cyclic/sum_xmp.c"
-        i = _xmpacc_tdim_glb(&_xmpacc_t_tb.dim[0], _xmpacc_p_i);
+        long long _xmpacc_i0_i = 0;
 #line 40 "samples/cyclic/sum_xmp.c"
-        if (!_xmpacc_on_progression(i, _xmpacc_i0_i, _xmpacc_st_i))
+        long long _xmpacc_st_i = 1;
 #line 40 "samples/cyclic/sum_xmp.c"
-          continue;
-        b[_XMPACC_LC(_xmpacc_a_b, 0, i)] = 256 + (((i * 37) + 11) % 101);
-      }
+        _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_pos(&_xmpacc_t_tb.dim[0], _xmpacc_i0_i, 50 - 1, _xmpacc_st_i);
+#line 40 "samples/cyclic/sum_xmp.c"
+        for (long long _xmpacc_p_i = _xmpacc_s_i.first; _xmpacc_p_i <= _xmpacc_s_i.last; _xmpacc_p_i++)
+        {
+#line 40 "samples/cyclic/sum_xmp.c"
+          i = _xmpacc_tdim_glb(&_xmpacc_t_tb.dim[0], _xmpacc_p_i);
+#line 40 "samples/cyclic/sum_xmp.c"
+          if (!_xmpacc_on_progression(i, _xmpacc_i0_i, _xmpacc_st_i))
+#line 40 "samples/cyclic/sum_xmp.c"
+            continue;
+          _xmpacc_hp_b[_XMPACC_LC(_xmpacc_ha_b, 0, i)] = 256 + (((i * 37) + 11) % 101);
+        }
 
+      }
     }
   }
   {
     {
 #line 45 "samples/cyclic/sum_xmp.c"
-      _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_tc.dim[0], 50 - 1, 0, -1);
+      _xmpacc_array_t _xmpacc_ha_a = _xmpacc_a_a;
 #line 45 "samples/cyclic/sum_xmp.c"
-      for (i = _xmpacc_s_i.first; i >= _xmpacc_s_i.last; i += _xmpacc_s_i.step)
-        a[_XMPACC_LC(_xmpacc_a_a, 0, i)] = a[_XMPACC_LC(_xmpacc_a_a, 0, i)] * (1.0 + (0.01 * i));
+      double * restrict const _xmpacc_hp_a = a;
+      {
+#line 45 "samples/cyclic/sum_xmp.c"
+        _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_tc.dim[0], 50 - 1, 0, -1);
+#line 45 "samples/cyclic/sum_xmp.c"
+        for (i = _xmpacc_s_i.first; i >= _xmpacc_s_i.last; i += _xmpacc_s_i.step)
+          _xmpacc_hp_a[_XMPACC_LC(_xmpacc_ha_a, 0, i)] = _xmpacc_hp_a[_XMPACC_LC(_xmpacc_ha_a, 0, i)] * (1.0 + (0.01 * i));
 
+      }
     }
   }
   {
@@ -97,20 +115,26 @@ int main(void)
     _xmpacc_loop_reduce_begin(&_xmpacc_t_tc, (const int []){1}, &amin, 1, _XMPACC_TYPE(amin), 9);
     {
 #line 50 "samples/cyclic/sum_xmp.c"
-      _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_tc.dim[0], 0, 50 - 1, 1);
+      _xmpacc_array_t _xmpacc_ha_a = _xmpacc_a_a;
 #line 50 "samples/cyclic/sum_xmp.c"
-      for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += _xmpacc_s_i.step)
+      double * restrict const _xmpacc_hp_a = a;
       {
+#line 50 "samples/cyclic/sum_xmp.c"
+        _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_tc.dim[0], 0, 50 - 1, 1);
+#line 50 "samples/cyclic/sum_xmp.c"
+        for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += _xmpacc_s_i.step)
+        {
 #line 51 "samples/cyclic/sum_xmp.c"
-        s += a[_XMPACC_LC(_xmpacc_a_a, 0, i)];
-        if (a[_XMPACC_LC(_xmpacc_a_a, 0, i)] > amax)
+          s += _xmpacc_hp_a[_XMPACC_LC(_xmpacc_ha_a, 0, i)];
+          if (_xmpacc_hp_a[_XMPACC_LC(_xmpacc_ha_a, 0, i)] > amax)
 #line 52 "samples/cyclic/sum_xmp.c"
-          amax = a[_XMPACC_LC(_xmpacc_a_a, 0, i)];
-        if (a[_XMPACC_LC(_xmpacc_a_a, 0, i)] < amin)
+            amax = _xmpacc_hp_a[_XMPACC_LC(_xmpacc_ha_a, 0, i)];
+          if (_xmpacc_hp_a[_XMPACC_LC(_xmpacc_ha_a, 0, i)] < amin)
 #line 53 "samples/cyclic/sum_xmp.c"
-          amin = a[_XMPACC_LC(_xmpacc_a_a, 0, i)];
-      }
+            amin = _xmpacc_hp_a[_XMPACC_LC(_xmpacc_ha_a, 0, i)];
+        }
 
+      }
     }
 #line 50 "samples/cyclic/sum_xmp.c"
     _xmpacc_loop_reduce(&_xmpacc_t_tc, "sum_xmp.c:49", (const int []){1}, &s, 1, _XMPACC_TYPE(s), 1);
@@ -124,11 +148,17 @@ int main(void)
     _xmpacc_loop_reduce_begin(&_xmpacc_t_tc, (const int []){1}, &sub, 1, _XMPACC_TYPE(sub), 1);
     {
 #line 58 "samples/cyclic/sum_xmp.c"
-      _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_tc.dim[0], 5, (50 - 2) - 1, 1);
+      _xmpacc_array_t _xmpacc_ha_a = _xmpacc_a_a;
 #line 58 "samples/cyclic/sum_xmp.c"
-      for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += _xmpacc_s_i.step)
-        sub += a[_XMPACC_LC(_xmpacc_a_a, 0, i)];
+      double * restrict const _xmpacc_hp_a = a;
+      {
+#line 58 "samples/cyclic/sum_xmp.c"
+        _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_tc.dim[0], 5, (50 - 2) - 1, 1);
+#line 58 "samples/cyclic/sum_xmp.c"
+        for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += _xmpacc_s_i.step)
+          sub += _xmpacc_hp_a[_XMPACC_LC(_xmpacc_ha_a, 0, i)];
 
+      }
     }
 #line 58 "samples/cyclic/sum_xmp.c"
     _xmpacc_loop_reduce(&_xmpacc_t_tc, "sum_xmp.c:57", (const int []){1}, &sub, 1, _XMPACC_TYPE(sub), 1);
@@ -146,30 +176,36 @@ int main(void)
     _xmpacc_loop_reduce_begin(&_xmpacc_t_tb, (const int []){1}, &any_big, 1, _XMPACC_TYPE(any_big), 7);
     {
 #line 64 "samples/cyclic/sum_xmp.c"
-      long long _xmpacc_i0_i = 0;
+      _xmpacc_array_t _xmpacc_ha_b = _xmpacc_a_b;
 #line 64 "samples/cyclic/sum_xmp.c"
-      long long _xmpacc_st_i = 1;
-#line 64 "samples/cyclic/sum_xmp.c"
-      _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_pos(&_xmpacc_t_tb.dim[0], _xmpacc_i0_i, 50 - 1, _xmpacc_st_i);
-#line 64 "samples/cyclic/sum_xmp.c"
-      for (long long _xmpacc_p_i = _xmpacc_s_i.first; _xmpacc_p_i <= _xmpacc_s_i.last; _xmpacc_p_i++)
+      int * restrict const _xmpacc_hp_b = b;
       {
 #line 64 "samples/cyclic/sum_xmp.c"
-        i = _xmpacc_tdim_glb(&_xmpacc_t_tb.dim[0], _xmpacc_p_i);
+        long long _xmpacc_i0_i = 0;
 #line 64 "samples/cyclic/sum_xmp.c"
-        if (!_xmpacc_on_progression(i, _xmpacc_i0_i, _xmpacc_st_i))
+        long long _xmpacc_st_i = 1;
 #line 64 "samples/cyclic/sum_xmp.c"
-          continue;
+        _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_pos(&_xmpacc_t_tb.dim[0], _xmpacc_i0_i, 50 - 1, _xmpacc_st_i);
+#line 64 "samples/cyclic/sum_xmp.c"
+        for (long long _xmpacc_p_i = _xmpacc_s_i.first; _xmpacc_p_i <= _xmpacc_s_i.last; _xmpacc_p_i++)
         {
+#line 64 "samples/cyclic/sum_xmp.c"
+          i = _xmpacc_tdim_glb(&_xmpacc_t_tb.dim[0], _xmpacc_p_i);
+#line 64 "samples/cyclic/sum_xmp.c"
+          if (!_xmpacc_on_progression(i, _xmpacc_i0_i, _xmpacc_st_i))
+#line 64 "samples/cyclic/sum_xmp.c"
+            continue;
+          {
 #line 65 "samples/cyclic/sum_xmp.c"
-          band &= b[_XMPACC_LC(_xmpacc_a_b, 0, i)];
-          bor |= b[_XMPACC_LC(_xmpacc_a_b, 0, i)];
-          bxor ^= b[_XMPACC_LC(_xmpacc_a_b, 0, i)];
-          all_pos = all_pos && (b[_XMPACC_LC(_xmpacc_a_b, 0, i)] > 0);
-          any_big = any_big || (b[_XMPACC_LC(_xmpacc_a_b, 0, i)] > 400);
+            band &= _xmpacc_hp_b[_XMPACC_LC(_xmpacc_ha_b, 0, i)];
+            bor |= _xmpacc_hp_b[_XMPACC_LC(_xmpacc_ha_b, 0, i)];
+            bxor ^= _xmpacc_hp_b[_XMPACC_LC(_xmpacc_ha_b, 0, i)];
+            all_pos = all_pos && (_xmpacc_hp_b[_XMPACC_LC(_xmpacc_ha_b, 0, i)] > 0);
+            any_big = any_big || (_xmpacc_hp_b[_XMPACC_LC(_xmpacc_ha_b, 0, i)] > 400);
+          }
         }
-      }
 
+      }
     }
 #line 64 "samples/cyclic/sum_xmp.c"
     _xmpacc_loop_reduce(&_xmpacc_t_tb, "sum_xmp.c:62", (const int []){1}, &band, 1, _XMPACC_TYPE(band), 3);
@@ -187,23 +223,29 @@ int main(void)
     _xmpacc_loop_reduce_begin(&_xmpacc_t_tb, (const int []){1}, &prod, 1, _XMPACC_TYPE(prod), 2);
     {
 #line 74 "samples/cyclic/sum_xmp.c"
-      long long _xmpacc_i0_i = 0;
+      _xmpacc_array_t _xmpacc_ha_b = _xmpacc_a_b;
 #line 74 "samples/cyclic/sum_xmp.c"
-      long long _xmpacc_st_i = 1;
-#line 74 "samples/cyclic/sum_xmp.c"
-      _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_pos(&_xmpacc_t_tb.dim[0], _xmpacc_i0_i, 12 - 1, _xmpacc_st_i);
-#line 74 "samples/cyclic/sum_xmp.c"
-      for (long long _xmpacc_p_i = _xmpacc_s_i.first; _xmpacc_p_i <= _xmpacc_s_i.last; _xmpacc_p_i++)
+      int * restrict const _xmpacc_hp_b = b;
       {
 #line 74 "samples/cyclic/sum_xmp.c"
-        i = _xmpacc_tdim_glb(&_xmpacc_t_tb.dim[0], _xmpacc_p_i);
+        long long _xmpacc_i0_i = 0;
 #line 74 "samples/cyclic/sum_xmp.c"
-        if (!_xmpacc_on_progression(i, _xmpacc_i0_i, _xmpacc_st_i))
+        long long _xmpacc_st_i = 1;
 #line 74 "samples/cyclic/sum_xmp.c"
-          continue;
-        prod *= (b[_XMPACC_LC(_xmpacc_a_b, 0, i)] % 3) + 1;
-      }
+        _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_pos(&_xmpacc_t_tb.dim[0], _xmpacc_i0_i, 12 - 1, _xmpacc_st_i);
+#line 74 "samples/cyclic/sum_xmp.c"
+        for (long long _xmpacc_p_i = _xmpacc_s_i.first; _xmpacc_p_i <= _xmpacc_s_i.last; _xmpacc_p_i++)
+        {
+#line 74 "samples/cyclic/sum_xmp.c"
+          i = _xmpacc_tdim_glb(&_xmpacc_t_tb.dim[0], _xmpacc_p_i);
+#line 74 "samples/cyclic/sum_xmp.c"
+          if (!_xmpacc_on_progression(i, _xmpacc_i0_i, _xmpacc_st_i))
+#line 74 "samples/cyclic/sum_xmp.c"
+            continue;
+          prod *= (_xmpacc_hp_b[_XMPACC_LC(_xmpacc_ha_b, 0, i)] % 3) + 1;
+        }
 
+      }
     }
 #line 74 "samples/cyclic/sum_xmp.c"
     _xmpacc_loop_reduce(&_xmpacc_t_tb, "sum_xmp.c:73", (const int []){1}, &prod, 1, _XMPACC_TYPE(prod), 2);
@@ -213,23 +255,29 @@ int main(void)
     _xmpacc_loop_reduce_begin(&_xmpacc_t_tb, (const int []){1}, &step_sum, 1, _XMPACC_TYPE(step_sum), 1);
     {
 #line 79 "samples/cyclic/sum_xmp.c"
-      long long _xmpacc_i0_i = 0;
+      _xmpacc_array_t _xmpacc_ha_b = _xmpacc_a_b;
 #line 79 "samples/cyclic/sum_xmp.c"
-      long long _xmpacc_st_i = 3;
-#line 79 "samples/cyclic/sum_xmp.c"
-      _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_pos(&_xmpacc_t_tb.dim[0], _xmpacc_i0_i, 50 - 1, _xmpacc_st_i);
-#line 79 "samples/cyclic/sum_xmp.c"
-      for (long long _xmpacc_p_i = _xmpacc_s_i.first; _xmpacc_p_i <= _xmpacc_s_i.last; _xmpacc_p_i++)
+      int * restrict const _xmpacc_hp_b = b;
       {
 #line 79 "samples/cyclic/sum_xmp.c"
-        i = _xmpacc_tdim_glb(&_xmpacc_t_tb.dim[0], _xmpacc_p_i);
+        long long _xmpacc_i0_i = 0;
 #line 79 "samples/cyclic/sum_xmp.c"
-        if (!_xmpacc_on_progression(i, _xmpacc_i0_i, _xmpacc_st_i))
+        long long _xmpacc_st_i = 3;
 #line 79 "samples/cyclic/sum_xmp.c"
-          continue;
-        step_sum += b[_XMPACC_LC(_xmpacc_a_b, 0, i)];
-      }
+        _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_pos(&_xmpacc_t_tb.dim[0], _xmpacc_i0_i, 50 - 1, _xmpacc_st_i);
+#line 79 "samples/cyclic/sum_xmp.c"
+        for (long long _xmpacc_p_i = _xmpacc_s_i.first; _xmpacc_p_i <= _xmpacc_s_i.last; _xmpacc_p_i++)
+        {
+#line 79 "samples/cyclic/sum_xmp.c"
+          i = _xmpacc_tdim_glb(&_xmpacc_t_tb.dim[0], _xmpacc_p_i);
+#line 79 "samples/cyclic/sum_xmp.c"
+          if (!_xmpacc_on_progression(i, _xmpacc_i0_i, _xmpacc_st_i))
+#line 79 "samples/cyclic/sum_xmp.c"
+            continue;
+          step_sum += _xmpacc_hp_b[_XMPACC_LC(_xmpacc_ha_b, 0, i)];
+        }
 
+      }
     }
 #line 79 "samples/cyclic/sum_xmp.c"
     _xmpacc_loop_reduce(&_xmpacc_t_tb, "sum_xmp.c:78", (const int []){1}, &step_sum, 1, _XMPACC_TYPE(step_sum), 1);
@@ -238,23 +286,29 @@ int main(void)
     _xmpacc_loop_reduce_begin(&_xmpacc_t_tb, (const int []){1}, &wsum, 1, _XMPACC_TYPE(wsum), 1);
     {
 #line 82 "samples/cyclic/sum_xmp.c"
-      long long _xmpacc_i0_i = 50 - 1;
+      _xmpacc_array_t _xmpacc_ha_b = _xmpacc_a_b;
 #line 82 "samples/cyclic/sum_xmp.c"
-      long long _xmpacc_st_i = -2;
-#line 82 "samples/cyclic/sum_xmp.c"
-      _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_pos(&_xmpacc_t_tb.dim[0], _xmpacc_i0_i, 0, _xmpacc_st_i);
-#line 82 "samples/cyclic/sum_xmp.c"
-      for (long long _xmpacc_p_i = _xmpacc_s_i.first; _xmpacc_p_i >= _xmpacc_s_i.last; _xmpacc_p_i--)
+      int * restrict const _xmpacc_hp_b = b;
       {
 #line 82 "samples/cyclic/sum_xmp.c"
-        i = _xmpacc_tdim_glb(&_xmpacc_t_tb.dim[0], _xmpacc_p_i);
+        long long _xmpacc_i0_i = 50 - 1;
 #line 82 "samples/cyclic/sum_xmp.c"
-        if (!_xmpacc_on_progression(i, _xmpacc_i0_i, _xmpacc_st_i))
+        long long _xmpacc_st_i = -2;
 #line 82 "samples/cyclic/sum_xmp.c"
-          continue;
-        wsum += ((long) i) * b[_XMPACC_LC(_xmpacc_a_b, 0, i)];
-      }
+        _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_pos(&_xmpacc_t_tb.dim[0], _xmpacc_i0_i, 0, _xmpacc_st_i);
+#line 82 "samples/cyclic/sum_xmp.c"
+        for (long long _xmpacc_p_i = _xmpacc_s_i.first; _xmpacc_p_i >= _xmpacc_s_i.last; _xmpacc_p_i--)
+        {
+#line 82 "samples/cyclic/sum_xmp.c"
+          i = _xmpacc_tdim_glb(&_xmpacc_t_tb.dim[0], _xmpacc_p_i);
+#line 82 "samples/cyclic/sum_xmp.c"
+          if (!_xmpacc_on_progression(i, _xmpacc_i0_i, _xmpacc_st_i))
+#line 82 "samples/cyclic/sum_xmp.c"
+            continue;
+          wsum += ((long) i) * _xmpacc_hp_b[_XMPACC_LC(_xmpacc_ha_b, 0, i)];
+        }
 
+      }
     }
 #line 82 "samples/cyclic/sum_xmp.c"
     _xmpacc_loop_reduce(&_xmpacc_t_tb, "sum_xmp.c:81", (const int []){1}, &wsum, 1, _XMPACC_TYPE(wsum), 1);
@@ -262,35 +316,47 @@ int main(void)
   {
     {
 #line 87 "samples/cyclic/sum_xmp.c"
-      _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_tc.dim[0], 0, 50 - 1, 1);
+      _xmpacc_array_t _xmpacc_ha_a = _xmpacc_a_a;
 #line 87 "samples/cyclic/sum_xmp.c"
-      for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += _xmpacc_s_i.step)
-        if (a[_XMPACC_LC(_xmpacc_a_a, 0, i)] > 1.0)
+      double * restrict const _xmpacc_hp_a = a;
+      {
+#line 87 "samples/cyclic/sum_xmp.c"
+        _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_tc.dim[0], 0, 50 - 1, 1);
+#line 87 "samples/cyclic/sum_xmp.c"
+        for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += _xmpacc_s_i.step)
+          if (_xmpacc_hp_a[_XMPACC_LC(_xmpacc_ha_a, 0, i)] > 1.0)
 #line 88 "samples/cyclic/sum_xmp.c"
-        cnt++;
+          cnt++;
 
+      }
     }
   }
   {
     {
 #line 90 "samples/cyclic/sum_xmp.c"
-      long long _xmpacc_i0_i = 0;
+      _xmpacc_array_t _xmpacc_ha_b = _xmpacc_a_b;
 #line 90 "samples/cyclic/sum_xmp.c"
-      long long _xmpacc_st_i = 1;
-#line 90 "samples/cyclic/sum_xmp.c"
-      _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_pos(&_xmpacc_t_tb.dim[0], _xmpacc_i0_i, 50 - 1, _xmpacc_st_i);
-#line 90 "samples/cyclic/sum_xmp.c"
-      for (long long _xmpacc_p_i = _xmpacc_s_i.first; _xmpacc_p_i <= _xmpacc_s_i.last; _xmpacc_p_i++)
+      int * restrict const _xmpacc_hp_b = b;
       {
 #line 90 "samples/cyclic/sum_xmp.c"
-        i = _xmpacc_tdim_glb(&_xmpacc_t_tb.dim[0], _xmpacc_p_i);
+        long long _xmpacc_i0_i = 0;
 #line 90 "samples/cyclic/sum_xmp.c"
-        if (!_xmpacc_on_progression(i, _xmpacc_i0_i, _xmpacc_st_i))
+        long long _xmpacc_st_i = 1;
 #line 90 "samples/cyclic/sum_xmp.c"
-          continue;
-        hist[(b[_XMPACC_LC(_xmpacc_a_b, 0, i)] / 7) % 5]++;
-      }
+        _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_pos(&_xmpacc_t_tb.dim[0], _xmpacc_i0_i, 50 - 1, _xmpacc_st_i);
+#line 90 "samples/cyclic/sum_xmp.c"
+        for (long long _xmpacc_p_i = _xmpacc_s_i.first; _xmpacc_p_i <= _xmpacc_s_i.last; _xmpacc_p_i++)
+        {
+#line 90 "samples/cyclic/sum_xmp.c"
+          i = _xmpacc_tdim_glb(&_xmpacc_t_tb.dim[0], _xmpacc_p_i);
+#line 90 "samples/cyclic/sum_xmp.c"
+          if (!_xmpacc_on_progression(i, _xmpacc_i0_i, _xmpacc_st_i))
+#line 90 "samples/cyclic/sum_xmp.c"
+            continue;
+          hist[(_xmpacc_hp_b[_XMPACC_LC(_xmpacc_ha_b, 0, i)] / 7) % 5]++;
+        }
 
+      }
     }
   }
 #line 93 "samples/cyclic/sum_xmp.c"
@@ -313,25 +379,31 @@ int main(void)
     _xmpacc_loop_reduce_begin(&_xmpacc_t_tb, (const int []){1}, &big, 1, _XMPACC_TYPE(big), 1);
     {
 #line 102 "samples/cyclic/sum_xmp.c"
-      long long _xmpacc_i0_i = 0;
+      _xmpacc_array_t _xmpacc_ha_b = _xmpacc_a_b;
 #line 102 "samples/cyclic/sum_xmp.c"
-      long long _xmpacc_st_i = 1;
-#line 102 "samples/cyclic/sum_xmp.c"
-      _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_pos(&_xmpacc_t_tb.dim[0], _xmpacc_i0_i, 50 - 1, _xmpacc_st_i);
-#line 102 "samples/cyclic/sum_xmp.c"
-      for (long long _xmpacc_p_i = _xmpacc_s_i.first; _xmpacc_p_i <= _xmpacc_s_i.last; _xmpacc_p_i++)
+      int * restrict const _xmpacc_hp_b = b;
       {
 #line 102 "samples/cyclic/sum_xmp.c"
-        i = _xmpacc_tdim_glb(&_xmpacc_t_tb.dim[0], _xmpacc_p_i);
+        long long _xmpacc_i0_i = 0;
 #line 102 "samples/cyclic/sum_xmp.c"
-        if (!_xmpacc_on_progression(i, _xmpacc_i0_i, _xmpacc_st_i))
+        long long _xmpacc_st_i = 1;
 #line 102 "samples/cyclic/sum_xmp.c"
-          continue;
-        if ((3 * b[_XMPACC_LC(_xmpacc_a_b, 0, i)]) > scale)
+        _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_pos(&_xmpacc_t_tb.dim[0], _xmpacc_i0_i, 50 - 1, _xmpacc_st_i);
+#line 102 "samples/cyclic/sum_xmp.c"
+        for (long long _xmpacc_p_i = _xmpacc_s_i.first; _xmpacc_p_i <= _xmpacc_s_i.last; _xmpacc_p_i++)
+        {
+#line 102 "samples/cyclic/sum_xmp.c"
+          i = _xmpacc_tdim_glb(&_xmpacc_t_tb.dim[0], _xmpacc_p_i);
+#line 102 "samples/cyclic/sum_xmp.c"
+          if (!_xmpacc_on_progression(i, _xmpacc_i0_i, _xmpacc_st_i))
+#line 102 "samples/cyclic/sum_xmp.c"
+            continue;
+          if ((3 * _xmpacc_hp_b[_XMPACC_LC(_xmpacc_ha_b, 0, i)]) > scale)
 #line 103 "samples/cyclic/sum_xmp.c"
-          big++;
-      }
+            big++;
+        }
 
+      }
     }
 #line 102 "samples/cyclic/sum_xmp.c"
     _xmpacc_loop_reduce(&_xmpacc_t_tb, "sum_xmp.c:101", (const int []){1}, &big, 1, _XMPACC_TYPE(big), 1);

@@ -10,9 +10,9 @@ static _xmpacc_nodes_t _xmpacc_n_p;
 static _xmpacc_template_t _xmpacc_t_tr;
 static _xmpacc_template_t _xmpacc_t_tc;
 static _xmpacc_template_t _xmpacc_t_tt;
-static _xmpacc_array_t _xmpacc_a_a;
-static _xmpacc_array_t _xmpacc_a_c;
-static _xmpacc_array_t _xmpacc_a_t;
+_xmpacc_array_t _xmpacc_a_a;
+_xmpacc_array_t _xmpacc_a_c;
+_xmpacc_array_t _xmpacc_a_t;
 
 #line 18 "samples/transpose/transpose_xmp.c"
 double *a;
@@ -21,7 +21,7 @@ double *c;
 #line 18 "samples/transpose/transpose_xmp.c"
 double *t;
 #line 23 "samples/transpose/transpose_xmp.c"
-int _xmpacc_user_main(void)
+int main(void)
 {
   int i;
 #line 25 "samples/transpose/transpose_xmp.c"
@@ -31,25 +31,37 @@ int _xmpacc_user_main(void)
   double corner;
   {
     {
-      _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_tr.dim[0], 0, 64 - 1, 1);
+      _xmpacc_array_t _xmpacc_ha_a = _xmpacc_a_a;
 #line 29 "samples/transpose/transpose_xmp.c"
-      for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += _xmpacc_s_i.step)
-        for (j = 0; j < 48; j++)
-        a[_XMPACC_AT2(_xmpacc_a_a, _XMPACC_L(_xmpacc_a_a, 0, i), _XMPACC_L(_xmpacc_a_a, 1, j))] = ((((i * 7) + (j * 3)) % 17) * 0.5) - 2.0;
+      double * restrict const _xmpacc_hp_a = a;
+      {
+#line 29 "samples/transpose/transpose_xmp.c"
+        _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_tr.dim[0], 0, 64 - 1, 1);
+#line 29 "samples/transpose/transpose_xmp.c"
+        for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
+          for (j = 0; j < 48; j++)
+          _xmpacc_hp_a[_XMPACC_AT2(_xmpacc_ha_a, _XMPACC_L(_xmpacc_ha_a, 0, i), _XMPACC_L(_xmpacc_ha_a, 1, j))] = ((((i * 7) + (j * 3)) % 17) * 0.5) - 2.0;
 
 
+      }
     }
   }
   {
     {
 #line 35 "samples/transpose/transpose_xmp.c"
-      _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_tr.dim[0], 0, 64 - 1, 1);
+      _xmpacc_array_t _xmpacc_ha_a = _xmpacc_a_a;
 #line 35 "samples/transpose/transpose_xmp.c"
-      for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += _xmpacc_s_i.step)
-        for (j = 1; j < 48; j++)
-        a[_XMPACC_AT2(_xmpacc_a_a, _XMPACC_L(_xmpacc_a_a, 0, i), _XMPACC_L(_xmpacc_a_a, 1, j))] += a[_XMPACC_AT2(_xmpacc_a_a, _XMPACC_L(_xmpacc_a_a, 0, i), _XMPACC_L(_xmpacc_a_a, 1, j - 1))];
+      double * restrict const _xmpacc_hp_a = a;
+      {
+#line 35 "samples/transpose/transpose_xmp.c"
+        _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_tr.dim[0], 0, 64 - 1, 1);
+#line 35 "samples/transpose/transpose_xmp.c"
+        for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
+          for (j = 1; j < 48; j++)
+          _xmpacc_hp_a[_XMPACC_AT2(_xmpacc_ha_a, _XMPACC_L(_xmpacc_ha_a, 0, i), _XMPACC_L(_xmpacc_ha_a, 1, j))] += _xmpacc_hp_a[_XMPACC_AT2(_xmpacc_ha_a, _XMPACC_L(_xmpacc_ha_a, 0, i), _XMPACC_L(_xmpacc_ha_a, 1, j - 1))];
 
 
+      }
     }
   }
 #line 41 "samples/transpose/transpose_xmp.c"
@@ -57,13 +69,19 @@ int _xmpacc_user_main(void)
   {
     {
 #line 45 "samples/transpose/transpose_xmp.c"
-      _xmpacc_sched_t _xmpacc_s_j = _xmpacc_schedule(&_xmpacc_t_tc.dim[1], 0, 48 - 1, 1);
+      _xmpacc_array_t _xmpacc_ha_c = _xmpacc_a_c;
 #line 45 "samples/transpose/transpose_xmp.c"
-      for (j = _xmpacc_s_j.first; j <= _xmpacc_s_j.last; j += _xmpacc_s_j.step)
-        for (i = 1; i < 64; i++)
-        c[_XMPACC_AT2(_xmpacc_a_c, _XMPACC_L(_xmpacc_a_c, 0, i), _XMPACC_L(_xmpacc_a_c, 1, j))] = (0.5 * c[_XMPACC_AT2(_xmpacc_a_c, _XMPACC_L(_xmpacc_a_c, 0, i), _XMPACC_L(_xmpacc_a_c, 1, j))]) + (0.5 * c[_XMPACC_AT2(_xmpacc_a_c, _XMPACC_L(_xmpacc_a_c, 0, i - 1), _XMPACC_L(_xmpacc_a_c, 1, j))]);
+      double * restrict const _xmpacc_hp_c = c;
+      {
+#line 45 "samples/transpose/transpose_xmp.c"
+        _xmpacc_sched_t _xmpacc_s_j = _xmpacc_schedule(&_xmpacc_t_tc.dim[1], 0, 48 - 1, 1);
+#line 45 "samples/transpose/transpose_xmp.c"
+        for (j = _xmpacc_s_j.first; j <= _xmpacc_s_j.last; j += 1)
+          for (i = 1; i < 64; i++)
+          _xmpacc_hp_c[_XMPACC_AT2(_xmpacc_ha_c, _XMPACC_L(_xmpacc_ha_c, 0, i), _XMPACC_L(_xmpacc_ha_c, 1, j))] = (0.5 * _xmpacc_hp_c[_XMPACC_AT2(_xmpacc_ha_c, _XMPACC_L(_xmpacc_ha_c, 0, i), _XMPACC_L(_xmpacc_ha_c, 1, j))]) + (0.5 * _xmpacc_hp_c[_XMPACC_AT2(_xmpacc_ha_c, _XMPACC_L(_xmpacc_ha_c, 0, i - 1), _XMPACC_L(_xmpacc_ha_c, 1, j))]);
 
 
+      }
     }
   }
   {
@@ -71,7 +89,7 @@ int _xmpacc_user_main(void)
 #line 51 "samples/transpose/transpose_xmp.c"
       _xmpacc_sched_t _xmpacc_s__xmpacc_g0 = _xmpacc_schedule(&_xmpacc_t_tc.dim[0], 0, 0 + ((64 - 1) * 1), 1);
 #line 51 "samples/transpose/transpose_xmp.c"
-      for (long long _xmpacc_g0 = _xmpacc_s__xmpacc_g0.first; _xmpacc_g0 <= _xmpacc_s__xmpacc_g0.last; _xmpacc_g0 += _xmpacc_s__xmpacc_g0.step)
+      for (long long _xmpacc_g0 = _xmpacc_s__xmpacc_g0.first; _xmpacc_g0 <= _xmpacc_s__xmpacc_g0.last; _xmpacc_g0 += 1)
       {
 #line 51 "samples/transpose/transpose_xmp.c"
         long long _xmpacc_i0 = _xmpacc_g0 - 0;
@@ -79,7 +97,7 @@ int _xmpacc_user_main(void)
 #line 51 "samples/transpose/transpose_xmp.c"
           _xmpacc_sched_t _xmpacc_s__xmpacc_g1 = _xmpacc_schedule(&_xmpacc_t_tc.dim[1], 0, 0 + ((48 - 1) * 1), 1);
 #line 51 "samples/transpose/transpose_xmp.c"
-          for (long long _xmpacc_g1 = _xmpacc_s__xmpacc_g1.first; _xmpacc_g1 <= _xmpacc_s__xmpacc_g1.last; _xmpacc_g1 += _xmpacc_s__xmpacc_g1.step)
+          for (long long _xmpacc_g1 = _xmpacc_s__xmpacc_g1.first; _xmpacc_g1 <= _xmpacc_s__xmpacc_g1.last; _xmpacc_g1 += 1)
           {
 #line 51 "samples/transpose/transpose_xmp.c"
             long long _xmpacc_i1 = _xmpacc_g1 - 0;
@@ -102,13 +120,19 @@ int _xmpacc_user_main(void)
     _xmpacc_loop_reduce_begin(&_xmpacc_t_tt, (const int []){1, 0}, &sum, 1, _XMPACC_TYPE(sum), 1);
     {
 #line 60 "samples/transpose/transpose_xmp.c"
-      _xmpacc_sched_t _xmpacc_s_j = _xmpacc_schedule(&_xmpacc_t_tt.dim[0], 0, 48 - 1, 1);
+      _xmpacc_array_t _xmpacc_ha_t = _xmpacc_a_t;
 #line 60 "samples/transpose/transpose_xmp.c"
-      for (j = _xmpacc_s_j.first; j <= _xmpacc_s_j.last; j += _xmpacc_s_j.step)
-        for (i = 0; i < 64; i++)
-        sum += ((j + 1) * (i + 2)) * t[_XMPACC_AT2(_xmpacc_a_t, _XMPACC_L(_xmpacc_a_t, 0, j), _XMPACC_L(_xmpacc_a_t, 1, i))];
+      double * restrict const _xmpacc_hp_t = t;
+      {
+#line 60 "samples/transpose/transpose_xmp.c"
+        _xmpacc_sched_t _xmpacc_s_j = _xmpacc_schedule(&_xmpacc_t_tt.dim[0], 0, 48 - 1, 1);
+#line 60 "samples/transpose/transpose_xmp.c"
+        for (j = _xmpacc_s_j.first; j <= _xmpacc_s_j.last; j += 1)
+          for (i = 0; i < 64; i++)
+          sum += ((j + 1) * (i + 2)) * _xmpacc_hp_t[_XMPACC_AT2(_xmpacc_ha_t, _XMPACC_L(_xmpacc_ha_t, 0, j), _XMPACC_L(_xmpacc_ha_t, 1, i))];
 
 
+      }
     }
 #line 60 "samples/transpose/transpose_xmp.c"
     _xmpacc_loop_reduce(&_xmpacc_t_tt, "transpose_xmp.c:59", (const int []){1, 0}, &sum, 1, _XMPACC_TYPE(sum), 1);
@@ -125,7 +149,7 @@ int _xmpacc_user_main(void)
 }
 
 
-void _xmpacc_init_transpose_xmp_c(void)
+static void _xmpacc_init_transpose_xmp_c(void)
 {
 #line 11 "samples/transpose/transpose_xmp.c"
   _xmpacc_nodes_init(&_xmpacc_n_p, "transpose_xmp.c:11", "p", 1, (const int []){-1});
@@ -143,3 +167,6 @@ void _xmpacc_init_transpose_xmp_c(void)
 
 
 
+
+/* this file's record for the link step and the runtime: start-up function, kernels */
+#include "transpose_xmp.record.h"

@@ -16,6 +16,8 @@ indices that are off the loop's progression.  A margin nest is run once per cell
 
 from __future__ import annotations
 
+import re
+
 from pycparser import c_ast
 
 from xmpacc import cbuild
@@ -90,10 +92,24 @@ class NestBuilder:
         cmp = "<=" if info.upward else ">="
         text = (decls + sched_text(d, info, dim) +
                 f"for ({_declared_type(info)}{v} = _xmpacc_s_{v}.first; {v} {cmp} _xmpacc_s_{v}.last; "
-                f"{v} += _xmpacc_s_{v}.step) ;")
+                f"{v} += {self._step(info, d)}) ;")
         items = cbuild.stmts(text, node.coord)
         items[-1].stmt = node.stmt
         return c_ast.Compound(items, node.coord)
+
+    def _step(self, info: CanonicalLoop, d: DimSched) -> str:
+        """A constant step where the schedule keeps the loop's own (every dimension but a
+        cyclic one): cc can count the iterations and vectorise (hoist.py)."""
+        if _constant_step(info.step) and not _is_cyclic(self.target, d.tdim):
+            return info.step
+        return f"_xmpacc_s_{info.var}.step"
+
+
+_CONSTANT_STEP = re.compile(r"-?\(?\d+\)?")
+
+
+def _constant_step(step: str) -> bool:
+    return _CONSTANT_STEP.fullmatch(step.replace(" ", "")) is not None
 
 
 def distributed_for(node: c_ast.For, info: CanonicalLoop, tmpl: TemplateSym, tdim: int) -> c_ast.Compound:
@@ -118,6 +134,13 @@ def _declared_type(info: CanonicalLoop) -> str:
         return ""
     t = info.declared.type
     return " ".join(getattr(t.type, "names", ["long long"])) + " "
+
+
+def _is_cyclic(target: TemplateSym | NodesSym, tdim: int) -> bool:
+    if not isinstance(target, TemplateSym):
+        return False
+    assert target.distribute is not None
+    return target.distribute.formats[tdim].kind == "cyclic"
 
 
 def _is_block_cyclic(target: TemplateSym | NodesSym, tdim: int) -> bool:

@@ -34,6 +34,7 @@ from xmpacc.directives.exprs import negate
 from xmpacc.passes import acc_nest, locations
 from xmpacc.passes.attach import pragma_id
 from xmpacc.passes.canonical import canonical
+from xmpacc.passes.hoist import hoist
 from xmpacc.passes.loopnest import NestBuilder
 from xmpacc.passes.loopnest import control_var as _control_var
 from xmpacc.passes.loopnest import nested_for as _nested_for
@@ -184,9 +185,18 @@ class _LoopLowering(ScopedWalker):
             nests = self._peel_and_wait(loop, node, target, indices, offsets, number)
         else:
             nests = [self._nest(loop, node, target, indices, offsets, mode, widths, number)]
+        nests = [hoist(n, self._elem_type, self._fixed) for n in nests]
         if isinstance(target, TemplateSym):
             self.ctx.info.append(facts.loop(loop, target, indices))
         return c_ast.Compound(decls + before + nests + after, node.coord)
+
+    def _elem_type(self, name: str) -> c_ast.Node | None:
+        sym = self.scope.find_array(name)
+        return None if sym is None else sym.elem_type
+
+    def _fixed(self, name: str) -> bool:
+        sym = self.scope.find_array(name)
+        return sym is not None and not sym.is_pointer and not sym.is_param
 
     def _nest(self, loop: xd.Loop, node: c_ast.For, target: TemplateSym | NodesSym, indices: dict[str, int],
               offsets: dict[str, str | None], mode: str, widths: dict[int, xd.LoopWidth], number: int) -> c_ast.Node:

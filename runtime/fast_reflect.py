@@ -1,0 +1,201 @@
+"""reflect's steady state without Python: persistent requests started from C.
+
+A ``reflect (a)`` runs every time step, and through the general path (reflect.py) each
+call crosses from C into Python (ctypes), looks up the plan and builds its requests:
+about 10-15 us even with no neighbour, more than the exchange itself for small shadows.
+After the second general reflect of an array (widths as declared, blocking) the runtime
+binds each step of its plan to MPI persistent requests on the array's own buffer (a
+contiguous slab as bytes, any other through an MPI subarray type: nothing is packed) and
+hands them to the program's glue (templates/glue.c.j2, ``_xmpacc_fast_reflect_set``).
+Later calls of ``_xmpacc_reflect`` for that descriptor run in C: ``MPI_Startall`` and
+``MPI_Waitall`` per step, through the function pointers of the MPI library that mpi4py
+uses.  The runtime keeps owning MPI: initialisation, communicators, plans, freeing.
+
+The general path keeps what the fast path does not cover: explicit widths (``/periodic/``),
+full shadows, ``async``, ``acc``, ``orthogonal``, profiled and checked runs (every call is
+seen there).  A plan is dropped when its array is released or aligned again, and the C
+side also compares the descriptor's buffer with the one the requests were bound to.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import sys
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .arrays import DistArray
+from .reflect import _active
+
+_MAXDIM = 7
+
+
+class CFastReflect(ctypes.Structure):
+    """_xmpacc_fast_reflect_t of templates/glue.c.j2."""
+
+    _fields_ = [("base", ctypes.c_void_p), ("nrounds", ctypes.c_int), ("count", ctypes.c_int * _MAXDIM),
+                ("requests", ctypes.c_void_p * _MAXDIM), ("statuses", ctypes.c_void_p),
+                ("startall", ctypes.c_void_p), ("waitall", ctypes.c_void_p), ("calls", ctypes.c_longlong)]
+
+
+@dataclass
+class FastPlan:
+    """One array's persistent requests and what keeps them valid."""
+
+    c: CFastReflect
+    requests: list[Any]                       # mpi4py Prequest objects
+    keep: list[Any] = field(default_factory=list)
+    sent: int = 0                             # bytes per call (runtime counters)
+    received: int = 0
+
+    def free(self) -> None:
+        for r in self.requests:
+            r.Free()
+        for k in self.keep:
+            if hasattr(k, "Free") and not isinstance(k, np.ndarray):
+                k.Free()
+        self.requests, self.keep = [], []
+
+
+def contiguous_offset(shape: list[int], starts: list[int], sizes: list[int]) -> int | None:
+    """The flat offset of a box of a row-major array when its elements are one run, else
+    None: the dimensions before the last partial one must have one index each."""
+    if any(n == 0 for n in sizes):
+        return 0
+    partial = [d for d in range(len(sizes)) if sizes[d] != shape[d]]
+    if partial and any(sizes[d] != 1 for d in range(partial[-1])):
+        return None
+    return int(np.ravel_multi_index(starts, shape))
+
+
+def _message(view: np.ndarray, region: tuple[Any, ...], keep: list[Any]) -> tuple[list[Any], int] | None:
+    """An MPI message naming the slab in place: bytes of a contiguous run, else a subarray."""
+    from mpi4py import MPI
+
+    if any(not isinstance(s, slice) for s in region):
+        return None
+    shape = list(view.shape)
+    starts = [s.start for s in region] + [0]
+    sizes = [max(s.stop - s.start, 0) for s in region] + [shape[-1]]
+    nbytes = int(np.prod(sizes))
+    flat = view.reshape(-1)
+    offset = contiguous_offset(shape, starts, sizes)
+    if offset is not None:
+        return [flat[offset: offset + nbytes], MPI.BYTE], nbytes
+    dtype = MPI.BYTE.Create_subarray(shape, sizes, starts).Commit()
+    keep.append(dtype)
+    return [flat, 1, dtype], nbytes
+
+
+class FastReflectRuntime:
+    """Mixed into api.Runtime: offers plans to the glue and keeps them in step."""
+
+    arrays: dict[int, DistArray]
+    stats: dict[str, int]
+    fast_lib: Any = None
+    fast_plans: dict[int, FastPlan]
+
+    def _fast_init(self, lib: Any) -> None:
+        """Called by the launcher for plain runs (not profiled, not checked)."""
+        from mpi4py import MPI
+
+        try:
+            mpi = ctypes.CDLL(MPI.__file__)
+            self._fast_calls = (ctypes.cast(mpi.MPI_Startall, ctypes.c_void_p).value,
+                                ctypes.cast(mpi.MPI_Waitall, ctypes.c_void_p).value)
+            lib._xmpacc_fast_reflect_set.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
+            lib._xmpacc_fast_reflect_set.restype = ctypes.c_int
+            self._fast_paused_flag = ctypes.c_int.in_dll(lib, "_xmpacc_fast_paused")
+        except (AttributeError, OSError, ValueError):
+            return   # an MPI library without these symbols: the general path only
+        self.fast_lib = lib
+        self.fast_plans = {}
+
+    def _fast_pause(self, paused: bool) -> None:
+        """Inside ``async`` every reflect goes through the general path (non-blocking)."""
+        if self.fast_lib is not None:
+            self._fast_paused_flag.value = int(paused)
+
+    def _fast_offer(self, ptr: int, arr: DistArray, widths: Any) -> None:
+        if self.fast_lib is None or widths is not None or ptr in self.fast_plans or ptr not in self.arrays:
+            return   # (a copy of a descriptor, in a structure passed by value: general path)
+        if getattr(self, "asyncs", None) is not None and self.asyncs.active:
+            return
+        seen = self.__dict__.setdefault("fast_seen", {})
+        if seen.get(ptr) is not arr:   # its first reflect: an array aligned anew at every call of
+            seen[ptr] = arr            # a function, reflected once there, never gets requests
+            return
+        plan = arr.reflect_plans.get((None, False))
+        if plan is None or any(s[0] != "exchange" for s in plan):
+            return
+        built = self._fast_build(arr, [s for s in plan if _active(s)])
+        if built is None:
+            return
+        if not self.fast_lib._xmpacc_fast_reflect_set(ptr, ctypes.addressof(built.c)):
+            built.free()
+            return
+        self.fast_plans[ptr] = built
+
+    def _fast_build(self, arr: DistArray, steps: list[Any]) -> FastPlan | None:
+        from mpi4py import MPI
+
+        view = arr.bytes_view()
+        c = CFastReflect()
+        c.base = int(arr.buffer.ctypes.data)
+        c.startall, c.waitall = self._fast_calls
+        size = MPI._sizeof(MPI.Request)
+        plan = FastPlan(c, [], [view])
+        most = 0
+        for k, (_kind, comm, sends, recvs) in enumerate(steps):
+            round_requests = []
+            for peer, tag, region in recvs:
+                msg = _message(view, region, plan.keep)
+                if msg is None:
+                    plan.free()
+                    return None
+                round_requests.append(comm.Recv_init(msg[0], source=peer, tag=tag))
+                plan.received += msg[1]
+            for peer, tag, region in sends:
+                msg = _message(view, region, plan.keep)
+                if msg is None:
+                    plan.free()
+                    return None
+                round_requests.append(comm.Send_init(msg[0], dest=peer, tag=tag))
+                plan.sent += msg[1]
+            handles = (ctypes.c_char * (size * max(len(round_requests), 1)))()
+            mask = (1 << (8 * size)) - 1
+            for i, r in enumerate(round_requests):
+                raw = (MPI._handleof(r) & mask).to_bytes(size, sys.byteorder)
+                ctypes.memmove(ctypes.addressof(handles) + i * size, raw, size)
+            plan.keep.append(handles)
+            plan.requests += round_requests
+            c.count[k], c.requests[k] = len(round_requests), ctypes.addressof(handles)
+            most = max(most, len(round_requests))
+        c.nrounds = len(steps)
+        statuses = (ctypes.c_char * (MPI._sizeof(MPI.Status) * max(most, 1)))()
+        plan.keep.append(statuses)
+        c.statuses = ctypes.addressof(statuses)
+        return plan
+
+    def _fast_forget(self, ptr: int) -> None:
+        self.__dict__.get("fast_seen", {}).pop(ptr, None)
+        plan = getattr(self, "fast_plans", {}).pop(ptr, None)
+        if plan is not None:
+            self.fast_lib._xmpacc_fast_reflect_set(ptr, None)
+            self._fast_count(plan)
+            plan.free()
+
+    def _fast_count(self, plan: FastPlan) -> None:
+        """Fold the calls the C side made into the runtime counters (XMPACC_STATS)."""
+        calls, plan.c.calls = plan.c.calls, 0
+        if calls:
+            self.stats["reflect_bytes"] = self.stats.get("reflect_bytes", 0) + calls * plan.sent
+            self.stats["reflect_shadow_bytes"] = self.stats.get("reflect_shadow_bytes", 0) + calls * plan.received
+            self.stats["reflect_fast_calls"] = self.stats.get("reflect_fast_calls", 0) + calls
+
+    def _fast_stats(self) -> dict[str, int]:
+        for plan in getattr(self, "fast_plans", {}).values():
+            self._fast_count(plan)
+        return self.stats
