@@ -2,7 +2,7 @@
 reflect" warning of passes/locality.py.
 
 An array's shadow is stale from a write of the array (host code, a ``loop``, a
-``loop ... acc``) until the next ``reflect`` of it (host or ``acc``).  ``FlowWalker``
+``loop ... acc``) until the next ``reflect`` or ``reflect_do`` of it (host or ``acc``).  ``FlowWalker``
 carries the set of stale arrays through one function body, statement by statement: both
 branches of an ``if`` (union), loops until the set stops growing (so a write late in a
 time-step loop reaches a read early in the next iteration), ``task`` bodies as branches.
@@ -98,7 +98,7 @@ class FlowWalker:
                 state = self.stmt(item, scope, state)
                 continue
             for d in ds:
-                if isinstance(d, xd.Reflect):
+                if isinstance(d, (xd.Reflect, xd.ReflectDo)):   # reflect_do runs a planned reflect
                     state = self._reflect(d, scope, state)
                 elif isinstance(d, xd.Loop) and isinstance(nxt, c_ast.For):
                     self.on_loop(d, nxt, scope, state)      # checks the reads
@@ -109,7 +109,7 @@ class FlowWalker:
                     i += 1
         return state
 
-    def _reflect(self, d: xd.Reflect, scope: Scope, state: State) -> State:
+    def _reflect(self, d: xd.Reflect | xd.ReflectDo, scope: Scope, state: State) -> State:
         out = dict(state)
         for name in d.arrays:
             sym = scope.find_array(name.name)
