@@ -2,14 +2,12 @@
 
     python3 bench/run.py                 # on a GPU machine: writes bench/results/<date>-<gpu>.json + .png
     python3 bench/run.py --cpu --out DIR # host backend, small sizes: a smoke test (CI), no timings claimed
+    python3 bench/run.py --only himeno   # just the Himeno goals H1-H3 (bench/himeno_goals.py)
 
 Every xmpacc program (bench/*_bench.c) and every baseline (bench/baselines.py) prints a
 checksum; a result counts only when the checksums agree.  The goals of the performance
-issue (P1-P3, L1, L2, C1, C2) and of the XcalableACC issue (H1-H3, the Himeno benchmark
-bench/himeno_xacc.c against bench/himeno_hand.py) are computed from the times measured in
-this run.
-
-    python3 bench/run.py --himeno        # only the Himeno section: bench/results/himeno-<date>-<gpu>.json
+issue (P1-P3, L1, L2, C1, C2) and of issue 11 (H1-H3: bench/himeno_goals.py) are computed
+from the times measured in this run.
 """
 
 from __future__ import annotations
@@ -27,6 +25,8 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import himeno_goals  # noqa: E402 - bench/ is no package
 ENV_BASE = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1", "PYTHONUNBUFFERED": "1"}
 
 
@@ -65,8 +65,8 @@ def run_prog(exe: Path, nprocs: int, env: dict[str, str]) -> dict[str, Any]:
     return {"values": numbers(out), "stats": stats(out)}
 
 
-def baselines(case: str, nprocs: int, args: list[str], script: str = "baselines.py") -> list[dict[str, Any]]:
-    out = sh([tool("mpirun"), "-np", str(nprocs), sys.executable, str(HERE / script), case, *args])
+def baselines(case: str, nprocs: int, args: list[str]) -> list[dict[str, Any]]:
+    out = sh([tool("mpirun"), "-np", str(nprocs), sys.executable, str(HERE / "baselines.py"), case, *args])
     return [json.loads(line) for line in out.splitlines() if line.startswith("{")]
 
 
@@ -133,49 +133,6 @@ def launch_case(work: Path, record: dict[str, Any]) -> None:
     record["launch"] = {"xmpacc_us": ours, "driver_us": base, "overhead_us": ours - base}
 
 
-def himeno_cases(work: Path, gpus: int, record: dict[str, Any], size: str, iters: int) -> None:
-    """Himeno at one size on 1, 2 and (with 4 GPUs) 4 GPUs, xmpacc and hand-written, and the
-    device copy bandwidth of the same machine (for H2)."""
-    from himeno_ref import BYTES_PER_POINT, FLOP_PER_POINT
-
-    cuda = {"XMPACC_DEVICE": "cuda"}
-    exe = build("himeno_xacc.c", work / f"himeno_{size}", {f"SIZE_{size}": None, "NN": iters})
-    counts = [n for n in (1, 2, 4) if n <= gpus]
-    runs, base = {}, []
-    for n in counts:
-        runs[f"xmpacc, {n} GPU"] = run_prog(exe, n, cuda)
-        base += baselines("himeno", n, ["--size", size, "--iter", str(iters)], "himeno_hand.py")
-    for n in counts:   # same gosa as the hand-written version on as many GPUs (fp32 sums)
-        r, ref = runs[f"xmpacc, {n} GPU"], best_himeno(base, n)
-        r["checksums_match"] = close(r["values"]["gosa"], ref["gosa"], 2e-4) and \
-            close(r["values"]["psum"], ref["psum"], 1e-5)
-        r["gosa_rel_diff"] = abs(r["values"]["gosa"] - ref["gosa"]) / abs(ref["gosa"])
-    bw = baselines("bandwidth", 1, [], "himeno_hand.py")[0]
-    record["himeno"] = {"size": size, "iter": iters, "bytes_per_point": BYTES_PER_POINT,
-                        "flop_per_point": FLOP_PER_POINT, "copy_bandwidth": bw,
-                        "bound_mflops": bw["copy_gbs"] * 1e9 / BYTES_PER_POINT * FLOP_PER_POINT * 1e-6,
-                        "xmpacc": runs, "baselines": base}
-
-
-def best_himeno(base: list[dict[str, Any]], nodes: int) -> dict[str, Any]:
-    """The fastest hand-written variant on ``nodes`` GPUs that keeps the benchmark's data flow
-    (sweep into wrk2, copy back): the one H1 compares with."""
-    return max((b for b in base if b["nodes"] == nodes and b["dataflow"] == "copy"), key=lambda b: b["mflops"])
-
-
-def himeno_goals(h: dict[str, Any]) -> dict[str, Any]:
-    """H1: xmpacc / hand-written MFLOPS on 1 GPU; H2: xmpacc MFLOPS / the bandwidth bound;
-    H3: strong-scaling efficiency 1 -> 4 GPUs (>= 0.8), or 1 -> 2 (>= 0.9) with 2 GPUs."""
-    one = h["xmpacc"]["xmpacc, 1 GPU"]["values"]["mflops"]
-    out = {"H1": goal(one / best_himeno(h["baselines"], 1)["mflops"], 0.9, False),
-           "H2": goal(one / h["bound_mflops"], 0.8, False)}
-    n = max(int(k.split(", ")[1].split()[0]) for k in h["xmpacc"])
-    if n > 1:
-        out["H3"] = {**goal(h["xmpacc"][f"xmpacc, {n} GPU"]["values"]["mflops"] / (n * one),
-                            0.8 if n >= 4 else 0.9, False), "gpus": n}
-    return out
-
-
 def reflect_ratio(record: dict[str, Any]) -> float | None:
     """Bytes sent by every reflect over the shadow bytes they filled (runtime counters)."""
     sent = shadow = 0
@@ -213,8 +170,6 @@ def goals(record: dict[str, Any]) -> dict[str, Any]:
     out["C1"] = goal(reflect_ratio(record), 1.05, True)
     if "launch" in record:
         out["C2"] = goal(record["launch"]["overhead_us"], 20.0, True)
-    if "himeno" in record:
-        out.update(himeno_goals(record["himeno"]))
     return out
 
 
@@ -255,43 +210,23 @@ def plot(record: dict[str, Any], path: Path) -> None:
     fig.savefig(path, dpi=100)
 
 
-def plot_himeno(record: dict[str, Any], path: Path) -> None:
-    """MFLOPS of every xmpacc run and hand-written variant, with the bandwidth bound."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    h = record["himeno"]
-    rows = [(name, r["values"]["mflops"], "tab:blue") for name, r in h["xmpacc"].items()]
-    rows += [(f"hand-written, {b['nodes']} GPU, {b['variant']}" + (", swap" if b["dataflow"] == "swap" else ""),
-              b["mflops"], "tab:gray") for b in h["baselines"]]
-    fig, ax = plt.subplots(figsize=(11, 0.3 * len(rows) + 2))
-    ax.barh(range(len(rows)), [r[1] for r in rows], color=[r[2] for r in rows])
-    ax.set_yticks(range(len(rows)), [r[0] for r in rows], fontsize=7)
-    ax.invert_yaxis()
-    ax.axvline(h["bound_mflops"], color="tab:red", linestyle="--", label="1-GPU bandwidth bound")
-    ax.legend(fontsize=8)
-    ax.set_xlabel("MFLOPS (higher is better)")
-    ax.set_title(f"Himeno {h['size']} on {record.get('gpu', '?')}: xmpacc XcalableACC (blue), "
-                 "hand-written CuPy + NCCL (gray)", fontsize=9)
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
+def replot(record: dict[str, Any], path: Path) -> None:
+    """The PNGs of a results file: the main one, and the Himeno one (``-himeno.png``
+    next to a main one)."""
+    main = bool(record.get("nbody") or record.get("laplace"))
+    if main:
+        plot(record, path.with_suffix(".png"))
+    if "himeno" in record:
+        himeno_goals.plot(record, path.with_name(path.stem + ("-himeno" if main else "") + ".png"))
 
 
-def cpu_smoke(out_dir: Path, himeno: bool = False) -> dict[str, Any]:
+def cpu_smoke(out_dir: Path) -> dict[str, Any]:
     """Host backend, tiny sizes: every program builds, runs on 1 and 2 processes and prints
-    its numbers (with ``himeno``: only the Himeno program, size XS, on 1, 2 and 4).  No
-    timing is claimed from this mode."""
+    its numbers.  No timing is claimed from this mode."""
     work = out_dir / "build"
     work.mkdir(parents=True, exist_ok=True)
     host = {"XMPACC_DEVICE": "host"}
     record: dict[str, Any] = {"mode": "cpu smoke test (host backend); times are not benchmarks", "runs": {}}
-    if himeno:
-        exe = build("himeno_xacc.c", work / "himeno", {"SIZE_XS": None, "NN": 5})
-        for n in (1, 2, 4):
-            record["runs"][f"himeno, {n} proc"] = run_prog(exe, n, host)
-        return record
     progs = {"nbody": build("nbody_bench.c", work / "nbody", {"N": 256, "STEPS": 2}),
              "nbody host path": build("nbody_bench.c", work / "nbody_h", {"N": 256, "STEPS": 2, "HOST_PATH": None}),
              "laplace": build("laplace_bench.c", work / "laplace", {"NX": 40, "NY": 33, "ITER": 4}),
@@ -310,21 +245,23 @@ def main() -> int:
     ap.add_argument("--out", type=Path, default=HERE / "results")
     ap.add_argument("--laplace-n", type=int, default=8192)
     ap.add_argument("--replot", type=Path, help="redraw the PNG of an existing results file")
-    ap.add_argument("--himeno", action="store_true", help="only the Himeno section (goals H1-H3)")
+    ap.add_argument("--only", choices=["himeno"], help="run only this group of cases")
     ap.add_argument("--himeno-size", choices=["S", "M", "L"], default="L")
     ap.add_argument("--himeno-iter", type=int, default=200)
     args = ap.parse_args()
     if args.replot:
-        rec = json.loads(args.replot.read_text())
-        main_plot = bool(rec.get("nbody") or rec.get("laplace"))
-        if main_plot:
-            plot(rec, args.replot.with_suffix(".png"))
-        if "himeno" in rec:
-            plot_himeno(rec, args.replot.with_name(args.replot.stem + ("-himeno" if main_plot else "") + ".png"))
+        replot(json.loads(args.replot.read_text()), args.replot)
         return 0
     args.out.mkdir(parents=True, exist_ok=True)
+    if args.cpu and args.only == "himeno":
+        record = {"mode": "cpu smoke test (host backend); times are not benchmarks", "runs": {}}
+        (args.out / "build").mkdir(exist_ok=True)
+        himeno_goals.cpu_smoke(args.out / "build", record)
+        (args.out / "cpu-smoke-himeno.json").write_text(json.dumps(record, indent=1))
+        print(json.dumps({k: v["values"] for k, v in record["runs"].items()}, indent=1))
+        return 0
     if args.cpu:
-        record = cpu_smoke(args.out, args.himeno)
+        record = cpu_smoke(args.out)
         (args.out / "cpu-smoke.json").write_text(json.dumps(record, indent=1))
         print(json.dumps({k: v["values"] for k, v in record["runs"].items()}, indent=1))
         return 0
@@ -334,18 +271,16 @@ def main() -> int:
               "nbody": {}}
     work = args.out / "build"
     work.mkdir(exist_ok=True)
-    if not args.himeno:
+    if args.only is None:
         nbody_cases(work, count, record)
         laplace_cases(work, count, record, args.laplace_n)
         launch_case(work, record)
-    himeno_cases(work, count, record, args.himeno_size, args.himeno_iter)
-    record["goals"] = goals(record)
-    stem = f"{'himeno-' if args.himeno else ''}{record['date']}-{gpu.replace(' ', '-')}-x{count}"
+    himeno_goals.cases(work, count, record, args.himeno_size, args.himeno_iter)
+    record["goals"] = {**goals(record), **himeno_goals.goals(record)}
+    stem = f"{args.only + '-' if args.only else ''}{record['date']}-{gpu.replace(' ', '-')}-x{count}"
     (args.out / f"{stem}.json").write_text(json.dumps(record, indent=1))
     try:
-        if not args.himeno:
-            plot(record, args.out / f"{stem}.png")
-        plot_himeno(record, args.out / (f"{stem}.png" if args.himeno else f"{stem}-himeno.png"))
+        replot(record, args.out / f"{stem}.json")
     except ImportError:
         print("bench: matplotlib missing, no plot", file=sys.stderr)
     print(json.dumps(record["goals"], indent=1))
