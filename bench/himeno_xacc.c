@@ -10,6 +10,8 @@
  *                                                 | 257x257x513 (arrays MIMAX x MJMAX x MKMAX)
  *   -DNN=100      timed iterations (after REHEARSAL=3 untimed ones, like Himeno's rehearsal)
  *   -DNDY=1       nodes along j: procs[*][NDY] (default 1: slabs of i planes, contiguous halos)
+ *   -DCOLLAPSE3   the sweeps as 'acc parallel loop collapse(3)' (one device thread per point)
+ *                 instead of Himeno's usual collapse(2) + inner 'acc loop vector'
  *
  * Node 0 prints MFLOPS (34 flop per updated point per iteration, the benchmark's count),
  * the last iteration's gosa and psum, the sum of p over the updated points.  Built by a
@@ -117,10 +119,16 @@ static float jacobi(int nn)
         gosa = 0.0f;
 #pragma xmp reflect_do (p) acc
 #pragma xmp loop (i, j) on t[i][j]
+#ifdef COLLAPSE3
+#pragma acc parallel loop collapse(3) reduction(+:gosa) private(s0, ss) present(p, a, b, c, bnd, wrk1, wrk2)
+#else
 #pragma acc parallel loop collapse(2) reduction(+:gosa) present(p, a, b, c, bnd, wrk1, wrk2)
+#endif
         for (i = 1; i < IMAX - 1; i++)
             for (j = 1; j < JMAX - 1; j++) {
+#ifndef COLLAPSE3
 #pragma acc loop vector reduction(+:gosa) private(s0, ss)
+#endif
                 for (k = 1; k < KMAX - 1; k++) {
                     s0 = a[0][i][j][k] * p[i + 1][j][k]
                        + a[1][i][j][k] * p[i][j + 1][k]
@@ -142,10 +150,16 @@ static float jacobi(int nn)
             }
 #pragma xmp reduction (+:gosa)
 #pragma xmp loop (i, j) on t[i][j]
+#ifdef COLLAPSE3
+#pragma acc parallel loop collapse(3) present(p, wrk2)
+#else
 #pragma acc parallel loop collapse(2) present(p, wrk2)
+#endif
         for (i = 1; i < IMAX - 1; i++)
             for (j = 1; j < JMAX - 1; j++) {
+#ifndef COLLAPSE3
 #pragma acc loop vector
+#endif
                 for (k = 1; k < KMAX - 1; k++)
                     p[i][j][k] = wrk2[i][j][k];
             }

@@ -191,7 +191,7 @@ def xmp_part(src: Path, out: Path) -> Path:
     return out
 
 
-CASES = [(1, ()), (2, ()), (3, ()), (4, ()), (4, ("-DNDY=2",))]
+CASES = [(1, ()), (2, ()), (3, ()), (4, ()), (4, ("-DNDY=2",)), (1, ("-DCOLLAPSE3",)), (3, ("-DCOLLAPSE3",))]
 
 
 def run_program(tmp: Path, src: Path, defines: tuple[str, ...]) -> dict[int, dict[str, float]]:
@@ -212,8 +212,9 @@ def run_program(tmp: Path, src: Path, defines: tuple[str, ...]) -> dict[int, dic
 
 
 @pytest.mark.mpi
-@pytest.mark.parametrize("defines", [(), ("-DNDY=2",)], ids=["slabs", "2x2"])
-@pytest.mark.parametrize("dialect", ["xmp-part", "xacc"])
+@pytest.mark.parametrize("dialect, defines", [("xmp-part", ()), ("xmp-part", ("-DNDY=2",)), ("xacc", ()),
+                                              ("xacc", ("-DNDY=2",)), ("xacc", ("-DCOLLAPSE3",))],
+                         ids=["xmp-part-slabs", "xmp-part-2x2", "xacc-slabs", "xacc-2x2", "xacc-collapse3"])
 def test_program_on_host_backend_matches_serial(tmp_path: Path, dialect: str, defines: tuple[str, ...]) -> None:
     src = PROGRAM if dialect == "xacc" else xmp_part(PROGRAM, tmp_path / "himeno_xmp.c")
     want = serial(tmp_path, "-DSIZE_XS", "-DNN=5")
