@@ -3,12 +3,14 @@
     python3 bench/run.py                 # on a GPU machine: writes bench/results/<date>-<gpu>.json + .png
     python3 bench/run.py --cpu --out DIR # host backend, small sizes: a smoke test (CI), no timings claimed
     python3 bench/run.py --only stencil  # just the stencil goals S1-S3, C3 (bench/stencil_goals.py)
+    python3 bench/run.py --only himeno   # just the Himeno goals H1-H3 (bench/himeno_goals.py)
     python3 bench/run.py --cpu-bench     # CPU1/CPU2: the CPU path vs hand-written C + MPI: bench/results/cpu-<host>.json
 
 Every xmpacc program (bench/*_bench.c) and every baseline (bench/baselines.py) prints a
 checksum; a result counts only when the checksums agree.  The goals of the performance
-issue (P1-P3, L1, L2, C1, C2) and of issue 12 (S1-S3, C3: bench/stencil_goals.py) are
-computed from the times measured in this run, on as many GPUs as the machine has.
+issue (P1-P3, L1, L2, C1, C2), of issue 11 (H1-H3: bench/himeno_goals.py) and of issue 12
+(S1-S3, C3: bench/stencil_goals.py) are computed from the times measured in this run, on
+as many GPUs as the machine has.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import stencil_goals  # noqa: E402 - bench/ is no package
+import himeno_goals  # noqa: E402 - bench/ is no package
 ENV_BASE = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1", "PYTHONUNBUFFERED": "1"}
 
 
@@ -212,6 +215,16 @@ def plot(record: dict[str, Any], path: Path) -> None:
     fig.savefig(path, dpi=100)
 
 
+def replot(record: dict[str, Any], path: Path) -> None:
+    """The PNGs of a results file: the main one, and the Himeno one (``-himeno.png``
+    next to a main one)."""
+    main = bool(record.get("nbody") or record.get("laplace"))
+    if main:
+        plot(record, path.with_suffix(".png"))
+    if "himeno" in record:
+        himeno_goals.plot(record, path.with_name(path.stem + ("-himeno" if main else "") + ".png"))
+
+
 def cpu_smoke(out_dir: Path) -> dict[str, Any]:
     """Host backend, tiny sizes: every program builds, runs on 1 and 2 processes and prints
     its numbers.  No timing is claimed from this mode."""
@@ -242,10 +255,12 @@ def main() -> int:
     ap.add_argument("--out", type=Path, default=HERE / "results")
     ap.add_argument("--laplace-n", type=int, default=8192)
     ap.add_argument("--replot", type=Path, help="redraw the PNG of an existing results file")
-    ap.add_argument("--only", choices=["stencil"], help="run only this group of cases")
+    ap.add_argument("--only", choices=["stencil", "himeno"], help="run only this group of cases")
+    ap.add_argument("--himeno-size", choices=["S", "M", "L"], default="L")
+    ap.add_argument("--himeno-iter", type=int, default=200)
     args = ap.parse_args()
     if args.replot:
-        plot(json.loads(args.replot.read_text()), args.replot.with_suffix(".png"))
+        replot(json.loads(args.replot.read_text()), args.replot)
         return 0
     args.out.mkdir(parents=True, exist_ok=True)
     if args.cpu_bench:
@@ -257,6 +272,13 @@ def main() -> int:
         print(json.dumps({k: (v["xmpacc_us"], v["hand_us"], round(v["ratio"], 3), v["checksums_match"])
                           for k, v in record["cases"].items()}, indent=1))
         print(json.dumps(record["goals"], indent=1))
+        return 0
+    if args.cpu and args.only == "himeno":
+        record = {"mode": "cpu smoke test (host backend); times are not benchmarks", "runs": {}}
+        (args.out / "build").mkdir(exist_ok=True)
+        himeno_goals.cpu_smoke(args.out / "build", record)
+        (args.out / "cpu-smoke-himeno.json").write_text(json.dumps(record, indent=1))
+        print(json.dumps({k: v["values"] for k, v in record["runs"].items()}, indent=1))
         return 0
     if args.cpu:
         record = cpu_smoke(args.out)
@@ -273,12 +295,15 @@ def main() -> int:
         nbody_cases(work, count, record)
         laplace_cases(work, count, record, args.laplace_n)
         launch_case(work, record)
-    stencil_goals.cases(work, count, record)
-    record["goals"] = {**goals(record), **stencil_goals.goals(record)}
-    stem = f"{record['date']}-{gpu.replace(' ', '-')}-x{count}"
+    if args.only in (None, "stencil"):
+        stencil_goals.cases(work, count, record)
+    if args.only in (None, "himeno"):
+        himeno_goals.cases(work, count, record, args.himeno_size, args.himeno_iter)
+    record["goals"] = {**goals(record), **stencil_goals.goals(record), **himeno_goals.goals(record)}
+    stem = f"{args.only + '-' if args.only else ''}{record['date']}-{gpu.replace(' ', '-')}-x{count}"
     (args.out / f"{stem}.json").write_text(json.dumps(record, indent=1))
     try:
-        plot(record, args.out / f"{stem}.png")
+        replot(record, args.out / f"{stem}.json")
     except ImportError:
         print("bench: matplotlib missing, no plot", file=sys.stderr)
     print(json.dumps(record["goals"], indent=1))

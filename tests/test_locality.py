@@ -191,6 +191,9 @@ NEGATIVE = [
     ("reflect-every-step", one_d(INIT + "    for (step = 0; step < 10; step++) {\n#pragma xmp reflect (a)\n"
                                  + STENCIL + "#pragma xmp loop on t[i]\n    for (i = 1; i < N - 1; i++)"
                                  " a[i] = b[i];\n    }\n", "#pragma xmp shadow a[1]")),
+    ("reflect-do-every-step", one_d(INIT + "#pragma xmp reflect_init (a)\n    for (step = 0; step < 10; step++) {\n"
+                                    "#pragma xmp reflect_do (a)\n" + STENCIL + "#pragma xmp loop on t[i]\n"
+                                    "    for (i = 1; i < N - 1; i++) a[i] = b[i];\n    }\n", "#pragma xmp shadow a[1]")),
     ("no-write-before", one_d(STENCIL, "#pragma xmp shadow a[1]")),      # a function starts clean
     ("own-element", one_d("#pragma xmp loop on t[i]\n    for (i = 0; i < N; i++) { a[i] = i; b[i] = a[i] * 2; }")),
     ("align-offset-follows", one_d("#pragma xmp loop on t[i]\n    for (i = 1; i < N; i++) b[i] = a[i - 1];",

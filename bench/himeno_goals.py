@@ -1,0 +1,125 @@
+"""The Himeno cases and goals of issue 11 (item 8), measured by bench/run.py in one job.
+
+bench/himeno_xacc.c (XcalableACC, built by xmpacc) and bench/himeno_hand.py (hand-written
+CuPy + NCCL, every kernel variant) at one size (L by default) on 1, 2 and 4 GPUs, as many
+as the machine has, and the device copy bandwidth of the same machine:
+
+* H1: 1 GPU, xmpacc MFLOPS >= 0.9 x the fastest hand-written variant that keeps the
+  benchmark's data flow (sweep into wrk2, copy back to p; the pointer-swap variant, which
+  skips the copy, is recorded for information only);
+* H2: 1 GPU, xmpacc MFLOPS >= 0.8 x the memory-bandwidth bound: 68 bytes per updated
+  point and iteration (himeno_ref.BYTES_PER_POINT) at the copy bandwidth measured here;
+* H3: strong scaling of xmpacc, MFLOPS(n) / (n x MFLOPS(1)): n = 4 (>= 0.8), or n = 2
+  (>= 0.9) on a machine with 2 or 3 GPUs; the entry names n.
+
+The same program built with -DCOLLAPSE3 (its sweeps as ``acc parallel loop collapse(3)``,
+one device thread per point) runs on 1 GPU for information; the goals use Himeno's usual
+``collapse(2)`` + inner ``acc loop vector`` form.
+
+Every xmpacc run is checked against the hand-written run on as many GPUs: gosa to fp32
+summation-order tolerance (2e-4), psum (a double sum of p) to 1e-5.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from himeno_ref import BYTES_PER_POINT, FLOP_PER_POINT
+
+HERE = Path(__file__).resolve().parent
+CUDA = {"XMPACC_DEVICE": "cuda"}
+GOSA_RTOL, PSUM_RTOL = 2e-4, 1e-5
+
+
+def _run():  # type: ignore[no-untyped-def]
+    import run   # bench/run.py: build, run_prog, sh, tool, close, goal
+
+    return run
+
+
+def hand(case: str, nprocs: int, args: list[str]) -> list[dict[str, Any]]:
+    r = _run()
+    out = r.sh([r.tool("mpirun"), "-np", str(nprocs), sys.executable, str(HERE / "himeno_hand.py"), case, *args])
+    return [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+
+
+def cases(work: Path, gpus: int, record: dict[str, Any], size: str = "L", iters: int = 200) -> None:
+    r = _run()
+    exe = r.build("himeno_xacc.c", work / f"himeno_{size}", {f"SIZE_{size}": None, "NN": iters})
+    runs, base = {}, []
+    # for information: the same program with its sweeps as collapse(3), one thread per point
+    flat = r.build("himeno_xacc.c", work / f"himeno_{size}_c3", {f"SIZE_{size}": None, "NN": iters, "COLLAPSE3": None})
+    runs["xmpacc, 1 GPU, collapse(3)"] = r.run_prog(flat, 1, CUDA)
+    for n in (n for n in (1, 2, 4) if n <= gpus):
+        runs[f"xmpacc, {n} GPU"] = r.run_prog(exe, n, CUDA)
+        base += hand("himeno", n, ["--size", size, "--iter", str(iters)])
+    for name, x in runs.items():
+        ref = best(base, _gpus(name))
+        x["gosa_rel_diff"] = abs(x["values"]["gosa"] - ref["gosa"]) / abs(ref["gosa"])
+        x["checksums_match"] = r.close(x["values"]["gosa"], ref["gosa"], GOSA_RTOL) and \
+            r.close(x["values"]["psum"], ref["psum"], PSUM_RTOL)
+    bw = hand("bandwidth", 1, [])[0]
+    record["himeno"] = {"size": size, "iter": iters, "bytes_per_point": BYTES_PER_POINT,
+                        "flop_per_point": FLOP_PER_POINT, "copy_bandwidth": bw,
+                        "bound_mflops": bw["copy_gbs"] * 1e9 / BYTES_PER_POINT * FLOP_PER_POINT * 1e-6,
+                        "xmpacc": runs, "baselines": base}
+
+
+def _gpus(run_name: str) -> int:
+    """'xmpacc, 2 GPU[, ...]' -> 2"""
+    return int(run_name.split(", ")[1].split()[0])
+
+
+def best(base: list[dict[str, Any]], nodes: int) -> dict[str, Any]:
+    """The fastest hand-written variant on ``nodes`` GPUs with the benchmark's data flow."""
+    return max((b for b in base if b["nodes"] == nodes and b["dataflow"] == "copy"), key=lambda b: b["mflops"])
+
+
+def goals(record: dict[str, Any]) -> dict[str, Any]:
+    h = record.get("himeno")
+    if not h:
+        return {}
+    r = _run()
+    one = h["xmpacc"]["xmpacc, 1 GPU"]["values"]["mflops"]
+    out = {"H1": r.goal(one / best(h["baselines"], 1)["mflops"], 0.9, False),
+           "H2": r.goal(one / h["bound_mflops"], 0.8, False)}
+    n = max(_gpus(name) for name in h["xmpacc"])
+    if n > 1:
+        out["H3"] = {**r.goal(h["xmpacc"][f"xmpacc, {n} GPU"]["values"]["mflops"] / (n * one),
+                              0.8 if n >= 4 else 0.9, False), "gpus": n}
+    return out
+
+
+def plot(record: dict[str, Any], path: Path) -> None:
+    """MFLOPS of every xmpacc run and hand-written variant, with the bandwidth bound."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    h = record["himeno"]
+    rows = [(name, x["values"]["mflops"], "tab:blue") for name, x in h["xmpacc"].items()]
+    rows += [(f"hand-written, {b['nodes']} GPU, {b['variant']}" + (", swap" if b["dataflow"] == "swap" else ""),
+              b["mflops"], "tab:gray") for b in h["baselines"]]
+    fig, ax = plt.subplots(figsize=(11, 0.3 * len(rows) + 2))
+    ax.barh(range(len(rows)), [row[1] for row in rows], color=[row[2] for row in rows])
+    ax.set_yticks(range(len(rows)), [row[0] for row in rows], fontsize=7)
+    ax.invert_yaxis()
+    ax.axvline(h["bound_mflops"], color="tab:red", linestyle="--", label="1-GPU bandwidth bound")
+    ax.legend(fontsize=8)
+    ax.set_xlabel("MFLOPS (higher is better)")
+    ax.set_title(f"Himeno {h['size']} on {record.get('gpu', '?')}: xmpacc XcalableACC (blue), "
+                 "hand-written CuPy + NCCL (gray)", fontsize=9)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+
+
+def cpu_smoke(work: Path, record: dict[str, Any]) -> None:
+    """Host backend, size XS, 1, 2 and 4 processes: builds and runs, numbers printed."""
+    r = _run()
+    exe = r.build("himeno_xacc.c", work / "himeno", {"SIZE_XS": None, "NN": 5})
+    for n in (1, 2, 4):
+        record["runs"][f"himeno, {n} proc"] = r.run_prog(exe, n, {"XMPACC_DEVICE": "host"})
