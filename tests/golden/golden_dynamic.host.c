@@ -44,11 +44,17 @@ static double sum(double *w, int n)
     _xmpacc_loop_reduce_begin(&_xmpacc_t_tf, (const int []){1}, &s, 1, _XMPACC_TYPE(s), 1);
     {
 #line 33 "tests/library/golden_dynamic.c"
-      _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_tf.dim[0], 0, n - 1, 1);
+      _xmpacc_array_t _xmpacc_ha_w = _xmpacc_a_w;
 #line 33 "tests/library/golden_dynamic.c"
-      for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += _xmpacc_s_i.step)
-        s += w[_XMPACC_L(_xmpacc_a_w, 0, i)];
+      double * const _xmpacc_hp_w = w;
+      {
+#line 33 "tests/library/golden_dynamic.c"
+        _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_tf.dim[0], 0, n - 1, 1);
+#line 33 "tests/library/golden_dynamic.c"
+        for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
+          s += _xmpacc_hp_w[_XMPACC_L(_xmpacc_ha_w, 0, i)];
 
+      }
     }
 #line 33 "tests/library/golden_dynamic.c"
     _xmpacc_loop_reduce(&_xmpacc_t_tf, "golden_dynamic.c:32", (const int []){1}, &s, 1, _XMPACC_TYPE(s), 1);
@@ -77,7 +83,7 @@ static double local(int n)
 #line 45 "tests/library/golden_dynamic.c"
       _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_tf.dim[0], 0, 100 - 1, 1);
 #line 45 "tests/library/golden_dynamic.c"
-      for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += _xmpacc_s_i.step)
+      for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
         h.v[_XMPACC_L(h._xmpacc_a_v, 0, i)] = i;
 
     }
@@ -126,7 +132,7 @@ int main(int argc, char **argv)
 #line 65 "tests/library/golden_dynamic.c"
       _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, n - 1, 1);
 #line 65 "tests/library/golden_dynamic.c"
-      for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += _xmpacc_s_i.step)
+      for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
         a[_XMPACC_LIVE(_xmpacc_a_a, "golden_dynamic.c:66", _XMPACC_L(_xmpacc_a_a, 0, i))] = i;
 
     }
@@ -141,7 +147,7 @@ int main(int argc, char **argv)
 #line 69 "tests/library/golden_dynamic.c"
       _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_g.dim[0], 0, 100 - 1, 1);
 #line 69 "tests/library/golden_dynamic.c"
-      for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += _xmpacc_s_i.step)
+      for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
         b[_XMPACC_LIVE(_xmpacc_a_b, "golden_dynamic.c:70", _XMPACC_L(_xmpacc_a_b, 0, i))] = i;
 
     }
@@ -151,7 +157,7 @@ int main(int argc, char **argv)
 #line 72 "tests/library/golden_dynamic.c"
       _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_tf.dim[0], 0, 100 - 1, 1);
 #line 72 "tests/library/golden_dynamic.c"
-      for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += _xmpacc_s_i.step)
+      for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
         f.v[_XMPACC_L(f._xmpacc_a_v, 0, i)] = i;
 
     }
@@ -171,7 +177,7 @@ int main(int argc, char **argv)
 #line 79 "tests/library/golden_dynamic.c"
       _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_g.dim[0], 0, 100 - 1, 1);
 #line 79 "tests/library/golden_dynamic.c"
-      for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += _xmpacc_s_i.step)
+      for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
         q += b[_XMPACC_LIVE(_xmpacc_a_b, "golden_dynamic.c:80", _XMPACC_L(_xmpacc_a_b, 0, i))];
 
     }

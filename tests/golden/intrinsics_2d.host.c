@@ -75,19 +75,25 @@ static double sum_m(void)
     _xmpacc_loop_reduce_begin(&_xmpacc_t_t, (const int []){1, 1}, &s, 1, _XMPACC_TYPE(s), 1);
     {
 #line 56 "tests/programs/intrinsics/intrinsics_2d.c"
-      _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 6 - 1, 1);
+      _xmpacc_array_t _xmpacc_ha_m = _xmpacc_a_m;
 #line 56 "tests/programs/intrinsics/intrinsics_2d.c"
-      for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += _xmpacc_s_i.step)
+      double * restrict const _xmpacc_hp_m = m;
       {
 #line 56 "tests/programs/intrinsics/intrinsics_2d.c"
-        _xmpacc_sched_t _xmpacc_s_j = _xmpacc_schedule(&_xmpacc_t_t.dim[1], 0, 9 - 1, 1);
+        _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 6 - 1, 1);
 #line 56 "tests/programs/intrinsics/intrinsics_2d.c"
-        for (j = _xmpacc_s_j.first; j <= _xmpacc_s_j.last; j += _xmpacc_s_j.step)
+        for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
+        {
 #line 56 "tests/programs/intrinsics/intrinsics_2d.c"
-          s += ((i + 2.0) * (j + 1)) * m[_XMPACC_AT2(_xmpacc_a_m, _XMPACC_L(_xmpacc_a_m, 0, i), _XMPACC_LC(_xmpacc_a_m, 1, j))];
+          _xmpacc_sched_t _xmpacc_s_j = _xmpacc_schedule(&_xmpacc_t_t.dim[1], 0, 9 - 1, 1);
+#line 56 "tests/programs/intrinsics/intrinsics_2d.c"
+          for (j = _xmpacc_s_j.first; j <= _xmpacc_s_j.last; j += _xmpacc_s_j.step)
+#line 56 "tests/programs/intrinsics/intrinsics_2d.c"
+            s += ((i + 2.0) * (j + 1)) * _xmpacc_hp_m[_XMPACC_AT2(_xmpacc_ha_m, _XMPACC_L(_xmpacc_ha_m, 0, i), _XMPACC_LC(_xmpacc_ha_m, 1, j))];
+
+        }
 
       }
-
     }
 #line 56 "tests/programs/intrinsics/intrinsics_2d.c"
     _xmpacc_loop_reduce(&_xmpacc_t_t, "intrinsics_2d.c:55", (const int []){1, 1}, &s, 1, _XMPACC_TYPE(s), 1);
@@ -110,12 +116,18 @@ static double sum_v(double *x)
     _xmpacc_loop_reduce_begin(&_xmpacc_t_g, (const int []){1}, &s, 1, _XMPACC_TYPE(s), 1);
     {
 #line 60 "tests/programs/intrinsics/intrinsics_2d.c"
-      _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_g.dim[0], 0, (6 * 9) - 1, 1);
+      _xmpacc_array_t _xmpacc_ha_v = _xmpacc_a_v;
 #line 60 "tests/programs/intrinsics/intrinsics_2d.c"
-      for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += _xmpacc_s_i.step)
+      double * restrict const _xmpacc_hp_v = v;
+      {
 #line 60 "tests/programs/intrinsics/intrinsics_2d.c"
-        s += (i + 1.0) * v[_XMPACC_L(_xmpacc_a_v, 0, i)];
+        _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_g.dim[0], 0, (6 * 9) - 1, 1);
+#line 60 "tests/programs/intrinsics/intrinsics_2d.c"
+        for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
+#line 60 "tests/programs/intrinsics/intrinsics_2d.c"
+          s += (i + 1.0) * _xmpacc_hp_v[_XMPACC_L(_xmpacc_ha_v, 0, i)];
 
+      }
     }
 #line 60 "tests/programs/intrinsics/intrinsics_2d.c"
     _xmpacc_loop_reduce(&_xmpacc_t_g, "intrinsics_2d.c:59", (const int []){1}, &s, 1, _XMPACC_TYPE(s), 1);
@@ -140,15 +152,21 @@ static double sum_rr(void)
     _xmpacc_loop_reduce_begin(&_xmpacc_t_t, (const int []){1, 0}, &s, 1, _XMPACC_TYPE(s), 1);
     {
 #line 64 "tests/programs/intrinsics/intrinsics_2d.c"
-      _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 6 - 1, 1);
+      _xmpacc_array_t _xmpacc_ha_rr = _xmpacc_a_rr;
 #line 64 "tests/programs/intrinsics/intrinsics_2d.c"
-      for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += _xmpacc_s_i.step)
+      double * restrict const _xmpacc_hp_rr = rr;
+      {
 #line 64 "tests/programs/intrinsics/intrinsics_2d.c"
-        for (j = 0; j < 9; j++)
+        _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 6 - 1, 1);
 #line 64 "tests/programs/intrinsics/intrinsics_2d.c"
-        s += ((i + 1.0) * (j + 2)) * rr[_XMPACC_AT2(_xmpacc_a_rr, _XMPACC_L(_xmpacc_a_rr, 0, i), _XMPACC_L(_xmpacc_a_rr, 1, j))];
+        for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
+#line 64 "tests/programs/intrinsics/intrinsics_2d.c"
+          for (j = 0; j < 9; j++)
+#line 64 "tests/programs/intrinsics/intrinsics_2d.c"
+          s += ((i + 1.0) * (j + 2)) * _xmpacc_hp_rr[_XMPACC_AT2(_xmpacc_ha_rr, _XMPACC_L(_xmpacc_ha_rr, 0, i), _XMPACC_L(_xmpacc_ha_rr, 1, j))];
 
 
+      }
     }
 #line 64 "tests/programs/intrinsics/intrinsics_2d.c"
     _xmpacc_loop_reduce(&_xmpacc_t_t, "intrinsics_2d.c:63", (const int []){1, 0}, &s, 1, _XMPACC_TYPE(s), 1);
@@ -171,82 +189,118 @@ int main(void)
   {
     {
 #line 75 "tests/programs/intrinsics/intrinsics_2d.c"
-      _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 6 - 1, 1);
+      _xmpacc_array_t _xmpacc_ha_m = _xmpacc_a_m;
 #line 75 "tests/programs/intrinsics/intrinsics_2d.c"
-      for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += _xmpacc_s_i.step)
+      double * restrict const _xmpacc_hp_m = m;
       {
 #line 75 "tests/programs/intrinsics/intrinsics_2d.c"
-        _xmpacc_sched_t _xmpacc_s_j = _xmpacc_schedule(&_xmpacc_t_t.dim[1], 0, 9 - 1, 1);
+        _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 6 - 1, 1);
 #line 75 "tests/programs/intrinsics/intrinsics_2d.c"
-        for (j = _xmpacc_s_j.first; j <= _xmpacc_s_j.last; j += _xmpacc_s_j.step)
-#line 75 "tests/programs/intrinsics/intrinsics_2d.c"
-          m[_XMPACC_AT2(_xmpacc_a_m, _XMPACC_L(_xmpacc_a_m, 0, i), _XMPACC_LC(_xmpacc_a_m, 1, j))] = ((100 * i) + j) + 0.5;
-
-      }
-
-    }
-  }
-  {
-    {
-#line 77 "tests/programs/intrinsics/intrinsics_2d.c"
-      _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_u.dim[1], 0, 6 - 1, 1);
-#line 77 "tests/programs/intrinsics/intrinsics_2d.c"
-      for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += _xmpacc_s_i.step)
-      {
-#line 77 "tests/programs/intrinsics/intrinsics_2d.c"
-        long long _xmpacc_i0_j = 0;
-#line 77 "tests/programs/intrinsics/intrinsics_2d.c"
-        long long _xmpacc_st_j = 1;
-#line 77 "tests/programs/intrinsics/intrinsics_2d.c"
-        _xmpacc_sched_t _xmpacc_s_j = _xmpacc_schedule_pos(&_xmpacc_t_u.dim[0], _xmpacc_i0_j, 9 - 1, _xmpacc_st_j);
-#line 77 "tests/programs/intrinsics/intrinsics_2d.c"
-        for (long long _xmpacc_p_j = _xmpacc_s_j.first; _xmpacc_p_j <= _xmpacc_s_j.last; _xmpacc_p_j++)
+        for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
         {
-#line 77 "tests/programs/intrinsics/intrinsics_2d.c"
-          j = _xmpacc_tdim_glb(&_xmpacc_t_u.dim[0], _xmpacc_p_j);
-#line 77 "tests/programs/intrinsics/intrinsics_2d.c"
-          if (!_xmpacc_on_progression(j, _xmpacc_i0_j, _xmpacc_st_j))
-#line 77 "tests/programs/intrinsics/intrinsics_2d.c"
-            continue;
-#line 77 "tests/programs/intrinsics/intrinsics_2d.c"
-          msk[_XMPACC_AT2(_xmpacc_a_msk, _XMPACC_L(_xmpacc_a_msk, 0, i), _XMPACC_LC(_xmpacc_a_msk, 1, j))] = ((i + (2 * j)) % 3) == 0;
+#line 75 "tests/programs/intrinsics/intrinsics_2d.c"
+          _xmpacc_sched_t _xmpacc_s_j = _xmpacc_schedule(&_xmpacc_t_t.dim[1], 0, 9 - 1, 1);
+#line 75 "tests/programs/intrinsics/intrinsics_2d.c"
+          for (j = _xmpacc_s_j.first; j <= _xmpacc_s_j.last; j += _xmpacc_s_j.step)
+#line 75 "tests/programs/intrinsics/intrinsics_2d.c"
+            _xmpacc_hp_m[_XMPACC_AT2(_xmpacc_ha_m, _XMPACC_L(_xmpacc_ha_m, 0, i), _XMPACC_LC(_xmpacc_ha_m, 1, j))] = ((100 * i) + j) + 0.5;
+
         }
 
       }
+    }
+  }
+  {
+    {
+#line 77 "tests/programs/intrinsics/intrinsics_2d.c"
+      _xmpacc_array_t _xmpacc_ha_msk = _xmpacc_a_msk;
+#line 77 "tests/programs/intrinsics/intrinsics_2d.c"
+      int * restrict const _xmpacc_hp_msk = msk;
+      {
+#line 77 "tests/programs/intrinsics/intrinsics_2d.c"
+        _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_u.dim[1], 0, 6 - 1, 1);
+#line 77 "tests/programs/intrinsics/intrinsics_2d.c"
+        for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
+        {
+#line 77 "tests/programs/intrinsics/intrinsics_2d.c"
+          long long _xmpacc_i0_j = 0;
+#line 77 "tests/programs/intrinsics/intrinsics_2d.c"
+          long long _xmpacc_st_j = 1;
+#line 77 "tests/programs/intrinsics/intrinsics_2d.c"
+          _xmpacc_sched_t _xmpacc_s_j = _xmpacc_schedule_pos(&_xmpacc_t_u.dim[0], _xmpacc_i0_j, 9 - 1, _xmpacc_st_j);
+#line 77 "tests/programs/intrinsics/intrinsics_2d.c"
+          for (long long _xmpacc_p_j = _xmpacc_s_j.first; _xmpacc_p_j <= _xmpacc_s_j.last; _xmpacc_p_j++)
+          {
+#line 77 "tests/programs/intrinsics/intrinsics_2d.c"
+            j = _xmpacc_tdim_glb(&_xmpacc_t_u.dim[0], _xmpacc_p_j);
+#line 77 "tests/programs/intrinsics/intrinsics_2d.c"
+            if (!_xmpacc_on_progression(j, _xmpacc_i0_j, _xmpacc_st_j))
+#line 77 "tests/programs/intrinsics/intrinsics_2d.c"
+              continue;
+#line 77 "tests/programs/intrinsics/intrinsics_2d.c"
+            _xmpacc_hp_msk[_XMPACC_AT2(_xmpacc_ha_msk, _XMPACC_L(_xmpacc_ha_msk, 0, i), _XMPACC_LC(_xmpacc_ha_msk, 1, j))] = ((i + (2 * j)) % 3) == 0;
+          }
 
+        }
+
+      }
     }
   }
   {
     {
 #line 79 "tests/programs/intrinsics/intrinsics_2d.c"
-      _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_g.dim[0], 0, (6 * 9) - 1, 1);
+      _xmpacc_array_t _xmpacc_ha_i0 = _xmpacc_a_i0;
 #line 79 "tests/programs/intrinsics/intrinsics_2d.c"
-      for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += _xmpacc_s_i.step)
+      int * restrict const _xmpacc_hp_i0 = i0;
+#line 79 "tests/programs/intrinsics/intrinsics_2d.c"
+      _xmpacc_array_t _xmpacc_ha_i1 = _xmpacc_a_i1;
+#line 79 "tests/programs/intrinsics/intrinsics_2d.c"
+      int * restrict const _xmpacc_hp_i1 = i1;
+#line 79 "tests/programs/intrinsics/intrinsics_2d.c"
+      _xmpacc_array_t _xmpacc_ha_v = _xmpacc_a_v;
+#line 79 "tests/programs/intrinsics/intrinsics_2d.c"
+      double * restrict const _xmpacc_hp_v = v;
+#line 79 "tests/programs/intrinsics/intrinsics_2d.c"
+      _xmpacc_array_t _xmpacc_ha_w = _xmpacc_a_w;
+#line 79 "tests/programs/intrinsics/intrinsics_2d.c"
+      double * restrict const _xmpacc_hp_w = w;
       {
 #line 79 "tests/programs/intrinsics/intrinsics_2d.c"
-        i0[_XMPACC_L(_xmpacc_a_i0, 0, i)] = (7 * i) % 6;
+        _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_g.dim[0], 0, (6 * 9) - 1, 1);
 #line 79 "tests/programs/intrinsics/intrinsics_2d.c"
-        i1[_XMPACC_L(_xmpacc_a_i1, 0, i)] = ((5 * i) + 2) % 9;
+        for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
+        {
 #line 79 "tests/programs/intrinsics/intrinsics_2d.c"
-        v[_XMPACC_L(_xmpacc_a_v, 0, i)] = -1;
+          _xmpacc_hp_i0[_XMPACC_L(_xmpacc_ha_i0, 0, i)] = (7 * i) % 6;
 #line 79 "tests/programs/intrinsics/intrinsics_2d.c"
-        w[_XMPACC_L(_xmpacc_a_w, 0, i)] = i * 0.25;
-      }
+          _xmpacc_hp_i1[_XMPACC_L(_xmpacc_ha_i1, 0, i)] = ((5 * i) + 2) % 9;
+#line 79 "tests/programs/intrinsics/intrinsics_2d.c"
+          _xmpacc_hp_v[_XMPACC_L(_xmpacc_ha_v, 0, i)] = -1;
+#line 79 "tests/programs/intrinsics/intrinsics_2d.c"
+          _xmpacc_hp_w[_XMPACC_L(_xmpacc_ha_w, 0, i)] = i * 0.25;
+        }
 
+      }
     }
   }
   {
     {
 #line 81 "tests/programs/intrinsics/intrinsics_2d.c"
-      _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 6 - 1, 1);
+      _xmpacc_array_t _xmpacc_ha_rr = _xmpacc_a_rr;
 #line 81 "tests/programs/intrinsics/intrinsics_2d.c"
-      for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += _xmpacc_s_i.step)
+      double * restrict const _xmpacc_hp_rr = rr;
+      {
 #line 81 "tests/programs/intrinsics/intrinsics_2d.c"
-        for (j = 0; j < 9; j++)
+        _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 6 - 1, 1);
 #line 81 "tests/programs/intrinsics/intrinsics_2d.c"
-        rr[_XMPACC_AT2(_xmpacc_a_rr, _XMPACC_L(_xmpacc_a_rr, 0, i), _XMPACC_L(_xmpacc_a_rr, 1, j))] = 0;
+        for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
+#line 81 "tests/programs/intrinsics/intrinsics_2d.c"
+          for (j = 0; j < 9; j++)
+#line 81 "tests/programs/intrinsics/intrinsics_2d.c"
+          _xmpacc_hp_rr[_XMPACC_AT2(_xmpacc_ha_rr, _XMPACC_L(_xmpacc_ha_rr, 0, i), _XMPACC_L(_xmpacc_ha_rr, 1, j))] = 0;
 
 
+      }
     }
   }
 #line 82 "tests/programs/intrinsics/intrinsics_2d.c"
@@ -263,7 +317,7 @@ int main(void)
 #line 83 "tests/programs/intrinsics/intrinsics_2d.c"
         _xmpacc_sched_t _xmpacc_s_j = _xmpacc_schedule(&_xmpacc_t_d.dim[1], 0, 9 - 1, 1);
 #line 83 "tests/programs/intrinsics/intrinsics_2d.c"
-        for (j = _xmpacc_s_j.first; j <= _xmpacc_s_j.last; j += _xmpacc_s_j.step)
+        for (j = _xmpacc_s_j.first; j <= _xmpacc_s_j.last; j += 1)
 #line 83 "tests/programs/intrinsics/intrinsics_2d.c"
           dm[_XMPACC_LIVE(_xmpacc_a_dm, "intrinsics_2d.c:83", _XMPACC_AT2(_xmpacc_a_dm, _XMPACC_LC(_xmpacc_a_dm, 0, i), _XMPACC_L(_xmpacc_a_dm, 1, j)))] = i - j;
 
@@ -298,12 +352,18 @@ int main(void)
       _xmpacc_loop_reduce_begin(&_xmpacc_t_g, (const int []){1}, &s, 1, _XMPACC_TYPE(s), 1);
       {
 #line 106 "tests/programs/intrinsics/intrinsics_2d.c"
-        _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_g.dim[0], 0, (6 * 9) - 1, 1);
+        _xmpacc_array_t _xmpacc_ha_w = _xmpacc_a_w;
 #line 106 "tests/programs/intrinsics/intrinsics_2d.c"
-        for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += _xmpacc_s_i.step)
+        double * restrict const _xmpacc_hp_w = w;
+        {
 #line 106 "tests/programs/intrinsics/intrinsics_2d.c"
-          s += (i + 1.0) * w[_XMPACC_L(_xmpacc_a_w, 0, i)];
+          _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_g.dim[0], 0, (6 * 9) - 1, 1);
+#line 106 "tests/programs/intrinsics/intrinsics_2d.c"
+          for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
+#line 106 "tests/programs/intrinsics/intrinsics_2d.c"
+            s += (i + 1.0) * _xmpacc_hp_w[_XMPACC_L(_xmpacc_ha_w, 0, i)];
 
+        }
       }
 #line 106 "tests/programs/intrinsics/intrinsics_2d.c"
       _xmpacc_loop_reduce(&_xmpacc_t_g, "intrinsics_2d.c:105", (const int []){1}, &s, 1, _XMPACC_TYPE(s), 1);
@@ -321,28 +381,38 @@ int main(void)
       {
         {
 #line 113 "tests/programs/intrinsics/intrinsics_2d.c"
-          long long _xmpacc_i0_i = 0;
+          _xmpacc_array_t _xmpacc_ha_hidx = _xmpacc_a_hidx;
 #line 113 "tests/programs/intrinsics/intrinsics_2d.c"
-          long long _xmpacc_st_i = 1;
+          int * restrict const _xmpacc_hp_hidx = hidx;
 #line 113 "tests/programs/intrinsics/intrinsics_2d.c"
-          _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_pos(&_xmpacc_t_th.dim[0], _xmpacc_i0_i, (6 * 9) - 1, _xmpacc_st_i);
+          _xmpacc_array_t _xmpacc_ha_hv = _xmpacc_a_hv;
 #line 113 "tests/programs/intrinsics/intrinsics_2d.c"
-          for (long long _xmpacc_p_i = _xmpacc_s_i.first; _xmpacc_p_i <= _xmpacc_s_i.last; _xmpacc_p_i++)
+          double * restrict const _xmpacc_hp_hv = hv;
           {
 #line 113 "tests/programs/intrinsics/intrinsics_2d.c"
-            i = _xmpacc_tdim_glb(&_xmpacc_t_th.dim[0], _xmpacc_p_i);
+            long long _xmpacc_i0_i = 0;
 #line 113 "tests/programs/intrinsics/intrinsics_2d.c"
-            if (!_xmpacc_on_progression(i, _xmpacc_i0_i, _xmpacc_st_i))
+            long long _xmpacc_st_i = 1;
 #line 113 "tests/programs/intrinsics/intrinsics_2d.c"
-              continue;
+            _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_pos(&_xmpacc_t_th.dim[0], _xmpacc_i0_i, (6 * 9) - 1, _xmpacc_st_i);
+#line 113 "tests/programs/intrinsics/intrinsics_2d.c"
+            for (long long _xmpacc_p_i = _xmpacc_s_i.first; _xmpacc_p_i <= _xmpacc_s_i.last; _xmpacc_p_i++)
             {
 #line 113 "tests/programs/intrinsics/intrinsics_2d.c"
-              hv[_XMPACC_LC(_xmpacc_a_hv, 0, i)] = (i * 13) % 17;
+              i = _xmpacc_tdim_glb(&_xmpacc_t_th.dim[0], _xmpacc_p_i);
 #line 113 "tests/programs/intrinsics/intrinsics_2d.c"
-              hidx[_XMPACC_LC(_xmpacc_a_hidx, 0, i)] = ((6 * 9) - 1) - i;
+              if (!_xmpacc_on_progression(i, _xmpacc_i0_i, _xmpacc_st_i))
+#line 113 "tests/programs/intrinsics/intrinsics_2d.c"
+                continue;
+              {
+#line 113 "tests/programs/intrinsics/intrinsics_2d.c"
+                _xmpacc_hp_hv[_XMPACC_LC(_xmpacc_ha_hv, 0, i)] = (i * 13) % 17;
+#line 113 "tests/programs/intrinsics/intrinsics_2d.c"
+                _xmpacc_hp_hidx[_XMPACC_LC(_xmpacc_ha_hidx, 0, i)] = ((6 * 9) - 1) - i;
+              }
             }
-          }
 
+          }
         }
       }
 #line 114 "tests/programs/intrinsics/intrinsics_2d.c"
@@ -351,24 +421,30 @@ int main(void)
       {
         {
 #line 117 "tests/programs/intrinsics/intrinsics_2d.c"
-          long long _xmpacc_i0_i = 0;
+          _xmpacc_array_t _xmpacc_ha_hv = _xmpacc_a_hv;
 #line 117 "tests/programs/intrinsics/intrinsics_2d.c"
-          long long _xmpacc_st_i = 1;
-#line 117 "tests/programs/intrinsics/intrinsics_2d.c"
-          _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_pos(&_xmpacc_t_th.dim[0], _xmpacc_i0_i, (6 * 9) - 1, _xmpacc_st_i);
-#line 117 "tests/programs/intrinsics/intrinsics_2d.c"
-          for (long long _xmpacc_p_i = _xmpacc_s_i.first; _xmpacc_p_i <= _xmpacc_s_i.last; _xmpacc_p_i++)
+          double * restrict const _xmpacc_hp_hv = hv;
           {
 #line 117 "tests/programs/intrinsics/intrinsics_2d.c"
-            i = _xmpacc_tdim_glb(&_xmpacc_t_th.dim[0], _xmpacc_p_i);
+            long long _xmpacc_i0_i = 0;
 #line 117 "tests/programs/intrinsics/intrinsics_2d.c"
-            if (!_xmpacc_on_progression(i, _xmpacc_i0_i, _xmpacc_st_i))
+            long long _xmpacc_st_i = 1;
 #line 117 "tests/programs/intrinsics/intrinsics_2d.c"
-              continue;
+            _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_pos(&_xmpacc_t_th.dim[0], _xmpacc_i0_i, (6 * 9) - 1, _xmpacc_st_i);
 #line 117 "tests/programs/intrinsics/intrinsics_2d.c"
-            s += (i + 1.0) * hv[_XMPACC_LC(_xmpacc_a_hv, 0, i)];
-          }
+            for (long long _xmpacc_p_i = _xmpacc_s_i.first; _xmpacc_p_i <= _xmpacc_s_i.last; _xmpacc_p_i++)
+            {
+#line 117 "tests/programs/intrinsics/intrinsics_2d.c"
+              i = _xmpacc_tdim_glb(&_xmpacc_t_th.dim[0], _xmpacc_p_i);
+#line 117 "tests/programs/intrinsics/intrinsics_2d.c"
+              if (!_xmpacc_on_progression(i, _xmpacc_i0_i, _xmpacc_st_i))
+#line 117 "tests/programs/intrinsics/intrinsics_2d.c"
+                continue;
+#line 117 "tests/programs/intrinsics/intrinsics_2d.c"
+              s += (i + 1.0) * _xmpacc_hp_hv[_XMPACC_LC(_xmpacc_ha_hv, 0, i)];
+            }
 
+          }
         }
       }
 #line 118 "tests/programs/intrinsics/intrinsics_2d.c"

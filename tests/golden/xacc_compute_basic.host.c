@@ -38,18 +38,28 @@ int main(void)
   double mx = -1e30;
   {
     {
-      _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 64 - 1, 1);
+      _xmpacc_array_t _xmpacc_ha_a = _xmpacc_a_a;
 #line 30 "tests/xacc_compute/basic.c"
-      for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += _xmpacc_s_i.step)
-        for (j = 0; j < 24; j++)
+      double * restrict const _xmpacc_hp_a = a;
+#line 30 "tests/xacc_compute/basic.c"
+      _xmpacc_array_t _xmpacc_ha_b = _xmpacc_a_b;
+#line 30 "tests/xacc_compute/basic.c"
+      double * restrict const _xmpacc_hp_b = b;
       {
+#line 30 "tests/xacc_compute/basic.c"
+        _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 64 - 1, 1);
+#line 30 "tests/xacc_compute/basic.c"
+        for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
+          for (j = 0; j < 24; j++)
+        {
 #line 31 "tests/xacc_compute/basic.c"
-        a[_XMPACC_AT2(_xmpacc_a_a, _XMPACC_L(_xmpacc_a_a, 0, i), _XMPACC_L(_xmpacc_a_a, 1, j))] = (i * 0.25) + j;
+          _xmpacc_hp_a[_XMPACC_AT2(_xmpacc_ha_a, _XMPACC_L(_xmpacc_ha_a, 0, i), _XMPACC_L(_xmpacc_ha_a, 1, j))] = (i * 0.25) + j;
 #line 31 "tests/xacc_compute/basic.c"
-        b[_XMPACC_AT2(_xmpacc_a_b, _XMPACC_L(_xmpacc_a_b, 0, i), _XMPACC_L(_xmpacc_a_b, 1, j))] = 0;
+          _xmpacc_hp_b[_XMPACC_AT2(_xmpacc_ha_b, _XMPACC_L(_xmpacc_ha_b, 0, i), _XMPACC_L(_xmpacc_ha_b, 1, j))] = 0;
+        }
+
+
       }
-
-
     }
   }
 #line 32 "tests/xacc_compute/basic.c"
@@ -105,12 +115,22 @@ int main(void)
   {
     {
 #line 57 "tests/xacc_compute/basic.c"
-      _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 64 - 1, 1);
+      _xmpacc_array_t _xmpacc_ha_b = _xmpacc_a_b;
 #line 57 "tests/xacc_compute/basic.c"
-      for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += _xmpacc_s_i.step)
+      double * restrict const _xmpacc_hp_b = b;
 #line 57 "tests/xacc_compute/basic.c"
-        x[_XMPACC_L(_xmpacc_a_x, 0, i)] = b[_XMPACC_AT2(_xmpacc_a_b, _XMPACC_L(_xmpacc_a_b, 0, i), _XMPACC_L(_xmpacc_a_b, 1, 1))];
+      _xmpacc_array_t _xmpacc_ha_x = _xmpacc_a_x;
+#line 57 "tests/xacc_compute/basic.c"
+      double * restrict const _xmpacc_hp_x = x;
+      {
+#line 57 "tests/xacc_compute/basic.c"
+        _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 64 - 1, 1);
+#line 57 "tests/xacc_compute/basic.c"
+        for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
+#line 57 "tests/xacc_compute/basic.c"
+          _xmpacc_hp_x[_XMPACC_L(_xmpacc_ha_x, 0, i)] = _xmpacc_hp_b[_XMPACC_AT2(_xmpacc_ha_b, _XMPACC_L(_xmpacc_ha_b, 0, i), _XMPACC_L(_xmpacc_ha_b, 1, 1))];
 
+      }
     }
   }
 #line 60 "tests/xacc_compute/basic.c"
@@ -136,12 +156,18 @@ int main(void)
     {
       {
 #line 63 "tests/xacc_compute/basic.c"
-        _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 64 - 1, 1);
+        _xmpacc_array_t _xmpacc_ha_x = _xmpacc_a_x;
 #line 63 "tests/xacc_compute/basic.c"
-        for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += _xmpacc_s_i.step)
+        double * restrict const _xmpacc_hp_x = x;
+        {
 #line 63 "tests/xacc_compute/basic.c"
-          x[_XMPACC_L(_xmpacc_a_x, 0, i)] = x[_XMPACC_L(_xmpacc_a_x, 0, i)] + 1;
+          _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 64 - 1, 1);
+#line 63 "tests/xacc_compute/basic.c"
+          for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
+#line 63 "tests/xacc_compute/basic.c"
+            _xmpacc_hp_x[_XMPACC_L(_xmpacc_ha_x, 0, i)] = _xmpacc_hp_x[_XMPACC_L(_xmpacc_ha_x, 0, i)] + 1;
 
+        }
       }
     }
   }
@@ -167,12 +193,18 @@ int main(void)
       {
         {
 #line 68 "tests/xacc_compute/basic.c"
-          _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 64 - 1, 1);
+          _xmpacc_array_t _xmpacc_ha_x = _xmpacc_a_x;
 #line 68 "tests/xacc_compute/basic.c"
-          for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += _xmpacc_s_i.step)
+          double * restrict const _xmpacc_hp_x = x;
+          {
 #line 68 "tests/xacc_compute/basic.c"
-            x[_XMPACC_L(_xmpacc_a_x, 0, i)] = x[_XMPACC_L(_xmpacc_a_x, 0, i)] * 2;
+            _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 64 - 1, 1);
+#line 68 "tests/xacc_compute/basic.c"
+            for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
+#line 68 "tests/xacc_compute/basic.c"
+              _xmpacc_hp_x[_XMPACC_L(_xmpacc_ha_x, 0, i)] = _xmpacc_hp_x[_XMPACC_L(_xmpacc_ha_x, 0, i)] * 2;
 
+          }
         }
       }
     }
@@ -227,12 +259,18 @@ int main(void)
     _xmpacc_loop_reduce_begin(&_xmpacc_t_t, (const int []){1}, &sy, 1, _XMPACC_TYPE(sy), 1);
     {
 #line 91 "tests/xacc_compute/basic.c"
-      _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 64 - 1, 1);
+      _xmpacc_array_t _xmpacc_ha_y = _xmpacc_a_y;
 #line 91 "tests/xacc_compute/basic.c"
-      for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += _xmpacc_s_i.step)
+      double * restrict const _xmpacc_hp_y = y;
+      {
 #line 91 "tests/xacc_compute/basic.c"
-        sy += y[_XMPACC_L(_xmpacc_a_y, 0, i)];
+        _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 64 - 1, 1);
+#line 91 "tests/xacc_compute/basic.c"
+        for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
+#line 91 "tests/xacc_compute/basic.c"
+          sy += _xmpacc_hp_y[_XMPACC_L(_xmpacc_ha_y, 0, i)];
 
+      }
     }
 #line 91 "tests/xacc_compute/basic.c"
     _xmpacc_loop_reduce(&_xmpacc_t_t, "basic.c:90", (const int []){1}, &sy, 1, _XMPACC_TYPE(sy), 1);

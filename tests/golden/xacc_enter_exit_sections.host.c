@@ -39,14 +39,20 @@ int main(void)
   {
     {
 #line 29 "tests/xacc_programs/enter_exit_sections.c"
-      _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 24 - 1, 1);
+      _xmpacc_array_t _xmpacc_ha_u = _xmpacc_a_u;
 #line 29 "tests/xacc_programs/enter_exit_sections.c"
-      for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += _xmpacc_s_i.step)
-        for (j = 0; j < 6; j++)
+      double * restrict const _xmpacc_hp_u = u;
+      {
+#line 29 "tests/xacc_programs/enter_exit_sections.c"
+        _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 24 - 1, 1);
+#line 29 "tests/xacc_programs/enter_exit_sections.c"
+        for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
+          for (j = 0; j < 6; j++)
 #line 30 "tests/xacc_programs/enter_exit_sections.c"
-        u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_L(_xmpacc_a_u, 0, i), _XMPACC_L(_xmpacc_a_u, 1, j))] = (i * 10) + j;
+          _xmpacc_hp_u[_XMPACC_AT2(_xmpacc_ha_u, _XMPACC_L(_xmpacc_ha_u, 0, i), _XMPACC_L(_xmpacc_ha_u, 1, j))] = (i * 10) + j;
 
 
+      }
     }
   }
   {
@@ -89,14 +95,20 @@ int main(void)
     _xmpacc_loop_reduce_begin(&_xmpacc_t_t, (const int []){1}, &total, 1, _XMPACC_TYPE(total), 1);
     {
 #line 45 "tests/xacc_programs/enter_exit_sections.c"
-      _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 4, 14 - 1, 1);
+      _xmpacc_array_t _xmpacc_ha_u = _xmpacc_a_u;
 #line 45 "tests/xacc_programs/enter_exit_sections.c"
-      for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += _xmpacc_s_i.step)
-        for (j = 1; j < 3; j++)
+      double * restrict const _xmpacc_hp_u = u;
+      {
+#line 45 "tests/xacc_programs/enter_exit_sections.c"
+        _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 4, 14 - 1, 1);
+#line 45 "tests/xacc_programs/enter_exit_sections.c"
+        for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
+          for (j = 1; j < 3; j++)
 #line 46 "tests/xacc_programs/enter_exit_sections.c"
-        total += u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_L(_xmpacc_a_u, 0, i), _XMPACC_L(_xmpacc_a_u, 1, j))];
+          total += _xmpacc_hp_u[_XMPACC_AT2(_xmpacc_ha_u, _XMPACC_L(_xmpacc_ha_u, 0, i), _XMPACC_L(_xmpacc_ha_u, 1, j))];
 
 
+      }
     }
 #line 45 "tests/xacc_programs/enter_exit_sections.c"
     _xmpacc_loop_reduce(&_xmpacc_t_t, "enter_exit_sections.c:44", (const int []){1}, &total, 1, _XMPACC_TYPE(total), 1);
@@ -114,12 +126,18 @@ int main(void)
     _xmpacc_loop_reduce_begin(&_xmpacc_t_t, (const int []){1}, &total, 1, _XMPACC_TYPE(total), 1);
     {
 #line 50 "tests/xacc_programs/enter_exit_sections.c"
-      _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 24 - 1, 1);
+      _xmpacc_array_t _xmpacc_ha_u = _xmpacc_a_u;
 #line 50 "tests/xacc_programs/enter_exit_sections.c"
-      for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += _xmpacc_s_i.step)
+      double * restrict const _xmpacc_hp_u = u;
+      {
 #line 50 "tests/xacc_programs/enter_exit_sections.c"
-        total += u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_L(_xmpacc_a_u, 0, i), _XMPACC_L(_xmpacc_a_u, 1, 6 - 1))];
+        _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 24 - 1, 1);
+#line 50 "tests/xacc_programs/enter_exit_sections.c"
+        for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
+#line 50 "tests/xacc_programs/enter_exit_sections.c"
+          total += _xmpacc_hp_u[_XMPACC_AT2(_xmpacc_ha_u, _XMPACC_L(_xmpacc_ha_u, 0, i), _XMPACC_L(_xmpacc_ha_u, 1, 6 - 1))];
 
+      }
     }
 #line 50 "tests/xacc_programs/enter_exit_sections.c"
     _xmpacc_loop_reduce(&_xmpacc_t_t, "enter_exit_sections.c:49", (const int []){1}, &total, 1, _XMPACC_TYPE(total), 1);
