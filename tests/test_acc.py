@@ -21,6 +21,8 @@ ACC_SAMPLES = [
     ("nbody/nbody_acc.c", "nbody/nbody_serial.c"),
     ("fig3/fig3_acc.c", "fig3/fig3_serial.c"),
     ("laplace/laplace_acc.c", "laplace/laplace_serial.c"),
+    ("xacc/laplace_xacc.c", "laplace/laplace_serial.c"),     # the same programs in XcalableACC
+    ("xacc/nbody_xacc.c", "nbody/nbody_serial.c"),
 ]
 PROGRAMS = Path(__file__).parent / "acc_programs"
 GOLDEN = Path(__file__).parent / "golden"

@@ -76,6 +76,26 @@ def test_step_passes_xmpacc_check(lab: str, step: str) -> None:
         assert_pasted(lab, r.stdout)
 
 
+def test_laplace_step3_is_serial_plus_xmp_and_openacc_lines() -> None:
+    """The fourth step of the Laplace lab: the same program in XcalableACC."""
+    text = (LABS / "laplace" / "step3_xacc.c").read_text()
+    found = check.directives(text)
+    skip = {d.line + k for d in found for k in range(d.lines)}
+    without = [ln for n, ln in enumerate(text.splitlines(), 1) if n not in skip]
+    assert without == (LABS / "laplace" / "step0_serial.c").read_text().splitlines()
+    assert {d.kind for d in found if d.openacc} == {"data", "parallel loop"}
+    assert not any(d.kind.startswith("acc") for d in found if not d.openacc), "no XMP-ACC directives"
+
+
+@pytest.mark.mpi
+def test_laplace_step3_passes_xmpacc_check() -> None:
+    r = xmpacc_check("step3_xacc.c", "--serial", STEPS[0], "--np", "1,2,4", cwd=LABS / "laplace")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stdout.splitlines()[-1] == "result: OK at np=1,2,4"
+    assert "other changes: none" in r.stdout.splitlines()
+    assert_pasted("laplace", r.stdout)
+
+
 @pytest.mark.mpi
 def test_serial_program_under_mpirun_prints_once_per_process() -> None:
     r = xmpacc_check("step0_serial.c", "--np", "1,2", cwd=LABS / "pi")

@@ -178,9 +178,12 @@ class Directive:
     lines: int                         # physical lines (backslash continuations)
     kind: str                          # 'loop', 'reflect', 'acc replicate', ...
     acc_clause: bool                   # an XMP directive with an 'acc' clause
+    openacc: bool = False              # a '#pragma acc' line (XcalableACC)
 
 
-_PRAGMA = re.compile(r"\s*#\s*pragma\s+xmp\b(.*)", re.DOTALL)
+_PRAGMA = re.compile(r"\s*#\s*pragma\s+(xmp|acc)\b(.*)", re.DOTALL)
+# OpenACC directive names of two words
+_ACC_PAIRS = {("parallel", "loop"), ("kernels", "loop"), ("enter", "data"), ("exit", "data")}
 _COMMENT_OR_LITERAL = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'',
                                  re.DOTALL)
 
@@ -194,7 +197,8 @@ def _without_comments(text: str) -> str:
 
 
 def directives(text: str) -> list[Directive]:
-    """Every ``#pragma xmp`` directive of a C source text (not those in comments)."""
+    """Every ``#pragma xmp`` and ``#pragma acc`` directive of a C source text (not those in
+    comments)."""
     lines = _without_comments(text).split("\n")
     found, n = [], 0
     while n < len(lines):
@@ -204,9 +208,17 @@ def directives(text: str) -> list[Directive]:
             logical = logical[:-1] + " " + lines[n]
         n += 1
         m = _PRAGMA.match(logical)
-        if m:
-            found.append(_classify(m.group(1), start + 1, n - start))
+        if m and m.group(1) == "acc":
+            found.append(_classify_openacc(m.group(2), start + 1, n - start))
+        elif m:
+            found.append(_classify(m.group(2), start + 1, n - start))
     return found
+
+
+def _classify_openacc(body: str, line: int, nlines: int) -> Directive:
+    low = [w.lower() for w in re.findall(r"[A-Za-z_]\w*", body)]
+    kind = " ".join(low[:2]) if tuple(low[:2]) in _ACC_PAIRS else (low[0] if low else "(empty)")
+    return Directive(line, nlines, kind, False, openacc=True)
 
 
 def _classify(body: str, line: int, nlines: int) -> Directive:
@@ -246,12 +258,14 @@ class Stats:
         return out
 
     def _directives(self) -> list[str]:
-        xmp = [d for d in self.found if not d.kind.startswith("acc")]
-        acc = [d for d in self.found if d.kind.startswith("acc")]
+        openacc = [d for d in self.found if d.openacc]
+        found = [d for d in self.found if not d.openacc]
+        xmp = [d for d in found if not d.kind.startswith("acc")]
+        acc = [d for d in found if d.kind.startswith("acc")]
         clauses = sum(d.acc_clause for d in xmp)
-        physical = sum(d.lines for d in self.found)
-        head = f"directives: {len(self.found)} #pragma xmp lines" + \
-            (f" ({physical} with continuations)" if physical != len(self.found) else "")
+        physical = sum(d.lines for d in found)
+        head = f"directives: {len(found)} #pragma xmp lines" + \
+            (f" ({physical} with continuations)" if physical != len(found) else "")
         if acc or clauses:
             n = len(acc) + clauses
             head += (f": {len(xmp)} XMP + {len(acc)} XMP-ACC directives, "
@@ -259,8 +273,11 @@ class Stats:
                      f"{'s' * (n == 1)} XMP-ACC)")
         else:
             head += f": {len(xmp)} XMP directives (no XMP-ACC)"
+        if openacc:   # XcalableACC: the OpenACC lines on their own
+            head += f"; {_plural(len(openacc), '#pragma acc line')} (XcalableACC)"
         return [head] + ([f"  XMP:     {_kinds(xmp)}"] if xmp else []) + \
-            ([f"  XMP-ACC: {_kinds(acc)}"] if acc else [])
+            ([f"  XMP-ACC: {_kinds(acc)}"] if acc else []) + \
+            ([f"  OpenACC: {_kinds(openacc)}"] if openacc else [])
 
 
 def _plural(n: int, word: str) -> str:
