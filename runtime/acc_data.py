@@ -225,12 +225,14 @@ class AccDataRuntime:
             self.stats[counter] = self.stats.get(counter, 0) + copy.nbytes
             return
         host, dev, index = self._views(copy, item, where)
+        # the device view takes CuPy index arrays, the host view NumPy ones
+        hindex = tuple(i.get() if hasattr(i, "get") else i for i in index) if isinstance(index, tuple) else index
         if direction == 0:
-            dev[index] = self.backend.xp.asarray(host[index])
+            dev[index] = self.backend.xp.asarray(host[hindex])
         else:
             part = dev[index]
-            host[index] = part.get() if hasattr(part, "get") else part
-        self.stats[counter] = self.stats.get(counter, 0) + int(np.prod(host[index].shape))
+            host[hindex] = part.get() if hasattr(part, "get") else part
+        self.stats[counter] = self.stats.get(counter, 0) + int(np.prod(host[hindex].shape))
 
     def _views(self, copy: DeviceCopy, item: _Item, where: str) -> tuple[Any, Any, Any]:
         sec = item.sec
