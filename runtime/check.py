@@ -98,8 +98,14 @@ class CheckEntries:
 
     def _checked_array(self, array: int) -> tuple[int, DistArray]:
         ids: dict[int, int] = getattr(self, "check_ids", {})
-        key = ids.get(CArray.from_address(array).id, array)
+        desc = CArray.from_address(array)
+        key = ids.get(desc.id, array)
         arr = self.arrays.get(key)
+        if arr is None and desc.base:
+            # a copy of a descriptor (host loops hoist one, hoist.py) in a program that
+            # gave no ids (a -fcheck object in an unchecked program): the block it describes
+            key = next((k for k in self.arrays if CArray.from_address(k).base == desc.base), key)
+            arr = self.arrays.get(key)
         if arr is None:
             raise RuntimeFailure("?", "checked access of an array the runtime does not know")
         return key, arr

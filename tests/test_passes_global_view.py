@@ -184,7 +184,7 @@ void f(void)
 #pragma xmp loop on p[i] reduction(+: s)
     for (i = 0; i < 4; i++) s += i;
 #pragma xmp loop on t[i+1] expand(1)
-    for (i = 0; i < 99; i++) a[i] = 0;
+    for (i = 0; i < 99; i++) a[i + 1] = 0;
 #pragma xmp loop on t[i] margin(/unbound/ 1:0)
     for (i = 0; i < 100; i++) a[i] = 1;
 }
@@ -211,7 +211,7 @@ void f(void)
                 _xmpacc_range_t _xmpacc_r_i = _xmpacc_range(&_xmpacc_t_t.dim[0], 0 + 1, (99 - 1) + 1, 1, 1, 1, 0);
                 _xmpacc_sched_t _xmpacc_s_i = _xmpacc_sched_shift(_xmpacc_schedule_span(0 + 1, 1, _xmpacc_r_i.elo, _xmpacc_r_i.ehi), 1);
                 for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
-                    _xmpacc_hp_a[_XMPACC_L(_xmpacc_ha_a, 0, i)] = 0;
+                    _xmpacc_hp_a[_XMPACC_L(_xmpacc_ha_a, 0, i + 1)] = 0;
             }
         }
     }
