@@ -86,6 +86,48 @@ def test_one_kernel_generator_lane_split_inner_vector_reduction(built: dict[str,
     assert "_xmpacc_lanes_arg" in kernel and "_XMPACC_LANES_SUM(r, _xmpacc_lanes);" in kernel
 
 
+VECTOR_NEST = """\
+#include <stdio.h>
+#define N 8
+#define M 16
+float a[N][M], g;
+#pragma xmp nodes p[*]
+#pragma xmp template t[N]
+#pragma xmp distribute t[block] onto p
+#pragma xmp align a[i][*] with t[i]
+int main(void)
+{
+    int i, k;
+    float s0;
+#pragma xmp loop on t[i] reduction(+:g)
+#pragma acc parallel loop reduction(+:g) copy(a)
+    for (i = 0; i < N; i++) {
+#pragma acc loop vector reduction(+:g) private(s0)
+        for (k = 0; k < M; k++) {
+            s0 = a[i][k] * 2.0f;
+            g += s0;
+        }
+    }
+#pragma xmp task on p[0]
+    printf("g = %.1f\\n", g);
+    return 0;
+}
+"""
+
+
+def test_inner_vector_loop_joins_the_thread_space(tmp_path: Path) -> None:
+    """An inner 'acc loop vector' over the whole body is the kernel's innermost thread
+    dimension (coalesced along k, as an OpenACC compiler maps vector), not a loop per thread."""
+    src = tmp_path / "vec.c"
+    src.write_text(VECTOR_NEST)
+    r = run_xmpacc(str(src), "-S", "-o", str(tmp_path / "vec"))
+    assert r.returncode == 0, r.stderr
+    cu = (tmp_path / "vec.cu").read_text()
+    head = cu[cu.index("_XMPACC_KERNEL "):]
+    head = head[:head.index(")")]
+    assert "_xmpacc_sched_t _xmpacc_s_i" in head and "_xmpacc_sched_t _xmpacc_s_k" in head
+
+
 # ------------------------------------------------------------------ mistakes
 
 BASE = """\

@@ -159,6 +159,29 @@ def _atomic(d: AccAtomic, stmt: c_ast.Node) -> c_ast.Node:
     return c_ast.FuncCall(c_ast.ID("_XMPACC_ATOMIC_ADD", stmt.coord), c_ast.ExprList([target, value]), stmt.coord)
 
 
+def _vector_loop(body: c_ast.Node, loops: list[CanonicalLoop],
+                 ctx: Context) -> tuple[LoopClauses, c_ast.For] | None:
+    """``#pragma acc loop vector`` over a loop that is the whole body of the thread space's
+    last loop, with bounds that do not depend on it: the inner loop goes to the vector
+    lanes, so it becomes the innermost (fastest, coalesced) dimension of the thread space,
+    as OpenACC compilers map gang/vector.  Its clauses are returned with it."""
+    items = (body.block_items or []) if isinstance(body, c_ast.Compound) else []
+    if len(items) != 2 or not isinstance(items[1], c_ast.For):
+        return None
+    d = acc_directive(items[0], ctx)
+    if not isinstance(d, AccLoop) or d.loop.vector is None or d.loop.seq is not None or d.loop.collapse:
+        return None
+    inner = items[1]
+    try:
+        canonical(inner)
+    except XmpError:
+        return None
+    outer = {lp.var for lp in loops}
+    used = {n.name for part in (inner.init, inner.cond, inner.next) if part is not None
+            for n in walk(part) if isinstance(n, c_ast.ID)}
+    return None if used & outer else (d.loop, inner)
+
+
 def strip_inner(body: c_ast.Node, ctx: Context) -> tuple[list[str], dict[str, str]]:
     """Remove the ``acc loop`` lines inside a kernel body and lower its ``acc atomic``
     statements; return the private names and the reductions of the inner loops."""
@@ -198,6 +221,7 @@ def build(nest: AccNest, compute: AccCompute, lc: LoopClauses, scope: Scope, ctx
     xmp, tmpl, indices = nest.xmp, None, {}
     if xmp is not None:
         tmpl, indices = _xmp_part(xmp, scope)
+    vector: tuple[LoopClauses, c_ast.For] | None = None
     if lc.seq is not None:
         if xmp is not None:
             raise XmpError(lc.seq, "'seq' on a loop that an XMP loop distributes is not supported yet")
@@ -206,8 +230,16 @@ def build(nest: AccNest, compute: AccCompute, lc: LoopClauses, scope: Scope, ctx
         fors = _nest_loops(nest, lc, dict(indices))
         loops = [canonical(f) for f in fors]
         _rectangular(fors, loops)
+        vector = _vector_loop(fors[-1].stmt, loops, ctx)
+        if vector is not None:   # the inner 'acc loop vector' joins the thread space
+            fors.append(vector[1])
+            loops.append(canonical(vector[1]))
         body = fors[-1].stmt
     inner_private, inner_reductions = strip_inner(body, ctx)
+    if vector is not None:
+        inner_private += _names(vector[0].private, "private")
+        for r in vector[0].reductions:
+            inner_reductions.update((v, r.op) for v in _names(r.variables, "reduction"))
     declared = {n.name for n in walk(body) if isinstance(n, c_ast.Decl)}
     private = _names(compute.private, "private") + _names(lc.private, "private") + \
         [p for p in inner_private if p not in declared]
