@@ -26,7 +26,7 @@ demo: $(VENV)/.installed
 	$(BIN)/mpirun -np 4 ./laplace
 
 test: $(VENV)/.installed
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q -n 2
 
 clean:
 	rm -rf $(VENV) laplace build *.egg-info
