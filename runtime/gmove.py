@@ -228,6 +228,13 @@ class GmoveRuntime:
         if arr is None:
             raise RuntimeFailure(w, "gmove of a distributed array whose align has not run")
         tmpl = arr.template
+        fam = tmpl.nodes.families[0] if tmpl.nodes.families and len(tmpl.nodes.families) == 1 else None
+        if tmpl.nodes.families is not None and (fam is None or fam != tuple(range(len(fam)))):
+            # the plan numbers nodes by their coordinates as the first ranks of the job
+            raise RuntimeFailure(w, f"gmove of '{arr.name}', which is distributed onto the node subset "
+                                    f"'{tmpl.nodes.name}' (not the first nodes of the job in order): not supported "
+                                    "yet; the collective intrinsics (xmp_gather, ...) handle such arrays",
+                                 collective=self._everyone())
         dims = []
         for k, lay in enumerate(arr.layouts):
             t = arr.tdims[k]

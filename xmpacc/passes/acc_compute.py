@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from pycparser import c_ast
 
-from xmpacc import cbuild
+from xmpacc import cbuild, facts
 from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import AlreadyReported, SourceLoc, XmpError, XmpErrors
 from xmpacc.directives import ast as xd
@@ -170,6 +170,8 @@ class _ComputeLowering(ScopedWalker):
 
     def _kernel(self, part: acc_loopnest.AccLoopNest, replicated: list[Replicated], coord: object) -> c_ast.Node:
         gen = kernel_gen.generate(part.spec, self.scope, replicated, self.ctx, self.unit, _is_pragma)
+        if part.xmp is not None and part.tmpl is not None:   # --info: the XMP loop's remark
+            self.ctx.info.append(facts.kernel(part.xmp, part.tmpl, part.indices, gen.kernel, gen.kv, gen.plan))
         before: list[c_ast.Node] = []
         after: list[c_ast.Node] = []
         if part.xmp is not None and part.tmpl is not None and part.xmp.reductions:
