@@ -224,36 +224,37 @@ class AccDataRuntime:
                     copy.buffer, copy.host_addr, copy.nbytes)
             self.stats[counter] = self.stats.get(counter, 0) + copy.nbytes
             return
-        host, dev, index = self._views(copy, item, where)
-        # the device view takes CuPy index arrays, the host view NumPy ones
-        hindex = tuple(i.get() if hasattr(i, "get") else i for i in index) if isinstance(index, tuple) else index
+        host, dev, hindex, dindex = self._views(copy, item, where)
         if direction == 0:
-            dev[index] = self.backend.xp.asarray(host[hindex])
+            part = host[hindex]
+            dev[dindex] = self.backend.xp.asarray(part)
         else:
-            part = dev[index]
+            part = dev[dindex]
             host[hindex] = part.get() if hasattr(part, "get") else part
-        self.stats[counter] = self.stats.get(counter, 0) + int(np.prod(host[hindex].shape))
+        self.stats[counter] = self.stats.get(counter, 0) + int(part.size)
 
-    def _views(self, copy: DeviceCopy, item: _Item, where: str) -> tuple[Any, Any, Any]:
+    def _views(self, copy: DeviceCopy, item: _Item, where: str) -> tuple[Any, Any, Any, Any]:
+        """The host and device byte views of the variable, and the section's index into each
+        (the same one, except that the device view of a distributed array takes CuPy index
+        arrays where the host view takes NumPy ones)."""
         sec = item.sec
         assert sec is not None
         arr = self.arrays.get(item.key) if item.size == -1 else None
         if arr is not None:
             host = arr.bytes_view()
             index: Any = _owned_index(arr, sec, item.name, where)
-            if self.backend.xp is not np:
-                index = tuple(self.backend.xp.asarray(i) for i in index)
+            dindex = index if self.backend.xp is np else tuple(self.backend.xp.asarray(i) for i in index)
         else:
             try:
                 check_section(sec, item.name)
             except SectionError as e:
                 raise RuntimeFailure(where, str(e)) from None
             host = local_view(copy.host_addr, sec)
-            index = numpy_index(sec)
+            index = dindex = numpy_index(sec)
         if host.size > copy.nbytes:
             raise RuntimeFailure(where, f"{sec.text(item.name)} reaches beyond the device copy of '{item.name}'")
         dev = self.backend.view(copy.buffer, np.uint8, host.size).reshape(host.shape)
-        return host, dev, index
+        return host, dev, index, dindex
 
 
 def _whole(sec: Section) -> bool:
