@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from .transport import MpiTransport, Region, fancy
+from .transport import MpiTransport, Region, _on_device, fancy
 
 PLANS_KEPT = 64   # plans are per array and pattern; more than this and the cache starts over
 
@@ -165,7 +165,3 @@ class _HostSlabs:
 
     def __setitem__(self, region: Region, value: np.ndarray) -> None:
         self.view[_on_device(self.cupy, region)] = self.cupy.asarray(value)
-
-
-def _on_device(cupy: Any, region: Region) -> Region:
-    return tuple(cupy.asarray(s) if isinstance(s, np.ndarray) else s for s in region)
