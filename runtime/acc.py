@@ -129,8 +129,10 @@ class AccRuntime:
         self.regions[region] = []
         for key, size, name in zip(key_list, size_list, name_list):
             present = self.copies.get(key)
-            if present is not None and self._shared_copy(present):
-                present.refs += 1   # present through OpenACC (acc_data.py): one more reference
+            if present is not None and present.openacc:
+                # present through OpenACC (acc_data.py): one more reference; a variable
+                # replicated twice by acc replicate alone stays an error
+                present.refs += 1
             else:
                 self.copies[key] = self._device_copy(key, size, name, w, backend)
             self.regions[region].append(key)
@@ -169,12 +171,6 @@ class AccRuntime:
             if copy.refs <= 0 and copy.dynamic <= 0:
                 del self.copies[key]
                 self.backend.unpin(copy.host_addr, copy.nbytes)
-
-    @staticmethod
-    def _shared_copy(copy: DeviceCopy) -> bool:
-        """May ``acc replicate`` share ``copy``?  Yes when OpenACC holds it (acc_data.py);
-        a variable replicated twice by acc replicate alone stays an error."""
-        return copy.openacc
 
     def _xmpacc_replicate_sync(self, where: bytes, direction: int, key: int, name: bytes) -> None:
         copy = self.copies.get(key)
