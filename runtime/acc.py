@@ -41,6 +41,17 @@ class DeviceCopy:
     openacc: bool = False  # an OpenACC data directive holds it (acc replicate may share it)
 
 
+def read_clause(n: int, keys: int, sizes: int, names: int) -> list[tuple[int, int, str]]:
+    """The (key, size, name) of each of the ``n`` variables whose arrays generated code
+    passes to a replicate or data region entry."""
+    if not n:
+        return []
+    key_list = (ctypes.c_void_p * n).from_address(keys)
+    size_list = (ctypes.c_longlong * n).from_address(sizes)
+    name_list = [ctypes.cast(p, ctypes.c_char_p).value.decode() for p in (ctypes.c_void_p * n).from_address(names)]
+    return [(k or 0, s, nm) for k, s, nm in zip(key_list, size_list, name_list)]
+
+
 @dataclass(frozen=True)
 class KernelKinds:
     """What a kernel's parameters are (static per kernel: read once)."""
@@ -120,14 +131,11 @@ class AccRuntime:
     def _xmpacc_replicate_begin(self, where: bytes, n: int, keys: int, sizes: int, names: int) -> int:
         w = where_text(where)
         backend = self._need_backend(w)
-        key_list = list((ctypes.c_void_p * n).from_address(keys))
-        size_list = list((ctypes.c_longlong * n).from_address(sizes))
-        name_list = [ctypes.cast(p, ctypes.c_char_p).value.decode() for p in (ctypes.c_void_p * n).from_address(names)]
         region = self.next_region
         self.next_region += 1
         self.generation += 1
         self.regions[region] = []
-        for key, size, name in zip(key_list, size_list, name_list):
+        for key, size, name in read_clause(n, keys, sizes, names):
             present = self.copies.get(key)
             if present is not None and present.openacc:
                 # present through OpenACC (acc_data.py): one more reference; a variable

@@ -16,6 +16,7 @@ from __future__ import annotations
 import ctypes
 from typing import Any
 
+from .acc import read_clause
 from .contract import DATA_COPY, DATA_COPYIN, DATA_COPYOUT, DATA_PRESENT
 from .errors import RuntimeFailure, where_text
 
@@ -31,13 +32,9 @@ class AccComputeRuntime:
                                   modes: int) -> int:
         w = where_text(where)
         backend = self._need_backend(w)  # type: ignore[attr-defined]
-        key_list = list((ctypes.c_void_p * n).from_address(keys)) if n else []
-        size_list = list((ctypes.c_longlong * n).from_address(sizes)) if n else []
         mode_list = list((ctypes.c_int * n).from_address(modes)) if n else []
-        name_list = [ctypes.cast(p, ctypes.c_char_p).value.decode()
-                     for p in (ctypes.c_void_p * n).from_address(names)] if n else []
         made: list[tuple[int, int]] = []
-        for key, size, name, mode in zip(key_list, size_list, name_list, mode_list):
+        for (key, size, name), mode in zip(read_clause(n, keys, sizes, names), mode_list):
             if key in self.copies:
                 continue   # present: used as it is
             if mode == DATA_PRESENT:

@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from .acc import DeviceCopy
+from .acc import DeviceCopy, read_clause
 from .contract import (
     ACC_COPY,
     ACC_COPYIN,
@@ -55,13 +55,10 @@ class _Item:
 
 
 def _items(n: int, keys: int, sizes: int, names: int, kinds: int, secs: int) -> list[_Item]:
-    key_list = list((ctypes.c_void_p * n).from_address(keys))
-    size_list = list((ctypes.c_longlong * n).from_address(sizes))
-    name_list = [ctypes.cast(p, ctypes.c_char_p).value.decode() for p in (ctypes.c_void_p * n).from_address(names)]
-    kind_list = list((ctypes.c_longlong * n).from_address(kinds))
+    kind_list = list((ctypes.c_longlong * n).from_address(kinds)) if n else []
     sec_list = list((ctypes.c_void_p * n).from_address(secs)) if secs else [None] * n
-    return [_Item(k or 0, s, nm, kd, read_section(p) if p else None)
-            for k, s, nm, kd, p in zip(key_list, size_list, name_list, kind_list, sec_list)]
+    return [_Item(k, s, nm, kd, read_section(p) if p else None)
+            for (k, s, nm), kd, p in zip(read_clause(n, keys, sizes, names), kind_list, sec_list)]
 
 
 class AccDataRuntime:
