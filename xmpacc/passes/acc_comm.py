@@ -30,9 +30,11 @@ from xmpacc.symbols import Scope
 
 def _swapped(names: list[xd.Name], calls: list[c_ast.Node], where: str, scope: Scope,
              coord: object) -> list[c_ast.Node]:
+    first: dict[str, xd.Name] = {}
+    for n in names:
+        first.setdefault(n.name, n)
     swaps = []
-    for name in dict.fromkeys(n.name for n in names):
-        found = next(n for n in names if n.name == name)
+    for name, found in first.items():
         key, size = var_key(found, scope)
         swaps.append(f"_xmpacc_acc_swap({where}, {key}, {size}, {cbuild.c_string(name)});")
     text = "".join(swaps)

@@ -110,13 +110,9 @@ class _ComputeLowering(ScopedWalker):
 
     def _replicated_scalars(self, item: c_ast.Node, nxt: c_ast.Node | None) -> list[Replicated]:
         """Scalars of an ``acc replicate`` region that starts at ``item``: shared on the device."""
-        if pragma_id(item) is None or not isinstance(nxt, c_ast.Compound):
+        if not isinstance(nxt, c_ast.Compound):
             return []
-        out = []
-        for d in self.ctx.directives.get(id(item), []):
-            if isinstance(d, xd.AccReplicate):
-                out += [r for r in (_scalar(self.scope, n.name) for n in d.variables) if r is not None]
-        return out
+        return _replicate_scalars(item, self.scope, self.ctx)
 
     # ------------------------------------------------------------ constructs
 
@@ -288,11 +284,12 @@ def _section(scope: Scope, ref: xd.VarRef, decl: c_ast.Decl,
                                              (s.base, s.length, s.step) != (None, None, None) for s in subs[1:]):
         raise XmpError(ref.loc, f"this section of '{name}' in a data clause of a compute construct is not "
                                 f"supported yet (only [0:n] of a pointer or of a C array)")
+    size = f"({first.length.text}) * (long long) sizeof({name}[0])"
     if isinstance(decl.type, c_ast.PtrDecl) or (rep is None and isinstance(decl.type, c_ast.ArrayDecl)):
-        return Replicated(name, decl, None, name), f"({first.length.text}) * (long long) sizeof({name}[0])"
+        return Replicated(name, decl, None, name), size
     if rep is None:
         raise XmpError(ref.loc, f"'{name}' is not an array")
-    return rep, f"({first.length.text}) * (long long) sizeof({name}[0])"
+    return rep, size
 
 
 def _size(rep: Replicated) -> str:
@@ -308,16 +305,18 @@ def _begin_call(loc: SourceLoc, data: list[_Datum]) -> str:
             f"(const long long []){{{sizes}}}, (const char *[]){{{names}}}, (const int []){{{modes}}})")
 
 
+def _replicate_scalars(item: c_ast.Node, scope: Scope, ctx: Context) -> list[Replicated]:
+    """The scalars that an ``acc replicate`` directive at ``item`` puts on the device."""
+    if pragma_id(item) is None:
+        return []
+    return [r for d in ctx.directives.get(id(item), []) if isinstance(d, xd.AccReplicate)
+            for r in (_scalar(scope, n.name) for n in d.variables) if r is not None]
+
+
 def _file_scope_scalars(unit: Unit, ctx: Context) -> list[Replicated]:
     assert ctx.scopes is not None
-    out: list[Replicated] = []
-    for item in unit.ast.ext:
-        if pragma_id(item) is None:
-            continue
-        for d in ctx.directives.get(id(item), []):
-            if isinstance(d, xd.AccReplicate):
-                out += [r for r in (_scalar(ctx.scopes.root, n.name) for n in d.variables) if r is not None]
-    return out
+    root = ctx.scopes.root
+    return [r for item in unit.ast.ext for r in _replicate_scalars(item, root, ctx)]
 
 
 def run(unit: Unit, ctx: Context) -> Unit:

@@ -88,20 +88,27 @@ def _nest_loops(nest: AccNest, lc: LoopClauses, pending: dict[str, int]) -> list
     return fors
 
 
+def _header_names(f: c_ast.For) -> set[str]:
+    """The names that a for statement's init, condition and step read."""
+    return {n.name for part in (f.init, f.cond, f.next) if part is not None
+            for n in walk(part) if isinstance(n, c_ast.ID)}
+
+
 def _rectangular(fors: list[c_ast.For], loops: list[CanonicalLoop]) -> None:
     """A loop whose bounds change inside the construct cannot be flattened (X §2.2)."""
     for k in range(1, len(fors)):
         outer = {lp.var for lp in loops[:k]}
         f = fors[k]
-        used = {n.name for part in (f.init, f.cond, f.next) if part is not None
-                for n in walk(part) if isinstance(n, c_ast.ID)} & outer
+        used = _header_names(f) & outer
         if used:
             raise XmpError(loc_of(f), f"the bounds of loop '{loops[k].var}' depend on '{sorted(used)[0]}': "
                                       "collapsed loops must have bounds that do not change in the nest")
 
 
-def _scheds(loops: list[CanonicalLoop], xmp: xd.Loop | None, tmpl: TemplateSym | None,
-            indices: dict[str, int]) -> str:
+def scheds(loops: list[CanonicalLoop], xmp: xd.Loop | None, tmpl: TemplateSym | None,
+           indices: dict[str, int]) -> str:
+    """Host C declaring ``_xmpacc_s_<var>`` of every loop: this node's schedule of a loop
+    the XMP ``loop`` distributes, the whole range of the others (also gpu.py's)."""
     text = ""
     if xmp is not None and tmpl is not None:
         mode, widths = dim_widths(xmp, tmpl)
@@ -177,9 +184,7 @@ def _vector_loop(body: c_ast.Node, loops: list[CanonicalLoop],
     except XmpError:
         return None
     outer = {lp.var for lp in loops}
-    used = {n.name for part in (inner.init, inner.cond, inner.next) if part is not None
-            for n in walk(part) if isinstance(n, c_ast.ID)}
-    return None if used & outer else (d.loop, inner)
+    return None if _header_names(inner) & outer else (d.loop, inner)
 
 
 def strip_inner(body: c_ast.Node, ctx: Context) -> tuple[list[str], dict[str, str]]:
@@ -253,7 +258,7 @@ def build(nest: AccNest, compute: AccCompute, lc: LoopClauses, scope: Scope, ctx
                 reductions.setdefault(v.name.name, r.op)
     length = compute.vector_length or (lc.vector.num if lc.vector is not None else None)
     spec = NestSpec(compute.loc if nest.acc is compute else lc.loc, nest.loop, loops,
-                    _scheds(loops, xmp, tmpl, indices), body, list(dict.fromkeys(private)),
+                    scheds(loops, xmp, tmpl, indices), body, list(dict.fromkeys(private)),
                     _names(compute.firstprivate, "firstprivate"), reductions,
                     f"({length.text})" if length is not None else "0")
     return AccLoopNest(spec, xmp, tmpl, indices)

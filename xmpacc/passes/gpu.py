@@ -18,13 +18,12 @@ from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import AlreadyReported, XmpError, XmpErrors
 from xmpacc.directives import ast as xd
 from xmpacc.directives.openacc_ast import directive_name
-from xmpacc.passes import acc_nest, kernel_gen, replicate
+from xmpacc.passes import acc_loopnest, acc_nest, kernel_gen, replicate
 from xmpacc.passes.attach import pragma_id
 from xmpacc.passes.canonical import CanonicalLoop, canonical, loc_of
 from xmpacc.passes.comm import reflect_calls
 from xmpacc.passes.kernel_vars import Replicated
-from xmpacc.passes.loops import _control_var, _nested_for, loop_indices, loop_offsets, loop_template
-from xmpacc.passes.loopsched import DimSched, dim_widths, sched_text
+from xmpacc.passes.loops import _control_var, _nested_for, loop_indices, loop_template
 from xmpacc.passes.reductions import loop_reduction_calls
 from xmpacc.scoping import ScopedWalker
 from xmpacc.symbols import ScopeTree, TemplateSym
@@ -141,7 +140,7 @@ class _GpuLowering(ScopedWalker):
             raise XmpError(d.acc.shared[0].loc, "the shared clause is not supported yet "
                                                 "(replicated variables are shared already)")
         spec = kernel_gen.NestSpec(
-            d.loc, node, loops, self._scheds(d, tmpl, indices, loops), body,
+            d.loc, node, loops, acc_loopnest.scheds(loops, d, tmpl, indices), body,
             [n.name for n in d.acc.private], [n.name for n in d.acc.firstprivate],
             {v.name.name: r.op for r in d.reductions for v in r.variables},
             " * ".join(f"({e.text})" for e in d.acc.num_threads) or DEFAULT_THREADS,
@@ -157,15 +156,6 @@ class _GpuLowering(ScopedWalker):
 
     def _template(self, d: xd.Loop) -> TemplateSym:
         return loop_template(d, self.scope)
-
-    def _scheds(self, d: xd.Loop, tmpl: TemplateSym, indices: dict[str, int],
-                loops: list[CanonicalLoop]) -> str:
-        """Host C declaring this node's schedule of every distributed loop."""
-        mode, widths = dim_widths(d, tmpl)
-        offsets = loop_offsets(d)
-        return "".join(sched_text(DimSched(lp.var, indices[lp.var], offsets.get(lp.var), mode,
-                                           widths.get(indices[lp.var])),
-                                  lp, f"&{tmpl.c_name}.dim[{indices[lp.var]}]", kernel=True) for lp in loops)
 
 
 def _distributed_prefix(node: c_ast.For, indices: dict[str, int], tmpl: TemplateSym,
