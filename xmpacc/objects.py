@@ -21,6 +21,7 @@ import tempfile
 from xmpacc import checked
 from xmpacc.build import Generated, Toolchain, atomic_output, check, write_files
 from xmpacc.frontend.preprocess import XMP_MACROS
+from xmpacc.frontend.scan import read_text
 
 
 def object_name(source: str) -> str:
@@ -34,11 +35,7 @@ def _lang(lang_c: bool) -> list[str]:
 
 def _mpi(tc: Toolchain, source: str) -> list[str]:
     """MPI's flags when the source file includes <mpi.h>."""
-    try:
-        with open(source, encoding="utf-8", errors="replace") as f:
-            return tc.mpi_compile_flags([f.read()])
-    except OSError:
-        return []   # the compiler says it
+    return tc.mpi_compile_flags([read_text(source)])
 
 
 def compile_plain(tc: Toolchain, source: str, lang_c: bool, output: str, dep_args: list[str]) -> None:
