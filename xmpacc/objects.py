@@ -69,12 +69,16 @@ def compile_xmp(tc: Toolchain, gen: Generated, output: str, keep_dir: str | None
         check(tc.run(cmd), names)
 
 
+def _cpp(tc: Toolchain, source: str, xmp: bool, dep_args: list[str]) -> list[str]:
+    """The host compiler's preprocessor as it sees the source (its file and language follow)."""
+    return [*tc.command, "-E", *(XMP_MACROS if xmp else []), *tc.compile_flags(), *_mpi(tc, source), *dep_args]
+
+
 def preprocess_to(tc: Toolchain, source: str, lang_c: bool, xmp: bool, dep_args: list[str],
                   output: str | None) -> None:
     """``-E`` (and ``-M``/``-MM``): the host compiler's preprocessor on the source, with
     xmpacc's macros when the file has directives; the text goes to stdout or ``output``."""
-    cmd = [*tc.command, "-E", *(XMP_MACROS if xmp else []), *tc.compile_flags(), *_mpi(tc, source), *dep_args,
-           *_lang(lang_c), source] + (["-o", output] if output else [])
+    cmd = [*_cpp(tc, source, xmp, dep_args), *_lang(lang_c), source] + (["-o", output] if output else [])
     check(tc.run(cmd), {})
 
 
@@ -87,8 +91,7 @@ def write_deps(tc: Toolchain, source: str, lang_c: bool, xmp: bool, dep_args: li
         extra += ["-MT", target]
     if not any(a.startswith("-MF") for a in dep_args):
         extra += ["-MF", dep_file]
-    cmd = [*tc.command, "-E", *(XMP_MACROS if xmp else []), *tc.compile_flags(), *_mpi(tc, source), *dep_args,
-           *extra, *_lang(lang_c), source, "-o", os.devnull]
+    cmd = [*_cpp(tc, source, xmp, dep_args), *extra, *_lang(lang_c), source, "-o", os.devnull]
     check(tc.run(cmd), {})
 
 
