@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 
 from xmpacc import ccmessages, checked, mpi_flags
 from xmpacc.frontend.preprocess import runtime_include_dir
+from xmpacc.frontend.scan import read_text
 from xmpacc.hostcc import child_env, host_cc
 
 LAUNCHER_MAIN = """\
@@ -177,11 +178,7 @@ def _source_text(item: LinkItem) -> str:
     if isinstance(item, Generated):
         return item.host[1]
     if isinstance(item, Plain):
-        try:
-            with open(item.path, encoding="utf-8", errors="replace") as f:
-                return f.read()
-        except OSError:
-            return ""   # the compiler says it
+        return read_text(item.path)
     return ""
 
 

@@ -186,7 +186,7 @@ def run(args: Args) -> int:
         for p in args.sources:
             preprocess_to(tc, p, args.source_lang[p], p in xmp, args.dep_args, args.output)
         return 0
-    if args.output is not None and args.mode not in ("sources",):
+    if args.output is not None and args.mode != "sources":
         check_output(args.output)
     units = translate_all(args, xmp, warnings)
     if warnings.failed:

@@ -89,18 +89,19 @@ def undefined_symbols(data: bytes) -> set[str]:
     """Names the object's symbol table uses but does not define."""
     found: set[str] = set()
     secs = sections(data)
+    if not secs:
+        return found
+    head = _Header(data)
     for s in secs:
         if s.kind != SHT_SYMTAB or not s.entsize or s.link >= len(secs):
             continue
         strtab = secs[s.link].offset
-        wide = data[4] == 2
-        order = "<" if data[5] == 1 else ">"
         for at in range(s.offset + s.entsize, s.offset + s.size, s.entsize):   # entry 0 is null
-            if wide:
-                name, _info, _other, shndx = struct.unpack_from(order + "IBBH", data, at)
+            if head.wide:
+                name, _info, _other, shndx = struct.unpack_from(head.order + "IBBH", data, at)
             else:
-                name, shndx = struct.unpack_from(order + "I", data, at)[0], \
-                    struct.unpack_from(order + "H", data, at + 14)[0]
+                name, shndx = struct.unpack_from(head.order + "I", data, at)[0], \
+                    struct.unpack_from(head.order + "H", data, at + 14)[0]
             if shndx == SHN_UNDEF and name:
                 found.add(_cstr(data, strtab + name))
     return found

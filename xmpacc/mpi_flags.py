@@ -53,10 +53,12 @@ class MpiFlagsError(Exception):
     """No MPI installation to compile a program that includes <mpi.h> against."""
 
 
+_INCLUDE_MPI = re.compile(r'^\s*#\s*include\s*[<"]mpi\.h[>"]', re.MULTILINE)
+
+
 def uses_mpi(texts: list[str]) -> bool:
     """Does any of these C sources include <mpi.h>?"""
-    include = re.compile(r'^\s*#\s*include\s*[<"]mpi\.h[>"]', re.MULTILINE)
-    return any(include.search(t) for t in texts)
+    return any(_INCLUDE_MPI.search(t) for t in texts)
 
 
 def _show(wrapper: str) -> list[str] | None:

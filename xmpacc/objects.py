@@ -21,6 +21,7 @@ import tempfile
 from xmpacc import checked
 from xmpacc.build import Generated, Toolchain, atomic_output, check, write_files
 from xmpacc.frontend.preprocess import XMP_MACROS
+from xmpacc.frontend.scan import read_text
 
 
 def object_name(source: str) -> str:
@@ -34,11 +35,7 @@ def _lang(lang_c: bool) -> list[str]:
 
 def _mpi(tc: Toolchain, source: str) -> list[str]:
     """MPI's flags when the source file includes <mpi.h>."""
-    try:
-        with open(source, encoding="utf-8", errors="replace") as f:
-            return tc.mpi_compile_flags([f.read()])
-    except OSError:
-        return []   # the compiler says it
+    return tc.mpi_compile_flags([read_text(source)])
 
 
 def compile_plain(tc: Toolchain, source: str, lang_c: bool, output: str, dep_args: list[str]) -> None:
@@ -72,12 +69,16 @@ def compile_xmp(tc: Toolchain, gen: Generated, output: str, keep_dir: str | None
         check(tc.run(cmd), names)
 
 
+def _cpp(tc: Toolchain, source: str, xmp: bool, dep_args: list[str]) -> list[str]:
+    """The host compiler's preprocessor as it sees the source (its file and language follow)."""
+    return [*tc.command, "-E", *(XMP_MACROS if xmp else []), *tc.compile_flags(), *_mpi(tc, source), *dep_args]
+
+
 def preprocess_to(tc: Toolchain, source: str, lang_c: bool, xmp: bool, dep_args: list[str],
                   output: str | None) -> None:
     """``-E`` (and ``-M``/``-MM``): the host compiler's preprocessor on the source, with
     xmpacc's macros when the file has directives; the text goes to stdout or ``output``."""
-    cmd = [*tc.command, "-E", *(XMP_MACROS if xmp else []), *tc.compile_flags(), *_mpi(tc, source), *dep_args,
-           *_lang(lang_c), source] + (["-o", output] if output else [])
+    cmd = [*_cpp(tc, source, xmp, dep_args), *_lang(lang_c), source] + (["-o", output] if output else [])
     check(tc.run(cmd), {})
 
 
@@ -90,8 +91,7 @@ def write_deps(tc: Toolchain, source: str, lang_c: bool, xmp: bool, dep_args: li
         extra += ["-MT", target]
     if not any(a.startswith("-MF") for a in dep_args):
         extra += ["-MF", dep_file]
-    cmd = [*tc.command, "-E", *(XMP_MACROS if xmp else []), *tc.compile_flags(), *_mpi(tc, source), *dep_args,
-           *extra, *_lang(lang_c), source, "-o", os.devnull]
+    cmd = [*_cpp(tc, source, xmp, dep_args), *extra, *_lang(lang_c), source, "-o", os.devnull]
     check(tc.run(cmd), {})
 
 

@@ -44,6 +44,7 @@ class LibcNames:
         self._flags = [*cpp_args, *[f"-I{d}" for d in include_dirs]]
         self._source = "".join(f"#include <{h}>\n" for h in headers)
         self._defs: dict[str, str] | None = None
+        self._defs_failed = False   # asked once: a compiler that failed is not asked again
         self._declared: dict[str, bool] = {}
 
     def _run(self, args: list[str], source: str) -> subprocess.CompletedProcess[str] | None:
@@ -54,9 +55,10 @@ class LibcNames:
             return None
 
     def _definitions(self) -> dict[str, str] | None:
-        if self._defs is None:
+        if self._defs is None and not self._defs_failed:
             proc = self._run(["-E", "-dM"], self._source)
             if proc is None or proc.returncode != 0:
+                self._defs_failed = True
                 return None
             self._defs = {}
             for line in proc.stdout.splitlines():

@@ -58,7 +58,7 @@ def has_directives(path: str, cpp_args: list[str]) -> bool:
     while todo:
         current, text = todo.pop()
         if not text:
-            text = _read(current)
+            text = read_text(current)
         if _PRAGMA.search(text) or rewrite_sections(text) != text:
             return True
         for kind, name in _INCLUDE.findall(text):
@@ -73,7 +73,8 @@ def has_directives(path: str, cpp_args: list[str]) -> bool:
     return False
 
 
-def _read(path: str) -> str:
+def read_text(path: str) -> str:
+    """The text of a C file, '' when it cannot be read (the compiler reading it says why)."""
     try:
         with open(path, encoding="utf-8", errors="replace") as f:
             return f.read()
