@@ -166,7 +166,9 @@ class Halo:
         self.copied = self.stream.record()
 
 
-def _time(pair: Callable[[], None], iters: int, comm: MPI.Comm) -> float:
+def time_pairs(pair: Callable[[], None], iters: int, comm: MPI.Comm) -> float:
+    """Milliseconds per sweep: ``pair`` (two sweeps) once untimed, then ``iters // 2`` times
+    between device synchronisations and barriers."""
     pair()
     cp.cuda.Device().synchronize()
     comm.Barrier()
@@ -233,7 +235,7 @@ def stencil(case: str, args: argparse.Namespace, comm: MPI.Comm) -> list[dict[st
             halo(unew)
             fn(grid, block, (unew, u, *extra))
 
-        ms = _time(pair, args.iter, comm)
+        ms = time_pairs(pair, args.iter, comm)
         total = comm.allreduce(float(u[1:rows + 1].sum()))
         kernel = f"register reuse, {walk} rows per thread" if walk else "plain"
         results.append({"case": case, "variant": f"{kernel}, block {block[0]}x{block[1]}"
