@@ -86,7 +86,7 @@ def classify(rc: int, out: str) -> tuple[str, str]:
     return "unlocated", f"rc={rc}\n{out[-2000:]}"
 
 
-def _compile_in_process(path: str, argv: list[str]) -> tuple[int, str, str]:
+def _compile_in_process(argv: list[str]) -> tuple[int, str, str]:
     """``xmpacc ARGV`` in this process: (exit status, stderr, stdout)."""
     from xmpacc import cli
 
@@ -140,7 +140,7 @@ def run_one(files: list[Path], seed: int, index: int, workdir: Path, host: bool)
     start = time.monotonic()
     # -S writes what a build compiles (m000123.host.c, .runtime.c, .cu) next to the mutant
     argv = [str(path), "-S", "-o", str(path.with_suffix(""))] if host else [str(path), "--stop-after=emit"]
-    rc, err, _out = _compile_in_process(str(path), argv)
+    rc, err, _out = _compile_in_process(argv)
     kind, detail = classify(rc, err) if rc != 3 else ("crash", err[-3000:])
     if kind == "ok" and host:
         problem = _host_check(path, workdir)
