@@ -115,7 +115,8 @@ def _host_check(path: Path, workdir: Path) -> str | None:
     from xmpacc.frontend.preprocess import runtime_include_dir
 
     cc = os.environ.get("CC", "cc")
-    inc = [f"-I{d}" for d in (runtime_include_dir(), str(workdir))]
+    includes = [runtime_include_dir(), str(workdir)]
+    inc = [f"-I{d}" for d in includes]
     # headers (m000123.record.h) are compiled where the host C includes them
     generated = sorted(g for g in workdir.glob(f"{path.stem}.*") if g.suffix != ".h")
     problem = None
@@ -128,7 +129,7 @@ def _host_check(path: Path, workdir: Path) -> str | None:
         if proc.returncode != 0 and problem is None:
             problem = f"{g.name}:\n" + proc.stderr.decode(errors="replace")[-2000:]
         g.unlink()
-    if problem is None or not _cc_accepts(cc, str(path), [d[2:] for d in inc]):
+    if problem is None or not _cc_accepts(cc, str(path), includes):
         return None
     return problem
 
