@@ -198,7 +198,7 @@ def _slab(shape_rest: tuple[int, ...], lo: int, hi: int, n0: int) -> cp.ndarray:
     g = [cp.arange(lo - 1, hi + 1)] + [cp.arange(n) for n in shape_rest]
     grids = cp.meshgrid(*g, indexing="ij")
     face = cp.zeros(grids[0].shape, dtype=bool)
-    for d, (gd, n) in enumerate(zip(grids, (n0, *shape_rest))):
+    for gd, n in zip(grids, (n0, *shape_rest)):
         face |= (gd == 0) | (gd == n - 1)
     weight = (grids[0] + 3 * grids[1]) if len(grids) == 2 else (grids[0] + 2 * grids[1] + 3 * grids[2])
     a = cp.where(face, 1.0 + 0.001 * (weight % 17), 0.0)
