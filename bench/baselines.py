@@ -26,6 +26,7 @@ import time
 import cupy as cp
 import numpy as np
 from mpi4py import MPI
+from stencil_baselines import block_range, copy_bandwidth, stencil, time_pairs
 
 NBODY_SRC = r"""
 #define G 1.0e-3
@@ -102,12 +103,6 @@ extern "C" __global__ void sweep(const double *u, double *unew, int rows, int ny
   unew[c] = 0.25 * (((u[c - ny] + u[c + ny]) + u[c - 1]) + u[c + 1]);
 }
 """
-
-
-def block_range(n: int, nprocs: int, k: int) -> tuple[int, int]:
-    b = -(-n // nprocs)
-    lo = min(k * b, n)
-    return lo, min(lo + b, n)
 
 
 def time_loop(fn, reps: int) -> float:  # type: ignore[no-untyped-def]
@@ -226,15 +221,7 @@ def laplace(args: argparse.Namespace, comm: MPI.Comm) -> list[dict[str, object]]
         halo(unew)
         kern(grid, (32, 8), (unew, u, np.int32(rows), np.int32(ny), np.int32(lo), np.int32(nx)))
 
-    sweep_pair()
-    cp.cuda.Device().synchronize()
-    comm.Barrier()
-    t0 = time.perf_counter()
-    for _ in range(iters // 2):
-        sweep_pair()
-    cp.cuda.Device().synchronize()
-    comm.Barrier()
-    ms = 1e3 * (time.perf_counter() - t0) / iters
+    ms = time_pairs(sweep_pair, iters, comm)
     total = comm.allreduce(float(cp.asnumpy(u[1:rows + 1]).sum()))
     name = "fused kernel" + ("" if comm.size == 1 else f", {args.halo} halo")
     return [{"case": "laplace", "variant": name, "nx": nx, "ny": ny, "nodes": comm.size,
@@ -282,8 +269,6 @@ def main() -> None:
     comm = MPI.COMM_WORLD
     local = comm.Split_type(MPI.COMM_TYPE_SHARED)
     cp.cuda.Device(local.rank % cp.cuda.runtime.getDeviceCount()).use()
-    from stencil_baselines import copy_bandwidth, stencil
-
     results = {"nbody": nbody, "laplace": laplace, "launch": launch,
                "copy": lambda a, c: [copy_bandwidth()],
                "laplace-reuse": lambda a, c: stencil("laplace", a, c),

@@ -166,7 +166,9 @@ class Halo:
         self.copied = self.stream.record()
 
 
-def _time(pair: Callable[[], None], iters: int, comm: MPI.Comm) -> float:
+def time_pairs(pair: Callable[[], None], iters: int, comm: MPI.Comm) -> float:
+    """Milliseconds per sweep: ``pair`` (two sweeps) once untimed, then ``iters // 2`` times
+    between device synchronisations and barriers."""
     pair()
     cp.cuda.Device().synchronize()
     comm.Barrier()
@@ -196,7 +198,7 @@ def _slab(shape_rest: tuple[int, ...], lo: int, hi: int, n0: int) -> cp.ndarray:
     g = [cp.arange(lo - 1, hi + 1)] + [cp.arange(n) for n in shape_rest]
     grids = cp.meshgrid(*g, indexing="ij")
     face = cp.zeros(grids[0].shape, dtype=bool)
-    for d, (gd, n) in enumerate(zip(grids, (n0, *shape_rest))):
+    for gd, n in zip(grids, (n0, *shape_rest)):
         face |= (gd == 0) | (gd == n - 1)
     weight = (grids[0] + 3 * grids[1]) if len(grids) == 2 else (grids[0] + 2 * grids[1] + 3 * grids[2])
     a = cp.where(face, 1.0 + 0.001 * (weight % 17), 0.0)
@@ -233,7 +235,7 @@ def stencil(case: str, args: argparse.Namespace, comm: MPI.Comm) -> list[dict[st
             halo(unew)
             fn(grid, block, (unew, u, *extra))
 
-        ms = _time(pair, args.iter, comm)
+        ms = time_pairs(pair, args.iter, comm)
         total = comm.allreduce(float(u[1:rows + 1].sum()))
         kernel = f"register reuse, {walk} rows per thread" if walk else "plain"
         results.append({"case": case, "variant": f"{kernel}, block {block[0]}x{block[1]}"

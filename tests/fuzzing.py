@@ -86,7 +86,7 @@ def classify(rc: int, out: str) -> tuple[str, str]:
     return "unlocated", f"rc={rc}\n{out[-2000:]}"
 
 
-def _compile_in_process(path: str, argv: list[str]) -> tuple[int, str, str]:
+def _compile_in_process(argv: list[str]) -> tuple[int, str, str]:
     """``xmpacc ARGV`` in this process: (exit status, stderr, stdout)."""
     from xmpacc import cli
 
@@ -115,7 +115,8 @@ def _host_check(path: Path, workdir: Path) -> str | None:
     from xmpacc.frontend.preprocess import runtime_include_dir
 
     cc = os.environ.get("CC", "cc")
-    inc = [f"-I{d}" for d in (runtime_include_dir(), str(workdir))]
+    includes = [runtime_include_dir(), str(workdir)]
+    inc = [f"-I{d}" for d in includes]
     # headers (m000123.record.h) are compiled where the host C includes them
     generated = sorted(g for g in workdir.glob(f"{path.stem}.*") if g.suffix != ".h")
     problem = None
@@ -128,7 +129,7 @@ def _host_check(path: Path, workdir: Path) -> str | None:
         if proc.returncode != 0 and problem is None:
             problem = f"{g.name}:\n" + proc.stderr.decode(errors="replace")[-2000:]
         g.unlink()
-    if problem is None or not _cc_accepts(cc, str(path), [d[2:] for d in inc]):
+    if problem is None or not _cc_accepts(cc, str(path), includes):
         return None
     return problem
 
@@ -140,7 +141,7 @@ def run_one(files: list[Path], seed: int, index: int, workdir: Path, host: bool)
     start = time.monotonic()
     # -S writes what a build compiles (m000123.host.c, .runtime.c, .cu) next to the mutant
     argv = [str(path), "-S", "-o", str(path.with_suffix(""))] if host else [str(path), "--stop-after=emit"]
-    rc, err, _out = _compile_in_process(str(path), argv)
+    rc, err, _out = _compile_in_process(argv)
     kind, detail = classify(rc, err) if rc != 3 else ("crash", err[-3000:])
     if kind == "ok" and host:
         problem = _host_check(path, workdir)

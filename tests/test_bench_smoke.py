@@ -18,12 +18,17 @@ import pytest
 from conftest import REPO, mpirun_path, xmpacc_command
 
 
+def _bench_env() -> dict[str, str]:
+    """The environment with xmpacc and mpirun on PATH, for bench/run.py."""
+    return {**os.environ, "PATH": f"{Path(xmpacc_command()[0]).parent}:{Path(mpirun_path()).parent}:"
+                                  + os.environ.get("PATH", "")}
+
+
 @pytest.mark.mpi
 def test_bench_cpu_mode(tmp_path: Path) -> None:
     if mpirun_path() is None:
         pytest.skip("no mpirun")
-    env = {**os.environ, "PATH": f"{Path(xmpacc_command()[0]).parent}:{Path(mpirun_path()).parent}:"
-                                 + os.environ.get("PATH", "")}
+    env = _bench_env()
     r = subprocess.run([sys.executable, str(REPO / "bench" / "run.py"), "--cpu", "--out", str(tmp_path)],
                        capture_output=True, text=True, env=env, timeout=600)
     assert r.returncode == 0, r.stdout + r.stderr
@@ -78,8 +83,7 @@ def test_cpu_bench_quick(tmp_path: Path) -> None:
     (the latter with the MPI's mpicc) and print the same checksums; no timing is checked."""
     if mpirun_path() is None:
         pytest.skip("no mpirun")
-    env = {**os.environ, "PATH": f"{Path(xmpacc_command()[0]).parent}:{Path(mpirun_path()).parent}:"
-                                 + os.environ.get("PATH", "")}
+    env = _bench_env()
     r = subprocess.run([sys.executable, str(REPO / "bench" / "run.py"), "--cpu-bench", "--quick", "--reps", "1",
                         "--out", str(tmp_path)], capture_output=True, text=True, env=env, timeout=600)
     assert r.returncode == 0, r.stdout + r.stderr
