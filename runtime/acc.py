@@ -59,13 +59,15 @@ class KernelKinds:
     kinds: list[list[int]]
     has_lanes: bool
     grid2_sched: int | None   # parameter index of the innermost schedule, for 2-D grids
+    rows: int = 1             # threads per block along y the compiler asks for (2-D grids)
 
 
 def _kinds(kinds: int, nparams: int) -> KernelKinds:
     flat = list((ctypes.c_longlong * (3 * nparams)).from_address(kinds))
     k3 = [flat[3 * i: 3 * i + 3] for i in range(nparams)]
     grid2 = next((i + k[1] for i, k in enumerate(k3) if k[0] == LAUNCH_GRID2), None)
-    return KernelKinds(k3, any(k[0] == LAUNCH_LANES for k in k3), grid2)
+    rows = next((k[2] for k in k3 if k[0] == LAUNCH_GRID2), 1)
+    return KernelKinds(k3, any(k[0] == LAUNCH_LANES for k in k3), grid2, max(rows, 1))
 
 
 @dataclass
@@ -229,7 +231,7 @@ class AccRuntime:
                                  if nthreads > 0 else f"num_threads must be positive, got {nthreads}")
         arg_list = list((ctypes.c_void_p * nparams).from_address(args))
         lanes = backend.lanes(total, nthreads) if info.has_lanes else 1
-        shape = backend.shape(total * lanes, nthreads, lanes, inner if info.grid2_sched is not None else 0)
+        shape = backend.shape(total * lanes, nthreads, lanes, inner if info.grid2_sched is not None else 0, info.rows)
         launch = Launch((ctypes.c_void_p * nparams)(), [], [], shape, lanes)
         for i, (kind, a, b) in enumerate(info.kinds):
             if kind in (LAUNCH_LANES, LAUNCH_GRID2):

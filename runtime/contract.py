@@ -302,7 +302,8 @@ LAUNCH_DEVBUF = 1      # the device copy of a replicated variable (key = host ad
 LAUNCH_DEVDESC = 2     # an aligned array's descriptor, by value, its template pointer on the device
 LAUNCH_REDUCTION = 3   # per-thread partials; a = type code, b = operator; host var at the address
 LAUNCH_LANES = 4       # int: lanes per iteration, chosen by the runtime (1 = the paper's mapping)
-LAUNCH_GRID2 = 5       # int: 1 when the runtime launched a 2-D grid; a = number of distributed loops
+LAUNCH_GRID2 = 5       # int: 1 when the runtime launched a 2-D grid; a = number of distributed loops,
+                       # b = threads per block along y that the compiler asks for (kernels.block_rows)
 LAUNCH_READS, LAUNCH_WRITES = 1, 2
 
 # Data clause kinds of the XcalableACC data entries (the present_or_ forms are the plain ones,

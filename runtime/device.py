@@ -37,6 +37,7 @@ class LaunchShape:
     grid: tuple[int, int]
     grid2: bool                  # x walks the innermost loop, y the outer ones
     partials: int
+    rows: int = 1                # threads per block along y (2-D grids: rows of the outer loops)
 
 
 DEFAULT_BLOCK = 256          # 16 x 16, the paper's default (reference §7.4)
@@ -89,7 +90,7 @@ class HostBackend:
     def wait(self) -> None:
         pass       # kernels ran to completion inside launch
 
-    def shape(self, threads: int, nthreads: int, lanes: int, inner: int) -> LaunchShape:
+    def shape(self, threads: int, nthreads: int, lanes: int, inner: int, rows: int = 1) -> LaunchShape:
         return LaunchShape(threads, nthreads or DEFAULT_BLOCK, (1, 1), False, threads)
 
     def pin(self, addr: int, nbytes: int) -> None:
@@ -165,11 +166,16 @@ class CudaBackend:
             self.pinned.discard(addr)
             self.cupy.cuda.runtime.hostUnregister(addr)
 
-    def shape(self, threads: int, nthreads: int, lanes: int, inner: int) -> LaunchShape:
+    def shape(self, threads: int, nthreads: int, lanes: int, inner: int, rows: int = 1) -> LaunchShape:
         block = nthreads or (DEFAULT_BLOCK_LANES if lanes > 1 else DEFAULT_BLOCK)
-        if inner > 0 and threads % inner == 0 and threads // inner <= 65535:
-            grid = (-(-inner // block), threads // inner)
-            return LaunchShape(threads, block, grid, True, -(-(grid[0] * grid[1] * block) // 32))
+        if inner > 0 and threads % inner == 0:
+            # rows > 1 (the compiler's choice for deep nests, kernels.block_rows): a 2-D block
+            # of the same thread count, so that neighbouring rows share the L1 cache
+            rows = rows if rows > 1 and not nthreads and block % rows == 0 and block // rows >= 32 else 1
+            bx = block // rows
+            grid = (-(-inner // bx), -(-(threads // inner) // rows))
+            if grid[1] <= 65535:
+                return LaunchShape(threads, bx, grid, True, -(-(grid[0] * grid[1] * block) // 32), rows)
         blocks = -(-threads // block)
         gx = min(blocks, 2**31 - 1)
         gy = -(-blocks // gx)
@@ -266,7 +272,7 @@ class CudaBackend:
         stream = self.cupy.cuda.get_current_stream()
         try:
             ptr = fn.kernel.ptr if hasattr(fn, "kernel") else fn.ptr
-            self.cupy.cuda.driver.launchKernel(ptr, gx, gy, 1, nthreads, 1, 1, 0, stream.ptr,
+            self.cupy.cuda.driver.launchKernel(ptr, gx, gy, 1, nthreads, shape.rows, 1, 0, stream.ptr,
                                                ctypes.addressof(params), 0)
         except Exception as e:  # noqa: BLE001 - CUDA reports launch errors here
             raise RuntimeFailure(where, f"the kernel of this acc loop failed on GPU {self.device_id}: {e}") from None

@@ -53,9 +53,9 @@ TABLE = [
     # two patterns: a[.][j] and a[.][j+1]
     ("for (i = 1; i < N - 1; i++) for (j = 0; j < N - 1; j++) b[i][j] = a[i-1][j] + a[i][j] + a[i+1][j+1] + a[i][j+1];",
      "windows a[i-1..i+0], a[i+0..i+1]"),
-    # not legal, or nothing to gain
+    # nothing re-read: the subscripts still move with the rows (stream_rows.py)
     ("for (i = 1; i < N - 1; i++) for (j = 0; j < N; j++) b[i][j] = a[i][j] + a[i][j+1];",
-     "no array is re-read"),
+     "windows none"),
     ("for (i = 1; i < N - 1; i++) for (j = 0; j < N; j++) b[i][j] = b[i-1][j] + a[i+1][j] + a[i-1][j];",
      "'b' is written and read at another subscript"),
     ("for (i = 1; i < N - 1; i++) for (j = 0; j < N; j++) g[i+1][j] = a[i+1][j] + a[i-1][j];",
@@ -67,9 +67,9 @@ TABLE = [
     ("for (i = 1; i < N - 1; i++) for (j = 0; j < N; j++) { b[i][j] = a[i+1][j]; b[i][j+1] = a[i-1][j]; }",
      "'b' is written at two different subscripts"),
     ("for (i = 1; i < N - 1; i++) for (j = 0; j < N; j++) { if (j > 2) b[i][j] = a[i+1][j] + a[i-1][j]; }",
-     "no array is re-read"),
+     "windows none"),
     ("for (i = 1; i < N - 1; i++) for (j = 0; j < N; j++) b[i][j] = j > 2 ? a[i+1][j] : a[i-1][j];",
-     "no array is re-read"),
+     "windows none"),
     ("for (i = 1; i < N - 1; i++) for (j = 0; j < N; j++) { int k; for (k = 0; k < 2; k++) b[i][j] += a[i+k][j]; }",
      "the body has a 'for'"),
     ("for (i = 1; i < N - 1; i++) for (j = 0; j < N; j++) { s = a[i+1][j] + a[i-1][j]; }",
@@ -81,9 +81,12 @@ TABLE = [
     ("for (i = 1; i < N - 1; i++) for (j = 0; j < N; j++) b[i][j] = a[i+1][j] * a[i-1][j] + a[i*1][j];",
      "streamed"),
     ("for (i = 1; i < N - 1; i++) for (j = 0; j < N; j++) b[i][j] = a[i+1][i] + a[i-1][j];",
-     "no array is re-read"),
+     "windows none"),
     ("for (i = 1; i < N - 1; i++) for (j = 0; j < N; j++) m[i][j] = m[i+1][j] + m[i-1][j];",
      "'m' is written and read at another subscript"),
+    # a replicated local array: no descriptor subscript to move, nothing re-read
+    ("for (i = 1; i < N - 1; i++) for (j = 0; j < N; j++) g[i][j] = 2 * g[i][j];",
+     "no subscript moves"),
 ]
 
 
@@ -108,13 +111,41 @@ def test_legality_table(tmp_path: Path, nest: str, expected: str) -> None:
     assert expected in info, info
 
 
-def test_reductions_and_single_loops_keep_the_mapping(tmp_path: Path) -> None:
+def test_reductions_stream_and_single_loops_keep_the_mapping(tmp_path: Path) -> None:
     red = "#pragma xmp loop (i, j) on t[i][j] reduction(+:x) acc\n"
     nest = "for (i = 1; i < N - 1; i++) for (j = 0; j < N; j++) x += a[i+1][j] + a[i-1][j];"
-    assert "reduction" in _kernel_info(tmp_path, nest, red)
+    assert "streamed" in _kernel_info(tmp_path, nest, red, env={"XMPACC_STREAM_WALK": "4"})
     one = "#pragma xmp loop (i) on t[i][*] acc\n"
     nest = "for (i = 1; i < N - 1; i++) b[i][3] = a[i+1][3] + a[i-1][3];"
     assert "single distributed loop" in _kernel_info(tmp_path, nest, one)
+
+
+def test_row_indices_one_per_array_and_walked_position() -> None:
+    from pycparser import c_ast as ca
+
+    from xmpacc.passes import stream_rows
+
+    def ref(arr: str, *subs: str) -> ca.ArrayRef:
+        g = [ca.FuncCall(ca.ID("_XMPACC_G"), ca.ExprList([ca.ID(f"_d_{arr}"), ca.Constant("int", str(k)),
+                                                         _expr(s)])) for k, s in enumerate(subs)]
+        return ca.ArrayRef(ca.ID(arr), ca.FuncCall(ca.ID(f"_XMPACC_AT{len(subs)}"), ca.ExprList([ca.ID(f"_d_{arr}")] + g)))
+
+    refs = [ref("u", "i - 1", "j"), ref("u", "i + 1", "j"), ref("u", "i", "j + 1"), ref("w", "i", "j"),
+            ref("u", "j", "i"), ref("u", "i", "x"), ref("v", "i", "j")]
+    rows, where = stream_rows.plan(refs, "i", {"u", "w"}, {"x"}, [])
+    # u[i][j + 1] is the base of u (row offset 0), u[i -/+ 1][j] two distances from it;
+    # u[j][i] walks another position: an index of its own
+    assert [(r.array, len(r.distances)) for r in rows] == [("u", 2), ("w", 0), ("u", 0)]
+    assert where[id(refs[0])] == (0, 0) and where[id(refs[1])] == (0, 1) and where[id(refs[2])] == (0, -1)
+    assert where[id(refs[3])] == (1, -1) and where[id(refs[4])] == (2, -1)
+    # u[i][x] reads a scalar the body assigns; v is not an aligned array
+    assert all(id(r) not in where for r in refs[5:])
+
+
+def _expr(text: str) -> object:
+    from pycparser import CParser
+
+    return CParser().parse(f"int f(void) {{ return {text}; }}").ext[0].body.block_items[0].expr
 
 
 def test_switch_off(tmp_path: Path) -> None:
@@ -137,12 +168,30 @@ def test_walk_length_from_the_nest() -> None:
     assert block_threads(_loops(512, 8192)) == 0            # the runtime's default
 
 
+def test_block_rows_and_the_launch_shape() -> None:
+    from xmpacc.passes.kernels import block_rows
+    from xmpacc.runtime.device import CudaBackend
+
+    assert block_rows(_loops(512, 512, 512), "0") == 4      # 3-D: 64 x 4 blocks
+    assert block_rows(_loops(8192, 8192), "0") == 1         # 2-D: rows of 256
+    assert block_rows(_loops(512, 512, 512), "(128)") == 1  # the user's block size
+    assert block_rows(_loops(512, 512, 20), "0") == 1       # a short innermost loop
+    # 510 x 510 rows of 510: x covers a row in 8 blocks of 64, y four rows per block
+    shape = CudaBackend.shape(None, 510 * 510 * 510, 0, 1, 510, 4)  # type: ignore[arg-type]
+    assert (shape.block, shape.rows, shape.grid, shape.grid2) == (64, 4, (8, 65025), True)
+    assert shape.partials == 8 * 65025 * 256 // 32         # one per warp of the grid
+    shape = CudaBackend.shape(None, 510 * 510 * 510, 128, 1, 510, 4)  # type: ignore[arg-type]
+    assert (shape.block, shape.rows) == (128, 1)            # vector_length given: one row
+
+
 def test_generated_kernel_golden(tmp_path: Path) -> None:
     exe = tmp_path / "prog"
     r = run_xmpacc(str(PROGRAM), "-o", str(exe), "--keep", env={"XMPACC_STREAM_WALK": ""})
     assert r.returncode == 0, r.stderr
     text = exe.with_suffix(".cu").read_text().replace(str(PROGRAM.parent) + "/", "")
-    assert text.count("streamed:") == 3
+    # all seven: windows or not, the subscripts move with the rows (the reduction too)
+    assert text.count("streamed:") == 7
+    assert "_xmpacc_o0 += _xmpacc_t0;" in text  # subscripts move with the rows (stream_rows.py)
     if os.environ.get("XMPACC_UPDATE_GOLDEN"):
         GOLDEN.write_text(text)
     assert text == GOLDEN.read_text()

@@ -124,7 +124,7 @@ def test_inner_vector_loop_joins_the_thread_space(tmp_path: Path) -> None:
     assert r.returncode == 0, r.stderr
     cu = (tmp_path / "vec.cu").read_text()
     head = cu[cu.index("_XMPACC_KERNEL "):]
-    head = head[:head.index(")")]
+    head = head[:head.index("{")]   # the kernel's signature
     assert "_xmpacc_sched_t _xmpacc_s_i" in head and "_xmpacc_sched_t _xmpacc_s_k" in head
 
 

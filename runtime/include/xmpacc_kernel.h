@@ -32,6 +32,14 @@ _XMPACC_HD static inline long long _xmpacc_divmod(long long *rest, _xmpacc_sched
   return r;
 }
 
+/* Streaming kernels (passes/stream_rows.py): a subscript that moves with the walked rows,
+ * or, in checked builds, the original subscript, which is checked at each access. */
+#ifdef _XMPACC_CHECK
+#define _XMPACC_SO(walked, subscript) (subscript)
+#else
+#define _XMPACC_SO(walked, subscript) (walked)
+#endif
+
 /* Lanes per iteration: the runtime compiles a module per lane count it uses, with
  * _XMPACC_FIXED_LANES defined, so the inner loop's stride is a constant. */
 #ifdef _XMPACC_FIXED_LANES
@@ -42,9 +50,11 @@ _XMPACC_HD static inline long long _xmpacc_divmod(long long *rest, _xmpacc_sched
 
 #ifdef __CUDACC__
 #define _XMPACC_GRID_X ((long long)blockIdx.x * blockDim.x + threadIdx.x)
-#define _XMPACC_GRID_Y ((long long)blockIdx.y)
+#define _XMPACC_GRID_Y ((long long)blockIdx.y * blockDim.y + threadIdx.y)
 #define _XMPACC_RESTRICT __restrict__
 #define _XMPACC_KERNEL extern "C" __global__ void
+/* streaming kernels: blocks of at most 256 threads, registers for minblocks per SM */
+#define _XMPACC_BOUNDS(minblocks) __launch_bounds__(256, minblocks)
 /* streaming kernels (passes/streaming.py): the walk is unrolled, so that its sliding
  * window lives in registers, and window rows come through the read-only data path */
 #define _XMPACC_UNROLL _Pragma("unroll")
@@ -116,6 +126,7 @@ template <typename T, typename U> __device__ inline void _xmpacc_atomic_add(T *p
 #include <limits.h>
 #include <float.h>
 #define _XMPACC_KERNEL void
+#define _XMPACC_BOUNDS(minblocks)
 #define _XMPACC_ROUTINE static
 #define _XMPACC_RESTRICT restrict
 #define _XMPACC_UNROLL

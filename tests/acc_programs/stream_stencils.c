@@ -1,5 +1,5 @@
 /* Stencils that xmpacc turns into streaming kernels (passes/streaming.py), and nests next
- * to them that it must not: 2-D and 3-D, windows of 3 and 5 rows, a read-write array,
+ * to them that it must not: 2-D and 3-D, windows of 3 and 5 rows, a read-write array, reductions,
  * conditional reads, a loop that does not start at the array's first row, extents that
  * are no multiple of any walk length. */
 #include <stdio.h>
@@ -28,7 +28,7 @@ double w[NZ][MY][MX], wnew[NZ][MY][MX];
 int main(void)
 {
     int i, j, k, step;
-    double s3 = 0, su = 0, sn = 0, sv = 0;
+    double s3 = 0, su = 0, sn = 0, sv = 0, r3 = 0, d3 = -1e30;
 #pragma xmp loop (i, j) on t[i][j]
     for (i = 0; i < NX; i++)
         for (j = 0; j < NY; j++) {
@@ -78,6 +78,15 @@ int main(void)
                     for (i = 1; i < MX - 1; i++)
                         wnew[k][j][i] = (w[k - 1][j][i] + w[k + 1][j][i] + w[k][j - 1][i] + w[k][j + 1][i]
                                          + w[k][j][i - 1] + w[k][j][i + 1] + 2 * w[k][j][i]) / 8;
+            /* reductions in a streamed kernel: each thread first combines its own rows */
+#pragma xmp loop (k, j, i) on t3[k][j][i] reduction(+:r3) reduction(max:d3) acc
+            for (k = 1; k < NZ - 1; k++)
+                for (j = 1; j < MY - 1; j++)
+                    for (i = 1; i < MX - 1; i++) {
+                        double d = wnew[k][j][i] - 0.5 * (w[k - 1][j][i] + w[k + 1][j][i]);
+                        r3 += w[k - 1][j][i] * w[k + 1][j][i];
+                        d3 = d > d3 ? d : d3;
+                    }
 #pragma xmp loop (k, j, i) on t3[k][j][i] acc
             for (k = 1; k < NZ - 1; k++)
                 for (j = 1; j < MY - 1; j++)
@@ -99,6 +108,6 @@ int main(void)
             sv += v[i][j] * (1 + (i * 7 + j) % 5);
         }
 #pragma xmp task on p[0]
-    printf("u %.12e unew %.12e v %.12e w %.12e\n", su, sn, sv, s3);
+    printf("u %.12e unew %.12e v %.12e w %.12e r %.12e d %.12e\n", su, sn, sv, s3, r3, d3);
     return 0;
 }

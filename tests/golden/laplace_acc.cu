@@ -8,7 +8,7 @@
 #include "xmpacc_kernel.h"
 
 /* laplace_acc.c:54: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_laplace_acc_c_54(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double * _XMPACC_RESTRICT unew, _xmpacc_array_t _xmpacc_a_unew, const double * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u)
+_XMPACC_KERNEL _XMPACC_BOUNDS(2) _xmpacc_loop_laplace_acc_c_54(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double * _XMPACC_RESTRICT unew, _xmpacc_array_t _xmpacc_a_unew, const double * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
@@ -28,23 +28,39 @@ _XMPACC_KERNEL _xmpacc_loop_laplace_acc_c_54(long long _xmpacc_total, int _xmpac
   unew -= (_xmpacc_a_unew.dim[0].gtol) * _xmpacc_a_unew.dim[1].lext + _xmpacc_a_unew.dim[1].gtol;
   u -= (_xmpacc_a_u.dim[0].gtol) * _xmpacc_a_u.dim[1].lext + _xmpacc_a_u.dim[1].gtol;
   #endif
+  {
   long long _xmpacc_p0 = _xmpacc_rest * 2;   /* this thread's first row */
   i = (int) (_xmpacc_s_i.first + _xmpacc_p0 * _xmpacc_s_i.step);
+  #ifndef _XMPACC_CHECK
+  long long _xmpacc_o0 = _XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (i)), _XMPACC_G(_xmpacc_a_unew, 1, j));
+  const long long _xmpacc_t0 = (_XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (i + _xmpacc_s_i.step)), _XMPACC_G(_xmpacc_a_unew, 1, j))) - _xmpacc_o0;
+  long long _xmpacc_o1 = _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (i)), _XMPACC_G(_xmpacc_a_u, 1, j - 1));
+  const long long _xmpacc_t1 = (_XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (i + _xmpacc_s_i.step)), _XMPACC_G(_xmpacc_a_u, 1, j - 1))) - _xmpacc_o1;
+  const long long _xmpacc_d1_0 = (_XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (i - 1)), _XMPACC_G(_xmpacc_a_u, 1, j))) - _xmpacc_o1;
+  const long long _xmpacc_d1_1 = (_XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (i + 1)), _XMPACC_G(_xmpacc_a_u, 1, j))) - _xmpacc_o1;
+  const long long _xmpacc_d1_2 = (_XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (i)), _XMPACC_G(_xmpacc_a_u, 1, j + 1))) - _xmpacc_o1;
+  const long long _xmpacc_d1_3 = (_XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (i)), _XMPACC_G(_xmpacc_a_u, 1, j))) - _xmpacc_o1;
+  #endif
   double _xmpacc_r0_0, _xmpacc_r0_1, _xmpacc_r0_2;
-  _xmpacc_r0_0 = _XMPACC_LDG(&u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (i - 1)), _XMPACC_G(_xmpacc_a_u, 1, j))]);
-  _xmpacc_r0_1 = _XMPACC_LDG(&u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (i)), _XMPACC_G(_xmpacc_a_u, 1, j))]);
+  _xmpacc_r0_0 = _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_0, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (i - 1)), _XMPACC_G(_xmpacc_a_u, 1, j)))]);
+  _xmpacc_r0_1 = _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_3, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (i)), _XMPACC_G(_xmpacc_a_u, 1, j)))]);
   /* streamed: 2 rows of 'i' per thread, windows u[i-1..i+1] */
   _XMPACC_UNROLL
   for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
     if (_xmpacc_w > 0) { if (_xmpacc_p0 + _xmpacc_w >= _xmpacc_s_i.count) break; i = (int) (_xmpacc_s_i.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_i.step); }
-    _xmpacc_r0_2 = _XMPACC_LDG(&u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (i + 1)), _XMPACC_G(_xmpacc_a_u, 1, j))]);
+    _xmpacc_r0_2 = _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_1, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (i + 1)), _XMPACC_G(_xmpacc_a_u, 1, j)))]);
     do
 #line 57 "samples/laplace/laplace_acc.c"
-unew[_XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, i), _XMPACC_G(_xmpacc_a_unew, 1, j))] = 0.25 * (((_xmpacc_r0_0 + _xmpacc_r0_2) + _XMPACC_LDG(&u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i), _XMPACC_G(_xmpacc_a_u, 1, j - 1))])) + _XMPACC_LDG(&u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i), _XMPACC_G(_xmpacc_a_u, 1, j + 1))]));
+unew[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, i), _XMPACC_G(_xmpacc_a_unew, 1, j)))] = 0.25 * (((_xmpacc_r0_0 + _xmpacc_r0_2) + _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i), _XMPACC_G(_xmpacc_a_u, 1, j - 1)))])) + _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_2, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i), _XMPACC_G(_xmpacc_a_u, 1, j + 1)))]));
     while (0);
-#line 46 "laplace_acc.cu"
+#line 57 "laplace_acc.cu"
+    #ifndef _XMPACC_CHECK
+    _xmpacc_o0 += _xmpacc_t0;
+    _xmpacc_o1 += _xmpacc_t1;
+    #endif
     _xmpacc_r0_0 = _xmpacc_r0_1;
     _xmpacc_r0_1 = _xmpacc_r0_2;
+  }
   }
 }
 #ifndef __CUDACC__
@@ -72,7 +88,7 @@ void _xmpacc_loop_laplace_acc_c_54_host(long long _xmpacc_n, void **_xmpacc_args
 #endif
 
 /* laplace_acc.c:61: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_laplace_acc_c_61(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, const double * _XMPACC_RESTRICT unew, _xmpacc_array_t _xmpacc_a_unew, double * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u, double *_xmpacc_red_err)
+_XMPACC_KERNEL _XMPACC_BOUNDS(2) _xmpacc_loop_laplace_acc_c_61(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, const double * _XMPACC_RESTRICT unew, _xmpacc_array_t _xmpacc_a_unew, double * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u, double *_xmpacc_red_err)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
@@ -92,15 +108,34 @@ _XMPACC_KERNEL _xmpacc_loop_laplace_acc_c_61(long long _xmpacc_total, int _xmpac
   u -= (_xmpacc_a_u.dim[0].gtol) * _xmpacc_a_u.dim[1].lext + _xmpacc_a_u.dim[1].gtol;
   #endif
   double err = (-_XMPACC_INF);
-  if (_xmpacc_valid) do
+  if (_xmpacc_valid) {
+  long long _xmpacc_p0 = _xmpacc_rest * 2;   /* this thread's first row */
+  i = (int) (_xmpacc_s_i.first + _xmpacc_p0 * _xmpacc_s_i.step);
+  #ifndef _XMPACC_CHECK
+  long long _xmpacc_o0 = _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (i)), _XMPACC_G(_xmpacc_a_u, 1, j));
+  const long long _xmpacc_t0 = (_XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (i + _xmpacc_s_i.step)), _XMPACC_G(_xmpacc_a_u, 1, j))) - _xmpacc_o0;
+  long long _xmpacc_o1 = _XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (i)), _XMPACC_G(_xmpacc_a_unew, 1, j));
+  const long long _xmpacc_t1 = (_XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (i + _xmpacc_s_i.step)), _XMPACC_G(_xmpacc_a_unew, 1, j))) - _xmpacc_o1;
+  #endif
+  /* streamed: 2 rows of 'i' per thread, windows none */
+  _XMPACC_UNROLL
+  for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
+    if (_xmpacc_w > 0) { if (_xmpacc_p0 + _xmpacc_w >= _xmpacc_s_i.count) break; i = (int) (_xmpacc_s_i.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_i.step); }
+    do
 {
 #line 64 "samples/laplace/laplace_acc.c"
-  if (fabs(unew[_XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, i), _XMPACC_G(_xmpacc_a_unew, 1, j))] - u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i), _XMPACC_G(_xmpacc_a_u, 1, j))]) > err)
-    err = fabs(unew[_XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, i), _XMPACC_G(_xmpacc_a_unew, 1, j))] - u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i), _XMPACC_G(_xmpacc_a_u, 1, j))]);
-  u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i), _XMPACC_G(_xmpacc_a_u, 1, j))] = unew[_XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, i), _XMPACC_G(_xmpacc_a_unew, 1, j))];
+  if (fabs(_XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, i), _XMPACC_G(_xmpacc_a_unew, 1, j)))]) - u[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i), _XMPACC_G(_xmpacc_a_u, 1, j)))]) > err)
+    err = fabs(_XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, i), _XMPACC_G(_xmpacc_a_unew, 1, j)))]) - u[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i), _XMPACC_G(_xmpacc_a_u, 1, j)))]);
+  u[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i), _XMPACC_G(_xmpacc_a_u, 1, j)))] = _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, i), _XMPACC_G(_xmpacc_a_unew, 1, j)))]);
 }
-  while (0);
-#line 104 "laplace_acc.cu"
+    while (0);
+#line 133 "laplace_acc.cu"
+    #ifndef _XMPACC_CHECK
+    _xmpacc_o0 += _xmpacc_t0;
+    _xmpacc_o1 += _xmpacc_t1;
+    #endif
+  }
+  }
   _XMPACC_PARTIAL(err, _XMPACC_LANES_MAX, _xmpacc_red_err);
 }
 #ifndef __CUDACC__

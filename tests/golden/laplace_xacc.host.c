@@ -76,9 +76,9 @@ int main(void)
 #line 57 "samples/xacc/laplace_xacc.c"
             _xmpacc_sched_t _xmpacc_s_j = _xmpacc_schedule_k(&_xmpacc_t_t.dim[1], 1, (47 - 1) - 1, 1);
 #line 57 "samples/xacc/laplace_xacc.c"
-            long long _xmpacc_total = _xmpacc_s_i.count * _xmpacc_s_j.count;
+            long long _xmpacc_total = (((_xmpacc_s_i.count + 2) - 1) / 2) * _xmpacc_s_j.count;
 #line 57 "samples/xacc/laplace_xacc.c"
-            _xmpacc_launch("laplace_xacc.c:56", "_xmpacc_loop_laplace_xacc_c_56", _xmpacc_total, 0, 8, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_unew), (void *) (&_xmpacc_a_unew), (void *) (&_xmpacc_a_u), (void *) (&_xmpacc_a_u)}, (const long long []){0, sizeof(long long), 0, 5, 2, 0, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 2, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0});
+            _xmpacc_launch("laplace_xacc.c:56", "_xmpacc_loop_laplace_xacc_c_56", _xmpacc_total, 64, 8, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_unew), (void *) (&_xmpacc_a_unew), (void *) (&_xmpacc_a_u), (void *) (&_xmpacc_a_u)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 2, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0});
           }
 #line 57 "samples/xacc/laplace_xacc.c"
           _xmpacc_acc_compute_end(_xmpacc_acc_1);
@@ -96,9 +96,9 @@ int main(void)
 #line 65 "samples/xacc/laplace_xacc.c"
             _xmpacc_sched_t _xmpacc_s_j = _xmpacc_schedule_k(&_xmpacc_t_t.dim[1], 1, (47 - 1) - 1, 1);
 #line 65 "samples/xacc/laplace_xacc.c"
-            long long _xmpacc_total = _xmpacc_s_i.count * _xmpacc_s_j.count;
+            long long _xmpacc_total = (((_xmpacc_s_i.count + 2) - 1) / 2) * _xmpacc_s_j.count;
 #line 65 "samples/xacc/laplace_xacc.c"
-            _xmpacc_launch("laplace_xacc.c:64", "_xmpacc_loop_laplace_xacc_c_64", _xmpacc_total, 0, 9, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_unew), (void *) (&_xmpacc_a_unew), (void *) (&_xmpacc_a_u), (void *) (&_xmpacc_a_u), (void *) (&err)}, (const long long []){0, sizeof(long long), 0, 5, 2, 0, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0, 2, 0, 0, 1, 3, 0, 2, 0, 0, 3, _XMPACC_TYPE(err), 8});
+            _xmpacc_launch("laplace_xacc.c:64", "_xmpacc_loop_laplace_xacc_c_64", _xmpacc_total, 64, 9, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_unew), (void *) (&_xmpacc_a_unew), (void *) (&_xmpacc_a_u), (void *) (&_xmpacc_a_u), (void *) (&err)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0, 2, 0, 0, 1, 3, 0, 2, 0, 0, 3, _XMPACC_TYPE(err), 8});
 #line 65 "samples/xacc/laplace_xacc.c"
             _xmpacc_loop_reduce(&_xmpacc_t_t, "laplace_xacc.c:63", (const int []){1, 1}, &err, 1, _XMPACC_TYPE(err), 8);
           }

@@ -8,7 +8,7 @@
 #include "xmpacc_kernel.h"
 
 /* stream_stencils.c:52: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_stream_stencils_c_52(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double * _XMPACC_RESTRICT unew, _xmpacc_array_t _xmpacc_a_unew, const double * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u)
+_XMPACC_KERNEL _XMPACC_BOUNDS(2) _xmpacc_loop_stream_stencils_c_52(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double * _XMPACC_RESTRICT unew, _xmpacc_array_t _xmpacc_a_unew, const double * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
@@ -28,23 +28,39 @@ _XMPACC_KERNEL _xmpacc_loop_stream_stencils_c_52(long long _xmpacc_total, int _x
   unew -= (_xmpacc_a_unew.dim[0].gtol) * _xmpacc_a_unew.dim[1].lext + _xmpacc_a_unew.dim[1].gtol;
   u -= (_xmpacc_a_u.dim[0].gtol) * _xmpacc_a_u.dim[1].lext + _xmpacc_a_u.dim[1].gtol;
   #endif
+  {
   long long _xmpacc_p0 = _xmpacc_rest * 2;   /* this thread's first row */
   i = (int) (_xmpacc_s_i.first + _xmpacc_p0 * _xmpacc_s_i.step);
+  #ifndef _XMPACC_CHECK
+  long long _xmpacc_o0 = _XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (i)), _XMPACC_G(_xmpacc_a_unew, 1, j));
+  const long long _xmpacc_t0 = (_XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (i + _xmpacc_s_i.step)), _XMPACC_G(_xmpacc_a_unew, 1, j))) - _xmpacc_o0;
+  long long _xmpacc_o1 = _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (i)), _XMPACC_G(_xmpacc_a_u, 1, j - 1));
+  const long long _xmpacc_t1 = (_XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (i + _xmpacc_s_i.step)), _XMPACC_G(_xmpacc_a_u, 1, j - 1))) - _xmpacc_o1;
+  const long long _xmpacc_d1_0 = (_XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (i - 1)), _XMPACC_G(_xmpacc_a_u, 1, j))) - _xmpacc_o1;
+  const long long _xmpacc_d1_1 = (_XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (i + 1)), _XMPACC_G(_xmpacc_a_u, 1, j))) - _xmpacc_o1;
+  const long long _xmpacc_d1_2 = (_XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (i)), _XMPACC_G(_xmpacc_a_u, 1, j + 1))) - _xmpacc_o1;
+  const long long _xmpacc_d1_3 = (_XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (i)), _XMPACC_G(_xmpacc_a_u, 1, j))) - _xmpacc_o1;
+  #endif
   double _xmpacc_r0_0, _xmpacc_r0_1, _xmpacc_r0_2;
-  _xmpacc_r0_0 = _XMPACC_LDG(&u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (i - 1)), _XMPACC_G(_xmpacc_a_u, 1, j))]);
-  _xmpacc_r0_1 = _XMPACC_LDG(&u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (i)), _XMPACC_G(_xmpacc_a_u, 1, j))]);
+  _xmpacc_r0_0 = _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_0, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (i - 1)), _XMPACC_G(_xmpacc_a_u, 1, j)))]);
+  _xmpacc_r0_1 = _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_3, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (i)), _XMPACC_G(_xmpacc_a_u, 1, j)))]);
   /* streamed: 2 rows of 'i' per thread, windows u[i-1..i+1] */
   _XMPACC_UNROLL
   for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
     if (_xmpacc_w > 0) { if (_xmpacc_p0 + _xmpacc_w >= _xmpacc_s_i.count) break; i = (int) (_xmpacc_s_i.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_i.step); }
-    _xmpacc_r0_2 = _XMPACC_LDG(&u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (i + 1)), _XMPACC_G(_xmpacc_a_u, 1, j))]);
+    _xmpacc_r0_2 = _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_1, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (i + 1)), _XMPACC_G(_xmpacc_a_u, 1, j)))]);
     do
 #line 55 "stream_stencils.c"
-unew[_XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, i), _XMPACC_G(_xmpacc_a_unew, 1, j))] = 0.25 * (((_xmpacc_r0_0 + _xmpacc_r0_2) + _XMPACC_LDG(&u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i), _XMPACC_G(_xmpacc_a_u, 1, j - 1))])) + _XMPACC_LDG(&u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i), _XMPACC_G(_xmpacc_a_u, 1, j + 1))]));
+unew[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, i), _XMPACC_G(_xmpacc_a_unew, 1, j)))] = 0.25 * (((_xmpacc_r0_0 + _xmpacc_r0_2) + _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i), _XMPACC_G(_xmpacc_a_u, 1, j - 1)))])) + _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_2, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i), _XMPACC_G(_xmpacc_a_u, 1, j + 1)))]));
     while (0);
-#line 46 "prog.cu"
+#line 57 "prog.cu"
+    #ifndef _XMPACC_CHECK
+    _xmpacc_o0 += _xmpacc_t0;
+    _xmpacc_o1 += _xmpacc_t1;
+    #endif
     _xmpacc_r0_0 = _xmpacc_r0_1;
     _xmpacc_r0_1 = _xmpacc_r0_2;
+  }
   }
 }
 #ifndef __CUDACC__
@@ -72,7 +88,7 @@ void _xmpacc_loop_stream_stencils_c_52_host(long long _xmpacc_n, void **_xmpacc_
 #endif
 
 /* stream_stencils.c:57: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_stream_stencils_c_57(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, const double * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u, double * _XMPACC_RESTRICT v, _xmpacc_array_t _xmpacc_a_v, const double * _XMPACC_RESTRICT unew, _xmpacc_array_t _xmpacc_a_unew)
+_XMPACC_KERNEL _XMPACC_BOUNDS(2) _xmpacc_loop_stream_stencils_c_57(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, const double * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u, double * _XMPACC_RESTRICT v, _xmpacc_array_t _xmpacc_a_v, const double * _XMPACC_RESTRICT unew, _xmpacc_array_t _xmpacc_a_unew)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
@@ -93,30 +109,49 @@ _XMPACC_KERNEL _xmpacc_loop_stream_stencils_c_57(long long _xmpacc_total, int _x
   v -= (_xmpacc_a_v.dim[0].gtol) * _xmpacc_a_v.dim[1].lext + _xmpacc_a_v.dim[1].gtol;
   unew -= (_xmpacc_a_unew.dim[0].gtol) * _xmpacc_a_unew.dim[1].lext + _xmpacc_a_unew.dim[1].gtol;
   #endif
+  {
   long long _xmpacc_p0 = _xmpacc_rest * 2;   /* this thread's first row */
   i = (int) (_xmpacc_s_i.first + _xmpacc_p0 * _xmpacc_s_i.step);
+  #ifndef _XMPACC_CHECK
+  long long _xmpacc_o0 = _XMPACC_AT2(_xmpacc_a_v, _XMPACC_G(_xmpacc_a_v, 0, (i)), _XMPACC_G(_xmpacc_a_v, 1, j));
+  const long long _xmpacc_t0 = (_XMPACC_AT2(_xmpacc_a_v, _XMPACC_G(_xmpacc_a_v, 0, (i + _xmpacc_s_i.step)), _XMPACC_G(_xmpacc_a_v, 1, j))) - _xmpacc_o0;
+  long long _xmpacc_o1 = _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (i)), _XMPACC_G(_xmpacc_a_u, 1, j));
+  const long long _xmpacc_t1 = (_XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (i + _xmpacc_s_i.step)), _XMPACC_G(_xmpacc_a_u, 1, j))) - _xmpacc_o1;
+  const long long _xmpacc_d1_0 = (_XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (i + 2)), _XMPACC_G(_xmpacc_a_u, 1, j))) - _xmpacc_o1;
+  const long long _xmpacc_d1_1 = (_XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (i - 2)), _XMPACC_G(_xmpacc_a_u, 1, j))) - _xmpacc_o1;
+  const long long _xmpacc_d1_2 = (_XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (i - 1)), _XMPACC_G(_xmpacc_a_u, 1, j))) - _xmpacc_o1;
+  const long long _xmpacc_d1_3 = (_XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (i + 1)), _XMPACC_G(_xmpacc_a_u, 1, j))) - _xmpacc_o1;
+  long long _xmpacc_o2 = _XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (i)), _XMPACC_G(_xmpacc_a_unew, 1, j));
+  const long long _xmpacc_t2 = (_XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (i + _xmpacc_s_i.step)), _XMPACC_G(_xmpacc_a_unew, 1, j))) - _xmpacc_o2;
+  #endif
   double _xmpacc_r0_0, _xmpacc_r0_1, _xmpacc_r0_2, _xmpacc_r0_3, _xmpacc_r0_4;
-  _xmpacc_r0_0 = _XMPACC_LDG(&u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (i - 2)), _XMPACC_G(_xmpacc_a_u, 1, j))]);
-  _xmpacc_r0_1 = _XMPACC_LDG(&u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (i - 1)), _XMPACC_G(_xmpacc_a_u, 1, j))]);
-  _xmpacc_r0_2 = _XMPACC_LDG(&u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (i)), _XMPACC_G(_xmpacc_a_u, 1, j))]);
-  _xmpacc_r0_3 = _XMPACC_LDG(&u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (i + 1)), _XMPACC_G(_xmpacc_a_u, 1, j))]);
+  _xmpacc_r0_0 = _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_1, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (i - 2)), _XMPACC_G(_xmpacc_a_u, 1, j)))]);
+  _xmpacc_r0_1 = _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_2, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (i - 1)), _XMPACC_G(_xmpacc_a_u, 1, j)))]);
+  _xmpacc_r0_2 = _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (i)), _XMPACC_G(_xmpacc_a_u, 1, j)))]);
+  _xmpacc_r0_3 = _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_3, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (i + 1)), _XMPACC_G(_xmpacc_a_u, 1, j)))]);
   /* streamed: 2 rows of 'i' per thread, windows u[i-2..i+2] */
   _XMPACC_UNROLL
   for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
     if (_xmpacc_w > 0) { if (_xmpacc_p0 + _xmpacc_w >= _xmpacc_s_i.count) break; i = (int) (_xmpacc_s_i.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_i.step); }
-    _xmpacc_r0_4 = _XMPACC_LDG(&u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (i + 2)), _XMPACC_G(_xmpacc_a_u, 1, j))]);
+    _xmpacc_r0_4 = _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_0, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (i + 2)), _XMPACC_G(_xmpacc_a_u, 1, j)))]);
     do
 {
 #line 60 "stream_stencils.c"
   double d = _xmpacc_r0_4 - _xmpacc_r0_0;
-  v[_XMPACC_AT2(_xmpacc_a_v, _XMPACC_G(_xmpacc_a_v, 0, i), _XMPACC_G(_xmpacc_a_v, 1, j))] = ((0.5 * v[_XMPACC_AT2(_xmpacc_a_v, _XMPACC_G(_xmpacc_a_v, 0, i), _XMPACC_G(_xmpacc_a_v, 1, j))]) + (d * _xmpacc_r0_2)) + (0.1 * _XMPACC_LDG(&unew[_XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, i), _XMPACC_G(_xmpacc_a_unew, 1, j))]));
+  v[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_v, _XMPACC_G(_xmpacc_a_v, 0, i), _XMPACC_G(_xmpacc_a_v, 1, j)))] = ((0.5 * v[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_v, _XMPACC_G(_xmpacc_a_v, 0, i), _XMPACC_G(_xmpacc_a_v, 1, j)))]) + (d * _xmpacc_r0_2)) + (0.1 * _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o2, _XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, i), _XMPACC_G(_xmpacc_a_unew, 1, j)))]));
 }
     while (0);
-#line 116 "prog.cu"
+#line 145 "prog.cu"
+    #ifndef _XMPACC_CHECK
+    _xmpacc_o0 += _xmpacc_t0;
+    _xmpacc_o1 += _xmpacc_t1;
+    _xmpacc_o2 += _xmpacc_t2;
+    #endif
     _xmpacc_r0_0 = _xmpacc_r0_1;
     _xmpacc_r0_1 = _xmpacc_r0_2;
     _xmpacc_r0_2 = _xmpacc_r0_3;
     _xmpacc_r0_3 = _xmpacc_r0_4;
+  }
   }
 }
 #ifndef __CUDACC__
@@ -148,7 +183,7 @@ void _xmpacc_loop_stream_stencils_c_57_host(long long _xmpacc_n, void **_xmpacc_
 #endif
 
 /* stream_stencils.c:64: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_stream_stencils_c_64(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double * _XMPACC_RESTRICT unew, _xmpacc_array_t _xmpacc_a_unew, const double * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u, const double * _XMPACC_RESTRICT v, _xmpacc_array_t _xmpacc_a_v)
+_XMPACC_KERNEL _XMPACC_BOUNDS(2) _xmpacc_loop_stream_stencils_c_64(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double * _XMPACC_RESTRICT unew, _xmpacc_array_t _xmpacc_a_unew, const double * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u, const double * _XMPACC_RESTRICT v, _xmpacc_array_t _xmpacc_a_v)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
@@ -169,16 +204,40 @@ _XMPACC_KERNEL _xmpacc_loop_stream_stencils_c_64(long long _xmpacc_total, int _x
   u -= (_xmpacc_a_u.dim[0].gtol) * _xmpacc_a_u.dim[1].lext + _xmpacc_a_u.dim[1].gtol;
   v -= (_xmpacc_a_v.dim[0].gtol) * _xmpacc_a_v.dim[1].lext + _xmpacc_a_v.dim[1].gtol;
   #endif
-  do
+  {
+  long long _xmpacc_p0 = _xmpacc_rest * 2;   /* this thread's first row */
+  i = (int) (_xmpacc_s_i.first + _xmpacc_p0 * _xmpacc_s_i.step);
+  #ifndef _XMPACC_CHECK
+  long long _xmpacc_o0 = _XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (i)), _XMPACC_G(_xmpacc_a_unew, 1, j));
+  const long long _xmpacc_t0 = (_XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (i + _xmpacc_s_i.step)), _XMPACC_G(_xmpacc_a_unew, 1, j))) - _xmpacc_o0;
+  long long _xmpacc_o1 = _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (i)), _XMPACC_G(_xmpacc_a_u, 1, j));
+  const long long _xmpacc_t1 = (_XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (i + _xmpacc_s_i.step)), _XMPACC_G(_xmpacc_a_u, 1, j))) - _xmpacc_o1;
+  const long long _xmpacc_d1_0 = (_XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (i - 1)), _XMPACC_G(_xmpacc_a_u, 1, j))) - _xmpacc_o1;
+  const long long _xmpacc_d1_1 = (_XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (i + 1)), _XMPACC_G(_xmpacc_a_u, 1, j))) - _xmpacc_o1;
+  long long _xmpacc_o2 = _XMPACC_AT2(_xmpacc_a_v, _XMPACC_G(_xmpacc_a_v, 0, (i)), _XMPACC_G(_xmpacc_a_v, 1, j));
+  const long long _xmpacc_t2 = (_XMPACC_AT2(_xmpacc_a_v, _XMPACC_G(_xmpacc_a_v, 0, (i + _xmpacc_s_i.step)), _XMPACC_G(_xmpacc_a_v, 1, j))) - _xmpacc_o2;
+  #endif
+  /* streamed: 2 rows of 'i' per thread, windows none */
+  _XMPACC_UNROLL
+  for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
+    if (_xmpacc_w > 0) { if (_xmpacc_p0 + _xmpacc_w >= _xmpacc_s_i.count) break; i = (int) (_xmpacc_s_i.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_i.step); }
+    do
 #line 67 "stream_stencils.c"
 if (j % 2)
 #line 67 "stream_stencils.c"
-  unew[_XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, i), _XMPACC_G(_xmpacc_a_unew, 1, j))] = u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i - 1), _XMPACC_G(_xmpacc_a_u, 1, j))];
+  unew[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, i), _XMPACC_G(_xmpacc_a_unew, 1, j)))] = _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_0, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i - 1), _XMPACC_G(_xmpacc_a_u, 1, j)))]);
 else
 #line 67 "stream_stencils.c"
-  unew[_XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, i), _XMPACC_G(_xmpacc_a_unew, 1, j))] = u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i + 1), _XMPACC_G(_xmpacc_a_u, 1, j))] + v[_XMPACC_AT2(_xmpacc_a_v, _XMPACC_G(_xmpacc_a_v, 0, i), _XMPACC_G(_xmpacc_a_v, 1, j))];
-  while (0);
-#line 182 "prog.cu"
+  unew[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, i), _XMPACC_G(_xmpacc_a_unew, 1, j)))] = _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_1, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i + 1), _XMPACC_G(_xmpacc_a_u, 1, j)))]) + _XMPACC_LDG(&v[_XMPACC_SO(_xmpacc_o2, _XMPACC_AT2(_xmpacc_a_v, _XMPACC_G(_xmpacc_a_v, 0, i), _XMPACC_G(_xmpacc_a_v, 1, j)))]);
+    while (0);
+#line 234 "prog.cu"
+    #ifndef _XMPACC_CHECK
+    _xmpacc_o0 += _xmpacc_t0;
+    _xmpacc_o1 += _xmpacc_t1;
+    _xmpacc_o2 += _xmpacc_t2;
+    #endif
+  }
+  }
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_stream_stencils_c_64_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -209,7 +268,7 @@ void _xmpacc_loop_stream_stencils_c_64_host(long long _xmpacc_n, void **_xmpacc_
 #endif
 
 /* stream_stencils.c:69: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_stream_stencils_c_69(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u, const double * _XMPACC_RESTRICT unew, _xmpacc_array_t _xmpacc_a_unew, const double * _XMPACC_RESTRICT v, _xmpacc_array_t _xmpacc_a_v)
+_XMPACC_KERNEL _XMPACC_BOUNDS(2) _xmpacc_loop_stream_stencils_c_69(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u, const double * _XMPACC_RESTRICT unew, _xmpacc_array_t _xmpacc_a_unew, const double * _XMPACC_RESTRICT v, _xmpacc_array_t _xmpacc_a_v)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
@@ -230,11 +289,33 @@ _XMPACC_KERNEL _xmpacc_loop_stream_stencils_c_69(long long _xmpacc_total, int _x
   unew -= (_xmpacc_a_unew.dim[0].gtol) * _xmpacc_a_unew.dim[1].lext + _xmpacc_a_unew.dim[1].gtol;
   v -= (_xmpacc_a_v.dim[0].gtol) * _xmpacc_a_v.dim[1].lext + _xmpacc_a_v.dim[1].gtol;
   #endif
-  do
+  {
+  long long _xmpacc_p0 = _xmpacc_rest * 2;   /* this thread's first row */
+  i = (int) (_xmpacc_s_i.first + _xmpacc_p0 * _xmpacc_s_i.step);
+  #ifndef _XMPACC_CHECK
+  long long _xmpacc_o0 = _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (i)), _XMPACC_G(_xmpacc_a_u, 1, j));
+  const long long _xmpacc_t0 = (_XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (i + _xmpacc_s_i.step)), _XMPACC_G(_xmpacc_a_u, 1, j))) - _xmpacc_o0;
+  long long _xmpacc_o1 = _XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (i)), _XMPACC_G(_xmpacc_a_unew, 1, j));
+  const long long _xmpacc_t1 = (_XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (i + _xmpacc_s_i.step)), _XMPACC_G(_xmpacc_a_unew, 1, j))) - _xmpacc_o1;
+  long long _xmpacc_o2 = _XMPACC_AT2(_xmpacc_a_v, _XMPACC_G(_xmpacc_a_v, 0, (i)), _XMPACC_G(_xmpacc_a_v, 1, j));
+  const long long _xmpacc_t2 = (_XMPACC_AT2(_xmpacc_a_v, _XMPACC_G(_xmpacc_a_v, 0, (i + _xmpacc_s_i.step)), _XMPACC_G(_xmpacc_a_v, 1, j))) - _xmpacc_o2;
+  #endif
+  /* streamed: 2 rows of 'i' per thread, windows none */
+  _XMPACC_UNROLL
+  for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
+    if (_xmpacc_w > 0) { if (_xmpacc_p0 + _xmpacc_w >= _xmpacc_s_i.count) break; i = (int) (_xmpacc_s_i.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_i.step); }
+    do
 #line 72 "stream_stencils.c"
-u[_XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i), _XMPACC_G(_xmpacc_a_u, 1, j))] = (0.5 * unew[_XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, i), _XMPACC_G(_xmpacc_a_unew, 1, j))]) + (0.25 * v[_XMPACC_AT2(_xmpacc_a_v, _XMPACC_G(_xmpacc_a_v, 0, i), _XMPACC_G(_xmpacc_a_v, 1, j))]);
-  while (0);
-#line 238 "prog.cu"
+u[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i), _XMPACC_G(_xmpacc_a_u, 1, j)))] = (0.5 * _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, i), _XMPACC_G(_xmpacc_a_unew, 1, j)))])) + (0.25 * _XMPACC_LDG(&v[_XMPACC_SO(_xmpacc_o2, _XMPACC_AT2(_xmpacc_a_v, _XMPACC_G(_xmpacc_a_v, 0, i), _XMPACC_G(_xmpacc_a_v, 1, j)))]));
+    while (0);
+#line 312 "prog.cu"
+    #ifndef _XMPACC_CHECK
+    _xmpacc_o0 += _xmpacc_t0;
+    _xmpacc_o1 += _xmpacc_t1;
+    _xmpacc_o2 += _xmpacc_t2;
+    #endif
+  }
+  }
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_stream_stencils_c_69_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -265,7 +346,7 @@ void _xmpacc_loop_stream_stencils_c_69_host(long long _xmpacc_n, void **_xmpacc_
 #endif
 
 /* stream_stencils.c:75: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_stream_stencils_c_75(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_k, _xmpacc_sched_t _xmpacc_s_j, _xmpacc_sched_t _xmpacc_s_i, double * _XMPACC_RESTRICT wnew, _xmpacc_array_t _xmpacc_a_wnew, const double * _XMPACC_RESTRICT w, _xmpacc_array_t _xmpacc_a_w)
+_XMPACC_KERNEL _XMPACC_BOUNDS(2) _xmpacc_loop_stream_stencils_c_75(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_k, _xmpacc_sched_t _xmpacc_s_j, _xmpacc_sched_t _xmpacc_s_i, double * _XMPACC_RESTRICT wnew, _xmpacc_array_t _xmpacc_a_wnew, const double * _XMPACC_RESTRICT w, _xmpacc_array_t _xmpacc_a_w)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
@@ -286,23 +367,41 @@ _XMPACC_KERNEL _xmpacc_loop_stream_stencils_c_75(long long _xmpacc_total, int _x
   wnew -= ((_xmpacc_a_wnew.dim[0].gtol) * _xmpacc_a_wnew.dim[1].lext + _xmpacc_a_wnew.dim[1].gtol) * _xmpacc_a_wnew.dim[2].lext + _xmpacc_a_wnew.dim[2].gtol;
   w -= ((_xmpacc_a_w.dim[0].gtol) * _xmpacc_a_w.dim[1].lext + _xmpacc_a_w.dim[1].gtol) * _xmpacc_a_w.dim[2].lext + _xmpacc_a_w.dim[2].gtol;
   #endif
+  {
   long long _xmpacc_p0 = _xmpacc_rest * 2;   /* this thread's first row */
   k = (int) (_xmpacc_s_k.first + _xmpacc_p0 * _xmpacc_s_k.step);
+  #ifndef _XMPACC_CHECK
+  long long _xmpacc_o0 = _XMPACC_AT3(_xmpacc_a_wnew, _XMPACC_G(_xmpacc_a_wnew, 0, (k)), _XMPACC_G(_xmpacc_a_wnew, 1, j), _XMPACC_G(_xmpacc_a_wnew, 2, i));
+  const long long _xmpacc_t0 = (_XMPACC_AT3(_xmpacc_a_wnew, _XMPACC_G(_xmpacc_a_wnew, 0, (k + _xmpacc_s_k.step)), _XMPACC_G(_xmpacc_a_wnew, 1, j), _XMPACC_G(_xmpacc_a_wnew, 2, i))) - _xmpacc_o0;
+  long long _xmpacc_o1 = _XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, (k)), _XMPACC_G(_xmpacc_a_w, 1, j - 1), _XMPACC_G(_xmpacc_a_w, 2, i));
+  const long long _xmpacc_t1 = (_XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, (k + _xmpacc_s_k.step)), _XMPACC_G(_xmpacc_a_w, 1, j - 1), _XMPACC_G(_xmpacc_a_w, 2, i))) - _xmpacc_o1;
+  const long long _xmpacc_d1_0 = (_XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, (k - 1)), _XMPACC_G(_xmpacc_a_w, 1, j), _XMPACC_G(_xmpacc_a_w, 2, i))) - _xmpacc_o1;
+  const long long _xmpacc_d1_1 = (_XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, (k + 1)), _XMPACC_G(_xmpacc_a_w, 1, j), _XMPACC_G(_xmpacc_a_w, 2, i))) - _xmpacc_o1;
+  const long long _xmpacc_d1_2 = (_XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, (k)), _XMPACC_G(_xmpacc_a_w, 1, j + 1), _XMPACC_G(_xmpacc_a_w, 2, i))) - _xmpacc_o1;
+  const long long _xmpacc_d1_3 = (_XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, (k)), _XMPACC_G(_xmpacc_a_w, 1, j), _XMPACC_G(_xmpacc_a_w, 2, i - 1))) - _xmpacc_o1;
+  const long long _xmpacc_d1_4 = (_XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, (k)), _XMPACC_G(_xmpacc_a_w, 1, j), _XMPACC_G(_xmpacc_a_w, 2, i + 1))) - _xmpacc_o1;
+  const long long _xmpacc_d1_5 = (_XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, (k)), _XMPACC_G(_xmpacc_a_w, 1, j), _XMPACC_G(_xmpacc_a_w, 2, i))) - _xmpacc_o1;
+  #endif
   double _xmpacc_r0_0, _xmpacc_r0_1, _xmpacc_r0_2;
-  _xmpacc_r0_0 = _XMPACC_LDG(&w[_XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, (k - 1)), _XMPACC_G(_xmpacc_a_w, 1, j), _XMPACC_G(_xmpacc_a_w, 2, i))]);
-  _xmpacc_r0_1 = _XMPACC_LDG(&w[_XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, (k)), _XMPACC_G(_xmpacc_a_w, 1, j), _XMPACC_G(_xmpacc_a_w, 2, i))]);
+  _xmpacc_r0_0 = _XMPACC_LDG(&w[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_0, _XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, (k - 1)), _XMPACC_G(_xmpacc_a_w, 1, j), _XMPACC_G(_xmpacc_a_w, 2, i)))]);
+  _xmpacc_r0_1 = _XMPACC_LDG(&w[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_5, _XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, (k)), _XMPACC_G(_xmpacc_a_w, 1, j), _XMPACC_G(_xmpacc_a_w, 2, i)))]);
   /* streamed: 2 rows of 'k' per thread, windows w[k-1..k+1] */
   _XMPACC_UNROLL
   for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
     if (_xmpacc_w > 0) { if (_xmpacc_p0 + _xmpacc_w >= _xmpacc_s_k.count) break; k = (int) (_xmpacc_s_k.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_k.step); }
-    _xmpacc_r0_2 = _XMPACC_LDG(&w[_XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, (k + 1)), _XMPACC_G(_xmpacc_a_w, 1, j), _XMPACC_G(_xmpacc_a_w, 2, i))]);
+    _xmpacc_r0_2 = _XMPACC_LDG(&w[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_1, _XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, (k + 1)), _XMPACC_G(_xmpacc_a_w, 1, j), _XMPACC_G(_xmpacc_a_w, 2, i)))]);
     do
 #line 79 "stream_stencils.c"
-wnew[_XMPACC_AT3(_xmpacc_a_wnew, _XMPACC_G(_xmpacc_a_wnew, 0, k), _XMPACC_G(_xmpacc_a_wnew, 1, j), _XMPACC_G(_xmpacc_a_wnew, 2, i))] = ((((((_xmpacc_r0_0 + _xmpacc_r0_2) + _XMPACC_LDG(&w[_XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, k), _XMPACC_G(_xmpacc_a_w, 1, j - 1), _XMPACC_G(_xmpacc_a_w, 2, i))])) + _XMPACC_LDG(&w[_XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, k), _XMPACC_G(_xmpacc_a_w, 1, j + 1), _XMPACC_G(_xmpacc_a_w, 2, i))])) + _XMPACC_LDG(&w[_XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, k), _XMPACC_G(_xmpacc_a_w, 1, j), _XMPACC_G(_xmpacc_a_w, 2, i - 1))])) + _XMPACC_LDG(&w[_XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, k), _XMPACC_G(_xmpacc_a_w, 1, j), _XMPACC_G(_xmpacc_a_w, 2, i + 1))])) + (2 * _xmpacc_r0_1)) / 8;
+wnew[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_wnew, _XMPACC_G(_xmpacc_a_wnew, 0, k), _XMPACC_G(_xmpacc_a_wnew, 1, j), _XMPACC_G(_xmpacc_a_wnew, 2, i)))] = ((((((_xmpacc_r0_0 + _xmpacc_r0_2) + _XMPACC_LDG(&w[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, k), _XMPACC_G(_xmpacc_a_w, 1, j - 1), _XMPACC_G(_xmpacc_a_w, 2, i)))])) + _XMPACC_LDG(&w[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_2, _XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, k), _XMPACC_G(_xmpacc_a_w, 1, j + 1), _XMPACC_G(_xmpacc_a_w, 2, i)))])) + _XMPACC_LDG(&w[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_3, _XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, k), _XMPACC_G(_xmpacc_a_w, 1, j), _XMPACC_G(_xmpacc_a_w, 2, i - 1)))])) + _XMPACC_LDG(&w[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_4, _XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, k), _XMPACC_G(_xmpacc_a_w, 1, j), _XMPACC_G(_xmpacc_a_w, 2, i + 1)))])) + (2 * _xmpacc_r0_1)) / 8;
     while (0);
-#line 304 "prog.cu"
+#line 398 "prog.cu"
+    #ifndef _XMPACC_CHECK
+    _xmpacc_o0 += _xmpacc_t0;
+    _xmpacc_o1 += _xmpacc_t1;
+    #endif
     _xmpacc_r0_0 = _xmpacc_r0_1;
     _xmpacc_r0_1 = _xmpacc_r0_2;
+  }
   }
 }
 #ifndef __CUDACC__
@@ -331,8 +430,100 @@ void _xmpacc_loop_stream_stencils_c_75_host(long long _xmpacc_n, void **_xmpacc_
 }
 #endif
 
-/* stream_stencils.c:81: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_stream_stencils_c_81(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_k, _xmpacc_sched_t _xmpacc_s_j, _xmpacc_sched_t _xmpacc_s_i, double * _XMPACC_RESTRICT w, _xmpacc_array_t _xmpacc_a_w, const double * _XMPACC_RESTRICT wnew, _xmpacc_array_t _xmpacc_a_wnew)
+/* stream_stencils.c:82: loop ... acc */
+_XMPACC_KERNEL _XMPACC_BOUNDS(2) _xmpacc_loop_stream_stencils_c_82(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_k, _xmpacc_sched_t _xmpacc_s_j, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT wnew, _xmpacc_array_t _xmpacc_a_wnew, const double * _XMPACC_RESTRICT w, _xmpacc_array_t _xmpacc_a_w, double *_xmpacc_red_r3, double *_xmpacc_red_d3)
+{
+  long long _xmpacc_gid = _XMPACC_TID;
+  long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
+  if (_xmpacc_grid2) {
+    _xmpacc_in = _XMPACC_GRID_X; _xmpacc_rest = _XMPACC_GRID_Y;
+    _xmpacc_tid = _xmpacc_rest * _xmpacc_s_i.count + _xmpacc_in;
+    if (_xmpacc_in >= _xmpacc_s_i.count) _xmpacc_tid = _xmpacc_total;
+  } else {
+    _xmpacc_tid = _xmpacc_gid; _xmpacc_rest = _xmpacc_tid;
+    _xmpacc_in = _xmpacc_divmod(&_xmpacc_rest, _xmpacc_s_i);
+  }
+  int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
+  int i = (int) (_xmpacc_s_i.first + _xmpacc_in * _xmpacc_s_i.step);
+  int j = (int) (_xmpacc_s_j.first + _xmpacc_divmod(&_xmpacc_rest, _xmpacc_s_j) * _xmpacc_s_j.step);
+  int k = (int) (_xmpacc_s_k.first + _xmpacc_rest * _xmpacc_s_k.step);
+  #ifndef _XMPACC_CHECK
+  wnew -= ((_xmpacc_a_wnew.dim[0].gtol) * _xmpacc_a_wnew.dim[1].lext + _xmpacc_a_wnew.dim[1].gtol) * _xmpacc_a_wnew.dim[2].lext + _xmpacc_a_wnew.dim[2].gtol;
+  w -= ((_xmpacc_a_w.dim[0].gtol) * _xmpacc_a_w.dim[1].lext + _xmpacc_a_w.dim[1].gtol) * _xmpacc_a_w.dim[2].lext + _xmpacc_a_w.dim[2].gtol;
+  #endif
+  double r3 = 0;
+  double d3 = (-_XMPACC_INF);
+  if (_xmpacc_valid) {
+  long long _xmpacc_p0 = _xmpacc_rest * 2;   /* this thread's first row */
+  k = (int) (_xmpacc_s_k.first + _xmpacc_p0 * _xmpacc_s_k.step);
+  #ifndef _XMPACC_CHECK
+  long long _xmpacc_o0 = _XMPACC_AT3(_xmpacc_a_wnew, _XMPACC_G(_xmpacc_a_wnew, 0, (k)), _XMPACC_G(_xmpacc_a_wnew, 1, j), _XMPACC_G(_xmpacc_a_wnew, 2, i));
+  const long long _xmpacc_t0 = (_XMPACC_AT3(_xmpacc_a_wnew, _XMPACC_G(_xmpacc_a_wnew, 0, (k + _xmpacc_s_k.step)), _XMPACC_G(_xmpacc_a_wnew, 1, j), _XMPACC_G(_xmpacc_a_wnew, 2, i))) - _xmpacc_o0;
+  long long _xmpacc_o1 = _XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, (k)), _XMPACC_G(_xmpacc_a_w, 1, j), _XMPACC_G(_xmpacc_a_w, 2, i));
+  const long long _xmpacc_t1 = (_XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, (k + _xmpacc_s_k.step)), _XMPACC_G(_xmpacc_a_w, 1, j), _XMPACC_G(_xmpacc_a_w, 2, i))) - _xmpacc_o1;
+  const long long _xmpacc_d1_0 = (_XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, (k - 1)), _XMPACC_G(_xmpacc_a_w, 1, j), _XMPACC_G(_xmpacc_a_w, 2, i))) - _xmpacc_o1;
+  const long long _xmpacc_d1_1 = (_XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, (k + 1)), _XMPACC_G(_xmpacc_a_w, 1, j), _XMPACC_G(_xmpacc_a_w, 2, i))) - _xmpacc_o1;
+  #endif
+  double _xmpacc_r0_0, _xmpacc_r0_1, _xmpacc_r0_2;
+  _xmpacc_r0_0 = _XMPACC_LDG(&w[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_0, _XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, (k - 1)), _XMPACC_G(_xmpacc_a_w, 1, j), _XMPACC_G(_xmpacc_a_w, 2, i)))]);
+  _xmpacc_r0_1 = _XMPACC_LDG(&w[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, (k)), _XMPACC_G(_xmpacc_a_w, 1, j), _XMPACC_G(_xmpacc_a_w, 2, i)))]);
+  /* streamed: 2 rows of 'k' per thread, windows w[k-1..k+1] */
+  _XMPACC_UNROLL
+  for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
+    if (_xmpacc_w > 0) { if (_xmpacc_p0 + _xmpacc_w >= _xmpacc_s_k.count) break; k = (int) (_xmpacc_s_k.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_k.step); }
+    _xmpacc_r0_2 = _XMPACC_LDG(&w[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_1, _XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, (k + 1)), _XMPACC_G(_xmpacc_a_w, 1, j), _XMPACC_G(_xmpacc_a_w, 2, i)))]);
+    do
+{
+#line 86 "stream_stencils.c"
+  double d = _XMPACC_LDG(&wnew[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_wnew, _XMPACC_G(_xmpacc_a_wnew, 0, k), _XMPACC_G(_xmpacc_a_wnew, 1, j), _XMPACC_G(_xmpacc_a_wnew, 2, i)))]) - (0.5 * (_xmpacc_r0_0 + _xmpacc_r0_2));
+  r3 += _xmpacc_r0_0 * _xmpacc_r0_2;
+  d3 = (d > d3) ? (d) : (d3);
+}
+    while (0);
+#line 484 "prog.cu"
+    #ifndef _XMPACC_CHECK
+    _xmpacc_o0 += _xmpacc_t0;
+    _xmpacc_o1 += _xmpacc_t1;
+    #endif
+    _xmpacc_r0_0 = _xmpacc_r0_1;
+    _xmpacc_r0_1 = _xmpacc_r0_2;
+  }
+  }
+  _XMPACC_PARTIAL(r3, _XMPACC_LANES_SUM, _xmpacc_red_r3);
+  _XMPACC_PARTIAL(d3, _XMPACC_LANES_MAX, _xmpacc_red_d3);
+}
+#ifndef __CUDACC__
+void _xmpacc_loop_stream_stencils_c_82_host(long long _xmpacc_n, void **_xmpacc_args)
+{
+  long long _xmpacc_total;
+  int _xmpacc_grid2;
+  _xmpacc_sched_t _xmpacc_s_k;
+  _xmpacc_sched_t _xmpacc_s_j;
+  _xmpacc_sched_t _xmpacc_s_i;
+  const double * _XMPACC_RESTRICT wnew;
+  _xmpacc_array_t _xmpacc_a_wnew;
+  const double * _XMPACC_RESTRICT w;
+  _xmpacc_array_t _xmpacc_a_w;
+  double *_xmpacc_red_r3;
+  double *_xmpacc_red_d3;
+  memcpy((void *) &_xmpacc_total, _xmpacc_args[0], sizeof _xmpacc_total);
+  memcpy((void *) &_xmpacc_grid2, _xmpacc_args[1], sizeof _xmpacc_grid2);
+  memcpy((void *) &_xmpacc_s_k, _xmpacc_args[2], sizeof _xmpacc_s_k);
+  memcpy((void *) &_xmpacc_s_j, _xmpacc_args[3], sizeof _xmpacc_s_j);
+  memcpy((void *) &_xmpacc_s_i, _xmpacc_args[4], sizeof _xmpacc_s_i);
+  memcpy((void *) &wnew, _xmpacc_args[5], sizeof wnew);
+  memcpy((void *) &_xmpacc_a_wnew, _xmpacc_args[6], sizeof _xmpacc_a_wnew);
+  memcpy((void *) &w, _xmpacc_args[7], sizeof w);
+  memcpy((void *) &_xmpacc_a_w, _xmpacc_args[8], sizeof _xmpacc_a_w);
+  memcpy((void *) &_xmpacc_red_r3, _xmpacc_args[9], sizeof _xmpacc_red_r3);
+  memcpy((void *) &_xmpacc_red_d3, _xmpacc_args[10], sizeof _xmpacc_red_d3);
+  for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
+    _xmpacc_loop_stream_stencils_c_82(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_k, _xmpacc_s_j, _xmpacc_s_i, wnew, _xmpacc_a_wnew, w, _xmpacc_a_w, _xmpacc_red_r3, _xmpacc_red_d3);
+}
+#endif
+
+/* stream_stencils.c:90: loop ... acc */
+_XMPACC_KERNEL _XMPACC_BOUNDS(2) _xmpacc_loop_stream_stencils_c_90(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_k, _xmpacc_sched_t _xmpacc_s_j, _xmpacc_sched_t _xmpacc_s_i, double * _XMPACC_RESTRICT w, _xmpacc_array_t _xmpacc_a_w, const double * _XMPACC_RESTRICT wnew, _xmpacc_array_t _xmpacc_a_wnew)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
@@ -353,14 +544,33 @@ _XMPACC_KERNEL _xmpacc_loop_stream_stencils_c_81(long long _xmpacc_total, int _x
   w -= ((_xmpacc_a_w.dim[0].gtol) * _xmpacc_a_w.dim[1].lext + _xmpacc_a_w.dim[1].gtol) * _xmpacc_a_w.dim[2].lext + _xmpacc_a_w.dim[2].gtol;
   wnew -= ((_xmpacc_a_wnew.dim[0].gtol) * _xmpacc_a_wnew.dim[1].lext + _xmpacc_a_wnew.dim[1].gtol) * _xmpacc_a_wnew.dim[2].lext + _xmpacc_a_wnew.dim[2].gtol;
   #endif
-  do
-#line 85 "stream_stencils.c"
-w[_XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, k), _XMPACC_G(_xmpacc_a_w, 1, j), _XMPACC_G(_xmpacc_a_w, 2, i))] = wnew[_XMPACC_AT3(_xmpacc_a_wnew, _XMPACC_G(_xmpacc_a_wnew, 0, k), _XMPACC_G(_xmpacc_a_wnew, 1, j), _XMPACC_G(_xmpacc_a_wnew, 2, i))];
-  while (0);
-#line 361 "prog.cu"
+  {
+  long long _xmpacc_p0 = _xmpacc_rest * 2;   /* this thread's first row */
+  k = (int) (_xmpacc_s_k.first + _xmpacc_p0 * _xmpacc_s_k.step);
+  #ifndef _XMPACC_CHECK
+  long long _xmpacc_o0 = _XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, (k)), _XMPACC_G(_xmpacc_a_w, 1, j), _XMPACC_G(_xmpacc_a_w, 2, i));
+  const long long _xmpacc_t0 = (_XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, (k + _xmpacc_s_k.step)), _XMPACC_G(_xmpacc_a_w, 1, j), _XMPACC_G(_xmpacc_a_w, 2, i))) - _xmpacc_o0;
+  long long _xmpacc_o1 = _XMPACC_AT3(_xmpacc_a_wnew, _XMPACC_G(_xmpacc_a_wnew, 0, (k)), _XMPACC_G(_xmpacc_a_wnew, 1, j), _XMPACC_G(_xmpacc_a_wnew, 2, i));
+  const long long _xmpacc_t1 = (_XMPACC_AT3(_xmpacc_a_wnew, _XMPACC_G(_xmpacc_a_wnew, 0, (k + _xmpacc_s_k.step)), _XMPACC_G(_xmpacc_a_wnew, 1, j), _XMPACC_G(_xmpacc_a_wnew, 2, i))) - _xmpacc_o1;
+  #endif
+  /* streamed: 2 rows of 'k' per thread, windows none */
+  _XMPACC_UNROLL
+  for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
+    if (_xmpacc_w > 0) { if (_xmpacc_p0 + _xmpacc_w >= _xmpacc_s_k.count) break; k = (int) (_xmpacc_s_k.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_k.step); }
+    do
+#line 94 "stream_stencils.c"
+w[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, k), _XMPACC_G(_xmpacc_a_w, 1, j), _XMPACC_G(_xmpacc_a_w, 2, i)))] = _XMPACC_LDG(&wnew[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT3(_xmpacc_a_wnew, _XMPACC_G(_xmpacc_a_wnew, 0, k), _XMPACC_G(_xmpacc_a_wnew, 1, j), _XMPACC_G(_xmpacc_a_wnew, 2, i)))]);
+    while (0);
+#line 565 "prog.cu"
+    #ifndef _XMPACC_CHECK
+    _xmpacc_o0 += _xmpacc_t0;
+    _xmpacc_o1 += _xmpacc_t1;
+    #endif
+  }
+  }
 }
 #ifndef __CUDACC__
-void _xmpacc_loop_stream_stencils_c_81_host(long long _xmpacc_n, void **_xmpacc_args)
+void _xmpacc_loop_stream_stencils_c_90_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   int _xmpacc_grid2;
@@ -381,6 +591,6 @@ void _xmpacc_loop_stream_stencils_c_81_host(long long _xmpacc_n, void **_xmpacc_
   memcpy((void *) &wnew, _xmpacc_args[7], sizeof wnew);
   memcpy((void *) &_xmpacc_a_wnew, _xmpacc_args[8], sizeof _xmpacc_a_wnew);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_stream_stencils_c_81(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_k, _xmpacc_s_j, _xmpacc_s_i, w, _xmpacc_a_w, wnew, _xmpacc_a_wnew);
+    _xmpacc_loop_stream_stencils_c_90(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_k, _xmpacc_s_j, _xmpacc_s_i, w, _xmpacc_a_w, wnew, _xmpacc_a_wnew);
 }
 #endif

@@ -8,7 +8,7 @@
 #include "xmpacc_kernel.h"
 
 /* basic.c:38: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_basic_c_38(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double * _XMPACC_RESTRICT b, _xmpacc_array_t _xmpacc_a_b, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, double *c, double scale)
+_XMPACC_KERNEL _XMPACC_BOUNDS(2) _xmpacc_loop_basic_c_38(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double * _XMPACC_RESTRICT b, _xmpacc_array_t _xmpacc_a_b, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, double *c, double scale)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
@@ -28,11 +28,30 @@ _XMPACC_KERNEL _xmpacc_loop_basic_c_38(long long _xmpacc_total, int _xmpacc_grid
   b -= (_xmpacc_a_b.dim[0].gtol) * _xmpacc_a_b.dim[1].lext + _xmpacc_a_b.dim[1].gtol;
   a -= (_xmpacc_a_a.dim[0].gtol) * _xmpacc_a_a.dim[1].lext + _xmpacc_a_a.dim[1].gtol;
   #endif
-  do
+  {
+  long long _xmpacc_p0 = _xmpacc_rest * 2;   /* this thread's first row */
+  i = (int) (_xmpacc_s_i.first + _xmpacc_p0 * _xmpacc_s_i.step);
+  #ifndef _XMPACC_CHECK
+  long long _xmpacc_o0 = _XMPACC_AT2(_xmpacc_a_b, _XMPACC_G(_xmpacc_a_b, 0, (i)), _XMPACC_G(_xmpacc_a_b, 1, j));
+  const long long _xmpacc_t0 = (_XMPACC_AT2(_xmpacc_a_b, _XMPACC_G(_xmpacc_a_b, 0, (i + _xmpacc_s_i.step)), _XMPACC_G(_xmpacc_a_b, 1, j))) - _xmpacc_o0;
+  long long _xmpacc_o1 = _XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, (i)), _XMPACC_G(_xmpacc_a_a, 1, j));
+  const long long _xmpacc_t1 = (_XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, (i + _xmpacc_s_i.step)), _XMPACC_G(_xmpacc_a_a, 1, j))) - _xmpacc_o1;
+  #endif
+  /* streamed: 2 rows of 'i' per thread, windows none */
+  _XMPACC_UNROLL
+  for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
+    if (_xmpacc_w > 0) { if (_xmpacc_p0 + _xmpacc_w >= _xmpacc_s_i.count) break; i = (int) (_xmpacc_s_i.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_i.step); }
+    do
 #line 41 "tests/xacc_compute/basic.c"
-b[_XMPACC_AT2(_xmpacc_a_b, _XMPACC_G(_xmpacc_a_b, 0, i), _XMPACC_G(_xmpacc_a_b, 1, j))] = (scale * a[_XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, i), _XMPACC_G(_xmpacc_a_a, 1, j))]) + c[j];
-  while (0);
-#line 36 "basic.cu"
+b[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_b, _XMPACC_G(_xmpacc_a_b, 0, i), _XMPACC_G(_xmpacc_a_b, 1, j)))] = (scale * _XMPACC_LDG(&a[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, i), _XMPACC_G(_xmpacc_a_a, 1, j)))])) + _XMPACC_LDG(&c[j]);
+    while (0);
+#line 49 "basic.cu"
+    #ifndef _XMPACC_CHECK
+    _xmpacc_o0 += _xmpacc_t0;
+    _xmpacc_o1 += _xmpacc_t1;
+    #endif
+  }
+  }
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_basic_c_38_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -103,7 +122,7 @@ _XMPACC_KERNEL _xmpacc_loop_basic_c_43(long long _xmpacc_total, int _xmpacc_lane
   }
 }
   while (0);
-#line 107 "basic.cu"
+#line 126 "basic.cu"
   _XMPACC_PARTIAL(s, _XMPACC_LANES_SUM, _xmpacc_red_s);
 }
 #ifndef __CUDACC__
@@ -142,7 +161,7 @@ _XMPACC_KERNEL _xmpacc_loop_basic_c_62(long long _xmpacc_total, _xmpacc_sched_t 
 #line 63 "tests/xacc_compute/basic.c"
 x[_XMPACC_G(_xmpacc_a_x, 0, i)] = x[_XMPACC_G(_xmpacc_a_x, 0, i)] + 1;
   while (0);
-#line 146 "basic.cu"
+#line 165 "basic.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_basic_c_62_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -176,7 +195,7 @@ _XMPACC_KERNEL _xmpacc_loop_basic_c_67(long long _xmpacc_total, _xmpacc_sched_t 
 #line 68 "tests/xacc_compute/basic.c"
 x[_XMPACC_G(_xmpacc_a_x, 0, i)] = x[_XMPACC_G(_xmpacc_a_x, 0, i)] * 2;
   while (0);
-#line 180 "basic.cu"
+#line 199 "basic.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_basic_c_67_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -216,7 +235,7 @@ _XMPACC_KERNEL _xmpacc_loop_basic_c_73(long long _xmpacc_total, _xmpacc_sched_t 
   cnt += y[_XMPACC_G(_xmpacc_a_y, 0, i)] > 3.0;
 }
   while (0);
-#line 220 "basic.cu"
+#line 239 "basic.cu"
   _XMPACC_PARTIAL(mx, _XMPACC_LANES_MAX, _xmpacc_red_mx);
   _XMPACC_PARTIAL(cnt, _XMPACC_LANES_SUM, _xmpacc_red_cnt);
 }
@@ -257,7 +276,7 @@ _XMPACC_KERNEL _xmpacc_loop_basic_c_83(long long _xmpacc_total, _xmpacc_sched_t 
 #line 84 "tests/xacc_compute/basic.c"
 c[j] = (c[j] * 2) + 1;
   while (0);
-#line 261 "basic.cu"
+#line 280 "basic.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_basic_c_83_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -286,7 +305,7 @@ _XMPACC_KERNEL _xmpacc_loop_basic_c_85(long long _xmpacc_total, _xmpacc_sched_t 
 #line 86 "tests/xacc_compute/basic.c"
 c[j] = -c[j];
   while (0);
-#line 290 "basic.cu"
+#line 309 "basic.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_basic_c_85_host(long long _xmpacc_n, void **_xmpacc_args)

@@ -83,9 +83,9 @@ int main(void)
 #line 39 "tests/xacc_compute/basic.c"
           _xmpacc_sched_t _xmpacc_s_j = _xmpacc_range_k(0, 24 - 1, 1);
 #line 39 "tests/xacc_compute/basic.c"
-          long long _xmpacc_total = _xmpacc_s_i.count * _xmpacc_s_j.count;
+          long long _xmpacc_total = (((_xmpacc_s_i.count + 2) - 1) / 2) * _xmpacc_s_j.count;
 #line 39 "tests/xacc_compute/basic.c"
-          _xmpacc_launch("basic.c:38", "_xmpacc_loop_basic_c_38", _xmpacc_total, 0, 10, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_b), (void *) (&_xmpacc_a_b), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a), (void *) c, (void *) (&scale)}, (const long long []){0, sizeof(long long), 0, 5, 2, 0, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 2, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0, 1, 1, 0, 0, sizeof(scale), 0});
+          _xmpacc_launch("basic.c:38", "_xmpacc_loop_basic_c_38", _xmpacc_total, 32, 10, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_b), (void *) (&_xmpacc_a_b), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a), (void *) c, (void *) (&scale)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 2, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0, 1, 1, 0, 0, sizeof(scale), 0});
         }
 #line 39 "tests/xacc_compute/basic.c"
         _xmpacc_acc_compute_end(_xmpacc_acc_1);

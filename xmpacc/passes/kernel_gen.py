@@ -43,8 +43,8 @@ class NestSpec:
     firstprivate: list[str] = field(default_factory=list)
     reductions: dict[str, str] = field(default_factory=dict)   # name -> operator
     nthreads: str = "0"             # threads per block (0: the runtime chooses)
-    # streaming kernels (streaming.py) for XMP-ACC nests whose block size is not given;
-    # the OpenACC constructs keep one thread per iteration until streaming is tested there
+    # streaming kernels (streaming.py) where the block size is not given (an explicit
+    # num_threads / vector_length asks for one thread per iteration in blocks of that size)
     stream: bool = False
 
 
@@ -85,7 +85,7 @@ def generate(spec: NestSpec, scope: Scope, replicated: list[Replicated], ctx: Co
     if plan is not None:
         device_body = kernels.split_lanes(device_body, plan)
     split = plan is not None
-    kernel = kernels.Kernel(kernel_name(ctx, unit, spec.loc), kernels.build_params(spec.loops, kv, split),
+    kernel = kernels.Kernel(kernel_name(ctx, unit, spec.loc), kernels.build_params(spec.loops, kv, split, kernels.block_rows(spec.loops, spec.nthreads)),
                             kernels.prologue(spec.loops, types, kv, split), device_body,
                             kernels.epilogue(kv, split), f"{spec.loc.file}:{spec.loc.line}", spec.node.coord,
                             {"lanes": why if plan is None else

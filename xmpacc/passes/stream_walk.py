@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from xmpacc.passes import stream_rows
 from xmpacc.passes.canonical import CanonicalLoop
 
 if TYPE_CHECKING:
@@ -25,6 +26,7 @@ class WalkCode:
     loop: str                # the walk's for header
     head: list[str]          # in the walk, before the body: next row, the window's new row
     tail: list[str]          # after the body: the window moves down one row
+    bounds: str = ""         # _XMPACC_BOUNDS(min blocks) before the kernel's name, or ""
 
 
 def code(p: StreamPlan) -> WalkCode:
@@ -33,20 +35,46 @@ def code(p: StreamPlan) -> WalkCode:
            f"{v} = ({t}) ({s}.first + _xmpacc_p0 * {s}.step);"]
     head = [f"if (_xmpacc_w > 0) {{ if (_xmpacc_p0 + _xmpacc_w >= {s}.count) break; "
             f"{v} = ({t}) ({s}.first + (_xmpacc_p0 + _xmpacc_w) * {s}.step); }}"]
-    tail = []
+    pro_rows, tail = _row_indices(p, v, s)
+    pro += pro_rows
     for g, w in enumerate(p.windows):
         regs = [w.reg(g, k) for k in range(w.hi - w.lo + 1)]
         pro.append(f"{w.ctype} {', '.join(regs)};")
-        pro += [f"{regs[k]} = {_load(w, v, w.lo + k)};" for k in range(len(regs) - 1)]
-        head.append(f"{regs[-1]} = {_load(w, v, w.hi)};")
+        pro += [f"{regs[k]} = {_load(p, w, v, w.lo + k)};" for k in range(len(regs) - 1)]
+        head.append(f"{regs[-1]} = {_load(p, w, v, w.hi)};")
         tail += [f"{regs[k]} = {regs[k + 1]};" for k in range(len(regs) - 1)]
     loop = f"for (int _xmpacc_w = 0; _xmpacc_w < {p.walk}; _xmpacc_w++)"
-    return WalkCode(pro, loop, head, tail)
+    return WalkCode(pro, loop, head, tail, f"_XMPACC_BOUNDS({p.min_blocks}) " if p.min_blocks else "")
 
 
-def _load(w: Window, var: str, offset: int) -> str:
-    row = var if offset == 0 else f"{var} + {offset}" if offset > 0 else f"{var} - {-offset}"
-    element = w.load.replace("_xmpacc_ROW", f"({row})")
+def _row_indices(p: StreamPlan, v: str, s: str) -> tuple[list[str], list[str]]:
+    """Prologue lines computing each row index, its step and distances; the tail's moves
+    (stream_rows.py).  Checked builds keep the original subscripts and skip both."""
+    if not p.rows:
+        return [], []
+    pro, tail = ["#ifndef _XMPACC_CHECK"], ["#ifndef _XMPACC_CHECK"]
+    for n, r in enumerate(p.rows):
+        o = f"_xmpacc_o{n}"
+        pro.append(f"long long {o} = {r.at(r.base, v)};")
+        pro.append(f"const long long _xmpacc_t{n} = ({r.at(r.base, f'{v} + {s}.step')}) - {o};")
+        pro += [f"const long long _xmpacc_d{n}_{k} = ({r.at(pattern, _row(v, c))}) - {o};"
+                for k, (pattern, c) in enumerate(r.distances)]
+        tail.append(f"{o} += _xmpacc_t{n};")
+    return pro + ["#endif"], tail + ["#endif"]
+
+
+def _row(var: str, offset: int) -> str:
+    return var if offset == 0 else f"{var} + {offset}" if offset > 0 else f"{var} - {-offset}"
+
+
+def _load(p: StreamPlan, w: Window, var: str, offset: int) -> str:
+    row = _row(var, offset)
+    if w.row >= 0:
+        r = p.rows[w.row]
+        k = r.distance(w.pattern, offset)
+        element = f"{r.array}[_XMPACC_SO({stream_rows.walked(w.row, k)}, {r.at(w.pattern, row)})]"
+    else:
+        element = w.load.replace("_xmpacc_ROW", f"({row})")
     return f"_XMPACC_LDG(&{element})" if w.ldg else element
 
 

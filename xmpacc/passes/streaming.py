@@ -23,10 +23,15 @@ and keeps a sliding window of the re-read rows in registers:
 so each windowed element is loaded once per thread instead of once per reader.  Window
 loads go through the read-only data path (``_XMPACC_LDG``: ``__ldg`` on the GPU); the
 kernel parameters of read-only arrays are already ``const __restrict__`` (kernels.py).
+The subscripts of aligned arrays move with the walk (stream_rows.py: one index per array
+computed once, plus a constant per row), so a nest with nothing to keep in registers
+streams too: its index arithmetic, not its loads, was what bounded it (a 3-D copy ran
+2.5x faster).  Streaming kernels carry ``__launch_bounds__`` (``min_blocks``).
 
 Legality (conservative; anything else keeps the one-thread-per-iteration mapping):
-* two or more distributed loops, the outermost upward with step 1, no reduction clause,
-  no lane split (lanes.py);
+* two or more distributed loops, the outermost upward with step 1, no lane split
+  (lanes.py); a reduction variable is a per-thread accumulator, so a thread adds its
+  ``W`` rows before the warp combines (the order of a floating-point sum changes);
 * the body is straight-line code: no loops, switch, goto, labels or return;
 * it assigns no loop variable and no replicated scalar (shared by all threads);
 * every array it writes is written through subscripts that name the walked variable
@@ -40,12 +45,13 @@ Legality (conservative; anything else keeps the one-thread-per-iteration mapping
   arrays never share device memory, so a window cannot go stale (no aliasing).
 
 ``XMPACC_STREAM=0`` in the compiler's environment turns streaming off (the fallback
-mapping, for comparisons); ``XMPACC_STREAM_WALK=W`` fixes the walk length.
+mapping, for comparisons); ``XMPACC_STREAM_WALK=W`` fixes the walk length,
+``XMPACC_STREAM_MINBLOCKS=B`` the blocks per SM of ``__launch_bounds__`` (0: none).
 """
 
 from __future__ import annotations
 
-import copy
+import dataclasses
 import os
 from dataclasses import dataclass
 
@@ -55,10 +61,11 @@ from xmpacc import cbuild
 from xmpacc.diagnostics import InternalError
 from xmpacc.passes.accesses import affine, text_value
 from xmpacc.passes.canonical import CanonicalLoop
+from xmpacc.passes import stream_rows
 from xmpacc.passes.kernel_vars import KernelVars
+from xmpacc.passes.stream_rows import RowIndex, names, walked_slot, with_row
 from xmpacc.passes.stream_walk import code
 
-_INDEX_MACROS = ("_XMPACC_G", "_XMPACC_L", "_XMPACC_LC")
 _NOT_STRAIGHT = (c_ast.For, c_ast.While, c_ast.DoWhile, c_ast.Switch, c_ast.Goto, c_ast.Label,
                  c_ast.Return, c_ast.Break)
 _LDG_TYPES = {"double", "float", "int", "unsigned", "long long", "unsigned int", "unsigned long long",
@@ -80,6 +87,8 @@ class Window:
     hi: int
     load: str                # C text of one element, with the walked index as _xmpacc_ROW
     ldg: bool                # can the element go through __ldg
+    row: int = -1            # its row index (stream_rows.py), -1: none
+    pattern: str = ""        # with a row index: its subscript, the walked index as _xmpacc_ROW
 
     def reg(self, g: int, k: int) -> str:
         return f"_xmpacc_r{g}_{k}"
@@ -92,27 +101,12 @@ class StreamPlan:
     ctype: str                      # its C type
     windows: tuple[Window, ...]
     threads: int                    # suggested block size, 0: the runtime's default
+    rows: tuple[RowIndex, ...] = ()  # subscripts that move with the walk (stream_rows.py)
+    min_blocks: int = 2             # __launch_bounds__ blocks per SM to ask nvcc for, 0: none
 
 
 def enabled() -> bool:
     return os.environ.get("XMPACC_STREAM", "1") != "0"
-
-
-def _index_slots(ref: c_ast.ArrayRef) -> list[tuple[c_ast.Node, str | int, c_ast.Node]]:
-    """(holder, attribute or argument position, expression) of every index expression of a
-    device subscript: the third argument of each _XMPACC_G/L/LC (aligned arrays), or each
-    subscript of a nested local array."""
-    slots: list[tuple[c_ast.Node, str | int, c_ast.Node]] = []
-    node: c_ast.Node = ref
-    while isinstance(node, c_ast.ArrayRef):
-        macros = [n for n in cbuild.walk(node.subscript) if isinstance(n, c_ast.FuncCall)
-                  and isinstance(n.name, c_ast.ID) and n.name.name in _INDEX_MACROS]
-        if macros:
-            slots += [(m.args, 2, m.args.exprs[2]) for m in macros]
-        else:
-            slots.append((node, "subscript", node.subscript))
-        node = node.name
-    return slots
 
 
 def _base(ref: c_ast.ArrayRef) -> str | None:
@@ -120,10 +114,6 @@ def _base(ref: c_ast.ArrayRef) -> str | None:
     while isinstance(node, c_ast.ArrayRef):
         node = node.name
     return node.name if isinstance(node, c_ast.ID) else None
-
-
-def _names(node: c_ast.Node) -> set[str]:
-    return {n.name for n in cbuild.walk(node) if isinstance(n, c_ast.ID)}
 
 
 def _refs(body: c_ast.Node) -> tuple[list[c_ast.ArrayRef], list[tuple[c_ast.ArrayRef, bool]]]:
@@ -176,26 +166,12 @@ def _refs(body: c_ast.Node) -> tuple[list[c_ast.ArrayRef], list[tuple[c_ast.Arra
     return writes, reads
 
 
-def _walked_slot(ref: c_ast.ArrayRef, var: str) -> tuple[int, int] | None:
-    """(slot position, c) when exactly one index expression is ``var + c`` and no other
-    names ``var``; None otherwise."""
-    found = None
-    for k, (_h, _a, e) in enumerate(_index_slots(ref)):
-        if var not in _names(e):
-            continue
-        aff = affine(e)
-        if found is not None or aff is None or aff.var != var:
-            return None
-        found = (k, aff.const)
-    return found
-
-
 def _check_writes(writes: list[c_ast.ArrayRef], reads: list[tuple[c_ast.ArrayRef, bool]], var: str) -> set[str]:
     """The written arrays; raises when a write or a read of a written array breaks the rules."""
     subscript: dict[str, str] = {}
     for ref in writes:
         name = _base(ref)
-        slot = _walked_slot(ref, var)
+        slot = walked_slot(ref, var)
         if name is None or slot is None or slot[1] != 0:
             raise NotStreamable(f"'{cbuild.to_c(ref)}' is written without the walked index '{var}' bare")
         text = cbuild.to_c(ref)
@@ -209,22 +185,22 @@ def _check_writes(writes: list[c_ast.ArrayRef], reads: list[tuple[c_ast.ArrayRef
 
 
 def _windows(reads: list[tuple[c_ast.ArrayRef, bool]], var: str, kv: KernelVars, written: set[str],
-             assigned: set[str]) -> tuple[list[Window], dict[int, tuple[int, int]]]:
-    """Window per read-only pattern read at two or more offsets; id(ref) -> (window, slot)."""
+             assigned: set[str]) -> tuple[list[Window], dict[int, tuple[int, int]], list[c_ast.ArrayRef]]:
+    """Window per read-only pattern read at two or more offsets; id(ref) -> (window, slot);
+    a reference of each window."""
     elem = {r.name: _elem_type(r) for r in kv.arrays}
     groups: dict[tuple[str, str], list[tuple[c_ast.ArrayRef, int]]] = {}
     for ref, unconditional in reads:
         name = _base(ref)
         if not unconditional or name not in elem or name in written or elem[name] is None:
             continue
-        slot = _walked_slot(ref, var)
-        if slot is None or _names(ref) & assigned:
+        slot = walked_slot(ref, var)
+        if slot is None or names(ref) & assigned:
             continue
-        pattern = copy.deepcopy(ref)
-        holder, attr, _e = _index_slots(pattern)[slot[0]]
-        _set(holder, attr, c_ast.ID("_xmpacc_ROW"))
+        pattern = with_row(ref, slot[0])
         groups.setdefault((name, cbuild.to_c(pattern)), []).append((ref, slot[1]))
     windows: list[Window] = []
+    first: list[c_ast.ArrayRef] = []
     # every other read of a read-only array goes through the read-only path: (-1, 0)
     where: dict[int, tuple[int, int]] = {id(ref): (-1, 0) for ref, _u in reads
                                          if _base(ref) in elem and _base(ref) not in written
@@ -236,16 +212,23 @@ def _windows(reads: list[tuple[c_ast.ArrayRef, bool]], var: str, kv: KernelVars,
         lo, hi = min(offsets), max(offsets)
         ctype = elem[name] or ""
         windows.append(Window(name, ctype, lo, hi, load, ctype in _LDG_TYPES))
+        first.append(refs[0][0])
         for ref, c in refs:
             where[id(ref)] = (len(windows) - 1, c - lo)
-    return windows, where
+    return windows, where, first
 
 
-def _set(holder: c_ast.Node, attr: str | int, value: c_ast.Node) -> None:
-    if isinstance(attr, int):
-        holder.exprs[attr] = value
-    else:
-        setattr(holder, attr, value)
+def _with_rows(windows: list[Window], first: list[c_ast.ArrayRef], rows: list[RowIndex], var: str) -> list[Window]:
+    """The windows whose array has a row index, loading through it."""
+    out = []
+    for w, ref in zip(windows, first):
+        slot = walked_slot(ref, var)
+        n = next((n for n, r in enumerate(rows) if r.array == w.array), -1) if slot else -1
+        pattern = stream_rows.pattern_of(ref, slot[0]) if slot else ""
+        if n >= 0 and (pattern, w.lo) not in rows[n].distances and (pattern, w.lo) != (rows[n].base, 0):
+            n = -1   # not planned with this array's index (another walked position)
+        out.append(dataclasses.replace(w, row=n, pattern=pattern if n >= 0 else ""))
+    return out
 
 
 def _elem_type(rep: object) -> str | None:
@@ -277,6 +260,15 @@ def _check_body(body: c_ast.Node, loops: list[CanonicalLoop], kv: KernelVars) ->
     if bad:
         raise NotStreamable(f"the body assigns the loop variable '{sorted(bad)[0]}'")
     return assigned
+
+
+def min_blocks() -> int:
+    """Blocks of 256 threads per SM that a streaming kernel's registers must allow
+    (``__launch_bounds__``; XMPACC_STREAM_MINBLOCKS): 2 by default.  Measured on H200
+    (Himeno L sweep, 13 arrays, 96 registers unbounded): 2 made it 1.3x faster, 3 or 4
+    spill and are slower; kernels with few registers are not affected."""
+    forced = os.environ.get("XMPACC_STREAM_MINBLOCKS", "")
+    return int(forced) if forced.isdigit() else 2
 
 
 def walk_length(loops: list[CanonicalLoop], span: int) -> int:
@@ -316,44 +308,51 @@ def block_threads(loops: list[CanonicalLoop]) -> int:
 
 
 def plan(body: c_ast.Node, loops: list[CanonicalLoop], types: list[str], kv: KernelVars,
-         lane_split: bool) -> tuple[StreamPlan | None, dict[int, tuple[int, int]], str]:
+         lane_split: bool) -> tuple[StreamPlan | None, dict[int, tuple[int, int]], dict[int, tuple[int, int]], str]:
     """The streaming plan of a device body (after kernels.device_body), the windowed reads
-    (id of the ArrayRef -> (window, register)), and why when there is no plan."""
+    (id of the ArrayRef -> (window, register)), the references that use a row index
+    (id -> (index, row offset)), and why when there is no plan."""
     try:
         if not enabled():
             raise NotStreamable("XMPACC_STREAM=0")
         if len(loops) < 2:
             raise NotStreamable("a single distributed loop has no rows to reuse")
-        if lane_split or kv.reductions:
-            raise NotStreamable("the loop has a reduction")
+        if lane_split:
+            raise NotStreamable("the inner loop is split over lanes")
         outer = loops[0]
         if not outer.upward or text_value(outer.step) != 1:
             raise NotStreamable(f"the loop of '{outer.var}' does not go up by 1")
         assigned = _check_body(body, loops, kv)
         writes, reads = _refs(body)
         written = _check_writes(writes, reads, outer.var)
-        windows, where = _windows(reads, outer.var, kv, written, assigned)
-        if not windows:
-            raise NotStreamable("no array is re-read along the outer loop")
+        aligned = {r.name for r in kv.arrays if r.array is not None}
+        windows, where, first = _windows(reads, outer.var, kv, written, assigned)
+        extra = [(ref, range(w.lo, w.hi + 1)) for ref, w in zip(first, windows)]
+        rows, moved = stream_rows.plan(writes + [r for r, _u in reads], outer.var, aligned, assigned, extra)
+        windows = _with_rows(windows, first, rows, outer.var)
+        if not windows and not rows:
+            raise NotStreamable("no array is re-read along the outer loop, no subscript moves with it")
         if any(id(ref) in where for ref in writes):
             raise InternalError("a written element got a read-only load")
     except NotStreamable as why:
-        return None, {}, str(why)
-    span = max(w.hi - w.lo for w in windows)
+        return None, {}, {}, str(why)
+    span = max((w.hi - w.lo for w in windows), default=0)
     return StreamPlan(walk_length(loops, span), outer.var, types[0], tuple(windows),
-                      block_threads(loops)), where, "streamed"
+                      block_threads(loops), tuple(rows), min_blocks()), where, moved, "streamed"
 
 
-def substitute(body: c_ast.Node, where: dict[int, tuple[int, int]]) -> c_ast.Node:
-    """The body with each windowed read replaced by its register and the other reads of
-    read-only arrays by read-only loads (in place)."""
+def substitute(body: c_ast.Node, where: dict[int, tuple[int, int]], moved: dict[int, tuple[int, int]]) -> c_ast.Node:
+    """The body with each windowed read replaced by its register, subscripts that have a
+    row index using it, and the other reads of read-only arrays by read-only loads (in place)."""
     def fix(node: c_ast.Node) -> c_ast.Node | None:
         hit = where.get(id(node))
+        if hit is not None and hit[0] >= 0:
+            return c_ast.ID(f"_xmpacc_r{hit[0]}_{hit[1]}", node.coord)
+        if id(node) in moved:
+            stream_rows.subscript(node, *moved[id(node)])  # type: ignore[arg-type]
         if hit is None:
             return None
-        if hit[0] < 0:
-            return c_ast.FuncCall(c_ast.ID("_XMPACC_LDG"), c_ast.ExprList([c_ast.UnaryOp("&", node)]), node.coord)
-        return c_ast.ID(f"_xmpacc_r{hit[0]}_{hit[1]}", node.coord)
+        return c_ast.FuncCall(c_ast.ID("_XMPACC_LDG"), c_ast.ExprList([c_ast.UnaryOp("&", node)]), node.coord)
     return cbuild.transform(body, fix)
 
 
@@ -361,15 +360,13 @@ def attach(kernel: object, loops: list[CanonicalLoop], types: list[str], kv: Ker
            lane_split: bool) -> StreamPlan | None:
     """Turn ``kernel`` (kernels.Kernel, body already on the device) into a streaming kernel
     when its nest allows; records the outcome in ``kernel.info['stream']``."""
-    p, where, why = plan(kernel.body, loops, types, kv, lane_split)  # type: ignore[attr-defined]
+    p, where, moved, why = plan(kernel.body, loops, types, kv, lane_split)  # type: ignore[attr-defined]
     kernel.info["stream"] = why  # type: ignore[attr-defined]
     if p is None:
         return None
-    kernel.body = substitute(kernel.body, where)  # type: ignore[attr-defined]
-    walk = code(p)
-    kernel.prologue = list(kernel.prologue) + walk.prologue  # type: ignore[attr-defined]
-    kernel.walk = walk  # type: ignore[attr-defined]
-    kernel.info["stream"] = (f"streamed: {p.walk} rows of '{p.var}' per thread, windows "  # type: ignore[attr-defined]
-                             + ", ".join(f"{w.array}[{p.var}{w.lo:+d}..{p.var}{w.hi:+d}]" for w in p.windows))
+    kernel.body = substitute(kernel.body, where, moved)  # type: ignore[attr-defined]
+    kernel.walk = code(p)  # type: ignore[attr-defined]
+    windows = ", ".join(f"{w.array}[{p.var}{w.lo:+d}..{p.var}{w.hi:+d}]" for w in p.windows) or "none"
+    kernel.info["stream"] = f"streamed: {p.walk} rows of '{p.var}' per thread, windows {windows}"  # type: ignore[attr-defined]
     kernel.info["stream_plan"] = p  # type: ignore[attr-defined]
     return p
