@@ -39,6 +39,7 @@ class DeviceCopy:
     refs: int = 1        # structured references: acc replicate and acc data regions (acc_data.py)
     dynamic: int = 0     # dynamic references: acc enter data
     openacc: bool = False  # an OpenACC data directive holds it (acc replicate may share it)
+    view: Any = None     # reflect's byte view of the buffer (device_view), made on first use
 
 
 def read_clause(n: int, keys: int, sizes: int, names: int) -> list[tuple[int, int, str]]:
@@ -244,6 +245,13 @@ class AccRuntime:
             else:
                 launch.params[i] = self._param(kind, arg_list[i], launch.holders, w)
         return launch
+
+    def device_view(self, copy: DeviceCopy, shape: tuple[int, ...], elem_size: int) -> Any:
+        """A device copy of an aligned array as reflect's byte view (made once: a reflect in
+        a time loop should not build array objects per call)."""
+        if copy.view is None:
+            copy.view = self.backend.view(copy.buffer, "uint8", copy.nbytes).reshape(shape + (elem_size,))
+        return copy.view
 
     def _param(self, kind: int, arg: int, holders: list[Any], where: str) -> int:
         if kind == LAUNCH_VALUE:

@@ -63,5 +63,5 @@ class AccCommRuntime:
             raise RuntimeFailure(w, f"reflect_do ... acc of '{arr.name}' before its reflect_init ... acc",
                                  collective=True)
         copy = self._device_copy_of(ptr, arr.name, w, "reflect_do")
-        view = self.backend.view(copy.buffer, "uint8", copy.nbytes).reshape(arr.shape + (arr.elem_size,))
+        view = self.device_view(copy, arr.shape, arr.elem_size)  # type: ignore[attr-defined]
         reflect(arr, self.acc_reflects[ptr], self.cache, w, self.stats, view, self._transport())  # type: ignore[attr-defined]

@@ -201,11 +201,8 @@ class Runtime(DynamicRuntime, AccCommRuntime, AccDataRuntime, AccRuntime, AccCom
 
     def _xmpacc_reflect_acc(self, ptr: int, where: bytes, widths: int | None) -> None:
         arr, ws, w = self._reflect_args(ptr, where, widths)
-        copy = self.copies.get(ptr)
-        if copy is None:
-            raise RuntimeFailure(w, f"'reflect ... acc' of '{arr.name}', which is not present on the device (no acc data, enter data, declare or acc replicate holds it)")
-        view = self.backend.view(copy.buffer, "uint8", copy.nbytes).reshape(arr.shape + (arr.elem_size,))
-        reflect(arr, ws, self.cache, w, self.stats, view, self._transport())
+        copy = self._device_copy_of(ptr, arr.name, w, "reflect")
+        reflect(arr, ws, self.cache, w, self.stats, self.device_view(copy, arr.shape, arr.elem_size), self._transport())
 
     def _xmpacc_bcast(self, data: int, where: bytes, nbytes: int, from_nodes: int | None,
                       from_ref: int | None, on_nodes: int | None, on_ref: int | None) -> None:

@@ -4,6 +4,7 @@ stand-in for CuPy that runs the device path's steps on numpy arrays."""
 
 from __future__ import annotations
 
+import ctypes
 import subprocess
 import sys
 import types
@@ -46,6 +47,7 @@ class _Event:
 class _Stream:
     def __init__(self, non_blocking: bool = False) -> None:
         self.waited = 0
+        self.ptr = id(self)
 
     def record(self) -> _Event:
         return _Event()
@@ -63,9 +65,17 @@ class _Stream:
         pass
 
 
+def _memcpy(dst: int, src: int, nbytes: int, kind: int, stream: int) -> None:
+    """cudaMemcpyAsync of the raw path (contiguous slabs): both sides are host memory here."""
+    assert kind in (1, 2) and stream is not None
+    ctypes.memmove(dst, src, nbytes)
+
+
 def _fake_cupy(monkeypatch: pytest.MonkeyPatch) -> Any:
     current = _Stream()
-    xp = types.SimpleNamespace(cuda=types.SimpleNamespace(Stream=_Stream, get_current_stream=lambda: current),
+    runtime = types.SimpleNamespace(memcpyAsync=_memcpy, memcpyHostToDevice=1, memcpyDeviceToHost=2)
+    xp = types.SimpleNamespace(cuda=types.SimpleNamespace(Stream=_Stream, get_current_stream=lambda: current,
+                                                          runtime=runtime),
                                empty=lambda shape, dtype: np.empty(shape, dtype).view(_DevArray))
     pinned: list[np.ndarray] = []
 
@@ -116,9 +126,22 @@ def test_exchange_reuses_its_buffers(monkeypatch: pytest.MonkeyPatch, device: bo
     assert [id(s.host) for p in transport.plans.values() for s in p.sends + p.recvs] == buffers
     if device:
         assert len(xp.pinned) == 8      # page-locked buffers: allocated by the first exchange only
-        column = list(transport.plans.values())[1]
+        rows, column = list(transport.plans.values())
+        assert all(s.device and s.stage is None for s in rows.sends + rows.recvs)   # raw copies
         assert all(s.stage is not None for s in column.sends + column.recvs)   # packed on the device
         assert len(transport.streams) == 2                                       # one per direction
+
+
+def test_the_same_exchange_lists_find_their_plan_without_hashing(monkeypatch: pytest.MonkeyPatch) -> None:
+    transport = StagedTransport(_fake_cupy(monkeypatch))
+    view = np.zeros((6, 5, 8), np.uint8).view(_DevArray)
+    rows = [(0, 1, (slice(1, 2), slice(0, 5), slice(0, 8)))]
+    into = [(0, 1, (slice(5, 6), slice(0, 5), slice(0, 8)))]
+    transport.exchange(mpi4py.COMM_SELF, view, rows, into, {})
+    monkeypatch.setattr("xmpacc.runtime.staging._region_key", lambda r: pytest.fail("hashed again"))
+    for _ in range(3):   # reflect's cached plan passes the same lists every time
+        transport.exchange(mpi4py.COMM_SELF, view, rows, into, {})
+    assert len(transport.plans) == len(transport.recent) == 1
 
 
 @pytest.mark.mpi
