@@ -28,7 +28,19 @@ from xmpacc.directives import local_view_ast as lv
 from xmpacc.passes import onrefs
 from xmpacc.passes.canonical import loc_of
 from xmpacc.passes.coarray_decls import Coarray, coindex_args, is_coindex
-from xmpacc.section_code import Hoister, Operand, conform, const, encode, operand_of, resolve, shape, whole
+from xmpacc.section_code import (
+    Hoister,
+    Operand,
+    base_address,
+    conform,
+    const,
+    encode,
+    operand_of,
+    resolve,
+    shape,
+    whole,
+    written,
+)
 from xmpacc.sections import section
 from xmpacc.symbols import Scope, TemplateSym
 
@@ -90,7 +102,7 @@ def _operand(ref: CoRef, scope: Scope) -> Operand:
 def is_element(ref: CoRef, scope: Scope) -> bool:
     op = _operand(ref, scope)
     if section(op.node) is None and op.rank == 0 and len(op.subs) != len(op.extents):
-        raise XmpError(ref.loc, f"'{cbuild.to_c(ref.local)}:[...]' names part of coarray '{ref.name}': "
+        raise XmpError(ref.loc, f"'{written(ref.local)}:[...]' names part of coarray '{ref.name}': "
                                 f"give every subscript, or a section ('{ref.name}[0:n]:[k]')")
     return op.rank == 0
 
@@ -151,11 +163,10 @@ def transfer(ref: CoRef, local: c_ast.Node | None, put: bool, scope: Scope, coor
                                      "array is not supported yet; use a local array")
         lsubs = resolve(mine, h) if mine.subs else []
         if shape(lsubs) and shape(rsubs):
-            conform(cbuild.to_c(ref.local), shape(rsubs), mine.name, shape(lsubs), mine.loc, h)
+            conform(written(ref.local), shape(rsubs), mine.name, shape(lsubs), mine.loc, h)
         elif shape(lsubs) and put:
             raise XmpError(mine.loc, f"shapes do not conform: a section of '{mine.name}' cannot be "
-                                     f"put into the element '{cbuild.to_c(ref.local)}' of coarray '{ref.name}'")
-        from xmpacc.section_code import base_address
+                                     f"put into the element '{written(ref.local)}' of coarray '{ref.name}'")
         local_base, local_sec = base_address(mine), encode(mine, lsubs, h)
     op = remote
     base = f"(void *) {ref.name}" if op.is_array else f"(void *) &{ref.name}"

@@ -30,7 +30,7 @@ from xmpacc.passes.canonical import loc_of
 from xmpacc.passes.coarray_code import CoRef, coref, directive_calls, get_elem, is_element, put_elem, transfer
 from xmpacc.passes.coarray_decls import is_coindex
 from xmpacc.scoping import ScopedWalker
-from xmpacc.sections import section
+from xmpacc.sections import is_triplet_call, section
 from xmpacc.symbols import ScopeTree
 
 _LOCAL_VIEW = (lv.SyncAll, lv.SyncMemory, lv.SyncImages, lv.Post, lv.Wait, lv.CoLock, lv.Critical,
@@ -92,10 +92,11 @@ class _Lowering(ScopedWalker):
                 lowered = self._assignment(node)
                 if lowered is not None:
                     return lowered
+            if isinstance(node, _EXPRESSIONS) and self._has_coindex(node):
+                return self._expression(node)
         except XmpError as err:
             self.ctx.diags.add(err)
-            _silence(node)
-            return node
+            return c_ast.EmptyStatement(node.coord)   # reported: no later pass looks at it
         self.visit(node)
         return node
 
@@ -145,7 +146,8 @@ class _Lowering(ScopedWalker):
         if isinstance(node, c_ast.UnaryOp) and node.op in ("&", "++", "--", "p++", "p--") and \
                 coref(node.expr, self.scope, self.ctx.coarrays) is not None:
             what = "the address of" if node.op == "&" else f"'{node.op.lstrip('p')}' on"
-            raise XmpError(loc_of(node), f"{what} a coindexed reference is not supported yet")
+            hint = "" if node.op == "&" else f" (write '... {node.op.lstrip('p')[0]}= 1;')"
+            raise XmpError(loc_of(node), f"{what} a coindexed reference is not supported yet{hint}")
         if isinstance(node, c_ast.Assignment) and coref(node.lvalue, self.scope, self.ctx.coarrays) is not None:
             raise XmpError(loc_of(node), "a put inside an expression is not supported yet: write it as a "
                                          "statement of its own")
@@ -207,10 +209,10 @@ def _plain_local(node: c_ast.Node) -> bool:
 
 
 def _silence(node: c_ast.Node) -> None:
-    """Coindexed references already reported: not again by the final check."""
+    """Coindexed references and sections already reported: not again by a later pass."""
     for n in walk(node):
-        if isinstance(n, c_ast.FuncCall) and is_coindex(n):
-            n.name.name = "_xmpacc_reported"
+        if isinstance(n, c_ast.FuncCall) and (is_coindex(n) or is_triplet_call(n)):
+            n.name.name, n.args = "_xmpacc_reported", None
 
 
 def run(unit: Unit, ctx: Context) -> Unit:
