@@ -7,14 +7,20 @@ mistakes must name the line and the values involved.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import run_mpi, run_xmpacc
+from conftest import REPO, run_mpi, run_xmpacc
+from test_errors import Compile, assert_clean_failure, assert_error_at, compile_, place  # noqa: F401
+
+from xmpacc import __version__
 
 PROGRAMS = Path(__file__).parent / "coarray_programs"
 HOST = {"XMPACC_DEVICE": "host"}
+GOLDEN = Path(__file__).parent / "golden"
+UPDATE = os.environ.get("XMPACC_UPDATE_GOLDEN") == "1"
 
 
 def ring(n: int) -> str:
@@ -103,3 +109,85 @@ def test_runtime_error_names_the_line_and_the_values(tmp_path: Path, name: str, 
     assert r.returncode != 0
     assert message in r.stderr, r.stderr
     assert "Traceback" not in r.stderr
+
+
+# ---------------------------------------------------------------- generated host C
+
+
+@pytest.mark.parametrize("name", ["coarray_ring", "coarray_sync"])
+def test_golden_host_c(tmp_path: Path, name: str) -> None:
+    """The lowered coarray accesses and local-view directives (tests/golden/<name>.host.c)."""
+    r = run_xmpacc("-S", f"tests/coarray_programs/{name}.c", "-o", str(tmp_path / name), cwd=REPO)
+    assert r.returncode == 0, r.stderr
+    text = (tmp_path / f"{name}.host.c").read_text()
+    golden = GOLDEN / f"{name}.host.c"
+    if UPDATE:
+        golden.write_text(text)
+
+    def body(t: str) -> str:
+        first, _, rest = t.partition("\n")
+        return rest if __version__ in first else t
+    assert body(text) == body(golden.read_text()), \
+        f"generated host C differs from tests/golden/{name}.host.c (XMPACC_UPDATE_GOLDEN=1 rewrites it)"
+
+
+# ---------------------------------------------------------------- compile-time mistakes
+
+HEAD = """\
+#include <xmp.h>
+#pragma xmp nodes p[*]
+#pragma xmp template t[8]
+#pragma xmp distribute t[block] onto p
+int a[10]:[*];
+int c[4]:[2][*];
+int q:[*];
+int y[4];
+xmp_lock_t lk:[*];
+int m[2][3]:[*];
+"""
+
+
+def body(text: str) -> str:
+    return HEAD + f"int main(void)\n{{\n    int x = 0, loc[10];\n{text}\n    return x;\n}}\n"
+
+
+MISTAKES = [
+    ("initializer", HEAD + "int @z[3]:[*] = {1, 2, 3};\nint main(void) { return 0; }\n",
+     "coarray 'z' cannot have an initializer: assign its elements in main"),
+    ("star-not-last", HEAD + "int @w[3]:[*][2];\nint main(void) { return 0; }\n",
+     "the last codimension of a coarray must be '*'"),
+    ("parameter", HEAD + "void f(int @b[4]:[*]) { }\nint main(void) { return 0; }\n",
+     "a coarray cannot be a function parameter: declare 'b' as a coarray at file scope"),
+    ("block-scope", body("    int @st[2]:[*];"), "a coarray must be declared at file scope"),
+    ("block-scope-static", body("    static int @st[2]:[*];"), "a static coarray in a function is not supported yet"),
+    ("not-a-coarray", body("    x = @y[0]:[1];"), "'y' is not a coarray"),
+    ("too-many-coindices", body("    x = @a[0]:[1][2];"), "coarray 'a' has 1 codimension(s) but 2 image index(es)"),
+    ("too-few-coindices", body("    x = @c[0]:[1];"), "coarray 'c' has 2 codimension(s) but 1 image index(es)"),
+    ("negative-image", body("    x = @a[0]:[-1];"), "image index -1 of coarray 'a' is negative"),
+    ("partial-reference", body("    x = @m[1]:[0];"), "give every subscript, or a section"),
+    ("section-in-expression", body("    x = @a[0:3]:[1] + 1;"), "a coindexed section of 'a' inside an expression is not supported yet"),
+    ("address", body("    x = *&@a[0]:[1];"), "the address of a coindexed reference is not supported yet"),
+    ("increment", body("    @a[0]:[1]++;"), "'++' on a coindexed reference is not supported yet"),
+    ("shape-mismatch", body("    a[0:4]:[1] = loc[@0:5];"), "shapes do not conform: 'a[0:4]' has shape [4] but 'loc' has shape [5]"),
+    ("put-expression", body("    a[0:4]:[1] = @loc[0:4] * 2;"), "an expression of sections is not supported yet"),
+    ("lock-not-a-lock", body("#pragma xmp lock (@q:[0])"), "'q' is not a coarray of xmp_lock_t"),
+    ("lock-undeclared", body("#pragma xmp unlock (@m:[0])"), "'m' is not"),
+    ("post-template", body("#pragma xmp post (@t[0], 1)"), "'post' needs a node reference"),
+    ("coarray-directive-in-function", body("#pragma xmp @coarray loc : [*]"), "not supported yet"),
+    ("sync-all-at-file-scope", HEAD + "#pragma xmp @sync_all\nint main(void) { return 0; }\n",
+     "the 'sync_all' directive must be inside a function"),
+    ("device", body("#pragma acc parallel loop\n    for (int i = 0; i < 4; i++)\n        loc[i] = @a[i]:[0];"),
+     "a coarray in code that runs on the device (XcalableACC §5) is not supported yet"),
+    ("device-xmp-loop", body("#pragma xmp loop on t[i] acc\n    for (int i = 0; i < 8; i++)\n        x += @a[i]:[0];"),
+     "a coarray in code that runs on the device (XcalableACC §5) is not supported yet"),
+    ("device-data", body("#pragma acc data copy(loc, @a)\n    {\n    }"),
+     "coarray 'a' in an acc directive: device copies of coarrays (XcalableACC §5) are not supported yet"),
+]
+
+
+@pytest.mark.parametrize("marked, fragment", [pytest.param(m, f, id=i) for i, m, f in MISTAKES])
+def test_mistake(marked: str, fragment: str, compile_: Compile, tmp_path: Path) -> None:
+    source, line, col = place(marked)
+    proc, src, _out = compile_(source)
+    assert_clean_failure(proc, tmp_path, {src.name})
+    assert_error_at(proc.stderr, src, line, col, fragment)

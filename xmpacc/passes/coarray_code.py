@@ -66,7 +66,7 @@ def coref(node: c_ast.Node, scope: Scope, coarrays: dict[str, Coarray]) -> CoRef
     root = node.name
     while isinstance(root, c_ast.ArrayRef):
         root = root.name
-    loc = loc_of(node.subscript)
+    loc = loc_of(node)
     if not isinstance(root, c_ast.ID):
         raise XmpError(loc, "a coindexed reference must name a coarray ('a[i]:[k]'); structure members "
                             "and pointers are not supported yet")
@@ -82,7 +82,7 @@ def coref(node: c_ast.Node, scope: Scope, coarrays: dict[str, Coarray]) -> CoRef
         if isinstance(k, c_ast.ID) and k.name == "_XMPACC_STAR":
             raise XmpError(loc, "'*' is not an image index: name one image ('a[i]:[k]')")
         if (v := const(k)) is not None and v < 0:
-            raise XmpError(loc_of(k), f"image index {v} of coarray '{co.name}' is negative (images are 0-based)")
+            raise XmpError(loc, f"image index {v} of coarray '{co.name}' is negative (images are 0-based)")
     return CoRef(co, node.name, image, loc)
 
 

@@ -118,7 +118,7 @@ def run(unit: Unit, ctx: Context) -> Unit:
             declared[decl.name] = decl
             call = _strip(decl)
             if call is not None:
-                _guard(ctx, lambda d=decl, c=call: _file_scope(d, c, loc_of(c), ctx))
+                _guard(ctx, lambda d=decl, c=call: _file_scope(d, c, loc_of(d), ctx))
     unit.ast.ext = [item for item in unit.ast.ext if not _coarray_directive(item, declared, ctx)]
     for item in unit.ast.ext:
         if isinstance(item, c_ast.FuncDef):
@@ -163,13 +163,13 @@ def _inner(fn: c_ast.FuncDef, ctx: Context) -> None:
     args = getattr(fn.decl.type, "args", None)
     for param in (args.params if args else []):
         if isinstance(param, c_ast.Decl) and (call := _strip(param)) is not None:
-            ctx.diags.error(loc_of(call), f"a coarray cannot be a function parameter: declare "
+            ctx.diags.error(loc_of(param), f"a coarray cannot be a function parameter: declare "
                                           f"'{param.name}' as a coarray at file scope and use it by name")
     for node in walk(fn.body):
         if isinstance(node, c_ast.Decl) and node.name and (call := _strip(node)) is not None:
             what = "a static coarray in a function is not supported yet" if "static" in node.storage \
                 else "a coarray must be declared at file scope (its storage lives as long as the program)"
-            ctx.diags.error(loc_of(call), f"{what}: declare '{node.name}' outside the function")
+            ctx.diags.error(loc_of(node), f"{what}: declare '{node.name}' outside the function")
 
 
 def _uses_local_view(ctx: Context) -> bool:

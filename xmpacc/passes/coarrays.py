@@ -18,6 +18,8 @@ is reported as not supported yet.
 
 from __future__ import annotations
 
+import dataclasses
+
 from pycparser import c_ast
 
 from xmpacc.cbuild import walk
@@ -73,6 +75,7 @@ class _Lowering(ScopedWalker):
         return any(isinstance(d, xd.Loop) and d.acc for d in ds)
 
     def _pragma(self, item: c_ast.Pragma) -> list[c_ast.Node]:
+        self._no_device_data(item)
         ds = self.ctx.directives.get(id(item), []) if pragma_id(item) is not None else []
         if not ds or not all(isinstance(d, _LOCAL_VIEW) for d in ds):
             return [item]
@@ -132,6 +135,20 @@ class _Lowering(ScopedWalker):
                                         "local array first")
         return transfer(target, None, True, self.scope, node.coord, value=rhs)
 
+    def _no_device_data(self, item: c_ast.Pragma) -> None:
+        """A coarray named in an OpenACC or XMP-ACC directive (data clauses, acc replicate)."""
+        acc = acc_directive(item, self.ctx)
+        ds = [acc] if acc is not None else self.ctx.directives.get(id(item), []) if pragma_id(item) is not None else []
+        for d in ds:
+            if acc is None and not isinstance(d, (xd.AccReplicate, xd.AccReplicateSync)):
+                continue
+            for name in _names(d):
+                found = self.scope.find_c(name.name)
+                co = self.ctx.coarrays.get(name.name)
+                if co is not None and found is not None and found[1] is co.decl:
+                    self.ctx.diags.error(name.loc, f"coarray '{name.name}' in an acc directive: device "
+                                                   "copies of coarrays (XcalableACC §5) are not supported yet")
+
     # ------------------------------------------------------------ expressions
     def _expression(self, node: c_ast.Node) -> c_ast.Node:
         """``node`` with every coindexed element replaced by a get (XmpError on sections)."""
@@ -163,7 +180,8 @@ class _Lowering(ScopedWalker):
 
     def _no_device(self, node: c_ast.Node) -> None:
         if self.device:
-            raise XmpError(loc_of(node), _DEVICE)
+            first = next(n for n in walk(node) if isinstance(n, c_ast.ArrayRef) and is_coindex(n.subscript))
+            raise XmpError(loc_of(first), _DEVICE)
 
     # ------------------------------------------------------------ walking
     def visit_Compound(self, node: c_ast.Compound) -> None:
@@ -200,6 +218,17 @@ class _Lowering(ScopedWalker):
             getattr(parent, slot)[int(index[:-1])] = replaced
         else:
             setattr(parent, slot, replaced)
+
+
+def _names(obj: object) -> list[xd.Name]:
+    """Every name a directive object holds (its fields, recursively)."""
+    if isinstance(obj, xd.Name):
+        return [obj]
+    if isinstance(obj, (tuple, list)):
+        return [n for x in obj for n in _names(x)]
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return [n for f in dataclasses.fields(obj) for n in _names(getattr(obj, f.name))]
+    return []
 
 
 def _plain_local(node: c_ast.Node) -> bool:
