@@ -186,13 +186,11 @@ class CoarrayRuntime(LocalViewSync):
             check_section(mine, "the local side")
         except SectionError as e:
             raise RuntimeFailure(w, str(e)) from None
-        if mine.shape and mine.shape != remote.shape:
+        source = mine.shape if put else remote.shape   # a scalar source fills every element
+        if source and source != (remote.shape if put else mine.shape):
             raise RuntimeFailure(w, f"shapes do not conform: the coarray side {remote.text(co.name)} has "
                                     f"shape {shape_text(remote.shape)} but the local side has shape "
                                     f"{shape_text(mine.shape)}")
-        if not put and remote.shape and not mine.shape:
-            raise RuntimeFailure(w, f"a section of coarray '{co.name}' ({remote.text(co.name)}) cannot "
-                                    "be assigned to a scalar")
         esize = remote.elem_size
         view = local_view(local, mine)[numpy_index(mine)] if mine.subs else \
             np.frombuffer((ctypes.c_char * esize).from_address(local), dtype=np.uint8)

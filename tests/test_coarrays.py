@@ -50,8 +50,21 @@ def sync(n: int) -> str:
     return text + ("pair done\n" if n > 1 else "")
 
 
-EXPECTED: dict[str, Callable[[int], str]] = {"coarray_ring.c": ring, "coarray_sync.c": sync}
-COUNTS = (1, 2, 3, 4)
+def types(n: int) -> str:
+    """coarray_types.c: image k's structures, strided 2-D sections from its left neighbour w."""
+    out = []
+    for k in range(n):
+        w = (k - 1) % n
+        out.append(f"{k}: p=({k + 2:.1f} {-k:.1f} {10 * k + 2}) y={-k:.1f} tags=7 7 "
+                   f"row={100 * w + 10} {100 * w + 11} {100 * w + 12} col={100 * w + 2} {100 * w + 12} "
+                   f"who=img{k} fill={10 * k} {10 * k}\n")
+    return "".join(out)
+
+
+EXPECTED: dict[str, Callable[[int], str]] = {"coarray_ring.c": ring, "coarray_sync.c": sync,
+                                             "coarray_types.c": types}
+COUNTS: dict[str, tuple[int, ...]] = {"coarray_ring.c": (1, 2, 3, 4), "coarray_sync.c": (1, 2, 3, 4),
+                                      "coarray_types.c": (1, 3)}
 
 
 @pytest.fixture(scope="module")
@@ -72,7 +85,7 @@ def test_every_program_has_its_expectation() -> None:
 
 @pytest.mark.mpi
 @pytest.mark.parametrize("name,n", [pytest.param(name, n, id=f"{Path(name).stem}-np{n}")
-                                    for name in EXPECTED for n in COUNTS])
+                                    for name in EXPECTED for n in COUNTS[name]])
 def test_program(built: dict[str, Path], name: str, n: int) -> None:
     r = run_mpi(n, built[name], timeout=120, env=HOST)
     assert r.returncode == 0, r.stderr
@@ -114,7 +127,7 @@ def test_runtime_error_names_the_line_and_the_values(tmp_path: Path, name: str, 
 # ---------------------------------------------------------------- generated host C
 
 
-@pytest.mark.parametrize("name", ["coarray_ring", "coarray_sync"])
+@pytest.mark.parametrize("name", ["coarray_ring", "coarray_sync", "coarray_types"])
 def test_golden_host_c(tmp_path: Path, name: str) -> None:
     """The lowered coarray accesses and local-view directives (tests/golden/<name>.host.c)."""
     r = run_xmpacc("-S", f"tests/coarray_programs/{name}.c", "-o", str(tmp_path / name), cwd=REPO)
@@ -169,6 +182,8 @@ MISTAKES = [
     ("address", body("    x = *&@a[0]:[1];"), "the address of a coindexed reference is not supported yet"),
     ("increment", body("    @a[0]:[1]++;"), "'++' on a coindexed reference is not supported yet"),
     ("shape-mismatch", body("    a[0:4]:[1] = loc[@0:5];"), "shapes do not conform: 'a[0:4]' has shape [4] but 'loc' has shape [5]"),
+    ("put-to-member", HEAD + "struct s { int v; } sc[2]:[*];\nint main(void)\n{\n    @sc[1]:[0].v = 2;\n    return 0;\n}\n",
+     "a put to a part of a coindexed element (a member) is not supported yet"),
     ("put-expression", body("    a[0:4]:[1] = @loc[0:4] * 2;"), "an expression of sections is not supported yet"),
     ("lock-not-a-lock", body("#pragma xmp lock (@q:[0])"), "'q' is not a coarray of xmp_lock_t"),
     ("lock-undeclared", body("#pragma xmp unlock (@m:[0])"), "'m' is not"),

@@ -72,7 +72,7 @@ def coref(node: c_ast.Node, scope: Scope, coarrays: dict[str, Coarray]) -> CoRef
                             "and pointers are not supported yet")
     found = scope.find_c(root.name)
     co = coarrays.get(root.name)
-    if co is None or found is None or found[1] is not co.decl:
+    if co is None or found is None or found[0].parent is not None:   # file scope only
         raise XmpError(loc_of(root), f"'{root.name}' is not a coarray: declare it as '{root.name}[...]:[*]'")
     image = coindex_args(node.subscript)
     if len(image) != len(co.codims):

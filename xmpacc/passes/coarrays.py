@@ -145,7 +145,7 @@ class _Lowering(ScopedWalker):
             for name in _names(d):
                 found = self.scope.find_c(name.name)
                 co = self.ctx.coarrays.get(name.name)
-                if co is not None and found is not None and found[1] is co.decl:
+                if co is not None and found is not None and found[0].parent is None:
                     self.ctx.diags.error(name.loc, f"coarray '{name.name}' in an acc directive: device "
                                                    "copies of coarrays (XcalableACC §5) are not supported yet")
 
@@ -168,6 +168,11 @@ class _Lowering(ScopedWalker):
         if isinstance(node, c_ast.Assignment) and coref(node.lvalue, self.scope, self.ctx.coarrays) is not None:
             raise XmpError(loc_of(node), "a put inside an expression is not supported yet: write it as a "
                                          "statement of its own")
+        changed = node.lvalue if isinstance(node, c_ast.Assignment) else \
+            node.expr if isinstance(node, c_ast.UnaryOp) and node.op in ("&", "++", "--", "p++", "p--") else None
+        if changed is not None and (part := _coindexed_base(changed)) is not None:
+            raise XmpError(loc_of(part), "a put to a part of a coindexed element (a member) is not supported "
+                                         "yet: get the element, change it, and put it back whole")
         for slot in node.__slots__:
             if slot in ("coord", "__weakref__", "attributes"):
                 continue
@@ -229,6 +234,15 @@ def _names(obj: object) -> list[xd.Name]:
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
         return [n for f in dataclasses.fields(obj) for n in _names(getattr(obj, f.name))]
     return []
+
+
+def _coindexed_base(node: c_ast.Node) -> c_ast.Node | None:
+    """The coindexed reference that ``node`` (``p[1]:[k].x``, ``q[0]:[k].v[2]``) is a part of."""
+    while isinstance(node, (c_ast.ArrayRef, c_ast.StructRef)):
+        if isinstance(node, c_ast.ArrayRef) and is_coindex(node.subscript):
+            return node
+        node = node.name
+    return None
 
 
 def _plain_local(node: c_ast.Node) -> bool:
