@@ -4,8 +4,8 @@ post/wait, lock/unlock and critical, on MPI-3 passive-target RMA.
 One *control window* per process (``_xmpacc_local_view_init``, collective, once) holds
 64-bit counters: ``posts[src][tag]`` (post/wait), ``syncs[src]`` (sync_images) and one
 lock word for ``critical`` (used on image 0).  A post adds 1 to the target's counter with
-``Accumulate``; a wait polls its own counters with atomic ``Fetch_and_op`` and takes one
-post back.  Locks are ``Compare_and_swap`` loops on the lock word (owner + 1, 0 = free) in
+``Accumulate``; a wait polls its own counters under an exclusive lock of its own window
+and takes one post back.  Locks are ``Compare_and_swap`` loops on the lock word (owner + 1, 0 = free) in
 the window of the ``xmp_lock_t`` coarray.  Puts and gets complete before their statement
 ends, so ``sync_memory`` has nothing left to wait for and ``sync_all`` is a barrier.
 """
@@ -38,15 +38,20 @@ class LocalViewSync:
         self._coarray_state()   # type: ignore[attr-defined]   # registers the freeing at exit
         n = self.world.Get_size()
         win = MPI.Win.Allocate(8 * (n * TAGS + n + 1), 8, comm=self.world)
+        if win.Get_attr(MPI.WIN_MODEL) != MPI.WIN_UNIFIED:   # pragma: no cover - MPICH/Open MPI: unified
+            raise RuntimeFailure("?", "this MPI's windows are not in the unified memory model, which "
+                                      "coarray post/wait needs", collective=True)
         memory = np.frombuffer(win.tomemory(), dtype=np.int64)
         win.Lock(self.world.Get_rank(), MPI.LOCK_EXCLUSIVE)
         memory[:] = 0
         win.Unlock(self.world.Get_rank())
         self.__dict__["_control"] = win
+        self.__dict__["_counters"] = memory
         self.world.Barrier()   # every counter is 0 before anyone posts
 
     def _local_view_free(self) -> None:
         win = self.__dict__.pop("_control", None)
+        self.__dict__.pop("_counters", None)
         if win is not None:
             win.Free()
 
@@ -66,24 +71,25 @@ class LocalViewSync:
         win.Unlock(rank)
 
     def _take(self, win: Any, disps: list[int]) -> int | None:
-        """Take one post from the first of this image's counters ``disps`` that has one."""
+        """Take one post from the first of this image's counters ``disps`` that has one.
+
+        Under an exclusive lock of its own window no other image's Accumulate is in flight,
+        and in MPI's unified memory model the counters can then be read and changed in
+        place (one look at all of them: ``wait`` without a node scans n * TAGS counters)."""
         from mpi4py import MPI
 
         me = self.world.Get_rank()
-        got = np.zeros(1, dtype=np.int64)
-        win.Lock(me, MPI.LOCK_SHARED)
+        win.Lock(me, MPI.LOCK_EXCLUSIVE)
         try:
-            for disp in disps:
-                win.Fetch_and_op([np.zeros(1, dtype=np.int64), MPI.INT64_T], [got, MPI.INT64_T], me,
-                                 disp, MPI.NO_OP)
-                win.Flush(me)
-                if got[0] > 0:
-                    win.Accumulate([np.array([-1], dtype=np.int64), MPI.INT64_T], me,
-                                   (disp, 1, MPI.INT64_T), MPI.SUM)
-                    return disp
+            win.Sync()
+            counters = self.__dict__["_counters"]
+            found = next((d for d in disps if counters[d] > 0), None)
+            if found is not None:
+                counters[found] -= 1
+                win.Sync()
+            return found
         finally:
             win.Unlock(me)
-        return None
 
     def _wait_for(self, win: Any, disps: list[int]) -> int:
         pause = 1e-5

@@ -16,7 +16,6 @@ runtime turns it into the same offset in the target image's copy.
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass
 
 from pycparser import c_ast
@@ -27,6 +26,7 @@ from xmpacc.diagnostics import SourceLoc, XmpError
 from xmpacc.directives import local_view_ast as lv
 from xmpacc.passes import onrefs
 from xmpacc.passes.canonical import loc_of
+from xmpacc.frontend.coarrays import COINDEX, STAR
 from xmpacc.passes.coarray_decls import Coarray, coindex_args, is_coindex
 from xmpacc.section_code import (
     Hoister,
@@ -79,7 +79,7 @@ def coref(node: c_ast.Node, scope: Scope, coarrays: dict[str, Coarray]) -> CoRef
         raise XmpError(loc, f"coarray '{co.name}' has {len(co.codims)} codimension(s) but {len(image)} "
                             f"image index(es) are given")
     for k in image:
-        if isinstance(k, c_ast.ID) and k.name == "_XMPACC_STAR":
+        if isinstance(k, c_ast.ID) and k.name == STAR:
             raise XmpError(loc, "'*' is not an image index: name one image ('a[i]:[k]')")
         if (v := const(k)) is not None and v < 0:
             raise XmpError(loc, f"image index {v} of coarray '{co.name}' is negative (images are 0-based)")
@@ -118,7 +118,7 @@ def get_elem(ref: CoRef, scope: Scope) -> c_ast.Node:
     op = _operand(ref, scope)
     t = op.elem_type
     node = cbuild.expr(f"(*({t} *) _xmpacc_coarray_get_elem({_args(ref, op)}, (long long) sizeof({t})))")
-    _locate(node, ref.local, ref.loc)
+    _locate(node, ref.loc)
     return node
 
 
@@ -128,12 +128,12 @@ def put_elem(ref: CoRef, value: c_ast.Node, scope: Scope, coord: object) -> c_as
     items = cbuild.stmts(f"{t} _xmpacc_v; _xmpacc_coarray_put_elem({_args(ref, op)}, "
                          f"(const void *) &_xmpacc_v, (long long) sizeof({t}));", coord)
     items[0].init = value
-    _locate(items[1], ref.local, ref.loc)
+    _locate(items[1], ref.loc)
     return c_ast.Compound(items, coord)
 
 
-def _locate(node: c_ast.Node, keep: c_ast.Node, loc: SourceLoc) -> None:
-    """Generated parts at the reference's place; the user's subscripts keep theirs."""
+def _locate(node: c_ast.Node, loc: SourceLoc) -> None:
+    """Generated code at the reference's place (for #line and the C compiler's messages)."""
     coord = Coord(loc.file, loc.line, loc.col)
     for n in cbuild.walk(node):
         if n.coord is None or getattr(n.coord, "file", None) in (None, ""):
@@ -218,18 +218,19 @@ def _node(ref: object, scope: Scope, what: str) -> tuple[str, str]:
 
 
 def _lock(d: lv.CoLock, scope: Scope, coarrays: dict[str, Coarray], coord: object) -> c_ast.Node:
+    """lock / unlock (l[i]:[k]): the directive's reference read back as C, then checked."""
     t = d.target
-    coord = Coord(t.loc.file, t.loc.line, t.loc.col)
+    at = Coord(t.loc.file, t.loc.line, t.loc.col)
     node: c_ast.Node = c_ast.ID(t.name.name, Coord(t.name.loc.file, t.name.loc.line, t.name.loc.col))
     for sub in t.subs:
-        node = c_ast.ArrayRef(node, cbuild.expr(sub.text, coord), coord)
-    call = c_ast.FuncCall(c_ast.ID("_xmpacc_coindex"), c_ast.ExprList([cbuild.expr(k.text, coord) for k in t.image]), coord)
-    ref = coref(c_ast.ArrayRef(node, call, coord), scope, coarrays)
+        node = c_ast.ArrayRef(node, cbuild.expr(sub.text, at), at)
+    image = c_ast.ExprList([cbuild.expr(k.text, at) for k in t.image])
+    ref = coref(c_ast.ArrayRef(node, c_ast.FuncCall(c_ast.ID(COINDEX), image, at), at), scope, coarrays)
     assert ref is not None
+    ref.loc = t.loc
     op = _operand(ref, scope)
     if op.elem_type != "xmp_lock_t":
         raise XmpError(t.name.loc, f"'{t.name.name}' is not a coarray of xmp_lock_t (it holds {op.elem_type})")
     if not is_element(ref, scope):
         raise XmpError(t.loc, f"'lock' and 'unlock' take one lock, not a section of '{t.name.name}'")
-    release = int(isinstance(d, lv.CoLock) and d.release)
-    return cbuild.stmt(f"_xmpacc_coarray_lock({_args(ref, op)}, {release});", copy.copy(coord))
+    return cbuild.stmt(f"_xmpacc_coarray_lock({_args(ref, op)}, {int(d.release)});", coord)

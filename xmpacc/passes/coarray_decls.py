@@ -20,7 +20,6 @@ The coarrays found are recorded in ``ctx.coarrays`` (name -> ``Coarray``) for th
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass
 
 from pycparser import c_ast
