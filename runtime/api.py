@@ -265,9 +265,14 @@ class Runtime(DynamicRuntime, AccCommRuntime, AccDataRuntime, AccRuntime, AccCom
         if MPI.Is_finalized():
             return
         if status == 0:
-            self._gmove_free_windows()
-            self._coarray_free_windows()
+            self.free_windows()
             MPI.Finalize()
             return
         self.world.Abort(status)
         os._exit(status & 0xFF or 1)
+
+    def free_windows(self) -> None:
+        """Free the MPI windows (collective): before MPI_Finalize, at a normal end and when
+        every node stops at the same error (launcher._fail)."""
+        self._gmove_free_windows()
+        self._coarray_free_windows()

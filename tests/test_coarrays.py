@@ -57,7 +57,7 @@ def types(n: int) -> str:
         w = (k - 1) % n
         out.append(f"{k}: p=({k + 2:.1f} {-k:.1f} {10 * k + 2}) y={-k:.1f} tags=7 7 "
                    f"row={100 * w + 10} {100 * w + 11} {100 * w + 12} col={100 * w + 2} {100 * w + 12} "
-                   f"who=img{k} fill={10 * k} {10 * k}\n")
+                   f"who=img{k} fill={10 * k} {10 * k} hits={k * k}\n")
     return "".join(out)
 
 
@@ -206,3 +206,18 @@ def test_mistake(marked: str, fragment: str, compile_: Compile, tmp_path: Path) 
     proc, src, _out = compile_(source)
     assert_clean_failure(proc, tmp_path, {src.name})
     assert_error_at(proc.stderr, src, line, col, fragment)
+
+
+@pytest.mark.mpi
+def test_collective_error_frees_the_windows_first(tmp_path: Path) -> None:
+    """Every node stops at the same error: the coarray windows are freed before MPI ends,
+    so that only the error is printed (no MPI warnings about windows left open)."""
+    src = tmp_path / "prog.c"
+    src.write_text("#include <xmp.h>\n#pragma xmp nodes p[3]\nint a[4]:[*];\nint main(void) { return 0; }\n")
+    exe = tmp_path / "prog"
+    r = run_xmpacc(str(src), "-o", str(exe))
+    assert r.returncode == 0, r.stderr
+    r = run_mpi(2, exe, timeout=60, env=HOST)
+    assert r.returncode == 1
+    assert r.stderr.strip() == ("prog.c:2: error: nodes 'p' has 3 nodes, but the job has 2 processes; "
+                                "run it with mpirun -np 3"), r.stderr

@@ -1,6 +1,7 @@
 /* Coarrays of other element types and shapes (global-view §11): a structure, a 2-D array
  * with strided sections on both sides, a scalar get into every element of a local section,
- * and an extern declaration before the definition.  Image 0 prints what it got. */
+ * an extern declaration before the definition and the 'coarray' directive.  Image 0 prints
+ * what it got. */
 #include <stdio.h>
 #include <xmp.h>
 
@@ -9,6 +10,8 @@ extern struct point pts[4]:[*];
 struct point pts[4]:[*];
 float g[4][6]:[*];
 char name[8]:[*];
+long hits[2];
+#pragma xmp coarray hits : [*]
 
 int main(void)
 {
@@ -21,6 +24,8 @@ int main(void)
             g[i][j] = 0.0f;
     }
     snprintf(name, sizeof name, "img%d", me);
+    hits[0] = me * me;
+    hits[1] = 0;
     float block[2][3];
     for (int i = 0; i < 2; i++)
         for (int j = 0; j < 3; j++)
@@ -42,9 +47,9 @@ int main(void)
             who[0:8] = name[0:8]:[k];
             int fill[4];
             fill[0:4] = pts[0]:[k].tag;              /* one element into every element */
-            printf("%d: p=(%.1f %.1f %d) y=%.1f tags=%d %d row=%.0f %.0f %.0f col=%.0f %.0f who=%s fill=%d %d\n",
-                   k, p.x, p.y, p.tag, y, tags[0], tags[2], row[0], row[1], row[2], col[0], col[1], who,
-                   fill[0], fill[3]);
+            printf("%d: p=(%.1f %.1f %d) y=%.1f tags=%d %d row=%.0f %.0f %.0f col=%.0f %.0f who=%s fill=%d %d"
+                   " hits=%ld\n", k, p.x, p.y, p.tag, y, tags[0], tags[2], row[0], row[1], row[2], col[0],
+                   col[1], who, fill[0], fill[3], hits[0]:[k]);
         }
     }
 #pragma xmp sync_all
