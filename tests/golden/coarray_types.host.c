@@ -7,30 +7,31 @@
 
 /* descriptors of the nodes, templates and distributed arrays of this file */
 
-#line 7 "tests/coarray_programs/coarray_types.c"
+#line 8 "tests/coarray_programs/coarray_types.c"
 struct point
 {
-#line 7 "tests/coarray_programs/coarray_types.c"
+#line 8 "tests/coarray_programs/coarray_types.c"
   double x;
-#line 7 "tests/coarray_programs/coarray_types.c"
+#line 8 "tests/coarray_programs/coarray_types.c"
   double y;
-#line 7 "tests/coarray_programs/coarray_types.c"
+#line 8 "tests/coarray_programs/coarray_types.c"
   int tag;
 };
-#line 8 "tests/coarray_programs/coarray_types.c"
+#line 9 "tests/coarray_programs/coarray_types.c"
 extern struct point pts[4];
 struct point pts[4];
 float g[4][6];
 char name[8];
-#line 13 "tests/coarray_programs/coarray_types.c"
+long hits[2];
+#line 16 "tests/coarray_programs/coarray_types.c"
 int main(void)
 {
   int me = xmpc_this_image();
-#line 15 "tests/coarray_programs/coarray_types.c"
+#line 18 "tests/coarray_programs/coarray_types.c"
   int n = xmp_num_images();
   for (int i = 0; i < 4; i++)
   {
-#line 17 "tests/coarray_programs/coarray_types.c"
+#line 20 "tests/coarray_programs/coarray_types.c"
     pts[i].x = me + i;
     pts[i].y = -me;
     pts[i].tag = (10 * me) + i;
@@ -39,107 +40,110 @@ int main(void)
 
   }
 
-#line 23 "tests/coarray_programs/coarray_types.c"
+#line 26 "tests/coarray_programs/coarray_types.c"
   snprintf(name, sizeof(name), "img%d", me);
+  hits[0] = me * me;
+  hits[1] = 0;
   float block[2][3];
   for (int i = 0; i < 2; i++)
     for (int j = 0; j < 3; j++)
     block[i][j] = ((100 * me) + (10 * i)) + j;
 
 
-#line 28 "tests/coarray_programs/coarray_types.c"
-  _xmpacc_sync_all("coarray_types.c:28");
+#line 33 "tests/coarray_programs/coarray_types.c"
+  _xmpacc_sync_all("coarray_types.c:33");
   {
-    _xmpacc_coarray_put((void *) g, "coarray_types.c:30", (const long long []){1, (me + 1) % n}, (const long long []){2, sizeof(g[0][0]), 4, 1, 1, 2, 2, 6, 1, 0, 3, 2}, (void *) block, (const long long []){2, sizeof(block[0][0]), 2, 1, 0, 2, 1, 3, 1, 0, 3, 1});
+    _xmpacc_coarray_put((void *) g, "coarray_types.c:35", (const long long []){1, (me + 1) % n}, (const long long []){2, sizeof(g[0][0]), 4, 1, 1, 2, 2, 6, 1, 0, 3, 2}, (void *) block, (const long long []){2, sizeof(block[0][0]), 2, 1, 0, 2, 1, 3, 1, 0, 3, 1});
   }
-#line 31 "tests/coarray_programs/coarray_types.c"
-  _xmpacc_sync_all("coarray_types.c:31");
+#line 36 "tests/coarray_programs/coarray_types.c"
+  _xmpacc_sync_all("coarray_types.c:36");
   if (me == 0)
   {
-#line 33 "tests/coarray_programs/coarray_types.c"
+#line 38 "tests/coarray_programs/coarray_types.c"
     for (int k = 0; k < n; k++)
     {
-#line 34 "tests/coarray_programs/coarray_types.c"
-      struct point p = *((struct point *) _xmpacc_coarray_get_elem((void *) pts, "coarray_types.c:34", (const long long []){1, k}, (const void *) (&pts[2]), (long long) (sizeof(struct point))));
-      double y = (*((struct point *) _xmpacc_coarray_get_elem((void *) pts, "coarray_types.c:35", (const long long []){1, k}, (const void *) (&pts[1]), (long long) (sizeof(struct point))))).y;
+#line 39 "tests/coarray_programs/coarray_types.c"
+      struct point p = *((struct point *) _xmpacc_coarray_get_elem((void *) pts, "coarray_types.c:39", (const long long []){1, k}, (const void *) (&pts[2]), (long long) (sizeof(struct point))));
+      double y = (*((struct point *) _xmpacc_coarray_get_elem((void *) pts, "coarray_types.c:40", (const long long []){1, k}, (const void *) (&pts[1]), (long long) (sizeof(struct point))))).y;
       int tags[3];
       {
-#line 37 "tests/coarray_programs/coarray_types.c"
+#line 42 "tests/coarray_programs/coarray_types.c"
         int *_xmpacc_tmp = __builtin_malloc((3 * (sizeof(*_xmpacc_tmp))) + 1);
-#line 37 "tests/coarray_programs/coarray_types.c"
+#line 42 "tests/coarray_programs/coarray_types.c"
         long long _xmpacc_k = 0;
-#line 37 "tests/coarray_programs/coarray_types.c"
+#line 42 "tests/coarray_programs/coarray_types.c"
         for (long long _xmpacc_i0 = 0; _xmpacc_i0 < 3; _xmpacc_i0++)
-#line 37 "tests/coarray_programs/coarray_types.c"
-          _xmpacc_tmp[_xmpacc_k++] = ((*((struct point *) _xmpacc_coarray_get_elem((void *) pts, "coarray_types.c:37", (const long long []){1, k}, (const void *) (&pts[3]), (long long) (sizeof(struct point))))).tag * 0) + 7;
+#line 42 "tests/coarray_programs/coarray_types.c"
+          _xmpacc_tmp[_xmpacc_k++] = ((*((struct point *) _xmpacc_coarray_get_elem((void *) pts, "coarray_types.c:42", (const long long []){1, k}, (const void *) (&pts[3]), (long long) (sizeof(struct point))))).tag * 0) + 7;
 
-#line 37 "tests/coarray_programs/coarray_types.c"
+#line 42 "tests/coarray_programs/coarray_types.c"
         _xmpacc_k = 0;
-#line 37 "tests/coarray_programs/coarray_types.c"
+#line 42 "tests/coarray_programs/coarray_types.c"
         for (long long _xmpacc_i0 = 0; _xmpacc_i0 < 3; _xmpacc_i0++)
-#line 37 "tests/coarray_programs/coarray_types.c"
+#line 42 "tests/coarray_programs/coarray_types.c"
           tags[_xmpacc_i0] = _xmpacc_tmp[_xmpacc_k++];
 
-#line 37 "tests/coarray_programs/coarray_types.c"
-        __builtin_free(_xmpacc_tmp);
-      }
-#line 38 "tests/coarray_programs/coarray_types.c"
-      float row[3];
-#line 38 "tests/coarray_programs/coarray_types.c"
-      float col[2];
-      {
-#line 39 "tests/coarray_programs/coarray_types.c"
-        _xmpacc_coarray_get((void *) g, "coarray_types.c:39", (const long long []){1, k}, (const long long []){2, sizeof(g[0][0]), 4, 0, 3, 1, 1, 6, 1, 0, 3, 2}, (void *) row, (const long long []){1, sizeof(row[0]), 3, 1, 0, 3, 1});
-      }
-      {
-#line 40 "tests/coarray_programs/coarray_types.c"
-        _xmpacc_coarray_get((void *) g, "coarray_types.c:40", (const long long []){1, k}, (const long long []){2, sizeof(g[0][0]), 4, 1, 1, 2, 2, 6, 0, 4, 1, 1}, (void *) col, (const long long []){1, sizeof(col[0]), 2, 1, 0, 2, 1});
-      }
-#line 41 "tests/coarray_programs/coarray_types.c"
-      char who[8];
-      {
 #line 42 "tests/coarray_programs/coarray_types.c"
-        _xmpacc_coarray_get((void *) name, "coarray_types.c:42", (const long long []){1, k}, (const long long []){1, sizeof(name[0]), 8, 1, 0, 8, 1}, (void *) who, (const long long []){1, sizeof(who[0]), 8, 1, 0, 8, 1});
+        __builtin_free(_xmpacc_tmp);
       }
 #line 43 "tests/coarray_programs/coarray_types.c"
-      int fill[4];
+      float row[3];
+#line 43 "tests/coarray_programs/coarray_types.c"
+      float col[2];
       {
 #line 44 "tests/coarray_programs/coarray_types.c"
+        _xmpacc_coarray_get((void *) g, "coarray_types.c:44", (const long long []){1, k}, (const long long []){2, sizeof(g[0][0]), 4, 0, 3, 1, 1, 6, 1, 0, 3, 2}, (void *) row, (const long long []){1, sizeof(row[0]), 3, 1, 0, 3, 1});
+      }
+      {
+#line 45 "tests/coarray_programs/coarray_types.c"
+        _xmpacc_coarray_get((void *) g, "coarray_types.c:45", (const long long []){1, k}, (const long long []){2, sizeof(g[0][0]), 4, 1, 1, 2, 2, 6, 0, 4, 1, 1}, (void *) col, (const long long []){1, sizeof(col[0]), 2, 1, 0, 2, 1});
+      }
+#line 46 "tests/coarray_programs/coarray_types.c"
+      char who[8];
+      {
+#line 47 "tests/coarray_programs/coarray_types.c"
+        _xmpacc_coarray_get((void *) name, "coarray_types.c:47", (const long long []){1, k}, (const long long []){1, sizeof(name[0]), 8, 1, 0, 8, 1}, (void *) who, (const long long []){1, sizeof(who[0]), 8, 1, 0, 8, 1});
+      }
+#line 48 "tests/coarray_programs/coarray_types.c"
+      int fill[4];
+      {
+#line 49 "tests/coarray_programs/coarray_types.c"
         int *_xmpacc_tmp = __builtin_malloc((4 * (sizeof(*_xmpacc_tmp))) + 1);
-#line 44 "tests/coarray_programs/coarray_types.c"
+#line 49 "tests/coarray_programs/coarray_types.c"
         long long _xmpacc_k = 0;
-#line 44 "tests/coarray_programs/coarray_types.c"
+#line 49 "tests/coarray_programs/coarray_types.c"
         for (long long _xmpacc_i0 = 0; _xmpacc_i0 < 4; _xmpacc_i0++)
-#line 44 "tests/coarray_programs/coarray_types.c"
-          _xmpacc_tmp[_xmpacc_k++] = (*((struct point *) _xmpacc_coarray_get_elem((void *) pts, "coarray_types.c:44", (const long long []){1, k}, (const void *) (&pts[0]), (long long) (sizeof(struct point))))).tag;
+#line 49 "tests/coarray_programs/coarray_types.c"
+          _xmpacc_tmp[_xmpacc_k++] = (*((struct point *) _xmpacc_coarray_get_elem((void *) pts, "coarray_types.c:49", (const long long []){1, k}, (const void *) (&pts[0]), (long long) (sizeof(struct point))))).tag;
 
-#line 44 "tests/coarray_programs/coarray_types.c"
+#line 49 "tests/coarray_programs/coarray_types.c"
         _xmpacc_k = 0;
-#line 44 "tests/coarray_programs/coarray_types.c"
+#line 49 "tests/coarray_programs/coarray_types.c"
         for (long long _xmpacc_i0 = 0; _xmpacc_i0 < 4; _xmpacc_i0++)
-#line 44 "tests/coarray_programs/coarray_types.c"
+#line 49 "tests/coarray_programs/coarray_types.c"
           fill[_xmpacc_i0] = _xmpacc_tmp[_xmpacc_k++];
 
-#line 44 "tests/coarray_programs/coarray_types.c"
+#line 49 "tests/coarray_programs/coarray_types.c"
         __builtin_free(_xmpacc_tmp);
       }
-#line 45 "tests/coarray_programs/coarray_types.c"
-      printf("%d: p=(%.1f %.1f %d) y=%.1f tags=%d %d row=%.0f %.0f %.0f col=%.0f %.0f who=%s fill=%d %d\n", k, p.x, p.y, p.tag, y, tags[0], tags[2], row[0], row[1], row[2], col[0], col[1], who, fill[0], fill[3]);
+#line 50 "tests/coarray_programs/coarray_types.c"
+      printf("%d: p=(%.1f %.1f %d) y=%.1f tags=%d %d row=%.0f %.0f %.0f col=%.0f %.0f who=%s fill=%d %d hits=%ld\n", k, p.x, p.y, p.tag, y, tags[0], tags[2], row[0], row[1], row[2], col[0], col[1], who, fill[0], fill[3], *((long *) _xmpacc_coarray_get_elem((void *) hits, "coarray_types.c:52", (const long long []){1, k}, (const void *) (&hits[0]), (long long) (sizeof(long)))));
     }
 
   }
-#line 50 "tests/coarray_programs/coarray_types.c"
-  _xmpacc_sync_all("coarray_types.c:50");
+#line 55 "tests/coarray_programs/coarray_types.c"
+  _xmpacc_sync_all("coarray_types.c:55");
   return 0;
 }
 
 
 static void _xmpacc_init_coarray_types_c(void)
 {
-#line 9 "tests/coarray_programs/coarray_types.c"
-  _xmpacc_coarray_init((void *) pts, "coarray_types.c:9", "pts", (long long) (sizeof(pts)), (long long) (sizeof(pts[0])), 1, (const long long []){-1});
-  _xmpacc_coarray_init((void *) g, "coarray_types.c:10", "g", (long long) (sizeof(g)), (long long) (sizeof(g[0][0])), 1, (const long long []){-1});
-  _xmpacc_coarray_init((void *) name, "coarray_types.c:11", "name", (long long) (sizeof(name)), (long long) (sizeof(name[0])), 1, (const long long []){-1});
+#line 10 "tests/coarray_programs/coarray_types.c"
+  _xmpacc_coarray_init((void *) pts, "coarray_types.c:10", "pts", (long long) (sizeof(pts)), (long long) (sizeof(pts[0])), 1, (const long long []){-1});
+  _xmpacc_coarray_init((void *) g, "coarray_types.c:11", "g", (long long) (sizeof(g)), (long long) (sizeof(g[0][0])), 1, (const long long []){-1});
+  _xmpacc_coarray_init((void *) name, "coarray_types.c:12", "name", (long long) (sizeof(name)), (long long) (sizeof(name[0])), 1, (const long long []){-1});
+  _xmpacc_coarray_init((void *) hits, "coarray_types.c:14", "hits", (long long) (sizeof(hits)), (long long) (sizeof(hits[0])), 1, (const long long []){-1});
   _xmpacc_local_view_init();
 }
 
