@@ -195,6 +195,8 @@ MISTAKES = [
      "a coarray in code that runs on the device (XcalableACC §5) is not supported yet"),
     ("device-xmp-loop", body("#pragma xmp loop on t[i] acc\n    for (int i = 0; i < 8; i++)\n        x += @a[i]:[0];"),
      "a coarray in code that runs on the device (XcalableACC §5) is not supported yet"),
+    ("host-code-in-data-region", body("#pragma acc data copy(loc)\n    {\n        x = a[0]:[0];\n    }\n"
+                                      "    x = @y[0]:[0];"), "'y' is not a coarray"),
     ("device-data", body("#pragma acc data copy(loc, @a)\n    {\n    }"),
      "coarray 'a' in an acc directive: device copies of coarrays (XcalableACC §5) are not supported yet"),
 ]

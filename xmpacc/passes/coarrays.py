@@ -27,6 +27,7 @@ from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import XmpError
 from xmpacc.directives import ast as xd
 from xmpacc.directives import local_view_ast as lv
+from xmpacc.directives.openacc_ast import AccCompute, AccLoop
 from xmpacc.passes.attach import acc_directive, pragma_id
 from xmpacc.passes.canonical import loc_of
 from xmpacc.passes.coarray_code import CoRef, coref, directive_calls, get_elem, is_element, put_elem, transfer
@@ -69,7 +70,9 @@ class _Lowering(ScopedWalker):
         return out
 
     def _is_device(self, pragma: c_ast.Pragma) -> bool:
-        if acc_directive(pragma, self.ctx) is not None:
+        """Does the statement after ``pragma`` run on the device (a compute construct,
+        ``loop ... acc``)?  A data region's body is host code."""
+        if isinstance(acc_directive(pragma, self.ctx), (AccCompute, AccLoop)):
             return True
         ds = self.ctx.directives.get(id(pragma), []) if pragma_id(pragma) is not None else []
         return any(isinstance(d, xd.Loop) and d.acc for d in ds)
