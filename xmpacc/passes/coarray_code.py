@@ -23,6 +23,7 @@ from pycparser.c_parser import Coord
 
 from xmpacc import cbuild
 from xmpacc.diagnostics import SourceLoc, XmpError
+from xmpacc.directives import ast as xd
 from xmpacc.directives import local_view_ast as lv
 from xmpacc.passes import onrefs
 from xmpacc.passes.canonical import loc_of
@@ -210,11 +211,11 @@ def directive_calls(d: object, scope: Scope, coarrays: dict[str, Coarray], coord
     raise XmpError(d.loc, "this local-view directive is not supported yet")  # type: ignore[attr-defined]
 
 
-def _node(ref: object, scope: Scope, what: str) -> tuple[str, str]:
-    sym = onrefs.lookup(ref.name, scope)  # type: ignore[attr-defined]
+def _node(ref: xd.Ref, scope: Scope, what: str) -> tuple[str, str]:
+    sym = onrefs.lookup(ref.name, scope)
     if isinstance(sym, TemplateSym):
-        raise XmpError(ref.loc, f"'{what}' needs a node reference ('p[k]'), not template '{sym.name}'")  # type: ignore[attr-defined]
-    return onrefs.on_ref(ref, scope, single=True)  # type: ignore[arg-type]
+        raise XmpError(ref.loc, f"'{what}' needs a node reference ('p[k]'), not template '{sym.name}'")
+    return onrefs.on_ref(ref, scope, single=True)
 
 
 def _lock(d: lv.CoLock, scope: Scope, coarrays: dict[str, Coarray], coord: object) -> c_ast.Node:
