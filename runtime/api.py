@@ -22,6 +22,7 @@ from .dynamic import DynamicRuntime, PointerMap, check_bounds, set_bounds
 from .arrays import DistArray, Template, make_array, read_ints, read_longs
 from .asyncs import AsyncOps
 from .check import CheckEntries
+from .coarray import CoarrayRuntime
 from .collectives import allreduce, bcast_bytes, reset_to_identity, view
 from .cstructs import DESC_ARRAY, DESC_NODES, DESC_TEMPLATE, CArray, CNodes, CTemplate
 from .errors import RuntimeFailure, where_text
@@ -49,7 +50,8 @@ class ExecSet:
 
 @dataclass
 class Runtime(DynamicRuntime, AccCommRuntime, AccDataRuntime, AccRuntime, AccComputeRuntime, TaskRuntime,
-              ReductionRuntime, ShadowRuntime, GmoveRuntime, CheckEntries, IntrinsicRuntime, FastReflectRuntime):
+              ReductionRuntime, ShadowRuntime, GmoveRuntime, CheckEntries, IntrinsicRuntime, FastReflectRuntime,
+              CoarrayRuntime):
     """State of one process's runtime: MPI, descriptors by address, the executing set."""
 
     world: Any
@@ -260,8 +262,14 @@ class Runtime(DynamicRuntime, AccCommRuntime, AccDataRuntime, AccRuntime, AccCom
         if MPI.Is_finalized():
             return
         if status == 0:
-            self._gmove_free_windows()
+            self.free_windows()
             MPI.Finalize()
             return
         self.world.Abort(status)
         os._exit(status & 0xFF or 1)
+
+    def free_windows(self) -> None:
+        """Free the MPI windows (collective): before MPI_Finalize, at a normal end and when
+        every node stops at the same error (launcher._fail)."""
+        self._gmove_free_windows()
+        self._coarray_free_windows()

@@ -244,6 +244,46 @@ ENTRIES: tuple[Entry, ...] = (
        "rule what (1: not on this node, 2: a kernel's writes are still on the device); ends the job"),
 )
 
+# Local view (coarrays, global-view §11; runtime/coarray.py).  ``image`` is
+# {number of coindices, coindex...} in C order; element operations name the element by its
+# address in this image's copy (the same offset in every image).
+ENTRIES += (
+    _e("_xmpacc_coarray_init", "void",
+       "void *coarray, const char *where, const char *name, long long nbytes, long long elem_size, "
+       "int ncodims, const long long *codims",
+       "a file-scope coarray: an MPI window over its storage (collective); codims -1 for '*'"),
+    _e("_xmpacc_local_view_init", "void", "",
+       "the control window of post/wait, sync_images and critical (collective, once)"),
+    _e("_xmpacc_coarray_put", "void",
+       "void *coarray, const char *where, const long long *image, const long long *remote_sec, "
+       "const void *local, const long long *local_sec",
+       "a[sec]:[k] = b[sec] (a local section, or a scalar for every element)"),
+    _e("_xmpacc_coarray_get", "void",
+       "void *coarray, const char *where, const long long *image, const long long *remote_sec, "
+       "const void *local, const long long *local_sec",
+       "b[sec] = a[sec]:[k]"),
+    _e("_xmpacc_coarray_put_elem", "void",
+       "void *coarray, const char *where, const long long *image, const void *elem, "
+       "const void *value, long long nbytes",
+       "a[i]:[k] = value"),
+    _e("_xmpacc_coarray_get_elem", "void *",
+       "void *coarray, const char *where, const long long *image, const void *elem, long long nbytes",
+       "a[i]:[k] in an expression: the address of a copy of the element (valid for a while)"),
+    _e("_xmpacc_sync_all", "void", "const char *where", "sync_all directive"),
+    _e("_xmpacc_sync_memory", "void", "const char *where", "sync_memory directive"),
+    _e("_xmpacc_sync_images", "void", "const char *where, int n, const long long *images",
+       "sync_images directive; n = -1: every image"),
+    _e("_xmpacc_post", "void", "const char *where, const void *nodes, const long long *ref, long long tag",
+       "post (p[k], tag)"),
+    _e("_xmpacc_wait", "void",
+       "const char *where, const void *nodes, const long long *ref, int has_tag, long long tag",
+       "wait [(p[k] [, tag])]; nodes NULL: a post from any node"),
+    _e("_xmpacc_coarray_lock", "void",
+       "void *coarray, const char *where, const long long *image, const void *elem, int release",
+       "lock / unlock (l:[k]) on an xmp_lock_t coarray element"),
+    _e("_xmpacc_critical", "void", "const char *where, int end", "critical / end critical"),
+)
+
 BY_NAME = {e.name: e for e in ENTRIES}
 
 HEADER = "xmpacc_rt.h"   # include/xmpacc_rt.h: the prototypes of ENTRIES, rendered by c_header()

@@ -80,7 +80,7 @@ def _load_message(program: str, reason: str) -> str:
     return f"{program}: error while loading shared libraries: {reason}"
 
 
-def _fail(world: Any, err: RuntimeFailure) -> None:
+def _fail(world: Any, err: RuntimeFailure, cleanup: Callable[[], None] | None = None) -> None:
     flush_c()
     sys.stdout.flush()
     rank = world.Get_rank()
@@ -88,6 +88,9 @@ def _fail(world: Any, err: RuntimeFailure) -> None:
         if rank == 0:
             print(f"{err.where}: error: {err.message}", file=sys.stderr, flush=True)
         from mpi4py import MPI
+
+        if cleanup is not None:   # windows left open make MPI_Finalize print warnings
+            cleanup()
 
         MPI.Finalize()
         # C exit(), not os._exit(): after _exit, hydra (MPICH's mpirun) now and then
@@ -111,12 +114,12 @@ def _internal(world: Any) -> None:
     os._exit(2)
 
 
-def _guarded(fn: Callable[..., Any], world: Any) -> Callable[..., Any]:
+def _guarded(fn: Callable[..., Any], world: Any, cleanup: Callable[[], None] | None = None) -> Callable[..., Any]:
     def call(*args: Any) -> Any:
         try:
             return fn(*args)
         except RuntimeFailure as err:
-            _fail(world, err)
+            _fail(world, err, cleanup)
         except Exception:  # noqa: BLE001 - a Python exception cannot cross into C
             _internal(world)
         return 0
@@ -145,7 +148,7 @@ def bind(lib: ctypes.CDLL, runtime: Any, world: Any, profiler: Any = None) -> li
         fn = getattr(runtime, e.name)
         if profiler is not None:
             fn = profiler.wrap(e, fn)
-        cb = _callback_type(e)(_guarded(fn, world))
+        cb = _callback_type(e)(_guarded(fn, world, getattr(runtime, "free_windows", None)))
         keep.append(cb)
         table[i] = ctypes.cast(cb, ctypes.c_void_p).value
     return keep

@@ -15,6 +15,7 @@ import pytest
 
 from xmpacc.diagnostics import SourceLoc, XmpError
 from xmpacc.directives import ast as A
+from xmpacc.directives import local_view_ast as LV
 from xmpacc.directives.parser import parse_directive
 
 COL0 = 13  # len("#pragma xmp ") + 1
@@ -441,6 +442,22 @@ GOOD: list[tuple[str, list[Any]]] = [
      [A.AccReplicateSync((A.SyncClause("out", names("x", "y")),
                           A.SyncClause("in", names("z")),
                           A.SyncClause("out", names("w"))), NOLOC)]),
+    # ------------------------------------------------------------ local view (global-view §11)
+    ("sync_all", [LV.SyncAll(NOLOC)]),
+    ("SYNC_MEMORY", [LV.SyncMemory(NOLOC)]),
+    ("sync_images (*)", [LV.SyncImages(None, NOLOC)]),
+    ("sync_images (0, k + 1)", [LV.SyncImages((E("0"), E("k + 1")), NOLOC)]),
+    ("post (p[k], 3)", [LV.Post(REF("p", (E("k"),)), E("3"), NOLOC)]),
+    ("post (p(2), tag)", [LV.Post(REF("p", (E("2"),), "paren"), E("tag"), NOLOC)]),
+    ("wait", [LV.Wait(None, None, NOLOC)]),
+    ("wait (p[1])", [LV.Wait(REF("p", (E("1"),)), None, NOLOC)]),
+    ("wait (p[me - 1], 7)", [LV.Wait(REF("p", (E("me - 1"),)), E("7"), NOLOC)]),
+    ("lock (l:[0])", [LV.CoLock(LV.CoRef(N("l"), (), (E("0"),), NOLOC), False, NOLOC)]),
+    ("unlock (l[i][2]:[0][k])",
+     [LV.CoLock(LV.CoRef(N("l"), (E("i"), E("2")), (E("0"), E("k")), NOLOC), True, NOLOC)]),
+    ("critical", [LV.Critical(False, NOLOC)]),
+    ("end critical", [LV.Critical(True, NOLOC)]),
+    ("coarray a, b : [2][*]", [LV.CoarrayDirective(names("a", "b"), (E("2"), STAR), NOLOC)]),
     # ------------------------------------------------------------ lexing
     ("nodes\tp( 4 )  /* comment */", [NODES("p", (E("4"),), "paren")]),
     ("template t(0 : N - 1)", [TEMPLATE("t", (TD("0", "N - 1"),), "paren")]),
@@ -577,7 +594,19 @@ BAD: list[tuple[str, str, int]] = [
     ("array on", "expected a template name after 'on', found end of directive", 21),
     ("array on t[:] async(1)", "extra tokens after 'array' directive: 'async'", 27),
     ("array on t[1:2:]", "expected a triplet step, found ']'", 28),
-    ("coarray a : [*]", "'coarray' is not supported yet", 13),
+    ("local_alias la => a", "'local_alias' is not supported yet", 13),
+    ("coarray a", "expected ':' after the coarray names", 22),
+    ("coarray a : *", "expected '[' of a codimension, found '*'", 25),
+    ("post (p[k])", "expected ',' after the node of 'post'", 23),
+    ("post p[k], 1", "expected '(' after 'post'", 18),
+    ("wait (p[k], 1, 2)", "expected ')' after the arguments of 'wait'", 26),
+    ("lock (l)", "expected ':' after 'l' (the image must be given: 'l:[k]')", 20),
+    ("lock (l:)", "expected '[' of the image index after ':'", 21),
+    ("unlock (l:[k]) x", "extra tokens after 'unlock' directive", 28),
+    ("end", "expected 'critical' after 'end'", 16),
+    ("end loop", "expected 'critical' after 'end', found 'loop'", 17),
+    ("sync_all (p)", "extra tokens after 'sync_all' directive", 22),
+    ("sync_images ()", "expected an image index or '*'", 26),
     ("reflect_init a", "expected '(' after 'reflect_init', found 'a'", 26),
     ("reflect_init (a) acc acc", "duplicate 'acc' clause in 'reflect_init' directive", 34),
     ("gmove acc", "'acc' clause of 'gmove' (XcalableACC) is not supported yet", 19),

@@ -209,16 +209,3 @@ def test_runtime_error_names_the_line_and_the_values(tmp_path: Path, name: str, 
     assert r.returncode != 0
     assert message in r.stderr, r.stderr
     assert "Traceback" not in r.stderr
-
-
-# ---------------------------------------------------------------- coarrays (global-view §11, not yet)
-
-@pytest.mark.parametrize("marked", [
-    "#include <xmp.h>\n#pragma xmp nodes p[*]\nint a[10]@:[*];\nint main(void) { return 0; }\n",
-    "#include <xmp.h>\nint main(void)\n{\n    int x = 0;\n#pragma xmp @sync_all\n    return x;\n}\n",
-], ids=["declaration", "sync_all"])
-def test_coarrays_are_not_supported_yet(marked: str, compile_: Compile, tmp_path: Path) -> None:
-    source, line, col = place(marked)
-    proc, src, _out = compile_(source)
-    assert_clean_failure(proc, tmp_path, {src.name})
-    assert_error_at(proc.stderr, src, line, col, "not supported yet")

@@ -57,3 +57,5 @@ class Context:
     main_params: int = 0
     main_returns_void: bool = False
     info: list[InfoFact] = field(default_factory=list)   # what --info reports (facts.py)
+    # file-scope coarrays by name (passes/coarray_decls.py; global-view §11)
+    coarrays: dict = field(default_factory=dict)

@@ -34,6 +34,8 @@ from xmpacc.passes import (
     array,
     assign,
     attach,
+    coarray_decls,
+    coarrays,
     comm,
     declare,
     directive_exprs,
@@ -57,9 +59,9 @@ T = TypeVar("T")
 # The transformation passes, in order, by stage name.
 PASSES: tuple[tuple[str, tuple[Pass, ...]], ...] = (
     ("attach", (attach.run,)),
-    ("declare", (declare.run, directive_exprs.run, nocomm.run)),
+    ("declare", (coarray_decls.run, declare.run, directive_exprs.run, nocomm.run)),
     ("locality", (locality.run,)),
-    ("localize", (lower_decls.run, members.run, dynamic.run, library.run, array.run, gmove.run, assign.run,
+    ("localize", (coarrays.run, lower_decls.run, members.run, dynamic.run, library.run, array.run, gmove.run, assign.run,
                   subscripts.run)),
     ("gpu", (acc_routine.run, acc_compute.run, acc_data.run, gpu.run)),
     ("loops", (loops.run,)),

@@ -6,6 +6,8 @@
 #include <stddef.h>
 
 typedef void *xmp_desc_t;
+/* A lock for '#pragma xmp lock (l:[k])': declare it as a coarray (xmp_lock_t l:[*];). */
+typedef struct { long long _xmpacc_owner; } xmp_lock_t;
 
 #define XMP_NOT_DISTRIBUTED 2100
 #define XMP_BLOCK 2101

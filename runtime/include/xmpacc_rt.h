@@ -74,5 +74,18 @@ void _xmpacc_matmul(const char * where, int n, const void * descs, const int * t
 void _xmpacc_transpose(const char * where, const void * dst, const void * src, int opt);
 void _xmpacc_sort(const char * where, const void * dst, const void * src, int type, int descending);
 void _xmpacc_check_fail(const void * array, int what, const long long * globals, const char * file, int line);
+void _xmpacc_coarray_init(void * coarray, const char * where, const char * name, long long nbytes, long long elem_size, int ncodims, const long long * codims);
+void _xmpacc_local_view_init(void);
+void _xmpacc_coarray_put(void * coarray, const char * where, const long long * image, const long long * remote_sec, const void * local, const long long * local_sec);
+void _xmpacc_coarray_get(void * coarray, const char * where, const long long * image, const long long * remote_sec, const void * local, const long long * local_sec);
+void _xmpacc_coarray_put_elem(void * coarray, const char * where, const long long * image, const void * elem, const void * value, long long nbytes);
+void * _xmpacc_coarray_get_elem(void * coarray, const char * where, const long long * image, const void * elem, long long nbytes);
+void _xmpacc_sync_all(const char * where);
+void _xmpacc_sync_memory(const char * where);
+void _xmpacc_sync_images(const char * where, int n, const long long * images);
+void _xmpacc_post(const char * where, const void * nodes, const long long * ref, long long tag);
+void _xmpacc_wait(const char * where, const void * nodes, const long long * ref, int has_tag, long long tag);
+void _xmpacc_coarray_lock(void * coarray, const char * where, const long long * image, const void * elem, int release);
+void _xmpacc_critical(const char * where, int end);
 
 #endif

@@ -24,6 +24,9 @@ static double xmp_wtime(void)
 }
 static double xmp_wtick(void) { return 1e-9; }
 static int xmp_test_async(int async_id) { (void)async_id; return 1; }
+static int xmp_num_images(void) { return 1; }
+static int xmpc_this_image(void) { return 0; }
+typedef struct { long long _xmpacc_owner; } xmp_lock_t;
 
 /* Dynamic arrays (global-view §4): one node holds everything.  A "descriptor" is a
  * compound literal describing the array (serial_xmp_desc): for xmp_malloc the size of

@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from types import MappingProxyType
 
 from xmpacc.diagnostics import SourceLoc, XmpError
-from xmpacc.directives import dynamic, executable, global_view, globalview
+from xmpacc.directives import dynamic, executable, global_view, globalview, local_view
 from xmpacc.directives.ast import (
     Align,
     AlignSource,
@@ -61,10 +61,7 @@ from xmpacc.directives.refs import (
 Handler = Callable[[TokenStream, Token], list[Directive]]
 
 # Recognised so that a user gets "not supported yet" instead of "unknown" (reference §6.8).
-_LATER_DIRECTIVES = frozenset({
-    "coarray", "post", "wait", "lock", "unlock", "local_alias",
-    "sync_all", "sync_memory", "sync_images", "critical",   # coarrays (global-view §11)
-})
+_LATER_DIRECTIVES = frozenset({"local_alias"})
 
 
 def parse_directive(text: str, locs: Sequence[SourceLoc]) -> list[Directive]:
@@ -345,4 +342,5 @@ _HANDLERS: MappingProxyType[str, Handler] = MappingProxyType({
     "tasks": globalview.parse_tasks,
     "gmove": global_view.parse_gmove,
     "array": global_view.parse_array,
+    **local_view.HANDLERS,   # coarrays (global-view §11)
 })

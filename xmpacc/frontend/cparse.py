@@ -13,6 +13,7 @@ from pycparser import c_ast, c_parser
 
 from xmpacc import deepstack
 from xmpacc.diagnostics import SourceLoc, XmpError
+from xmpacc.frontend.coarrays import rewrite_coarrays
 from xmpacc.frontend.preprocess import is_system_path
 from xmpacc.frontend.sections import rewrite_sections
 from xmpacc.frontend.srcmap import ColumnMap
@@ -47,8 +48,9 @@ class _LocatingParser(c_parser.CParser):
 
 def parse_c(text: str, path: str) -> c_ast.FileAST:
     """Parse preprocessed C; a syntax error becomes an XmpError at its source location.
-    Array sections are rewritten first (``sections.py``): pycparser does not know them."""
-    text = rewrite_sections(text)
+    Coarray parts and array sections are rewritten first (``coarrays.py``, ``sections.py``):
+    pycparser does not know them."""
+    text = rewrite_sections(rewrite_coarrays(text))
     columns = ColumnMap(text, is_system_path)
     deepest = deepstack.deepest_bracket(text)
     if deepest is not None:
@@ -109,9 +111,7 @@ def _located(message: str, path: str, columns: ColumnMap) -> XmpError:
     file, line = m.group(1), int(m.group(2))
     col = columns.column(file, line, int(m.group(3)))
     detail = m.group(4)
-    if detail == "before: :" and _coarray_at(file, line, col):
-        detail = "coarrays ('a[n]:[*]', global-view §11) are not supported yet"
-    elif detail.startswith("before: "):
+    if detail.startswith("before: "):
         detail = f"syntax error before '{detail[len('before: '):]}'"
     elif detail == "At end of input":
         detail = "syntax error at end of input (a missing '}'?)"
@@ -137,14 +137,3 @@ def _pragma_near(columns: ColumnMap, file: str, line: int, col: int) -> str | No
         return "line just before"
     return None
 
-
-def _coarray_at(file: str, line: int, col: int) -> bool:
-    """Is the ':' at this place of the user's file the one of a coarray (``a[10]:[*]``,
-    ``x = a[i]:[k]``)?"""
-    try:
-        with open(file, encoding="utf-8", errors="replace") as f:
-            text = next((t for k, t in enumerate(f, 1) if k == line), "")
-    except OSError:
-        return False
-    before, after = text[:col - 1].rstrip(), text[col - 1:]
-    return before.endswith("]") and re.match(r":\s*\[", after) is not None

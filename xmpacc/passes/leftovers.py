@@ -15,6 +15,7 @@ from __future__ import annotations
 from xmpacc.cbuild import walk
 from xmpacc.context import Context, Unit
 from xmpacc.directives import ast as xd
+from xmpacc.directives.local_view_ast import LOCAL_VIEW_NAMES
 from xmpacc.directives.openacc_ast import directive_name
 from xmpacc.passes import acc_nest
 from xmpacc.passes.attach import acc_directive, pragma_id
@@ -27,7 +28,7 @@ _NAMES = {
     xd.AccReplicateSync: "acc replicate_sync", xd.NodesDecl: "nodes", xd.TemplateDecl: "template",
     xd.Distribute: "distribute", xd.Align: "align", xd.Shadow: "shadow", xd.TemplateFix: "template_fix",
     xd.ReflectInit: "reflect_init", xd.ReflectDo: "reflect_do", xd.ReduceShadow: "reduce_shadow",
-    xd.Tasks: "tasks", xd.Gmove: "gmove", xd.ArrayDirective: "array",
+    xd.Tasks: "tasks", xd.Gmove: "gmove", xd.ArrayDirective: "array", **LOCAL_VIEW_NAMES,
 }
 
 

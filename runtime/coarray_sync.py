@@ -1,0 +1,184 @@
+"""Image control of the local view (global-view §11): sync_all, sync_memory, sync_images,
+post/wait, lock/unlock and critical, on MPI-3 passive-target RMA.
+
+One *control window* per process (``_xmpacc_local_view_init``, collective, once) holds
+64-bit counters: ``posts[src][tag]`` (post/wait), ``syncs[src]`` (sync_images) and one
+lock word for ``critical`` (used on image 0).  A post adds 1 to the target's counter with
+``Accumulate``; a wait polls its own counters under an exclusive lock of its own window
+and takes one post back.  Locks are ``Compare_and_swap`` loops on the lock word (owner + 1, 0 = free) in
+the window of the ``xmp_lock_t`` coarray.  Puts and gets complete before their statement
+ends, so ``sync_memory`` has nothing left to wait for and ``sync_all`` is a barrier.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+
+from .arrays import read_longs
+from .errors import RuntimeFailure, where_text
+
+TAGS = 256   # post/wait tags 0..TAGS-1
+
+
+class LocalViewSync:
+    """Mixed into ``api.Runtime`` through ``CoarrayRuntime``."""
+
+    world: Any
+    stats: dict[str, int]
+
+    # ------------------------------------------------------------------ control window
+    def _xmpacc_local_view_init(self) -> None:
+        from mpi4py import MPI
+
+        if self.__dict__.get("_control") is not None:
+            return
+        self._coarray_state()   # type: ignore[attr-defined]   # registers the freeing at exit
+        n = self.world.Get_size()
+        win = MPI.Win.Allocate(8 * (n * TAGS + n + 1), 8, comm=self.world)
+        if win.Get_attr(MPI.WIN_MODEL) != MPI.WIN_UNIFIED:   # pragma: no cover - MPICH/Open MPI: unified
+            raise RuntimeFailure("?", "this MPI's windows are not in the unified memory model, which "
+                                      "coarray post/wait needs", collective=True)
+        memory = np.frombuffer(win.tomemory(), dtype=np.int64)
+        win.Lock(self.world.Get_rank(), MPI.LOCK_EXCLUSIVE)
+        memory[:] = 0
+        win.Unlock(self.world.Get_rank())
+        self.__dict__["_control"] = win
+        self.__dict__["_counters"] = memory
+        self.world.Barrier()   # every counter is 0 before anyone posts
+
+    def _local_view_free(self) -> None:
+        win = self.__dict__.pop("_control", None)
+        self.__dict__.pop("_counters", None)
+        if win is not None:
+            win.Free()
+
+    def _control_win(self, where: str) -> Any:
+        win = self.__dict__.get("_control")
+        if win is None:
+            raise RuntimeFailure(where, "a local-view directive ran before the start-up code "
+                                        "(this is a bug in xmpacc)")
+        return win
+
+    def _add(self, win: Any, rank: int, disp: int, value: int) -> None:
+        from mpi4py import MPI
+
+        win.Lock(rank, MPI.LOCK_SHARED)
+        win.Accumulate([np.array([value], dtype=np.int64), MPI.INT64_T], rank, (disp, 1, MPI.INT64_T),
+                       MPI.SUM)
+        win.Unlock(rank)
+
+    def _take(self, win: Any, disps: list[int]) -> int | None:
+        """Take one post from the first of this image's counters ``disps`` that has one.
+
+        Under an exclusive lock of its own window no other image's Accumulate is in flight,
+        and in MPI's unified memory model the counters can then be read and changed in
+        place (one look at all of them: ``wait`` without a node scans n * TAGS counters)."""
+        from mpi4py import MPI
+
+        me = self.world.Get_rank()
+        win.Lock(me, MPI.LOCK_EXCLUSIVE)
+        try:
+            win.Sync()
+            counters = self.__dict__["_counters"]
+            found = next((d for d in disps if counters[d] > 0), None)
+            if found is not None:
+                counters[found] -= 1
+                win.Sync()
+            return found
+        finally:
+            win.Unlock(me)
+
+    def _wait_for(self, win: Any, disps: list[int]) -> int:
+        pause = 1e-5
+        while (disp := self._take(win, disps)) is None:
+            time.sleep(pause)
+            pause = min(pause * 2, 1e-3)
+        return disp
+
+    # ------------------------------------------------------------------ sync
+    def _xmpacc_sync_all(self, where: bytes) -> None:
+        self.world.Barrier()
+
+    def _xmpacc_sync_memory(self, where: bytes) -> None:
+        """Puts and gets are complete when their statement ends: nothing is outstanding."""
+
+    def _xmpacc_sync_images(self, where: bytes, n: int, images: int) -> None:
+        w = where_text(where)
+        size = self.world.Get_size()
+        targets = list(range(size)) if n < 0 else read_longs(images, n)
+        for k in targets:
+            if not 0 <= k < size:
+                raise RuntimeFailure(w, f"sync_images: image {k} does not exist: there are {size} "
+                                        f"images (0..{size - 1})")
+        win, me = self._control_win(w), self.world.Get_rank()
+        base = size * TAGS
+        for k in targets:
+            self._add(win, k, base + me, 1)
+        for k in targets:
+            self._wait_for(win, [base + k])
+
+    # ------------------------------------------------------------------ post / wait
+    def _one_node(self, nodes: int, ref: int | None, where: str, what: str) -> int:
+        sets = self.node_sets(nodes, ref, where)   # type: ignore[attr-defined]
+        ranks = sorted({r for s in sets.sets for r in s})
+        if len(ranks) != 1:
+            raise RuntimeFailure(where, f"the node of '{what}' must be exactly one node, not {len(ranks)}")
+        return ranks[0]
+
+    def _check_tag(self, tag: int, where: str, what: str) -> None:
+        if not 0 <= tag < TAGS:
+            raise RuntimeFailure(where, f"the tag of '{what}' is {tag}; tags must be in 0..{TAGS - 1}")
+
+    def _xmpacc_post(self, where: bytes, nodes: int, ref: int | None, tag: int) -> None:
+        w = where_text(where)
+        self._check_tag(tag, w, "post")
+        target = self._one_node(nodes, ref, w, "post")
+        self._add(self._control_win(w), target, self.world.Get_rank() * TAGS + tag, 1)
+
+    def _xmpacc_wait(self, where: bytes, nodes: int | None, ref: int | None, has_tag: int, tag: int) -> None:
+        w = where_text(where)
+        win = self._control_win(w)
+        sources = [self._one_node(nodes, ref, w, "wait")] if nodes else list(range(self.world.Get_size()))
+        if has_tag:
+            self._check_tag(tag, w, "wait")
+        tags = [tag] if has_tag else list(range(TAGS))
+        self._wait_for(win, [s * TAGS + t for s in sources for t in tags])
+
+    # ------------------------------------------------------------------ locks
+    def _xmpacc_coarray_lock(self, base: int, where: bytes, image: int, elem: int, release: int) -> None:
+        w = where_text(where)
+        co = self._coarray(base, w)   # type: ignore[attr-defined]
+        rank, disp = self._image(co, image, w), self._offset(co, elem, 8, w)   # type: ignore[attr-defined]
+        self._lock_word(co.win, rank, disp, bool(release), f"lock '{co.name}' of image {rank}", w)
+
+    def _xmpacc_critical(self, where: bytes, end: int) -> None:
+        w = where_text(where)
+        size = self.world.Get_size()
+        self._lock_word(self._control_win(w), 0, 8 * (size * TAGS + size), bool(end), "critical", w,
+                        unit=8)
+
+    def _lock_word(self, win: Any, rank: int, disp: int, release: bool, what: str, where: str,
+                   unit: int = 1) -> None:
+        """Acquire (owner + 1 into a 0 word) or release (back to 0) a lock word."""
+        from mpi4py import MPI
+
+        me = np.array([self.world.Get_rank() + 1], dtype=np.int64)
+        new, expected = (np.zeros(1, dtype=np.int64), me) if release else (me, np.zeros(1, dtype=np.int64))
+        found = np.zeros(1, dtype=np.int64)
+        pause = 1e-5
+        while True:
+            win.Lock(rank, MPI.LOCK_SHARED)
+            win.Compare_and_swap([new, MPI.INT64_T], [expected, MPI.INT64_T], [found, MPI.INT64_T],
+                                 rank, disp // unit)
+            win.Unlock(rank)
+            if found[0] == expected[0]:
+                return
+            if release:
+                raise RuntimeFailure(where, f"unlock of {what}, which this image does not hold")
+            if found[0] == me[0]:
+                raise RuntimeFailure(where, f"{what} is already held by this image")
+            time.sleep(pause)
+            pause = min(pause * 2, 1e-3)
