@@ -133,7 +133,8 @@ def plan(refs: list[c_ast.ArrayRef], var: str, arrays: set[str], assigned: set[s
          extra: list[tuple[c_ast.ArrayRef, range]]) -> tuple[list[RowIndex], dict[int, tuple[int, int]]]:
     """The row indices of ``refs`` (the body's outermost array references, walked index
     ``var``), and for each reference that uses one: id -> (index number, distance).
-    ``extra``: references whose pattern is also needed at the given row offsets (windows)."""
+    ``extra``: references whose pattern is also needed at the given row offsets (windows;
+    they are in the result too)."""
     groups: dict[tuple[str, int], list[tuple[str, int]]] = {}
     uses: dict[int, tuple[tuple[str, int], str, int]] = {}
     for ref, offsets in [(r, None) for r in refs] + extra:
@@ -149,8 +150,7 @@ def plan(refs: list[c_ast.ArrayRef], var: str, arrays: set[str], assigned: set[s
         for c in (offsets if offsets is not None else [slot[1]]):
             if (pattern, c) not in members:
                 members.append((pattern, c))
-        if offsets is None:
-            uses[id(ref)] = (key, pattern, slot[1])
+        uses[id(ref)] = (key, pattern, slot[1])
     rows, number = [], {}
     for key, members in groups.items():
         base = next((p for p, c in members if c == 0), members[0][0])

@@ -218,16 +218,15 @@ def _windows(reads: list[tuple[c_ast.ArrayRef, bool]], var: str, kv: KernelVars,
     return windows, where, first
 
 
-def _with_rows(windows: list[Window], first: list[c_ast.ArrayRef], rows: list[RowIndex], var: str) -> list[Window]:
+def _with_rows(windows: list[Window], first: list[c_ast.ArrayRef], moved: dict[int, tuple[int, int]],
+               var: str) -> list[Window]:
     """The windows whose array has a row index, loading through it."""
     out = []
     for w, ref in zip(windows, first):
         slot = walked_slot(ref, var)
-        n = next((n for n, r in enumerate(rows) if r.array == w.array), -1) if slot else -1
-        pattern = stream_rows.pattern_of(ref, slot[0]) if slot else ""
-        if n >= 0 and (pattern, w.lo) not in rows[n].distances and (pattern, w.lo) != (rows[n].base, 0):
-            n = -1   # not planned with this array's index (another walked position)
-        out.append(dataclasses.replace(w, row=n, pattern=pattern if n >= 0 else ""))
+        if id(ref) in moved and slot is not None:
+            w = dataclasses.replace(w, row=moved[id(ref)][0], pattern=stream_rows.pattern_of(ref, slot[0]))
+        out.append(w)
     return out
 
 
@@ -329,7 +328,7 @@ def plan(body: c_ast.Node, loops: list[CanonicalLoop], types: list[str], kv: Ker
         windows, where, first = _windows(reads, outer.var, kv, written, assigned)
         extra = [(ref, range(w.lo, w.hi + 1)) for ref, w in zip(first, windows)]
         rows, moved = stream_rows.plan(writes + [r for r, _u in reads], outer.var, aligned, assigned, extra)
-        windows = _with_rows(windows, first, rows, outer.var)
+        windows = _with_rows(windows, first, moved, outer.var)
         if not windows and not rows:
             raise NotStreamable("no array is re-read along the outer loop, no subscript moves with it")
         if any(id(ref) in where for ref in writes):
