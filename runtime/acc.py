@@ -24,7 +24,7 @@ from .contract import (
     LAUNCH_VALUE,
 )
 from .cstructs import CArray, CSched, CTemplate
-from .device import combine
+from .device import combine, grid_pad
 from .errors import RuntimeFailure, where_text
 
 
@@ -205,16 +205,16 @@ class AccRuntime:
         if info is None:
             info = self.kernel_kinds[kernel] = _kinds(kinds, nparams)
         raw = ctypes.string_at(args, 8 * nparams)
-        inner = 0
+        inner = pad = 0
         if info.grid2_sched is not None:  # the innermost loop's count shapes a 2-D grid
-            inner = CSched.from_address(int.from_bytes(raw[8 * info.grid2_sched: 8 * info.grid2_sched + 8],
-                                                       "little")).count
-        key = (kernel, raw, total, inner, nthreads, self.generation)
+            s = CSched.from_address(int.from_bytes(raw[8 * info.grid2_sched: 8 * info.grid2_sched + 8], "little"))
+            inner, pad = s.count, grid_pad(s.first, s.step)
+        key = (kernel, raw, total, inner, pad, nthreads, self.generation)
         prepared = self.launch_cache.get(key)
         if prepared is None:
             if len(self.launch_cache) > 512:
                 self.launch_cache.clear()
-            prepared = self.launch_cache[key] = self._prepare(where, info, total, inner, nthreads, args, nparams)
+            prepared = self.launch_cache[key] = self._prepare(where, info, total, (inner, pad), nthreads, args, nparams)
         if total > 0:
             self.backend.launch(kernel.decode(), prepared.shape, prepared.params, where_text(where), prepared.lanes)
             if prepared.reductions:
@@ -223,8 +223,9 @@ class AccRuntime:
                 combine(view(host_addr, 1, type_code, "?"), partial, op, self.backend.xp)
         self.stats["kernel_launches"] = self.stats.get("kernel_launches", 0) + 1
 
-    def _prepare(self, where: bytes, info: KernelKinds, total: int, inner: int, nthreads: int,
+    def _prepare(self, where: bytes, info: KernelKinds, total: int, inner: tuple[int, int], nthreads: int,
                  args: int, nparams: int) -> Launch:
+        """``inner``: the innermost loop's count and the grid's padding (2-D grids)."""
         w = where_text(where)
         backend = self._need_backend(w)
         if nthreads < 0 or nthreads > 1024:
@@ -232,7 +233,8 @@ class AccRuntime:
                                  if nthreads > 0 else f"num_threads must be positive, got {nthreads}")
         arg_list = list((ctypes.c_void_p * nparams).from_address(args))
         lanes = backend.lanes(total, nthreads) if info.has_lanes else 1
-        shape = backend.shape(total * lanes, nthreads, lanes, inner if info.grid2_sched is not None else 0, info.rows)
+        count, pad = inner if info.grid2_sched is not None else (0, 0)
+        shape = backend.shape(total * lanes, nthreads, lanes, count, info.rows, pad)
         launch = Launch((ctypes.c_void_p * nparams)(), [], [], shape, lanes)
         for i, (kind, a, b) in enumerate(info.kinds):
             if kind in (LAUNCH_LANES, LAUNCH_GRID2):

@@ -40,6 +40,11 @@ class LaunchShape:
     rows: int = 1                # threads per block along y (2-D grids: rows of the outer loops)
 
 
+def grid_pad(first: int, step: int) -> int:
+    """Idle threads before the innermost loop of a 2-D grid (_XMPACC_PAD of xmpacc_kernel.h)."""
+    return first & 31 if step == 1 else 0
+
+
 DEFAULT_BLOCK = 256          # 16 x 16, the paper's default (reference §7.4)
 DEFAULT_BLOCK_LANES = 128    # lane-split kernels: measured faster on H200 (bench/)
 
@@ -90,7 +95,7 @@ class HostBackend:
     def wait(self) -> None:
         pass       # kernels ran to completion inside launch
 
-    def shape(self, threads: int, nthreads: int, lanes: int, inner: int, rows: int = 1) -> LaunchShape:
+    def shape(self, threads: int, nthreads: int, lanes: int, inner: int, rows: int = 1, pad: int = 0) -> LaunchShape:
         return LaunchShape(threads, nthreads or DEFAULT_BLOCK, (1, 1), False, threads)
 
     def pin(self, addr: int, nbytes: int) -> None:
@@ -166,14 +171,14 @@ class CudaBackend:
             self.pinned.discard(addr)
             self.cupy.cuda.runtime.hostUnregister(addr)
 
-    def shape(self, threads: int, nthreads: int, lanes: int, inner: int, rows: int = 1) -> LaunchShape:
+    def shape(self, threads: int, nthreads: int, lanes: int, inner: int, rows: int = 1, pad: int = 0) -> LaunchShape:
         block = nthreads or (DEFAULT_BLOCK_LANES if lanes > 1 else DEFAULT_BLOCK)
         if inner > 0 and threads % inner == 0:
             # rows > 1 (the compiler's choice for deep nests, kernels.block_rows): a 2-D block
             # of the same thread count, so that neighbouring rows share the L1 cache
             rows = rows if rows > 1 and not nthreads and block % rows == 0 and block // rows >= 32 else 1
             bx = block // rows
-            grid = (-(-inner // bx), -(-(threads // inner) // rows))
+            grid = (-(-(inner + pad) // bx), -(-(threads // inner) // rows))
             if grid[1] <= 65535:
                 return LaunchShape(threads, bx, grid, True, -(-(grid[0] * grid[1] * block) // 32), rows)
         blocks = -(-threads // block)

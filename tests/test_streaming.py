@@ -170,7 +170,7 @@ def test_walk_length_from_the_nest() -> None:
 
 def test_block_rows_and_the_launch_shape() -> None:
     from xmpacc.passes.kernels import block_rows
-    from xmpacc.runtime.device import CudaBackend
+    from xmpacc.runtime.device import CudaBackend, grid_pad
 
     assert block_rows(_loops(512, 512, 512), "0") == 4      # 3-D: 64 x 4 blocks
     assert block_rows(_loops(8192, 8192), "0") == 1         # 2-D: rows of 256
@@ -182,6 +182,10 @@ def test_block_rows_and_the_launch_shape() -> None:
     assert shape.partials == 8 * 65025 * 256 // 32         # one per warp of the grid
     shape = CudaBackend.shape(None, 510 * 510 * 510, 128, 1, 510, 4)  # type: ignore[arg-type]
     assert (shape.block, shape.rows) == (128, 1)            # vector_length given: one row
+    # a loop from 1: one idle thread first (_XMPACC_PAD), so warps start at aligned rows
+    assert grid_pad(1, 1) == 1 and grid_pad(64, 1) == 0 and grid_pad(-1, 1) == 31 and grid_pad(1, 2) == 0
+    shape = CudaBackend.shape(None, 512 * 512, 0, 1, 512, 4, grid_pad(1, 1))  # type: ignore[arg-type]
+    assert shape.grid == (9, 128)                            # 513 threads along x
 
 
 def test_generated_kernel_golden(tmp_path: Path) -> None:

@@ -51,6 +51,11 @@ _XMPACC_HD static inline long long _xmpacc_divmod(long long *rest, _xmpacc_sched
 #ifdef __CUDACC__
 #define _XMPACC_GRID_X ((long long)blockIdx.x * blockDim.x + threadIdx.x)
 #define _XMPACC_GRID_Y ((long long)blockIdx.y * blockDim.y + threadIdx.y)
+/* 2-D grids: threads before the innermost loop's first iteration, so that a warp's row
+ * starts at a multiple of 32 indices (a 128-byte line when the array's rows are aligned):
+ * a stencil over 1..N-2 otherwise reads one more sector per warp and row.  The runtime
+ * widens the grid by the same amount (device.py grid_pad). */
+#define _XMPACC_PAD(s) ((s).step == 1 ? ((s).first & 31) : 0)
 #define _XMPACC_RESTRICT __restrict__
 #define _XMPACC_KERNEL extern "C" __global__ void
 /* streaming kernels: blocks of at most 256 threads, registers for minblocks per SM */
@@ -133,6 +138,7 @@ template <typename T, typename U> __device__ inline void _xmpacc_atomic_add(T *p
 #define _XMPACC_LDG(p) (*(p))
 #define _XMPACC_GRID_X 0LL   /* the host backend never launches a 2-D grid */
 #define _XMPACC_GRID_Y 0LL
+#define _XMPACC_PAD(s) 0
 #define _XMPACC_INF HUGE_VAL
 /* the host backend runs every kernel with one lane per iteration */
 #define _XMPACC_LANES_SUM(v, lanes) ((void)0)

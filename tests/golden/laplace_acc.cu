@@ -13,9 +13,9 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(2) _xmpacc_loop_laplace_acc_c_54(long long _xmpacc
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
   if (_xmpacc_grid2) {
-    _xmpacc_in = _XMPACC_GRID_X; _xmpacc_rest = _XMPACC_GRID_Y;
+    _xmpacc_in = _XMPACC_GRID_X - _XMPACC_PAD(_xmpacc_s_j); _xmpacc_rest = _XMPACC_GRID_Y;
     _xmpacc_tid = _xmpacc_rest * _xmpacc_s_j.count + _xmpacc_in;
-    if (_xmpacc_in >= _xmpacc_s_j.count) _xmpacc_tid = _xmpacc_total;
+    if (_xmpacc_in < 0 || _xmpacc_in >= _xmpacc_s_j.count) _xmpacc_tid = _xmpacc_total;
   } else {
     _xmpacc_tid = _xmpacc_gid; _xmpacc_rest = _xmpacc_tid;
     _xmpacc_in = _xmpacc_divmod(&_xmpacc_rest, _xmpacc_s_j);
@@ -93,9 +93,9 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(2) _xmpacc_loop_laplace_acc_c_61(long long _xmpacc
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
   if (_xmpacc_grid2) {
-    _xmpacc_in = _XMPACC_GRID_X; _xmpacc_rest = _XMPACC_GRID_Y;
+    _xmpacc_in = _XMPACC_GRID_X - _XMPACC_PAD(_xmpacc_s_j); _xmpacc_rest = _XMPACC_GRID_Y;
     _xmpacc_tid = _xmpacc_rest * _xmpacc_s_j.count + _xmpacc_in;
-    if (_xmpacc_in >= _xmpacc_s_j.count) _xmpacc_tid = _xmpacc_total;
+    if (_xmpacc_in < 0 || _xmpacc_in >= _xmpacc_s_j.count) _xmpacc_tid = _xmpacc_total;
   } else {
     _xmpacc_tid = _xmpacc_gid; _xmpacc_rest = _xmpacc_tid;
     _xmpacc_in = _xmpacc_divmod(&_xmpacc_rest, _xmpacc_s_j);

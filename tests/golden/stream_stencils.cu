@@ -13,9 +13,9 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(2) _xmpacc_loop_stream_stencils_c_52(long long _xm
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
   if (_xmpacc_grid2) {
-    _xmpacc_in = _XMPACC_GRID_X; _xmpacc_rest = _XMPACC_GRID_Y;
+    _xmpacc_in = _XMPACC_GRID_X - _XMPACC_PAD(_xmpacc_s_j); _xmpacc_rest = _XMPACC_GRID_Y;
     _xmpacc_tid = _xmpacc_rest * _xmpacc_s_j.count + _xmpacc_in;
-    if (_xmpacc_in >= _xmpacc_s_j.count) _xmpacc_tid = _xmpacc_total;
+    if (_xmpacc_in < 0 || _xmpacc_in >= _xmpacc_s_j.count) _xmpacc_tid = _xmpacc_total;
   } else {
     _xmpacc_tid = _xmpacc_gid; _xmpacc_rest = _xmpacc_tid;
     _xmpacc_in = _xmpacc_divmod(&_xmpacc_rest, _xmpacc_s_j);
@@ -93,9 +93,9 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(2) _xmpacc_loop_stream_stencils_c_57(long long _xm
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
   if (_xmpacc_grid2) {
-    _xmpacc_in = _XMPACC_GRID_X; _xmpacc_rest = _XMPACC_GRID_Y;
+    _xmpacc_in = _XMPACC_GRID_X - _XMPACC_PAD(_xmpacc_s_j); _xmpacc_rest = _XMPACC_GRID_Y;
     _xmpacc_tid = _xmpacc_rest * _xmpacc_s_j.count + _xmpacc_in;
-    if (_xmpacc_in >= _xmpacc_s_j.count) _xmpacc_tid = _xmpacc_total;
+    if (_xmpacc_in < 0 || _xmpacc_in >= _xmpacc_s_j.count) _xmpacc_tid = _xmpacc_total;
   } else {
     _xmpacc_tid = _xmpacc_gid; _xmpacc_rest = _xmpacc_tid;
     _xmpacc_in = _xmpacc_divmod(&_xmpacc_rest, _xmpacc_s_j);
@@ -188,9 +188,9 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(2) _xmpacc_loop_stream_stencils_c_64(long long _xm
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
   if (_xmpacc_grid2) {
-    _xmpacc_in = _XMPACC_GRID_X; _xmpacc_rest = _XMPACC_GRID_Y;
+    _xmpacc_in = _XMPACC_GRID_X - _XMPACC_PAD(_xmpacc_s_j); _xmpacc_rest = _XMPACC_GRID_Y;
     _xmpacc_tid = _xmpacc_rest * _xmpacc_s_j.count + _xmpacc_in;
-    if (_xmpacc_in >= _xmpacc_s_j.count) _xmpacc_tid = _xmpacc_total;
+    if (_xmpacc_in < 0 || _xmpacc_in >= _xmpacc_s_j.count) _xmpacc_tid = _xmpacc_total;
   } else {
     _xmpacc_tid = _xmpacc_gid; _xmpacc_rest = _xmpacc_tid;
     _xmpacc_in = _xmpacc_divmod(&_xmpacc_rest, _xmpacc_s_j);
@@ -273,9 +273,9 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(2) _xmpacc_loop_stream_stencils_c_69(long long _xm
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
   if (_xmpacc_grid2) {
-    _xmpacc_in = _XMPACC_GRID_X; _xmpacc_rest = _XMPACC_GRID_Y;
+    _xmpacc_in = _XMPACC_GRID_X - _XMPACC_PAD(_xmpacc_s_j); _xmpacc_rest = _XMPACC_GRID_Y;
     _xmpacc_tid = _xmpacc_rest * _xmpacc_s_j.count + _xmpacc_in;
-    if (_xmpacc_in >= _xmpacc_s_j.count) _xmpacc_tid = _xmpacc_total;
+    if (_xmpacc_in < 0 || _xmpacc_in >= _xmpacc_s_j.count) _xmpacc_tid = _xmpacc_total;
   } else {
     _xmpacc_tid = _xmpacc_gid; _xmpacc_rest = _xmpacc_tid;
     _xmpacc_in = _xmpacc_divmod(&_xmpacc_rest, _xmpacc_s_j);
@@ -351,9 +351,9 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(2) _xmpacc_loop_stream_stencils_c_75(long long _xm
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
   if (_xmpacc_grid2) {
-    _xmpacc_in = _XMPACC_GRID_X; _xmpacc_rest = _XMPACC_GRID_Y;
+    _xmpacc_in = _XMPACC_GRID_X - _XMPACC_PAD(_xmpacc_s_i); _xmpacc_rest = _XMPACC_GRID_Y;
     _xmpacc_tid = _xmpacc_rest * _xmpacc_s_i.count + _xmpacc_in;
-    if (_xmpacc_in >= _xmpacc_s_i.count) _xmpacc_tid = _xmpacc_total;
+    if (_xmpacc_in < 0 || _xmpacc_in >= _xmpacc_s_i.count) _xmpacc_tid = _xmpacc_total;
   } else {
     _xmpacc_tid = _xmpacc_gid; _xmpacc_rest = _xmpacc_tid;
     _xmpacc_in = _xmpacc_divmod(&_xmpacc_rest, _xmpacc_s_i);
@@ -436,9 +436,9 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(2) _xmpacc_loop_stream_stencils_c_82(long long _xm
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
   if (_xmpacc_grid2) {
-    _xmpacc_in = _XMPACC_GRID_X; _xmpacc_rest = _XMPACC_GRID_Y;
+    _xmpacc_in = _XMPACC_GRID_X - _XMPACC_PAD(_xmpacc_s_i); _xmpacc_rest = _XMPACC_GRID_Y;
     _xmpacc_tid = _xmpacc_rest * _xmpacc_s_i.count + _xmpacc_in;
-    if (_xmpacc_in >= _xmpacc_s_i.count) _xmpacc_tid = _xmpacc_total;
+    if (_xmpacc_in < 0 || _xmpacc_in >= _xmpacc_s_i.count) _xmpacc_tid = _xmpacc_total;
   } else {
     _xmpacc_tid = _xmpacc_gid; _xmpacc_rest = _xmpacc_tid;
     _xmpacc_in = _xmpacc_divmod(&_xmpacc_rest, _xmpacc_s_i);
@@ -528,9 +528,9 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(2) _xmpacc_loop_stream_stencils_c_90(long long _xm
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
   if (_xmpacc_grid2) {
-    _xmpacc_in = _XMPACC_GRID_X; _xmpacc_rest = _XMPACC_GRID_Y;
+    _xmpacc_in = _XMPACC_GRID_X - _XMPACC_PAD(_xmpacc_s_i); _xmpacc_rest = _XMPACC_GRID_Y;
     _xmpacc_tid = _xmpacc_rest * _xmpacc_s_i.count + _xmpacc_in;
-    if (_xmpacc_in >= _xmpacc_s_i.count) _xmpacc_tid = _xmpacc_total;
+    if (_xmpacc_in < 0 || _xmpacc_in >= _xmpacc_s_i.count) _xmpacc_tid = _xmpacc_total;
   } else {
     _xmpacc_tid = _xmpacc_gid; _xmpacc_rest = _xmpacc_tid;
     _xmpacc_in = _xmpacc_divmod(&_xmpacc_rest, _xmpacc_s_i);

@@ -196,12 +196,13 @@ def prologue(loops: list[CanonicalLoop], types: list[str], kv: KernelVars, lanes
                 "long long _xmpacc_rest = _xmpacc_tid;"]
     elif len(loops) > 1:
         inner = f"_xmpacc_s_{loops[-1].var}"
-        # 2-D grid: x walks the innermost loop, y the others, so no index division
+        # 2-D grid: x walks the innermost loop, y the others, so no index division; x starts
+        # _XMPACC_PAD iterations early so that warps read whole aligned rows
         out += ["long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;",
                 "if (_xmpacc_grid2) {",
-                "  _xmpacc_in = _XMPACC_GRID_X; _xmpacc_rest = _XMPACC_GRID_Y;",
+                f"  _xmpacc_in = _XMPACC_GRID_X - _XMPACC_PAD({inner}); _xmpacc_rest = _XMPACC_GRID_Y;",
                 f"  _xmpacc_tid = _xmpacc_rest * {inner}.count + _xmpacc_in;",
-                f"  if (_xmpacc_in >= {inner}.count) _xmpacc_tid = _xmpacc_total;",
+                f"  if (_xmpacc_in < 0 || _xmpacc_in >= {inner}.count) _xmpacc_tid = _xmpacc_total;",
                 "} else {",
                 "  _xmpacc_tid = _xmpacc_gid; _xmpacc_rest = _xmpacc_tid;",
                 f"  _xmpacc_in = _xmpacc_divmod(&_xmpacc_rest, {inner});",
