@@ -168,6 +168,11 @@ def test_libc_names_come_from_the_real_headers() -> None:
     assert names.kind("printf") is None       # <stdio.h> is not included
 
 
+def test_libc_names_compiler_with_words() -> None:
+    # $CC may have words (ccache gcc), as for every other compiler run of xmpacc
+    assert LibcNames("env cc", [], ["limits.h"], []).kind("INT_MAX") == "integer"
+
+
 def test_libc_names_without_a_compiler() -> None:
     names = LibcNames("/nonexistent/cc", [], ["limits.h"], [])
     assert names.kind("INT_MAX") == "unknown" and names.kind("n") is None
