@@ -153,6 +153,8 @@ def test_constant_value() -> None:
     tree = c_parser.CParser().parse("int x = (BLUE + 2) * 0x10 - 010 % 3;").ext[0].init
     assert constant_value(tree, NAMES) == (6 + 2) * 16 - 8 % 3
     assert constant_value(c_parser.CParser().parse("int x = n + 1;").ext[0].init, NAMES) is None
+    # literals are read as the access analysis reads them (a hex 'b' digit is no suffix)
+    assert constant_value(c_parser.CParser().parse("int x = 0xab + 0b11 + 7uLL;").ext[0].init, NAMES) == 171 + 3 + 7
 
 
 def test_libc_names_come_from_the_real_headers() -> None:
