@@ -25,7 +25,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from run import numbers, sh, stats, tool
+from harness import numbers, sh, stats, tool
 
 
 def baseline(n: int, reps: int) -> None:

@@ -27,6 +27,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import harness   # bench/harness.py: build, run_prog, sh, tool, close, goal
 from himeno_ref import BYTES_PER_POINT, FLOP_PER_POINT
 
 HERE = Path(__file__).resolve().parent
@@ -34,37 +35,32 @@ CUDA = {"XMPACC_DEVICE": "cuda"}
 GOSA_RTOL, PSUM_RTOL = 2e-4, 1e-5
 
 
-def _run():  # type: ignore[no-untyped-def]
-    import run   # bench/run.py: build, run_prog, sh, tool, close, goal
-
-    return run
-
-
 def hand(case: str, nprocs: int, args: list[str]) -> list[dict[str, Any]]:
-    r = _run()
-    out = r.sh([r.tool("mpirun"), "-np", str(nprocs), sys.executable, str(HERE / "himeno_hand.py"), case, *args])
+    out = harness.sh([harness.tool("mpirun"), "-np", str(nprocs), sys.executable, str(HERE / "himeno_hand.py"),
+                      case, *args])
     return [json.loads(line) for line in out.splitlines() if line.startswith("{")]
 
 
-def cases(work: Path, gpus: int, record: dict[str, Any], size: str = "L", iters: int = 200) -> None:
-    r = _run()
-    exe = r.build("himeno_xacc.c", work / f"himeno_{size}", {f"SIZE_{size}": None, "NN": iters})
+def cases(work: Path, gpus: int, record: dict[str, Any], copy: dict[str, Any], size: str = "L",
+          iters: int = 200) -> None:
+    """The Himeno cases; ``copy``: this run's copy bandwidth (harness.copy_bandwidth), the H2 bound."""
+    exe = harness.build("himeno_xacc.c", work / f"himeno_{size}", {f"SIZE_{size}": None, "NN": iters})
     runs, base = {}, []
     # for information: the same program with its sweeps as collapse(3), one thread per point
-    flat = r.build("himeno_xacc.c", work / f"himeno_{size}_c3", {f"SIZE_{size}": None, "NN": iters, "COLLAPSE3": None})
-    runs["xmpacc, 1 GPU, collapse(3)"] = r.run_prog(flat, 1, CUDA)
+    flat = harness.build("himeno_xacc.c", work / f"himeno_{size}_c3",
+                         {f"SIZE_{size}": None, "NN": iters, "COLLAPSE3": None})
+    runs["xmpacc, 1 GPU, collapse(3)"] = harness.run_prog(flat, 1, CUDA)
     for n in (n for n in (1, 2, 4) if n <= gpus):
-        runs[f"xmpacc, {n} GPU"] = r.run_prog(exe, n, CUDA)
+        runs[f"xmpacc, {n} GPU"] = harness.run_prog(exe, n, CUDA)
         base += hand("himeno", n, ["--size", size, "--iter", str(iters)])
     for name, x in runs.items():
         ref = best(base, _gpus(name))
         x["gosa_rel_diff"] = abs(x["values"]["gosa"] - ref["gosa"]) / abs(ref["gosa"])
-        x["checksums_match"] = r.close(x["values"]["gosa"], ref["gosa"], GOSA_RTOL) and \
-            r.close(x["values"]["psum"], ref["psum"], PSUM_RTOL)
-    bw = hand("bandwidth", 1, [])[0]
+        x["checksums_match"] = harness.close(x["values"]["gosa"], ref["gosa"], GOSA_RTOL) and \
+            harness.close(x["values"]["psum"], ref["psum"], PSUM_RTOL)
     record["himeno"] = {"size": size, "iter": iters, "bytes_per_point": BYTES_PER_POINT,
-                        "flop_per_point": FLOP_PER_POINT, "copy_bandwidth": bw,
-                        "bound_mflops": bw["copy_gbs"] * 1e9 / BYTES_PER_POINT * FLOP_PER_POINT * 1e-6,
+                        "flop_per_point": FLOP_PER_POINT, "copy_bandwidth": copy,
+                        "bound_mflops": copy["copy_gbs"] * 1e9 / BYTES_PER_POINT * FLOP_PER_POINT * 1e-6,
                         "xmpacc": runs, "baselines": base}
 
 
@@ -82,14 +78,13 @@ def goals(record: dict[str, Any]) -> dict[str, Any]:
     h = record.get("himeno")
     if not h:
         return {}
-    r = _run()
     one = h["xmpacc"]["xmpacc, 1 GPU"]["values"]["mflops"]
-    out = {"H1": r.goal(one / best(h["baselines"], 1)["mflops"], 0.9, False),
-           "H2": r.goal(one / h["bound_mflops"], 0.8, False)}
+    out = {"H1": harness.goal(one / best(h["baselines"], 1)["mflops"], 0.9, False),
+           "H2": harness.goal(one / h["bound_mflops"], 0.8, False)}
     n = max(_gpus(name) for name in h["xmpacc"])
     if n > 1:
-        out["H3"] = {**r.goal(h["xmpacc"][f"xmpacc, {n} GPU"]["values"]["mflops"] / (n * one),
-                              0.8 if n >= 4 else 0.9, False), "gpus": n}
+        out["H3"] = {**harness.goal(h["xmpacc"][f"xmpacc, {n} GPU"]["values"]["mflops"] / (n * one),
+                                    0.8 if n >= 4 else 0.9, False), "gpus": n}
     return out
 
 
@@ -119,7 +114,6 @@ def plot(record: dict[str, Any], path: Path) -> None:
 
 def cpu_smoke(work: Path, record: dict[str, Any]) -> None:
     """Host backend, size XS, 1, 2 and 4 processes: builds and runs, numbers printed."""
-    r = _run()
-    exe = r.build("himeno_xacc.c", work / "himeno", {"SIZE_XS": None, "NN": 5})
+    exe = harness.build("himeno_xacc.c", work / "himeno", {"SIZE_XS": None, "NN": 5})
     for n in (1, 2, 4):
-        record["runs"][f"himeno, {n} proc"] = r.run_prog(exe, n, {"XMPACC_DEVICE": "host"})
+        record["runs"][f"himeno, {n} proc"] = harness.run_prog(exe, n, {"XMPACC_DEVICE": "host"})

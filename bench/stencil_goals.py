@@ -16,75 +16,69 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import harness   # bench/harness.py: build, run_prog, baselines, close, goal
+
 LAPLACE_SIZES = (8192, 16384)
 JACOBI = 512
 CUDA = {"XMPACC_DEVICE": "cuda"}
 
 
-def _run():  # type: ignore[no-untyped-def]
-    import run   # bench/run.py: build, run_prog, baselines, close
-
-    return run
-
-
 def _checked(runs: dict[str, dict[str, Any]], base: list[dict[str, Any]]) -> None:
-    r = _run()
     ref = base[0]["checksum"]
     for v in runs.values():
-        v["checksums_match"] = r.close(v["values"]["checksum"], ref, 1e-9)
+        v["checksums_match"] = harness.close(v["values"]["checksum"], ref, 1e-9)
     for b in base:
-        b["checksums_match"] = r.close(b["checksum"], ref, 1e-9)
+        b["checksums_match"] = harness.close(b["checksum"], ref, 1e-9)
 
 
 def _laplace(work: Path, gpus: int, n: int) -> dict[str, Any]:
-    r = _run()
     d = {"NX": n, "NY": n, "ITER": 100}
-    exe = r.build("laplace_bench.c", work / f"lap{n}", d)
-    off = r.build("laplace_bench.c", work / f"lap{n}_nostream", d, env={"XMPACC_STREAM": "0"})
+    exe = harness.build("laplace_bench.c", work / f"lap{n}", d)
+    off = harness.build("laplace_bench.c", work / f"lap{n}_nostream", d, env={"XMPACC_STREAM": "0"})
     args = ["--nx", str(n), "--ny", str(n), "--iter", "100"]
-    runs = {"xmpacc, 1 GPU": r.run_prog(exe, 1, CUDA),
-            "xmpacc, 1 GPU, XMPACC_STREAM=0": r.run_prog(off, 1, CUDA)}
-    base = r.baselines("laplace-reuse", 1, args) + r.baselines("laplace", 1, args)
+    runs = {"xmpacc, 1 GPU": harness.run_prog(exe, 1, CUDA),
+            "xmpacc, 1 GPU, XMPACC_STREAM=0": harness.run_prog(off, 1, CUDA)}
+    base = harness.baselines("laplace-reuse", 1, args) + harness.baselines("laplace", 1, args)
     if gpus >= 2:
-        runs["xmpacc, 2 GPUs, reflect acc (NCCL)"] = r.run_prog(exe, 2, CUDA)
-        runs["xmpacc, 2 GPUs, reflect acc (staged)"] = r.run_prog(exe, 2, {**CUDA, "XMPACC_REFLECT": "staged"})
+        runs["xmpacc, 2 GPUs, reflect acc (NCCL)"] = harness.run_prog(exe, 2, CUDA)
+        runs["xmpacc, 2 GPUs, reflect acc (staged)"] = harness.run_prog(exe, 2,
+                                                                        {**CUDA, "XMPACC_REFLECT": "staged"})
         for halo in ("nccl", "host"):
-            base += r.baselines("laplace-reuse", 2, args + ["--halo", halo])
-            base += r.baselines("laplace", 2, args + ["--halo", halo])
+            base += harness.baselines("laplace-reuse", 2, args + ["--halo", halo])
+            base += harness.baselines("laplace", 2, args + ["--halo", halo])
     _checked(runs, base)
     return {"n": n, "xmpacc": runs, "baselines": base}
 
 
 def _jacobi(work: Path) -> dict[str, Any]:
-    r = _run()
     d = {"NZ": JACOBI, "NY": JACOBI, "NX": JACOBI, "ITER": 50}
-    exe = r.build("jacobi3d_bench.c", work / "jacobi3d", d)
-    off = r.build("jacobi3d_bench.c", work / "jacobi3d_nostream", d, env={"XMPACC_STREAM": "0"})
-    runs = {"xmpacc, 1 GPU": r.run_prog(exe, 1, CUDA),
-            "xmpacc, 1 GPU, XMPACC_STREAM=0": r.run_prog(off, 1, CUDA)}
-    base = r.baselines("jacobi3d", 1, ["--nz", str(JACOBI), "--ny", str(JACOBI), "--nx", str(JACOBI),
+    exe = harness.build("jacobi3d_bench.c", work / "jacobi3d", d)
+    off = harness.build("jacobi3d_bench.c", work / "jacobi3d_nostream", d, env={"XMPACC_STREAM": "0"})
+    runs = {"xmpacc, 1 GPU": harness.run_prog(exe, 1, CUDA),
+            "xmpacc, 1 GPU, XMPACC_STREAM=0": harness.run_prog(off, 1, CUDA)}
+    base = harness.baselines("jacobi3d", 1, ["--nz", str(JACOBI), "--ny", str(JACOBI), "--nx", str(JACOBI),
                                        "--iter", "50"])
     _checked(runs, base)
     return {"n": JACOBI, "xmpacc": runs, "baselines": base}
 
 
 def _scaling(work: Path, gpus: int) -> list[dict[str, Any]]:
-    r = _run()
     n = LAPLACE_SIZES[-1]
     exe = work / f"lap{n}"
     out = []
     for g in (1, 2, 4, 8):
         if g > gpus:
             break
-        ours = r.run_prog(exe, g, CUDA)["values"]["iter_ms"]
-        base = r.baselines("laplace-reuse", g, ["--nx", str(n), "--ny", str(n), "--iter", "100", "--halo", "nccl"])
+        ours = harness.run_prog(exe, g, CUDA)["values"]["iter_ms"]
+        base = harness.baselines("laplace-reuse", g,
+                                 ["--nx", str(n), "--ny", str(n), "--iter", "100", "--halo", "nccl"])
         out.append({"gpus": g, "xmpacc_ms": ours, "hand_ms": min(b["iter_ms"] for b in base)})
     return out
 
 
-def cases(work: Path, gpus: int, record: dict[str, Any]) -> None:
-    r = _run()
-    record["copy"] = r.baselines("copy", 1, [])[0]
+def cases(work: Path, gpus: int, record: dict[str, Any], copy: dict[str, Any]) -> None:
+    """The stencil cases; ``copy``: this run's copy bandwidth (harness.copy_bandwidth)."""
+    record["copy"] = copy
     record["stencil"] = {"laplace": {str(n): _laplace(work, gpus, n) for n in LAPLACE_SIZES},
                          "jacobi3d": _jacobi(work)}
     record["stencil"]["scaling"] = _scaling(work, gpus)
@@ -108,8 +102,6 @@ def sweep_bandwidth(iter_ms: float, interior_cells: int) -> float:
 
 
 def goals(record: dict[str, Any]) -> dict[str, Any]:
-    from run import goal
-
     out: dict[str, Any] = {}
     st = record.get("stencil")
     if not st:
@@ -117,17 +109,17 @@ def goals(record: dict[str, Any]) -> dict[str, Any]:
     copy = record["copy"]["copy_gbs"] * 1e9
     for n, case in st["laplace"].items():
         ms = case["xmpacc"]["xmpacc, 1 GPU"]["values"]["iter_ms"]
-        out[f"S1-{n}"] = goal(sweep_bandwidth(ms, (int(n) - 2) ** 2) / copy, 0.90, False)
-    out["S1"] = goal(min(out[k]["value"] for k in out if k.startswith("S1-")), 0.90, False)
+        out[f"S1-{n}"] = harness.goal(sweep_bandwidth(ms, (int(n) - 2) ** 2) / copy, 0.90, False)
+    out["S1"] = harness.goal(min(out[k]["value"] for k in out if k.startswith("S1-")), 0.90, False)
     jac = st["jacobi3d"]
     ms = jac["xmpacc"]["xmpacc, 1 GPU"]["values"]["iter_ms"]
-    out["S2"] = goal(sweep_bandwidth(ms, (JACOBI - 2) ** 3) / copy, 0.85, False)
+    out["S2"] = harness.goal(sweep_bandwidth(ms, (JACOBI - 2) ** 3) / copy, 0.85, False)
     big = st["laplace"][str(LAPLACE_SIZES[-1])]
     two = big["xmpacc"].get("xmpacc, 2 GPUs, reflect acc (NCCL)")
     hand = _best(big["baselines"], 2, "nccl")
-    out["S3"] = goal(two["values"]["iter_ms"] / hand if two and hand else None, 1.05, True)
+    out["S3"] = harness.goal(two["values"]["iter_ms"] / hand if two and hand else None, 1.05, True)
     small = st["laplace"][str(LAPLACE_SIZES[0])]
     staged = small["xmpacc"].get("xmpacc, 2 GPUs, reflect acc (staged)")
     hand = _best(small["baselines"], 2, "host")
-    out["C3"] = goal(staged["values"]["iter_ms"] / hand if staged and hand else None, 1.15, True)
+    out["C3"] = harness.goal(staged["values"]["iter_ms"] / hand if staged and hand else None, 1.15, True)
     return out

@@ -26,15 +26,20 @@ def _count(stats: dict[str, int], key: str, n: int) -> None:
     stats[key] = stats.get(key, 0) + n
 
 
+def region_shape(view: Any, region: Region) -> tuple[int, ...]:
+    """Shape of ``view[region]`` without indexing the view (on a device an index-array
+    slab would be copied just to learn its shape).  An axis of a slab is a slice or an
+    index array (cyclic full shadows, at most one per slab); the last axis of a view
+    holds the element's bytes."""
+    axes = tuple(len(s) if isinstance(s, np.ndarray) else max(s.stop - s.start, 0) for s in region)
+    return axes + tuple(int(n) for n in view.shape[len(region):])
+
+
 def region_bytes(view: Any, region: Region | None) -> int:
-    """Size of a slab (the last axis of a view holds the element's bytes); an axis of a
-    slab is a slice or an index array (cyclic full shadows)."""
+    """Size of a slab in bytes (0 for no slab)."""
     if region is None:
         return 0
-    n = int(view.shape[-1])
-    for s in region:
-        n *= len(s) if isinstance(s, np.ndarray) else max(s.stop - s.start, 0)
-    return n
+    return int(np.prod(region_shape(view, region), dtype=np.int64))
 
 
 def fancy(region: Region | None) -> bool:
@@ -57,7 +62,7 @@ class MpiTransport:
 
         buffers, requests = [], []
         for src, tag, region in recvs:
-            buf = np.empty(view[region].shape, dtype=np.uint8)
+            buf = np.empty(region_shape(view, region), dtype=np.uint8)
             buffers.append((buf, region))
             requests.append(comm.Irecv(buf, source=src, tag=tag))
             _count(stats, "reflect_shadow_bytes", buf.nbytes)
@@ -92,7 +97,7 @@ class MpiTransport:
             offset = 0
             for k, (r, n) in enumerate(zip(parts, counts)):
                 if r is not None and k != me:
-                    view[r] = recv[offset: offset + n].reshape(view[r].shape)
+                    view[r] = recv[offset: offset + n].reshape(region_shape(view, r))
                     _count(stats, "reflect_shadow_bytes", n)
                 offset += n
         return MpiPending([request], unpack, keep=(data, recv))
@@ -136,10 +141,12 @@ class NcclTransport:
             _count(stats, "reflect_bytes", data.nbytes)
         unpack = []
         for src, _tag, region in recvs:
+            shape = region_shape(view, region)
             region = _on_device(self.cupy, region)
-            target = view[region]
-            buf = target if target.flags.c_contiguous and not fancy(region) else \
-                self.cupy.empty(target.shape, dtype=np.uint8)
+            # an index-array slab is a copy: receive into a fresh buffer, never index the view
+            target = None if fancy(region) else view[region]
+            buf = target if target is not None and target.flags.c_contiguous else \
+                self.cupy.empty(shape, dtype=np.uint8)
             if buf is not target:
                 unpack.append((region, buf))
             staged.append(buf)

@@ -197,7 +197,8 @@ def mutant(files: list[Path], seed: int, index: int) -> tuple[str, bytes, list[s
     applied: list[str] = []
     # deep nesting is slow to compile: at most one such mutation per mutant
     deep = {deep_parens, deep_braces}
-    while len(applied) < rng.choice((1, 1, 2, 3)):
+    count = rng.choice((1, 1, 2, 3))
+    while len(applied) < count:
         mutation = rng.choice(MUTATIONS)
         if mutation in deep and any(name.startswith("deep") for name in applied):
             continue

@@ -51,15 +51,7 @@ gpu=0
 "$venv/bin/python" -c "import cupy, sys; sys.exit(cupy.cuda.runtime.getDeviceCount() == 0)" 2>/dev/null && gpu=1
 
 compare() {  # compare OUTPUT EXPECTED: same text, numbers to 1e-9 relative
-  "$venv/bin/python" - "$1" "$2" <<'PY'
-import re, sys
-got, exp = (open(p).read() for p in sys.argv[1:3])
-num = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+)(?:[eE][-+]?\d+)?")
-same = num.sub("#", got) == num.sub("#", exp) and all(
-    abs(float(a) - float(b)) <= 1e-9 * max(abs(float(b)), 1e-300)
-    for a, b in zip(num.findall(got), num.findall(exp)))
-sys.exit(0 if same else 1)
-PY
+  "$venv/bin/python" "$repo/tests/compare_output.py" "$1" "$2"
 }
 
 failures=0

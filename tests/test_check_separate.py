@@ -206,3 +206,18 @@ def test_objects_that_use_mpi_without_mpi_found(tmp_path: Path) -> None:
                         "PATH": "/usr/bin:/bin"})
     assert r.returncode == 1 and "Traceback" not in r.stderr
     assert "'helper.o' uses MPI (MPI_Comm_size), but no MPI installation was found" in r.stderr, r.stderr
+
+
+def test_link_inputs_are_read_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The MPI probe and the checked build look into the same object: one read."""
+    from xmpacc import checked, elf, mpi_flags
+
+    obj = tmp_path / "plain.o"
+    subprocess.run(["cc", "-c", "-x", "c", "-", "-o", str(obj)], input="void f(void) {}\n", text=True, check=True)
+    reads: list[str] = []
+    real = Path.read_bytes
+    monkeypatch.setattr(Path, "read_bytes", lambda self: reads.append(str(self)) or real(self))
+    inputs = elf.Inputs()
+    assert mpi_flags.input_using_mpi([str(obj)], inputs) is None
+    assert not checked.is_xmp_object(str(obj), inputs)
+    assert reads == [str(obj)]

@@ -153,6 +153,8 @@ def test_constant_value() -> None:
     tree = c_parser.CParser().parse("int x = (BLUE + 2) * 0x10 - 010 % 3;").ext[0].init
     assert constant_value(tree, NAMES) == (6 + 2) * 16 - 8 % 3
     assert constant_value(c_parser.CParser().parse("int x = n + 1;").ext[0].init, NAMES) is None
+    # literals are read as the access analysis reads them (a hex 'b' digit is no suffix)
+    assert constant_value(c_parser.CParser().parse("int x = 0xab + 0b11 + 7uLL;").ext[0].init, NAMES) == 171 + 3 + 7
 
 
 def test_libc_names_come_from_the_real_headers() -> None:
@@ -166,6 +168,11 @@ def test_libc_names_come_from_the_real_headers() -> None:
     assert names.kind("abs") == "unknown"     # a function: declared, type not known here
     assert names.kind("N") is None
     assert names.kind("printf") is None       # <stdio.h> is not included
+
+
+def test_libc_names_compiler_with_words() -> None:
+    # $CC may have words (ccache gcc), as for every other compiler run of xmpacc
+    assert LibcNames("env cc", [], ["limits.h"], []).kind("INT_MAX") == "integer"
 
 
 def test_libc_names_without_a_compiler() -> None:

@@ -38,7 +38,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from xmpacc import ccmessages, checked, mpi_flags
+from xmpacc import ccmessages, checked, elf, mpi_flags
 from xmpacc.frontend.preprocess import runtime_include_dir
 from xmpacc.frontend.scan import read_text
 from xmpacc.hostcc import child_env, host_cc
@@ -182,12 +182,12 @@ def _source_text(item: LinkItem) -> str:
     return ""
 
 
-def mpi_link_flags(items: list[LinkItem]) -> tuple[list[str], list[str]]:
+def mpi_link_flags(items: list[LinkItem], inputs: elf.Inputs) -> tuple[list[str], list[str]]:
     """(compile, link) flags of mpi4py's MPI when the link's C includes <mpi.h> or one of
     its objects or archives calls MPI (mpi_flags.py); ([], []) otherwise."""
     try:
-        return mpi_flags.link_args([_source_text(i) for i in items],
-                                   [i for i in items if isinstance(i, str)], _python_for_executable())
+        return mpi_flags.link_args([_source_text(i) for i in items], [i for i in items if isinstance(i, str)],
+                                   _python_for_executable(), inputs)
     except mpi_flags.MpiFlagsError as e:
         raise BuildError(str(e)) from None
 
@@ -204,6 +204,7 @@ class LinkPlan:
     mpi: tuple[list[str], list[str]] = ([], [])
     payloads: dict[int, str] = field(default_factory=dict)   # item index -> assembler file
     first: list[str] = field(default_factory=list)
+    inputs: elf.Inputs = field(default_factory=elf.Inputs)   # the items' files, read once
 
     def command(self, tc: Toolchain, directory: str) -> list[str]:
         flags = list(PROGRAM_LINK_FLAGS) if self.program else []
@@ -242,7 +243,9 @@ def link(tc: Toolchain, items: list[LinkItem], glue: tuple[str, str], so_path: s
          directory: str, program: bool) -> LinkPlan:
     """``cc -shared`` of the glue and the link items, in order, into ``so_path`` (the
     generated files are in ``directory``; the payloads of XMP files next to ``so_path``)."""
-    plan = LinkPlan(items, os.path.join(directory, glue[0]), so_path, program, mpi_link_flags(items))
+    inputs = elf.Inputs()
+    plan = LinkPlan(items, os.path.join(directory, glue[0]), so_path, program, mpi_link_flags(items, inputs),
+                    inputs=inputs)
     if program and not tc.showme:
         for n, item in enumerate(items):
             if isinstance(item, Generated):
@@ -256,7 +259,8 @@ def checked_entries(tc: Toolchain, plan: LinkPlan, glue: tuple[str, str]) -> dic
     """The checked-build entries of the executable (checked.py): the recipe, or, with
     -fcheck, the marker (program.so rebuilt now when some file was compiled unchecked)."""
     units = checked.units_in(plan.output)
-    others = [i for i in plan.items if isinstance(i, Plain) or isinstance(i, str) and not checked.is_xmp_object(i)]
+    others = [i for i in plan.items if isinstance(i, Plain) or isinstance(i, str)
+              and not checked.is_xmp_object(i, plan.inputs)]
     again = LinkPlan(others, f"{checked.DIR}/{glue[0]}", checked.OUT, True, plan.mpi,
                      first=[checked.unit_object(k) for k in range(len(units))])
     command = checked.portable(again.command(tc, ""), runtime_include_dir())

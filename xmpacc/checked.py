@@ -109,13 +109,12 @@ def units_in(path: str) -> list[UnitPayload]:
     return payloads(section) if section else []
 
 
-def is_xmp_object(item: str) -> bool:
-    """Is the link item an object (not an archive) with XMP files in it?"""
-    try:
-        data = Path(item).read_bytes()
-    except OSError:
-        return False
-    return data.startswith(elf.ELF_MAGIC) and elf.section_bytes(data, CHECK_SECTION) is not None
+def is_xmp_object(item: str, inputs: elf.Inputs) -> bool:
+    """Is the link item an object (not an archive) with XMP files in it?  (``inputs``: the
+    link's files, already read for the MPI probe.)"""
+    data = inputs.read(item)
+    return data is not None and data.startswith(elf.ELF_MAGIC) and \
+        elf.section_bytes(data, CHECK_SECTION) is not None
 
 
 def unit_object(k: int) -> str:

@@ -27,6 +27,8 @@ from typing import Literal, Protocol
 
 from pycparser import c_ast
 
+from xmpacc.passes.accesses import int_value
+
 TypeKind = Literal["integer", "floating", "pointer", "array", "struct", "function", "void", "unknown"]
 
 _INTEGER_WORDS = frozenset({"_Bool", "bool", "char", "short", "int", "long", "signed", "unsigned",
@@ -159,7 +161,7 @@ def constant_value(node: c_ast.Node | None, names: Names) -> int | None:
     """The value of an integer constant expression, None when it is not one we can fold
     (the caller then checks nothing that depends on it)."""
     if isinstance(node, c_ast.Constant) and node.type.endswith("int"):
-        return _int_literal(node.value)
+        return int_value(node.value)   # the literal reader of the access analysis
     if isinstance(node, c_ast.ID):
         entity = names.lookup(node.name)
         return entity.value if entity is not None and entity.kind == "enumerator" else None
@@ -180,18 +182,6 @@ _FOLD: dict[str, Callable[[int, int], int]] = {
     "<<": lambda a, b: a << b, ">>": lambda a, b: a >> b,
     "&": lambda a, b: a & b, "|": lambda a, b: a | b, "^": lambda a, b: a ^ b,
 }
-
-
-def _int_literal(text: str) -> int | None:
-    digits = text.rstrip("uUlLwb")
-    try:
-        if digits[:2] in ("0x", "0X"):
-            return int(digits, 16)
-        if digits[:2] in ("0b", "0B"):
-            return int(digits, 2)
-        return int(digits, 8) if len(digits) > 1 and digits[0] == "0" else int(digits)
-    except ValueError:
-        return None
 
 
 # ---------------------------------------------------------------- expressions

@@ -16,6 +16,7 @@ from __future__ import annotations
 import struct
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 ELF_MAGIC = b"\x7fELF"
 AR_MAGIC = b"!<arch>\n"
@@ -75,6 +76,23 @@ def sections(data: bytes) -> list[Section]:
                 for n, kind, offset, size, link, entsize in raw]
     except (struct.error, IndexError):
         return []
+
+
+class Inputs:
+    """The bytes of a link's input files, each file read at most once: the MPI probe and
+    the checked build both look into the same objects and archives."""
+
+    def __init__(self) -> None:
+        self._data: dict[str, bytes | None] = {}
+
+    def read(self, path: str) -> bytes | None:
+        """The file's bytes, None when it cannot be read (the linker says why)."""
+        if path not in self._data:
+            try:
+                self._data[path] = Path(path).read_bytes()
+            except OSError:
+                self._data[path] = None
+        return self._data[path]
 
 
 def section_bytes(data: bytes, name: str) -> bytes | None:

@@ -28,7 +28,6 @@ import shlex
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 from xmpacc import elf
 
@@ -139,17 +138,18 @@ def _library(name: str, dirs: list[str]) -> str | None:
     return None
 
 
-def input_using_mpi(items: list[str]) -> str | None:
+def input_using_mpi(items: list[str], inputs: elf.Inputs | None = None) -> str | None:
     """The first object or static library among the link items that uses MPI, said for a
-    message ("'libx.a' uses MPI (MPI_Send)"); None when none does."""
+    message ("'libx.a' uses MPI (MPI_Send)"); None when none does.  ``inputs`` reads the
+    files (shared with the rest of the link step, so that each is read once)."""
+    inputs = inputs or elf.Inputs()
     dirs = [i[2:] for i in items if i.startswith("-L")]
     for item in items:
         path = _library(item[2:], dirs) if item.startswith("-l") else item
         if path is None or path.startswith("-") or not path.endswith((".o", ".a", ".lo")):
             continue
-        try:
-            data = Path(path).read_bytes()
-        except OSError:
+        data = inputs.read(path)
+        if data is None:
             continue   # the linker says it
         for obj in elf.objects_in(data):
             used = sorted(s for s in elf.undefined_symbols(obj) if s.startswith(_MPI_SYMBOLS))
@@ -173,8 +173,9 @@ def compile_args(texts: list[str], python: str) -> list[str]:
     return _flags_for("this file includes <mpi.h>" if uses_mpi(texts) else None, python)[0]
 
 
-def link_args(texts: list[str], items: list[str], python: str) -> tuple[list[str], list[str]]:
+def link_args(texts: list[str], items: list[str], python: str,
+              inputs: elf.Inputs | None = None) -> tuple[list[str], list[str]]:
     """(compile, link) flags for a link of C sources ``texts`` and the user's ``items``."""
     if uses_mpi(texts):
         return _flags_for("this program includes <mpi.h>", python)
-    return _flags_for(input_using_mpi(items), python)
+    return _flags_for(input_using_mpi(items, inputs), python)

@@ -21,8 +21,11 @@ directive uses a name that C does not declare:
 from __future__ import annotations
 
 import re
+import shlex
 import subprocess
 from typing import Literal
+
+from xmpacc.hostcc import child_env
 
 NameKind = Literal["integer", "floating", "unknown"]
 
@@ -49,9 +52,12 @@ class LibcNames:
 
     def _run(self, args: list[str], source: str) -> subprocess.CompletedProcess[str] | None:
         try:
-            return subprocess.run([self._cc, *args, *self._flags, "-x", "c", "-"], input=source,
-                                  capture_output=True, text=True, errors="replace", timeout=60)
-        except (OSError, subprocess.SubprocessError):
+            # the compiler may have words (``ccache gcc``) and runs with the guard every
+            # command of xmpacc gets (hostcc.py), like the preprocessor run
+            return subprocess.run([*shlex.split(self._cc), *args, *self._flags, "-x", "c", "-"],
+                                  input=source, capture_output=True, text=True, errors="replace",
+                                  timeout=60, env=child_env())
+        except (OSError, subprocess.SubprocessError, ValueError):
             return None
 
     def _definitions(self) -> dict[str, str] | None:

@@ -33,6 +33,7 @@ from xmpacc.diagnostics import SourceLoc, XmpError, XmpErrors
 from xmpacc.frontend import headers
 from xmpacc.hostcc import child_env
 from xmpacc.frontend import rawbytes
+from xmpacc.frontend.scan import read_text
 from xmpacc.frontend.srcmap import token_opcodes
 
 MARKER = "__xmpacc_directive_"
@@ -251,11 +252,9 @@ def _header_directives(text: str, directives: dict[int, RawDirective], cmd: list
     todo: list[tuple[headers.HeaderPragma, int, _Pending] | None] = []
     for k, hp in enumerate(found):
         if hp.file not in by_file:
-            try:
-                with open(hp.file, encoding="utf-8", errors="replace") as f:
-                    _lines, pend = _extract_directives(hp.file, f.read().split("\n"))
-            except OSError:
-                pend = {}
+            # scan's reader, as when the header was scanned for directives: bad bytes
+            # replaced (only directive text is taken from here), '' if unreadable
+            _lines, pend = _extract_directives(hp.file, read_text(hp.file).split("\n"))
             by_file[hp.file] = {p.loc.line: p for p in pend.values()}
         p = by_file[hp.file].get(hp.line)
         todo.append(None if p is None else (hp, first_id + k, p))
