@@ -32,10 +32,12 @@ CASES: dict[str, tuple[int, ...]] = {
     "gmove_task.c": (2, 4),
     "gmove_async.c": (1, 3, 4),
     "array_directive.c": (1, 2, 3, 4),
+    "gmove_subsets.c": (4,),               # arrays on h = p[2:2], o = p[1:2:2], q[2][2]
 }
 MANY_PROCS: dict[str, tuple[int, ...]] = {   # node subsets and many neighbours
     "gmove_2d.c": (8,),
     "gmove_task.c": (8,),
+    "gmove_subsets.c": (8,),
 }
 
 pytestmark = pytest.mark.mpi
