@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from .arrays import read_ints
+from .cstructs import CArray
 from .collectives import DTYPES
 from .errors import RuntimeFailure, where_text
 from .intrinsic_data import Global, Group, Index, Route, deliver, like, move, of_array
@@ -52,11 +53,16 @@ class IntrinsicRuntime:
     stats: dict[str, int]
 
     # ------------------------------------------------------------------ arguments
-    def _intrinsic_args(self, what: str, where: bytes, n: int, descs: int, types: int | None) -> tuple[
-            str, Group, list[Global]]:
+    def _intrinsic_args(self, what: str, where: bytes, n: int, descs: int, types: int | None,
+                        recorded: bool = False) -> tuple[str, Group, list[Global]]:
+        """``recorded``: a descriptor held in a variable (type code 0) takes the element type
+        that xmp_desc_of recorded in it (sort and matmul compute on values; the others
+        move bytes, and mixing typed and raw arrays there would convert values)."""
         w = where_text(where)
         ptrs = list((ctypes.c_void_p * n).from_address(descs)) if n else []
         codes = read_ints(types, n) if types else [0] * n
+        if recorded:
+            codes = [CArray.from_address(int(p)).elem_type if c == 0 and p else c for p, c in zip(ptrs, codes)]
         group = Group.of(self.exec_comm, self.world)   # type: ignore[attr-defined]
         roles = _ROLES.get(what, ())
         out = []
@@ -215,13 +221,13 @@ class IntrinsicRuntime:
         move(src, dst, group, self.world.Get_rank(), w, lambda idx: idx[::-1])
 
     def _xmpacc_matmul(self, where: bytes, n: int, descs: int, types: int | None) -> None:
-        w, group, (c, a, b) = self._intrinsic_args("matmul", where, n, descs, types)
+        w, group, (c, a, b) = self._intrinsic_args("matmul", where, n, descs, types, recorded=True)
         for g in (a, b):
             self._same_elements(w, "matmul", c, g)
         for g in (c, a, b):
             if g.dtype.kind not in "iufc":
-                raise self._fail(w, f"xmp_matmul: the element type of '{g.name}' is not known here (write "
-                                    "xmp_desc_of(name) in the call) or is not arithmetic")
+                raise self._fail(w, f"xmp_matmul: the element type of '{g.name}' is not known here (its "
+                                    "descriptor did not come from xmp_desc_of) or is not arithmetic")
         if len(a.shape) != 2 or len(b.shape) != 2 or len(c.shape) != 2 or a.shape[1] != b.shape[0] \
                 or c.shape != (a.shape[0], b.shape[1]):
             raise self._fail(w, f"xmp_matmul: shapes do not conform: '{c.name}' {shape_text(c.shape)} = "
@@ -231,6 +237,8 @@ class IntrinsicRuntime:
     def _xmpacc_sort(self, where: bytes, dst_ptr: int, src_ptr: int, code: int, descending: int) -> None:
         what = "sort_down" if descending else "sort_up"
         descs = (ctypes.c_void_p * 2)(dst_ptr, src_ptr)
+        if code == 0 and src_ptr:   # src held in a variable: the type its xmp_desc_of recorded
+            code = CArray.from_address(src_ptr).elem_type
         codes = (ctypes.c_int * 2)(code, code)
         w, group, (dst, src) = self._intrinsic_args(what, where, 2, ctypes.addressof(descs),
                                                     ctypes.addressof(codes))
@@ -239,6 +247,6 @@ class IntrinsicRuntime:
             raise self._fail(w, f"xmp_{what}: '{dst.name}' {shape_text(dst.shape)} and '{src.name}' "
                                 f"{shape_text(src.shape)} must be one-dimensional arrays of one size")
         if src.dtype.kind not in "iuf":
-            raise self._fail(w, f"xmp_{what}: the element type of '{src.name}' is not known here (write "
-                                "xmp_desc_of(name) in the call) or is not an integer or floating type")
+            raise self._fail(w, f"xmp_{what}: the element type of '{src.name}' is not known here (its "
+                                "descriptor did not come from xmp_desc_of) or is not an integer or floating type")
         sort(dst, src, bool(descending), group, self.world.Get_rank(), w)
