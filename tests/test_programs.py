@@ -46,6 +46,7 @@ CASES: dict[str, tuple[int, ...]] = {
     "async_overlap.c": (2, 3),
     "template_bounds.c": (1, 4),
     "template_fix.c": (1, 2, 3, 4),        # global-view §4: template_fix, xmp_malloc, block(n)
+    "template_fix_part.c": (2, 4),          # t[:][M]; nodes p[*][2]
     "malloc_2d.c": (1, 4),
     "local_templates.c": (1, 3),
     "struct_members.c": (1, 3),            # global-view §8
