@@ -28,6 +28,7 @@ CASES: dict[str, tuple[int, ...]] = {
     "matmul_transpose.c": (1, 2, 3, 4),
     "intrinsics_2d.c": (4,),             # nodes p[2][2] and q[4]
     "descriptor_variables.c": (1, 3, 4),
+    "node_families.c": (2, 4),           # nodes row[2] = g[*][:]: one node array per row
 }
 
 
