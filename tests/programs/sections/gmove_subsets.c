@@ -1,6 +1,7 @@
 /* gmove between arrays on node subsets (global-view §2, "different ... node sets"):
  * arrays on h = p[2:2] (the last two of four nodes), on o = p[1:2:2] (every other node),
- * on f = p[0:2] (disjoint from h), on a 2-D subset q[2][2] = p[0:4] and on the whole job;
+ * on f = p[0:2] (disjoint from h), on a 2-D subset q[2][2] = p[0:4], on rv = p[3:2:-1]
+ * (h's nodes in the other order) and on the whole job;
  * gmove between each pair, collective, and 'in'/'out' inside a task on a subset.
  * Sums are taken by each node over the elements it owns and added with a reduction over
  * the whole job (not with gmove).  Runs on 4 and 8 nodes.
@@ -19,23 +20,27 @@
 #pragma xmp nodes o[2] = p[1:2:2]
 #pragma xmp nodes f[2] = p[0:2]
 #pragma xmp nodes q[2][2] = p[0:4]
+#pragma xmp nodes rv[2] = p[3:2:-1]
 #pragma xmp template th[N]
 #pragma xmp template to[N]
 #pragma xmp template tf[N]
 #pragma xmp template tp[N]
 #pragma xmp template tq[N][N]
+#pragma xmp template tr[N]
 #pragma xmp distribute th[block] onto h
 #pragma xmp distribute to[cyclic] onto o
 #pragma xmp distribute tf[cyclic(3)] onto f
 #pragma xmp distribute tp[block] onto p
 #pragma xmp distribute tq[block][cyclic] onto q
-double a[N], b[N], c[N], w[N], m[N][N], mw[N][N];
+#pragma xmp distribute tr[block] onto rv
+double a[N], b[N], c[N], w[N], m[N][N], mw[N][N], r[N];
 #pragma xmp align a[i] with th[i]
 #pragma xmp align b[i] with to[i]
 #pragma xmp align c[i] with tf[i]
 #pragma xmp align w[i] with tp[i]
 #pragma xmp align m[i][j] with tq[i][j]
 #pragma xmp align mw[i][*] with tp[i]
+#pragma xmp align r[i] with tr[i]
 
 double loc[N];
 
@@ -138,5 +143,17 @@ int main(void)
         c[0:N/2] = c[N/2:N/2];         /* collective within a task on c's own nodes */
     }
     sums("end");
+
+#pragma xmp gmove
+    r[:] = a[:];                       /* h -> rv: the same nodes, the other order */
+#pragma xmp gmove
+    r[0:N/2] = r[N/2:N/2];             /* within rv */
+    {
+        double sr = 0;
+#pragma xmp loop on tr[i]
+        for (i = 0; i < N; i++) sr += (i + 1) * r[i];
+        sr = total(sr);
+        if (xmpc_node_num() == 0) printf("reversed %.1f\n", sr);
+    }
     return 0;
 }

@@ -4,7 +4,7 @@
 
 #define N 16
 
-double a[N], b[N], c[N], w[N], m[N][N], mw[N][N], loc[N], tmp[N];
+double a[N], b[N], c[N], w[N], m[N][N], mw[N][N], loc[N], tmp[N], r[N];
 
 static void sums(const char *label)
 {
@@ -55,5 +55,12 @@ int main(void)
     for (i = 0; i < N / 2; i++) tmp[i] = c[N / 2 + i];
     for (i = 0; i < N / 2; i++) c[i] = tmp[i];
     sums("end");
+    for (i = 0; i < N; i++) r[i] = a[i];
+    for (i = 0; i < N / 2; i++) r[i] = r[N / 2 + i];
+    {
+        double sr = 0;
+        for (i = 0; i < N; i++) sr += (i + 1) * r[i];
+        printf("reversed %.1f\n", sr);
+    }
     return 0;
 }
