@@ -68,6 +68,7 @@ class Runtime(DynamicRuntime, AccCommRuntime, AccDataRuntime, AccRuntime, AccCom
 
     def __post_init__(self) -> None:
         self.exec_stack.append(ExecSet(self.world))
+        self.cache.executing = lambda: self.exec_comm
         self._tasks_init()
         self._acc_data_init()
         self._acc_comm_init()

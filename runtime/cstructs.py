@@ -101,6 +101,7 @@ class CArray(Structure):
         ("local_elems", c_longlong),
         ("tmpl", POINTER(CTemplate)),
         ("dim", CADim * MAXDIM),
+        ("elem_type", c_int),
     ]
 
 

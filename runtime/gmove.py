@@ -228,13 +228,11 @@ class GmoveRuntime:
         if arr is None:
             raise RuntimeFailure(w, "gmove of a distributed array whose align has not run")
         tmpl = arr.template
-        fam = tmpl.nodes.families[0] if tmpl.nodes.families and len(tmpl.nodes.families) == 1 else None
-        if tmpl.nodes.families is not None and (fam is None or fam != tuple(range(len(fam)))):
-            # the plan numbers nodes by their coordinates as the first ranks of the job
-            raise RuntimeFailure(w, f"gmove of '{arr.name}', which is distributed onto the node subset "
-                                    f"'{tmpl.nodes.name}' (not the first nodes of the job in order): not supported "
-                                    "yet; the collective intrinsics (xmp_gather, ...) handle such arrays",
-                                 collective=self._everyone())
+        families = tmpl.nodes.all_families()
+        if len(families) != 1:
+            raise RuntimeFailure(w, f"gmove of '{arr.name}', which is distributed onto '{tmpl.nodes.name}', a "
+                                    "different set of nodes on different nodes ('*' in its nodes reference): "
+                                    "not supported yet", collective=self._everyone())
         dims = []
         for k, lay in enumerate(arr.layouts):
             t = arr.tdims[k]
@@ -243,7 +241,7 @@ class GmoveRuntime:
         if len(sec.subs) != len(dims):
             raise RuntimeFailure(w, f"gmove: '{arr.name}' has {len(dims)} dimensions but {len(sec.subs)} subscripts")
         sec = Section(arr.elem_size, tuple(lay.extent for lay in arr.layouts), sec.subs)
-        op = Operand(arr.name, Side(tuple(dims), sec, tmpl.nodes.extents), arr, 0)
+        op = Operand(arr.name, Side(tuple(dims), sec, tmpl.nodes.extents, families[0]), arr, 0)
         self._gmove_check(op, w)
         return op
 

@@ -56,12 +56,15 @@ class SideDim:
 
 @dataclass(frozen=True)
 class Side:
-    """A distributed array (``node_extents`` of its node array, which covers every rank in
-    row-major order) or local data (``node_extents`` None) and the section of it."""
+    """A distributed array (``node_extents`` of its node array) or local data
+    (``node_extents`` None) and the section of it.  ``ranks`` gives the world rank of each
+    node of the node array (row-major): a node subset (``nodes h[2] = p[2:2]``), permuted
+    or not; None: node k is rank k (callers that plan in node indices pass None)."""
 
     dims: tuple[SideDim, ...]
     section: Section
     node_extents: tuple[int, ...] | None = None
+    ranks: tuple[int, ...] | None = None
 
 
 class PlanError(SectionError):
@@ -79,6 +82,24 @@ class _Map:
         self.tables = [self._table(d) for d in side.dims]
         covered = {d.node_dim for d in side.dims if d.distributed}
         self.replicated = [k for k in range(len(ext)) if k not in covered]
+        # node index <-> rank: plans speak ranks, the layout arithmetic node indices
+        self.to_rank = None if side.ranks is None else np.asarray(side.ranks, dtype=np.int64)
+        self.to_node = None
+        if self.to_rank is not None:
+            self.to_node = np.full(int(self.to_rank.max(initial=-1)) + 1, -1, dtype=np.int64)
+            self.to_node[self.to_rank] = np.arange(len(self.to_rank))
+
+    def node_of(self, rank: np.ndarray | int) -> np.ndarray | int:
+        """The node index of each rank (-1: not in the node array)."""
+        if self.to_node is None:
+            return rank
+        r = np.asarray(rank, dtype=np.int64)
+        inside = r < len(self.to_node)
+        out = np.where(inside, self.to_node[np.where(inside, r, 0)], -1)
+        return int(out) if out.ndim == 0 else out
+
+    def rank_of(self, node: np.ndarray | int) -> np.ndarray | int:
+        return node if self.to_rank is None else self.to_rank[node]
 
     def _table(self, d: SideDim) -> tuple[list[ArrayDimLayout], np.ndarray, np.ndarray] | None:
         if not d.distributed:
@@ -98,8 +119,11 @@ class _Map:
         """Per shape dimension, the sorted positions whose elements ``me`` holds (None:
         none at all: a scalar subscript names an element of another node)."""
         js = []
+        node = self.node_of(me) if not self.local else me
+        if node < 0:
+            return None
         for d, (dim, sub) in enumerate(zip(self.side.dims, self.sec.subs)):
-            k = self.coord(me, dim.node_dim) if dim.distributed else 0
+            k = self.coord(node, dim.node_dim) if dim.distributed else 0
             if not sub.triplet:
                 if dim.distributed and int(owners(dim.dist, sub.base + dim.offset)) != k:
                     return None
@@ -148,15 +172,16 @@ class _Map:
     def offsets(self, idx: list[np.ndarray | int], rank: np.ndarray | int) -> np.ndarray:
         """Local element offsets of indices ``idx`` in the buffer of holder ``rank``."""
         off: np.ndarray | int = 0
+        node = rank if self.local else self.node_of(rank)
         for d, (dim, i) in enumerate(zip(self.side.dims, idx)):
             i = np.asarray(i, dtype=np.int64)
             table = self.tables[d]
             if self.local or table is None or dim.full_shadow:
                 loc, lext = i, dim.extent
             elif dim.dist.kind == "cyclic":
-                loc, lext = positions(dim.dist, i + dim.offset), table[1][self.coord(rank, dim.node_dim)]
+                loc, lext = positions(dim.dist, i + dim.offset), table[1][self.coord(node, dim.node_dim)]
             else:
-                k = self.coord(rank, dim.node_dim)
+                k = self.coord(node, dim.node_dim)
                 loc, lext = dim.shadow_lo + i - table[2][k], table[1][k]
             off = off * lext + loc
         return np.asarray(off, dtype=np.int64)
@@ -172,7 +197,7 @@ class _Map:
             ext = self.side.node_extents[nd]
             steps = np.arange(ext, dtype=np.int64) * self.nstrides[nd]
             ranks = ranks[..., None] + steps
-        return ranks
+        return np.asarray(self.rank_of(ranks))
 
     def choose(self, idx: list[np.ndarray | int], receivers: np.ndarray,
                member: np.ndarray | None) -> np.ndarray:
@@ -184,9 +209,11 @@ class _Map:
         base = np.asarray(self.owner_base(idx))
         base = base.reshape(base.shape + (1,) * (receivers.ndim - base.ndim))
         cand = base
+        # a receiver outside this node array reads the copy at coordinate 0
+        rnode = np.maximum(self.node_of(receivers), 0)
         for nd in self.replicated:
-            cand = cand + self.coord(receivers, nd) * self.nstrides[nd]
-        cand = np.broadcast_to(cand, np.broadcast_shapes(np.shape(cand), np.shape(receivers)))
+            cand = cand + self.coord(rnode, nd) * self.nstrides[nd]
+        cand = np.asarray(self.rank_of(np.broadcast_to(cand, np.broadcast_shapes(np.shape(cand), np.shape(receivers)))))
         if member is None or member[cand].all():
             return cand
         return self._fallback(base, cand, member)
@@ -197,7 +224,7 @@ class _Map:
         combos = sorted(sum(c * self.nstrides[nd] for c, nd in zip(cs, self.replicated))
                         for cs in itertools.product(*(range(e) for e in exts)))
         for extra in combos:
-            alt = np.broadcast_to(base, out.shape) + extra
+            alt = np.asarray(self.rank_of(np.broadcast_to(base, out.shape) + extra))
             out = np.where((out < 0) & member[alt], alt, out)
         if (out < 0).any():
             raise PlanError("an element to move is held only by nodes outside the executing node "

@@ -165,10 +165,12 @@ class Global:
         return np.broadcast_to(np.asarray(chosen, dtype=np.int64), idx[0].shape)
 
 
-def of_array(arr: DistArray, dtype: np.dtype | None, where: str) -> Global:
+def of_array(arr: DistArray, dtype: np.dtype | None, where: str,
+             family: tuple[int, ...] | None = None) -> Global:
+    """``family``: the node array (of several, '*' in its reference) this node works in."""
     tmpl, nodes = arr.template, arr.template.nodes
     assert nodes is not None
-    families = nodes.all_families()
+    families = (family,) if family is not None else nodes.all_families()
     if len(families) != 1:
         raise RuntimeFailure(where, f"'{arr.name}' is distributed onto a node array that is a different set of "
                                     "nodes on different nodes ('*' in its nodes reference): not supported yet "

@@ -19,7 +19,9 @@ Index and mask arrays are first moved onto the mapping of the array they index
 (``intrinsic_data.move``); pack and unpack rank the selected elements on a row-block
 partition of the global element order, so no node ever holds more than its share.
 Element types come from the call site (``_XMPACC_TYPE``; 0 when the descriptor was not
-written ``xmp_desc_of(name)`` there), sizes from the descriptors.
+written ``xmp_desc_of(name)`` there: sort and matmul then read the type that xmp_desc_of
+recorded in the descriptor), sizes from the descriptors.  Arrays on a node array with '*'
+in its reference (one node array per row of another) run the intrinsic per node array.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from .arrays import read_ints
+from .cstructs import CArray
 from .collectives import DTYPES
 from .errors import RuntimeFailure, where_text
 from .intrinsic_data import Global, Group, Index, Route, deliver, like, move, of_array
@@ -52,21 +55,50 @@ class IntrinsicRuntime:
     stats: dict[str, int]
 
     # ------------------------------------------------------------------ arguments
-    def _intrinsic_args(self, what: str, where: bytes, n: int, descs: int, types: int | None) -> tuple[
-            str, Group, list[Global]]:
+    def _intrinsic_args(self, what: str, where: bytes, n: int, descs: int, types: int | None,
+                        recorded: bool = False) -> tuple[str, Group, list[Global]]:
+        """``recorded``: a descriptor held in a variable (type code 0) takes the element type
+        that xmp_desc_of recorded in it (sort and matmul compute on values; the others
+        move bytes, and mixing typed and raw arrays there would convert values)."""
         w = where_text(where)
         ptrs = list((ctypes.c_void_p * n).from_address(descs)) if n else []
         codes = read_ints(types, n) if types else [0] * n
-        group = Group.of(self.exec_comm, self.world)   # type: ignore[attr-defined]
+        if recorded:
+            codes = [CArray.from_address(int(p)).elem_type if c == 0 and p else c for p, c in zip(ptrs, codes)]
+        comm, family = self._family_comm(what, w, ptrs)
+        group = Group.of(comm, self.world)
         roles = _ROLES.get(what, ())
         out = []
         for k, (ptr, code) in enumerate(zip(ptrs, codes)):
             role = roles[k] if k < len(roles) else f"i{k - len(roles) + 1}"
-            out.append(self._intrinsic_array(what, w, int(ptr or 0), code, k + 1, role))
+            out.append(self._intrinsic_array(what, w, int(ptr or 0), code, k + 1, role, family))
         self.stats[f"xmp_{what}"] = self.stats.get(f"xmp_{what}", 0) + 1
         return w, group, out
 
-    def _intrinsic_array(self, what: str, w: str, ptr: int, code: int, pos: int, role: str) -> Global:
+    def _family_comm(self, what: str, w: str, ptrs: list[Any]) -> tuple[Any, tuple[int, ...] | None]:
+        """The executing nodes' communicator, or, when the arrays are on a node array with
+        '*' in its reference (``nodes row[*] = g[*][:]``: a node array per row), the
+        nodes of my one: each such node array runs the intrinsic on its own arrays."""
+        arrays = [self.find_array(int(p)) for p in ptrs if p]   # type: ignore[attr-defined]
+        sets = {a.template.nodes.all_families() for a in arrays if a is not None}
+        if not any(len(s) > 1 for s in sets):
+            return self.exec_comm, None   # type: ignore[attr-defined]
+        if len(sets) > 1:
+            raise RuntimeFailure(w, f"xmp_{what}: arrays on a node array with '*' in its nodes reference (a "
+                                    "different set of nodes on different nodes) together with arrays on "
+                                    "other node arrays: not supported yet", collective=self._everyone())   # type: ignore[attr-defined]
+        families = next(iter(sets))
+        nodes = next(a for a in arrays if a is not None).template.nodes
+        if nodes.family is None:
+            raise RuntimeFailure(w, f"xmp_{what}: node {self.world.Get_rank()} executes it but is in none of the "
+                                    f"node arrays of '{nodes.name}'")
+        color = families.index(nodes.family)
+        comm = self.cache.split(self.exec_comm, ("intrinsic-family", hash(families)), color,   # type: ignore[attr-defined]
+                                self.exec_comm.Get_rank())   # type: ignore[attr-defined]
+        return comm, nodes.family
+
+    def _intrinsic_array(self, what: str, w: str, ptr: int, code: int, pos: int, role: str,
+                         family: tuple[int, ...] | None = None) -> Global:
         everyone = self._everyone()   # type: ignore[attr-defined]
         arr = self.find_array(ptr) if ptr else None   # type: ignore[attr-defined]
         if arr is None:
@@ -78,7 +110,7 @@ class IntrinsicRuntime:
             raise RuntimeFailure(w, f"xmp_{what}: argument {pos} ({role}) is {kind}; it takes "
                                     "xmp_desc_of(array) of an aligned array", collective=everyone)
         dtype = np.dtype(DTYPES[code]) if code in DTYPES else None
-        return of_array(arr, dtype, w)
+        return of_array(arr, dtype, w, family)
 
     def _fail(self, w: str, message: str) -> RuntimeFailure:
         return RuntimeFailure(w, message, collective=self._everyone())   # type: ignore[attr-defined]
@@ -215,13 +247,13 @@ class IntrinsicRuntime:
         move(src, dst, group, self.world.Get_rank(), w, lambda idx: idx[::-1])
 
     def _xmpacc_matmul(self, where: bytes, n: int, descs: int, types: int | None) -> None:
-        w, group, (c, a, b) = self._intrinsic_args("matmul", where, n, descs, types)
+        w, group, (c, a, b) = self._intrinsic_args("matmul", where, n, descs, types, recorded=True)
         for g in (a, b):
             self._same_elements(w, "matmul", c, g)
         for g in (c, a, b):
             if g.dtype.kind not in "iufc":
-                raise self._fail(w, f"xmp_matmul: the element type of '{g.name}' is not known here (write "
-                                    "xmp_desc_of(name) in the call) or is not arithmetic")
+                raise self._fail(w, f"xmp_matmul: the element type of '{g.name}' is not known here (its "
+                                    "descriptor did not come from xmp_desc_of) or is not arithmetic")
         if len(a.shape) != 2 or len(b.shape) != 2 or len(c.shape) != 2 or a.shape[1] != b.shape[0] \
                 or c.shape != (a.shape[0], b.shape[1]):
             raise self._fail(w, f"xmp_matmul: shapes do not conform: '{c.name}' {shape_text(c.shape)} = "
@@ -231,6 +263,8 @@ class IntrinsicRuntime:
     def _xmpacc_sort(self, where: bytes, dst_ptr: int, src_ptr: int, code: int, descending: int) -> None:
         what = "sort_down" if descending else "sort_up"
         descs = (ctypes.c_void_p * 2)(dst_ptr, src_ptr)
+        if code == 0 and src_ptr:   # src held in a variable: the type its xmp_desc_of recorded
+            code = CArray.from_address(src_ptr).elem_type
         codes = (ctypes.c_int * 2)(code, code)
         w, group, (dst, src) = self._intrinsic_args(what, where, 2, ctypes.addressof(descs),
                                                     ctypes.addressof(codes))
@@ -239,6 +273,6 @@ class IntrinsicRuntime:
             raise self._fail(w, f"xmp_{what}: '{dst.name}' {shape_text(dst.shape)} and '{src.name}' "
                                 f"{shape_text(src.shape)} must be one-dimensional arrays of one size")
         if src.dtype.kind not in "iuf":
-            raise self._fail(w, f"xmp_{what}: the element type of '{src.name}' is not known here (write "
-                                "xmp_desc_of(name) in the call) or is not an integer or floating type")
+            raise self._fail(w, f"xmp_{what}: the element type of '{src.name}' is not known here (its "
+                                "descriptor did not come from xmp_desc_of) or is not an integer or floating type")
         sort(dst, src, bool(descending), group, self.world.Get_rank(), w)

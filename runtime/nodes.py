@@ -9,6 +9,7 @@ of the parent takes the same decision to split or to reuse.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,6 +23,9 @@ class CommCache:
     """Split communicators, by (parent handle, key)."""
 
     comms: dict[tuple[Any, ...], Any] = field(default_factory=dict)
+    # the executing nodes' communicator (the runtime sets it): node-array sub-communicators
+    # are split over it, as inside a task only the task's nodes get there
+    executing: Callable[[], Any] | None = None
 
     def split(self, parent: Any, key: tuple[Any, ...], color: int | None, order: int) -> Any:
         """Collective over ``parent`` the first time a key is seen; ``None`` for non-members."""
@@ -99,7 +103,8 @@ class Nodes:
         """The nodes that share my coordinates outside ``keep`` (rank = position inside);
         None on a node that is not a member."""
         key = self.line_key(keep)
-        return cache.split(self.comm, ("line", self._key, self.extents, tuple(sorted(keep))),
+        parent = self.comm if cache.executing is None else cache.executing()
+        return cache.split(parent, ("line", self._key, self.extents, tuple(sorted(keep))),
                            None if key is None else key[0], 0 if key is None else key[1])
 
     def select(self, ref: list[int] | None, where: str) -> list[int]:

@@ -47,10 +47,12 @@ CASES = {
                         ["node reference of dimension 0 of 'p' is out of bounds: index 4 (valid 0..3)"]),
     "task-outside-executing-set": ("#pragma xmp task on p[0]\n    {\n#pragma xmp task on p[1:2]\n    x = 1;\n    }\n",
                                    13, ["contains node 1", "not in the executing node set"]),
-    "gmove-node-subset": ("{\n#pragma xmp nodes h[2] = p[2:2]\n#pragma xmp template th[8]\n"
-                          "#pragma xmp distribute th[block] onto h\n    double hv[8];\n"
-                          "#pragma xmp align hv[i] with th[i]\n#pragma xmp gmove\n    a[:] = hv[:];\n}\n",
-                          17, ["gmove of 'hv', which is distributed onto the node subset 'h'", "not supported yet"]),
+    "gmove-node-families": ("{\n#pragma xmp nodes g[2][2] = p[0:4]\n#pragma xmp nodes row[2] = g[*][:]\n"
+                            "#pragma xmp template th[8]\n#pragma xmp distribute th[block] onto row\n"
+                            "    double hv[8];\n#pragma xmp align hv[i] with th[i]\n#pragma xmp gmove\n"
+                            "    a[:] = hv[:];\n}\n",
+                            18, ["gmove of 'hv', which is distributed onto 'row', a different set of nodes on "
+                                 "different nodes", "not supported yet"]),
 }
 
 

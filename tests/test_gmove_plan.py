@@ -89,7 +89,11 @@ def side(draw: st.DrawFn, nprocs: int, shape: tuple[int, ...], local: bool) -> S
     section = Section(8, tuple(ext_final), tuple(subs))
     if local:
         return Side(tuple(SideDim(e) for e in ext_final), section, None)
-    node_ext = draw(st.sampled_from(factorisations(nprocs)))
+    # a node array over all the ranks in order, or over a subset of them in any order
+    subset = draw(st.booleans())
+    size = draw(st.integers(1, nprocs)) if subset else nprocs
+    node_ext = draw(st.sampled_from(factorisations(size)))
+    ranks = tuple(draw(st.permutations(range(nprocs)))[:size]) if subset else None
     free = list(range(len(node_ext)))
     dims = []
     for e in ext_final:
@@ -105,7 +109,7 @@ def side(draw: st.DrawFn, nprocs: int, shape: tuple[int, ...], local: bool) -> S
         full = shadowable and draw(st.integers(0, 4)) == 0
         lo, hi = (draw(st.integers(0, 2)), draw(st.integers(0, 2))) if shadowable and not full else (0, 0)
         dims.append(SideDim(e, dist, nd, dist.lower + offset, lo, hi, full))
-    return Side(tuple(dims), section, tuple(node_ext))
+    return Side(tuple(dims), section, tuple(node_ext), ranks)
 
 
 @st.composite
@@ -118,8 +122,16 @@ def problem(draw: st.DrawFn) -> tuple[int, Side, Side]:
 
 # ---------------------------------------------------------------- simulation
 
+def node_index(s: Side, rank: int) -> int:
+    """The node of ``rank`` in the side's node array (-1: not in it)."""
+    if s.ranks is None:
+        return rank
+    return s.ranks.index(rank) if rank in s.ranks else -1
+
+
 def rank_coords(s: Side, rank: int) -> tuple[int, ...]:
-    return tuple(int(c) for c in np.unravel_index(rank, s.node_extents)) if s.node_extents else ()
+    node = node_index(s, rank)
+    return tuple(int(c) for c in np.unravel_index(node, s.node_extents)) if s.node_extents else ()
 
 
 def layouts(s: Side, rank: int) -> list[ArrayDimLayout | None]:
@@ -132,6 +144,8 @@ def owned(s: Side, rank: int, participants: list[int]) -> list[tuple[int, ...]]:
     """The global indices ``rank`` holds (all of them for local data of a participant)."""
     if s.node_extents is None:
         return list(itertools.product(*(range(d.extent) for d in s.dims))) if rank in participants else []
+    if node_index(s, rank) < 0:
+        return []
     per_dim = [range(d.extent) if lay is None else owned_array_indices(lay).tolist()
                for d, lay in zip(s.dims, layouts(s, rank))]
     return list(itertools.product(*per_dim))
@@ -140,6 +154,8 @@ def owned(s: Side, rank: int, participants: list[int]) -> list[tuple[int, ...]]:
 def buffer(s: Side, rank: int) -> np.ndarray:
     if s.node_extents is None:
         return np.full(math.prod(d.extent for d in s.dims), POISON)
+    if node_index(s, rank) < 0:
+        return np.full(0, POISON)
     lext = [d.extent if lay is None else lay.lext for d, lay in zip(s.dims, layouts(s, rank))]
     return np.full(math.prod(lext), POISON)
 

@@ -27,6 +27,8 @@ CASES: dict[str, tuple[int, ...]] = {
     "intrinsics_1d.c": (1, 2, 3, 4),
     "matmul_transpose.c": (1, 2, 3, 4),
     "intrinsics_2d.c": (4,),             # nodes p[2][2] and q[4]
+    "descriptor_variables.c": (1, 3, 4),
+    "node_families.c": (2, 4),           # nodes row[2] = g[*][:]: one node array per row
 }
 
 
@@ -132,7 +134,6 @@ MISTAKES = [
      "the index array 'im' has 2 dimension(s); it must have 1"),
     ("complex-sort", "    xmp_sort_up(xmp_desc_of(z), @xmp_desc_of(z));", "it sorts integer and floating-point arrays"),
     ("matmul-rank", "    xmp_matmul(xmp_desc_of(m), @xmp_desc_of(a), xmp_desc_of(m));", "the matrix 'a' has 1"),
-    ("variable-typed", "    xmp_sort_up(@d, xmp_desc_of(b));", "not supported yet"),
 ]
 
 
@@ -148,6 +149,21 @@ def test_descriptor_variable_where_only_sizes_matter(compile_: Compile, tmp_path
     proc, _src, out = compile_(in_main("    xmp_pack(d, xmp_desc_of(b), xmp_desc_of(ix));"))
     assert proc.returncode == 0, proc.stderr
     assert out.exists()
+
+
+def test_descriptor_variable_records_the_element_type(tmp_path: Path) -> None:
+    """xmp_desc_of outside an intrinsic call records the element type in the descriptor
+    (xmp_sort_up(d, ...) then reads it at run time); inside a library call it does not."""
+    src = tmp_path / "prog.c"
+    src.write_text(in_main("    xmp_desc_t e = xmp_desc_of(f);\n    xmp_sort_up(e, d);\n"
+                           "    int n = xmp_array_ndims(xmp_desc_of(b), &n);"))
+    r = run_xmpacc("-S", str(src), "-o", str(tmp_path / "prog"))
+    assert r.returncode == 0, r.stderr
+    text = (tmp_path / "prog.host.c").read_text()
+    assert "xmp_desc_t d = _xmpacc_typed_desc(&_xmpacc_a_a, _XMPACC_TYPE((double) 0));" in text
+    assert "xmp_desc_t e = _xmpacc_typed_desc(&_xmpacc_a_f, _XMPACC_TYPE((float) 0));" in text
+    assert "_xmpacc_sort(\"prog.c:22\", e, d, 0, 0);" in text
+    assert "xmp_array_ndims((void *) (&_xmpacc_a_b), &n)" in text
 
 
 # ---------------------------------------------------------------- run-time mistakes

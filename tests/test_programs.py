@@ -46,12 +46,14 @@ CASES: dict[str, tuple[int, ...]] = {
     "async_overlap.c": (2, 3),
     "template_bounds.c": (1, 4),
     "template_fix.c": (1, 2, 3, 4),        # global-view §4: template_fix, xmp_malloc, block(n)
+    "template_fix_part.c": (2, 4),          # t[:][M]; nodes p[*][2]
     "malloc_2d.c": (1, 4),
     "local_templates.c": (1, 3),
     "struct_members.c": (1, 3),            # global-view §8
     "struct_arrays.c": (1, 4),
     "shadowed_names.c": (1, 3),
-    "reflect_fast.c": (2, 4),              # nodes q[*][2]; test_fast_reflect.py checks the C path ran
+    "reflect_fast.c": (2, 4),
+    "task_subset_loops.c": (4,),            # nodes q[4]: loops in a task on q[2:2]              # nodes q[*][2]; test_fast_reflect.py checks the C path ran
 }
 # Oversubscribed runs on the host backend (marked many_procs): node sets need many nodes.
 MANY_PROCS: dict[str, tuple[int, ...]] = {

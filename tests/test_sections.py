@@ -32,10 +32,13 @@ CASES: dict[str, tuple[int, ...]] = {
     "gmove_task.c": (2, 4),
     "gmove_async.c": (1, 3, 4),
     "array_directive.c": (1, 2, 3, 4),
+    "gmove_subsets.c": (4,),
+    "array_star.c": (2, 4),                 # nodes g[*][2]               # arrays on h = p[2:2], o = p[1:2:2], q[2][2]
 }
 MANY_PROCS: dict[str, tuple[int, ...]] = {   # node subsets and many neighbours
     "gmove_2d.c": (8,),
     "gmove_task.c": (8,),
+    "gmove_subsets.c": (8,),
 }
 
 pytestmark = pytest.mark.mpi
@@ -118,6 +121,8 @@ RUNTIME_ERRORS = [
      "prog.c:13: error: gmove: b[8:10] reaches index 17, out of bounds of dimension 0 (0..15)"),
     ("array-not-local", "#pragma xmp array on t[:]\n    a[:] = b[:];", 2,
      "prog.c:12: error: 'b[1]' is not in this node's part of 'b'"),
+    ("array-zero-step", "int s = 0;\n#pragma xmp array on t[0:4:s]\n    a[0:4:2] = 1.0;", 2,
+     "prog.c:13: error: the step of dimension 0 of a section of 't' is 0"),
     ("gmove-outside-task", "#pragma xmp task on p[0]\n    {\n#pragma xmp gmove\n    loc[:] = a[:];\n    }", 2,
      "prog.c:14: error: gmove: an element to move is held only by nodes outside the executing node set"),
 ]

@@ -33,6 +33,13 @@
   float _Complex: 16, double _Complex: 17, long double _Complex: 18, \
   default: 0)   /* 0: not reducible */
 
+/* xmp_desc_of(array) outside an intrinsic call: the descriptor, which records the element
+ * type so that a descriptor kept in a variable still tells xmp_sort_up or xmp_matmul. */
+static inline void *_xmpacc_typed_desc(_xmpacc_array_t *desc, int type) {
+  desc->elem_type = type;
+  return (void *)desc;
+}
+
 /* The schedule of a distributed loop of a loop ... acc, with the reciprocal of its count
  * that kernels use to split thread indices (_xmpacc_divmod in xmpacc_kernel.h). */
 static inline _xmpacc_sched_t _xmpacc_schedule_k(const _xmpacc_tdim_t *d, long long init,

@@ -122,6 +122,9 @@ _XMPACC_HD static inline long long _xmpacc_tdim_count_below(const _xmpacc_tdim_t
                                                            long long g) {
   if (_xmpacc_tdim_is_cyclic(d)) {
     long long r = _xmpacc_clamp(g, d->lower, d->upper + 1) - d->lower;
+    /* a node outside the node array (coord == nprocs) owns nothing; the formula below
+       would count whole periods for it */
+    if (d->owned_count == 0) return 0;
     long long period = d->width * d->nprocs;
     return (r / period) * d->width
            + _xmpacc_clamp(r % period - d->coord * d->width, 0, d->width);

@@ -81,6 +81,9 @@ typedef struct _xmpacc_array {
   long long local_elems;         /* product of dim[].lext */
   const _xmpacc_template_t *tmpl;
   _xmpacc_adim_t dim[_XMPACC_MAXDIM];
+  int elem_type;                 /* _XMPACC_TYPE code, set where xmp_desc_of(array) is
+                                    evaluated (0: not yet), for the intrinsics that take a
+                                    descriptor held in a variable (xmp_sort_up, xmp_matmul) */
 } _xmpacc_array_t;
 
 /* A loop schedule: this node's iterations of one distributed loop, in source order.

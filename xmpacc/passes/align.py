@@ -93,8 +93,8 @@ def _align_one(name: xd.Name, align: xd.Align, tmpl: TemplateSym, shadows: list[
     if pointer is None and tmpl.is_dynamic:
         ctx.diags.error(name.loc, f"array '{arr}' has a fixed shape but template '{tmpl.name}' is only "
                                   f"fixed by template_fix: declare '{arr}' as a pointer and allocate it "
-                                  "with xmp_malloc after template_fix (fixed arrays on unfixed templates "
-                                  "are not supported yet)")
+                                  "with xmp_malloc after template_fix (global-view §4: the storage of an "
+                                  "array on such a template exists only once its size is known)")
         return None
     return array_sym(name, decl, extents, elem, align, tmpl, shadows, f"_xmpacc_a_{arr}",
                      scope.parent is None, pointer is not None, ctx)

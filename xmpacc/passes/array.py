@@ -21,6 +21,7 @@ not provably aligned with the template (same template and dimension, base + alig
 from __future__ import annotations
 
 import copy
+import itertools
 from collections.abc import Callable
 
 from pycparser import c_ast
@@ -40,7 +41,7 @@ from xmpacc.passes.assign import (
 from xmpacc.passes.attach import pragma_id
 from xmpacc.passes.canonical import CanonicalLoop
 from xmpacc.passes.loopnest import distributed_for
-from xmpacc.runtime.contract import SECERR_NOT_LOCAL
+from xmpacc.runtime.contract import SECERR_NOT_LOCAL, SECERR_STEP
 from xmpacc.scoping import ScopedWalker
 from xmpacc.section_code import (
     Hoister,
@@ -82,8 +83,8 @@ def _template_subs(d: xd.ArrayDirective, tmpl: TemplateSym, h: Hoister) -> list[
     for t, sub in enumerate(subs):
         dim = tmpl.decl.dims[t]
         assert isinstance(dim, xd.TemplateDim)
-        if isinstance(sub, xd.Star):
-            raise XmpError(sub.loc, "'*' in the template reference of 'array' is not supported yet")
+        if isinstance(sub, xd.Star):   # every index of this dimension: no owner test, no shape
+            continue
         if isinstance(sub, xd.Expr):
             out.append((t, SubCode(False, h.simple(cbuild.expr(sub.text)), num(1), num(1), sub.loc)))
             continue
@@ -91,14 +92,15 @@ def _template_subs(d: xd.ArrayDirective, tmpl: TemplateSym, h: Hoister) -> list[
         last = h.simple(cbuild.expr((sub.last or dim.upper).text))
         step = h.simple(cbuild.expr(sub.step.text)) if sub.step is not None else num(1)
         if const(step) is None:
-            raise XmpError(sub.loc, "a run-time step in the template reference of 'array' is not supported yet")
-        if const(step) == 0:
+            h.check(f"({cbuild.to_c(step)}) == 0", SECERR_STEP, d.on.name.name, f"(const long long []){{{t}, 0}}")
+        elif const(step) == 0:
             raise XmpError(sub.loc, "the step of a template triplet must not be 0")
         if None not in (const(start), const(last)):
             count = num(max(0, (const(last) - const(start)) // const(step) + 1))  # type: ignore[operator]
         else:
-            count = h.simple(cbuild.expr(f"_xmpacc_trip_count({cbuild.to_c(start)}, {cbuild.to_c(last)}, "
-                                         f"{cbuild.to_c(step)})"), "n")
+            # a zero step is reported by the checks, which run after these declarations
+            count = h.simple(cbuild.expr(f"({cbuild.to_c(step)}) == 0 ? 0 : _xmpacc_trip_count("
+                                         f"{cbuild.to_c(start)}, {cbuild.to_c(last)}, {cbuild.to_c(step)})"), "n")
         out.append((t, SubCode(True, start, count, step, sub.loc)))
     return out
 
@@ -159,25 +161,41 @@ def _distributed_elements(rhs: c_ast.Node, scope: Scope) -> list[Operand]:
 
 
 def _nest(tmpl: TemplateSym, tsubs: list[tuple[int, SubCode]], coord: object) -> Callable[[c_ast.Node], c_ast.Node]:
-    """A function wrapping a body in this node's loops over the template section."""
-    def nest(body: c_ast.Node) -> c_ast.Node:
-        triplets = [(t, s) for t, s in tsubs if s.triplet]
+    """A function wrapping a body in this node's loops over the template section.  A step
+    known only at run time gives one nest per combination of signs (a loop's direction
+    is fixed in C), chosen by ``if``."""
+    triplets = [(t, s) for t, s in tsubs if s.triplet]
+    unknown = [q for q, (_t, s) in enumerate(triplets) if const(s.step) is None]
+
+    def loops(body: c_ast.Node, upward: dict[int, bool]) -> c_ast.Node:
         for q in reversed(range(len(triplets))):
             t, s = triplets[q]
-            g, start, step = f"_xmpacc_g{q}", cbuild.to_c(s.base), const(s.step)
-            last = f"{start} + ({cbuild.to_c(s.length)} - 1) * {step}"
-            loop = cbuild.stmt(f"for (long long {g} = {start}; {g} {'<=' if step > 0 else '>='} {last}; "
+            g, start, step = f"_xmpacc_g{q}", cbuild.to_c(s.base), cbuild.to_c(s.step)
+            up = upward[q] if q in upward else const(s.step) > 0  # type: ignore[operator]
+            last = f"{start} + ({cbuild.to_c(s.length)} - 1) * ({step})"
+            loop = cbuild.stmt(f"for (long long {g} = {start}; {g} {'<=' if up else '>='} {last}; "
                                f"{g} += {step}) ;", coord)
-            pos = f"({g} - {start}) / {step}" if step != 1 else f"{g} - {start}"
+            pos = f"{g} - {start}" if const(s.step) == 1 else f"({g} - {start}) / ({step})"
             loop.stmt = c_ast.Compound(cbuild.stmts(f"long long _xmpacc_i{q} = {pos};", coord) + [body], coord)
-            info = CanonicalLoop(g, loop.init.decls[0], start, last, str(step), step > 0)
+            info = CanonicalLoop(g, loop.init.decls[0], start, last, step, up)
             body = distributed_for(loop, info, tmpl, t)
+        return body
+
+    def nest(body: c_ast.Node) -> c_ast.Node:
+        combos = list(itertools.product((True, False), repeat=len(unknown)))
+        out = loops(copy.deepcopy(body) if unknown else body, dict(zip(unknown, combos[-1])))
+        for combo in reversed(combos[:-1]):
+            cond = " && ".join(f"({cbuild.to_c(triplets[q][1].step)}) > 0" if up else
+                               f"({cbuild.to_c(triplets[q][1].step)}) < 0" for q, up in zip(unknown, combo))
+            branch = cbuild.stmt(f"if ({cond}) ; else ;", coord)
+            branch.iftrue, branch.iffalse = loops(copy.deepcopy(body), dict(zip(unknown, combo))), out
+            out = branch
         for t, s in tsubs:
             if not s.triplet:
                 guard = cbuild.stmt(f"if (_xmpacc_tdim_owns(&{tmpl.c_name}.dim[{t}], {cbuild.to_c(s.base)})) ;", coord)
-                guard.iftrue = body
-                body = guard
-        return body
+                guard.iftrue = out
+                out = guard
+        return out
     return nest
 
 

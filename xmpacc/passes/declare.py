@@ -156,12 +156,6 @@ def _declare_template(d: xd.TemplateDecl, scope: Scope, ctx: Context) -> None:
     if name in scope.templates:
         ctx.diags.error(d.name.loc, f"template '{name}' is already declared in this scope")
         return
-    colons = sum(isinstance(dim, xd.Colon) for dim in d.dims)
-    if 0 < colons < len(d.dims):
-        ctx.diags.error(d.loc, f"template '{name}' has some extents ':' and others given; templates "
-                               "fixed in part are not supported yet (write ':' for every extent)")
-        scope.broken_xmp.add(name)
-        return
     if len(d.dims) > MAX_RANK:
         ctx.diags.error(d.loc, f"template '{name}' has more than {MAX_RANK} dimensions")
         scope.broken_xmp.add(name)

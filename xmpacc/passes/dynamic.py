@@ -26,6 +26,7 @@ from xmpacc.diagnostics import XmpError
 from xmpacc.directives import ast as xd
 from xmpacc.passes.attach import pragma_id
 from xmpacc.scoping import ScopedWalker
+from xmpacc.section_code import const
 from xmpacc.symbols import Scope, ScopeTree, TemplateSym
 
 
@@ -60,6 +61,21 @@ def _check_dims(d: xd.TemplateFix, tmpl: TemplateSym) -> None:
     if len(d.dims) != tmpl.ndims:
         raise XmpError(d.template.loc, f"template '{tmpl.name}' has {tmpl.ndims} dimension(s) but "
                                        f"template_fix gives {len(d.dims)}")
+    for t, (declared, given) in enumerate(zip(tmpl.decl.dims, d.dims)):
+        _check_fixed_part(tmpl, t, declared, given, d.template.loc)
+
+
+def _check_fixed_part(tmpl: TemplateSym, t: int, declared: object, given: xd.TemplateDim,
+                      loc: object) -> None:
+    """A template fixed in part (``t[:][4]``) is unfixed until template_fix, which gives
+    every extent; those declared must be given again, alike (checked where constant)."""
+    if not isinstance(declared, xd.TemplateDim):
+        return
+    mine = [const(cbuild.expr(e.text)) for e in (declared.lower, declared.upper)]
+    theirs = [const(cbuild.expr(e.text)) for e in (given.lower, given.upper)]
+    if None not in mine + theirs and mine != theirs:
+        raise XmpError(loc, f"dimension {t} of template '{tmpl.name}' is declared {mine[0]}..{mine[1]} "
+                                  f"but template_fix gives {theirs[0]}..{theirs[1]}")
 
 
 def _maps(d: xd.TemplateFix, tmpl: TemplateSym) -> str:

@@ -13,8 +13,8 @@ Before:                                   After:
 Each descriptor argument written ``xmp_desc_of(name)`` is checked here against the
 array's declaration (an aligned array, its rank, its element type), so that mistakes are
 reported at the argument; the element type travels to the runtime as a type code.  A
-descriptor held in a variable is accepted where the runtime needs only element sizes
-(its type code is 0); xmp_sort_* and xmp_matmul need the type and say so.
+descriptor held in a variable has type code 0 here: the runtime reads the type that
+``xmp_desc_of`` recorded in the descriptor when it was evaluated (library.py).
 """
 
 from __future__ import annotations
@@ -34,7 +34,6 @@ from xmpacc.symbols import ArraySym, Scope
 class Spec:
     entry: str
     roles: tuple[str, ...]       # descriptor arguments; "i" repeats (index arrays)
-    typed: bool = False          # needs the element types (sort, matmul)
 
 
 SPECS = {
@@ -42,10 +41,10 @@ SPECS = {
     "xmp_scatter": Spec("_xmpacc_scatter", ("x", "a", "i")),
     "xmp_pack": Spec("_xmpacc_pack", ("v", "a", "mask")),
     "xmp_unpack": Spec("_xmpacc_unpack", ("a", "v", "mask")),
-    "xmp_matmul": Spec("_xmpacc_matmul", ("c", "a", "b"), typed=True),
+    "xmp_matmul": Spec("_xmpacc_matmul", ("c", "a", "b")),
     "xmp_transpose": Spec("_xmpacc_transpose", ("dst", "src")),
-    "xmp_sort_up": Spec("_xmpacc_sort", ("dst", "src"), typed=True),
-    "xmp_sort_down": Spec("_xmpacc_sort", ("dst", "src"), typed=True),
+    "xmp_sort_up": Spec("_xmpacc_sort", ("dst", "src")),
+    "xmp_sort_down": Spec("_xmpacc_sort", ("dst", "src")),
 }
 
 _NOT_INTEGER = frozenset({"float", "double", "_Complex", "struct", "union"})
@@ -68,7 +67,7 @@ def _type_words(ctype: str | None) -> set[str] | None:
     return set(ctype.split()) if ctype is not None else None
 
 
-def _type_code(sym: ArraySym | None) -> c_ast.Node:
+def type_code(sym: ArraySym | None) -> c_ast.Node:
     if sym is None:
         return c_ast.Constant("int", "0")
     node = cbuild.expr("_XMPACC_TYPE((int) 0)")
@@ -94,13 +93,13 @@ def lower(call: c_ast.FuncCall, scope: Scope, described: object, visit: object) 
         return new
     if spec.entry == "_xmpacc_sort":
         new = cbuild.expr(f"{spec.entry}({where}, 0, 0, 0, {int(name == 'xmp_sort_down')})", call.coord)
-        new.args.exprs[1:4] = [args[0].node, args[1].node, _type_code(args[1].sym)]
+        new.args.exprs[1:4] = [args[0].node, args[1].node, type_code(args[1].sym)]
         return new
     slots = ", ".join("0" for _ in args)
     new = cbuild.expr(f"{spec.entry}({where}, {len(args)}, (const void *[]){{{slots}}}, "
                       f"(const int []){{{slots}}})", call.coord)
     new.args.exprs[2].init.exprs = [a.node for a in args]
-    new.args.exprs[3].init.exprs = [_type_code(a.sym) for a in args]
+    new.args.exprs[3].init.exprs = [type_code(a.sym) for a in args]
     return new
 
 
@@ -128,9 +127,6 @@ def _descriptor(name: str, spec: Spec, k: int, node: c_ast.Node, scope: Scope, d
             raise XmpError(loc_of(inner), f"{name}: argument {k + 1} ({role}) must be a distributed array; "
                                           f"'{cbuild.to_c(inner)}' is a template or a node array")
         return Arg(cbuild.expr(f"(void *) {addr}", node.coord), sym, elem_type_name(sym) if sym else None, loc)
-    if spec.typed:
-        raise XmpError(loc, f"{name}: a descriptor that is not written xmp_desc_of(array) in the call is not "
-                            "supported yet (the element type is needed)")
     return Arg(visit(node), None, None, loc)   # type: ignore[operator]
 
 

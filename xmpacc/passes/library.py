@@ -97,6 +97,10 @@ class _Library(ScopedWalker):
             self.ctx.diags.add(err)
             return node
         self.visit(node)   # inner calls first: xmp_malloc(xmp_desc_of(a), ...)
+        if isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID) \
+                and node.name.name.startswith("xmp_") and node.args is not None:
+            # a library function (xmp_array_ndims(xmp_desc_of(a), ...)) needs no element type
+            node.args.exprs = [_untyped(a) for a in node.args.exprs]
         try:
             if isinstance(node, c_ast.Assignment) and isinstance(node.rvalue, c_ast.Cast) \
                     and _called(node.rvalue.expr, "_xmpacc_malloc"):
@@ -118,8 +122,13 @@ class _Library(ScopedWalker):
         args = _args(call)
         if len(args) != 1:
             raise XmpError(loc_of(call), "xmp_desc_of takes one name")
-        addr, _sym = described(args[0], self.scope)
-        return cbuild.expr(f"(void *) {addr}", call.coord)
+        addr, sym = described(args[0], self.scope)
+        if sym is None:
+            return cbuild.expr(f"(void *) {addr}", call.coord)
+        # an array's descriptor records its element type for a later xmp_sort_up(d, ...)
+        new = cbuild.expr(f"_xmpacc_typed_desc({addr}, 0)", call.coord)
+        new.args.exprs[1] = intrinsic_calls.type_code(sym)
+        return new
 
     def _malloc(self, call: c_ast.FuncCall) -> c_ast.Node:
         args = _args(call)
@@ -146,6 +155,15 @@ def _check_target(call: c_ast.FuncCall, scope: Scope) -> None:
         if scope.find_c(name) is not None and scope.find_array(name) is None and not scope.is_broken_array(name):
             raise XmpError(loc_of(call), f"xmp_malloc of '{name}', which is not aligned: add '#pragma xmp "
                                          f"align {name}[i] with t[i]' after its declaration")
+
+
+def _untyped(desc: c_ast.Node) -> c_ast.Node:
+    """``(void *) &d`` for ``_xmpacc_typed_desc(&d, type)``: xmp_malloc needs no type."""
+    if isinstance(desc, c_ast.FuncCall) and isinstance(desc.name, c_ast.ID) \
+            and desc.name.name == "_xmpacc_typed_desc":
+        return c_ast.Cast(c_ast.Typename(None, [], None, c_ast.PtrDecl([], c_ast.TypeDecl(
+            None, [], None, c_ast.IdentifierType(["void"])))), desc.args.exprs[0], desc.coord)
+    return desc
 
 
 def _desc_of_arg(desc: c_ast.Node) -> c_ast.Node | None:
