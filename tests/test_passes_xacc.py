@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from test_passes import DECLS, assert_lowered, errors_of, run_passes
+from test_passes import DECLS, assert_lowered, errors_of, function, run_passes, to_c
 
 SCALAR = "double x;\ndouble v[10];\n"
 
@@ -86,3 +86,24 @@ void f(void)
 }
 """)
     assert [(e.loc.line, e.loc.col, e.message) for e in errors] == [(9, 28, "'nothere' is not declared")]
+
+
+def test_orthogonal_reflects_on_device_copies(tmp_path: Path) -> None:
+    """reflect ... orthogonal acc and reflect_init ... orthogonal acc: the host reflect's
+    slab list without corners, on the device copy."""
+    unit, _ctx = run_passes(tmp_path, DECLS + "#pragma xmp shadow a[1]\n" + """
+void f(void)
+{
+#pragma acc data copy(a)
+  {
+#pragma xmp reflect (a) orthogonal acc
+#pragma xmp reflect_init (a) width(1) orthogonal acc
+#pragma xmp reflect_do (a) acc
+  }
+}
+""")
+    lines = [ln.strip() for ln in to_c(function(unit, "f")).splitlines()]
+    assert lines[5:8] == [
+        '_xmpacc_reflect_orthogonal_acc(&_xmpacc_a_a, "unit.c:12", 0);',
+        '_xmpacc_reflect_init_acc(&_xmpacc_a_a, "unit.c:13", (const long long []){1, 1, 0}, 1);',
+        '_xmpacc_reflect_do_acc(&_xmpacc_a_a, "unit.c:14");'], lines

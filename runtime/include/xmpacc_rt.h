@@ -44,7 +44,8 @@ void _xmpacc_acc_update(const char * where, int direction, const void * key, lon
 void _xmpacc_acc_wait(const char * where, int n, const long long * queues);
 void * _xmpacc_acc_deviceptr(const char * where, const void * key, const char * name);
 void _xmpacc_acc_swap(const char * where, const void * key, long long size, const char * name);
-void _xmpacc_reflect_init_acc(void * array, const char * where, const long long * widths);
+void _xmpacc_reflect_init_acc(void * array, const char * where, const long long * widths, int orthogonal);
+void _xmpacc_reflect_orthogonal_acc(void * array, const char * where, const long long * widths);
 void _xmpacc_reflect_do_acc(void * array, const char * where);
 void _xmpacc_launch(const char * where, const char * kernel, long long total, long long nthreads, int nparams, const void * args, const long long * kinds);
 int _xmpacc_acc_compute_begin(const char * where, int n, const void * keys, const long long * sizes, const void * names, const int * modes);

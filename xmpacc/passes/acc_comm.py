@@ -2,7 +2,7 @@
 the comm pass: they work on the device copies of their variables.
 
 Before:                                  After:
-    #pragma xmp reflect_init (u) acc         _xmpacc_reflect_init_acc(&_xmpacc_a_u, "f.c:10", 0);
+    #pragma xmp reflect_init (u) acc         _xmpacc_reflect_init_acc(&_xmpacc_a_u, "f.c:10", 0, 0);
     #pragma xmp reflect_do (u) acc           _xmpacc_reflect_do_acc(&_xmpacc_a_u, "f.c:12");
     #pragma xmp bcast (x) acc                { _xmpacc_acc_swap("f.c:14", &x, sizeof(x), "x");
                                                _xmpacc_bcast(&x, ...);
@@ -45,13 +45,11 @@ def lower(d: xd.Directive, scope: Scope, coord: object, host_calls: list[c_ast.N
     """The device form of ``d`` (its ``acc`` clause set); ``host_calls`` is its host form."""
     where = cbuild.where_literal(d.loc)  # type: ignore[attr-defined]
     if isinstance(d, xd.ReflectInit):
-        if d.orthogonal:
-            raise XmpError(d.loc, "'orthogonal' in a 'reflect_init ... acc' is not supported yet")
         out: list[c_ast.Node] = []
         for name in d.arrays:
             sym = shadows.shadow_array(name, scope, "reflect_init")
             out += cbuild.stmts(f"_xmpacc_reflect_init_acc(&{sym.c_name}, {where}, "
-                                f"{shadows.widths_arg(d.widths, sym, d.loc)});", coord)
+                                f"{shadows.widths_arg(d.widths, sym, d.loc)}, {int(d.orthogonal)});", coord)
         return out
     if isinstance(d, xd.ReflectDo):
         return [s for name in d.arrays for s in cbuild.stmts(
