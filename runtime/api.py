@@ -16,6 +16,7 @@ from typing import Any
 
 from .acc import AccRuntime
 from .acc_comm import AccCommRuntime
+from .acc_gmove import AccGmoveRuntime
 from .acc_data import AccDataRuntime
 from .acc_compute import AccComputeRuntime
 from .dynamic import DynamicRuntime, PointerMap, check_bounds, set_bounds
@@ -48,7 +49,7 @@ class ExecSet:
 
 
 @dataclass
-class Runtime(DynamicRuntime, AccCommRuntime, AccDataRuntime, AccRuntime, AccComputeRuntime, TaskRuntime,
+class Runtime(DynamicRuntime, AccGmoveRuntime, AccCommRuntime, AccDataRuntime, AccRuntime, AccComputeRuntime, TaskRuntime,
               ReductionRuntime, ShadowRuntime, GmoveRuntime, CheckEntries, IntrinsicRuntime, FastReflectRuntime):
     """State of one process's runtime: MPI, descriptors by address, the executing set."""
 

@@ -195,6 +195,12 @@ ENTRIES: tuple[Entry, ...] = (
        "const void *rhs_array, void *rhs_base, const long long *rhs_sec",
        "gmove: lhs = rhs; an array is its descriptor, or NULL and a local base address; "
        "mode GMOVE_*"),
+    _e("_xmpacc_gmove_acc", "void",
+       "const char *where, int flags, const void *lhs_array, void *lhs_base, const long long *lhs_sec, "
+       "const void *rhs_array, void *rhs_base, const long long *rhs_sec, const char *lhs_name, "
+       "const char *rhs_name",
+       "gmove acc (XcalableACC): lhs = rhs between the device copies of both sides; "
+       "flags GMOVE_ACC_HOST_SOURCE: rhs is a host value (a constant)"),
     _e("_xmpacc_gmove_rma_init", "void", "",
        "the program has gmove in/out: distributed arrays get MPI windows (collective)"),
     _e("_xmpacc_exit_hook", "void", "int status",
@@ -297,6 +303,7 @@ SEC_INDEX, SEC_TRIPLET = 0, 1
 SECERR_SHAPE, SECERR_LENGTH, SECERR_STEP, SECERR_NOT_LOCAL = 0, 1, 2, 3
 # ``_xmpacc_gmove``'s mode: without in/out, in, out.
 GMOVE_COLLECTIVE, GMOVE_IN, GMOVE_OUT = 0, 1, 2
+GMOVE_ACC_HOST_SOURCE = 1   # flags of _xmpacc_gmove_acc
 
 # Kernel parameter kinds in ``_xmpacc_launch``: three numbers per parameter (kind, a, b).
 LAUNCH_VALUE = 0       # a host value; a = its size in bytes

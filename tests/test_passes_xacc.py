@@ -107,3 +107,34 @@ void f(void)
         '_xmpacc_reflect_orthogonal_acc(&_xmpacc_a_a, "unit.c:12", 0);',
         '_xmpacc_reflect_init_acc(&_xmpacc_a_a, "unit.c:13", (const long long []){1, 1, 0}, 1);',
         '_xmpacc_reflect_do_acc(&_xmpacc_a_a, "unit.c:14");'], lines
+
+
+def test_gmove_acc_passes_both_sides_and_their_names(tmp_path: Path) -> None:
+    """gmove acc: one runtime call on the device copies, local = local too; a constant
+    source is a host value (flags GMOVE_ACC_HOST_SOURCE)."""
+    assert_lowered(tmp_path, DECLS + SCALAR + """
+void f(void)
+{
+#pragma xmp gmove acc
+    v[0:4] = a[2:4];
+#pragma xmp gmove acc
+    x = v[3];
+#pragma xmp gmove acc async(2)
+    a[0:10] = 1.5;
+}
+""", """
+void f(void)
+{
+    _xmpacc_gmove_acc("unit.c:11", 0, 0, (void *) v, (const long long []){1, sizeof(v[0]), 10, 1, 0, 4, 1},
+        &_xmpacc_a_a, 0, (const long long []){1, sizeof(*a), 100, 1, 2, 4, 1}, "v", "a");
+    _xmpacc_gmove_acc("unit.c:13", 0, 0, (void *) &x, (const long long []){0, sizeof(x)},
+        0, (void *) v, (const long long []){1, sizeof(v[0]), 10, 0, 3, 1, 1}, "x", "v");
+    {
+        double _xmpacc_c = 1.5;
+        _xmpacc_async_begin(2);
+        _xmpacc_gmove_acc("unit.c:15", 1, &_xmpacc_a_a, 0, (const long long []){1, sizeof(*a), 100, 1, 0, 10, 1},
+            0, (void *) &_xmpacc_c, (const long long []){0, sizeof(_xmpacc_c)}, "a", "(constant)");
+        _xmpacc_async_end();
+    }
+}
+""")
