@@ -15,9 +15,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .acc import AccRuntime
+from .acc_collectives import AccCollectiveRuntime
 from .acc_comm import AccCommRuntime
-from .acc_gmove import AccGmoveRuntime
 from .acc_data import AccDataRuntime
+from .acc_gmove import AccGmoveRuntime
 from .acc_compute import AccComputeRuntime
 from .dynamic import DynamicRuntime, PointerMap, check_bounds, set_bounds
 from .arrays import DistArray, Template, make_array, read_ints, read_longs
@@ -49,7 +50,7 @@ class ExecSet:
 
 
 @dataclass
-class Runtime(DynamicRuntime, AccGmoveRuntime, AccCommRuntime, AccDataRuntime, AccRuntime, AccComputeRuntime, TaskRuntime,
+class Runtime(DynamicRuntime, AccGmoveRuntime, AccCollectiveRuntime, AccCommRuntime, AccDataRuntime, AccRuntime, AccComputeRuntime, TaskRuntime,
               ReductionRuntime, ShadowRuntime, GmoveRuntime, CheckEntries, IntrinsicRuntime, FastReflectRuntime):
     """State of one process's runtime: MPI, descriptors by address, the executing set."""
 
@@ -70,6 +71,7 @@ class Runtime(DynamicRuntime, AccGmoveRuntime, AccCommRuntime, AccDataRuntime, A
         self._tasks_init()
         self._acc_data_init()
         self._acc_comm_init()
+        self._acc_collective_init()
         self._publish()
 
     # ----------------------------------------------------------------- helpers

@@ -164,6 +164,14 @@ ENTRIES: tuple[Entry, ...] = (
        "host_data use_device: the device address of a present variable"),
     _e("_xmpacc_acc_swap", "void", "const char *where, const void *key, long long size, const char *name",
        "bcast/reduction ... acc: exchange a variable's host and device copies (twice around it)"),
+    _e("_xmpacc_bcast_acc", "void",
+       "void *data, const char *where, long long nbytes, const void *from_nodes, "
+       "const long long *from_ref, const void *on_nodes, const long long *on_ref, const char *name",
+       "bcast ... acc of whole variables and elements: on their device copies (NCCL between GPUs)"),
+    _e("_xmpacc_reduce_acc", "void",
+       "void *data, const char *where, long long count, int type, int op, const void *on_nodes, "
+       "const long long *on_ref, const char *name",
+       "reduction ... acc of whole variables and elements: on their device copies (NCCL for + * max min)"),
     _e("_xmpacc_reflect_init_acc", "void",
        "void *array, const char *where, const long long *widths, int orthogonal",
        "reflect_init ... acc: plan the device copy's shadow exchange once"),

@@ -138,3 +138,32 @@ void f(void)
     }
 }
 """)
+
+
+def test_bcast_and_reduction_acc_call_the_device_forms(tmp_path: Path) -> None:
+    """Whole variables and elements: the device entries (NCCL between GPUs), with the
+    variable's name; a section keeps the swap around the host collective."""
+    assert_lowered(tmp_path, DECLS + SCALAR + """
+void f(void)
+{
+#pragma xmp reduction (max: x) acc
+#pragma xmp bcast (v[2]) acc
+#pragma xmp bcast (v[0:2]) acc
+}
+""", """
+void f(void)
+{
+    _xmpacc_reduce_acc(&x, "unit.c:11", 1, _XMPACC_TYPE(x), 8, 0, 0, "x");
+    {
+        _xmpacc_bcast_acc(&v[2], "unit.c:12", sizeof(v[2]), 0, 0, 0, 0, "v");
+    }
+    {
+        _xmpacc_acc_swap("unit.c:13", v, sizeof(v), "v");
+        {
+            _xmpacc_bcast_section((void *) v, "unit.c:13", (const long long []){1, sizeof(v[0]), 10, 1, 0, 2, 1},
+                0, 0, 0, 0);
+        }
+        _xmpacc_acc_swap("unit.c:13", v, sizeof(v), "v");
+    }
+}
+""")

@@ -27,6 +27,7 @@ CASES: dict[str, tuple[int, ...]] = {
     "xmp_on_device.c": (1, 2, 3, 4),
     "file_scope_declare.c": (1, 3),
     "reflect_orthogonal_acc.c": (4,),     # nodes p[2][2]
+    "collectives_acc.c": (1, 2, 3, 4),
 }
 SPECIAL = {"device_semantics.c"}   # no serial oracle: expected lines below
 
@@ -135,7 +136,7 @@ RUN_ERRORS = [
     # (body, message fragment): each names the directive's line and the variable
     ("#pragma acc data present(a)\n  { }", "prog.c:14: error: 'a' in a present clause is not present on the device"),
     ("#pragma acc update host(v)", "prog.c:14: error: 'v' is not present on the device: 'acc update' needs it"),
-    ("#pragma xmp bcast (x) acc", "prog.c:14: error: 'bcast/reduction ... acc' of 'x', which is not present"),
+    ("#pragma xmp bcast (x) acc", "prog.c:14: error: 'bcast ... acc' of 'x', which is not present"),
     ("#pragma xmp reflect_init (a) acc\n#pragma xmp reflect_do (a) acc",
      "prog.c:15: error: 'reflect_do ... acc' of 'a', which is not present on the device"),
     ("#pragma acc enter data copyin(v)\n#pragma acc exit data delete(v)\n#pragma acc update device(v)",

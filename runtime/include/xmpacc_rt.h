@@ -44,6 +44,8 @@ void _xmpacc_acc_update(const char * where, int direction, const void * key, lon
 void _xmpacc_acc_wait(const char * where, int n, const long long * queues);
 void * _xmpacc_acc_deviceptr(const char * where, const void * key, const char * name);
 void _xmpacc_acc_swap(const char * where, const void * key, long long size, const char * name);
+void _xmpacc_bcast_acc(void * data, const char * where, long long nbytes, const void * from_nodes, const long long * from_ref, const void * on_nodes, const long long * on_ref, const char * name);
+void _xmpacc_reduce_acc(void * data, const char * where, long long count, int type, int op, const void * on_nodes, const long long * on_ref, const char * name);
 void _xmpacc_reflect_init_acc(void * array, const char * where, const long long * widths, int orthogonal);
 void _xmpacc_reflect_orthogonal_acc(void * array, const char * where, const long long * widths);
 void _xmpacc_reflect_do_acc(void * array, const char * where);
