@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -22,7 +23,7 @@ from conftest import REPO, run_mpi, run_xmpacc, same_output, serial_output
 PROGRAMS = Path(__file__).parent / "xacc_compute"
 GOLDEN = Path(__file__).parent / "golden"
 HOST = {"XMPACC_DEVICE": "host"}
-CASES = {"basic.c": (1, 2, 3, 4), "ops.c": (2, 4)}
+CASES = {"basic.c": (1, 2, 3, 4), "ops.c": (2, 4), "atomics.c": (1, 2)}
 
 
 def _gpus() -> int:
@@ -181,7 +182,12 @@ ERRORS = [
     ("#pragma acc parallel loop deviceptr(ptr)\n  for (i = 0; i < N; i++) c[i] = 1;", 13, 27,
      "the 'deviceptr' clause on a compute construct is not supported yet"),
     ("#pragma acc parallel loop\n  for (i = 0; i < N; i++) {\n#pragma acc atomic capture\n  c[i] += 1; }", 15, 13,
-     "'acc atomic capture' is not supported yet"),
+     "this form of 'acc atomic capture' is not supported yet (v = u, with u one of x++"),
+    ("#pragma acc parallel loop\n  for (i = 0; i < N; i++) {\n#pragma acc atomic capture\n"
+     "  { c[i] += 1; c[i] += 2; } }", 15, 13,
+     "this form of 'acc atomic capture' is not supported yet ({v = x; x op= e;}"),
+    ("#pragma acc parallel loop\n  for (i = 0; i < N; i++) {\n#pragma acc atomic\n  c[i] = c[i] * c[i]; }", 15, 13,
+     "this form of 'acc atomic update' is not supported yet (x++, x--"),
 ]
 
 
@@ -226,3 +232,16 @@ def test_routine_diagnostics(tmp_path: Path, source: str, line: int, col: int, f
     assert r.returncode == 1, r.stderr
     assert r.stderr.startswith(f"{src}:{line}:{col}: error:"), r.stderr
     assert fragment in r.stderr and "Traceback" not in r.stderr, r.stderr
+
+
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not installed")
+def test_atomic_forms_compile_with_nvcc(built: dict[str, tuple[Path, str]], tmp_path: Path) -> None:
+    """The compare-and-swap forms of acc atomic update/capture (acc_atomic.py) in CUDA."""
+    exe, _ = built["atomics.c"]
+    cu = exe.with_suffix(".cu").read_text()
+    assert "s = _XMPACC_RMW_ADD(counter[0], 1, 0);" in cu and "sw = _XMPACC_RMW_SWAP(last[0], i);" in cu
+    assert "fl = _XMPACC_RMW_RSUB(xr[0], 3, 1);" in cu and "_XMPACC_ATOMIC_ADD(fsub[0], -0.5f);" in cu
+    r = subprocess.run(["nvcc", "-arch=sm_90", "-c", str(exe.with_suffix(".cu")), "-I",
+                        str(REPO / "runtime" / "include"), "-o", str(tmp_path / "k.o")],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
