@@ -9,6 +9,15 @@ start and out (copy, copyout) at the end, and frees it.  ``present`` of an absen
 is an error naming the line and the variable.  Keys and sizes are those of
 ``_xmpacc_replicate_begin`` (runtime/acc.py): an aligned array's copy is its local block
 with shadows.
+
+``async(n)`` on a construct (§3): ``_xmpacc_acc_queue_begin`` makes queue n's CUDA stream
+(acc_data.py) the current one, so the construct's kernels are launched there and the host
+goes on; ``_xmpacc_acc_queue_end`` restores the stream before.  A queue's kernels run in
+order, ``acc wait`` synchronises it.  Copies the implicit data region made are moved out
+at its end after every queue has finished (the end of a data region blocks the host).
+A reduction of the construct is combined on the host when its kernel ends (the host then
+waits for that kernel).  On the host backend every kernel runs to completion when it is
+launched, in program order, which is what ordered queues promise.
 """
 
 from __future__ import annotations
@@ -28,6 +37,11 @@ class AccComputeRuntime:
     backend: Any
     generation: int
 
+    def _acc_compute_init(self) -> None:
+        self.compute_regions: dict[int, list[tuple[int, int]]] = {}   # region -> (key, mode) it made
+        self.next_compute_region = 1
+        self.queue_stack: list[Any] = []    # the streams before each async construct
+
     def _xmpacc_acc_compute_begin(self, where: bytes, n: int, keys: int, sizes: int, names: int,
                                   modes: int) -> int:
         w = where_text(where)
@@ -46,18 +60,28 @@ class AccComputeRuntime:
             made.append((key, mode))
         if made:
             self.generation += 1
-        regions = self.__dict__.setdefault("_compute_regions", {})
-        region = len(regions) + 1
-        while region in regions:
-            region += 1
-        regions[region] = made
+        region = self.next_compute_region
+        self.next_compute_region += 1
+        self.compute_regions[region] = made
         return region
 
+    def _xmpacc_acc_queue_begin(self, where: bytes, queue: int) -> None:
+        stream = self._stream(queue)   # type: ignore[attr-defined]
+        previous = self.backend.cupy.cuda.get_current_stream() if stream is not None else None
+        self.queue_stack.append(previous)
+        if stream is not None:
+            stream.use()
+
+    def _xmpacc_acc_queue_end(self) -> None:
+        previous = self.queue_stack.pop() if self.queue_stack else None
+        if previous is not None:
+            previous.use()
+
     def _xmpacc_acc_compute_end(self, region: int) -> None:
-        made = self.__dict__.get("_compute_regions", {}).pop(region, [])
+        made = self.compute_regions.pop(region, [])
         if not made:
             return
-        self.backend.wait()
+        self._xmpacc_acc_wait(b"", -1, 0)   # type: ignore[attr-defined]   # every queue, then move out
         for key, mode in made:
             copy = self.copies.pop(key, None)
             if copy is None:

@@ -72,6 +72,7 @@ class Runtime(DynamicRuntime, AccGmoveRuntime, AccCollectiveRuntime, AccCommRunt
         self._acc_data_init()
         self._acc_comm_init()
         self._acc_collective_init()
+        self._acc_compute_init()
         self._publish()
 
     # ----------------------------------------------------------------- helpers

@@ -187,6 +187,10 @@ ENTRIES: tuple[Entry, ...] = (
        "const char *where, int n, const void *keys, const long long *sizes, const void *names, "
        "const int *modes",
        "the implicit data region of an OpenACC compute construct (modes: DATA_*, present_or semantics)"),
+    _e("_xmpacc_acc_queue_begin", "void", "const char *where, long long queue",
+       "async(n) on a compute construct: its kernels go on queue n (ACC_SYNC: the default queue)"),
+    _e("_xmpacc_acc_queue_end", "void", "",
+       "after the kernels of a compute construct: back to the queue before"),
     _e("_xmpacc_acc_compute_end", "void", "int region",
        "end of a compute construct's data region: copy out and free what its begin made"),
     _e("_xmpacc_device_wait", "void", "",

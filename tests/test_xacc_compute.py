@@ -23,7 +23,7 @@ from conftest import REPO, run_mpi, run_xmpacc, same_output, serial_output
 PROGRAMS = Path(__file__).parent / "xacc_compute"
 GOLDEN = Path(__file__).parent / "golden"
 HOST = {"XMPACC_DEVICE": "host"}
-CASES = {"basic.c": (1, 2, 3, 4), "ops.c": (2, 4), "atomics.c": (1, 2)}
+CASES = {"basic.c": (1, 2, 3, 4), "ops.c": (2, 4), "atomics.c": (1, 2), "async_compute.c": (1, 2, 3)}
 
 
 def _gpus() -> int:
@@ -245,3 +245,15 @@ def test_atomic_forms_compile_with_nvcc(built: dict[str, tuple[Path, str]], tmp_
                         str(REPO / "runtime" / "include"), "-o", str(tmp_path / "k.o")],
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
+
+
+def test_async_compute_constructs_launch_on_their_queue(built: dict[str, tuple[Path, str]]) -> None:
+    """async(n): the kernels between queue_begin/queue_end (runtime/acc_compute.py puts
+    them on queue n's stream); wait(n): a wait before the construct's data region."""
+    exe, _ = built["async_compute.c"]
+    host = [ln.strip() for ln in exe.with_suffix(".host.c").read_text().splitlines() if not ln.startswith("#line")]
+    at = host.index('_xmpacc_acc_wait("async_compute.c:32", 1, (const long long []){(long long) 1});')
+    assert host[at + 1].startswith("int _xmpacc_acc_") and "_xmpacc_acc_compute_begin(" in host[at + 1]
+    assert host[at + 2] == '_xmpacc_acc_queue_begin("async_compute.c:32", (long long) 2);'
+    assert '_xmpacc_acc_queue_begin("async_compute.c:43", -2);' in host   # async without a queue
+    assert host.count("_xmpacc_acc_queue_end();") == 6

@@ -51,6 +51,8 @@ void _xmpacc_reflect_orthogonal_acc(void * array, const char * where, const long
 void _xmpacc_reflect_do_acc(void * array, const char * where);
 void _xmpacc_launch(const char * where, const char * kernel, long long total, long long nthreads, int nparams, const void * args, const long long * kinds);
 int _xmpacc_acc_compute_begin(const char * where, int n, const void * keys, const long long * sizes, const void * names, const int * modes);
+void _xmpacc_acc_queue_begin(const char * where, long long queue);
+void _xmpacc_acc_queue_end(void);
 void _xmpacc_acc_compute_end(int region);
 void _xmpacc_device_wait(void);
 void _xmpacc_section_error(const char * where, int what, const char * name, const long long * a, const long long * b);

@@ -13,6 +13,8 @@ Before:                                        After (host C; the kernel goes to
   or without an XMP ``loop`` in either order above it;
 * ``parallel`` / ``kernels`` followed by ``{ ... }`` holding ``acc loop`` nests: one
   kernel per nest, in order, inside one data region;
+* ``async(n)``: the kernels between ``_xmpacc_acc_queue_begin`` and ``_queue_end`` go on
+  queue n; ``wait(...)``: ``_xmpacc_acc_wait`` before the construct;
 * data: the construct's clauses, then every array its kernels use that no clause names
   (OpenACC 2.5 implicit ``copy``; ``default(present)``: ``present``), all with present_or
   semantics at run time (runtime/acc_compute.py); scalars are firstprivate unless a clause
@@ -34,6 +36,7 @@ from xmpacc.diagnostics import AlreadyReported, SourceLoc, XmpError, XmpErrors
 from xmpacc.directives import ast as xd
 from xmpacc.directives.openacc_ast import AccCompute, AccLoop, DataClause, directive_name
 from xmpacc.passes import acc_loopnest, acc_nest, kernel_gen
+from xmpacc.passes.acc_data import _queue, _wait_call
 from xmpacc.passes.attach import acc_directive, acc_pragma_id, pragma_id
 from xmpacc.passes.canonical import loc_of
 from xmpacc.passes.kernel_vars import Replicated, _referenced
@@ -152,7 +155,10 @@ class _ComputeLowering(ScopedWalker):
         replicated = [x.rep for x in data] + [r for r in self.present if all(r.decl is not x.rep.decl for x in data)]
         self.constructs += 1
         region = f"_xmpacc_acc_{self.constructs}"
-        items = cbuild.stmts(f"int {region} = {_begin_call(d.loc, data)};", coord)
+        where = cbuild.where_literal(d.loc)
+        items = cbuild.stmts(_wait_call(d.wait, where) + f"int {region} = {_begin_call(d.loc, data)};", coord)
+        if d.async_ is not None:   # the kernels go on the queue's stream
+            items += cbuild.stmts(f"_xmpacc_acc_queue_begin({where}, {_queue(d.async_)});", coord)
         problems: list[XmpError] = []
         for part in parts:
             try:
@@ -161,6 +167,8 @@ class _ComputeLowering(ScopedWalker):
                 problems += err.errors
         if problems:
             raise XmpErrors(problems)
+        if d.async_ is not None:
+            items += cbuild.stmts("_xmpacc_acc_queue_end();", coord)
         items += cbuild.stmts(f"_xmpacc_acc_compute_end({region});", coord)
         return c_ast.Compound(items, coord)
 
