@@ -99,7 +99,11 @@ class AccCollectiveRuntime:
         """The NCCL communicator over ``comm``'s ranks, or None where MPI moves the values."""
         from .transport import NcclTransport
 
-        if self.backend.name == "host" or not isinstance(self._transport(), NcclTransport):  # type: ignore[attr-defined]
+        if self.backend.name == "host":
+            return None
+        if getattr(self, "transport", None) is None and comm.Get_size() != self.world.Get_size():
+            return None   # choosing the transport is collective over every node: not from a subset
+        if not isinstance(self._transport(), NcclTransport):  # type: ignore[attr-defined]
             return None
         key = comm.py2f()
         found = self.acc_nccl_comms.get(key)

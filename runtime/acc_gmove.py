@@ -170,7 +170,11 @@ class AccGmoveRuntime:
         from .transport import NcclTransport
 
         xp, esize = self.backend.xp, int(dst_rows.shape[1])
-        transport = self._transport() if self.backend.name != "host" else None   # type: ignore[attr-defined]
+        transport = None
+        # choosing the transport is collective over every node: not from a subset (a task)
+        if self.backend.name != "host" and (getattr(self, "transport", None) is not None
+                                            or comm.Get_size() == self.world.Get_size()):
+            transport = self._transport()   # type: ignore[attr-defined]
         if isinstance(transport, NcclTransport):
             nccl, stream = transport.nccl, xp.cuda.get_current_stream()
             incoming, targets = [], []
