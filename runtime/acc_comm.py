@@ -27,7 +27,7 @@ class AccCommRuntime:
     stats: dict[str, int]
 
     def _acc_comm_init(self) -> None:
-        self.acc_reflects: dict[int, list[Width] | None] = {}   # descriptor -> widths of reflect_init acc
+        self.acc_reflects: dict[int, tuple[list[Width] | None, bool]] = {}   # descriptor -> widths, orthogonal
 
     def _device_copy_of(self, key: int, name: str, where: str, what: str) -> Any:
         copy = getattr(self, "copies", {}).get(key or 0)   # no copies: no device directive ran
@@ -49,19 +49,30 @@ class AccCommRuntime:
         self.backend.copy_out(copy.buffer, copy.host_addr, copy.nbytes)
         self.backend.copy_in(copy.buffer, int(saved.ctypes.data), copy.nbytes)
 
-    def _xmpacc_reflect_init_acc(self, ptr: int, where: bytes, widths: int | None) -> None:
+    def _xmpacc_reflect_init_acc(self, ptr: int, where: bytes, widths: int | None, orthogonal: int) -> None:
         arr, ws, w = self._reflect_args(ptr, where, widths)  # type: ignore[attr-defined]
-        key = (None if ws is None else tuple(ws), False)
+        key = (None if ws is None else tuple(ws), bool(orthogonal))
         if key not in arr.reflect_plans:
-            arr.reflect_plans[key] = plan_reflect(arr, ws, self.cache, w, False)
+            arr.reflect_plans[key] = plan_reflect(arr, ws, self.cache, w, bool(orthogonal))
         self._transport()  # type: ignore[attr-defined]   # collective, made once
-        self.acc_reflects[ptr] = ws
+        self.acc_reflects[ptr] = (ws, bool(orthogonal))
 
     def _xmpacc_reflect_do_acc(self, ptr: int, where: bytes) -> None:
         arr, _, w = self._reflect_args(ptr, where, None)  # type: ignore[attr-defined]
         if ptr not in self.acc_reflects:
             raise RuntimeFailure(w, f"reflect_do ... acc of '{arr.name}' before its reflect_init ... acc",
                                  collective=True)
-        copy = self._device_copy_of(ptr, arr.name, w, "reflect_do")
+        ws, orthogonal = self.acc_reflects[ptr]
+        self._reflect_device(arr, ptr, ws, w, "reflect_do", orthogonal)
+
+    def _xmpacc_reflect_orthogonal_acc(self, ptr: int, where: bytes, widths: int | None) -> None:
+        arr, ws, w = self._reflect_args(ptr, where, widths)  # type: ignore[attr-defined]
+        self._reflect_device(arr, ptr, ws, w, "reflect", True)
+
+    def _reflect_device(self, arr: Any, ptr: int, ws: list[Width] | None, w: str, what: str,
+                        orthogonal: bool) -> None:
+        """The host reflect's slabs (orthogonal: without corners) on the device copy."""
+        copy = self._device_copy_of(ptr, arr.name, w, what)
         view = self.device_view(copy, arr.shape, arr.elem_size)  # type: ignore[attr-defined]
-        reflect(arr, self.acc_reflects[ptr], self.cache, w, self.stats, view, self._transport())  # type: ignore[attr-defined]
+        reflect(arr, ws, self.cache, w, self.stats, view, self._transport(),  # type: ignore[attr-defined]
+                orthogonal=orthogonal)

@@ -5,10 +5,20 @@ around themselves: their data clauses and, for every array the kernels use that 
 names, OpenACC 2.5's implicit ``copy``.  Every mode has present_or semantics: a variable
 that already has a device copy (``acc replicate``, an enclosing data region) is used as it
 is and not copied; otherwise the region makes the copy, moves it in (copy, copyin) at the
-start and out (copy, copyout) at the end, and frees it.  ``present`` of an absent variable
+start and out (copy, copyout) at the end, and frees it.  Both are the present table's
+reference counts of acc_data.py (``_attach`` / ``_release``), as for an ``acc data`` region.  ``present`` of an absent variable
 is an error naming the line and the variable.  Keys and sizes are those of
 ``_xmpacc_replicate_begin`` (runtime/acc.py): an aligned array's copy is its local block
 with shadows.
+
+``async(n)`` on a construct (§3): ``_xmpacc_acc_queue_begin`` makes queue n's CUDA stream
+(acc_data.py) the current one, so the construct's kernels are launched there and the host
+goes on; ``_xmpacc_acc_queue_end`` restores the stream before.  A queue's kernels run in
+order, ``acc wait`` synchronises it.  Copies the implicit data region made are moved out
+at its end after every queue has finished (the end of a data region blocks the host).
+A reduction of the construct is combined on the host when its kernel ends (the host then
+waits for that kernel).  On the host backend every kernel runs to completion when it is
+launched, in program order, which is what ordered queues promise.
 """
 
 from __future__ import annotations
@@ -17,52 +27,77 @@ import ctypes
 from typing import Any
 
 from .acc import read_clause
-from .contract import DATA_COPY, DATA_COPYIN, DATA_COPYOUT, DATA_PRESENT
+from .acc_data import _Item
+from .contract import (
+    ACC_COPY,
+    ACC_COPYIN,
+    ACC_COPYOUT,
+    ACC_CREATE,
+    ACC_PRESENT,
+    DATA_COPY,
+    DATA_COPYIN,
+    DATA_COPYOUT,
+    DATA_CREATE,
+    DATA_PRESENT,
+)
 from .errors import RuntimeFailure, where_text
+
+# a compute construct's data modes (present_or semantics) as data clause kinds of acc_data.py
+_KINDS = {DATA_PRESENT: ACC_PRESENT, DATA_COPY: ACC_COPY, DATA_COPYIN: ACC_COPYIN,
+          DATA_COPYOUT: ACC_COPYOUT, DATA_CREATE: ACC_CREATE}
 
 
 class AccComputeRuntime:
-    """Mixed into ``api.Runtime``; uses the device copies of ``AccRuntime``."""
+    """Mixed into ``api.Runtime``; its regions hold references in the present table of
+    acc_data.py (``_attach`` / ``_release``), like an ``acc data`` region."""
 
     copies: dict[int, Any]
     backend: Any
     generation: int
 
+    def _acc_compute_init(self) -> None:
+        self.compute_regions: dict[int, list[_Item]] = {}   # region -> its variables
+        self.next_compute_region = 1
+        self.queue_stack: list[Any] = []    # the streams before each async construct
+
     def _xmpacc_acc_compute_begin(self, where: bytes, n: int, keys: int, sizes: int, names: int,
                                   modes: int) -> int:
         w = where_text(where)
-        backend = self._need_backend(w)  # type: ignore[attr-defined]
+        self._need_backend(w)  # type: ignore[attr-defined]
         mode_list = list((ctypes.c_int * n).from_address(modes)) if n else []
-        made: list[tuple[int, int]] = []
+        items = []
         for (key, size, name), mode in zip(read_clause(n, keys, sizes, names), mode_list):
-            if key in self.copies:
-                continue   # present: used as it is
-            if mode == DATA_PRESENT:
+            item = _Item(key, size, name, _KINDS[mode], None)
+            if mode == DATA_PRESENT and key not in self.copies:
                 raise RuntimeFailure(w, f"'{name}' is not present on the device (present clause)")
-            copy = self._device_copy(key, size, name, w, backend)  # type: ignore[attr-defined]
-            self.copies[key] = copy
-            if mode in (DATA_COPY, DATA_COPYIN) and copy.nbytes:
-                backend.copy_in(copy.buffer, copy.host_addr, copy.nbytes)
-            made.append((key, mode))
-        if made:
-            self.generation += 1
-        regions = self.__dict__.setdefault("_compute_regions", {})
-        region = len(regions) + 1
-        while region in regions:
-            region += 1
-        regions[region] = made
+            self._attach(item, w, dynamic=False)   # type: ignore[attr-defined]   # present: one more reference
+            items.append(item)
+        region = self.next_compute_region
+        self.next_compute_region += 1
+        self.compute_regions[region] = items
         return region
 
+    def _xmpacc_acc_queue_begin(self, where: bytes, queue: int) -> None:
+        stream = self._stream(queue)   # type: ignore[attr-defined]
+        previous = self.backend.cupy.cuda.get_current_stream() if stream is not None else None
+        self.queue_stack.append(previous)
+        if stream is not None:
+            stream.use()
+
+    def _xmpacc_acc_queue_end(self) -> None:
+        previous = self.queue_stack.pop() if self.queue_stack else None
+        if previous is not None:
+            previous.use()
+
     def _xmpacc_acc_compute_end(self, region: int) -> None:
-        made = self.__dict__.get("_compute_regions", {}).pop(region, [])
-        if not made:
-            return
-        self.backend.wait()
-        for key, mode in made:
-            copy = self.copies.pop(key, None)
+        items = self.compute_regions.pop(region, [])
+        last = [item for item in items if (c := self.copies.get(item.key)) is not None and c.refs <= 1
+                and c.dynamic <= 0]
+        if last:   # copies go away: every queue first, then move out
+            self._xmpacc_acc_wait(b"", -1, 0)   # type: ignore[attr-defined]
+        for item in reversed(items):
+            copy = self.copies.get(item.key)
             if copy is None:
                 continue
-            if mode in (DATA_COPY, DATA_COPYOUT) and copy.nbytes:
-                self.backend.copy_out(copy.buffer, copy.host_addr, copy.nbytes)
-            self.backend.unpin(copy.host_addr, copy.nbytes)
-        self.generation += 1
+            copy.refs -= 1
+            self._release(copy, item, "end of the compute construct")   # type: ignore[attr-defined]

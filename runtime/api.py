@@ -15,8 +15,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .acc import AccRuntime
+from .acc_collectives import AccCollectiveRuntime
 from .acc_comm import AccCommRuntime
 from .acc_data import AccDataRuntime
+from .acc_gmove import AccGmoveRuntime
 from .acc_compute import AccComputeRuntime
 from .dynamic import DynamicRuntime, PointerMap, check_bounds, set_bounds
 from .arrays import DistArray, Template, make_array, read_ints, read_longs
@@ -49,9 +51,9 @@ class ExecSet:
 
 
 @dataclass
-class Runtime(DynamicRuntime, AccCommRuntime, AccDataRuntime, AccRuntime, AccComputeRuntime, TaskRuntime,
-              ReductionRuntime, ShadowRuntime, GmoveRuntime, CheckEntries, IntrinsicRuntime, FastReflectRuntime,
-              CoarrayRuntime):
+class Runtime(DynamicRuntime, AccGmoveRuntime, AccCollectiveRuntime, AccCommRuntime, AccDataRuntime, AccRuntime,
+              AccComputeRuntime, TaskRuntime, ReductionRuntime, ShadowRuntime, GmoveRuntime, CheckEntries,
+              IntrinsicRuntime, FastReflectRuntime, CoarrayRuntime):
     """State of one process's runtime: MPI, descriptors by address, the executing set."""
 
     world: Any
@@ -72,6 +74,8 @@ class Runtime(DynamicRuntime, AccCommRuntime, AccDataRuntime, AccRuntime, AccCom
         self._tasks_init()
         self._acc_data_init()
         self._acc_comm_init()
+        self._acc_collective_init()
+        self._acc_compute_init()
         self._publish()
 
     # ----------------------------------------------------------------- helpers

@@ -164,8 +164,19 @@ ENTRIES: tuple[Entry, ...] = (
        "host_data use_device: the device address of a present variable"),
     _e("_xmpacc_acc_swap", "void", "const char *where, const void *key, long long size, const char *name",
        "bcast/reduction ... acc: exchange a variable's host and device copies (twice around it)"),
-    _e("_xmpacc_reflect_init_acc", "void", "void *array, const char *where, const long long *widths",
+    _e("_xmpacc_bcast_acc", "void",
+       "void *data, const char *where, long long nbytes, const void *from_nodes, "
+       "const long long *from_ref, const void *on_nodes, const long long *on_ref, const char *name",
+       "bcast ... acc of whole variables and elements: on their device copies (NCCL between GPUs)"),
+    _e("_xmpacc_reduce_acc", "void",
+       "void *data, const char *where, long long count, int type, int op, const void *on_nodes, "
+       "const long long *on_ref, const char *name",
+       "reduction ... acc of whole variables and elements: on their device copies (NCCL for + * max min)"),
+    _e("_xmpacc_reflect_init_acc", "void",
+       "void *array, const char *where, const long long *widths, int orthogonal",
        "reflect_init ... acc: plan the device copy's shadow exchange once"),
+    _e("_xmpacc_reflect_orthogonal_acc", "void", "void *array, const char *where, const long long *widths",
+       "reflect ... orthogonal acc: the device copy's shadow slots, no corner exchange"),
     _e("_xmpacc_reflect_do_acc", "void", "void *array, const char *where",
        "reflect_do ... acc: replay the plan of reflect_init ... acc on the device copy"),
     _e("_xmpacc_launch", "void",
@@ -176,6 +187,10 @@ ENTRIES: tuple[Entry, ...] = (
        "const char *where, int n, const void *keys, const long long *sizes, const void *names, "
        "const int *modes",
        "the implicit data region of an OpenACC compute construct (modes: DATA_*, present_or semantics)"),
+    _e("_xmpacc_acc_queue_begin", "void", "const char *where, long long queue",
+       "async(n) on a compute construct: its kernels go on queue n (ACC_SYNC: the default queue)"),
+    _e("_xmpacc_acc_queue_end", "void", "",
+       "after the kernels of a compute construct: back to the queue before"),
     _e("_xmpacc_acc_compute_end", "void", "int region",
        "end of a compute construct's data region: copy out and free what its begin made"),
     _e("_xmpacc_device_wait", "void", "",
@@ -192,6 +207,12 @@ ENTRIES: tuple[Entry, ...] = (
        "const void *rhs_array, void *rhs_base, const long long *rhs_sec",
        "gmove: lhs = rhs; an array is its descriptor, or NULL and a local base address; "
        "mode GMOVE_*"),
+    _e("_xmpacc_gmove_acc", "void",
+       "const char *where, int flags, const void *lhs_array, void *lhs_base, const long long *lhs_sec, "
+       "const void *rhs_array, void *rhs_base, const long long *rhs_sec, const char *lhs_name, "
+       "const char *rhs_name",
+       "gmove acc (XcalableACC): lhs = rhs between the device copies of both sides; "
+       "flags GMOVE_ACC_HOST_SOURCE: rhs is a host value (a constant)"),
     _e("_xmpacc_gmove_rma_init", "void", "",
        "the program has gmove in/out: distributed arrays get MPI windows (collective)"),
     _e("_xmpacc_exit_hook", "void", "int status",
@@ -334,6 +355,7 @@ SEC_INDEX, SEC_TRIPLET = 0, 1
 SECERR_SHAPE, SECERR_LENGTH, SECERR_STEP, SECERR_NOT_LOCAL = 0, 1, 2, 3
 # ``_xmpacc_gmove``'s mode: without in/out, in, out.
 GMOVE_COLLECTIVE, GMOVE_IN, GMOVE_OUT = 0, 1, 2
+GMOVE_ACC_HOST_SOURCE = 1   # flags of _xmpacc_gmove_acc
 
 # Kernel parameter kinds in ``_xmpacc_launch``: three numbers per parameter (kind, a, b).
 LAUNCH_VALUE = 0       # a host value; a = its size in bytes

@@ -174,10 +174,6 @@ CASES = [
     ("acc-loop-location", in_main("#pragma xmp loop on t[i] reduction(firstmax: @s /x/) acc\n"
                                   "    for (i = 0; i < 100; i++) x++;"),
      "location variables in the reduction of a 'loop ... acc' are not supported yet"),
-    ("acc-reflect-orthogonal", in_main("#pragma xmp acc replicate (a)\n    {\n"
-                                       "#pragma xmp @reflect (a) acc orthogonal\n    }",
-                                       HEAD + "#pragma xmp shadow a[1]\n"),
-     "'orthogonal' in a 'reflect ... acc' is not supported yet"),
     # ---- global-view §5-7
     ("tasks-not-compound", in_main("#pragma xmp @tasks\n    x = 1;"), "must be followed by a compound statement"),
     ("tasks-other-statement", in_main("#pragma xmp tasks\n    {\n    @x = 1;\n    }"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from test_passes import DECLS, assert_lowered, errors_of, run_passes
+from test_passes import DECLS, assert_lowered, errors_of, function, run_passes, to_c
 
 SCALAR = "double x;\ndouble v[10];\n"
 
@@ -86,3 +86,84 @@ void f(void)
 }
 """)
     assert [(e.loc.line, e.loc.col, e.message) for e in errors] == [(9, 28, "'nothere' is not declared")]
+
+
+def test_orthogonal_reflects_on_device_copies(tmp_path: Path) -> None:
+    """reflect ... orthogonal acc and reflect_init ... orthogonal acc: the host reflect's
+    slab list without corners, on the device copy."""
+    unit, _ctx = run_passes(tmp_path, DECLS + "#pragma xmp shadow a[1]\n" + """
+void f(void)
+{
+#pragma acc data copy(a)
+  {
+#pragma xmp reflect (a) orthogonal acc
+#pragma xmp reflect_init (a) width(1) orthogonal acc
+#pragma xmp reflect_do (a) acc
+  }
+}
+""")
+    lines = [ln.strip() for ln in to_c(function(unit, "f")).splitlines()]
+    assert lines[5:8] == [
+        '_xmpacc_reflect_orthogonal_acc(&_xmpacc_a_a, "unit.c:12", 0);',
+        '_xmpacc_reflect_init_acc(&_xmpacc_a_a, "unit.c:13", (const long long []){1, 1, 0}, 1);',
+        '_xmpacc_reflect_do_acc(&_xmpacc_a_a, "unit.c:14");'], lines
+
+
+def test_gmove_acc_passes_both_sides_and_their_names(tmp_path: Path) -> None:
+    """gmove acc: one runtime call on the device copies, local = local too; a constant
+    source is a host value (flags GMOVE_ACC_HOST_SOURCE)."""
+    assert_lowered(tmp_path, DECLS + SCALAR + """
+void f(void)
+{
+#pragma xmp gmove acc
+    v[0:4] = a[2:4];
+#pragma xmp gmove acc
+    x = v[3];
+#pragma xmp gmove acc async(2)
+    a[0:10] = 1.5;
+}
+""", """
+void f(void)
+{
+    _xmpacc_gmove_acc("unit.c:11", 0, 0, (void *) v, (const long long []){1, sizeof(v[0]), 10, 1, 0, 4, 1},
+        &_xmpacc_a_a, 0, (const long long []){1, sizeof(*a), 100, 1, 2, 4, 1}, "v", "a");
+    _xmpacc_gmove_acc("unit.c:13", 0, 0, (void *) &x, (const long long []){0, sizeof(x)},
+        0, (void *) v, (const long long []){1, sizeof(v[0]), 10, 0, 3, 1, 1}, "x", "v");
+    {
+        double _xmpacc_c = 1.5;
+        _xmpacc_async_begin(2);
+        _xmpacc_gmove_acc("unit.c:15", 1, &_xmpacc_a_a, 0, (const long long []){1, sizeof(*a), 100, 1, 0, 10, 1},
+            0, (void *) &_xmpacc_c, (const long long []){0, sizeof(_xmpacc_c)}, "a", "(constant)");
+        _xmpacc_async_end();
+    }
+}
+""")
+
+
+def test_bcast_and_reduction_acc_call_the_device_forms(tmp_path: Path) -> None:
+    """Whole variables and elements: the device entries (NCCL between GPUs), with the
+    variable's name; a section keeps the swap around the host collective."""
+    assert_lowered(tmp_path, DECLS + SCALAR + """
+void f(void)
+{
+#pragma xmp reduction (max: x) acc
+#pragma xmp bcast (v[2]) acc
+#pragma xmp bcast (v[0:2]) acc
+}
+""", """
+void f(void)
+{
+    _xmpacc_reduce_acc(&x, "unit.c:11", 1, _XMPACC_TYPE(x), 8, 0, 0, "x");
+    {
+        _xmpacc_bcast_acc(&v[2], "unit.c:12", sizeof(v[2]), 0, 0, 0, 0, "v");
+    }
+    {
+        _xmpacc_acc_swap("unit.c:13", v, sizeof(v), "v");
+        {
+            _xmpacc_bcast_section((void *) v, "unit.c:13", (const long long []){1, sizeof(v[0]), 10, 1, 0, 2, 1},
+                0, 0, 0, 0);
+        }
+        _xmpacc_acc_swap("unit.c:13", v, sizeof(v), "v");
+    }
+}
+""")

@@ -26,6 +26,8 @@ CASES: dict[str, tuple[int, ...]] = {
     "enter_exit_sections.c": (1, 2, 3, 4),
     "xmp_on_device.c": (1, 2, 3, 4),
     "file_scope_declare.c": (1, 3),
+    "reflect_orthogonal_acc.c": (4,),     # nodes p[2][2]
+    "collectives_acc.c": (1, 2, 3, 4),
 }
 SPECIAL = {"device_semantics.c"}   # no serial oracle: expected lines below
 
@@ -134,7 +136,7 @@ RUN_ERRORS = [
     # (body, message fragment): each names the directive's line and the variable
     ("#pragma acc data present(a)\n  { }", "prog.c:14: error: 'a' in a present clause is not present on the device"),
     ("#pragma acc update host(v)", "prog.c:14: error: 'v' is not present on the device: 'acc update' needs it"),
-    ("#pragma xmp bcast (x) acc", "prog.c:14: error: 'bcast/reduction ... acc' of 'x', which is not present"),
+    ("#pragma xmp bcast (x) acc", "prog.c:14: error: 'bcast ... acc' of 'x', which is not present"),
     ("#pragma xmp reflect_init (a) acc\n#pragma xmp reflect_do (a) acc",
      "prog.c:15: error: 'reflect_do ... acc' of 'a', which is not present on the device"),
     ("#pragma acc enter data copyin(v)\n#pragma acc exit data delete(v)\n#pragma acc update device(v)",
@@ -162,9 +164,7 @@ COMPILE_ERRORS = [
     ("#pragma acc data copyin(nothere)\n  { }", 14, 25, "'nothere' is not declared"),
     ("#pragma acc update host(x[0:2])", 14, 25, "'x' has 0 dimension(s) but 1 subscript(s) are given"),
     ("#pragma acc host_data use_device(x)\n  { }", 14, 34, "'x' is not an array or a pointer"),
-    ("#pragma xmp gmove acc\n  v[0:4] = a[0:4];", 14, 19, "'acc' clause of 'gmove' (XcalableACC) is not supported yet"),
-    ("#pragma xmp reflect_init (a) orthogonal acc", 14, 13,
-     "'orthogonal' in a 'reflect_init ... acc' is not supported yet"),
+    ("#pragma xmp gmove in acc\n  v[0:4] = a[0:4];", 14, 22, "'gmove in ... acc' (one-sided, on device data) is not supported yet"),
     ("#pragma acc update device(v[0:20])", 14, 29, "out of bounds"),
 ]
 

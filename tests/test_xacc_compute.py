@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -22,7 +23,8 @@ from conftest import REPO, run_mpi, run_xmpacc, same_output, serial_output
 PROGRAMS = Path(__file__).parent / "xacc_compute"
 GOLDEN = Path(__file__).parent / "golden"
 HOST = {"XMPACC_DEVICE": "host"}
-CASES = {"basic.c": (1, 2, 3, 4), "ops.c": (2, 4)}
+CASES = {"basic.c": (1, 2, 3, 4), "ops.c": (2, 4), "atomics.c": (1, 2), "async_compute.c": (1, 2, 3),
+         "region_statements.c": (1, 2, 3)}
 
 
 def _gpus() -> int:
@@ -164,8 +166,15 @@ ERRORS = [
     ("#pragma acc parallel loop\n  for (i = 0; i < N; i++) {\n#pragma xmp barrier\n  c[i] = 1; }", 15, 9,
      "XMP directives are not allowed inside an acc loop"),
     ("#pragma acc parallel loop\n  for (i = 0; i < N; i++) c[i] = helper(1.0);", 14, 34, "call of 'helper'"),
-    ("#pragma acc parallel\n  {\n  s = 1;\n  }", 15, 3,
-     "statements other than 'acc loop' nests in 'acc parallel' are not supported yet"),
+    ("#pragma acc parallel\n  {\n  double t[4];\n  }", 15, 10,
+     "arrays and pointers declared in 'acc parallel' (gang-private) are not supported yet"),
+    ("#pragma acc parallel copy(c)\n  {\n  s = c[0];\n  }", 15, 3,
+     "assigning the firstprivate scalar 's' in a statement of 'acc parallel' that uses device data is not "
+     "supported yet"),
+    ("#pragma acc parallel copy(c)\n  {\n  double z = c[1];\n  }", 15, 10,
+     "a declaration whose initializer reads device data in 'acc parallel' is not supported yet"),
+    ("#pragma acc parallel\n  {\n#pragma acc atomic\n  s += 1;\n  }", 15, 13,
+     "this directive directly inside 'acc parallel' is not supported yet"),
     ("#pragma acc kernels\n  {\n  for (i = 0; i < N; i++) c[i] = 1;\n  }", 15, 3,
      "without '#pragma acc loop' above it is not supported yet"),
     ("#pragma acc parallel\n  s = 1;", 13, 13, "'acc parallel' must be followed by a compound statement"),
@@ -181,7 +190,12 @@ ERRORS = [
     ("#pragma acc parallel loop deviceptr(ptr)\n  for (i = 0; i < N; i++) c[i] = 1;", 13, 27,
      "the 'deviceptr' clause on a compute construct is not supported yet"),
     ("#pragma acc parallel loop\n  for (i = 0; i < N; i++) {\n#pragma acc atomic capture\n  c[i] += 1; }", 15, 13,
-     "'acc atomic capture' is not supported yet"),
+     "this form of 'acc atomic capture' is not supported yet (v = u, with u one of x++"),
+    ("#pragma acc parallel loop\n  for (i = 0; i < N; i++) {\n#pragma acc atomic capture\n"
+     "  { c[i] += 1; c[i] += 2; } }", 15, 13,
+     "this form of 'acc atomic capture' is not supported yet ({v = x; x op= e;}"),
+    ("#pragma acc parallel loop\n  for (i = 0; i < N; i++) {\n#pragma acc atomic\n  c[i] = c[i] * c[i]; }", 15, 13,
+     "this form of 'acc atomic update' is not supported yet (x++, x--"),
 ]
 
 
@@ -226,3 +240,62 @@ def test_routine_diagnostics(tmp_path: Path, source: str, line: int, col: int, f
     assert r.returncode == 1, r.stderr
     assert r.stderr.startswith(f"{src}:{line}:{col}: error:"), r.stderr
     assert fragment in r.stderr and "Traceback" not in r.stderr, r.stderr
+
+
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not installed")
+def test_atomic_forms_compile_with_nvcc(built: dict[str, tuple[Path, str]], tmp_path: Path) -> None:
+    """The compare-and-swap forms of acc atomic update/capture (acc_atomic.py) in CUDA."""
+    exe, _ = built["atomics.c"]
+    cu = exe.with_suffix(".cu").read_text()
+    assert "s = _XMPACC_RMW_ADD(counter[0], 1, 0);" in cu and "sw = _XMPACC_RMW_SWAP(last[0], i);" in cu
+    assert "fl = _XMPACC_RMW_RSUB(xr[0], 3, 1);" in cu and "_XMPACC_ATOMIC_ADD(fsub[0], -0.5f);" in cu
+    r = subprocess.run(["nvcc", "-arch=sm_90", "-c", str(exe.with_suffix(".cu")), "-I",
+                        str(REPO / "runtime" / "include"), "-o", str(tmp_path / "k.o")],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+
+
+def test_async_compute_constructs_launch_on_their_queue(built: dict[str, tuple[Path, str]]) -> None:
+    """async(n): the kernels between queue_begin/queue_end (runtime/acc_compute.py puts
+    them on queue n's stream); wait(n): a wait before the construct's data region."""
+    exe, _ = built["async_compute.c"]
+    host = [ln.strip() for ln in exe.with_suffix(".host.c").read_text().splitlines() if not ln.startswith("#line")]
+    at = host.index('_xmpacc_acc_wait("async_compute.c:32", 1, (const long long []){(long long) 1});')
+    assert host[at + 1].startswith("int _xmpacc_acc_") and "_xmpacc_acc_compute_begin(" in host[at + 1]
+    assert host[at + 2] == '_xmpacc_acc_queue_begin("async_compute.c:32", (long long) 2);'
+    assert '_xmpacc_acc_queue_begin("async_compute.c:43", -2);' in host   # async without a queue
+    assert host.count("_xmpacc_acc_queue_end();") == 6
+
+
+FIRSTPRIVATE = """\
+#include <stdio.h>
+#define N 8
+double c[N];
+int main(void)
+{
+    int i;
+    double x = 1.5;
+#pragma acc parallel copy(c)
+    {
+        x = 2 * x;
+        int n = N - 2;
+#pragma acc loop
+        for (i = 0; i < n; i++) c[i] = x * i;
+    }
+    printf("%.1f %.1f %.1f\\n", x, c[1], c[N - 1]);
+    return 0;
+}
+"""
+
+
+@pytest.mark.mpi
+def test_region_scalars_are_firstprivate(tmp_path: Path) -> None:
+    """Statements on scalars in 'acc parallel' run on the host on a copy: the loop sees
+    x = 3, the host's x stays 1.5 (OpenACC's firstprivate), which a serial build cannot show."""
+    src = tmp_path / "fp.c"
+    src.write_text(FIRSTPRIVATE)
+    r = run_xmpacc(str(src), "-o", str(tmp_path / "fp"))
+    assert r.returncode == 0, r.stderr
+    r = run_mpi(1, tmp_path / "fp", env=HOST)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == "1.5 3.0 0.0\n"

@@ -98,6 +98,31 @@ template <typename T, typename U> __device__ inline void _xmpacc_atomic_add(T *p
   _xmpacc_atomic_add_t(p, (T)v);
 }
 #define _XMPACC_ATOMIC_ADD(x, v) _xmpacc_atomic_add(&(x), (v))
+/* acc atomic update/capture of the other forms (acc_atomic.py): a compare-and-swap loop
+ * over the 4 or 8 bytes of x; yields x's old value, or with fetch_new the stored one. */
+template <typename T> struct _xmpacc_noref { typedef T type; };
+template <typename T> struct _xmpacc_noref<T &> { typedef T type; };
+template <int N> struct _xmpacc_word;
+template <> struct _xmpacc_word<4> { typedef unsigned int type; };
+template <> struct _xmpacc_word<8> { typedef unsigned long long type; };
+template <typename T, typename U, typename F>
+__device__ inline T _xmpacc_atomic_rmw(T *p, U b, F f, int fetch_new) {
+  typedef typename _xmpacc_word<sizeof(T)>::type W;
+  union Bits { W w; T t; } cur, next;
+  W *wp = (W *)p;
+  W old = *(volatile W *)wp, assumed;
+  do {
+    assumed = old;
+    cur.w = assumed;
+    next.t = f(cur.t, b);
+    old = atomicCAS(wp, assumed, next.w);
+  } while (assumed != old);
+  return fetch_new ? next.t : cur.t;
+}
+#define _XMPACC_T(x) typename _xmpacc_noref<decltype(x)>::type
+#define _XMPACC_ATOMIC_RMW(x, e, expr, fetch_new) \
+  _xmpacc_atomic_rmw(&(x), (e), [](_XMPACC_T(x) _a, _XMPACC_T(e) _b) { return (_XMPACC_T(x))(expr); }, fetch_new)
+#define _XMPACC_RMW_SWAP(x, e) _XMPACC_ATOMIC_RMW(x, e, _b, 0)
 #define _XMPACC_LANES_PROD(v, lanes) _XMPACC_LANES_SHUFFLE(v, lanes, (v) *= _xmpacc_w)
 #define _XMPACC_LANES_MAX(v, lanes) _XMPACC_LANES_SHUFFLE(v, lanes, (v) = _xmpacc_w > (v) ? _xmpacc_w : (v))
 #define _XMPACC_LANES_MIN(v, lanes) _XMPACC_LANES_SHUFFLE(v, lanes, (v) = _xmpacc_w < (v) ? _xmpacc_w : (v))
@@ -143,6 +168,10 @@ template <typename T, typename U> __device__ inline void _xmpacc_atomic_add(T *p
 /* the host backend runs every kernel with one lane per iteration */
 #define _XMPACC_LANES_SUM(v, lanes) ((void)0)
 #define _XMPACC_ATOMIC_ADD(x, v) ((x) += (v))   /* threads run one after the other */
+#define _XMPACC_ATOMIC_RMW(x, e, expr, fetch_new) \
+  __extension__({ __typeof__(x) _a = (x), _c; __typeof__(e) _b = (e); _c = (x) = (__typeof__(x))(expr); \
+                  (fetch_new) ? _c : _a; })
+#define _XMPACC_RMW_SWAP(x, e) _XMPACC_ATOMIC_RMW(x, e, _b, 0)
 #define _XMPACC_LANES_PROD(v, lanes) ((void)0)
 #define _XMPACC_LANES_MAX(v, lanes) ((void)0)
 #define _XMPACC_LANES_MIN(v, lanes) ((void)0)
@@ -150,5 +179,25 @@ template <typename T, typename U> __device__ inline void _xmpacc_atomic_add(T *p
 extern long long _xmpacc_host_tid;   /* set by the trampolines of the host backend */
 #define _XMPACC_TID _xmpacc_host_tid
 #endif
+
+/* x = x op e and x = e op x (acc_atomic.py) */
+#define _XMPACC_RMW_ADD(x, e, f) _XMPACC_ATOMIC_RMW(x, e, _a + _b, f)
+#define _XMPACC_RMW_RADD(x, e, f) _XMPACC_ATOMIC_RMW(x, e, _b + _a, f)
+#define _XMPACC_RMW_SUB(x, e, f) _XMPACC_ATOMIC_RMW(x, e, _a - _b, f)
+#define _XMPACC_RMW_RSUB(x, e, f) _XMPACC_ATOMIC_RMW(x, e, _b - _a, f)
+#define _XMPACC_RMW_MUL(x, e, f) _XMPACC_ATOMIC_RMW(x, e, _a * _b, f)
+#define _XMPACC_RMW_RMUL(x, e, f) _XMPACC_ATOMIC_RMW(x, e, _b * _a, f)
+#define _XMPACC_RMW_DIV(x, e, f) _XMPACC_ATOMIC_RMW(x, e, _a / _b, f)
+#define _XMPACC_RMW_RDIV(x, e, f) _XMPACC_ATOMIC_RMW(x, e, _b / _a, f)
+#define _XMPACC_RMW_AND(x, e, f) _XMPACC_ATOMIC_RMW(x, e, _a & _b, f)
+#define _XMPACC_RMW_RAND(x, e, f) _XMPACC_ATOMIC_RMW(x, e, _b & _a, f)
+#define _XMPACC_RMW_OR(x, e, f) _XMPACC_ATOMIC_RMW(x, e, _a | _b, f)
+#define _XMPACC_RMW_ROR(x, e, f) _XMPACC_ATOMIC_RMW(x, e, _b | _a, f)
+#define _XMPACC_RMW_XOR(x, e, f) _XMPACC_ATOMIC_RMW(x, e, _a ^ _b, f)
+#define _XMPACC_RMW_RXOR(x, e, f) _XMPACC_ATOMIC_RMW(x, e, _b ^ _a, f)
+#define _XMPACC_RMW_SHL(x, e, f) _XMPACC_ATOMIC_RMW(x, e, _a << _b, f)
+#define _XMPACC_RMW_RSHL(x, e, f) _XMPACC_ATOMIC_RMW(x, e, _b << _a, f)
+#define _XMPACC_RMW_SHR(x, e, f) _XMPACC_ATOMIC_RMW(x, e, _a >> _b, f)
+#define _XMPACC_RMW_RSHR(x, e, f) _XMPACC_ATOMIC_RMW(x, e, _b >> _a, f)
 
 #endif

@@ -496,12 +496,14 @@ GmoveMode = Literal["collective", "in", "out"]
 
 @dataclass(frozen=True, slots=True)
 class Gmove:
-    """``gmove [in | out] [async (id)]``: the next statement is a global assignment
-    (global-view §2) between local, replicated and distributed data."""
+    """``gmove [in | out] [async (id)] [acc]``: the next statement is a global assignment
+    (global-view §2) between local, replicated and distributed data; with ``acc``
+    (XcalableACC §4) between their device copies."""
 
     mode: GmoveMode
     loc: SourceLoc
     async_id: Expr | None = None
+    acc: bool = False
 
 
 @dataclass(frozen=True, slots=True)

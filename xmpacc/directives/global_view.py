@@ -20,11 +20,12 @@ from xmpacc.directives.lexer import Token, TokenStream
 from xmpacc.directives.refs import parse_ref
 
 
-# BNF: gmove ::= gmove [ in | out ] [ async ( int-expr ) ]      (in any order)
+# BNF: gmove ::= gmove [ in | out ] [ async ( int-expr ) ] [ acc ]      (in any order)
 def parse_gmove(ts: TokenStream, kw: Token) -> list[Directive]:
     mode: GmoveMode = "collective"
     direction: Token | None = None
     async_id: Expr | None = None
+    acc: Token | None = None
     while ts.peek().kind == "ident":
         tok = ts.next()
         word = tok.text.lower()
@@ -37,12 +38,18 @@ def parse_gmove(ts: TokenStream, kw: Token) -> list[Directive]:
             ts.error(tok, "duplicate 'async' clause in 'gmove' directive")
         elif word == "async":
             async_id = parse_async_clause(ts)
+        elif word == "acc" and acc is not None:
+            ts.error(tok, "duplicate 'acc' clause in 'gmove' directive")
         elif word == "acc":
-            ts.error(tok, "'acc' clause of 'gmove' (XcalableACC) is not supported yet")
+            acc = tok
         else:
             ts.error(tok, f"unknown clause '{tok.text}' in 'gmove' directive "
-                          "(expected 'in', 'out' or 'async')")
-    return [Gmove(mode, ts.loc(kw), async_id)]
+                          "(expected 'in', 'out', 'async' or 'acc')")
+        if acc is not None and direction is not None:
+            later = acc if acc.pos > direction.pos else direction
+            ts.error(later, f"'gmove {direction.text.lower()} ... acc' (one-sided, on device data) "
+                            "is not supported yet")
+    return [Gmove(mode, ts.loc(kw), async_id, acc is not None)]
 
 
 # BNF: array ::= array on template-ref

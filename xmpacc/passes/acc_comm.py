@@ -2,21 +2,27 @@
 the comm pass: they work on the device copies of their variables.
 
 Before:                                  After:
-    #pragma xmp reflect_init (u) acc         _xmpacc_reflect_init_acc(&_xmpacc_a_u, "f.c:10", 0);
+    #pragma xmp reflect_init (u) acc         _xmpacc_reflect_init_acc(&_xmpacc_a_u, "f.c:10", 0, 0);
     #pragma xmp reflect_do (u) acc           _xmpacc_reflect_do_acc(&_xmpacc_a_u, "f.c:12");
-    #pragma xmp bcast (x) acc                { _xmpacc_acc_swap("f.c:14", &x, sizeof(x), "x");
-                                               _xmpacc_bcast(&x, ...);
-                                               _xmpacc_acc_swap("f.c:14", &x, sizeof(x), "x"); }
-    #pragma xmp barrier acc                  _xmpacc_acc_wait("f.c:16", -1, 0); _xmpacc_barrier(...);
+    #pragma xmp bcast (x) acc                _xmpacc_bcast_acc(&x, "f.c:14", sizeof(x), ..., "x");
+    #pragma xmp reduction (+:s) acc          _xmpacc_reduce_acc(&s, "f.c:15", 1, _XMPACC_TYPE(s), 1, 0, 0, "s");
+    #pragma xmp bcast (k[0:2]) acc           { _xmpacc_acc_swap("f.c:16", k, sizeof(k), "k");
+                                               _xmpacc_bcast_section(k, ...);
+                                               _xmpacc_acc_swap("f.c:16", k, sizeof(k), "k"); }
+    #pragma xmp barrier acc                  _xmpacc_acc_wait("f.c:18", -1, 0); _xmpacc_barrier(...);
 
-``bcast`` and ``reduction`` with ``acc`` run the host collective on the device values:
-the first swap exchanges the host and device copies of each variable (an error naming the
-line when one is not present), the second puts the result on the device and the host
-value back, so the host copy is untouched as on a GPU.  With ``acc`` they complete at
-once (``async`` permits overlap, it does not require it).
+``bcast`` and ``reduction`` with ``acc`` of whole variables and elements call the device
+forms of the host entries (runtime/acc_collectives.py: NCCL between GPUs).  Sections and
+location reductions run the host collective on the device values: the first swap
+exchanges the host and device copies of each variable (an error naming the line when one
+is not present), the second puts the result on the device and the host value back, so
+the host copy is untouched as on a GPU.  With ``acc`` they complete at once (``async``
+permits overlap, it does not require it).
 """
 
 from __future__ import annotations
+
+import copy
 
 from pycparser import c_ast
 
@@ -41,21 +47,70 @@ def _swapped(names: list[xd.Name], calls: list[c_ast.Node], where: str, scope: S
     return [c_ast.Compound(cbuild.stmts(text, coord) + calls + cbuild.stmts(text, coord), coord)]
 
 
+# host entries with a device form of the same arguments; the others may stand beside them
+_DEVICE_FORMS = {"_xmpacc_bcast": "_xmpacc_bcast_acc", "_xmpacc_reduce": "_xmpacc_reduce_acc"}
+_NEUTRAL = {"_xmpacc_async_begin", "_xmpacc_async_end"}
+
+
+class _Calls(c_ast.NodeVisitor):
+    def __init__(self) -> None:
+        self.calls: list[c_ast.FuncCall] = []
+
+    def visit_FuncCall(self, node: c_ast.FuncCall) -> None:
+        self.calls.append(node)
+        self.generic_visit(node)
+
+
+def _device_forms(host_calls: list[c_ast.Node]) -> list[c_ast.Node] | None:
+    """``host_calls`` with each collective renamed to its device form; None when one of
+    them has none (sections, location reductions: the swap path)."""
+    out = copy.deepcopy(host_calls)
+    finder = _Calls()
+    for node in out:
+        finder.visit(node)
+    named = [c for c in finder.calls if isinstance(c.name, c_ast.ID) and c.name.name.startswith("_xmpacc_")]
+    if not any(c.name.name in _DEVICE_FORMS for c in named) or \
+            any(c.name.name not in _DEVICE_FORMS and c.name.name not in _NEUTRAL for c in named):
+        return None
+    for c in named:
+        if c.name.name in _DEVICE_FORMS:
+            c.name.name = _DEVICE_FORMS[c.name.name]
+            c.args.exprs.append(c_ast.Constant("string", cbuild.c_string(_variable(c.args.exprs[0]))))
+    return out
+
+
+def _variable(node: c_ast.Node) -> str:
+    """The variable a data argument (``&x``, ``&k[1]``, ``v``) addresses, for messages."""
+    finder = _Ids()
+    finder.visit(node)
+    return finder.names[0] if finder.names else "?"
+
+
+class _Ids(c_ast.NodeVisitor):
+    def __init__(self) -> None:
+        self.names: list[str] = []
+
+    def visit_ID(self, node: c_ast.ID) -> None:
+        self.names.append(node.name)
+
+
 def lower(d: xd.Directive, scope: Scope, coord: object, host_calls: list[c_ast.Node]) -> list[c_ast.Node]:
     """The device form of ``d`` (its ``acc`` clause set); ``host_calls`` is its host form."""
     where = cbuild.where_literal(d.loc)  # type: ignore[attr-defined]
     if isinstance(d, xd.ReflectInit):
-        if d.orthogonal:
-            raise XmpError(d.loc, "'orthogonal' in a 'reflect_init ... acc' is not supported yet")
         out: list[c_ast.Node] = []
         for name in d.arrays:
             sym = shadows.shadow_array(name, scope, "reflect_init")
             out += cbuild.stmts(f"_xmpacc_reflect_init_acc(&{sym.c_name}, {where}, "
-                                f"{shadows.widths_arg(d.widths, sym, d.loc)});", coord)
+                                f"{shadows.widths_arg(d.widths, sym, d.loc)}, {int(d.orthogonal)});", coord)
         return out
     if isinstance(d, xd.ReflectDo):
         return [s for name in d.arrays for s in cbuild.stmts(
             f"_xmpacc_reflect_do_acc(&{shadows.shadow_array(name, scope, 'reflect_do').c_name}, {where});", coord)]
+    if isinstance(d, (xd.Bcast, xd.ReductionDirective)):
+        direct = _device_forms(host_calls)
+        if direct is not None:
+            return direct
     if isinstance(d, xd.Bcast):
         return _swapped([v.name for v in d.variables], host_calls, where, scope, coord)
     if isinstance(d, xd.ReductionDirective):

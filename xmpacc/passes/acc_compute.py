@@ -12,7 +12,10 @@ Before:                                        After (host C; the kernel goes to
 * ``parallel loop`` / ``kernels loop``: one kernel over the nest (acc_loopnest.py), with
   or without an XMP ``loop`` in either order above it;
 * ``parallel`` / ``kernels`` followed by ``{ ... }`` holding ``acc loop`` nests: one
-  kernel per nest, in order, inside one data region;
+  kernel per nest, in order, inside one data region; the other statements run as kernels
+  of one thread or, on scalars only, on the host (acc_region.py);
+* ``async(n)``: the kernels between ``_xmpacc_acc_queue_begin`` and ``_queue_end`` go on
+  queue n; ``wait(...)``: ``_xmpacc_acc_wait`` before the construct;
 * data: the construct's clauses, then every array its kernels use that no clause names
   (OpenACC 2.5 implicit ``copy``; ``default(present)``: ``present``), all with present_or
   semantics at run time (runtime/acc_compute.py); scalars are firstprivate unless a clause
@@ -32,8 +35,9 @@ from xmpacc import cbuild, facts
 from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import AlreadyReported, SourceLoc, XmpError, XmpErrors
 from xmpacc.directives import ast as xd
-from xmpacc.directives.openacc_ast import AccCompute, AccLoop, DataClause, directive_name
-from xmpacc.passes import acc_loopnest, acc_nest, kernel_gen
+from xmpacc.directives.openacc_ast import AccCompute, AccData, AccLoop, DataClause, directive_name
+from xmpacc.passes import acc_loopnest, acc_nest, acc_region, kernel_gen
+from xmpacc.passes.acc_data import _queue, _wait_call
 from xmpacc.passes.attach import acc_directive, acc_pragma_id, pragma_id
 from xmpacc.passes.canonical import loc_of
 from xmpacc.passes.kernel_vars import Replicated, _referenced
@@ -109,9 +113,16 @@ class _ComputeLowering(ScopedWalker):
         return fallback if fallback is not None else c_ast.EmptyStatement()
 
     def _replicated_scalars(self, item: c_ast.Node, nxt: c_ast.Node | None) -> list[Replicated]:
-        """Scalars of an ``acc replicate`` region that starts at ``item``: shared on the device."""
+        """Scalars of an ``acc replicate`` or ``acc data`` region that starts at ``item``:
+        shared on the device (OpenACC: a scalar of an enclosing data construct is not
+        firstprivate)."""
         if not isinstance(nxt, c_ast.Compound):
             return []
+        d = acc_directive(item, self.ctx) if acc_pragma_id(item) is not None else None
+        if isinstance(d, AccData):
+            return [r for clause in d.data if clause.kind not in ("deviceptr", "delete")
+                    for ref in clause.items if ref.subs is None
+                    for r in [_scalar(self.scope, ref.name.name)] if r is not None]
         return _replicate_scalars(item, self.scope, self.ctx)
 
     # ------------------------------------------------------------ constructs
@@ -129,43 +140,73 @@ class _ComputeLowering(ScopedWalker):
             raise XmpError(d.loc, f"'{name}' must be followed by a compound statement {{ ... }} "
                                   f"(or write '{name} loop' above a for loop)")
         host = _host_copy([body]) if d.if_ is not None else None
+        inner = self.tree.by_node.get(id(body), self.scope)
+        region = acc_region.Region(d, inner, self._device_scalars(d, inner), self.ctx)
         items = body.block_items or []
-        parts = []
+        steps: list[acc_loopnest.AccLoopNest | c_ast.Node] = []
         k = 0
         while k < len(items):
             item = items[k]
             nest = acc_nest.nest_of_pragma(items, k, self.ctx) if _is_pragma(item) else None
             if nest is not None and isinstance(nest.acc, AccLoop):
-                parts.append(acc_loopnest.build(nest, d, nest.acc.loop, self.scope, self.ctx))
+                steps.append(acc_loopnest.build(nest, d, nest.acc.loop, inner, self.ctx))
                 k = next(j for j in range(k, len(items)) if items[j] is nest.loop) + 1
-            elif isinstance(item, c_ast.For):
+                continue
+            if isinstance(item, c_ast.For) and d.construct == "kernels":
                 raise XmpError(loc_of(item), f"a for loop in '{name}' without '#pragma acc loop' above it is "
                                              "not supported yet (add '#pragma acc loop independent')")
-            else:
-                what = acc_directive(item, self.ctx)
+            what = acc_directive(item, self.ctx) if _is_pragma(item) else None
+            if _is_pragma(item):
                 at = what.loc if what is not None else loc_of(item)
-                raise XmpError(at, f"statements other than 'acc loop' nests in '{name}' are not supported yet")
-        return _if(d, self._construct(d, parts, body.coord), host)
+                raise XmpError(at, f"this directive directly inside '{name}' is not supported yet")
+            steps.append(region.step(item))
+            k += 1
+        return _if(d, self._construct(d, steps, body.coord, region), host)
 
-    def _construct(self, d: AccCompute, parts: list[acc_loopnest.AccLoopNest], coord: object) -> c_ast.Node:
+    def _device_scalars(self, d: AccCompute, scope: Scope) -> set[int]:
+        """The declarations of the scalars with a device copy in the construct: its data
+        clauses and the enclosing acc replicate / data regions this pass knows."""
+        out = {id(r.decl) for r in self.present}
+        for clause in d.data:
+            for ref in clause.items:
+                found = scope.find_c(ref.name.name)
+                if found is not None:
+                    out.add(id(found[1]))
+        return out
+
+    def _construct(self, d: AccCompute, steps: list[acc_loopnest.AccLoopNest | c_ast.Node], coord: object,
+                   region_stmts: acc_region.Region | None = None) -> c_ast.Node:
+        parts = [s for s in steps if isinstance(s, acc_loopnest.AccLoopNest)]
         data = self._data(d, parts)
         replicated = [x.rep for x in data] + [r for r in self.present if all(r.decl is not x.rep.decl for x in data)]
         self.constructs += 1
         region = f"_xmpacc_acc_{self.constructs}"
-        items = cbuild.stmts(f"int {region} = {_begin_call(d.loc, data)};", coord)
+        where = cbuild.where_literal(d.loc)
+        items = cbuild.stmts(_wait_call(d.wait, where) + f"int {region} = {_begin_call(d.loc, data)};", coord)
+        if d.async_ is not None:   # the kernels go on the queue's stream
+            items += cbuild.stmts(f"_xmpacc_acc_queue_begin({where}, {_queue(d.async_)});", coord)
         problems: list[XmpError] = []
-        for part in parts:
+        for step in steps:
+            if not isinstance(step, acc_loopnest.AccLoopNest):
+                items.append(step)   # host statements (scalars only), in order
+                continue
             try:
-                items.append(self._kernel(part, replicated, coord))
+                items.append(self._kernel(step, replicated, coord,
+                                          region_stmts.scope if region_stmts is not None else self.scope))
             except XmpErrors as err:
                 problems += err.errors
         if problems:
             raise XmpErrors(problems)
+        if d.async_ is not None:
+            items += cbuild.stmts("_xmpacc_acc_queue_end();", coord)
         items += cbuild.stmts(f"_xmpacc_acc_compute_end({region});", coord)
+        if region_stmts is not None:
+            items = region_stmts.wrap(items, coord)
         return c_ast.Compound(items, coord)
 
-    def _kernel(self, part: acc_loopnest.AccLoopNest, replicated: list[Replicated], coord: object) -> c_ast.Node:
-        gen = kernel_gen.generate(part.spec, self.scope, replicated, self.ctx, self.unit, _is_pragma)
+    def _kernel(self, part: acc_loopnest.AccLoopNest, replicated: list[Replicated], coord: object,
+                scope: Scope) -> c_ast.Node:
+        gen = kernel_gen.generate(part.spec, scope, replicated, self.ctx, self.unit, _is_pragma)
         if part.xmp is not None and part.tmpl is not None:   # --info: the XMP loop's remark
             self.ctx.info.append(facts.kernel(part.xmp, part.tmpl, part.indices, gen.kernel, gen.kv, gen.plan))
         before: list[c_ast.Node] = []

@@ -22,11 +22,12 @@ from dataclasses import dataclass, field
 
 from pycparser import c_ast
 
-from xmpacc.cbuild import to_c, walk
+from xmpacc.cbuild import walk
 from xmpacc.context import Context
 from xmpacc.diagnostics import XmpError
 from xmpacc.directives import ast as xd
 from xmpacc.directives.openacc_ast import AccAtomic, AccCompute, AccLoop, LoopClauses, directive_name
+from xmpacc.passes import acc_atomic
 from xmpacc.passes.acc_nest import AccNest
 from xmpacc.passes.attach import acc_directive
 from xmpacc.passes.canonical import CanonicalLoop, canonical, loc_of
@@ -142,30 +143,6 @@ def _xmp_part(xmp: xd.Loop, scope: Scope) -> tuple[TemplateSym, dict[str, int]]:
     return tmpl, indices
 
 
-def _atomic(d: AccAtomic, stmt: c_ast.Node) -> c_ast.Node:
-    """``acc atomic`` + its statement as the kernel runs it: an update ``x += e``,
-    ``x -= e``, ``x = x + e``, ``x++``, ``x--`` becomes ``_XMPACC_ATOMIC_ADD(x, e)``; a read
-    or a write of one scalar is a single access on the GPU already."""
-    if d.kind == "capture":
-        raise XmpError(d.loc, "'acc atomic capture' is not supported yet")
-    if d.kind in ("read", "write"):
-        if not isinstance(stmt, c_ast.Assignment) or stmt.op != "=":
-            raise XmpError(d.loc, f"'acc atomic {d.kind}' must be followed by an assignment 'x = e;'")
-        return stmt
-    target, value = None, None
-    if isinstance(stmt, c_ast.Assignment) and stmt.op in ("+=", "-="):
-        target, value = stmt.lvalue, stmt.rvalue if stmt.op == "+=" else c_ast.UnaryOp("-", stmt.rvalue)
-    elif isinstance(stmt, c_ast.UnaryOp) and stmt.op in ("++", "p++", "--", "p--"):
-        target, value = stmt.expr, c_ast.Constant("int", "1" if "+" in stmt.op else "-1")
-    elif isinstance(stmt, c_ast.Assignment) and stmt.op == "=" and isinstance(stmt.rvalue, c_ast.BinaryOp) \
-            and stmt.rvalue.op == "+" and to_c(stmt.rvalue.left) == to_c(stmt.lvalue):
-        target, value = stmt.lvalue, stmt.rvalue.right
-    if target is None or value is None:
-        raise XmpError(d.loc, "this form of 'acc atomic update' is not supported yet "
-                              "(x += e, x -= e, x = x + e, x++ and x-- are)")
-    return c_ast.FuncCall(c_ast.ID("_XMPACC_ATOMIC_ADD", stmt.coord), c_ast.ExprList([target, value]), stmt.coord)
-
-
 def _vector_loop(body: c_ast.Node, loops: list[CanonicalLoop],
                  ctx: Context) -> tuple[LoopClauses, c_ast.For] | None:
     """``#pragma acc loop vector`` over a loop that is the whole body of the thread space's
@@ -210,7 +187,7 @@ def strip_inner(body: c_ast.Node, ctx: Context) -> tuple[list[str], dict[str, st
                     reductions.update((v, r.op) for v in _names(r.variables, "reduction"))
                 _collapse(d.loop)
             elif isinstance(d, AccAtomic) and nxt is not None and not isinstance(nxt, c_ast.Pragma):
-                kept.append(_atomic(d, nxt))
+                kept.append(acc_atomic.lower(d, nxt))
                 k += 1
             elif isinstance(d, (AccLoop, AccAtomic)):
                 raise XmpError(d.loc, f"'{directive_name(d)}' must be followed by a "

@@ -85,8 +85,6 @@ def reflect_calls(d: xd.Reflect, scope: Scope, coord: object,
     ``reflect (u) acc`` exchanges the shadow slots of u's device copy."""
     if d.acc and replicated is None:
         raise XmpError(d.loc, "'reflect ... acc' must be inside the acc replicate region of its arrays")
-    if d.acc and d.orthogonal:
-        raise XmpError(d.loc, "'orthogonal' in a 'reflect ... acc' is not supported yet")
     out: list[c_ast.Node] = []
     for name in d.arrays:
         try:
@@ -97,7 +95,8 @@ def reflect_calls(d: xd.Reflect, scope: Scope, coord: object,
             raise XmpError(name.loc, f"'reflect ... acc' of '{name.name}', which is not replicated: put it "
                                      f"inside '#pragma xmp acc replicate ({name.name})'")
         widths = shadows.widths_arg(d.widths, sym, d.loc)
-        call = "_xmpacc_reflect_acc" if d.acc else ("_xmpacc_reflect_orthogonal" if d.orthogonal else "_xmpacc_reflect")
+        call = ("_xmpacc_reflect_orthogonal_acc" if d.orthogonal else "_xmpacc_reflect_acc") if d.acc else \
+            ("_xmpacc_reflect_orthogonal" if d.orthogonal else "_xmpacc_reflect")
         out += cbuild.stmts(f"{call}(&{sym.c_name}, {cbuild.where_literal(d.loc)}, {widths});", coord)
     return out
 

@@ -5,6 +5,9 @@ Before:                               After:
     #pragma xmp gmove                     _xmpacc_gmove("f.c:20", 0,
     b[0:N][2] = a[2][0:N];                  &_xmpacc_a_b, 0, (const long long []){2, sizeof(*b), 100, 1, 0, 100, 1, ...},
                                             &_xmpacc_a_a, 0, (const long long []){2, sizeof(*a), ...});
+    #pragma xmp gmove acc                 _xmpacc_gmove_acc("f.c:21", 0, 0, (void *) v, ...,
+    v[0:4] = a[2:4];                                        &_xmpacc_a_a, 0, ..., "v", "a");
+                                          (the device copies of both sides, local ones too)
     #pragma xmp gmove in async (1)        _xmpacc_async_begin(1);
     x = a[i];                             _xmpacc_gmove("f.c:22", 1, 0, (void *) &x, (const long long []){0, sizeof(x)},
                                                         &_xmpacc_a_a, 0, (const long long []){1, sizeof(*a), 100, 0, i, 1, 1});
@@ -30,7 +33,7 @@ from xmpacc.directives import ast as xd
 from xmpacc.passes.assign import lower_assignment, pointer_decl
 from xmpacc.passes.attach import pragma_id
 from xmpacc.passes.canonical import loc_of
-from xmpacc.runtime.contract import GMOVE_COLLECTIVE, GMOVE_IN, GMOVE_OUT
+from xmpacc.runtime.contract import GMOVE_ACC_HOST_SOURCE, GMOVE_COLLECTIVE, GMOVE_IN, GMOVE_OUT
 from xmpacc.scoping import ScopedWalker
 from xmpacc.section_code import (
     Hoister,
@@ -113,12 +116,18 @@ def lower_gmove(d: xd.Gmove, stmt: c_ast.Node, scope: Scope) -> tuple[list[c_ast
     _check_shapes(lhs, shape(lsubs), rhs, shape(rsubs))
     info = facts.GmoveFacts(written(stmt), _kind(lhs), _kind(rhs), d.mode,
                             d.async_id.text if d.async_id is not None else None)
-    if lhs.sym is None and rhs.sym is None:   # local = local: a plain copy
+    if lhs.sym is None and rhs.sym is None and not d.acc:   # local = local: a plain copy
         if not lsubs or lhs.rank == 0:
             return [stmt], info
         return [lower_assignment(stmt, scope)], info
-    call = cbuild.stmts(f"_xmpacc_gmove({h.where}, {_MODES[d.mode]}, {_args(lhs, lsubs, h)}, "
-                        f"{_args(rhs, rsubs, h)});", stmt.coord)
+    if d.acc:   # the device copies of both sides (a constant stays a host value)
+        flags = GMOVE_ACC_HOST_SOURCE if constant else 0
+        names = f"{cbuild.c_string(lhs.name)}, {cbuild.c_string(rhs.name if not constant else '(constant)')}"
+        call = cbuild.stmts(f"_xmpacc_gmove_acc({h.where}, {flags}, {_args(lhs, lsubs, h)}, "
+                            f"{_args(rhs, rsubs, h)}, {names});", stmt.coord)
+    else:
+        call = cbuild.stmts(f"_xmpacc_gmove({h.where}, {_MODES[d.mode]}, {_args(lhs, lsubs, h)}, "
+                            f"{_args(rhs, rsubs, h)});", stmt.coord)
     if d.async_id is not None:
         call = cbuild.stmts(f"_xmpacc_async_begin({d.async_id.text});", stmt.coord) + call + \
             cbuild.stmts("_xmpacc_async_end();", stmt.coord)

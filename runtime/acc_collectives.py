@@ -1,0 +1,126 @@
+"""``bcast (x) acc`` and ``reduction (op:x) acc`` (XcalableACC.md §4) on the device copies.
+
+Whole variables and elements (``_xmpacc_bcast_acc`` / ``_xmpacc_reduce_acc``, called with
+the arguments of the host entries; the device copy is the one that holds the address):
+
+* between GPUs, NCCL on the device copy: ``bcast`` for bcast, ``allReduce`` for
+  ``+ - * max min`` on the types NCCL has (8/32/64-bit integers, float, double), on the
+  on-set's communicator (one NCCL communicator per MPI communicator, made collectively
+  on first use, cached);
+* otherwise (the host backend's "device" buffers, two ranks sharing a GPU, the other
+  operators ``& | ^ && ||``, other types) MPI on the device values: in place on the host
+  backend, through host memory for GPU buffers.
+
+Sections and location reductions keep the swap path of passes/acc_comm.py.  Both
+complete at once (``async`` permits overlap, it does not require it); on GPUs they are
+ordered on the stream like the kernels around them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .collectives import DTYPES, allreduce
+from .errors import RuntimeFailure, where_text
+
+# XMP operator code (contract.REDUCTION_OPS) -> NCCL operator name
+_NCCL_OPS = {1: "NCCL_SUM", 2: "NCCL_PROD", 8: "NCCL_MAX", 9: "NCCL_MIN"}
+_NCCL_TYPES = {np.dtype(np.int8): "NCCL_INT8", np.dtype(np.uint8): "NCCL_UINT8",
+               np.dtype(np.int32): "NCCL_INT32", np.dtype(np.uint32): "NCCL_UINT32",
+               np.dtype(np.int64): "NCCL_INT64", np.dtype(np.uint64): "NCCL_UINT64",
+               np.dtype(np.float32): "NCCL_FLOAT32", np.dtype(np.float64): "NCCL_FLOAT64"}
+
+
+class AccCollectiveRuntime:
+    """Mixed into ``api.Runtime``; uses the present table and the on-set communicators."""
+
+    copies: dict[int, Any]
+    backend: Any
+    world: Any
+
+    def _acc_collective_init(self) -> None:
+        self.acc_nccl_comms: dict[int, Any] = {}   # MPI communicator (py2f) -> NCCL communicator
+
+    def _xmpacc_bcast_acc(self, data: int, where: bytes, nbytes: int, from_nodes: int | None,
+                          from_ref: int | None, on_nodes: int | None, on_ref: int | None, name: bytes) -> None:
+        w = where_text(where)
+        comm = self._on_set(on_nodes, on_ref, w)   # type: ignore[attr-defined]
+        if comm is None:
+            return
+        root = self._bcast_root(comm, from_nodes, from_ref, w)   # type: ignore[attr-defined]
+        dev = self._device_part(data, nbytes, w, "bcast", name.decode())
+        nccl_comm = self._nccl_comm(comm)
+        if nccl_comm is not None:
+            from cupy.cuda import nccl
+
+            stream = self.backend.xp.cuda.get_current_stream()
+            nccl_comm.bcast(dev.data.ptr, nbytes, nccl.NCCL_UINT8, root, stream.ptr)
+            return
+        host = self._host_values(dev)
+        comm.Bcast(host, root=root)
+        self._put_back(dev, host)
+
+    def _xmpacc_reduce_acc(self, data: int, where: bytes, count: int, type_code: int, op: int,
+                           on_nodes: int | None, on_ref: int | None, name: bytes) -> None:
+        w = where_text(where)
+        comm = self._on_set(on_nodes, on_ref, w)   # type: ignore[attr-defined]
+        if comm is None:
+            return
+        dtype = DTYPES.get(type_code)
+        if dtype is None:
+            raise RuntimeFailure(w, "unsupported type of a reduction variable")
+        dtype = np.dtype(dtype)
+        dev = self._device_part(data, count * dtype.itemsize, w, "reduction", name.decode()).view(dtype)
+        nccl_comm = self._nccl_comm(comm) if op in _NCCL_OPS and dtype in _NCCL_TYPES else None
+        if nccl_comm is not None:
+            from cupy.cuda import nccl
+
+            stream = self.backend.xp.cuda.get_current_stream()
+            nccl_comm.allReduce(dev.data.ptr, dev.data.ptr, count, getattr(nccl, _NCCL_TYPES[dtype]),
+                                getattr(nccl, _NCCL_OPS[op]), stream.ptr)
+            return
+        host = self._host_values(dev)
+        allreduce(comm, host, op, w)
+        self._put_back(dev, host)
+
+    def _device_part(self, addr: int, nbytes: int, w: str, what: str, name: str) -> Any:
+        """The bytes of the device copy that mirror host ``addr .. addr + nbytes``."""
+        copy = self.copies.get(addr) or next(
+            (c for c in self.copies.values() if c.host_addr <= addr < c.host_addr + c.nbytes), None)
+        if copy is None or addr + nbytes > copy.host_addr + copy.nbytes:
+            raise RuntimeFailure(w, f"'{what} ... acc' of '{name}', which is not present on the device "
+                                    "(no acc data, enter data, declare or acc replicate holds it)")
+        offset = addr - copy.host_addr
+        return self.backend.view(copy.buffer, "uint8", copy.nbytes)[offset: offset + nbytes]
+
+    def _nccl_comm(self, comm: Any) -> Any:
+        """The NCCL communicator over ``comm``'s ranks, or None where MPI moves the values."""
+        from .transport import NcclTransport
+
+        if self.backend.name == "host":
+            return None
+        if getattr(self, "transport", None) is None and comm.Get_size() != self.world.Get_size():
+            return None   # choosing the transport is collective over every node: not from a subset
+        if not isinstance(self._transport(), NcclTransport):  # type: ignore[attr-defined]
+            return None
+        key = comm.py2f()
+        found = self.acc_nccl_comms.get(key)
+        if found is None:
+            from cupy.cuda import nccl
+
+            uid = nccl.get_unique_id() if comm.Get_rank() == 0 else None
+            uid = comm.bcast(uid, root=0)
+            found = self.acc_nccl_comms[key] = nccl.NcclCommunicator(comm.Get_size(), uid, comm.Get_rank())
+        return found
+
+    def _host_values(self, dev: Any) -> np.ndarray:
+        if self.backend.name == "host":
+            return dev   # the host backend's device buffer is host memory: in place
+        self.backend.wait()
+        return np.ascontiguousarray(dev.get())
+
+    def _put_back(self, dev: Any, host: np.ndarray) -> None:
+        if host is not dev:
+            dev[...] = self.backend.xp.asarray(host)

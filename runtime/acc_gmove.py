@@ -1,0 +1,209 @@
+"""``gmove ... acc`` (XcalableACC.md §4): a gmove between the device copies of both sides.
+
+The plan is the host gmove's (gmove_plan.py, made and cached by runtime/gmove.py: per peer
+the element offsets to send and to receive); only its execution differs.  Every side is
+viewed as rows of ``elem_size`` bytes of its device copy (a distributed array's copy
+mirrors its local buffer with shadows, so the plan's offsets index it as they index the
+host buffer), and:
+
+* the elements to send and those that stay are gathered on the device first (index
+  arrays on the device, or a slice for a contiguous block), so that a gmove within one
+  array reads every source before anything lands;
+* the messages move by NCCL point-to-point calls in one group between GPUs (the world
+  communicator of ``transport.NcclTransport``), else by MPI on the gmove communicator:
+  directly from the host backend's "device" buffers, through host memory for GPU buffers
+  (two ranks sharing one GPU, or ``XMPACC_REFLECT=staged``);
+* received pieces are scattered into the destination's device copy.
+
+A constant source (``a[0:n] = 1.5``) is a host value; a scalar source is broadcast as the
+host gmove does: first a gmove into a one-element device buffer on every node, then from it.
+``async`` is accepted and the move completes at once (async permits overlap, it does not
+require it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .contract import GMOVE_ACC_HOST_SOURCE
+from .errors import RuntimeFailure, where_text
+from .gmove import Operand
+from .gmove_exec import Transfer, make_runner, weak
+from .gmove_plan import Side, SideDim, collective_plan
+from .sections import Section, Sub, local_view
+
+_TAG = 7302
+Selector = Any   # a slice, or an index array (numpy or CuPy)
+
+
+@dataclass
+class DeviceRunner:
+    """A gmove plan with its selectors on the device: built once per call site."""
+
+    sends: list[tuple[int, Selector, int]]     # (world rank, source rows, count)
+    recvs: list[tuple[int, Selector, int]]     # (world rank, destination rows, count)
+    comm_sends: list[int]                      # the same peers as ranks of the gmove communicator
+    comm_recvs: list[int]
+    stay: tuple[Selector, Selector] | None     # (source rows, destination rows) on this node
+    nbytes: int
+    arrays: tuple[Any, Any]
+
+
+def _selector(t: Transfer, xp: Any) -> Selector:
+    if t.contiguous:
+        start = int(t.starts[0])
+        return slice(start, start + t.count)
+    return xp.asarray(t.offsets.astype(np.int64))
+
+
+def _device_runner(runner: Any, members: list[int], xp: Any) -> DeviceRunner:
+    sends = [(members[t.peer], _selector(t, xp), t.count) for t in runner.sends]
+    recvs = [(members[t.peer], _selector(t, xp), t.count) for t in runner.recvs]
+    stay = None
+    if runner.self_src is not None and runner.self_dst is not None:
+        stay = (_selector(runner.self_src, xp), _selector(runner.self_dst, xp))
+    return DeviceRunner(sends, recvs, [t.peer for t in runner.sends], [t.peer for t in runner.recvs],
+                        stay, runner.nbytes, runner.arrays)
+
+
+class AccGmoveRuntime:
+    """Mixed into ``api.Runtime``; uses the gmove planner and the present table."""
+
+    copies: dict[int, Any]
+    backend: Any
+    world: Any
+    stats: dict[str, int]
+
+    def _xmpacc_gmove_acc(self, where: bytes, flags: int, lhs_array: int | None, lhs_base: int | None,
+                          lhs_sec: int, rhs_array: int | None, rhs_base: int | None, rhs_sec: int,
+                          lhs_name: bytes, rhs_name: bytes) -> None:
+        w = where_text(where)
+        self.stats["gmove_calls"] = self.stats.get("gmove_calls", 0) + 1
+        dst = self._gmove_operand(lhs_array, lhs_base, lhs_sec, w, "left")    # type: ignore[attr-defined]
+        src = self._gmove_operand(rhs_array, rhs_base, rhs_sec, w, "right")   # type: ignore[attr-defined]
+        dst.name, src.name = lhs_name.decode(), rhs_name.decode()
+        esize = dst.side.section.elem_size
+        if src.side.section.elem_size != esize:
+            raise RuntimeFailure(w, f"gmove: elements of '{dst.name}' have {esize} bytes but those of "
+                                    f"'{src.name}' {src.side.section.elem_size}",
+                                 collective=self._everyone())   # type: ignore[attr-defined]
+        dst_rows = self._device_rows(dst, lhs_array, w)
+        if flags & GMOVE_ACC_HOST_SOURCE:   # a constant: its host value, on the device
+            src_rows = self.backend.xp.asarray(np.array(src.view()).view(np.uint8).reshape(-1, esize))
+        else:
+            src_rows = self._device_rows(src, rhs_array, w)
+        if not src.side.section.shape and dst.side.section.shape:
+            self._acc_gmove_fill(w, dst, src, dst_rows, src_rows)
+        else:
+            self._acc_gmove_run(w, dst, src, dst_rows, src_rows)
+
+    def _device_rows(self, op: Operand, arr_ptr: int | None, w: str) -> Any:
+        """The device copy of a side as rows of one element each."""
+        esize = op.side.section.elem_size
+        if op.array is not None:
+            copy = self.copies.get(arr_ptr or 0)
+            offset, need = 0, int(op.array.buffer.nbytes)
+        else:
+            copy = self._copy_holding(op.base)
+            offset = op.base - copy.host_addr if copy is not None else 0
+            need = int(local_view(op.base, op.side.section).nbytes) if op.side.section.subs else esize
+        if copy is None:
+            raise RuntimeFailure(w, f"'gmove ... acc' of '{op.name}', which is not present on the "
+                                    "device (no acc data, enter data, declare or acc replicate holds it)")
+        if offset % esize or offset + need > copy.nbytes:
+            raise RuntimeFailure(w, f"'gmove ... acc': '{op.name}' is only partly present on the device "
+                                    f"({copy.nbytes} bytes of '{copy.name}' are)")
+        raw = self.backend.view(copy.buffer, "uint8", copy.nbytes)
+        return raw[offset: offset + need].reshape(-1, esize)
+
+    def _copy_holding(self, addr: int) -> Any:
+        copy = self.copies.get(addr)
+        if copy is not None:
+            return copy
+        return next((c for c in self.copies.values() if c.host_addr <= addr < c.host_addr + c.nbytes), None)
+
+    def _acc_gmove_fill(self, w: str, dst: Operand, src: Operand, dst_rows: Any, src_rows: Any) -> None:
+        """``a[0:n] = x``: x's device value to every node (a gmove into a one-element
+        device buffer), then from there into each owner's part of a."""
+        esize = src.side.section.elem_size
+        ndim = len(dst.side.section.shape)
+        value_rows = self.backend.xp.zeros((1, esize), dtype=np.uint8)
+        holder = np.zeros(esize, dtype=np.uint8)   # the operands' host address: never read here
+        scalar = Operand("(value)", Side((), Section(esize, (), ()), None), None, int(holder.ctypes.data))
+        self._acc_gmove_run(w, scalar, src, value_rows, src_rows)
+        shape = dst.side.section.shape
+        spread = Operand("(value)", Side(tuple(SideDim(1) for _ in range(ndim)),
+                                         Section(esize, (1,) * ndim, tuple(Sub(True, 0, n, 0) for n in shape)),
+                                         None), None, int(holder.ctypes.data))
+        self._acc_gmove_run(w, dst, spread, dst_rows, value_rows)
+
+    def _acc_gmove_run(self, w: str, dst: Operand, src: Operand, dst_rows: Any, src_rows: Any) -> None:
+        comm, members = self._gmove_comm()   # type: ignore[attr-defined]
+        me = self.world.Get_rank()
+        key = (w, "acc", dst.key(), src.key(), comm.py2f())
+        xp = self.backend.xp
+
+        def build() -> DeviceRunner:
+            size = self.world.Get_size()
+            plan = self._plan(w, "", lambda: collective_plan(dst.side, src.side, me, members, size))  # type: ignore[attr-defined]
+            runner = make_runner(plan, members, me, dst.side.section.elem_size,
+                                 (weak(dst.array), weak(src.array)), w)
+            self._check_complete(w, "", comm, plan.recvs, dst, members)   # type: ignore[attr-defined]
+            return _device_runner(runner, members, xp)
+
+        dr = self._cached(key, dst, src, build)   # type: ignore[attr-defined]
+        outgoing = [src_rows[sel] for _, sel, _ in dr.sends]    # every read before any write
+        staying = src_rows[dr.stay[0]] if dr.stay is not None else None
+        incoming = self._acc_gmove_move(comm, dr, outgoing, dst_rows)
+        if staying is not None and dr.stay is not None:
+            dst_rows[dr.stay[1]] = staying
+        for (_, sel, _), buf in zip(dr.recvs, incoming):
+            if buf is not None:
+                dst_rows[sel] = buf
+        self.stats["gmove_bytes"] = self.stats.get("gmove_bytes", 0) + dr.nbytes
+
+    def _acc_gmove_move(self, comm: Any, dr: DeviceRunner, outgoing: list[Any], dst_rows: Any) -> list[Any]:
+        """The messages; returns per receive the buffer to scatter (None: received in place)."""
+        from .transport import NcclTransport
+
+        xp, esize = self.backend.xp, int(dst_rows.shape[1])
+        transport = None
+        # choosing the transport is collective over every node: not from a subset (a task)
+        if self.backend.name != "host" and (getattr(self, "transport", None) is not None
+                                            or comm.Get_size() == self.world.Get_size()):
+            transport = self._transport()   # type: ignore[attr-defined]
+        if isinstance(transport, NcclTransport):
+            nccl, stream = transport.nccl, xp.cuda.get_current_stream()
+            incoming, targets = [], []
+            for _, sel, count in dr.recvs:
+                inplace = isinstance(sel, slice)
+                target = dst_rows[sel] if inplace else xp.empty((count, esize), dtype=np.uint8)
+                incoming.append(None if inplace else target)
+                targets.append(target)
+            nccl.groupStart()
+            for (peer, _, _), data in zip(dr.sends, outgoing):
+                transport.comm.send(data.data.ptr, data.nbytes, nccl.NCCL_UINT8, peer, stream.ptr)
+            for (peer, _, _), target in zip(dr.recvs, targets):
+                transport.comm.recv(target.data.ptr, target.nbytes, nccl.NCCL_UINT8, peer, stream.ptr)
+            nccl.groupEnd()
+            return incoming
+        return self._acc_gmove_mpi(comm, dr, outgoing, esize)
+
+    def _acc_gmove_mpi(self, comm: Any, dr: DeviceRunner, outgoing: list[Any], esize: int) -> list[Any]:
+        """MPI on the gmove communicator: the host backend's buffers as they are, GPU
+        buffers through host memory."""
+        from mpi4py import MPI
+
+        on_host = self.backend.name == "host"
+        if not on_host:
+            self.backend.wait()
+        bufs = [np.empty(count * esize, dtype=np.uint8) for _, _, count in dr.recvs]
+        requests = [comm.Irecv([b, MPI.BYTE], source=peer, tag=_TAG) for b, peer in zip(bufs, dr.comm_recvs)]
+        hosts = [np.ascontiguousarray(data if on_host else data.get()).reshape(-1) for data in outgoing]
+        requests += [comm.Isend([h, MPI.BYTE], dest=peer, tag=_TAG) for h, peer in zip(hosts, dr.comm_sends)]
+        MPI.Request.Waitall(requests)
+        xp = self.backend.xp
+        return [xp.asarray(b.reshape(-1, esize)) for b in bufs]

@@ -1,0 +1,149 @@
+"""Statements of an ``acc parallel`` / ``acc kernels`` region besides its ``acc loop`` nests
+(XcalableACC.md §2; OpenACC 2.x §2.5.1: outside loops, gangs run the code redundantly),
+for pass acc_compute.
+
+Before:                                      After (in order, inside the construct's data region):
+    #pragma acc parallel copy(a, c)
+    {
+      int n = 8;                                 int n = 8;                 (host: scalars only)
+      x = 2 * x;                                 x = 2 * x;                 (host, on a copy of x)
+      a[0] = x;                                  <kernel of one thread: a[0] = x;>
+    #pragma acc loop
+      for (i = 1; i < n; i++) c[i] = a[0] * i;   <kernel of the loop>
+      for (k = 0; k < 3; k++) c[k] += 1;         <kernel of one thread: the for loop>
+    }
+
+Every gang computes the same values, so one thread computes them here: a statement that
+touches device data (an array, or a scalar of a data clause or an enclosing data region)
+runs as a kernel of one thread, in order with the loop kernels; a statement on scalars
+only runs on the host, where its scalars are firstprivate: an outside scalar that such a
+statement assigns is a copy for the whole construct (``{ T _xmpacc_fp_x = x; { T x =
+_xmpacc_fp_x; ... } }``), so its host value is unchanged afterwards, as in OpenACC.
+
+Not supported yet (errors at the statement): arrays declared in the region (gang-private
+arrays), a declaration whose initializer reads device data, and a device statement that
+assigns a firstprivate scalar (later kernels would not see it).
+"""
+
+from __future__ import annotations
+
+import copy
+
+from pycparser import c_ast
+
+from xmpacc.cbuild import walk
+from xmpacc.context import Context
+from xmpacc.diagnostics import XmpError
+from xmpacc.directives.openacc_ast import AccCompute, AccLoop, LoopClauses, directive_name
+from xmpacc.passes import acc_loopnest, acc_nest
+from xmpacc.passes.canonical import loc_of
+from xmpacc.symbols import Scope
+
+
+def _targets(node: c_ast.Node) -> list[c_ast.ID]:
+    """The scalars a statement assigns (``x = ...``, ``x += ...``, ``x++``)."""
+    out = []
+    for n in walk(node):
+        target = n.lvalue if isinstance(n, c_ast.Assignment) else (
+            n.expr if isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--") else None)
+        if isinstance(target, c_ast.ID):
+            out.append(target)
+    return out
+
+
+def _declared(node: c_ast.Node) -> set[str]:
+    """Names declared in ``node``, and the control variables of its for loops (private to
+    the thread that runs them)."""
+    names = {n.name for n in walk(node) if isinstance(n, c_ast.Decl) and n.name}
+    for n in walk(node):
+        if isinstance(n, c_ast.For) and isinstance(n.init, c_ast.Assignment) and isinstance(n.init.lvalue, c_ast.ID):
+            names.add(n.init.lvalue.name)
+    return names
+
+
+class Region:
+    """The statements of one region, classified with the scope of its body."""
+
+    def __init__(self, d: AccCompute, scope: Scope, on_device: set[int], ctx: Context) -> None:
+        self.d, self.scope, self.ctx = d, scope, ctx
+        self.on_device = on_device      # id() of the declarations of scalars with a device copy
+        self.shadowed: dict[str, c_ast.Decl] = {}   # outside scalars the host statements assign
+
+    def _is_device(self, node: c_ast.Node) -> bool:
+        """Does ``node`` read or write device data (an array, a device scalar)?"""
+        local = _declared(node)
+        for ident in (n for n in walk(node) if isinstance(n, c_ast.ID)):
+            if ident.name in local:
+                continue
+            found = self.scope.find_c(ident.name)
+            if found is None or isinstance(found[1].type, c_ast.FuncDecl):
+                continue
+            decl = found[1]
+            if self.scope.find_array(ident.name) is not None or id(decl) in self.on_device or \
+                    isinstance(decl.type, (c_ast.ArrayDecl, c_ast.PtrDecl)):
+                return True
+        return False
+
+    def step(self, stmt: c_ast.Node) -> acc_loopnest.AccLoopNest | c_ast.Node:
+        """A statement as a kernel of one thread, or as host code."""
+        if isinstance(stmt, c_ast.Decl):
+            return self._declaration(stmt)
+        if not self._is_device(stmt):
+            self._shadow(stmt)
+            return stmt
+        local = _declared(stmt)
+        for ident in _targets(stmt):
+            found = self.scope.find_c(ident.name)
+            if found is not None and id(found[1]) not in self.on_device and ident.name not in local:
+                raise XmpError(loc_of(ident), f"assigning the firstprivate scalar '{ident.name}' in a statement of "
+                                              f"'{directive_name(self.d)}' that uses device data is not supported "
+                                              f"yet (put '{ident.name}' in a copy clause, or compute it on the host)")
+        return self._kernel(stmt)
+
+    def _declaration(self, decl: c_ast.Decl) -> c_ast.Node:
+        if not isinstance(decl.type, c_ast.TypeDecl):
+            raise XmpError(loc_of(decl), f"arrays and pointers declared in '{directive_name(self.d)}' "
+                                         "(gang-private) are not supported yet: declare them in the loop body "
+                                         "or name them in a private clause")
+        if decl.init is not None and self._is_device(decl.init):
+            raise XmpError(loc_of(decl), f"a declaration whose initializer reads device data in "
+                                         f"'{directive_name(self.d)}' is not supported yet")
+        return decl
+
+    def _shadow(self, stmt: c_ast.Node) -> None:
+        local = _declared(stmt)
+        for ident in _targets(stmt):
+            found = self.scope.find_c(ident.name)
+            if found is None or ident.name in local or ident.name in self.shadowed:
+                continue
+            scope, decl = found
+            if scope is not self.scope and isinstance(decl.type, c_ast.TypeDecl):
+                self.shadowed[ident.name] = decl
+
+    def _kernel(self, stmt: c_ast.Node) -> acc_loopnest.AccLoopNest:
+        """``stmt`` as the body of a nest of no loops (``seq``): one thread runs it."""
+        loc = loc_of(stmt)
+        lc = LoopClauses(None, None, None, None, loc, None, None, (), (), loc)
+        nest = acc_nest.AccNest(stmt, None, None, AccLoop(lc, loc), None, (), ())  # type: ignore[arg-type]
+        return acc_loopnest.build(nest, self.d, lc, self.scope, self.ctx)
+
+    def wrap(self, items: list[c_ast.Node], coord: object) -> list[c_ast.Node]:
+        """``items`` with the assigned outside scalars as copies (firstprivate)."""
+        if not self.shadowed:
+            return items
+        outer: list[c_ast.Node] = []
+        inner: list[c_ast.Node] = []
+        for name, decl in self.shadowed.items():
+            outer.append(_redeclare(decl, f"_xmpacc_fp_{name}", c_ast.ID(name, coord)))
+            inner.append(_redeclare(decl, name, c_ast.ID(f"_xmpacc_fp_{name}", coord)))
+        return outer + [c_ast.Compound(inner + items, coord)]
+
+
+def _redeclare(decl: c_ast.Decl, name: str, init: c_ast.Node) -> c_ast.Decl:
+    d = copy.deepcopy(decl)
+    d.name, d.init, d.storage, d.funcspec = name, init, [], []
+    t = d.type
+    while not isinstance(t, c_ast.TypeDecl):
+        t = t.type
+    t.declname = name
+    return d
