@@ -59,6 +59,13 @@ def _selector(t: Transfer, xp: Any) -> Selector:
     return xp.asarray(t.offsets.astype(np.int64))
 
 
+def _read(rows: Any, sel: Selector, aliased: bool) -> Any:
+    """The rows ``sel`` selects: a copy where they could be overwritten before they are used
+    (an index array already gives one)."""
+    picked = rows[sel]
+    return picked.copy() if aliased and isinstance(sel, slice) else picked
+
+
 def _device_runner(runner: Any, members: list[int], xp: Any) -> DeviceRunner:
     sends = [(members[t.peer], _selector(t, xp), t.count) for t in runner.sends]
     recvs = [(members[t.peer], _selector(t, xp), t.count) for t in runner.recvs]
@@ -155,8 +162,12 @@ class AccGmoveRuntime:
             return _device_runner(runner, members, xp)
 
         dr = self._cached(key, dst, src, build)   # type: ignore[attr-defined]
-        outgoing = [src_rows[sel] for _, sel, _ in dr.sends]    # every read before any write
-        staying = src_rows[dr.stay[0]] if dr.stay is not None else None
+        # every read before any write: a slice is a view, so within one array (a shift,
+        # a[1:n] = a[0:n-1]) it is copied -- CuPy, unlike NumPy, copies overlapping views
+        # element by element in parallel, and NCCL receives in place
+        aliased = bool(xp.may_share_memory(src_rows, dst_rows))
+        outgoing = [_read(src_rows, sel, aliased) for _, sel, _ in dr.sends]
+        staying = _read(src_rows, dr.stay[0], aliased) if dr.stay is not None else None
         incoming = self._acc_gmove_move(comm, dr, outgoing, dst_rows)
         if staying is not None and dr.stay is not None:
             dst_rows[dr.stay[1]] = staying

@@ -74,3 +74,17 @@ def test_gmove_acc_on_gpu(built: tuple[Path, str], nprocs: int) -> None:
     r = run_mpi(nprocs, exe, env={"XMPACC_DEVICE": "cuda"}, timeout=300)
     assert r.returncode == 0, r.stderr
     same_output(r.stdout, expected)
+
+
+def test_rows_read_within_one_array_are_copied() -> None:
+    """A shift within one array (a[1:n] = a[0:n-1]) reads its rows into a copy first: CuPy
+    copies overlapping views in parallel, and NCCL receives in place (the GPU run found it)."""
+    import numpy as np
+
+    from xmpacc.runtime.acc_gmove import _read
+
+    rows = np.arange(24, dtype=np.uint8).reshape(12, 2)
+    assert not np.shares_memory(_read(rows, slice(0, 11), True), rows)
+    assert np.shares_memory(_read(rows, slice(0, 11), False), rows)   # no copy when not needed
+    picked = _read(rows, np.array([3, 1]), True)
+    assert picked.tolist() == [[6, 7], [2, 3]]
