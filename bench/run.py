@@ -119,7 +119,7 @@ def goals(record: dict[str, Any]) -> dict[str, Any]:
         two = lap["xmpacc"].get("xmpacc, 2 GPUs, reflect acc (NCCL)")
         base2 = best(lap["baselines"], "iter_ms", nodes=2, variant="fused kernel, nccl halo")
         out["L2"] = goal(two["values"]["iter_ms"] / base2 if two and base2 else None, 1.15, True)
-    out["C1"] = goal(reflect_ratio(record), 1.05, True)
+        out["C1"] = goal(reflect_ratio(record), 1.05, True)   # core group only: its 2-GPU Laplace runs
     if "launch" in record:
         out["C2"] = goal(record["launch"]["overhead_us"], 20.0, True)
     return out
