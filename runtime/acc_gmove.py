@@ -148,7 +148,7 @@ class AccGmoveRuntime:
         self._acc_gmove_run(w, dst, spread, dst_rows, value_rows)
 
     def _acc_gmove_run(self, w: str, dst: Operand, src: Operand, dst_rows: Any, src_rows: Any) -> None:
-        comm, members = self._gmove_comm()   # type: ignore[attr-defined]
+        comm, members = self._gmove_comm(w, dst, src)   # type: ignore[attr-defined]
         me = self.world.Get_rank()
         key = (w, "acc", dst.key(), src.key(), comm.py2f())
         xp = self.backend.xp

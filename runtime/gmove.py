@@ -229,10 +229,14 @@ class GmoveRuntime:
             raise RuntimeFailure(w, "gmove of a distributed array whose align has not run")
         tmpl = arr.template
         families = tmpl.nodes.all_families()
+        ranks = families[0]
         if len(families) != 1:
-            raise RuntimeFailure(w, f"gmove of '{arr.name}', which is distributed onto '{tmpl.nodes.name}', a "
-                                    "different set of nodes on different nodes ('*' in its nodes reference): "
-                                    "not supported yet", collective=self._everyone())
+            # '*' in the nodes reference (nodes row[2] = g[*][:]): one node array, so one
+            # copy of the array, per family; each family moves its own copy (_gmove_comm)
+            ranks = tmpl.nodes.family
+            if ranks is None:
+                raise RuntimeFailure(w, f"gmove of '{arr.name}': node {self.world.Get_rank()} executes it but is "
+                                        f"in none of the node arrays of '{tmpl.nodes.name}'")
         dims = []
         for k, lay in enumerate(arr.layouts):
             t = arr.tdims[k]
@@ -241,7 +245,7 @@ class GmoveRuntime:
         if len(sec.subs) != len(dims):
             raise RuntimeFailure(w, f"gmove: '{arr.name}' has {len(dims)} dimensions but {len(sec.subs)} subscripts")
         sec = Section(arr.elem_size, tuple(lay.extent for lay in arr.layouts), sec.subs)
-        op = Operand(arr.name, Side(tuple(dims), sec, tmpl.nodes.extents, families[0]), arr, 0)
+        op = Operand(arr.name, Side(tuple(dims), sec, tmpl.nodes.extents, ranks), arr, 0)
         self._gmove_check(op, w)
         return op
 
@@ -300,8 +304,22 @@ class GmoveRuntime:
         plans.move_to_end(key)
         return entry
 
-    def _gmove_comm(self) -> Any:
+    def _gmove_comm(self, w: str, *ops: Operand) -> Any:
+        """The gmove's communicator and its members' world ranks: the executing nodes, or,
+        for arrays on a node array with '*' in its reference, those of my family (the
+        others move their own copies at the same time)."""
         comm = self.exec_comm   # type: ignore[attr-defined]
+        sets = {op.array.template.nodes.all_families() for op in ops if op.array is not None}
+        family_sets = [f for f in sets if len(f) > 1]
+        if family_sets:
+            if len(sets) > 1:
+                raise RuntimeFailure(w, "gmove between an array on a node array with '*' in its nodes reference "
+                                        "(a different set of nodes on different nodes) and an array on another "
+                                        "node array: not supported yet", collective=self._everyone())
+            families = family_sets[0]
+            nodes = next(op.array for op in ops if op.array is not None).template.nodes
+            comm = self.cache.split(comm, ("gmove-family", hash(families)),   # type: ignore[attr-defined]
+                                    families.index(nodes.family), comm.Get_rank())
         comms = self._gmove_state()["comms"]
         key = comm.py2f()
         if key not in comms:
@@ -309,7 +327,7 @@ class GmoveRuntime:
         return comms[key]
 
     def _gmove_collective(self, w: str, dst: Operand, src: Operand, keep: Any) -> None:
-        comm, members = self._gmove_comm()
+        comm, members = self._gmove_comm(w, dst, src)
         me = self.world.Get_rank()
         key = (w, "collective", dst.key(), src.key(), comm.py2f())
 
@@ -330,7 +348,7 @@ class GmoveRuntime:
             raise RuntimeFailure(w, f"gmove {how}: '{remote.name}' has no MPI window (this is a bug in xmpacc)")
         _ref, win, win_ranks = entry
         me, world = self.world.Get_rank(), self.world.Get_size()
-        members = self._participants(self.exec_comm)   # type: ignore[attr-defined]
+        comm, members = self._gmove_comm(w, dst, src)
         key = (w, how, dst.key(), src.key(), tuple(members))
 
         def build() -> Plan:
@@ -338,8 +356,7 @@ class GmoveRuntime:
                 plan = self._plan(w, " in", lambda: get_plan(dst.side, src.side, me, world))
             else:
                 plan = self._plan(w, " out", lambda: put_plan(dst.side, src.side, me, members, world))
-            self._check_complete(w, f" {how}", self.exec_comm, plan.recvs if how == "in" else plan.sends,  # type: ignore[attr-defined]
-                                 dst, members)
+            self._check_complete(w, f" {how}", comm, plan.recvs if how == "in" else plan.sends, dst, members)
             return plan
 
         plan = self._cached(key, dst, src, build)

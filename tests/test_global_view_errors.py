@@ -51,8 +51,9 @@ CASES = {
                             "#pragma xmp template th[8]\n#pragma xmp distribute th[block] onto row\n"
                             "    double hv[8];\n#pragma xmp align hv[i] with th[i]\n#pragma xmp gmove\n"
                             "    a[:] = hv[:];\n}\n",
-                            18, ["gmove of 'hv', which is distributed onto 'row', a different set of nodes on "
-                                 "different nodes", "not supported yet"]),
+                            18, ["gmove between an array on a node array with '*' in its nodes reference (a "
+                                 "different set of nodes on different nodes) and an array on another node "
+                                 "array: not supported yet"]),
 }
 
 

@@ -33,12 +33,14 @@ CASES: dict[str, tuple[int, ...]] = {
     "gmove_async.c": (1, 3, 4),
     "array_directive.c": (1, 2, 3, 4),
     "gmove_subsets.c": (4,),
+    "gmove_families.c": (2, 4),             # nodes row[2] = g[*][:]: one copy of each array per row
     "array_star.c": (2, 4),                 # nodes g[*][2]               # arrays on h = p[2:2], o = p[1:2:2], q[2][2]
 }
 MANY_PROCS: dict[str, tuple[int, ...]] = {   # node subsets and many neighbours
     "gmove_2d.c": (8,),
     "gmove_task.c": (8,),
     "gmove_subsets.c": (8,),
+    "gmove_families.c": (8,),
 }
 
 pytestmark = pytest.mark.mpi
