@@ -255,6 +255,11 @@ CASES = [
     ("member-align-not-struct", at_top("#pragma xmp align @q.v[i] with t[i]\n"), "'q' is not a structure type"),
     ("member-object-initializer", at_top("struct s { int v[100]; };\n#pragma xmp align s.v[i] with t[i]\n"
                                          "struct s @o = {{0}};\n"), "initializer is not supported yet"),
+    ("gmove-member-not-aligned", in_main("#pragma xmp gmove\n    @o.w[0:2] = a[0:2];",
+                                         HEAD + "struct s { int w[4]; };\nstruct s o;\n"),
+     "gmove of structure members that are not aligned are not supported yet"),
+    ("member-section-outside-gmove", in_main("    @o.w[0:2] = 1;", HEAD + "struct s { int w[4]; };\nstruct s o;\n"),
+     "sections of structure members outside gmove are not supported yet"),
     ("member-shadow-not-aligned", at_top("struct s { int v[100]; };\n#pragma xmp shadow @s.v[1]\n"),
      "not an aligned structure member"),
     ("member-in-acc-loop", in_main("#pragma xmp acc replicate (o)\n    {\n#pragma xmp loop on t[i] acc\n"

@@ -33,6 +33,7 @@ CASES: dict[str, tuple[int, ...]] = {
     "gmove_async.c": (1, 3, 4),
     "array_directive.c": (1, 2, 3, 4),
     "gmove_subsets.c": (4,),
+    "gmove_members.c": (1, 3, 4),           # aligned structure members (global-view §8)
     "gmove_families.c": (2, 4),             # nodes row[2] = g[*][:]: one copy of each array per row
     "array_star.c": (2, 4),                 # nodes g[*][2]               # arrays on h = p[2:2], o = p[1:2:2], q[2][2]
 }

@@ -37,6 +37,7 @@ from xmpacc.runtime.contract import (
     SECERR_STEP,
 )
 from xmpacc.sections import CTriplet, section
+from xmpacc.structs import bound_member
 from xmpacc.symbols import ArraySym, Scope
 
 _BASIC = frozenset({"char", "signed", "unsigned", "short", "int", "long", "float", "double",
@@ -158,8 +159,10 @@ def _local_shape(decl: c_ast.Decl) -> tuple[list[c_ast.Node | None], c_ast.Node]
     return dims, t
 
 
-def operand_of(node: c_ast.Node, scope: Scope) -> Operand | None:
-    """The operand ``node`` denotes (None when it is no variable, element or section)."""
+def operand_of(node: c_ast.Node, scope: Scope, members: bool = False) -> Operand | None:
+    """The operand ``node`` denotes (None when it is no variable, element or section).
+    ``members``: an aligned structure member (``c.a``, ``p->a``, global-view §8) may be
+    one; it travels as its descriptor like any distributed array (gmove)."""
     sec = section(node)
     if sec is not None:
         root, subs = sec.array, sec.subs
@@ -168,7 +171,7 @@ def operand_of(node: c_ast.Node, scope: Scope) -> Operand | None:
     else:
         root, subs = node, ()
     if isinstance(root, c_ast.StructRef):
-        raise XmpError(loc_of(node), "sections and gmove of structure members are not supported yet")
+        return _member_operand(node, root, tuple(subs), scope, members)
     if not isinstance(root, c_ast.ID):
         return None
     found = scope.find_c(root.name)
@@ -185,6 +188,25 @@ def operand_of(node: c_ast.Node, scope: Scope) -> Operand | None:
         raise XmpError(loc_of(node), f"'{root.name}' has {len(extents)} dimension(s) but "
                                      f"{len(subs)} subscript(s) are given")
     return Operand(node, root.name, decl, sym, tuple(subs), tuple(extents), elem, loc_of(node))
+
+
+def _member_operand(node: c_ast.Node, root: c_ast.StructRef, subs: tuple[c_ast.Node | CTriplet, ...],
+                    scope: Scope, members: bool) -> Operand:
+    sym = bound_member(scope, root.name, root.type == "->", root.field.name) if members else None
+    if sym is None:
+        what = "gmove of structure members that are not aligned" if members else \
+            "sections of structure members outside gmove"
+        raise XmpError(loc_of(node), f"{what} are not supported yet")
+    head = root.name
+    while isinstance(head, c_ast.ArrayRef):   # s[k].a: the object array s
+        head = head.name
+    found = scope.find_c(head.name) if isinstance(head, c_ast.ID) else None
+    assert found is not None   # bound_member found the object this way
+    if len(subs) > len(sym.dims):
+        raise XmpError(loc_of(node), f"'{sym.name}' has {len(sym.dims)} dimension(s) but "
+                                     f"{len(subs)} subscript(s) are given")
+    return Operand(node, sym.name, found[1], sym, subs, tuple(d.extent for d in sym.dims), sym.elem_type,
+                   loc_of(node))
 
 
 def var_ref_node(ref: xd.VarRef) -> c_ast.Node:

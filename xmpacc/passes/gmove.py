@@ -56,7 +56,8 @@ RMA_INIT = "_xmpacc_gmove_rma_init();"
 
 def _side(node: c_ast.Node, scope: Scope, which: str) -> Operand:
     """A variable, element or section: anything else (arithmetic, calls) is an error."""
-    op = operand_of(node, scope) if isinstance(node, (c_ast.ID, c_ast.ArrayRef)) else None
+    op = operand_of(node, scope, members=True) if isinstance(node, (c_ast.ID, c_ast.ArrayRef, c_ast.StructRef)) \
+        else None
     if op is None:
         raise XmpError(loc_of(node), f"the {which}-hand side of a gmove must be a variable, an array "
                                      "element or an array section (no arithmetic, no calls)")
