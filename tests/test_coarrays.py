@@ -202,6 +202,8 @@ MISTAKES = [
      "a coarray in code that runs on the device (XcalableACC §5) is not supported yet"),
     ("host-code-in-data-region", body("#pragma acc data copy(loc)\n    {\n        x = a[0]:[0];\n    }\n"
                                       "    x = @y[0]:[0];"), "'y' is not a coarray"),
+    ("no-directive-in-file", "int b[10]:[*];\nint main(void)\n{\n    static int @a[10]:[*];\n    return 0;\n}\n",
+     "a static coarray in a function is not supported yet"),   # translated without a #pragma xmp
     ("device-data", body("#pragma acc data copy(loc, @a)\n    {\n    }"),
      "coarray 'a' in an acc directive: device copies of coarrays (XcalableACC §5) are not supported yet"),
 ]

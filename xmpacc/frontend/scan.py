@@ -15,6 +15,7 @@ import os
 import re
 
 from xmpacc.diagnostics import SourceLoc, XmpError
+from xmpacc.frontend.coarrays import rewrite_coarrays
 from xmpacc.frontend.sections import rewrite_sections
 
 _PRAGMA = re.compile(r"^[ \t]*#[ \t]*pragma[ \t]+(?:xmp|acc)\b", re.M)
@@ -59,7 +60,8 @@ def has_directives(path: str, cpp_args: list[str]) -> bool:
         current, text = todo.pop()
         if not text:
             text = read_text(current)
-        if _PRAGMA.search(text) or rewrite_sections(text) != text:
+        # sections and coarrays need xmpacc even in a file without a directive
+        if _PRAGMA.search(text) or rewrite_sections(text) != text or rewrite_coarrays(text) != text:
             return True
         for kind, name in _INCLUDE.findall(text):
             dirs = ([os.path.dirname(current) or "."] + quote if kind == '"' else []) + both
