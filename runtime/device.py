@@ -26,6 +26,9 @@ import numpy as np
 from .errors import RuntimeFailure
 
 INCLUDE_DIR = Path(__file__).resolve().parent / "include"
+CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES = 3   # CUfunction_attribute of the CUDA driver API
+_MIN_BLOCKS = re.compile(r"^#define _XMPACC_MINB(\w+) \d+\s*$", re.M)
+_FALLBACK = re.compile(r"^#ifndef _XMPACC_MINB(\w+)\s.*defines it as (\d+) ", re.M)
 
 @dataclass(frozen=True)
 class LaunchShape:
@@ -244,9 +247,20 @@ class CudaBackend:
         return fn
 
     def _compile(self, where: str, lanes: int) -> Any:
-        """The program's kernels for one lane count (CuPy caches the binary on disk)."""
+        """The program's kernels for one lane count (CuPy caches the binary on disk).
+        Streaming kernels that ask for many blocks per SM (``_XMPACC_MINB<name>``,
+        passes/streaming.py min_blocks) and spill at that register budget are built
+        again at their fallback: one more NVRTC run, only for programs that have such a
+        kernel."""
         options = (f"-I{INCLUDE_DIR}", "--std=c++17") + ((f"-D_XMPACC_FIXED_LANES={lanes}",) if lanes > 1 else ()) \
             + (("-D_XMPACC_CHECK",) if self.checked else ())
+        module = self._nvrtc(where, options)
+        relaxed = fallbacks(self.source or "", lambda name: self._local_bytes(module, name))
+        if relaxed:
+            module = self._nvrtc(where, options + tuple(f"-D_XMPACC_MINB{n}={b}" for n, b in relaxed))
+        return module
+
+    def _nvrtc(self, where: str, options: tuple[str, ...]) -> Any:
         try:
             module = self.cupy.RawModule(code=self.source, options=options)
             module.compile()
@@ -254,6 +268,11 @@ class CudaBackend:
         except self.cupy.cuda.compiler.CompileException as e:
             log = "\n".join(_user_lines(str(e))) or str(e)
             raise RuntimeFailure(where, "the GPU kernels failed to compile (NVRTC):\n" + log) from None
+
+    def _local_bytes(self, module: Any, name: str) -> int:
+        """Local memory (spilled registers) per thread of one kernel of ``module``."""
+        fn = module.get_function(name)
+        return int(self.cupy.cuda.driver.funcGetAttribute(CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, fn.ptr))
 
     VIOLATION_BYTES = 16 + 8 * 7   # _xmpacc_violation_t of include/xmpacc_check.h
 
@@ -297,6 +316,15 @@ class CudaBackend:
         except Exception as e:  # noqa: BLE001 - an execution error of a kernel
             raise RuntimeFailure(where, f"the kernel of this acc loop (or a later one) failed on GPU "
                                         f"{self.device_id}: {e}") from None
+
+
+def fallbacks(source: str, local_bytes: Any) -> list[tuple[str, int]]:
+    """(kernel, blocks per SM) for each kernel of ``source`` with a register budget of
+    its own (templates/kernels.cu.j2: ``_XMPACC_MINB<name>``) that ``local_bytes(name)``
+    finds spilling: it is built again at its fallback."""
+    wanted = dict(_FALLBACK.findall(source))
+    return [(name, int(wanted[name])) for name in _MIN_BLOCKS.findall(source)
+            if name in wanted and local_bytes(name) > 0]
 
 
 def _user_lines(log: str) -> list[str]:

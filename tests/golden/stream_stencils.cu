@@ -8,7 +8,10 @@
 #include "xmpacc_kernel.h"
 
 /* stream_stencils.c:52: loop ... acc */
-_XMPACC_KERNEL _XMPACC_BOUNDS(2) _xmpacc_loop_stream_stencils_c_52(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double * _XMPACC_RESTRICT unew, _xmpacc_array_t _xmpacc_a_unew, const double * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u)
+#ifndef _XMPACC_MINB_xmpacc_loop_stream_stencils_c_52   /* the runtime defines it as 2 where this kernel spills */
+#define _XMPACC_MINB_xmpacc_loop_stream_stencils_c_52 8
+#endif
+_XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stream_stencils_c_52) _xmpacc_loop_stream_stencils_c_52(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double * _XMPACC_RESTRICT unew, _xmpacc_array_t _xmpacc_a_unew, const double * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
@@ -53,7 +56,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(2) _xmpacc_loop_stream_stencils_c_52(long long _xm
 #line 55 "stream_stencils.c"
 unew[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, i), _XMPACC_G(_xmpacc_a_unew, 1, j)))] = 0.25 * (((_xmpacc_r0_0 + _xmpacc_r0_2) + _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i), _XMPACC_G(_xmpacc_a_u, 1, j - 1)))])) + _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_2, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i), _XMPACC_G(_xmpacc_a_u, 1, j + 1)))]));
     while (0);
-#line 57 "prog.cu"
+#line 60 "prog.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -88,7 +91,10 @@ void _xmpacc_loop_stream_stencils_c_52_host(long long _xmpacc_n, void **_xmpacc_
 #endif
 
 /* stream_stencils.c:57: loop ... acc */
-_XMPACC_KERNEL _XMPACC_BOUNDS(2) _xmpacc_loop_stream_stencils_c_57(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, const double * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u, double * _XMPACC_RESTRICT v, _xmpacc_array_t _xmpacc_a_v, const double * _XMPACC_RESTRICT unew, _xmpacc_array_t _xmpacc_a_unew)
+#ifndef _XMPACC_MINB_xmpacc_loop_stream_stencils_c_57   /* the runtime defines it as 2 where this kernel spills */
+#define _XMPACC_MINB_xmpacc_loop_stream_stencils_c_57 8
+#endif
+_XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stream_stencils_c_57) _xmpacc_loop_stream_stencils_c_57(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, const double * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u, double * _XMPACC_RESTRICT v, _xmpacc_array_t _xmpacc_a_v, const double * _XMPACC_RESTRICT unew, _xmpacc_array_t _xmpacc_a_unew)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
@@ -141,7 +147,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(2) _xmpacc_loop_stream_stencils_c_57(long long _xm
   v[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_v, _XMPACC_G(_xmpacc_a_v, 0, i), _XMPACC_G(_xmpacc_a_v, 1, j)))] = ((0.5 * v[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_v, _XMPACC_G(_xmpacc_a_v, 0, i), _XMPACC_G(_xmpacc_a_v, 1, j)))]) + (d * _xmpacc_r0_2)) + (0.1 * _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o2, _XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, i), _XMPACC_G(_xmpacc_a_unew, 1, j)))]));
 }
     while (0);
-#line 145 "prog.cu"
+#line 151 "prog.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -183,7 +189,10 @@ void _xmpacc_loop_stream_stencils_c_57_host(long long _xmpacc_n, void **_xmpacc_
 #endif
 
 /* stream_stencils.c:64: loop ... acc */
-_XMPACC_KERNEL _XMPACC_BOUNDS(2) _xmpacc_loop_stream_stencils_c_64(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double * _XMPACC_RESTRICT unew, _xmpacc_array_t _xmpacc_a_unew, const double * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u, const double * _XMPACC_RESTRICT v, _xmpacc_array_t _xmpacc_a_v)
+#ifndef _XMPACC_MINB_xmpacc_loop_stream_stencils_c_64   /* the runtime defines it as 2 where this kernel spills */
+#define _XMPACC_MINB_xmpacc_loop_stream_stencils_c_64 8
+#endif
+_XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stream_stencils_c_64) _xmpacc_loop_stream_stencils_c_64(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double * _XMPACC_RESTRICT unew, _xmpacc_array_t _xmpacc_a_unew, const double * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u, const double * _XMPACC_RESTRICT v, _xmpacc_array_t _xmpacc_a_v)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
@@ -230,7 +239,7 @@ else
 #line 67 "stream_stencils.c"
   unew[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, i), _XMPACC_G(_xmpacc_a_unew, 1, j)))] = _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_1, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i + 1), _XMPACC_G(_xmpacc_a_u, 1, j)))]) + _XMPACC_LDG(&v[_XMPACC_SO(_xmpacc_o2, _XMPACC_AT2(_xmpacc_a_v, _XMPACC_G(_xmpacc_a_v, 0, i), _XMPACC_G(_xmpacc_a_v, 1, j)))]);
     while (0);
-#line 234 "prog.cu"
+#line 243 "prog.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -268,7 +277,10 @@ void _xmpacc_loop_stream_stencils_c_64_host(long long _xmpacc_n, void **_xmpacc_
 #endif
 
 /* stream_stencils.c:69: loop ... acc */
-_XMPACC_KERNEL _XMPACC_BOUNDS(2) _xmpacc_loop_stream_stencils_c_69(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u, const double * _XMPACC_RESTRICT unew, _xmpacc_array_t _xmpacc_a_unew, const double * _XMPACC_RESTRICT v, _xmpacc_array_t _xmpacc_a_v)
+#ifndef _XMPACC_MINB_xmpacc_loop_stream_stencils_c_69   /* the runtime defines it as 2 where this kernel spills */
+#define _XMPACC_MINB_xmpacc_loop_stream_stencils_c_69 8
+#endif
+_XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stream_stencils_c_69) _xmpacc_loop_stream_stencils_c_69(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u, const double * _XMPACC_RESTRICT unew, _xmpacc_array_t _xmpacc_a_unew, const double * _XMPACC_RESTRICT v, _xmpacc_array_t _xmpacc_a_v)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
@@ -308,7 +320,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(2) _xmpacc_loop_stream_stencils_c_69(long long _xm
 #line 72 "stream_stencils.c"
 u[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i), _XMPACC_G(_xmpacc_a_u, 1, j)))] = (0.5 * _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, i), _XMPACC_G(_xmpacc_a_unew, 1, j)))])) + (0.25 * _XMPACC_LDG(&v[_XMPACC_SO(_xmpacc_o2, _XMPACC_AT2(_xmpacc_a_v, _XMPACC_G(_xmpacc_a_v, 0, i), _XMPACC_G(_xmpacc_a_v, 1, j)))]));
     while (0);
-#line 312 "prog.cu"
+#line 324 "prog.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -346,7 +358,10 @@ void _xmpacc_loop_stream_stencils_c_69_host(long long _xmpacc_n, void **_xmpacc_
 #endif
 
 /* stream_stencils.c:75: loop ... acc */
-_XMPACC_KERNEL _XMPACC_BOUNDS(2) _xmpacc_loop_stream_stencils_c_75(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_k, _xmpacc_sched_t _xmpacc_s_j, _xmpacc_sched_t _xmpacc_s_i, double * _XMPACC_RESTRICT wnew, _xmpacc_array_t _xmpacc_a_wnew, const double * _XMPACC_RESTRICT w, _xmpacc_array_t _xmpacc_a_w)
+#ifndef _XMPACC_MINB_xmpacc_loop_stream_stencils_c_75   /* the runtime defines it as 2 where this kernel spills */
+#define _XMPACC_MINB_xmpacc_loop_stream_stencils_c_75 8
+#endif
+_XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stream_stencils_c_75) _xmpacc_loop_stream_stencils_c_75(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_k, _xmpacc_sched_t _xmpacc_s_j, _xmpacc_sched_t _xmpacc_s_i, double * _XMPACC_RESTRICT wnew, _xmpacc_array_t _xmpacc_a_wnew, const double * _XMPACC_RESTRICT w, _xmpacc_array_t _xmpacc_a_w)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
@@ -394,7 +409,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(2) _xmpacc_loop_stream_stencils_c_75(long long _xm
 #line 79 "stream_stencils.c"
 wnew[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_wnew, _XMPACC_G(_xmpacc_a_wnew, 0, k), _XMPACC_G(_xmpacc_a_wnew, 1, j), _XMPACC_G(_xmpacc_a_wnew, 2, i)))] = ((((((_xmpacc_r0_0 + _xmpacc_r0_2) + _XMPACC_LDG(&w[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, k), _XMPACC_G(_xmpacc_a_w, 1, j - 1), _XMPACC_G(_xmpacc_a_w, 2, i)))])) + _XMPACC_LDG(&w[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_2, _XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, k), _XMPACC_G(_xmpacc_a_w, 1, j + 1), _XMPACC_G(_xmpacc_a_w, 2, i)))])) + _XMPACC_LDG(&w[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_3, _XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, k), _XMPACC_G(_xmpacc_a_w, 1, j), _XMPACC_G(_xmpacc_a_w, 2, i - 1)))])) + _XMPACC_LDG(&w[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_4, _XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, k), _XMPACC_G(_xmpacc_a_w, 1, j), _XMPACC_G(_xmpacc_a_w, 2, i + 1)))])) + (2 * _xmpacc_r0_1)) / 8;
     while (0);
-#line 398 "prog.cu"
+#line 413 "prog.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -431,7 +446,10 @@ void _xmpacc_loop_stream_stencils_c_75_host(long long _xmpacc_n, void **_xmpacc_
 #endif
 
 /* stream_stencils.c:82: loop ... acc */
-_XMPACC_KERNEL _XMPACC_BOUNDS(2) _xmpacc_loop_stream_stencils_c_82(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_k, _xmpacc_sched_t _xmpacc_s_j, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT wnew, _xmpacc_array_t _xmpacc_a_wnew, const double * _XMPACC_RESTRICT w, _xmpacc_array_t _xmpacc_a_w, double *_xmpacc_red_r3, double *_xmpacc_red_d3)
+#ifndef _XMPACC_MINB_xmpacc_loop_stream_stencils_c_82   /* the runtime defines it as 2 where this kernel spills */
+#define _XMPACC_MINB_xmpacc_loop_stream_stencils_c_82 8
+#endif
+_XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stream_stencils_c_82) _xmpacc_loop_stream_stencils_c_82(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_k, _xmpacc_sched_t _xmpacc_s_j, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT wnew, _xmpacc_array_t _xmpacc_a_wnew, const double * _XMPACC_RESTRICT w, _xmpacc_array_t _xmpacc_a_w, double *_xmpacc_red_r3, double *_xmpacc_red_d3)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
@@ -480,7 +498,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(2) _xmpacc_loop_stream_stencils_c_82(long long _xm
   d3 = (d > d3) ? (d) : (d3);
 }
     while (0);
-#line 484 "prog.cu"
+#line 502 "prog.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -523,7 +541,10 @@ void _xmpacc_loop_stream_stencils_c_82_host(long long _xmpacc_n, void **_xmpacc_
 #endif
 
 /* stream_stencils.c:90: loop ... acc */
-_XMPACC_KERNEL _XMPACC_BOUNDS(2) _xmpacc_loop_stream_stencils_c_90(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_k, _xmpacc_sched_t _xmpacc_s_j, _xmpacc_sched_t _xmpacc_s_i, double * _XMPACC_RESTRICT w, _xmpacc_array_t _xmpacc_a_w, const double * _XMPACC_RESTRICT wnew, _xmpacc_array_t _xmpacc_a_wnew)
+#ifndef _XMPACC_MINB_xmpacc_loop_stream_stencils_c_90   /* the runtime defines it as 2 where this kernel spills */
+#define _XMPACC_MINB_xmpacc_loop_stream_stencils_c_90 8
+#endif
+_XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stream_stencils_c_90) _xmpacc_loop_stream_stencils_c_90(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_k, _xmpacc_sched_t _xmpacc_s_j, _xmpacc_sched_t _xmpacc_s_i, double * _XMPACC_RESTRICT w, _xmpacc_array_t _xmpacc_a_w, const double * _XMPACC_RESTRICT wnew, _xmpacc_array_t _xmpacc_a_wnew)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
@@ -561,7 +582,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(2) _xmpacc_loop_stream_stencils_c_90(long long _xm
 #line 94 "stream_stencils.c"
 w[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, k), _XMPACC_G(_xmpacc_a_w, 1, j), _XMPACC_G(_xmpacc_a_w, 2, i)))] = _XMPACC_LDG(&wnew[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT3(_xmpacc_a_wnew, _XMPACC_G(_xmpacc_a_wnew, 0, k), _XMPACC_G(_xmpacc_a_wnew, 1, j), _XMPACC_G(_xmpacc_a_wnew, 2, i)))]);
     while (0);
-#line 565 "prog.cu"
+#line 586 "prog.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;

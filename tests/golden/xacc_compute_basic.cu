@@ -8,7 +8,10 @@
 #include "xmpacc_kernel.h"
 
 /* basic.c:38: loop ... acc */
-_XMPACC_KERNEL _XMPACC_BOUNDS(2) _xmpacc_loop_basic_c_38(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double * _XMPACC_RESTRICT b, _xmpacc_array_t _xmpacc_a_b, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, double *c, double scale)
+#ifndef _XMPACC_MINB_xmpacc_loop_basic_c_38   /* the runtime defines it as 2 where this kernel spills */
+#define _XMPACC_MINB_xmpacc_loop_basic_c_38 8
+#endif
+_XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_basic_c_38) _xmpacc_loop_basic_c_38(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double * _XMPACC_RESTRICT b, _xmpacc_array_t _xmpacc_a_b, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, double *c, double scale)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
@@ -45,7 +48,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(2) _xmpacc_loop_basic_c_38(long long _xmpacc_total
 #line 41 "tests/xacc_compute/basic.c"
 b[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_b, _XMPACC_G(_xmpacc_a_b, 0, i), _XMPACC_G(_xmpacc_a_b, 1, j)))] = (scale * _XMPACC_LDG(&a[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, i), _XMPACC_G(_xmpacc_a_a, 1, j)))])) + _XMPACC_LDG(&c[j]);
     while (0);
-#line 49 "basic.cu"
+#line 52 "basic.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -122,7 +125,7 @@ _XMPACC_KERNEL _xmpacc_loop_basic_c_43(long long _xmpacc_total, int _xmpacc_lane
   }
 }
   while (0);
-#line 126 "basic.cu"
+#line 129 "basic.cu"
   _XMPACC_PARTIAL(s, _XMPACC_LANES_SUM, _xmpacc_red_s);
 }
 #ifndef __CUDACC__
@@ -161,7 +164,7 @@ _XMPACC_KERNEL _xmpacc_loop_basic_c_62(long long _xmpacc_total, _xmpacc_sched_t 
 #line 63 "tests/xacc_compute/basic.c"
 x[_XMPACC_G(_xmpacc_a_x, 0, i)] = x[_XMPACC_G(_xmpacc_a_x, 0, i)] + 1;
   while (0);
-#line 165 "basic.cu"
+#line 168 "basic.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_basic_c_62_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -195,7 +198,7 @@ _XMPACC_KERNEL _xmpacc_loop_basic_c_67(long long _xmpacc_total, _xmpacc_sched_t 
 #line 68 "tests/xacc_compute/basic.c"
 x[_XMPACC_G(_xmpacc_a_x, 0, i)] = x[_XMPACC_G(_xmpacc_a_x, 0, i)] * 2;
   while (0);
-#line 199 "basic.cu"
+#line 202 "basic.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_basic_c_67_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -235,7 +238,7 @@ _XMPACC_KERNEL _xmpacc_loop_basic_c_73(long long _xmpacc_total, _xmpacc_sched_t 
   cnt += y[_XMPACC_G(_xmpacc_a_y, 0, i)] > 3.0;
 }
   while (0);
-#line 239 "basic.cu"
+#line 242 "basic.cu"
   _XMPACC_PARTIAL(mx, _XMPACC_LANES_MAX, _xmpacc_red_mx);
   _XMPACC_PARTIAL(cnt, _XMPACC_LANES_SUM, _xmpacc_red_cnt);
 }
@@ -276,7 +279,7 @@ _XMPACC_KERNEL _xmpacc_loop_basic_c_83(long long _xmpacc_total, _xmpacc_sched_t 
 #line 84 "tests/xacc_compute/basic.c"
 c[j] = (c[j] * 2) + 1;
   while (0);
-#line 280 "basic.cu"
+#line 283 "basic.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_basic_c_83_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -305,7 +308,7 @@ _XMPACC_KERNEL _xmpacc_loop_basic_c_85(long long _xmpacc_total, _xmpacc_sched_t 
 #line 86 "tests/xacc_compute/basic.c"
 c[j] = -c[j];
   while (0);
-#line 309 "basic.cu"
+#line 312 "basic.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_basic_c_85_host(long long _xmpacc_n, void **_xmpacc_args)

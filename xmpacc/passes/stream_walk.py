@@ -26,7 +26,8 @@ class WalkCode:
     loop: str                # the walk's for header
     head: list[str]          # in the walk, before the body: next row, the window's new row
     tail: list[str]          # after the body: the window moves down one row
-    bounds: str = ""         # _XMPACC_BOUNDS(min blocks) before the kernel's name, or ""
+    min_blocks: int = 0      # __launch_bounds__ blocks per SM (0: none)
+    fallback: int = 0        # blocks per SM where the runtime finds the kernel spills (0: fixed)
 
 
 def code(p: StreamPlan) -> WalkCode:
@@ -44,7 +45,7 @@ def code(p: StreamPlan) -> WalkCode:
         head.append(f"{regs[-1]} = {_load(p, w, v, w.hi)};")
         tail += [f"{regs[k]} = {regs[k + 1]};" for k in range(len(regs) - 1)]
     loop = f"for (int _xmpacc_w = 0; _xmpacc_w < {p.walk}; _xmpacc_w++)"
-    return WalkCode(pro, loop, head, tail, f"_XMPACC_BOUNDS({p.min_blocks}) " if p.min_blocks else "")
+    return WalkCode(pro, loop, head, tail, p.min_blocks, p.fallback_blocks)
 
 
 def _row_indices(p: StreamPlan, v: str, s: str) -> tuple[list[str], list[str]]:

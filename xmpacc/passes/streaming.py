@@ -103,6 +103,7 @@ class StreamPlan:
     threads: int                    # suggested block size, 0: the runtime's default
     rows: tuple[RowIndex, ...] = ()  # subscripts that move with the walk (stream_rows.py)
     min_blocks: int = 2             # __launch_bounds__ blocks per SM to ask nvcc for, 0: none
+    fallback_blocks: int = 0        # where the kernel spills at min_blocks (runtime/device.py), 0: fixed
 
 
 def enabled() -> bool:
@@ -261,13 +262,25 @@ def _check_body(body: c_ast.Node, loops: list[CanonicalLoop], kv: KernelVars) ->
     return assigned
 
 
-def min_blocks() -> int:
+SMALL_STATE = 16   # 64-bit index values (row indices, steps, distances) of a "small" kernel
+
+
+def min_blocks(rows: tuple[stream_rows.RowIndex, ...] = ()) -> tuple[int, int]:
     """Blocks of 256 threads per SM that a streaming kernel's registers must allow
-    (``__launch_bounds__``; XMPACC_STREAM_MINBLOCKS): 2 by default.  Measured on H200
-    (Himeno L sweep, 13 arrays, 96 registers unbounded): 2 made it 1.3x faster, 3 or 4
-    spill and are slower; kernels with few registers are not affected."""
+    (``__launch_bounds__``), and the fallback where that makes the kernel spill (0: none;
+    the runtime looks at each such kernel after NVRTC and rebuilds the ones with local
+    memory at the fallback, runtime/device.py).  The index state the walk keeps live
+    decides: a kernel with at most SMALL_STATE 64-bit index values asks for 8 (32
+    registers: every warp slot of an SM), else 2.  Measured on H200: the 7-point Jacobi
+    512^3 (2 arrays, 8 index values) takes 38 registers unbounded, 75 % occupancy, and is
+    5 % faster at 8 (30 registers, no spill); the Himeno L sweep (13 arrays, 41 index
+    values, 96 registers unbounded) is 1.3x faster at 2 than unbounded, and 3 or 4 spill
+    and are slower; Laplace does not move.  XMPACC_STREAM_MINBLOCKS=B forces B."""
     forced = os.environ.get("XMPACC_STREAM_MINBLOCKS", "")
-    return int(forced) if forced.isdigit() else 2
+    if forced.isdigit():
+        return int(forced), 0
+    state = sum(2 + len(r.distances) for r in rows)
+    return (8, 2) if state <= SMALL_STATE else (2, 0)
 
 
 def walk_length(loops: list[CanonicalLoop], span: int) -> int:
@@ -337,7 +350,7 @@ def plan(body: c_ast.Node, loops: list[CanonicalLoop], types: list[str], kv: Ker
         return None, {}, {}, str(why)
     span = max((w.hi - w.lo for w in windows), default=0)
     return StreamPlan(walk_length(loops, span), outer.var, types[0], tuple(windows),
-                      block_threads(loops), tuple(rows), min_blocks()), where, moved, "streamed"
+                      block_threads(loops), tuple(rows), *min_blocks(tuple(rows))), where, moved, "streamed"
 
 
 def substitute(body: c_ast.Node, where: dict[int, tuple[int, int]], moved: dict[int, tuple[int, int]]) -> c_ast.Node:
