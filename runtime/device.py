@@ -26,7 +26,6 @@ import numpy as np
 from .errors import RuntimeFailure
 
 INCLUDE_DIR = Path(__file__).resolve().parent / "include"
-CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES = 3   # CUfunction_attribute of the CUDA driver API
 _MIN_BLOCKS = re.compile(r"^#define _XMPACC_MINB(\w+) \d+\s*$", re.M)
 _FALLBACK = re.compile(r"^#ifndef _XMPACC_MINB(\w+)\s.*defines it as (\d+) ", re.M)
 
@@ -271,8 +270,7 @@ class CudaBackend:
 
     def _local_bytes(self, module: Any, name: str) -> int:
         """Local memory (spilled registers) per thread of one kernel of ``module``."""
-        fn = module.get_function(name)
-        return int(self.cupy.cuda.driver.funcGetAttribute(CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, fn.ptr))
+        return int(module.get_function(name).local_size_bytes)   # a RawKernel
 
     VIOLATION_BYTES = 16 + 8 * 7   # _xmpacc_violation_t of include/xmpacc_check.h
 
