@@ -28,6 +28,7 @@ CASES: dict[str, tuple[int, ...]] = {
     "file_scope_declare.c": (1, 3),
     "reflect_orthogonal_acc.c": (4,),     # nodes p[2][2]
     "collectives_acc.c": (1, 2, 3, 4),
+    "device_pointers.c": (1, 2, 4),        # deviceptr on compute constructs
 }
 SPECIAL = {"device_semantics.c"}   # no serial oracle: expected lines below
 

@@ -187,8 +187,8 @@ ERRORS = [
     ("#pragma xmp loop on t[j]\n#pragma acc parallel loop\n  for (i = 0; i < N; i++) {\n    c[i] = 0;\n"
      "    for (j = 0; j < N; j++) a[j] = 1; }", 13, 13,
      "the distributed loop of 'j' is not perfectly nested in the loops of the OpenACC construct: not supported yet"),
-    ("#pragma acc parallel loop deviceptr(ptr)\n  for (i = 0; i < N; i++) c[i] = 1;", 13, 27,
-     "the 'deviceptr' clause on a compute construct is not supported yet"),
+    ("#pragma acc parallel loop deviceptr(c)\n  for (i = 0; i < N; i++) c[i] = 1;", 13, 37,
+     "deviceptr takes pointer variables that hold device addresses; 'c' is not one"),
     ("#pragma acc parallel loop\n  for (i = 0; i < N; i++) {\n#pragma acc atomic capture\n  c[i] += 1; }", 15, 13,
      "this form of 'acc atomic capture' is not supported yet (v = u, with u one of x++"),
     ("#pragma acc parallel loop\n  for (i = 0; i < N; i++) {\n#pragma acc atomic capture\n"

@@ -222,10 +222,14 @@ class _ComputeLowering(ScopedWalker):
 
     def _data(self, d: AccCompute, parts: list[acc_loopnest.AccLoopNest]) -> list[_Datum]:
         out: list[_Datum] = []
+        device_pointers = set()   # deviceptr(p): p already holds a device address, passed as is
         for clause in d.data:
             for ref in clause.items:
-                out.append(self._clause_item(clause, ref))
-        named = {id(x.rep.decl) for x in out}
+                if clause.kind == "deviceptr":
+                    device_pointers.add(id(self._device_pointer(ref)))
+                else:
+                    out.append(self._clause_item(clause, ref))
+        named = {id(x.rep.decl) for x in out} | device_pointers
         implicit = DATA_PRESENT if d.default is not None and d.default.kind == "present" else DATA_COPY
         for part in parts:
             own = set(part.spec.private) | set(part.spec.reductions)   # per thread: no device copy
@@ -246,6 +250,17 @@ class _ComputeLowering(ScopedWalker):
                     named.add(id(found[1]))
                     out.append(_Datum(rep, _size(rep), implicit))
         return out
+
+    def _device_pointer(self, ref: xd.VarRef) -> c_ast.Decl:
+        """The declaration of a pointer named in ``deviceptr``: the kernel takes its value."""
+        found = self.scope.find_c(ref.name.name)
+        if found is None:
+            raise XmpError(ref.loc, f"'{ref.name.name}' in deviceptr(...) is not declared")
+        if ref.subs is not None or not isinstance(found[1].type, c_ast.PtrDecl) \
+                or self.scope.find_array(ref.name.name) is not None:
+            raise XmpError(ref.loc, f"deviceptr takes pointer variables that hold device addresses; "
+                                    f"'{ref.name.name}' is not one")
+        return found[1]
 
     def _clause_item(self, clause: DataClause, ref: xd.VarRef) -> _Datum:
         if clause.kind not in _MODES:

@@ -237,5 +237,6 @@ def build(nest: AccNest, compute: AccCompute, lc: LoopClauses, scope: Scope, ctx
     spec = NestSpec(compute.loc if nest.acc is compute else lc.loc, nest.loop, loops,
                     scheds(loops, xmp, tmpl, indices), body, list(dict.fromkeys(private)),
                     _names(compute.firstprivate, "firstprivate"), reductions,
-                    f"({length.text})" if length is not None else "0", stream=length is None)
+                    f"({length.text})" if length is not None else "0", stream=length is None,
+                    device_pointers=[r.name.name for c in compute.data if c.kind == "deviceptr" for r in c.items])
     return AccLoopNest(spec, xmp, tmpl, indices)

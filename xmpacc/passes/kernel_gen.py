@@ -46,6 +46,7 @@ class NestSpec:
     # streaming kernels (streaming.py) where the block size is not given (an explicit
     # num_threads / vector_length asks for one thread per iteration in blocks of that size)
     stream: bool = False
+    device_pointers: list[str] = field(default_factory=list)   # deviceptr(p): passed by value
 
 
 @dataclass
@@ -76,7 +77,7 @@ def generate(spec: NestSpec, scope: Scope, replicated: list[Replicated], ctx: Co
     """Outline ``spec`` into a kernel (collected in ``ctx.kernels``) and its launch text."""
     check_body(spec.body, is_pragma, frozenset(ctx.acc_routines))
     kv = classify(spec.body, [lp.var for lp in spec.loops], scope, replicated,
-                  spec.private, spec.firstprivate, spec.reductions, spec.loc)
+                  spec.private, spec.firstprivate, spec.reductions, spec.loc, spec.device_pointers)
     for name, decl in kv.by_value + kv.private:
         kernels.check_device_type(name, decl.type, spec.node)
     types = [control_type(lp, scope, spec.node) for lp in spec.loops]

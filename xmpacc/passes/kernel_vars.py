@@ -186,7 +186,9 @@ def _classify_one(ident: c_ast.ID, decl: c_ast.Decl, scope: Scope, replicated: l
 
 def classify(body: c_ast.Node, control: list[str], scope: Scope, replicated: list[Replicated],
              private: list[str], firstprivate: list[str], reductions: dict[str, str],
-             where: SourceLoc) -> KernelVars:
+             where: SourceLoc, device_pointers: tuple[str, ...] | list[str] = ()) -> KernelVars:
+    """``device_pointers``: pointers of a deviceptr clause, which hold device addresses
+    already: the kernel takes their values (by_value)."""
     out = KernelVars(computed=list(control))
     for node in walk(body):
         target = node.lvalue if isinstance(node, c_ast.Assignment) else (
@@ -217,6 +219,9 @@ def classify(body: c_ast.Node, control: list[str], scope: Scope, replicated: lis
         found = scope.find_c(name)
         if found is None:
             continue  # an enumerator or a libc constant: the kernel file knows it
+        if name in device_pointers:
+            out.by_value.append((name, found[1]))
+            continue
         try:
             _classify_one(ident, found[1], scope, replicated, private, firstprivate, reductions, assigned, out)
         except XmpError as err:  # report every variable's problem, not just the first
