@@ -103,8 +103,13 @@ class AccCollectiveRuntime:
             return None
         if getattr(self, "transport", None) is None and comm.Get_size() != self.world.Get_size():
             return None   # choosing the transport is collective over every node: not from a subset
-        if not isinstance(self._transport(), NcclTransport):  # type: ignore[attr-defined]
+        transport = self._transport()   # type: ignore[attr-defined]
+        if not isinstance(transport, NcclTransport):
             return None
+        from mpi4py import MPI
+
+        if MPI.Comm.Compare(comm, self.world) in (MPI.IDENT, MPI.CONGRUENT):
+            return transport.comm   # every node in world order: reflect's communicator serves
         key = comm.py2f()
         found = self.acc_nccl_comms.get(key)
         if found is None:

@@ -27,7 +27,6 @@ import copy
 from pycparser import c_ast
 
 from xmpacc import cbuild
-from xmpacc.diagnostics import XmpError
 from xmpacc.directives import ast as xd
 from xmpacc.passes import shadows
 from xmpacc.passes.acc_data import var_key
@@ -52,23 +51,12 @@ _DEVICE_FORMS = {"_xmpacc_bcast": "_xmpacc_bcast_acc", "_xmpacc_reduce": "_xmpac
 _NEUTRAL = {"_xmpacc_async_begin", "_xmpacc_async_end"}
 
 
-class _Calls(c_ast.NodeVisitor):
-    def __init__(self) -> None:
-        self.calls: list[c_ast.FuncCall] = []
-
-    def visit_FuncCall(self, node: c_ast.FuncCall) -> None:
-        self.calls.append(node)
-        self.generic_visit(node)
-
-
 def _device_forms(host_calls: list[c_ast.Node]) -> list[c_ast.Node] | None:
     """``host_calls`` with each collective renamed to its device form; None when one of
     them has none (sections, location reductions: the swap path)."""
     out = copy.deepcopy(host_calls)
-    finder = _Calls()
-    for node in out:
-        finder.visit(node)
-    named = [c for c in finder.calls if isinstance(c.name, c_ast.ID) and c.name.name.startswith("_xmpacc_")]
+    named = [c for node in out for c in cbuild.walk(node) if isinstance(c, c_ast.FuncCall)
+             and isinstance(c.name, c_ast.ID) and c.name.name.startswith("_xmpacc_")]
     if not any(c.name.name in _DEVICE_FORMS for c in named) or \
             any(c.name.name not in _DEVICE_FORMS and c.name.name not in _NEUTRAL for c in named):
         return None
@@ -81,17 +69,7 @@ def _device_forms(host_calls: list[c_ast.Node]) -> list[c_ast.Node] | None:
 
 def _variable(node: c_ast.Node) -> str:
     """The variable a data argument (``&x``, ``&k[1]``, ``v``) addresses, for messages."""
-    finder = _Ids()
-    finder.visit(node)
-    return finder.names[0] if finder.names else "?"
-
-
-class _Ids(c_ast.NodeVisitor):
-    def __init__(self) -> None:
-        self.names: list[str] = []
-
-    def visit_ID(self, node: c_ast.ID) -> None:
-        self.names.append(node.name)
+    return next((n.name for n in cbuild.walk(node) if isinstance(n, c_ast.ID)), "?")
 
 
 def lower(d: xd.Directive, scope: Scope, coord: object, host_calls: list[c_ast.Node]) -> list[c_ast.Node]:

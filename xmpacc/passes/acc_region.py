@@ -34,21 +34,16 @@ from pycparser import c_ast
 from xmpacc.cbuild import walk
 from xmpacc.context import Context
 from xmpacc.diagnostics import XmpError
-from xmpacc.directives.openacc_ast import AccCompute, AccLoop, LoopClauses, directive_name
+from xmpacc.directives.openacc_ast import (
+    AccCompute,
+    AccLoop,
+    LoopClauses,
+    directive_name,
+)
 from xmpacc.passes import acc_loopnest, acc_nest
 from xmpacc.passes.canonical import loc_of
+from xmpacc.passes.kernel_vars import _assigned
 from xmpacc.symbols import Scope
-
-
-def _targets(node: c_ast.Node) -> list[c_ast.ID]:
-    """The scalars a statement assigns (``x = ...``, ``x += ...``, ``x++``)."""
-    out = []
-    for n in walk(node):
-        target = n.lvalue if isinstance(n, c_ast.Assignment) else (
-            n.expr if isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--") else None)
-        if isinstance(target, c_ast.ID):
-            out.append(target)
-    return out
 
 
 def _declared(node: c_ast.Node) -> set[str]:
@@ -92,12 +87,12 @@ class Region:
             self._shadow(stmt)
             return stmt
         local = _declared(stmt)
-        for ident in _targets(stmt):
-            found = self.scope.find_c(ident.name)
-            if found is not None and id(found[1]) not in self.on_device and ident.name not in local:
-                raise XmpError(loc_of(ident), f"assigning the firstprivate scalar '{ident.name}' in a statement of "
-                                              f"'{directive_name(self.d)}' that uses device data is not supported "
-                                              f"yet (put '{ident.name}' in a copy clause, or compute it on the host)")
+        for name, at in _assigned(stmt).items():
+            found = self.scope.find_c(name)
+            if found is not None and id(found[1]) not in self.on_device and name not in local:
+                raise XmpError(loc_of(at), f"assigning the firstprivate scalar '{name}' in a statement of "
+                                           f"'{directive_name(self.d)}' that uses device data is not supported "
+                                           f"yet (put '{name}' in a copy clause, or compute it on the host)")
         return self._kernel(stmt)
 
     def _declaration(self, decl: c_ast.Decl) -> c_ast.Node:
@@ -112,13 +107,13 @@ class Region:
 
     def _shadow(self, stmt: c_ast.Node) -> None:
         local = _declared(stmt)
-        for ident in _targets(stmt):
-            found = self.scope.find_c(ident.name)
-            if found is None or ident.name in local or ident.name in self.shadowed:
+        for name in _assigned(stmt):
+            found = self.scope.find_c(name)
+            if found is None or name in local or name in self.shadowed:
                 continue
             scope, decl = found
             if scope is not self.scope and isinstance(decl.type, c_ast.TypeDecl):
-                self.shadowed[ident.name] = decl
+                self.shadowed[name] = decl
 
     def _kernel(self, stmt: c_ast.Node) -> acc_loopnest.AccLoopNest:
         """``stmt`` as the body of a nest of no loops (``seq``): one thread runs it."""
