@@ -40,6 +40,7 @@ class DeviceCopy:
     dynamic: int = 0     # dynamic references: acc enter data
     openacc: bool = False  # an OpenACC data directive holds it (acc replicate may share it)
     view: Any = None     # reflect's byte view of the buffer (device_view), made on first use
+    parent: DeviceCopy | None = None   # a part of another copy (a pointer into a present array)
 
 
 def read_clause(n: int, keys: int, sizes: int, names: int) -> list[tuple[int, int, str]]:
@@ -77,7 +78,7 @@ class Launch:
 
     params: Any
     holders: list[Any]
-    reductions: list[tuple[int, Any, int, int]]
+    reductions: list[tuple[np.ndarray, Any, int]]   # (host variable, partials, operator)
     shape: Any                # backend's LaunchShape
     lanes: int
 
@@ -219,8 +220,8 @@ class AccRuntime:
             self.backend.launch(kernel.decode(), prepared.shape, prepared.params, where_text(where), prepared.lanes)
             if prepared.reductions:
                 self.backend.wait()
-            for host_addr, partial, type_code, op in prepared.reductions:
-                combine(view(host_addr, 1, type_code, "?"), partial, op, self.backend.xp)
+            for host, partial, op in prepared.reductions:
+                combine(host, partial, op, self.backend.xp)
         self.stats["kernel_launches"] = self.stats.get("kernel_launches", 0) + 1
 
     def _prepare(self, where: bytes, info: KernelKinds, total: int, inner: tuple[int, int], nthreads: int,
@@ -243,16 +244,17 @@ class AccRuntime:
                 launch.params[i] = ctypes.addressof(holder)
             elif kind == LAUNCH_REDUCTION:
                 launch.params[i] = self._partials(a, shape.partials, launch.holders, w)
-                launch.reductions.append((arg_list[i], launch.holders[-2], a, b))
+                launch.reductions.append((view(arg_list[i] or 0, 1, a, w), launch.holders[-2], b))
             else:
                 launch.params[i] = self._param(kind, arg_list[i], launch.holders, w)
         return launch
 
-    def device_view(self, copy: DeviceCopy, shape: tuple[int, ...], elem_size: int) -> Any:
+    def device_view(self, copy: DeviceCopy, arr: Any) -> Any:
         """A device copy of an aligned array as reflect's byte view (made once: a reflect in
-        a time loop should not build array objects per call)."""
+        a time loop should not build array objects, nor work out the array's local shape,
+        per call)."""
         if copy.view is None:
-            copy.view = self.backend.view(copy.buffer, "uint8", copy.nbytes).reshape(shape + (elem_size,))
+            copy.view = self.backend.view(copy.buffer, "uint8", copy.nbytes).reshape(arr.shape + (arr.elem_size,))
         return copy.view
 
     def _param(self, kind: int, arg: int, holders: list[Any], where: str) -> int:

@@ -73,6 +73,6 @@ class AccCommRuntime:
                         orthogonal: bool) -> None:
         """The host reflect's slabs (orthogonal: without corners) on the device copy."""
         copy = self._device_copy_of(ptr, arr.name, w, what)
-        view = self.device_view(copy, arr.shape, arr.elem_size)  # type: ignore[attr-defined]
+        view = self.device_view(copy, arr)  # type: ignore[attr-defined]
         reflect(arr, ws, self.cache, w, self.stats, view, self._transport(),  # type: ignore[attr-defined]
                 orthogonal=orthogonal)

@@ -59,23 +59,41 @@ class AccComputeRuntime:
         self.compute_regions: dict[int, list[_Item]] = {}   # region -> its variables
         self.next_compute_region = 1
         self.queue_stack: list[Any] = []    # the streams before each async construct
+        self.compute_clauses: dict[tuple[bytes, ...], list[tuple[_Item, int]]] = {}   # _compute_clause
 
     def _xmpacc_acc_compute_begin(self, where: bytes, n: int, keys: int, sizes: int, names: int,
                                   modes: int) -> int:
+        clause = self._compute_clause(where, n, keys, sizes, names, modes)
         w = where_text(where)
-        self._need_backend(w)  # type: ignore[attr-defined]
-        mode_list = list((ctypes.c_int * n).from_address(modes)) if n else []
         items = []
-        for (key, size, name), mode in zip(read_clause(n, keys, sizes, names), mode_list):
-            item = _Item(key, size, name, _KINDS[mode], None)
-            if mode == DATA_PRESENT and key not in self.copies:
-                raise RuntimeFailure(w, f"'{name}' is not present on the device (present clause)")
+        for item, mode in clause:
+            if mode == DATA_PRESENT and item.key not in self.copies and self._part_of_present(item) is None:  # type: ignore[attr-defined]
+                raise RuntimeFailure(w, f"'{item.name}' is not present on the device (present clause)")
             self._attach(item, w, dynamic=False)   # type: ignore[attr-defined]   # present: one more reference
             items.append(item)
         region = self.next_compute_region
         self.next_compute_region += 1
         self.compute_regions[region] = items
         return region
+
+    def _compute_clause(self, where: bytes, n: int, keys: int, sizes: int, names: int,
+                        modes: int) -> list[tuple[_Item, int]]:
+        """The construct's variables and modes, read once per call site and contents: a
+        construct inside a time loop passes the same arrays every time, and decoding them
+        through ctypes cost more than the rest of the call (names are decoded only when
+        the keys, sizes or modes are new)."""
+        raw = (where, ctypes.string_at(keys, 8 * n), ctypes.string_at(sizes, 8 * n),
+               ctypes.string_at(modes, 4 * n)) if n else (where,)
+        clause = self.compute_clauses.get(raw)
+        if clause is None:
+            self._need_backend(where_text(where))  # type: ignore[attr-defined]
+            mode_list = list((ctypes.c_int * n).from_address(modes)) if n else []
+            clause = [(_Item(key, size, name, _KINDS[mode], None), mode)
+                      for (key, size, name), mode in zip(read_clause(n, keys, sizes, names), mode_list)]
+            if len(self.compute_clauses) > 512:
+                self.compute_clauses.clear()
+            self.compute_clauses[raw] = clause
+        return clause
 
     def _xmpacc_acc_queue_begin(self, where: bytes, queue: int) -> None:
         stream = self._stream(queue)   # type: ignore[attr-defined]

@@ -166,6 +166,8 @@ class AccDataRuntime:
     # ------------------------------------------------------------ the present table
     def _attach(self, item: _Item, where: str, dynamic: bool, stream: Any = None) -> None:
         copy = self.copies.get(item.key)
+        if copy is None:
+            copy = self._part_of_present(item)
         if copy is None and item.kind == ACC_PRESENT:
             raise RuntimeFailure(where, f"'{item.name}' in a present clause is not present on the device "
                                         f"(no enclosing 'acc data', 'acc enter data', 'acc declare' or "
@@ -193,8 +195,32 @@ class AccDataRuntime:
         self.generation += 1
         return copy
 
+    def _part_of_present(self, item: _Item) -> DeviceCopy | None:
+        """A variable inside a present one (``present(x[0:n])`` with ``x`` pointing into an
+        array of an enclosing data region): OpenACC finds it present, so it gets a part of
+        that copy (same device memory, no data movement), registered under its own key for
+        this region and holding a reference to the whole copy meanwhile.  Only plain
+        (non-distributed) copies are searched: a distributed array's key is its descriptor."""
+        size = int(np.prod(local_view(item.key, item.sec).shape)) if item.size == -2 and item.sec else item.size
+        if size <= 0 or not item.key:
+            return None
+        for whole in list(self.copies.values()):
+            start = item.key - whole.host_addr
+            if whole.parent is None and whole.desc_ptr == 0 and whole.host_addr and \
+                    0 <= start and start + size <= whole.nbytes:
+                part = DeviceCopy(item.name, item.key, size, whole.buffer[start:start + size],
+                                  refs=0, openacc=True, parent=whole)
+                whole.refs += 1
+                self.copies[item.key] = part
+                return part
+        return None
+
     def _release(self, copy: DeviceCopy, item: _Item, where: str) -> None:
         if copy.refs > 0 or copy.dynamic > 0:
+            return
+        if copy.parent is not None:   # a part of a present copy: its data stay there
+            self.copies.pop(item.key, None)
+            copy.parent.refs -= 1
             return
         if item.kind in (ACC_COPY, ACC_COPYOUT):
             self.backend.wait()

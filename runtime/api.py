@@ -209,7 +209,7 @@ class Runtime(DynamicRuntime, AccGmoveRuntime, AccCollectiveRuntime, AccCommRunt
     def _xmpacc_reflect_acc(self, ptr: int, where: bytes, widths: int | None) -> None:
         arr, ws, w = self._reflect_args(ptr, where, widths)
         copy = self._device_copy_of(ptr, arr.name, w, "reflect")
-        reflect(arr, ws, self.cache, w, self.stats, self.device_view(copy, arr.shape, arr.elem_size), self._transport())
+        reflect(arr, ws, self.cache, w, self.stats, self.device_view(copy, arr), self._transport())
 
     def _xmpacc_bcast(self, data: int, where: bytes, nbytes: int, from_nodes: int | None,
                       from_ref: int | None, on_nodes: int | None, on_ref: int | None) -> None:

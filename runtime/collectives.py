@@ -23,14 +23,26 @@ RESET_IDENTITY = {1: 0, 2: 1, 5: 0}
 
 
 def view(ptr: int, count: int, type_code: int, where: str) -> np.ndarray:
-    """The C variable at ``ptr`` as a numpy array (no copy)."""
+    """The C variable at ``ptr`` as a numpy array (no copy).  Views are kept per address,
+    count and type: a reduction inside a time loop names the same variable every time, and
+    building the ctypes and numpy objects cost more than a one-node reduction itself."""
+    key = (ptr, count, type_code)
+    found = _VIEWS.get(key)
+    if found is not None:
+        return found
     dtype = DTYPES.get(type_code)
     if dtype is None:
         raise RuntimeFailure(where, "reduction of this type is not supported (use an integer or "
                                     "floating-point scalar or array)", collective=True)
     size = count * np.dtype(dtype).itemsize
     raw = (ctypes.c_char * size).from_address(ptr)
-    return np.frombuffer(raw, dtype=dtype, count=count)
+    if len(_VIEWS) > 4096:
+        _VIEWS.clear()
+    found = _VIEWS[key] = np.frombuffer(raw, dtype=dtype, count=count)
+    return found
+
+
+_VIEWS: dict[tuple[int, int, int], np.ndarray] = {}
 
 
 def mpi_op(op: int, dtype: Any, where: str) -> Any:

@@ -24,7 +24,7 @@ PROGRAMS = Path(__file__).parent / "xacc_compute"
 GOLDEN = Path(__file__).parent / "golden"
 HOST = {"XMPACC_DEVICE": "host"}
 CASES = {"basic.c": (1, 2, 3, 4), "ops.c": (2, 4), "atomics.c": (1, 2), "async_compute.c": (1, 2, 3),
-         "region_statements.c": (1, 2, 3)}
+         "region_statements.c": (1, 2, 3), "call_sites.c": (1, 2)}
 
 
 def _gpus() -> int:
