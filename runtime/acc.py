@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -85,6 +86,12 @@ class Launch:
 
 class AccRuntime:
     """State: ``self.backend`` (chosen at start-up), device copies by key, regions."""
+
+    # deferred reductions, made by acc_compute.py's _acc_compute_init (every program has them)
+    defer_next: bool
+    pending: list[tuple[np.ndarray, Any, int]]
+    pending_addrs: set[int]
+    pending_after: list[Callable[[], None]]
 
     backend: Any
     arrays: dict[int, Any]
@@ -216,13 +223,41 @@ class AccRuntime:
             if len(self.launch_cache) > 512:
                 self.launch_cache.clear()
             prepared = self.launch_cache[key] = self._prepare(where, info, total, (inner, pad), nthreads, args, nparams)
+        defer, self.defer_next = self.defer_next, False
         if total > 0:
+            if any(partial is q for _, partial, _ in prepared.reductions for _, q, _ in self.pending):
+                self._xmpacc_acc_reductions_wait(where)   # its partials are about to be rewritten
             self.backend.launch(kernel.decode(), prepared.shape, prepared.params, where_text(where), prepared.lanes)
-            if prepared.reductions:
-                self.backend.wait()
-            for host, partial, op in prepared.reductions:
-                combine(host, partial, op, self.backend.xp)
+            if defer:
+                self.pending += prepared.reductions
+                self.pending_addrs.update(int(host.ctypes.data) for host, _, _ in prepared.reductions)
+            else:
+                if prepared.reductions:
+                    self.backend.wait()
+                for host, partial, op in prepared.reductions:
+                    combine(host, partial, op, self.backend.xp)
         self.stats["kernel_launches"] = self.stats.get("kernel_launches", 0) + 1
+
+    def _xmpacc_acc_defer_reductions(self) -> None:
+        """The next launch (a compute construct with reductions, passes/acc_reduction_wait.py)
+        leaves its result on the device: the host goes on launching the statements after
+        it that do not use the reduction variables, and waits at
+        ``_xmpacc_acc_reductions_wait``, which the compiler puts before the first statement
+        that does.  In a time loop the next kernel is then queued before the host waits, so
+        the device does not idle while the host combines the result and prepares it."""
+        self.defer_next = True
+
+    def _xmpacc_acc_reductions_wait(self, where: bytes) -> None:
+        if not self.pending and not self.pending_after:
+            return
+        pending, after = self.pending, self.pending_after
+        self.pending, self.pending_after, self.pending_addrs = [], [], set()
+        if pending:
+            self.backend.wait()
+        for host, partial, op in pending:
+            combine(host, partial, op, self.backend.xp)
+        for run in after:   # e.g. the XMP reduction of the same variable over the nodes
+            run()
 
     def _prepare(self, where: bytes, info: KernelKinds, total: int, inner: tuple[int, int], nthreads: int,
                  args: int, nparams: int) -> Launch:

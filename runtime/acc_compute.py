@@ -24,6 +24,7 @@ launched, in program order, which is what ordered queues promise.
 from __future__ import annotations
 
 import ctypes
+from collections.abc import Callable
 from typing import Any
 
 from .acc import read_clause
@@ -60,6 +61,13 @@ class AccComputeRuntime:
         self.next_compute_region = 1
         self.queue_stack: list[Any] = []    # the streams before each async construct
         self.compute_clauses: dict[tuple[bytes, ...], list[tuple[_Item, int]]] = {}   # _compute_clause
+        # deferred reductions (acc.py _xmpacc_acc_defer_reductions; reductions.py reads
+        # pending_addrs in every program): the next launch's reductions, then the host
+        # variables they go to, and the XMP reductions to run after them
+        self.defer_next = False
+        self.pending: list[tuple[Any, Any, int]] = []
+        self.pending_addrs: set[int] = set()
+        self.pending_after: list[Callable[[], None]] = []
 
     def _xmpacc_acc_compute_begin(self, where: bytes, n: int, keys: int, sizes: int, names: int,
                                   modes: int) -> int:

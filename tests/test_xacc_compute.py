@@ -24,7 +24,8 @@ PROGRAMS = Path(__file__).parent / "xacc_compute"
 GOLDEN = Path(__file__).parent / "golden"
 HOST = {"XMPACC_DEVICE": "host"}
 CASES = {"basic.c": (1, 2, 3, 4), "ops.c": (2, 4), "atomics.c": (1, 2), "async_compute.c": (1, 2, 3),
-         "region_statements.c": (1, 2, 3), "call_sites.c": (1, 2)}
+         "region_statements.c": (1, 2, 3), "call_sites.c": (1, 2),
+         "deferred_reductions.c": (1, 2, 3)}
 
 
 def _gpus() -> int:
@@ -299,3 +300,29 @@ def test_region_scalars_are_firstprivate(tmp_path: Path) -> None:
     r = run_mpi(1, tmp_path / "fp", env=HOST)
     assert r.returncode == 0, r.stderr
     assert r.stdout == "1.5 3.0 0.0\n"
+
+
+def test_reduction_results_reach_the_host_where_it_reads_them(built: dict[str, tuple[Path, str]]) -> None:
+    """passes/acc_reduction_wait.py: the host waits for a construct's reductions after the
+    statements that do not use them, before the first one that may."""
+    exe, _ = built["deferred_reductions.c"]
+    host = [line.strip() for line in exe.with_suffix(".host.c").read_text().splitlines()
+            if line.strip() and not line.startswith("#line")]
+
+    def at(fragment: str, start: int = 0) -> int:
+        return next(k for k in range(start, len(host)) if fragment in host[k])
+
+    first = at("_xmpacc_acc_defer_reductions();")
+    # s: its XMP reduction and the next (independent) construct pass; the construct that
+    # reads s does not
+    reduce_s = at('_xmpacc_reduce(&s, "deferred_reductions.c:43"', first)
+    independent = at('_xmpacc_launch("deferred_reductions.c:45"', first)
+    wait_s = at('_xmpacc_acc_reductions_wait("deferred_reductions.c:40");', first)
+    reads_s = at('_xmpacc_acc_compute_begin("deferred_reductions.c:50"', first)
+    assert first < reduce_s < independent < wait_s < reads_s
+    # m: waited for right after its XMP reduction, before the host's 'if'
+    second = at("_xmpacc_acc_defer_reductions();", first + 1)
+    wait_m = at('_xmpacc_acc_reductions_wait("deferred_reductions.c:55");', second)
+    assert host[wait_m + 1].startswith("if (m < 1e-3)")
+    # r: its address is taken in the function: no deferral at all
+    assert sum("_xmpacc_acc_defer_reductions();" in line for line in host) == 2

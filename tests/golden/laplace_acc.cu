@@ -48,6 +48,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_laplace_acc_c_54) _xmpacc
   _xmpacc_r0_0 = _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_0, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (i - 1)), _XMPACC_G(_xmpacc_a_u, 1, j)))]);
   _xmpacc_r0_1 = _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_3, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (i)), _XMPACC_G(_xmpacc_a_u, 1, j)))]);
   /* streamed: 2 rows of 'i' per thread, windows u[i-1..i+1] */
+  {
   _XMPACC_UNROLL
   for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
     if (_xmpacc_w > 0) { if (_xmpacc_p0 + _xmpacc_w >= _xmpacc_s_i.count) break; i = (int) (_xmpacc_s_i.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_i.step); }
@@ -56,13 +57,14 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_laplace_acc_c_54) _xmpacc
 #line 57 "samples/laplace/laplace_acc.c"
 unew[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, i), _XMPACC_G(_xmpacc_a_unew, 1, j)))] = 0.25 * (((_xmpacc_r0_0 + _xmpacc_r0_2) + _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i), _XMPACC_G(_xmpacc_a_u, 1, j - 1)))])) + _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_2, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i), _XMPACC_G(_xmpacc_a_u, 1, j + 1)))]));
     while (0);
-#line 60 "laplace_acc.cu"
+#line 61 "laplace_acc.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
     #endif
     _xmpacc_r0_0 = _xmpacc_r0_1;
     _xmpacc_r0_1 = _xmpacc_r0_2;
+  }
   }
   }
 }
@@ -124,6 +126,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_laplace_acc_c_61) _xmpacc
   const long long _xmpacc_t1 = (_XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (i + _xmpacc_s_i.step)), _XMPACC_G(_xmpacc_a_unew, 1, j))) - _xmpacc_o1;
   #endif
   /* streamed: 2 rows of 'i' per thread, windows none */
+  {
   _XMPACC_UNROLL
   for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
     if (_xmpacc_w > 0) { if (_xmpacc_p0 + _xmpacc_w >= _xmpacc_s_i.count) break; i = (int) (_xmpacc_s_i.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_i.step); }
@@ -135,11 +138,12 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_laplace_acc_c_61) _xmpacc
   u[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i), _XMPACC_G(_xmpacc_a_u, 1, j)))] = _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, i), _XMPACC_G(_xmpacc_a_unew, 1, j)))]);
 }
     while (0);
-#line 139 "laplace_acc.cu"
+#line 142 "laplace_acc.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
     #endif
+  }
   }
   }
   _XMPACC_PARTIAL(err, _XMPACC_LANES_MAX, _xmpacc_red_err);

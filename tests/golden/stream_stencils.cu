@@ -48,6 +48,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stream_stencils_c_52) _xm
   _xmpacc_r0_0 = _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_0, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (i - 1)), _XMPACC_G(_xmpacc_a_u, 1, j)))]);
   _xmpacc_r0_1 = _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_3, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (i)), _XMPACC_G(_xmpacc_a_u, 1, j)))]);
   /* streamed: 2 rows of 'i' per thread, windows u[i-1..i+1] */
+  {
   _XMPACC_UNROLL
   for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
     if (_xmpacc_w > 0) { if (_xmpacc_p0 + _xmpacc_w >= _xmpacc_s_i.count) break; i = (int) (_xmpacc_s_i.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_i.step); }
@@ -56,13 +57,14 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stream_stencils_c_52) _xm
 #line 55 "stream_stencils.c"
 unew[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, i), _XMPACC_G(_xmpacc_a_unew, 1, j)))] = 0.25 * (((_xmpacc_r0_0 + _xmpacc_r0_2) + _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i), _XMPACC_G(_xmpacc_a_u, 1, j - 1)))])) + _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_2, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i), _XMPACC_G(_xmpacc_a_u, 1, j + 1)))]));
     while (0);
-#line 60 "prog.cu"
+#line 61 "prog.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
     #endif
     _xmpacc_r0_0 = _xmpacc_r0_1;
     _xmpacc_r0_1 = _xmpacc_r0_2;
+  }
   }
   }
 }
@@ -136,6 +138,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stream_stencils_c_57) _xm
   _xmpacc_r0_2 = _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (i)), _XMPACC_G(_xmpacc_a_u, 1, j)))]);
   _xmpacc_r0_3 = _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_3, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (i + 1)), _XMPACC_G(_xmpacc_a_u, 1, j)))]);
   /* streamed: 2 rows of 'i' per thread, windows u[i-2..i+2] */
+  {
   _XMPACC_UNROLL
   for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
     if (_xmpacc_w > 0) { if (_xmpacc_p0 + _xmpacc_w >= _xmpacc_s_i.count) break; i = (int) (_xmpacc_s_i.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_i.step); }
@@ -147,7 +150,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stream_stencils_c_57) _xm
   v[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_v, _XMPACC_G(_xmpacc_a_v, 0, i), _XMPACC_G(_xmpacc_a_v, 1, j)))] = ((0.5 * v[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_v, _XMPACC_G(_xmpacc_a_v, 0, i), _XMPACC_G(_xmpacc_a_v, 1, j)))]) + (d * _xmpacc_r0_2)) + (0.1 * _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o2, _XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, i), _XMPACC_G(_xmpacc_a_unew, 1, j)))]));
 }
     while (0);
-#line 151 "prog.cu"
+#line 154 "prog.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -157,6 +160,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stream_stencils_c_57) _xm
     _xmpacc_r0_1 = _xmpacc_r0_2;
     _xmpacc_r0_2 = _xmpacc_r0_3;
     _xmpacc_r0_3 = _xmpacc_r0_4;
+  }
   }
   }
 }
@@ -227,6 +231,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stream_stencils_c_64) _xm
   const long long _xmpacc_t2 = (_XMPACC_AT2(_xmpacc_a_v, _XMPACC_G(_xmpacc_a_v, 0, (i + _xmpacc_s_i.step)), _XMPACC_G(_xmpacc_a_v, 1, j))) - _xmpacc_o2;
   #endif
   /* streamed: 2 rows of 'i' per thread, windows none */
+  {
   _XMPACC_UNROLL
   for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
     if (_xmpacc_w > 0) { if (_xmpacc_p0 + _xmpacc_w >= _xmpacc_s_i.count) break; i = (int) (_xmpacc_s_i.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_i.step); }
@@ -239,12 +244,13 @@ else
 #line 67 "stream_stencils.c"
   unew[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, i), _XMPACC_G(_xmpacc_a_unew, 1, j)))] = _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_1, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i + 1), _XMPACC_G(_xmpacc_a_u, 1, j)))]) + _XMPACC_LDG(&v[_XMPACC_SO(_xmpacc_o2, _XMPACC_AT2(_xmpacc_a_v, _XMPACC_G(_xmpacc_a_v, 0, i), _XMPACC_G(_xmpacc_a_v, 1, j)))]);
     while (0);
-#line 243 "prog.cu"
+#line 248 "prog.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
     _xmpacc_o2 += _xmpacc_t2;
     #endif
+  }
   }
   }
 }
@@ -313,6 +319,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stream_stencils_c_69) _xm
   const long long _xmpacc_t2 = (_XMPACC_AT2(_xmpacc_a_v, _XMPACC_G(_xmpacc_a_v, 0, (i + _xmpacc_s_i.step)), _XMPACC_G(_xmpacc_a_v, 1, j))) - _xmpacc_o2;
   #endif
   /* streamed: 2 rows of 'i' per thread, windows none */
+  {
   _XMPACC_UNROLL
   for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
     if (_xmpacc_w > 0) { if (_xmpacc_p0 + _xmpacc_w >= _xmpacc_s_i.count) break; i = (int) (_xmpacc_s_i.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_i.step); }
@@ -320,12 +327,13 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stream_stencils_c_69) _xm
 #line 72 "stream_stencils.c"
 u[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i), _XMPACC_G(_xmpacc_a_u, 1, j)))] = (0.5 * _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, i), _XMPACC_G(_xmpacc_a_unew, 1, j)))])) + (0.25 * _XMPACC_LDG(&v[_XMPACC_SO(_xmpacc_o2, _XMPACC_AT2(_xmpacc_a_v, _XMPACC_G(_xmpacc_a_v, 0, i), _XMPACC_G(_xmpacc_a_v, 1, j)))]));
     while (0);
-#line 324 "prog.cu"
+#line 331 "prog.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
     _xmpacc_o2 += _xmpacc_t2;
     #endif
+  }
   }
   }
 }
@@ -401,6 +409,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stream_stencils_c_75) _xm
   _xmpacc_r0_0 = _XMPACC_LDG(&w[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_0, _XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, (k - 1)), _XMPACC_G(_xmpacc_a_w, 1, j), _XMPACC_G(_xmpacc_a_w, 2, i)))]);
   _xmpacc_r0_1 = _XMPACC_LDG(&w[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_5, _XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, (k)), _XMPACC_G(_xmpacc_a_w, 1, j), _XMPACC_G(_xmpacc_a_w, 2, i)))]);
   /* streamed: 2 rows of 'k' per thread, windows w[k-1..k+1] */
+  {
   _XMPACC_UNROLL
   for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
     if (_xmpacc_w > 0) { if (_xmpacc_p0 + _xmpacc_w >= _xmpacc_s_k.count) break; k = (int) (_xmpacc_s_k.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_k.step); }
@@ -409,13 +418,14 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stream_stencils_c_75) _xm
 #line 79 "stream_stencils.c"
 wnew[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_wnew, _XMPACC_G(_xmpacc_a_wnew, 0, k), _XMPACC_G(_xmpacc_a_wnew, 1, j), _XMPACC_G(_xmpacc_a_wnew, 2, i)))] = ((((((_xmpacc_r0_0 + _xmpacc_r0_2) + _XMPACC_LDG(&w[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, k), _XMPACC_G(_xmpacc_a_w, 1, j - 1), _XMPACC_G(_xmpacc_a_w, 2, i)))])) + _XMPACC_LDG(&w[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_2, _XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, k), _XMPACC_G(_xmpacc_a_w, 1, j + 1), _XMPACC_G(_xmpacc_a_w, 2, i)))])) + _XMPACC_LDG(&w[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_3, _XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, k), _XMPACC_G(_xmpacc_a_w, 1, j), _XMPACC_G(_xmpacc_a_w, 2, i - 1)))])) + _XMPACC_LDG(&w[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_4, _XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, k), _XMPACC_G(_xmpacc_a_w, 1, j), _XMPACC_G(_xmpacc_a_w, 2, i + 1)))])) + (2 * _xmpacc_r0_1)) / 8;
     while (0);
-#line 413 "prog.cu"
+#line 422 "prog.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
     #endif
     _xmpacc_r0_0 = _xmpacc_r0_1;
     _xmpacc_r0_1 = _xmpacc_r0_2;
+  }
   }
   }
 }
@@ -486,6 +496,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stream_stencils_c_82) _xm
   _xmpacc_r0_0 = _XMPACC_LDG(&w[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_0, _XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, (k - 1)), _XMPACC_G(_xmpacc_a_w, 1, j), _XMPACC_G(_xmpacc_a_w, 2, i)))]);
   _xmpacc_r0_1 = _XMPACC_LDG(&w[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, (k)), _XMPACC_G(_xmpacc_a_w, 1, j), _XMPACC_G(_xmpacc_a_w, 2, i)))]);
   /* streamed: 2 rows of 'k' per thread, windows w[k-1..k+1] */
+  {
   _XMPACC_UNROLL
   for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
     if (_xmpacc_w > 0) { if (_xmpacc_p0 + _xmpacc_w >= _xmpacc_s_k.count) break; k = (int) (_xmpacc_s_k.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_k.step); }
@@ -498,13 +509,14 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stream_stencils_c_82) _xm
   d3 = (d > d3) ? (d) : (d3);
 }
     while (0);
-#line 502 "prog.cu"
+#line 513 "prog.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
     #endif
     _xmpacc_r0_0 = _xmpacc_r0_1;
     _xmpacc_r0_1 = _xmpacc_r0_2;
+  }
   }
   }
   _XMPACC_PARTIAL(r3, _XMPACC_LANES_SUM, _xmpacc_red_r3);
@@ -575,6 +587,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stream_stencils_c_90) _xm
   const long long _xmpacc_t1 = (_XMPACC_AT3(_xmpacc_a_wnew, _XMPACC_G(_xmpacc_a_wnew, 0, (k + _xmpacc_s_k.step)), _XMPACC_G(_xmpacc_a_wnew, 1, j), _XMPACC_G(_xmpacc_a_wnew, 2, i))) - _xmpacc_o1;
   #endif
   /* streamed: 2 rows of 'k' per thread, windows none */
+  {
   _XMPACC_UNROLL
   for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
     if (_xmpacc_w > 0) { if (_xmpacc_p0 + _xmpacc_w >= _xmpacc_s_k.count) break; k = (int) (_xmpacc_s_k.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_k.step); }
@@ -582,11 +595,12 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stream_stencils_c_90) _xm
 #line 94 "stream_stencils.c"
 w[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, k), _XMPACC_G(_xmpacc_a_w, 1, j), _XMPACC_G(_xmpacc_a_w, 2, i)))] = _XMPACC_LDG(&wnew[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT3(_xmpacc_a_wnew, _XMPACC_G(_xmpacc_a_wnew, 0, k), _XMPACC_G(_xmpacc_a_wnew, 1, j), _XMPACC_G(_xmpacc_a_wnew, 2, i)))]);
     while (0);
-#line 586 "prog.cu"
+#line 599 "prog.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
     #endif
+  }
   }
   }
 }

@@ -27,6 +27,7 @@ Runs before the gpu pass, so it still sees the ``acc replicate`` regions around 
 from __future__ import annotations
 
 import copy
+import dataclasses
 from dataclasses import dataclass
 
 from pycparser import c_ast
@@ -36,7 +37,7 @@ from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import AlreadyReported, SourceLoc, XmpError, XmpErrors
 from xmpacc.directives import ast as xd
 from xmpacc.directives.openacc_ast import AccCompute, AccData, AccLoop, DataClause, directive_name
-from xmpacc.passes import acc_loopnest, acc_nest, acc_region, kernel_gen
+from xmpacc.passes import acc_loopnest, acc_nest, acc_reduction_wait, acc_region, kernel_gen
 from xmpacc.passes.acc_data import _queue, _wait_call
 from xmpacc.passes.attach import acc_directive, acc_pragma_id, pragma_id
 from xmpacc.passes.canonical import loc_of
@@ -68,19 +69,34 @@ class _ComputeLowering(ScopedWalker):
         self.ctx, self.unit = ctx, unit
         self.present = present      # scalars of enclosing acc replicate regions
         self.constructs = 0
+        self.deferred: set[str] = set()   # reductions the construct just lowered left on the device
+        self.address_taken: set[str] = set()   # in the function being lowered: never deferred
+
+    def visit_FuncDef(self, node: c_ast.FuncDef) -> None:
+        self.address_taken = acc_reduction_wait.address_taken(node.body)
+        self.generic_visit(node)
 
     # ------------------------------------------------------------ walking
 
     def visit_Compound(self, node: c_ast.Compound) -> None:
         items = node.block_items or []
         out: list[c_ast.Node] = []
+        waiting: set[str] = set()   # deferred reductions not waited for yet (acc_reduction_wait.py)
+        wait_at = ""
         i = 0
         while i < len(items):
             item = items[i]
             nest = acc_nest.nest_of_pragma(items, i, self.ctx) if _is_pragma(item) else None
+            if waiting and not acc_reduction_wait.may_pass(items, i, nest, waiting, self.ctx):
+                out += cbuild.stmts(acc_reduction_wait.wait_call(wait_at), item.coord)
+                waiting = set()
             if nest is not None and isinstance(nest.acc, AccCompute) and nest.acc.loop is not None:
                 i = next(k for k in range(i, len(items)) if items[k] is nest.loop) + 1
                 out.append(self._guarded(nest.acc, lambda: self._combined(nest), nest.loop))
+                if self.deferred:
+                    waiting |= self.deferred
+                    wait_at = cbuild.where_literal(nest.acc.loc)
+                    self.deferred = set()
                 continue
             d = acc_directive(item, self.ctx)
             if isinstance(d, AccCompute):
@@ -98,6 +114,8 @@ class _ComputeLowering(ScopedWalker):
                 out.append(items[i])
                 i += 1
             del self.present[len(self.present) - len(reps):]
+        if waiting:
+            out += cbuild.stmts(acc_reduction_wait.wait_call(wait_at), node.coord)
         node.block_items = out
 
     def _guarded(self, d: AccCompute, lower, fallback: c_ast.Node | None) -> c_ast.Node:  # type: ignore[no-untyped-def]
@@ -132,7 +150,8 @@ class _ComputeLowering(ScopedWalker):
         host = _host_copy([p for p in [nest.xmp_pragma] if p is not None] + [nest.loop]) \
             if nest.acc.if_ is not None else None
         part = acc_loopnest.build(nest, nest.acc, nest.acc.loop, self.scope, self.ctx)
-        return _if(nest.acc, self._construct(nest.acc, [part], nest.loop.coord), host)
+        defer = nest.acc.async_ is None and not (part.xmp is not None and part.xmp.reductions)
+        return _if(nest.acc, self._construct(nest.acc, [part], nest.loop.coord, defer=defer), host)
 
     def _region(self, d: AccCompute, body: c_ast.Node | None) -> c_ast.Node:
         name = directive_name(d)
@@ -175,7 +194,9 @@ class _ComputeLowering(ScopedWalker):
         return out
 
     def _construct(self, d: AccCompute, steps: list[acc_loopnest.AccLoopNest | c_ast.Node], coord: object,
-                   region_stmts: acc_region.Region | None = None) -> c_ast.Node:
+                   region_stmts: acc_region.Region | None = None, defer: bool = False) -> c_ast.Node:
+        """``defer``: a combined construct whose reductions may reach the host later
+        (acc_reduction_wait.py); ``self.deferred`` then names them."""
         parts = [s for s in steps if isinstance(s, acc_loopnest.AccLoopNest)]
         data = self._data(d, parts)
         replicated = [x.rep for x in data] + [r for r in self.present if all(r.decl is not x.rep.decl for x in data)]
@@ -192,7 +213,7 @@ class _ComputeLowering(ScopedWalker):
                 continue
             try:
                 items.append(self._kernel(step, replicated, coord,
-                                          region_stmts.scope if region_stmts is not None else self.scope))
+                                          region_stmts.scope if region_stmts is not None else self.scope, defer))
             except XmpErrors as err:
                 problems += err.errors
         if problems:
@@ -205,8 +226,12 @@ class _ComputeLowering(ScopedWalker):
         return c_ast.Compound(items, coord)
 
     def _kernel(self, part: acc_loopnest.AccLoopNest, replicated: list[Replicated], coord: object,
-                scope: Scope) -> c_ast.Node:
+                scope: Scope, defer: bool = False) -> c_ast.Node:
         gen = kernel_gen.generate(part.spec, scope, replicated, self.ctx, self.unit, _is_pragma)
+        names = {name for name, _d, _op in gen.kv.reductions}
+        if defer and names and not names & self.address_taken:
+            self.deferred = names
+            gen = dataclasses.replace(gen, host_text=acc_reduction_wait.DEFER + gen.host_text)
         if part.xmp is not None and part.tmpl is not None:   # --info: the XMP loop's remark
             self.ctx.info.append(facts.kernel(part.xmp, part.tmpl, part.indices, gen.kernel, gen.kv, gen.plan))
         before: list[c_ast.Node] = []

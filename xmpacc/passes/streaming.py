@@ -248,6 +248,9 @@ def _check_body(body: c_ast.Node, loops: list[CanonicalLoop], kv: KernelVars) ->
     for node in cbuild.walk(body):
         if isinstance(node, _NOT_STRAIGHT):
             raise NotStreamable(f"the body has a '{type(node).__name__.lower()}'")
+        if isinstance(node, c_ast.Decl) and "static" in (node.storage or []):
+            # the walk's template writes the body twice (stream_walk.py): two variables
+            raise NotStreamable(f"the body declares the static variable '{node.name}'")
         target = node.lvalue if isinstance(node, c_ast.Assignment) else (
             node.expr if isinstance(node, c_ast.UnaryOp) and node.op in ("++", "--", "p++", "p--", "&") else None)
         if isinstance(target, c_ast.ID):

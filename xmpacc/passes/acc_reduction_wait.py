@@ -1,0 +1,95 @@
+"""Where the host waits for the reductions of a compute construct (acc_compute.py uses it).
+
+A ``parallel loop`` / ``kernels loop`` with ``reduction(op:s)`` on host scalars leaves its
+result on the device (``_xmpacc_acc_defer_reductions`` before its launch) and the host
+waits for it (``_xmpacc_acc_reductions_wait``) only before the first statement after it
+that may use ``s``.  The statements it may pass, in the same block:
+
+* another combined compute construct that does not name ``s`` (in its loops or clauses)
+  and is not async: its kernel is queued behind the first one;
+* ``#pragma xmp reduction (op: s ...)`` of those variables alone (no ``on``, ``async``,
+  locations or sections): the runtime runs it after the wait, in order (reductions.py).
+
+Anything else, and the end of the block, gets the wait before it.  Himeno's iteration
+
+    #pragma acc parallel loop ... reduction(+:gosa)   sweep
+    #pragma xmp reduction (+:gosa)
+    #pragma acc parallel loop ...                      copy wrk2 -> p
+    }                                                  <- the wait: the copy is queued first
+
+then keeps the GPU busy while the host combines gosa and reduces it over the nodes (an
+H200 idled about 100 us per iteration at each wait after the sweep).  A variable whose
+address the function takes anywhere is never deferred: a pointer could read it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Iterator, Sequence
+
+from pycparser import c_ast
+
+from xmpacc.cbuild import walk
+from xmpacc.context import Context
+from xmpacc.diagnostics import SourceLoc
+from xmpacc.directives import ast as xd
+from xmpacc.directives.openacc_ast import AccCompute
+from xmpacc.passes.acc_nest import AccNest
+from xmpacc.passes.attach import pragma_id
+
+DEFER = "_xmpacc_acc_defer_reductions();"
+_IDENT = re.compile(r"[A-Za-z_]\w*")
+
+
+def wait_call(where: str) -> str:
+    return f"_xmpacc_acc_reductions_wait({where});"
+
+
+def address_taken(body: c_ast.Node) -> set[str]:
+    """Names whose address ``&x`` the code takes."""
+    return {n.expr.name for n in walk(body) if isinstance(n, c_ast.UnaryOp) and n.op == "&"
+            and isinstance(n.expr, c_ast.ID)}
+
+
+def may_pass(items: Sequence[c_ast.Node], i: int, nest: AccNest | None, names: set[str], ctx: Context) -> bool:
+    """Can the statement starting at ``items[i]`` (``nest``: the loop nest it begins, if
+    any) run before the host has the values of ``names``?"""
+    if nest is not None:
+        acc = nest.acc
+        return isinstance(acc, AccCompute) and acc.loop is not None and acc.async_ is None \
+            and not (_names_in(nest) & names)
+    if pragma_id(items[i]) is None:
+        return False
+    found = ctx.directives.get(id(items[i]), [])
+    return len(found) == 1 and _reduction_of(found[0], names)
+
+
+def _reduction_of(d: object, names: set[str]) -> bool:
+    if not isinstance(d, xd.ReductionDirective) or d.on is not None or d.async_id is not None or d.acc:
+        return False
+    return all(not v.locations and v.subs is None and v.name.name in names for v in d.reduction.variables)
+
+
+def _names_in(nest: AccNest) -> set[str]:
+    """Every identifier of the nest: its loops, and its directives' clauses."""
+    found = {n.name for n in walk(nest.loop) if isinstance(n, c_ast.ID)}
+    for d in (nest.acc, nest.xmp, *(inner.directive for inner in nest.inner)):
+        found |= set(_directive_names(d))
+    return found
+
+
+def _directive_names(value: object) -> Iterator[str]:
+    """Names in a directive object (frozen dataclasses, tuples) and its C expressions."""
+    if isinstance(value, SourceLoc):
+        return
+    if isinstance(value, str):   # Name.name, Expr.text: every identifier in the text
+        yield from _IDENT.findall(value)
+    elif isinstance(value, c_ast.Node):
+        yield from (n.name for n in walk(value) if isinstance(n, c_ast.ID))
+    elif isinstance(value, (tuple, list)):
+        for v in value:
+            yield from _directive_names(v)
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for f in dataclasses.fields(value):
+            yield from _directive_names(getattr(value, f.name))
