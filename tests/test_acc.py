@@ -139,9 +139,10 @@ def test_acc_features_on_2x2_grid(tmp_path: Path) -> None:
 
 @pytest.mark.mpi
 @pytest.mark.parametrize("nprocs", [1, 3])
-@pytest.mark.parametrize("program", ["acc_expand_offset.c", "acc_full_shadow_cyclic.c"])
+@pytest.mark.parametrize("program", ["acc_expand_offset.c", "acc_full_shadow_cyclic.c", "stream_cyclic.c"])
 def test_global_view_acc_on_host_backend(tmp_path: Path, program: str, nprocs: int) -> None:
-    """loop ... acc with expand and an on-ref offset; reflect ... acc of a cyclic full shadow."""
+    """loop ... acc with expand and an on-ref offset; reflect ... acc of a cyclic full shadow;
+    a stencil over a cyclic dimension (not streamed)."""
     exe = tmp_path / "prog"
     r = run_xmpacc(str(PROGRAMS / program), "-o", str(exe))
     assert r.returncode == 0, r.stderr
@@ -150,6 +151,39 @@ def test_global_view_acc_on_host_backend(tmp_path: Path, program: str, nprocs: i
     r = run_mpi(nprocs, exe, env=HOST)
     assert r.returncode == 0, r.stderr
     same_output(r.stdout, expected, rel=1e-12)
+
+
+@pytest.fixture(scope="module")
+def cyclic_w(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    tmp = tmp_path_factory.mktemp("acc_cyclic_w")
+    exe = tmp / "acc_cyclic_w"
+    r = run_xmpacc("tests/acc_programs/acc_cyclic_w.c", "-o", str(exe), "--keep", cwd=REPO)
+    assert r.returncode == 0, r.stderr
+    ref = build_serial(PROGRAMS / "acc_cyclic_w.c", tmp / "serial")
+    return exe, subprocess.run([str(ref)], capture_output=True, text=True, check=True).stdout
+
+
+@pytest.mark.mpi
+@pytest.mark.parametrize("nprocs", [1, 2, 3, 4])
+def test_cyclic_w_acc_on_host_backend(cyclic_w: tuple[Path, str], nprocs: int) -> None:
+    """loop ... acc over cyclic(3) and block x cyclic(2) templates (acc_cyclic_w.c)."""
+    exe, expected = cyclic_w
+    r = run_mpi(nprocs, exe, env=HOST)
+    assert r.returncode == 0, r.stderr
+    same_output(r.stdout, expected, rel=1e-12)
+
+
+@pytest.mark.parametrize("suffix", [".cu", ".host.c"])
+def test_cyclic_w_golden(cyclic_w: tuple[Path, str], suffix: str) -> None:
+    """The position schedules, the posmap parameters and the kernels' index mapping."""
+    exe, _ = cyclic_w
+    text = re.sub(r"xmpacc [0-9][\w.+-]*", "xmpacc", exe.with_suffix(suffix).read_text(), count=1)
+    assert str(REPO) not in text, "a machine-dependent path in the generated code"
+    golden = GOLDEN / f"acc_cyclic_w{suffix}"
+    if os.environ.get("XMPACC_UPDATE_GOLDEN"):
+        golden.write_text(text)
+    assert golden.exists(), f"no golden file {golden}: run with XMPACC_UPDATE_GOLDEN=1"
+    assert text == golden.read_text()
 
 
 # ------------------------------------------------------------------ diagnostics

@@ -278,6 +278,12 @@ void w_schedule(const _xmpacc_tdim_t *d, long long i, long long l, long long s,
                 _xmpacc_sched_t *out) { *out = _xmpacc_schedule(d, i, l, s); }
 void w_schedule_pos(const _xmpacc_tdim_t *d, long long i, long long l, long long s,
                     _xmpacc_sched_t *out) { *out = _xmpacc_schedule_pos(d, i, l, s); }
+long long w_posmap_var(const _xmpacc_tdim_t *d, long long i, long long s, long long c, long long p) {
+  return _xmpacc_posmap_var(_xmpacc_posmap(d, i, s, c), p);
+}
+int w_posmap_on(const _xmpacc_tdim_t *d, long long i, long long s, long long c, long long v) {
+  return _xmpacc_posmap_on(_xmpacc_posmap(d, i, s, c), v);
+}
 long long w_loc(const _xmpacc_array_t *a, int dim, long long g) { return _xmpacc_loc(a, dim, g); }
 long long w_loc_block(const _xmpacc_array_t *a, int dim, long long g) {
   return _xmpacc_loc_block(a, dim, g);
@@ -293,6 +299,7 @@ SIGNATURES = {
     "w_count_below": ([_TD, _LL], _LL), "w_by_pos": ([_TD], c_int),
     "w_schedule": ([_TD, _LL, _LL, _LL, POINTER(CSched)], None),
     "w_schedule_pos": ([_TD, _LL, _LL, _LL, POINTER(CSched)], None),
+    "w_posmap_var": ([_TD, _LL, _LL, _LL, _LL], _LL), "w_posmap_on": ([_TD, _LL, _LL, _LL, _LL], c_int),
     "w_loc": ([_AR, c_int, _LL], _LL), "w_loc_block": ([_AR, c_int, _LL], _LL),
     "w_loc_cyclic": ([_AR, c_int, _LL], _LL),
 }
@@ -370,6 +377,25 @@ def test_c_schedule(clib: ctypes.CDLL, data: st.DataObject) -> None:
         expected = d.schedule(k, init, last, step)
         assert _c_schedule(clib, "w_schedule", td, init, last, step) == expected
         assert _c_schedule(clib, "w_schedule_pos", td, init, last, step) == expected
+
+
+@SETTINGS
+@given(st.data())
+def test_c_kernel_threads_of_a_cyclic_w_loop(clib: ctypes.CDLL, data: st.DataObject) -> None:
+    """A kernel's cyclic(w) loop (loop on t[i+c]): thread l takes position s.first + l *
+    s.step of the position schedule, _xmpacc_posmap_var turns it into i, and the threads
+    that _xmpacc_posmap_on rejects idle; the others run exactly this node's iterations, in
+    order."""
+    d, k = data.draw(dist_and_coord())
+    td = ctypes.byref(_tdim(d, k))
+    for _ in range(5):
+        init, last, step = data.draw(loops(d))
+        c = data.draw(st.integers(-3, 3))
+        s = CSched()
+        clib.w_schedule_pos(td, init + c, last + c, step, ctypes.byref(s))
+        run = [clib.w_posmap_var(td, init + c, step, c, s.first + tid * s.step) for tid in range(s.count)]
+        run = [i for i in run if clib.w_posmap_on(td, init + c, step, c, i)]
+        assert run == [g - c for g in d.schedule(k, init + c, last + c, step)]
 
 
 def test_c_schedule_example_11_3(clib: ctypes.CDLL) -> None:

@@ -120,6 +120,28 @@ def test_reductions_stream_and_single_loops_keep_the_mapping(tmp_path: Path) -> 
     assert "single distributed loop" in _kernel_info(tmp_path, nest, one)
 
 
+CYCLIC_HEAD = HEAD.replace("[block][*] onto p", "[{dist}] onto q").replace(
+    "#pragma xmp nodes p[*]\n", "#pragma xmp nodes p[*]\n#pragma xmp nodes q[*][1]\n").replace(
+    "#pragma xmp shadow a[2][0]\n", "#pragma xmp shadow a[*][0]\n")
+STENCIL = "for (i = 1; i < N - 1; i++) for (j = {j0}; j < N; j += {js}) b[i][j] = a[i-1][j] + a[i+1][j];"
+
+
+@pytest.mark.parametrize("dist,j0,js,expected", [
+    # this node's rows of a cyclic dimension are not consecutive: no window slides over them
+    ("cyclic][block", 0, 1, "the loop of 'i' is over a cyclic dimension"),
+    ("cyclic(3)][block", 0, 1, "the loop of 'i' is over a cyclic(w) dimension"),
+    # an inner cyclic(w) loop is one position per thread, constant over the walk
+    ("block][cyclic(3)", 1, 1, "streamed"),
+    # ... unless threads must idle off its progression
+    ("block][cyclic(3)", 1, 2, "the loop of 'j' over a cyclic(w) dimension may step past"),
+])
+def test_cyclic_dimensions_and_the_walk(tmp_path: Path, dist: str, j0: int, js: int, expected: str) -> None:
+    source = CYCLIC_HEAD.replace("{dist}", dist) + LOOP + STENCIL.format(j0=j0, js=js) + "\n  }\n}\n"
+    _unit, ctx = run_passes(tmp_path, source, stop_after="gpu")
+    assert len(ctx.kernels) == 1
+    assert expected in str(ctx.kernels[0].info["stream"])
+
+
 def test_row_indices_one_per_array_and_walked_position() -> None:
     from pycparser import c_ast as ca
 

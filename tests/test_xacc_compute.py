@@ -24,7 +24,7 @@ PROGRAMS = Path(__file__).parent / "xacc_compute"
 GOLDEN = Path(__file__).parent / "golden"
 HOST = {"XMPACC_DEVICE": "host"}
 CASES = {"basic.c": (1, 2, 3, 4), "ops.c": (2, 4), "atomics.c": (1, 2), "async_compute.c": (1, 2, 3),
-         "region_statements.c": (1, 2, 3), "call_sites.c": (1, 2),
+         "region_statements.c": (1, 2, 3), "call_sites.c": (1, 2), "cyclic_w.c": (1, 2, 3, 4),
          "deferred_reductions.c": (1, 2, 3)}
 
 
@@ -69,11 +69,12 @@ def test_compute_program_on_gpu(built: dict[str, tuple[Path, str]], name: str, n
 
 
 @pytest.mark.parametrize("suffix", [".cu", ".host.c"])
-def test_golden_generated_code(built: dict[str, tuple[Path, str]], suffix: str) -> None:
-    exe, _ = built["basic.c"]
+@pytest.mark.parametrize("name", ["basic.c", "cyclic_w.c"])
+def test_golden_generated_code(built: dict[str, tuple[Path, str]], name: str, suffix: str) -> None:
+    exe, _ = built[name]
     text = re.sub(r"xmpacc [0-9][\w.+-]*", "xmpacc", exe.with_suffix(suffix).read_text(), count=1)  # the version
     assert str(REPO) not in text, "a machine-dependent path in the generated code"
-    golden = GOLDEN / f"xacc_compute_basic{suffix}"
+    golden = GOLDEN / f"xacc_compute_{Path(name).stem}{suffix}"
     if os.environ.get("XMPACC_UPDATE_GOLDEN"):
         golden.write_text(text)
     assert golden.exists(), f"no golden file {golden}: run with XMPACC_UPDATE_GOLDEN=1"

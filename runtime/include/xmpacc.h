@@ -49,6 +49,16 @@ static inline _xmpacc_sched_t _xmpacc_schedule_k(const _xmpacc_tdim_t *d, long l
   return s;
 }
 
+/* The schedule of a cyclic(w) loop of a loop ... acc, in positions (every kind takes the
+ * position form here, so the compiler need not know w); its kernel turns a position into
+ * the loop variable with an _xmpacc_posmap (xmpacc_dist.h). */
+static inline _xmpacc_sched_t _xmpacc_schedule_pos_k(const _xmpacc_tdim_t *d, long long init,
+                                                     long long last, long long step) {
+  _xmpacc_sched_t s = _xmpacc_schedule_pos(d, init, last, step);
+  s.inv_count = s.count > 0 ? 1.0 / (double)s.count : 0.0;
+  return s;
+}
+
 /* The whole range of a loop that no XMP loop distributes (a loop of an OpenACC compute
  * construct runs all its iterations on this node's GPU). */
 static inline _xmpacc_sched_t _xmpacc_range_k(long long init, long long last, long long step) {

@@ -242,6 +242,32 @@ _XMPACC_HD static inline _xmpacc_sched_t _xmpacc_schedule(const _xmpacc_tdim_t *
                                    d->owned_first + d->owned_count - 1);
 }
 
+/* ---- cyclic(w) loops in kernels: position -> loop variable ---- */
+
+/* What a kernel needs for a cyclic(w) loop: the template dimension by value, the loop's
+ * init and step in template indices, and the on-ref offset c of t[i+c]. */
+_XMPACC_HD static inline _xmpacc_posmap_t _xmpacc_posmap(const _xmpacc_tdim_t *d, long long init,
+                                                        long long step, long long shift) {
+  _xmpacc_posmap_t m;
+  m.dim = *d;
+  m.init = init;
+  m.step = step;
+  m.shift = shift;
+  return m;
+}
+
+/* The loop variable at position pos of this node (a kernel's thread: pos = s.first +
+ * tid * s.step of the position form); the host loop does the same with the descriptor. */
+_XMPACC_HD static inline long long _xmpacc_posmap_var(_xmpacc_posmap_t m, long long pos) {
+  return _xmpacc_tdim_glb(&m.dim, pos) - m.shift;
+}
+
+/* 1 when loop variable v is an iteration of the loop: positions cover every owned index
+ * of the range, the loop only those on its progression (|step| > 1). */
+_XMPACC_HD static inline int _xmpacc_posmap_on(_xmpacc_posmap_t m, long long v) {
+  return (v + m.shift - m.init) % m.step == 0;
+}
+
 /* ---- local buffer indices of aligned arrays (reference §4.7) ---- */
 
 /* NONE (collapsed, '*'-distributed, full shadow), BLOCK, GBLOCK: loc = glb - gtol, valid for

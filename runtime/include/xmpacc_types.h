@@ -95,4 +95,14 @@ typedef struct _xmpacc_sched {
   double inv_count;              /* 1.0 / count, for kernels (see _xmpacc_divmod); 0 elsewhere */
 } _xmpacc_sched_t;
 
+/* A cyclic(w) loop in a kernel (passes/loopsched.py): its schedule is in positions, and a
+ * thread turns its position into the loop variable with the template dimension, carried by
+ * value (a kernel cannot follow the host's pointers), and the loop's progression in
+ * template indices, for the positions off it when |step| > 1 (xmpacc_dist.h). */
+typedef struct _xmpacc_posmap {
+  _xmpacc_tdim_t dim;
+  long long init, step;          /* the loop's first index and step, in template indices */
+  long long shift;               /* c of loop on t[i+c]: the loop variable is g - c */
+} _xmpacc_posmap_t;
+
 #endif

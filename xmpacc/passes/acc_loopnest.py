@@ -34,7 +34,7 @@ from xmpacc.passes.canonical import CanonicalLoop, canonical, loc_of
 from xmpacc.passes.kernel_gen import NestSpec
 from xmpacc.passes.loopnest import control_var, nested_for
 from xmpacc.passes.loops import loop_indices, loop_offsets, loop_template
-from xmpacc.passes.loopsched import DimSched, dim_widths, sched_text
+from xmpacc.passes.loopsched import DimSched, cyclic_loops, dim_widths, is_block_cyclic, sched_text
 from xmpacc.symbols import Scope, TemplateSym
 
 
@@ -117,7 +117,8 @@ def scheds(loops: list[CanonicalLoop], xmp: xd.Loop | None, tmpl: TemplateSym | 
     for lp in loops:
         if lp.var in indices and xmp is not None and tmpl is not None:
             t = indices[lp.var]
-            text += sched_text(DimSched(lp.var, t, offsets.get(lp.var), mode, widths.get(t)),
+            text += sched_text(DimSched(lp.var, t, offsets.get(lp.var), mode, widths.get(t),
+                                        by_position=is_block_cyclic(tmpl, t)),
                                lp, f"&{tmpl.c_name}.dim[{t}]", kernel=True)
         else:
             text += f"_xmpacc_sched_t _xmpacc_s_{lp.var} = _xmpacc_range_k({lp.init}, {lp.last}, {lp.step});"
@@ -132,10 +133,6 @@ def _xmp_part(xmp: xd.Loop, scope: Scope) -> tuple[TemplateSym, dict[str, int]]:
     if xmp.acc is not None:
         raise XmpError(xmp.loc, "an XMP loop with an OpenACC construct takes no 'acc' clause")
     indices = dict(loop_indices(xmp))
-    for var, t in indices.items():
-        f = tmpl.distribute.formats[t] if tmpl.distribute else None
-        if f is not None and f.kind == "cyclic" and f.arg is not None:
-            raise XmpError(xmp.loc, "an OpenACC loop on a cyclic(w) dimension is not supported yet")
     for v in (v for r in xmp.reductions for v in r.variables):
         if v.locations or v.subs is not None:
             raise XmpError(v.name.loc, "location variables and array sections in the reduction of an XMP "
@@ -238,5 +235,6 @@ def build(nest: AccNest, compute: AccCompute, lc: LoopClauses, scope: Scope, ctx
                     scheds(loops, xmp, tmpl, indices), body, list(dict.fromkeys(private)),
                     _names(compute.firstprivate, "firstprivate"), reductions,
                     f"({length.text})" if length is not None else "0", stream=length is None,
-                    device_pointers=[r.name.name for c in compute.data if c.kind == "deviceptr" for r in c.items])
+                    device_pointers=[r.name.name for c in compute.data if c.kind == "deviceptr" for r in c.items],
+                    cyclic=cyclic_loops(loops, tmpl, indices))
     return AccLoopNest(spec, xmp, tmpl, indices)

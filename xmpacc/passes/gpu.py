@@ -24,6 +24,7 @@ from xmpacc.passes.canonical import CanonicalLoop, canonical, loc_of
 from xmpacc.passes.comm import reflect_calls
 from xmpacc.passes.kernel_vars import Replicated
 from xmpacc.passes.loops import _control_var, _nested_for, loop_indices, loop_template
+from xmpacc.passes.loopsched import cyclic_loops
 from xmpacc.passes.reductions import loop_reduction_calls
 from xmpacc.scoping import ScopedWalker
 from xmpacc.symbols import ScopeTree, TemplateSym
@@ -144,7 +145,7 @@ class _GpuLowering(ScopedWalker):
             [n.name for n in d.acc.private], [n.name for n in d.acc.firstprivate],
             {v.name.name: r.op for r in d.reductions for v in r.variables},
             " * ".join(f"({e.text})" for e in d.acc.num_threads) or DEFAULT_THREADS,
-            stream=not d.acc.num_threads)
+            stream=not d.acc.num_threads, cyclic=cyclic_loops(loops, tmpl, indices))
         gen = kernel_gen.generate(spec, self.scope, self.active + self.ctx.acc_entered, self.ctx, self.unit,
                                   lambda n: pragma_id(n) is not None)
         self.ctx.info.append(facts.kernel(d, tmpl, indices, gen.kernel, gen.kv, gen.plan))
@@ -171,9 +172,6 @@ def _distributed_prefix(node: c_ast.For, indices: dict[str, int], tmpl: Template
             raise XmpError(loc_of(current), f"in a loop ... acc nest the distributed loops must come first; "
                                             f"'{var}' is not distributed (not supported yet)")
         pending.pop(var)
-        f = tmpl.distribute.formats[indices[var]] if tmpl.distribute else None
-        if f is not None and f.kind == "cyclic" and f.arg is not None:
-            raise XmpError(d.loc, "loop ... acc on a cyclic(w) dimension is not supported yet")
         loops.append(canonical(current))
         fors.append(current)
         current = _nested_for(current.stmt) if pending else None

@@ -27,6 +27,7 @@ from xmpacc.diagnostics import SourceLoc, XmpError
 from xmpacc.passes import kernels, lanes, stream_walk, streaming
 from xmpacc.passes.canonical import CanonicalLoop, loc_of
 from xmpacc.passes.kernel_vars import KernelVars, Replicated, check_body, classify
+from xmpacc.passes.loopsched import CyclicLoop
 from xmpacc.symbols import Scope
 
 
@@ -47,6 +48,8 @@ class NestSpec:
     # num_threads / vector_length asks for one thread per iteration in blocks of that size)
     stream: bool = False
     device_pointers: list[str] = field(default_factory=list)   # deviceptr(p): passed by value
+    # loops over cyclic dimensions; those of cyclic(w) ones are scheduled in positions
+    cyclic: tuple[CyclicLoop, ...] = ()
 
 
 @dataclass
@@ -86,13 +89,14 @@ def generate(spec: NestSpec, scope: Scope, replicated: list[Replicated], ctx: Co
     if plan is not None:
         device_body = kernels.split_lanes(device_body, plan)
     split = plan is not None
-    kernel = kernels.Kernel(kernel_name(ctx, unit, spec.loc), kernels.build_params(spec.loops, kv, split, kernels.block_rows(spec.loops, spec.nthreads)),
-                            kernels.prologue(spec.loops, types, kv, split), device_body,
+    rows = kernels.block_rows(spec.loops, spec.nthreads)
+    kernel = kernels.Kernel(kernel_name(ctx, unit, spec.loc), kernels.build_params(spec.loops, kv, split, rows, spec.cyclic),
+                            kernels.prologue(spec.loops, types, kv, split, spec.cyclic), device_body,
                             kernels.epilogue(kv, split), f"{spec.loc.file}:{spec.loc.line}", spec.node.coord,
                             {"lanes": why if plan is None else
                              "split over lanes; accumulators " + ", ".join(a for a, _ in plan.accumulators)},
                             kernels.body_guard(kv, split))
-    stream = streaming.attach(kernel, spec.loops, types, kv, split) if spec.stream else None
+    stream = streaming.attach(kernel, spec.loops, types, kv, split, spec.cyclic) if spec.stream else None
     ctx.kernels.append(kernel)
     nthreads = str(stream.threads) if stream is not None else spec.nthreads
     total = stream_walk.launch_total(spec.loops, stream) if stream is not None else None

@@ -30,6 +30,7 @@ from xmpacc.passes.accesses import text_value
 from xmpacc.passes.canonical import CanonicalLoop, loc_of
 from xmpacc.passes.kernel_vars import KernelVars
 from xmpacc.passes.lanes import LanePlan
+from xmpacc.passes.loopsched import CyclicLoop
 from xmpacc.runtime.contract import (
     LAUNCH_DEVBUF,
     LAUNCH_DEVDESC,
@@ -132,7 +133,8 @@ def block_rows(loops: list[CanonicalLoop], nthreads: str) -> int:
     return 4
 
 
-def build_params(loops: list[CanonicalLoop], kv: KernelVars, lanes: bool = False, rows: int = 1) -> list[Param]:
+def build_params(loops: list[CanonicalLoop], kv: KernelVars, lanes: bool = False, rows: int = 1,
+                 cyclic: tuple[CyclicLoop, ...] = ()) -> list[Param]:
     params = [Param("_xmpacc_total", "long long _xmpacc_total", "&_xmpacc_total", LAUNCH_VALUE,
                     "sizeof(long long)")]
     if lanes:  # chosen by the runtime at each launch
@@ -141,6 +143,9 @@ def build_params(loops: list[CanonicalLoop], kv: KernelVars, lanes: bool = False
         params.append(Param("_xmpacc_grid2", "int _xmpacc_grid2", "0", LAUNCH_GRID2, str(len(loops)), str(rows)))
     params += [Param(f"_xmpacc_s_{lp.var}", f"_xmpacc_sched_t _xmpacc_s_{lp.var}", f"&_xmpacc_s_{lp.var}",
                      LAUNCH_VALUE, "sizeof(_xmpacc_sched_t)") for lp in loops]
+    # after every schedule: the runtime finds the innermost one at the LAUNCH_GRID2 slot + n
+    params += [Param(f"_xmpacc_m_{p.var}", f"_xmpacc_posmap_t _xmpacc_m_{p.var}", f"&_xmpacc_m_{p.var}",
+                     LAUNCH_VALUE, "sizeof(_xmpacc_posmap_t)") for p in cyclic if p.by_position]
     for rep in kv.arrays:
         if rep.array is not None:
             # distinct replicated variables never share device memory: restrict is safe,
@@ -182,7 +187,8 @@ def _renamed(elem_type: c_ast.TypeDecl, name: str) -> c_ast.TypeDecl:
     return c_ast.TypeDecl(name, elem_type.quals, None, copy.deepcopy(elem_type.type))
 
 
-def prologue(loops: list[CanonicalLoop], types: list[str], kv: KernelVars, lanes: bool = False) -> list[str]:
+def prologue(loops: list[CanonicalLoop], types: list[str], kv: KernelVars, lanes: bool = False,
+             cyclic: tuple[CyclicLoop, ...] = ()) -> list[str]:
     out = ["long long _xmpacc_gid = _XMPACC_TID;"]
     if lanes:
         # T lanes per iteration (a compile-time constant when the runtime specialised the
@@ -213,6 +219,7 @@ def prologue(loops: list[CanonicalLoop], types: list[str], kv: KernelVars, lanes
                 "long long _xmpacc_rest = _xmpacc_tid;"]
     if not lanes and not kv.reductions:  # with reductions every thread joins the warp-level combine
         out.append("if (!_xmpacc_valid) return;")
+    by_pos = {p.var for p in cyclic if p.by_position}
     for k, (lp, ctype) in enumerate(reversed(list(zip(loops, types)))):   # innermost varies fastest
         s = f"_xmpacc_s_{lp.var}"
         if k == 0 and len(loops) > 1 and not lanes:
@@ -221,12 +228,29 @@ def prologue(loops: list[CanonicalLoop], types: list[str], kv: KernelVars, lanes
             index = "_xmpacc_rest"
         else:
             index = f"_xmpacc_divmod(&_xmpacc_rest, {s})"
-        out.append(f"{ctype} {lp.var} = ({ctype}) ({s}.first + {index} * {s}.step);")
+        if lp.var in by_pos:
+            out.append(f"{ctype} {lp.var} = ({ctype}) _xmpacc_posmap_var(_xmpacc_m_{lp.var}, {s}.first + {index} * {s}.step);")
+        else:
+            out.append(f"{ctype} {lp.var} = ({ctype}) ({s}.first + {index} * {s}.step);")
+    out += _off_progression(cyclic, kv, lanes)
     out += rebase_prologue(kv)
     for name, decl in kv.private:
         out.append(declaration(decl, name) + ";")
     for name, decl, op in kv.reductions:
         out.append(f"{declaration(decl, name)} = {identity(op, _type_names(decl.type))};")
+    return out
+
+
+def _off_progression(cyclic: tuple[CyclicLoop, ...], kv: KernelVars, lanes: bool) -> list[str]:
+    """cyclic(w) loops with |step| > 1: the thread space covers every owned position of the
+    range (the l-th owned iteration has no closed form), so threads whose index is off the
+    loop's progression run nothing, as the host loop skips them (loopnest.py)."""
+    tests = [f"!_xmpacc_posmap_on(_xmpacc_m_{p.var}, {p.var})" for p in cyclic if p.progression]
+    if not tests:
+        return []
+    out = [f"if ({' || '.join(tests)}) _xmpacc_valid = 0;"]
+    if not lanes and not kv.reductions:
+        out.append("if (!_xmpacc_valid) return;")
     return out
 
 

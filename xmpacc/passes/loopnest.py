@@ -22,7 +22,13 @@ from pycparser import c_ast
 
 from xmpacc import cbuild
 from xmpacc.passes.canonical import CanonicalLoop, canonical
-from xmpacc.passes.loopsched import DimSched, margin_guard, sched_text, target_dim
+from xmpacc.passes.loopsched import (
+    DimSched,
+    is_block_cyclic,
+    margin_guard,
+    sched_text,
+    target_dim,
+)
 from xmpacc.symbols import NodesSym, TemplateSym
 
 
@@ -87,7 +93,7 @@ class NestBuilder:
     def _distributed_for(self, node: c_ast.For, info: CanonicalLoop, d: DimSched) -> c_ast.Compound:
         v = info.var
         decls, dim = target_dim(self.target, v, d.tdim, self.style)
-        if _is_block_cyclic(self.target, d.tdim):
+        if is_block_cyclic(self.target, d.tdim):
             return _position_for(node, info, dim, d.offset, decls)
         cmp = "<=" if info.upward else ">="
         text = (decls + sched_text(d, info, dim) +
@@ -141,14 +147,6 @@ def _is_cyclic(target: TemplateSym | NodesSym, tdim: int) -> bool:
         return False
     assert target.distribute is not None
     return target.distribute.formats[tdim].kind == "cyclic"
-
-
-def _is_block_cyclic(target: TemplateSym | NodesSym, tdim: int) -> bool:
-    if not isinstance(target, TemplateSym):
-        return False
-    assert target.distribute is not None
-    f = target.distribute.formats[tdim]
-    return f.kind == "cyclic" and f.arg is not None
 
 
 def _position_for(node: c_ast.For, info: CanonicalLoop, dim: str, offset: str | None,

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from xmpacc.diagnostics import XmpError
 from xmpacc.directives import ast as xd
+from xmpacc.passes.accesses import text_value
 from xmpacc.passes.canonical import CanonicalLoop
 from xmpacc.symbols import NodesSym, TemplateSym
 
@@ -35,6 +36,7 @@ class DimSched:
     mode: str                      # "plain", "expand" or "margin"
     width: xd.LoopWidth | None     # expand/margin widths of this dimension (None: plain)
     cell: str | None = None        # margin: the C expression of this dimension's segment
+    by_position: bool = False      # cyclic(w): the schedule is in positions (is_block_cyclic)
 
 
 def target_dim(target: TemplateSym | NodesSym, var: str, tdim: int, style: str) -> tuple[str, str]:
@@ -44,6 +46,40 @@ def target_dim(target: TemplateSym | NodesSym, var: str, tdim: int, style: str) 
     base = 1 if style == "paren" else 0   # p(i) is 1-based
     name = f"_xmpacc_nd_{var}"
     return f"_xmpacc_tdim_t {name} = _xmpacc_nodes_tdim(&{target.c_name}, {tdim}, {base});", f"&{name}"
+
+
+@dataclass(frozen=True, slots=True)
+class CyclicLoop:
+    """A distributed loop of a kernel over a cyclic dimension.  Its rows on this node are
+    not consecutive (streaming.py must not slide a window over them), and for cyclic(w)
+    (``by_position``) its owned indices are no progression at all: the schedule
+    ``_xmpacc_s_<var>`` is in positions and the kernel turns a position into ``var``
+    through ``_xmpacc_m_<var>`` (an ``_xmpacc_posmap_t``)."""
+
+    var: str
+    by_position: bool              # cyclic(w)
+    progression: bool              # by_position and |step| may be > 1: positions off the progression idle
+
+
+def is_block_cyclic(target: TemplateSym | NodesSym, tdim: int) -> bool:
+    """cyclic(w) (w given, even when it is 1 at run time): loops iterate over positions."""
+    if not isinstance(target, TemplateSym) or target.distribute is None:
+        return False
+    f = target.distribute.formats[tdim]
+    return f.kind == "cyclic" and f.arg is not None
+
+
+def cyclic_loops(loops: list[CanonicalLoop], target: TemplateSym | None,
+                 indices: dict[str, int]) -> tuple[CyclicLoop, ...]:
+    """The loops of a kernel's thread space that ``target`` distributes cyclic or cyclic(w)."""
+    if target is None:
+        return ()
+    out = []
+    for lp in loops:
+        if lp.var in indices and target.dist_kind(indices[lp.var]) == "cyclic":
+            w = is_block_cyclic(target, indices[lp.var])
+            out.append(CyclicLoop(lp.var, w, w and text_value(lp.step) not in (1, -1)))
+    return tuple(out)
 
 
 def _nonzero(w: xd.LoopWidth | None) -> bool:
@@ -80,6 +116,8 @@ def sched_text(d: DimSched, lp: CanonicalLoop, dim: str, kernel: bool = False) -
     off = d.offset
     init, last = (lp.init, lp.last) if off is None else (f"({lp.init}) + ({off})", f"({lp.last}) + ({off})")
     plain = "_xmpacc_schedule_k" if kernel else "_xmpacc_schedule"
+    if kernel and d.by_position:
+        return _position_sched(d, init, last, lp.step, dim)
     pre = ""
     if d.mode == "plain" or d.width is None:
         expr = f"{plain}({dim}, {init}, {last}, {lp.step})"
@@ -97,6 +135,13 @@ def sched_text(d: DimSched, lp: CanonicalLoop, dim: str, kernel: bool = False) -
         s = f"_xmpacc_s_{d.var}"
         text += f"{s}.inv_count = {s}.count > 0 ? 1.0 / (double) {s}.count : 0.0;"
     return text
+
+
+def _position_sched(d: DimSched, init: str, last: str, step: str, dim: str) -> str:
+    """A kernel's cyclic(w) loop: positions, and the map back to the loop variable (expand
+    and margin widths on cyclic dimensions are 0, dim_widths checked)."""
+    return (f"_xmpacc_sched_t _xmpacc_s_{d.var} = _xmpacc_schedule_pos_k({dim}, {init}, {last}, {step});"
+            f"_xmpacc_posmap_t _xmpacc_m_{d.var} = _xmpacc_posmap({dim}, {init}, {step}, {d.offset or 0});")
 
 
 def margin_guard(dims: list[DimSched]) -> str:

@@ -63,6 +63,7 @@ from xmpacc.passes.accesses import affine, text_value
 from xmpacc.passes.canonical import CanonicalLoop
 from xmpacc.passes import stream_rows
 from xmpacc.passes.kernel_vars import KernelVars
+from xmpacc.passes.loopsched import CyclicLoop
 from xmpacc.passes.stream_rows import RowIndex, names, walked_slot, with_row
 from xmpacc.passes.stream_walk import code
 
@@ -322,8 +323,23 @@ def block_threads(loops: list[CanonicalLoop]) -> int:
     return t
 
 
+def _check_cyclic(walked: str, cyclic: tuple[CyclicLoop, ...]) -> None:
+    """Loops over cyclic dimensions (loopsched.CyclicLoop): the walk slides its window one
+    row of the source per step, but this node's rows of a cyclic dimension are P apart
+    (plain cyclic: the schedule's step is P times the loop's) or no progression at all
+    (cyclic(w)); and the walk has no test for threads that idle off a cyclic(w) loop's
+    progression."""
+    for c in cyclic:
+        if c.var == walked:
+            kind = "cyclic(w)" if c.by_position else "cyclic"
+            raise NotStreamable(f"the loop of '{walked}' is over a {kind} dimension: this node's rows are not consecutive")
+        if c.progression:
+            raise NotStreamable(f"the loop of '{c.var}' over a cyclic(w) dimension may step past owned indices")
+
+
 def plan(body: c_ast.Node, loops: list[CanonicalLoop], types: list[str], kv: KernelVars,
-         lane_split: bool) -> tuple[StreamPlan | None, dict[int, tuple[int, int]], dict[int, tuple[int, int]], str]:
+         lane_split: bool, cyclic: tuple[CyclicLoop, ...] = ()
+         ) -> tuple[StreamPlan | None, dict[int, tuple[int, int]], dict[int, tuple[int, int]], str]:
     """The streaming plan of a device body (after kernels.device_body), the windowed reads
     (id of the ArrayRef -> (window, register)), the references that use a row index
     (id -> (index, row offset)), and why when there is no plan."""
@@ -337,6 +353,7 @@ def plan(body: c_ast.Node, loops: list[CanonicalLoop], types: list[str], kv: Ker
         outer = loops[0]
         if not outer.upward or text_value(outer.step) != 1:
             raise NotStreamable(f"the loop of '{outer.var}' does not go up by 1")
+        _check_cyclic(outer.var, cyclic)
         assigned = _check_body(body, loops, kv)
         writes, reads = _refs(body)
         written = _check_writes(writes, reads, outer.var)
@@ -372,10 +389,10 @@ def substitute(body: c_ast.Node, where: dict[int, tuple[int, int]], moved: dict[
 
 
 def attach(kernel: object, loops: list[CanonicalLoop], types: list[str], kv: KernelVars,
-           lane_split: bool) -> StreamPlan | None:
+           lane_split: bool, cyclic: tuple[CyclicLoop, ...] = ()) -> StreamPlan | None:
     """Turn ``kernel`` (kernels.Kernel, body already on the device) into a streaming kernel
     when its nest allows; records the outcome in ``kernel.info['stream']``."""
-    p, where, moved, why = plan(kernel.body, loops, types, kv, lane_split)  # type: ignore[attr-defined]
+    p, where, moved, why = plan(kernel.body, loops, types, kv, lane_split, cyclic)  # type: ignore[attr-defined]
     kernel.info["stream"] = why  # type: ignore[attr-defined]
     if p is None:
         return None
