@@ -146,6 +146,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_cyclic_w_c_65) _xmpacc_lo
   const long long _xmpacc_t1 = (_XMPACC_AT2(_xmpacc_a_a, _XMPACC_L(_xmpacc_a_a, 0, (i + _xmpacc_s_i.step)), _XMPACC_LC(_xmpacc_a_a, 1, j))) - _xmpacc_o1;
   #endif
   /* streamed: 2 rows of 'i' per thread, windows none */
+  {
   _XMPACC_UNROLL
   for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
     if (_xmpacc_w > 0) { if (_xmpacc_p0 + _xmpacc_w >= _xmpacc_s_i.count) break; i = (int) (_xmpacc_s_i.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_i.step); }
@@ -153,11 +154,12 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_cyclic_w_c_65) _xmpacc_lo
 #line 67 "tests/xacc_compute/cyclic_w.c"
 b[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_b, _XMPACC_L(_xmpacc_a_b, 0, i), _XMPACC_LC(_xmpacc_a_b, 1, j)))] = ((_XMPACC_LDG(&a[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT2(_xmpacc_a_a, _XMPACC_L(_xmpacc_a_a, 0, i), _XMPACC_LC(_xmpacc_a_a, 1, j)))]) * 2) + i) - j;
     while (0);
-#line 157 "cyclic_w.cu"
+#line 158 "cyclic_w.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
     #endif
+  }
   }
   }
 }
@@ -208,7 +210,7 @@ _XMPACC_KERNEL _xmpacc_loop_cyclic_w_c_68(long long _xmpacc_total, int _xmpacc_g
 #line 71 "tests/xacc_compute/cyclic_w.c"
 d[_XMPACC_AT2(_xmpacc_a_d, _XMPACC_LC(_xmpacc_a_d, 0, i), _XMPACC_L(_xmpacc_a_d, 1, j))] = (c[_XMPACC_AT2(_xmpacc_a_c, _XMPACC_LC(_xmpacc_a_c, 0, i), _XMPACC_L(_xmpacc_a_c, 1, j))] + (0.5 * j)) + (c[_XMPACC_AT2(_xmpacc_a_c, _XMPACC_LC(_xmpacc_a_c, 0, i), _XMPACC_L(_xmpacc_a_c, 1, j))] * c[_XMPACC_AT2(_xmpacc_a_c, _XMPACC_LC(_xmpacc_a_c, 0, i), _XMPACC_L(_xmpacc_a_c, 1, j))]);
   while (0);
-#line 212 "cyclic_w.cu"
+#line 214 "cyclic_w.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_cyclic_w_c_68_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -257,7 +259,7 @@ _XMPACC_KERNEL _xmpacc_loop_cyclic_w_c_73(long long _xmpacc_total, int _xmpacc_g
 #line 76 "tests/xacc_compute/cyclic_w.c"
 e[_XMPACC_AT2(_xmpacc_a_e, _XMPACC_LC(_xmpacc_a_e, 0, i), _XMPACC_L(_xmpacc_a_e, 1, j))] = (x[_XMPACC_LC(_xmpacc_a_x, 0, i)] * j) + y[_XMPACC_LC(_xmpacc_a_y, 0, i)];
   while (0);
-#line 261 "cyclic_w.cu"
+#line 263 "cyclic_w.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_cyclic_w_c_73_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -326,7 +328,7 @@ _XMPACC_KERNEL _xmpacc_loop_cyclic_w_c_78(long long _xmpacc_total, int _xmpacc_l
   }
 }
   while (0);
-#line 330 "cyclic_w.cu"
+#line 332 "cyclic_w.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_cyclic_w_c_78_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -369,7 +371,7 @@ _XMPACC_KERNEL _xmpacc_loop_cyclic_w_c_87(long long _xmpacc_total, _xmpacc_sched
 #line 88 "tests/xacc_compute/cyclic_w.c"
 s += (x[_XMPACC_LC(_xmpacc_a_x, 0, i)] * (i % 5)) + y[_XMPACC_LC(_xmpacc_a_y, 0, i)];
   while (0);
-#line 373 "cyclic_w.cu"
+#line 375 "cyclic_w.cu"
   _XMPACC_PARTIAL(s, _XMPACC_LANES_SUM, _xmpacc_red_s);
 }
 #ifndef __CUDACC__
@@ -413,7 +415,7 @@ _XMPACC_KERNEL _xmpacc_loop_cyclic_w_c_89(long long _xmpacc_total, _xmpacc_sched
   cnt += y[_XMPACC_LC(_xmpacc_a_y, 0, i)] > 20;
 }
   while (0);
-#line 417 "cyclic_w.cu"
+#line 419 "cyclic_w.cu"
   _XMPACC_PARTIAL(mx, _XMPACC_LANES_MAX, _xmpacc_red_mx);
   _XMPACC_PARTIAL(cnt, _XMPACC_LANES_SUM, _xmpacc_red_cnt);
 }
@@ -465,7 +467,7 @@ _XMPACC_KERNEL _xmpacc_loop_cyclic_w_c_96(long long _xmpacc_total, int _xmpacc_g
 #line 98 "tests/xacc_compute/cyclic_w.c"
 s2 += (b[_XMPACC_AT2(_xmpacc_a_b, _XMPACC_L(_xmpacc_a_b, 0, i), _XMPACC_LC(_xmpacc_a_b, 1, j))] * (j + 1)) - a[_XMPACC_AT2(_xmpacc_a_a, _XMPACC_L(_xmpacc_a_a, 0, i), _XMPACC_LC(_xmpacc_a_a, 1, j))];
   while (0);
-#line 469 "cyclic_w.cu"
+#line 471 "cyclic_w.cu"
   _XMPACC_PARTIAL(s2, _XMPACC_LANES_SUM, _xmpacc_red_s2);
 }
 #ifndef __CUDACC__
