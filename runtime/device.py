@@ -331,7 +331,7 @@ class CudaBackend:
         cp = self.cupy
         r = getattr(cp, name)(partial, dtype=dtype) if name in ("sum", "prod") else getattr(cp, name)(partial)
         pinned = self.pinned_values.get(id(partial))
-        if pinned is None or pinned[1] != r.dtype:
+        if pinned is None or pinned.dtype != r.dtype:
             pinned = self.pinned_values[id(partial)] = cp.cuda.alloc_pinned_memory(r.nbytes), r.dtype
         mem, rtype = pinned
         stream = cp.cuda.get_current_stream()
@@ -343,7 +343,7 @@ class CudaBackend:
         def value() -> Any:
             done.synchronize()
             assert keep
-            return np.ndarray((1,), dtype=rtype, buffer=mem)[0]   # as cupyx.empty_pinned reads it
+            return np.frombuffer(mem, dtype=rtype, count=1)[0]
         return value
 
     def wait(self) -> None:
