@@ -25,7 +25,7 @@ from .contract import (
     LAUNCH_VALUE,
 )
 from .cstructs import CArray, CSched, CTemplate
-from .device import combine, combine_later, grid_pad
+from .device import combine, grid_pad
 from .errors import RuntimeFailure, where_text
 
 
@@ -89,7 +89,7 @@ class AccRuntime:
 
     # deferred reductions, made by acc_compute.py's _acc_compute_init (every program has them)
     defer_next: bool
-    pending: list[tuple[Callable[[], None], Any]]   # (fold into the host variable, partials)
+    pending: list[tuple[np.ndarray, Any, int]]
     pending_addrs: set[int]
     pending_after: list[Callable[[], None]]
 
@@ -225,12 +225,11 @@ class AccRuntime:
             prepared = self.launch_cache[key] = self._prepare(where, info, total, (inner, pad), nthreads, args, nparams)
         defer, self.defer_next = self.defer_next, False
         if total > 0:
-            if any(partial is q for _, partial, _ in prepared.reductions for _, q in self.pending):
+            if any(partial is q for _, partial, _ in prepared.reductions for _, q, _ in self.pending):
                 self._xmpacc_acc_reductions_wait(where)   # its partials are about to be rewritten
             self.backend.launch(kernel.decode(), prepared.shape, prepared.params, where_text(where), prepared.lanes)
             if defer:
-                self.pending += [(combine_later(self.backend, host, partial, op), partial)
-                                 for host, partial, op in prepared.reductions]
+                self.pending += prepared.reductions
                 self.pending_addrs.update(int(host.ctypes.data) for host, _, _ in prepared.reductions)
             else:
                 if prepared.reductions:
@@ -249,20 +248,14 @@ class AccRuntime:
         self.defer_next = True
 
     def _xmpacc_acc_reductions_wait(self, where: bytes) -> None:
-        """Each deferred value waits for its own kernel (device.combine_later), not for the
-        kernels queued after it: those keep the device busy meanwhile."""
         if not self.pending and not self.pending_after:
             return
         pending, after = self.pending, self.pending_after
         self.pending, self.pending_after, self.pending_addrs = [], [], set()
-        for fold, _ in pending:
-            try:
-                fold()
-            except RuntimeFailure:
-                raise
-            except Exception as e:  # noqa: BLE001 - an execution error of the kernel (CUDA)
-                raise RuntimeFailure(where_text(where), f"the kernel of this acc loop (or a later one) failed on "
-                                                        f"the GPU: {e}") from None
+        if pending:
+            self.backend.wait()
+        for host, partial, op in pending:
+            combine(host, partial, op, self.backend.xp)
         for run in after:   # e.g. the XMP reduction of the same variable over the nodes
             run()
 

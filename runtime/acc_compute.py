@@ -65,7 +65,7 @@ class AccComputeRuntime:
         # pending_addrs in every program): the next launch's reductions, then the host
         # variables they go to, and the XMP reductions to run after them
         self.defer_next = False
-        self.pending: list[tuple[Callable[[], None], Any]] = []
+        self.pending: list[tuple[Any, Any, int]] = []
         self.pending_addrs: set[int] = set()
         self.pending_after: list[Callable[[], None]] = []
 

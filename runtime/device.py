@@ -17,7 +17,6 @@ import ctypes
 import operator
 import os
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -80,32 +79,10 @@ def combine(host: np.ndarray, partial: Any, op: int, xp: Any) -> None:
     host[0] = _COMBINE_HOST[name](host[0], r)
 
 
-def combine_later(backend: Any, host: np.ndarray, partial: Any, op: int) -> Callable[[], None]:
-    """``combine`` in two steps, for a deferred reduction (acc.py): the partials of a sum,
-    product, max or min are reduced on the device and the value moved to pinned host
-    memory now, queued right behind the kernel (``backend.reduce_early``); the function
-    returned waits for that value alone, not for kernels queued after it, and folds it
-    into the host variable.  The other operators combine when the function is called."""
-    name = _REDUCE[op]
-    if partial.size == 0:
-        return lambda: None
-    if name not in ("sum", "prod", "max", "min"):
-        return lambda: combine(host, partial, op, backend.xp)
-    value = backend.reduce_early(partial, name, host.dtype)
-
-    def fold() -> None:
-        host[0] = _COMBINE_HOST[name](host[0], host.dtype.type(value()))
-    return fold
-
-
 class HostBackend:
     name = "host"
     xp = np
     device_count = 0
-
-    def reduce_early(self, partial: np.ndarray, name: str, dtype: Any) -> Callable[[], Any]:
-        r = getattr(np, name)(partial, dtype=dtype) if name in ("sum", "prod") else getattr(np, name)(partial)
-        return lambda: r
 
     def __init__(self, lib: ctypes.CDLL) -> None:
         self.lib = lib
@@ -175,7 +152,6 @@ class CudaBackend:
         self.functions: dict[tuple[str, int], Any] = {}
         self.pinned: set[int] = set()
         self.pending: str | None = None   # where of the last launch not waited for
-        self.pinned_values: dict[int, Any] = {}   # reduce_early's pinned buffers, by partials buffer
         self.checked = checked            # a checked run: kernels check their subscripts
 
     def describe(self) -> str:
@@ -323,28 +299,6 @@ class CudaBackend:
         except Exception as e:  # noqa: BLE001 - CUDA reports launch errors here
             raise RuntimeFailure(where, f"the kernel of this acc loop failed on GPU {self.device_id}: {e}") from None
         self.pending = where
-
-    def reduce_early(self, partial: Any, name: str, dtype: Any) -> Callable[[], Any]:
-        """The partials reduced on the current stream and copied to pinned memory (one
-        buffer per partials buffer: launches replay theirs), and an event after the copy;
-        the function returned waits for that event and reads the value."""
-        cp = self.cupy
-        r = getattr(cp, name)(partial, dtype=dtype) if name in ("sum", "prod") else getattr(cp, name)(partial)
-        pinned = self.pinned_values.get(id(partial))
-        if pinned is None or pinned.dtype != r.dtype:
-            pinned = self.pinned_values[id(partial)] = cp.cuda.alloc_pinned_memory(r.nbytes), r.dtype
-        mem, rtype = pinned
-        stream = cp.cuda.get_current_stream()
-        cp.cuda.runtime.memcpyAsync(mem.ptr, r.data.ptr, r.nbytes, cp.cuda.runtime.memcpyDeviceToHost, stream.ptr)
-        done = cp.cuda.Event(disable_timing=True)
-        done.record(stream)
-        keep = (r, partial)   # the device buffers stay alive until the value is read
-
-        def value() -> Any:
-            done.synchronize()
-            assert keep
-            return np.frombuffer(mem, dtype=rtype, count=1)[0]
-        return value
 
     def wait(self) -> None:
         """Wait for the kernels launched so far.  Launches are stream-ordered: the next
