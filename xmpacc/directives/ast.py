@@ -25,6 +25,8 @@ works as well as ``#define N``.  ``style`` is kept for messages and for
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Literal, Union
 
@@ -522,3 +524,16 @@ Directive = Union[
     AccReplicate, AccReplicateSync, Gmove, ArrayDirective,
     ReflectInit, ReflectDo, ReduceShadow, Tasks,
 ]
+
+
+def parts(value: object, found: Callable[[object], bool]) -> Iterator[object]:
+    """Every part of a directive object (frozen dataclasses, tuples, lists, nested) for
+    which ``found`` holds, in field order; the parts found are not looked into."""
+    if found(value):
+        yield value
+    elif isinstance(value, (tuple, list)):
+        for item in value:
+            yield from parts(item, found)
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for f in dataclasses.fields(value):
+            yield from parts(getattr(value, f.name), found)

@@ -24,7 +24,6 @@ address the function takes anywhere is never deferred: a pointer could read it.
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections.abc import Iterator, Sequence
 
@@ -80,16 +79,9 @@ def _names_in(nest: AccNest) -> set[str]:
 
 
 def _directive_names(value: object) -> Iterator[str]:
-    """Names in a directive object (frozen dataclasses, tuples) and its C expressions."""
-    if isinstance(value, SourceLoc):
-        return
-    if isinstance(value, str):   # Name.name, Expr.text: every identifier in the text
-        yield from _IDENT.findall(value)
-    elif isinstance(value, c_ast.Node):
-        yield from (n.name for n in walk(value) if isinstance(n, c_ast.ID))
-    elif isinstance(value, (tuple, list)):
-        for v in value:
-            yield from _directive_names(v)
-    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
-        for f in dataclasses.fields(value):
-            yield from _directive_names(getattr(value, f.name))
+    """Names in a directive object and its C expressions (locations left out)."""
+    for part in xd.parts(value, lambda v: isinstance(v, (str, c_ast.Node, SourceLoc))):
+        if isinstance(part, str):   # Name.name, Expr.text: every identifier in the text
+            yield from _IDENT.findall(part)
+        elif isinstance(part, c_ast.Node):
+            yield from (n.name for n in walk(part) if isinstance(n, c_ast.ID))
