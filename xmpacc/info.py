@@ -216,6 +216,10 @@ def _host_loop(f: LoopFacts) -> str:
 def _kernel(f: KernelFacts) -> str:
     per = "one thread per local iteration" + (f" of ({', '.join(v for v, *_ in f.loop.loops)})"
                                               if len(f.loop.loops) > 1 else "")
+    positions = [v for v, _t, kind, width in f.loop.loops if kind == "cyclic" and width]
+    if positions:   # loopsched.CyclicLoop: threads follow owned positions, not iterations
+        per += (f" (along {_names(positions)}: one per owned index of the loop's range; "
+                "threads on indices the loop's step skips do nothing)")
     lanes = f", inner {f.lanes}-loop split over up to 32 lanes (accumulators {_names(f.accumulators)})" \
         if f.lanes else f" (no lane split: {f.why})" if f.why else ""
     threads = f"; blocks of {' x '.join(_num(n) for n in f.num_threads)} threads" if f.num_threads else ""
