@@ -169,8 +169,6 @@ CASES = [
     ("coarray-initializer", at_top("int @z[3]:[*] = {1, 2, 3};\n"), "cannot have an initializer"),
     ("coindex-not-coarray", in_main("    x = (int) @a[0]:[1];"), "'a' is not a coarray"),
     ("acc-reflect", in_main("#pragma xmp acc @reflect (a)"), "not supported yet"),
-    ("acc-loop-margin", in_main("#pragma xmp @loop on t[i] margin(1) acc\n    for (i = 0; i < 100; i++) x++;"),
-     "'margin' in a 'loop ... acc' is not supported yet"),
     ("acc-loop-location", in_main("#pragma xmp loop on t[i] reduction(firstmax: @s /x/) acc\n"
                                   "    for (i = 0; i < 100; i++) x++;"),
      "location variables in the reduction of a 'loop ... acc' are not supported yet"),

@@ -25,7 +25,7 @@ GOLDEN = Path(__file__).parent / "golden"
 HOST = {"XMPACC_DEVICE": "host"}
 CASES = {"basic.c": (1, 2, 3, 4), "ops.c": (2, 4), "atomics.c": (1, 2), "async_compute.c": (1, 2, 3),
          "region_statements.c": (1, 2, 3), "call_sites.c": (1, 2), "cyclic_w.c": (1, 2, 3, 4),
-         "deferred_reductions.c": (1, 2, 3)}
+         "deferred_reductions.c": (1, 2, 3), "margin_peel.c": (1, 2, 3, 4)}
 
 
 def _gpus() -> int:
@@ -69,7 +69,7 @@ def test_compute_program_on_gpu(built: dict[str, tuple[Path, str]], name: str, n
 
 
 @pytest.mark.parametrize("suffix", [".cu", ".host.c"])
-@pytest.mark.parametrize("name", ["basic.c", "cyclic_w.c"])
+@pytest.mark.parametrize("name", ["basic.c", "cyclic_w.c", "margin_peel.c"])
 def test_golden_generated_code(built: dict[str, tuple[Path, str]], name: str, suffix: str) -> None:
     exe, _ = built[name]
     text = re.sub(r"xmpacc [0-9][\w.+-]*", "xmpacc", exe.with_suffix(suffix).read_text(), count=1)  # the version

@@ -150,7 +150,8 @@ class _ComputeLowering(ScopedWalker):
         host = _host_copy([p for p in [nest.xmp_pragma] if p is not None] + [nest.loop]) \
             if nest.acc.if_ is not None else None
         part = acc_loopnest.build(nest, nest.acc, nest.acc.loop, self.scope, self.ctx)
-        defer = nest.acc.async_ is None and not (part.xmp is not None and part.xmp.reductions)
+        defer = nest.acc.async_ is None and not (part.xmp is not None and part.xmp.reductions) \
+            and not part.spec.passes   # margin / peel_and_wait: several launches
         return _if(nest.acc, self._construct(nest.acc, [part], nest.loop.coord, defer=defer), host)
 
     def _region(self, d: AccCompute, body: c_ast.Node | None) -> c_ast.Node:

@@ -32,9 +32,10 @@ from xmpacc.passes.acc_nest import AccNest
 from xmpacc.passes.attach import acc_directive
 from xmpacc.passes.canonical import CanonicalLoop, canonical, loc_of
 from xmpacc.passes.kernel_gen import NestSpec
+from xmpacc.passes.kernel_ranges import sched_passes, scheds
 from xmpacc.passes.loopnest import control_var, nested_for
-from xmpacc.passes.loops import loop_indices, loop_offsets, loop_template
-from xmpacc.passes.loopsched import DimSched, cyclic_loops, dim_widths, is_block_cyclic, sched_text
+from xmpacc.passes.loops import loop_indices, loop_template
+from xmpacc.passes.loopsched import cyclic_loops
 from xmpacc.symbols import Scope, TemplateSym
 
 
@@ -106,30 +107,8 @@ def _rectangular(fors: list[c_ast.For], loops: list[CanonicalLoop]) -> None:
                                       "collapsed loops must have bounds that do not change in the nest")
 
 
-def scheds(loops: list[CanonicalLoop], xmp: xd.Loop | None, tmpl: TemplateSym | None,
-           indices: dict[str, int]) -> str:
-    """Host C declaring ``_xmpacc_s_<var>`` of every loop: this node's schedule of a loop
-    the XMP ``loop`` distributes, the whole range of the others (also gpu.py's)."""
-    text = ""
-    if xmp is not None and tmpl is not None:
-        mode, widths = dim_widths(xmp, tmpl)
-        offsets = loop_offsets(xmp)
-    for lp in loops:
-        if lp.var in indices and xmp is not None and tmpl is not None:
-            t = indices[lp.var]
-            text += sched_text(DimSched(lp.var, t, offsets.get(lp.var), mode, widths.get(t),
-                                        by_position=is_block_cyclic(tmpl, t)),
-                               lp, f"&{tmpl.c_name}.dim[{t}]", kernel=True)
-        else:
-            text += f"_xmpacc_sched_t _xmpacc_s_{lp.var} = _xmpacc_range_k({lp.init}, {lp.last}, {lp.step});"
-    return text
-
-
 def _xmp_part(xmp: xd.Loop, scope: Scope) -> tuple[TemplateSym, dict[str, int]]:
     tmpl = loop_template(xmp, scope)
-    for clause, given in (("margin", xmp.margin), ("peel_and_wait", xmp.peel_and_wait)):
-        if given is not None:
-            raise XmpError(xmp.loc, f"'{clause}' on an XMP loop with an OpenACC construct is not supported yet")
     if xmp.acc is not None:
         raise XmpError(xmp.loc, "an XMP loop with an OpenACC construct takes no 'acc' clause")
     indices = dict(loop_indices(xmp))
@@ -236,5 +215,5 @@ def build(nest: AccNest, compute: AccCompute, lc: LoopClauses, scope: Scope, ctx
                     _names(compute.firstprivate, "firstprivate"), reductions,
                     f"({length.text})" if length is not None else "0", stream=length is None,
                     device_pointers=[r.name.name for c in compute.data if c.kind == "deviceptr" for r in c.items],
-                    cyclic=cyclic_loops(loops, tmpl, indices))
+                    cyclic=cyclic_loops(loops, tmpl, indices), passes=sched_passes(loops, xmp, tmpl, indices))
     return AccLoopNest(spec, xmp, tmpl, indices)

@@ -18,7 +18,7 @@ from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import AlreadyReported, XmpError, XmpErrors
 from xmpacc.directives import ast as xd
 from xmpacc.directives.openacc_ast import directive_name
-from xmpacc.passes import acc_loopnest, acc_nest, kernel_gen, replicate
+from xmpacc.passes import acc_nest, kernel_gen, kernel_ranges, replicate
 from xmpacc.passes.attach import pragma_id
 from xmpacc.passes.canonical import CanonicalLoop, canonical, loc_of
 from xmpacc.passes.comm import reflect_calls
@@ -116,9 +116,6 @@ class _GpuLowering(ScopedWalker):
             raise XmpError(d.loc, "the loop directive must be followed by a for statement")
         tmpl = self._template(d)
         indices = dict(loop_indices(d))
-        for clause, given in (("margin", d.margin), ("peel_and_wait", d.peel_and_wait)):
-            if given is not None:
-                raise XmpError(d.loc, f"'{clause}' in a 'loop ... acc' is not supported yet")
         for v in (v for r in d.reductions for v in r.variables):
             if v.locations or v.subs is not None:
                 what = "location variables" if v.locations else "array sections"
@@ -141,11 +138,12 @@ class _GpuLowering(ScopedWalker):
             raise XmpError(d.acc.shared[0].loc, "the shared clause is not supported yet "
                                                 "(replicated variables are shared already)")
         spec = kernel_gen.NestSpec(
-            d.loc, node, loops, acc_loopnest.scheds(loops, d, tmpl, indices), body,
+            d.loc, node, loops, kernel_ranges.scheds(loops, d, tmpl, indices), body,
             [n.name for n in d.acc.private], [n.name for n in d.acc.firstprivate],
             {v.name.name: r.op for r in d.reductions for v in r.variables},
             " * ".join(f"({e.text})" for e in d.acc.num_threads) or DEFAULT_THREADS,
-            stream=not d.acc.num_threads, cyclic=cyclic_loops(loops, tmpl, indices))
+            stream=not d.acc.num_threads, cyclic=cyclic_loops(loops, tmpl, indices),
+            passes=kernel_ranges.sched_passes(loops, d, tmpl, indices))
         gen = kernel_gen.generate(spec, self.scope, self.active + self.ctx.acc_entered, self.ctx, self.unit,
                                   lambda n: pragma_id(n) is not None)
         self.ctx.info.append(facts.kernel(d, tmpl, indices, gen.kernel, gen.kv, gen.plan))

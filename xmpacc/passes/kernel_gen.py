@@ -26,6 +26,7 @@ from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import SourceLoc, XmpError
 from xmpacc.passes import kernels, lanes, stream_walk, streaming
 from xmpacc.passes.canonical import CanonicalLoop, loc_of
+from xmpacc.passes.kernel_ranges import SchedPass
 from xmpacc.passes.kernel_vars import KernelVars, Replicated, check_body, classify
 from xmpacc.passes.loopsched import CyclicLoop
 from xmpacc.symbols import Scope
@@ -50,6 +51,8 @@ class NestSpec:
     device_pointers: list[str] = field(default_factory=list)   # deviceptr(p): passed by value
     # loops over cyclic dimensions; those of cyclic(w) ones are scheduled in positions
     cyclic: tuple[CyclicLoop, ...] = ()
+    # margin / peel_and_wait: launches over parts of the range (kernel_ranges.py) instead of scheds
+    passes: tuple[SchedPass, ...] = ()
 
 
 @dataclass
@@ -100,5 +103,6 @@ def generate(spec: NestSpec, scope: Scope, replicated: list[Replicated], ctx: Co
     ctx.kernels.append(kernel)
     nthreads = str(stream.threads) if stream is not None else spec.nthreads
     total = stream_walk.launch_total(spec.loops, stream) if stream is not None else None
-    text = spec.scheds + kernels.launch_text(kernel, spec.loops, cbuild.where_literal(spec.loc), nthreads, total)
+    launch = kernels.launch_text(kernel, spec.loops, cbuild.where_literal(spec.loc), nthreads, total)
+    text = "".join(p.text(launch) for p in spec.passes) if spec.passes else spec.scheds + launch
     return Generated(kernel, text, kv, plan)
