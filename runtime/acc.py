@@ -232,11 +232,17 @@ class AccRuntime:
                 self.pending += prepared.reductions
                 self.pending_addrs.update(int(host.ctypes.data) for host, _, _ in prepared.reductions)
             else:
-                if prepared.reductions:
-                    self.backend.wait()
-                for host, partial, op in prepared.reductions:
-                    combine(host, partial, op, self.backend.xp)
+                self._combine(prepared.reductions)
         self.stats["kernel_launches"] = self.stats.get("kernel_launches", 0) + 1
+
+    def _copy_holding(self, addr: int) -> DeviceCopy | None:
+        """The device copy keyed by ``addr``, else the (whole) copy whose host data hold the
+        byte at ``addr``; None without one.  Callers check that what they need fits."""
+        found = self.copies.get(addr)
+        if found is not None:
+            return found
+        return next((c for c in self.copies.values()
+                     if c.parent is None and c.host_addr <= addr < c.host_addr + c.nbytes), None)
 
     def _xmpacc_acc_defer_reductions(self) -> None:
         """The next launch (a compute construct with reductions, passes/acc_reduction_wait.py)
@@ -252,12 +258,16 @@ class AccRuntime:
             return
         pending, after = self.pending, self.pending_after
         self.pending, self.pending_after, self.pending_addrs = [], [], set()
-        if pending:
-            self.backend.wait()
-        for host, partial, op in pending:
-            combine(host, partial, op, self.backend.xp)
+        self._combine(pending)
         for run in after:   # e.g. the XMP reduction of the same variable over the nodes
             run()
+
+    def _combine(self, reductions: list[tuple[np.ndarray, Any, int]]) -> None:
+        """Wait for the kernels, then each host variable op= its partials."""
+        if reductions:
+            self.backend.wait()
+        for host, partial, op in reductions:
+            combine(host, partial, op, self.backend.xp)
 
     def _prepare(self, where: bytes, info: KernelKinds, total: int, inner: tuple[int, int], nthreads: int,
                  args: int, nparams: int) -> Launch:

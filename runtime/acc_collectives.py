@@ -87,8 +87,7 @@ class AccCollectiveRuntime:
 
     def _device_part(self, addr: int, nbytes: int, w: str, what: str, name: str) -> Any:
         """The bytes of the device copy that mirror host ``addr .. addr + nbytes``."""
-        copy = self.copies.get(addr) or next(
-            (c for c in self.copies.values() if c.host_addr <= addr < c.host_addr + c.nbytes), None)
+        copy = self._copy_holding(addr)   # type: ignore[attr-defined]
         if copy is None or addr + nbytes > copy.host_addr + copy.nbytes:
             raise RuntimeFailure(w, f"'{what} ... acc' of '{name}', which is not present on the device "
                                     "(no acc data, enter data, declare or acc replicate holds it)")

@@ -17,14 +17,14 @@ goes on; ``_xmpacc_acc_queue_end`` restores the stream before.  A queue's kernel
 order, ``acc wait`` synchronises it.  Copies the implicit data region made are moved out
 at its end after every queue has finished (the end of a data region blocks the host).
 A reduction of the construct is combined on the host when its kernel ends (the host then
-waits for that kernel).  On the host backend every kernel runs to completion when it is
+waits for that kernel), or, where the compiler deferred it (passes/acc_reduction_wait.py),
+at ``_xmpacc_acc_reductions_wait`` (acc.py).  On the host backend every kernel runs to completion when it is
 launched, in program order, which is what ordered queues promise.
 """
 
 from __future__ import annotations
 
 import ctypes
-from collections.abc import Callable
 from typing import Any
 
 from .acc import read_clause
@@ -65,9 +65,9 @@ class AccComputeRuntime:
         # pending_addrs in every program): the next launch's reductions, then the host
         # variables they go to, and the XMP reductions to run after them
         self.defer_next = False
-        self.pending: list[tuple[Any, Any, int]] = []
-        self.pending_addrs: set[int] = set()
-        self.pending_after: list[Callable[[], None]] = []
+        self.pending = []         # typed in acc.py's AccRuntime
+        self.pending_addrs = set()
+        self.pending_after = []
 
     def _xmpacc_acc_compute_begin(self, where: bytes, n: int, keys: int, sizes: int, names: int,
                                   modes: int) -> int:

@@ -202,18 +202,15 @@ class AccDataRuntime:
         this region and holding a reference to the whole copy meanwhile.  Only plain
         (non-distributed) copies are searched: a distributed array's key is its descriptor."""
         size = int(np.prod(local_view(item.key, item.sec).shape)) if item.size == -2 and item.sec else item.size
-        if size <= 0 or not item.key:
+        whole = self._copy_holding(item.key) if size > 0 and item.key else None  # type: ignore[attr-defined]
+        start = item.key - whole.host_addr if whole is not None else 0
+        if whole is None or whole.desc_ptr or start + size > whole.nbytes:
             return None
-        for whole in list(self.copies.values()):
-            start = item.key - whole.host_addr
-            if whole.parent is None and whole.desc_ptr == 0 and whole.host_addr and \
-                    0 <= start and start + size <= whole.nbytes:
-                part = DeviceCopy(item.name, item.key, size, whole.buffer[start:start + size],
-                                  refs=0, openacc=True, parent=whole)
-                whole.refs += 1
-                self.copies[item.key] = part
-                return part
-        return None
+        part = DeviceCopy(item.name, item.key, size, whole.buffer[start:start + size], refs=0, openacc=True,
+                          parent=whole)
+        whole.refs += 1
+        self.copies[item.key] = part
+        return part
 
     def _release(self, copy: DeviceCopy, item: _Item, where: str) -> None:
         if copy.refs > 0 or copy.dynamic > 0:

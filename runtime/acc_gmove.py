@@ -114,7 +114,7 @@ class AccGmoveRuntime:
             copy = self.copies.get(arr_ptr or 0)
             offset, need = 0, int(op.array.buffer.nbytes)
         else:
-            copy = self._copy_holding(op.base)
+            copy = self._copy_holding(op.base)   # type: ignore[attr-defined]
             offset = op.base - copy.host_addr if copy is not None else 0
             need = int(local_view(op.base, op.side.section).nbytes) if op.side.section.subs else esize
         if copy is None:
@@ -125,12 +125,6 @@ class AccGmoveRuntime:
                                     f"({copy.nbytes} bytes of '{copy.name}' are)")
         raw = self.backend.view(copy.buffer, "uint8", copy.nbytes)
         return raw[offset: offset + need].reshape(-1, esize)
-
-    def _copy_holding(self, addr: int) -> Any:
-        copy = self.copies.get(addr)
-        if copy is not None:
-            return copy
-        return next((c for c in self.copies.values() if c.host_addr <= addr < c.host_addr + c.nbytes), None)
 
     def _acc_gmove_fill(self, w: str, dst: Operand, src: Operand, dst_rows: Any, src_rows: Any) -> None:
         """``a[0:n] = x``: x's device value to every node (a gmove into a one-element

@@ -152,13 +152,13 @@ class ReductionRuntime:
 
     def _xmpacc_reduce(self, data: int, where: bytes, count: int, type_code: int, op: int,
                        on_nodes: int | None, on_ref: int | None) -> None:
-        if data in self.pending_addrs and not self.asyncs.active:   # type: ignore[attr-defined]
-            # the variable still waits for a deferred acc reduction (acc.py): reduce it over
-            # the nodes after that, in order (every node defers alike)
-            self.pending_after.append(  # type: ignore[attr-defined]
-                lambda: self._xmpacc_reduce(data, where, count, type_code, op, on_nodes, on_ref))
-            return
         if data in self.pending_addrs:   # type: ignore[attr-defined]
+            # the variable still waits for a deferred acc reduction (acc.py): reduce it over
+            # the nodes after that, in order (every node defers alike); under async, now
+            if not self.asyncs.active:
+                self.pending_after.append(  # type: ignore[attr-defined]
+                    lambda: self._xmpacc_reduce(data, where, count, type_code, op, on_nodes, on_ref))
+                return
             self._xmpacc_acc_reductions_wait(where)  # type: ignore[attr-defined]
         w = where_text(where)
         comm = self._on_set(on_nodes, on_ref, w)  # type: ignore[attr-defined]

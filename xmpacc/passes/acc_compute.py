@@ -37,7 +37,7 @@ from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import AlreadyReported, SourceLoc, XmpError, XmpErrors
 from xmpacc.directives import ast as xd
 from xmpacc.directives.openacc_ast import AccCompute, AccData, AccLoop, DataClause, directive_name
-from xmpacc.passes import acc_loopnest, acc_nest, acc_reduction_wait, acc_region, kernel_gen
+from xmpacc.passes import acc_loopnest, acc_nest, acc_reduction_wait, acc_region, kernel_gen, kernel_ranges
 from xmpacc.passes.acc_data import _queue, _wait_call
 from xmpacc.passes.attach import acc_directive, acc_pragma_id, pragma_id
 from xmpacc.passes.canonical import loc_of
@@ -151,7 +151,7 @@ class _ComputeLowering(ScopedWalker):
             if nest.acc.if_ is not None else None
         part = acc_loopnest.build(nest, nest.acc, nest.acc.loop, self.scope, self.ctx)
         defer = nest.acc.async_ is None and not (part.xmp is not None and part.xmp.reductions) \
-            and not part.spec.passes   # margin / peel_and_wait: several launches
+            and kernel_ranges.one_launch(part.spec.passes)   # not margin / peel_and_wait
         return _if(nest.acc, self._construct(nest.acc, [part], nest.loop.coord, defer=defer), host)
 
     def _region(self, d: AccCompute, body: c_ast.Node | None) -> c_ast.Node:

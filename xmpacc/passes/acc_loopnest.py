@@ -1,9 +1,9 @@
 """An OpenACC loop nest (XcalableACC §2) as the kernel generator's ``NestSpec``.
 
     #pragma xmp loop on t[i]                      NestSpec(loops=[i, j], body=<for k ...>,
-    #pragma acc parallel loop collapse(2)             scheds="<XMP schedule of i>
+    #pragma acc parallel loop collapse(2)             passes=(SchedPass("<XMP schedule of i>
     for (i = 1; i < N - 1; i++)                               _xmpacc_sched_t _xmpacc_s_j =
-      for (j = 0; j < M; j++) {                                  _xmpacc_range_k(0, (M) - 1, 1);",
+      for (j = 0; j < M; j++) {                                  _xmpacc_range_k(0, (M) - 1, 1);"),),
     #pragma acc loop vector reduction(+:s)            reductions={...}, private=[...])
         for (k = 0; k < K; k++) s += ...
       }
@@ -27,12 +27,11 @@ from xmpacc.context import Context
 from xmpacc.diagnostics import XmpError
 from xmpacc.directives import ast as xd
 from xmpacc.directives.openacc_ast import AccAtomic, AccCompute, AccLoop, LoopClauses, directive_name
-from xmpacc.passes import acc_atomic
+from xmpacc.passes import acc_atomic, kernel_ranges
 from xmpacc.passes.acc_nest import AccNest
 from xmpacc.passes.attach import acc_directive
 from xmpacc.passes.canonical import CanonicalLoop, canonical, loc_of
 from xmpacc.passes.kernel_gen import NestSpec
-from xmpacc.passes.kernel_ranges import sched_passes, scheds
 from xmpacc.passes.loopnest import control_var, nested_for
 from xmpacc.passes.loops import loop_indices, loop_template
 from xmpacc.passes.loopsched import cyclic_loops
@@ -211,9 +210,9 @@ def build(nest: AccNest, compute: AccCompute, lc: LoopClauses, scope: Scope, ctx
                 reductions.setdefault(v.name.name, r.op)
     length = compute.vector_length or (lc.vector.num if lc.vector is not None else None)
     spec = NestSpec(compute.loc if nest.acc is compute else lc.loc, nest.loop, loops,
-                    scheds(loops, xmp, tmpl, indices), body, list(dict.fromkeys(private)),
+                    kernel_ranges.passes(loops, xmp, tmpl, indices), body, list(dict.fromkeys(private)),
                     _names(compute.firstprivate, "firstprivate"), reductions,
                     f"({length.text})" if length is not None else "0", stream=length is None,
                     device_pointers=[r.name.name for c in compute.data if c.kind == "deviceptr" for r in c.items],
-                    cyclic=cyclic_loops(loops, tmpl, indices), passes=sched_passes(loops, xmp, tmpl, indices))
+                    cyclic=cyclic_loops(loops, tmpl, indices))
     return AccLoopNest(spec, xmp, tmpl, indices)

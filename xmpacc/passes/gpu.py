@@ -138,12 +138,11 @@ class _GpuLowering(ScopedWalker):
             raise XmpError(d.acc.shared[0].loc, "the shared clause is not supported yet "
                                                 "(replicated variables are shared already)")
         spec = kernel_gen.NestSpec(
-            d.loc, node, loops, kernel_ranges.scheds(loops, d, tmpl, indices), body,
+            d.loc, node, loops, kernel_ranges.passes(loops, d, tmpl, indices), body,
             [n.name for n in d.acc.private], [n.name for n in d.acc.firstprivate],
             {v.name.name: r.op for r in d.reductions for v in r.variables},
             " * ".join(f"({e.text})" for e in d.acc.num_threads) or DEFAULT_THREADS,
-            stream=not d.acc.num_threads, cyclic=cyclic_loops(loops, tmpl, indices),
-            passes=kernel_ranges.sched_passes(loops, d, tmpl, indices))
+            stream=not d.acc.num_threads, cyclic=cyclic_loops(loops, tmpl, indices))
         gen = kernel_gen.generate(spec, self.scope, self.active + self.ctx.acc_entered, self.ctx, self.unit,
                                   lambda n: pragma_id(n) is not None)
         self.ctx.info.append(facts.kernel(d, tmpl, indices, gen.kernel, gen.kv, gen.plan))

@@ -4,7 +4,7 @@ Both dialects describe the nest they want on the GPU as a ``NestSpec`` and hand 
 XMP-ACC's ``loop ... acc`` (passes/gpu.py) and XcalableACC's ``acc parallel loop``,
 ``kernels loop`` and ``acc loop`` inside ``parallel``/``kernels`` (passes/acc_compute.py).
 
-    NestSpec(loops=[i, j], scheds="<host C declaring _xmpacc_s_i, _xmpacc_s_j>", body=...)
+    NestSpec(loops=[i, j], passes=(SchedPass("<host C declaring _xmpacc_s_i, _xmpacc_s_j>"),), body=...)
       -> prog.cu:  _XMPACC_KERNEL _xmpacc_loop_f_c_42(long long _xmpacc_total, ...)
       -> host C:   <scheds> long long _xmpacc_total = _xmpacc_s_i.count * _xmpacc_s_j.count;
                    _xmpacc_launch("f.c:42", "_xmpacc_loop_f_c_42", _xmpacc_total, 0, ...);
@@ -24,7 +24,7 @@ from pycparser import c_ast
 from xmpacc import cbuild
 from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import SourceLoc, XmpError
-from xmpacc.passes import kernels, lanes, stream_walk, streaming
+from xmpacc.passes import kernel_ranges, kernels, lanes, stream_walk, streaming
 from xmpacc.passes.canonical import CanonicalLoop, loc_of
 from xmpacc.passes.kernel_ranges import SchedPass
 from xmpacc.passes.kernel_vars import KernelVars, Replicated, check_body, classify
@@ -39,7 +39,7 @@ class NestSpec:
     loc: SourceLoc                  # the directive: the kernel's name and messages
     node: c_ast.For                 # the outermost for statement
     loops: list[CanonicalLoop]      # the thread space, outermost first
-    scheds: str                     # host C declaring _xmpacc_s_<var> of every loop
+    passes: tuple[SchedPass, ...]   # the launches: host C declaring _xmpacc_s_<var> of every loop (kernel_ranges.py)
     body: c_ast.Node                # what one thread runs
     private: list[str] = field(default_factory=list)
     firstprivate: list[str] = field(default_factory=list)
@@ -51,8 +51,6 @@ class NestSpec:
     device_pointers: list[str] = field(default_factory=list)   # deviceptr(p): passed by value
     # loops over cyclic dimensions; those of cyclic(w) ones are scheduled in positions
     cyclic: tuple[CyclicLoop, ...] = ()
-    # margin / peel_and_wait: launches over parts of the range (kernel_ranges.py) instead of scheds
-    passes: tuple[SchedPass, ...] = ()
 
 
 @dataclass
@@ -104,5 +102,5 @@ def generate(spec: NestSpec, scope: Scope, replicated: list[Replicated], ctx: Co
     nthreads = str(stream.threads) if stream is not None else spec.nthreads
     total = stream_walk.launch_total(spec.loops, stream) if stream is not None else None
     launch = kernels.launch_text(kernel, spec.loops, cbuild.where_literal(spec.loc), nthreads, total)
-    text = "".join(p.text(launch) for p in spec.passes) if spec.passes else spec.scheds + launch
+    text = kernel_ranges.host_text(spec.passes, launch)
     return Generated(kernel, text, kv, plan)

@@ -28,6 +28,7 @@ from xmpacc.passes.canonical import CanonicalLoop
 from xmpacc.passes.loops import loop_offsets
 from xmpacc.passes.loopsched import (
     DimSched,
+    cell_digits,
     dim_widths,
     is_block_cyclic,
     margin_guard,
@@ -55,6 +56,18 @@ class SchedPass:
                 f"{self.scheds}if (!({self.guard})) continue;{launch}}}")
 
 
+def host_text(passes: tuple[SchedPass, ...], launch: str) -> str:
+    """The host C of a kernel's launches: the schedules and ``launch`` once, or each pass."""
+    if one_launch(passes):
+        return passes[0].scheds + launch
+    return "".join(p.text(launch) for p in passes)
+
+
+def one_launch(passes: tuple[SchedPass, ...]) -> bool:
+    """A single launch over the whole schedule (no margin, no peel_and_wait)."""
+    return len(passes) == 1 and not passes[0].cells and not passes[0].before
+
+
 def scheds(loops: list[CanonicalLoop], xmp: xd.Loop | None, tmpl: TemplateSym | None,
            indices: dict[str, int], cells: dict[str, str] | None = None) -> str:
     """Host C declaring ``_xmpacc_s_<var>`` of every loop: this node's schedule of a loop
@@ -75,12 +88,12 @@ def scheds(loops: list[CanonicalLoop], xmp: xd.Loop | None, tmpl: TemplateSym | 
     return text
 
 
-def sched_passes(loops: list[CanonicalLoop], xmp: xd.Loop | None, tmpl: TemplateSym | None,
-                 indices: dict[str, int]) -> tuple[SchedPass, ...]:
-    """The passes of a nest whose XMP ``loop`` has ``margin`` or ``peel_and_wait``; () for
-    the others (one launch over the whole schedule)."""
+def passes(loops: list[CanonicalLoop], xmp: xd.Loop | None, tmpl: TemplateSym | None,
+           indices: dict[str, int]) -> tuple[SchedPass, ...]:
+    """The launches of a kernel over its nest: one over the schedules, or the passes of an
+    XMP ``loop`` with ``margin`` or ``peel_and_wait``."""
     if xmp is None or tmpl is None:
-        return ()
+        return (SchedPass(scheds(loops, xmp, tmpl, indices)),)
     peel = xmp.peel_and_wait
     if peel is not None:
         shrink = tuple(xd.LoopWidth(xd.Expr(negate(w.lower.text), w.lower.loc),
@@ -93,20 +106,15 @@ def sched_passes(loops: list[CanonicalLoop], xmp: xd.Loop | None, tmpl: Template
                 dataclasses.replace(_margin(loops, rim, tmpl, indices), before=wait))
     if xmp.margin is not None:
         return (_margin(loops, xmp, tmpl, indices),)
-    return ()
+    return (SchedPass(scheds(loops, xmp, tmpl, indices)),)
 
 
 def _margin(loops: list[CanonicalLoop], xmp: xd.Loop, tmpl: TemplateSym, indices: dict[str, int]) -> SchedPass:
     """The rim of the expanded range: three segments per widened dimension (below, inside,
     above), the cells where at least one is outside (loopsched.margin_guard)."""
     _mode, widths = dim_widths(xmp, tmpl)
-    cells: dict[str, str] = {}
-    dims = []
-    for lp in loops:
-        t = indices.get(lp.var)
-        if t is not None and widths.get(t) is not None:
-            cells[lp.var] = f"({CELL} / {3 ** len(cells)}) % 3"
-            dims.append(DimSched(lp.var, t, None, "margin", widths[t], cells[lp.var]))
-    if not dims:   # every width 0: the whole range, as the host loop (loops.py) runs it
+    cells = cell_digits(CELL, [lp.var for lp in loops if indices.get(lp.var) in widths])
+    if not cells:   # every width 0: the whole range, as the host loop (loops.py) runs it
         return SchedPass(scheds(loops, xmp, tmpl, indices))
+    dims = [DimSched(v, indices[v], None, "margin", widths[indices[v]], cell) for v, cell in cells.items()]
     return SchedPass(scheds(loops, xmp, tmpl, indices, cells), 3 ** len(dims), margin_guard(dims))

@@ -38,7 +38,7 @@ from xmpacc.passes.hoist import hoist
 from xmpacc.passes.loopnest import NestBuilder
 from xmpacc.passes.loopnest import control_var as _control_var
 from xmpacc.passes.loopnest import nested_for as _nested_for
-from xmpacc.passes.loopsched import DimSched, dim_widths
+from xmpacc.passes.loopsched import DimSched, cell_digits, dim_widths
 from xmpacc.passes.onrefs import lookup
 from xmpacc.passes.reductions import loop_reduction_calls
 from xmpacc.scoping import ScopedWalker
@@ -201,13 +201,9 @@ class _LoopLowering(ScopedWalker):
     def _nest(self, loop: xd.Loop, node: c_ast.For, target: TemplateSym | NodesSym, indices: dict[str, int],
               offsets: dict[str, str | None], mode: str, widths: dict[int, xd.LoopWidth], number: int) -> c_ast.Node:
         cell = f"_xmpacc_cell_{number}" if mode == "margin" and widths else None
-        scheds, k = {}, 0
-        for var, t in indices.items():
-            width = widths.get(t)
-            digit = None
-            if cell is not None and width is not None:
-                digit, k = f"({cell} / {3 ** k}) % 3", k + 1
-            scheds[var] = DimSched(var, t, offsets.get(var), mode, width, digit)
+        digits = cell_digits(cell, [var for var, t in indices.items() if t in widths]) if cell else {}
+        scheds = {var: DimSched(var, t, offsets.get(var), mode, widths.get(t), digits.get(var))
+                  for var, t in indices.items()}
         return NestBuilder(target, loop.on.style, scheds, cell).build(node)
 
     def _peel_and_wait(self, loop: xd.Loop, node: c_ast.For, target: TemplateSym | NodesSym,

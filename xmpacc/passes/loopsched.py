@@ -144,6 +144,12 @@ def _position_sched(d: DimSched, init: str, last: str, step: str, dim: str) -> s
             f"_xmpacc_posmap_t _xmpacc_m_{d.var} = _xmpacc_posmap({dim}, {init}, {step}, {d.offset or 0});")
 
 
+def cell_digits(cell: str, names: list[str]) -> dict[str, str]:
+    """margin: each widened dimension's segment (0 below, 1 inside, 2 above the loop's
+    range) as the base-3 digit of the cell counter ``cell``, in the order given."""
+    return {name: f"({cell} / {3 ** k}) % 3" for k, name in enumerate(names)}
+
+
 def margin_guard(dims: list[DimSched]) -> str:
     """The condition for the body of a margin nest: the cell lies in exactly one of E', O'."""
     cells = [(f"_xmpacc_r_{d.var}", d.cell) for d in dims if d.width is not None]

@@ -37,10 +37,11 @@ class WalkCode:
 
     prologue: list[str]      # after kernels.prologue: the first row, the window's first rows
     loop: str                # the walk's for header
-    head: list[str]          # in the walk, before the body: next row, the window's new row
+    next_row: str            # first in each step: the next row, or leave the walk past the loop's end
+    head: list[str]          # then, before the body: the window's new row
     tail: list[str]          # after the body: the window moves down one row
     whole: str = ""          # the test that this thread's walk is whole ("": one loop, with exit tests)
-    next_row: str = ""       # head's first line in a whole walk: the next row, with no exit test
+    next_row_whole: str = ""   # next_row in a whole walk: no exit test
     min_blocks: int = 0      # __launch_bounds__ blocks per SM (0: none)
     fallback: int = 0        # blocks per SM where the runtime finds the kernel spills (0: fixed)
 
@@ -50,7 +51,7 @@ def code(p: StreamPlan) -> WalkCode:
     pro = [f"long long _xmpacc_p0 = _xmpacc_rest * {p.walk};   /* this thread's first row */",
            f"{v} = ({t}) ({s}.first + _xmpacc_p0 * {s}.step);"]
     step = f"{v} = ({t}) ({s}.first + (_xmpacc_p0 + _xmpacc_w) * {s}.step);"
-    head = [f"if (_xmpacc_w > 0) {{ if (_xmpacc_p0 + _xmpacc_w >= {s}.count) break; {step} }}"]
+    head: list[str] = []
     pro_rows, tail = _row_indices(p, v, s)
     pro += pro_rows
     for g, w in enumerate(p.windows):
@@ -61,7 +62,8 @@ def code(p: StreamPlan) -> WalkCode:
         tail += [f"{regs[k]} = {regs[k + 1]};" for k in range(len(regs) - 1)]
     loop = f"for (int _xmpacc_w = 0; _xmpacc_w < {p.walk}; _xmpacc_w++)"
     whole = f"_xmpacc_p0 + {p.walk} <= {s}.count" if 0 < p.min_blocks <= WHOLE_WALK_BLOCKS else ""
-    return WalkCode(pro, loop, head, tail, whole=whole, next_row=f"if (_xmpacc_w > 0) {step}",
+    return WalkCode(pro, loop, f"if (_xmpacc_w > 0) {{ if (_xmpacc_p0 + _xmpacc_w >= {s}.count) break; {step} }}",
+                    head, tail, whole=whole, next_row_whole=f"if (_xmpacc_w > 0) {step}",
                     min_blocks=p.min_blocks, fallback=p.fallback_blocks)
 
 
