@@ -146,6 +146,18 @@ class AccDataRuntime:
             if stream is not None:
                 stream.synchronize()
 
+    def _xmpacc_acc_wait_devnum(self, where: bytes, devnum: int, n: int, queues: int) -> None:
+        """``wait(devnum: d : q...)``.  A process queues work on its own device only, so on
+        another device of the node there is nothing of its own to wait for."""
+        backend = getattr(self, "backend", None)
+        count, mine = (backend.device_count, backend.device_id) if backend is not None and backend.name == "cuda" \
+            else (1, 0)   # the host backend: one "device", number 0
+        if not 0 <= devnum < count:
+            raise RuntimeFailure(where_text(where), f"wait(devnum: {devnum}): this node has "
+                                                    f"{'device 0' if count == 1 else f'devices 0 to {count - 1}'}")
+        if devnum == mine:
+            self._xmpacc_acc_wait(where, n, queues)
+
     def _stream(self, queue: int) -> Any:
         """The CUDA stream of an async queue; None without async or on the host backend."""
         if queue == ACC_SYNC or self.backend.name != "cuda":

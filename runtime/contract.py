@@ -160,6 +160,8 @@ ENTRIES: tuple[Entry, ...] = (
        "acc update: direction 0 = device, 1 = host/self; flags 1 = if holds, 2 = if_present"),
     _e("_xmpacc_acc_wait", "void", "const char *where, int n, const long long *queues",
        "acc wait (n = -1: every queue) and the wait clause"),
+    _e("_xmpacc_acc_wait_devnum", "void", "const char *where, long long devnum, int n, const long long *queues",
+       "wait(devnum: d : queues): the queues of device d of this node"),
     _e("_xmpacc_acc_deviceptr", "void *", "const char *where, const void *key, const char *name",
        "host_data use_device: the device address of a present variable"),
     _e("_xmpacc_acc_swap", "void", "const char *where, const void *key, long long size, const char *name",

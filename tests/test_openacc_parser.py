@@ -64,8 +64,8 @@ def RED(op: str, *names: str) -> O.AccReduction:
     return O.AccReduction(op, tuple(V(n) for n in names), AT)  # type: ignore[arg-type]
 
 
-def LV(level: str, num: str | None = None, static: Any = None) -> O.LevelClause:
-    return O.LevelClause(level, None if num is None else E(num), static, AT)  # type: ignore[arg-type]
+def LV(level: str, num: str | None = None, static: Any = None, dim: int | None = None) -> O.LevelClause:
+    return O.LevelClause(level, None if num is None else E(num), static, AT, dim)  # type: ignore[arg-type]
 
 
 def LOOPC(collapse: str | None = None, gang: Any = None, worker: Any = None, vector: Any = None,
@@ -182,6 +182,8 @@ GOOD: list[tuple[str, O.AccDirective]] = [
     ("loop gang(static: 4) worker(2)",
      O.AccLoop(LOOPC(gang=LV("gang", None, E("4")), worker=LV("worker", "2")), AT)),
     ("loop gang(G, static: S)", O.AccLoop(LOOPC(gang=LV("gang", "G", E("S"))), AT)),
+    ("loop gang(dim: 2)", O.AccLoop(LOOPC(gang=LV("gang", dim=2)), AT)),
+    ("loop gang(num: G, dim: 3)", O.AccLoop(LOOPC(gang=LV("gang", "G", dim=3)), AT)),
     ("loop vector reduction(+:s) private(x, y[0:4])",
      O.AccLoop(LOOPC(vector=LV("vector"), private=(V("x"), V("y", S("0", "4"))),
                      reductions=(RED("+", "s"),)), AT)),
@@ -197,6 +199,9 @@ GOOD: list[tuple[str, O.AccDirective]] = [
     ("wait(1, q+1)", O.AccWait((E("1"), E("q+1")), None, AT)),
     ("wait async(2)", O.AccWait((), ASYNC("2"), AT)),
     ("wait (1) async", O.AccWait((E("1"),), ASYNC(), AT)),
+    ("wait(queues: 1, 2)", O.AccWait((E("1"), E("2")), None, AT)),
+    ("wait(devnum: d + 1 : 3)", O.AccWait((E("3"),), None, AT, E("d + 1"))),
+    ("wait(devnum: 0 : queues: q)", O.AccWait((E("q"),), None, AT, E("0"))),
     # ------------------------------------------------------------ routine, atomic
     ("routine seq", O.AccRoutine(None, AT)),
     ("routine(f) seq", O.AccRoutine(A.Name("f", AT), AT)),
@@ -349,8 +354,11 @@ BAD: list[tuple[str, str]] = [
     ("wait(1,@)", "expected an async queue number, found ')'"),
     ("wait@(1", "unbalanced '(': missing ')'"),
     ("wait(1) @copy(a)", "clause 'copy' is not allowed on 'acc wait'"),
-    ("wait(@queues: 1)", "'queues:' in 'wait' is not supported yet"),
-    ("wait(@devnum: 0 : 1)", "'devnum:' in 'wait' is not supported yet"),
+    ("wait(queues: @)", "expected an async queue number, found ')'"),
+    ("wait(devnum: 0 @1)", "unexpected '1' after '0' in expression"),
+    ("wait(devnum: 0@)", "expected ':' after the device number of 'devnum:', found ')'"),
+    ("wait(devnum: 0 : @)", "expected an async queue number, found ')'"),
+    ("wait(devnum: @)", "expected a device number, found ')'"),
     ("wait(1) @(2)", "extra tokens after 'acc wait' directive: '('"),
     ("wait async @async", "duplicate 'async' clause in 'acc wait' directive"),
     # a clause on the wrong directive (OpenACC 2.x)
@@ -460,13 +468,14 @@ BAD: list[tuple[str, str]] = [
     ("parallel reduction@", "expected '(' after 'reduction'"),
     ("loop reduction(+:s,@)", "expected a reduction variable, found ')'"),
     # gang, worker, vector
-    ("loop gang(@dim: 2)", "'gang(dim: ...)' is not supported yet"),
+    ("loop gang(dim: @4)", "'dim:' in 'gang' takes the constant 1, 2 or 3, not '4'"),
+    ("loop gang(dim: @d)", "'dim:' in 'gang' takes the constant 1, 2 or 3, not 'd'"),
     ("loop gang(num: 2, @num: 3)", "duplicate 'num' argument in 'gang'"),
     ("loop gang(4, @num: 3)", "duplicate 'num' argument in 'gang'"),
     ("loop gang(static: *, @static: 2)", "duplicate 'static' argument in 'gang'"),
     ("loop worker(@length: 3)", "unknown argument 'length:' in 'worker' (expected 'num:')"),
     ("loop vector(@num: 3)", "unknown argument 'num:' in 'vector' (expected 'length:')"),
-    ("loop gang(@foo: 3)", "unknown argument 'foo:' in 'gang' (expected 'num:' or 'static:')"),
+    ("loop gang(@foo: 3)", "unknown argument 'foo:' in 'gang' (expected 'num:' or 'static:' or 'dim:')"),
     ("loop worker(2, @3)", "duplicate 'num' argument in 'worker'"),
     ("loop gang(@)", "expected the 'gang' argument, found ')'"),
     ("loop gang(static: @)", "expected the 'gang' argument, found ')'"),

@@ -227,6 +227,18 @@ def test_present_of_an_absent_array_fails_at_run_time(tmp_path: Path) -> None:
     assert "Traceback" not in r.stderr
 
 
+def test_wait_on_a_device_the_node_lacks_fails_at_run_time(tmp_path: Path) -> None:
+    src = tmp_path / "prog.c"
+    src.write_text(BASE.format(body="#pragma acc wait(devnum: N : 1)"))
+    exe = tmp_path / "prog"
+    r = run_xmpacc(str(src), "-o", str(exe))
+    assert r.returncode == 0, r.stderr
+    r = run_mpi(1, exe, env=HOST)
+    assert r.returncode != 0
+    assert "prog.c:13" in r.stderr and "wait(devnum: 16): this node has device 0" in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr
+
+
 @pytest.mark.parametrize("source,line,col,fragment", [
     ("double h(double x) { return x; }\n#pragma acc routine seq\ndouble f(double x) { return h(x); }\n", 3, 29,
      "call of 'h' in 'acc routine' function 'f'"),
@@ -262,11 +274,13 @@ def test_async_compute_constructs_launch_on_their_queue(built: dict[str, tuple[P
     them on queue n's stream); wait(n): a wait before the construct's data region."""
     exe, _ = built["async_compute.c"]
     host = [ln.strip() for ln in exe.with_suffix(".host.c").read_text().splitlines() if not ln.startswith("#line")]
-    at = host.index('_xmpacc_acc_wait("async_compute.c:32", 1, (const long long []){(long long) 1});')
+    at = host.index('_xmpacc_acc_wait("async_compute.c:34", 1, (const long long []){(long long) 1});')
     assert host[at + 1].startswith("int _xmpacc_acc_") and "_xmpacc_acc_compute_begin(" in host[at + 1]
-    assert host[at + 2] == '_xmpacc_acc_queue_begin("async_compute.c:32", (long long) 2);'
-    assert '_xmpacc_acc_queue_begin("async_compute.c:43", -2);' in host   # async without a queue
+    assert host[at + 2] == '_xmpacc_acc_queue_begin("async_compute.c:34", (long long) 2);'
+    assert '_xmpacc_acc_queue_begin("async_compute.c:45", -2);' in host   # async without a queue
     assert host.count("_xmpacc_acc_queue_end();") == 6
+    assert '_xmpacc_acc_wait_devnum("async_compute.c:50", (long long) 0, 1, (const long long []){(long long) 4});' \
+        in host
 
 
 FIRSTPRIVATE = """\

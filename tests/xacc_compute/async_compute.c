@@ -1,5 +1,7 @@
 /* async on compute constructs (XcalableACC.md §3): kernels on queues, in order within a
- * queue, a wait clause between queues, acc wait, a reduction and an XMP loop on a queue. */
+ * queue, a wait clause between queues, acc wait, a reduction and an XMP loop on a queue;
+ * the OpenACC 2.6 forms wait(devnum: d : queues: n) (device 0: the one of the host backend,
+ * on GPUs the node's first, which the others' waits skip) and wait(queues: n). */
 #include <stdio.h>
 #ifdef _XCALABLEMP
 #include <xmp.h>
@@ -45,7 +47,8 @@ int main(void)
 #pragma acc wait
 #pragma acc parallel loop reduction(+:s) async(4)
         for (i = 0; i < N; i++) s += a[i] + b[i];
-#pragma acc wait(4)
+#pragma acc wait(devnum: 0 : queues: 4)
+#pragma acc wait(queues: 4)
 #pragma acc update host(a, b, c, d)
     }
 #pragma xmp loop on t[i] reduction(+:sd)

@@ -228,11 +228,12 @@ def _atomic(ts: TokenStream, kw: Token) -> AccDirective:
 # ---------------------------------------------------------------- asynchrony (§3)
 
 
-# BNF: wait ::= wait [ ( int-expr [, int-expr]... ) ] [ async [ ( int-expr ) ] ]
+# BNF: wait ::= wait [ ( [ devnum : int-expr : ] [ queues : ] int-expr [, int-expr]... ) ]
+#               [ async [ ( int-expr ) ] ]
 def _wait(ts: TokenStream, kw: Token) -> AccDirective:
-    queues = cl.parse_queue_list(ts, "wait") if ts.at("(") else ()
+    devnum, queues = cl.parse_wait_arguments(ts, "wait") if ts.at("(") else (None, ())
     f = cl.parse_clauses(ts, "acc wait", ALLOWED["acc wait"])
-    return AccWait(queues, f.get("async"), ts.loc(kw))
+    return AccWait(queues, f.get("async"), ts.loc(kw), devnum)
 
 
 _HANDLERS: MappingProxyType[str, Handler] = MappingProxyType({

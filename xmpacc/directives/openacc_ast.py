@@ -94,10 +94,12 @@ class AsyncClause:
 
 @dataclass(frozen=True, slots=True)
 class WaitClause:
-    """``wait`` (``queues`` empty: every queue) or ``wait(n, m)``."""
+    """``wait`` (``queues`` empty: every queue) or ``wait(n, m)``; ``devnum`` is the
+    device of ``wait(devnum: d : n)`` (OpenACC 2.6)."""
 
     queues: tuple[Expr, ...]
     loc: SourceLoc
+    devnum: Expr | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,13 +133,15 @@ class LevelClause:
 
     ``num`` is ``gang(n)``/``gang(num:n)``, ``worker(n)``/``worker(num:n)`` or
     ``vector(n)``/``vector(length:n)``; ``static`` is ``gang(static:e)`` or
-    ``gang(static:*)`` (gang only).  Both are hints (XcalableACC §2).
+    ``gang(static:*)`` (gang only); ``dim`` is ``gang(dim:d)``, d in 1..3.  All are hints
+    (XcalableACC §2).
     """
 
     level: Level
     num: Expr | None
     static: Expr | Star | None
     loc: SourceLoc
+    dim: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -276,11 +280,13 @@ class AccAtomic:
 
 @dataclass(frozen=True, slots=True)
 class AccWait:
-    """``wait`` (every queue) or ``wait(n, m)``, optionally ``async(q)``."""
+    """``wait`` (every queue) or ``wait(n, m)``, optionally ``async(q)``; ``devnum`` as in
+    WaitClause."""
 
     queues: tuple[Expr, ...]
     async_: AsyncClause | None
     loc: SourceLoc
+    devnum: Expr | None = None
 
 
 AccDirective = Union[

@@ -67,7 +67,7 @@ _EXCLUSIVE: MappingProxyType[str, tuple[str, ...]] = MappingProxyType({
 _LIST_CLAUSES = ("private", "firstprivate", "use_device")
 _SYMBOL_OPS = frozenset({"+", "*", "&", "|", "^", "&&", "||"})
 _LEVEL_KEYS: MappingProxyType[str, tuple[str, ...]] = MappingProxyType({
-    "gang": ("num", "static"), "worker": ("num",), "vector": ("length",),
+    "gang": ("num", "static", "dim"), "worker": ("num",), "vector": ("length",),
 })
 
 
@@ -226,21 +226,35 @@ def _async(ts: TokenStream, tok: Token, word: str) -> AsyncClause:
     return AsyncClause(queue, ts.loc(tok))
 
 
-# BNF: wait ::= wait [ ( int-expr [, int-expr]... ) ]
+# BNF: wait ::= wait [ ( [ devnum : int-expr : ] [ queues : ] int-expr [, int-expr]... ) ]
 def _wait(ts: TokenStream, tok: Token, word: str) -> WaitClause:
-    return WaitClause(parse_queue_list(ts, word) if ts.at("(") else (), ts.loc(tok))
+    devnum, queues = parse_wait_arguments(ts, word) if ts.at("(") else (None, ())
+    return WaitClause(queues, ts.loc(tok), devnum)
 
 
-def parse_queue_list(ts: TokenStream, word: str) -> tuple[Expr, ...]:
-    """``( n [, m]... )`` of the wait directive and clause (the stream is at the ``(``)."""
+def parse_wait_arguments(ts: TokenStream, word: str) -> tuple[Expr | None, tuple[Expr, ...]]:
+    """``( [devnum: d :] [queues:] n [, m]... )`` of the wait directive and clause (the
+    stream is at the ``(``): the device number, if written, and the queues."""
     opener = ts.next()
-    if ts.at_word("devnum", "queues") and ts.at(":", ahead=1):
-        ts.error(ts.peek(), f"'{ts.peek().text.lower()}:' in 'wait' is not supported yet")
+    devnum = None
+    if _keyword(ts, "devnum"):
+        devnum = parse_expr(ts, "a device number")
+        ts.expect(":", "after the device number of 'devnum:'")
+    _keyword(ts, "queues")
     queues = [parse_expr(ts, "an async queue number")]
     while ts.accept(","):
         queues.append(parse_expr(ts, "an async queue number"))
     ts.expect_closer(opener)
-    return tuple(queues)
+    return devnum, tuple(queues)
+
+
+def _keyword(ts: TokenStream, word: str) -> bool:
+    """Take ``word :`` if it comes next."""
+    if not (ts.at_word(word) and ts.at(":", ahead=1)):
+        return False
+    ts.next()
+    ts.next()
+    return True
 
 
 # BNF: default ::= default ( none | present )
@@ -254,7 +268,8 @@ def _default(ts: TokenStream, tok: Token, word: str) -> DefaultClause:
     return DefaultClause(kind.text.lower(), ts.loc(tok))  # type: ignore[arg-type]
 
 
-# BNF: gang ::= gang [ ( garg [, garg] ) ]     garg ::= [ num : ] int-expr | static : { int-expr | * }
+# BNF: gang ::= gang [ ( garg [, garg]... ) ]
+#      garg ::= [ num : ] int-expr | static : { int-expr | * } | dim : int-const
 # BNF: worker ::= worker [ ( [ num : ] int-expr ) ]    vector ::= vector [ ( [ length : ] int-expr ) ]
 def _level(ts: TokenStream, tok: Token, word: str) -> LevelClause:
     args: dict[str, Expr | Star] = {}
@@ -272,7 +287,19 @@ def _level(ts: TokenStream, tok: Token, word: str) -> LevelClause:
         ts.expect_closer(opener)
     num = args.get(_LEVEL_KEYS[word][0])
     assert not isinstance(num, Star)
-    return LevelClause(word, num, args.get("static"), ts.loc(tok))  # type: ignore[arg-type]
+    return LevelClause(word, num, args.get("static"), ts.loc(tok), _gang_dim(args.get("dim")))  # type: ignore[arg-type]
+
+
+def _gang_dim(dim: Expr | Star | None) -> int | None:
+    """``gang(dim: d)`` (OpenACC 3.0): d is 1, 2 or 3, a constant.  Like the other gang
+    arguments it is a hint: xmpacc chooses the launch shape (XcalableACC §2)."""
+    if dim is None:
+        return None
+    assert not isinstance(dim, Star)
+    value = int_value(dim.text)
+    if value not in (1, 2, 3):
+        raise XmpError(dim.loc, f"'dim:' in 'gang' takes the constant 1, 2 or 3, not '{dim.text}'")
+    return value
 
 
 def _level_key(ts: TokenStream, word: str) -> str:
@@ -282,8 +309,6 @@ def _level_key(ts: TokenStream, word: str) -> str:
     if tok.kind != "ident" or not ts.at(":", ahead=1):
         return keys[0]
     key = tok.text.lower()
-    if key == "dim" and word == "gang":
-        ts.error(tok, "'gang(dim: ...)' is not supported yet")
     if key not in keys:
         _unknown_argument(ts, tok, word)
     ts.next()

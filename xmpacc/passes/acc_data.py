@@ -118,6 +118,9 @@ def _wait_call(wait: WaitClause | None, where: str) -> str:
     if not wait.queues:
         return f"_xmpacc_acc_wait({where}, -1, 0);"
     queues = ", ".join(f"(long long)({q.text})" for q in wait.queues)
+    if wait.devnum is not None:
+        return (f"_xmpacc_acc_wait_devnum({where}, (long long)({wait.devnum.text}), {len(wait.queues)}, "
+                f"(const long long []){{{queues}}});")
     return f"_xmpacc_acc_wait({where}, {len(wait.queues)}, (const long long []){{{queues}}});"
 
 
@@ -207,7 +210,7 @@ class _DataLowering(ScopedWalker):
         where = cbuild.where_literal(d.loc)
         h = Hoister(where, coord)
         if isinstance(d, AccWait):
-            return c_ast.Compound(cbuild.stmts(_wait_call(WaitClause(d.queues, d.loc), where), coord), coord)
+            return c_ast.Compound(cbuild.stmts(_wait_call(WaitClause(d.queues, d.loc, d.devnum), where), coord), coord)
         text = _wait_call(d.wait, where)
         if isinstance(d, AccEnterData):
             call, entered = self._data_call("_xmpacc_acc_enter_data", where, d.data,
