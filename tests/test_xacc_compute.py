@@ -25,7 +25,8 @@ GOLDEN = Path(__file__).parent / "golden"
 HOST = {"XMPACC_DEVICE": "host"}
 CASES = {"basic.c": (1, 2, 3, 4), "ops.c": (2, 4), "atomics.c": (1, 2), "async_compute.c": (1, 2, 3),
          "region_statements.c": (1, 2, 3), "call_sites.c": (1, 2), "cyclic_w.c": (1, 2, 3, 4),
-         "deferred_reductions.c": (1, 2, 3), "margin_peel.c": (1, 2, 3, 4)}
+         "deferred_reductions.c": (1, 2, 3), "margin_peel.c": (1, 2, 3, 4),
+         "private_sections.c": (1, 2, 3)}
 
 
 def _gpus() -> int:
@@ -196,6 +197,10 @@ ERRORS = [
     ("#pragma acc parallel loop\n  for (i = 0; i < N; i++) {\n#pragma acc atomic capture\n"
      "  { c[i] += 1; c[i] += 2; } }", 15, 13,
      "this form of 'acc atomic capture' is not supported yet ({v = x; x op= e;}"),
+    ("#pragma acc parallel loop private(ptr[0:i])\n  for (i = 0; i < N; i++) c[i] = 1;", 13, 35,
+     "private subarray 'ptr[...]' of a pointer with a base or length that is not a constant is not supported yet"),
+    ("#pragma acc parallel loop private(s[0])\n  for (i = 0; i < N; i++) c[i] = 1;", 13, 35,
+     "private 's' with a subscript: 's' is not an array or a pointer"),
     ("#pragma acc parallel loop\n  for (i = 0; i < N; i++) {\n#pragma acc atomic\n  c[i] = c[i] * c[i]; }", 15, 13,
      "this form of 'acc atomic update' is not supported yet (x++, x--"),
 ]

@@ -26,6 +26,7 @@ from xmpacc.cbuild import walk
 from xmpacc.context import Context
 from xmpacc.diagnostics import XmpError
 from xmpacc.directives import ast as xd
+from xmpacc.directives.exprs import int_value
 from xmpacc.directives.openacc_ast import AccAtomic, AccCompute, AccLoop, LoopClauses, directive_name
 from xmpacc.passes import acc_atomic, kernel_ranges
 from xmpacc.passes.acc_nest import AccNest
@@ -53,6 +54,34 @@ def _names(refs: tuple[xd.VarRef, ...], what: str) -> list[str]:
         if r.subs is not None:
             raise XmpError(r.loc, f"array elements and sections in {what} are not supported yet")
     return [r.name.name for r in refs]
+
+
+def _private(refs: list[xd.VarRef], scope: Scope) -> tuple[list[str], dict[str, int]]:
+    """The private names, and the element counts of pointers privatised by a subarray.
+
+    ``private(tmp[0:3])`` of an array privatises the array (each thread's copy covers the
+    subarray); ``private(p[0:4])`` of a pointer gives each thread an array of 4 elements
+    for ``p`` to name (of base + length, so that the subscripts the loop writes stay)."""
+    names: list[str] = []
+    lengths: dict[str, int] = {}
+    for r in refs:
+        name = r.name.name
+        names.append(name)
+        found = scope.find_c(name)
+        if r.subs is None or found is None or isinstance(found[1].type, c_ast.ArrayDecl):
+            continue
+        sub = r.subs[0]
+        if not isinstance(found[1].type, c_ast.PtrDecl) or len(r.subs) != 1 or not isinstance(sub, xd.SectionTriplet):
+            raise XmpError(r.loc, f"private '{name}' with a subscript: '{name}' is not an array or a pointer "
+                                  "to the elements of a subarray")
+        base = int_value(sub.base.text) if sub.base is not None else 0
+        length = int_value(sub.length.text) if sub.length is not None else None
+        if base is None or length is None or base < 0 or length < 1:
+            raise XmpError(r.loc, f"private subarray '{name}[...]' of a pointer with a base or length that is "
+                                  "not a constant is not supported yet (a thread's private array has a size "
+                                  "fixed when the kernel is compiled)")
+        lengths[name] = max(lengths.get(name, 0), base + length)
+    return names, lengths
 
 
 def _collapse(lc: LoopClauses) -> int:
@@ -139,10 +168,10 @@ def _vector_loop(body: c_ast.Node, loops: list[CanonicalLoop],
     return None if _header_names(inner) & outer else (d.loop, inner)
 
 
-def strip_inner(body: c_ast.Node, ctx: Context) -> tuple[list[str], dict[str, str]]:
+def strip_inner(body: c_ast.Node, ctx: Context) -> tuple[list[xd.VarRef], dict[str, str]]:
     """Remove the ``acc loop`` lines inside a kernel body and lower its ``acc atomic``
-    statements; return the private names and the reductions of the inner loops."""
-    private: list[str] = []
+    statements; return the private lists and the reductions of the inner loops."""
+    private: list[xd.VarRef] = []
     reductions: dict[str, str] = {}
     for node in list(walk(body)):
         if not isinstance(node, c_ast.Compound):
@@ -157,7 +186,7 @@ def strip_inner(body: c_ast.Node, ctx: Context) -> tuple[list[str], dict[str, st
             if d is None:
                 kept.append(item)
             elif isinstance(d, AccLoop) and isinstance(nxt, c_ast.For):
-                private += _names(d.loop.private, "private")
+                private += d.loop.private
                 for r in d.loop.reductions:
                     reductions.update((v, r.op) for v in _names(r.variables, "reduction"))
                 _collapse(d.loop)
@@ -194,12 +223,12 @@ def build(nest: AccNest, compute: AccCompute, lc: LoopClauses, scope: Scope, ctx
         body = fors[-1].stmt
     inner_private, inner_reductions = strip_inner(body, ctx)
     if vector is not None:
-        inner_private += _names(vector[0].private, "private")
+        inner_private += vector[0].private
         for r in vector[0].reductions:
             inner_reductions.update((v, r.op) for v in _names(r.variables, "reduction"))
     declared = {n.name for n in walk(body) if isinstance(n, c_ast.Decl)}
-    private = _names(compute.private, "private") + _names(lc.private, "private") + \
-        [p for p in inner_private if p not in declared]
+    private, private_lengths = _private(list(compute.private + lc.private) +
+                                        [p for p in inner_private if p.name.name not in declared], scope)
     reductions = {v: r.op for r in compute.reductions + lc.reductions for v in _names(r.variables, "reduction")}
     for v, op in inner_reductions.items():   # an inner loop's reduction of an outside variable
         if v not in declared and v not in private:   # reduces over the construct (OpenACC 2.7)
@@ -214,5 +243,5 @@ def build(nest: AccNest, compute: AccCompute, lc: LoopClauses, scope: Scope, ctx
                     _names(compute.firstprivate, "firstprivate"), reductions,
                     f"({length.text})" if length is not None else "0", stream=length is None,
                     device_pointers=[r.name.name for c in compute.data if c.kind == "deviceptr" for r in c.items],
-                    cyclic=cyclic_loops(loops, tmpl, indices))
+                    cyclic=cyclic_loops(loops, tmpl, indices), private_lengths=private_lengths)
     return AccLoopNest(spec, xmp, tmpl, indices)

@@ -16,6 +16,8 @@ chosen (an XMP schedule of this node's share, or the loop's whole range) is the 
 
 from __future__ import annotations
 
+import copy
+
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -51,6 +53,7 @@ class NestSpec:
     device_pointers: list[str] = field(default_factory=list)   # deviceptr(p): passed by value
     # loops over cyclic dimensions; those of cyclic(w) ones are scheduled in positions
     cyclic: tuple[CyclicLoop, ...] = ()
+    private_lengths: dict[str, int] = field(default_factory=dict)   # private(p[0:4]) of a pointer: 4
 
 
 @dataclass
@@ -76,12 +79,21 @@ def kernel_name(ctx: Context, unit: Unit, loc: SourceLoc) -> str:
     return name
 
 
+def _private_array(decl: c_ast.Decl, length: int) -> c_ast.Decl:
+    """A pointer privatised by a subarray: the thread's array of ``length`` elements."""
+    pointee = copy.deepcopy(decl.type.type)
+    array = c_ast.ArrayDecl(pointee, c_ast.Constant("int", str(length)), [])
+    return c_ast.Decl(decl.name, [], [], [], [], array, None, None)
+
+
 def generate(spec: NestSpec, scope: Scope, replicated: list[Replicated], ctx: Context, unit: Unit,
              is_pragma: Callable[[c_ast.Node], bool]) -> Generated:
     """Outline ``spec`` into a kernel (collected in ``ctx.kernels``) and its launch text."""
     check_body(spec.body, is_pragma, frozenset(ctx.acc_routines))
     kv = classify(spec.body, [lp.var for lp in spec.loops], scope, replicated,
                   spec.private, spec.firstprivate, spec.reductions, spec.loc, spec.device_pointers)
+    kv.private = [(name, _private_array(decl, spec.private_lengths[name]) if name in spec.private_lengths else decl)
+                  for name, decl in kv.private]
     for name, decl in kv.by_value + kv.private:
         kernels.check_device_type(name, decl.type, spec.node)
     types = [control_type(lp, scope, spec.node) for lp in spec.loops]

@@ -154,6 +154,9 @@ def _classify_one(ident: c_ast.ID, decl: c_ast.Decl, scope: Scope, replicated: l
     name = ident.name
     if isinstance(decl.type, c_ast.FuncDecl):
         raise XmpError(loc_of(ident), f"function '{name}' used as a value in an acc loop")
+    if name in private and name not in reductions:   # each thread's own (kernel_gen: private(p[0:4]))
+        out.private.append((name, decl))
+        return
     rep = next((r for r in replicated if r.decl is decl), None)
     if isinstance(decl.type, c_ast.PtrDecl) and scope.find_array(name) is None and rep is None:
         raise XmpError(loc_of(ident), f"pointer '{name}' used in an acc loop; the GPU cannot follow "
@@ -165,8 +168,6 @@ def _classify_one(ident: c_ast.ID, decl: c_ast.Decl, scope: Scope, replicated: l
             raise XmpError(loc_of(ident), f"array '{name}' as a reduction variable of an acc loop "
                                           "is not supported yet")
         out.reductions.append((name, decl, reductions[name]))
-    elif name in private:
-        out.private.append((name, decl))
     elif is_array:
         if rep is None:
             raise XmpError(loc_of(ident), f"array '{name}' is used in an acc loop but has no device "

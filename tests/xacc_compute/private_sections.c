@@ -1,0 +1,60 @@
+/* Subarrays in private lists (XcalableACC.md §2; OpenACC's private(list) of subarrays):
+ * private(tmp[0:3]) of an array gives each thread the array, private(p[0:4]) of a pointer
+ * gives each thread 4 elements for p to name, on a construct, on an XMP loop's construct
+ * and on an inner acc loop. */
+#include <stdio.h>
+#include <stdlib.h>
+#ifdef _XCALABLEMP
+#include <xmp.h>
+#else
+#include "../programs/serial_xmp.h"
+#endif
+#define N 24
+#define K 4
+
+#pragma xmp nodes p[*]
+#pragma xmp template t[N]
+#pragma xmp distribute t[block] onto p
+double d[N];
+#pragma xmp align d[i] with t[i]
+double a[N];
+
+int main(void)
+{
+    int i, k;
+    double tmp[3], s = 0, sd = 0;
+    double *w = malloc(K * sizeof(double));
+    for (i = 0; i < N; i++) a[i] = 0;
+#pragma acc data copy(a, d)
+    {
+#pragma acc parallel loop private(tmp[0:3], w[0:K])
+        for (i = 0; i < N; i++) {
+            for (k = 0; k < 3; k++) tmp[k] = i * (k + 1);
+            for (k = 0; k < K; k++) w[k] = tmp[k % 3] - k;
+            a[i] = tmp[2] + w[K - 1];
+        }
+#pragma xmp loop on t[i]
+#pragma acc parallel loop private(w[1:2])
+        for (i = 0; i < N; i++) {
+            w[1] = 0.5 * i;
+            w[2] = a[i] + w[1];
+            d[i] = w[2] * 2;
+        }
+#pragma acc parallel loop
+        for (i = 0; i < N; i++) {
+#pragma acc loop seq private(tmp[1])
+            for (k = 0; k < 2; k++) {
+                tmp[1] = k + i;
+                a[i] += tmp[1];
+            }
+        }
+#pragma acc update host(a, d)
+    }
+#pragma xmp loop on t[i] reduction(+:sd)
+    for (i = 0; i < N; i++) sd += d[i];
+    for (i = 0; i < N; i++) s += a[i];
+    if (xmpc_node_num() == 0)
+        printf("s = %g, sd = %g\n", s, sd);
+    free(w);
+    return 0;
+}
