@@ -76,6 +76,10 @@ class AccComputeRuntime:
         items = []
         for item, mode in clause:
             if mode == DATA_PRESENT and item.key not in self.copies and self._part_of_present(item) is None:  # type: ignore[attr-defined]
+                if item.size == -2 and item.sec is None:   # used in the construct, in no clause
+                    raise RuntimeFailure(w, f"pointer '{item.name}' of unknown extent is not present on the device: "
+                                            f"name it in a data clause with its extent, copy({item.name}[0:n]), "
+                                            "or use the construct inside an 'acc data' region that holds its data")
                 raise RuntimeFailure(w, f"'{item.name}' is not present on the device (present clause)")
             self._attach(item, w, dynamic=False)   # type: ignore[attr-defined]   # present: one more reference
             items.append(item)

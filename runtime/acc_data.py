@@ -209,13 +209,16 @@ class AccDataRuntime:
 
     def _part_of_present(self, item: _Item) -> DeviceCopy | None:
         """A variable inside a present one (``present(x[0:n])`` with ``x`` pointing into an
-        array of an enclosing data region): OpenACC finds it present, so it gets a part of
+        array of an enclosing data region, or a pointer of unknown extent that a compute
+        construct uses, size -2 without a section): OpenACC finds it present, so it gets a part of
         that copy (same device memory, no data movement), registered under its own key for
         this region and holding a reference to the whole copy meanwhile.  Only plain
         (non-distributed) copies are searched: a distributed array's key is its descriptor."""
         size = int(np.prod(local_view(item.key, item.sec).shape)) if item.size == -2 and item.sec else item.size
-        whole = self._copy_holding(item.key) if size > 0 and item.key else None  # type: ignore[attr-defined]
+        whole = self._copy_holding(item.key) if (size > 0 or size == -2) and item.key else None  # type: ignore[attr-defined]
         start = item.key - whole.host_addr if whole is not None else 0
+        if size == -2 and whole is not None:   # a pointer of unknown extent: to the end of the copy
+            size = whole.nbytes - start
         if whole is None or whole.desc_ptr or start + size > whole.nbytes:
             return None
         part = DeviceCopy(item.name, item.key, size, whole.buffer[start:start + size], refs=0, openacc=True,

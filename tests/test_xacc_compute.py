@@ -26,7 +26,7 @@ HOST = {"XMPACC_DEVICE": "host"}
 CASES = {"basic.c": (1, 2, 3, 4), "ops.c": (2, 4), "atomics.c": (1, 2), "async_compute.c": (1, 2, 3),
          "region_statements.c": (1, 2, 3), "call_sites.c": (1, 2), "cyclic_w.c": (1, 2, 3, 4),
          "deferred_reductions.c": (1, 2, 3), "margin_peel.c": (1, 2, 3, 4),
-         "private_sections.c": (1, 2, 3)}
+         "private_sections.c": (1, 2, 3), "kernels_auto.c": (1, 2, 3)}
 
 
 def _gpus() -> int:
@@ -70,7 +70,7 @@ def test_compute_program_on_gpu(built: dict[str, tuple[Path, str]], name: str, n
 
 
 @pytest.mark.parametrize("suffix", [".cu", ".host.c"])
-@pytest.mark.parametrize("name", ["basic.c", "cyclic_w.c", "margin_peel.c"])
+@pytest.mark.parametrize("name", ["basic.c", "cyclic_w.c", "margin_peel.c", "kernels_auto.c", "private_sections.c"])
 def test_golden_generated_code(built: dict[str, tuple[Path, str]], name: str, suffix: str) -> None:
     exe, _ = built[name]
     text = re.sub(r"xmpacc [0-9][\w.+-]*", "xmpacc", exe.with_suffix(suffix).read_text(), count=1)  # the version
@@ -157,9 +157,6 @@ ERRORS = [
     # (body, line, column, fragment)
     ("#pragma acc parallel loop\n  for (i = 0; i < N; i++) s = c[i];", 14, 27,
      "scalar 's' is assigned in the acc loop"),
-    ("#pragma acc parallel loop\n  for (i = 0; i < N; i++) c[i] = ptr[i];", 14, 34,
-     "pointer 'ptr' of unknown extent in 'acc parallel loop': name it in a data clause with its extent, "
-     "copy(ptr[0:n])"),
     ("#pragma acc parallel loop copy(ptr)\n  for (i = 0; i < N; i++) c[i] = 1;", 13, 32,
      "'ptr' is a pointer of unknown extent: name it with its extent, copy(ptr[0:n])"),
     ("#pragma acc parallel loop collapse(2)\n  for (i = 0; i < N; i++) c[i] = 1;", 13, 36,
@@ -178,8 +175,6 @@ ERRORS = [
      "a declaration whose initializer reads device data in 'acc parallel' is not supported yet"),
     ("#pragma acc parallel\n  {\n#pragma acc atomic\n  s += 1;\n  }", 15, 13,
      "this directive directly inside 'acc parallel' is not supported yet"),
-    ("#pragma acc kernels\n  {\n  for (i = 0; i < N; i++) c[i] = 1;\n  }", 15, 3,
-     "without '#pragma acc loop' above it is not supported yet"),
     ("#pragma acc parallel\n  s = 1;", 13, 13, "'acc parallel' must be followed by a compound statement"),
     ("#pragma acc parallel loop default(none)\n  for (i = 0; i < N; i++) c[i] = 1;", 14, 27,
      "array 'c' is not named in a data clause of 'acc parallel loop', which has default(none)"),
@@ -230,6 +225,50 @@ def test_present_of_an_absent_array_fails_at_run_time(tmp_path: Path) -> None:
     assert r.returncode != 0
     assert "prog.c:13" in r.stderr and "'c' is not present on the device (present clause)" in r.stderr, r.stderr
     assert "Traceback" not in r.stderr
+
+
+def test_pointer_of_unknown_extent_must_be_present_at_run_time(tmp_path: Path) -> None:
+    """A pointer that a compute construct uses without a data clause is the present data it
+    points into (an enclosing 'acc data copy(p[0:n])'); absent, a run-time error."""
+    src = tmp_path / "prog.c"
+    src.write_text(BASE.format(body="#pragma acc parallel loop\n  for (i = 0; i < N; i++) c[i] = ptr[i];"))
+    exe = tmp_path / "prog"
+    r = run_xmpacc(str(src), "-o", str(exe))
+    assert r.returncode == 0, r.stderr
+    r = run_mpi(1, exe, env=HOST)
+    assert r.returncode != 0
+    assert "prog.c:13" in r.stderr and "pointer 'ptr' of unknown extent is not present on the device: name it " \
+        "in a data clause with its extent, copy(ptr[0:n])" in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr
+
+
+KERNELS_LOOPS = [
+    # (loop in 'acc kernels', what --info says of it)
+    ("for (i = 0; i < N; i++) c[i] = a[i] + b[i];", "iterations independent: one GPU thread per iteration"),
+    ("for (i = 0; i < N; i++) { j = i * 2; c[i] = j; }",
+     "iterations independent: one GPU thread per iteration (private j)"),
+    ("for (i = 0; i < N; i++) { s -= c[i]; }", "(reduction(+: s))"),
+    ("for (i = 1; i < N; i++) c[i] = c[i - 1];", "'c' is written, and not every access to it has 'i' alone"),
+    ("for (i = 0; i < N; i++) { if (c[i] > 3) break; c[i] = 1; }", "runs in order in one GPU thread: it has a 'break'"),
+    ("for (i = 0; i < N; i++) for (j = 0; j < N; j++) { if (j > i) break; c[i] += 1; }",
+     "iterations independent"),
+    ("for (i = 0; i < N; i++) { c[i] = 1; i += 0; }", "it assigns its control variable 'i'"),
+    ("for (i = 0; i < N; i++) { s = s * 2 + c[i]; }", "the scalar 's' carries a value from one iteration"),
+    ("for (i = 0; i < N; i++) { double *q = &c[i]; q[0] = 1; }", "it takes the address of an array element"),
+    ("for (i = 0; i < N; i++) { ptr = c; }", "is used other than through subscripts"),
+    ("for (i = 0; i * i < N; i++) c[i] = 1;", "runs in order in one GPU thread: it is not a counted loop"),
+]
+
+
+@pytest.mark.parametrize("loop,remark", KERNELS_LOOPS)
+def test_kernels_loop_without_acc_loop(tmp_path: Path, loop: str, remark: str) -> None:
+    """acc_kernels_auto.py's verdict on a for loop of 'acc kernels' without 'acc loop'."""
+    src = tmp_path / "prog.c"
+    src.write_text(BASE.format(body=f"#pragma acc kernels copy(c)\n  {{\n  {loop}\n  }}"))
+    r = run_xmpacc(str(src), "--info", "-o", str(tmp_path / "prog"))
+    assert r.returncode == 0, r.stderr
+    line = next(ln for ln in r.stderr.splitlines() if ":15:3: info: for: in 'acc kernels'" in ln)
+    assert remark in line, line
 
 
 def test_wait_on_a_device_the_node_lacks_fails_at_run_time(tmp_path: Path) -> None:

@@ -154,8 +154,17 @@ class OwnerFacts:
     temporary: bool
 
 
+@dataclass(frozen=True, slots=True)
+class ForFacts:
+    """A for loop without 'acc loop' in an 'acc kernels' region (acc_kernels_auto.py)."""
+
+    why: str                         # why it runs in one thread; "" = one thread per iteration
+    reductions: tuple[tuple[str, str], ...] = ()
+    private: tuple[str, ...] = ()
+
+
 Facts = (NodesFacts | TemplateFacts | DistributeFacts | AlignFacts | LoopFacts | KernelFacts | ReflectFacts
-         | CopyFacts | CommFacts | GmoveFacts | OwnerFacts)
+         | CopyFacts | CommFacts | GmoveFacts | OwnerFacts | ForFacts)
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,6 +25,7 @@ from xmpacc.facts import (
     Dim,
     DistributeFacts,
     Extent,
+    ForFacts,
     GmoveFacts,
     InfoFact,
     KernelFacts,
@@ -345,10 +346,19 @@ def _owner(f: OwnerFacts) -> str:
     return text
 
 
+def _for(f: ForFacts) -> str:
+    if f.why:
+        return f"in 'acc kernels', runs in order in one GPU thread: {f.why}"
+    extra = [f"reduction({op}: {v})" for v, op in f.reductions] + ([f"private {_names(list(f.private))}"]
+                                                                  if f.private else [])
+    return "in 'acc kernels', iterations independent: one GPU thread per iteration" + \
+        (f" ({'; '.join(extra)})" if extra else "")
+
+
 _RENDER: dict[type, Callable[[Any], str]] = {
     NodesFacts: _nodes, TemplateFacts: _template, DistributeFacts: _distribute, AlignFacts: _align,
     LoopFacts: _host_loop, KernelFacts: _kernel, ReflectFacts: _reflect, CopyFacts: _copy, CommFacts: _comm,
-    GmoveFacts: _gmove, OwnerFacts: _owner,
+    GmoveFacts: _gmove, OwnerFacts: _owner, ForFacts: _for,
 }
 
 # ---------------------------------------------------------------- the remarks

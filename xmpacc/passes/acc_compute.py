@@ -13,7 +13,8 @@ Before:                                        After (host C; the kernel goes to
   or without an XMP ``loop`` in either order above it;
 * ``parallel`` / ``kernels`` followed by ``{ ... }`` holding ``acc loop`` nests: one
   kernel per nest, in order, inside one data region; the other statements run as kernels
-  of one thread or, on scalars only, on the host (acc_region.py);
+  of one thread or, on scalars only, on the host (acc_region.py); a ``for`` in ``kernels``
+  without ``acc loop`` is parallel when acc_kernels_auto.py proves it, else one thread;
 * ``async(n)``: the kernels between ``_xmpacc_acc_queue_begin`` and ``_queue_end`` go on
   queue n; ``wait(...)``: ``_xmpacc_acc_wait`` before the construct;
 * data: the construct's clauses, then every array its kernels use that no clause names
@@ -36,8 +37,24 @@ from xmpacc import cbuild, facts
 from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import AlreadyReported, SourceLoc, XmpError, XmpErrors
 from xmpacc.directives import ast as xd
-from xmpacc.directives.openacc_ast import AccCompute, AccData, AccLoop, DataClause, directive_name
-from xmpacc.passes import acc_loopnest, acc_nest, acc_reduction_wait, acc_region, kernel_gen, kernel_ranges
+from xmpacc.directives.openacc_ast import (
+    AccCompute,
+    AccData,
+    AccLoop,
+    AccReduction,
+    DataClause,
+    LoopClauses,
+    directive_name,
+)
+from xmpacc.passes import (
+    acc_kernels_auto,
+    acc_loopnest,
+    acc_nest,
+    acc_reduction_wait,
+    acc_region,
+    kernel_gen,
+    kernel_ranges,
+)
 from xmpacc.passes.acc_data import _queue, _wait_call
 from xmpacc.passes.attach import acc_directive, acc_pragma_id, pragma_id
 from xmpacc.passes.canonical import loc_of
@@ -71,9 +88,11 @@ class _ComputeLowering(ScopedWalker):
         self.constructs = 0
         self.deferred: set[str] = set()   # reductions the construct just lowered left on the device
         self.address_taken: set[str] = set()   # in the function being lowered: never deferred
+        self.function: c_ast.Node = c_ast.Compound([])   # the body of the function being lowered
 
     def visit_FuncDef(self, node: c_ast.FuncDef) -> None:
         self.address_taken = acc_reduction_wait.address_taken(node.body)
+        self.function = node.body
         self.generic_visit(node)
 
     # ------------------------------------------------------------ walking
@@ -173,8 +192,9 @@ class _ComputeLowering(ScopedWalker):
                 k = next(j for j in range(k, len(items)) if items[j] is nest.loop) + 1
                 continue
             if isinstance(item, c_ast.For) and d.construct == "kernels":
-                raise XmpError(loc_of(item), f"a for loop in '{name}' without '#pragma acc loop' above it is "
-                                             "not supported yet (add '#pragma acc loop independent')")
+                steps.append(self._kernels_loop(d, item, inner))
+                k += 1
+                continue
             what = acc_directive(item, self.ctx) if _is_pragma(item) else None
             if _is_pragma(item):
                 at = what.loc if what is not None else loc_of(item)
@@ -182,6 +202,19 @@ class _ComputeLowering(ScopedWalker):
             steps.append(region.step(item))
             k += 1
         return _if(d, self._construct(d, steps, body.coord, region), host)
+
+    def _kernels_loop(self, d: AccCompute, loop: c_ast.For, scope: Scope) -> acc_loopnest.AccLoopNest:
+        """A for loop of a kernels region without 'acc loop': an independent loop, else
+        one thread running it in order (acc_kernels_auto.py)."""
+        verdict = acc_kernels_auto.analyse(loop, scope, self.function)
+        at = loc_of(loop)
+        refs = lambda names: tuple(xd.VarRef(xd.Name(n, at), None, at) for n in names)  # noqa: E731
+        lc = LoopClauses(None, None, None, None, None if verdict.independent else at,
+                         at if verdict.independent else None, None, refs(verdict.private),
+                         tuple(AccReduction(op, refs([v]), at) for v, op in verdict.reductions), at)  # type: ignore[arg-type]
+        self.ctx.info.append(facts.InfoFact(at, facts.ForFacts(verdict.reason, verdict.reductions, verdict.private)))
+        nest = acc_nest.AccNest(loop, None, None, AccLoop(lc, at), None, (), acc_nest.inner_loops(loop, self.ctx))
+        return dataclasses.replace(acc_loopnest.build(nest, d, lc, scope, self.ctx), copy_scalars=verdict.carried)
 
     def _device_scalars(self, d: AccCompute, scope: Scope) -> set[int]:
         """The declarations of the scalars with a device copy in the construct: its data
@@ -257,24 +290,29 @@ class _ComputeLowering(ScopedWalker):
                     out.append(self._clause_item(clause, ref))
         named = {id(x.rep.decl) for x in out} | device_pointers
         implicit = DATA_PRESENT if d.default is not None and d.default.kind == "present" else DATA_COPY
+        for rep in (_scalar(self.scope, n) for part in parts for n in part.copy_scalars):
+            if rep is not None and id(rep.decl) not in named:
+                named.add(id(rep.decl))
+                out.append(_Datum(rep, _size(rep), DATA_COPY))
         for part in parts:
             own = set(part.spec.private) | set(part.spec.reductions)   # per thread: no device copy
             for ident in _referenced(part.spec.body):
                 found = self.scope.find_c(ident.name)
                 if found is None or id(found[1]) in named or ident.name in own:
                     continue
-                if (isinstance(found[1].type, c_ast.PtrDecl) or _is_param(self.scope, ident.name)) \
-                        and self.scope.find_array(ident.name) is None \
-                        and all(r.decl is not found[1] for r in self.present):
-                    raise XmpError(loc_of(ident), f"pointer '{ident.name}' of unknown extent in '{directive_name(d)}': "
-                                                  f"name it in a data clause with its extent, copy({ident.name}[0:n])")
-                rep = _array(self.scope, ident.name, found[1])
+                pointer = (isinstance(found[1].type, c_ast.PtrDecl) or _is_param(self.scope, ident.name)) \
+                    and self.scope.find_array(ident.name) is None \
+                    and all(r.decl is not found[1] for r in self.present)
+                rep = Replicated(ident.name, found[1], None, ident.name) if pointer \
+                    else _array(self.scope, ident.name, found[1])
                 if rep is not None:
                     if d.default is not None and d.default.kind == "none":
                         raise XmpError(loc_of(ident), f"array '{ident.name}' is not named in a data clause of "
                                                       f"'{directive_name(d)}', which has default(none)")
                     named.add(id(found[1]))
-                    out.append(_Datum(rep, _size(rep), implicit))
+                    # a pointer of unknown extent: the present data it points into (an
+                    # enclosing data region's p[0:n]), found at run time, as OpenACC compilers do
+                    out.append(_Datum(rep, "-2", DATA_PRESENT) if pointer else _Datum(rep, _size(rep), implicit))
         return out
 
     def _device_pointer(self, ref: xd.VarRef) -> c_ast.Decl:

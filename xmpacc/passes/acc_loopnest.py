@@ -47,6 +47,9 @@ class AccLoopNest:
     xmp: xd.Loop | None = None
     tmpl: TemplateSym | None = None
     indices: dict[str, int] = field(default_factory=dict)
+    # a kernels loop run in one thread (acc_kernels_auto.py): the outside scalars it
+    # assigns, copied to the device and back as OpenACC 2.5 says of kernels
+    copy_scalars: tuple[str, ...] = ()
 
 
 def _names(refs: tuple[xd.VarRef, ...], what: str) -> list[str]:
