@@ -26,7 +26,8 @@ HOST = {"XMPACC_DEVICE": "host"}
 CASES = {"basic.c": (1, 2, 3, 4), "ops.c": (2, 4), "atomics.c": (1, 2), "async_compute.c": (1, 2, 3),
          "region_statements.c": (1, 2, 3), "call_sites.c": (1, 2), "cyclic_w.c": (1, 2, 3, 4),
          "deferred_reductions.c": (1, 2, 3), "margin_peel.c": (1, 2, 3, 4),
-         "private_sections.c": (1, 2, 3), "kernels_auto.c": (1, 2, 3)}
+         "private_sections.c": (1, 2, 3), "kernels_auto.c": (1, 2, 3),
+         "clause_sections.c": (1, 2, 3, 4)}
 
 
 def _gpus() -> int:
@@ -178,8 +179,6 @@ ERRORS = [
     ("#pragma acc parallel\n  s = 1;", 13, 13, "'acc parallel' must be followed by a compound statement"),
     ("#pragma acc parallel loop default(none)\n  for (i = 0; i < N; i++) c[i] = 1;", 14, 27,
      "array 'c' is not named in a data clause of 'acc parallel loop', which has default(none)"),
-    ("#pragma acc parallel loop copy(a[0:4])\n  for (i = 0; i < N; i++) a[i] = 1;", 13, 32,
-     "this section of 'a' in a data clause of a compute construct is not supported yet"),
     ("#pragma acc parallel loop\n  for (i = 0; i < N; i++) {\n#pragma acc data copy(b)\n  { c[i] = 1; } }", 15, 13,
      "'acc data' is not allowed inside an OpenACC compute construct"),
     ("#pragma xmp loop on t[j]\n#pragma acc parallel loop\n  for (i = 0; i < N; i++) {\n    c[i] = 0;\n"

@@ -232,7 +232,8 @@ class _ComputeLowering(ScopedWalker):
         """``defer``: a combined construct whose reductions may reach the host later
         (acc_reduction_wait.py); ``self.deferred`` then names them."""
         parts = [s for s in steps if isinstance(s, acc_loopnest.AccLoopNest)]
-        data = self._data(d, parts)
+        d, around = _data_region_clauses(d, self.scope)
+        data = self._data(d, parts, [ref for clause in around for ref in clause.items])
         replicated = [x.rep for x in data] + [r for r in self.present if all(r.decl is not x.rep.decl for x in data)]
         self.constructs += 1
         region = f"_xmpacc_acc_{self.constructs}"
@@ -257,7 +258,13 @@ class _ComputeLowering(ScopedWalker):
         items += cbuild.stmts(f"_xmpacc_acc_compute_end({region});", coord)
         if region_stmts is not None:
             items = region_stmts.wrap(items, coord)
-        return c_ast.Compound(items, coord)
+        if not around:
+            return c_ast.Compound(items, coord)
+        # the sections go to an implicit 'acc data' region around the construct, which
+        # the acc_data pass lowers (the construct finds them present)
+        pragma = c_ast.Pragma(f"acc_{_IMPLICIT_REGION_ID}", coord)
+        self.ctx.acc_directives[id(pragma)] = AccData(around, None, d.loc)
+        return c_ast.Compound([pragma, c_ast.Compound(items, coord)], coord)
 
     def _kernel(self, part: acc_loopnest.AccLoopNest, replicated: list[Replicated], coord: object,
                 scope: Scope, defer: bool = False) -> c_ast.Node:
@@ -279,8 +286,11 @@ class _ComputeLowering(ScopedWalker):
 
     # ------------------------------------------------------------ data
 
-    def _data(self, d: AccCompute, parts: list[acc_loopnest.AccLoopNest]) -> list[_Datum]:
-        out: list[_Datum] = []
+    def _data(self, d: AccCompute, parts: list[acc_loopnest.AccLoopNest],
+              around: list[xd.VarRef]) -> list[_Datum]:
+        """``around``: the sections of the construct's clauses moved to the data region
+        around it (present here)."""
+        out = [self._present_item(ref) for ref in around]
         device_pointers = set()   # deviceptr(p): p already holds a device address, passed as is
         for clause in d.data:
             for ref in clause.items:
@@ -314,6 +324,14 @@ class _ComputeLowering(ScopedWalker):
                     # enclosing data region's p[0:n]), found at run time, as OpenACC compilers do
                     out.append(_Datum(rep, "-2", DATA_PRESENT) if pointer else _Datum(rep, _size(rep), implicit))
         return out
+
+    def _present_item(self, ref: xd.VarRef) -> _Datum:
+        found = self.scope.find_c(ref.name.name)
+        assert found is not None   # _data_region_clauses moved only declared arrays
+        rep = _array(self.scope, ref.name.name, found[1])
+        if rep is None:   # a pointer: the part of the present copy it points into
+            return _Datum(Replicated(ref.name.name, found[1], None, ref.name.name), "-2", DATA_PRESENT)
+        return _Datum(rep, _size(rep), DATA_PRESENT)
 
     def _device_pointer(self, ref: xd.VarRef) -> c_ast.Decl:
         """The declaration of a pointer named in ``deviceptr``: the kernel takes its value."""
@@ -392,18 +410,46 @@ def _scalar(scope: Scope, name: str) -> Replicated | None:
     return Replicated(name, found[1], None, f"&{name}")
 
 
+_IMPLICIT_REGION_ID = 0   # the pragma of an implicit data region: found by node, like every acc pragma
+
+
+def _leading(ref: xd.VarRef) -> bool:
+    """``p[0:n]`` (later dimensions whole): the first n elements (rows)."""
+    subs = ref.subs or ()
+    first = subs[0]
+    return isinstance(first, xd.SectionTriplet) and first.length is not None \
+        and (first.base is None or first.base.text.strip() == "0") and first.step is None \
+        and all(isinstance(s, xd.SectionTriplet) and (s.base, s.length, s.step) == (None, None, None)
+                for s in subs[1:])
+
+
+def _data_region_clauses(d: AccCompute, scope: Scope) -> tuple[AccCompute, tuple[DataClause, ...]]:
+    """The construct without the sections its own data handling does not take (of a
+    distributed array: global indices, owners only; any other than ``[0:n]``), and those
+    as the clauses of an implicit data region around it (XcalableACC.md §2: a compute
+    construct's data clauses open an implicit data region)."""
+    kept: list[DataClause] = []
+    around: list[DataClause] = []
+    for clause in d.data:
+        moved = tuple(ref for ref in clause.items if clause.kind in _MODES and ref.subs is not None
+                      and scope.find_c(ref.name.name) is not None
+                      and (scope.find_array(ref.name.name) is not None or not _leading(ref)))
+        rest = tuple(ref for ref in clause.items if ref not in moved)
+        if moved:
+            around.append(dataclasses.replace(clause, items=moved))
+        if rest:
+            kept.append(dataclasses.replace(clause, items=rest))
+    if not around:
+        return d, ()
+    return dataclasses.replace(d, data=tuple(kept)), tuple(around)
+
+
 def _section(scope: Scope, ref: xd.VarRef, decl: c_ast.Decl,
              rep: Replicated | None) -> tuple[Replicated, str]:
     """``p[0:n]`` of a pointer or of a C array: the first n elements (rows)."""
     name = ref.name.name
-    subs = ref.subs or ()
-    first = subs[0]
-    if scope.find_array(name) is not None or not isinstance(first, xd.SectionTriplet) \
-            or first.length is None or (first.base is not None and first.base.text.strip() != "0") \
-            or first.step is not None or any(isinstance(s, xd.SectionTriplet) and
-                                             (s.base, s.length, s.step) != (None, None, None) for s in subs[1:]):
-        raise XmpError(ref.loc, f"this section of '{name}' in a data clause of a compute construct is not "
-                                f"supported yet (only [0:n] of a pointer or of a C array)")
+    first = (ref.subs or ())[0]
+    assert isinstance(first, xd.SectionTriplet) and first.length is not None   # _data_region_clauses
     size = f"({first.length.text}) * (long long) sizeof({name}[0])"
     if isinstance(decl.type, c_ast.PtrDecl) or (rep is None and isinstance(decl.type, c_ast.ArrayDecl)):
         return Replicated(name, decl, None, name), size
