@@ -25,7 +25,7 @@ from .contract import (
     LAUNCH_VALUE,
 )
 from .cstructs import CArray, CSched, CTemplate
-from .device import combine, grid_pad
+from .device import grid_pad
 from .errors import RuntimeFailure, where_text
 
 
@@ -79,7 +79,7 @@ class Launch:
 
     params: Any
     holders: list[Any]
-    reductions: list[tuple[np.ndarray, Any, int]]   # (host variable, partials, operator)
+    reductions: list[Any]     # backend.result of each (device_results.py), made once per launch
     shape: Any                # backend's LaunchShape
     lanes: int
 
@@ -89,7 +89,7 @@ class AccRuntime:
 
     # deferred reductions, made by acc_compute.py's _acc_compute_init (every program has them)
     defer_next: bool
-    pending: list[tuple[np.ndarray, Any, int]]
+    pending: list[Any]        # results of device_results.py
     pending_addrs: set[int]
     pending_after: list[Callable[[], None]]
 
@@ -225,12 +225,15 @@ class AccRuntime:
             prepared = self.launch_cache[key] = self._prepare(where, info, total, (inner, pad), nthreads, args, nparams)
         defer, self.defer_next = self.defer_next, False
         if total > 0:
-            if any(partial is q for _, partial, _ in prepared.reductions for _, q, _ in self.pending):
-                self._xmpacc_acc_reductions_wait(where)   # its partials are about to be rewritten
+            if any(r is q for r in prepared.reductions for q in self.pending):
+                # its partials and result buffers are about to be rewritten
+                self._xmpacc_acc_reductions_wait(where)
             self.backend.launch(kernel.decode(), prepared.shape, prepared.params, where_text(where), prepared.lanes)
+            for r in prepared.reductions:
+                r.start()
             if defer:
                 self.pending += prepared.reductions
-                self.pending_addrs.update(int(host.ctypes.data) for host, _, _ in prepared.reductions)
+                self.pending_addrs.update(int(r.host.ctypes.data) for r in prepared.reductions)
             else:
                 self._combine(prepared.reductions)
         self.stats["kernel_launches"] = self.stats.get("kernel_launches", 0) + 1
@@ -262,12 +265,11 @@ class AccRuntime:
         for run in after:   # e.g. the XMP reduction of the same variable over the nodes
             run()
 
-    def _combine(self, reductions: list[tuple[np.ndarray, Any, int]]) -> None:
-        """Wait for the kernels, then each host variable op= its partials."""
-        if reductions:
-            self.backend.wait()
-        for host, partial, op in reductions:
-            combine(host, partial, op, self.backend.xp)
+    def _combine(self, reductions: list[Any]) -> None:
+        """Each host variable op= its reduction, once its kernel has finished (on a GPU:
+        the reduction queued behind the kernel, not the kernels queued after it)."""
+        for r in reductions:
+            r.finish()
 
     def _prepare(self, where: bytes, info: KernelKinds, total: int, inner: tuple[int, int], nthreads: int,
                  args: int, nparams: int) -> Launch:
@@ -289,7 +291,7 @@ class AccRuntime:
                 launch.params[i] = ctypes.addressof(holder)
             elif kind == LAUNCH_REDUCTION:
                 launch.params[i] = self._partials(a, shape.partials, launch.holders, w)
-                launch.reductions.append((view(arg_list[i] or 0, 1, a, w), launch.holders[-2], b))
+                launch.reductions.append(backend.result(view(arg_list[i] or 0, 1, a, w), launch.holders[-2], b, w))
             else:
                 launch.params[i] = self._param(kind, arg_list[i], launch.holders, w)
         return launch

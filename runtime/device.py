@@ -14,7 +14,6 @@ so a missing ``replicate_sync`` shows the same stale data it would on a GPU.
 from __future__ import annotations
 
 import ctypes
-import operator
 import os
 import re
 from dataclasses import dataclass
@@ -23,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from .device_results import DeviceResult, HostResult, on_device
 from .errors import RuntimeFailure
 
 INCLUDE_DIR = Path(__file__).resolve().parent / "include"
@@ -49,34 +49,6 @@ def grid_pad(first: int, step: int) -> int:
 
 DEFAULT_BLOCK = 256          # 16 x 16, the paper's default (reference §7.4)
 DEFAULT_BLOCK_LANES = 128    # lane-split kernels: measured faster on H200 (bench/)
-
-_REDUCE = {1: "sum", 2: "prod", 3: "bitwise_and", 4: "bitwise_or", 5: "bitwise_xor",
-           6: "all", 7: "any", 8: "max", 9: "min"}
-
-
-# host value op device result, by numpy reduction name (read-only)
-_COMBINE_HOST = {"sum": operator.add, "prod": operator.mul, "bitwise_and": operator.and_,
-                 "bitwise_or": operator.or_, "bitwise_xor": operator.xor, "max": max, "min": min}
-
-
-def combine(host: np.ndarray, partial: Any, op: int, xp: Any) -> None:
-    """host[0] = host[0] op (reduction of the partials), in the host variable's type."""
-    if partial.size == 0:
-        return
-    name = _REDUCE[op]
-    if name in ("all", "any"):
-        r = bool(getattr(xp, name)(partial != 0))
-        host[0] = int(bool(host[0]) and r) if op == 6 else int(bool(host[0]) or r)
-        return
-    if name in ("max", "min"):
-        r = getattr(xp, name)(partial)
-    elif name.startswith("bitwise"):
-        # CuPy has no reduce for the bitwise ufuncs; the partials are one per block
-        r = getattr(np, name).reduce(partial.get() if hasattr(partial, "get") else partial)
-    else:
-        r = getattr(xp, name)(partial, dtype=host.dtype)
-    r = host.dtype.type(r.item() if hasattr(r, "item") else r)
-    host[0] = _COMBINE_HOST[name](host[0], r)
 
 
 class HostBackend:
@@ -123,6 +95,10 @@ class HostBackend:
 
     def view(self, buf: np.ndarray, dtype: Any, count: int) -> np.ndarray:
         return buf[: count * np.dtype(dtype).itemsize].view(dtype)
+
+    def result(self, host: np.ndarray, partial: np.ndarray, op: int, where: str) -> HostResult:
+        """How one reduction of a prepared launch reaches ``host`` (device_results.py)."""
+        return HostResult(host, partial, op, np, self.wait)
 
     def launch(self, name: str, shape: LaunchShape, params: Any, where: str, lanes: int = 1) -> None:
         fn = self.kernels.get(name)
@@ -288,6 +264,14 @@ class CudaBackend:
                 return int(head[1]), int(head[2]), int(head[3]), [int(x) for x in raw[16:].view(np.int64)]
         return None
 
+    def result(self, host: np.ndarray, partial: Any, op: int, where: str) -> DeviceResult | HostResult:
+        """How one reduction of a prepared launch reaches ``host`` (device_results.py):
+        reduced on the device behind the kernel, or, for the bitwise operators, on the
+        host after a wait for the stream."""
+        if on_device(op) and partial.size:
+            return DeviceResult(self.cupy, host, partial, op, where)
+        return HostResult(host, partial, op, self.cupy, self.wait)
+
     def launch(self, name: str, shape: LaunchShape, params: Any, where: str, lanes: int = 1) -> None:
         fn = self._function(name, where, lanes)
         (gx, gy), nthreads = shape.grid, shape.block
@@ -303,9 +287,10 @@ class CudaBackend:
     def wait(self) -> None:
         """Wait for the kernels launched so far.  Launches are stream-ordered: the next
         kernel, copy or NCCL exchange sees their results without a host wait; the runtime
-        waits here before the host can observe the device (replicate_sync, reductions,
-        xmp_wtime, the end of the program), so the program behaves as if every launch
-        were synchronous (reference §7.4), only faster."""
+        waits here before the host can observe the device (replicate_sync, xmp_wtime, the
+        end of the program; a reduction waits for an event of its own, device_results.py),
+        so the program behaves as if every launch were synchronous (reference §7.4), only
+        faster."""
         if self.pending is None:
             return
         where, self.pending = self.pending, None

@@ -1,0 +1,124 @@
+"""The reduction results of a prepared launch (acc.py ``Launch.reductions``): how each
+reduction of a ``loop ... acc`` reaches its host variable.
+
+A kernel leaves one partial per warp (per thread on the host backend).  Each reduction
+of a prepared launch gets one result object, made once with the launch and replayed with
+it: ``start`` right after every launch of the kernel, ``finish`` when the host needs the
+value (at once, or at ``_xmpacc_acc_reductions_wait`` for a deferred one).
+
+* ``DeviceResult`` (GPU): ``start`` queues behind the kernel, on its stream, the
+  reduction of the partials to one value, a copy of it into page-locked host memory and
+  an event; ``finish`` waits for that event alone (kernels queued after it go on) and
+  folds the value into the host variable.
+* ``HostResult``: ``finish`` waits (a no-op on the host backend, where the kernel ran
+  to completion in ``launch``; the whole stream on a GPU) and reduces the partials then.
+  The host backend, and the bitwise operators on a GPU (CuPy has no reduce for them).
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from .errors import RuntimeFailure
+
+_REDUCE = {1: "sum", 2: "prod", 3: "bitwise_and", 4: "bitwise_or", 5: "bitwise_xor",
+           6: "all", 7: "any", 8: "max", 9: "min"}
+
+# host value op device result, by numpy reduction name (read-only)
+_COMBINE_HOST = {"sum": operator.add, "prod": operator.mul, "bitwise_and": operator.and_,
+                 "bitwise_or": operator.or_, "bitwise_xor": operator.xor, "max": max, "min": min}
+
+
+def on_device(op: int) -> bool:
+    """Can CuPy reduce the partials of ``op`` (no reduce for the bitwise ufuncs)?"""
+    return not _REDUCE[op].startswith("bitwise")
+
+
+def fold(host: np.ndarray, op: int, r: Any) -> None:
+    """host[0] = host[0] op r, in the host variable's type (``&&`` / ``||``: 0 or 1)."""
+    name = _REDUCE[op]
+    if name in ("all", "any"):
+        r = bool(r)
+        host[0] = int(bool(host[0]) and r) if op == 6 else int(bool(host[0]) or r)
+        return
+    host[0] = _COMBINE_HOST[name](host[0], host.dtype.type(r.item() if hasattr(r, "item") else r))
+
+
+def combine(host: np.ndarray, partial: Any, op: int, xp: Any) -> None:
+    """host[0] = host[0] op (reduction of the partials), in the host variable's type."""
+    if partial.size == 0:
+        return
+    name = _REDUCE[op]
+    if name in ("all", "any"):
+        r = getattr(xp, name)(partial != 0)
+    elif name in ("max", "min"):
+        r = getattr(xp, name)(partial)
+    elif name.startswith("bitwise"):
+        # CuPy has no reduce for the bitwise ufuncs; the partials are one per block
+        r = getattr(np, name).reduce(partial.get() if hasattr(partial, "get") else partial)
+    else:
+        r = getattr(xp, name)(partial, dtype=host.dtype)
+    fold(host, op, r)
+
+
+class HostResult:
+    """Reduces the partials when the host needs the value, after ``wait``."""
+
+    def __init__(self, host: np.ndarray, partial: Any, op: int, xp: Any, wait: Callable[[], None]) -> None:
+        self.host, self.partial, self.op = host, partial, op
+        self.xp, self.wait = xp, wait
+
+    def start(self) -> None:
+        pass
+
+    def finish(self) -> None:
+        self.wait()
+        combine(self.host, self.partial, self.op, self.xp)
+
+
+class DeviceResult:
+    """Reduced on the device behind its kernel; the host waits for this reduction only.
+    Its device value, page-locked buffer and event are made once (a launch in a time loop
+    allocates nothing) and reused by every launch: acc.py waits for a pending one before
+    its kernel runs again."""
+
+    def __init__(self, cupy: Any, host: np.ndarray, partial: Any, op: int, where: str) -> None:
+        import cupyx
+
+        self.host, self.partial, self.op, self.where = host, partial, op, where
+        self.cupy = cupy
+        name = _REDUCE[op]
+        self.reduce = getattr(cupy, name)   # sum, prod, all, any, max, min
+        # sums in the host variable's type, as combine
+        self.dtype_arg = {"dtype": host.dtype} if name in ("sum", "prod") else {}
+        logical = name in ("all", "any")
+        dtype = np.bool_ if logical else host.dtype
+        # && and ||: partial != 0 first (CuPy's all/any take bool), into a buffer of its own
+        self.nonzero = cupy.empty(partial.shape, dtype=np.bool_) if logical else None
+        self.value = cupy.empty((), dtype=dtype)
+        self.pinned = cupyx.empty_pinned((), dtype=dtype)
+        self.ready = cupy.cuda.Event(block=False, disable_timing=True)
+
+    def start(self) -> None:
+        # the kernel was just launched on the current stream (CudaBackend.launch), and
+        # CuPy's reduction runs on the current stream: all three are queued behind it
+        stream = self.cupy.cuda.get_current_stream()
+        partial = self.partial
+        if self.nonzero is not None:
+            partial = self.cupy.not_equal(partial, 0, out=self.nonzero)
+        self.reduce(partial, out=self.value, **self.dtype_arg)
+        runtime = self.cupy.cuda.runtime
+        runtime.memcpyAsync(self.pinned.ctypes.data, self.value.data.ptr, self.value.nbytes,
+                            runtime.memcpyDeviceToHost, stream.ptr)
+        self.ready.record(stream)
+
+    def finish(self) -> None:
+        try:
+            self.ready.synchronize()
+        except Exception as e:  # noqa: BLE001 - an execution error of the kernel (or an earlier one)
+            raise RuntimeFailure(self.where, f"the kernel of this acc loop (or an earlier one) failed: {e}") from None
+        fold(self.host, self.op, self.pinned[()])

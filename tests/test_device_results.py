@@ -1,0 +1,277 @@
+"""Reductions of ``loop ... acc`` launches (runtime/device_results.py, acc.py): on a GPU
+each is reduced on the device behind its kernel, copied into page-locked memory and
+marked by an event; the host waits for that event alone.  Here a stand-in for CuPy runs
+the device path's steps on numpy arrays, in program order, and counts what it makes and
+what the host waits for."""
+
+from __future__ import annotations
+
+import ctypes
+import sys
+import types
+from typing import Any
+
+import numpy as np
+import pytest
+
+pytest.importorskip("mpi4py.MPI")
+from xmpacc.runtime.acc import AccRuntime  # noqa: E402
+from xmpacc.runtime.acc_compute import AccComputeRuntime  # noqa: E402
+from xmpacc.runtime.contract import LAUNCH_REDUCTION  # noqa: E402
+from xmpacc.runtime.device import CudaBackend, LaunchShape  # noqa: E402
+from xmpacc.runtime.device_results import DeviceResult, combine  # noqa: E402
+
+PARTIALS = 4
+F64, I64 = 14, 9   # type codes (collectives.DTYPES)
+SUM, BOR = 1, 4
+
+
+class _DevArray(np.ndarray):
+    """A numpy array with the ``data.ptr`` of a CuPy array."""
+
+    @property
+    def data(self) -> Any:   # type: ignore[override]
+        return types.SimpleNamespace(ptr=self.__array_interface__["data"][0])
+
+
+class _Stream:
+    def __init__(self) -> None:
+        self.ptr = id(self)
+        self.synchronized = 0
+
+    def synchronize(self) -> None:
+        self.synchronized += 1
+
+
+class _Event:
+    def __init__(self, block: bool = False, disable_timing: bool = False) -> None:
+        self.recorded_on: list[_Stream] = []
+        self.synchronized = 0
+
+    def record(self, stream: _Stream) -> None:
+        self.recorded_on.append(stream)
+
+    def synchronize(self) -> None:
+        self.synchronized += 1
+
+
+class _FakeCupy:
+    """The CuPy calls DeviceResult makes; each reduction notes the stream current then."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.current = _Stream()
+        self.made: list[str] = []
+        self.reduced_on: list[_Stream] = []
+        self.events: list[_Event] = []
+        runtime = types.SimpleNamespace(memcpyAsync=self._memcpy, memcpyDeviceToHost=2)
+        self.cuda = types.SimpleNamespace(get_current_stream=lambda: self.current, runtime=runtime,
+                                          Event=self._event)
+        for name in ("sum", "prod", "all", "any", "max", "min"):
+            setattr(self, name, self._reduction(getattr(np, name)))
+        monkeypatch.setitem(sys.modules, "cupyx", types.SimpleNamespace(empty_pinned=self._pinned))
+
+    def empty(self, shape: Any, dtype: Any) -> np.ndarray:
+        self.made.append("array")
+        return np.zeros(shape, dtype).view(_DevArray)
+
+    def not_equal(self, a: np.ndarray, b: Any, out: np.ndarray) -> np.ndarray:
+        return np.not_equal(a, b, out=out)
+
+    def _pinned(self, shape: Any, dtype: Any) -> np.ndarray:
+        self.made.append("pinned")
+        return np.zeros(shape, dtype)
+
+    def _event(self, **kw: Any) -> _Event:
+        self.made.append("event")
+        self.events.append(_Event(**kw))
+        return self.events[-1]
+
+    def _reduction(self, fn: Any) -> Any:
+        def run(a: np.ndarray, out: np.ndarray, **kw: Any) -> np.ndarray:
+            assert out is not None   # into the result's own buffer: nothing allocated per launch
+            assert fn not in (np.all, np.any) or a.dtype == np.bool_   # as DeviceResult assumes of CuPy's
+            self.reduced_on.append(self.current)
+            return fn(a, out=out, **kw)
+        return run
+
+    def _memcpy(self, dst: int, src: int, nbytes: int, kind: int, stream: int) -> None:
+        assert kind == 2 and stream == self.current.ptr   # device to host, on the kernel's stream
+        ctypes.memmove(dst, src, nbytes)
+
+
+class _FakeGpu:
+    """A backend that answers like CudaBackend (its ``result`` is CudaBackend's): each
+    launch writes the next row of ``rows`` into the partials."""
+
+    name = "cuda"
+    result = CudaBackend.result
+
+    def __init__(self, cupy: _FakeCupy, rows: list[list[float]], dtype: Any) -> None:
+        self.cupy = self.xp = cupy
+        self.rows, self.dtype = rows, dtype
+        self.launched = 0
+        self.waited = 0
+
+    def lanes(self, total: int, nthreads: int) -> int:
+        return 1
+
+    def shape(self, threads: int, nthreads: int, lanes: int, inner: int, rows: int = 1, pad: int = 0) -> LaunchShape:
+        return LaunchShape(threads, 32, (1, 1), False, PARTIALS)
+
+    def alloc(self, nbytes: int, what: str, where: str) -> np.ndarray:
+        return np.zeros(nbytes, np.uint8).view(_DevArray)
+
+    def ptr(self, buf: np.ndarray) -> int:
+        return int(buf.__array_interface__["data"][0])
+
+    def view(self, buf: np.ndarray, dtype: Any, count: int) -> np.ndarray:
+        return buf[: count * np.dtype(dtype).itemsize].view(dtype)
+
+    def launch(self, name: str, shape: LaunchShape, params: Any, where: str, lanes: int = 1) -> None:
+        partials = ctypes.c_void_p.from_address(params[0]).value or 0
+        row = np.asarray(self.rows[self.launched % len(self.rows)], self.dtype)
+        ctypes.memmove(partials, row.ctypes.data, row.nbytes)
+        self.launched += 1
+
+    def wait(self) -> None:
+        self.waited += 1
+
+
+class _Runtime(AccRuntime, AccComputeRuntime):
+    pass
+
+
+class _Program:
+    """One call site of ``_xmpacc_launch``: a kernel with one reduction into ``var``."""
+
+    def __init__(self, backend: _FakeGpu, type_code: int, op: int, var: Any) -> None:
+        self.rt = _Runtime()
+        self.rt._acc_init(backend)
+        self.rt._acc_compute_init()
+        self.rt.stats = {}
+        self.var = var
+        self.args = (ctypes.c_void_p * 1)(ctypes.addressof(var))
+        self.kinds = (ctypes.c_longlong * 3)(LAUNCH_REDUCTION, type_code, op)
+
+    def launch(self, defer: bool) -> None:
+        if defer:
+            self.rt._xmpacc_acc_defer_reductions()
+        self.rt._xmpacc_launch(b"p.c:7", b"k", 100, 0, 1, ctypes.addressof(self.args),
+                               ctypes.addressof(self.kinds))
+
+    def wait(self) -> None:
+        self.rt._xmpacc_acc_reductions_wait(b"p.c:9")
+
+
+def _program(monkeypatch: pytest.MonkeyPatch, rows: list[list[float]], type_code: int = F64,
+             op: int = SUM, var: Any = None) -> tuple[_Program, _FakeCupy, _FakeGpu]:
+    cupy = _FakeCupy(monkeypatch)
+    gpu = _FakeGpu(cupy, rows, np.float64 if type_code == F64 else np.int64)
+    return _Program(gpu, type_code, op, var if var is not None else ctypes.c_double(0.0)), cupy, gpu
+
+
+def test_deferred_sum_waits_for_its_event_and_reuses_its_buffers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Himeno's iteration: the sweep's sum deferred, another kernel queued, then the
+    host's wait.  The value reaches the variable at the wait alone; every replay of the
+    cached launch reuses one device value, pinned buffer and event; the stream is never
+    synchronised."""
+    p, cupy, gpu = _program(monkeypatch, [[1, 2, 3, 4], [10, 20, 30, 40]])
+    made = None
+    for it in range(4):
+        p.var.value = 0.5
+        p.launch(defer=True)
+        assert p.var.value == 0.5          # still on its way
+        made = made or list(cupy.made)
+        p.wait()
+        assert p.var.value == 0.5 + (10 if it % 2 == 0 else 100)
+    assert made == ["array", "pinned", "event"] and cupy.made == made   # made by the first launch only
+    event = cupy.events[0]
+    assert event.synchronized == 4 and event.recorded_on == [cupy.current] * 4
+    assert cupy.reduced_on == [cupy.current] * 4 and cupy.current.synchronized == 0
+    assert gpu.waited == 0 and len(p.rt.launch_cache) == 1
+
+
+def test_relaunch_of_a_pending_launch_waits_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its partials and pinned value are about to be rewritten: the first result reaches
+    the variable before the second launch."""
+    p, cupy, _ = _program(monkeypatch, [[1, 1, 1, 1], [2, 2, 2, 2]])
+    p.launch(defer=True)
+    p.launch(defer=True)
+    assert p.var.value == 4.0
+    p.wait()
+    assert p.var.value == 12.0 and cupy.events[0].synchronized == 2
+
+
+def test_immediate_reduction_and_an_xmp_reduction_after_the_wait(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Not deferred: combined at the launch.  Deferred: what was put after the wait
+    (reductions.py's XMP reduction) runs after the value arrived."""
+    p, cupy, _ = _program(monkeypatch, [[1, 2, 3, 4]])
+    p.launch(defer=False)
+    assert p.var.value == 10.0 and p.rt.pending == []
+    p.launch(defer=True)
+    seen: list[float] = []
+    p.rt.pending_after.append(lambda: seen.append(p.var.value))
+    assert int(ctypes.addressof(p.var)) in p.rt.pending_addrs
+    p.wait()
+    assert seen == [20.0] and not p.rt.pending_addrs and cupy.current.synchronized == 0
+
+
+def test_bitwise_or_waits_for_the_stream_and_reduces_on_the_host(monkeypatch: pytest.MonkeyPatch) -> None:
+    p, cupy, gpu = _program(monkeypatch, [[1, 2, 0, 8]], I64, BOR, ctypes.c_longlong(16))
+    p.launch(defer=True)
+    assert p.var.value == 16 and gpu.waited == 0
+    p.wait()
+    assert p.var.value == 27 and gpu.waited == 1 and cupy.made == []
+
+
+@pytest.mark.parametrize("op", [1, 2, 6, 7, 8, 9])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int32, np.int64, np.int8])
+@pytest.mark.parametrize("values", [[3, 0, -2, 5], [0, 0, 0, 0], [1, 7, 1, 2]])
+def test_device_result_combines_as_the_host(monkeypatch: pytest.MonkeyPatch, op: int, dtype: Any,
+                                            values: list[int]) -> None:
+    """The same value as ``combine`` for every operator CuPy reduces: sums in the host
+    variable's type, && and || as 0 or 1."""
+    cupy = _FakeCupy(monkeypatch)
+    partial = np.asarray(values, dtype).view(_DevArray)
+    for start in (0, 1, 5):
+        want = np.full(1, start, dtype)
+        combine(want, np.asarray(partial), op, np)
+        host = np.full(1, start, dtype)
+        r = DeviceResult(cupy, host, partial, op, "p.c:3")
+        r.start()
+        r.finish()
+        assert host[0] == want[0] and host.dtype == want.dtype
+
+
+def _gpus() -> int:
+    try:
+        import cupy
+
+        return int(cupy.cuda.runtime.getDeviceCount())
+    except Exception:  # noqa: BLE001 - no CuPy or no driver
+        return 0
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(_gpus() == 0, reason="needs a CUDA GPU")
+@pytest.mark.parametrize("op", [1, 2, 6, 7, 8, 9])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int32, np.int64])
+def test_device_result_on_a_gpu_stream(op: int, dtype: Any) -> None:
+    """CuPy itself (``out=``, ``dtype=``, bool all/any), on a stream of its own as an
+    async queue's: three replays of one result against ``combine`` on the host."""
+    import cupy
+
+    rng = np.random.default_rng(op)
+    stream = cupy.cuda.Stream(non_blocking=False)
+    with stream:
+        partial = cupy.zeros(1000, dtype)
+        host = np.ones(1, dtype)
+        want = host.copy()
+        r = DeviceResult(cupy, host, partial, op, "p.c:3")
+        for _ in range(3):
+            values = rng.integers(-3, 4, 1000).astype(dtype)
+            partial.set(values, stream=stream)
+            r.start()
+            r.finish()
+            combine(want, values, op, np)
+            assert host[0] == pytest.approx(want[0]) and host.dtype == want.dtype
