@@ -209,6 +209,10 @@ class AccRuntime:
         """Run one ``loop ... acc``.  Its parameter array is prepared once per call site
         (same kernel, argument addresses, iteration counts and device copies) and replayed,
         so a launch costs little more than the driver call."""
+        self.stats["kernel_launches"] = self.stats.get("kernel_launches", 0) + 1
+        defer, self.defer_next = self.defer_next, False
+        if total <= 0:   # no iterations on this node (a distributed loop's range misses its block)
+            return
         info = self.kernel_kinds.get(kernel)
         if info is None:
             info = self.kernel_kinds[kernel] = _kinds(kinds, nparams)
@@ -223,20 +227,16 @@ class AccRuntime:
             if len(self.launch_cache) > 512:
                 self.launch_cache.clear()
             prepared = self.launch_cache[key] = self._prepare(where, info, total, (inner, pad), nthreads, args, nparams)
-        defer, self.defer_next = self.defer_next, False
-        if total > 0:
-            if any(r is q for r in prepared.reductions for q in self.pending):
-                # its partials and result buffers are about to be rewritten
-                self._xmpacc_acc_reductions_wait(where)
-            self.backend.launch(kernel.decode(), prepared.shape, prepared.params, where_text(where), prepared.lanes)
-            for r in prepared.reductions:
-                r.start()
-            if defer:
-                self.pending += prepared.reductions
-                self.pending_addrs.update(int(r.host.ctypes.data) for r in prepared.reductions)
-            else:
-                self._combine(prepared.reductions)
-        self.stats["kernel_launches"] = self.stats.get("kernel_launches", 0) + 1
+        if any(r is q for r in prepared.reductions for q in self.pending):
+            self._xmpacc_acc_reductions_wait(where)   # its partials and result buffers are about to be rewritten
+        self.backend.launch(kernel.decode(), prepared.shape, prepared.params, where_text(where), prepared.lanes)
+        for r in prepared.reductions:
+            r.start()
+        if defer:
+            self.pending += prepared.reductions
+            self.pending_addrs.update(int(r.host.ctypes.data) for r in prepared.reductions)
+        else:
+            self._combine(prepared.reductions)
 
     def _copy_holding(self, addr: int) -> DeviceCopy | None:
         """The device copy keyed by ``addr``, else the (whole) copy whose host data hold the

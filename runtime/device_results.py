@@ -82,8 +82,8 @@ class HostResult:
 
 class DeviceResult:
     """Reduced on the device behind its kernel; the host waits for this reduction only.
-    Its device value, page-locked buffer and event are made once (a launch in a time loop
-    allocates nothing) and reused by every launch: acc.py waits for a pending one before
+    Its page-locked buffer and event are made once (a launch in a time loop allocates
+    only the 0-d value, from CuPy's memory pool) and reused by every launch: acc.py waits for a pending one before
     its kernel runs again."""
 
     def __init__(self, cupy: Any, host: np.ndarray, partial: Any, op: int, where: str) -> None:
@@ -99,7 +99,7 @@ class DeviceResult:
         dtype = np.bool_ if logical else host.dtype
         # && and ||: partial != 0 first (CuPy's all/any take bool), into a buffer of its own
         self.nonzero = cupy.empty(partial.shape, dtype=np.bool_) if logical else None
-        self.value = cupy.empty((), dtype=dtype)
+        self.value: Any = None   # the device value of the last start, alive until its copy is done
         self.pinned = cupyx.empty_pinned((), dtype=dtype)
         self.ready = cupy.cuda.Event(block=False, disable_timing=True)
 
@@ -110,7 +110,9 @@ class DeviceResult:
         partial = self.partial
         if self.nonzero is not None:
             partial = self.cupy.not_equal(partial, 0, out=self.nonzero)
-        self.reduce(partial, out=self.value, **self.dtype_arg)
+        # a new 0-d value from CuPy's pool (out= into a kept one fails in CuPy 14's CUB
+        # path for min on float64: measured on the device)
+        self.value = self.reduce(partial, **self.dtype_arg)
         runtime = self.cupy.cuda.runtime
         runtime.memcpyAsync(self.pinned.ctypes.data, self.value.data.ptr, self.value.nbytes,
                             runtime.memcpyDeviceToHost, stream.ptr)
