@@ -10,7 +10,7 @@ from __future__ import annotations
 import ctypes
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -21,12 +21,18 @@ from .contract import (
     LAUNCH_DEVDESC,
     LAUNCH_GRID2,
     LAUNCH_LANES,
+    LAUNCH_LOCATED,
+    LAUNCH_LOCFIELD,
     LAUNCH_REDUCTION,
     LAUNCH_VALUE,
 )
+from .acc_locations import LocatedPartials, pick
 from .cstructs import CArray, CSched, CTemplate
 from .device import grid_pad
 from .errors import RuntimeFailure, where_text
+
+
+_INT64 = 11   # _XMPACC_TYPE of long long
 
 
 @dataclass
@@ -82,6 +88,7 @@ class Launch:
     reductions: list[Any]     # backend.result of each (device_results.py), made once per launch
     shape: Any                # backend's LaunchShape
     lanes: int
+    located: list[LocatedPartials] = field(default_factory=list)   # reductions with location variables
 
 
 class AccRuntime:
@@ -237,6 +244,10 @@ class AccRuntime:
             self.pending_addrs.update(int(r.host.ctypes.data) for r in prepared.reductions)
         else:
             self._combine(prepared.reductions)
+        if prepared.located:   # never deferred: the XMP reduction over the nodes follows at once
+            self.backend.wait()
+            for rec in prepared.located:
+                pick(rec, self.backend.xp)
 
     def _copy_holding(self, addr: int) -> DeviceCopy | None:
         """The device copy keyed by ``addr``, else the (whole) copy whose host data hold the
@@ -292,6 +303,13 @@ class AccRuntime:
             elif kind == LAUNCH_REDUCTION:
                 launch.params[i] = self._partials(a, shape.partials, launch.holders, w)
                 launch.reductions.append(backend.result(view(arg_list[i] or 0, 1, a, w), launch.holders[-2], b, w))
+            elif kind == LAUNCH_LOCATED:   # a keys per record; its LAUNCH_LOCFIELDs follow
+                launch.params[i] = self._partials(_INT64, shape.partials * a, launch.holders, w)
+                launch.located.append(LocatedPartials(launch.holders[-2].reshape(shape.partials, a),
+                                                      view(arg_list[i] or 0, a, _INT64, w), b))
+            elif kind == LAUNCH_LOCFIELD:
+                launch.params[i] = self._partials(a, shape.partials, launch.holders, w)
+                launch.located[-1].fields.append((view(arg_list[i] or 0, 1, a, w), launch.holders[-2]))
             else:
                 launch.params[i] = self._param(kind, arg_list[i], launch.holders, w)
         return launch

@@ -372,6 +372,9 @@ LAUNCH_REDUCTION = 3   # per-thread partials; a = type code, b = operator; host 
 LAUNCH_LANES = 4       # int: lanes per iteration, chosen by the runtime (1 = the paper's mapping)
 LAUNCH_GRID2 = 5       # int: 1 when the runtime launched a 2-D grid; a = number of distributed loops,
                        # b = threads per block along y that the compiler asks for (kernels.block_rows)
+LAUNCH_LOCATED = 6     # a reduction with location variables: per-warp keys (a = numbers per key, key[0]
+                       # = changed, b = operator); the host key array at the address; the fields follow
+LAUNCH_LOCFIELD = 7    # per-warp partials of its value, then of each location variable; a = type code
 LAUNCH_READS, LAUNCH_WRITES = 1, 2
 
 # Data clause kinds of the XcalableACC data entries (the present_or_ forms are the plain ones,

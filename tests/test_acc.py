@@ -186,6 +186,50 @@ def test_cyclic_w_golden(cyclic_w: tuple[Path, str], suffix: str) -> None:
     assert text == golden.read_text()
 
 
+@pytest.fixture(scope="module")
+def locations(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    tmp = tmp_path_factory.mktemp("acc_locations")
+    exe = tmp / "acc_locations"
+    r = run_xmpacc("tests/acc_programs/acc_locations.c", "-o", str(exe), "--keep", cwd=REPO)
+    assert r.returncode == 0, r.stderr
+    ref = build_serial(PROGRAMS / "acc_locations.c", tmp / "serial")
+    return exe, subprocess.run([str(ref)], capture_output=True, text=True, check=True).stdout
+
+
+@pytest.mark.mpi
+@pytest.mark.parametrize("nprocs", [1, 2, 3, 4])
+def test_location_reductions_acc_on_host_backend(locations: tuple[Path, str], nprocs: int) -> None:
+    """firstmax/firstmin/lastmax/lastmin with location variables on loop ... acc
+    (acc_locations.c): ties inside a node and across nodes, cyclic(3), a 2-D thread space."""
+    exe, expected = locations
+    r = run_mpi(nprocs, exe, env=HOST)
+    assert r.returncode == 0, r.stderr
+    same_output(r.stdout, expected, rel=1e-12)
+
+
+@pytest.mark.parametrize("suffix", [".cu", ".host.c"])
+def test_location_reductions_golden(locations: tuple[Path, str], suffix: str) -> None:
+    """Per-thread copies and keys, the warp combine and the record parameters."""
+    exe, _ = locations
+    text = re.sub(r"xmpacc [0-9][\w.+-]*", "xmpacc", exe.with_suffix(suffix).read_text(), count=1)
+    assert str(REPO) not in text, "a machine-dependent path in the generated code"
+    golden = GOLDEN / f"acc_locations{suffix}"
+    if os.environ.get("XMPACC_UPDATE_GOLDEN"):
+        golden.write_text(text)
+    assert golden.exists(), f"no golden file {golden}: run with XMPACC_UPDATE_GOLDEN=1"
+    assert text == golden.read_text()
+
+
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not installed")
+def test_location_reductions_compile_with_nvcc(locations: tuple[Path, str], tmp_path: Path) -> None:
+    """The CUDA side of the warp combine (shuffles of every record field)."""
+    exe, _ = locations
+    r = subprocess.run(["nvcc", "-arch=sm_90", "-c", str(exe.with_suffix(".cu")), "-I",
+                        str(REPO / "runtime" / "include"), "-o", str(tmp_path / "k.o")],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+
+
 # ------------------------------------------------------------------ diagnostics
 
 BASE = """\

@@ -169,9 +169,34 @@ CASES = [
     ("coarray-initializer", at_top("int @z[3]:[*] = {1, 2, 3};\n"), "cannot have an initializer"),
     ("coindex-not-coarray", in_main("    x = (int) @a[0]:[1];"), "'a' is not a coarray"),
     ("acc-reflect", in_main("#pragma xmp acc @reflect (a)"), "not supported yet"),
-    ("acc-loop-location", in_main("#pragma xmp loop on t[i] reduction(firstmax: @s /x/) acc\n"
-                                  "    for (i = 0; i < 100; i++) x++;"),
-     "location variables in the reduction of a 'loop ... acc' are not supported yet"),
+    # reductions with location variables of GPU loops (kernel_locations.py): scalars only
+    ("acc-loop-location-section", in_main("    int k[2] = {0, 0};\n"
+                                          "#pragma xmp loop on t[i] reduction(firstmax: s /x, @k[1]/) acc\n"
+                                          "    for (i = 0; i < 100; i++) x++;"),
+     "array sections as location variables of a GPU loop are not supported yet"),
+    ("acc-loop-location-array", in_main("    int k[2] = {0, 0};\n"
+                                        "#pragma xmp loop on t[i] reduction(lastmin: s /@k/) acc\n"
+                                        "    for (i = 0; i < 100; i++) x++;"),
+     "'k' is an array; the location variables of a GPU loop are scalars (not supported yet)"),
+    ("acc-loop-location-index", in_main("#pragma xmp loop on t[i] reduction(firstmax: s /x, @i/) acc\n"
+                                        "    for (i = 0; i < 100; i++) x++;"),
+     "'i' is a loop index of the GPU loop; in a reduction with location variables it is not supported yet"),
+    ("acc-loop-location-margin", in_main("#pragma xmp @loop on t[i] margin(1) reduction(firstmax: s /x/) acc\n"
+                                         "    for (i = 0; i < 100; i++) x++;", HEAD + "#pragma xmp shadow a[1]\n"),
+     "location variables in a loop with 'margin' or 'peel_and_wait' are not supported yet"),
+    ("xacc-location-section", in_main("    int k[2] = {0, 0};\n"
+                                      "#pragma xmp loop on t[i] reduction(firstmax: s /@k[0]/)\n"
+                                      "#pragma acc parallel loop\n"
+                                      "    for (i = 0; i < 100; i++) s = a[i];"),
+     "array sections as location variables of a GPU loop are not supported yet"),
+    ("xacc-location-private", in_main("#pragma xmp loop on t[i] reduction(lastmax: s /x/)\n"
+                                      "#pragma acc @parallel loop private(x)\n"
+                                      "    for (i = 0; i < 100; i++) if (a[i] >= s) { s = a[i]; x = i; }"),
+     "'x' of a reduction with location variables is private in this GPU loop: not supported yet"),
+    ("xacc-location-device-copy", in_main("#pragma xmp loop on t[i] reduction(lastmax: s /x/)\n"
+                                          "#pragma acc @parallel loop copy(x)\n"
+                                          "    for (i = 0; i < 100; i++) if (a[i] >= s) { s = a[i]; x = i; }"),
+     "'x' of a reduction with location variables is on the device"),
     # ---- global-view §5-7
     ("tasks-not-compound", in_main("#pragma xmp @tasks\n    x = 1;"), "must be followed by a compound statement"),
     ("tasks-other-statement", in_main("#pragma xmp tasks\n    {\n    @x = 1;\n    }"),

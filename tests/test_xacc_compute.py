@@ -27,7 +27,7 @@ CASES = {"basic.c": (1, 2, 3, 4), "ops.c": (2, 4), "atomics.c": (1, 2), "async_c
          "region_statements.c": (1, 2, 3), "call_sites.c": (1, 2), "cyclic_w.c": (1, 2, 3, 4),
          "deferred_reductions.c": (1, 2, 3), "margin_peel.c": (1, 2, 3, 4),
          "private_sections.c": (1, 2, 3), "kernels_auto.c": (1, 2, 3),
-         "clause_sections.c": (1, 2, 3, 4)}
+         "clause_sections.c": (1, 2, 3, 4), "locations.c": (1, 2, 3, 4)}
 
 
 def _gpus() -> int:
@@ -71,7 +71,7 @@ def test_compute_program_on_gpu(built: dict[str, tuple[Path, str]], name: str, n
 
 
 @pytest.mark.parametrize("suffix", [".cu", ".host.c"])
-@pytest.mark.parametrize("name", ["basic.c", "cyclic_w.c", "margin_peel.c", "kernels_auto.c", "private_sections.c"])
+@pytest.mark.parametrize("name", ["basic.c", "cyclic_w.c", "margin_peel.c", "kernels_auto.c", "private_sections.c", "locations.c"])
 def test_golden_generated_code(built: dict[str, tuple[Path, str]], name: str, suffix: str) -> None:
     exe, _ = built[name]
     text = re.sub(r"xmpacc [0-9][\w.+-]*", "xmpacc", exe.with_suffix(suffix).read_text(), count=1)  # the version
@@ -306,6 +306,19 @@ def test_atomic_forms_compile_with_nvcc(built: dict[str, tuple[Path, str]], tmp_
     cu = exe.with_suffix(".cu").read_text()
     assert "s = _XMPACC_RMW_ADD(counter[0], 1, 0);" in cu and "sw = _XMPACC_RMW_SWAP(last[0], i);" in cu
     assert "fl = _XMPACC_RMW_RSUB(xr[0], 3, 1);" in cu and "_XMPACC_ATOMIC_ADD(fsub[0], -0.5f);" in cu
+    r = subprocess.run(["nvcc", "-arch=sm_90", "-c", str(exe.with_suffix(".cu")), "-I",
+                        str(REPO / "runtime" / "include"), "-o", str(tmp_path / "k.o")],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+
+
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not installed")
+def test_location_reductions_compile_with_nvcc(built: dict[str, tuple[Path, str]], tmp_path: Path) -> None:
+    """locations.c: the per-warp records of the reductions with location variables in CUDA;
+    the construct's own reduction(max: v) gives way to the XMP firstmax of v (no partials)."""
+    exe, _ = built["locations.c"]
+    cu = exe.with_suffix(".cu").read_text()
+    assert "_xmpacc_red_v" not in cu and "long long *_xmpacc_lkp_0, double *_xmpacc_lvp_0_0" in cu
     r = subprocess.run(["nvcc", "-arch=sm_90", "-c", str(exe.with_suffix(".cu")), "-I",
                         str(REPO / "runtime" / "include"), "-o", str(tmp_path / "k.o")],
                        capture_output=True, text=True)

@@ -138,6 +138,12 @@ __device__ inline T _xmpacc_atomic_rmw(T *p, U b, F f, int fetch_new) {
     combine(v, 32);                                              \
     if ((_xmpacc_gid & 31) == 0) (buf)[_xmpacc_gid >> 5] = (v);  \
   } while (0)
+/* Reductions with location variables (kernel_locations.py): each warp picks its best
+ * thread's record by butterfly shuffles, one field at a time, as _XMPACC_LANES_SHUFFLE
+ * does, so every lane ends with it; lane 0 writes it at the slot _XMPACC_PARTIAL uses. */
+#define _XMPACC_WARP_STEPS for (int _xmpacc_o = 16; _xmpacc_o > 0; _xmpacc_o /= 2)
+#define _XMPACC_SHFL_XOR(x) __shfl_xor_sync(0xffffffffu, (x), _xmpacc_o)
+#define _XMPACC_PARTIAL_SLOT(gid) (((gid) & 31) == 0 ? ((gid) >> 5) : -1LL)
 #ifdef __CUDACC_RTC__
 #define M_PI 3.14159265358979323846
 #define M_E 2.7182818284590452354
@@ -176,9 +182,35 @@ __device__ inline T _xmpacc_atomic_rmw(T *p, U b, F f, int fetch_new) {
 #define _XMPACC_LANES_MAX(v, lanes) ((void)0)
 #define _XMPACC_LANES_MIN(v, lanes) ((void)0)
 #define _XMPACC_PARTIAL(v, combine, buf) ((buf)[_xmpacc_gid] = (v))   /* one per thread */
+/* one record per thread: no warp to combine over (the loop body never runs) */
+#define _XMPACC_WARP_STEPS for (int _xmpacc_o = 0; _xmpacc_o > 0; _xmpacc_o = 0)
+#define _XMPACC_SHFL_XOR(x) (x)
+#define _XMPACC_PARTIAL_SLOT(gid) (gid)
 extern long long _xmpacc_host_tid;   /* set by the trampolines of the host backend */
 #define _XMPACC_TID _xmpacc_host_tid
 #endif
+
+/* Reductions with location variables (kernel_locations.py).  Did an iteration change a
+ * watched variable?  Bytes, as on the host (locations.py): a NaN that stays is no change. */
+_XMPACC_HD static inline int _xmpacc_differ(const void *a, const void *b, unsigned long n) {
+  const unsigned char *p = (const unsigned char *)a, *q = (const unsigned char *)b;
+  for (unsigned long k = 0; k < n; k++)
+    if (p[k] != q[k]) return 1;
+  return 0;
+}
+/* Does the record (key w, value above / below mine) beat mine (key m)?  key[0] = 1 when
+ * the thread changed something; then the better value wins, and on equal values the key
+ * (trip numbers) that comes first in sequential order, or last for lastmax / lastmin. */
+_XMPACC_HD static inline int _xmpacc_loc_better(const long long *w, const long long *m, int n, int above,
+                                               int below, int last) {
+  if (!w[0]) return 0;
+  if (!m[0]) return 1;
+  if (above) return 1;
+  if (below) return 0;
+  for (int k = 1; k < n; k++)
+    if (w[k] != m[k]) return last ? w[k] > m[k] : w[k] < m[k];
+  return 0;
+}
 
 /* x = x op e and x = e op x (acc_atomic.py) */
 #define _XMPACC_RMW_ADD(x, e, f) _XMPACC_ATOMIC_RMW(x, e, _a + _b, f)

@@ -53,6 +53,7 @@ from xmpacc.passes import (
     acc_reduction_wait,
     acc_region,
     kernel_gen,
+    kernel_locations,
     kernel_ranges,
 )
 from xmpacc.passes.acc_data import _queue, _wait_call
@@ -277,12 +278,13 @@ class _ComputeLowering(ScopedWalker):
             self.ctx.info.append(facts.kernel(part.xmp, part.tmpl, part.indices, gen.kernel, gen.kv, gen.plan))
         before: list[c_ast.Node] = []
         after: list[c_ast.Node] = []
+        keys, key_of = kernel_locations.host_decls(part.spec.located, coord)
         if part.xmp is not None and part.tmpl is not None and part.xmp.reductions:
             mask = [0] * part.tmpl.ndims
             for t in part.indices.values():
                 mask[t] = 1
-            before, after = loop_reduction_calls(part.xmp, part.tmpl, mask, self.scope, coord)
-        return c_ast.Compound(before + cbuild.stmts(gen.host_text, coord) + after, coord)
+            before, after = loop_reduction_calls(part.xmp, part.tmpl, mask, self.scope, coord, key_of)
+        return c_ast.Compound(keys + before + cbuild.stmts(gen.host_text, coord) + after, coord)
 
     # ------------------------------------------------------------ data
 

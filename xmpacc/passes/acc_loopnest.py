@@ -14,6 +14,8 @@ the others their whole range.  ``acc loop`` lines inside the body (``seq``, ``ve
 with its reduction and private lists) run sequentially in the thread; the lane-split
 analysis (lanes.py) then shares an inner reduction loop between lanes where it can.
 ``seq`` on the construct's own loop gives a one-thread kernel running the whole nest.
+The XMP loop's reductions with location variables are tracked per thread, their keys
+over the whole thread space (kernel_locations.py).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from xmpacc.diagnostics import XmpError
 from xmpacc.directives import ast as xd
 from xmpacc.directives.exprs import int_value
 from xmpacc.directives.openacc_ast import AccAtomic, AccCompute, AccLoop, LoopClauses, directive_name
-from xmpacc.passes import acc_atomic, kernel_ranges
+from xmpacc.passes import acc_atomic, kernel_locations, kernel_ranges
 from xmpacc.passes.acc_nest import AccNest
 from xmpacc.passes.attach import acc_directive
 from xmpacc.passes.canonical import CanonicalLoop, canonical, loc_of
@@ -144,9 +146,9 @@ def _xmp_part(xmp: xd.Loop, scope: Scope) -> tuple[TemplateSym, dict[str, int]]:
         raise XmpError(xmp.loc, "an XMP loop with an OpenACC construct takes no 'acc' clause")
     indices = dict(loop_indices(xmp))
     for v in (v for r in xmp.reductions for v in r.variables):
-        if v.locations or v.subs is not None:
-            raise XmpError(v.name.loc, "location variables and array sections in the reduction of an XMP "
-                                       "loop with an OpenACC construct are not supported yet")
+        if v.subs is not None:
+            raise XmpError(v.name.loc, "array sections in the reduction of an XMP loop with an OpenACC "
+                                       "construct are not supported yet")
     return tmpl, indices
 
 
@@ -236,15 +238,19 @@ def build(nest: AccNest, compute: AccCompute, lc: LoopClauses, scope: Scope, ctx
     for v, op in inner_reductions.items():   # an inner loop's reduction of an outside variable
         if v not in declared and v not in private:   # reduces over the construct (OpenACC 2.7)
             reductions.setdefault(v, op)
+    located = kernel_locations.located(xmp, loops, scope) if xmp is not None else ()
     if xmp is not None:   # the node's result of an XMP reduction variable is reduced on the device
         for r in xmp.reductions:
             for v in r.variables:
                 reductions.setdefault(v.name.name, r.op)
+    for loc in located:   # tracked with its locations, not reduced (the construct's max: v too)
+        reductions.pop(loc.value, None)
     length = compute.vector_length or (lc.vector.num if lc.vector is not None else None)
     spec = NestSpec(compute.loc if nest.acc is compute else lc.loc, nest.loop, loops,
                     kernel_ranges.passes(loops, xmp, tmpl, indices), body, list(dict.fromkeys(private)),
                     _names(compute.firstprivate, "firstprivate"), reductions,
                     f"({length.text})" if length is not None else "0", stream=length is None,
                     device_pointers=[r.name.name for c in compute.data if c.kind == "deviceptr" for r in c.items],
-                    cyclic=cyclic_loops(loops, tmpl, indices), private_lengths=private_lengths)
+                    cyclic=cyclic_loops(loops, tmpl, indices), private_lengths=private_lengths,
+                    located=located)
     return AccLoopNest(spec, xmp, tmpl, indices)

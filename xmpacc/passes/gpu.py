@@ -3,7 +3,8 @@
 * ``acc replicate`` regions (block and file scope) and ``acc replicate_sync``: replicate.py;
 * ``loop ... acc``: the nest's schedules stay on the host, the body of the innermost
   distributed loop becomes a kernel (kernels.py) collected in ``ctx.kernels``, and the loop
-  becomes a ``_xmpacc_launch`` call.  Reductions use the host clause machinery around it.
+  becomes a ``_xmpacc_launch`` call.  Reductions use the host clause machinery around it;
+  those with location variables are tracked per thread (kernel_locations.py).
 
 Replicated variables are tracked lexically, like O11: a loop sees a variable as
 replicated only inside the region's compound statement.
@@ -18,7 +19,7 @@ from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import AlreadyReported, XmpError, XmpErrors
 from xmpacc.directives import ast as xd
 from xmpacc.directives.openacc_ast import directive_name
-from xmpacc.passes import acc_nest, kernel_gen, kernel_ranges, replicate
+from xmpacc.passes import acc_nest, kernel_gen, kernel_locations, kernel_ranges, replicate
 from xmpacc.passes.attach import pragma_id
 from xmpacc.passes.canonical import CanonicalLoop, canonical, loc_of
 from xmpacc.passes.comm import reflect_calls
@@ -117,13 +118,14 @@ class _GpuLowering(ScopedWalker):
         tmpl = self._template(d)
         indices = dict(loop_indices(d))
         for v in (v for r in d.reductions for v in r.variables):
-            if v.locations or v.subs is not None:
-                what = "location variables" if v.locations else "array sections"
-                raise XmpError(v.name.loc, f"{what} in the reduction of a 'loop ... acc' are not supported yet")
+            if v.subs is not None:
+                raise XmpError(v.name.loc, "array sections in the reduction of a 'loop ... acc' are not "
+                                           "supported yet")
         loops, fors = _distributed_prefix(node, indices, tmpl, d)
         if not fors:
             raise XmpError(d.on.loc, "'loop ... acc' whose on-ref names no loop index (as in "
                                      f"'{d.on.template.name}[i]') is not supported yet")
+        located = kernel_locations.located(d, loops, self.scope)
         body = fors[-1].stmt
         inner = acc_nest.first_acc_directive(body, self.ctx)
         if inner is not None:
@@ -140,17 +142,18 @@ class _GpuLowering(ScopedWalker):
         spec = kernel_gen.NestSpec(
             d.loc, node, loops, kernel_ranges.passes(loops, d, tmpl, indices), body,
             [n.name for n in d.acc.private], [n.name for n in d.acc.firstprivate],
-            {v.name.name: r.op for r in d.reductions for v in r.variables},
+            {v.name.name: r.op for r in d.reductions for v in r.variables if not v.locations},
             " * ".join(f"({e.text})" for e in d.acc.num_threads) or DEFAULT_THREADS,
-            stream=not d.acc.num_threads, cyclic=cyclic_loops(loops, tmpl, indices))
+            stream=not d.acc.num_threads, cyclic=cyclic_loops(loops, tmpl, indices), located=located)
         gen = kernel_gen.generate(spec, self.scope, self.active + self.ctx.acc_entered, self.ctx, self.unit,
                                   lambda n: pragma_id(n) is not None)
         self.ctx.info.append(facts.kernel(d, tmpl, indices, gen.kernel, gen.kv, gen.plan))
         mask = [0] * tmpl.ndims
         for t in indices.values():
             mask[t] = 1
-        before, after = loop_reduction_calls(d, tmpl, mask, self.scope, node.coord)
-        return c_ast.Compound(before + cbuild.stmts(gen.host_text, node.coord) + after, node.coord)
+        keys, key_of = kernel_locations.host_decls(located, node.coord)
+        before, after = loop_reduction_calls(d, tmpl, mask, self.scope, node.coord, key_of)
+        return c_ast.Compound(keys + before + cbuild.stmts(gen.host_text, node.coord) + after, node.coord)
 
     def _template(self, d: xd.Loop) -> TemplateSym:
         return loop_template(d, self.scope)

@@ -26,7 +26,7 @@ from pycparser import c_ast
 from xmpacc import cbuild
 from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import SourceLoc, XmpError
-from xmpacc.passes import kernel_ranges, kernels, lanes, stream_walk, streaming
+from xmpacc.passes import kernel_locations, kernel_ranges, kernels, lanes, stream_walk, streaming
 from xmpacc.passes.canonical import CanonicalLoop, loc_of
 from xmpacc.passes.kernel_ranges import SchedPass
 from xmpacc.passes.kernel_vars import KernelVars, Replicated, check_body, classify
@@ -54,6 +54,8 @@ class NestSpec:
     # loops over cyclic dimensions; those of cyclic(w) ones are scheduled in positions
     cyclic: tuple[CyclicLoop, ...] = ()
     private_lengths: dict[str, int] = field(default_factory=dict)   # private(p[0:4]) of a pointer: 4
+    # reductions with location variables (kernel_locations.py); not in ``reductions``
+    located: tuple[kernel_locations.Located, ...] = ()
 
 
 @dataclass
@@ -90,26 +92,38 @@ def generate(spec: NestSpec, scope: Scope, replicated: list[Replicated], ctx: Co
              is_pragma: Callable[[c_ast.Node], bool]) -> Generated:
     """Outline ``spec`` into a kernel (collected in ``ctx.kernels``) and its launch text."""
     check_body(spec.body, is_pragma, frozenset(ctx.acc_routines))
-    kv = classify(spec.body, [lp.var for lp in spec.loops], scope, replicated,
-                  spec.private, spec.firstprivate, spec.reductions, spec.loc, spec.device_pointers)
+    body = spec.body
+    if spec.located:   # the watched variables are per-thread copies of their values before the loop
+        body = kernel_locations.instrument(body, spec.located, scope, spec.node.coord)
+    kv = classify(body, [lp.var for lp in spec.loops], scope, replicated, spec.private,
+                  spec.firstprivate + kernel_locations.value_names(spec.located), spec.reductions, spec.loc,
+                  spec.device_pointers)
+    if spec.located:
+        kernel_locations.check_firstprivate(spec.located, kv, spec.loc)
+        kv.located = kernel_locations.value_names(spec.located)
     kv.private = [(name, _private_array(decl, spec.private_lengths[name]) if name in spec.private_lengths else decl)
                   for name, decl in kv.private]
     for name, decl in kv.by_value + kv.private:
         kernels.check_device_type(name, decl.type, spec.node)
     types = [control_type(lp, scope, spec.node) for lp in spec.loops]
-    plan, why = lanes.analyse(spec.body)
-    device_body = kernels.device_body(spec.body, kv)
+    # one thread, one iteration: the record a thread keeps is that of its one iteration
+    plan, why = lanes.analyse(body) if not spec.located else (None, "a reduction with location variables")
+    device_body = kernels.device_body(body, kv)
     if plan is not None:
         device_body = kernels.split_lanes(device_body, plan)
     split = plan is not None
     rows = kernels.block_rows(spec.loops, spec.nthreads)
-    kernel = kernels.Kernel(kernel_name(ctx, unit, spec.loc), kernels.build_params(spec.loops, kv, split, rows, spec.cyclic),
-                            kernels.prologue(spec.loops, types, kv, split, spec.cyclic), device_body,
-                            kernels.epilogue(kv, split), f"{spec.loc.file}:{spec.loc.line}", spec.node.coord,
+    params = kernels.build_params(spec.loops, kv, split, rows, spec.cyclic)
+    kernel = kernels.Kernel(kernel_name(ctx, unit, spec.loc), params + kernel_locations.params(spec.located, kv),
+                            kernels.prologue(spec.loops, types, kv, split, spec.cyclic)
+                            + kernel_locations.prologue(spec.located), device_body,
+                            kernels.epilogue(kv, split) + kernel_locations.epilogue(spec.located, kv),
+                            f"{spec.loc.file}:{spec.loc.line}", spec.node.coord,
                             {"lanes": why if plan is None else
                              "split over lanes; accumulators " + ", ".join(a for a, _ in plan.accumulators)},
                             kernels.body_guard(kv, split))
-    stream = streaming.attach(kernel, spec.loops, types, kv, split, spec.cyclic) if spec.stream else None
+    streams = spec.stream and not spec.located
+    stream = streaming.attach(kernel, spec.loops, types, kv, split, spec.cyclic) if streams else None
     ctx.kernels.append(kernel)
     nthreads = str(stream.threads) if stream is not None else spec.nthreads
     total = stream_walk.launch_total(spec.loops, stream) if stream is not None else None

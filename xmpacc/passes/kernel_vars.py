@@ -46,6 +46,14 @@ class KernelVars:
     written_arrays: set[str] = field(default_factory=set)   # arrays the body stores into
     read_vars: set[str] = field(default_factory=set)        # variables the body reads
     written_vars: set[str] = field(default_factory=set)     # variables the body stores into
+    # the variables of reductions with location variables (kernel_locations.py): by value,
+    # and every thread, past the end too, takes part in their warp-level combine
+    located: list[str] = field(default_factory=list)
+
+    @property
+    def combines(self) -> bool:
+        """Does every thread reach the epilogue (reductions of any kind)?"""
+        return bool(self.reductions or self.located)
 
 
 def _array_base(node: c_ast.Node) -> str | None:

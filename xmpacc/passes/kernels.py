@@ -217,7 +217,7 @@ def prologue(loops: list[CanonicalLoop], types: list[str], kv: KernelVars, lanes
     else:
         out += ["long long _xmpacc_tid = _xmpacc_gid;", "int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;",
                 "long long _xmpacc_rest = _xmpacc_tid;"]
-    if not lanes and not kv.reductions:  # with reductions every thread joins the warp-level combine
+    if not lanes and not kv.combines:  # with reductions every thread joins the warp-level combine
         out.append("if (!_xmpacc_valid) return;")
     by_pos = {p.var for p in cyclic if p.by_position}
     for k, (lp, ctype) in enumerate(reversed(list(zip(loops, types)))):   # innermost varies fastest
@@ -249,14 +249,14 @@ def _off_progression(cyclic: tuple[CyclicLoop, ...], kv: KernelVars, lanes: bool
     if not tests:
         return []
     out = [f"if ({' || '.join(tests)}) _xmpacc_valid = 0;"]
-    if not lanes and not kv.reductions:
+    if not lanes and not kv.combines:
         out.append("if (!_xmpacc_valid) return;")
     return out
 
 
 def body_guard(kv: KernelVars, lanes: bool) -> str:
     """Threads past the end skip the body when they stay alive for the reductions."""
-    return "if (_xmpacc_valid) " if kv.reductions and not lanes else ""
+    return "if (_xmpacc_valid) " if kv.combines and not lanes else ""
 
 
 def epilogue(kv: KernelVars, lanes: bool = False) -> list[str]:

@@ -14,7 +14,8 @@ hold the result, the one whose iteration comes first (last) in sequential order.
 
 The key holds the trip number of every loop from the governed ``for`` down to the
 innermost distributed one: lexicographic order of keys is sequential order.  ``continue``
-in the body still reaches the check (the do-while ends instead).
+in the body still reaches the check (the do-while ends instead).  GPU loops track the same
+per thread (kernel_locations.py).
 """
 
 from __future__ import annotations
@@ -22,7 +23,6 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from xmpacc import cbuild
-from xmpacc.diagnostics import XmpError
 from xmpacc.directives import ast as xd
 from xmpacc.passes.canonical import canonical
 
@@ -48,8 +48,6 @@ def instrument(loop: xd.Loop, top: c_ast.For, indices: dict[str, int],
     located = [v for r in loop.reductions for v in r.variables if v.locations]
     if not located:
         return [], {}
-    if loop.acc is not None:
-        raise XmpError(loop.loc, "location variables in a 'loop ... acc' reduction are not supported yet")
     chain = _chain(top, indices)
     trips = []
     for node in chain:

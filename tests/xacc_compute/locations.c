@@ -1,0 +1,72 @@
+/* Reductions with location variables of an XMP loop with an OpenACC construct
+ * (XcalableACC §2, global-view §5): firstmax above 'acc parallel loop' that reduces the
+ * same variable with max; lastmin below 'acc parallel loop collapse(2)' (the key is
+ * (i, j), j not distributed); lastmax and firstmin over a cyclic template; an 'acc loop'
+ * in a parallel region; int and double location variables.  value(i) takes each of
+ * 0..6 every 7 indices, so the extremes tie inside one node and across nodes. */
+#include <stdio.h>
+#ifdef _XCALABLEMP
+#include <xmp.h>
+#else
+#include "../programs/serial_xmp.h"
+#endif
+#define N 40
+#define M 5
+double a[N][M], x[N], z[N];
+#pragma xmp nodes p[*]
+#pragma xmp template t[N]
+#pragma xmp template tc[N]
+#pragma xmp distribute t[block] onto p
+#pragma xmp distribute tc[cyclic] onto p
+#pragma xmp align a[i][*] with t[i]
+#pragma xmp align x[i] with t[i]
+#pragma xmp align z[i] with tc[i]
+
+int main(void) {
+  int i, j;
+  double v = -1, xv = 0, w = 99, cmax = -1, cmin = 99, rmax = -1, xr = 0;
+  int iv = -1, wi = -1, wj = -1, ic = -1, jc = -1, ir = -1;
+  long lc = -1;
+
+#pragma xmp loop on t[i]
+  for (i = 0; i < N; i++) {
+    x[i] = (i * 17) % 7;
+    for (j = 0; j < M; j++) a[i][j] = (i * M + j) % 6;
+  }
+#pragma xmp loop on tc[i]
+  for (i = 0; i < N; i++) z[i] = (i * 5) % 7;
+
+#pragma xmp loop on t[i] reduction(firstmax: v /iv, xv/)
+#pragma acc parallel loop reduction(max: v)
+  for (i = 0; i < N; i++)
+    if (x[i] > v) { v = x[i]; iv = i; xv = 0.5 * i + x[i]; }
+
+#pragma acc parallel loop collapse(2)
+#pragma xmp loop (i) on t[i] reduction(lastmin: w /wi, wj/)
+  for (i = 0; i < N; i++)
+    for (j = 0; j < M; j++)
+      if (a[i][j] <= w) { w = a[i][j]; wi = i; wj = j; }
+
+#pragma xmp loop on tc[i] reduction(lastmax: cmax /ic/) reduction(firstmin: cmin /jc, lc/)
+#pragma acc parallel loop
+  for (i = N - 1; i >= 0; i -= 2) {
+    if (z[i] >= cmax) { cmax = z[i]; ic = i; }
+    if (z[i] < cmin) { cmin = z[i]; jc = i; lc = 1000L * i; }
+  }
+
+#pragma acc parallel
+  {
+#pragma xmp loop on t[i] reduction(firstmax: rmax /ir, xr/)
+#pragma acc loop
+    for (i = 1; i < N; i++)
+      if (x[i] + a[i][1] > rmax) { rmax = x[i] + a[i][1]; ir = i; xr = x[i]; }
+  }
+
+  if (xmpc_node_num() == 0) {
+    printf("firstmax %g at %d (%g)\n", v, iv, xv);
+    printf("collapse(2) lastmin %g at (%d, %d)\n", w, wi, wj);
+    printf("cyclic lastmax %g at %d  firstmin %g at %d (%ld)\n", cmax, ic, cmin, jc, lc);
+    printf("region firstmax %g at %d (%g)\n", rmax, ir, xr);
+  }
+  return 0;
+}
