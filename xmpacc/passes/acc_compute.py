@@ -183,6 +183,7 @@ class _ComputeLowering(ScopedWalker):
         inner = self.tree.by_node.get(id(body), self.scope)
         region = acc_region.Region(d, inner, self._device_scalars(d, inner), self.ctx)
         items = body.block_items or []
+        region.adopt(_region_statements(items, d.construct == "kernels", self.ctx))
         steps: list[acc_loopnest.AccLoopNest | c_ast.Node] = []
         k = 0
         while k < len(items):
@@ -235,6 +236,8 @@ class _ComputeLowering(ScopedWalker):
         parts = [s for s in steps if isinstance(s, acc_loopnest.AccLoopNest)]
         d, around = _data_region_clauses(d, self.scope)
         data = self._data(d, parts, [ref for clause in around for ref in clause.items])
+        if region_stmts is not None:
+            data += _adopted_data(d, region_stmts, data)
         replicated = [x.rep for x in data] + [r for r in self.present if all(r.decl is not x.rep.decl for x in data)]
         self.constructs += 1
         region = f"_xmpacc_acc_{self.constructs}"
@@ -359,6 +362,32 @@ class _ComputeLowering(ScopedWalker):
             raise XmpError(ref.loc, f"'{ref.name.name}' is a pointer of unknown extent: name it with its extent, "
                                     f"{clause.spelling}({ref.name.name}[0:n])")
         return _Datum(rep, _size(rep), _MODES[clause.kind])
+
+
+def _region_statements(items: list[c_ast.Node], kernels: bool, ctx: Context) -> list[c_ast.Node]:
+    """A region's statements besides its pragmas and the loop nests under them (and, in
+    'kernels', its for loops: acc_kernels_auto.py decides their scalars)."""
+    out: list[c_ast.Node] = []
+    k = 0
+    while k < len(items):
+        nest = acc_nest.nest_of_pragma(items, k, ctx) if _is_pragma(items[k]) else None
+        if nest is not None:
+            k = next(j for j in range(k, len(items)) if items[j] is nest.loop) + 1
+            continue
+        if not _is_pragma(items[k]) and not (kernels and isinstance(items[k], c_ast.For)):
+            out.append(items[k])
+        k += 1
+    return out
+
+
+def _adopted_data(d: AccCompute, region: acc_region.Region, data: list[_Datum]) -> list[_Datum]:
+    """The region's adopted scalars (acc_region.py): declared in it, created; from outside,
+    copied in, and out again from 'kernels' (OpenACC 2.5: implicit copy; 'parallel': firstprivate)."""
+    named = {id(x.rep.decl) for x in data}
+    outside = DATA_COPY if d.construct == "kernels" else DATA_COPYIN
+    return [_Datum(Replicated(decl.name, decl, None, f"&{decl.name}"), f"(long long) sizeof({decl.name})",
+                   DATA_CREATE if local else outside)
+            for decl, local in region.adopted if id(decl) not in named]
 
 
 def _host_copy(nodes: list[c_ast.Node]) -> list[c_ast.Node]:

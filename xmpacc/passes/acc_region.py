@@ -20,9 +20,16 @@ only runs on the host, where its scalars are firstprivate: an outside scalar tha
 statement assigns is a copy for the whole construct (``{ T _xmpacc_fp_x = x; { T x =
 _xmpacc_fp_x; ... } }``), so its host value is unchanged afterwards, as in OpenACC.
 
-Not supported yet (errors at the statement): arrays declared in the region (gang-private
-arrays), a declaration whose initializer reads device data, and a device statement that
-assigns a firstprivate scalar (later kernels would not see it).
+A scalar that a device statement assigns (``m = a[5];``), or that the region declares with
+an initializer reading device data (``double z = a[3];``), lives on the device for the
+construct (``adopted``): later statements and loops read the value the kernel wrote.  An
+outside one is copied in (``parallel``: firstprivate, the host value stays) or copied in
+and out (``kernels``: OpenACC 2.5's implicit copy); a declared one is declared before the
+construct and assigned by a kernel of one thread where it stood.  Statements that touch
+an adopted scalar are device statements in turn.
+
+Not supported yet (an error at the declaration): arrays declared in the region
+(gang-private arrays).
 """
 
 from __future__ import annotations
@@ -63,6 +70,34 @@ class Region:
         self.d, self.scope, self.ctx = d, scope, ctx
         self.on_device = on_device      # id() of the declarations of scalars with a device copy
         self.shadowed: dict[str, c_ast.Decl] = {}   # outside scalars the host statements assign
+        self.adopted: list[tuple[c_ast.Decl, bool]] = []   # (scalar, declared in the region) on the device
+
+    def adopt(self, statements: list[c_ast.Node]) -> None:
+        """Find the scalars that live on the device for the construct (see above), until
+        no statement adds one: the region's statements other than its loop nests."""
+        grew = True
+        while grew:
+            grew = False
+            for stmt in statements:
+                for decl, local in self._assigned_on_device(stmt):
+                    if id(decl) not in self.on_device:
+                        self.on_device.add(id(decl))
+                        self.adopted.append((decl, local))
+                        grew = True
+
+    def _assigned_on_device(self, stmt: c_ast.Node) -> list[tuple[c_ast.Decl, bool]]:
+        if isinstance(stmt, c_ast.Decl):
+            device = isinstance(stmt.type, c_ast.TypeDecl) and stmt.init is not None and self._is_device(stmt.init)
+            return [(stmt, True)] if device else []
+        if not self._is_device(stmt):
+            return []
+        local = _declared(stmt)
+        out = []
+        for name in _assigned(stmt):
+            found = self.scope.find_c(name)
+            if found is not None and name not in local and isinstance(found[1].type, c_ast.TypeDecl):
+                out.append((found[1], False))
+        return out
 
     def _is_device(self, node: c_ast.Node) -> bool:
         """Does ``node`` read or write device data (an array, a device scalar)?"""
@@ -86,24 +121,18 @@ class Region:
         if not self._is_device(stmt):
             self._shadow(stmt)
             return stmt
-        local = _declared(stmt)
-        for name, at in _assigned(stmt).items():
-            found = self.scope.find_c(name)
-            if found is not None and id(found[1]) not in self.on_device and name not in local:
-                raise XmpError(loc_of(at), f"assigning the firstprivate scalar '{name}' in a statement of "
-                                           f"'{directive_name(self.d)}' that uses device data is not supported "
-                                           f"yet (put '{name}' in a copy clause, or compute it on the host)")
-        return self._kernel(stmt)
+        return self._kernel(stmt)   # the outside scalars it assigns are adopted (on the device)
 
-    def _declaration(self, decl: c_ast.Decl) -> c_ast.Node:
+    def _declaration(self, decl: c_ast.Decl) -> acc_loopnest.AccLoopNest | c_ast.Node:
         if not isinstance(decl.type, c_ast.TypeDecl):
             raise XmpError(loc_of(decl), f"arrays and pointers declared in '{directive_name(self.d)}' "
                                          "(gang-private) are not supported yet: declare them in the loop body "
                                          "or name them in a private clause")
-        if decl.init is not None and self._is_device(decl.init):
-            raise XmpError(loc_of(decl), f"a declaration whose initializer reads device data in "
-                                         f"'{directive_name(self.d)}' is not supported yet")
-        return decl
+        if id(decl) not in self.on_device:
+            return decl
+        # declared before the construct (wrap), assigned here by a kernel of one thread
+        init, decl.init = decl.init, None
+        return self._kernel(c_ast.Assignment("=", c_ast.ID(decl.name, decl.coord), init, decl.coord))
 
     def _shadow(self, stmt: c_ast.Node) -> None:
         local = _declared(stmt)
@@ -123,10 +152,11 @@ class Region:
         return acc_loopnest.build(nest, self.d, lc, self.scope, self.ctx)
 
     def wrap(self, items: list[c_ast.Node], coord: object) -> list[c_ast.Node]:
-        """``items`` with the assigned outside scalars as copies (firstprivate)."""
+        """``items`` with the assigned outside scalars as copies (firstprivate), after the
+        adopted scalars the region declares (their device copies are made before it)."""
+        outer: list[c_ast.Node] = [decl for decl, local in self.adopted if local]
         if not self.shadowed:
-            return items
-        outer: list[c_ast.Node] = []
+            return outer + items
         inner: list[c_ast.Node] = []
         for name, decl in self.shadowed.items():
             outer.append(_redeclare(decl, f"_xmpacc_fp_{name}", c_ast.ID(name, coord)))
