@@ -98,4 +98,3 @@ void _xmpacc_coarray_lock(void * coarray, const char * where, const long long * 
 void _xmpacc_critical(const char * where, int end);
 
 #endif
-

@@ -45,15 +45,20 @@ int main(void)
             for (i = 0; i < N; i++) z[i] = x[i] * 2;                 /* restrict */
             for (i = 0; i < N; i++) if (a[i] > 20) { last = i; count++; }   /* one thread */
         }
+#pragma acc kernels loop
+        for (i = 1; i < N; i++) b[i] = b[i - 1] * 0.5 + b[i];      /* 'kernels loop' is auto too */
+#pragma acc kernels loop collapse(2)
+        for (i = 0; i < N; i++)
+            for (j = 0; j < M; j++) g[i][j] = g[i][j] * 2;           /* independent over i and j */
 #pragma acc update host(a, b, c, g, d, x[0:N], y[0:N], z[0:N])
     }
-    double sg = 0, sy = 0, sz = 0, sc = 0;
-    for (i = 0; i < N; i++) { sc += c[i]; sy += y[i]; sz += z[i]; for (j = 0; j < M; j++) sg += g[i][j]; }
+    double sg = 0, sy = 0, sz = 0, sc = 0, sb = 0;
+    for (i = 0; i < N; i++) { sb += b[i]; sc += c[i]; sy += y[i]; sz += z[i]; for (j = 0; j < M; j++) sg += g[i][j]; }
 #pragma xmp loop on t[i] reduction(+:sd)
     for (i = 0; i < N; i++) sd += d[i] + a[i];
     if (xmpc_node_num() == 0)
-        printf("s = %.6f prod = %.6f sc = %.6f sg = %.6f run = %.6f sy = %.6f sz = %.6f last = %d count = %d sd = %.3f\n",
-               s, prod, sc, sg, run, sy, sz, last, count, sd);
+        printf("s = %.6f prod = %.6f sb = %.6f sc = %.6f sg = %.6f run = %.6f sy = %.6f sz = %.6f last = %d "
+               "count = %d sd = %.3f\n", s, prod, sb, sc, sg, run, sy, sz, last, count, sd);
     free(x); free(y); free(z);
     return 0;
 }

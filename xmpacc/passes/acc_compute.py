@@ -41,13 +41,11 @@ from xmpacc.directives.openacc_ast import (
     AccCompute,
     AccData,
     AccLoop,
-    AccReduction,
     DataClause,
     LoopClauses,
     directive_name,
 )
 from xmpacc.passes import (
-    acc_kernels_auto,
     acc_loopnest,
     acc_nest,
     acc_reduction_wait,
@@ -169,7 +167,7 @@ class _ComputeLowering(ScopedWalker):
         assert isinstance(nest.acc, AccCompute) and nest.acc.loop is not None
         host = _host_copy([p for p in [nest.xmp_pragma] if p is not None] + [nest.loop]) \
             if nest.acc.if_ is not None else None
-        part = acc_loopnest.build(nest, nest.acc, nest.acc.loop, self.scope, self.ctx)
+        part = acc_loopnest.build(nest, nest.acc, nest.acc.loop, self.scope, self.ctx, self.function)
         defer = nest.acc.async_ is None and not (part.xmp is not None and part.xmp.reductions) \
             and kernel_ranges.one_launch(part.spec.passes)   # not margin / peel_and_wait
         return _if(nest.acc, self._construct(nest.acc, [part], nest.loop.coord, defer=defer), host)
@@ -190,7 +188,7 @@ class _ComputeLowering(ScopedWalker):
             item = items[k]
             nest = acc_nest.nest_of_pragma(items, k, self.ctx) if _is_pragma(item) else None
             if nest is not None and isinstance(nest.acc, AccLoop):
-                steps.append(acc_loopnest.build(nest, d, nest.acc.loop, inner, self.ctx))
+                steps.append(acc_loopnest.build(nest, d, nest.acc.loop, inner, self.ctx, self.function))
                 k = next(j for j in range(k, len(items)) if items[j] is nest.loop) + 1
                 continue
             if isinstance(item, c_ast.For) and d.construct == "kernels":
@@ -206,17 +204,12 @@ class _ComputeLowering(ScopedWalker):
         return _if(d, self._construct(d, steps, body.coord, region), host)
 
     def _kernels_loop(self, d: AccCompute, loop: c_ast.For, scope: Scope) -> acc_loopnest.AccLoopNest:
-        """A for loop of a kernels region without 'acc loop': an independent loop, else
-        one thread running it in order (acc_kernels_auto.py)."""
-        verdict = acc_kernels_auto.analyse(loop, scope, self.function)
+        """A for loop of a kernels region without 'acc loop': as if under 'acc loop auto'
+        (acc_loopnest._auto: independent, else one thread running it in order)."""
         at = loc_of(loop)
-        refs = lambda names: tuple(xd.VarRef(xd.Name(n, at), None, at) for n in names)  # noqa: E731
-        lc = LoopClauses(None, None, None, None, None if verdict.independent else at,
-                         at if verdict.independent else None, None, refs(verdict.private),
-                         tuple(AccReduction(op, refs([v]), at) for v, op in verdict.reductions), at)  # type: ignore[arg-type]
-        self.ctx.info.append(facts.InfoFact(at, facts.ForFacts(verdict.reason, verdict.reductions, verdict.private)))
+        lc = LoopClauses(None, None, None, None, None, None, at, (), (), at)
         nest = acc_nest.AccNest(loop, None, None, AccLoop(lc, at), None, (), acc_nest.inner_loops(loop, self.ctx))
-        return dataclasses.replace(acc_loopnest.build(nest, d, lc, scope, self.ctx), copy_scalars=verdict.carried)
+        return acc_loopnest.build(nest, d, lc, scope, self.ctx, self.function)
 
     def _device_scalars(self, d: AccCompute, scope: Scope) -> set[int]:
         """The declarations of the scalars with a device copy in the construct: its data

@@ -54,21 +54,26 @@ class Verdict:
 _UPDATES = {"+=": "+", "-=": "+", "*=": "*"}
 
 
-def analyse(loop: c_ast.For, scope: Scope, function: c_ast.Node) -> Verdict:
-    """``function``: the body of the function holding the loop (a private scalar must
-    not be read after the loop, which would want the last iteration's value)."""
+def analyse(fors: list[c_ast.For], scope: Scope, function: c_ast.Node, named: set[str]) -> Verdict:
+    """``fors``: the loops whose iterations would run in parallel (``collapse(n)`` of
+    them), outermost first; ``function``: the body of the function holding them (a
+    private scalar must not be read after the loop, which would want the last
+    iteration's value); ``named``: the variables of private and reduction clauses."""
     try:
-        var = canonical(loop).var
+        variables = [canonical(f).var for f in fors]
     except Exception:   # canonical() reports through XmpError; any shape it rejects is not counted
         return Verdict("it is not a counted loop")
-    body = loop.stmt
-    free = {ident.name for ident in _referenced(body)} - _loop_locals(body)
+    body = fors[-1].stmt
+    whole = fors[0].stmt
+    free = {ident.name for ident in _referenced(body)} - _loop_locals(body) - named
     stores = _scalar_stores(body)
-    carried = tuple(sorted(n for n in stores if n in free and not _is_array(n, scope)))
-    why = _control_flow(body) or _arrays(body, var, free, scope)
+    # run in one thread, the whole nest assigns these outside scalars (inner control variables are per thread)
+    outside = {ident.name for ident in _referenced(whole)} - _loop_locals(whole) - named
+    carried = tuple(sorted(n for n in _scalar_stores(whole) if n in outside and not _is_array(n, scope)))
+    why = _control_flow(body) or next((w for v in variables if (w := _arrays(body, v, free, scope))), "")
     if why:
         return Verdict(why, carried=carried)
-    verdict = _scalars(body, var, stores, carried, scope, _used_after(loop, function))
+    verdict = _scalars(body, variables, stores, carried, scope, _used_after(fors[0], function))
     return verdict if verdict.independent else Verdict(verdict.reason, carried=carried)
 
 
@@ -202,9 +207,10 @@ def _scalar_stores(body: c_ast.Node) -> dict[str, list[c_ast.Node]]:
     return stores
 
 
-def _scalars(body: c_ast.Node, var: str, stores: dict[str, list[c_ast.Node]], carried: tuple[str, ...],
-             scope: Scope, later: set[str]) -> Verdict:
-    if var in stores:
+def _scalars(body: c_ast.Node, variables: list[str], stores: dict[str, list[c_ast.Node]],
+             carried: tuple[str, ...], scope: Scope, later: set[str]) -> Verdict:
+    var = next((v for v in variables if v in stores), None)
+    if var is not None:
         return Verdict(f"it assigns its control variable '{var}'")
     reductions: list[tuple[str, str]] = []
     private: list[str] = []

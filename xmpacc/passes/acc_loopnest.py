@@ -30,7 +30,8 @@ from xmpacc.diagnostics import XmpError
 from xmpacc.directives import ast as xd
 from xmpacc.directives.exprs import int_value
 from xmpacc.directives.openacc_ast import AccAtomic, AccCompute, AccLoop, LoopClauses, directive_name
-from xmpacc.passes import acc_atomic, kernel_locations, kernel_ranges
+from xmpacc import facts
+from xmpacc.passes import acc_atomic, acc_kernels_auto, kernel_locations, kernel_ranges
 from xmpacc.passes.acc_nest import AccNest
 from xmpacc.passes.attach import acc_directive
 from xmpacc.passes.canonical import CanonicalLoop, canonical, loc_of
@@ -207,14 +208,18 @@ def strip_inner(body: c_ast.Node, ctx: Context) -> tuple[list[xd.VarRef], dict[s
     return private, reductions
 
 
-def build(nest: AccNest, compute: AccCompute, lc: LoopClauses, scope: Scope, ctx: Context) -> AccLoopNest:
-    """The nest under ``lc`` (the loop part of ``compute`` or of an ``acc loop`` in it)."""
+def build(nest: AccNest, compute: AccCompute, lc: LoopClauses, scope: Scope, ctx: Context,
+          function: c_ast.Node | None = None) -> AccLoopNest:
+    """The nest under ``lc`` (the loop part of ``compute`` or of an ``acc loop`` in it);
+    ``function``: the body of the function holding it (acc_kernels_auto.py reads it)."""
     xmp, tmpl, indices = nest.xmp, None, {}
     if xmp is not None:
         tmpl, indices = _xmp_part(xmp, scope)
+    verdict = _auto(nest, compute, lc, scope, ctx, function)
     vector: tuple[LoopClauses, c_ast.For] | None = None
-    if lc.seq is not None:
+    if lc.seq is not None or (verdict is not None and not verdict.independent):
         if xmp is not None:
+            assert lc.seq is not None
             raise XmpError(lc.seq, "'seq' on a loop that an XMP loop distributes is not supported yet")
         fors, loops, body = [], [], nest.loop
     else:
@@ -232,9 +237,13 @@ def build(nest: AccNest, compute: AccCompute, lc: LoopClauses, scope: Scope, ctx
         for r in vector[0].reductions:
             inner_reductions.update((v, r.op) for v in _names(r.variables, "reduction"))
     declared = {n.name for n in walk(body) if isinstance(n, c_ast.Decl)}
+    found = verdict if verdict is not None and verdict.independent else acc_kernels_auto.Verdict("")
     private, private_lengths = _private(list(compute.private + lc.private) +
                                         [p for p in inner_private if p.name.name not in declared], scope)
+    private += [n for n in found.private if n not in private]
     reductions = {v: r.op for r in compute.reductions + lc.reductions for v in _names(r.variables, "reduction")}
+    for v, op in found.reductions:
+        reductions.setdefault(v, op)
     for v, op in inner_reductions.items():   # an inner loop's reduction of an outside variable
         if v not in declared and v not in private:   # reduces over the construct (OpenACC 2.7)
             reductions.setdefault(v, op)
@@ -253,4 +262,20 @@ def build(nest: AccNest, compute: AccCompute, lc: LoopClauses, scope: Scope, ctx
                     device_pointers=[r.name.name for c in compute.data if c.kind == "deviceptr" for r in c.items],
                     cyclic=cyclic_loops(loops, tmpl, indices), private_lengths=private_lengths,
                     located=located)
-    return AccLoopNest(spec, xmp, tmpl, indices)
+    carried = verdict.carried if verdict is not None and not verdict.independent else ()
+    return AccLoopNest(spec, xmp, tmpl, indices, carried)
+
+
+def _auto(nest: AccNest, compute: AccCompute, lc: LoopClauses, scope: Scope, ctx: Context,
+          function: c_ast.Node | None) -> acc_kernels_auto.Verdict | None:
+    """In 'kernels' a loop without 'independent' or 'seq' (and without an XMP loop, which
+    says its iterations are independent) is the compiler's to parallelise (OpenACC 2.5
+    §2.9: 'auto'): acc_kernels_auto.py's verdict, which --info reports; None elsewhere."""
+    if compute.construct != "kernels" or nest.xmp is not None or lc.independent is not None or lc.seq is not None:
+        return None
+    named = {r.name.name for r in compute.private + lc.private} | \
+        {v.name.name for r in compute.reductions + lc.reductions for v in r.variables}
+    verdict = acc_kernels_auto.analyse(_nest_loops(nest, lc, {}), scope, function or c_ast.Compound([]), named)
+    at = loc_of(nest.loop)
+    ctx.info.append(facts.InfoFact(at, facts.ForFacts(verdict.reason, verdict.reductions, verdict.private)))
+    return verdict
