@@ -189,6 +189,8 @@ ERRORS = [
      "this form of 'acc atomic capture' is not supported yet ({v = x; x op= e;}"),
     ("#pragma acc parallel loop private(ptr[0:i])\n  for (i = 0; i < N; i++) c[i] = 1;", 13, 35,
      "private subarray 'ptr[...]' of a pointer with a base or length that is not a constant is not supported yet"),
+    ("#pragma acc parallel loop firstprivate(ptr[0:2])\n  for (i = 0; i < N; i++) c[i] = 1;", 13, 40,
+     "firstprivate subarrays of pointers and of distributed arrays are not supported yet"),
     ("#pragma acc parallel loop private(s[0])\n  for (i = 0; i < N; i++) c[i] = 1;", 13, 35,
      "private 's' with a subscript: 's' is not an array or a pointer"),
     ("#pragma acc parallel loop\n  for (i = 0; i < N; i++) {\n#pragma acc atomic\n  c[i] = c[i] * c[i]; }", 15, 13,
@@ -413,6 +415,43 @@ def test_scalars_assigned_on_the_device_follow_openacc(tmp_path: Path) -> None:
     r = run_mpi(1, tmp_path / "da", env=HOST)
     assert r.returncode == 0, r.stderr
     assert r.stdout == "-1.0 4.0 3.0 4.0\n"
+
+
+FIRSTPRIVATE_ARRAYS = """\
+#include <stdio.h>
+#define N 16
+double a[N];
+int main(void) {
+  int i; double tmp[3] = {1, 2, 3}; double g[2][2] = {{1, 2}, {3, 4}};
+#pragma acc parallel loop firstprivate(tmp, g[0:2][:]) copyout(a)
+  for (i = 0; i < N; i++) {
+    tmp[i % 3] += i;
+    g[1][1] *= 2;
+    a[i] = tmp[0] + tmp[1] + tmp[2] + g[1][1];
+  }
+  double s = 0;
+  for (i = 0; i < N; i++) s += a[i];
+  printf("%g %g %g\\n", s, tmp[0], g[1][1]);
+  return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("env", [pytest.param(HOST, id="host"),
+                                 pytest.param({"XMPACC_DEVICE": "cuda"}, id="cuda", marks=pytest.mark.gpu)])
+def test_firstprivate_arrays_start_from_the_host_values(tmp_path: Path, env: dict[str, str]) -> None:
+    """firstprivate(tmp) of a C array (a subarray names the array): each iteration's copy
+    starts from the construct's start value (a[i] = 6 + i + 8), the host's stays; a serial
+    build cannot show it (its iterations share tmp)."""
+    if env["XMPACC_DEVICE"] == "cuda" and _gpus() == 0:
+        pytest.skip("needs a CUDA GPU")
+    src = tmp_path / "fpa.c"
+    src.write_text(FIRSTPRIVATE_ARRAYS)
+    r = run_xmpacc(str(src), "-o", str(tmp_path / "fpa"))
+    assert r.returncode == 0, r.stderr
+    r = run_mpi(1, tmp_path / "fpa", env=env)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == "344 1 4\n"
 
 
 def test_reduction_results_reach_the_host_where_it_reads_them(built: dict[str, tuple[Path, str]]) -> None:

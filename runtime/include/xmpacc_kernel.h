@@ -190,6 +190,14 @@ extern long long _xmpacc_host_tid;   /* set by the trampolines of the host backe
 #define _XMPACC_TID _xmpacc_host_tid
 #endif
 
+/* firstprivate(a) of a C array (kernels.prologue): each thread's copy starts from the
+ * device copy of the construct's start value. */
+_XMPACC_HD static inline void _xmpacc_copy_bytes(void *to, const void *from, unsigned long n) {
+  unsigned char *p = (unsigned char *)to;
+  const unsigned char *q = (const unsigned char *)from;
+  for (unsigned long k = 0; k < n; k++) p[k] = q[k];
+}
+
 /* Reductions with location variables (kernel_locations.py).  Did an iteration change a
  * watched variable?  Bytes, as on the host (locations.py): a NaN that stays is no change. */
 _XMPACC_HD static inline int _xmpacc_differ(const void *a, const void *b, unsigned long n) {

@@ -319,8 +319,10 @@ class _ComputeLowering(ScopedWalker):
                                                       f"'{directive_name(d)}', which has default(none)")
                     named.add(id(found[1]))
                     # a pointer of unknown extent: the present data it points into (an
-                    # enclosing data region's p[0:n]), found at run time, as OpenACC compilers do
-                    out.append(_Datum(rep, "-2", DATA_PRESENT) if pointer else _Datum(rep, _size(rep), implicit))
+                    # enclosing data region's p[0:n]), found at run time, as OpenACC compilers do;
+                    # a firstprivate array's start value goes in only
+                    mode = DATA_COPYIN if implicit == DATA_COPY and ident.name in part.spec.firstprivate else implicit
+                    out.append(_Datum(rep, "-2", DATA_PRESENT) if pointer else _Datum(rep, _size(rep), mode))
         return out
 
     def _present_item(self, ref: xd.VarRef) -> _Datum:

@@ -90,6 +90,18 @@ def _private(refs: list[xd.VarRef], scope: Scope) -> tuple[list[str], dict[str, 
     return names, lengths
 
 
+def _firstprivate(refs: tuple[xd.VarRef, ...], scope: Scope) -> list[str]:
+    """firstprivate names; a subarray of a C array names the array (each thread's copy
+    covers it, kernel_vars: from the device copy of the start value)."""
+    for r in refs:
+        found = scope.find_c(r.name.name)
+        if r.subs is not None and (found is None or not isinstance(found[1].type, c_ast.ArrayDecl)
+                                   or scope.find_array(r.name.name) is not None):
+            raise XmpError(r.loc, "firstprivate subarrays of pointers and of distributed arrays are not "
+                                  "supported yet (of a C array, the array is firstprivate)")
+    return [r.name.name for r in refs]
+
+
 def _collapse(lc: LoopClauses) -> int:
     if lc.collapse is None:
         return 1
@@ -257,7 +269,7 @@ def build(nest: AccNest, compute: AccCompute, lc: LoopClauses, scope: Scope, ctx
     length = compute.vector_length or (lc.vector.num if lc.vector is not None else None)
     spec = NestSpec(compute.loc if nest.acc is compute else lc.loc, nest.loop, loops,
                     kernel_ranges.passes(loops, xmp, tmpl, indices), body, list(dict.fromkeys(private)),
-                    _names(compute.firstprivate, "firstprivate"), reductions,
+                    _firstprivate(compute.firstprivate, scope), reductions,
                     f"({length.text})" if length is not None else "0", stream=length is None,
                     device_pointers=[r.name.name for c in compute.data if c.kind == "deviceptr" for r in c.items],
                     cyclic=cyclic_loops(loops, tmpl, indices), private_lengths=private_lengths,

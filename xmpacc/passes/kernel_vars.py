@@ -11,6 +11,8 @@ by-value scalars, arrays that are not replicated.
 
 from __future__ import annotations
 
+import dataclasses
+
 from dataclasses import dataclass, field
 
 from pycparser import c_ast
@@ -49,6 +51,9 @@ class KernelVars:
     # the variables of reductions with location variables (kernel_locations.py): by value,
     # and every thread, past the end too, takes part in their warp-level combine
     located: list[str] = field(default_factory=list)
+    # firstprivate C arrays: each thread's own copy, from the device copy (kv.arrays holds
+    # it as _xmpacc_fp_<name>)
+    firstprivate_arrays: list[tuple[str, c_ast.Decl]] = field(default_factory=list)
 
     @property
     def combines(self) -> bool:
@@ -181,7 +186,11 @@ def _classify_one(ident: c_ast.ID, decl: c_ast.Decl, scope: Scope, replicated: l
             raise XmpError(loc_of(ident), f"array '{name}' is used in an acc loop but has no device "
                                           f"copy: put the loop inside '#pragma xmp acc replicate "
                                           f"({name})' and sync it with 'acc replicate_sync in ({name})'")
-        out.arrays.append(rep)
+        if name in firstprivate and rep.array is None and isinstance(decl.type, c_ast.ArrayDecl):
+            out.arrays.append(dataclasses.replace(rep, name=f"_xmpacc_fp_{name}"))
+            out.firstprivate_arrays.append((name, decl))
+        else:
+            out.arrays.append(rep)
     elif rep is not None:
         out.device_scalars.append(rep)
     else:

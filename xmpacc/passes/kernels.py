@@ -236,6 +236,9 @@ def prologue(loops: list[CanonicalLoop], types: list[str], kv: KernelVars, lanes
     out += rebase_prologue(kv)
     for name, decl in kv.private:
         out.append(declaration(decl, name) + ";")
+    for name, decl in kv.firstprivate_arrays:
+        out.append(declaration(decl, name) + ";")
+        out.append(f"_xmpacc_copy_bytes({name}, _xmpacc_fp_{name}, sizeof({name}));")
     for name, decl, op in kv.reductions:
         out.append(f"{declaration(decl, name)} = {identity(op, _type_names(decl.type))};")
     return out
