@@ -7,36 +7,8 @@
  * through its _host trampoline, one call per thread id. */
 #include "xmpacc_kernel.h"
 
-/* region_scalars.c:30: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_region_scalars_c_30(long long _xmpacc_total, double *a, double *_xmpacc_ds_z)
-{
-  long long _xmpacc_gid = _XMPACC_TID;
-  long long _xmpacc_tid = _xmpacc_gid;
-  int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
-  long long _xmpacc_rest = _xmpacc_tid;
-  if (!_xmpacc_valid) return;
-  do
-#line 30 "tests/xacc_compute/region_scalars.c"
-*_xmpacc_ds_z = a[3] * 2;
-  while (0);
-#line 23 "region_scalars.cu"
-}
-#ifndef __CUDACC__
-void _xmpacc_loop_region_scalars_c_30_host(long long _xmpacc_n, void **_xmpacc_args)
-{
-  long long _xmpacc_total;
-  double *a;
-  double *_xmpacc_ds_z;
-  memcpy((void *) &_xmpacc_total, _xmpacc_args[0], sizeof _xmpacc_total);
-  memcpy((void *) &a, _xmpacc_args[1], sizeof a);
-  memcpy((void *) &_xmpacc_ds_z, _xmpacc_args[2], sizeof _xmpacc_ds_z);
-  for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_region_scalars_c_30(_xmpacc_total, a, _xmpacc_ds_z);
-}
-#endif
-
 /* region_scalars.c:31: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_region_scalars_c_31(long long _xmpacc_total, double *a, double *_xmpacc_ds_m)
+_XMPACC_KERNEL _xmpacc_loop_region_scalars_c_31(long long _xmpacc_total, double *a, double *_xmpacc_ds_z)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
@@ -45,26 +17,26 @@ _XMPACC_KERNEL _xmpacc_loop_region_scalars_c_31(long long _xmpacc_total, double 
   if (!_xmpacc_valid) return;
   do
 #line 31 "tests/xacc_compute/region_scalars.c"
-*_xmpacc_ds_m = a[5];
+*_xmpacc_ds_z = a[3] * 2;
   while (0);
-#line 51 "region_scalars.cu"
+#line 23 "region_scalars.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_region_scalars_c_31_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   double *a;
-  double *_xmpacc_ds_m;
+  double *_xmpacc_ds_z;
   memcpy((void *) &_xmpacc_total, _xmpacc_args[0], sizeof _xmpacc_total);
   memcpy((void *) &a, _xmpacc_args[1], sizeof a);
-  memcpy((void *) &_xmpacc_ds_m, _xmpacc_args[2], sizeof _xmpacc_ds_m);
+  memcpy((void *) &_xmpacc_ds_z, _xmpacc_args[2], sizeof _xmpacc_ds_z);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_region_scalars_c_31(_xmpacc_total, a, _xmpacc_ds_m);
+    _xmpacc_loop_region_scalars_c_31(_xmpacc_total, a, _xmpacc_ds_z);
 }
 #endif
 
 /* region_scalars.c:32: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_region_scalars_c_32(long long _xmpacc_total, int *_xmpacc_ds_w, double *_xmpacc_ds_m)
+_XMPACC_KERNEL _xmpacc_loop_region_scalars_c_32(long long _xmpacc_total, double *a, double *_xmpacc_ds_m)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
@@ -73,12 +45,40 @@ _XMPACC_KERNEL _xmpacc_loop_region_scalars_c_32(long long _xmpacc_total, int *_x
   if (!_xmpacc_valid) return;
   do
 #line 32 "tests/xacc_compute/region_scalars.c"
+*_xmpacc_ds_m = a[5];
+  while (0);
+#line 51 "region_scalars.cu"
+}
+#ifndef __CUDACC__
+void _xmpacc_loop_region_scalars_c_32_host(long long _xmpacc_n, void **_xmpacc_args)
+{
+  long long _xmpacc_total;
+  double *a;
+  double *_xmpacc_ds_m;
+  memcpy((void *) &_xmpacc_total, _xmpacc_args[0], sizeof _xmpacc_total);
+  memcpy((void *) &a, _xmpacc_args[1], sizeof a);
+  memcpy((void *) &_xmpacc_ds_m, _xmpacc_args[2], sizeof _xmpacc_ds_m);
+  for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
+    _xmpacc_loop_region_scalars_c_32(_xmpacc_total, a, _xmpacc_ds_m);
+}
+#endif
+
+/* region_scalars.c:33: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_region_scalars_c_33(long long _xmpacc_total, int *_xmpacc_ds_w, double *_xmpacc_ds_m)
+{
+  long long _xmpacc_gid = _XMPACC_TID;
+  long long _xmpacc_tid = _xmpacc_gid;
+  int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
+  long long _xmpacc_rest = _xmpacc_tid;
+  if (!_xmpacc_valid) return;
+  do
+#line 33 "tests/xacc_compute/region_scalars.c"
 *_xmpacc_ds_w = ((int) (*_xmpacc_ds_m)) + 1;
   while (0);
 #line 79 "region_scalars.cu"
 }
 #ifndef __CUDACC__
-void _xmpacc_loop_region_scalars_c_32_host(long long _xmpacc_n, void **_xmpacc_args)
+void _xmpacc_loop_region_scalars_c_33_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   int *_xmpacc_ds_w;
@@ -87,12 +87,12 @@ void _xmpacc_loop_region_scalars_c_32_host(long long _xmpacc_n, void **_xmpacc_a
   memcpy((void *) &_xmpacc_ds_w, _xmpacc_args[1], sizeof _xmpacc_ds_w);
   memcpy((void *) &_xmpacc_ds_m, _xmpacc_args[2], sizeof _xmpacc_ds_m);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_region_scalars_c_32(_xmpacc_total, _xmpacc_ds_w, _xmpacc_ds_m);
+    _xmpacc_loop_region_scalars_c_33(_xmpacc_total, _xmpacc_ds_w, _xmpacc_ds_m);
 }
 #endif
 
-/* region_scalars.c:33: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_region_scalars_c_33(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double *c, double *_xmpacc_ds_z, double *_xmpacc_ds_m, int *_xmpacc_ds_w)
+/* region_scalars.c:34: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_region_scalars_c_34(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double *c, double *_xmpacc_ds_z, double *_xmpacc_ds_m, int *_xmpacc_ds_w)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
@@ -101,13 +101,13 @@ _XMPACC_KERNEL _xmpacc_loop_region_scalars_c_33(long long _xmpacc_total, _xmpacc
   if (!_xmpacc_valid) return;
   int i = (int) (_xmpacc_s_i.first + _xmpacc_rest * _xmpacc_s_i.step);
   do
-#line 34 "tests/xacc_compute/region_scalars.c"
+#line 35 "tests/xacc_compute/region_scalars.c"
 c[i] = (((*_xmpacc_ds_z) + (*_xmpacc_ds_m)) + (*_xmpacc_ds_w)) + i;
   while (0);
 #line 108 "region_scalars.cu"
 }
 #ifndef __CUDACC__
-void _xmpacc_loop_region_scalars_c_33_host(long long _xmpacc_n, void **_xmpacc_args)
+void _xmpacc_loop_region_scalars_c_34_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   _xmpacc_sched_t _xmpacc_s_i;
@@ -122,12 +122,12 @@ void _xmpacc_loop_region_scalars_c_33_host(long long _xmpacc_n, void **_xmpacc_a
   memcpy((void *) &_xmpacc_ds_m, _xmpacc_args[4], sizeof _xmpacc_ds_m);
   memcpy((void *) &_xmpacc_ds_w, _xmpacc_args[5], sizeof _xmpacc_ds_w);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_region_scalars_c_33(_xmpacc_total, _xmpacc_s_i, c, _xmpacc_ds_z, _xmpacc_ds_m, _xmpacc_ds_w);
+    _xmpacc_loop_region_scalars_c_34(_xmpacc_total, _xmpacc_s_i, c, _xmpacc_ds_z, _xmpacc_ds_m, _xmpacc_ds_w);
 }
 #endif
 
-/* region_scalars.c:36: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_region_scalars_c_36(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double * _XMPACC_RESTRICT d, _xmpacc_array_t _xmpacc_a_d, double *_xmpacc_ds_z)
+/* region_scalars.c:37: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_region_scalars_c_37(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double * _XMPACC_RESTRICT d, _xmpacc_array_t _xmpacc_a_d, double *_xmpacc_ds_z)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
@@ -139,13 +139,13 @@ _XMPACC_KERNEL _xmpacc_loop_region_scalars_c_36(long long _xmpacc_total, _xmpacc
   d -= _xmpacc_a_d.dim[0].gtol;
   #endif
   do
-#line 37 "tests/xacc_compute/region_scalars.c"
+#line 38 "tests/xacc_compute/region_scalars.c"
 d[_XMPACC_G(_xmpacc_a_d, 0, i)] = d[_XMPACC_G(_xmpacc_a_d, 0, i)] + (*_xmpacc_ds_z);
   while (0);
 #line 146 "region_scalars.cu"
 }
 #ifndef __CUDACC__
-void _xmpacc_loop_region_scalars_c_36_host(long long _xmpacc_n, void **_xmpacc_args)
+void _xmpacc_loop_region_scalars_c_37_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   _xmpacc_sched_t _xmpacc_s_i;
@@ -158,12 +158,12 @@ void _xmpacc_loop_region_scalars_c_36_host(long long _xmpacc_n, void **_xmpacc_a
   memcpy((void *) &_xmpacc_a_d, _xmpacc_args[3], sizeof _xmpacc_a_d);
   memcpy((void *) &_xmpacc_ds_z, _xmpacc_args[4], sizeof _xmpacc_ds_z);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_region_scalars_c_36(_xmpacc_total, _xmpacc_s_i, d, _xmpacc_a_d, _xmpacc_ds_z);
+    _xmpacc_loop_region_scalars_c_37(_xmpacc_total, _xmpacc_s_i, d, _xmpacc_a_d, _xmpacc_ds_z);
 }
 #endif
 
-/* region_scalars.c:41: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_region_scalars_c_41(long long _xmpacc_total, double *c, double *_xmpacc_ds_q)
+/* region_scalars.c:44: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_region_scalars_c_44(long long _xmpacc_total, double *w2, double *a, double *coef)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
@@ -171,27 +171,29 @@ _XMPACC_KERNEL _xmpacc_loop_region_scalars_c_41(long long _xmpacc_total, double 
   long long _xmpacc_rest = _xmpacc_tid;
   if (!_xmpacc_valid) return;
   do
-#line 41 "tests/xacc_compute/region_scalars.c"
-*_xmpacc_ds_q = c[2];
+#line 44 "tests/xacc_compute/region_scalars.c"
+w2[0] = a[1] * coef[0];
   while (0);
 #line 178 "region_scalars.cu"
 }
 #ifndef __CUDACC__
-void _xmpacc_loop_region_scalars_c_41_host(long long _xmpacc_n, void **_xmpacc_args)
+void _xmpacc_loop_region_scalars_c_44_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
-  double *c;
-  double *_xmpacc_ds_q;
+  double *w2;
+  double *a;
+  double *coef;
   memcpy((void *) &_xmpacc_total, _xmpacc_args[0], sizeof _xmpacc_total);
-  memcpy((void *) &c, _xmpacc_args[1], sizeof c);
-  memcpy((void *) &_xmpacc_ds_q, _xmpacc_args[2], sizeof _xmpacc_ds_q);
+  memcpy((void *) &w2, _xmpacc_args[1], sizeof w2);
+  memcpy((void *) &a, _xmpacc_args[2], sizeof a);
+  memcpy((void *) &coef, _xmpacc_args[3], sizeof coef);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_region_scalars_c_41(_xmpacc_total, c, _xmpacc_ds_q);
+    _xmpacc_loop_region_scalars_c_44(_xmpacc_total, w2, a, coef);
 }
 #endif
 
-/* region_scalars.c:42: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_region_scalars_c_42(long long _xmpacc_total, double *c, double *_xmpacc_ds_q)
+/* region_scalars.c:45: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_region_scalars_c_45(long long _xmpacc_total, double *w2, double *coef)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
@@ -199,27 +201,27 @@ _XMPACC_KERNEL _xmpacc_loop_region_scalars_c_42(long long _xmpacc_total, double 
   long long _xmpacc_rest = _xmpacc_tid;
   if (!_xmpacc_valid) return;
   do
-#line 42 "tests/xacc_compute/region_scalars.c"
-c[0] = (*_xmpacc_ds_q) + 1;
+#line 45 "tests/xacc_compute/region_scalars.c"
+w2[1] = coef[2];
   while (0);
-#line 206 "region_scalars.cu"
+#line 208 "region_scalars.cu"
 }
 #ifndef __CUDACC__
-void _xmpacc_loop_region_scalars_c_42_host(long long _xmpacc_n, void **_xmpacc_args)
+void _xmpacc_loop_region_scalars_c_45_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
-  double *c;
-  double *_xmpacc_ds_q;
+  double *w2;
+  double *coef;
   memcpy((void *) &_xmpacc_total, _xmpacc_args[0], sizeof _xmpacc_total);
-  memcpy((void *) &c, _xmpacc_args[1], sizeof c);
-  memcpy((void *) &_xmpacc_ds_q, _xmpacc_args[2], sizeof _xmpacc_ds_q);
+  memcpy((void *) &w2, _xmpacc_args[1], sizeof w2);
+  memcpy((void *) &coef, _xmpacc_args[2], sizeof coef);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_region_scalars_c_42(_xmpacc_total, c, _xmpacc_ds_q);
+    _xmpacc_loop_region_scalars_c_45(_xmpacc_total, w2, coef);
 }
 #endif
 
-/* region_scalars.c:43: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_region_scalars_c_43(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double *a, double *_xmpacc_ds_q)
+/* region_scalars.c:46: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_region_scalars_c_46(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double *c, double *w2)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
@@ -228,13 +230,100 @@ _XMPACC_KERNEL _xmpacc_loop_region_scalars_c_43(long long _xmpacc_total, _xmpacc
   if (!_xmpacc_valid) return;
   int i = (int) (_xmpacc_s_i.first + _xmpacc_rest * _xmpacc_s_i.step);
   do
-#line 44 "tests/xacc_compute/region_scalars.c"
-a[i] = a[i] + (*_xmpacc_ds_q);
+#line 47 "tests/xacc_compute/region_scalars.c"
+c[i] = (c[i] + w2[0]) + (w2[1] * i);
   while (0);
-#line 235 "region_scalars.cu"
+#line 237 "region_scalars.cu"
 }
 #ifndef __CUDACC__
-void _xmpacc_loop_region_scalars_c_43_host(long long _xmpacc_n, void **_xmpacc_args)
+void _xmpacc_loop_region_scalars_c_46_host(long long _xmpacc_n, void **_xmpacc_args)
+{
+  long long _xmpacc_total;
+  _xmpacc_sched_t _xmpacc_s_i;
+  double *c;
+  double *w2;
+  memcpy((void *) &_xmpacc_total, _xmpacc_args[0], sizeof _xmpacc_total);
+  memcpy((void *) &_xmpacc_s_i, _xmpacc_args[1], sizeof _xmpacc_s_i);
+  memcpy((void *) &c, _xmpacc_args[2], sizeof c);
+  memcpy((void *) &w2, _xmpacc_args[3], sizeof w2);
+  for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
+    _xmpacc_loop_region_scalars_c_46(_xmpacc_total, _xmpacc_s_i, c, w2);
+}
+#endif
+
+/* region_scalars.c:51: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_region_scalars_c_51(long long _xmpacc_total, double *c, double *_xmpacc_ds_q)
+{
+  long long _xmpacc_gid = _XMPACC_TID;
+  long long _xmpacc_tid = _xmpacc_gid;
+  int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
+  long long _xmpacc_rest = _xmpacc_tid;
+  if (!_xmpacc_valid) return;
+  do
+#line 51 "tests/xacc_compute/region_scalars.c"
+*_xmpacc_ds_q = c[2];
+  while (0);
+#line 267 "region_scalars.cu"
+}
+#ifndef __CUDACC__
+void _xmpacc_loop_region_scalars_c_51_host(long long _xmpacc_n, void **_xmpacc_args)
+{
+  long long _xmpacc_total;
+  double *c;
+  double *_xmpacc_ds_q;
+  memcpy((void *) &_xmpacc_total, _xmpacc_args[0], sizeof _xmpacc_total);
+  memcpy((void *) &c, _xmpacc_args[1], sizeof c);
+  memcpy((void *) &_xmpacc_ds_q, _xmpacc_args[2], sizeof _xmpacc_ds_q);
+  for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
+    _xmpacc_loop_region_scalars_c_51(_xmpacc_total, c, _xmpacc_ds_q);
+}
+#endif
+
+/* region_scalars.c:52: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_region_scalars_c_52(long long _xmpacc_total, double *c, double *_xmpacc_ds_q)
+{
+  long long _xmpacc_gid = _XMPACC_TID;
+  long long _xmpacc_tid = _xmpacc_gid;
+  int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
+  long long _xmpacc_rest = _xmpacc_tid;
+  if (!_xmpacc_valid) return;
+  do
+#line 52 "tests/xacc_compute/region_scalars.c"
+c[0] = (*_xmpacc_ds_q) + 1;
+  while (0);
+#line 295 "region_scalars.cu"
+}
+#ifndef __CUDACC__
+void _xmpacc_loop_region_scalars_c_52_host(long long _xmpacc_n, void **_xmpacc_args)
+{
+  long long _xmpacc_total;
+  double *c;
+  double *_xmpacc_ds_q;
+  memcpy((void *) &_xmpacc_total, _xmpacc_args[0], sizeof _xmpacc_total);
+  memcpy((void *) &c, _xmpacc_args[1], sizeof c);
+  memcpy((void *) &_xmpacc_ds_q, _xmpacc_args[2], sizeof _xmpacc_ds_q);
+  for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
+    _xmpacc_loop_region_scalars_c_52(_xmpacc_total, c, _xmpacc_ds_q);
+}
+#endif
+
+/* region_scalars.c:53: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_region_scalars_c_53(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double *a, double *_xmpacc_ds_q)
+{
+  long long _xmpacc_gid = _XMPACC_TID;
+  long long _xmpacc_tid = _xmpacc_gid;
+  int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
+  long long _xmpacc_rest = _xmpacc_tid;
+  if (!_xmpacc_valid) return;
+  int i = (int) (_xmpacc_s_i.first + _xmpacc_rest * _xmpacc_s_i.step);
+  do
+#line 54 "tests/xacc_compute/region_scalars.c"
+a[i] = a[i] + (*_xmpacc_ds_q);
+  while (0);
+#line 324 "region_scalars.cu"
+}
+#ifndef __CUDACC__
+void _xmpacc_loop_region_scalars_c_53_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   _xmpacc_sched_t _xmpacc_s_i;
@@ -245,6 +334,6 @@ void _xmpacc_loop_region_scalars_c_43_host(long long _xmpacc_n, void **_xmpacc_a
   memcpy((void *) &a, _xmpacc_args[2], sizeof a);
   memcpy((void *) &_xmpacc_ds_q, _xmpacc_args[3], sizeof _xmpacc_ds_q);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_region_scalars_c_43(_xmpacc_total, _xmpacc_s_i, a, _xmpacc_ds_q);
+    _xmpacc_loop_region_scalars_c_53(_xmpacc_total, _xmpacc_s_i, a, _xmpacc_ds_q);
 }
 #endif

@@ -10,151 +10,182 @@ static _xmpacc_nodes_t _xmpacc_n_p;
 static _xmpacc_template_t _xmpacc_t_t;
 _xmpacc_array_t _xmpacc_a_d;
 
-#line 17 "tests/xacc_compute/region_scalars.c"
+#line 18 "tests/xacc_compute/region_scalars.c"
 double *d;
-#line 19 "tests/xacc_compute/region_scalars.c"
+#line 20 "tests/xacc_compute/region_scalars.c"
 double a[32];
-#line 19 "tests/xacc_compute/region_scalars.c"
+#line 20 "tests/xacc_compute/region_scalars.c"
 double c[32];
-#line 21 "tests/xacc_compute/region_scalars.c"
+#line 22 "tests/xacc_compute/region_scalars.c"
 int main(void)
 {
   int i;
   double m = -1;
-#line 24 "tests/xacc_compute/region_scalars.c"
+#line 25 "tests/xacc_compute/region_scalars.c"
   double q = 0;
-#line 24 "tests/xacc_compute/region_scalars.c"
+#line 25 "tests/xacc_compute/region_scalars.c"
   double sc = 0;
-#line 24 "tests/xacc_compute/region_scalars.c"
+#line 25 "tests/xacc_compute/region_scalars.c"
   double sa = 0;
-#line 24 "tests/xacc_compute/region_scalars.c"
+#line 25 "tests/xacc_compute/region_scalars.c"
   double sd = 0;
   for (i = 0; i < 32; i++)
   {
-#line 25 "tests/xacc_compute/region_scalars.c"
+#line 26 "tests/xacc_compute/region_scalars.c"
     a[i] = i + 1;
-#line 25 "tests/xacc_compute/region_scalars.c"
+#line 26 "tests/xacc_compute/region_scalars.c"
     c[i] = 0;
   }
 
   {
     {
-#line 27 "tests/xacc_compute/region_scalars.c"
+#line 28 "tests/xacc_compute/region_scalars.c"
       _xmpacc_array_t _xmpacc_ha_d = _xmpacc_a_d;
-#line 27 "tests/xacc_compute/region_scalars.c"
+#line 28 "tests/xacc_compute/region_scalars.c"
       double * restrict const _xmpacc_hp_d = d;
       {
-#line 27 "tests/xacc_compute/region_scalars.c"
+#line 28 "tests/xacc_compute/region_scalars.c"
         _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 32 - 1, 1);
-#line 27 "tests/xacc_compute/region_scalars.c"
+#line 28 "tests/xacc_compute/region_scalars.c"
         for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
-#line 27 "tests/xacc_compute/region_scalars.c"
+#line 28 "tests/xacc_compute/region_scalars.c"
           _xmpacc_hp_d[_XMPACC_L(_xmpacc_ha_d, 0, i)] = i;
 
       }
     }
   }
   {
-#line 30 "tests/xacc_compute/region_scalars.c"
+#line 31 "tests/xacc_compute/region_scalars.c"
     double z;
-#line 32 "tests/xacc_compute/region_scalars.c"
+#line 33 "tests/xacc_compute/region_scalars.c"
     int w;
-#line 29 "tests/xacc_compute/region_scalars.c"
-    int _xmpacc_acc_1 = _xmpacc_acc_compute_begin("region_scalars.c:28", 6, (const void *[]){a, c, &_xmpacc_a_d, &z, &m, &w}, (const long long []){(long long) (sizeof(a)), (long long) (sizeof(c)), -1, (long long) (sizeof(z)), (long long) (sizeof(m)), (long long) (sizeof(w))}, (const char *[]){"a", "c", "d", "z", "m", "w"}, (const int []){1, 1, 1, 4, 2, 4});
+#line 30 "tests/xacc_compute/region_scalars.c"
+    int _xmpacc_acc_1 = _xmpacc_acc_compute_begin("region_scalars.c:29", 6, (const void *[]){a, c, &_xmpacc_a_d, &z, &m, &w}, (const long long []){(long long) (sizeof(a)), (long long) (sizeof(c)), -1, (long long) (sizeof(z)), (long long) (sizeof(m)), (long long) (sizeof(w))}, (const char *[]){"a", "c", "d", "z", "m", "w"}, (const int []){1, 1, 1, 4, 2, 4});
     {
-#line 29 "tests/xacc_compute/region_scalars.c"
+#line 30 "tests/xacc_compute/region_scalars.c"
       long long _xmpacc_total = 1;
-#line 29 "tests/xacc_compute/region_scalars.c"
-      _xmpacc_launch("region_scalars.c:30", "_xmpacc_loop_region_scalars_c_30", _xmpacc_total, 0, 3, (void *[]){(void *) (&_xmpacc_total), (void *) a, (void *) (&z)}, (const long long []){0, sizeof(long long), 0, 1, 1, 0, 1, 2, 0});
+#line 30 "tests/xacc_compute/region_scalars.c"
+      _xmpacc_launch("region_scalars.c:31", "_xmpacc_loop_region_scalars_c_31", _xmpacc_total, 0, 3, (void *[]){(void *) (&_xmpacc_total), (void *) a, (void *) (&z)}, (const long long []){0, sizeof(long long), 0, 1, 1, 0, 1, 2, 0});
     }
     {
-#line 29 "tests/xacc_compute/region_scalars.c"
+#line 30 "tests/xacc_compute/region_scalars.c"
       long long _xmpacc_total = 1;
-#line 29 "tests/xacc_compute/region_scalars.c"
-      _xmpacc_launch("region_scalars.c:31", "_xmpacc_loop_region_scalars_c_31", _xmpacc_total, 0, 3, (void *[]){(void *) (&_xmpacc_total), (void *) a, (void *) (&m)}, (const long long []){0, sizeof(long long), 0, 1, 1, 0, 1, 2, 0});
+#line 30 "tests/xacc_compute/region_scalars.c"
+      _xmpacc_launch("region_scalars.c:32", "_xmpacc_loop_region_scalars_c_32", _xmpacc_total, 0, 3, (void *[]){(void *) (&_xmpacc_total), (void *) a, (void *) (&m)}, (const long long []){0, sizeof(long long), 0, 1, 1, 0, 1, 2, 0});
     }
     {
-#line 29 "tests/xacc_compute/region_scalars.c"
+#line 30 "tests/xacc_compute/region_scalars.c"
       long long _xmpacc_total = 1;
-#line 29 "tests/xacc_compute/region_scalars.c"
-      _xmpacc_launch("region_scalars.c:32", "_xmpacc_loop_region_scalars_c_32", _xmpacc_total, 0, 3, (void *[]){(void *) (&_xmpacc_total), (void *) (&w), (void *) (&m)}, (const long long []){0, sizeof(long long), 0, 1, 2, 0, 1, 1, 0});
+#line 30 "tests/xacc_compute/region_scalars.c"
+      _xmpacc_launch("region_scalars.c:33", "_xmpacc_loop_region_scalars_c_33", _xmpacc_total, 0, 3, (void *[]){(void *) (&_xmpacc_total), (void *) (&w), (void *) (&m)}, (const long long []){0, sizeof(long long), 0, 1, 2, 0, 1, 1, 0});
     }
     {
-#line 29 "tests/xacc_compute/region_scalars.c"
+#line 30 "tests/xacc_compute/region_scalars.c"
       _xmpacc_sched_t _xmpacc_s_i = _xmpacc_range_k(0, 32 - 1, 1);
-#line 29 "tests/xacc_compute/region_scalars.c"
+#line 30 "tests/xacc_compute/region_scalars.c"
       long long _xmpacc_total = _xmpacc_s_i.count;
-#line 29 "tests/xacc_compute/region_scalars.c"
-      _xmpacc_launch("region_scalars.c:33", "_xmpacc_loop_region_scalars_c_33", _xmpacc_total, 0, 6, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) c, (void *) (&z), (void *) (&m), (void *) (&w)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 2, 0, 1, 1, 0, 1, 1, 0, 1, 1, 0});
+#line 30 "tests/xacc_compute/region_scalars.c"
+      _xmpacc_launch("region_scalars.c:34", "_xmpacc_loop_region_scalars_c_34", _xmpacc_total, 0, 6, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) c, (void *) (&z), (void *) (&m), (void *) (&w)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 2, 0, 1, 1, 0, 1, 1, 0, 1, 1, 0});
     }
     {
-#line 29 "tests/xacc_compute/region_scalars.c"
+#line 30 "tests/xacc_compute/region_scalars.c"
       _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t.dim[0], 0, 32 - 1, 1);
-#line 29 "tests/xacc_compute/region_scalars.c"
+#line 30 "tests/xacc_compute/region_scalars.c"
       long long _xmpacc_total = _xmpacc_s_i.count;
-#line 29 "tests/xacc_compute/region_scalars.c"
-      _xmpacc_launch("region_scalars.c:36", "_xmpacc_loop_region_scalars_c_36", _xmpacc_total, 0, 5, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_d), (void *) (&_xmpacc_a_d), (void *) (&z)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0, 2, 0, 0, 1, 1, 0});
+#line 30 "tests/xacc_compute/region_scalars.c"
+      _xmpacc_launch("region_scalars.c:37", "_xmpacc_loop_region_scalars_c_37", _xmpacc_total, 0, 5, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_d), (void *) (&_xmpacc_a_d), (void *) (&z)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0, 2, 0, 0, 1, 1, 0});
     }
-#line 29 "tests/xacc_compute/region_scalars.c"
+#line 30 "tests/xacc_compute/region_scalars.c"
     _xmpacc_acc_compute_end(_xmpacc_acc_1);
   }
   {
-#line 40 "tests/xacc_compute/region_scalars.c"
-    int _xmpacc_acc_2 = _xmpacc_acc_compute_begin("region_scalars.c:39", 3, (const void *[]){a, c, &q}, (const long long []){(long long) (sizeof(a)), (long long) (sizeof(c)), (long long) (sizeof(q))}, (const char *[]){"a", "c", "q"}, (const int []){1, 1, 1});
+#line 42 "tests/xacc_compute/region_scalars.c"
+    double coef[3] = {0.5, 0.25, 0.125};
+    double w2[2];
+#line 41 "tests/xacc_compute/region_scalars.c"
+    int _xmpacc_acc_2 = _xmpacc_acc_compute_begin("region_scalars.c:40", 4, (const void *[]){a, c, coef, w2}, (const long long []){(long long) (sizeof(a)), (long long) (sizeof(c)), (long long) (sizeof(coef)), (long long) (sizeof(w2))}, (const char *[]){"a", "c", "coef", "w2"}, (const int []){1, 1, 2, 4});
+    ;
+    ;
     {
-#line 40 "tests/xacc_compute/region_scalars.c"
+#line 41 "tests/xacc_compute/region_scalars.c"
       long long _xmpacc_total = 1;
-#line 40 "tests/xacc_compute/region_scalars.c"
-      _xmpacc_launch("region_scalars.c:41", "_xmpacc_loop_region_scalars_c_41", _xmpacc_total, 0, 3, (void *[]){(void *) (&_xmpacc_total), (void *) c, (void *) (&q)}, (const long long []){0, sizeof(long long), 0, 1, 1, 0, 1, 2, 0});
+#line 41 "tests/xacc_compute/region_scalars.c"
+      _xmpacc_launch("region_scalars.c:44", "_xmpacc_loop_region_scalars_c_44", _xmpacc_total, 0, 4, (void *[]){(void *) (&_xmpacc_total), (void *) w2, (void *) a, (void *) coef}, (const long long []){0, sizeof(long long), 0, 1, 2, 0, 1, 1, 0, 1, 1, 0});
     }
     {
-#line 40 "tests/xacc_compute/region_scalars.c"
+#line 41 "tests/xacc_compute/region_scalars.c"
       long long _xmpacc_total = 1;
-#line 40 "tests/xacc_compute/region_scalars.c"
-      _xmpacc_launch("region_scalars.c:42", "_xmpacc_loop_region_scalars_c_42", _xmpacc_total, 0, 3, (void *[]){(void *) (&_xmpacc_total), (void *) c, (void *) (&q)}, (const long long []){0, sizeof(long long), 0, 1, 2, 0, 1, 1, 0});
+#line 41 "tests/xacc_compute/region_scalars.c"
+      _xmpacc_launch("region_scalars.c:45", "_xmpacc_loop_region_scalars_c_45", _xmpacc_total, 0, 3, (void *[]){(void *) (&_xmpacc_total), (void *) w2, (void *) coef}, (const long long []){0, sizeof(long long), 0, 1, 2, 0, 1, 1, 0});
     }
     {
-#line 40 "tests/xacc_compute/region_scalars.c"
+#line 41 "tests/xacc_compute/region_scalars.c"
       _xmpacc_sched_t _xmpacc_s_i = _xmpacc_range_k(0, 32 - 1, 1);
-#line 40 "tests/xacc_compute/region_scalars.c"
+#line 41 "tests/xacc_compute/region_scalars.c"
       long long _xmpacc_total = _xmpacc_s_i.count;
-#line 40 "tests/xacc_compute/region_scalars.c"
-      _xmpacc_launch("region_scalars.c:43", "_xmpacc_loop_region_scalars_c_43", _xmpacc_total, 0, 4, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) a, (void *) (&q)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0, 1, 1, 0});
+#line 41 "tests/xacc_compute/region_scalars.c"
+      _xmpacc_launch("region_scalars.c:46", "_xmpacc_loop_region_scalars_c_46", _xmpacc_total, 0, 4, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) c, (void *) w2}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0, 1, 1, 0});
     }
-#line 40 "tests/xacc_compute/region_scalars.c"
+#line 41 "tests/xacc_compute/region_scalars.c"
     _xmpacc_acc_compute_end(_xmpacc_acc_2);
   }
-#line 46 "tests/xacc_compute/region_scalars.c"
+  {
+#line 50 "tests/xacc_compute/region_scalars.c"
+    int _xmpacc_acc_3 = _xmpacc_acc_compute_begin("region_scalars.c:49", 3, (const void *[]){a, c, &q}, (const long long []){(long long) (sizeof(a)), (long long) (sizeof(c)), (long long) (sizeof(q))}, (const char *[]){"a", "c", "q"}, (const int []){1, 1, 1});
+    {
+#line 50 "tests/xacc_compute/region_scalars.c"
+      long long _xmpacc_total = 1;
+#line 50 "tests/xacc_compute/region_scalars.c"
+      _xmpacc_launch("region_scalars.c:51", "_xmpacc_loop_region_scalars_c_51", _xmpacc_total, 0, 3, (void *[]){(void *) (&_xmpacc_total), (void *) c, (void *) (&q)}, (const long long []){0, sizeof(long long), 0, 1, 1, 0, 1, 2, 0});
+    }
+    {
+#line 50 "tests/xacc_compute/region_scalars.c"
+      long long _xmpacc_total = 1;
+#line 50 "tests/xacc_compute/region_scalars.c"
+      _xmpacc_launch("region_scalars.c:52", "_xmpacc_loop_region_scalars_c_52", _xmpacc_total, 0, 3, (void *[]){(void *) (&_xmpacc_total), (void *) c, (void *) (&q)}, (const long long []){0, sizeof(long long), 0, 1, 2, 0, 1, 1, 0});
+    }
+    {
+#line 50 "tests/xacc_compute/region_scalars.c"
+      _xmpacc_sched_t _xmpacc_s_i = _xmpacc_range_k(0, 32 - 1, 1);
+#line 50 "tests/xacc_compute/region_scalars.c"
+      long long _xmpacc_total = _xmpacc_s_i.count;
+#line 50 "tests/xacc_compute/region_scalars.c"
+      _xmpacc_launch("region_scalars.c:53", "_xmpacc_loop_region_scalars_c_53", _xmpacc_total, 0, 4, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) a, (void *) (&q)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0, 1, 1, 0});
+    }
+#line 50 "tests/xacc_compute/region_scalars.c"
+    _xmpacc_acc_compute_end(_xmpacc_acc_3);
+  }
+#line 56 "tests/xacc_compute/region_scalars.c"
   for (i = 0; i < 32; i++)
   {
-#line 46 "tests/xacc_compute/region_scalars.c"
+#line 56 "tests/xacc_compute/region_scalars.c"
     sc += c[i];
-#line 46 "tests/xacc_compute/region_scalars.c"
+#line 56 "tests/xacc_compute/region_scalars.c"
     sa += a[i];
   }
 
   {
-#line 48 "tests/xacc_compute/region_scalars.c"
+#line 58 "tests/xacc_compute/region_scalars.c"
     _xmpacc_loop_reduce_begin(&_xmpacc_t_t, (const int []){1}, &sd, 1, _XMPACC_TYPE(sd), 1);
     {
-#line 48 "tests/xacc_compute/region_scalars.c"
+#line 58 "tests/xacc_compute/region_scalars.c"
       _xmpacc_array_t _xmpacc_ha_d = _xmpacc_a_d;
-#line 48 "tests/xacc_compute/region_scalars.c"
+#line 58 "tests/xacc_compute/region_scalars.c"
       double * restrict const _xmpacc_hp_d = d;
       {
-#line 48 "tests/xacc_compute/region_scalars.c"
+#line 58 "tests/xacc_compute/region_scalars.c"
         _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 32 - 1, 1);
-#line 48 "tests/xacc_compute/region_scalars.c"
+#line 58 "tests/xacc_compute/region_scalars.c"
         for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
-#line 48 "tests/xacc_compute/region_scalars.c"
+#line 58 "tests/xacc_compute/region_scalars.c"
           sd += _xmpacc_hp_d[_XMPACC_L(_xmpacc_ha_d, 0, i)];
 
       }
     }
-#line 48 "tests/xacc_compute/region_scalars.c"
-    _xmpacc_loop_reduce(&_xmpacc_t_t, "region_scalars.c:47", (const int []){1}, &sd, 1, _XMPACC_TYPE(sd), 1);
+#line 58 "tests/xacc_compute/region_scalars.c"
+    _xmpacc_loop_reduce(&_xmpacc_t_t, "region_scalars.c:57", (const int []){1}, &sd, 1, _XMPACC_TYPE(sd), 1);
   }
-#line 49 "tests/xacc_compute/region_scalars.c"
+#line 59 "tests/xacc_compute/region_scalars.c"
   if (xmpc_node_num() == 0)
     printf("q %.1f sc %.1f sa %.1f sd %.1f\n", q, sc, sa, sd);
   return 0;
@@ -163,12 +194,12 @@ int main(void)
 
 static void _xmpacc_init_region_scalars_c(void)
 {
-#line 14 "tests/xacc_compute/region_scalars.c"
-  _xmpacc_nodes_init(&_xmpacc_n_p, "region_scalars.c:14", "p", 1, (const int []){-1});
-  _xmpacc_template_init(&_xmpacc_t_t, "region_scalars.c:15", "t", 1, (const long long []){0, 31});
-  _xmpacc_distribute(&_xmpacc_t_t, "region_scalars.c:16", &_xmpacc_n_p, (const int []){2101}, (const long long []){0}, (const void *[]){0});
-#line 18 "tests/xacc_compute/region_scalars.c"
-  d = (double *) _xmpacc_align(&_xmpacc_a_d, "region_scalars.c:18", "d", &_xmpacc_t_t, sizeof(double), 1, (const long long []){32}, (const int []){0}, (const long long []){0}, (const long long []){0, 0});
+#line 15 "tests/xacc_compute/region_scalars.c"
+  _xmpacc_nodes_init(&_xmpacc_n_p, "region_scalars.c:15", "p", 1, (const int []){-1});
+  _xmpacc_template_init(&_xmpacc_t_t, "region_scalars.c:16", "t", 1, (const long long []){0, 31});
+  _xmpacc_distribute(&_xmpacc_t_t, "region_scalars.c:17", &_xmpacc_n_p, (const int []){2101}, (const long long []){0}, (const void *[]){0});
+#line 19 "tests/xacc_compute/region_scalars.c"
+  d = (double *) _xmpacc_align(&_xmpacc_a_d, "region_scalars.c:19", "d", &_xmpacc_t_t, sizeof(double), 1, (const long long []){32}, (const int []){0}, (const long long []){0}, (const long long []){0, 0});
 }
 
 

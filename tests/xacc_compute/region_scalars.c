@@ -2,7 +2,8 @@
  * regions (XcalableACC.md §2, acc_region.py): a declaration whose initializer reads device
  * data, an outside scalar that a device statement assigns (parallel: firstprivate, the host
  * value stays; kernels: copied back, as OpenACC 2.5 says), a scalar statement that reads
- * such a scalar; later loops see the values. */
+ * such a scalar, arrays the region declares (one device array for the construct); later
+ * loops see the values. */
 #include <stdio.h>
 #ifdef _XCALABLEMP
 #include <xmp.h>
@@ -35,6 +36,15 @@ int main(void)
 #pragma xmp loop on t[i]
 #pragma acc loop
         for (i = 0; i < N; i++) d[i] = d[i] + z;
+    }
+#pragma acc parallel copy(a, c)
+    {
+        double coef[3] = {0.5, 0.25, 0.125};
+        double w2[2];
+        w2[0] = a[1] * coef[0];
+        w2[1] = coef[2];
+#pragma acc loop
+        for (i = 0; i < N; i++) c[i] = c[i] + w2[0] + w2[1] * i;
     }
 #pragma acc kernels copy(a, c)
     {

@@ -380,9 +380,15 @@ def _adopted_data(d: AccCompute, region: acc_region.Region, data: list[_Datum]) 
     copied in, and out again from 'kernels' (OpenACC 2.5: implicit copy; 'parallel': firstprivate)."""
     named = {id(x.rep.decl) for x in data}
     outside = DATA_COPY if d.construct == "kernels" else DATA_COPYIN
-    return [_Datum(Replicated(decl.name, decl, None, f"&{decl.name}"), f"(long long) sizeof({decl.name})",
-                   DATA_CREATE if local else outside)
-            for decl, local in region.adopted if id(decl) not in named]
+    out = []
+    for decl, local in region.adopted:
+        if id(decl) in named:
+            continue
+        array = isinstance(decl.type, c_ast.ArrayDecl)   # declared in the region, with its initializer
+        mode = (DATA_COPYIN if array and decl.init is not None else DATA_CREATE) if local else outside
+        out.append(_Datum(Replicated(decl.name, decl, None, decl.name if array else f"&{decl.name}"),
+                          f"(long long) sizeof({decl.name})", mode))
+    return out
 
 
 def _host_copy(nodes: list[c_ast.Node]) -> list[c_ast.Node]:

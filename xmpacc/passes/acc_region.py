@@ -28,8 +28,11 @@ and out (``kernels``: OpenACC 2.5's implicit copy); a declared one is declared b
 construct and assigned by a kernel of one thread where it stood.  Statements that touch
 an adopted scalar are device statements in turn.
 
-Not supported yet (an error at the declaration): arrays declared in the region
-(gang-private arrays).
+An array the region declares (gang-shared in OpenACC) is likewise one device array for
+the construct, declared before it with its initializer and copied in.
+
+Not supported yet (an error at the declaration): pointers declared in the region, an
+array whose initializer reads device data.
 """
 
 from __future__ import annotations
@@ -87,7 +90,8 @@ class Region:
 
     def _assigned_on_device(self, stmt: c_ast.Node) -> list[tuple[c_ast.Decl, bool]]:
         if isinstance(stmt, c_ast.Decl):
-            device = isinstance(stmt.type, c_ast.TypeDecl) and stmt.init is not None and self._is_device(stmt.init)
+            device = isinstance(stmt.type, c_ast.ArrayDecl) or \
+                isinstance(stmt.type, c_ast.TypeDecl) and stmt.init is not None and self._is_device(stmt.init)
             return [(stmt, True)] if device else []
         if not self._is_device(stmt):
             return []
@@ -124,15 +128,32 @@ class Region:
         return self._kernel(stmt)   # the outside scalars it assigns are adopted (on the device)
 
     def _declaration(self, decl: c_ast.Decl) -> acc_loopnest.AccLoopNest | c_ast.Node:
+        if isinstance(decl.type, c_ast.ArrayDecl):
+            return self._array(decl)
         if not isinstance(decl.type, c_ast.TypeDecl):
-            raise XmpError(loc_of(decl), f"arrays and pointers declared in '{directive_name(self.d)}' "
-                                         "(gang-private) are not supported yet: declare them in the loop body "
-                                         "or name them in a private clause")
+            raise XmpError(loc_of(decl), f"pointers declared in '{directive_name(self.d)}' (gang-private) are not "
+                                         "supported yet: declare them in the loop body or name them in a private "
+                                         "clause")
         if id(decl) not in self.on_device:
             return decl
         # declared before the construct (wrap), assigned here by a kernel of one thread
         init, decl.init = decl.init, None
         return self._kernel(c_ast.Assignment("=", c_ast.ID(decl.name, decl.coord), init, decl.coord))
+
+    def _array(self, decl: c_ast.Decl) -> c_ast.Node:
+        """An array the region declares: gang-shared in OpenACC, and every gang computes the
+        same values, so one device array for the construct (declared before it, with its
+        initializer, copied in; acc_compute._adopted_data)."""
+        t = decl.type
+        while isinstance(t, c_ast.ArrayDecl):
+            if not isinstance(t.dim, c_ast.Constant):
+                raise XmpError(loc_of(decl), f"an array declared in '{directive_name(self.d)}' needs constant "
+                                             "extents (its device copy is made before the construct)")
+            t = t.type
+        if decl.init is not None and self._is_device(decl.init):
+            raise XmpError(loc_of(decl), f"an array declared in '{directive_name(self.d)}' with an initializer that "
+                                         "reads device data is not supported yet (assign its elements instead)")
+        return c_ast.EmptyStatement(decl.coord)
 
     def _shadow(self, stmt: c_ast.Node) -> None:
         local = _declared(stmt)
