@@ -216,35 +216,34 @@ def test_compute_diagnostics(tmp_path: Path, body: str, line: int, col: int, fra
     assert not out.exists()
 
 
-def test_present_of_an_absent_array_fails_at_run_time(tmp_path: Path) -> None:
+RUN_TIME_ERRORS = [
+    # (body, processes, what the run-time error says at line 13)
+    ("#pragma acc parallel loop present(c)\n  for (i = 0; i < N; i++) c[i] = 1;", 2,
+     "'c' is not present on the device (present clause)"),
+    # a pointer a construct uses in no clause is the present data it points into (an
+    # enclosing 'acc data copy(p[0:n])'); absent, an error
+    ("#pragma acc parallel loop\n  for (i = 0; i < N; i++) c[i] = ptr[i];", 1,
+     "pointer 'ptr' of unknown extent is not present on the device: name it in a data clause with its extent, "
+     "copy(ptr[0:n])"),
+    ("#pragma acc wait(devnum: N : 1)", 1, "wait(devnum: 16): this node has device 0"),
+]
+
+
+@pytest.mark.parametrize("body,nprocs,fragment", RUN_TIME_ERRORS)
+def test_run_time_errors(tmp_path: Path, body: str, nprocs: int, fragment: str) -> None:
     src = tmp_path / "prog.c"
-    src.write_text(BASE.format(body="#pragma acc parallel loop present(c)\n  for (i = 0; i < N; i++) c[i] = 1;"))
+    src.write_text(BASE.format(body=body))
     exe = tmp_path / "prog"
     r = run_xmpacc(str(src), "-o", str(exe))
     assert r.returncode == 0, r.stderr
-    r = run_mpi(2, exe, env=HOST)
+    r = run_mpi(nprocs, exe, env=HOST)
     assert r.returncode != 0
-    assert "prog.c:13" in r.stderr and "'c' is not present on the device (present clause)" in r.stderr, r.stderr
-    assert "Traceback" not in r.stderr
-
-
-def test_pointer_of_unknown_extent_must_be_present_at_run_time(tmp_path: Path) -> None:
-    """A pointer that a compute construct uses without a data clause is the present data it
-    points into (an enclosing 'acc data copy(p[0:n])'); absent, a run-time error."""
-    src = tmp_path / "prog.c"
-    src.write_text(BASE.format(body="#pragma acc parallel loop\n  for (i = 0; i < N; i++) c[i] = ptr[i];"))
-    exe = tmp_path / "prog"
-    r = run_xmpacc(str(src), "-o", str(exe))
-    assert r.returncode == 0, r.stderr
-    r = run_mpi(1, exe, env=HOST)
-    assert r.returncode != 0
-    assert "prog.c:13" in r.stderr and "pointer 'ptr' of unknown extent is not present on the device: name it " \
-        "in a data clause with its extent, copy(ptr[0:n])" in r.stderr, r.stderr
+    assert "prog.c:13" in r.stderr and fragment in r.stderr, r.stderr
     assert "Traceback" not in r.stderr
 
 
 KERNELS_LOOPS = [
-    # (loop in 'acc kernels', what --info says of it)
+    # (loop in 'acc kernels', what --info says of it; None: no analysis)
     ("for (i = 0; i < N; i++) c[i] = a[i] + b[i];", "iterations independent: one GPU thread per iteration"),
     ("for (i = 0; i < N; i++) { j = i * 2; c[i] = j; }",
      "iterations independent: one GPU thread per iteration (private j)"),
@@ -258,10 +257,6 @@ KERNELS_LOOPS = [
     ("for (i = 0; i < N; i++) { double *q = &c[i]; q[0] = 1; }", "it takes the address of an array element"),
     ("for (i = 0; i < N; i++) { ptr = c; }", "is used other than through subscripts"),
     ("for (i = 0; i * i < N; i++) c[i] = 1;", "runs in order in one GPU thread: it is not a counted loop"),
-]
-
-
-KERNELS_LOOPS += [
     # 'kernels loop' and 'acc loop' without independent are 'auto' too; collapse(2) asks for both loops
     ("#pragma acc loop\n  for (i = 1; i < N; i++) c[i] = c[i - 1];", "runs in order in one GPU thread"),
     ("#pragma acc loop collapse(2)\n  for (i = 0; i < 4; i++) for (j = 0; j < 4; j++) c[i] = j;",
@@ -282,18 +277,6 @@ def test_kernels_loop_without_acc_loop(tmp_path: Path, loop: str, remark: str | 
         assert not lines, lines
         return
     assert len(lines) == 1 and remark in lines[0], lines
-
-
-def test_wait_on_a_device_the_node_lacks_fails_at_run_time(tmp_path: Path) -> None:
-    src = tmp_path / "prog.c"
-    src.write_text(BASE.format(body="#pragma acc wait(devnum: N : 1)"))
-    exe = tmp_path / "prog"
-    r = run_xmpacc(str(src), "-o", str(exe))
-    assert r.returncode == 0, r.stderr
-    r = run_mpi(1, exe, env=HOST)
-    assert r.returncode != 0
-    assert "prog.c:13" in r.stderr and "wait(devnum: 16): this node has device 0" in r.stderr, r.stderr
-    assert "Traceback" not in r.stderr
 
 
 @pytest.mark.parametrize("source,line,col,fragment", [
