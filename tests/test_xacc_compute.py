@@ -257,6 +257,8 @@ KERNELS_LOOPS = [
     ("for (i = 0; i < N; i++) { double *q = &c[i]; q[0] = 1; }", "it takes the address of an array element"),
     ("for (i = 0; i < N; i++) { ptr = c; }", "is used other than through subscripts"),
     ("for (i = 0; i * i < N; i++) c[i] = 1;", "runs in order in one GPU thread: it is not a counted loop"),
+    ("for (i = 0; i < N; i++) { struct { double v[2]; } w; w.v[0] = c[i]; c[i] = w.v[0]; }",
+     "it stores through 'w.v'"),
     # 'kernels loop' and 'acc loop' without independent are 'auto' too; collapse(2) asks for both loops
     ("#pragma acc loop\n  for (i = 1; i < N; i++) c[i] = c[i - 1];", "runs in order in one GPU thread"),
     ("#pragma acc loop collapse(2)\n  for (i = 0; i < 4; i++) for (j = 0; j < 4; j++) c[i] = j;",

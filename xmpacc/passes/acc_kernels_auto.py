@@ -12,7 +12,8 @@ otherwise the loop runs in order in one GPU thread, as OpenACC compilers do with
       for (i = 1; i < n; i++) a[i] = a[i-1] + 1;        one thread: a[i-1] is another i's a[i]
     }
 
-The loop is independent when it is a counted loop without break/return/goto, and
+The loop is independent when it is a counted loop without break/return/goto that stores
+only to named variables and array elements (not through structure members or pointers), and
 - every array it writes is accessed (read and written) only through subscripts that have
   the loop variable itself, alone, at one and the same position (``a[i][k]`` and
   ``a[i][k+1]``: position 0), and is not passed or used by name otherwise;
@@ -29,7 +30,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pycparser import c_ast
+from pycparser import c_ast, c_generator
 
 from xmpacc.cbuild import walk
 from xmpacc.passes.canonical import canonical
@@ -70,7 +71,8 @@ def analyse(fors: list[c_ast.For], scope: Scope, function: c_ast.Node, named: se
     # run in one thread, the whole nest assigns these outside scalars (inner control variables are per thread)
     outside = {ident.name for ident in _referenced(whole)} - _loop_locals(whole) - named
     carried = tuple(sorted(n for n in _scalar_stores(whole) if n in outside and not _is_array(n, scope)))
-    why = _control_flow(body) or next((w for v in variables if (w := _arrays(body, v, free, scope))), "")
+    why = _control_flow(body) or _other_stores(body) or \
+        next((w for v in variables if (w := _arrays(body, v, free, scope))), "")
     if why:
         return Verdict(why, carried=carried)
     verdict = _scalars(body, variables, stores, carried, scope, _used_after(fors[0], function))
@@ -84,6 +86,19 @@ def _control_flow(body: c_ast.Node) -> str:
     for node in walk(body):
         if isinstance(node, (c_ast.Return, c_ast.Goto)):
             return f"it has a '{'return' if isinstance(node, c_ast.Return) else 'goto'}'"
+    return ""
+
+
+def _other_stores(body: c_ast.Node) -> str:
+    """A store the tests below cannot follow: through a structure member or a pointer
+    (``p.x[i] = ...``, ``*q = ...``), not to a named variable or array element."""
+    for node in walk(body):
+        target = node.lvalue if isinstance(node, c_ast.Assignment) else (
+            node.expr if isinstance(node, c_ast.UnaryOp) and node.op in ("++", "--", "p++", "p--") else None)
+        while isinstance(target, c_ast.ArrayRef):
+            target = target.name
+        if target is not None and not isinstance(target, c_ast.ID):
+            return f"it stores through '{c_generator.CGenerator().visit(target)}'"
     return ""
 
 
