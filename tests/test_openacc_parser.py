@@ -70,9 +70,9 @@ def LV(level: str, num: str | None = None, static: Any = None, dim: int | None =
 
 def LOOPC(collapse: str | None = None, gang: Any = None, worker: Any = None, vector: Any = None,
           seq: Any = None, independent: Any = None, auto: Any = None, private: tuple = (),
-          reductions: tuple = ()) -> O.LoopClauses:
+          reductions: tuple = (), tile: tuple | None = None) -> O.LoopClauses:
     return O.LoopClauses(None if collapse is None else E(collapse), gang, worker, vector, seq,
-                         independent, auto, private, reductions, AT)
+                         independent, auto, private, reductions, AT, tile)
 
 
 def COMPUTE(construct: str, loop: O.LoopClauses | None = None, data: tuple = (), if_: str | None = None,
@@ -191,6 +191,8 @@ GOOD: list[tuple[str, O.AccDirective]] = [
      O.AccLoop(LOOPC(reductions=(RED("*", "a"), RED("&", "b"), RED("|", "c"), RED("^", "d"),
                                  RED("||", "e"), RED("min", "f"))), AT)),
     ("loop collapse(3) seq", O.AccLoop(LOOPC("3", seq=AT), AT)),
+    ("loop tile(8, *) independent", O.AccLoop(LOOPC(tile=(E("8"), A.Star(AT)), independent=AT), AT)),
+    ("parallel loop tile(T) gang", COMPUTE("parallel", LOOPC(tile=(E("T"),), gang=LV("gang")))),
     ("loop collapse(N) independent", O.AccLoop(LOOPC("N", independent=AT), AT)),
     ("loop reduction(+:a[0:n], b)", O.AccLoop(LOOPC(reductions=(
         O.AccReduction("+", (V("a", S("0", "n")), V("b")), AT),)), AT)),
@@ -396,8 +398,10 @@ BAD: list[tuple[str, str]] = [
     ("loop @Foo(1)", "unknown clause 'Foo' in 'acc loop' directive"),
     ("parallel loop @shared(x)", "unknown clause 'shared' in 'acc parallel loop' directive"),
     # clauses XcalableACC §5 leaves out, where OpenACC has them
-    ("parallel loop @tile(2, 2)", "'tile' clause is not supported yet"),
-    ("loop @TILE(*)", "'tile' clause is not supported yet"),
+    ("loop tile(@0)", "'tile' needs positive sizes or '*', found '0'"),
+    ("loop tile(2, @)", "expected a tile size, found ')'"),
+    ("loop tile(2) @collapse(2)", "'collapse' and 'tile' cannot both appear on 'acc loop'"),
+    ("loop tile(2) @seq", "'seq' and 'tile' cannot both appear on 'acc loop'"),
     ("parallel @device_type(nvidia)", "'device_type' clause is not supported yet"),
     ("loop @dtype(*)", "'dtype' clause is not supported yet"),
     ("update device(a) @device_type(*)", "'device_type' clause is not supported yet"),

@@ -410,3 +410,44 @@ void _xmpacc_loop_kernels_auto_c_50_host(long long _xmpacc_n, void **_xmpacc_arg
     _xmpacc_loop_kernels_auto_c_50(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_i, _xmpacc_s_j, g);
 }
 #endif
+
+/* kernels_auto.c:53: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_kernels_auto_c_53(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double (*g)[5])
+{
+  long long _xmpacc_gid = _XMPACC_TID;
+  long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
+  if (_xmpacc_grid2) {
+    _xmpacc_in = _XMPACC_GRID_X - _XMPACC_PAD(_xmpacc_s_j); _xmpacc_rest = _XMPACC_GRID_Y;
+    _xmpacc_tid = _xmpacc_rest * _xmpacc_s_j.count + _xmpacc_in;
+    if (_xmpacc_in < 0 || _xmpacc_in >= _xmpacc_s_j.count) _xmpacc_tid = _xmpacc_total;
+  } else {
+    _xmpacc_tid = _xmpacc_gid; _xmpacc_rest = _xmpacc_tid;
+    _xmpacc_in = _xmpacc_divmod(&_xmpacc_rest, _xmpacc_s_j);
+  }
+  int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
+  if (!_xmpacc_valid) return;
+  int j = (int) (_xmpacc_s_j.first + _xmpacc_in * _xmpacc_s_j.step);
+  int i = (int) (_xmpacc_s_i.first + _xmpacc_rest * _xmpacc_s_i.step);
+  do
+#line 55 "tests/xacc_compute/kernels_auto.c"
+g[i][j] = (g[i][j] + i) - j;
+  while (0);
+#line 436 "kernels_auto.cu"
+}
+#ifndef __CUDACC__
+void _xmpacc_loop_kernels_auto_c_53_host(long long _xmpacc_n, void **_xmpacc_args)
+{
+  long long _xmpacc_total;
+  int _xmpacc_grid2;
+  _xmpacc_sched_t _xmpacc_s_i;
+  _xmpacc_sched_t _xmpacc_s_j;
+  double (*g)[5];
+  memcpy((void *) &_xmpacc_total, _xmpacc_args[0], sizeof _xmpacc_total);
+  memcpy((void *) &_xmpacc_grid2, _xmpacc_args[1], sizeof _xmpacc_grid2);
+  memcpy((void *) &_xmpacc_s_i, _xmpacc_args[2], sizeof _xmpacc_s_i);
+  memcpy((void *) &_xmpacc_s_j, _xmpacc_args[3], sizeof _xmpacc_s_j);
+  memcpy((void *) &g, _xmpacc_args[4], sizeof g);
+  for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
+    _xmpacc_loop_kernels_auto_c_53(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_i, _xmpacc_s_j, g);
+}
+#endif

@@ -185,81 +185,96 @@ int main(void)
         _xmpacc_acc_compute_end(_xmpacc_acc_3);
       }
       {
-#line 53 "tests/xacc_compute/kernels_auto.c"
-        _xmpacc_acc_update("kernels_auto.c:53", 1, a, sizeof(a), "a", 0, 1 | 0, -1);
-#line 53 "tests/xacc_compute/kernels_auto.c"
-        _xmpacc_acc_update("kernels_auto.c:53", 1, b, sizeof(b), "b", 0, 1 | 0, -1);
-#line 53 "tests/xacc_compute/kernels_auto.c"
-        _xmpacc_acc_update("kernels_auto.c:53", 1, c, sizeof(c), "c", 0, 1 | 0, -1);
-#line 53 "tests/xacc_compute/kernels_auto.c"
-        _xmpacc_acc_update("kernels_auto.c:53", 1, g, sizeof(g), "g", 0, 1 | 0, -1);
-#line 53 "tests/xacc_compute/kernels_auto.c"
-        _xmpacc_acc_update("kernels_auto.c:53", 1, &_xmpacc_a_d, -1, "d", 0, 1 | 0, -1);
-#line 53 "tests/xacc_compute/kernels_auto.c"
-        _xmpacc_acc_update("kernels_auto.c:53", 1, x, -2, "x", (const long long []){1, sizeof(x[0]), -1, 1, 0, 48, 1}, 1 | 0, -1);
-#line 53 "tests/xacc_compute/kernels_auto.c"
-        _xmpacc_acc_update("kernels_auto.c:53", 1, y, -2, "y", (const long long []){1, sizeof(y[0]), -1, 1, 0, 48, 1}, 1 | 0, -1);
-#line 53 "tests/xacc_compute/kernels_auto.c"
-        _xmpacc_acc_update("kernels_auto.c:53", 1, z, -2, "z", (const long long []){1, sizeof(z[0]), -1, 1, 0, 48, 1}, 1 | 0, -1);
+        int _xmpacc_acc_4 = _xmpacc_acc_compute_begin("kernels_auto.c:53", 1, (const void *[]){g}, (const long long []){(long long) (sizeof(g))}, (const char *[]){"g"}, (const int []){1});
+        {
+#line 54 "tests/xacc_compute/kernels_auto.c"
+          _xmpacc_sched_t _xmpacc_s_i = _xmpacc_range_k(0, 48 - 1, 1);
+#line 54 "tests/xacc_compute/kernels_auto.c"
+          _xmpacc_sched_t _xmpacc_s_j = _xmpacc_range_k(0, 5 - 1, 1);
+#line 54 "tests/xacc_compute/kernels_auto.c"
+          long long _xmpacc_total = _xmpacc_s_i.count * _xmpacc_s_j.count;
+#line 54 "tests/xacc_compute/kernels_auto.c"
+          _xmpacc_launch("kernels_auto.c:53", "_xmpacc_loop_kernels_auto_c_53", _xmpacc_total, 0, 5, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) g}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0});
+        }
+#line 54 "tests/xacc_compute/kernels_auto.c"
+        _xmpacc_acc_compute_end(_xmpacc_acc_4);
+      }
+      {
+#line 56 "tests/xacc_compute/kernels_auto.c"
+        _xmpacc_acc_update("kernels_auto.c:56", 1, a, sizeof(a), "a", 0, 1 | 0, -1);
+#line 56 "tests/xacc_compute/kernels_auto.c"
+        _xmpacc_acc_update("kernels_auto.c:56", 1, b, sizeof(b), "b", 0, 1 | 0, -1);
+#line 56 "tests/xacc_compute/kernels_auto.c"
+        _xmpacc_acc_update("kernels_auto.c:56", 1, c, sizeof(c), "c", 0, 1 | 0, -1);
+#line 56 "tests/xacc_compute/kernels_auto.c"
+        _xmpacc_acc_update("kernels_auto.c:56", 1, g, sizeof(g), "g", 0, 1 | 0, -1);
+#line 56 "tests/xacc_compute/kernels_auto.c"
+        _xmpacc_acc_update("kernels_auto.c:56", 1, &_xmpacc_a_d, -1, "d", 0, 1 | 0, -1);
+#line 56 "tests/xacc_compute/kernels_auto.c"
+        _xmpacc_acc_update("kernels_auto.c:56", 1, x, -2, "x", (const long long []){1, sizeof(x[0]), -1, 1, 0, 48, 1}, 1 | 0, -1);
+#line 56 "tests/xacc_compute/kernels_auto.c"
+        _xmpacc_acc_update("kernels_auto.c:56", 1, y, -2, "y", (const long long []){1, sizeof(y[0]), -1, 1, 0, 48, 1}, 1 | 0, -1);
+#line 56 "tests/xacc_compute/kernels_auto.c"
+        _xmpacc_acc_update("kernels_auto.c:56", 1, z, -2, "z", (const long long []){1, sizeof(z[0]), -1, 1, 0, 48, 1}, 1 | 0, -1);
       }
     }
   }
-#line 55 "tests/xacc_compute/kernels_auto.c"
+#line 58 "tests/xacc_compute/kernels_auto.c"
   double sg = 0;
-#line 55 "tests/xacc_compute/kernels_auto.c"
+#line 58 "tests/xacc_compute/kernels_auto.c"
   double sy = 0;
-#line 55 "tests/xacc_compute/kernels_auto.c"
+#line 58 "tests/xacc_compute/kernels_auto.c"
   double sz = 0;
-#line 55 "tests/xacc_compute/kernels_auto.c"
+#line 58 "tests/xacc_compute/kernels_auto.c"
   double sc = 0;
-#line 55 "tests/xacc_compute/kernels_auto.c"
+#line 58 "tests/xacc_compute/kernels_auto.c"
   double sb = 0;
   for (i = 0; i < 48; i++)
   {
-#line 56 "tests/xacc_compute/kernels_auto.c"
+#line 59 "tests/xacc_compute/kernels_auto.c"
     sb += b[i];
-#line 56 "tests/xacc_compute/kernels_auto.c"
+#line 59 "tests/xacc_compute/kernels_auto.c"
     sc += c[i];
-#line 56 "tests/xacc_compute/kernels_auto.c"
+#line 59 "tests/xacc_compute/kernels_auto.c"
     sy += y[i];
-#line 56 "tests/xacc_compute/kernels_auto.c"
+#line 59 "tests/xacc_compute/kernels_auto.c"
     sz += z[i];
-#line 56 "tests/xacc_compute/kernels_auto.c"
+#line 59 "tests/xacc_compute/kernels_auto.c"
     for (j = 0; j < 5; j++)
-#line 56 "tests/xacc_compute/kernels_auto.c"
+#line 59 "tests/xacc_compute/kernels_auto.c"
       sg += g[i][j];
 
   }
 
   {
-#line 58 "tests/xacc_compute/kernels_auto.c"
+#line 61 "tests/xacc_compute/kernels_auto.c"
     _xmpacc_loop_reduce_begin(&_xmpacc_t_t, (const int []){1}, &sd, 1, _XMPACC_TYPE(sd), 1);
     {
-#line 58 "tests/xacc_compute/kernels_auto.c"
+#line 61 "tests/xacc_compute/kernels_auto.c"
       _xmpacc_array_t _xmpacc_ha_d = _xmpacc_a_d;
-#line 58 "tests/xacc_compute/kernels_auto.c"
+#line 61 "tests/xacc_compute/kernels_auto.c"
       double * restrict const _xmpacc_hp_d = d;
       {
-#line 58 "tests/xacc_compute/kernels_auto.c"
+#line 61 "tests/xacc_compute/kernels_auto.c"
         _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 48 - 1, 1);
-#line 58 "tests/xacc_compute/kernels_auto.c"
+#line 61 "tests/xacc_compute/kernels_auto.c"
         for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
-#line 58 "tests/xacc_compute/kernels_auto.c"
+#line 61 "tests/xacc_compute/kernels_auto.c"
           sd += _xmpacc_hp_d[_XMPACC_L(_xmpacc_ha_d, 0, i)] + a[i];
 
       }
     }
-#line 58 "tests/xacc_compute/kernels_auto.c"
-    _xmpacc_loop_reduce(&_xmpacc_t_t, "kernels_auto.c:57", (const int []){1}, &sd, 1, _XMPACC_TYPE(sd), 1);
+#line 61 "tests/xacc_compute/kernels_auto.c"
+    _xmpacc_loop_reduce(&_xmpacc_t_t, "kernels_auto.c:60", (const int []){1}, &sd, 1, _XMPACC_TYPE(sd), 1);
   }
-#line 59 "tests/xacc_compute/kernels_auto.c"
+#line 62 "tests/xacc_compute/kernels_auto.c"
   if (xmpc_node_num() == 0)
     printf("s = %.6f prod = %.6f sb = %.6f sc = %.6f sg = %.6f run = %.6f sy = %.6f sz = %.6f last = %d count = %d sd = %.3f\n", s, prod, sb, sc, sg, run, sy, sz, last, count, sd);
-#line 62 "tests/xacc_compute/kernels_auto.c"
+#line 65 "tests/xacc_compute/kernels_auto.c"
   free(x);
-#line 62 "tests/xacc_compute/kernels_auto.c"
+#line 65 "tests/xacc_compute/kernels_auto.c"
   free(y);
-#line 62 "tests/xacc_compute/kernels_auto.c"
+#line 65 "tests/xacc_compute/kernels_auto.c"
   free(z);
   return 0;
 }

@@ -50,6 +50,9 @@ int main(void)
 #pragma acc kernels loop collapse(2)
         for (i = 0; i < N; i++)
             for (j = 0; j < M; j++) g[i][j] = g[i][j] * 2;           /* independent over i and j */
+#pragma acc parallel loop tile(16, *)
+        for (i = 0; i < N; i++)
+            for (j = 0; j < M; j++) g[i][j] = g[i][j] + i - j;       /* tile: a hint, both loops threads */
 #pragma acc update host(a, b, c, g, d, x[0:N], y[0:N], z[0:N])
     }
     double sg = 0, sy = 0, sz = 0, sc = 0, sb = 0;

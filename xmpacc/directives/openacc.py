@@ -54,7 +54,7 @@ from xmpacc.directives.refs import parse_name
 Handler = Callable[[TokenStream, Token], AccDirective]
 
 _DATA = frozenset(get_args(DataKind)) - {"delete"}
-_LOOP = frozenset({"collapse", "gang", "worker", "vector", "seq", "independent", "auto",
+_LOOP = frozenset({"collapse", "tile", "gang", "worker", "vector", "seq", "independent", "auto",
                    "private", "reduction"})
 _KERNELS = _DATA | {"if", "async", "wait", "num_gangs", "num_workers", "vector_length", "default"}
 _PARALLEL = _KERNELS | {"private", "firstprivate", "reduction"}
@@ -198,7 +198,7 @@ def _loop(ts: TokenStream, kw: Token) -> AccDirective:
 def _loop_clauses(f: cl.Found, loc: SourceLoc) -> LoopClauses:
     return LoopClauses(f.get("collapse"), f.get("gang"), f.get("worker"), f.get("vector"),
                        f.get("seq"), f.get("independent"), f.get("auto"),
-                       tuple(f.lists["private"]), tuple(f.reductions), loc)
+                       tuple(f.lists["private"]), tuple(f.reductions), loc, f.get("tile"))
 
 
 # BNF: routine ::= routine [ ( name ) ] seq

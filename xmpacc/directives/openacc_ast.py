@@ -164,6 +164,7 @@ class LoopClauses:
     private: tuple[VarRef, ...]
     reductions: tuple[AccReduction, ...]
     loc: SourceLoc
+    tile: tuple[Expr | Star, ...] | None = None   # tile(8, *): sizes, outermost loop first
 
 
 # ---------------------------------------------------------------- data directives (§1)

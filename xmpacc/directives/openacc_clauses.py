@@ -43,7 +43,6 @@ _LOOPS = frozenset({"acc loop", "acc parallel loop", "acc kernels loop"})
 # (XcalableACC's multi-device extension).
 _LATER: MappingProxyType[str, frozenset[str] | None] = MappingProxyType({
     "device_type": _COMPUTE | _LOOPS | {"acc update", "acc routine"},
-    "tile": _LOOPS,
     "no_create": _COMPUTE | {"acc data"},
     "attach": _COMPUTE | {"acc data", "acc enter data"},
     "detach": frozenset({"acc exit data"}),
@@ -59,7 +58,8 @@ _LATER: MappingProxyType[str, frozenset[str] | None] = MappingProxyType({
 })
 # A clause -> those it cannot appear with (OpenACC 2.x, loop construct).
 _EXCLUSIVE: MappingProxyType[str, tuple[str, ...]] = MappingProxyType({
-    "seq": ("independent", "auto", "gang", "worker", "vector"),
+    "seq": ("independent", "auto", "gang", "worker", "vector", "tile"),
+    "tile": ("collapse", "seq"), "collapse": ("tile",),
     "independent": ("seq", "auto"),
     "auto": ("seq", "independent"),
     "gang": ("seq",), "worker": ("seq",), "vector": ("seq",),
@@ -220,6 +220,27 @@ def _collapse(ts: TokenStream, tok: Token, word: str) -> Expr:
     return expr
 
 
+# BNF: tile ::= tile ( size [, size]... )     size ::= int-constant | *
+def _tile(ts: TokenStream, tok: Token, word: str) -> tuple[Expr | Star, ...]:
+    """The tile sizes, outermost loop first; xmpacc takes them as a hint (the loops are
+    one thread space, as with collapse: acc_loopnest._collapse)."""
+    opener = ts.expect("(", f"after '{word}'")
+    sizes: list[Expr | Star] = []
+    while True:
+        if at_alone(ts, "*"):
+            sizes.append(star(ts))
+        else:
+            size = parse_expr(ts, "a tile size")
+            value = int_value(size.text)
+            if value is not None and value < 1:
+                raise XmpError(size.loc, f"'tile' needs positive sizes or '*', found '{size.text}'")
+            sizes.append(size)
+        if not ts.accept(","):
+            break
+    ts.expect_closer(opener)
+    return tuple(sizes)
+
+
 # BNF: async ::= async [ ( int-expr ) ]
 def _async(ts: TokenStream, tok: Token, word: str) -> AsyncClause:
     queue = _paren_expr(ts, word, "an async queue number") if ts.at("(") else None
@@ -331,7 +352,7 @@ _PARSERS: MappingProxyType[str, ClauseParser] = MappingProxyType({
     "private": _var_list, "firstprivate": _var_list, "use_device": _var_list,
     "reduction": _reduction,
     "if": _condition, "async": _async, "wait": _wait, "default": _default,
-    "num_gangs": _count, "num_workers": _count, "vector_length": _count, "collapse": _collapse,
+    "num_gangs": _count, "num_workers": _count, "vector_length": _count, "collapse": _collapse, "tile": _tile,
     "gang": _level, "worker": _level, "vector": _level,
     "seq": _flag, "independent": _flag, "auto": _flag, "finalize": _flag, "if_present": _flag,
 })

@@ -103,6 +103,10 @@ def _firstprivate(refs: tuple[xd.VarRef, ...], scope: Scope) -> list[str]:
 
 
 def _collapse(lc: LoopClauses) -> int:
+    """The loops of the thread space: collapse(n), or as many as tile(...) has sizes (the
+    tiles are a schedule hint; the loops are independent either way)."""
+    if lc.tile is not None:
+        return len(lc.tile)
     if lc.collapse is None:
         return 1
     try:
@@ -127,8 +131,9 @@ def _nest_loops(nest: AccNest, lc: LoopClauses, pending: dict[str, int]) -> list
             break
         current = nested_for(current.stmt)
     if len(fors) < depth:
+        what = f"tile with {depth} sizes" if lc.tile is not None else f"collapse({depth})"
         raise XmpError(lc.collapse.loc if lc.collapse else lc.loc,
-                       f"collapse({depth}) needs {depth} perfectly nested for loops, found {len(fors)}")
+                       f"{what} needs {depth} perfectly nested for loops, found {len(fors)}")
     if pending:
         raise XmpError(nest.xmp.loc if nest.xmp else lc.loc,
                        f"the distributed loop of '{next(iter(pending))}' is not perfectly nested in the loops "
