@@ -17,6 +17,7 @@ import numpy as np
 
 from .collectives import DTYPES, view
 from .contract import (
+    LAUNCH_ARRED,
     LAUNCH_DEVBUF,
     LAUNCH_DEVDESC,
     LAUNCH_GRID2,
@@ -26,7 +27,9 @@ from .contract import (
     LAUNCH_REDUCTION,
     LAUNCH_VALUE,
 )
+from .acc_arrays import ArrayTemporary, temporary
 from .acc_locations import LocatedPartials, pick
+from .arrays import read_longs
 from .cstructs import CArray, CSched, CTemplate
 from .device import grid_pad
 from .errors import RuntimeFailure, where_text
@@ -89,6 +92,7 @@ class Launch:
     shape: Any                # backend's LaunchShape
     lanes: int
     located: list[LocatedPartials] = field(default_factory=list)   # reductions with location variables
+    arrays: list[ArrayTemporary] = field(default_factory=list)     # reductions of arrays and sections
 
 
 class AccRuntime:
@@ -236,6 +240,8 @@ class AccRuntime:
             prepared = self.launch_cache[key] = self._prepare(where, info, total, (inner, pad), nthreads, args, nparams)
         if any(r is q for r in prepared.reductions for q in self.pending):
             self._xmpacc_acc_reductions_wait(where)   # its partials and result buffers are about to be rewritten
+        for temp in prepared.arrays:
+            temp.copy_in(self.backend, where_text(where))
         self.backend.launch(kernel.decode(), prepared.shape, prepared.params, where_text(where), prepared.lanes)
         for r in prepared.reductions:
             r.start()
@@ -248,6 +254,10 @@ class AccRuntime:
             self.backend.wait()
             for rec in prepared.located:
                 pick(rec, self.backend.xp)
+        if prepared.arrays:   # never deferred either: the host reads the arrays next
+            self.backend.wait()
+            for temp in prepared.arrays:
+                temp.copy_out(self.backend)
 
     def _copy_holding(self, addr: int) -> DeviceCopy | None:
         """The device copy keyed by ``addr``, else the (whole) copy whose host data hold the
@@ -310,9 +320,24 @@ class AccRuntime:
             elif kind == LAUNCH_LOCFIELD:
                 launch.params[i] = self._partials(a, shape.partials, launch.holders, w)
                 launch.located[-1].fields.append((view(arg_list[i] or 0, 1, a, w), launch.holders[-2]))
+            elif kind == LAUNCH_ARRED:
+                launch.params[i] = self._array_temporary(arg_list[i] or 0, a, launch, w)
             else:
                 launch.params[i] = self._param(kind, arg_list[i], launch.holders, w)
         return launch
+
+    def _array_temporary(self, desc: int, type_code: int, launch: Launch, where: str) -> int:
+        """A reduction array's temporary (acc_arrays.py) as a kernel parameter."""
+        if self._copy_holding(read_longs(desc, 1)[0]) is not None:
+            # OpenACC would reduce into the device copy; the temporary would leave it stale
+            raise RuntimeFailure(where, "a reduction array of this acc loop is present on the device (an "
+                                        "enclosing data region or enter data): not supported yet (a reduction "
+                                        "variable is private to the construct)")
+        temp = temporary(self.backend, desc, type_code, where)
+        launch.arrays.append(temp)
+        holder = ctypes.c_void_p(self.backend.ptr(temp.buffer))
+        launch.holders.append(holder)
+        return ctypes.addressof(holder)
 
     def device_view(self, copy: DeviceCopy, arr: Any) -> Any:
         """A device copy of an aligned array as reflect's byte view (made once: a reflect in

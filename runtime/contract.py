@@ -375,6 +375,9 @@ LAUNCH_GRID2 = 5       # int: 1 when the runtime launched a 2-D grid; a = number
 LAUNCH_LOCATED = 6     # a reduction with location variables: per-warp keys (a = numbers per key, key[0]
                        # = changed, b = operator); the host key array at the address; the fields follow
 LAUNCH_LOCFIELD = 7    # per-warp partials of its value, then of each location variable; a = type code
+LAUNCH_ARRED = 8       # a reduction array's device temporary, of the whole array's shape; at the address the
+                       # host's long long [4]: {array address, its bytes, reduced section's offset and bytes};
+                       # a = element type code, b = operator (runtime/acc_arrays.py)
 LAUNCH_READS, LAUNCH_WRITES = 1, 2
 
 # Data clause kinds of the XcalableACC data entries (the present_or_ forms are the plain ones,

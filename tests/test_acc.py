@@ -230,6 +230,54 @@ def test_location_reductions_compile_with_nvcc(locations: tuple[Path, str], tmp_
     assert r.returncode == 0, r.stderr
 
 
+@pytest.fixture(scope="module")
+def array_reductions(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    tmp = tmp_path_factory.mktemp("acc_array_reductions")
+    exe = tmp / "acc_array_reductions"
+    r = run_xmpacc("tests/acc_programs/acc_array_reductions.c", "-o", str(exe), "--keep", cwd=REPO)
+    assert r.returncode == 0, r.stderr
+    ref = build_serial(PROGRAMS / "acc_array_reductions.c", tmp / "serial")
+    return exe, subprocess.run([str(ref)], capture_output=True, text=True, check=True).stdout
+
+
+@pytest.mark.mpi
+@pytest.mark.parametrize("nprocs", [1, 2, 3, 4])
+def test_array_reductions_acc_on_host_backend(array_reductions: tuple[Path, str], nprocs: int) -> None:
+    """Reductions of arrays and sections on loop ... acc (acc_array_reductions.c): + on int,
+    long, float and double arrays, a section, max/min, * | ^, 2-D, cyclic(3) going down;
+    start values counted once over the nodes."""
+    exe, expected = array_reductions
+    r = run_mpi(nprocs, exe, env=HOST)
+    assert r.returncode == 0, r.stderr
+    same_output(r.stdout, expected, rel=1e-12)
+
+
+@pytest.mark.parametrize("suffix", [".cu", ".host.c"])
+def test_array_reductions_golden(array_reductions: tuple[Path, str], suffix: str) -> None:
+    """The atomic updates of the temporaries and their host descriptions."""
+    exe, _ = array_reductions
+    text = re.sub(r"xmpacc [0-9][\w.+-]*", "xmpacc", exe.with_suffix(suffix).read_text(), count=1)
+    assert str(REPO) not in text, "a machine-dependent path in the generated code"
+    golden = GOLDEN / f"acc_array_reductions{suffix}"
+    if os.environ.get("XMPACC_UPDATE_GOLDEN"):
+        golden.write_text(text)
+    assert golden.exists(), f"no golden file {golden}: run with XMPACC_UPDATE_GOLDEN=1"
+    assert text == golden.read_text()
+
+
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not installed")
+def test_array_reductions_compile_with_nvcc(array_reductions: tuple[Path, str], tmp_path: Path) -> None:
+    """The CUDA side: atomicAdd and the compare-and-swap loops (max, min, *, |, ^) on the
+    temporaries, a 2-D one as a pointer to rows."""
+    exe, _ = array_reductions
+    cu = exe.with_suffix(".cu").read_text()
+    assert "_XMPACC_RMW_MAX(_xmpacc_ra_mx[i % 4]" in cu and "int (*_xmpacc_ra_h2)[4]" in cu
+    r = subprocess.run(["nvcc", "-arch=sm_90", "-c", str(exe.with_suffix(".cu")), "-I",
+                        str(REPO / "runtime" / "include"), "-o", str(tmp_path / "k.o")],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+
+
 # ------------------------------------------------------------------ diagnostics
 
 BASE = """\

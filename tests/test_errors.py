@@ -197,6 +197,61 @@ CASES = [
                                           "#pragma acc @parallel loop copy(x)\n"
                                           "    for (i = 0; i < 100; i++) if (a[i] >= s) { s = a[i]; x = i; }"),
      "'x' of a reduction with location variables is on the device"),
+    # reductions of arrays and sections on GPU loops (kernel_arrays.py)
+    ("acc-array-reduction-op", in_main("    int h[4] = {0};\n"
+                                       "#pragma xmp loop on t[i] reduction(&&: @h) acc\n"
+                                       "    for (i = 0; i < 100; i++) h[i % 4] = h[i % 4] && a[i];"),
+     "reduction '&&' of the array 'h' on a GPU loop is not supported yet (+, *, max, min, &, | and ^ are)"),
+    ("acc-array-reduction-element", in_main("    int h[4] = {0};\n"
+                                            "#pragma xmp loop on t[i] reduction(+: @h[1]) acc\n"
+                                            "    for (i = 0; i < 100; i++) h[1] += 1;"),
+     "array elements in the reduction of a GPU loop are not supported yet (whole arrays and sections h[lo:len]"),
+    ("acc-array-reduction-2d-section", in_main("    int h[4][3] = {{0}};\n"
+                                               "#pragma xmp loop on t[i] reduction(+: @h[1:2]) acc\n"
+                                               "    for (i = 0; i < 100; i++) h[1 + i % 2][0] += 1;"),
+     "this section of 'h' in the reduction of a GPU loop is not supported yet"),
+    ("acc-array-reduction-read", in_main("    int h[4] = {0};\n"
+                                         "#pragma xmp loop on t[i] reduction(+: h) acc\n"
+                                         "    for (i = 0; i < 100; i++) { h[i % 4] += 1; x = @h[0]; }"),
+     "'h' is a reduction array of this GPU loop: the loop may only update its elements, as in h[e] += v"),
+    ("acc-array-reduction-wrong-form", in_main("    double m[4] = {0};\n"
+                                               "#pragma xmp loop on t[i] reduction(max: m) acc\n"
+                                               "    for (i = 0; i < 100; i++) @m[i % 4] += a[i];"),
+     "as in h[e] = fmax(h[e], v), h[e] = h[e] > v ? h[e] : v and if (v > h[e]) h[e] = v"),
+    ("acc-array-reduction-replicated", in_main("    int h[4] = {0};\n#pragma xmp acc replicate (h)\n    {\n"
+                                               "#pragma xmp loop on t[i] reduction(+: @h) acc\n"
+                                               "    for (i = 0; i < 100; i++) h[i % 4]++;\n    }"),
+     "'h' is a reduction array of this GPU loop and also on the device"),
+    ("acc-array-reduction-char", in_main("    char h[4] = {0};\n"
+                                         "#pragma xmp loop on t[i] reduction(+: @h) acc\n"
+                                         "    for (i = 0; i < 100; i++) h[i % 4]++;"),
+     "'h' has elements of type 'char'; reduction arrays of a GPU loop take int, long, long long, unsigned, "
+     "float or double elements (not supported yet)"),
+    ("xacc-array-reduction-copy", in_main("    int h[4] = {0};\n"
+                                          "#pragma acc parallel loop reduction(+: @h) copy(h)\n"
+                                          "    for (i = 0; i < 100; i++) h[i % 4]++;"),
+     "'h' is a reduction array of this GPU loop and also on the device"),
+    ("xacc-array-reduction-pointer", in_main("    int *q = 0;\n"
+                                             "#pragma acc parallel loop reduction(+: @q[0:4])\n"
+                                             "    for (i = 0; i < 100; i++) q[i % 4]++;"),
+     "'q' is a pointer; a reduction array of a GPU loop must be an array declared with its size (not supported yet)"),
+    ("xacc-array-reduction-float-bitwise", in_main("    float h[4] = {0};\n"
+                                                   "#pragma xmp loop on t[i] reduction(|: @h)\n"
+                                                   "#pragma acc parallel loop\n"
+                                                   "    for (i = 0; i < 100; i++) h[i % 4] = 1;"),
+     "bitwise reduction '|' on floating-point variable 'h'"),
+    ("xacc-array-reduction-assigned", in_main("    int h[4] = {0};\n"
+                                              "#pragma acc parallel loop reduction(+: h[0:4])\n"
+                                              "    for (i = 0; i < 100; i++) @h[i % 4] = i;"),
+     "'h' is a reduction array of this GPU loop: the loop may only update its elements"),
+    ("xacc-array-reduction-captured", in_main("    int h[4] = {0};\n"
+                                              "#pragma acc parallel loop reduction(+: h)\n"
+                                              "    for (i = 0; i < 100; i++) x = @h[i % 4]++;"),
+     "'h' is a reduction array of this GPU loop: the loop may only update its elements"),
+    ("xacc-array-reduction-vla", in_main("    int n = 4;\n    int h[n];\n"
+                                         "#pragma acc parallel loop reduction(+: @h)\n"
+                                         "    for (i = 0; i < 100; i++) h[i % 4]++;"),
+     "'h' is a variable-length array (or has no size); reduction arrays of a GPU loop need constant sizes"),
     # ---- global-view §5-7
     ("tasks-not-compound", in_main("#pragma xmp @tasks\n    x = 1;"), "must be followed by a compound statement"),
     ("tasks-other-statement", in_main("#pragma xmp tasks\n    {\n    @x = 1;\n    }"),

@@ -27,7 +27,8 @@ CASES = {"basic.c": (1, 2, 3, 4), "ops.c": (2, 4), "atomics.c": (1, 2), "async_c
          "region_statements.c": (1, 2, 3), "call_sites.c": (1, 2), "cyclic_w.c": (1, 2, 3, 4),
          "deferred_reductions.c": (1, 2, 3), "margin_peel.c": (1, 2, 3, 4),
          "private_sections.c": (1, 2, 3), "kernels_auto.c": (1, 2, 3),
-         "clause_sections.c": (1, 2, 3, 4), "locations.c": (1, 2, 3, 4), "region_scalars.c": (1, 2, 3)}
+         "clause_sections.c": (1, 2, 3, 4), "locations.c": (1, 2, 3, 4), "region_scalars.c": (1, 2, 3),
+         "array_reductions.c": (1, 2, 3, 4)}
 
 
 def _gpus() -> int:
@@ -71,8 +72,8 @@ def test_compute_program_on_gpu(built: dict[str, tuple[Path, str]], name: str, n
 
 
 @pytest.mark.parametrize("suffix", [".cu", ".host.c"])
-@pytest.mark.parametrize("name", ["basic.c", "cyclic_w.c", "margin_peel.c", "kernels_auto.c", "private_sections.c", "locations.c",
-                                  "region_scalars.c"])
+@pytest.mark.parametrize("name", ["basic.c", "cyclic_w.c", "margin_peel.c", "kernels_auto.c", "private_sections.c",
+                                  "locations.c", "region_scalars.c", "array_reductions.c"])
 def test_golden_generated_code(built: dict[str, tuple[Path, str]], name: str, suffix: str) -> None:
     exe, _ = built[name]
     text = re.sub(r"xmpacc [0-9][\w.+-]*", "xmpacc", exe.with_suffix(suffix).read_text(), count=1)  # the version
@@ -322,6 +323,38 @@ def test_location_reductions_compile_with_nvcc(built: dict[str, tuple[Path, str]
                         str(REPO / "runtime" / "include"), "-o", str(tmp_path / "k.o")],
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
+
+
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not installed")
+def test_array_reductions_compile_with_nvcc(built: dict[str, tuple[Path, str]], tmp_path: Path) -> None:
+    """array_reductions.c: the atomic updates of the reduction arrays' temporaries in CUDA;
+    the implicit data of the constructs leave them out (no device copy of a reduction array)."""
+    exe, _ = built["array_reductions.c"]
+    cu = exe.with_suffix(".cu").read_text()
+    assert "_XMPACC_ATOMIC_ADD(_xmpacc_ra_part[v[i] % 6], v[i]);" in cu and "_XMPACC_RMW_MIN(_xmpacc_ra_mn" in cu
+    host = exe.with_suffix(".host.c").read_text()
+    assert '(const char *[]){"v"}' in host and '{"whole"}' not in host and '{"part"}' not in host
+    r = subprocess.run(["nvcc", "-arch=sm_90", "-c", str(exe.with_suffix(".cu")), "-I",
+                        str(REPO / "runtime" / "include"), "-o", str(tmp_path / "k.o")],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+
+
+def test_reduction_array_present_on_the_device_fails_at_run_time(tmp_path: Path) -> None:
+    """A reduction array that an enclosing data region put on the device: its temporary
+    would leave the device copy stale (OpenACC reduces into it); a run-time error."""
+    src = tmp_path / "prog.c"
+    src.write_text(BASE.format(body="  int h[4] = {0};\n#pragma acc data copy(h)\n  {\n"
+                                    "#pragma acc parallel loop reduction(+: h)\n"
+                                    "  for (i = 0; i < N; i++) h[i % 4]++;\n  }"))
+    exe = tmp_path / "prog"
+    r = run_xmpacc(str(src), "-o", str(exe))
+    assert r.returncode == 0, r.stderr
+    r = run_mpi(1, exe, env=HOST)
+    assert r.returncode != 0
+    assert "prog.c:16" in r.stderr and "a reduction array of this acc loop is present on the device" in r.stderr, \
+        r.stderr
+    assert "Traceback" not in r.stderr
 
 
 def test_async_compute_constructs_launch_on_their_queue(built: dict[str, tuple[Path, str]]) -> None:

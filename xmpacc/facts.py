@@ -20,6 +20,7 @@ from pycparser import c_ast, c_generator
 
 from xmpacc.diagnostics import SourceLoc
 from xmpacc.directives import ast as xd
+from xmpacc.runtime.contract import LAUNCH_ARRED
 from xmpacc.symbols import ArraySym, Scope, TemplateSym
 
 if TYPE_CHECKING:
@@ -107,6 +108,7 @@ class KernelFacts:
     by_value: tuple[str, ...]
     private: tuple[str, ...]
     num_threads: tuple[str, ...]
+    reduced_arrays: tuple[str, ...] = ()   # reduction arrays: atomic updates of a temporary (kernel_arrays.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -295,7 +297,8 @@ def kernel(d: xd.Loop, tmpl: TemplateSym, indices: dict[str, int], k: Kernel, kv
         _loop_facts(d, tmpl, indices), k.name, plan.loop.var if plan else None, why,
         _firsts(plan.accumulators) if plan else (), tuple(r.name for r in kv.arrays),
         tuple(r.name for r in kv.device_scalars), _firsts(kv.by_value), _firsts(kv.private),
-        tuple(e.text for e in d.acc.num_threads) if d.acc else ()))
+        tuple(e.text for e in d.acc.num_threads) if d.acc else (),
+        tuple(p.name.removeprefix("_xmpacc_ra_") for p in k.params if p.kind == LAUNCH_ARRED)))
 
 
 def _firsts(items: list[tuple[str, ...]] | tuple[tuple[str, str], ...]) -> tuple[str, ...]:

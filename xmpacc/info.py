@@ -227,7 +227,14 @@ def _kernel(f: KernelFacts) -> str:
     scalars = f"; replicated scalars {_names(f.scalars)}" if f.scalars else ""
     return (f"{_loops(f.loop)} -> kernel {f.kernel}, {per}{lanes}{threads}; device arrays {_names(f.arrays)}"
             f"{scalars}; by value: {_names(f.by_value)}; private: {_names(f.private)}"
-            + _reductions(f.loop, "per-thread partials combined on the device, then over the nodes"))
+            + _reductions(f.loop, _kernel_reductions(f)))
+
+
+def _kernel_reductions(f: KernelFacts) -> str:
+    if not f.reduced_arrays:
+        return "per-thread partials combined on the device, then over the nodes"
+    return (f"arrays {_names(f.reduced_arrays)} updated atomically on a device temporary, copied back after the "
+            "kernel, scalars by per-thread partials combined on the device; then over the nodes")
 
 
 def _reflect_elements(a: ArrayFacts, widths: tuple[tuple[str, str], ...] | None) -> tuple[list[str], Extent]:

@@ -239,5 +239,8 @@ _XMPACC_HD static inline int _xmpacc_loc_better(const long long *w, const long l
 #define _XMPACC_RMW_RSHL(x, e, f) _XMPACC_ATOMIC_RMW(x, e, _b << _a, f)
 #define _XMPACC_RMW_SHR(x, e, f) _XMPACC_ATOMIC_RMW(x, e, _a >> _b, f)
 #define _XMPACC_RMW_RSHR(x, e, f) _XMPACC_ATOMIC_RMW(x, e, _b >> _a, f)
+/* x = max(x, e) and x = min(x, e): updates of a reduction array (kernel_arrays.py) */
+#define _XMPACC_RMW_MAX(x, e, f) _XMPACC_ATOMIC_RMW(x, e, _b > _a ? _b : _a, f)
+#define _XMPACC_RMW_MIN(x, e, f) _XMPACC_ATOMIC_RMW(x, e, _b < _a ? _b : _a, f)
 
 #endif

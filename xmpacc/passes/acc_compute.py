@@ -303,7 +303,8 @@ class _ComputeLowering(ScopedWalker):
                 named.add(id(rep.decl))
                 out.append(_Datum(rep, _size(rep), DATA_COPY))
         for part in parts:
-            own = set(part.spec.private) | set(part.spec.reductions)   # per thread: no device copy
+            # per thread, or a reduction array's temporary of the launch: no device copy
+            own = set(part.spec.private) | set(part.spec.reductions) | {a.name for a in part.spec.arrays}
             for ident in _referenced(part.spec.body):
                 found = self.scope.find_c(ident.name)
                 if found is None or id(found[1]) in named or ident.name in own:

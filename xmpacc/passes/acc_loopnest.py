@@ -15,7 +15,8 @@ with its reduction and private lists) run sequentially in the thread; the lane-s
 analysis (lanes.py) then shares an inner reduction loop between lanes where it can.
 ``seq`` on the construct's own loop gives a one-thread kernel running the whole nest.
 The XMP loop's reductions with location variables are tracked per thread, their keys
-over the whole thread space (kernel_locations.py).
+over the whole thread space (kernel_locations.py); reductions of arrays and sections, of
+any of the clauses, update a device temporary atomically (kernel_arrays.py).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from xmpacc.directives import ast as xd
 from xmpacc.directives.exprs import int_value
 from xmpacc.directives.openacc_ast import AccAtomic, AccCompute, AccLoop, LoopClauses, directive_name
 from xmpacc import facts
-from xmpacc.passes import acc_atomic, acc_kernels_auto, kernel_locations, kernel_ranges
+from xmpacc.passes import acc_atomic, acc_kernels_auto, kernel_arrays, kernel_locations, kernel_ranges
 from xmpacc.passes.acc_nest import AccNest
 from xmpacc.passes.attach import acc_directive
 from xmpacc.passes.canonical import CanonicalLoop, canonical, loc_of
@@ -162,12 +163,7 @@ def _xmp_part(xmp: xd.Loop, scope: Scope) -> tuple[TemplateSym, dict[str, int]]:
     tmpl = loop_template(xmp, scope)
     if xmp.acc is not None:
         raise XmpError(xmp.loc, "an XMP loop with an OpenACC construct takes no 'acc' clause")
-    indices = dict(loop_indices(xmp))
-    for v in (v for r in xmp.reductions for v in r.variables):
-        if v.subs is not None:
-            raise XmpError(v.name.loc, "array sections in the reduction of an XMP loop with an OpenACC "
-                                       "construct are not supported yet")
-    return tmpl, indices
+    return tmpl, dict(loop_indices(xmp))
 
 
 def _vector_loop(body: c_ast.Node, loops: list[CanonicalLoop],
@@ -191,11 +187,12 @@ def _vector_loop(body: c_ast.Node, loops: list[CanonicalLoop],
     return None if _header_names(inner) & outer else (d.loop, inner)
 
 
-def strip_inner(body: c_ast.Node, ctx: Context) -> tuple[list[xd.VarRef], dict[str, str]]:
+def strip_inner(body: c_ast.Node, ctx: Context) -> tuple[list[xd.VarRef], list[tuple[str, xd.VarRef]]]:
     """Remove the ``acc loop`` lines inside a kernel body and lower its ``acc atomic``
-    statements; return the private lists and the reductions of the inner loops."""
+    statements; return the private lists and the reductions (operator, name) of the inner
+    loops."""
     private: list[xd.VarRef] = []
-    reductions: dict[str, str] = {}
+    reductions: list[tuple[str, xd.VarRef]] = []
     for node in list(walk(body)):
         if not isinstance(node, c_ast.Compound):
             continue
@@ -210,8 +207,7 @@ def strip_inner(body: c_ast.Node, ctx: Context) -> tuple[list[xd.VarRef], dict[s
                 kept.append(item)
             elif isinstance(d, AccLoop) and isinstance(nxt, c_ast.For):
                 private += d.loop.private
-                for r in d.loop.reductions:
-                    reductions.update((v, r.op) for v in _names(r.variables, "reduction"))
+                reductions += [(r.op, v) for r in d.loop.reductions for v in r.variables]
                 _collapse(d.loop)
             elif isinstance(d, AccAtomic) and nxt is not None and not isinstance(nxt, c_ast.Pragma):
                 kept.append(acc_atomic.lower(d, nxt))
@@ -251,24 +247,22 @@ def build(nest: AccNest, compute: AccCompute, lc: LoopClauses, scope: Scope, ctx
     inner_private, inner_reductions = strip_inner(body, ctx)
     if vector is not None:
         inner_private += vector[0].private
-        for r in vector[0].reductions:
-            inner_reductions.update((v, r.op) for v in _names(r.variables, "reduction"))
+        inner_reductions += [(r.op, v) for r in vector[0].reductions for v in r.variables]
     declared = {n.name for n in walk(body) if isinstance(n, c_ast.Decl)}
     found = verdict if verdict is not None and verdict.independent else acc_kernels_auto.Verdict("")
     private, private_lengths = _private(list(compute.private + lc.private) +
                                         [p for p in inner_private if p.name.name not in declared], scope)
     private += [n for n in found.private if n not in private]
-    reductions = {v: r.op for r in compute.reductions + lc.reductions for v in _names(r.variables, "reduction")}
-    for v, op in found.reductions:
-        reductions.setdefault(v, op)
-    for v, op in inner_reductions.items():   # an inner loop's reduction of an outside variable
-        if v not in declared and v not in private:   # reduces over the construct (OpenACC 2.7)
-            reductions.setdefault(v, op)
+    # the construct's first: a name's first mention gives its operator
+    refs = [(r.op, v) for r in compute.reductions + lc.reductions for v in r.variables]
+    at = loc_of(nest.loop)
+    refs += [(op, xd.VarRef(xd.Name(v, at), None, at)) for v, op in found.reductions]   # found in 'kernels'
+    # an inner loop's reduction of an outside variable reduces over the construct (OpenACC 2.7)
+    refs += [(op, v) for op, v in inner_reductions if v.name.name not in declared and v.name.name not in private]
     located = kernel_locations.located(xmp, loops, scope) if xmp is not None else ()
     if xmp is not None:   # the node's result of an XMP reduction variable is reduced on the device
-        for r in xmp.reductions:
-            for v in r.variables:
-                reductions.setdefault(v.name.name, r.op)
+        refs += [(r.op, v.ref) for r in xmp.reductions for v in r.variables]
+    reductions, arrays = kernel_arrays.split(refs, scope)   # scalars, and arrays and sections
     for loc in located:   # tracked with its locations, not reduced (the construct's max: v too)
         reductions.pop(loc.value, None)
     length = compute.vector_length or (lc.vector.num if lc.vector is not None else None)
@@ -278,7 +272,7 @@ def build(nest: AccNest, compute: AccCompute, lc: LoopClauses, scope: Scope, ctx
                     f"({length.text})" if length is not None else "0", stream=length is None,
                     device_pointers=[r.name.name for c in compute.data if c.kind == "deviceptr" for r in c.items],
                     cyclic=cyclic_loops(loops, tmpl, indices), private_lengths=private_lengths,
-                    located=located)
+                    located=located, arrays=arrays)
     carried = verdict.carried if verdict is not None and not verdict.independent else ()
     return AccLoopNest(spec, xmp, tmpl, indices, carried)
 

@@ -4,7 +4,8 @@
 * ``loop ... acc``: the nest's schedules stay on the host, the body of the innermost
   distributed loop becomes a kernel (kernels.py) collected in ``ctx.kernels``, and the loop
   becomes a ``_xmpacc_launch`` call.  Reductions use the host clause machinery around it;
-  those with location variables are tracked per thread (kernel_locations.py).
+  those with location variables are tracked per thread (kernel_locations.py), those of
+  arrays and sections updated atomically on a device temporary (kernel_arrays.py).
 
 Replicated variables are tracked lexically, like O11: a loop sees a variable as
 replicated only inside the region's compound statement.
@@ -19,7 +20,7 @@ from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import AlreadyReported, XmpError, XmpErrors
 from xmpacc.directives import ast as xd
 from xmpacc.directives.openacc_ast import directive_name
-from xmpacc.passes import acc_nest, kernel_gen, kernel_locations, kernel_ranges, replicate
+from xmpacc.passes import acc_nest, kernel_arrays, kernel_gen, kernel_locations, kernel_ranges, replicate
 from xmpacc.passes.attach import pragma_id
 from xmpacc.passes.canonical import CanonicalLoop, canonical, loc_of
 from xmpacc.passes.comm import reflect_calls
@@ -117,10 +118,6 @@ class _GpuLowering(ScopedWalker):
             raise XmpError(d.loc, "the loop directive must be followed by a for statement")
         tmpl = self._template(d)
         indices = dict(loop_indices(d))
-        for v in (v for r in d.reductions for v in r.variables):
-            if v.subs is not None:
-                raise XmpError(v.name.loc, "array sections in the reduction of a 'loop ... acc' are not "
-                                           "supported yet")
         loops, fors = _distributed_prefix(node, indices, tmpl, d)
         if not fors:
             raise XmpError(d.on.loc, "'loop ... acc' whose on-ref names no loop index (as in "
@@ -139,12 +136,14 @@ class _GpuLowering(ScopedWalker):
         if d.acc.shared:
             raise XmpError(d.acc.shared[0].loc, "the shared clause is not supported yet "
                                                 "(replicated variables are shared already)")
+        reductions, arrays = kernel_arrays.split([(r.op, v.ref) for r in d.reductions for v in r.variables
+                                                  if not v.locations], self.scope)
         spec = kernel_gen.NestSpec(
             d.loc, node, loops, kernel_ranges.passes(loops, d, tmpl, indices), body,
-            [n.name for n in d.acc.private], [n.name for n in d.acc.firstprivate],
-            {v.name.name: r.op for r in d.reductions for v in r.variables if not v.locations},
+            [n.name for n in d.acc.private], [n.name for n in d.acc.firstprivate], reductions,
             " * ".join(f"({e.text})" for e in d.acc.num_threads) or DEFAULT_THREADS,
-            stream=not d.acc.num_threads, cyclic=cyclic_loops(loops, tmpl, indices), located=located)
+            stream=not d.acc.num_threads, cyclic=cyclic_loops(loops, tmpl, indices), located=located,
+            arrays=arrays)
         gen = kernel_gen.generate(spec, self.scope, self.active + self.ctx.acc_entered, self.ctx, self.unit,
                                   lambda n: pragma_id(n) is not None)
         self.ctx.info.append(facts.kernel(d, tmpl, indices, gen.kernel, gen.kv, gen.plan))

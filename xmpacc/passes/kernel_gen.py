@@ -26,7 +26,7 @@ from pycparser import c_ast
 from xmpacc import cbuild
 from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import SourceLoc, XmpError
-from xmpacc.passes import kernel_locations, kernel_ranges, kernels, lanes, stream_walk, streaming
+from xmpacc.passes import kernel_arrays, kernel_locations, kernel_ranges, kernels, lanes, stream_walk, streaming
 from xmpacc.passes.canonical import CanonicalLoop, loc_of
 from xmpacc.passes.kernel_ranges import SchedPass
 from xmpacc.passes.kernel_vars import KernelVars, Replicated, check_body, classify
@@ -56,6 +56,8 @@ class NestSpec:
     private_lengths: dict[str, int] = field(default_factory=dict)   # private(p[0:4]) of a pointer: 4
     # reductions with location variables (kernel_locations.py); not in ``reductions``
     located: tuple[kernel_locations.Located, ...] = ()
+    # reductions of arrays and sections (kernel_arrays.py); not in ``reductions``
+    arrays: tuple[kernel_arrays.ReducedArray, ...] = ()
 
 
 @dataclass
@@ -93,6 +95,9 @@ def generate(spec: NestSpec, scope: Scope, replicated: list[Replicated], ctx: Co
     """Outline ``spec`` into a kernel (collected in ``ctx.kernels``) and its launch text."""
     check_body(spec.body, is_pragma, frozenset(ctx.acc_routines))
     body = spec.body
+    if spec.arrays:   # every update of a reduction array: atomic, on the kernel's temporary
+        kernel_arrays.check_not_on_device(spec.arrays, replicated, scope)
+        body = kernel_arrays.rewrite(body, spec.arrays)
     if spec.located:   # the watched variables are per-thread copies of their values before the loop
         body = kernel_locations.instrument(body, spec.located, scope, spec.node.coord)
     kv = classify(body, [lp.var for lp in spec.loops], scope, replicated, spec.private,
@@ -106,15 +111,18 @@ def generate(spec: NestSpec, scope: Scope, replicated: list[Replicated], ctx: Co
     for name, decl in kv.by_value + kv.private:
         kernels.check_device_type(name, decl.type, spec.node)
     types = [control_type(lp, scope, spec.node) for lp in spec.loops]
-    # one thread, one iteration: the record a thread keeps is that of its one iteration
-    plan, why = lanes.analyse(body) if not spec.located else (None, "a reduction with location variables")
+    # one thread, one iteration: the record a thread keeps is that of its one iteration;
+    # the lanes of a split would all run a reduction array's updates outside the inner loop
+    plan, why = (None, "a reduction with location variables") if spec.located else \
+        (None, "a reduction array") if spec.arrays else lanes.analyse(body)
     device_body = kernels.device_body(body, kv)
     if plan is not None:
         device_body = kernels.split_lanes(device_body, plan)
     split = plan is not None
     rows = kernels.block_rows(spec.loops, spec.nthreads)
     params = kernels.build_params(spec.loops, kv, split, rows, spec.cyclic)
-    kernel = kernels.Kernel(kernel_name(ctx, unit, spec.loc), params + kernel_locations.params(spec.located, kv),
+    params += kernel_locations.params(spec.located, kv) + kernel_arrays.params(spec.arrays)
+    kernel = kernels.Kernel(kernel_name(ctx, unit, spec.loc), params,
                             kernels.prologue(spec.loops, types, kv, split, spec.cyclic)
                             + kernel_locations.prologue(spec.located), device_body,
                             kernels.epilogue(kv, split) + kernel_locations.epilogue(spec.located, kv),
@@ -122,11 +130,12 @@ def generate(spec: NestSpec, scope: Scope, replicated: list[Replicated], ctx: Co
                             {"lanes": why if plan is None else
                              "split over lanes; accumulators " + ", ".join(a for a, _ in plan.accumulators)},
                             kernels.body_guard(kv, split))
-    streams = spec.stream and not spec.located
+    streams = spec.stream and not spec.located and not spec.arrays
     stream = streaming.attach(kernel, spec.loops, types, kv, split, spec.cyclic) if streams else None
     ctx.kernels.append(kernel)
     nthreads = str(stream.threads) if stream is not None else spec.nthreads
     total = stream_walk.launch_total(spec.loops, stream) if stream is not None else None
-    launch = kernels.launch_text(kernel, spec.loops, cbuild.where_literal(spec.loc), nthreads, total)
+    launch = kernel_arrays.host_decls(spec.arrays) + \
+        kernels.launch_text(kernel, spec.loops, cbuild.where_literal(spec.loc), nthreads, total)
     text = kernel_ranges.host_text(spec.passes, launch)
     return Generated(kernel, text, kv, plan)

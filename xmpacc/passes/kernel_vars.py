@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pycparser import c_ast
 
 from xmpacc.cbuild import walk
-from xmpacc.diagnostics import SourceLoc, XmpError, XmpErrors
+from xmpacc.diagnostics import InternalError, SourceLoc, XmpError, XmpErrors
 from xmpacc.passes.accesses import uses
 from xmpacc.passes.canonical import loc_of
 from xmpacc.symbols import ArraySym, Scope
@@ -177,9 +177,8 @@ def _classify_one(ident: c_ast.ID, decl: c_ast.Decl, scope: Scope, replicated: l
     # a pointer with a device copy: p[0:n] in a data clause of an OpenACC construct
     is_array = scope.find_array(name) is not None or isinstance(decl.type, (c_ast.ArrayDecl, c_ast.PtrDecl))
     if name in reductions:
-        if is_array:
-            raise XmpError(loc_of(ident), f"array '{name}' as a reduction variable of an acc loop "
-                                          "is not supported yet")
+        if is_array:   # kernel_arrays.split takes every array and section out of ``reductions``
+            raise InternalError(f"array '{name}' among the scalar reductions of an acc loop")
         out.reductions.append((name, decl, reductions[name]))
     elif is_array:
         if rep is None:

@@ -1,0 +1,344 @@
+"""Reductions of arrays and array sections on GPU loops (global-view §5: element-wise;
+OpenACC 2.7 ``reduction(+: hist[0:N])``), for both dialects' kernels (kernel_gen.py).
+
+A reduction array gets a device temporary of the whole array's shape, which the kernel
+names ``_xmpacc_ra_<name>``; every update of an element in the body becomes an atomic
+update of the temporary (the ``acc atomic`` macros of runtime/include/xmpacc_kernel.h).
+Before each launch the runtime copies the reduced elements of the host array into the
+temporary and after the kernel copies them back (runtime/acc_arrays.py), so each element
+ends as its value before the loop op every update: for these associative, commutative
+operators the same as folding updates reduced from the identity into the host value,
+without the fill and the fold.  For an XMP loop the copy-in sees the values that
+``_xmpacc_loop_reduce_begin`` left (the identity on every node but the first) and the
+XMP reduction over the nodes runs after the launch, as for host loops.
+
+    #pragma acc parallel loop reduction(+: h[2:5])
+    for (i = 0; i < N; i++)
+      h[2 + v[i] % 5] += 1;
+->  host C:  long long _xmpacc_rad_0[4] = {(long long) h, (long long) sizeof(h),
+                 (long long) (2) * (long long) sizeof(h[0]), (long long) (5) * (long long) sizeof(h[0])};
+             _xmpacc_launch(..., (void *[]){..., (void *) _xmpacc_rad_0}, (const long long []){..., 8, <type>, 1});
+    kernel:  (..., int *_xmpacc_ra_h)  ...  _XMPACC_ATOMIC_ADD(_xmpacc_ra_h[2 + v[i] % 5], 1);
+
+The body may only update the array's elements, in the forms ``forms`` names for the
+operator; any other use of the array there is an error.  A reduction array is private
+to the construct: it must not also be on the device.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+
+from pycparser import c_ast
+
+from xmpacc import cbuild
+from xmpacc.cbuild import to_c, walk
+from xmpacc.diagnostics import SourceLoc, XmpError, XmpErrors
+from xmpacc.directives import ast as xd
+from xmpacc.passes.acc_atomic import Update, _call, _update
+from xmpacc.passes.canonical import loc_of
+from xmpacc.passes.kernel_vars import Replicated, _referenced
+from xmpacc.passes.kernels import Param, declaration
+from xmpacc.passes.varrefs import declared, shape, type_names
+from xmpacc.runtime.contract import LAUNCH_ARRED, REDUCTION_OPS
+from xmpacc.symbols import Scope
+
+ARRAY_OPS = ("+", "-", "*", "max", "min", "&", "|", "^")
+# 4- and 8-byte elements: what atomicAdd and the compare-and-swap loops take
+_ELEMENT_TYPES = {"int", "long", "unsigned", "signed", "float", "double"}
+_FORMS = {
+    "+": "h[e] += v, h[e] -= v, h[e] = h[e] + v, h[e] = v + h[e], h[e] = h[e] - v, h[e]++ and h[e]--",
+    "*": "h[e] *= v, h[e] = h[e] * v and h[e] = v * h[e]",
+    "max": "h[e] = fmax(h[e], v), h[e] = h[e] > v ? h[e] : v and if (v > h[e]) h[e] = v",
+    "min": "h[e] = fmin(h[e], v), h[e] = h[e] < v ? h[e] : v and if (v < h[e]) h[e] = v",
+}
+_CALLS = {"fmax": "max", "fmaxf": "max", "fmin": "min", "fminf": "min"}
+_MACROS = {"max": "_XMPACC_RMW_MAX", "min": "_XMPACC_RMW_MIN"}
+
+
+@dataclass(frozen=True, slots=True)
+class ReducedArray:
+    """One reduction array (or section) of a kernel."""
+
+    number: int          # its place among the kernel's: names the host description
+    name: str
+    op: str              # one of ARRAY_OPS
+    rank: int
+    param_decl: str      # C: the kernel parameter, e.g. "int (*_xmpacc_ra_h)[4]"
+    elem: str            # C: the array's first element, "h[0][0]"
+    lo: str              # C: the first reduced element (of the flattened array)
+    count: str           # C: the number of reduced elements
+    loc: SourceLoc
+
+    @property
+    def param(self) -> str:
+        return f"_xmpacc_ra_{self.name}"
+
+    @property
+    def host_desc(self) -> str:
+        return f"_xmpacc_rad_{self.number}"
+
+
+def forms(op: str) -> str:
+    """The update forms of ``op`` the body may use, for messages."""
+    key = "+" if op == "-" else op
+    return _FORMS.get(key, f"h[e] {key}= v and h[e] = h[e] {key} v")
+
+
+def is_array(ref: xd.VarRef, scope: Scope) -> bool:
+    """Is ``ref`` (a name of a reduction clause) an array, a section or a pointer?"""
+    if ref.subs is not None:
+        return True
+    found = scope.find_c(ref.name.name)
+    return found is not None and (scope.find_array(ref.name.name) is not None
+                                  or isinstance(found[1].type, (c_ast.ArrayDecl, c_ast.PtrDecl)))
+
+
+def split(refs: list[tuple[str, xd.VarRef]], scope: Scope) -> tuple[dict[str, str], tuple[ReducedArray, ...]]:
+    """The reduction clauses' (operator, name) pairs, first mention first, as the
+    scalars' ``name -> operator`` and the reduction arrays, checked."""
+    scalars: dict[str, str] = {}
+    arrays: list[ReducedArray] = []
+    seen: set[str] = set()
+    problems: list[XmpError] = []
+    for op, ref in refs:
+        name = ref.name.name
+        if name in seen:
+            continue
+        seen.add(name)
+        if not is_array(ref, scope):
+            scalars[name] = op
+            continue
+        try:
+            arrays.append(_reduced(len(arrays), op, ref, scope))
+        except XmpError as err:
+            problems.append(err)
+    if problems:
+        raise XmpErrors(problems)
+    return scalars, tuple(arrays)
+
+
+def _reduced(number: int, op: str, ref: xd.VarRef, scope: Scope) -> ReducedArray:
+    name, at = ref.name.name, ref.name.loc
+    decl = declared(ref, scope, "a reduction variable of a GPU loop")
+    found = scope.find_c(name)
+    if isinstance(decl.type, c_ast.PtrDecl) or (found is not None and name in found[0].params):
+        raise XmpError(at, f"'{name}' is a pointer; a reduction array of a GPU loop must be an array declared "
+                           "with its size (not supported yet)")
+    rank, elem_type = shape(decl)
+    if isinstance(elem_type, c_ast.PtrDecl):
+        raise XmpError(at, f"'{name}' is an array of pointers; it cannot be a reduction variable")
+    _check_sizes(decl, name, at, scope)
+    names = type_names(decl)
+    if not names or not names <= _ELEMENT_TYPES or {"long", "double"} <= names:
+        shown = " ".join(sorted(names)) if names else "a struct or union"
+        raise XmpError(at, f"'{name}' has elements of type '{shown}'; reduction arrays of a GPU loop take int, "
+                           "long, long long, unsigned, float or double elements (not supported yet)")
+    if op not in ARRAY_OPS:
+        raise XmpError(at, f"reduction '{op}' of the array '{name}' on a GPU loop is not supported yet "
+                           "(+, *, max, min, &, | and ^ are)")
+    if op in ("&", "|", "^") and names & {"float", "double"}:
+        raise XmpError(at, f"bitwise reduction '{op}' on floating-point variable '{name}'")
+    elem = name + "[0]" * rank
+    lo, count = "0", f"sizeof({name}) / sizeof({elem})"
+    if ref.subs is not None:
+        lo, count = _section(ref, name, rank)
+    return ReducedArray(number, name, op, rank, declaration(decl, f"_xmpacc_ra_{name}", drop_outer_dim=True),
+                        elem, lo, count, at)
+
+
+def _check_sizes(decl: c_ast.Decl, name: str, at: SourceLoc, scope: Scope) -> None:
+    """Every dimension a constant: the kernel's parameter type has the inner ones."""
+    t = decl.type
+    while isinstance(t, c_ast.ArrayDecl):
+        variable = t.dim is None or any(isinstance(n, c_ast.ID) and scope.find_c(n.name) is not None
+                                        for n in walk(t.dim))
+        if variable:
+            raise XmpError(at, f"'{name}' is a variable-length array (or has no size); reduction arrays of a GPU "
+                               "loop need constant sizes (not supported yet)")
+        t = t.type
+
+
+def _section(ref: xd.VarRef, name: str, rank: int) -> tuple[str, str]:
+    """(first element, count) of ``h[lo:len]``, the one section form a GPU loop reduces."""
+    subs = ref.subs or ()
+    first = subs[0] if subs else None
+    if not isinstance(first, xd.SectionTriplet):
+        raise XmpError(ref.loc, f"array elements in the reduction of a GPU loop are not supported yet (whole "
+                                f"arrays and sections {name}[lo:len] of a 1-D array are)")
+    step = first.step.text.strip() if first.step is not None else "1"
+    if rank != 1 or len(subs) != 1 or step != "1":
+        raise XmpError(ref.loc, f"this section of '{name}' in the reduction of a GPU loop is not supported yet "
+                                f"(whole arrays and sections {name}[lo:len] of a 1-D array are)")
+    lo = f"({first.base.text})" if first.base is not None else "0"
+    count = f"({first.length.text})" if first.length is not None else f"sizeof({name}) / sizeof({name}[0]) - {lo}"
+    return lo, count
+
+
+# ------------------------------------------------------------------ the kernel body
+
+
+def check_not_on_device(arrays: tuple[ReducedArray, ...], replicated: list[Replicated], scope: Scope) -> None:
+    """OpenACC: a reduction variable is private to the construct; a device copy (data
+    clause, enclosing acc replicate or data region known here) would go stale."""
+    for ra in arrays:
+        found = scope.find_c(ra.name)
+        if found is not None and any(r.decl is found[1] for r in replicated):
+            raise XmpError(ra.loc, f"'{ra.name}' is a reduction array of this GPU loop and also on the device (a "
+                                   "data clause, acc data or acc replicate); a reduction variable is private to "
+                                   "the construct: leave it out of the data clauses")
+
+
+def rewrite(body: c_ast.Node, arrays: tuple[ReducedArray, ...]) -> c_ast.Node:
+    """A copy of ``body`` with every update of a reduction array's element an atomic
+    update of its temporary; any other use of the array is an error."""
+    if not arrays:
+        return body
+    body = copy.deepcopy(body)
+    by_name = {ra.name: ra for ra in arrays}
+    statements = _statement_ids(body)
+
+    def fix(node: c_ast.Node) -> c_ast.Node | None:
+        if id(node) not in statements:
+            return None
+        return _atomic(node, by_name)
+
+    body = cbuild.transform(body, fix)
+    for ident in _referenced(body):
+        ra = by_name.get(ident.name)
+        if ra is not None:
+            raise XmpError(loc_of(ident), f"'{ra.name}' is a reduction array of this GPU loop: the loop may only "
+                                          f"update its elements, as in {forms(ra.op)} (a statement each; v "
+                                          f"must not use '{ra.name}')")
+    return body
+
+
+def _statement_ids(body: c_ast.Node) -> set[int]:
+    """The nodes that are whole statements (an update used as a value is no reduction)."""
+    out = {id(body)}
+    for node in walk(body):
+        if isinstance(node, c_ast.Compound):
+            out.update(id(item) for item in node.block_items or [])
+        elif isinstance(node, c_ast.If):
+            out.update(id(b) for b in (node.iftrue, node.iffalse) if b is not None)
+        elif isinstance(node, (c_ast.For, c_ast.While, c_ast.DoWhile, c_ast.Label)):
+            out.add(id(node.stmt))
+        elif isinstance(node, (c_ast.Case, c_ast.Default)):
+            out.update(id(s) for s in node.stmts or [])
+    return out
+
+
+def _element(target: c_ast.Node, by_name: dict[str, ReducedArray]) -> ReducedArray | None:
+    """The reduction array whose element (all subscripts given) ``target`` is."""
+    depth = 0
+    while isinstance(target, c_ast.ArrayRef):
+        target, depth = target.name, depth + 1
+    ra = by_name.get(target.name) if isinstance(target, c_ast.ID) else None
+    return ra if ra is not None and depth == ra.rank else None
+
+
+def _renamed(target: c_ast.Node, ra: ReducedArray) -> c_ast.Node:
+    """``h[e]`` as ``_xmpacc_ra_h[e]`` (the subscripts stay: the temporary has h's shape)."""
+    top = target
+    while isinstance(target.name, c_ast.ArrayRef):
+        target = target.name
+    target.name = c_ast.ID(ra.param, target.name.coord)
+    return top
+
+
+def _atomic(stmt: c_ast.Node, by_name: dict[str, ReducedArray]) -> c_ast.Node | None:
+    """The atomic form of an update statement of a reduction array's element, else None."""
+    u = _update(stmt)
+    if u is not None:
+        ra = _element(u.target, by_name)
+        if ra is None or not _fits(u, ra.op):
+            return None
+        commutes = u.op != "-"
+        u = Update(_renamed(u.target, ra), u.op, u.value, u.reverse and not commutes)
+        return _call(u, None, stmt.coord)
+    found = _extremum(stmt)
+    if found is None:
+        return None
+    target, value, op = found
+    ra = _element(target, by_name)
+    if ra is None or ra.op != op:
+        return None
+    return c_ast.FuncCall(c_ast.ID(_MACROS[op], stmt.coord),
+                          c_ast.ExprList([_renamed(target, ra), value, c_ast.Constant("int", "0")]), stmt.coord)
+
+
+def _fits(u: Update, op: str) -> bool:
+    """Is the update ``u`` one of the reduction operator's?"""
+    if op in ("+", "-"):
+        return u.op == "+" or (u.op == "-" and not u.reverse)
+    return u.op == op and op in ("*", "&", "|", "^")
+
+
+def _extremum(stmt: c_ast.Node) -> tuple[c_ast.Node, c_ast.Node, str] | None:
+    """(x, v, "max" or "min") of ``x = fmax(x, v)``, ``x = x > v ? x : v`` and
+    ``if (v > x) x = v;`` (either operand order, < > <= >=)."""
+    if isinstance(stmt, c_ast.If) and stmt.iffalse is None:
+        inner = stmt.iftrue
+        if isinstance(inner, c_ast.Compound) and len(inner.block_items or []) == 1:
+            inner = inner.block_items[0]
+        if not (isinstance(inner, c_ast.Assignment) and inner.op == "="):
+            return None
+        x, v = inner.lvalue, inner.rvalue
+        above = _compares(stmt.cond, v, x)   # true when v is above x
+        return (x, v, "max" if above else "min") if above is not None else None
+    if not (isinstance(stmt, c_ast.Assignment) and stmt.op == "="):
+        return None
+    x, rhs = stmt.lvalue, stmt.rvalue
+    if isinstance(rhs, c_ast.FuncCall) and isinstance(rhs.name, c_ast.ID) and rhs.name.name in _CALLS \
+            and rhs.args is not None and len(rhs.args.exprs) == 2:
+        a, b = rhs.args.exprs
+        if to_c(a) == to_c(x):
+            return x, b, _CALLS[rhs.name.name]
+        if to_c(b) == to_c(x):
+            return x, a, _CALLS[rhs.name.name]
+        return None
+    if isinstance(rhs, c_ast.TernaryOp):
+        for v in (rhs.iftrue, rhs.iffalse):
+            other = rhs.iffalse if v is rhs.iftrue else rhs.iftrue
+            if to_c(other) != to_c(x):
+                continue
+            above = _compares(rhs.cond, v, x)   # true when v is above x
+            if above is not None and v is rhs.iftrue:
+                return x, v, "max" if above else "min"
+            if above is not None:   # picks x when v is above it
+                return x, v, "min" if above else "max"
+    return None
+
+
+def _compares(cond: c_ast.Node, v: c_ast.Node, x: c_ast.Node) -> bool | None:
+    """For ``cond`` comparing v with x: True when it holds for v above x, False for v
+    below x, None for anything else."""
+    if not isinstance(cond, c_ast.BinaryOp) or cond.op not in ("<", ">", "<=", ">="):
+        return None
+    left, right, vt, xt = to_c(cond.left), to_c(cond.right), to_c(v), to_c(x)
+    greater = cond.op in (">", ">=")
+    if (left, right) == (vt, xt):
+        return greater
+    if (left, right) == (xt, vt):
+        return not greater
+    return None
+
+
+# ------------------------------------------------------------------ kernel and launch
+
+
+def params(arrays: tuple[ReducedArray, ...]) -> list[Param]:
+    """The temporaries; the runtime finds each one's host description at the address."""
+    return [Param(ra.param, ra.param_decl, ra.host_desc, LAUNCH_ARRED, f"_XMPACC_TYPE({ra.elem})",
+                  str(REDUCTION_OPS[ra.op])) for ra in arrays]
+
+
+def host_decls(arrays: tuple[ReducedArray, ...]) -> str:
+    """Host C before a launch: {address, bytes, section offset, section bytes} of each."""
+    out = []
+    for ra in arrays:
+        size = f"(long long) sizeof({ra.elem})"
+        out.append(f"long long {ra.host_desc}[4] = {{(long long) {ra.name}, (long long) sizeof({ra.name}), "
+                   f"(long long) ({ra.lo}) * {size}, (long long) ({ra.count}) * {size}}};")
+    return " ".join(out)
