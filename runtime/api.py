@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .acc import AccRuntime
+from .acc_api import AccApiRuntime
 from .acc_collectives import AccCollectiveRuntime
 from .acc_comm import AccCommRuntime
 from .acc_data import AccDataRuntime
@@ -51,8 +52,8 @@ class ExecSet:
 
 
 @dataclass
-class Runtime(DynamicRuntime, AccGmoveRuntime, AccCollectiveRuntime, AccCommRuntime, AccDataRuntime, AccRuntime,
-              AccComputeRuntime, TaskRuntime, ReductionRuntime, ShadowRuntime, GmoveRuntime, CheckEntries,
+class Runtime(DynamicRuntime, AccGmoveRuntime, AccCollectiveRuntime, AccCommRuntime, AccApiRuntime, AccDataRuntime,
+              AccRuntime, AccComputeRuntime, TaskRuntime, ReductionRuntime, ShadowRuntime, GmoveRuntime, CheckEntries,
               IntrinsicRuntime, FastReflectRuntime, CoarrayRuntime):
     """State of one process's runtime: MPI, descriptors by address, the executing set."""
 
@@ -73,6 +74,7 @@ class Runtime(DynamicRuntime, AccGmoveRuntime, AccCollectiveRuntime, AccCommRunt
         self.cache.executing = lambda: self.exec_comm
         self._tasks_init()
         self._acc_data_init()
+        self._acc_api_init()
         self._acc_comm_init()
         self._acc_collective_init()
         self._acc_compute_init()

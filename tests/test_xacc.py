@@ -29,6 +29,7 @@ CASES: dict[str, tuple[int, ...]] = {
     "reflect_orthogonal_acc.c": (4,),     # nodes p[2][2]
     "collectives_acc.c": (1, 2, 3, 4),
     "device_pointers.c": (1, 2, 4),        # deviceptr on compute constructs
+    "openacc_api.c": (1, 2, 3, 4),         # the OpenACC runtime library (openacc.h)
 }
 SPECIAL = {"device_semantics.c"}   # no serial oracle: expected lines below
 

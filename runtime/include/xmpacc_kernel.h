@@ -190,6 +190,14 @@ extern long long _xmpacc_host_tid;   /* set by the trampolines of the host backe
 #define _XMPACC_TID _xmpacc_host_tid
 #endif
 
+/* acc_on_device (openacc.h), the one routine of the OpenACC library that device code may
+ * call.  Kernels run on the device, also on the host backend, which stands in for a GPU
+ * (acc_api.py): there too a kernel is not on the host, so that it computes what it does on
+ * a GPU.  The kernel file does not include openacc.h (its prototypes are host code). */
+enum { acc_device_none = 0, acc_device_default = 1, acc_device_host = 2, acc_device_not_host = 3,
+       acc_device_nvidia = 4 };
+_XMPACC_HD static inline int acc_on_device(int t) { return t == acc_device_not_host || t == acc_device_nvidia; }
+
 /* firstprivate(a) of a C array (kernels.prologue): each thread's copy starts from the
  * device copy of the construct's start value. */
 _XMPACC_HD static inline void _xmpacc_copy_bytes(void *to, const void *from, unsigned long n) {

@@ -45,8 +45,10 @@ _TOKEN_RE = re.compile(r"[A-Za-z_]\w*|\d[\w.]*|::|&&|\|\||<=|>=|\S")
 # back into the macro name so that the real <inttypes.h> gives it its real value.
 LIBC_STRING_SENTINEL = re.compile(r"@@xmpacc:(\w+)@@")
 
-# What every file with directives is compiled with (Omni defines _XCALABLEMP too).
-XMP_MACROS = ["-D_XCALABLEMP=1", "-D__XMPACC__=1"]
+# What every file with directives is compiled with (Omni defines _XCALABLEMP too).  xmpacc
+# compiles OpenACC too, so _OPENACC is defined as OpenACC compilers do, to the date of the
+# specification whose runtime library openacc.h follows (2.6: November 2017).
+XMP_MACROS = ["-D_XCALABLEMP=1", "-D__XMPACC__=1", "-D_OPENACC=201711"]
 
 FAKE_LIBC_DIR = pycparser_fake_libc.directory
 SHIM_DIR = os.path.join(os.path.dirname(os.path.dirname(__file__)), "libc_shim")

@@ -2,7 +2,9 @@
 lines (OpenACC, XcalableACC: cc would ignore them) or array sections (``a[0:n] = ...``,
 which plain C does not know), in the file itself or in a user header it includes (a header
 may declare distributed arrays that the file only uses: their subscripts must be
-rewritten).  Files without any are compiled by the host compiler as they are.
+rewritten).  A file that includes openacc.h is translated too: its calls of the OpenACC
+library get their lines, and the program its device (passes/openacc_calls.py).  Files
+without any are compiled by the host compiler as they are.
 
 The includes are followed textually, as cpp would find them (the file's folder for
 ``"..."``, then ``-iquote``, ``-I``, ``-isystem`` and ``-idirafter`` folders); a header
@@ -64,6 +66,8 @@ def has_directives(path: str, cpp_args: list[str]) -> bool:
         if _PRAGMA.search(text) or rewrite_sections(text) != text or rewrite_coarrays(text) != text:
             return True
         for kind, name in _INCLUDE.findall(text):
+            if name.strip() == "openacc.h":
+                return True
             dirs = ([os.path.dirname(current) or "."] + quote if kind == '"' else []) + both
             for d in dirs:
                 candidate = os.path.join(d, name)

@@ -24,6 +24,7 @@ from xmpacc.cbuild import walk
 from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import SourceLoc, XmpError
 from xmpacc.directives.openacc_ast import AccRoutine
+from xmpacc.passes import openacc_calls
 from xmpacc.passes.attach import acc_directive
 from xmpacc.passes.canonical import loc_of
 from xmpacc.passes.kernel_vars import DEVICE_FUNCTIONS
@@ -48,6 +49,9 @@ def _check(fn: c_ast.FuncDef, routines: set[str], file_names: set[str], constant
         if isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID):
             calls.add(id(node.name))
             name = node.name.name
+            library = openacc_calls.device_call_error(name)
+            if library is not None:
+                raise XmpError(loc_of(node), library)
             if name not in DEVICE_FUNCTIONS and name not in routines:
                 raise XmpError(loc_of(node), f"call of '{name}' in 'acc routine' function '{fn.decl.name}': only "
                                              "math functions and other 'acc routine seq' functions run on the GPU")

@@ -19,12 +19,14 @@ from pycparser import c_ast
 
 from xmpacc.cbuild import walk
 from xmpacc.diagnostics import InternalError, SourceLoc, XmpError, XmpErrors
+from xmpacc.passes import openacc_calls
 from xmpacc.passes.accesses import uses
 from xmpacc.passes.canonical import loc_of
 from xmpacc.symbols import ArraySym, Scope
 
-# CUDA math functions callable in a kernel (and in C's math.h for the host backend).
-DEVICE_FUNCTIONS = frozenset(["sqrt", "sqrtf", "cbrt", "cbrtf", "rsqrt", "rsqrtf", "exp", "expf", "exp2", "exp2f", "expm1", "expm1f", "log", "logf", "log2", "log2f", "log10", "log10f", "log1p", "log1pf", "pow", "powf", "sin", "sinf", "cos", "cosf", "tan", "tanf", "asin", "asinf", "acos", "acosf", "atan", "atanf", "atan2", "atan2f", "sinh", "sinhf", "cosh", "coshf", "tanh", "tanhf", "asinh", "acosh", "atanh", "fabs", "fabsf", "abs", "labs", "llabs", "fmin", "fminf", "fmax", "fmaxf", "floor", "floorf", "ceil", "ceilf", "round", "roundf", "trunc", "truncf", "fmod", "fmodf", "remainder", "copysign", "hypot", "hypotf", "erf", "erff", "erfc", "erfcf", "tgamma", "lgamma", "fma", "fmaf", "isnan", "isinf", "isfinite", "signbit", "ldexp", "frexp", "modf", "nearbyint", "rint", "lrint", "llround", "lround"])
+# CUDA math functions callable in a kernel (and in C's math.h for the host backend), and
+# acc_on_device (xmpacc_kernel.h).
+DEVICE_FUNCTIONS = openacc_calls.IN_KERNELS | frozenset(["sqrt", "sqrtf", "cbrt", "cbrtf", "rsqrt", "rsqrtf", "exp", "expf", "exp2", "exp2f", "expm1", "expm1f", "log", "logf", "log2", "log2f", "log10", "log10f", "log1p", "log1pf", "pow", "powf", "sin", "sinf", "cos", "cosf", "tan", "tanf", "asin", "asinf", "acos", "acosf", "atan", "atanf", "atan2", "atan2f", "sinh", "sinhf", "cosh", "coshf", "tanh", "tanhf", "asinh", "acosh", "atanh", "fabs", "fabsf", "abs", "labs", "llabs", "fmin", "fminf", "fmax", "fmaxf", "floor", "floorf", "ceil", "ceilf", "round", "roundf", "trunc", "truncf", "fmod", "fmodf", "remainder", "copysign", "hypot", "hypotf", "erf", "erff", "erfc", "erfcf", "tgamma", "lgamma", "fma", "fmaf", "isnan", "isinf", "isfinite", "signbit", "ldexp", "frexp", "modf", "nearbyint", "rint", "lrint", "llround", "lround"])
 
 
 @dataclass
@@ -130,6 +132,9 @@ def check_body(body: c_ast.Node, is_xmp_pragma,  # type: ignore[no-untyped-def]
     for node in walk(body):
         if isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID):
             name = node.name.name
+            library = openacc_calls.device_call_error(name)
+            if library is not None:
+                raise XmpError(loc_of(node), library)
             if not name.startswith(("_XMPACC_", "_xmpacc_")) and name not in DEVICE_FUNCTIONS and name not in routines:
                 raise XmpError(loc_of(node), f"call of '{name}' in an acc loop: only CUDA math functions "
                                              "can be called on the GPU")

@@ -10,6 +10,7 @@ Before:                                        After:
     MPI_Init(&argc, &argv);                        _xmpacc_mpi_init(&argc, &argv);
     MPI_Finalize();                                _xmpacc_mpi_finalize();
     xmp_gather(xmp_desc_of(x), ...);               _xmpacc_gather("f.c:14", 3, ...)  (intrinsic_calls.py)
+    acc_wait(1);                                   _xmpacc_openacc_wait("f.c:15", "1", 1)  (openacc_calls.py)
 
 ``xmp_desc_of`` is an operator on names, so it is resolved here with C scoping: an aligned
 array (or structure member), else a template, else a node array.  ``xmp_malloc`` takes one
@@ -25,7 +26,7 @@ from pycparser import c_ast
 from xmpacc import cbuild
 from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import XmpError
-from xmpacc.passes import intrinsic_calls
+from xmpacc.passes import intrinsic_calls, openacc_calls
 from xmpacc.passes.canonical import loc_of
 from xmpacc.scoping import ScopedWalker
 from xmpacc.structs import bound_member
@@ -72,9 +73,9 @@ def described(arg: c_ast.Node, scope: Scope) -> tuple[str, ArraySym | None]:
 
 
 class _Library(ScopedWalker):
-    def __init__(self, tree: ScopeTree, ctx: Context) -> None:
+    def __init__(self, tree: ScopeTree, unit: Unit, ctx: Context) -> None:
         super().__init__(tree)
-        self.ctx = ctx
+        self.unit, self.ctx = unit, ctx
 
     def generic_visit(self, node: c_ast.Node) -> None:
         for slot in node.__slots__:
@@ -114,6 +115,8 @@ class _Library(ScopedWalker):
                     [_args(node)[0], c_ast.Constant("string", cbuild.where_literal(loc_of(node)))]), node.coord)
             if isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID) and node.name.name in MPI_CALLS:
                 node.name = c_ast.ID(MPI_CALLS[node.name.name], node.name.coord)
+            if openacc_calls.routine(node):
+                return openacc_calls.lower(node, self.scope, self.unit)  # type: ignore[arg-type]
         except XmpError as err:
             self.ctx.diags.add(err)
         return node
@@ -203,6 +206,7 @@ def _arrays_in_scope(scope: Scope) -> list[ArraySym]:
 
 def run(unit: Unit, ctx: Context) -> Unit:
     assert ctx.scopes is not None
-    walker = _Library(ctx.scopes, ctx)
+    walker = _Library(ctx.scopes, unit, ctx)
     walker.visit(unit.ast)
+    openacc_calls.uses_device(unit, ctx)
     return unit
