@@ -28,20 +28,31 @@ def test_openacc_is_defined_as_by_openacc_compilers(tmp_path: Path) -> None:
     assert "long v = 201711;" in r.stdout
 
 
+def test_host_c_includes_xmpaccs_own_header(tmp_path: Path) -> None:
+    """The host C names xmpacc_openacc.h: a C compiler's own openacc.h (GCC's says
+    acc_device_nvidia = 5, ours 4) stood before ours on the device machine."""
+    src = tmp_path / "h.c"
+    src.write_text("#include <openacc.h>\nint main(void) { return acc_get_num_devices(acc_device_nvidia) < 0; }\n")
+    r = run_xmpacc(str(src), "--keep", "-o", str(tmp_path / "h"))
+    assert r.returncode == 0, r.stderr
+    host = (tmp_path / "h.host.c").read_text()
+    assert "#include <xmpacc_openacc.h>" in host and "#include <openacc.h>" not in host
+
+
 def test_glue_codes_agree_with_the_contract() -> None:
     text = (INCLUDE / "xmpacc_openacc.c").read_text()
     codes = dict(re.findall(r"_XMPACC_OACC_(\w+) = (-?\d+)", text))
     assert {k: int(v) for k, v in codes.items()} == {
         "COPYIN": contract.ACC_COPYIN, "COPYOUT": contract.ACC_COPYOUT, "CREATE": contract.ACC_CREATE,
         "DELETE": contract.ACC_DELETE, "SYNC": contract.ACC_SYNC}
-    header = (INCLUDE / "openacc.h").read_text()
+    header = (INCLUDE / "xmpacc_openacc.h").read_text()
     assert f"#define acc_async_sync ({contract.ACC_SYNC})" in header
     assert f"#define acc_async_noval ({contract.ACC_ASYNC_NOVAL})" in header
 
 
 def test_every_routine_is_declared_and_defined() -> None:
     """The compiler's list of routines, openacc.h and the glue say the same."""
-    header = (INCLUDE / "openacc.h").read_text()
+    header = (INCLUDE / "xmpacc_openacc.h").read_text()
     glue = (INCLUDE / "xmpacc_openacc.c").read_text()
     for name in openacc_calls.ROUTINES:
         assert re.search(rf"\b{name}\(", header), name

@@ -26,6 +26,11 @@ from xmpacc.passes.entry import init_function_name
 from xmpacc.runtime.contract import ENTRIES, Entry, contract_id
 
 
+# headers of xmpacc's own by the name no other include folder has: GCC ships an openacc.h
+# (acc_device_nvidia = 5, ours 4) that the device machine's compiler found before ours
+_OWN_HEADERS = {"openacc.h": "xmpacc_openacc.h"}
+
+
 def _env() -> jinja2.Environment:
     return jinja2.Environment(
         loader=jinja2.FileSystemLoader(os.path.dirname(xmpacc.templates.__file__)),
@@ -143,7 +148,7 @@ def host_c(unit: Unit, ctx: Context, record: str) -> str:
     body = LIBC_STRING_SENTINEL.sub(r'" \1 "', body)
     descriptors = [HostGenerator().visit(d) + ";" for d in ctx.file_decls]
     return escape_for_c(_env().get_template("host.c.j2").render(
-        version=__version__, source=unit.path, includes=unit.pre.system_includes,
+        version=__version__, source=unit.path, includes=[_OWN_HEADERS.get(h, h) for h in unit.pre.system_includes],
         descriptors=descriptors, body=body, record=record))
 
 

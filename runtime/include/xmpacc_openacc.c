@@ -8,7 +8,7 @@
  * form, _xmpacc_openacc_NAME(where, what, ...), which is what compiled calls use
  * (passes/openacc_calls.py): where is "file.c:line", what the text of the first argument.
  * The plain names call it with neither. */
-#include "openacc.h"
+#include "xmpacc_openacc.h"
 
 /* runtime/contract.py's data clause kinds and the synchronous queue
  * (tests/test_openacc_api.py checks that they agree) */
