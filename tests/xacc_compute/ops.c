@@ -1,7 +1,7 @@
 /* XcalableACC compute constructs without XMP loops (plain single-GPU OpenACC on every
  * node) and on a 2-D distribution: every reduction operator, collapse(3), seq, private
  * arrays, pointer sections in data clauses, present / default(present), vector_length;
- * a routine reading a file-scope const scalar (its value on the device). */
+ * a static routine reading a file-scope const scalar (its value on the device). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <math.h>
@@ -24,7 +24,7 @@ int bits[N];
 
 static const double HALF = 1.0 / 2;
 #pragma acc routine seq
-double poly(double x) { return x * x + HALF * x; }
+static double poly(double x) { return x * x + HALF * x; }
 #pragma acc routine(twice) seq
 double twice(double x) {
   double y = poly(x);

@@ -131,6 +131,7 @@ def run(unit: Unit, ctx: Context) -> Unit:
         try:
             _check(defs[name], set(wanted), file_names, constants)
             device = ctx.acc_routines[name] = copy.deepcopy(defs[name])
+            device.decl.storage = [s for s in device.decl.storage if s != "static"]   # _XMPACC_ROUTINE says it
             _substitute(device, constants, _locals(device))
         except XmpError as err:
             ctx.diags.add(err)
