@@ -476,6 +476,39 @@ def test_firstprivate_arrays_start_from_the_host_values(tmp_path: Path, env: dic
     assert r.stdout == "344 1 4\n"
 
 
+ENUMS = """\
+#include <stdio.h>
+#define N 8
+enum { TWO = 2, THREE };
+typedef enum { RED, GREEN = 5 } color_t;
+double a[N];
+int main(void) {
+    int i;
+#pragma acc parallel loop copyout(a)
+    for (i = 0; i < N; i++) a[i] = i * TWO + THREE + GREEN;
+    printf("%g\\n", a[N - 1]);
+    return 0;
+}
+"""
+
+
+def test_enum_constants_in_kernels(tmp_path: Path) -> None:
+    """The .cu file holds the file's enum definitions: their constants were undeclared
+    there (found by the OpenACC-library helper); the kernels compile with nvcc too."""
+    src = tmp_path / "en.c"
+    src.write_text(ENUMS)
+    r = run_xmpacc(str(src), "--keep", "-o", str(tmp_path / "en"))
+    assert r.returncode == 0, r.stderr
+    r = run_mpi(1, tmp_path / "en", env=HOST)
+    assert r.returncode == 0 and r.stdout == "22\n", r.stderr
+    cu = tmp_path / "en.cu"
+    assert "TWO = 2" in cu.read_text() and "memory_order" not in cu.read_text()   # not the headers' enums
+    if shutil.which("nvcc"):
+        r = subprocess.run(["nvcc", "-arch=sm_90", "-c", str(cu), "-I", str(REPO / "runtime" / "include"),
+                            "-o", str(tmp_path / "en.o")], capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
+
+
 def test_reduction_results_reach_the_host_where_it_reads_them(built: dict[str, tuple[Path, str]]) -> None:
     """passes/acc_reduction_wait.py: the host waits for a construct's reductions after the
     statements that do not use them, before the first one that may."""
