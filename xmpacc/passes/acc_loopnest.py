@@ -56,13 +56,6 @@ class AccLoopNest:
     copy_scalars: tuple[str, ...] = ()
 
 
-def _names(refs: tuple[xd.VarRef, ...], what: str) -> list[str]:
-    for r in refs:
-        if r.subs is not None:
-            raise XmpError(r.loc, f"array elements and sections in {what} are not supported yet")
-    return [r.name.name for r in refs]
-
-
 def _private(refs: list[xd.VarRef], scope: Scope) -> tuple[list[str], dict[str, int]]:
     """The private names, and the element counts of pointers privatised by a subarray.
 
