@@ -250,12 +250,11 @@ class AccRuntime:
             self.pending_addrs.update(int(r.host.ctypes.data) for r in prepared.reductions)
         else:
             self._combine(prepared.reductions)
-        if prepared.located:   # never deferred: the XMP reduction over the nodes follows at once
+        if prepared.located or prepared.arrays:
+            # never deferred: the XMP reduction over the nodes, or the host, reads them next
             self.backend.wait()
             for rec in prepared.located:
                 pick(rec, self.backend.xp)
-        if prepared.arrays:   # never deferred either: the host reads the arrays next
-            self.backend.wait()
             for temp in prepared.arrays:
                 temp.copy_out(self.backend)
 

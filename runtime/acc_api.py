@@ -22,6 +22,7 @@ import ctypes
 from typing import Any
 
 from .acc import DeviceCopy
+from .device import device_number, devices_text
 from .errors import RuntimeFailure, where_text
 
 # acc_device_t (openacc.h)
@@ -53,9 +54,7 @@ class AccApiRuntime:
     def _my_device(self) -> tuple[int, int]:
         """(number of this process's device, devices of its type on the node)."""
         backend = self._device()
-        if backend is None:
-            return -1, 0
-        return (backend.device_id, backend.device_count) if backend.name == "cuda" else (0, 1)
+        return device_number(backend) if backend is not None else (-1, 0)
 
     # ------------------------------------------------------------ devices
     def _xmpacc_acclib_num_devices(self, t: int) -> int:
@@ -91,9 +90,8 @@ class AccApiRuntime:
             raise RuntimeFailure(w, f"{args}: this program has no device code (no OpenACC or 'loop ... acc' "
                                     f"construct), so it has no device")
         if num not in (-1, mine):
-            have = "device 0" if count == 1 else f"devices 0 to {count - 1}"
             raise RuntimeFailure(w, f"{args}: xmpacc gives each process one GPU, its node-local rank modulo the "
-                                    f"node's GPUs; this process has GPU {mine} (the node has {have})")
+                                    f"node's GPUs; this process has GPU {mine} (the node has {devices_text(count)})")
 
     # ------------------------------------------------------------ queues
     def _xmpacc_acclib_async_test(self, n: int, queues: int) -> int:

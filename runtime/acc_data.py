@@ -40,6 +40,7 @@ from .contract import (
     ACC_PRESENT,
     ACC_SYNC,
 )
+from .device import device_number, devices_text
 from .errors import RuntimeFailure, where_text
 from .sections import Section, SectionError, check_section, local_view, numpy_index, read_section
 
@@ -150,11 +151,9 @@ class AccDataRuntime:
         """``wait(devnum: d : q...)``.  A process queues work on its own device only, so on
         another device of the node there is nothing of its own to wait for."""
         backend = getattr(self, "backend", None)
-        count, mine = (backend.device_count, backend.device_id) if backend is not None and backend.name == "cuda" \
-            else (1, 0)   # the host backend: one "device", number 0
+        mine, count = device_number(backend) if backend is not None else (0, 1)
         if not 0 <= devnum < count:
-            raise RuntimeFailure(where_text(where), f"wait(devnum: {devnum}): this node has "
-                                                    f"{'device 0' if count == 1 else f'devices 0 to {count - 1}'}")
+            raise RuntimeFailure(where_text(where), f"wait(devnum: {devnum}): this node has {devices_text(count)}")
         if devnum == mine:
             self._xmpacc_acc_wait(where, n, queues)
 

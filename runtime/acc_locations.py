@@ -17,8 +17,9 @@ from typing import Any
 
 import numpy as np
 
-_MAX_KINDS = (10, 12)    # firstmax, lastmax (contract.REDUCTION_OPS)
-_LAST_KINDS = (12, 13)   # lastmax, lastmin
+from .collectives import OP_NAMES, VALUE_OP
+
+_MAX = 8   # VALUE_OP of firstmax and lastmax: the value reduces as max
 
 
 @dataclass
@@ -42,7 +43,7 @@ def pick(rec: LocatedPartials, xp: Any) -> None:
         return
     values = rec.fields[0][1]
     kept = values[changed]
-    best = kept.max() if rec.op in _MAX_KINDS else kept.min()
+    best = kept.max() if VALUE_OP[rec.op] == _MAX else kept.min()
     rows = xp.nonzero(changed & (values == best))[0]
     if int(rows.size) == 0:   # a NaN best equals nothing: choose among every changed record by key
         rows = xp.nonzero(changed)[0]
@@ -50,7 +51,7 @@ def pick(rec: LocatedPartials, xp: Any) -> None:
     at = 0
     if keys.shape[1] > 1:
         order = np.lexsort(keys[:, :0:-1].T)   # lexsort's primary key is its last: trip 1
-        at = int(order[-1] if rec.op in _LAST_KINDS else order[0])
+        at = int(order[-1] if OP_NAMES[rec.op].startswith("last") else order[0])
     row = int(_on_host(rows)[at])
     rec.host_key[...] = keys[at]
     for host, partials in rec.fields:

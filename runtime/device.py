@@ -51,6 +51,17 @@ DEFAULT_BLOCK = 256          # 16 x 16, the paper's default (reference §7.4)
 DEFAULT_BLOCK_LANES = 128    # lane-split kernels: measured faster on H200 (bench/)
 
 
+def device_number(backend: Any) -> tuple[int, int]:
+    """(this process's device, the devices of its kind on the node), as OpenACC numbers
+    them (acc_api.py, wait(devnum:)): the host backend is one device, number 0."""
+    return (backend.device_id, backend.device_count) if backend.name == "cuda" else (0, 1)
+
+
+def devices_text(count: int) -> str:
+    """The node's devices, for messages."""
+    return "device 0" if count == 1 else f"devices 0 to {count - 1}"
+
+
 class HostBackend:
     name = "host"
     xp = np

@@ -42,7 +42,6 @@ from xmpacc.directives.openacc_ast import (
     AccData,
     AccLoop,
     DataClause,
-    LoopClauses,
     directive_name,
 )
 from xmpacc.passes import (
@@ -180,36 +179,30 @@ class _ComputeLowering(ScopedWalker):
         host = _host_copy([body]) if d.if_ is not None else None
         inner = self.tree.by_node.get(id(body), self.scope)
         region = acc_region.Region(d, inner, self._device_scalars(d, inner), self.ctx)
-        items = body.block_items or []
-        region.adopt(_region_statements(items, d.construct == "kernels", self.ctx))
+        parts = _region_items(body.block_items or [], self.ctx)
+        kernels = d.construct == "kernels"
+        # its for loops in 'kernels' are acc_kernels_auto.py's, scalars included
+        region.adopt([item for nest, item in parts if nest is None and not _is_pragma(item)
+                      and not (kernels and isinstance(item, c_ast.For))])
         steps: list[acc_loopnest.AccLoopNest | c_ast.Node] = []
-        k = 0
-        while k < len(items):
-            item = items[k]
-            nest = acc_nest.nest_of_pragma(items, k, self.ctx) if _is_pragma(item) else None
-            if nest is not None and isinstance(nest.acc, AccLoop):
+        for nest, item in parts:
+            if nest is not None:
+                assert isinstance(nest.acc, AccLoop)
                 steps.append(acc_loopnest.build(nest, d, nest.acc.loop, inner, self.ctx, self.function))
-                k = next(j for j in range(k, len(items)) if items[j] is nest.loop) + 1
-                continue
-            if isinstance(item, c_ast.For) and d.construct == "kernels":
+            elif kernels and isinstance(item, c_ast.For):
                 steps.append(self._kernels_loop(d, item, inner))
-                k += 1
-                continue
-            what = acc_directive(item, self.ctx) if _is_pragma(item) else None
-            if _is_pragma(item):
-                at = what.loc if what is not None else loc_of(item)
-                raise XmpError(at, f"this directive directly inside '{name}' is not supported yet")
-            steps.append(region.step(item))
-            k += 1
+            elif _is_pragma(item):
+                what = acc_directive(item, self.ctx)
+                raise XmpError(what.loc if what is not None else loc_of(item),
+                               f"this directive directly inside '{name}' is not supported yet")
+            else:
+                steps.append(region.step(item))
         return _if(d, self._construct(d, steps, body.coord, region), host)
 
     def _kernels_loop(self, d: AccCompute, loop: c_ast.For, scope: Scope) -> acc_loopnest.AccLoopNest:
         """A for loop of a kernels region without 'acc loop': as if under 'acc loop auto'
         (acc_loopnest._auto: independent, else one thread running it in order)."""
-        at = loc_of(loop)
-        lc = LoopClauses(None, None, None, None, None, None, at, (), (), at)
-        nest = acc_nest.AccNest(loop, None, None, AccLoop(lc, at), None, (), acc_nest.inner_loops(loop, self.ctx))
-        return acc_loopnest.build(nest, d, lc, scope, self.ctx, self.function)
+        return acc_loopnest.implicit(loop, d, scope, self.ctx, "auto", self.function)
 
     def _device_scalars(self, d: AccCompute, scope: Scope) -> set[int]:
         """The declarations of the scalars with a device copy in the construct: its data
@@ -360,19 +353,19 @@ class _ComputeLowering(ScopedWalker):
         return _Datum(rep, _size(rep), _MODES[clause.kind])
 
 
-def _region_statements(items: list[c_ast.Node], kernels: bool, ctx: Context) -> list[c_ast.Node]:
-    """A region's statements besides its pragmas and the loop nests under them (and, in
-    'kernels', its for loops: acc_kernels_auto.py decides their scalars)."""
-    out: list[c_ast.Node] = []
+def _region_items(items: list[c_ast.Node], ctx: Context) -> list[tuple[acc_nest.AccNest | None, c_ast.Node]]:
+    """A region's items in order: (the nest, its for) for an 'acc loop' nest (its pragmas
+    taken with it), else (None, the item)."""
+    out: list[tuple[acc_nest.AccNest | None, c_ast.Node]] = []
     k = 0
     while k < len(items):
         nest = acc_nest.nest_of_pragma(items, k, ctx) if _is_pragma(items[k]) else None
-        if nest is not None:
+        if nest is not None and isinstance(nest.acc, AccLoop):
+            out.append((nest, nest.loop))
             k = next(j for j in range(k, len(items)) if items[j] is nest.loop) + 1
-            continue
-        if not _is_pragma(items[k]) and not (kernels and isinstance(items[k], c_ast.For)):
-            out.append(items[k])
-        k += 1
+        else:
+            out.append((None, items[k]))
+            k += 1
     return out
 
 
@@ -387,8 +380,8 @@ def _adopted_data(d: AccCompute, region: acc_region.Region, data: list[_Datum]) 
             continue
         array = isinstance(decl.type, c_ast.ArrayDecl)   # declared in the region, with its initializer
         mode = (DATA_COPYIN if array and decl.init is not None else DATA_CREATE) if local else outside
-        out.append(_Datum(Replicated(decl.name, decl, None, decl.name if array else f"&{decl.name}"),
-                          f"(long long) sizeof({decl.name})", mode))
+        rep = Replicated(decl.name, decl, None, decl.name if array else f"&{decl.name}")
+        out.append(_Datum(rep, _size(rep), mode))
     return out
 
 

@@ -33,8 +33,9 @@ from dataclasses import dataclass
 from pycparser import c_ast, c_generator
 
 from xmpacc.cbuild import walk
+from xmpacc.passes.accesses import store_target
 from xmpacc.passes.canonical import canonical
-from xmpacc.passes.kernel_vars import _loop_locals, _referenced
+from xmpacc.passes.kernel_vars import _loop_locals, _referenced, array_like
 from xmpacc.symbols import Scope
 
 
@@ -70,7 +71,7 @@ def analyse(fors: list[c_ast.For], scope: Scope, function: c_ast.Node, named: se
     stores = _scalar_stores(body)
     # run in one thread, the whole nest assigns these outside scalars (inner control variables are per thread)
     outside = {ident.name for ident in _referenced(whole)} - _loop_locals(whole) - named
-    carried = tuple(sorted(n for n in _scalar_stores(whole) if n in outside and not _is_array(n, scope)))
+    carried = tuple(sorted(n for n in _scalar_stores(whole) if n in outside and not array_like(n, scope)))
     why = _control_flow(body) or _other_stores(body) or \
         next((w for v in variables if (w := _arrays(body, v, free, scope))), "")
     if why:
@@ -93,8 +94,7 @@ def _other_stores(body: c_ast.Node) -> str:
     """A store the tests below cannot follow: through a structure member or a pointer
     (``p.x[i] = ...``, ``*q = ...``), not to a named variable or array element."""
     for node in walk(body):
-        target = node.lvalue if isinstance(node, c_ast.Assignment) else (
-            node.expr if isinstance(node, c_ast.UnaryOp) and node.op in ("++", "--", "p++", "p--") else None)
+        target = store_target(node)
         while isinstance(target, c_ast.ArrayRef):
             target = target.name
         if target is not None and not isinstance(target, c_ast.ID):
@@ -125,12 +125,7 @@ class _Access:
 def _accesses(body: c_ast.Node, arrays: set[str]) -> tuple[dict[str, list[_Access]], str]:
     """Every subscripted access to ``arrays``; a reason when one is used otherwise."""
     out: dict[str, list[_Access]] = {}
-    written: set[int] = set()
-    for node in walk(body):
-        if isinstance(node, c_ast.Assignment):
-            written.add(id(node.lvalue))
-        elif isinstance(node, c_ast.UnaryOp) and node.op in ("++", "--", "p++", "p--"):
-            written.add(id(node.expr))
+    written = {id(t) for t in map(store_target, walk(body)) if t is not None}
     whole: set[int] = set()   # the ArrayRef chains taken whole, and their base IDs
 
     def visit(node: c_ast.Node) -> str:
@@ -157,7 +152,7 @@ def _accesses(body: c_ast.Node, arrays: set[str]) -> tuple[dict[str, list[_Acces
 
 
 def _arrays(body: c_ast.Node, var: str, free: set[str], scope: Scope) -> str:
-    arrays = {n for n in free if _is_array(n, scope)}
+    arrays = {n for n in free if array_like(n, scope)}
     accesses, why = _accesses(body, arrays)
     if why:
         return why
@@ -186,10 +181,6 @@ def _decl_type(name: str, scope: Scope) -> c_ast.Node | None:
     return found[1].type if found is not None else None
 
 
-def _is_array(name: str, scope: Scope) -> bool:
-    return scope.find_array(name) is not None or isinstance(_decl_type(name, scope), (c_ast.ArrayDecl, c_ast.PtrDecl))
-
-
 def _is_pointer(name: str, scope: Scope) -> bool:
     return scope.find_array(name) is None and isinstance(_decl_type(name, scope), c_ast.PtrDecl)
 
@@ -215,8 +206,7 @@ def _scalar_stores(body: c_ast.Node) -> dict[str, list[c_ast.Node]]:
     """The assignments and increments of every variable the body assigns by name."""
     stores: dict[str, list[c_ast.Node]] = {}
     for node in walk(body):
-        target = node.lvalue if isinstance(node, c_ast.Assignment) else (
-            node.expr if isinstance(node, c_ast.UnaryOp) and node.op in ("++", "--", "p++", "p--") else None)
+        target = store_target(node)
         if isinstance(target, c_ast.ID):
             stores.setdefault(target.name, []).append(node)
     return stores

@@ -33,6 +33,7 @@ from xmpacc.directives.exprs import int_value
 from xmpacc.directives.openacc_ast import AccAtomic, AccCompute, AccLoop, LoopClauses, directive_name
 from xmpacc import facts
 from xmpacc.passes import acc_atomic, acc_kernels_auto, kernel_arrays, kernel_locations, kernel_ranges
+from xmpacc.passes import acc_nest
 from xmpacc.passes.acc_nest import AccNest
 from xmpacc.passes.attach import acc_directive
 from xmpacc.passes.canonical import CanonicalLoop, canonical, loc_of
@@ -268,6 +269,18 @@ def build(nest: AccNest, compute: AccCompute, lc: LoopClauses, scope: Scope, ctx
                     located=located, arrays=arrays)
     carried = verdict.carried if verdict is not None and not verdict.independent else ()
     return AccLoopNest(spec, xmp, tmpl, indices, carried)
+
+
+def implicit(stmt: c_ast.Node, compute: AccCompute, scope: Scope, ctx: Context, how: str,
+             function: c_ast.Node | None = None) -> AccLoopNest:
+    """A statement of a region as if under '#pragma acc loop <how>': "seq", one thread runs
+    it (acc_region.py); "auto", a for loop of 'kernels' without 'acc loop' (acc_compute.py)."""
+    at = loc_of(stmt)
+    lc = LoopClauses(None, None, None, None, at if how == "seq" else None, None, at if how == "auto" else None,
+                     (), (), at)
+    inner = acc_nest.inner_loops(stmt, ctx) if isinstance(stmt, c_ast.For) else ()
+    nest = AccNest(stmt, None, None, AccLoop(lc, at), None, (), inner)  # type: ignore[arg-type]
+    return build(nest, compute, lc, scope, ctx, function)
 
 
 def _auto(nest: AccNest, compute: AccCompute, lc: LoopClauses, scope: Scope, ctx: Context,

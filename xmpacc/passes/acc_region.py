@@ -44,13 +44,8 @@ from pycparser import c_ast
 from xmpacc.cbuild import walk
 from xmpacc.context import Context
 from xmpacc.diagnostics import XmpError
-from xmpacc.directives.openacc_ast import (
-    AccCompute,
-    AccLoop,
-    LoopClauses,
-    directive_name,
-)
-from xmpacc.passes import acc_loopnest, acc_nest
+from xmpacc.directives.openacc_ast import AccCompute, directive_name
+from xmpacc.passes import acc_loopnest
 from xmpacc.passes.canonical import loc_of
 from xmpacc.passes.kernel_vars import _assigned
 from xmpacc.symbols import Scope
@@ -167,10 +162,7 @@ class Region:
 
     def _kernel(self, stmt: c_ast.Node) -> acc_loopnest.AccLoopNest:
         """``stmt`` as the body of a nest of no loops (``seq``): one thread runs it."""
-        loc = loc_of(stmt)
-        lc = LoopClauses(None, None, None, None, loc, None, None, (), (), loc)
-        nest = acc_nest.AccNest(stmt, None, None, AccLoop(lc, loc), None, (), ())  # type: ignore[arg-type]
-        return acc_loopnest.build(nest, self.d, lc, self.scope, self.ctx)
+        return acc_loopnest.implicit(stmt, self.d, self.scope, self.ctx, "seq")
 
     def wrap(self, items: list[c_ast.Node], coord: object) -> list[c_ast.Node]:
         """``items`` with the assigned outside scalars as copies (firstprivate), after the

@@ -152,6 +152,15 @@ def body_facts(body: c_ast.Node) -> BodyFacts:
     return facts
 
 
+def store_target(node: c_ast.Node) -> c_ast.Node | None:
+    """What ``node`` stores into: an assignment's left side, an increment's operand."""
+    if isinstance(node, c_ast.Assignment):
+        return node.lvalue
+    if isinstance(node, c_ast.UnaryOp) and node.op in ("++", "--", "p++", "p--"):
+        return node.expr
+    return None
+
+
 def _base_id(node: c_ast.Node) -> c_ast.ID | None:
     """The variable an lvalue stores into: ``a`` of ``a[i][j]``, ``s.x``, ``a[i].x``."""
     while isinstance(node, (c_ast.ArrayRef, c_ast.StructRef)):

@@ -38,7 +38,7 @@ from xmpacc.diagnostics import SourceLoc, XmpError, XmpErrors
 from xmpacc.directives import ast as xd
 from xmpacc.passes.acc_atomic import Update, _call, _update
 from xmpacc.passes.canonical import loc_of
-from xmpacc.passes.kernel_vars import Replicated, _referenced
+from xmpacc.passes.kernel_vars import Replicated, _referenced, array_like
 from xmpacc.passes.kernels import Param, declaration
 from xmpacc.passes.varrefs import declared, shape, type_names
 from xmpacc.runtime.contract import LAUNCH_ARRED, REDUCTION_OPS
@@ -88,11 +88,7 @@ def forms(op: str) -> str:
 
 def is_array(ref: xd.VarRef, scope: Scope) -> bool:
     """Is ``ref`` (a name of a reduction clause) an array, a section or a pointer?"""
-    if ref.subs is not None:
-        return True
-    found = scope.find_c(ref.name.name)
-    return found is not None and (scope.find_array(ref.name.name) is not None
-                                  or isinstance(found[1].type, (c_ast.ArrayDecl, c_ast.PtrDecl)))
+    return ref.subs is not None or array_like(ref.name.name, scope)
 
 
 def split(refs: list[tuple[str, xd.VarRef]], scope: Scope) -> tuple[dict[str, str], tuple[ReducedArray, ...]]:

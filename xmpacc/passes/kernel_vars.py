@@ -20,7 +20,7 @@ from pycparser import c_ast
 from xmpacc.cbuild import walk
 from xmpacc.diagnostics import InternalError, SourceLoc, XmpError, XmpErrors
 from xmpacc.passes import openacc_calls
-from xmpacc.passes.accesses import uses
+from xmpacc.passes.accesses import store_target, uses
 from xmpacc.passes.canonical import loc_of
 from xmpacc.symbols import ArraySym, Scope
 
@@ -61,6 +61,13 @@ class KernelVars:
     def combines(self) -> bool:
         """Does every thread reach the epilogue (reductions of any kind)?"""
         return bool(self.reductions or self.located)
+
+
+def array_like(name: str, scope: Scope) -> bool:
+    """Is ``name`` an array in a kernel: distributed, a C array or a pointer?"""
+    found = scope.find_c(name)
+    return scope.find_array(name) is not None or \
+        (found is not None and isinstance(found[1].type, (c_ast.ArrayDecl, c_ast.PtrDecl)))
 
 
 def _array_base(node: c_ast.Node) -> str | None:
@@ -116,11 +123,7 @@ def _free_ids(node: c_ast.Node, bound: list[set[str]], skip: set[int], out: list
 def _assigned(body: c_ast.Node) -> dict[str, c_ast.Node]:
     out: dict[str, c_ast.Node] = {}
     for node in walk(body):
-        target = None
-        if isinstance(node, c_ast.Assignment):
-            target = node.lvalue
-        elif isinstance(node, c_ast.UnaryOp) and node.op in ("++", "--", "p++", "p--"):
-            target = node.expr
+        target = store_target(node)
         if isinstance(target, c_ast.ID):
             out.setdefault(target.name, node)
     return out
@@ -180,7 +183,7 @@ def _classify_one(ident: c_ast.ID, decl: c_ast.Decl, scope: Scope, replicated: l
         raise XmpError(loc_of(ident), f"pointer '{name}' used in an acc loop; the GPU cannot follow "
                                       "host pointers: use a replicated array")
     # a pointer with a device copy: p[0:n] in a data clause of an OpenACC construct
-    is_array = scope.find_array(name) is not None or isinstance(decl.type, (c_ast.ArrayDecl, c_ast.PtrDecl))
+    is_array = array_like(name, scope)
     if name in reductions:
         if is_array:   # kernel_arrays.split takes every array and section out of ``reductions``
             raise InternalError(f"array '{name}' among the scalar reductions of an acc loop")
@@ -213,8 +216,7 @@ def classify(body: c_ast.Node, control: list[str], scope: Scope, replicated: lis
     already: the kernel takes their values (by_value)."""
     out = KernelVars(computed=list(control))
     for node in walk(body):
-        target = node.lvalue if isinstance(node, c_ast.Assignment) else (
-            node.expr if isinstance(node, c_ast.UnaryOp) and node.op in ("++", "--", "p++", "p--") else None)
+        target = store_target(node)
         if isinstance(target, c_ast.ArrayRef):
             out.written_arrays.add(_array_base(target) or "")
     out.read_vars, out.written_vars = uses(body)
