@@ -49,6 +49,23 @@ def run_mpi(nprocs: int, exe: Path | str, *args: str, timeout: float = 120,
                           env={**os.environ, **(env or {})})
 
 
+def nvcc_compile(cu: Path, out: Path) -> subprocess.CompletedProcess[str]:
+    """nvcc -c for sm_90 of a generated kernel file, with the runtime's headers."""
+    return subprocess.run(["nvcc", "-arch=sm_90", "-c", str(cu), "-I", str(REPO / "runtime" / "include"),
+                           "-o", str(out)], capture_output=True, text=True)
+
+
+def run_source(tmp_path: Path, name: str, source: str, env: dict[str, str], *options: str) -> str:
+    """Build ``source`` (as ``name``.c) with xmpacc and run it on one process; its output."""
+    src = tmp_path / f"{name}.c"
+    src.write_text(source)
+    r = run_xmpacc(str(src), *options, "-o", str(tmp_path / name))
+    assert r.returncode == 0, r.stderr
+    r = run_mpi(1, tmp_path / name, env=env)
+    assert r.returncode == 0, r.stderr
+    return r.stdout
+
+
 def build_serial(src: Path, out: Path) -> Path:
     """The oracle: the same program built by plain cc with its pragmas ignored."""
     subprocess.run(["cc", "-O2", "-w", str(src), "-o", str(out), "-lm"], check=True)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, SAMPLES, build_serial, run_mpi, run_xmpacc
+from conftest import REPO, SAMPLES, build_serial, nvcc_compile, run_mpi, run_xmpacc
 
 ACC_SAMPLES = [
     ("nbody/nbody_acc.c", "nbody/nbody_serial.c"),
@@ -101,9 +101,7 @@ def test_cu_golden(built: dict[str, tuple[Path, str]], sample: str) -> None:
 @pytest.mark.parametrize("sample", [a for a, _s in ACC_SAMPLES])
 def test_cu_compiles_with_nvcc(built: dict[str, tuple[Path, str]], sample: str, tmp_path: Path) -> None:
     exe, _ = built[sample]
-    r = subprocess.run(["nvcc", "-arch=sm_90", "-c", str(exe.with_suffix(".cu")), "-I",
-                        str(REPO / "runtime" / "include"), "-o", str(tmp_path / "k.o")],
-                       capture_output=True, text=True)
+    r = nvcc_compile(exe.with_suffix(".cu"), tmp_path / "k.o")
     assert r.returncode == 0, r.stderr
 
 
@@ -186,34 +184,43 @@ def test_cyclic_w_golden(cyclic_w: tuple[Path, str], suffix: str) -> None:
     assert text == golden.read_text()
 
 
-@pytest.fixture(scope="module")
-def locations(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
-    tmp = tmp_path_factory.mktemp("acc_locations")
-    exe = tmp / "acc_locations"
-    r = run_xmpacc("tests/acc_programs/acc_locations.c", "-o", str(exe), "--keep", cwd=REPO)
+# Reductions with location variables and of arrays on loop ... acc: each program against
+# its serial build at 1-4 processes, its golden code, and its .cu through nvcc.
+REDUCTION_PROGRAMS = {
+    # firstmax/firstmin/lastmax/lastmin: ties inside a node and across nodes, cyclic(3), a 2-D thread space
+    "acc_locations": "the CUDA side of the warp combine (shuffles of every record field)",
+    # + on int, long, float and double arrays, a section, max/min, * | ^, 2-D, cyclic(3) going
+    # down; start values counted once over the nodes
+    "acc_array_reductions": "atomicAdd and the compare-and-swap loops (max, min, *, |, ^) on the temporaries",
+}
+
+
+@pytest.fixture(scope="module", params=sorted(REDUCTION_PROGRAMS))
+def reduction_program(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    name = request.param
+    tmp = tmp_path_factory.mktemp(name)
+    exe = tmp / name
+    r = run_xmpacc(f"tests/acc_programs/{name}.c", "-o", str(exe), "--keep", cwd=REPO)
     assert r.returncode == 0, r.stderr
-    ref = build_serial(PROGRAMS / "acc_locations.c", tmp / "serial")
+    ref = build_serial(PROGRAMS / f"{name}.c", tmp / "serial")
     return exe, subprocess.run([str(ref)], capture_output=True, text=True, check=True).stdout
 
 
 @pytest.mark.mpi
 @pytest.mark.parametrize("nprocs", [1, 2, 3, 4])
-def test_location_reductions_acc_on_host_backend(locations: tuple[Path, str], nprocs: int) -> None:
-    """firstmax/firstmin/lastmax/lastmin with location variables on loop ... acc
-    (acc_locations.c): ties inside a node and across nodes, cyclic(3), a 2-D thread space."""
-    exe, expected = locations
+def test_reduction_program_on_host_backend(reduction_program: tuple[Path, str], nprocs: int) -> None:
+    exe, expected = reduction_program
     r = run_mpi(nprocs, exe, env=HOST)
     assert r.returncode == 0, r.stderr
     same_output(r.stdout, expected, rel=1e-12)
 
 
 @pytest.mark.parametrize("suffix", [".cu", ".host.c"])
-def test_location_reductions_golden(locations: tuple[Path, str], suffix: str) -> None:
-    """Per-thread copies and keys, the warp combine and the record parameters."""
-    exe, _ = locations
+def test_reduction_program_golden(reduction_program: tuple[Path, str], suffix: str) -> None:
+    exe, _ = reduction_program
     text = re.sub(r"xmpacc [0-9][\w.+-]*", "xmpacc", exe.with_suffix(suffix).read_text(), count=1)
     assert str(REPO) not in text, "a machine-dependent path in the generated code"
-    golden = GOLDEN / f"acc_locations{suffix}"
+    golden = GOLDEN / f"{exe.name}{suffix}"
     if os.environ.get("XMPACC_UPDATE_GOLDEN"):
         golden.write_text(text)
     assert golden.exists(), f"no golden file {golden}: run with XMPACC_UPDATE_GOLDEN=1"
@@ -221,61 +228,13 @@ def test_location_reductions_golden(locations: tuple[Path, str], suffix: str) ->
 
 
 @pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not installed")
-def test_location_reductions_compile_with_nvcc(locations: tuple[Path, str], tmp_path: Path) -> None:
-    """The CUDA side of the warp combine (shuffles of every record field)."""
-    exe, _ = locations
-    r = subprocess.run(["nvcc", "-arch=sm_90", "-c", str(exe.with_suffix(".cu")), "-I",
-                        str(REPO / "runtime" / "include"), "-o", str(tmp_path / "k.o")],
-                       capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr
-
-
-@pytest.fixture(scope="module")
-def array_reductions(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
-    tmp = tmp_path_factory.mktemp("acc_array_reductions")
-    exe = tmp / "acc_array_reductions"
-    r = run_xmpacc("tests/acc_programs/acc_array_reductions.c", "-o", str(exe), "--keep", cwd=REPO)
-    assert r.returncode == 0, r.stderr
-    ref = build_serial(PROGRAMS / "acc_array_reductions.c", tmp / "serial")
-    return exe, subprocess.run([str(ref)], capture_output=True, text=True, check=True).stdout
-
-
-@pytest.mark.mpi
-@pytest.mark.parametrize("nprocs", [1, 2, 3, 4])
-def test_array_reductions_acc_on_host_backend(array_reductions: tuple[Path, str], nprocs: int) -> None:
-    """Reductions of arrays and sections on loop ... acc (acc_array_reductions.c): + on int,
-    long, float and double arrays, a section, max/min, * | ^, 2-D, cyclic(3) going down;
-    start values counted once over the nodes."""
-    exe, expected = array_reductions
-    r = run_mpi(nprocs, exe, env=HOST)
-    assert r.returncode == 0, r.stderr
-    same_output(r.stdout, expected, rel=1e-12)
-
-
-@pytest.mark.parametrize("suffix", [".cu", ".host.c"])
-def test_array_reductions_golden(array_reductions: tuple[Path, str], suffix: str) -> None:
-    """The atomic updates of the temporaries and their host descriptions."""
-    exe, _ = array_reductions
-    text = re.sub(r"xmpacc [0-9][\w.+-]*", "xmpacc", exe.with_suffix(suffix).read_text(), count=1)
-    assert str(REPO) not in text, "a machine-dependent path in the generated code"
-    golden = GOLDEN / f"acc_array_reductions{suffix}"
-    if os.environ.get("XMPACC_UPDATE_GOLDEN"):
-        golden.write_text(text)
-    assert golden.exists(), f"no golden file {golden}: run with XMPACC_UPDATE_GOLDEN=1"
-    assert text == golden.read_text()
-
-
-@pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not installed")
-def test_array_reductions_compile_with_nvcc(array_reductions: tuple[Path, str], tmp_path: Path) -> None:
-    """The CUDA side: atomicAdd and the compare-and-swap loops (max, min, *, |, ^) on the
-    temporaries, a 2-D one as a pointer to rows."""
-    exe, _ = array_reductions
+def test_reduction_program_compiles_with_nvcc(reduction_program: tuple[Path, str], tmp_path: Path) -> None:
+    exe, _ = reduction_program
     cu = exe.with_suffix(".cu").read_text()
-    assert "_XMPACC_RMW_MAX(_xmpacc_ra_mx[i % 4]" in cu and "int (*_xmpacc_ra_h2)[4]" in cu
-    r = subprocess.run(["nvcc", "-arch=sm_90", "-c", str(exe.with_suffix(".cu")), "-I",
-                        str(REPO / "runtime" / "include"), "-o", str(tmp_path / "k.o")],
-                       capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr
+    if exe.name == "acc_array_reductions":
+        assert "_XMPACC_RMW_MAX(_xmpacc_ra_mx[i % 4]" in cu and "int (*_xmpacc_ra_h2)[4]" in cu
+    r = nvcc_compile(exe.with_suffix(".cu"), tmp_path / "k.o")
+    assert r.returncode == 0, f"{REDUCTION_PROGRAMS[exe.name]}: {r.stderr}"
 
 
 # ------------------------------------------------------------------ diagnostics

@@ -13,12 +13,11 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from conftest import REPO, run_mpi, run_xmpacc, same_output, serial_output
+from conftest import REPO, nvcc_compile, run_mpi, run_source, run_xmpacc, same_output, serial_output
 
 PROGRAMS = Path(__file__).parent / "xacc_compute"
 GOLDEN = Path(__file__).parent / "golden"
@@ -306,9 +305,7 @@ def test_atomic_forms_compile_with_nvcc(built: dict[str, tuple[Path, str]], tmp_
     cu = exe.with_suffix(".cu").read_text()
     assert "s = _XMPACC_RMW_ADD(counter[0], 1, 0);" in cu and "sw = _XMPACC_RMW_SWAP(last[0], i);" in cu
     assert "fl = _XMPACC_RMW_RSUB(xr[0], 3, 1);" in cu and "_XMPACC_ATOMIC_ADD(fsub[0], -0.5f);" in cu
-    r = subprocess.run(["nvcc", "-arch=sm_90", "-c", str(exe.with_suffix(".cu")), "-I",
-                        str(REPO / "runtime" / "include"), "-o", str(tmp_path / "k.o")],
-                       capture_output=True, text=True)
+    r = nvcc_compile(exe.with_suffix(".cu"), tmp_path / "k.o")
     assert r.returncode == 0, r.stderr
 
 
@@ -319,9 +316,7 @@ def test_location_reductions_compile_with_nvcc(built: dict[str, tuple[Path, str]
     exe, _ = built["locations.c"]
     cu = exe.with_suffix(".cu").read_text()
     assert "_xmpacc_red_v" not in cu and "long long *_xmpacc_lkp_0, double *_xmpacc_lvp_0_0" in cu
-    r = subprocess.run(["nvcc", "-arch=sm_90", "-c", str(exe.with_suffix(".cu")), "-I",
-                        str(REPO / "runtime" / "include"), "-o", str(tmp_path / "k.o")],
-                       capture_output=True, text=True)
+    r = nvcc_compile(exe.with_suffix(".cu"), tmp_path / "k.o")
     assert r.returncode == 0, r.stderr
 
 
@@ -334,9 +329,7 @@ def test_array_reductions_compile_with_nvcc(built: dict[str, tuple[Path, str]], 
     assert "_XMPACC_ATOMIC_ADD(_xmpacc_ra_part[v[i] % 6], v[i]);" in cu and "_XMPACC_RMW_MIN(_xmpacc_ra_mn" in cu
     host = exe.with_suffix(".host.c").read_text()
     assert '(const char *[]){"v"}' in host and '{"whole"}' not in host and '{"part"}' not in host
-    r = subprocess.run(["nvcc", "-arch=sm_90", "-c", str(exe.with_suffix(".cu")), "-I",
-                        str(REPO / "runtime" / "include"), "-o", str(tmp_path / "k.o")],
-                       capture_output=True, text=True)
+    r = nvcc_compile(exe.with_suffix(".cu"), tmp_path / "k.o")
     assert r.returncode == 0, r.stderr
 
 
@@ -396,13 +389,7 @@ int main(void)
 def test_region_scalars_are_firstprivate(tmp_path: Path) -> None:
     """Statements on scalars in 'acc parallel' run on the host on a copy: the loop sees
     x = 3, the host's x stays 1.5 (OpenACC's firstprivate), which a serial build cannot show."""
-    src = tmp_path / "fp.c"
-    src.write_text(FIRSTPRIVATE)
-    r = run_xmpacc(str(src), "-o", str(tmp_path / "fp"))
-    assert r.returncode == 0, r.stderr
-    r = run_mpi(1, tmp_path / "fp", env=HOST)
-    assert r.returncode == 0, r.stderr
-    assert r.stdout == "1.5 3.0 0.0\n"
+    assert run_source(tmp_path, "fp", FIRSTPRIVATE, HOST) == "1.5 3.0 0.0\n"
 
 
 DEVICE_ASSIGNED = """\
@@ -430,13 +417,7 @@ def test_scalars_assigned_on_the_device_follow_openacc(tmp_path: Path) -> None:
     """A scalar a device statement assigns lives on the device for the construct: in
     'parallel' it is firstprivate (the host's m stays -1), in 'kernels' copied back (k = 4),
     as OpenACC 2.5 says; the statements after it see the device value either way."""
-    src = tmp_path / "da.c"
-    src.write_text(DEVICE_ASSIGNED)
-    r = run_xmpacc(str(src), "-o", str(tmp_path / "da"))
-    assert r.returncode == 0, r.stderr
-    r = run_mpi(1, tmp_path / "da", env=HOST)
-    assert r.returncode == 0, r.stderr
-    assert r.stdout == "-1.0 4.0 3.0 4.0\n"
+    assert run_source(tmp_path, "da", DEVICE_ASSIGNED, HOST) == "-1.0 4.0 3.0 4.0\n"
 
 
 FIRSTPRIVATE_ARRAYS = """\
@@ -467,13 +448,7 @@ def test_firstprivate_arrays_start_from_the_host_values(tmp_path: Path, env: dic
     build cannot show it (its iterations share tmp)."""
     if env["XMPACC_DEVICE"] == "cuda" and _gpus() == 0:
         pytest.skip("needs a CUDA GPU")
-    src = tmp_path / "fpa.c"
-    src.write_text(FIRSTPRIVATE_ARRAYS)
-    r = run_xmpacc(str(src), "-o", str(tmp_path / "fpa"))
-    assert r.returncode == 0, r.stderr
-    r = run_mpi(1, tmp_path / "fpa", env=env)
-    assert r.returncode == 0, r.stderr
-    assert r.stdout == "344 1 4\n"
+    assert run_source(tmp_path, "fpa", FIRSTPRIVATE_ARRAYS, env) == "344 1 4\n"
 
 
 ENUMS = """\
@@ -495,17 +470,11 @@ int main(void) {
 def test_enum_constants_in_kernels(tmp_path: Path) -> None:
     """The .cu file holds the file's enum definitions: their constants were undeclared
     there (found by the OpenACC-library helper); the kernels compile with nvcc too."""
-    src = tmp_path / "en.c"
-    src.write_text(ENUMS)
-    r = run_xmpacc(str(src), "--keep", "-o", str(tmp_path / "en"))
-    assert r.returncode == 0, r.stderr
-    r = run_mpi(1, tmp_path / "en", env=HOST)
-    assert r.returncode == 0 and r.stdout == "22\n", r.stderr
+    assert run_source(tmp_path, "en", ENUMS, HOST, "--keep") == "22\n"
     cu = tmp_path / "en.cu"
     assert "TWO = 2" in cu.read_text() and "memory_order" not in cu.read_text()   # not the headers' enums
     if shutil.which("nvcc"):
-        r = subprocess.run(["nvcc", "-arch=sm_90", "-c", str(cu), "-I", str(REPO / "runtime" / "include"),
-                            "-o", str(tmp_path / "en.o")], capture_output=True, text=True)
+        r = nvcc_compile(cu, tmp_path / "en.o")
         assert r.returncode == 0, r.stderr
 
 
