@@ -27,7 +27,7 @@ CASES = {"basic.c": (1, 2, 3, 4), "ops.c": (2, 4), "atomics.c": (1, 2), "async_c
          "deferred_reductions.c": (1, 2, 3), "margin_peel.c": (1, 2, 3, 4),
          "private_sections.c": (1, 2, 3), "kernels_auto.c": (1, 2, 3),
          "clause_sections.c": (1, 2, 3, 4), "locations.c": (1, 2, 3, 4), "region_scalars.c": (1, 2, 3),
-         "array_reductions.c": (1, 2, 3, 4)}
+         "array_reductions.c": (1, 2, 3, 4), "user_types.c": (1, 2, 3, 4)}
 
 
 def _gpus() -> int:
@@ -502,3 +502,38 @@ def test_reduction_results_reach_the_host_where_it_reads_them(built: dict[str, t
     assert host[wait_m + 1].startswith("if (m < 1e-3)")
     # r: its address is taken in the function: no deferral at all
     assert sum("_xmpacc_acc_defer_reductions();" in line for line in host) == 2
+
+
+def test_kernel_file_carries_the_types_its_kernels_use(built: dict[str, tuple[Path, str]]) -> None:
+    """kernel_types.py: the .cu file holds the file's struct, union, enum and typedef
+    definitions that kernels and routines name, and those they name in turn, in source
+    order; a type no kernel uses (a struct with a FILE * member) stays out."""
+    exe, _ = built["user_types.c"]
+    cu = "\n".join(line for line in exe.with_suffix(".cu").read_text().splitlines() if not line.startswith("#line"))
+    order = ["NDIM = 3", "typedef double real;", "} cplx;", "struct particle", "} bits;", "enum mode",
+             "typedef enum mode mode_kind;", "cplx cmul(cplx a, cplx b)"]
+    at = [cu.find(text) for text in order]
+    assert -1 not in at and at == sorted(at), dict(zip(order, at))
+    assert "logger" not in cu and "FILE" not in cu
+    if shutil.which("nvcc"):
+        r = nvcc_compile(exe.with_suffix(".cu"), exe.with_suffix(".o"))
+        assert r.returncode == 0, r.stderr
+
+
+TYPE_ERRORS = [
+    ("  div_t d = div(7, 2);\n#pragma acc parallel loop copyout(a)\n  for (i = 0; i < N; i++) a[i] = d.quot;\n",
+     "9:3", "'d' has type 'div_t', which the GPU kernel file cannot declare"),
+    ("  pair q = {1, 2};\n#pragma acc parallel loop reduction(+:q)\n  for (i = 0; i < N; i++) a[i] = i + q.x;\n",
+     "8:13", "reduction variable 'q' of a GPU loop has type 'pair': reductions take arithmetic types"),
+]
+
+
+@pytest.mark.parametrize("body,line,fragment", TYPE_ERRORS)
+def test_kernel_scalars_of_types_a_kernel_cannot_declare(tmp_path: Path, body: str, line: str, fragment: str) -> None:
+    """A system header's struct by value, or a struct reduction variable: an error at the
+    construct, not the GPU compiler's."""
+    src = tmp_path / "te.c"
+    src.write_text("#include <stdlib.h>\n#define N 8\ntypedef struct { int x, y; } pair;\ndouble a[N];\n"
+                   "int main(void) {\n  int i;\n" + body + "  return 0;\n}\n")
+    r = run_xmpacc(str(src), "-o", str(tmp_path / "te"))
+    assert r.returncode == 1 and f"te.c:{line}: error: {fragment}" in r.stderr, r.stderr

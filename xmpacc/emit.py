@@ -21,7 +21,7 @@ from xmpacc.context import Context, Unit
 from xmpacc.deepstack import nesting_error
 from xmpacc.diagnostics import SourceLoc
 from xmpacc.frontend.rawbytes import escape_for_c
-from xmpacc.frontend.preprocess import LIBC_STRING_SENTINEL, is_system_path
+from xmpacc.frontend.preprocess import LIBC_STRING_SENTINEL, is_system_coord
 from xmpacc.passes.entry import init_function_name
 from xmpacc.runtime.contract import ENTRIES, Entry, contract_id
 
@@ -36,11 +36,6 @@ def _env() -> jinja2.Environment:
         loader=jinja2.FileSystemLoader(os.path.dirname(xmpacc.templates.__file__)),
         undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
         keep_trailing_newline=True)
-
-
-def _is_system_coord(coord: object) -> bool:
-    path = getattr(coord, "file", None)
-    return bool(path) and is_system_path(path)
 
 
 MAX_INDENT = 80
@@ -141,7 +136,7 @@ def host_c(unit: Unit, ctx: Context, record: str) -> str:
     """The host C of a unit; it ends with ``#include "<record>"`` (``record_h``)."""
     gen = HostGenerator()
     try:
-        body = "".join(gen.external(item) for item in unit.ast.ext if not _is_system_coord(item.coord))
+        body = "".join(gen.external(item) for item in unit.ast.ext if not is_system_coord(item.coord))
     except RecursionError:
         raise nesting_error(unit.ast, SourceLoc(unit.path, 1, 1)) from None
     body = drop_redundant_line_markers(body)

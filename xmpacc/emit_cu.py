@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from pycparser import c_ast
 
-from xmpacc import __version__
+from xmpacc import __version__, kernel_types
 from xmpacc.context import Context, Unit
 from xmpacc.deepstack import nesting_error
 from xmpacc.diagnostics import SourceLoc
 from xmpacc.frontend.rawbytes import escape_for_c
-from xmpacc.emit import HostGenerator, _env, _is_system_coord
+from xmpacc.emit import HostGenerator, _env
 
 
 def _reset_line_markers(text: str, name: str) -> str:
@@ -42,16 +41,8 @@ def kernels_cu(unit: Unit, ctx: Context, name: str = "kernels.cu") -> str | None
             "walk": k.walk, "stream": k.info.get("stream", ""),
         })
     routines = [HostGenerator().visit(fn).rstrip() for fn in ctx.acc_routines.values()]
-    return escape_for_c(_reset_line_markers(_env().get_template("kernels.cu.j2").render(
-        version=__version__, sources=unit.path.rsplit("/", 1)[-1], kernels=rendered, routines=routines,
-        enums=[HostGenerator().visit(d) + ";" for d in unit.ast.ext
-               if _enum_definition(d) and not _is_system_coord(d.coord)]), name))
-
-
-def _enum_definition(node: c_ast.Node) -> bool:
-    """A file-scope enum definition (``enum { N = 4 };``, ``typedef enum {...} t;``): its
-    constants may appear in kernels, which the .cu file must then know."""
-    t = node.type if isinstance(node, (c_ast.Decl, c_ast.Typedef)) else None
-    while isinstance(t, c_ast.TypeDecl):
-        t = t.type
-    return isinstance(t, c_ast.Enum) and t.values is not None
+    template = _env().get_template("kernels.cu.j2")
+    fields = dict(version=__version__, sources=unit.path.rsplit("/", 1)[-1], kernels=rendered, routines=routines)
+    types = [HostGenerator().visit(d) + ";" for d in
+             kernel_types.needed(unit.ast.ext, template.render(types=[], **fields))]
+    return escape_for_c(_reset_line_markers(template.render(types=types, **fields), name))

@@ -145,6 +145,20 @@ __device__ inline T _xmpacc_atomic_rmw(T *p, U b, F f, int fetch_new) {
 #define _XMPACC_SHFL_XOR(x) __shfl_xor_sync(0xffffffffu, (x), _xmpacc_o)
 #define _XMPACC_PARTIAL_SLOT(gid) (((gid) & 31) == 0 ? ((gid) >> 5) : -1LL)
 #ifdef __CUDACC_RTC__
+/* <stdint.h> and <stddef.h> names that kernels and the program's own types use (LP64
+ * Linux, as the host compiler sees them; kernel_types.py STANDARD).  size_t and ptrdiff_t
+ * as the language makes them: C++ allows a typedef repeated for the same type, and NVRTC
+ * may have its own. */
+typedef decltype(sizeof(0)) size_t;
+typedef decltype((char *) 0 - (char *) 0) ptrdiff_t;
+typedef long intptr_t, int64_t;
+typedef unsigned long uintptr_t, uint64_t;
+typedef signed char int8_t;
+typedef unsigned char uint8_t;
+typedef short int16_t;
+typedef unsigned short uint16_t;
+typedef int int32_t;
+typedef unsigned int uint32_t;
 #define M_PI 3.14159265358979323846
 #define M_E 2.7182818284590452354
 #define INT_MAX 2147483647
@@ -155,9 +169,14 @@ __device__ inline T _xmpacc_atomic_rmw(T *p, U b, F f, int fetch_new) {
 #define DBL_EPSILON 2.2204460492503131e-16
 #define FLT_MAX 3.40282347e+38F
 #define FLT_EPSILON 1.19209290e-07F
+#else
+#include <stddef.h>
+#include <stdint.h>
 #endif
 #else
 #include <math.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 #include <limits.h>
 #include <float.h>

@@ -162,6 +162,12 @@ def is_system_path(path: str) -> bool:
     return any(real.startswith(os.path.realpath(d) + os.sep) for d in (SHIM_DIR, FAKE_LIBC_DIR, runtime_include_dir()))
 
 
+def is_system_coord(coord: object) -> bool:
+    """Does a node at ``coord`` come from a system header?"""
+    path = getattr(coord, "file", None)
+    return bool(path) and is_system_path(path)
+
+
 def _system_header_name(path: str) -> str | None:
     real = os.path.realpath(path)
     # the shim's public headers (mpi.h) stand for the real ones too

@@ -26,6 +26,7 @@ from pycparser import c_ast
 from xmpacc import cbuild
 from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import SourceLoc, XmpError
+from xmpacc.kernel_types import Typedefs
 from xmpacc.passes import kernel_arrays, kernel_locations, kernel_ranges, kernels, lanes, stream_walk, streaming
 from xmpacc.passes.canonical import CanonicalLoop, loc_of
 from xmpacc.passes.kernel_ranges import SchedPass
@@ -68,11 +69,12 @@ class Generated:
     plan: lanes.LanePlan | None
 
 
-def control_type(lp: CanonicalLoop, scope: Scope, node: c_ast.Node) -> str:
+def control_type(lp: CanonicalLoop, scope: Scope, node: c_ast.Node, typedefs: Typedefs) -> str:
     decl = lp.declared or (scope.find_c(lp.var) or (None, None))[1]
     if decl is None:
         raise XmpError(loc_of(node), f"loop variable '{lp.var}' is not declared")
-    kernels.check_device_type(lp.var, decl.type, node)
+    decl = typedefs.resolved(decl)
+    kernels.check_device_type(lp.var, decl.type, node, typedefs)
     return " ".join(kernels._type_names(decl.type))
 
 
@@ -108,9 +110,18 @@ def generate(spec: NestSpec, scope: Scope, replicated: list[Replicated], ctx: Co
         kv.located = kernel_locations.value_names(spec.located)
     kv.private = [(name, _private_array(decl, spec.private_lengths[name]) if name in spec.private_lengths else decl)
                   for name, decl in kv.private]
+    typedefs = Typedefs(unit.ast.ext)   # typedef names seen through: 'real' is a double
+    kv.by_value = [(name, typedefs.resolved(decl)) for name, decl in kv.by_value]
+    kv.private = [(name, typedefs.resolved(decl)) for name, decl in kv.private]
+    kv.reductions = [(name, typedefs.resolved(decl), op) for name, decl, op in kv.reductions]
     for name, decl in kv.by_value + kv.private:
-        kernels.check_device_type(name, decl.type, spec.node)
-    types = [control_type(lp, scope, spec.node) for lp in spec.loops]
+        kernels.check_device_type(name, decl.type, spec.node, typedefs)
+    for name, decl, _op in kv.reductions:
+        if typedefs.arithmetic(kernels._type_names(decl.type)) is None:
+            raise XmpError(spec.loc, f"reduction variable '{name}' of a GPU loop has type "
+                                     f"'{' '.join(kernels._type_names(decl.type)) or 'struct'}': reductions "
+                                     "take arithmetic types")
+    types = [control_type(lp, scope, spec.node, typedefs) for lp in spec.loops]
     # one thread, one iteration: the record a thread keeps is that of its one iteration;
     # the lanes of a split would all run a reduction array's updates outside the inner loop
     plan, why = (None, "a reduction with location variables") if spec.located else \

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pycparser import c_ast
 
 from xmpacc import cbuild
+from xmpacc.kernel_types import Typedefs
 from xmpacc.diagnostics import InternalError, XmpError
 from xmpacc.passes.accesses import text_value
 from xmpacc.passes.canonical import CanonicalLoop, loc_of
@@ -42,9 +43,6 @@ from xmpacc.runtime.contract import (
     LAUNCH_WRITES,
     REDUCTION_OPS,
 )
-
-_BUILTIN_TYPES = {"char", "short", "int", "long", "float", "double", "signed", "unsigned", "_Bool"}
-
 
 @dataclass(frozen=True, slots=True)
 class Param:
@@ -77,12 +75,18 @@ def _type_names(decl_type: c_ast.Node) -> list[str]:
     return list(getattr(t.type, "names", []) or [])
 
 
-def check_device_type(name: str, decl_type: c_ast.Node, where: c_ast.Node) -> None:
+def check_device_type(name: str, decl_type: c_ast.Node, where: c_ast.Node, typedefs: Typedefs) -> None:
+    """A kernel's scalar: arithmetic, or a struct, union or enum of the file (kernel_types.py
+    puts its definition in the kernel file); an anonymous struct has no name to declare it."""
+    t = decl_type
+    while not isinstance(t, c_ast.TypeDecl):
+        t = t.type
     names = _type_names(decl_type)
-    if not names or any(n not in _BUILTIN_TYPES for n in names):
-        shown = " ".join(names) if names else "a struct or union"
-        raise XmpError(loc_of(where), f"'{name}' has type '{shown}', which acc loops do not support yet "
-                                      "(use int, long, float, double ...)")
+    if typedefs.is_type(names) or (isinstance(t.type, (c_ast.Struct, c_ast.Union, c_ast.Enum)) and t.type.name):
+        return
+    shown = " ".join(names) if names else "an anonymous struct or union"
+    raise XmpError(loc_of(where), f"'{name}' has type '{shown}', which the GPU kernel file cannot declare "
+                                  "(a type of a system header other than <stdint.h>'s and <stddef.h>'s)")
 
 
 def declaration(decl: c_ast.Decl, name: str, pointer: bool = False, drop_outer_dim: bool = False) -> str:

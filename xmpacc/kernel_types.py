@@ -1,0 +1,172 @@
+"""The program's own type definitions that a kernel file needs (emit_cu.py).
+
+Kernels and ``acc routine`` functions name the types of the source file: an array of
+``struct cplx`` or of ``cplx_t`` (a typedef) is a kernel parameter, a routine takes a
+``particle`` by value, a struct's member is sized by an enum constant.  The kernel file is
+compiled on its own (NVRTC, or the host C compiler for the host backend) without the
+source's headers, so it carries the definitions it uses:
+
+    typedef struct { double re, im; } cplx;      /* from the source, as written       */
+    _XMPACC_KERNEL _xmpacc_loop_f_c_12(..., cplx *v)
+
+Which ones: every file-scope typedef, struct/union/enum definition (or forward
+declaration) and enum constant of the source file (not of system headers) that the kernel
+file's text names, and those the chosen definitions name in turn, in source order.  A
+struct defined inside a variable's declaration (``struct s {...} v[N];``) contributes its
+definition alone.  Everything else is left out: a definition the kernels never use might
+name a header's type that NVRTC does not know (``FILE``, ``pthread_t``).
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from pycparser import c_ast
+
+from xmpacc.frontend.preprocess import is_system_coord
+
+# The <stdint.h> / <stddef.h> names kernels may use, as LP64 Linux spells
+# them (the kernel header declares them for NVRTC; pycparser's stand-in headers make them int)
+STANDARD = {"size_t": "unsigned long", "ptrdiff_t": "long", "intptr_t": "long",
+            "uintptr_t": "unsigned long", "int8_t": "signed char", "uint8_t": "unsigned char",
+            "int16_t": "short", "uint16_t": "unsigned short", "int32_t": "int", "uint32_t": "unsigned int",
+            "int64_t": "long", "uint64_t": "unsigned long"}
+_WORD = re.compile(r"\b(?:(struct|union|enum)\s+)?([A-Za-z_]\w*)")
+_TAGGED = (c_ast.Struct, c_ast.Union, c_ast.Enum)
+
+
+@dataclass(frozen=True)
+class _Definition:
+    """One file-scope item that defines names of types or enum constants."""
+
+    node: c_ast.Node                   # what is emitted (a Typedef, or a Decl without a name)
+    provides: frozenset[str]           # 'cplx' (typedef), 'struct cplx' (tag), 'RED' (constant)
+    needs: frozenset[str]              # the same kinds of names, used by its text
+
+
+def needed(ext: list[c_ast.Node], text: str) -> list[c_ast.Node]:
+    """The definitions among ``ext`` (a file's top-level items) that ``text`` (the kernel
+    file without them) needs, directly or through other definitions, in source order."""
+    defs = [d for item in ext if not is_system_coord(item.coord) for d in _definitions(item)]
+    by_name: dict[str, list[int]] = {}
+    for n, d in enumerate(defs):
+        for name in d.provides:
+            by_name.setdefault(name, []).append(n)
+    chosen: set[int] = set()
+    todo = [n for name in _names(text) for n in by_name.get(name, ())]
+    while todo:
+        n = todo.pop()
+        if n not in chosen:
+            chosen.add(n)
+            todo += [m for name in defs[n].needs for m in by_name.get(name, ())]
+    return [defs[n].node for n in sorted(chosen)]
+
+
+def _names(text: str) -> set[str]:
+    """The identifiers of C text, tags as 'struct x' (comments are harmless extras)."""
+    return {f"{kind} {word}" if kind else word for kind, word in _WORD.findall(text)}
+
+
+def _definitions(item: c_ast.Node) -> Iterator[_Definition]:
+    if isinstance(item, c_ast.Typedef):
+        yield _Definition(item, frozenset({item.name}) | _provided(item.type), _used(item.type))
+    elif isinstance(item, c_ast.Decl) and not isinstance(item.type, c_ast.FuncDecl):
+        t = item.type
+        while isinstance(t, (c_ast.TypeDecl, c_ast.PtrDecl, c_ast.ArrayDecl)):
+            t = t.type
+        forward = item.name is None and isinstance(t, (c_ast.Struct, c_ast.Union))   # 'struct node;'
+        provides = _provided(t) | (frozenset({_tag(t)}) if forward and t.name else frozenset())
+        if isinstance(t, _TAGGED) and provides:   # the type alone, without a variable declared with it
+            yield _Definition(c_ast.Decl(None, [], [], [], [], copy.copy(t), None, None, coord=item.coord),
+                              provides, _used(t))
+
+
+def _tag(t: c_ast.Node) -> str:
+    return f"{type(t).__name__.lower()} {t.name}"
+
+
+def _provided(t: c_ast.Node) -> frozenset[str]:
+    """Tags and enum constants that a type defines, a typedef's inline struct among them
+    (``struct s`` without a member list only refers to the tag)."""
+    out: set[str] = set()
+    for node in _walk(t):
+        body = node.values if isinstance(node, c_ast.Enum) else getattr(node, "decls", None)
+        if isinstance(node, _TAGGED) and node.name and body is not None:
+            out.add(_tag(node))
+        if isinstance(node, c_ast.Enumerator):
+            out.add(node.name)
+    return frozenset(out)
+
+
+def _used(t: c_ast.Node) -> frozenset[str]:
+    """Typedef names, tags and identifiers (enum constants in sizes) a type refers to."""
+    out: set[str] = set()
+    for node in _walk(t):
+        if isinstance(node, c_ast.IdentifierType):
+            out.update(node.names)
+        elif isinstance(node, _TAGGED) and node.name:
+            out.add(_tag(node))
+        elif isinstance(node, c_ast.ID):
+            out.add(node.name)
+    return frozenset(out)
+
+
+def _walk(node: c_ast.Node) -> Iterator[c_ast.Node]:
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(child for _, child in n.children())
+
+
+class Typedefs:
+    """The file-scope typedefs of a source file, to see through them: a kernel's scalar of
+    type ``real`` (``typedef double real;``) or ``size_t`` is a double or an unsigned long
+    for the choices that depend on the type (reduction identities, device type checks)."""
+
+    def __init__(self, ext: list[c_ast.Node]) -> None:
+        self.user: dict[str, c_ast.Typedef] = {item.name: item for item in ext if isinstance(item, c_ast.Typedef)
+                                               and not is_system_coord(item.coord)}
+
+    def resolved(self, decl: c_ast.Decl) -> c_ast.Decl:
+        """``decl`` with its base type's typedef names replaced by what they name, where
+        that is an arithmetic type; a struct, union or enum typedef stays as written."""
+        t = decl.type
+        while not isinstance(t, c_ast.TypeDecl):
+            t = getattr(t, "type", None)
+            if t is None:
+                return decl
+        names = self.arithmetic(getattr(t.type, "names", None) or [])
+        if names is None or names == list(getattr(t.type, "names", [])):
+            return decl
+        out = copy.deepcopy(decl)
+        base = out.type
+        while not isinstance(base, c_ast.TypeDecl):
+            base = base.type
+        base.type = c_ast.IdentifierType(names)
+        return out
+
+    def arithmetic(self, names: list[str], depth: int = 0) -> list[str] | None:
+        """The builtin type names that ``names`` stand for (None: not an arithmetic type)."""
+        if len(names) != 1 or depth > 32:
+            return names if names and all(n in BUILTIN for n in names) else None
+        name = names[0]
+        if name in BUILTIN:
+            return names
+        if name in STANDARD:
+            return STANDARD[name].split()
+        td = self.user.get(name)
+        if td is None or not isinstance(td.type, c_ast.TypeDecl) or not isinstance(td.type.type, c_ast.IdentifierType):
+            return None
+        return self.arithmetic(td.type.type.names, depth + 1)
+
+    def is_type(self, names: list[str]) -> bool:
+        """Is ``names`` a type the kernel file knows: arithmetic, or a typedef of the file
+        (a struct, union or enum; kernels_cu carries its definition)?"""
+        return self.arithmetic(names) is not None or (len(names) == 1 and names[0] in self.user)
+
+
+BUILTIN = frozenset({"char", "short", "int", "long", "float", "double", "signed", "unsigned", "_Bool"})
