@@ -121,6 +121,13 @@ class HostBackend:
         fn(shape.threads, ctypes.addressof(params))
 
 
+def nvrtc_options(lanes: int, checked: bool) -> tuple[str, ...]:
+    """NVRTC's options for a program's kernel file (CuPy adds the GPU architecture); the
+    tests compile generated kernel files with them (tests/test_nvrtc.py)."""
+    return (f"-I{INCLUDE_DIR}", "--std=c++17") + ((f"-D_XMPACC_FIXED_LANES={lanes}",) if lanes > 1 else ()) \
+        + (("-D_XMPACC_CHECK",) if checked else ())
+
+
 class CudaBackend:
     name = "cuda"
 
@@ -238,8 +245,7 @@ class CudaBackend:
         passes/streaming.py min_blocks) and spill at that register budget are built
         again at their fallback: one more NVRTC run, only for programs that have such a
         kernel."""
-        options = (f"-I{INCLUDE_DIR}", "--std=c++17") + ((f"-D_XMPACC_FIXED_LANES={lanes}",) if lanes > 1 else ()) \
-            + (("-D_XMPACC_CHECK",) if self.checked else ())
+        options = nvrtc_options(lanes, self.checked)
         module = self._nvrtc(where, options)
         relaxed = fallbacks(self.source or "", lambda name: self._local_bytes(module, name))
         if relaxed:

@@ -27,7 +27,7 @@ CASES = {"basic.c": (1, 2, 3, 4), "ops.c": (2, 4), "atomics.c": (1, 2), "async_c
          "deferred_reductions.c": (1, 2, 3), "margin_peel.c": (1, 2, 3, 4),
          "private_sections.c": (1, 2, 3), "kernels_auto.c": (1, 2, 3),
          "clause_sections.c": (1, 2, 3, 4), "locations.c": (1, 2, 3, 4), "region_scalars.c": (1, 2, 3),
-         "array_reductions.c": (1, 2, 3, 4), "user_types.c": (1, 2, 3, 4)}
+         "array_reductions.c": (1, 2, 3, 4), "user_types.c": (1, 2, 3, 4), "c_math.c": (1,)}
 
 
 def _gpus() -> int:

@@ -1,0 +1,75 @@
+"""Every GPU program of the repository's kernel file compiles with NVRTC, the compiler the
+cuda backend runs, with the runtime's own options (device.nvrtc_options): no GPU needed,
+only NVRTC's library (the ``nvidia-cuda-nvrtc`` wheel of the test extra).  The host
+backend compiles the same file as C, so C that NVRTC's C++ rejects (``sqrt(i)`` of an int:
+ambiguous among its overloads; a type the file lacks) was found on a GPU only.  Skipped when
+the library is missing."""
+
+from __future__ import annotations
+
+import ctypes
+import re
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO, run_xmpacc
+from xmpacc.runtime.device import nvrtc_options
+
+_ACC = re.compile(r"#pragma\s+acc\b|#pragma\s+xmp\b.*\bacc\b")
+PROGRAMS = sorted(p.relative_to(REPO) for d in ("tests", "samples", "bench") for p in (REPO / d).rglob("*.c")
+                  if _ACC.search(p.read_text(errors="replace")))
+# programs whose kernel file needs more than the default build
+OPTIONS: dict[str, list[str]] = {}
+CHECKED = {"tests/xacc_compute/basic.c", "tests/xacc_compute/user_types.c", "samples/laplace/laplace_acc.c"}
+LANES = {"samples/nbody/nbody_acc.c": 8, "bench/nbody_bench.c": 32}
+
+
+def _nvrtc() -> ctypes.CDLL | None:
+    try:
+        import nvidia
+    except ImportError:
+        return None
+    for root in nvidia.__path__:
+        for lib in sorted(Path(root).glob("cu*/lib/libnvrtc.so.*")):
+            return ctypes.CDLL(str(lib))
+    return None
+
+
+NVRTC = _nvrtc()
+
+
+def nvrtc_compile(source: str, options: tuple[str, ...]) -> tuple[int, str]:
+    """(status, log) of NVRTC compiling ``source`` for sm_90 (H100/H200) to PTX."""
+    assert NVRTC is not None
+    prog = ctypes.c_void_p()
+    assert NVRTC.nvrtcCreateProgram(ctypes.byref(prog), source.encode(), b"prog.cu", 0, None, None) == 0
+    opts = [*options, "-arch=compute_90"]
+    status = NVRTC.nvrtcCompileProgram(prog, len(opts), (ctypes.c_char_p * len(opts))(*[o.encode() for o in opts]))
+    size = ctypes.c_size_t()
+    NVRTC.nvrtcGetProgramLogSize(prog, ctypes.byref(size))
+    log = ctypes.create_string_buffer(size.value)
+    NVRTC.nvrtcGetProgramLog(prog, log)
+    NVRTC.nvrtcDestroyProgram(ctypes.byref(prog))
+    return status, log.value.decode(errors="replace")
+
+
+def test_programs_are_found() -> None:
+    names = {str(p) for p in PROGRAMS}
+    assert len(PROGRAMS) >= 50 and {"bench/himeno_xacc.c", "tests/xacc_compute/user_types.c"} <= names
+    assert set(OPTIONS) | CHECKED | set(LANES) <= names
+
+
+@pytest.mark.skipif(NVRTC is None, reason="no NVRTC library (pip install nvidia-cuda-nvrtc)")
+@pytest.mark.parametrize("program", [str(p) for p in PROGRAMS])
+def test_kernel_file_compiles_with_nvrtc(tmp_path: Path, program: str) -> None:
+    out = tmp_path / Path(program).stem
+    r = run_xmpacc(program, "-S", "-o", str(out), *OPTIONS.get(program, []), cwd=REPO)
+    assert r.returncode == 0, r.stderr
+    cu = out.with_suffix(".cu")
+    if not cu.exists():   # no kernels in this file (its GPU work is data directives)
+        return
+    variants = [(1, False)] + [(1, True)] * (program in CHECKED) + [(LANES.get(program, 1), False)] * (program in LANES)
+    for lanes, checked in variants:
+        status, log = nvrtc_compile(cu.read_text(), nvrtc_options(lanes, checked))
+        assert status == 0, f"NVRTC ({lanes} lanes, checked={checked}):\n{log}"
