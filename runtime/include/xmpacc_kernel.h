@@ -159,37 +159,55 @@ typedef short int16_t;
 typedef unsigned short uint16_t;
 typedef int int32_t;
 typedef unsigned int uint32_t;
-/* C's <math.h> under C++: sqrt(n), exp(i), pow(i, 2), fmax(1.0f, x) with integer or mixed
- * arguments are calls of the double functions in C (the host backend, the serial build),
- * but ambiguous among NVRTC's float and double overloads.  These templates take exactly
- * those calls (an exact non-template overload still wins) and convert as C does. */
-template <typename T> struct _xmpacc_is_int { static const bool value = false; };
-#define _XMPACC_INT_TYPE(T) template <> struct _xmpacc_is_int<T> { static const bool value = true; };
-_XMPACC_INT_TYPE(bool) _XMPACC_INT_TYPE(char) _XMPACC_INT_TYPE(signed char) _XMPACC_INT_TYPE(unsigned char)
-_XMPACC_INT_TYPE(short) _XMPACC_INT_TYPE(unsigned short) _XMPACC_INT_TYPE(int) _XMPACC_INT_TYPE(unsigned)
-_XMPACC_INT_TYPE(long) _XMPACC_INT_TYPE(unsigned long) _XMPACC_INT_TYPE(long long)
-_XMPACC_INT_TYPE(unsigned long long)
-template <typename T> struct _xmpacc_is_num { static const bool value = _xmpacc_is_int<T>::value; };
-template <> struct _xmpacc_is_num<float> { static const bool value = true; };
-template <> struct _xmpacc_is_num<double> { static const bool value = true; };
-template <bool B> struct _xmpacc_double_if {};
-template <> struct _xmpacc_double_if<true> { typedef double type; };
-#define _XMPACC_C_MATH1(f) template <typename T> __device__ inline \
-  typename _xmpacc_double_if<_xmpacc_is_int<T>::value>::type f(T x) { return f((double) x); }
-#define _XMPACC_C_MATH2(f) template <typename A, typename B> __device__ inline \
-  typename _xmpacc_double_if<_xmpacc_is_num<A>::value && _xmpacc_is_num<B>::value>::type \
-  f(A a, B b) { return f((double) a, (double) b); }
-_XMPACC_C_MATH1(sqrt) _XMPACC_C_MATH1(cbrt) _XMPACC_C_MATH1(exp) _XMPACC_C_MATH1(exp2)
-_XMPACC_C_MATH1(expm1) _XMPACC_C_MATH1(log) _XMPACC_C_MATH1(log2) _XMPACC_C_MATH1(log10)
-_XMPACC_C_MATH1(log1p) _XMPACC_C_MATH1(sin) _XMPACC_C_MATH1(cos) _XMPACC_C_MATH1(tan)
-_XMPACC_C_MATH1(asin) _XMPACC_C_MATH1(acos) _XMPACC_C_MATH1(atan) _XMPACC_C_MATH1(sinh)
-_XMPACC_C_MATH1(cosh) _XMPACC_C_MATH1(tanh) _XMPACC_C_MATH1(asinh) _XMPACC_C_MATH1(acosh)
-_XMPACC_C_MATH1(atanh) _XMPACC_C_MATH1(fabs) _XMPACC_C_MATH1(floor) _XMPACC_C_MATH1(ceil)
-_XMPACC_C_MATH1(trunc) _XMPACC_C_MATH1(round) _XMPACC_C_MATH1(rint) _XMPACC_C_MATH1(nearbyint)
-_XMPACC_C_MATH1(erf) _XMPACC_C_MATH1(erfc) _XMPACC_C_MATH1(tgamma) _XMPACC_C_MATH1(lgamma)
-_XMPACC_C_MATH2(pow) _XMPACC_C_MATH2(fmod) _XMPACC_C_MATH2(atan2) _XMPACC_C_MATH2(hypot)
-_XMPACC_C_MATH2(fmin) _XMPACC_C_MATH2(fmax) _XMPACC_C_MATH2(fdim) _XMPACC_C_MATH2(copysign)
-_XMPACC_C_MATH2(remainder) _XMPACC_C_MATH2(nextafter)
+/* C's <math.h> under C++: in C, sqrt, exp, pow, fmax ... are double functions whatever
+ * their arguments (sqrt(i) of an int, sqrt(x) of a float, fmax(f, 2.0)); NVRTC overloads
+ * them for float (a float result, another value) and finds int arguments ambiguous.  Each
+ * macro converts the arguments as a C compiler does (the host backend and the serial build
+ * agree); a macro does not expand inside itself, so it calls NVRTC's double function.
+ * The float functions (sqrtf ...) stay as they are. */
+#define _XMPACC_C1(x) ((double) (x))
+#define sqrt(x) sqrt(_XMPACC_C1(x))
+#define cbrt(x) cbrt(_XMPACC_C1(x))
+#define exp(x) exp(_XMPACC_C1(x))
+#define exp2(x) exp2(_XMPACC_C1(x))
+#define expm1(x) expm1(_XMPACC_C1(x))
+#define log(x) log(_XMPACC_C1(x))
+#define log2(x) log2(_XMPACC_C1(x))
+#define log10(x) log10(_XMPACC_C1(x))
+#define log1p(x) log1p(_XMPACC_C1(x))
+#define sin(x) sin(_XMPACC_C1(x))
+#define cos(x) cos(_XMPACC_C1(x))
+#define tan(x) tan(_XMPACC_C1(x))
+#define asin(x) asin(_XMPACC_C1(x))
+#define acos(x) acos(_XMPACC_C1(x))
+#define atan(x) atan(_XMPACC_C1(x))
+#define sinh(x) sinh(_XMPACC_C1(x))
+#define cosh(x) cosh(_XMPACC_C1(x))
+#define tanh(x) tanh(_XMPACC_C1(x))
+#define asinh(x) asinh(_XMPACC_C1(x))
+#define acosh(x) acosh(_XMPACC_C1(x))
+#define atanh(x) atanh(_XMPACC_C1(x))
+#define fabs(x) fabs(_XMPACC_C1(x))
+#define floor(x) floor(_XMPACC_C1(x))
+#define ceil(x) ceil(_XMPACC_C1(x))
+#define trunc(x) trunc(_XMPACC_C1(x))
+#define round(x) round(_XMPACC_C1(x))
+#define rint(x) rint(_XMPACC_C1(x))
+#define nearbyint(x) nearbyint(_XMPACC_C1(x))
+#define erf(x) erf(_XMPACC_C1(x))
+#define erfc(x) erfc(_XMPACC_C1(x))
+#define tgamma(x) tgamma(_XMPACC_C1(x))
+#define lgamma(x) lgamma(_XMPACC_C1(x))
+#define pow(x, y) pow(_XMPACC_C1(x), _XMPACC_C1(y))
+#define fmod(x, y) fmod(_XMPACC_C1(x), _XMPACC_C1(y))
+#define atan2(x, y) atan2(_XMPACC_C1(x), _XMPACC_C1(y))
+#define hypot(x, y) hypot(_XMPACC_C1(x), _XMPACC_C1(y))
+#define fmin(x, y) fmin(_XMPACC_C1(x), _XMPACC_C1(y))
+#define fmax(x, y) fmax(_XMPACC_C1(x), _XMPACC_C1(y))
+#define fdim(x, y) fdim(_XMPACC_C1(x), _XMPACC_C1(y))
+#define copysign(x, y) copysign(_XMPACC_C1(x), _XMPACC_C1(y))
+#define remainder(x, y) remainder(_XMPACC_C1(x), _XMPACC_C1(y))
+#define nextafter(x, y) nextafter(_XMPACC_C1(x), _XMPACC_C1(y))
 #define M_PI 3.14159265358979323846
 #define M_E 2.7182818284590452354
 #define INT_MAX 2147483647
