@@ -123,8 +123,9 @@ class HostBackend:
 
 def nvrtc_options(lanes: int, checked: bool) -> tuple[str, ...]:
     """NVRTC's options for a program's kernel file (CuPy adds the GPU architecture); the
-    tests compile generated kernel files with them (tests/test_nvrtc.py)."""
-    return (f"-I{INCLUDE_DIR}", "--std=c++17") + ((f"-D_XMPACC_FIXED_LANES={lanes}",) if lanes > 1 else ()) \
+    tests compile generated kernel files with them (tests/test_nvrtc.py).  C++20: C's
+    designated initializers (``cplx c = {.re = x, .im = y};``) are C++20's."""
+    return (f"-I{INCLUDE_DIR}", "--std=c++20") + ((f"-D_XMPACC_FIXED_LANES={lanes}",) if lanes > 1 else ()) \
         + (("-D_XMPACC_CHECK",) if checked else ())
 
 

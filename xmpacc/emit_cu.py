@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pycparser import c_ast
 
 from xmpacc import __version__, kernel_types
 from xmpacc.context import Context, Unit
@@ -9,6 +10,24 @@ from xmpacc.deepstack import nesting_error
 from xmpacc.diagnostics import SourceLoc
 from xmpacc.frontend.rawbytes import escape_for_c
 from xmpacc.emit import HostGenerator, _env
+
+
+class KernelGenerator(HostGenerator):
+    """The host generator for the kernel file, which NVRTC compiles as C++ and the host
+    backend as C: a compound literal ``(cplx){x, y}`` is ``_XMPACC_COMPOUND(cplx, cplx){x, y}``,
+    the C cast on the host, C++'s ``cplx{x, y}`` under NVRTC (xmpacc_kernel.h), where a
+    struct's tag names its type too."""
+
+    def visit_CompoundLiteral(self, n: c_ast.CompoundLiteral) -> str:
+        t = n.type.type
+        base = t.type if isinstance(t, c_ast.TypeDecl) else None
+        if isinstance(base, (c_ast.Struct, c_ast.Union)) and base.name:
+            name = base.name
+        elif isinstance(base, c_ast.IdentifierType) and len(base.names) == 1:
+            name = base.names[0]
+        else:   # an array or a multi-word type: C++ has no such literal, NVRTC reports it
+            return super().visit_CompoundLiteral(n)
+        return f"_XMPACC_COMPOUND({self.visit(n.type)}, {name}){{{self.visit(n.init)}}}"
 
 
 def _reset_line_markers(text: str, name: str) -> str:
@@ -29,7 +48,7 @@ def kernels_cu(unit: Unit, ctx: Context, name: str = "kernels.cu") -> str | None
         return None
     rendered = []
     for k in ctx.kernels:
-        gen = HostGenerator()
+        gen = KernelGenerator()
         try:
             body = gen.visit(k.body) if hasattr(k.body, "block_items") else gen._generate_stmt(k.body)
         except RecursionError:
@@ -40,9 +59,9 @@ def kernels_cu(unit: Unit, ctx: Context, name: str = "kernels.cu") -> str | None
             "prologue": k.prologue, "epilogue": k.epilogue, "body": body.rstrip(), "guard": k.guard,
             "walk": k.walk, "stream": k.info.get("stream", ""),
         })
-    routines = [HostGenerator().visit(fn).rstrip() for fn in ctx.acc_routines.values()]
+    routines = [KernelGenerator().visit(fn).rstrip() for fn in ctx.acc_routines.values()]
     template = _env().get_template("kernels.cu.j2")
     fields = dict(version=__version__, sources=unit.path.rsplit("/", 1)[-1], kernels=rendered, routines=routines)
-    types = [HostGenerator().visit(d) + ";" for d in
+    types = [KernelGenerator().visit(d) + ";" for d in
              kernel_types.needed(unit.ast.ext, template.render(types=[], **fields))]
-    return escape_for_c(_reset_line_markers(template.render(types=types, **fields), name))
+    return escape_for_c(_reset_line_markers(kernel_types.enums_as_int(template.render(types=types, **fields)), name))

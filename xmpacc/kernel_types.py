@@ -15,6 +15,10 @@ file's text names, and those the chosen definitions name in turn, in source orde
 struct defined inside a variable's declaration (``struct s {...} v[N];``) contributes its
 definition alone.  Everything else is left out: a definition the kernels never use might
 name a header's type that NVRTC does not know (``FILE``, ``pthread_t``).
+
+Enum types are ``int`` in the kernel file (``enums_as_int``), their constants as written:
+C converts between an enum and int freely (``enum mode m = i % 2;``, ``m++``), NVRTC's C++
+does not, and int is the size and range GCC gives them.
 """
 
 from __future__ import annotations
@@ -36,6 +40,8 @@ STANDARD = {"size_t": "unsigned long", "ptrdiff_t": "long", "intptr_t": "long",
             "int64_t": "long", "uint64_t": "unsigned long"}
 _WORD = re.compile(r"\b(?:(struct|union|enum)\s+)?([A-Za-z_]\w*)")
 _TAGGED = (c_ast.Struct, c_ast.Union, c_ast.Enum)
+_ENUM_TYPE = re.compile(r"\benum\s+[A-Za-z_]\w*\b(?!\s*\{)")
+_LITERALS = re.compile(r'("(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'|^#[^\n]*)', re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -45,6 +51,13 @@ class _Definition:
     node: c_ast.Node                   # what is emitted (a Typedef, or a Decl without a name)
     provides: frozenset[str]           # 'cplx' (typedef), 'struct cplx' (tag), 'RED' (constant)
     needs: frozenset[str]              # the same kinds of names, used by its text
+
+
+def enums_as_int(text: str) -> str:
+    """C text with every ``enum tag`` type (not a definition ``enum tag {``) as ``int``;
+    string and character literals and preprocessor lines stay as they are."""
+    return "".join(part if part.startswith(('"', "'", "#")) else _ENUM_TYPE.sub("int", part)
+                   for part in _LITERALS.split(text))
 
 
 def needed(ext: list[c_ast.Node], text: str) -> list[c_ast.Node]:
@@ -72,6 +85,15 @@ def _names(text: str) -> set[str]:
 
 def _definitions(item: c_ast.Node) -> Iterator[_Definition]:
     if isinstance(item, c_ast.Typedef):
+        t = item.type.type if isinstance(item.type, c_ast.TypeDecl) else None
+        if isinstance(t, c_ast.Enum):   # typedef enum {...} color_t: the constants, and color_t an int
+            if t.values is not None:
+                yield _Definition(c_ast.Decl(None, [], [], [], [], copy.copy(t), None, None, coord=item.coord),
+                                  _provided(t), _used(t))
+            as_int = c_ast.Typedef(item.name, [], ["typedef"],
+                                   c_ast.TypeDecl(item.name, [], None, c_ast.IdentifierType(["int"])), item.coord)
+            yield _Definition(as_int, frozenset({item.name}), frozenset(_provided(t)))
+            return
         yield _Definition(item, frozenset({item.name}) | _provided(item.type), _used(item.type))
     elif isinstance(item, c_ast.Decl) and not isinstance(item.type, c_ast.FuncDecl):
         t = item.type

@@ -49,6 +49,8 @@ _XMPACC_HD static inline long long _xmpacc_divmod(long long *rest, _xmpacc_sched
 #endif
 
 #ifdef __CUDACC__
+/* a compound literal (cplx){x, y} as C++'s cplx{x, y} (emit_cu.py KernelGenerator) */
+#define _XMPACC_COMPOUND(type, name) name
 #define _XMPACC_GRID_X ((long long)blockIdx.x * blockDim.x + threadIdx.x)
 #define _XMPACC_GRID_Y ((long long)blockIdx.y * blockDim.y + threadIdx.y)
 /* 2-D grids: threads before the innermost loop's first iteration, so that a warp's row
@@ -208,8 +210,70 @@ typedef unsigned int uint32_t;
 #define copysign(x, y) copysign(_XMPACC_C1(x), _XMPACC_C1(y))
 #define remainder(x, y) remainder(_XMPACC_C1(x), _XMPACC_C1(y))
 #define nextafter(x, y) nextafter(_XMPACC_C1(x), _XMPACC_C1(y))
+#define fma(x, y, z) fma(_XMPACC_C1(x), _XMPACC_C1(y), _XMPACC_C1(z))
+#define frexp(x, e) frexp(_XMPACC_C1(x), e)
+#define ldexp(x, e) ldexp(_XMPACC_C1(x), e)
+#define modf(x, p) modf(_XMPACC_C1(x), p)
+#define scalbn(x, n) scalbn(_XMPACC_C1(x), n)
+#define ilogb(x) ilogb(_XMPACC_C1(x))
+#define logb(x) logb(_XMPACC_C1(x))
+#define lround(x) lround(_XMPACC_C1(x))
+#define llround(x) llround(_XMPACC_C1(x))
+#define lrint(x) lrint(_XMPACC_C1(x))
+#define llrint(x) llrint(_XMPACC_C1(x))
+/* C words NVRTC's C++ lacks or spells otherwise */
+#define restrict __restrict__
+#define _Bool bool
 #define M_PI 3.14159265358979323846
 #define M_E 2.7182818284590452354
+#define M_LOG2E 1.4426950408889634074
+#define M_LOG10E 0.43429448190325182765
+#define M_LN2 0.69314718055994530942
+#define M_LN10 2.30258509299404568402
+#define M_PI_2 1.57079632679489661923
+#define M_PI_4 0.78539816339744830962
+#define M_1_PI 0.31830988618379067154
+#define M_2_PI 0.63661977236758134308
+#define M_2_SQRTPI 1.12837916709551257390
+#define M_SQRT2 1.41421356237309504880
+#define M_SQRT1_2 0.70710678118654752440
+#define NAN __int_as_float(0x7fc00000)
+#define INFINITY __int_as_float(0x7f800000)
+#define HUGE_VALF __int_as_float(0x7f800000)
+#define HUGE_VAL __longlong_as_double(0x7ff0000000000000LL)
+#define CHAR_BIT 8
+#define SCHAR_MIN (-128)
+#define SCHAR_MAX 127
+#define UCHAR_MAX 255
+#define CHAR_MIN SCHAR_MIN
+#define CHAR_MAX SCHAR_MAX
+#define SHRT_MIN (-32768)
+#define SHRT_MAX 32767
+#define USHRT_MAX 65535
+#define UINT_MAX 4294967295U
+#define LONG_MIN (-LONG_MAX - 1L)
+#define ULONG_MAX 18446744073709551615UL
+#define LLONG_MAX 9223372036854775807LL
+#define LLONG_MIN (-LLONG_MAX - 1LL)
+#define ULLONG_MAX 18446744073709551615ULL
+#define INT8_MIN (-128)
+#define INT8_MAX 127
+#define UINT8_MAX 255
+#define INT16_MIN (-32768)
+#define INT16_MAX 32767
+#define UINT16_MAX 65535
+#define INT32_MIN (-2147483647 - 1)
+#define INT32_MAX 2147483647
+#define UINT32_MAX 4294967295U
+#define INT64_MIN (-9223372036854775807L - 1)
+#define INT64_MAX 9223372036854775807L
+#define UINT64_MAX 18446744073709551615UL
+#define SIZE_MAX 18446744073709551615UL
+#define FLT_MIN 1.17549435e-38F
+#define FLT_DIG 6
+#define DBL_DIG 15
+#define FLT_MANT_DIG 24
+#define DBL_MANT_DIG 53
 #define INT_MAX 2147483647
 #define INT_MIN (-INT_MAX - 1)
 #define LONG_MAX 9223372036854775807L
@@ -223,7 +287,9 @@ typedef unsigned int uint32_t;
 #include <stdint.h>
 #endif
 #else
+#define _XMPACC_COMPOUND(type, name) (type)
 #include <math.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -320,4 +386,38 @@ _XMPACC_HD static inline int _xmpacc_loc_better(const long long *w, const long l
 #define _XMPACC_RMW_MAX(x, e, f) _XMPACC_ATOMIC_RMW(x, e, _b > _a ? _b : _a, f)
 #define _XMPACC_RMW_MIN(x, e, f) _XMPACC_ATOMIC_RMW(x, e, _b < _a ? _b : _a, f)
 
+#ifdef __CUDACC_RTC__
+/* Last, after the header's own C++: C identifiers that are C++ keywords (a variable
+ * 'new', a member 'class') get other names in the kernel file, consistently, so kernels
+ * compile as the host backend's C does; 'register', gone from C++17, means nothing.
+ * (typename and decltype stay: the header's macros expand to them in kernels.) */
+#define new _xmpacc_kw_new
+#define delete _xmpacc_kw_delete
+#define class _xmpacc_kw_class
+#define this _xmpacc_kw_this
+#define operator _xmpacc_kw_operator
+#define template _xmpacc_kw_template
+#define private _xmpacc_kw_private
+#define public _xmpacc_kw_public
+#define protected _xmpacc_kw_protected
+#define virtual _xmpacc_kw_virtual
+#define friend _xmpacc_kw_friend
+#define namespace _xmpacc_kw_namespace
+#define using _xmpacc_kw_using
+#define try _xmpacc_kw_try
+#define catch _xmpacc_kw_catch
+#define throw _xmpacc_kw_throw
+#define explicit _xmpacc_kw_explicit
+#define mutable _xmpacc_kw_mutable
+#define export _xmpacc_kw_export
+#define typeid _xmpacc_kw_typeid
+#define noexcept _xmpacc_kw_noexcept
+#define concept _xmpacc_kw_concept
+#define requires _xmpacc_kw_requires
+#define static_cast _xmpacc_kw_static_cast
+#define const_cast _xmpacc_kw_const_cast
+#define dynamic_cast _xmpacc_kw_dynamic_cast
+#define reinterpret_cast _xmpacc_kw_reinterpret_cast
+#define register
+#endif
 #endif

@@ -26,7 +26,12 @@ from xmpacc.symbols import ArraySym, Scope
 
 # CUDA math functions callable in a kernel (and in C's math.h for the host backend), and
 # acc_on_device (xmpacc_kernel.h).
-DEVICE_FUNCTIONS = openacc_calls.IN_KERNELS | frozenset(["sqrt", "sqrtf", "cbrt", "cbrtf", "rsqrt", "rsqrtf", "exp", "expf", "exp2", "exp2f", "expm1", "expm1f", "log", "logf", "log2", "log2f", "log10", "log10f", "log1p", "log1pf", "pow", "powf", "sin", "sinf", "cos", "cosf", "tan", "tanf", "asin", "asinf", "acos", "acosf", "atan", "atanf", "atan2", "atan2f", "sinh", "sinhf", "cosh", "coshf", "tanh", "tanhf", "asinh", "acosh", "atanh", "fabs", "fabsf", "abs", "labs", "llabs", "fmin", "fminf", "fmax", "fmaxf", "floor", "floorf", "ceil", "ceilf", "round", "roundf", "trunc", "truncf", "fmod", "fmodf", "remainder", "copysign", "hypot", "hypotf", "erf", "erff", "erfc", "erfcf", "tgamma", "lgamma", "fma", "fmaf", "isnan", "isinf", "isfinite", "signbit", "ldexp", "frexp", "modf", "nearbyint", "rint", "lrint", "llround", "lround"])
+DEVICE_FUNCTIONS = openacc_calls.IN_KERNELS | frozenset(["sqrt", "sqrtf", "cbrt", "cbrtf", "rsqrt", "rsqrtf", "exp", "expf", "exp2", "exp2f", "expm1", "expm1f", "log", "logf", "log2", "log2f", "log10", "log10f", "log1p", "log1pf", "pow", "powf", "sin", "sinf", "cos", "cosf", "tan", "tanf", "asin", "asinf", "acos", "acosf", "atan", "atanf", "atan2", "atan2f", "sinh", "sinhf", "cosh", "coshf", "tanh", "tanhf", "asinh", "acosh", "atanh", "fabs", "fabsf", "abs", "labs", "llabs", "fmin", "fminf", "fmax", "fmaxf", "floor", "floorf", "ceil", "ceilf", "round", "roundf", "trunc", "truncf", "fmod", "fmodf", "remainder", "copysign", "hypot", "hypotf", "erf", "erff", "erfc", "erfcf", "tgamma", "lgamma", "fma", "fmaf", "isnan", "isinf", "isfinite", "signbit", "ldexp", "frexp", "modf", "nearbyint", "rint", "lrint", "llround", "lround",
+    "asinhf", "acoshf", "atanhf", "remainderf", "copysignf", "tgammaf", "lgammaf", "ldexpf", "frexpf", "modff",
+    "nearbyintf", "rintf", "lrintf", "llrint", "llrintf", "lroundf", "llroundf", "fdim", "fdimf", "scalbn",
+    "scalbnf", "ilogb", "ilogbf", "logb", "logbf", "nextafter", "nextafterf", "exp10", "exp10f", "sincos",
+    "sincosf", "sincospi", "sincospif", "sinpi", "sinpif", "cospi", "cospif", "rhypot", "rhypotf", "rcbrt",
+    "rcbrtf", "norm3d", "norm3df", "erfinv", "erfinvf", "erfcinv", "erfcinvf", "normcdf", "normcdff"])
 
 
 @dataclass
