@@ -112,6 +112,12 @@ int main(void) {
     for (i = 0; i < N; i++)
       for (j = 0; j < M; j++) u[i][j] += 1;
   }
+  /* seq on the loops an XMP loop distributes: independent by the XMP loop, each node's
+   * iterations run (acc_loopnest.build) */
+#pragma xmp loop on t[i][j]
+#pragma acc parallel loop seq collapse(2)
+  for (i = 0; i < N; i++)
+    for (j = 0; j < M; j++) u[i][j] *= 2;
 
   double su = 0;
 #pragma xmp loop on t[i][j] reduction(+:su)

@@ -224,10 +224,10 @@ def build(nest: AccNest, compute: AccCompute, lc: LoopClauses, scope: Scope, ctx
         tmpl, indices = _xmp_part(xmp, scope)
     verdict = _auto(nest, compute, lc, scope, ctx, function)
     vector: tuple[LoopClauses, c_ast.For] | None = None
-    if lc.seq is not None or (verdict is not None and not verdict.independent):
-        if xmp is not None:
-            assert lc.seq is not None
-            raise XmpError(lc.seq, "'seq' on a loop that an XMP loop distributes is not supported yet")
+    # 'seq' on a loop that an XMP loop distributes: the XMP loop says its iterations are
+    # independent (XMP §4.2.1), so the node's iterations run one thread each, which a
+    # conforming program cannot tell from running them in order
+    if (lc.seq is not None and xmp is None) or (verdict is not None and not verdict.independent):
         fors, loops, body = [], [], nest.loop
     else:
         fors = _nest_loops(nest, lc, dict(indices))
