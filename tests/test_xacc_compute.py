@@ -28,7 +28,7 @@ CASES = {"basic.c": (1, 2, 3, 4), "ops.c": (2, 4), "atomics.c": (1, 2), "async_c
          "private_sections.c": (1, 2, 3), "kernels_auto.c": (1, 2, 3),
          "clause_sections.c": (1, 2, 3, 4), "locations.c": (1, 2, 3, 4), "region_scalars.c": (1, 2, 3),
          "array_reductions.c": (1, 2, 3, 4), "user_types.c": (1, 2, 3, 4), "c_math.c": (1,),
-         "c_dialect.c": (1, 2, 3)}
+         "c_dialect.c": (1, 2, 3), "routine_globals.c": (1, 2, 3)}
 
 
 def _gpus() -> int:
@@ -285,8 +285,12 @@ def test_kernels_loop_without_acc_loop(tmp_path: Path, loop: str, remark: str | 
 @pytest.mark.parametrize("source,line,col,fragment", [
     ("double h(double x) { return x; }\n#pragma acc routine seq\ndouble f(double x) { return h(x); }\n", 3, 29,
      "call of 'h' in 'acc routine' function 'f'"),
-    ("double g;\n#pragma acc routine seq\ndouble f(double x) { return x + g; }\n", 3, 33,
-     "reads the file-scope variable 'g', which is host memory: not supported yet"),
+    ("double g;\n#pragma acc routine seq\ndouble f(double x) { g = x; return x; }\n", 3, 22,
+     "'acc routine' function 'f' assigns the file-scope scalar 'g': a routine gets its value"),
+    ("#define N 8\ndouble d[N];\n#pragma xmp nodes p[*]\n#pragma xmp template t[N]\n"
+     "#pragma xmp distribute t[block] onto p\n#pragma xmp align d[i] with t[i]\n"
+     "#pragma acc routine seq\ndouble f(int i) { return d[i]; }\n", 8, 26,
+     "'acc routine' function 'f' uses the distributed array 'd': pass its elements as arguments"),
     ("#pragma acc routine seq\nint k;\n", 1, 13, "'acc routine' must stand before a function definition"),
     ("#pragma acc routine(nowhere) seq\n", 1, 13, "'acc routine' function 'nowhere' is not defined in this file"),
 ])

@@ -53,6 +53,8 @@ class Context:
     acc_data_dynamic: bool = False
     # name -> copy of the FuncDef of each 'acc routine seq' function (device functions, acc_routine.py)
     acc_routines: dict[str, c_ast.FuncDef] = field(default_factory=dict)
+    # name -> the file-scope variables its device copy takes as trailing parameters
+    acc_routine_globals: dict[str, list[str]] = field(default_factory=dict)
     has_main: bool = False
     main_params: int = 0
     main_returns_void: bool = False

@@ -8,10 +8,20 @@ Before:                                      After:
 
 The directive stands directly before the function's definition or prototype, or names it
 (``routine(f) seq``) at file scope; the definition must be in the same file.  A device
-function computes from its arguments: it calls only math functions and other routines,
-and reads no file-scope variable (host memory) except ``const`` scalars with a constant
-initializer, which its device copy reads as that value (``const double G = 6.67e-11;``:
-``((double) (6.67e-11))``).
+function calls only math functions and other routines.  It reads ``const`` scalars with a
+constant initializer as their values (``const double G = 6.67e-11;``: ``((double)
+(6.67e-11))``).  Other file-scope variables it uses (and those of the routines it calls)
+become parameters of its device copy with the same names, and every call on the device
+passes them (``routine_globals``), so the kernel that calls it uses them as its own:
+
+    double coef[4];                              prog.cu:
+    #pragma acc routine seq                      _XMPACC_ROUTINE double f(double x, double *coef)
+    double f(double x) { return coef[0] * x; }   { return coef[0] * x; }
+    ... f(a[i]) in a kernel                      ... f(a[i], coef): coef is present or copied in
+
+An array is passed as a pointer to its elements (rows), so it is the kernel's device copy;
+a scalar by value, so a routine may read it but not assign it.  Distributed arrays are
+reached through their descriptors in kernels, not in routines.
 """
 
 from __future__ import annotations
@@ -42,12 +52,14 @@ def _target(items: list[c_ast.Node], k: int, d: AccRoutine) -> str:
                           "(or name the function: routine(f) seq)")
 
 
-def _check(fn: c_ast.FuncDef, routines: set[str], file_names: set[str], constants: dict[str, c_ast.Node]) -> None:
-    local = _locals(fn)
-    calls = set()
+def _check(fn: c_ast.FuncDef, routines: set[str]) -> None:
+    for node in walk(fn.body):   # a distributed array's subscripts went through its descriptor (localize)
+        if isinstance(node, c_ast.ID) and node.name.startswith("_xmpacc_a_"):
+            raise XmpError(loc_of(node), f"'acc routine' function '{fn.decl.name}' uses the distributed array "
+                                         f"'{node.name[len('_xmpacc_a_'):]}': pass its elements as arguments "
+                                         "(kernels reach distributed arrays through their descriptors)")
     for node in walk(fn.body):
         if isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID):
-            calls.add(id(node.name))
             name = node.name.name
             library = openacc_calls.device_call_error(name)
             if library is not None:
@@ -55,12 +67,64 @@ def _check(fn: c_ast.FuncDef, routines: set[str], file_names: set[str], constant
             if name not in DEVICE_FUNCTIONS and name not in routines:
                 raise XmpError(loc_of(node), f"call of '{name}' in 'acc routine' function '{fn.decl.name}': only "
                                              "math functions and other 'acc routine seq' functions run on the GPU")
+
+
+def _globals(fn: c_ast.FuncDef, file_decls: dict[str, c_ast.Decl], constants: dict[str, c_ast.Node]) -> list[str]:
+    """The file-scope variables ``fn`` uses itself (not the constants it reads as values),
+    in order of first use; an error for what a parameter cannot carry."""
+    local, out = _locals(fn), []
+    called = {id(n.name) for n in walk(fn.body) if isinstance(n, c_ast.FuncCall)}
     for node in walk(fn.body):
-        if isinstance(node, c_ast.ID) and id(node) not in calls and node.name not in local \
-                and node.name in file_names and node.name not in constants:
-            raise XmpError(loc_of(node), f"'acc routine' function '{fn.decl.name}' reads the file-scope "
-                                         f"variable '{node.name}', which is host memory: not supported yet "
-                                         "(a const scalar with a constant initializer is)")
+        if not isinstance(node, c_ast.ID) or id(node) in called or node.name in local \
+                or node.name not in file_decls or node.name in constants or node.name in out:
+            continue
+        if not isinstance(file_decls[node.name].type, c_ast.ArrayDecl) and _assigned(fn, node.name):
+            raise XmpError(loc_of(node), f"'acc routine' function '{fn.decl.name}' assigns the file-scope "
+                                         f"scalar '{node.name}': a routine gets its value; return the result "
+                                         "instead")
+        out.append(node.name)
+    return out
+
+
+def _assigned(fn: c_ast.FuncDef, name: str) -> bool:
+    def target(n: c_ast.Node) -> bool:
+        return isinstance(n, c_ast.ID) and n.name == name
+    return any((isinstance(n, c_ast.Assignment) and target(n.lvalue))
+               or (isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--", "&") and target(n.expr))
+               for n in walk(fn.body))
+
+
+def routine_globals(node: c_ast.Node, globals_of: dict[str, list[str]]) -> c_ast.Node:
+    """``node`` (a kernel body or a device routine) with the file-scope variables each call
+    of a routine needs appended to its arguments, by name; ``node`` itself if none."""
+    calls = [n for n in walk(node) if isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID)
+             and globals_of.get(n.name.name)]
+    if not calls:
+        return node
+    node = copy.deepcopy(node)
+    for call in walk(node):
+        if isinstance(call, c_ast.FuncCall) and isinstance(call.name, c_ast.ID) and globals_of.get(call.name.name):
+            args = call.args.exprs if call.args is not None else []
+            call.args = c_ast.ExprList(args + [c_ast.ID(g, call.coord) for g in globals_of[call.name.name]])
+    return node
+
+
+def _with_globals(fn: c_ast.FuncDef, names: list[str], file_decls: dict[str, c_ast.Decl]) -> None:
+    """Parameters named as the file-scope variables (arrays as pointers to their rows)."""
+    params = fn.decl.type.args.params if fn.decl.type.args is not None else []
+    params = [p for p in params if not (isinstance(p, c_ast.Typename) and _is_void(p))]
+    for name in names:
+        decl = copy.deepcopy(file_decls[name])
+        t = decl.type
+        decl.type = c_ast.PtrDecl([], t.type) if isinstance(t, c_ast.ArrayDecl) else t
+        decl.storage, decl.init, decl.funcspec = [], None, []
+        params.append(decl)
+    fn.decl.type.args = c_ast.ParamList(params)
+
+
+def _is_void(p: c_ast.Typename) -> bool:
+    t = p.type
+    return isinstance(t, c_ast.TypeDecl) and isinstance(t.type, c_ast.IdentifierType) and t.type.names == ["void"]
 
 
 def _locals(fn: c_ast.FuncDef) -> set[str]:
@@ -121,18 +185,41 @@ def run(unit: Unit, ctx: Context) -> Unit:
             ctx.diags.add(err)
     unit.ast.ext = kept
     defs = {item.decl.name: item for item in items if isinstance(item, c_ast.FuncDef)}
-    file_names = {item.name for item in items if isinstance(item, c_ast.Decl) and item.name
-                  and not isinstance(item.type, c_ast.FuncDecl)}
+    file_decls = {item.name: item for item in items if isinstance(item, c_ast.Decl) and item.name
+                  and not isinstance(item.type, c_ast.FuncDecl) and "typedef" not in item.storage}
     constants = _constants(items)
+    own: dict[str, list[str]] = {}
     for name, loc in wanted.items():
         if name not in defs:
             ctx.diags.error(loc, f"'acc routine' function '{name}' is not defined in this file: not supported yet")
             continue
         try:
-            _check(defs[name], set(wanted), file_names, constants)
+            _check(defs[name], set(wanted))
+            own[name] = _globals(defs[name], file_decls, constants)
             device = ctx.acc_routines[name] = copy.deepcopy(defs[name])
             device.decl.storage = [s for s in device.decl.storage if s != "static"]   # _XMPACC_ROUTINE says it
             _substitute(device, constants, _locals(device))
         except XmpError as err:
             ctx.diags.add(err)
+    ctx.acc_routine_globals = _closure(own, ctx.acc_routines)
+    for name, device in ctx.acc_routines.items():
+        _with_globals(device, ctx.acc_routine_globals[name], file_decls)
+        device.body = routine_globals(device.body, ctx.acc_routine_globals)
     return unit
+
+
+def _closure(own: dict[str, list[str]], routines: dict[str, c_ast.FuncDef]) -> dict[str, list[str]]:
+    """Each routine's variables with those of the routines it calls, directly or not."""
+    calls = {name: {n.name.name for n in walk(fn.body) if isinstance(n, c_ast.FuncCall)
+                    and isinstance(n.name, c_ast.ID) and n.name.name in routines} for name, fn in routines.items()}
+    out = {name: list(own.get(name, [])) for name in routines}
+    changed = True
+    while changed:
+        changed = False
+        for name in routines:
+            for callee in sorted(calls[name]):
+                for g in out[callee]:
+                    if g not in out[name]:
+                        out[name].append(g)
+                        changed = True
+    return out

@@ -27,7 +27,7 @@ from xmpacc import cbuild
 from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import SourceLoc, XmpError
 from xmpacc.kernel_types import Typedefs
-from xmpacc.passes import kernel_arrays, kernel_locations, kernel_ranges, kernels, lanes, stream_walk, streaming
+from xmpacc.passes import acc_routine, kernel_arrays, kernel_locations, kernel_ranges, kernels, lanes, stream_walk, streaming
 from xmpacc.passes.canonical import CanonicalLoop, loc_of
 from xmpacc.passes.kernel_ranges import SchedPass
 from xmpacc.passes.kernel_vars import KernelVars, Replicated, check_body, classify
@@ -96,7 +96,7 @@ def generate(spec: NestSpec, scope: Scope, replicated: list[Replicated], ctx: Co
              is_pragma: Callable[[c_ast.Node], bool]) -> Generated:
     """Outline ``spec`` into a kernel (collected in ``ctx.kernels``) and its launch text."""
     check_body(spec.body, is_pragma, frozenset(ctx.acc_routines))
-    body = spec.body
+    body = acc_routine.routine_globals(spec.body, ctx.acc_routine_globals)   # f(x) -> f(x, coef)
     if spec.arrays:   # every update of a reduction array: atomic, on the kernel's temporary
         kernel_arrays.check_not_on_device(spec.arrays, replicated, scope)
         body = kernel_arrays.rewrite(body, spec.arrays)
