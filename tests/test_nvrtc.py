@@ -73,3 +73,18 @@ def test_kernel_file_compiles_with_nvrtc(tmp_path: Path, program: str) -> None:
     for lanes, checked in variants:
         status, log = nvrtc_compile(cu.read_text(), nvrtc_options(lanes, checked))
         assert status == 0, f"NVRTC ({lanes} lanes, checked={checked}):\n{log}"
+
+
+@pytest.mark.skipif(NVRTC is None, reason="no NVRTC library (pip install nvidia-cuda-nvrtc)")
+def test_files_of_one_program_are_one_module(tmp_path: Path) -> None:
+    """The runtime compiles the kernel files of a program's files as one module (their
+    concatenation, launcher.py): two files with the same struct, enum and static routine
+    from one header (tests/xacc_multifile) compile, each file's in its own namespace."""
+    texts = []
+    for name in ("main", "parts"):
+        r = run_xmpacc(f"tests/xacc_multifile/{name}.c", "-S", "-o", str(tmp_path / name), cwd=REPO)
+        assert r.returncode == 0, r.stderr
+        texts.append((tmp_path / f"{name}.cu").read_text())
+    assert all("} cplx;" in t for t in texts)
+    status, log = nvrtc_compile("".join(texts), nvrtc_options(1, False))
+    assert status == 0, log

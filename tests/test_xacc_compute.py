@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -542,3 +543,21 @@ def test_kernel_scalars_of_types_a_kernel_cannot_declare(tmp_path: Path, body: s
                    "int main(void) {\n  int i;\n" + body + "  return 0;\n}\n")
     r = run_xmpacc(str(src), "-o", str(tmp_path / "te"))
     assert r.returncode == 1 and f"te.c:{line}: error: {fragment}" in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("env", [pytest.param(HOST, id="host"),
+                                 pytest.param({"XMPACC_DEVICE": "cuda"}, id="cuda", marks=pytest.mark.gpu)])
+def test_two_files_share_types_and_a_routine(tmp_path: Path, env: dict[str, str]) -> None:
+    """tests/xacc_multifile: both files' kernels use a struct, an enum and a static routine
+    of one header; the program gives the serial build's output on 1 and 2 processes."""
+    if env["XMPACC_DEVICE"] == "cuda" and _gpus() == 0:
+        pytest.skip("needs a CUDA GPU")
+    files = [str(REPO / "tests" / "xacc_multifile" / f) for f in ("main.c", "parts.c")]
+    r = run_xmpacc(*files, "-o", str(tmp_path / "mf"))
+    assert r.returncode == 0, r.stderr
+    subprocess.run(["cc", "-w", *files, "-o", str(tmp_path / "serial")], check=True)
+    expected = subprocess.run([str(tmp_path / "serial")], capture_output=True, text=True, check=True).stdout
+    for nprocs in (1, 2):
+        r = run_mpi(nprocs, tmp_path / "mf", env=env)
+        assert r.returncode == 0, r.stderr
+        assert r.stdout == expected * nprocs

@@ -61,7 +61,8 @@ def kernels_cu(unit: Unit, ctx: Context, name: str = "kernels.cu") -> str | None
         })
     routines = [KernelGenerator().visit(fn).rstrip() for fn in ctx.acc_routines.values()]
     template = _env().get_template("kernels.cu.j2")
-    fields = dict(version=__version__, sources=unit.path.rsplit("/", 1)[-1], kernels=rendered, routines=routines)
+    fields = dict(version=__version__, sources=unit.path.rsplit("/", 1)[-1], kernels=rendered, routines=routines,
+                  unit=unit.stem)
     types = [KernelGenerator().visit(d) + ";" for d in
              kernel_types.needed(unit.ast.ext, template.render(types=[], **fields))]
     return escape_for_c(_reset_line_markers(kernel_types.enums_as_int(template.render(types=types, **fields)), name))

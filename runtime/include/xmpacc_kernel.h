@@ -51,6 +51,12 @@ _XMPACC_HD static inline long long _xmpacc_divmod(long long *rest, _xmpacc_sched
 #ifdef __CUDACC__
 /* a compound literal (cplx){x, y} as C++'s cplx{x, y} (emit_cu.py KernelGenerator) */
 #define _XMPACC_COMPOUND(type, name) name
+/* The kernel files of a program's files are one NVRTC module (launcher.py): each file's
+ * types and routines in a namespace of its own, so that two files may define the same
+ * struct or static routine (from one header), as C's separate files do; the kernels keep
+ * their extern "C" names. */
+#define _XMPACC_UNIT_BEGIN(unit) namespace _xmpacc_unit_##unit {
+#define _XMPACC_UNIT_END }
 #define _XMPACC_GRID_X ((long long)blockIdx.x * blockDim.x + threadIdx.x)
 #define _XMPACC_GRID_Y ((long long)blockIdx.y * blockDim.y + threadIdx.y)
 /* 2-D grids: threads before the innermost loop's first iteration, so that a warp's row
@@ -288,6 +294,8 @@ typedef unsigned int uint32_t;
 #endif
 #else
 #define _XMPACC_COMPOUND(type, name) (type)
+#define _XMPACC_UNIT_BEGIN(unit)
+#define _XMPACC_UNIT_END
 #include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -390,7 +398,7 @@ _XMPACC_HD static inline int _xmpacc_loc_better(const long long *w, const long l
 /* Last, after the header's own C++: C identifiers that are C++ keywords (a variable
  * 'new', a member 'class') get other names in the kernel file, consistently, so kernels
  * compile as the host backend's C does; 'register', gone from C++17, means nothing.
- * (typename and decltype stay: the header's macros expand to them in kernels.) */
+ * (typename, decltype and namespace stay: the header's macros expand to them in kernels.) */
 #define new _xmpacc_kw_new
 #define delete _xmpacc_kw_delete
 #define class _xmpacc_kw_class
@@ -402,7 +410,6 @@ _XMPACC_HD static inline int _xmpacc_loc_better(const long long *w, const long l
 #define protected _xmpacc_kw_protected
 #define virtual _xmpacc_kw_virtual
 #define friend _xmpacc_kw_friend
-#define namespace _xmpacc_kw_namespace
 #define using _xmpacc_kw_using
 #define try _xmpacc_kw_try
 #define catch _xmpacc_kw_catch

@@ -6,6 +6,7 @@
  * with NVRTC; the host backend compiles it with the host C compiler and runs each kernel
  * through its _host trampoline, one call per thread id. */
 #include "xmpacc_kernel.h"
+_XMPACC_UNIT_BEGIN(acc_array_reductions_c)
 
 /* acc_array_reductions.c:48: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_acc_array_reductions_c_48(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, int *_xmpacc_ra_hist, double *_xmpacc_ra_ds, float *_xmpacc_ra_fs, int *_xmpacc_ra_h, long *_xmpacc_ra_ls)
@@ -29,7 +30,7 @@ _XMPACC_KERNEL _xmpacc_loop_acc_array_reductions_c_48(long long _xmpacc_total, _
   _XMPACC_ATOMIC_ADD(_xmpacc_ra_ls[i % 2], -(((long) a[_XMPACC_G(_xmpacc_a_a, 0, i)]) * 1000000L));
 }
   while (0);
-#line 33 "acc_array_reductions.cu"
+#line 34 "acc_array_reductions.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_acc_array_reductions_c_48_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -77,7 +78,7 @@ _XMPACC_KERNEL _xmpacc_loop_acc_array_reductions_c_56(long long _xmpacc_total, _
   _XMPACC_RMW_MIN(_xmpacc_ra_mn[i % 4], a[_XMPACC_G(_xmpacc_a_a, 0, i)] - i, 0);
 }
   while (0);
-#line 81 "acc_array_reductions.cu"
+#line 82 "acc_array_reductions.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_acc_array_reductions_c_56_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -121,7 +122,7 @@ _XMPACC_KERNEL _xmpacc_loop_acc_array_reductions_c_62(long long _xmpacc_total, _
   _XMPACC_RMW_XOR(_xmpacc_ra_flip[0], i, 0);
 }
   while (0);
-#line 125 "acc_array_reductions.cu"
+#line 126 "acc_array_reductions.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_acc_array_reductions_c_62_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -169,7 +170,7 @@ _XMPACC_KERNEL _xmpacc_loop_acc_array_reductions_c_69(long long _xmpacc_total, i
 #line 72 "tests/acc_programs/acc_array_reductions.c"
 _XMPACC_ATOMIC_ADD(_xmpacc_ra_h2[((int) g[_XMPACC_AT2(_xmpacc_a_g, _XMPACC_G(_xmpacc_a_g, 0, i), _XMPACC_G(_xmpacc_a_g, 1, j))]) % 3][j % 4], 1);
   while (0);
-#line 173 "acc_array_reductions.cu"
+#line 174 "acc_array_reductions.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_acc_array_reductions_c_69_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -209,7 +210,7 @@ _XMPACC_KERNEL _xmpacc_loop_acc_array_reductions_c_74(long long _xmpacc_total, _
   _XMPACC_RMW_MAX(_xmpacc_ra_cm[i % 2], c[_XMPACC_LC(_xmpacc_a_c, 0, i)] * i, 0);
 }
   while (0);
-#line 213 "acc_array_reductions.cu"
+#line 214 "acc_array_reductions.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_acc_array_reductions_c_74_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -232,3 +233,4 @@ void _xmpacc_loop_acc_array_reductions_c_74_host(long long _xmpacc_n, void **_xm
     _xmpacc_loop_acc_array_reductions_c_74(_xmpacc_total, _xmpacc_s_i, _xmpacc_m_i, c, _xmpacc_a_c, _xmpacc_ra_hc, _xmpacc_ra_cm);
 }
 #endif
+_XMPACC_UNIT_END

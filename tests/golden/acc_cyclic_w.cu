@@ -6,6 +6,7 @@
  * with NVRTC; the host backend compiles it with the host C compiler and runs each kernel
  * through its _host trampoline, one call per thread id. */
 #include "xmpacc_kernel.h"
+_XMPACC_UNIT_BEGIN(acc_cyclic_w_c)
 
 /* acc_cyclic_w.c:52: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_acc_cyclic_w_c_52(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_posmap_t _xmpacc_m_i, double * _XMPACC_RESTRICT y, _xmpacc_array_t _xmpacc_a_y, const double * _XMPACC_RESTRICT x, _xmpacc_array_t _xmpacc_a_x)
@@ -20,7 +21,7 @@ _XMPACC_KERNEL _xmpacc_loop_acc_cyclic_w_c_52(long long _xmpacc_total, _xmpacc_s
 #line 53 "tests/acc_programs/acc_cyclic_w.c"
 y[_XMPACC_LC(_xmpacc_a_y, 0, i)] = (3.0 * x[_XMPACC_LC(_xmpacc_a_x, 0, i)]) + 1;
   while (0);
-#line 24 "acc_cyclic_w.cu"
+#line 25 "acc_cyclic_w.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_acc_cyclic_w_c_52_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -59,7 +60,7 @@ _XMPACC_KERNEL _xmpacc_loop_acc_cyclic_w_c_54(long long _xmpacc_total, _xmpacc_s
 #line 55 "tests/acc_programs/acc_cyclic_w.c"
 y[_XMPACC_LC(_xmpacc_a_y, 0, i)] += 0.25 * i;
   while (0);
-#line 63 "acc_cyclic_w.cu"
+#line 64 "acc_cyclic_w.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_acc_cyclic_w_c_54_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -92,7 +93,7 @@ _XMPACC_KERNEL _xmpacc_loop_acc_cyclic_w_c_56(long long _xmpacc_total, _xmpacc_s
 #line 57 "tests/acc_programs/acc_cyclic_w.c"
 x[_XMPACC_LC(_xmpacc_a_x, 0, i)] = y[_XMPACC_LC(_xmpacc_a_y, 0, i)] - x[_XMPACC_LC(_xmpacc_a_x, 0, i)];
   while (0);
-#line 96 "acc_cyclic_w.cu"
+#line 97 "acc_cyclic_w.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_acc_cyclic_w_c_56_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -129,7 +130,7 @@ _XMPACC_KERNEL _xmpacc_loop_acc_cyclic_w_c_58(long long _xmpacc_total, _xmpacc_s
 #line 59 "tests/acc_programs/acc_cyclic_w.c"
 x[_XMPACC_LC(_xmpacc_a_x, 0, i + 1)] += 0.125 * (i + 1);
   while (0);
-#line 133 "acc_cyclic_w.cu"
+#line 134 "acc_cyclic_w.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_acc_cyclic_w_c_58_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -162,7 +163,7 @@ _XMPACC_KERNEL _xmpacc_loop_acc_cyclic_w_c_60(long long _xmpacc_total, _xmpacc_s
 #line 61 "tests/acc_programs/acc_cyclic_w.c"
 s += (x[_XMPACC_LC(_xmpacc_a_x, 0, i)] * (i % 5)) + y[_XMPACC_LC(_xmpacc_a_y, 0, i)];
   while (0);
-#line 166 "acc_cyclic_w.cu"
+#line 167 "acc_cyclic_w.cu"
   _XMPACC_PARTIAL(s, _XMPACC_LANES_SUM, _xmpacc_red_s);
 }
 #ifndef __CUDACC__
@@ -202,7 +203,7 @@ _XMPACC_KERNEL _xmpacc_loop_acc_cyclic_w_c_62(long long _xmpacc_total, _xmpacc_s
 #line 63 "tests/acc_programs/acc_cyclic_w.c"
 top = ((x[_XMPACC_LC(_xmpacc_a_x, 0, i)] * (i % 7)) > top) ? (x[_XMPACC_LC(_xmpacc_a_x, 0, i)] * (i % 7)) : (top);
   while (0);
-#line 206 "acc_cyclic_w.cu"
+#line 207 "acc_cyclic_w.cu"
   _XMPACC_PARTIAL(top, _XMPACC_LANES_MAX, _xmpacc_red_top);
 }
 #ifndef __CUDACC__
@@ -263,7 +264,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_acc_cyclic_w_c_64) _xmpac
 #line 66 "tests/acc_programs/acc_cyclic_w.c"
 b[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_b, _XMPACC_L(_xmpacc_a_b, 0, i), _XMPACC_LC(_xmpacc_a_b, 1, j)))] = ((_XMPACC_LDG(&a[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT2(_xmpacc_a_a, _XMPACC_L(_xmpacc_a_a, 0, i), _XMPACC_LC(_xmpacc_a_a, 1, j)))]) * 2) + i) - j;
     while (0);
-#line 267 "acc_cyclic_w.cu"
+#line 268 "acc_cyclic_w.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -319,7 +320,7 @@ _XMPACC_KERNEL _xmpacc_loop_acc_cyclic_w_c_67(long long _xmpacc_total, int _xmpa
 #line 69 "tests/acc_programs/acc_cyclic_w.c"
 d[_XMPACC_AT2(_xmpacc_a_d, _XMPACC_LC(_xmpacc_a_d, 0, i), _XMPACC_L(_xmpacc_a_d, 1, j))] = (c[_XMPACC_AT2(_xmpacc_a_c, _XMPACC_LC(_xmpacc_a_c, 0, i), _XMPACC_L(_xmpacc_a_c, 1, j))] + (0.5 * j)) + (c[_XMPACC_AT2(_xmpacc_a_c, _XMPACC_LC(_xmpacc_a_c, 0, i), _XMPACC_L(_xmpacc_a_c, 1, j))] * c[_XMPACC_AT2(_xmpacc_a_c, _XMPACC_LC(_xmpacc_a_c, 0, i), _XMPACC_L(_xmpacc_a_c, 1, j))]);
   while (0);
-#line 323 "acc_cyclic_w.cu"
+#line 324 "acc_cyclic_w.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_acc_cyclic_w_c_67_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -369,7 +370,7 @@ _XMPACC_KERNEL _xmpacc_loop_acc_cyclic_w_c_70(long long _xmpacc_total, int _xmpa
 #line 72 "tests/acc_programs/acc_cyclic_w.c"
 s2 += (b[_XMPACC_AT2(_xmpacc_a_b, _XMPACC_L(_xmpacc_a_b, 0, i), _XMPACC_LC(_xmpacc_a_b, 1, j))] * (j + 1)) - a[_XMPACC_AT2(_xmpacc_a_a, _XMPACC_L(_xmpacc_a_a, 0, i), _XMPACC_LC(_xmpacc_a_a, 1, j))];
   while (0);
-#line 373 "acc_cyclic_w.cu"
+#line 374 "acc_cyclic_w.cu"
   _XMPACC_PARTIAL(s2, _XMPACC_LANES_SUM, _xmpacc_red_s2);
 }
 #ifndef __CUDACC__
@@ -399,3 +400,4 @@ void _xmpacc_loop_acc_cyclic_w_c_70_host(long long _xmpacc_n, void **_xmpacc_arg
     _xmpacc_loop_acc_cyclic_w_c_70(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_i, _xmpacc_s_j, _xmpacc_m_j, b, _xmpacc_a_b, a, _xmpacc_a_a, _xmpacc_red_s2);
 }
 #endif
+_XMPACC_UNIT_END

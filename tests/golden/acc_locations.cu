@@ -6,6 +6,7 @@
  * with NVRTC; the host backend compiles it with the host C compiler and runs each kernel
  * through its _host trampoline, one call per thread id. */
 #include "xmpacc_kernel.h"
+_XMPACC_UNIT_BEGIN(acc_locations_c)
 
 /* acc_locations.c:45: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_acc_locations_c_45(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, double fmax, int ifmax, double xfmax, double fmin, int ifmin, double lmax, int ilmax, double lmin, int ilmin, double xlmin, double *_xmpacc_red_s, long long *_xmpacc_lkp_0, double *_xmpacc_lvp_0_0, int *_xmpacc_lvp_0_1, double *_xmpacc_lvp_0_2, long long *_xmpacc_lkp_1, double *_xmpacc_lvp_1_0, int *_xmpacc_lvp_1_1, long long *_xmpacc_lkp_2, double *_xmpacc_lvp_2_0, int *_xmpacc_lvp_2_1, long long *_xmpacc_lkp_3, double *_xmpacc_lvp_3_0, int *_xmpacc_lvp_3_1, double *_xmpacc_lvp_3_2)
@@ -122,7 +123,7 @@ _XMPACC_KERNEL _xmpacc_loop_acc_locations_c_45(long long _xmpacc_total, _xmpacc_
   }
 }
   while (0);
-#line 126 "acc_locations.cu"
+#line 127 "acc_locations.cu"
   _XMPACC_PARTIAL(s, _XMPACC_LANES_SUM, _xmpacc_red_s);
   _XMPACC_WARP_STEPS {
     long long _xmpacc_wk_0[2];
@@ -277,7 +278,7 @@ _XMPACC_KERNEL _xmpacc_loop_acc_locations_c_56(long long _xmpacc_total, _xmpacc_
   }
 }
   while (0);
-#line 281 "acc_locations.cu"
+#line 282 "acc_locations.cu"
   _XMPACC_WARP_STEPS {
     long long _xmpacc_wk_0[2];
     _xmpacc_wk_0[0] = _XMPACC_SHFL_XOR(_xmpacc_lk_0[0]);
@@ -404,7 +405,7 @@ _XMPACC_KERNEL _xmpacc_loop_acc_locations_c_63(long long _xmpacc_total, int _xmp
   }
 }
   while (0);
-#line 408 "acc_locations.cu"
+#line 409 "acc_locations.cu"
   _XMPACC_WARP_STEPS {
     long long _xmpacc_wk_0[3];
     _xmpacc_wk_0[0] = _XMPACC_SHFL_XOR(_xmpacc_lk_0[0]);
@@ -553,7 +554,7 @@ _XMPACC_KERNEL _xmpacc_loop_acc_locations_c_70(long long _xmpacc_total, _xmpacc_
   }
 }
   while (0);
-#line 557 "acc_locations.cu"
+#line 558 "acc_locations.cu"
   _XMPACC_WARP_STEPS {
     long long _xmpacc_wk_0[2];
     _xmpacc_wk_0[0] = _XMPACC_SHFL_XOR(_xmpacc_lk_0[0]);
@@ -619,3 +620,4 @@ void _xmpacc_loop_acc_locations_c_70_host(long long _xmpacc_n, void **_xmpacc_ar
     _xmpacc_loop_acc_locations_c_70(_xmpacc_total, _xmpacc_s_i, a, _xmpacc_a_a, imax, iat, big, ibig, xbig, _xmpacc_lkp_0, _xmpacc_lvp_0_0, _xmpacc_lvp_0_1, _xmpacc_lkp_1, _xmpacc_lvp_1_0, _xmpacc_lvp_1_1, _xmpacc_lvp_1_2);
 }
 #endif
+_XMPACC_UNIT_END

@@ -6,6 +6,7 @@
  * with NVRTC; the host backend compiles it with the host C compiler and runs each kernel
  * through its _host trampoline, one call per thread id. */
 #include "xmpacc_kernel.h"
+_XMPACC_UNIT_BEGIN(fig3_acc_c)
 
 /* fig3_acc.c:35: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_fig3_acc_c_35(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, int * _XMPACC_RESTRICT b, _xmpacc_array_t _xmpacc_a_b, const int * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, int x)
@@ -29,7 +30,7 @@ _XMPACC_KERNEL _xmpacc_loop_fig3_acc_c_35(long long _xmpacc_total, _xmpacc_sched
 
 }
   while (0);
-#line 33 "fig3_acc.cu"
+#line 34 "fig3_acc.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_fig3_acc_c_35_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -52,3 +53,4 @@ void _xmpacc_loop_fig3_acc_c_35_host(long long _xmpacc_n, void **_xmpacc_args)
     _xmpacc_loop_fig3_acc_c_35(_xmpacc_total, _xmpacc_s_i, b, _xmpacc_a_b, a, _xmpacc_a_a, x);
 }
 #endif
+_XMPACC_UNIT_END

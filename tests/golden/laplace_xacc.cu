@@ -6,6 +6,7 @@
  * with NVRTC; the host backend compiles it with the host C compiler and runs each kernel
  * through its _host trampoline, one call per thread id. */
 #include "xmpacc_kernel.h"
+_XMPACC_UNIT_BEGIN(laplace_xacc_c)
 
 /* laplace_xacc.c:56: loop ... acc */
 #ifndef _XMPACC_MINB_xmpacc_loop_laplace_xacc_c_56   /* the runtime defines it as 2 where this kernel spills */
@@ -57,7 +58,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_laplace_xacc_c_56) _xmpac
 #line 59 "samples/xacc/laplace_xacc.c"
 unew[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, i), _XMPACC_G(_xmpacc_a_unew, 1, j)))] = 0.25 * (((_xmpacc_r0_0 + _xmpacc_r0_2) + _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i), _XMPACC_G(_xmpacc_a_u, 1, j - 1)))])) + _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_2, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i), _XMPACC_G(_xmpacc_a_u, 1, j + 1)))]));
     while (0);
-#line 61 "laplace_xacc.cu"
+#line 62 "laplace_xacc.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -138,7 +139,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_laplace_xacc_c_64) _xmpac
   u[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i), _XMPACC_G(_xmpacc_a_u, 1, j)))] = _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, i), _XMPACC_G(_xmpacc_a_unew, 1, j)))]);
 }
     while (0);
-#line 142 "laplace_xacc.cu"
+#line 143 "laplace_xacc.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -173,3 +174,4 @@ void _xmpacc_loop_laplace_xacc_c_64_host(long long _xmpacc_n, void **_xmpacc_arg
     _xmpacc_loop_laplace_xacc_c_64(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_i, _xmpacc_s_j, unew, _xmpacc_a_unew, u, _xmpacc_a_u, _xmpacc_red_err);
 }
 #endif
+_XMPACC_UNIT_END

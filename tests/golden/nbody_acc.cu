@@ -6,6 +6,7 @@
  * with NVRTC; the host backend compiles it with the host C compiler and runs each kernel
  * through its _host trampoline, one call per thread id. */
 #include "xmpacc_kernel.h"
+_XMPACC_UNIT_BEGIN(nbody_acc_c)
 
 /* nbody_acc.c:65: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_nbody_acc_c_65(long long _xmpacc_total, int _xmpacc_lanes_arg, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT p_x, _xmpacc_array_t _xmpacc_a_p_x, const double * _XMPACC_RESTRICT p_y, _xmpacc_array_t _xmpacc_a_p_y, const double * _XMPACC_RESTRICT p_z, _xmpacc_array_t _xmpacc_a_p_z, const double * _XMPACC_RESTRICT m, _xmpacc_array_t _xmpacc_a_m, double * _XMPACC_RESTRICT v_x, _xmpacc_array_t _xmpacc_a_v_x, double * _XMPACC_RESTRICT v_y, _xmpacc_array_t _xmpacc_a_v_y, double * _XMPACC_RESTRICT v_z, _xmpacc_array_t _xmpacc_a_v_z)
@@ -114,7 +115,7 @@ _XMPACC_KERNEL _xmpacc_loop_nbody_acc_c_65(long long _xmpacc_total, int _xmpacc_
   }
 }
   while (0);
-#line 118 "nbody_acc.cu"
+#line 119 "nbody_acc.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_nbody_acc_c_65_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -185,7 +186,7 @@ _XMPACC_KERNEL _xmpacc_loop_nbody_acc_c_83(long long _xmpacc_total, _xmpacc_sche
   p_z[_XMPACC_G(_xmpacc_a_p_z, 0, i)] += v_z[_XMPACC_G(_xmpacc_a_v_z, 0, i)] * 0.01;
 }
   while (0);
-#line 189 "nbody_acc.cu"
+#line 190 "nbody_acc.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_nbody_acc_c_83_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -222,3 +223,4 @@ void _xmpacc_loop_nbody_acc_c_83_host(long long _xmpacc_n, void **_xmpacc_args)
     _xmpacc_loop_nbody_acc_c_83(_xmpacc_total, _xmpacc_s_i, p_x, _xmpacc_a_p_x, v_x, _xmpacc_a_v_x, p_y, _xmpacc_a_p_y, v_y, _xmpacc_a_v_y, p_z, _xmpacc_a_p_z, v_z, _xmpacc_a_v_z);
 }
 #endif
+_XMPACC_UNIT_END

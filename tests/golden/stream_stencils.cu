@@ -6,6 +6,7 @@
  * with NVRTC; the host backend compiles it with the host C compiler and runs each kernel
  * through its _host trampoline, one call per thread id. */
 #include "xmpacc_kernel.h"
+_XMPACC_UNIT_BEGIN(stream_stencils_c)
 
 /* stream_stencils.c:52: loop ... acc */
 #ifndef _XMPACC_MINB_xmpacc_loop_stream_stencils_c_52   /* the runtime defines it as 2 where this kernel spills */
@@ -57,7 +58,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stream_stencils_c_52) _xm
 #line 55 "stream_stencils.c"
 unew[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, i), _XMPACC_G(_xmpacc_a_unew, 1, j)))] = 0.25 * (((_xmpacc_r0_0 + _xmpacc_r0_2) + _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i), _XMPACC_G(_xmpacc_a_u, 1, j - 1)))])) + _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_2, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i), _XMPACC_G(_xmpacc_a_u, 1, j + 1)))]));
     while (0);
-#line 61 "prog.cu"
+#line 62 "prog.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -150,7 +151,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stream_stencils_c_57) _xm
   v[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_v, _XMPACC_G(_xmpacc_a_v, 0, i), _XMPACC_G(_xmpacc_a_v, 1, j)))] = ((0.5 * v[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_v, _XMPACC_G(_xmpacc_a_v, 0, i), _XMPACC_G(_xmpacc_a_v, 1, j)))]) + (d * _xmpacc_r0_2)) + (0.1 * _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o2, _XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, i), _XMPACC_G(_xmpacc_a_unew, 1, j)))]));
 }
     while (0);
-#line 154 "prog.cu"
+#line 155 "prog.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -244,7 +245,7 @@ else
 #line 67 "stream_stencils.c"
   unew[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, i), _XMPACC_G(_xmpacc_a_unew, 1, j)))] = _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_1, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i + 1), _XMPACC_G(_xmpacc_a_u, 1, j)))]) + _XMPACC_LDG(&v[_XMPACC_SO(_xmpacc_o2, _XMPACC_AT2(_xmpacc_a_v, _XMPACC_G(_xmpacc_a_v, 0, i), _XMPACC_G(_xmpacc_a_v, 1, j)))]);
     while (0);
-#line 248 "prog.cu"
+#line 249 "prog.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -327,7 +328,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stream_stencils_c_69) _xm
 #line 72 "stream_stencils.c"
 u[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i), _XMPACC_G(_xmpacc_a_u, 1, j)))] = (0.5 * _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, i), _XMPACC_G(_xmpacc_a_unew, 1, j)))])) + (0.25 * _XMPACC_LDG(&v[_XMPACC_SO(_xmpacc_o2, _XMPACC_AT2(_xmpacc_a_v, _XMPACC_G(_xmpacc_a_v, 0, i), _XMPACC_G(_xmpacc_a_v, 1, j)))]));
     while (0);
-#line 331 "prog.cu"
+#line 332 "prog.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -418,7 +419,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stream_stencils_c_75) _xm
 #line 79 "stream_stencils.c"
 wnew[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_wnew, _XMPACC_G(_xmpacc_a_wnew, 0, k), _XMPACC_G(_xmpacc_a_wnew, 1, j), _XMPACC_G(_xmpacc_a_wnew, 2, i)))] = ((((((_xmpacc_r0_0 + _xmpacc_r0_2) + _XMPACC_LDG(&w[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, k), _XMPACC_G(_xmpacc_a_w, 1, j - 1), _XMPACC_G(_xmpacc_a_w, 2, i)))])) + _XMPACC_LDG(&w[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_2, _XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, k), _XMPACC_G(_xmpacc_a_w, 1, j + 1), _XMPACC_G(_xmpacc_a_w, 2, i)))])) + _XMPACC_LDG(&w[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_3, _XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, k), _XMPACC_G(_xmpacc_a_w, 1, j), _XMPACC_G(_xmpacc_a_w, 2, i - 1)))])) + _XMPACC_LDG(&w[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_4, _XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, k), _XMPACC_G(_xmpacc_a_w, 1, j), _XMPACC_G(_xmpacc_a_w, 2, i + 1)))])) + (2 * _xmpacc_r0_1)) / 8;
     while (0);
-#line 422 "prog.cu"
+#line 423 "prog.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -509,7 +510,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stream_stencils_c_82) _xm
   d3 = (d > d3) ? (d) : (d3);
 }
     while (0);
-#line 513 "prog.cu"
+#line 514 "prog.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -595,7 +596,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stream_stencils_c_90) _xm
 #line 94 "stream_stencils.c"
 w[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, k), _XMPACC_G(_xmpacc_a_w, 1, j), _XMPACC_G(_xmpacc_a_w, 2, i)))] = _XMPACC_LDG(&wnew[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT3(_xmpacc_a_wnew, _XMPACC_G(_xmpacc_a_wnew, 0, k), _XMPACC_G(_xmpacc_a_wnew, 1, j), _XMPACC_G(_xmpacc_a_wnew, 2, i)))]);
     while (0);
-#line 599 "prog.cu"
+#line 600 "prog.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -629,3 +630,4 @@ void _xmpacc_loop_stream_stencils_c_90_host(long long _xmpacc_n, void **_xmpacc_
     _xmpacc_loop_stream_stencils_c_90(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_k, _xmpacc_s_j, _xmpacc_s_i, w, _xmpacc_a_w, wnew, _xmpacc_a_wnew);
 }
 #endif
+_XMPACC_UNIT_END

@@ -6,6 +6,7 @@
  * with NVRTC; the host backend compiles it with the host C compiler and runs each kernel
  * through its _host trampoline, one call per thread id. */
 #include "xmpacc_kernel.h"
+_XMPACC_UNIT_BEGIN(array_reductions_c)
 
 /* array_reductions.c:45: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_array_reductions_c_45(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT x, _xmpacc_array_t _xmpacc_a_x, int *_xmpacc_ra_hist)
@@ -23,7 +24,7 @@ _XMPACC_KERNEL _xmpacc_loop_array_reductions_c_45(long long _xmpacc_total, _xmpa
 #line 47 "tests/xacc_compute/array_reductions.c"
 _XMPACC_ATOMIC_ADD(_xmpacc_ra_hist[((int) x[_XMPACC_G(_xmpacc_a_x, 0, i)]) % 6], 1);
   while (0);
-#line 27 "array_reductions.cu"
+#line 28 "array_reductions.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_array_reductions_c_45_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -64,7 +65,7 @@ _XMPACC_KERNEL _xmpacc_loop_array_reductions_c_51(long long _xmpacc_total, _xmpa
   _XMPACC_ATOMIC_ADD(_xmpacc_ra_fs[i % 2], 0.5f);
 }
   while (0);
-#line 68 "array_reductions.cu"
+#line 69 "array_reductions.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_array_reductions_c_51_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -109,7 +110,7 @@ _XMPACC_KERNEL _xmpacc_loop_array_reductions_c_61(long long _xmpacc_total, _xmpa
   _XMPACC_RMW_MIN(_xmpacc_ra_mn[i % 4], x[_XMPACC_G(_xmpacc_a_x, 0, i)] - i, 0);
 }
   while (0);
-#line 113 "array_reductions.cu"
+#line 114 "array_reductions.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_array_reductions_c_61_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -144,7 +145,7 @@ _XMPACC_KERNEL _xmpacc_loop_array_reductions_c_68(long long _xmpacc_total, _xmpa
 #line 70 "tests/xacc_compute/array_reductions.c"
 _XMPACC_ATOMIC_ADD(_xmpacc_ra_whole[v[i] % 6], 1);
   while (0);
-#line 148 "array_reductions.cu"
+#line 149 "array_reductions.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_array_reductions_c_68_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -175,7 +176,7 @@ _XMPACC_KERNEL _xmpacc_loop_array_reductions_c_71(long long _xmpacc_total, _xmpa
 #line 73 "tests/xacc_compute/array_reductions.c"
 _XMPACC_ATOMIC_ADD(_xmpacc_ra_part[v[i] % 6], v[i]);
   while (0);
-#line 179 "array_reductions.cu"
+#line 180 "array_reductions.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_array_reductions_c_71_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -217,7 +218,7 @@ _XMPACC_KERNEL _xmpacc_loop_array_reductions_c_76(long long _xmpacc_total, int _
 #line 80 "tests/xacc_compute/array_reductions.c"
 _XMPACC_ATOMIC_ADD(_xmpacc_ra_h2[((int) a[_XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, i), _XMPACC_G(_xmpacc_a_a, 1, j))]) % 3][j], 1);
   while (0);
-#line 221 "array_reductions.cu"
+#line 222 "array_reductions.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_array_reductions_c_76_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -262,7 +263,7 @@ _XMPACC_KERNEL _xmpacc_loop_array_reductions_c_84(long long _xmpacc_total, _xmpa
 
 }
   while (0);
-#line 266 "array_reductions.cu"
+#line 267 "array_reductions.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_array_reductions_c_84_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -298,7 +299,7 @@ _XMPACC_KERNEL _xmpacc_loop_array_reductions_c_95(long long _xmpacc_total, _xmpa
 #line 97 "tests/xacc_compute/array_reductions.c"
 _XMPACC_ATOMIC_ADD(_xmpacc_ra_below[(((int) x[_XMPACC_G(_xmpacc_a_x, 0, i)]) + i) % 6], 1);
   while (0);
-#line 302 "array_reductions.cu"
+#line 303 "array_reductions.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_array_reductions_c_95_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -317,3 +318,4 @@ void _xmpacc_loop_array_reductions_c_95_host(long long _xmpacc_n, void **_xmpacc
     _xmpacc_loop_array_reductions_c_95(_xmpacc_total, _xmpacc_s_i, x, _xmpacc_a_x, _xmpacc_ra_below);
 }
 #endif
+_XMPACC_UNIT_END

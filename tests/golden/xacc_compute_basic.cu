@@ -6,6 +6,7 @@
  * with NVRTC; the host backend compiles it with the host C compiler and runs each kernel
  * through its _host trampoline, one call per thread id. */
 #include "xmpacc_kernel.h"
+_XMPACC_UNIT_BEGIN(basic_c)
 
 /* basic.c:38: loop ... acc */
 #ifndef _XMPACC_MINB_xmpacc_loop_basic_c_38   /* the runtime defines it as 2 where this kernel spills */
@@ -49,7 +50,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_basic_c_38) _xmpacc_loop_
 #line 41 "tests/xacc_compute/basic.c"
 b[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_b, _XMPACC_G(_xmpacc_a_b, 0, i), _XMPACC_G(_xmpacc_a_b, 1, j)))] = (scale * _XMPACC_LDG(&a[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, i), _XMPACC_G(_xmpacc_a_a, 1, j)))])) + _XMPACC_LDG(&c[j]);
     while (0);
-#line 53 "basic.cu"
+#line 54 "basic.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -127,7 +128,7 @@ _XMPACC_KERNEL _xmpacc_loop_basic_c_43(long long _xmpacc_total, int _xmpacc_lane
   }
 }
   while (0);
-#line 131 "basic.cu"
+#line 132 "basic.cu"
   _XMPACC_PARTIAL(s, _XMPACC_LANES_SUM, _xmpacc_red_s);
 }
 #ifndef __CUDACC__
@@ -166,7 +167,7 @@ _XMPACC_KERNEL _xmpacc_loop_basic_c_62(long long _xmpacc_total, _xmpacc_sched_t 
 #line 63 "tests/xacc_compute/basic.c"
 x[_XMPACC_G(_xmpacc_a_x, 0, i)] = x[_XMPACC_G(_xmpacc_a_x, 0, i)] + 1;
   while (0);
-#line 170 "basic.cu"
+#line 171 "basic.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_basic_c_62_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -200,7 +201,7 @@ _XMPACC_KERNEL _xmpacc_loop_basic_c_67(long long _xmpacc_total, _xmpacc_sched_t 
 #line 68 "tests/xacc_compute/basic.c"
 x[_XMPACC_G(_xmpacc_a_x, 0, i)] = x[_XMPACC_G(_xmpacc_a_x, 0, i)] * 2;
   while (0);
-#line 204 "basic.cu"
+#line 205 "basic.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_basic_c_67_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -240,7 +241,7 @@ _XMPACC_KERNEL _xmpacc_loop_basic_c_73(long long _xmpacc_total, _xmpacc_sched_t 
   cnt += y[_XMPACC_G(_xmpacc_a_y, 0, i)] > 3.0;
 }
   while (0);
-#line 244 "basic.cu"
+#line 245 "basic.cu"
   _XMPACC_PARTIAL(mx, _XMPACC_LANES_MAX, _xmpacc_red_mx);
   _XMPACC_PARTIAL(cnt, _XMPACC_LANES_SUM, _xmpacc_red_cnt);
 }
@@ -281,7 +282,7 @@ _XMPACC_KERNEL _xmpacc_loop_basic_c_83(long long _xmpacc_total, _xmpacc_sched_t 
 #line 84 "tests/xacc_compute/basic.c"
 c[j] = (c[j] * 2) + 1;
   while (0);
-#line 285 "basic.cu"
+#line 286 "basic.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_basic_c_83_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -310,7 +311,7 @@ _XMPACC_KERNEL _xmpacc_loop_basic_c_85(long long _xmpacc_total, _xmpacc_sched_t 
 #line 86 "tests/xacc_compute/basic.c"
 c[j] = -c[j];
   while (0);
-#line 314 "basic.cu"
+#line 315 "basic.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_basic_c_85_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -325,3 +326,4 @@ void _xmpacc_loop_basic_c_85_host(long long _xmpacc_n, void **_xmpacc_args)
     _xmpacc_loop_basic_c_85(_xmpacc_total, _xmpacc_s_j, c);
 }
 #endif
+_XMPACC_UNIT_END

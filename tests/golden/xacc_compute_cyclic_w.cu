@@ -6,6 +6,7 @@
  * with NVRTC; the host backend compiles it with the host C compiler and runs each kernel
  * through its _host trampoline, one call per thread id. */
 #include "xmpacc_kernel.h"
+_XMPACC_UNIT_BEGIN(cyclic_w_c)
 
 /* cyclic_w.c:56: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_cyclic_w_c_56(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_posmap_t _xmpacc_m_i, double * _XMPACC_RESTRICT y, _xmpacc_array_t _xmpacc_a_y, const double * _XMPACC_RESTRICT x, _xmpacc_array_t _xmpacc_a_x)
@@ -20,7 +21,7 @@ _XMPACC_KERNEL _xmpacc_loop_cyclic_w_c_56(long long _xmpacc_total, _xmpacc_sched
 #line 57 "tests/xacc_compute/cyclic_w.c"
 y[_XMPACC_LC(_xmpacc_a_y, 0, i)] = (3.0 * x[_XMPACC_LC(_xmpacc_a_x, 0, i)]) + 1;
   while (0);
-#line 24 "cyclic_w.cu"
+#line 25 "cyclic_w.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_cyclic_w_c_56_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -57,7 +58,7 @@ _XMPACC_KERNEL _xmpacc_loop_cyclic_w_c_58(long long _xmpacc_total, _xmpacc_sched
 #line 60 "tests/xacc_compute/cyclic_w.c"
 x[_XMPACC_LC(_xmpacc_a_x, 0, i)] = y[_XMPACC_LC(_xmpacc_a_y, 0, i)] - x[_XMPACC_LC(_xmpacc_a_x, 0, i)];
   while (0);
-#line 61 "cyclic_w.cu"
+#line 62 "cyclic_w.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_cyclic_w_c_58_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -96,7 +97,7 @@ _XMPACC_KERNEL _xmpacc_loop_cyclic_w_c_62(long long _xmpacc_total, _xmpacc_sched
 #line 63 "tests/xacc_compute/cyclic_w.c"
 y[_XMPACC_LC(_xmpacc_a_y, 0, i)] += 0.25 * i;
   while (0);
-#line 100 "cyclic_w.cu"
+#line 101 "cyclic_w.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_cyclic_w_c_62_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -154,7 +155,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_cyclic_w_c_65) _xmpacc_lo
 #line 67 "tests/xacc_compute/cyclic_w.c"
 b[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_b, _XMPACC_L(_xmpacc_a_b, 0, i), _XMPACC_LC(_xmpacc_a_b, 1, j)))] = ((_XMPACC_LDG(&a[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT2(_xmpacc_a_a, _XMPACC_L(_xmpacc_a_a, 0, i), _XMPACC_LC(_xmpacc_a_a, 1, j)))]) * 2) + i) - j;
     while (0);
-#line 158 "cyclic_w.cu"
+#line 159 "cyclic_w.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -210,7 +211,7 @@ _XMPACC_KERNEL _xmpacc_loop_cyclic_w_c_68(long long _xmpacc_total, int _xmpacc_g
 #line 71 "tests/xacc_compute/cyclic_w.c"
 d[_XMPACC_AT2(_xmpacc_a_d, _XMPACC_LC(_xmpacc_a_d, 0, i), _XMPACC_L(_xmpacc_a_d, 1, j))] = (c[_XMPACC_AT2(_xmpacc_a_c, _XMPACC_LC(_xmpacc_a_c, 0, i), _XMPACC_L(_xmpacc_a_c, 1, j))] + (0.5 * j)) + (c[_XMPACC_AT2(_xmpacc_a_c, _XMPACC_LC(_xmpacc_a_c, 0, i), _XMPACC_L(_xmpacc_a_c, 1, j))] * c[_XMPACC_AT2(_xmpacc_a_c, _XMPACC_LC(_xmpacc_a_c, 0, i), _XMPACC_L(_xmpacc_a_c, 1, j))]);
   while (0);
-#line 214 "cyclic_w.cu"
+#line 215 "cyclic_w.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_cyclic_w_c_68_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -259,7 +260,7 @@ _XMPACC_KERNEL _xmpacc_loop_cyclic_w_c_73(long long _xmpacc_total, int _xmpacc_g
 #line 76 "tests/xacc_compute/cyclic_w.c"
 e[_XMPACC_AT2(_xmpacc_a_e, _XMPACC_LC(_xmpacc_a_e, 0, i), _XMPACC_L(_xmpacc_a_e, 1, j))] = (x[_XMPACC_LC(_xmpacc_a_x, 0, i)] * j) + y[_XMPACC_LC(_xmpacc_a_y, 0, i)];
   while (0);
-#line 263 "cyclic_w.cu"
+#line 264 "cyclic_w.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_cyclic_w_c_73_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -328,7 +329,7 @@ _XMPACC_KERNEL _xmpacc_loop_cyclic_w_c_78(long long _xmpacc_total, int _xmpacc_l
   }
 }
   while (0);
-#line 332 "cyclic_w.cu"
+#line 333 "cyclic_w.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_cyclic_w_c_78_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -371,7 +372,7 @@ _XMPACC_KERNEL _xmpacc_loop_cyclic_w_c_87(long long _xmpacc_total, _xmpacc_sched
 #line 88 "tests/xacc_compute/cyclic_w.c"
 s += (x[_XMPACC_LC(_xmpacc_a_x, 0, i)] * (i % 5)) + y[_XMPACC_LC(_xmpacc_a_y, 0, i)];
   while (0);
-#line 375 "cyclic_w.cu"
+#line 376 "cyclic_w.cu"
   _XMPACC_PARTIAL(s, _XMPACC_LANES_SUM, _xmpacc_red_s);
 }
 #ifndef __CUDACC__
@@ -415,7 +416,7 @@ _XMPACC_KERNEL _xmpacc_loop_cyclic_w_c_89(long long _xmpacc_total, _xmpacc_sched
   cnt += y[_XMPACC_LC(_xmpacc_a_y, 0, i)] > 20;
 }
   while (0);
-#line 419 "cyclic_w.cu"
+#line 420 "cyclic_w.cu"
   _XMPACC_PARTIAL(mx, _XMPACC_LANES_MAX, _xmpacc_red_mx);
   _XMPACC_PARTIAL(cnt, _XMPACC_LANES_SUM, _xmpacc_red_cnt);
 }
@@ -467,7 +468,7 @@ _XMPACC_KERNEL _xmpacc_loop_cyclic_w_c_96(long long _xmpacc_total, int _xmpacc_g
 #line 98 "tests/xacc_compute/cyclic_w.c"
 s2 += (b[_XMPACC_AT2(_xmpacc_a_b, _XMPACC_L(_xmpacc_a_b, 0, i), _XMPACC_LC(_xmpacc_a_b, 1, j))] * (j + 1)) - a[_XMPACC_AT2(_xmpacc_a_a, _XMPACC_L(_xmpacc_a_a, 0, i), _XMPACC_LC(_xmpacc_a_a, 1, j))];
   while (0);
-#line 471 "cyclic_w.cu"
+#line 472 "cyclic_w.cu"
   _XMPACC_PARTIAL(s2, _XMPACC_LANES_SUM, _xmpacc_red_s2);
 }
 #ifndef __CUDACC__
@@ -497,3 +498,4 @@ void _xmpacc_loop_cyclic_w_c_96_host(long long _xmpacc_n, void **_xmpacc_args)
     _xmpacc_loop_cyclic_w_c_96(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_i, _xmpacc_s_j, _xmpacc_m_j, b, _xmpacc_a_b, a, _xmpacc_a_a, _xmpacc_red_s2);
 }
 #endif
+_XMPACC_UNIT_END

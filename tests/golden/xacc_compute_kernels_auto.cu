@@ -6,6 +6,7 @@
  * with NVRTC; the host backend compiles it with the host C compiler and runs each kernel
  * through its _host trampoline, one call per thread id. */
 #include "xmpacc_kernel.h"
+_XMPACC_UNIT_BEGIN(kernels_auto_c)
 
 /* kernels_auto.c:36: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_kernels_auto_c_36(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double *a, double *b, double *c)
@@ -20,7 +21,7 @@ _XMPACC_KERNEL _xmpacc_loop_kernels_auto_c_36(long long _xmpacc_total, _xmpacc_s
 #line 36 "tests/xacc_compute/kernels_auto.c"
 a[i] = b[i] + c[i];
   while (0);
-#line 24 "kernels_auto.cu"
+#line 25 "kernels_auto.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_kernels_auto_c_36_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -53,7 +54,7 @@ _XMPACC_KERNEL _xmpacc_loop_kernels_auto_c_37(long long _xmpacc_total, _xmpacc_s
 #line 37 "tests/xacc_compute/kernels_auto.c"
 s += a[i];
   while (0);
-#line 57 "kernels_auto.cu"
+#line 58 "kernels_auto.cu"
   _XMPACC_PARTIAL(s, _XMPACC_LANES_SUM, _xmpacc_red_s);
 }
 #ifndef __CUDACC__
@@ -85,7 +86,7 @@ _XMPACC_KERNEL _xmpacc_loop_kernels_auto_c_38(long long _xmpacc_total, _xmpacc_s
 #line 38 "tests/xacc_compute/kernels_auto.c"
 prod *= 1.0 + (1.0 / i);
   while (0);
-#line 89 "kernels_auto.cu"
+#line 90 "kernels_auto.cu"
   _XMPACC_PARTIAL(prod, _XMPACC_LANES_PROD, _xmpacc_red_prod);
 }
 #ifndef __CUDACC__
@@ -120,7 +121,7 @@ _XMPACC_KERNEL _xmpacc_loop_kernels_auto_c_39(long long _xmpacc_total, _xmpacc_s
   b[i] = tmp - 1;
 }
   while (0);
-#line 124 "kernels_auto.cu"
+#line 125 "kernels_auto.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_kernels_auto_c_39_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -153,7 +154,7 @@ for (i = 1; i < 48; i++)
 #line 40 "tests/xacc_compute/kernels_auto.c"
   c[i] = c[i - 1] + b[i];
   while (0);
-#line 157 "kernels_auto.cu"
+#line 158 "kernels_auto.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_kernels_auto_c_40_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -185,7 +186,7 @@ for (j = 1; j < 5; j++)
 #line 42 "tests/xacc_compute/kernels_auto.c"
   g[i][j] = (g[i][j - 1] + a[i]) + j;
   while (0);
-#line 189 "kernels_auto.cu"
+#line 190 "kernels_auto.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_kernels_auto_c_41_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -222,7 +223,7 @@ for (i = 0; i < 48; i++)
   y[i] = *_xmpacc_ds_run;
 }
   while (0);
-#line 226 "kernels_auto.cu"
+#line 227 "kernels_auto.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_kernels_auto_c_43_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -255,7 +256,7 @@ for (i = 0; i < 48; i++)
 #line 44 "tests/xacc_compute/kernels_auto.c"
   y[i] = y[i] + x[i];
   while (0);
-#line 259 "kernels_auto.cu"
+#line 260 "kernels_auto.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_kernels_auto_c_44_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -284,7 +285,7 @@ _XMPACC_KERNEL _xmpacc_loop_kernels_auto_c_45(long long _xmpacc_total, _xmpacc_s
 #line 45 "tests/xacc_compute/kernels_auto.c"
 z[i] = x[i] * 2;
   while (0);
-#line 288 "kernels_auto.cu"
+#line 289 "kernels_auto.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_kernels_auto_c_45_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -323,7 +324,7 @@ for (i = 0; i < 48; i++)
   (*_xmpacc_ds_count)++;
 }
   while (0);
-#line 327 "kernels_auto.cu"
+#line 328 "kernels_auto.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_kernels_auto_c_46_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -356,7 +357,7 @@ for (i = 1; i < 48; i++)
 #line 49 "tests/xacc_compute/kernels_auto.c"
   b[i] = (b[i - 1] * 0.5) + b[i];
   while (0);
-#line 360 "kernels_auto.cu"
+#line 361 "kernels_auto.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_kernels_auto_c_48_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -391,7 +392,7 @@ _XMPACC_KERNEL _xmpacc_loop_kernels_auto_c_50(long long _xmpacc_total, int _xmpa
 #line 52 "tests/xacc_compute/kernels_auto.c"
 g[i][j] = g[i][j] * 2;
   while (0);
-#line 395 "kernels_auto.cu"
+#line 396 "kernels_auto.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_kernels_auto_c_50_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -432,7 +433,7 @@ _XMPACC_KERNEL _xmpacc_loop_kernels_auto_c_53(long long _xmpacc_total, int _xmpa
 #line 55 "tests/xacc_compute/kernels_auto.c"
 g[i][j] = (g[i][j] + i) - j;
   while (0);
-#line 436 "kernels_auto.cu"
+#line 437 "kernels_auto.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_kernels_auto_c_53_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -451,3 +452,4 @@ void _xmpacc_loop_kernels_auto_c_53_host(long long _xmpacc_n, void **_xmpacc_arg
     _xmpacc_loop_kernels_auto_c_53(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_i, _xmpacc_s_j, g);
 }
 #endif
+_XMPACC_UNIT_END

@@ -6,6 +6,7 @@
  * with NVRTC; the host backend compiles it with the host C compiler and runs each kernel
  * through its _host trampoline, one call per thread id. */
 #include "xmpacc_kernel.h"
+_XMPACC_UNIT_BEGIN(locations_c)
 
 /* locations.c:40: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_locations_c_40(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT x, _xmpacc_array_t _xmpacc_a_x, double v, int iv, double xv, long long *_xmpacc_lkp_0, double *_xmpacc_lvp_0_0, int *_xmpacc_lvp_0_1, double *_xmpacc_lvp_0_2)
@@ -49,7 +50,7 @@ _XMPACC_KERNEL _xmpacc_loop_locations_c_40(long long _xmpacc_total, _xmpacc_sche
   }
 }
   while (0);
-#line 53 "locations.cu"
+#line 54 "locations.cu"
   _XMPACC_WARP_STEPS {
     long long _xmpacc_wk_0[2];
     _xmpacc_wk_0[0] = _XMPACC_SHFL_XOR(_xmpacc_lk_0[0]);
@@ -147,7 +148,7 @@ _XMPACC_KERNEL _xmpacc_loop_locations_c_44(long long _xmpacc_total, int _xmpacc_
   }
 }
   while (0);
-#line 151 "locations.cu"
+#line 152 "locations.cu"
   _XMPACC_WARP_STEPS {
     long long _xmpacc_wk_0[3];
     _xmpacc_wk_0[0] = _XMPACC_SHFL_XOR(_xmpacc_lk_0[0]);
@@ -260,7 +261,7 @@ _XMPACC_KERNEL _xmpacc_loop_locations_c_51(long long _xmpacc_total, _xmpacc_sche
   }
 }
   while (0);
-#line 264 "locations.cu"
+#line 265 "locations.cu"
   _XMPACC_WARP_STEPS {
     long long _xmpacc_wk_0[2];
     _xmpacc_wk_0[0] = _XMPACC_SHFL_XOR(_xmpacc_lk_0[0]);
@@ -370,7 +371,7 @@ _XMPACC_KERNEL _xmpacc_loop_locations_c_60(long long _xmpacc_total, _xmpacc_sche
   }
 }
   while (0);
-#line 374 "locations.cu"
+#line 375 "locations.cu"
   _XMPACC_WARP_STEPS {
     long long _xmpacc_wk_0[2];
     _xmpacc_wk_0[0] = _XMPACC_SHFL_XOR(_xmpacc_lk_0[0]);
@@ -418,3 +419,4 @@ void _xmpacc_loop_locations_c_60_host(long long _xmpacc_n, void **_xmpacc_args)
     _xmpacc_loop_locations_c_60(_xmpacc_total, _xmpacc_s_i, x, _xmpacc_a_x, a, _xmpacc_a_a, rmax, ir, xr, _xmpacc_lkp_0, _xmpacc_lvp_0_0, _xmpacc_lvp_0_1, _xmpacc_lvp_0_2);
 }
 #endif
+_XMPACC_UNIT_END

@@ -6,6 +6,7 @@
  * with NVRTC; the host backend compiles it with the host C compiler and runs each kernel
  * through its _host trampoline, one call per thread id. */
 #include "xmpacc_kernel.h"
+_XMPACC_UNIT_BEGIN(margin_peel_c)
 
 /* margin_peel.c:61: loop ... acc */
 #ifndef _XMPACC_MINB_xmpacc_loop_margin_peel_c_61   /* the runtime defines it as 2 where this kernel spills */
@@ -60,7 +61,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_margin_peel_c_61) _xmpacc
   s += b[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_b, _XMPACC_G(_xmpacc_a_b, 0, i), _XMPACC_G(_xmpacc_a_b, 1, j)))];
 }
     while (0);
-#line 64 "margin_peel.cu"
+#line 65 "margin_peel.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -140,7 +141,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_margin_peel_c_68) _xmpacc
   on_device += 1;
 }
     while (0);
-#line 144 "margin_peel.cu"
+#line 145 "margin_peel.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     #endif
@@ -213,7 +214,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_margin_peel_c_48) _xmpacc
   in_paper += 1;
 }
     while (0);
-#line 217 "margin_peel.cu"
+#line 218 "margin_peel.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     #endif
@@ -243,3 +244,4 @@ void _xmpacc_loop_margin_peel_c_48_host(long long _xmpacc_n, void **_xmpacc_args
     _xmpacc_loop_margin_peel_c_48(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_i, _xmpacc_s_j, e, _xmpacc_a_e, _xmpacc_red_in_paper);
 }
 #endif
+_XMPACC_UNIT_END

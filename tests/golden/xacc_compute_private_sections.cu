@@ -6,6 +6,7 @@
  * with NVRTC; the host backend compiles it with the host C compiler and runs each kernel
  * through its _host trampoline, one call per thread id. */
 #include "xmpacc_kernel.h"
+_XMPACC_UNIT_BEGIN(private_sections_c)
 
 /* private_sections.c:30: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_private_sections_c_30(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double *a)
@@ -35,7 +36,7 @@ _XMPACC_KERNEL _xmpacc_loop_private_sections_c_30(long long _xmpacc_total, _xmpa
   a[i] = tmp[2] + w[4 - 1];
 }
   while (0);
-#line 39 "private_sections.cu"
+#line 40 "private_sections.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_private_sections_c_30_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -72,7 +73,7 @@ _XMPACC_KERNEL _xmpacc_loop_private_sections_c_37(long long _xmpacc_total, _xmpa
   d[_XMPACC_G(_xmpacc_a_d, 0, i)] = w[2] * 2;
 }
   while (0);
-#line 76 "private_sections.cu"
+#line 77 "private_sections.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_private_sections_c_37_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -115,7 +116,7 @@ _XMPACC_KERNEL _xmpacc_loop_private_sections_c_43(long long _xmpacc_total, _xmpa
 
 }
   while (0);
-#line 119 "private_sections.cu"
+#line 120 "private_sections.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_private_sections_c_43_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -130,3 +131,4 @@ void _xmpacc_loop_private_sections_c_43_host(long long _xmpacc_n, void **_xmpacc
     _xmpacc_loop_private_sections_c_43(_xmpacc_total, _xmpacc_s_i, a);
 }
 #endif
+_XMPACC_UNIT_END

@@ -6,6 +6,7 @@
  * with NVRTC; the host backend compiles it with the host C compiler and runs each kernel
  * through its _host trampoline, one call per thread id. */
 #include "xmpacc_kernel.h"
+_XMPACC_UNIT_BEGIN(region_scalars_c)
 
 /* region_scalars.c:31: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_region_scalars_c_31(long long _xmpacc_total, double *a, double *_xmpacc_ds_z)
@@ -19,7 +20,7 @@ _XMPACC_KERNEL _xmpacc_loop_region_scalars_c_31(long long _xmpacc_total, double 
 #line 31 "tests/xacc_compute/region_scalars.c"
 *_xmpacc_ds_z = a[3] * 2;
   while (0);
-#line 23 "region_scalars.cu"
+#line 24 "region_scalars.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_region_scalars_c_31_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -47,7 +48,7 @@ _XMPACC_KERNEL _xmpacc_loop_region_scalars_c_32(long long _xmpacc_total, double 
 #line 32 "tests/xacc_compute/region_scalars.c"
 *_xmpacc_ds_m = a[5];
   while (0);
-#line 51 "region_scalars.cu"
+#line 52 "region_scalars.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_region_scalars_c_32_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -75,7 +76,7 @@ _XMPACC_KERNEL _xmpacc_loop_region_scalars_c_33(long long _xmpacc_total, int *_x
 #line 33 "tests/xacc_compute/region_scalars.c"
 *_xmpacc_ds_w = ((int) (*_xmpacc_ds_m)) + 1;
   while (0);
-#line 79 "region_scalars.cu"
+#line 80 "region_scalars.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_region_scalars_c_33_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -104,7 +105,7 @@ _XMPACC_KERNEL _xmpacc_loop_region_scalars_c_34(long long _xmpacc_total, _xmpacc
 #line 35 "tests/xacc_compute/region_scalars.c"
 c[i] = (((*_xmpacc_ds_z) + (*_xmpacc_ds_m)) + (*_xmpacc_ds_w)) + i;
   while (0);
-#line 108 "region_scalars.cu"
+#line 109 "region_scalars.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_region_scalars_c_34_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -142,7 +143,7 @@ _XMPACC_KERNEL _xmpacc_loop_region_scalars_c_37(long long _xmpacc_total, _xmpacc
 #line 38 "tests/xacc_compute/region_scalars.c"
 d[_XMPACC_G(_xmpacc_a_d, 0, i)] = d[_XMPACC_G(_xmpacc_a_d, 0, i)] + (*_xmpacc_ds_z);
   while (0);
-#line 146 "region_scalars.cu"
+#line 147 "region_scalars.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_region_scalars_c_37_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -174,7 +175,7 @@ _XMPACC_KERNEL _xmpacc_loop_region_scalars_c_44(long long _xmpacc_total, double 
 #line 44 "tests/xacc_compute/region_scalars.c"
 w2[0] = a[1] * coef[0];
   while (0);
-#line 178 "region_scalars.cu"
+#line 179 "region_scalars.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_region_scalars_c_44_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -204,7 +205,7 @@ _XMPACC_KERNEL _xmpacc_loop_region_scalars_c_45(long long _xmpacc_total, double 
 #line 45 "tests/xacc_compute/region_scalars.c"
 w2[1] = coef[2];
   while (0);
-#line 208 "region_scalars.cu"
+#line 209 "region_scalars.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_region_scalars_c_45_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -233,7 +234,7 @@ _XMPACC_KERNEL _xmpacc_loop_region_scalars_c_46(long long _xmpacc_total, _xmpacc
 #line 47 "tests/xacc_compute/region_scalars.c"
 c[i] = (c[i] + w2[0]) + (w2[1] * i);
   while (0);
-#line 237 "region_scalars.cu"
+#line 238 "region_scalars.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_region_scalars_c_46_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -263,7 +264,7 @@ _XMPACC_KERNEL _xmpacc_loop_region_scalars_c_51(long long _xmpacc_total, double 
 #line 51 "tests/xacc_compute/region_scalars.c"
 *_xmpacc_ds_q = c[2];
   while (0);
-#line 267 "region_scalars.cu"
+#line 268 "region_scalars.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_region_scalars_c_51_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -291,7 +292,7 @@ _XMPACC_KERNEL _xmpacc_loop_region_scalars_c_52(long long _xmpacc_total, double 
 #line 52 "tests/xacc_compute/region_scalars.c"
 c[0] = (*_xmpacc_ds_q) + 1;
   while (0);
-#line 295 "region_scalars.cu"
+#line 296 "region_scalars.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_region_scalars_c_52_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -320,7 +321,7 @@ _XMPACC_KERNEL _xmpacc_loop_region_scalars_c_53(long long _xmpacc_total, _xmpacc
 #line 54 "tests/xacc_compute/region_scalars.c"
 a[i] = a[i] + (*_xmpacc_ds_q);
   while (0);
-#line 324 "region_scalars.cu"
+#line 325 "region_scalars.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_region_scalars_c_53_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -337,3 +338,4 @@ void _xmpacc_loop_region_scalars_c_53_host(long long _xmpacc_n, void **_xmpacc_a
     _xmpacc_loop_region_scalars_c_53(_xmpacc_total, _xmpacc_s_i, a, _xmpacc_ds_q);
 }
 #endif
+_XMPACC_UNIT_END

@@ -1,0 +1,8 @@
+/* Included by both files: the same struct, enum and static routine in each file's kernels
+ * (one NVRTC module for the program: each file's in a namespace of its own). */
+#define N 32
+typedef struct { double re, im; } cplx;
+enum part { REAL, IMAG };
+#pragma acc routine seq
+static double pick(cplx c, enum part p) { return p == REAL ? c.re : c.im; }
+double sum_parts(cplx *z, int n);
