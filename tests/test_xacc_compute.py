@@ -293,6 +293,8 @@ def test_kernels_loop_without_acc_loop(tmp_path: Path, loop: str, remark: str | 
      "#pragma acc routine seq\ndouble f(int i) { return d[i]; }\n", 8, 26,
      "'acc routine' function 'f' uses the distributed array 'd': pass its elements as arguments"),
     ("#pragma acc routine seq\nint k;\n", 1, 13, "'acc routine' must stand before a function definition"),
+    ("#pragma acc routine seq\ndouble f(int n) { double t[n]; t[0] = n; return t[0]; }\n", 2, 26,
+     "'t' is a variable-length array in 'acc routine' function 'f': arrays declared in GPU code need constant"),
     ("#pragma acc routine(nowhere) seq\n", 1, 13, "'acc routine' function 'nowhere' is not defined in this file"),
 ])
 def test_routine_diagnostics(tmp_path: Path, source: str, line: int, col: int, fragment: str) -> None:
@@ -527,6 +529,8 @@ def test_kernel_file_carries_the_types_its_kernels_use(built: dict[str, tuple[Pa
 
 
 TYPE_ERRORS = [
+    ("  int m = 3;\n#pragma acc parallel loop copyout(a)\n  for (i = 0; i < N; i++) { double t[m]; t[0] = i; a[i] = t[0]; }\n",
+     "9:36", "'t' is a variable-length array in an acc loop: arrays declared in GPU code need constant sizes"),
     ("  div_t d = div(7, 2);\n#pragma acc parallel loop copyout(a)\n  for (i = 0; i < N; i++) a[i] = d.quot;\n",
      "9:3", "'d' has type 'div_t', which the GPU kernel file cannot declare"),
     ("  pair q = {1, 2};\n#pragma acc parallel loop reduction(+:q)\n  for (i = 0; i < N; i++) a[i] = i + q.x;\n",

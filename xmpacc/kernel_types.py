@@ -30,7 +30,9 @@ from dataclasses import dataclass
 
 from pycparser import c_ast
 
+from xmpacc.diagnostics import XmpError
 from xmpacc.frontend.preprocess import is_system_coord
+from xmpacc.passes.canonical import loc_of
 
 # The <stdint.h> / <stddef.h> names kernels may use, as LP64 Linux spells
 # them (the kernel header declares them for NVRTC; pycparser's stand-in headers make them int)
@@ -192,3 +194,29 @@ class Typedefs:
 
 
 BUILTIN = frozenset({"char", "short", "int", "long", "float", "double", "signed", "unsigned", "_Bool"})
+
+
+def enumerators(ext: list[c_ast.Node]) -> frozenset[str]:
+    """The enum constants of a file (constant sizes, as in ``double x[NDIM]``)."""
+    return frozenset(n.name for item in ext for n in _walk(item) if isinstance(n, c_ast.Enumerator))
+
+
+def check_constant_sizes(body: c_ast.Node, ext: list[c_ast.Node], where: str) -> None:
+    """Arrays declared in device code (``where``: "an acc loop") have constant sizes."""
+    constants = enumerators(ext)
+    for node in _walk(body):
+        if isinstance(node, c_ast.Decl) and variable_length(node, constants):
+            raise XmpError(loc_of(node), f"'{node.name}' is a variable-length array in {where}: arrays declared "
+                                         "in GPU code need constant sizes")
+
+
+def variable_length(decl: c_ast.Decl, constants: frozenset[str]) -> bool:
+    """Is ``decl`` a variable-length array (a size naming a variable)?  NVRTC's C++ has
+    none; the host backend's C has."""
+    t = decl.type
+    while isinstance(t, (c_ast.ArrayDecl, c_ast.PtrDecl, c_ast.TypeDecl)):
+        if isinstance(t, c_ast.ArrayDecl) and t.dim is not None and any(
+                isinstance(n, c_ast.ID) and n.name not in constants for n in _walk(t.dim)):
+            return True
+        t = t.type
+    return False

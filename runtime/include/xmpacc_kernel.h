@@ -230,6 +230,7 @@ typedef unsigned int uint32_t;
 /* C words NVRTC's C++ lacks or spells otherwise */
 #define restrict __restrict__
 #define _Bool bool
+#define _Static_assert static_assert
 #define M_PI 3.14159265358979323846
 #define M_E 2.7182818284590452354
 #define M_LOG2E 1.4426950408889634074
@@ -300,6 +301,7 @@ typedef unsigned int uint32_t;
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <limits.h>

@@ -2,7 +2,8 @@
  * NVRTC as C++ (xmpacc_kernel.h, kernel_types.py, emit_cu.py KernelGenerator): enums from
  * ints and enum++, bool, designated initializers, compound literals, C++ keywords as
  * names (a variable 'new', a member 'class'), register, restrict, NAN and INFINITY, the
- * M_ constants and <limits.h>/<stdint.h> limits, more math functions. */
+ * M_ constants and <limits.h>/<stdint.h> limits, more math functions, _Static_assert, a
+ * C99 array parameter, printf (CUDA's device printf on a GPU). */
 #include <stdio.h>
 #include <stdbool.h>
 #include <math.h>
@@ -31,6 +32,9 @@ struct pt q[N];
 #pragma acc routine seq
 static void twice(double * restrict x, const double * restrict y) { *x = 2 * *y; }
 
+#pragma acc routine seq
+static double last(int n, const double v[n]) { _Static_assert(sizeof(double) == 8, "double"); return v[n - 1]; }
+
 int main(void)
 {
     int i;
@@ -51,6 +55,8 @@ int main(void)
             z[i] = odd ? w : (cplx){a[i] * this, 1.0};
             z[i].re += m + new;
             double inf = i > 100 ? NAN : INFINITY;
+            if (i == 3)
+                printf("kernel: i = %d\n", i);
             s += (isinf(inf) ? 1 : 0) + (isnan(inf) ? 100 : 0) + M_PI_2 + M_SQRT2 + (UINT8_MAX + SHRT_MAX) / 1e4
                + (INT64_MAX > LONG_MIN ? 1 : 0) + FLT_MIN * 0 + lroundf(1.5f * i) + fma(i, 2, 1) + scalbn(1.0, i % 4);
         }
@@ -60,7 +66,9 @@ int main(void)
         struct pt v = (struct pt){.class = i % 3, .new = 0.5 * i};
         q[i] = v;
         k[i] = v.class + (int) sizeof(struct pt);
+        double three[3] = {v.new, 1, 2};
         twice(&c[i], &v.new);
+        c[i] += last(3, three);
     }
 #pragma xmp loop on t[i] reduction(+:zs)
     for (i = 0; i < N; i++) zs += z[i].re * 3 + z[i].im;

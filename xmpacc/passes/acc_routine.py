@@ -30,6 +30,7 @@ import copy
 
 from pycparser import c_ast
 
+from xmpacc import kernel_types
 from xmpacc.cbuild import walk
 from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import SourceLoc, XmpError
@@ -113,6 +114,9 @@ def _with_globals(fn: c_ast.FuncDef, names: list[str], file_decls: dict[str, c_a
     """Parameters named as the file-scope variables (arrays as pointers to their rows)."""
     params = fn.decl.type.args.params if fn.decl.type.args is not None else []
     params = [p for p in params if not (isinstance(p, c_ast.Typename) and _is_void(p))]
+    for p in params:   # 'double x[n]' (C99): a pointer, which is what C passes; C++ has no such array
+        if isinstance(p, c_ast.Decl) and isinstance(p.type, c_ast.ArrayDecl):
+            p.type = c_ast.PtrDecl([], p.type.type)
     for name in names:
         decl = copy.deepcopy(file_decls[name])
         t = decl.type
@@ -195,6 +199,7 @@ def run(unit: Unit, ctx: Context) -> Unit:
             continue
         try:
             _check(defs[name], set(wanted))
+            kernel_types.check_constant_sizes(defs[name].body, items, f"'acc routine' function '{name}'")
             own[name] = _globals(defs[name], file_decls, constants)
             device = ctx.acc_routines[name] = copy.deepcopy(defs[name])
             device.decl.storage = [s for s in device.decl.storage if s != "static"]   # _XMPACC_ROUTINE says it

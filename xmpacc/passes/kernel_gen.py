@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from pycparser import c_ast
 
-from xmpacc import cbuild
+from xmpacc import cbuild, kernel_types
 from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import SourceLoc, XmpError
 from xmpacc.kernel_types import Typedefs
@@ -96,6 +96,7 @@ def generate(spec: NestSpec, scope: Scope, replicated: list[Replicated], ctx: Co
              is_pragma: Callable[[c_ast.Node], bool]) -> Generated:
     """Outline ``spec`` into a kernel (collected in ``ctx.kernels``) and its launch text."""
     check_body(spec.body, is_pragma, frozenset(ctx.acc_routines))
+    kernel_types.check_constant_sizes(spec.body, unit.ast.ext, "an acc loop")
     body = acc_routine.routine_globals(spec.body, ctx.acc_routine_globals)   # f(x) -> f(x, coef)
     if spec.arrays:   # every update of a reduction array: atomic, on the kernel's temporary
         kernel_arrays.check_not_on_device(spec.arrays, replicated, scope)

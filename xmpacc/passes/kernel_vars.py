@@ -31,7 +31,8 @@ DEVICE_FUNCTIONS = openacc_calls.IN_KERNELS | frozenset(["sqrt", "sqrtf", "cbrt"
     "nearbyintf", "rintf", "lrintf", "llrint", "llrintf", "lroundf", "llroundf", "fdim", "fdimf", "scalbn",
     "scalbnf", "ilogb", "ilogbf", "logb", "logbf", "nextafter", "nextafterf", "exp10", "exp10f", "sincos",
     "sincosf", "sincospi", "sincospif", "sinpi", "sinpif", "cospi", "cospif", "rhypot", "rhypotf", "rcbrt",
-    "rcbrtf", "norm3d", "norm3df", "erfinv", "erfinvf", "erfcinv", "erfcinvf", "normcdf", "normcdff"])
+    "rcbrtf", "norm3d", "norm3df", "erfinv", "erfinvf", "erfcinv", "erfcinvf", "normcdf", "normcdff",
+    "printf"])   # CUDA's device printf: the lines come at the next synchronisation
 
 
 @dataclass
