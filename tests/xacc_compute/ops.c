@@ -119,6 +119,16 @@ int main(void) {
   for (i = 0; i < N; i++)
     for (j = 0; j < M; j++) u[i][j] *= 2;
 
+  /* gang over i, vector over j, both distributed: the inner 'acc loop' line joins j to
+   * the thread space (acc_loopnest._nest_loops), with its reduction */
+  double sv = 0;
+#pragma xmp loop (i, j) on t[i][j] reduction(+:sv)
+#pragma acc parallel loop gang
+  for (i = 0; i < N; i++) {
+#pragma acc loop vector reduction(+:sv)
+    for (j = 0; j < M; j++) { u[i][j] -= 1; sv += u[i][j]; }
+  }
+
   double su = 0;
 #pragma xmp loop on t[i][j] reduction(+:su)
   for (i = 0; i < N; i++)
@@ -131,7 +141,7 @@ int main(void) {
     printf("sq = %.10e prod = %.10e mn = %.6f\n", sq, prod, mn);
     printf("band = %d bor = %d bxor = %d land = %d lor = %d\n", band, bor, bxor, land, lor);
     printf("fsum = %.8e su = %.8e run = %.1f\n", fsum, su, run[N - 1]);
-    printf("hist = %d %d %d %d pa = %.1f\n", hist[0], hist[1], hist[2], hist[3], pa);
+    printf("hist = %d %d %d %d pa = %.1f sv = %.6e\n", hist[0], hist[1], hist[2], hist[3], pa, sv);
   }
   free(q);
   return 0;

@@ -113,9 +113,12 @@ def _collapse(lc: LoopClauses) -> int:
     return n
 
 
-def _nest_loops(nest: AccNest, lc: LoopClauses, pending: dict[str, int]) -> list[c_ast.For]:
+def _nest_loops(nest: AccNest, lc: LoopClauses, pending: dict[str, int], ctx: Context | None = None,
+                joined: list[LoopClauses] | None = None) -> list[c_ast.For]:
     """The for statements of the thread space: ``collapse(n)`` of them, more while a
-    distributed loop is still to come."""
+    distributed loop is still to come.  A distributed loop under its own ``acc loop`` line
+    (``parallel loop gang`` over i, ``acc loop vector`` over j, both distributed) joins the
+    space too; its clauses go to ``joined``."""
     depth = _collapse(lc)
     fors: list[c_ast.For] = []
     current: c_ast.For | None = nest.loop
@@ -124,7 +127,13 @@ def _nest_loops(nest: AccNest, lc: LoopClauses, pending: dict[str, int]) -> list
         pending.pop(control_var(current) or "", None)
         if len(fors) >= depth and not pending:
             break
-        current = nested_for(current.stmt)
+        nxt = nested_for(current.stmt)
+        if nxt is None and pending and ctx is not None and joined is not None:
+            found = _distributed_inner(current.stmt, set(pending), ctx)
+            if found is not None:
+                joined.append(found[0])
+                nxt = found[1]
+        current = nxt
     if len(fors) < depth:
         what = f"tile with {depth} sizes" if lc.tile is not None else f"collapse({depth})"
         raise XmpError(lc.collapse.loc if lc.collapse else lc.loc,
@@ -134,6 +143,21 @@ def _nest_loops(nest: AccNest, lc: LoopClauses, pending: dict[str, int]) -> list
                        f"the distributed loop of '{next(iter(pending))}' is not perfectly nested in the loops "
                        "of the OpenACC construct: not supported yet")
     return fors
+
+
+def _distributed_inner(body: c_ast.Node, pending: set[str], ctx: Context) -> tuple[LoopClauses, c_ast.For] | None:
+    """``{ #pragma acc loop [vector|worker|gang|seq|private|reduction ...]  for (j ...) }`` as
+    the whole body, j a loop the XMP loop distributes: the for and the line's clauses."""
+    items = (body.block_items or []) if isinstance(body, c_ast.Compound) else []
+    if len(items) != 2 or not isinstance(items[1], c_ast.For) or control_var(items[1]) not in pending:
+        return None
+    d = acc_directive(items[0], ctx)
+    if not isinstance(d, AccLoop):
+        return None
+    if d.loop.collapse is not None or d.loop.tile is not None:   # ('seq': as on the construct's loop, build)
+        raise XmpError(d.loc, f"'collapse' or 'tile' on the 'acc loop' of '{control_var(items[1])}', a loop the "
+                              "XMP loop distributes: put them on the construct")
+    return d.loop, items[1]
 
 
 def _header_names(f: c_ast.For) -> set[str]:
@@ -224,13 +248,14 @@ def build(nest: AccNest, compute: AccCompute, lc: LoopClauses, scope: Scope, ctx
         tmpl, indices = _xmp_part(xmp, scope)
     verdict = _auto(nest, compute, lc, scope, ctx, function)
     vector: tuple[LoopClauses, c_ast.For] | None = None
+    joined: list[LoopClauses] = []   # the acc loop lines of inner distributed loops (_nest_loops)
     # 'seq' on a loop that an XMP loop distributes: the XMP loop says its iterations are
     # independent (XMP §4.2.1), so the node's iterations run one thread each, which a
     # conforming program cannot tell from running them in order
     if (lc.seq is not None and xmp is None) or (verdict is not None and not verdict.independent):
         fors, loops, body = [], [], nest.loop
     else:
-        fors = _nest_loops(nest, lc, dict(indices))
+        fors = _nest_loops(nest, lc, dict(indices), ctx, joined)
         loops = [canonical(f) for f in fors]
         _rectangular(fors, loops)
         vector = _vector_loop(fors[-1].stmt, loops, ctx)
@@ -239,9 +264,9 @@ def build(nest: AccNest, compute: AccCompute, lc: LoopClauses, scope: Scope, ctx
             loops.append(canonical(vector[1]))
         body = fors[-1].stmt
     inner_private, inner_reductions = strip_inner(body, ctx)
-    if vector is not None:
-        inner_private += vector[0].private
-        inner_reductions += [(r.op, v) for r in vector[0].reductions for v in r.variables]
+    for clauses in joined + ([vector[0]] if vector is not None else []):
+        inner_private += clauses.private
+        inner_reductions += [(r.op, v) for r in clauses.reductions for v in r.variables]
     declared = {n.name for n in walk(body) if isinstance(n, c_ast.Decl)}
     found = verdict if verdict is not None and verdict.independent else acc_kernels_auto.Verdict("")
     private, private_lengths = _private(list(compute.private + lc.private) +
