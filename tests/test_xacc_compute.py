@@ -295,7 +295,11 @@ def test_kernels_loop_without_acc_loop(tmp_path: Path, loop: str, remark: str | 
     ("#pragma acc routine seq\nint k;\n", 1, 13, "'acc routine' must stand before a function definition"),
     ("#pragma acc routine seq\ndouble f(int n) { double t[n]; t[0] = n; return t[0]; }\n", 2, 26,
      "'t' is a variable-length array in 'acc routine' function 'f': arrays declared in GPU code need constant"),
-    ("#pragma acc routine(nowhere) seq\n", 1, 13, "'acc routine' function 'nowhere' is not defined in this file"),
+    ("#pragma acc routine(nowhere) seq\n", 1, 13,
+     "'acc routine' function 'nowhere' is neither defined nor declared in this file"),
+    ("typedef struct { double x; } box;\n#pragma acc routine seq\ndouble other(box b);\n", 2, 13,
+     "'acc routine' function 'other' of another file has a parameter or result of a structure or other type: "
+     "not supported yet"),
 ])
 def test_routine_diagnostics(tmp_path: Path, source: str, line: int, col: int, fragment: str) -> None:
     src = tmp_path / "prog.c"
@@ -565,3 +569,16 @@ def test_two_files_share_types_and_a_routine(tmp_path: Path, env: dict[str, str]
         r = run_mpi(nprocs, tmp_path / "mf", env=env)
         assert r.returncode == 0, r.stderr
         assert r.stdout == expected * nprocs
+
+
+def test_routine_for_other_files_cannot_use_file_scope_variables(tmp_path: Path) -> None:
+    """acc_routine_files.py: a routine whose directive stands in a header (other files call
+    it) and that uses a file-scope array: other files' kernels could not pass it."""
+    (tmp_path / "w.h").write_text("#pragma acc routine seq\ndouble weight(int k);\n")
+    src = tmp_path / "w.c"
+    src.write_text('#include "w.h"\ndouble table[4];\ndouble weight(int k) { return table[k % 4]; }\n'
+                   "int main(void) { return 0; }\n")
+    r = run_xmpacc(str(src), "-o", str(tmp_path / "w"))
+    assert r.returncode == 1, r.stderr
+    assert r.stderr.startswith(f"{tmp_path / 'w.h'}:1:13: error: 'acc routine' function 'weight', declared in a "
+                               "header for other files, uses the file-scope variable 'table'"), r.stderr

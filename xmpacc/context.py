@@ -55,6 +55,9 @@ class Context:
     acc_routines: dict[str, c_ast.FuncDef] = field(default_factory=dict)
     # name -> the file-scope variables its device copy takes as trailing parameters
     acc_routine_globals: dict[str, list[str]] = field(default_factory=dict)
+    # routines of other files (their prototypes) and this file's for other files (acc_routine_files.py)
+    acc_routine_externs: dict[str, c_ast.Decl] = field(default_factory=dict)
+    acc_routine_exports: dict = field(default_factory=dict)   # name -> acc_routine_files.Export
     has_main: bool = False
     main_params: int = 0
     main_returns_void: bool = False

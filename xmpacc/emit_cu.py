@@ -44,7 +44,7 @@ def kernels_cu(unit: Unit, ctx: Context, name: str = "kernels.cu") -> str | None
     """The kernel file of one unit (``name`` is its file name, for #line markers), or None
     when the unit has no acc loop.  The kernels of a program are those of its units, put
     together at run time (xmpacc_unit.h)."""
-    if not ctx.kernels and not ctx.device_data:
+    if not ctx.kernels and not ctx.device_data and not ctx.acc_routine_exports:
         return None
     rendered = []
     for k in ctx.kernels:
@@ -60,9 +60,12 @@ def kernels_cu(unit: Unit, ctx: Context, name: str = "kernels.cu") -> str | None
             "walk": k.walk, "stream": k.info.get("stream", ""),
         })
     routines = [KernelGenerator().visit(fn).rstrip() for fn in ctx.acc_routines.values()]
+    externs = [KernelGenerator().visit(d) for d in ctx.acc_routine_externs.values()]
+    exports = [(KernelGenerator().visit(e.signature), f"{e.signature.name}({', '.join(e.args)})")
+               for e in ctx.acc_routine_exports.values()]
     template = _env().get_template("kernels.cu.j2")
     fields = dict(version=__version__, sources=unit.path.rsplit("/", 1)[-1], kernels=rendered, routines=routines,
-                  unit=unit.stem)
+                  unit=unit.stem, externs=externs, exports=exports)
     types = [KernelGenerator().visit(d) + ";" for d in
              kernel_types.needed(unit.ast.ext, template.render(types=[], **fields))]
     return escape_for_c(_reset_line_markers(kernel_types.enums_as_int(template.render(types=types, **fields)), name))

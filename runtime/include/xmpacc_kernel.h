@@ -57,6 +57,9 @@ _XMPACC_HD static inline long long _xmpacc_divmod(long long *rest, _xmpacc_sched
  * their extern "C" names. */
 #define _XMPACC_UNIT_BEGIN(unit) namespace _xmpacc_unit_##unit {
 #define _XMPACC_UNIT_END }
+/* an 'acc routine' function of another file (acc_routine_files.py): declared at global
+ * scope, where the defining file's kernel file has an entry calling its own copy */
+#define _XMPACC_ROUTINE_EXTERN __device__
 #define _XMPACC_GRID_X ((long long)blockIdx.x * blockDim.x + threadIdx.x)
 #define _XMPACC_GRID_Y ((long long)blockIdx.y * blockDim.y + threadIdx.y)
 /* 2-D grids: threads before the innermost loop's first iteration, so that a warp's row
@@ -297,6 +300,7 @@ typedef unsigned int uint32_t;
 #define _XMPACC_COMPOUND(type, name) (type)
 #define _XMPACC_UNIT_BEGIN(unit)
 #define _XMPACC_UNIT_END
+#define _XMPACC_ROUTINE_EXTERN extern   /* the program's host function */
 #include <math.h>
 #include <stdbool.h>
 #include <stddef.h>

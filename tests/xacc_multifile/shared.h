@@ -6,3 +6,6 @@ enum part { REAL, IMAG };
 #pragma acc routine seq
 static double pick(cplx c, enum part p) { return p == REAL ? c.re : c.im; }
 double sum_parts(cplx *z, int n);
+/* defined in parts.c, called by the kernels of both files */
+#pragma acc routine seq
+double weight(double x, int k);

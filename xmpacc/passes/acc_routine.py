@@ -7,8 +7,8 @@ Before:                                      After:
                                                  and kernels of this file may call f.
 
 The directive stands directly before the function's definition or prototype, or names it
-(``routine(f) seq``) at file scope; the definition must be in the same file.  A device
-function calls only math functions and other routines.  It reads ``const`` scalars with a
+(``routine(f) seq``) at file scope; a routine defined in another file of the program is
+acc_routine_files.py's.  A device function calls only math functions and other routines.  It reads ``const`` scalars with a
 constant initializer as their values (``const double G = 6.67e-11;``: ``((double)
 (6.67e-11))``).  Other file-scope variables it uses (and those of the routines it calls)
 become parameters of its device copy with the same names, and every call on the device
@@ -35,7 +35,7 @@ from xmpacc.cbuild import walk
 from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import SourceLoc, XmpError
 from xmpacc.directives.openacc_ast import AccRoutine
-from xmpacc.passes import openacc_calls
+from xmpacc.passes import acc_routine_files, openacc_calls
 from xmpacc.passes.attach import acc_directive
 from xmpacc.passes.canonical import loc_of
 from xmpacc.passes.kernel_vars import DEVICE_FUNCTIONS
@@ -74,9 +74,11 @@ def _globals(fn: c_ast.FuncDef, file_decls: dict[str, c_ast.Decl], constants: di
     """The file-scope variables ``fn`` uses itself (not the constants it reads as values),
     in order of first use; an error for what a parameter cannot carry."""
     local, out = _locals(fn), []
-    called = {id(n.name) for n in walk(fn.body) if isinstance(n, c_ast.FuncCall)}
+    # not variables: called names and members ('c.re' where the file also has an array 're')
+    skip = {id(n.name) for n in walk(fn.body) if isinstance(n, c_ast.FuncCall)} | \
+        {id(n.field) for n in walk(fn.body) if isinstance(n, c_ast.StructRef)}
     for node in walk(fn.body):
-        if not isinstance(node, c_ast.ID) or id(node) in called or node.name in local \
+        if not isinstance(node, c_ast.ID) or id(node) in skip or node.name in local \
                 or node.name not in file_decls or node.name in constants or node.name in out:
             continue
         if not isinstance(file_decls[node.name].type, c_ast.ArrayDecl) and _assigned(fn, node.name):
@@ -161,7 +163,8 @@ def _substitute(fn: c_ast.FuncDef, constants: dict[str, c_ast.Node], local: set[
     """The device copy's reads of file-scope constants become their values."""
     for node in walk(fn.body):
         for name, child in node.children():
-            if isinstance(child, c_ast.ID) and child.name in constants and child.name not in local:
+            if isinstance(child, c_ast.ID) and child.name in constants and child.name not in local \
+                    and not (isinstance(node, c_ast.StructRef) and name == "field"):   # not a member s.G
                 _replace(node, name, copy.deepcopy(constants[child.name]))
 
 
@@ -193,9 +196,13 @@ def run(unit: Unit, ctx: Context) -> Unit:
                   and not isinstance(item.type, c_ast.FuncDecl) and "typedef" not in item.storage}
     constants = _constants(items)
     own: dict[str, list[str]] = {}
+    typedefs = kernel_types.Typedefs(items)
     for name, loc in wanted.items():
-        if name not in defs:
-            ctx.diags.error(loc, f"'acc routine' function '{name}' is not defined in this file: not supported yet")
+        if name not in defs:   # defined in another file of the program (acc_routine_files.py)
+            try:
+                ctx.acc_routine_externs[name] = acc_routine_files.extern(name, items, loc, typedefs)
+            except XmpError as err:
+                ctx.diags.add(err)
             continue
         try:
             _check(defs[name], set(wanted))
@@ -208,6 +215,14 @@ def run(unit: Unit, ctx: Context) -> Unit:
             ctx.diags.add(err)
     ctx.acc_routine_globals = _closure(own, ctx.acc_routines)
     for name, device in ctx.acc_routines.items():
+        try:
+            entry = acc_routine_files.export(defs[name], ctx.acc_routine_globals[name], wanted[name], unit.path,
+                                             typedefs)
+        except XmpError as err:
+            ctx.diags.add(err)
+            entry = None
+        if entry is not None:
+            ctx.acc_routine_exports[name] = entry
         _with_globals(device, ctx.acc_routine_globals[name], file_decls)
         device.body = routine_globals(device.body, ctx.acc_routine_globals)
     return unit

@@ -95,7 +95,7 @@ def _private_array(decl: c_ast.Decl, length: int) -> c_ast.Decl:
 def generate(spec: NestSpec, scope: Scope, replicated: list[Replicated], ctx: Context, unit: Unit,
              is_pragma: Callable[[c_ast.Node], bool]) -> Generated:
     """Outline ``spec`` into a kernel (collected in ``ctx.kernels``) and its launch text."""
-    check_body(spec.body, is_pragma, frozenset(ctx.acc_routines))
+    check_body(spec.body, is_pragma, frozenset(ctx.acc_routines) | frozenset(ctx.acc_routine_externs))
     kernel_types.check_constant_sizes(spec.body, unit.ast.ext, "an acc loop")
     body = acc_routine.routine_globals(spec.body, ctx.acc_routine_globals)   # f(x) -> f(x, coef)
     if spec.arrays:   # every update of a reduction array: atomic, on the kernel's temporary

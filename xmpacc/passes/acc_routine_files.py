@@ -1,0 +1,94 @@
+"""'acc routine' functions across the files of a program (acc_routine.py calls it).
+
+A file may call, in its kernels, a routine that another file defines: the usual shape is
+a header with the directive and the prototype, included by both files,
+
+    #pragma acc routine seq          shared.h
+    double weight(double x, int k);
+
+and the definition in one of them.  The program's kernel files are one NVRTC module
+(launcher.py), each file's in a namespace of its own (xmpacc_kernel.h _XMPACC_UNIT_BEGIN),
+so the caller's kernel file declares the routine at global scope and the defining file
+adds a global entry that calls its namespace's device copy:
+
+    caller's prog.cu                                    defining file's prog.cu
+    _XMPACC_ROUTINE_EXTERN double weight(double x, int k);  namespace _xmpacc_unit_w_c { ...weight... }
+                                                        __device__ double weight(double x, int k)
+                                                        { return _xmpacc_unit_w_c::weight(x, k); }
+
+On the host backend the caller's kernels call the program's host function itself.  Only
+what one C declaration can say crosses files: parameters and result of arithmetic types
+(or pointers to them), and a routine that uses no file-scope variable (those are passed by
+the file's own calls, acc_routine.routine_globals).
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+
+from pycparser import c_ast
+
+from xmpacc.diagnostics import SourceLoc, XmpError
+from xmpacc.kernel_types import Typedefs
+
+
+@dataclass(frozen=True)
+class Export:
+    """A routine of this file that other files' kernels may call."""
+
+    signature: c_ast.Decl    # the definition's declarator, without 'static'
+    args: tuple[str, ...]    # its parameter names, in order
+
+
+def extern(name: str, items: list[c_ast.Node], loc: SourceLoc, typedefs: Typedefs) -> c_ast.Decl:
+    """The prototype of a routine this file calls but does not define (an error if there is
+    none, or if its types cannot cross files)."""
+    proto = next((item for item in items if isinstance(item, c_ast.Decl) and item.name == name
+                  and isinstance(item.type, c_ast.FuncDecl)), None)
+    if proto is None:
+        raise XmpError(loc, f"'acc routine' function '{name}' is neither defined nor declared in this file")
+    _plain(proto, typedefs, loc)
+    out = copy.deepcopy(proto)
+    out.storage = []
+    return out
+
+
+def export(fn: c_ast.FuncDef, globals_used: list[str], loc: SourceLoc, unit_path: str,
+           typedefs: Typedefs) -> Export | None:
+    """The global entry of a routine that is not static, when other files can call it;
+    errors where its directive stands in a header (other files see it) but it cannot."""
+    if "static" in fn.decl.storage or "inline" in fn.decl.funcspec:
+        return None
+    shared = loc.file != unit_path   # the directive comes from a header
+    try:
+        _plain(fn.decl, typedefs, loc)
+    except XmpError:
+        if shared:
+            raise
+        return None
+    if globals_used:
+        if shared:
+            raise XmpError(loc, f"'acc routine' function '{fn.decl.name}', declared in a header for other files, "
+                                f"uses the file-scope variable '{globals_used[0]}': other files' kernels cannot "
+                                "pass it (not supported yet); pass it as an argument")
+        return None
+    signature = copy.deepcopy(fn.decl)
+    signature.storage = []
+    params = fn.decl.type.args.params if fn.decl.type.args is not None else []
+    args = tuple(p.name for p in params if isinstance(p, c_ast.Decl) and p.name)
+    return Export(signature, args)
+
+
+def _plain(decl: c_ast.Decl, typedefs: Typedefs, loc: SourceLoc) -> None:
+    """Result and parameters of arithmetic types, void, or pointers to them."""
+    func = decl.type
+    params = func.args.params if func.args is not None else []
+    for t in [func.type] + [p.type for p in params if isinstance(p, (c_ast.Decl, c_ast.Typename))]:
+        while isinstance(t, (c_ast.PtrDecl, c_ast.ArrayDecl)):
+            t = t.type
+        names = list(getattr(getattr(t, "type", None), "names", []) or [])
+        if names != ["void"] and typedefs.arithmetic(names) is None:
+            raise XmpError(loc, f"'acc routine' function '{decl.name}' of another file has a parameter or result "
+                                "of a structure or other type: not supported yet (arithmetic types and "
+                                "pointers to them cross files)")
