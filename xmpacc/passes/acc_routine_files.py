@@ -17,7 +17,8 @@ adds a global entry that calls its namespace's device copy:
                                                         { return _xmpacc_unit_w_c::weight(x, k); }
 
 On the host backend the caller's kernels call the program's host function itself.  Only
-what one C declaration can say crosses files: parameters and result of arithmetic types
+routines whose directive stands in a header get the entry, and only what one C
+declaration can say crosses files: parameters and result of arithmetic types
 (or pointers to them), and a routine that uses no file-scope variable (those are passed by
 the file's own calls, acc_routine.routine_globals).
 """
@@ -56,23 +57,17 @@ def extern(name: str, items: list[c_ast.Node], loc: SourceLoc, typedefs: Typedef
 
 def export(fn: c_ast.FuncDef, globals_used: list[str], loc: SourceLoc, unit_path: str,
            typedefs: Typedefs) -> Export | None:
-    """The global entry of a routine that is not static, when other files can call it;
-    errors where its directive stands in a header (other files see it) but it cannot."""
-    if "static" in fn.decl.storage or "inline" in fn.decl.funcspec:
+    """The global entry of a routine that other files can call: not static, its directive
+    in a header (which other files include); errors where those files could not call it.
+    Other routines stay in the file's namespace only: a global 'int max(int, int)' would
+    clash with CUDA's own."""
+    if "static" in fn.decl.storage or "inline" in fn.decl.funcspec or loc.file == unit_path:
         return None
-    shared = loc.file != unit_path   # the directive comes from a header
-    try:
-        _plain(fn.decl, typedefs, loc)
-    except XmpError:
-        if shared:
-            raise
-        return None
+    _plain(fn.decl, typedefs, loc)
     if globals_used:
-        if shared:
-            raise XmpError(loc, f"'acc routine' function '{fn.decl.name}', declared in a header for other files, "
-                                f"uses the file-scope variable '{globals_used[0]}': other files' kernels cannot "
-                                "pass it (not supported yet); pass it as an argument")
-        return None
+        raise XmpError(loc, f"'acc routine' function '{fn.decl.name}', declared in a header for other files, "
+                            f"uses the file-scope variable '{globals_used[0]}': other files' kernels cannot "
+                            "pass it (not supported yet); pass it as an argument")
     signature = copy.deepcopy(fn.decl)
     signature.storage = []
     params = fn.decl.type.args.params if fn.decl.type.args is not None else []
