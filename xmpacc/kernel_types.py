@@ -30,6 +30,7 @@ from dataclasses import dataclass
 
 from pycparser import c_ast
 
+from xmpacc.cbuild import walk
 from xmpacc.diagnostics import XmpError
 from xmpacc.frontend.preprocess import is_system_coord
 from xmpacc.passes.canonical import loc_of
@@ -116,7 +117,7 @@ def _provided(t: c_ast.Node) -> frozenset[str]:
     """Tags and enum constants that a type defines, a typedef's inline struct among them
     (``struct s`` without a member list only refers to the tag)."""
     out: set[str] = set()
-    for node in _walk(t):
+    for node in walk(t):
         body = node.values if isinstance(node, c_ast.Enum) else getattr(node, "decls", None)
         if isinstance(node, _TAGGED) and node.name and body is not None:
             out.add(_tag(node))
@@ -128,7 +129,7 @@ def _provided(t: c_ast.Node) -> frozenset[str]:
 def _used(t: c_ast.Node) -> frozenset[str]:
     """Typedef names, tags and identifiers (enum constants in sizes) a type refers to."""
     out: set[str] = set()
-    for node in _walk(t):
+    for node in walk(t):
         if isinstance(node, c_ast.IdentifierType):
             out.update(node.names)
         elif isinstance(node, _TAGGED) and node.name:
@@ -136,14 +137,6 @@ def _used(t: c_ast.Node) -> frozenset[str]:
         elif isinstance(node, c_ast.ID):
             out.add(node.name)
     return frozenset(out)
-
-
-def _walk(node: c_ast.Node) -> Iterator[c_ast.Node]:
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        yield n
-        stack.extend(child for _, child in n.children())
 
 
 class Typedefs:
@@ -198,13 +191,13 @@ BUILTIN = frozenset({"char", "short", "int", "long", "float", "double", "signed"
 
 def enumerators(ext: list[c_ast.Node]) -> frozenset[str]:
     """The enum constants of a file (constant sizes, as in ``double x[NDIM]``)."""
-    return frozenset(n.name for item in ext for n in _walk(item) if isinstance(n, c_ast.Enumerator))
+    return frozenset(n.name for item in ext for n in walk(item) if isinstance(n, c_ast.Enumerator))
 
 
 def check_constant_sizes(body: c_ast.Node, ext: list[c_ast.Node], where: str) -> None:
     """Arrays declared in device code (``where``: "an acc loop") have constant sizes."""
     constants = enumerators(ext)
-    for node in _walk(body):
+    for node in walk(body):
         if isinstance(node, c_ast.Decl) and variable_length(node, constants):
             raise XmpError(loc_of(node), f"'{node.name}' is a variable-length array in {where}: arrays declared "
                                          "in GPU code need constant sizes")
@@ -216,7 +209,7 @@ def variable_length(decl: c_ast.Decl, constants: frozenset[str]) -> bool:
     t = decl.type
     while isinstance(t, (c_ast.ArrayDecl, c_ast.PtrDecl, c_ast.TypeDecl)):
         if isinstance(t, c_ast.ArrayDecl) and t.dim is not None and any(
-                isinstance(n, c_ast.ID) and n.name not in constants for n in _walk(t.dim)):
+                isinstance(n, c_ast.ID) and n.name not in constants for n in walk(t.dim)):
             return True
         t = t.type
     return False

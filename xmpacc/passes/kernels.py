@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 from pycparser import c_ast
 
 from xmpacc import cbuild
-from xmpacc.kernel_types import Typedefs
 from xmpacc.diagnostics import InternalError, XmpError
+from xmpacc.kernel_types import Typedefs
 from xmpacc.passes.accesses import text_value
 from xmpacc.passes.canonical import CanonicalLoop, loc_of
 from xmpacc.passes.kernel_vars import KernelVars
