@@ -1,7 +1,8 @@
 /* Statements besides acc loop nests in acc parallel / kernels regions (XcalableACC.md §2):
  * gang-redundant code on device data runs in one thread in order with the loop kernels;
  * code on scalars runs on the host, its scalars firstprivate (test_xacc_compute.py shows that
- * the host's x is unchanged; this program prints only what the serial build prints). */
+ * the host's x is unchanged; this program prints only what the serial build prints); an
+ * 'acc atomic' between them is such a statement. */
 #include <stdio.h>
 #ifdef _XCALABLEMP
 #include <xmp.h>
@@ -34,6 +35,8 @@ int main(void)
         for (i = 1; i < n; i++) c[i] = a[0] * i;
         for (k = 0; k < 3; k++) c[k] += 1;
         if (a[0] > 10) { total[0] = c[1] + c[2]; } else total[0] = -1;
+#pragma acc atomic update
+        total[0] += 0.5;
 #pragma xmp loop on t[i]
 #pragma acc loop
         for (i = 0; i < N; i++) d[i] = d[i] + x;
@@ -41,6 +44,8 @@ int main(void)
 #pragma acc kernels copy(c)
     {
         c[N - 1] = 7;
+#pragma acc atomic
+        c[N - 1]++;
 #pragma acc loop independent
         for (i = N / 2; i < N - 1; i++) c[i] = c[N - 1] + i;
     }

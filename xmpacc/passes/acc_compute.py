@@ -38,6 +38,7 @@ from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import AlreadyReported, SourceLoc, XmpError, XmpErrors
 from xmpacc.directives import ast as xd
 from xmpacc.directives.openacc_ast import (
+    AccAtomic,
     AccCompute,
     AccData,
     AccLoop,
@@ -45,6 +46,7 @@ from xmpacc.directives.openacc_ast import (
     directive_name,
 )
 from xmpacc.passes import (
+    acc_atomic,
     acc_loopnest,
     acc_nest,
     acc_reduction_wait,
@@ -146,7 +148,12 @@ class _ComputeLowering(ScopedWalker):
                 self.ctx.diags.add(e)
         except AlreadyReported:
             pass
-        return fallback if fallback is not None else c_ast.EmptyStatement()
+        if fallback is None:
+            return c_ast.EmptyStatement()
+        for node in cbuild.walk(fallback):   # nor its inner acc loop / atomic lines: one mistake, one message
+            if acc_pragma_id(node) is not None:
+                self.ctx.acc_directives.pop(id(node), None)
+        return fallback
 
     def _replicated_scalars(self, item: c_ast.Node, nxt: c_ast.Node | None) -> list[Replicated]:
         """Scalars of an ``acc replicate`` or ``acc data`` region that starts at ``item``:
@@ -186,7 +193,7 @@ class _ComputeLowering(ScopedWalker):
         region.adopt([item for nest, item in parts if nest is None and not _is_pragma(item)
                       and not (kernels and isinstance(item, c_ast.For))])
         steps: list[acc_loopnest.AccLoopNest | c_ast.Node] = []
-        for nest, item in parts:
+        for k, (nest, item) in enumerate(parts):
             if nest is not None:
                 assert isinstance(nest.acc, AccLoop)
                 steps.append(acc_loopnest.build(nest, d, nest.acc.loop, inner, self.ctx, self.function))
@@ -194,8 +201,16 @@ class _ComputeLowering(ScopedWalker):
                 steps.append(self._kernels_loop(d, item, inner))
             elif _is_pragma(item):
                 what = acc_directive(item, self.ctx)
-                raise XmpError(what.loc if what is not None else loc_of(item),
-                               f"this directive directly inside '{name}' is not supported yet")
+                if not isinstance(what, AccAtomic):   # data, update, wait ...: OpenACC has none in a construct
+                    raise XmpError(what.loc if what is not None else loc_of(item),
+                                   f"'{directive_name(what) if what is not None else 'this directive'}' is not "
+                                   f"allowed inside an OpenACC compute construct ('{name}')")
+                # outside the region's loops a statement runs in one thread (acc_region.py),
+                # so its atomic is the statement itself, which comes next; its form is checked
+                stmt = parts[k + 1][1] if k + 1 < len(parts) and parts[k + 1][0] is None else None
+                if stmt is None or _is_pragma(stmt):
+                    raise XmpError(what.loc, "'acc atomic' must be followed by a statement")
+                acc_atomic.lower(what, copy.deepcopy(stmt))
             else:
                 steps.append(region.step(item))
         return _if(d, self._construct(d, steps, body.coord, region), host)
