@@ -9,12 +9,12 @@ source's headers, so it carries the definitions it uses:
     typedef struct { double re, im; } cplx;      /* from the source, as written       */
     _XMPACC_KERNEL _xmpacc_loop_f_c_12(..., cplx *v)
 
-Which ones: every file-scope typedef, struct/union/enum definition (or forward
-declaration) and enum constant of the source file (not of system headers) that the kernel
-file's text names, and those the chosen definitions name in turn, in source order.  A
-struct defined inside a variable's declaration (``struct s {...} v[N];``) contributes its
-definition alone.  Everything else is left out: a definition the kernels never use might
-name a header's type that NVRTC does not know (``FILE``, ``pthread_t``).
+Which ones: every typedef, struct/union/enum definition (or forward declaration) and enum
+constant of the source file (not of system headers; at file scope or in a function) that
+the kernel file's text names, and those the chosen definitions name in turn, in source
+order.  A struct defined inside a variable's declaration (``struct s {...} v[N];``)
+contributes its definition alone.  Everything else is left out: a definition the kernels
+never use might name a header's type that NVRTC does not know (``FILE``, ``pthread_t``).
 
 Enum types are ``int`` in the kernel file (``enums_as_int``), their constants as written:
 C converts between an enum and int freely (``enum mode m = i % 2;``, ``m++``), NVRTC's C++
@@ -66,7 +66,7 @@ def enums_as_int(text: str) -> str:
 def needed(ext: list[c_ast.Node], text: str) -> list[c_ast.Node]:
     """The definitions among ``ext`` (a file's top-level items) that ``text`` (the kernel
     file without them) needs, directly or through other definitions, in source order."""
-    defs = [d for item in ext if not is_system_coord(item.coord) for d in _definitions(item)]
+    defs = [d for item in _type_items(ext) for d in _definitions(item)]
     by_name: dict[str, list[int]] = {}
     for n, d in enumerate(defs):
         for name in d.provides:
@@ -79,6 +79,18 @@ def needed(ext: list[c_ast.Node], text: str) -> list[c_ast.Node]:
             chosen.add(n)
             todo += [m for name in defs[n].needs for m in by_name.get(name, ())]
     return [defs[n].node for n in sorted(chosen)]
+
+
+def _type_items(ext: list[c_ast.Node]) -> Iterator[c_ast.Node]:
+    """The file's own items that may define types, in source order: file-scope ones, and
+    the typedefs and declarations in function bodies (a kernel may use a block's type)."""
+    for item in ext:
+        if is_system_coord(item.coord):
+            continue
+        if isinstance(item, c_ast.FuncDef):
+            yield from (n for n in walk(item.body) if isinstance(n, (c_ast.Typedef, c_ast.Decl)))
+        else:
+            yield item
 
 
 def _names(text: str) -> set[str]:
@@ -145,8 +157,8 @@ class Typedefs:
     for the choices that depend on the type (reduction identities, device type checks)."""
 
     def __init__(self, ext: list[c_ast.Node]) -> None:
-        self.user: dict[str, c_ast.Typedef] = {item.name: item for item in ext if isinstance(item, c_ast.Typedef)
-                                               and not is_system_coord(item.coord)}
+        self.user: dict[str, c_ast.Typedef] = {item.name: item for item in _type_items(ext)
+                                               if isinstance(item, c_ast.Typedef)}
 
     def resolved(self, decl: c_ast.Decl) -> c_ast.Decl:
         """``decl`` with its base type's typedef names replaced by what they name, where

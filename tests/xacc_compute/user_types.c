@@ -1,7 +1,8 @@
 /* The program's own types in kernels (kernel_types.py): arrays of structs and of unions,
  * typedef names (of structs, of double, of <stdint.h> types), struct scalars by value and
  * private, enums, a typedef'd reduction variable, a size_t loop variable and an
- * 'acc routine' taking and returning a struct; distributed and plain arrays. */
+ * 'acc routine' taking and returning a struct; distributed and plain arrays; a type
+ * defined in main. */
 #include <stdio.h>
 #include <stdint.h>
 #include <stddef.h>
@@ -45,6 +46,8 @@ int main(void)
     enum mode md = MUL;
     mode_kind md2 = ADD;
     logger log = { stdout, 1 };
+    typedef struct { int n; real w; } cell;
+    cell cs[N];
     size_t i;
     int k;
 
@@ -73,11 +76,13 @@ int main(void)
         ps[k].x[NDIM - 1] += (real) ps[k].id;
         h[k] = (uint64_t) b[k].u + (uint64_t) sizeof(struct particle);
     }
+#pragma acc parallel loop copyout(cs)
+    for (k = 0; k < N; k++) { cs[k].n = k % 5; cs[k].w = 0.25 * k; }
     double zs = 0, ps2 = 0;
     unsigned long long hs = 0;
 #pragma xmp loop on t[i] reduction(+:zs)
     for (i = 0; i < N; i++) zs += z[i].re - z[i].im;
-    for (k = 0; k < N; k++) { ps2 += ps[k].x[2]; hs += h[k] % 1000003; }
+    for (k = 0; k < N; k++) { ps2 += ps[k].x[2] + cs[k].n + cs[k].w; hs += h[k] % 1000003; }
     if (xmpc_node_num() == 0 && log.level > 0)
         fprintf(log.out, "m = %.6f s = %.6f zs = %.6f ps2 = %.3f hs = %llu\n", m, s, zs, ps2, hs);
     return 0;
