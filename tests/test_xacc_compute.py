@@ -583,3 +583,39 @@ def test_routine_for_other_files_cannot_use_file_scope_variables(tmp_path: Path)
     assert r.returncode == 1, r.stderr
     assert r.stderr.startswith(f"{tmp_path / 'w.h'}:1:13: error: 'acc routine' function 'weight', declared in a "
                                "header for other files, uses the file-scope variable 'table'"), r.stderr
+
+
+STRUCT_KERNELS = """\
+#include <stdio.h>
+#define N 64
+typedef struct { double x, v[3]; } part;
+part ps[N];
+double a[N];
+int main(void)
+{
+    for (int i = 0; i < N; i++) { ps[i].x = i; a[i] = 0; }
+#pragma acc kernels copy(ps, a)
+    {
+        for (int i = 0; i < N; i++) { ps[i].v[0] = 2 * ps[i].x; ps[i].v[1] = ps[i].v[0] + 1; }
+        for (int i = 1; i < N; i++) ps[i].x = ps[i - 1].x + 1;
+        for (int i = 0; i < N; i++) a[i] = ps[i].v[1];
+    }
+    double s = 0;
+    for (int i = 0; i < N; i++) s += a[i] + ps[i].x;
+    printf("%g\\n", s);
+    return 0;
+}
+"""
+
+
+def test_kernels_loops_over_members_of_array_elements(tmp_path: Path) -> None:
+    """acc_kernels_auto.py: stores into members of array elements (ps[i].v[0]) are the
+    element's; independent when every access to ps has i alone, else one thread."""
+    src = tmp_path / "sk.c"
+    src.write_text(STRUCT_KERNELS)
+    r = run_xmpacc(str(src), "--info", "-o", str(tmp_path / "sk"))
+    assert r.returncode == 0, r.stderr
+    said = [ln.split("info: for: in 'acc kernels', ")[1] for ln in r.stderr.splitlines() if "info: for:" in ln]
+    assert said[0] == said[2] == "iterations independent: one GPU thread per iteration", said
+    assert said[1].startswith("runs in order in one GPU thread: 'ps' is written, and not every access"), said
+    assert run_mpi(1, tmp_path / "sk", env=HOST).stdout == serial_output(src, tmp_path) == "6112\n"

@@ -13,7 +13,8 @@ otherwise the loop runs in order in one GPU thread, as OpenACC compilers do with
     }
 
 The loop is independent when it is a counted loop without break/return/goto that stores
-only to named variables and array elements (not through structure members or pointers), and
+only to named variables, array elements and their members (``ps[i].x``; not through
+pointers nor into a structure variable's members), and
 - every array it writes is accessed (read and written) only through subscripts that have
   the loop variable itself, alone, at one and the same position (``a[i][k]`` and
   ``a[i][k+1]``: position 0), and is not passed or used by name otherwise;
@@ -91,15 +92,34 @@ def _control_flow(body: c_ast.Node) -> str:
 
 
 def _other_stores(body: c_ast.Node) -> str:
-    """A store the tests below cannot follow: through a structure member or a pointer
-    (``p.x[i] = ...``, ``*q = ...``), not to a named variable or array element."""
+    """A store the tests below cannot follow: through a pointer or into a member of a
+    structure variable (``*q = ...``, ``p->x = ...``, ``s.x[i] = ...``), not to a named
+    variable, an array element or a member of one (``ps[i].x = ...``)."""
     for node in walk(body):
         target = store_target(node)
+        if target is None or isinstance(target, c_ast.ID) or isinstance(_stored_element(target), c_ast.ArrayRef):
+            continue
         while isinstance(target, c_ast.ArrayRef):
             target = target.name
-        if target is not None and not isinstance(target, c_ast.ID):
-            return f"it stores through '{c_generator.CGenerator().visit(target)}'"
+        return f"it stores through '{c_generator.CGenerator().visit(target)}'"
     return ""
+
+
+def _stored_element(target: c_ast.Node) -> c_ast.Node:
+    """The array element a store reaches (``ps[i]`` of ``ps[i].v[k] = ...``: the subscripts
+    of the array itself, which the tests below compare), else what it stores through."""
+    while True:
+        if isinstance(target, c_ast.StructRef) and target.type == ".":
+            target = target.name
+        elif isinstance(target, c_ast.ArrayRef):
+            base = target
+            while isinstance(base, c_ast.ArrayRef):
+                base = base.name
+            if isinstance(base, c_ast.ID):
+                return target
+            target = base
+        else:
+            return target
 
 
 def _outside_inner_loops(node: c_ast.Node) -> list[c_ast.Node]:
@@ -125,7 +145,7 @@ class _Access:
 def _accesses(body: c_ast.Node, arrays: set[str]) -> tuple[dict[str, list[_Access]], str]:
     """Every subscripted access to ``arrays``; a reason when one is used otherwise."""
     out: dict[str, list[_Access]] = {}
-    written = {id(t) for t in map(store_target, walk(body)) if t is not None}
+    written = {id(_stored_element(t)) for t in map(store_target, walk(body)) if t is not None}
     whole: set[int] = set()   # the ArrayRef chains taken whole, and their base IDs
 
     def visit(node: c_ast.Node) -> str:
