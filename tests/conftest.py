@@ -15,6 +15,16 @@ REPO = Path(__file__).resolve().parent.parent
 SAMPLES = REPO / "samples"
 
 
+def gpu_count() -> int:
+    """CUDA GPUs this machine has (0 without CuPy or a driver): GPU tests skip on 0."""
+    try:
+        import cupy
+
+        return int(cupy.cuda.runtime.getDeviceCount())
+    except Exception:  # noqa: BLE001 - no CuPy or no driver
+        return 0
+
+
 def mpirun_path() -> str | None:
     """The mpirun next to this Python (the MPICH wheel), else the one on PATH."""
     here = Path(sys.executable).parent / "mpirun"

@@ -14,6 +14,8 @@ from typing import Any
 import numpy as np
 import pytest
 
+from conftest import gpu_count
+
 pytest.importorskip("mpi4py.MPI")
 from xmpacc.runtime.acc import AccRuntime  # noqa: E402
 from xmpacc.runtime.acc_compute import AccComputeRuntime  # noqa: E402
@@ -242,17 +244,9 @@ def test_device_result_combines_as_the_host(monkeypatch: pytest.MonkeyPatch, op:
         assert host[0] == want[0] and host.dtype == want.dtype
 
 
-def _gpus() -> int:
-    try:
-        import cupy
-
-        return int(cupy.cuda.runtime.getDeviceCount())
-    except Exception:  # noqa: BLE001 - no CuPy or no driver
-        return 0
-
 
 @pytest.mark.gpu
-@pytest.mark.skipif(_gpus() == 0, reason="needs a CUDA GPU")
+@pytest.mark.skipif(gpu_count() == 0, reason="needs a CUDA GPU")
 @pytest.mark.parametrize("op", [1, 2, 6, 7, 8, 9])
 @pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int32, np.int64])
 def test_device_result_on_a_gpu_stream(op: int, dtype: Any) -> None:

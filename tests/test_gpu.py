@@ -9,20 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from conftest import SAMPLES, build_serial, run_mpi, run_xmpacc
+from conftest import SAMPLES, build_serial, gpu_count, run_mpi, run_xmpacc
 from test_acc import ACC_SAMPLES, same_output
 
 
-def _gpus() -> int:
-    try:
-        import cupy
 
-        return int(cupy.cuda.runtime.getDeviceCount())
-    except Exception:  # noqa: BLE001 - no CuPy or no driver: no GPU
-        return 0
-
-
-pytestmark = [pytest.mark.gpu, pytest.mark.skipif(_gpus() == 0, reason="needs a CUDA GPU")]
+pytestmark = [pytest.mark.gpu, pytest.mark.skipif(gpu_count() == 0, reason="needs a CUDA GPU")]
 CUDA = {"XMPACC_DEVICE": "cuda"}
 
 
@@ -54,7 +46,7 @@ def test_sample_on_gpu_matches_serial(built: dict[str, tuple[Path, str]], sample
 def test_ranks_share_gpus_round_robin(built: dict[str, tuple[Path, str]]) -> None:
     exe, _ = built[ACC_SAMPLES[0][0]]
     r = run_mpi(4, exe, env={**CUDA, "XMPACC_VERBOSE": "1"})
-    n = _gpus()
+    n = gpu_count()
     for rank in range(4):
         assert f"rank {rank} uses GPU {rank % n}" in r.stderr
 

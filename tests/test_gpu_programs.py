@@ -9,11 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from conftest import build_serial, run_mpi, run_xmpacc
+from conftest import build_serial, gpu_count, run_mpi, run_xmpacc
 from test_acc import PROGRAMS, same_output
-from test_gpu import _gpus
 
-pytestmark = [pytest.mark.gpu, pytest.mark.skipif(_gpus() == 0, reason="needs a CUDA GPU")]
+pytestmark = [pytest.mark.gpu, pytest.mark.skipif(gpu_count() == 0, reason="needs a CUDA GPU")]
 LIBRARY = Path(__file__).parent / "library"
 CASES = [PROGRAMS / "acc_features.c", PROGRAMS / "acc_expand_offset.c",
          PROGRAMS / "acc_full_shadow_cyclic.c", PROGRAMS / "acc_cyclic_w.c", PROGRAMS / "stream_cyclic.c",

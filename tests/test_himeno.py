@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conftest import REPO, run_mpi, run_xmpacc
+from conftest import REPO, gpu_count, run_mpi, run_xmpacc
 
 BENCH = REPO / "bench"
 sys.path.insert(0, str(BENCH))
@@ -226,23 +226,15 @@ def test_program_on_host_backend_matches_serial(tmp_path: Path, dialect: str, de
 
 # ---- on a GPU
 
-def _gpus() -> int:
-    try:
-        import cupy
-
-        return int(cupy.cuda.runtime.getDeviceCount())
-    except Exception:  # noqa: BLE001 - no CuPy or no driver: no GPU
-        return 0
-
 
 @pytest.mark.gpu
 @pytest.mark.mpi
-@pytest.mark.skipif(_gpus() == 0, reason="needs a CUDA GPU")
+@pytest.mark.skipif(gpu_count() == 0, reason="needs a CUDA GPU")
 @pytest.mark.parametrize("nprocs, grid", [(1, "1x1"), (2, "2x1"), (2, "1x2"), (4, "2x2")])
 def test_hand_kernels_on_gpu_match_reference(nprocs: int, grid: str) -> None:
     import json
 
-    if nprocs > _gpus():   # one NCCL communicator cannot hold two ranks of one GPU
+    if nprocs > gpu_count():   # one NCCL communicator cannot hold two ranks of one GPU
         pytest.skip(f"needs {nprocs} GPUs")
 
     path = str(BENCH) + os.pathsep + os.environ.get("PYTHONPATH", "")

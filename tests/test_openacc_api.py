@@ -11,8 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, run_mpi, run_xmpacc
-from test_gpu import _gpus
+from conftest import REPO, gpu_count, run_mpi, run_xmpacc
 from xmpacc.passes import openacc_calls
 from xmpacc.runtime import contract
 
@@ -117,7 +116,7 @@ def test_host_backend_shows_what_a_gpu_shows(tmp_path: Path) -> None:
 
 
 @pytest.mark.gpu
-@pytest.mark.skipif(_gpus() == 0, reason="needs a CUDA GPU")
+@pytest.mark.skipif(gpu_count() == 0, reason="needs a CUDA GPU")
 def test_gpu_shows_the_same(tmp_path: Path) -> None:
     r = run_mpi(1, _build(tmp_path, SEMANTICS), env={"XMPACC_DEVICE": "cuda"}, timeout=300)
     assert r.returncode == 0, r.stderr

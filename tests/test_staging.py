@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from conftest import REPO, build_serial, run_mpi, run_xmpacc
+from conftest import REPO, build_serial, gpu_count, run_mpi, run_xmpacc
 
 mpi4py = pytest.importorskip("mpi4py.MPI")
 from xmpacc.runtime.staging import StagedTransport  # noqa: E402
@@ -169,17 +169,9 @@ def test_staged_column_halos_on_2x2_grid(tmp_path: Path) -> None:
     assert checks[0] == checks[1]
 
 
-def _gpus() -> int:
-    try:
-        import cupy
-
-        return int(cupy.cuda.runtime.getDeviceCount())
-    except Exception:  # noqa: BLE001 - no CuPy or no driver
-        return 0
-
 
 @pytest.mark.gpu
-@pytest.mark.skipif(_gpus() == 0, reason="needs a CUDA GPU")
+@pytest.mark.skipif(gpu_count() == 0, reason="needs a CUDA GPU")
 @pytest.mark.parametrize("grid2d", [False, True])
 def test_staged_reflect_on_gpus(tmp_path: Path, grid2d: bool) -> None:
     """Row halos (contiguous) and, on p[*][2], column halos (packed on the device): the
@@ -190,7 +182,7 @@ def test_staged_reflect_on_gpus(tmp_path: Path, grid2d: bool) -> None:
     assert r.returncode == 0, r.stderr
     n = 4 if grid2d else 2
     outs = [run_mpi(n, exe, env={"XMPACC_DEVICE": "cuda", "XMPACC_REFLECT": how}) for how in ("nccl", "staged")]
-    if _gpus() < n:   # NCCL refuses two ranks on one GPU: then both runs stage (acc.py)
+    if gpu_count() < n:   # NCCL refuses two ranks on one GPU: then both runs stage (acc.py)
         outs[0] = run_mpi(n, exe, env={"XMPACC_DEVICE": "host"})
     assert all(o.returncode == 0 for o in outs), outs[0].stderr + outs[1].stderr
     assert outs[0].stdout.split("checksum = ")[1] == outs[1].stdout.split("checksum = ")[1]

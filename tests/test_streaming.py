@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, build_serial, run_mpi, run_xmpacc
+from conftest import REPO, build_serial, gpu_count, run_mpi, run_xmpacc
 from test_passes import run_passes
 
 from xmpacc.passes.canonical import CanonicalLoop
@@ -268,17 +268,9 @@ def test_streamed_program_matches_serial(tmp_path: Path, expected: str, walk: st
         assert r.stdout == expected, f"{n} processes, walk {walk or 'default'}"
 
 
-def _gpus() -> int:
-    try:
-        import cupy
-
-        return int(cupy.cuda.runtime.getDeviceCount())
-    except Exception:  # noqa: BLE001 - no CuPy or no driver
-        return 0
-
 
 @pytest.mark.gpu
-@pytest.mark.skipif(_gpus() == 0, reason="needs a CUDA GPU")
+@pytest.mark.skipif(gpu_count() == 0, reason="needs a CUDA GPU")
 @pytest.mark.parametrize("walk", ["", "3"])
 def test_streamed_program_on_gpu(tmp_path: Path, expected: str, walk: str) -> None:
     exe = tmp_path / "prog"

@@ -14,8 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, run_mpi, run_xmpacc, same_output, serial_output
-from test_gpu import _gpus
+from conftest import REPO, gpu_count, run_mpi, run_xmpacc, same_output, serial_output
 from test_samples import _without_version
 
 PROGRAMS = Path(__file__).parent / "xacc_programs"
@@ -196,7 +195,7 @@ def test_golden_host_c_of_a_data_program(tmp_path: Path) -> None:
 
 
 @pytest.mark.gpu
-@pytest.mark.skipif(_gpus() == 0, reason="needs a CUDA GPU")
+@pytest.mark.skipif(gpu_count() == 0, reason="needs a CUDA GPU")
 @pytest.mark.parametrize("name,nprocs", [(n, k) for n, ks in CASES.items() for k in (1, 2, 4) if k in ks])
 def test_xacc_program_on_gpu(built: dict[str, tuple[Path, str]], name: str, nprocs: int) -> None:
     exe, expected = built[name]
@@ -206,7 +205,7 @@ def test_xacc_program_on_gpu(built: dict[str, tuple[Path, str]], name: str, npro
 
 
 @pytest.mark.gpu
-@pytest.mark.skipif(_gpus() == 0, reason="needs a CUDA GPU")
+@pytest.mark.skipif(gpu_count() == 0, reason="needs a CUDA GPU")
 @pytest.mark.parametrize("nprocs", [1, 2])
 def test_gpu_shows_the_same_device_semantics(tmp_path: Path, nprocs: int) -> None:
     exe = tmp_path / "prog"

@@ -18,11 +18,15 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, nvcc_compile, run_mpi, run_source, run_xmpacc, same_output, serial_output
+from conftest import REPO, gpu_count, nvcc_compile, run_mpi, run_source, run_xmpacc, same_output, serial_output
 
 PROGRAMS = Path(__file__).parent / "xacc_compute"
 GOLDEN = Path(__file__).parent / "golden"
 HOST = {"XMPACC_DEVICE": "host"}
+# a test on both backends; the cuda one is a GPU test
+BACKENDS = [pytest.param(HOST, id="host"),
+            pytest.param({"XMPACC_DEVICE": "cuda"}, id="cuda",
+                         marks=[pytest.mark.gpu, pytest.mark.skipif(gpu_count() == 0, reason="needs a CUDA GPU")])]
 CASES = {"basic.c": (1, 2, 3, 4), "ops.c": (2, 4), "atomics.c": (1, 2), "async_compute.c": (1, 2, 3),
          "region_statements.c": (1, 2, 3), "call_sites.c": (1, 2), "cyclic_w.c": (1, 2, 3, 4),
          "deferred_reductions.c": (1, 2, 3), "margin_peel.c": (1, 2, 3, 4),
@@ -31,14 +35,6 @@ CASES = {"basic.c": (1, 2, 3, 4), "ops.c": (2, 4), "atomics.c": (1, 2), "async_c
          "array_reductions.c": (1, 2, 3, 4), "user_types.c": (1, 2, 3, 4), "c_math.c": (1,),
          "c_dialect.c": (1, 2, 3), "routine_globals.c": (1, 2, 3)}
 
-
-def _gpus() -> int:
-    try:
-        import cupy
-
-        return int(cupy.cuda.runtime.getDeviceCount())
-    except Exception:   # no CuPy, no driver: no GPU
-        return 0
 
 
 @pytest.fixture(scope="module")
@@ -63,7 +59,7 @@ def test_compute_program_on_host_backend(built: dict[str, tuple[Path, str]], nam
 
 
 @pytest.mark.gpu
-@pytest.mark.skipif(_gpus() == 0, reason="needs a CUDA GPU")
+@pytest.mark.skipif(gpu_count() == 0, reason="needs a CUDA GPU")
 @pytest.mark.parametrize("name,nprocs", [(n, p) for n, counts in CASES.items() for p in counts])
 def test_compute_program_on_gpu(built: dict[str, tuple[Path, str]], name: str, nprocs: int) -> None:
     exe, expected = built[name]
@@ -453,14 +449,11 @@ int main(void) {
 """
 
 
-@pytest.mark.parametrize("env", [pytest.param(HOST, id="host"),
-                                 pytest.param({"XMPACC_DEVICE": "cuda"}, id="cuda", marks=pytest.mark.gpu)])
+@pytest.mark.parametrize("env", BACKENDS)
 def test_firstprivate_arrays_start_from_the_host_values(tmp_path: Path, env: dict[str, str]) -> None:
     """firstprivate(tmp) of a C array (a subarray names the array): each iteration's copy
     starts from the construct's start value (a[i] = 6 + i + 8), the host's stays; a serial
     build cannot show it (its iterations share tmp)."""
-    if env["XMPACC_DEVICE"] == "cuda" and _gpus() == 0:
-        pytest.skip("needs a CUDA GPU")
     assert run_source(tmp_path, "fpa", FIRSTPRIVATE_ARRAYS, env) == "344 1 4\n"
 
 
@@ -554,13 +547,10 @@ def test_kernel_scalars_of_types_a_kernel_cannot_declare(tmp_path: Path, body: s
     assert r.returncode == 1 and f"te.c:{line}: error: {fragment}" in r.stderr, r.stderr
 
 
-@pytest.mark.parametrize("env", [pytest.param(HOST, id="host"),
-                                 pytest.param({"XMPACC_DEVICE": "cuda"}, id="cuda", marks=pytest.mark.gpu)])
+@pytest.mark.parametrize("env", BACKENDS)
 def test_two_files_share_types_and_a_routine(tmp_path: Path, env: dict[str, str]) -> None:
     """tests/xacc_multifile: both files' kernels use a struct, an enum and a static routine
     of one header; the program gives the serial build's output on 1 and 2 processes."""
-    if env["XMPACC_DEVICE"] == "cuda" and _gpus() == 0:
-        pytest.skip("needs a CUDA GPU")
     files = [str(REPO / "tests" / "xacc_multifile" / f) for f in ("main.c", "parts.c")]
     r = run_xmpacc(*files, "-o", str(tmp_path / "mf"))
     assert r.returncode == 0, r.stderr

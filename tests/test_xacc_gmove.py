@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import run_mpi, run_xmpacc, same_output, serial_output
-from test_gpu import _gpus
+from conftest import gpu_count, run_mpi, run_xmpacc, same_output, serial_output
 
 PROGRAMS = Path(__file__).parent / "xacc_gmove"
 HOST = {"XMPACC_DEVICE": "host"}
@@ -67,7 +66,7 @@ def test_gmove_acc_of_an_absent_variable_names_it(tmp_path: Path) -> None:
 
 
 @pytest.mark.gpu
-@pytest.mark.skipif(_gpus() == 0, reason="needs a CUDA GPU")
+@pytest.mark.skipif(gpu_count() == 0, reason="needs a CUDA GPU")
 @pytest.mark.parametrize("nprocs", [1, 2, 4])
 def test_gmove_acc_on_gpu(built: tuple[Path, str], nprocs: int) -> None:
     exe, expected = built

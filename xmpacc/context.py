@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from pycparser import c_ast
 
@@ -13,6 +14,9 @@ from xmpacc.directives.openacc_ast import AccDirective
 from xmpacc.facts import InfoFact
 from xmpacc.frontend.preprocess import Preprocessed
 from xmpacc.symbols import ScopeTree
+
+if TYPE_CHECKING:
+    from xmpacc.kernel_types import Typedefs
 
 
 @dataclass
@@ -58,6 +62,7 @@ class Context:
     # routines of other files (their prototypes) and this file's for other files (acc_routine_files.py)
     acc_routine_externs: dict[str, c_ast.Decl] = field(default_factory=dict)
     acc_routine_exports: dict = field(default_factory=dict)   # name -> acc_routine_files.Export
+    kernel_typedefs: Typedefs | None = None   # kernel_types.Typedefs of the unit, made once (kernel_types.of_unit)
     has_main: bool = False
     main_params: int = 0
     main_returns_void: bool = False

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from pycparser import c_ast
 
 from xmpacc.cbuild import walk
+from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import XmpError
 from xmpacc.frontend.preprocess import is_system_coord
 from xmpacc.passes.canonical import loc_of
@@ -159,6 +160,8 @@ class Typedefs:
     def __init__(self, ext: list[c_ast.Node]) -> None:
         self.user: dict[str, c_ast.Typedef] = {item.name: item for item in _type_items(ext)
                                                if isinstance(item, c_ast.Typedef)}
+        # the file's enum constants (constant sizes, as in 'double x[NDIM]')
+        self.constants = frozenset(n.name for item in ext for n in walk(item) if isinstance(n, c_ast.Enumerator))
 
     def resolved(self, decl: c_ast.Decl) -> c_ast.Decl:
         """``decl`` with its base type's typedef names replaced by what they name, where
@@ -201,16 +204,17 @@ class Typedefs:
 BUILTIN = frozenset({"char", "short", "int", "long", "float", "double", "signed", "unsigned", "_Bool"})
 
 
-def enumerators(ext: list[c_ast.Node]) -> frozenset[str]:
-    """The enum constants of a file (constant sizes, as in ``double x[NDIM]``)."""
-    return frozenset(n.name for item in ext for n in walk(item) if isinstance(n, c_ast.Enumerator))
+def of_unit(ctx: Context, unit: Unit) -> Typedefs:
+    """The unit's Typedefs, made once (every kernel and routine of the unit asks)."""
+    if ctx.kernel_typedefs is None:
+        ctx.kernel_typedefs = Typedefs(unit.ast.ext)
+    return ctx.kernel_typedefs
 
 
-def check_constant_sizes(body: c_ast.Node, ext: list[c_ast.Node], where: str) -> None:
+def check_constant_sizes(body: c_ast.Node, typedefs: Typedefs, where: str) -> None:
     """Arrays declared in device code (``where``: "an acc loop") have constant sizes."""
-    constants = enumerators(ext)
     for node in walk(body):
-        if isinstance(node, c_ast.Decl) and variable_length(node, constants):
+        if isinstance(node, c_ast.Decl) and variable_length(node, typedefs.constants):
             raise XmpError(loc_of(node), f"'{node.name}' is a variable-length array in {where}: arrays declared "
                                          "in GPU code need constant sizes")
 

@@ -196,7 +196,7 @@ def run(unit: Unit, ctx: Context) -> Unit:
                   and not isinstance(item.type, c_ast.FuncDecl) and "typedef" not in item.storage}
     constants = _constants(items)
     own: dict[str, list[str]] = {}
-    typedefs = kernel_types.Typedefs(items)
+    typedefs = kernel_types.of_unit(ctx, unit)
     for name, loc in wanted.items():
         if name not in defs:   # defined in another file of the program (acc_routine_files.py)
             try:
@@ -206,7 +206,7 @@ def run(unit: Unit, ctx: Context) -> Unit:
             continue
         try:
             _check(defs[name], set(wanted))
-            kernel_types.check_constant_sizes(defs[name].body, items, f"'acc routine' function '{name}'")
+            kernel_types.check_constant_sizes(defs[name].body, typedefs, f"'acc routine' function '{name}'")
             own[name] = _globals(defs[name], file_decls, constants)
             device = ctx.acc_routines[name] = copy.deepcopy(defs[name])
             device.decl.storage = [s for s in device.decl.storage if s != "static"]   # _XMPACC_ROUTINE says it

@@ -96,7 +96,8 @@ def generate(spec: NestSpec, scope: Scope, replicated: list[Replicated], ctx: Co
              is_pragma: Callable[[c_ast.Node], bool]) -> Generated:
     """Outline ``spec`` into a kernel (collected in ``ctx.kernels``) and its launch text."""
     check_body(spec.body, is_pragma, frozenset(ctx.acc_routines) | frozenset(ctx.acc_routine_externs))
-    kernel_types.check_constant_sizes(spec.body, unit.ast.ext, "an acc loop")
+    typedefs = kernel_types.of_unit(ctx, unit)   # typedef names seen through: 'real' is a double
+    kernel_types.check_constant_sizes(spec.body, typedefs, "an acc loop")
     body = acc_routine.routine_globals(spec.body, ctx.acc_routine_globals)   # f(x) -> f(x, coef)
     if spec.arrays:   # every update of a reduction array: atomic, on the kernel's temporary
         kernel_arrays.check_not_on_device(spec.arrays, replicated, scope)
@@ -111,7 +112,6 @@ def generate(spec: NestSpec, scope: Scope, replicated: list[Replicated], ctx: Co
         kv.located = kernel_locations.value_names(spec.located)
     kv.private = [(name, _private_array(decl, spec.private_lengths[name]) if name in spec.private_lengths else decl)
                   for name, decl in kv.private]
-    typedefs = Typedefs(unit.ast.ext)   # typedef names seen through: 'real' is a double
     kv.by_value = [(name, typedefs.resolved(decl)) for name, decl in kv.by_value]
     kv.private = [(name, typedefs.resolved(decl)) for name, decl in kv.private]
     kv.reductions = [(name, typedefs.resolved(decl), op) for name, decl, op in kv.reductions]
