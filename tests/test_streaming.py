@@ -10,6 +10,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from pycparser import CParser, c_ast
 
 from conftest import REPO, build_serial, gpu_count, run_mpi, run_xmpacc
 from test_passes import run_passes
@@ -179,9 +180,14 @@ def _loops(*extents: int) -> list[CanonicalLoop]:
     return [CanonicalLoop(f"i{k}", None, "0", f"{e} - 1", "1", True) for k, e in enumerate(extents)]
 
 
+def _body(statement: str) -> c_ast.Node:
+    return CParser().parse(f"void f(void) {{ {statement} }}").ext[0].body
+
+
 def test_walk_length_from_the_nest() -> None:
     assert walk_length(_loops(8192, 8192), 2) == 4         # 2-D: four rows
     assert walk_length(_loops(512, 512, 512), 2) == 8      # 3-D: eight planes
+    assert walk_length(_loops(512, 512, 512), 0) == 4      # 3-D without a window (a copy): four
     assert walk_length(_loops(64, 64), 2) == 2             # too few threads for longer walks
     assert walk_length(_loops(16384, 16384), 4) == 8       # a window of five rows: twice its span
     unknown = [CanonicalLoop("i", None, "lo", "hi", "1", True), CanonicalLoop("j", None, "0", "n", "1", True)]
@@ -194,10 +200,13 @@ def test_block_rows_and_the_launch_shape() -> None:
     from xmpacc.passes.kernels import block_rows
     from xmpacc.runtime.device import CudaBackend, grid_pad
 
-    assert block_rows(_loops(512, 512, 512), "0") == 4      # 3-D: 64 x 4 blocks
-    assert block_rows(_loops(8192, 8192), "0") == 1         # 2-D: rows of 256
-    assert block_rows(_loops(512, 512, 512), "(128)") == 1  # the user's block size
-    assert block_rows(_loops(512, 512, 20), "0") == 1       # a short innermost loop
+    stencil = _body("v[i0][i1][i2] = u[i0][i1 - 1][i2] + u[i0][i1 + 1][i2];")
+    assert block_rows(_loops(512, 512, 512), "0", stencil) == 4      # 3-D, rows i1 +- 1: 64 x 4 blocks
+    copy = _body("v[i0][i1][i2] = u[i0][i1][i2] + u[i0 + 1][i1][i2 - 1];")
+    assert block_rows(_loops(512, 512, 512), "0", copy) == 1         # no neighbouring row read: 256 x 1
+    assert block_rows(_loops(8192, 8192), "0", stencil) == 1         # 2-D: rows of 256
+    assert block_rows(_loops(512, 512, 512), "(128)", stencil) == 1  # the user's block size
+    assert block_rows(_loops(512, 512, 20), "0", stencil) == 1       # a short innermost loop
     # 510 x 510 rows of 510: x covers a row in 8 blocks of 64, y four rows per block
     shape = CudaBackend.shape(None, 510 * 510 * 510, 0, 1, 510, 4)  # type: ignore[arg-type]
     assert (shape.block, shape.rows, shape.grid, shape.grid2) == (64, 4, (8, 65025), True)

@@ -127,6 +127,25 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_laplace_xacc_c_64) _xmpac
   const long long _xmpacc_t1 = (_XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (i + _xmpacc_s_i.step)), _XMPACC_G(_xmpacc_a_unew, 1, j))) - _xmpacc_o1;
   #endif
   /* streamed: 2 rows of 'i' per thread, windows none */
+  if (_xmpacc_p0 + 2 <= _xmpacc_s_i.count) {   /* a whole walk: no exit test (stream_walk.py) */
+  _XMPACC_UNROLL
+  for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
+    if (_xmpacc_w > 0) i = (int) (_xmpacc_s_i.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_i.step);
+    do
+{
+#line 67 "samples/xacc/laplace_xacc.c"
+  if (fabs(_XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, i), _XMPACC_G(_xmpacc_a_unew, 1, j)))]) - u[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i), _XMPACC_G(_xmpacc_a_u, 1, j)))]) > err)
+    err = fabs(_XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, i), _XMPACC_G(_xmpacc_a_unew, 1, j)))]) - u[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i), _XMPACC_G(_xmpacc_a_u, 1, j)))]);
+  u[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i), _XMPACC_G(_xmpacc_a_u, 1, j)))] = _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, i), _XMPACC_G(_xmpacc_a_unew, 1, j)))]);
+}
+    while (0);
+#line 143 "laplace_xacc.cu"
+    #ifndef _XMPACC_CHECK
+    _xmpacc_o0 += _xmpacc_t0;
+    _xmpacc_o1 += _xmpacc_t1;
+    #endif
+  }
+  } else
   {
   _XMPACC_UNROLL
   for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
@@ -139,7 +158,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_laplace_xacc_c_64) _xmpac
   u[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i), _XMPACC_G(_xmpacc_a_u, 1, j)))] = _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, i), _XMPACC_G(_xmpacc_a_unew, 1, j)))]);
 }
     while (0);
-#line 143 "laplace_xacc.cu"
+#line 162 "laplace_xacc.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;

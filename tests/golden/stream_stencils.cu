@@ -232,6 +232,27 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stream_stencils_c_64) _xm
   const long long _xmpacc_t2 = (_XMPACC_AT2(_xmpacc_a_v, _XMPACC_G(_xmpacc_a_v, 0, (i + _xmpacc_s_i.step)), _XMPACC_G(_xmpacc_a_v, 1, j))) - _xmpacc_o2;
   #endif
   /* streamed: 2 rows of 'i' per thread, windows none */
+  if (_xmpacc_p0 + 2 <= _xmpacc_s_i.count) {   /* a whole walk: no exit test (stream_walk.py) */
+  _XMPACC_UNROLL
+  for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
+    if (_xmpacc_w > 0) i = (int) (_xmpacc_s_i.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_i.step);
+    do
+#line 67 "stream_stencils.c"
+if (j % 2)
+#line 67 "stream_stencils.c"
+  unew[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, i), _XMPACC_G(_xmpacc_a_unew, 1, j)))] = _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_0, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i - 1), _XMPACC_G(_xmpacc_a_u, 1, j)))]);
+else
+#line 67 "stream_stencils.c"
+  unew[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, i), _XMPACC_G(_xmpacc_a_unew, 1, j)))] = _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_1, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i + 1), _XMPACC_G(_xmpacc_a_u, 1, j)))]) + _XMPACC_LDG(&v[_XMPACC_SO(_xmpacc_o2, _XMPACC_AT2(_xmpacc_a_v, _XMPACC_G(_xmpacc_a_v, 0, i), _XMPACC_G(_xmpacc_a_v, 1, j)))]);
+    while (0);
+#line 249 "prog.cu"
+    #ifndef _XMPACC_CHECK
+    _xmpacc_o0 += _xmpacc_t0;
+    _xmpacc_o1 += _xmpacc_t1;
+    _xmpacc_o2 += _xmpacc_t2;
+    #endif
+  }
+  } else
   {
   _XMPACC_UNROLL
   for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
@@ -245,7 +266,7 @@ else
 #line 67 "stream_stencils.c"
   unew[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, i), _XMPACC_G(_xmpacc_a_unew, 1, j)))] = _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_1, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i + 1), _XMPACC_G(_xmpacc_a_u, 1, j)))]) + _XMPACC_LDG(&v[_XMPACC_SO(_xmpacc_o2, _XMPACC_AT2(_xmpacc_a_v, _XMPACC_G(_xmpacc_a_v, 0, i), _XMPACC_G(_xmpacc_a_v, 1, j)))]);
     while (0);
-#line 249 "prog.cu"
+#line 270 "prog.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -320,6 +341,22 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stream_stencils_c_69) _xm
   const long long _xmpacc_t2 = (_XMPACC_AT2(_xmpacc_a_v, _XMPACC_G(_xmpacc_a_v, 0, (i + _xmpacc_s_i.step)), _XMPACC_G(_xmpacc_a_v, 1, j))) - _xmpacc_o2;
   #endif
   /* streamed: 2 rows of 'i' per thread, windows none */
+  if (_xmpacc_p0 + 2 <= _xmpacc_s_i.count) {   /* a whole walk: no exit test (stream_walk.py) */
+  _XMPACC_UNROLL
+  for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
+    if (_xmpacc_w > 0) i = (int) (_xmpacc_s_i.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_i.step);
+    do
+#line 72 "stream_stencils.c"
+u[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i), _XMPACC_G(_xmpacc_a_u, 1, j)))] = (0.5 * _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, i), _XMPACC_G(_xmpacc_a_unew, 1, j)))])) + (0.25 * _XMPACC_LDG(&v[_XMPACC_SO(_xmpacc_o2, _XMPACC_AT2(_xmpacc_a_v, _XMPACC_G(_xmpacc_a_v, 0, i), _XMPACC_G(_xmpacc_a_v, 1, j)))]));
+    while (0);
+#line 353 "prog.cu"
+    #ifndef _XMPACC_CHECK
+    _xmpacc_o0 += _xmpacc_t0;
+    _xmpacc_o1 += _xmpacc_t1;
+    _xmpacc_o2 += _xmpacc_t2;
+    #endif
+  }
+  } else
   {
   _XMPACC_UNROLL
   for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
@@ -328,7 +365,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stream_stencils_c_69) _xm
 #line 72 "stream_stencils.c"
 u[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i), _XMPACC_G(_xmpacc_a_u, 1, j)))] = (0.5 * _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, i), _XMPACC_G(_xmpacc_a_unew, 1, j)))])) + (0.25 * _XMPACC_LDG(&v[_XMPACC_SO(_xmpacc_o2, _XMPACC_AT2(_xmpacc_a_v, _XMPACC_G(_xmpacc_a_v, 0, i), _XMPACC_G(_xmpacc_a_v, 1, j)))]));
     while (0);
-#line 332 "prog.cu"
+#line 369 "prog.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -419,7 +456,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stream_stencils_c_75) _xm
 #line 79 "stream_stencils.c"
 wnew[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_wnew, _XMPACC_G(_xmpacc_a_wnew, 0, k), _XMPACC_G(_xmpacc_a_wnew, 1, j), _XMPACC_G(_xmpacc_a_wnew, 2, i)))] = ((((((_xmpacc_r0_0 + _xmpacc_r0_2) + _XMPACC_LDG(&w[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, k), _XMPACC_G(_xmpacc_a_w, 1, j - 1), _XMPACC_G(_xmpacc_a_w, 2, i)))])) + _XMPACC_LDG(&w[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_2, _XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, k), _XMPACC_G(_xmpacc_a_w, 1, j + 1), _XMPACC_G(_xmpacc_a_w, 2, i)))])) + _XMPACC_LDG(&w[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_3, _XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, k), _XMPACC_G(_xmpacc_a_w, 1, j), _XMPACC_G(_xmpacc_a_w, 2, i - 1)))])) + _XMPACC_LDG(&w[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_4, _XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, k), _XMPACC_G(_xmpacc_a_w, 1, j), _XMPACC_G(_xmpacc_a_w, 2, i + 1)))])) + (2 * _xmpacc_r0_1)) / 8;
     while (0);
-#line 423 "prog.cu"
+#line 460 "prog.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -510,7 +547,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stream_stencils_c_82) _xm
   d3 = (d > d3) ? (d) : (d3);
 }
     while (0);
-#line 514 "prog.cu"
+#line 551 "prog.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -588,6 +625,21 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stream_stencils_c_90) _xm
   const long long _xmpacc_t1 = (_XMPACC_AT3(_xmpacc_a_wnew, _XMPACC_G(_xmpacc_a_wnew, 0, (k + _xmpacc_s_k.step)), _XMPACC_G(_xmpacc_a_wnew, 1, j), _XMPACC_G(_xmpacc_a_wnew, 2, i))) - _xmpacc_o1;
   #endif
   /* streamed: 2 rows of 'k' per thread, windows none */
+  if (_xmpacc_p0 + 2 <= _xmpacc_s_k.count) {   /* a whole walk: no exit test (stream_walk.py) */
+  _XMPACC_UNROLL
+  for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
+    if (_xmpacc_w > 0) k = (int) (_xmpacc_s_k.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_k.step);
+    do
+#line 94 "stream_stencils.c"
+w[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, k), _XMPACC_G(_xmpacc_a_w, 1, j), _XMPACC_G(_xmpacc_a_w, 2, i)))] = _XMPACC_LDG(&wnew[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT3(_xmpacc_a_wnew, _XMPACC_G(_xmpacc_a_wnew, 0, k), _XMPACC_G(_xmpacc_a_wnew, 1, j), _XMPACC_G(_xmpacc_a_wnew, 2, i)))]);
+    while (0);
+#line 637 "prog.cu"
+    #ifndef _XMPACC_CHECK
+    _xmpacc_o0 += _xmpacc_t0;
+    _xmpacc_o1 += _xmpacc_t1;
+    #endif
+  }
+  } else
   {
   _XMPACC_UNROLL
   for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
@@ -596,7 +648,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stream_stencils_c_90) _xm
 #line 94 "stream_stencils.c"
 w[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, k), _XMPACC_G(_xmpacc_a_w, 1, j), _XMPACC_G(_xmpacc_a_w, 2, i)))] = _XMPACC_LDG(&wnew[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT3(_xmpacc_a_wnew, _XMPACC_G(_xmpacc_a_wnew, 0, k), _XMPACC_G(_xmpacc_a_wnew, 1, j), _XMPACC_G(_xmpacc_a_wnew, 2, i)))]);
     while (0);
-#line 600 "prog.cu"
+#line 652 "prog.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;

@@ -42,6 +42,21 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_basic_c_38) _xmpacc_loop_
   const long long _xmpacc_t1 = (_XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, (i + _xmpacc_s_i.step)), _XMPACC_G(_xmpacc_a_a, 1, j))) - _xmpacc_o1;
   #endif
   /* streamed: 2 rows of 'i' per thread, windows none */
+  if (_xmpacc_p0 + 2 <= _xmpacc_s_i.count) {   /* a whole walk: no exit test (stream_walk.py) */
+  _XMPACC_UNROLL
+  for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
+    if (_xmpacc_w > 0) i = (int) (_xmpacc_s_i.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_i.step);
+    do
+#line 41 "tests/xacc_compute/basic.c"
+b[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_b, _XMPACC_G(_xmpacc_a_b, 0, i), _XMPACC_G(_xmpacc_a_b, 1, j)))] = (scale * _XMPACC_LDG(&a[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, i), _XMPACC_G(_xmpacc_a_a, 1, j)))])) + _XMPACC_LDG(&c[j]);
+    while (0);
+#line 54 "basic.cu"
+    #ifndef _XMPACC_CHECK
+    _xmpacc_o0 += _xmpacc_t0;
+    _xmpacc_o1 += _xmpacc_t1;
+    #endif
+  }
+  } else
   {
   _XMPACC_UNROLL
   for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
@@ -50,7 +65,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_basic_c_38) _xmpacc_loop_
 #line 41 "tests/xacc_compute/basic.c"
 b[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_b, _XMPACC_G(_xmpacc_a_b, 0, i), _XMPACC_G(_xmpacc_a_b, 1, j)))] = (scale * _XMPACC_LDG(&a[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, i), _XMPACC_G(_xmpacc_a_a, 1, j)))])) + _XMPACC_LDG(&c[j]);
     while (0);
-#line 54 "basic.cu"
+#line 69 "basic.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -128,7 +143,7 @@ _XMPACC_KERNEL _xmpacc_loop_basic_c_43(long long _xmpacc_total, int _xmpacc_lane
   }
 }
   while (0);
-#line 132 "basic.cu"
+#line 147 "basic.cu"
   _XMPACC_PARTIAL(s, _XMPACC_LANES_SUM, _xmpacc_red_s);
 }
 #ifndef __CUDACC__
@@ -167,7 +182,7 @@ _XMPACC_KERNEL _xmpacc_loop_basic_c_62(long long _xmpacc_total, _xmpacc_sched_t 
 #line 63 "tests/xacc_compute/basic.c"
 x[_XMPACC_G(_xmpacc_a_x, 0, i)] = x[_XMPACC_G(_xmpacc_a_x, 0, i)] + 1;
   while (0);
-#line 171 "basic.cu"
+#line 186 "basic.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_basic_c_62_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -201,7 +216,7 @@ _XMPACC_KERNEL _xmpacc_loop_basic_c_67(long long _xmpacc_total, _xmpacc_sched_t 
 #line 68 "tests/xacc_compute/basic.c"
 x[_XMPACC_G(_xmpacc_a_x, 0, i)] = x[_XMPACC_G(_xmpacc_a_x, 0, i)] * 2;
   while (0);
-#line 205 "basic.cu"
+#line 220 "basic.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_basic_c_67_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -241,7 +256,7 @@ _XMPACC_KERNEL _xmpacc_loop_basic_c_73(long long _xmpacc_total, _xmpacc_sched_t 
   cnt += y[_XMPACC_G(_xmpacc_a_y, 0, i)] > 3.0;
 }
   while (0);
-#line 245 "basic.cu"
+#line 260 "basic.cu"
   _XMPACC_PARTIAL(mx, _XMPACC_LANES_MAX, _xmpacc_red_mx);
   _XMPACC_PARTIAL(cnt, _XMPACC_LANES_SUM, _xmpacc_red_cnt);
 }
@@ -282,7 +297,7 @@ _XMPACC_KERNEL _xmpacc_loop_basic_c_83(long long _xmpacc_total, _xmpacc_sched_t 
 #line 84 "tests/xacc_compute/basic.c"
 c[j] = (c[j] * 2) + 1;
   while (0);
-#line 286 "basic.cu"
+#line 301 "basic.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_basic_c_83_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -311,7 +326,7 @@ _XMPACC_KERNEL _xmpacc_loop_basic_c_85(long long _xmpacc_total, _xmpacc_sched_t 
 #line 86 "tests/xacc_compute/basic.c"
 c[j] = -c[j];
   while (0);
-#line 315 "basic.cu"
+#line 330 "basic.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_basic_c_85_host(long long _xmpacc_n, void **_xmpacc_args)

@@ -147,6 +147,21 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_cyclic_w_c_65) _xmpacc_lo
   const long long _xmpacc_t1 = (_XMPACC_AT2(_xmpacc_a_a, _XMPACC_L(_xmpacc_a_a, 0, (i + _xmpacc_s_i.step)), _XMPACC_LC(_xmpacc_a_a, 1, j))) - _xmpacc_o1;
   #endif
   /* streamed: 2 rows of 'i' per thread, windows none */
+  if (_xmpacc_p0 + 2 <= _xmpacc_s_i.count) {   /* a whole walk: no exit test (stream_walk.py) */
+  _XMPACC_UNROLL
+  for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
+    if (_xmpacc_w > 0) i = (int) (_xmpacc_s_i.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_i.step);
+    do
+#line 67 "tests/xacc_compute/cyclic_w.c"
+b[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_b, _XMPACC_L(_xmpacc_a_b, 0, i), _XMPACC_LC(_xmpacc_a_b, 1, j)))] = ((_XMPACC_LDG(&a[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT2(_xmpacc_a_a, _XMPACC_L(_xmpacc_a_a, 0, i), _XMPACC_LC(_xmpacc_a_a, 1, j)))]) * 2) + i) - j;
+    while (0);
+#line 159 "cyclic_w.cu"
+    #ifndef _XMPACC_CHECK
+    _xmpacc_o0 += _xmpacc_t0;
+    _xmpacc_o1 += _xmpacc_t1;
+    #endif
+  }
+  } else
   {
   _XMPACC_UNROLL
   for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
@@ -155,7 +170,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_cyclic_w_c_65) _xmpacc_lo
 #line 67 "tests/xacc_compute/cyclic_w.c"
 b[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_b, _XMPACC_L(_xmpacc_a_b, 0, i), _XMPACC_LC(_xmpacc_a_b, 1, j)))] = ((_XMPACC_LDG(&a[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT2(_xmpacc_a_a, _XMPACC_L(_xmpacc_a_a, 0, i), _XMPACC_LC(_xmpacc_a_a, 1, j)))]) * 2) + i) - j;
     while (0);
-#line 159 "cyclic_w.cu"
+#line 174 "cyclic_w.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -211,7 +226,7 @@ _XMPACC_KERNEL _xmpacc_loop_cyclic_w_c_68(long long _xmpacc_total, int _xmpacc_g
 #line 71 "tests/xacc_compute/cyclic_w.c"
 d[_XMPACC_AT2(_xmpacc_a_d, _XMPACC_LC(_xmpacc_a_d, 0, i), _XMPACC_L(_xmpacc_a_d, 1, j))] = (c[_XMPACC_AT2(_xmpacc_a_c, _XMPACC_LC(_xmpacc_a_c, 0, i), _XMPACC_L(_xmpacc_a_c, 1, j))] + (0.5 * j)) + (c[_XMPACC_AT2(_xmpacc_a_c, _XMPACC_LC(_xmpacc_a_c, 0, i), _XMPACC_L(_xmpacc_a_c, 1, j))] * c[_XMPACC_AT2(_xmpacc_a_c, _XMPACC_LC(_xmpacc_a_c, 0, i), _XMPACC_L(_xmpacc_a_c, 1, j))]);
   while (0);
-#line 215 "cyclic_w.cu"
+#line 230 "cyclic_w.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_cyclic_w_c_68_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -260,7 +275,7 @@ _XMPACC_KERNEL _xmpacc_loop_cyclic_w_c_73(long long _xmpacc_total, int _xmpacc_g
 #line 76 "tests/xacc_compute/cyclic_w.c"
 e[_XMPACC_AT2(_xmpacc_a_e, _XMPACC_LC(_xmpacc_a_e, 0, i), _XMPACC_L(_xmpacc_a_e, 1, j))] = (x[_XMPACC_LC(_xmpacc_a_x, 0, i)] * j) + y[_XMPACC_LC(_xmpacc_a_y, 0, i)];
   while (0);
-#line 264 "cyclic_w.cu"
+#line 279 "cyclic_w.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_cyclic_w_c_73_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -329,7 +344,7 @@ _XMPACC_KERNEL _xmpacc_loop_cyclic_w_c_78(long long _xmpacc_total, int _xmpacc_l
   }
 }
   while (0);
-#line 333 "cyclic_w.cu"
+#line 348 "cyclic_w.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_cyclic_w_c_78_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -372,7 +387,7 @@ _XMPACC_KERNEL _xmpacc_loop_cyclic_w_c_87(long long _xmpacc_total, _xmpacc_sched
 #line 88 "tests/xacc_compute/cyclic_w.c"
 s += (x[_XMPACC_LC(_xmpacc_a_x, 0, i)] * (i % 5)) + y[_XMPACC_LC(_xmpacc_a_y, 0, i)];
   while (0);
-#line 376 "cyclic_w.cu"
+#line 391 "cyclic_w.cu"
   _XMPACC_PARTIAL(s, _XMPACC_LANES_SUM, _xmpacc_red_s);
 }
 #ifndef __CUDACC__
@@ -416,7 +431,7 @@ _XMPACC_KERNEL _xmpacc_loop_cyclic_w_c_89(long long _xmpacc_total, _xmpacc_sched
   cnt += y[_XMPACC_LC(_xmpacc_a_y, 0, i)] > 20;
 }
   while (0);
-#line 420 "cyclic_w.cu"
+#line 435 "cyclic_w.cu"
   _XMPACC_PARTIAL(mx, _XMPACC_LANES_MAX, _xmpacc_red_mx);
   _XMPACC_PARTIAL(cnt, _XMPACC_LANES_SUM, _xmpacc_red_cnt);
 }
@@ -468,7 +483,7 @@ _XMPACC_KERNEL _xmpacc_loop_cyclic_w_c_96(long long _xmpacc_total, int _xmpacc_g
 #line 98 "tests/xacc_compute/cyclic_w.c"
 s2 += (b[_XMPACC_AT2(_xmpacc_a_b, _XMPACC_L(_xmpacc_a_b, 0, i), _XMPACC_LC(_xmpacc_a_b, 1, j))] * (j + 1)) - a[_XMPACC_AT2(_xmpacc_a_a, _XMPACC_L(_xmpacc_a_a, 0, i), _XMPACC_LC(_xmpacc_a_a, 1, j))];
   while (0);
-#line 472 "cyclic_w.cu"
+#line 487 "cyclic_w.cu"
   _XMPACC_PARTIAL(s2, _XMPACC_LANES_SUM, _xmpacc_red_s2);
 }
 #ifndef __CUDACC__

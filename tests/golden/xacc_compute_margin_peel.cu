@@ -130,6 +130,23 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_margin_peel_c_68) _xmpacc
   const long long _xmpacc_t0 = (_XMPACC_AT2(_xmpacc_a_c, _XMPACC_G(_xmpacc_a_c, 0, (i + _xmpacc_s_i.step)), _XMPACC_G(_xmpacc_a_c, 1, j))) - _xmpacc_o0;
   #endif
   /* streamed: 2 rows of 'i' per thread, windows none */
+  if (_xmpacc_p0 + 2 <= _xmpacc_s_i.count) {   /* a whole walk: no exit test (stream_walk.py) */
+  _XMPACC_UNROLL
+  for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
+    if (_xmpacc_w > 0) i = (int) (_xmpacc_s_i.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_i.step);
+    do
+{
+#line 71 "tests/xacc_compute/margin_peel.c"
+  c[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_c, _XMPACC_G(_xmpacc_a_c, 0, i), _XMPACC_G(_xmpacc_a_c, 1, j)))] = (c[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_c, _XMPACC_G(_xmpacc_a_c, 0, i), _XMPACC_G(_xmpacc_a_c, 1, j)))] + (i * 100)) + j;
+  on_device += 1;
+}
+    while (0);
+#line 145 "margin_peel.cu"
+    #ifndef _XMPACC_CHECK
+    _xmpacc_o0 += _xmpacc_t0;
+    #endif
+  }
+  } else
   {
   _XMPACC_UNROLL
   for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
@@ -141,7 +158,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_margin_peel_c_68) _xmpacc
   on_device += 1;
 }
     while (0);
-#line 145 "margin_peel.cu"
+#line 162 "margin_peel.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     #endif
@@ -203,6 +220,23 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_margin_peel_c_48) _xmpacc
   const long long _xmpacc_t0 = (_XMPACC_AT2(_xmpacc_a_e, _XMPACC_G(_xmpacc_a_e, 0, (i + _xmpacc_s_i.step)), _XMPACC_G(_xmpacc_a_e, 1, j))) - _xmpacc_o0;
   #endif
   /* streamed: 2 rows of 'i' per thread, windows none */
+  if (_xmpacc_p0 + 2 <= _xmpacc_s_i.count) {   /* a whole walk: no exit test (stream_walk.py) */
+  _XMPACC_UNROLL
+  for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
+    if (_xmpacc_w > 0) i = (int) (_xmpacc_s_i.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_i.step);
+    do
+{
+#line 51 "tests/xacc_compute/margin_peel.c"
+  e[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_e, _XMPACC_G(_xmpacc_a_e, 0, i), _XMPACC_G(_xmpacc_a_e, 1, j)))] = (e[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_e, _XMPACC_G(_xmpacc_a_e, 0, i), _XMPACC_G(_xmpacc_a_e, 1, j)))] + (i * 100)) + j;
+  in_paper += 1;
+}
+    while (0);
+#line 235 "margin_peel.cu"
+    #ifndef _XMPACC_CHECK
+    _xmpacc_o0 += _xmpacc_t0;
+    #endif
+  }
+  } else
   {
   _XMPACC_UNROLL
   for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
@@ -214,7 +248,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_margin_peel_c_48) _xmpacc
   in_paper += 1;
 }
     while (0);
-#line 218 "margin_peel.cu"
+#line 252 "margin_peel.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     #endif

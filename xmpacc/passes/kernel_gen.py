@@ -131,7 +131,7 @@ def generate(spec: NestSpec, scope: Scope, replicated: list[Replicated], ctx: Co
     if plan is not None:
         device_body = kernels.split_lanes(device_body, plan)
     split = plan is not None
-    rows = kernels.block_rows(spec.loops, spec.nthreads)
+    rows = kernels.block_rows(spec.loops, spec.nthreads, device_body)
     params = kernels.build_params(spec.loops, kv, split, rows, spec.cyclic)
     params += kernel_locations.params(spec.located, kv) + kernel_arrays.params(spec.arrays)
     kernel = kernels.Kernel(kernel_name(ctx, unit, spec.loc), params,

@@ -32,6 +32,7 @@ from xmpacc.passes.canonical import CanonicalLoop, loc_of
 from xmpacc.passes.kernel_vars import KernelVars
 from xmpacc.passes.lanes import LanePlan
 from xmpacc.passes.loopsched import CyclicLoop
+from xmpacc.passes.stream_rows import walked_slot
 from xmpacc.runtime.contract import (
     LAUNCH_DEVBUF,
     LAUNCH_DEVDESC,
@@ -122,19 +123,29 @@ def identity(op: str, type_names: list[str]) -> str:
     raise InternalError(f"no identity for reduction '{op}'")
 
 
-def block_rows(loops: list[CanonicalLoop], nthreads: str) -> int:
+def block_rows(loops: list[CanonicalLoop], nthreads: str, body: c_ast.Node) -> int:
     """Threads per block along y of a 2-D grid (the runtime makes the block 256 / rows
-    wide).  Nests of three or more loops get 4 rows: a 64 x 4 block keeps the rows
+    wide).  Nests of three or more loops whose body reads a neighbouring row (``j + c``,
+    c != 0, for the second innermost variable j) get 4 rows: a 64 x 4 block keeps the rows
     j - 1, j, j + 1 that a 3-D stencil reads in one block's L1 cache, where a 256 x 1 block
     reads them through L2 (bench/results/stencil-*: 512^3 Jacobi 0.568 ms with 64 x 4,
-    0.608 with 128 x 1).  One row when the block size is given or the innermost loop is
-    shorter than 64."""
-    if len(loops) < 3 or nthreads != "0":
+    0.608 with 128 x 1).  Without such a read there is nothing to share and a 256 x 1
+    block streams best (bench/copy_shapes.py, one H200, the interior copy of a 257 x 257 x
+    513 float array: 78.7 us with 256 x 1 blocks, 86.9 with 64 x 4, 4 rows of i per
+    thread in both).  One
+    row too when the block size is given or the innermost loop is shorter than 64."""
+    if len(loops) < 3 or nthreads != "0" or not _reads_neighbour_row(body, loops[-2].var):
         return 1
     first, last = text_value(loops[-1].init), text_value(loops[-1].last)
     if first is not None and last is not None and abs(last - first) + 1 < 64:
         return 1
     return 4
+
+
+def _reads_neighbour_row(body: c_ast.Node, var: str) -> bool:
+    """Whether some array subscript of the device body is ``var + c`` with c != 0."""
+    return any(slot is not None and slot[1] != 0
+               for slot in (walked_slot(n, var) for n in cbuild.walk(body) if isinstance(n, c_ast.ArrayRef)))
 
 
 def build_params(loops: list[CanonicalLoop], kv: KernelVars, lanes: bool = False, rows: int = 1,
