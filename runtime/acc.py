@@ -29,7 +29,6 @@ from .contract import (
 )
 from .acc_arrays import ArrayTemporary, temporary
 from .acc_locations import LocatedPartials, pick
-from .arrays import read_longs
 from .cstructs import CArray, CSched, CTemplate
 from .device import grid_pad
 from .errors import RuntimeFailure, where_text
@@ -241,7 +240,7 @@ class AccRuntime:
         if any(r is q for r in prepared.reductions for q in self.pending):
             self._xmpacc_acc_reductions_wait(where)   # its partials and result buffers are about to be rewritten
         for temp in prepared.arrays:
-            temp.copy_in(self.backend, where_text(where))
+            temp.copy_in(where_text(where), self._present_section)
         self.backend.launch(kernel.decode(), prepared.shape, prepared.params, where_text(where), prepared.lanes)
         for r in prepared.reductions:
             r.start()
@@ -250,13 +249,13 @@ class AccRuntime:
             self.pending_addrs.update(int(r.host.ctypes.data) for r in prepared.reductions)
         else:
             self._combine(prepared.reductions)
-        if prepared.located or prepared.arrays:
+        if prepared.located or any(temp.to_host for temp in prepared.arrays):
             # never deferred: the XMP reduction over the nodes, or the host, reads them next
             self.backend.wait()
             for rec in prepared.located:
                 pick(rec, self.backend.xp)
             for temp in prepared.arrays:
-                temp.copy_out(self.backend)
+                temp.copy_out()
 
     def _copy_holding(self, addr: int) -> DeviceCopy | None:
         """The device copy keyed by ``addr``, else the (whole) copy whose host data hold the
@@ -326,17 +325,28 @@ class AccRuntime:
         return launch
 
     def _array_temporary(self, desc: int, type_code: int, launch: Launch, where: str) -> int:
-        """A reduction array's temporary (acc_arrays.py) as a kernel parameter."""
-        if self._copy_holding(read_longs(desc, 1)[0]) is not None:
-            # OpenACC would reduce into the device copy; the temporary would leave it stale
-            raise RuntimeFailure(where, "a reduction array of this acc loop is present on the device (an "
-                                        "enclosing data region or enter data): not supported yet (a reduction "
-                                        "variable is private to the construct)")
+        """A reduction array (acc_arrays.py) as a kernel parameter: the address of its
+        holder, which each launch points at the temporary or the present device copy."""
         temp = temporary(self.backend, desc, type_code, where)
         launch.arrays.append(temp)
-        holder = ctypes.c_void_p(self.backend.ptr(temp.buffer))
-        launch.holders.append(holder)
-        return ctypes.addressof(holder)
+        return ctypes.addressof(temp.holder)
+
+    def _present_section(self, addr: int, nbytes: int, over_nodes: bool, where: str) -> int | None:
+        """The device address of the host bytes [addr, addr + nbytes) of a reduction array
+        where a device copy holds them, else None (acc_arrays.py)."""
+        copy = self._copy_holding(addr)
+        if copy is None:
+            return None
+        if addr + nbytes > copy.host_addr + copy.nbytes or copy.desc_ptr:
+            what = "a distributed array's" if copy.desc_ptr else "only partly"
+            raise RuntimeFailure(where, f"a reduction array of this acc loop is {what} on the device "
+                                        f"('{copy.name}'): its reduced elements must all be present, or none")
+        if over_nodes:
+            raise RuntimeFailure(where, f"'{copy.name}' is on the device, and the XMP reduction of this loop "
+                                        "combines host arrays over the nodes: not supported yet (reduce the device "
+                                        "copy with an acc compute construct's reduction clause, then over the "
+                                        "nodes with '#pragma xmp reduction (...) acc')")
+        return self.backend.ptr(copy.buffer) + (addr - copy.host_addr)
 
     def device_view(self, copy: DeviceCopy, arr: Any) -> Any:
         """A device copy of an aligned array as reflect's byte view (made once: a reflect in

@@ -104,9 +104,13 @@ def test_body_is_not_changed_in_place() -> None:
 # ------------------------------------------------------------------ runtime
 
 
-def _desc(host: np.ndarray, lo: int, count: int) -> np.ndarray:
+def _desc(host: np.ndarray, lo: int, count: int, over_nodes: int = 0) -> np.ndarray:
     e = host.itemsize
-    return np.array([host.ctypes.data, host.nbytes, lo * e, count * e], dtype=np.int64)
+    return np.array([host.ctypes.data, host.nbytes, lo * e, count * e, over_nodes], dtype=np.int64)
+
+
+def _absent(addr: int, n: int, over_nodes: bool, where: str) -> None:
+    return None
 
 
 def test_temporary_copies_the_section_in_and_out() -> None:
@@ -114,12 +118,32 @@ def test_temporary_copies_the_section_in_and_out() -> None:
     host = np.arange(10, dtype=np.int32)
     desc = _desc(host, 2, 5)
     temp = temporary(backend, desc.ctypes.data, 7, "k.c:1")   # 7: _XMPACC_TYPE of int
-    temp.copy_in(backend, "k.c:1")
+    temp.copy_in("k.c:1", _absent)
+    assert temp.to_host and temp.holder.value == backend.ptr(temp.buffer)
     device = temp.buffer.view(np.int32)
     assert list(device[2:7]) == [2, 3, 4, 5, 6]
     device[:] += 100   # the kernel; elements outside the section do not come back
-    temp.copy_out(backend)
+    temp.copy_out()
     assert list(host) == [0, 1, 102, 103, 104, 105, 106, 7, 8, 9]
+
+
+def test_a_present_section_is_updated_in_its_device_copy() -> None:
+    """The kernel gets the device copy's address of the array's start; nothing moves."""
+    backend = HostBackend(ctypes.CDLL(None))
+    host = np.arange(10, dtype=np.int32)
+    desc = _desc(host, 2, 5)
+    seen = []
+
+    def present(addr: int, n: int, over_nodes: bool, where: str) -> int:
+        seen.append((addr - host.ctypes.data, n, over_nodes))
+        return 4096 + 8   # the device address of the section's first element
+
+    temp = temporary(backend, desc.ctypes.data, 7, "k.c:1")
+    temp.copy_in("k.c:1", present)
+    assert seen == [(8, 20, False)] and temp.holder.value == 4096 and not temp.to_host
+    assert temp.buffer is None   # no temporary made
+    temp.copy_out()
+    assert list(host) == list(range(10))
 
 
 def test_section_outside_the_array_fails_located() -> None:
@@ -130,4 +154,4 @@ def test_section_outside_the_array_fails_located() -> None:
     desc = _desc(host, 2, 5)
     temp = temporary(backend, desc.ctypes.data, 14, "k.c:9")   # 14: double
     with pytest.raises(RuntimeFailure, match=r"the reduced section \[2:5\] is outside its array of 4 elements"):
-        temp.copy_in(backend, "k.c:9")
+        temp.copy_in("k.c:9", _absent)

@@ -149,15 +149,15 @@ int main(void)
 #line 49 "tests/acc_programs/acc_array_reductions.c"
         _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t.dim[0], 0, 40 - 1, 1);
 #line 49 "tests/acc_programs/acc_array_reductions.c"
-        long long _xmpacc_rad_0[4] = {(long long) hist, (long long) (sizeof(hist)), ((long long) 0) * ((long long) (sizeof(hist[0]))), ((long long) ((sizeof(hist)) / (sizeof(hist[0])))) * ((long long) (sizeof(hist[0])))};
+        long long _xmpacc_rad_0[5] = {(long long) hist, (long long) (sizeof(hist)), ((long long) 0) * ((long long) (sizeof(hist[0]))), ((long long) ((sizeof(hist)) / (sizeof(hist[0])))) * ((long long) (sizeof(hist[0]))), 1};
 #line 49 "tests/acc_programs/acc_array_reductions.c"
-        long long _xmpacc_rad_1[4] = {(long long) ds, (long long) (sizeof(ds)), ((long long) 0) * ((long long) (sizeof(ds[0]))), ((long long) ((sizeof(ds)) / (sizeof(ds[0])))) * ((long long) (sizeof(ds[0])))};
+        long long _xmpacc_rad_1[5] = {(long long) ds, (long long) (sizeof(ds)), ((long long) 0) * ((long long) (sizeof(ds[0]))), ((long long) ((sizeof(ds)) / (sizeof(ds[0])))) * ((long long) (sizeof(ds[0]))), 1};
 #line 49 "tests/acc_programs/acc_array_reductions.c"
-        long long _xmpacc_rad_2[4] = {(long long) fs, (long long) (sizeof(fs)), ((long long) 0) * ((long long) (sizeof(fs[0]))), ((long long) ((sizeof(fs)) / (sizeof(fs[0])))) * ((long long) (sizeof(fs[0])))};
+        long long _xmpacc_rad_2[5] = {(long long) fs, (long long) (sizeof(fs)), ((long long) 0) * ((long long) (sizeof(fs[0]))), ((long long) ((sizeof(fs)) / (sizeof(fs[0])))) * ((long long) (sizeof(fs[0]))), 1};
 #line 49 "tests/acc_programs/acc_array_reductions.c"
-        long long _xmpacc_rad_3[4] = {(long long) h, (long long) (sizeof(h)), ((long long) 2) * ((long long) (sizeof(h[0]))), ((long long) 5) * ((long long) (sizeof(h[0])))};
+        long long _xmpacc_rad_3[5] = {(long long) h, (long long) (sizeof(h)), ((long long) 2) * ((long long) (sizeof(h[0]))), ((long long) 5) * ((long long) (sizeof(h[0]))), 1};
 #line 49 "tests/acc_programs/acc_array_reductions.c"
-        long long _xmpacc_rad_4[4] = {(long long) ls, (long long) (sizeof(ls)), ((long long) 0) * ((long long) (sizeof(ls[0]))), ((long long) ((sizeof(ls)) / (sizeof(ls[0])))) * ((long long) (sizeof(ls[0])))};
+        long long _xmpacc_rad_4[5] = {(long long) ls, (long long) (sizeof(ls)), ((long long) 0) * ((long long) (sizeof(ls[0]))), ((long long) ((sizeof(ls)) / (sizeof(ls[0])))) * ((long long) (sizeof(ls[0]))), 1};
 #line 49 "tests/acc_programs/acc_array_reductions.c"
         long long _xmpacc_total = _xmpacc_s_i.count;
 #line 49 "tests/acc_programs/acc_array_reductions.c"
@@ -183,11 +183,11 @@ int main(void)
 #line 57 "tests/acc_programs/acc_array_reductions.c"
         _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t.dim[0], 0, 40 - 1, 1);
 #line 57 "tests/acc_programs/acc_array_reductions.c"
-        long long _xmpacc_rad_0[4] = {(long long) mx, (long long) (sizeof(mx)), ((long long) 0) * ((long long) (sizeof(mx[0]))), ((long long) ((sizeof(mx)) / (sizeof(mx[0])))) * ((long long) (sizeof(mx[0])))};
+        long long _xmpacc_rad_0[5] = {(long long) mx, (long long) (sizeof(mx)), ((long long) 0) * ((long long) (sizeof(mx[0]))), ((long long) ((sizeof(mx)) / (sizeof(mx[0])))) * ((long long) (sizeof(mx[0]))), 1};
 #line 57 "tests/acc_programs/acc_array_reductions.c"
-        long long _xmpacc_rad_1[4] = {(long long) imx, (long long) (sizeof(imx)), ((long long) 0) * ((long long) (sizeof(imx[0]))), ((long long) ((sizeof(imx)) / (sizeof(imx[0])))) * ((long long) (sizeof(imx[0])))};
+        long long _xmpacc_rad_1[5] = {(long long) imx, (long long) (sizeof(imx)), ((long long) 0) * ((long long) (sizeof(imx[0]))), ((long long) ((sizeof(imx)) / (sizeof(imx[0])))) * ((long long) (sizeof(imx[0]))), 1};
 #line 57 "tests/acc_programs/acc_array_reductions.c"
-        long long _xmpacc_rad_2[4] = {(long long) mn, (long long) (sizeof(mn)), ((long long) 0) * ((long long) (sizeof(mn[0]))), ((long long) ((sizeof(mn)) / (sizeof(mn[0])))) * ((long long) (sizeof(mn[0])))};
+        long long _xmpacc_rad_2[5] = {(long long) mn, (long long) (sizeof(mn)), ((long long) 0) * ((long long) (sizeof(mn[0]))), ((long long) ((sizeof(mn)) / (sizeof(mn[0])))) * ((long long) (sizeof(mn[0]))), 1};
 #line 57 "tests/acc_programs/acc_array_reductions.c"
         long long _xmpacc_total = _xmpacc_s_i.count;
 #line 57 "tests/acc_programs/acc_array_reductions.c"
@@ -209,11 +209,11 @@ int main(void)
 #line 63 "tests/acc_programs/acc_array_reductions.c"
         _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t.dim[0], 0, 40 - 1, 1);
 #line 63 "tests/acc_programs/acc_array_reductions.c"
-        long long _xmpacc_rad_0[4] = {(long long) pr, (long long) (sizeof(pr)), ((long long) 0) * ((long long) (sizeof(pr[0]))), ((long long) ((sizeof(pr)) / (sizeof(pr[0])))) * ((long long) (sizeof(pr[0])))};
+        long long _xmpacc_rad_0[5] = {(long long) pr, (long long) (sizeof(pr)), ((long long) 0) * ((long long) (sizeof(pr[0]))), ((long long) ((sizeof(pr)) / (sizeof(pr[0])))) * ((long long) (sizeof(pr[0]))), 1};
 #line 63 "tests/acc_programs/acc_array_reductions.c"
-        long long _xmpacc_rad_1[4] = {(long long) bits, (long long) (sizeof(bits)), ((long long) 0) * ((long long) (sizeof(bits[0]))), ((long long) ((sizeof(bits)) / (sizeof(bits[0])))) * ((long long) (sizeof(bits[0])))};
+        long long _xmpacc_rad_1[5] = {(long long) bits, (long long) (sizeof(bits)), ((long long) 0) * ((long long) (sizeof(bits[0]))), ((long long) ((sizeof(bits)) / (sizeof(bits[0])))) * ((long long) (sizeof(bits[0]))), 1};
 #line 63 "tests/acc_programs/acc_array_reductions.c"
-        long long _xmpacc_rad_2[4] = {(long long) flip, (long long) (sizeof(flip)), ((long long) 0) * ((long long) (sizeof(flip[0]))), ((long long) ((sizeof(flip)) / (sizeof(flip[0])))) * ((long long) (sizeof(flip[0])))};
+        long long _xmpacc_rad_2[5] = {(long long) flip, (long long) (sizeof(flip)), ((long long) 0) * ((long long) (sizeof(flip[0]))), ((long long) ((sizeof(flip)) / (sizeof(flip[0])))) * ((long long) (sizeof(flip[0]))), 1};
 #line 63 "tests/acc_programs/acc_array_reductions.c"
         long long _xmpacc_total = _xmpacc_s_i.count;
 #line 63 "tests/acc_programs/acc_array_reductions.c"
@@ -233,7 +233,7 @@ int main(void)
 #line 70 "tests/acc_programs/acc_array_reductions.c"
         _xmpacc_sched_t _xmpacc_s_j = _xmpacc_schedule_k(&_xmpacc_t_t2.dim[1], 0, 9 - 1, 1);
 #line 70 "tests/acc_programs/acc_array_reductions.c"
-        long long _xmpacc_rad_0[4] = {(long long) h2, (long long) (sizeof(h2)), ((long long) 0) * ((long long) (sizeof(h2[0][0]))), ((long long) ((sizeof(h2)) / (sizeof(h2[0][0])))) * ((long long) (sizeof(h2[0][0])))};
+        long long _xmpacc_rad_0[5] = {(long long) h2, (long long) (sizeof(h2)), ((long long) 0) * ((long long) (sizeof(h2[0][0]))), ((long long) ((sizeof(h2)) / (sizeof(h2[0][0])))) * ((long long) (sizeof(h2[0][0]))), 1};
 #line 70 "tests/acc_programs/acc_array_reductions.c"
         long long _xmpacc_total = _xmpacc_s_i.count * _xmpacc_s_j.count;
 #line 70 "tests/acc_programs/acc_array_reductions.c"
@@ -251,9 +251,9 @@ int main(void)
 #line 75 "tests/acc_programs/acc_array_reductions.c"
         _xmpacc_posmap_t _xmpacc_m_i = _xmpacc_posmap(&_xmpacc_t_tc.dim[0], 40 - 1, -1, 0);
 #line 75 "tests/acc_programs/acc_array_reductions.c"
-        long long _xmpacc_rad_0[4] = {(long long) hc, (long long) (sizeof(hc)), ((long long) 0) * ((long long) (sizeof(hc[0]))), ((long long) ((sizeof(hc)) / (sizeof(hc[0])))) * ((long long) (sizeof(hc[0])))};
+        long long _xmpacc_rad_0[5] = {(long long) hc, (long long) (sizeof(hc)), ((long long) 0) * ((long long) (sizeof(hc[0]))), ((long long) ((sizeof(hc)) / (sizeof(hc[0])))) * ((long long) (sizeof(hc[0]))), 1};
 #line 75 "tests/acc_programs/acc_array_reductions.c"
-        long long _xmpacc_rad_1[4] = {(long long) cm, (long long) (sizeof(cm)), ((long long) 0) * ((long long) (sizeof(cm[0]))), ((long long) ((sizeof(cm)) / (sizeof(cm[0])))) * ((long long) (sizeof(cm[0])))};
+        long long _xmpacc_rad_1[5] = {(long long) cm, (long long) (sizeof(cm)), ((long long) 0) * ((long long) (sizeof(cm[0]))), ((long long) ((sizeof(cm)) / (sizeof(cm[0])))) * ((long long) (sizeof(cm[0]))), 1};
 #line 75 "tests/acc_programs/acc_array_reductions.c"
         long long _xmpacc_total = _xmpacc_s_i.count;
 #line 75 "tests/acc_programs/acc_array_reductions.c"

@@ -92,7 +92,7 @@ int main(void)
 #line 46 "tests/xacc_compute/array_reductions.c"
       _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t.dim[0], 0, 40 - 1, 1);
 #line 46 "tests/xacc_compute/array_reductions.c"
-      long long _xmpacc_rad_0[4] = {(long long) hist, (long long) (sizeof(hist)), ((long long) 0) * ((long long) (sizeof(hist[0]))), ((long long) ((sizeof(hist)) / (sizeof(hist[0])))) * ((long long) (sizeof(hist[0])))};
+      long long _xmpacc_rad_0[5] = {(long long) hist, (long long) (sizeof(hist)), ((long long) 0) * ((long long) (sizeof(hist[0]))), ((long long) ((sizeof(hist)) / (sizeof(hist[0])))) * ((long long) (sizeof(hist[0]))), 1};
 #line 46 "tests/xacc_compute/array_reductions.c"
       long long _xmpacc_total = _xmpacc_s_i.count;
 #line 46 "tests/xacc_compute/array_reductions.c"
@@ -118,13 +118,13 @@ int main(void)
 #line 52 "tests/xacc_compute/array_reductions.c"
       _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t.dim[0], 0, 40 - 1, 1);
 #line 52 "tests/xacc_compute/array_reductions.c"
-      long long _xmpacc_rad_0[4] = {(long long) both, (long long) (sizeof(both)), ((long long) 0) * ((long long) (sizeof(both[0]))), ((long long) ((sizeof(both)) / (sizeof(both[0])))) * ((long long) (sizeof(both[0])))};
+      long long _xmpacc_rad_0[5] = {(long long) both, (long long) (sizeof(both)), ((long long) 0) * ((long long) (sizeof(both[0]))), ((long long) ((sizeof(both)) / (sizeof(both[0])))) * ((long long) (sizeof(both[0]))), 1};
 #line 52 "tests/xacc_compute/array_reductions.c"
-      long long _xmpacc_rad_1[4] = {(long long) ds, (long long) (sizeof(ds)), ((long long) 0) * ((long long) (sizeof(ds[0]))), ((long long) ((sizeof(ds)) / (sizeof(ds[0])))) * ((long long) (sizeof(ds[0])))};
+      long long _xmpacc_rad_1[5] = {(long long) ds, (long long) (sizeof(ds)), ((long long) 0) * ((long long) (sizeof(ds[0]))), ((long long) ((sizeof(ds)) / (sizeof(ds[0])))) * ((long long) (sizeof(ds[0]))), 1};
 #line 52 "tests/xacc_compute/array_reductions.c"
-      long long _xmpacc_rad_2[4] = {(long long) fs, (long long) (sizeof(fs)), ((long long) 0) * ((long long) (sizeof(fs[0]))), ((long long) ((sizeof(fs)) / (sizeof(fs[0])))) * ((long long) (sizeof(fs[0])))};
+      long long _xmpacc_rad_2[5] = {(long long) fs, (long long) (sizeof(fs)), ((long long) 0) * ((long long) (sizeof(fs[0]))), ((long long) ((sizeof(fs)) / (sizeof(fs[0])))) * ((long long) (sizeof(fs[0]))), 1};
 #line 52 "tests/xacc_compute/array_reductions.c"
-      long long _xmpacc_rad_3[4] = {(long long) h, (long long) (sizeof(h)), ((long long) 2) * ((long long) (sizeof(h[0]))), ((long long) 5) * ((long long) (sizeof(h[0])))};
+      long long _xmpacc_rad_3[5] = {(long long) h, (long long) (sizeof(h)), ((long long) 2) * ((long long) (sizeof(h[0]))), ((long long) 5) * ((long long) (sizeof(h[0]))), 1};
 #line 52 "tests/xacc_compute/array_reductions.c"
       long long _xmpacc_total = _xmpacc_s_i.count;
 #line 52 "tests/xacc_compute/array_reductions.c"
@@ -152,9 +152,9 @@ int main(void)
 #line 62 "tests/xacc_compute/array_reductions.c"
       _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t.dim[0], 0, 40 - 1, 1);
 #line 62 "tests/xacc_compute/array_reductions.c"
-      long long _xmpacc_rad_0[4] = {(long long) mx, (long long) (sizeof(mx)), ((long long) 0) * ((long long) (sizeof(mx[0]))), ((long long) ((sizeof(mx)) / (sizeof(mx[0])))) * ((long long) (sizeof(mx[0])))};
+      long long _xmpacc_rad_0[5] = {(long long) mx, (long long) (sizeof(mx)), ((long long) 0) * ((long long) (sizeof(mx[0]))), ((long long) ((sizeof(mx)) / (sizeof(mx[0])))) * ((long long) (sizeof(mx[0]))), 1};
 #line 62 "tests/xacc_compute/array_reductions.c"
-      long long _xmpacc_rad_1[4] = {(long long) mn, (long long) (sizeof(mn)), ((long long) 0) * ((long long) (sizeof(mn[0]))), ((long long) ((sizeof(mn)) / (sizeof(mn[0])))) * ((long long) (sizeof(mn[0])))};
+      long long _xmpacc_rad_1[5] = {(long long) mn, (long long) (sizeof(mn)), ((long long) 0) * ((long long) (sizeof(mn[0]))), ((long long) ((sizeof(mn)) / (sizeof(mn[0])))) * ((long long) (sizeof(mn[0]))), 1};
 #line 62 "tests/xacc_compute/array_reductions.c"
       long long _xmpacc_total = _xmpacc_s_i.count;
 #line 62 "tests/xacc_compute/array_reductions.c"
@@ -174,7 +174,7 @@ int main(void)
 #line 69 "tests/xacc_compute/array_reductions.c"
       _xmpacc_sched_t _xmpacc_s_i = _xmpacc_range_k(0, 40 - 1, 1);
 #line 69 "tests/xacc_compute/array_reductions.c"
-      long long _xmpacc_rad_0[4] = {(long long) whole, (long long) (sizeof(whole)), ((long long) 0) * ((long long) (sizeof(whole[0]))), ((long long) ((sizeof(whole)) / (sizeof(whole[0])))) * ((long long) (sizeof(whole[0])))};
+      long long _xmpacc_rad_0[5] = {(long long) whole, (long long) (sizeof(whole)), ((long long) 0) * ((long long) (sizeof(whole[0]))), ((long long) ((sizeof(whole)) / (sizeof(whole[0])))) * ((long long) (sizeof(whole[0]))), 0};
 #line 69 "tests/xacc_compute/array_reductions.c"
       long long _xmpacc_total = _xmpacc_s_i.count;
 #line 69 "tests/xacc_compute/array_reductions.c"
@@ -189,7 +189,7 @@ int main(void)
 #line 72 "tests/xacc_compute/array_reductions.c"
       _xmpacc_sched_t _xmpacc_s_i = _xmpacc_range_k(0, 40 - 1, 1);
 #line 72 "tests/xacc_compute/array_reductions.c"
-      long long _xmpacc_rad_0[4] = {(long long) part, (long long) (sizeof(part)), ((long long) 0) * ((long long) (sizeof(part[0]))), ((long long) 6) * ((long long) (sizeof(part[0])))};
+      long long _xmpacc_rad_0[5] = {(long long) part, (long long) (sizeof(part)), ((long long) 0) * ((long long) (sizeof(part[0]))), ((long long) 6) * ((long long) (sizeof(part[0]))), 0};
 #line 72 "tests/xacc_compute/array_reductions.c"
       long long _xmpacc_total = _xmpacc_s_i.count;
 #line 72 "tests/xacc_compute/array_reductions.c"
@@ -209,7 +209,7 @@ int main(void)
 #line 78 "tests/xacc_compute/array_reductions.c"
       _xmpacc_sched_t _xmpacc_s_j = _xmpacc_range_k(0, 5 - 1, 1);
 #line 78 "tests/xacc_compute/array_reductions.c"
-      long long _xmpacc_rad_0[4] = {(long long) h2, (long long) (sizeof(h2)), ((long long) 0) * ((long long) (sizeof(h2[0][0]))), ((long long) ((sizeof(h2)) / (sizeof(h2[0][0])))) * ((long long) (sizeof(h2[0][0])))};
+      long long _xmpacc_rad_0[5] = {(long long) h2, (long long) (sizeof(h2)), ((long long) 0) * ((long long) (sizeof(h2[0][0]))), ((long long) ((sizeof(h2)) / (sizeof(h2[0][0])))) * ((long long) (sizeof(h2[0][0]))), 1};
 #line 78 "tests/xacc_compute/array_reductions.c"
       long long _xmpacc_total = _xmpacc_s_i.count * _xmpacc_s_j.count;
 #line 78 "tests/xacc_compute/array_reductions.c"
@@ -229,7 +229,7 @@ int main(void)
 #line 85 "tests/xacc_compute/array_reductions.c"
       _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t.dim[0], 0, 40 - 1, 1);
 #line 85 "tests/xacc_compute/array_reductions.c"
-      long long _xmpacc_rad_0[4] = {(long long) inner, (long long) (sizeof(inner)), ((long long) 0) * ((long long) (sizeof(inner[0]))), ((long long) ((sizeof(inner)) / (sizeof(inner[0])))) * ((long long) (sizeof(inner[0])))};
+      long long _xmpacc_rad_0[5] = {(long long) inner, (long long) (sizeof(inner)), ((long long) 0) * ((long long) (sizeof(inner[0]))), ((long long) ((sizeof(inner)) / (sizeof(inner[0])))) * ((long long) (sizeof(inner[0]))), 1};
 #line 85 "tests/xacc_compute/array_reductions.c"
       long long _xmpacc_total = _xmpacc_s_i.count;
 #line 85 "tests/xacc_compute/array_reductions.c"
@@ -249,7 +249,7 @@ int main(void)
 #line 93 "tests/xacc_compute/array_reductions.c"
       _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t.dim[0], 0, 40 - 1, 1);
 #line 93 "tests/xacc_compute/array_reductions.c"
-      long long _xmpacc_rad_0[4] = {(long long) below, (long long) (sizeof(below)), ((long long) 0) * ((long long) (sizeof(below[0]))), ((long long) ((sizeof(below)) / (sizeof(below[0])))) * ((long long) (sizeof(below[0])))};
+      long long _xmpacc_rad_0[5] = {(long long) below, (long long) (sizeof(below)), ((long long) 0) * ((long long) (sizeof(below[0]))), ((long long) ((sizeof(below)) / (sizeof(below[0])))) * ((long long) (sizeof(below[0]))), 1};
 #line 93 "tests/xacc_compute/array_reductions.c"
       long long _xmpacc_total = _xmpacc_s_i.count;
 #line 93 "tests/xacc_compute/array_reductions.c"

@@ -281,7 +281,8 @@ def build(nest: AccNest, compute: AccCompute, lc: LoopClauses, scope: Scope, ctx
     located = kernel_locations.located(xmp, loops, scope) if xmp is not None else ()
     if xmp is not None:   # the node's result of an XMP reduction variable is reduced on the device
         refs += [(r.op, v.ref) for r in xmp.reductions for v in r.variables]
-    reductions, arrays = kernel_arrays.split(refs, scope)   # scalars, and arrays and sections
+    over_nodes = {v.ref.name.name for r in xmp.reductions for v in r.variables} if xmp is not None else set()
+    reductions, arrays = kernel_arrays.split(refs, scope, over_nodes)   # scalars, and arrays and sections
     for loc in located:   # tracked with its locations, not reduced (the construct's max: v too)
         reductions.pop(loc.value, None)
     length = compute.vector_length or (lc.vector.num if lc.vector is not None else None)

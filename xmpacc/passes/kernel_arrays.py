@@ -15,14 +15,18 @@ XMP reduction over the nodes runs after the launch, as for host loops.
     #pragma acc parallel loop reduction(+: h[2:5])
     for (i = 0; i < N; i++)
       h[2 + v[i] % 5] += 1;
-->  host C:  long long _xmpacc_rad_0[4] = {(long long) h, (long long) sizeof(h),
-                 (long long) (2) * (long long) sizeof(h[0]), (long long) (5) * (long long) sizeof(h[0])};
+->  host C:  long long _xmpacc_rad_0[5] = {(long long) h, (long long) sizeof(h),
+                 (long long) (2) * (long long) sizeof(h[0]), (long long) (5) * (long long) sizeof(h[0]), 0};
              _xmpacc_launch(..., (void *[]){..., (void *) _xmpacc_rad_0}, (const long long []){..., 8, <type>, 1});
     kernel:  (..., int *_xmpacc_ra_h)  ...  _XMPACC_ATOMIC_ADD(_xmpacc_ra_h[2 + v[i] % 5], 1);
 
-The body may only update the array's elements, in the forms ``forms`` names for the
-operator; any other use of the array there is an error.  A reduction array is private
-to the construct: it must not also be on the device.
+A pointer reduces the section its clause names (``reduction(+: p[0:n])``); so does a C
+array parameter.  Where the reduced elements are present on the device (a data region,
+enter data, acc replicate), the kernel updates the device copy instead, as OpenACC 2.7
+has it (a compute construct's reduction implies copy: the original variable is the
+device copy, whose result stays there until an update or the region's end).  The body
+may only update the array's elements, in the forms ``forms`` names for the operator; any
+other use of the array there is an error.
 """
 
 from __future__ import annotations
@@ -40,7 +44,7 @@ from xmpacc.passes.acc_atomic import Update, _call, _update
 from xmpacc.passes.canonical import loc_of
 from xmpacc.passes.kernel_vars import Replicated, _referenced, array_like
 from xmpacc.passes.kernels import Param, declaration
-from xmpacc.passes.varrefs import declared, shape, type_names
+from xmpacc.passes.varrefs import declared, shape
 from xmpacc.runtime.contract import LAUNCH_ARRED, REDUCTION_OPS
 from xmpacc.symbols import Scope
 
@@ -70,6 +74,8 @@ class ReducedArray:
     lo: str              # C: the first reduced element (of the flattened array)
     count: str           # C: the number of reduced elements
     loc: SourceLoc
+    whole: str = ""      # C: the bytes from the array's start to its end ("": sizeof the array)
+    over_nodes: bool = False   # an XMP reduction over the nodes follows, on the host array
 
     @property
     def param(self) -> str:
@@ -91,9 +97,11 @@ def is_array(ref: xd.VarRef, scope: Scope) -> bool:
     return ref.subs is not None or array_like(ref.name.name, scope)
 
 
-def split(refs: list[tuple[str, xd.VarRef]], scope: Scope) -> tuple[dict[str, str], tuple[ReducedArray, ...]]:
+def split(refs: list[tuple[str, xd.VarRef]], scope: Scope, over_nodes: set[str] | None = None
+          ) -> tuple[dict[str, str], tuple[ReducedArray, ...]]:
     """The reduction clauses' (operator, name) pairs, first mention first, as the
-    scalars' ``name -> operator`` and the reduction arrays, checked."""
+    scalars' ``name -> operator`` and the reduction arrays, checked; ``over_nodes``: the
+    names an XMP reduction then reduces over the nodes (None: all)."""
     scalars: dict[str, str] = {}
     arrays: list[ReducedArray] = []
     seen: set[str] = set()
@@ -107,7 +115,7 @@ def split(refs: list[tuple[str, xd.VarRef]], scope: Scope) -> tuple[dict[str, st
             scalars[name] = op
             continue
         try:
-            arrays.append(_reduced(len(arrays), op, ref, scope))
+            arrays.append(_reduced(len(arrays), op, ref, scope, over_nodes is None or name in over_nodes))
         except XmpError as err:
             problems.append(err)
     if problems:
@@ -115,18 +123,17 @@ def split(refs: list[tuple[str, xd.VarRef]], scope: Scope) -> tuple[dict[str, st
     return scalars, tuple(arrays)
 
 
-def _reduced(number: int, op: str, ref: xd.VarRef, scope: Scope) -> ReducedArray:
+def _reduced(number: int, op: str, ref: xd.VarRef, scope: Scope, over_nodes: bool) -> ReducedArray:
     name, at = ref.name.name, ref.name.loc
     decl = declared(ref, scope, "a reduction variable of a GPU loop")
     found = scope.find_c(name)
-    if isinstance(decl.type, c_ast.PtrDecl) or (found is not None and name in found[0].params):
-        raise XmpError(at, f"'{name}' is a pointer; a reduction array of a GPU loop must be an array declared "
-                           "with its size (not supported yet)")
-    rank, elem_type = shape(decl)
-    if isinstance(elem_type, c_ast.PtrDecl):
+    pointer = isinstance(decl.type, c_ast.PtrDecl) or (found is not None and name in found[0].params)
+    rank, elem_type = (1, decl.type.type) if pointer else shape(decl)
+    if isinstance(elem_type, c_ast.PtrDecl) or (pointer and not isinstance(elem_type, c_ast.TypeDecl)):
         raise XmpError(at, f"'{name}' is an array of pointers; it cannot be a reduction variable")
-    _check_sizes(decl, name, at, scope)
-    names = type_names(decl)
+    if not pointer:
+        _check_sizes(decl, name, at, scope)
+    names = set(getattr(elem_type.type, "names", []) or []) if isinstance(elem_type, c_ast.TypeDecl) else set()
     if not names or not names <= _ELEMENT_TYPES or {"long", "double"} <= names:
         shown = " ".join(sorted(names)) if names else "a struct or union"
         raise XmpError(at, f"'{name}' has elements of type '{shown}'; reduction arrays of a GPU loop take int, "
@@ -137,22 +144,35 @@ def _reduced(number: int, op: str, ref: xd.VarRef, scope: Scope) -> ReducedArray
     if op in ("&", "|", "^") and names & {"float", "double"}:
         raise XmpError(at, f"bitwise reduction '{op}' on floating-point variable '{name}'")
     elem = name + "[0]" * rank
-    lo, count = "0", f"sizeof({name}) / sizeof({elem})"
-    if ref.subs is not None:
+    lo, count, whole = "0", f"sizeof({name}) / sizeof({elem})", ""
+    if pointer:   # the section says how far the pointed-to elements go
+        if ref.subs is None or not any(isinstance(sub, xd.SectionTriplet) and sub.length is not None
+                                       for sub in ref.subs):
+            raise XmpError(at, f"'{name}' is a pointer: name the elements its GPU loop reduces as a section, "
+                               f"'{name}[lo:len]'")
         lo, count = _section(ref, name, rank)
-    return ReducedArray(number, name, op, rank, declaration(decl, f"_xmpacc_ra_{name}", drop_outer_dim=True),
-                        elem, lo, count, at)
+        whole = f"(({lo}) + ({count})) * sizeof({elem})"
+    elif ref.subs is not None:
+        lo, count = _section(ref, name, rank)
+    # the kernel parameter: a pointer to the elements (a pointer, an array parameter), or
+    # to the rows of an array; a C array parameter (int h[]) is a pointer
+    param = declaration(decl, f"_xmpacc_ra_{name}", drop_outer_dim=not isinstance(decl.type, c_ast.PtrDecl))
+    return ReducedArray(number, name, op, rank, param, elem, lo, count, at, whole, over_nodes)
 
 
 def _check_sizes(decl: c_ast.Decl, name: str, at: SourceLoc, scope: Scope) -> None:
-    """Every dimension a constant: the kernel's parameter type has the inner ones."""
-    t = decl.type
+    """Every dimension but the first a constant: the kernel's parameter type has them
+    (the first may be variable: the host measures the array with sizeof)."""
+    t = decl.type.type if isinstance(decl.type, c_ast.ArrayDecl) else decl.type
+    if isinstance(decl.type, c_ast.ArrayDecl) and decl.type.dim is None:
+        raise XmpError(at, f"'{name}' has no size here; name the elements its GPU loop reduces as a section, "
+                           f"'{name}[lo:len]'")
     while isinstance(t, c_ast.ArrayDecl):
         variable = t.dim is None or any(isinstance(n, c_ast.ID) and scope.find_c(n.name) is not None
                                         for n in walk(t.dim))
         if variable:
-            raise XmpError(at, f"'{name}' is a variable-length array (or has no size); reduction arrays of a GPU "
-                               "loop need constant sizes (not supported yet)")
+            raise XmpError(at, f"'{name}' is a variable-length array of variable-length rows; a reduction array "
+                               "of a GPU loop needs constant sizes but for the first (not supported yet)")
         t = t.type
 
 
@@ -176,14 +196,17 @@ def _section(ref: xd.VarRef, name: str, rank: int) -> tuple[str, str]:
 
 
 def check_not_on_device(arrays: tuple[ReducedArray, ...], replicated: list[Replicated], scope: Scope) -> None:
-    """OpenACC: a reduction variable is private to the construct; a device copy (data
-    clause, enclosing acc replicate or data region known here) would go stale."""
+    """An XMP reduction over the nodes combines the host arrays; an array it reduces that
+    is on the device here (a data clause, an enclosing acc replicate or data region known
+    here) would have its node's result in the device copy (runtime/acc_arrays.py checks
+    the arrays that come to the device at run time)."""
     for ra in arrays:
         found = scope.find_c(ra.name)
-        if found is not None and any(r.decl is found[1] for r in replicated):
-            raise XmpError(ra.loc, f"'{ra.name}' is a reduction array of this GPU loop and also on the device (a "
-                                   "data clause, acc data or acc replicate); a reduction variable is private to "
-                                   "the construct: leave it out of the data clauses")
+        if ra.over_nodes and found is not None and any(r.decl is found[1] for r in replicated):
+            raise XmpError(ra.loc, f"'{ra.name}' is on the device here, and the XMP reduction of this loop "
+                                   f"combines host arrays over the nodes: not supported yet (reduce the device "
+                                   f"copy with 'acc parallel loop reduction({ra.op}: {ra.name})', then over the "
+                                   f"nodes with '#pragma xmp reduction ({ra.op}: {ra.name}) acc')")
 
 
 def rewrite(body: c_ast.Node, arrays: tuple[ReducedArray, ...]) -> c_ast.Node:
@@ -331,10 +354,12 @@ def params(arrays: tuple[ReducedArray, ...]) -> list[Param]:
 
 
 def host_decls(arrays: tuple[ReducedArray, ...]) -> str:
-    """Host C before a launch: {address, bytes, section offset, section bytes} of each."""
+    """Host C before a launch: {address, bytes from it to the array's end, section offset,
+    section bytes, 1 when an XMP reduction over the nodes follows} of each."""
     out = []
     for ra in arrays:
         size = f"(long long) sizeof({ra.elem})"
-        out.append(f"long long {ra.host_desc}[4] = {{(long long) {ra.name}, (long long) sizeof({ra.name}), "
-                   f"(long long) ({ra.lo}) * {size}, (long long) ({ra.count}) * {size}}};")
+        whole = f"(long long) ({ra.whole})" if ra.whole else f"(long long) sizeof({ra.name})"
+        out.append(f"long long {ra.host_desc}[5] = {{(long long) {ra.name}, {whole}, "
+                   f"(long long) ({ra.lo}) * {size}, (long long) ({ra.count}) * {size}, {int(ra.over_nodes)}}};")
     return " ".join(out)

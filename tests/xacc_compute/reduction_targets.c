@@ -1,0 +1,115 @@
+/* Reductions of arrays reached through pointers, array parameters and variable-length
+ * arrays, and of arrays present on the device (OpenACC 2.7: a compute construct's
+ * reduction implies copy, so the reduction of a present array updates its device copy,
+ * which reaches the host at the region's end or an update host).  Start values are not
+ * the identity.  Every result equals the serial one. */
+#include <stdio.h>
+#include <stdlib.h>
+#ifdef _XCALABLEMP
+#include <xmp.h>
+#else
+#include "../programs/serial_xmp.h"
+#endif
+#define N 40
+#define NB 6
+#pragma xmp nodes p[*]
+#pragma xmp template t[N]
+#pragma xmp distribute t[block] onto p
+
+/* a pointer parameter: its section names the reduced elements */
+static void count(int *h, int nb, const int *v, int n)
+{
+    int i;
+#pragma acc parallel loop reduction(+: h[0:nb]) copyin(v[0:n])
+    for (i = 0; i < n; i++)
+        h[v[i] % nb] += 1;
+}
+
+/* an array parameter, a section from 1 */
+static void weigh(double w[], const int *v, int n)
+{
+    int i;
+#pragma acc parallel loop reduction(max: w[1:4]) copyin(v[0:n])
+    for (i = 0; i < n; i++)
+        if (v[i] * 0.5 > w[1 + v[i] % 4]) w[1 + v[i] % 4] = v[i] * 0.5;
+}
+
+int main(void)
+{
+    int i, k, nb = NB;
+    int v[N], *ph = malloc(NB * sizeof(int)), vla[nb], dh[NB], eh[NB], sh[NB];
+    double w[6] = {9, 1, 1, 1, 1, 9};
+
+    for (i = 0; i < N; i++) v[i] = (i * 7) % 11;
+    for (k = 0; k < NB; k++) {
+        ph[k] = k;
+        vla[k] = 10 * k;
+        dh[k] = 100;
+        eh[k] = -k;
+        sh[k] = 0;
+    }
+
+    /* a malloc'd pointer's section, a pointer parameter, an array parameter */
+#pragma acc parallel loop reduction(+: ph[0:NB]) copyin(v)
+    for (i = 0; i < N; i++)
+        ph[v[i] % NB] += v[i];
+    count(ph, NB, v, N);
+    weigh(w, v, N);
+
+    /* a variable-length array, whole */
+#pragma acc parallel loop reduction(+: vla) copyin(v)
+    for (i = 0; i < N; i++)
+        vla[v[i] % nb]++;
+
+    /* present in a data region: two constructs add into the device copy, which the
+     * region's end copies out */
+#pragma acc data copy(dh) copyin(v)
+    {
+#pragma acc parallel loop reduction(+: dh)
+        for (i = 0; i < N; i++)
+            dh[v[i] % NB] += 1;
+#pragma acc parallel loop reduction(+: dh[1:3])
+        for (i = 0; i < N; i++)
+            dh[1 + v[i] % 3] += 2;
+    }
+
+    /* present through the construct's own copy clause */
+#pragma acc parallel loop reduction(+: eh) copy(eh) copyin(v)
+    for (i = 0; i < N; i++)
+        eh[v[i] % NB] -= 1;
+
+    /* present through enter data of a pointer's section, then update host */
+#pragma acc enter data copyin(ph[0:NB])
+#pragma acc parallel loop reduction(+: ph[0:NB])
+    for (i = 0; i < N; i++)
+        ph[i % NB] += 1000;
+#pragma acc update host(ph[0:NB])
+#pragma acc exit data delete(ph[0:NB])
+
+    /* an XMP loop: each node's iterations into its device copy, then over the nodes on
+     * the device */
+#pragma acc data copy(sh)
+    {
+#pragma xmp loop on t[i]
+#pragma acc parallel loop reduction(+: sh)
+        for (i = 0; i < N; i++)
+            sh[i % NB] += i;
+#pragma xmp reduction (+: sh) acc
+    }
+
+    if (xmpc_node_num() == 0) {
+        printf("pointer");
+        for (k = 0; k < NB; k++) printf(" %d", ph[k]);
+        printf("\nmax %g %g %g %g %g %g\nvla", w[0], w[1], w[2], w[3], w[4], w[5]);
+        for (k = 0; k < NB; k++) printf(" %d", vla[k]);
+        printf("\ndata");
+        for (k = 0; k < NB; k++) printf(" %d", dh[k]);
+        printf("\ncopy");
+        for (k = 0; k < NB; k++) printf(" %d", eh[k]);
+        printf("\nnodes");
+        for (k = 0; k < NB; k++) printf(" %d", sh[k]);
+        printf("\n");
+    }
+    free(ph);
+    return 0;
+}
