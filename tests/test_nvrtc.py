@@ -79,12 +79,16 @@ def test_kernel_file_compiles_with_nvrtc(tmp_path: Path, program: str) -> None:
 def test_files_of_one_program_are_one_module(tmp_path: Path) -> None:
     """The runtime compiles the kernel files of a program's files as one module (their
     concatenation, launcher.py): two files with the same struct, enum and static routine
-    from one header (tests/xacc_multifile) compile, each file's in its own namespace."""
+    from one header (tests/xacc_multifile) compile, each file's in its own namespace, and
+    the types of a routine that crosses the files are defined once, at global scope."""
     texts = []
     for name in ("main", "parts"):
         r = run_xmpacc(f"tests/xacc_multifile/{name}.c", "-S", "-o", str(tmp_path / name), cwd=REPO)
         assert r.returncode == 0, r.stderr
         texts.append((tmp_path / f"{name}.cu").read_text())
-    assert all("} cplx;" in t for t in texts)
+    # the structures of parts.c's routine scaled(cplx, struct scale, int), which main.c's
+    # kernel calls: at global scope in both files, one definition in the module
+    assert all(t.count("} cplx;") == 1 and t.count("struct scale\n{") == 1 for t in texts)
+    assert all(t.index("} cplx;") < t.index("_XMPACC_UNIT_BEGIN") for t in texts)
     status, log = nvrtc_compile("".join(texts), nvrtc_options(1, False))
     assert status == 0, log

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import copy
+import hashlib
+
 from pycparser import c_ast
 
 from xmpacc import __version__, kernel_types
@@ -59,13 +62,43 @@ def kernels_cu(unit: Unit, ctx: Context, name: str = "kernels.cu") -> str | None
             "prologue": k.prologue, "epilogue": k.epilogue, "body": body.rstrip(), "guard": k.guard,
             "walk": k.walk, "stream": k.info.get("stream", ""),
         })
-    routines = [KernelGenerator().visit(fn).rstrip() for fn in ctx.acc_routines.values()]
-    externs = [KernelGenerator().visit(d) for d in ctx.acc_routine_externs.values()]
-    exports = [(KernelGenerator().visit(e.signature), f"{e.signature.name}({', '.join(e.args)})")
+    # A routine other files call is defined in the namespace as _xmpacc_export_<name>, and
+    # <name> is declared at global scope like another file's routine, defined at the end as
+    # a call of it: a call of <name> (here or in another file) then finds one function,
+    # even where C++'s argument-dependent lookup adds the global scope (arguments of the
+    # shared structures).
+    routines = [KernelGenerator().visit(_renamed(fn) if name in ctx.acc_routine_exports else fn).rstrip()
+                for name, fn in ctx.acc_routines.items()]
+    externs = [KernelGenerator().visit(d) for d in ctx.acc_routine_externs.values()] + \
+        [KernelGenerator().visit(e.signature) for e in ctx.acc_routine_exports.values()]
+    exports = [(KernelGenerator().visit(e.signature), f"_xmpacc_export_{e.signature.name}({', '.join(e.args)})")
                for e in ctx.acc_routine_exports.values()]
     template = _env().get_template("kernels.cu.j2")
     fields = dict(version=__version__, sources=unit.path.rsplit("/", 1)[-1], kernels=rendered, routines=routines,
                   unit=unit.stem, externs=externs, exports=exports)
-    types = [KernelGenerator().visit(d) + ";" for d in
-             kernel_types.needed(unit.ast.ext, template.render(types=[], **fields))]
-    return escape_for_c(_reset_line_markers(kernel_types.enums_as_int(template.render(types=types, **fields)), name))
+    defs = kernel_types.needed(unit.ast.ext, template.render(types=[], shared=[], **fields))
+    crossing = kernel_types.shared(defs, "\n".join(externs + [signature for signature, _call in exports]))
+    shared_texts = [KernelGenerator().visit(d) + ";" for d in crossing]
+    shared = [(_guard(text), text) for text in shared_texts]
+    types = [t for t in (KernelGenerator().visit(d) + ";" for d in defs) if t not in shared_texts]
+    text = template.render(types=types, shared=shared, **fields)
+    return escape_for_c(_reset_line_markers(kernel_types.enums_as_int(text), name))
+
+
+def _renamed(fn: c_ast.FuncDef) -> c_ast.FuncDef:
+    """A copy of the routine ``fn`` named _xmpacc_export_<name>."""
+    out = copy.deepcopy(fn)
+    t = out.decl.type
+    while not isinstance(t, c_ast.TypeDecl):
+        t = t.type
+    out.decl.name = t.declname = f"_xmpacc_export_{fn.decl.name}"
+    return out
+
+
+def _guard(text: str) -> str:
+    """The macro that keeps a type shared by the files of a program (kernels.cu.j2) to one
+    definition in their module: named after the definition's text, which is the same in
+    every file that includes its header (the #line markers aside: they hold the header's
+    path as each file's command line named it)."""
+    bare = "\n".join(line for line in text.split("\n") if not line.startswith("#line "))
+    return "_XMPACC_SHARED_" + hashlib.sha1(bare.encode()).hexdigest()[:16]

@@ -1,16 +1,20 @@
-/* A two-file XcalableACC program (with parts.c) whose files share types and a routine. */
+/* A two-file XcalableACC program (with parts.c) whose files share types and routines. */
 #include <stdio.h>
 #include "shared.h"
-cplx z[N];
+cplx z[N], w[N];
 double re[N];
 int main(void)
 {
     int i;
+    struct scale by3 = {3.0, 4};
     for (i = 0; i < N; i++) { z[i].re = i; z[i].im = 0.5 * i; }
-#pragma acc parallel loop copyin(z) copyout(re)
-    for (i = 0; i < N; i++) re[i] = weight(pick(z[i], REAL), i);
-    double s = 0;
-    for (i = 0; i < N; i++) s += re[i];
-    printf("re = %.3f all = %.3f\n", s, sum_parts(z, N));
+#pragma acc parallel loop copyin(z) copyout(re, w)
+    for (i = 0; i < N; i++) {
+        re[i] = weight(pick(z[i], REAL), i);
+        w[i] = scaled(z[i], by3, i);
+    }
+    double s = 0, t = 0;
+    for (i = 0; i < N; i++) { s += re[i]; t += w[i].re - w[i].im; }
+    printf("re = %.3f all = %.3f scaled = %.3f\n", s, sum_parts(z, N), t);
     return 0;
 }

@@ -18,9 +18,11 @@ adds a global entry that calls its namespace's device copy:
 
 On the host backend the caller's kernels call the program's host function itself.  Only
 routines whose directive stands in a header get the entry, and only what one C
-declaration can say crosses files: parameters and result of arithmetic types
-(or pointers to them), and a routine that uses no file-scope variable (those are passed by
-the file's own calls, acc_routine.routine_globals).
+declaration can say crosses files: a routine that uses no file-scope variable (those are
+passed by the file's own calls, acc_routine.routine_globals).  Its parameters and result
+may be of the program's structures, unions and enums: both files' kernel files define
+the types such a signature needs at global scope, once per module (emit_cu.py,
+``kernel_types.shared``), so that the caller and the entry name one C++ type.
 """
 
 from __future__ import annotations
@@ -76,14 +78,19 @@ def export(fn: c_ast.FuncDef, globals_used: list[str], loc: SourceLoc, unit_path
 
 
 def _plain(decl: c_ast.Decl, typedefs: Typedefs, loc: SourceLoc) -> None:
-    """Result and parameters of arithmetic types, void, or pointers to them."""
+    """Result and parameters of types the kernel file can declare (arithmetic, void, the
+    program's own structures, unions, enums and typedefs), or pointers to them."""
     func = decl.type
     params = func.args.params if func.args is not None else []
     for t in [func.type] + [p.type for p in params if isinstance(p, (c_ast.Decl, c_ast.Typename))]:
         while isinstance(t, (c_ast.PtrDecl, c_ast.ArrayDecl)):
             t = t.type
-        names = list(getattr(getattr(t, "type", None), "names", []) or [])
-        if names != ["void"] and typedefs.arithmetic(names) is None:
-            raise XmpError(loc, f"'acc routine' function '{decl.name}' of another file has a parameter or result "
-                                "of a structure or other type: not supported yet (arithmetic types and "
-                                "pointers to them cross files)")
+        base = getattr(t, "type", None)
+        names = list(getattr(base, "names", []) or [])
+        if names == ["void"] or typedefs.is_type(names) or \
+                (isinstance(base, (c_ast.Struct, c_ast.Union, c_ast.Enum)) and base.name):
+            continue
+        shown = " ".join(names) if names else "an anonymous struct or union"
+        raise XmpError(loc, f"'acc routine' function '{decl.name}' of another file has a parameter or result of "
+                            f"type '{shown}', which the GPU kernel file cannot declare (a type of a system header "
+                            "other than <stdint.h>'s and <stddef.h>'s)")
