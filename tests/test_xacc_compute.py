@@ -192,8 +192,11 @@ ERRORS = [
      "this form of 'acc atomic capture' is not supported yet ({v = x; x op= e;}"),
     ("#pragma acc parallel loop private(ptr[0:i])\n  for (i = 0; i < N; i++) c[i] = 1;", 13, 35,
      "private subarray 'ptr[...]' of a pointer with a base or length that is not a constant is not supported yet"),
-    ("#pragma acc parallel loop firstprivate(ptr[0:2])\n  for (i = 0; i < N; i++) c[i] = 1;", 13, 40,
-     "firstprivate subarrays of pointers and of distributed arrays are not supported yet"),
+    ("#pragma acc parallel loop firstprivate(a[0:2])\n  for (i = 0; i < N; i++) c[i] = a[i];", 13, 40,
+     "firstprivate subarrays of distributed arrays are not supported yet"),
+    ("#pragma acc parallel loop firstprivate(ptr[0:i])\n  for (i = 0; i < N; i++) c[i] = ptr[0];", 13, 40,
+     "firstprivate subarray 'ptr[...]' of a pointer with a base or length that is not a constant is not "
+     "supported yet"),
     ("#pragma acc parallel loop private(s[0])\n  for (i = 0; i < N; i++) c[i] = 1;", 13, 35,
      "private 's' with a subscript: 's' is not an array or a pointer"),
     ("#pragma acc parallel loop\n  for (i = 0; i < N; i++) {\n#pragma acc atomic\n  c[i] = c[i] * c[i]; }", 15, 13,

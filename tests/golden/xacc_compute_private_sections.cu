@@ -8,8 +8,45 @@
 #include "xmpacc_kernel.h"
 _XMPACC_UNIT_BEGIN(private_sections_c)
 
-/* private_sections.c:30: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_private_sections_c_30(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double *a)
+/* private_sections.c:32: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_private_sections_c_32(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double *_xmpacc_fp_c, double *_xmpacc_red_fs)
+{
+  long long _xmpacc_gid = _XMPACC_TID;
+  long long _xmpacc_tid = _xmpacc_gid;
+  int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
+  long long _xmpacc_rest = _xmpacc_tid;
+  int i = (int) (_xmpacc_s_i.first + _xmpacc_rest * _xmpacc_s_i.step);
+  double c[4];
+  _xmpacc_copy_bytes(c + 1, _xmpacc_fp_c + 1, sizeof(c) - 1 * sizeof(c[0]));
+  double fs = 0;
+  if (_xmpacc_valid) do
+{
+#line 34 "tests/xacc_compute/private_sections.c"
+  c[1] = (c[2] * 0.5) + i;
+  fs += c[1] + c[3];
+}
+  while (0);
+#line 30 "private_sections.cu"
+  _XMPACC_PARTIAL(fs, _XMPACC_LANES_SUM, _xmpacc_red_fs);
+}
+#ifndef __CUDACC__
+void _xmpacc_loop_private_sections_c_32_host(long long _xmpacc_n, void **_xmpacc_args)
+{
+  long long _xmpacc_total;
+  _xmpacc_sched_t _xmpacc_s_i;
+  double *_xmpacc_fp_c;
+  double *_xmpacc_red_fs;
+  memcpy((void *) &_xmpacc_total, _xmpacc_args[0], sizeof _xmpacc_total);
+  memcpy((void *) &_xmpacc_s_i, _xmpacc_args[1], sizeof _xmpacc_s_i);
+  memcpy((void *) &_xmpacc_fp_c, _xmpacc_args[2], sizeof _xmpacc_fp_c);
+  memcpy((void *) &_xmpacc_red_fs, _xmpacc_args[3], sizeof _xmpacc_red_fs);
+  for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
+    _xmpacc_loop_private_sections_c_32(_xmpacc_total, _xmpacc_s_i, _xmpacc_fp_c, _xmpacc_red_fs);
+}
+#endif
+
+/* private_sections.c:39: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_private_sections_c_39(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double *a)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
@@ -22,24 +59,24 @@ _XMPACC_KERNEL _xmpacc_loop_private_sections_c_30(long long _xmpacc_total, _xmpa
   double w[4];
   do
 {
-#line 32 "tests/xacc_compute/private_sections.c"
+#line 41 "tests/xacc_compute/private_sections.c"
   for (k = 0; k < 3; k++)
-#line 32 "tests/xacc_compute/private_sections.c"
+#line 41 "tests/xacc_compute/private_sections.c"
     tmp[k] = i * (k + 1);
 
-#line 33 "tests/xacc_compute/private_sections.c"
+#line 42 "tests/xacc_compute/private_sections.c"
   for (k = 0; k < 4; k++)
-#line 33 "tests/xacc_compute/private_sections.c"
+#line 42 "tests/xacc_compute/private_sections.c"
     w[k] = tmp[k % 3] - k;
 
-#line 34 "tests/xacc_compute/private_sections.c"
+#line 43 "tests/xacc_compute/private_sections.c"
   a[i] = tmp[2] + w[4 - 1];
 }
   while (0);
-#line 40 "private_sections.cu"
+#line 77 "private_sections.cu"
 }
 #ifndef __CUDACC__
-void _xmpacc_loop_private_sections_c_30_host(long long _xmpacc_n, void **_xmpacc_args)
+void _xmpacc_loop_private_sections_c_39_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   _xmpacc_sched_t _xmpacc_s_i;
@@ -48,12 +85,12 @@ void _xmpacc_loop_private_sections_c_30_host(long long _xmpacc_n, void **_xmpacc
   memcpy((void *) &_xmpacc_s_i, _xmpacc_args[1], sizeof _xmpacc_s_i);
   memcpy((void *) &a, _xmpacc_args[2], sizeof a);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_private_sections_c_30(_xmpacc_total, _xmpacc_s_i, a);
+    _xmpacc_loop_private_sections_c_39(_xmpacc_total, _xmpacc_s_i, a);
 }
 #endif
 
-/* private_sections.c:37: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_private_sections_c_37(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double *a, double * _XMPACC_RESTRICT d, _xmpacc_array_t _xmpacc_a_d)
+/* private_sections.c:46: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_private_sections_c_46(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double *a, double * _XMPACC_RESTRICT d, _xmpacc_array_t _xmpacc_a_d)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
@@ -67,16 +104,16 @@ _XMPACC_KERNEL _xmpacc_loop_private_sections_c_37(long long _xmpacc_total, _xmpa
   double w[3];
   do
 {
-#line 39 "tests/xacc_compute/private_sections.c"
+#line 48 "tests/xacc_compute/private_sections.c"
   w[1] = 0.5 * i;
   w[2] = a[i] + w[1];
   d[_XMPACC_G(_xmpacc_a_d, 0, i)] = w[2] * 2;
 }
   while (0);
-#line 77 "private_sections.cu"
+#line 114 "private_sections.cu"
 }
 #ifndef __CUDACC__
-void _xmpacc_loop_private_sections_c_37_host(long long _xmpacc_n, void **_xmpacc_args)
+void _xmpacc_loop_private_sections_c_46_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   _xmpacc_sched_t _xmpacc_s_i;
@@ -89,12 +126,12 @@ void _xmpacc_loop_private_sections_c_37_host(long long _xmpacc_n, void **_xmpacc
   memcpy((void *) &d, _xmpacc_args[3], sizeof d);
   memcpy((void *) &_xmpacc_a_d, _xmpacc_args[4], sizeof _xmpacc_a_d);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_private_sections_c_37(_xmpacc_total, _xmpacc_s_i, a, d, _xmpacc_a_d);
+    _xmpacc_loop_private_sections_c_46(_xmpacc_total, _xmpacc_s_i, a, d, _xmpacc_a_d);
 }
 #endif
 
-/* private_sections.c:43: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_private_sections_c_43(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double *a)
+/* private_sections.c:52: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_private_sections_c_52(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double *a)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
@@ -106,20 +143,20 @@ _XMPACC_KERNEL _xmpacc_loop_private_sections_c_43(long long _xmpacc_total, _xmpa
   double tmp[3];
   do
 {
-#line 46 "tests/xacc_compute/private_sections.c"
+#line 55 "tests/xacc_compute/private_sections.c"
   for (k = 0; k < 2; k++)
   {
-#line 47 "tests/xacc_compute/private_sections.c"
+#line 56 "tests/xacc_compute/private_sections.c"
     tmp[1] = k + i;
     a[i] += tmp[1];
   }
 
 }
   while (0);
-#line 120 "private_sections.cu"
+#line 157 "private_sections.cu"
 }
 #ifndef __CUDACC__
-void _xmpacc_loop_private_sections_c_43_host(long long _xmpacc_n, void **_xmpacc_args)
+void _xmpacc_loop_private_sections_c_52_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   _xmpacc_sched_t _xmpacc_s_i;
@@ -128,7 +165,44 @@ void _xmpacc_loop_private_sections_c_43_host(long long _xmpacc_n, void **_xmpacc
   memcpy((void *) &_xmpacc_s_i, _xmpacc_args[1], sizeof _xmpacc_s_i);
   memcpy((void *) &a, _xmpacc_args[2], sizeof a);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_private_sections_c_43(_xmpacc_total, _xmpacc_s_i, a);
+    _xmpacc_loop_private_sections_c_52(_xmpacc_total, _xmpacc_s_i, a);
+}
+#endif
+
+/* private_sections.c:66: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_private_sections_c_66(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double *_xmpacc_fp_c, double *_xmpacc_red_fd)
+{
+  long long _xmpacc_gid = _XMPACC_TID;
+  long long _xmpacc_tid = _xmpacc_gid;
+  int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
+  long long _xmpacc_rest = _xmpacc_tid;
+  int i = (int) (_xmpacc_s_i.first + _xmpacc_rest * _xmpacc_s_i.step);
+  double c[4];
+  _xmpacc_copy_bytes(c + 2, _xmpacc_fp_c + 2, sizeof(c) - 2 * sizeof(c[0]));
+  double fd = 0;
+  if (_xmpacc_valid) do
+{
+#line 68 "tests/xacc_compute/private_sections.c"
+  c[2] = c[3] - i;
+  fd += 2 * c[2];
+}
+  while (0);
+#line 191 "private_sections.cu"
+  _XMPACC_PARTIAL(fd, _XMPACC_LANES_SUM, _xmpacc_red_fd);
+}
+#ifndef __CUDACC__
+void _xmpacc_loop_private_sections_c_66_host(long long _xmpacc_n, void **_xmpacc_args)
+{
+  long long _xmpacc_total;
+  _xmpacc_sched_t _xmpacc_s_i;
+  double *_xmpacc_fp_c;
+  double *_xmpacc_red_fd;
+  memcpy((void *) &_xmpacc_total, _xmpacc_args[0], sizeof _xmpacc_total);
+  memcpy((void *) &_xmpacc_s_i, _xmpacc_args[1], sizeof _xmpacc_s_i);
+  memcpy((void *) &_xmpacc_fp_c, _xmpacc_args[2], sizeof _xmpacc_fp_c);
+  memcpy((void *) &_xmpacc_red_fd, _xmpacc_args[3], sizeof _xmpacc_red_fd);
+  for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
+    _xmpacc_loop_private_sections_c_66(_xmpacc_total, _xmpacc_s_i, _xmpacc_fp_c, _xmpacc_red_fd);
 }
 #endif
 _XMPACC_UNIT_END

@@ -11,121 +11,184 @@ static _xmpacc_nodes_t _xmpacc_n_p;
 static _xmpacc_template_t _xmpacc_t_t;
 _xmpacc_array_t _xmpacc_a_d;
 
-#line 18 "tests/xacc_compute/private_sections.c"
+#line 19 "tests/xacc_compute/private_sections.c"
 double *d;
-#line 20 "tests/xacc_compute/private_sections.c"
+#line 21 "tests/xacc_compute/private_sections.c"
 double a[24];
-#line 22 "tests/xacc_compute/private_sections.c"
+#line 23 "tests/xacc_compute/private_sections.c"
 int main(void)
 {
   int i;
-#line 24 "tests/xacc_compute/private_sections.c"
+#line 25 "tests/xacc_compute/private_sections.c"
   int k;
   double tmp[3];
-#line 25 "tests/xacc_compute/private_sections.c"
+#line 26 "tests/xacc_compute/private_sections.c"
   double s = 0;
-#line 25 "tests/xacc_compute/private_sections.c"
+#line 26 "tests/xacc_compute/private_sections.c"
   double sd = 0;
   double *w = malloc(4 * (sizeof(double)));
-  for (i = 0; i < 24; i++)
 #line 27 "tests/xacc_compute/private_sections.c"
+  double *c = malloc(4 * (sizeof(double)));
+#line 27 "tests/xacc_compute/private_sections.c"
+  double fs = 0;
+#line 27 "tests/xacc_compute/private_sections.c"
+  double fd = 0;
+  for (i = 0; i < 24; i++)
+#line 28 "tests/xacc_compute/private_sections.c"
     a[i] = 0;
 
+#line 29 "tests/xacc_compute/private_sections.c"
+  for (k = 0; k < 4; k++)
+#line 29 "tests/xacc_compute/private_sections.c"
+    c[k] = 10.0 * (k + 1);
+
   {
-#line 28 "tests/xacc_compute/private_sections.c"
-    _XMPACC_CLEANUP(_xmpacc_acc_data_scope_end) int _xmpacc_accdata_1 = _xmpacc_acc_data_begin("private_sections.c:28", 2, (const void *[]){a, &_xmpacc_a_d}, (const long long []){sizeof(a), -1}, (const char *[]){"a", "d"}, (const long long []){0, 0}, (const void *[]){0, 0}, 1);
     {
+      _XMPACC_CLEANUP(_xmpacc_acc_data_scope_end) int _xmpacc_accdata_1 = _xmpacc_acc_data_begin("private_sections.c:32", 1, (const void *[]){c}, (const long long []){-2}, (const char *[]){"c"}, (const long long []){1}, (const void *[]){(const long long []){1, sizeof(c[0]), -1, 1, 1, 3, 1}}, 1);
       {
-        int _xmpacc_acc_1 = _xmpacc_acc_compute_begin("private_sections.c:30", 1, (const void *[]){a}, (const long long []){(long long) (sizeof(a))}, (const char *[]){"a"}, (const int []){1});
+#line 33 "tests/xacc_compute/private_sections.c"
+        int _xmpacc_acc_1 = _xmpacc_acc_compute_begin("private_sections.c:32", 1, (const void *[]){c}, (const long long []){-2}, (const char *[]){"c"}, (const int []){0});
         {
-#line 31 "tests/xacc_compute/private_sections.c"
+#line 33 "tests/xacc_compute/private_sections.c"
+          _xmpacc_acc_defer_reductions();
+#line 33 "tests/xacc_compute/private_sections.c"
           _xmpacc_sched_t _xmpacc_s_i = _xmpacc_range_k(0, 24 - 1, 1);
-#line 31 "tests/xacc_compute/private_sections.c"
+#line 33 "tests/xacc_compute/private_sections.c"
           long long _xmpacc_total = _xmpacc_s_i.count;
-#line 31 "tests/xacc_compute/private_sections.c"
-          _xmpacc_launch("private_sections.c:30", "_xmpacc_loop_private_sections_c_30", _xmpacc_total, 0, 3, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) a}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 2, 0});
+#line 33 "tests/xacc_compute/private_sections.c"
+          _xmpacc_launch("private_sections.c:32", "_xmpacc_loop_private_sections_c_32", _xmpacc_total, 0, 4, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) c, (void *) (&fs)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 0, 0, 3, _XMPACC_TYPE(fs), 1});
         }
-#line 31 "tests/xacc_compute/private_sections.c"
+#line 33 "tests/xacc_compute/private_sections.c"
         _xmpacc_acc_compute_end(_xmpacc_acc_1);
       }
+    }
+  }
+  _xmpacc_acc_reductions_wait("private_sections.c:32");
+  {
+#line 37 "tests/xacc_compute/private_sections.c"
+    _XMPACC_CLEANUP(_xmpacc_acc_data_scope_end) int _xmpacc_accdata_2 = _xmpacc_acc_data_begin("private_sections.c:37", 2, (const void *[]){a, &_xmpacc_a_d}, (const long long []){sizeof(a), -1}, (const char *[]){"a", "d"}, (const long long []){0, 0}, (const void *[]){0, 0}, 1);
+    {
       {
-#line 38 "tests/xacc_compute/private_sections.c"
-        int _xmpacc_acc_2 = _xmpacc_acc_compute_begin("private_sections.c:37", 2, (const void *[]){a, &_xmpacc_a_d}, (const long long []){(long long) (sizeof(a)), -1}, (const char *[]){"a", "d"}, (const int []){1, 1});
+        int _xmpacc_acc_2 = _xmpacc_acc_compute_begin("private_sections.c:39", 1, (const void *[]){a}, (const long long []){(long long) (sizeof(a))}, (const char *[]){"a"}, (const int []){1});
         {
-#line 38 "tests/xacc_compute/private_sections.c"
-          _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t.dim[0], 0, 24 - 1, 1);
-#line 38 "tests/xacc_compute/private_sections.c"
+#line 40 "tests/xacc_compute/private_sections.c"
+          _xmpacc_sched_t _xmpacc_s_i = _xmpacc_range_k(0, 24 - 1, 1);
+#line 40 "tests/xacc_compute/private_sections.c"
           long long _xmpacc_total = _xmpacc_s_i.count;
-#line 38 "tests/xacc_compute/private_sections.c"
-          _xmpacc_launch("private_sections.c:37", "_xmpacc_loop_private_sections_c_37", _xmpacc_total, 0, 5, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) a, (void *) (&_xmpacc_a_d), (void *) (&_xmpacc_a_d)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0, 1, 2, 0, 2, 0, 0});
+#line 40 "tests/xacc_compute/private_sections.c"
+          _xmpacc_launch("private_sections.c:39", "_xmpacc_loop_private_sections_c_39", _xmpacc_total, 0, 3, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) a}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 2, 0});
         }
-#line 38 "tests/xacc_compute/private_sections.c"
+#line 40 "tests/xacc_compute/private_sections.c"
         _xmpacc_acc_compute_end(_xmpacc_acc_2);
       }
       {
-#line 44 "tests/xacc_compute/private_sections.c"
-        int _xmpacc_acc_3 = _xmpacc_acc_compute_begin("private_sections.c:43", 1, (const void *[]){a}, (const long long []){(long long) (sizeof(a))}, (const char *[]){"a"}, (const int []){1});
+#line 47 "tests/xacc_compute/private_sections.c"
+        int _xmpacc_acc_3 = _xmpacc_acc_compute_begin("private_sections.c:46", 2, (const void *[]){a, &_xmpacc_a_d}, (const long long []){(long long) (sizeof(a)), -1}, (const char *[]){"a", "d"}, (const int []){1, 1});
         {
-#line 44 "tests/xacc_compute/private_sections.c"
-          _xmpacc_sched_t _xmpacc_s_i = _xmpacc_range_k(0, 24 - 1, 1);
-#line 44 "tests/xacc_compute/private_sections.c"
+#line 47 "tests/xacc_compute/private_sections.c"
+          _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t.dim[0], 0, 24 - 1, 1);
+#line 47 "tests/xacc_compute/private_sections.c"
           long long _xmpacc_total = _xmpacc_s_i.count;
-#line 44 "tests/xacc_compute/private_sections.c"
-          _xmpacc_launch("private_sections.c:43", "_xmpacc_loop_private_sections_c_43", _xmpacc_total, 0, 3, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) a}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0});
+#line 47 "tests/xacc_compute/private_sections.c"
+          _xmpacc_launch("private_sections.c:46", "_xmpacc_loop_private_sections_c_46", _xmpacc_total, 0, 5, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) a, (void *) (&_xmpacc_a_d), (void *) (&_xmpacc_a_d)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0, 1, 2, 0, 2, 0, 0});
         }
-#line 44 "tests/xacc_compute/private_sections.c"
+#line 47 "tests/xacc_compute/private_sections.c"
         _xmpacc_acc_compute_end(_xmpacc_acc_3);
       }
       {
-#line 51 "tests/xacc_compute/private_sections.c"
-        _xmpacc_acc_update("private_sections.c:51", 1, a, sizeof(a), "a", 0, 1 | 0, -1);
-#line 51 "tests/xacc_compute/private_sections.c"
-        _xmpacc_acc_update("private_sections.c:51", 1, &_xmpacc_a_d, -1, "d", 0, 1 | 0, -1);
+#line 53 "tests/xacc_compute/private_sections.c"
+        int _xmpacc_acc_4 = _xmpacc_acc_compute_begin("private_sections.c:52", 1, (const void *[]){a}, (const long long []){(long long) (sizeof(a))}, (const char *[]){"a"}, (const int []){1});
+        {
+#line 53 "tests/xacc_compute/private_sections.c"
+          _xmpacc_sched_t _xmpacc_s_i = _xmpacc_range_k(0, 24 - 1, 1);
+#line 53 "tests/xacc_compute/private_sections.c"
+          long long _xmpacc_total = _xmpacc_s_i.count;
+#line 53 "tests/xacc_compute/private_sections.c"
+          _xmpacc_launch("private_sections.c:52", "_xmpacc_loop_private_sections_c_52", _xmpacc_total, 0, 3, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) a}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0});
+        }
+#line 53 "tests/xacc_compute/private_sections.c"
+        _xmpacc_acc_compute_end(_xmpacc_acc_4);
+      }
+      {
+#line 60 "tests/xacc_compute/private_sections.c"
+        _xmpacc_acc_update("private_sections.c:60", 1, a, sizeof(a), "a", 0, 1 | 0, -1);
+#line 60 "tests/xacc_compute/private_sections.c"
+        _xmpacc_acc_update("private_sections.c:60", 1, &_xmpacc_a_d, -1, "d", 0, 1 | 0, -1);
       }
     }
   }
   {
-#line 54 "tests/xacc_compute/private_sections.c"
+#line 63 "tests/xacc_compute/private_sections.c"
+    _XMPACC_CLEANUP(_xmpacc_acc_data_scope_end) int _xmpacc_accdata_4 = _xmpacc_acc_data_begin("private_sections.c:63", 1, (const void *[]){c}, (const long long []){-2}, (const char *[]){"c"}, (const long long []){1}, (const void *[]){(const long long []){1, sizeof(c[0]), -1, 1, 0, 4, 1}}, 1);
+    {
+      {
+        {
+          _XMPACC_CLEANUP(_xmpacc_acc_data_scope_end) int _xmpacc_accdata_3 = _xmpacc_acc_data_begin("private_sections.c:66", 1, (const void *[]){c}, (const long long []){-2}, (const char *[]){"c"}, (const long long []){1}, (const void *[]){(const long long []){1, sizeof(c[0]), -1, 1, 2, 2, 1}}, 1);
+          {
+#line 67 "tests/xacc_compute/private_sections.c"
+            int _xmpacc_acc_5 = _xmpacc_acc_compute_begin("private_sections.c:66", 1, (const void *[]){c}, (const long long []){-2}, (const char *[]){"c"}, (const int []){0});
+            {
+#line 67 "tests/xacc_compute/private_sections.c"
+              _xmpacc_loop_reduce_begin(&_xmpacc_t_t, (const int []){1}, &fd, 1, _XMPACC_TYPE(fd), 1);
+#line 67 "tests/xacc_compute/private_sections.c"
+              _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t.dim[0], 0, 24 - 1, 1);
+#line 67 "tests/xacc_compute/private_sections.c"
+              long long _xmpacc_total = _xmpacc_s_i.count;
+#line 67 "tests/xacc_compute/private_sections.c"
+              _xmpacc_launch("private_sections.c:66", "_xmpacc_loop_private_sections_c_66", _xmpacc_total, 0, 4, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) c, (void *) (&fd)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 0, 0, 3, _XMPACC_TYPE(fd), 1});
+#line 67 "tests/xacc_compute/private_sections.c"
+              _xmpacc_loop_reduce(&_xmpacc_t_t, "private_sections.c:65", (const int []){1}, &fd, 1, _XMPACC_TYPE(fd), 1);
+            }
+#line 67 "tests/xacc_compute/private_sections.c"
+            _xmpacc_acc_compute_end(_xmpacc_acc_5);
+          }
+        }
+      }
+    }
+  }
+  {
+#line 73 "tests/xacc_compute/private_sections.c"
     _xmpacc_loop_reduce_begin(&_xmpacc_t_t, (const int []){1}, &sd, 1, _XMPACC_TYPE(sd), 1);
     {
-#line 54 "tests/xacc_compute/private_sections.c"
+#line 73 "tests/xacc_compute/private_sections.c"
       _xmpacc_array_t _xmpacc_ha_d = _xmpacc_a_d;
-#line 54 "tests/xacc_compute/private_sections.c"
+#line 73 "tests/xacc_compute/private_sections.c"
       double * restrict const _xmpacc_hp_d = d;
       {
-#line 54 "tests/xacc_compute/private_sections.c"
+#line 73 "tests/xacc_compute/private_sections.c"
         _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 24 - 1, 1);
-#line 54 "tests/xacc_compute/private_sections.c"
+#line 73 "tests/xacc_compute/private_sections.c"
         for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
-#line 54 "tests/xacc_compute/private_sections.c"
+#line 73 "tests/xacc_compute/private_sections.c"
           sd += _xmpacc_hp_d[_XMPACC_L(_xmpacc_ha_d, 0, i)];
 
       }
     }
-#line 54 "tests/xacc_compute/private_sections.c"
-    _xmpacc_loop_reduce(&_xmpacc_t_t, "private_sections.c:53", (const int []){1}, &sd, 1, _XMPACC_TYPE(sd), 1);
+#line 73 "tests/xacc_compute/private_sections.c"
+    _xmpacc_loop_reduce(&_xmpacc_t_t, "private_sections.c:72", (const int []){1}, &sd, 1, _XMPACC_TYPE(sd), 1);
   }
-#line 55 "tests/xacc_compute/private_sections.c"
+#line 74 "tests/xacc_compute/private_sections.c"
   for (i = 0; i < 24; i++)
-#line 55 "tests/xacc_compute/private_sections.c"
+#line 74 "tests/xacc_compute/private_sections.c"
     s += a[i];
 
-#line 56 "tests/xacc_compute/private_sections.c"
+#line 75 "tests/xacc_compute/private_sections.c"
   if (xmpc_node_num() == 0)
-    printf("s = %g, sd = %g\n", s, sd);
+    printf("s = %g, sd = %g, fs = %g, fd = %g, c = %g %g\n", s, sd, fs, fd, c[0], c[3]);
   free(w);
+  free(c);
   return 0;
 }
 
 
 static void _xmpacc_init_private_sections_c(void)
 {
-#line 15 "tests/xacc_compute/private_sections.c"
-  _xmpacc_nodes_init(&_xmpacc_n_p, "private_sections.c:15", "p", 1, (const int []){-1});
-  _xmpacc_template_init(&_xmpacc_t_t, "private_sections.c:16", "t", 1, (const long long []){0, 23});
-  _xmpacc_distribute(&_xmpacc_t_t, "private_sections.c:17", &_xmpacc_n_p, (const int []){2101}, (const long long []){0}, (const void *[]){0});
-#line 19 "tests/xacc_compute/private_sections.c"
-  d = (double *) _xmpacc_align(&_xmpacc_a_d, "private_sections.c:19", "d", &_xmpacc_t_t, sizeof(double), 1, (const long long []){24}, (const int []){0}, (const long long []){0}, (const long long []){0, 0});
+#line 16 "tests/xacc_compute/private_sections.c"
+  _xmpacc_nodes_init(&_xmpacc_n_p, "private_sections.c:16", "p", 1, (const int []){-1});
+  _xmpacc_template_init(&_xmpacc_t_t, "private_sections.c:17", "t", 1, (const long long []){0, 23});
+  _xmpacc_distribute(&_xmpacc_t_t, "private_sections.c:18", &_xmpacc_n_p, (const int []){2101}, (const long long []){0}, (const void *[]){0});
+#line 20 "tests/xacc_compute/private_sections.c"
+  d = (double *) _xmpacc_align(&_xmpacc_a_d, "private_sections.c:20", "d", &_xmpacc_t_t, sizeof(double), 1, (const long long []){24}, (const int []){0}, (const long long []){0}, (const long long []){0, 0});
 }
 
 

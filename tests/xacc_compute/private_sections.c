@@ -1,7 +1,8 @@
 /* Subarrays in private lists (XcalableACC.md §2; OpenACC's private(list) of subarrays):
  * private(tmp[0:3]) of an array gives each thread the array, private(p[0:4]) of a pointer
  * gives each thread 4 elements for p to name, on a construct, on an XMP loop's construct
- * and on an inner acc loop. */
+ * and on an inner acc loop; firstprivate(c[1:3]) of a pointer gives each thread those
+ * elements with their values before the construct (copied in, or present already). */
 #include <stdio.h>
 #include <stdlib.h>
 #ifdef _XCALABLEMP
@@ -23,8 +24,16 @@ int main(void)
 {
     int i, k;
     double tmp[3], s = 0, sd = 0;
-    double *w = malloc(K * sizeof(double));
+    double *w = malloc(K * sizeof(double)), *c = malloc(K * sizeof(double)), fs = 0, fd = 0;
     for (i = 0; i < N; i++) a[i] = 0;
+    for (k = 0; k < K; k++) c[k] = 10.0 * (k + 1);
+    /* firstprivate subarray of a pointer: each thread writes its own copy (an element the
+     * serial build writes before it reads it in every iteration) */
+#pragma acc parallel loop firstprivate(c[1:3]) reduction(+:fs)
+    for (i = 0; i < N; i++) {
+        c[1] = c[2] * 0.5 + i;
+        fs += c[1] + c[3];
+    }
 #pragma acc data copy(a, d)
     {
 #pragma acc parallel loop private(tmp[0:3], w[0:K])
@@ -50,11 +59,22 @@ int main(void)
         }
 #pragma acc update host(a, d)
     }
+    /* the same with the pointer's data present, under an XMP loop */
+#pragma acc data copyin(c[0:K])
+    {
+#pragma xmp loop on t[i] reduction(+:fd)
+#pragma acc parallel loop firstprivate(c[2:2])
+        for (i = 0; i < N; i++) {
+            c[2] = c[3] - i;
+            fd += 2 * c[2];
+        }
+    }
 #pragma xmp loop on t[i] reduction(+:sd)
     for (i = 0; i < N; i++) sd += d[i];
     for (i = 0; i < N; i++) s += a[i];
     if (xmpc_node_num() == 0)
-        printf("s = %g, sd = %g\n", s, sd);
+        printf("s = %g, sd = %g, fs = %g, fd = %g, c = %g %g\n", s, sd, fs, fd, c[0], c[3]);
     free(w);
+    free(c);
     return 0;
 }

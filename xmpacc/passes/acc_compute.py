@@ -473,6 +473,12 @@ def _data_region_clauses(d: AccCompute, scope: Scope) -> tuple[AccCompute, tuple
     construct's data clauses open an implicit data region)."""
     kept: list[DataClause] = []
     around: list[DataClause] = []
+    # firstprivate(p[1:4]) of a pointer: its start values come in as copyin(p[1:4]) would
+    # (present_or), and each thread copies them into its own array (kernel_gen.py)
+    starts = tuple(ref for ref in d.firstprivate if ref.subs is not None and scope.find_array(ref.name.name) is None
+                   and (found := scope.find_c(ref.name.name)) is not None and isinstance(found[1].type, c_ast.PtrDecl))
+    if starts:
+        around.append(DataClause("copyin", "firstprivate", starts, starts[0].loc))
     for clause in d.data:
         moved = tuple(ref for ref in clause.items if clause.kind in _MODES and ref.subs is not None
                       and scope.find_c(ref.name.name) is not None

@@ -66,35 +66,50 @@ def _private(refs: list[xd.VarRef], scope: Scope) -> tuple[list[str], dict[str, 
     names: list[str] = []
     lengths: dict[str, int] = {}
     for r in refs:
-        name = r.name.name
-        names.append(name)
-        found = scope.find_c(name)
-        if r.subs is None or found is None or isinstance(found[1].type, c_ast.ArrayDecl):
-            continue
-        sub = r.subs[0]
-        if not isinstance(found[1].type, c_ast.PtrDecl) or len(r.subs) != 1 or not isinstance(sub, xd.SectionTriplet):
-            raise XmpError(r.loc, f"private '{name}' with a subscript: '{name}' is not an array or a pointer "
-                                  "to the elements of a subarray")
-        base = int_value(sub.base.text) if sub.base is not None else 0
-        length = int_value(sub.length.text) if sub.length is not None else None
-        if base is None or length is None or base < 0 or length < 1:
-            raise XmpError(r.loc, f"private subarray '{name}[...]' of a pointer with a base or length that is "
-                                  "not a constant is not supported yet (a thread's private array has a size "
-                                  "fixed when the kernel is compiled)")
-        lengths[name] = max(lengths.get(name, 0), base + length)
+        names.append(r.name.name)
+        section = _pointer_section(r, scope, "private")
+        if section is not None:
+            lengths[r.name.name] = max(lengths.get(r.name.name, 0), sum(section))
     return names, lengths
 
 
-def _firstprivate(refs: tuple[xd.VarRef, ...], scope: Scope) -> list[str]:
-    """firstprivate names; a subarray of a C array names the array (each thread's copy
-    covers it, kernel_vars: from the device copy of the start value)."""
+def _pointer_section(r: xd.VarRef, scope: Scope, clause: str) -> tuple[int, int] | None:
+    """(base, length) of ``p[base:length]`` of a pointer in a private or firstprivate
+    clause, constants; None for a name or an array's subarray."""
+    name = r.name.name
+    found = scope.find_c(name)
+    if r.subs is None or found is None or isinstance(found[1].type, c_ast.ArrayDecl):
+        return None
+    sub = r.subs[0]
+    if not isinstance(found[1].type, c_ast.PtrDecl) or len(r.subs) != 1 or not isinstance(sub, xd.SectionTriplet):
+        raise XmpError(r.loc, f"{clause} '{name}' with a subscript: '{name}' is not an array or a pointer "
+                              "to the elements of a subarray")
+    base = int_value(sub.base.text) if sub.base is not None else 0
+    length = int_value(sub.length.text) if sub.length is not None else None
+    if base is None or length is None or base < 0 or length < 1:
+        raise XmpError(r.loc, f"{clause} subarray '{name}[...]' of a pointer with a base or length that is "
+                              "not a constant is not supported yet (a thread's private array has a size "
+                              "fixed when the kernel is compiled)")
+    return base, length
+
+
+def _firstprivate(refs: tuple[xd.VarRef, ...], scope: Scope) -> tuple[list[str], dict[str, tuple[int, int]]]:
+    """firstprivate names, and (base, length) of the pointers made firstprivate by a
+    subarray: each thread's array of base + length elements, the subarray's from its
+    device copy (the construct copies it in, acc_compute._data_region_clauses); a
+    subarray of a C array names the array (each thread's copy covers it, kernel_vars:
+    from the device copy of the start value)."""
+    sections: dict[str, tuple[int, int]] = {}
     for r in refs:
-        found = scope.find_c(r.name.name)
-        if r.subs is not None and (found is None or not isinstance(found[1].type, c_ast.ArrayDecl)
-                                   or scope.find_array(r.name.name) is not None):
-            raise XmpError(r.loc, "firstprivate subarrays of pointers and of distributed arrays are not "
-                                  "supported yet (of a C array, the array is firstprivate)")
-    return [r.name.name for r in refs]
+        if r.subs is not None and scope.find_array(r.name.name) is not None:
+            raise XmpError(r.loc, "firstprivate subarrays of distributed arrays are not supported yet (name the "
+                                  "elements a thread needs in a C array, or make them private)")
+        section = _pointer_section(r, scope, "firstprivate")
+        if section is not None:
+            if r.name.name in sections:
+                raise XmpError(r.loc, f"'{r.name.name}' is in two firstprivate subarrays: name one")
+            sections[r.name.name] = section
+    return [r.name.name for r in refs], sections
 
 
 def _collapse(lc: LoopClauses) -> int:
@@ -272,6 +287,7 @@ def build(nest: AccNest, compute: AccCompute, lc: LoopClauses, scope: Scope, ctx
     private, private_lengths = _private(list(compute.private + lc.private) +
                                         [p for p in inner_private if p.name.name not in declared], scope)
     private += [n for n in found.private if n not in private]
+    firstprivate, firstprivate_sections = _firstprivate(compute.firstprivate, scope)
     # the construct's first: a name's first mention gives its operator
     refs = [(r.op, v) for r in compute.reductions + lc.reductions for v in r.variables]
     at = loc_of(nest.loop)
@@ -288,11 +304,11 @@ def build(nest: AccNest, compute: AccCompute, lc: LoopClauses, scope: Scope, ctx
     length = compute.vector_length or (lc.vector.num if lc.vector is not None else None)
     spec = NestSpec(compute.loc if nest.acc is compute else lc.loc, nest.loop, loops,
                     kernel_ranges.passes(loops, xmp, tmpl, indices), body, list(dict.fromkeys(private)),
-                    _firstprivate(compute.firstprivate, scope), reductions,
+                    firstprivate, reductions,
                     f"({length.text})" if length is not None else "0", stream=length is None,
                     device_pointers=[r.name.name for c in compute.data if c.kind == "deviceptr" for r in c.items],
                     cyclic=cyclic_loops(loops, tmpl, indices), private_lengths=private_lengths,
-                    located=located, arrays=arrays)
+                    located=located, arrays=arrays, firstprivate_sections=firstprivate_sections)
     carried = verdict.carried if verdict is not None and not verdict.independent else ()
     return AccLoopNest(spec, xmp, tmpl, indices, carried)
 

@@ -17,6 +17,7 @@ chosen (an XMP schedule of this node's share, or the loop's whole range) is the 
 from __future__ import annotations
 
 import copy
+import dataclasses
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -55,6 +56,8 @@ class NestSpec:
     # loops over cyclic dimensions; those of cyclic(w) ones are scheduled in positions
     cyclic: tuple[CyclicLoop, ...] = ()
     private_lengths: dict[str, int] = field(default_factory=dict)   # private(p[0:4]) of a pointer: 4
+    # firstprivate(p[1:4]) of a pointer: (1, 4), each thread's array of 5 from the device copy
+    firstprivate_sections: dict[str, tuple[int, int]] = field(default_factory=dict)
     # reductions with location variables (kernel_locations.py); not in ``reductions``
     located: tuple[kernel_locations.Located, ...] = ()
     # reductions of arrays and sections (kernel_arrays.py); not in ``reductions``
@@ -92,6 +95,16 @@ def _private_array(decl: c_ast.Decl, length: int) -> c_ast.Decl:
     return c_ast.Decl(decl.name, [], [], [], [], array, None, None)
 
 
+def _firstprivate_sections(kv: KernelVars, sections: dict[str, tuple[int, int]]) -> None:
+    """firstprivate(p[b:l]) of a pointer: each thread's array of b + l elements, elements
+    b.. from the device copy the construct made (kv.arrays passes it as _xmpacc_fp_<p>)."""
+    for n, rep in enumerate(kv.arrays):
+        if rep.name in sections and rep.array is None:
+            base, length = sections[rep.name]
+            kv.firstprivate_arrays.append((rep.name, _private_array(rep.decl, base + length), base))
+            kv.arrays[n] = dataclasses.replace(rep, name=f"_xmpacc_fp_{rep.name}")
+
+
 def generate(spec: NestSpec, scope: Scope, replicated: list[Replicated], ctx: Context, unit: Unit,
              is_pragma: Callable[[c_ast.Node], bool]) -> Generated:
     """Outline ``spec`` into a kernel (collected in ``ctx.kernels``) and its launch text."""
@@ -112,6 +125,7 @@ def generate(spec: NestSpec, scope: Scope, replicated: list[Replicated], ctx: Co
         kv.located = kernel_locations.value_names(spec.located)
     kv.private = [(name, _private_array(decl, spec.private_lengths[name]) if name in spec.private_lengths else decl)
                   for name, decl in kv.private]
+    _firstprivate_sections(kv, spec.firstprivate_sections)
     kv.by_value = [(name, typedefs.resolved(decl)) for name, decl in kv.by_value]
     kv.private = [(name, typedefs.resolved(decl)) for name, decl in kv.private]
     kv.reductions = [(name, typedefs.resolved(decl), op) for name, decl, op in kv.reductions]

@@ -59,9 +59,9 @@ class KernelVars:
     # the variables of reductions with location variables (kernel_locations.py): by value,
     # and every thread, past the end too, takes part in their warp-level combine
     located: list[str] = field(default_factory=list)
-    # firstprivate C arrays: each thread's own copy, from the device copy (kv.arrays holds
-    # it as _xmpacc_fp_<name>)
-    firstprivate_arrays: list[tuple[str, c_ast.Decl]] = field(default_factory=list)
+    # firstprivate C arrays and pointer subarrays: each thread's own copy, from the device
+    # copy (kv.arrays holds it as _xmpacc_fp_<name>) from the element ``first`` on
+    firstprivate_arrays: list[tuple[str, c_ast.Decl, int]] = field(default_factory=list)
 
     @property
     def combines(self) -> bool:
@@ -201,7 +201,7 @@ def _classify_one(ident: c_ast.ID, decl: c_ast.Decl, scope: Scope, replicated: l
                                           f"({name})' and sync it with 'acc replicate_sync in ({name})'")
         if name in firstprivate and rep.array is None and isinstance(decl.type, c_ast.ArrayDecl):
             out.arrays.append(dataclasses.replace(rep, name=f"_xmpacc_fp_{name}"))
-            out.firstprivate_arrays.append((name, decl))
+            out.firstprivate_arrays.append((name, decl, 0))
         else:
             out.arrays.append(rep)
     elif rep is not None:

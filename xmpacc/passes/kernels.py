@@ -251,9 +251,11 @@ def prologue(loops: list[CanonicalLoop], types: list[str], kv: KernelVars, lanes
     out += rebase_prologue(kv)
     for name, decl in kv.private:
         out.append(declaration(decl, name) + ";")
-    for name, decl in kv.firstprivate_arrays:
+    for name, decl, first in kv.firstprivate_arrays:
         out.append(declaration(decl, name) + ";")
-        out.append(f"_xmpacc_copy_bytes({name}, _xmpacc_fp_{name}, sizeof({name}));")
+        at = f" + {first}" if first else ""
+        out.append(f"_xmpacc_copy_bytes({name}{at}, _xmpacc_fp_{name}{at}, sizeof({name})"
+                   + (f" - {first} * sizeof({name}[0])" if first else "") + ");")
     for name, decl, op in kv.reductions:
         out.append(f"{declaration(decl, name)} = {identity(op, _type_names(decl.type))};")
     return out
