@@ -1,5 +1,6 @@
 /* Reductions of arrays reached through pointers, array parameters and variable-length
- * arrays, and of arrays present on the device (OpenACC 2.7: a compute construct's
+ * arrays, of rows, elements and contiguous sections of 2-D arrays, and of arrays present
+ * on the device (OpenACC 2.7: a compute construct's
  * reduction implies copy, so the reduction of a present array updates its device copy,
  * which reaches the host at the region's end or an update host).  Start values are not
  * the identity.  Every result equals the serial one. */
@@ -39,6 +40,7 @@ int main(void)
     int i, k, nb = NB;
     int v[N], *ph = malloc(NB * sizeof(int)), vla[nb], dh[NB], eh[NB], sh[NB];
     double w[6] = {9, 1, 1, 1, 1, 9};
+    int g[4][5], e[8];
 
     for (i = 0; i < N; i++) v[i] = (i * 7) % 11;
     for (k = 0; k < NB; k++) {
@@ -48,6 +50,8 @@ int main(void)
         eh[k] = -k;
         sh[k] = 0;
     }
+    for (k = 0; k < 20; k++) g[k / 5][k % 5] = k;
+    for (k = 0; k < 8; k++) e[k] = -k;
 
     /* a malloc'd pointer's section, a pointer parameter, an array parameter */
 #pragma acc parallel loop reduction(+: ph[0:NB]) copyin(v)
@@ -60,6 +64,19 @@ int main(void)
 #pragma acc parallel loop reduction(+: vla) copyin(v)
     for (i = 0; i < N; i++)
         vla[v[i] % nb]++;
+
+    /* rows, a row, part of a row, an element */
+#pragma acc parallel loop reduction(+: g[1:2][:]) copyin(v)
+    for (i = 0; i < N; i++)
+        g[1 + i % 2][v[i] % 5] += 1;
+#pragma acc parallel loop reduction(max: g[3]) copyin(v)
+    for (i = 0; i < N; i++)
+        if (v[i] * 3 > g[3][i % 5]) g[3][i % 5] = v[i] * 3;
+#pragma acc parallel loop reduction(+: g[0][1:3], e[7]) copyin(v)
+    for (i = 0; i < N; i++) {
+        g[0][1 + v[i] % 3] += 2;
+        e[7] += v[i];
+    }
 
     /* present in a data region: two constructs add into the device copy, which the
      * region's end copies out */
@@ -106,6 +123,9 @@ int main(void)
         for (k = 0; k < NB; k++) printf(" %d", dh[k]);
         printf("\ncopy");
         for (k = 0; k < NB; k++) printf(" %d", eh[k]);
+        printf("\n2-D");
+        for (k = 0; k < 20; k++) printf(" %d", g[k / 5][k % 5]);
+        printf("\nelement %d %d", e[6], e[7]);
         printf("\nnodes");
         for (k = 0; k < NB; k++) printf(" %d", sh[k]);
         printf("\n");

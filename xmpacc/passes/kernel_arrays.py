@@ -146,8 +146,7 @@ def _reduced(number: int, op: str, ref: xd.VarRef, scope: Scope, over_nodes: boo
     elem = name + "[0]" * rank
     lo, count, whole = "0", f"sizeof({name}) / sizeof({elem})", ""
     if pointer:   # the section says how far the pointed-to elements go
-        if ref.subs is None or not any(isinstance(sub, xd.SectionTriplet) and sub.length is not None
-                                       for sub in ref.subs):
+        if ref.subs is None or any(isinstance(sub, xd.SectionTriplet) and sub.length is None for sub in ref.subs):
             raise XmpError(at, f"'{name}' is a pointer: name the elements its GPU loop reduces as a section, "
                                f"'{name}[lo:len]'")
         lo, count = _section(ref, name, rank)
@@ -177,19 +176,40 @@ def _check_sizes(decl: c_ast.Decl, name: str, at: SourceLoc, scope: Scope) -> No
 
 
 def _section(ref: xd.VarRef, name: str, rank: int) -> tuple[str, str]:
-    """(first element, count) of ``h[lo:len]``, the one section form a GPU loop reduces."""
+    """(first element, count) in the flattened array of the elements a subscripted
+    reduction names: single indices, then at most one section ``[lo:len]`` (step 1), then
+    whole dimensions, so that they lie together in memory: ``h[2:5]``, ``g[1:2][:]``,
+    ``g[3]`` (a row), ``g[3][0:4]``, ``h[7]``."""
     subs = ref.subs or ()
-    first = subs[0] if subs else None
-    if not isinstance(first, xd.SectionTriplet):
-        raise XmpError(ref.loc, f"array elements in the reduction of a GPU loop are not supported yet (whole "
-                                f"arrays and sections {name}[lo:len] of a 1-D array are)")
-    step = first.step.text.strip() if first.step is not None else "1"
-    if rank != 1 or len(subs) != 1 or step != "1":
-        raise XmpError(ref.loc, f"this section of '{name}' in the reduction of a GPU loop is not supported yet "
-                                f"(whole arrays and sections {name}[lo:len] of a 1-D array are)")
-    lo = f"({first.base.text})" if first.base is not None else "0"
-    count = f"({first.length.text})" if first.length is not None else f"sizeof({name}) / sizeof({name}[0]) - {lo}"
-    return lo, count
+    if len(subs) > rank:
+        raise XmpError(ref.loc, f"'{name}' has {rank} dimension{'s' if rank > 1 else ''}, the reduction names "
+                                f"{len(subs)} subscripts")
+    offset: list[str] = []
+    count = ""
+    for d, sub in enumerate(subs):
+        times = "" if d == rank - 1 else f" * (sizeof({name}{'[0]' * (d + 1)}) / sizeof({name}{'[0]' * rank}))"
+        if not isinstance(sub, xd.SectionTriplet):   # one index
+            offset.append(f"({sub.text}){times}")
+            continue
+        step = sub.step.text.strip() if sub.step is not None else "1"
+        lo = f"({sub.base.text})" if sub.base is not None else "0"
+        if count:   # after the section: only whole dimensions keep the elements together
+            whole = lo == "0" and sub.length is None and step == "1"
+            if not whole:
+                raise XmpError(ref.loc, f"this section of '{name}' in the reduction of a GPU loop is not "
+                                        f"supported yet (its elements are not contiguous: after '[lo:len]' "
+                                        f"come whole dimensions only, as in {name}[lo:len][:])")
+            continue
+        if step != "1":
+            raise XmpError(ref.loc, f"this section of '{name}' in the reduction of a GPU loop is not supported "
+                                    f"yet (a step other than 1)")
+        extent = f"(sizeof({name}{'[0]' * d}) / sizeof({name}{'[0]' * (d + 1)}))"
+        length = f"({sub.length.text})" if sub.length is not None else f"({extent} - {lo})"
+        offset.append(f"{lo}{times}")
+        count = f"{length}{times}"
+    if not count:   # indices only: an element, or the rows they name
+        count = f"(sizeof({name}{'[0]' * len(subs)}) / sizeof({name}{'[0]' * rank}))"
+    return " + ".join(offset) or "0", count
 
 
 # ------------------------------------------------------------------ the kernel body
