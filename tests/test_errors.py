@@ -224,11 +224,11 @@ CASES = [
      "'h' is on the device here, and the XMP reduction of this loop combines host arrays over the nodes: "
      "not supported yet (reduce the device copy with 'acc parallel loop reduction(+: h)', then over the nodes "
      "with '#pragma xmp reduction (+: h) acc')"),
-    ("acc-array-reduction-char", in_main("    char h[4] = {0};\n"
-                                         "#pragma xmp loop on t[i] reduction(+: @h) acc\n"
-                                         "    for (i = 0; i < 100; i++) h[i % 4]++;"),
-     "'h' has elements of type 'char'; reduction arrays of a GPU loop take int, long, long long, unsigned, "
-     "float or double elements (not supported yet)"),
+    ("acc-array-reduction-long-double", in_main("    long double h[4] = {0};\n"
+                                                "#pragma xmp loop on t[i] reduction(+: @h) acc\n"
+                                                "    for (i = 0; i < 100; i++) h[i % 4]++;"),
+     "'h' has elements of type 'double long'; reduction arrays of a GPU loop take integer and floating-point "
+     "elements (not supported yet)"),
     ("xacc-array-reduction-pointer", in_main("    int *q = 0;\n"
                                              "#pragma acc parallel loop reduction(+: @q)\n"
                                              "    for (i = 0; i < 100; i++) q[i % 4]++;"),

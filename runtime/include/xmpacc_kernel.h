@@ -105,31 +105,50 @@ __device__ inline void _xmpacc_atomic_add_t(long *p, long v) {
 __device__ inline void _xmpacc_atomic_add_t(unsigned long *p, unsigned long v) {
   atomicAdd((unsigned long long *)p, (unsigned long long)v);
 }
-template <typename T, typename U> __device__ inline void _xmpacc_atomic_add(T *p, U v) {
-  _xmpacc_atomic_add_t(p, (T)v);
-}
-#define _XMPACC_ATOMIC_ADD(x, v) _xmpacc_atomic_add(&(x), (v))
 /* acc atomic update/capture of the other forms (acc_atomic.py): a compare-and-swap loop
- * over the 4 or 8 bytes of x; yields x's old value, or with fetch_new the stored one. */
+ * over the 4 or 8 bytes of x (of the aligned 4 bytes that hold a char or short x, the
+ * other bytes kept); yields x's old value, or with fetch_new the stored one. */
 template <typename T> struct _xmpacc_noref { typedef T type; };
 template <typename T> struct _xmpacc_noref<T &> { typedef T type; };
 template <int N> struct _xmpacc_word;
+template <> struct _xmpacc_word<1> { typedef unsigned char type; };
+template <> struct _xmpacc_word<2> { typedef unsigned short type; };
 template <> struct _xmpacc_word<4> { typedef unsigned int type; };
 template <> struct _xmpacc_word<8> { typedef unsigned long long type; };
 template <typename T, typename U, typename F>
 __device__ inline T _xmpacc_atomic_rmw(T *p, U b, F f, int fetch_new) {
   typedef typename _xmpacc_word<sizeof(T)>::type W;
   union Bits { W w; T t; } cur, next;
-  W *wp = (W *)p;
-  W old = *(volatile W *)wp, assumed;
-  do {
-    assumed = old;
-    cur.w = assumed;
-    next.t = f(cur.t, b);
-    old = atomicCAS(wp, assumed, next.w);
-  } while (assumed != old);
+  if constexpr (sizeof(T) < 4) {
+    unsigned int *wp = (unsigned int *)((unsigned long long)p & ~3ull);
+    unsigned int shift = 8 * (unsigned int)((unsigned long long)p & 3);
+    unsigned int mask = (unsigned int)(W)~(W)0 << shift;
+    unsigned int old = *(volatile unsigned int *)wp, assumed;
+    do {
+      assumed = old;
+      cur.w = (W)((assumed & mask) >> shift);
+      next.t = f(cur.t, b);
+      old = atomicCAS(wp, assumed, (assumed & ~mask) | ((unsigned int)next.w << shift));
+    } while (assumed != old);
+  } else {
+    W *wp = (W *)p;
+    W old = *(volatile W *)wp, assumed;
+    do {
+      assumed = old;
+      cur.w = assumed;
+      next.t = f(cur.t, b);
+      old = atomicCAS(wp, assumed, next.w);
+    } while (assumed != old);
+  }
   return fetch_new ? next.t : cur.t;
 }
+template <typename T, typename U> __device__ inline void _xmpacc_atomic_add(T *p, U v) {
+  if constexpr (sizeof(T) < 4)   /* no atomicAdd of chars and shorts */
+    _xmpacc_atomic_rmw(p, v, [](T a, U b) { return (T)(a + b); }, 0);
+  else
+    _xmpacc_atomic_add_t(p, (T)v);
+}
+#define _XMPACC_ATOMIC_ADD(x, v) _xmpacc_atomic_add(&(x), (v))
 #define _XMPACC_T(x) typename _xmpacc_noref<decltype(x)>::type
 #define _XMPACC_ATOMIC_RMW(x, e, expr, fetch_new) \
   _xmpacc_atomic_rmw(&(x), (e), [](_XMPACC_T(x) _a, _XMPACC_T(e) _b) { return (_XMPACC_T(x))(expr); }, fetch_new)

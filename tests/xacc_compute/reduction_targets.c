@@ -1,5 +1,6 @@
 /* Reductions of arrays reached through pointers, array parameters and variable-length
- * arrays, of rows, elements and contiguous sections of 2-D arrays, and of arrays present
+ * arrays, of rows, elements and contiguous sections of 2-D arrays, of chars and shorts
+ * (four to a compare-and-swap word on the GPU), and of arrays present
  * on the device (OpenACC 2.7: a compute construct's
  * reduction implies copy, so the reduction of a present array updates its device copy,
  * which reaches the host at the region's end or an update host).  Start values are not
@@ -41,6 +42,8 @@ int main(void)
     int v[N], *ph = malloc(NB * sizeof(int)), vla[nb], dh[NB], eh[NB], sh[NB];
     double w[6] = {9, 1, 1, 1, 1, 9};
     int g[4][5], e[8];
+    unsigned char bytes[7] = {250, 0, 1, 2, 3, 4, 5};
+    short halves[5] = {-300, 0, 7, 0, 9};
 
     for (i = 0; i < N; i++) v[i] = (i * 7) % 11;
     for (k = 0; k < NB; k++) {
@@ -77,6 +80,16 @@ int main(void)
         g[0][1 + v[i] % 3] += 2;
         e[7] += v[i];
     }
+
+    /* chars and shorts: neighbours share a 4-byte word; an unsigned char wraps */
+#pragma acc parallel loop reduction(+: bytes, halves[1:3]) copyin(v)
+    for (i = 0; i < N; i++) {
+        bytes[v[i] % 7] += 3;
+        halves[1 + i % 3] -= v[i];
+    }
+#pragma acc parallel loop reduction(max: bytes[1:6]) copyin(v)
+    for (i = 0; i < N; i++)
+        if (v[i] * 2 > bytes[1 + i % 6]) bytes[1 + i % 6] = v[i] * 2;
 
     /* present in a data region: two constructs add into the device copy, which the
      * region's end copies out */
@@ -125,7 +138,10 @@ int main(void)
         for (k = 0; k < NB; k++) printf(" %d", eh[k]);
         printf("\n2-D");
         for (k = 0; k < 20; k++) printf(" %d", g[k / 5][k % 5]);
-        printf("\nelement %d %d", e[6], e[7]);
+        printf("\nelement %d %d\nbytes", e[6], e[7]);
+        for (k = 0; k < 7; k++) printf(" %d", bytes[k]);
+        printf("\nhalves");
+        for (k = 0; k < 5; k++) printf(" %d", halves[k]);
         printf("\nnodes");
         for (k = 0; k < NB; k++) printf(" %d", sh[k]);
         printf("\n");

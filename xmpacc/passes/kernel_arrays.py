@@ -49,8 +49,9 @@ from xmpacc.runtime.contract import LAUNCH_ARRED, REDUCTION_OPS
 from xmpacc.symbols import Scope
 
 ARRAY_OPS = ("+", "-", "*", "max", "min", "&", "|", "^")
-# 4- and 8-byte elements: what atomicAdd and the compare-and-swap loops take
-_ELEMENT_TYPES = {"int", "long", "unsigned", "signed", "float", "double"}
+# integer and floating-point elements: atomicAdd and the compare-and-swap loops take them
+# (chars and shorts through the 4 bytes that hold them, runtime/include/xmpacc_kernel.h)
+_ELEMENT_TYPES = {"char", "short", "int", "long", "unsigned", "signed", "float", "double"}
 _FORMS = {
     "+": "h[e] += v, h[e] -= v, h[e] = h[e] + v, h[e] = v + h[e], h[e] = h[e] - v, h[e]++ and h[e]--",
     "*": "h[e] *= v, h[e] = h[e] * v and h[e] = v * h[e]",
@@ -136,8 +137,8 @@ def _reduced(number: int, op: str, ref: xd.VarRef, scope: Scope, over_nodes: boo
     names = set(getattr(elem_type.type, "names", []) or []) if isinstance(elem_type, c_ast.TypeDecl) else set()
     if not names or not names <= _ELEMENT_TYPES or {"long", "double"} <= names:
         shown = " ".join(sorted(names)) if names else "a struct or union"
-        raise XmpError(at, f"'{name}' has elements of type '{shown}'; reduction arrays of a GPU loop take int, "
-                           "long, long long, unsigned, float or double elements (not supported yet)")
+        raise XmpError(at, f"'{name}' has elements of type '{shown}'; reduction arrays of a GPU loop take "
+                           "integer and floating-point elements (not supported yet)")
     if op not in ARRAY_OPS:
         raise XmpError(at, f"reduction '{op}' of the array '{name}' on a GPU loop is not supported yet "
                            "(+, *, max, min, &, | and ^ are)")
