@@ -199,9 +199,9 @@ CASES = [
      "'x' of a reduction with location variables is on the device"),
     # reductions of arrays and sections on GPU loops (kernel_arrays.py)
     ("acc-array-reduction-op", in_main("    int h[4] = {0};\n"
-                                       "#pragma xmp loop on t[i] reduction(&&: @h) acc\n"
-                                       "    for (i = 0; i < 100; i++) h[i % 4] = h[i % 4] && a[i];"),
-     "reduction '&&' of the array 'h' on a GPU loop is not supported yet (+, *, max, min, &, | and ^ are)"),
+                                       "#pragma xmp loop on t[i] reduction(&&: h) acc\n"
+                                       "    for (i = 0; i < 100; i++) @h[i % 4] = h[i % 4] || a[i];"),
+     "as in h[e] = h[e] && v and h[e] = v && h[e]"),
     ("acc-array-reduction-2d-section", in_main("    int h[4][3] = {{0}};\n"
                                                "#pragma xmp loop on t[i] reduction(+: @h[1:2][0:2]) acc\n"
                                                "    for (i = 0; i < 100; i++) h[1 + i % 2][0] += 1;"),

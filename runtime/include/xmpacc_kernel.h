@@ -418,6 +418,8 @@ _XMPACC_HD static inline int _xmpacc_loc_better(const long long *w, const long l
 /* x = max(x, e) and x = min(x, e): updates of a reduction array (kernel_arrays.py) */
 #define _XMPACC_RMW_MAX(x, e, f) _XMPACC_ATOMIC_RMW(x, e, _b > _a ? _b : _a, f)
 #define _XMPACC_RMW_MIN(x, e, f) _XMPACC_ATOMIC_RMW(x, e, _b < _a ? _b : _a, f)
+#define _XMPACC_RMW_LAND(x, e, f) _XMPACC_ATOMIC_RMW(x, e, _a && _b, f)   /* reduction(&&: h) */
+#define _XMPACC_RMW_LOR(x, e, f) _XMPACC_ATOMIC_RMW(x, e, _a || _b, f)
 
 #ifdef __CUDACC_RTC__
 /* Last, after the header's own C++: C identifiers that are C++ keywords (a variable

@@ -1,6 +1,6 @@
 /* Reductions of arrays reached through pointers, array parameters and variable-length
  * arrays, of rows, elements and contiguous sections of 2-D arrays, of chars and shorts
- * (four to a compare-and-swap word on the GPU), and of arrays present
+ * (four to a compare-and-swap word on the GPU), with && and ||, and of arrays present
  * on the device (OpenACC 2.7: a compute construct's
  * reduction implies copy, so the reduction of a present array updates its device copy,
  * which reaches the host at the region's end or an update host).  Start values are not
@@ -44,6 +44,7 @@ int main(void)
     int g[4][5], e[8];
     unsigned char bytes[7] = {250, 0, 1, 2, 3, 4, 5};
     short halves[5] = {-300, 0, 7, 0, 9};
+    int all[3] = {1, 1, 1}, any[3] = {0, 0, 0};
 
     for (i = 0; i < N; i++) v[i] = (i * 7) % 11;
     for (k = 0; k < NB; k++) {
@@ -90,6 +91,13 @@ int main(void)
 #pragma acc parallel loop reduction(max: bytes[1:6]) copyin(v)
     for (i = 0; i < N; i++)
         if (v[i] * 2 > bytes[1 + i % 6]) bytes[1 + i % 6] = v[i] * 2;
+
+    /* logical and, or: every element true while all its updates are */
+#pragma acc parallel loop reduction(&&: all) reduction(||: any) copyin(v)
+    for (i = 0; i < N; i++) {
+        all[i % 3] = all[i % 3] && v[i] > i % 3 - 1;
+        any[i % 3] = v[i] * (i % 3) > 15 || any[i % 3];
+    }
 
     /* present in a data region: two constructs add into the device copy, which the
      * region's end copies out */
@@ -142,6 +150,7 @@ int main(void)
         for (k = 0; k < 7; k++) printf(" %d", bytes[k]);
         printf("\nhalves");
         for (k = 0; k < 5; k++) printf(" %d", halves[k]);
+        printf("\nlogical %d %d %d  %d %d %d", all[0], all[1], all[2], any[0], any[1], any[2]);
         printf("\nnodes");
         for (k = 0; k < NB; k++) printf(" %d", sh[k]);
         printf("\n");

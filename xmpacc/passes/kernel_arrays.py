@@ -48,7 +48,7 @@ from xmpacc.passes.varrefs import declared, shape
 from xmpacc.runtime.contract import LAUNCH_ARRED, REDUCTION_OPS
 from xmpacc.symbols import Scope
 
-ARRAY_OPS = ("+", "-", "*", "max", "min", "&", "|", "^")
+ARRAY_OPS = ("+", "-", "*", "max", "min", "&", "|", "^", "&&", "||")
 # integer and floating-point elements: atomicAdd and the compare-and-swap loops take them
 # (chars and shorts through the 4 bytes that hold them, runtime/include/xmpacc_kernel.h)
 _ELEMENT_TYPES = {"char", "short", "int", "long", "unsigned", "signed", "float", "double"}
@@ -57,9 +57,11 @@ _FORMS = {
     "*": "h[e] *= v, h[e] = h[e] * v and h[e] = v * h[e]",
     "max": "h[e] = fmax(h[e], v), h[e] = h[e] > v ? h[e] : v and if (v > h[e]) h[e] = v",
     "min": "h[e] = fmin(h[e], v), h[e] = h[e] < v ? h[e] : v and if (v < h[e]) h[e] = v",
+    "&&": "h[e] = h[e] && v and h[e] = v && h[e]",
+    "||": "h[e] = h[e] || v and h[e] = v || h[e]",
 }
 _CALLS = {"fmax": "max", "fmaxf": "max", "fmin": "min", "fminf": "min"}
-_MACROS = {"max": "_XMPACC_RMW_MAX", "min": "_XMPACC_RMW_MIN"}
+_MACROS = {"max": "_XMPACC_RMW_MAX", "min": "_XMPACC_RMW_MIN", "&&": "_XMPACC_RMW_LAND", "||": "_XMPACC_RMW_LOR"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,7 +143,7 @@ def _reduced(number: int, op: str, ref: xd.VarRef, scope: Scope, over_nodes: boo
                            "integer and floating-point elements (not supported yet)")
     if op not in ARRAY_OPS:
         raise XmpError(at, f"reduction '{op}' of the array '{name}' on a GPU loop is not supported yet "
-                           "(+, *, max, min, &, | and ^ are)")
+                           "(+, *, max, min, &, |, ^, && and || are)")
     if op in ("&", "|", "^") and names & {"float", "double"}:
         raise XmpError(at, f"bitwise reduction '{op}' on floating-point variable '{name}'")
     elem = name + "[0]" * rank
@@ -297,7 +299,7 @@ def _atomic(stmt: c_ast.Node, by_name: dict[str, ReducedArray]) -> c_ast.Node | 
         commutes = u.op != "-"
         u = Update(_renamed(u.target, ra), u.op, u.value, u.reverse and not commutes)
         return _call(u, None, stmt.coord)
-    found = _extremum(stmt)
+    found = _folded(stmt)
     if found is None:
         return None
     target, value, op = found
@@ -315,9 +317,10 @@ def _fits(u: Update, op: str) -> bool:
     return u.op == op and op in ("*", "&", "|", "^")
 
 
-def _extremum(stmt: c_ast.Node) -> tuple[c_ast.Node, c_ast.Node, str] | None:
+def _folded(stmt: c_ast.Node) -> tuple[c_ast.Node, c_ast.Node, str] | None:
     """(x, v, "max" or "min") of ``x = fmax(x, v)``, ``x = x > v ? x : v`` and
-    ``if (v > x) x = v;`` (either operand order, < > <= >=)."""
+    ``if (v > x) x = v;`` (either operand order, < > <= >=); (x, v, "&&" or "||") of
+    ``x = x && v`` (either operand order)."""
     if isinstance(stmt, c_ast.If) and stmt.iffalse is None:
         inner = stmt.iftrue
         if isinstance(inner, c_ast.Compound) and len(inner.block_items or []) == 1:
@@ -330,6 +333,11 @@ def _extremum(stmt: c_ast.Node) -> tuple[c_ast.Node, c_ast.Node, str] | None:
     if not (isinstance(stmt, c_ast.Assignment) and stmt.op == "="):
         return None
     x, rhs = stmt.lvalue, stmt.rvalue
+    if isinstance(rhs, c_ast.BinaryOp) and rhs.op in ("&&", "||"):
+        for a, b in ((rhs.left, rhs.right), (rhs.right, rhs.left)):
+            if to_c(a) == to_c(x) and to_c(x) not in to_c(b):
+                return x, b, rhs.op
+        return None
     if isinstance(rhs, c_ast.FuncCall) and isinstance(rhs.name, c_ast.ID) and rhs.name.name in _CALLS \
             and rhs.args is not None and len(rhs.args.exprs) == 2:
         a, b = rhs.args.exprs
