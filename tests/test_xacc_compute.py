@@ -168,8 +168,9 @@ ERRORS = [
     ("#pragma acc parallel loop\n  for (i = 0; i < N; i++) c[i] = helper(1.0);", 14, 34, "call of 'helper'"),
     ("#pragma acc parallel\n  {\n  double *t;\n  }", 15, 10,
      "pointers declared in 'acc parallel' (gang-private) are not supported yet"),
-    ("#pragma acc parallel copy(c)\n  {\n  double t[2] = {c[0], 1};\n  }", 15, 10,
-     "an array declared in 'acc parallel' with an initializer that reads device data is not supported yet"),
+    ("#pragma acc parallel copy(c)\n  {\n  double t[2] = {[1] = c[0]};\n  }", 15, 10,
+     "an array declared in 'acc parallel' with an initializer that reads device data names its elements in "
+     "order, in braces for each dimension"),
     ("#pragma acc parallel\n  {\n  double t[i];\n  }", 15, 10,
      "an array declared in 'acc parallel' needs constant extents"),
     ("#pragma acc parallel\n  {\n#pragma acc wait\n  s += 1;\n  }", 15, 13,

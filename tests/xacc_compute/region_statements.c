@@ -2,7 +2,8 @@
  * gang-redundant code on device data runs in one thread in order with the loop kernels;
  * code on scalars runs on the host, its scalars firstprivate (test_xacc_compute.py shows that
  * the host's x is unchanged; this program prints only what the serial build prints); an
- * 'acc atomic' between them is such a statement. */
+ * 'acc atomic' between them is such a statement, and so is an array declared with an
+ * initializer that reads device data. */
 #include <stdio.h>
 #ifdef _XCALABLEMP
 #include <xmp.h>
@@ -31,8 +32,9 @@ int main(void)
         int n = N / 2;
         x = 2 * x;
         a[0] = x + n;
+        double w[2][2] = {{a[0], 1}, {a[0] * 2}};   /* reads device data: a kernel fills it */
 #pragma acc loop
-        for (i = 1; i < n; i++) c[i] = a[0] * i;
+        for (i = 1; i < n; i++) c[i] = a[0] * i + w[0][1] + w[1][0] - w[1][1];
         for (k = 0; k < 3; k++) c[k] += 1;
         if (a[0] > 10) { total[0] = c[1] + c[2]; } else total[0] = -1;
 #pragma acc atomic update

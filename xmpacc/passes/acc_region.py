@@ -31,8 +31,11 @@ an adopted scalar are device statements in turn.
 An array the region declares (gang-shared in OpenACC) is likewise one device array for
 the construct, declared before it with its initializer and copied in.
 
-Not supported yet (an error at the declaration): pointers declared in the region, an
-array whose initializer reads device data.
+An array whose initializer reads device data (``double w[2] = {a[0], a[1]};``) is zeros
+there, and a kernel of one thread assigns the elements the initializer names, where the
+declaration stood.
+
+Not supported yet (an error at the declaration): pointers declared in the region.
 """
 
 from __future__ import annotations
@@ -59,6 +62,25 @@ def _declared(node: c_ast.Node) -> set[str]:
         if isinstance(n, c_ast.For) and isinstance(n.init, c_ast.Assignment) and isinstance(n.init.lvalue, c_ast.ID):
             names.add(n.init.lvalue.name)
     return names
+
+
+def _element_stores(ref: c_ast.Node, init: c_ast.Node, t: c_ast.Node) -> list[c_ast.Node] | None:
+    """``ref[k] = value;`` for each element a positional, fully braced initializer of an
+    array of type ``t`` names; None for other forms."""
+    if not isinstance(t, c_ast.ArrayDecl):
+        return None if isinstance(init, c_ast.InitList) else [c_ast.Assignment("=", ref, init, init.coord)]
+    if not isinstance(init, c_ast.InitList):
+        return None
+    out: list[c_ast.Node] = []
+    for k, value in enumerate(init.exprs):
+        if isinstance(value, c_ast.NamedInitializer):
+            return None
+        element = c_ast.ArrayRef(copy.deepcopy(ref), c_ast.Constant("int", str(k)), value.coord)
+        inner = _element_stores(element, value, t.type)
+        if inner is None:
+            return None
+        out += inner
+    return out
 
 
 class Region:
@@ -145,10 +167,18 @@ class Region:
                 raise XmpError(loc_of(decl), f"an array declared in '{directive_name(self.d)}' needs constant "
                                              "extents (its device copy is made before the construct)")
             t = t.type
-        if decl.init is not None and self._is_device(decl.init):
+        if decl.init is None or not self._is_device(decl.init):
+            return c_ast.EmptyStatement(decl.coord)
+        # an initializer reading device data: zeros before the construct, then a kernel of
+        # one thread assigns the elements it names ({a[0], a[1]}: loc[0] = a[0]; ...)
+        ref: c_ast.Node = c_ast.ID(decl.name, decl.coord)
+        stores = _element_stores(ref, decl.init, decl.type)
+        if stores is None:
             raise XmpError(loc_of(decl), f"an array declared in '{directive_name(self.d)}' with an initializer that "
-                                         "reads device data is not supported yet (assign its elements instead)")
-        return c_ast.EmptyStatement(decl.coord)
+                                         "reads device data names its elements in order, in braces for each "
+                                         "dimension (no designators, no braces left out)")
+        decl.init = c_ast.InitList([c_ast.Constant("int", "0")], decl.coord)
+        return self._kernel(c_ast.Compound(stores, decl.coord))
 
     def _shadow(self, stmt: c_ast.Node) -> None:
         local = _declared(stmt)
