@@ -126,10 +126,10 @@ def test_expressions_are_checked_as_c(tmp_path: Path) -> None:
 def test_directive_in_an_included_file(tmp_path: Path) -> None:
     """Headers' directives are read like the file's own (frontend/headers.py): parsed, and
     their errors reported at the header's line."""
-    (tmp_path / "h.h").write_text("typedef struct { int k; } box;\n#pragma acc routine seq\nint f(box b);\n")
+    (tmp_path / "h.h").write_text("#include <stdlib.h>\n#pragma acc routine seq\nint f(div_t d);\n")
     (err,) = errors_of(tmp_path, '#include "h.h"\nint main(void) { return 0; }\n', "check")
     assert err.loc.file.endswith("h.h") and err.loc.line == 2
-    assert "'acc routine' function 'f' of another file has a parameter or result of a structure" in err.message
+    assert "'acc routine' function 'f' of another file has a parameter or result of type 'div_t'" in err.message
 
 
 def test_directive_inside_a_macro_invocation(tmp_path: Path) -> None:

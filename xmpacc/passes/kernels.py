@@ -131,9 +131,9 @@ def block_rows(loops: list[CanonicalLoop], nthreads: str, body: c_ast.Node) -> i
     reads them through L2 (bench/results/stencil-*: 512^3 Jacobi 0.568 ms with 64 x 4,
     0.608 with 128 x 1).  Without such a read there is nothing to share and a 256 x 1
     block streams best (bench/copy_shapes.py, one H200, the interior copy of a 257 x 257 x
-    513 float array: 78.7 us with 256 x 1 blocks, 86.9 with 64 x 4, 4 rows of i per
-    thread in both).  One
-    row too when the block size is given or the innermost loop is shorter than 64."""
+    513 float array: 77.9 us with 256 x 1 blocks, 86.4 with 64 x 4, 4 rows of i per
+    thread in both).  One row too when the block size is given or the innermost loop is
+    shorter than 64."""
     if len(loops) < 3 or nthreads != "0" or not _reads_neighbour_row(body, loops[-2].var):
         return 1
     first, last = text_value(loops[-1].init), text_value(loops[-1].last)

@@ -292,9 +292,10 @@ def walk_length(loops: list[CanonicalLoop], span: int) -> int:
     each window (4 rows for a 2-D nest, 8 for deeper ones), short enough to leave about
     eight waves of threads on the GPU and two rows per thread at least.  A nest without a
     window (span 0: it streams for its index arithmetic) walks 4 rows: nothing to
-    amortise, and 4 independent loads per thread are what a copy needs (bench/copy_shapes.py,
-    one H200, the interior copy of a 257 x 257 x 513 float array in 256 x 1 blocks: 81.5 us walking 2
-    rows, 78.7 walking 4, 84.0 walking 8, 114.0 one point per thread)."""
+    amortise, and 4 independent loads per thread are what a copy needs
+    (bench/copy_shapes.py, one H200, the interior copy of a 257 x 257 x 513 float array
+    in 256 x 1 blocks: 80.2 us walking 2 rows, 77.9 walking 4, 84.3 walking 8, 112.0 one
+    point per thread)."""
     forced = os.environ.get("XMPACC_STREAM_WALK")
     if forced and forced.isdigit() and int(forced) > 0:
         return int(forced)
