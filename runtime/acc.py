@@ -26,11 +26,13 @@ from .contract import (
     LAUNCH_LOCFIELD,
     LAUNCH_REDUCTION,
     LAUNCH_VALUE,
+    REDUCTION_OVER_NODES,
 )
 from .acc_arrays import ArrayTemporary, temporary
 from .acc_locations import LocatedPartials, pick
 from .cstructs import CArray, CSched, CTemplate
 from .device import grid_pad
+from .device_results import PresentResult
 from .errors import RuntimeFailure, where_text
 
 
@@ -310,7 +312,7 @@ class AccRuntime:
                 launch.params[i] = ctypes.addressof(holder)
             elif kind == LAUNCH_REDUCTION:
                 launch.params[i] = self._partials(a, shape.partials, launch.holders, w)
-                launch.reductions.append(backend.result(view(arg_list[i] or 0, 1, a, w), launch.holders[-2], b, w))
+                launch.reductions.append(self._scalar_result(arg_list[i] or 0, a, b, launch.holders[-2], w))
             elif kind == LAUNCH_LOCATED:   # a keys per record; its LAUNCH_LOCFIELDs follow
                 launch.params[i] = self._partials(_INT64, shape.partials * a, launch.holders, w)
                 launch.located.append(LocatedPartials(launch.holders[-2].reshape(shape.partials, a),
@@ -323,6 +325,24 @@ class AccRuntime:
             else:
                 launch.params[i] = self._param(kind, arg_list[i], launch.holders, w)
         return launch
+
+    def _scalar_result(self, addr: int, type_code: int, code: int, partials: Any, where: str) -> Any:
+        """How a scalar reduction of a launch reaches its variable (device_results.py): the
+        host variable, or the device copy where the variable is present."""
+        op, over_nodes = code % REDUCTION_OVER_NODES, code >= REDUCTION_OVER_NODES
+        host = view(addr, 1, type_code, where)
+        copy = self._copy_holding(addr) if addr else None
+        if copy is None or copy.desc_ptr:
+            return self.backend.result(host, partials, op, where)
+        if over_nodes:
+            raise RuntimeFailure(where, f"'{copy.name}' is on the device, and the XMP reduction of this loop "
+                                        "combines host variables over the nodes: not supported yet (reduce the "
+                                        "device copy with an acc compute construct's reduction clause, then over "
+                                        "the nodes with '#pragma xmp reduction (...) acc')")
+        scratch = np.zeros(1, host.dtype)
+        start = addr - copy.host_addr
+        return PresentResult(self.backend, copy.buffer[start:start + host.nbytes], scratch,
+                             self.backend.result(scratch, partials, op, where))
 
     def _array_temporary(self, desc: int, type_code: int, launch: Launch, where: str) -> int:
         """A reduction array (acc_arrays.py) as a kernel parameter: the address of its

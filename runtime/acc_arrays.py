@@ -8,10 +8,10 @@ reduction over the nodes follows}.  The temporary has the whole array's shape, s
 kernel indexes it with the program's subscripts.  Before each launch the section's host
 values go into it; after the kernel they come back.  Each element so ends as its value
 before the loop op every update of the loop: for the operators a GPU loop reduces arrays
-with (+ * max min & | ^, associative and commutative) what a fold of the updates, reduced
-from the identity, into the host value gives, without the fill and the fold.  The host
-waits for the kernel first: never deferred, the program (or the XMP reduction over the
-nodes that follows) reads the array at once.
+with (+ * max min & | ^ && ||, associative and commutative) what a fold of the updates,
+reduced from the identity, into the host value gives, without the fill and the fold.  The
+host waits for the kernel first: never deferred, the program (or the XMP reduction over
+the nodes that follows) reads the array at once.
 
 Where the section is present on the device (``present``: a device copy holds it), the
 kernel gets the device copy instead, and nothing moves: OpenACC 2.7's reduction implies

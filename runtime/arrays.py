@@ -122,7 +122,7 @@ def make_array(name: str, tmpl: Template, elem_size: int, extents: list[int], td
     nelem = 1
     for lay in layouts:
         nelem *= lay.lext
-    buffer = np.zeros(max(nelem * elem_size, 1), dtype=np.uint8) if not base else \
+    buffer = _zeros_between_guards(max(nelem * elem_size, 1)) if not base else \
         np.ctypeslib.as_array((ctypes.c_uint8 * max(nelem * elem_size, 1)).from_address(base))
     arr = DistArray(name, tmpl, elem_size, layouts, list(tdims), buffer[: nelem * elem_size])
     cstruct.ndims, cstruct.elem_size, cstruct.local_elems = len(extents), elem_size, nelem
@@ -132,6 +132,18 @@ def make_array(name: str, tmpl: Template, elem_size: int, extents: list[int], td
         fields["tdim"] = tdims[k]
         set_fields(cstruct.dim[k], fields)
     return arr
+
+
+GUARD = 64   # zero bytes on each side of an allocated local block
+
+
+def _zeros_between_guards(nbytes: int) -> np.ndarray:
+    """A zeroed local block with GUARD zero bytes before and after it: a program that
+    steps one element past its block (a missing shadow, the labs' classic mistake) reads
+    zeros, the same on every run, rather than whatever the allocator keeps there, and its
+    stray stores land in the guard, not in the allocator's bookkeeping.  The view keeps
+    the whole allocation alive."""
+    return np.zeros(nbytes + 2 * GUARD, dtype=np.uint8)[GUARD: GUARD + nbytes]
 
 
 def read_longs(ptr: int, n: int) -> list[int]:

@@ -13,6 +13,11 @@ value (at once, or at ``_xmpacc_acc_reductions_wait`` for a deferred one).
 * ``HostResult``: ``finish`` waits (a no-op on the host backend, where the kernel ran
   to completion in ``launch``; the whole stream on a GPU) and reduces the partials then.
   The host backend, and the bitwise operators on a GPU (CuPy has no reduce for them).
+* ``PresentResult``: a variable present on the device (OpenACC 2.7: a construct's
+  reduction implies copy, and the original variable is then the device copy).  ``start``
+  brings the device value to a scratch cell, folds the partials into it through one of
+  the above, and puts it back, before the host queues anything else (a later kernel may
+  read it); the host variable stays as it was.
 """
 
 from __future__ import annotations
@@ -124,3 +129,20 @@ class DeviceResult:
         except Exception as e:  # noqa: BLE001 - an execution error of the kernel (or an earlier one)
             raise RuntimeFailure(self.where, f"the kernel of this acc loop (or an earlier one) failed: {e}") from None
         fold(self.host, self.op, self.pinned[()])
+
+
+class PresentResult:
+    """The reduction of a variable present on the device into its device copy (above)."""
+
+    def __init__(self, backend: Any, buffer: Any, scratch: np.ndarray, inner: Any) -> None:
+        self.backend, self.buffer, self.host, self.inner = backend, buffer, scratch, inner
+
+    def start(self) -> None:
+        self.backend.wait()
+        self.backend.copy_out(self.buffer, self.host.ctypes.data, self.host.nbytes)
+        self.inner.start()
+        self.inner.finish()
+        self.backend.copy_in(self.buffer, self.host.ctypes.data, self.host.nbytes)
+
+    def finish(self) -> None:
+        """Done in ``start``."""

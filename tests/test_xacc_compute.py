@@ -363,6 +363,23 @@ def test_reduction_array_partly_present_fails_at_run_time(tmp_path: Path) -> Non
     assert "Traceback" not in r.stderr
 
 
+def test_xmp_reduction_of_a_present_scalar_fails_at_run_time(tmp_path: Path) -> None:
+    """An XMP loop's reduction of a scalar that a data region put on the device: the node's
+    result belongs in the device copy, the XMP reduction over the nodes combines host
+    variables; a run-time error at the loop that names the two-directive way."""
+    src = tmp_path / "prog.c"
+    src.write_text(BASE.format(body="#pragma acc data copy(s)\n  {\n#pragma xmp loop on t[i] reduction(+: s)\n"
+                                    "#pragma acc parallel loop\n  for (i = 0; i < N; i++) s += a[i];\n  }"))
+    exe = tmp_path / "prog"
+    r = run_xmpacc(str(src), "-o", str(exe))
+    assert r.returncode == 0, r.stderr
+    r = run_mpi(2, exe, env=HOST)
+    assert r.returncode != 0
+    assert "prog.c:16: error: 's' is on the device, and the XMP reduction of this loop combines host variables " \
+        "over the nodes: not supported yet" in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr
+
+
 def test_async_compute_constructs_launch_on_their_queue(built: dict[str, tuple[Path, str]]) -> None:
     """async(n): the kernels between queue_begin/queue_end (runtime/acc_compute.py puts
     them on queue n's stream); wait(n): a wait before the construct's data region."""

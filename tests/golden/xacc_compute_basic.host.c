@@ -101,7 +101,7 @@ int main(void)
 #line 45 "tests/xacc_compute/basic.c"
           long long _xmpacc_total = _xmpacc_s_i.count;
 #line 45 "tests/xacc_compute/basic.c"
-          _xmpacc_launch("basic.c:43", "_xmpacc_loop_basic_c_43", _xmpacc_total, 0, 6, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_b), (void *) (&_xmpacc_a_b), (void *) (&s)}, (const long long []){0, sizeof(long long), 0, 4, 0, 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0, 2, 0, 0, 3, _XMPACC_TYPE(s), 1});
+          _xmpacc_launch("basic.c:43", "_xmpacc_loop_basic_c_43", _xmpacc_total, 0, 6, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_b), (void *) (&_xmpacc_a_b), (void *) (&s)}, (const long long []){0, sizeof(long long), 0, 4, 0, 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0, 2, 0, 0, 3, _XMPACC_TYPE(s), 257});
 #line 45 "tests/xacc_compute/basic.c"
           _xmpacc_loop_reduce(&_xmpacc_t_t, "basic.c:44", (const int []){1}, &s, 1, _XMPACC_TYPE(s), 1);
         }
@@ -222,7 +222,7 @@ int main(void)
 #line 74 "tests/xacc_compute/basic.c"
       long long _xmpacc_total = _xmpacc_s_i.count;
 #line 74 "tests/xacc_compute/basic.c"
-      _xmpacc_launch("basic.c:73", "_xmpacc_loop_basic_c_73", _xmpacc_total, 0, 8, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_y), (void *) (&_xmpacc_a_y), (void *) (&_xmpacc_a_x), (void *) (&_xmpacc_a_x), (void *) (&mx), (void *) (&cnt)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0, 3, _XMPACC_TYPE(mx), 8, 3, _XMPACC_TYPE(cnt), 1});
+      _xmpacc_launch("basic.c:73", "_xmpacc_loop_basic_c_73", _xmpacc_total, 0, 8, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_y), (void *) (&_xmpacc_a_y), (void *) (&_xmpacc_a_x), (void *) (&_xmpacc_a_x), (void *) (&mx), (void *) (&cnt)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0, 3, _XMPACC_TYPE(mx), 264, 3, _XMPACC_TYPE(cnt), 257});
 #line 74 "tests/xacc_compute/basic.c"
       _xmpacc_loop_reduce(&_xmpacc_t_t, "basic.c:72", (const int []){1}, &mx, 1, _XMPACC_TYPE(mx), 8);
 #line 74 "tests/xacc_compute/basic.c"

@@ -135,7 +135,7 @@ int main(void)
 #line 67 "tests/xacc_compute/private_sections.c"
               long long _xmpacc_total = _xmpacc_s_i.count;
 #line 67 "tests/xacc_compute/private_sections.c"
-              _xmpacc_launch("private_sections.c:66", "_xmpacc_loop_private_sections_c_66", _xmpacc_total, 0, 4, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) c, (void *) (&fd)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 0, 0, 3, _XMPACC_TYPE(fd), 1});
+              _xmpacc_launch("private_sections.c:66", "_xmpacc_loop_private_sections_c_66", _xmpacc_total, 0, 4, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) c, (void *) (&fd)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 0, 0, 3, _XMPACC_TYPE(fd), 257});
 #line 67 "tests/xacc_compute/private_sections.c"
               _xmpacc_loop_reduce(&_xmpacc_t_t, "private_sections.c:65", (const int []){1}, &fd, 1, _XMPACC_TYPE(fd), 1);
             }

@@ -1,7 +1,7 @@
 /* Reductions of arrays reached through pointers, array parameters and variable-length
  * arrays, of rows, elements and contiguous sections of 2-D arrays, of chars and shorts
- * (four to a compare-and-swap word on the GPU), with && and ||, and of arrays present
- * on the device (OpenACC 2.7: a compute construct's
+ * (four to a compare-and-swap word on the GPU), with && and ||, and of arrays and
+ * scalars present on the device (OpenACC 2.7: a compute construct's
  * reduction implies copy, so the reduction of a present array updates its device copy,
  * which reaches the host at the region's end or an update host).  Start values are not
  * the identity.  Every result equals the serial one. */
@@ -45,6 +45,8 @@ int main(void)
     unsigned char bytes[7] = {250, 0, 1, 2, 3, 4, 5};
     short halves[5] = {-300, 0, 7, 0, 9};
     int all[3] = {1, 1, 1}, any[3] = {0, 0, 0};
+    double ps = 1.5, after[4];
+    long pm = -1;
 
     for (i = 0; i < N; i++) v[i] = (i * 7) % 11;
     for (k = 0; k < NB; k++) {
@@ -124,6 +126,24 @@ int main(void)
 #pragma acc update host(ph[0:NB])
 #pragma acc exit data delete(ph[0:NB])
 
+    /* present scalars: the reduction goes to the device copy, which the next kernel
+     * reads and the region's end copies out */
+#pragma acc data copy(ps) copyin(v) copyout(after)
+    {
+#pragma acc parallel loop reduction(+: ps)
+        for (i = 0; i < N; i++)
+            ps += 0.5 * v[i];
+#pragma acc parallel loop
+        for (k = 0; k < 4; k++)
+            after[k] = ps * k;
+    }
+#pragma acc enter data copyin(pm, v)
+#pragma acc parallel loop reduction(max: pm)
+    for (i = 0; i < N; i++)
+        if (v[i] * (long) i > pm) pm = v[i] * (long) i;
+#pragma acc update host(pm)
+#pragma acc exit data delete(pm, v)
+
     /* an XMP loop: each node's iterations into its device copy, then over the nodes on
      * the device */
 #pragma acc data copy(sh)
@@ -151,6 +171,7 @@ int main(void)
         printf("\nhalves");
         for (k = 0; k < 5; k++) printf(" %d", halves[k]);
         printf("\nlogical %d %d %d  %d %d %d", all[0], all[1], all[2], any[0], any[1], any[2]);
+        printf("\nscalars %g %g %g %ld", ps, after[1], after[3], pm);
         printf("\nnodes");
         for (k = 0; k < NB; k++) printf(" %d", sh[k]);
         printf("\n");

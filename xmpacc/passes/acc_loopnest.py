@@ -308,7 +308,8 @@ def build(nest: AccNest, compute: AccCompute, lc: LoopClauses, scope: Scope, ctx
                     f"({length.text})" if length is not None else "0", stream=length is None,
                     device_pointers=[r.name.name for c in compute.data if c.kind == "deviceptr" for r in c.items],
                     cyclic=cyclic_loops(loops, tmpl, indices), private_lengths=private_lengths,
-                    located=located, arrays=arrays, firstprivate_sections=firstprivate_sections)
+                    located=located, arrays=arrays, firstprivate_sections=firstprivate_sections,
+                    over_nodes=frozenset(over_nodes))
     carried = verdict.carried if verdict is not None and not verdict.independent else ()
     return AccLoopNest(spec, xmp, tmpl, indices, carried)
 

@@ -147,15 +147,13 @@ def _reduced(number: int, op: str, ref: xd.VarRef, scope: Scope, over_nodes: boo
     if op in ("&", "|", "^") and names & {"float", "double"}:
         raise XmpError(at, f"bitwise reduction '{op}' on floating-point variable '{name}'")
     elem = name + "[0]" * rank
-    lo, count, whole = "0", f"sizeof({name}) / sizeof({elem})", ""
-    if pointer:   # the section says how far the pointed-to elements go
-        if ref.subs is None or any(isinstance(sub, xd.SectionTriplet) and sub.length is None for sub in ref.subs):
-            raise XmpError(at, f"'{name}' is a pointer: name the elements its GPU loop reduces as a section, "
-                               f"'{name}[lo:len]'")
-        lo, count = _section(ref, name, rank)
-        whole = f"(({lo}) + ({count})) * sizeof({elem})"
-    elif ref.subs is not None:
-        lo, count = _section(ref, name, rank)
+    if pointer and (ref.subs is None or any(isinstance(sub, xd.SectionTriplet) and sub.length is None
+                                            for sub in ref.subs)):
+        raise XmpError(at, f"'{name}' is a pointer: name the elements its GPU loop reduces as a section, "
+                           f"'{name}[lo:len]'")
+    lo, count = _section(ref, name, rank) if ref.subs is not None else ("0", f"sizeof({name}) / sizeof({elem})")
+    # a pointer's elements reach as far as the section says
+    whole = f"(({lo}) + ({count})) * sizeof({elem})" if pointer else ""
     # the kernel parameter: a pointer to the elements (a pointer, an array parameter), or
     # to the rows of an array; a C array parameter (int h[]) is a pointer
     param = declaration(decl, f"_xmpacc_ra_{name}", drop_outer_dim=not isinstance(decl.type, c_ast.PtrDecl))
@@ -197,8 +195,7 @@ def _section(ref: xd.VarRef, name: str, rank: int) -> tuple[str, str]:
         step = sub.step.text.strip() if sub.step is not None else "1"
         lo = f"({sub.base.text})" if sub.base is not None else "0"
         if count:   # after the section: only whole dimensions keep the elements together
-            whole = lo == "0" and sub.length is None and step == "1"
-            if not whole:
+            if not (lo == "0" and sub.length is None and step == "1"):
                 raise XmpError(ref.loc, f"this section of '{name}' in the reduction of a GPU loop is not "
                                         f"supported yet (its elements are not contiguous: after '[lo:len]' "
                                         f"come whole dimensions only, as in {name}[lo:len][:])")

@@ -56,6 +56,8 @@ class NestSpec:
     # loops over cyclic dimensions; those of cyclic(w) ones are scheduled in positions
     cyclic: tuple[CyclicLoop, ...] = ()
     private_lengths: dict[str, int] = field(default_factory=dict)   # private(p[0:4]) of a pointer: 4
+    # the reduction variables an XMP reduction then reduces over the nodes (None: all)
+    over_nodes: frozenset[str] | None = None
     # firstprivate(p[1:4]) of a pointer: (1, 4), each thread's array of 5 from the device copy
     firstprivate_sections: dict[str, tuple[int, int]] = field(default_factory=dict)
     # reductions with location variables (kernel_locations.py); not in ``reductions``
@@ -129,6 +131,7 @@ def generate(spec: NestSpec, scope: Scope, replicated: list[Replicated], ctx: Co
     kv.by_value = [(name, typedefs.resolved(decl)) for name, decl in kv.by_value]
     kv.private = [(name, typedefs.resolved(decl)) for name, decl in kv.private]
     kv.reductions = [(name, typedefs.resolved(decl), op) for name, decl, op in kv.reductions]
+    kv.over_nodes = {name for name, _d, _op in kv.reductions if spec.over_nodes is None or name in spec.over_nodes}
     for name, decl in kv.by_value + kv.private:
         kernels.check_device_type(name, decl.type, spec.node, typedefs)
     for name, decl, _op in kv.reductions:

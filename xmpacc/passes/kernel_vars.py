@@ -50,6 +50,7 @@ class KernelVars:
     computed: list[str] = field(default_factory=list)
     private: list[tuple[str, c_ast.Decl]] = field(default_factory=list)
     reductions: list[tuple[str, c_ast.Decl, str]] = field(default_factory=list)   # name, decl, op
+    over_nodes: set[str] = field(default_factory=set)   # reductions an XMP reduction then takes over the nodes
     arrays: list[Replicated] = field(default_factory=list)          # device arrays
     device_scalars: list[Replicated] = field(default_factory=list)
     by_value: list[tuple[str, c_ast.Decl]] = field(default_factory=list)
