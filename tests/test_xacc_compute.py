@@ -346,37 +346,31 @@ def test_array_reductions_compile_with_nvcc(built: dict[str, tuple[Path, str]], 
     assert r.returncode == 0, r.stderr
 
 
-def test_reduction_array_partly_present_fails_at_run_time(tmp_path: Path) -> None:
-    """A reduction section of which a data region put only some elements on the device:
-    neither the device copy nor a temporary holds them all; a run-time error at the loop."""
+RUN_TIME_ERRORS = [
+    # a reduction section of which a data region put only some elements on the device:
+    # neither the device copy nor a temporary holds them all
+    ("  int h[4] = {0}, *q = h;\n#pragma acc data copy(q[0:2])\n  {\n#pragma acc parallel loop reduction(+: q[0:4])\n"
+     "  for (i = 0; i < N; i++) q[i % 4]++;\n  }", 1,
+     "prog.c:16: error: a reduction array of this acc loop is only partly on the device ('q')"),
+    # an XMP loop's reduction of a scalar that a data region put on the device: the node's
+    # result belongs in the device copy, the XMP reduction over the nodes combines host variables
+    ("#pragma acc data copy(s)\n  {\n#pragma xmp loop on t[i] reduction(+: s)\n#pragma acc parallel loop\n"
+     "  for (i = 0; i < N; i++) s += a[i];\n  }", 2,
+     "prog.c:16: error: 's' is on the device, and the XMP reduction of this loop combines host variables over the "
+     "nodes: not supported yet"),
+]
+
+
+@pytest.mark.parametrize("body,nprocs,fragment", RUN_TIME_ERRORS)
+def test_reduction_run_time_errors(tmp_path: Path, body: str, nprocs: int, fragment: str) -> None:
     src = tmp_path / "prog.c"
-    src.write_text(BASE.format(body="  int h[4] = {0}, *q = h;\n#pragma acc data copy(q[0:2])\n  {\n"
-                                    "#pragma acc parallel loop reduction(+: q[0:4])\n"
-                                    "  for (i = 0; i < N; i++) q[i % 4]++;\n  }"))
+    src.write_text(BASE.format(body=body))
     exe = tmp_path / "prog"
     r = run_xmpacc(str(src), "-o", str(exe))
     assert r.returncode == 0, r.stderr
-    r = run_mpi(1, exe, env=HOST)
+    r = run_mpi(nprocs, exe, env=HOST)
     assert r.returncode != 0
-    assert "prog.c:16" in r.stderr and "a reduction array of this acc loop is only partly on the device ('q')" \
-        in r.stderr, r.stderr
-    assert "Traceback" not in r.stderr
-
-
-def test_xmp_reduction_of_a_present_scalar_fails_at_run_time(tmp_path: Path) -> None:
-    """An XMP loop's reduction of a scalar that a data region put on the device: the node's
-    result belongs in the device copy, the XMP reduction over the nodes combines host
-    variables; a run-time error at the loop that names the two-directive way."""
-    src = tmp_path / "prog.c"
-    src.write_text(BASE.format(body="#pragma acc data copy(s)\n  {\n#pragma xmp loop on t[i] reduction(+: s)\n"
-                                    "#pragma acc parallel loop\n  for (i = 0; i < N; i++) s += a[i];\n  }"))
-    exe = tmp_path / "prog"
-    r = run_xmpacc(str(src), "-o", str(exe))
-    assert r.returncode == 0, r.stderr
-    r = run_mpi(2, exe, env=HOST)
-    assert r.returncode != 0
-    assert "prog.c:16: error: 's' is on the device, and the XMP reduction of this loop combines host variables " \
-        "over the nodes: not supported yet" in r.stderr, r.stderr
+    assert fragment in r.stderr, r.stderr
     assert "Traceback" not in r.stderr
 
 

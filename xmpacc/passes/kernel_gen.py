@@ -17,10 +17,9 @@ chosen (an XMP schedule of this node's share, or the loop's whole range) is the 
 from __future__ import annotations
 
 import copy
-import dataclasses
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from pycparser import c_ast
 
@@ -104,7 +103,7 @@ def _firstprivate_sections(kv: KernelVars, sections: dict[str, tuple[int, int]])
         if rep.name in sections and rep.array is None:
             base, length = sections[rep.name]
             kv.firstprivate_arrays.append((rep.name, _private_array(rep.decl, base + length), base))
-            kv.arrays[n] = dataclasses.replace(rep, name=f"_xmpacc_fp_{rep.name}")
+            kv.arrays[n] = replace(rep, name=f"_xmpacc_fp_{rep.name}")
 
 
 def generate(spec: NestSpec, scope: Scope, replicated: list[Replicated], ctx: Context, unit: Unit,
