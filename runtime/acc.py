@@ -27,6 +27,7 @@ from .contract import (
     LAUNCH_REDUCTION,
     LAUNCH_VALUE,
     REDUCTION_OVER_NODES,
+    REDUCTION_TO_HOST,
 )
 from .acc_arrays import ArrayTemporary, temporary
 from .acc_locations import LocatedPartials, pick
@@ -328,10 +329,11 @@ class AccRuntime:
 
     def _scalar_result(self, addr: int, type_code: int, code: int, partials: Any, where: str) -> Any:
         """How a scalar reduction of a launch reaches its variable (device_results.py): the
-        host variable, or the device copy where the variable is present."""
-        op, over_nodes = code % REDUCTION_OVER_NODES, code >= REDUCTION_OVER_NODES
+        host variable, or (an OpenACC construct's) the device copy where it is present."""
+        op, over_nodes, to_host = code % REDUCTION_OVER_NODES, bool(code & REDUCTION_OVER_NODES), \
+            bool(code & REDUCTION_TO_HOST)
         host = view(addr, 1, type_code, where)
-        copy = self._copy_holding(addr) if addr else None
+        copy = self._copy_holding(addr) if addr and not to_host else None
         if copy is None or copy.desc_ptr:
             return self.backend.result(host, partials, op, where)
         if over_nodes:

@@ -393,9 +393,11 @@ LAUNCH_VALUE = 0       # a host value; a = its size in bytes
 LAUNCH_DEVBUF = 1      # the device copy of a replicated variable (key = host address);
                        # a = LAUNCH_READS | LAUNCH_WRITES: what the kernel does with it
 LAUNCH_DEVDESC = 2     # an aligned array's descriptor, by value, its template pointer on the device
-LAUNCH_REDUCTION = 3   # per-thread partials; a = type code, b = operator (+ REDUCTION_OVER_NODES);
+LAUNCH_REDUCTION = 3   # per-thread partials; a = type code, b = operator (+ the flags below);
                        # host var at the address
 REDUCTION_OVER_NODES = 256   # in a LAUNCH_REDUCTION's b: an XMP reduction over the nodes follows
+REDUCTION_TO_HOST = 512      # in a LAUNCH_REDUCTION's b: the result goes to the host variable even
+                             # where it has a device copy (XMP-ACC, reference §7.4: host semantics)
 LAUNCH_LANES = 4       # int: lanes per iteration, chosen by the runtime (1 = the paper's mapping)
 LAUNCH_GRID2 = 5       # int: 1 when the runtime launched a 2-D grid; a = number of distributed loops,
                        # b = threads per block along y that the compiler asks for (kernels.block_rows)

@@ -307,3 +307,41 @@ def test_every_scalar_problem_of_an_acc_loop_is_reported(tmp_path: Path) -> None
     r = run_xmpacc(str(src), "-o", str(tmp_path / "prog"))
     assert r.returncode == 1
     assert "scalar 's' is assigned" in r.stderr and "scalar 'k' is assigned" in r.stderr
+
+
+REPLICATED_REDUCTION = """\
+#include <stdio.h>
+#define N 40
+double a[N];
+#pragma xmp nodes p[*]
+#pragma xmp template t[N]
+#pragma xmp distribute t[block] onto p
+#pragma xmp align a[i] with t[i]
+int main(void) {
+  int i; double s = 1;
+#pragma xmp loop on t[i]
+  for (i = 0; i < N; i++) a[i] = i;
+#pragma xmp acc replicate (a, s)
+  {
+#pragma xmp acc replicate_sync in (a)
+#pragma xmp loop on t[i] reduction(+:s) acc
+    for (i = 0; i < N; i++) s += a[i];
+  }
+#pragma xmp task on p[0]
+  printf("%g\\n", s);
+  return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("nprocs", [1, 2])
+def test_reduction_of_a_replicated_scalar_reaches_the_host(tmp_path: Path, nprocs: int) -> None:
+    """XMP-ACC (reference §7.4): a loop ... acc reduction goes to the host variable, also
+    when the variable is replicated (an OpenACC construct's would go to its device copy)."""
+    src = tmp_path / "rr.c"
+    src.write_text(REPLICATED_REDUCTION)
+    r = run_xmpacc(str(src), "-o", str(tmp_path / "rr"))
+    assert r.returncode == 0, r.stderr
+    r = run_mpi(nprocs, tmp_path / "rr", env={"XMPACC_DEVICE": "host"})
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == "781\n"   # 1 + 0 + 1 + ... + 39

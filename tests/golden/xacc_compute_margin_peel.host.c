@@ -116,7 +116,7 @@ int main(void)
 #line 49 "tests/xacc_compute/margin_peel.c"
           long long _xmpacc_total = (((_xmpacc_s_i.count + 2) - 1) / 2) * _xmpacc_s_j.count;
 #line 49 "tests/xacc_compute/margin_peel.c"
-          _xmpacc_launch("margin_peel.c:48", "_xmpacc_loop_margin_peel_c_48", _xmpacc_total, 32, 7, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_e), (void *) (&_xmpacc_a_e), (void *) (&in_paper)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0, 2, 0, 0, 3, _XMPACC_TYPE(in_paper), 257});
+          _xmpacc_launch("margin_peel.c:48", "_xmpacc_loop_margin_peel_c_48", _xmpacc_total, 32, 7, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_e), (void *) (&_xmpacc_a_e), (void *) (&in_paper)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0, 2, 0, 0, 3, _XMPACC_TYPE(in_paper), 769});
         }
 
 #line 49 "tests/xacc_compute/margin_peel.c"

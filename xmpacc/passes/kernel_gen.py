@@ -55,7 +55,8 @@ class NestSpec:
     # loops over cyclic dimensions; those of cyclic(w) ones are scheduled in positions
     cyclic: tuple[CyclicLoop, ...] = ()
     private_lengths: dict[str, int] = field(default_factory=dict)   # private(p[0:4]) of a pointer: 4
-    # the reduction variables an XMP reduction then reduces over the nodes (None: all)
+    # the reduction variables an XMP reduction then reduces over the nodes (an OpenACC
+    # construct's); None: an XMP-ACC loop, whose results go to the host variables
     over_nodes: frozenset[str] | None = None
     # firstprivate(p[1:4]) of a pointer: (1, 4), each thread's array of 5 from the device copy
     firstprivate_sections: dict[str, tuple[int, int]] = field(default_factory=dict)
@@ -131,6 +132,7 @@ def generate(spec: NestSpec, scope: Scope, replicated: list[Replicated], ctx: Co
     kv.private = [(name, typedefs.resolved(decl)) for name, decl in kv.private]
     kv.reductions = [(name, typedefs.resolved(decl), op) for name, decl, op in kv.reductions]
     kv.over_nodes = {name for name, _d, _op in kv.reductions if spec.over_nodes is None or name in spec.over_nodes}
+    kv.to_host = spec.over_nodes is None
     for name, decl in kv.by_value + kv.private:
         kernels.check_device_type(name, decl.type, spec.node, typedefs)
     for name, decl, _op in kv.reductions:
