@@ -77,7 +77,9 @@ def kernels_cu(unit: Unit, ctx: Context, name: str = "kernels.cu") -> str | None
     fields = dict(version=__version__, sources=unit.path.rsplit("/", 1)[-1], kernels=rendered, routines=routines,
                   unit=unit.stem, externs=externs, exports=exports)
     defs = kernel_types.needed(unit.ast.ext, template.render(types=[], shared=[], **fields))
-    crossing = kernel_types.shared(defs, "\n".join(externs + [signature for signature, _call in exports]))
+    # the types of routines that cross files: at global scope, where the other file's
+    # declaration of the same routine names the same C++ type (acc_routine_files.py)
+    crossing = kernel_types.needed(defs, "\n".join(externs + [signature for signature, _call in exports]))
     shared_texts = [KernelGenerator().visit(d) + ";" for d in crossing]
     shared = [(_guard(text), text) for text in shared_texts]
     types = [t for t in (KernelGenerator().visit(d) + ";" for d in defs) if t not in shared_texts]

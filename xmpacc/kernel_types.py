@@ -82,14 +82,6 @@ def needed(ext: list[c_ast.Node], text: str) -> list[c_ast.Node]:
     return [defs[n].node for n in sorted(chosen)]
 
 
-def shared(definitions: list[c_ast.Node], text: str) -> list[c_ast.Node]:
-    """Of ``definitions`` (what ``needed`` chose), those that ``text`` (the signatures of
-    'acc routine' functions that cross files) needs, directly or through others: the
-    kernel file defines them at global scope, where the other file's declaration of the
-    same routine names the same C++ type (acc_routine_files.py)."""
-    return needed(definitions, text) if text else []
-
-
 def _type_items(ext: list[c_ast.Node]) -> Iterator[c_ast.Node]:
     """The file's own items that may define types, in source order: file-scope ones, and
     the typedefs and declarations in function bodies (a kernel may use a block's type)."""

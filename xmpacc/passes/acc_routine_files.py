@@ -21,8 +21,8 @@ routines whose directive stands in a header get the entry, and only what one C
 declaration can say crosses files: a routine that uses no file-scope variable (those are
 passed by the file's own calls, acc_routine.routine_globals).  Its parameters and result
 may be of the program's structures, unions and enums: both files' kernel files define
-the types such a signature needs at global scope, once per module (emit_cu.py,
-``kernel_types.shared``), so that the caller and the entry name one C++ type.
+the types such a signature needs at global scope, once per module (emit_cu.py), so that
+the caller and the entry name one C++ type.
 """
 
 from __future__ import annotations
