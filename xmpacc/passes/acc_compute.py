@@ -51,7 +51,6 @@ from xmpacc.passes import (
     acc_nest,
     acc_reduction_wait,
     acc_region,
-    acc_routine,
     kernel_gen,
     kernel_locations,
     kernel_ranges,
@@ -314,8 +313,8 @@ class _ComputeLowering(ScopedWalker):
         for part in parts:
             # per thread, or a reduction array's temporary of the launch: no device copy
             own = set(part.spec.private) | set(part.spec.reductions) | {a.name for a in part.spec.arrays}
-            # with the file-scope variables of the routines it calls (acc_routine.py)
-            for ident in _referenced(acc_routine.routine_globals(part.spec.body, self.ctx.acc_routine_globals)):
+            # with the file-scope variables of the routines it calls (spec.body has them)
+            for ident in _referenced(part.spec.body):
                 found = self.scope.find_c(ident.name)
                 if found is None or id(found[1]) in named or ident.name in own:
                     continue

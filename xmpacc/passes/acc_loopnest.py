@@ -32,7 +32,7 @@ from xmpacc.directives import ast as xd
 from xmpacc.directives.exprs import int_value
 from xmpacc.directives.openacc_ast import AccAtomic, AccCompute, AccLoop, LoopClauses, directive_name
 from xmpacc import facts
-from xmpacc.passes import acc_atomic, acc_kernels_auto, kernel_arrays, kernel_locations, kernel_ranges
+from xmpacc.passes import acc_atomic, acc_kernels_auto, acc_routine, kernel_arrays, kernel_locations, kernel_ranges
 from xmpacc.passes import acc_nest
 from xmpacc.passes.acc_nest import AccNest
 from xmpacc.passes.attach import acc_directive
@@ -303,7 +303,8 @@ def build(nest: AccNest, compute: AccCompute, lc: LoopClauses, scope: Scope, ctx
         reductions.pop(loc.value, None)
     length = compute.vector_length or (lc.vector.num if lc.vector is not None else None)
     spec = NestSpec(compute.loc if nest.acc is compute else lc.loc, nest.loop, loops,
-                    kernel_ranges.passes(loops, xmp, tmpl, indices), body, list(dict.fromkeys(private)),
+                    kernel_ranges.passes(loops, xmp, tmpl, indices),
+                    acc_routine.routine_globals(body, ctx.acc_routine_globals), list(dict.fromkeys(private)),
                     firstprivate, reductions,
                     f"({length.text})" if length is not None else "0", stream=length is None,
                     device_pointers=[r.name.name for c in compute.data if c.kind == "deviceptr" for r in c.items],

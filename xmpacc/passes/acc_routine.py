@@ -38,7 +38,7 @@ from xmpacc.directives.openacc_ast import AccRoutine
 from xmpacc.passes import acc_routine_files, openacc_calls
 from xmpacc.passes.attach import acc_directive
 from xmpacc.passes.canonical import loc_of
-from xmpacc.passes.kernel_vars import DEVICE_FUNCTIONS
+from xmpacc.passes.kernel_vars import DEVICE_FUNCTIONS, _assigned
 
 
 def _target(items: list[c_ast.Node], k: int, d: AccRoutine) -> str:
@@ -54,7 +54,9 @@ def _target(items: list[c_ast.Node], k: int, d: AccRoutine) -> str:
 
 
 def _check(fn: c_ast.FuncDef, routines: set[str]) -> None:
-    for node in walk(fn.body):   # a distributed array's subscripts went through its descriptor (localize)
+    # first: a distributed array's subscripts went through its descriptor (localize), whose
+    # index macros the call check below would report instead
+    for node in walk(fn.body):
         if isinstance(node, c_ast.ID) and node.name.startswith("_xmpacc_a_"):
             raise XmpError(loc_of(node), f"'acc routine' function '{fn.decl.name}' uses the distributed array "
                                          f"'{node.name[len('_xmpacc_a_'):]}': pass its elements as arguments "
@@ -77,24 +79,18 @@ def _globals(fn: c_ast.FuncDef, file_decls: dict[str, c_ast.Decl], constants: di
     # not variables: called names and members ('c.re' where the file also has an array 're')
     skip = {id(n.name) for n in walk(fn.body) if isinstance(n, c_ast.FuncCall)} | \
         {id(n.field) for n in walk(fn.body) if isinstance(n, c_ast.StructRef)}
+    assigned = set(_assigned(fn.body)) | {n.expr.name for n in walk(fn.body) if isinstance(n, c_ast.UnaryOp)
+                                          and n.op == "&" and isinstance(n.expr, c_ast.ID)}
     for node in walk(fn.body):
         if not isinstance(node, c_ast.ID) or id(node) in skip or node.name in local \
                 or node.name not in file_decls or node.name in constants or node.name in out:
             continue
-        if not isinstance(file_decls[node.name].type, c_ast.ArrayDecl) and _assigned(fn, node.name):
+        if not isinstance(file_decls[node.name].type, c_ast.ArrayDecl) and node.name in assigned:
             raise XmpError(loc_of(node), f"'acc routine' function '{fn.decl.name}' assigns the file-scope "
                                          f"scalar '{node.name}': a routine gets its value; return the result "
                                          "instead")
         out.append(node.name)
     return out
-
-
-def _assigned(fn: c_ast.FuncDef, name: str) -> bool:
-    def target(n: c_ast.Node) -> bool:
-        return isinstance(n, c_ast.ID) and n.name == name
-    return any((isinstance(n, c_ast.Assignment) and target(n.lvalue))
-               or (isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--", "&") and target(n.expr))
-               for n in walk(fn.body))
 
 
 def routine_globals(node: c_ast.Node, globals_of: dict[str, list[str]]) -> c_ast.Node:

@@ -20,7 +20,7 @@ from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import AlreadyReported, XmpError, XmpErrors
 from xmpacc.directives import ast as xd
 from xmpacc.directives.openacc_ast import directive_name
-from xmpacc.passes import acc_nest, kernel_arrays, kernel_gen, kernel_locations, kernel_ranges, replicate
+from xmpacc.passes import acc_nest, acc_routine, kernel_arrays, kernel_gen, kernel_locations, kernel_ranges, replicate
 from xmpacc.passes.attach import pragma_id
 from xmpacc.passes.canonical import CanonicalLoop, canonical, loc_of
 from xmpacc.passes.comm import reflect_calls
@@ -139,7 +139,8 @@ class _GpuLowering(ScopedWalker):
         reductions, arrays = kernel_arrays.split([(r.op, v.ref) for r in d.reductions for v in r.variables
                                                   if not v.locations], self.scope)
         spec = kernel_gen.NestSpec(
-            d.loc, node, loops, kernel_ranges.passes(loops, d, tmpl, indices), body,
+            d.loc, node, loops, kernel_ranges.passes(loops, d, tmpl, indices),
+            acc_routine.routine_globals(body, self.ctx.acc_routine_globals),
             [n.name for n in d.acc.private], [n.name for n in d.acc.firstprivate], reductions,
             " * ".join(f"({e.text})" for e in d.acc.num_threads) or DEFAULT_THREADS,
             stream=not d.acc.num_threads, cyclic=cyclic_loops(loops, tmpl, indices), located=located,

@@ -27,7 +27,7 @@ from xmpacc import cbuild, kernel_types
 from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import SourceLoc, XmpError
 from xmpacc.kernel_types import Typedefs
-from xmpacc.passes import acc_routine, kernel_arrays, kernel_locations, kernel_ranges, kernels, lanes, stream_walk, streaming
+from xmpacc.passes import kernel_arrays, kernel_locations, kernel_ranges, kernels, lanes, stream_walk, streaming
 from xmpacc.passes.canonical import CanonicalLoop, loc_of
 from xmpacc.passes.kernel_ranges import SchedPass
 from xmpacc.passes.kernel_vars import KernelVars, Replicated, check_body, classify
@@ -43,7 +43,9 @@ class NestSpec:
     node: c_ast.For                 # the outermost for statement
     loops: list[CanonicalLoop]      # the thread space, outermost first
     passes: tuple[SchedPass, ...]   # the launches: host C declaring _xmpacc_s_<var> of every loop (kernel_ranges.py)
-    body: c_ast.Node                # what one thread runs
+    # what one thread runs, its calls of acc routines with their file-scope variables as
+    # arguments (acc_routine.routine_globals)
+    body: c_ast.Node
     private: list[str] = field(default_factory=list)
     firstprivate: list[str] = field(default_factory=list)
     reductions: dict[str, str] = field(default_factory=dict)   # name -> operator
@@ -113,7 +115,7 @@ def generate(spec: NestSpec, scope: Scope, replicated: list[Replicated], ctx: Co
     check_body(spec.body, is_pragma, frozenset(ctx.acc_routines) | frozenset(ctx.acc_routine_externs))
     typedefs = kernel_types.of_unit(ctx, unit)   # typedef names seen through: 'real' is a double
     kernel_types.check_constant_sizes(spec.body, typedefs, "an acc loop")
-    body = acc_routine.routine_globals(spec.body, ctx.acc_routine_globals)   # f(x) -> f(x, coef)
+    body = spec.body
     if spec.arrays:   # every update of a reduction array: atomic, on the kernel's temporary
         kernel_arrays.check_not_on_device(spec.arrays, replicated, scope)
         body = kernel_arrays.rewrite(body, spec.arrays)
