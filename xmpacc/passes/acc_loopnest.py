@@ -128,8 +128,8 @@ def _collapse(lc: LoopClauses) -> int:
     return n
 
 
-def _nest_loops(nest: AccNest, lc: LoopClauses, pending: dict[str, int], ctx: Context | None = None,
-                joined: list[LoopClauses] | None = None) -> list[c_ast.For]:
+def _nest_loops(nest: AccNest, lc: LoopClauses, pending: dict[str, int], ctx: Context,
+                joined: list[LoopClauses]) -> list[c_ast.For]:
     """The for statements of the thread space: ``collapse(n)`` of them, more while a
     distributed loop is still to come.  A distributed loop under its own ``acc loop`` line
     (``parallel loop gang`` over i, ``acc loop vector`` over j, both distributed) joins the
@@ -143,7 +143,7 @@ def _nest_loops(nest: AccNest, lc: LoopClauses, pending: dict[str, int], ctx: Co
         if len(fors) >= depth and not pending:
             break
         nxt = nested_for(current.stmt)
-        if nxt is None and pending and ctx is not None and joined is not None:
+        if nxt is None and pending:
             found = _distributed_inner(current.stmt, set(pending), ctx)
             if found is not None:
                 joined.append(found[0])
@@ -336,7 +336,7 @@ def _auto(nest: AccNest, compute: AccCompute, lc: LoopClauses, scope: Scope, ctx
         return None
     named = {r.name.name for r in compute.private + lc.private} | \
         {v.name.name for r in compute.reductions + lc.reductions for v in r.variables}
-    verdict = acc_kernels_auto.analyse(_nest_loops(nest, lc, {}), scope, function or c_ast.Compound([]), named)
+    verdict = acc_kernels_auto.analyse(_nest_loops(nest, lc, {}, ctx, []), scope, function or c_ast.Compound([]), named)
     at = loc_of(nest.loop)
     ctx.info.append(facts.InfoFact(at, facts.ForFacts(verdict.reason, verdict.reductions, verdict.private)))
     return verdict
