@@ -26,7 +26,6 @@ from .contract import (
     LAUNCH_LOCFIELD,
     LAUNCH_REDUCTION,
     LAUNCH_VALUE,
-    REDUCTION_OVER_NODES,
     REDUCTION_TO_HOST,
 )
 from .acc_arrays import ArrayTemporary, temporary
@@ -330,17 +329,11 @@ class AccRuntime:
     def _scalar_result(self, addr: int, type_code: int, code: int, partials: Any, where: str) -> Any:
         """How a scalar reduction of a launch reaches its variable (device_results.py): the
         host variable, or (an OpenACC construct's) the device copy where it is present."""
-        op, over_nodes, to_host = code % REDUCTION_OVER_NODES, bool(code & REDUCTION_OVER_NODES), \
-            bool(code & REDUCTION_TO_HOST)
+        op, to_host = code % REDUCTION_TO_HOST, bool(code & REDUCTION_TO_HOST)
         host = view(addr, 1, type_code, where)
         copy = self._copy_holding(addr) if addr and not to_host else None
         if copy is None or copy.desc_ptr:
             return self.backend.result(host, partials, op, where)
-        if over_nodes:
-            raise RuntimeFailure(where, f"'{copy.name}' is on the device, and the XMP reduction of this loop "
-                                        "combines host variables over the nodes: not supported yet (reduce the "
-                                        "device copy with an acc compute construct's reduction clause, then over "
-                                        "the nodes with '#pragma xmp reduction (...) acc')")
         scratch = np.zeros(1, host.dtype)
         start = addr - copy.host_addr
         return PresentResult(self.backend, copy.buffer[start:start + host.nbytes], scratch,
@@ -353,21 +346,17 @@ class AccRuntime:
         launch.arrays.append(temp)
         return ctypes.addressof(temp.holder)
 
-    def _present_section(self, addr: int, nbytes: int, over_nodes: bool, where: str) -> int | None:
+    def _present_section(self, addr: int, nbytes: int, to_host: bool, where: str) -> int | None:
         """The device address of the host bytes [addr, addr + nbytes) of a reduction array
-        where a device copy holds them, else None (acc_arrays.py)."""
-        copy = self._copy_holding(addr)
+        where a device copy holds them, else None (acc_arrays.py; always None for XMP-ACC's
+        ``loop ... acc``, whose results go to the host arrays)."""
+        copy = None if to_host else self._copy_holding(addr)
         if copy is None:
             return None
         if addr + nbytes > copy.host_addr + copy.nbytes or copy.desc_ptr:
             what = "a distributed array's" if copy.desc_ptr else "only partly"
             raise RuntimeFailure(where, f"a reduction array of this acc loop is {what} on the device "
                                         f"('{copy.name}'): its reduced elements must all be present, or none")
-        if over_nodes:
-            raise RuntimeFailure(where, f"'{copy.name}' is on the device, and the XMP reduction of this loop "
-                                        "combines host arrays over the nodes: not supported yet (reduce the device "
-                                        "copy with an acc compute construct's reduction clause, then over the "
-                                        "nodes with '#pragma xmp reduction (...) acc')")
         return self.backend.ptr(copy.buffer) + (addr - copy.host_addr)
 
     def device_view(self, copy: DeviceCopy, arr: Any) -> Any:

@@ -3,8 +3,8 @@ device temporary that a kernel updates atomically, and how it reaches the host a
 
 Generated code hands the launch, for each reduction array (LAUNCH_ARRED), the address of
 a host ``long long [5]``: {the array's address, its size in bytes (to the end of the
-section, for a pointer), the reduced section's offset and size in bytes, 1 when an XMP
-reduction over the nodes follows}.  The temporary has the whole array's shape, so the
+section, for a pointer), the reduced section's offset and size in bytes, 1 for XMP-ACC's
+``loop ... acc`` (the result goes to the host array even where a device copy holds it)}.  The temporary has the whole array's shape, so the
 kernel indexes it with the program's subscripts.  Before each launch the section's host
 values go into it; after the kernel they come back.  Each element so ends as its value
 before the loop op every update of the loop: for the operators a GPU loop reduces arrays
@@ -48,12 +48,12 @@ class ArrayTemporary:
         """Point the kernel at the device copy holding the section (``present``: its
         device address for host address and bytes, or None), else the section's host
         values into the temporary (read afresh: bounds and pointers may change)."""
-        addr, whole, off, n, over_nodes = read_longs(self.desc, 5)
+        addr, whole, off, n, to_host = read_longs(self.desc, 5)
         esize = self.dtype.itemsize
         if off < 0 or n < 0 or off + n > whole:
             raise RuntimeFailure(where, f"the reduced section [{off // esize}:{n // esize}] is outside its array of "
                                         f"{whole // esize} elements")
-        device = present(addr + off, n, bool(over_nodes), where) if n else None
+        device = present(addr + off, n, bool(to_host), where) if n else None
         if device is not None:
             self.holder.value, self.section = device - off, (0, 0, 0)
             return

@@ -42,6 +42,26 @@ class AccCommRuntime:
         w = where_text(where)
         copy = self._device_copy_of(key, name.decode(), w, "bcast/reduction")
         self.backend.wait()
+        self._swap(copy)
+
+    def _xmpacc_acc_swap_reduced(self, where: bytes, key: int, size: int, name: bytes, required: int) -> None:
+        """The swap around an XMP loop's reduction calls where the loop has an OpenACC
+        construct (passes/acc_comm.py): the construct's reduction left the node's result
+        in the device copies that hold the variable (acc.py, acc_arrays.py), so the XMP
+        reduction combines those; a variable on no device copy has it in the host
+        variable, and is left alone unless the loop says ``acc`` (XcalableACC.md §4)."""
+        held = [c for c in getattr(self, "copies", {}).values()
+                if c.parent is None and not c.desc_ptr and c.host_addr < key + size and key < c.host_addr + c.nbytes]
+        if not held and required:
+            raise RuntimeFailure(where_text(where), f"'loop ... reduction(...) acc' of '{name.decode()}', which is "
+                                                    "not present on the device (no acc data, enter data, declare "
+                                                    "or data clause of the construct holds it)")
+        if held:
+            self.backend.wait()
+        for copy in held:
+            self._swap(copy)
+
+    def _swap(self, copy: Any) -> None:
         if not copy.nbytes:
             return
         saved = np.empty(copy.nbytes, np.uint8)

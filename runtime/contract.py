@@ -166,6 +166,9 @@ ENTRIES: tuple[Entry, ...] = (
        "host_data use_device: the device address of a present variable"),
     _e("_xmpacc_acc_swap", "void", "const char *where, const void *key, long long size, const char *name",
        "bcast/reduction ... acc: exchange a variable's host and device copies (twice around it)"),
+    _e("_xmpacc_acc_swap_reduced", "void",
+       "const char *where, const void *key, long long size, const char *name, int required",
+       "an XMP loop's reduction with an OpenACC construct: the swap where the variable is on the device"),
     # ---- the OpenACC runtime library (openacc.h: include/xmpacc_openacc.c, acc_api.py); its
     # copyin, create, copyout and delete routines are the enter/exit data entries above
     _e("_xmpacc_acclib_num_devices", "int", "int type", "acc_get_num_devices(type) (acc_device_t)"),
@@ -395,7 +398,6 @@ LAUNCH_DEVBUF = 1      # the device copy of a replicated variable (key = host ad
 LAUNCH_DEVDESC = 2     # an aligned array's descriptor, by value, its template pointer on the device
 LAUNCH_REDUCTION = 3   # per-thread partials; a = type code, b = operator (+ the flags below);
                        # host var at the address
-REDUCTION_OVER_NODES = 256   # in a LAUNCH_REDUCTION's b: an XMP reduction over the nodes follows
 REDUCTION_TO_HOST = 512      # in a LAUNCH_REDUCTION's b: the result goes to the host variable even
                              # where it has a device copy (XMP-ACC, reference §7.4: host semantics)
 LAUNCH_LANES = 4       # int: lanes per iteration, chosen by the runtime (1 = the paper's mapping)

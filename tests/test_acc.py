@@ -318,17 +318,17 @@ double a[N];
 #pragma xmp distribute t[block] onto p
 #pragma xmp align a[i] with t[i]
 int main(void) {
-  int i; double s = 1;
+  int i; double s = 1; int h[3] = {1, 0, 0};
 #pragma xmp loop on t[i]
   for (i = 0; i < N; i++) a[i] = i;
-#pragma xmp acc replicate (a, s)
+#pragma xmp acc replicate (a, s, h)
   {
 #pragma xmp acc replicate_sync in (a)
-#pragma xmp loop on t[i] reduction(+:s) acc
-    for (i = 0; i < N; i++) s += a[i];
+#pragma xmp loop on t[i] reduction(+:s, h) acc
+    for (i = 0; i < N; i++) { s += a[i]; h[i % 3] += 1; }
   }
 #pragma xmp task on p[0]
-  printf("%g\\n", s);
+  printf("%g %d %d %d\\n", s, h[0], h[1], h[2]);
   return 0;
 }
 """
@@ -336,12 +336,13 @@ int main(void) {
 
 @pytest.mark.parametrize("nprocs", [1, 2])
 def test_reduction_of_a_replicated_scalar_reaches_the_host(tmp_path: Path, nprocs: int) -> None:
-    """XMP-ACC (reference §7.4): a loop ... acc reduction goes to the host variable, also
-    when the variable is replicated (an OpenACC construct's would go to its device copy)."""
+    """XMP-ACC (reference §7.4): a loop ... acc reduction goes to the host variables, also
+    when they are replicated, scalar and array (an OpenACC construct's would go to their
+    device copies)."""
     src = tmp_path / "rr.c"
     src.write_text(REPLICATED_REDUCTION)
     r = run_xmpacc(str(src), "-o", str(tmp_path / "rr"))
     assert r.returncode == 0, r.stderr
     r = run_mpi(nprocs, tmp_path / "rr", env={"XMPACC_DEVICE": "host"})
     assert r.returncode == 0, r.stderr
-    assert r.stdout == "781\n"   # 1 + 0 + 1 + ... + 39
+    assert r.stdout == "781 15 13 13\n"   # 1 + 0 + 1 + ... + 39; 1 + 14, 13, 13

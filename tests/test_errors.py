@@ -218,12 +218,6 @@ CASES = [
                                                "#pragma xmp loop on t[i] reduction(max: m) acc\n"
                                                "    for (i = 0; i < 100; i++) @m[i % 4] += a[i];"),
      "as in h[e] = fmax(h[e], v), h[e] = h[e] > v ? h[e] : v and if (v > h[e]) h[e] = v"),
-    ("acc-array-reduction-replicated", in_main("    int h[4] = {0};\n#pragma xmp acc replicate (h)\n    {\n"
-                                               "#pragma xmp loop on t[i] reduction(+: @h) acc\n"
-                                               "    for (i = 0; i < 100; i++) h[i % 4]++;\n    }"),
-     "'h' is on the device here, and the XMP reduction of this loop combines host arrays over the nodes: "
-     "not supported yet (reduce the device copy with 'acc parallel loop reduction(+: h)', then over the nodes "
-     "with '#pragma xmp reduction (+: h) acc')"),
     ("acc-array-reduction-long-double", in_main("    long double h[4] = {0};\n"
                                                 "#pragma xmp loop on t[i] reduction(+: @h) acc\n"
                                                 "    for (i = 0; i < 100; i++) h[i % 4]++;"),

@@ -104,12 +104,12 @@ def test_body_is_not_changed_in_place() -> None:
 # ------------------------------------------------------------------ runtime
 
 
-def _desc(host: np.ndarray, lo: int, count: int, over_nodes: int = 0) -> np.ndarray:
+def _desc(host: np.ndarray, lo: int, count: int, to_host: int = 0) -> np.ndarray:
     e = host.itemsize
-    return np.array([host.ctypes.data, host.nbytes, lo * e, count * e, over_nodes], dtype=np.int64)
+    return np.array([host.ctypes.data, host.nbytes, lo * e, count * e, to_host], dtype=np.int64)
 
 
-def _absent(addr: int, n: int, over_nodes: bool, where: str) -> None:
+def _absent(addr: int, n: int, to_host: bool, where: str) -> None:
     return None
 
 
@@ -134,8 +134,8 @@ def test_a_present_section_is_updated_in_its_device_copy() -> None:
     desc = _desc(host, 2, 5)
     seen = []
 
-    def present(addr: int, n: int, over_nodes: bool, where: str) -> int:
-        seen.append((addr - host.ctypes.data, n, over_nodes))
+    def present(addr: int, n: int, to_host: bool, where: str) -> int:
+        seen.append((addr - host.ctypes.data, n, to_host))
         return 4096 + 8   # the device address of the section's first element
 
     temp = temporary(backend, desc.ctypes.data, 7, "k.c:1")

@@ -252,11 +252,16 @@ def test_xmp_loop_with_openacc_makes_one_kernel(body: str, tmp_path: Path) -> No
     assert len(ctx.kernels) == 1
 
 
-def test_xmp_acc_loop_with_openacc_is_one_construct_too_many(tmp_path: Path) -> None:
-    source, [place] = marks(program("#pragma xmp @loop on t[i] acc\n#pragma acc parallel loop\n"
+def test_xmp_acc_clauses_on_a_loop_with_openacc(tmp_path: Path) -> None:
+    """XcalableACC's bare 'acc' on the XMP loop is accepted (its reduction works on the
+    device copies); XMP-ACC's clauses after it belong on the OpenACC directive."""
+    source, [place] = marks(program("#pragma xmp loop on t[i] @acc private(j)\n#pragma acc parallel loop\n"
                                     "    for (i = 0; i < 100; i++) a[i] = i;"))
     (err,) = errors_of(tmp_path, source)
-    assert where([err]) == [place] and "takes no 'acc' clause" in err.message
+    assert where([err]) == [place] and "takes no XMP-ACC clauses after 'acc'" in err.message
+    _unit, ctx = run(tmp_path, program("#pragma xmp loop on t[i] acc\n#pragma acc parallel loop\n"
+                                       "    for (i = 0; i < 100; i++) a[i] = i;"))
+    assert len(ctx.kernels) == 1
 
 
 def test_openacc_inside_an_xmp_acc_loop(tmp_path: Path) -> None:

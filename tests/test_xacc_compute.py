@@ -33,7 +33,8 @@ CASES = {"basic.c": (1, 2, 3, 4), "ops.c": (2, 4), "atomics.c": (1, 2), "async_c
          "private_sections.c": (1, 2, 3), "kernels_auto.c": (1, 2, 3),
          "clause_sections.c": (1, 2, 3, 4), "locations.c": (1, 2, 3, 4), "region_scalars.c": (1, 2, 3),
          "array_reductions.c": (1, 2, 3, 4), "user_types.c": (1, 2, 3, 4), "c_math.c": (1,),
-         "c_dialect.c": (1, 2, 3), "routine_globals.c": (1, 2, 3), "reduction_targets.c": (1, 2, 3, 4)}
+         "c_dialect.c": (1, 2, 3), "routine_globals.c": (1, 2, 3), "reduction_targets.c": (1, 2, 3, 4),
+         "device_loop_reductions.c": (1, 2, 3, 4)}
 
 
 
@@ -70,7 +71,8 @@ def test_compute_program_on_gpu(built: dict[str, tuple[Path, str]], name: str, n
 
 @pytest.mark.parametrize("suffix", [".cu", ".host.c"])
 @pytest.mark.parametrize("name", ["basic.c", "cyclic_w.c", "margin_peel.c", "kernels_auto.c", "private_sections.c",
-                                  "locations.c", "region_scalars.c", "array_reductions.c"])
+                                  "locations.c", "region_scalars.c", "array_reductions.c",
+                                  "device_loop_reductions.c"])
 def test_golden_generated_code(built: dict[str, tuple[Path, str]], name: str, suffix: str) -> None:
     exe, _ = built[name]
     text = re.sub(r"xmpacc [0-9][\w.+-]*", "xmpacc", exe.with_suffix(suffix).read_text(), count=1)  # the version
@@ -352,12 +354,10 @@ RUN_TIME_ERRORS = [
     ("  int h[4] = {0}, *q = h;\n#pragma acc data copy(q[0:2])\n  {\n#pragma acc parallel loop reduction(+: q[0:4])\n"
      "  for (i = 0; i < N; i++) q[i % 4]++;\n  }", 1,
      "prog.c:16: error: a reduction array of this acc loop is only partly on the device ('q')"),
-    # an XMP loop's reduction of a scalar that a data region put on the device: the node's
-    # result belongs in the device copy, the XMP reduction over the nodes combines host variables
-    ("#pragma acc data copy(s)\n  {\n#pragma xmp loop on t[i] reduction(+: s)\n#pragma acc parallel loop\n"
-     "  for (i = 0; i < N; i++) s += a[i];\n  }", 2,
-     "prog.c:16: error: 's' is on the device, and the XMP reduction of this loop combines host variables over the "
-     "nodes: not supported yet"),
+    # XcalableACC's 'acc' on an XMP loop's reduction: the variables must be on the device
+    ("#pragma xmp loop on t[i] reduction(+: s) acc\n#pragma acc parallel loop\n"
+     "  for (i = 0; i < N; i++) s += a[i];", 2,
+     "prog.c:13: error: 'loop ... reduction(...) acc' of 's', which is not present on the device"),
 ]
 
 

@@ -45,6 +45,7 @@ void _xmpacc_acc_wait(const char * where, int n, const long long * queues);
 void _xmpacc_acc_wait_devnum(const char * where, long long devnum, int n, const long long * queues);
 void * _xmpacc_acc_deviceptr(const char * where, const void * key, const char * name);
 void _xmpacc_acc_swap(const char * where, const void * key, long long size, const char * name);
+void _xmpacc_acc_swap_reduced(const char * where, const void * key, long long size, const char * name, int required);
 int _xmpacc_acclib_num_devices(int type);
 int _xmpacc_acclib_device_type(void);
 int _xmpacc_acclib_device_num(int type);

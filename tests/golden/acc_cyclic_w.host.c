@@ -232,7 +232,7 @@ int main(void)
 #line 61 "tests/acc_programs/acc_cyclic_w.c"
         long long _xmpacc_total = _xmpacc_s_i.count;
 #line 61 "tests/acc_programs/acc_cyclic_w.c"
-        _xmpacc_launch("acc_cyclic_w.c:60", "_xmpacc_loop_acc_cyclic_w_c_60", _xmpacc_total, 0, 8, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_m_i), (void *) (&_xmpacc_a_x), (void *) (&_xmpacc_a_x), (void *) (&_xmpacc_a_y), (void *) (&_xmpacc_a_y), (void *) (&s)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_posmap_t), 0, 1, 1, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0, 3, _XMPACC_TYPE(s), 769});
+        _xmpacc_launch("acc_cyclic_w.c:60", "_xmpacc_loop_acc_cyclic_w_c_60", _xmpacc_total, 0, 8, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_m_i), (void *) (&_xmpacc_a_x), (void *) (&_xmpacc_a_x), (void *) (&_xmpacc_a_y), (void *) (&_xmpacc_a_y), (void *) (&s)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_posmap_t), 0, 1, 1, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0, 3, _XMPACC_TYPE(s), 513});
 #line 61 "tests/acc_programs/acc_cyclic_w.c"
         _xmpacc_loop_reduce(&_xmpacc_t_t, "acc_cyclic_w.c:60", (const int []){1}, &s, 1, _XMPACC_TYPE(s), 1);
       }
@@ -246,7 +246,7 @@ int main(void)
 #line 63 "tests/acc_programs/acc_cyclic_w.c"
         long long _xmpacc_total = _xmpacc_s_i.count;
 #line 63 "tests/acc_programs/acc_cyclic_w.c"
-        _xmpacc_launch("acc_cyclic_w.c:62", "_xmpacc_loop_acc_cyclic_w_c_62", _xmpacc_total, 0, 6, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_m_i), (void *) (&_xmpacc_a_x), (void *) (&_xmpacc_a_x), (void *) (&top)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_posmap_t), 0, 1, 1, 0, 2, 0, 0, 3, _XMPACC_TYPE(top), 776});
+        _xmpacc_launch("acc_cyclic_w.c:62", "_xmpacc_loop_acc_cyclic_w_c_62", _xmpacc_total, 0, 6, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_m_i), (void *) (&_xmpacc_a_x), (void *) (&_xmpacc_a_x), (void *) (&top)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_posmap_t), 0, 1, 1, 0, 2, 0, 0, 3, _XMPACC_TYPE(top), 520});
 #line 63 "tests/acc_programs/acc_cyclic_w.c"
         _xmpacc_loop_reduce(&_xmpacc_t_t, "acc_cyclic_w.c:62", (const int []){1}, &top, 1, _XMPACC_TYPE(top), 8);
       }
@@ -284,7 +284,7 @@ int main(void)
 #line 71 "tests/acc_programs/acc_cyclic_w.c"
         long long _xmpacc_total = _xmpacc_s_i.count * _xmpacc_s_j.count;
 #line 71 "tests/acc_programs/acc_cyclic_w.c"
-        _xmpacc_launch("acc_cyclic_w.c:70", "_xmpacc_loop_acc_cyclic_w_c_70", _xmpacc_total, 0, 10, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_m_j), (void *) (&_xmpacc_a_b), (void *) (&_xmpacc_a_b), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a), (void *) (&s2)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_posmap_t), 0, 1, 1, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0, 3, _XMPACC_TYPE(s2), 769});
+        _xmpacc_launch("acc_cyclic_w.c:70", "_xmpacc_loop_acc_cyclic_w_c_70", _xmpacc_total, 0, 10, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_m_j), (void *) (&_xmpacc_a_b), (void *) (&_xmpacc_a_b), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a), (void *) (&s2)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_posmap_t), 0, 1, 1, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0, 3, _XMPACC_TYPE(s2), 513});
 #line 71 "tests/acc_programs/acc_cyclic_w.c"
         _xmpacc_loop_reduce(&_xmpacc_t_t2, "acc_cyclic_w.c:70", (const int []){1, 1}, &s2, 1, _XMPACC_TYPE(s2), 1);
       }

@@ -90,7 +90,11 @@ int main(void)
           int _xmpacc_acc_2 = _xmpacc_acc_compute_begin("laplace_xacc.c:64", 2, (const void *[]){&_xmpacc_a_unew, &_xmpacc_a_u}, (const long long []){-1, -1}, (const char *[]){"unew", "u"}, (const int []){1, 1});
           {
 #line 65 "samples/xacc/laplace_xacc.c"
+            _xmpacc_acc_swap_reduced("laplace_xacc.c:63", &err, sizeof(err), "err", 0);
+#line 65 "samples/xacc/laplace_xacc.c"
             _xmpacc_loop_reduce_begin(&_xmpacc_t_t, (const int []){1, 1}, &err, 1, _XMPACC_TYPE(err), 8);
+#line 65 "samples/xacc/laplace_xacc.c"
+            _xmpacc_acc_swap_reduced("laplace_xacc.c:63", &err, sizeof(err), "err", 0);
 #line 65 "samples/xacc/laplace_xacc.c"
             _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t.dim[0], 1, (31 - 1) - 1, 1);
 #line 65 "samples/xacc/laplace_xacc.c"
@@ -98,9 +102,13 @@ int main(void)
 #line 65 "samples/xacc/laplace_xacc.c"
             long long _xmpacc_total = (((_xmpacc_s_i.count + 2) - 1) / 2) * _xmpacc_s_j.count;
 #line 65 "samples/xacc/laplace_xacc.c"
-            _xmpacc_launch("laplace_xacc.c:64", "_xmpacc_loop_laplace_xacc_c_64", _xmpacc_total, 64, 9, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_unew), (void *) (&_xmpacc_a_unew), (void *) (&_xmpacc_a_u), (void *) (&_xmpacc_a_u), (void *) (&err)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0, 2, 0, 0, 1, 3, 0, 2, 0, 0, 3, _XMPACC_TYPE(err), 264});
+            _xmpacc_launch("laplace_xacc.c:64", "_xmpacc_loop_laplace_xacc_c_64", _xmpacc_total, 64, 9, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_unew), (void *) (&_xmpacc_a_unew), (void *) (&_xmpacc_a_u), (void *) (&_xmpacc_a_u), (void *) (&err)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0, 2, 0, 0, 1, 3, 0, 2, 0, 0, 3, _XMPACC_TYPE(err), 8});
+#line 65 "samples/xacc/laplace_xacc.c"
+            _xmpacc_acc_swap_reduced("laplace_xacc.c:63", &err, sizeof(err), "err", 0);
 #line 65 "samples/xacc/laplace_xacc.c"
             _xmpacc_loop_reduce(&_xmpacc_t_t, "laplace_xacc.c:63", (const int []){1, 1}, &err, 1, _XMPACC_TYPE(err), 8);
+#line 65 "samples/xacc/laplace_xacc.c"
+            _xmpacc_acc_swap_reduced("laplace_xacc.c:63", &err, sizeof(err), "err", 0);
           }
 #line 65 "samples/xacc/laplace_xacc.c"
           _xmpacc_acc_compute_end(_xmpacc_acc_2);

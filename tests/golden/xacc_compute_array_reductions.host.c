@@ -88,17 +88,25 @@ int main(void)
     int _xmpacc_acc_1 = _xmpacc_acc_compute_begin("array_reductions.c:45", 1, (const void *[]){&_xmpacc_a_x}, (const long long []){-1}, (const char *[]){"x"}, (const int []){1});
     {
 #line 46 "tests/xacc_compute/array_reductions.c"
+      _xmpacc_acc_swap_reduced("array_reductions.c:44", hist, sizeof(hist), "hist", 0);
+#line 46 "tests/xacc_compute/array_reductions.c"
       _xmpacc_loop_reduce_begin(&_xmpacc_t_t, (const int []){1}, hist, (sizeof(hist)) / (sizeof(hist[0])), _XMPACC_TYPE(hist[0]), 1);
+#line 46 "tests/xacc_compute/array_reductions.c"
+      _xmpacc_acc_swap_reduced("array_reductions.c:44", hist, sizeof(hist), "hist", 0);
 #line 46 "tests/xacc_compute/array_reductions.c"
       _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t.dim[0], 0, 40 - 1, 1);
 #line 46 "tests/xacc_compute/array_reductions.c"
-      long long _xmpacc_rad_0[5] = {(long long) hist, (long long) (sizeof(hist)), ((long long) 0) * ((long long) (sizeof(hist[0]))), ((long long) ((sizeof(hist)) / (sizeof(hist[0])))) * ((long long) (sizeof(hist[0]))), 1};
+      long long _xmpacc_rad_0[5] = {(long long) hist, (long long) (sizeof(hist)), ((long long) 0) * ((long long) (sizeof(hist[0]))), ((long long) ((sizeof(hist)) / (sizeof(hist[0])))) * ((long long) (sizeof(hist[0]))), 0};
 #line 46 "tests/xacc_compute/array_reductions.c"
       long long _xmpacc_total = _xmpacc_s_i.count;
 #line 46 "tests/xacc_compute/array_reductions.c"
       _xmpacc_launch("array_reductions.c:45", "_xmpacc_loop_array_reductions_c_45", _xmpacc_total, 0, 5, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_x), (void *) (&_xmpacc_a_x), (void *) _xmpacc_rad_0}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0, 2, 0, 0, 8, _XMPACC_TYPE(hist[0]), 1});
 #line 46 "tests/xacc_compute/array_reductions.c"
+      _xmpacc_acc_swap_reduced("array_reductions.c:44", hist, sizeof(hist), "hist", 0);
+#line 46 "tests/xacc_compute/array_reductions.c"
       _xmpacc_loop_reduce(&_xmpacc_t_t, "array_reductions.c:44", (const int []){1}, hist, (sizeof(hist)) / (sizeof(hist[0])), _XMPACC_TYPE(hist[0]), 1);
+#line 46 "tests/xacc_compute/array_reductions.c"
+      _xmpacc_acc_swap_reduced("array_reductions.c:44", hist, sizeof(hist), "hist", 0);
     }
 #line 46 "tests/xacc_compute/array_reductions.c"
     _xmpacc_acc_compute_end(_xmpacc_acc_1);
@@ -108,6 +116,14 @@ int main(void)
     int _xmpacc_acc_2 = _xmpacc_acc_compute_begin("array_reductions.c:51", 1, (const void *[]){&_xmpacc_a_x}, (const long long []){-1}, (const char *[]){"x"}, (const int []){1});
     {
 #line 52 "tests/xacc_compute/array_reductions.c"
+      _xmpacc_acc_swap_reduced("array_reductions.c:50", both, sizeof(both), "both", 0);
+#line 52 "tests/xacc_compute/array_reductions.c"
+      _xmpacc_acc_swap_reduced("array_reductions.c:50", ds, sizeof(ds), "ds", 0);
+#line 52 "tests/xacc_compute/array_reductions.c"
+      _xmpacc_acc_swap_reduced("array_reductions.c:50", fs, sizeof(fs), "fs", 0);
+#line 52 "tests/xacc_compute/array_reductions.c"
+      _xmpacc_acc_swap_reduced("array_reductions.c:50", h, sizeof(h), "h", 0);
+#line 52 "tests/xacc_compute/array_reductions.c"
       _xmpacc_loop_reduce_begin(&_xmpacc_t_t, (const int []){1}, both, (sizeof(both)) / (sizeof(both[0])), _XMPACC_TYPE(both[0]), 1);
 #line 52 "tests/xacc_compute/array_reductions.c"
       _xmpacc_loop_reduce_begin(&_xmpacc_t_t, (const int []){1}, ds, (sizeof(ds)) / (sizeof(ds[0])), _XMPACC_TYPE(ds[0]), 1);
@@ -116,19 +132,35 @@ int main(void)
 #line 52 "tests/xacc_compute/array_reductions.c"
       _xmpacc_loop_reduce_var_begin(&_xmpacc_t_t, (const int []){1}, (void *) (&h), (const long long []){_XMPACC_TYPE(h[0]), sizeof(h[0]), 1, (sizeof(h)) / (sizeof(h[0])), 1, 1, 2, 5, 1}, 1);
 #line 52 "tests/xacc_compute/array_reductions.c"
+      _xmpacc_acc_swap_reduced("array_reductions.c:50", both, sizeof(both), "both", 0);
+#line 52 "tests/xacc_compute/array_reductions.c"
+      _xmpacc_acc_swap_reduced("array_reductions.c:50", ds, sizeof(ds), "ds", 0);
+#line 52 "tests/xacc_compute/array_reductions.c"
+      _xmpacc_acc_swap_reduced("array_reductions.c:50", fs, sizeof(fs), "fs", 0);
+#line 52 "tests/xacc_compute/array_reductions.c"
+      _xmpacc_acc_swap_reduced("array_reductions.c:50", h, sizeof(h), "h", 0);
+#line 52 "tests/xacc_compute/array_reductions.c"
       _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t.dim[0], 0, 40 - 1, 1);
 #line 52 "tests/xacc_compute/array_reductions.c"
-      long long _xmpacc_rad_0[5] = {(long long) both, (long long) (sizeof(both)), ((long long) 0) * ((long long) (sizeof(both[0]))), ((long long) ((sizeof(both)) / (sizeof(both[0])))) * ((long long) (sizeof(both[0]))), 1};
+      long long _xmpacc_rad_0[5] = {(long long) both, (long long) (sizeof(both)), ((long long) 0) * ((long long) (sizeof(both[0]))), ((long long) ((sizeof(both)) / (sizeof(both[0])))) * ((long long) (sizeof(both[0]))), 0};
 #line 52 "tests/xacc_compute/array_reductions.c"
-      long long _xmpacc_rad_1[5] = {(long long) ds, (long long) (sizeof(ds)), ((long long) 0) * ((long long) (sizeof(ds[0]))), ((long long) ((sizeof(ds)) / (sizeof(ds[0])))) * ((long long) (sizeof(ds[0]))), 1};
+      long long _xmpacc_rad_1[5] = {(long long) ds, (long long) (sizeof(ds)), ((long long) 0) * ((long long) (sizeof(ds[0]))), ((long long) ((sizeof(ds)) / (sizeof(ds[0])))) * ((long long) (sizeof(ds[0]))), 0};
 #line 52 "tests/xacc_compute/array_reductions.c"
-      long long _xmpacc_rad_2[5] = {(long long) fs, (long long) (sizeof(fs)), ((long long) 0) * ((long long) (sizeof(fs[0]))), ((long long) ((sizeof(fs)) / (sizeof(fs[0])))) * ((long long) (sizeof(fs[0]))), 1};
+      long long _xmpacc_rad_2[5] = {(long long) fs, (long long) (sizeof(fs)), ((long long) 0) * ((long long) (sizeof(fs[0]))), ((long long) ((sizeof(fs)) / (sizeof(fs[0])))) * ((long long) (sizeof(fs[0]))), 0};
 #line 52 "tests/xacc_compute/array_reductions.c"
-      long long _xmpacc_rad_3[5] = {(long long) h, (long long) (sizeof(h)), ((long long) 2) * ((long long) (sizeof(h[0]))), ((long long) 5) * ((long long) (sizeof(h[0]))), 1};
+      long long _xmpacc_rad_3[5] = {(long long) h, (long long) (sizeof(h)), ((long long) 2) * ((long long) (sizeof(h[0]))), ((long long) 5) * ((long long) (sizeof(h[0]))), 0};
 #line 52 "tests/xacc_compute/array_reductions.c"
       long long _xmpacc_total = _xmpacc_s_i.count;
 #line 52 "tests/xacc_compute/array_reductions.c"
       _xmpacc_launch("array_reductions.c:51", "_xmpacc_loop_array_reductions_c_51", _xmpacc_total, 0, 8, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_x), (void *) (&_xmpacc_a_x), (void *) _xmpacc_rad_0, (void *) _xmpacc_rad_1, (void *) _xmpacc_rad_2, (void *) _xmpacc_rad_3}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0, 2, 0, 0, 8, _XMPACC_TYPE(both[0]), 1, 8, _XMPACC_TYPE(ds[0]), 1, 8, _XMPACC_TYPE(fs[0]), 1, 8, _XMPACC_TYPE(h[0]), 1});
+#line 52 "tests/xacc_compute/array_reductions.c"
+      _xmpacc_acc_swap_reduced("array_reductions.c:50", both, sizeof(both), "both", 0);
+#line 52 "tests/xacc_compute/array_reductions.c"
+      _xmpacc_acc_swap_reduced("array_reductions.c:50", ds, sizeof(ds), "ds", 0);
+#line 52 "tests/xacc_compute/array_reductions.c"
+      _xmpacc_acc_swap_reduced("array_reductions.c:50", fs, sizeof(fs), "fs", 0);
+#line 52 "tests/xacc_compute/array_reductions.c"
+      _xmpacc_acc_swap_reduced("array_reductions.c:50", h, sizeof(h), "h", 0);
 #line 52 "tests/xacc_compute/array_reductions.c"
       _xmpacc_loop_reduce(&_xmpacc_t_t, "array_reductions.c:50", (const int []){1}, both, (sizeof(both)) / (sizeof(both[0])), _XMPACC_TYPE(both[0]), 1);
 #line 52 "tests/xacc_compute/array_reductions.c"
@@ -137,6 +169,14 @@ int main(void)
       _xmpacc_loop_reduce(&_xmpacc_t_t, "array_reductions.c:50", (const int []){1}, fs, (sizeof(fs)) / (sizeof(fs[0])), _XMPACC_TYPE(fs[0]), 1);
 #line 52 "tests/xacc_compute/array_reductions.c"
       _xmpacc_loop_reduce_var(&_xmpacc_t_t, "array_reductions.c:50", (const int []){1}, (void *) (&h), (const long long []){_XMPACC_TYPE(h[0]), sizeof(h[0]), 1, (sizeof(h)) / (sizeof(h[0])), 1, 1, 2, 5, 1}, 1, 0, 0, 0, 0, 0);
+#line 52 "tests/xacc_compute/array_reductions.c"
+      _xmpacc_acc_swap_reduced("array_reductions.c:50", both, sizeof(both), "both", 0);
+#line 52 "tests/xacc_compute/array_reductions.c"
+      _xmpacc_acc_swap_reduced("array_reductions.c:50", ds, sizeof(ds), "ds", 0);
+#line 52 "tests/xacc_compute/array_reductions.c"
+      _xmpacc_acc_swap_reduced("array_reductions.c:50", fs, sizeof(fs), "fs", 0);
+#line 52 "tests/xacc_compute/array_reductions.c"
+      _xmpacc_acc_swap_reduced("array_reductions.c:50", h, sizeof(h), "h", 0);
     }
 #line 52 "tests/xacc_compute/array_reductions.c"
     _xmpacc_acc_compute_end(_xmpacc_acc_2);
@@ -146,23 +186,39 @@ int main(void)
     int _xmpacc_acc_3 = _xmpacc_acc_compute_begin("array_reductions.c:61", 1, (const void *[]){&_xmpacc_a_x}, (const long long []){-1}, (const char *[]){"x"}, (const int []){1});
     {
 #line 62 "tests/xacc_compute/array_reductions.c"
+      _xmpacc_acc_swap_reduced("array_reductions.c:60", mx, sizeof(mx), "mx", 0);
+#line 62 "tests/xacc_compute/array_reductions.c"
+      _xmpacc_acc_swap_reduced("array_reductions.c:60", mn, sizeof(mn), "mn", 0);
+#line 62 "tests/xacc_compute/array_reductions.c"
       _xmpacc_loop_reduce_begin(&_xmpacc_t_t, (const int []){1}, mx, (sizeof(mx)) / (sizeof(mx[0])), _XMPACC_TYPE(mx[0]), 8);
 #line 62 "tests/xacc_compute/array_reductions.c"
       _xmpacc_loop_reduce_begin(&_xmpacc_t_t, (const int []){1}, mn, (sizeof(mn)) / (sizeof(mn[0])), _XMPACC_TYPE(mn[0]), 9);
 #line 62 "tests/xacc_compute/array_reductions.c"
+      _xmpacc_acc_swap_reduced("array_reductions.c:60", mx, sizeof(mx), "mx", 0);
+#line 62 "tests/xacc_compute/array_reductions.c"
+      _xmpacc_acc_swap_reduced("array_reductions.c:60", mn, sizeof(mn), "mn", 0);
+#line 62 "tests/xacc_compute/array_reductions.c"
       _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t.dim[0], 0, 40 - 1, 1);
 #line 62 "tests/xacc_compute/array_reductions.c"
-      long long _xmpacc_rad_0[5] = {(long long) mx, (long long) (sizeof(mx)), ((long long) 0) * ((long long) (sizeof(mx[0]))), ((long long) ((sizeof(mx)) / (sizeof(mx[0])))) * ((long long) (sizeof(mx[0]))), 1};
+      long long _xmpacc_rad_0[5] = {(long long) mx, (long long) (sizeof(mx)), ((long long) 0) * ((long long) (sizeof(mx[0]))), ((long long) ((sizeof(mx)) / (sizeof(mx[0])))) * ((long long) (sizeof(mx[0]))), 0};
 #line 62 "tests/xacc_compute/array_reductions.c"
-      long long _xmpacc_rad_1[5] = {(long long) mn, (long long) (sizeof(mn)), ((long long) 0) * ((long long) (sizeof(mn[0]))), ((long long) ((sizeof(mn)) / (sizeof(mn[0])))) * ((long long) (sizeof(mn[0]))), 1};
+      long long _xmpacc_rad_1[5] = {(long long) mn, (long long) (sizeof(mn)), ((long long) 0) * ((long long) (sizeof(mn[0]))), ((long long) ((sizeof(mn)) / (sizeof(mn[0])))) * ((long long) (sizeof(mn[0]))), 0};
 #line 62 "tests/xacc_compute/array_reductions.c"
       long long _xmpacc_total = _xmpacc_s_i.count;
 #line 62 "tests/xacc_compute/array_reductions.c"
       _xmpacc_launch("array_reductions.c:61", "_xmpacc_loop_array_reductions_c_61", _xmpacc_total, 0, 6, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_x), (void *) (&_xmpacc_a_x), (void *) _xmpacc_rad_0, (void *) _xmpacc_rad_1}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0, 2, 0, 0, 8, _XMPACC_TYPE(mx[0]), 8, 8, _XMPACC_TYPE(mn[0]), 9});
 #line 62 "tests/xacc_compute/array_reductions.c"
+      _xmpacc_acc_swap_reduced("array_reductions.c:60", mx, sizeof(mx), "mx", 0);
+#line 62 "tests/xacc_compute/array_reductions.c"
+      _xmpacc_acc_swap_reduced("array_reductions.c:60", mn, sizeof(mn), "mn", 0);
+#line 62 "tests/xacc_compute/array_reductions.c"
       _xmpacc_loop_reduce(&_xmpacc_t_t, "array_reductions.c:60", (const int []){1}, mx, (sizeof(mx)) / (sizeof(mx[0])), _XMPACC_TYPE(mx[0]), 8);
 #line 62 "tests/xacc_compute/array_reductions.c"
       _xmpacc_loop_reduce(&_xmpacc_t_t, "array_reductions.c:60", (const int []){1}, mn, (sizeof(mn)) / (sizeof(mn[0])), _XMPACC_TYPE(mn[0]), 9);
+#line 62 "tests/xacc_compute/array_reductions.c"
+      _xmpacc_acc_swap_reduced("array_reductions.c:60", mx, sizeof(mx), "mx", 0);
+#line 62 "tests/xacc_compute/array_reductions.c"
+      _xmpacc_acc_swap_reduced("array_reductions.c:60", mn, sizeof(mn), "mn", 0);
     }
 #line 62 "tests/xacc_compute/array_reductions.c"
     _xmpacc_acc_compute_end(_xmpacc_acc_3);
@@ -203,19 +259,27 @@ int main(void)
     int _xmpacc_acc_6 = _xmpacc_acc_compute_begin("array_reductions.c:76", 1, (const void *[]){&_xmpacc_a_a}, (const long long []){-1}, (const char *[]){"a"}, (const int []){1});
     {
 #line 78 "tests/xacc_compute/array_reductions.c"
+      _xmpacc_acc_swap_reduced("array_reductions.c:77", h2, sizeof(h2), "h2", 0);
+#line 78 "tests/xacc_compute/array_reductions.c"
       _xmpacc_loop_reduce_begin(&_xmpacc_t_t, (const int []){1}, h2, (sizeof(h2)) / (sizeof(h2[0][0])), _XMPACC_TYPE(h2[0][0]), 1);
+#line 78 "tests/xacc_compute/array_reductions.c"
+      _xmpacc_acc_swap_reduced("array_reductions.c:77", h2, sizeof(h2), "h2", 0);
 #line 78 "tests/xacc_compute/array_reductions.c"
       _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t.dim[0], 0, 40 - 1, 1);
 #line 78 "tests/xacc_compute/array_reductions.c"
       _xmpacc_sched_t _xmpacc_s_j = _xmpacc_range_k(0, 5 - 1, 1);
 #line 78 "tests/xacc_compute/array_reductions.c"
-      long long _xmpacc_rad_0[5] = {(long long) h2, (long long) (sizeof(h2)), ((long long) 0) * ((long long) (sizeof(h2[0][0]))), ((long long) ((sizeof(h2)) / (sizeof(h2[0][0])))) * ((long long) (sizeof(h2[0][0]))), 1};
+      long long _xmpacc_rad_0[5] = {(long long) h2, (long long) (sizeof(h2)), ((long long) 0) * ((long long) (sizeof(h2[0][0]))), ((long long) ((sizeof(h2)) / (sizeof(h2[0][0])))) * ((long long) (sizeof(h2[0][0]))), 0};
 #line 78 "tests/xacc_compute/array_reductions.c"
       long long _xmpacc_total = _xmpacc_s_i.count * _xmpacc_s_j.count;
 #line 78 "tests/xacc_compute/array_reductions.c"
       _xmpacc_launch("array_reductions.c:76", "_xmpacc_loop_array_reductions_c_76", _xmpacc_total, 0, 7, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a), (void *) _xmpacc_rad_0}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0, 2, 0, 0, 8, _XMPACC_TYPE(h2[0][0]), 1});
 #line 78 "tests/xacc_compute/array_reductions.c"
+      _xmpacc_acc_swap_reduced("array_reductions.c:77", h2, sizeof(h2), "h2", 0);
+#line 78 "tests/xacc_compute/array_reductions.c"
       _xmpacc_loop_reduce(&_xmpacc_t_t, "array_reductions.c:77", (const int []){1}, h2, (sizeof(h2)) / (sizeof(h2[0][0])), _XMPACC_TYPE(h2[0][0]), 1);
+#line 78 "tests/xacc_compute/array_reductions.c"
+      _xmpacc_acc_swap_reduced("array_reductions.c:77", h2, sizeof(h2), "h2", 0);
     }
 #line 78 "tests/xacc_compute/array_reductions.c"
     _xmpacc_acc_compute_end(_xmpacc_acc_6);
@@ -225,17 +289,25 @@ int main(void)
     int _xmpacc_acc_7 = _xmpacc_acc_compute_begin("array_reductions.c:84", 1, (const void *[]){&_xmpacc_a_a}, (const long long []){-1}, (const char *[]){"a"}, (const int []){1});
     {
 #line 85 "tests/xacc_compute/array_reductions.c"
+      _xmpacc_acc_swap_reduced("array_reductions.c:83", inner, sizeof(inner), "inner", 0);
+#line 85 "tests/xacc_compute/array_reductions.c"
       _xmpacc_loop_reduce_begin(&_xmpacc_t_t, (const int []){1}, inner, (sizeof(inner)) / (sizeof(inner[0])), _XMPACC_TYPE(inner[0]), 1);
+#line 85 "tests/xacc_compute/array_reductions.c"
+      _xmpacc_acc_swap_reduced("array_reductions.c:83", inner, sizeof(inner), "inner", 0);
 #line 85 "tests/xacc_compute/array_reductions.c"
       _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t.dim[0], 0, 40 - 1, 1);
 #line 85 "tests/xacc_compute/array_reductions.c"
-      long long _xmpacc_rad_0[5] = {(long long) inner, (long long) (sizeof(inner)), ((long long) 0) * ((long long) (sizeof(inner[0]))), ((long long) ((sizeof(inner)) / (sizeof(inner[0])))) * ((long long) (sizeof(inner[0]))), 1};
+      long long _xmpacc_rad_0[5] = {(long long) inner, (long long) (sizeof(inner)), ((long long) 0) * ((long long) (sizeof(inner[0]))), ((long long) ((sizeof(inner)) / (sizeof(inner[0])))) * ((long long) (sizeof(inner[0]))), 0};
 #line 85 "tests/xacc_compute/array_reductions.c"
       long long _xmpacc_total = _xmpacc_s_i.count;
 #line 85 "tests/xacc_compute/array_reductions.c"
       _xmpacc_launch("array_reductions.c:84", "_xmpacc_loop_array_reductions_c_84", _xmpacc_total, 0, 5, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a), (void *) _xmpacc_rad_0}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0, 2, 0, 0, 8, _XMPACC_TYPE(inner[0]), 1});
 #line 85 "tests/xacc_compute/array_reductions.c"
+      _xmpacc_acc_swap_reduced("array_reductions.c:83", inner, sizeof(inner), "inner", 0);
+#line 85 "tests/xacc_compute/array_reductions.c"
       _xmpacc_loop_reduce(&_xmpacc_t_t, "array_reductions.c:83", (const int []){1}, inner, (sizeof(inner)) / (sizeof(inner[0])), _XMPACC_TYPE(inner[0]), 1);
+#line 85 "tests/xacc_compute/array_reductions.c"
+      _xmpacc_acc_swap_reduced("array_reductions.c:83", inner, sizeof(inner), "inner", 0);
     }
 #line 85 "tests/xacc_compute/array_reductions.c"
     _xmpacc_acc_compute_end(_xmpacc_acc_7);
@@ -245,17 +317,25 @@ int main(void)
     int _xmpacc_acc_8 = _xmpacc_acc_compute_begin("array_reductions.c:92", 1, (const void *[]){&_xmpacc_a_x}, (const long long []){-1}, (const char *[]){"x"}, (const int []){1});
     {
 #line 93 "tests/xacc_compute/array_reductions.c"
+      _xmpacc_acc_swap_reduced("array_reductions.c:94", below, sizeof(below), "below", 0);
+#line 93 "tests/xacc_compute/array_reductions.c"
       _xmpacc_loop_reduce_begin(&_xmpacc_t_t, (const int []){1}, below, (sizeof(below)) / (sizeof(below[0])), _XMPACC_TYPE(below[0]), 1);
+#line 93 "tests/xacc_compute/array_reductions.c"
+      _xmpacc_acc_swap_reduced("array_reductions.c:94", below, sizeof(below), "below", 0);
 #line 93 "tests/xacc_compute/array_reductions.c"
       _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t.dim[0], 0, 40 - 1, 1);
 #line 93 "tests/xacc_compute/array_reductions.c"
-      long long _xmpacc_rad_0[5] = {(long long) below, (long long) (sizeof(below)), ((long long) 0) * ((long long) (sizeof(below[0]))), ((long long) ((sizeof(below)) / (sizeof(below[0])))) * ((long long) (sizeof(below[0]))), 1};
+      long long _xmpacc_rad_0[5] = {(long long) below, (long long) (sizeof(below)), ((long long) 0) * ((long long) (sizeof(below[0]))), ((long long) ((sizeof(below)) / (sizeof(below[0])))) * ((long long) (sizeof(below[0]))), 0};
 #line 93 "tests/xacc_compute/array_reductions.c"
       long long _xmpacc_total = _xmpacc_s_i.count;
 #line 93 "tests/xacc_compute/array_reductions.c"
       _xmpacc_launch("array_reductions.c:95", "_xmpacc_loop_array_reductions_c_95", _xmpacc_total, 0, 5, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_x), (void *) (&_xmpacc_a_x), (void *) _xmpacc_rad_0}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0, 2, 0, 0, 8, _XMPACC_TYPE(below[0]), 1});
 #line 93 "tests/xacc_compute/array_reductions.c"
+      _xmpacc_acc_swap_reduced("array_reductions.c:94", below, sizeof(below), "below", 0);
+#line 93 "tests/xacc_compute/array_reductions.c"
       _xmpacc_loop_reduce(&_xmpacc_t_t, "array_reductions.c:94", (const int []){1}, below, (sizeof(below)) / (sizeof(below[0])), _XMPACC_TYPE(below[0]), 1);
+#line 93 "tests/xacc_compute/array_reductions.c"
+      _xmpacc_acc_swap_reduced("array_reductions.c:94", below, sizeof(below), "below", 0);
     }
 #line 93 "tests/xacc_compute/array_reductions.c"
     _xmpacc_acc_compute_end(_xmpacc_acc_8);

@@ -95,15 +95,23 @@ int main(void)
         int _xmpacc_acc_2 = _xmpacc_acc_compute_begin("basic.c:43", 1, (const void *[]){&_xmpacc_a_b}, (const long long []){-1}, (const char *[]){"b"}, (const int []){1});
         {
 #line 45 "tests/xacc_compute/basic.c"
+          _xmpacc_acc_swap_reduced("basic.c:44", &s, sizeof(s), "s", 0);
+#line 45 "tests/xacc_compute/basic.c"
           _xmpacc_loop_reduce_begin(&_xmpacc_t_t, (const int []){1}, &s, 1, _XMPACC_TYPE(s), 1);
+#line 45 "tests/xacc_compute/basic.c"
+          _xmpacc_acc_swap_reduced("basic.c:44", &s, sizeof(s), "s", 0);
 #line 45 "tests/xacc_compute/basic.c"
           _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t.dim[0], 0, 64 - 1, 1);
 #line 45 "tests/xacc_compute/basic.c"
           long long _xmpacc_total = _xmpacc_s_i.count;
 #line 45 "tests/xacc_compute/basic.c"
-          _xmpacc_launch("basic.c:43", "_xmpacc_loop_basic_c_43", _xmpacc_total, 0, 6, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_b), (void *) (&_xmpacc_a_b), (void *) (&s)}, (const long long []){0, sizeof(long long), 0, 4, 0, 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0, 2, 0, 0, 3, _XMPACC_TYPE(s), 257});
+          _xmpacc_launch("basic.c:43", "_xmpacc_loop_basic_c_43", _xmpacc_total, 0, 6, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_b), (void *) (&_xmpacc_a_b), (void *) (&s)}, (const long long []){0, sizeof(long long), 0, 4, 0, 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0, 2, 0, 0, 3, _XMPACC_TYPE(s), 1});
+#line 45 "tests/xacc_compute/basic.c"
+          _xmpacc_acc_swap_reduced("basic.c:44", &s, sizeof(s), "s", 0);
 #line 45 "tests/xacc_compute/basic.c"
           _xmpacc_loop_reduce(&_xmpacc_t_t, "basic.c:44", (const int []){1}, &s, 1, _XMPACC_TYPE(s), 1);
+#line 45 "tests/xacc_compute/basic.c"
+          _xmpacc_acc_swap_reduced("basic.c:44", &s, sizeof(s), "s", 0);
         }
 #line 45 "tests/xacc_compute/basic.c"
         _xmpacc_acc_compute_end(_xmpacc_acc_2);
@@ -214,19 +222,35 @@ int main(void)
     int _xmpacc_acc_5 = _xmpacc_acc_compute_begin("basic.c:73", 2, (const void *[]){&_xmpacc_a_y, &_xmpacc_a_x}, (const long long []){-1, -1}, (const char *[]){"y", "x"}, (const int []){1, 1});
     {
 #line 74 "tests/xacc_compute/basic.c"
+      _xmpacc_acc_swap_reduced("basic.c:72", &mx, sizeof(mx), "mx", 0);
+#line 74 "tests/xacc_compute/basic.c"
+      _xmpacc_acc_swap_reduced("basic.c:72", &cnt, sizeof(cnt), "cnt", 0);
+#line 74 "tests/xacc_compute/basic.c"
       _xmpacc_loop_reduce_begin(&_xmpacc_t_t, (const int []){1}, &mx, 1, _XMPACC_TYPE(mx), 8);
 #line 74 "tests/xacc_compute/basic.c"
       _xmpacc_loop_reduce_begin(&_xmpacc_t_t, (const int []){1}, &cnt, 1, _XMPACC_TYPE(cnt), 1);
+#line 74 "tests/xacc_compute/basic.c"
+      _xmpacc_acc_swap_reduced("basic.c:72", &mx, sizeof(mx), "mx", 0);
+#line 74 "tests/xacc_compute/basic.c"
+      _xmpacc_acc_swap_reduced("basic.c:72", &cnt, sizeof(cnt), "cnt", 0);
 #line 74 "tests/xacc_compute/basic.c"
       _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t.dim[0], 0, 64 - 1, 1);
 #line 74 "tests/xacc_compute/basic.c"
       long long _xmpacc_total = _xmpacc_s_i.count;
 #line 74 "tests/xacc_compute/basic.c"
-      _xmpacc_launch("basic.c:73", "_xmpacc_loop_basic_c_73", _xmpacc_total, 0, 8, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_y), (void *) (&_xmpacc_a_y), (void *) (&_xmpacc_a_x), (void *) (&_xmpacc_a_x), (void *) (&mx), (void *) (&cnt)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0, 3, _XMPACC_TYPE(mx), 264, 3, _XMPACC_TYPE(cnt), 257});
+      _xmpacc_launch("basic.c:73", "_xmpacc_loop_basic_c_73", _xmpacc_total, 0, 8, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_y), (void *) (&_xmpacc_a_y), (void *) (&_xmpacc_a_x), (void *) (&_xmpacc_a_x), (void *) (&mx), (void *) (&cnt)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0, 3, _XMPACC_TYPE(mx), 8, 3, _XMPACC_TYPE(cnt), 1});
+#line 74 "tests/xacc_compute/basic.c"
+      _xmpacc_acc_swap_reduced("basic.c:72", &mx, sizeof(mx), "mx", 0);
+#line 74 "tests/xacc_compute/basic.c"
+      _xmpacc_acc_swap_reduced("basic.c:72", &cnt, sizeof(cnt), "cnt", 0);
 #line 74 "tests/xacc_compute/basic.c"
       _xmpacc_loop_reduce(&_xmpacc_t_t, "basic.c:72", (const int []){1}, &mx, 1, _XMPACC_TYPE(mx), 8);
 #line 74 "tests/xacc_compute/basic.c"
       _xmpacc_loop_reduce(&_xmpacc_t_t, "basic.c:72", (const int []){1}, &cnt, 1, _XMPACC_TYPE(cnt), 1);
+#line 74 "tests/xacc_compute/basic.c"
+      _xmpacc_acc_swap_reduced("basic.c:72", &mx, sizeof(mx), "mx", 0);
+#line 74 "tests/xacc_compute/basic.c"
+      _xmpacc_acc_swap_reduced("basic.c:72", &cnt, sizeof(cnt), "cnt", 0);
     }
 #line 74 "tests/xacc_compute/basic.c"
     _xmpacc_acc_compute_end(_xmpacc_acc_5);

@@ -318,7 +318,11 @@ int main(void)
         int _xmpacc_acc_8 = _xmpacc_acc_compute_begin("cyclic_w.c:87", 2, (const void *[]){&_xmpacc_a_x, &_xmpacc_a_y}, (const long long []){-1, -1}, (const char *[]){"x", "y"}, (const int []){1, 1});
         {
 #line 88 "tests/xacc_compute/cyclic_w.c"
+          _xmpacc_acc_swap_reduced("cyclic_w.c:86", &s, sizeof(s), "s", 0);
+#line 88 "tests/xacc_compute/cyclic_w.c"
           _xmpacc_loop_reduce_begin(&_xmpacc_t_t, (const int []){1}, &s, 1, _XMPACC_TYPE(s), 1);
+#line 88 "tests/xacc_compute/cyclic_w.c"
+          _xmpacc_acc_swap_reduced("cyclic_w.c:86", &s, sizeof(s), "s", 0);
 #line 88 "tests/xacc_compute/cyclic_w.c"
           _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_pos_k(&_xmpacc_t_t.dim[0], 1, 29 - 1, 1);
 #line 88 "tests/xacc_compute/cyclic_w.c"
@@ -326,9 +330,13 @@ int main(void)
 #line 88 "tests/xacc_compute/cyclic_w.c"
           long long _xmpacc_total = _xmpacc_s_i.count;
 #line 88 "tests/xacc_compute/cyclic_w.c"
-          _xmpacc_launch("cyclic_w.c:87", "_xmpacc_loop_cyclic_w_c_87", _xmpacc_total, 0, 8, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_m_i), (void *) (&_xmpacc_a_x), (void *) (&_xmpacc_a_x), (void *) (&_xmpacc_a_y), (void *) (&_xmpacc_a_y), (void *) (&s)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_posmap_t), 0, 1, 1, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0, 3, _XMPACC_TYPE(s), 257});
+          _xmpacc_launch("cyclic_w.c:87", "_xmpacc_loop_cyclic_w_c_87", _xmpacc_total, 0, 8, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_m_i), (void *) (&_xmpacc_a_x), (void *) (&_xmpacc_a_x), (void *) (&_xmpacc_a_y), (void *) (&_xmpacc_a_y), (void *) (&s)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_posmap_t), 0, 1, 1, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0, 3, _XMPACC_TYPE(s), 1});
+#line 88 "tests/xacc_compute/cyclic_w.c"
+          _xmpacc_acc_swap_reduced("cyclic_w.c:86", &s, sizeof(s), "s", 0);
 #line 88 "tests/xacc_compute/cyclic_w.c"
           _xmpacc_loop_reduce(&_xmpacc_t_t, "cyclic_w.c:86", (const int []){1}, &s, 1, _XMPACC_TYPE(s), 1);
+#line 88 "tests/xacc_compute/cyclic_w.c"
+          _xmpacc_acc_swap_reduced("cyclic_w.c:86", &s, sizeof(s), "s", 0);
         }
 #line 88 "tests/xacc_compute/cyclic_w.c"
         _xmpacc_acc_compute_end(_xmpacc_acc_8);
@@ -337,9 +345,17 @@ int main(void)
         int _xmpacc_acc_9 = _xmpacc_acc_compute_begin("cyclic_w.c:89", 2, (const void *[]){&_xmpacc_a_x, &_xmpacc_a_y}, (const long long []){-1, -1}, (const char *[]){"x", "y"}, (const int []){1, 1});
         {
 #line 91 "tests/xacc_compute/cyclic_w.c"
+          _xmpacc_acc_swap_reduced("cyclic_w.c:90", &mx, sizeof(mx), "mx", 0);
+#line 91 "tests/xacc_compute/cyclic_w.c"
+          _xmpacc_acc_swap_reduced("cyclic_w.c:90", &cnt, sizeof(cnt), "cnt", 0);
+#line 91 "tests/xacc_compute/cyclic_w.c"
           _xmpacc_loop_reduce_begin(&_xmpacc_t_t, (const int []){1}, &mx, 1, _XMPACC_TYPE(mx), 8);
 #line 91 "tests/xacc_compute/cyclic_w.c"
           _xmpacc_loop_reduce_begin(&_xmpacc_t_t, (const int []){1}, &cnt, 1, _XMPACC_TYPE(cnt), 1);
+#line 91 "tests/xacc_compute/cyclic_w.c"
+          _xmpacc_acc_swap_reduced("cyclic_w.c:90", &mx, sizeof(mx), "mx", 0);
+#line 91 "tests/xacc_compute/cyclic_w.c"
+          _xmpacc_acc_swap_reduced("cyclic_w.c:90", &cnt, sizeof(cnt), "cnt", 0);
 #line 91 "tests/xacc_compute/cyclic_w.c"
           _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_pos_k(&_xmpacc_t_t.dim[0], 0, 29 - 1, 1);
 #line 91 "tests/xacc_compute/cyclic_w.c"
@@ -347,11 +363,19 @@ int main(void)
 #line 91 "tests/xacc_compute/cyclic_w.c"
           long long _xmpacc_total = _xmpacc_s_i.count;
 #line 91 "tests/xacc_compute/cyclic_w.c"
-          _xmpacc_launch("cyclic_w.c:89", "_xmpacc_loop_cyclic_w_c_89", _xmpacc_total, 0, 9, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_m_i), (void *) (&_xmpacc_a_x), (void *) (&_xmpacc_a_x), (void *) (&_xmpacc_a_y), (void *) (&_xmpacc_a_y), (void *) (&mx), (void *) (&cnt)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_posmap_t), 0, 1, 1, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0, 3, _XMPACC_TYPE(mx), 264, 3, _XMPACC_TYPE(cnt), 257});
+          _xmpacc_launch("cyclic_w.c:89", "_xmpacc_loop_cyclic_w_c_89", _xmpacc_total, 0, 9, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_m_i), (void *) (&_xmpacc_a_x), (void *) (&_xmpacc_a_x), (void *) (&_xmpacc_a_y), (void *) (&_xmpacc_a_y), (void *) (&mx), (void *) (&cnt)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_posmap_t), 0, 1, 1, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0, 3, _XMPACC_TYPE(mx), 8, 3, _XMPACC_TYPE(cnt), 1});
+#line 91 "tests/xacc_compute/cyclic_w.c"
+          _xmpacc_acc_swap_reduced("cyclic_w.c:90", &mx, sizeof(mx), "mx", 0);
+#line 91 "tests/xacc_compute/cyclic_w.c"
+          _xmpacc_acc_swap_reduced("cyclic_w.c:90", &cnt, sizeof(cnt), "cnt", 0);
 #line 91 "tests/xacc_compute/cyclic_w.c"
           _xmpacc_loop_reduce(&_xmpacc_t_t, "cyclic_w.c:90", (const int []){1}, &mx, 1, _XMPACC_TYPE(mx), 8);
 #line 91 "tests/xacc_compute/cyclic_w.c"
           _xmpacc_loop_reduce(&_xmpacc_t_t, "cyclic_w.c:90", (const int []){1}, &cnt, 1, _XMPACC_TYPE(cnt), 1);
+#line 91 "tests/xacc_compute/cyclic_w.c"
+          _xmpacc_acc_swap_reduced("cyclic_w.c:90", &mx, sizeof(mx), "mx", 0);
+#line 91 "tests/xacc_compute/cyclic_w.c"
+          _xmpacc_acc_swap_reduced("cyclic_w.c:90", &cnt, sizeof(cnt), "cnt", 0);
         }
 #line 91 "tests/xacc_compute/cyclic_w.c"
         _xmpacc_acc_compute_end(_xmpacc_acc_9);
@@ -361,7 +385,11 @@ int main(void)
         int _xmpacc_acc_10 = _xmpacc_acc_compute_begin("cyclic_w.c:96", 2, (const void *[]){&_xmpacc_a_b, &_xmpacc_a_a}, (const long long []){-1, -1}, (const char *[]){"b", "a"}, (const int []){1, 1});
         {
 #line 97 "tests/xacc_compute/cyclic_w.c"
+          _xmpacc_acc_swap_reduced("cyclic_w.c:95", &s2, sizeof(s2), "s2", 0);
+#line 97 "tests/xacc_compute/cyclic_w.c"
           _xmpacc_loop_reduce_begin(&_xmpacc_t_t2, (const int []){1, 1}, &s2, 1, _XMPACC_TYPE(s2), 1);
+#line 97 "tests/xacc_compute/cyclic_w.c"
+          _xmpacc_acc_swap_reduced("cyclic_w.c:95", &s2, sizeof(s2), "s2", 0);
 #line 97 "tests/xacc_compute/cyclic_w.c"
           _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t2.dim[0], 0, 10 - 1, 1);
 #line 97 "tests/xacc_compute/cyclic_w.c"
@@ -371,9 +399,13 @@ int main(void)
 #line 97 "tests/xacc_compute/cyclic_w.c"
           long long _xmpacc_total = _xmpacc_s_i.count * _xmpacc_s_j.count;
 #line 97 "tests/xacc_compute/cyclic_w.c"
-          _xmpacc_launch("cyclic_w.c:96", "_xmpacc_loop_cyclic_w_c_96", _xmpacc_total, 0, 10, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_m_j), (void *) (&_xmpacc_a_b), (void *) (&_xmpacc_a_b), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a), (void *) (&s2)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_posmap_t), 0, 1, 1, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0, 3, _XMPACC_TYPE(s2), 257});
+          _xmpacc_launch("cyclic_w.c:96", "_xmpacc_loop_cyclic_w_c_96", _xmpacc_total, 0, 10, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_m_j), (void *) (&_xmpacc_a_b), (void *) (&_xmpacc_a_b), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a), (void *) (&s2)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_posmap_t), 0, 1, 1, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0, 3, _XMPACC_TYPE(s2), 1});
+#line 97 "tests/xacc_compute/cyclic_w.c"
+          _xmpacc_acc_swap_reduced("cyclic_w.c:95", &s2, sizeof(s2), "s2", 0);
 #line 97 "tests/xacc_compute/cyclic_w.c"
           _xmpacc_loop_reduce(&_xmpacc_t_t2, "cyclic_w.c:95", (const int []){1, 1}, &s2, 1, _XMPACC_TYPE(s2), 1);
+#line 97 "tests/xacc_compute/cyclic_w.c"
+          _xmpacc_acc_swap_reduced("cyclic_w.c:95", &s2, sizeof(s2), "s2", 0);
         }
 #line 97 "tests/xacc_compute/cyclic_w.c"
         _xmpacc_acc_compute_end(_xmpacc_acc_10);

@@ -116,7 +116,7 @@ int main(void)
 #line 49 "tests/xacc_compute/margin_peel.c"
           long long _xmpacc_total = (((_xmpacc_s_i.count + 2) - 1) / 2) * _xmpacc_s_j.count;
 #line 49 "tests/xacc_compute/margin_peel.c"
-          _xmpacc_launch("margin_peel.c:48", "_xmpacc_loop_margin_peel_c_48", _xmpacc_total, 32, 7, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_e), (void *) (&_xmpacc_a_e), (void *) (&in_paper)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0, 2, 0, 0, 3, _XMPACC_TYPE(in_paper), 769});
+          _xmpacc_launch("margin_peel.c:48", "_xmpacc_loop_margin_peel_c_48", _xmpacc_total, 32, 7, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_e), (void *) (&_xmpacc_a_e), (void *) (&in_paper)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0, 2, 0, 0, 3, _XMPACC_TYPE(in_paper), 513});
         }
 
 #line 49 "tests/xacc_compute/margin_peel.c"
@@ -191,7 +191,11 @@ int main(void)
         int _xmpacc_acc_2 = _xmpacc_acc_compute_begin("margin_peel.c:68", 1, (const void *[]){&_xmpacc_a_c}, (const long long []){-1}, (const char *[]){"c"}, (const int []){1});
         {
 #line 69 "tests/xacc_compute/margin_peel.c"
+          _xmpacc_acc_swap_reduced("margin_peel.c:67", &on_device, sizeof(on_device), "on_device", 0);
+#line 69 "tests/xacc_compute/margin_peel.c"
           _xmpacc_loop_reduce_begin(&_xmpacc_t_t, (const int []){1, 1}, &on_device, 1, _XMPACC_TYPE(on_device), 1);
+#line 69 "tests/xacc_compute/margin_peel.c"
+          _xmpacc_acc_swap_reduced("margin_peel.c:67", &on_device, sizeof(on_device), "on_device", 0);
 #line 69 "tests/xacc_compute/margin_peel.c"
           for (int _xmpacc_cell = 0; _xmpacc_cell < 3; _xmpacc_cell++)
           {
@@ -210,11 +214,15 @@ int main(void)
 #line 69 "tests/xacc_compute/margin_peel.c"
             long long _xmpacc_total = (((_xmpacc_s_i.count + 2) - 1) / 2) * _xmpacc_s_j.count;
 #line 69 "tests/xacc_compute/margin_peel.c"
-            _xmpacc_launch("margin_peel.c:68", "_xmpacc_loop_margin_peel_c_68", _xmpacc_total, 32, 7, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_c), (void *) (&_xmpacc_a_c), (void *) (&on_device)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0, 2, 0, 0, 3, _XMPACC_TYPE(on_device), 257});
+            _xmpacc_launch("margin_peel.c:68", "_xmpacc_loop_margin_peel_c_68", _xmpacc_total, 32, 7, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_c), (void *) (&_xmpacc_a_c), (void *) (&on_device)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0, 2, 0, 0, 3, _XMPACC_TYPE(on_device), 1});
           }
 
 #line 69 "tests/xacc_compute/margin_peel.c"
+          _xmpacc_acc_swap_reduced("margin_peel.c:67", &on_device, sizeof(on_device), "on_device", 0);
+#line 69 "tests/xacc_compute/margin_peel.c"
           _xmpacc_loop_reduce(&_xmpacc_t_t, "margin_peel.c:67", (const int []){1, 1}, &on_device, 1, _XMPACC_TYPE(on_device), 1);
+#line 69 "tests/xacc_compute/margin_peel.c"
+          _xmpacc_acc_swap_reduced("margin_peel.c:67", &on_device, sizeof(on_device), "on_device", 0);
         }
 #line 69 "tests/xacc_compute/margin_peel.c"
         _xmpacc_acc_compute_end(_xmpacc_acc_2);

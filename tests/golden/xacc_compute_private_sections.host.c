@@ -129,15 +129,23 @@ int main(void)
             int _xmpacc_acc_5 = _xmpacc_acc_compute_begin("private_sections.c:66", 1, (const void *[]){c}, (const long long []){-2}, (const char *[]){"c"}, (const int []){0});
             {
 #line 67 "tests/xacc_compute/private_sections.c"
+              _xmpacc_acc_swap_reduced("private_sections.c:65", &fd, sizeof(fd), "fd", 0);
+#line 67 "tests/xacc_compute/private_sections.c"
               _xmpacc_loop_reduce_begin(&_xmpacc_t_t, (const int []){1}, &fd, 1, _XMPACC_TYPE(fd), 1);
+#line 67 "tests/xacc_compute/private_sections.c"
+              _xmpacc_acc_swap_reduced("private_sections.c:65", &fd, sizeof(fd), "fd", 0);
 #line 67 "tests/xacc_compute/private_sections.c"
               _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t.dim[0], 0, 24 - 1, 1);
 #line 67 "tests/xacc_compute/private_sections.c"
               long long _xmpacc_total = _xmpacc_s_i.count;
 #line 67 "tests/xacc_compute/private_sections.c"
-              _xmpacc_launch("private_sections.c:66", "_xmpacc_loop_private_sections_c_66", _xmpacc_total, 0, 4, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) c, (void *) (&fd)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 0, 0, 3, _XMPACC_TYPE(fd), 257});
+              _xmpacc_launch("private_sections.c:66", "_xmpacc_loop_private_sections_c_66", _xmpacc_total, 0, 4, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) c, (void *) (&fd)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 0, 0, 3, _XMPACC_TYPE(fd), 1});
+#line 67 "tests/xacc_compute/private_sections.c"
+              _xmpacc_acc_swap_reduced("private_sections.c:65", &fd, sizeof(fd), "fd", 0);
 #line 67 "tests/xacc_compute/private_sections.c"
               _xmpacc_loop_reduce(&_xmpacc_t_t, "private_sections.c:65", (const int []){1}, &fd, 1, _XMPACC_TYPE(fd), 1);
+#line 67 "tests/xacc_compute/private_sections.c"
+              _xmpacc_acc_swap_reduced("private_sections.c:65", &fd, sizeof(fd), "fd", 0);
             }
 #line 67 "tests/xacc_compute/private_sections.c"
             _xmpacc_acc_compute_end(_xmpacc_acc_5);

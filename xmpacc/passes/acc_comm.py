@@ -11,6 +11,18 @@ Before:                                  After:
                                                _xmpacc_acc_swap("f.c:16", k, sizeof(k), "k"); }
     #pragma xmp barrier acc                  _xmpacc_acc_wait("f.c:18", -1, 0); _xmpacc_barrier(...);
 
+An XMP loop's reduction around an OpenACC construct (``loop_reduction_swaps``) swaps the
+same way, at run time only the variables that are on the device: there the construct's
+reduction left the node's result in the device copy (runtime/acc.py), so the reset
+before the kernel and the reduction over the nodes after it work on the device values:
+
+    #pragma xmp loop on t[i] reduction(+:s) acc     _xmpacc_acc_swap_reduced("f.c:20", &s, sizeof(s), "s", 1);
+    #pragma acc parallel loop                       _xmpacc_loop_reduce_begin(&_xmpacc_t_t, ..., &s, ...);
+    for (...) s += a[i];                            _xmpacc_acc_swap_reduced(... the same ...);
+                                                    <the launch>, then the same around _xmpacc_loop_reduce
+
+Without the loop's ``acc`` (last argument 0) a variable on no device copy is the host's.
+
 ``bcast`` and ``reduction`` with ``acc`` of whole variables and elements call the device
 forms of the host entries (runtime/acc_collectives.py: NCCL between GPUs).  Sections and
 location reductions run the host collective on the device values: the first swap
@@ -70,6 +82,21 @@ def _device_forms(host_calls: list[c_ast.Node]) -> list[c_ast.Node] | None:
 def _variable(node: c_ast.Node) -> str:
     """The variable a data argument (``&x``, ``&k[1]``, ``v``) addresses, for messages."""
     return next((n.name for n in cbuild.walk(node) if isinstance(n, c_ast.ID)), "?")
+
+
+def loop_reduction_swaps(loop: xd.Loop, scope: Scope) -> str:
+    """C text: one swap of each reduction variable of an XMP loop with an OpenACC construct (the
+    module docstring); variables with location variables keep the host's (the kernel
+    tracks their locations in host memory, kernel_locations.py)."""
+    where = cbuild.where_literal(loop.loc)
+    names = dict.fromkeys(v.name.name for r in loop.reductions for v in r.variables if not v.locations)
+    out = []
+    for name in names:
+        found = next(v.name for r in loop.reductions for v in r.variables if v.name.name == name)
+        key, size = var_key(found, scope)
+        out.append(f"_xmpacc_acc_swap_reduced({where}, {key}, {size}, {cbuild.c_string(name)}, "
+                   f"{int(loop.acc is not None)});")
+    return "".join(out)
 
 
 def lower(d: xd.Directive, scope: Scope, coord: object, host_calls: list[c_ast.Node]) -> list[c_ast.Node]:

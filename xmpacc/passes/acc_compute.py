@@ -47,6 +47,7 @@ from xmpacc.directives.openacc_ast import (
 )
 from xmpacc.passes import (
     acc_atomic,
+    acc_comm,
     acc_loopnest,
     acc_nest,
     acc_reduction_wait,
@@ -288,6 +289,10 @@ class _ComputeLowering(ScopedWalker):
             for t in part.indices.values():
                 mask[t] = 1
             before, after = loop_reduction_calls(part.xmp, part.tmpl, mask, self.scope, coord, key_of)
+            # where the construct left a node's result in a device copy, the XMP calls work on it
+            swaps = acc_comm.loop_reduction_swaps(part.xmp, self.scope)
+            before = cbuild.stmts(swaps, coord) + before + cbuild.stmts(swaps, coord)
+            after = cbuild.stmts(swaps, coord) + after + cbuild.stmts(swaps, coord)
         return c_ast.Compound(keys + before + cbuild.stmts(gen.host_text, coord) + after, coord)
 
     # ------------------------------------------------------------ data

@@ -194,8 +194,11 @@ def _rectangular(fors: list[c_ast.For], loops: list[CanonicalLoop]) -> None:
 
 def _xmp_part(xmp: xd.Loop, scope: Scope) -> tuple[TemplateSym, dict[str, int]]:
     tmpl = loop_template(xmp, scope)
-    if xmp.acc is not None:
-        raise XmpError(xmp.loc, "an XMP loop with an OpenACC construct takes no 'acc' clause")
+    acc = xmp.acc   # XcalableACC's 'acc' on the loop: its reduction works on the device copies (acc_comm.py)
+    if acc is not None and (acc.private or acc.firstprivate or acc.shared or acc.num_threads):
+        raise XmpError(acc.loc, "an XMP loop with an OpenACC construct takes no XMP-ACC clauses after 'acc' "
+                                "(private, firstprivate, shared, num_threads): give them to the OpenACC "
+                                "directive (vector_length for the block size)")
     return tmpl, dict(loop_indices(xmp))
 
 
@@ -297,8 +300,7 @@ def build(nest: AccNest, compute: AccCompute, lc: LoopClauses, scope: Scope, ctx
     located = kernel_locations.located(xmp, loops, scope) if xmp is not None else ()
     if xmp is not None:   # the node's result of an XMP reduction variable is reduced on the device
         refs += [(r.op, v.ref) for r in xmp.reductions for v in r.variables]
-    over_nodes = {v.ref.name.name for r in xmp.reductions for v in r.variables} if xmp is not None else set()
-    reductions, arrays = kernel_arrays.split(refs, scope, over_nodes)   # scalars, and arrays and sections
+    reductions, arrays = kernel_arrays.split(refs, scope)   # scalars, and arrays and sections
     for loc in located:   # tracked with its locations, not reduced (the construct's max: v too)
         reductions.pop(loc.value, None)
     length = compute.vector_length or (lc.vector.num if lc.vector is not None else None)
@@ -309,8 +311,7 @@ def build(nest: AccNest, compute: AccCompute, lc: LoopClauses, scope: Scope, ctx
                     f"({length.text})" if length is not None else "0", stream=length is None,
                     device_pointers=[r.name.name for c in compute.data if c.kind == "deviceptr" for r in c.items],
                     cyclic=cyclic_loops(loops, tmpl, indices), private_lengths=private_lengths,
-                    located=located, arrays=arrays, firstprivate_sections=firstprivate_sections,
-                    over_nodes=frozenset(over_nodes))
+                    located=located, arrays=arrays, firstprivate_sections=firstprivate_sections)
     carried = verdict.carried if verdict is not None and not verdict.independent else ()
     return AccLoopNest(spec, xmp, tmpl, indices, carried)
 

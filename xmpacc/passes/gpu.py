@@ -137,14 +137,14 @@ class _GpuLowering(ScopedWalker):
             raise XmpError(d.acc.shared[0].loc, "the shared clause is not supported yet "
                                                 "(replicated variables are shared already)")
         reductions, arrays = kernel_arrays.split([(r.op, v.ref) for r in d.reductions for v in r.variables
-                                                  if not v.locations], self.scope)
+                                                  if not v.locations], self.scope, to_host=True)
         spec = kernel_gen.NestSpec(
             d.loc, node, loops, kernel_ranges.passes(loops, d, tmpl, indices),
             acc_routine.routine_globals(body, self.ctx.acc_routine_globals),
             [n.name for n in d.acc.private], [n.name for n in d.acc.firstprivate], reductions,
             " * ".join(f"({e.text})" for e in d.acc.num_threads) or DEFAULT_THREADS,
             stream=not d.acc.num_threads, cyclic=cyclic_loops(loops, tmpl, indices), located=located,
-            arrays=arrays)
+            arrays=arrays, to_host=True)
         gen = kernel_gen.generate(spec, self.scope, self.active + self.ctx.acc_entered, self.ctx, self.unit,
                                   lambda n: pragma_id(n) is not None)
         self.ctx.info.append(facts.kernel(d, tmpl, indices, gen.kernel, gen.kv, gen.plan))

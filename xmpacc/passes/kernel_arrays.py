@@ -10,7 +10,8 @@ ends as its value before the loop op every update: for these associative, commut
 operators the same as folding updates reduced from the identity into the host value,
 without the fill and the fold.  For an XMP loop the copy-in sees the values that
 ``_xmpacc_loop_reduce_begin`` left (the identity on every node but the first) and the
-XMP reduction over the nodes runs after the launch, as for host loops.
+XMP reduction over the nodes runs after the launch, as for host loops (on the device copy
+where the array is on the device: passes/acc_comm.py).
 
     #pragma acc parallel loop reduction(+: h[2:5])
     for (i = 0; i < N; i++)
@@ -22,9 +23,10 @@ XMP reduction over the nodes runs after the launch, as for host loops.
 
 A pointer reduces the section its clause names (``reduction(+: p[0:n])``); so does a C
 array parameter.  Where the reduced elements are present on the device (a data region,
-enter data, acc replicate), the kernel updates the device copy instead, as OpenACC 2.7
-has it (a compute construct's reduction implies copy: the original variable is the
-device copy, whose result stays there until an update or the region's end).  The body
+enter data, acc replicate), an OpenACC construct's kernel updates the device copy
+instead, as OpenACC 2.7 has it (a compute construct's reduction implies copy: the original variable is the
+device copy, whose result stays there until an update or the region's end); XMP-ACC's
+``loop ... acc`` keeps the reference's host semantics (§7.4).  The body
 may only update the array's elements, in the forms ``forms`` names for the operator; any
 other use of the array there is an error.
 """
@@ -42,7 +44,7 @@ from xmpacc.diagnostics import SourceLoc, XmpError, XmpErrors
 from xmpacc.directives import ast as xd
 from xmpacc.passes.acc_atomic import Update, _call, _update
 from xmpacc.passes.canonical import loc_of
-from xmpacc.passes.kernel_vars import Replicated, _referenced, array_like
+from xmpacc.passes.kernel_vars import _referenced, array_like
 from xmpacc.passes.kernels import Param, declaration
 from xmpacc.passes.varrefs import declared, shape
 from xmpacc.runtime.contract import LAUNCH_ARRED, REDUCTION_OPS
@@ -78,7 +80,7 @@ class ReducedArray:
     count: str           # C: the number of reduced elements
     loc: SourceLoc
     whole: str = ""      # C: the bytes from the array's start to its end ("": sizeof the array)
-    over_nodes: bool = False   # an XMP reduction over the nodes follows, on the host array
+    to_host: bool = False   # XMP-ACC's loop ... acc: the host array, even where a device copy holds it
 
     @property
     def param(self) -> str:
@@ -100,11 +102,11 @@ def is_array(ref: xd.VarRef, scope: Scope) -> bool:
     return ref.subs is not None or array_like(ref.name.name, scope)
 
 
-def split(refs: list[tuple[str, xd.VarRef]], scope: Scope, over_nodes: set[str] | None = None
+def split(refs: list[tuple[str, xd.VarRef]], scope: Scope, to_host: bool = False
           ) -> tuple[dict[str, str], tuple[ReducedArray, ...]]:
     """The reduction clauses' (operator, name) pairs, first mention first, as the
-    scalars' ``name -> operator`` and the reduction arrays, checked; ``over_nodes``: the
-    names an XMP reduction then reduces over the nodes (None: all)."""
+    scalars' ``name -> operator`` and the reduction arrays, checked; ``to_host``: the
+    arrays' results go to the host arrays (XMP-ACC)."""
     scalars: dict[str, str] = {}
     arrays: list[ReducedArray] = []
     seen: set[str] = set()
@@ -118,7 +120,7 @@ def split(refs: list[tuple[str, xd.VarRef]], scope: Scope, over_nodes: set[str] 
             scalars[name] = op
             continue
         try:
-            arrays.append(_reduced(len(arrays), op, ref, scope, over_nodes is None or name in over_nodes))
+            arrays.append(_reduced(len(arrays), op, ref, scope, to_host))
         except XmpError as err:
             problems.append(err)
     if problems:
@@ -126,7 +128,7 @@ def split(refs: list[tuple[str, xd.VarRef]], scope: Scope, over_nodes: set[str] 
     return scalars, tuple(arrays)
 
 
-def _reduced(number: int, op: str, ref: xd.VarRef, scope: Scope, over_nodes: bool) -> ReducedArray:
+def _reduced(number: int, op: str, ref: xd.VarRef, scope: Scope, to_host: bool) -> ReducedArray:
     name, at = ref.name.name, ref.name.loc
     decl = declared(ref, scope, "a reduction variable of a GPU loop")
     found = scope.find_c(name)
@@ -157,7 +159,7 @@ def _reduced(number: int, op: str, ref: xd.VarRef, scope: Scope, over_nodes: boo
     # the kernel parameter: a pointer to the elements (a pointer, an array parameter), or
     # to the rows of an array; a C array parameter (int h[]) is a pointer
     param = declaration(decl, f"_xmpacc_ra_{name}", drop_outer_dim=not isinstance(decl.type, c_ast.PtrDecl))
-    return ReducedArray(number, name, op, rank, param, elem, lo, count, at, whole, over_nodes)
+    return ReducedArray(number, name, op, rank, param, elem, lo, count, at, whole, to_host)
 
 
 def _check_sizes(decl: c_ast.Decl, name: str, at: SourceLoc, scope: Scope) -> None:
@@ -213,20 +215,6 @@ def _section(ref: xd.VarRef, name: str, rank: int) -> tuple[str, str]:
 
 
 # ------------------------------------------------------------------ the kernel body
-
-
-def check_not_on_device(arrays: tuple[ReducedArray, ...], replicated: list[Replicated], scope: Scope) -> None:
-    """An XMP reduction over the nodes combines the host arrays; an array it reduces that
-    is on the device here (a data clause, an enclosing acc replicate or data region known
-    here) would have its node's result in the device copy (runtime/acc_arrays.py checks
-    the arrays that come to the device at run time)."""
-    for ra in arrays:
-        found = scope.find_c(ra.name)
-        if ra.over_nodes and found is not None and any(r.decl is found[1] for r in replicated):
-            raise XmpError(ra.loc, f"'{ra.name}' is on the device here, and the XMP reduction of this loop "
-                                   f"combines host arrays over the nodes: not supported yet (reduce the device "
-                                   f"copy with 'acc parallel loop reduction({ra.op}: {ra.name})', then over the "
-                                   f"nodes with '#pragma xmp reduction ({ra.op}: {ra.name}) acc')")
 
 
 def rewrite(body: c_ast.Node, arrays: tuple[ReducedArray, ...]) -> c_ast.Node:
@@ -381,11 +369,11 @@ def params(arrays: tuple[ReducedArray, ...]) -> list[Param]:
 
 def host_decls(arrays: tuple[ReducedArray, ...]) -> str:
     """Host C before a launch: {address, bytes from it to the array's end, section offset,
-    section bytes, 1 when an XMP reduction over the nodes follows} of each."""
+    section bytes, 1 for XMP-ACC (to the host array)} of each."""
     out = []
     for ra in arrays:
         size = f"(long long) sizeof({ra.elem})"
         whole = f"(long long) ({ra.whole})" if ra.whole else f"(long long) sizeof({ra.name})"
         out.append(f"long long {ra.host_desc}[5] = {{(long long) {ra.name}, {whole}, "
-                   f"(long long) ({ra.lo}) * {size}, (long long) ({ra.count}) * {size}, {int(ra.over_nodes)}}};")
+                   f"(long long) ({ra.lo}) * {size}, (long long) ({ra.count}) * {size}, {int(ra.to_host)}}};")
     return " ".join(out)

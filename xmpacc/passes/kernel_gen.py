@@ -57,9 +57,9 @@ class NestSpec:
     # loops over cyclic dimensions; those of cyclic(w) ones are scheduled in positions
     cyclic: tuple[CyclicLoop, ...] = ()
     private_lengths: dict[str, int] = field(default_factory=dict)   # private(p[0:4]) of a pointer: 4
-    # the reduction variables an XMP reduction then reduces over the nodes (an OpenACC
-    # construct's); None: an XMP-ACC loop, whose results go to the host variables
-    over_nodes: frozenset[str] | None = None
+    # XMP-ACC's loop ... acc: the reductions' results go to the host variables, even where
+    # a device copy holds them (reference §7.4); an OpenACC construct's go to the device copy
+    to_host: bool = False
     # firstprivate(p[1:4]) of a pointer: (1, 4), each thread's array of 5 from the device copy
     firstprivate_sections: dict[str, tuple[int, int]] = field(default_factory=dict)
     # reductions with location variables (kernel_locations.py); not in ``reductions``
@@ -117,7 +117,6 @@ def generate(spec: NestSpec, scope: Scope, replicated: list[Replicated], ctx: Co
     kernel_types.check_constant_sizes(spec.body, typedefs, "an acc loop")
     body = spec.body
     if spec.arrays:   # every update of a reduction array: atomic, on the kernel's temporary
-        kernel_arrays.check_not_on_device(spec.arrays, replicated, scope)
         body = kernel_arrays.rewrite(body, spec.arrays)
     if spec.located:   # the watched variables are per-thread copies of their values before the loop
         body = kernel_locations.instrument(body, spec.located, scope, spec.node.coord)
@@ -133,8 +132,7 @@ def generate(spec: NestSpec, scope: Scope, replicated: list[Replicated], ctx: Co
     kv.by_value = [(name, typedefs.resolved(decl)) for name, decl in kv.by_value]
     kv.private = [(name, typedefs.resolved(decl)) for name, decl in kv.private]
     kv.reductions = [(name, typedefs.resolved(decl), op) for name, decl, op in kv.reductions]
-    kv.over_nodes = {name for name, _d, _op in kv.reductions if spec.over_nodes is None or name in spec.over_nodes}
-    kv.to_host = spec.over_nodes is None
+    kv.to_host = spec.to_host
     for name, decl in kv.by_value + kv.private:
         kernels.check_device_type(name, decl.type, spec.node, typedefs)
     for name, decl, _op in kv.reductions:

@@ -43,7 +43,6 @@ from xmpacc.runtime.contract import (
     LAUNCH_VALUE,
     LAUNCH_WRITES,
     REDUCTION_OPS,
-    REDUCTION_OVER_NODES,
     REDUCTION_TO_HOST,
 )
 
@@ -188,8 +187,7 @@ def build_params(loops: list[CanonicalLoop], kv: KernelVars, lanes: bool = False
         params.append(Param(name, declaration(decl, name), f"(void *) &{name}", LAUNCH_VALUE, f"sizeof({name})"))
     for name, decl, op in kv.reductions:
         red = f"_xmpacc_red_{name}"
-        code = REDUCTION_OPS[op] + (REDUCTION_OVER_NODES if name in kv.over_nodes else 0) \
-            + (REDUCTION_TO_HOST if kv.to_host else 0)
+        code = REDUCTION_OPS[op] + (REDUCTION_TO_HOST if kv.to_host else 0)
         params.append(Param(red, declaration(decl, red, pointer=True), f"&{name}",
                             LAUNCH_REDUCTION, f"_XMPACC_TYPE({name})", str(code)))
     return params
