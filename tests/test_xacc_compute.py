@@ -185,7 +185,8 @@ ERRORS = [
      "'acc data' is not allowed inside an OpenACC compute construct"),
     ("#pragma xmp loop on t[j]\n#pragma acc parallel loop\n  for (i = 0; i < N; i++) {\n    c[i] = 0;\n"
      "    for (j = 0; j < N; j++) a[j] = 1; }", 13, 13,
-     "the distributed loop of 'j' is not perfectly nested in the loops of the OpenACC construct: not supported yet"),
+     "cannot find the loop statement of index 'j' in the loop nest (the loops an XMP loop distributes are "
+     "perfectly nested, under an OpenACC construct too)"),
     ("#pragma acc parallel loop deviceptr(c)\n  for (i = 0; i < N; i++) c[i] = 1;", 13, 37,
      "deviceptr takes pointer variables that hold device addresses; 'c' is not one"),
     ("#pragma acc parallel loop\n  for (i = 0; i < N; i++) {\n#pragma acc atomic capture\n  c[i] += 1; }", 15, 13,

@@ -154,9 +154,10 @@ def _nest_loops(nest: AccNest, lc: LoopClauses, pending: dict[str, int], ctx: Co
         raise XmpError(lc.collapse.loc if lc.collapse else lc.loc,
                        f"{what} needs {depth} perfectly nested for loops, found {len(fors)}")
     if pending:
+        # the reference's error for an XMP loop (6.1: its indices control loops of a perfect nest)
         raise XmpError(nest.xmp.loc if nest.xmp else lc.loc,
-                       f"the distributed loop of '{next(iter(pending))}' is not perfectly nested in the loops "
-                       "of the OpenACC construct: not supported yet")
+                       f"cannot find the loop statement of index '{next(iter(pending))}' in the loop nest "
+                       "(the loops an XMP loop distributes are perfectly nested, under an OpenACC construct too)")
     return fors
 
 
