@@ -360,8 +360,8 @@ class _ComputeLowering(ScopedWalker):
         return found[1]
 
     def _clause_item(self, clause: DataClause, ref: xd.VarRef) -> _Datum:
-        if clause.kind not in _MODES:
-            raise XmpError(clause.loc, f"the '{clause.spelling}' clause on a compute construct is not supported yet")
+        """A data clause's item (openacc.ALLOWED gives a compute construct the clauses of
+        _MODES and deviceptr, which ``_data`` takes apart)."""
         found = self.scope.find_c(ref.name.name)
         if found is None:
             raise XmpError(ref.loc, f"'{ref.name.name}' in {clause.spelling}(...) is not declared")
