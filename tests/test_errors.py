@@ -202,14 +202,6 @@ CASES = [
                                        "#pragma xmp loop on t[i] reduction(&&: h) acc\n"
                                        "    for (i = 0; i < 100; i++) @h[i % 4] = h[i % 4] || a[i];"),
      "as in h[e] = h[e] && v and h[e] = v && h[e]"),
-    ("acc-array-reduction-2d-section", in_main("    int h[4][3] = {{0}};\n"
-                                               "#pragma xmp loop on t[i] reduction(+: @h[1:2][0:2]) acc\n"
-                                               "    for (i = 0; i < 100; i++) h[1 + i % 2][0] += 1;"),
-     "this section of 'h' in the reduction of a GPU loop is not supported yet (its elements are not contiguous"),
-    ("acc-array-reduction-step", in_main("    int h[8] = {0};\n"
-                                         "#pragma xmp loop on t[i] reduction(+: @h[0:4:2]) acc\n"
-                                         "    for (i = 0; i < 100; i++) h[2 * (i % 4)] += 1;"),
-     "this section of 'h' in the reduction of a GPU loop is not supported yet (a step other than 1)"),
     ("acc-array-reduction-read", in_main("    int h[4] = {0};\n"
                                          "#pragma xmp loop on t[i] reduction(+: h) acc\n"
                                          "    for (i = 0; i < 100; i++) { h[i % 4] += 1; x = @h[0]; }"),

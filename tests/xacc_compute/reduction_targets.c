@@ -1,5 +1,5 @@
 /* Reductions of arrays reached through pointers, array parameters and variable-length
- * arrays, of rows, elements and contiguous sections of 2-D arrays, of chars and shorts
+ * arrays, of rows, elements and sections of 2-D arrays, strided sections, of chars and shorts
  * (four to a compare-and-swap word on the GPU), with && and ||, and of arrays and
  * scalars present on the device (OpenACC 2.7: a compute construct's
  * reduction implies copy, so the reduction of a present array updates its device copy,
@@ -41,7 +41,7 @@ int main(void)
     int i, k, nb = NB;
     int v[N], *ph = malloc(NB * sizeof(int)), vla[nb], dh[NB], eh[NB], sh[NB];
     double w[6] = {9, 1, 1, 1, 1, 9};
-    int g[4][5], e[8];
+    int g[4][5], e[8], st[9] = {5, 1, 5, 2, 5, 3, 5, 4, 5}, blk[4][5];
     unsigned char bytes[7] = {250, 0, 1, 2, 3, 4, 5};
     short halves[5] = {-300, 0, 7, 0, 9};
     int all[3] = {1, 1, 1}, any[3] = {0, 0, 0};
@@ -56,7 +56,7 @@ int main(void)
         eh[k] = -k;
         sh[k] = 0;
     }
-    for (k = 0; k < 20; k++) g[k / 5][k % 5] = k;
+    for (k = 0; k < 20; k++) g[k / 5][k % 5] = blk[k / 5][k % 5] = k;
     for (k = 0; k < 8; k++) e[k] = -k;
 
     /* a malloc'd pointer's section, a pointer parameter, an array parameter */
@@ -155,8 +155,28 @@ int main(void)
 #pragma xmp reduction (+: sh) acc
     }
 
+    /* sections whose elements do not lie together (a step, a block of a 2-D array), over
+     * the nodes with an XMP loop, into a temporary and into a device copy; the elements
+     * between the named ones stay as they were */
+#pragma xmp loop on t[i] reduction(+: st[1:4:2], blk[1:2][2:3])
+#pragma acc parallel loop copyin(v)
+    for (i = 0; i < N; i++) {
+        st[1 + 2 * (i % 4)] += v[i];
+        blk[1 + i % 2][2 + i % 3] += 1;
+    }
+#pragma acc data copy(st)
+    {
+#pragma acc parallel loop reduction(max: st[0:3:3]) copyin(v)
+        for (i = 0; i < N; i++)
+            if (v[i] * 4 > st[3 * (i % 3)]) st[3 * (i % 3)] = v[i] * 4;
+    }
+
     if (xmpc_node_num() == 0) {
-        printf("pointer");
+        printf("strided");
+        for (k = 0; k < 9; k++) printf(" %d", st[k]);
+        printf("\nblock");
+        for (k = 0; k < 20; k++) printf(" %d", blk[k / 5][k % 5]);
+        printf("\npointer");
         for (k = 0; k < NB; k++) printf(" %d", ph[k]);
         printf("\nmax %g %g %g %g %g %g\nvla", w[0], w[1], w[2], w[3], w[4], w[5]);
         for (k = 0; k < NB; k++) printf(" %d", vla[k]);

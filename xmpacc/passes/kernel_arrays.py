@@ -179,39 +179,42 @@ def _check_sizes(decl: c_ast.Decl, name: str, at: SourceLoc, scope: Scope) -> No
 
 
 def _section(ref: xd.VarRef, name: str, rank: int) -> tuple[str, str]:
-    """(first element, count) in the flattened array of the elements a subscripted
-    reduction names: single indices, then at most one section ``[lo:len]`` (step 1), then
-    whole dimensions, so that they lie together in memory: ``h[2:5]``, ``g[1:2][:]``,
-    ``g[3]`` (a row), ``g[3][0:4]``, ``h[7]``."""
+    """(first element, count) in the flattened array of the elements from the first to
+    the last that a subscripted reduction names (indices and ``[lo:len:step]`` triplets in
+    any dimensions): ``h[2:5]``, ``g[1:2][:]``, ``g[3]`` (a row), ``g[3][0:4]``, ``h[7]``,
+    also ``h[0:4:2]`` or ``g[0:4][1:2]``, whose elements do not lie together.  The runtime
+    moves that whole range (acc_arrays.py); the elements between the named ones come back
+    as they went, since the body updates only named ones (any other use is an error), and
+    an XMP loop's reduction combines the named ones alone."""
     subs = ref.subs or ()
     if len(subs) > rank:
         raise XmpError(ref.loc, f"'{name}' has {rank} dimension{'s' if rank > 1 else ''}, the reduction names "
                                 f"{len(subs)} subscripts")
-    offset: list[str] = []
-    count = ""
+    first: list[str] = []
+    spans: list[str] = []   # how far each triplet's last element lies from its first
+    empty: list[str] = []   # a triplet's length, which may be 0
     for d, sub in enumerate(subs):
         times = "" if d == rank - 1 else f" * (sizeof({name}{'[0]' * (d + 1)}) / sizeof({name}{'[0]' * rank}))"
         if not isinstance(sub, xd.SectionTriplet):   # one index
-            offset.append(f"({sub.text}){times}")
+            first.append(f"({sub.text}){times}")
             continue
-        step = sub.step.text.strip() if sub.step is not None else "1"
+        step = f"({sub.step.text})" if sub.step is not None else "1"
         lo = f"({sub.base.text})" if sub.base is not None else "0"
-        if count:   # after the section: only whole dimensions keep the elements together
-            if not (lo == "0" and sub.length is None and step == "1"):
-                raise XmpError(ref.loc, f"this section of '{name}' in the reduction of a GPU loop is not "
-                                        f"supported yet (its elements are not contiguous: after '[lo:len]' "
-                                        f"come whole dimensions only, as in {name}[lo:len][:])")
-            continue
-        if step != "1":
-            raise XmpError(ref.loc, f"this section of '{name}' in the reduction of a GPU loop is not supported "
-                                    f"yet (a step other than 1)")
         extent = f"(sizeof({name}{'[0]' * d}) / sizeof({name}{'[0]' * (d + 1)}))"
-        length = f"({sub.length.text})" if sub.length is not None else f"({extent} - {lo})"
-        offset.append(f"{lo}{times}")
-        count = f"{length}{times}"
-    if not count:   # indices only: an element, or the rows they name
-        count = f"(sizeof({name}{'[0]' * len(subs)}) / sizeof({name}{'[0]' * rank}))"
-    return " + ".join(offset) or "0", count
+        length = f"({sub.length.text})" if sub.length is not None else \
+            (f"({extent} - {lo})" if step == "1" else f"(({extent} - {lo} + {step} - 1) / {step})")
+        first.append(f"{lo}{times}")
+        spans.append(f"({length} - 1) * {step}{times}")
+        empty.append(f"{length} <= 0")
+    # each index tuple names a block of the dimensions after the subscripted ones
+    block = f"(sizeof({name}{'[0]' * len(subs)}) / sizeof({name}{'[0]' * rank}))"
+    lo_text = " + ".join(first) or "0"
+    if not spans:   # indices only: an element, or the rows they name
+        return lo_text, block
+    last = subs[-1]
+    if len(spans) == 1 and isinstance(last, xd.SectionTriplet) and step == "1":   # h[2:5], g[3][0:4]
+        return lo_text, f"{length}{times}"
+    return lo_text, f"({' || '.join(empty)} ? 0 : {' + '.join(spans)} + {block})"
 
 
 # ------------------------------------------------------------------ the kernel body
