@@ -161,8 +161,6 @@ CASES = [
     ("executable-at-file-scope", at_top("#pragma xmp @barrier\n"), "inside a function"),
     ("loop-at-file-scope", at_top("#pragma xmp @loop on t[i]\n"), "inside a function"),
     # ---- reference §6.8 and other LATER features: "not supported yet"
-    ("reflect-acc-not-replicated", in_main("#pragma xmp reflect (@a) acc", HEAD + "#pragma xmp shadow a[1]\n"),
-     "'reflect ... acc' of 'a', which is not replicated"),
     ("coarray", in_main("#pragma xmp @coarray x : [*]"), "not supported yet"),
     ("local_alias", in_main("#pragma xmp @local_alias la => a"), "not supported yet"),
     ("post-template", in_main("#pragma xmp post (@t[0], 1)"), "'post' needs a node reference"),

@@ -29,6 +29,7 @@ CASES: dict[str, tuple[int, ...]] = {
     "collectives_acc.c": (1, 2, 3, 4),
     "device_pointers.c": (1, 2, 4),        # deviceptr on compute constructs
     "openacc_api.c": (1, 2, 3, 4),         # the OpenACC runtime library (openacc.h)
+    "conj_grad.c": (1, 2, 3, 4),           # NPB-CG's shape: the solver in a function of its own
 }
 SPECIAL = {"device_semantics.c"}   # no serial oracle: expected lines below
 
@@ -143,6 +144,8 @@ RUN_ERRORS = [
     ("#pragma acc enter data copyin(v)\n#pragma acc exit data delete(v)\n#pragma acc update device(v)",
      "prog.c:16: error: 'v' is not present"),
     ("#pragma acc host_data use_device(v)\n  { }", "prog.c:14: error: 'v' in use_device is not present"),
+    # no region around it here, and none in a caller: at run time (a caller's may hold it)
+    ("#pragma xmp reflect (a) acc", "prog.c:14: error: 'reflect ... acc' of 'a', which is not present on the device"),
 ]
 
 

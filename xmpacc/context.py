@@ -54,7 +54,6 @@ class Context:
     acc_present: dict[int, list] = field(default_factory=dict)
     acc_entered: list = field(default_factory=list)   # variables of enter data / file-scope declare
     device_data: bool = False
-    acc_data_dynamic: bool = False
     # name -> copy of the FuncDef of each 'acc routine seq' function (device functions, acc_routine.py)
     acc_routines: dict[str, c_ast.FuncDef] = field(default_factory=dict)
     # name -> the file-scope variables its device copy takes as trailing parameters

@@ -259,7 +259,6 @@ def _file_scope(unit: Unit, ctx: Context) -> None:
         if not isinstance(d, AccDeclare):
             kept.append(item)
             continue
-        ctx.acc_data_dynamic = True
         try:
             where = cbuild.where_literal(d.loc)
             h = Hoister(where, item.coord)
@@ -279,7 +278,6 @@ def run(unit: Unit, ctx: Context) -> Unit:
     if not found:
         return unit
     ctx.device_data = True
-    ctx.acc_data_dynamic = ctx.acc_data_dynamic or any(isinstance(d, (AccEnterData, AccExitData)) for d in found)
     _file_scope(unit, ctx)
     _DataLowering(ctx.scopes, ctx).visit(unit.ast)
     return unit

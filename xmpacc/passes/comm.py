@@ -17,8 +17,6 @@ A node reference travels as ``(const long long []){ndims, kind, a, b, c, ...}``
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from pycparser import c_ast
 
 from xmpacc import cbuild, facts
@@ -39,7 +37,7 @@ from xmpacc.section_code import (
     resolve,
     var_ref_node,
 )
-from xmpacc.symbols import ArraySym, Scope, ScopeTree
+from xmpacc.symbols import Scope, ScopeTree
 
 
 def node_ref(ref: xd.Ref | None, scope: Scope, single: bool = False) -> tuple[str, str]:
@@ -79,21 +77,16 @@ def _bcast_part(ref: xd.VarRef, scope: Scope, where: str, src: tuple[str, str], 
     return c_ast.Compound(h.decls + h.checks + cbuild.stmts(call, coord), coord)
 
 
-def reflect_calls(d: xd.Reflect, scope: Scope, coord: object,
-                  replicated: Callable[[ArraySym], bool] | None = None) -> list[c_ast.Node]:
-    """Host reflect calls, or with ``replicated`` (the gpu pass) device-resident ones:
-    ``reflect (u) acc`` exchanges the shadow slots of u's device copy."""
-    if d.acc and replicated is None:
-        raise XmpError(d.loc, "'reflect ... acc' must be inside the acc replicate region of its arrays")
+def reflect_calls(d: xd.Reflect, scope: Scope, coord: object) -> list[c_ast.Node]:
+    """Host reflect calls; ``reflect (u) acc`` exchanges the shadow slots of u's device
+    copy, wherever it came from (an enclosing region, one in a caller, enter data,
+    declare): the runtime stops at the line, naming u, when there is none."""
     out: list[c_ast.Node] = []
     for name in d.arrays:
         try:
             sym = shadows.shadow_array(name, scope, "reflect")
         except AlreadyReported:
             continue
-        if d.acc and replicated is not None and not replicated(sym):
-            raise XmpError(name.loc, f"'reflect ... acc' of '{name.name}', which is not replicated: put it "
-                                     f"inside '#pragma xmp acc replicate ({name.name})'")
         widths = shadows.widths_arg(d.widths, sym, d.loc)
         call = ("_xmpacc_reflect_orthogonal_acc" if d.orthogonal else "_xmpacc_reflect_acc") if d.acc else \
             ("_xmpacc_reflect_orthogonal" if d.orthogonal else "_xmpacc_reflect")

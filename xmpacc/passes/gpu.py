@@ -70,9 +70,7 @@ class _GpuLowering(ScopedWalker):
                     out += replicate.sync_calls(d, self.scope, self.active, item.coord)
                     continue
                 if isinstance(d, xd.Reflect):
-                    out += reflect_calls(d, self.scope, item.coord,  # after enter data: checked at run time
-                                         lambda sym: self.ctx.acc_data_dynamic
-                                         or any(r.array is sym for r in self.active))
+                    out += reflect_calls(d, self.scope, item.coord)   # present or not: at run time
                     continue
                 if isinstance(nxt, (c_ast.Compound, c_ast.For)):
                     i += 1  # the directive owns the next statement
