@@ -30,6 +30,7 @@ CASES: dict[str, tuple[int, ...]] = {
     "device_pointers.c": (1, 2, 4),        # deviceptr on compute constructs
     "openacc_api.c": (1, 2, 3, 4),         # the OpenACC runtime library (openacc.h)
     "conj_grad.c": (1, 2, 3, 4),           # NPB-CG's shape: the solver in a function of its own
+    "jacobi_functions.c": (1, 2, 3, 4),    # reflect_init/do, async, gmove acc in called functions
 }
 SPECIAL = {"device_semantics.c"}   # no serial oracle: expected lines below
 
