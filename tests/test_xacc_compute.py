@@ -34,7 +34,7 @@ CASES = {"basic.c": (1, 2, 3, 4), "ops.c": (2, 4), "atomics.c": (1, 2), "async_c
          "clause_sections.c": (1, 2, 3, 4), "locations.c": (1, 2, 3, 4), "region_scalars.c": (1, 2, 3),
          "array_reductions.c": (1, 2, 3, 4), "user_types.c": (1, 2, 3, 4), "c_math.c": (1,),
          "c_dialect.c": (1, 2, 3), "routine_globals.c": (1, 2, 3), "reduction_targets.c": (1, 2, 3, 4),
-         "device_loop_reductions.c": (1, 2, 3, 4)}
+         "device_loop_reductions.c": (1, 2, 3, 4), "routine_pointers.c": (1, 2, 4)}
 
 
 
@@ -220,6 +220,19 @@ def test_compute_diagnostics(tmp_path: Path, body: str, line: int, col: int, fra
     assert "not supported yet" not in r.stderr or "not supported yet" in fragment, r.stderr
     assert "Traceback" not in r.stderr
     assert not out.exists()
+
+
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not installed")
+def test_routine_storing_through_an_element_pointer_compiles_with_nvcc(built: dict[str, tuple[Path, str]],
+                                                                      tmp_path: Path) -> None:
+    """routine_pointers.c: add(&r[it][x], &q[..], ...) stores into r through its first
+    parameter, so the kernel's r is not const (NVRTC rejects passing a const pointer
+    there); q goes to pointer-to-const parameters and stays const."""
+    exe, _ = built["routine_pointers.c"]
+    cu = exe.with_suffix(".cu").read_text()
+    assert "quark_t * _XMPACC_RESTRICT r," in cu and "const quark_t * _XMPACC_RESTRICT q," in cu
+    r = nvcc_compile(exe.with_suffix(".cu"), tmp_path / "k.o")
+    assert r.returncode == 0, r.stderr
 
 
 RUN_TIME_ERRORS = [

@@ -13,6 +13,7 @@ reports: passes/locality.py decides what is a mistake.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from pycparser import c_ast
@@ -193,6 +194,39 @@ def uses(body: c_ast.Node) -> tuple[set[str], set[str]]:
     read = {n.name for n in cbuild.walk(body) if isinstance(n, c_ast.ID) and id(n) not in write_only
             and id(n) not in calls}
     return read, written
+
+
+def passed_addresses(body: c_ast.Node, rank: Callable[[str], int],
+                     read_only: Callable[[str, int], bool]) -> set[str]:
+    """The arrays whose elements a call in ``body`` may store into through an argument:
+    ``f(&a[i][j])``, ``f(a)``, ``f(a[i])`` of a 2-D ``a`` (a row), ``f(a + k)``, unless
+    ``read_only(callee, argument number)`` (a pointer-to-const parameter).  ``rank``:
+    the dimensions of a name (0 for a scalar)."""
+    out: set[str] = set()
+    for call in cbuild.walk(body):
+        if not isinstance(call, c_ast.FuncCall) or call.args is None:
+            continue
+        callee = call.name.name if isinstance(call.name, c_ast.ID) else ""
+        for k, arg in enumerate(call.args.exprs):
+            name = None if read_only(callee, k) else _address_base(arg, rank)
+            if name is not None:
+                out.add(name)
+    return out
+
+
+def _address_base(node: c_ast.Node, rank: Callable[[str], int]) -> str | None:
+    """The array an address expression points into, or None."""
+    while isinstance(node, c_ast.Cast):
+        node = node.expr
+    if isinstance(node, c_ast.UnaryOp) and node.op == "&":
+        ident = _base_id(node.expr)
+        return ident.name if ident is not None else None
+    if isinstance(node, c_ast.BinaryOp) and node.op in ("+", "-"):
+        return _address_base(node.left, rank) or (_address_base(node.right, rank) if node.op == "+" else None)
+    subs = 0
+    while isinstance(node, c_ast.ArrayRef):   # an array, or a row of one: decays to a pointer
+        node, subs = node.name, subs + 1
+    return node.name if isinstance(node, c_ast.ID) and rank(node.name) > subs else None
 
 
 def _unwind(node: c_ast.ArrayRef) -> tuple[c_ast.Node, list[c_ast.Node]]:

@@ -122,7 +122,7 @@ def generate(spec: NestSpec, scope: Scope, replicated: list[Replicated], ctx: Co
         body = kernel_locations.instrument(body, spec.located, scope, spec.node.coord)
     kv = classify(body, [lp.var for lp in spec.loops], scope, replicated, spec.private,
                   spec.firstprivate + kernel_locations.value_names(spec.located), spec.reductions, spec.loc,
-                  spec.device_pointers)
+                  spec.device_pointers, ctx.acc_routines)
     if spec.located:
         kernel_locations.check_firstprivate(spec.located, kv, spec.loc)
         kv.located = kernel_locations.value_names(spec.located)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from pycparser import c_ast
@@ -20,7 +21,7 @@ from pycparser import c_ast
 from xmpacc.cbuild import walk
 from xmpacc.diagnostics import InternalError, SourceLoc, XmpError, XmpErrors
 from xmpacc.passes import openacc_calls
-from xmpacc.passes.accesses import store_target, uses
+from xmpacc.passes.accesses import passed_addresses, store_target, uses
 from xmpacc.passes.canonical import loc_of
 from xmpacc.symbols import ArraySym, Scope
 
@@ -216,17 +217,49 @@ def _classify_one(ident: c_ast.ID, decl: c_ast.Decl, scope: Scope, replicated: l
         out.by_value.append((name, decl))
 
 
+def _rank(name: str, scope: Scope) -> int:
+    """Dimensions of a variable as a kernel body subscripts it: pointer levels count as
+    ones, and a distributed array's references are linear (one subscript) there."""
+    if scope.find_array(name) is not None:
+        return 1
+    found = scope.find_c(name)
+    t, n = (found[1].type, 0) if found is not None else (None, 0)
+    while isinstance(t, (c_ast.ArrayDecl, c_ast.PtrDecl)):
+        t, n = t.type, n + 1
+    return n
+
+
+def _reads_only(routines: Mapping[str, c_ast.FuncDef] | None, callee: str, k: int) -> bool:
+    """Is argument ``k`` of ``callee`` a pointer-to-const (or const array) parameter?"""
+    fn = (routines or {}).get(callee)
+    args = fn.decl.type.args if fn is not None else None
+    if args is None or k >= len(args.params) or not isinstance(args.params[k], c_ast.Decl):
+        return False
+    t = args.params[k].type
+    if not isinstance(t, (c_ast.PtrDecl, c_ast.ArrayDecl)):
+        return False
+    while isinstance(t, (c_ast.PtrDecl, c_ast.ArrayDecl)):
+        t = t.type
+    return "const" in getattr(t, "quals", [])
+
+
 def classify(body: c_ast.Node, control: list[str], scope: Scope, replicated: list[Replicated],
              private: list[str], firstprivate: list[str], reductions: dict[str, str],
-             where: SourceLoc, device_pointers: tuple[str, ...] | list[str] = ()) -> KernelVars:
+             where: SourceLoc, device_pointers: tuple[str, ...] | list[str] = (),
+             routines: Mapping[str, c_ast.FuncDef] | None = None) -> KernelVars:
     """``device_pointers``: pointers of a deviceptr clause, which hold device addresses
-    already: the kernel takes their values (by_value)."""
+    already: the kernel takes their values (by_value); ``routines``: the acc routine
+    functions the body may call, whose pointer-to-const parameters only read."""
     out = KernelVars(computed=list(control))
     for node in walk(body):
         target = store_target(node)
         if isinstance(target, c_ast.ArrayRef):
             out.written_arrays.add(_array_base(target) or "")
     out.read_vars, out.written_vars = uses(body)
+    # an element's address passed to a routine (add(&r[i], ...)): it may store through it
+    passed = passed_addresses(body, lambda name: _rank(name, scope), lambda f, k: _reads_only(routines, f, k))
+    out.written_arrays |= passed
+    out.written_vars |= passed
     local = _loop_locals(body)
     assigned = _assigned(body)
     seen: set[str] = set(control) | local
