@@ -34,7 +34,8 @@ CASES = {"basic.c": (1, 2, 3, 4), "ops.c": (2, 4), "atomics.c": (1, 2), "async_c
          "clause_sections.c": (1, 2, 3, 4), "locations.c": (1, 2, 3, 4), "region_scalars.c": (1, 2, 3),
          "array_reductions.c": (1, 2, 3, 4), "user_types.c": (1, 2, 3, 4), "c_math.c": (1,),
          "c_dialect.c": (1, 2, 3), "routine_globals.c": (1, 2, 3), "reduction_targets.c": (1, 2, 3, 4),
-         "device_loop_reductions.c": (1, 2, 3, 4), "routine_pointers.c": (1, 2, 4)}
+         "device_loop_reductions.c": (1, 2, 3, 4), "routine_pointers.c": (1, 2, 4),
+         "xmp_loops_in_regions.c": (1, 2, 3, 4)}
 
 
 
@@ -177,6 +178,9 @@ ERRORS = [
      "an array declared in 'acc parallel' needs constant extents"),
     ("#pragma acc parallel\n  {\n#pragma acc wait\n  s += 1;\n  }", 15, 13,
      "'acc wait' is not allowed inside an OpenACC compute construct ('acc parallel')"),
+    ("#pragma acc parallel\n  {\n#pragma xmp barrier\n  s += 1;\n  }", 15, 13,
+     "'xmp barrier' is not allowed inside an OpenACC compute construct ('acc parallel'): of the XMP directives "
+     "only loop may stand there"),
     ("#pragma acc parallel\n  {\n#pragma acc atomic\n  }", 15, 13, "'acc atomic' must be followed by a statement"),
     ("#pragma acc parallel\n  s = 1;", 13, 13, "'acc parallel' must be followed by a compound statement"),
     ("#pragma acc parallel loop default(none)\n  for (i = 0; i < N; i++) c[i] = 1;", 14, 27,

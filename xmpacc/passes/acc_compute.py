@@ -35,7 +35,7 @@ from pycparser import c_ast
 
 from xmpacc import cbuild, facts
 from xmpacc.context import Context, Unit
-from xmpacc.diagnostics import AlreadyReported, SourceLoc, XmpError, XmpErrors
+from xmpacc.diagnostics import AlreadyReported, SourceLoc, XmpError, XmpErrors, source_line
 from xmpacc.directives import ast as xd
 from xmpacc.directives.openacc_ast import (
     AccAtomic,
@@ -194,17 +194,25 @@ class _ComputeLowering(ScopedWalker):
                       and not (kernels and isinstance(item, c_ast.For))])
         steps: list[acc_loopnest.AccLoopNest | c_ast.Node] = []
         for k, (nest, item) in enumerate(parts):
-            if nest is not None:
+            if nest is not None and nest.acc is None:
+                # an XMP loop without 'acc loop': the node's iterations, which XMP says are
+                # independent, as under 'acc loop independent' (X §2.2)
+                steps.append(acc_loopnest.implicit(nest.loop, d, inner, self.ctx, "auto", self.function, nest))
+            elif nest is not None:
                 assert isinstance(nest.acc, AccLoop)
                 steps.append(acc_loopnest.build(nest, d, nest.acc.loop, inner, self.ctx, self.function))
             elif kernels and isinstance(item, c_ast.For):
                 steps.append(self._kernels_loop(d, item, inner))
             elif _is_pragma(item):
                 what = acc_directive(item, self.ctx)
+                if what is None:   # X §6: of the XMP directives only loop
+                    xmp = self.ctx.directives.get(id(item), [])
+                    at = xmp[0].loc if xmp else loc_of(item)
+                    raise XmpError(at, f"'xmp {_word_at(at)}' is not allowed inside an OpenACC compute construct "
+                                       f"('{name}'): of the XMP directives only loop may stand there")
                 if not isinstance(what, AccAtomic):   # data, update, wait ...: OpenACC has none in a construct
-                    raise XmpError(what.loc if what is not None else loc_of(item),
-                                   f"'{directive_name(what) if what is not None else 'this directive'}' is not "
-                                   f"allowed inside an OpenACC compute construct ('{name}')")
+                    raise XmpError(what.loc, f"'{directive_name(what)}' is not allowed inside an OpenACC compute "
+                                             f"construct ('{name}')")
                 # outside the region's loops a statement runs in one thread (acc_region.py),
                 # so its atomic is the statement itself, which comes next; its form is checked
                 stmt = parts[k + 1][1] if k + 1 < len(parts) and parts[k + 1][0] is None else None
@@ -374,14 +382,21 @@ class _ComputeLowering(ScopedWalker):
         return _Datum(rep, _size(rep), _MODES[clause.kind])
 
 
+def _word_at(loc: SourceLoc) -> str:
+    """The directive word a location points at, as the source spells it."""
+    line = source_line(loc) or ""
+    words = line[max(loc.col - 1, 0):].split()
+    return words[0].split("(")[0] if words else "directive"
+
+
 def _region_items(items: list[c_ast.Node], ctx: Context) -> list[tuple[acc_nest.AccNest | None, c_ast.Node]]:
-    """A region's items in order: (the nest, its for) for an 'acc loop' nest (its pragmas
-    taken with it), else (None, the item)."""
+    """A region's items in order: (the nest, its for) for an 'acc loop' nest or an XMP
+    loop (its pragmas taken with it), else (None, the item)."""
     out: list[tuple[acc_nest.AccNest | None, c_ast.Node]] = []
     k = 0
     while k < len(items):
         nest = acc_nest.nest_of_pragma(items, k, ctx) if _is_pragma(items[k]) else None
-        if nest is not None and isinstance(nest.acc, AccLoop):
+        if nest is not None and (isinstance(nest.acc, AccLoop) or (nest.acc is None and nest.xmp is not None)):
             out.append((nest, nest.loop))
             k = next(j for j in range(k, len(items)) if items[j] is nest.loop) + 1
         else:

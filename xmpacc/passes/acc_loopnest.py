@@ -318,14 +318,16 @@ def build(nest: AccNest, compute: AccCompute, lc: LoopClauses, scope: Scope, ctx
 
 
 def implicit(stmt: c_ast.Node, compute: AccCompute, scope: Scope, ctx: Context, how: str,
-             function: c_ast.Node | None = None) -> AccLoopNest:
+             function: c_ast.Node | None = None, xmp: AccNest | None = None) -> AccLoopNest:
     """A statement of a region as if under '#pragma acc loop <how>': "seq", one thread runs
-    it (acc_region.py); "auto", a for loop of 'kernels' without 'acc loop' (acc_compute.py)."""
+    it (acc_region.py); "auto", a for loop of 'kernels' without 'acc loop', or the for of
+    ``xmp``, an XMP loop without one (acc_compute.py; ``_auto`` leaves XMP loops parallel)."""
     at = loc_of(stmt)
     lc = LoopClauses(None, None, None, None, at if how == "seq" else None, None, at if how == "auto" else None,
                      (), (), at)
     inner = acc_nest.inner_loops(stmt, ctx) if isinstance(stmt, c_ast.For) else ()
-    nest = AccNest(stmt, None, None, AccLoop(lc, at), None, (), inner)  # type: ignore[arg-type]
+    nest = AccNest(stmt, xmp.xmp if xmp else None, xmp.xmp_pragma if xmp else None,  # type: ignore[arg-type]
+                   AccLoop(lc, at), None, xmp.pragmas if xmp else (), inner)
     return build(nest, compute, lc, scope, ctx, function)
 
 
