@@ -171,6 +171,13 @@ COMPILE_ERRORS = [
     ("#pragma acc host_data use_device(x)\n  { }", 14, 34, "'x' is not an array or a pointer"),
     ("#pragma xmp gmove in acc\n  v[0:4] = a[0:4];", 14, 22, "'gmove in ... acc' (one-sided, on device data) is not supported yet"),
     ("#pragma acc update device(v[0:20])", 14, 29, "out of bounds"),
+    # a const variable's host memory may be read-only: nothing comes back into it
+    ("  const double w[2] = {1, 2};\n#pragma acc data copy(w)\n  { }", 15, 23,
+     "'w' is const: 'copy' would write its device copy back into it (const data only go to the device"),
+    ("  const double w[2] = {1, 2};\n#pragma acc enter data copyin(w)\n#pragma acc update self(w)", 16, 25,
+     "'w' is const: 'update self' would write its device copy back into it"),
+    ("  const double w[2] = {1, 2};\n#pragma acc exit data copyout(w)", 15, 31,
+     "'w' is const: 'copyout' would write its device copy back into it"),
 ]
 
 

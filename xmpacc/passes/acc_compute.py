@@ -56,7 +56,7 @@ from xmpacc.passes import (
     kernel_locations,
     kernel_ranges,
 )
-from xmpacc.passes.acc_data import _queue, _wait_call
+from xmpacc.passes.acc_data import _queue, _wait_call, check_writable, read_only
 from xmpacc.passes.attach import acc_directive, acc_pragma_id, pragma_id
 from xmpacc.passes.canonical import loc_of
 from xmpacc.passes.kernel_vars import Replicated, _referenced
@@ -344,7 +344,9 @@ class _ComputeLowering(ScopedWalker):
                     # a pointer of unknown extent: the present data it points into (an
                     # enclosing data region's p[0:n]), found at run time, as OpenACC compilers do;
                     # a firstprivate array's start value goes in only
-                    mode = DATA_COPYIN if implicit == DATA_COPY and ident.name in part.spec.firstprivate else implicit
+                    # and a const array (static const double w[3]) cannot take its copy back
+                    mode = DATA_COPYIN if implicit == DATA_COPY and (ident.name in part.spec.firstprivate
+                                                                     or read_only(found[1])) else implicit
                     out.append(_Datum(rep, "-2", DATA_PRESENT) if pointer else _Datum(rep, _size(rep), mode))
         return out
 
@@ -373,6 +375,8 @@ class _ComputeLowering(ScopedWalker):
         found = self.scope.find_c(ref.name.name)
         if found is None:
             raise XmpError(ref.loc, f"'{ref.name.name}' in {clause.spelling}(...) is not declared")
+        if _MODES[clause.kind] in (DATA_COPY, DATA_COPYOUT):
+            check_writable(ref, found[1], f"'{clause.spelling}'")
         rep = _array(self.scope, ref.name.name, found[1]) or _scalar(self.scope, ref.name.name)
         if ref.subs is not None:
             return _Datum(*_section(self.scope, ref, found[1], rep), _MODES[clause.kind])

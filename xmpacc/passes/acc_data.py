@@ -66,6 +66,22 @@ _KINDS = {"copy": ACC_COPY, "copyin": ACC_COPYIN, "copyout": ACC_COPYOUT, "creat
 _HANDLED = (AccData, AccDeclare, AccEnterData, AccExitData, AccHostData, AccUpdate, AccWait)
 
 
+def read_only(decl: c_ast.Decl) -> bool:
+    """Are a variable's elements const (``static const double w[3]``)?  Its host memory
+    may be read-only: nothing may be copied back into it."""
+    t = decl.type
+    while isinstance(t, c_ast.ArrayDecl):
+        t = t.type
+    return isinstance(t, c_ast.TypeDecl) and "const" in t.quals
+
+
+def check_writable(ref: xd.VarRef, decl: c_ast.Decl, what: str) -> None:
+    """A located error for copying device data back into a const variable."""
+    if read_only(decl):
+        raise XmpError(ref.name.loc, f"'{ref.name.name}' is const: {what} would write its device copy back into "
+                                     f"it (const data only go to the device: copyin, present, delete)")
+
+
 class _Var:
     """One variable of a clause as generated code passes it to the runtime."""
 
@@ -178,7 +194,13 @@ class _DataLowering(ScopedWalker):
 
     def _data_call(self, entry: str, where: str, data: tuple[DataClause, ...], last: str,
                    h: Hoister) -> tuple[str, list[Replicated]]:
-        vs: list[tuple[_Var, int]] = [(_Var(ref, self.scope, h), _KINDS[c.kind]) for c in data for ref in c.items]
+        vs: list[tuple[_Var, int]] = []
+        for c in data:
+            for ref in c.items:
+                v = _Var(ref, self.scope, h)
+                if _KINDS[c.kind] in (ACC_COPY, ACC_COPYOUT):
+                    check_writable(ref, v.decl, f"'{c.spelling}'")
+                vs.append((v, _KINDS[c.kind]))
         present = [Replicated(v.name, v.decl, v.array, v.key) for v, kind in vs
                    if v.whole and kind != ACC_DEVICEPTR]
         call = (f"{entry}({where}, {len(vs)}, (const void *[]){{{', '.join(v.key for v, _ in vs)}}}, "
@@ -226,6 +248,8 @@ class _DataLowering(ScopedWalker):
                 direction = 0 if move.direction == "device" else 1
                 for ref in move.items:
                     v = _Var(ref, self.scope, h)
+                    if direction:
+                        check_writable(ref, v.decl, f"'update {move.spelling}'")
                     text += (f"_xmpacc_acc_update({where}, {direction}, {v.key}, {v.size}, "
                              f"{cbuild.c_string(v.name)}, {v.sec}, {flags}, {_queue(d.async_)});")
         return c_ast.Compound(h.decls + h.checks + cbuild.stmts(text, coord), coord)
