@@ -41,7 +41,7 @@ from xmpacc.passes.canonical import loc_of
 STANDARD = {"size_t": "unsigned long", "ptrdiff_t": "long", "intptr_t": "long",
             "uintptr_t": "unsigned long", "int8_t": "signed char", "uint8_t": "unsigned char",
             "int16_t": "short", "uint16_t": "unsigned short", "int32_t": "int", "uint32_t": "unsigned int",
-            "int64_t": "long", "uint64_t": "unsigned long"}
+            "int64_t": "long", "uint64_t": "unsigned long", "bool": "_Bool"}
 _WORD = re.compile(r"\b(?:(struct|union|enum)\s+)?([A-Za-z_]\w*)")
 _TAGGED = (c_ast.Struct, c_ast.Union, c_ast.Enum)
 _ENUM_TYPE = re.compile(r"\benum\s+[A-Za-z_]\w*\b(?!\s*\{)")
