@@ -197,10 +197,10 @@ def uses(body: c_ast.Node) -> tuple[set[str], set[str]]:
 
 
 def passed_addresses(body: c_ast.Node, rank: Callable[[str], int],
-                     read_only: Callable[[str, int], bool]) -> set[str]:
+                     const_param: Callable[[str, int], bool]) -> set[str]:
     """The arrays whose elements a call in ``body`` may store into through an argument:
     ``f(&a[i][j])``, ``f(a)``, ``f(a[i])`` of a 2-D ``a`` (a row), ``f(a + k)``, unless
-    ``read_only(callee, argument number)`` (a pointer-to-const parameter).  ``rank``:
+    ``const_param(callee, argument number)`` (a pointer-to-const parameter).  ``rank``:
     the dimensions of a name (0 for a scalar)."""
     out: set[str] = set()
     for call in cbuild.walk(body):
@@ -208,7 +208,7 @@ def passed_addresses(body: c_ast.Node, rank: Callable[[str], int],
             continue
         callee = call.name.name if isinstance(call.name, c_ast.ID) else ""
         for k, arg in enumerate(call.args.exprs):
-            name = None if read_only(callee, k) else _address_base(arg, rank)
+            name = None if const_param(callee, k) else _address_base(arg, rank)
             if name is not None:
                 out.add(name)
     return out
