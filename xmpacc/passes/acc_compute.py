@@ -57,6 +57,7 @@ from xmpacc.passes import (
     kernel_ranges,
 )
 from xmpacc.passes.acc_data import _queue, _wait_call, check_writable, read_only
+from xmpacc.passes.accesses import address_taken
 from xmpacc.passes.attach import acc_directive, acc_pragma_id, pragma_id
 from xmpacc.passes.canonical import loc_of
 from xmpacc.passes.kernel_vars import Replicated, _referenced
@@ -92,7 +93,7 @@ class _ComputeLowering(ScopedWalker):
         self.function: c_ast.Node = c_ast.Compound([])   # the body of the function being lowered
 
     def visit_FuncDef(self, node: c_ast.FuncDef) -> None:
-        self.address_taken = acc_reduction_wait.address_taken(node.body)
+        self.address_taken = address_taken(node.body)
         self.function = node.body
         self.generic_visit(node)
 

@@ -45,12 +45,6 @@ def wait_call(where: str) -> str:
     return f"_xmpacc_acc_reductions_wait({where});"
 
 
-def address_taken(body: c_ast.Node) -> set[str]:
-    """Names whose address ``&x`` the code takes."""
-    return {n.expr.name for n in walk(body) if isinstance(n, c_ast.UnaryOp) and n.op == "&"
-            and isinstance(n.expr, c_ast.ID)}
-
-
 def may_pass(items: Sequence[c_ast.Node], i: int, nest: AccNest | None, names: set[str], ctx: Context) -> bool:
     """Can the statement starting at ``items[i]`` (``nest``: the loop nest it begins, if
     any) run before the host has the values of ``names``?"""

@@ -36,6 +36,7 @@ from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import SourceLoc, XmpError
 from xmpacc.directives.openacc_ast import AccRoutine
 from xmpacc.passes import acc_routine_files, openacc_calls
+from xmpacc.passes.accesses import address_taken
 from xmpacc.passes.attach import acc_directive
 from xmpacc.passes.canonical import loc_of
 from xmpacc.passes.kernel_vars import DEVICE_FUNCTIONS, _assigned
@@ -79,8 +80,7 @@ def _globals(fn: c_ast.FuncDef, file_decls: dict[str, c_ast.Decl], constants: di
     # not variables: called names and members ('c.re' where the file also has an array 're')
     skip = {id(n.name) for n in walk(fn.body) if isinstance(n, c_ast.FuncCall)} | \
         {id(n.field) for n in walk(fn.body) if isinstance(n, c_ast.StructRef)}
-    assigned = set(_assigned(fn.body)) | {n.expr.name for n in walk(fn.body) if isinstance(n, c_ast.UnaryOp)
-                                          and n.op == "&" and isinstance(n.expr, c_ast.ID)}
+    assigned = set(_assigned(fn.body)) | address_taken(fn.body)
     for node in walk(fn.body):
         if not isinstance(node, c_ast.ID) or id(node) in skip or node.name in local \
                 or node.name not in file_decls or node.name in constants or node.name in out:

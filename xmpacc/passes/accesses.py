@@ -196,6 +196,12 @@ def uses(body: c_ast.Node) -> tuple[set[str], set[str]]:
     return read, written
 
 
+def address_taken(body: c_ast.Node) -> set[str]:
+    """Names whose address ``&x`` the code takes."""
+    return {n.expr.name for n in cbuild.walk(body) if isinstance(n, c_ast.UnaryOp) and n.op == "&"
+            and isinstance(n.expr, c_ast.ID)}
+
+
 def passed_addresses(body: c_ast.Node, rank: Callable[[str], int],
                      const_param: Callable[[str, int], bool]) -> set[str]:
     """The arrays whose elements a call in ``body`` may store into through an argument:

@@ -135,7 +135,7 @@ class _GpuLowering(ScopedWalker):
             raise XmpError(d.acc.shared[0].loc, "the shared clause is not supported yet "
                                                 "(replicated variables are shared already)")
         reductions, arrays = kernel_arrays.split([(r.op, v.ref) for r in d.reductions for v in r.variables
-                                                  if not v.locations], self.scope, to_host=True)
+                                                  if not v.locations], self.scope)
         spec = kernel_gen.NestSpec(
             d.loc, node, loops, kernel_ranges.passes(loops, d, tmpl, indices),
             acc_routine.routine_globals(body, self.ctx.acc_routine_globals),

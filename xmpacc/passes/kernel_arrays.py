@@ -80,7 +80,6 @@ class ReducedArray:
     count: str           # C: the number of reduced elements
     loc: SourceLoc
     whole: str = ""      # C: the bytes from the array's start to its end ("": sizeof the array)
-    to_host: bool = False   # XMP-ACC's loop ... acc: the host array, even where a device copy holds it
 
     @property
     def param(self) -> str:
@@ -102,11 +101,9 @@ def is_array(ref: xd.VarRef, scope: Scope) -> bool:
     return ref.subs is not None or array_like(ref.name.name, scope)
 
 
-def split(refs: list[tuple[str, xd.VarRef]], scope: Scope, to_host: bool = False
-          ) -> tuple[dict[str, str], tuple[ReducedArray, ...]]:
+def split(refs: list[tuple[str, xd.VarRef]], scope: Scope) -> tuple[dict[str, str], tuple[ReducedArray, ...]]:
     """The reduction clauses' (operator, name) pairs, first mention first, as the
-    scalars' ``name -> operator`` and the reduction arrays, checked; ``to_host``: the
-    arrays' results go to the host arrays (XMP-ACC)."""
+    scalars' ``name -> operator`` and the reduction arrays, checked."""
     scalars: dict[str, str] = {}
     arrays: list[ReducedArray] = []
     seen: set[str] = set()
@@ -120,7 +117,7 @@ def split(refs: list[tuple[str, xd.VarRef]], scope: Scope, to_host: bool = False
             scalars[name] = op
             continue
         try:
-            arrays.append(_reduced(len(arrays), op, ref, scope, to_host))
+            arrays.append(_reduced(len(arrays), op, ref, scope))
         except XmpError as err:
             problems.append(err)
     if problems:
@@ -128,7 +125,7 @@ def split(refs: list[tuple[str, xd.VarRef]], scope: Scope, to_host: bool = False
     return scalars, tuple(arrays)
 
 
-def _reduced(number: int, op: str, ref: xd.VarRef, scope: Scope, to_host: bool) -> ReducedArray:
+def _reduced(number: int, op: str, ref: xd.VarRef, scope: Scope) -> ReducedArray:
     name, at = ref.name.name, ref.name.loc
     decl = declared(ref, scope, "a reduction variable of a GPU loop")
     found = scope.find_c(name)
@@ -159,7 +156,7 @@ def _reduced(number: int, op: str, ref: xd.VarRef, scope: Scope, to_host: bool) 
     # the kernel parameter: a pointer to the elements (a pointer, an array parameter), or
     # to the rows of an array; a C array parameter (int h[]) is a pointer
     param = declaration(decl, f"_xmpacc_ra_{name}", drop_outer_dim=not isinstance(decl.type, c_ast.PtrDecl))
-    return ReducedArray(number, name, op, rank, param, elem, lo, count, at, whole, to_host)
+    return ReducedArray(number, name, op, rank, param, elem, lo, count, at, whole)
 
 
 def _check_sizes(decl: c_ast.Decl, name: str, at: SourceLoc, scope: Scope) -> None:
@@ -370,7 +367,7 @@ def params(arrays: tuple[ReducedArray, ...]) -> list[Param]:
                   str(REDUCTION_OPS[ra.op])) for ra in arrays]
 
 
-def host_decls(arrays: tuple[ReducedArray, ...]) -> str:
+def host_decls(arrays: tuple[ReducedArray, ...], to_host: bool) -> str:
     """Host C before a launch: {address, bytes from it to the array's end, section offset,
     section bytes, 1 for XMP-ACC (to the host array)} of each."""
     out = []
@@ -378,5 +375,5 @@ def host_decls(arrays: tuple[ReducedArray, ...]) -> str:
         size = f"(long long) sizeof({ra.elem})"
         whole = f"(long long) ({ra.whole})" if ra.whole else f"(long long) sizeof({ra.name})"
         out.append(f"long long {ra.host_desc}[5] = {{(long long) {ra.name}, {whole}, "
-                   f"(long long) ({ra.lo}) * {size}, (long long) ({ra.count}) * {size}, {int(ra.to_host)}}};")
+                   f"(long long) ({ra.lo}) * {size}, (long long) ({ra.count}) * {size}, {int(to_host)}}};")
     return " ".join(out)

@@ -132,7 +132,6 @@ def generate(spec: NestSpec, scope: Scope, replicated: list[Replicated], ctx: Co
     kv.by_value = [(name, typedefs.resolved(decl)) for name, decl in kv.by_value]
     kv.private = [(name, typedefs.resolved(decl)) for name, decl in kv.private]
     kv.reductions = [(name, typedefs.resolved(decl), op) for name, decl, op in kv.reductions]
-    kv.to_host = spec.to_host
     for name, decl in kv.by_value + kv.private:
         kernels.check_device_type(name, decl.type, spec.node, typedefs)
     for name, decl, _op in kv.reductions:
@@ -150,7 +149,7 @@ def generate(spec: NestSpec, scope: Scope, replicated: list[Replicated], ctx: Co
         device_body = kernels.split_lanes(device_body, plan)
     split = plan is not None
     rows = kernels.block_rows(spec.loops, spec.nthreads, device_body)
-    params = kernels.build_params(spec.loops, kv, split, rows, spec.cyclic)
+    params = kernels.build_params(spec.loops, kv, split, rows, spec.cyclic, spec.to_host)
     params += kernel_locations.params(spec.located, kv) + kernel_arrays.params(spec.arrays)
     kernel = kernels.Kernel(kernel_name(ctx, unit, spec.loc), params,
                             kernels.prologue(spec.loops, types, kv, split, spec.cyclic)
@@ -165,7 +164,7 @@ def generate(spec: NestSpec, scope: Scope, replicated: list[Replicated], ctx: Co
     ctx.kernels.append(kernel)
     nthreads = str(stream.threads) if stream is not None else spec.nthreads
     total = stream_walk.launch_total(spec.loops, stream) if stream is not None else None
-    launch = kernel_arrays.host_decls(spec.arrays) + \
+    launch = kernel_arrays.host_decls(spec.arrays, spec.to_host) + \
         kernels.launch_text(kernel, spec.loops, cbuild.where_literal(spec.loc), nthreads, total)
     text = kernel_ranges.host_text(spec.passes, launch)
     return Generated(kernel, text, kv, plan)

@@ -51,7 +51,6 @@ class KernelVars:
     computed: list[str] = field(default_factory=list)
     private: list[tuple[str, c_ast.Decl]] = field(default_factory=list)
     reductions: list[tuple[str, c_ast.Decl, str]] = field(default_factory=list)   # name, decl, op
-    to_host: bool = False   # the reductions' results go to the host variables (XMP-ACC's loop ... acc)
     arrays: list[Replicated] = field(default_factory=list)          # device arrays
     device_scalars: list[Replicated] = field(default_factory=list)
     by_value: list[tuple[str, c_ast.Decl]] = field(default_factory=list)

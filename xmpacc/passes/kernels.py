@@ -150,7 +150,9 @@ def _reads_neighbour_row(body: c_ast.Node, var: str) -> bool:
 
 
 def build_params(loops: list[CanonicalLoop], kv: KernelVars, lanes: bool = False, rows: int = 1,
-                 cyclic: tuple[CyclicLoop, ...] = ()) -> list[Param]:
+                 cyclic: tuple[CyclicLoop, ...] = (), to_host: bool = False) -> list[Param]:
+    """``to_host``: the scalar reductions' results go to the host variables even where a
+    device copy holds them (XMP-ACC's loop ... acc, NestSpec.to_host)."""
     params = [Param("_xmpacc_total", "long long _xmpacc_total", "&_xmpacc_total", LAUNCH_VALUE,
                     "sizeof(long long)")]
     if lanes:  # chosen by the runtime at each launch
@@ -187,7 +189,7 @@ def build_params(loops: list[CanonicalLoop], kv: KernelVars, lanes: bool = False
         params.append(Param(name, declaration(decl, name), f"(void *) &{name}", LAUNCH_VALUE, f"sizeof({name})"))
     for name, decl, op in kv.reductions:
         red = f"_xmpacc_red_{name}"
-        code = REDUCTION_OPS[op] + (REDUCTION_TO_HOST if kv.to_host else 0)
+        code = REDUCTION_OPS[op] + (REDUCTION_TO_HOST if to_host else 0)
         params.append(Param(red, declaration(decl, red, pointer=True), f"&{name}",
                             LAUNCH_REDUCTION, f"_XMPACC_TYPE({name})", str(code)))
     return params
