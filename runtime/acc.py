@@ -32,7 +32,7 @@ from .acc_arrays import ArrayTemporary, temporary
 from .acc_locations import LocatedPartials, pick
 from .cstructs import CArray, CSched, CTemplate
 from .device import grid_pad
-from .device_results import PresentResult
+from .device_results import EmptyResult, PresentResult
 from .errors import RuntimeFailure, where_text
 
 
@@ -223,11 +223,13 @@ class AccRuntime:
         so a launch costs little more than the driver call."""
         self.stats["kernel_launches"] = self.stats.get("kernel_launches", 0) + 1
         defer, self.defer_next = self.defer_next, False
-        if total <= 0:   # no iterations on this node (a distributed loop's range misses its block)
-            return
         info = self.kernel_kinds.get(kernel)
         if info is None:
             info = self.kernel_kinds[kernel] = _kinds(kinds, nparams)
+        if total <= 0:   # no iterations on this node (a distributed loop's range misses its block)
+            if defer:
+                self._defer_unchanged(where, info, args, nparams)
+            return
         raw = ctypes.string_at(args, 8 * nparams)
         inner = pad = 0
         if info.grid2_sched is not None:  # the innermost loop's count shapes a 2-D grid
@@ -276,6 +278,36 @@ class AccRuntime:
         that does.  In a time loop the next kernel is then queued before the host waits, so
         the device does not idle while the host combines the result and prepares it."""
         self.defer_next = True
+
+    def _defer_unchanged(self, where: bytes, info: KernelKinds, args: int, nparams: int) -> None:
+        """A deferred launch without iterations here: its scalar reductions are pending
+        (EmptyResult) as on the nodes that launched it, so that what follows takes the
+        same path on every node."""
+        w = where_text(where)
+        arg_list = list((ctypes.c_void_p * nparams).from_address(args))
+        for i, (kind, type_code, code) in enumerate(info.kinds):
+            addr = arg_list[i] or 0
+            if kind != LAUNCH_REDUCTION or not addr or self._present_copy(addr, code) is not None:
+                continue   # a present variable's result is never pending
+            if addr in self.pending_addrs:
+                self._xmpacc_acc_reductions_wait(where)   # as a relaunch of a pending launch does
+            self.pending.append(EmptyResult(self.backend, view(addr, 1, type_code, w), code % REDUCTION_TO_HOST))
+            self.pending_addrs.add(addr)
+
+    def _xmpacc_acc_reductions_discard(self, data: int) -> None:
+        """The host stores into the variable at ``data`` before it reads it again
+        (passes/acc_reduction_wait.py: the next iteration's ``gosa = 0`` at the top of a
+        loop body): its deferred result is not needed, and the host does not wait for it.
+        What was queued for it on the device goes on.  An XMP reduction that would run on
+        the host at the wait (MPI: the host backend, operators NCCL lacks) is collective,
+        so then the host waits as before."""
+        if data not in self.pending_addrs:
+            return
+        if self.pending_after:
+            self._xmpacc_acc_reductions_wait(b"")
+            return
+        self.pending = [r for r in self.pending if r.host.ctypes.data != data]
+        self.pending_addrs.discard(data)
 
     def _xmpacc_acc_reductions_wait(self, where: bytes) -> None:
         if not self.pending and not self.pending_after:
@@ -329,15 +361,21 @@ class AccRuntime:
     def _scalar_result(self, addr: int, type_code: int, code: int, partials: Any, where: str) -> Any:
         """How a scalar reduction of a launch reaches its variable (device_results.py): the
         host variable, or (an OpenACC construct's) the device copy where it is present."""
-        op, to_host = code % REDUCTION_TO_HOST, bool(code & REDUCTION_TO_HOST)
+        op = code % REDUCTION_TO_HOST
         host = view(addr, 1, type_code, where)
-        copy = self._copy_holding(addr) if addr and not to_host else None
-        if copy is None or copy.desc_ptr:
+        copy = self._present_copy(addr, code)
+        if copy is None:
             return self.backend.result(host, partials, op, where)
         scratch = np.zeros(1, host.dtype)
         start = addr - copy.host_addr
         return PresentResult(self.backend, copy.buffer[start:start + host.nbytes], scratch,
                              self.backend.result(scratch, partials, op, where))
+
+    def _present_copy(self, addr: int, code: int) -> DeviceCopy | None:
+        """The device copy that a scalar reduction (``code``: operator and flags) goes
+        into, or None where it goes to the host variable."""
+        copy = self._copy_holding(addr) if addr and not code & REDUCTION_TO_HOST else None
+        return None if copy is None or copy.desc_ptr else copy
 
     def _array_temporary(self, desc: int, type_code: int, launch: Launch, where: str) -> int:
         """A reduction array (acc_arrays.py) as a kernel parameter: the address of its

@@ -85,6 +85,26 @@ class AccCollectiveRuntime:
         allreduce(comm, host, op, w)
         self._put_back(dev, host)
 
+    def _reduce_pending(self, data: int, comm: Any, op: int) -> bool:
+        """``#pragma xmp reduction (op: v)`` where v's deferred acc reduction is still on
+        its way (reductions.py): on a GPU, queue it behind that result, NCCL over
+        ``comm`` on the device, so that the host need not wait for the kernel first (in
+        Himeno's loop, for gosa).  False where it is not so (the host backend, operators
+        and types NCCL lacks): the host runs it after the wait.  The answer is the same
+        on every node, as the path must be."""
+        found = [r for r in self.pending if r.host.ctypes.data == data]   # type: ignore[attr-defined]
+        if len(found) != 1 or not getattr(found[0], "over_nodes_ok", False) or op not in _NCCL_OPS:
+            return False
+        dtype = found[0].host.dtype
+        nccl_comm = self._nccl_comm(comm) if dtype in _NCCL_TYPES else None
+        if nccl_comm is None:
+            return False
+        from cupy.cuda import nccl
+
+        kind, nccl_op = getattr(nccl, _NCCL_TYPES[dtype]), getattr(nccl, _NCCL_OPS[op])
+        found[0].reduce_over_nodes(lambda ptr, stream: nccl_comm.allReduce(ptr, ptr, 1, kind, nccl_op, stream.ptr))
+        return True
+
     def _device_part(self, addr: int, nbytes: int, w: str, what: str, name: str) -> Any:
         """The bytes of the device copy that mirror host ``addr .. addr + nbytes``."""
         copy = self._copy_holding(addr)   # type: ignore[attr-defined]

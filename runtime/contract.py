@@ -227,6 +227,8 @@ ENTRIES: tuple[Entry, ...] = (
        "the next launch's reductions reach their host variables at _xmpacc_acc_reductions_wait"),
     _e("_xmpacc_acc_reductions_wait", "void", "const char *where",
        "wait for deferred reductions, combine them into their variables, run the reductions deferred after them"),
+    _e("_xmpacc_acc_reductions_discard", "void", "const void *data",
+       "the host stores into this variable before it reads it: its deferred reduction result is not needed"),
     _e("_xmpacc_device_wait", "void", "",
        "wait for the kernels launched so far (xmp_wtime does, so timings include them)"),
     _e("_xmpacc_section_error", "void",

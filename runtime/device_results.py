@@ -13,11 +13,18 @@ value (at once, or at ``_xmpacc_acc_reductions_wait`` for a deferred one).
 * ``HostResult``: ``finish`` waits (a no-op on the host backend, where the kernel ran
   to completion in ``launch``; the whole stream on a GPU) and reduces the partials then.
   The host backend, and the bitwise operators on a GPU (CuPy has no reduce for them).
+* ``EmptyResult``: a deferred launch with no iterations on this node; the variable keeps
+  its value.
 * ``PresentResult``: a variable present on the device (OpenACC 2.7: a construct's
   reduction implies copy, and the original variable is then the device copy).  ``start``
   brings the device value to a scratch cell, folds the partials into it through one of
   the above, and puts it back, before the host queues anything else (a later kernel may
   read it); the host variable stays as it was.
+
+An XMP ``reduction`` of a variable whose deferred result is still on its way
+(acc_collectives.py ``_reduce_pending``) runs on the device where NCCL can: DeviceResult
+and EmptyResult then queue the host's value, the NCCL reduction over the nodes and the
+copy to the host behind the result, and ``finish`` stores the outcome.
 """
 
 from __future__ import annotations
@@ -36,6 +43,11 @@ _REDUCE = {1: "sum", 2: "prod", 3: "bitwise_and", 4: "bitwise_or", 5: "bitwise_x
 # host value op device result, by numpy reduction name (read-only)
 _COMBINE_HOST = {"sum": operator.add, "prod": operator.mul, "bitwise_and": operator.and_,
                  "bitwise_or": operator.or_, "bitwise_xor": operator.xor, "max": max, "min": min}
+
+
+# XMP operator code -> CuPy ufunc of host value op device value, where NCCL has the operator
+_UFUNC = {1: "add", 2: "multiply", 8: "maximum", 9: "minimum"}
+_IDENTITY = {1: 0, 2: 1}   # a host value that leaves the result as it is (sums and products)
 
 
 def on_device(op: int) -> bool:
@@ -105,6 +117,7 @@ class DeviceResult:
         # && and ||: partial != 0 first (CuPy's all/any take bool), into a buffer of its own
         self.nonzero = cupy.empty(partial.shape, dtype=np.bool_) if logical else None
         self.value: Any = None   # the device value of the last start, alive until its copy is done
+        self.over_nodes = False  # reduce_over_nodes since the last start: finish stores the value
         self.pinned = cupyx.empty_pinned((), dtype=dtype)
         self.ready = cupy.cuda.Event(block=False, disable_timing=True)
 
@@ -118,17 +131,65 @@ class DeviceResult:
         # a new 0-d value from CuPy's pool (out= into a kept one fails in CuPy 14's CUB
         # path for min on float64: measured on the device)
         self.value = self.reduce(partial, **self.dtype_arg)
+        self.over_nodes = False
+        self._to_host(stream)
+
+    def _to_host(self, stream: Any) -> None:
         runtime = self.cupy.cuda.runtime
         runtime.memcpyAsync(self.pinned.ctypes.data, self.value.data.ptr, self.value.nbytes,
                             runtime.memcpyDeviceToHost, stream.ptr)
         self.ready.record(stream)
+
+    @property
+    def over_nodes_ok(self) -> bool:
+        return self.op in _UFUNC
+
+    def reduce_over_nodes(self, allreduce: Callable[[int, Any], None]) -> None:
+        """Queue behind the result: the host's value joined as ``fold`` would (once), then
+        ``allreduce(pointer, stream)`` over the nodes in place, then the copy to the host."""
+        stream = self.cupy.cuda.get_current_stream()
+        h = self.host[0]
+        if not self.over_nodes and _IDENTITY.get(self.op) != h:
+            self.value = getattr(self.cupy, _UFUNC[self.op])(self.value, h)
+        allreduce(self.value.data.ptr, stream)
+        self.over_nodes = True
+        self._to_host(stream)
 
     def finish(self) -> None:
         try:
             self.ready.synchronize()
         except Exception as e:  # noqa: BLE001 - an execution error of the kernel (or an earlier one)
             raise RuntimeFailure(self.where, f"the kernel of this acc loop (or an earlier one) failed: {e}") from None
-        fold(self.host, self.op, self.pinned[()])
+        if self.over_nodes:
+            self.host[0] = self.pinned[()]
+        else:
+            fold(self.host, self.op, self.pinned[()])
+
+
+class EmptyResult:
+    """A deferred launch with no iterations on this node (acc.py): the variable keeps its
+    value.  It stands in the pending list so that every node defers alike, and an XMP
+    reduction of the variable takes the same path on every node (NCCL is collective):
+    over the nodes, this node's value goes to the device for it."""
+
+    def __init__(self, backend: Any, host: np.ndarray, op: int) -> None:
+        self.backend, self.host = backend, host
+        self.over_nodes_ok = backend.name != "host" and op in _UFUNC   # where a launch has a DeviceResult
+        self.value: Any = None
+
+    def start(self) -> None:
+        """Nothing ran."""
+
+    def reduce_over_nodes(self, allreduce: Callable[[int, Any], None]) -> None:
+        cupy = self.backend.xp
+        if self.value is None:
+            self.value = cupy.asarray(self.host)
+        allreduce(self.value.data.ptr, cupy.cuda.get_current_stream())
+
+    def finish(self) -> None:
+        if self.value is not None:
+            self.host[...] = self.value.get()
+            self.value = None
 
 
 class PresentResult:

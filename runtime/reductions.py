@@ -152,15 +152,19 @@ class ReductionRuntime:
 
     def _xmpacc_reduce(self, data: int, where: bytes, count: int, type_code: int, op: int,
                        on_nodes: int | None, on_ref: int | None) -> None:
+        w = where_text(where)
         if data in self.pending_addrs:   # type: ignore[attr-defined]
             # the variable still waits for a deferred acc reduction (acc.py): reduce it over
-            # the nodes after that, in order (every node defers alike); under async, now
+            # the nodes behind that on the device where NCCL can, else after it on the host,
+            # in order (every node defers alike); under async, now
             if not self.asyncs.active:
+                comm = self._on_set(on_nodes, on_ref, w)  # type: ignore[attr-defined]
+                if comm is None or count == 1 and self._reduce_pending(data, comm, op):  # type: ignore[attr-defined]
+                    return
                 self.pending_after.append(  # type: ignore[attr-defined]
-                    lambda: self._xmpacc_reduce(data, where, count, type_code, op, on_nodes, on_ref))
+                    lambda: self._allreduce(comm, view(data, count, type_code, w), op, w))
                 return
             self._xmpacc_acc_reductions_wait(where)  # type: ignore[attr-defined]
-        w = where_text(where)
         comm = self._on_set(on_nodes, on_ref, w)  # type: ignore[attr-defined]
         if comm is not None:
             self._allreduce(comm, view(data, count, type_code, w), op, w)

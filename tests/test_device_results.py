@@ -18,14 +18,15 @@ from conftest import gpu_count
 
 pytest.importorskip("mpi4py.MPI")
 from xmpacc.runtime.acc import AccRuntime  # noqa: E402
+from xmpacc.runtime.acc_collectives import AccCollectiveRuntime  # noqa: E402
 from xmpacc.runtime.acc_compute import AccComputeRuntime  # noqa: E402
 from xmpacc.runtime.contract import LAUNCH_REDUCTION  # noqa: E402
 from xmpacc.runtime.device import CudaBackend, LaunchShape  # noqa: E402
-from xmpacc.runtime.device_results import DeviceResult, combine  # noqa: E402
+from xmpacc.runtime.device_results import DeviceResult, EmptyResult, combine  # noqa: E402
 
 PARTIALS = 4
 F64, I64 = 14, 9   # type codes (collectives.DTYPES)
-SUM, BOR = 1, 4
+SUM, BOR, MAX = 1, 4, 8
 
 
 class _DevArray(np.ndarray):
@@ -34,6 +35,9 @@ class _DevArray(np.ndarray):
     @property
     def data(self) -> Any:   # type: ignore[override]
         return types.SimpleNamespace(ptr=self.__array_interface__["data"][0])
+
+    def get(self) -> np.ndarray:
+        return np.asarray(self)
 
 
 class _Stream:
@@ -70,6 +74,9 @@ class _FakeCupy:
                                           Event=self._event)
         for name in ("sum", "prod", "all", "any", "max", "min"):
             setattr(self, name, self._reduction(getattr(np, name)))
+        self.joined: list[str] = []   # host values joined to device values (DeviceResult.reduce_over_nodes)
+        for name in ("add", "multiply", "maximum", "minimum"):
+            setattr(self, name, self._ufunc(name))
         monkeypatch.setitem(sys.modules, "cupyx", types.SimpleNamespace(empty_pinned=self._pinned))
 
     def empty(self, shape: Any, dtype: Any) -> np.ndarray:
@@ -94,6 +101,15 @@ class _FakeCupy:
             self.reduced_on.append(self.current)
             return np.asarray(fn(a, **kw)).view(_DevArray)   # a 0-d value from the pool
         return run
+
+    def _ufunc(self, name: str) -> Any:
+        def run(a: np.ndarray, b: Any) -> np.ndarray:
+            self.joined.append(name)
+            return np.asarray(getattr(np, name)(a, b)).view(_DevArray)
+        return run
+
+    def asarray(self, a: np.ndarray) -> np.ndarray:
+        return np.array(a).view(_DevArray)
 
     def _memcpy(self, dst: int, src: int, nbytes: int, kind: int, stream: int) -> None:
         assert kind == 2 and stream == self.current.ptr   # device to host, on the kernel's stream
@@ -138,7 +154,7 @@ class _FakeGpu:
         self.waited += 1
 
 
-class _Runtime(AccRuntime, AccComputeRuntime):
+class _Runtime(AccRuntime, AccComputeRuntime, AccCollectiveRuntime):
     pass
 
 
@@ -283,3 +299,113 @@ def test_a_node_without_iterations_launches_nothing(monkeypatch: pytest.MonkeyPa
         p.rt._xmpacc_launch(b"p.c:7", b"k", 0, 0, 1, ctypes.addressof(p.args), ctypes.addressof(p.kinds))
         p.wait()
     assert p.var.value == 3.0 and gpu.launched == 0 and p.rt.pending == [] and not p.rt.defer_next
+
+
+def _other_node(adds: float, seen: list[Any]) -> Any:
+    """An allreduce over two nodes whose other node holds ``adds`` (a double sum)."""
+    def allreduce(ptr: int, stream: Any) -> None:
+        seen.append(stream)
+        ctypes.c_double.from_address(ptr).value += adds
+    return allreduce
+
+
+@pytest.mark.parametrize("start, joins", [(0.0, []), (0.5, ["add"])])
+def test_an_xmp_reduction_of_a_pending_result_runs_behind_it(monkeypatch: pytest.MonkeyPatch, start: float,
+                                                             joins: list[str]) -> None:
+    """DeviceResult.reduce_over_nodes: the host's value joins the device value once (not
+    at all where it changes nothing), the nodes' reduction is queued on the result's
+    stream, and ``finish`` stores the outcome instead of folding it again."""
+    cupy = _FakeCupy(monkeypatch)
+    host = np.full(1, start)
+    r = DeviceResult(cupy, host, np.asarray([1, 2, 3, 4], np.float64).view(_DevArray), SUM, "p.c:3")
+    seen: list[Any] = []
+    for _ in range(2):
+        r.start()
+        r.reduce_over_nodes(_other_node(5.0, seen))
+        assert host[0] == start                      # nothing waited for yet
+        r.finish()
+        assert host[0] == start + 10.0 + 5.0
+        host[0] = start
+    r.start()
+    r.reduce_over_nodes(_other_node(5.0, seen))
+    r.reduce_over_nodes(_other_node(1.0, seen))      # a second XMP reduction: the host value is in
+    r.finish()
+    assert host[0] == start + 10.0 + 6.0 and cupy.joined == joins * 3
+    assert seen == [cupy.current] * 4 and cupy.current.synchronized == 0
+
+
+def test_an_empty_result_of_the_host_backend_keeps_the_value() -> None:
+    host = np.full(1, 7.0)
+    r = EmptyResult(types.SimpleNamespace(name="host"), host, MAX)
+    assert not r.over_nodes_ok   # the host backend: MPI after the wait
+    r.start()
+    r.finish()
+    assert host[0] == 7.0
+
+
+class _Nccl:
+    """An NCCL communicator of two nodes whose other node contributes 100 to a double sum."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def allReduce(self, send: int, recv: int, count: int, kind: int, op: int, stream: int) -> None:  # noqa: N802
+        assert send == recv and count == 1 and (kind, op) == ("f64", "sum")
+        self.calls += 1
+        ctypes.c_double.from_address(recv).value += 100.0
+
+
+def _with_nccl(monkeypatch: pytest.MonkeyPatch, p: _Program) -> _Nccl:
+    nccl = types.SimpleNamespace(NCCL_FLOAT64="f64", NCCL_SUM="sum", NCCL_MAX="max", NCCL_MIN="min", NCCL_PROD="prod")
+    monkeypatch.setitem(sys.modules, "cupy", types.SimpleNamespace(cuda=types.SimpleNamespace(nccl=nccl)))
+    monkeypatch.setitem(sys.modules, "cupy.cuda", types.SimpleNamespace(nccl=nccl))
+    comm = _Nccl()
+    monkeypatch.setattr(p.rt, "_nccl_comm", lambda c: comm, raising=False)
+    return comm
+
+
+def test_himeno_iteration_does_not_wait(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The time loop of passes/acc_reduction_wait.py: discard, store, deferred sweep, XMP
+    reduction on the device.  The host waits once, after the loop, and the value is the
+    last iteration's, over both nodes."""
+    p, cupy, gpu = _program(monkeypatch, [[1, 2, 3, 4], [10, 20, 30, 40]])
+    comm = _with_nccl(monkeypatch, p)
+    p.rt._acc_collective_init()
+    addr = ctypes.addressof(p.var)
+    for _ in range(3):
+        p.rt._xmpacc_acc_reductions_discard(addr)
+        p.var.value = 0.0
+        p.launch(defer=True)
+        assert p.rt._reduce_pending(addr, None, SUM) and p.rt.pending_after == []
+    assert cupy.events[0].synchronized == 0 and gpu.waited == 0
+    p.wait()
+    assert p.var.value == 10.0 + 100.0 and comm.calls == 3 and cupy.events[0].synchronized == 1
+
+
+def test_discard_waits_where_the_host_reduces_over_the_nodes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An XMP reduction queued for the wait (MPI) is collective: the discard runs it."""
+    p, _, _ = _program(monkeypatch, [[1, 2, 3, 4]])
+    addr = ctypes.addressof(p.var)
+    p.rt._xmpacc_acc_reductions_discard(addr)   # nothing pending: nothing to do
+    p.launch(defer=True)
+    ran: list[float] = []
+    p.rt.pending_after.append(lambda: ran.append(p.var.value))
+    p.rt._xmpacc_acc_reductions_discard(addr)
+    assert ran == [10.0] and p.rt.pending == [] and not p.rt.pending_addrs
+
+
+def test_a_node_without_iterations_defers_its_value_alike(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A deferred launch of no iterations leaves an EmptyResult pending, so that the XMP
+    reduction after it takes the NCCL path as on the nodes that launched; the variable
+    keeps its value and joins the reduction over the nodes."""
+    p, cupy, gpu = _program(monkeypatch, [[1, 2, 3, 4]])
+    comm = _with_nccl(monkeypatch, p)
+    addr = ctypes.addressof(p.var)
+    p.var.value = 2.5
+    p.rt._xmpacc_acc_defer_reductions()
+    p.rt._xmpacc_launch(b"p.c:7", b"k", 0, 0, 1, ctypes.addressof(p.args), ctypes.addressof(p.kinds))
+    assert [type(r) for r in p.rt.pending] == [EmptyResult] and addr in p.rt.pending_addrs
+    assert p.rt._reduce_pending(addr, None, SUM)
+    assert p.rt._reduce_pending(addr, None, BOR) is False   # NCCL has no |: MPI after the wait, everywhere
+    p.wait()
+    assert p.var.value == 102.5 and comm.calls == 1 and gpu.launched == 0

@@ -29,7 +29,7 @@ BACKENDS = [pytest.param(HOST, id="host"),
                          marks=[pytest.mark.gpu, pytest.mark.skipif(gpu_count() == 0, reason="needs a CUDA GPU")])]
 CASES = {"basic.c": (1, 2, 3, 4), "ops.c": (2, 4), "atomics.c": (1, 2), "async_compute.c": (1, 2, 3),
          "region_statements.c": (1, 2, 3), "call_sites.c": (1, 2), "cyclic_w.c": (1, 2, 3, 4),
-         "deferred_reductions.c": (1, 2, 3), "margin_peel.c": (1, 2, 3, 4),
+         "deferred_reductions.c": (1, 2, 3, 4), "margin_peel.c": (1, 2, 3, 4),
          "private_sections.c": (1, 2, 3), "kernels_auto.c": (1, 2, 3),
          "clause_sections.c": (1, 2, 3, 4), "locations.c": (1, 2, 3, 4), "region_scalars.c": (1, 2, 3),
          "array_reductions.c": (1, 2, 3, 4), "user_types.c": (1, 2, 3, 4), "c_math.c": (1,),
@@ -531,17 +531,29 @@ def test_reduction_results_reach_the_host_where_it_reads_them(built: dict[str, t
     first = at("_xmpacc_acc_defer_reductions();")
     # s: its XMP reduction and the next (independent) construct pass; the construct that
     # reads s does not
-    reduce_s = at('_xmpacc_reduce(&s, "deferred_reductions.c:43"', first)
-    independent = at('_xmpacc_launch("deferred_reductions.c:45"', first)
-    wait_s = at('_xmpacc_acc_reductions_wait("deferred_reductions.c:40");', first)
-    reads_s = at('_xmpacc_acc_compute_begin("deferred_reductions.c:50"', first)
+    reduce_s = at('_xmpacc_reduce(&s, "deferred_reductions.c:44"', first)
+    independent = at('_xmpacc_launch("deferred_reductions.c:46"', first)
+    wait_s = at('_xmpacc_acc_reductions_wait("deferred_reductions.c:41");', first)
+    reads_s = at('_xmpacc_acc_compute_begin("deferred_reductions.c:51"', first)
     assert first < reduce_s < independent < wait_s < reads_s
     # m: waited for right after its XMP reduction, before the host's 'if'
     second = at("_xmpacc_acc_defer_reductions();", first + 1)
-    wait_m = at('_xmpacc_acc_reductions_wait("deferred_reductions.c:55");', second)
+    wait_m = at('_xmpacc_acc_reductions_wait("deferred_reductions.c:56");', second)
     assert host[wait_m + 1].startswith("if (m < 1e-3)")
     # r: its address is taken in the function: no deferral at all
-    assert sum("_xmpacc_acc_defer_reductions();" in line for line in host) == 2
+    # Himeno's loop: the results are discarded by the stores at the top of the body, and
+    # the host waits after the loop, before the printf that reads them
+    loop = at("for (it = 0; it < 30; it++)", wait_m)
+    assert host[loop + 2:loop + 6] == ["_xmpacc_acc_reductions_discard(&m);", "_xmpacc_acc_reductions_discard(&q);",
+                                       "_xmpacc_acc_reductions_discard(&s);", "s = 0.0;"]
+    third = at("_xmpacc_acc_defer_reductions();", loop)
+    after = at('_xmpacc_acc_reductions_wait("deferred_reductions.c:89");', third)
+    assert host[after - 2:after] == ["}", "}"] and "printf" in host[after + 2]
+    # a body that reads s before it stores into it waits in every iteration
+    fourth = at("_xmpacc_acc_defer_reductions();", after)
+    assert host[at('_xmpacc_acc_reductions_wait("deferred_reductions.c:109");', fourth) + 1] == "it++;"
+    assert sum("_xmpacc_acc_defer_reductions();" in line for line in host) == 5
+    assert sum("_xmpacc_acc_reductions_discard" in line for line in host) == 3
 
 
 def test_kernel_file_carries_the_types_its_kernels_use(built: dict[str, tuple[Path, str]]) -> None:

@@ -1,7 +1,8 @@
 /* Reductions of compute constructs that reach the host later (passes/acc_reduction_wait.py):
  * the host waits before the first statement that may read the variable, and runs an XMP
- * reduction of it after the wait, in order.  Each case below must print what the serial
- * build prints. */
+ * reduction of it after the wait, in order.  In a time loop whose body begins by storing
+ * into the variable, the wait moves past the back edge, after the loop.  Each case below
+ * must print what the serial build prints. */
 #include <stdio.h>
 #ifdef _XCALABLEMP
 #include <xmp.h>
@@ -22,7 +23,7 @@ double u[N], v[N], w[N];
 int main(void)
 {
     int i, it;
-    double s = 0.0, m = 0.0, r = 0.0, *ps = &r;
+    double s = 0.0, m = 0.0, r = 0.0, q = 0.0, *ps = &r;
 
 #pragma xmp loop on t[i]
     for (i = 0; i < N; i++) {
@@ -70,6 +71,50 @@ int main(void)
     }
     if (xmpc_node_num() == 0)
         printf("it = %d s = %.6e m = %.6e r = %.6e\n", it, s, m, r);
+#pragma acc data copy(u, v)
+    {
+        /* Himeno's loop: the body stores into s and m first, so the host waits after the
+         * loop, for the last iteration's values (the XMP reductions of the others are
+         * never read); q's loop has no iterations on the nodes after the first at 2 or more */
+        for (it = 0; it < 30; it++) {
+            s = 0.0;
+            m = -1e30;
+            q = 0.0;
+#pragma xmp loop on t[i]
+#pragma acc parallel loop reduction(+:q)
+            for (i = 0; i < 8; i++)
+                q += v[i];
+#pragma xmp reduction (+:q)
+#pragma xmp loop on t[i]
+#pragma acc parallel loop reduction(+:s) reduction(max:m)
+            for (i = 0; i < N; i++) {
+                s += u[i] * v[i];
+                m = v[i] > m ? v[i] : m;
+            }
+#pragma xmp reduction (+:s)
+#pragma xmp reduction (max:m)
+#pragma xmp loop on t[i]
+#pragma acc parallel loop
+            for (i = 0; i < N; i++)
+                v[i] = v[i] * 0.75 + 0.25 * u[i];
+        }
+        if (xmpc_node_num() == 0)
+            printf("s = %.6e m = %.6e q = %.6e\n", s, m, q);
+        /* the body reads s before it stores into it: the host waits in every iteration */
+        it = 0;
+        while (it < 10) {
+            m = m + s;
+            s = 0.0;
+#pragma xmp loop on t[i]
+#pragma acc parallel loop reduction(+:s)
+            for (i = 0; i < N; i++)
+                s += v[i];
+#pragma xmp reduction (+:s)
+            it++;
+        }
+        if (xmpc_node_num() == 0)
+            printf("s = %.6e m = %.6e\n", s, m);
+    }
 #pragma xmp loop on t[i] reduction(+:s)
     for (i = 0; i < N; i++)
         s += u[i] + w[i];

@@ -91,6 +91,9 @@ class _ComputeLowering(ScopedWalker):
         self.deferred: set[str] = set()   # reductions the construct just lowered left on the device
         self.address_taken: set[str] = set()   # in the function being lowered: never deferred
         self.function: c_ast.Node = c_ast.Compound([])   # the body of the function being lowered
+        self.loop: c_ast.Node | None = None   # the statement of a block being visited (its body may be next)
+        self.carried: set[str] = set()   # reductions a loop's body left waiting past its end
+        self.carried_at = ""
 
     def visit_FuncDef(self, node: c_ast.FuncDef) -> None:
         self.address_taken = address_taken(node.body)
@@ -100,6 +103,7 @@ class _ComputeLowering(ScopedWalker):
     # ------------------------------------------------------------ walking
 
     def visit_Compound(self, node: c_ast.Compound) -> None:
+        loop, self.loop = self.loop, None
         items = node.block_items or []
         out: list[c_ast.Node] = []
         waiting: set[str] = set()   # deferred reductions not waited for yet (acc_reduction_wait.py)
@@ -127,15 +131,23 @@ class _ComputeLowering(ScopedWalker):
                 continue
             reps = self._replicated_scalars(item, items[i + 1] if i + 1 < len(items) else None)
             self.present += reps
+            self.loop = item
             self.visit(item)
+            self.loop = None
             out.append(item)
             i += 1
+            if self.carried:   # a loop whose body's deferred reductions are waited for after it
+                waiting |= self.carried
+                wait_at, self.carried = self.carried_at, set()
             if reps and i < len(items):
                 self.visit(items[i])
                 out.append(items[i])
                 i += 1
             del self.present[len(self.present) - len(reps):]
-        if waiting:
+        if waiting and acc_reduction_wait.carried(loop, node, items, waiting):
+            out = cbuild.stmts(acc_reduction_wait.discard_calls(waiting), node.coord) + out
+            self.carried, self.carried_at = waiting, wait_at
+        elif waiting:
             out += cbuild.stmts(acc_reduction_wait.wait_call(wait_at), node.coord)
         node.block_items = out
 

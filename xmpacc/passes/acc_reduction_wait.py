@@ -20,6 +20,14 @@ Anything else, and the end of the block, gets the wait before it.  Himeno's iter
 then keeps the GPU busy while the host combines gosa and reduces it over the nodes (an
 H200 idled about 100 us per iteration at each wait after the sweep).  A variable whose
 address the function takes anywhere is never deferred: a pointer could read it.
+
+The wait at the end of a loop body moves past the back edge (``carried``) where the body
+begins by storing into every waiting variable (``gosa = 0.0f``) and nothing on the way
+there reads one: the stores discard the results (``_xmpacc_acc_reductions_discard``
+before them), and the wait goes after the loop, in the enclosing block.  Then the host
+never waits inside Himeno's time loop: with the XMP reduction on the device
+(acc_collectives.py), it queues the next iteration's reflect and sweep while the GPU
+still runs this one.
 """
 
 from __future__ import annotations
@@ -43,6 +51,36 @@ _IDENT = re.compile(r"[A-Za-z_]\w*")
 
 def wait_call(where: str) -> str:
     return f"_xmpacc_acc_reductions_wait({where});"
+
+
+def discard_calls(names: set[str]) -> str:
+    return "".join(f"_xmpacc_acc_reductions_discard(&{name});" for name in sorted(names))
+
+
+def carried(loop: c_ast.Node | None, body: c_ast.Compound, items: Sequence[c_ast.Node], names: set[str]) -> bool:
+    """May the wait for ``names`` at the end of ``body`` (its statements: ``items``) move
+    past the back edge of ``loop``: is ``body`` the loop's body, do its condition and step
+    leave the variables alone, and do its first statements store into each of them?"""
+    if not isinstance(loop, (c_ast.For, c_ast.While)) or loop.stmt is not body:
+        return False
+    heads = [loop.cond, loop.next] if isinstance(loop, c_ast.For) else [loop.cond]
+    if not all(_leaves_alone(h, names) for h in heads if h is not None):
+        return False
+    stored: set[str] = set()
+    for item in items:
+        if stored >= names:
+            break
+        if not (isinstance(item, c_ast.Assignment) and item.op == "=" and isinstance(item.lvalue, c_ast.ID)
+                and item.lvalue.name in names and _leaves_alone(item.rvalue, names)):
+            return False
+        stored.add(item.lvalue.name)
+    return stored >= names
+
+
+def _leaves_alone(expr: c_ast.Node, names: set[str]) -> bool:
+    """Neither names one of ``names`` nor calls a function (which could read a global)."""
+    return not any(isinstance(n, c_ast.FuncCall) or isinstance(n, c_ast.ID) and n.name in names
+                   for n in walk(expr))
 
 
 def may_pass(items: Sequence[c_ast.Node], i: int, nest: AccNest | None, names: set[str], ctx: Context) -> bool:
