@@ -239,12 +239,15 @@ class AccRuntime:
         prepared = self.launch_cache.get(key)
         if prepared is None:
             if len(self.launch_cache) > 512:
+                self.backend.wait_all()   # no reduction still reads the partials freed here
                 self.launch_cache.clear()
             prepared = self.launch_cache[key] = self._prepare(where, info, total, (inner, pad), nthreads, args, nparams)
         if any(r is q for r in prepared.reductions for q in self.pending):
             self._xmpacc_acc_reductions_wait(where)   # its partials and result buffers are about to be rewritten
         for temp in prepared.arrays:
             temp.copy_in(where_text(where), self._present_section)
+        for r in prepared.reductions:
+            r.before_launch()
         self.backend.launch(kernel.decode(), prepared.shape, prepared.params, where_text(where), prepared.lanes)
         for r in prepared.reductions:
             r.start()

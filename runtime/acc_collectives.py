@@ -41,7 +41,7 @@ class AccCollectiveRuntime:
     world: Any
 
     def _acc_collective_init(self) -> None:
-        self.acc_nccl_comms: dict[int, Any] = {}   # MPI communicator (py2f) -> NCCL communicator
+        self.acc_nccl_comms: dict[tuple[int, bool], Any] = {}   # (MPI communicator (py2f), side) -> NCCL
 
     def _xmpacc_bcast_acc(self, data: int, where: bytes, nbytes: int, from_nodes: int | None,
                           from_ref: int | None, on_nodes: int | None, on_ref: int | None, name: bytes) -> None:
@@ -87,16 +87,16 @@ class AccCollectiveRuntime:
 
     def _reduce_pending(self, data: int, comm: Any, op: int) -> bool:
         """``#pragma xmp reduction (op: v)`` where v's deferred acc reduction is still on
-        its way (reductions.py): on a GPU, queue it behind that result, NCCL over
-        ``comm`` on the device, so that the host need not wait for the kernel first (in
-        Himeno's loop, for gosa).  False where it is not so (the host backend, operators
+        its way (reductions.py): on a GPU, queue it behind that result on the side
+        stream, NCCL over ``comm``, so that the host need not wait for the kernel first
+        and the kernels after it need not wait for the reduction (in Himeno's loop, gosa).  False where it is not so (the host backend, operators
         and types NCCL lacks): the host runs it after the wait.  The answer is the same
         on every node, as the path must be."""
         found = [r for r in self.pending if r.host.ctypes.data == data]   # type: ignore[attr-defined]
         if len(found) != 1 or not getattr(found[0], "over_nodes_ok", False) or op not in _NCCL_OPS:
             return False
         dtype = found[0].host.dtype
-        nccl_comm = self._nccl_comm(comm) if dtype in _NCCL_TYPES else None
+        nccl_comm = self._nccl_comm(comm, side=True) if dtype in _NCCL_TYPES else None
         if nccl_comm is None:
             return False
         from cupy.cuda import nccl
@@ -114,8 +114,10 @@ class AccCollectiveRuntime:
         offset = addr - copy.host_addr
         return self.backend.view(copy.buffer, "uint8", copy.nbytes)[offset: offset + nbytes]
 
-    def _nccl_comm(self, comm: Any) -> Any:
-        """The NCCL communicator over ``comm``'s ranks, or None where MPI moves the values."""
+    def _nccl_comm(self, comm: Any, side: bool = False) -> Any:
+        """The NCCL communicator over ``comm``'s ranks, or None where MPI moves the values.
+        ``side``: one of its own, for the reductions on the side stream (device_results.py):
+        operations of one communicator on two streams could run at once."""
         from .transport import NcclTransport
 
         if self.backend.name == "host":
@@ -127,9 +129,9 @@ class AccCollectiveRuntime:
             return None
         from mpi4py import MPI
 
-        if MPI.Comm.Compare(comm, self.world) in (MPI.IDENT, MPI.CONGRUENT):
+        if not side and MPI.Comm.Compare(comm, self.world) in (MPI.IDENT, MPI.CONGRUENT):
             return transport.comm   # every node in world order: reflect's communicator serves
-        key = comm.py2f()
+        key = (comm.py2f(), side)
         found = self.acc_nccl_comms.get(key)
         if found is None:
             from cupy.cuda import nccl

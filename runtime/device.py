@@ -80,6 +80,9 @@ class HostBackend:
     def wait(self) -> None:
         pass       # kernels ran to completion inside launch
 
+    def wait_all(self) -> None:
+        pass
+
     def shape(self, threads: int, nthreads: int, lanes: int, inner: int, rows: int = 1, pad: int = 0) -> LaunchShape:
         return LaunchShape(threads, nthreads or DEFAULT_BLOCK, (1, 1), False, threads)
 
@@ -287,8 +290,14 @@ class CudaBackend:
         reduced on the device behind the kernel, or, for the bitwise operators, on the
         host after a wait for the stream."""
         if on_device(op) and partial.size:
-            return DeviceResult(self.cupy, host, partial, op, where)
+            return DeviceResult(self.cupy, host, partial, op, where, self.side_stream())
         return HostResult(host, partial, op, self.cupy, self.wait)
+
+    def side_stream(self) -> Any:
+        """The stream of the reductions behind the kernels (DeviceResult), made once."""
+        if getattr(self, "side", None) is None:
+            self.side = self.cupy.cuda.Stream(non_blocking=True)
+        return self.side
 
     def launch(self, name: str, shape: LaunchShape, params: Any, where: str, lanes: int = 1) -> None:
         fn = self._function(name, where, lanes)
@@ -301,6 +310,10 @@ class CudaBackend:
         except Exception as e:  # noqa: BLE001 - CUDA reports launch errors here
             raise RuntimeFailure(where, f"the kernel of this acc loop failed on GPU {self.device_id}: {e}") from None
         self.pending = where
+
+    def wait_all(self) -> None:
+        """Wait for every stream of the GPU (the side stream's reductions too)."""
+        self.cupy.cuda.Device(self.device_id).synchronize()
 
     def wait(self) -> None:
         """Wait for the kernels launched so far.  Launches are stream-ordered: the next

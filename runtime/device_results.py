@@ -3,13 +3,14 @@ reduction of a ``loop ... acc`` reaches its host variable.
 
 A kernel leaves one partial per warp (per thread on the host backend).  Each reduction
 of a prepared launch gets one result object, made once with the launch and replayed with
-it: ``start`` right after every launch of the kernel, ``finish`` when the host needs the
-value (at once, or at ``_xmpacc_acc_reductions_wait`` for a deferred one).
+it: ``before_launch`` and ``start`` around every launch of the kernel, ``finish`` when
+the host needs the value (at once, or at ``_xmpacc_acc_reductions_wait`` for a deferred
+one).
 
-* ``DeviceResult`` (GPU): ``start`` queues behind the kernel, on its stream, the
+* ``DeviceResult`` (GPU): ``start`` queues behind the kernel, on a side stream, the
   reduction of the partials to one value, a copy of it into page-locked host memory and
-  an event; ``finish`` waits for that event alone (kernels queued after it go on) and
-  folds the value into the host variable.
+  an event; ``finish`` waits for that event alone (kernels queued after it go on, and
+  do not wait for it either) and folds the value into the host variable.
 * ``HostResult``: ``finish`` waits (a no-op on the host backend, where the kernel ran
   to completion in ``launch``; the whole stream on a GPU) and reduces the partials then.
   The host backend, and the bitwise operators on a GPU (CuPy has no reduce for them).
@@ -23,8 +24,9 @@ value (at once, or at ``_xmpacc_acc_reductions_wait`` for a deferred one).
 
 An XMP ``reduction`` of a variable whose deferred result is still on its way
 (acc_collectives.py ``_reduce_pending``) runs on the device where NCCL can: DeviceResult
-and EmptyResult then queue the host's value, the NCCL reduction over the nodes and the
-copy to the host behind the result, and ``finish`` stores the outcome.
+and EmptyResult then queue the host's value, the NCCL reduction over the nodes (a
+communicator of its own) and the copy to the host behind the result, and ``finish``
+stores the outcome.
 """
 
 from __future__ import annotations
@@ -89,6 +91,9 @@ class HostResult:
         self.host, self.partial, self.op = host, partial, op
         self.xp, self.wait = xp, wait
 
+    def before_launch(self) -> None:
+        """The partials are reduced after a wait for the stream."""
+
     def start(self) -> None:
         pass
 
@@ -99,15 +104,21 @@ class HostResult:
 
 class DeviceResult:
     """Reduced on the device behind its kernel; the host waits for this reduction only.
-    Its page-locked buffer and event are made once (a launch in a time loop allocates
-    only the 0-d value, from CuPy's memory pool) and reused by every launch: acc.py waits for a pending one before
-    its kernel runs again."""
 
-    def __init__(self, cupy: Any, host: np.ndarray, partial: Any, op: int, where: str) -> None:
+    The reduction, the copy to the host and an XMP reduction over the nodes run on a side
+    stream (the backend's, one per GPU) that waits for the kernel: the kernels queued
+    after it on the kernel's stream (Himeno's copy kernel, the next iteration's reflect)
+    do not wait for them, and they overlap.  ``before_launch`` puts the kernel's next
+    run behind the reduction that reads its partials.  The page-locked buffer and the
+    events are made once (a launch in a time loop allocates only the 0-d value, from
+    CuPy's memory pool) and reused by every launch: acc.py waits for a pending one
+    before its kernel runs again."""
+
+    def __init__(self, cupy: Any, host: np.ndarray, partial: Any, op: int, where: str, side: Any) -> None:
         import cupyx
 
         self.host, self.partial, self.op, self.where = host, partial, op, where
-        self.cupy = cupy
+        self.cupy, self.side = cupy, side
         name = _REDUCE[op]
         self.reduce = getattr(cupy, name)   # sum, prod, all, any, max, min
         # sums in the host variable's type, as combine
@@ -119,26 +130,34 @@ class DeviceResult:
         self.value: Any = None   # the device value of the last start, alive until its copy is done
         self.over_nodes = False  # reduce_over_nodes since the last start: finish stores the value
         self.pinned = cupyx.empty_pinned((), dtype=dtype)
-        self.ready = cupy.cuda.Event(block=False, disable_timing=True)
+        event = cupy.cuda.Event
+        self.launched = event(block=False, disable_timing=True)   # the kernel, on its stream
+        self.reduced = event(block=False, disable_timing=True)    # its partials read
+        self.ready = event(block=False, disable_timing=True)      # the value in self.pinned
+
+    def before_launch(self) -> None:
+        self.cupy.cuda.get_current_stream().wait_event(self.reduced)
 
     def start(self) -> None:
-        # the kernel was just launched on the current stream (CudaBackend.launch), and
-        # CuPy's reduction runs on the current stream: all three are queued behind it
-        stream = self.cupy.cuda.get_current_stream()
-        partial = self.partial
-        if self.nonzero is not None:
-            partial = self.cupy.not_equal(partial, 0, out=self.nonzero)
-        # a new 0-d value from CuPy's pool (out= into a kept one fails in CuPy 14's CUB
-        # path for min on float64: measured on the device)
-        self.value = self.reduce(partial, **self.dtype_arg)
+        # the kernel was just launched on the current stream (CudaBackend.launch)
+        self.launched.record(self.cupy.cuda.get_current_stream())
+        self.side.wait_event(self.launched)
+        with self.side:   # CuPy's reduction runs on the current stream
+            partial = self.partial
+            if self.nonzero is not None:
+                partial = self.cupy.not_equal(partial, 0, out=self.nonzero)
+            # a new 0-d value from CuPy's pool (out= into a kept one fails in CuPy 14's CUB
+            # path for min on float64: measured on the device)
+            self.value = self.reduce(partial, **self.dtype_arg)
+        self.reduced.record(self.side)
         self.over_nodes = False
-        self._to_host(stream)
+        self._to_host()
 
-    def _to_host(self, stream: Any) -> None:
+    def _to_host(self) -> None:
         runtime = self.cupy.cuda.runtime
         runtime.memcpyAsync(self.pinned.ctypes.data, self.value.data.ptr, self.value.nbytes,
-                            runtime.memcpyDeviceToHost, stream.ptr)
-        self.ready.record(stream)
+                            runtime.memcpyDeviceToHost, self.side.ptr)
+        self.ready.record(self.side)
 
     @property
     def over_nodes_ok(self) -> bool:
@@ -147,13 +166,13 @@ class DeviceResult:
     def reduce_over_nodes(self, allreduce: Callable[[int, Any], None]) -> None:
         """Queue behind the result: the host's value joined as ``fold`` would (once), then
         ``allreduce(pointer, stream)`` over the nodes in place, then the copy to the host."""
-        stream = self.cupy.cuda.get_current_stream()
         h = self.host[0]
         if not self.over_nodes and _IDENTITY.get(self.op) != h:
-            self.value = getattr(self.cupy, _UFUNC[self.op])(self.value, h)
-        allreduce(self.value.data.ptr, stream)
+            with self.side:
+                self.value = getattr(self.cupy, _UFUNC[self.op])(self.value, h)
+        allreduce(self.value.data.ptr, self.side)
         self.over_nodes = True
-        self._to_host(stream)
+        self._to_host()
 
     def finish(self) -> None:
         try:
@@ -197,6 +216,9 @@ class PresentResult:
 
     def __init__(self, backend: Any, buffer: Any, scratch: np.ndarray, inner: Any) -> None:
         self.backend, self.buffer, self.host, self.inner = backend, buffer, scratch, inner
+
+    def before_launch(self) -> None:
+        """``start`` completes its reduction."""
 
     def start(self) -> None:
         self.backend.wait()

@@ -41,12 +41,26 @@ class _DevArray(np.ndarray):
 
 
 class _Stream:
-    def __init__(self) -> None:
+    def __init__(self, cupy: Any = None, non_blocking: bool = False) -> None:
         self.ptr = id(self)
         self.synchronized = 0
+        self.cupy = cupy
+        self.waits_for: list[_Event] = []
+        self.before: list[_Stream] = []
 
     def synchronize(self) -> None:
         self.synchronized += 1
+
+    def wait_event(self, event: _Event) -> None:
+        self.waits_for.append(event)
+
+    def __enter__(self) -> _Stream:   # CuPy's 'with stream:': current within
+        self.before.append(self.cupy.current)
+        self.cupy.current = self
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.cupy.current = self.before.pop()
 
 
 class _Event:
@@ -69,12 +83,14 @@ class _FakeCupy:
         self.made: list[str] = []
         self.reduced_on: list[_Stream] = []
         self.events: list[_Event] = []
+        self.copied_on: list[int] = []
         runtime = types.SimpleNamespace(memcpyAsync=self._memcpy, memcpyDeviceToHost=2)
         self.cuda = types.SimpleNamespace(get_current_stream=lambda: self.current, runtime=runtime,
-                                          Event=self._event)
+                                          Event=self._event, Stream=self._stream)
         for name in ("sum", "prod", "all", "any", "max", "min"):
             setattr(self, name, self._reduction(getattr(np, name)))
         self.joined: list[str] = []   # host values joined to device values (DeviceResult.reduce_over_nodes)
+        self.joined_on: list[_Stream] = []
         for name in ("add", "multiply", "maximum", "minimum"):
             setattr(self, name, self._ufunc(name))
         monkeypatch.setitem(sys.modules, "cupyx", types.SimpleNamespace(empty_pinned=self._pinned))
@@ -89,6 +105,10 @@ class _FakeCupy:
     def _pinned(self, shape: Any, dtype: Any) -> np.ndarray:
         self.made.append("pinned")
         return np.zeros(shape, dtype)
+
+    def _stream(self, non_blocking: bool = False) -> _Stream:
+        self.made.append("stream")
+        return _Stream(self, non_blocking)
 
     def _event(self, **kw: Any) -> _Event:
         self.made.append("event")
@@ -105,6 +125,7 @@ class _FakeCupy:
     def _ufunc(self, name: str) -> Any:
         def run(a: np.ndarray, b: Any) -> np.ndarray:
             self.joined.append(name)
+            self.joined_on.append(self.current)
             return np.asarray(getattr(np, name)(a, b)).view(_DevArray)
         return run
 
@@ -112,7 +133,8 @@ class _FakeCupy:
         return np.array(a).view(_DevArray)
 
     def _memcpy(self, dst: int, src: int, nbytes: int, kind: int, stream: int) -> None:
-        assert kind == 2 and stream == self.current.ptr   # device to host, on the kernel's stream
+        assert kind == 2   # device to host
+        self.copied_on.append(stream)
         ctypes.memmove(dst, src, nbytes)
 
 
@@ -122,6 +144,7 @@ class _FakeGpu:
 
     name = "cuda"
     result = CudaBackend.result
+    side_stream = CudaBackend.side_stream
 
     def __init__(self, cupy: _FakeCupy, rows: list[list[float]], dtype: Any) -> None:
         self.cupy = self.xp = cupy
@@ -201,11 +224,16 @@ def test_deferred_sum_waits_for_its_event_and_reuses_its_buffers(monkeypatch: py
         made = made or list(cupy.made)
         p.wait()
         assert p.var.value == 0.5 + (10 if it % 2 == 0 else 100)
-    assert made == ["pinned", "event"] and cupy.made == made   # made by the first launch only
-    event = cupy.events[0]
-    assert event.synchronized == 4 and event.recorded_on == [cupy.current] * 4
-    assert cupy.reduced_on == [cupy.current] * 4 and cupy.current.synchronized == 0
-    assert gpu.waited == 0 and len(p.rt.launch_cache) == 1
+    # made by the first launch only
+    assert made == ["stream", "pinned", "event", "event", "event"] and cupy.made == made
+    launched, reduced, ready = cupy.events
+    side, kernels = gpu.side, cupy.current
+    assert launched.recorded_on == [kernels] * 4 and side.waits_for == [launched] * 4
+    # on the side stream: the reduction, the copy, the events the host and the kernel wait for
+    assert cupy.reduced_on == [side] * 4 and cupy.copied_on == [side.ptr] * 4
+    assert reduced.recorded_on == [side] * 4 and kernels.waits_for == [reduced] * 4   # before each launch
+    assert ready.synchronized == 4 and ready.recorded_on == [side] * 4
+    assert kernels.synchronized == side.synchronized == 0 and gpu.waited == 0 and len(p.rt.launch_cache) == 1
 
 
 def test_relaunch_of_a_pending_launch_waits_first(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -216,7 +244,7 @@ def test_relaunch_of_a_pending_launch_waits_first(monkeypatch: pytest.MonkeyPatc
     p.launch(defer=True)
     assert p.var.value == 4.0
     p.wait()
-    assert p.var.value == 12.0 and cupy.events[0].synchronized == 2
+    assert p.var.value == 12.0 and cupy.events[2].synchronized == 2
 
 
 def test_immediate_reduction_and_an_xmp_reduction_after_the_wait(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -254,7 +282,7 @@ def test_device_result_combines_as_the_host(monkeypatch: pytest.MonkeyPatch, op:
         want = np.full(1, start, dtype)
         combine(want, np.asarray(partial), op, np)
         host = np.full(1, start, dtype)
-        r = DeviceResult(cupy, host, partial, op, "p.c:3")
+        r = DeviceResult(cupy, host, partial, op, "p.c:3", cupy.cuda.Stream(non_blocking=True))
         r.start()
         r.finish()
         assert host[0] == want[0] and host.dtype == want.dtype
@@ -276,7 +304,7 @@ def test_device_result_on_a_gpu_stream(op: int, dtype: Any) -> None:
         partial = cupy.zeros(1000, dtype)
         host = np.ones(1, dtype)
         want = host.copy()
-        r = DeviceResult(cupy, host, partial, op, "p.c:3")
+        r = DeviceResult(cupy, host, partial, op, "p.c:3", cupy.cuda.Stream(non_blocking=True))
         for _ in range(3):
             values = rng.integers(-3, 4, 1000).astype(dtype)
             partial.set(values, stream=stream)
@@ -314,10 +342,11 @@ def test_an_xmp_reduction_of_a_pending_result_runs_behind_it(monkeypatch: pytest
                                                              joins: list[str]) -> None:
     """DeviceResult.reduce_over_nodes: the host's value joins the device value once (not
     at all where it changes nothing), the nodes' reduction is queued on the result's
-    stream, and ``finish`` stores the outcome instead of folding it again."""
+    side stream, and ``finish`` stores the outcome instead of folding it again."""
     cupy = _FakeCupy(monkeypatch)
     host = np.full(1, start)
-    r = DeviceResult(cupy, host, np.asarray([1, 2, 3, 4], np.float64).view(_DevArray), SUM, "p.c:3")
+    r = DeviceResult(cupy, host, np.asarray([1, 2, 3, 4], np.float64).view(_DevArray), SUM, "p.c:3",
+                     cupy.cuda.Stream(non_blocking=True))
     seen: list[Any] = []
     for _ in range(2):
         r.start()
@@ -331,7 +360,8 @@ def test_an_xmp_reduction_of_a_pending_result_runs_behind_it(monkeypatch: pytest
     r.reduce_over_nodes(_other_node(1.0, seen))      # a second XMP reduction: the host value is in
     r.finish()
     assert host[0] == start + 10.0 + 6.0 and cupy.joined == joins * 3
-    assert seen == [cupy.current] * 4 and cupy.current.synchronized == 0
+    assert seen == [r.side] * 4 and cupy.joined_on == [r.side] * len(cupy.joined)
+    assert cupy.copied_on == [r.side.ptr] * 7 and cupy.current.synchronized == 0
 
 
 def test_an_empty_result_of_the_host_backend_keeps_the_value() -> None:
@@ -360,7 +390,8 @@ def _with_nccl(monkeypatch: pytest.MonkeyPatch, p: _Program) -> _Nccl:
     monkeypatch.setitem(sys.modules, "cupy", types.SimpleNamespace(cuda=types.SimpleNamespace(nccl=nccl)))
     monkeypatch.setitem(sys.modules, "cupy.cuda", types.SimpleNamespace(nccl=nccl))
     comm = _Nccl()
-    monkeypatch.setattr(p.rt, "_nccl_comm", lambda c: comm, raising=False)
+    monkeypatch.setattr(p.rt, "_nccl_comm", lambda c, side=False: comm if side else pytest.fail("reflect's comm"),
+                        raising=False)
     return comm
 
 
@@ -377,9 +408,9 @@ def test_himeno_iteration_does_not_wait(monkeypatch: pytest.MonkeyPatch) -> None
         p.var.value = 0.0
         p.launch(defer=True)
         assert p.rt._reduce_pending(addr, None, SUM) and p.rt.pending_after == []
-    assert cupy.events[0].synchronized == 0 and gpu.waited == 0
+    assert cupy.events[2].synchronized == 0 and gpu.waited == 0
     p.wait()
-    assert p.var.value == 10.0 + 100.0 and comm.calls == 3 and cupy.events[0].synchronized == 1
+    assert p.var.value == 10.0 + 100.0 and comm.calls == 3 and cupy.events[2].synchronized == 1
 
 
 def test_discard_waits_where_the_host_reduces_over_the_nodes(monkeypatch: pytest.MonkeyPatch) -> None:
