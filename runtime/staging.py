@@ -20,56 +20,28 @@ Slabs selected by index arrays (cyclic full shadows) take the simple path of tra
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from .transport import MpiTransport, Region, _on_device, fancy
-
-PLANS_KEPT = 64   # plans are per array and pattern; more than this and the cache starts over
-
-
-@dataclass
-class _Slab:
-    region: Region
-    host: np.ndarray          # page-locked (GPU) host buffer of the slab, reused
-    stage: Any                # contiguous device buffer when the slab is not contiguous, else None
-    device: int = 0           # contiguous slab on a GPU: its device address (raw copies), else 0
-
-
-@dataclass
-class _Plan:
-    sends: list[_Slab]
-    recvs: list[_Slab]
-    # the exchange lists it was made for (reflect's cached plan passes the same lists at
-    # every call: an identity test finds the plan without hashing the regions again)
-    send_list: Any = None
-    recv_list: Any = None
-
-
-def _region_key(region: Region) -> tuple[Any, ...]:
-    return tuple((s.start, s.stop, s.step) if isinstance(s, slice) else ("idx", s.tobytes()) for s in region)
-
+from .transport import MpiTransport, Region, Slab, SlabPlans, _on_device, fancy
 
 class StagedTransport(MpiTransport):
-    """Plans hold no reference to the arrays (only their address, shape and slabs), so a
-    freed device copy is not kept alive; the slab views are taken again at each call."""
+    """Plans: transport.SlabPlans, with a page-locked host buffer per slab."""
 
     name = "staged"
 
     def __init__(self, xp: Any) -> None:
         self.xp = xp
         self.device = xp is not np
-        self.plans: dict[tuple[Any, ...], _Plan] = {}
-        self.recent: dict[tuple[int, int, int], _Plan] = {}   # (id(sends), id(recvs), address) -> plan
+        self.slab_plans = SlabPlans(self._buffers)
         self.streams: list[Any] = []    # one per direction of an exchange
         self.copied: Any = None         # the last copies out of the receive buffers (an event)
 
     def _ptr(self, view: Any) -> int:
         return int(view.data.ptr) if self.device else int(view.__array_interface__["data"][0])
 
-    def _buffers(self, view: Any, region: Region) -> _Slab:
+    def _buffers(self, view: Any, region: Region) -> Slab:
         part = view[region]
         if self.device:
             import cupyx
@@ -79,27 +51,7 @@ class StagedTransport(MpiTransport):
             host = np.empty(part.shape, dtype=np.uint8)
         contiguous = part.flags.c_contiguous
         stage = None if contiguous else self.xp.empty(part.shape, dtype=np.uint8)
-        return _Slab(region, host, stage, self._ptr(part) if contiguous and self.device else 0)
-
-    def _plan(self, view: Any, sends: list[tuple[int, int, Region]], recvs: list[tuple[int, int, Region]]) -> _Plan:
-        ptr = self._ptr(view)
-        plan = self.recent.get((id(sends), id(recvs), ptr))
-        if plan is not None and plan.send_list is sends and plan.recv_list is recvs:
-            return plan
-        key = (ptr, view.shape, tuple((p, t, _region_key(r)) for p, t, r in sends),
-               tuple((p, t, _region_key(r)) for p, t, r in recvs))
-        plan = self.plans.get(key)
-        if plan is None:
-            if len(self.plans) >= PLANS_KEPT:
-                self.plans.clear()
-                self.recent.clear()
-            plan = self.plans[key] = _Plan([self._buffers(view, r) for _p, _t, r in sends],
-                                           [self._buffers(view, r) for _p, _t, r in recvs])
-        plan.send_list, plan.recv_list = sends, recvs
-        if len(self.recent) >= PLANS_KEPT:   # callers that make new lists per call
-            self.recent.clear()
-        self.recent[(id(sends), id(recvs), ptr)] = plan
-        return plan
+        return Slab(region, host.nbytes, stage, self._ptr(part) if contiguous and self.device else 0, host)
 
     def _stream(self, k: int) -> Any:
         while len(self.streams) <= k:
@@ -111,7 +63,7 @@ class StagedTransport(MpiTransport):
         if any(fancy(r) for _p, _t, r in sends + recvs):
             super().exchange(comm, _HostSlabs(self.xp, view) if self.device else view, sends, recvs, stats)
             return
-        plan = self._plan(view, sends, recvs)
+        plan = self.slab_plans.find(view, self._ptr(view), sends, recvs)
         if self.copied is not None:   # the receive buffers are free again (done long ago, normally)
             self.copied.synchronize()
         requests = [comm.Irecv(s.host, source=src, tag=tag) for (src, tag, _r), s in zip(recvs, plan.recvs)]
@@ -126,7 +78,7 @@ class StagedTransport(MpiTransport):
         for s in plan.recvs:
             stats["reflect_shadow_bytes"] = stats.get("reflect_shadow_bytes", 0) + s.host.nbytes
 
-    def _copy_out(self, view: Any, slabs: list[_Slab]) -> None:
+    def _copy_out(self, view: Any, slabs: list[Slab]) -> None:
         """Device -> host, one stream per direction, after the work queued so far."""
         if not self.device:
             for s in slabs:
@@ -147,7 +99,7 @@ class StagedTransport(MpiTransport):
                     src = s.stage
                 src.get(stream=stream, out=s.host)
 
-    def _copy_in(self, view: Any, slabs: list[_Slab]) -> None:
+    def _copy_in(self, view: Any, slabs: list[Slab]) -> None:
         """Host -> device on the compute stream: the next kernel is ordered after it."""
         if not self.device:
             for s in slabs:

@@ -8,18 +8,82 @@ communicator given is the line of nodes along one node dimension; ranks are posi
 * ``MpiTransport``: mpi4py on host memory (the paper's path, and the host backend).
 * ``NcclTransport``: ``cupy.cuda.nccl`` point-to-point calls between device buffers; peers
   are translated to world ranks of one world-wide NCCL communicator.  Contiguous slabs
-  (halo rows of a row-block distribution) go straight from and into the buffer.
+  (halo rows of a row-block distribution) go straight from and into the buffer; the
+  others through device buffers of their own, packed and unpacked on the device.
 * ``StagedTransport`` (staging.py): GPU buffers without NCCL: only the slabs go device ->
   page-locked host buffers -> MPI -> host -> device, never the whole array.
+
+The two device transports keep a *plan* per array and exchange pattern (``SlabPlans``),
+made by the first exchange and replayed by every later one: ``reflect_init ... acc``
+plans, ``reflect_do ... acc`` allocates nothing (XcalableACC §4).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 Region = tuple[slice, ...]
+PLANS_KEPT = 64   # plans are per array and pattern; more than this and the cache starts over
+
+
+@dataclass
+class Slab:
+    """One slab of a plan: where its bytes leave from or arrive into."""
+    region: Region
+    nbytes: int
+    stage: Any = None   # a contiguous device buffer when the slab is not contiguous in the array
+    device: int = 0     # a contiguous slab on a GPU: its device address (no array objects per call)
+    host: Any = None    # the staged transport's page-locked host buffer of the slab
+
+
+@dataclass
+class Plan:
+    sends: list[Slab]
+    recvs: list[Slab]
+    # the exchange lists it was made for (reflect's cached plan passes the same lists at
+    # every call: an identity test finds the plan without hashing the regions again)
+    send_list: Any = None
+    recv_list: Any = None
+
+
+def _region_key(region: Region) -> tuple[Any, ...]:
+    return tuple((s.start, s.stop, s.step) if isinstance(s, slice) else ("idx", s.tobytes()) for s in region)
+
+
+class SlabPlans:
+    """Plans by array address and exchange pattern; ``slab(view, region)`` makes the
+    buffers of one slab.  Plans hold no reference to the arrays (only their address,
+    shape and slabs), so a freed device copy is not kept alive; the slab views are taken
+    again at each call where they are needed."""
+
+    def __init__(self, slab: Callable[[Any, Region], Slab]) -> None:
+        self.slab = slab
+        self.plans: dict[tuple[Any, ...], Plan] = {}
+        self.recent: dict[tuple[int, int, int], Plan] = {}   # (id(sends), id(recvs), address) -> plan
+
+    def find(self, view: Any, ptr: int, sends: list[tuple[int, int, Region]],
+             recvs: list[tuple[int, int, Region]]) -> Plan:
+        plan = self.recent.get((id(sends), id(recvs), ptr))
+        if plan is not None and plan.send_list is sends and plan.recv_list is recvs:
+            return plan
+        key = (ptr, view.shape, tuple((p, t, _region_key(r)) for p, t, r in sends),
+               tuple((p, t, _region_key(r)) for p, t, r in recvs))
+        plan = self.plans.get(key)
+        if plan is None:
+            if len(self.plans) >= PLANS_KEPT:
+                self.plans.clear()
+                self.recent.clear()
+            plan = self.plans[key] = Plan([self.slab(view, r) for _p, _t, r in sends],
+                                          [self.slab(view, r) for _p, _t, r in recvs])
+        plan.send_list, plan.recv_list = sends, recvs
+        if len(self.recent) >= PLANS_KEPT:   # callers that make new lists per call
+            self.recent.clear()
+        self.recent[(id(sends), id(recvs), ptr)] = plan
+        return plan
 
 
 def _count(stats: dict[str, int], key: str, n: int) -> None:
@@ -119,6 +183,7 @@ class NcclTransport:
         uid = world.bcast(uid, root=0)
         self.comm = nccl.NcclCommunicator(world.Get_size(), uid, world.Get_rank())
         self.world_ranks: dict[int, list[int]] = {}
+        self.slab_plans = SlabPlans(self._slab)
 
     def _world(self, comm: Any) -> list[int]:
         key = comm.py2f()
@@ -126,8 +191,41 @@ class NcclTransport:
             self.world_ranks[key] = comm.allgather(self.world.Get_rank())
         return self.world_ranks[key]
 
+    def _slab(self, view: Any, region: Region) -> Slab:
+        part = view[region]
+        if part.flags.c_contiguous:
+            return Slab(region, part.nbytes, device=int(part.data.ptr))
+        return Slab(region, part.nbytes, stage=self.cupy.empty(part.shape, dtype=np.uint8))
+
     def exchange(self, comm: Any, view: Any, sends: list[tuple[int, int, Region]],
                  recvs: list[tuple[int, int, Region]], stats: dict[str, int]) -> None:
+        """One group of sends and receives on the compute stream, after the kernels that
+        wrote the array and before those that read the shadow: the host never waits."""
+        if any(fancy(r) for _p, _t, r in sends + recvs):
+            self._exchange_selected(comm, view, sends, recvs, stats)
+            return
+        plan = self.slab_plans.find(view, int(view.data.ptr), sends, recvs)
+        ranks = self._world(comm)
+        stream = self.cupy.cuda.get_current_stream().ptr
+        kind, nccl = self.nccl.NCCL_UINT8, self.comm
+        self.nccl.groupStart()
+        for (dst, _tag, _region), s in zip(sends, plan.sends):
+            if s.stage is not None:
+                s.stage[...] = view[s.region]   # packed on the device
+            nccl.send(s.device or s.stage.data.ptr, s.nbytes, kind, ranks[dst], stream)
+            _count(stats, "reflect_bytes", s.nbytes)
+        for (src, _tag, _region), s in zip(recvs, plan.recvs):
+            nccl.recv(s.device or s.stage.data.ptr, s.nbytes, kind, ranks[src], stream)
+            _count(stats, "reflect_shadow_bytes", s.nbytes)
+        self.nccl.groupEnd()
+        for s in plan.recvs:
+            if s.stage is not None:
+                view[s.region] = s.stage        # unpacked on the device
+
+    def _exchange_selected(self, comm: Any, view: Any, sends: list[tuple[int, int, Region]],
+                           recvs: list[tuple[int, int, Region]], stats: dict[str, int]) -> None:
+        """Slabs selected by index arrays (cyclic full shadows): gathered and scattered
+        through buffers made per call."""
         ranks = self._world(comm)
         stream = self.cupy.cuda.get_current_stream()
         staged = []

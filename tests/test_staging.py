@@ -18,6 +18,7 @@ from conftest import REPO, build_serial, gpu_count, run_mpi, run_xmpacc
 
 mpi4py = pytest.importorskip("mpi4py.MPI")
 from xmpacc.runtime.staging import StagedTransport  # noqa: E402
+from xmpacc.runtime.transport import SlabPlans  # noqa: E402
 
 PROGRAM = Path(__file__).parent / "acc_programs" / "stream_stencils.c"
 
@@ -119,14 +120,15 @@ def test_exchange_reuses_its_buffers(monkeypatch: pytest.MonkeyPatch, device: bo
     want = _expected(np.arange(30, dtype=np.float64).reshape(6, 5))
     assert np.array_equal(a, want)
     assert stats == {"reflect_bytes": 2 * 40 + 2 * 48, "reflect_shadow_bytes": 2 * 40 + 2 * 48}
-    buffers = [id(s.host) for p in transport.plans.values() for s in p.sends + p.recvs]
+    plans = transport.slab_plans.plans
+    buffers = [id(s.host) for p in plans.values() for s in p.sends + p.recvs]
     for _ in range(3):
         _periodic(view, transport, stats)
-    assert len(transport.plans) == 2   # one plan per pattern, made once
-    assert [id(s.host) for p in transport.plans.values() for s in p.sends + p.recvs] == buffers
+    assert len(plans) == 2   # one plan per pattern, made once
+    assert [id(s.host) for p in plans.values() for s in p.sends + p.recvs] == buffers
     if device:
         assert len(xp.pinned) == 8      # page-locked buffers: allocated by the first exchange only
-        rows, column = list(transport.plans.values())
+        rows, column = list(plans.values())
         assert all(s.device and s.stage is None for s in rows.sends + rows.recvs)   # raw copies
         assert all(s.stage is not None for s in column.sends + column.recvs)   # packed on the device
         assert len(transport.streams) == 2                                       # one per direction
@@ -138,10 +140,71 @@ def test_the_same_exchange_lists_find_their_plan_without_hashing(monkeypatch: py
     rows = [(0, 1, (slice(1, 2), slice(0, 5), slice(0, 8)))]
     into = [(0, 1, (slice(5, 6), slice(0, 5), slice(0, 8)))]
     transport.exchange(mpi4py.COMM_SELF, view, rows, into, {})
-    monkeypatch.setattr("xmpacc.runtime.staging._region_key", lambda r: pytest.fail("hashed again"))
+    monkeypatch.setattr("xmpacc.runtime.transport._region_key", lambda r: pytest.fail("hashed again"))
     for _ in range(3):   # reflect's cached plan passes the same lists every time
         transport.exchange(mpi4py.COMM_SELF, view, rows, into, {})
-    assert len(transport.plans) == len(transport.recent) == 1
+    assert len(transport.slab_plans.plans) == len(transport.slab_plans.recent) == 1
+
+
+class _Nccl:
+    """NCCL point-to-point within one process (peer 0 is itself): at groupEnd the i-th
+    send lands in the i-th receive, as NCCL matches them between two peers."""
+
+    NCCL_UINT8 = 7
+
+    def __init__(self) -> None:
+        self.sends: list[tuple[int, int]] = []
+        self.recvs: list[tuple[int, int]] = []
+        self.groups = 0
+
+    def groupStart(self) -> None:  # noqa: N802
+        self.sends, self.recvs = [], []
+
+    def groupEnd(self) -> None:  # noqa: N802
+        assert [n for _p, n in self.sends] == [n for _p, n in self.recvs]
+        for (src, n), (dst, _n) in zip(self.sends, self.recvs):
+            ctypes.memmove(dst, src, n)
+        self.groups += 1
+
+    def send(self, ptr: int, n: int, kind: int, peer: int, stream: int) -> None:
+        assert kind == self.NCCL_UINT8 and peer == 0 and stream
+        self.sends.append((ptr, n))
+
+    def recv(self, ptr: int, n: int, kind: int, peer: int, stream: int) -> None:
+        assert kind == self.NCCL_UINT8 and peer == 0 and stream
+        self.recvs.append((ptr, n))
+
+
+def test_nccl_exchange_replays_its_plan(monkeypatch: pytest.MonkeyPatch) -> None:
+    """transport.NcclTransport: contiguous slabs straight from and into the array, the
+    others through device buffers made by the first exchange; later exchanges (reflect_do
+    ... acc) allocate nothing."""
+    from xmpacc.runtime.transport import NcclTransport
+
+    xp = _fake_cupy(monkeypatch)
+    made: list[tuple[int, ...]] = []
+    empty = xp.empty
+    xp.empty = lambda shape, dtype: made.append(shape) or empty(shape, dtype)
+    transport = NcclTransport.__new__(NcclTransport)   # without a communicator: _Nccl stands in
+    nccl = _Nccl()
+    transport.cupy, transport.nccl, transport.comm, transport.world = xp, nccl, nccl, mpi4py.COMM_SELF
+    transport.world_ranks = {}
+    transport.slab_plans = SlabPlans(transport._slab)
+    a = np.arange(30, dtype=np.float64).reshape(6, 5)
+    view = a.view(np.uint8).reshape(6, 5, 8).view(_DevArray)
+    stats: dict[str, int] = {}
+    for k in range(4):
+        _periodic(view, transport, stats)
+        if k == 0:
+            assert np.array_equal(a, _expected(np.arange(30, dtype=np.float64).reshape(6, 5)))
+            assert made == [(6, 1, 8)] * 4   # the column slabs' buffers, once
+            a[...] = np.arange(30, dtype=np.float64).reshape(6, 5) * 2
+    assert np.array_equal(a, _expected(np.arange(30, dtype=np.float64).reshape(6, 5) * 2))
+    assert made == [(6, 1, 8)] * 4 and nccl.groups == 8
+    rows, column = list(transport.slab_plans.plans.values())
+    assert all(s.device and s.stage is None for s in rows.sends + rows.recvs)
+    assert all(s.stage is not None and not s.device for s in column.sends + column.recvs)
+    assert stats == {"reflect_bytes": 4 * (2 * 40 + 2 * 48), "reflect_shadow_bytes": 4 * (2 * 40 + 2 * 48)}
 
 
 @pytest.mark.mpi
