@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from .errors import RuntimeFailure, where_text
-from .reflect import Width, plan_reflect, reflect
+from .reflect import Width, prepare, reflect
 
 
 class AccCommRuntime:
@@ -71,10 +71,10 @@ class AccCommRuntime:
 
     def _xmpacc_reflect_init_acc(self, ptr: int, where: bytes, widths: int | None, orthogonal: int) -> None:
         arr, ws, w = self._reflect_args(ptr, where, widths)  # type: ignore[attr-defined]
-        key = (None if ws is None else tuple(ws), bool(orthogonal))
-        if key not in arr.reflect_plans:
-            arr.reflect_plans[key] = plan_reflect(arr, ws, self.cache, w, bool(orthogonal))
-        self._transport()  # type: ignore[attr-defined]   # collective, made once
+        transport = self._transport()  # type: ignore[attr-defined]   # collective, made once
+        copy = getattr(self, "copies", {}).get(ptr)   # absent: reflect_do says so
+        view = None if copy is None else self.device_view(copy, arr)  # type: ignore[attr-defined]
+        prepare(arr, ws, self.cache, w, view, transport, bool(orthogonal))
         self.acc_reflects[ptr] = (ws, bool(orthogonal))
 
     def _xmpacc_reflect_do_acc(self, ptr: int, where: bytes) -> None:

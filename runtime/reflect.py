@@ -51,11 +51,7 @@ def reflect(arr: DistArray, widths: list[Width] | None, cache: CommCache, where:
     With ``asyncs`` active (``reflect ... async``) host steps are left in flight."""
     view = arr.bytes_view() if view is None else view
     transport = MpiTransport() if transport is None else transport
-    key = (None if widths is None else tuple(widths), orthogonal)
-    plan = arr.reflect_plans.get(key)
-    if plan is None:
-        plan = arr.reflect_plans[key] = plan_reflect(arr, widths, cache, where, orthogonal)
-    steps = [s for s in plan if _active(s)]
+    steps = [s for s in _plan(arr, widths, cache, where, orthogonal) if _active(s)]
     if asyncs is not None and asyncs.active and isinstance(transport, MpiTransport) \
             and type(transport) is MpiTransport:
         asyncs.add(StepsPending([_starter(transport, s, view, stats) for s in steps]))
@@ -65,6 +61,23 @@ def reflect(arr: DistArray, widths: list[Width] | None, cache: CommCache, where:
             transport.allgather(step[1], view, step[2], step[3], stats)
         else:
             transport.exchange(step[1], view, step[2], step[3], stats)
+
+
+def prepare(arr: DistArray, widths: list[Width] | None, cache: CommCache, where: str, view: Any,
+            transport: Any, orthogonal: bool = False) -> None:
+    """``reflect_init ... acc``: the plan, and the transport's buffers for each exchange
+    of it on ``view`` (transport.SlabPlans), made before the first ``reflect_do``."""
+    for step in _plan(arr, widths, cache, where, orthogonal):
+        if step[0] != "gather" and _active(step):
+            transport.prepare(view, step[2], step[3])
+
+
+def _plan(arr: DistArray, widths: list[Width] | None, cache: CommCache, where: str, orthogonal: bool) -> list[Step]:
+    key = (None if widths is None else tuple(widths), orthogonal)
+    plan = arr.reflect_plans.get(key)
+    if plan is None:
+        plan = arr.reflect_plans[key] = plan_reflect(arr, widths, cache, where, orthogonal)
+    return plan
 
 
 def _active(step: Step) -> bool:

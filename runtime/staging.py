@@ -24,9 +24,9 @@ from typing import Any
 
 import numpy as np
 
-from .transport import MpiTransport, Region, Slab, SlabPlans, _on_device, fancy
+from .transport import MpiTransport, Planned, Region, Slab, SlabPlans, _on_device, fancy
 
-class StagedTransport(MpiTransport):
+class StagedTransport(Planned, MpiTransport):
     """Plans: transport.SlabPlans, with a page-locked host buffer per slab."""
 
     name = "staged"
@@ -38,7 +38,7 @@ class StagedTransport(MpiTransport):
         self.streams: list[Any] = []    # one per direction of an exchange
         self.copied: Any = None         # the last copies out of the receive buffers (an event)
 
-    def _ptr(self, view: Any) -> int:
+    def address(self, view: Any) -> int:
         return int(view.data.ptr) if self.device else int(view.__array_interface__["data"][0])
 
     def _buffers(self, view: Any, region: Region) -> Slab:
@@ -51,7 +51,7 @@ class StagedTransport(MpiTransport):
             host = np.empty(part.shape, dtype=np.uint8)
         contiguous = part.flags.c_contiguous
         stage = None if contiguous else self.xp.empty(part.shape, dtype=np.uint8)
-        return Slab(region, host.nbytes, stage, self._ptr(part) if contiguous and self.device else 0, host)
+        return Slab(region, host.nbytes, stage, self.address(part) if contiguous and self.device else 0, host)
 
     def _stream(self, k: int) -> Any:
         while len(self.streams) <= k:
@@ -63,7 +63,7 @@ class StagedTransport(MpiTransport):
         if any(fancy(r) for _p, _t, r in sends + recvs):
             super().exchange(comm, _HostSlabs(self.xp, view) if self.device else view, sends, recvs, stats)
             return
-        plan = self.slab_plans.find(view, self._ptr(view), sends, recvs)
+        plan = self.slab_plans.find(view, self.address(view), sends, recvs)
         if self.copied is not None:   # the receive buffers are free again (done long ago, normally)
             self.copied.synchronize()
         requests = [comm.Irecv(s.host, source=src, tag=tag) for (src, tag, _r), s in zip(recvs, plan.recvs)]

@@ -114,6 +114,9 @@ def fancy(region: Region | None) -> bool:
 class MpiTransport:
     name = "mpi"
 
+    def prepare(self, view: Any, sends: list[tuple[int, int, Region]], recvs: list[tuple[int, int, Region]]) -> None:
+        """Buffers of an exchange made ahead (reflect_init): none here."""
+
     def exchange(self, comm: Any, view: Any, sends: list[tuple[int, int, Region]],
                  recvs: list[tuple[int, int, Region]], stats: dict[str, int]) -> None:
         self.start_exchange(comm, view, sends, recvs, stats).wait()
@@ -172,7 +175,21 @@ def _on_device(cupy: Any, region: Region) -> Region:
     return tuple(cupy.asarray(s) if isinstance(s, np.ndarray) else s for s in region)
 
 
-class NcclTransport:
+class Planned:
+    """A device transport whose exchanges run on plans (``slab_plans``)."""
+
+    slab_plans: SlabPlans
+
+    def address(self, view: Any) -> int:
+        return int(view.data.ptr)
+
+    def prepare(self, view: Any, sends: list[tuple[int, int, Region]], recvs: list[tuple[int, int, Region]]) -> None:
+        """The plan of an exchange on ``view`` made ahead (reflect_init), where there is a view."""
+        if view is not None and not any(fancy(r) for _p, _t, r in sends + recvs):
+            self.slab_plans.find(view, self.address(view), sends, recvs)
+
+
+class NcclTransport(Planned):
     name = "nccl"
 
     def __init__(self, cupy: Any, world: Any) -> None:
@@ -204,7 +221,7 @@ class NcclTransport:
         if any(fancy(r) for _p, _t, r in sends + recvs):
             self._exchange_selected(comm, view, sends, recvs, stats)
             return
-        plan = self.slab_plans.find(view, int(view.data.ptr), sends, recvs)
+        plan = self.slab_plans.find(view, self.address(view), sends, recvs)
         ranks = self._world(comm)
         stream = self.cupy.cuda.get_current_stream().ptr
         kind, nccl = self.nccl.NCCL_UINT8, self.comm

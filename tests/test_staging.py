@@ -89,15 +89,19 @@ def _fake_cupy(monkeypatch: pytest.MonkeyPatch) -> Any:
     return xp
 
 
-def _periodic(view: Any, transport: StagedTransport, stats: dict[str, int]) -> None:
+def _patterns() -> list[tuple[list[Any], list[Any]]]:
     """Rows 1 and 4 of a 6 x 5 array to rows 5 and 0 of the same process, and column
     halos (columns 1 and 3 to 4 and 0): contiguous and strided slabs."""
     rows = [(0, 1, (slice(1, 2), slice(0, 5), slice(0, 8))), (0, 2, (slice(4, 5), slice(0, 5), slice(0, 8)))]
     into = [(0, 1, (slice(5, 6), slice(0, 5), slice(0, 8))), (0, 2, (slice(0, 1), slice(0, 5), slice(0, 8)))]
-    transport.exchange(mpi4py.COMM_SELF, view, rows, into, stats)
     cols = [(0, 3, (slice(0, 6), slice(1, 2), slice(0, 8))), (0, 4, (slice(0, 6), slice(3, 4), slice(0, 8)))]
-    into = [(0, 3, (slice(0, 6), slice(4, 5), slice(0, 8))), (0, 4, (slice(0, 6), slice(0, 1), slice(0, 8)))]
-    transport.exchange(mpi4py.COMM_SELF, view, cols, into, stats)
+    into_cols = [(0, 3, (slice(0, 6), slice(4, 5), slice(0, 8))), (0, 4, (slice(0, 6), slice(0, 1), slice(0, 8)))]
+    return [(rows, into), (cols, into_cols)]
+
+
+def _periodic(view: Any, transport: StagedTransport, stats: dict[str, int]) -> None:
+    for sends, recvs in _patterns():
+        transport.exchange(mpi4py.COMM_SELF, view, sends, recvs, stats)
 
 
 def _expected(a: np.ndarray) -> np.ndarray:
@@ -177,8 +181,8 @@ class _Nccl:
 
 def test_nccl_exchange_replays_its_plan(monkeypatch: pytest.MonkeyPatch) -> None:
     """transport.NcclTransport: contiguous slabs straight from and into the array, the
-    others through device buffers made by the first exchange; later exchanges (reflect_do
-    ... acc) allocate nothing."""
+    others through device buffers made ahead (reflect_init ... acc); the exchanges
+    (reflect_do ... acc) allocate nothing."""
     from xmpacc.runtime.transport import NcclTransport
 
     xp = _fake_cupy(monkeypatch)
@@ -192,12 +196,14 @@ def test_nccl_exchange_replays_its_plan(monkeypatch: pytest.MonkeyPatch) -> None
     transport.slab_plans = SlabPlans(transport._slab)
     a = np.arange(30, dtype=np.float64).reshape(6, 5)
     view = a.view(np.uint8).reshape(6, 5, 8).view(_DevArray)
+    for sends, recvs in _patterns():   # reflect_init ... acc
+        transport.prepare(view, sends, recvs)
+    assert made == [(6, 1, 8)] * 4 and nccl.groups == 0
     stats: dict[str, int] = {}
     for k in range(4):
         _periodic(view, transport, stats)
         if k == 0:
             assert np.array_equal(a, _expected(np.arange(30, dtype=np.float64).reshape(6, 5)))
-            assert made == [(6, 1, 8)] * 4   # the column slabs' buffers, once
             a[...] = np.arange(30, dtype=np.float64).reshape(6, 5) * 2
     assert np.array_equal(a, _expected(np.arange(30, dtype=np.float64).reshape(6, 5) * 2))
     assert made == [(6, 1, 8)] * 4 and nccl.groups == 8
