@@ -89,9 +89,10 @@ class AccCollectiveRuntime:
         """``#pragma xmp reduction (op: v)`` where v's deferred acc reduction is still on
         its way (reductions.py): on a GPU, queue it behind that result on the side
         stream, NCCL over ``comm``, so that the host need not wait for the kernel first
-        and the kernels after it need not wait for the reduction (in Himeno's loop, gosa).  False where it is not so (the host backend, operators
-        and types NCCL lacks): the host runs it after the wait.  The answer is the same
-        on every node, as the path must be."""
+        and the kernels after it need not wait for the reduction (in Himeno's loop,
+        gosa).  False where it is not so (the host backend, operators and types NCCL
+        lacks): the host runs it after the wait.  The answer is the same on every node,
+        as the path must be."""
         found = [r for r in self.pending if r.host.ctypes.data == data]   # type: ignore[attr-defined]
         if len(found) != 1 or not getattr(found[0], "over_nodes_ok", False) or op not in _NCCL_OPS:
             return False
