@@ -579,6 +579,8 @@ TYPE_ERRORS = [
      "9:3", "'d' has type 'div_t', which the GPU kernel file cannot declare"),
     ("  pair q = {1, 2};\n#pragma acc parallel loop reduction(+:q)\n  for (i = 0; i < N; i++) a[i] = i + q.x;\n",
      "8:13", "reduction variable 'q' of a GPU loop has type 'pair': reductions take arithmetic types"),
+    ("  pair h[2];\n#pragma acc parallel loop reduction(+:h)\n  for (i = 0; i < N; i++) a[i] = i + h[0].x;\n",
+     "8:39", "'h' has elements of type 'pair': reductions take arithmetic types"),
 ]
 
 

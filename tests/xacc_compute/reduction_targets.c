@@ -3,9 +3,11 @@
  * (four to a compare-and-swap word on the GPU), with && and ||, and of arrays and
  * scalars present on the device (OpenACC 2.7: a compute construct's
  * reduction implies copy, so the reduction of a present array updates its device copy,
- * which reaches the host at the region's end or an update host).  Start values are not
- * the identity.  Every result equals the serial one. */
+ * which reaches the host at the region's end or an update host), and of elements of
+ * typedef'd types (real, int64_t).  Start values are not the identity.  Every result
+ * equals the serial one. */
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #ifdef _XCALABLEMP
 #include <xmp.h>
@@ -14,6 +16,7 @@
 #endif
 #define N 40
 #define NB 6
+typedef double real;
 #pragma xmp nodes p[*]
 #pragma xmp template t[N]
 #pragma xmp distribute t[block] onto p
@@ -47,6 +50,8 @@ int main(void)
     int all[3] = {1, 1, 1}, any[3] = {0, 0, 0};
     double ps = 1.5, after[4];
     long pm = -1;
+    real tw[3] = {0.5, 100.0, -1.0};
+    int64_t big[2] = {4000000000LL, -7};
 
     for (i = 0; i < N; i++) v[i] = (i * 7) % 11;
     for (k = 0; k < NB; k++) {
@@ -65,6 +70,14 @@ int main(void)
         ph[v[i] % NB] += v[i];
     count(ph, NB, v, N);
     weigh(w, v, N);
+
+    /* elements of typedef'd types */
+#pragma acc parallel loop reduction(max: tw) copyin(v)
+    for (i = 0; i < N; i++)
+        tw[i % 3] = tw[i % 3] > 0.25 * v[i] ? tw[i % 3] : 0.25 * v[i];
+#pragma acc parallel loop reduction(+: big) copyin(v)
+    for (i = 0; i < N; i++)
+        big[i % 2] += (int64_t)v[i] * 1000000000LL;
 
     /* a variable-length array, whole */
 #pragma acc parallel loop reduction(+: vla) copyin(v)
@@ -192,6 +205,7 @@ int main(void)
         for (k = 0; k < 5; k++) printf(" %d", halves[k]);
         printf("\nlogical %d %d %d  %d %d %d", all[0], all[1], all[2], any[0], any[1], any[2]);
         printf("\nscalars %g %g %g %ld", ps, after[1], after[3], pm);
+        printf("\ntypedefs %g %g %g %lld %lld", tw[0], tw[1], tw[2], (long long)big[0], (long long)big[1]);
         printf("\nnodes");
         for (k = 0; k < NB; k++) printf(" %d", sh[k]);
         printf("\n");

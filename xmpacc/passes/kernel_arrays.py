@@ -42,6 +42,7 @@ from xmpacc import cbuild
 from xmpacc.cbuild import to_c, walk
 from xmpacc.diagnostics import SourceLoc, XmpError, XmpErrors
 from xmpacc.directives import ast as xd
+from xmpacc.kernel_types import Typedefs
 from xmpacc.passes.acc_atomic import Update, _call, _update
 from xmpacc.passes.canonical import loc_of
 from xmpacc.passes.kernel_vars import _referenced, array_like
@@ -80,6 +81,7 @@ class ReducedArray:
     count: str           # C: the number of reduced elements
     loc: SourceLoc
     whole: str = ""      # C: the bytes from the array's start to its end ("": sizeof the array)
+    elem_type: tuple[str, ...] = ()   # the element type's names as written (): a struct or union)
 
     @property
     def param(self) -> str:
@@ -135,16 +137,10 @@ def _reduced(number: int, op: str, ref: xd.VarRef, scope: Scope) -> ReducedArray
         raise XmpError(at, f"'{name}' is an array of pointers; it cannot be a reduction variable")
     if not pointer:
         _check_sizes(decl, name, at, scope)
-    names = set(getattr(elem_type.type, "names", []) or []) if isinstance(elem_type, c_ast.TypeDecl) else set()
-    if not names or not names <= _ELEMENT_TYPES or {"long", "double"} <= names:
-        shown = " ".join(sorted(names)) if names else "a struct or union"
-        raise XmpError(at, f"'{name}' has elements of type '{shown}'; reduction arrays of a GPU loop take "
-                           "integer and floating-point elements (not supported yet)")
+    names = (getattr(elem_type.type, "names", None) or []) if isinstance(elem_type, c_ast.TypeDecl) else []
     if op not in ARRAY_OPS:
         raise XmpError(at, f"reduction '{op}' of the array '{name}' on a GPU loop is not supported yet "
                            "(+, *, max, min, &, |, ^, && and || are)")
-    if op in ("&", "|", "^") and names & {"float", "double"}:
-        raise XmpError(at, f"bitwise reduction '{op}' on floating-point variable '{name}'")
     elem = name + "[0]" * rank
     if pointer and (ref.subs is None or any(isinstance(sub, xd.SectionTriplet) and sub.length is None
                                             for sub in ref.subs)):
@@ -156,7 +152,22 @@ def _reduced(number: int, op: str, ref: xd.VarRef, scope: Scope) -> ReducedArray
     # the kernel parameter: a pointer to the elements (a pointer, an array parameter), or
     # to the rows of an array; a C array parameter (int h[]) is a pointer
     param = declaration(decl, f"_xmpacc_ra_{name}", drop_outer_dim=not isinstance(decl.type, c_ast.PtrDecl))
-    return ReducedArray(number, name, op, rank, param, elem, lo, count, at, whole)
+    return ReducedArray(number, name, op, rank, param, elem, lo, count, at, whole, tuple(names))
+
+
+def check_elements(arrays: tuple[ReducedArray, ...], typedefs: Typedefs) -> None:
+    """The element types of the reduction arrays, seen through the file's typedefs
+    (``real``, ``int64_t``): integers and floating point."""
+    for ra in arrays:
+        names = set(typedefs.arithmetic(list(ra.elem_type)) or [])
+        shown = " ".join(ra.elem_type) or "a struct or union"
+        if not names:
+            raise XmpError(ra.loc, f"'{ra.name}' has elements of type '{shown}': reductions take arithmetic types")
+        if not names <= _ELEMENT_TYPES or {"long", "double"} <= names:
+            raise XmpError(ra.loc, f"'{ra.name}' has elements of type '{shown}'; reduction arrays of a GPU loop "
+                                   "take integer and floating-point elements (not supported yet)")
+        if ra.op in ("&", "|", "^") and names & {"float", "double"}:
+            raise XmpError(ra.loc, f"bitwise reduction '{ra.op}' on floating-point variable '{ra.name}'")
 
 
 def _check_sizes(decl: c_ast.Decl, name: str, at: SourceLoc, scope: Scope) -> None:

@@ -115,6 +115,7 @@ def generate(spec: NestSpec, scope: Scope, replicated: list[Replicated], ctx: Co
     check_body(spec.body, is_pragma, frozenset(ctx.acc_routines) | frozenset(ctx.acc_routine_externs))
     typedefs = kernel_types.of_unit(ctx, unit)   # typedef names seen through: 'real' is a double
     kernel_types.check_constant_sizes(spec.body, typedefs, "an acc loop")
+    kernel_arrays.check_elements(spec.arrays, typedefs)
     body = spec.body
     if spec.arrays:   # every update of a reduction array: atomic, on the kernel's temporary
         body = kernel_arrays.rewrite(body, spec.arrays)
