@@ -4,8 +4,9 @@ device temporary that a kernel updates atomically, and how it reaches the host a
 Generated code hands the launch, for each reduction array (LAUNCH_ARRED), the address of
 a host ``long long [5]``: {the array's address, its size in bytes (to the end of the
 section, for a pointer), the reduced section's offset and size in bytes, 1 for XMP-ACC's
-``loop ... acc`` (the result goes to the host array even where a device copy holds it)}.  The temporary has the whole array's shape, so the
-kernel indexes it with the program's subscripts.  Before each launch the section's host
+``loop ... acc`` (the result goes to the host array even where a device copy holds it)}.
+The temporary has the whole array's shape, so the kernel indexes it with the program's
+subscripts.  Before each launch the section's host
 values go into it; after the kernel they come back.  Each element so ends as its value
 before the loop op every update of the loop: for the operators a GPU loop reduces arrays
 with (+ * max min & | ^ && ||, associative and commutative) what a fold of the updates,

@@ -89,10 +89,11 @@ def loop_reduction_swaps(loop: xd.Loop, scope: Scope) -> str:
     module docstring); variables with location variables keep the host's (the kernel
     tracks their locations in host memory, kernel_locations.py)."""
     where = cbuild.where_literal(loop.loc)
-    names = dict.fromkeys(v.name.name for r in loop.reductions for v in r.variables if not v.locations)
+    first: dict[str, xd.Name] = {}   # each variable once, as first named
+    for v in (v for r in loop.reductions for v in r.variables if not v.locations):
+        first.setdefault(v.name.name, v.name)
     out = []
-    for name in names:
-        found = next(v.name for r in loop.reductions for v in r.variables if v.name.name == name)
+    for name, found in first.items():
         key, size = var_key(found, scope)
         out.append(f"_xmpacc_acc_swap_reduced({where}, {key}, {size}, {cbuild.c_string(name)}, "
                    f"{int(loop.acc is not None)});")

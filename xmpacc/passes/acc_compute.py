@@ -35,8 +35,9 @@ from pycparser import c_ast
 
 from xmpacc import cbuild, facts
 from xmpacc.context import Context, Unit
-from xmpacc.diagnostics import AlreadyReported, SourceLoc, XmpError, XmpErrors, source_line
+from xmpacc.diagnostics import AlreadyReported, SourceLoc, XmpError, XmpErrors
 from xmpacc.directives import ast as xd
+from xmpacc.directives.names import xmp_name
 from xmpacc.directives.openacc_ast import (
     AccAtomic,
     AccCompute,
@@ -220,8 +221,8 @@ class _ComputeLowering(ScopedWalker):
                 what = acc_directive(item, self.ctx)
                 if what is None:   # X §6: of the XMP directives only loop
                     xmp = self.ctx.directives.get(id(item), [])
-                    at = xmp[0].loc if xmp else loc_of(item)
-                    raise XmpError(at, f"'xmp {_word_at(at)}' is not allowed inside an OpenACC compute construct "
+                    at, word = (xmp[0].loc, xmp_name(xmp[0])) if xmp else (loc_of(item), "directive")
+                    raise XmpError(at, f"'xmp {word}' is not allowed inside an OpenACC compute construct "
                                        f"('{name}'): of the XMP directives only loop may stand there")
                 if not isinstance(what, AccAtomic):   # data, update, wait ...: OpenACC has none in a construct
                     raise XmpError(what.loc, f"'{directive_name(what)}' is not allowed inside an OpenACC compute "
@@ -397,13 +398,6 @@ class _ComputeLowering(ScopedWalker):
             raise XmpError(ref.loc, f"'{ref.name.name}' is a pointer of unknown extent: name it with its extent, "
                                     f"{clause.spelling}({ref.name.name}[0:n])")
         return _Datum(rep, _size(rep), _MODES[clause.kind])
-
-
-def _word_at(loc: SourceLoc) -> str:
-    """The directive word a location points at, as the source spells it."""
-    line = source_line(loc) or ""
-    words = line[max(loc.col - 1, 0):].split()
-    return words[0].split("(")[0] if words else "directive"
 
 
 def _region_items(items: list[c_ast.Node], ctx: Context) -> list[tuple[acc_nest.AccNest | None, c_ast.Node]]:

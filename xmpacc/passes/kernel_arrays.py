@@ -24,9 +24,9 @@ where the array is on the device: passes/acc_comm.py).
 A pointer reduces the section its clause names (``reduction(+: p[0:n])``); so does a C
 array parameter.  Where the reduced elements are present on the device (a data region,
 enter data, acc replicate), an OpenACC construct's kernel updates the device copy
-instead, as OpenACC 2.7 has it (a compute construct's reduction implies copy: the original variable is the
-device copy, whose result stays there until an update or the region's end); XMP-ACC's
-``loop ... acc`` keeps the reference's host semantics (§7.4).  The body
+instead, as OpenACC 2.7 has it (a compute construct's reduction implies copy: the
+original variable is the device copy, whose result stays there until an update or the
+region's end); XMP-ACC's ``loop ... acc`` keeps the reference's host semantics (§7.4).  The body
 may only update the array's elements, in the forms ``forms`` names for the operator; any
 other use of the array there is an error.
 """
@@ -201,6 +201,7 @@ def _section(ref: xd.VarRef, name: str, rank: int) -> tuple[str, str]:
     first: list[str] = []
     spans: list[str] = []   # how far each triplet's last element lies from its first
     empty: list[str] = []   # a triplet's length, which may be 0
+    run = ""   # the count where the last subscript is a triplet of step 1 (its elements lie together)
     for d, sub in enumerate(subs):
         times = "" if d == rank - 1 else f" * (sizeof({name}{'[0]' * (d + 1)}) / sizeof({name}{'[0]' * rank}))"
         if not isinstance(sub, xd.SectionTriplet):   # one index
@@ -214,14 +215,14 @@ def _section(ref: xd.VarRef, name: str, rank: int) -> tuple[str, str]:
         first.append(f"{lo}{times}")
         spans.append(f"({length} - 1) * {step}{times}")
         empty.append(f"{length} <= 0")
+        run = f"{length}{times}" if step == "1" and d == len(subs) - 1 else ""
     # each index tuple names a block of the dimensions after the subscripted ones
     block = f"(sizeof({name}{'[0]' * len(subs)}) / sizeof({name}{'[0]' * rank}))"
     lo_text = " + ".join(first) or "0"
     if not spans:   # indices only: an element, or the rows they name
         return lo_text, block
-    last = subs[-1]
-    if len(spans) == 1 and isinstance(last, xd.SectionTriplet) and step == "1":   # h[2:5], g[3][0:4]
-        return lo_text, f"{length}{times}"
+    if len(spans) == 1 and run:   # h[2:5], g[3][0:4]
+        return lo_text, run
     return lo_text, f"({' || '.join(empty)} ? 0 : {' + '.join(spans)} + {block})"
 
 

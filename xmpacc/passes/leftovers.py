@@ -15,21 +15,12 @@ from __future__ import annotations
 from xmpacc.cbuild import walk
 from xmpacc.context import Context, Unit
 from xmpacc.directives import ast as xd
-from xmpacc.directives.local_view_ast import LOCAL_VIEW_NAMES
+from xmpacc.directives.names import xmp_name
 from xmpacc.directives.openacc_ast import directive_name
 from xmpacc.passes import acc_nest
 from xmpacc.passes.attach import acc_directive, pragma_id
 from xmpacc.passes.canonical import loc_of
 from xmpacc.sections import triplet_calls
-
-_NAMES = {
-    xd.Loop: "loop", xd.ReductionDirective: "reduction", xd.Reflect: "reflect", xd.Bcast: "bcast",
-    xd.Barrier: "barrier", xd.Task: "task", xd.WaitAsync: "wait_async", xd.AccReplicate: "acc replicate",
-    xd.AccReplicateSync: "acc replicate_sync", xd.NodesDecl: "nodes", xd.TemplateDecl: "template",
-    xd.Distribute: "distribute", xd.Align: "align", xd.Shadow: "shadow", xd.TemplateFix: "template_fix",
-    xd.ReflectInit: "reflect_init", xd.ReflectDo: "reflect_do", xd.ReduceShadow: "reduce_shadow",
-    xd.Tasks: "tasks", xd.Gmove: "gmove", xd.ArrayDirective: "array", **LOCAL_VIEW_NAMES,
-}
 
 
 def run(unit: Unit, ctx: Context) -> Unit:
@@ -42,7 +33,7 @@ def run(unit: Unit, ctx: Context) -> Unit:
         if pragma_id(node) is None or id(node) in paired:
             continue
         for d in ctx.directives.get(id(node), []):
-            name = _NAMES.get(type(d), type(d).__name__)
+            name = xmp_name(d)
             if isinstance(d, (xd.AccReplicate, xd.AccReplicateSync)) or (isinstance(d, xd.Loop) and d.acc):
                 ctx.diags.error(d.loc, f"'{name}{' ... acc' if isinstance(d, xd.Loop) else ''}' "
                                        "(XMP-ACC) is not supported yet")
