@@ -211,8 +211,8 @@ CASES = [
     ("acc-array-reduction-long-double", in_main("    long double h[4] = {0};\n"
                                                 "#pragma xmp loop on t[i] reduction(+: @h) acc\n"
                                                 "    for (i = 0; i < 100; i++) h[i % 4]++;"),
-     "'h' has elements of type 'long double'; reduction arrays of a GPU loop take integer and floating-point "
-     "elements (not supported yet)"),
+     "'h' has type 'long double' in a GPU loop's reduction: GPUs have no long double (CUDA computes it as "
+     "double, in bytes laid out unlike the host's); use double"),
     ("xacc-array-reduction-pointer", in_main("    int *q = 0;\n"
                                              "#pragma acc parallel loop reduction(+: @q)\n"
                                              "    for (i = 0; i < 100; i++) q[i % 4]++;"),

@@ -317,6 +317,8 @@ def test_kernels_loop_without_acc_loop(tmp_path: Path, loop: str, remark: str | 
     ("#pragma acc routine seq\nint k;\n", 1, 13, "'acc routine' must stand before a function definition"),
     ("#pragma acc routine seq\ndouble f(int n) { double t[n]; t[0] = n; return t[0]; }\n", 2, 26,
      "'t' is a variable-length array in 'acc routine' function 'f': arrays declared in GPU code need constant"),
+    ("#pragma acc routine seq\ndouble f(long double x) { return x; }\n", 2, 22,
+     "'x' has type 'long double' in 'acc routine' function 'f': GPUs have no long double"),
     ("#pragma acc routine(nowhere) seq\n", 1, 13,
      "'acc routine' function 'nowhere' is neither defined nor declared in this file"),
     ("#include <stdlib.h>\n#pragma acc routine seq\ndouble other(div_t d);\n", 2, 13,
@@ -581,6 +583,15 @@ TYPE_ERRORS = [
      "8:13", "reduction variable 'q' of a GPU loop has type 'pair': reductions take arithmetic types"),
     ("  pair h[2];\n#pragma acc parallel loop reduction(+:h)\n  for (i = 0; i < N; i++) a[i] = i + h[0].x;\n",
      "8:39", "'h' has elements of type 'pair': reductions take arithmetic types"),
+    # long double: CUDA computes it as double in the host's 16 bytes (kernel_types.check_long_double)
+    ("  long double s = 0;\n#pragma acc parallel loop reduction(+:s) copyin(a)\n  for (i = 0; i < N; i++) s += a[i];\n",
+     "9:3", "'s' has type 'long double' in an acc loop: GPUs have no long double"),
+    ("  real2 r[N];\n#pragma acc parallel loop copyin(a) copyout(r)\n  for (i = 0; i < N; i++) r[i] = a[i];\n",
+     "9:3", "'r' has type 'long double' in an acc loop"),
+    ("#pragma acc parallel loop copy(a)\n  for (i = 0; i < N; i++) a[i] = (long double) a[i] / 3;\n",
+     "8:35", "'long double' in an acc loop: GPUs have no long double"),
+    ("#pragma acc parallel loop copy(a)\n  for (i = 0; i < N; i++) { long double t = a[i]; a[i] = t; }\n",
+     "8:41", "'t' has type 'long double' in an acc loop"),
 ]
 
 
@@ -589,7 +600,8 @@ def test_kernel_scalars_of_types_a_kernel_cannot_declare(tmp_path: Path, body: s
     """A system header's struct by value, or a struct reduction variable: an error at the
     construct, not the GPU compiler's."""
     src = tmp_path / "te.c"
-    src.write_text("#include <stdlib.h>\n#define N 8\ntypedef struct { int x, y; } pair;\ndouble a[N];\n"
+    src.write_text("#include <stdlib.h>\n#define N 8\ntypedef struct { int x, y; } pair; typedef long double real2;\n"
+                   "double a[N];\n"
                    "int main(void) {\n  int i;\n" + body + "  return 0;\n}\n")
     r = run_xmpacc(str(src), "-o", str(tmp_path / "te"))
     assert r.returncode == 1 and f"te.c:{line}: error: {fragment}" in r.stderr, r.stderr

@@ -25,14 +25,14 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from pycparser import c_ast
 
 from xmpacc.cbuild import walk
 from xmpacc.context import Context, Unit
-from xmpacc.diagnostics import XmpError
+from xmpacc.diagnostics import SourceLoc, XmpError
 from xmpacc.frontend.preprocess import is_system_coord
 from xmpacc.passes.canonical import loc_of
 
@@ -217,6 +217,42 @@ def check_constant_sizes(body: c_ast.Node, typedefs: Typedefs, where: str) -> No
         if isinstance(node, c_ast.Decl) and variable_length(node, typedefs.constants):
             raise XmpError(loc_of(node), f"'{node.name}' is a variable-length array in {where}: arrays declared "
                                          "in GPU code need constant sizes")
+
+
+def check_long_double(node: c_ast.Node, typedefs: Typedefs, where: str,
+                      captured: Sequence[tuple[str, c_ast.Decl, c_ast.Node]] = ()) -> None:
+    """No ``long double`` in device code (``where``: "an acc loop"): the declarations and
+    casts of ``node`` and the ``captured`` variables (name, declaration, where to report).
+    A GPU has no long double: CUDA computes it as a double but keeps the host's 16 bytes, so
+    a host value read on the device is garbage (and NVRTC finds its warp shuffles ambiguous);
+    the host backend would compute in 80 bits and give other results than the GPU."""
+    for name, decl, at in captured:
+        if long_double(decl.type, typedefs):
+            raise no_long_double(f"'{name}'", where, loc_of(at))
+    for item in walk(node):
+        if isinstance(item, c_ast.Decl) and long_double(item.type, typedefs):
+            raise no_long_double(f"'{item.name}'", where, loc_of(item))
+        if isinstance(item, c_ast.Typename) and long_double(item.type, typedefs):
+            raise no_long_double("", where, loc_of(item))
+
+
+def no_long_double(what: str, where: str, at: SourceLoc) -> XmpError:
+    """``what`` has type long double (a cast or sizeof, where ``what`` is empty)."""
+    subject = f"{what} has type 'long double'" if what else "'long double'"
+    return XmpError(at, f"{subject} in {where}: GPUs have no long double (CUDA computes it as double, in "
+                        "bytes laid out unlike the host's); use double")
+
+
+def long_double(decl_type: c_ast.Node, typedefs: Typedefs) -> bool:
+    """Is ``decl_type`` long double, or an array of or a pointer to long double (seen
+    through the file's typedefs)?"""
+    t = decl_type
+    while isinstance(t, (c_ast.ArrayDecl, c_ast.PtrDecl)):
+        t = t.type
+    if not isinstance(t, c_ast.TypeDecl) or not isinstance(t.type, c_ast.IdentifierType):
+        return False
+    names = typedefs.arithmetic(list(t.type.names)) or []
+    return "long" in names and "double" in names
 
 
 def variable_length(decl: c_ast.Decl, constants: frozenset[str]) -> bool:

@@ -3,10 +3,12 @@
  * (four to a compare-and-swap word on the GPU), with && and ||, and of arrays and
  * scalars present on the device (OpenACC 2.7: a compute construct's
  * reduction implies copy, so the reduction of a present array updates its device copy,
- * which reaches the host at the region's end or an update host), and of elements of
- * typedef'd types (real, int64_t).  Start values are not the identity.  Every result
- * equals the serial one. */
+ * which reaches the host at the region's end or an update host), of elements of
+ * typedef'd types (real, int64_t), and of bools (stdbool.h's and _Bool, one byte each,
+ * over the nodes too).  Start values are not the identity.  Every result equals the
+ * serial one. */
 #include <stdio.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #ifdef _XCALABLEMP
@@ -52,6 +54,8 @@ int main(void)
     long pm = -1;
     real tw[3] = {0.5, 100.0, -1.0};
     int64_t big[2] = {4000000000LL, -7};
+    bool seen[5] = {false, false, true, false, false}, flip[3] = {true, false, false}, hit[4] = {false};
+    _Bool fine[3] = {1, 1, 0};
 
     for (i = 0; i < N; i++) v[i] = (i * 7) % 11;
     for (k = 0; k < NB; k++) {
@@ -78,6 +82,18 @@ int main(void)
 #pragma acc parallel loop reduction(+: big) copyin(v)
     for (i = 0; i < N; i++)
         big[i % 2] += (int64_t)v[i] * 1000000000LL;
+
+    /* bools: neighbours share a word, as chars do; += of a bool makes it true */
+#pragma acc parallel loop reduction(||: seen) reduction(&&: fine) reduction(^: flip) copyin(v)
+    for (i = 0; i < N; i++) {
+        seen[v[i] % 5] = seen[v[i] % 5] || v[i] > 8;
+        fine[i % 3] = fine[i % 3] && v[i] < 10;
+        flip[i % 3] ^= v[i] % 2;
+    }
+#pragma xmp loop on t[i] reduction(+: hit)
+#pragma acc parallel loop copyin(v)
+    for (i = 0; i < N; i++)
+        hit[i % 4] += v[i] == 3 + i % 4;
 
     /* a variable-length array, whole */
 #pragma acc parallel loop reduction(+: vla) copyin(v)
@@ -206,6 +222,10 @@ int main(void)
         printf("\nlogical %d %d %d  %d %d %d", all[0], all[1], all[2], any[0], any[1], any[2]);
         printf("\nscalars %g %g %g %ld", ps, after[1], after[3], pm);
         printf("\ntypedefs %g %g %g %lld %lld", tw[0], tw[1], tw[2], (long long)big[0], (long long)big[1]);
+        printf("\nbools");
+        for (k = 0; k < 5; k++) printf(" %d", seen[k]);
+        printf(" %d %d %d %d %d %d", fine[0], fine[1], fine[2], flip[0], flip[1], flip[2]);
+        for (k = 0; k < 4; k++) printf(" %d", hit[k]);
         printf("\nnodes");
         for (k = 0; k < NB; k++) printf(" %d", sh[k]);
         printf("\n");

@@ -203,6 +203,7 @@ def run(unit: Unit, ctx: Context) -> Unit:
         try:
             _check(defs[name], set(wanted))
             kernel_types.check_constant_sizes(defs[name].body, typedefs, f"'acc routine' function '{name}'")
+            kernel_types.check_long_double(defs[name], typedefs, f"'acc routine' function '{name}'")
             own[name] = _globals(defs[name], file_decls, constants)
             device = ctx.acc_routines[name] = copy.deepcopy(defs[name])
             device.decl.storage = [s for s in device.decl.storage if s != "static"]   # _XMPACC_ROUTINE says it

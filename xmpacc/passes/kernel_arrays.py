@@ -42,7 +42,7 @@ from xmpacc import cbuild
 from xmpacc.cbuild import to_c, walk
 from xmpacc.diagnostics import SourceLoc, XmpError, XmpErrors
 from xmpacc.directives import ast as xd
-from xmpacc.kernel_types import Typedefs
+from xmpacc.kernel_types import Typedefs, no_long_double
 from xmpacc.passes.acc_atomic import Update, _call, _update
 from xmpacc.passes.canonical import loc_of
 from xmpacc.passes.kernel_vars import _referenced, array_like
@@ -52,9 +52,6 @@ from xmpacc.runtime.contract import LAUNCH_ARRED, REDUCTION_OPS
 from xmpacc.symbols import Scope
 
 ARRAY_OPS = ("+", "-", "*", "max", "min", "&", "|", "^", "&&", "||")
-# integer and floating-point elements: atomicAdd and the compare-and-swap loops take them
-# (chars and shorts through the 4 bytes that hold them, runtime/include/xmpacc_kernel.h)
-_ELEMENT_TYPES = {"char", "short", "int", "long", "unsigned", "signed", "float", "double"}
 _FORMS = {
     "+": "h[e] += v, h[e] -= v, h[e] = h[e] + v, h[e] = v + h[e], h[e] = h[e] - v, h[e]++ and h[e]--",
     "*": "h[e] *= v, h[e] = h[e] * v and h[e] = v * h[e]",
@@ -157,15 +154,16 @@ def _reduced(number: int, op: str, ref: xd.VarRef, scope: Scope) -> ReducedArray
 
 def check_elements(arrays: tuple[ReducedArray, ...], typedefs: Typedefs) -> None:
     """The element types of the reduction arrays, seen through the file's typedefs
-    (``real``, ``int64_t``): integers and floating point."""
+    (``real``, ``int64_t``, ``bool``): integers, bools and floating point but long double
+    (atomicAdd and the compare-and-swap loops of runtime/include/xmpacc_kernel.h take them,
+    bools, chars and shorts through the 4 bytes that hold them)."""
     for ra in arrays:
         names = set(typedefs.arithmetic(list(ra.elem_type)) or [])
         shown = " ".join(ra.elem_type) or "a struct or union"
         if not names:
             raise XmpError(ra.loc, f"'{ra.name}' has elements of type '{shown}': reductions take arithmetic types")
-        if not names <= _ELEMENT_TYPES or {"long", "double"} <= names:
-            raise XmpError(ra.loc, f"'{ra.name}' has elements of type '{shown}'; reduction arrays of a GPU loop "
-                                   "take integer and floating-point elements (not supported yet)")
+        if {"long", "double"} <= names:
+            raise no_long_double(f"'{ra.name}'", "a GPU loop's reduction", ra.loc)
         if ra.op in ("&", "|", "^") and names & {"float", "double"}:
             raise XmpError(ra.loc, f"bitwise reduction '{ra.op}' on floating-point variable '{ra.name}'")
 

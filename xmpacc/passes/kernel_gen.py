@@ -135,6 +135,9 @@ def generate(spec: NestSpec, scope: Scope, replicated: list[Replicated], ctx: Co
     kv.reductions = [(name, typedefs.resolved(decl), op) for name, decl, op in kv.reductions]
     for name, decl in kv.by_value + kv.private:
         kernels.check_device_type(name, decl.type, spec.node, typedefs)
+    captured = [(name, decl) for name, decl in kv.by_value + kv.private] + \
+        [(name, decl) for name, decl, _op in kv.reductions] + [(r.name, r.decl) for r in kv.arrays + kv.device_scalars]
+    kernel_types.check_long_double(body, typedefs, "an acc loop", [(n, d, spec.node) for n, d in captured])
     for name, decl, _op in kv.reductions:
         if typedefs.arithmetic(kernels._type_names(decl.type)) is None:
             raise XmpError(spec.loc, f"reduction variable '{name}' of a GPU loop has type "
