@@ -230,11 +230,6 @@ CASES = [
                                               "#pragma acc parallel loop reduction(+: h)\n"
                                               "    for (i = 0; i < 100; i++) x = @h[i % 4]++;"),
      "'h' is a reduction array of this GPU loop: the loop may only update its elements"),
-    ("xacc-array-reduction-vla", in_main("    int n = 4;\n    int h[4][n];\n"
-                                         "#pragma acc parallel loop reduction(+: @h)\n"
-                                         "    for (i = 0; i < 100; i++) h[i % 4][0]++;"),
-     "'h' is a variable-length array of variable-length rows; a reduction array of a GPU loop needs constant "
-     "sizes but for the first (not supported yet)"),
     ("xacc-array-reduction-unsized-parameter", "int f(int h[]) {\n    int i;\n"
                                                "#pragma acc parallel loop reduction(+: @h)\n"
                                                "    for (i = 0; i < 100; i++) h[i % 4]++;\n    return 0;\n}\n",

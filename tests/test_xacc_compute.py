@@ -36,7 +36,7 @@ CASES = {"basic.c": (1, 2, 3, 4), "ops.c": (2, 4), "atomics.c": (1, 2), "async_c
          "c_dialect.c": (1, 2, 3), "routine_globals.c": (1, 2, 3), "reduction_targets.c": (1, 2, 3, 4),
          "device_loop_reductions.c": (1, 2, 3, 4), "routine_pointers.c": (1, 2, 4),
          "xmp_loops_in_regions.c": (1, 2, 3, 4), "const_tables.c": (1, 2, 3, 4),
-         "jumps_and_bools.c": (1,)}
+         "jumps_and_bools.c": (1,), "variable_rows.c": (1, 2, 3, 4)}
 
 
 
@@ -74,7 +74,7 @@ def test_compute_program_on_gpu(built: dict[str, tuple[Path, str]], name: str, n
 @pytest.mark.parametrize("suffix", [".cu", ".host.c"])
 @pytest.mark.parametrize("name", ["basic.c", "cyclic_w.c", "margin_peel.c", "kernels_auto.c", "private_sections.c",
                                   "locations.c", "region_scalars.c", "array_reductions.c",
-                                  "device_loop_reductions.c"])
+                                  "device_loop_reductions.c", "variable_rows.c"])
 def test_golden_generated_code(built: dict[str, tuple[Path, str]], name: str, suffix: str) -> None:
     exe, _ = built[name]
     text = re.sub(r"xmpacc [0-9][\w.+-]*", "xmpacc", exe.with_suffix(suffix).read_text(), count=1)  # the version
@@ -236,6 +236,22 @@ def test_routine_storing_through_an_element_pointer_compiles_with_nvcc(built: di
     exe, _ = built["routine_pointers.c"]
     cu = exe.with_suffix(".cu").read_text()
     assert "quark_t * _XMPACC_RESTRICT r," in cu and "const quark_t * _XMPACC_RESTRICT q," in cu
+    r = nvcc_compile(exe.with_suffix(".cu"), tmp_path / "k.o")
+    assert r.returncode == 0, r.stderr
+
+
+
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not installed")
+def test_variable_rows_compile_with_nvcc(built: dict[str, tuple[Path, str]], tmp_path: Path) -> None:
+    """variable_rows.c: a kernel takes an array of variable-length rows as its elements'
+    address and row extents, and declares it again as _xmpacc_vla (kernel_vla.py) in CUDA."""
+    exe, _ = built["variable_rows.c"]
+    cu = exe.with_suffix(".cu").read_text()
+    assert "int *_xmpacc_v_c, long long _xmpacc_x_c_1, long long _xmpacc_x_c_2" in cu
+    assert "_xmpacc_vla<int, 2> c(_xmpacc_v_c, _xmpacc_x_c_1, _xmpacc_x_c_2);" in cu
+    assert "int (*c)[_xmpacc_x_c_1][_xmpacc_x_c_2] = (void *) _xmpacc_v_c;" in cu
+    host = exe.with_suffix(".host.c").read_text()
+    assert "(long long){(long long) ((sizeof(c[0][0])) / (sizeof(c[0][0][0])))}" in host
     r = nvcc_compile(exe.with_suffix(".cu"), tmp_path / "k.o")
     assert r.returncode == 0, r.stderr
 
@@ -583,6 +599,10 @@ TYPE_ERRORS = [
      "8:13", "reduction variable 'q' of a GPU loop has type 'pair': reductions take arithmetic types"),
     ("  pair h[2];\n#pragma acc parallel loop reduction(+:h)\n  for (i = 0; i < N; i++) a[i] = i + h[0].x;\n",
      "8:39", "'h' has elements of type 'pair': reductions take arithmetic types"),
+    ("  int m = 3;\n  double t[m];\n#pragma acc parallel loop private(t) copyout(a)\n"
+     "  for (i = 0; i < N; i++) { t[0] = i; a[i] = t[0]; }\n",
+     "9:13", "private array 't' of variable length: a GPU thread's private array has a size fixed when the kernel "
+     "is compiled (not supported yet)"),
     # long double: CUDA computes it as double in the host's 16 bytes (kernel_types.check_long_double)
     ("  long double s = 0;\n#pragma acc parallel loop reduction(+:s) copyin(a)\n  for (i = 0; i < N; i++) s += a[i];\n",
      "9:3", "'s' has type 'long double' in an acc loop: GPUs have no long double"),

@@ -152,7 +152,13 @@ def _local_shape(decl: c_ast.Decl) -> tuple[list[c_ast.Node | None], c_ast.Node]
         dims.append(None)
         t = t.type
     while isinstance(t, c_ast.ArrayDecl):
-        dims.append(t.dim)
+        dim = t.dim
+        if dims and dim is not None and any(isinstance(n, c_ast.ID) for n in cbuild.walk(dim)):
+            # a variable row length: what the array was declared with, whatever the
+            # variable holds now (double a[n][m]; m = 0;)
+            k = len(dims)
+            dim = cbuild.expr(f"sizeof({decl.name}{'[0]' * k}) / sizeof({decl.name}{'[0]' * (k + 1)})")
+        dims.append(dim)
         t = t.type
     if dims and dims[0] is None and decl.init is not None and isinstance(decl.type, c_ast.ArrayDecl):
         dims[0] = cbuild.expr(f"sizeof({decl.name}) / sizeof({decl.name}[0])")  # int a[] = {...}

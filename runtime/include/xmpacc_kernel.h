@@ -174,6 +174,29 @@ template <typename T, typename U> __device__ inline void _xmpacc_atomic_add(T *p
 #define _XMPACC_WARP_STEPS for (int _xmpacc_o = 16; _xmpacc_o > 0; _xmpacc_o /= 2)
 #define _XMPACC_SHFL_XOR(x) __shfl_xor_sync(0xffffffffu, (x), _xmpacc_o)
 #define _XMPACC_PARTIAL_SLOT(gid) (((gid) & 31) == 0 ? ((gid) >> 5) : -1LL)
+/* A C array of variable-length rows in a kernel (kernel_vla.py): what C writes as
+ * double (*a)[m][k], held as the elements' address and the D row extents.  a[i] is row i:
+ * another such pointer, or past the last extent the row's first element, so a[i][j][l],
+ * &a[i][j] and a[i] as a pointer mean what they mean in C. */
+template <typename T, int D> struct _xmpacc_vla {
+  T *p;
+  long long x[D];
+  __device__ _xmpacc_vla() {}
+  template <typename... L> __device__ _xmpacc_vla(T *q, L... e) : p(q), x{(long long) e...} {}
+  __device__ auto operator[](long long i) const {
+    long long row = 1;
+    for (int k = 0; k < D; k++) row *= x[k];
+    if constexpr (D == 1) {
+      return p + i * row;
+    } else {
+      _xmpacc_vla<T, D - 1> r;
+      r.p = p + i * row;
+      for (int k = 1; k < D; k++) r.x[k - 1] = x[k];
+      return r;
+    }
+  }
+  __device__ auto operator*() const { return (*this)[0]; }
+};
 #ifdef __CUDACC_RTC__
 /* <stdint.h> and <stddef.h> names that kernels and the program's own types use (LP64
  * Linux, as the host compiler sees them; kernel_types.py STANDARD).  size_t and ptrdiff_t

@@ -23,6 +23,7 @@ read by the gpu pass); after ``enter data`` or ``declare`` the runtime checks pr
 from __future__ import annotations
 
 import copy
+import dataclasses
 
 from pycparser import c_ast
 
@@ -57,6 +58,7 @@ from xmpacc.runtime.contract import (
 )
 from xmpacc.scoping import ScopedWalker
 from xmpacc.section_code import Hoister, encode, operand_of, resolve, var_ref_node
+from xmpacc.sections import CTriplet
 from xmpacc.symbols import Scope, ScopeTree
 
 _KINDS = {"copy": ACC_COPY, "copyin": ACC_COPYIN, "copyout": ACC_COPYOUT, "create": ACC_CREATE,
@@ -95,9 +97,11 @@ class _Var:
         t = self.decl.type
         if isinstance(t, c_ast.FuncDecl):
             raise XmpError(ref.name.loc, f"'{name}' is a function")
+        # an array parameter (double g[n][m]) is a pointer: its clause names a section
+        pointer = isinstance(t, c_ast.PtrDecl) or (isinstance(t, c_ast.ArrayDecl) and name in found[0].params)
         if self.array is not None:
             self.key, self.size = f"&{self.array.c_name}", "-1"
-        elif isinstance(t, c_ast.PtrDecl):
+        elif pointer:
             self.key, self.size = name, "-2"
         elif isinstance(t, c_ast.ArrayDecl):
             self.key, self.size = name, f"sizeof({name})"
@@ -108,8 +112,12 @@ class _Var:
             op = operand_of(var_ref_node(ref), scope)
             if op is None or not op.is_array:
                 raise XmpError(ref.loc, f"'{name}' is not an array; it takes no subscripts")
+            # the dimensions after the subscripted ones are whole: q[0:n] of double (*q)[m]
+            # is n rows, g[1:2] of double g[4][5] two rows
+            whole = CTriplet(None, None, None, op.node.coord)
+            op = dataclasses.replace(op, subs=op.subs + (whole,) * (len(op.extents) - len(op.subs)))
             self.sec = encode(op, resolve(op, h), h)
-        self.whole = not ref.subs and not isinstance(t, c_ast.PtrDecl)
+        self.whole = not ref.subs and not pointer
 
 
 def var_key(name: xd.Name, scope: Scope) -> tuple[str, str]:

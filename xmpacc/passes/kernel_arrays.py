@@ -133,7 +133,7 @@ def _reduced(number: int, op: str, ref: xd.VarRef, scope: Scope) -> ReducedArray
     if isinstance(elem_type, c_ast.PtrDecl) or (pointer and not isinstance(elem_type, c_ast.TypeDecl)):
         raise XmpError(at, f"'{name}' is an array of pointers; it cannot be a reduction variable")
     if not pointer:
-        _check_sizes(decl, name, at, scope)
+        _check_sized(decl, name, at)
     names = (getattr(elem_type.type, "names", None) or []) if isinstance(elem_type, c_ast.TypeDecl) else []
     if op not in ARRAY_OPS:
         raise XmpError(at, f"reduction '{op}' of the array '{name}' on a GPU loop is not supported yet "
@@ -168,20 +168,12 @@ def check_elements(arrays: tuple[ReducedArray, ...], typedefs: Typedefs) -> None
             raise XmpError(ra.loc, f"bitwise reduction '{ra.op}' on floating-point variable '{ra.name}'")
 
 
-def _check_sizes(decl: c_ast.Decl, name: str, at: SourceLoc, scope: Scope) -> None:
-    """Every dimension but the first a constant: the kernel's parameter type has them
-    (the first may be variable: the host measures the array with sizeof)."""
-    t = decl.type.type if isinstance(decl.type, c_ast.ArrayDecl) else decl.type
+def _check_sized(decl: c_ast.Decl, name: str, at: SourceLoc) -> None:
+    """The host measures the array with sizeof (rows of variable length too: the kernel
+    takes them as kernel_vla.py says)."""
     if isinstance(decl.type, c_ast.ArrayDecl) and decl.type.dim is None:
         raise XmpError(at, f"'{name}' has no size here; name the elements its GPU loop reduces as a section, "
                            f"'{name}[lo:len]'")
-    while isinstance(t, c_ast.ArrayDecl):
-        variable = t.dim is None or any(isinstance(n, c_ast.ID) and scope.find_c(n.name) is not None
-                                        for n in walk(t.dim))
-        if variable:
-            raise XmpError(at, f"'{name}' is a variable-length array of variable-length rows; a reduction array "
-                               "of a GPU loop needs constant sizes but for the first (not supported yet)")
-        t = t.type
 
 
 def _section(ref: xd.VarRef, name: str, rank: int) -> tuple[str, str]:

@@ -27,7 +27,16 @@ from xmpacc import cbuild, kernel_types
 from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import SourceLoc, XmpError
 from xmpacc.kernel_types import Typedefs
-from xmpacc.passes import kernel_arrays, kernel_locations, kernel_ranges, kernels, lanes, stream_walk, streaming
+from xmpacc.passes import (
+    kernel_arrays,
+    kernel_locations,
+    kernel_ranges,
+    kernel_vla,
+    kernels,
+    lanes,
+    stream_walk,
+    streaming,
+)
 from xmpacc.passes.canonical import CanonicalLoop, loc_of
 from xmpacc.passes.kernel_ranges import SchedPass
 from xmpacc.passes.kernel_vars import KernelVars, Replicated, check_body, classify
@@ -109,6 +118,17 @@ def _firstprivate_sections(kv: KernelVars, sections: dict[str, tuple[int, int]])
             kv.arrays[n] = replace(rep, name=f"_xmpacc_fp_{rep.name}")
 
 
+def _variable_rows(kv: KernelVars, arrays: tuple[kernel_arrays.ReducedArray, ...], scope: Scope,
+                   typedefs: Typedefs) -> list[kernel_vla.Rows]:
+    """The C arrays and reduction arrays of the kernel whose rows have variable lengths."""
+    found = [kernel_vla.rows(rep.name, rep.name, rep.decl, typedefs.constants) for rep in kv.arrays
+             if rep.array is None]
+    for ra in arrays:
+        decl = scope.find_c(ra.name)
+        found.append(kernel_vla.rows(ra.param, ra.name, decl[1], typedefs.constants) if decl is not None else None)
+    return [r for r in found if r is not None]
+
+
 def generate(spec: NestSpec, scope: Scope, replicated: list[Replicated], ctx: Context, unit: Unit,
              is_pragma: Callable[[c_ast.Node], bool]) -> Generated:
     """Outline ``spec`` into a kernel (collected in ``ctx.kernels``) and its launch text."""
@@ -129,6 +149,10 @@ def generate(spec: NestSpec, scope: Scope, replicated: list[Replicated], ctx: Co
         kv.located = kernel_locations.value_names(spec.located)
     kv.private = [(name, _private_array(decl, spec.private_lengths[name]) if name in spec.private_lengths else decl)
                   for name, decl in kv.private]
+    for name, decl in kv.private + [(name, decl) for name, decl, _first in kv.firstprivate_arrays]:
+        if kernel_types.variable_length(decl, typedefs.constants):
+            raise XmpError(spec.loc, f"private array '{name}' of variable length: a GPU thread's private array "
+                                     "has a size fixed when the kernel is compiled (not supported yet)")
     _firstprivate_sections(kv, spec.firstprivate_sections)
     kv.by_value = [(name, typedefs.resolved(decl)) for name, decl in kv.by_value]
     kv.private = [(name, typedefs.resolved(decl)) for name, decl in kv.private]
@@ -155,8 +179,10 @@ def generate(spec: NestSpec, scope: Scope, replicated: list[Replicated], ctx: Co
     rows = kernels.block_rows(spec.loops, spec.nthreads, device_body)
     params = kernels.build_params(spec.loops, kv, split, rows, spec.cyclic, spec.to_host)
     params += kernel_locations.params(spec.located, kv) + kernel_arrays.params(spec.arrays)
+    vla = _variable_rows(kv, spec.arrays, scope, typedefs)
+    params = kernel_vla.params(params, vla)
     kernel = kernels.Kernel(kernel_name(ctx, unit, spec.loc), params,
-                            kernels.prologue(spec.loops, types, kv, split, spec.cyclic)
+                            kernel_vla.prologue(vla) + kernels.prologue(spec.loops, types, kv, split, spec.cyclic)
                             + kernel_locations.prologue(spec.located), device_body,
                             kernels.epilogue(kv, split) + kernel_locations.epilogue(spec.located, kv),
                             f"{spec.loc.file}:{spec.loc.line}", spec.node.coord,
