@@ -25,6 +25,7 @@ from .contract import (
     LAUNCH_LOCATED,
     LAUNCH_LOCFIELD,
     LAUNCH_REDUCTION,
+    LAUNCH_SCRATCH,
     LAUNCH_VALUE,
     REDUCTION_TO_HOST,
 )
@@ -73,6 +74,7 @@ class KernelKinds:
     has_lanes: bool
     grid2_sched: int | None   # parameter index of the innermost schedule, for 2-D grids
     rows: int = 1             # threads per block along y the compiler asks for (2-D grids)
+    scratch: tuple[int, ...] = ()   # indices of LAUNCH_SCRATCH parameters (bytes per thread at the address)
 
 
 def _kinds(kinds: int, nparams: int) -> KernelKinds:
@@ -80,7 +82,12 @@ def _kinds(kinds: int, nparams: int) -> KernelKinds:
     k3 = [flat[3 * i: 3 * i + 3] for i in range(nparams)]
     grid2 = next((i + k[1] for i, k in enumerate(k3) if k[0] == LAUNCH_GRID2), None)
     rows = next((k[2] for k in k3 if k[0] == LAUNCH_GRID2), 1)
-    return KernelKinds(k3, any(k[0] == LAUNCH_LANES for k in k3), grid2, max(rows, 1))
+    scratch = tuple(i for i, k in enumerate(k3) if k[0] == LAUNCH_SCRATCH)
+    return KernelKinds(k3, any(k[0] == LAUNCH_LANES for k in k3), grid2, max(rows, 1), scratch)
+
+
+def _longlong(addr: int) -> int:
+    return ctypes.c_longlong.from_address(addr).value
 
 
 @dataclass
@@ -235,7 +242,9 @@ class AccRuntime:
         if info.grid2_sched is not None:  # the innermost loop's count shapes a 2-D grid
             s = CSched.from_address(int.from_bytes(raw[8 * info.grid2_sched: 8 * info.grid2_sched + 8], "little"))
             inner, pad = s.count, grid_pad(s.first, s.step)
-        key = (kernel, raw, total, inner, pad, nthreads, self.generation)
+        # the private arrays' sizes are values (the same address may hold another size)
+        sizes = tuple(_longlong(int.from_bytes(raw[8 * i: 8 * i + 8], "little")) for i in info.scratch)
+        key = (kernel, raw, total, inner, pad, nthreads, self.generation, sizes)
         prepared = self.launch_cache.get(key)
         if prepared is None:
             if len(self.launch_cache) > 512:
@@ -357,9 +366,20 @@ class AccRuntime:
                 launch.located[-1].fields.append((view(arg_list[i] or 0, 1, a, w), launch.holders[-2]))
             elif kind == LAUNCH_ARRED:
                 launch.params[i] = self._array_temporary(arg_list[i] or 0, a, launch, w)
+            elif kind == LAUNCH_SCRATCH:
+                launch.params[i] = self._private_arrays(_longlong(arg_list[i]), shape, launch.holders, w)
             else:
                 launch.params[i] = self._param(kind, arg_list[i], launch.holders, w)
         return launch
+
+    def _private_arrays(self, nbytes: int, shape: Any, holders: list[Any], where: str) -> int:
+        """Each thread's private array of ``nbytes`` (passes/kernel_private.py): a slot per
+        thread id of the launch; holders keep the buffer until the launch is done."""
+        slots = self.backend.scratch_slots(shape)
+        buf = self.backend.alloc(max(nbytes, 1) * slots, "private arrays of an acc loop", where)
+        holder = ctypes.c_void_p(self.backend.ptr(buf))
+        holders += [buf, holder]
+        return ctypes.addressof(holder)
 
     def _scalar_result(self, addr: int, type_code: int, code: int, partials: Any, where: str) -> Any:
         """How a scalar reduction of a launch reaches its variable (device_results.py): the

@@ -411,6 +411,8 @@ LAUNCH_LOCFIELD = 7    # per-warp partials of its value, then of each location v
 LAUNCH_ARRED = 8       # a reduction array's device temporary, of the whole array's shape; at the address the
                        # host's long long [4]: {array address, its bytes, reduced section's offset and bytes};
                        # a = element type code, b = operator (runtime/acc_arrays.py)
+LAUNCH_SCRATCH = 9     # each thread's private array of a size known at run time (passes/kernel_private.py):
+                       # the bytes per thread at the address; a slot per thread id (one on the host backend)
 LAUNCH_READS, LAUNCH_WRITES = 1, 2
 
 # Data clause kinds of the XcalableACC data entries (the present_or_ forms are the plain ones,

@@ -86,6 +86,9 @@ class HostBackend:
     def shape(self, threads: int, nthreads: int, lanes: int, inner: int, rows: int = 1, pad: int = 0) -> LaunchShape:
         return LaunchShape(threads, nthreads or DEFAULT_BLOCK, (1, 1), False, threads)
 
+    def scratch_slots(self, shape: LaunchShape) -> int:
+        return 1   # the trampolines run one thread id at a time: one private array serves all
+
     def pin(self, addr: int, nbytes: int) -> None:
         pass
 
@@ -187,6 +190,11 @@ class CudaBackend:
         if gy > 65535:
             raise RuntimeFailure("?", f"data is too big for GPU: {threads} threads")
         return LaunchShape(threads, block, (gx, gy), False, -(-(gx * gy * block) // 32))
+
+    def scratch_slots(self, shape: LaunchShape) -> int:
+        """A private array per thread id of the grid (_xmpacc_gid: below a warp's 32
+        per partial slot, padding threads included)."""
+        return shape.partials * 32
 
     def lanes(self, total: int, nthreads: int) -> int:
         """Lanes per iteration for a lane-split kernel: enough threads for about eight

@@ -174,6 +174,8 @@ template <typename T, typename U> __device__ inline void _xmpacc_atomic_add(T *p
 #define _XMPACC_WARP_STEPS for (int _xmpacc_o = 16; _xmpacc_o > 0; _xmpacc_o /= 2)
 #define _XMPACC_SHFL_XOR(x) __shfl_xor_sync(0xffffffffu, (x), _xmpacc_o)
 #define _XMPACC_PARTIAL_SLOT(gid) (((gid) & 31) == 0 ? ((gid) >> 5) : -1LL)
+/* each thread's slot of a private array's scratch (kernel_private.py, LAUNCH_SCRATCH) */
+#define _XMPACC_SCRATCH_SLOT _xmpacc_gid
 /* A C array of variable-length rows in a kernel (kernel_vla.py): what C writes as
  * double (*a)[m][k], held as the elements' address and the D row extents.  a[i] is row i:
  * another such pointer, or past the last extent the row's first element, so a[i][j][l],
@@ -377,6 +379,7 @@ typedef unsigned int uint32_t;
 #define _XMPACC_WARP_STEPS for (int _xmpacc_o = 0; _xmpacc_o > 0; _xmpacc_o = 0)
 #define _XMPACC_SHFL_XOR(x) (x)
 #define _XMPACC_PARTIAL_SLOT(gid) (gid)
+#define _XMPACC_SCRATCH_SLOT 0LL   /* threads run one after another: one slot serves them all */
 extern long long _xmpacc_host_tid;   /* set by the trampolines of the host backend */
 #define _XMPACC_TID _xmpacc_host_tid
 #endif

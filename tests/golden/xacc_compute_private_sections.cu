@@ -8,8 +8,237 @@
 #include "xmpacc_kernel.h"
 _XMPACC_UNIT_BEGIN(private_sections_c)
 
-/* private_sections.c:32: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_private_sections_c_32(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double *_xmpacc_fp_c, double *_xmpacc_red_fs)
+/* private_sections.c:35: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_private_sections_c_35(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double *_xmpacc_fp_c, double *out, int lo, int n, double *_xmpacc_pv_w, long long _xmpacc_pn_w, double *_xmpacc_pv_c, long long _xmpacc_pn_c, long long _xmpacc_pb_c)
+{
+  long long _xmpacc_gid = _XMPACC_TID;
+  long long _xmpacc_tid = _xmpacc_gid;
+  int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
+  long long _xmpacc_rest = _xmpacc_tid;
+  if (!_xmpacc_valid) return;
+  int i = (int) (_xmpacc_s_i.first + _xmpacc_rest * _xmpacc_s_i.step);
+  int k;
+  double *w = _xmpacc_pv_w + _XMPACC_SCRATCH_SLOT * _xmpacc_pn_w;
+  double *c = _xmpacc_pv_c + _XMPACC_SCRATCH_SLOT * _xmpacc_pn_c;
+  _xmpacc_copy_bytes(c + _xmpacc_pb_c, _xmpacc_fp_c + _xmpacc_pb_c, (_xmpacc_pn_c - _xmpacc_pb_c) * sizeof(c[0]));
+  do
+{
+#line 37 "tests/xacc_compute/private_sections.c"
+  c[lo] = i * 0.25;
+  for (k = 0; k < (lo + n); k++)
+#line 38 "tests/xacc_compute/private_sections.c"
+    w[k] = c[lo + (k % n)] * (i + 1);
+
+#line 39 "tests/xacc_compute/private_sections.c"
+  out[i] = w[(lo + n) - 1] + w[0];
+}
+  while (0);
+#line 37 "private_sections.cu"
+}
+#ifndef __CUDACC__
+void _xmpacc_loop_private_sections_c_35_host(long long _xmpacc_n, void **_xmpacc_args)
+{
+  long long _xmpacc_total;
+  _xmpacc_sched_t _xmpacc_s_i;
+  double *_xmpacc_fp_c;
+  double *out;
+  int lo;
+  int n;
+  double *_xmpacc_pv_w;
+  long long _xmpacc_pn_w;
+  double *_xmpacc_pv_c;
+  long long _xmpacc_pn_c;
+  long long _xmpacc_pb_c;
+  memcpy((void *) &_xmpacc_total, _xmpacc_args[0], sizeof _xmpacc_total);
+  memcpy((void *) &_xmpacc_s_i, _xmpacc_args[1], sizeof _xmpacc_s_i);
+  memcpy((void *) &_xmpacc_fp_c, _xmpacc_args[2], sizeof _xmpacc_fp_c);
+  memcpy((void *) &out, _xmpacc_args[3], sizeof out);
+  memcpy((void *) &lo, _xmpacc_args[4], sizeof lo);
+  memcpy((void *) &n, _xmpacc_args[5], sizeof n);
+  memcpy((void *) &_xmpacc_pv_w, _xmpacc_args[6], sizeof _xmpacc_pv_w);
+  memcpy((void *) &_xmpacc_pn_w, _xmpacc_args[7], sizeof _xmpacc_pn_w);
+  memcpy((void *) &_xmpacc_pv_c, _xmpacc_args[8], sizeof _xmpacc_pv_c);
+  memcpy((void *) &_xmpacc_pn_c, _xmpacc_args[9], sizeof _xmpacc_pn_c);
+  memcpy((void *) &_xmpacc_pb_c, _xmpacc_args[10], sizeof _xmpacc_pb_c);
+  for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
+    _xmpacc_loop_private_sections_c_35(_xmpacc_total, _xmpacc_s_i, _xmpacc_fp_c, out, lo, n, _xmpacc_pv_w, _xmpacc_pn_w, _xmpacc_pv_c, _xmpacc_pn_c, _xmpacc_pb_c);
+}
+#endif
+
+/* private_sections.c:42: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_private_sections_c_42(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double *_xmpacc_fp_v, int lo, int n, double *_xmpacc_red_part, double *_xmpacc_pv_w, long long _xmpacc_pn_w, double *_xmpacc_pv_v, long long _xmpacc_pn_v, long long _xmpacc_pb_v)
+{
+  long long _xmpacc_gid = _XMPACC_TID;
+  long long _xmpacc_tid = _xmpacc_gid;
+  int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
+  long long _xmpacc_rest = _xmpacc_tid;
+  int i = (int) (_xmpacc_s_i.first + _xmpacc_rest * _xmpacc_s_i.step);
+  double part = 0;
+  double *w = _xmpacc_pv_w + _XMPACC_SCRATCH_SLOT * _xmpacc_pn_w;
+  double *v = _xmpacc_pv_v + _XMPACC_SCRATCH_SLOT * _xmpacc_pn_v;
+  _xmpacc_copy_bytes(v + _xmpacc_pb_v, _xmpacc_fp_v + _xmpacc_pb_v, (_xmpacc_pn_v - _xmpacc_pb_v) * sizeof(v[0]));
+  if (_xmpacc_valid) do
+{
+#line 44 "tests/xacc_compute/private_sections.c"
+  v[0] = i;
+  w[lo] = v[0] + v[n - 1];
+  w[(lo + n) - 1] = w[lo] * 2;
+  part += w[(lo + n) - 1];
+}
+  while (0);
+#line 90 "private_sections.cu"
+  _XMPACC_PARTIAL(part, _XMPACC_LANES_SUM, _xmpacc_red_part);
+}
+#ifndef __CUDACC__
+void _xmpacc_loop_private_sections_c_42_host(long long _xmpacc_n, void **_xmpacc_args)
+{
+  long long _xmpacc_total;
+  _xmpacc_sched_t _xmpacc_s_i;
+  double *_xmpacc_fp_v;
+  int lo;
+  int n;
+  double *_xmpacc_red_part;
+  double *_xmpacc_pv_w;
+  long long _xmpacc_pn_w;
+  double *_xmpacc_pv_v;
+  long long _xmpacc_pn_v;
+  long long _xmpacc_pb_v;
+  memcpy((void *) &_xmpacc_total, _xmpacc_args[0], sizeof _xmpacc_total);
+  memcpy((void *) &_xmpacc_s_i, _xmpacc_args[1], sizeof _xmpacc_s_i);
+  memcpy((void *) &_xmpacc_fp_v, _xmpacc_args[2], sizeof _xmpacc_fp_v);
+  memcpy((void *) &lo, _xmpacc_args[3], sizeof lo);
+  memcpy((void *) &n, _xmpacc_args[4], sizeof n);
+  memcpy((void *) &_xmpacc_red_part, _xmpacc_args[5], sizeof _xmpacc_red_part);
+  memcpy((void *) &_xmpacc_pv_w, _xmpacc_args[6], sizeof _xmpacc_pv_w);
+  memcpy((void *) &_xmpacc_pn_w, _xmpacc_args[7], sizeof _xmpacc_pn_w);
+  memcpy((void *) &_xmpacc_pv_v, _xmpacc_args[8], sizeof _xmpacc_pv_v);
+  memcpy((void *) &_xmpacc_pn_v, _xmpacc_args[9], sizeof _xmpacc_pn_v);
+  memcpy((void *) &_xmpacc_pb_v, _xmpacc_args[10], sizeof _xmpacc_pb_v);
+  for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
+    _xmpacc_loop_private_sections_c_42(_xmpacc_total, _xmpacc_s_i, _xmpacc_fp_v, lo, n, _xmpacc_red_part, _xmpacc_pv_w, _xmpacc_pn_w, _xmpacc_pv_v, _xmpacc_pn_v, _xmpacc_pb_v);
+}
+#endif
+
+/* private_sections.c:50: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_private_sections_c_50(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double *_xmpacc_v__xmpacc_fp_g, long long _xmpacc_x__xmpacc_fp_g_1, double *out3, int n, int lo, double (*_xmpacc_pv_h)[2], long long _xmpacc_pn_h, double *_xmpacc_pv_g, long long _xmpacc_pn_g, long long _xmpacc_pb_g, long long _xmpacc_x_g_1)
+{
+  #ifdef __CUDACC__
+  _xmpacc_vla<double, 1> _xmpacc_fp_g(_xmpacc_v__xmpacc_fp_g, _xmpacc_x__xmpacc_fp_g_1);
+  #else
+  double (*_xmpacc_fp_g)[_xmpacc_x__xmpacc_fp_g_1] = (void *) _xmpacc_v__xmpacc_fp_g;
+  #endif
+  long long _xmpacc_gid = _XMPACC_TID;
+  long long _xmpacc_tid = _xmpacc_gid;
+  int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
+  long long _xmpacc_rest = _xmpacc_tid;
+  if (!_xmpacc_valid) return;
+  int i = (int) (_xmpacc_s_i.first + _xmpacc_rest * _xmpacc_s_i.step);
+  int k;
+  double (*h)[2] = _xmpacc_pv_h + _XMPACC_SCRATCH_SLOT * _xmpacc_pn_h;
+  double *_xmpacc_v_g = _xmpacc_pv_g + _XMPACC_SCRATCH_SLOT * _xmpacc_pn_g;
+  _xmpacc_copy_bytes(_xmpacc_v_g + _xmpacc_pb_g, _xmpacc_v__xmpacc_fp_g + _xmpacc_pb_g, (_xmpacc_pn_g - _xmpacc_pb_g) * sizeof(_xmpacc_v_g[0]));
+  #ifdef __CUDACC__
+  _xmpacc_vla<double, 1> g(_xmpacc_v_g, _xmpacc_x_g_1);
+  #else
+  double (*g)[_xmpacc_x_g_1] = (void *) _xmpacc_v_g;
+  #endif
+  do
+{
+#line 52 "tests/xacc_compute/private_sections.c"
+  g[0][0] = i;
+  for (k = 0; k < n; k++)
+  {
+#line 54 "tests/xacc_compute/private_sections.c"
+    h[k][0] = g[k][lo] + i;
+    h[k][1] = g[0][0];
+  }
+
+#line 57 "tests/xacc_compute/private_sections.c"
+  out3[i] = h[n - 1][0] * h[0][1];
+}
+  while (0);
+#line 161 "private_sections.cu"
+}
+#ifndef __CUDACC__
+void _xmpacc_loop_private_sections_c_50_host(long long _xmpacc_n, void **_xmpacc_args)
+{
+  long long _xmpacc_total;
+  _xmpacc_sched_t _xmpacc_s_i;
+  double *_xmpacc_v__xmpacc_fp_g;
+  long long _xmpacc_x__xmpacc_fp_g_1;
+  double *out3;
+  int n;
+  int lo;
+  double (*_xmpacc_pv_h)[2];
+  long long _xmpacc_pn_h;
+  double *_xmpacc_pv_g;
+  long long _xmpacc_pn_g;
+  long long _xmpacc_pb_g;
+  long long _xmpacc_x_g_1;
+  memcpy((void *) &_xmpacc_total, _xmpacc_args[0], sizeof _xmpacc_total);
+  memcpy((void *) &_xmpacc_s_i, _xmpacc_args[1], sizeof _xmpacc_s_i);
+  memcpy((void *) &_xmpacc_v__xmpacc_fp_g, _xmpacc_args[2], sizeof _xmpacc_v__xmpacc_fp_g);
+  memcpy((void *) &_xmpacc_x__xmpacc_fp_g_1, _xmpacc_args[3], sizeof _xmpacc_x__xmpacc_fp_g_1);
+  memcpy((void *) &out3, _xmpacc_args[4], sizeof out3);
+  memcpy((void *) &n, _xmpacc_args[5], sizeof n);
+  memcpy((void *) &lo, _xmpacc_args[6], sizeof lo);
+  memcpy((void *) &_xmpacc_pv_h, _xmpacc_args[7], sizeof _xmpacc_pv_h);
+  memcpy((void *) &_xmpacc_pn_h, _xmpacc_args[8], sizeof _xmpacc_pn_h);
+  memcpy((void *) &_xmpacc_pv_g, _xmpacc_args[9], sizeof _xmpacc_pv_g);
+  memcpy((void *) &_xmpacc_pn_g, _xmpacc_args[10], sizeof _xmpacc_pn_g);
+  memcpy((void *) &_xmpacc_pb_g, _xmpacc_args[11], sizeof _xmpacc_pb_g);
+  memcpy((void *) &_xmpacc_x_g_1, _xmpacc_args[12], sizeof _xmpacc_x_g_1);
+  for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
+    _xmpacc_loop_private_sections_c_50(_xmpacc_total, _xmpacc_s_i, _xmpacc_v__xmpacc_fp_g, _xmpacc_x__xmpacc_fp_g_1, out3, n, lo, _xmpacc_pv_h, _xmpacc_pn_h, _xmpacc_pv_g, _xmpacc_pn_g, _xmpacc_pb_g, _xmpacc_x_g_1);
+}
+#endif
+
+/* private_sections.c:60: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_private_sections_c_60(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double *out2, int n, double *_xmpacc_pv_v, long long _xmpacc_pn_v)
+{
+  long long _xmpacc_gid = _XMPACC_TID;
+  long long _xmpacc_tid = _xmpacc_gid;
+  int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
+  long long _xmpacc_rest = _xmpacc_tid;
+  if (!_xmpacc_valid) return;
+  int i = (int) (_xmpacc_s_i.first + _xmpacc_rest * _xmpacc_s_i.step);
+  int k;
+  double *v = _xmpacc_pv_v + _XMPACC_SCRATCH_SLOT * _xmpacc_pn_v;
+  do
+{
+#line 62 "tests/xacc_compute/private_sections.c"
+  for (k = 0; k < n; k++)
+#line 62 "tests/xacc_compute/private_sections.c"
+    v[k] = i + k;
+
+#line 63 "tests/xacc_compute/private_sections.c"
+  out2[i] = v[n - 1] * v[0];
+}
+  while (0);
+#line 219 "private_sections.cu"
+}
+#ifndef __CUDACC__
+void _xmpacc_loop_private_sections_c_60_host(long long _xmpacc_n, void **_xmpacc_args)
+{
+  long long _xmpacc_total;
+  _xmpacc_sched_t _xmpacc_s_i;
+  double *out2;
+  int n;
+  double *_xmpacc_pv_v;
+  long long _xmpacc_pn_v;
+  memcpy((void *) &_xmpacc_total, _xmpacc_args[0], sizeof _xmpacc_total);
+  memcpy((void *) &_xmpacc_s_i, _xmpacc_args[1], sizeof _xmpacc_s_i);
+  memcpy((void *) &out2, _xmpacc_args[2], sizeof out2);
+  memcpy((void *) &n, _xmpacc_args[3], sizeof n);
+  memcpy((void *) &_xmpacc_pv_v, _xmpacc_args[4], sizeof _xmpacc_pv_v);
+  memcpy((void *) &_xmpacc_pn_v, _xmpacc_args[5], sizeof _xmpacc_pn_v);
+  for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
+    _xmpacc_loop_private_sections_c_60(_xmpacc_total, _xmpacc_s_i, out2, n, _xmpacc_pv_v, _xmpacc_pn_v);
+}
+#endif
+
+/* private_sections.c:80: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_private_sections_c_80(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double *_xmpacc_fp_c, double *_xmpacc_red_fs)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
@@ -21,16 +250,16 @@ _XMPACC_KERNEL _xmpacc_loop_private_sections_c_32(long long _xmpacc_total, _xmpa
   double fs = 0;
   if (_xmpacc_valid) do
 {
-#line 34 "tests/xacc_compute/private_sections.c"
+#line 82 "tests/xacc_compute/private_sections.c"
   c[1] = (c[2] * 0.5) + i;
   fs += c[1] + c[3];
 }
   while (0);
-#line 30 "private_sections.cu"
+#line 259 "private_sections.cu"
   _XMPACC_PARTIAL(fs, _XMPACC_LANES_SUM, _xmpacc_red_fs);
 }
 #ifndef __CUDACC__
-void _xmpacc_loop_private_sections_c_32_host(long long _xmpacc_n, void **_xmpacc_args)
+void _xmpacc_loop_private_sections_c_80_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   _xmpacc_sched_t _xmpacc_s_i;
@@ -41,12 +270,12 @@ void _xmpacc_loop_private_sections_c_32_host(long long _xmpacc_n, void **_xmpacc
   memcpy((void *) &_xmpacc_fp_c, _xmpacc_args[2], sizeof _xmpacc_fp_c);
   memcpy((void *) &_xmpacc_red_fs, _xmpacc_args[3], sizeof _xmpacc_red_fs);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_private_sections_c_32(_xmpacc_total, _xmpacc_s_i, _xmpacc_fp_c, _xmpacc_red_fs);
+    _xmpacc_loop_private_sections_c_80(_xmpacc_total, _xmpacc_s_i, _xmpacc_fp_c, _xmpacc_red_fs);
 }
 #endif
 
-/* private_sections.c:39: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_private_sections_c_39(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double *a)
+/* private_sections.c:87: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_private_sections_c_87(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double *a)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
@@ -59,24 +288,24 @@ _XMPACC_KERNEL _xmpacc_loop_private_sections_c_39(long long _xmpacc_total, _xmpa
   double w[4];
   do
 {
-#line 41 "tests/xacc_compute/private_sections.c"
+#line 89 "tests/xacc_compute/private_sections.c"
   for (k = 0; k < 3; k++)
-#line 41 "tests/xacc_compute/private_sections.c"
+#line 89 "tests/xacc_compute/private_sections.c"
     tmp[k] = i * (k + 1);
 
-#line 42 "tests/xacc_compute/private_sections.c"
+#line 90 "tests/xacc_compute/private_sections.c"
   for (k = 0; k < 4; k++)
-#line 42 "tests/xacc_compute/private_sections.c"
+#line 90 "tests/xacc_compute/private_sections.c"
     w[k] = tmp[k % 3] - k;
 
-#line 43 "tests/xacc_compute/private_sections.c"
+#line 91 "tests/xacc_compute/private_sections.c"
   a[i] = tmp[2] + w[4 - 1];
 }
   while (0);
-#line 77 "private_sections.cu"
+#line 306 "private_sections.cu"
 }
 #ifndef __CUDACC__
-void _xmpacc_loop_private_sections_c_39_host(long long _xmpacc_n, void **_xmpacc_args)
+void _xmpacc_loop_private_sections_c_87_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   _xmpacc_sched_t _xmpacc_s_i;
@@ -85,12 +314,12 @@ void _xmpacc_loop_private_sections_c_39_host(long long _xmpacc_n, void **_xmpacc
   memcpy((void *) &_xmpacc_s_i, _xmpacc_args[1], sizeof _xmpacc_s_i);
   memcpy((void *) &a, _xmpacc_args[2], sizeof a);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_private_sections_c_39(_xmpacc_total, _xmpacc_s_i, a);
+    _xmpacc_loop_private_sections_c_87(_xmpacc_total, _xmpacc_s_i, a);
 }
 #endif
 
-/* private_sections.c:46: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_private_sections_c_46(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double *a, double * _XMPACC_RESTRICT d, _xmpacc_array_t _xmpacc_a_d)
+/* private_sections.c:94: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_private_sections_c_94(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double *a, double * _XMPACC_RESTRICT d, _xmpacc_array_t _xmpacc_a_d)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
@@ -104,16 +333,16 @@ _XMPACC_KERNEL _xmpacc_loop_private_sections_c_46(long long _xmpacc_total, _xmpa
   double w[3];
   do
 {
-#line 48 "tests/xacc_compute/private_sections.c"
+#line 96 "tests/xacc_compute/private_sections.c"
   w[1] = 0.5 * i;
   w[2] = a[i] + w[1];
   d[_XMPACC_G(_xmpacc_a_d, 0, i)] = w[2] * 2;
 }
   while (0);
-#line 114 "private_sections.cu"
+#line 343 "private_sections.cu"
 }
 #ifndef __CUDACC__
-void _xmpacc_loop_private_sections_c_46_host(long long _xmpacc_n, void **_xmpacc_args)
+void _xmpacc_loop_private_sections_c_94_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   _xmpacc_sched_t _xmpacc_s_i;
@@ -126,12 +355,12 @@ void _xmpacc_loop_private_sections_c_46_host(long long _xmpacc_n, void **_xmpacc
   memcpy((void *) &d, _xmpacc_args[3], sizeof d);
   memcpy((void *) &_xmpacc_a_d, _xmpacc_args[4], sizeof _xmpacc_a_d);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_private_sections_c_46(_xmpacc_total, _xmpacc_s_i, a, d, _xmpacc_a_d);
+    _xmpacc_loop_private_sections_c_94(_xmpacc_total, _xmpacc_s_i, a, d, _xmpacc_a_d);
 }
 #endif
 
-/* private_sections.c:52: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_private_sections_c_52(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double *a)
+/* private_sections.c:100: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_private_sections_c_100(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double *a)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
@@ -143,20 +372,20 @@ _XMPACC_KERNEL _xmpacc_loop_private_sections_c_52(long long _xmpacc_total, _xmpa
   double tmp[3];
   do
 {
-#line 55 "tests/xacc_compute/private_sections.c"
+#line 103 "tests/xacc_compute/private_sections.c"
   for (k = 0; k < 2; k++)
   {
-#line 56 "tests/xacc_compute/private_sections.c"
+#line 104 "tests/xacc_compute/private_sections.c"
     tmp[1] = k + i;
     a[i] += tmp[1];
   }
 
 }
   while (0);
-#line 157 "private_sections.cu"
+#line 386 "private_sections.cu"
 }
 #ifndef __CUDACC__
-void _xmpacc_loop_private_sections_c_52_host(long long _xmpacc_n, void **_xmpacc_args)
+void _xmpacc_loop_private_sections_c_100_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   _xmpacc_sched_t _xmpacc_s_i;
@@ -165,12 +394,12 @@ void _xmpacc_loop_private_sections_c_52_host(long long _xmpacc_n, void **_xmpacc
   memcpy((void *) &_xmpacc_s_i, _xmpacc_args[1], sizeof _xmpacc_s_i);
   memcpy((void *) &a, _xmpacc_args[2], sizeof a);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_private_sections_c_52(_xmpacc_total, _xmpacc_s_i, a);
+    _xmpacc_loop_private_sections_c_100(_xmpacc_total, _xmpacc_s_i, a);
 }
 #endif
 
-/* private_sections.c:66: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_private_sections_c_66(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double *_xmpacc_fp_c, double *_xmpacc_red_fd)
+/* private_sections.c:114: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_private_sections_c_114(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double *_xmpacc_fp_c, double *_xmpacc_red_fd)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
@@ -182,16 +411,16 @@ _XMPACC_KERNEL _xmpacc_loop_private_sections_c_66(long long _xmpacc_total, _xmpa
   double fd = 0;
   if (_xmpacc_valid) do
 {
-#line 68 "tests/xacc_compute/private_sections.c"
+#line 116 "tests/xacc_compute/private_sections.c"
   c[2] = c[3] - i;
   fd += 2 * c[2];
 }
   while (0);
-#line 191 "private_sections.cu"
+#line 420 "private_sections.cu"
   _XMPACC_PARTIAL(fd, _XMPACC_LANES_SUM, _xmpacc_red_fd);
 }
 #ifndef __CUDACC__
-void _xmpacc_loop_private_sections_c_66_host(long long _xmpacc_n, void **_xmpacc_args)
+void _xmpacc_loop_private_sections_c_114_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   _xmpacc_sched_t _xmpacc_s_i;
@@ -202,7 +431,7 @@ void _xmpacc_loop_private_sections_c_66_host(long long _xmpacc_n, void **_xmpacc
   memcpy((void *) &_xmpacc_fp_c, _xmpacc_args[2], sizeof _xmpacc_fp_c);
   memcpy((void *) &_xmpacc_red_fd, _xmpacc_args[3], sizeof _xmpacc_red_fd);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_private_sections_c_66(_xmpacc_total, _xmpacc_s_i, _xmpacc_fp_c, _xmpacc_red_fd);
+    _xmpacc_loop_private_sections_c_114(_xmpacc_total, _xmpacc_s_i, _xmpacc_fp_c, _xmpacc_red_fd);
 }
 #endif
 _XMPACC_UNIT_END

@@ -11,178 +11,314 @@ static _xmpacc_nodes_t _xmpacc_n_p;
 static _xmpacc_template_t _xmpacc_t_t;
 _xmpacc_array_t _xmpacc_a_d;
 
-#line 19 "tests/xacc_compute/private_sections.c"
+#line 22 "tests/xacc_compute/private_sections.c"
 double *d;
-#line 21 "tests/xacc_compute/private_sections.c"
+#line 24 "tests/xacc_compute/private_sections.c"
 double a[24];
-#line 23 "tests/xacc_compute/private_sections.c"
-int main(void)
+#line 26 "tests/xacc_compute/private_sections.c"
+static double sized(int n, int lo)
 {
   int i;
-#line 25 "tests/xacc_compute/private_sections.c"
-  int k;
-  double tmp[3];
-#line 26 "tests/xacc_compute/private_sections.c"
-  double s = 0;
-#line 26 "tests/xacc_compute/private_sections.c"
-  double sd = 0;
-  double *w = malloc(4 * (sizeof(double)));
-#line 27 "tests/xacc_compute/private_sections.c"
-  double *c = malloc(4 * (sizeof(double)));
-#line 27 "tests/xacc_compute/private_sections.c"
-  double fs = 0;
-#line 27 "tests/xacc_compute/private_sections.c"
-  double fd = 0;
-  for (i = 0; i < 24; i++)
 #line 28 "tests/xacc_compute/private_sections.c"
-    a[i] = 0;
+  int j;
+#line 28 "tests/xacc_compute/private_sections.c"
+  int k;
+  double *w = malloc((lo + n) * (sizeof(double)));
+#line 29 "tests/xacc_compute/private_sections.c"
+  double *c = malloc((lo + n) * (sizeof(double)));
+  double v[n];
+#line 30 "tests/xacc_compute/private_sections.c"
+  double out[24];
+#line 30 "tests/xacc_compute/private_sections.c"
+  double out2[24];
+#line 30 "tests/xacc_compute/private_sections.c"
+  double out3[24];
+#line 30 "tests/xacc_compute/private_sections.c"
+  double part = 0;
+#line 30 "tests/xacc_compute/private_sections.c"
+  double total = 0;
+#line 30 "tests/xacc_compute/private_sections.c"
+  double g[n][lo + 1];
+#line 30 "tests/xacc_compute/private_sections.c"
+  double h[n][2];
+  for (k = 0; k < (lo + n); k++)
+#line 31 "tests/xacc_compute/private_sections.c"
+    c[k] = k * 1.5;
 
-#line 29 "tests/xacc_compute/private_sections.c"
-  for (k = 0; k < 4; k++)
-#line 29 "tests/xacc_compute/private_sections.c"
-    c[k] = 10.0 * (k + 1);
+#line 32 "tests/xacc_compute/private_sections.c"
+  for (k = 0; k < n; k++)
+#line 32 "tests/xacc_compute/private_sections.c"
+    v[k] = 100 + k;
+
+#line 33 "tests/xacc_compute/private_sections.c"
+  for (k = 0; k < n; k++)
+    for (j = 0; j <= lo; j++)
+#line 34 "tests/xacc_compute/private_sections.c"
+    g[k][j] = k - (0.5 * j);
+
 
   {
     {
-      _XMPACC_CLEANUP(_xmpacc_acc_data_scope_end) int _xmpacc_accdata_1 = _xmpacc_acc_data_begin("private_sections.c:32", 1, (const void *[]){c}, (const long long []){-2}, (const char *[]){"c"}, (const long long []){1}, (const void *[]){(const long long []){1, sizeof(c[0]), -1, 1, 1, 3, 1}}, 1);
+#line 36 "tests/xacc_compute/private_sections.c"
+      if (n <= 0)
+#line 36 "tests/xacc_compute/private_sections.c"
+        _xmpacc_section_error("private_sections.c:35", 1, "c", (const long long []){0, n}, 0);
+#line 36 "tests/xacc_compute/private_sections.c"
+      _XMPACC_CLEANUP(_xmpacc_acc_data_scope_end) int _xmpacc_accdata_1 = _xmpacc_acc_data_begin("private_sections.c:35", 1, (const void *[]){c}, (const long long []){-2}, (const char *[]){"c"}, (const long long []){1}, (const void *[]){(const long long []){1, sizeof(c[0]), -1, 1, lo, n, 1}}, 1);
       {
-#line 33 "tests/xacc_compute/private_sections.c"
-        int _xmpacc_acc_1 = _xmpacc_acc_compute_begin("private_sections.c:32", 1, (const void *[]){c}, (const long long []){-2}, (const char *[]){"c"}, (const int []){0});
+#line 36 "tests/xacc_compute/private_sections.c"
+        int _xmpacc_acc_1 = _xmpacc_acc_compute_begin("private_sections.c:35", 2, (const void *[]){c, out}, (const long long []){-2, (long long) (sizeof(out))}, (const char *[]){"c", "out"}, (const int []){0, 3});
         {
-#line 33 "tests/xacc_compute/private_sections.c"
-          _xmpacc_acc_defer_reductions();
-#line 33 "tests/xacc_compute/private_sections.c"
+#line 36 "tests/xacc_compute/private_sections.c"
           _xmpacc_sched_t _xmpacc_s_i = _xmpacc_range_k(0, 24 - 1, 1);
-#line 33 "tests/xacc_compute/private_sections.c"
+#line 36 "tests/xacc_compute/private_sections.c"
           long long _xmpacc_total = _xmpacc_s_i.count;
-#line 33 "tests/xacc_compute/private_sections.c"
-          _xmpacc_launch("private_sections.c:32", "_xmpacc_loop_private_sections_c_32", _xmpacc_total, 0, 4, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) c, (void *) (&fs)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 0, 0, 3, _XMPACC_TYPE(fs), 1});
+#line 36 "tests/xacc_compute/private_sections.c"
+          _xmpacc_launch("private_sections.c:35", "_xmpacc_loop_private_sections_c_35", _xmpacc_total, 0, 11, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) c, (void *) out, (void *) (&lo), (void *) (&n), (void *) (&((long long){((long long) (0 + (lo + n))) * ((long long) (sizeof(w[0])))})), (void *) (&((long long){(long long) (0 + (lo + n))})), (void *) (&((long long){((long long) (lo + n)) * ((long long) (sizeof(c[0])))})), (void *) (&((long long){(long long) (lo + n)})), (void *) (&((long long){(long long) lo}))}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 0, 0, 1, 2, 0, 0, sizeof(lo), 0, 0, sizeof(n), 0, 9, 0, 0, 0, sizeof(long long), 0, 9, 0, 0, 0, sizeof(long long), 0, 0, sizeof(long long), 0});
         }
-#line 33 "tests/xacc_compute/private_sections.c"
+#line 36 "tests/xacc_compute/private_sections.c"
         _xmpacc_acc_compute_end(_xmpacc_acc_1);
       }
     }
   }
-  _xmpacc_acc_reductions_wait("private_sections.c:32");
   {
-#line 37 "tests/xacc_compute/private_sections.c"
-    _XMPACC_CLEANUP(_xmpacc_acc_data_scope_end) int _xmpacc_accdata_2 = _xmpacc_acc_data_begin("private_sections.c:37", 2, (const void *[]){a, &_xmpacc_a_d}, (const long long []){sizeof(a), -1}, (const char *[]){"a", "d"}, (const long long []){0, 0}, (const void *[]){0, 0}, 1);
+#line 43 "tests/xacc_compute/private_sections.c"
+    int _xmpacc_acc_2 = _xmpacc_acc_compute_begin("private_sections.c:42", 1, (const void *[]){v}, (const long long []){(long long) (sizeof(v))}, (const char *[]){"v"}, (const int []){2});
+    {
+#line 43 "tests/xacc_compute/private_sections.c"
+      _xmpacc_acc_swap_reduced("private_sections.c:41", &part, sizeof(part), "part", 0);
+#line 43 "tests/xacc_compute/private_sections.c"
+      _xmpacc_loop_reduce_begin(&_xmpacc_t_t, (const int []){1}, &part, 1, _XMPACC_TYPE(part), 1);
+#line 43 "tests/xacc_compute/private_sections.c"
+      _xmpacc_acc_swap_reduced("private_sections.c:41", &part, sizeof(part), "part", 0);
+#line 43 "tests/xacc_compute/private_sections.c"
+      _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t.dim[0], 0, 24 - 1, 1);
+#line 43 "tests/xacc_compute/private_sections.c"
+      long long _xmpacc_total = _xmpacc_s_i.count;
+#line 43 "tests/xacc_compute/private_sections.c"
+      _xmpacc_launch("private_sections.c:42", "_xmpacc_loop_private_sections_c_42", _xmpacc_total, 0, 11, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) v, (void *) (&lo), (void *) (&n), (void *) (&part), (void *) (&((long long){((long long) (lo + n)) * ((long long) (sizeof(w[0])))})), (void *) (&((long long){(long long) (lo + n)})), (void *) (&((long long){((long long) ((sizeof(v)) / (sizeof(v[0])))) * ((long long) (sizeof(v[0])))})), (void *) (&((long long){(long long) ((sizeof(v)) / (sizeof(v[0])))})), (void *) (&((long long){(long long) 0}))}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 0, 0, 0, sizeof(lo), 0, 0, sizeof(n), 0, 3, _XMPACC_TYPE(part), 1, 9, 0, 0, 0, sizeof(long long), 0, 9, 0, 0, 0, sizeof(long long), 0, 0, sizeof(long long), 0});
+#line 43 "tests/xacc_compute/private_sections.c"
+      _xmpacc_acc_swap_reduced("private_sections.c:41", &part, sizeof(part), "part", 0);
+#line 43 "tests/xacc_compute/private_sections.c"
+      _xmpacc_loop_reduce(&_xmpacc_t_t, "private_sections.c:41", (const int []){1}, &part, 1, _XMPACC_TYPE(part), 1);
+#line 43 "tests/xacc_compute/private_sections.c"
+      _xmpacc_acc_swap_reduced("private_sections.c:41", &part, sizeof(part), "part", 0);
+    }
+#line 43 "tests/xacc_compute/private_sections.c"
+    _xmpacc_acc_compute_end(_xmpacc_acc_2);
+  }
+  {
+#line 51 "tests/xacc_compute/private_sections.c"
+    int _xmpacc_acc_3 = _xmpacc_acc_compute_begin("private_sections.c:50", 2, (const void *[]){out3, g}, (const long long []){(long long) (sizeof(out3)), (long long) (sizeof(g))}, (const char *[]){"out3", "g"}, (const int []){3, 2});
+    {
+#line 51 "tests/xacc_compute/private_sections.c"
+      _xmpacc_sched_t _xmpacc_s_i = _xmpacc_range_k(0, 24 - 1, 1);
+#line 51 "tests/xacc_compute/private_sections.c"
+      long long _xmpacc_total = _xmpacc_s_i.count;
+#line 51 "tests/xacc_compute/private_sections.c"
+      _xmpacc_launch("private_sections.c:50", "_xmpacc_loop_private_sections_c_50", _xmpacc_total, 0, 13, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) g, (void *) (&((long long){(long long) ((sizeof(g[0])) / (sizeof(g[0][0])))})), (void *) out3, (void *) (&n), (void *) (&lo), (void *) (&((long long){((long long) ((sizeof(h)) / (sizeof(h[0])))) * ((long long) (sizeof(h[0])))})), (void *) (&((long long){(long long) ((sizeof(h)) / (sizeof(h[0])))})), (void *) (&((long long){((long long) ((sizeof(g)) / (sizeof(g[0])))) * ((long long) (sizeof(g[0])))})), (void *) (&((long long){((long long) ((sizeof(g)) / (sizeof(g[0])))) * ((sizeof(g[0])) / (sizeof(g[0][0])))})), (void *) (&((long long){((long long) 0) * ((sizeof(g[0])) / (sizeof(g[0][0])))})), (void *) (&((long long){(long long) ((sizeof(g[0])) / (sizeof(g[0][0])))}))}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 0, 0, 0, sizeof(long long), 0, 1, 2, 0, 0, sizeof(n), 0, 0, sizeof(lo), 0, 9, 0, 0, 0, sizeof(long long), 0, 9, 0, 0, 0, sizeof(long long), 0, 0, sizeof(long long), 0, 0, sizeof(long long), 0});
+    }
+#line 51 "tests/xacc_compute/private_sections.c"
+    _xmpacc_acc_compute_end(_xmpacc_acc_3);
+  }
+  {
+#line 61 "tests/xacc_compute/private_sections.c"
+    int _xmpacc_acc_4 = _xmpacc_acc_compute_begin("private_sections.c:60", 1, (const void *[]){out2}, (const long long []){(long long) (sizeof(out2))}, (const char *[]){"out2"}, (const int []){3});
+    {
+#line 61 "tests/xacc_compute/private_sections.c"
+      _xmpacc_sched_t _xmpacc_s_i = _xmpacc_range_k(0, 24 - 1, 1);
+#line 61 "tests/xacc_compute/private_sections.c"
+      long long _xmpacc_total = _xmpacc_s_i.count;
+#line 61 "tests/xacc_compute/private_sections.c"
+      _xmpacc_launch("private_sections.c:60", "_xmpacc_loop_private_sections_c_60", _xmpacc_total, 0, 6, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) out2, (void *) (&n), (void *) (&((long long){((long long) ((sizeof(v)) / (sizeof(v[0])))) * ((long long) (sizeof(v[0])))})), (void *) (&((long long){(long long) ((sizeof(v)) / (sizeof(v[0])))}))}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 2, 0, 0, sizeof(n), 0, 9, 0, 0, 0, sizeof(long long), 0});
+    }
+#line 61 "tests/xacc_compute/private_sections.c"
+    _xmpacc_acc_compute_end(_xmpacc_acc_4);
+  }
+#line 65 "tests/xacc_compute/private_sections.c"
+  for (i = 0; i < 24; i++)
+#line 65 "tests/xacc_compute/private_sections.c"
+    total += (out[i] + out2[i]) + out3[i];
+
+#line 66 "tests/xacc_compute/private_sections.c"
+  free(w);
+  free(c);
+  return total + part;
+}
+
+
+#line 71 "tests/xacc_compute/private_sections.c"
+int main(void)
+{
+  int i;
+#line 73 "tests/xacc_compute/private_sections.c"
+  int k;
+  double tmp[3];
+#line 74 "tests/xacc_compute/private_sections.c"
+  double s = 0;
+#line 74 "tests/xacc_compute/private_sections.c"
+  double sd = 0;
+  double *w = malloc(4 * (sizeof(double)));
+#line 75 "tests/xacc_compute/private_sections.c"
+  double *c = malloc(4 * (sizeof(double)));
+#line 75 "tests/xacc_compute/private_sections.c"
+  double fs = 0;
+#line 75 "tests/xacc_compute/private_sections.c"
+  double fd = 0;
+  for (i = 0; i < 24; i++)
+#line 76 "tests/xacc_compute/private_sections.c"
+    a[i] = 0;
+
+#line 77 "tests/xacc_compute/private_sections.c"
+  for (k = 0; k < 4; k++)
+#line 77 "tests/xacc_compute/private_sections.c"
+    c[k] = 10.0 * (k + 1);
+
+  {
+    {
+      _XMPACC_CLEANUP(_xmpacc_acc_data_scope_end) int _xmpacc_accdata_2 = _xmpacc_acc_data_begin("private_sections.c:80", 1, (const void *[]){c}, (const long long []){-2}, (const char *[]){"c"}, (const long long []){1}, (const void *[]){(const long long []){1, sizeof(c[0]), -1, 1, 1, 3, 1}}, 1);
+      {
+#line 81 "tests/xacc_compute/private_sections.c"
+        int _xmpacc_acc_5 = _xmpacc_acc_compute_begin("private_sections.c:80", 1, (const void *[]){c}, (const long long []){-2}, (const char *[]){"c"}, (const int []){0});
+        {
+#line 81 "tests/xacc_compute/private_sections.c"
+          _xmpacc_acc_defer_reductions();
+#line 81 "tests/xacc_compute/private_sections.c"
+          _xmpacc_sched_t _xmpacc_s_i = _xmpacc_range_k(0, 24 - 1, 1);
+#line 81 "tests/xacc_compute/private_sections.c"
+          long long _xmpacc_total = _xmpacc_s_i.count;
+#line 81 "tests/xacc_compute/private_sections.c"
+          _xmpacc_launch("private_sections.c:80", "_xmpacc_loop_private_sections_c_80", _xmpacc_total, 0, 4, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) c, (void *) (&fs)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 0, 0, 3, _XMPACC_TYPE(fs), 1});
+        }
+#line 81 "tests/xacc_compute/private_sections.c"
+        _xmpacc_acc_compute_end(_xmpacc_acc_5);
+      }
+    }
+  }
+  _xmpacc_acc_reductions_wait("private_sections.c:80");
+  {
+#line 85 "tests/xacc_compute/private_sections.c"
+    _XMPACC_CLEANUP(_xmpacc_acc_data_scope_end) int _xmpacc_accdata_3 = _xmpacc_acc_data_begin("private_sections.c:85", 2, (const void *[]){a, &_xmpacc_a_d}, (const long long []){sizeof(a), -1}, (const char *[]){"a", "d"}, (const long long []){0, 0}, (const void *[]){0, 0}, 1);
     {
       {
-        int _xmpacc_acc_2 = _xmpacc_acc_compute_begin("private_sections.c:39", 1, (const void *[]){a}, (const long long []){(long long) (sizeof(a))}, (const char *[]){"a"}, (const int []){1});
+        int _xmpacc_acc_6 = _xmpacc_acc_compute_begin("private_sections.c:87", 1, (const void *[]){a}, (const long long []){(long long) (sizeof(a))}, (const char *[]){"a"}, (const int []){1});
         {
-#line 40 "tests/xacc_compute/private_sections.c"
+#line 88 "tests/xacc_compute/private_sections.c"
           _xmpacc_sched_t _xmpacc_s_i = _xmpacc_range_k(0, 24 - 1, 1);
-#line 40 "tests/xacc_compute/private_sections.c"
+#line 88 "tests/xacc_compute/private_sections.c"
           long long _xmpacc_total = _xmpacc_s_i.count;
-#line 40 "tests/xacc_compute/private_sections.c"
-          _xmpacc_launch("private_sections.c:39", "_xmpacc_loop_private_sections_c_39", _xmpacc_total, 0, 3, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) a}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 2, 0});
+#line 88 "tests/xacc_compute/private_sections.c"
+          _xmpacc_launch("private_sections.c:87", "_xmpacc_loop_private_sections_c_87", _xmpacc_total, 0, 3, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) a}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 2, 0});
         }
-#line 40 "tests/xacc_compute/private_sections.c"
-        _xmpacc_acc_compute_end(_xmpacc_acc_2);
+#line 88 "tests/xacc_compute/private_sections.c"
+        _xmpacc_acc_compute_end(_xmpacc_acc_6);
       }
       {
-#line 47 "tests/xacc_compute/private_sections.c"
-        int _xmpacc_acc_3 = _xmpacc_acc_compute_begin("private_sections.c:46", 2, (const void *[]){a, &_xmpacc_a_d}, (const long long []){(long long) (sizeof(a)), -1}, (const char *[]){"a", "d"}, (const int []){1, 1});
+#line 95 "tests/xacc_compute/private_sections.c"
+        int _xmpacc_acc_7 = _xmpacc_acc_compute_begin("private_sections.c:94", 2, (const void *[]){a, &_xmpacc_a_d}, (const long long []){(long long) (sizeof(a)), -1}, (const char *[]){"a", "d"}, (const int []){1, 1});
         {
-#line 47 "tests/xacc_compute/private_sections.c"
+#line 95 "tests/xacc_compute/private_sections.c"
           _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t.dim[0], 0, 24 - 1, 1);
-#line 47 "tests/xacc_compute/private_sections.c"
+#line 95 "tests/xacc_compute/private_sections.c"
           long long _xmpacc_total = _xmpacc_s_i.count;
-#line 47 "tests/xacc_compute/private_sections.c"
-          _xmpacc_launch("private_sections.c:46", "_xmpacc_loop_private_sections_c_46", _xmpacc_total, 0, 5, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) a, (void *) (&_xmpacc_a_d), (void *) (&_xmpacc_a_d)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0, 1, 2, 0, 2, 0, 0});
+#line 95 "tests/xacc_compute/private_sections.c"
+          _xmpacc_launch("private_sections.c:94", "_xmpacc_loop_private_sections_c_94", _xmpacc_total, 0, 5, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) a, (void *) (&_xmpacc_a_d), (void *) (&_xmpacc_a_d)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0, 1, 2, 0, 2, 0, 0});
         }
-#line 47 "tests/xacc_compute/private_sections.c"
-        _xmpacc_acc_compute_end(_xmpacc_acc_3);
+#line 95 "tests/xacc_compute/private_sections.c"
+        _xmpacc_acc_compute_end(_xmpacc_acc_7);
       }
       {
-#line 53 "tests/xacc_compute/private_sections.c"
-        int _xmpacc_acc_4 = _xmpacc_acc_compute_begin("private_sections.c:52", 1, (const void *[]){a}, (const long long []){(long long) (sizeof(a))}, (const char *[]){"a"}, (const int []){1});
+#line 101 "tests/xacc_compute/private_sections.c"
+        int _xmpacc_acc_8 = _xmpacc_acc_compute_begin("private_sections.c:100", 1, (const void *[]){a}, (const long long []){(long long) (sizeof(a))}, (const char *[]){"a"}, (const int []){1});
         {
-#line 53 "tests/xacc_compute/private_sections.c"
+#line 101 "tests/xacc_compute/private_sections.c"
           _xmpacc_sched_t _xmpacc_s_i = _xmpacc_range_k(0, 24 - 1, 1);
-#line 53 "tests/xacc_compute/private_sections.c"
+#line 101 "tests/xacc_compute/private_sections.c"
           long long _xmpacc_total = _xmpacc_s_i.count;
-#line 53 "tests/xacc_compute/private_sections.c"
-          _xmpacc_launch("private_sections.c:52", "_xmpacc_loop_private_sections_c_52", _xmpacc_total, 0, 3, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) a}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0});
+#line 101 "tests/xacc_compute/private_sections.c"
+          _xmpacc_launch("private_sections.c:100", "_xmpacc_loop_private_sections_c_100", _xmpacc_total, 0, 3, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) a}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0});
         }
-#line 53 "tests/xacc_compute/private_sections.c"
-        _xmpacc_acc_compute_end(_xmpacc_acc_4);
+#line 101 "tests/xacc_compute/private_sections.c"
+        _xmpacc_acc_compute_end(_xmpacc_acc_8);
       }
       {
-#line 60 "tests/xacc_compute/private_sections.c"
-        _xmpacc_acc_update("private_sections.c:60", 1, a, sizeof(a), "a", 0, 1 | 0, -1);
-#line 60 "tests/xacc_compute/private_sections.c"
-        _xmpacc_acc_update("private_sections.c:60", 1, &_xmpacc_a_d, -1, "d", 0, 1 | 0, -1);
+#line 108 "tests/xacc_compute/private_sections.c"
+        _xmpacc_acc_update("private_sections.c:108", 1, a, sizeof(a), "a", 0, 1 | 0, -1);
+#line 108 "tests/xacc_compute/private_sections.c"
+        _xmpacc_acc_update("private_sections.c:108", 1, &_xmpacc_a_d, -1, "d", 0, 1 | 0, -1);
       }
     }
   }
   {
-#line 63 "tests/xacc_compute/private_sections.c"
-    _XMPACC_CLEANUP(_xmpacc_acc_data_scope_end) int _xmpacc_accdata_4 = _xmpacc_acc_data_begin("private_sections.c:63", 1, (const void *[]){c}, (const long long []){-2}, (const char *[]){"c"}, (const long long []){1}, (const void *[]){(const long long []){1, sizeof(c[0]), -1, 1, 0, 4, 1}}, 1);
+#line 111 "tests/xacc_compute/private_sections.c"
+    _XMPACC_CLEANUP(_xmpacc_acc_data_scope_end) int _xmpacc_accdata_5 = _xmpacc_acc_data_begin("private_sections.c:111", 1, (const void *[]){c}, (const long long []){-2}, (const char *[]){"c"}, (const long long []){1}, (const void *[]){(const long long []){1, sizeof(c[0]), -1, 1, 0, 4, 1}}, 1);
     {
       {
         {
-          _XMPACC_CLEANUP(_xmpacc_acc_data_scope_end) int _xmpacc_accdata_3 = _xmpacc_acc_data_begin("private_sections.c:66", 1, (const void *[]){c}, (const long long []){-2}, (const char *[]){"c"}, (const long long []){1}, (const void *[]){(const long long []){1, sizeof(c[0]), -1, 1, 2, 2, 1}}, 1);
+          _XMPACC_CLEANUP(_xmpacc_acc_data_scope_end) int _xmpacc_accdata_4 = _xmpacc_acc_data_begin("private_sections.c:114", 1, (const void *[]){c}, (const long long []){-2}, (const char *[]){"c"}, (const long long []){1}, (const void *[]){(const long long []){1, sizeof(c[0]), -1, 1, 2, 2, 1}}, 1);
           {
-#line 67 "tests/xacc_compute/private_sections.c"
-            int _xmpacc_acc_5 = _xmpacc_acc_compute_begin("private_sections.c:66", 1, (const void *[]){c}, (const long long []){-2}, (const char *[]){"c"}, (const int []){0});
+#line 115 "tests/xacc_compute/private_sections.c"
+            int _xmpacc_acc_9 = _xmpacc_acc_compute_begin("private_sections.c:114", 1, (const void *[]){c}, (const long long []){-2}, (const char *[]){"c"}, (const int []){0});
             {
-#line 67 "tests/xacc_compute/private_sections.c"
-              _xmpacc_acc_swap_reduced("private_sections.c:65", &fd, sizeof(fd), "fd", 0);
-#line 67 "tests/xacc_compute/private_sections.c"
+#line 115 "tests/xacc_compute/private_sections.c"
+              _xmpacc_acc_swap_reduced("private_sections.c:113", &fd, sizeof(fd), "fd", 0);
+#line 115 "tests/xacc_compute/private_sections.c"
               _xmpacc_loop_reduce_begin(&_xmpacc_t_t, (const int []){1}, &fd, 1, _XMPACC_TYPE(fd), 1);
-#line 67 "tests/xacc_compute/private_sections.c"
-              _xmpacc_acc_swap_reduced("private_sections.c:65", &fd, sizeof(fd), "fd", 0);
-#line 67 "tests/xacc_compute/private_sections.c"
+#line 115 "tests/xacc_compute/private_sections.c"
+              _xmpacc_acc_swap_reduced("private_sections.c:113", &fd, sizeof(fd), "fd", 0);
+#line 115 "tests/xacc_compute/private_sections.c"
               _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t.dim[0], 0, 24 - 1, 1);
-#line 67 "tests/xacc_compute/private_sections.c"
+#line 115 "tests/xacc_compute/private_sections.c"
               long long _xmpacc_total = _xmpacc_s_i.count;
-#line 67 "tests/xacc_compute/private_sections.c"
-              _xmpacc_launch("private_sections.c:66", "_xmpacc_loop_private_sections_c_66", _xmpacc_total, 0, 4, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) c, (void *) (&fd)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 0, 0, 3, _XMPACC_TYPE(fd), 1});
-#line 67 "tests/xacc_compute/private_sections.c"
-              _xmpacc_acc_swap_reduced("private_sections.c:65", &fd, sizeof(fd), "fd", 0);
-#line 67 "tests/xacc_compute/private_sections.c"
-              _xmpacc_loop_reduce(&_xmpacc_t_t, "private_sections.c:65", (const int []){1}, &fd, 1, _XMPACC_TYPE(fd), 1);
-#line 67 "tests/xacc_compute/private_sections.c"
-              _xmpacc_acc_swap_reduced("private_sections.c:65", &fd, sizeof(fd), "fd", 0);
+#line 115 "tests/xacc_compute/private_sections.c"
+              _xmpacc_launch("private_sections.c:114", "_xmpacc_loop_private_sections_c_114", _xmpacc_total, 0, 4, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) c, (void *) (&fd)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 0, 0, 3, _XMPACC_TYPE(fd), 1});
+#line 115 "tests/xacc_compute/private_sections.c"
+              _xmpacc_acc_swap_reduced("private_sections.c:113", &fd, sizeof(fd), "fd", 0);
+#line 115 "tests/xacc_compute/private_sections.c"
+              _xmpacc_loop_reduce(&_xmpacc_t_t, "private_sections.c:113", (const int []){1}, &fd, 1, _XMPACC_TYPE(fd), 1);
+#line 115 "tests/xacc_compute/private_sections.c"
+              _xmpacc_acc_swap_reduced("private_sections.c:113", &fd, sizeof(fd), "fd", 0);
             }
-#line 67 "tests/xacc_compute/private_sections.c"
-            _xmpacc_acc_compute_end(_xmpacc_acc_5);
+#line 115 "tests/xacc_compute/private_sections.c"
+            _xmpacc_acc_compute_end(_xmpacc_acc_9);
           }
         }
       }
     }
   }
   {
-#line 73 "tests/xacc_compute/private_sections.c"
+#line 121 "tests/xacc_compute/private_sections.c"
     _xmpacc_loop_reduce_begin(&_xmpacc_t_t, (const int []){1}, &sd, 1, _XMPACC_TYPE(sd), 1);
     {
-#line 73 "tests/xacc_compute/private_sections.c"
+#line 121 "tests/xacc_compute/private_sections.c"
       _xmpacc_array_t _xmpacc_ha_d = _xmpacc_a_d;
-#line 73 "tests/xacc_compute/private_sections.c"
+#line 121 "tests/xacc_compute/private_sections.c"
       double * restrict const _xmpacc_hp_d = d;
       {
-#line 73 "tests/xacc_compute/private_sections.c"
+#line 121 "tests/xacc_compute/private_sections.c"
         _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 24 - 1, 1);
-#line 73 "tests/xacc_compute/private_sections.c"
+#line 121 "tests/xacc_compute/private_sections.c"
         for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
-#line 73 "tests/xacc_compute/private_sections.c"
+#line 121 "tests/xacc_compute/private_sections.c"
           sd += _xmpacc_hp_d[_XMPACC_L(_xmpacc_ha_d, 0, i)];
 
       }
     }
-#line 73 "tests/xacc_compute/private_sections.c"
-    _xmpacc_loop_reduce(&_xmpacc_t_t, "private_sections.c:72", (const int []){1}, &sd, 1, _XMPACC_TYPE(sd), 1);
+#line 121 "tests/xacc_compute/private_sections.c"
+    _xmpacc_loop_reduce(&_xmpacc_t_t, "private_sections.c:120", (const int []){1}, &sd, 1, _XMPACC_TYPE(sd), 1);
   }
-#line 74 "tests/xacc_compute/private_sections.c"
+#line 122 "tests/xacc_compute/private_sections.c"
   for (i = 0; i < 24; i++)
-#line 74 "tests/xacc_compute/private_sections.c"
+#line 122 "tests/xacc_compute/private_sections.c"
     s += a[i];
 
-#line 75 "tests/xacc_compute/private_sections.c"
+#line 123 "tests/xacc_compute/private_sections.c"
   if (xmpc_node_num() == 0)
     printf("s = %g, sd = %g, fs = %g, fd = %g, c = %g %g\n", s, sd, fs, fd, c[0], c[3]);
+  s = sized(3, 2);
+  sd = sized(5, 0);
+  if (xmpc_node_num() == 0)
+    printf("sized %g %g\n", s, sd);
   free(w);
   free(c);
   return 0;
@@ -191,12 +327,12 @@ int main(void)
 
 static void _xmpacc_init_private_sections_c(void)
 {
-#line 16 "tests/xacc_compute/private_sections.c"
-  _xmpacc_nodes_init(&_xmpacc_n_p, "private_sections.c:16", "p", 1, (const int []){-1});
-  _xmpacc_template_init(&_xmpacc_t_t, "private_sections.c:17", "t", 1, (const long long []){0, 23});
-  _xmpacc_distribute(&_xmpacc_t_t, "private_sections.c:18", &_xmpacc_n_p, (const int []){2101}, (const long long []){0}, (const void *[]){0});
-#line 20 "tests/xacc_compute/private_sections.c"
-  d = (double *) _xmpacc_align(&_xmpacc_a_d, "private_sections.c:20", "d", &_xmpacc_t_t, sizeof(double), 1, (const long long []){24}, (const int []){0}, (const long long []){0}, (const long long []){0, 0});
+#line 19 "tests/xacc_compute/private_sections.c"
+  _xmpacc_nodes_init(&_xmpacc_n_p, "private_sections.c:19", "p", 1, (const int []){-1});
+  _xmpacc_template_init(&_xmpacc_t_t, "private_sections.c:20", "t", 1, (const long long []){0, 23});
+  _xmpacc_distribute(&_xmpacc_t_t, "private_sections.c:21", &_xmpacc_n_p, (const int []){2101}, (const long long []){0}, (const void *[]){0});
+#line 23 "tests/xacc_compute/private_sections.c"
+  d = (double *) _xmpacc_align(&_xmpacc_a_d, "private_sections.c:23", "d", &_xmpacc_t_t, sizeof(double), 1, (const long long []){24}, (const int []){0}, (const long long []){0}, (const long long []){0, 0});
 }
 
 

@@ -57,25 +57,39 @@ class AccLoopNest:
     copy_scalars: tuple[str, ...] = ()
 
 
-def _private(refs: list[xd.VarRef], scope: Scope) -> tuple[list[str], dict[str, int]]:
-    """The private names, and the element counts of pointers privatised by a subarray.
+def _private(refs: list[xd.VarRef], scope: Scope) -> tuple[list[str], dict[str, str]]:
+    """The private names, and the element counts (C) of pointers privatised by a subarray.
 
     ``private(tmp[0:3])`` of an array privatises the array (each thread's copy covers the
     subarray); ``private(p[0:4])`` of a pointer gives each thread an array of 4 elements
-    for ``p`` to name (of base + length, so that the subscripts the loop writes stay)."""
+    for ``p`` to name (of base + length, so that the subscripts the loop writes stay);
+    ``private(p[0:n])``, n known at run time, one of n (kernel_private.py)."""
     names: list[str] = []
-    lengths: dict[str, int] = {}
+    lengths: dict[str, str] = {}
     for r in refs:
         names.append(r.name.name)
         section = _pointer_section(r, scope, "private")
-        if section is not None:
-            lengths[r.name.name] = max(lengths.get(r.name.name, 0), sum(section))
+        if section is None:
+            continue
+        count = _sum(*section)
+        had = lengths.get(r.name.name)
+        lengths[r.name.name] = count if had is None else _max(had, count)
     return names, lengths
 
 
-def _pointer_section(r: xd.VarRef, scope: Scope, clause: str) -> tuple[int, int] | None:
+def _sum(base: str, length: str) -> str:
+    b, n = int_value(base), int_value(length)
+    return str(b + n) if b is not None and n is not None else f"({base}) + ({length})"
+
+
+def _max(a: str, b: str) -> str:
+    x, y = int_value(a), int_value(b)
+    return str(max(x, y)) if x is not None and y is not None else f"(({a}) > ({b}) ? ({a}) : ({b}))"
+
+
+def _pointer_section(r: xd.VarRef, scope: Scope, clause: str) -> tuple[str, str] | None:
     """(base, length) of ``p[base:length]`` of a pointer in a private or firstprivate
-    clause, constants; None for a name or an array's subarray."""
+    clause, as C; None for a name or an array's subarray."""
     name = r.name.name
     found = scope.find_c(name)
     if r.subs is None or found is None or isinstance(found[1].type, c_ast.ArrayDecl):
@@ -84,22 +98,24 @@ def _pointer_section(r: xd.VarRef, scope: Scope, clause: str) -> tuple[int, int]
     if not isinstance(found[1].type, c_ast.PtrDecl) or len(r.subs) != 1 or not isinstance(sub, xd.SectionTriplet):
         raise XmpError(r.loc, f"{clause} '{name}' with a subscript: '{name}' is not an array or a pointer "
                               "to the elements of a subarray")
-    base = int_value(sub.base.text) if sub.base is not None else 0
-    length = int_value(sub.length.text) if sub.length is not None else None
-    if base is None or length is None or base < 0 or length < 1:
-        raise XmpError(r.loc, f"{clause} subarray '{name}[...]' of a pointer with a base or length that is "
-                              "not a constant is not supported yet (a thread's private array has a size "
-                              "fixed when the kernel is compiled)")
-    return base, length
+    if sub.length is None:
+        raise XmpError(r.loc, f"{clause} subarray '{name}[...]' of a pointer needs a length: "
+                              f"'{name}[lo:len]'")
+    base = sub.base.text if sub.base is not None else "0"
+    b, n = int_value(base), int_value(sub.length.text)
+    if (b is not None and b < 0) or (n is not None and n < 1):
+        raise XmpError(r.loc, f"{clause} subarray '{name}[{base}:{sub.length.text}]' of a pointer: the base must "
+                              "be >= 0 and the length >= 1")
+    return base, sub.length.text
 
 
-def _firstprivate(refs: tuple[xd.VarRef, ...], scope: Scope) -> tuple[list[str], dict[str, tuple[int, int]]]:
+def _firstprivate(refs: tuple[xd.VarRef, ...], scope: Scope) -> tuple[list[str], dict[str, tuple[str, str]]]:
     """firstprivate names, and (base, length) of the pointers made firstprivate by a
     subarray: each thread's array of base + length elements, the subarray's from its
     device copy (the construct copies it in, acc_compute._data_region_clauses); a
     subarray of a C array names the array (each thread's copy covers it, kernel_vars:
     from the device copy of the start value)."""
-    sections: dict[str, tuple[int, int]] = {}
+    sections: dict[str, tuple[str, str]] = {}
     for r in refs:
         if r.subs is not None and scope.find_array(r.name.name) is not None:
             raise XmpError(r.loc, "firstprivate subarrays of distributed arrays are not supported yet (name the "

@@ -16,10 +16,9 @@ chosen (an XMP schedule of this node's share, or the loop's whole range) is the 
 
 from __future__ import annotations
 
-import copy
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from pycparser import c_ast
 
@@ -30,6 +29,7 @@ from xmpacc.kernel_types import Typedefs
 from xmpacc.passes import (
     kernel_arrays,
     kernel_locations,
+    kernel_private,
     kernel_ranges,
     kernel_vla,
     kernels,
@@ -65,12 +65,12 @@ class NestSpec:
     device_pointers: list[str] = field(default_factory=list)   # deviceptr(p): passed by value
     # loops over cyclic dimensions; those of cyclic(w) ones are scheduled in positions
     cyclic: tuple[CyclicLoop, ...] = ()
-    private_lengths: dict[str, int] = field(default_factory=dict)   # private(p[0:4]) of a pointer: 4
+    private_lengths: dict[str, str] = field(default_factory=dict)   # private(p[0:4]) of a pointer: "4"
     # XMP-ACC's loop ... acc: the reductions' results go to the host variables, even where
     # a device copy holds them (reference §7.4); an OpenACC construct's go to the device copy
     to_host: bool = False
-    # firstprivate(p[1:4]) of a pointer: (1, 4), each thread's array of 5 from the device copy
-    firstprivate_sections: dict[str, tuple[int, int]] = field(default_factory=dict)
+    # firstprivate(p[1:4]) of a pointer: ("1", "4"), each thread's array of 5 from the device copy
+    firstprivate_sections: dict[str, tuple[str, str]] = field(default_factory=dict)
     # reductions with location variables (kernel_locations.py); not in ``reductions``
     located: tuple[kernel_locations.Located, ...] = ()
     # reductions of arrays and sections (kernel_arrays.py); not in ``reductions``
@@ -101,28 +101,11 @@ def kernel_name(ctx: Context, unit: Unit, loc: SourceLoc) -> str:
     return name
 
 
-def _private_array(decl: c_ast.Decl, length: int) -> c_ast.Decl:
-    """A pointer privatised by a subarray: the thread's array of ``length`` elements."""
-    pointee = copy.deepcopy(decl.type.type)
-    array = c_ast.ArrayDecl(pointee, c_ast.Constant("int", str(length)), [])
-    return c_ast.Decl(decl.name, [], [], [], [], array, None, None)
-
-
-def _firstprivate_sections(kv: KernelVars, sections: dict[str, tuple[int, int]]) -> None:
-    """firstprivate(p[b:l]) of a pointer: each thread's array of b + l elements, elements
-    b.. from the device copy the construct made (kv.arrays passes it as _xmpacc_fp_<p>)."""
-    for n, rep in enumerate(kv.arrays):
-        if rep.name in sections and rep.array is None:
-            base, length = sections[rep.name]
-            kv.firstprivate_arrays.append((rep.name, _private_array(rep.decl, base + length), base))
-            kv.arrays[n] = replace(rep, name=f"_xmpacc_fp_{rep.name}")
-
-
 def _variable_rows(kv: KernelVars, arrays: tuple[kernel_arrays.ReducedArray, ...], scope: Scope,
                    typedefs: Typedefs) -> list[kernel_vla.Rows]:
     """The C arrays and reduction arrays of the kernel whose rows have variable lengths."""
-    found = [kernel_vla.rows(rep.name, rep.name, rep.decl, typedefs.constants) for rep in kv.arrays
-             if rep.array is None]
+    found = [kernel_vla.rows(rep.name, rep.decl.name, rep.decl, typedefs.constants) for rep in kv.arrays
+             if rep.array is None]   # the host's name: a firstprivate array's copy is _xmpacc_fp_<name>
     for ra in arrays:
         decl = scope.find_c(ra.name)
         found.append(kernel_vla.rows(ra.param, ra.name, decl[1], typedefs.constants) if decl is not None else None)
@@ -147,13 +130,7 @@ def generate(spec: NestSpec, scope: Scope, replicated: list[Replicated], ctx: Co
     if spec.located:
         kernel_locations.check_firstprivate(spec.located, kv, spec.loc)
         kv.located = kernel_locations.value_names(spec.located)
-    kv.private = [(name, _private_array(decl, spec.private_lengths[name]) if name in spec.private_lengths else decl)
-                  for name, decl in kv.private]
-    for name, decl in kv.private + [(name, decl) for name, decl, _first in kv.firstprivate_arrays]:
-        if kernel_types.variable_length(decl, typedefs.constants):
-            raise XmpError(spec.loc, f"private array '{name}' of variable length: a GPU thread's private array "
-                                     "has a size fixed when the kernel is compiled (not supported yet)")
-    _firstprivate_sections(kv, spec.firstprivate_sections)
+    scratch = kernel_private.private_arrays(kv, spec.private_lengths, spec.firstprivate_sections, typedefs)
     kv.by_value = [(name, typedefs.resolved(decl)) for name, decl in kv.by_value]
     kv.private = [(name, typedefs.resolved(decl)) for name, decl in kv.private]
     kv.reductions = [(name, typedefs.resolved(decl), op) for name, decl, op in kv.reductions]
@@ -179,11 +156,13 @@ def generate(spec: NestSpec, scope: Scope, replicated: list[Replicated], ctx: Co
     rows = kernels.block_rows(spec.loops, spec.nthreads, device_body)
     params = kernels.build_params(spec.loops, kv, split, rows, spec.cyclic, spec.to_host)
     params += kernel_locations.params(spec.located, kv) + kernel_arrays.params(spec.arrays)
+    params += kernel_private.params(scratch)
     vla = _variable_rows(kv, spec.arrays, scope, typedefs)
     params = kernel_vla.params(params, vla)
     kernel = kernels.Kernel(kernel_name(ctx, unit, spec.loc), params,
                             kernel_vla.prologue(vla) + kernels.prologue(spec.loops, types, kv, split, spec.cyclic)
-                            + kernel_locations.prologue(spec.located), device_body,
+                            + kernel_private.prologue(scratch) + kernel_locations.prologue(spec.located),
+                            device_body,
                             kernels.epilogue(kv, split) + kernel_locations.epilogue(spec.located, kv),
                             f"{spec.loc.file}:{spec.loc.line}", spec.node.coord,
                             {"lanes": why if plan is None else

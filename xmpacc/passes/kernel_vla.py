@@ -30,7 +30,7 @@ from pycparser import c_ast
 
 from xmpacc import cbuild
 from xmpacc.cbuild import walk
-from xmpacc.passes.kernels import Param
+from xmpacc.passes.kernels import Param, declaration
 from xmpacc.runtime.contract import LAUNCH_VALUE
 
 
@@ -69,12 +69,25 @@ def params(kernel_params: list[Param], found: list[Rows]) -> list[Param]:
         if r is None:
             out.append(p)
             continue
-        out.append(replace(p, name=_flat(r), decl=_pointer(r.elem, _flat(r))))
-        for k in range(1, r.extents + 1):
-            extent = f"sizeof({r.host}{'[0]' * k}) / sizeof({r.host}{'[0]' * (k + 1)})"
-            out.append(Param(_extent(r, k), f"long long {_extent(r, k)}", f"&(long long){{(long long) ({extent})}}",
-                             LAUNCH_VALUE, "sizeof(long long)"))
+        out.append(replace(p, name=flat(r), decl=declaration(c_ast.Decl(None, [], [], [], [], r.elem, None, None),
+                                                             flat(r), pointer=True)))
+        out += extent_params(r)
     return out
+
+
+def extent_params(r: Rows) -> list[Param]:
+    """``r``'s row extents, host values: sizeof of the host array's rows."""
+    out = []
+    for k in range(1, r.extents + 1):
+        extent = f"sizeof({r.host}{'[0]' * k}) / sizeof({r.host}{'[0]' * (k + 1)})"
+        out.append(Param(_extent(r, k), f"long long {_extent(r, k)}", f"&(long long){{(long long) ({extent})}}",
+                         LAUNCH_VALUE, "sizeof(long long)"))
+    return out
+
+
+def elements(r: Rows) -> str:
+    """C, in the host's scope: the elements of one row of ``r``'s first dimension."""
+    return f"(sizeof({r.host}[0]) / sizeof({r.host}{'[0]' * (r.extents + 1)}))"
 
 
 def prologue(found: list[Rows]) -> list[str]:
@@ -85,25 +98,22 @@ def prologue(found: list[Rows]) -> list[str]:
     for r in found:
         extents = [_extent(r, k) for k in range(1, r.extents + 1)]
         elem = cbuild.to_c(c_ast.Typename(None, [], None, _named(r.elem, None)))
-        cxx.append(f"_xmpacc_vla<{elem}, {r.extents}> {r.name}({_flat(r)}, {', '.join(extents)});")
+        cxx.append(f"_xmpacc_vla<{elem}, {r.extents}> {r.name}({flat(r)}, {', '.join(extents)});")
         t: c_ast.Node = _named(r.elem, r.name)
         for x in reversed(extents):
             t = c_ast.ArrayDecl(t, c_ast.ID(x), [])
         t = c_ast.PtrDecl([], t)
-        c.append(f"{cbuild.to_c(c_ast.Decl(r.name, [], [], [], [], t, None, None))} = (void *) {_flat(r)};")
+        c.append(f"{cbuild.to_c(c_ast.Decl(r.name, [], [], [], [], t, None, None))} = (void *) {flat(r)};")
     return ["#ifdef __CUDACC__", *cxx, "#else", *c, "#endif"]
 
 
-def _flat(r: Rows) -> str:
+def flat(r: Rows) -> str:
+    """The name of the elements' address."""
     return f"_xmpacc_v_{r.name}"
 
 
 def _extent(r: Rows, k: int) -> str:
     return f"_xmpacc_x_{r.name}_{k}"
-
-
-def _pointer(elem: c_ast.TypeDecl, name: str) -> str:
-    return cbuild.to_c(c_ast.Decl(name, [], [], [], [], c_ast.PtrDecl([], _named(elem, name)), None, None))
 
 
 def _named(elem: c_ast.TypeDecl, name: str | None) -> c_ast.TypeDecl:
