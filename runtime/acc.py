@@ -243,7 +243,8 @@ class AccRuntime:
             s = CSched.from_address(int.from_bytes(raw[8 * info.grid2_sched: 8 * info.grid2_sched + 8], "little"))
             inner, pad = s.count, grid_pad(s.first, s.step)
         # the private arrays' sizes are values (the same address may hold another size)
-        sizes = tuple(_longlong(int.from_bytes(raw[8 * i: 8 * i + 8], "little")) for i in info.scratch)
+        sizes = tuple(_longlong(int.from_bytes(raw[8 * i: 8 * i + 8], "little"))
+                      for i in info.scratch) if info.scratch else ()
         key = (kernel, raw, total, inner, pad, nthreads, self.generation, sizes)
         prepared = self.launch_cache.get(key)
         if prepared is None:

@@ -82,6 +82,13 @@ def transform(node: c_ast.Node, fn: Callable[[c_ast.Node], c_ast.Node | None]) -
     return node if result is None else result
 
 
+def extent_of(name: str, outer: int, inner: int) -> str:
+    """C: how many ``name[0]..[0]`` (``inner`` subscripts) one ``name[0]..`` (``outer``
+    subscripts) holds, by sizeof: ``extent_of("a", 1, 2)`` is a's row length, also for a
+    variable-length array, which keeps its declaration's sizes."""
+    return f"sizeof({name}{'[0]' * outer}) / sizeof({name}{'[0]' * inner})"
+
+
 def where_literal(loc: object) -> str:
     """The C string literal ``"file.c:12"`` that runtime calls carry for their messages
     (``loc`` is a SourceLoc or a pycparser Coord)."""

@@ -157,7 +157,7 @@ def _local_shape(decl: c_ast.Decl) -> tuple[list[c_ast.Node | None], c_ast.Node]
             # a variable row length: what the array was declared with, whatever the
             # variable holds now (double a[n][m]; m = 0;)
             k = len(dims)
-            dim = cbuild.expr(f"sizeof({decl.name}{'[0]' * k}) / sizeof({decl.name}{'[0]' * (k + 1)})")
+            dim = cbuild.expr(cbuild.extent_of(decl.name, k, k + 1))
         dims.append(dim)
         t = t.type
     if dims and dims[0] is None and decl.init is not None and isinstance(decl.type, c_ast.ArrayDecl):

@@ -193,13 +193,13 @@ def _section(ref: xd.VarRef, name: str, rank: int) -> tuple[str, str]:
     empty: list[str] = []   # a triplet's length, which may be 0
     run = ""   # the count where the last subscript is a triplet of step 1 (its elements lie together)
     for d, sub in enumerate(subs):
-        times = "" if d == rank - 1 else f" * (sizeof({name}{'[0]' * (d + 1)}) / sizeof({name}{'[0]' * rank}))"
+        times = "" if d == rank - 1 else f" * ({cbuild.extent_of(name, d + 1, rank)})"
         if not isinstance(sub, xd.SectionTriplet):   # one index
             first.append(f"({sub.text}){times}")
             continue
         step = f"({sub.step.text})" if sub.step is not None else "1"
         lo = f"({sub.base.text})" if sub.base is not None else "0"
-        extent = f"(sizeof({name}{'[0]' * d}) / sizeof({name}{'[0]' * (d + 1)}))"
+        extent = f"({cbuild.extent_of(name, d, d + 1)})"
         length = f"({sub.length.text})" if sub.length is not None else \
             (f"({extent} - {lo})" if step == "1" else f"(({extent} - {lo} + {step} - 1) / {step})")
         first.append(f"{lo}{times}")
@@ -207,7 +207,7 @@ def _section(ref: xd.VarRef, name: str, rank: int) -> tuple[str, str]:
         empty.append(f"{length} <= 0")
         run = f"{length}{times}" if step == "1" and d == len(subs) - 1 else ""
     # each index tuple names a block of the dimensions after the subscripted ones
-    block = f"(sizeof({name}{'[0]' * len(subs)}) / sizeof({name}{'[0]' * rank}))"
+    block = f"({cbuild.extent_of(name, len(subs), rank)})"
     lo_text = " + ".join(first) or "0"
     if not spans:   # indices only: an element, or the rows they name
         return lo_text, block

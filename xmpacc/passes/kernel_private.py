@@ -30,12 +30,13 @@ from dataclasses import dataclass, replace
 
 from pycparser import c_ast
 
+from xmpacc import cbuild
 from xmpacc.directives.exprs import int_value
 from xmpacc.kernel_types import Typedefs, variable_length
 from xmpacc.passes import kernel_vla
 from xmpacc.passes.kernel_vars import KernelVars
 from xmpacc.passes.kernel_vla import Rows
-from xmpacc.passes.kernels import Param, declaration
+from xmpacc.passes.kernels import Param, pointer_to
 from xmpacc.runtime.contract import LAUNCH_SCRATCH, LAUNCH_VALUE
 
 
@@ -97,7 +98,7 @@ def params(scratch: list[Scratch]) -> list[Param]:
     for s in scratch:
         unit = f" * {kernel_vla.elements(s.rows)}" if s.rows is not None else ""
         count = f"(long long) ({s.count}){unit}"
-        out.append(Param(_buffer(s), _pointer(_slot_type(s), _buffer(s)),
+        out.append(Param(_buffer(s), pointer_to(_slot_type(s), _buffer(s)),
                          f"&(long long){{(long long) ({s.count}) * (long long) sizeof({s.name}[0])}}",
                          LAUNCH_SCRATCH))
         out.append(_value(f"_xmpacc_pn_{s.name}", count))
@@ -115,7 +116,7 @@ def prologue(scratch: list[Scratch]) -> list[str]:
     for s in scratch:
         n = f"_xmpacc_pn_{s.name}"
         to = kernel_vla.flat(s.rows) if s.rows is not None else s.name
-        out.append(f"{_pointer(_slot_type(s), to)} = {_buffer(s)} + _XMPACC_SCRATCH_SLOT * {n};")
+        out.append(f"{pointer_to(_slot_type(s), to)} = {_buffer(s)} + _XMPACC_SCRATCH_SLOT * {n};")
         if s.first is not None:
             b = f"_xmpacc_pb_{s.name}"
             source = f"_xmpacc_fp_{s.name}"
@@ -133,7 +134,7 @@ def _scratch(name: str, decl: c_ast.Decl, count: str, first: str | None, typedef
 
 def _whole(name: str) -> str:
     """A variable-length array's name[0]s (its first dimension, as declared)."""
-    return f"sizeof({name}) / sizeof({name}[0])"
+    return cbuild.extent_of(name, 0, 1)
 
 
 def _slot_type(s: Scratch) -> c_ast.Node:
@@ -154,8 +155,3 @@ def _buffer(s: Scratch) -> str:
 
 def _value(name: str, host: str) -> Param:
     return Param(name, f"long long {name}", f"&(long long){{{host}}}", LAUNCH_VALUE, "sizeof(long long)")
-
-
-def _pointer(elem: c_ast.Node, name: str) -> str:
-    """``elem *name``, not const: each thread writes its copy."""
-    return declaration(c_ast.Decl(name, [], [], [], [], copy.deepcopy(elem), None, None), name, pointer=True)

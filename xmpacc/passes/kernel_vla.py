@@ -30,7 +30,7 @@ from pycparser import c_ast
 
 from xmpacc import cbuild
 from xmpacc.cbuild import walk
-from xmpacc.passes.kernels import Param, declaration
+from xmpacc.passes.kernels import Param, pointer_to
 from xmpacc.runtime.contract import LAUNCH_VALUE
 
 
@@ -69,8 +69,7 @@ def params(kernel_params: list[Param], found: list[Rows]) -> list[Param]:
         if r is None:
             out.append(p)
             continue
-        out.append(replace(p, name=flat(r), decl=declaration(c_ast.Decl(None, [], [], [], [], r.elem, None, None),
-                                                             flat(r), pointer=True)))
+        out.append(replace(p, name=flat(r), decl=pointer_to(r.elem, flat(r))))
         out += extent_params(r)
     return out
 
@@ -79,7 +78,7 @@ def extent_params(r: Rows) -> list[Param]:
     """``r``'s row extents, host values: sizeof of the host array's rows."""
     out = []
     for k in range(1, r.extents + 1):
-        extent = f"sizeof({r.host}{'[0]' * k}) / sizeof({r.host}{'[0]' * (k + 1)})"
+        extent = cbuild.extent_of(r.host, k, k + 1)
         out.append(Param(_extent(r, k), f"long long {_extent(r, k)}", f"&(long long){{(long long) ({extent})}}",
                          LAUNCH_VALUE, "sizeof(long long)"))
     return out
@@ -87,7 +86,7 @@ def extent_params(r: Rows) -> list[Param]:
 
 def elements(r: Rows) -> str:
     """C, in the host's scope: the elements of one row of ``r``'s first dimension."""
-    return f"(sizeof({r.host}[0]) / sizeof({r.host}{'[0]' * (r.extents + 1)}))"
+    return f"({cbuild.extent_of(r.host, 1, r.extents + 1)})"
 
 
 def prologue(found: list[Rows]) -> list[str]:

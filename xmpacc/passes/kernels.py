@@ -106,6 +106,11 @@ def declaration(decl: c_ast.Decl, name: str, pointer: bool = False, drop_outer_d
     return cbuild.to_c(c_ast.Decl(name, [], [], [], [], t, None, None))
 
 
+def pointer_to(elem_type: c_ast.Node, name: str) -> str:
+    """``elem_type *name`` (an element, or a row of constant lengths), not const."""
+    return declaration(c_ast.Decl(name, [], [], [], [], copy.deepcopy(elem_type), None, None), name, pointer=True)
+
+
 def identity(op: str, type_names: list[str]) -> str:
     floating = bool({"float", "double"} & set(type_names))
     ctype = " ".join(type_names)

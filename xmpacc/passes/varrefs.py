@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
+from xmpacc import cbuild
 from xmpacc.diagnostics import XmpError
 from xmpacc.directives import ast as xd
 from xmpacc.symbols import Scope
@@ -68,7 +69,7 @@ def var_operand(ref: xd.VarRef, scope: Scope, role: str) -> tuple[str, str]:
     if len(subs) > rank:
         raise XmpError(ref.loc, f"'{name}' has {rank} dimension(s) but {len(subs)} subscript(s) are given")
     elem = name + "[0]" * rank
-    extents = [f"sizeof({name}{'[0]' * d}) / sizeof({name}{'[0]' * (d + 1)})" for d in range(rank)]
+    extents = [cbuild.extent_of(name, d, d + 1) for d in range(rank)]
     parts = [f"_XMPACC_TYPE({elem})", f"sizeof({elem})", str(rank), *extents, str(len(subs))]
     for sub in subs:
         parts += _sub(sub)
