@@ -170,8 +170,6 @@ ERRORS = [
     ("#pragma acc parallel loop\n  for (i = 0; i < N; i++) {\n#pragma xmp barrier\n  c[i] = 1; }", 15, 9,
      "XMP directives are not allowed inside an acc loop"),
     ("#pragma acc parallel loop\n  for (i = 0; i < N; i++) c[i] = helper(1.0);", 14, 34, "call of 'helper'"),
-    ("#pragma acc parallel\n  {\n  double *t;\n  }", 15, 10,
-     "pointers declared in 'acc parallel' (gang-private) are not supported yet"),
     ("#pragma acc parallel copy(c)\n  {\n  double t[2] = {[1] = c[0]};\n  }", 15, 10,
      "an array declared in 'acc parallel' with an initializer that reads device data names its elements in "
      "order, in braces for each dimension"),

@@ -35,7 +35,11 @@ An array whose initializer reads device data (``double w[2] = {a[0], a[1]};``) i
 there, and a kernel of one thread assigns the elements the initializer names, where the
 declaration stood.
 
-Not supported yet (an error at the declaration): pointers declared in the region.
+A scalar the region declares without an initializer and a device statement assigns later
+(``double z; z = a[3];``) is adopted the same way.  A pointer the region declares
+(``double *row = a + k * n;``) points into device data: it lives on the device like an
+adopted scalar, its initializer runs as a kernel of one thread, and the loops reach the
+elements through it (kernel_vars: a device scalar that holds a pointer).
 """
 
 from __future__ import annotations
@@ -107,7 +111,9 @@ class Region:
 
     def _assigned_on_device(self, stmt: c_ast.Node) -> list[tuple[c_ast.Decl, bool]]:
         if isinstance(stmt, c_ast.Decl):
-            device = isinstance(stmt.type, c_ast.ArrayDecl) or \
+            # a pointer the region declares points into device data (where else could a
+            # gang's pointer point?): it lives on the device, as the region's arrays do
+            device = isinstance(stmt.type, (c_ast.ArrayDecl, c_ast.PtrDecl)) or \
                 isinstance(stmt.type, c_ast.TypeDecl) and stmt.init is not None and self._is_device(stmt.init)
             return [(stmt, True)] if device else []
         if not self._is_device(stmt):
@@ -117,7 +123,7 @@ class Region:
         for name in _assigned(stmt):
             found = self.scope.find_c(name)
             if found is not None and name not in local and isinstance(found[1].type, c_ast.TypeDecl):
-                out.append((found[1], False))
+                out.append((found[1], found[0] is self.scope))   # declared in the region, or outside
         return out
 
     def _is_device(self, node: c_ast.Node) -> bool:
@@ -147,14 +153,12 @@ class Region:
     def _declaration(self, decl: c_ast.Decl) -> acc_loopnest.AccLoopNest | c_ast.Node:
         if isinstance(decl.type, c_ast.ArrayDecl):
             return self._array(decl)
-        if not isinstance(decl.type, c_ast.TypeDecl):
-            raise XmpError(loc_of(decl), f"pointers declared in '{directive_name(self.d)}' (gang-private) are not "
-                                         "supported yet: declare them in the loop body or name them in a private "
-                                         "clause")
         if id(decl) not in self.on_device:
             return decl
         # declared before the construct (wrap), assigned here by a kernel of one thread
         init, decl.init = decl.init, None
+        if init is None:   # assigned by a later statement
+            return c_ast.EmptyStatement(decl.coord)
         return self._kernel(c_ast.Assignment("=", c_ast.ID(decl.name, decl.coord), init, decl.coord))
 
     def _array(self, decl: c_ast.Decl) -> c_ast.Node:

@@ -186,6 +186,11 @@ def _classify_one(ident: c_ast.ID, decl: c_ast.Decl, scope: Scope, replicated: l
         out.private.append((name, decl))
         return
     rep = next((r for r in replicated if r.decl is decl), None)
+    if rep is not None and isinstance(decl.type, c_ast.PtrDecl) and rep.key == f"&{name}":
+        # the pointer variable itself is on the device (its key is its address): one an
+        # acc parallel region declares, holding a device address (acc_region.py)
+        out.device_scalars.append(rep)
+        return
     if isinstance(decl.type, c_ast.PtrDecl) and scope.find_array(name) is None and rep is None:
         raise XmpError(loc_of(ident), f"pointer '{name}' used in an acc loop; the GPU cannot follow "
                                       "host pointers: use a replicated array")
