@@ -40,7 +40,7 @@ from pycparser import c_ast
 
 from xmpacc import cbuild
 from xmpacc.cbuild import to_c, walk
-from xmpacc.diagnostics import SourceLoc, XmpError, XmpErrors
+from xmpacc.diagnostics import InternalError, SourceLoc, XmpError, XmpErrors
 from xmpacc.directives import ast as xd
 from xmpacc.kernel_types import Typedefs, no_long_double
 from xmpacc.passes.acc_atomic import Update, _call, _update
@@ -51,6 +51,8 @@ from xmpacc.passes.varrefs import declared, shape
 from xmpacc.runtime.contract import LAUNCH_ARRED, REDUCTION_OPS
 from xmpacc.symbols import Scope
 
+# every operator but XMP's firstmax ...: those need location variables, which only scalars
+# have (passes/reductions.py and kernel_locations.py report the others)
 ARRAY_OPS = ("+", "-", "*", "max", "min", "&", "|", "^", "&&", "||")
 _FORMS = {
     "+": "h[e] += v, h[e] -= v, h[e] = h[e] + v, h[e] = v + h[e], h[e] = h[e] - v, h[e]++ and h[e]--",
@@ -136,8 +138,7 @@ def _reduced(number: int, op: str, ref: xd.VarRef, scope: Scope) -> ReducedArray
         _check_sized(decl, name, at)
     names = (getattr(elem_type.type, "names", None) or []) if isinstance(elem_type, c_ast.TypeDecl) else []
     if op not in ARRAY_OPS:
-        raise XmpError(at, f"reduction '{op}' of the array '{name}' on a GPU loop is not supported yet "
-                           "(+, *, max, min, &, |, ^, && and || are)")
+        raise InternalError(f"reduction '{op}' of the array '{name}' on a GPU loop")
     elem = name + "[0]" * rank
     if pointer and (ref.subs is None or any(isinstance(sub, xd.SectionTriplet) and sub.length is None
                                             for sub in ref.subs)):
