@@ -193,10 +193,10 @@ ERRORS = [
     ("#pragma acc parallel loop deviceptr(c)\n  for (i = 0; i < N; i++) c[i] = 1;", 13, 37,
      "deviceptr takes pointer variables that hold device addresses; 'c' is not one"),
     ("#pragma acc parallel loop\n  for (i = 0; i < N; i++) {\n#pragma acc atomic capture\n  c[i] += 1; }", 15, 13,
-     "this form of 'acc atomic capture' is not supported yet (v = u, with u one of x++"),
+     "this is not a form of 'acc atomic capture': OpenACC's are v = u, with u one of x++"),
     ("#pragma acc parallel loop\n  for (i = 0; i < N; i++) {\n#pragma acc atomic capture\n"
      "  { c[i] += 1; c[i] += 2; } }", 15, 13,
-     "this form of 'acc atomic capture' is not supported yet ({v = x; x op= e;}"),
+     "this is not a form of 'acc atomic capture': OpenACC's are {v = x; x op= e;}"),
     ("#pragma acc parallel loop private(ptr[0:0])\n  for (i = 0; i < N; i++) c[i] = 1;", 13, 35,
      "private subarray 'ptr[0:0]' of a pointer: the base must be >= 0 and the length >= 1"),
     ("#pragma acc parallel loop private(ptr[2:])\n  for (i = 0; i < N; i++) c[i] = 1;", 13, 35,
@@ -208,7 +208,7 @@ ERRORS = [
     ("#pragma acc parallel loop private(s[0])\n  for (i = 0; i < N; i++) c[i] = 1;", 13, 35,
      "private 's' with a subscript: 's' is not an array or a pointer"),
     ("#pragma acc parallel loop\n  for (i = 0; i < N; i++) {\n#pragma acc atomic\n  c[i] = c[i] * c[i]; }", 15, 13,
-     "this form of 'acc atomic update' is not supported yet (x++, x--"),
+     "this is not a form of 'acc atomic update': OpenACC's are x++, x--"),
 ]
 
 

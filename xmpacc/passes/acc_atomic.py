@@ -115,14 +115,16 @@ def _capture(d: AccAtomic, stmt: c_ast.Node) -> c_ast.Node:
     if isinstance(stmt, c_ast.Compound):
         out = _capture_block(stmt)
         if out is None:
-            raise XmpError(d.loc, "this form of 'acc atomic capture' is not supported yet "
-                                  "({v = x; x op= e;}, {x op= e; v = x;} and {v = x; x = e;} are)")
+            raise XmpError(d.loc, "this is not a form of 'acc atomic capture': OpenACC's are {v = x; x op= e;}, "
+                                  "{x op= e; v = x;} and {v = x; x = e;}, with any update form in place of "
+                                  "x op= e and e not naming x")
         return out
     if isinstance(stmt, c_ast.Assignment) and stmt.op == "=":
         u = _update(stmt.rvalue)
         if u is not None:
             return c_ast.Assignment("=", stmt.lvalue, _call(u, u.prefix, stmt.coord), stmt.coord)
-    raise XmpError(d.loc, f"this form of 'acc atomic capture' is not supported yet (v = u, with u one of {_FORMS})")
+    raise XmpError(d.loc, f"this is not a form of 'acc atomic capture': OpenACC's are v = u, with u one of "
+                          f"{_FORMS}, e not naming x")
 
 
 def lower(d: AccAtomic, stmt: c_ast.Node) -> c_ast.Node:
@@ -135,5 +137,6 @@ def lower(d: AccAtomic, stmt: c_ast.Node) -> c_ast.Node:
         return stmt
     u = _update(stmt)
     if u is None:
-        raise XmpError(d.loc, f"this form of 'acc atomic update' is not supported yet ({_FORMS} are)")
+        raise XmpError(d.loc, f"this is not a form of 'acc atomic update': OpenACC's are {_FORMS}, e not "
+                              "naming x")
     return _call(u, None, stmt.coord)
