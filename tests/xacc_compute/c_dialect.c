@@ -3,7 +3,8 @@
  * ints and enum++, bool, designated initializers, compound literals, C++ keywords as
  * names (a variable 'new', a member 'class'), register, restrict, NAN and INFINITY, the
  * M_ constants and <limits.h>/<stdint.h> limits, more math functions, _Static_assert, a
- * C99 array parameter, printf (CUDA's device printf on a GPU). */
+ * C99 array parameter, printf (CUDA's device printf on a GPU), pointers the body declares
+ * into device arrays, dereferenced with * and ->. */
 #include <stdio.h>
 #include <stdbool.h>
 #include <math.h>
@@ -69,6 +70,10 @@ int main(void)
         double three[3] = {v.new, 1, 2};
         twice(&c[i], &v.new);
         c[i] += last(3, three);
+        struct pt *mine = &q[i];
+        double *cell = &c[i], *first = three;
+        mine->new += *first;
+        *cell += *(first + 2) + mine->class;
     }
 #pragma xmp loop on t[i] reduction(+:zs)
     for (i = 0; i < N; i++) zs += z[i].re * 3 + z[i].im;

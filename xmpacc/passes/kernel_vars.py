@@ -139,6 +139,9 @@ def _assigned(body: c_ast.Node) -> dict[str, c_ast.Node]:
 def check_body(body: c_ast.Node, is_xmp_pragma,  # type: ignore[no-untyped-def]
                routines: frozenset[str] = frozenset()) -> None:
     """Constructs a kernel cannot contain (``routines``: 'acc routine seq' functions, callable)."""
+    # pointers the body declares point where the body makes them (device data): they may be
+    # dereferenced; any other pointer is a host address (classify names it otherwise)
+    local = {n.name for n in walk(body) if isinstance(n, c_ast.Decl) and n.name}
     for node in walk(body):
         if isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID):
             name = node.name.name
@@ -150,10 +153,10 @@ def check_body(body: c_ast.Node, is_xmp_pragma,  # type: ignore[no-untyped-def]
                                              "can be called on the GPU")
         elif isinstance(node, c_ast.FuncCall):
             raise XmpError(loc_of(node), "calls through function pointers are not allowed in an acc loop")
-        elif isinstance(node, c_ast.UnaryOp) and node.op == "*":
+        elif isinstance(node, c_ast.UnaryOp) and node.op == "*" and not _body_pointer(node.expr, local):
             raise XmpError(loc_of(node), "pointer dereference in an acc loop: the GPU cannot follow "
                                          "host pointers; use a replicated array")
-        elif isinstance(node, c_ast.StructRef) and node.type == "->":
+        elif isinstance(node, c_ast.StructRef) and node.type == "->" and not _body_pointer(node.name, local):
             raise XmpError(loc_of(node), "pointer dereference ('->') in an acc loop")
         elif isinstance(node, c_ast.Pragma) and is_xmp_pragma(node):
             raise XmpError(loc_of(node), "XMP directives are not allowed inside an acc loop")
@@ -164,6 +167,12 @@ def check_body(body: c_ast.Node, is_xmp_pragma,  # type: ignore[no-untyped-def]
             # into a block-scope descriptor, which is host data the GPU cannot create
             raise XmpError(loc_of(node), f"'{_descriptor_type(node)}' directive inside an acc loop: "
                                          "declare it before the loop")
+
+
+def _body_pointer(pointer: c_ast.Node, local: set[str]) -> bool:
+    """Is ``pointer`` (``p``, ``p + k``, ``&a[i]``) made of what the body declares only?"""
+    names = [n.name for n in walk(pointer) if isinstance(n, c_ast.ID)]
+    return bool(names) and all(name in local for name in names)
 
 
 _DESCRIPTOR_TYPES = {"_xmpacc_nodes_t": "nodes", "_xmpacc_template_t": "template", "_xmpacc_array_t": "align"}
