@@ -174,6 +174,8 @@ template <typename T, typename U> __device__ inline void _xmpacc_atomic_add(T *p
 #define _XMPACC_WARP_STEPS for (int _xmpacc_o = 16; _xmpacc_o > 0; _xmpacc_o /= 2)
 #define _XMPACC_SHFL_XOR(x) __shfl_xor_sync(0xffffffffu, (x), _xmpacc_o)
 #define _XMPACC_PARTIAL_SLOT(gid) (((gid) & 31) == 0 ? ((gid) >> 5) : -1LL)
+/* an acc routine's parameter of variable-length rows (kernel_vla.routine_parameter) */
+#define _XMPACC_ROWS_PARAM(T, D, name, c_decl) _xmpacc_vla<T, D> name
 /* each thread's slot of a private array's scratch (kernel_private.py, LAUNCH_SCRATCH) */
 #define _XMPACC_SCRATCH_SLOT _xmpacc_gid
 /* A C array of variable-length rows in a kernel (kernel_vla.py): what C writes as
@@ -185,6 +187,10 @@ template <typename T, int D> struct _xmpacc_vla {
   long long x[D];
   __device__ _xmpacc_vla() {}
   template <typename... L> __device__ _xmpacc_vla(T *q, L... e) : p(q), x{(long long) e...} {}
+  /* rows of constant lengths, passed to a routine's parameter of variable-length rows */
+  template <decltype(sizeof(0)) N> __device__ _xmpacc_vla(T (*q)[N]) : p(q[0]), x{(long long) N} {}
+  template <decltype(sizeof(0)) N, decltype(sizeof(0)) M>
+  __device__ _xmpacc_vla(T (*q)[N][M]) : p(q[0][0]), x{(long long) N, (long long) M} {}
   __device__ auto operator[](long long i) const {
     long long row = 1;
     for (int k = 0; k < D; k++) row *= x[k];
@@ -380,6 +386,7 @@ typedef unsigned int uint32_t;
 #define _XMPACC_SHFL_XOR(x) (x)
 #define _XMPACC_PARTIAL_SLOT(gid) (gid)
 #define _XMPACC_SCRATCH_SLOT 0LL   /* threads run one after another: one slot serves them all */
+#define _XMPACC_ROWS_PARAM(T, D, name, c_decl) c_decl
 extern long long _xmpacc_host_tid;   /* set by the trampolines of the host backend */
 #define _XMPACC_TID _xmpacc_host_tid
 #endif

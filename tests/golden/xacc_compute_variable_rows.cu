@@ -11,13 +11,27 @@ _XMPACC_UNIT_BEGIN(variable_rows_c)
 /* acc routine seq */
 _XMPACC_ROUTINE void bump(double *x, double by)
 {
-#line 22 "tests/xacc_compute/variable_rows.c"
+#line 23 "tests/xacc_compute/variable_rows.c"
   *x += by;
 }
 #line 18 "variable_rows.cu"
 
-/* variable_rows.c:29: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_variable_rows_c_29(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double *_xmpacc_v_g, long long _xmpacc_x_g_1, double by)
+/* acc routine seq */
+_XMPACC_ROUTINE double rowsum(int m, _XMPACC_ROWS_PARAM(double, 1, g, double (*g)[m]), int i)
+{
+#line 30 "tests/xacc_compute/variable_rows.c"
+  double s = 0;
+  int j;
+  for (j = 0; j < m; j++)
+    s += g[i][j] * (j + 1);
+
+#line 34 "tests/xacc_compute/variable_rows.c"
+  return s;
+}
+#line 32 "variable_rows.cu"
+
+/* variable_rows.c:41: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_variable_rows_c_41(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double *_xmpacc_v_g, long long _xmpacc_x_g_1, double by)
 {
   #ifdef __CUDACC__
   _xmpacc_vla<double, 1> g(_xmpacc_v_g, _xmpacc_x_g_1);
@@ -39,13 +53,13 @@ _XMPACC_KERNEL _xmpacc_loop_variable_rows_c_29(long long _xmpacc_total, int _xmp
   int j = (int) (_xmpacc_s_j.first + _xmpacc_in * _xmpacc_s_j.step);
   int i = (int) (_xmpacc_s_i.first + _xmpacc_rest * _xmpacc_s_i.step);
   do
-#line 32 "tests/xacc_compute/variable_rows.c"
+#line 44 "tests/xacc_compute/variable_rows.c"
 g[i][j] *= by + j;
   while (0);
-#line 46 "variable_rows.cu"
+#line 60 "variable_rows.cu"
 }
 #ifndef __CUDACC__
-void _xmpacc_loop_variable_rows_c_29_host(long long _xmpacc_n, void **_xmpacc_args)
+void _xmpacc_loop_variable_rows_c_41_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   int _xmpacc_grid2;
@@ -62,12 +76,12 @@ void _xmpacc_loop_variable_rows_c_29_host(long long _xmpacc_n, void **_xmpacc_ar
   memcpy((void *) &_xmpacc_x_g_1, _xmpacc_args[5], sizeof _xmpacc_x_g_1);
   memcpy((void *) &by, _xmpacc_args[6], sizeof by);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_variable_rows_c_29(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_i, _xmpacc_s_j, _xmpacc_v_g, _xmpacc_x_g_1, by);
+    _xmpacc_loop_variable_rows_c_41(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_i, _xmpacc_s_j, _xmpacc_v_g, _xmpacc_x_g_1, by);
 }
 #endif
 
-/* variable_rows.c:53: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_variable_rows_c_53(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double *_xmpacc_v_q, long long _xmpacc_x_q_1, double *_xmpacc_v_a, long long _xmpacc_x_a_1, int *_xmpacc_v_c, long long _xmpacc_x_c_1, long long _xmpacc_x_c_2)
+/* variable_rows.c:67: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_variable_rows_c_67(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double *_xmpacc_v_q, long long _xmpacc_x_q_1, double *_xmpacc_v_a, long long _xmpacc_x_a_1, int *_xmpacc_v_c, long long _xmpacc_x_c_1, long long _xmpacc_x_c_2)
 {
   #ifdef __CUDACC__
   _xmpacc_vla<double, 1> q(_xmpacc_v_q, _xmpacc_x_q_1);
@@ -94,16 +108,16 @@ _XMPACC_KERNEL _xmpacc_loop_variable_rows_c_53(long long _xmpacc_total, int _xmp
   int i = (int) (_xmpacc_s_i.first + _xmpacc_rest * _xmpacc_s_i.step);
   do
 {
-#line 56 "tests/xacc_compute/variable_rows.c"
+#line 70 "tests/xacc_compute/variable_rows.c"
   double *row = q[i];
   a[i][j] += row[j] * 2;
   c[i][j][j % 3] += i;
 }
   while (0);
-#line 104 "variable_rows.cu"
+#line 118 "variable_rows.cu"
 }
 #ifndef __CUDACC__
-void _xmpacc_loop_variable_rows_c_53_host(long long _xmpacc_n, void **_xmpacc_args)
+void _xmpacc_loop_variable_rows_c_67_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   int _xmpacc_grid2;
@@ -128,12 +142,12 @@ void _xmpacc_loop_variable_rows_c_53_host(long long _xmpacc_n, void **_xmpacc_ar
   memcpy((void *) &_xmpacc_x_c_1, _xmpacc_args[9], sizeof _xmpacc_x_c_1);
   memcpy((void *) &_xmpacc_x_c_2, _xmpacc_args[10], sizeof _xmpacc_x_c_2);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_variable_rows_c_53(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_i, _xmpacc_s_j, _xmpacc_v_q, _xmpacc_x_q_1, _xmpacc_v_a, _xmpacc_x_a_1, _xmpacc_v_c, _xmpacc_x_c_1, _xmpacc_x_c_2);
+    _xmpacc_loop_variable_rows_c_67(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_i, _xmpacc_s_j, _xmpacc_v_q, _xmpacc_x_q_1, _xmpacc_v_a, _xmpacc_x_a_1, _xmpacc_v_c, _xmpacc_x_c_1, _xmpacc_x_c_2);
 }
 #endif
 
-/* variable_rows.c:60: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_variable_rows_c_60(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double *_xmpacc_v_a, long long _xmpacc_x_a_1, int cols)
+/* variable_rows.c:74: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_variable_rows_c_74(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double *_xmpacc_v_a, long long _xmpacc_x_a_1, int cols)
 {
   #ifdef __CUDACC__
   _xmpacc_vla<double, 1> a(_xmpacc_v_a, _xmpacc_x_a_1);
@@ -147,13 +161,13 @@ _XMPACC_KERNEL _xmpacc_loop_variable_rows_c_60(long long _xmpacc_total, _xmpacc_
   if (!_xmpacc_valid) return;
   int i = (int) (_xmpacc_s_i.first + _xmpacc_rest * _xmpacc_s_i.step);
   do
-#line 62 "tests/xacc_compute/variable_rows.c"
+#line 76 "tests/xacc_compute/variable_rows.c"
 bump(&a[i][cols - 1], 100.0);
   while (0);
-#line 154 "variable_rows.cu"
+#line 168 "variable_rows.cu"
 }
 #ifndef __CUDACC__
-void _xmpacc_loop_variable_rows_c_60_host(long long _xmpacc_n, void **_xmpacc_args)
+void _xmpacc_loop_variable_rows_c_74_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   _xmpacc_sched_t _xmpacc_s_i;
@@ -166,12 +180,12 @@ void _xmpacc_loop_variable_rows_c_60_host(long long _xmpacc_n, void **_xmpacc_ar
   memcpy((void *) &_xmpacc_x_a_1, _xmpacc_args[3], sizeof _xmpacc_x_a_1);
   memcpy((void *) &cols, _xmpacc_args[4], sizeof cols);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_variable_rows_c_60(_xmpacc_total, _xmpacc_s_i, _xmpacc_v_a, _xmpacc_x_a_1, cols);
+    _xmpacc_loop_variable_rows_c_74(_xmpacc_total, _xmpacc_s_i, _xmpacc_v_a, _xmpacc_x_a_1, cols);
 }
 #endif
 
-/* variable_rows.c:63: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_variable_rows_c_63(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, _xmpacc_sched_t _xmpacc_s_k, int *_xmpacc_v_c, long long _xmpacc_x_c_1, long long _xmpacc_x_c_2)
+/* variable_rows.c:77: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_variable_rows_c_77(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, _xmpacc_sched_t _xmpacc_s_k, int *_xmpacc_v_c, long long _xmpacc_x_c_1, long long _xmpacc_x_c_2)
 {
   #ifdef __CUDACC__
   _xmpacc_vla<int, 2> c(_xmpacc_v_c, _xmpacc_x_c_1, _xmpacc_x_c_2);
@@ -194,13 +208,13 @@ _XMPACC_KERNEL _xmpacc_loop_variable_rows_c_63(long long _xmpacc_total, int _xmp
   int j = (int) (_xmpacc_s_j.first + _xmpacc_divmod(&_xmpacc_rest, _xmpacc_s_j) * _xmpacc_s_j.step);
   int i = (int) (_xmpacc_s_i.first + _xmpacc_rest * _xmpacc_s_i.step);
   do
-#line 67 "tests/xacc_compute/variable_rows.c"
+#line 81 "tests/xacc_compute/variable_rows.c"
 c[i][j][k] *= 2;
   while (0);
-#line 201 "variable_rows.cu"
+#line 215 "variable_rows.cu"
 }
 #ifndef __CUDACC__
-void _xmpacc_loop_variable_rows_c_63_host(long long _xmpacc_n, void **_xmpacc_args)
+void _xmpacc_loop_variable_rows_c_77_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   int _xmpacc_grid2;
@@ -219,12 +233,59 @@ void _xmpacc_loop_variable_rows_c_63_host(long long _xmpacc_n, void **_xmpacc_ar
   memcpy((void *) &_xmpacc_x_c_1, _xmpacc_args[6], sizeof _xmpacc_x_c_1);
   memcpy((void *) &_xmpacc_x_c_2, _xmpacc_args[7], sizeof _xmpacc_x_c_2);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_variable_rows_c_63(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_i, _xmpacc_s_j, _xmpacc_s_k, _xmpacc_v_c, _xmpacc_x_c_1, _xmpacc_x_c_2);
+    _xmpacc_loop_variable_rows_c_77(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_i, _xmpacc_s_j, _xmpacc_s_k, _xmpacc_v_c, _xmpacc_x_c_1, _xmpacc_x_c_2);
 }
 #endif
 
-/* variable_rows.c:72: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_variable_rows_c_72(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double *_xmpacc_v_a, long long _xmpacc_x_a_1, int rows, int cols, int *_xmpacc_v__xmpacc_ra_h, long long _xmpacc_x__xmpacc_ra_h_1)
+/* variable_rows.c:84: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_variable_rows_c_84(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double *sums, double *_xmpacc_v_a, long long _xmpacc_x_a_1, double *fsums, double (*fixed)[2], int cols)
+{
+  #ifdef __CUDACC__
+  _xmpacc_vla<double, 1> a(_xmpacc_v_a, _xmpacc_x_a_1);
+  #else
+  double (*a)[_xmpacc_x_a_1] = (void *) _xmpacc_v_a;
+  #endif
+  long long _xmpacc_gid = _XMPACC_TID;
+  long long _xmpacc_tid = _xmpacc_gid;
+  int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
+  long long _xmpacc_rest = _xmpacc_tid;
+  if (!_xmpacc_valid) return;
+  int i = (int) (_xmpacc_s_i.first + _xmpacc_rest * _xmpacc_s_i.step);
+  do
+{
+#line 86 "tests/xacc_compute/variable_rows.c"
+  sums[i] = rowsum(cols, a, i);
+  fsums[i] = rowsum(2, fixed, i);
+}
+  while (0);
+#line 262 "variable_rows.cu"
+}
+#ifndef __CUDACC__
+void _xmpacc_loop_variable_rows_c_84_host(long long _xmpacc_n, void **_xmpacc_args)
+{
+  long long _xmpacc_total;
+  _xmpacc_sched_t _xmpacc_s_i;
+  double *sums;
+  double *_xmpacc_v_a;
+  long long _xmpacc_x_a_1;
+  double *fsums;
+  double (*fixed)[2];
+  int cols;
+  memcpy((void *) &_xmpacc_total, _xmpacc_args[0], sizeof _xmpacc_total);
+  memcpy((void *) &_xmpacc_s_i, _xmpacc_args[1], sizeof _xmpacc_s_i);
+  memcpy((void *) &sums, _xmpacc_args[2], sizeof sums);
+  memcpy((void *) &_xmpacc_v_a, _xmpacc_args[3], sizeof _xmpacc_v_a);
+  memcpy((void *) &_xmpacc_x_a_1, _xmpacc_args[4], sizeof _xmpacc_x_a_1);
+  memcpy((void *) &fsums, _xmpacc_args[5], sizeof fsums);
+  memcpy((void *) &fixed, _xmpacc_args[6], sizeof fixed);
+  memcpy((void *) &cols, _xmpacc_args[7], sizeof cols);
+  for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
+    _xmpacc_loop_variable_rows_c_84(_xmpacc_total, _xmpacc_s_i, sums, _xmpacc_v_a, _xmpacc_x_a_1, fsums, fixed, cols);
+}
+#endif
+
+/* variable_rows.c:91: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_variable_rows_c_91(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double *_xmpacc_v_a, long long _xmpacc_x_a_1, int rows, int cols, int *_xmpacc_v__xmpacc_ra_h, long long _xmpacc_x__xmpacc_ra_h_1)
 {
   #ifdef __CUDACC__
   _xmpacc_vla<double, 1> a(_xmpacc_v_a, _xmpacc_x_a_1);
@@ -240,13 +301,13 @@ _XMPACC_KERNEL _xmpacc_loop_variable_rows_c_72(long long _xmpacc_total, _xmpacc_
   if (!_xmpacc_valid) return;
   int i = (int) (_xmpacc_s_i.first + _xmpacc_rest * _xmpacc_s_i.step);
   do
-#line 74 "tests/xacc_compute/variable_rows.c"
+#line 93 "tests/xacc_compute/variable_rows.c"
 _XMPACC_ATOMIC_ADD(_xmpacc_ra_h[(i * 7) % rows][i % cols], (int) a[i % rows][(i * 5) % cols]);
   while (0);
-#line 247 "variable_rows.cu"
+#line 308 "variable_rows.cu"
 }
 #ifndef __CUDACC__
-void _xmpacc_loop_variable_rows_c_72_host(long long _xmpacc_n, void **_xmpacc_args)
+void _xmpacc_loop_variable_rows_c_91_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   _xmpacc_sched_t _xmpacc_s_i;
@@ -265,12 +326,12 @@ void _xmpacc_loop_variable_rows_c_72_host(long long _xmpacc_n, void **_xmpacc_ar
   memcpy((void *) &_xmpacc_v__xmpacc_ra_h, _xmpacc_args[6], sizeof _xmpacc_v__xmpacc_ra_h);
   memcpy((void *) &_xmpacc_x__xmpacc_ra_h_1, _xmpacc_args[7], sizeof _xmpacc_x__xmpacc_ra_h_1);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_variable_rows_c_72(_xmpacc_total, _xmpacc_s_i, _xmpacc_v_a, _xmpacc_x_a_1, rows, cols, _xmpacc_v__xmpacc_ra_h, _xmpacc_x__xmpacc_ra_h_1);
+    _xmpacc_loop_variable_rows_c_91(_xmpacc_total, _xmpacc_s_i, _xmpacc_v_a, _xmpacc_x_a_1, rows, cols, _xmpacc_v__xmpacc_ra_h, _xmpacc_x__xmpacc_ra_h_1);
 }
 #endif
 
-/* variable_rows.c:75: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_variable_rows_c_75(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, int cols, int *_xmpacc_v__xmpacc_ra_h, long long _xmpacc_x__xmpacc_ra_h_1)
+/* variable_rows.c:94: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_variable_rows_c_94(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, int cols, int *_xmpacc_v__xmpacc_ra_h, long long _xmpacc_x__xmpacc_ra_h_1)
 {
   #ifdef __CUDACC__
   _xmpacc_vla<int, 1> _xmpacc_ra_h(_xmpacc_v__xmpacc_ra_h, _xmpacc_x__xmpacc_ra_h_1);
@@ -284,13 +345,13 @@ _XMPACC_KERNEL _xmpacc_loop_variable_rows_c_75(long long _xmpacc_total, _xmpacc_
   if (!_xmpacc_valid) return;
   int i = (int) (_xmpacc_s_i.first + _xmpacc_rest * _xmpacc_s_i.step);
   do
-#line 77 "tests/xacc_compute/variable_rows.c"
+#line 96 "tests/xacc_compute/variable_rows.c"
 _XMPACC_RMW_MAX(_xmpacc_ra_h[1][i % cols], i * 3, 0);
   while (0);
-#line 291 "variable_rows.cu"
+#line 352 "variable_rows.cu"
 }
 #ifndef __CUDACC__
-void _xmpacc_loop_variable_rows_c_75_host(long long _xmpacc_n, void **_xmpacc_args)
+void _xmpacc_loop_variable_rows_c_94_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   _xmpacc_sched_t _xmpacc_s_i;
@@ -303,12 +364,12 @@ void _xmpacc_loop_variable_rows_c_75_host(long long _xmpacc_n, void **_xmpacc_ar
   memcpy((void *) &_xmpacc_v__xmpacc_ra_h, _xmpacc_args[3], sizeof _xmpacc_v__xmpacc_ra_h);
   memcpy((void *) &_xmpacc_x__xmpacc_ra_h_1, _xmpacc_args[4], sizeof _xmpacc_x__xmpacc_ra_h_1);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_variable_rows_c_75(_xmpacc_total, _xmpacc_s_i, cols, _xmpacc_v__xmpacc_ra_h, _xmpacc_x__xmpacc_ra_h_1);
+    _xmpacc_loop_variable_rows_c_94(_xmpacc_total, _xmpacc_s_i, cols, _xmpacc_v__xmpacc_ra_h, _xmpacc_x__xmpacc_ra_h_1);
 }
 #endif
 
-/* variable_rows.c:79: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_variable_rows_c_79(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, int rows, int cols, int *_xmpacc_v__xmpacc_ra_hn, long long _xmpacc_x__xmpacc_ra_hn_1)
+/* variable_rows.c:98: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_variable_rows_c_98(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, int rows, int cols, int *_xmpacc_v__xmpacc_ra_hn, long long _xmpacc_x__xmpacc_ra_hn_1)
 {
   #ifdef __CUDACC__
   _xmpacc_vla<int, 1> _xmpacc_ra_hn(_xmpacc_v__xmpacc_ra_hn, _xmpacc_x__xmpacc_ra_hn_1);
@@ -322,13 +383,13 @@ _XMPACC_KERNEL _xmpacc_loop_variable_rows_c_79(long long _xmpacc_total, _xmpacc_
   if (!_xmpacc_valid) return;
   int i = (int) (_xmpacc_s_i.first + _xmpacc_rest * _xmpacc_s_i.step);
   do
-#line 81 "tests/xacc_compute/variable_rows.c"
+#line 100 "tests/xacc_compute/variable_rows.c"
 _XMPACC_ATOMIC_ADD(_xmpacc_ra_hn[i % rows][(i * 3) % cols], i);
   while (0);
-#line 329 "variable_rows.cu"
+#line 390 "variable_rows.cu"
 }
 #ifndef __CUDACC__
-void _xmpacc_loop_variable_rows_c_79_host(long long _xmpacc_n, void **_xmpacc_args)
+void _xmpacc_loop_variable_rows_c_98_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   _xmpacc_sched_t _xmpacc_s_i;
@@ -343,7 +404,7 @@ void _xmpacc_loop_variable_rows_c_79_host(long long _xmpacc_n, void **_xmpacc_ar
   memcpy((void *) &_xmpacc_v__xmpacc_ra_hn, _xmpacc_args[4], sizeof _xmpacc_v__xmpacc_ra_hn);
   memcpy((void *) &_xmpacc_x__xmpacc_ra_hn_1, _xmpacc_args[5], sizeof _xmpacc_x__xmpacc_ra_hn_1);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_variable_rows_c_79(_xmpacc_total, _xmpacc_s_i, rows, cols, _xmpacc_v__xmpacc_ra_hn, _xmpacc_x__xmpacc_ra_hn_1);
+    _xmpacc_loop_variable_rows_c_98(_xmpacc_total, _xmpacc_s_i, rows, cols, _xmpacc_v__xmpacc_ra_hn, _xmpacc_x__xmpacc_ra_hn_1);
 }
 #endif
 _XMPACC_UNIT_END

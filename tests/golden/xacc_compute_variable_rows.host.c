@@ -10,46 +10,59 @@
 static _xmpacc_nodes_t _xmpacc_n_p;
 static _xmpacc_template_t _xmpacc_t_t;
 
-#line 20 "tests/xacc_compute/variable_rows.c"
+#line 21 "tests/xacc_compute/variable_rows.c"
 static void bump(double *x, double by)
 {
   *x += by;
 }
 
 
+#line 28 "tests/xacc_compute/variable_rows.c"
+static double rowsum(int m, double g[][m], int i)
+{
+  double s = 0;
+  int j;
+  for (j = 0; j < m; j++)
+    s += g[i][j] * (j + 1);
+
+#line 34 "tests/xacc_compute/variable_rows.c"
+  return s;
+}
+
+
 static void scale(int n, int m, double g[n][m], double by)
 {
   int i;
-#line 28 "tests/xacc_compute/variable_rows.c"
+#line 40 "tests/xacc_compute/variable_rows.c"
   int j;
   {
     {
-#line 30 "tests/xacc_compute/variable_rows.c"
+#line 42 "tests/xacc_compute/variable_rows.c"
       long long _xmpacc_e0 = (sizeof(g[0])) / (sizeof(g[0][0]));
-#line 30 "tests/xacc_compute/variable_rows.c"
+#line 42 "tests/xacc_compute/variable_rows.c"
       if (n <= 0)
-#line 30 "tests/xacc_compute/variable_rows.c"
-        _xmpacc_section_error("variable_rows.c:29", 1, "g", (const long long []){0, n}, 0);
-#line 30 "tests/xacc_compute/variable_rows.c"
+#line 42 "tests/xacc_compute/variable_rows.c"
+        _xmpacc_section_error("variable_rows.c:41", 1, "g", (const long long []){0, n}, 0);
+#line 42 "tests/xacc_compute/variable_rows.c"
       if (m <= 0)
-#line 30 "tests/xacc_compute/variable_rows.c"
-        _xmpacc_section_error("variable_rows.c:29", 1, "g", (const long long []){1, m}, 0);
-#line 30 "tests/xacc_compute/variable_rows.c"
-      _XMPACC_CLEANUP(_xmpacc_acc_data_scope_end) int _xmpacc_accdata_1 = _xmpacc_acc_data_begin("variable_rows.c:29", 1, (const void *[]){g}, (const long long []){-2}, (const char *[]){"g"}, (const long long []){0}, (const void *[]){(const long long []){2, sizeof(g[0][0]), n, 1, 0, n, 1, _xmpacc_e0, 1, 0, m, 1}}, 1);
+#line 42 "tests/xacc_compute/variable_rows.c"
+        _xmpacc_section_error("variable_rows.c:41", 1, "g", (const long long []){1, m}, 0);
+#line 42 "tests/xacc_compute/variable_rows.c"
+      _XMPACC_CLEANUP(_xmpacc_acc_data_scope_end) int _xmpacc_accdata_1 = _xmpacc_acc_data_begin("variable_rows.c:41", 1, (const void *[]){g}, (const long long []){-2}, (const char *[]){"g"}, (const long long []){0}, (const void *[]){(const long long []){2, sizeof(g[0][0]), n, 1, 0, n, 1, _xmpacc_e0, 1, 0, m, 1}}, 1);
       {
-#line 30 "tests/xacc_compute/variable_rows.c"
-        int _xmpacc_acc_1 = _xmpacc_acc_compute_begin("variable_rows.c:29", 1, (const void *[]){g}, (const long long []){-2}, (const char *[]){"g"}, (const int []){0});
+#line 42 "tests/xacc_compute/variable_rows.c"
+        int _xmpacc_acc_1 = _xmpacc_acc_compute_begin("variable_rows.c:41", 1, (const void *[]){g}, (const long long []){-2}, (const char *[]){"g"}, (const int []){0});
         {
-#line 30 "tests/xacc_compute/variable_rows.c"
+#line 42 "tests/xacc_compute/variable_rows.c"
           _xmpacc_sched_t _xmpacc_s_i = _xmpacc_range_k(0, n - 1, 1);
-#line 30 "tests/xacc_compute/variable_rows.c"
+#line 42 "tests/xacc_compute/variable_rows.c"
           _xmpacc_sched_t _xmpacc_s_j = _xmpacc_range_k(0, m - 1, 1);
-#line 30 "tests/xacc_compute/variable_rows.c"
+#line 42 "tests/xacc_compute/variable_rows.c"
           long long _xmpacc_total = _xmpacc_s_i.count * _xmpacc_s_j.count;
-#line 30 "tests/xacc_compute/variable_rows.c"
-          _xmpacc_launch("variable_rows.c:29", "_xmpacc_loop_variable_rows_c_29", _xmpacc_total, 0, 7, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) g, (void *) (&((long long){(long long) ((sizeof(g[0])) / (sizeof(g[0][0])))})), (void *) (&by)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0, 0, sizeof(long long), 0, 0, sizeof(by), 0});
+#line 42 "tests/xacc_compute/variable_rows.c"
+          _xmpacc_launch("variable_rows.c:41", "_xmpacc_loop_variable_rows_c_41", _xmpacc_total, 0, 7, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) g, (void *) (&((long long){(long long) ((sizeof(g[0])) / (sizeof(g[0][0])))})), (void *) (&by)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0, 0, sizeof(long long), 0, 0, sizeof(by), 0});
         }
-#line 30 "tests/xacc_compute/variable_rows.c"
+#line 42 "tests/xacc_compute/variable_rows.c"
         _xmpacc_acc_compute_end(_xmpacc_acc_1);
       }
     }
@@ -57,215 +70,244 @@ static void scale(int n, int m, double g[n][m], double by)
 }
 
 
-#line 35 "tests/xacc_compute/variable_rows.c"
+#line 47 "tests/xacc_compute/variable_rows.c"
 static void run(int n, int m)
 {
   int i;
-#line 37 "tests/xacc_compute/variable_rows.c"
+#line 49 "tests/xacc_compute/variable_rows.c"
   int j;
-#line 37 "tests/xacc_compute/variable_rows.c"
+#line 49 "tests/xacc_compute/variable_rows.c"
   int k;
-#line 37 "tests/xacc_compute/variable_rows.c"
+#line 49 "tests/xacc_compute/variable_rows.c"
   int rows = n;
-#line 37 "tests/xacc_compute/variable_rows.c"
+#line 49 "tests/xacc_compute/variable_rows.c"
   int cols = m;
   double a[n][m];
-#line 38 "tests/xacc_compute/variable_rows.c"
+#line 50 "tests/xacc_compute/variable_rows.c"
   double (*q)[m] = malloc(n * (sizeof(*q)));
   int c[n][m][3];
-#line 39 "tests/xacc_compute/variable_rows.c"
+#line 51 "tests/xacc_compute/variable_rows.c"
   int h[n][m];
-#line 39 "tests/xacc_compute/variable_rows.c"
+#line 51 "tests/xacc_compute/variable_rows.c"
   int hn[n][m];
   long total = 0;
-#line 42 "tests/xacc_compute/variable_rows.c"
+  double sums[n];
+#line 53 "tests/xacc_compute/variable_rows.c"
+  double fixed[n][2];
+#line 53 "tests/xacc_compute/variable_rows.c"
+  double fsums[n];
+#line 55 "tests/xacc_compute/variable_rows.c"
   for (i = 0; i < n; i++)
     for (j = 0; j < m; j++)
   {
-#line 44 "tests/xacc_compute/variable_rows.c"
+#line 57 "tests/xacc_compute/variable_rows.c"
     a[i][j] = i - j;
     q[i][j] = (0.5 * i) * j;
     h[i][j] = (hn[i][j] = i);
     for (k = 0; k < 3; k++)
-#line 47 "tests/xacc_compute/variable_rows.c"
+#line 60 "tests/xacc_compute/variable_rows.c"
       c[i][j][k] = k;
 
   }
 
 
-#line 49 "tests/xacc_compute/variable_rows.c"
+#line 62 "tests/xacc_compute/variable_rows.c"
+  for (i = 0; i < n; i++)
+#line 62 "tests/xacc_compute/variable_rows.c"
+    fixed[i][0] = (fixed[i][1] = i);
+
+#line 63 "tests/xacc_compute/variable_rows.c"
   m = -1;
   {
     long long _xmpacc_n0 = _xmpacc_sec_len((sizeof(q[0])) / (sizeof(q[0][0])), 0, 1);
-#line 51 "tests/xacc_compute/variable_rows.c"
+#line 65 "tests/xacc_compute/variable_rows.c"
     long long _xmpacc_e1 = (sizeof(q[0])) / (sizeof(q[0][0]));
-#line 51 "tests/xacc_compute/variable_rows.c"
+#line 65 "tests/xacc_compute/variable_rows.c"
     if (rows <= 0)
-#line 51 "tests/xacc_compute/variable_rows.c"
-      _xmpacc_section_error("variable_rows.c:51", 1, "q", (const long long []){0, rows}, 0);
-#line 51 "tests/xacc_compute/variable_rows.c"
+#line 65 "tests/xacc_compute/variable_rows.c"
+      _xmpacc_section_error("variable_rows.c:65", 1, "q", (const long long []){0, rows}, 0);
+#line 65 "tests/xacc_compute/variable_rows.c"
     if (_xmpacc_n0 <= 0)
-#line 51 "tests/xacc_compute/variable_rows.c"
-      _xmpacc_section_error("variable_rows.c:51", 1, "q", (const long long []){1, _xmpacc_n0}, 0);
-#line 51 "tests/xacc_compute/variable_rows.c"
-    _XMPACC_CLEANUP(_xmpacc_acc_data_scope_end) int _xmpacc_accdata_2 = _xmpacc_acc_data_begin("variable_rows.c:51", 3, (const void *[]){a, c, q}, (const long long []){sizeof(a), sizeof(c), -2}, (const char *[]){"a", "c", "q"}, (const long long []){0, 0, 1}, (const void *[]){0, 0, (const long long []){2, sizeof(q[0][0]), -1, 1, 0, rows, 1, _xmpacc_e1, 1, 0, _xmpacc_n0, 1}}, 1);
+#line 65 "tests/xacc_compute/variable_rows.c"
+      _xmpacc_section_error("variable_rows.c:65", 1, "q", (const long long []){1, _xmpacc_n0}, 0);
+#line 65 "tests/xacc_compute/variable_rows.c"
+    _XMPACC_CLEANUP(_xmpacc_acc_data_scope_end) int _xmpacc_accdata_2 = _xmpacc_acc_data_begin("variable_rows.c:65", 3, (const void *[]){a, c, q}, (const long long []){sizeof(a), sizeof(c), -2}, (const char *[]){"a", "c", "q"}, (const long long []){0, 0, 1}, (const void *[]){0, 0, (const long long []){2, sizeof(q[0][0]), -1, 1, 0, rows, 1, _xmpacc_e1, 1, 0, _xmpacc_n0, 1}}, 1);
     {
       {
-        int _xmpacc_acc_2 = _xmpacc_acc_compute_begin("variable_rows.c:53", 3, (const void *[]){q, a, c}, (const long long []){-2, (long long) (sizeof(a)), (long long) (sizeof(c))}, (const char *[]){"q", "a", "c"}, (const int []){0, 1, 1});
+        int _xmpacc_acc_2 = _xmpacc_acc_compute_begin("variable_rows.c:67", 3, (const void *[]){q, a, c}, (const long long []){-2, (long long) (sizeof(a)), (long long) (sizeof(c))}, (const char *[]){"q", "a", "c"}, (const int []){0, 1, 1});
         {
-#line 54 "tests/xacc_compute/variable_rows.c"
+#line 68 "tests/xacc_compute/variable_rows.c"
           _xmpacc_sched_t _xmpacc_s_i = _xmpacc_range_k(0, rows - 1, 1);
-#line 54 "tests/xacc_compute/variable_rows.c"
+#line 68 "tests/xacc_compute/variable_rows.c"
           _xmpacc_sched_t _xmpacc_s_j = _xmpacc_range_k(0, cols - 1, 1);
-#line 54 "tests/xacc_compute/variable_rows.c"
+#line 68 "tests/xacc_compute/variable_rows.c"
           long long _xmpacc_total = _xmpacc_s_i.count * _xmpacc_s_j.count;
-#line 54 "tests/xacc_compute/variable_rows.c"
-          _xmpacc_launch("variable_rows.c:53", "_xmpacc_loop_variable_rows_c_53", _xmpacc_total, 0, 11, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) q, (void *) (&((long long){(long long) ((sizeof(q[0])) / (sizeof(q[0][0])))})), (void *) a, (void *) (&((long long){(long long) ((sizeof(a[0])) / (sizeof(a[0][0])))})), (void *) c, (void *) (&((long long){(long long) ((sizeof(c[0])) / (sizeof(c[0][0])))})), (void *) (&((long long){(long long) ((sizeof(c[0][0])) / (sizeof(c[0][0][0])))}))}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0, 0, sizeof(long long), 0, 1, 3, 0, 0, sizeof(long long), 0, 1, 3, 0, 0, sizeof(long long), 0, 0, sizeof(long long), 0});
+#line 68 "tests/xacc_compute/variable_rows.c"
+          _xmpacc_launch("variable_rows.c:67", "_xmpacc_loop_variable_rows_c_67", _xmpacc_total, 0, 11, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) q, (void *) (&((long long){(long long) ((sizeof(q[0])) / (sizeof(q[0][0])))})), (void *) a, (void *) (&((long long){(long long) ((sizeof(a[0])) / (sizeof(a[0][0])))})), (void *) c, (void *) (&((long long){(long long) ((sizeof(c[0])) / (sizeof(c[0][0])))})), (void *) (&((long long){(long long) ((sizeof(c[0][0])) / (sizeof(c[0][0][0])))}))}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0, 0, sizeof(long long), 0, 1, 3, 0, 0, sizeof(long long), 0, 1, 3, 0, 0, sizeof(long long), 0, 0, sizeof(long long), 0});
         }
-#line 54 "tests/xacc_compute/variable_rows.c"
+#line 68 "tests/xacc_compute/variable_rows.c"
         _xmpacc_acc_compute_end(_xmpacc_acc_2);
       }
       {
-#line 61 "tests/xacc_compute/variable_rows.c"
-        int _xmpacc_acc_3 = _xmpacc_acc_compute_begin("variable_rows.c:60", 1, (const void *[]){a}, (const long long []){(long long) (sizeof(a))}, (const char *[]){"a"}, (const int []){1});
+#line 75 "tests/xacc_compute/variable_rows.c"
+        int _xmpacc_acc_3 = _xmpacc_acc_compute_begin("variable_rows.c:74", 1, (const void *[]){a}, (const long long []){(long long) (sizeof(a))}, (const char *[]){"a"}, (const int []){1});
         {
-#line 61 "tests/xacc_compute/variable_rows.c"
+#line 75 "tests/xacc_compute/variable_rows.c"
           _xmpacc_sched_t _xmpacc_s_i = _xmpacc_range_k(0, rows - 1, 1);
-#line 61 "tests/xacc_compute/variable_rows.c"
+#line 75 "tests/xacc_compute/variable_rows.c"
           long long _xmpacc_total = _xmpacc_s_i.count;
-#line 61 "tests/xacc_compute/variable_rows.c"
-          _xmpacc_launch("variable_rows.c:60", "_xmpacc_loop_variable_rows_c_60", _xmpacc_total, 0, 5, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) a, (void *) (&((long long){(long long) ((sizeof(a[0])) / (sizeof(a[0][0])))})), (void *) (&cols)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0, 0, sizeof(long long), 0, 0, sizeof(cols), 0});
+#line 75 "tests/xacc_compute/variable_rows.c"
+          _xmpacc_launch("variable_rows.c:74", "_xmpacc_loop_variable_rows_c_74", _xmpacc_total, 0, 5, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) a, (void *) (&((long long){(long long) ((sizeof(a[0])) / (sizeof(a[0][0])))})), (void *) (&cols)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0, 0, sizeof(long long), 0, 0, sizeof(cols), 0});
         }
-#line 61 "tests/xacc_compute/variable_rows.c"
+#line 75 "tests/xacc_compute/variable_rows.c"
         _xmpacc_acc_compute_end(_xmpacc_acc_3);
       }
       {
-        int _xmpacc_acc_4 = _xmpacc_acc_compute_begin("variable_rows.c:63", 1, (const void *[]){c}, (const long long []){(long long) (sizeof(c))}, (const char *[]){"c"}, (const int []){1});
+        int _xmpacc_acc_4 = _xmpacc_acc_compute_begin("variable_rows.c:77", 1, (const void *[]){c}, (const long long []){(long long) (sizeof(c))}, (const char *[]){"c"}, (const int []){1});
         {
-#line 64 "tests/xacc_compute/variable_rows.c"
+#line 78 "tests/xacc_compute/variable_rows.c"
           _xmpacc_sched_t _xmpacc_s_i = _xmpacc_range_k(0, rows - 1, 1);
-#line 64 "tests/xacc_compute/variable_rows.c"
+#line 78 "tests/xacc_compute/variable_rows.c"
           _xmpacc_sched_t _xmpacc_s_j = _xmpacc_range_k(0, cols - 1, 1);
-#line 64 "tests/xacc_compute/variable_rows.c"
+#line 78 "tests/xacc_compute/variable_rows.c"
           _xmpacc_sched_t _xmpacc_s_k = _xmpacc_range_k(0, 3 - 1, 1);
-#line 64 "tests/xacc_compute/variable_rows.c"
+#line 78 "tests/xacc_compute/variable_rows.c"
           long long _xmpacc_total = (_xmpacc_s_i.count * _xmpacc_s_j.count) * _xmpacc_s_k.count;
-#line 64 "tests/xacc_compute/variable_rows.c"
-          _xmpacc_launch("variable_rows.c:63", "_xmpacc_loop_variable_rows_c_63", _xmpacc_total, 0, 8, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_s_k), (void *) c, (void *) (&((long long){(long long) ((sizeof(c[0])) / (sizeof(c[0][0])))})), (void *) (&((long long){(long long) ((sizeof(c[0][0])) / (sizeof(c[0][0][0])))}))}, (const long long []){0, sizeof(long long), 0, 5, 3, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0, 0, sizeof(long long), 0, 0, sizeof(long long), 0});
+#line 78 "tests/xacc_compute/variable_rows.c"
+          _xmpacc_launch("variable_rows.c:77", "_xmpacc_loop_variable_rows_c_77", _xmpacc_total, 0, 8, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_s_k), (void *) c, (void *) (&((long long){(long long) ((sizeof(c[0])) / (sizeof(c[0][0])))})), (void *) (&((long long){(long long) ((sizeof(c[0][0])) / (sizeof(c[0][0][0])))}))}, (const long long []){0, sizeof(long long), 0, 5, 3, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0, 0, sizeof(long long), 0, 0, sizeof(long long), 0});
         }
-#line 64 "tests/xacc_compute/variable_rows.c"
+#line 78 "tests/xacc_compute/variable_rows.c"
         _xmpacc_acc_compute_end(_xmpacc_acc_4);
       }
     }
   }
-#line 69 "tests/xacc_compute/variable_rows.c"
+#line 83 "tests/xacc_compute/variable_rows.c"
   scale(rows, cols, q, 0.5);
   {
-#line 73 "tests/xacc_compute/variable_rows.c"
-    int _xmpacc_acc_5 = _xmpacc_acc_compute_begin("variable_rows.c:72", 1, (const void *[]){a}, (const long long []){(long long) (sizeof(a))}, (const char *[]){"a"}, (const int []){2});
+    int _xmpacc_acc_5 = _xmpacc_acc_compute_begin("variable_rows.c:84", 4, (const void *[]){a, fixed, sums, fsums}, (const long long []){(long long) (sizeof(a)), (long long) (sizeof(fixed)), (long long) (sizeof(sums)), (long long) (sizeof(fsums))}, (const char *[]){"a", "fixed", "sums", "fsums"}, (const int []){2, 2, 3, 3});
     {
-#line 73 "tests/xacc_compute/variable_rows.c"
-      _xmpacc_sched_t _xmpacc_s_i = _xmpacc_range_k(0, (rows * cols) - 1, 1);
-#line 73 "tests/xacc_compute/variable_rows.c"
-      long long _xmpacc_rad_0[5] = {(long long) h, (long long) (sizeof(h)), ((long long) 0) * ((long long) (sizeof(h[0][0]))), ((long long) ((sizeof(h)) / (sizeof(h[0][0])))) * ((long long) (sizeof(h[0][0]))), 0};
-#line 73 "tests/xacc_compute/variable_rows.c"
+#line 85 "tests/xacc_compute/variable_rows.c"
+      _xmpacc_sched_t _xmpacc_s_i = _xmpacc_range_k(0, rows - 1, 1);
+#line 85 "tests/xacc_compute/variable_rows.c"
       long long _xmpacc_total = _xmpacc_s_i.count;
-#line 73 "tests/xacc_compute/variable_rows.c"
-      _xmpacc_launch("variable_rows.c:72", "_xmpacc_loop_variable_rows_c_72", _xmpacc_total, 0, 8, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) a, (void *) (&((long long){(long long) ((sizeof(a[0])) / (sizeof(a[0][0])))})), (void *) (&rows), (void *) (&cols), (void *) _xmpacc_rad_0, (void *) (&((long long){(long long) ((sizeof(h[0])) / (sizeof(h[0][0])))}))}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0, 0, sizeof(long long), 0, 0, sizeof(rows), 0, 0, sizeof(cols), 0, 8, _XMPACC_TYPE(h[0][0]), 1, 0, sizeof(long long), 0});
+#line 85 "tests/xacc_compute/variable_rows.c"
+      _xmpacc_launch("variable_rows.c:84", "_xmpacc_loop_variable_rows_c_84", _xmpacc_total, 0, 8, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) sums, (void *) a, (void *) (&((long long){(long long) ((sizeof(a[0])) / (sizeof(a[0][0])))})), (void *) fsums, (void *) fixed, (void *) (&cols)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 2, 0, 1, 3, 0, 0, sizeof(long long), 0, 1, 2, 0, 1, 3, 0, 0, sizeof(cols), 0});
     }
-#line 73 "tests/xacc_compute/variable_rows.c"
+#line 85 "tests/xacc_compute/variable_rows.c"
     _xmpacc_acc_compute_end(_xmpacc_acc_5);
   }
   {
-    int _xmpacc_acc_6 = _xmpacc_acc_compute_begin("variable_rows.c:75", 0, (const void *[]){0}, (const long long []){0}, (const char *[]){0}, (const int []){0});
+#line 92 "tests/xacc_compute/variable_rows.c"
+    int _xmpacc_acc_6 = _xmpacc_acc_compute_begin("variable_rows.c:91", 1, (const void *[]){a}, (const long long []){(long long) (sizeof(a))}, (const char *[]){"a"}, (const int []){2});
     {
-#line 76 "tests/xacc_compute/variable_rows.c"
-      _xmpacc_sched_t _xmpacc_s_i = _xmpacc_range_k(0, (3 * cols) - 1, 1);
-#line 76 "tests/xacc_compute/variable_rows.c"
-      long long _xmpacc_rad_0[5] = {(long long) h, (long long) (sizeof(h)), ((long long) ((1 * ((sizeof(h[0])) / (sizeof(h[0][0])))) + 0)) * ((long long) (sizeof(h[0][0]))), ((long long) (((sizeof(h[0])) / (sizeof(h[0][0]))) - 0)) * ((long long) (sizeof(h[0][0]))), 0};
-#line 76 "tests/xacc_compute/variable_rows.c"
+#line 92 "tests/xacc_compute/variable_rows.c"
+      _xmpacc_sched_t _xmpacc_s_i = _xmpacc_range_k(0, (rows * cols) - 1, 1);
+#line 92 "tests/xacc_compute/variable_rows.c"
+      long long _xmpacc_rad_0[5] = {(long long) h, (long long) (sizeof(h)), ((long long) 0) * ((long long) (sizeof(h[0][0]))), ((long long) ((sizeof(h)) / (sizeof(h[0][0])))) * ((long long) (sizeof(h[0][0]))), 0};
+#line 92 "tests/xacc_compute/variable_rows.c"
       long long _xmpacc_total = _xmpacc_s_i.count;
-#line 76 "tests/xacc_compute/variable_rows.c"
-      _xmpacc_launch("variable_rows.c:75", "_xmpacc_loop_variable_rows_c_75", _xmpacc_total, 0, 5, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&cols), (void *) _xmpacc_rad_0, (void *) (&((long long){(long long) ((sizeof(h[0])) / (sizeof(h[0][0])))}))}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(cols), 0, 8, _XMPACC_TYPE(h[0][0]), 8, 0, sizeof(long long), 0});
+#line 92 "tests/xacc_compute/variable_rows.c"
+      _xmpacc_launch("variable_rows.c:91", "_xmpacc_loop_variable_rows_c_91", _xmpacc_total, 0, 8, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) a, (void *) (&((long long){(long long) ((sizeof(a[0])) / (sizeof(a[0][0])))})), (void *) (&rows), (void *) (&cols), (void *) _xmpacc_rad_0, (void *) (&((long long){(long long) ((sizeof(h[0])) / (sizeof(h[0][0])))}))}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0, 0, sizeof(long long), 0, 0, sizeof(rows), 0, 0, sizeof(cols), 0, 8, _XMPACC_TYPE(h[0][0]), 1, 0, sizeof(long long), 0});
     }
-#line 76 "tests/xacc_compute/variable_rows.c"
+#line 92 "tests/xacc_compute/variable_rows.c"
     _xmpacc_acc_compute_end(_xmpacc_acc_6);
   }
   {
-#line 80 "tests/xacc_compute/variable_rows.c"
-    int _xmpacc_acc_7 = _xmpacc_acc_compute_begin("variable_rows.c:79", 0, (const void *[]){0}, (const long long []){0}, (const char *[]){0}, (const int []){0});
+    int _xmpacc_acc_7 = _xmpacc_acc_compute_begin("variable_rows.c:94", 0, (const void *[]){0}, (const long long []){0}, (const char *[]){0}, (const int []){0});
     {
-#line 80 "tests/xacc_compute/variable_rows.c"
-      _xmpacc_acc_swap_reduced("variable_rows.c:78", hn, sizeof(hn), "hn", 0);
-#line 80 "tests/xacc_compute/variable_rows.c"
-      _xmpacc_loop_reduce_begin(&_xmpacc_t_t, (const int []){1}, hn, (sizeof(hn)) / (sizeof(hn[0][0])), _XMPACC_TYPE(hn[0][0]), 1);
-#line 80 "tests/xacc_compute/variable_rows.c"
-      _xmpacc_acc_swap_reduced("variable_rows.c:78", hn, sizeof(hn), "hn", 0);
-#line 80 "tests/xacc_compute/variable_rows.c"
-      _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t.dim[0], 0, 24 - 1, 1);
-#line 80 "tests/xacc_compute/variable_rows.c"
-      long long _xmpacc_rad_0[5] = {(long long) hn, (long long) (sizeof(hn)), ((long long) 0) * ((long long) (sizeof(hn[0][0]))), ((long long) ((sizeof(hn)) / (sizeof(hn[0][0])))) * ((long long) (sizeof(hn[0][0]))), 0};
-#line 80 "tests/xacc_compute/variable_rows.c"
+#line 95 "tests/xacc_compute/variable_rows.c"
+      _xmpacc_sched_t _xmpacc_s_i = _xmpacc_range_k(0, (3 * cols) - 1, 1);
+#line 95 "tests/xacc_compute/variable_rows.c"
+      long long _xmpacc_rad_0[5] = {(long long) h, (long long) (sizeof(h)), ((long long) ((1 * ((sizeof(h[0])) / (sizeof(h[0][0])))) + 0)) * ((long long) (sizeof(h[0][0]))), ((long long) (((sizeof(h[0])) / (sizeof(h[0][0]))) - 0)) * ((long long) (sizeof(h[0][0]))), 0};
+#line 95 "tests/xacc_compute/variable_rows.c"
       long long _xmpacc_total = _xmpacc_s_i.count;
-#line 80 "tests/xacc_compute/variable_rows.c"
-      _xmpacc_launch("variable_rows.c:79", "_xmpacc_loop_variable_rows_c_79", _xmpacc_total, 0, 6, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&rows), (void *) (&cols), (void *) _xmpacc_rad_0, (void *) (&((long long){(long long) ((sizeof(hn[0])) / (sizeof(hn[0][0])))}))}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(rows), 0, 0, sizeof(cols), 0, 8, _XMPACC_TYPE(hn[0][0]), 1, 0, sizeof(long long), 0});
-#line 80 "tests/xacc_compute/variable_rows.c"
-      _xmpacc_acc_swap_reduced("variable_rows.c:78", hn, sizeof(hn), "hn", 0);
-#line 80 "tests/xacc_compute/variable_rows.c"
-      _xmpacc_loop_reduce(&_xmpacc_t_t, "variable_rows.c:78", (const int []){1}, hn, (sizeof(hn)) / (sizeof(hn[0][0])), _XMPACC_TYPE(hn[0][0]), 1);
-#line 80 "tests/xacc_compute/variable_rows.c"
-      _xmpacc_acc_swap_reduced("variable_rows.c:78", hn, sizeof(hn), "hn", 0);
+#line 95 "tests/xacc_compute/variable_rows.c"
+      _xmpacc_launch("variable_rows.c:94", "_xmpacc_loop_variable_rows_c_94", _xmpacc_total, 0, 5, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&cols), (void *) _xmpacc_rad_0, (void *) (&((long long){(long long) ((sizeof(h[0])) / (sizeof(h[0][0])))}))}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(cols), 0, 8, _XMPACC_TYPE(h[0][0]), 8, 0, sizeof(long long), 0});
     }
-#line 80 "tests/xacc_compute/variable_rows.c"
+#line 95 "tests/xacc_compute/variable_rows.c"
     _xmpacc_acc_compute_end(_xmpacc_acc_7);
   }
-#line 83 "tests/xacc_compute/variable_rows.c"
+  {
+#line 99 "tests/xacc_compute/variable_rows.c"
+    int _xmpacc_acc_8 = _xmpacc_acc_compute_begin("variable_rows.c:98", 0, (const void *[]){0}, (const long long []){0}, (const char *[]){0}, (const int []){0});
+    {
+#line 99 "tests/xacc_compute/variable_rows.c"
+      _xmpacc_acc_swap_reduced("variable_rows.c:97", hn, sizeof(hn), "hn", 0);
+#line 99 "tests/xacc_compute/variable_rows.c"
+      _xmpacc_loop_reduce_begin(&_xmpacc_t_t, (const int []){1}, hn, (sizeof(hn)) / (sizeof(hn[0][0])), _XMPACC_TYPE(hn[0][0]), 1);
+#line 99 "tests/xacc_compute/variable_rows.c"
+      _xmpacc_acc_swap_reduced("variable_rows.c:97", hn, sizeof(hn), "hn", 0);
+#line 99 "tests/xacc_compute/variable_rows.c"
+      _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t.dim[0], 0, 24 - 1, 1);
+#line 99 "tests/xacc_compute/variable_rows.c"
+      long long _xmpacc_rad_0[5] = {(long long) hn, (long long) (sizeof(hn)), ((long long) 0) * ((long long) (sizeof(hn[0][0]))), ((long long) ((sizeof(hn)) / (sizeof(hn[0][0])))) * ((long long) (sizeof(hn[0][0]))), 0};
+#line 99 "tests/xacc_compute/variable_rows.c"
+      long long _xmpacc_total = _xmpacc_s_i.count;
+#line 99 "tests/xacc_compute/variable_rows.c"
+      _xmpacc_launch("variable_rows.c:98", "_xmpacc_loop_variable_rows_c_98", _xmpacc_total, 0, 6, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&rows), (void *) (&cols), (void *) _xmpacc_rad_0, (void *) (&((long long){(long long) ((sizeof(hn[0])) / (sizeof(hn[0][0])))}))}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(rows), 0, 0, sizeof(cols), 0, 8, _XMPACC_TYPE(hn[0][0]), 1, 0, sizeof(long long), 0});
+#line 99 "tests/xacc_compute/variable_rows.c"
+      _xmpacc_acc_swap_reduced("variable_rows.c:97", hn, sizeof(hn), "hn", 0);
+#line 99 "tests/xacc_compute/variable_rows.c"
+      _xmpacc_loop_reduce(&_xmpacc_t_t, "variable_rows.c:97", (const int []){1}, hn, (sizeof(hn)) / (sizeof(hn[0][0])), _XMPACC_TYPE(hn[0][0]), 1);
+#line 99 "tests/xacc_compute/variable_rows.c"
+      _xmpacc_acc_swap_reduced("variable_rows.c:97", hn, sizeof(hn), "hn", 0);
+    }
+#line 99 "tests/xacc_compute/variable_rows.c"
+    _xmpacc_acc_compute_end(_xmpacc_acc_8);
+  }
+#line 102 "tests/xacc_compute/variable_rows.c"
   if (xmpc_node_num() == 0)
   {
-#line 84 "tests/xacc_compute/variable_rows.c"
+#line 103 "tests/xacc_compute/variable_rows.c"
     printf("%dx%d\na", rows, cols);
     for (i = 0; i < rows; i++)
       for (j = 0; j < cols; j++)
-#line 86 "tests/xacc_compute/variable_rows.c"
+#line 105 "tests/xacc_compute/variable_rows.c"
       printf(" %g", a[i][j]);
 
 
-#line 87 "tests/xacc_compute/variable_rows.c"
+#line 106 "tests/xacc_compute/variable_rows.c"
     printf("\nq");
     for (i = 0; i < rows; i++)
       for (j = 0; j < cols; j++)
-#line 89 "tests/xacc_compute/variable_rows.c"
+#line 108 "tests/xacc_compute/variable_rows.c"
       printf(" %g", q[i][j]);
 
 
-#line 90 "tests/xacc_compute/variable_rows.c"
+#line 109 "tests/xacc_compute/variable_rows.c"
     for (i = 0; i < rows; i++)
       for (j = 0; j < cols; j++)
     {
-#line 92 "tests/xacc_compute/variable_rows.c"
+#line 111 "tests/xacc_compute/variable_rows.c"
       for (k = 0; k < 3; k++)
-#line 92 "tests/xacc_compute/variable_rows.c"
+#line 111 "tests/xacc_compute/variable_rows.c"
         total += c[i][j][k] * (k + 1);
 
-#line 93 "tests/xacc_compute/variable_rows.c"
+#line 112 "tests/xacc_compute/variable_rows.c"
       total += (1000L * h[i][j]) + (7L * hn[i][j]);
     }
 
 
-#line 95 "tests/xacc_compute/variable_rows.c"
+#line 114 "tests/xacc_compute/variable_rows.c"
+    printf("\nsums");
+    for (i = 0; i < rows; i++)
+#line 115 "tests/xacc_compute/variable_rows.c"
+      printf(" %g %g", sums[i], fsums[i]);
+
+#line 116 "tests/xacc_compute/variable_rows.c"
     printf("\nc h hn %ld\nh1", total);
     for (j = 0; j < cols; j++)
-#line 96 "tests/xacc_compute/variable_rows.c"
+#line 117 "tests/xacc_compute/variable_rows.c"
       printf(" %d", h[1][j]);
 
-#line 97 "tests/xacc_compute/variable_rows.c"
+#line 118 "tests/xacc_compute/variable_rows.c"
     printf("\n");
   }
   free(q);
 }
 
 
-#line 102 "tests/xacc_compute/variable_rows.c"
+#line 123 "tests/xacc_compute/variable_rows.c"
 int main(void)
 {
   run(3, 5);
@@ -276,10 +318,10 @@ int main(void)
 
 static void _xmpacc_init_variable_rows_c(void)
 {
-#line 15 "tests/xacc_compute/variable_rows.c"
-  _xmpacc_nodes_init(&_xmpacc_n_p, "variable_rows.c:15", "p", 1, (const int []){-1});
-  _xmpacc_template_init(&_xmpacc_t_t, "variable_rows.c:16", "t", 1, (const long long []){0, 23});
-  _xmpacc_distribute(&_xmpacc_t_t, "variable_rows.c:17", &_xmpacc_n_p, (const int []){2101}, (const long long []){0}, (const void *[]){0});
+#line 16 "tests/xacc_compute/variable_rows.c"
+  _xmpacc_nodes_init(&_xmpacc_n_p, "variable_rows.c:16", "p", 1, (const int []){-1});
+  _xmpacc_template_init(&_xmpacc_t_t, "variable_rows.c:17", "t", 1, (const long long []){0, 23});
+  _xmpacc_distribute(&_xmpacc_t_t, "variable_rows.c:18", &_xmpacc_n_p, (const int []){2101}, (const long long []){0}, (const void *[]){0});
 }
 
 

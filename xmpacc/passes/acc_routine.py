@@ -35,7 +35,7 @@ from xmpacc.cbuild import walk
 from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import SourceLoc, XmpError
 from xmpacc.directives.openacc_ast import AccRoutine
-from xmpacc.passes import acc_routine_files, openacc_calls
+from xmpacc.passes import acc_routine_files, kernel_vla, openacc_calls
 from xmpacc.passes.accesses import address_taken
 from xmpacc.passes.attach import acc_directive
 from xmpacc.passes.canonical import loc_of
@@ -108,13 +108,16 @@ def routine_globals(node: c_ast.Node, globals_of: dict[str, list[str]]) -> c_ast
     return node
 
 
-def _with_globals(fn: c_ast.FuncDef, names: list[str], file_decls: dict[str, c_ast.Decl]) -> None:
+def _with_globals(fn: c_ast.FuncDef, names: list[str], file_decls: dict[str, c_ast.Decl],
+                  constants: frozenset[str]) -> None:
     """Parameters named as the file-scope variables (arrays as pointers to their rows)."""
     params = fn.decl.type.args.params if fn.decl.type.args is not None else []
     params = [p for p in params if not (isinstance(p, c_ast.Typename) and _is_void(p))]
     for p in params:   # 'double x[n]' (C99): a pointer, which is what C passes; C++ has no such array
         if isinstance(p, c_ast.Decl) and isinstance(p.type, c_ast.ArrayDecl):
             p.type = c_ast.PtrDecl([], p.type.type)
+    # rows of variable length (double g[][m]): as the kernels hold such arrays (kernel_vla.py)
+    params = [kernel_vla.routine_parameter(p, constants) if isinstance(p, c_ast.Decl) else p for p in params]
     for name in names:
         decl = copy.deepcopy(file_decls[name])
         t = decl.type
@@ -220,7 +223,7 @@ def run(unit: Unit, ctx: Context) -> Unit:
             entry = None
         if entry is not None:
             ctx.acc_routine_exports[name] = entry
-        _with_globals(device, ctx.acc_routine_globals[name], file_decls)
+        _with_globals(device, ctx.acc_routine_globals[name], file_decls, typedefs.constants)
         device.body = routine_globals(device.body, ctx.acc_routine_globals)
     return unit
 

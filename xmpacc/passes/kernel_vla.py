@@ -106,6 +106,19 @@ def prologue(found: list[Rows]) -> list[str]:
     return ["#ifdef __CUDACC__", *cxx, "#else", *c, "#endif"]
 
 
+def routine_parameter(param: c_ast.Decl, constants: frozenset[str]) -> c_ast.Decl:
+    """An ``acc routine`` parameter of variable-length rows (``double g[][m]``, as a pointer
+    ``double (*g)[m]``) as the kernel header's ``_XMPACC_ROWS_PARAM``: C's declaration on
+    the host backend, ``_xmpacc_vla`` in CUDA, which the kernels' own such arrays are
+    (``param`` itself for any other parameter)."""
+    r = rows(param.name, param.name, param, constants)
+    if r is None:
+        return param
+    elem = cbuild.to_c(c_ast.Typename(None, [], None, _named(r.elem, None)))
+    text = f"_XMPACC_ROWS_PARAM({elem}, {r.extents}, {param.name}, {cbuild.to_c(param)})"
+    return c_ast.Decl(None, [], [], [], [], c_ast.TypeDecl(None, [], None, c_ast.IdentifierType([text])), None, None)
+
+
 def flat(r: Rows) -> str:
     """The name of the elements' address."""
     return f"_xmpacc_v_{r.name}"
