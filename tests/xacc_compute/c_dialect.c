@@ -73,7 +73,7 @@ int main(void)
         struct pt *mine = &q[i];
         double *cell = &c[i], *first = three;
         mine->new += *first;
-        *cell += *(first + 2) + mine->class;
+        *cell += *(first + i % 3) + mine->class;
     }
 #pragma xmp loop on t[i] reduction(+:zs)
     for (i = 0; i < N; i++) zs += z[i].re * 3 + z[i].im;

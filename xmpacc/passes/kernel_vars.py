@@ -170,9 +170,9 @@ def check_body(body: c_ast.Node, is_xmp_pragma,  # type: ignore[no-untyped-def]
 
 
 def _body_pointer(pointer: c_ast.Node, local: set[str]) -> bool:
-    """Is ``pointer`` (``p``, ``p + k``, ``&a[i]``) made of what the body declares only?"""
-    names = [n.name for n in walk(pointer) if isinstance(n, c_ast.ID)]
-    return bool(names) and all(name in local for name in names)
+    """Does ``pointer`` (``p``, ``p + j``, ``&q[i]``) name a variable the body declares?  A
+    host pointer in it is an error of classify's, by its name."""
+    return any(isinstance(n, c_ast.ID) and n.name in local for n in walk(pointer))
 
 
 _DESCRIPTOR_TYPES = {"_xmpacc_nodes_t": "nodes", "_xmpacc_template_t": "template", "_xmpacc_array_t": "align"}
