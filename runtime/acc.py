@@ -377,10 +377,8 @@ class AccRuntime:
         """Each thread's private array of ``nbytes`` (passes/kernel_private.py): a slot per
         thread id of the launch; holders keep the buffer until the launch is done."""
         slots = self.backend.scratch_slots(shape)
-        buf = self.backend.alloc(max(nbytes, 1) * slots, "private arrays of an acc loop", where)
-        holder = ctypes.c_void_p(self.backend.ptr(buf))
-        holders += [buf, holder]
-        return ctypes.addressof(holder)
+        return self._held(self.backend.alloc(max(nbytes, 1) * slots, "private arrays of an acc loop", where),
+                          holders)
 
     def _scalar_result(self, addr: int, type_code: int, code: int, partials: Any, where: str) -> Any:
         """How a scalar reduction of a launch reaches its variable (device_results.py): the
@@ -449,6 +447,11 @@ class AccRuntime:
         if dtype is None:
             raise RuntimeFailure(where, "unsupported type of a reduction variable in an acc loop")
         buf = self.backend.alloc(max(count, 1) * np.dtype(dtype).itemsize, "reduction partials", where)
+        return self._held(buf, holders, self.backend.view(buf, dtype, count))
+
+    def _held(self, buf: Any, holders: list[Any], *keep: Any) -> int:
+        """A kernel parameter pointing at ``buf``: holders gets [buf, *keep, pointer] (they
+        live as long as the prepared launch), and the pointer's address is returned."""
         holder = ctypes.c_void_p(self.backend.ptr(buf))
-        holders += [buf, self.backend.view(buf, dtype, count), holder]
+        holders += [buf, *keep, holder]
         return ctypes.addressof(holder)

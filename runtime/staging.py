@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from .transport import MpiTransport, Planned, Region, Slab, SlabPlans, _on_device, fancy
+from .transport import MpiTransport, Planned, Region, Slab, SlabPlans, _on_device
 
 class StagedTransport(Planned, MpiTransport):
     """Plans: transport.SlabPlans, with a page-locked host buffer per slab."""
@@ -60,10 +60,10 @@ class StagedTransport(Planned, MpiTransport):
 
     def exchange(self, comm: Any, view: Any, sends: list[tuple[int, int, Region]],
                  recvs: list[tuple[int, int, Region]], stats: dict[str, int]) -> None:
-        if any(fancy(r) for _p, _t, r in sends + recvs):
+        plan = self.slab_plans.find(view, self.address(view), sends, recvs)
+        if plan.selected:
             super().exchange(comm, _HostSlabs(self.xp, view) if self.device else view, sends, recvs, stats)
             return
-        plan = self.slab_plans.find(view, self.address(view), sends, recvs)
         if self.copied is not None:   # the receive buffers are free again (done long ago, normally)
             self.copied.synchronize()
         requests = [comm.Irecv(s.host, source=src, tag=tag) for (src, tag, _r), s in zip(recvs, plan.recvs)]

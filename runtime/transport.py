@@ -44,6 +44,9 @@ class Slab:
 class Plan:
     sends: list[Slab]
     recvs: list[Slab]
+    # slabs selected by index arrays (cyclic full shadows): no buffers; the transport's
+    # simple path moves them (found out once per pattern, not at every exchange)
+    selected: bool = False
     # the exchange lists it was made for (reflect's cached plan passes the same lists at
     # every call: an identity test finds the plan without hashing the regions again)
     send_list: Any = None
@@ -77,8 +80,11 @@ class SlabPlans:
             if len(self.plans) >= PLANS_KEPT:
                 self.plans.clear()
                 self.recent.clear()
-            plan = self.plans[key] = Plan([self.slab(view, r) for _p, _t, r in sends],
-                                          [self.slab(view, r) for _p, _t, r in recvs])
+            if any(fancy(r) for _p, _t, r in sends + recvs):
+                plan = self.plans[key] = Plan([], [], selected=True)
+            else:
+                plan = self.plans[key] = Plan([self.slab(view, r) for _p, _t, r in sends],
+                                              [self.slab(view, r) for _p, _t, r in recvs])
         plan.send_list, plan.recv_list = sends, recvs
         if len(self.recent) >= PLANS_KEPT:   # callers that make new lists per call
             self.recent.clear()
@@ -185,7 +191,7 @@ class Planned:
 
     def prepare(self, view: Any, sends: list[tuple[int, int, Region]], recvs: list[tuple[int, int, Region]]) -> None:
         """The plan of an exchange on ``view`` made ahead (reflect_init), where there is a view."""
-        if view is not None and not any(fancy(r) for _p, _t, r in sends + recvs):
+        if view is not None:
             self.slab_plans.find(view, self.address(view), sends, recvs)
 
 
@@ -218,10 +224,10 @@ class NcclTransport(Planned):
                  recvs: list[tuple[int, int, Region]], stats: dict[str, int]) -> None:
         """One group of sends and receives on the compute stream, after the kernels that
         wrote the array and before those that read the shadow: the host never waits."""
-        if any(fancy(r) for _p, _t, r in sends + recvs):
+        plan = self.slab_plans.find(view, self.address(view), sends, recvs)
+        if plan.selected:
             self._exchange_selected(comm, view, sends, recvs, stats)
             return
-        plan = self.slab_plans.find(view, self.address(view), sends, recvs)
         ranks = self._world(comm)
         stream = self.cupy.cuda.get_current_stream().ptr
         kind, nccl = self.nccl.NCCL_UINT8, self.comm
