@@ -29,6 +29,7 @@ from .arrays import DistArray, read_longs
 from .contract import GMOVE_IN, GMOVE_OUT, SECERR_SHAPE
 from .errors import RuntimeFailure, where_text
 from .gmove_exec import (
+    OneSided,
     Runner,
     elem_dtype,
     make_runner,
@@ -351,14 +352,14 @@ class GmoveRuntime:
         comm, members = self._gmove_comm(w, dst, src)
         key = (w, how, dst.key(), src.key(), tuple(members))
 
-        def build() -> Plan:
+        def build() -> OneSided:
             if how == "in":
                 plan = self._plan(w, " in", lambda: get_plan(dst.side, src.side, me, world))
             else:
                 plan = self._plan(w, " out", lambda: put_plan(dst.side, src.side, me, members, world))
             self._check_complete(w, f" {how}", comm, plan.recvs if how == "in" else plan.sends, dst, members)
-            return plan
+            return OneSided(plan, (weak(dst.array), weak(src.array)))
 
-        plan = self._cached(key, dst, src, build)
+        plan = self._cached(key, dst, src, build).plan
         run_one_sided(plan, how, win, win_ranks, dst.view(), src.view(), me, src.side.section.elem_size,
                       self.stats, w)

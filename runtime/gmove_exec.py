@@ -109,6 +109,15 @@ class Runner:
     buffers: dict[str, list[np.ndarray]] = field(default_factory=dict)
 
 
+@dataclass
+class OneSided:
+    """A one-sided plan and weak references to the arrays it was made for (the plan cache
+    checks them, as it checks a Runner's)."""
+
+    plan: Plan
+    arrays: tuple[Any, Any]
+
+
 def weak(arr: DistArray | None) -> Any:
     return weakref.ref(arr) if arr is not None else None
 

@@ -37,8 +37,10 @@ int main(void)
     {
 #pragma xmp gmove in
         loc[:] = a[:];                 /* every element, most of them from other nodes */
+        for (i = 0; i < 2; i++) {      /* one call site twice: its cached plan is used */
 #pragma xmp gmove in
-        x = a[N - 1];                  /* an element of the last node */
+            x = a[N - 1];              /* an element of the last node */
+        }
 #pragma xmp gmove out
         b[:] = loc[N-1::-1];           /* local data pushed to every owner of b */
 #pragma xmp gmove out
