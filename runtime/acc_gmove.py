@@ -19,6 +19,10 @@ A constant source (``a[0:n] = 1.5``) is a host value; a scalar source is broadca
 host gmove does: first a gmove into a one-element device buffer on every node, then from it.
 ``async`` is accepted and the move completes at once (async permits overlap, it does not
 require it).
+
+``gmove in/out ... acc`` plan as the host's one-sided gmove does; the elements on other
+nodes are got from or put to their device copies by those nodes' agents
+(acc_gmove_agent.py), the program's control flow there running no code for it.
 """
 
 from __future__ import annotations
@@ -28,7 +32,15 @@ from typing import Any
 
 import numpy as np
 
-from .contract import GMOVE_ACC_HOST_SOURCE
+from . import acc_gmove_agent as agent
+from .contract import (
+    GMOVE_ACC_HOST_SOURCE,
+    GMOVE_ACC_IN,
+    GMOVE_ACC_OUT,
+    GMOVE_COLLECTIVE,
+    GMOVE_IN,
+    GMOVE_OUT,
+)
 from .errors import RuntimeFailure, where_text
 from .gmove import Operand
 from .gmove_exec import Transfer, make_runner, weak
@@ -50,6 +62,31 @@ class DeviceRunner:
     stay: tuple[Selector, Selector] | None     # (source rows, destination rows) on this node
     nbytes: int
     arrays: tuple[Any, Any]
+
+
+@dataclass
+class OneSidedRunner:
+    """A gmove in/out plan with this node's selectors on the device: built once per call
+    site.  ``peers``: (world rank, my rows, the peer's rows) -- for ``in`` my rows receive,
+    for ``out`` they are sent."""
+
+    peers: list[tuple[int, Selector, np.ndarray]]
+    stay: tuple[Selector, Selector] | None
+    nbytes: int
+    arrays: tuple[Any, Any]
+
+
+def _one_sided_runner(how: str, me: int, esize: int, xp: Any) -> Any:
+    def make(plan: Any, arrays: tuple[Any, Any]) -> OneSidedRunner:
+        mine = plan.recvs if how == "in" else plan.sends
+        peers = [(peer, _selector(Transfer.of(peer, mine[peer]), xp), theirs)
+                 for peer, theirs in sorted(plan.remote.items())]
+        stay = None
+        if me in plan.sends and me in plan.recvs:
+            stay = (_selector(Transfer.of(me, plan.sends[me]), xp), _selector(Transfer.of(me, plan.recvs[me]), xp))
+        nbytes = esize * sum(len(theirs) for theirs in plan.remote.values())
+        return OneSidedRunner(peers, stay, nbytes, arrays)
+    return make
 
 
 def _selector(t: Transfer, xp: Any) -> Selector:
@@ -102,8 +139,17 @@ class AccGmoveRuntime:
             src_rows = self.backend.xp.asarray(np.array(src.view()).view(np.uint8).reshape(-1, esize))
         else:
             src_rows = self._device_rows(src, rhs_array, w)
+        mode = GMOVE_IN if flags & GMOVE_ACC_IN else GMOVE_OUT if flags & GMOVE_ACC_OUT else GMOVE_COLLECTIVE
         if not src.side.section.shape and dst.side.section.shape:
-            self._acc_gmove_fill(w, dst, src, dst_rows, src_rows)
+            self._acc_gmove_fill(w, mode, dst, src, dst_rows, src_rows)
+        else:
+            self._acc_gmove_move(w, mode, dst, src, dst_rows, src_rows)
+
+    def _acc_gmove_move(self, w: str, mode: int, dst: Operand, src: Operand, dst_rows: Any, src_rows: Any) -> None:
+        if mode == GMOVE_IN and src.array is not None:
+            self._acc_gmove_one_sided(w, "in", dst, src, dst_rows, src_rows)
+        elif mode == GMOVE_OUT and dst.array is not None:
+            self._acc_gmove_one_sided(w, "out", dst, src, dst_rows, src_rows)
         else:
             self._acc_gmove_run(w, dst, src, dst_rows, src_rows)
 
@@ -126,20 +172,92 @@ class AccGmoveRuntime:
         raw = self.backend.view(copy.buffer, "uint8", copy.nbytes)
         return raw[offset: offset + need].reshape(-1, esize)
 
-    def _acc_gmove_fill(self, w: str, dst: Operand, src: Operand, dst_rows: Any, src_rows: Any) -> None:
+    def _acc_gmove_fill(self, w: str, mode: int, dst: Operand, src: Operand, dst_rows: Any, src_rows: Any) -> None:
         """``a[0:n] = x``: x's device value to every node (a gmove into a one-element
-        device buffer), then from there into each owner's part of a."""
+        device buffer), then from there into each owner's part of a (as the host's
+        _gmove_fill: ``in`` may read x, ``out`` write a, on other nodes)."""
         esize = src.side.section.elem_size
         ndim = len(dst.side.section.shape)
         value_rows = self.backend.xp.zeros((1, esize), dtype=np.uint8)
         holder = np.zeros(esize, dtype=np.uint8)   # the operands' host address: never read here
         scalar = Operand("(value)", Side((), Section(esize, (), ()), None), None, int(holder.ctypes.data))
-        self._acc_gmove_run(w, scalar, src, value_rows, src_rows)
+        self._acc_gmove_move(w, mode if mode == GMOVE_IN else GMOVE_COLLECTIVE, scalar, src, value_rows, src_rows)
         shape = dst.side.section.shape
         spread = Operand("(value)", Side(tuple(SideDim(1) for _ in range(ndim)),
                                          Section(esize, (1,) * ndim, tuple(Sub(True, 0, n, 0) for n in shape)),
                                          None), None, int(holder.ctypes.data))
-        self._acc_gmove_run(w, dst, spread, dst_rows, value_rows)
+        self._acc_gmove_move(w, mode if mode == GMOVE_OUT else GMOVE_COLLECTIVE, dst, spread, dst_rows, value_rows)
+
+    def _acc_gmove_one_sided(self, w: str, how: str, dst: Operand, src: Operand, dst_rows: Any,
+                             src_rows: Any) -> None:
+        """``in``: my destination rows from the holders' device copies; ``out``: my source
+        rows to them.  The rows that stay are read before anything lands."""
+        remote = src if how == "in" else dst
+        state = self._gmove_state()   # type: ignore[attr-defined]
+        key = state["agent"].key_of(remote.array) if state["agent"] is not None else None
+        if key is None:
+            raise RuntimeFailure(w, f"gmove {how} ... acc: '{remote.name}' has no agent key (this is a bug in xmpacc)")
+        xp, esize = self.backend.xp, dst.side.section.elem_size
+        r = self._one_sided_plan(w, how, dst, src, f"acc {how}",   # type: ignore[attr-defined]
+                                 _one_sided_runner(how, self.world.Get_rank(), esize, xp))
+        staying = _read(src_rows, r.stay[0], bool(xp.may_share_memory(src_rows, dst_rows))) \
+            if r.stay is not None else None
+        on_host = self.backend.name == "host"
+        items = []
+        for peer, mine, theirs in r.peers:
+            data = None
+            if how == "out":
+                rows = src_rows[mine]
+                data = np.ascontiguousarray(rows if on_host else rows.get()).reshape(-1)
+            items.append((peer, theirs, data))
+        answers = state["agent"].request(agent.GET if how == "in" else agent.PUT, key, esize, items)
+        for (peer, mine, _), (code, data) in zip(r.peers, answers):
+            if code != agent.OK:
+                detail = bytes(data).rstrip(b"\0").decode(errors="replace")
+                raise RuntimeFailure(w, f"gmove {how} ... acc: {agent.reason(code, remote.name, peer, detail)}")
+            if how == "in":
+                dst_rows[mine] = data if on_host else xp.asarray(data)
+        if staying is not None and r.stay is not None:
+            dst_rows[r.stay[1]] = staying
+        self.stats["gmove_bytes"] = self.stats.get("gmove_bytes", 0) + r.nbytes
+
+    # ------------------------------------------------------------------ the agent
+    def _xmpacc_gmove_agent_init(self, where: bytes) -> None:
+        """The program has gmove in/out acc: start this node's agent (collective, before
+        any align; ``where``: the first such gmove)."""
+        state = self._gmove_state()   # type: ignore[attr-defined]
+        if state["agent"] is not None:
+            return
+        from mpi4py import MPI
+
+        if MPI.Query_thread() < MPI.THREAD_MULTIPLE:
+            raise RuntimeFailure(where_text(where), "'gmove in/out ... acc' needs an MPI library that provides "
+                                                    "MPI_THREAD_MULTIPLE (this one does not)", collective=True)
+        import atexit
+
+        state["agent"] = agent.GmoveAgent(self.world, self._agent_rows, lambda: getattr(self, "backend", None))
+        atexit.register(self._gmove_agent_stop)   # before mpi4py finalizes MPI (LIFO)
+        for ptr, arr in list(self.arrays.items()):   # type: ignore[attr-defined]
+            self._gmove_attach(ptr, arr, self.world)   # type: ignore[attr-defined]
+
+    def _gmove_agent_stop(self) -> None:
+        from mpi4py import MPI
+
+        ga = self._gmove_state()["agent"]   # type: ignore[attr-defined]
+        if ga is not None and not MPI.Is_finalized():
+            ga.stop(self.world)
+
+    def _agent_rows(self, ptr: int, esize: int) -> Any:
+        """For the agent: the device copy of the array of descriptor ``ptr`` as rows, or why not."""
+        arr, copy = self.arrays.get(ptr), self.copies.get(ptr)   # type: ignore[attr-defined]
+        if arr is None:
+            return agent.UNKNOWN
+        if copy is None:
+            return agent.ABSENT
+        need = int(arr.buffer.nbytes)
+        if need > copy.nbytes:
+            return agent.PARTLY
+        return self.backend.view(copy.buffer, "uint8", copy.nbytes)[:need].reshape(-1, esize)
 
     def _acc_gmove_run(self, w: str, dst: Operand, src: Operand, dst_rows: Any, src_rows: Any) -> None:
         comm, members = self._gmove_comm(w, dst, src)   # type: ignore[attr-defined]
@@ -162,7 +280,7 @@ class AccGmoveRuntime:
         aliased = bool(xp.may_share_memory(src_rows, dst_rows))
         outgoing = [_read(src_rows, sel, aliased) for _, sel, _ in dr.sends]
         staying = _read(src_rows, dr.stay[0], aliased) if dr.stay is not None else None
-        incoming = self._acc_gmove_move(comm, dr, outgoing, dst_rows)
+        incoming = self._acc_gmove_messages(comm, dr, outgoing, dst_rows)
         if staying is not None and dr.stay is not None:
             dst_rows[dr.stay[1]] = staying
         for (_, sel, _), buf in zip(dr.recvs, incoming):
@@ -170,7 +288,7 @@ class AccGmoveRuntime:
                 dst_rows[sel] = buf
         self.stats["gmove_bytes"] = self.stats.get("gmove_bytes", 0) + dr.nbytes
 
-    def _acc_gmove_move(self, comm: Any, dr: DeviceRunner, outgoing: list[Any], dst_rows: Any) -> list[Any]:
+    def _acc_gmove_messages(self, comm: Any, dr: DeviceRunner, outgoing: list[Any], dst_rows: Any) -> list[Any]:
         """The messages; returns per receive the buffer to scatter (None: received in place)."""
         from .transport import NcclTransport
 

@@ -177,7 +177,7 @@ class Runtime(DynamicRuntime, AccGmoveRuntime, AccCollectiveRuntime, AccCommRunt
         c.tmpl = ctypes.cast(tmpl_ptr, ctypes.POINTER(CTemplate))
         self._fast_forget(ptr)
         self.arrays[ptr] = arr
-        self._gmove_attach(arr)
+        self._gmove_attach(ptr, arr)
         self._count_descriptors()
         return int(c.base or 0)
 
@@ -276,7 +276,8 @@ class Runtime(DynamicRuntime, AccGmoveRuntime, AccCollectiveRuntime, AccCommRunt
         os._exit(status & 0xFF or 1)
 
     def free_windows(self) -> None:
-        """Free the MPI windows (collective): before MPI_Finalize, at a normal end and when
-        every node stops at the same error (launcher._fail)."""
+        """Free the MPI windows and stop the gmove agent (collective): before MPI_Finalize,
+        at a normal end and when every node stops at the same error (launcher._fail)."""
         self._gmove_free_windows()
         self._coarray_free_windows()
+        self._gmove_agent_stop()

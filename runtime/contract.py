@@ -248,9 +248,13 @@ ENTRIES: tuple[Entry, ...] = (
        "const void *rhs_array, void *rhs_base, const long long *rhs_sec, const char *lhs_name, "
        "const char *rhs_name",
        "gmove acc (XcalableACC): lhs = rhs between the device copies of both sides; "
-       "flags GMOVE_ACC_HOST_SOURCE: rhs is a host value (a constant)"),
+       "flags GMOVE_ACC_HOST_SOURCE: rhs is a host value (a constant); GMOVE_ACC_IN, GMOVE_ACC_OUT: "
+       "gmove in/out"),
     _e("_xmpacc_gmove_rma_init", "void", "",
        "the program has gmove in/out: distributed arrays get MPI windows (collective)"),
+    _e("_xmpacc_gmove_agent_init", "void", "const char *where",
+       "the program has gmove in/out acc: every node starts its gmove agent (collective; "
+       "where: the first such gmove)"),
     _e("_xmpacc_exit_hook", "void", "int status",
        "the program called exit(): end the whole job with that status"),
     # ---- dynamic global data, block-scope descriptors, library (global-view §4, §8, §9)
@@ -391,7 +395,7 @@ SEC_INDEX, SEC_TRIPLET = 0, 1
 SECERR_SHAPE, SECERR_LENGTH, SECERR_STEP, SECERR_NOT_LOCAL = 0, 1, 2, 3
 # ``_xmpacc_gmove``'s mode: without in/out, in, out.
 GMOVE_COLLECTIVE, GMOVE_IN, GMOVE_OUT = 0, 1, 2
-GMOVE_ACC_HOST_SOURCE = 1   # flags of _xmpacc_gmove_acc
+GMOVE_ACC_HOST_SOURCE, GMOVE_ACC_IN, GMOVE_ACC_OUT = 1, 2, 4   # flags of _xmpacc_gmove_acc
 
 # Kernel parameter kinds in ``_xmpacc_launch``: three numbers per parameter (kind, a, b).
 LAUNCH_VALUE = 0       # a host value; a = its size in bytes

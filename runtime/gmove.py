@@ -94,7 +94,7 @@ class GmoveRuntime:
         state = self.__dict__.get("_gmove")
         if state is None:
             state = self.__dict__["_gmove"] = {"plans": OrderedDict(), "comms": {}, "rma": False,
-                                               "windows": {}}
+                                               "windows": {}, "agent": None}
         return state
 
     # ------------------------------------------------------------------ errors
@@ -136,8 +136,8 @@ class GmoveRuntime:
         import atexit
 
         atexit.register(self._gmove_free_windows)   # before mpi4py finalizes MPI (LIFO)
-        for arr in list(self.arrays.values()):   # type: ignore[attr-defined]
-            self._gmove_attach(arr, self.world)
+        for ptr, arr in list(self.arrays.items()):   # type: ignore[attr-defined]
+            self._gmove_attach(ptr, arr, self.world)
 
     def _gmove_free_windows(self) -> None:
         """Free the windows (collective; every node ends here in the same order)."""
@@ -149,22 +149,27 @@ class GmoveRuntime:
                 win.Free()
         windows.clear()
 
-    def _gmove_attach(self, arr: DistArray, comm: Any = None) -> None:
-        """A window over a new array's buffer, when the program uses gmove in/out."""
+    def _gmove_attach(self, ptr: int, arr: DistArray, comm: Any = None) -> None:
+        """A new array (aligned collectively on ``comm``) when the program has one-sided
+        gmoves: a window over its buffer (gmove in/out), its key for the agent (... acc)."""
         state = self._gmove_state()
-        if not state["rma"]:
+        if not state["rma"] and state["agent"] is None:
             return
         from mpi4py import MPI
 
         comm = comm if comm is not None else self.exec_comm   # type: ignore[attr-defined]
-        win = MPI.Win.Create(arr.buffer if arr.buffer.nbytes else MPI.BOTTOM, 1, comm=comm)
-        group = comm.Get_group()
-        worlds = MPI.Group.Translate_ranks(group, list(range(comm.Get_size())), self.world.Get_group())
-        group.Free()
-        state["windows"][id(arr)] = (weakref.ref(arr), win, {w: k for k, w in enumerate(worlds)})
+        worlds = self._participants(comm)
+        if state["agent"] is not None:
+            state["agent"].register(arr, ptr, worlds)
+        if state["rma"]:
+            win = MPI.Win.Create(arr.buffer if arr.buffer.nbytes else MPI.BOTTOM, 1, comm=comm)
+            state["windows"][id(arr)] = (weakref.ref(arr), win, {w: k for k, w in enumerate(worlds)})
 
     def _gmove_detach(self, arr: DistArray) -> None:
-        entry = self._gmove_state()["windows"].pop(id(arr), None)
+        state = self._gmove_state()
+        if state["agent"] is not None:
+            state["agent"].forget(arr)
+        entry = state["windows"].pop(id(arr), None)
         if entry is not None:
             entry[1].Free()
 
@@ -348,18 +353,23 @@ class GmoveRuntime:
         if entry is None or entry[0]() is not remote.array:
             raise RuntimeFailure(w, f"gmove {how}: '{remote.name}' has no MPI window (this is a bug in xmpacc)")
         _ref, win, win_ranks = entry
+        plan = self._one_sided_plan(w, how, dst, src, how, OneSided).plan
+        run_one_sided(plan, how, win, win_ranks, dst.view(), src.view(), self.world.Get_rank(),
+                      src.side.section.elem_size, self.stats, w)
+
+    def _one_sided_plan(self, w: str, how: str, dst: Operand, src: Operand, kind: str, make: Any) -> Any:
+        """``make(plan, arrays)`` for the plan of a gmove in/out (per peer: my offsets and
+        the peer's), cached per call site as ``kind``; its completeness is checked once,
+        collectively."""
         me, world = self.world.Get_rank(), self.world.Get_size()
         comm, members = self._gmove_comm(w, dst, src)
-        key = (w, how, dst.key(), src.key(), tuple(members))
 
-        def build() -> OneSided:
+        def build() -> Any:
             if how == "in":
                 plan = self._plan(w, " in", lambda: get_plan(dst.side, src.side, me, world))
             else:
                 plan = self._plan(w, " out", lambda: put_plan(dst.side, src.side, me, members, world))
             self._check_complete(w, f" {how}", comm, plan.recvs if how == "in" else plan.sends, dst, members)
-            return OneSided(plan, (weak(dst.array), weak(src.array)))
+            return make(plan, (weak(dst.array), weak(src.array)))
 
-        plan = self._cached(key, dst, src, build).plan
-        run_one_sided(plan, how, win, win_ranks, dst.view(), src.view(), me, src.side.section.elem_size,
-                      self.stats, w)
+        return self._cached((w, kind, dst.key(), src.key(), tuple(members)), dst, src, build)

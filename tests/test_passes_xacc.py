@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from test_passes import DECLS, assert_lowered, errors_of, function, run_passes, to_c
+from test_passes import DECLS, assert_lowered, errors_of, function, normalised, run_passes, to_c
 
 SCALAR = "double x;\ndouble v[10];\n"
 
@@ -138,6 +138,36 @@ void f(void)
     }
 }
 """)
+
+
+def test_gmove_in_out_acc_set_their_flags_and_start_the_agent(tmp_path: Path) -> None:
+    """gmove in/out acc: flags GMOVE_ACC_IN (2) and GMOVE_ACC_OUT (4); the start-up code
+    starts the gmove agent once, located at the first of them, and makes no MPI windows."""
+    unit, ctx = run_passes(tmp_path, DECLS + SCALAR + """
+void f(void)
+{
+#pragma xmp gmove in acc
+    x = a[7];
+#pragma xmp gmove out acc
+    a[0:10] = 1.5;
+}
+""")
+    assert to_c(function(unit, "f")) == normalised("""
+void f(void)
+{
+    _xmpacc_gmove_acc("unit.c:11", 2, 0, (void *) &x, (const long long []){0, sizeof(x)},
+        &_xmpacc_a_a, 0, (const long long []){1, sizeof(*a), 100, 0, 7, 1, 1}, "x", "a");
+    {
+        double _xmpacc_c = 1.5;
+        _xmpacc_gmove_acc("unit.c:13", 5, &_xmpacc_a_a, 0, (const long long []){1, sizeof(*a), 100, 1, 0, 10, 1},
+            0, (void *) &_xmpacc_c, (const long long []){0, sizeof(_xmpacc_c)}, "a", "(constant)");
+    }
+}
+""")
+    init = [to_c(s).strip() for s in ctx.init_stmts]
+    assert init[0] == '_xmpacc_gmove_agent_init("unit.c:11")', init   # first: before any align
+    assert sum("agent_init" in s for s in init) == 1, init
+    assert not any("rma_init" in s for s in init), init
 
 
 def test_bcast_and_reduction_acc_call_the_device_forms(tmp_path: Path) -> None:

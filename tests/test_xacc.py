@@ -169,7 +169,6 @@ COMPILE_ERRORS = [
     ("#pragma acc data copyin(nothere)\n  { }", 14, 25, "'nothere' is not declared"),
     ("#pragma acc update host(x[0:2])", 14, 25, "'x' has 0 dimension(s) but 1 subscript(s) are given"),
     ("#pragma acc host_data use_device(x)\n  { }", 14, 34, "'x' is not an array or a pointer"),
-    ("#pragma xmp gmove in acc\n  v[0:4] = a[0:4];", 14, 22, "'gmove in ... acc' (one-sided, on device data) is not supported yet"),
     ("#pragma acc update device(v[0:20])", 14, 29, "out of bounds"),
     # a const variable's host memory may be read-only: nothing comes back into it
     ("  const double w[2] = {1, 2};\n#pragma acc data copy(w)\n  { }", 15, 23,

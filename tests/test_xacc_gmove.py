@@ -1,10 +1,13 @@
 """``gmove ... acc`` (XcalableACC.md §4) on the host backend: tests/xacc_gmove/gmove_acc.c
-under 1-4 processes against gmove_acc_serial.c (its meaning written with loops), the
-run-time error of an operand that is not on the device, and the same program on GPUs
-(marked ``gpu``: NCCL point-to-point between device copies)."""
+and gmove_inout_acc.c (one-sided: gmove in/out inside tasks, served by the other nodes'
+gmove agents) under 1-4 processes against their serial twins (their meaning written with
+loops), the run-time errors of an operand that is not on the device (here, or on the node
+that holds it), and the same programs on GPUs (marked ``gpu``: NCCL point-to-point between
+device copies, the agents' CUDA streams)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -15,22 +18,29 @@ PROGRAMS = Path(__file__).parent / "xacc_gmove"
 HOST = {"XMPACC_DEVICE": "host"}
 
 
-@pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+PROGRAM_NAMES = ["gmove_acc", "gmove_inout_acc"]
+
+
+@pytest.fixture(scope="module", params=PROGRAM_NAMES)
+def built(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     tmp = tmp_path_factory.mktemp("xacc_gmove")
-    exe = tmp / "gmove_acc"
-    r = run_xmpacc(str(PROGRAMS / "gmove_acc.c"), "-o", str(exe))
+    exe = tmp / request.param
+    r = run_xmpacc(str(PROGRAMS / f"{request.param}.c"), "-o", str(exe))
     assert r.returncode == 0, r.stderr
-    return exe, serial_output(PROGRAMS / "gmove_acc_serial.c", tmp)
+    return exe, serial_output(PROGRAMS / f"{request.param}_serial.c", tmp)
 
 
 @pytest.mark.mpi
 @pytest.mark.parametrize("nprocs", [1, 2, 3, 4])
 def test_gmove_acc_on_host_backend(built: tuple[Path, str], nprocs: int) -> None:
     exe, expected = built
-    r = run_mpi(nprocs, exe, env=HOST, timeout=60)
+    r = run_mpi(nprocs, exe, env={**HOST, "XMPACC_STATS": "1"}, timeout=60)
     assert r.returncode == 0, r.stderr
     same_output(r.stdout, expected)
+    if exe.name == "gmove_inout_acc":   # only the tasks' nodes 0 and n-1 ran gmoves: agents served
+        stats = [json.loads(line.split(":", 1)[1]) for line in r.stderr.splitlines()
+                 if line.startswith("xmpacc-stats:")]
+        assert sorted(s["rank"] for s in stats if "gmove_calls" in s) == sorted({0, nprocs - 1}), r.stderr
 
 
 ABSENT = """#include <stdio.h>
@@ -52,17 +62,54 @@ int main(void) {
 """
 
 
-@pytest.mark.mpi
-def test_gmove_acc_of_an_absent_variable_names_it(tmp_path: Path) -> None:
+def failure_of(tmp_path: Path, source: str) -> str:
+    """What ``source`` (prog.c), compiled and run on 2 nodes, says as it fails."""
     src = tmp_path / "prog.c"
-    src.write_text(ABSENT)
+    src.write_text(source)
     exe = tmp_path / "prog"
     r = run_xmpacc(str(src), "-o", str(exe))
     assert r.returncode == 0, r.stderr
     r = run_mpi(2, exe, env=HOST, timeout=60)
     assert r.returncode != 0
-    assert "prog.c:12: error: 'gmove ... acc' of 'v', which is not present on the device" in r.stderr, r.stderr
     assert "Traceback" not in r.stderr
+    return r.stderr
+
+
+@pytest.mark.mpi
+def test_gmove_acc_of_an_absent_variable_names_it(tmp_path: Path) -> None:
+    err = failure_of(tmp_path, ABSENT)
+    assert "prog.c:12: error: 'gmove ... acc' of 'v', which is not present on the device" in err, err
+
+
+ABSENT_REMOTE = """#include <stdio.h>
+#include <xmp.h>
+#pragma xmp nodes p[*]
+#pragma xmp template t[8]
+#pragma xmp distribute t[block] onto p
+double a[8];
+#pragma xmp align a[i] with t[i]
+double v[8];
+int main(void) {
+  if (xmpc_node_num() == 0) {
+#pragma acc enter data copyin(a, v)
+  }
+#pragma xmp task on p[0]
+  {
+#pragma xmp gmove in acc
+    v[0:8] = a[0:8];
+  }
+  return 0;
+}
+"""
+
+
+@pytest.mark.mpi
+def test_gmove_in_acc_of_an_array_absent_on_its_owner_names_the_node(tmp_path: Path) -> None:
+    """The requesting node has its part of 'a' on the device, node 1 has not: node 1's
+    agent answers why, and node 0 reports it at the gmove's line."""
+    err = failure_of(tmp_path, ABSENT_REMOTE)
+    assert "prog.c:15: error: gmove in ... acc: 'a' is not present on the device of node 1 (no acc data, " \
+           "enter data, declare or acc replicate holds it there) (node 0)" in err, err
 
 
 @pytest.mark.gpu
@@ -87,3 +134,28 @@ def test_rows_read_within_one_array_are_copied() -> None:
     assert np.shares_memory(_read(rows, slice(0, 11), False), rows)   # no copy when not needed
     picked = _read(rows, np.array([3, 1]), True)
     assert picked.tolist() == [[6, 7], [2, 3]]
+
+
+def test_the_agent_answers_by_key_and_checks_offsets() -> None:
+    """The agent's answer to one request, without its thread: rows by offsets (a slice when
+    consecutive), the codes of an unknown key and of a copy the runtime says is absent,
+    and offsets past the copy refused (a bug in the requester: the answer says so)."""
+    import numpy as np
+
+    from xmpacc.runtime import acc_gmove_agent as agent
+
+    assert agent.selector(np.array([3, 4, 5]), np) == slice(3, 6)
+    assert agent.selector(np.array([3, 5]), np).tolist() == [3, 5]
+    copy = np.arange(12, dtype=np.uint8).reshape(6, 2)
+    a = agent.GmoveAgent.__new__(agent.GmoveAgent)
+    a.ptrs = {((0, 1), 0): 100, ((0, 1), 1): 200}
+    a.rows = lambda ptr, esize: copy if ptr == 100 else agent.ABSENT
+    code, got = a._answer(agent.GET, ((0, 1), 0), 2, np.array([5, 0]), None, False)
+    assert (code, got.tolist()) == (agent.OK, [10, 11, 0, 1])
+    code, _ = a._answer(agent.PUT, ((0, 1), 0), 2, np.array([1]), np.array([7, 7], dtype=np.uint8), False)
+    assert code == agent.OK and copy[1].tolist() == [7, 7]
+    assert a._answer(agent.GET, ((0, 1), 1), 2, np.array([0]), None, False)[0] == agent.ABSENT
+    assert a._answer(agent.GET, ((0,), 0), 2, np.array([0]), None, False)[0] == agent.UNKNOWN
+    with pytest.raises(IndexError):
+        a._answer(agent.GET, ((0, 1), 0), 2, np.array([6]), None, False)
+    assert agent.reason(agent.BROKEN, "a", 3, "IndexError: x") == "node 3 failed to serve it: IndexError: x"

@@ -144,6 +144,7 @@ class GmoveFacts:
     rhs: str
     mode: str                        # collective, in, out
     async_id: str | None
+    acc: bool = False                # gmove ... acc: between the device copies
 
 
 @dataclass(frozen=True, slots=True)

@@ -328,9 +328,11 @@ def _gmove(f: GmoveFacts) -> str:
     if f.lhs != "distributed" and f.rhs != "distributed":
         how = "a plain copy on every node, no communication"
     elif f.mode == "in":
-        how = "the executing nodes get the elements from their owners (MPI one-sided, no code on the owners)"
+        how = "the executing nodes get the elements from their owners " + \
+              ("(their gmove agents, no code on the owners)" if f.acc else "(MPI one-sided, no code on the owners)")
     elif f.mode == "out":
-        how = "the executing nodes put the elements into their owners' blocks (MPI one-sided)"
+        how = "the executing nodes put the elements into their owners' blocks " + \
+              ("(their gmove agents)" if f.acc else "(MPI one-sided)")
     elif f.rhs != "distributed":
         how = "each owner of the left-hand side copies its own elements, no communication"
     elif f.lhs == "scalar":
@@ -339,8 +341,9 @@ def _gmove(f: GmoveFacts) -> str:
         how = "every executing node gets all the elements from their owners"
     else:
         how = "a copy between the owners, one message per pair of nodes at most, planned at the first execution"
+    device = "; between the device copies" if f.acc else ""
     later = f"; asynchronous: complete after wait_async ({f.async_id})" if f.async_id else ""
-    return f"{f.statement}: {how}{later}"
+    return f"{f.statement}: {how}{device}{later}"
 
 
 def _owner(f: OwnerFacts) -> str:

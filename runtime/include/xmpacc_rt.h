@@ -77,6 +77,7 @@ void _xmpacc_bcast_section(void * base, const char * where, const long long * se
 void _xmpacc_gmove(const char * where, int mode, const void * lhs_array, void * lhs_base, const long long * lhs_sec, const void * rhs_array, void * rhs_base, const long long * rhs_sec);
 void _xmpacc_gmove_acc(const char * where, int flags, const void * lhs_array, void * lhs_base, const long long * lhs_sec, const void * rhs_array, void * rhs_base, const long long * rhs_sec, const char * lhs_name, const char * rhs_name);
 void _xmpacc_gmove_rma_init(void);
+void _xmpacc_gmove_agent_init(const char * where);
 void _xmpacc_exit_hook(int status);
 void _xmpacc_nodes_release(void * nodes);
 void _xmpacc_template_release(void * tmpl);

@@ -45,10 +45,6 @@ def parse_gmove(ts: TokenStream, kw: Token) -> list[Directive]:
         else:
             ts.error(tok, f"unknown clause '{tok.text}' in 'gmove' directive "
                           "(expected 'in', 'out', 'async' or 'acc')")
-        if acc is not None and direction is not None:
-            later = acc if acc.pos > direction.pos else direction
-            ts.error(later, f"'gmove {direction.text.lower()} ... acc' (one-sided, on device data) "
-                            "is not supported yet")
     return [Gmove(mode, ts.loc(kw), async_id, acc is not None)]
 
 

@@ -17,7 +17,9 @@ A distributed side travels as its descriptor, a local one as its address; sectio
 ``section_code.encode``.  Between local data only, the statement is an ordinary array
 assignment (pass assign).  Shapes and element types are checked here when they are
 known; the runtime checks the rest and plans the copy (runtime/gmove.py).  ``in``/``out``
-make the file's start-up code announce one-sided communication (windows on the arrays).
+make the file's start-up code announce one-sided communication: windows on the arrays,
+or, with ``acc``, the gmove agent that serves other nodes on the device copies
+(``_xmpacc_gmove_agent_init("f.c:30")``, runtime/acc_gmove_agent.py).
 """
 
 from __future__ import annotations
@@ -28,12 +30,19 @@ from pycparser import c_ast
 
 from xmpacc import cbuild, facts
 from xmpacc.context import Context, Unit
-from xmpacc.diagnostics import AlreadyReported, XmpError
+from xmpacc.diagnostics import AlreadyReported, SourceLoc, XmpError
 from xmpacc.directives import ast as xd
 from xmpacc.passes.assign import lower_assignment, pointer_decl
 from xmpacc.passes.attach import pragma_id
 from xmpacc.passes.canonical import loc_of
-from xmpacc.runtime.contract import GMOVE_ACC_HOST_SOURCE, GMOVE_COLLECTIVE, GMOVE_IN, GMOVE_OUT
+from xmpacc.runtime.contract import (
+    GMOVE_ACC_HOST_SOURCE,
+    GMOVE_ACC_IN,
+    GMOVE_ACC_OUT,
+    GMOVE_COLLECTIVE,
+    GMOVE_IN,
+    GMOVE_OUT,
+)
 from xmpacc.scoping import ScopedWalker
 from xmpacc.section_code import (
     Hoister,
@@ -51,7 +60,9 @@ from xmpacc.section_code import (
 from xmpacc.symbols import Scope, ScopeTree
 
 _MODES = {"collective": GMOVE_COLLECTIVE, "in": GMOVE_IN, "out": GMOVE_OUT}
+_ACC_MODES = {"collective": 0, "in": GMOVE_ACC_IN, "out": GMOVE_ACC_OUT}
 RMA_INIT = "_xmpacc_gmove_rma_init();"
+AGENT_INIT = "_xmpacc_gmove_agent_init({where});"
 
 
 def _side(node: c_ast.Node, scope: Scope, which: str) -> Operand:
@@ -116,13 +127,13 @@ def lower_gmove(d: xd.Gmove, stmt: c_ast.Node, scope: Scope) -> tuple[list[c_ast
     lsubs, rsubs = resolve(lhs, h), resolve(rhs, h)
     _check_shapes(lhs, shape(lsubs), rhs, shape(rsubs))
     info = facts.GmoveFacts(written(stmt), _kind(lhs), _kind(rhs), d.mode,
-                            d.async_id.text if d.async_id is not None else None)
+                            d.async_id.text if d.async_id is not None else None, d.acc)
     if lhs.sym is None and rhs.sym is None and not d.acc:   # local = local: a plain copy
         if not lsubs or lhs.rank == 0:
             return [stmt], info
         return [lower_assignment(stmt, scope)], info
     if d.acc:   # the device copies of both sides (a constant stays a host value)
-        flags = GMOVE_ACC_HOST_SOURCE if constant else 0
+        flags = (GMOVE_ACC_HOST_SOURCE if constant else 0) | _ACC_MODES[d.mode]
         names = f"{cbuild.c_string(lhs.name)}, {cbuild.c_string(rhs.name if not constant else '(constant)')}"
         call = cbuild.stmts(f"_xmpacc_gmove_acc({h.where}, {flags}, {_args(lhs, lsubs, h)}, "
                             f"{_args(rhs, rsubs, h)}, {names});", stmt.coord)
@@ -140,6 +151,7 @@ class _GmoveLowering(ScopedWalker):
         super().__init__(tree)
         self.ctx = ctx
         self.one_sided = False
+        self.agent_at: SourceLoc | None = None   # the first gmove in/out acc
         self.in_loop = 0
 
     def visit_Compound(self, node: c_ast.Compound) -> None:
@@ -174,7 +186,9 @@ class _GmoveLowering(ScopedWalker):
                     "_xmpacc_gmove" in cbuild.to_c(n) for n in lowered):
                 raise XmpError(d.loc, "'gmove' of distributed data inside the body of a loop directive "
                                       "is not supported yet")
-            self.one_sided |= d.mode != "collective"
+            if d.mode != "collective" and d.acc:
+                self.agent_at = self.agent_at or d.loc
+            self.one_sided |= d.mode != "collective" and not d.acc
             self.ctx.info.append(facts.InfoFact(d.loc, info))
             return lowered
         except XmpError as err:
@@ -190,4 +204,6 @@ def run(unit: Unit, ctx: Context) -> Unit:
     lowering.visit(unit.ast)
     if lowering.one_sided:
         ctx.init_stmts[:0] = cbuild.stmts(RMA_INIT)
+    if lowering.agent_at is not None:
+        ctx.init_stmts[:0] = cbuild.stmts(AGENT_INIT.format(where=cbuild.where_literal(lowering.agent_at)))
     return unit
