@@ -146,7 +146,8 @@ class GmoveRuntime:
         windows = self._gmove_state()["windows"]
         if not MPI.Is_finalized():
             for _ref, win, _ranks in windows.values():
-                win.Free()
+                if win is not None:
+                    win.Free()
         windows.clear()
 
     def _gmove_attach(self, ptr: int, arr: DistArray, comm: Any = None) -> None:
@@ -162,15 +163,19 @@ class GmoveRuntime:
         if state["agent"] is not None:
             state["agent"].register(arr, ptr, worlds)
         if state["rma"]:
-            win = MPI.Win.Create(arr.buffer if arr.buffer.nbytes else MPI.BOTTOM, 1, comm=comm)
-            state["windows"][id(arr)] = (weakref.ref(arr), win, {w: k for k, w in enumerate(worlds)})
+            try:
+                win = MPI.Win.Create(arr.buffer if arr.buffer.nbytes else MPI.BOTTOM, 1, comm=comm)
+                ranks: Any = {w: k for k, w in enumerate(worlds)}
+            except MPI.Exception as e:   # an MPI without one-sided support: said at a gmove in/out
+                win, ranks = None, e.Get_error_string()
+            state["windows"][id(arr)] = (weakref.ref(arr), win, ranks)
 
     def _gmove_detach(self, arr: DistArray) -> None:
         state = self._gmove_state()
         if state["agent"] is not None:
             state["agent"].forget(arr)
         entry = state["windows"].pop(id(arr), None)
-        if entry is not None:
+        if entry is not None and entry[1] is not None:
             entry[1].Free()
 
     def _xmpacc_gmove(self, where: bytes, mode: int, lhs_array: int | None, lhs_base: int | None,
@@ -353,6 +358,10 @@ class GmoveRuntime:
         if entry is None or entry[0]() is not remote.array:
             raise RuntimeFailure(w, f"gmove {how}: '{remote.name}' has no MPI window (this is a bug in xmpacc)")
         _ref, win, win_ranks = entry
+        if win is None:
+            raise RuntimeFailure(w, f"gmove {how}: this MPI library could not make a window over '{remote.name}' "
+                                    f"(MPI_Win_create: {win_ranks}); gmove in/out needs MPI one-sided "
+                                    "communication")
         plan = self._one_sided_plan(w, how, dst, src, how, OneSided).plan
         run_one_sided(plan, how, win, win_ranks, dst.view(), src.view(), self.world.Get_rank(),
                       src.side.section.elem_size, self.stats, w)
