@@ -202,7 +202,14 @@ ERRORS = [
     ("#pragma acc parallel loop private(ptr[2:])\n  for (i = 0; i < N; i++) c[i] = 1;", 13, 35,
      "private subarray 'ptr[...]' of a pointer needs a length: 'ptr[lo:len]'"),
     ("#pragma acc parallel loop firstprivate(a[0:2])\n  for (i = 0; i < N; i++) c[i] = a[i];", 13, 40,
-     "firstprivate subarrays of distributed arrays are not supported yet"),
+     "firstprivate copies of distributed arrays are not supported yet: 'a' is distributed (each thread would "
+     "copy its node's whole block); copy the elements a thread needs into an array declared in the loop body"),
+    # before: firstprivate(a) used the shared copy (a wrong result), private(a) failed in the C compiler
+    ("#pragma xmp loop on t[i]\n#pragma acc parallel loop firstprivate(a)\n  for (i = 0; i < N; i++) a[i] = 1;",
+     14, 40, "firstprivate copies of distributed arrays are not supported yet: 'a' is distributed"),
+    ("#pragma acc parallel copy(a)\n  {\n#pragma xmp loop on t[i]\n#pragma acc loop private(a)\n"
+     "  for (i = 0; i < N; i++) a[i] = 1;\n  }", 16, 26,
+     "private copies of distributed arrays are not supported yet: 'a' is distributed"),
     ("#pragma acc parallel loop firstprivate(ptr[-1:2])\n  for (i = 0; i < N; i++) c[i] = ptr[0];", 13, 40,
      "firstprivate subarray 'ptr[-1:2]' of a pointer: the base must be >= 0 and the length >= 1"),
     ("#pragma acc parallel loop private(s[0])\n  for (i = 0; i < N; i++) c[i] = 1;", 13, 35,

@@ -164,9 +164,13 @@ class _ComputeLowering(ScopedWalker):
             pass
         if fallback is None:
             return c_ast.EmptyStatement()
-        for node in cbuild.walk(fallback):   # nor its inner acc loop / atomic lines: one mistake, one message
+        # nor its inner acc loop / atomic lines: one mistake, one message (out of the
+        # statement too, so that an XMP loop above an acc loop still finds its for)
+        for node in list(cbuild.walk(fallback)):
             if acc_pragma_id(node) is not None:
                 self.ctx.acc_directives.pop(id(node), None)
+            if isinstance(node, c_ast.Compound) and node.block_items:
+                node.block_items = [item for item in node.block_items if acc_pragma_id(item) is None]
         return fallback
 
     def _replicated_scalars(self, item: c_ast.Node, nxt: c_ast.Node | None) -> list[Replicated]:

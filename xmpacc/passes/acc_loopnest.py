@@ -67,6 +67,7 @@ def _private(refs: list[xd.VarRef], scope: Scope) -> tuple[list[str], dict[str, 
     names: list[str] = []
     lengths: dict[str, str] = {}
     for r in refs:
+        _not_distributed(r, scope, "private")
         names.append(r.name.name)
         section = _pointer_section(r, scope, "private")
         if section is None:
@@ -75,6 +76,16 @@ def _private(refs: list[xd.VarRef], scope: Scope) -> tuple[list[str], dict[str, 
         had = lengths.get(r.name.name)
         lengths[r.name.name] = count if had is None else _max(had, count)
     return names, lengths
+
+
+def _not_distributed(r: xd.VarRef, scope: Scope, clause: str) -> None:
+    """Each thread's copy of a distributed array would be its node's whole block (its
+    subscripts are global indices), copied in for firstprivate: not made, an error
+    (before, firstprivate(a) used the shared copy and private(a) failed in C)."""
+    if scope.find_array(r.name.name) is not None:
+        raise XmpError(r.loc, f"{clause} copies of distributed arrays are not supported yet: '{r.name.name}' is "
+                              "distributed (each thread would copy its node's whole block); copy the elements "
+                              "a thread needs into an array declared in the loop body")
 
 
 def _sum(base: str, length: str) -> str:
@@ -117,9 +128,7 @@ def _firstprivate(refs: tuple[xd.VarRef, ...], scope: Scope) -> tuple[list[str],
     from the device copy of the start value)."""
     sections: dict[str, tuple[str, str]] = {}
     for r in refs:
-        if r.subs is not None and scope.find_array(r.name.name) is not None:
-            raise XmpError(r.loc, "firstprivate subarrays of distributed arrays are not supported yet (name the "
-                                  "elements a thread needs in a C array, or make them private)")
+        _not_distributed(r, scope, "firstprivate")
         section = _pointer_section(r, scope, "firstprivate")
         if section is not None:
             if r.name.name in sections:
