@@ -56,8 +56,9 @@ def selector(offsets: np.ndarray, xp: Any) -> Any:
 def reason(code: int, name: str, peer: int, detail: str) -> str:
     """Why node ``peer`` could not serve a request on ``name``."""
     return {UNKNOWN: f"'{name}' is not aligned on node {peer} (its align has not run there, or it was released)",
-            ABSENT: f"'{name}' is not present on the device of node {peer} (no acc data, enter data, "
-                    "declare or acc replicate holds it there)",
+            ABSENT: f"'{name}' is not present on the device of node {peer} now (no acc data, enter data, "
+                    "declare or acc replicate holds it there; if a data region did, that node has left it: "
+                    "a barrier after this gmove's task keeps it there)",
             PARTLY: f"'{name}' is only partly present on the device of node {peer}"}.get(
         code, f"node {peer} failed to serve it: {detail}")
 

@@ -108,8 +108,9 @@ def test_gmove_in_acc_of_an_array_absent_on_its_owner_names_the_node(tmp_path: P
     """The requesting node has its part of 'a' on the device, node 1 has not: node 1's
     agent answers why, and node 0 reports it at the gmove's line."""
     err = failure_of(tmp_path, ABSENT_REMOTE)
-    assert "prog.c:15: error: gmove in ... acc: 'a' is not present on the device of node 1 (no acc data, " \
-           "enter data, declare or acc replicate holds it there) (node 0)" in err, err
+    assert "prog.c:15: error: gmove in ... acc: 'a' is not present on the device of node 1 now (no acc data, " \
+           "enter data, declare or acc replicate holds it there; if a data region did, that node has left it: " \
+           "a barrier after this gmove's task keeps it there) (node 0)" in err, err
 
 
 @pytest.mark.gpu
