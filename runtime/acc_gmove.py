@@ -43,7 +43,7 @@ from .contract import (
 )
 from .errors import RuntimeFailure, where_text
 from .gmove import Operand
-from .gmove_exec import Transfer, make_runner, weak
+from .gmove_exec import make_runner, weak
 from .gmove_plan import Side, SideDim, collective_plan
 from .sections import Section, Sub, local_view
 
@@ -79,21 +79,13 @@ class OneSidedRunner:
 def _one_sided_runner(how: str, me: int, esize: int, xp: Any) -> Any:
     def make(plan: Any, arrays: tuple[Any, Any]) -> OneSidedRunner:
         mine = plan.recvs if how == "in" else plan.sends
-        peers = [(peer, _selector(Transfer.of(peer, mine[peer]), xp), theirs)
-                 for peer, theirs in sorted(plan.remote.items())]
+        peers = [(peer, agent.selector(mine[peer], xp), theirs) for peer, theirs in sorted(plan.remote.items())]
         stay = None
         if me in plan.sends and me in plan.recvs:
-            stay = (_selector(Transfer.of(me, plan.sends[me]), xp), _selector(Transfer.of(me, plan.recvs[me]), xp))
+            stay = (agent.selector(plan.sends[me], xp), agent.selector(plan.recvs[me], xp))
         nbytes = esize * sum(len(theirs) for theirs in plan.remote.values())
         return OneSidedRunner(peers, stay, nbytes, arrays)
     return make
-
-
-def _selector(t: Transfer, xp: Any) -> Selector:
-    if t.contiguous:
-        start = int(t.starts[0])
-        return slice(start, start + t.count)
-    return xp.asarray(t.offsets.astype(np.int64))
 
 
 def _read(rows: Any, sel: Selector, aliased: bool) -> Any:
@@ -104,11 +96,11 @@ def _read(rows: Any, sel: Selector, aliased: bool) -> Any:
 
 
 def _device_runner(runner: Any, members: list[int], xp: Any) -> DeviceRunner:
-    sends = [(members[t.peer], _selector(t, xp), t.count) for t in runner.sends]
-    recvs = [(members[t.peer], _selector(t, xp), t.count) for t in runner.recvs]
+    sends = [(members[t.peer], agent.selector(t.offsets, xp), t.count) for t in runner.sends]
+    recvs = [(members[t.peer], agent.selector(t.offsets, xp), t.count) for t in runner.recvs]
     stay = None
     if runner.self_src is not None and runner.self_dst is not None:
-        stay = (_selector(runner.self_src, xp), _selector(runner.self_dst, xp))
+        stay = (agent.selector(runner.self_src.offsets, xp), agent.selector(runner.self_dst.offsets, xp))
     return DeviceRunner(sends, recvs, [t.peer for t in runner.sends], [t.peer for t in runner.recvs],
                         stay, runner.nbytes, runner.arrays)
 
