@@ -2,7 +2,8 @@
  * typedef names (of structs, of double, of <stdint.h> types), struct scalars by value and
  * private, enums, a typedef'd reduction variable, a size_t loop variable and an
  * 'acc routine' taking and returning a struct; distributed and plain arrays; a type
- * defined in main. */
+ * defined in main; a distributed array of nested structs (a colour vector, as lattice QCD
+ * codes have) with a shadow, reflected on the device and stored into member by member. */
 #include <stdio.h>
 #include <stdint.h>
 #include <stddef.h>
@@ -20,17 +21,22 @@ typedef union { float f; uint32_t u; } bits;
 enum mode { ADD, MUL };
 typedef enum mode mode_kind;
 typedef struct { FILE *out; int level; } logger;   /* unused by kernels: not in the .cu */
+typedef struct { cplx c[3]; } vec3;
 
 cplx z[N];
 real r[N];
 struct particle ps[N];
 bits b[N];
 uint64_t h[N];
+vec3 v[N], vw[N];
 #pragma xmp nodes p[*]
 #pragma xmp template t[N]
 #pragma xmp distribute t[block] onto p
 #pragma xmp align z[i] with t[i]
 #pragma xmp align r[i] with t[i]
+#pragma xmp align v[i] with t[i]
+#pragma xmp align vw[i] with t[i]
+#pragma xmp shadow v[1]
 
 #pragma acc routine seq
 static cplx cmul(cplx a, cplx b)
@@ -53,6 +59,12 @@ int main(void)
 
 #pragma xmp loop on t[i]
     for (i = 0; i < N; i++) { z[i].re = i; z[i].im = 1; r[i] = 0; }
+#pragma xmp loop on t[i]
+    for (i = 0; i < N; i++)
+        for (k = 0; k < 3; k++) {
+            v[i].c[k].re = (real) i + k; v[i].c[k].im = (real) i - k;
+            vw[i].c[k].re = vw[i].c[k].im = 0;
+        }
     for (k = 0; k < N; k++) {
         ps[k].id = k; ps[k].x[0] = ps[k].x[1] = ps[k].x[2] = 0.5 * k;
         b[k].f = 1.0f + k;
@@ -71,6 +83,20 @@ int main(void)
             s += r[i];
         }
     }
+#pragma acc data copy(v, vw)
+    {
+#pragma xmp reflect (v) acc
+#pragma xmp loop on t[i]
+#pragma acc parallel loop
+        for (i = 1; i < N - 1; i++) {
+            int cc;
+            for (cc = 0; cc < 3; cc++) {   /* stores into members of a distributed array's elements */
+                vw[i].c[cc].re = v[i - 1].c[cc].re + v[i + 1].c[cc].im;
+                vw[i].c[cc].im = v[i].c[cc].re * 2;
+            }
+            vw[i].c[0].re++;
+        }
+    }
 #pragma acc parallel loop copy(ps, b) copyout(h)
     for (k = 0; k < N; k++) {
         ps[k].x[NDIM - 1] += (real) ps[k].id;
@@ -78,12 +104,12 @@ int main(void)
     }
 #pragma acc parallel loop copyout(cs)
     for (k = 0; k < N; k++) { cs[k].n = k % 5; cs[k].w = 0.25 * k; }
-    double zs = 0, ps2 = 0;
+    double zs = 0, ps2 = 0, vs = 0;
     unsigned long long hs = 0;
-#pragma xmp loop on t[i] reduction(+:zs)
-    for (i = 0; i < N; i++) zs += z[i].re - z[i].im;
+#pragma xmp loop on t[i] reduction(+:zs, vs)
+    for (i = 0; i < N; i++) { zs += z[i].re - z[i].im; vs += (i + 1) * (vw[i].c[0].re + vw[i].c[1].re - vw[i].c[2].im); }
     for (k = 0; k < N; k++) { ps2 += ps[k].x[2] + cs[k].n + cs[k].w; hs += h[k] % 1000003; }
     if (xmpc_node_num() == 0 && log.level > 0)
-        fprintf(log.out, "m = %.6f s = %.6f zs = %.6f ps2 = %.3f hs = %llu\n", m, s, zs, ps2, hs);
+        fprintf(log.out, "m = %.6f s = %.6f zs = %.6f ps2 = %.3f hs = %llu vs = %.3f\n", m, s, zs, ps2, hs, vs);
     return 0;
 }

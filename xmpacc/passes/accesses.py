@@ -162,7 +162,7 @@ def store_target(node: c_ast.Node) -> c_ast.Node | None:
     return None
 
 
-def _base_id(node: c_ast.Node) -> c_ast.ID | None:
+def stored_variable(node: c_ast.Node) -> c_ast.ID | None:
     """The variable an lvalue stores into: ``a`` of ``a[i][j]``, ``s.x``, ``a[i].x``."""
     while isinstance(node, (c_ast.ArrayRef, c_ast.StructRef)):
         if isinstance(node, c_ast.StructRef) and node.type != ".":
@@ -180,11 +180,11 @@ def uses(body: c_ast.Node) -> tuple[set[str], set[str]]:
     for node in cbuild.walk(body):
         target = None
         if isinstance(node, c_ast.Assignment):
-            target = _base_id(node.lvalue)
+            target = stored_variable(node.lvalue)
             if target is not None and node.op == "=":
                 write_only.add(id(target))
         elif isinstance(node, c_ast.UnaryOp) and node.op in ("++", "--", "p++", "p--"):
-            target = _base_id(node.expr)
+            target = stored_variable(node.expr)
         elif isinstance(node, c_ast.FuncCall):
             calls.add(id(node.name))
         elif isinstance(node, c_ast.StructRef):
@@ -225,7 +225,7 @@ def _address_base(node: c_ast.Node, rank: Callable[[str], int]) -> str | None:
     while isinstance(node, c_ast.Cast):
         node = node.expr
     if isinstance(node, c_ast.UnaryOp) and node.op == "&":
-        ident = _base_id(node.expr)
+        ident = stored_variable(node.expr)
         return ident.name if ident is not None else None
     if isinstance(node, c_ast.BinaryOp) and node.op in ("+", "-"):
         return _address_base(node.left, rank) or (_address_base(node.right, rank) if node.op == "+" else None)

@@ -21,7 +21,7 @@ from pycparser import c_ast
 from xmpacc.cbuild import walk
 from xmpacc.diagnostics import InternalError, SourceLoc, XmpError, XmpErrors
 from xmpacc.passes import openacc_calls
-from xmpacc.passes.accesses import passed_addresses, store_target, uses
+from xmpacc.passes.accesses import passed_addresses, store_target, stored_variable, uses
 from xmpacc.passes.canonical import loc_of
 from xmpacc.symbols import ArraySym, Scope
 
@@ -75,12 +75,6 @@ def array_like(name: str, scope: Scope) -> bool:
     found = scope.find_c(name)
     return scope.find_array(name) is not None or \
         (found is not None and isinstance(found[1].type, (c_ast.ArrayDecl, c_ast.PtrDecl)))
-
-
-def _array_base(node: c_ast.Node) -> str | None:
-    while isinstance(node, c_ast.ArrayRef):
-        node = node.name
-    return node.name if isinstance(node, c_ast.ID) else None
 
 
 def _loop_locals(body: c_ast.Node) -> set[str]:
@@ -266,8 +260,9 @@ def classify(body: c_ast.Node, control: list[str], scope: Scope, replicated: lis
     out = KernelVars(computed=list(control))
     for node in walk(body):
         target = store_target(node)
-        if isinstance(target, c_ast.ArrayRef):
-            out.written_arrays.add(_array_base(target) or "")
+        if isinstance(target, (c_ast.ArrayRef, c_ast.StructRef)):   # a[i] = , v[i].c[k].re =
+            stored = stored_variable(target)
+            out.written_arrays.add(stored.name if stored is not None else "")
     out.read_vars, out.written_vars = uses(body)
     # an element's address passed to a routine (add(&r[i], ...)): it may store through it
     passed = passed_addresses(body, lambda name: _rank(name, scope), lambda f, k: _reads_only(routines, f, k))
