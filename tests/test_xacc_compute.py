@@ -36,7 +36,7 @@ CASES = {"basic.c": (1, 2, 3, 4), "ops.c": (2, 4), "atomics.c": (1, 2), "async_c
          "c_dialect.c": (1, 2, 3), "routine_globals.c": (1, 2, 3), "reduction_targets.c": (1, 2, 3, 4),
          "device_loop_reductions.c": (1, 2, 3, 4), "routine_pointers.c": (1, 2, 4),
          "xmp_loops_in_regions.c": (1, 2, 3, 4), "const_tables.c": (1, 2, 3, 4),
-         "jumps_and_bools.c": (1,), "variable_rows.c": (1, 2, 3, 4)}
+         "jumps_and_bools.c": (1,), "variable_rows.c": (1, 2, 3, 4), "derefs.c": (1, 2, 3, 4)}
 
 
 
@@ -74,7 +74,7 @@ def test_compute_program_on_gpu(built: dict[str, tuple[Path, str]], name: str, n
 @pytest.mark.parametrize("suffix", [".cu", ".host.c"])
 @pytest.mark.parametrize("name", ["basic.c", "cyclic_w.c", "margin_peel.c", "kernels_auto.c", "private_sections.c",
                                   "locations.c", "region_scalars.c", "array_reductions.c",
-                                  "device_loop_reductions.c", "variable_rows.c"])
+                                  "device_loop_reductions.c", "variable_rows.c", "derefs.c"])
 def test_golden_generated_code(built: dict[str, tuple[Path, str]], name: str, suffix: str) -> None:
     exe, _ = built[name]
     text = re.sub(r"xmpacc [0-9][\w.+-]*", "xmpacc", exe.with_suffix(suffix).read_text(), count=1)  # the version
@@ -692,3 +692,39 @@ def test_kernels_loops_over_members_of_array_elements(tmp_path: Path) -> None:
     assert said[0] == said[2] == "iterations independent: one GPU thread per iteration", said
     assert said[1].startswith("runs in order in one GPU thread: 'ps' is written, and not every access"), said
     assert run_mpi(1, tmp_path / "sk", env=HOST).stdout == serial_output(src, tmp_path) == "6112\n"
+
+
+@pytest.mark.parametrize("before,after", [
+    ("*(p + i) = 1;", "p[i] = 1;"),
+    ("*(i + p) = 1;", "p[i] = 1;"),
+    ("x = *(p + i - 1);", "x = p[i - 1];"),
+    ("x = *(p - 1);", "x = p[-1];"),
+    ("x = *p;", "x = p[0];"),
+    ("x = *(p + idx[i]);", "x = p[idx[i]];"),
+    ("x = (c + i)->re;", "x = c[i].re;"),
+    ("c->im = 2;", "c[0].im = 2;"),
+    ("x = *(double *) v;", "x = *((double *) v);"),    # a cast: as written
+    ("x = *(p + (q - p));", "x = *(p + (q - p));"),    # a pointer difference in it: as written
+    ("{ double *r = p; x = *r; }", "{ double *r = p; x = *r; }"),   # the body's own pointer
+])
+def test_dereferences_become_subscripts(before: str, after: str) -> None:
+    """kernel_deref: C's *(p + e) is p[e]; only a named outside pointer plus or minus
+    integers is rewritten."""
+    from pycparser import CParser
+
+    from xmpacc import cbuild
+    from xmpacc.passes import kernel_deref
+
+    decls = {"p": "double *p", "q": "double *q", "c": "cplx *c", "v": "void *v", "idx": "int idx[4]"}
+
+    class Scope:   # what pointer_names asks of a scope
+        def find_c(self, name: str):   # type: ignore[no-untyped-def]
+            text = decls.get(name)
+            if text is None:
+                return None
+            ast = CParser().parse("typedef struct { double re, im; } cplx; " + text + ";")
+            return None, ast.ext[-1]
+
+    body = CParser().parse(f"typedef struct {{ double re, im; }} cplx; void f(void) {{ {before} }}").ext[-1].body
+    body = kernel_deref.as_subscripts(body, kernel_deref.pointer_names(body, Scope()))   # type: ignore[arg-type]
+    assert " ".join(cbuild.to_c(body).split()) == " ".join(f"{{ {after} }}".split())

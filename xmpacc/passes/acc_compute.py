@@ -53,6 +53,7 @@ from xmpacc.passes import (
     acc_nest,
     acc_reduction_wait,
     acc_region,
+    kernel_deref,
     kernel_gen,
     kernel_locations,
     kernel_ranges,
@@ -192,6 +193,8 @@ class _ComputeLowering(ScopedWalker):
         assert isinstance(nest.acc, AccCompute) and nest.acc.loop is not None
         host = _host_copy([p for p in [nest.xmp_pragma] if p is not None] + [nest.loop]) \
             if nest.acc.if_ is not None else None
+        nest.loop.stmt = kernel_deref.as_subscripts(nest.loop.stmt, kernel_deref.pointer_names(nest.loop.stmt,
+                                                                                               self.scope))
         part = acc_loopnest.build(nest, nest.acc, nest.acc.loop, self.scope, self.ctx, self.function)
         defer = nest.acc.async_ is None and not (part.xmp is not None and part.xmp.reductions) \
             and kernel_ranges.one_launch(part.spec.passes)   # not margin / peel_and_wait
@@ -203,6 +206,7 @@ class _ComputeLowering(ScopedWalker):
             raise XmpError(d.loc, f"'{name}' must be followed by a compound statement {{ ... }} "
                                   f"(or write '{name} loop' above a for loop)")
         host = _host_copy([body]) if d.if_ is not None else None
+        body = kernel_deref.as_subscripts(body, kernel_deref.pointer_names(body, self.scope))
         inner = self.tree.by_node.get(id(body), self.scope)
         region = acc_region.Region(d, inner, self._device_scalars(d, inner), self.ctx)
         parts = _region_items(body.block_items or [], self.ctx)
