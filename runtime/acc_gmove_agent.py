@@ -17,6 +17,10 @@ offsets in the peer's local block), so the agent only gathers or scatters rows o
 device copy.  An array is named by a key every node computes alike: the world ranks of
 the nodes that aligned it and how many arrays those nodes aligned together before it.
 
+A request on an array that its owner has not aligned or put on its device yet waits
+(XMPACC_GMOVE_WAIT seconds at most, 60 by default): nothing orders the owner's align or
+data region against the requesting task, as a window's collective creation does.
+
 Order: like a window's owner, the agent does not wait for its node's queued device work
 (that work may be an NCCL exchange with the very node waiting for the answer, a
 deadlock): the program orders one-sided gmoves against the owners' kernels with
@@ -27,10 +31,12 @@ in a receive spins a core in common MPI libraries.
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 import weakref
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -40,6 +46,7 @@ OK, UNKNOWN, ABSENT, PARTLY, BROKEN = 0, 1, 2, 3, 4   # answer codes
 _REQUEST, _DATA, _ANSWER = 7311, 7312, 7313
 _NAPS = (2e-5, 1e-3)    # the idle poll's first and longest sleep (seconds)
 _TEXT = 256             # the longest reason an answer carries
+_WAIT = 60.0            # XMPACC_GMOVE_WAIT's default
 
 Key = tuple[tuple[int, ...], int]
 Rows = Callable[[int, int], Any]   # (descriptor, element size) -> rows of the device copy, or a code
@@ -54,13 +61,35 @@ def selector(offsets: np.ndarray, xp: Any) -> Any:
 
 
 def reason(code: int, name: str, peer: int, detail: str) -> str:
-    """Why node ``peer`` could not serve a request on ``name``."""
-    return {UNKNOWN: f"'{name}' is not aligned on node {peer} (its align has not run there, or it was released)",
-            ABSENT: f"'{name}' is not present on the device of node {peer} now (no acc data, enter data, "
-                    "declare or acc replicate holds it there; if a data region did, that node has left it: "
-                    "a barrier after this gmove's task keeps it there)",
+    """Why node ``peer`` could not serve a request on ``name`` (it waited XMPACC_GMOVE_WAIT
+    seconds for the first two)."""
+    waited = f"within {_patience():g} s (XMPACC_GMOVE_WAIT)"
+    return {UNKNOWN: f"'{name}' was not aligned on node {peer} {waited}: its align had not run there, or "
+                     "it was released",
+            ABSENT: f"'{name}' was not present on the device of node {peer} {waited}: no acc data, enter "
+                    "data, declare or acc replicate held it there, or that node had left the data region "
+                    "that did (a barrier after this gmove keeps it there)",
             PARTLY: f"'{name}' is only partly present on the device of node {peer}"}.get(
         code, f"node {peer} failed to serve it: {detail}")
+
+
+def _patience() -> float:
+    """How long the agent waits for an array to be aligned and on its device (seconds)."""
+    try:
+        return max(0.0, float(os.environ.get("XMPACC_GMOVE_WAIT", _WAIT)))
+    except ValueError:
+        return _WAIT
+
+
+@dataclass
+class _Request:
+    peer: int
+    op: int
+    key: Key
+    esize: int
+    offsets: np.ndarray
+    data: np.ndarray | None
+    since: float           # when it came (time.monotonic)
 
 
 class GmoveAgent:
@@ -72,6 +101,8 @@ class GmoveAgent:
         self.counters: dict[tuple[int, ...], int] = {}
         self.keys: dict[int, tuple[Any, Key]] = {}   # id(DistArray) -> (weak reference, key)
         self.ptrs: dict[Key, int] = {}               # key -> descriptor
+        self.stream: Any = None
+        self.patience = _patience()
         self.thread: threading.Thread | None = threading.Thread(target=self._serve, name="xmpacc-gmove-agent",
                                                                 daemon=True)
         self.thread.start()
@@ -128,39 +159,62 @@ class GmoveAgent:
         from mpi4py import MPI
 
         status, nap = MPI.Status(), _NAPS[0]
-        stream = None
+        waiting: list[_Request] = []
         while True:
+            waiting = [r for r in waiting if not self._try(r)]
             if not self.comm.Iprobe(MPI.ANY_SOURCE, _REQUEST, status):
                 time.sleep(nap)
                 nap = min(2 * nap, _NAPS[1])
                 continue
             nap = _NAPS[0]
-            peer = status.Get_source()
-            head = np.empty(status.Get_count(MPI.INT64_T), dtype=np.int64)
-            self.comm.Recv([head, MPI.INT64_T], source=peer, tag=_REQUEST)
-            op = int(head[0])
-            if op == STOP:
+            request = self._receive(status.Get_source(), status.Get_count(MPI.INT64_T))
+            if request is None:
                 return
-            esize, seq, k = (int(v) for v in head[1:4])
-            key, offsets = (tuple(int(v) for v in head[4:4 + k]), seq), head[4 + k:]
-            data = None
-            if op == PUT:
-                data = np.empty(len(offsets) * esize, dtype=np.uint8)
-                self.comm.Recv([data, MPI.BYTE], source=peer, tag=_DATA)
-            try:
-                if stream is None:
-                    stream = self._stream()
-                code, out = self._answer(op, key, esize, offsets, data, stream)
-            except Exception as e:  # noqa: BLE001 - the requester reports it; it must not wait forever
-                code, out = BROKEN, np.frombuffer(f"{type(e).__name__}: {e}".encode()[:_TEXT], dtype=np.uint8)
-            answer = np.concatenate((np.array([code], dtype=np.int64).view(np.uint8), out))
-            self.comm.Send([answer, MPI.BYTE], dest=peer, tag=_ANSWER)
+            if not self._try(request):
+                waiting.append(request)
+
+    def _receive(self, peer: int, count: int) -> _Request | None:
+        """The request ``peer`` sent (None: stop)."""
+        from mpi4py import MPI
+
+        head = np.empty(count, dtype=np.int64)
+        self.comm.Recv([head, MPI.INT64_T], source=peer, tag=_REQUEST)
+        op = int(head[0])
+        if op == STOP:
+            return None
+        esize, seq, k = (int(v) for v in head[1:4])
+        data = None
+        if op == PUT:
+            data = np.empty((len(head) - 4 - k) * esize, dtype=np.uint8)
+            self.comm.Recv([data, MPI.BYTE], source=peer, tag=_DATA)
+        return _Request(peer, op, (tuple(int(v) for v in head[4:4 + k]), seq), esize, head[4 + k:], data,
+                        time.monotonic())
+
+    def _try(self, r: _Request) -> bool:
+        """Answer ``r``, unless its array is not aligned or not on the device yet and the
+        agent may still wait for it (the owner has not reached its align or its data
+        region: nothing orders that against the requester's task)."""
+        try:
+            if self.stream is None:
+                self.stream = self._stream()
+            code, out = self._answer(r.op, r.key, r.esize, r.offsets, r.data, self.stream)
+        except Exception as e:  # noqa: BLE001 - the requester reports it; it must not wait forever
+            code, out = BROKEN, np.frombuffer(f"{type(e).__name__}: {e}".encode()[:_TEXT], dtype=np.uint8)
+        if code in (UNKNOWN, ABSENT) and time.monotonic() - r.since < self.patience:
+            return False
+        from mpi4py import MPI
+
+        answer = np.concatenate((np.array([code], dtype=np.int64).view(np.uint8), out))
+        self.comm.Send([answer, MPI.BYTE], dest=r.peer, tag=_ANSWER)
+        return True
 
     def _stream(self) -> Any:
         """The agent's CUDA stream (non-blocking: it does not queue behind the program's
-        work), on its node's GPU; None on the host backend."""
+        work), on its node's GPU; False on the host backend, None before there is one."""
         backend = self.backend()
-        if backend is None or backend.name == "host":
+        if backend is None:
+            return None
+        if backend.name == "host":
             return False
         backend.cupy.cuda.Device(backend.device_id).use()
         return backend.cupy.cuda.Stream(non_blocking=True)

@@ -8,6 +8,7 @@ device copies, the agents' CUDA streams)."""
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -62,14 +63,19 @@ int main(void) {
 """
 
 
-def failure_of(tmp_path: Path, source: str) -> str:
-    """What ``source`` (prog.c), compiled and run on 2 nodes, says as it fails."""
+def run_program(tmp_path: Path, source: str, env: dict[str, str] = HOST) -> subprocess.CompletedProcess[str]:
+    """``source`` (prog.c) compiled and run on 2 nodes."""
     src = tmp_path / "prog.c"
     src.write_text(source)
     exe = tmp_path / "prog"
     r = run_xmpacc(str(src), "-o", str(exe))
     assert r.returncode == 0, r.stderr
-    r = run_mpi(2, exe, env=HOST, timeout=60)
+    return run_mpi(2, exe, env=env, timeout=60)
+
+
+def failure_of(tmp_path: Path, source: str, env: dict[str, str] = HOST) -> str:
+    """What ``source`` says as it fails on 2 nodes."""
+    r = run_program(tmp_path, source, env)
     assert r.returncode != 0
     assert "Traceback" not in r.stderr
     return r.stderr
@@ -106,11 +112,55 @@ int main(void) {
 @pytest.mark.mpi
 def test_gmove_in_acc_of_an_array_absent_on_its_owner_names_the_node(tmp_path: Path) -> None:
     """The requesting node has its part of 'a' on the device, node 1 has not: node 1's
-    agent answers why, and node 0 reports it at the gmove's line."""
-    err = failure_of(tmp_path, ABSENT_REMOTE)
-    assert "prog.c:15: error: gmove in ... acc: 'a' is not present on the device of node 1 now (no acc data, " \
-           "enter data, declare or acc replicate holds it there; if a data region did, that node has left it: " \
-           "a barrier after this gmove's task keeps it there) (node 0)" in err, err
+    agent waits XMPACC_GMOVE_WAIT seconds for it, then answers why, and node 0 reports it
+    at the gmove's line."""
+    err = failure_of(tmp_path, ABSENT_REMOTE, {**HOST, "XMPACC_GMOVE_WAIT": "0.5"})
+    assert "prog.c:15: error: gmove in ... acc: 'a' was not present on the device of node 1 within 0.5 s " \
+           "(XMPACC_GMOVE_WAIT): no acc data, enter data, declare or acc replicate held it there, or that node " \
+           "had left the data region that did (a barrier after this gmove keeps it there) (node 0)" \
+           in err, err
+
+
+LATE_OWNER = """#include <stdio.h>
+#include <unistd.h>
+#include <xmp.h>
+#pragma xmp nodes p[*]
+#pragma xmp template t[8]
+#pragma xmp distribute t[block] onto p
+double a[8];
+#pragma xmp align a[i] with t[i]
+double v[8];
+int main(void) {
+  int i, it;
+#pragma xmp loop on t[i]
+  for (i = 0; i < 8; i++) a[i] = i + 1;
+  for (it = 0; it < 2; it++) {
+    if (it == 1 && xmpc_node_num() == 1) usleep(400000);   /* node 1 enters the region late */
+#pragma acc data copy(a, v)
+    {
+#pragma xmp gmove in acc
+      v[0:8] = a[0:8];
+#pragma acc update host(v)
+#pragma xmp barrier
+    }
+  }
+  if (xmpc_node_num() == 0) printf("%.0f %.0f\\n", v[0], v[7]);
+  return 0;
+}
+"""
+
+
+@pytest.mark.mpi
+def test_gmove_in_acc_waits_for_an_owner_entering_its_data_region(tmp_path: Path) -> None:
+    """The second time round, the gmove's plan is made (its first run synchronised the
+    nodes) and nothing orders node 1's data region against node 0's request: node 1's
+    agent holds it until 'a' is on its device.  Without waiting (XMPACC_GMOVE_WAIT=0) the
+    request finds no copy there: the program depends on the wait."""
+    r = run_program(tmp_path, LATE_OWNER)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == "1 8\n", r.stdout
+    r = run_program(tmp_path, LATE_OWNER, {**HOST, "XMPACC_GMOVE_WAIT": "0"})
+    assert r.returncode != 0 and "'a' was not present on the device of node 1 within 0 s" in r.stderr, r.stderr
 
 
 @pytest.mark.gpu
