@@ -31,6 +31,7 @@ from .contract import (
 )
 from .acc_arrays import ArrayTemporary, temporary
 from .acc_locations import LocatedPartials, pick
+from .arrays import read_longs
 from .cstructs import CArray, CSched, CTemplate
 from .device import grid_pad
 from .device_results import EmptyResult, PresentResult
@@ -84,10 +85,6 @@ def _kinds(kinds: int, nparams: int) -> KernelKinds:
     rows = next((k[2] for k in k3 if k[0] == LAUNCH_GRID2), 1)
     scratch = tuple(i for i, k in enumerate(k3) if k[0] == LAUNCH_SCRATCH)
     return KernelKinds(k3, any(k[0] == LAUNCH_LANES for k in k3), grid2, max(rows, 1), scratch)
-
-
-def _longlong(addr: int) -> int:
-    return ctypes.c_longlong.from_address(addr).value
 
 
 @dataclass
@@ -243,7 +240,7 @@ class AccRuntime:
             s = CSched.from_address(int.from_bytes(raw[8 * info.grid2_sched: 8 * info.grid2_sched + 8], "little"))
             inner, pad = s.count, grid_pad(s.first, s.step)
         # the private arrays' sizes are values (the same address may hold another size)
-        sizes = tuple(_longlong(int.from_bytes(raw[8 * i: 8 * i + 8], "little"))
+        sizes = tuple(read_longs(int.from_bytes(raw[8 * i: 8 * i + 8], "little"), 1)[0]
                       for i in info.scratch) if info.scratch else ()
         key = (kernel, raw, total, inner, pad, nthreads, self.generation, sizes)
         prepared = self.launch_cache.get(key)
@@ -368,7 +365,7 @@ class AccRuntime:
             elif kind == LAUNCH_ARRED:
                 launch.params[i] = self._array_temporary(arg_list[i] or 0, a, launch, w)
             elif kind == LAUNCH_SCRATCH:
-                launch.params[i] = self._private_arrays(_longlong(arg_list[i]), shape, launch.holders, w)
+                launch.params[i] = self._private_arrays(read_longs(arg_list[i], 1)[0], shape, launch.holders, w)
             else:
                 launch.params[i] = self._param(kind, arg_list[i], launch.holders, w)
         return launch

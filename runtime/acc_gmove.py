@@ -155,14 +155,23 @@ class AccGmoveRuntime:
             copy = self._copy_holding(op.base)   # type: ignore[attr-defined]
             offset = op.base - copy.host_addr if copy is not None else 0
             need = int(local_view(op.base, op.side.section).nbytes) if op.side.section.subs else esize
-        if copy is None:
+        rows = self._rows_of(copy, offset, need, esize)
+        if isinstance(rows, int) and rows == agent.ABSENT:
             raise RuntimeFailure(w, f"'gmove ... acc' of '{op.name}', which is not present on the "
                                     "device (no acc data, enter data, declare or acc replicate holds it)")
-        if offset % esize or offset + need > copy.nbytes:
+        if isinstance(rows, int):
             raise RuntimeFailure(w, f"'gmove ... acc': '{op.name}' is only partly present on the device "
                                     f"({copy.nbytes} bytes of '{copy.name}' are)")
-        raw = self.backend.view(copy.buffer, "uint8", copy.nbytes)
-        return raw[offset: offset + need].reshape(-1, esize)
+        return rows
+
+    def _rows_of(self, copy: Any, offset: int, need: int, esize: int) -> Any:
+        """Bytes ``offset`` to ``offset + need`` of a device copy as rows of ``esize`` bytes,
+        or why not (agent.ABSENT: no copy, agent.PARTLY: the copy does not hold them)."""
+        if copy is None:
+            return agent.ABSENT
+        if offset % esize or offset + need > copy.nbytes:
+            return agent.PARTLY
+        return self.backend.view(copy.buffer, "uint8", copy.nbytes)[offset: offset + need].reshape(-1, esize)
 
     def _acc_gmove_fill(self, w: str, mode: int, dst: Operand, src: Operand, dst_rows: Any, src_rows: Any) -> None:
         """``a[0:n] = x``: x's device value to every node (a gmove into a one-element
@@ -241,15 +250,10 @@ class AccGmoveRuntime:
 
     def _agent_rows(self, ptr: int, esize: int) -> Any:
         """For the agent: the device copy of the array of descriptor ``ptr`` as rows, or why not."""
-        arr, copy = self.arrays.get(ptr), self.copies.get(ptr)   # type: ignore[attr-defined]
+        arr = self.arrays.get(ptr)   # type: ignore[attr-defined]
         if arr is None:
             return agent.UNKNOWN
-        if copy is None:
-            return agent.ABSENT
-        need = int(arr.buffer.nbytes)
-        if need > copy.nbytes:
-            return agent.PARTLY
-        return self.backend.view(copy.buffer, "uint8", copy.nbytes)[:need].reshape(-1, esize)
+        return self._rows_of(self.copies.get(ptr), 0, int(arr.buffer.nbytes), esize)
 
     def _acc_gmove_run(self, w: str, dst: Operand, src: Operand, dst_rows: Any, src_rows: Any) -> None:
         comm, members = self._gmove_comm(w, dst, src)   # type: ignore[attr-defined]

@@ -260,8 +260,12 @@ def variable_length(decl: c_ast.Decl, constants: frozenset[str]) -> bool:
     none; the host backend's C has."""
     t = decl.type
     while isinstance(t, (c_ast.ArrayDecl, c_ast.PtrDecl, c_ast.TypeDecl)):
-        if isinstance(t, c_ast.ArrayDecl) and t.dim is not None and any(
-                isinstance(n, c_ast.ID) and n.name not in constants for n in walk(t.dim)):
+        if isinstance(t, c_ast.ArrayDecl) and t.dim is not None and variable_dim(t.dim, constants):
             return True
         t = t.type
     return False
+
+
+def variable_dim(dim: c_ast.Node, constants: frozenset[str]) -> bool:
+    """Does an array dimension name a variable (not an enumeration constant)?"""
+    return any(isinstance(n, c_ast.ID) and n.name not in constants for n in walk(dim))

@@ -21,6 +21,18 @@ def int_value(text: str) -> int | None:
     return int(text) if _DECIMAL.fullmatch(text) else None
 
 
+def plus(a: str, b: str) -> str:
+    """``a + b``, folded when both are literals: ``"1", "4"`` → ``"5"``."""
+    x, y = int_value(a), int_value(b)
+    return str(x + y) if x is not None and y is not None else f"({a}) + ({b})"
+
+
+def larger(a: str, b: str) -> str:
+    """The larger of ``a`` and ``b`` (C), folded when both are literals."""
+    x, y = int_value(a), int_value(b)
+    return str(max(x, y)) if x is not None and y is not None else f"(({a}) > ({b}) ? ({a}) : ({b}))"
+
+
 def minus_one(text: str) -> str:
     """``text - 1``: ``"8"`` → ``"7"``, ``"N"`` → ``"(N)-1"``."""
     value = int_value(text)

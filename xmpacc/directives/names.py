@@ -15,6 +15,14 @@ NAMES: dict[type, str] = {
 }
 
 
+# Directives that communicate among the executing node set (global-view §6: not in a
+# nocomm task, not in the body of a loop directive).
+COLLECTIVES: frozenset[type] = frozenset({
+    xd.Reflect, xd.ReductionDirective, xd.Bcast, xd.Barrier, xd.ReflectInit, xd.ReflectDo, xd.ReduceShadow,
+    xd.Tasks,
+})
+
+
 def xmp_name(d: object) -> str:
     """The directive's word, as a program spells it after ``#pragma xmp``."""
     return NAMES.get(type(d), type(d).__name__)

@@ -29,7 +29,7 @@ from xmpacc.cbuild import walk
 from xmpacc.context import Context
 from xmpacc.diagnostics import XmpError
 from xmpacc.directives import ast as xd
-from xmpacc.directives.exprs import int_value
+from xmpacc.directives.exprs import int_value, larger, plus
 from xmpacc.directives.openacc_ast import AccAtomic, AccCompute, AccLoop, LoopClauses, directive_name
 from xmpacc import facts
 from xmpacc.passes import acc_atomic, acc_kernels_auto, acc_routine, kernel_arrays, kernel_locations, kernel_ranges
@@ -72,9 +72,9 @@ def _private(refs: list[xd.VarRef], scope: Scope) -> tuple[list[str], dict[str, 
         section = _pointer_section(r, scope, "private")
         if section is None:
             continue
-        count = _sum(*section)
+        count = plus(*section)
         had = lengths.get(r.name.name)
-        lengths[r.name.name] = count if had is None else _max(had, count)
+        lengths[r.name.name] = count if had is None else larger(had, count)
     return names, lengths
 
 
@@ -86,16 +86,6 @@ def _not_distributed(r: xd.VarRef, scope: Scope, clause: str) -> None:
         raise XmpError(r.loc, f"{clause} copies of distributed arrays are not supported yet: '{r.name.name}' is "
                               "distributed (each thread would copy its node's whole block); copy the elements "
                               "a thread needs into an array declared in the loop body")
-
-
-def _sum(base: str, length: str) -> str:
-    b, n = int_value(base), int_value(length)
-    return str(b + n) if b is not None and n is not None else f"({base}) + ({length})"
-
-
-def _max(a: str, b: str) -> str:
-    x, y = int_value(a), int_value(b)
-    return str(max(x, y)) if x is not None and y is not None else f"(({a}) > ({b}) ? ({a}) : ({b}))"
 
 
 def _pointer_section(r: xd.VarRef, scope: Scope, clause: str) -> tuple[str, str] | None:

@@ -31,7 +31,7 @@ from dataclasses import dataclass, replace
 from pycparser import c_ast
 
 from xmpacc import cbuild
-from xmpacc.directives.exprs import int_value
+from xmpacc.directives.exprs import int_value, plus
 from xmpacc.kernel_types import Typedefs, variable_length
 from xmpacc.passes import kernel_vla
 from xmpacc.passes.kernel_vars import KernelVars
@@ -80,11 +80,11 @@ def private_arrays(kv: KernelVars, lengths: dict[str, str], sections: dict[str, 
     for n, rep in enumerate(kv.arrays):   # pointers by a subarray
         if rep.name in sections and rep.array is None:
             base, length = sections[rep.name]
-            b, k = int_value(base), int_value(length)
-            if b is not None and k is not None:
-                kv.firstprivate_arrays.append((rep.name, _fixed(rep.decl, b + k), b))
+            count = plus(base, length)
+            if int_value(count) is not None:
+                kv.firstprivate_arrays.append((rep.name, _fixed(rep.decl, int(count)), int(base)))
             else:
-                scratch.append(_scratch(rep.name, rep.decl, f"({base}) + ({length})", base, typedefs))
+                scratch.append(_scratch(rep.name, rep.decl, count, base, typedefs))
             kv.arrays[n] = replace(rep, name=f"_xmpacc_fp_{rep.name}")
     return scratch
 

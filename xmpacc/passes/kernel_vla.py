@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 from pycparser import c_ast
 
 from xmpacc import cbuild
-from xmpacc.cbuild import walk
+from xmpacc.kernel_types import variable_dim
 from xmpacc.passes.kernels import Param, pointer_to
 from xmpacc.runtime.contract import LAUNCH_VALUE
 
@@ -51,8 +51,7 @@ def rows(name: str, host: str, decl: c_ast.Decl, constants: frozenset[str]) -> R
     extents, variable = 0, False
     while isinstance(t, c_ast.ArrayDecl):
         extents += 1
-        variable = variable or t.dim is None or any(isinstance(n, c_ast.ID) and n.name not in constants
-                                                    for n in walk(t.dim))
+        variable = variable or t.dim is None or variable_dim(t.dim, constants)
         t = t.type
     if not variable or not isinstance(t, c_ast.TypeDecl):
         return None

@@ -31,6 +31,7 @@ from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import AlreadyReported, XmpError
 from xmpacc.directives import ast as xd
 from xmpacc.directives.exprs import negate
+from xmpacc.directives.names import COLLECTIVES, xmp_name
 from xmpacc.passes import acc_nest, locations
 from xmpacc.passes.attach import pragma_id
 from xmpacc.passes.canonical import canonical
@@ -62,11 +63,6 @@ def loop_indices(loop: xd.Loop) -> list[tuple[str, int]]:
             raise XmpError(n.loc, f"cannot find index '{n.name}' in the on-ref of the loop directive")
         out.append((n.name, where[n.name]))
     return out
-
-
-_COLLECTIVES = {xd.Reflect: "reflect", xd.ReductionDirective: "reduction", xd.Bcast: "bcast",
-                xd.Barrier: "barrier", xd.ReflectInit: "reflect_init", xd.ReflectDo: "reflect_do",
-                xd.ReduceShadow: "reduce_shadow", xd.Tasks: "tasks"}
 
 
 def loop_offsets(loop: xd.Loop) -> dict[str, str | None]:
@@ -150,9 +146,8 @@ class _LoopLowering(ScopedWalker):
         which deadlocks the others (reference §6.1: LATER, rejected)."""
         for node in walk(body):
             for d in self.ctx.directives.get(id(node), []) if pragma_id(node) is not None else []:
-                if type(d) in _COLLECTIVES:
-                    name = _COLLECTIVES[type(d)]
-                    raise XmpError(d.loc, f"'{name}' inside the body of a loop directive is not "
+                if type(d) in COLLECTIVES:
+                    raise XmpError(d.loc, f"'{xmp_name(d)}' inside the body of a loop directive is not "
                                           "supported yet")
 
     def _loop_directive(self, item: c_ast.Node) -> xd.Loop | None:

@@ -30,24 +30,17 @@ from xmpacc.cbuild import walk
 from xmpacc.context import Context
 from xmpacc.diagnostics import XmpError
 from xmpacc.directives import ast as xd
+from xmpacc.directives.names import COLLECTIVES, xmp_name
 from xmpacc.passes.attach import pragma_id
 from xmpacc.passes.onrefs import on_ref
 from xmpacc.symbols import Scope
-
-# Directives that communicate among the executing node set (global-view §6: not in nocomm).
-_COLLECTIVES: dict[type, str] = {
-    xd.Reflect: "reflect", xd.ReductionDirective: "reduction", xd.Bcast: "bcast", xd.Barrier: "barrier",
-    xd.ReflectDo: "reflect_do", xd.ReflectInit: "reflect_init", xd.ReduceShadow: "reduce_shadow",
-    xd.Tasks: "tasks",
-}
-
 
 def _collective(d: xd.Directive) -> str | None:
     if isinstance(d, xd.Task):
         return None if d.nocomm else "task"
     if isinstance(d, xd.Loop) and d.reductions:
         return "loop with a reduction clause"
-    return _COLLECTIVES.get(type(d))
+    return xmp_name(d) if type(d) in COLLECTIVES else None
 
 
 def check_nocomm_body(body: c_ast.Node, ctx: Context) -> None:
