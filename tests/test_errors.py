@@ -272,15 +272,15 @@ CASES = [
     ("reflect-periodic-full", in_main("#pragma xmp reflect (a) width(/periodic/ @1)", HEAD + "#pragma xmp shadow a[*]\n"),
      "/periodic/ on a full-shadow dimension"),
     ("acc-replicate-not-compound", in_main("#pragma xmp @acc replicate (x)\n    x = 1;"), "compound statement"),
-    # ---- XcalableACC (OpenACC directives): parsed, then reported until implemented
-    ("openacc-not-supported-yet", in_main("#pragma acc @loop\n    for (i = 0; i < 100; i++) a[i] = i;"),
-     "'acc loop' (XcalableACC) is not supported yet"),
+    # ---- XcalableACC (OpenACC directives) in places where they mean nothing
+    ("openacc-loop-outside-compute", in_main("#pragma acc @loop\n    for (i = 0; i < 100; i++) a[i] = i;"),
+     "'acc loop' outside an OpenACC compute construct"),
     ("openacc-only-file", "int main(void)\n{\n    int x = 0, i;\n#pragma acc @loop\n    for (i = 0; i < 4; i++) x += i;\n    return x;\n}\n",
-     "'acc loop' (XcalableACC) is not supported yet"),
+     "'acc loop' outside an OpenACC compute construct"),
     ("openacc-wrong-clause", in_main("#pragma acc update @copy(a)"), "clause 'copy' is not allowed on 'acc update'"),
     ("openacc-with-xmp-loop", in_main("#pragma acc @loop\n#pragma xmp loop on t[i]\n"
                                       "    for (i = 0; i < 100; i++) a[i] = i;"),
-     "'acc loop' (XcalableACC) is not supported yet"),
+     "'acc loop' outside an OpenACC compute construct"),
     # ---- dynamic global data (global-view §4)
     ("template-fix-fixed-size", in_main("#pragma xmp template_fix @t[100]"), "declared with its extents"),
     ("template-fix-undeclared", in_main("#pragma xmp template_fix @u[100]"), "template 'u' is not declared"),

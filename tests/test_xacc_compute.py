@@ -36,7 +36,8 @@ CASES = {"basic.c": (1, 2, 3, 4), "ops.c": (2, 4), "atomics.c": (1, 2), "async_c
          "c_dialect.c": (1, 2, 3), "routine_globals.c": (1, 2, 3), "reduction_targets.c": (1, 2, 3, 4),
          "device_loop_reductions.c": (1, 2, 3, 4), "routine_pointers.c": (1, 2, 4),
          "xmp_loops_in_regions.c": (1, 2, 3, 4), "const_tables.c": (1, 2, 3, 4),
-         "jumps_and_bools.c": (1,), "variable_rows.c": (1, 2, 3, 4), "derefs.c": (1, 2, 3, 4)}
+         "jumps_and_bools.c": (1,), "variable_rows.c": (1, 2, 3, 4), "derefs.c": (1, 2, 3, 4),
+         "private_blocks.c": (1, 2, 3, 4), "routine_bodies.c": (1, 2, 3, 4)}
 
 
 
@@ -74,7 +75,8 @@ def test_compute_program_on_gpu(built: dict[str, tuple[Path, str]], name: str, n
 @pytest.mark.parametrize("suffix", [".cu", ".host.c"])
 @pytest.mark.parametrize("name", ["basic.c", "cyclic_w.c", "margin_peel.c", "kernels_auto.c", "private_sections.c",
                                   "locations.c", "region_scalars.c", "array_reductions.c",
-                                  "device_loop_reductions.c", "variable_rows.c", "derefs.c"])
+                                  "device_loop_reductions.c", "variable_rows.c", "derefs.c",
+                                  "private_blocks.c", "routine_bodies.c"])
 def test_golden_generated_code(built: dict[str, tuple[Path, str]], name: str, suffix: str) -> None:
     exe, _ = built[name]
     text = re.sub(r"xmpacc [0-9][\w.+-]*", "xmpacc", exe.with_suffix(suffix).read_text(), count=1)  # the version
@@ -201,15 +203,13 @@ ERRORS = [
      "private subarray 'ptr[0:0]' of a pointer: the base must be >= 0 and the length >= 1"),
     ("#pragma acc parallel loop private(ptr[2:])\n  for (i = 0; i < N; i++) c[i] = 1;", 13, 35,
      "private subarray 'ptr[...]' of a pointer needs a length: 'ptr[lo:len]'"),
-    ("#pragma acc parallel loop firstprivate(a[0:2])\n  for (i = 0; i < N; i++) c[i] = a[i];", 13, 40,
-     "firstprivate copies of distributed arrays are not supported yet: 'a' is distributed (each thread would "
-     "copy its node's whole block); copy the elements a thread needs into an array declared in the loop body"),
-    # before: firstprivate(a) used the shared copy (a wrong result), private(a) failed in the C compiler
-    ("#pragma xmp loop on t[i]\n#pragma acc parallel loop firstprivate(a)\n  for (i = 0; i < N; i++) a[i] = 1;",
-     14, 40, "firstprivate copies of distributed arrays are not supported yet: 'a' is distributed"),
-    ("#pragma acc parallel copy(a)\n  {\n#pragma xmp loop on t[i]\n#pragma acc loop private(a)\n"
-     "  for (i = 0; i < N; i++) a[i] = 1;\n  }", 16, 26,
-     "private copies of distributed arrays are not supported yet: 'a' is distributed"),
+    ("#pragma acc loop\n  for (i = 0; i < N; i++) c[i] = 1;", 13, 13,
+     "'acc loop' outside an OpenACC compute construct: put the loop inside 'acc parallel' or 'acc kernels', "
+     "or write 'acc parallel loop'"),
+    ("#pragma acc atomic update\n  s = s * 2 + 1;", 13, 13, "this is not a form of 'acc atomic update'"),
+    ("  {\n#pragma acc atomic\n  }", 14, 13, "'acc atomic' must be followed by a statement"),
+    ("#pragma acc routine seq\n  int nope;", 13, 13,
+     "'acc routine' must stand before a function definition or prototype"),
     ("#pragma acc parallel loop firstprivate(ptr[-1:2])\n  for (i = 0; i < N; i++) c[i] = ptr[0];", 13, 40,
      "firstprivate subarray 'ptr[-1:2]' of a pointer: the base must be >= 0 and the length >= 1"),
     ("#pragma acc parallel loop private(s[0])\n  for (i = 0; i < N; i++) c[i] = 1;", 13, 35,
@@ -341,6 +341,16 @@ def test_kernels_loop_without_acc_loop(tmp_path: Path, loop: str, remark: str | 
      "'t' is a variable-length array in 'acc routine' function 'f': arrays declared in GPU code need constant"),
     ("#pragma acc routine seq\ndouble f(long double x) { return x; }\n", 2, 22,
      "'x' has type 'long double' in 'acc routine' function 'f': GPUs have no long double"),
+    ("#pragma acc routine seq\ndouble f(double *x) {\n  double t = 0; int k;\n#pragma acc loop vector reduction(+:t)\n"
+     "  for (k = 0; k < 4; k++) t += x[k];\n  return t; }\n", 4, 18,
+     "'acc loop vector' in 'acc routine seq' function 'f': a seq routine runs in one thread of the kernel that "
+     "calls it, so its loops are seq"),
+    ("#pragma acc routine seq\nvoid f(int *h) {\n#pragma acc atomic update\n  h[0] = h[0] * h[1] - 3; }\n", 3, 13,
+     "this is not a form of 'acc atomic update'"),
+    ("#pragma acc routine seq\nvoid f(int *h) {\n#pragma acc loop seq\n  h[0] = 1; }\n", 3, 13,
+     "'acc loop' must be followed by a for loop"),
+    ("double a[4];\n#pragma acc enter data copyin(a)\n", 2, 13,
+     "the 'acc enter data' directive must be inside a function (at file scope: 'acc declare' and 'acc routine')"),
     ("#pragma acc routine(nowhere) seq\n", 1, 13,
      "'acc routine' function 'nowhere' is neither defined nor declared in this file"),
     ("#include <stdlib.h>\n#pragma acc routine seq\ndouble other(div_t d);\n", 2, 13,
@@ -513,6 +523,61 @@ def test_firstprivate_arrays_start_from_the_host_values(tmp_path: Path, env: dic
     starts from the construct's start value (a[i] = 6 + i + 8), the host's stays; a serial
     build cannot show it (its iterations share tmp)."""
     assert run_source(tmp_path, "fpa", FIRSTPRIVATE_ARRAYS, env) == "344 1 4\n"
+
+
+PRIVATE_BLOCKS = """\
+#include <stdio.h>
+#define N 12
+#pragma xmp nodes p[*]
+#pragma xmp template t[N]
+#pragma xmp distribute t[block] onto p
+double w[N], b[N], u[N], b2[N];
+#pragma xmp align w[i] with t[i]
+#pragma xmp align b[i] with t[i]
+#pragma xmp align u[i] with t[i]
+#pragma xmp align b2[i] with t[i]
+#pragma xmp shadow w[1]
+int main(void) {
+  int i;
+  double s1 = 0, s2 = 0, s3 = 0, s4 = 0;
+#pragma xmp loop on t[i]
+  for (i = 0; i < N; i++) { w[i] = i; u[i] = 1; b[i] = 0; b2[i] = 0; }
+#pragma acc data copy(w, b, u, b2)
+  {
+#pragma xmp reflect (w) acc
+#pragma xmp loop on t[i]
+#pragma acc parallel loop firstprivate(w)
+    for (i = 1; i < N; i++) { w[i] += 100; b[i] = w[i] + w[i - 1]; }
+#pragma xmp loop on t[i]
+#pragma acc parallel loop private(u)
+    for (i = 0; i < N; i++) { u[i] = 5 * i; b2[i] = u[i]; }
+  }
+#pragma xmp loop on t[i] reduction(+: s1, s2, s3, s4)
+  for (i = 0; i < N; i++) { s1 += b[i]; s2 += w[i]; s3 += b2[i]; s4 += u[i]; }
+#pragma xmp task on p[0]
+  printf("%g %g %g %g\\n", s1, s2, s3, s4);
+  return 0;
+}
+"""
+
+
+@pytest.mark.mpi
+@pytest.mark.parametrize("env", BACKENDS)
+def test_private_distributed_arrays_are_each_threads_block(tmp_path: Path, env: dict[str, str]) -> None:
+    """firstprivate(w), private(u) of distributed arrays: each iteration's copy of the
+    node's block (w from the device copy, its shadow reflected: b[i] = i + 100 + i - 1);
+    the device copies, and so the host's after the data region, keep their values (w sums
+    to 66, u to 12); a serial build cannot show it (its iterations share the arrays).
+    Before, firstprivate(w) used the shared copy (b[i] = 2i + 199 from i = 2) and
+    private(u) failed in the C compiler; then both were refused."""
+    src = tmp_path / "pb.c"
+    src.write_text(PRIVATE_BLOCKS)
+    r = run_xmpacc(str(src), "-o", str(tmp_path / "pb"))
+    assert r.returncode == 0, r.stderr
+    for nprocs in (1, 3):
+        r = run_mpi(nprocs, tmp_path / "pb", env=env)
+        assert r.returncode == 0, r.stderr
+        assert r.stdout == "1221 66 330 12\n", nprocs
 
 
 ENUMS = """\

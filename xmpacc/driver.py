@@ -30,6 +30,7 @@ from xmpacc.frontend.preprocess import preprocess
 from xmpacc.passes import (
     acc_data,
     acc_compute,
+    acc_orphans,
     acc_routine,
     array,
     assign,
@@ -63,7 +64,7 @@ PASSES: tuple[tuple[str, tuple[Pass, ...]], ...] = (
     ("locality", (locality.run,)),
     ("localize", (coarrays.run, lower_decls.run, members.run, dynamic.run, library.run, array.run, gmove.run, assign.run,
                   subscripts.run)),
-    ("gpu", (acc_routine.run, acc_compute.run, acc_data.run, gpu.run)),
+    ("gpu", (acc_routine.run, acc_compute.run, acc_orphans.run, acc_data.run, gpu.run)),
     ("loops", (loops.run,)),
     ("comm", (comm.run,)),
     ("check", (leftovers.run,)),

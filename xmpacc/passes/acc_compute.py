@@ -346,8 +346,10 @@ class _ComputeLowering(ScopedWalker):
                 named.add(id(rep.decl))
                 out.append(_Datum(rep, _size(rep), DATA_COPY))
         for part in parts:
-            # per thread, or a reduction array's temporary of the launch: no device copy
-            own = set(part.spec.private) | set(part.spec.reductions) | {a.name for a in part.spec.arrays}
+            # per thread, or a reduction array's temporary of the launch: no device copy; a
+            # private distributed array's threads copy its block's shape (kernel_private.py)
+            blocks = {n for n in part.spec.private if self.scope.find_array(n) is not None}
+            own = set(part.spec.private) - blocks | set(part.spec.reductions) | {a.name for a in part.spec.arrays}
             # with the file-scope variables of the routines it calls (spec.body has them)
             for ident in _referenced(part.spec.body):
                 found = self.scope.find_c(ident.name)
@@ -359,7 +361,7 @@ class _ComputeLowering(ScopedWalker):
                 rep = Replicated(ident.name, found[1], None, ident.name) if pointer \
                     else _array(self.scope, ident.name, found[1])
                 if rep is not None:
-                    if d.default is not None and d.default.kind == "none":
+                    if d.default is not None and d.default.kind == "none" and ident.name not in blocks:
                         raise XmpError(loc_of(ident), f"array '{ident.name}' is not named in a data clause of "
                                                       f"'{directive_name(d)}', which has default(none)")
                     named.add(id(found[1]))
@@ -369,6 +371,7 @@ class _ComputeLowering(ScopedWalker):
                     # and a const array (static const double w[3]) cannot take its copy back
                     mode = DATA_COPYIN if implicit == DATA_COPY and (ident.name in part.spec.firstprivate
                                                                      or read_only(found[1])) else implicit
+                    mode = DATA_CREATE if ident.name in blocks else mode
                     out.append(_Datum(rep, "-2", DATA_PRESENT) if pointer else _Datum(rep, _size(rep), mode))
         return out
 

@@ -63,11 +63,11 @@ def _private(refs: list[xd.VarRef], scope: Scope) -> tuple[list[str], dict[str, 
     ``private(tmp[0:3])`` of an array privatises the array (each thread's copy covers the
     subarray); ``private(p[0:4])`` of a pointer gives each thread an array of 4 elements
     for ``p`` to name (of base + length, so that the subscripts the loop writes stay);
-    ``private(p[0:n])``, n known at run time, one of n (kernel_private.py)."""
+    ``private(p[0:n])``, n known at run time, one of n; ``private(w)`` of a distributed
+    array, one of its node's block with shadows (kernel_private.py)."""
     names: list[str] = []
     lengths: dict[str, str] = {}
     for r in refs:
-        _not_distributed(r, scope, "private")
         names.append(r.name.name)
         section = _pointer_section(r, scope, "private")
         if section is None:
@@ -78,22 +78,14 @@ def _private(refs: list[xd.VarRef], scope: Scope) -> tuple[list[str], dict[str, 
     return names, lengths
 
 
-def _not_distributed(r: xd.VarRef, scope: Scope, clause: str) -> None:
-    """Each thread's copy of a distributed array would be its node's whole block (its
-    subscripts are global indices), copied in for firstprivate: not made, an error
-    (before, firstprivate(a) used the shared copy and private(a) failed in C)."""
-    if scope.find_array(r.name.name) is not None:
-        raise XmpError(r.loc, f"{clause} copies of distributed arrays are not supported yet: '{r.name.name}' is "
-                              "distributed (each thread would copy its node's whole block); copy the elements "
-                              "a thread needs into an array declared in the loop body")
-
-
 def _pointer_section(r: xd.VarRef, scope: Scope, clause: str) -> tuple[str, str] | None:
     """(base, length) of ``p[base:length]`` of a pointer in a private or firstprivate
-    clause, as C; None for a name or an array's subarray."""
+    clause, as C; None for a name or an array's subarray (a distributed array's names
+    the array: its local block, kernel_private.py)."""
     name = r.name.name
     found = scope.find_c(name)
-    if r.subs is None or found is None or isinstance(found[1].type, c_ast.ArrayDecl):
+    if r.subs is None or found is None or isinstance(found[1].type, c_ast.ArrayDecl) \
+            or scope.find_array(name) is not None:
         return None
     sub = r.subs[0]
     if not isinstance(found[1].type, c_ast.PtrDecl) or len(r.subs) != 1 or not isinstance(sub, xd.SectionTriplet):
@@ -118,7 +110,6 @@ def _firstprivate(refs: tuple[xd.VarRef, ...], scope: Scope) -> tuple[list[str],
     from the device copy of the start value)."""
     sections: dict[str, tuple[str, str]] = {}
     for r in refs:
-        _not_distributed(r, scope, "firstprivate")
         section = _pointer_section(r, scope, "firstprivate")
         if section is not None:
             if r.name.name in sections:

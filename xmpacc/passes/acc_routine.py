@@ -6,8 +6,8 @@ Before:                                      After:
     double f(double x) { return x * x; }         prog.cu: _XMPACC_ROUTINE double f(double x) { return x * x; }
                                                  and kernels of this file may call f.
 
-The directive stands directly before the function's definition or prototype, or names it
-(``routine(f) seq``) at file scope; a routine defined in another file of the program is
+The directive stands directly before the function's definition or prototype (a prototype
+in a function too), or names it (``routine(f) seq``); a routine defined in another file of the program is
 acc_routine_files.py's.  A device function calls only math functions and other routines.  It reads ``const`` scalars with a
 constant initializer as their values (``const double G = 6.67e-11;``: ``((double)
 (6.67e-11))``).  Other file-scope variables it uses (and those of the routines it calls)
@@ -37,7 +37,7 @@ from xmpacc.diagnostics import SourceLoc, XmpError
 from xmpacc.directives.openacc_ast import AccRoutine
 from xmpacc.passes import acc_routine_files, kernel_vla, openacc_calls
 from xmpacc.passes.accesses import address_taken
-from xmpacc.passes.attach import acc_directive
+from xmpacc.passes.attach import acc_directive, copy_directives
 from xmpacc.passes.canonical import loc_of
 from xmpacc.passes.kernel_vars import DEVICE_FUNCTIONS, _assigned
 
@@ -52,6 +52,23 @@ def _target(items: list[c_ast.Node], k: int, d: AccRoutine) -> str:
         return nxt.name
     raise XmpError(d.loc, "'acc routine' must stand before a function definition or prototype "
                           "(or name the function: routine(f) seq)")
+
+
+def _block_scope(block: c_ast.Compound, wanted: dict[str, SourceLoc], ctx: Context) -> None:
+    """``acc routine`` before a prototype in a function (C allows one there), or naming a
+    function: as at file scope."""
+    items = block.block_items
+    kept = []
+    for k, item in enumerate(items):
+        d = acc_directive(item, ctx)
+        if not isinstance(d, AccRoutine):
+            kept.append(item)
+            continue
+        try:
+            wanted.setdefault(_target(items, k, d), d.loc)
+        except XmpError as err:
+            ctx.diags.add(err)
+    block.block_items = kept
 
 
 def _check(fn: c_ast.FuncDef, routines: set[str]) -> None:
@@ -190,6 +207,8 @@ def run(unit: Unit, ctx: Context) -> Unit:
         except XmpError as err:
             ctx.diags.add(err)
     unit.ast.ext = kept
+    for block in (n for n in walk(unit.ast) if isinstance(n, c_ast.Compound) and n.block_items):
+        _block_scope(block, wanted, ctx)
     defs = {item.decl.name: item for item in items if isinstance(item, c_ast.FuncDef)}
     file_decls = {item.name: item for item in items if isinstance(item, c_ast.Decl) and item.name
                   and not isinstance(item.type, c_ast.FuncDecl) and "typedef" not in item.storage}
@@ -209,6 +228,7 @@ def run(unit: Unit, ctx: Context) -> Unit:
             kernel_types.check_long_double(defs[name], typedefs, f"'acc routine' function '{name}'")
             own[name] = _globals(defs[name], file_decls, constants)
             device = ctx.acc_routines[name] = copy.deepcopy(defs[name])
+            copy_directives(defs[name], device, ctx)   # its loop and atomic lines (acc_orphans.py)
             device.decl.storage = [s for s in device.decl.storage if s != "static"]   # _XMPACC_ROUTINE says it
             _substitute(device, constants, _locals(device))
         except XmpError as err:

@@ -64,6 +64,15 @@ def acc_directive(node: c_ast.Node, ctx: Context) -> AccDirective | None:
     return ctx.acc_directives.get(id(node)) if acc_pragma_id(node) is not None else None
 
 
+def copy_directives(original: c_ast.Node, copied: c_ast.Node, ctx: Context) -> None:
+    """``copied`` (a deep copy of ``original``) keeps the OpenACC directives of its
+    pragmas: the table is by node identity (acc_routine's device copies of functions)."""
+    for a, b in zip(walk(original), walk(copied)):
+        d = acc_directive(a, ctx)
+        if d is not None:
+            ctx.acc_directives[id(b)] = d
+
+
 def run(unit: Unit, ctx: Context) -> Unit:
     pragmas: list[c_ast.Pragma] = []
     typedefs: set[str] = set()

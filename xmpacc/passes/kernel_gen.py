@@ -160,7 +160,9 @@ def generate(spec: NestSpec, scope: Scope, replicated: list[Replicated], ctx: Co
     vla = _variable_rows(kv, spec.arrays, scope, typedefs)
     params = kernel_vla.params(params, vla)
     kernel = kernels.Kernel(kernel_name(ctx, unit, spec.loc), params,
-                            kernel_vla.prologue(vla) + kernels.prologue(spec.loops, types, kv, split, spec.cyclic)
+                            kernel_vla.prologue(vla)
+                            + kernels.prologue(spec.loops, types, kv, split, spec.cyclic,
+                                               kernel_private.block_prologue(scratch))
                             + kernel_private.prologue(scratch) + kernel_locations.prologue(spec.located),
                             device_body,
                             kernels.epilogue(kv, split) + kernel_locations.epilogue(spec.located, kv),
@@ -168,7 +170,8 @@ def generate(spec: NestSpec, scope: Scope, replicated: list[Replicated], ctx: Co
                             {"lanes": why if plan is None else
                              "split over lanes; accumulators " + ", ".join(a for a, _ in plan.accumulators)},
                             kernels.body_guard(kv, split))
-    streams = spec.stream and not spec.located and not spec.arrays
+    # a window of rows shared by a block cannot hold the threads' own copies of an array
+    streams = spec.stream and not spec.located and not spec.arrays and not kv.private_blocks
     stream = streaming.attach(kernel, spec.loops, types, kv, split, spec.cyclic) if streams else None
     ctx.kernels.append(kernel)
     nthreads = str(stream.threads) if stream is not None else spec.nthreads

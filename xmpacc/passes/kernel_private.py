@@ -21,6 +21,17 @@ A firstprivate one also takes its first element's index and copies the elements 
 there on from the device copy, as the constant case does.  Where the rows have variable
 lengths too (``double t[n][m]``), the slot holds elements and kernel_vla.py declares the
 name over it, with the row lengths the host measures.
+
+A distributed array in a private or firstprivate clause is, as in a data clause
+(XcalableACC.md §1), its node's local block with shadows: each thread's slot holds one
+(``local_elems`` of the host descriptor), and the array's parameter is pointed at the
+slot before it is rebased, so the body's subscripts (global indices through the
+descriptor) stay as they are; a firstprivate one first copies the block from the device
+copy (present, or copied in by the construct)::
+
+    double *_xmpacc_pw_w = _xmpacc_pv_w + _XMPACC_SCRATCH_SLOT * _xmpacc_pn_w;
+    _xmpacc_copy_bytes(_xmpacc_pw_w, w, _xmpacc_pn_w * sizeof(_xmpacc_pw_w[0]));
+    w = _xmpacc_pw_w;
 """
 
 from __future__ import annotations
@@ -49,6 +60,7 @@ class Scratch:
     count: str            # C, in the host's scope: name[0]s per thread
     first: str | None     # firstprivate: C, the first name[0] copied from the device copy
     rows: Rows | None     # rows of variable lengths (kernel_vla.py): the slot holds elements
+    block: str | None = None   # a distributed array's local block: its host descriptor
 
 
 def private_arrays(kv: KernelVars, lengths: dict[str, str], sections: dict[str, tuple[str, str]],
@@ -77,6 +89,10 @@ def private_arrays(kv: KernelVars, lengths: dict[str, str], sections: dict[str, 
         else:
             firsts.append((name, decl, first))
     kv.firstprivate_arrays = firsts
+    for name, first in kv.private_blocks:
+        rep = next(r for r in kv.arrays if r.name == name and r.array is not None)
+        desc = rep.array.c_name
+        scratch.append(Scratch(name, rep.array.elem_type, f"{desc}.local_elems", "0" if first else None, None, desc))
     for n, rep in enumerate(kv.arrays):   # pointers by a subarray
         if rep.name in sections and rep.array is None:
             base, length = sections[rep.name]
@@ -98,11 +114,11 @@ def params(scratch: list[Scratch]) -> list[Param]:
     for s in scratch:
         unit = f" * {kernel_vla.elements(s.rows)}" if s.rows is not None else ""
         count = f"(long long) ({s.count}){unit}"
+        size = f"{s.block}.elem_size" if s.block is not None else f"(long long) sizeof({s.name}[0])"
         out.append(Param(_buffer(s), pointer_to(_slot_type(s), _buffer(s)),
-                         f"&(long long){{(long long) ({s.count}) * (long long) sizeof({s.name}[0])}}",
-                         LAUNCH_SCRATCH))
+                         f"&(long long){{(long long) ({s.count}) * {size}}}", LAUNCH_SCRATCH))
         out.append(_value(f"_xmpacc_pn_{s.name}", count))
-        if s.first is not None:
+        if s.first is not None and s.block is None:
             out.append(_value(f"_xmpacc_pb_{s.name}", f"(long long) ({s.first}){unit}"))
         if s.rows is not None:
             out += kernel_vla.extent_params(s.rows)
@@ -114,6 +130,8 @@ def prologue(scratch: list[Scratch]) -> list[str]:
     copy; rows of variable lengths declared again over the slot (kernel_vla.py)."""
     out = []
     for s in scratch:
+        if s.block is not None:
+            continue
         n = f"_xmpacc_pn_{s.name}"
         to = kernel_vla.flat(s.rows) if s.rows is not None else s.name
         out.append(f"{pointer_to(_slot_type(s), to)} = {_buffer(s)} + _XMPACC_SCRATCH_SLOT * {n};")
@@ -125,6 +143,22 @@ def prologue(scratch: list[Scratch]) -> list[str]:
             out.append(f"_xmpacc_copy_bytes({to} + {b}, {source} + {b}, ({n} - {b}) * sizeof({to}[0]));")
         if s.rows is not None:
             out += kernel_vla.prologue([s.rows])
+    return out
+
+
+def block_prologue(scratch: list[Scratch]) -> list[str]:
+    """Each private distributed array's parameter pointed at the thread's slot, a
+    firstprivate one's block copied there first; before kernels.rebase_prologue moves
+    the parameter back by the block's offset."""
+    out = []
+    for s in scratch:
+        if s.block is None:
+            continue
+        n, slot = f"_xmpacc_pn_{s.name}", f"_xmpacc_pw_{s.name}"
+        out.append(f"{pointer_to(s.elem, slot)} = {_buffer(s)} + _XMPACC_SCRATCH_SLOT * {n};")
+        if s.first is not None:
+            out.append(f"_xmpacc_copy_bytes({slot}, {s.name}, {n} * sizeof({slot}[0]));")
+        out.append(f"{s.name} = {slot};")
     return out
 
 

@@ -63,6 +63,10 @@ class KernelVars:
     # firstprivate C arrays and pointer subarrays: each thread's own copy, from the device
     # copy (kv.arrays holds it as _xmpacc_fp_<name>) from the element ``first`` on
     firstprivate_arrays: list[tuple[str, c_ast.Decl, int]] = field(default_factory=list)
+    # distributed arrays of a private (False) or firstprivate (True) clause: each thread's
+    # copy of its node's block with shadows (kernel_private.py); they are in ``arrays`` too,
+    # for their descriptor (the subscripts' index math) and device copy (the start values)
+    private_blocks: list[tuple[str, bool]] = field(default_factory=list)
 
     @property
     def combines(self) -> bool:
@@ -185,16 +189,21 @@ def _classify_one(ident: c_ast.ID, decl: c_ast.Decl, scope: Scope, replicated: l
     name = ident.name
     if isinstance(decl.type, c_ast.FuncDecl):
         raise XmpError(loc_of(ident), f"function '{name}' used as a value in an acc loop")
+    distributed = scope.find_array(name) is not None
     if name in private and name not in reductions:   # each thread's own (kernel_gen: private(p[0:4]))
-        out.private.append((name, decl))
-        return
+        if not distributed:
+            out.private.append((name, decl))
+            return
+        out.private_blocks.append((name, False))
+    elif name in firstprivate and distributed:
+        out.private_blocks.append((name, True))
     rep = next((r for r in replicated if r.decl is decl), None)
     if rep is not None and isinstance(decl.type, c_ast.PtrDecl) and rep.key == f"&{name}":
         # the pointer variable itself is on the device (its key is its address): one an
         # acc parallel region declares, holding a device address (acc_region.py)
         out.device_scalars.append(rep)
         return
-    if isinstance(decl.type, c_ast.PtrDecl) and scope.find_array(name) is None and rep is None:
+    if isinstance(decl.type, c_ast.PtrDecl) and not distributed and rep is None:
         raise XmpError(loc_of(ident), f"pointer '{name}' used in an acc loop; the GPU cannot follow "
                                       "host pointers: use a replicated array")
     # a pointer with a device copy: p[0:n] in a data clause of an OpenACC construct
@@ -298,6 +307,10 @@ def classify(body: c_ast.Node, control: list[str], scope: Scope, replicated: lis
             _classify_one(ident, found[1], scope, replicated, private, firstprivate, reductions, assigned, out)
         except XmpError as err:  # report every variable's problem, not just the first
             problems.append(err)
+    for name, first in out.private_blocks:   # the threads' copies are written, not the device copy
+        out.written_vars.discard(name)
+        if not first:
+            out.read_vars.discard(name)
     for name in private:
         if name not in [p for p, _ in out.private] and scope.find_c(name) is None:
             problems.append(XmpError(where, f"private variable '{name}' is not declared"))

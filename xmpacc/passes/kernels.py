@@ -212,7 +212,9 @@ def _renamed(elem_type: c_ast.TypeDecl, name: str) -> c_ast.TypeDecl:
 
 
 def prologue(loops: list[CanonicalLoop], types: list[str], kv: KernelVars, lanes: bool = False,
-             cyclic: tuple[CyclicLoop, ...] = ()) -> list[str]:
+             cyclic: tuple[CyclicLoop, ...] = (), pointed: list[str] | None = None) -> list[str]:
+    """``pointed``: lines that point array parameters elsewhere before they are rebased
+    (kernel_private.block_prologue: each thread's copy of a private distributed array)."""
     out = ["long long _xmpacc_gid = _XMPACC_TID;"]
     if lanes:
         # T lanes per iteration (a compile-time constant when the runtime specialised the
@@ -257,6 +259,7 @@ def prologue(loops: list[CanonicalLoop], types: list[str], kv: KernelVars, lanes
         else:
             out.append(f"{ctype} {lp.var} = ({ctype}) ({s}.first + {index} * {s}.step);")
     out += _off_progression(cyclic, kv, lanes)
+    out += pointed or []
     out += rebase_prologue(kv)
     for name, decl in kv.private:
         out.append(declaration(decl, name) + ";")

@@ -5,9 +5,9 @@ executable directive at file scope, a declarative one inside an expression state
 or one that no pass implements yet; both are reported at the directive.  Likewise an
 array section (``a[0:n]``) that no pass lowered is reported at its place.
 
-OpenACC directives (XcalableACC) left in the tree are reported as not supported yet; an
-XMP ``loop`` paired with one of them (``acc_nest``) is part of that construct and is not
-reported a second time.
+OpenACC directives (XcalableACC) left in the tree are misplaced (an executable one at
+file scope) or reported as not supported yet; an XMP ``loop`` paired with one of them
+(``acc_nest``) is part of that construct and is not reported a second time.
 """
 
 from __future__ import annotations
@@ -29,7 +29,11 @@ def run(unit: Unit, ctx: Context) -> Unit:
     for node in walk(unit.ast):
         acc = acc_directive(node, ctx)
         if acc is not None and acc.loc not in reported:
-            ctx.diags.error(acc.loc, f"'{directive_name(acc)}' (XcalableACC) is not supported yet")
+            if any(node is item for item in unit.ast.ext):   # identity: never compare ASTs
+                ctx.diags.error(acc.loc, f"the '{directive_name(acc)}' directive must be inside a function (at "
+                                         "file scope: 'acc declare' and 'acc routine')")
+            else:
+                ctx.diags.error(acc.loc, f"'{directive_name(acc)}' (XcalableACC) is not supported yet")
         if pragma_id(node) is None or id(node) in paired:
             continue
         for d in ctx.directives.get(id(node), []):

@@ -1,0 +1,88 @@
+/* acc loop and acc atomic lines outside compute constructs (passes/acc_orphans.py):
+ * in acc routine seq functions a loop runs in the calling thread (seq, with reduction and
+ * collapse clauses that change nothing there) and an atomic statement is atomic on the
+ * device; in host code an atomic is its statement.  A routine is also declared by a
+ * prototype inside main.  Every printed number is independent of the iterations' order. */
+#include <stdio.h>
+#ifdef _XCALABLEMP
+#include <xmp.h>
+#else
+#include "../programs/serial_xmp.h"
+#endif
+#define N 32
+
+#pragma xmp nodes p[*]
+#pragma xmp template t[N]
+#pragma xmp distribute t[block] onto p
+double a[N], r[N];
+#pragma xmp align a[i] with t[i]
+#pragma xmp align r[i] with t[i]
+double w[4] = {1, 2, 3, 4};
+int hist[4];
+
+#pragma acc routine seq
+double dot4(const double *x, double y)
+{
+    double s = 0;
+    int k;
+#pragma acc loop seq reduction(+: s)
+    for (k = 0; k < 4; k++) s += x[k] * y;
+    return s;
+}
+
+#pragma acc routine seq
+int bump(int *h, int k)
+{
+    int old;
+#pragma acc atomic capture
+    old = h[k]++;
+    return old;
+}
+
+#pragma acc routine seq
+void bump_times(int *h, int k, int times)
+{
+    int j, m;
+#pragma acc loop collapse(2)
+    for (j = 0; j < times; j++)
+        for (m = 0; m < 2; m++) {
+#pragma acc atomic update
+            h[k] += 1;
+        }
+}
+
+int main(void)
+{
+    int i, n = 0, before;
+    double sum = 0;
+#pragma acc routine seq
+    double half(double);
+#pragma xmp loop on t[i]
+    for (i = 0; i < N; i++) { a[i] = i; r[i] = 0; }
+#pragma acc data copy(hist) copyin(w)
+    {
+#pragma xmp loop on t[i]
+#pragma acc parallel loop copy(a, r)
+        for (i = 0; i < N; i++) {
+            r[i] = half(dot4(w, a[i])) + (bump(hist, i % 4) >= 0);
+            bump_times(hist, (i + 1) % 4, 3);
+        }
+    }
+#pragma xmp reduction (+: hist)
+    for (i = 0; i < 4; i++) {
+#pragma acc atomic update
+        n += hist[i];
+    }
+#pragma acc atomic capture
+    { before = n; n *= 2; }
+#pragma xmp loop on t[i] reduction(+: sum)
+    for (i = 0; i < N; i++) sum += r[i];
+#pragma xmp task on p[0]
+    printf("%d %d %d %d %d %d %.2f\n", hist[0], hist[1], hist[2], hist[3], before, n, sum);
+    return 0;
+}
+
+double half(double x)
+{
+    return x / 2;
+}
