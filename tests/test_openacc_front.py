@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from pycparser import c_ast
 
+from xmpacc.cbuild import to_c
 from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import SourceLoc, XmpError, XmpErrors
 from xmpacc.directives import ast as xd
@@ -264,13 +265,25 @@ def test_xmp_acc_clauses_on_a_loop_with_openacc(tmp_path: Path) -> None:
     assert len(ctx.kernels) == 1
 
 
-def test_openacc_inside_an_xmp_acc_loop(tmp_path: Path) -> None:
+def test_openacc_loop_inside_an_xmp_acc_loop(tmp_path: Path) -> None:
     body = ("#pragma xmp acc replicate (a)\n    {\n#pragma xmp loop on t[i] acc\n"
-            "    for (i = 0; i < 100; i++) {\n#pragma acc @atomic\n        a[i] += 1;\n    }\n    }")
+            "    for (i = 0; i < 100; i++) {\n#pragma acc atomic\n        a[i] += 1;\n"
+            "#pragma acc @loop seq\n        for (j = 0; j < 8; j++) b[i][j] = j;\n    }\n    }")
     source, [place] = marks(program(body))
     (err,) = errors_of(tmp_path, source)
     assert where([err]) == [place]
-    assert err.message == "'acc atomic' (XcalableACC) inside an XMP-ACC 'loop ... acc' is not supported yet"
+    assert err.message == "'acc loop' (XcalableACC) inside an XMP-ACC 'loop ... acc' is not supported yet"
+
+
+def test_openacc_atomic_inside_an_xmp_acc_loop(tmp_path: Path) -> None:
+    """The two dialects mix: an acc atomic statement in an XMP-ACC kernel is atomic on the
+    device, as in an OpenACC construct's (acc_atomic.py); before, it was refused."""
+    _unit, ctx = run(tmp_path, program("#pragma xmp acc replicate (a)\n    {\n#pragma xmp loop on t[i] acc\n"
+                                       "    for (i = 0; i < 100; i++) {\n#pragma acc atomic\n"
+                                       "        a[i % 4] += 1;\n    }\n    }"))
+    assert not ctx.diags.errors
+    (kernel,) = ctx.kernels
+    assert "_XMPACC_ATOMIC_ADD(a[" in to_c(kernel.body) and "pragma" not in to_c(kernel.body)
 
 
 def test_openacc_update_inside_an_xmp_loop_body(tmp_path: Path) -> None:

@@ -64,7 +64,7 @@ PASSES: tuple[tuple[str, tuple[Pass, ...]], ...] = (
     ("locality", (locality.run,)),
     ("localize", (coarrays.run, lower_decls.run, members.run, dynamic.run, library.run, array.run, gmove.run, assign.run,
                   subscripts.run)),
-    ("gpu", (acc_routine.run, acc_compute.run, acc_orphans.run, acc_data.run, gpu.run)),
+    ("gpu", (acc_routine.run, acc_compute.run, acc_data.run, gpu.run, acc_orphans.run)),
     ("loops", (loops.run,)),
     ("comm", (comm.run,)),
     ("check", (leftovers.run,)),

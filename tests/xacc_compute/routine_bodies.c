@@ -2,7 +2,8 @@
  * in acc routine seq functions a loop runs in the calling thread (seq, with reduction and
  * collapse clauses that change nothing there) and an atomic statement is atomic on the
  * device; in host code an atomic is its statement.  A routine is also declared by a
- * prototype inside main.  Every printed number is independent of the iterations' order. */
+ * prototype inside main, and an atomic stands in an XMP-ACC 'loop ... acc' kernel (the two
+ * dialects mix).  Every printed number is independent of the iterations' order. */
 #include <stdio.h>
 #ifdef _XCALABLEMP
 #include <xmp.h>
@@ -18,7 +19,7 @@ double a[N], r[N];
 #pragma xmp align a[i] with t[i]
 #pragma xmp align r[i] with t[i]
 double w[4] = {1, 2, 3, 4};
-int hist[4];
+int hist[4], cnt[4];
 
 #pragma acc routine seq
 double dot4(const double *x, double y)
@@ -68,7 +69,18 @@ int main(void)
             bump_times(hist, (i + 1) % 4, 3);
         }
     }
-#pragma xmp reduction (+: hist)
+    /* XMP-ACC: cnt is replicated, and the kernel's updates of it are atomic */
+#pragma xmp acc replicate (cnt)
+    {
+#pragma xmp acc replicate_sync in (cnt)
+#pragma xmp loop on t[i] acc
+        for (i = 0; i < N; i++) {
+#pragma acc atomic
+            cnt[i % 3] += i;
+        }
+#pragma xmp acc replicate_sync out (cnt)
+    }
+#pragma xmp reduction (+: hist, cnt)
     for (i = 0; i < 4; i++) {
 #pragma acc atomic update
         n += hist[i];
@@ -78,7 +90,8 @@ int main(void)
 #pragma xmp loop on t[i] reduction(+: sum)
     for (i = 0; i < N; i++) sum += r[i];
 #pragma xmp task on p[0]
-    printf("%d %d %d %d %d %d %.2f\n", hist[0], hist[1], hist[2], hist[3], before, n, sum);
+    printf("%d %d %d %d %d %d %.2f %d %d %d\n", hist[0], hist[1], hist[2], hist[3], before, n, sum,
+           cnt[0], cnt[1], cnt[2]);
     return 0;
 }
 

@@ -7,10 +7,12 @@ int main(void)
 {
     int i;
     struct scale by3 = {3.0, 4};
+#pragma acc routine seq
+    double offset(double x);
     for (i = 0; i < N; i++) { z[i].re = i; z[i].im = 0.5 * i; }
 #pragma acc parallel loop copyin(z) copyout(re, w)
     for (i = 0; i < N; i++) {
-        re[i] = weight(pick(z[i], REAL), i);
+        re[i] = offset(weight(pick(z[i], REAL), i));
         w[i] = scaled(z[i], by3, i);
     }
     double s = 0, t = 0;

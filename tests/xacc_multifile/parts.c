@@ -1,4 +1,5 @@
 #include "shared.h"
+#include "offset.h"
 double weight(double x, int k)
 {
     return k % 2 ? x : 2 * x;
@@ -21,4 +22,9 @@ double sum_parts(cplx *z, int n)
 #pragma acc parallel loop copyin(z[0:n]) reduction(+:s)
     for (int i = 0; i < n; i++) s += pick(z[i], REAL) + weight(pick(z[i], IMAG), i) + scaled(z[i], half, i).re;
     return s;
+}
+
+double offset(double x)
+{
+    return x + 0.25;
 }

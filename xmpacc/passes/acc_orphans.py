@@ -20,7 +20,8 @@ strip_inner).  Two places outside one give them a meaning too:
   ``loop`` line goes.  A ``loop`` anywhere else is outside every compute construct: an
   error at the line.
 
-Runs after acc_compute, which took the lines inside compute constructs; the device
+Runs after acc_compute and gpu, which took the lines inside compute constructs and
+XMP-ACC ``loop ... acc`` kernels (an ``atomic`` there is atomic on the device); the device
 copies of the routines (``ctx.acc_routines``) keep their lines' directives
 (attach.copy_directives).
 """
@@ -33,7 +34,7 @@ from pycparser import c_ast
 
 from xmpacc.cbuild import walk
 from xmpacc.context import Context, Unit
-from xmpacc.diagnostics import XmpError
+from xmpacc.diagnostics import SourceLoc, XmpError
 from xmpacc.directives.openacc_ast import AccAtomic, AccLoop, directive_name
 from xmpacc.passes import acc_atomic
 from xmpacc.passes.acc_loopnest import strip_inner
@@ -46,38 +47,47 @@ def run(unit: Unit, ctx: Context) -> Unit:
             _routine_body(device, ctx)
         except XmpError as err:
             ctx.diags.add(err)
+    reported = {e.loc for e in ctx.diags.errors}   # by an earlier pass: one mistake, one message
     for item in unit.ast.ext:
         if not isinstance(item, c_ast.FuncDef):
             continue
         routine = item.decl.name if item.decl.name in ctx.acc_routines else None
         for node in list(walk(item.body)):
             if isinstance(node, c_ast.Compound) and node.block_items:
-                try:
-                    node.block_items = _host_items(node.block_items, routine, ctx)
-                except XmpError as err:
-                    ctx.diags.add(err)
+                node.block_items = _host_items(node.block_items, routine, reported, ctx)
     return unit
 
 
-def _host_items(items: list[c_ast.Node], routine: str | None, ctx: Context) -> list[c_ast.Node]:
+def _host_items(items: list[c_ast.Node], routine: str | None, reported: set[SourceLoc],
+                ctx: Context) -> list[c_ast.Node]:
+    """``items`` without the lines that mean their statement in host code; a misplaced
+    line stays, reported (leftovers.py does not report it again)."""
     kept: list[c_ast.Node] = []
     for k, item in enumerate(items):
         d = acc_directive(item, ctx)
-        nxt = items[k + 1] if k + 1 < len(items) else None
-        if isinstance(d, AccAtomic):
-            if nxt is None or isinstance(nxt, c_ast.Pragma):
-                raise XmpError(d.loc, f"'{directive_name(d)}' must be followed by a statement")
-            acc_atomic.lower(d, copy.deepcopy(nxt))   # its errors: the forms a kernel takes
-        elif isinstance(d, AccLoop) and routine is not None:
-            if not isinstance(nxt, c_ast.For):
-                raise XmpError(d.loc, f"'{directive_name(d)}' must be followed by a for loop")
-        elif isinstance(d, AccLoop):
-            raise XmpError(d.loc, "'acc loop' outside an OpenACC compute construct: put the loop inside "
-                                  "'acc parallel' or 'acc kernels', or write 'acc parallel loop' (in an "
-                                  "'acc routine seq' function, a loop runs in the calling thread)")
-        else:
+        if not isinstance(d, (AccAtomic, AccLoop)) or d.loc in reported:
+            kept.append(item)
+            continue
+        try:
+            _host_line(d, items[k + 1] if k + 1 < len(items) else None, routine)
+        except XmpError as err:
+            ctx.diags.add(err)
             kept.append(item)
     return kept
+
+
+def _host_line(d: AccAtomic | AccLoop, nxt: c_ast.Node | None, routine: str | None) -> None:
+    """Checks an atomic or loop line of host code, whose statement ``nxt`` runs as written."""
+    if isinstance(d, AccAtomic):
+        if nxt is None or isinstance(nxt, c_ast.Pragma):
+            raise XmpError(d.loc, f"'{directive_name(d)}' must be followed by a statement")
+        acc_atomic.lower(d, copy.deepcopy(nxt))   # its errors: the forms a kernel takes
+    elif routine is None:
+        raise XmpError(d.loc, "'acc loop' outside an OpenACC compute construct: put the loop inside "
+                              "'acc parallel' or 'acc kernels', or write 'acc parallel loop' (in an "
+                              "'acc routine seq' function, a loop runs in the calling thread)")
+    elif not isinstance(nxt, c_ast.For):
+        raise XmpError(d.loc, f"'{directive_name(d)}' must be followed by a for loop")
 
 
 def _routine_body(device: c_ast.FuncDef, ctx: Context) -> None:

@@ -54,10 +54,11 @@ def _target(items: list[c_ast.Node], k: int, d: AccRoutine) -> str:
                           "(or name the function: routine(f) seq)")
 
 
-def _block_scope(block: c_ast.Compound, wanted: dict[str, SourceLoc], ctx: Context) -> None:
-    """``acc routine`` before a prototype in a function (C allows one there), or naming a
-    function: as at file scope."""
-    items = block.block_items
+def _take(items: list[c_ast.Node], wanted: dict[str, SourceLoc], prototypes: list[c_ast.Node],
+          ctx: Context) -> list[c_ast.Node]:
+    """``items`` without their ``acc routine`` lines, whose functions go into ``wanted``
+    (and the prototypes after them into ``prototypes``): at file scope, or before a
+    prototype in a function (C allows one there)."""
     kept = []
     for k, item in enumerate(items):
         d = acc_directive(item, ctx)
@@ -68,7 +69,9 @@ def _block_scope(block: c_ast.Compound, wanted: dict[str, SourceLoc], ctx: Conte
             wanted.setdefault(_target(items, k, d), d.loc)
         except XmpError as err:
             ctx.diags.add(err)
-    block.block_items = kept
+        else:
+            prototypes += items[k + 1:k + 2] if d.name is None else []
+    return kept
 
 
 def _check(fn: c_ast.FuncDef, routines: set[str]) -> None:
@@ -196,19 +199,10 @@ def _replace(parent: c_ast.Node, slot: str, new: c_ast.Node) -> None:
 def run(unit: Unit, ctx: Context) -> Unit:
     items = unit.ast.ext
     wanted: dict[str, SourceLoc] = {}
-    kept = []
-    for k, item in enumerate(items):
-        d = acc_directive(item, ctx)
-        if not isinstance(d, AccRoutine):
-            kept.append(item)
-            continue
-        try:
-            wanted.setdefault(_target(items, k, d), d.loc)
-        except XmpError as err:
-            ctx.diags.add(err)
-    unit.ast.ext = kept
+    prototypes: list[c_ast.Node] = []   # of routines other files define, where the lines stand
+    unit.ast.ext = _take(items, wanted, prototypes, ctx)
     for block in (n for n in walk(unit.ast) if isinstance(n, c_ast.Compound) and n.block_items):
-        _block_scope(block, wanted, ctx)
+        block.block_items = _take(block.block_items, wanted, prototypes, ctx)
     defs = {item.decl.name: item for item in items if isinstance(item, c_ast.FuncDef)}
     file_decls = {item.name: item for item in items if isinstance(item, c_ast.Decl) and item.name
                   and not isinstance(item.type, c_ast.FuncDecl) and "typedef" not in item.storage}
@@ -218,7 +212,7 @@ def run(unit: Unit, ctx: Context) -> Unit:
     for name, loc in wanted.items():
         if name not in defs:   # defined in another file of the program (acc_routine_files.py)
             try:
-                ctx.acc_routine_externs[name] = acc_routine_files.extern(name, items, loc, typedefs)
+                ctx.acc_routine_externs[name] = acc_routine_files.extern(name, items + prototypes, loc, typedefs)
             except XmpError as err:
                 ctx.diags.add(err)
             continue

@@ -19,9 +19,10 @@ from xmpacc import cbuild, facts
 from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import AlreadyReported, XmpError, XmpErrors
 from xmpacc.directives import ast as xd
-from xmpacc.directives.openacc_ast import directive_name
+from xmpacc.directives.openacc_ast import AccAtomic, directive_name
 from xmpacc.passes import acc_nest, acc_routine, kernel_arrays, kernel_gen, kernel_locations, kernel_ranges, replicate
-from xmpacc.passes.attach import pragma_id
+from xmpacc.passes.acc_loopnest import strip_inner
+from xmpacc.passes.attach import acc_directive, pragma_id
 from xmpacc.passes.canonical import CanonicalLoop, canonical, loc_of
 from xmpacc.passes.comm import reflect_calls
 from xmpacc.passes.kernel_vars import Replicated
@@ -122,10 +123,13 @@ class _GpuLowering(ScopedWalker):
                                      f"'{d.on.template.name}[i]') is not supported yet")
         located = kernel_locations.located(d, loops, self.scope)
         body = fors[-1].stmt
-        inner = acc_nest.first_acc_directive(body, self.ctx)
-        if inner is not None:
-            raise XmpError(inner.loc, f"'{directive_name(inner)}' (XcalableACC) inside an XMP-ACC "
+        inner = [a for n in cbuild.walk(body) if (a := acc_directive(n, self.ctx)) is not None]
+        for a in inner:
+            if not isinstance(a, AccAtomic):
+                raise XmpError(a.loc, f"'{directive_name(a)}' (XcalableACC) inside an XMP-ACC "
                                       "'loop ... acc' is not supported yet")
+        if inner:   # acc atomic statements, lowered as in an OpenACC construct's kernel
+            strip_inner(body, self.ctx)
         assert d.acc is not None
         for n in d.acc.private + d.acc.firstprivate:
             found = self.scope.find_c(n.name)
