@@ -265,25 +265,30 @@ def test_xmp_acc_clauses_on_a_loop_with_openacc(tmp_path: Path) -> None:
     assert len(ctx.kernels) == 1
 
 
-def test_openacc_loop_inside_an_xmp_acc_loop(tmp_path: Path) -> None:
+def test_openacc_update_inside_an_xmp_acc_loop(tmp_path: Path) -> None:
     body = ("#pragma xmp acc replicate (a)\n    {\n#pragma xmp loop on t[i] acc\n"
             "    for (i = 0; i < 100; i++) {\n#pragma acc atomic\n        a[i] += 1;\n"
-            "#pragma acc @loop seq\n        for (j = 0; j < 8; j++) b[i][j] = j;\n    }\n    }")
+            "#pragma acc @update host(s)\n    }\n    }")
     source, [place] = marks(program(body))
     (err,) = errors_of(tmp_path, source)
     assert where([err]) == [place]
-    assert err.message == "'acc loop' (XcalableACC) inside an XMP-ACC 'loop ... acc' is not supported yet"
+    assert err.message == "'acc update' is not allowed inside a kernel (an OpenACC compute construct or an XMP-ACC " \
+                          "'loop ... acc')"
 
 
-def test_openacc_atomic_inside_an_xmp_acc_loop(tmp_path: Path) -> None:
+def test_openacc_lines_inside_an_xmp_acc_loop(tmp_path: Path) -> None:
     """The two dialects mix: an acc atomic statement in an XMP-ACC kernel is atomic on the
-    device, as in an OpenACC construct's (acc_atomic.py); before, it was refused."""
+    device, as in an OpenACC construct's (acc_atomic.py); an inner acc loop line goes, its
+    private list and its reduction of an outside variable joining the kernel's (before,
+    both were refused; tests/xacc_compute/routine_bodies.c runs them)."""
     _unit, ctx = run(tmp_path, program("#pragma xmp acc replicate (a)\n    {\n#pragma xmp loop on t[i] acc\n"
                                        "    for (i = 0; i < 100; i++) {\n#pragma acc atomic\n"
-                                       "        a[i % 4] += 1;\n    }\n    }"))
+                                       "        a[i % 4] += 1;\n#pragma acc loop seq reduction(+: s) private(j)\n"
+                                       "        for (j = 0; j < 8; j++) s += j;\n    }\n    }"))
     assert not ctx.diags.errors
     (kernel,) = ctx.kernels
     assert "_XMPACC_ATOMIC_ADD(a[" in to_c(kernel.body) and "pragma" not in to_c(kernel.body)
+    assert "_xmpacc_red_s" in [p.name for p in kernel.params]
 
 
 def test_openacc_update_inside_an_xmp_loop_body(tmp_path: Path) -> None:

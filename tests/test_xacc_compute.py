@@ -187,7 +187,7 @@ ERRORS = [
     ("#pragma acc parallel loop default(none)\n  for (i = 0; i < N; i++) c[i] = 1;", 14, 27,
      "array 'c' is not named in a data clause of 'acc parallel loop', which has default(none)"),
     ("#pragma acc parallel loop\n  for (i = 0; i < N; i++) {\n#pragma acc data copy(b)\n  { c[i] = 1; } }", 15, 13,
-     "'acc data' is not allowed inside an OpenACC compute construct"),
+     "'acc data' is not allowed inside a kernel (an OpenACC compute construct or an XMP-ACC 'loop ... acc')"),
     ("#pragma xmp loop on t[j]\n#pragma acc parallel loop\n  for (i = 0; i < N; i++) {\n    c[i] = 0;\n"
      "    for (j = 0; j < N; j++) a[j] = 1; }", 13, 13,
      "cannot find the loop statement of index 'j' in the loop nest (the loops an XMP loop distributes are "

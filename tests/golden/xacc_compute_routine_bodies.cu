@@ -11,15 +11,15 @@ _XMPACC_UNIT_BEGIN(routine_bodies_c)
 /* acc routine seq */
 _XMPACC_ROUTINE double dot4(const double *x, double y)
 {
-#line 27 "tests/xacc_compute/routine_bodies.c"
+#line 29 "tests/xacc_compute/routine_bodies.c"
   double s = 0;
   int k;
-#line 30 "tests/xacc_compute/routine_bodies.c"
+#line 32 "tests/xacc_compute/routine_bodies.c"
   for (k = 0; k < 4; k++)
-#line 30 "tests/xacc_compute/routine_bodies.c"
+#line 32 "tests/xacc_compute/routine_bodies.c"
     s += x[k] * y;
 
-#line 31 "tests/xacc_compute/routine_bodies.c"
+#line 33 "tests/xacc_compute/routine_bodies.c"
   return s;
 }
 #line 26 "routine_bodies.cu"
@@ -27,9 +27,9 @@ _XMPACC_ROUTINE double dot4(const double *x, double y)
 /* acc routine seq */
 _XMPACC_ROUTINE int bump(int *h, int k)
 {
-#line 37 "tests/xacc_compute/routine_bodies.c"
-  int old;
 #line 39 "tests/xacc_compute/routine_bodies.c"
+  int old;
+#line 41 "tests/xacc_compute/routine_bodies.c"
   old = _XMPACC_RMW_ADD(h[k], 1, 0);
   return old;
 }
@@ -38,11 +38,11 @@ _XMPACC_ROUTINE int bump(int *h, int k)
 /* acc routine seq */
 _XMPACC_ROUTINE void bump_times(int *h, int k, int times)
 {
-#line 46 "tests/xacc_compute/routine_bodies.c"
-  int j;
-#line 46 "tests/xacc_compute/routine_bodies.c"
-  int m;
 #line 48 "tests/xacc_compute/routine_bodies.c"
+  int j;
+#line 48 "tests/xacc_compute/routine_bodies.c"
+  int m;
+#line 50 "tests/xacc_compute/routine_bodies.c"
   for (j = 0; j < times; j++)
     for (m = 0; m < 2; m++)
   {
@@ -56,13 +56,13 @@ _XMPACC_ROUTINE void bump_times(int *h, int k, int times)
 /* acc routine seq */
 _XMPACC_ROUTINE double half(double x)
 {
-#line 100 "tests/xacc_compute/routine_bodies.c"
+#line 113 "tests/xacc_compute/routine_bodies.c"
   return x / 2;
 }
 #line 63 "routine_bodies.cu"
 
-/* routine_bodies.c:66: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_routine_bodies_c_66(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double * _XMPACC_RESTRICT r, _xmpacc_array_t _xmpacc_a_r, double *w, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, int *hist)
+/* routine_bodies.c:68: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_routine_bodies_c_68(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double * _XMPACC_RESTRICT r, _xmpacc_array_t _xmpacc_a_r, double *w, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, int *hist)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
@@ -76,7 +76,7 @@ _XMPACC_KERNEL _xmpacc_loop_routine_bodies_c_66(long long _xmpacc_total, _xmpacc
   #endif
   do
 {
-#line 68 "tests/xacc_compute/routine_bodies.c"
+#line 70 "tests/xacc_compute/routine_bodies.c"
   r[_XMPACC_G(_xmpacc_a_r, 0, i)] = half(dot4(w, a[_XMPACC_G(_xmpacc_a_a, 0, i)])) + (bump(hist, i % 4) >= 0);
   bump_times(hist, (i + 1) % 4, 3);
 }
@@ -84,7 +84,7 @@ _XMPACC_KERNEL _xmpacc_loop_routine_bodies_c_66(long long _xmpacc_total, _xmpacc
 #line 85 "routine_bodies.cu"
 }
 #ifndef __CUDACC__
-void _xmpacc_loop_routine_bodies_c_66_host(long long _xmpacc_n, void **_xmpacc_args)
+void _xmpacc_loop_routine_bodies_c_68_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   _xmpacc_sched_t _xmpacc_s_i;
@@ -103,38 +103,66 @@ void _xmpacc_loop_routine_bodies_c_66_host(long long _xmpacc_n, void **_xmpacc_a
   memcpy((void *) &_xmpacc_a_a, _xmpacc_args[6], sizeof _xmpacc_a_a);
   memcpy((void *) &hist, _xmpacc_args[7], sizeof hist);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_routine_bodies_c_66(_xmpacc_total, _xmpacc_s_i, r, _xmpacc_a_r, w, a, _xmpacc_a_a, hist);
+    _xmpacc_loop_routine_bodies_c_68(_xmpacc_total, _xmpacc_s_i, r, _xmpacc_a_r, w, a, _xmpacc_a_a, hist);
 }
 #endif
 
-/* routine_bodies.c:76: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_routine_bodies_c_76(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, int *cnt)
+/* routine_bodies.c:78: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_routine_bodies_c_78(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, int *cnt, double * _XMPACC_RESTRICT m2, _xmpacc_array_t _xmpacc_a_m2, double *_xmpacc_red_total)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
   long long _xmpacc_rest = _xmpacc_tid;
-  if (!_xmpacc_valid) return;
   int i = (int) (_xmpacc_s_i.first + _xmpacc_rest * _xmpacc_s_i.step);
-  do
+  #ifndef _XMPACC_CHECK
+  m2 -= _xmpacc_a_m2.dim[0].gtol;
+  #endif
+  int j;
+  double y;
+  double total = 0;
+  if (_xmpacc_valid) do
 {
-#line 79 "tests/xacc_compute/routine_bodies.c"
+#line 80 "tests/xacc_compute/routine_bodies.c"
+  double part = 0;
+#line 80 "tests/xacc_compute/routine_bodies.c"
+  double x;
+#line 82 "tests/xacc_compute/routine_bodies.c"
   _XMPACC_ATOMIC_ADD(cnt[i % 3], i);
+#line 84 "tests/xacc_compute/routine_bodies.c"
+  for (j = 0; j < 8; j++)
+  {
+#line 85 "tests/xacc_compute/routine_bodies.c"
+    x = j * 0.5;
+    y = x * i;
+    part += y;
+    total += x;
+  }
+
+#line 90 "tests/xacc_compute/routine_bodies.c"
+  m2[_XMPACC_G(_xmpacc_a_m2, 0, i)] = part;
 }
   while (0);
-#line 126 "routine_bodies.cu"
+#line 147 "routine_bodies.cu"
+  _XMPACC_PARTIAL(total, _XMPACC_LANES_SUM, _xmpacc_red_total);
 }
 #ifndef __CUDACC__
-void _xmpacc_loop_routine_bodies_c_76_host(long long _xmpacc_n, void **_xmpacc_args)
+void _xmpacc_loop_routine_bodies_c_78_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   _xmpacc_sched_t _xmpacc_s_i;
   int *cnt;
+  double * _XMPACC_RESTRICT m2;
+  _xmpacc_array_t _xmpacc_a_m2;
+  double *_xmpacc_red_total;
   memcpy((void *) &_xmpacc_total, _xmpacc_args[0], sizeof _xmpacc_total);
   memcpy((void *) &_xmpacc_s_i, _xmpacc_args[1], sizeof _xmpacc_s_i);
   memcpy((void *) &cnt, _xmpacc_args[2], sizeof cnt);
+  memcpy((void *) &m2, _xmpacc_args[3], sizeof m2);
+  memcpy((void *) &_xmpacc_a_m2, _xmpacc_args[4], sizeof _xmpacc_a_m2);
+  memcpy((void *) &_xmpacc_red_total, _xmpacc_args[5], sizeof _xmpacc_red_total);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_routine_bodies_c_76(_xmpacc_total, _xmpacc_s_i, cnt);
+    _xmpacc_loop_routine_bodies_c_78(_xmpacc_total, _xmpacc_s_i, cnt, m2, _xmpacc_a_m2, _xmpacc_red_total);
 }
 #endif
 _XMPACC_UNIT_END

@@ -10,27 +10,30 @@ static _xmpacc_nodes_t _xmpacc_n_p;
 static _xmpacc_template_t _xmpacc_t_t;
 _xmpacc_array_t _xmpacc_a_a;
 _xmpacc_array_t _xmpacc_a_r;
+_xmpacc_array_t _xmpacc_a_m2;
 
-#line 18 "tests/xacc_compute/routine_bodies.c"
+#line 19 "tests/xacc_compute/routine_bodies.c"
 double *a;
-#line 18 "tests/xacc_compute/routine_bodies.c"
+#line 19 "tests/xacc_compute/routine_bodies.c"
 double *r;
-#line 21 "tests/xacc_compute/routine_bodies.c"
+#line 19 "tests/xacc_compute/routine_bodies.c"
+double *m2;
+#line 23 "tests/xacc_compute/routine_bodies.c"
 double w[4] = {1, 2, 3, 4};
 int hist[4];
-#line 22 "tests/xacc_compute/routine_bodies.c"
+#line 24 "tests/xacc_compute/routine_bodies.c"
 int cnt[4];
-#line 25 "tests/xacc_compute/routine_bodies.c"
+#line 27 "tests/xacc_compute/routine_bodies.c"
 double dot4(const double *x, double y)
 {
   double s = 0;
   int k;
-#line 30 "tests/xacc_compute/routine_bodies.c"
+#line 32 "tests/xacc_compute/routine_bodies.c"
   for (k = 0; k < 4; k++)
-#line 30 "tests/xacc_compute/routine_bodies.c"
+#line 32 "tests/xacc_compute/routine_bodies.c"
     s += x[k] * y;
 
-#line 31 "tests/xacc_compute/routine_bodies.c"
+#line 33 "tests/xacc_compute/routine_bodies.c"
   return s;
 }
 
@@ -38,7 +41,7 @@ double dot4(const double *x, double y)
 int bump(int *h, int k)
 {
   int old;
-#line 39 "tests/xacc_compute/routine_bodies.c"
+#line 41 "tests/xacc_compute/routine_bodies.c"
   old = h[k]++;
   return old;
 }
@@ -47,9 +50,9 @@ int bump(int *h, int k)
 void bump_times(int *h, int k, int times)
 {
   int j;
-#line 46 "tests/xacc_compute/routine_bodies.c"
-  int m;
 #line 48 "tests/xacc_compute/routine_bodies.c"
+  int m;
+#line 50 "tests/xacc_compute/routine_bodies.c"
   for (j = 0; j < times; j++)
     for (m = 0; m < 2; m++)
   {
@@ -60,36 +63,44 @@ void bump_times(int *h, int k, int times)
 }
 
 
-#line 55 "tests/xacc_compute/routine_bodies.c"
+#line 57 "tests/xacc_compute/routine_bodies.c"
 int main(void)
 {
   int i;
-#line 57 "tests/xacc_compute/routine_bodies.c"
+#line 59 "tests/xacc_compute/routine_bodies.c"
+  int j;
+#line 59 "tests/xacc_compute/routine_bodies.c"
   int n = 0;
-#line 57 "tests/xacc_compute/routine_bodies.c"
+#line 59 "tests/xacc_compute/routine_bodies.c"
   int before;
   double sum = 0;
 #line 60 "tests/xacc_compute/routine_bodies.c"
+  double y;
+#line 60 "tests/xacc_compute/routine_bodies.c"
+  double total = 0;
+#line 60 "tests/xacc_compute/routine_bodies.c"
+  double msum = 0;
+#line 62 "tests/xacc_compute/routine_bodies.c"
   double half(double);
   {
     {
-#line 62 "tests/xacc_compute/routine_bodies.c"
+#line 64 "tests/xacc_compute/routine_bodies.c"
       _xmpacc_array_t _xmpacc_ha_a = _xmpacc_a_a;
-#line 62 "tests/xacc_compute/routine_bodies.c"
+#line 64 "tests/xacc_compute/routine_bodies.c"
       double * restrict const _xmpacc_hp_a = a;
-#line 62 "tests/xacc_compute/routine_bodies.c"
+#line 64 "tests/xacc_compute/routine_bodies.c"
       _xmpacc_array_t _xmpacc_ha_r = _xmpacc_a_r;
-#line 62 "tests/xacc_compute/routine_bodies.c"
+#line 64 "tests/xacc_compute/routine_bodies.c"
       double * restrict const _xmpacc_hp_r = r;
       {
-#line 62 "tests/xacc_compute/routine_bodies.c"
+#line 64 "tests/xacc_compute/routine_bodies.c"
         _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 32 - 1, 1);
-#line 62 "tests/xacc_compute/routine_bodies.c"
+#line 64 "tests/xacc_compute/routine_bodies.c"
         for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
         {
-#line 62 "tests/xacc_compute/routine_bodies.c"
+#line 64 "tests/xacc_compute/routine_bodies.c"
           _xmpacc_hp_a[_XMPACC_L(_xmpacc_ha_a, 0, i)] = i;
-#line 62 "tests/xacc_compute/routine_bodies.c"
+#line 64 "tests/xacc_compute/routine_bodies.c"
           _xmpacc_hp_r[_XMPACC_L(_xmpacc_ha_r, 0, i)] = 0;
         }
 
@@ -97,91 +108,116 @@ int main(void)
     }
   }
   {
-#line 63 "tests/xacc_compute/routine_bodies.c"
-    _XMPACC_CLEANUP(_xmpacc_acc_data_scope_end) int _xmpacc_accdata_1 = _xmpacc_acc_data_begin("routine_bodies.c:63", 2, (const void *[]){hist, w}, (const long long []){sizeof(hist), sizeof(w)}, (const char *[]){"hist", "w"}, (const long long []){0, 1}, (const void *[]){0, 0}, 1);
+#line 65 "tests/xacc_compute/routine_bodies.c"
+    _XMPACC_CLEANUP(_xmpacc_acc_data_scope_end) int _xmpacc_accdata_1 = _xmpacc_acc_data_begin("routine_bodies.c:65", 2, (const void *[]){hist, w}, (const long long []){sizeof(hist), sizeof(w)}, (const char *[]){"hist", "w"}, (const long long []){0, 1}, (const void *[]){0, 0}, 1);
     {
       {
-#line 67 "tests/xacc_compute/routine_bodies.c"
-        int _xmpacc_acc_1 = _xmpacc_acc_compute_begin("routine_bodies.c:66", 4, (const void *[]){&_xmpacc_a_a, &_xmpacc_a_r, w, hist}, (const long long []){-1, -1, (long long) (sizeof(w)), (long long) (sizeof(hist))}, (const char *[]){"a", "r", "w", "hist"}, (const int []){1, 1, 1, 1});
+#line 69 "tests/xacc_compute/routine_bodies.c"
+        int _xmpacc_acc_1 = _xmpacc_acc_compute_begin("routine_bodies.c:68", 4, (const void *[]){&_xmpacc_a_a, &_xmpacc_a_r, w, hist}, (const long long []){-1, -1, (long long) (sizeof(w)), (long long) (sizeof(hist))}, (const char *[]){"a", "r", "w", "hist"}, (const int []){1, 1, 1, 1});
         {
-#line 67 "tests/xacc_compute/routine_bodies.c"
+#line 69 "tests/xacc_compute/routine_bodies.c"
           _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t.dim[0], 0, 32 - 1, 1);
-#line 67 "tests/xacc_compute/routine_bodies.c"
+#line 69 "tests/xacc_compute/routine_bodies.c"
           long long _xmpacc_total = _xmpacc_s_i.count;
-#line 67 "tests/xacc_compute/routine_bodies.c"
-          _xmpacc_launch("routine_bodies.c:66", "_xmpacc_loop_routine_bodies_c_66", _xmpacc_total, 0, 8, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_r), (void *) (&_xmpacc_a_r), (void *) w, (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a), (void *) hist}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 2, 0, 2, 0, 0, 1, 1, 0, 1, 1, 0, 2, 0, 0, 1, 3, 0});
+#line 69 "tests/xacc_compute/routine_bodies.c"
+          _xmpacc_launch("routine_bodies.c:68", "_xmpacc_loop_routine_bodies_c_68", _xmpacc_total, 0, 8, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_r), (void *) (&_xmpacc_a_r), (void *) w, (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a), (void *) hist}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 2, 0, 2, 0, 0, 1, 1, 0, 1, 1, 0, 2, 0, 0, 1, 3, 0});
         }
-#line 67 "tests/xacc_compute/routine_bodies.c"
+#line 69 "tests/xacc_compute/routine_bodies.c"
         _xmpacc_acc_compute_end(_xmpacc_acc_1);
       }
     }
   }
   {
-#line 74 "tests/xacc_compute/routine_bodies.c"
-    _XMPACC_CLEANUP(_xmpacc_replicate_scope_end) int _xmpacc_rep_1 = _xmpacc_replicate_begin("routine_bodies.c:73", 1, (const void *[]){cnt}, (const long long []){sizeof(cnt)}, (const char *[]){"cnt"});
+#line 76 "tests/xacc_compute/routine_bodies.c"
+    _XMPACC_CLEANUP(_xmpacc_replicate_scope_end) int _xmpacc_rep_1 = _xmpacc_replicate_begin("routine_bodies.c:75", 2, (const void *[]){cnt, &_xmpacc_a_m2}, (const long long []){sizeof(cnt), -1}, (const char *[]){"cnt", "m2"});
     {
-#line 75 "tests/xacc_compute/routine_bodies.c"
-      _xmpacc_replicate_sync("routine_bodies.c:75", 0, cnt, "cnt");
+#line 77 "tests/xacc_compute/routine_bodies.c"
+      _xmpacc_replicate_sync("routine_bodies.c:77", 0, cnt, "cnt");
       {
         _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t.dim[0], 0, 32 - 1, 1);
-#line 77 "tests/xacc_compute/routine_bodies.c"
+#line 79 "tests/xacc_compute/routine_bodies.c"
         long long _xmpacc_total = _xmpacc_s_i.count;
-#line 77 "tests/xacc_compute/routine_bodies.c"
-        _xmpacc_launch("routine_bodies.c:76", "_xmpacc_loop_routine_bodies_c_76", _xmpacc_total, 0, 3, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) cnt}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0});
+#line 79 "tests/xacc_compute/routine_bodies.c"
+        _xmpacc_launch("routine_bodies.c:78", "_xmpacc_loop_routine_bodies_c_78", _xmpacc_total, 0, 6, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) cnt, (void *) (&_xmpacc_a_m2), (void *) (&_xmpacc_a_m2), (void *) (&total)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0, 1, 2, 0, 2, 0, 0, 3, _XMPACC_TYPE(total), 513});
       }
-#line 81 "tests/xacc_compute/routine_bodies.c"
-      _xmpacc_replicate_sync("routine_bodies.c:81", 1, cnt, "cnt");
+#line 92 "tests/xacc_compute/routine_bodies.c"
+      _xmpacc_replicate_sync("routine_bodies.c:92", 1, cnt, "cnt");
+#line 92 "tests/xacc_compute/routine_bodies.c"
+      _xmpacc_replicate_sync("routine_bodies.c:92", 1, &_xmpacc_a_m2, "m2");
     }
   }
-#line 83 "tests/xacc_compute/routine_bodies.c"
-  _xmpacc_reduce(hist, "routine_bodies.c:83", (sizeof(hist)) / (sizeof(hist[0])), _XMPACC_TYPE(hist[0]), 1, 0, 0);
-#line 83 "tests/xacc_compute/routine_bodies.c"
-  _xmpacc_reduce(cnt, "routine_bodies.c:83", (sizeof(cnt)) / (sizeof(cnt[0])), _XMPACC_TYPE(cnt[0]), 1, 0, 0);
+#line 94 "tests/xacc_compute/routine_bodies.c"
+  _xmpacc_reduce(hist, "routine_bodies.c:94", (sizeof(hist)) / (sizeof(hist[0])), _XMPACC_TYPE(hist[0]), 1, 0, 0);
+#line 94 "tests/xacc_compute/routine_bodies.c"
+  _xmpacc_reduce(cnt, "routine_bodies.c:94", (sizeof(cnt)) / (sizeof(cnt[0])), _XMPACC_TYPE(cnt[0]), 1, 0, 0);
+#line 94 "tests/xacc_compute/routine_bodies.c"
+  _xmpacc_reduce(&total, "routine_bodies.c:94", 1, _XMPACC_TYPE(total), 1, 0, 0);
   for (i = 0; i < 4; i++)
   {
     n += hist[i];
   }
 
   {
-#line 89 "tests/xacc_compute/routine_bodies.c"
+#line 100 "tests/xacc_compute/routine_bodies.c"
     before = n;
-#line 89 "tests/xacc_compute/routine_bodies.c"
+#line 100 "tests/xacc_compute/routine_bodies.c"
     n *= 2;
   }
   {
-#line 91 "tests/xacc_compute/routine_bodies.c"
+#line 102 "tests/xacc_compute/routine_bodies.c"
     _xmpacc_loop_reduce_begin(&_xmpacc_t_t, (const int []){1}, &sum, 1, _XMPACC_TYPE(sum), 1);
     {
-#line 91 "tests/xacc_compute/routine_bodies.c"
+#line 102 "tests/xacc_compute/routine_bodies.c"
       _xmpacc_array_t _xmpacc_ha_r = _xmpacc_a_r;
-#line 91 "tests/xacc_compute/routine_bodies.c"
+#line 102 "tests/xacc_compute/routine_bodies.c"
       double * restrict const _xmpacc_hp_r = r;
       {
-#line 91 "tests/xacc_compute/routine_bodies.c"
+#line 102 "tests/xacc_compute/routine_bodies.c"
         _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 32 - 1, 1);
-#line 91 "tests/xacc_compute/routine_bodies.c"
+#line 102 "tests/xacc_compute/routine_bodies.c"
         for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
-#line 91 "tests/xacc_compute/routine_bodies.c"
+#line 102 "tests/xacc_compute/routine_bodies.c"
           sum += _xmpacc_hp_r[_XMPACC_L(_xmpacc_ha_r, 0, i)];
 
       }
     }
-#line 91 "tests/xacc_compute/routine_bodies.c"
-    _xmpacc_loop_reduce(&_xmpacc_t_t, "routine_bodies.c:90", (const int []){1}, &sum, 1, _XMPACC_TYPE(sum), 1);
+#line 102 "tests/xacc_compute/routine_bodies.c"
+    _xmpacc_loop_reduce(&_xmpacc_t_t, "routine_bodies.c:101", (const int []){1}, &sum, 1, _XMPACC_TYPE(sum), 1);
   }
   {
-#line 93 "tests/xacc_compute/routine_bodies.c"
-    _XMPACC_CLEANUP(_xmpacc_task_scope_end) int _xmpacc_task_1 = _xmpacc_task_begin("routine_bodies.c:92", &_xmpacc_n_p, (const long long []){1, 0, 0, 0, 0});
-#line 93 "tests/xacc_compute/routine_bodies.c"
+#line 104 "tests/xacc_compute/routine_bodies.c"
+    _xmpacc_loop_reduce_begin(&_xmpacc_t_t, (const int []){1}, &msum, 1, _XMPACC_TYPE(msum), 1);
+    {
+#line 104 "tests/xacc_compute/routine_bodies.c"
+      _xmpacc_array_t _xmpacc_ha_m2 = _xmpacc_a_m2;
+#line 104 "tests/xacc_compute/routine_bodies.c"
+      double * restrict const _xmpacc_hp_m2 = m2;
+      {
+#line 104 "tests/xacc_compute/routine_bodies.c"
+        _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 32 - 1, 1);
+#line 104 "tests/xacc_compute/routine_bodies.c"
+        for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
+#line 104 "tests/xacc_compute/routine_bodies.c"
+          msum += _xmpacc_hp_m2[_XMPACC_L(_xmpacc_ha_m2, 0, i)];
+
+      }
+    }
+#line 104 "tests/xacc_compute/routine_bodies.c"
+    _xmpacc_loop_reduce(&_xmpacc_t_t, "routine_bodies.c:103", (const int []){1}, &msum, 1, _XMPACC_TYPE(msum), 1);
+  }
+  {
+#line 106 "tests/xacc_compute/routine_bodies.c"
+    _XMPACC_CLEANUP(_xmpacc_task_scope_end) int _xmpacc_task_1 = _xmpacc_task_begin("routine_bodies.c:105", &_xmpacc_n_p, (const long long []){1, 0, 0, 0, 0});
+#line 106 "tests/xacc_compute/routine_bodies.c"
     if (_xmpacc_task_1)
-#line 93 "tests/xacc_compute/routine_bodies.c"
-      printf("%d %d %d %d %d %d %.2f %d %d %d\n", hist[0], hist[1], hist[2], hist[3], before, n, sum, cnt[0], cnt[1], cnt[2]);
+#line 106 "tests/xacc_compute/routine_bodies.c"
+      printf("%d %d %d %d %d %d %.2f %d %d %d %.2f %.2f\n", hist[0], hist[1], hist[2], hist[3], before, n, sum, cnt[0], cnt[1], cnt[2], total, msum);
   }
   return 0;
 }
 
 
-#line 98 "tests/xacc_compute/routine_bodies.c"
+#line 111 "tests/xacc_compute/routine_bodies.c"
 double half(double x)
 {
   return x / 2;
@@ -190,13 +226,14 @@ double half(double x)
 
 static void _xmpacc_init_routine_bodies_c(void)
 {
-#line 15 "tests/xacc_compute/routine_bodies.c"
-  _xmpacc_nodes_init(&_xmpacc_n_p, "routine_bodies.c:15", "p", 1, (const int []){-1});
-  _xmpacc_template_init(&_xmpacc_t_t, "routine_bodies.c:16", "t", 1, (const long long []){0, 31});
-  _xmpacc_distribute(&_xmpacc_t_t, "routine_bodies.c:17", &_xmpacc_n_p, (const int []){2101}, (const long long []){0}, (const void *[]){0});
-#line 19 "tests/xacc_compute/routine_bodies.c"
-  a = (double *) _xmpacc_align(&_xmpacc_a_a, "routine_bodies.c:19", "a", &_xmpacc_t_t, sizeof(double), 1, (const long long []){32}, (const int []){0}, (const long long []){0}, (const long long []){0, 0});
-  r = (double *) _xmpacc_align(&_xmpacc_a_r, "routine_bodies.c:20", "r", &_xmpacc_t_t, sizeof(double), 1, (const long long []){32}, (const int []){0}, (const long long []){0}, (const long long []){0, 0});
+#line 16 "tests/xacc_compute/routine_bodies.c"
+  _xmpacc_nodes_init(&_xmpacc_n_p, "routine_bodies.c:16", "p", 1, (const int []){-1});
+  _xmpacc_template_init(&_xmpacc_t_t, "routine_bodies.c:17", "t", 1, (const long long []){0, 31});
+  _xmpacc_distribute(&_xmpacc_t_t, "routine_bodies.c:18", &_xmpacc_n_p, (const int []){2101}, (const long long []){0}, (const void *[]){0});
+#line 20 "tests/xacc_compute/routine_bodies.c"
+  a = (double *) _xmpacc_align(&_xmpacc_a_a, "routine_bodies.c:20", "a", &_xmpacc_t_t, sizeof(double), 1, (const long long []){32}, (const int []){0}, (const long long []){0}, (const long long []){0, 0});
+  r = (double *) _xmpacc_align(&_xmpacc_a_r, "routine_bodies.c:21", "r", &_xmpacc_t_t, sizeof(double), 1, (const long long []){32}, (const int []){0}, (const long long []){0}, (const long long []){0, 0});
+  m2 = (double *) _xmpacc_align(&_xmpacc_a_m2, "routine_bodies.c:22", "m2", &_xmpacc_t_t, sizeof(double), 1, (const long long []){32}, (const int []){0}, (const long long []){0}, (const long long []){0, 0});
 }
 
 

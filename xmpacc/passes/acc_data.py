@@ -43,7 +43,7 @@ from xmpacc.directives.openacc_ast import (
     DataClause,
     WaitClause,
 )
-from xmpacc.passes.attach import acc_directive
+from xmpacc.passes.attach import acc_directive, pragma_id
 from xmpacc.passes.kernel_vars import Replicated
 from xmpacc.runtime.contract import (
     ACC_ASYNC_NOVAL,
@@ -163,6 +163,11 @@ class _DataLowering(ScopedWalker):
             d = acc_directive(item, self.ctx)
             i += 1
             if not isinstance(d, _HANDLED):
+                if self._xmp_acc_kernel(item) and i < len(items):
+                    # its OpenACC lines are the kernel's (gpu.py: strip_inner), which rejects these
+                    out += [item, items[i]]
+                    i += 1
+                    continue
                 self.visit(item)
                 out.append(item)
                 continue
@@ -187,6 +192,11 @@ class _DataLowering(ScopedWalker):
             except XmpError as err:
                 self.ctx.diags.add(err)
         node.block_items = out
+
+    def _xmp_acc_kernel(self, item: c_ast.Node) -> bool:
+        """Is ``item`` an XMP-ACC ``loop ... acc`` line (the for after it is a kernel)?"""
+        return pragma_id(item) is not None and any(isinstance(x, xd.Loop) and x.acc is not None
+                                                   for x in self.ctx.directives.get(id(item), []))
 
     # ------------------------------------------------------------ regions
     def _region(self, d: AccData | AccDeclare, data: tuple[DataClause, ...], if_: xd.Expr | None,

@@ -57,7 +57,7 @@ class AccLoopNest:
     copy_scalars: tuple[str, ...] = ()
 
 
-def _private(refs: list[xd.VarRef], scope: Scope) -> tuple[list[str], dict[str, str]]:
+def private_clause(refs: list[xd.VarRef], scope: Scope) -> tuple[list[str], dict[str, str]]:
     """The private names, and the element counts (C) of pointers privatised by a subarray.
 
     ``private(tmp[0:3])`` of an array privatises the array (each thread's copy covers the
@@ -259,7 +259,8 @@ def strip_inner(body: c_ast.Node, ctx: Context) -> tuple[list[xd.VarRef], list[t
                 raise XmpError(d.loc, f"'{directive_name(d)}' must be followed by a "
                                       f"{'for loop' if isinstance(d, AccLoop) else 'statement'}")
             else:
-                raise XmpError(d.loc, f"'{directive_name(d)}' is not allowed inside an OpenACC compute construct")
+                raise XmpError(d.loc, f"'{directive_name(d)}' is not allowed inside a kernel (an OpenACC compute "
+                                      "construct or an XMP-ACC 'loop ... acc')")
         node.block_items = kept
     return private, reductions
 
@@ -294,7 +295,7 @@ def build(nest: AccNest, compute: AccCompute, lc: LoopClauses, scope: Scope, ctx
         inner_reductions += [(r.op, v) for r in clauses.reductions for v in r.variables]
     declared = {n.name for n in walk(body) if isinstance(n, c_ast.Decl)}
     found = verdict if verdict is not None and verdict.independent else acc_kernels_auto.Verdict("")
-    private, private_lengths = _private(list(compute.private + lc.private) +
+    private, private_lengths = private_clause(list(compute.private + lc.private) +
                                         [p for p in inner_private if p.name.name not in declared], scope)
     private += [n for n in found.private if n not in private]
     firstprivate, firstprivate_sections = _firstprivate(compute.firstprivate, scope)

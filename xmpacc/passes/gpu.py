@@ -19,10 +19,9 @@ from xmpacc import cbuild, facts
 from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import AlreadyReported, XmpError, XmpErrors
 from xmpacc.directives import ast as xd
-from xmpacc.directives.openacc_ast import AccAtomic, directive_name
 from xmpacc.passes import acc_nest, acc_routine, kernel_arrays, kernel_gen, kernel_locations, kernel_ranges, replicate
-from xmpacc.passes.acc_loopnest import strip_inner
-from xmpacc.passes.attach import acc_directive, pragma_id
+from xmpacc.passes.acc_loopnest import private_clause, strip_inner
+from xmpacc.passes.attach import pragma_id
 from xmpacc.passes.canonical import CanonicalLoop, canonical, loc_of
 from xmpacc.passes.comm import reflect_calls
 from xmpacc.passes.kernel_vars import Replicated
@@ -123,14 +122,15 @@ class _GpuLowering(ScopedWalker):
                                      f"'{d.on.template.name}[i]') is not supported yet")
         located = kernel_locations.located(d, loops, self.scope)
         body = fors[-1].stmt
-        inner = [a for n in cbuild.walk(body) if (a := acc_directive(n, self.ctx)) is not None]
-        for a in inner:
-            if not isinstance(a, AccAtomic):
-                raise XmpError(a.loc, f"'{directive_name(a)}' (XcalableACC) inside an XMP-ACC "
-                                      "'loop ... acc' is not supported yet")
-        if inner:   # acc atomic statements, lowered as in an OpenACC construct's kernel
-            strip_inner(body, self.ctx)
         assert d.acc is not None
+        # the two dialects mix: inner 'acc loop' lines go (their loops run in the thread,
+        # reductions over lanes where lanes.py splits them), adding their private lists and
+        # their reductions of outside variables; 'acc atomic' statements are atomic
+        inner_private, inner_reductions = strip_inner(body, self.ctx)
+        declared = {n.name for n in cbuild.walk(body) if isinstance(n, c_ast.Decl)}
+        private, private_lengths = private_clause([r for r in inner_private if r.name.name not in declared],
+                                                  self.scope)
+        private = list(dict.fromkeys([n.name for n in d.acc.private] + private))
         for n in d.acc.private + d.acc.firstprivate:
             found = self.scope.find_c(n.name)
             if found is not None and (isinstance(found[1].type, c_ast.ArrayDecl) or self.scope.find_array(n.name)):
@@ -138,15 +138,16 @@ class _GpuLowering(ScopedWalker):
         if d.acc.shared:
             raise XmpError(d.acc.shared[0].loc, "the shared clause is not supported yet "
                                                 "(replicated variables are shared already)")
-        reductions, arrays = kernel_arrays.split([(r.op, v.ref) for r in d.reductions for v in r.variables
-                                                  if not v.locations], self.scope)
+        refs = [(r.op, v.ref) for r in d.reductions for v in r.variables if not v.locations]
+        refs += [(op, v) for op, v in inner_reductions if v.name.name not in declared | set(private)]
+        reductions, arrays = kernel_arrays.split(refs, self.scope)
         spec = kernel_gen.NestSpec(
             d.loc, node, loops, kernel_ranges.passes(loops, d, tmpl, indices),
             acc_routine.routine_globals(body, self.ctx.acc_routine_globals),
-            [n.name for n in d.acc.private], [n.name for n in d.acc.firstprivate], reductions,
+            private, [n.name for n in d.acc.firstprivate], reductions,
             " * ".join(f"({e.text})" for e in d.acc.num_threads) or DEFAULT_THREADS,
             stream=not d.acc.num_threads, cyclic=cyclic_loops(loops, tmpl, indices), located=located,
-            arrays=arrays, to_host=True)
+            arrays=arrays, to_host=True, private_lengths=private_lengths)
         gen = kernel_gen.generate(spec, self.scope, self.active + self.ctx.acc_entered, self.ctx, self.unit,
                                   lambda n: pragma_id(n) is not None)
         self.ctx.info.append(facts.kernel(d, tmpl, indices, gen.kernel, gen.kv, gen.plan))
