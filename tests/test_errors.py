@@ -190,7 +190,13 @@ CASES = [
     ("xacc-location-private", in_main("#pragma xmp loop on t[i] reduction(lastmax: s /x/)\n"
                                       "#pragma acc @parallel loop private(x)\n"
                                       "    for (i = 0; i < 100; i++) if (a[i] >= s) { s = a[i]; x = i; }"),
-     "'x' of a reduction with location variables is private in this GPU loop: not supported yet"),
+     "'x' of a reduction with location variables is private in this GPU loop: the reduction sets it after "
+     "the loop, a private copy ends with its thread; take it out of private(...)"),
+    ("xacc-location-reduced-twice", in_main("#pragma xmp loop on t[i] reduction(lastmax: s /x/)\n"
+                                            "#pragma acc @parallel loop reduction(max: x)\n"
+                                            "    for (i = 0; i < 100; i++) if (a[i] >= s) { s = a[i]; x = i; }"),
+     "'x' of a reduction with location variables is reduced by another reduction clause too: a variable "
+     "takes part in one reduction"),
     ("xacc-location-device-copy", in_main("#pragma xmp loop on t[i] reduction(lastmax: s /x/)\n"
                                           "#pragma acc @parallel loop copy(x)\n"
                                           "    for (i = 0; i < 100; i++) if (a[i] >= s) { s = a[i]; x = i; }"),

@@ -160,15 +160,19 @@ def check_firstprivate(located_vars: tuple[Located, ...], kv: KernelVars, where:
     per_thread = {name for name, _d in kv.by_value}
     for loc in located_vars:
         for name in loc.watched:
-            if name not in per_thread:
-                if any(p == name for p, _d in kv.private):
-                    what = "private"
-                elif any(r == name for r, _d, _op in kv.reductions):
-                    what = "reduced by another reduction clause"
-                else:
-                    what = "on the device (a data clause or acc replicate)"
-                raise XmpError(where, f"'{name}' of a reduction with location variables is {what} in this GPU "
-                                      "loop: not supported yet")
+            if name in per_thread:
+                continue
+            # private or a second reduction contradicts the reduction, which sets the
+            # variable after the loop; a device copy shared by the threads is not done yet
+            if any(p == name for p, _d in kv.private):
+                raise XmpError(where, f"'{name}' of a reduction with location variables is private in this GPU "
+                                      "loop: the reduction sets it after the loop, a private copy ends with its "
+                                      "thread; take it out of private(...)")
+            if any(r == name for r, _d, _op in kv.reductions):
+                raise XmpError(where, f"'{name}' of a reduction with location variables is reduced by another "
+                                      "reduction clause too: a variable takes part in one reduction")
+            raise XmpError(where, f"'{name}' of a reduction with location variables is on the device (a data "
+                                  "clause or acc replicate) in this GPU loop: not supported yet")
 
 
 def prologue(located_vars: tuple[Located, ...]) -> list[str]:
