@@ -330,6 +330,10 @@ def test_kernels_loop_without_acc_loop(tmp_path: Path, loop: str, remark: str | 
 @pytest.mark.parametrize("source,line,col,fragment", [
     ("double h(double x) { return x; }\n#pragma acc routine seq\ndouble f(double x) { return h(x); }\n", 3, 29,
      "call of 'h' in 'acc routine' function 'f'"),
+    # one mistake, one message: the loop line of a routine that failed its checks is no orphan
+    ("double h(double x) { return x; }\n#pragma acc routine seq\ndouble f(double *x) {\n  double t = 0; int k;\n"
+     "#pragma acc loop seq\n  for (k = 0; k < 4; k++) t += h(x[k]);\n  return t; }\n", 6, 32,
+     "call of 'h' in 'acc routine' function 'f'"),
     ("double g;\n#pragma acc routine seq\ndouble f(double x) { g = x; return x; }\n", 3, 22,
      "'acc routine' function 'f' assigns the file-scope scalar 'g': a routine gets its value"),
     ("#define N 8\ndouble d[N];\n#pragma xmp nodes p[*]\n#pragma xmp template t[N]\n"

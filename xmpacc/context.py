@@ -56,6 +56,9 @@ class Context:
     device_data: bool = False
     # name -> copy of the FuncDef of each 'acc routine seq' function (device functions, acc_routine.py)
     acc_routines: dict[str, c_ast.FuncDef] = field(default_factory=dict)
+    # the functions this file defines under 'acc routine', their checks passed or not
+    # (acc_orphans.py: the loop lines of their host copies)
+    acc_routine_defs: set[str] = field(default_factory=set)
     # name -> the file-scope variables its device copy takes as trailing parameters
     acc_routine_globals: dict[str, list[str]] = field(default_factory=dict)
     # routines of other files (their prototypes) and this file's for other files (acc_routine_files.py)

@@ -51,7 +51,7 @@ def run(unit: Unit, ctx: Context) -> Unit:
     for item in unit.ast.ext:
         if not isinstance(item, c_ast.FuncDef):
             continue
-        routine = item.decl.name if item.decl.name in ctx.acc_routines else None
+        routine = item.decl.name if item.decl.name in ctx.acc_routine_defs else None
         for node in list(walk(item.body)):
             if isinstance(node, c_ast.Compound) and node.block_items:
                 node.block_items = _host_items(node.block_items, routine, reported, ctx)

@@ -204,6 +204,7 @@ def run(unit: Unit, ctx: Context) -> Unit:
     for block in (n for n in walk(unit.ast) if isinstance(n, c_ast.Compound) and n.block_items):
         block.block_items = _take(block.block_items, wanted, prototypes, ctx)
     defs = {item.decl.name: item for item in items if isinstance(item, c_ast.FuncDef)}
+    ctx.acc_routine_defs = {name for name in wanted if name in defs}
     file_decls = {item.name: item for item in items if isinstance(item, c_ast.Decl) and item.name
                   and not isinstance(item.type, c_ast.FuncDecl) and "typedef" not in item.storage}
     constants = _constants(items)
