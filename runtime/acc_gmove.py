@@ -203,21 +203,15 @@ class AccGmoveRuntime:
                                  _one_sided_runner(how, self.world.Get_rank(), esize, xp))
         staying = _read(src_rows, r.stay[0], bool(xp.may_share_memory(src_rows, dst_rows))) \
             if r.stay is not None else None
-        on_host = self.backend.name == "host"
-        items = []
-        for peer, mine, theirs in r.peers:
-            data = None
-            if how == "out":
-                rows = src_rows[mine]
-                data = np.ascontiguousarray(rows if on_host else rows.get()).reshape(-1)
-            items.append((peer, theirs, data))
+        items = [(peer, theirs, self._host_bytes(src_rows[mine]) if how == "out" else None)
+                 for peer, mine, theirs in r.peers]
         answers = state["agent"].request(agent.GET if how == "in" else agent.PUT, key, esize, items)
         for (peer, mine, _), (code, data) in zip(r.peers, answers):
             if code != agent.OK:
                 detail = bytes(data).rstrip(b"\0").decode(errors="replace")
                 raise RuntimeFailure(w, f"gmove {how} ... acc: {agent.reason(code, remote.name, peer, detail)}")
             if how == "in":
-                dst_rows[mine] = data if on_host else xp.asarray(data)
+                dst_rows[mine] = xp.asarray(data)
         if staying is not None and r.stay is not None:
             dst_rows[r.stay[1]] = staying
         self.stats["gmove_bytes"] = self.stats.get("gmove_bytes", 0) + r.nbytes
@@ -311,17 +305,21 @@ class AccGmoveRuntime:
             return incoming
         return self._acc_gmove_mpi(comm, dr, outgoing, esize)
 
+    def _host_bytes(self, rows: Any) -> np.ndarray:
+        """Rows of a device copy as contiguous host bytes, for MPI: the host backend's as
+        they are, a GPU's copied (after the queued work that writes them)."""
+        return np.ascontiguousarray(rows if self.backend.name == "host" else rows.get()).reshape(-1)
+
     def _acc_gmove_mpi(self, comm: Any, dr: DeviceRunner, outgoing: list[Any], esize: int) -> list[Any]:
         """MPI on the gmove communicator: the host backend's buffers as they are, GPU
         buffers through host memory."""
         from mpi4py import MPI
 
-        on_host = self.backend.name == "host"
-        if not on_host:
+        if self.backend.name != "host":
             self.backend.wait()
         bufs = [np.empty(count * esize, dtype=np.uint8) for _, _, count in dr.recvs]
         requests = [comm.Irecv([b, MPI.BYTE], source=peer, tag=_TAG) for b, peer in zip(bufs, dr.comm_recvs)]
-        hosts = [np.ascontiguousarray(data if on_host else data.get()).reshape(-1) for data in outgoing]
+        hosts = [self._host_bytes(data) for data in outgoing]
         requests += [comm.Isend([h, MPI.BYTE], dest=peer, tag=_TAG) for h, peer in zip(hosts, dr.comm_sends)]
         MPI.Request.Waitall(requests)
         xp = self.backend.xp

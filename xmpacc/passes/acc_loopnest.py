@@ -57,7 +57,7 @@ class AccLoopNest:
     copy_scalars: tuple[str, ...] = ()
 
 
-def private_clause(refs: list[xd.VarRef], scope: Scope) -> tuple[list[str], dict[str, str]]:
+def _private(refs: list[xd.VarRef], scope: Scope) -> tuple[list[str], dict[str, str]]:
     """The private names, and the element counts (C) of pointers privatised by a subarray.
 
     ``private(tmp[0:3])`` of an array privatises the array (each thread's copy covers the
@@ -76,6 +76,22 @@ def private_clause(refs: list[xd.VarRef], scope: Scope) -> tuple[list[str], dict
         had = lengths.get(r.name.name)
         lengths[r.name.name] = count if had is None else larger(had, count)
     return names, lengths
+
+
+def kernel_lists(body: c_ast.Node, private: list[xd.VarRef], inner_private: list[xd.VarRef],
+                 inner_reductions: list[tuple[str, xd.VarRef]], more_private: list[str] | tuple[str, ...],
+                 scope: Scope) -> tuple[list[str], dict[str, str], list[tuple[str, xd.VarRef]]]:
+    """A kernel's private names (_private: with the lengths of pointers' subarrays)
+    and the reductions its inner acc loop lines add, for both dialects' kernels: the
+    construct's ``private``, then the inner loops' private lists, then ``more_private``
+    (found by acc_kernels_auto.py); an inner loop's reduction of an outside variable
+    reduces over the kernel (OpenACC 2.7).  What ``body`` declares is each thread's
+    already and takes no clause."""
+    declared = {n.name for n in walk(body) if isinstance(n, c_ast.Decl)}
+    names, lengths = _private(private + [p for p in inner_private if p.name.name not in declared], scope)
+    names += [n for n in more_private if n not in names]
+    outside = [(op, v) for op, v in inner_reductions if v.name.name not in declared and v.name.name not in names]
+    return names, lengths, outside
 
 
 def _pointer_section(r: xd.VarRef, scope: Scope, clause: str) -> tuple[str, str] | None:
@@ -293,18 +309,15 @@ def build(nest: AccNest, compute: AccCompute, lc: LoopClauses, scope: Scope, ctx
     for clauses in joined + ([vector[0]] if vector is not None else []):
         inner_private += clauses.private
         inner_reductions += [(r.op, v) for r in clauses.reductions for v in r.variables]
-    declared = {n.name for n in walk(body) if isinstance(n, c_ast.Decl)}
     found = verdict if verdict is not None and verdict.independent else acc_kernels_auto.Verdict("")
-    private, private_lengths = private_clause(list(compute.private + lc.private) +
-                                        [p for p in inner_private if p.name.name not in declared], scope)
-    private += [n for n in found.private if n not in private]
+    private, private_lengths, outside = kernel_lists(body, list(compute.private + lc.private), inner_private,
+                                                     inner_reductions, found.private, scope)
     firstprivate, firstprivate_sections = _firstprivate(compute.firstprivate, scope)
     # the construct's first: a name's first mention gives its operator
     refs = [(r.op, v) for r in compute.reductions + lc.reductions for v in r.variables]
     at = loc_of(nest.loop)
     refs += [(op, xd.VarRef(xd.Name(v, at), None, at)) for v, op in found.reductions]   # found in 'kernels'
-    # an inner loop's reduction of an outside variable reduces over the construct (OpenACC 2.7)
-    refs += [(op, v) for op, v in inner_reductions if v.name.name not in declared and v.name.name not in private]
+    refs += outside
     located = kernel_locations.located(xmp, loops, scope) if xmp is not None else ()
     if xmp is not None:   # the node's result of an XMP reduction variable is reduced on the device
         refs += [(r.op, v.ref) for r in xmp.reductions for v in r.variables]

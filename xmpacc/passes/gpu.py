@@ -20,7 +20,7 @@ from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import AlreadyReported, XmpError, XmpErrors
 from xmpacc.directives import ast as xd
 from xmpacc.passes import acc_nest, acc_routine, kernel_arrays, kernel_gen, kernel_locations, kernel_ranges, replicate
-from xmpacc.passes.acc_loopnest import private_clause, strip_inner
+from xmpacc.passes.acc_loopnest import kernel_lists, strip_inner
 from xmpacc.passes.attach import pragma_id
 from xmpacc.passes.canonical import CanonicalLoop, canonical, loc_of
 from xmpacc.passes.comm import reflect_calls
@@ -127,10 +127,8 @@ class _GpuLowering(ScopedWalker):
         # reductions over lanes where lanes.py splits them), adding their private lists and
         # their reductions of outside variables; 'acc atomic' statements are atomic
         inner_private, inner_reductions = strip_inner(body, self.ctx)
-        declared = {n.name for n in cbuild.walk(body) if isinstance(n, c_ast.Decl)}
-        private, private_lengths = private_clause([r for r in inner_private if r.name.name not in declared],
-                                                  self.scope)
-        private = list(dict.fromkeys([n.name for n in d.acc.private] + private))
+        private, private_lengths, outside = kernel_lists(body, [xd.VarRef(n, None, n.loc) for n in d.acc.private],
+                                                         inner_private, inner_reductions, (), self.scope)
         for n in d.acc.private + d.acc.firstprivate:
             found = self.scope.find_c(n.name)
             if found is not None and (isinstance(found[1].type, c_ast.ArrayDecl) or self.scope.find_array(n.name)):
@@ -139,12 +137,12 @@ class _GpuLowering(ScopedWalker):
             raise XmpError(d.acc.shared[0].loc, "the shared clause is not supported yet "
                                                 "(replicated variables are shared already)")
         refs = [(r.op, v.ref) for r in d.reductions for v in r.variables if not v.locations]
-        refs += [(op, v) for op, v in inner_reductions if v.name.name not in declared | set(private)]
+        refs += outside
         reductions, arrays = kernel_arrays.split(refs, self.scope)
         spec = kernel_gen.NestSpec(
             d.loc, node, loops, kernel_ranges.passes(loops, d, tmpl, indices),
             acc_routine.routine_globals(body, self.ctx.acc_routine_globals),
-            private, [n.name for n in d.acc.firstprivate], reductions,
+            list(dict.fromkeys(private)), [n.name for n in d.acc.firstprivate], reductions,
             " * ".join(f"({e.text})" for e in d.acc.num_threads) or DEFAULT_THREADS,
             stream=not d.acc.num_threads, cyclic=cyclic_loops(loops, tmpl, indices), located=located,
             arrays=arrays, to_host=True, private_lengths=private_lengths)
