@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -117,6 +118,10 @@ class AccRuntime:
     def _acc_init(self, backend: Any) -> None:
         self.backend = backend
         self.copies: dict[int, DeviceCopy] = {}
+        # held by a gmove agent (acc_gmove_agent.py) while it reads or writes a copy for
+        # another node, and here while a copy leaves the table: a put lands before the
+        # copy-out or finds the copy gone, never between
+        self.present_lock = threading.Lock()
         self.regions: dict[int, list[int]] = {}
         self.next_region = 1
         self.transport: Any = None

@@ -67,6 +67,7 @@ class AccDataRuntime:
 
     backend: Any
     copies: dict[int, DeviceCopy]
+    present_lock: Any
     arrays: dict[int, Any]
     stats: dict[str, int]
     generation: int
@@ -187,6 +188,9 @@ class AccDataRuntime:
             copy = self._new_copy(item, where)
             if item.kind in (ACC_COPY, ACC_COPYIN):
                 self._move(copy, item, 0, where, stream)
+            # in the table once its data are there: a gmove agent serves other nodes from
+            # the table while this thread runs
+            self.copies[item.key] = copy
         copy.openacc = True
         if dynamic:
             copy.dynamic += 1
@@ -194,6 +198,7 @@ class AccDataRuntime:
             copy.refs += 1
 
     def _new_copy(self, item: _Item, where: str) -> DeviceCopy:
+        """A device copy for ``item``; the caller puts it in the present table."""
         size = item.size
         if size == -2:   # a pointer: as many elements as its section reaches
             if item.sec is None:
@@ -202,7 +207,6 @@ class AccDataRuntime:
             size = int(np.prod(local_view(item.key, item.sec).shape))
         copy = self._device_copy(item.key, size, item.name, where, self.backend)  # type: ignore[attr-defined]
         copy.refs = 0
-        self.copies[item.key] = copy
         self.generation += 1
         return copy
 
@@ -233,10 +237,11 @@ class AccDataRuntime:
             self.copies.pop(item.key, None)
             copy.parent.refs -= 1
             return
+        with self.present_lock:
+            self.copies.pop(item.key, None)
         if item.kind in (ACC_COPY, ACC_COPYOUT):
             self.backend.wait()
             self._move(copy, item, 1, where)
-        self.copies.pop(item.key, None)
         self.backend.unpin(copy.host_addr, copy.nbytes)
         self.generation += 1
 

@@ -230,7 +230,8 @@ class AccGmoveRuntime:
                                                     "MPI_THREAD_MULTIPLE (this one does not)", collective=True)
         import atexit
 
-        state["agent"] = agent.GmoveAgent(self.world, self._agent_rows, lambda: getattr(self, "backend", None))
+        state["agent"] = agent.GmoveAgent(self.world, self._agent_rows, lambda: getattr(self, "backend", None),
+                                           self.present_lock)  # type: ignore[attr-defined]
         atexit.register(self._gmove_agent_stop)   # before mpi4py finalizes MPI (LIFO)
         for ptr, arr in list(self.arrays.items()):   # type: ignore[attr-defined]
             self._gmove_attach(ptr, arr, self.world)   # type: ignore[attr-defined]

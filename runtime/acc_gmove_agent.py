@@ -25,7 +25,9 @@ Order: like a window's owner, the agent does not wait for its node's queued devi
 (that work may be an NCCL exchange with the very node waiting for the answer, a
 deadlock): the program orders one-sided gmoves against the owners' kernels with
 ``barrier acc``, which waits for the devices.  A put is complete on the device before the
-agent answers.  The agent polls (Iprobe, sleeping up to 1 ms when idle): a thread blocked
+agent answers.  A copy enters the present table once its copy-in has run (or been queued,
+with ``async``) and leaves it before its copy-out, under a lock the agent holds while it
+serves a request: a request finds a copy with its data, or none.  The agent polls (Iprobe, sleeping up to 1 ms when idle): a thread blocked
 in a receive spins a core in common MPI libraries.
 """
 
@@ -95,9 +97,10 @@ class _Request:
 class GmoveAgent:
     """This node's agent (a daemon thread) and the requests this node makes of others."""
 
-    def __init__(self, world: Any, rows: Rows, backend: Callable[[], Any]) -> None:
+    def __init__(self, world: Any, rows: Rows, backend: Callable[[], Any], lock: Any) -> None:
         self.comm = world.Dup()
         self.rows, self.backend = rows, backend
+        self.lock = lock   # the present table's (acc.py): held from finding a copy to done with it
         self.counters: dict[tuple[int, ...], int] = {}
         self.keys: dict[int, tuple[Any, Key]] = {}   # id(DistArray) -> (weak reference, key)
         self.ptrs: dict[Key, int] = {}               # key -> descriptor
@@ -197,7 +200,8 @@ class GmoveAgent:
         try:
             if self.stream is None:
                 self.stream = self._stream()
-            code, out = self._answer(r.op, r.key, r.esize, r.offsets, r.data, self.stream)
+            with self.lock:
+                code, out = self._answer(r.op, r.key, r.esize, r.offsets, r.data, self.stream)
         except Exception as e:  # noqa: BLE001 - the requester reports it; it must not wait forever
             code, out = BROKEN, np.frombuffer(f"{type(e).__name__}: {e}".encode()[:_TEXT], dtype=np.uint8)
         if code in (UNKNOWN, ABSENT) and time.monotonic() - r.since < self.patience:

@@ -163,6 +163,22 @@ def test_gmove_in_acc_waits_for_an_owner_entering_its_data_region(tmp_path: Path
     assert r.returncode != 0 and "'a' was not present on the device of node 1 within 0 s" in r.stderr, r.stderr
 
 
+LATE_LARGE_OWNER = LATE_OWNER.replace("t[8]", "t[N]").replace("a[8]", "a[N]").replace(
+    "i < 8", "i < N").replace("v[0:8] = a[0:8]", "v[0:8] = a[N-8:8]").replace(
+    "#include <xmp.h>", "#include <xmp.h>\n#define N (1 << 22)")
+
+
+@pytest.mark.mpi
+def test_gmove_in_acc_reads_an_owners_copy_only_once_its_data_are_there(tmp_path: Path) -> None:
+    """As above with 16 MB on node 1, whose copy-in takes milliseconds: the agent, polling
+    for 'a' meanwhile, finds it in the present table only once it holds a's values (it
+    read zeros when the copy entered the table before its copy-in)."""
+    assert "a[N-8:8]" in LATE_LARGE_OWNER and "t[N]" in LATE_LARGE_OWNER
+    r = run_program(tmp_path, LATE_LARGE_OWNER)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == f"{(1 << 22) - 7} {1 << 22}\n", r.stdout
+
+
 @pytest.mark.gpu
 @pytest.mark.skipif(gpu_count() == 0, reason="needs a CUDA GPU")
 @pytest.mark.parametrize("nprocs", [1, 2, 4])
