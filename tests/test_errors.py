@@ -197,10 +197,6 @@ CASES = [
                                             "    for (i = 0; i < 100; i++) if (a[i] >= s) { s = a[i]; x = i; }"),
      "'x' of a reduction with location variables is reduced by another reduction clause too: a variable "
      "takes part in one reduction"),
-    ("xacc-location-device-copy", in_main("#pragma xmp loop on t[i] reduction(lastmax: s /x/)\n"
-                                          "#pragma acc @parallel loop copy(x)\n"
-                                          "    for (i = 0; i < 100; i++) if (a[i] >= s) { s = a[i]; x = i; }"),
-     "'x' of a reduction with location variables is on the device"),
     # reductions of arrays and sections on GPU loops (kernel_arrays.py)
     ("acc-array-reduction-op", in_main("    int h[4] = {0};\n"
                                        "#pragma xmp loop on t[i] reduction(&&: h) acc\n"

@@ -71,7 +71,7 @@ def test_host_backend_shows_what_a_gpu_shows(tmp_path: Path, nprocs: int) -> Non
     assert r.returncode == 0, r.stderr
     r = run_mpi(nprocs, exe, env=HOST, timeout=60)
     assert r.returncode == 0, r.stderr
-    assert r.stdout == "28 328 1250 40 28 36\n"
+    assert r.stdout == "28 328 1250 40 28 36 1000 -5 8 7\n"
 
 
 HOST_DATA = """#include <stdio.h>
@@ -223,4 +223,4 @@ def test_gpu_shows_the_same_device_semantics(tmp_path: Path, nprocs: int) -> Non
     assert r.returncode == 0, r.stderr
     r = run_mpi(nprocs, exe, env={"XMPACC_DEVICE": "cuda"}, timeout=300)
     assert r.returncode == 0, r.stderr
-    assert r.stdout == "28 328 1250 40 28 36\n"
+    assert r.stdout == "28 328 1250 40 28 36 1000 -5 8 7\n"

@@ -1,7 +1,7 @@
 /* Reductions with location variables on 'loop ... acc' (global-view §5): firstmax,
  * firstmin, lastmax and lastmin on a block template, a cyclic(3) loop going down and a
  * 2-D nest (a 2-D thread space); int and double location variables; an int reduction
- * variable; a location reduction beside a '+' one; a start value no iteration beats.
+ * variable, replicated; a location reduction beside a '+' one; a start value no iteration beats.
  * value(i) takes each of 0..6 every 7 indices, so the extremes tie inside one node and
  * across nodes for every node count.  Every result equals the serial one. */
 #include <stdio.h>
@@ -39,7 +39,7 @@ int main(void)
     for (i = 0; i < M; i++)
         for (j = 0; j < K; j++) g[i][j] = (i * K + j) % 4;
 
-#pragma xmp acc replicate (a, c, g)
+#pragma xmp acc replicate (a, c, g, imax, iat)
     {
 #pragma xmp acc replicate_sync in (a, c, g)
 #pragma xmp loop on t[i] reduction(firstmax: fmax /ifmax, xfmax/) reduction(firstmin: fmin /ifmin/) \
@@ -66,7 +66,8 @@ int main(void)
                 if (g[i][j] >= gmax) { gmax = g[i][j]; gi = i; gj = j; }
                 if (g[i][j] < gmin) { gmin = g[i][j]; hi = i; hj = j; gw = g[i][j] + 0.5 * j; }
             }
-        /* an int reduction variable; a start value that no iteration beats keeps its locations */
+        /* an int reduction variable; a start value that no iteration beats keeps its locations;
+         * imax and iat are replicated: the reduction is the host's, as without locations (§7.4) */
 #pragma xmp loop on t[i] reduction(firstmax: imax /iat/) reduction(lastmax: big /ibig, xbig/) acc
         for (i = 0; i < N; i++) {
             if ((int) a[i] * 3 > imax) { imax = (int) a[i] * 3; iat = i; }

@@ -488,8 +488,8 @@ void _xmpacc_loop_acc_locations_c_63_host(long long _xmpacc_n, void **_xmpacc_ar
 }
 #endif
 
-/* acc_locations.c:70: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_acc_locations_c_70(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, int imax, int iat, double big, int ibig, double xbig, long long *_xmpacc_lkp_0, int *_xmpacc_lvp_0_0, int *_xmpacc_lvp_0_1, long long *_xmpacc_lkp_1, double *_xmpacc_lvp_1_0, int *_xmpacc_lvp_1_1, double *_xmpacc_lvp_1_2)
+/* acc_locations.c:71: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_acc_locations_c_71(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, int imax, int iat, double big, int ibig, double xbig, long long *_xmpacc_lkp_0, int *_xmpacc_lvp_0_0, int *_xmpacc_lvp_0_1, long long *_xmpacc_lkp_1, double *_xmpacc_lvp_1_0, int *_xmpacc_lvp_1_1, double *_xmpacc_lvp_1_2)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
@@ -503,53 +503,53 @@ _XMPACC_KERNEL _xmpacc_loop_acc_locations_c_70(long long _xmpacc_total, _xmpacc_
   long long _xmpacc_lk_1[2] = {0};
   if (_xmpacc_valid) do
 {
-#line 71 "tests/acc_programs/acc_locations.c"
+#line 72 "tests/acc_programs/acc_locations.c"
   int _xmpacc_ls_0_0 = imax;
-#line 71 "tests/acc_programs/acc_locations.c"
+#line 72 "tests/acc_programs/acc_locations.c"
   int _xmpacc_ls_0_1 = iat;
-#line 71 "tests/acc_programs/acc_locations.c"
+#line 72 "tests/acc_programs/acc_locations.c"
   double _xmpacc_ls_1_0 = big;
-#line 71 "tests/acc_programs/acc_locations.c"
+#line 72 "tests/acc_programs/acc_locations.c"
   int _xmpacc_ls_1_1 = ibig;
-#line 71 "tests/acc_programs/acc_locations.c"
+#line 72 "tests/acc_programs/acc_locations.c"
   double _xmpacc_ls_1_2 = xbig;
-#line 71 "tests/acc_programs/acc_locations.c"
+#line 72 "tests/acc_programs/acc_locations.c"
   do
   {
-#line 72 "tests/acc_programs/acc_locations.c"
+#line 73 "tests/acc_programs/acc_locations.c"
     if ((((int) a[_XMPACC_G(_xmpacc_a_a, 0, i)]) * 3) > imax)
     {
-#line 72 "tests/acc_programs/acc_locations.c"
+#line 73 "tests/acc_programs/acc_locations.c"
       imax = ((int) a[_XMPACC_G(_xmpacc_a_a, 0, i)]) * 3;
-#line 72 "tests/acc_programs/acc_locations.c"
+#line 73 "tests/acc_programs/acc_locations.c"
       iat = i;
     }
-#line 73 "tests/acc_programs/acc_locations.c"
+#line 74 "tests/acc_programs/acc_locations.c"
     if (a[_XMPACC_G(_xmpacc_a_a, 0, i)] >= big)
     {
-#line 73 "tests/acc_programs/acc_locations.c"
+#line 74 "tests/acc_programs/acc_locations.c"
       big = a[_XMPACC_G(_xmpacc_a_a, 0, i)];
-#line 73 "tests/acc_programs/acc_locations.c"
+#line 74 "tests/acc_programs/acc_locations.c"
       ibig = i;
-#line 73 "tests/acc_programs/acc_locations.c"
+#line 74 "tests/acc_programs/acc_locations.c"
       xbig = i;
     }
   }
   while (0);
-#line 71 "tests/acc_programs/acc_locations.c"
+#line 72 "tests/acc_programs/acc_locations.c"
   if (_xmpacc_differ(&_xmpacc_ls_0_0, &imax, sizeof(imax)) || _xmpacc_differ(&_xmpacc_ls_0_1, &iat, sizeof(iat)))
   {
-#line 71 "tests/acc_programs/acc_locations.c"
+#line 72 "tests/acc_programs/acc_locations.c"
     _xmpacc_lk_0[0] = 1;
-#line 71 "tests/acc_programs/acc_locations.c"
+#line 72 "tests/acc_programs/acc_locations.c"
     _xmpacc_lk_0[1] = (i - 0) / 1;
   }
-#line 71 "tests/acc_programs/acc_locations.c"
+#line 72 "tests/acc_programs/acc_locations.c"
   if ((_xmpacc_differ(&_xmpacc_ls_1_0, &big, sizeof(big)) || _xmpacc_differ(&_xmpacc_ls_1_1, &ibig, sizeof(ibig))) || _xmpacc_differ(&_xmpacc_ls_1_2, &xbig, sizeof(xbig)))
   {
-#line 71 "tests/acc_programs/acc_locations.c"
+#line 72 "tests/acc_programs/acc_locations.c"
     _xmpacc_lk_1[0] = 1;
-#line 71 "tests/acc_programs/acc_locations.c"
+#line 72 "tests/acc_programs/acc_locations.c"
     _xmpacc_lk_1[1] = (i - 0) / 1;
   }
 }
@@ -582,7 +582,7 @@ _XMPACC_KERNEL _xmpacc_loop_acc_locations_c_70(long long _xmpacc_total, _xmpacc_
   }
 }
 #ifndef __CUDACC__
-void _xmpacc_loop_acc_locations_c_70_host(long long _xmpacc_n, void **_xmpacc_args)
+void _xmpacc_loop_acc_locations_c_71_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   _xmpacc_sched_t _xmpacc_s_i;
@@ -617,7 +617,7 @@ void _xmpacc_loop_acc_locations_c_70_host(long long _xmpacc_n, void **_xmpacc_ar
   memcpy((void *) &_xmpacc_lvp_1_1, _xmpacc_args[14], sizeof _xmpacc_lvp_1_1);
   memcpy((void *) &_xmpacc_lvp_1_2, _xmpacc_args[15], sizeof _xmpacc_lvp_1_2);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_acc_locations_c_70(_xmpacc_total, _xmpacc_s_i, a, _xmpacc_a_a, imax, iat, big, ibig, xbig, _xmpacc_lkp_0, _xmpacc_lvp_0_0, _xmpacc_lvp_0_1, _xmpacc_lkp_1, _xmpacc_lvp_1_0, _xmpacc_lvp_1_1, _xmpacc_lvp_1_2);
+    _xmpacc_loop_acc_locations_c_71(_xmpacc_total, _xmpacc_s_i, a, _xmpacc_a_a, imax, iat, big, ibig, xbig, _xmpacc_lkp_0, _xmpacc_lvp_0_0, _xmpacc_lvp_0_1, _xmpacc_lkp_1, _xmpacc_lvp_1_0, _xmpacc_lvp_1_1, _xmpacc_lvp_1_2);
 }
 #endif
 _XMPACC_UNIT_END

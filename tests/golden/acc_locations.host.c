@@ -142,7 +142,7 @@ int main(void)
   }
   {
 #line 43 "tests/acc_programs/acc_locations.c"
-    _XMPACC_CLEANUP(_xmpacc_replicate_scope_end) int _xmpacc_rep_1 = _xmpacc_replicate_begin("acc_locations.c:42", 3, (const void *[]){&_xmpacc_a_a, &_xmpacc_a_c, &_xmpacc_a_g}, (const long long []){-1, -1, -1}, (const char *[]){"a", "c", "g"});
+    _XMPACC_CLEANUP(_xmpacc_replicate_scope_end) int _xmpacc_rep_1 = _xmpacc_replicate_begin("acc_locations.c:42", 5, (const void *[]){&_xmpacc_a_a, &_xmpacc_a_c, &_xmpacc_a_g, &imax, &iat}, (const long long []){-1, -1, -1, sizeof(imax), sizeof(iat)}, (const char *[]){"a", "c", "g", "imax", "iat"});
     {
 #line 44 "tests/acc_programs/acc_locations.c"
       _xmpacc_replicate_sync("acc_locations.c:44", 0, &_xmpacc_a_a, "a");
@@ -225,34 +225,34 @@ int main(void)
         _xmpacc_loop_reduce_var(&_xmpacc_t_t2, "acc_locations.c:63", (const int []){1, 1}, (void *) (&gmin), (const long long []){_XMPACC_TYPE(gmin), sizeof(gmin), 0, 0}, 11, 3, (void *[]){(void *) (&hi), (void *) (&hj), (void *) (&gw)}, (const void *[]){(const long long []){_XMPACC_TYPE(hi), sizeof(hi), 0, 0}, (const long long []){_XMPACC_TYPE(hj), sizeof(hj), 0, 0}, (const long long []){_XMPACC_TYPE(gw), sizeof(gw), 0, 0}}, 2, _xmpacc_lkey_1);
       }
       {
-#line 71 "tests/acc_programs/acc_locations.c"
+#line 72 "tests/acc_programs/acc_locations.c"
         long long _xmpacc_lkey_0[2] = {0};
-#line 71 "tests/acc_programs/acc_locations.c"
+#line 72 "tests/acc_programs/acc_locations.c"
         long long _xmpacc_lkey_1[2] = {0};
-#line 71 "tests/acc_programs/acc_locations.c"
+#line 72 "tests/acc_programs/acc_locations.c"
         _xmpacc_loop_reduce_var_begin(&_xmpacc_t_t, (const int []){1}, (void *) (&imax), (const long long []){_XMPACC_TYPE(imax), sizeof(imax), 0, 0}, 10);
-#line 71 "tests/acc_programs/acc_locations.c"
+#line 72 "tests/acc_programs/acc_locations.c"
         _xmpacc_loop_reduce_var_begin(&_xmpacc_t_t, (const int []){1}, (void *) (&big), (const long long []){_XMPACC_TYPE(big), sizeof(big), 0, 0}, 12);
-#line 71 "tests/acc_programs/acc_locations.c"
+#line 72 "tests/acc_programs/acc_locations.c"
         _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t.dim[0], 0, 40 - 1, 1);
-#line 71 "tests/acc_programs/acc_locations.c"
+#line 72 "tests/acc_programs/acc_locations.c"
         long long _xmpacc_total = _xmpacc_s_i.count;
-#line 71 "tests/acc_programs/acc_locations.c"
-        _xmpacc_launch("acc_locations.c:70", "_xmpacc_loop_acc_locations_c_70", _xmpacc_total, 0, 16, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a), (void *) (&imax), (void *) (&iat), (void *) (&big), (void *) (&ibig), (void *) (&xbig), (void *) _xmpacc_lkey_0, (void *) (&imax), (void *) (&iat), (void *) _xmpacc_lkey_1, (void *) (&big), (void *) (&ibig), (void *) (&xbig)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0, 2, 0, 0, 0, sizeof(imax), 0, 0, sizeof(iat), 0, 0, sizeof(big), 0, 0, sizeof(ibig), 0, 0, sizeof(xbig), 0, 6, 2, 10, 7, _XMPACC_TYPE(imax), 0, 7, _XMPACC_TYPE(iat), 0, 6, 2, 12, 7, _XMPACC_TYPE(big), 0, 7, _XMPACC_TYPE(ibig), 0, 7, _XMPACC_TYPE(xbig), 0});
-#line 71 "tests/acc_programs/acc_locations.c"
-        _xmpacc_loop_reduce_var(&_xmpacc_t_t, "acc_locations.c:70", (const int []){1}, (void *) (&imax), (const long long []){_XMPACC_TYPE(imax), sizeof(imax), 0, 0}, 10, 1, (void *[]){(void *) (&iat)}, (const void *[]){(const long long []){_XMPACC_TYPE(iat), sizeof(iat), 0, 0}}, 1, _xmpacc_lkey_0);
-#line 71 "tests/acc_programs/acc_locations.c"
-        _xmpacc_loop_reduce_var(&_xmpacc_t_t, "acc_locations.c:70", (const int []){1}, (void *) (&big), (const long long []){_XMPACC_TYPE(big), sizeof(big), 0, 0}, 12, 2, (void *[]){(void *) (&ibig), (void *) (&xbig)}, (const void *[]){(const long long []){_XMPACC_TYPE(ibig), sizeof(ibig), 0, 0}, (const long long []){_XMPACC_TYPE(xbig), sizeof(xbig), 0, 0}}, 1, _xmpacc_lkey_1);
+#line 72 "tests/acc_programs/acc_locations.c"
+        _xmpacc_launch("acc_locations.c:71", "_xmpacc_loop_acc_locations_c_71", _xmpacc_total, 0, 16, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a), (void *) (&imax), (void *) (&iat), (void *) (&big), (void *) (&ibig), (void *) (&xbig), (void *) _xmpacc_lkey_0, (void *) (&imax), (void *) (&iat), (void *) _xmpacc_lkey_1, (void *) (&big), (void *) (&ibig), (void *) (&xbig)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0, 2, 0, 0, 0, sizeof(imax), 0, 0, sizeof(iat), 0, 0, sizeof(big), 0, 0, sizeof(ibig), 0, 0, sizeof(xbig), 0, 6, 2, 10, 7, _XMPACC_TYPE(imax), 0, 7, _XMPACC_TYPE(iat), 0, 6, 2, 12, 7, _XMPACC_TYPE(big), 0, 7, _XMPACC_TYPE(ibig), 0, 7, _XMPACC_TYPE(xbig), 0});
+#line 72 "tests/acc_programs/acc_locations.c"
+        _xmpacc_loop_reduce_var(&_xmpacc_t_t, "acc_locations.c:71", (const int []){1}, (void *) (&imax), (const long long []){_XMPACC_TYPE(imax), sizeof(imax), 0, 0}, 10, 1, (void *[]){(void *) (&iat)}, (const void *[]){(const long long []){_XMPACC_TYPE(iat), sizeof(iat), 0, 0}}, 1, _xmpacc_lkey_0);
+#line 72 "tests/acc_programs/acc_locations.c"
+        _xmpacc_loop_reduce_var(&_xmpacc_t_t, "acc_locations.c:71", (const int []){1}, (void *) (&big), (const long long []){_XMPACC_TYPE(big), sizeof(big), 0, 0}, 12, 2, (void *[]){(void *) (&ibig), (void *) (&xbig)}, (const void *[]){(const long long []){_XMPACC_TYPE(ibig), sizeof(ibig), 0, 0}, (const long long []){_XMPACC_TYPE(xbig), sizeof(xbig), 0, 0}}, 1, _xmpacc_lkey_1);
       }
     }
   }
   {
-#line 77 "tests/acc_programs/acc_locations.c"
-    _XMPACC_CLEANUP(_xmpacc_task_scope_end) int _xmpacc_task_1 = _xmpacc_task_begin("acc_locations.c:76", &_xmpacc_n_p, (const long long []){1, 0, 0, 0, 0});
-#line 77 "tests/acc_programs/acc_locations.c"
+#line 78 "tests/acc_programs/acc_locations.c"
+    _XMPACC_CLEANUP(_xmpacc_task_scope_end) int _xmpacc_task_1 = _xmpacc_task_begin("acc_locations.c:77", &_xmpacc_n_p, (const long long []){1, 0, 0, 0, 0});
+#line 78 "tests/acc_programs/acc_locations.c"
     if (_xmpacc_task_1)
     {
-#line 78 "tests/acc_programs/acc_locations.c"
+#line 79 "tests/acc_programs/acc_locations.c"
       printf("firstmax %g at %d (%g)  firstmin %g at %d\n", fmax, ifmax, xfmax, fmin, ifmin);
       printf("lastmax %g at %d  lastmin %g at %d (%g)  sum %g\n", lmax, ilmax, lmin, ilmin, xlmin, s);
       printf("cyclic downward firstmax %g at %d\n", cmax, icmax);
@@ -260,7 +260,7 @@ int main(void)
       printf("int firstmax %d at %d  unbeaten %g at %d (%g)\n", imax, iat, big, ibig, xbig);
     }
   }
-#line 84 "tests/acc_programs/acc_locations.c"
+#line 85 "tests/acc_programs/acc_locations.c"
   return 0;
 }
 

@@ -8,8 +8,8 @@
 #include "xmpacc_kernel.h"
 _XMPACC_UNIT_BEGIN(locations_c)
 
-/* locations.c:40: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_locations_c_40(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT x, _xmpacc_array_t _xmpacc_a_x, double v, int iv, double xv, long long *_xmpacc_lkp_0, double *_xmpacc_lvp_0_0, int *_xmpacc_lvp_0_1, double *_xmpacc_lvp_0_2)
+/* locations.c:42: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_locations_c_42(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT x, _xmpacc_array_t _xmpacc_a_x, double v, int iv, double xv, long long *_xmpacc_lkp_0, double *_xmpacc_lvp_0_0, int *_xmpacc_lvp_0_1, double *_xmpacc_lvp_0_2)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
@@ -22,30 +22,30 @@ _XMPACC_KERNEL _xmpacc_loop_locations_c_40(long long _xmpacc_total, _xmpacc_sche
   long long _xmpacc_lk_0[2] = {0};
   if (_xmpacc_valid) do
 {
-#line 41 "tests/xacc_compute/locations.c"
+#line 43 "tests/xacc_compute/locations.c"
   double _xmpacc_ls_0_0 = v;
-#line 41 "tests/xacc_compute/locations.c"
+#line 43 "tests/xacc_compute/locations.c"
   int _xmpacc_ls_0_1 = iv;
-#line 41 "tests/xacc_compute/locations.c"
+#line 43 "tests/xacc_compute/locations.c"
   double _xmpacc_ls_0_2 = xv;
-#line 41 "tests/xacc_compute/locations.c"
+#line 43 "tests/xacc_compute/locations.c"
   do
     if (x[_XMPACC_G(_xmpacc_a_x, 0, i)] > v)
   {
-#line 42 "tests/xacc_compute/locations.c"
+#line 44 "tests/xacc_compute/locations.c"
     v = x[_XMPACC_G(_xmpacc_a_x, 0, i)];
-#line 42 "tests/xacc_compute/locations.c"
+#line 44 "tests/xacc_compute/locations.c"
     iv = i;
-#line 42 "tests/xacc_compute/locations.c"
+#line 44 "tests/xacc_compute/locations.c"
     xv = (0.5 * i) + x[_XMPACC_G(_xmpacc_a_x, 0, i)];
   }
   while (0);
-#line 41 "tests/xacc_compute/locations.c"
+#line 43 "tests/xacc_compute/locations.c"
   if ((_xmpacc_differ(&_xmpacc_ls_0_0, &v, sizeof(v)) || _xmpacc_differ(&_xmpacc_ls_0_1, &iv, sizeof(iv))) || _xmpacc_differ(&_xmpacc_ls_0_2, &xv, sizeof(xv)))
   {
-#line 41 "tests/xacc_compute/locations.c"
+#line 43 "tests/xacc_compute/locations.c"
     _xmpacc_lk_0[0] = 1;
-#line 41 "tests/xacc_compute/locations.c"
+#line 43 "tests/xacc_compute/locations.c"
     _xmpacc_lk_0[1] = (i - 0) / 1;
   }
 }
@@ -66,7 +66,7 @@ _XMPACC_KERNEL _xmpacc_loop_locations_c_40(long long _xmpacc_total, _xmpacc_sche
   }
 }
 #ifndef __CUDACC__
-void _xmpacc_loop_locations_c_40_host(long long _xmpacc_n, void **_xmpacc_args)
+void _xmpacc_loop_locations_c_42_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   _xmpacc_sched_t _xmpacc_s_i;
@@ -91,12 +91,12 @@ void _xmpacc_loop_locations_c_40_host(long long _xmpacc_n, void **_xmpacc_args)
   memcpy((void *) &_xmpacc_lvp_0_1, _xmpacc_args[9], sizeof _xmpacc_lvp_0_1);
   memcpy((void *) &_xmpacc_lvp_0_2, _xmpacc_args[10], sizeof _xmpacc_lvp_0_2);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_locations_c_40(_xmpacc_total, _xmpacc_s_i, x, _xmpacc_a_x, v, iv, xv, _xmpacc_lkp_0, _xmpacc_lvp_0_0, _xmpacc_lvp_0_1, _xmpacc_lvp_0_2);
+    _xmpacc_loop_locations_c_42(_xmpacc_total, _xmpacc_s_i, x, _xmpacc_a_x, v, iv, xv, _xmpacc_lkp_0, _xmpacc_lvp_0_0, _xmpacc_lvp_0_1, _xmpacc_lvp_0_2);
 }
 #endif
 
-/* locations.c:44: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_locations_c_44(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, double w, int wi, int wj, long long *_xmpacc_lkp_0, double *_xmpacc_lvp_0_0, int *_xmpacc_lvp_0_1, int *_xmpacc_lvp_0_2)
+/* locations.c:46: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_locations_c_46(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, double w, int wi, int wj, long long *_xmpacc_lkp_0, double *_xmpacc_lvp_0_0, int *_xmpacc_lvp_0_1, int *_xmpacc_lvp_0_2)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
@@ -117,33 +117,33 @@ _XMPACC_KERNEL _xmpacc_loop_locations_c_44(long long _xmpacc_total, int _xmpacc_
   long long _xmpacc_lk_0[3] = {0};
   if (_xmpacc_valid) do
 {
-#line 46 "tests/xacc_compute/locations.c"
-  double _xmpacc_ls_0_0 = w;
-#line 46 "tests/xacc_compute/locations.c"
-  int _xmpacc_ls_0_1 = wi;
-#line 46 "tests/xacc_compute/locations.c"
-  int _xmpacc_ls_0_2 = wj;
-#line 46 "tests/xacc_compute/locations.c"
-  do
 #line 48 "tests/xacc_compute/locations.c"
+  double _xmpacc_ls_0_0 = w;
+#line 48 "tests/xacc_compute/locations.c"
+  int _xmpacc_ls_0_1 = wi;
+#line 48 "tests/xacc_compute/locations.c"
+  int _xmpacc_ls_0_2 = wj;
+#line 48 "tests/xacc_compute/locations.c"
+  do
+#line 50 "tests/xacc_compute/locations.c"
     if (a[_XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, i), _XMPACC_G(_xmpacc_a_a, 1, j))] <= w)
   {
-#line 48 "tests/xacc_compute/locations.c"
+#line 50 "tests/xacc_compute/locations.c"
     w = a[_XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, i), _XMPACC_G(_xmpacc_a_a, 1, j))];
-#line 48 "tests/xacc_compute/locations.c"
+#line 50 "tests/xacc_compute/locations.c"
     wi = i;
-#line 48 "tests/xacc_compute/locations.c"
+#line 50 "tests/xacc_compute/locations.c"
     wj = j;
   }
   while (0);
-#line 46 "tests/xacc_compute/locations.c"
+#line 48 "tests/xacc_compute/locations.c"
   if ((_xmpacc_differ(&_xmpacc_ls_0_0, &w, sizeof(w)) || _xmpacc_differ(&_xmpacc_ls_0_1, &wi, sizeof(wi))) || _xmpacc_differ(&_xmpacc_ls_0_2, &wj, sizeof(wj)))
   {
-#line 46 "tests/xacc_compute/locations.c"
+#line 48 "tests/xacc_compute/locations.c"
     _xmpacc_lk_0[0] = 1;
-#line 46 "tests/xacc_compute/locations.c"
+#line 48 "tests/xacc_compute/locations.c"
     _xmpacc_lk_0[1] = (i - 0) / 1;
-#line 46 "tests/xacc_compute/locations.c"
+#line 48 "tests/xacc_compute/locations.c"
     _xmpacc_lk_0[2] = (j - 0) / 1;
   }
 }
@@ -165,7 +165,7 @@ _XMPACC_KERNEL _xmpacc_loop_locations_c_44(long long _xmpacc_total, int _xmpacc_
   }
 }
 #ifndef __CUDACC__
-void _xmpacc_loop_locations_c_44_host(long long _xmpacc_n, void **_xmpacc_args)
+void _xmpacc_loop_locations_c_46_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   int _xmpacc_grid2;
@@ -194,12 +194,12 @@ void _xmpacc_loop_locations_c_44_host(long long _xmpacc_n, void **_xmpacc_args)
   memcpy((void *) &_xmpacc_lvp_0_1, _xmpacc_args[11], sizeof _xmpacc_lvp_0_1);
   memcpy((void *) &_xmpacc_lvp_0_2, _xmpacc_args[12], sizeof _xmpacc_lvp_0_2);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_locations_c_44(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_i, _xmpacc_s_j, a, _xmpacc_a_a, w, wi, wj, _xmpacc_lkp_0, _xmpacc_lvp_0_0, _xmpacc_lvp_0_1, _xmpacc_lvp_0_2);
+    _xmpacc_loop_locations_c_46(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_i, _xmpacc_s_j, a, _xmpacc_a_a, w, wi, wj, _xmpacc_lkp_0, _xmpacc_lvp_0_0, _xmpacc_lvp_0_1, _xmpacc_lvp_0_2);
 }
 #endif
 
-/* locations.c:51: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_locations_c_51(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT z, _xmpacc_array_t _xmpacc_a_z, double cmax, int ic, double cmin, int jc, long lc, long long *_xmpacc_lkp_0, double *_xmpacc_lvp_0_0, int *_xmpacc_lvp_0_1, long long *_xmpacc_lkp_1, double *_xmpacc_lvp_1_0, int *_xmpacc_lvp_1_1, long *_xmpacc_lvp_1_2)
+/* locations.c:53: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_locations_c_53(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT z, _xmpacc_array_t _xmpacc_a_z, double cmax, int ic, double cmin, int jc, long lc, long long *_xmpacc_lkp_0, double *_xmpacc_lvp_0_0, int *_xmpacc_lvp_0_1, long long *_xmpacc_lkp_1, double *_xmpacc_lvp_1_0, int *_xmpacc_lvp_1_1, long *_xmpacc_lvp_1_2)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
@@ -210,53 +210,53 @@ _XMPACC_KERNEL _xmpacc_loop_locations_c_51(long long _xmpacc_total, _xmpacc_sche
   long long _xmpacc_lk_1[2] = {0};
   if (_xmpacc_valid) do
 {
-#line 52 "tests/xacc_compute/locations.c"
+#line 54 "tests/xacc_compute/locations.c"
   double _xmpacc_ls_0_0 = cmax;
-#line 52 "tests/xacc_compute/locations.c"
+#line 54 "tests/xacc_compute/locations.c"
   int _xmpacc_ls_0_1 = ic;
-#line 52 "tests/xacc_compute/locations.c"
+#line 54 "tests/xacc_compute/locations.c"
   double _xmpacc_ls_1_0 = cmin;
-#line 52 "tests/xacc_compute/locations.c"
+#line 54 "tests/xacc_compute/locations.c"
   int _xmpacc_ls_1_1 = jc;
-#line 52 "tests/xacc_compute/locations.c"
+#line 54 "tests/xacc_compute/locations.c"
   long _xmpacc_ls_1_2 = lc;
-#line 52 "tests/xacc_compute/locations.c"
+#line 54 "tests/xacc_compute/locations.c"
   do
   {
-#line 53 "tests/xacc_compute/locations.c"
+#line 55 "tests/xacc_compute/locations.c"
     if (z[_XMPACC_LC(_xmpacc_a_z, 0, i)] >= cmax)
     {
-#line 53 "tests/xacc_compute/locations.c"
+#line 55 "tests/xacc_compute/locations.c"
       cmax = z[_XMPACC_LC(_xmpacc_a_z, 0, i)];
-#line 53 "tests/xacc_compute/locations.c"
+#line 55 "tests/xacc_compute/locations.c"
       ic = i;
     }
-#line 54 "tests/xacc_compute/locations.c"
+#line 56 "tests/xacc_compute/locations.c"
     if (z[_XMPACC_LC(_xmpacc_a_z, 0, i)] < cmin)
     {
-#line 54 "tests/xacc_compute/locations.c"
+#line 56 "tests/xacc_compute/locations.c"
       cmin = z[_XMPACC_LC(_xmpacc_a_z, 0, i)];
-#line 54 "tests/xacc_compute/locations.c"
+#line 56 "tests/xacc_compute/locations.c"
       jc = i;
-#line 54 "tests/xacc_compute/locations.c"
+#line 56 "tests/xacc_compute/locations.c"
       lc = 1000L * i;
     }
   }
   while (0);
-#line 52 "tests/xacc_compute/locations.c"
+#line 54 "tests/xacc_compute/locations.c"
   if (_xmpacc_differ(&_xmpacc_ls_0_0, &cmax, sizeof(cmax)) || _xmpacc_differ(&_xmpacc_ls_0_1, &ic, sizeof(ic)))
   {
-#line 52 "tests/xacc_compute/locations.c"
+#line 54 "tests/xacc_compute/locations.c"
     _xmpacc_lk_0[0] = 1;
-#line 52 "tests/xacc_compute/locations.c"
+#line 54 "tests/xacc_compute/locations.c"
     _xmpacc_lk_0[1] = (i - (40 - 1)) / (-2);
   }
-#line 52 "tests/xacc_compute/locations.c"
+#line 54 "tests/xacc_compute/locations.c"
   if ((_xmpacc_differ(&_xmpacc_ls_1_0, &cmin, sizeof(cmin)) || _xmpacc_differ(&_xmpacc_ls_1_1, &jc, sizeof(jc))) || _xmpacc_differ(&_xmpacc_ls_1_2, &lc, sizeof(lc)))
   {
-#line 52 "tests/xacc_compute/locations.c"
+#line 54 "tests/xacc_compute/locations.c"
     _xmpacc_lk_1[0] = 1;
-#line 52 "tests/xacc_compute/locations.c"
+#line 54 "tests/xacc_compute/locations.c"
     _xmpacc_lk_1[1] = (i - (40 - 1)) / (-2);
   }
 }
@@ -289,7 +289,7 @@ _XMPACC_KERNEL _xmpacc_loop_locations_c_51(long long _xmpacc_total, _xmpacc_sche
   }
 }
 #ifndef __CUDACC__
-void _xmpacc_loop_locations_c_51_host(long long _xmpacc_n, void **_xmpacc_args)
+void _xmpacc_loop_locations_c_53_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   _xmpacc_sched_t _xmpacc_s_i;
@@ -324,12 +324,12 @@ void _xmpacc_loop_locations_c_51_host(long long _xmpacc_n, void **_xmpacc_args)
   memcpy((void *) &_xmpacc_lvp_1_1, _xmpacc_args[14], sizeof _xmpacc_lvp_1_1);
   memcpy((void *) &_xmpacc_lvp_1_2, _xmpacc_args[15], sizeof _xmpacc_lvp_1_2);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_locations_c_51(_xmpacc_total, _xmpacc_s_i, z, _xmpacc_a_z, cmax, ic, cmin, jc, lc, _xmpacc_lkp_0, _xmpacc_lvp_0_0, _xmpacc_lvp_0_1, _xmpacc_lkp_1, _xmpacc_lvp_1_0, _xmpacc_lvp_1_1, _xmpacc_lvp_1_2);
+    _xmpacc_loop_locations_c_53(_xmpacc_total, _xmpacc_s_i, z, _xmpacc_a_z, cmax, ic, cmin, jc, lc, _xmpacc_lkp_0, _xmpacc_lvp_0_0, _xmpacc_lvp_0_1, _xmpacc_lkp_1, _xmpacc_lvp_1_0, _xmpacc_lvp_1_1, _xmpacc_lvp_1_2);
 }
 #endif
 
-/* locations.c:60: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_locations_c_60(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT x, _xmpacc_array_t _xmpacc_a_x, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, double rmax, int ir, double xr, long long *_xmpacc_lkp_0, double *_xmpacc_lvp_0_0, int *_xmpacc_lvp_0_1, double *_xmpacc_lvp_0_2)
+/* locations.c:62: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_locations_c_62(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT x, _xmpacc_array_t _xmpacc_a_x, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, double rmax, int ir, double xr, long long *_xmpacc_lkp_0, double *_xmpacc_lvp_0_0, int *_xmpacc_lvp_0_1, double *_xmpacc_lvp_0_2)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
@@ -343,30 +343,30 @@ _XMPACC_KERNEL _xmpacc_loop_locations_c_60(long long _xmpacc_total, _xmpacc_sche
   long long _xmpacc_lk_0[2] = {0};
   if (_xmpacc_valid) do
 {
-#line 61 "tests/xacc_compute/locations.c"
+#line 63 "tests/xacc_compute/locations.c"
   double _xmpacc_ls_0_0 = rmax;
-#line 61 "tests/xacc_compute/locations.c"
+#line 63 "tests/xacc_compute/locations.c"
   int _xmpacc_ls_0_1 = ir;
-#line 61 "tests/xacc_compute/locations.c"
+#line 63 "tests/xacc_compute/locations.c"
   double _xmpacc_ls_0_2 = xr;
-#line 61 "tests/xacc_compute/locations.c"
+#line 63 "tests/xacc_compute/locations.c"
   do
     if ((x[_XMPACC_G(_xmpacc_a_x, 0, i)] + a[_XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, i), _XMPACC_G(_xmpacc_a_a, 1, 1))]) > rmax)
   {
-#line 62 "tests/xacc_compute/locations.c"
+#line 64 "tests/xacc_compute/locations.c"
     rmax = x[_XMPACC_G(_xmpacc_a_x, 0, i)] + a[_XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, i), _XMPACC_G(_xmpacc_a_a, 1, 1))];
-#line 62 "tests/xacc_compute/locations.c"
+#line 64 "tests/xacc_compute/locations.c"
     ir = i;
-#line 62 "tests/xacc_compute/locations.c"
+#line 64 "tests/xacc_compute/locations.c"
     xr = x[_XMPACC_G(_xmpacc_a_x, 0, i)];
   }
   while (0);
-#line 61 "tests/xacc_compute/locations.c"
+#line 63 "tests/xacc_compute/locations.c"
   if ((_xmpacc_differ(&_xmpacc_ls_0_0, &rmax, sizeof(rmax)) || _xmpacc_differ(&_xmpacc_ls_0_1, &ir, sizeof(ir))) || _xmpacc_differ(&_xmpacc_ls_0_2, &xr, sizeof(xr)))
   {
-#line 61 "tests/xacc_compute/locations.c"
+#line 63 "tests/xacc_compute/locations.c"
     _xmpacc_lk_0[0] = 1;
-#line 61 "tests/xacc_compute/locations.c"
+#line 63 "tests/xacc_compute/locations.c"
     _xmpacc_lk_0[1] = (i - 1) / 1;
   }
 }
@@ -387,7 +387,7 @@ _XMPACC_KERNEL _xmpacc_loop_locations_c_60(long long _xmpacc_total, _xmpacc_sche
   }
 }
 #ifndef __CUDACC__
-void _xmpacc_loop_locations_c_60_host(long long _xmpacc_n, void **_xmpacc_args)
+void _xmpacc_loop_locations_c_62_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   _xmpacc_sched_t _xmpacc_s_i;
@@ -416,7 +416,85 @@ void _xmpacc_loop_locations_c_60_host(long long _xmpacc_n, void **_xmpacc_args)
   memcpy((void *) &_xmpacc_lvp_0_1, _xmpacc_args[11], sizeof _xmpacc_lvp_0_1);
   memcpy((void *) &_xmpacc_lvp_0_2, _xmpacc_args[12], sizeof _xmpacc_lvp_0_2);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_locations_c_60(_xmpacc_total, _xmpacc_s_i, x, _xmpacc_a_x, a, _xmpacc_a_a, rmax, ir, xr, _xmpacc_lkp_0, _xmpacc_lvp_0_0, _xmpacc_lvp_0_1, _xmpacc_lvp_0_2);
+    _xmpacc_loop_locations_c_62(_xmpacc_total, _xmpacc_s_i, x, _xmpacc_a_x, a, _xmpacc_a_a, rmax, ir, xr, _xmpacc_lkp_0, _xmpacc_lvp_0_0, _xmpacc_lvp_0_1, _xmpacc_lvp_0_2);
+}
+#endif
+
+/* locations.c:70: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_locations_c_70(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT x, _xmpacc_array_t _xmpacc_a_x, double dv, int di, long long *_xmpacc_lkp_0, double *_xmpacc_lvp_0_0, int *_xmpacc_lvp_0_1)
+{
+  long long _xmpacc_gid = _XMPACC_TID;
+  long long _xmpacc_tid = _xmpacc_gid;
+  int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
+  long long _xmpacc_rest = _xmpacc_tid;
+  int i = (int) (_xmpacc_s_i.first + _xmpacc_rest * _xmpacc_s_i.step);
+  #ifndef _XMPACC_CHECK
+  x -= _xmpacc_a_x.dim[0].gtol;
+  #endif
+  long long _xmpacc_lk_0[2] = {0};
+  if (_xmpacc_valid) do
+{
+#line 71 "tests/xacc_compute/locations.c"
+  double _xmpacc_ls_0_0 = dv;
+#line 71 "tests/xacc_compute/locations.c"
+  int _xmpacc_ls_0_1 = di;
+#line 71 "tests/xacc_compute/locations.c"
+  do
+    if (x[_XMPACC_G(_xmpacc_a_x, 0, i)] >= dv)
+  {
+#line 72 "tests/xacc_compute/locations.c"
+    dv = x[_XMPACC_G(_xmpacc_a_x, 0, i)];
+#line 72 "tests/xacc_compute/locations.c"
+    di = i;
+  }
+  while (0);
+#line 71 "tests/xacc_compute/locations.c"
+  if (_xmpacc_differ(&_xmpacc_ls_0_0, &dv, sizeof(dv)) || _xmpacc_differ(&_xmpacc_ls_0_1, &di, sizeof(di)))
+  {
+#line 71 "tests/xacc_compute/locations.c"
+    _xmpacc_lk_0[0] = 1;
+#line 71 "tests/xacc_compute/locations.c"
+    _xmpacc_lk_0[1] = (i - 0) / 1;
+  }
+}
+  while (0);
+#line 462 "locations.cu"
+  _XMPACC_WARP_STEPS {
+    long long _xmpacc_wk_0[2];
+    _xmpacc_wk_0[0] = _XMPACC_SHFL_XOR(_xmpacc_lk_0[0]);
+    _xmpacc_wk_0[1] = _XMPACC_SHFL_XOR(_xmpacc_lk_0[1]);
+    double _xmpacc_wv_0_0 = _XMPACC_SHFL_XOR(dv);
+    int _xmpacc_wv_0_1 = _XMPACC_SHFL_XOR(di);
+    if (_xmpacc_loc_better(_xmpacc_wk_0, _xmpacc_lk_0, 2, _xmpacc_wv_0_0 > dv, _xmpacc_wv_0_0 < dv, 1)) { _xmpacc_lk_0[0] = _xmpacc_wk_0[0]; _xmpacc_lk_0[1] = _xmpacc_wk_0[1]; dv = _xmpacc_wv_0_0; di = _xmpacc_wv_0_1; }
+  }
+  {
+    long long _xmpacc_p = _XMPACC_PARTIAL_SLOT(_xmpacc_gid);
+    if (_xmpacc_p >= 0) { _xmpacc_lkp_0[_xmpacc_p * 2 + 0] = _xmpacc_lk_0[0]; _xmpacc_lkp_0[_xmpacc_p * 2 + 1] = _xmpacc_lk_0[1]; _xmpacc_lvp_0_0[_xmpacc_p] = dv; _xmpacc_lvp_0_1[_xmpacc_p] = di; }
+  }
+}
+#ifndef __CUDACC__
+void _xmpacc_loop_locations_c_70_host(long long _xmpacc_n, void **_xmpacc_args)
+{
+  long long _xmpacc_total;
+  _xmpacc_sched_t _xmpacc_s_i;
+  const double * _XMPACC_RESTRICT x;
+  _xmpacc_array_t _xmpacc_a_x;
+  double dv;
+  int di;
+  long long *_xmpacc_lkp_0;
+  double *_xmpacc_lvp_0_0;
+  int *_xmpacc_lvp_0_1;
+  memcpy((void *) &_xmpacc_total, _xmpacc_args[0], sizeof _xmpacc_total);
+  memcpy((void *) &_xmpacc_s_i, _xmpacc_args[1], sizeof _xmpacc_s_i);
+  memcpy((void *) &x, _xmpacc_args[2], sizeof x);
+  memcpy((void *) &_xmpacc_a_x, _xmpacc_args[3], sizeof _xmpacc_a_x);
+  memcpy((void *) &dv, _xmpacc_args[4], sizeof dv);
+  memcpy((void *) &di, _xmpacc_args[5], sizeof di);
+  memcpy((void *) &_xmpacc_lkp_0, _xmpacc_args[6], sizeof _xmpacc_lkp_0);
+  memcpy((void *) &_xmpacc_lvp_0_0, _xmpacc_args[7], sizeof _xmpacc_lvp_0_0);
+  memcpy((void *) &_xmpacc_lvp_0_1, _xmpacc_args[8], sizeof _xmpacc_lvp_0_1);
+  for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
+    _xmpacc_loop_locations_c_70(_xmpacc_total, _xmpacc_s_i, x, _xmpacc_a_x, dv, di, _xmpacc_lkp_0, _xmpacc_lvp_0_0, _xmpacc_lvp_0_1);
 }
 #endif
 _XMPACC_UNIT_END

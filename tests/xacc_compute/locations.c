@@ -2,7 +2,9 @@
  * (XcalableACC §2, global-view §5): firstmax above 'acc parallel loop' that reduces the
  * same variable with max; lastmin below 'acc parallel loop collapse(2)' (the key is
  * (i, j), j not distributed); lastmax and firstmin over a cyclic template; an 'acc loop'
- * in a parallel region; int and double location variables.  value(i) takes each of
+ * in a parallel region; int and double location variables; lastmax of variables that a data
+ * region holds on the device (the kernel starts from their device values and the result goes
+ * there).  value(i) takes each of
  * 0..6 every 7 indices, so the extremes tie inside one node and across nodes. */
 #include <stdio.h>
 #ifdef _XCALABLEMP
@@ -24,8 +26,8 @@ double a[N][M], x[N], z[N];
 
 int main(void) {
   int i, j;
-  double v = -1, xv = 0, w = 99, cmax = -1, cmin = 99, rmax = -1, xr = 0;
-  int iv = -1, wi = -1, wj = -1, ic = -1, jc = -1, ir = -1;
+  double v = -1, xv = 0, w = 99, cmax = -1, cmin = 99, rmax = -1, xr = 0, dv = -1;
+  int iv = -1, wi = -1, wj = -1, ic = -1, jc = -1, ir = -1, di = -1;
   long lc = -1;
 
 #pragma xmp loop on t[i]
@@ -62,11 +64,20 @@ int main(void) {
       if (x[i] + a[i][1] > rmax) { rmax = x[i] + a[i][1]; ir = i; xr = x[i]; }
   }
 
+#pragma acc data copyin(x) copy(dv, di)
+  {
+#pragma xmp loop on t[i] reduction(lastmax: dv /di/) acc
+#pragma acc parallel loop
+    for (i = 0; i < N; i++)
+      if (x[i] >= dv) { dv = x[i]; di = i; }
+  }
+
   if (xmpc_node_num() == 0) {
     printf("firstmax %g at %d (%g)\n", v, iv, xv);
     printf("collapse(2) lastmin %g at (%d, %d)\n", w, wi, wj);
     printf("cyclic lastmax %g at %d  firstmin %g at %d (%ld)\n", cmax, ic, cmin, jc, lc);
     printf("region firstmax %g at %d (%g)\n", rmax, ir, xr);
+    printf("device lastmax %g at %d\n", dv, di);
   }
   return 0;
 }

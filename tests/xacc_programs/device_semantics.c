@@ -31,7 +31,8 @@ static double sum_b(void) {
 
 int main(void) {
   int i;
-  double s1, s2, s3, s4, s5, s6;
+  double s1, s2, s3, s4, s5, s6, m = -1, m1;
+  int im = -1, im1;
 #pragma xmp loop on t[i]
   for (i = 0; i < N; i++) { a[i] = i; b[i] = i; }
 #pragma acc data copyin(a)
@@ -67,7 +68,17 @@ int main(void) {
 #pragma acc update host(b)
     s6 = sum_b();                        /* 36 */
   }
+  /* a reduction with location variables on device copies: from the device values, to them */
+#pragma acc data copyin(b) copy(m, im)
+  {
+    m = 1000; im = -5;                   /* the host copies only: the device's stay -1 */
+#pragma xmp loop on t[i] reduction(firstmax: m /im/) acc
+#pragma acc parallel loop
+    for (i = 0; i < N; i++)
+      if (b[i] > m) { m = b[i]; im = i; }
+    m1 = m; im1 = im;                    /* stale: 1000 -5 */
+  }                                      /* copied back: 8 7 (b[i] = i + 1) */
   if (xmpc_node_num() == 0)
-    printf("%.0f %.0f %.0f %.0f %.0f %.0f\n", s1, s2, s3, s4, s5, s6);
+    printf("%.0f %.0f %.0f %.0f %.0f %.0f %.0f %d %.0f %d\n", s1, s2, s3, s4, s5, s6, m1, im1, m, im);
   return 0;
 }

@@ -22,6 +22,7 @@ before the kernel and the reduction over the nodes after it work on the device v
                                                     <the launch>, then the same around _xmpacc_loop_reduce
 
 Without the loop's ``acc`` (last argument 0) a variable on no device copy is the host's.
+A reduction with location variables swaps its variables once around all of those calls.
 
 ``bcast`` and ``reduction`` with ``acc`` of whole variables and elements call the device
 forms of the host entries (runtime/acc_collectives.py: NCCL between GPUs).  Sections and
@@ -84,19 +85,23 @@ def _variable(node: c_ast.Node) -> str:
     return next((n.name for n in cbuild.walk(node) if isinstance(n, c_ast.ID)), "?")
 
 
-def loop_reduction_swaps(loop: xd.Loop, scope: Scope) -> str:
+def loop_reduction_swaps(loop: xd.Loop, scope: Scope, located: bool = False) -> str:
     """C text: one swap of each reduction variable of an XMP loop with an OpenACC construct (the
-    module docstring); variables with location variables keep the host's (the kernel
-    tracks their locations in host memory, kernel_locations.py)."""
+    module docstring), those without location variables; ``located``: instead, of each
+    variable of a reduction with location variables and of its location variables.  The
+    kernel reads those by value and leaves the node's record in host memory
+    (kernel_locations.py), so their swaps stand around all of the loop's calls: the kernel
+    starts from the device values, and the result over the nodes goes to the device."""
     where = cbuild.where_literal(loop.loc)
-    first: dict[str, xd.Name] = {}   # each variable once, as first named
-    for v in (v for r in loop.reductions for v in r.variables if not v.locations):
-        first.setdefault(v.name.name, v.name)
+    first: dict[str, tuple[xd.Name, bool]] = {}   # each variable once, as first named; required?
+    for v in (v for r in loop.reductions for v in r.variables if bool(v.locations) == located):
+        first.setdefault(v.name.name, (v.name, loop.acc is not None))
+        for ref in v.locations:   # on the device where a data clause put them, else the host's
+            first.setdefault(ref.name.name, (ref.name, False))
     out = []
-    for name, found in first.items():
+    for name, (found, required) in first.items():
         key, size = var_key(found, scope)
-        out.append(f"_xmpacc_acc_swap_reduced({where}, {key}, {size}, {cbuild.c_string(name)}, "
-                   f"{int(loop.acc is not None)});")
+        out.append(f"_xmpacc_acc_swap_reduced({where}, {key}, {size}, {cbuild.c_string(name)}, {int(required)});")
     return "".join(out)
 
 

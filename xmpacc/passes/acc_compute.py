@@ -321,8 +321,9 @@ class _ComputeLowering(ScopedWalker):
             before, after = loop_reduction_calls(part.xmp, part.tmpl, mask, self.scope, coord, key_of)
             # where the construct left a node's result in a device copy, the XMP calls work on it
             swaps = acc_comm.loop_reduction_swaps(part.xmp, self.scope)
-            before = cbuild.stmts(swaps, coord) + before + cbuild.stmts(swaps, coord)
-            after = cbuild.stmts(swaps, coord) + after + cbuild.stmts(swaps, coord)
+            located = acc_comm.loop_reduction_swaps(part.xmp, self.scope, located=True)
+            before = cbuild.stmts(located + swaps, coord) + before + cbuild.stmts(swaps, coord)
+            after = cbuild.stmts(swaps, coord) + after + cbuild.stmts(swaps + located, coord)
         return c_ast.Compound(keys + before + cbuild.stmts(gen.host_text, coord) + after, coord)
 
     # ------------------------------------------------------------ data

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from pycparser import c_ast
 
 from xmpacc import cbuild
-from xmpacc.diagnostics import SourceLoc, XmpError
+from xmpacc.diagnostics import InternalError, SourceLoc, XmpError
 from xmpacc.directives import ast as xd
 from xmpacc.passes.canonical import CanonicalLoop
 from xmpacc.passes.kernels import Param, _type_names, declaration
@@ -156,14 +156,17 @@ def instrument(body: c_ast.Node, located_vars: tuple[Located, ...], scope: Scope
 
 def check_firstprivate(located_vars: tuple[Located, ...], kv: KernelVars, where: SourceLoc) -> None:
     """Every watched variable must have become a per-thread copy of its value before the
-    loop (not a private variable, nor one with a device copy, which all threads share)."""
+    loop (not a private variable, nor another reduction's).  One with a device copy is by
+    value too: the XcalableACC path swaps the device values in around the loop's calls
+    (acc_comm.loop_reduction_swaps); the XMP-ACC path reduces into the host variables, as
+    it does without location variables."""
     per_thread = {name for name, _d in kv.by_value}
     for loc in located_vars:
         for name in loc.watched:
             if name in per_thread:
                 continue
             # private or a second reduction contradicts the reduction, which sets the
-            # variable after the loop; a device copy shared by the threads is not done yet
+            # variable after the loop
             if any(p == name for p, _d in kv.private):
                 raise XmpError(where, f"'{name}' of a reduction with location variables is private in this GPU "
                                       "loop: the reduction sets it after the loop, a private copy ends with its "
@@ -171,8 +174,7 @@ def check_firstprivate(located_vars: tuple[Located, ...], kv: KernelVars, where:
             if any(r == name for r, _d, _op in kv.reductions):
                 raise XmpError(where, f"'{name}' of a reduction with location variables is reduced by another "
                                       "reduction clause too: a variable takes part in one reduction")
-            raise XmpError(where, f"'{name}' of a reduction with location variables is on the device (a data "
-                                  "clause or acc replicate) in this GPU loop: not supported yet")
+            raise InternalError(f"'{name}' of a reduction with location variables is not by value in a kernel")
 
 
 def prologue(located_vars: tuple[Located, ...]) -> list[str]:
