@@ -178,7 +178,14 @@ CASES = [
      "'k' is an array; the location variables of a GPU loop are scalars (not supported yet)"),
     ("acc-loop-location-index", in_main("#pragma xmp loop on t[i] reduction(firstmax: s /x, @i/) acc\n"
                                         "    for (i = 0; i < 100; i++) x++;"),
-     "'i' is a loop index of the GPU loop; in a reduction with location variables it is not supported yet"),
+     "'i' is an index of this loop, so it cannot be a location variable: the loop, not the body, changes it; "
+     "note the index in a variable of your own, as in 'if (a[i] > v) { v = a[i]; at = i; }' with /at/"),
+    ("loop-location-index", in_main("#pragma xmp loop on t[i] reduction(lastmax: s /x, @i/)\n"
+                                    "    for (i = 0; i < 100; i++) if (a[i] >= s) s = a[i];"),
+     "'i' is an index of this loop, so it cannot be a location variable"),
+    ("loop-location-index-value", in_main("#pragma xmp loop on t[i] reduction(firstmin: @i /x/)\n"
+                                          "    for (i = 0; i < 100; i++) x++;"),
+     "'i' is an index of this loop, so it cannot be the variable of a reduction"),
     ("acc-loop-location-margin", in_main("#pragma xmp @loop on t[i] margin(1) reduction(firstmax: s /x/) acc\n"
                                          "    for (i = 0; i < 100; i++) x++;", HEAD + "#pragma xmp shadow a[1]\n"),
      "location variables in a loop with 'margin' or 'peel_and_wait' are not supported yet"),

@@ -41,6 +41,7 @@ from xmpacc.directives import ast as xd
 from xmpacc.passes.canonical import CanonicalLoop
 from xmpacc.passes.kernels import Param, _type_names, declaration
 from xmpacc.passes.kernel_vars import KernelVars
+from xmpacc.passes.locations import check_not_indices
 from xmpacc.passes.varrefs import declared, shape
 from xmpacc.runtime.contract import LAUNCH_LOCATED, LAUNCH_LOCFIELD, REDUCTION_OPS
 from xmpacc.symbols import Scope
@@ -85,12 +86,8 @@ def located(loop: xd.Loop, loops: list[CanonicalLoop], scope: Scope) -> tuple[Lo
                 # the rim runs after the interior: the first change would not be the first iteration
                 raise XmpError(loop.loc, "location variables in a loop with 'margin' or 'peel_and_wait' "
                                          "are not supported yet")
-            indices = {lp.var for lp in loops}
             _check_scalar(var.ref, scope, "has location variables, so it must be a scalar")
-            for ref in (var.ref,) + var.locations:
-                if ref.name.name in indices:   # computed from the thread index: no per-thread copy
-                    raise XmpError(ref.name.loc, f"'{ref.name.name}' is a loop index of the GPU loop; in a "
-                                                 "reduction with location variables it is not supported yet")
+            check_not_indices(var, {lp.var for lp in loops})
             for ref in var.locations:
                 if ref.subs is not None:
                     raise XmpError(ref.loc, "array sections as location variables of a GPU loop are not "

@@ -23,6 +23,7 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from xmpacc import cbuild
+from xmpacc.diagnostics import XmpError
 from xmpacc.directives import ast as xd
 from xmpacc.passes.canonical import canonical
 
@@ -41,6 +42,18 @@ def _chain(top: c_ast.For, indices: dict[str, int]) -> list[c_ast.For]:
     return chain
 
 
+def check_not_indices(var: xd.ReductionVar, indices: set[str]) -> None:
+    """The loop's own indices change between iterations, not in them, so the change that
+    keys a record cannot be seen in them: an error where the program asks for that."""
+    for k, ref in enumerate((var.ref,) + var.locations):
+        name = ref.name.name
+        if name in indices:
+            what = "a location variable" if k else "the variable of a reduction"
+            raise XmpError(ref.name.loc, f"'{name}' is an index of this loop, so it cannot be {what}: the loop, "
+                                         "not the body, changes it; note the index in a variable of your own, "
+                                         f"as in 'if (a[{name}] > v) {{ v = a[{name}]; at = {name}; }}' with /at/")
+
+
 def instrument(loop: xd.Loop, top: c_ast.For, indices: dict[str, int],
                number: int) -> tuple[list[c_ast.Node], dict[str, tuple[str, int]]]:
     """Declarations to put before the nest and, per located variable, its key array and
@@ -53,6 +66,8 @@ def instrument(loop: xd.Loop, top: c_ast.For, indices: dict[str, int],
     for node in chain:
         lp = canonical(node)
         trips.append(f"({lp.var} - ({lp.init})) / ({lp.step})")
+    for var in located:
+        check_not_indices(var, {canonical(node).var for node in chain})
     inner = chain[-1]
     decls: list[c_ast.Node] = []
     keys: dict[str, tuple[str, int]] = {}
