@@ -11,6 +11,9 @@ Before:                                          After:
                                                      #pragma xmp loop on t[i]        (pass loops lowers it)
                                                      for (i = 0; i < n; i++) ...
 
+The guard stands above any OpenACC lines right above the directive (``#pragma acc parallel
+loop`` written above ``#pragma xmp loop``: the two pair, XcalableACC §2).
+
 A directive whose ``on`` names a template that is only fixed by ``template_fix`` (unfixed
 extents or ``gblock(*)``) first checks that it is, so that using it too early is a run-time
 error at the directive's line ("template 't' is not fixed yet") instead of a wrong schedule.
@@ -24,7 +27,7 @@ from xmpacc import cbuild
 from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import XmpError
 from xmpacc.directives import ast as xd
-from xmpacc.passes.attach import pragma_id
+from xmpacc.passes.attach import acc_pragma_id, pragma_id
 from xmpacc.scoping import ScopedWalker
 from xmpacc.section_code import const
 from xmpacc.symbols import Scope, ScopeTree, TemplateSym
@@ -142,7 +145,16 @@ class _Dynamic(ScopedWalker):
                 self.visit(item)
                 out.append(item)
                 continue
-            out += self._directive(item)
+            made = self._directive(item)
+            if made[-1:] == [item]:
+                # the guards go above the OpenACC lines right above the directive too: an
+                # 'acc parallel loop' there pairs with the XMP loop below it (acc_nest.py)
+                k = len(out)
+                while k and acc_pragma_id(out[k - 1]) is not None:
+                    k -= 1
+                out[k:k] = made[:-1]
+                made = [item]
+            out += made
         node.block_items = out
 
     def _directive(self, item: c_ast.Node) -> list[c_ast.Node]:
