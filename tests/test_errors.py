@@ -167,15 +167,20 @@ CASES = [
     ("coarray-initializer", at_top("int @z[3]:[*] = {1, 2, 3};\n"), "cannot have an initializer"),
     ("coindex-not-coarray", in_main("    x = (int) @a[0]:[1];"), "'a' is not a coarray"),
     ("acc-reflect", in_main("#pragma xmp acc @reflect (a)"), "not supported yet"),
-    # reductions with location variables of GPU loops (kernel_locations.py): scalars only
-    ("acc-loop-location-section", in_main("    int k[2] = {0, 0};\n"
-                                          "#pragma xmp loop on t[i] reduction(firstmax: s /x, @k[1]/) acc\n"
-                                          "    for (i = 0; i < 100; i++) x++;"),
-     "array sections as location variables of a GPU loop are not supported yet"),
-    ("acc-loop-location-array", in_main("    int k[2] = {0, 0};\n"
-                                        "#pragma xmp loop on t[i] reduction(lastmin: s /@k/) acc\n"
-                                        "    for (i = 0; i < 100; i++) x++;"),
-     "'k' is an array; the location variables of a GPU loop are scalars (not supported yet)"),
+    # reductions with location variables of GPU loops (kernel_locations.py); arrays and
+    # sections become their elements' scalars (kernel_location_elements.py)
+    ("acc-loop-location-variable-subscript", in_main("    int k[2] = {0, 0};\n"
+                                                     "#pragma xmp loop on t[i] reduction(firstmax: s /x, k[1]/) acc\n"
+                                                     "    for (i = 0; i < 100; i++) { x++; @k[j] = i; }"),
+     "'k' is a location variable of this GPU loop: the body may name only the elements of 'k' that it tracks, "
+     "with constant subscripts (as in k[1])"),
+    ("acc-loop-location-section-outside", in_main("    int k[2] = {0, 0};\n"
+                                                  "#pragma xmp loop on t[i] reduction(lastmin: s /@k[1:2]/) acc\n"
+                                                  "    for (i = 0; i < 100; i++) x++;"),
+     "the section of location variable 'k' lies outside its 2 elements"),
+    ("acc-loop-location-subscripted-scalar", in_main("#pragma xmp loop on t[i] reduction(lastmin: s /@x[1]/) acc\n"
+                                                     "    for (i = 0; i < 100; i++) s++;"),
+     "'x' is subscripted but is not an array"),
     ("acc-loop-location-index", in_main("#pragma xmp loop on t[i] reduction(firstmax: s /x, @i/) acc\n"
                                         "    for (i = 0; i < 100; i++) x++;"),
      "'i' is an index of this loop, so it cannot be a location variable: the loop, not the body, changes it; "
@@ -189,11 +194,11 @@ CASES = [
     ("acc-loop-location-margin", in_main("#pragma xmp @loop on t[i] margin(1) reduction(firstmax: s /x/) acc\n"
                                          "    for (i = 0; i < 100; i++) x++;", HEAD + "#pragma xmp shadow a[1]\n"),
      "location variables in a loop with 'margin' or 'peel_and_wait' are not supported yet"),
-    ("xacc-location-section", in_main("    int k[2] = {0, 0};\n"
-                                      "#pragma xmp loop on t[i] reduction(firstmax: s /@k[0]/)\n"
-                                      "#pragma acc parallel loop\n"
-                                      "    for (i = 0; i < 100; i++) s = a[i];"),
-     "array sections as location variables of a GPU loop are not supported yet"),
+    ("xacc-location-untracked-element", in_main("    int k[2] = {0, 0};\n"
+                                                "#pragma xmp loop on t[i] reduction(firstmax: s /k[0]/)\n"
+                                                "#pragma acc parallel loop\n"
+                                                "    for (i = 0; i < 100; i++) { s = a[i]; k[0] = i; @k[1] = i; }"),
+     "'k' is a location variable of this GPU loop: the body may name only the elements of 'k' that it tracks"),
     ("xacc-location-private", in_main("#pragma xmp loop on t[i] reduction(lastmax: s /x/)\n"
                                       "#pragma acc @parallel loop private(x)\n"
                                       "    for (i = 0; i < 100; i++) if (a[i] >= s) { s = a[i]; x = i; }"),

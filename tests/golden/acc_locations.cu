@@ -8,8 +8,8 @@
 #include "xmpacc_kernel.h"
 _XMPACC_UNIT_BEGIN(acc_locations_c)
 
-/* acc_locations.c:45: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_acc_locations_c_45(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, double fmax, int ifmax, double xfmax, double fmin, int ifmin, double lmax, int ilmax, double lmin, int ilmin, double xlmin, double *_xmpacc_red_s, long long *_xmpacc_lkp_0, double *_xmpacc_lvp_0_0, int *_xmpacc_lvp_0_1, double *_xmpacc_lvp_0_2, long long *_xmpacc_lkp_1, double *_xmpacc_lvp_1_0, int *_xmpacc_lvp_1_1, long long *_xmpacc_lkp_2, double *_xmpacc_lvp_2_0, int *_xmpacc_lvp_2_1, long long *_xmpacc_lkp_3, double *_xmpacc_lvp_3_0, int *_xmpacc_lvp_3_1, double *_xmpacc_lvp_3_2)
+/* acc_locations.c:48: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_acc_locations_c_48(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, double fmax, int ifmax, double xfmax, double fmin, int ifmin, double lmax, int ilmax, double lmin, int ilmin, double xlmin, double *_xmpacc_red_s, long long *_xmpacc_lkp_0, double *_xmpacc_lvp_0_0, int *_xmpacc_lvp_0_1, double *_xmpacc_lvp_0_2, long long *_xmpacc_lkp_1, double *_xmpacc_lvp_1_0, int *_xmpacc_lvp_1_1, long long *_xmpacc_lkp_2, double *_xmpacc_lvp_2_0, int *_xmpacc_lvp_2_1, long long *_xmpacc_lkp_3, double *_xmpacc_lvp_3_0, int *_xmpacc_lvp_3_1, double *_xmpacc_lvp_3_2)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
@@ -26,99 +26,99 @@ _XMPACC_KERNEL _xmpacc_loop_acc_locations_c_45(long long _xmpacc_total, _xmpacc_
   long long _xmpacc_lk_3[2] = {0};
   if (_xmpacc_valid) do
 {
-#line 48 "tests/acc_programs/acc_locations.c"
+#line 51 "tests/acc_programs/acc_locations.c"
   double _xmpacc_ls_0_0 = fmax;
-#line 48 "tests/acc_programs/acc_locations.c"
+#line 51 "tests/acc_programs/acc_locations.c"
   int _xmpacc_ls_0_1 = ifmax;
-#line 48 "tests/acc_programs/acc_locations.c"
+#line 51 "tests/acc_programs/acc_locations.c"
   double _xmpacc_ls_0_2 = xfmax;
-#line 48 "tests/acc_programs/acc_locations.c"
+#line 51 "tests/acc_programs/acc_locations.c"
   double _xmpacc_ls_1_0 = fmin;
-#line 48 "tests/acc_programs/acc_locations.c"
+#line 51 "tests/acc_programs/acc_locations.c"
   int _xmpacc_ls_1_1 = ifmin;
-#line 48 "tests/acc_programs/acc_locations.c"
+#line 51 "tests/acc_programs/acc_locations.c"
   double _xmpacc_ls_2_0 = lmax;
-#line 48 "tests/acc_programs/acc_locations.c"
+#line 51 "tests/acc_programs/acc_locations.c"
   int _xmpacc_ls_2_1 = ilmax;
-#line 48 "tests/acc_programs/acc_locations.c"
+#line 51 "tests/acc_programs/acc_locations.c"
   double _xmpacc_ls_3_0 = lmin;
-#line 48 "tests/acc_programs/acc_locations.c"
+#line 51 "tests/acc_programs/acc_locations.c"
   int _xmpacc_ls_3_1 = ilmin;
-#line 48 "tests/acc_programs/acc_locations.c"
+#line 51 "tests/acc_programs/acc_locations.c"
   double _xmpacc_ls_3_2 = xlmin;
-#line 48 "tests/acc_programs/acc_locations.c"
+#line 51 "tests/acc_programs/acc_locations.c"
   do
   {
-#line 49 "tests/acc_programs/acc_locations.c"
+#line 52 "tests/acc_programs/acc_locations.c"
     if (a[_XMPACC_G(_xmpacc_a_a, 0, i)] > fmax)
     {
-#line 49 "tests/acc_programs/acc_locations.c"
+#line 52 "tests/acc_programs/acc_locations.c"
       fmax = a[_XMPACC_G(_xmpacc_a_a, 0, i)];
-#line 49 "tests/acc_programs/acc_locations.c"
+#line 52 "tests/acc_programs/acc_locations.c"
       ifmax = i;
-#line 49 "tests/acc_programs/acc_locations.c"
+#line 52 "tests/acc_programs/acc_locations.c"
       xfmax = (0.5 * i) + a[_XMPACC_G(_xmpacc_a_a, 0, i)];
     }
-#line 50 "tests/acc_programs/acc_locations.c"
+#line 53 "tests/acc_programs/acc_locations.c"
     if (a[_XMPACC_G(_xmpacc_a_a, 0, i)] < fmin)
     {
-#line 50 "tests/acc_programs/acc_locations.c"
+#line 53 "tests/acc_programs/acc_locations.c"
       fmin = a[_XMPACC_G(_xmpacc_a_a, 0, i)];
-#line 50 "tests/acc_programs/acc_locations.c"
+#line 53 "tests/acc_programs/acc_locations.c"
       ifmin = i;
     }
-#line 51 "tests/acc_programs/acc_locations.c"
+#line 54 "tests/acc_programs/acc_locations.c"
     if (a[_XMPACC_G(_xmpacc_a_a, 0, i)] >= lmax)
     {
-#line 51 "tests/acc_programs/acc_locations.c"
+#line 54 "tests/acc_programs/acc_locations.c"
       lmax = a[_XMPACC_G(_xmpacc_a_a, 0, i)];
-#line 51 "tests/acc_programs/acc_locations.c"
+#line 54 "tests/acc_programs/acc_locations.c"
       ilmax = i;
     }
-#line 52 "tests/acc_programs/acc_locations.c"
+#line 55 "tests/acc_programs/acc_locations.c"
     if (a[_XMPACC_G(_xmpacc_a_a, 0, i)] <= lmin)
     {
-#line 52 "tests/acc_programs/acc_locations.c"
+#line 55 "tests/acc_programs/acc_locations.c"
       lmin = a[_XMPACC_G(_xmpacc_a_a, 0, i)];
-#line 52 "tests/acc_programs/acc_locations.c"
+#line 55 "tests/acc_programs/acc_locations.c"
       ilmin = i;
-#line 52 "tests/acc_programs/acc_locations.c"
+#line 55 "tests/acc_programs/acc_locations.c"
       xlmin = 0.25 * i;
     }
-#line 53 "tests/acc_programs/acc_locations.c"
+#line 56 "tests/acc_programs/acc_locations.c"
     s += a[_XMPACC_G(_xmpacc_a_a, 0, i)];
   }
   while (0);
-#line 48 "tests/acc_programs/acc_locations.c"
+#line 51 "tests/acc_programs/acc_locations.c"
   if ((_xmpacc_differ(&_xmpacc_ls_0_0, &fmax, sizeof(fmax)) || _xmpacc_differ(&_xmpacc_ls_0_1, &ifmax, sizeof(ifmax))) || _xmpacc_differ(&_xmpacc_ls_0_2, &xfmax, sizeof(xfmax)))
   {
-#line 48 "tests/acc_programs/acc_locations.c"
+#line 51 "tests/acc_programs/acc_locations.c"
     _xmpacc_lk_0[0] = 1;
-#line 48 "tests/acc_programs/acc_locations.c"
+#line 51 "tests/acc_programs/acc_locations.c"
     _xmpacc_lk_0[1] = (i - 0) / 1;
   }
-#line 48 "tests/acc_programs/acc_locations.c"
+#line 51 "tests/acc_programs/acc_locations.c"
   if (_xmpacc_differ(&_xmpacc_ls_1_0, &fmin, sizeof(fmin)) || _xmpacc_differ(&_xmpacc_ls_1_1, &ifmin, sizeof(ifmin)))
   {
-#line 48 "tests/acc_programs/acc_locations.c"
+#line 51 "tests/acc_programs/acc_locations.c"
     _xmpacc_lk_1[0] = 1;
-#line 48 "tests/acc_programs/acc_locations.c"
+#line 51 "tests/acc_programs/acc_locations.c"
     _xmpacc_lk_1[1] = (i - 0) / 1;
   }
-#line 48 "tests/acc_programs/acc_locations.c"
+#line 51 "tests/acc_programs/acc_locations.c"
   if (_xmpacc_differ(&_xmpacc_ls_2_0, &lmax, sizeof(lmax)) || _xmpacc_differ(&_xmpacc_ls_2_1, &ilmax, sizeof(ilmax)))
   {
-#line 48 "tests/acc_programs/acc_locations.c"
+#line 51 "tests/acc_programs/acc_locations.c"
     _xmpacc_lk_2[0] = 1;
-#line 48 "tests/acc_programs/acc_locations.c"
+#line 51 "tests/acc_programs/acc_locations.c"
     _xmpacc_lk_2[1] = (i - 0) / 1;
   }
-#line 48 "tests/acc_programs/acc_locations.c"
+#line 51 "tests/acc_programs/acc_locations.c"
   if ((_xmpacc_differ(&_xmpacc_ls_3_0, &lmin, sizeof(lmin)) || _xmpacc_differ(&_xmpacc_ls_3_1, &ilmin, sizeof(ilmin))) || _xmpacc_differ(&_xmpacc_ls_3_2, &xlmin, sizeof(xlmin)))
   {
-#line 48 "tests/acc_programs/acc_locations.c"
+#line 51 "tests/acc_programs/acc_locations.c"
     _xmpacc_lk_3[0] = 1;
-#line 48 "tests/acc_programs/acc_locations.c"
+#line 51 "tests/acc_programs/acc_locations.c"
     _xmpacc_lk_3[1] = (i - 0) / 1;
   }
 }
@@ -177,7 +177,7 @@ _XMPACC_KERNEL _xmpacc_loop_acc_locations_c_45(long long _xmpacc_total, _xmpacc_
   }
 }
 #ifndef __CUDACC__
-void _xmpacc_loop_acc_locations_c_45_host(long long _xmpacc_n, void **_xmpacc_args)
+void _xmpacc_loop_acc_locations_c_48_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   _xmpacc_sched_t _xmpacc_s_i;
@@ -238,12 +238,12 @@ void _xmpacc_loop_acc_locations_c_45_host(long long _xmpacc_n, void **_xmpacc_ar
   memcpy((void *) &_xmpacc_lvp_3_1, _xmpacc_args[27], sizeof _xmpacc_lvp_3_1);
   memcpy((void *) &_xmpacc_lvp_3_2, _xmpacc_args[28], sizeof _xmpacc_lvp_3_2);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_acc_locations_c_45(_xmpacc_total, _xmpacc_s_i, a, _xmpacc_a_a, fmax, ifmax, xfmax, fmin, ifmin, lmax, ilmax, lmin, ilmin, xlmin, _xmpacc_red_s, _xmpacc_lkp_0, _xmpacc_lvp_0_0, _xmpacc_lvp_0_1, _xmpacc_lvp_0_2, _xmpacc_lkp_1, _xmpacc_lvp_1_0, _xmpacc_lvp_1_1, _xmpacc_lkp_2, _xmpacc_lvp_2_0, _xmpacc_lvp_2_1, _xmpacc_lkp_3, _xmpacc_lvp_3_0, _xmpacc_lvp_3_1, _xmpacc_lvp_3_2);
+    _xmpacc_loop_acc_locations_c_48(_xmpacc_total, _xmpacc_s_i, a, _xmpacc_a_a, fmax, ifmax, xfmax, fmin, ifmin, lmax, ilmax, lmin, ilmin, xlmin, _xmpacc_red_s, _xmpacc_lkp_0, _xmpacc_lvp_0_0, _xmpacc_lvp_0_1, _xmpacc_lvp_0_2, _xmpacc_lkp_1, _xmpacc_lvp_1_0, _xmpacc_lvp_1_1, _xmpacc_lkp_2, _xmpacc_lvp_2_0, _xmpacc_lvp_2_1, _xmpacc_lkp_3, _xmpacc_lvp_3_0, _xmpacc_lvp_3_1, _xmpacc_lvp_3_2);
 }
 #endif
 
-/* acc_locations.c:56: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_acc_locations_c_56(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_posmap_t _xmpacc_m_i, const double * _XMPACC_RESTRICT c, _xmpacc_array_t _xmpacc_a_c, double cmax, int icmax, long long *_xmpacc_lkp_0, double *_xmpacc_lvp_0_0, int *_xmpacc_lvp_0_1)
+/* acc_locations.c:59: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_acc_locations_c_59(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_posmap_t _xmpacc_m_i, const double * _XMPACC_RESTRICT c, _xmpacc_array_t _xmpacc_a_c, double cmax, int icmax, long long *_xmpacc_lkp_0, double *_xmpacc_lvp_0_0, int *_xmpacc_lvp_0_1)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
@@ -253,27 +253,27 @@ _XMPACC_KERNEL _xmpacc_loop_acc_locations_c_56(long long _xmpacc_total, _xmpacc_
   long long _xmpacc_lk_0[2] = {0};
   if (_xmpacc_valid) do
 {
-#line 57 "tests/acc_programs/acc_locations.c"
+#line 60 "tests/acc_programs/acc_locations.c"
   double _xmpacc_ls_0_0 = cmax;
-#line 57 "tests/acc_programs/acc_locations.c"
+#line 60 "tests/acc_programs/acc_locations.c"
   int _xmpacc_ls_0_1 = icmax;
-#line 57 "tests/acc_programs/acc_locations.c"
+#line 60 "tests/acc_programs/acc_locations.c"
   do
   {
-#line 58 "tests/acc_programs/acc_locations.c"
+#line 61 "tests/acc_programs/acc_locations.c"
     if (c[_XMPACC_LC(_xmpacc_a_c, 0, i)] <= cmax)
-#line 58 "tests/acc_programs/acc_locations.c"
+#line 61 "tests/acc_programs/acc_locations.c"
       continue;
     cmax = c[_XMPACC_LC(_xmpacc_a_c, 0, i)];
     icmax = i;
   }
   while (0);
-#line 57 "tests/acc_programs/acc_locations.c"
+#line 60 "tests/acc_programs/acc_locations.c"
   if (_xmpacc_differ(&_xmpacc_ls_0_0, &cmax, sizeof(cmax)) || _xmpacc_differ(&_xmpacc_ls_0_1, &icmax, sizeof(icmax)))
   {
-#line 57 "tests/acc_programs/acc_locations.c"
+#line 60 "tests/acc_programs/acc_locations.c"
     _xmpacc_lk_0[0] = 1;
-#line 57 "tests/acc_programs/acc_locations.c"
+#line 60 "tests/acc_programs/acc_locations.c"
     _xmpacc_lk_0[1] = (i - (40 - 1)) / (-1);
   }
 }
@@ -293,7 +293,7 @@ _XMPACC_KERNEL _xmpacc_loop_acc_locations_c_56(long long _xmpacc_total, _xmpacc_
   }
 }
 #ifndef __CUDACC__
-void _xmpacc_loop_acc_locations_c_56_host(long long _xmpacc_n, void **_xmpacc_args)
+void _xmpacc_loop_acc_locations_c_59_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   _xmpacc_sched_t _xmpacc_s_i;
@@ -316,12 +316,12 @@ void _xmpacc_loop_acc_locations_c_56_host(long long _xmpacc_n, void **_xmpacc_ar
   memcpy((void *) &_xmpacc_lvp_0_0, _xmpacc_args[8], sizeof _xmpacc_lvp_0_0);
   memcpy((void *) &_xmpacc_lvp_0_1, _xmpacc_args[9], sizeof _xmpacc_lvp_0_1);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_acc_locations_c_56(_xmpacc_total, _xmpacc_s_i, _xmpacc_m_i, c, _xmpacc_a_c, cmax, icmax, _xmpacc_lkp_0, _xmpacc_lvp_0_0, _xmpacc_lvp_0_1);
+    _xmpacc_loop_acc_locations_c_59(_xmpacc_total, _xmpacc_s_i, _xmpacc_m_i, c, _xmpacc_a_c, cmax, icmax, _xmpacc_lkp_0, _xmpacc_lvp_0_0, _xmpacc_lvp_0_1);
 }
 #endif
 
-/* acc_locations.c:63: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_acc_locations_c_63(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, const double * _XMPACC_RESTRICT g, _xmpacc_array_t _xmpacc_a_g, double gmax, int gi, int gj, double gmin, int hi, int hj, double gw, long long *_xmpacc_lkp_0, double *_xmpacc_lvp_0_0, int *_xmpacc_lvp_0_1, int *_xmpacc_lvp_0_2, long long *_xmpacc_lkp_1, double *_xmpacc_lvp_1_0, int *_xmpacc_lvp_1_1, int *_xmpacc_lvp_1_2, double *_xmpacc_lvp_1_3)
+/* acc_locations.c:66: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_acc_locations_c_66(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, const double * _XMPACC_RESTRICT g, _xmpacc_array_t _xmpacc_a_g, double gmax, int gi, int gj, double gmin, int hi, int hj, double gw, long long *_xmpacc_lkp_0, double *_xmpacc_lvp_0_0, int *_xmpacc_lvp_0_1, int *_xmpacc_lvp_0_2, long long *_xmpacc_lkp_1, double *_xmpacc_lvp_1_0, int *_xmpacc_lvp_1_1, int *_xmpacc_lvp_1_2, double *_xmpacc_lvp_1_3)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
@@ -343,64 +343,64 @@ _XMPACC_KERNEL _xmpacc_loop_acc_locations_c_63(long long _xmpacc_total, int _xmp
   long long _xmpacc_lk_1[3] = {0};
   if (_xmpacc_valid) do
 {
-#line 64 "tests/acc_programs/acc_locations.c"
+#line 67 "tests/acc_programs/acc_locations.c"
   double _xmpacc_ls_0_0 = gmax;
-#line 64 "tests/acc_programs/acc_locations.c"
+#line 67 "tests/acc_programs/acc_locations.c"
   int _xmpacc_ls_0_1 = gi;
-#line 64 "tests/acc_programs/acc_locations.c"
+#line 67 "tests/acc_programs/acc_locations.c"
   int _xmpacc_ls_0_2 = gj;
-#line 64 "tests/acc_programs/acc_locations.c"
+#line 67 "tests/acc_programs/acc_locations.c"
   double _xmpacc_ls_1_0 = gmin;
-#line 64 "tests/acc_programs/acc_locations.c"
+#line 67 "tests/acc_programs/acc_locations.c"
   int _xmpacc_ls_1_1 = hi;
-#line 64 "tests/acc_programs/acc_locations.c"
+#line 67 "tests/acc_programs/acc_locations.c"
   int _xmpacc_ls_1_2 = hj;
-#line 64 "tests/acc_programs/acc_locations.c"
+#line 67 "tests/acc_programs/acc_locations.c"
   double _xmpacc_ls_1_3 = gw;
-#line 64 "tests/acc_programs/acc_locations.c"
+#line 67 "tests/acc_programs/acc_locations.c"
   do
   {
     if (g[_XMPACC_AT2(_xmpacc_a_g, _XMPACC_G(_xmpacc_a_g, 0, i), _XMPACC_G(_xmpacc_a_g, 1, j))] >= gmax)
     {
-#line 66 "tests/acc_programs/acc_locations.c"
+#line 69 "tests/acc_programs/acc_locations.c"
       gmax = g[_XMPACC_AT2(_xmpacc_a_g, _XMPACC_G(_xmpacc_a_g, 0, i), _XMPACC_G(_xmpacc_a_g, 1, j))];
-#line 66 "tests/acc_programs/acc_locations.c"
+#line 69 "tests/acc_programs/acc_locations.c"
       gi = i;
-#line 66 "tests/acc_programs/acc_locations.c"
+#line 69 "tests/acc_programs/acc_locations.c"
       gj = j;
     }
-#line 67 "tests/acc_programs/acc_locations.c"
+#line 70 "tests/acc_programs/acc_locations.c"
     if (g[_XMPACC_AT2(_xmpacc_a_g, _XMPACC_G(_xmpacc_a_g, 0, i), _XMPACC_G(_xmpacc_a_g, 1, j))] < gmin)
     {
-#line 67 "tests/acc_programs/acc_locations.c"
+#line 70 "tests/acc_programs/acc_locations.c"
       gmin = g[_XMPACC_AT2(_xmpacc_a_g, _XMPACC_G(_xmpacc_a_g, 0, i), _XMPACC_G(_xmpacc_a_g, 1, j))];
-#line 67 "tests/acc_programs/acc_locations.c"
+#line 70 "tests/acc_programs/acc_locations.c"
       hi = i;
-#line 67 "tests/acc_programs/acc_locations.c"
+#line 70 "tests/acc_programs/acc_locations.c"
       hj = j;
-#line 67 "tests/acc_programs/acc_locations.c"
+#line 70 "tests/acc_programs/acc_locations.c"
       gw = g[_XMPACC_AT2(_xmpacc_a_g, _XMPACC_G(_xmpacc_a_g, 0, i), _XMPACC_G(_xmpacc_a_g, 1, j))] + (0.5 * j);
     }
   }
   while (0);
-#line 64 "tests/acc_programs/acc_locations.c"
+#line 67 "tests/acc_programs/acc_locations.c"
   if ((_xmpacc_differ(&_xmpacc_ls_0_0, &gmax, sizeof(gmax)) || _xmpacc_differ(&_xmpacc_ls_0_1, &gi, sizeof(gi))) || _xmpacc_differ(&_xmpacc_ls_0_2, &gj, sizeof(gj)))
   {
-#line 64 "tests/acc_programs/acc_locations.c"
+#line 67 "tests/acc_programs/acc_locations.c"
     _xmpacc_lk_0[0] = 1;
-#line 64 "tests/acc_programs/acc_locations.c"
+#line 67 "tests/acc_programs/acc_locations.c"
     _xmpacc_lk_0[1] = (i - 0) / 1;
-#line 64 "tests/acc_programs/acc_locations.c"
+#line 67 "tests/acc_programs/acc_locations.c"
     _xmpacc_lk_0[2] = (j - 0) / 1;
   }
-#line 64 "tests/acc_programs/acc_locations.c"
+#line 67 "tests/acc_programs/acc_locations.c"
   if (((_xmpacc_differ(&_xmpacc_ls_1_0, &gmin, sizeof(gmin)) || _xmpacc_differ(&_xmpacc_ls_1_1, &hi, sizeof(hi))) || _xmpacc_differ(&_xmpacc_ls_1_2, &hj, sizeof(hj))) || _xmpacc_differ(&_xmpacc_ls_1_3, &gw, sizeof(gw)))
   {
-#line 64 "tests/acc_programs/acc_locations.c"
+#line 67 "tests/acc_programs/acc_locations.c"
     _xmpacc_lk_1[0] = 1;
-#line 64 "tests/acc_programs/acc_locations.c"
+#line 67 "tests/acc_programs/acc_locations.c"
     _xmpacc_lk_1[1] = (i - 0) / 1;
-#line 64 "tests/acc_programs/acc_locations.c"
+#line 67 "tests/acc_programs/acc_locations.c"
     _xmpacc_lk_1[2] = (j - 0) / 1;
   }
 }
@@ -437,7 +437,7 @@ _XMPACC_KERNEL _xmpacc_loop_acc_locations_c_63(long long _xmpacc_total, int _xmp
   }
 }
 #ifndef __CUDACC__
-void _xmpacc_loop_acc_locations_c_63_host(long long _xmpacc_n, void **_xmpacc_args)
+void _xmpacc_loop_acc_locations_c_66_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   int _xmpacc_grid2;
@@ -484,12 +484,99 @@ void _xmpacc_loop_acc_locations_c_63_host(long long _xmpacc_n, void **_xmpacc_ar
   memcpy((void *) &_xmpacc_lvp_1_2, _xmpacc_args[20], sizeof _xmpacc_lvp_1_2);
   memcpy((void *) &_xmpacc_lvp_1_3, _xmpacc_args[21], sizeof _xmpacc_lvp_1_3);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_acc_locations_c_63(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_i, _xmpacc_s_j, g, _xmpacc_a_g, gmax, gi, gj, gmin, hi, hj, gw, _xmpacc_lkp_0, _xmpacc_lvp_0_0, _xmpacc_lvp_0_1, _xmpacc_lvp_0_2, _xmpacc_lkp_1, _xmpacc_lvp_1_0, _xmpacc_lvp_1_1, _xmpacc_lvp_1_2, _xmpacc_lvp_1_3);
+    _xmpacc_loop_acc_locations_c_66(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_i, _xmpacc_s_j, g, _xmpacc_a_g, gmax, gi, gj, gmin, hi, hj, gw, _xmpacc_lkp_0, _xmpacc_lvp_0_0, _xmpacc_lvp_0_1, _xmpacc_lvp_0_2, _xmpacc_lkp_1, _xmpacc_lvp_1_0, _xmpacc_lvp_1_1, _xmpacc_lvp_1_2, _xmpacc_lvp_1_3);
 }
 #endif
 
-/* acc_locations.c:71: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_acc_locations_c_71(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, int imax, int iat, double big, int ibig, double xbig, long long *_xmpacc_lkp_0, int *_xmpacc_lvp_0_0, int *_xmpacc_lvp_0_1, long long *_xmpacc_lkp_1, double *_xmpacc_lvp_1_0, int *_xmpacc_lvp_1_1, double *_xmpacc_lvp_1_2)
+/* acc_locations.c:75: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_acc_locations_c_75(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, double smax, int __xmpacc_le_75_51_0, int __xmpacc_le_75_51_1, long long *_xmpacc_lkp_0, double *_xmpacc_lvp_0_0, int *_xmpacc_lvp_0_1, int *_xmpacc_lvp_0_2)
+{
+  long long _xmpacc_gid = _XMPACC_TID;
+  long long _xmpacc_tid = _xmpacc_gid;
+  int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
+  long long _xmpacc_rest = _xmpacc_tid;
+  int i = (int) (_xmpacc_s_i.first + _xmpacc_rest * _xmpacc_s_i.step);
+  #ifndef _XMPACC_CHECK
+  a -= _xmpacc_a_a.dim[0].gtol;
+  #endif
+  long long _xmpacc_lk_0[2] = {0};
+  if (_xmpacc_valid) do
+{
+#line 76 "tests/acc_programs/acc_locations.c"
+  double _xmpacc_ls_0_0 = smax;
+#line 76 "tests/acc_programs/acc_locations.c"
+  int _xmpacc_ls_0_1 = __xmpacc_le_75_51_0;
+#line 76 "tests/acc_programs/acc_locations.c"
+  int _xmpacc_ls_0_2 = __xmpacc_le_75_51_1;
+#line 76 "tests/acc_programs/acc_locations.c"
+  do
+    if ((a[_XMPACC_G(_xmpacc_a_a, 0, i)] + (i % 2)) >= smax)
+  {
+#line 77 "tests/acc_programs/acc_locations.c"
+    smax = a[_XMPACC_G(_xmpacc_a_a, 0, i)] + (i % 2);
+#line 77 "tests/acc_programs/acc_locations.c"
+    __xmpacc_le_75_51_0 = i;
+#line 77 "tests/acc_programs/acc_locations.c"
+    __xmpacc_le_75_51_1 = i / 2;
+  }
+  while (0);
+#line 76 "tests/acc_programs/acc_locations.c"
+  if ((_xmpacc_differ(&_xmpacc_ls_0_0, &smax, sizeof(smax)) || _xmpacc_differ(&_xmpacc_ls_0_1, &__xmpacc_le_75_51_0, sizeof(__xmpacc_le_75_51_0))) || _xmpacc_differ(&_xmpacc_ls_0_2, &__xmpacc_le_75_51_1, sizeof(__xmpacc_le_75_51_1)))
+  {
+#line 76 "tests/acc_programs/acc_locations.c"
+    _xmpacc_lk_0[0] = 1;
+#line 76 "tests/acc_programs/acc_locations.c"
+    _xmpacc_lk_0[1] = (i - 0) / 1;
+  }
+}
+  while (0);
+#line 534 "acc_locations.cu"
+  _XMPACC_WARP_STEPS {
+    long long _xmpacc_wk_0[2];
+    _xmpacc_wk_0[0] = _XMPACC_SHFL_XOR(_xmpacc_lk_0[0]);
+    _xmpacc_wk_0[1] = _XMPACC_SHFL_XOR(_xmpacc_lk_0[1]);
+    double _xmpacc_wv_0_0 = _XMPACC_SHFL_XOR(smax);
+    int _xmpacc_wv_0_1 = _XMPACC_SHFL_XOR(__xmpacc_le_75_51_0);
+    int _xmpacc_wv_0_2 = _XMPACC_SHFL_XOR(__xmpacc_le_75_51_1);
+    if (_xmpacc_loc_better(_xmpacc_wk_0, _xmpacc_lk_0, 2, _xmpacc_wv_0_0 > smax, _xmpacc_wv_0_0 < smax, 1)) { _xmpacc_lk_0[0] = _xmpacc_wk_0[0]; _xmpacc_lk_0[1] = _xmpacc_wk_0[1]; smax = _xmpacc_wv_0_0; __xmpacc_le_75_51_0 = _xmpacc_wv_0_1; __xmpacc_le_75_51_1 = _xmpacc_wv_0_2; }
+  }
+  {
+    long long _xmpacc_p = _XMPACC_PARTIAL_SLOT(_xmpacc_gid);
+    if (_xmpacc_p >= 0) { _xmpacc_lkp_0[_xmpacc_p * 2 + 0] = _xmpacc_lk_0[0]; _xmpacc_lkp_0[_xmpacc_p * 2 + 1] = _xmpacc_lk_0[1]; _xmpacc_lvp_0_0[_xmpacc_p] = smax; _xmpacc_lvp_0_1[_xmpacc_p] = __xmpacc_le_75_51_0; _xmpacc_lvp_0_2[_xmpacc_p] = __xmpacc_le_75_51_1; }
+  }
+}
+#ifndef __CUDACC__
+void _xmpacc_loop_acc_locations_c_75_host(long long _xmpacc_n, void **_xmpacc_args)
+{
+  long long _xmpacc_total;
+  _xmpacc_sched_t _xmpacc_s_i;
+  const double * _XMPACC_RESTRICT a;
+  _xmpacc_array_t _xmpacc_a_a;
+  double smax;
+  int __xmpacc_le_75_51_0;
+  int __xmpacc_le_75_51_1;
+  long long *_xmpacc_lkp_0;
+  double *_xmpacc_lvp_0_0;
+  int *_xmpacc_lvp_0_1;
+  int *_xmpacc_lvp_0_2;
+  memcpy((void *) &_xmpacc_total, _xmpacc_args[0], sizeof _xmpacc_total);
+  memcpy((void *) &_xmpacc_s_i, _xmpacc_args[1], sizeof _xmpacc_s_i);
+  memcpy((void *) &a, _xmpacc_args[2], sizeof a);
+  memcpy((void *) &_xmpacc_a_a, _xmpacc_args[3], sizeof _xmpacc_a_a);
+  memcpy((void *) &smax, _xmpacc_args[4], sizeof smax);
+  memcpy((void *) &__xmpacc_le_75_51_0, _xmpacc_args[5], sizeof __xmpacc_le_75_51_0);
+  memcpy((void *) &__xmpacc_le_75_51_1, _xmpacc_args[6], sizeof __xmpacc_le_75_51_1);
+  memcpy((void *) &_xmpacc_lkp_0, _xmpacc_args[7], sizeof _xmpacc_lkp_0);
+  memcpy((void *) &_xmpacc_lvp_0_0, _xmpacc_args[8], sizeof _xmpacc_lvp_0_0);
+  memcpy((void *) &_xmpacc_lvp_0_1, _xmpacc_args[9], sizeof _xmpacc_lvp_0_1);
+  memcpy((void *) &_xmpacc_lvp_0_2, _xmpacc_args[10], sizeof _xmpacc_lvp_0_2);
+  for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
+    _xmpacc_loop_acc_locations_c_75(_xmpacc_total, _xmpacc_s_i, a, _xmpacc_a_a, smax, __xmpacc_le_75_51_0, __xmpacc_le_75_51_1, _xmpacc_lkp_0, _xmpacc_lvp_0_0, _xmpacc_lvp_0_1, _xmpacc_lvp_0_2);
+}
+#endif
+
+/* acc_locations.c:78: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_acc_locations_c_78(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, int imax, int iat, double big, int ibig, double xbig, long long *_xmpacc_lkp_0, int *_xmpacc_lvp_0_0, int *_xmpacc_lvp_0_1, long long *_xmpacc_lkp_1, double *_xmpacc_lvp_1_0, int *_xmpacc_lvp_1_1, double *_xmpacc_lvp_1_2)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
@@ -503,58 +590,58 @@ _XMPACC_KERNEL _xmpacc_loop_acc_locations_c_71(long long _xmpacc_total, _xmpacc_
   long long _xmpacc_lk_1[2] = {0};
   if (_xmpacc_valid) do
 {
-#line 72 "tests/acc_programs/acc_locations.c"
+#line 79 "tests/acc_programs/acc_locations.c"
   int _xmpacc_ls_0_0 = imax;
-#line 72 "tests/acc_programs/acc_locations.c"
+#line 79 "tests/acc_programs/acc_locations.c"
   int _xmpacc_ls_0_1 = iat;
-#line 72 "tests/acc_programs/acc_locations.c"
+#line 79 "tests/acc_programs/acc_locations.c"
   double _xmpacc_ls_1_0 = big;
-#line 72 "tests/acc_programs/acc_locations.c"
+#line 79 "tests/acc_programs/acc_locations.c"
   int _xmpacc_ls_1_1 = ibig;
-#line 72 "tests/acc_programs/acc_locations.c"
+#line 79 "tests/acc_programs/acc_locations.c"
   double _xmpacc_ls_1_2 = xbig;
-#line 72 "tests/acc_programs/acc_locations.c"
+#line 79 "tests/acc_programs/acc_locations.c"
   do
   {
-#line 73 "tests/acc_programs/acc_locations.c"
+#line 80 "tests/acc_programs/acc_locations.c"
     if ((((int) a[_XMPACC_G(_xmpacc_a_a, 0, i)]) * 3) > imax)
     {
-#line 73 "tests/acc_programs/acc_locations.c"
+#line 80 "tests/acc_programs/acc_locations.c"
       imax = ((int) a[_XMPACC_G(_xmpacc_a_a, 0, i)]) * 3;
-#line 73 "tests/acc_programs/acc_locations.c"
+#line 80 "tests/acc_programs/acc_locations.c"
       iat = i;
     }
-#line 74 "tests/acc_programs/acc_locations.c"
+#line 81 "tests/acc_programs/acc_locations.c"
     if (a[_XMPACC_G(_xmpacc_a_a, 0, i)] >= big)
     {
-#line 74 "tests/acc_programs/acc_locations.c"
+#line 81 "tests/acc_programs/acc_locations.c"
       big = a[_XMPACC_G(_xmpacc_a_a, 0, i)];
-#line 74 "tests/acc_programs/acc_locations.c"
+#line 81 "tests/acc_programs/acc_locations.c"
       ibig = i;
-#line 74 "tests/acc_programs/acc_locations.c"
+#line 81 "tests/acc_programs/acc_locations.c"
       xbig = i;
     }
   }
   while (0);
-#line 72 "tests/acc_programs/acc_locations.c"
+#line 79 "tests/acc_programs/acc_locations.c"
   if (_xmpacc_differ(&_xmpacc_ls_0_0, &imax, sizeof(imax)) || _xmpacc_differ(&_xmpacc_ls_0_1, &iat, sizeof(iat)))
   {
-#line 72 "tests/acc_programs/acc_locations.c"
+#line 79 "tests/acc_programs/acc_locations.c"
     _xmpacc_lk_0[0] = 1;
-#line 72 "tests/acc_programs/acc_locations.c"
+#line 79 "tests/acc_programs/acc_locations.c"
     _xmpacc_lk_0[1] = (i - 0) / 1;
   }
-#line 72 "tests/acc_programs/acc_locations.c"
+#line 79 "tests/acc_programs/acc_locations.c"
   if ((_xmpacc_differ(&_xmpacc_ls_1_0, &big, sizeof(big)) || _xmpacc_differ(&_xmpacc_ls_1_1, &ibig, sizeof(ibig))) || _xmpacc_differ(&_xmpacc_ls_1_2, &xbig, sizeof(xbig)))
   {
-#line 72 "tests/acc_programs/acc_locations.c"
+#line 79 "tests/acc_programs/acc_locations.c"
     _xmpacc_lk_1[0] = 1;
-#line 72 "tests/acc_programs/acc_locations.c"
+#line 79 "tests/acc_programs/acc_locations.c"
     _xmpacc_lk_1[1] = (i - 0) / 1;
   }
 }
   while (0);
-#line 558 "acc_locations.cu"
+#line 645 "acc_locations.cu"
   _XMPACC_WARP_STEPS {
     long long _xmpacc_wk_0[2];
     _xmpacc_wk_0[0] = _XMPACC_SHFL_XOR(_xmpacc_lk_0[0]);
@@ -582,7 +669,7 @@ _XMPACC_KERNEL _xmpacc_loop_acc_locations_c_71(long long _xmpacc_total, _xmpacc_
   }
 }
 #ifndef __CUDACC__
-void _xmpacc_loop_acc_locations_c_71_host(long long _xmpacc_n, void **_xmpacc_args)
+void _xmpacc_loop_acc_locations_c_78_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   _xmpacc_sched_t _xmpacc_s_i;
@@ -617,7 +704,7 @@ void _xmpacc_loop_acc_locations_c_71_host(long long _xmpacc_n, void **_xmpacc_ar
   memcpy((void *) &_xmpacc_lvp_1_1, _xmpacc_args[14], sizeof _xmpacc_lvp_1_1);
   memcpy((void *) &_xmpacc_lvp_1_2, _xmpacc_args[15], sizeof _xmpacc_lvp_1_2);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_acc_locations_c_71(_xmpacc_total, _xmpacc_s_i, a, _xmpacc_a_a, imax, iat, big, ibig, xbig, _xmpacc_lkp_0, _xmpacc_lvp_0_0, _xmpacc_lvp_0_1, _xmpacc_lkp_1, _xmpacc_lvp_1_0, _xmpacc_lvp_1_1, _xmpacc_lvp_1_2);
+    _xmpacc_loop_acc_locations_c_78(_xmpacc_total, _xmpacc_s_i, a, _xmpacc_a_a, imax, iat, big, ibig, xbig, _xmpacc_lkp_0, _xmpacc_lvp_0_0, _xmpacc_lvp_0_1, _xmpacc_lkp_1, _xmpacc_lvp_1_0, _xmpacc_lvp_1_1, _xmpacc_lvp_1_2);
 }
 #endif
 _XMPACC_UNIT_END

@@ -14,74 +14,76 @@ _xmpacc_array_t _xmpacc_a_a;
 _xmpacc_array_t _xmpacc_a_c;
 _xmpacc_array_t _xmpacc_a_g;
 
-#line 12 "tests/acc_programs/acc_locations.c"
+#line 13 "tests/acc_programs/acc_locations.c"
 double *a;
-#line 12 "tests/acc_programs/acc_locations.c"
+#line 13 "tests/acc_programs/acc_locations.c"
 double *c;
 double *g;
-#line 26 "tests/acc_programs/acc_locations.c"
+#line 27 "tests/acc_programs/acc_locations.c"
 int main(void)
 {
   int i;
-#line 28 "tests/acc_programs/acc_locations.c"
+#line 29 "tests/acc_programs/acc_locations.c"
   int j;
   double fmax = -1;
-#line 29 "tests/acc_programs/acc_locations.c"
+#line 30 "tests/acc_programs/acc_locations.c"
   double fmin = 99;
-#line 29 "tests/acc_programs/acc_locations.c"
+#line 30 "tests/acc_programs/acc_locations.c"
   double lmax = -1;
-#line 29 "tests/acc_programs/acc_locations.c"
+#line 30 "tests/acc_programs/acc_locations.c"
   double lmin = 99;
-#line 29 "tests/acc_programs/acc_locations.c"
+#line 30 "tests/acc_programs/acc_locations.c"
   double xfmax = 0;
-#line 29 "tests/acc_programs/acc_locations.c"
+#line 30 "tests/acc_programs/acc_locations.c"
   double xlmin = 0;
-#line 29 "tests/acc_programs/acc_locations.c"
+#line 30 "tests/acc_programs/acc_locations.c"
   double s = 0;
   int ifmax = -1;
-#line 30 "tests/acc_programs/acc_locations.c"
+#line 31 "tests/acc_programs/acc_locations.c"
   int ifmin = -1;
-#line 30 "tests/acc_programs/acc_locations.c"
+#line 31 "tests/acc_programs/acc_locations.c"
   int ilmax = -1;
-#line 30 "tests/acc_programs/acc_locations.c"
+#line 31 "tests/acc_programs/acc_locations.c"
   int ilmin = -1;
   double cmax = -1;
-#line 31 "tests/acc_programs/acc_locations.c"
+#line 32 "tests/acc_programs/acc_locations.c"
   double gmax = -1;
-#line 31 "tests/acc_programs/acc_locations.c"
+#line 32 "tests/acc_programs/acc_locations.c"
   double gmin = 99;
-#line 31 "tests/acc_programs/acc_locations.c"
+#line 32 "tests/acc_programs/acc_locations.c"
   double gw = 0;
-#line 31 "tests/acc_programs/acc_locations.c"
+#line 32 "tests/acc_programs/acc_locations.c"
   double big = 100;
-#line 31 "tests/acc_programs/acc_locations.c"
+#line 32 "tests/acc_programs/acc_locations.c"
   double xbig = -0.5;
   int icmax = -1;
-#line 32 "tests/acc_programs/acc_locations.c"
+#line 33 "tests/acc_programs/acc_locations.c"
   int gi = -1;
-#line 32 "tests/acc_programs/acc_locations.c"
+#line 33 "tests/acc_programs/acc_locations.c"
   int gj = -1;
-#line 32 "tests/acc_programs/acc_locations.c"
+#line 33 "tests/acc_programs/acc_locations.c"
   int hi = -1;
-#line 32 "tests/acc_programs/acc_locations.c"
+#line 33 "tests/acc_programs/acc_locations.c"
   int hj = -1;
-#line 32 "tests/acc_programs/acc_locations.c"
+#line 33 "tests/acc_programs/acc_locations.c"
   int imax = -1;
-#line 32 "tests/acc_programs/acc_locations.c"
+#line 33 "tests/acc_programs/acc_locations.c"
   int iat = -1;
-#line 32 "tests/acc_programs/acc_locations.c"
+#line 33 "tests/acc_programs/acc_locations.c"
   int ibig = -7;
+  int where[2][2] = {{-1, -1}, {-1, -1}};
+  double smax = -1;
   {
     {
       _xmpacc_array_t _xmpacc_ha_a = _xmpacc_a_a;
-#line 35 "tests/acc_programs/acc_locations.c"
+#line 38 "tests/acc_programs/acc_locations.c"
       double * restrict const _xmpacc_hp_a = a;
       {
-#line 35 "tests/acc_programs/acc_locations.c"
+#line 38 "tests/acc_programs/acc_locations.c"
         _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 40 - 1, 1);
-#line 35 "tests/acc_programs/acc_locations.c"
+#line 38 "tests/acc_programs/acc_locations.c"
         for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
-#line 35 "tests/acc_programs/acc_locations.c"
+#line 38 "tests/acc_programs/acc_locations.c"
           _xmpacc_hp_a[_XMPACC_L(_xmpacc_ha_a, 0, i)] = (i * 17) % 7;
 
       }
@@ -89,27 +91,27 @@ int main(void)
   }
   {
     {
-#line 37 "tests/acc_programs/acc_locations.c"
+#line 40 "tests/acc_programs/acc_locations.c"
       _xmpacc_array_t _xmpacc_ha_c = _xmpacc_a_c;
-#line 37 "tests/acc_programs/acc_locations.c"
+#line 40 "tests/acc_programs/acc_locations.c"
       double * restrict const _xmpacc_hp_c = c;
       {
-#line 37 "tests/acc_programs/acc_locations.c"
+#line 40 "tests/acc_programs/acc_locations.c"
         long long _xmpacc_i0_i = 0;
-#line 37 "tests/acc_programs/acc_locations.c"
+#line 40 "tests/acc_programs/acc_locations.c"
         long long _xmpacc_st_i = 1;
-#line 37 "tests/acc_programs/acc_locations.c"
+#line 40 "tests/acc_programs/acc_locations.c"
         _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_pos(&_xmpacc_t_tc.dim[0], _xmpacc_i0_i, 40 - 1, _xmpacc_st_i);
-#line 37 "tests/acc_programs/acc_locations.c"
+#line 40 "tests/acc_programs/acc_locations.c"
         for (long long _xmpacc_p_i = _xmpacc_s_i.first; _xmpacc_p_i <= _xmpacc_s_i.last; _xmpacc_p_i++)
         {
-#line 37 "tests/acc_programs/acc_locations.c"
+#line 40 "tests/acc_programs/acc_locations.c"
           i = _xmpacc_tdim_glb(&_xmpacc_t_tc.dim[0], _xmpacc_p_i);
-#line 37 "tests/acc_programs/acc_locations.c"
+#line 40 "tests/acc_programs/acc_locations.c"
           if (!_xmpacc_on_progression(i, _xmpacc_i0_i, _xmpacc_st_i))
-#line 37 "tests/acc_programs/acc_locations.c"
+#line 40 "tests/acc_programs/acc_locations.c"
             continue;
-#line 37 "tests/acc_programs/acc_locations.c"
+#line 40 "tests/acc_programs/acc_locations.c"
           _xmpacc_hp_c[_XMPACC_LC(_xmpacc_ha_c, 0, i)] = (i * 5) % 7;
         }
 
@@ -118,21 +120,21 @@ int main(void)
   }
   {
     {
-#line 39 "tests/acc_programs/acc_locations.c"
+#line 42 "tests/acc_programs/acc_locations.c"
       _xmpacc_array_t _xmpacc_ha_g = _xmpacc_a_g;
-#line 39 "tests/acc_programs/acc_locations.c"
+#line 42 "tests/acc_programs/acc_locations.c"
       double * restrict const _xmpacc_hp_g = g;
       {
-#line 39 "tests/acc_programs/acc_locations.c"
+#line 42 "tests/acc_programs/acc_locations.c"
         _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t2.dim[0], 0, 6 - 1, 1);
-#line 39 "tests/acc_programs/acc_locations.c"
+#line 42 "tests/acc_programs/acc_locations.c"
         for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
         {
-#line 40 "tests/acc_programs/acc_locations.c"
+#line 43 "tests/acc_programs/acc_locations.c"
           _xmpacc_sched_t _xmpacc_s_j = _xmpacc_schedule(&_xmpacc_t_t2.dim[1], 0, 9 - 1, 1);
-#line 40 "tests/acc_programs/acc_locations.c"
+#line 43 "tests/acc_programs/acc_locations.c"
           for (j = _xmpacc_s_j.first; j <= _xmpacc_s_j.last; j += 1)
-#line 40 "tests/acc_programs/acc_locations.c"
+#line 43 "tests/acc_programs/acc_locations.c"
             _xmpacc_hp_g[_XMPACC_AT2(_xmpacc_ha_g, _XMPACC_L(_xmpacc_ha_g, 0, i), _XMPACC_L(_xmpacc_ha_g, 1, j))] = ((i * 9) + j) % 4;
 
         }
@@ -141,144 +143,166 @@ int main(void)
     }
   }
   {
-#line 43 "tests/acc_programs/acc_locations.c"
-    _XMPACC_CLEANUP(_xmpacc_replicate_scope_end) int _xmpacc_rep_1 = _xmpacc_replicate_begin("acc_locations.c:42", 5, (const void *[]){&_xmpacc_a_a, &_xmpacc_a_c, &_xmpacc_a_g, &imax, &iat}, (const long long []){-1, -1, -1, sizeof(imax), sizeof(iat)}, (const char *[]){"a", "c", "g", "imax", "iat"});
+#line 46 "tests/acc_programs/acc_locations.c"
+    _XMPACC_CLEANUP(_xmpacc_replicate_scope_end) int _xmpacc_rep_1 = _xmpacc_replicate_begin("acc_locations.c:45", 5, (const void *[]){&_xmpacc_a_a, &_xmpacc_a_c, &_xmpacc_a_g, &imax, &iat}, (const long long []){-1, -1, -1, sizeof(imax), sizeof(iat)}, (const char *[]){"a", "c", "g", "imax", "iat"});
     {
-#line 44 "tests/acc_programs/acc_locations.c"
-      _xmpacc_replicate_sync("acc_locations.c:44", 0, &_xmpacc_a_a, "a");
-#line 44 "tests/acc_programs/acc_locations.c"
-      _xmpacc_replicate_sync("acc_locations.c:44", 0, &_xmpacc_a_c, "c");
-#line 44 "tests/acc_programs/acc_locations.c"
-      _xmpacc_replicate_sync("acc_locations.c:44", 0, &_xmpacc_a_g, "g");
+#line 47 "tests/acc_programs/acc_locations.c"
+      _xmpacc_replicate_sync("acc_locations.c:47", 0, &_xmpacc_a_a, "a");
+#line 47 "tests/acc_programs/acc_locations.c"
+      _xmpacc_replicate_sync("acc_locations.c:47", 0, &_xmpacc_a_c, "c");
+#line 47 "tests/acc_programs/acc_locations.c"
+      _xmpacc_replicate_sync("acc_locations.c:47", 0, &_xmpacc_a_g, "g");
       {
-#line 48 "tests/acc_programs/acc_locations.c"
+#line 51 "tests/acc_programs/acc_locations.c"
         long long _xmpacc_lkey_0[2] = {0};
-#line 48 "tests/acc_programs/acc_locations.c"
+#line 51 "tests/acc_programs/acc_locations.c"
         long long _xmpacc_lkey_1[2] = {0};
-#line 48 "tests/acc_programs/acc_locations.c"
+#line 51 "tests/acc_programs/acc_locations.c"
         long long _xmpacc_lkey_2[2] = {0};
-#line 48 "tests/acc_programs/acc_locations.c"
+#line 51 "tests/acc_programs/acc_locations.c"
         long long _xmpacc_lkey_3[2] = {0};
-#line 48 "tests/acc_programs/acc_locations.c"
+#line 51 "tests/acc_programs/acc_locations.c"
         _xmpacc_loop_reduce_var_begin(&_xmpacc_t_t, (const int []){1}, (void *) (&fmax), (const long long []){_XMPACC_TYPE(fmax), sizeof(fmax), 0, 0}, 10);
-#line 48 "tests/acc_programs/acc_locations.c"
+#line 51 "tests/acc_programs/acc_locations.c"
         _xmpacc_loop_reduce_var_begin(&_xmpacc_t_t, (const int []){1}, (void *) (&fmin), (const long long []){_XMPACC_TYPE(fmin), sizeof(fmin), 0, 0}, 11);
-#line 48 "tests/acc_programs/acc_locations.c"
+#line 51 "tests/acc_programs/acc_locations.c"
         _xmpacc_loop_reduce_var_begin(&_xmpacc_t_t, (const int []){1}, (void *) (&lmax), (const long long []){_XMPACC_TYPE(lmax), sizeof(lmax), 0, 0}, 12);
-#line 48 "tests/acc_programs/acc_locations.c"
+#line 51 "tests/acc_programs/acc_locations.c"
         _xmpacc_loop_reduce_var_begin(&_xmpacc_t_t, (const int []){1}, (void *) (&lmin), (const long long []){_XMPACC_TYPE(lmin), sizeof(lmin), 0, 0}, 13);
-#line 48 "tests/acc_programs/acc_locations.c"
+#line 51 "tests/acc_programs/acc_locations.c"
         _xmpacc_loop_reduce_begin(&_xmpacc_t_t, (const int []){1}, &s, 1, _XMPACC_TYPE(s), 1);
-#line 48 "tests/acc_programs/acc_locations.c"
+#line 51 "tests/acc_programs/acc_locations.c"
         _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t.dim[0], 0, 40 - 1, 1);
-#line 48 "tests/acc_programs/acc_locations.c"
+#line 51 "tests/acc_programs/acc_locations.c"
         long long _xmpacc_total = _xmpacc_s_i.count;
-#line 48 "tests/acc_programs/acc_locations.c"
-        _xmpacc_launch("acc_locations.c:45", "_xmpacc_loop_acc_locations_c_45", _xmpacc_total, 0, 29, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a), (void *) (&fmax), (void *) (&ifmax), (void *) (&xfmax), (void *) (&fmin), (void *) (&ifmin), (void *) (&lmax), (void *) (&ilmax), (void *) (&lmin), (void *) (&ilmin), (void *) (&xlmin), (void *) (&s), (void *) _xmpacc_lkey_0, (void *) (&fmax), (void *) (&ifmax), (void *) (&xfmax), (void *) _xmpacc_lkey_1, (void *) (&fmin), (void *) (&ifmin), (void *) _xmpacc_lkey_2, (void *) (&lmax), (void *) (&ilmax), (void *) _xmpacc_lkey_3, (void *) (&lmin), (void *) (&ilmin), (void *) (&xlmin)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0, 2, 0, 0, 0, sizeof(fmax), 0, 0, sizeof(ifmax), 0, 0, sizeof(xfmax), 0, 0, sizeof(fmin), 0, 0, sizeof(ifmin), 0, 0, sizeof(lmax), 0, 0, sizeof(ilmax), 0, 0, sizeof(lmin), 0, 0, sizeof(ilmin), 0, 0, sizeof(xlmin), 0, 3, _XMPACC_TYPE(s), 513, 6, 2, 10, 7, _XMPACC_TYPE(fmax), 0, 7, _XMPACC_TYPE(ifmax), 0, 7, _XMPACC_TYPE(xfmax), 0, 6, 2, 11, 7, _XMPACC_TYPE(fmin), 0, 7, _XMPACC_TYPE(ifmin), 0, 6, 2, 12, 7, _XMPACC_TYPE(lmax), 0, 7, _XMPACC_TYPE(ilmax), 0, 6, 2, 13, 7, _XMPACC_TYPE(lmin), 0, 7, _XMPACC_TYPE(ilmin), 0, 7, _XMPACC_TYPE(xlmin), 0});
-#line 48 "tests/acc_programs/acc_locations.c"
-        _xmpacc_loop_reduce_var(&_xmpacc_t_t, "acc_locations.c:45", (const int []){1}, (void *) (&fmax), (const long long []){_XMPACC_TYPE(fmax), sizeof(fmax), 0, 0}, 10, 2, (void *[]){(void *) (&ifmax), (void *) (&xfmax)}, (const void *[]){(const long long []){_XMPACC_TYPE(ifmax), sizeof(ifmax), 0, 0}, (const long long []){_XMPACC_TYPE(xfmax), sizeof(xfmax), 0, 0}}, 1, _xmpacc_lkey_0);
-#line 48 "tests/acc_programs/acc_locations.c"
-        _xmpacc_loop_reduce_var(&_xmpacc_t_t, "acc_locations.c:45", (const int []){1}, (void *) (&fmin), (const long long []){_XMPACC_TYPE(fmin), sizeof(fmin), 0, 0}, 11, 1, (void *[]){(void *) (&ifmin)}, (const void *[]){(const long long []){_XMPACC_TYPE(ifmin), sizeof(ifmin), 0, 0}}, 1, _xmpacc_lkey_1);
-#line 48 "tests/acc_programs/acc_locations.c"
-        _xmpacc_loop_reduce_var(&_xmpacc_t_t, "acc_locations.c:45", (const int []){1}, (void *) (&lmax), (const long long []){_XMPACC_TYPE(lmax), sizeof(lmax), 0, 0}, 12, 1, (void *[]){(void *) (&ilmax)}, (const void *[]){(const long long []){_XMPACC_TYPE(ilmax), sizeof(ilmax), 0, 0}}, 1, _xmpacc_lkey_2);
-#line 48 "tests/acc_programs/acc_locations.c"
-        _xmpacc_loop_reduce_var(&_xmpacc_t_t, "acc_locations.c:45", (const int []){1}, (void *) (&lmin), (const long long []){_XMPACC_TYPE(lmin), sizeof(lmin), 0, 0}, 13, 2, (void *[]){(void *) (&ilmin), (void *) (&xlmin)}, (const void *[]){(const long long []){_XMPACC_TYPE(ilmin), sizeof(ilmin), 0, 0}, (const long long []){_XMPACC_TYPE(xlmin), sizeof(xlmin), 0, 0}}, 1, _xmpacc_lkey_3);
-#line 48 "tests/acc_programs/acc_locations.c"
-        _xmpacc_loop_reduce(&_xmpacc_t_t, "acc_locations.c:45", (const int []){1}, &s, 1, _XMPACC_TYPE(s), 1);
+#line 51 "tests/acc_programs/acc_locations.c"
+        _xmpacc_launch("acc_locations.c:48", "_xmpacc_loop_acc_locations_c_48", _xmpacc_total, 0, 29, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a), (void *) (&fmax), (void *) (&ifmax), (void *) (&xfmax), (void *) (&fmin), (void *) (&ifmin), (void *) (&lmax), (void *) (&ilmax), (void *) (&lmin), (void *) (&ilmin), (void *) (&xlmin), (void *) (&s), (void *) _xmpacc_lkey_0, (void *) (&fmax), (void *) (&ifmax), (void *) (&xfmax), (void *) _xmpacc_lkey_1, (void *) (&fmin), (void *) (&ifmin), (void *) _xmpacc_lkey_2, (void *) (&lmax), (void *) (&ilmax), (void *) _xmpacc_lkey_3, (void *) (&lmin), (void *) (&ilmin), (void *) (&xlmin)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0, 2, 0, 0, 0, sizeof(fmax), 0, 0, sizeof(ifmax), 0, 0, sizeof(xfmax), 0, 0, sizeof(fmin), 0, 0, sizeof(ifmin), 0, 0, sizeof(lmax), 0, 0, sizeof(ilmax), 0, 0, sizeof(lmin), 0, 0, sizeof(ilmin), 0, 0, sizeof(xlmin), 0, 3, _XMPACC_TYPE(s), 513, 6, 2, 10, 7, _XMPACC_TYPE(fmax), 0, 7, _XMPACC_TYPE(ifmax), 0, 7, _XMPACC_TYPE(xfmax), 0, 6, 2, 11, 7, _XMPACC_TYPE(fmin), 0, 7, _XMPACC_TYPE(ifmin), 0, 6, 2, 12, 7, _XMPACC_TYPE(lmax), 0, 7, _XMPACC_TYPE(ilmax), 0, 6, 2, 13, 7, _XMPACC_TYPE(lmin), 0, 7, _XMPACC_TYPE(ilmin), 0, 7, _XMPACC_TYPE(xlmin), 0});
+#line 51 "tests/acc_programs/acc_locations.c"
+        _xmpacc_loop_reduce_var(&_xmpacc_t_t, "acc_locations.c:48", (const int []){1}, (void *) (&fmax), (const long long []){_XMPACC_TYPE(fmax), sizeof(fmax), 0, 0}, 10, 2, (void *[]){(void *) (&ifmax), (void *) (&xfmax)}, (const void *[]){(const long long []){_XMPACC_TYPE(ifmax), sizeof(ifmax), 0, 0}, (const long long []){_XMPACC_TYPE(xfmax), sizeof(xfmax), 0, 0}}, 1, _xmpacc_lkey_0);
+#line 51 "tests/acc_programs/acc_locations.c"
+        _xmpacc_loop_reduce_var(&_xmpacc_t_t, "acc_locations.c:48", (const int []){1}, (void *) (&fmin), (const long long []){_XMPACC_TYPE(fmin), sizeof(fmin), 0, 0}, 11, 1, (void *[]){(void *) (&ifmin)}, (const void *[]){(const long long []){_XMPACC_TYPE(ifmin), sizeof(ifmin), 0, 0}}, 1, _xmpacc_lkey_1);
+#line 51 "tests/acc_programs/acc_locations.c"
+        _xmpacc_loop_reduce_var(&_xmpacc_t_t, "acc_locations.c:48", (const int []){1}, (void *) (&lmax), (const long long []){_XMPACC_TYPE(lmax), sizeof(lmax), 0, 0}, 12, 1, (void *[]){(void *) (&ilmax)}, (const void *[]){(const long long []){_XMPACC_TYPE(ilmax), sizeof(ilmax), 0, 0}}, 1, _xmpacc_lkey_2);
+#line 51 "tests/acc_programs/acc_locations.c"
+        _xmpacc_loop_reduce_var(&_xmpacc_t_t, "acc_locations.c:48", (const int []){1}, (void *) (&lmin), (const long long []){_XMPACC_TYPE(lmin), sizeof(lmin), 0, 0}, 13, 2, (void *[]){(void *) (&ilmin), (void *) (&xlmin)}, (const void *[]){(const long long []){_XMPACC_TYPE(ilmin), sizeof(ilmin), 0, 0}, (const long long []){_XMPACC_TYPE(xlmin), sizeof(xlmin), 0, 0}}, 1, _xmpacc_lkey_3);
+#line 51 "tests/acc_programs/acc_locations.c"
+        _xmpacc_loop_reduce(&_xmpacc_t_t, "acc_locations.c:48", (const int []){1}, &s, 1, _XMPACC_TYPE(s), 1);
       }
       {
-#line 57 "tests/acc_programs/acc_locations.c"
+#line 60 "tests/acc_programs/acc_locations.c"
         long long _xmpacc_lkey_0[2] = {0};
-#line 57 "tests/acc_programs/acc_locations.c"
+#line 60 "tests/acc_programs/acc_locations.c"
         _xmpacc_loop_reduce_var_begin(&_xmpacc_t_tc, (const int []){1}, (void *) (&cmax), (const long long []){_XMPACC_TYPE(cmax), sizeof(cmax), 0, 0}, 10);
-#line 57 "tests/acc_programs/acc_locations.c"
+#line 60 "tests/acc_programs/acc_locations.c"
         _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_pos_k(&_xmpacc_t_tc.dim[0], 40 - 1, 0, -1);
-#line 57 "tests/acc_programs/acc_locations.c"
+#line 60 "tests/acc_programs/acc_locations.c"
         _xmpacc_posmap_t _xmpacc_m_i = _xmpacc_posmap(&_xmpacc_t_tc.dim[0], 40 - 1, -1, 0);
-#line 57 "tests/acc_programs/acc_locations.c"
+#line 60 "tests/acc_programs/acc_locations.c"
         long long _xmpacc_total = _xmpacc_s_i.count;
-#line 57 "tests/acc_programs/acc_locations.c"
-        _xmpacc_launch("acc_locations.c:56", "_xmpacc_loop_acc_locations_c_56", _xmpacc_total, 0, 10, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_m_i), (void *) (&_xmpacc_a_c), (void *) (&_xmpacc_a_c), (void *) (&cmax), (void *) (&icmax), (void *) _xmpacc_lkey_0, (void *) (&cmax), (void *) (&icmax)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_posmap_t), 0, 1, 1, 0, 2, 0, 0, 0, sizeof(cmax), 0, 0, sizeof(icmax), 0, 6, 2, 10, 7, _XMPACC_TYPE(cmax), 0, 7, _XMPACC_TYPE(icmax), 0});
-#line 57 "tests/acc_programs/acc_locations.c"
-        _xmpacc_loop_reduce_var(&_xmpacc_t_tc, "acc_locations.c:56", (const int []){1}, (void *) (&cmax), (const long long []){_XMPACC_TYPE(cmax), sizeof(cmax), 0, 0}, 10, 1, (void *[]){(void *) (&icmax)}, (const void *[]){(const long long []){_XMPACC_TYPE(icmax), sizeof(icmax), 0, 0}}, 1, _xmpacc_lkey_0);
+#line 60 "tests/acc_programs/acc_locations.c"
+        _xmpacc_launch("acc_locations.c:59", "_xmpacc_loop_acc_locations_c_59", _xmpacc_total, 0, 10, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_m_i), (void *) (&_xmpacc_a_c), (void *) (&_xmpacc_a_c), (void *) (&cmax), (void *) (&icmax), (void *) _xmpacc_lkey_0, (void *) (&cmax), (void *) (&icmax)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_posmap_t), 0, 1, 1, 0, 2, 0, 0, 0, sizeof(cmax), 0, 0, sizeof(icmax), 0, 6, 2, 10, 7, _XMPACC_TYPE(cmax), 0, 7, _XMPACC_TYPE(icmax), 0});
+#line 60 "tests/acc_programs/acc_locations.c"
+        _xmpacc_loop_reduce_var(&_xmpacc_t_tc, "acc_locations.c:59", (const int []){1}, (void *) (&cmax), (const long long []){_XMPACC_TYPE(cmax), sizeof(cmax), 0, 0}, 10, 1, (void *[]){(void *) (&icmax)}, (const void *[]){(const long long []){_XMPACC_TYPE(icmax), sizeof(icmax), 0, 0}}, 1, _xmpacc_lkey_0);
       }
       {
-#line 64 "tests/acc_programs/acc_locations.c"
+#line 67 "tests/acc_programs/acc_locations.c"
         long long _xmpacc_lkey_0[3] = {0};
-#line 64 "tests/acc_programs/acc_locations.c"
+#line 67 "tests/acc_programs/acc_locations.c"
         long long _xmpacc_lkey_1[3] = {0};
-#line 64 "tests/acc_programs/acc_locations.c"
+#line 67 "tests/acc_programs/acc_locations.c"
         _xmpacc_loop_reduce_var_begin(&_xmpacc_t_t2, (const int []){1, 1}, (void *) (&gmax), (const long long []){_XMPACC_TYPE(gmax), sizeof(gmax), 0, 0}, 12);
-#line 64 "tests/acc_programs/acc_locations.c"
+#line 67 "tests/acc_programs/acc_locations.c"
         _xmpacc_loop_reduce_var_begin(&_xmpacc_t_t2, (const int []){1, 1}, (void *) (&gmin), (const long long []){_XMPACC_TYPE(gmin), sizeof(gmin), 0, 0}, 11);
-#line 64 "tests/acc_programs/acc_locations.c"
+#line 67 "tests/acc_programs/acc_locations.c"
         _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t2.dim[0], 0, 6 - 1, 1);
-#line 64 "tests/acc_programs/acc_locations.c"
+#line 67 "tests/acc_programs/acc_locations.c"
         _xmpacc_sched_t _xmpacc_s_j = _xmpacc_schedule_k(&_xmpacc_t_t2.dim[1], 0, 9 - 1, 1);
-#line 64 "tests/acc_programs/acc_locations.c"
+#line 67 "tests/acc_programs/acc_locations.c"
         long long _xmpacc_total = _xmpacc_s_i.count * _xmpacc_s_j.count;
-#line 64 "tests/acc_programs/acc_locations.c"
-        _xmpacc_launch("acc_locations.c:63", "_xmpacc_loop_acc_locations_c_63", _xmpacc_total, 0, 22, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_g), (void *) (&_xmpacc_a_g), (void *) (&gmax), (void *) (&gi), (void *) (&gj), (void *) (&gmin), (void *) (&hi), (void *) (&hj), (void *) (&gw), (void *) _xmpacc_lkey_0, (void *) (&gmax), (void *) (&gi), (void *) (&gj), (void *) _xmpacc_lkey_1, (void *) (&gmin), (void *) (&hi), (void *) (&hj), (void *) (&gw)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0, 2, 0, 0, 0, sizeof(gmax), 0, 0, sizeof(gi), 0, 0, sizeof(gj), 0, 0, sizeof(gmin), 0, 0, sizeof(hi), 0, 0, sizeof(hj), 0, 0, sizeof(gw), 0, 6, 3, 12, 7, _XMPACC_TYPE(gmax), 0, 7, _XMPACC_TYPE(gi), 0, 7, _XMPACC_TYPE(gj), 0, 6, 3, 11, 7, _XMPACC_TYPE(gmin), 0, 7, _XMPACC_TYPE(hi), 0, 7, _XMPACC_TYPE(hj), 0, 7, _XMPACC_TYPE(gw), 0});
-#line 64 "tests/acc_programs/acc_locations.c"
-        _xmpacc_loop_reduce_var(&_xmpacc_t_t2, "acc_locations.c:63", (const int []){1, 1}, (void *) (&gmax), (const long long []){_XMPACC_TYPE(gmax), sizeof(gmax), 0, 0}, 12, 2, (void *[]){(void *) (&gi), (void *) (&gj)}, (const void *[]){(const long long []){_XMPACC_TYPE(gi), sizeof(gi), 0, 0}, (const long long []){_XMPACC_TYPE(gj), sizeof(gj), 0, 0}}, 2, _xmpacc_lkey_0);
-#line 64 "tests/acc_programs/acc_locations.c"
-        _xmpacc_loop_reduce_var(&_xmpacc_t_t2, "acc_locations.c:63", (const int []){1, 1}, (void *) (&gmin), (const long long []){_XMPACC_TYPE(gmin), sizeof(gmin), 0, 0}, 11, 3, (void *[]){(void *) (&hi), (void *) (&hj), (void *) (&gw)}, (const void *[]){(const long long []){_XMPACC_TYPE(hi), sizeof(hi), 0, 0}, (const long long []){_XMPACC_TYPE(hj), sizeof(hj), 0, 0}, (const long long []){_XMPACC_TYPE(gw), sizeof(gw), 0, 0}}, 2, _xmpacc_lkey_1);
+#line 67 "tests/acc_programs/acc_locations.c"
+        _xmpacc_launch("acc_locations.c:66", "_xmpacc_loop_acc_locations_c_66", _xmpacc_total, 0, 22, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_g), (void *) (&_xmpacc_a_g), (void *) (&gmax), (void *) (&gi), (void *) (&gj), (void *) (&gmin), (void *) (&hi), (void *) (&hj), (void *) (&gw), (void *) _xmpacc_lkey_0, (void *) (&gmax), (void *) (&gi), (void *) (&gj), (void *) _xmpacc_lkey_1, (void *) (&gmin), (void *) (&hi), (void *) (&hj), (void *) (&gw)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0, 2, 0, 0, 0, sizeof(gmax), 0, 0, sizeof(gi), 0, 0, sizeof(gj), 0, 0, sizeof(gmin), 0, 0, sizeof(hi), 0, 0, sizeof(hj), 0, 0, sizeof(gw), 0, 6, 3, 12, 7, _XMPACC_TYPE(gmax), 0, 7, _XMPACC_TYPE(gi), 0, 7, _XMPACC_TYPE(gj), 0, 6, 3, 11, 7, _XMPACC_TYPE(gmin), 0, 7, _XMPACC_TYPE(hi), 0, 7, _XMPACC_TYPE(hj), 0, 7, _XMPACC_TYPE(gw), 0});
+#line 67 "tests/acc_programs/acc_locations.c"
+        _xmpacc_loop_reduce_var(&_xmpacc_t_t2, "acc_locations.c:66", (const int []){1, 1}, (void *) (&gmax), (const long long []){_XMPACC_TYPE(gmax), sizeof(gmax), 0, 0}, 12, 2, (void *[]){(void *) (&gi), (void *) (&gj)}, (const void *[]){(const long long []){_XMPACC_TYPE(gi), sizeof(gi), 0, 0}, (const long long []){_XMPACC_TYPE(gj), sizeof(gj), 0, 0}}, 2, _xmpacc_lkey_0);
+#line 67 "tests/acc_programs/acc_locations.c"
+        _xmpacc_loop_reduce_var(&_xmpacc_t_t2, "acc_locations.c:66", (const int []){1, 1}, (void *) (&gmin), (const long long []){_XMPACC_TYPE(gmin), sizeof(gmin), 0, 0}, 11, 3, (void *[]){(void *) (&hi), (void *) (&hj), (void *) (&gw)}, (const void *[]){(const long long []){_XMPACC_TYPE(hi), sizeof(hi), 0, 0}, (const long long []){_XMPACC_TYPE(hj), sizeof(hj), 0, 0}, (const long long []){_XMPACC_TYPE(gw), sizeof(gw), 0, 0}}, 2, _xmpacc_lkey_1);
       }
       {
-#line 72 "tests/acc_programs/acc_locations.c"
+#line 76 "tests/acc_programs/acc_locations.c"
         long long _xmpacc_lkey_0[2] = {0};
-#line 72 "tests/acc_programs/acc_locations.c"
-        long long _xmpacc_lkey_1[2] = {0};
-#line 72 "tests/acc_programs/acc_locations.c"
-        _xmpacc_loop_reduce_var_begin(&_xmpacc_t_t, (const int []){1}, (void *) (&imax), (const long long []){_XMPACC_TYPE(imax), sizeof(imax), 0, 0}, 10);
-#line 72 "tests/acc_programs/acc_locations.c"
-        _xmpacc_loop_reduce_var_begin(&_xmpacc_t_t, (const int []){1}, (void *) (&big), (const long long []){_XMPACC_TYPE(big), sizeof(big), 0, 0}, 12);
-#line 72 "tests/acc_programs/acc_locations.c"
+#line 76 "tests/acc_programs/acc_locations.c"
+        int __xmpacc_le_75_51_0 = where[1][0];
+#line 76 "tests/acc_programs/acc_locations.c"
+        int __xmpacc_le_75_51_1 = where[1][1];
+#line 76 "tests/acc_programs/acc_locations.c"
+        _xmpacc_loop_reduce_var_begin(&_xmpacc_t_t, (const int []){1}, (void *) (&smax), (const long long []){_XMPACC_TYPE(smax), sizeof(smax), 0, 0}, 12);
+#line 76 "tests/acc_programs/acc_locations.c"
         _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t.dim[0], 0, 40 - 1, 1);
-#line 72 "tests/acc_programs/acc_locations.c"
+#line 76 "tests/acc_programs/acc_locations.c"
         long long _xmpacc_total = _xmpacc_s_i.count;
-#line 72 "tests/acc_programs/acc_locations.c"
-        _xmpacc_launch("acc_locations.c:71", "_xmpacc_loop_acc_locations_c_71", _xmpacc_total, 0, 16, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a), (void *) (&imax), (void *) (&iat), (void *) (&big), (void *) (&ibig), (void *) (&xbig), (void *) _xmpacc_lkey_0, (void *) (&imax), (void *) (&iat), (void *) _xmpacc_lkey_1, (void *) (&big), (void *) (&ibig), (void *) (&xbig)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0, 2, 0, 0, 0, sizeof(imax), 0, 0, sizeof(iat), 0, 0, sizeof(big), 0, 0, sizeof(ibig), 0, 0, sizeof(xbig), 0, 6, 2, 10, 7, _XMPACC_TYPE(imax), 0, 7, _XMPACC_TYPE(iat), 0, 6, 2, 12, 7, _XMPACC_TYPE(big), 0, 7, _XMPACC_TYPE(ibig), 0, 7, _XMPACC_TYPE(xbig), 0});
-#line 72 "tests/acc_programs/acc_locations.c"
-        _xmpacc_loop_reduce_var(&_xmpacc_t_t, "acc_locations.c:71", (const int []){1}, (void *) (&imax), (const long long []){_XMPACC_TYPE(imax), sizeof(imax), 0, 0}, 10, 1, (void *[]){(void *) (&iat)}, (const void *[]){(const long long []){_XMPACC_TYPE(iat), sizeof(iat), 0, 0}}, 1, _xmpacc_lkey_0);
-#line 72 "tests/acc_programs/acc_locations.c"
-        _xmpacc_loop_reduce_var(&_xmpacc_t_t, "acc_locations.c:71", (const int []){1}, (void *) (&big), (const long long []){_XMPACC_TYPE(big), sizeof(big), 0, 0}, 12, 2, (void *[]){(void *) (&ibig), (void *) (&xbig)}, (const void *[]){(const long long []){_XMPACC_TYPE(ibig), sizeof(ibig), 0, 0}, (const long long []){_XMPACC_TYPE(xbig), sizeof(xbig), 0, 0}}, 1, _xmpacc_lkey_1);
+#line 76 "tests/acc_programs/acc_locations.c"
+        _xmpacc_launch("acc_locations.c:75", "_xmpacc_loop_acc_locations_c_75", _xmpacc_total, 0, 11, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a), (void *) (&smax), (void *) (&__xmpacc_le_75_51_0), (void *) (&__xmpacc_le_75_51_1), (void *) _xmpacc_lkey_0, (void *) (&smax), (void *) (&__xmpacc_le_75_51_0), (void *) (&__xmpacc_le_75_51_1)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0, 2, 0, 0, 0, sizeof(smax), 0, 0, sizeof(__xmpacc_le_75_51_0), 0, 0, sizeof(__xmpacc_le_75_51_1), 0, 6, 2, 12, 7, _XMPACC_TYPE(smax), 0, 7, _XMPACC_TYPE(__xmpacc_le_75_51_0), 0, 7, _XMPACC_TYPE(__xmpacc_le_75_51_1), 0});
+#line 76 "tests/acc_programs/acc_locations.c"
+        where[1][0] = __xmpacc_le_75_51_0;
+#line 76 "tests/acc_programs/acc_locations.c"
+        where[1][1] = __xmpacc_le_75_51_1;
+#line 76 "tests/acc_programs/acc_locations.c"
+        _xmpacc_loop_reduce_var(&_xmpacc_t_t, "acc_locations.c:75", (const int []){1}, (void *) (&smax), (const long long []){_XMPACC_TYPE(smax), sizeof(smax), 0, 0}, 12, 1, (void *[]){(void *) (&where)}, (const void *[]){(const long long []){_XMPACC_TYPE(where[0][0]), sizeof(where[0][0]), 2, (sizeof(where)) / (sizeof(where[0])), (sizeof(where[0])) / (sizeof(where[0][0])), 2, 0, 1, 0, 0, 1, 0, -1, 1}}, 1, _xmpacc_lkey_0);
+      }
+      {
+        long long _xmpacc_lkey_0[2] = {0};
+#line 79 "tests/acc_programs/acc_locations.c"
+        long long _xmpacc_lkey_1[2] = {0};
+#line 79 "tests/acc_programs/acc_locations.c"
+        _xmpacc_loop_reduce_var_begin(&_xmpacc_t_t, (const int []){1}, (void *) (&imax), (const long long []){_XMPACC_TYPE(imax), sizeof(imax), 0, 0}, 10);
+#line 79 "tests/acc_programs/acc_locations.c"
+        _xmpacc_loop_reduce_var_begin(&_xmpacc_t_t, (const int []){1}, (void *) (&big), (const long long []){_XMPACC_TYPE(big), sizeof(big), 0, 0}, 12);
+#line 79 "tests/acc_programs/acc_locations.c"
+        _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t.dim[0], 0, 40 - 1, 1);
+#line 79 "tests/acc_programs/acc_locations.c"
+        long long _xmpacc_total = _xmpacc_s_i.count;
+#line 79 "tests/acc_programs/acc_locations.c"
+        _xmpacc_launch("acc_locations.c:78", "_xmpacc_loop_acc_locations_c_78", _xmpacc_total, 0, 16, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a), (void *) (&imax), (void *) (&iat), (void *) (&big), (void *) (&ibig), (void *) (&xbig), (void *) _xmpacc_lkey_0, (void *) (&imax), (void *) (&iat), (void *) _xmpacc_lkey_1, (void *) (&big), (void *) (&ibig), (void *) (&xbig)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0, 2, 0, 0, 0, sizeof(imax), 0, 0, sizeof(iat), 0, 0, sizeof(big), 0, 0, sizeof(ibig), 0, 0, sizeof(xbig), 0, 6, 2, 10, 7, _XMPACC_TYPE(imax), 0, 7, _XMPACC_TYPE(iat), 0, 6, 2, 12, 7, _XMPACC_TYPE(big), 0, 7, _XMPACC_TYPE(ibig), 0, 7, _XMPACC_TYPE(xbig), 0});
+#line 79 "tests/acc_programs/acc_locations.c"
+        _xmpacc_loop_reduce_var(&_xmpacc_t_t, "acc_locations.c:78", (const int []){1}, (void *) (&imax), (const long long []){_XMPACC_TYPE(imax), sizeof(imax), 0, 0}, 10, 1, (void *[]){(void *) (&iat)}, (const void *[]){(const long long []){_XMPACC_TYPE(iat), sizeof(iat), 0, 0}}, 1, _xmpacc_lkey_0);
+#line 79 "tests/acc_programs/acc_locations.c"
+        _xmpacc_loop_reduce_var(&_xmpacc_t_t, "acc_locations.c:78", (const int []){1}, (void *) (&big), (const long long []){_XMPACC_TYPE(big), sizeof(big), 0, 0}, 12, 2, (void *[]){(void *) (&ibig), (void *) (&xbig)}, (const void *[]){(const long long []){_XMPACC_TYPE(ibig), sizeof(ibig), 0, 0}, (const long long []){_XMPACC_TYPE(xbig), sizeof(xbig), 0, 0}}, 1, _xmpacc_lkey_1);
       }
     }
   }
   {
-#line 78 "tests/acc_programs/acc_locations.c"
-    _XMPACC_CLEANUP(_xmpacc_task_scope_end) int _xmpacc_task_1 = _xmpacc_task_begin("acc_locations.c:77", &_xmpacc_n_p, (const long long []){1, 0, 0, 0, 0});
-#line 78 "tests/acc_programs/acc_locations.c"
+#line 85 "tests/acc_programs/acc_locations.c"
+    _XMPACC_CLEANUP(_xmpacc_task_scope_end) int _xmpacc_task_1 = _xmpacc_task_begin("acc_locations.c:84", &_xmpacc_n_p, (const long long []){1, 0, 0, 0, 0});
+#line 85 "tests/acc_programs/acc_locations.c"
     if (_xmpacc_task_1)
     {
-#line 79 "tests/acc_programs/acc_locations.c"
+#line 86 "tests/acc_programs/acc_locations.c"
       printf("firstmax %g at %d (%g)  firstmin %g at %d\n", fmax, ifmax, xfmax, fmin, ifmin);
       printf("lastmax %g at %d  lastmin %g at %d (%g)  sum %g\n", lmax, ilmax, lmin, ilmin, xlmin, s);
       printf("cyclic downward firstmax %g at %d\n", cmax, icmax);
       printf("2-D lastmax %g at (%d, %d)  firstmin %g at (%d, %d) %g\n", gmax, gi, gj, gmin, hi, hj, gw);
       printf("int firstmax %d at %d  unbeaten %g at %d (%g)\n", imax, iat, big, ibig, xbig);
+      printf("row lastmax %g at %d %d (%d)\n", smax, where[1][0], where[1][1], where[0][0]);
     }
   }
-#line 85 "tests/acc_programs/acc_locations.c"
+#line 93 "tests/acc_programs/acc_locations.c"
   return 0;
 }
 
 
 static void _xmpacc_init_acc_locations_c(void)
 {
-#line 14 "tests/acc_programs/acc_locations.c"
-  _xmpacc_nodes_init(&_xmpacc_n_p, "acc_locations.c:14", "p", 1, (const int []){-1});
-  _xmpacc_nodes_init(&_xmpacc_n_q, "acc_locations.c:15", "q", 2, (const int []){-1, 1});
-  _xmpacc_template_init(&_xmpacc_t_t, "acc_locations.c:16", "t", 1, (const long long []){0, 39});
-  _xmpacc_template_init(&_xmpacc_t_tc, "acc_locations.c:17", "tc", 1, (const long long []){0, 39});
-  _xmpacc_template_init(&_xmpacc_t_t2, "acc_locations.c:18", "t2", 2, (const long long []){0, 5, 0, 8});
-  _xmpacc_distribute(&_xmpacc_t_t, "acc_locations.c:19", &_xmpacc_n_p, (const int []){2101}, (const long long []){0}, (const void *[]){0});
-  _xmpacc_distribute(&_xmpacc_t_tc, "acc_locations.c:20", &_xmpacc_n_p, (const int []){2102}, (const long long []){3}, (const void *[]){0});
-  _xmpacc_distribute(&_xmpacc_t_t2, "acc_locations.c:21", &_xmpacc_n_q, (const int []){2101, 2101}, (const long long []){0, 0}, (const void *[]){0, 0});
-  a = (double *) _xmpacc_align(&_xmpacc_a_a, "acc_locations.c:22", "a", &_xmpacc_t_t, sizeof(double), 1, (const long long []){40}, (const int []){0}, (const long long []){0}, (const long long []){0, 0});
-  c = (double *) _xmpacc_align(&_xmpacc_a_c, "acc_locations.c:23", "c", &_xmpacc_t_tc, sizeof(double), 1, (const long long []){40}, (const int []){0}, (const long long []){0}, (const long long []){0, 0});
-  g = (double *) _xmpacc_align(&_xmpacc_a_g, "acc_locations.c:24", "g", &_xmpacc_t_t2, sizeof(double), 2, (const long long []){6, 9}, (const int []){0, 1}, (const long long []){0, 0}, (const long long []){0, 0, 0, 0});
+#line 15 "tests/acc_programs/acc_locations.c"
+  _xmpacc_nodes_init(&_xmpacc_n_p, "acc_locations.c:15", "p", 1, (const int []){-1});
+  _xmpacc_nodes_init(&_xmpacc_n_q, "acc_locations.c:16", "q", 2, (const int []){-1, 1});
+  _xmpacc_template_init(&_xmpacc_t_t, "acc_locations.c:17", "t", 1, (const long long []){0, 39});
+  _xmpacc_template_init(&_xmpacc_t_tc, "acc_locations.c:18", "tc", 1, (const long long []){0, 39});
+  _xmpacc_template_init(&_xmpacc_t_t2, "acc_locations.c:19", "t2", 2, (const long long []){0, 5, 0, 8});
+  _xmpacc_distribute(&_xmpacc_t_t, "acc_locations.c:20", &_xmpacc_n_p, (const int []){2101}, (const long long []){0}, (const void *[]){0});
+  _xmpacc_distribute(&_xmpacc_t_tc, "acc_locations.c:21", &_xmpacc_n_p, (const int []){2102}, (const long long []){3}, (const void *[]){0});
+  _xmpacc_distribute(&_xmpacc_t_t2, "acc_locations.c:22", &_xmpacc_n_q, (const int []){2101, 2101}, (const long long []){0, 0}, (const void *[]){0, 0});
+  a = (double *) _xmpacc_align(&_xmpacc_a_a, "acc_locations.c:23", "a", &_xmpacc_t_t, sizeof(double), 1, (const long long []){40}, (const int []){0}, (const long long []){0}, (const long long []){0, 0});
+  c = (double *) _xmpacc_align(&_xmpacc_a_c, "acc_locations.c:24", "c", &_xmpacc_t_tc, sizeof(double), 1, (const long long []){40}, (const int []){0}, (const long long []){0}, (const long long []){0, 0});
+  g = (double *) _xmpacc_align(&_xmpacc_a_g, "acc_locations.c:25", "g", &_xmpacc_t_t2, sizeof(double), 2, (const long long []){6, 9}, (const int []){0, 1}, (const long long []){0, 0}, (const long long []){0, 0, 0, 0});
 }
 
 

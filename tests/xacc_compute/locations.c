@@ -4,7 +4,8 @@
  * (i, j), j not distributed); lastmax and firstmin over a cyclic template; an 'acc loop'
  * in a parallel region; int and double location variables; lastmax of variables that a data
  * region holds on the device (the kernel starts from their device values and the result goes
- * there).  value(i) takes each of
+ * there); a whole array and a section of a 2-D array as location variables (their elements
+ * become the kernel's scalars), one of them on the device.  value(i) takes each of
  * 0..6 every 7 indices, so the extremes tie inside one node and across nodes. */
 #include <stdio.h>
 #ifdef _XCALABLEMP
@@ -28,6 +29,8 @@ int main(void) {
   int i, j;
   double v = -1, xv = 0, w = 99, cmax = -1, cmin = 99, rmax = -1, xr = 0, dv = -1;
   int iv = -1, wi = -1, wj = -1, ic = -1, jc = -1, ir = -1, di = -1;
+  int at[2] = {-1, -1}, rows[3][2] = {{5, 5}, {5, 5}, {5, 5}};
+  double av = -1, rv = 99;
   long lc = -1;
 
 #pragma xmp loop on t[i]
@@ -72,12 +75,28 @@ int main(void) {
       if (x[i] >= dv) { dv = x[i]; di = i; }
   }
 
+#pragma acc parallel loop collapse(2)
+#pragma xmp loop (i) on t[i] reduction(lastmax: av /at/)
+  for (i = 0; i < N; i++)
+    for (j = 0; j < M; j++)
+      if (a[i][j] >= av) { av = a[i][j]; at[0] = i; at[1] = j; }
+
+#pragma acc data copyin(x) copy(rv, rows)
+  {
+#pragma xmp loop on t[i] reduction(firstmin: rv /rows[1][0:2]/) acc
+#pragma acc parallel loop
+    for (i = 0; i < N; i++)
+      if (x[i] + i % 3 < rv) { rv = x[i] + i % 3; rows[1][0] = i; rows[1][1] = 2 * i; }
+  }
+
   if (xmpc_node_num() == 0) {
     printf("firstmax %g at %d (%g)\n", v, iv, xv);
     printf("collapse(2) lastmin %g at (%d, %d)\n", w, wi, wj);
     printf("cyclic lastmax %g at %d  firstmin %g at %d (%ld)\n", cmax, ic, cmin, jc, lc);
     printf("region firstmax %g at %d (%g)\n", rmax, ir, xr);
     printf("device lastmax %g at %d\n", dv, di);
+    printf("array lastmax %g at (%d, %d)  section firstmin %g at %d %d (%d %d)\n", av, at[0], at[1], rv,
+           rows[1][0], rows[1][1], rows[0][0], rows[2][1]);
   }
   return 0;
 }

@@ -55,6 +55,7 @@ from xmpacc.passes import (
     acc_region,
     kernel_deref,
     kernel_gen,
+    kernel_location_elements,
     kernel_locations,
     kernel_ranges,
 )
@@ -322,8 +323,9 @@ class _ComputeLowering(ScopedWalker):
             # where the construct left a node's result in a device copy, the XMP calls work on it
             swaps = acc_comm.loop_reduction_swaps(part.xmp, self.scope)
             located = acc_comm.loop_reduction_swaps(part.xmp, self.scope, located=True)
-            before = cbuild.stmts(located + swaps, coord) + before + cbuild.stmts(swaps, coord)
-            after = cbuild.stmts(swaps, coord) + after + cbuild.stmts(swaps + located, coord)
+            inits, results = kernel_location_elements.host_text(part.elements)
+            before = cbuild.stmts(located + inits + swaps, coord) + before + cbuild.stmts(swaps, coord)
+            after = cbuild.stmts(results + swaps, coord) + after + cbuild.stmts(swaps + located, coord)
         return c_ast.Compound(keys + before + cbuild.stmts(gen.host_text, coord) + after, coord)
 
     # ------------------------------------------------------------ data

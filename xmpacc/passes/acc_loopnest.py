@@ -32,7 +32,8 @@ from xmpacc.directives import ast as xd
 from xmpacc.directives.exprs import int_value, larger, plus
 from xmpacc.directives.openacc_ast import AccAtomic, AccCompute, AccLoop, LoopClauses, directive_name
 from xmpacc import facts
-from xmpacc.passes import acc_atomic, acc_kernels_auto, acc_routine, kernel_arrays, kernel_locations, kernel_ranges
+from xmpacc.passes import (acc_atomic, acc_kernels_auto, acc_routine, kernel_arrays, kernel_location_elements,
+                           kernel_locations, kernel_ranges)
 from xmpacc.passes import acc_nest
 from xmpacc.passes.acc_nest import AccNest
 from xmpacc.passes.attach import acc_directive
@@ -55,6 +56,8 @@ class AccLoopNest:
     # a kernels loop run in one thread (acc_kernels_auto.py): the outside scalars it
     # assigns, copied to the device and back as OpenACC 2.5 says of kernels
     copy_scalars: tuple[str, ...] = ()
+    # the elements of location arrays and sections, scalars in the kernel (kernel_location_elements.py)
+    elements: tuple[kernel_location_elements.Element, ...] = ()
 
 
 def _private(refs: list[xd.VarRef], scope: Scope) -> tuple[list[str], dict[str, str]]:
@@ -305,6 +308,10 @@ def build(nest: AccNest, compute: AccCompute, lc: LoopClauses, scope: Scope, ctx
             fors.append(vector[1])
             loops.append(canonical(vector[1]))
         body = fors[-1].stmt
+    tracked, elements = xmp, ()
+    if xmp is not None:   # location arrays and sections: scalars for the kernel
+        tracked, elements = kernel_location_elements.scalarize(xmp, fors[-1] if fors else nest.loop, scope)
+        body = fors[-1].stmt if fors else nest.loop
     inner_private, inner_reductions = strip_inner(body, ctx)
     for clauses in joined + ([vector[0]] if vector is not None else []):
         inner_private += clauses.private
@@ -318,7 +325,7 @@ def build(nest: AccNest, compute: AccCompute, lc: LoopClauses, scope: Scope, ctx
     at = loc_of(nest.loop)
     refs += [(op, xd.VarRef(xd.Name(v, at), None, at)) for v, op in found.reductions]   # found in 'kernels'
     refs += outside
-    located = kernel_locations.located(xmp, loops, scope) if xmp is not None else ()
+    located = kernel_locations.located(tracked, loops, scope) if tracked is not None else ()
     if xmp is not None:   # the node's result of an XMP reduction variable is reduced on the device
         refs += [(r.op, v.ref) for r in xmp.reductions for v in r.variables]
     reductions, arrays = kernel_arrays.split(refs, scope)   # scalars, and arrays and sections
@@ -334,7 +341,7 @@ def build(nest: AccNest, compute: AccCompute, lc: LoopClauses, scope: Scope, ctx
                     cyclic=cyclic_loops(loops, tmpl, indices), private_lengths=private_lengths,
                     located=located, arrays=arrays, firstprivate_sections=firstprivate_sections)
     carried = verdict.carried if verdict is not None and not verdict.independent else ()
-    return AccLoopNest(spec, xmp, tmpl, indices, carried)
+    return AccLoopNest(spec, xmp, tmpl, indices, carried, elements)
 
 
 def implicit(stmt: c_ast.Node, compute: AccCompute, scope: Scope, ctx: Context, how: str,

@@ -19,7 +19,8 @@ from xmpacc import cbuild, facts
 from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import AlreadyReported, XmpError, XmpErrors
 from xmpacc.directives import ast as xd
-from xmpacc.passes import acc_nest, acc_routine, kernel_arrays, kernel_gen, kernel_locations, kernel_ranges, replicate
+from xmpacc.passes import (acc_nest, acc_routine, kernel_arrays, kernel_gen, kernel_location_elements, kernel_locations,
+                           kernel_ranges, replicate)
 from xmpacc.passes.acc_loopnest import kernel_lists, strip_inner
 from xmpacc.passes.attach import pragma_id
 from xmpacc.passes.canonical import CanonicalLoop, canonical, loc_of
@@ -120,7 +121,8 @@ class _GpuLowering(ScopedWalker):
         if not fors:
             raise XmpError(d.on.loc, "'loop ... acc' whose on-ref names no loop index (as in "
                                      f"'{d.on.template.name}[i]') is not supported yet")
-        located = kernel_locations.located(d, loops, self.scope)
+        tracked, elements = kernel_location_elements.scalarize(d, fors[-1], self.scope)
+        located = kernel_locations.located(tracked, loops, self.scope)
         body = fors[-1].stmt
         assert d.acc is not None
         # the two dialects mix: inner 'acc loop' lines go (their loops run in the thread,
@@ -154,7 +156,9 @@ class _GpuLowering(ScopedWalker):
             mask[t] = 1
         keys, key_of = kernel_locations.host_decls(located, node.coord)
         before, after = loop_reduction_calls(d, tmpl, mask, self.scope, node.coord, key_of)
-        return c_ast.Compound(keys + before + cbuild.stmts(gen.host_text, node.coord) + after, node.coord)
+        inits, results = kernel_location_elements.host_text(elements)
+        return c_ast.Compound(keys + cbuild.stmts(inits, node.coord) + before + cbuild.stmts(gen.host_text, node.coord)
+                              + cbuild.stmts(results, node.coord) + after, node.coord)
 
     def _template(self, d: xd.Loop) -> TemplateSym:
         return loop_template(d, self.scope)

@@ -76,7 +76,8 @@ class Located:
 
 def located(loop: xd.Loop, loops: list[CanonicalLoop], scope: Scope) -> tuple[Located, ...]:
     """The loop's reductions with location variables, checked; ``loops`` is the kernel's
-    thread space, outermost first."""
+    thread space, outermost first; ``loop``'s location arrays and sections are scalars
+    already (kernel_location_elements.scalarize)."""
     out: list[Located] = []
     for red in loop.reductions:
         for var in red.variables:
@@ -88,12 +89,8 @@ def located(loop: xd.Loop, loops: list[CanonicalLoop], scope: Scope) -> tuple[Lo
                                          "are not supported yet")
             _check_scalar(var.ref, scope, "has location variables, so it must be a scalar")
             check_not_indices(var, {lp.var for lp in loops})
-            for ref in var.locations:
-                if ref.subs is not None:
-                    raise XmpError(ref.loc, "array sections as location variables of a GPU loop are not "
-                                            "supported yet (use scalars)")
-                _check_scalar(ref, scope, "is an array; the location variables of a GPU loop are scalars "
-                                          "(not supported yet)")
+            for ref in var.locations:   # arrays and sections are scalars by now (kernel_location_elements.py)
+                _check_scalar(ref, scope, "is subscripted but is not an array")
             out.append(Located(len(out), var.name.name, red.op, tuple(r.name.name for r in var.locations),
                                tuple(f"({lp.var} - ({lp.init})) / ({lp.step})" for lp in loops)))
     return tuple(out)
