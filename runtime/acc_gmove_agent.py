@@ -27,8 +27,9 @@ deadlock): the program orders one-sided gmoves against the owners' kernels with
 ``barrier acc``, which waits for the devices.  A put is complete on the device before the
 agent answers.  A copy enters the present table once its copy-in has run (or been queued,
 with ``async``) and leaves it before its copy-out, under a lock the agent holds while it
-serves a request: a request finds a copy with its data, or none.  The agent polls (Iprobe, sleeping up to 1 ms when idle): a thread blocked
-in a receive spins a core in common MPI libraries.
+serves a request: a request finds a copy with its data, or none.  The agent polls
+(Iprobe, sleeping up to 1 ms when idle): a thread blocked in a receive spins a core in
+common MPI libraries.
 """
 
 from __future__ import annotations

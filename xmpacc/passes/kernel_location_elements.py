@@ -44,7 +44,7 @@ class Element:
     scalar: str
     array: str
     index: tuple[int, ...]
-    decl: str = ""    # C: the scalar's declaration, without initialiser
+    decl: str         # C: the scalar's declaration, without initialiser
 
     @property
     def host(self) -> str:
@@ -56,6 +56,7 @@ def scalarize(loop: xd.Loop, body: c_ast.For, scope: Scope) -> tuple[xd.Loop, tu
     scalars (declared in ``scope`` for the kernel passes), and those elements; the body of
     ``body`` (the kernel's innermost loop) names the scalars instead of the elements."""
     elements: list[Element] = []
+    seen: set[str] = set()   # each array tracked once: its elements' uses become one set of scalars
     reductions = []
     for red in loop.reductions:
         variables = []
@@ -67,6 +68,10 @@ def scalarize(loop: xd.Loop, body: c_ast.For, scope: Scope) -> tuple[xd.Loop, tu
                         not isinstance(found[1].type, c_ast.ArrayDecl):
                     locations.append(ref)   # a scalar (or an error that kernel_locations reports)
                     continue
+                if ref.name.name in seen:
+                    raise XmpError(ref.name.loc, f"'{ref.name.name}' is named twice as location variables of "
+                                                 "this GPU loop: a variable takes part in one reduction")
+                seen.add(ref.name.name)
                 made = _elements(ref, found[1], body, scope)
                 elements += made
                 locations += [xd.VarRef(xd.Name(e.scalar, ref.name.loc), None, ref.loc) for e in made]
