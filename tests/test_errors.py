@@ -180,9 +180,9 @@ CASES = [
      "the section of location variable 'k' lies outside its 2 elements"),
     ("acc-loop-location-array-twice", in_main("    int k[2] = {0, 0};\n"
                                               "#pragma xmp loop on t[i] reduction(firstmax: s /k[0]/) "
-                                              "reduction(lastmin: x /@k[1]/) acc\n"
+                                              "reduction(lastmin: x /@k[0:2]/) acc\n"
                                               "    for (i = 0; i < 100; i++) { s = i; x = -i; }"),
-     "'k' is named twice as location variables of this GPU loop: a variable takes part in one reduction"),
+     "'k[0]' is a location variable of two reductions of this loop: a variable takes part in one reduction"),
     ("acc-loop-location-subscripted-scalar", in_main("#pragma xmp loop on t[i] reduction(lastmin: s /@x[1]/) acc\n"
                                                      "    for (i = 0; i < 100; i++) s++;"),
      "'x' is subscripted but is not an array"),

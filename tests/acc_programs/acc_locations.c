@@ -2,7 +2,7 @@
  * firstmin, lastmax and lastmin on a block template, a cyclic(3) loop going down and a
  * 2-D nest (a 2-D thread space); int and double location variables; an int reduction
  * variable, replicated; a location reduction beside a '+' one; a start value no iteration beats;
- * a section of a 2-D array as location variables.
+ * two rows of a 2-D array as the location variables of two reductions.
  * value(i) takes each of 0..6 every 7 indices, so the extremes tie inside one node and
  * across nodes for every node count.  Every result equals the serial one. */
 #include <stdio.h>
@@ -32,7 +32,7 @@ int main(void)
     double cmax = -1, gmax = -1, gmin = 99, gw = 0, big = 100, xbig = -0.5;
     int icmax = -1, gi = -1, gj = -1, hi = -1, hj = -1, imax = -1, iat = -1, ibig = -7;
     int where[2][2] = {{-1, -1}, {-1, -1}};
-    double smax = -1;
+    double smax = -1, smin = 99;
 
 #pragma xmp loop on t[i]
     for (i = 0; i < N; i++) a[i] = (i * 17) % 7;
@@ -72,9 +72,11 @@ int main(void)
         /* an int reduction variable; a start value that no iteration beats keeps its locations;
          * imax and iat are replicated: the reduction is the host's, as without locations (§7.4) */
         /* a row of a 2-D array as location variables: the kernel tracks its elements */
-#pragma xmp loop on t[i] reduction(lastmax: smax /where[1][:]/) acc
-        for (i = 0; i < N; i++)
+#pragma xmp loop on t[i] reduction(lastmax: smax /where[1][:]/) reduction(firstmin: smin /where[0][:]/) acc
+        for (i = 0; i < N; i++) {
             if (a[i] + i % 2 >= smax) { smax = a[i] + i % 2; where[1][0] = i; where[1][1] = i / 2; }
+            if (a[i] - i % 3 < smin) { smin = a[i] - i % 3; where[0][0] = i; where[0][1] = -i; }
+        }
 #pragma xmp loop on t[i] reduction(firstmax: imax /iat/) reduction(lastmax: big /ibig, xbig/) acc
         for (i = 0; i < N; i++) {
             if ((int) a[i] * 3 > imax) { imax = (int) a[i] * 3; iat = i; }
@@ -88,7 +90,8 @@ int main(void)
         printf("cyclic downward firstmax %g at %d\n", cmax, icmax);
         printf("2-D lastmax %g at (%d, %d)  firstmin %g at (%d, %d) %g\n", gmax, gi, gj, gmin, hi, hj, gw);
         printf("int firstmax %d at %d  unbeaten %g at %d (%g)\n", imax, iat, big, ibig, xbig);
-        printf("row lastmax %g at %d %d (%d)\n", smax, where[1][0], where[1][1], where[0][0]);
+        printf("row lastmax %g at %d %d  row firstmin %g at %d %d\n", smax, where[1][0], where[1][1], smin,
+               where[0][0], where[0][1]);
     }
     return 0;
 }

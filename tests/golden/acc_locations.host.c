@@ -73,6 +73,8 @@ int main(void)
   int ibig = -7;
   int where[2][2] = {{-1, -1}, {-1, -1}};
   double smax = -1;
+#line 35 "tests/acc_programs/acc_locations.c"
+  double smin = 99;
   {
     {
       _xmpacc_array_t _xmpacc_ha_a = _xmpacc_a_a;
@@ -230,61 +232,75 @@ int main(void)
 #line 76 "tests/acc_programs/acc_locations.c"
         long long _xmpacc_lkey_0[2] = {0};
 #line 76 "tests/acc_programs/acc_locations.c"
+        long long _xmpacc_lkey_1[2] = {0};
+#line 76 "tests/acc_programs/acc_locations.c"
         int __xmpacc_le_75_51_0 = where[1][0];
 #line 76 "tests/acc_programs/acc_locations.c"
         int __xmpacc_le_75_51_1 = where[1][1];
 #line 76 "tests/acc_programs/acc_locations.c"
+        int __xmpacc_le_75_91_0 = where[0][0];
+#line 76 "tests/acc_programs/acc_locations.c"
+        int __xmpacc_le_75_91_1 = where[0][1];
+#line 76 "tests/acc_programs/acc_locations.c"
         _xmpacc_loop_reduce_var_begin(&_xmpacc_t_t, (const int []){1}, (void *) (&smax), (const long long []){_XMPACC_TYPE(smax), sizeof(smax), 0, 0}, 12);
+#line 76 "tests/acc_programs/acc_locations.c"
+        _xmpacc_loop_reduce_var_begin(&_xmpacc_t_t, (const int []){1}, (void *) (&smin), (const long long []){_XMPACC_TYPE(smin), sizeof(smin), 0, 0}, 11);
 #line 76 "tests/acc_programs/acc_locations.c"
         _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t.dim[0], 0, 40 - 1, 1);
 #line 76 "tests/acc_programs/acc_locations.c"
         long long _xmpacc_total = _xmpacc_s_i.count;
 #line 76 "tests/acc_programs/acc_locations.c"
-        _xmpacc_launch("acc_locations.c:75", "_xmpacc_loop_acc_locations_c_75", _xmpacc_total, 0, 11, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a), (void *) (&smax), (void *) (&__xmpacc_le_75_51_0), (void *) (&__xmpacc_le_75_51_1), (void *) _xmpacc_lkey_0, (void *) (&smax), (void *) (&__xmpacc_le_75_51_0), (void *) (&__xmpacc_le_75_51_1)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0, 2, 0, 0, 0, sizeof(smax), 0, 0, sizeof(__xmpacc_le_75_51_0), 0, 0, sizeof(__xmpacc_le_75_51_1), 0, 6, 2, 12, 7, _XMPACC_TYPE(smax), 0, 7, _XMPACC_TYPE(__xmpacc_le_75_51_0), 0, 7, _XMPACC_TYPE(__xmpacc_le_75_51_1), 0});
+        _xmpacc_launch("acc_locations.c:75", "_xmpacc_loop_acc_locations_c_75", _xmpacc_total, 0, 18, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a), (void *) (&smax), (void *) (&__xmpacc_le_75_51_0), (void *) (&__xmpacc_le_75_51_1), (void *) (&smin), (void *) (&__xmpacc_le_75_91_0), (void *) (&__xmpacc_le_75_91_1), (void *) _xmpacc_lkey_0, (void *) (&smax), (void *) (&__xmpacc_le_75_51_0), (void *) (&__xmpacc_le_75_51_1), (void *) _xmpacc_lkey_1, (void *) (&smin), (void *) (&__xmpacc_le_75_91_0), (void *) (&__xmpacc_le_75_91_1)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0, 2, 0, 0, 0, sizeof(smax), 0, 0, sizeof(__xmpacc_le_75_51_0), 0, 0, sizeof(__xmpacc_le_75_51_1), 0, 0, sizeof(smin), 0, 0, sizeof(__xmpacc_le_75_91_0), 0, 0, sizeof(__xmpacc_le_75_91_1), 0, 6, 2, 12, 7, _XMPACC_TYPE(smax), 0, 7, _XMPACC_TYPE(__xmpacc_le_75_51_0), 0, 7, _XMPACC_TYPE(__xmpacc_le_75_51_1), 0, 6, 2, 11, 7, _XMPACC_TYPE(smin), 0, 7, _XMPACC_TYPE(__xmpacc_le_75_91_0), 0, 7, _XMPACC_TYPE(__xmpacc_le_75_91_1), 0});
 #line 76 "tests/acc_programs/acc_locations.c"
         where[1][0] = __xmpacc_le_75_51_0;
 #line 76 "tests/acc_programs/acc_locations.c"
         where[1][1] = __xmpacc_le_75_51_1;
 #line 76 "tests/acc_programs/acc_locations.c"
+        where[0][0] = __xmpacc_le_75_91_0;
+#line 76 "tests/acc_programs/acc_locations.c"
+        where[0][1] = __xmpacc_le_75_91_1;
+#line 76 "tests/acc_programs/acc_locations.c"
         _xmpacc_loop_reduce_var(&_xmpacc_t_t, "acc_locations.c:75", (const int []){1}, (void *) (&smax), (const long long []){_XMPACC_TYPE(smax), sizeof(smax), 0, 0}, 12, 1, (void *[]){(void *) (&where)}, (const void *[]){(const long long []){_XMPACC_TYPE(where[0][0]), sizeof(where[0][0]), 2, (sizeof(where)) / (sizeof(where[0])), (sizeof(where[0])) / (sizeof(where[0][0])), 2, 0, 1, 0, 0, 1, 0, -1, 1}}, 1, _xmpacc_lkey_0);
+#line 76 "tests/acc_programs/acc_locations.c"
+        _xmpacc_loop_reduce_var(&_xmpacc_t_t, "acc_locations.c:75", (const int []){1}, (void *) (&smin), (const long long []){_XMPACC_TYPE(smin), sizeof(smin), 0, 0}, 11, 1, (void *[]){(void *) (&where)}, (const void *[]){(const long long []){_XMPACC_TYPE(where[0][0]), sizeof(where[0][0]), 2, (sizeof(where)) / (sizeof(where[0])), (sizeof(where[0])) / (sizeof(where[0][0])), 2, 0, 0, 0, 0, 1, 0, -1, 1}}, 1, _xmpacc_lkey_1);
       }
       {
+#line 81 "tests/acc_programs/acc_locations.c"
         long long _xmpacc_lkey_0[2] = {0};
-#line 79 "tests/acc_programs/acc_locations.c"
+#line 81 "tests/acc_programs/acc_locations.c"
         long long _xmpacc_lkey_1[2] = {0};
-#line 79 "tests/acc_programs/acc_locations.c"
+#line 81 "tests/acc_programs/acc_locations.c"
         _xmpacc_loop_reduce_var_begin(&_xmpacc_t_t, (const int []){1}, (void *) (&imax), (const long long []){_XMPACC_TYPE(imax), sizeof(imax), 0, 0}, 10);
-#line 79 "tests/acc_programs/acc_locations.c"
+#line 81 "tests/acc_programs/acc_locations.c"
         _xmpacc_loop_reduce_var_begin(&_xmpacc_t_t, (const int []){1}, (void *) (&big), (const long long []){_XMPACC_TYPE(big), sizeof(big), 0, 0}, 12);
-#line 79 "tests/acc_programs/acc_locations.c"
+#line 81 "tests/acc_programs/acc_locations.c"
         _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t.dim[0], 0, 40 - 1, 1);
-#line 79 "tests/acc_programs/acc_locations.c"
+#line 81 "tests/acc_programs/acc_locations.c"
         long long _xmpacc_total = _xmpacc_s_i.count;
-#line 79 "tests/acc_programs/acc_locations.c"
-        _xmpacc_launch("acc_locations.c:78", "_xmpacc_loop_acc_locations_c_78", _xmpacc_total, 0, 16, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a), (void *) (&imax), (void *) (&iat), (void *) (&big), (void *) (&ibig), (void *) (&xbig), (void *) _xmpacc_lkey_0, (void *) (&imax), (void *) (&iat), (void *) _xmpacc_lkey_1, (void *) (&big), (void *) (&ibig), (void *) (&xbig)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0, 2, 0, 0, 0, sizeof(imax), 0, 0, sizeof(iat), 0, 0, sizeof(big), 0, 0, sizeof(ibig), 0, 0, sizeof(xbig), 0, 6, 2, 10, 7, _XMPACC_TYPE(imax), 0, 7, _XMPACC_TYPE(iat), 0, 6, 2, 12, 7, _XMPACC_TYPE(big), 0, 7, _XMPACC_TYPE(ibig), 0, 7, _XMPACC_TYPE(xbig), 0});
-#line 79 "tests/acc_programs/acc_locations.c"
-        _xmpacc_loop_reduce_var(&_xmpacc_t_t, "acc_locations.c:78", (const int []){1}, (void *) (&imax), (const long long []){_XMPACC_TYPE(imax), sizeof(imax), 0, 0}, 10, 1, (void *[]){(void *) (&iat)}, (const void *[]){(const long long []){_XMPACC_TYPE(iat), sizeof(iat), 0, 0}}, 1, _xmpacc_lkey_0);
-#line 79 "tests/acc_programs/acc_locations.c"
-        _xmpacc_loop_reduce_var(&_xmpacc_t_t, "acc_locations.c:78", (const int []){1}, (void *) (&big), (const long long []){_XMPACC_TYPE(big), sizeof(big), 0, 0}, 12, 2, (void *[]){(void *) (&ibig), (void *) (&xbig)}, (const void *[]){(const long long []){_XMPACC_TYPE(ibig), sizeof(ibig), 0, 0}, (const long long []){_XMPACC_TYPE(xbig), sizeof(xbig), 0, 0}}, 1, _xmpacc_lkey_1);
+#line 81 "tests/acc_programs/acc_locations.c"
+        _xmpacc_launch("acc_locations.c:80", "_xmpacc_loop_acc_locations_c_80", _xmpacc_total, 0, 16, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a), (void *) (&imax), (void *) (&iat), (void *) (&big), (void *) (&ibig), (void *) (&xbig), (void *) _xmpacc_lkey_0, (void *) (&imax), (void *) (&iat), (void *) _xmpacc_lkey_1, (void *) (&big), (void *) (&ibig), (void *) (&xbig)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0, 2, 0, 0, 0, sizeof(imax), 0, 0, sizeof(iat), 0, 0, sizeof(big), 0, 0, sizeof(ibig), 0, 0, sizeof(xbig), 0, 6, 2, 10, 7, _XMPACC_TYPE(imax), 0, 7, _XMPACC_TYPE(iat), 0, 6, 2, 12, 7, _XMPACC_TYPE(big), 0, 7, _XMPACC_TYPE(ibig), 0, 7, _XMPACC_TYPE(xbig), 0});
+#line 81 "tests/acc_programs/acc_locations.c"
+        _xmpacc_loop_reduce_var(&_xmpacc_t_t, "acc_locations.c:80", (const int []){1}, (void *) (&imax), (const long long []){_XMPACC_TYPE(imax), sizeof(imax), 0, 0}, 10, 1, (void *[]){(void *) (&iat)}, (const void *[]){(const long long []){_XMPACC_TYPE(iat), sizeof(iat), 0, 0}}, 1, _xmpacc_lkey_0);
+#line 81 "tests/acc_programs/acc_locations.c"
+        _xmpacc_loop_reduce_var(&_xmpacc_t_t, "acc_locations.c:80", (const int []){1}, (void *) (&big), (const long long []){_XMPACC_TYPE(big), sizeof(big), 0, 0}, 12, 2, (void *[]){(void *) (&ibig), (void *) (&xbig)}, (const void *[]){(const long long []){_XMPACC_TYPE(ibig), sizeof(ibig), 0, 0}, (const long long []){_XMPACC_TYPE(xbig), sizeof(xbig), 0, 0}}, 1, _xmpacc_lkey_1);
       }
     }
   }
   {
-#line 85 "tests/acc_programs/acc_locations.c"
-    _XMPACC_CLEANUP(_xmpacc_task_scope_end) int _xmpacc_task_1 = _xmpacc_task_begin("acc_locations.c:84", &_xmpacc_n_p, (const long long []){1, 0, 0, 0, 0});
-#line 85 "tests/acc_programs/acc_locations.c"
+#line 87 "tests/acc_programs/acc_locations.c"
+    _XMPACC_CLEANUP(_xmpacc_task_scope_end) int _xmpacc_task_1 = _xmpacc_task_begin("acc_locations.c:86", &_xmpacc_n_p, (const long long []){1, 0, 0, 0, 0});
+#line 87 "tests/acc_programs/acc_locations.c"
     if (_xmpacc_task_1)
     {
-#line 86 "tests/acc_programs/acc_locations.c"
+#line 88 "tests/acc_programs/acc_locations.c"
       printf("firstmax %g at %d (%g)  firstmin %g at %d\n", fmax, ifmax, xfmax, fmin, ifmin);
       printf("lastmax %g at %d  lastmin %g at %d (%g)  sum %g\n", lmax, ilmax, lmin, ilmin, xlmin, s);
       printf("cyclic downward firstmax %g at %d\n", cmax, icmax);
       printf("2-D lastmax %g at (%d, %d)  firstmin %g at (%d, %d) %g\n", gmax, gi, gj, gmin, hi, hj, gw);
       printf("int firstmax %d at %d  unbeaten %g at %d (%g)\n", imax, iat, big, ibig, xbig);
-      printf("row lastmax %g at %d %d (%d)\n", smax, where[1][0], where[1][1], where[0][0]);
+      printf("row lastmax %g at %d %d  row firstmin %g at %d %d\n", smax, where[1][0], where[1][1], smin, where[0][0], where[0][1]);
     }
   }
-#line 93 "tests/acc_programs/acc_locations.c"
   return 0;
 }
 

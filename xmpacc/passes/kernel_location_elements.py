@@ -56,7 +56,7 @@ def scalarize(loop: xd.Loop, body: c_ast.For, scope: Scope) -> tuple[xd.Loop, tu
     scalars (declared in ``scope`` for the kernel passes), and those elements; the body of
     ``body`` (the kernel's innermost loop) names the scalars instead of the elements."""
     elements: list[Element] = []
-    seen: set[str] = set()   # each array tracked once: its elements' uses become one set of scalars
+    tracked: dict[str, dict[tuple[int, ...], Element]] = {}   # per array, its elements so far
     reductions = []
     for red in loop.reductions:
         variables = []
@@ -68,15 +68,19 @@ def scalarize(loop: xd.Loop, body: c_ast.For, scope: Scope) -> tuple[xd.Loop, tu
                         not isinstance(found[1].type, c_ast.ArrayDecl):
                     locations.append(ref)   # a scalar (or an error that kernel_locations reports)
                     continue
-                if ref.name.name in seen:
-                    raise XmpError(ref.name.loc, f"'{ref.name.name}' is named twice as location variables of "
-                                                 "this GPU loop: a variable takes part in one reduction")
-                seen.add(ref.name.name)
-                made = _elements(ref, found[1], body, scope)
+                made = _elements(ref, found[1], scope)
+                mine = tracked.setdefault(ref.name.name, {})
+                twice = next((e for e in made if e.index in mine), None)
+                if twice is not None:
+                    raise XmpError(ref.loc, f"'{twice.host}' is a location variable of two reductions of this "
+                                            "loop: a variable takes part in one reduction")
+                mine.update((e.index, e) for e in made)
                 elements += made
                 locations += [xd.VarRef(xd.Name(e.scalar, ref.name.loc), None, ref.loc) for e in made]
             variables.append(dataclasses.replace(var, locations=tuple(locations)))
         reductions.append(dataclasses.replace(red, variables=tuple(variables)))
+    for name, scalars in tracked.items():   # once per array: the body's elements of every section
+        _rewrite(body, name, len(next(iter(scalars))), scalars)
     if not elements:
         return loop, ()
     return dataclasses.replace(loop, reductions=tuple(reductions)), tuple(elements)
@@ -89,7 +93,7 @@ def host_text(elements: tuple[Element, ...]) -> tuple[str, str]:
             "".join(f"{e.host} = {e.scalar};" for e in elements))
 
 
-def _elements(ref: xd.VarRef, decl: c_ast.Decl, body: c_ast.For, scope: Scope) -> list[Element]:
+def _elements(ref: xd.VarRef, decl: c_ast.Decl, scope: Scope) -> list[Element]:
     name = ref.name.name
     extents = []
     t = decl.type
@@ -114,7 +118,6 @@ def _elements(ref: xd.VarRef, decl: c_ast.Decl, body: c_ast.For, scope: Scope) -
         made = c_ast.Decl(scalar, [], [], [], [], t, None, None, decl.coord)
         scope.c_decls[scalar] = made   # what the kernel passes find when they look it up
         elements.append(Element(scalar, name, index, cbuild.to_c(made)))
-    _rewrite(body, name, len(extents), {e.index: e for e in elements}, ref)
     return elements
 
 
@@ -138,8 +141,7 @@ def _range(sub: xd.VarSub, n: int, ref: xd.VarRef) -> range:
     return range(base, base + length * step, step)
 
 
-def _rewrite(body: c_ast.For, name: str, rank: int, scalars: dict[tuple[int, ...], Element],
-             ref: xd.VarRef) -> None:
+def _rewrite(body: c_ast.For, name: str, rank: int, scalars: dict[tuple[int, ...], Element]) -> None:
     """The body names each tracked element's scalar; any other use of ``name`` is an error."""
     def element(node: c_ast.Node) -> c_ast.Node | None:
         index: list[int | None] = []
@@ -158,5 +160,5 @@ def _rewrite(body: c_ast.For, name: str, rank: int, scalars: dict[tuple[int, ...
                  and id(n) not in fields), None)
     if left is not None:
         raise XmpError(loc_of(left), f"'{name}' is a location variable of this GPU loop: the body may name only "
-                                     f"the elements of '{ref.name.name}' that it tracks, with constant subscripts "
+                                     f"the elements of '{name}' that it tracks, with constant subscripts "
                                      f"(as in {next(iter(scalars.values())).host})")
