@@ -8,8 +8,8 @@
 #include "xmpacc_kernel.h"
 _XMPACC_UNIT_BEGIN(locations_c)
 
-/* locations.c:45: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_locations_c_45(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT x, _xmpacc_array_t _xmpacc_a_x, double v, int iv, double xv, long long *_xmpacc_lkp_0, double *_xmpacc_lvp_0_0, int *_xmpacc_lvp_0_1, double *_xmpacc_lvp_0_2)
+/* locations.c:47: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_locations_c_47(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT x, _xmpacc_array_t _xmpacc_a_x, double v, int iv, double xv, long long *_xmpacc_lkp_0, double *_xmpacc_lvp_0_0, int *_xmpacc_lvp_0_1, double *_xmpacc_lvp_0_2)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
@@ -22,30 +22,30 @@ _XMPACC_KERNEL _xmpacc_loop_locations_c_45(long long _xmpacc_total, _xmpacc_sche
   long long _xmpacc_lk_0[2] = {0};
   if (_xmpacc_valid) do
 {
-#line 46 "tests/xacc_compute/locations.c"
+#line 48 "tests/xacc_compute/locations.c"
   double _xmpacc_ls_0_0 = v;
-#line 46 "tests/xacc_compute/locations.c"
+#line 48 "tests/xacc_compute/locations.c"
   int _xmpacc_ls_0_1 = iv;
-#line 46 "tests/xacc_compute/locations.c"
+#line 48 "tests/xacc_compute/locations.c"
   double _xmpacc_ls_0_2 = xv;
-#line 46 "tests/xacc_compute/locations.c"
+#line 48 "tests/xacc_compute/locations.c"
   do
     if (x[_XMPACC_G(_xmpacc_a_x, 0, i)] > v)
   {
-#line 47 "tests/xacc_compute/locations.c"
+#line 49 "tests/xacc_compute/locations.c"
     v = x[_XMPACC_G(_xmpacc_a_x, 0, i)];
-#line 47 "tests/xacc_compute/locations.c"
+#line 49 "tests/xacc_compute/locations.c"
     iv = i;
-#line 47 "tests/xacc_compute/locations.c"
+#line 49 "tests/xacc_compute/locations.c"
     xv = (0.5 * i) + x[_XMPACC_G(_xmpacc_a_x, 0, i)];
   }
   while (0);
-#line 46 "tests/xacc_compute/locations.c"
+#line 48 "tests/xacc_compute/locations.c"
   if ((_xmpacc_differ(&_xmpacc_ls_0_0, &v, sizeof(v)) || _xmpacc_differ(&_xmpacc_ls_0_1, &iv, sizeof(iv))) || _xmpacc_differ(&_xmpacc_ls_0_2, &xv, sizeof(xv)))
   {
-#line 46 "tests/xacc_compute/locations.c"
+#line 48 "tests/xacc_compute/locations.c"
     _xmpacc_lk_0[0] = 1;
-#line 46 "tests/xacc_compute/locations.c"
+#line 48 "tests/xacc_compute/locations.c"
     _xmpacc_lk_0[1] = (i - 0) / 1;
   }
 }
@@ -66,7 +66,7 @@ _XMPACC_KERNEL _xmpacc_loop_locations_c_45(long long _xmpacc_total, _xmpacc_sche
   }
 }
 #ifndef __CUDACC__
-void _xmpacc_loop_locations_c_45_host(long long _xmpacc_n, void **_xmpacc_args)
+void _xmpacc_loop_locations_c_47_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   _xmpacc_sched_t _xmpacc_s_i;
@@ -91,12 +91,12 @@ void _xmpacc_loop_locations_c_45_host(long long _xmpacc_n, void **_xmpacc_args)
   memcpy((void *) &_xmpacc_lvp_0_1, _xmpacc_args[9], sizeof _xmpacc_lvp_0_1);
   memcpy((void *) &_xmpacc_lvp_0_2, _xmpacc_args[10], sizeof _xmpacc_lvp_0_2);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_locations_c_45(_xmpacc_total, _xmpacc_s_i, x, _xmpacc_a_x, v, iv, xv, _xmpacc_lkp_0, _xmpacc_lvp_0_0, _xmpacc_lvp_0_1, _xmpacc_lvp_0_2);
+    _xmpacc_loop_locations_c_47(_xmpacc_total, _xmpacc_s_i, x, _xmpacc_a_x, v, iv, xv, _xmpacc_lkp_0, _xmpacc_lvp_0_0, _xmpacc_lvp_0_1, _xmpacc_lvp_0_2);
 }
 #endif
 
-/* locations.c:49: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_locations_c_49(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, double w, int wi, int wj, long long *_xmpacc_lkp_0, double *_xmpacc_lvp_0_0, int *_xmpacc_lvp_0_1, int *_xmpacc_lvp_0_2)
+/* locations.c:51: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_locations_c_51(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, double w, int wi, int wj, long long *_xmpacc_lkp_0, double *_xmpacc_lvp_0_0, int *_xmpacc_lvp_0_1, int *_xmpacc_lvp_0_2)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
@@ -117,33 +117,33 @@ _XMPACC_KERNEL _xmpacc_loop_locations_c_49(long long _xmpacc_total, int _xmpacc_
   long long _xmpacc_lk_0[3] = {0};
   if (_xmpacc_valid) do
 {
-#line 51 "tests/xacc_compute/locations.c"
-  double _xmpacc_ls_0_0 = w;
-#line 51 "tests/xacc_compute/locations.c"
-  int _xmpacc_ls_0_1 = wi;
-#line 51 "tests/xacc_compute/locations.c"
-  int _xmpacc_ls_0_2 = wj;
-#line 51 "tests/xacc_compute/locations.c"
-  do
 #line 53 "tests/xacc_compute/locations.c"
+  double _xmpacc_ls_0_0 = w;
+#line 53 "tests/xacc_compute/locations.c"
+  int _xmpacc_ls_0_1 = wi;
+#line 53 "tests/xacc_compute/locations.c"
+  int _xmpacc_ls_0_2 = wj;
+#line 53 "tests/xacc_compute/locations.c"
+  do
+#line 55 "tests/xacc_compute/locations.c"
     if (a[_XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, i), _XMPACC_G(_xmpacc_a_a, 1, j))] <= w)
   {
-#line 53 "tests/xacc_compute/locations.c"
+#line 55 "tests/xacc_compute/locations.c"
     w = a[_XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, i), _XMPACC_G(_xmpacc_a_a, 1, j))];
-#line 53 "tests/xacc_compute/locations.c"
+#line 55 "tests/xacc_compute/locations.c"
     wi = i;
-#line 53 "tests/xacc_compute/locations.c"
+#line 55 "tests/xacc_compute/locations.c"
     wj = j;
   }
   while (0);
-#line 51 "tests/xacc_compute/locations.c"
+#line 53 "tests/xacc_compute/locations.c"
   if ((_xmpacc_differ(&_xmpacc_ls_0_0, &w, sizeof(w)) || _xmpacc_differ(&_xmpacc_ls_0_1, &wi, sizeof(wi))) || _xmpacc_differ(&_xmpacc_ls_0_2, &wj, sizeof(wj)))
   {
-#line 51 "tests/xacc_compute/locations.c"
+#line 53 "tests/xacc_compute/locations.c"
     _xmpacc_lk_0[0] = 1;
-#line 51 "tests/xacc_compute/locations.c"
+#line 53 "tests/xacc_compute/locations.c"
     _xmpacc_lk_0[1] = (i - 0) / 1;
-#line 51 "tests/xacc_compute/locations.c"
+#line 53 "tests/xacc_compute/locations.c"
     _xmpacc_lk_0[2] = (j - 0) / 1;
   }
 }
@@ -165,7 +165,7 @@ _XMPACC_KERNEL _xmpacc_loop_locations_c_49(long long _xmpacc_total, int _xmpacc_
   }
 }
 #ifndef __CUDACC__
-void _xmpacc_loop_locations_c_49_host(long long _xmpacc_n, void **_xmpacc_args)
+void _xmpacc_loop_locations_c_51_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   int _xmpacc_grid2;
@@ -194,12 +194,12 @@ void _xmpacc_loop_locations_c_49_host(long long _xmpacc_n, void **_xmpacc_args)
   memcpy((void *) &_xmpacc_lvp_0_1, _xmpacc_args[11], sizeof _xmpacc_lvp_0_1);
   memcpy((void *) &_xmpacc_lvp_0_2, _xmpacc_args[12], sizeof _xmpacc_lvp_0_2);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_locations_c_49(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_i, _xmpacc_s_j, a, _xmpacc_a_a, w, wi, wj, _xmpacc_lkp_0, _xmpacc_lvp_0_0, _xmpacc_lvp_0_1, _xmpacc_lvp_0_2);
+    _xmpacc_loop_locations_c_51(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_i, _xmpacc_s_j, a, _xmpacc_a_a, w, wi, wj, _xmpacc_lkp_0, _xmpacc_lvp_0_0, _xmpacc_lvp_0_1, _xmpacc_lvp_0_2);
 }
 #endif
 
-/* locations.c:56: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_locations_c_56(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT z, _xmpacc_array_t _xmpacc_a_z, double cmax, int ic, double cmin, int jc, long lc, long long *_xmpacc_lkp_0, double *_xmpacc_lvp_0_0, int *_xmpacc_lvp_0_1, long long *_xmpacc_lkp_1, double *_xmpacc_lvp_1_0, int *_xmpacc_lvp_1_1, long *_xmpacc_lvp_1_2)
+/* locations.c:58: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_locations_c_58(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT z, _xmpacc_array_t _xmpacc_a_z, double cmax, int ic, double cmin, int jc, long lc, long long *_xmpacc_lkp_0, double *_xmpacc_lvp_0_0, int *_xmpacc_lvp_0_1, long long *_xmpacc_lkp_1, double *_xmpacc_lvp_1_0, int *_xmpacc_lvp_1_1, long *_xmpacc_lvp_1_2)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
@@ -210,53 +210,53 @@ _XMPACC_KERNEL _xmpacc_loop_locations_c_56(long long _xmpacc_total, _xmpacc_sche
   long long _xmpacc_lk_1[2] = {0};
   if (_xmpacc_valid) do
 {
-#line 57 "tests/xacc_compute/locations.c"
+#line 59 "tests/xacc_compute/locations.c"
   double _xmpacc_ls_0_0 = cmax;
-#line 57 "tests/xacc_compute/locations.c"
+#line 59 "tests/xacc_compute/locations.c"
   int _xmpacc_ls_0_1 = ic;
-#line 57 "tests/xacc_compute/locations.c"
+#line 59 "tests/xacc_compute/locations.c"
   double _xmpacc_ls_1_0 = cmin;
-#line 57 "tests/xacc_compute/locations.c"
+#line 59 "tests/xacc_compute/locations.c"
   int _xmpacc_ls_1_1 = jc;
-#line 57 "tests/xacc_compute/locations.c"
+#line 59 "tests/xacc_compute/locations.c"
   long _xmpacc_ls_1_2 = lc;
-#line 57 "tests/xacc_compute/locations.c"
+#line 59 "tests/xacc_compute/locations.c"
   do
   {
-#line 58 "tests/xacc_compute/locations.c"
+#line 60 "tests/xacc_compute/locations.c"
     if (z[_XMPACC_LC(_xmpacc_a_z, 0, i)] >= cmax)
     {
-#line 58 "tests/xacc_compute/locations.c"
+#line 60 "tests/xacc_compute/locations.c"
       cmax = z[_XMPACC_LC(_xmpacc_a_z, 0, i)];
-#line 58 "tests/xacc_compute/locations.c"
+#line 60 "tests/xacc_compute/locations.c"
       ic = i;
     }
-#line 59 "tests/xacc_compute/locations.c"
+#line 61 "tests/xacc_compute/locations.c"
     if (z[_XMPACC_LC(_xmpacc_a_z, 0, i)] < cmin)
     {
-#line 59 "tests/xacc_compute/locations.c"
+#line 61 "tests/xacc_compute/locations.c"
       cmin = z[_XMPACC_LC(_xmpacc_a_z, 0, i)];
-#line 59 "tests/xacc_compute/locations.c"
+#line 61 "tests/xacc_compute/locations.c"
       jc = i;
-#line 59 "tests/xacc_compute/locations.c"
+#line 61 "tests/xacc_compute/locations.c"
       lc = 1000L * i;
     }
   }
   while (0);
-#line 57 "tests/xacc_compute/locations.c"
+#line 59 "tests/xacc_compute/locations.c"
   if (_xmpacc_differ(&_xmpacc_ls_0_0, &cmax, sizeof(cmax)) || _xmpacc_differ(&_xmpacc_ls_0_1, &ic, sizeof(ic)))
   {
-#line 57 "tests/xacc_compute/locations.c"
+#line 59 "tests/xacc_compute/locations.c"
     _xmpacc_lk_0[0] = 1;
-#line 57 "tests/xacc_compute/locations.c"
+#line 59 "tests/xacc_compute/locations.c"
     _xmpacc_lk_0[1] = (i - (40 - 1)) / (-2);
   }
-#line 57 "tests/xacc_compute/locations.c"
+#line 59 "tests/xacc_compute/locations.c"
   if ((_xmpacc_differ(&_xmpacc_ls_1_0, &cmin, sizeof(cmin)) || _xmpacc_differ(&_xmpacc_ls_1_1, &jc, sizeof(jc))) || _xmpacc_differ(&_xmpacc_ls_1_2, &lc, sizeof(lc)))
   {
-#line 57 "tests/xacc_compute/locations.c"
+#line 59 "tests/xacc_compute/locations.c"
     _xmpacc_lk_1[0] = 1;
-#line 57 "tests/xacc_compute/locations.c"
+#line 59 "tests/xacc_compute/locations.c"
     _xmpacc_lk_1[1] = (i - (40 - 1)) / (-2);
   }
 }
@@ -289,7 +289,7 @@ _XMPACC_KERNEL _xmpacc_loop_locations_c_56(long long _xmpacc_total, _xmpacc_sche
   }
 }
 #ifndef __CUDACC__
-void _xmpacc_loop_locations_c_56_host(long long _xmpacc_n, void **_xmpacc_args)
+void _xmpacc_loop_locations_c_58_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   _xmpacc_sched_t _xmpacc_s_i;
@@ -324,12 +324,12 @@ void _xmpacc_loop_locations_c_56_host(long long _xmpacc_n, void **_xmpacc_args)
   memcpy((void *) &_xmpacc_lvp_1_1, _xmpacc_args[14], sizeof _xmpacc_lvp_1_1);
   memcpy((void *) &_xmpacc_lvp_1_2, _xmpacc_args[15], sizeof _xmpacc_lvp_1_2);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_locations_c_56(_xmpacc_total, _xmpacc_s_i, z, _xmpacc_a_z, cmax, ic, cmin, jc, lc, _xmpacc_lkp_0, _xmpacc_lvp_0_0, _xmpacc_lvp_0_1, _xmpacc_lkp_1, _xmpacc_lvp_1_0, _xmpacc_lvp_1_1, _xmpacc_lvp_1_2);
+    _xmpacc_loop_locations_c_58(_xmpacc_total, _xmpacc_s_i, z, _xmpacc_a_z, cmax, ic, cmin, jc, lc, _xmpacc_lkp_0, _xmpacc_lvp_0_0, _xmpacc_lvp_0_1, _xmpacc_lkp_1, _xmpacc_lvp_1_0, _xmpacc_lvp_1_1, _xmpacc_lvp_1_2);
 }
 #endif
 
-/* locations.c:65: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_locations_c_65(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT x, _xmpacc_array_t _xmpacc_a_x, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, double rmax, int ir, double xr, long long *_xmpacc_lkp_0, double *_xmpacc_lvp_0_0, int *_xmpacc_lvp_0_1, double *_xmpacc_lvp_0_2)
+/* locations.c:67: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_locations_c_67(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT x, _xmpacc_array_t _xmpacc_a_x, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, double rmax, int ir, double xr, long long *_xmpacc_lkp_0, double *_xmpacc_lvp_0_0, int *_xmpacc_lvp_0_1, double *_xmpacc_lvp_0_2)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
@@ -343,30 +343,30 @@ _XMPACC_KERNEL _xmpacc_loop_locations_c_65(long long _xmpacc_total, _xmpacc_sche
   long long _xmpacc_lk_0[2] = {0};
   if (_xmpacc_valid) do
 {
-#line 66 "tests/xacc_compute/locations.c"
+#line 68 "tests/xacc_compute/locations.c"
   double _xmpacc_ls_0_0 = rmax;
-#line 66 "tests/xacc_compute/locations.c"
+#line 68 "tests/xacc_compute/locations.c"
   int _xmpacc_ls_0_1 = ir;
-#line 66 "tests/xacc_compute/locations.c"
+#line 68 "tests/xacc_compute/locations.c"
   double _xmpacc_ls_0_2 = xr;
-#line 66 "tests/xacc_compute/locations.c"
+#line 68 "tests/xacc_compute/locations.c"
   do
     if ((x[_XMPACC_G(_xmpacc_a_x, 0, i)] + a[_XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, i), _XMPACC_G(_xmpacc_a_a, 1, 1))]) > rmax)
   {
-#line 67 "tests/xacc_compute/locations.c"
+#line 69 "tests/xacc_compute/locations.c"
     rmax = x[_XMPACC_G(_xmpacc_a_x, 0, i)] + a[_XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, i), _XMPACC_G(_xmpacc_a_a, 1, 1))];
-#line 67 "tests/xacc_compute/locations.c"
+#line 69 "tests/xacc_compute/locations.c"
     ir = i;
-#line 67 "tests/xacc_compute/locations.c"
+#line 69 "tests/xacc_compute/locations.c"
     xr = x[_XMPACC_G(_xmpacc_a_x, 0, i)];
   }
   while (0);
-#line 66 "tests/xacc_compute/locations.c"
+#line 68 "tests/xacc_compute/locations.c"
   if ((_xmpacc_differ(&_xmpacc_ls_0_0, &rmax, sizeof(rmax)) || _xmpacc_differ(&_xmpacc_ls_0_1, &ir, sizeof(ir))) || _xmpacc_differ(&_xmpacc_ls_0_2, &xr, sizeof(xr)))
   {
-#line 66 "tests/xacc_compute/locations.c"
+#line 68 "tests/xacc_compute/locations.c"
     _xmpacc_lk_0[0] = 1;
-#line 66 "tests/xacc_compute/locations.c"
+#line 68 "tests/xacc_compute/locations.c"
     _xmpacc_lk_0[1] = (i - 1) / 1;
   }
 }
@@ -387,7 +387,7 @@ _XMPACC_KERNEL _xmpacc_loop_locations_c_65(long long _xmpacc_total, _xmpacc_sche
   }
 }
 #ifndef __CUDACC__
-void _xmpacc_loop_locations_c_65_host(long long _xmpacc_n, void **_xmpacc_args)
+void _xmpacc_loop_locations_c_67_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   _xmpacc_sched_t _xmpacc_s_i;
@@ -416,12 +416,12 @@ void _xmpacc_loop_locations_c_65_host(long long _xmpacc_n, void **_xmpacc_args)
   memcpy((void *) &_xmpacc_lvp_0_1, _xmpacc_args[11], sizeof _xmpacc_lvp_0_1);
   memcpy((void *) &_xmpacc_lvp_0_2, _xmpacc_args[12], sizeof _xmpacc_lvp_0_2);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_locations_c_65(_xmpacc_total, _xmpacc_s_i, x, _xmpacc_a_x, a, _xmpacc_a_a, rmax, ir, xr, _xmpacc_lkp_0, _xmpacc_lvp_0_0, _xmpacc_lvp_0_1, _xmpacc_lvp_0_2);
+    _xmpacc_loop_locations_c_67(_xmpacc_total, _xmpacc_s_i, x, _xmpacc_a_x, a, _xmpacc_a_a, rmax, ir, xr, _xmpacc_lkp_0, _xmpacc_lvp_0_0, _xmpacc_lvp_0_1, _xmpacc_lvp_0_2);
 }
 #endif
 
-/* locations.c:73: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_locations_c_73(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT x, _xmpacc_array_t _xmpacc_a_x, double dv, int di, long long *_xmpacc_lkp_0, double *_xmpacc_lvp_0_0, int *_xmpacc_lvp_0_1)
+/* locations.c:75: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_locations_c_75(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT x, _xmpacc_array_t _xmpacc_a_x, double dv, int di, long long *_xmpacc_lkp_0, double *_xmpacc_lvp_0_0, int *_xmpacc_lvp_0_1)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
@@ -434,26 +434,26 @@ _XMPACC_KERNEL _xmpacc_loop_locations_c_73(long long _xmpacc_total, _xmpacc_sche
   long long _xmpacc_lk_0[2] = {0};
   if (_xmpacc_valid) do
 {
-#line 74 "tests/xacc_compute/locations.c"
+#line 76 "tests/xacc_compute/locations.c"
   double _xmpacc_ls_0_0 = dv;
-#line 74 "tests/xacc_compute/locations.c"
+#line 76 "tests/xacc_compute/locations.c"
   int _xmpacc_ls_0_1 = di;
-#line 74 "tests/xacc_compute/locations.c"
+#line 76 "tests/xacc_compute/locations.c"
   do
     if (x[_XMPACC_G(_xmpacc_a_x, 0, i)] >= dv)
   {
-#line 75 "tests/xacc_compute/locations.c"
+#line 77 "tests/xacc_compute/locations.c"
     dv = x[_XMPACC_G(_xmpacc_a_x, 0, i)];
-#line 75 "tests/xacc_compute/locations.c"
+#line 77 "tests/xacc_compute/locations.c"
     di = i;
   }
   while (0);
-#line 74 "tests/xacc_compute/locations.c"
+#line 76 "tests/xacc_compute/locations.c"
   if (_xmpacc_differ(&_xmpacc_ls_0_0, &dv, sizeof(dv)) || _xmpacc_differ(&_xmpacc_ls_0_1, &di, sizeof(di)))
   {
-#line 74 "tests/xacc_compute/locations.c"
+#line 76 "tests/xacc_compute/locations.c"
     _xmpacc_lk_0[0] = 1;
-#line 74 "tests/xacc_compute/locations.c"
+#line 76 "tests/xacc_compute/locations.c"
     _xmpacc_lk_0[1] = (i - 0) / 1;
   }
 }
@@ -473,7 +473,7 @@ _XMPACC_KERNEL _xmpacc_loop_locations_c_73(long long _xmpacc_total, _xmpacc_sche
   }
 }
 #ifndef __CUDACC__
-void _xmpacc_loop_locations_c_73_host(long long _xmpacc_n, void **_xmpacc_args)
+void _xmpacc_loop_locations_c_75_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   _xmpacc_sched_t _xmpacc_s_i;
@@ -494,12 +494,12 @@ void _xmpacc_loop_locations_c_73_host(long long _xmpacc_n, void **_xmpacc_args)
   memcpy((void *) &_xmpacc_lvp_0_0, _xmpacc_args[7], sizeof _xmpacc_lvp_0_0);
   memcpy((void *) &_xmpacc_lvp_0_1, _xmpacc_args[8], sizeof _xmpacc_lvp_0_1);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_locations_c_73(_xmpacc_total, _xmpacc_s_i, x, _xmpacc_a_x, dv, di, _xmpacc_lkp_0, _xmpacc_lvp_0_0, _xmpacc_lvp_0_1);
+    _xmpacc_loop_locations_c_75(_xmpacc_total, _xmpacc_s_i, x, _xmpacc_a_x, dv, di, _xmpacc_lkp_0, _xmpacc_lvp_0_0, _xmpacc_lvp_0_1);
 }
 #endif
 
-/* locations.c:78: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_locations_c_78(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, double av, int __xmpacc_le_79_53_0, int __xmpacc_le_79_53_1, long long *_xmpacc_lkp_0, double *_xmpacc_lvp_0_0, int *_xmpacc_lvp_0_1, int *_xmpacc_lvp_0_2)
+/* locations.c:80: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_locations_c_80(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, double av, int __xmpacc_le_81_53_0, int __xmpacc_le_81_53_1, long long *_xmpacc_lkp_0, double *_xmpacc_lvp_0_0, int *_xmpacc_lvp_0_1, int *_xmpacc_lvp_0_2)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
@@ -520,33 +520,33 @@ _XMPACC_KERNEL _xmpacc_loop_locations_c_78(long long _xmpacc_total, int _xmpacc_
   long long _xmpacc_lk_0[3] = {0};
   if (_xmpacc_valid) do
 {
-#line 80 "tests/xacc_compute/locations.c"
-  double _xmpacc_ls_0_0 = av;
-#line 80 "tests/xacc_compute/locations.c"
-  int _xmpacc_ls_0_1 = __xmpacc_le_79_53_0;
-#line 80 "tests/xacc_compute/locations.c"
-  int _xmpacc_ls_0_2 = __xmpacc_le_79_53_1;
-#line 80 "tests/xacc_compute/locations.c"
-  do
 #line 82 "tests/xacc_compute/locations.c"
+  double _xmpacc_ls_0_0 = av;
+#line 82 "tests/xacc_compute/locations.c"
+  int _xmpacc_ls_0_1 = __xmpacc_le_81_53_0;
+#line 82 "tests/xacc_compute/locations.c"
+  int _xmpacc_ls_0_2 = __xmpacc_le_81_53_1;
+#line 82 "tests/xacc_compute/locations.c"
+  do
+#line 84 "tests/xacc_compute/locations.c"
     if (a[_XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, i), _XMPACC_G(_xmpacc_a_a, 1, j))] >= av)
   {
-#line 82 "tests/xacc_compute/locations.c"
+#line 84 "tests/xacc_compute/locations.c"
     av = a[_XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, i), _XMPACC_G(_xmpacc_a_a, 1, j))];
-#line 82 "tests/xacc_compute/locations.c"
-    __xmpacc_le_79_53_0 = i;
-#line 82 "tests/xacc_compute/locations.c"
-    __xmpacc_le_79_53_1 = j;
+#line 84 "tests/xacc_compute/locations.c"
+    __xmpacc_le_81_53_0 = i;
+#line 84 "tests/xacc_compute/locations.c"
+    __xmpacc_le_81_53_1 = j;
   }
   while (0);
-#line 80 "tests/xacc_compute/locations.c"
-  if ((_xmpacc_differ(&_xmpacc_ls_0_0, &av, sizeof(av)) || _xmpacc_differ(&_xmpacc_ls_0_1, &__xmpacc_le_79_53_0, sizeof(__xmpacc_le_79_53_0))) || _xmpacc_differ(&_xmpacc_ls_0_2, &__xmpacc_le_79_53_1, sizeof(__xmpacc_le_79_53_1)))
+#line 82 "tests/xacc_compute/locations.c"
+  if ((_xmpacc_differ(&_xmpacc_ls_0_0, &av, sizeof(av)) || _xmpacc_differ(&_xmpacc_ls_0_1, &__xmpacc_le_81_53_0, sizeof(__xmpacc_le_81_53_0))) || _xmpacc_differ(&_xmpacc_ls_0_2, &__xmpacc_le_81_53_1, sizeof(__xmpacc_le_81_53_1)))
   {
-#line 80 "tests/xacc_compute/locations.c"
+#line 82 "tests/xacc_compute/locations.c"
     _xmpacc_lk_0[0] = 1;
-#line 80 "tests/xacc_compute/locations.c"
+#line 82 "tests/xacc_compute/locations.c"
     _xmpacc_lk_0[1] = (i - 0) / 1;
-#line 80 "tests/xacc_compute/locations.c"
+#line 82 "tests/xacc_compute/locations.c"
     _xmpacc_lk_0[2] = (j - 0) / 1;
   }
 }
@@ -558,17 +558,17 @@ _XMPACC_KERNEL _xmpacc_loop_locations_c_78(long long _xmpacc_total, int _xmpacc_
     _xmpacc_wk_0[1] = _XMPACC_SHFL_XOR(_xmpacc_lk_0[1]);
     _xmpacc_wk_0[2] = _XMPACC_SHFL_XOR(_xmpacc_lk_0[2]);
     double _xmpacc_wv_0_0 = _XMPACC_SHFL_XOR(av);
-    int _xmpacc_wv_0_1 = _XMPACC_SHFL_XOR(__xmpacc_le_79_53_0);
-    int _xmpacc_wv_0_2 = _XMPACC_SHFL_XOR(__xmpacc_le_79_53_1);
-    if (_xmpacc_loc_better(_xmpacc_wk_0, _xmpacc_lk_0, 3, _xmpacc_wv_0_0 > av, _xmpacc_wv_0_0 < av, 1)) { _xmpacc_lk_0[0] = _xmpacc_wk_0[0]; _xmpacc_lk_0[1] = _xmpacc_wk_0[1]; _xmpacc_lk_0[2] = _xmpacc_wk_0[2]; av = _xmpacc_wv_0_0; __xmpacc_le_79_53_0 = _xmpacc_wv_0_1; __xmpacc_le_79_53_1 = _xmpacc_wv_0_2; }
+    int _xmpacc_wv_0_1 = _XMPACC_SHFL_XOR(__xmpacc_le_81_53_0);
+    int _xmpacc_wv_0_2 = _XMPACC_SHFL_XOR(__xmpacc_le_81_53_1);
+    if (_xmpacc_loc_better(_xmpacc_wk_0, _xmpacc_lk_0, 3, _xmpacc_wv_0_0 > av, _xmpacc_wv_0_0 < av, 1)) { _xmpacc_lk_0[0] = _xmpacc_wk_0[0]; _xmpacc_lk_0[1] = _xmpacc_wk_0[1]; _xmpacc_lk_0[2] = _xmpacc_wk_0[2]; av = _xmpacc_wv_0_0; __xmpacc_le_81_53_0 = _xmpacc_wv_0_1; __xmpacc_le_81_53_1 = _xmpacc_wv_0_2; }
   }
   {
     long long _xmpacc_p = _XMPACC_PARTIAL_SLOT(_xmpacc_gid);
-    if (_xmpacc_p >= 0) { _xmpacc_lkp_0[_xmpacc_p * 3 + 0] = _xmpacc_lk_0[0]; _xmpacc_lkp_0[_xmpacc_p * 3 + 1] = _xmpacc_lk_0[1]; _xmpacc_lkp_0[_xmpacc_p * 3 + 2] = _xmpacc_lk_0[2]; _xmpacc_lvp_0_0[_xmpacc_p] = av; _xmpacc_lvp_0_1[_xmpacc_p] = __xmpacc_le_79_53_0; _xmpacc_lvp_0_2[_xmpacc_p] = __xmpacc_le_79_53_1; }
+    if (_xmpacc_p >= 0) { _xmpacc_lkp_0[_xmpacc_p * 3 + 0] = _xmpacc_lk_0[0]; _xmpacc_lkp_0[_xmpacc_p * 3 + 1] = _xmpacc_lk_0[1]; _xmpacc_lkp_0[_xmpacc_p * 3 + 2] = _xmpacc_lk_0[2]; _xmpacc_lvp_0_0[_xmpacc_p] = av; _xmpacc_lvp_0_1[_xmpacc_p] = __xmpacc_le_81_53_0; _xmpacc_lvp_0_2[_xmpacc_p] = __xmpacc_le_81_53_1; }
   }
 }
 #ifndef __CUDACC__
-void _xmpacc_loop_locations_c_78_host(long long _xmpacc_n, void **_xmpacc_args)
+void _xmpacc_loop_locations_c_80_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   int _xmpacc_grid2;
@@ -577,8 +577,8 @@ void _xmpacc_loop_locations_c_78_host(long long _xmpacc_n, void **_xmpacc_args)
   const double * _XMPACC_RESTRICT a;
   _xmpacc_array_t _xmpacc_a_a;
   double av;
-  int __xmpacc_le_79_53_0;
-  int __xmpacc_le_79_53_1;
+  int __xmpacc_le_81_53_0;
+  int __xmpacc_le_81_53_1;
   long long *_xmpacc_lkp_0;
   double *_xmpacc_lvp_0_0;
   int *_xmpacc_lvp_0_1;
@@ -590,19 +590,19 @@ void _xmpacc_loop_locations_c_78_host(long long _xmpacc_n, void **_xmpacc_args)
   memcpy((void *) &a, _xmpacc_args[4], sizeof a);
   memcpy((void *) &_xmpacc_a_a, _xmpacc_args[5], sizeof _xmpacc_a_a);
   memcpy((void *) &av, _xmpacc_args[6], sizeof av);
-  memcpy((void *) &__xmpacc_le_79_53_0, _xmpacc_args[7], sizeof __xmpacc_le_79_53_0);
-  memcpy((void *) &__xmpacc_le_79_53_1, _xmpacc_args[8], sizeof __xmpacc_le_79_53_1);
+  memcpy((void *) &__xmpacc_le_81_53_0, _xmpacc_args[7], sizeof __xmpacc_le_81_53_0);
+  memcpy((void *) &__xmpacc_le_81_53_1, _xmpacc_args[8], sizeof __xmpacc_le_81_53_1);
   memcpy((void *) &_xmpacc_lkp_0, _xmpacc_args[9], sizeof _xmpacc_lkp_0);
   memcpy((void *) &_xmpacc_lvp_0_0, _xmpacc_args[10], sizeof _xmpacc_lvp_0_0);
   memcpy((void *) &_xmpacc_lvp_0_1, _xmpacc_args[11], sizeof _xmpacc_lvp_0_1);
   memcpy((void *) &_xmpacc_lvp_0_2, _xmpacc_args[12], sizeof _xmpacc_lvp_0_2);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_locations_c_78(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_i, _xmpacc_s_j, a, _xmpacc_a_a, av, __xmpacc_le_79_53_0, __xmpacc_le_79_53_1, _xmpacc_lkp_0, _xmpacc_lvp_0_0, _xmpacc_lvp_0_1, _xmpacc_lvp_0_2);
+    _xmpacc_loop_locations_c_80(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_i, _xmpacc_s_j, a, _xmpacc_a_a, av, __xmpacc_le_81_53_0, __xmpacc_le_81_53_1, _xmpacc_lkp_0, _xmpacc_lvp_0_0, _xmpacc_lvp_0_1, _xmpacc_lvp_0_2);
 }
 #endif
 
-/* locations.c:87: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_locations_c_87(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT x, _xmpacc_array_t _xmpacc_a_x, double rv, int __xmpacc_le_86_50_0, int __xmpacc_le_86_50_1, long long *_xmpacc_lkp_0, double *_xmpacc_lvp_0_0, int *_xmpacc_lvp_0_1, int *_xmpacc_lvp_0_2)
+/* locations.c:89: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_locations_c_89(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT x, _xmpacc_array_t _xmpacc_a_x, double rv, int __xmpacc_le_88_50_0, int __xmpacc_le_88_50_1, long long *_xmpacc_lkp_0, double *_xmpacc_lvp_0_0, int *_xmpacc_lvp_0_1, int *_xmpacc_lvp_0_2)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
@@ -615,30 +615,30 @@ _XMPACC_KERNEL _xmpacc_loop_locations_c_87(long long _xmpacc_total, _xmpacc_sche
   long long _xmpacc_lk_0[2] = {0};
   if (_xmpacc_valid) do
 {
-#line 88 "tests/xacc_compute/locations.c"
+#line 90 "tests/xacc_compute/locations.c"
   double _xmpacc_ls_0_0 = rv;
-#line 88 "tests/xacc_compute/locations.c"
-  int _xmpacc_ls_0_1 = __xmpacc_le_86_50_0;
-#line 88 "tests/xacc_compute/locations.c"
-  int _xmpacc_ls_0_2 = __xmpacc_le_86_50_1;
-#line 88 "tests/xacc_compute/locations.c"
+#line 90 "tests/xacc_compute/locations.c"
+  int _xmpacc_ls_0_1 = __xmpacc_le_88_50_0;
+#line 90 "tests/xacc_compute/locations.c"
+  int _xmpacc_ls_0_2 = __xmpacc_le_88_50_1;
+#line 90 "tests/xacc_compute/locations.c"
   do
     if ((x[_XMPACC_G(_xmpacc_a_x, 0, i)] + (i % 3)) < rv)
   {
-#line 89 "tests/xacc_compute/locations.c"
+#line 91 "tests/xacc_compute/locations.c"
     rv = x[_XMPACC_G(_xmpacc_a_x, 0, i)] + (i % 3);
-#line 89 "tests/xacc_compute/locations.c"
-    __xmpacc_le_86_50_0 = i;
-#line 89 "tests/xacc_compute/locations.c"
-    __xmpacc_le_86_50_1 = 2 * i;
+#line 91 "tests/xacc_compute/locations.c"
+    __xmpacc_le_88_50_0 = i;
+#line 91 "tests/xacc_compute/locations.c"
+    __xmpacc_le_88_50_1 = 2 * i;
   }
   while (0);
-#line 88 "tests/xacc_compute/locations.c"
-  if ((_xmpacc_differ(&_xmpacc_ls_0_0, &rv, sizeof(rv)) || _xmpacc_differ(&_xmpacc_ls_0_1, &__xmpacc_le_86_50_0, sizeof(__xmpacc_le_86_50_0))) || _xmpacc_differ(&_xmpacc_ls_0_2, &__xmpacc_le_86_50_1, sizeof(__xmpacc_le_86_50_1)))
+#line 90 "tests/xacc_compute/locations.c"
+  if ((_xmpacc_differ(&_xmpacc_ls_0_0, &rv, sizeof(rv)) || _xmpacc_differ(&_xmpacc_ls_0_1, &__xmpacc_le_88_50_0, sizeof(__xmpacc_le_88_50_0))) || _xmpacc_differ(&_xmpacc_ls_0_2, &__xmpacc_le_88_50_1, sizeof(__xmpacc_le_88_50_1)))
   {
-#line 88 "tests/xacc_compute/locations.c"
+#line 90 "tests/xacc_compute/locations.c"
     _xmpacc_lk_0[0] = 1;
-#line 88 "tests/xacc_compute/locations.c"
+#line 90 "tests/xacc_compute/locations.c"
     _xmpacc_lk_0[1] = (i - 0) / 1;
   }
 }
@@ -649,25 +649,25 @@ _XMPACC_KERNEL _xmpacc_loop_locations_c_87(long long _xmpacc_total, _xmpacc_sche
     _xmpacc_wk_0[0] = _XMPACC_SHFL_XOR(_xmpacc_lk_0[0]);
     _xmpacc_wk_0[1] = _XMPACC_SHFL_XOR(_xmpacc_lk_0[1]);
     double _xmpacc_wv_0_0 = _XMPACC_SHFL_XOR(rv);
-    int _xmpacc_wv_0_1 = _XMPACC_SHFL_XOR(__xmpacc_le_86_50_0);
-    int _xmpacc_wv_0_2 = _XMPACC_SHFL_XOR(__xmpacc_le_86_50_1);
-    if (_xmpacc_loc_better(_xmpacc_wk_0, _xmpacc_lk_0, 2, _xmpacc_wv_0_0 < rv, _xmpacc_wv_0_0 > rv, 0)) { _xmpacc_lk_0[0] = _xmpacc_wk_0[0]; _xmpacc_lk_0[1] = _xmpacc_wk_0[1]; rv = _xmpacc_wv_0_0; __xmpacc_le_86_50_0 = _xmpacc_wv_0_1; __xmpacc_le_86_50_1 = _xmpacc_wv_0_2; }
+    int _xmpacc_wv_0_1 = _XMPACC_SHFL_XOR(__xmpacc_le_88_50_0);
+    int _xmpacc_wv_0_2 = _XMPACC_SHFL_XOR(__xmpacc_le_88_50_1);
+    if (_xmpacc_loc_better(_xmpacc_wk_0, _xmpacc_lk_0, 2, _xmpacc_wv_0_0 < rv, _xmpacc_wv_0_0 > rv, 0)) { _xmpacc_lk_0[0] = _xmpacc_wk_0[0]; _xmpacc_lk_0[1] = _xmpacc_wk_0[1]; rv = _xmpacc_wv_0_0; __xmpacc_le_88_50_0 = _xmpacc_wv_0_1; __xmpacc_le_88_50_1 = _xmpacc_wv_0_2; }
   }
   {
     long long _xmpacc_p = _XMPACC_PARTIAL_SLOT(_xmpacc_gid);
-    if (_xmpacc_p >= 0) { _xmpacc_lkp_0[_xmpacc_p * 2 + 0] = _xmpacc_lk_0[0]; _xmpacc_lkp_0[_xmpacc_p * 2 + 1] = _xmpacc_lk_0[1]; _xmpacc_lvp_0_0[_xmpacc_p] = rv; _xmpacc_lvp_0_1[_xmpacc_p] = __xmpacc_le_86_50_0; _xmpacc_lvp_0_2[_xmpacc_p] = __xmpacc_le_86_50_1; }
+    if (_xmpacc_p >= 0) { _xmpacc_lkp_0[_xmpacc_p * 2 + 0] = _xmpacc_lk_0[0]; _xmpacc_lkp_0[_xmpacc_p * 2 + 1] = _xmpacc_lk_0[1]; _xmpacc_lvp_0_0[_xmpacc_p] = rv; _xmpacc_lvp_0_1[_xmpacc_p] = __xmpacc_le_88_50_0; _xmpacc_lvp_0_2[_xmpacc_p] = __xmpacc_le_88_50_1; }
   }
 }
 #ifndef __CUDACC__
-void _xmpacc_loop_locations_c_87_host(long long _xmpacc_n, void **_xmpacc_args)
+void _xmpacc_loop_locations_c_89_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   _xmpacc_sched_t _xmpacc_s_i;
   const double * _XMPACC_RESTRICT x;
   _xmpacc_array_t _xmpacc_a_x;
   double rv;
-  int __xmpacc_le_86_50_0;
-  int __xmpacc_le_86_50_1;
+  int __xmpacc_le_88_50_0;
+  int __xmpacc_le_88_50_1;
   long long *_xmpacc_lkp_0;
   double *_xmpacc_lvp_0_0;
   int *_xmpacc_lvp_0_1;
@@ -677,14 +677,90 @@ void _xmpacc_loop_locations_c_87_host(long long _xmpacc_n, void **_xmpacc_args)
   memcpy((void *) &x, _xmpacc_args[2], sizeof x);
   memcpy((void *) &_xmpacc_a_x, _xmpacc_args[3], sizeof _xmpacc_a_x);
   memcpy((void *) &rv, _xmpacc_args[4], sizeof rv);
-  memcpy((void *) &__xmpacc_le_86_50_0, _xmpacc_args[5], sizeof __xmpacc_le_86_50_0);
-  memcpy((void *) &__xmpacc_le_86_50_1, _xmpacc_args[6], sizeof __xmpacc_le_86_50_1);
+  memcpy((void *) &__xmpacc_le_88_50_0, _xmpacc_args[5], sizeof __xmpacc_le_88_50_0);
+  memcpy((void *) &__xmpacc_le_88_50_1, _xmpacc_args[6], sizeof __xmpacc_le_88_50_1);
   memcpy((void *) &_xmpacc_lkp_0, _xmpacc_args[7], sizeof _xmpacc_lkp_0);
   memcpy((void *) &_xmpacc_lvp_0_0, _xmpacc_args[8], sizeof _xmpacc_lvp_0_0);
   memcpy((void *) &_xmpacc_lvp_0_1, _xmpacc_args[9], sizeof _xmpacc_lvp_0_1);
   memcpy((void *) &_xmpacc_lvp_0_2, _xmpacc_args[10], sizeof _xmpacc_lvp_0_2);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_locations_c_87(_xmpacc_total, _xmpacc_s_i, x, _xmpacc_a_x, rv, __xmpacc_le_86_50_0, __xmpacc_le_86_50_1, _xmpacc_lkp_0, _xmpacc_lvp_0_0, _xmpacc_lvp_0_1, _xmpacc_lvp_0_2);
+    _xmpacc_loop_locations_c_89(_xmpacc_total, _xmpacc_s_i, x, _xmpacc_a_x, rv, __xmpacc_le_88_50_0, __xmpacc_le_88_50_1, _xmpacc_lkp_0, _xmpacc_lvp_0_0, _xmpacc_lvp_0_1, _xmpacc_lvp_0_2);
+}
+#endif
+
+/* locations.c:96: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_locations_c_96(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, double jv, int j, long long *_xmpacc_lkp_0, double *_xmpacc_lvp_0_0, int *_xmpacc_lvp_0_1)
+{
+  long long _xmpacc_gid = _XMPACC_TID;
+  long long _xmpacc_tid = _xmpacc_gid;
+  int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
+  long long _xmpacc_rest = _xmpacc_tid;
+  int i = (int) (_xmpacc_s_i.first + _xmpacc_rest * _xmpacc_s_i.step);
+  #ifndef _XMPACC_CHECK
+  a -= (_xmpacc_a_a.dim[0].gtol) * _xmpacc_a_a.dim[1].lext + _xmpacc_a_a.dim[1].gtol;
+  #endif
+  long long _xmpacc_lk_0[2] = {0};
+  if (_xmpacc_valid) do
+{
+#line 97 "tests/xacc_compute/locations.c"
+  double _xmpacc_ls_0_0 = jv;
+#line 97 "tests/xacc_compute/locations.c"
+  int _xmpacc_ls_0_1 = j;
+#line 97 "tests/xacc_compute/locations.c"
+  do
+    for (j = 0; j < 5; j++)
+    if (a[_XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, i), _XMPACC_G(_xmpacc_a_a, 1, j))] >= jv)
+#line 99 "tests/xacc_compute/locations.c"
+    jv = a[_XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, i), _XMPACC_G(_xmpacc_a_a, 1, j))];
+
+  while (0);
+#line 97 "tests/xacc_compute/locations.c"
+  if (_xmpacc_differ(&_xmpacc_ls_0_0, &jv, sizeof(jv)) || _xmpacc_differ(&_xmpacc_ls_0_1, &j, sizeof(j)))
+  {
+#line 97 "tests/xacc_compute/locations.c"
+    _xmpacc_lk_0[0] = 1;
+#line 97 "tests/xacc_compute/locations.c"
+    _xmpacc_lk_0[1] = (i - 0) / 1;
+  }
+}
+  while (0);
+#line 728 "locations.cu"
+  _XMPACC_WARP_STEPS {
+    long long _xmpacc_wk_0[2];
+    _xmpacc_wk_0[0] = _XMPACC_SHFL_XOR(_xmpacc_lk_0[0]);
+    _xmpacc_wk_0[1] = _XMPACC_SHFL_XOR(_xmpacc_lk_0[1]);
+    double _xmpacc_wv_0_0 = _XMPACC_SHFL_XOR(jv);
+    int _xmpacc_wv_0_1 = _XMPACC_SHFL_XOR(j);
+    if (_xmpacc_loc_better(_xmpacc_wk_0, _xmpacc_lk_0, 2, _xmpacc_wv_0_0 > jv, _xmpacc_wv_0_0 < jv, 1)) { _xmpacc_lk_0[0] = _xmpacc_wk_0[0]; _xmpacc_lk_0[1] = _xmpacc_wk_0[1]; jv = _xmpacc_wv_0_0; j = _xmpacc_wv_0_1; }
+  }
+  {
+    long long _xmpacc_p = _XMPACC_PARTIAL_SLOT(_xmpacc_gid);
+    if (_xmpacc_p >= 0) { _xmpacc_lkp_0[_xmpacc_p * 2 + 0] = _xmpacc_lk_0[0]; _xmpacc_lkp_0[_xmpacc_p * 2 + 1] = _xmpacc_lk_0[1]; _xmpacc_lvp_0_0[_xmpacc_p] = jv; _xmpacc_lvp_0_1[_xmpacc_p] = j; }
+  }
+}
+#ifndef __CUDACC__
+void _xmpacc_loop_locations_c_96_host(long long _xmpacc_n, void **_xmpacc_args)
+{
+  long long _xmpacc_total;
+  _xmpacc_sched_t _xmpacc_s_i;
+  const double * _XMPACC_RESTRICT a;
+  _xmpacc_array_t _xmpacc_a_a;
+  double jv;
+  int j;
+  long long *_xmpacc_lkp_0;
+  double *_xmpacc_lvp_0_0;
+  int *_xmpacc_lvp_0_1;
+  memcpy((void *) &_xmpacc_total, _xmpacc_args[0], sizeof _xmpacc_total);
+  memcpy((void *) &_xmpacc_s_i, _xmpacc_args[1], sizeof _xmpacc_s_i);
+  memcpy((void *) &a, _xmpacc_args[2], sizeof a);
+  memcpy((void *) &_xmpacc_a_a, _xmpacc_args[3], sizeof _xmpacc_a_a);
+  memcpy((void *) &jv, _xmpacc_args[4], sizeof jv);
+  memcpy((void *) &j, _xmpacc_args[5], sizeof j);
+  memcpy((void *) &_xmpacc_lkp_0, _xmpacc_args[6], sizeof _xmpacc_lkp_0);
+  memcpy((void *) &_xmpacc_lvp_0_0, _xmpacc_args[7], sizeof _xmpacc_lvp_0_0);
+  memcpy((void *) &_xmpacc_lvp_0_1, _xmpacc_args[8], sizeof _xmpacc_lvp_0_1);
+  for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
+    _xmpacc_loop_locations_c_96(_xmpacc_total, _xmpacc_s_i, a, _xmpacc_a_a, jv, j, _xmpacc_lkp_0, _xmpacc_lvp_0_0, _xmpacc_lvp_0_1);
 }
 #endif
 _XMPACC_UNIT_END

@@ -13,73 +13,76 @@ _xmpacc_array_t _xmpacc_a_a;
 _xmpacc_array_t _xmpacc_a_x;
 _xmpacc_array_t _xmpacc_a_z;
 
-#line 18 "tests/xacc_compute/locations.c"
+#line 19 "tests/xacc_compute/locations.c"
 double *a;
-#line 18 "tests/xacc_compute/locations.c"
+#line 19 "tests/xacc_compute/locations.c"
 double *x;
-#line 18 "tests/xacc_compute/locations.c"
+#line 19 "tests/xacc_compute/locations.c"
 double *z;
-#line 28 "tests/xacc_compute/locations.c"
+#line 29 "tests/xacc_compute/locations.c"
 int main(void)
 {
-#line 29 "tests/xacc_compute/locations.c"
+#line 30 "tests/xacc_compute/locations.c"
   int i;
-#line 29 "tests/xacc_compute/locations.c"
+#line 30 "tests/xacc_compute/locations.c"
   int j;
   double v = -1;
-#line 30 "tests/xacc_compute/locations.c"
+#line 31 "tests/xacc_compute/locations.c"
   double xv = 0;
-#line 30 "tests/xacc_compute/locations.c"
+#line 31 "tests/xacc_compute/locations.c"
   double w = 99;
-#line 30 "tests/xacc_compute/locations.c"
+#line 31 "tests/xacc_compute/locations.c"
   double cmax = -1;
-#line 30 "tests/xacc_compute/locations.c"
+#line 31 "tests/xacc_compute/locations.c"
   double cmin = 99;
-#line 30 "tests/xacc_compute/locations.c"
+#line 31 "tests/xacc_compute/locations.c"
   double rmax = -1;
-#line 30 "tests/xacc_compute/locations.c"
+#line 31 "tests/xacc_compute/locations.c"
   double xr = 0;
-#line 30 "tests/xacc_compute/locations.c"
+#line 31 "tests/xacc_compute/locations.c"
   double dv = -1;
   int iv = -1;
-#line 31 "tests/xacc_compute/locations.c"
+#line 32 "tests/xacc_compute/locations.c"
   int wi = -1;
-#line 31 "tests/xacc_compute/locations.c"
+#line 32 "tests/xacc_compute/locations.c"
   int wj = -1;
-#line 31 "tests/xacc_compute/locations.c"
+#line 32 "tests/xacc_compute/locations.c"
   int ic = -1;
-#line 31 "tests/xacc_compute/locations.c"
+#line 32 "tests/xacc_compute/locations.c"
   int jc = -1;
-#line 31 "tests/xacc_compute/locations.c"
+#line 32 "tests/xacc_compute/locations.c"
   int ir = -1;
-#line 31 "tests/xacc_compute/locations.c"
+#line 32 "tests/xacc_compute/locations.c"
   int di = -1;
   int at[2] = {-1, -1};
-#line 32 "tests/xacc_compute/locations.c"
+#line 33 "tests/xacc_compute/locations.c"
   int rows[3][2] = {{5, 5}, {5, 5}, {5, 5}};
   double av = -1;
-#line 33 "tests/xacc_compute/locations.c"
+#line 34 "tests/xacc_compute/locations.c"
   double rv = 99;
+#line 34 "tests/xacc_compute/locations.c"
+  double jv = -1;
+  int jat;
   long lc = -1;
   {
     {
       _xmpacc_array_t _xmpacc_ha_a = _xmpacc_a_a;
-#line 37 "tests/xacc_compute/locations.c"
+#line 39 "tests/xacc_compute/locations.c"
       double * restrict const _xmpacc_hp_a = a;
-#line 37 "tests/xacc_compute/locations.c"
+#line 39 "tests/xacc_compute/locations.c"
       _xmpacc_array_t _xmpacc_ha_x = _xmpacc_a_x;
-#line 37 "tests/xacc_compute/locations.c"
+#line 39 "tests/xacc_compute/locations.c"
       double * restrict const _xmpacc_hp_x = x;
       {
-#line 37 "tests/xacc_compute/locations.c"
+#line 39 "tests/xacc_compute/locations.c"
         _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 40 - 1, 1);
-#line 37 "tests/xacc_compute/locations.c"
+#line 39 "tests/xacc_compute/locations.c"
         for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
         {
-#line 38 "tests/xacc_compute/locations.c"
+#line 40 "tests/xacc_compute/locations.c"
           _xmpacc_hp_x[_XMPACC_L(_xmpacc_ha_x, 0, i)] = (i * 17) % 7;
           for (j = 0; j < 5; j++)
-#line 39 "tests/xacc_compute/locations.c"
+#line 41 "tests/xacc_compute/locations.c"
             _xmpacc_hp_a[_XMPACC_AT2(_xmpacc_ha_a, _XMPACC_L(_xmpacc_ha_a, 0, i), _XMPACC_L(_xmpacc_ha_a, 1, j))] = ((i * 5) + j) % 6;
 
         }
@@ -89,305 +92,338 @@ int main(void)
   }
   {
     {
-#line 42 "tests/xacc_compute/locations.c"
+#line 44 "tests/xacc_compute/locations.c"
       _xmpacc_array_t _xmpacc_ha_z = _xmpacc_a_z;
-#line 42 "tests/xacc_compute/locations.c"
+#line 44 "tests/xacc_compute/locations.c"
       double * restrict const _xmpacc_hp_z = z;
       {
-#line 42 "tests/xacc_compute/locations.c"
+#line 44 "tests/xacc_compute/locations.c"
         _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_tc.dim[0], 0, 40 - 1, 1);
-#line 42 "tests/xacc_compute/locations.c"
+#line 44 "tests/xacc_compute/locations.c"
         for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += _xmpacc_s_i.step)
-#line 42 "tests/xacc_compute/locations.c"
+#line 44 "tests/xacc_compute/locations.c"
           _xmpacc_hp_z[_XMPACC_LC(_xmpacc_ha_z, 0, i)] = (i * 5) % 7;
 
       }
     }
   }
   {
-#line 46 "tests/xacc_compute/locations.c"
-    int _xmpacc_acc_1 = _xmpacc_acc_compute_begin("locations.c:45", 1, (const void *[]){&_xmpacc_a_x}, (const long long []){-1}, (const char *[]){"x"}, (const int []){1});
+#line 48 "tests/xacc_compute/locations.c"
+    int _xmpacc_acc_1 = _xmpacc_acc_compute_begin("locations.c:47", 1, (const void *[]){&_xmpacc_a_x}, (const long long []){-1}, (const char *[]){"x"}, (const int []){1});
     {
-#line 46 "tests/xacc_compute/locations.c"
+#line 48 "tests/xacc_compute/locations.c"
       long long _xmpacc_lkey_0[2] = {0};
-#line 46 "tests/xacc_compute/locations.c"
-      _xmpacc_acc_swap_reduced("locations.c:44", &v, sizeof(v), "v", 0);
-#line 46 "tests/xacc_compute/locations.c"
-      _xmpacc_acc_swap_reduced("locations.c:44", &iv, sizeof(iv), "iv", 0);
-#line 46 "tests/xacc_compute/locations.c"
-      _xmpacc_acc_swap_reduced("locations.c:44", &xv, sizeof(xv), "xv", 0);
-#line 46 "tests/xacc_compute/locations.c"
+#line 48 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:46", &v, sizeof(v), "v", 0);
+#line 48 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:46", &iv, sizeof(iv), "iv", 0);
+#line 48 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:46", &xv, sizeof(xv), "xv", 0);
+#line 48 "tests/xacc_compute/locations.c"
       _xmpacc_loop_reduce_var_begin(&_xmpacc_t_t, (const int []){1}, (void *) (&v), (const long long []){_XMPACC_TYPE(v), sizeof(v), 0, 0}, 10);
-#line 46 "tests/xacc_compute/locations.c"
+#line 48 "tests/xacc_compute/locations.c"
       _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t.dim[0], 0, 40 - 1, 1);
-#line 46 "tests/xacc_compute/locations.c"
+#line 48 "tests/xacc_compute/locations.c"
       long long _xmpacc_total = _xmpacc_s_i.count;
-#line 46 "tests/xacc_compute/locations.c"
-      _xmpacc_launch("locations.c:45", "_xmpacc_loop_locations_c_45", _xmpacc_total, 0, 11, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_x), (void *) (&_xmpacc_a_x), (void *) (&v), (void *) (&iv), (void *) (&xv), (void *) _xmpacc_lkey_0, (void *) (&v), (void *) (&iv), (void *) (&xv)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0, 2, 0, 0, 0, sizeof(v), 0, 0, sizeof(iv), 0, 0, sizeof(xv), 0, 6, 2, 10, 7, _XMPACC_TYPE(v), 0, 7, _XMPACC_TYPE(iv), 0, 7, _XMPACC_TYPE(xv), 0});
-#line 46 "tests/xacc_compute/locations.c"
-      _xmpacc_loop_reduce_var(&_xmpacc_t_t, "locations.c:44", (const int []){1}, (void *) (&v), (const long long []){_XMPACC_TYPE(v), sizeof(v), 0, 0}, 10, 2, (void *[]){(void *) (&iv), (void *) (&xv)}, (const void *[]){(const long long []){_XMPACC_TYPE(iv), sizeof(iv), 0, 0}, (const long long []){_XMPACC_TYPE(xv), sizeof(xv), 0, 0}}, 1, _xmpacc_lkey_0);
-#line 46 "tests/xacc_compute/locations.c"
-      _xmpacc_acc_swap_reduced("locations.c:44", &v, sizeof(v), "v", 0);
-#line 46 "tests/xacc_compute/locations.c"
-      _xmpacc_acc_swap_reduced("locations.c:44", &iv, sizeof(iv), "iv", 0);
-#line 46 "tests/xacc_compute/locations.c"
-      _xmpacc_acc_swap_reduced("locations.c:44", &xv, sizeof(xv), "xv", 0);
+#line 48 "tests/xacc_compute/locations.c"
+      _xmpacc_launch("locations.c:47", "_xmpacc_loop_locations_c_47", _xmpacc_total, 0, 11, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_x), (void *) (&_xmpacc_a_x), (void *) (&v), (void *) (&iv), (void *) (&xv), (void *) _xmpacc_lkey_0, (void *) (&v), (void *) (&iv), (void *) (&xv)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0, 2, 0, 0, 0, sizeof(v), 0, 0, sizeof(iv), 0, 0, sizeof(xv), 0, 6, 2, 10, 7, _XMPACC_TYPE(v), 0, 7, _XMPACC_TYPE(iv), 0, 7, _XMPACC_TYPE(xv), 0});
+#line 48 "tests/xacc_compute/locations.c"
+      _xmpacc_loop_reduce_var(&_xmpacc_t_t, "locations.c:46", (const int []){1}, (void *) (&v), (const long long []){_XMPACC_TYPE(v), sizeof(v), 0, 0}, 10, 2, (void *[]){(void *) (&iv), (void *) (&xv)}, (const void *[]){(const long long []){_XMPACC_TYPE(iv), sizeof(iv), 0, 0}, (const long long []){_XMPACC_TYPE(xv), sizeof(xv), 0, 0}}, 1, _xmpacc_lkey_0);
+#line 48 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:46", &v, sizeof(v), "v", 0);
+#line 48 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:46", &iv, sizeof(iv), "iv", 0);
+#line 48 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:46", &xv, sizeof(xv), "xv", 0);
     }
-#line 46 "tests/xacc_compute/locations.c"
+#line 48 "tests/xacc_compute/locations.c"
     _xmpacc_acc_compute_end(_xmpacc_acc_1);
   }
   {
-#line 51 "tests/xacc_compute/locations.c"
-    int _xmpacc_acc_2 = _xmpacc_acc_compute_begin("locations.c:49", 1, (const void *[]){&_xmpacc_a_a}, (const long long []){-1}, (const char *[]){"a"}, (const int []){1});
+#line 53 "tests/xacc_compute/locations.c"
+    int _xmpacc_acc_2 = _xmpacc_acc_compute_begin("locations.c:51", 1, (const void *[]){&_xmpacc_a_a}, (const long long []){-1}, (const char *[]){"a"}, (const int []){1});
     {
-#line 51 "tests/xacc_compute/locations.c"
+#line 53 "tests/xacc_compute/locations.c"
       long long _xmpacc_lkey_0[3] = {0};
-#line 51 "tests/xacc_compute/locations.c"
-      _xmpacc_acc_swap_reduced("locations.c:50", &w, sizeof(w), "w", 0);
-#line 51 "tests/xacc_compute/locations.c"
-      _xmpacc_acc_swap_reduced("locations.c:50", &wi, sizeof(wi), "wi", 0);
-#line 51 "tests/xacc_compute/locations.c"
-      _xmpacc_acc_swap_reduced("locations.c:50", &wj, sizeof(wj), "wj", 0);
-#line 51 "tests/xacc_compute/locations.c"
+#line 53 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:52", &w, sizeof(w), "w", 0);
+#line 53 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:52", &wi, sizeof(wi), "wi", 0);
+#line 53 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:52", &wj, sizeof(wj), "wj", 0);
+#line 53 "tests/xacc_compute/locations.c"
       _xmpacc_loop_reduce_var_begin(&_xmpacc_t_t, (const int []){1}, (void *) (&w), (const long long []){_XMPACC_TYPE(w), sizeof(w), 0, 0}, 13);
-#line 51 "tests/xacc_compute/locations.c"
+#line 53 "tests/xacc_compute/locations.c"
       _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t.dim[0], 0, 40 - 1, 1);
-#line 51 "tests/xacc_compute/locations.c"
+#line 53 "tests/xacc_compute/locations.c"
       _xmpacc_sched_t _xmpacc_s_j = _xmpacc_range_k(0, 5 - 1, 1);
-#line 51 "tests/xacc_compute/locations.c"
+#line 53 "tests/xacc_compute/locations.c"
       long long _xmpacc_total = _xmpacc_s_i.count * _xmpacc_s_j.count;
-#line 51 "tests/xacc_compute/locations.c"
-      _xmpacc_launch("locations.c:49", "_xmpacc_loop_locations_c_49", _xmpacc_total, 0, 13, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a), (void *) (&w), (void *) (&wi), (void *) (&wj), (void *) _xmpacc_lkey_0, (void *) (&w), (void *) (&wi), (void *) (&wj)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0, 2, 0, 0, 0, sizeof(w), 0, 0, sizeof(wi), 0, 0, sizeof(wj), 0, 6, 3, 13, 7, _XMPACC_TYPE(w), 0, 7, _XMPACC_TYPE(wi), 0, 7, _XMPACC_TYPE(wj), 0});
-#line 51 "tests/xacc_compute/locations.c"
-      _xmpacc_loop_reduce_var(&_xmpacc_t_t, "locations.c:50", (const int []){1}, (void *) (&w), (const long long []){_XMPACC_TYPE(w), sizeof(w), 0, 0}, 13, 2, (void *[]){(void *) (&wi), (void *) (&wj)}, (const void *[]){(const long long []){_XMPACC_TYPE(wi), sizeof(wi), 0, 0}, (const long long []){_XMPACC_TYPE(wj), sizeof(wj), 0, 0}}, 2, _xmpacc_lkey_0);
-#line 51 "tests/xacc_compute/locations.c"
-      _xmpacc_acc_swap_reduced("locations.c:50", &w, sizeof(w), "w", 0);
-#line 51 "tests/xacc_compute/locations.c"
-      _xmpacc_acc_swap_reduced("locations.c:50", &wi, sizeof(wi), "wi", 0);
-#line 51 "tests/xacc_compute/locations.c"
-      _xmpacc_acc_swap_reduced("locations.c:50", &wj, sizeof(wj), "wj", 0);
+#line 53 "tests/xacc_compute/locations.c"
+      _xmpacc_launch("locations.c:51", "_xmpacc_loop_locations_c_51", _xmpacc_total, 0, 13, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a), (void *) (&w), (void *) (&wi), (void *) (&wj), (void *) _xmpacc_lkey_0, (void *) (&w), (void *) (&wi), (void *) (&wj)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0, 2, 0, 0, 0, sizeof(w), 0, 0, sizeof(wi), 0, 0, sizeof(wj), 0, 6, 3, 13, 7, _XMPACC_TYPE(w), 0, 7, _XMPACC_TYPE(wi), 0, 7, _XMPACC_TYPE(wj), 0});
+#line 53 "tests/xacc_compute/locations.c"
+      _xmpacc_loop_reduce_var(&_xmpacc_t_t, "locations.c:52", (const int []){1}, (void *) (&w), (const long long []){_XMPACC_TYPE(w), sizeof(w), 0, 0}, 13, 2, (void *[]){(void *) (&wi), (void *) (&wj)}, (const void *[]){(const long long []){_XMPACC_TYPE(wi), sizeof(wi), 0, 0}, (const long long []){_XMPACC_TYPE(wj), sizeof(wj), 0, 0}}, 2, _xmpacc_lkey_0);
+#line 53 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:52", &w, sizeof(w), "w", 0);
+#line 53 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:52", &wi, sizeof(wi), "wi", 0);
+#line 53 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:52", &wj, sizeof(wj), "wj", 0);
     }
-#line 51 "tests/xacc_compute/locations.c"
+#line 53 "tests/xacc_compute/locations.c"
     _xmpacc_acc_compute_end(_xmpacc_acc_2);
   }
   {
-#line 57 "tests/xacc_compute/locations.c"
-    int _xmpacc_acc_3 = _xmpacc_acc_compute_begin("locations.c:56", 1, (const void *[]){&_xmpacc_a_z}, (const long long []){-1}, (const char *[]){"z"}, (const int []){1});
+#line 59 "tests/xacc_compute/locations.c"
+    int _xmpacc_acc_3 = _xmpacc_acc_compute_begin("locations.c:58", 1, (const void *[]){&_xmpacc_a_z}, (const long long []){-1}, (const char *[]){"z"}, (const int []){1});
     {
-#line 57 "tests/xacc_compute/locations.c"
+#line 59 "tests/xacc_compute/locations.c"
       long long _xmpacc_lkey_0[2] = {0};
-#line 57 "tests/xacc_compute/locations.c"
+#line 59 "tests/xacc_compute/locations.c"
       long long _xmpacc_lkey_1[2] = {0};
-#line 57 "tests/xacc_compute/locations.c"
-      _xmpacc_acc_swap_reduced("locations.c:55", &cmax, sizeof(cmax), "cmax", 0);
-#line 57 "tests/xacc_compute/locations.c"
-      _xmpacc_acc_swap_reduced("locations.c:55", &ic, sizeof(ic), "ic", 0);
-#line 57 "tests/xacc_compute/locations.c"
-      _xmpacc_acc_swap_reduced("locations.c:55", &cmin, sizeof(cmin), "cmin", 0);
-#line 57 "tests/xacc_compute/locations.c"
-      _xmpacc_acc_swap_reduced("locations.c:55", &jc, sizeof(jc), "jc", 0);
-#line 57 "tests/xacc_compute/locations.c"
-      _xmpacc_acc_swap_reduced("locations.c:55", &lc, sizeof(lc), "lc", 0);
-#line 57 "tests/xacc_compute/locations.c"
+#line 59 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:57", &cmax, sizeof(cmax), "cmax", 0);
+#line 59 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:57", &ic, sizeof(ic), "ic", 0);
+#line 59 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:57", &cmin, sizeof(cmin), "cmin", 0);
+#line 59 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:57", &jc, sizeof(jc), "jc", 0);
+#line 59 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:57", &lc, sizeof(lc), "lc", 0);
+#line 59 "tests/xacc_compute/locations.c"
       _xmpacc_loop_reduce_var_begin(&_xmpacc_t_tc, (const int []){1}, (void *) (&cmax), (const long long []){_XMPACC_TYPE(cmax), sizeof(cmax), 0, 0}, 12);
-#line 57 "tests/xacc_compute/locations.c"
+#line 59 "tests/xacc_compute/locations.c"
       _xmpacc_loop_reduce_var_begin(&_xmpacc_t_tc, (const int []){1}, (void *) (&cmin), (const long long []){_XMPACC_TYPE(cmin), sizeof(cmin), 0, 0}, 11);
-#line 57 "tests/xacc_compute/locations.c"
+#line 59 "tests/xacc_compute/locations.c"
       _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_tc.dim[0], 40 - 1, 0, -2);
-#line 57 "tests/xacc_compute/locations.c"
+#line 59 "tests/xacc_compute/locations.c"
       long long _xmpacc_total = _xmpacc_s_i.count;
-#line 57 "tests/xacc_compute/locations.c"
-      _xmpacc_launch("locations.c:56", "_xmpacc_loop_locations_c_56", _xmpacc_total, 0, 16, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_z), (void *) (&_xmpacc_a_z), (void *) (&cmax), (void *) (&ic), (void *) (&cmin), (void *) (&jc), (void *) (&lc), (void *) _xmpacc_lkey_0, (void *) (&cmax), (void *) (&ic), (void *) _xmpacc_lkey_1, (void *) (&cmin), (void *) (&jc), (void *) (&lc)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0, 2, 0, 0, 0, sizeof(cmax), 0, 0, sizeof(ic), 0, 0, sizeof(cmin), 0, 0, sizeof(jc), 0, 0, sizeof(lc), 0, 6, 2, 12, 7, _XMPACC_TYPE(cmax), 0, 7, _XMPACC_TYPE(ic), 0, 6, 2, 11, 7, _XMPACC_TYPE(cmin), 0, 7, _XMPACC_TYPE(jc), 0, 7, _XMPACC_TYPE(lc), 0});
-#line 57 "tests/xacc_compute/locations.c"
-      _xmpacc_loop_reduce_var(&_xmpacc_t_tc, "locations.c:55", (const int []){1}, (void *) (&cmax), (const long long []){_XMPACC_TYPE(cmax), sizeof(cmax), 0, 0}, 12, 1, (void *[]){(void *) (&ic)}, (const void *[]){(const long long []){_XMPACC_TYPE(ic), sizeof(ic), 0, 0}}, 1, _xmpacc_lkey_0);
-#line 57 "tests/xacc_compute/locations.c"
-      _xmpacc_loop_reduce_var(&_xmpacc_t_tc, "locations.c:55", (const int []){1}, (void *) (&cmin), (const long long []){_XMPACC_TYPE(cmin), sizeof(cmin), 0, 0}, 11, 2, (void *[]){(void *) (&jc), (void *) (&lc)}, (const void *[]){(const long long []){_XMPACC_TYPE(jc), sizeof(jc), 0, 0}, (const long long []){_XMPACC_TYPE(lc), sizeof(lc), 0, 0}}, 1, _xmpacc_lkey_1);
-#line 57 "tests/xacc_compute/locations.c"
-      _xmpacc_acc_swap_reduced("locations.c:55", &cmax, sizeof(cmax), "cmax", 0);
-#line 57 "tests/xacc_compute/locations.c"
-      _xmpacc_acc_swap_reduced("locations.c:55", &ic, sizeof(ic), "ic", 0);
-#line 57 "tests/xacc_compute/locations.c"
-      _xmpacc_acc_swap_reduced("locations.c:55", &cmin, sizeof(cmin), "cmin", 0);
-#line 57 "tests/xacc_compute/locations.c"
-      _xmpacc_acc_swap_reduced("locations.c:55", &jc, sizeof(jc), "jc", 0);
-#line 57 "tests/xacc_compute/locations.c"
-      _xmpacc_acc_swap_reduced("locations.c:55", &lc, sizeof(lc), "lc", 0);
+#line 59 "tests/xacc_compute/locations.c"
+      _xmpacc_launch("locations.c:58", "_xmpacc_loop_locations_c_58", _xmpacc_total, 0, 16, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_z), (void *) (&_xmpacc_a_z), (void *) (&cmax), (void *) (&ic), (void *) (&cmin), (void *) (&jc), (void *) (&lc), (void *) _xmpacc_lkey_0, (void *) (&cmax), (void *) (&ic), (void *) _xmpacc_lkey_1, (void *) (&cmin), (void *) (&jc), (void *) (&lc)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0, 2, 0, 0, 0, sizeof(cmax), 0, 0, sizeof(ic), 0, 0, sizeof(cmin), 0, 0, sizeof(jc), 0, 0, sizeof(lc), 0, 6, 2, 12, 7, _XMPACC_TYPE(cmax), 0, 7, _XMPACC_TYPE(ic), 0, 6, 2, 11, 7, _XMPACC_TYPE(cmin), 0, 7, _XMPACC_TYPE(jc), 0, 7, _XMPACC_TYPE(lc), 0});
+#line 59 "tests/xacc_compute/locations.c"
+      _xmpacc_loop_reduce_var(&_xmpacc_t_tc, "locations.c:57", (const int []){1}, (void *) (&cmax), (const long long []){_XMPACC_TYPE(cmax), sizeof(cmax), 0, 0}, 12, 1, (void *[]){(void *) (&ic)}, (const void *[]){(const long long []){_XMPACC_TYPE(ic), sizeof(ic), 0, 0}}, 1, _xmpacc_lkey_0);
+#line 59 "tests/xacc_compute/locations.c"
+      _xmpacc_loop_reduce_var(&_xmpacc_t_tc, "locations.c:57", (const int []){1}, (void *) (&cmin), (const long long []){_XMPACC_TYPE(cmin), sizeof(cmin), 0, 0}, 11, 2, (void *[]){(void *) (&jc), (void *) (&lc)}, (const void *[]){(const long long []){_XMPACC_TYPE(jc), sizeof(jc), 0, 0}, (const long long []){_XMPACC_TYPE(lc), sizeof(lc), 0, 0}}, 1, _xmpacc_lkey_1);
+#line 59 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:57", &cmax, sizeof(cmax), "cmax", 0);
+#line 59 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:57", &ic, sizeof(ic), "ic", 0);
+#line 59 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:57", &cmin, sizeof(cmin), "cmin", 0);
+#line 59 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:57", &jc, sizeof(jc), "jc", 0);
+#line 59 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:57", &lc, sizeof(lc), "lc", 0);
     }
-#line 57 "tests/xacc_compute/locations.c"
+#line 59 "tests/xacc_compute/locations.c"
     _xmpacc_acc_compute_end(_xmpacc_acc_3);
   }
   {
-#line 63 "tests/xacc_compute/locations.c"
-    int _xmpacc_acc_4 = _xmpacc_acc_compute_begin("locations.c:62", 2, (const void *[]){&_xmpacc_a_x, &_xmpacc_a_a}, (const long long []){-1, -1}, (const char *[]){"x", "a"}, (const int []){1, 1});
+#line 65 "tests/xacc_compute/locations.c"
+    int _xmpacc_acc_4 = _xmpacc_acc_compute_begin("locations.c:64", 2, (const void *[]){&_xmpacc_a_x, &_xmpacc_a_a}, (const long long []){-1, -1}, (const char *[]){"x", "a"}, (const int []){1, 1});
     {
-#line 63 "tests/xacc_compute/locations.c"
+#line 65 "tests/xacc_compute/locations.c"
       long long _xmpacc_lkey_0[2] = {0};
-#line 63 "tests/xacc_compute/locations.c"
-      _xmpacc_acc_swap_reduced("locations.c:64", &rmax, sizeof(rmax), "rmax", 0);
-#line 63 "tests/xacc_compute/locations.c"
-      _xmpacc_acc_swap_reduced("locations.c:64", &ir, sizeof(ir), "ir", 0);
-#line 63 "tests/xacc_compute/locations.c"
-      _xmpacc_acc_swap_reduced("locations.c:64", &xr, sizeof(xr), "xr", 0);
-#line 63 "tests/xacc_compute/locations.c"
+#line 65 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:66", &rmax, sizeof(rmax), "rmax", 0);
+#line 65 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:66", &ir, sizeof(ir), "ir", 0);
+#line 65 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:66", &xr, sizeof(xr), "xr", 0);
+#line 65 "tests/xacc_compute/locations.c"
       _xmpacc_loop_reduce_var_begin(&_xmpacc_t_t, (const int []){1}, (void *) (&rmax), (const long long []){_XMPACC_TYPE(rmax), sizeof(rmax), 0, 0}, 10);
-#line 63 "tests/xacc_compute/locations.c"
+#line 65 "tests/xacc_compute/locations.c"
       _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t.dim[0], 1, 40 - 1, 1);
-#line 63 "tests/xacc_compute/locations.c"
+#line 65 "tests/xacc_compute/locations.c"
       long long _xmpacc_total = _xmpacc_s_i.count;
-#line 63 "tests/xacc_compute/locations.c"
-      _xmpacc_launch("locations.c:65", "_xmpacc_loop_locations_c_65", _xmpacc_total, 0, 13, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_x), (void *) (&_xmpacc_a_x), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a), (void *) (&rmax), (void *) (&ir), (void *) (&xr), (void *) _xmpacc_lkey_0, (void *) (&rmax), (void *) (&ir), (void *) (&xr)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0, 0, sizeof(rmax), 0, 0, sizeof(ir), 0, 0, sizeof(xr), 0, 6, 2, 10, 7, _XMPACC_TYPE(rmax), 0, 7, _XMPACC_TYPE(ir), 0, 7, _XMPACC_TYPE(xr), 0});
-#line 63 "tests/xacc_compute/locations.c"
-      _xmpacc_loop_reduce_var(&_xmpacc_t_t, "locations.c:64", (const int []){1}, (void *) (&rmax), (const long long []){_XMPACC_TYPE(rmax), sizeof(rmax), 0, 0}, 10, 2, (void *[]){(void *) (&ir), (void *) (&xr)}, (const void *[]){(const long long []){_XMPACC_TYPE(ir), sizeof(ir), 0, 0}, (const long long []){_XMPACC_TYPE(xr), sizeof(xr), 0, 0}}, 1, _xmpacc_lkey_0);
-#line 63 "tests/xacc_compute/locations.c"
-      _xmpacc_acc_swap_reduced("locations.c:64", &rmax, sizeof(rmax), "rmax", 0);
-#line 63 "tests/xacc_compute/locations.c"
-      _xmpacc_acc_swap_reduced("locations.c:64", &ir, sizeof(ir), "ir", 0);
-#line 63 "tests/xacc_compute/locations.c"
-      _xmpacc_acc_swap_reduced("locations.c:64", &xr, sizeof(xr), "xr", 0);
+#line 65 "tests/xacc_compute/locations.c"
+      _xmpacc_launch("locations.c:67", "_xmpacc_loop_locations_c_67", _xmpacc_total, 0, 13, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_x), (void *) (&_xmpacc_a_x), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a), (void *) (&rmax), (void *) (&ir), (void *) (&xr), (void *) _xmpacc_lkey_0, (void *) (&rmax), (void *) (&ir), (void *) (&xr)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0, 0, sizeof(rmax), 0, 0, sizeof(ir), 0, 0, sizeof(xr), 0, 6, 2, 10, 7, _XMPACC_TYPE(rmax), 0, 7, _XMPACC_TYPE(ir), 0, 7, _XMPACC_TYPE(xr), 0});
+#line 65 "tests/xacc_compute/locations.c"
+      _xmpacc_loop_reduce_var(&_xmpacc_t_t, "locations.c:66", (const int []){1}, (void *) (&rmax), (const long long []){_XMPACC_TYPE(rmax), sizeof(rmax), 0, 0}, 10, 2, (void *[]){(void *) (&ir), (void *) (&xr)}, (const void *[]){(const long long []){_XMPACC_TYPE(ir), sizeof(ir), 0, 0}, (const long long []){_XMPACC_TYPE(xr), sizeof(xr), 0, 0}}, 1, _xmpacc_lkey_0);
+#line 65 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:66", &rmax, sizeof(rmax), "rmax", 0);
+#line 65 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:66", &ir, sizeof(ir), "ir", 0);
+#line 65 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:66", &xr, sizeof(xr), "xr", 0);
     }
-#line 63 "tests/xacc_compute/locations.c"
+#line 65 "tests/xacc_compute/locations.c"
     _xmpacc_acc_compute_end(_xmpacc_acc_4);
   }
   {
-#line 70 "tests/xacc_compute/locations.c"
-    _XMPACC_CLEANUP(_xmpacc_acc_data_scope_end) int _xmpacc_accdata_1 = _xmpacc_acc_data_begin("locations.c:70", 3, (const void *[]){&_xmpacc_a_x, &dv, &di}, (const long long []){-1, sizeof(dv), sizeof(di)}, (const char *[]){"x", "dv", "di"}, (const long long []){1, 0, 0}, (const void *[]){0, 0, 0}, 1);
+#line 72 "tests/xacc_compute/locations.c"
+    _XMPACC_CLEANUP(_xmpacc_acc_data_scope_end) int _xmpacc_accdata_1 = _xmpacc_acc_data_begin("locations.c:72", 3, (const void *[]){&_xmpacc_a_x, &dv, &di}, (const long long []){-1, sizeof(dv), sizeof(di)}, (const char *[]){"x", "dv", "di"}, (const long long []){1, 0, 0}, (const void *[]){0, 0, 0}, 1);
     {
       {
-#line 74 "tests/xacc_compute/locations.c"
-        int _xmpacc_acc_5 = _xmpacc_acc_compute_begin("locations.c:73", 1, (const void *[]){&_xmpacc_a_x}, (const long long []){-1}, (const char *[]){"x"}, (const int []){1});
+#line 76 "tests/xacc_compute/locations.c"
+        int _xmpacc_acc_5 = _xmpacc_acc_compute_begin("locations.c:75", 1, (const void *[]){&_xmpacc_a_x}, (const long long []){-1}, (const char *[]){"x"}, (const int []){1});
         {
-#line 74 "tests/xacc_compute/locations.c"
+#line 76 "tests/xacc_compute/locations.c"
           long long _xmpacc_lkey_0[2] = {0};
-#line 74 "tests/xacc_compute/locations.c"
-          _xmpacc_acc_swap_reduced("locations.c:72", &dv, sizeof(dv), "dv", 1);
-#line 74 "tests/xacc_compute/locations.c"
-          _xmpacc_acc_swap_reduced("locations.c:72", &di, sizeof(di), "di", 0);
-#line 74 "tests/xacc_compute/locations.c"
+#line 76 "tests/xacc_compute/locations.c"
+          _xmpacc_acc_swap_reduced("locations.c:74", &dv, sizeof(dv), "dv", 1);
+#line 76 "tests/xacc_compute/locations.c"
+          _xmpacc_acc_swap_reduced("locations.c:74", &di, sizeof(di), "di", 0);
+#line 76 "tests/xacc_compute/locations.c"
           _xmpacc_loop_reduce_var_begin(&_xmpacc_t_t, (const int []){1}, (void *) (&dv), (const long long []){_XMPACC_TYPE(dv), sizeof(dv), 0, 0}, 12);
-#line 74 "tests/xacc_compute/locations.c"
+#line 76 "tests/xacc_compute/locations.c"
           _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t.dim[0], 0, 40 - 1, 1);
-#line 74 "tests/xacc_compute/locations.c"
+#line 76 "tests/xacc_compute/locations.c"
           long long _xmpacc_total = _xmpacc_s_i.count;
-#line 74 "tests/xacc_compute/locations.c"
-          _xmpacc_launch("locations.c:73", "_xmpacc_loop_locations_c_73", _xmpacc_total, 0, 9, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_x), (void *) (&_xmpacc_a_x), (void *) (&dv), (void *) (&di), (void *) _xmpacc_lkey_0, (void *) (&dv), (void *) (&di)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0, 2, 0, 0, 0, sizeof(dv), 0, 0, sizeof(di), 0, 6, 2, 12, 7, _XMPACC_TYPE(dv), 0, 7, _XMPACC_TYPE(di), 0});
-#line 74 "tests/xacc_compute/locations.c"
-          _xmpacc_loop_reduce_var(&_xmpacc_t_t, "locations.c:72", (const int []){1}, (void *) (&dv), (const long long []){_XMPACC_TYPE(dv), sizeof(dv), 0, 0}, 12, 1, (void *[]){(void *) (&di)}, (const void *[]){(const long long []){_XMPACC_TYPE(di), sizeof(di), 0, 0}}, 1, _xmpacc_lkey_0);
-#line 74 "tests/xacc_compute/locations.c"
-          _xmpacc_acc_swap_reduced("locations.c:72", &dv, sizeof(dv), "dv", 1);
-#line 74 "tests/xacc_compute/locations.c"
-          _xmpacc_acc_swap_reduced("locations.c:72", &di, sizeof(di), "di", 0);
+#line 76 "tests/xacc_compute/locations.c"
+          _xmpacc_launch("locations.c:75", "_xmpacc_loop_locations_c_75", _xmpacc_total, 0, 9, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_x), (void *) (&_xmpacc_a_x), (void *) (&dv), (void *) (&di), (void *) _xmpacc_lkey_0, (void *) (&dv), (void *) (&di)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0, 2, 0, 0, 0, sizeof(dv), 0, 0, sizeof(di), 0, 6, 2, 12, 7, _XMPACC_TYPE(dv), 0, 7, _XMPACC_TYPE(di), 0});
+#line 76 "tests/xacc_compute/locations.c"
+          _xmpacc_loop_reduce_var(&_xmpacc_t_t, "locations.c:74", (const int []){1}, (void *) (&dv), (const long long []){_XMPACC_TYPE(dv), sizeof(dv), 0, 0}, 12, 1, (void *[]){(void *) (&di)}, (const void *[]){(const long long []){_XMPACC_TYPE(di), sizeof(di), 0, 0}}, 1, _xmpacc_lkey_0);
+#line 76 "tests/xacc_compute/locations.c"
+          _xmpacc_acc_swap_reduced("locations.c:74", &dv, sizeof(dv), "dv", 1);
+#line 76 "tests/xacc_compute/locations.c"
+          _xmpacc_acc_swap_reduced("locations.c:74", &di, sizeof(di), "di", 0);
         }
-#line 74 "tests/xacc_compute/locations.c"
+#line 76 "tests/xacc_compute/locations.c"
         _xmpacc_acc_compute_end(_xmpacc_acc_5);
       }
     }
   }
   {
-#line 80 "tests/xacc_compute/locations.c"
-    int _xmpacc_acc_6 = _xmpacc_acc_compute_begin("locations.c:78", 1, (const void *[]){&_xmpacc_a_a}, (const long long []){-1}, (const char *[]){"a"}, (const int []){1});
+#line 82 "tests/xacc_compute/locations.c"
+    int _xmpacc_acc_6 = _xmpacc_acc_compute_begin("locations.c:80", 1, (const void *[]){&_xmpacc_a_a}, (const long long []){-1}, (const char *[]){"a"}, (const int []){1});
     {
-#line 80 "tests/xacc_compute/locations.c"
+#line 82 "tests/xacc_compute/locations.c"
       long long _xmpacc_lkey_0[3] = {0};
-#line 80 "tests/xacc_compute/locations.c"
-      _xmpacc_acc_swap_reduced("locations.c:79", &av, sizeof(av), "av", 0);
-#line 80 "tests/xacc_compute/locations.c"
-      _xmpacc_acc_swap_reduced("locations.c:79", at, sizeof(at), "at", 0);
-#line 80 "tests/xacc_compute/locations.c"
-      int __xmpacc_le_79_53_0 = at[0];
-#line 80 "tests/xacc_compute/locations.c"
-      int __xmpacc_le_79_53_1 = at[1];
-#line 80 "tests/xacc_compute/locations.c"
+#line 82 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:81", &av, sizeof(av), "av", 0);
+#line 82 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:81", at, sizeof(at), "at", 0);
+#line 82 "tests/xacc_compute/locations.c"
+      int __xmpacc_le_81_53_0 = at[0];
+#line 82 "tests/xacc_compute/locations.c"
+      int __xmpacc_le_81_53_1 = at[1];
+#line 82 "tests/xacc_compute/locations.c"
       _xmpacc_loop_reduce_var_begin(&_xmpacc_t_t, (const int []){1}, (void *) (&av), (const long long []){_XMPACC_TYPE(av), sizeof(av), 0, 0}, 12);
-#line 80 "tests/xacc_compute/locations.c"
+#line 82 "tests/xacc_compute/locations.c"
       _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t.dim[0], 0, 40 - 1, 1);
-#line 80 "tests/xacc_compute/locations.c"
+#line 82 "tests/xacc_compute/locations.c"
       _xmpacc_sched_t _xmpacc_s_j = _xmpacc_range_k(0, 5 - 1, 1);
-#line 80 "tests/xacc_compute/locations.c"
+#line 82 "tests/xacc_compute/locations.c"
       long long _xmpacc_total = _xmpacc_s_i.count * _xmpacc_s_j.count;
-#line 80 "tests/xacc_compute/locations.c"
-      _xmpacc_launch("locations.c:78", "_xmpacc_loop_locations_c_78", _xmpacc_total, 0, 13, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a), (void *) (&av), (void *) (&__xmpacc_le_79_53_0), (void *) (&__xmpacc_le_79_53_1), (void *) _xmpacc_lkey_0, (void *) (&av), (void *) (&__xmpacc_le_79_53_0), (void *) (&__xmpacc_le_79_53_1)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0, 2, 0, 0, 0, sizeof(av), 0, 0, sizeof(__xmpacc_le_79_53_0), 0, 0, sizeof(__xmpacc_le_79_53_1), 0, 6, 3, 12, 7, _XMPACC_TYPE(av), 0, 7, _XMPACC_TYPE(__xmpacc_le_79_53_0), 0, 7, _XMPACC_TYPE(__xmpacc_le_79_53_1), 0});
-#line 80 "tests/xacc_compute/locations.c"
-      at[0] = __xmpacc_le_79_53_0;
-#line 80 "tests/xacc_compute/locations.c"
-      at[1] = __xmpacc_le_79_53_1;
-#line 80 "tests/xacc_compute/locations.c"
-      _xmpacc_loop_reduce_var(&_xmpacc_t_t, "locations.c:79", (const int []){1}, (void *) (&av), (const long long []){_XMPACC_TYPE(av), sizeof(av), 0, 0}, 12, 1, (void *[]){(void *) (&at)}, (const void *[]){(const long long []){_XMPACC_TYPE(at[0]), sizeof(at[0]), 1, (sizeof(at)) / (sizeof(at[0])), 0}}, 2, _xmpacc_lkey_0);
-#line 80 "tests/xacc_compute/locations.c"
-      _xmpacc_acc_swap_reduced("locations.c:79", &av, sizeof(av), "av", 0);
-#line 80 "tests/xacc_compute/locations.c"
-      _xmpacc_acc_swap_reduced("locations.c:79", at, sizeof(at), "at", 0);
+#line 82 "tests/xacc_compute/locations.c"
+      _xmpacc_launch("locations.c:80", "_xmpacc_loop_locations_c_80", _xmpacc_total, 0, 13, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a), (void *) (&av), (void *) (&__xmpacc_le_81_53_0), (void *) (&__xmpacc_le_81_53_1), (void *) _xmpacc_lkey_0, (void *) (&av), (void *) (&__xmpacc_le_81_53_0), (void *) (&__xmpacc_le_81_53_1)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0, 2, 0, 0, 0, sizeof(av), 0, 0, sizeof(__xmpacc_le_81_53_0), 0, 0, sizeof(__xmpacc_le_81_53_1), 0, 6, 3, 12, 7, _XMPACC_TYPE(av), 0, 7, _XMPACC_TYPE(__xmpacc_le_81_53_0), 0, 7, _XMPACC_TYPE(__xmpacc_le_81_53_1), 0});
+#line 82 "tests/xacc_compute/locations.c"
+      at[0] = __xmpacc_le_81_53_0;
+#line 82 "tests/xacc_compute/locations.c"
+      at[1] = __xmpacc_le_81_53_1;
+#line 82 "tests/xacc_compute/locations.c"
+      _xmpacc_loop_reduce_var(&_xmpacc_t_t, "locations.c:81", (const int []){1}, (void *) (&av), (const long long []){_XMPACC_TYPE(av), sizeof(av), 0, 0}, 12, 1, (void *[]){(void *) (&at)}, (const void *[]){(const long long []){_XMPACC_TYPE(at[0]), sizeof(at[0]), 1, (sizeof(at)) / (sizeof(at[0])), 0}}, 2, _xmpacc_lkey_0);
+#line 82 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:81", &av, sizeof(av), "av", 0);
+#line 82 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:81", at, sizeof(at), "at", 0);
     }
-#line 80 "tests/xacc_compute/locations.c"
+#line 82 "tests/xacc_compute/locations.c"
     _xmpacc_acc_compute_end(_xmpacc_acc_6);
   }
   {
-#line 84 "tests/xacc_compute/locations.c"
-    _XMPACC_CLEANUP(_xmpacc_acc_data_scope_end) int _xmpacc_accdata_2 = _xmpacc_acc_data_begin("locations.c:84", 3, (const void *[]){&_xmpacc_a_x, &rv, rows}, (const long long []){-1, sizeof(rv), sizeof(rows)}, (const char *[]){"x", "rv", "rows"}, (const long long []){1, 0, 0}, (const void *[]){0, 0, 0}, 1);
+#line 86 "tests/xacc_compute/locations.c"
+    _XMPACC_CLEANUP(_xmpacc_acc_data_scope_end) int _xmpacc_accdata_2 = _xmpacc_acc_data_begin("locations.c:86", 3, (const void *[]){&_xmpacc_a_x, &rv, rows}, (const long long []){-1, sizeof(rv), sizeof(rows)}, (const char *[]){"x", "rv", "rows"}, (const long long []){1, 0, 0}, (const void *[]){0, 0, 0}, 1);
     {
       {
-#line 88 "tests/xacc_compute/locations.c"
-        int _xmpacc_acc_7 = _xmpacc_acc_compute_begin("locations.c:87", 1, (const void *[]){&_xmpacc_a_x}, (const long long []){-1}, (const char *[]){"x"}, (const int []){1});
+#line 90 "tests/xacc_compute/locations.c"
+        int _xmpacc_acc_7 = _xmpacc_acc_compute_begin("locations.c:89", 1, (const void *[]){&_xmpacc_a_x}, (const long long []){-1}, (const char *[]){"x"}, (const int []){1});
         {
-#line 88 "tests/xacc_compute/locations.c"
+#line 90 "tests/xacc_compute/locations.c"
           long long _xmpacc_lkey_0[2] = {0};
-#line 88 "tests/xacc_compute/locations.c"
-          _xmpacc_acc_swap_reduced("locations.c:86", &rv, sizeof(rv), "rv", 1);
-#line 88 "tests/xacc_compute/locations.c"
-          _xmpacc_acc_swap_reduced("locations.c:86", rows, sizeof(rows), "rows", 0);
-#line 88 "tests/xacc_compute/locations.c"
-          int __xmpacc_le_86_50_0 = rows[1][0];
-#line 88 "tests/xacc_compute/locations.c"
-          int __xmpacc_le_86_50_1 = rows[1][1];
-#line 88 "tests/xacc_compute/locations.c"
+#line 90 "tests/xacc_compute/locations.c"
+          _xmpacc_acc_swap_reduced("locations.c:88", &rv, sizeof(rv), "rv", 1);
+#line 90 "tests/xacc_compute/locations.c"
+          _xmpacc_acc_swap_reduced("locations.c:88", rows, sizeof(rows), "rows", 0);
+#line 90 "tests/xacc_compute/locations.c"
+          int __xmpacc_le_88_50_0 = rows[1][0];
+#line 90 "tests/xacc_compute/locations.c"
+          int __xmpacc_le_88_50_1 = rows[1][1];
+#line 90 "tests/xacc_compute/locations.c"
           _xmpacc_loop_reduce_var_begin(&_xmpacc_t_t, (const int []){1}, (void *) (&rv), (const long long []){_XMPACC_TYPE(rv), sizeof(rv), 0, 0}, 11);
-#line 88 "tests/xacc_compute/locations.c"
+#line 90 "tests/xacc_compute/locations.c"
           _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t.dim[0], 0, 40 - 1, 1);
-#line 88 "tests/xacc_compute/locations.c"
+#line 90 "tests/xacc_compute/locations.c"
           long long _xmpacc_total = _xmpacc_s_i.count;
-#line 88 "tests/xacc_compute/locations.c"
-          _xmpacc_launch("locations.c:87", "_xmpacc_loop_locations_c_87", _xmpacc_total, 0, 11, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_x), (void *) (&_xmpacc_a_x), (void *) (&rv), (void *) (&__xmpacc_le_86_50_0), (void *) (&__xmpacc_le_86_50_1), (void *) _xmpacc_lkey_0, (void *) (&rv), (void *) (&__xmpacc_le_86_50_0), (void *) (&__xmpacc_le_86_50_1)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0, 2, 0, 0, 0, sizeof(rv), 0, 0, sizeof(__xmpacc_le_86_50_0), 0, 0, sizeof(__xmpacc_le_86_50_1), 0, 6, 2, 11, 7, _XMPACC_TYPE(rv), 0, 7, _XMPACC_TYPE(__xmpacc_le_86_50_0), 0, 7, _XMPACC_TYPE(__xmpacc_le_86_50_1), 0});
-#line 88 "tests/xacc_compute/locations.c"
-          rows[1][0] = __xmpacc_le_86_50_0;
-#line 88 "tests/xacc_compute/locations.c"
-          rows[1][1] = __xmpacc_le_86_50_1;
-#line 88 "tests/xacc_compute/locations.c"
-          _xmpacc_loop_reduce_var(&_xmpacc_t_t, "locations.c:86", (const int []){1}, (void *) (&rv), (const long long []){_XMPACC_TYPE(rv), sizeof(rv), 0, 0}, 11, 1, (void *[]){(void *) (&rows)}, (const void *[]){(const long long []){_XMPACC_TYPE(rows[0][0]), sizeof(rows[0][0]), 2, (sizeof(rows)) / (sizeof(rows[0])), (sizeof(rows[0])) / (sizeof(rows[0][0])), 2, 0, 1, 0, 0, 1, 0, 2, 1}}, 1, _xmpacc_lkey_0);
-#line 88 "tests/xacc_compute/locations.c"
-          _xmpacc_acc_swap_reduced("locations.c:86", &rv, sizeof(rv), "rv", 1);
-#line 88 "tests/xacc_compute/locations.c"
-          _xmpacc_acc_swap_reduced("locations.c:86", rows, sizeof(rows), "rows", 0);
+#line 90 "tests/xacc_compute/locations.c"
+          _xmpacc_launch("locations.c:89", "_xmpacc_loop_locations_c_89", _xmpacc_total, 0, 11, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_x), (void *) (&_xmpacc_a_x), (void *) (&rv), (void *) (&__xmpacc_le_88_50_0), (void *) (&__xmpacc_le_88_50_1), (void *) _xmpacc_lkey_0, (void *) (&rv), (void *) (&__xmpacc_le_88_50_0), (void *) (&__xmpacc_le_88_50_1)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0, 2, 0, 0, 0, sizeof(rv), 0, 0, sizeof(__xmpacc_le_88_50_0), 0, 0, sizeof(__xmpacc_le_88_50_1), 0, 6, 2, 11, 7, _XMPACC_TYPE(rv), 0, 7, _XMPACC_TYPE(__xmpacc_le_88_50_0), 0, 7, _XMPACC_TYPE(__xmpacc_le_88_50_1), 0});
+#line 90 "tests/xacc_compute/locations.c"
+          rows[1][0] = __xmpacc_le_88_50_0;
+#line 90 "tests/xacc_compute/locations.c"
+          rows[1][1] = __xmpacc_le_88_50_1;
+#line 90 "tests/xacc_compute/locations.c"
+          _xmpacc_loop_reduce_var(&_xmpacc_t_t, "locations.c:88", (const int []){1}, (void *) (&rv), (const long long []){_XMPACC_TYPE(rv), sizeof(rv), 0, 0}, 11, 1, (void *[]){(void *) (&rows)}, (const void *[]){(const long long []){_XMPACC_TYPE(rows[0][0]), sizeof(rows[0][0]), 2, (sizeof(rows)) / (sizeof(rows[0])), (sizeof(rows[0])) / (sizeof(rows[0][0])), 2, 0, 1, 0, 0, 1, 0, 2, 1}}, 1, _xmpacc_lkey_0);
+#line 90 "tests/xacc_compute/locations.c"
+          _xmpacc_acc_swap_reduced("locations.c:88", &rv, sizeof(rv), "rv", 1);
+#line 90 "tests/xacc_compute/locations.c"
+          _xmpacc_acc_swap_reduced("locations.c:88", rows, sizeof(rows), "rows", 0);
         }
-#line 88 "tests/xacc_compute/locations.c"
+#line 90 "tests/xacc_compute/locations.c"
         _xmpacc_acc_compute_end(_xmpacc_acc_7);
       }
     }
   }
+  j = -3;
+  {
+#line 97 "tests/xacc_compute/locations.c"
+    int _xmpacc_acc_8 = _xmpacc_acc_compute_begin("locations.c:96", 1, (const void *[]){&_xmpacc_a_a}, (const long long []){-1}, (const char *[]){"a"}, (const int []){1});
+    {
+#line 97 "tests/xacc_compute/locations.c"
+      long long _xmpacc_lkey_0[2] = {0};
+#line 97 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:95", &jv, sizeof(jv), "jv", 0);
+#line 97 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:95", &j, sizeof(j), "j", 0);
+#line 97 "tests/xacc_compute/locations.c"
+      _xmpacc_loop_reduce_var_begin(&_xmpacc_t_t, (const int []){1}, (void *) (&jv), (const long long []){_XMPACC_TYPE(jv), sizeof(jv), 0, 0}, 12);
+#line 97 "tests/xacc_compute/locations.c"
+      _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t.dim[0], 0, 40 - 1, 1);
+#line 97 "tests/xacc_compute/locations.c"
+      long long _xmpacc_total = _xmpacc_s_i.count;
+#line 97 "tests/xacc_compute/locations.c"
+      _xmpacc_launch("locations.c:96", "_xmpacc_loop_locations_c_96", _xmpacc_total, 0, 9, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a), (void *) (&jv), (void *) (&j), (void *) _xmpacc_lkey_0, (void *) (&jv), (void *) (&j)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0, 2, 0, 0, 0, sizeof(jv), 0, 0, sizeof(j), 0, 6, 2, 12, 7, _XMPACC_TYPE(jv), 0, 7, _XMPACC_TYPE(j), 0});
+#line 97 "tests/xacc_compute/locations.c"
+      _xmpacc_loop_reduce_var(&_xmpacc_t_t, "locations.c:95", (const int []){1}, (void *) (&jv), (const long long []){_XMPACC_TYPE(jv), sizeof(jv), 0, 0}, 12, 1, (void *[]){(void *) (&j)}, (const void *[]){(const long long []){_XMPACC_TYPE(j), sizeof(j), 0, 0}}, 1, _xmpacc_lkey_0);
+#line 97 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:95", &jv, sizeof(jv), "jv", 0);
+#line 97 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:95", &j, sizeof(j), "j", 0);
+    }
+#line 97 "tests/xacc_compute/locations.c"
+    _xmpacc_acc_compute_end(_xmpacc_acc_8);
+  }
+#line 100 "tests/xacc_compute/locations.c"
+  jat = j;
+#line 102 "tests/xacc_compute/locations.c"
   if (xmpc_node_num() == 0)
   {
-#line 93 "tests/xacc_compute/locations.c"
+#line 103 "tests/xacc_compute/locations.c"
     printf("firstmax %g at %d (%g)\n", v, iv, xv);
     printf("collapse(2) lastmin %g at (%d, %d)\n", w, wi, wj);
     printf("cyclic lastmax %g at %d  firstmin %g at %d (%ld)\n", cmax, ic, cmin, jc, lc);
     printf("region firstmax %g at %d (%g)\n", rmax, ir, xr);
     printf("device lastmax %g at %d\n", dv, di);
     printf("array lastmax %g at (%d, %d)  section firstmin %g at %d %d (%d %d)\n", av, at[0], at[1], rv, rows[1][0], rows[1][1], rows[0][0], rows[2][1]);
+#line 110 "tests/xacc_compute/locations.c"
+    printf("inner index as location: %g, j = %d\n", jv, jat);
   }
-#line 101 "tests/xacc_compute/locations.c"
   return 0;
 }
 
 
 static void _xmpacc_init_locations_c(void)
 {
-#line 19 "tests/xacc_compute/locations.c"
-  _xmpacc_nodes_init(&_xmpacc_n_p, "locations.c:19", "p", 1, (const int []){-1});
-  _xmpacc_template_init(&_xmpacc_t_t, "locations.c:20", "t", 1, (const long long []){0, 39});
-  _xmpacc_template_init(&_xmpacc_t_tc, "locations.c:21", "tc", 1, (const long long []){0, 39});
-  _xmpacc_distribute(&_xmpacc_t_t, "locations.c:22", &_xmpacc_n_p, (const int []){2101}, (const long long []){0}, (const void *[]){0});
-  _xmpacc_distribute(&_xmpacc_t_tc, "locations.c:23", &_xmpacc_n_p, (const int []){2102}, (const long long []){1}, (const void *[]){0});
-  a = (double *) _xmpacc_align(&_xmpacc_a_a, "locations.c:24", "a", &_xmpacc_t_t, sizeof(double), 2, (const long long []){40, 5}, (const int []){0, -1}, (const long long []){0, 0}, (const long long []){0, 0, 0, 0});
-  x = (double *) _xmpacc_align(&_xmpacc_a_x, "locations.c:25", "x", &_xmpacc_t_t, sizeof(double), 1, (const long long []){40}, (const int []){0}, (const long long []){0}, (const long long []){0, 0});
-  z = (double *) _xmpacc_align(&_xmpacc_a_z, "locations.c:26", "z", &_xmpacc_t_tc, sizeof(double), 1, (const long long []){40}, (const int []){0}, (const long long []){0}, (const long long []){0, 0});
+#line 20 "tests/xacc_compute/locations.c"
+  _xmpacc_nodes_init(&_xmpacc_n_p, "locations.c:20", "p", 1, (const int []){-1});
+  _xmpacc_template_init(&_xmpacc_t_t, "locations.c:21", "t", 1, (const long long []){0, 39});
+  _xmpacc_template_init(&_xmpacc_t_tc, "locations.c:22", "tc", 1, (const long long []){0, 39});
+  _xmpacc_distribute(&_xmpacc_t_t, "locations.c:23", &_xmpacc_n_p, (const int []){2101}, (const long long []){0}, (const void *[]){0});
+  _xmpacc_distribute(&_xmpacc_t_tc, "locations.c:24", &_xmpacc_n_p, (const int []){2102}, (const long long []){1}, (const void *[]){0});
+  a = (double *) _xmpacc_align(&_xmpacc_a_a, "locations.c:25", "a", &_xmpacc_t_t, sizeof(double), 2, (const long long []){40, 5}, (const int []){0, -1}, (const long long []){0, 0}, (const long long []){0, 0, 0, 0});
+  x = (double *) _xmpacc_align(&_xmpacc_a_x, "locations.c:26", "x", &_xmpacc_t_t, sizeof(double), 1, (const long long []){40}, (const int []){0}, (const long long []){0}, (const long long []){0, 0});
+  z = (double *) _xmpacc_align(&_xmpacc_a_z, "locations.c:27", "z", &_xmpacc_t_tc, sizeof(double), 1, (const long long []){40}, (const int []){0}, (const long long []){0}, (const long long []){0, 0});
 }
 
 

@@ -5,7 +5,8 @@
  * in a parallel region; int and double location variables; lastmax of variables that a data
  * region holds on the device (the kernel starts from their device values and the result goes
  * there); a whole array and a section of a 2-D array as location variables (their elements
- * become the kernel's scalars), one of them on the device.  value(i) takes each of
+ * become the kernel's scalars), one of them on the device; an inner loop's control variable
+ * as a location variable (each thread's own, from its value before the loop).  value(i) takes each of
  * 0..6 every 7 indices, so the extremes tie inside one node and across nodes. */
 #include <stdio.h>
 #ifdef _XCALABLEMP
@@ -30,7 +31,8 @@ int main(void) {
   double v = -1, xv = 0, w = 99, cmax = -1, cmin = 99, rmax = -1, xr = 0, dv = -1;
   int iv = -1, wi = -1, wj = -1, ic = -1, jc = -1, ir = -1, di = -1;
   int at[2] = {-1, -1}, rows[3][2] = {{5, 5}, {5, 5}, {5, 5}};
-  double av = -1, rv = 99;
+  double av = -1, rv = 99, jv = -1;
+  int jat;
   long lc = -1;
 
 #pragma xmp loop on t[i]
@@ -89,6 +91,14 @@ int main(void) {
       if (x[i] + i % 3 < rv) { rv = x[i] + i % 3; rows[1][0] = i; rows[1][1] = 2 * i; }
   }
 
+  j = -3;
+#pragma xmp loop on t[i] reduction(lastmax: jv /j/)
+#pragma acc parallel loop
+  for (i = 0; i < N; i++)
+    for (j = 0; j < M; j++)
+      if (a[i][j] >= jv) jv = a[i][j];
+  jat = j;
+
   if (xmpc_node_num() == 0) {
     printf("firstmax %g at %d (%g)\n", v, iv, xv);
     printf("collapse(2) lastmin %g at (%d, %d)\n", w, wi, wj);
@@ -97,6 +107,7 @@ int main(void) {
     printf("device lastmax %g at %d\n", dv, di);
     printf("array lastmax %g at (%d, %d)  section firstmin %g at %d %d (%d %d)\n", av, at[0], at[1], rv,
            rows[1][0], rows[1][1], rows[0][0], rows[2][1]);
+    printf("inner index as location: %g, j = %d\n", jv, jat);
   }
   return 0;
 }

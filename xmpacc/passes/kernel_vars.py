@@ -279,11 +279,13 @@ def classify(body: c_ast.Node, control: list[str], scope: Scope, replicated: lis
     out.written_vars |= passed
     local = _loop_locals(body)
     assigned = _assigned(body)
-    seen: set[str] = set(control) | local
+    seen: set[str] = set(control) | (local - set(firstprivate))
     problems: list[XmpError] = []
     referenced = _referenced(body)
-    for name in sorted(local - set(control) - set(private)):
-        found = scope.find_c(name)   # an inner loop's control variable declared outside: per thread
+    # an inner loop's control variable declared outside: per thread (a firstprivate one, as a
+    # location variable of kernel_locations.py is, starts from the value before the loop)
+    for name in sorted(local - set(control) - set(private) - set(firstprivate)):
+        found = scope.find_c(name)
         if found is not None and any(i.name == name for i in referenced):
             out.private.append((name, found[1]))
     for ident in referenced:
