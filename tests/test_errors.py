@@ -169,11 +169,10 @@ CASES = [
     ("acc-reflect", in_main("#pragma xmp acc @reflect (a)"), "not supported yet"),
     # reductions with location variables of GPU loops (kernel_locations.py); arrays and
     # sections become their elements' scalars (kernel_location_elements.py)
-    ("acc-loop-location-variable-subscript", in_main("    int k[2] = {0, 0};\n"
-                                                     "#pragma xmp loop on t[i] reduction(firstmax: s /x, k[1]/) acc\n"
-                                                     "    for (i = 0; i < 100; i++) { x++; @k[j] = i; }"),
-     "'k' is a location variable of this GPU loop: the body may name only the elements of 'k' that it tracks, "
-     "with constant subscripts (as in k[1])"),
+    ("acc-loop-location-large-array", in_main("    int k[10][10] = {{0}};\n"
+                                              "#pragma xmp loop on t[i] reduction(firstmax: s /x, @k[1][:]/) acc\n"
+                                              "    for (i = 0; i < 100; i++) { x++; k[1][0] = i; }"),
+     "'k' has 100 elements; a location array of a GPU loop has at most 64 (each element is a kernel parameter)"),
     ("acc-loop-location-section-outside", in_main("    int k[2] = {0, 0};\n"
                                                   "#pragma xmp loop on t[i] reduction(lastmin: s /@k[1:2]/) acc\n"
                                                   "    for (i = 0; i < 100; i++) x++;"),
@@ -199,11 +198,6 @@ CASES = [
     ("acc-loop-location-margin", in_main("#pragma xmp @loop on t[i] margin(1) reduction(firstmax: s /x/) acc\n"
                                          "    for (i = 0; i < 100; i++) x++;", HEAD + "#pragma xmp shadow a[1]\n"),
      "location variables in a loop with 'margin' or 'peel_and_wait' are not supported yet"),
-    ("xacc-location-untracked-element", in_main("    int k[2] = {0, 0};\n"
-                                                "#pragma xmp loop on t[i] reduction(firstmax: s /k[0]/)\n"
-                                                "#pragma acc parallel loop\n"
-                                                "    for (i = 0; i < 100; i++) { s = a[i]; k[0] = i; @k[1] = i; }"),
-     "'k' is a location variable of this GPU loop: the body may name only the elements of 'k' that it tracks"),
     ("xacc-location-private", in_main("#pragma xmp loop on t[i] reduction(lastmax: s /x/)\n"
                                       "#pragma acc @parallel loop private(x)\n"
                                       "    for (i = 0; i < 100; i++) if (a[i] >= s) { s = a[i]; x = i; }"),

@@ -489,7 +489,7 @@ void _xmpacc_loop_acc_locations_c_66_host(long long _xmpacc_n, void **_xmpacc_ar
 #endif
 
 /* acc_locations.c:75: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_acc_locations_c_75(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, double smax, int __xmpacc_le_75_51_0, int __xmpacc_le_75_51_1, double smin, int __xmpacc_le_75_91_0, int __xmpacc_le_75_91_1, long long *_xmpacc_lkp_0, double *_xmpacc_lvp_0_0, int *_xmpacc_lvp_0_1, int *_xmpacc_lvp_0_2, long long *_xmpacc_lkp_1, double *_xmpacc_lvp_1_0, int *_xmpacc_lvp_1_1, int *_xmpacc_lvp_1_2)
+_XMPACC_KERNEL _xmpacc_loop_acc_locations_c_75(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, double smax, int __xmpacc_le_75_51_2, int __xmpacc_le_75_51_3, double smin, int __xmpacc_le_75_51_0, int __xmpacc_le_75_51_1, long long *_xmpacc_lkp_0, double *_xmpacc_lvp_0_0, int *_xmpacc_lvp_0_1, int *_xmpacc_lvp_0_2, long long *_xmpacc_lkp_1, double *_xmpacc_lvp_1_0, int *_xmpacc_lvp_1_1, int *_xmpacc_lvp_1_2)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
@@ -506,42 +506,65 @@ _XMPACC_KERNEL _xmpacc_loop_acc_locations_c_75(long long _xmpacc_total, _xmpacc_
 #line 76 "tests/acc_programs/acc_locations.c"
   double _xmpacc_ls_0_0 = smax;
 #line 76 "tests/acc_programs/acc_locations.c"
-  int _xmpacc_ls_0_1 = __xmpacc_le_75_51_0;
+  int _xmpacc_ls_0_1 = __xmpacc_le_75_51_2;
 #line 76 "tests/acc_programs/acc_locations.c"
-  int _xmpacc_ls_0_2 = __xmpacc_le_75_51_1;
+  int _xmpacc_ls_0_2 = __xmpacc_le_75_51_3;
 #line 76 "tests/acc_programs/acc_locations.c"
   double _xmpacc_ls_1_0 = smin;
 #line 76 "tests/acc_programs/acc_locations.c"
-  int _xmpacc_ls_1_1 = __xmpacc_le_75_91_0;
+  int _xmpacc_ls_1_1 = __xmpacc_le_75_51_0;
 #line 76 "tests/acc_programs/acc_locations.c"
-  int _xmpacc_ls_1_2 = __xmpacc_le_75_91_1;
+  int _xmpacc_ls_1_2 = __xmpacc_le_75_51_1;
 #line 76 "tests/acc_programs/acc_locations.c"
   do
   {
-#line 77 "tests/acc_programs/acc_locations.c"
-    if ((a[_XMPACC_G(_xmpacc_a_a, 0, i)] + (i % 2)) >= smax)
+#line 76 "tests/acc_programs/acc_locations.c"
+    int where[2][2];
+#line 76 "tests/acc_programs/acc_locations.c"
+    where[0][0] = __xmpacc_le_75_51_0;
+#line 76 "tests/acc_programs/acc_locations.c"
+    where[0][1] = __xmpacc_le_75_51_1;
+#line 76 "tests/acc_programs/acc_locations.c"
+    where[1][0] = __xmpacc_le_75_51_2;
+#line 76 "tests/acc_programs/acc_locations.c"
+    where[1][1] = __xmpacc_le_75_51_3;
+#line 76 "tests/acc_programs/acc_locations.c"
+    do
     {
 #line 77 "tests/acc_programs/acc_locations.c"
-      smax = a[_XMPACC_G(_xmpacc_a_a, 0, i)] + (i % 2);
+      if ((a[_XMPACC_G(_xmpacc_a_a, 0, i)] + (i % 2)) >= smax)
+      {
 #line 77 "tests/acc_programs/acc_locations.c"
-      __xmpacc_le_75_51_0 = i;
+        smax = a[_XMPACC_G(_xmpacc_a_a, 0, i)] + (i % 2);
 #line 77 "tests/acc_programs/acc_locations.c"
-      __xmpacc_le_75_51_1 = i / 2;
+        where[1][0] = i;
+#line 77 "tests/acc_programs/acc_locations.c"
+        where[1][1] = i / 2;
+      }
+#line 78 "tests/acc_programs/acc_locations.c"
+      if ((a[_XMPACC_G(_xmpacc_a_a, 0, i)] - (i % 3)) < smin)
+      {
+#line 78 "tests/acc_programs/acc_locations.c"
+        smin = a[_XMPACC_G(_xmpacc_a_a, 0, i)] - (i % 3);
+#line 78 "tests/acc_programs/acc_locations.c"
+        where[0][0] = i;
+#line 78 "tests/acc_programs/acc_locations.c"
+        where[0][1] = -i;
+      }
     }
-#line 78 "tests/acc_programs/acc_locations.c"
-    if ((a[_XMPACC_G(_xmpacc_a_a, 0, i)] - (i % 3)) < smin)
-    {
-#line 78 "tests/acc_programs/acc_locations.c"
-      smin = a[_XMPACC_G(_xmpacc_a_a, 0, i)] - (i % 3);
-#line 78 "tests/acc_programs/acc_locations.c"
-      __xmpacc_le_75_91_0 = i;
-#line 78 "tests/acc_programs/acc_locations.c"
-      __xmpacc_le_75_91_1 = -i;
-    }
+    while (0);
+#line 76 "tests/acc_programs/acc_locations.c"
+    __xmpacc_le_75_51_0 = where[0][0];
+#line 76 "tests/acc_programs/acc_locations.c"
+    __xmpacc_le_75_51_1 = where[0][1];
+#line 76 "tests/acc_programs/acc_locations.c"
+    __xmpacc_le_75_51_2 = where[1][0];
+#line 76 "tests/acc_programs/acc_locations.c"
+    __xmpacc_le_75_51_3 = where[1][1];
   }
   while (0);
 #line 76 "tests/acc_programs/acc_locations.c"
-  if ((_xmpacc_differ(&_xmpacc_ls_0_0, &smax, sizeof(smax)) || _xmpacc_differ(&_xmpacc_ls_0_1, &__xmpacc_le_75_51_0, sizeof(__xmpacc_le_75_51_0))) || _xmpacc_differ(&_xmpacc_ls_0_2, &__xmpacc_le_75_51_1, sizeof(__xmpacc_le_75_51_1)))
+  if ((_xmpacc_differ(&_xmpacc_ls_0_0, &smax, sizeof(smax)) || _xmpacc_differ(&_xmpacc_ls_0_1, &__xmpacc_le_75_51_2, sizeof(__xmpacc_le_75_51_2))) || _xmpacc_differ(&_xmpacc_ls_0_2, &__xmpacc_le_75_51_3, sizeof(__xmpacc_le_75_51_3)))
   {
 #line 76 "tests/acc_programs/acc_locations.c"
     _xmpacc_lk_0[0] = 1;
@@ -549,7 +572,7 @@ _XMPACC_KERNEL _xmpacc_loop_acc_locations_c_75(long long _xmpacc_total, _xmpacc_
     _xmpacc_lk_0[1] = (i - 0) / 1;
   }
 #line 76 "tests/acc_programs/acc_locations.c"
-  if ((_xmpacc_differ(&_xmpacc_ls_1_0, &smin, sizeof(smin)) || _xmpacc_differ(&_xmpacc_ls_1_1, &__xmpacc_le_75_91_0, sizeof(__xmpacc_le_75_91_0))) || _xmpacc_differ(&_xmpacc_ls_1_2, &__xmpacc_le_75_91_1, sizeof(__xmpacc_le_75_91_1)))
+  if ((_xmpacc_differ(&_xmpacc_ls_1_0, &smin, sizeof(smin)) || _xmpacc_differ(&_xmpacc_ls_1_1, &__xmpacc_le_75_51_0, sizeof(__xmpacc_le_75_51_0))) || _xmpacc_differ(&_xmpacc_ls_1_2, &__xmpacc_le_75_51_1, sizeof(__xmpacc_le_75_51_1)))
   {
 #line 76 "tests/acc_programs/acc_locations.c"
     _xmpacc_lk_1[0] = 1;
@@ -558,32 +581,32 @@ _XMPACC_KERNEL _xmpacc_loop_acc_locations_c_75(long long _xmpacc_total, _xmpacc_
   }
 }
   while (0);
-#line 562 "acc_locations.cu"
+#line 585 "acc_locations.cu"
   _XMPACC_WARP_STEPS {
     long long _xmpacc_wk_0[2];
     _xmpacc_wk_0[0] = _XMPACC_SHFL_XOR(_xmpacc_lk_0[0]);
     _xmpacc_wk_0[1] = _XMPACC_SHFL_XOR(_xmpacc_lk_0[1]);
     double _xmpacc_wv_0_0 = _XMPACC_SHFL_XOR(smax);
-    int _xmpacc_wv_0_1 = _XMPACC_SHFL_XOR(__xmpacc_le_75_51_0);
-    int _xmpacc_wv_0_2 = _XMPACC_SHFL_XOR(__xmpacc_le_75_51_1);
-    if (_xmpacc_loc_better(_xmpacc_wk_0, _xmpacc_lk_0, 2, _xmpacc_wv_0_0 > smax, _xmpacc_wv_0_0 < smax, 1)) { _xmpacc_lk_0[0] = _xmpacc_wk_0[0]; _xmpacc_lk_0[1] = _xmpacc_wk_0[1]; smax = _xmpacc_wv_0_0; __xmpacc_le_75_51_0 = _xmpacc_wv_0_1; __xmpacc_le_75_51_1 = _xmpacc_wv_0_2; }
+    int _xmpacc_wv_0_1 = _XMPACC_SHFL_XOR(__xmpacc_le_75_51_2);
+    int _xmpacc_wv_0_2 = _XMPACC_SHFL_XOR(__xmpacc_le_75_51_3);
+    if (_xmpacc_loc_better(_xmpacc_wk_0, _xmpacc_lk_0, 2, _xmpacc_wv_0_0 > smax, _xmpacc_wv_0_0 < smax, 1)) { _xmpacc_lk_0[0] = _xmpacc_wk_0[0]; _xmpacc_lk_0[1] = _xmpacc_wk_0[1]; smax = _xmpacc_wv_0_0; __xmpacc_le_75_51_2 = _xmpacc_wv_0_1; __xmpacc_le_75_51_3 = _xmpacc_wv_0_2; }
   }
   {
     long long _xmpacc_p = _XMPACC_PARTIAL_SLOT(_xmpacc_gid);
-    if (_xmpacc_p >= 0) { _xmpacc_lkp_0[_xmpacc_p * 2 + 0] = _xmpacc_lk_0[0]; _xmpacc_lkp_0[_xmpacc_p * 2 + 1] = _xmpacc_lk_0[1]; _xmpacc_lvp_0_0[_xmpacc_p] = smax; _xmpacc_lvp_0_1[_xmpacc_p] = __xmpacc_le_75_51_0; _xmpacc_lvp_0_2[_xmpacc_p] = __xmpacc_le_75_51_1; }
+    if (_xmpacc_p >= 0) { _xmpacc_lkp_0[_xmpacc_p * 2 + 0] = _xmpacc_lk_0[0]; _xmpacc_lkp_0[_xmpacc_p * 2 + 1] = _xmpacc_lk_0[1]; _xmpacc_lvp_0_0[_xmpacc_p] = smax; _xmpacc_lvp_0_1[_xmpacc_p] = __xmpacc_le_75_51_2; _xmpacc_lvp_0_2[_xmpacc_p] = __xmpacc_le_75_51_3; }
   }
   _XMPACC_WARP_STEPS {
     long long _xmpacc_wk_1[2];
     _xmpacc_wk_1[0] = _XMPACC_SHFL_XOR(_xmpacc_lk_1[0]);
     _xmpacc_wk_1[1] = _XMPACC_SHFL_XOR(_xmpacc_lk_1[1]);
     double _xmpacc_wv_1_0 = _XMPACC_SHFL_XOR(smin);
-    int _xmpacc_wv_1_1 = _XMPACC_SHFL_XOR(__xmpacc_le_75_91_0);
-    int _xmpacc_wv_1_2 = _XMPACC_SHFL_XOR(__xmpacc_le_75_91_1);
-    if (_xmpacc_loc_better(_xmpacc_wk_1, _xmpacc_lk_1, 2, _xmpacc_wv_1_0 < smin, _xmpacc_wv_1_0 > smin, 0)) { _xmpacc_lk_1[0] = _xmpacc_wk_1[0]; _xmpacc_lk_1[1] = _xmpacc_wk_1[1]; smin = _xmpacc_wv_1_0; __xmpacc_le_75_91_0 = _xmpacc_wv_1_1; __xmpacc_le_75_91_1 = _xmpacc_wv_1_2; }
+    int _xmpacc_wv_1_1 = _XMPACC_SHFL_XOR(__xmpacc_le_75_51_0);
+    int _xmpacc_wv_1_2 = _XMPACC_SHFL_XOR(__xmpacc_le_75_51_1);
+    if (_xmpacc_loc_better(_xmpacc_wk_1, _xmpacc_lk_1, 2, _xmpacc_wv_1_0 < smin, _xmpacc_wv_1_0 > smin, 0)) { _xmpacc_lk_1[0] = _xmpacc_wk_1[0]; _xmpacc_lk_1[1] = _xmpacc_wk_1[1]; smin = _xmpacc_wv_1_0; __xmpacc_le_75_51_0 = _xmpacc_wv_1_1; __xmpacc_le_75_51_1 = _xmpacc_wv_1_2; }
   }
   {
     long long _xmpacc_p = _XMPACC_PARTIAL_SLOT(_xmpacc_gid);
-    if (_xmpacc_p >= 0) { _xmpacc_lkp_1[_xmpacc_p * 2 + 0] = _xmpacc_lk_1[0]; _xmpacc_lkp_1[_xmpacc_p * 2 + 1] = _xmpacc_lk_1[1]; _xmpacc_lvp_1_0[_xmpacc_p] = smin; _xmpacc_lvp_1_1[_xmpacc_p] = __xmpacc_le_75_91_0; _xmpacc_lvp_1_2[_xmpacc_p] = __xmpacc_le_75_91_1; }
+    if (_xmpacc_p >= 0) { _xmpacc_lkp_1[_xmpacc_p * 2 + 0] = _xmpacc_lk_1[0]; _xmpacc_lkp_1[_xmpacc_p * 2 + 1] = _xmpacc_lk_1[1]; _xmpacc_lvp_1_0[_xmpacc_p] = smin; _xmpacc_lvp_1_1[_xmpacc_p] = __xmpacc_le_75_51_0; _xmpacc_lvp_1_2[_xmpacc_p] = __xmpacc_le_75_51_1; }
   }
 }
 #ifndef __CUDACC__
@@ -594,11 +617,11 @@ void _xmpacc_loop_acc_locations_c_75_host(long long _xmpacc_n, void **_xmpacc_ar
   const double * _XMPACC_RESTRICT a;
   _xmpacc_array_t _xmpacc_a_a;
   double smax;
+  int __xmpacc_le_75_51_2;
+  int __xmpacc_le_75_51_3;
+  double smin;
   int __xmpacc_le_75_51_0;
   int __xmpacc_le_75_51_1;
-  double smin;
-  int __xmpacc_le_75_91_0;
-  int __xmpacc_le_75_91_1;
   long long *_xmpacc_lkp_0;
   double *_xmpacc_lvp_0_0;
   int *_xmpacc_lvp_0_1;
@@ -612,11 +635,11 @@ void _xmpacc_loop_acc_locations_c_75_host(long long _xmpacc_n, void **_xmpacc_ar
   memcpy((void *) &a, _xmpacc_args[2], sizeof a);
   memcpy((void *) &_xmpacc_a_a, _xmpacc_args[3], sizeof _xmpacc_a_a);
   memcpy((void *) &smax, _xmpacc_args[4], sizeof smax);
-  memcpy((void *) &__xmpacc_le_75_51_0, _xmpacc_args[5], sizeof __xmpacc_le_75_51_0);
-  memcpy((void *) &__xmpacc_le_75_51_1, _xmpacc_args[6], sizeof __xmpacc_le_75_51_1);
+  memcpy((void *) &__xmpacc_le_75_51_2, _xmpacc_args[5], sizeof __xmpacc_le_75_51_2);
+  memcpy((void *) &__xmpacc_le_75_51_3, _xmpacc_args[6], sizeof __xmpacc_le_75_51_3);
   memcpy((void *) &smin, _xmpacc_args[7], sizeof smin);
-  memcpy((void *) &__xmpacc_le_75_91_0, _xmpacc_args[8], sizeof __xmpacc_le_75_91_0);
-  memcpy((void *) &__xmpacc_le_75_91_1, _xmpacc_args[9], sizeof __xmpacc_le_75_91_1);
+  memcpy((void *) &__xmpacc_le_75_51_0, _xmpacc_args[8], sizeof __xmpacc_le_75_51_0);
+  memcpy((void *) &__xmpacc_le_75_51_1, _xmpacc_args[9], sizeof __xmpacc_le_75_51_1);
   memcpy((void *) &_xmpacc_lkp_0, _xmpacc_args[10], sizeof _xmpacc_lkp_0);
   memcpy((void *) &_xmpacc_lvp_0_0, _xmpacc_args[11], sizeof _xmpacc_lvp_0_0);
   memcpy((void *) &_xmpacc_lvp_0_1, _xmpacc_args[12], sizeof _xmpacc_lvp_0_1);
@@ -626,7 +649,7 @@ void _xmpacc_loop_acc_locations_c_75_host(long long _xmpacc_n, void **_xmpacc_ar
   memcpy((void *) &_xmpacc_lvp_1_1, _xmpacc_args[16], sizeof _xmpacc_lvp_1_1);
   memcpy((void *) &_xmpacc_lvp_1_2, _xmpacc_args[17], sizeof _xmpacc_lvp_1_2);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_acc_locations_c_75(_xmpacc_total, _xmpacc_s_i, a, _xmpacc_a_a, smax, __xmpacc_le_75_51_0, __xmpacc_le_75_51_1, smin, __xmpacc_le_75_91_0, __xmpacc_le_75_91_1, _xmpacc_lkp_0, _xmpacc_lvp_0_0, _xmpacc_lvp_0_1, _xmpacc_lvp_0_2, _xmpacc_lkp_1, _xmpacc_lvp_1_0, _xmpacc_lvp_1_1, _xmpacc_lvp_1_2);
+    _xmpacc_loop_acc_locations_c_75(_xmpacc_total, _xmpacc_s_i, a, _xmpacc_a_a, smax, __xmpacc_le_75_51_2, __xmpacc_le_75_51_3, smin, __xmpacc_le_75_51_0, __xmpacc_le_75_51_1, _xmpacc_lkp_0, _xmpacc_lvp_0_0, _xmpacc_lvp_0_1, _xmpacc_lvp_0_2, _xmpacc_lkp_1, _xmpacc_lvp_1_0, _xmpacc_lvp_1_1, _xmpacc_lvp_1_2);
 }
 #endif
 
@@ -696,7 +719,7 @@ _XMPACC_KERNEL _xmpacc_loop_acc_locations_c_80(long long _xmpacc_total, _xmpacc_
   }
 }
   while (0);
-#line 700 "acc_locations.cu"
+#line 723 "acc_locations.cu"
   _XMPACC_WARP_STEPS {
     long long _xmpacc_wk_0[2];
     _xmpacc_wk_0[0] = _XMPACC_SHFL_XOR(_xmpacc_lk_0[0]);

@@ -234,13 +234,13 @@ int main(void)
 #line 76 "tests/acc_programs/acc_locations.c"
         long long _xmpacc_lkey_1[2] = {0};
 #line 76 "tests/acc_programs/acc_locations.c"
-        int __xmpacc_le_75_51_0 = where[1][0];
+        int __xmpacc_le_75_51_0 = where[0][0];
 #line 76 "tests/acc_programs/acc_locations.c"
-        int __xmpacc_le_75_51_1 = where[1][1];
+        int __xmpacc_le_75_51_1 = where[0][1];
 #line 76 "tests/acc_programs/acc_locations.c"
-        int __xmpacc_le_75_91_0 = where[0][0];
+        int __xmpacc_le_75_51_2 = where[1][0];
 #line 76 "tests/acc_programs/acc_locations.c"
-        int __xmpacc_le_75_91_1 = where[0][1];
+        int __xmpacc_le_75_51_3 = where[1][1];
 #line 76 "tests/acc_programs/acc_locations.c"
         _xmpacc_loop_reduce_var_begin(&_xmpacc_t_t, (const int []){1}, (void *) (&smax), (const long long []){_XMPACC_TYPE(smax), sizeof(smax), 0, 0}, 12);
 #line 76 "tests/acc_programs/acc_locations.c"
@@ -250,15 +250,15 @@ int main(void)
 #line 76 "tests/acc_programs/acc_locations.c"
         long long _xmpacc_total = _xmpacc_s_i.count;
 #line 76 "tests/acc_programs/acc_locations.c"
-        _xmpacc_launch("acc_locations.c:75", "_xmpacc_loop_acc_locations_c_75", _xmpacc_total, 0, 18, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a), (void *) (&smax), (void *) (&__xmpacc_le_75_51_0), (void *) (&__xmpacc_le_75_51_1), (void *) (&smin), (void *) (&__xmpacc_le_75_91_0), (void *) (&__xmpacc_le_75_91_1), (void *) _xmpacc_lkey_0, (void *) (&smax), (void *) (&__xmpacc_le_75_51_0), (void *) (&__xmpacc_le_75_51_1), (void *) _xmpacc_lkey_1, (void *) (&smin), (void *) (&__xmpacc_le_75_91_0), (void *) (&__xmpacc_le_75_91_1)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0, 2, 0, 0, 0, sizeof(smax), 0, 0, sizeof(__xmpacc_le_75_51_0), 0, 0, sizeof(__xmpacc_le_75_51_1), 0, 0, sizeof(smin), 0, 0, sizeof(__xmpacc_le_75_91_0), 0, 0, sizeof(__xmpacc_le_75_91_1), 0, 6, 2, 12, 7, _XMPACC_TYPE(smax), 0, 7, _XMPACC_TYPE(__xmpacc_le_75_51_0), 0, 7, _XMPACC_TYPE(__xmpacc_le_75_51_1), 0, 6, 2, 11, 7, _XMPACC_TYPE(smin), 0, 7, _XMPACC_TYPE(__xmpacc_le_75_91_0), 0, 7, _XMPACC_TYPE(__xmpacc_le_75_91_1), 0});
+        _xmpacc_launch("acc_locations.c:75", "_xmpacc_loop_acc_locations_c_75", _xmpacc_total, 0, 18, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a), (void *) (&smax), (void *) (&__xmpacc_le_75_51_2), (void *) (&__xmpacc_le_75_51_3), (void *) (&smin), (void *) (&__xmpacc_le_75_51_0), (void *) (&__xmpacc_le_75_51_1), (void *) _xmpacc_lkey_0, (void *) (&smax), (void *) (&__xmpacc_le_75_51_2), (void *) (&__xmpacc_le_75_51_3), (void *) _xmpacc_lkey_1, (void *) (&smin), (void *) (&__xmpacc_le_75_51_0), (void *) (&__xmpacc_le_75_51_1)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0, 2, 0, 0, 0, sizeof(smax), 0, 0, sizeof(__xmpacc_le_75_51_2), 0, 0, sizeof(__xmpacc_le_75_51_3), 0, 0, sizeof(smin), 0, 0, sizeof(__xmpacc_le_75_51_0), 0, 0, sizeof(__xmpacc_le_75_51_1), 0, 6, 2, 12, 7, _XMPACC_TYPE(smax), 0, 7, _XMPACC_TYPE(__xmpacc_le_75_51_2), 0, 7, _XMPACC_TYPE(__xmpacc_le_75_51_3), 0, 6, 2, 11, 7, _XMPACC_TYPE(smin), 0, 7, _XMPACC_TYPE(__xmpacc_le_75_51_0), 0, 7, _XMPACC_TYPE(__xmpacc_le_75_51_1), 0});
 #line 76 "tests/acc_programs/acc_locations.c"
-        where[1][0] = __xmpacc_le_75_51_0;
+        where[0][0] = __xmpacc_le_75_51_0;
 #line 76 "tests/acc_programs/acc_locations.c"
-        where[1][1] = __xmpacc_le_75_51_1;
+        where[0][1] = __xmpacc_le_75_51_1;
 #line 76 "tests/acc_programs/acc_locations.c"
-        where[0][0] = __xmpacc_le_75_91_0;
+        where[1][0] = __xmpacc_le_75_51_2;
 #line 76 "tests/acc_programs/acc_locations.c"
-        where[0][1] = __xmpacc_le_75_91_1;
+        where[1][1] = __xmpacc_le_75_51_3;
 #line 76 "tests/acc_programs/acc_locations.c"
         _xmpacc_loop_reduce_var(&_xmpacc_t_t, "acc_locations.c:75", (const int []){1}, (void *) (&smax), (const long long []){_XMPACC_TYPE(smax), sizeof(smax), 0, 0}, 12, 1, (void *[]){(void *) (&where)}, (const void *[]){(const long long []){_XMPACC_TYPE(where[0][0]), sizeof(where[0][0]), 2, (sizeof(where)) / (sizeof(where[0])), (sizeof(where[0])) / (sizeof(where[0][0])), 2, 0, 1, 0, 0, 1, 0, -1, 1}}, 1, _xmpacc_lkey_0);
 #line 76 "tests/acc_programs/acc_locations.c"

@@ -8,8 +8,8 @@
 #include "xmpacc_kernel.h"
 _XMPACC_UNIT_BEGIN(locations_c)
 
-/* locations.c:47: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_locations_c_47(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT x, _xmpacc_array_t _xmpacc_a_x, double v, int iv, double xv, long long *_xmpacc_lkp_0, double *_xmpacc_lvp_0_0, int *_xmpacc_lvp_0_1, double *_xmpacc_lvp_0_2)
+/* locations.c:49: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_locations_c_49(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT x, _xmpacc_array_t _xmpacc_a_x, double v, int iv, double xv, long long *_xmpacc_lkp_0, double *_xmpacc_lvp_0_0, int *_xmpacc_lvp_0_1, double *_xmpacc_lvp_0_2)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
@@ -22,30 +22,30 @@ _XMPACC_KERNEL _xmpacc_loop_locations_c_47(long long _xmpacc_total, _xmpacc_sche
   long long _xmpacc_lk_0[2] = {0};
   if (_xmpacc_valid) do
 {
-#line 48 "tests/xacc_compute/locations.c"
+#line 50 "tests/xacc_compute/locations.c"
   double _xmpacc_ls_0_0 = v;
-#line 48 "tests/xacc_compute/locations.c"
+#line 50 "tests/xacc_compute/locations.c"
   int _xmpacc_ls_0_1 = iv;
-#line 48 "tests/xacc_compute/locations.c"
+#line 50 "tests/xacc_compute/locations.c"
   double _xmpacc_ls_0_2 = xv;
-#line 48 "tests/xacc_compute/locations.c"
+#line 50 "tests/xacc_compute/locations.c"
   do
     if (x[_XMPACC_G(_xmpacc_a_x, 0, i)] > v)
   {
-#line 49 "tests/xacc_compute/locations.c"
+#line 51 "tests/xacc_compute/locations.c"
     v = x[_XMPACC_G(_xmpacc_a_x, 0, i)];
-#line 49 "tests/xacc_compute/locations.c"
+#line 51 "tests/xacc_compute/locations.c"
     iv = i;
-#line 49 "tests/xacc_compute/locations.c"
+#line 51 "tests/xacc_compute/locations.c"
     xv = (0.5 * i) + x[_XMPACC_G(_xmpacc_a_x, 0, i)];
   }
   while (0);
-#line 48 "tests/xacc_compute/locations.c"
+#line 50 "tests/xacc_compute/locations.c"
   if ((_xmpacc_differ(&_xmpacc_ls_0_0, &v, sizeof(v)) || _xmpacc_differ(&_xmpacc_ls_0_1, &iv, sizeof(iv))) || _xmpacc_differ(&_xmpacc_ls_0_2, &xv, sizeof(xv)))
   {
-#line 48 "tests/xacc_compute/locations.c"
+#line 50 "tests/xacc_compute/locations.c"
     _xmpacc_lk_0[0] = 1;
-#line 48 "tests/xacc_compute/locations.c"
+#line 50 "tests/xacc_compute/locations.c"
     _xmpacc_lk_0[1] = (i - 0) / 1;
   }
 }
@@ -66,7 +66,7 @@ _XMPACC_KERNEL _xmpacc_loop_locations_c_47(long long _xmpacc_total, _xmpacc_sche
   }
 }
 #ifndef __CUDACC__
-void _xmpacc_loop_locations_c_47_host(long long _xmpacc_n, void **_xmpacc_args)
+void _xmpacc_loop_locations_c_49_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   _xmpacc_sched_t _xmpacc_s_i;
@@ -91,12 +91,12 @@ void _xmpacc_loop_locations_c_47_host(long long _xmpacc_n, void **_xmpacc_args)
   memcpy((void *) &_xmpacc_lvp_0_1, _xmpacc_args[9], sizeof _xmpacc_lvp_0_1);
   memcpy((void *) &_xmpacc_lvp_0_2, _xmpacc_args[10], sizeof _xmpacc_lvp_0_2);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_locations_c_47(_xmpacc_total, _xmpacc_s_i, x, _xmpacc_a_x, v, iv, xv, _xmpacc_lkp_0, _xmpacc_lvp_0_0, _xmpacc_lvp_0_1, _xmpacc_lvp_0_2);
+    _xmpacc_loop_locations_c_49(_xmpacc_total, _xmpacc_s_i, x, _xmpacc_a_x, v, iv, xv, _xmpacc_lkp_0, _xmpacc_lvp_0_0, _xmpacc_lvp_0_1, _xmpacc_lvp_0_2);
 }
 #endif
 
-/* locations.c:51: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_locations_c_51(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, double w, int wi, int wj, long long *_xmpacc_lkp_0, double *_xmpacc_lvp_0_0, int *_xmpacc_lvp_0_1, int *_xmpacc_lvp_0_2)
+/* locations.c:53: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_locations_c_53(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, double w, int wi, int wj, long long *_xmpacc_lkp_0, double *_xmpacc_lvp_0_0, int *_xmpacc_lvp_0_1, int *_xmpacc_lvp_0_2)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
@@ -117,33 +117,33 @@ _XMPACC_KERNEL _xmpacc_loop_locations_c_51(long long _xmpacc_total, int _xmpacc_
   long long _xmpacc_lk_0[3] = {0};
   if (_xmpacc_valid) do
 {
-#line 53 "tests/xacc_compute/locations.c"
-  double _xmpacc_ls_0_0 = w;
-#line 53 "tests/xacc_compute/locations.c"
-  int _xmpacc_ls_0_1 = wi;
-#line 53 "tests/xacc_compute/locations.c"
-  int _xmpacc_ls_0_2 = wj;
-#line 53 "tests/xacc_compute/locations.c"
-  do
 #line 55 "tests/xacc_compute/locations.c"
+  double _xmpacc_ls_0_0 = w;
+#line 55 "tests/xacc_compute/locations.c"
+  int _xmpacc_ls_0_1 = wi;
+#line 55 "tests/xacc_compute/locations.c"
+  int _xmpacc_ls_0_2 = wj;
+#line 55 "tests/xacc_compute/locations.c"
+  do
+#line 57 "tests/xacc_compute/locations.c"
     if (a[_XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, i), _XMPACC_G(_xmpacc_a_a, 1, j))] <= w)
   {
-#line 55 "tests/xacc_compute/locations.c"
+#line 57 "tests/xacc_compute/locations.c"
     w = a[_XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, i), _XMPACC_G(_xmpacc_a_a, 1, j))];
-#line 55 "tests/xacc_compute/locations.c"
+#line 57 "tests/xacc_compute/locations.c"
     wi = i;
-#line 55 "tests/xacc_compute/locations.c"
+#line 57 "tests/xacc_compute/locations.c"
     wj = j;
   }
   while (0);
-#line 53 "tests/xacc_compute/locations.c"
+#line 55 "tests/xacc_compute/locations.c"
   if ((_xmpacc_differ(&_xmpacc_ls_0_0, &w, sizeof(w)) || _xmpacc_differ(&_xmpacc_ls_0_1, &wi, sizeof(wi))) || _xmpacc_differ(&_xmpacc_ls_0_2, &wj, sizeof(wj)))
   {
-#line 53 "tests/xacc_compute/locations.c"
+#line 55 "tests/xacc_compute/locations.c"
     _xmpacc_lk_0[0] = 1;
-#line 53 "tests/xacc_compute/locations.c"
+#line 55 "tests/xacc_compute/locations.c"
     _xmpacc_lk_0[1] = (i - 0) / 1;
-#line 53 "tests/xacc_compute/locations.c"
+#line 55 "tests/xacc_compute/locations.c"
     _xmpacc_lk_0[2] = (j - 0) / 1;
   }
 }
@@ -165,7 +165,7 @@ _XMPACC_KERNEL _xmpacc_loop_locations_c_51(long long _xmpacc_total, int _xmpacc_
   }
 }
 #ifndef __CUDACC__
-void _xmpacc_loop_locations_c_51_host(long long _xmpacc_n, void **_xmpacc_args)
+void _xmpacc_loop_locations_c_53_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   int _xmpacc_grid2;
@@ -194,12 +194,12 @@ void _xmpacc_loop_locations_c_51_host(long long _xmpacc_n, void **_xmpacc_args)
   memcpy((void *) &_xmpacc_lvp_0_1, _xmpacc_args[11], sizeof _xmpacc_lvp_0_1);
   memcpy((void *) &_xmpacc_lvp_0_2, _xmpacc_args[12], sizeof _xmpacc_lvp_0_2);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_locations_c_51(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_i, _xmpacc_s_j, a, _xmpacc_a_a, w, wi, wj, _xmpacc_lkp_0, _xmpacc_lvp_0_0, _xmpacc_lvp_0_1, _xmpacc_lvp_0_2);
+    _xmpacc_loop_locations_c_53(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_i, _xmpacc_s_j, a, _xmpacc_a_a, w, wi, wj, _xmpacc_lkp_0, _xmpacc_lvp_0_0, _xmpacc_lvp_0_1, _xmpacc_lvp_0_2);
 }
 #endif
 
-/* locations.c:58: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_locations_c_58(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT z, _xmpacc_array_t _xmpacc_a_z, double cmax, int ic, double cmin, int jc, long lc, long long *_xmpacc_lkp_0, double *_xmpacc_lvp_0_0, int *_xmpacc_lvp_0_1, long long *_xmpacc_lkp_1, double *_xmpacc_lvp_1_0, int *_xmpacc_lvp_1_1, long *_xmpacc_lvp_1_2)
+/* locations.c:60: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_locations_c_60(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT z, _xmpacc_array_t _xmpacc_a_z, double cmax, int ic, double cmin, int jc, long lc, long long *_xmpacc_lkp_0, double *_xmpacc_lvp_0_0, int *_xmpacc_lvp_0_1, long long *_xmpacc_lkp_1, double *_xmpacc_lvp_1_0, int *_xmpacc_lvp_1_1, long *_xmpacc_lvp_1_2)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
@@ -210,53 +210,53 @@ _XMPACC_KERNEL _xmpacc_loop_locations_c_58(long long _xmpacc_total, _xmpacc_sche
   long long _xmpacc_lk_1[2] = {0};
   if (_xmpacc_valid) do
 {
-#line 59 "tests/xacc_compute/locations.c"
+#line 61 "tests/xacc_compute/locations.c"
   double _xmpacc_ls_0_0 = cmax;
-#line 59 "tests/xacc_compute/locations.c"
+#line 61 "tests/xacc_compute/locations.c"
   int _xmpacc_ls_0_1 = ic;
-#line 59 "tests/xacc_compute/locations.c"
+#line 61 "tests/xacc_compute/locations.c"
   double _xmpacc_ls_1_0 = cmin;
-#line 59 "tests/xacc_compute/locations.c"
+#line 61 "tests/xacc_compute/locations.c"
   int _xmpacc_ls_1_1 = jc;
-#line 59 "tests/xacc_compute/locations.c"
+#line 61 "tests/xacc_compute/locations.c"
   long _xmpacc_ls_1_2 = lc;
-#line 59 "tests/xacc_compute/locations.c"
+#line 61 "tests/xacc_compute/locations.c"
   do
   {
-#line 60 "tests/xacc_compute/locations.c"
+#line 62 "tests/xacc_compute/locations.c"
     if (z[_XMPACC_LC(_xmpacc_a_z, 0, i)] >= cmax)
     {
-#line 60 "tests/xacc_compute/locations.c"
+#line 62 "tests/xacc_compute/locations.c"
       cmax = z[_XMPACC_LC(_xmpacc_a_z, 0, i)];
-#line 60 "tests/xacc_compute/locations.c"
+#line 62 "tests/xacc_compute/locations.c"
       ic = i;
     }
-#line 61 "tests/xacc_compute/locations.c"
+#line 63 "tests/xacc_compute/locations.c"
     if (z[_XMPACC_LC(_xmpacc_a_z, 0, i)] < cmin)
     {
-#line 61 "tests/xacc_compute/locations.c"
+#line 63 "tests/xacc_compute/locations.c"
       cmin = z[_XMPACC_LC(_xmpacc_a_z, 0, i)];
-#line 61 "tests/xacc_compute/locations.c"
+#line 63 "tests/xacc_compute/locations.c"
       jc = i;
-#line 61 "tests/xacc_compute/locations.c"
+#line 63 "tests/xacc_compute/locations.c"
       lc = 1000L * i;
     }
   }
   while (0);
-#line 59 "tests/xacc_compute/locations.c"
+#line 61 "tests/xacc_compute/locations.c"
   if (_xmpacc_differ(&_xmpacc_ls_0_0, &cmax, sizeof(cmax)) || _xmpacc_differ(&_xmpacc_ls_0_1, &ic, sizeof(ic)))
   {
-#line 59 "tests/xacc_compute/locations.c"
+#line 61 "tests/xacc_compute/locations.c"
     _xmpacc_lk_0[0] = 1;
-#line 59 "tests/xacc_compute/locations.c"
+#line 61 "tests/xacc_compute/locations.c"
     _xmpacc_lk_0[1] = (i - (40 - 1)) / (-2);
   }
-#line 59 "tests/xacc_compute/locations.c"
+#line 61 "tests/xacc_compute/locations.c"
   if ((_xmpacc_differ(&_xmpacc_ls_1_0, &cmin, sizeof(cmin)) || _xmpacc_differ(&_xmpacc_ls_1_1, &jc, sizeof(jc))) || _xmpacc_differ(&_xmpacc_ls_1_2, &lc, sizeof(lc)))
   {
-#line 59 "tests/xacc_compute/locations.c"
+#line 61 "tests/xacc_compute/locations.c"
     _xmpacc_lk_1[0] = 1;
-#line 59 "tests/xacc_compute/locations.c"
+#line 61 "tests/xacc_compute/locations.c"
     _xmpacc_lk_1[1] = (i - (40 - 1)) / (-2);
   }
 }
@@ -289,7 +289,7 @@ _XMPACC_KERNEL _xmpacc_loop_locations_c_58(long long _xmpacc_total, _xmpacc_sche
   }
 }
 #ifndef __CUDACC__
-void _xmpacc_loop_locations_c_58_host(long long _xmpacc_n, void **_xmpacc_args)
+void _xmpacc_loop_locations_c_60_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   _xmpacc_sched_t _xmpacc_s_i;
@@ -324,12 +324,12 @@ void _xmpacc_loop_locations_c_58_host(long long _xmpacc_n, void **_xmpacc_args)
   memcpy((void *) &_xmpacc_lvp_1_1, _xmpacc_args[14], sizeof _xmpacc_lvp_1_1);
   memcpy((void *) &_xmpacc_lvp_1_2, _xmpacc_args[15], sizeof _xmpacc_lvp_1_2);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_locations_c_58(_xmpacc_total, _xmpacc_s_i, z, _xmpacc_a_z, cmax, ic, cmin, jc, lc, _xmpacc_lkp_0, _xmpacc_lvp_0_0, _xmpacc_lvp_0_1, _xmpacc_lkp_1, _xmpacc_lvp_1_0, _xmpacc_lvp_1_1, _xmpacc_lvp_1_2);
+    _xmpacc_loop_locations_c_60(_xmpacc_total, _xmpacc_s_i, z, _xmpacc_a_z, cmax, ic, cmin, jc, lc, _xmpacc_lkp_0, _xmpacc_lvp_0_0, _xmpacc_lvp_0_1, _xmpacc_lkp_1, _xmpacc_lvp_1_0, _xmpacc_lvp_1_1, _xmpacc_lvp_1_2);
 }
 #endif
 
-/* locations.c:67: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_locations_c_67(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT x, _xmpacc_array_t _xmpacc_a_x, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, double rmax, int ir, double xr, long long *_xmpacc_lkp_0, double *_xmpacc_lvp_0_0, int *_xmpacc_lvp_0_1, double *_xmpacc_lvp_0_2)
+/* locations.c:69: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_locations_c_69(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT x, _xmpacc_array_t _xmpacc_a_x, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, double rmax, int ir, double xr, long long *_xmpacc_lkp_0, double *_xmpacc_lvp_0_0, int *_xmpacc_lvp_0_1, double *_xmpacc_lvp_0_2)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
@@ -343,30 +343,30 @@ _XMPACC_KERNEL _xmpacc_loop_locations_c_67(long long _xmpacc_total, _xmpacc_sche
   long long _xmpacc_lk_0[2] = {0};
   if (_xmpacc_valid) do
 {
-#line 68 "tests/xacc_compute/locations.c"
+#line 70 "tests/xacc_compute/locations.c"
   double _xmpacc_ls_0_0 = rmax;
-#line 68 "tests/xacc_compute/locations.c"
+#line 70 "tests/xacc_compute/locations.c"
   int _xmpacc_ls_0_1 = ir;
-#line 68 "tests/xacc_compute/locations.c"
+#line 70 "tests/xacc_compute/locations.c"
   double _xmpacc_ls_0_2 = xr;
-#line 68 "tests/xacc_compute/locations.c"
+#line 70 "tests/xacc_compute/locations.c"
   do
     if ((x[_XMPACC_G(_xmpacc_a_x, 0, i)] + a[_XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, i), _XMPACC_G(_xmpacc_a_a, 1, 1))]) > rmax)
   {
-#line 69 "tests/xacc_compute/locations.c"
+#line 71 "tests/xacc_compute/locations.c"
     rmax = x[_XMPACC_G(_xmpacc_a_x, 0, i)] + a[_XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, i), _XMPACC_G(_xmpacc_a_a, 1, 1))];
-#line 69 "tests/xacc_compute/locations.c"
+#line 71 "tests/xacc_compute/locations.c"
     ir = i;
-#line 69 "tests/xacc_compute/locations.c"
+#line 71 "tests/xacc_compute/locations.c"
     xr = x[_XMPACC_G(_xmpacc_a_x, 0, i)];
   }
   while (0);
-#line 68 "tests/xacc_compute/locations.c"
+#line 70 "tests/xacc_compute/locations.c"
   if ((_xmpacc_differ(&_xmpacc_ls_0_0, &rmax, sizeof(rmax)) || _xmpacc_differ(&_xmpacc_ls_0_1, &ir, sizeof(ir))) || _xmpacc_differ(&_xmpacc_ls_0_2, &xr, sizeof(xr)))
   {
-#line 68 "tests/xacc_compute/locations.c"
+#line 70 "tests/xacc_compute/locations.c"
     _xmpacc_lk_0[0] = 1;
-#line 68 "tests/xacc_compute/locations.c"
+#line 70 "tests/xacc_compute/locations.c"
     _xmpacc_lk_0[1] = (i - 1) / 1;
   }
 }
@@ -387,7 +387,7 @@ _XMPACC_KERNEL _xmpacc_loop_locations_c_67(long long _xmpacc_total, _xmpacc_sche
   }
 }
 #ifndef __CUDACC__
-void _xmpacc_loop_locations_c_67_host(long long _xmpacc_n, void **_xmpacc_args)
+void _xmpacc_loop_locations_c_69_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   _xmpacc_sched_t _xmpacc_s_i;
@@ -416,12 +416,12 @@ void _xmpacc_loop_locations_c_67_host(long long _xmpacc_n, void **_xmpacc_args)
   memcpy((void *) &_xmpacc_lvp_0_1, _xmpacc_args[11], sizeof _xmpacc_lvp_0_1);
   memcpy((void *) &_xmpacc_lvp_0_2, _xmpacc_args[12], sizeof _xmpacc_lvp_0_2);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_locations_c_67(_xmpacc_total, _xmpacc_s_i, x, _xmpacc_a_x, a, _xmpacc_a_a, rmax, ir, xr, _xmpacc_lkp_0, _xmpacc_lvp_0_0, _xmpacc_lvp_0_1, _xmpacc_lvp_0_2);
+    _xmpacc_loop_locations_c_69(_xmpacc_total, _xmpacc_s_i, x, _xmpacc_a_x, a, _xmpacc_a_a, rmax, ir, xr, _xmpacc_lkp_0, _xmpacc_lvp_0_0, _xmpacc_lvp_0_1, _xmpacc_lvp_0_2);
 }
 #endif
 
-/* locations.c:75: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_locations_c_75(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT x, _xmpacc_array_t _xmpacc_a_x, double dv, int di, long long *_xmpacc_lkp_0, double *_xmpacc_lvp_0_0, int *_xmpacc_lvp_0_1)
+/* locations.c:77: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_locations_c_77(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT x, _xmpacc_array_t _xmpacc_a_x, double dv, int di, long long *_xmpacc_lkp_0, double *_xmpacc_lvp_0_0, int *_xmpacc_lvp_0_1)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
@@ -434,26 +434,26 @@ _XMPACC_KERNEL _xmpacc_loop_locations_c_75(long long _xmpacc_total, _xmpacc_sche
   long long _xmpacc_lk_0[2] = {0};
   if (_xmpacc_valid) do
 {
-#line 76 "tests/xacc_compute/locations.c"
+#line 78 "tests/xacc_compute/locations.c"
   double _xmpacc_ls_0_0 = dv;
-#line 76 "tests/xacc_compute/locations.c"
+#line 78 "tests/xacc_compute/locations.c"
   int _xmpacc_ls_0_1 = di;
-#line 76 "tests/xacc_compute/locations.c"
+#line 78 "tests/xacc_compute/locations.c"
   do
     if (x[_XMPACC_G(_xmpacc_a_x, 0, i)] >= dv)
   {
-#line 77 "tests/xacc_compute/locations.c"
+#line 79 "tests/xacc_compute/locations.c"
     dv = x[_XMPACC_G(_xmpacc_a_x, 0, i)];
-#line 77 "tests/xacc_compute/locations.c"
+#line 79 "tests/xacc_compute/locations.c"
     di = i;
   }
   while (0);
-#line 76 "tests/xacc_compute/locations.c"
+#line 78 "tests/xacc_compute/locations.c"
   if (_xmpacc_differ(&_xmpacc_ls_0_0, &dv, sizeof(dv)) || _xmpacc_differ(&_xmpacc_ls_0_1, &di, sizeof(di)))
   {
-#line 76 "tests/xacc_compute/locations.c"
+#line 78 "tests/xacc_compute/locations.c"
     _xmpacc_lk_0[0] = 1;
-#line 76 "tests/xacc_compute/locations.c"
+#line 78 "tests/xacc_compute/locations.c"
     _xmpacc_lk_0[1] = (i - 0) / 1;
   }
 }
@@ -473,7 +473,7 @@ _XMPACC_KERNEL _xmpacc_loop_locations_c_75(long long _xmpacc_total, _xmpacc_sche
   }
 }
 #ifndef __CUDACC__
-void _xmpacc_loop_locations_c_75_host(long long _xmpacc_n, void **_xmpacc_args)
+void _xmpacc_loop_locations_c_77_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   _xmpacc_sched_t _xmpacc_s_i;
@@ -494,12 +494,12 @@ void _xmpacc_loop_locations_c_75_host(long long _xmpacc_n, void **_xmpacc_args)
   memcpy((void *) &_xmpacc_lvp_0_0, _xmpacc_args[7], sizeof _xmpacc_lvp_0_0);
   memcpy((void *) &_xmpacc_lvp_0_1, _xmpacc_args[8], sizeof _xmpacc_lvp_0_1);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_locations_c_75(_xmpacc_total, _xmpacc_s_i, x, _xmpacc_a_x, dv, di, _xmpacc_lkp_0, _xmpacc_lvp_0_0, _xmpacc_lvp_0_1);
+    _xmpacc_loop_locations_c_77(_xmpacc_total, _xmpacc_s_i, x, _xmpacc_a_x, dv, di, _xmpacc_lkp_0, _xmpacc_lvp_0_0, _xmpacc_lvp_0_1);
 }
 #endif
 
-/* locations.c:80: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_locations_c_80(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, double av, int __xmpacc_le_81_53_0, int __xmpacc_le_81_53_1, long long *_xmpacc_lkp_0, double *_xmpacc_lvp_0_0, int *_xmpacc_lvp_0_1, int *_xmpacc_lvp_0_2)
+/* locations.c:82: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_locations_c_82(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, double av, int __xmpacc_le_83_53_0, int __xmpacc_le_83_53_1, long long *_xmpacc_lkp_0, double *_xmpacc_lvp_0_0, int *_xmpacc_lvp_0_1, int *_xmpacc_lvp_0_2)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
@@ -520,55 +520,69 @@ _XMPACC_KERNEL _xmpacc_loop_locations_c_80(long long _xmpacc_total, int _xmpacc_
   long long _xmpacc_lk_0[3] = {0};
   if (_xmpacc_valid) do
 {
-#line 82 "tests/xacc_compute/locations.c"
+#line 84 "tests/xacc_compute/locations.c"
   double _xmpacc_ls_0_0 = av;
-#line 82 "tests/xacc_compute/locations.c"
-  int _xmpacc_ls_0_1 = __xmpacc_le_81_53_0;
-#line 82 "tests/xacc_compute/locations.c"
-  int _xmpacc_ls_0_2 = __xmpacc_le_81_53_1;
-#line 82 "tests/xacc_compute/locations.c"
+#line 84 "tests/xacc_compute/locations.c"
+  int _xmpacc_ls_0_1 = __xmpacc_le_83_53_0;
+#line 84 "tests/xacc_compute/locations.c"
+  int _xmpacc_ls_0_2 = __xmpacc_le_83_53_1;
+#line 84 "tests/xacc_compute/locations.c"
   do
-#line 84 "tests/xacc_compute/locations.c"
-    if (a[_XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, i), _XMPACC_G(_xmpacc_a_a, 1, j))] >= av)
   {
-#line 84 "tests/xacc_compute/locations.c"
-    av = a[_XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, i), _XMPACC_G(_xmpacc_a_a, 1, j))];
-#line 84 "tests/xacc_compute/locations.c"
-    __xmpacc_le_81_53_0 = i;
-#line 84 "tests/xacc_compute/locations.c"
-    __xmpacc_le_81_53_1 = j;
+    int at[2];
+#line 86 "tests/xacc_compute/locations.c"
+    at[0] = __xmpacc_le_83_53_0;
+#line 86 "tests/xacc_compute/locations.c"
+    at[1] = __xmpacc_le_83_53_1;
+#line 86 "tests/xacc_compute/locations.c"
+    do
+#line 86 "tests/xacc_compute/locations.c"
+      if (a[_XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, i), _XMPACC_G(_xmpacc_a_a, 1, j))] >= av)
+    {
+#line 86 "tests/xacc_compute/locations.c"
+      av = a[_XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, i), _XMPACC_G(_xmpacc_a_a, 1, j))];
+#line 86 "tests/xacc_compute/locations.c"
+      at[0] = i;
+#line 86 "tests/xacc_compute/locations.c"
+      at[1] = j;
+    }
+    while (0);
+#line 86 "tests/xacc_compute/locations.c"
+    __xmpacc_le_83_53_0 = at[0];
+#line 86 "tests/xacc_compute/locations.c"
+    __xmpacc_le_83_53_1 = at[1];
   }
   while (0);
-#line 82 "tests/xacc_compute/locations.c"
-  if ((_xmpacc_differ(&_xmpacc_ls_0_0, &av, sizeof(av)) || _xmpacc_differ(&_xmpacc_ls_0_1, &__xmpacc_le_81_53_0, sizeof(__xmpacc_le_81_53_0))) || _xmpacc_differ(&_xmpacc_ls_0_2, &__xmpacc_le_81_53_1, sizeof(__xmpacc_le_81_53_1)))
+#line 84 "tests/xacc_compute/locations.c"
+  if ((_xmpacc_differ(&_xmpacc_ls_0_0, &av, sizeof(av)) || _xmpacc_differ(&_xmpacc_ls_0_1, &__xmpacc_le_83_53_0, sizeof(__xmpacc_le_83_53_0))) || _xmpacc_differ(&_xmpacc_ls_0_2, &__xmpacc_le_83_53_1, sizeof(__xmpacc_le_83_53_1)))
   {
-#line 82 "tests/xacc_compute/locations.c"
+#line 84 "tests/xacc_compute/locations.c"
     _xmpacc_lk_0[0] = 1;
-#line 82 "tests/xacc_compute/locations.c"
+#line 84 "tests/xacc_compute/locations.c"
     _xmpacc_lk_0[1] = (i - 0) / 1;
-#line 82 "tests/xacc_compute/locations.c"
+#line 84 "tests/xacc_compute/locations.c"
     _xmpacc_lk_0[2] = (j - 0) / 1;
   }
 }
   while (0);
-#line 555 "locations.cu"
+#line 569 "locations.cu"
   _XMPACC_WARP_STEPS {
     long long _xmpacc_wk_0[3];
     _xmpacc_wk_0[0] = _XMPACC_SHFL_XOR(_xmpacc_lk_0[0]);
     _xmpacc_wk_0[1] = _XMPACC_SHFL_XOR(_xmpacc_lk_0[1]);
     _xmpacc_wk_0[2] = _XMPACC_SHFL_XOR(_xmpacc_lk_0[2]);
     double _xmpacc_wv_0_0 = _XMPACC_SHFL_XOR(av);
-    int _xmpacc_wv_0_1 = _XMPACC_SHFL_XOR(__xmpacc_le_81_53_0);
-    int _xmpacc_wv_0_2 = _XMPACC_SHFL_XOR(__xmpacc_le_81_53_1);
-    if (_xmpacc_loc_better(_xmpacc_wk_0, _xmpacc_lk_0, 3, _xmpacc_wv_0_0 > av, _xmpacc_wv_0_0 < av, 1)) { _xmpacc_lk_0[0] = _xmpacc_wk_0[0]; _xmpacc_lk_0[1] = _xmpacc_wk_0[1]; _xmpacc_lk_0[2] = _xmpacc_wk_0[2]; av = _xmpacc_wv_0_0; __xmpacc_le_81_53_0 = _xmpacc_wv_0_1; __xmpacc_le_81_53_1 = _xmpacc_wv_0_2; }
+    int _xmpacc_wv_0_1 = _XMPACC_SHFL_XOR(__xmpacc_le_83_53_0);
+    int _xmpacc_wv_0_2 = _XMPACC_SHFL_XOR(__xmpacc_le_83_53_1);
+    if (_xmpacc_loc_better(_xmpacc_wk_0, _xmpacc_lk_0, 3, _xmpacc_wv_0_0 > av, _xmpacc_wv_0_0 < av, 1)) { _xmpacc_lk_0[0] = _xmpacc_wk_0[0]; _xmpacc_lk_0[1] = _xmpacc_wk_0[1]; _xmpacc_lk_0[2] = _xmpacc_wk_0[2]; av = _xmpacc_wv_0_0; __xmpacc_le_83_53_0 = _xmpacc_wv_0_1; __xmpacc_le_83_53_1 = _xmpacc_wv_0_2; }
   }
   {
     long long _xmpacc_p = _XMPACC_PARTIAL_SLOT(_xmpacc_gid);
-    if (_xmpacc_p >= 0) { _xmpacc_lkp_0[_xmpacc_p * 3 + 0] = _xmpacc_lk_0[0]; _xmpacc_lkp_0[_xmpacc_p * 3 + 1] = _xmpacc_lk_0[1]; _xmpacc_lkp_0[_xmpacc_p * 3 + 2] = _xmpacc_lk_0[2]; _xmpacc_lvp_0_0[_xmpacc_p] = av; _xmpacc_lvp_0_1[_xmpacc_p] = __xmpacc_le_81_53_0; _xmpacc_lvp_0_2[_xmpacc_p] = __xmpacc_le_81_53_1; }
+    if (_xmpacc_p >= 0) { _xmpacc_lkp_0[_xmpacc_p * 3 + 0] = _xmpacc_lk_0[0]; _xmpacc_lkp_0[_xmpacc_p * 3 + 1] = _xmpacc_lk_0[1]; _xmpacc_lkp_0[_xmpacc_p * 3 + 2] = _xmpacc_lk_0[2]; _xmpacc_lvp_0_0[_xmpacc_p] = av; _xmpacc_lvp_0_1[_xmpacc_p] = __xmpacc_le_83_53_0; _xmpacc_lvp_0_2[_xmpacc_p] = __xmpacc_le_83_53_1; }
   }
 }
 #ifndef __CUDACC__
-void _xmpacc_loop_locations_c_80_host(long long _xmpacc_n, void **_xmpacc_args)
+void _xmpacc_loop_locations_c_82_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   int _xmpacc_grid2;
@@ -577,8 +591,8 @@ void _xmpacc_loop_locations_c_80_host(long long _xmpacc_n, void **_xmpacc_args)
   const double * _XMPACC_RESTRICT a;
   _xmpacc_array_t _xmpacc_a_a;
   double av;
-  int __xmpacc_le_81_53_0;
-  int __xmpacc_le_81_53_1;
+  int __xmpacc_le_83_53_0;
+  int __xmpacc_le_83_53_1;
   long long *_xmpacc_lkp_0;
   double *_xmpacc_lvp_0_0;
   int *_xmpacc_lvp_0_1;
@@ -590,19 +604,19 @@ void _xmpacc_loop_locations_c_80_host(long long _xmpacc_n, void **_xmpacc_args)
   memcpy((void *) &a, _xmpacc_args[4], sizeof a);
   memcpy((void *) &_xmpacc_a_a, _xmpacc_args[5], sizeof _xmpacc_a_a);
   memcpy((void *) &av, _xmpacc_args[6], sizeof av);
-  memcpy((void *) &__xmpacc_le_81_53_0, _xmpacc_args[7], sizeof __xmpacc_le_81_53_0);
-  memcpy((void *) &__xmpacc_le_81_53_1, _xmpacc_args[8], sizeof __xmpacc_le_81_53_1);
+  memcpy((void *) &__xmpacc_le_83_53_0, _xmpacc_args[7], sizeof __xmpacc_le_83_53_0);
+  memcpy((void *) &__xmpacc_le_83_53_1, _xmpacc_args[8], sizeof __xmpacc_le_83_53_1);
   memcpy((void *) &_xmpacc_lkp_0, _xmpacc_args[9], sizeof _xmpacc_lkp_0);
   memcpy((void *) &_xmpacc_lvp_0_0, _xmpacc_args[10], sizeof _xmpacc_lvp_0_0);
   memcpy((void *) &_xmpacc_lvp_0_1, _xmpacc_args[11], sizeof _xmpacc_lvp_0_1);
   memcpy((void *) &_xmpacc_lvp_0_2, _xmpacc_args[12], sizeof _xmpacc_lvp_0_2);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_locations_c_80(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_i, _xmpacc_s_j, a, _xmpacc_a_a, av, __xmpacc_le_81_53_0, __xmpacc_le_81_53_1, _xmpacc_lkp_0, _xmpacc_lvp_0_0, _xmpacc_lvp_0_1, _xmpacc_lvp_0_2);
+    _xmpacc_loop_locations_c_82(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_i, _xmpacc_s_j, a, _xmpacc_a_a, av, __xmpacc_le_83_53_0, __xmpacc_le_83_53_1, _xmpacc_lkp_0, _xmpacc_lvp_0_0, _xmpacc_lvp_0_1, _xmpacc_lvp_0_2);
 }
 #endif
 
-/* locations.c:89: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_locations_c_89(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT x, _xmpacc_array_t _xmpacc_a_x, double rv, int __xmpacc_le_88_50_0, int __xmpacc_le_88_50_1, long long *_xmpacc_lkp_0, double *_xmpacc_lvp_0_0, int *_xmpacc_lvp_0_1, int *_xmpacc_lvp_0_2)
+/* locations.c:91: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_locations_c_91(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT x, _xmpacc_array_t _xmpacc_a_x, double rv, int __xmpacc_le_90_50_2, int __xmpacc_le_90_50_3, int __xmpacc_le_90_50_0, int __xmpacc_le_90_50_1, int __xmpacc_le_90_50_4, int __xmpacc_le_90_50_5, long long *_xmpacc_lkp_0, double *_xmpacc_lvp_0_0, int *_xmpacc_lvp_0_1, int *_xmpacc_lvp_0_2)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
@@ -615,59 +629,87 @@ _XMPACC_KERNEL _xmpacc_loop_locations_c_89(long long _xmpacc_total, _xmpacc_sche
   long long _xmpacc_lk_0[2] = {0};
   if (_xmpacc_valid) do
 {
-#line 90 "tests/xacc_compute/locations.c"
+#line 92 "tests/xacc_compute/locations.c"
   double _xmpacc_ls_0_0 = rv;
-#line 90 "tests/xacc_compute/locations.c"
-  int _xmpacc_ls_0_1 = __xmpacc_le_88_50_0;
-#line 90 "tests/xacc_compute/locations.c"
-  int _xmpacc_ls_0_2 = __xmpacc_le_88_50_1;
-#line 90 "tests/xacc_compute/locations.c"
+#line 92 "tests/xacc_compute/locations.c"
+  int _xmpacc_ls_0_1 = __xmpacc_le_90_50_2;
+#line 92 "tests/xacc_compute/locations.c"
+  int _xmpacc_ls_0_2 = __xmpacc_le_90_50_3;
+#line 92 "tests/xacc_compute/locations.c"
   do
-    if ((x[_XMPACC_G(_xmpacc_a_x, 0, i)] + (i % 3)) < rv)
   {
-#line 91 "tests/xacc_compute/locations.c"
-    rv = x[_XMPACC_G(_xmpacc_a_x, 0, i)] + (i % 3);
-#line 91 "tests/xacc_compute/locations.c"
-    __xmpacc_le_88_50_0 = i;
-#line 91 "tests/xacc_compute/locations.c"
-    __xmpacc_le_88_50_1 = 2 * i;
+#line 93 "tests/xacc_compute/locations.c"
+    int rows[3][2];
+#line 93 "tests/xacc_compute/locations.c"
+    rows[0][0] = __xmpacc_le_90_50_0;
+#line 93 "tests/xacc_compute/locations.c"
+    rows[0][1] = __xmpacc_le_90_50_1;
+#line 93 "tests/xacc_compute/locations.c"
+    rows[1][0] = __xmpacc_le_90_50_2;
+#line 93 "tests/xacc_compute/locations.c"
+    rows[1][1] = __xmpacc_le_90_50_3;
+#line 93 "tests/xacc_compute/locations.c"
+    rows[2][0] = __xmpacc_le_90_50_4;
+#line 93 "tests/xacc_compute/locations.c"
+    rows[2][1] = __xmpacc_le_90_50_5;
+#line 93 "tests/xacc_compute/locations.c"
+    do
+#line 93 "tests/xacc_compute/locations.c"
+      if ((x[_XMPACC_G(_xmpacc_a_x, 0, i)] + (i % 3)) < rv)
+    {
+#line 93 "tests/xacc_compute/locations.c"
+      rv = x[_XMPACC_G(_xmpacc_a_x, 0, i)] + (i % 3);
+#line 93 "tests/xacc_compute/locations.c"
+      rows[1][0] = i;
+#line 93 "tests/xacc_compute/locations.c"
+      rows[1][1] = 2 * i;
+    }
+    while (0);
+#line 93 "tests/xacc_compute/locations.c"
+    __xmpacc_le_90_50_2 = rows[1][0];
+#line 93 "tests/xacc_compute/locations.c"
+    __xmpacc_le_90_50_3 = rows[1][1];
   }
   while (0);
-#line 90 "tests/xacc_compute/locations.c"
-  if ((_xmpacc_differ(&_xmpacc_ls_0_0, &rv, sizeof(rv)) || _xmpacc_differ(&_xmpacc_ls_0_1, &__xmpacc_le_88_50_0, sizeof(__xmpacc_le_88_50_0))) || _xmpacc_differ(&_xmpacc_ls_0_2, &__xmpacc_le_88_50_1, sizeof(__xmpacc_le_88_50_1)))
+#line 92 "tests/xacc_compute/locations.c"
+  if ((_xmpacc_differ(&_xmpacc_ls_0_0, &rv, sizeof(rv)) || _xmpacc_differ(&_xmpacc_ls_0_1, &__xmpacc_le_90_50_2, sizeof(__xmpacc_le_90_50_2))) || _xmpacc_differ(&_xmpacc_ls_0_2, &__xmpacc_le_90_50_3, sizeof(__xmpacc_le_90_50_3)))
   {
-#line 90 "tests/xacc_compute/locations.c"
+#line 92 "tests/xacc_compute/locations.c"
     _xmpacc_lk_0[0] = 1;
-#line 90 "tests/xacc_compute/locations.c"
+#line 92 "tests/xacc_compute/locations.c"
     _xmpacc_lk_0[1] = (i - 0) / 1;
   }
 }
   while (0);
-#line 647 "locations.cu"
+#line 685 "locations.cu"
   _XMPACC_WARP_STEPS {
     long long _xmpacc_wk_0[2];
     _xmpacc_wk_0[0] = _XMPACC_SHFL_XOR(_xmpacc_lk_0[0]);
     _xmpacc_wk_0[1] = _XMPACC_SHFL_XOR(_xmpacc_lk_0[1]);
     double _xmpacc_wv_0_0 = _XMPACC_SHFL_XOR(rv);
-    int _xmpacc_wv_0_1 = _XMPACC_SHFL_XOR(__xmpacc_le_88_50_0);
-    int _xmpacc_wv_0_2 = _XMPACC_SHFL_XOR(__xmpacc_le_88_50_1);
-    if (_xmpacc_loc_better(_xmpacc_wk_0, _xmpacc_lk_0, 2, _xmpacc_wv_0_0 < rv, _xmpacc_wv_0_0 > rv, 0)) { _xmpacc_lk_0[0] = _xmpacc_wk_0[0]; _xmpacc_lk_0[1] = _xmpacc_wk_0[1]; rv = _xmpacc_wv_0_0; __xmpacc_le_88_50_0 = _xmpacc_wv_0_1; __xmpacc_le_88_50_1 = _xmpacc_wv_0_2; }
+    int _xmpacc_wv_0_1 = _XMPACC_SHFL_XOR(__xmpacc_le_90_50_2);
+    int _xmpacc_wv_0_2 = _XMPACC_SHFL_XOR(__xmpacc_le_90_50_3);
+    if (_xmpacc_loc_better(_xmpacc_wk_0, _xmpacc_lk_0, 2, _xmpacc_wv_0_0 < rv, _xmpacc_wv_0_0 > rv, 0)) { _xmpacc_lk_0[0] = _xmpacc_wk_0[0]; _xmpacc_lk_0[1] = _xmpacc_wk_0[1]; rv = _xmpacc_wv_0_0; __xmpacc_le_90_50_2 = _xmpacc_wv_0_1; __xmpacc_le_90_50_3 = _xmpacc_wv_0_2; }
   }
   {
     long long _xmpacc_p = _XMPACC_PARTIAL_SLOT(_xmpacc_gid);
-    if (_xmpacc_p >= 0) { _xmpacc_lkp_0[_xmpacc_p * 2 + 0] = _xmpacc_lk_0[0]; _xmpacc_lkp_0[_xmpacc_p * 2 + 1] = _xmpacc_lk_0[1]; _xmpacc_lvp_0_0[_xmpacc_p] = rv; _xmpacc_lvp_0_1[_xmpacc_p] = __xmpacc_le_88_50_0; _xmpacc_lvp_0_2[_xmpacc_p] = __xmpacc_le_88_50_1; }
+    if (_xmpacc_p >= 0) { _xmpacc_lkp_0[_xmpacc_p * 2 + 0] = _xmpacc_lk_0[0]; _xmpacc_lkp_0[_xmpacc_p * 2 + 1] = _xmpacc_lk_0[1]; _xmpacc_lvp_0_0[_xmpacc_p] = rv; _xmpacc_lvp_0_1[_xmpacc_p] = __xmpacc_le_90_50_2; _xmpacc_lvp_0_2[_xmpacc_p] = __xmpacc_le_90_50_3; }
   }
 }
 #ifndef __CUDACC__
-void _xmpacc_loop_locations_c_89_host(long long _xmpacc_n, void **_xmpacc_args)
+void _xmpacc_loop_locations_c_91_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   _xmpacc_sched_t _xmpacc_s_i;
   const double * _XMPACC_RESTRICT x;
   _xmpacc_array_t _xmpacc_a_x;
   double rv;
-  int __xmpacc_le_88_50_0;
-  int __xmpacc_le_88_50_1;
+  int __xmpacc_le_90_50_2;
+  int __xmpacc_le_90_50_3;
+  int __xmpacc_le_90_50_0;
+  int __xmpacc_le_90_50_1;
+  int __xmpacc_le_90_50_4;
+  int __xmpacc_le_90_50_5;
   long long *_xmpacc_lkp_0;
   double *_xmpacc_lvp_0_0;
   int *_xmpacc_lvp_0_1;
@@ -677,19 +719,142 @@ void _xmpacc_loop_locations_c_89_host(long long _xmpacc_n, void **_xmpacc_args)
   memcpy((void *) &x, _xmpacc_args[2], sizeof x);
   memcpy((void *) &_xmpacc_a_x, _xmpacc_args[3], sizeof _xmpacc_a_x);
   memcpy((void *) &rv, _xmpacc_args[4], sizeof rv);
-  memcpy((void *) &__xmpacc_le_88_50_0, _xmpacc_args[5], sizeof __xmpacc_le_88_50_0);
-  memcpy((void *) &__xmpacc_le_88_50_1, _xmpacc_args[6], sizeof __xmpacc_le_88_50_1);
-  memcpy((void *) &_xmpacc_lkp_0, _xmpacc_args[7], sizeof _xmpacc_lkp_0);
-  memcpy((void *) &_xmpacc_lvp_0_0, _xmpacc_args[8], sizeof _xmpacc_lvp_0_0);
-  memcpy((void *) &_xmpacc_lvp_0_1, _xmpacc_args[9], sizeof _xmpacc_lvp_0_1);
-  memcpy((void *) &_xmpacc_lvp_0_2, _xmpacc_args[10], sizeof _xmpacc_lvp_0_2);
+  memcpy((void *) &__xmpacc_le_90_50_2, _xmpacc_args[5], sizeof __xmpacc_le_90_50_2);
+  memcpy((void *) &__xmpacc_le_90_50_3, _xmpacc_args[6], sizeof __xmpacc_le_90_50_3);
+  memcpy((void *) &__xmpacc_le_90_50_0, _xmpacc_args[7], sizeof __xmpacc_le_90_50_0);
+  memcpy((void *) &__xmpacc_le_90_50_1, _xmpacc_args[8], sizeof __xmpacc_le_90_50_1);
+  memcpy((void *) &__xmpacc_le_90_50_4, _xmpacc_args[9], sizeof __xmpacc_le_90_50_4);
+  memcpy((void *) &__xmpacc_le_90_50_5, _xmpacc_args[10], sizeof __xmpacc_le_90_50_5);
+  memcpy((void *) &_xmpacc_lkp_0, _xmpacc_args[11], sizeof _xmpacc_lkp_0);
+  memcpy((void *) &_xmpacc_lvp_0_0, _xmpacc_args[12], sizeof _xmpacc_lvp_0_0);
+  memcpy((void *) &_xmpacc_lvp_0_1, _xmpacc_args[13], sizeof _xmpacc_lvp_0_1);
+  memcpy((void *) &_xmpacc_lvp_0_2, _xmpacc_args[14], sizeof _xmpacc_lvp_0_2);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_locations_c_89(_xmpacc_total, _xmpacc_s_i, x, _xmpacc_a_x, rv, __xmpacc_le_88_50_0, __xmpacc_le_88_50_1, _xmpacc_lkp_0, _xmpacc_lvp_0_0, _xmpacc_lvp_0_1, _xmpacc_lvp_0_2);
+    _xmpacc_loop_locations_c_91(_xmpacc_total, _xmpacc_s_i, x, _xmpacc_a_x, rv, __xmpacc_le_90_50_2, __xmpacc_le_90_50_3, __xmpacc_le_90_50_0, __xmpacc_le_90_50_1, __xmpacc_le_90_50_4, __xmpacc_le_90_50_5, _xmpacc_lkp_0, _xmpacc_lvp_0_0, _xmpacc_lvp_0_1, _xmpacc_lvp_0_2);
 }
 #endif
 
-/* locations.c:96: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_locations_c_96(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, double jv, int j, long long *_xmpacc_lkp_0, double *_xmpacc_lvp_0_0, int *_xmpacc_lvp_0_1)
+/* locations.c:97: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_locations_c_97(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, double fv, int __xmpacc_le_96_49_0, int __xmpacc_le_96_49_1, int __xmpacc_le_96_49_2, int __xmpacc_le_96_49_3, long long *_xmpacc_lkp_0, double *_xmpacc_lvp_0_0, int *_xmpacc_lvp_0_1, int *_xmpacc_lvp_0_2, int *_xmpacc_lvp_0_3)
+{
+  long long _xmpacc_gid = _XMPACC_TID;
+  long long _xmpacc_tid = _xmpacc_gid;
+  int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
+  long long _xmpacc_rest = _xmpacc_tid;
+  int i = (int) (_xmpacc_s_i.first + _xmpacc_rest * _xmpacc_s_i.step);
+  #ifndef _XMPACC_CHECK
+  a -= (_xmpacc_a_a.dim[0].gtol) * _xmpacc_a_a.dim[1].lext + _xmpacc_a_a.dim[1].gtol;
+  #endif
+  int d;
+  long long _xmpacc_lk_0[2] = {0};
+  if (_xmpacc_valid) do
+{
+#line 98 "tests/xacc_compute/locations.c"
+  double _xmpacc_ls_0_0 = fv;
+#line 98 "tests/xacc_compute/locations.c"
+  int _xmpacc_ls_0_1 = __xmpacc_le_96_49_0;
+#line 98 "tests/xacc_compute/locations.c"
+  int _xmpacc_ls_0_2 = __xmpacc_le_96_49_1;
+#line 98 "tests/xacc_compute/locations.c"
+  int _xmpacc_ls_0_3 = __xmpacc_le_96_49_2;
+#line 98 "tests/xacc_compute/locations.c"
+  do
+  {
+#line 99 "tests/xacc_compute/locations.c"
+    int far[4];
+#line 99 "tests/xacc_compute/locations.c"
+    far[0] = __xmpacc_le_96_49_0;
+#line 99 "tests/xacc_compute/locations.c"
+    far[1] = __xmpacc_le_96_49_1;
+#line 99 "tests/xacc_compute/locations.c"
+    far[2] = __xmpacc_le_96_49_2;
+#line 99 "tests/xacc_compute/locations.c"
+    far[3] = __xmpacc_le_96_49_3;
+#line 99 "tests/xacc_compute/locations.c"
+    do
+#line 99 "tests/xacc_compute/locations.c"
+      if (a[_XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, i), _XMPACC_G(_xmpacc_a_a, 1, 0))] >= fv)
+    {
+#line 100 "tests/xacc_compute/locations.c"
+      fv = a[_XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, i), _XMPACC_G(_xmpacc_a_a, 1, 0))];
+      for (d = 0; d < 3; d++)
+#line 101 "tests/xacc_compute/locations.c"
+        far[d] = ((int) a[_XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, i), _XMPACC_G(_xmpacc_a_a, 1, d))]) + far[3];
+
+    }
+    while (0);
+#line 99 "tests/xacc_compute/locations.c"
+    __xmpacc_le_96_49_0 = far[0];
+#line 99 "tests/xacc_compute/locations.c"
+    __xmpacc_le_96_49_1 = far[1];
+#line 99 "tests/xacc_compute/locations.c"
+    __xmpacc_le_96_49_2 = far[2];
+  }
+  while (0);
+#line 98 "tests/xacc_compute/locations.c"
+  if (((_xmpacc_differ(&_xmpacc_ls_0_0, &fv, sizeof(fv)) || _xmpacc_differ(&_xmpacc_ls_0_1, &__xmpacc_le_96_49_0, sizeof(__xmpacc_le_96_49_0))) || _xmpacc_differ(&_xmpacc_ls_0_2, &__xmpacc_le_96_49_1, sizeof(__xmpacc_le_96_49_1))) || _xmpacc_differ(&_xmpacc_ls_0_3, &__xmpacc_le_96_49_2, sizeof(__xmpacc_le_96_49_2)))
+  {
+#line 98 "tests/xacc_compute/locations.c"
+    _xmpacc_lk_0[0] = 1;
+#line 98 "tests/xacc_compute/locations.c"
+    _xmpacc_lk_0[1] = (i - 0) / 1;
+  }
+}
+  while (0);
+#line 805 "locations.cu"
+  _XMPACC_WARP_STEPS {
+    long long _xmpacc_wk_0[2];
+    _xmpacc_wk_0[0] = _XMPACC_SHFL_XOR(_xmpacc_lk_0[0]);
+    _xmpacc_wk_0[1] = _XMPACC_SHFL_XOR(_xmpacc_lk_0[1]);
+    double _xmpacc_wv_0_0 = _XMPACC_SHFL_XOR(fv);
+    int _xmpacc_wv_0_1 = _XMPACC_SHFL_XOR(__xmpacc_le_96_49_0);
+    int _xmpacc_wv_0_2 = _XMPACC_SHFL_XOR(__xmpacc_le_96_49_1);
+    int _xmpacc_wv_0_3 = _XMPACC_SHFL_XOR(__xmpacc_le_96_49_2);
+    if (_xmpacc_loc_better(_xmpacc_wk_0, _xmpacc_lk_0, 2, _xmpacc_wv_0_0 > fv, _xmpacc_wv_0_0 < fv, 1)) { _xmpacc_lk_0[0] = _xmpacc_wk_0[0]; _xmpacc_lk_0[1] = _xmpacc_wk_0[1]; fv = _xmpacc_wv_0_0; __xmpacc_le_96_49_0 = _xmpacc_wv_0_1; __xmpacc_le_96_49_1 = _xmpacc_wv_0_2; __xmpacc_le_96_49_2 = _xmpacc_wv_0_3; }
+  }
+  {
+    long long _xmpacc_p = _XMPACC_PARTIAL_SLOT(_xmpacc_gid);
+    if (_xmpacc_p >= 0) { _xmpacc_lkp_0[_xmpacc_p * 2 + 0] = _xmpacc_lk_0[0]; _xmpacc_lkp_0[_xmpacc_p * 2 + 1] = _xmpacc_lk_0[1]; _xmpacc_lvp_0_0[_xmpacc_p] = fv; _xmpacc_lvp_0_1[_xmpacc_p] = __xmpacc_le_96_49_0; _xmpacc_lvp_0_2[_xmpacc_p] = __xmpacc_le_96_49_1; _xmpacc_lvp_0_3[_xmpacc_p] = __xmpacc_le_96_49_2; }
+  }
+}
+#ifndef __CUDACC__
+void _xmpacc_loop_locations_c_97_host(long long _xmpacc_n, void **_xmpacc_args)
+{
+  long long _xmpacc_total;
+  _xmpacc_sched_t _xmpacc_s_i;
+  const double * _XMPACC_RESTRICT a;
+  _xmpacc_array_t _xmpacc_a_a;
+  double fv;
+  int __xmpacc_le_96_49_0;
+  int __xmpacc_le_96_49_1;
+  int __xmpacc_le_96_49_2;
+  int __xmpacc_le_96_49_3;
+  long long *_xmpacc_lkp_0;
+  double *_xmpacc_lvp_0_0;
+  int *_xmpacc_lvp_0_1;
+  int *_xmpacc_lvp_0_2;
+  int *_xmpacc_lvp_0_3;
+  memcpy((void *) &_xmpacc_total, _xmpacc_args[0], sizeof _xmpacc_total);
+  memcpy((void *) &_xmpacc_s_i, _xmpacc_args[1], sizeof _xmpacc_s_i);
+  memcpy((void *) &a, _xmpacc_args[2], sizeof a);
+  memcpy((void *) &_xmpacc_a_a, _xmpacc_args[3], sizeof _xmpacc_a_a);
+  memcpy((void *) &fv, _xmpacc_args[4], sizeof fv);
+  memcpy((void *) &__xmpacc_le_96_49_0, _xmpacc_args[5], sizeof __xmpacc_le_96_49_0);
+  memcpy((void *) &__xmpacc_le_96_49_1, _xmpacc_args[6], sizeof __xmpacc_le_96_49_1);
+  memcpy((void *) &__xmpacc_le_96_49_2, _xmpacc_args[7], sizeof __xmpacc_le_96_49_2);
+  memcpy((void *) &__xmpacc_le_96_49_3, _xmpacc_args[8], sizeof __xmpacc_le_96_49_3);
+  memcpy((void *) &_xmpacc_lkp_0, _xmpacc_args[9], sizeof _xmpacc_lkp_0);
+  memcpy((void *) &_xmpacc_lvp_0_0, _xmpacc_args[10], sizeof _xmpacc_lvp_0_0);
+  memcpy((void *) &_xmpacc_lvp_0_1, _xmpacc_args[11], sizeof _xmpacc_lvp_0_1);
+  memcpy((void *) &_xmpacc_lvp_0_2, _xmpacc_args[12], sizeof _xmpacc_lvp_0_2);
+  memcpy((void *) &_xmpacc_lvp_0_3, _xmpacc_args[13], sizeof _xmpacc_lvp_0_3);
+  for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
+    _xmpacc_loop_locations_c_97(_xmpacc_total, _xmpacc_s_i, a, _xmpacc_a_a, fv, __xmpacc_le_96_49_0, __xmpacc_le_96_49_1, __xmpacc_le_96_49_2, __xmpacc_le_96_49_3, _xmpacc_lkp_0, _xmpacc_lvp_0_0, _xmpacc_lvp_0_1, _xmpacc_lvp_0_2, _xmpacc_lvp_0_3);
+}
+#endif
+
+/* locations.c:106: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_locations_c_106(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, double jv, int j, long long *_xmpacc_lkp_0, double *_xmpacc_lvp_0_0, int *_xmpacc_lvp_0_1)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
@@ -702,29 +867,29 @@ _XMPACC_KERNEL _xmpacc_loop_locations_c_96(long long _xmpacc_total, _xmpacc_sche
   long long _xmpacc_lk_0[2] = {0};
   if (_xmpacc_valid) do
 {
-#line 97 "tests/xacc_compute/locations.c"
+#line 107 "tests/xacc_compute/locations.c"
   double _xmpacc_ls_0_0 = jv;
-#line 97 "tests/xacc_compute/locations.c"
+#line 107 "tests/xacc_compute/locations.c"
   int _xmpacc_ls_0_1 = j;
-#line 97 "tests/xacc_compute/locations.c"
+#line 107 "tests/xacc_compute/locations.c"
   do
     for (j = 0; j < 5; j++)
     if (a[_XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, i), _XMPACC_G(_xmpacc_a_a, 1, j))] >= jv)
-#line 99 "tests/xacc_compute/locations.c"
+#line 109 "tests/xacc_compute/locations.c"
     jv = a[_XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, i), _XMPACC_G(_xmpacc_a_a, 1, j))];
 
   while (0);
-#line 97 "tests/xacc_compute/locations.c"
+#line 107 "tests/xacc_compute/locations.c"
   if (_xmpacc_differ(&_xmpacc_ls_0_0, &jv, sizeof(jv)) || _xmpacc_differ(&_xmpacc_ls_0_1, &j, sizeof(j)))
   {
-#line 97 "tests/xacc_compute/locations.c"
+#line 107 "tests/xacc_compute/locations.c"
     _xmpacc_lk_0[0] = 1;
-#line 97 "tests/xacc_compute/locations.c"
+#line 107 "tests/xacc_compute/locations.c"
     _xmpacc_lk_0[1] = (i - 0) / 1;
   }
 }
   while (0);
-#line 728 "locations.cu"
+#line 893 "locations.cu"
   _XMPACC_WARP_STEPS {
     long long _xmpacc_wk_0[2];
     _xmpacc_wk_0[0] = _XMPACC_SHFL_XOR(_xmpacc_lk_0[0]);
@@ -739,7 +904,7 @@ _XMPACC_KERNEL _xmpacc_loop_locations_c_96(long long _xmpacc_total, _xmpacc_sche
   }
 }
 #ifndef __CUDACC__
-void _xmpacc_loop_locations_c_96_host(long long _xmpacc_n, void **_xmpacc_args)
+void _xmpacc_loop_locations_c_106_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   _xmpacc_sched_t _xmpacc_s_i;
@@ -760,7 +925,7 @@ void _xmpacc_loop_locations_c_96_host(long long _xmpacc_n, void **_xmpacc_args)
   memcpy((void *) &_xmpacc_lvp_0_0, _xmpacc_args[7], sizeof _xmpacc_lvp_0_0);
   memcpy((void *) &_xmpacc_lvp_0_1, _xmpacc_args[8], sizeof _xmpacc_lvp_0_1);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_locations_c_96(_xmpacc_total, _xmpacc_s_i, a, _xmpacc_a_a, jv, j, _xmpacc_lkp_0, _xmpacc_lvp_0_0, _xmpacc_lvp_0_1);
+    _xmpacc_loop_locations_c_106(_xmpacc_total, _xmpacc_s_i, a, _xmpacc_a_a, jv, j, _xmpacc_lkp_0, _xmpacc_lvp_0_0, _xmpacc_lvp_0_1);
 }
 #endif
 _XMPACC_UNIT_END

@@ -13,76 +13,81 @@ _xmpacc_array_t _xmpacc_a_a;
 _xmpacc_array_t _xmpacc_a_x;
 _xmpacc_array_t _xmpacc_a_z;
 
-#line 19 "tests/xacc_compute/locations.c"
+#line 20 "tests/xacc_compute/locations.c"
 double *a;
-#line 19 "tests/xacc_compute/locations.c"
+#line 20 "tests/xacc_compute/locations.c"
 double *x;
-#line 19 "tests/xacc_compute/locations.c"
+#line 20 "tests/xacc_compute/locations.c"
 double *z;
-#line 29 "tests/xacc_compute/locations.c"
+#line 30 "tests/xacc_compute/locations.c"
 int main(void)
 {
-#line 30 "tests/xacc_compute/locations.c"
+#line 31 "tests/xacc_compute/locations.c"
   int i;
-#line 30 "tests/xacc_compute/locations.c"
+#line 31 "tests/xacc_compute/locations.c"
   int j;
   double v = -1;
-#line 31 "tests/xacc_compute/locations.c"
+#line 32 "tests/xacc_compute/locations.c"
   double xv = 0;
-#line 31 "tests/xacc_compute/locations.c"
+#line 32 "tests/xacc_compute/locations.c"
   double w = 99;
-#line 31 "tests/xacc_compute/locations.c"
+#line 32 "tests/xacc_compute/locations.c"
   double cmax = -1;
-#line 31 "tests/xacc_compute/locations.c"
+#line 32 "tests/xacc_compute/locations.c"
   double cmin = 99;
-#line 31 "tests/xacc_compute/locations.c"
+#line 32 "tests/xacc_compute/locations.c"
   double rmax = -1;
-#line 31 "tests/xacc_compute/locations.c"
+#line 32 "tests/xacc_compute/locations.c"
   double xr = 0;
-#line 31 "tests/xacc_compute/locations.c"
+#line 32 "tests/xacc_compute/locations.c"
   double dv = -1;
   int iv = -1;
-#line 32 "tests/xacc_compute/locations.c"
+#line 33 "tests/xacc_compute/locations.c"
   int wi = -1;
-#line 32 "tests/xacc_compute/locations.c"
+#line 33 "tests/xacc_compute/locations.c"
   int wj = -1;
-#line 32 "tests/xacc_compute/locations.c"
+#line 33 "tests/xacc_compute/locations.c"
   int ic = -1;
-#line 32 "tests/xacc_compute/locations.c"
+#line 33 "tests/xacc_compute/locations.c"
   int jc = -1;
-#line 32 "tests/xacc_compute/locations.c"
+#line 33 "tests/xacc_compute/locations.c"
   int ir = -1;
-#line 32 "tests/xacc_compute/locations.c"
+#line 33 "tests/xacc_compute/locations.c"
   int di = -1;
   int at[2] = {-1, -1};
-#line 33 "tests/xacc_compute/locations.c"
+#line 34 "tests/xacc_compute/locations.c"
   int rows[3][2] = {{5, 5}, {5, 5}, {5, 5}};
   double av = -1;
-#line 34 "tests/xacc_compute/locations.c"
+#line 35 "tests/xacc_compute/locations.c"
   double rv = 99;
-#line 34 "tests/xacc_compute/locations.c"
+#line 35 "tests/xacc_compute/locations.c"
   double jv = -1;
   int jat;
+#line 36 "tests/xacc_compute/locations.c"
+  int d;
+#line 36 "tests/xacc_compute/locations.c"
+  int far[4] = {-1, -1, -1, 100};
+  double fv = -1;
   long lc = -1;
   {
     {
       _xmpacc_array_t _xmpacc_ha_a = _xmpacc_a_a;
-#line 39 "tests/xacc_compute/locations.c"
+#line 41 "tests/xacc_compute/locations.c"
       double * restrict const _xmpacc_hp_a = a;
-#line 39 "tests/xacc_compute/locations.c"
+#line 41 "tests/xacc_compute/locations.c"
       _xmpacc_array_t _xmpacc_ha_x = _xmpacc_a_x;
-#line 39 "tests/xacc_compute/locations.c"
+#line 41 "tests/xacc_compute/locations.c"
       double * restrict const _xmpacc_hp_x = x;
       {
-#line 39 "tests/xacc_compute/locations.c"
+#line 41 "tests/xacc_compute/locations.c"
         _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 40 - 1, 1);
-#line 39 "tests/xacc_compute/locations.c"
+#line 41 "tests/xacc_compute/locations.c"
         for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
         {
-#line 40 "tests/xacc_compute/locations.c"
+#line 42 "tests/xacc_compute/locations.c"
           _xmpacc_hp_x[_XMPACC_L(_xmpacc_ha_x, 0, i)] = (i * 17) % 7;
           for (j = 0; j < 5; j++)
-#line 41 "tests/xacc_compute/locations.c"
+#line 43 "tests/xacc_compute/locations.c"
             _xmpacc_hp_a[_XMPACC_AT2(_xmpacc_ha_a, _XMPACC_L(_xmpacc_ha_a, 0, i), _XMPACC_L(_xmpacc_ha_a, 1, j))] = ((i * 5) + j) % 6;
 
         }
@@ -92,322 +97,374 @@ int main(void)
   }
   {
     {
-#line 44 "tests/xacc_compute/locations.c"
+#line 46 "tests/xacc_compute/locations.c"
       _xmpacc_array_t _xmpacc_ha_z = _xmpacc_a_z;
-#line 44 "tests/xacc_compute/locations.c"
+#line 46 "tests/xacc_compute/locations.c"
       double * restrict const _xmpacc_hp_z = z;
       {
-#line 44 "tests/xacc_compute/locations.c"
+#line 46 "tests/xacc_compute/locations.c"
         _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_tc.dim[0], 0, 40 - 1, 1);
-#line 44 "tests/xacc_compute/locations.c"
+#line 46 "tests/xacc_compute/locations.c"
         for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += _xmpacc_s_i.step)
-#line 44 "tests/xacc_compute/locations.c"
+#line 46 "tests/xacc_compute/locations.c"
           _xmpacc_hp_z[_XMPACC_LC(_xmpacc_ha_z, 0, i)] = (i * 5) % 7;
 
       }
     }
   }
   {
-#line 48 "tests/xacc_compute/locations.c"
-    int _xmpacc_acc_1 = _xmpacc_acc_compute_begin("locations.c:47", 1, (const void *[]){&_xmpacc_a_x}, (const long long []){-1}, (const char *[]){"x"}, (const int []){1});
+#line 50 "tests/xacc_compute/locations.c"
+    int _xmpacc_acc_1 = _xmpacc_acc_compute_begin("locations.c:49", 1, (const void *[]){&_xmpacc_a_x}, (const long long []){-1}, (const char *[]){"x"}, (const int []){1});
     {
-#line 48 "tests/xacc_compute/locations.c"
+#line 50 "tests/xacc_compute/locations.c"
       long long _xmpacc_lkey_0[2] = {0};
-#line 48 "tests/xacc_compute/locations.c"
-      _xmpacc_acc_swap_reduced("locations.c:46", &v, sizeof(v), "v", 0);
-#line 48 "tests/xacc_compute/locations.c"
-      _xmpacc_acc_swap_reduced("locations.c:46", &iv, sizeof(iv), "iv", 0);
-#line 48 "tests/xacc_compute/locations.c"
-      _xmpacc_acc_swap_reduced("locations.c:46", &xv, sizeof(xv), "xv", 0);
-#line 48 "tests/xacc_compute/locations.c"
+#line 50 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:48", &v, sizeof(v), "v", 0);
+#line 50 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:48", &iv, sizeof(iv), "iv", 0);
+#line 50 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:48", &xv, sizeof(xv), "xv", 0);
+#line 50 "tests/xacc_compute/locations.c"
       _xmpacc_loop_reduce_var_begin(&_xmpacc_t_t, (const int []){1}, (void *) (&v), (const long long []){_XMPACC_TYPE(v), sizeof(v), 0, 0}, 10);
-#line 48 "tests/xacc_compute/locations.c"
+#line 50 "tests/xacc_compute/locations.c"
       _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t.dim[0], 0, 40 - 1, 1);
-#line 48 "tests/xacc_compute/locations.c"
+#line 50 "tests/xacc_compute/locations.c"
       long long _xmpacc_total = _xmpacc_s_i.count;
-#line 48 "tests/xacc_compute/locations.c"
-      _xmpacc_launch("locations.c:47", "_xmpacc_loop_locations_c_47", _xmpacc_total, 0, 11, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_x), (void *) (&_xmpacc_a_x), (void *) (&v), (void *) (&iv), (void *) (&xv), (void *) _xmpacc_lkey_0, (void *) (&v), (void *) (&iv), (void *) (&xv)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0, 2, 0, 0, 0, sizeof(v), 0, 0, sizeof(iv), 0, 0, sizeof(xv), 0, 6, 2, 10, 7, _XMPACC_TYPE(v), 0, 7, _XMPACC_TYPE(iv), 0, 7, _XMPACC_TYPE(xv), 0});
-#line 48 "tests/xacc_compute/locations.c"
-      _xmpacc_loop_reduce_var(&_xmpacc_t_t, "locations.c:46", (const int []){1}, (void *) (&v), (const long long []){_XMPACC_TYPE(v), sizeof(v), 0, 0}, 10, 2, (void *[]){(void *) (&iv), (void *) (&xv)}, (const void *[]){(const long long []){_XMPACC_TYPE(iv), sizeof(iv), 0, 0}, (const long long []){_XMPACC_TYPE(xv), sizeof(xv), 0, 0}}, 1, _xmpacc_lkey_0);
-#line 48 "tests/xacc_compute/locations.c"
-      _xmpacc_acc_swap_reduced("locations.c:46", &v, sizeof(v), "v", 0);
-#line 48 "tests/xacc_compute/locations.c"
-      _xmpacc_acc_swap_reduced("locations.c:46", &iv, sizeof(iv), "iv", 0);
-#line 48 "tests/xacc_compute/locations.c"
-      _xmpacc_acc_swap_reduced("locations.c:46", &xv, sizeof(xv), "xv", 0);
+#line 50 "tests/xacc_compute/locations.c"
+      _xmpacc_launch("locations.c:49", "_xmpacc_loop_locations_c_49", _xmpacc_total, 0, 11, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_x), (void *) (&_xmpacc_a_x), (void *) (&v), (void *) (&iv), (void *) (&xv), (void *) _xmpacc_lkey_0, (void *) (&v), (void *) (&iv), (void *) (&xv)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0, 2, 0, 0, 0, sizeof(v), 0, 0, sizeof(iv), 0, 0, sizeof(xv), 0, 6, 2, 10, 7, _XMPACC_TYPE(v), 0, 7, _XMPACC_TYPE(iv), 0, 7, _XMPACC_TYPE(xv), 0});
+#line 50 "tests/xacc_compute/locations.c"
+      _xmpacc_loop_reduce_var(&_xmpacc_t_t, "locations.c:48", (const int []){1}, (void *) (&v), (const long long []){_XMPACC_TYPE(v), sizeof(v), 0, 0}, 10, 2, (void *[]){(void *) (&iv), (void *) (&xv)}, (const void *[]){(const long long []){_XMPACC_TYPE(iv), sizeof(iv), 0, 0}, (const long long []){_XMPACC_TYPE(xv), sizeof(xv), 0, 0}}, 1, _xmpacc_lkey_0);
+#line 50 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:48", &v, sizeof(v), "v", 0);
+#line 50 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:48", &iv, sizeof(iv), "iv", 0);
+#line 50 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:48", &xv, sizeof(xv), "xv", 0);
     }
-#line 48 "tests/xacc_compute/locations.c"
+#line 50 "tests/xacc_compute/locations.c"
     _xmpacc_acc_compute_end(_xmpacc_acc_1);
   }
   {
-#line 53 "tests/xacc_compute/locations.c"
-    int _xmpacc_acc_2 = _xmpacc_acc_compute_begin("locations.c:51", 1, (const void *[]){&_xmpacc_a_a}, (const long long []){-1}, (const char *[]){"a"}, (const int []){1});
+#line 55 "tests/xacc_compute/locations.c"
+    int _xmpacc_acc_2 = _xmpacc_acc_compute_begin("locations.c:53", 1, (const void *[]){&_xmpacc_a_a}, (const long long []){-1}, (const char *[]){"a"}, (const int []){1});
     {
-#line 53 "tests/xacc_compute/locations.c"
+#line 55 "tests/xacc_compute/locations.c"
       long long _xmpacc_lkey_0[3] = {0};
-#line 53 "tests/xacc_compute/locations.c"
-      _xmpacc_acc_swap_reduced("locations.c:52", &w, sizeof(w), "w", 0);
-#line 53 "tests/xacc_compute/locations.c"
-      _xmpacc_acc_swap_reduced("locations.c:52", &wi, sizeof(wi), "wi", 0);
-#line 53 "tests/xacc_compute/locations.c"
-      _xmpacc_acc_swap_reduced("locations.c:52", &wj, sizeof(wj), "wj", 0);
-#line 53 "tests/xacc_compute/locations.c"
+#line 55 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:54", &w, sizeof(w), "w", 0);
+#line 55 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:54", &wi, sizeof(wi), "wi", 0);
+#line 55 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:54", &wj, sizeof(wj), "wj", 0);
+#line 55 "tests/xacc_compute/locations.c"
       _xmpacc_loop_reduce_var_begin(&_xmpacc_t_t, (const int []){1}, (void *) (&w), (const long long []){_XMPACC_TYPE(w), sizeof(w), 0, 0}, 13);
-#line 53 "tests/xacc_compute/locations.c"
+#line 55 "tests/xacc_compute/locations.c"
       _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t.dim[0], 0, 40 - 1, 1);
-#line 53 "tests/xacc_compute/locations.c"
+#line 55 "tests/xacc_compute/locations.c"
       _xmpacc_sched_t _xmpacc_s_j = _xmpacc_range_k(0, 5 - 1, 1);
-#line 53 "tests/xacc_compute/locations.c"
+#line 55 "tests/xacc_compute/locations.c"
       long long _xmpacc_total = _xmpacc_s_i.count * _xmpacc_s_j.count;
-#line 53 "tests/xacc_compute/locations.c"
-      _xmpacc_launch("locations.c:51", "_xmpacc_loop_locations_c_51", _xmpacc_total, 0, 13, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a), (void *) (&w), (void *) (&wi), (void *) (&wj), (void *) _xmpacc_lkey_0, (void *) (&w), (void *) (&wi), (void *) (&wj)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0, 2, 0, 0, 0, sizeof(w), 0, 0, sizeof(wi), 0, 0, sizeof(wj), 0, 6, 3, 13, 7, _XMPACC_TYPE(w), 0, 7, _XMPACC_TYPE(wi), 0, 7, _XMPACC_TYPE(wj), 0});
-#line 53 "tests/xacc_compute/locations.c"
-      _xmpacc_loop_reduce_var(&_xmpacc_t_t, "locations.c:52", (const int []){1}, (void *) (&w), (const long long []){_XMPACC_TYPE(w), sizeof(w), 0, 0}, 13, 2, (void *[]){(void *) (&wi), (void *) (&wj)}, (const void *[]){(const long long []){_XMPACC_TYPE(wi), sizeof(wi), 0, 0}, (const long long []){_XMPACC_TYPE(wj), sizeof(wj), 0, 0}}, 2, _xmpacc_lkey_0);
-#line 53 "tests/xacc_compute/locations.c"
-      _xmpacc_acc_swap_reduced("locations.c:52", &w, sizeof(w), "w", 0);
-#line 53 "tests/xacc_compute/locations.c"
-      _xmpacc_acc_swap_reduced("locations.c:52", &wi, sizeof(wi), "wi", 0);
-#line 53 "tests/xacc_compute/locations.c"
-      _xmpacc_acc_swap_reduced("locations.c:52", &wj, sizeof(wj), "wj", 0);
+#line 55 "tests/xacc_compute/locations.c"
+      _xmpacc_launch("locations.c:53", "_xmpacc_loop_locations_c_53", _xmpacc_total, 0, 13, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a), (void *) (&w), (void *) (&wi), (void *) (&wj), (void *) _xmpacc_lkey_0, (void *) (&w), (void *) (&wi), (void *) (&wj)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0, 2, 0, 0, 0, sizeof(w), 0, 0, sizeof(wi), 0, 0, sizeof(wj), 0, 6, 3, 13, 7, _XMPACC_TYPE(w), 0, 7, _XMPACC_TYPE(wi), 0, 7, _XMPACC_TYPE(wj), 0});
+#line 55 "tests/xacc_compute/locations.c"
+      _xmpacc_loop_reduce_var(&_xmpacc_t_t, "locations.c:54", (const int []){1}, (void *) (&w), (const long long []){_XMPACC_TYPE(w), sizeof(w), 0, 0}, 13, 2, (void *[]){(void *) (&wi), (void *) (&wj)}, (const void *[]){(const long long []){_XMPACC_TYPE(wi), sizeof(wi), 0, 0}, (const long long []){_XMPACC_TYPE(wj), sizeof(wj), 0, 0}}, 2, _xmpacc_lkey_0);
+#line 55 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:54", &w, sizeof(w), "w", 0);
+#line 55 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:54", &wi, sizeof(wi), "wi", 0);
+#line 55 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:54", &wj, sizeof(wj), "wj", 0);
     }
-#line 53 "tests/xacc_compute/locations.c"
+#line 55 "tests/xacc_compute/locations.c"
     _xmpacc_acc_compute_end(_xmpacc_acc_2);
   }
   {
-#line 59 "tests/xacc_compute/locations.c"
-    int _xmpacc_acc_3 = _xmpacc_acc_compute_begin("locations.c:58", 1, (const void *[]){&_xmpacc_a_z}, (const long long []){-1}, (const char *[]){"z"}, (const int []){1});
+#line 61 "tests/xacc_compute/locations.c"
+    int _xmpacc_acc_3 = _xmpacc_acc_compute_begin("locations.c:60", 1, (const void *[]){&_xmpacc_a_z}, (const long long []){-1}, (const char *[]){"z"}, (const int []){1});
     {
-#line 59 "tests/xacc_compute/locations.c"
+#line 61 "tests/xacc_compute/locations.c"
       long long _xmpacc_lkey_0[2] = {0};
-#line 59 "tests/xacc_compute/locations.c"
+#line 61 "tests/xacc_compute/locations.c"
       long long _xmpacc_lkey_1[2] = {0};
-#line 59 "tests/xacc_compute/locations.c"
-      _xmpacc_acc_swap_reduced("locations.c:57", &cmax, sizeof(cmax), "cmax", 0);
-#line 59 "tests/xacc_compute/locations.c"
-      _xmpacc_acc_swap_reduced("locations.c:57", &ic, sizeof(ic), "ic", 0);
-#line 59 "tests/xacc_compute/locations.c"
-      _xmpacc_acc_swap_reduced("locations.c:57", &cmin, sizeof(cmin), "cmin", 0);
-#line 59 "tests/xacc_compute/locations.c"
-      _xmpacc_acc_swap_reduced("locations.c:57", &jc, sizeof(jc), "jc", 0);
-#line 59 "tests/xacc_compute/locations.c"
-      _xmpacc_acc_swap_reduced("locations.c:57", &lc, sizeof(lc), "lc", 0);
-#line 59 "tests/xacc_compute/locations.c"
+#line 61 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:59", &cmax, sizeof(cmax), "cmax", 0);
+#line 61 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:59", &ic, sizeof(ic), "ic", 0);
+#line 61 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:59", &cmin, sizeof(cmin), "cmin", 0);
+#line 61 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:59", &jc, sizeof(jc), "jc", 0);
+#line 61 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:59", &lc, sizeof(lc), "lc", 0);
+#line 61 "tests/xacc_compute/locations.c"
       _xmpacc_loop_reduce_var_begin(&_xmpacc_t_tc, (const int []){1}, (void *) (&cmax), (const long long []){_XMPACC_TYPE(cmax), sizeof(cmax), 0, 0}, 12);
-#line 59 "tests/xacc_compute/locations.c"
+#line 61 "tests/xacc_compute/locations.c"
       _xmpacc_loop_reduce_var_begin(&_xmpacc_t_tc, (const int []){1}, (void *) (&cmin), (const long long []){_XMPACC_TYPE(cmin), sizeof(cmin), 0, 0}, 11);
-#line 59 "tests/xacc_compute/locations.c"
+#line 61 "tests/xacc_compute/locations.c"
       _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_tc.dim[0], 40 - 1, 0, -2);
-#line 59 "tests/xacc_compute/locations.c"
+#line 61 "tests/xacc_compute/locations.c"
       long long _xmpacc_total = _xmpacc_s_i.count;
-#line 59 "tests/xacc_compute/locations.c"
-      _xmpacc_launch("locations.c:58", "_xmpacc_loop_locations_c_58", _xmpacc_total, 0, 16, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_z), (void *) (&_xmpacc_a_z), (void *) (&cmax), (void *) (&ic), (void *) (&cmin), (void *) (&jc), (void *) (&lc), (void *) _xmpacc_lkey_0, (void *) (&cmax), (void *) (&ic), (void *) _xmpacc_lkey_1, (void *) (&cmin), (void *) (&jc), (void *) (&lc)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0, 2, 0, 0, 0, sizeof(cmax), 0, 0, sizeof(ic), 0, 0, sizeof(cmin), 0, 0, sizeof(jc), 0, 0, sizeof(lc), 0, 6, 2, 12, 7, _XMPACC_TYPE(cmax), 0, 7, _XMPACC_TYPE(ic), 0, 6, 2, 11, 7, _XMPACC_TYPE(cmin), 0, 7, _XMPACC_TYPE(jc), 0, 7, _XMPACC_TYPE(lc), 0});
-#line 59 "tests/xacc_compute/locations.c"
-      _xmpacc_loop_reduce_var(&_xmpacc_t_tc, "locations.c:57", (const int []){1}, (void *) (&cmax), (const long long []){_XMPACC_TYPE(cmax), sizeof(cmax), 0, 0}, 12, 1, (void *[]){(void *) (&ic)}, (const void *[]){(const long long []){_XMPACC_TYPE(ic), sizeof(ic), 0, 0}}, 1, _xmpacc_lkey_0);
-#line 59 "tests/xacc_compute/locations.c"
-      _xmpacc_loop_reduce_var(&_xmpacc_t_tc, "locations.c:57", (const int []){1}, (void *) (&cmin), (const long long []){_XMPACC_TYPE(cmin), sizeof(cmin), 0, 0}, 11, 2, (void *[]){(void *) (&jc), (void *) (&lc)}, (const void *[]){(const long long []){_XMPACC_TYPE(jc), sizeof(jc), 0, 0}, (const long long []){_XMPACC_TYPE(lc), sizeof(lc), 0, 0}}, 1, _xmpacc_lkey_1);
-#line 59 "tests/xacc_compute/locations.c"
-      _xmpacc_acc_swap_reduced("locations.c:57", &cmax, sizeof(cmax), "cmax", 0);
-#line 59 "tests/xacc_compute/locations.c"
-      _xmpacc_acc_swap_reduced("locations.c:57", &ic, sizeof(ic), "ic", 0);
-#line 59 "tests/xacc_compute/locations.c"
-      _xmpacc_acc_swap_reduced("locations.c:57", &cmin, sizeof(cmin), "cmin", 0);
-#line 59 "tests/xacc_compute/locations.c"
-      _xmpacc_acc_swap_reduced("locations.c:57", &jc, sizeof(jc), "jc", 0);
-#line 59 "tests/xacc_compute/locations.c"
-      _xmpacc_acc_swap_reduced("locations.c:57", &lc, sizeof(lc), "lc", 0);
+#line 61 "tests/xacc_compute/locations.c"
+      _xmpacc_launch("locations.c:60", "_xmpacc_loop_locations_c_60", _xmpacc_total, 0, 16, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_z), (void *) (&_xmpacc_a_z), (void *) (&cmax), (void *) (&ic), (void *) (&cmin), (void *) (&jc), (void *) (&lc), (void *) _xmpacc_lkey_0, (void *) (&cmax), (void *) (&ic), (void *) _xmpacc_lkey_1, (void *) (&cmin), (void *) (&jc), (void *) (&lc)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0, 2, 0, 0, 0, sizeof(cmax), 0, 0, sizeof(ic), 0, 0, sizeof(cmin), 0, 0, sizeof(jc), 0, 0, sizeof(lc), 0, 6, 2, 12, 7, _XMPACC_TYPE(cmax), 0, 7, _XMPACC_TYPE(ic), 0, 6, 2, 11, 7, _XMPACC_TYPE(cmin), 0, 7, _XMPACC_TYPE(jc), 0, 7, _XMPACC_TYPE(lc), 0});
+#line 61 "tests/xacc_compute/locations.c"
+      _xmpacc_loop_reduce_var(&_xmpacc_t_tc, "locations.c:59", (const int []){1}, (void *) (&cmax), (const long long []){_XMPACC_TYPE(cmax), sizeof(cmax), 0, 0}, 12, 1, (void *[]){(void *) (&ic)}, (const void *[]){(const long long []){_XMPACC_TYPE(ic), sizeof(ic), 0, 0}}, 1, _xmpacc_lkey_0);
+#line 61 "tests/xacc_compute/locations.c"
+      _xmpacc_loop_reduce_var(&_xmpacc_t_tc, "locations.c:59", (const int []){1}, (void *) (&cmin), (const long long []){_XMPACC_TYPE(cmin), sizeof(cmin), 0, 0}, 11, 2, (void *[]){(void *) (&jc), (void *) (&lc)}, (const void *[]){(const long long []){_XMPACC_TYPE(jc), sizeof(jc), 0, 0}, (const long long []){_XMPACC_TYPE(lc), sizeof(lc), 0, 0}}, 1, _xmpacc_lkey_1);
+#line 61 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:59", &cmax, sizeof(cmax), "cmax", 0);
+#line 61 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:59", &ic, sizeof(ic), "ic", 0);
+#line 61 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:59", &cmin, sizeof(cmin), "cmin", 0);
+#line 61 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:59", &jc, sizeof(jc), "jc", 0);
+#line 61 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:59", &lc, sizeof(lc), "lc", 0);
     }
-#line 59 "tests/xacc_compute/locations.c"
+#line 61 "tests/xacc_compute/locations.c"
     _xmpacc_acc_compute_end(_xmpacc_acc_3);
   }
   {
-#line 65 "tests/xacc_compute/locations.c"
-    int _xmpacc_acc_4 = _xmpacc_acc_compute_begin("locations.c:64", 2, (const void *[]){&_xmpacc_a_x, &_xmpacc_a_a}, (const long long []){-1, -1}, (const char *[]){"x", "a"}, (const int []){1, 1});
+#line 67 "tests/xacc_compute/locations.c"
+    int _xmpacc_acc_4 = _xmpacc_acc_compute_begin("locations.c:66", 2, (const void *[]){&_xmpacc_a_x, &_xmpacc_a_a}, (const long long []){-1, -1}, (const char *[]){"x", "a"}, (const int []){1, 1});
     {
-#line 65 "tests/xacc_compute/locations.c"
+#line 67 "tests/xacc_compute/locations.c"
       long long _xmpacc_lkey_0[2] = {0};
-#line 65 "tests/xacc_compute/locations.c"
-      _xmpacc_acc_swap_reduced("locations.c:66", &rmax, sizeof(rmax), "rmax", 0);
-#line 65 "tests/xacc_compute/locations.c"
-      _xmpacc_acc_swap_reduced("locations.c:66", &ir, sizeof(ir), "ir", 0);
-#line 65 "tests/xacc_compute/locations.c"
-      _xmpacc_acc_swap_reduced("locations.c:66", &xr, sizeof(xr), "xr", 0);
-#line 65 "tests/xacc_compute/locations.c"
+#line 67 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:68", &rmax, sizeof(rmax), "rmax", 0);
+#line 67 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:68", &ir, sizeof(ir), "ir", 0);
+#line 67 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:68", &xr, sizeof(xr), "xr", 0);
+#line 67 "tests/xacc_compute/locations.c"
       _xmpacc_loop_reduce_var_begin(&_xmpacc_t_t, (const int []){1}, (void *) (&rmax), (const long long []){_XMPACC_TYPE(rmax), sizeof(rmax), 0, 0}, 10);
-#line 65 "tests/xacc_compute/locations.c"
+#line 67 "tests/xacc_compute/locations.c"
       _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t.dim[0], 1, 40 - 1, 1);
-#line 65 "tests/xacc_compute/locations.c"
+#line 67 "tests/xacc_compute/locations.c"
       long long _xmpacc_total = _xmpacc_s_i.count;
-#line 65 "tests/xacc_compute/locations.c"
-      _xmpacc_launch("locations.c:67", "_xmpacc_loop_locations_c_67", _xmpacc_total, 0, 13, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_x), (void *) (&_xmpacc_a_x), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a), (void *) (&rmax), (void *) (&ir), (void *) (&xr), (void *) _xmpacc_lkey_0, (void *) (&rmax), (void *) (&ir), (void *) (&xr)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0, 0, sizeof(rmax), 0, 0, sizeof(ir), 0, 0, sizeof(xr), 0, 6, 2, 10, 7, _XMPACC_TYPE(rmax), 0, 7, _XMPACC_TYPE(ir), 0, 7, _XMPACC_TYPE(xr), 0});
-#line 65 "tests/xacc_compute/locations.c"
-      _xmpacc_loop_reduce_var(&_xmpacc_t_t, "locations.c:66", (const int []){1}, (void *) (&rmax), (const long long []){_XMPACC_TYPE(rmax), sizeof(rmax), 0, 0}, 10, 2, (void *[]){(void *) (&ir), (void *) (&xr)}, (const void *[]){(const long long []){_XMPACC_TYPE(ir), sizeof(ir), 0, 0}, (const long long []){_XMPACC_TYPE(xr), sizeof(xr), 0, 0}}, 1, _xmpacc_lkey_0);
-#line 65 "tests/xacc_compute/locations.c"
-      _xmpacc_acc_swap_reduced("locations.c:66", &rmax, sizeof(rmax), "rmax", 0);
-#line 65 "tests/xacc_compute/locations.c"
-      _xmpacc_acc_swap_reduced("locations.c:66", &ir, sizeof(ir), "ir", 0);
-#line 65 "tests/xacc_compute/locations.c"
-      _xmpacc_acc_swap_reduced("locations.c:66", &xr, sizeof(xr), "xr", 0);
+#line 67 "tests/xacc_compute/locations.c"
+      _xmpacc_launch("locations.c:69", "_xmpacc_loop_locations_c_69", _xmpacc_total, 0, 13, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_x), (void *) (&_xmpacc_a_x), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a), (void *) (&rmax), (void *) (&ir), (void *) (&xr), (void *) _xmpacc_lkey_0, (void *) (&rmax), (void *) (&ir), (void *) (&xr)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0, 0, sizeof(rmax), 0, 0, sizeof(ir), 0, 0, sizeof(xr), 0, 6, 2, 10, 7, _XMPACC_TYPE(rmax), 0, 7, _XMPACC_TYPE(ir), 0, 7, _XMPACC_TYPE(xr), 0});
+#line 67 "tests/xacc_compute/locations.c"
+      _xmpacc_loop_reduce_var(&_xmpacc_t_t, "locations.c:68", (const int []){1}, (void *) (&rmax), (const long long []){_XMPACC_TYPE(rmax), sizeof(rmax), 0, 0}, 10, 2, (void *[]){(void *) (&ir), (void *) (&xr)}, (const void *[]){(const long long []){_XMPACC_TYPE(ir), sizeof(ir), 0, 0}, (const long long []){_XMPACC_TYPE(xr), sizeof(xr), 0, 0}}, 1, _xmpacc_lkey_0);
+#line 67 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:68", &rmax, sizeof(rmax), "rmax", 0);
+#line 67 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:68", &ir, sizeof(ir), "ir", 0);
+#line 67 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:68", &xr, sizeof(xr), "xr", 0);
     }
-#line 65 "tests/xacc_compute/locations.c"
+#line 67 "tests/xacc_compute/locations.c"
     _xmpacc_acc_compute_end(_xmpacc_acc_4);
   }
   {
-#line 72 "tests/xacc_compute/locations.c"
-    _XMPACC_CLEANUP(_xmpacc_acc_data_scope_end) int _xmpacc_accdata_1 = _xmpacc_acc_data_begin("locations.c:72", 3, (const void *[]){&_xmpacc_a_x, &dv, &di}, (const long long []){-1, sizeof(dv), sizeof(di)}, (const char *[]){"x", "dv", "di"}, (const long long []){1, 0, 0}, (const void *[]){0, 0, 0}, 1);
+#line 74 "tests/xacc_compute/locations.c"
+    _XMPACC_CLEANUP(_xmpacc_acc_data_scope_end) int _xmpacc_accdata_1 = _xmpacc_acc_data_begin("locations.c:74", 3, (const void *[]){&_xmpacc_a_x, &dv, &di}, (const long long []){-1, sizeof(dv), sizeof(di)}, (const char *[]){"x", "dv", "di"}, (const long long []){1, 0, 0}, (const void *[]){0, 0, 0}, 1);
     {
       {
-#line 76 "tests/xacc_compute/locations.c"
-        int _xmpacc_acc_5 = _xmpacc_acc_compute_begin("locations.c:75", 1, (const void *[]){&_xmpacc_a_x}, (const long long []){-1}, (const char *[]){"x"}, (const int []){1});
+#line 78 "tests/xacc_compute/locations.c"
+        int _xmpacc_acc_5 = _xmpacc_acc_compute_begin("locations.c:77", 1, (const void *[]){&_xmpacc_a_x}, (const long long []){-1}, (const char *[]){"x"}, (const int []){1});
         {
-#line 76 "tests/xacc_compute/locations.c"
+#line 78 "tests/xacc_compute/locations.c"
           long long _xmpacc_lkey_0[2] = {0};
-#line 76 "tests/xacc_compute/locations.c"
-          _xmpacc_acc_swap_reduced("locations.c:74", &dv, sizeof(dv), "dv", 1);
-#line 76 "tests/xacc_compute/locations.c"
-          _xmpacc_acc_swap_reduced("locations.c:74", &di, sizeof(di), "di", 0);
-#line 76 "tests/xacc_compute/locations.c"
+#line 78 "tests/xacc_compute/locations.c"
+          _xmpacc_acc_swap_reduced("locations.c:76", &dv, sizeof(dv), "dv", 1);
+#line 78 "tests/xacc_compute/locations.c"
+          _xmpacc_acc_swap_reduced("locations.c:76", &di, sizeof(di), "di", 0);
+#line 78 "tests/xacc_compute/locations.c"
           _xmpacc_loop_reduce_var_begin(&_xmpacc_t_t, (const int []){1}, (void *) (&dv), (const long long []){_XMPACC_TYPE(dv), sizeof(dv), 0, 0}, 12);
-#line 76 "tests/xacc_compute/locations.c"
+#line 78 "tests/xacc_compute/locations.c"
           _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t.dim[0], 0, 40 - 1, 1);
-#line 76 "tests/xacc_compute/locations.c"
+#line 78 "tests/xacc_compute/locations.c"
           long long _xmpacc_total = _xmpacc_s_i.count;
-#line 76 "tests/xacc_compute/locations.c"
-          _xmpacc_launch("locations.c:75", "_xmpacc_loop_locations_c_75", _xmpacc_total, 0, 9, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_x), (void *) (&_xmpacc_a_x), (void *) (&dv), (void *) (&di), (void *) _xmpacc_lkey_0, (void *) (&dv), (void *) (&di)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0, 2, 0, 0, 0, sizeof(dv), 0, 0, sizeof(di), 0, 6, 2, 12, 7, _XMPACC_TYPE(dv), 0, 7, _XMPACC_TYPE(di), 0});
-#line 76 "tests/xacc_compute/locations.c"
-          _xmpacc_loop_reduce_var(&_xmpacc_t_t, "locations.c:74", (const int []){1}, (void *) (&dv), (const long long []){_XMPACC_TYPE(dv), sizeof(dv), 0, 0}, 12, 1, (void *[]){(void *) (&di)}, (const void *[]){(const long long []){_XMPACC_TYPE(di), sizeof(di), 0, 0}}, 1, _xmpacc_lkey_0);
-#line 76 "tests/xacc_compute/locations.c"
-          _xmpacc_acc_swap_reduced("locations.c:74", &dv, sizeof(dv), "dv", 1);
-#line 76 "tests/xacc_compute/locations.c"
-          _xmpacc_acc_swap_reduced("locations.c:74", &di, sizeof(di), "di", 0);
+#line 78 "tests/xacc_compute/locations.c"
+          _xmpacc_launch("locations.c:77", "_xmpacc_loop_locations_c_77", _xmpacc_total, 0, 9, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_x), (void *) (&_xmpacc_a_x), (void *) (&dv), (void *) (&di), (void *) _xmpacc_lkey_0, (void *) (&dv), (void *) (&di)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0, 2, 0, 0, 0, sizeof(dv), 0, 0, sizeof(di), 0, 6, 2, 12, 7, _XMPACC_TYPE(dv), 0, 7, _XMPACC_TYPE(di), 0});
+#line 78 "tests/xacc_compute/locations.c"
+          _xmpacc_loop_reduce_var(&_xmpacc_t_t, "locations.c:76", (const int []){1}, (void *) (&dv), (const long long []){_XMPACC_TYPE(dv), sizeof(dv), 0, 0}, 12, 1, (void *[]){(void *) (&di)}, (const void *[]){(const long long []){_XMPACC_TYPE(di), sizeof(di), 0, 0}}, 1, _xmpacc_lkey_0);
+#line 78 "tests/xacc_compute/locations.c"
+          _xmpacc_acc_swap_reduced("locations.c:76", &dv, sizeof(dv), "dv", 1);
+#line 78 "tests/xacc_compute/locations.c"
+          _xmpacc_acc_swap_reduced("locations.c:76", &di, sizeof(di), "di", 0);
         }
-#line 76 "tests/xacc_compute/locations.c"
+#line 78 "tests/xacc_compute/locations.c"
         _xmpacc_acc_compute_end(_xmpacc_acc_5);
       }
     }
   }
   {
-#line 82 "tests/xacc_compute/locations.c"
-    int _xmpacc_acc_6 = _xmpacc_acc_compute_begin("locations.c:80", 1, (const void *[]){&_xmpacc_a_a}, (const long long []){-1}, (const char *[]){"a"}, (const int []){1});
+#line 84 "tests/xacc_compute/locations.c"
+    int _xmpacc_acc_6 = _xmpacc_acc_compute_begin("locations.c:82", 1, (const void *[]){&_xmpacc_a_a}, (const long long []){-1}, (const char *[]){"a"}, (const int []){1});
     {
-#line 82 "tests/xacc_compute/locations.c"
+#line 84 "tests/xacc_compute/locations.c"
       long long _xmpacc_lkey_0[3] = {0};
-#line 82 "tests/xacc_compute/locations.c"
-      _xmpacc_acc_swap_reduced("locations.c:81", &av, sizeof(av), "av", 0);
-#line 82 "tests/xacc_compute/locations.c"
-      _xmpacc_acc_swap_reduced("locations.c:81", at, sizeof(at), "at", 0);
-#line 82 "tests/xacc_compute/locations.c"
-      int __xmpacc_le_81_53_0 = at[0];
-#line 82 "tests/xacc_compute/locations.c"
-      int __xmpacc_le_81_53_1 = at[1];
-#line 82 "tests/xacc_compute/locations.c"
+#line 84 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:83", &av, sizeof(av), "av", 0);
+#line 84 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:83", at, sizeof(at), "at", 0);
+#line 84 "tests/xacc_compute/locations.c"
+      int __xmpacc_le_83_53_0 = at[0];
+#line 84 "tests/xacc_compute/locations.c"
+      int __xmpacc_le_83_53_1 = at[1];
+#line 84 "tests/xacc_compute/locations.c"
       _xmpacc_loop_reduce_var_begin(&_xmpacc_t_t, (const int []){1}, (void *) (&av), (const long long []){_XMPACC_TYPE(av), sizeof(av), 0, 0}, 12);
-#line 82 "tests/xacc_compute/locations.c"
+#line 84 "tests/xacc_compute/locations.c"
       _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t.dim[0], 0, 40 - 1, 1);
-#line 82 "tests/xacc_compute/locations.c"
+#line 84 "tests/xacc_compute/locations.c"
       _xmpacc_sched_t _xmpacc_s_j = _xmpacc_range_k(0, 5 - 1, 1);
-#line 82 "tests/xacc_compute/locations.c"
+#line 84 "tests/xacc_compute/locations.c"
       long long _xmpacc_total = _xmpacc_s_i.count * _xmpacc_s_j.count;
-#line 82 "tests/xacc_compute/locations.c"
-      _xmpacc_launch("locations.c:80", "_xmpacc_loop_locations_c_80", _xmpacc_total, 0, 13, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a), (void *) (&av), (void *) (&__xmpacc_le_81_53_0), (void *) (&__xmpacc_le_81_53_1), (void *) _xmpacc_lkey_0, (void *) (&av), (void *) (&__xmpacc_le_81_53_0), (void *) (&__xmpacc_le_81_53_1)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0, 2, 0, 0, 0, sizeof(av), 0, 0, sizeof(__xmpacc_le_81_53_0), 0, 0, sizeof(__xmpacc_le_81_53_1), 0, 6, 3, 12, 7, _XMPACC_TYPE(av), 0, 7, _XMPACC_TYPE(__xmpacc_le_81_53_0), 0, 7, _XMPACC_TYPE(__xmpacc_le_81_53_1), 0});
-#line 82 "tests/xacc_compute/locations.c"
-      at[0] = __xmpacc_le_81_53_0;
-#line 82 "tests/xacc_compute/locations.c"
-      at[1] = __xmpacc_le_81_53_1;
-#line 82 "tests/xacc_compute/locations.c"
-      _xmpacc_loop_reduce_var(&_xmpacc_t_t, "locations.c:81", (const int []){1}, (void *) (&av), (const long long []){_XMPACC_TYPE(av), sizeof(av), 0, 0}, 12, 1, (void *[]){(void *) (&at)}, (const void *[]){(const long long []){_XMPACC_TYPE(at[0]), sizeof(at[0]), 1, (sizeof(at)) / (sizeof(at[0])), 0}}, 2, _xmpacc_lkey_0);
-#line 82 "tests/xacc_compute/locations.c"
-      _xmpacc_acc_swap_reduced("locations.c:81", &av, sizeof(av), "av", 0);
-#line 82 "tests/xacc_compute/locations.c"
-      _xmpacc_acc_swap_reduced("locations.c:81", at, sizeof(at), "at", 0);
+#line 84 "tests/xacc_compute/locations.c"
+      _xmpacc_launch("locations.c:82", "_xmpacc_loop_locations_c_82", _xmpacc_total, 0, 13, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a), (void *) (&av), (void *) (&__xmpacc_le_83_53_0), (void *) (&__xmpacc_le_83_53_1), (void *) _xmpacc_lkey_0, (void *) (&av), (void *) (&__xmpacc_le_83_53_0), (void *) (&__xmpacc_le_83_53_1)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0, 2, 0, 0, 0, sizeof(av), 0, 0, sizeof(__xmpacc_le_83_53_0), 0, 0, sizeof(__xmpacc_le_83_53_1), 0, 6, 3, 12, 7, _XMPACC_TYPE(av), 0, 7, _XMPACC_TYPE(__xmpacc_le_83_53_0), 0, 7, _XMPACC_TYPE(__xmpacc_le_83_53_1), 0});
+#line 84 "tests/xacc_compute/locations.c"
+      at[0] = __xmpacc_le_83_53_0;
+#line 84 "tests/xacc_compute/locations.c"
+      at[1] = __xmpacc_le_83_53_1;
+#line 84 "tests/xacc_compute/locations.c"
+      _xmpacc_loop_reduce_var(&_xmpacc_t_t, "locations.c:83", (const int []){1}, (void *) (&av), (const long long []){_XMPACC_TYPE(av), sizeof(av), 0, 0}, 12, 1, (void *[]){(void *) (&at)}, (const void *[]){(const long long []){_XMPACC_TYPE(at[0]), sizeof(at[0]), 1, (sizeof(at)) / (sizeof(at[0])), 0}}, 2, _xmpacc_lkey_0);
+#line 84 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:83", &av, sizeof(av), "av", 0);
+#line 84 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:83", at, sizeof(at), "at", 0);
     }
-#line 82 "tests/xacc_compute/locations.c"
+#line 84 "tests/xacc_compute/locations.c"
     _xmpacc_acc_compute_end(_xmpacc_acc_6);
   }
   {
-#line 86 "tests/xacc_compute/locations.c"
-    _XMPACC_CLEANUP(_xmpacc_acc_data_scope_end) int _xmpacc_accdata_2 = _xmpacc_acc_data_begin("locations.c:86", 3, (const void *[]){&_xmpacc_a_x, &rv, rows}, (const long long []){-1, sizeof(rv), sizeof(rows)}, (const char *[]){"x", "rv", "rows"}, (const long long []){1, 0, 0}, (const void *[]){0, 0, 0}, 1);
+#line 88 "tests/xacc_compute/locations.c"
+    _XMPACC_CLEANUP(_xmpacc_acc_data_scope_end) int _xmpacc_accdata_2 = _xmpacc_acc_data_begin("locations.c:88", 3, (const void *[]){&_xmpacc_a_x, &rv, rows}, (const long long []){-1, sizeof(rv), sizeof(rows)}, (const char *[]){"x", "rv", "rows"}, (const long long []){1, 0, 0}, (const void *[]){0, 0, 0}, 1);
     {
       {
-#line 90 "tests/xacc_compute/locations.c"
-        int _xmpacc_acc_7 = _xmpacc_acc_compute_begin("locations.c:89", 1, (const void *[]){&_xmpacc_a_x}, (const long long []){-1}, (const char *[]){"x"}, (const int []){1});
+#line 92 "tests/xacc_compute/locations.c"
+        int _xmpacc_acc_7 = _xmpacc_acc_compute_begin("locations.c:91", 1, (const void *[]){&_xmpacc_a_x}, (const long long []){-1}, (const char *[]){"x"}, (const int []){1});
         {
-#line 90 "tests/xacc_compute/locations.c"
+#line 92 "tests/xacc_compute/locations.c"
           long long _xmpacc_lkey_0[2] = {0};
-#line 90 "tests/xacc_compute/locations.c"
-          _xmpacc_acc_swap_reduced("locations.c:88", &rv, sizeof(rv), "rv", 1);
-#line 90 "tests/xacc_compute/locations.c"
-          _xmpacc_acc_swap_reduced("locations.c:88", rows, sizeof(rows), "rows", 0);
-#line 90 "tests/xacc_compute/locations.c"
-          int __xmpacc_le_88_50_0 = rows[1][0];
-#line 90 "tests/xacc_compute/locations.c"
-          int __xmpacc_le_88_50_1 = rows[1][1];
-#line 90 "tests/xacc_compute/locations.c"
+#line 92 "tests/xacc_compute/locations.c"
+          _xmpacc_acc_swap_reduced("locations.c:90", &rv, sizeof(rv), "rv", 1);
+#line 92 "tests/xacc_compute/locations.c"
+          _xmpacc_acc_swap_reduced("locations.c:90", rows, sizeof(rows), "rows", 0);
+#line 92 "tests/xacc_compute/locations.c"
+          int __xmpacc_le_90_50_0 = rows[0][0];
+#line 92 "tests/xacc_compute/locations.c"
+          int __xmpacc_le_90_50_1 = rows[0][1];
+#line 92 "tests/xacc_compute/locations.c"
+          int __xmpacc_le_90_50_2 = rows[1][0];
+#line 92 "tests/xacc_compute/locations.c"
+          int __xmpacc_le_90_50_3 = rows[1][1];
+#line 92 "tests/xacc_compute/locations.c"
+          int __xmpacc_le_90_50_4 = rows[2][0];
+#line 92 "tests/xacc_compute/locations.c"
+          int __xmpacc_le_90_50_5 = rows[2][1];
+#line 92 "tests/xacc_compute/locations.c"
           _xmpacc_loop_reduce_var_begin(&_xmpacc_t_t, (const int []){1}, (void *) (&rv), (const long long []){_XMPACC_TYPE(rv), sizeof(rv), 0, 0}, 11);
-#line 90 "tests/xacc_compute/locations.c"
+#line 92 "tests/xacc_compute/locations.c"
           _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t.dim[0], 0, 40 - 1, 1);
-#line 90 "tests/xacc_compute/locations.c"
+#line 92 "tests/xacc_compute/locations.c"
           long long _xmpacc_total = _xmpacc_s_i.count;
-#line 90 "tests/xacc_compute/locations.c"
-          _xmpacc_launch("locations.c:89", "_xmpacc_loop_locations_c_89", _xmpacc_total, 0, 11, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_x), (void *) (&_xmpacc_a_x), (void *) (&rv), (void *) (&__xmpacc_le_88_50_0), (void *) (&__xmpacc_le_88_50_1), (void *) _xmpacc_lkey_0, (void *) (&rv), (void *) (&__xmpacc_le_88_50_0), (void *) (&__xmpacc_le_88_50_1)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0, 2, 0, 0, 0, sizeof(rv), 0, 0, sizeof(__xmpacc_le_88_50_0), 0, 0, sizeof(__xmpacc_le_88_50_1), 0, 6, 2, 11, 7, _XMPACC_TYPE(rv), 0, 7, _XMPACC_TYPE(__xmpacc_le_88_50_0), 0, 7, _XMPACC_TYPE(__xmpacc_le_88_50_1), 0});
-#line 90 "tests/xacc_compute/locations.c"
-          rows[1][0] = __xmpacc_le_88_50_0;
-#line 90 "tests/xacc_compute/locations.c"
-          rows[1][1] = __xmpacc_le_88_50_1;
-#line 90 "tests/xacc_compute/locations.c"
-          _xmpacc_loop_reduce_var(&_xmpacc_t_t, "locations.c:88", (const int []){1}, (void *) (&rv), (const long long []){_XMPACC_TYPE(rv), sizeof(rv), 0, 0}, 11, 1, (void *[]){(void *) (&rows)}, (const void *[]){(const long long []){_XMPACC_TYPE(rows[0][0]), sizeof(rows[0][0]), 2, (sizeof(rows)) / (sizeof(rows[0])), (sizeof(rows[0])) / (sizeof(rows[0][0])), 2, 0, 1, 0, 0, 1, 0, 2, 1}}, 1, _xmpacc_lkey_0);
-#line 90 "tests/xacc_compute/locations.c"
-          _xmpacc_acc_swap_reduced("locations.c:88", &rv, sizeof(rv), "rv", 1);
-#line 90 "tests/xacc_compute/locations.c"
-          _xmpacc_acc_swap_reduced("locations.c:88", rows, sizeof(rows), "rows", 0);
+#line 92 "tests/xacc_compute/locations.c"
+          _xmpacc_launch("locations.c:91", "_xmpacc_loop_locations_c_91", _xmpacc_total, 0, 15, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_x), (void *) (&_xmpacc_a_x), (void *) (&rv), (void *) (&__xmpacc_le_90_50_2), (void *) (&__xmpacc_le_90_50_3), (void *) (&__xmpacc_le_90_50_0), (void *) (&__xmpacc_le_90_50_1), (void *) (&__xmpacc_le_90_50_4), (void *) (&__xmpacc_le_90_50_5), (void *) _xmpacc_lkey_0, (void *) (&rv), (void *) (&__xmpacc_le_90_50_2), (void *) (&__xmpacc_le_90_50_3)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0, 2, 0, 0, 0, sizeof(rv), 0, 0, sizeof(__xmpacc_le_90_50_2), 0, 0, sizeof(__xmpacc_le_90_50_3), 0, 0, sizeof(__xmpacc_le_90_50_0), 0, 0, sizeof(__xmpacc_le_90_50_1), 0, 0, sizeof(__xmpacc_le_90_50_4), 0, 0, sizeof(__xmpacc_le_90_50_5), 0, 6, 2, 11, 7, _XMPACC_TYPE(rv), 0, 7, _XMPACC_TYPE(__xmpacc_le_90_50_2), 0, 7, _XMPACC_TYPE(__xmpacc_le_90_50_3), 0});
+#line 92 "tests/xacc_compute/locations.c"
+          rows[1][0] = __xmpacc_le_90_50_2;
+#line 92 "tests/xacc_compute/locations.c"
+          rows[1][1] = __xmpacc_le_90_50_3;
+#line 92 "tests/xacc_compute/locations.c"
+          _xmpacc_loop_reduce_var(&_xmpacc_t_t, "locations.c:90", (const int []){1}, (void *) (&rv), (const long long []){_XMPACC_TYPE(rv), sizeof(rv), 0, 0}, 11, 1, (void *[]){(void *) (&rows)}, (const void *[]){(const long long []){_XMPACC_TYPE(rows[0][0]), sizeof(rows[0][0]), 2, (sizeof(rows)) / (sizeof(rows[0])), (sizeof(rows[0])) / (sizeof(rows[0][0])), 2, 0, 1, 0, 0, 1, 0, 2, 1}}, 1, _xmpacc_lkey_0);
+#line 92 "tests/xacc_compute/locations.c"
+          _xmpacc_acc_swap_reduced("locations.c:90", &rv, sizeof(rv), "rv", 1);
+#line 92 "tests/xacc_compute/locations.c"
+          _xmpacc_acc_swap_reduced("locations.c:90", rows, sizeof(rows), "rows", 0);
         }
-#line 90 "tests/xacc_compute/locations.c"
+#line 92 "tests/xacc_compute/locations.c"
         _xmpacc_acc_compute_end(_xmpacc_acc_7);
       }
     }
   }
-  j = -3;
   {
-#line 97 "tests/xacc_compute/locations.c"
-    int _xmpacc_acc_8 = _xmpacc_acc_compute_begin("locations.c:96", 1, (const void *[]){&_xmpacc_a_a}, (const long long []){-1}, (const char *[]){"a"}, (const int []){1});
+#line 98 "tests/xacc_compute/locations.c"
+    int _xmpacc_acc_8 = _xmpacc_acc_compute_begin("locations.c:97", 1, (const void *[]){&_xmpacc_a_a}, (const long long []){-1}, (const char *[]){"a"}, (const int []){1});
     {
-#line 97 "tests/xacc_compute/locations.c"
+#line 98 "tests/xacc_compute/locations.c"
       long long _xmpacc_lkey_0[2] = {0};
-#line 97 "tests/xacc_compute/locations.c"
-      _xmpacc_acc_swap_reduced("locations.c:95", &jv, sizeof(jv), "jv", 0);
-#line 97 "tests/xacc_compute/locations.c"
-      _xmpacc_acc_swap_reduced("locations.c:95", &j, sizeof(j), "j", 0);
-#line 97 "tests/xacc_compute/locations.c"
-      _xmpacc_loop_reduce_var_begin(&_xmpacc_t_t, (const int []){1}, (void *) (&jv), (const long long []){_XMPACC_TYPE(jv), sizeof(jv), 0, 0}, 12);
-#line 97 "tests/xacc_compute/locations.c"
+#line 98 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:96", &fv, sizeof(fv), "fv", 0);
+#line 98 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:96", far, sizeof(far), "far", 0);
+#line 98 "tests/xacc_compute/locations.c"
+      int __xmpacc_le_96_49_0 = far[0];
+#line 98 "tests/xacc_compute/locations.c"
+      int __xmpacc_le_96_49_1 = far[1];
+#line 98 "tests/xacc_compute/locations.c"
+      int __xmpacc_le_96_49_2 = far[2];
+#line 98 "tests/xacc_compute/locations.c"
+      int __xmpacc_le_96_49_3 = far[3];
+#line 98 "tests/xacc_compute/locations.c"
+      _xmpacc_loop_reduce_var_begin(&_xmpacc_t_t, (const int []){1}, (void *) (&fv), (const long long []){_XMPACC_TYPE(fv), sizeof(fv), 0, 0}, 12);
+#line 98 "tests/xacc_compute/locations.c"
       _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t.dim[0], 0, 40 - 1, 1);
-#line 97 "tests/xacc_compute/locations.c"
+#line 98 "tests/xacc_compute/locations.c"
       long long _xmpacc_total = _xmpacc_s_i.count;
-#line 97 "tests/xacc_compute/locations.c"
-      _xmpacc_launch("locations.c:96", "_xmpacc_loop_locations_c_96", _xmpacc_total, 0, 9, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a), (void *) (&jv), (void *) (&j), (void *) _xmpacc_lkey_0, (void *) (&jv), (void *) (&j)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0, 2, 0, 0, 0, sizeof(jv), 0, 0, sizeof(j), 0, 6, 2, 12, 7, _XMPACC_TYPE(jv), 0, 7, _XMPACC_TYPE(j), 0});
-#line 97 "tests/xacc_compute/locations.c"
-      _xmpacc_loop_reduce_var(&_xmpacc_t_t, "locations.c:95", (const int []){1}, (void *) (&jv), (const long long []){_XMPACC_TYPE(jv), sizeof(jv), 0, 0}, 12, 1, (void *[]){(void *) (&j)}, (const void *[]){(const long long []){_XMPACC_TYPE(j), sizeof(j), 0, 0}}, 1, _xmpacc_lkey_0);
-#line 97 "tests/xacc_compute/locations.c"
-      _xmpacc_acc_swap_reduced("locations.c:95", &jv, sizeof(jv), "jv", 0);
-#line 97 "tests/xacc_compute/locations.c"
-      _xmpacc_acc_swap_reduced("locations.c:95", &j, sizeof(j), "j", 0);
+#line 98 "tests/xacc_compute/locations.c"
+      _xmpacc_launch("locations.c:97", "_xmpacc_loop_locations_c_97", _xmpacc_total, 0, 14, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a), (void *) (&fv), (void *) (&__xmpacc_le_96_49_0), (void *) (&__xmpacc_le_96_49_1), (void *) (&__xmpacc_le_96_49_2), (void *) (&__xmpacc_le_96_49_3), (void *) _xmpacc_lkey_0, (void *) (&fv), (void *) (&__xmpacc_le_96_49_0), (void *) (&__xmpacc_le_96_49_1), (void *) (&__xmpacc_le_96_49_2)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0, 2, 0, 0, 0, sizeof(fv), 0, 0, sizeof(__xmpacc_le_96_49_0), 0, 0, sizeof(__xmpacc_le_96_49_1), 0, 0, sizeof(__xmpacc_le_96_49_2), 0, 0, sizeof(__xmpacc_le_96_49_3), 0, 6, 2, 12, 7, _XMPACC_TYPE(fv), 0, 7, _XMPACC_TYPE(__xmpacc_le_96_49_0), 0, 7, _XMPACC_TYPE(__xmpacc_le_96_49_1), 0, 7, _XMPACC_TYPE(__xmpacc_le_96_49_2), 0});
+#line 98 "tests/xacc_compute/locations.c"
+      far[0] = __xmpacc_le_96_49_0;
+#line 98 "tests/xacc_compute/locations.c"
+      far[1] = __xmpacc_le_96_49_1;
+#line 98 "tests/xacc_compute/locations.c"
+      far[2] = __xmpacc_le_96_49_2;
+#line 98 "tests/xacc_compute/locations.c"
+      _xmpacc_loop_reduce_var(&_xmpacc_t_t, "locations.c:96", (const int []){1}, (void *) (&fv), (const long long []){_XMPACC_TYPE(fv), sizeof(fv), 0, 0}, 12, 1, (void *[]){(void *) (&far)}, (const void *[]){(const long long []){_XMPACC_TYPE(far[0]), sizeof(far[0]), 1, (sizeof(far)) / (sizeof(far[0])), 1, 1, 0, 3, 1}}, 1, _xmpacc_lkey_0);
+#line 98 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:96", &fv, sizeof(fv), "fv", 0);
+#line 98 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:96", far, sizeof(far), "far", 0);
     }
-#line 97 "tests/xacc_compute/locations.c"
+#line 98 "tests/xacc_compute/locations.c"
     _xmpacc_acc_compute_end(_xmpacc_acc_8);
   }
-#line 100 "tests/xacc_compute/locations.c"
+#line 104 "tests/xacc_compute/locations.c"
+  j = -3;
+  {
+#line 107 "tests/xacc_compute/locations.c"
+    int _xmpacc_acc_9 = _xmpacc_acc_compute_begin("locations.c:106", 1, (const void *[]){&_xmpacc_a_a}, (const long long []){-1}, (const char *[]){"a"}, (const int []){1});
+    {
+#line 107 "tests/xacc_compute/locations.c"
+      long long _xmpacc_lkey_0[2] = {0};
+#line 107 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:105", &jv, sizeof(jv), "jv", 0);
+#line 107 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:105", &j, sizeof(j), "j", 0);
+#line 107 "tests/xacc_compute/locations.c"
+      _xmpacc_loop_reduce_var_begin(&_xmpacc_t_t, (const int []){1}, (void *) (&jv), (const long long []){_XMPACC_TYPE(jv), sizeof(jv), 0, 0}, 12);
+#line 107 "tests/xacc_compute/locations.c"
+      _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t.dim[0], 0, 40 - 1, 1);
+#line 107 "tests/xacc_compute/locations.c"
+      long long _xmpacc_total = _xmpacc_s_i.count;
+#line 107 "tests/xacc_compute/locations.c"
+      _xmpacc_launch("locations.c:106", "_xmpacc_loop_locations_c_106", _xmpacc_total, 0, 9, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a), (void *) (&jv), (void *) (&j), (void *) _xmpacc_lkey_0, (void *) (&jv), (void *) (&j)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 1, 0, 2, 0, 0, 0, sizeof(jv), 0, 0, sizeof(j), 0, 6, 2, 12, 7, _XMPACC_TYPE(jv), 0, 7, _XMPACC_TYPE(j), 0});
+#line 107 "tests/xacc_compute/locations.c"
+      _xmpacc_loop_reduce_var(&_xmpacc_t_t, "locations.c:105", (const int []){1}, (void *) (&jv), (const long long []){_XMPACC_TYPE(jv), sizeof(jv), 0, 0}, 12, 1, (void *[]){(void *) (&j)}, (const void *[]){(const long long []){_XMPACC_TYPE(j), sizeof(j), 0, 0}}, 1, _xmpacc_lkey_0);
+#line 107 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:105", &jv, sizeof(jv), "jv", 0);
+#line 107 "tests/xacc_compute/locations.c"
+      _xmpacc_acc_swap_reduced("locations.c:105", &j, sizeof(j), "j", 0);
+    }
+#line 107 "tests/xacc_compute/locations.c"
+    _xmpacc_acc_compute_end(_xmpacc_acc_9);
+  }
+#line 110 "tests/xacc_compute/locations.c"
   jat = j;
-#line 102 "tests/xacc_compute/locations.c"
+#line 112 "tests/xacc_compute/locations.c"
   if (xmpc_node_num() == 0)
   {
-#line 103 "tests/xacc_compute/locations.c"
+#line 113 "tests/xacc_compute/locations.c"
     printf("firstmax %g at %d (%g)\n", v, iv, xv);
     printf("collapse(2) lastmin %g at (%d, %d)\n", w, wi, wj);
     printf("cyclic lastmax %g at %d  firstmin %g at %d (%ld)\n", cmax, ic, cmin, jc, lc);
     printf("region firstmax %g at %d (%g)\n", rmax, ir, xr);
     printf("device lastmax %g at %d\n", dv, di);
     printf("array lastmax %g at (%d, %d)  section firstmin %g at %d %d (%d %d)\n", av, at[0], at[1], rv, rows[1][0], rows[1][1], rows[0][0], rows[2][1]);
-#line 110 "tests/xacc_compute/locations.c"
+#line 120 "tests/xacc_compute/locations.c"
     printf("inner index as location: %g, j = %d\n", jv, jat);
+    printf("variable subscripts: %g at %d %d %d (%d)\n", fv, far[0], far[1], far[2], far[3]);
   }
   return 0;
 }
@@ -415,15 +472,15 @@ int main(void)
 
 static void _xmpacc_init_locations_c(void)
 {
-#line 20 "tests/xacc_compute/locations.c"
-  _xmpacc_nodes_init(&_xmpacc_n_p, "locations.c:20", "p", 1, (const int []){-1});
-  _xmpacc_template_init(&_xmpacc_t_t, "locations.c:21", "t", 1, (const long long []){0, 39});
-  _xmpacc_template_init(&_xmpacc_t_tc, "locations.c:22", "tc", 1, (const long long []){0, 39});
-  _xmpacc_distribute(&_xmpacc_t_t, "locations.c:23", &_xmpacc_n_p, (const int []){2101}, (const long long []){0}, (const void *[]){0});
-  _xmpacc_distribute(&_xmpacc_t_tc, "locations.c:24", &_xmpacc_n_p, (const int []){2102}, (const long long []){1}, (const void *[]){0});
-  a = (double *) _xmpacc_align(&_xmpacc_a_a, "locations.c:25", "a", &_xmpacc_t_t, sizeof(double), 2, (const long long []){40, 5}, (const int []){0, -1}, (const long long []){0, 0}, (const long long []){0, 0, 0, 0});
-  x = (double *) _xmpacc_align(&_xmpacc_a_x, "locations.c:26", "x", &_xmpacc_t_t, sizeof(double), 1, (const long long []){40}, (const int []){0}, (const long long []){0}, (const long long []){0, 0});
-  z = (double *) _xmpacc_align(&_xmpacc_a_z, "locations.c:27", "z", &_xmpacc_t_tc, sizeof(double), 1, (const long long []){40}, (const int []){0}, (const long long []){0}, (const long long []){0, 0});
+#line 21 "tests/xacc_compute/locations.c"
+  _xmpacc_nodes_init(&_xmpacc_n_p, "locations.c:21", "p", 1, (const int []){-1});
+  _xmpacc_template_init(&_xmpacc_t_t, "locations.c:22", "t", 1, (const long long []){0, 39});
+  _xmpacc_template_init(&_xmpacc_t_tc, "locations.c:23", "tc", 1, (const long long []){0, 39});
+  _xmpacc_distribute(&_xmpacc_t_t, "locations.c:24", &_xmpacc_n_p, (const int []){2101}, (const long long []){0}, (const void *[]){0});
+  _xmpacc_distribute(&_xmpacc_t_tc, "locations.c:25", &_xmpacc_n_p, (const int []){2102}, (const long long []){1}, (const void *[]){0});
+  a = (double *) _xmpacc_align(&_xmpacc_a_a, "locations.c:26", "a", &_xmpacc_t_t, sizeof(double), 2, (const long long []){40, 5}, (const int []){0, -1}, (const long long []){0, 0}, (const long long []){0, 0, 0, 0});
+  x = (double *) _xmpacc_align(&_xmpacc_a_x, "locations.c:27", "x", &_xmpacc_t_t, sizeof(double), 1, (const long long []){40}, (const int []){0}, (const long long []){0}, (const long long []){0, 0});
+  z = (double *) _xmpacc_align(&_xmpacc_a_z, "locations.c:28", "z", &_xmpacc_t_tc, sizeof(double), 1, (const long long []){40}, (const int []){0}, (const long long []){0}, (const long long []){0, 0});
 }
 
 

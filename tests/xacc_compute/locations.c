@@ -5,7 +5,8 @@
  * in a parallel region; int and double location variables; lastmax of variables that a data
  * region holds on the device (the kernel starts from their device values and the result goes
  * there); a whole array and a section of a 2-D array as location variables (their elements
- * become the kernel's scalars), one of them on the device; an inner loop's control variable
+ * become the kernel's scalars), one of them on the device, one written with a variable
+ * subscript and read outside its section; an inner loop's control variable
  * as a location variable (each thread's own, from its value before the loop).  value(i) takes each of
  * 0..6 every 7 indices, so the extremes tie inside one node and across nodes. */
 #include <stdio.h>
@@ -32,7 +33,8 @@ int main(void) {
   int iv = -1, wi = -1, wj = -1, ic = -1, jc = -1, ir = -1, di = -1;
   int at[2] = {-1, -1}, rows[3][2] = {{5, 5}, {5, 5}, {5, 5}};
   double av = -1, rv = 99, jv = -1;
-  int jat;
+  int jat, d, far[4] = {-1, -1, -1, 100};
+  double fv = -1;
   long lc = -1;
 
 #pragma xmp loop on t[i]
@@ -91,6 +93,14 @@ int main(void) {
       if (x[i] + i % 3 < rv) { rv = x[i] + i % 3; rows[1][0] = i; rows[1][1] = 2 * i; }
   }
 
+#pragma xmp loop on t[i] reduction(lastmax: fv /far[0:3]/)
+#pragma acc parallel loop
+  for (i = 0; i < N; i++)
+    if (a[i][0] >= fv) {
+      fv = a[i][0];
+      for (d = 0; d < 3; d++) far[d] = (int) a[i][d] + far[3];
+    }
+
   j = -3;
 #pragma xmp loop on t[i] reduction(lastmax: jv /j/)
 #pragma acc parallel loop
@@ -108,6 +118,7 @@ int main(void) {
     printf("array lastmax %g at (%d, %d)  section firstmin %g at %d %d (%d %d)\n", av, at[0], at[1], rv,
            rows[1][0], rows[1][1], rows[0][0], rows[2][1]);
     printf("inner index as location: %g, j = %d\n", jv, jat);
+    printf("variable subscripts: %g at %d %d %d (%d)\n", fv, far[0], far[1], far[2], far[3]);
   }
   return 0;
 }

@@ -1,22 +1,26 @@
 """Array and section location variables of GPU loops (global-view §5: ``/pos[0:2]/``,
-``/k[1][:]/``; XcalableACC §2, §4): each element of the section becomes a scalar for the
-kernel, which tracks scalars only (kernel_locations.py).
+``/k[1][:]/``; XcalableACC §2, §4): every element of such an array becomes a scalar of the
+kernel, which tracks scalars only (kernel_locations.py), and the body works on an array of
+its own made from them.
 
     #pragma xmp loop on t[i] reduction(firstmax: v /pos[0:2]/) acc
     for (i = 0; i < N; i++)
-      if (a[i] > v) { v = a[i]; pos[0] = i; pos[1] = b[i]; }
-->  { long long _xmpacc_lkey_0[2] = {0};
-      int __xmpacc_le_3_31_0 = pos[0]; int __xmpacc_le_3_31_1 = pos[1];
-      <reduce_var_begin>  <the launch: the kernel's body reads and writes the scalars,
-                           the node's record goes to them>
-      pos[0] = __xmpacc_le_3_31_0; pos[1] = __xmpacc_le_3_31_1;
-      _xmpacc_loop_reduce_var(..., pos's section, ...); }
+      if (a[i] > v) { v = a[i]; for (d = 0; d < 2; d++) pos[d] = c[i][d]; }
+->  host: { long long _xmpacc_lkey_0[2] = {0};
+            int __xmpacc_le_3_31_0 = pos[0]; int __xmpacc_le_3_31_1 = pos[1]; (... every element)
+            <reduce_var_begin>  <the launch: the node's record goes to the tracked scalars>
+            pos[0] = __xmpacc_le_3_31_0; pos[1] = __xmpacc_le_3_31_1;   (the section's)
+            _xmpacc_loop_reduce_var(..., pos's section, ...); }
+    kernel body: { int pos[3]; pos[0] = __xmpacc_le_3_31_0; ... (every element)
+                   do <the body> while (0);
+                   __xmpacc_le_3_31_0 = pos[0]; __xmpacc_le_3_31_1 = pos[1]; }   (the section's)
 
-The reduction over the nodes stays the host loop's, on the section itself.  The body may
-name the array's elements with constant subscripts only, each inside the section (the
-elements it tracks); anything else is an error at its use.  Where a data region holds the
-array on the device, the located swaps of acc_comm.loop_reduction_swaps stand around all of
-this: the scalars start from the device values and the result goes there.
+The reduction over the nodes stays the host loop's, on the section itself.  The section's
+elements are tracked (watched for change, part of the record); the others start from their
+values before the loop in every thread, and what the body writes to them stays in its
+thread.  Where a data region holds the array on the device, the located swaps of
+acc_comm.loop_reduction_swaps stand around all of this: the scalars start from the device
+values and the result goes there.
 """
 
 from __future__ import annotations
@@ -31,32 +35,40 @@ from pycparser import c_ast
 from xmpacc import cbuild
 from xmpacc.diagnostics import XmpError
 from xmpacc.directives import ast as xd
-from xmpacc.passes.canonical import loc_of
 from xmpacc.passes.varrefs import shape
 from xmpacc.section_code import const, value
 from xmpacc.symbols import Scope
 
+_MOST = 64   # elements of a location array: each is a kernel parameter
+
 
 @dataclass(frozen=True, slots=True)
 class Element:
-    """One element of a location section, as a scalar of the kernel."""
+    """One element of a location array, as a scalar of the kernel."""
 
     scalar: str
     array: str
     index: tuple[int, ...]
     decl: str         # C: the scalar's declaration, without initialiser
+    tracked: bool     # in a section that a reduction names
 
     @property
     def host(self) -> str:
         return self.array + "".join(f"[{k}]" for k in self.index)
 
 
+@dataclass
+class _Array:
+    decl: c_ast.Decl
+    extents: list[int]
+    elements: dict[tuple[int, ...], Element]
+
+
 def scalarize(loop: xd.Loop, body: c_ast.For, scope: Scope) -> tuple[xd.Loop, tuple[Element, ...]]:
-    """``loop`` with each array or section location variable replaced by its elements'
-    scalars (declared in ``scope`` for the kernel passes), and those elements; the body of
-    ``body`` (the kernel's innermost loop) names the scalars instead of the elements."""
-    elements: list[Element] = []
-    tracked: dict[str, dict[tuple[int, ...], Element]] = {}   # per array, its elements so far
+    """``loop`` with each array or section location variable replaced by its section's
+    scalars (declared in ``scope`` for the kernel passes), and the elements of those arrays;
+    the body of ``body`` (the kernel's innermost loop) works on arrays made from them."""
+    arrays: dict[str, _Array] = {}
     reductions = []
     for red in loop.reductions:
         variables = []
@@ -68,32 +80,37 @@ def scalarize(loop: xd.Loop, body: c_ast.For, scope: Scope) -> tuple[xd.Loop, tu
                         not isinstance(found[1].type, c_ast.ArrayDecl):
                     locations.append(ref)   # a scalar (or an error that kernel_locations reports)
                     continue
-                made = _elements(ref, found[1], scope)
-                mine = tracked.setdefault(ref.name.name, {})
-                twice = next((e for e in made if e.index in mine), None)
-                if twice is not None:
-                    raise XmpError(ref.loc, f"'{twice.host}' is a location variable of two reductions of this "
-                                            "loop: a variable takes part in one reduction")
-                mine.update((e.index, e) for e in made)
-                elements += made
-                locations += [xd.VarRef(xd.Name(e.scalar, ref.name.loc), None, ref.loc) for e in made]
+                array = arrays.get(ref.name.name)
+                if array is None:
+                    array = arrays[ref.name.name] = _array(ref, found[1], scope)
+                section = []
+                for index in _section(ref, array.extents):
+                    e = array.elements[index]
+                    if e.tracked:
+                        raise XmpError(ref.loc, f"'{e.host}' is a location variable of two reductions of this "
+                                                "loop: a variable takes part in one reduction")
+                    array.elements[index] = e = dataclasses.replace(e, tracked=True)
+                    section.append(xd.VarRef(xd.Name(e.scalar, ref.name.loc), None, ref.loc))
+                locations += section
             variables.append(dataclasses.replace(var, locations=tuple(locations)))
         reductions.append(dataclasses.replace(red, variables=tuple(variables)))
-    for name, scalars in tracked.items():   # once per array: the body's elements of every section
-        _rewrite(body, name, len(next(iter(scalars))), scalars)
-    if not elements:
+    if not arrays:
         return loop, ()
-    return dataclasses.replace(loop, reductions=tuple(reductions)), tuple(elements)
+    for array in arrays.values():
+        _wrap(body, array)
+    elements = tuple(e for array in arrays.values() for e in array.elements.values())
+    return dataclasses.replace(loop, reductions=tuple(reductions)), elements
 
 
 def host_text(elements: tuple[Element, ...]) -> tuple[str, str]:
     """C text: the scalars' declarations from the elements (before the launch), and the
-    elements from the scalars (after it, before the reduction over the nodes)."""
+    tracked elements from their scalars (after it, before the reduction over the nodes)."""
     return ("".join(f"{e.decl} = {e.host};" for e in elements),
-            "".join(f"{e.host} = {e.scalar};" for e in elements))
+            "".join(f"{e.host} = {e.scalar};" for e in elements if e.tracked))
 
 
-def _elements(ref: xd.VarRef, decl: c_ast.Decl, scope: Scope) -> list[Element]:
+def _array(ref: xd.VarRef, decl: c_ast.Decl, scope: Scope) -> _Array:
+    """The array's elements as scalars, declared in ``scope``; none tracked yet."""
     name = ref.name.name
     extents = []
     t = decl.type
@@ -104,21 +121,32 @@ def _elements(ref: xd.VarRef, decl: c_ast.Decl, scope: Scope) -> list[Element]:
                                          "constants")
         extents.append(n)
         t = t.type
-    subs = ref.subs or ()
-    if len(subs) > len(extents):
-        raise XmpError(ref.loc, f"'{name}' has {len(extents)} dimension(s) but {len(subs)} subscript(s) are given")
-    ranges = [_range(sub, n, ref) for sub, n in zip(subs, extents)] + [range(n) for n in extents[len(subs):]]
+    total = 1
+    for n in extents:
+        total *= n
+    if total > _MOST:
+        raise XmpError(ref.name.loc, f"'{name}' has {total} elements; a location array of a GPU loop has at "
+                                     f"most {_MOST} (each element is a kernel parameter)")
     line, col = ref.name.loc.line, ref.name.loc.col
     _rank, elem_type = shape(decl)
-    elements = []
-    for k, index in enumerate(itertools.product(*ranges)):
+    elements = {}
+    for k, index in enumerate(itertools.product(*(range(n) for n in extents))):
         scalar = f"__xmpacc_le_{line}_{col}_{k}"
         t = copy.deepcopy(elem_type)
         t.declname = scalar
         made = c_ast.Decl(scalar, [], [], [], [], t, None, None, decl.coord)
         scope.c_decls[scalar] = made   # what the kernel passes find when they look it up
-        elements.append(Element(scalar, name, index, cbuild.to_c(made)))
-    return elements
+        elements[index] = Element(scalar, name, index, cbuild.to_c(made), False)
+    return _Array(decl, extents, elements)
+
+
+def _section(ref: xd.VarRef, extents: list[int]) -> list[tuple[int, ...]]:
+    subs = ref.subs or ()
+    if len(subs) > len(extents):
+        raise XmpError(ref.loc, f"'{ref.name.name}' has {len(extents)} dimension(s) but {len(subs)} subscript(s) "
+                                "are given")
+    ranges = [_range(sub, n, ref) for sub, n in zip(subs, extents)] + [range(n) for n in extents[len(subs):]]
+    return list(itertools.product(*ranges))
 
 
 def _range(sub: xd.VarSub, n: int, ref: xd.VarRef) -> range:
@@ -141,24 +169,14 @@ def _range(sub: xd.VarSub, n: int, ref: xd.VarRef) -> range:
     return range(base, base + length * step, step)
 
 
-def _rewrite(body: c_ast.For, name: str, rank: int, scalars: dict[tuple[int, ...], Element]) -> None:
-    """The body names each tracked element's scalar; any other use of ``name`` is an error."""
-    def element(node: c_ast.Node) -> c_ast.Node | None:
-        index: list[int | None] = []
-        base = node
-        while isinstance(base, c_ast.ArrayRef):
-            index.insert(0, const(base.subscript))
-            base = base.name
-        if not (isinstance(base, c_ast.ID) and base.name == name and len(index) == rank):
-            return None
-        e = scalars.get(tuple(index)) if None not in index else None   # type: ignore[arg-type]
-        return c_ast.ID(e.scalar, node.coord) if e is not None else None
-
-    body.stmt = cbuild.transform(body.stmt, element)
-    fields = {id(n.field) for n in cbuild.walk(body.stmt) if isinstance(n, c_ast.StructRef)}
-    left = next((n for n in cbuild.walk(body.stmt) if isinstance(n, c_ast.ID) and n.name == name
-                 and id(n) not in fields), None)
-    if left is not None:
-        raise XmpError(loc_of(left), f"'{name}' is a location variable of this GPU loop: the body may name only "
-                                     f"the elements of '{name}' that it tracks, with constant subscripts "
-                                     f"(as in {next(iter(scalars.values())).host})")
+def _wrap(body: c_ast.For, array: _Array) -> None:
+    """The body on an array of its own, made from the scalars, whose tracked elements go
+    back to theirs at the end (a ``continue`` ends the do-while, so it still gets there)."""
+    local = copy.deepcopy(array.decl)
+    local.storage, local.funcspec, local.init = [], [], None
+    elements = array.elements.values()
+    text = (f"{cbuild.to_c(local)}; " + " ".join(f"{e.host} = {e.scalar};" for e in elements) + " do ; while (0); "
+            + " ".join(f"{e.scalar} = {e.host};" for e in elements if e.tracked))
+    items = cbuild.stmts(text, body.stmt.coord)
+    items[1 + len(elements)].stmt = body.stmt
+    body.stmt = c_ast.Compound(items, body.stmt.coord)
