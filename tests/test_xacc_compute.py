@@ -521,6 +521,29 @@ int main(void) {
 """
 
 
+FIRSTPRIVATE_PRESENT = """#include <stdio.h>
+int main(void) {
+  int i; double x = 1, out[8];
+#pragma acc data copy(x) create(out)
+  {
+#pragma acc parallel loop firstprivate(x)
+    for (i = 0; i < 8; i++) { x = x + i; out[i] = x; }
+#pragma acc update host(out, x)
+  }
+  printf("%g %g %g\\n", out[0], out[7], x);
+  return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("env", BACKENDS)
+def test_firstprivate_scalar_with_a_device_copy_is_each_threads_own(tmp_path: Path, env: dict[str, str]) -> None:
+    """firstprivate(x) where a data region holds x on the device: each iteration's copy
+    starts from the encountering thread's value (OpenACC), and the device copy stays 1
+    (it was one copy that every thread wrote: 1 29 29)."""
+    assert run_source(tmp_path, "fpp", FIRSTPRIVATE_PRESENT, env) == "1 8 1\n"
+
+
 @pytest.mark.parametrize("env", BACKENDS)
 def test_firstprivate_arrays_start_from_the_host_values(tmp_path: Path, env: dict[str, str]) -> None:
     """firstprivate(tmp) of a C array (a subarray names the array): each iteration's copy

@@ -222,9 +222,9 @@ def _classify_one(ident: c_ast.ID, decl: c_ast.Decl, scope: Scope, replicated: l
             out.firstprivate_arrays.append((name, decl, 0))
         else:
             out.arrays.append(rep)
-    elif rep is not None:
+    elif rep is not None and name not in firstprivate:
         out.device_scalars.append(rep)
-    else:
+    else:   # firstprivate with a device copy too: each thread's own, of the encountering thread's value
         if name in assigned and name not in firstprivate:
             raise XmpError(loc_of(assigned[name]), f"scalar '{name}' is assigned in the acc loop but is "
                                                    f"neither private nor a reduction variable: add "
