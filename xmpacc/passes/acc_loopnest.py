@@ -298,7 +298,7 @@ def build(nest: AccNest, compute: AccCompute, lc: LoopClauses, scope: Scope, ctx
     # independent (XMP §4.2.1), so the node's iterations run one thread each, which a
     # conforming program cannot tell from running them in order
     if (lc.seq is not None and xmp is None) or (verdict is not None and not verdict.independent):
-        fors, loops, body = [], [], nest.loop
+        fors, loops = [], []
     else:
         fors = _nest_loops(nest, lc, dict(indices), ctx, joined)
         loops = [canonical(f) for f in fors]
@@ -307,11 +307,10 @@ def build(nest: AccNest, compute: AccCompute, lc: LoopClauses, scope: Scope, ctx
         if vector is not None:   # the inner 'acc loop vector' joins the thread space
             fors.append(vector[1])
             loops.append(canonical(vector[1]))
-        body = fors[-1].stmt
     tracked, elements = xmp, ()
-    if xmp is not None:   # location arrays and sections: scalars for the kernel
+    if xmp is not None:   # location arrays and sections: scalars for the kernel (it wraps the body)
         tracked, elements = kernel_location_elements.scalarize(xmp, fors[-1] if fors else nest.loop, scope)
-        body = fors[-1].stmt if fors else nest.loop
+    body = fors[-1].stmt if fors else nest.loop
     inner_private, inner_reductions = strip_inner(body, ctx)
     for clauses in joined + ([vector[0]] if vector is not None else []):
         inner_private += clauses.private

@@ -145,24 +145,22 @@ class _Dynamic(ScopedWalker):
                 self.visit(item)
                 out.append(item)
                 continue
-            made = self._directive(item)
-            if made[-1:] == [item]:
-                # the guards go above the OpenACC lines right above the directive too: an
-                # 'acc parallel loop' there pairs with the XMP loop below it (acc_nest.py)
-                k = len(out)
-                while k and acc_pragma_id(out[k - 1]) is not None:
-                    k -= 1
-                out[k:k] = made[:-1]
-                made = [item]
-            out += made
+            directives = self.ctx.directives.get(id(item), [])
+            fixes = [d for d in directives if isinstance(d, xd.TemplateFix)]
+            if fixes:
+                out += self._fix_calls(fixes, item)
+                continue
+            # the guards stand above the OpenACC lines right above the directive too: an
+            # 'acc parallel loop' there pairs with the XMP loop below it (acc_nest.py)
+            k = len(out)
+            while k and acc_pragma_id(out[k - 1]) is not None:
+                k -= 1
+            guards = [t for t in (_on_template(d, self.scope) for d in directives) if t is not None]
+            out[k:k] = [s for t in guards for s in cbuild.stmts(guard(t, item.coord), item.coord)]
+            out.append(item)
         node.block_items = out
 
-    def _directive(self, item: c_ast.Node) -> list[c_ast.Node]:
-        directives = self.ctx.directives.get(id(item), [])
-        fixes = [d for d in directives if isinstance(d, xd.TemplateFix)]
-        if not fixes:
-            guards = [t for t in (_on_template(d, self.scope) for d in directives) if t is not None]
-            return [s for t in guards for s in cbuild.stmts(guard(t, item.coord), item.coord)] + [item]
+    def _fix_calls(self, fixes: list[xd.TemplateFix], item: c_ast.Node) -> list[c_ast.Node]:
         out: list[c_ast.Node] = []
         for d in fixes:
             try:

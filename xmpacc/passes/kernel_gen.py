@@ -124,9 +124,6 @@ def generate(spec: NestSpec, scope: Scope, replicated: list[Replicated], ctx: Co
         body = kernel_arrays.rewrite(body, spec.arrays)
     if spec.located:   # the watched variables are per-thread copies of their values before the loop
         body = kernel_locations.instrument(body, spec.located, scope, spec.node.coord)
-    if spec.located:   # by value also where a device copy holds them (acc_comm.loop_reduction_swaps)
-        watched = set(kernel_locations.value_names(spec.located))
-        replicated = [r for r in replicated if r.name not in watched]
     kv = classify(body, [lp.var for lp in spec.loops], scope, replicated, spec.private,
                   spec.firstprivate + kernel_locations.value_names(spec.located), spec.reductions, spec.loc,
                   spec.device_pointers, ctx.acc_routines)

@@ -28,6 +28,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import itertools
+import math
 from dataclasses import dataclass
 
 from pycparser import c_ast
@@ -121,9 +122,7 @@ def _array(ref: xd.VarRef, decl: c_ast.Decl, scope: Scope) -> _Array:
                                          "constants")
         extents.append(n)
         t = t.type
-    total = 1
-    for n in extents:
-        total *= n
+    total = math.prod(extents)
     if total > _MOST:
         raise XmpError(ref.name.loc, f"'{name}' has {total} elements; a location array of a GPU loop has at "
                                      f"most {_MOST} (each element is a kernel parameter)")

@@ -151,9 +151,9 @@ def instrument(body: c_ast.Node, located_vars: tuple[Located, ...], scope: Scope
 def check_firstprivate(located_vars: tuple[Located, ...], kv: KernelVars, where: SourceLoc) -> None:
     """Every watched variable must have become a per-thread copy of its value before the
     loop (not a private variable, nor another reduction's).  One with a device copy is by
-    value too: the XcalableACC path swaps the device values in around the loop's calls
-    (acc_comm.loop_reduction_swaps); the XMP-ACC path reduces into the host variables, as
-    it does without location variables."""
+    value too, as every firstprivate scalar is (kernel_vars.py): the XcalableACC path swaps
+    the device values in around the loop's calls (acc_comm.loop_reduction_swaps); the
+    XMP-ACC path reduces into the host variables, as it does without location variables."""
     per_thread = {name for name, _d in kv.by_value}
     for loc in located_vars:
         for name in loc.watched:

@@ -62,12 +62,10 @@ def instrument(loop: xd.Loop, top: c_ast.For, indices: dict[str, int],
     if not located:
         return [], {}
     chain = _chain(top, indices)
-    trips = []
-    for node in chain:
-        lp = canonical(node)
-        trips.append(f"({lp.var} - ({lp.init})) / ({lp.step})")
+    loops = [canonical(node) for node in chain]
+    trips = [f"({lp.var} - ({lp.init})) / ({lp.step})" for lp in loops]
     for var in located:
-        check_not_indices(var, {canonical(node).var for node in chain})
+        check_not_indices(var, {lp.var for lp in loops})
     inner = chain[-1]
     decls: list[c_ast.Node] = []
     keys: dict[str, tuple[str, int]] = {}
