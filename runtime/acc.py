@@ -28,10 +28,11 @@ from .contract import (
     LAUNCH_REDUCTION,
     LAUNCH_SCRATCH,
     LAUNCH_VALUE,
+    LOCATED_IN_PARTS,
     REDUCTION_TO_HOST,
 )
 from .acc_arrays import ArrayTemporary, temporary
-from .acc_locations import LocatedPartials, pick
+from .acc_locations import LocatedPartials, pick, restart
 from .arrays import read_longs
 from .cstructs import CArray, CSched, CTemplate
 from .device import grid_pad
@@ -260,6 +261,7 @@ class AccRuntime:
             temp.copy_in(where_text(where), self._present_section)
         for r in prepared.reductions:
             r.before_launch()
+        earlier = [restart(rec) for rec in prepared.located]   # margin / peel_and_wait: a launch per part
         self.backend.launch(kernel.decode(), prepared.shape, prepared.params, where_text(where), prepared.lanes)
         for r in prepared.reductions:
             r.start()
@@ -271,8 +273,8 @@ class AccRuntime:
         if prepared.located or any(temp.to_host for temp in prepared.arrays):
             # never deferred: the XMP reduction over the nodes, or the host, reads them next
             self.backend.wait()
-            for rec in prepared.located:
-                pick(rec, self.backend.xp)
+            for rec, before in zip(prepared.located, earlier):
+                pick(rec, self.backend.xp, before)
             for temp in prepared.arrays:
                 temp.copy_out()
 
@@ -352,6 +354,7 @@ class AccRuntime:
         count, pad = inner if info.grid2_sched is not None else (0, 0)
         shape = backend.shape(total * lanes, nthreads, lanes, count, info.rows, pad)
         launch = Launch((ctypes.c_void_p * nparams)(), [], [], shape, lanes)
+        in_parts: list[tuple[LocatedPartials, int]] = []
         for i, (kind, a, b) in enumerate(info.kinds):
             if kind in (LAUNCH_LANES, LAUNCH_GRID2):
                 holder = ctypes.c_int(lanes if kind == LAUNCH_LANES else int(shape.grid2))
@@ -363,7 +366,9 @@ class AccRuntime:
             elif kind == LAUNCH_LOCATED:   # a keys per record; its LAUNCH_LOCFIELDs follow
                 launch.params[i] = self._partials(_INT64, shape.partials * a, launch.holders, w)
                 launch.located.append(LocatedPartials(launch.holders[-2].reshape(shape.partials, a),
-                                                      view(arg_list[i] or 0, a, _INT64, w), b))
+                                                      view(arg_list[i] or 0, a, _INT64, w), b % LOCATED_IN_PARTS))
+                if b & LOCATED_IN_PARTS:   # the tail's length counts the fields: made below
+                    in_parts.append((launch.located[-1], (arg_list[i] or 0) + 8 * a))
             elif kind == LAUNCH_LOCFIELD:
                 launch.params[i] = self._partials(a, shape.partials, launch.holders, w)
                 launch.located[-1].fields.append((view(arg_list[i] or 0, 1, a, w), launch.holders[-2]))
@@ -373,6 +378,8 @@ class AccRuntime:
                 launch.params[i] = self._private_arrays(read_longs(arg_list[i], 1)[0], shape, launch.holders, w)
             else:
                 launch.params[i] = self._param(kind, arg_list[i], launch.holders, w)
+        for rec, tail in in_parts:   # the launches so far, a word per field (acc_locations.py)
+            rec.tail = view(tail, 1 + len(rec.fields), _INT64, w)
         return launch
 
     def _private_arrays(self, nbytes: int, shape: Any, holders: list[Any], where: str) -> int:

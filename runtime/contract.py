@@ -411,6 +411,10 @@ LAUNCH_GRID2 = 5       # int: 1 when the runtime launched a 2-D grid; a = number
                        # b = threads per block along y that the compiler asks for (kernels.block_rows)
 LAUNCH_LOCATED = 6     # a reduction with location variables: per-warp keys (a = numbers per key, key[0]
                        # = changed, b = operator); the host key array at the address; the fields follow
+LOCATED_IN_PARTS = 1024     # in a LAUNCH_LOCATED's b: the loop launches its kernel once per part (margin
+                            # cells, peel_and_wait's passes); the host key array goes on with the launches so
+                            # far and each watched variable's value before the loop (a word each), from which
+                            # every launch starts (runtime/acc_locations.py)
 LAUNCH_LOCFIELD = 7    # per-warp partials of its value, then of each location variable; a = type code
 LAUNCH_ARRED = 8       # a reduction array's device temporary, of the whole array's shape; at the address the
                        # host's long long [4]: {array address, its bytes, reduced section's offset and bytes};

@@ -16,6 +16,7 @@
 #include "xmpacc_types.h"
 #include "xmpacc_dist.h"
 #include "xmpacc_index.h"
+#include "xmpacc_loops.h"
 
 /* Split a flat thread index: returns rest % s.count and leaves rest / s.count in *rest.
  * On the GPU a 64-bit integer division costs a hundred instructions; a multiplication by
@@ -415,19 +416,7 @@ _XMPACC_HD static inline int _xmpacc_differ(const void *a, const void *b, unsign
     if (p[k] != q[k]) return 1;
   return 0;
 }
-/* Does the record (key w, value above / below mine) beat mine (key m)?  key[0] = 1 when
- * the thread changed something; then the better value wins, and on equal values the key
- * (trip numbers) that comes first in sequential order, or last for lastmax / lastmin. */
-_XMPACC_HD static inline int _xmpacc_loc_better(const long long *w, const long long *m, int n, int above,
-                                               int below, int last) {
-  if (!w[0]) return 0;
-  if (!m[0]) return 1;
-  if (above) return 1;
-  if (below) return 0;
-  for (int k = 1; k < n; k++)
-    if (w[k] != m[k]) return last ? w[k] > m[k] : w[k] < m[k];
-  return 0;
-}
+/* _xmpacc_loc_better, which compares two records: xmpacc_loops.h (host loops use it too) */
 
 /* x = x op e and x = e op x (acc_atomic.py) */
 #define _XMPACC_RMW_ADD(x, e, f) _XMPACC_ATOMIC_RMW(x, e, _a + _b, f)

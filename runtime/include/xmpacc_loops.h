@@ -127,4 +127,21 @@ _XMPACC_HD static inline _xmpacc_tdim_t _xmpacc_nodes_tdim(const _xmpacc_nodes_t
   return d;
 }
 
+/* Reductions with location variables (passes/locations.py, kernel_locations.py): does the
+ * record (key w, value above / below mine) beat mine (key m)?  key[0] = 1 when its
+ * iterations changed something; then the better value wins, and on equal values the key
+ * (trip numbers) that comes first in sequential order, or last for lastmax / lastmin.  A
+ * kernel's threads compare their records so, and so do the parts of a host loop that margin
+ * and peel_and_wait run out of sequential order. */
+_XMPACC_HD static inline int _xmpacc_loc_better(const long long *w, const long long *m, int n, int above,
+                                               int below, int last) {
+  if (!w[0]) return 0;
+  if (!m[0]) return 1;
+  if (above) return 1;
+  if (below) return 0;
+  for (int k = 1; k < n; k++)
+    if (w[k] != m[k]) return last ? w[k] > m[k] : w[k] < m[k];
+  return 0;
+}
+
 #endif

@@ -27,6 +27,16 @@ variables and the host key array, which the XMP reduction then compares over the
              lane 0: _xmpacc_lkp_0[...] = _xmpacc_lk_0[...]; _xmpacc_lvp_0_0[...] = v; ...
 
 Such kernels neither stream nor split lanes: one thread runs one iteration.
+
+``margin`` launches the kernel once per rim cell and ``peel_and_wait`` over the interior,
+then the rim (kernel_ranges.py): the launches do not run in sequential order, so each must
+start from the values before the loop, not from the record of the launches before it, and
+the node's record is the better of the launches' records, by value and then by key.  The
+host key array goes on with the count of launches and those values (a word each:
+device types are at most 8 bytes), which the runtime keeps there and compares
+(runtime/acc_locations.py, LOCATED_IN_PARTS):
+
+    long long _xmpacc_lkey_0[2 + 1 + 2] = {0};   (key; launches; v, idx before the loop)
 """
 
 from __future__ import annotations
@@ -43,7 +53,7 @@ from xmpacc.passes.kernels import Param, _type_names, declaration
 from xmpacc.passes.kernel_vars import KernelVars
 from xmpacc.passes.locations import check_not_indices
 from xmpacc.passes.varrefs import declared, shape
-from xmpacc.runtime.contract import LAUNCH_LOCATED, LAUNCH_LOCFIELD, REDUCTION_OPS
+from xmpacc.runtime.contract import LAUNCH_LOCATED, LAUNCH_LOCFIELD, LOCATED_IN_PARTS, REDUCTION_OPS
 from xmpacc.symbols import Scope
 
 LOCATED_OPS = ("firstmax", "firstmin", "lastmax", "lastmin")
@@ -59,6 +69,7 @@ class Located:
     op: str                         # one of LOCATED_OPS
     locations: tuple[str, ...]
     trips: tuple[str, ...]          # C: the trip number of each loop of the thread space
+    in_parts: bool = False          # margin / peel_and_wait: a launch per part (module docstring)
 
     @property
     def watched(self) -> tuple[str, ...]:
@@ -73,6 +84,11 @@ class Located:
     def nkey(self) -> int:
         return len(self.trips) + 1
 
+    @property
+    def host_words(self) -> int:
+        """The host key array's length: the key, and in parts the launches and the start values."""
+        return self.nkey + (1 + len(self.watched) if self.in_parts else 0)
+
 
 def located(loop: xd.Loop, loops: list[CanonicalLoop], scope: Scope) -> tuple[Located, ...]:
     """The loop's reductions with location variables, checked; ``loops`` is the kernel's
@@ -83,16 +99,13 @@ def located(loop: xd.Loop, loops: list[CanonicalLoop], scope: Scope) -> tuple[Lo
         for var in red.variables:
             if not var.locations:
                 continue
-            if loop.margin is not None or loop.peel_and_wait is not None:
-                # the rim runs after the interior: the first change would not be the first iteration
-                raise XmpError(loop.loc, "location variables in a loop with 'margin' or 'peel_and_wait' "
-                                         "are not supported yet")
             _check_scalar(var.ref, scope, "has location variables, so it must be a scalar")
             check_not_indices(var, {lp.var for lp in loops})
             for ref in var.locations:   # arrays and sections are scalars by now (kernel_location_elements.py)
                 _check_scalar(ref, scope, "is subscripted but is not an array")
             out.append(Located(len(out), var.name.name, red.op, tuple(r.name.name for r in var.locations),
-                               tuple(f"({lp.var} - ({lp.init})) / ({lp.step})" for lp in loops)))
+                               tuple(f"({lp.var} - ({lp.init})) / ({lp.step})" for lp in loops),
+                               loop.margin is not None or loop.peel_and_wait is not None))
     return tuple(out)
 
 
@@ -118,11 +131,11 @@ def value_names(located_vars: tuple[Located, ...]) -> list[str]:
 
 
 def host_decls(located_vars: tuple[Located, ...], coord: object) -> tuple[list[c_ast.Node], dict[str, tuple[str, int]]]:
-    """The host key arrays (zero: no thread changed anything) and, per reduction variable,
-    its key array and length for ``loop_reduction_calls``."""
+    """The host key arrays (zero: no thread changed anything; in parts, no launch yet) and,
+    per reduction variable, its key array and length for ``loop_reduction_calls``."""
     decls: list[c_ast.Node] = []
     for loc in located_vars:
-        decls += cbuild.stmts(f"long long {loc.host_key}[{loc.nkey}] = {{0}};", coord)
+        decls += cbuild.stmts(f"long long {loc.host_key}[{loc.host_words}] = {{0}};", coord)
     return decls, {loc.value: (loc.host_key, len(loc.trips)) for loc in located_vars}
 
 
@@ -182,7 +195,7 @@ def params(located_vars: tuple[Located, ...], kv: KernelVars) -> list[Param]:
     for loc in located_vars:
         n = loc.number
         out.append(Param(f"_xmpacc_lkp_{n}", f"long long *_xmpacc_lkp_{n}", loc.host_key, LAUNCH_LOCATED,
-                         str(loc.nkey), str(REDUCTION_OPS[loc.op])))
+                         str(loc.nkey), str(REDUCTION_OPS[loc.op] + (LOCATED_IN_PARTS if loc.in_parts else 0))))
         for j, name in enumerate(loc.watched):
             out.append(Param(f"_xmpacc_lvp_{n}_{j}", declaration(decls[name], f"_xmpacc_lvp_{n}_{j}", pointer=True),
                              f"&{name}", LAUNCH_LOCFIELD, f"_XMPACC_TYPE({name})"))

@@ -167,20 +167,18 @@ class _LoopLowering(ScopedWalker):
         _check_nest(loop, node, indices)
         self.number += 1
         number = self.number
-        if (loop.margin is not None or loop.peel_and_wait is not None) and \
-                any(v.locations for r in loop.reductions for v in r.variables):
-            raise XmpError(loop.loc, "location variables in a loop with 'margin' or 'peel_and_wait' "
-                                     "are not supported yet")
-        decls, keys = locations.instrument(loop, node, indices, number)
+        decls, keys, parts = locations.instrument(loop, node, indices, number, self.scope)
         mask = [0] * target.ndims
         for t in indices.values():
             mask[t] = 1
         before, after = loop_reduction_calls(loop, target, mask, self.scope, node.coord, keys)
         if loop.peel_and_wait is not None:
-            nests = self._peel_and_wait(loop, node, target, indices, offsets, number)
+            nests = self._peel_and_wait(loop, node, target, indices, offsets, number, parts)
         else:
-            nests = [self._nest(loop, node, target, indices, offsets, mode, widths, number)]
+            nests = [self._nest(loop, node, target, indices, offsets, mode, widths, number, parts)]
         nests = [hoist(n, self._elem_type, self._fixed) for n in nests]
+        if parts is not None:
+            nests = cbuild.stmts(parts.start, node.coord) + nests + cbuild.stmts(parts.finish, node.coord)
         if isinstance(target, TemplateSym):
             self.ctx.info.append(facts.loop(loop, target, indices))
         return c_ast.Compound(decls + before + nests + after, node.coord)
@@ -194,15 +192,19 @@ class _LoopLowering(ScopedWalker):
         return sym is not None and not sym.is_pointer and not sym.is_param
 
     def _nest(self, loop: xd.Loop, node: c_ast.For, target: TemplateSym | NodesSym, indices: dict[str, int],
-              offsets: dict[str, str | None], mode: str, widths: dict[int, xd.LoopWidth], number: int) -> c_ast.Node:
+              offsets: dict[str, str | None], mode: str, widths: dict[int, xd.LoopWidth], number: int,
+              parts: locations.Parts | None) -> c_ast.Node:
+        """The nest of ``mode``; ``parts``: each cell of a margin nest (or the nest) is a part."""
         cell = f"_xmpacc_cell_{number}" if mode == "margin" and widths else None
         digits = cell_digits(cell, [var for var, t in indices.items() if t in widths]) if cell else {}
         scheds = {var: DimSched(var, t, offsets.get(var), mode, widths.get(t), digits.get(var))
                   for var, t in indices.items()}
-        return NestBuilder(target, loop.on.style, scheds, cell).build(node)
+        nest = NestBuilder(target, loop.on.style, scheds, cell).build(node)
+        return nest if parts is None else parts.around(nest, cell)
 
     def _peel_and_wait(self, loop: xd.Loop, node: c_ast.For, target: TemplateSym | NodesSym,
-                       indices: dict[str, int], offsets: dict[str, str | None], number: int) -> list[c_ast.Node]:
+                       indices: dict[str, int], offsets: dict[str, str | None], number: int,
+                       parts: locations.Parts | None) -> list[c_ast.Node]:
         """The interior (no shadow needed), wait_async(id), then the rim (global-view §7)."""
         peel = loop.peel_and_wait
         assert peel is not None
@@ -210,10 +212,10 @@ class _LoopLowering(ScopedWalker):
                                     w.unbound) for w in peel.widths)
         _mode, inner = dim_widths(dataclasses.replace(loop, expand=shrink, peel_and_wait=None), target)
         _mode, rim = dim_widths(dataclasses.replace(loop, margin=shrink, peel_and_wait=None), target)
-        interior = self._nest(loop, copy.deepcopy(node), target, indices, offsets, "expand", inner, number)
+        interior = self._nest(loop, copy.deepcopy(node), target, indices, offsets, "expand", inner, number, parts)
         wait = cbuild.stmts(f"_xmpacc_wait_async({cbuild.where_literal(loop.loc)}, 1, "
                             f"(const long long []){{({peel.async_id.text})}}, 0, 0);", node.coord)
-        return [interior] + wait + [self._nest(loop, node, target, indices, offsets, "margin", rim, number)]
+        return [interior] + wait + [self._nest(loop, node, target, indices, offsets, "margin", rim, number, parts)]
 
 
 def _check_nest(loop: xd.Loop, node: c_ast.For, indices: dict[str, int]) -> None:
