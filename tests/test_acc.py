@@ -184,14 +184,17 @@ def test_cyclic_w_golden(cyclic_w: tuple[Path, str], suffix: str) -> None:
     assert text == golden.read_text()
 
 
-# Reductions with location variables and of arrays on loop ... acc: each program against
-# its serial build at 1-4 processes, its golden code, and its .cu through nvcc.
+# Reductions with location variables and of arrays on loop ... acc, and aligned structure
+# members on the device: each program against its serial build at 1-4 processes, its golden
+# code, and its .cu through nvcc.
 REDUCTION_PROGRAMS = {
     # firstmax/firstmin/lastmax/lastmin: ties inside a node and across nodes, cyclic(3), a 2-D thread space
     "acc_locations": "the CUDA side of the warp combine (shuffles of every record field)",
     # + on int, long, float and double arrays, a section, max/min, * | ^, 2-D, cyclic(3) going
     # down; start values counted once over the nodes
     "acc_array_reductions": "atomicAdd and the compare-and-swap loops (max, min, *, |, ^) on the temporaries",
+    # acc replicate / replicate_sync of members (c.v, p->v), reflect and reflect_init/do acc of one
+    "acc_members": "the kernel parameters that stand for the members (kernel_members.py)",
 }
 
 

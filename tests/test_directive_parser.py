@@ -446,6 +446,13 @@ GOOD: list[tuple[str, list[Any]]] = [
      [A.AccReplicateSync((A.SyncClause("out", names("x", "y")),
                           A.SyncClause("in", names("z")),
                           A.SyncClause("out", names("w"))), NOLOC)]),
+    # aligned structure members (global-view §8) on the device
+    ("acc replicate (c.a, p->a, x)", [A.AccReplicate(names("c.a", "p->a", "x"), NOLOC)]),
+    ("acc replicate_sync in (c . a) out (p->a)",
+     [A.AccReplicateSync((A.SyncClause("in", names("c.a")), A.SyncClause("out", names("p->a"))), NOLOC)]),
+    ("reflect_init (c.a, p->a) acc", [A.ReflectInit(names("c.a", "p->a"), None, False, NOLOC, True)]),
+    ("reflect_do (c.a) acc", [A.ReflectDo(names("c.a"), NOLOC, None, True)]),
+    ("reduce_shadow (c.a)", [A.ReduceShadow(names("c.a"), None, NOLOC)]),
     # ------------------------------------------------------------ local view (global-view §11)
     ("sync_all", [LV.SyncAll(NOLOC)]),
     ("SYNC_MEMORY", [LV.SyncMemory(NOLOC)]),

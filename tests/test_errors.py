@@ -66,6 +66,7 @@ double *d;
 #pragma xmp align d[i] with t[i]
 """
 
+MEM = HEAD + "struct s { int v[100]; int h; };\n#pragma xmp align s.v[i] with t[i]\nstruct s o, o2, os[2];\n"
 CASES = [
     # ---- directive syntax
     ("unknown-directive", in_main("#pragma xmp @frobnicate"), "unknown XMP directive 'frobnicate'"),
@@ -195,9 +196,6 @@ CASES = [
     ("loop-location-index-value", in_main("#pragma xmp loop on t[i] reduction(firstmin: @i /x/)\n"
                                           "    for (i = 0; i < 100; i++) x++;"),
      "'i' is an index of this loop, so it cannot be the variable of a reduction"),
-    ("acc-loop-location-margin", in_main("#pragma xmp @loop on t[i] margin(1) reduction(firstmax: s /x/) acc\n"
-                                         "    for (i = 0; i < 100; i++) x++;", HEAD + "#pragma xmp shadow a[1]\n"),
-     "location variables in a loop with 'margin' or 'peel_and_wait' are not supported yet"),
     ("xacc-location-private", in_main("#pragma xmp loop on t[i] reduction(lastmax: s /x/)\n"
                                       "#pragma acc @parallel loop private(x)\n"
                                       "    for (i = 0; i < 100; i++) if (a[i] >= s) { s = a[i]; x = i; }"),
@@ -263,9 +261,13 @@ CASES = [
     ("loop-expand-cyclic", in_main("#pragma xmp loop on t[i] expand(@1)\n    for (i = 0; i < 100; i++) x++;",
                                    HEAD.replace("[block]", "[cyclic]")),
      "'expand' on a cyclic dimension of template 't'"),
-    ("loop-location-margin", in_main("#pragma xmp @loop on t[i] margin(1) reduction(firstmax: s /x/)\n"
-                                     "    for (i = 0; i < 100; i++) s = a[i];"),
-     "location variables in a loop with 'margin' or 'peel_and_wait' are not supported yet"),
+    # each part of the loop restarts a reduction's variables whole (locations.py)
+    ("loop-location-peel-shared", in_main("    double m = 99;\n"
+                                          "#pragma xmp loop on t[i] peel_and_wait(1, 1) reduction(firstmax: s /x/) "
+                                          "reduction(lastmin: m /@x/)\n"
+                                          "    for (i = 0; i < 100; i++) if (a[i] > s) { s = a[i]; x = i; }"),
+     "'x' takes part in the reductions of both 's' and 'm': with location variables in a host loop with "
+     "'margin' or 'peel_and_wait' this is not supported yet"),
     ("nodes-subset-undeclared", at_top("#pragma xmp nodes q[2] = @r[0:2]\n"), "nodes 'r' is not declared"),
     ("nodes-subset-rank", at_top("#pragma xmp nodes q[2] = @p[0][1]\n"), "nodes 'p' has 1 dimension(s)"),
     ("template-ref-rank", in_main("#pragma xmp barrier on @t[1][2]"), "template 't' has 1 dimension(s)"),
@@ -335,10 +337,30 @@ CASES = [
      "sections of structure members outside gmove are not supported yet"),
     ("member-shadow-not-aligned", at_top("struct s { int v[100]; };\n#pragma xmp shadow @s.v[1]\n"),
      "not an aligned structure member"),
-    ("member-in-acc-loop", in_main("#pragma xmp acc replicate (o)\n    {\n#pragma xmp loop on t[i] acc\n"
-                                   "    for (i = 0; i < 100; i++) @o.v[i] = 0;\n    }",
-                                   HEAD + "struct s { int v[100]; };\n#pragma xmp align s.v[i] with t[i]\n"
-                                   "struct s o;\n"), "aligned structure member 'o.v' in an acc loop: not supported yet"),
+    # aligned members on the device: replicated or in data clauses themselves, not their object
+    ("member-in-acc-loop-object-replicated", in_main("#pragma xmp acc replicate (o)\n    {\n#pragma xmp loop on t[i] acc\n"
+                                                     "    for (i = 0; i < 100; i++) @o.v[i] = 0;\n    }", MEM),
+     "array 'o.v' is used in an acc loop but has no device copy: put the loop inside '#pragma acc data copy(o.v)'"),
+    ("member-of-element-in-acc-loop", in_main("#pragma xmp loop on t[i]\n#pragma acc parallel loop\n"
+                                              "    for (i = 0; i < 100; i++) @os[x].v[i] = 0;", MEM),
+     "aligned structure member 'os[x].v' in an acc loop: not supported yet"),
+    ("acc-data-plain-member", in_main("#pragma acc data copy(@o.h)\n    { }", MEM),
+     "'o.h' is not an aligned member: of structure members, only aligned ones (global-view §8) can be named here"),
+    ("acc-update-plain-member", in_main("#pragma acc data copy(o.v)\n    {\n#pragma acc update host(@o.h)\n    }", MEM),
+     "'o.h' is not an aligned member"),
+    ("acc-compute-clause-plain-member", in_main("#pragma acc parallel loop copy(@o.h)\n"
+                                                "    for (i = 0; i < 100; i++) x += i;", MEM),
+     "'o.h' is not an aligned member"),
+    ("acc-replicate-plain-member", in_main("#pragma xmp acc replicate (@o.h)\n    { }", MEM),
+     "'o.h' is not an aligned member"),
+    ("acc-replicate-member-twice", in_main("#pragma xmp acc replicate (o.v, @o.v)\n    { }", MEM),
+     "'o.v' is already replicated in this or an enclosing region"),
+    ("acc-replicate-sync-other-object", in_main("#pragma xmp acc replicate (o.v)\n    {\n"
+                                                "#pragma xmp acc replicate_sync in (@o2.v)\n    }", MEM),
+     "'o2.v' is not replicated"),
+    ("member-default-none", in_main("#pragma xmp loop on t[i]\n#pragma acc parallel loop default(none)\n"
+                                    "    for (i = 0; i < 100; i++) @o.v[i] = 0;", MEM),
+     "array 'o.v' is not named in a data clause of 'acc parallel loop', which has default(none)"),
 ]
 
 # ---- array sections, gmove, array (global-view §1-§3, §10)

@@ -144,6 +144,11 @@ GOOD: list[tuple[str, O.AccDirective]] = [
      O.AccUpdate((UPD("host", V("a", S("0", "n"))), UPD("host", V("b"), spelling="self"),
                   UPD("device", V("c"))), E("n"), ASYNC("q"), WAIT(), AT, AT)),
     ("update device(a, b)", O.AccUpdate((UPD("device", V("a"), V("b")),), None, None, None, None, AT)),
+    # aligned structure members (global-view §8) in data and update clauses
+    ("data copy(c.a) copyin(p->a[0:n], x)",
+     O.AccData((DC("copy", V("c.a")), DC("copyin", V("p->a", S("0", "n")), V("x"))), None, AT)),
+    ("update host(c.a[2:3]) device(p -> a)",
+     O.AccUpdate((UPD("host", V("c.a", S("2", "3"))), UPD("device", V("p->a"))), None, None, None, None, AT)),
     ("UPDATE SELF(a)", O.AccUpdate((UPD("host", V("a"), spelling="self"),), None, None, None, None, AT)),
     # ------------------------------------------------------------ host_data
     ("host_data use_device(a, b) use_device(c)", O.AccHostData((V("a"), V("b"), V("c")), AT)),
@@ -445,6 +450,8 @@ BAD: list[tuple[str, str]] = [
     ("host_data use_device(@)", "empty name list in 'use_device'"),
     ("parallel private(@)", "empty name list in 'private'"),
     ("parallel firstprivate(a @1)", "expected ')', found '1'"),
+    ("parallel private(c@.a)", "expected ')', found '.'"),
+    ("data copy(c.@)", "expected a member name after '.', found ')'"),
     # expressions
     ("parallel if@", "expected '(' after 'if', found end of directive"),
     ("parallel if(@)", "expected a condition, found ')'"),

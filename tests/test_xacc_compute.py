@@ -37,7 +37,8 @@ CASES = {"basic.c": (1, 2, 3, 4), "ops.c": (2, 4), "atomics.c": (1, 2), "async_c
          "device_loop_reductions.c": (1, 2, 3, 4), "routine_pointers.c": (1, 2, 4),
          "xmp_loops_in_regions.c": (1, 2, 3, 4), "const_tables.c": (1, 2, 3, 4),
          "jumps_and_bools.c": (1,), "variable_rows.c": (1, 2, 3, 4), "derefs.c": (1, 2, 3, 4),
-         "private_blocks.c": (1, 2, 3, 4), "routine_bodies.c": (1, 2, 3, 4), "dynamic_templates.c": (1, 2, 3, 4)}
+         "private_blocks.c": (1, 2, 3, 4), "routine_bodies.c": (1, 2, 3, 4), "dynamic_templates.c": (1, 2, 3, 4),
+         "members.c": (1, 2, 3, 4)}
 
 
 
@@ -76,7 +77,7 @@ def test_compute_program_on_gpu(built: dict[str, tuple[Path, str]], name: str, n
 @pytest.mark.parametrize("name", ["basic.c", "cyclic_w.c", "margin_peel.c", "kernels_auto.c", "private_sections.c",
                                   "locations.c", "region_scalars.c", "array_reductions.c",
                                   "device_loop_reductions.c", "variable_rows.c", "derefs.c",
-                                  "private_blocks.c", "routine_bodies.c", "dynamic_templates.c"])
+                                  "private_blocks.c", "routine_bodies.c", "dynamic_templates.c", "members.c"])
 def test_golden_generated_code(built: dict[str, tuple[Path, str]], name: str, suffix: str) -> None:
     exe, _ = built[name]
     text = re.sub(r"xmpacc [0-9][\w.+-]*", "xmpacc", exe.with_suffix(suffix).read_text(), count=1)  # the version

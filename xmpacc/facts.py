@@ -296,7 +296,7 @@ def kernel(d: xd.Loop, tmpl: TemplateSym, indices: dict[str, int], k: Kernel, kv
     why = str(k.info.get("lanes", ""))
     return InfoFact(d.loc, KernelFacts(
         _loop_facts(d, tmpl, indices), k.name, plan.loop.var if plan else None, why,
-        _firsts(plan.accumulators) if plan else (), tuple(r.name for r in kv.arrays),
+        _firsts(plan.accumulators) if plan else (), tuple(r.written or r.name for r in kv.arrays),
         tuple(r.name for r in kv.device_scalars), _firsts(kv.by_value), _firsts(kv.private),
         tuple(e.text for e in d.acc.num_threads) if d.acc else (),
         tuple(p.name.removeprefix("_xmpacc_ra_") for p in k.params if p.kind == LAUNCH_ARRED)))

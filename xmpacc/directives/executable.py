@@ -358,7 +358,7 @@ def parse_task(ts: TokenStream, kw: Token) -> list[Directive]:
 # ---------------------------------------------------------------- XMP-ACC (§7.2, §7.3)
 
 
-# BNF: acc-directive ::= acc replicate ( name-list )
+# BNF: acc-directive ::= acc replicate ( name-list )      names may be member paths (c.a)
 #                      | acc replicate_sync sync-clause [ sync-clause ]...
 def parse_acc(ts: TokenStream, kw: Token) -> list[Directive]:
     tok = ts.peek()
@@ -371,7 +371,7 @@ def parse_acc(ts: TokenStream, kw: Token) -> list[Directive]:
         ts.error(tok, f"unknown XMP-ACC directive 'acc {tok.text}'")
     ts.next()
     if word == "replicate":
-        return [AccReplicate(parse_paren_names(ts, "a variable name", "replicate"), ts.loc(kw))]
+        return [AccReplicate(parse_paren_names(ts, "a variable name", "replicate", members=True), ts.loc(kw))]
     return [AccReplicateSync(_sync_clauses(ts), ts.loc(kw))]
 
 
@@ -380,7 +380,7 @@ def _sync_clauses(ts: TokenStream) -> tuple[SyncClause, ...]:
     clauses: list[SyncClause] = []
     while tok := ts.accept_word("in", "out"):
         direction = cast(Literal["in", "out"], tok.text.lower())
-        clauses.append(SyncClause(direction, parse_paren_names(ts, "a variable name", tok.text)))
+        clauses.append(SyncClause(direction, parse_paren_names(ts, "a variable name", tok.text, members=True)))
     if ts.peek().kind == "ident":
         ts.error(ts.peek(), f"unknown clause '{ts.peek().text}' in 'acc replicate_sync' "
                             "directive (expected 'in' or 'out')")

@@ -20,7 +20,8 @@ from xmpacc.directives.refs import parse_paren_names
 
 
 def _arrays(ts: TokenStream, directive: str) -> tuple[Name, ...]:
-    return parse_paren_names(ts, "an array name", directive)
+    """Arrays, or aligned members of objects (``c.a``, ``p->a``: global-view §8), as in reflect."""
+    return parse_paren_names(ts, "an array name", directive, members=True)
 
 
 # BNF: reflect_init ::= reflect_init ( name-list ) [ width ( rwidth [, rwidth]... ) ]

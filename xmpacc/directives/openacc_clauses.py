@@ -144,8 +144,9 @@ def _check_allowed(ts: TokenStream, tok: Token, canon: str, name: str,
 
 
 # BNF: var-list ::= ( var-ref [, var-ref]... )      var-ref: name or subarray a[start:length]
-def _var_list(ts: TokenStream, tok: Token, word: str) -> tuple[VarRef, ...]:
-    refs = parse_paren_var_refs(ts, "a variable name", word)
+#      (in data and update clauses the name may be a member path: copy(c.a), global-view §8)
+def _var_list(ts: TokenStream, tok: Token, word: str, members: bool = False) -> tuple[VarRef, ...]:
+    refs = parse_paren_var_refs(ts, "a variable name", word, members)
     for ref in refs:
         for sub in ref.subs or ():
             if isinstance(sub, SectionTriplet) and sub.step is not None:
@@ -155,7 +156,7 @@ def _var_list(ts: TokenStream, tok: Token, word: str) -> tuple[VarRef, ...]:
 
 
 def _data_clause(ts: TokenStream, tok: Token, word: str) -> DataClause:
-    items = _var_list(ts, tok, word)
+    items = _var_list(ts, tok, word, members=True)
     if word == "deviceptr":
         for ref in items:
             if ref.subs is not None:
@@ -165,7 +166,7 @@ def _data_clause(ts: TokenStream, tok: Token, word: str) -> DataClause:
 
 def _update_clause(ts: TokenStream, tok: Token, word: str) -> UpdateClause:
     direction = "device" if word == "device" else "host"
-    return UpdateClause(direction, word, _var_list(ts, tok, word), ts.loc(tok))
+    return UpdateClause(direction, word, _var_list(ts, tok, word, members=True), ts.loc(tok))
 
 
 # BNF: reduction ::= reduction ( op : var-ref [, var-ref]... )

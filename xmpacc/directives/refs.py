@@ -285,10 +285,11 @@ def _ends_operand(tok: Token) -> bool:
 
 # BNF: var-ref ::= name [ [ var-sub ] ]...
 # BNF: var-sub ::= int-expr | [ int-expr ] : [ int-expr ] [ : int-expr ]
-def parse_var_ref(ts: TokenStream, what: str) -> VarRef:
+def parse_var_ref(ts: TokenStream, what: str, members: bool = False) -> VarRef:
     """A variable or array section in a directive list (``bcast (a[0:5])``, location
-    variables, reduction variables, OpenACC data clauses)."""
-    name = parse_name(ts, what)
+    variables, reduction variables, OpenACC data clauses); with ``members`` the name may be
+    a member path (``copy(c.a)``, global-view §8)."""
+    name = parse_member_name(ts, what) if members else parse_name(ts, what)
     if not ts.at("["):
         return VarRef(name, None, name.loc)
     subs: list[VarSub] = []
@@ -315,13 +316,13 @@ def _var_sub(ts: TokenStream) -> VarSub:
 
 
 # BNF: var-list ::= ( var-ref [, var-ref]... )
-def parse_paren_var_refs(ts: TokenStream, what: str, owner: str) -> tuple[VarRef, ...]:
+def parse_paren_var_refs(ts: TokenStream, what: str, owner: str, members: bool = False) -> tuple[VarRef, ...]:
     """The parenthesised list after ``owner`` whose items may be sections (``bcast (a[0:5], x)``)."""
     opener = ts.expect("(", f"after '{owner}'")
     if ts.at(")"):
         ts.error(ts.peek(), f"empty name list in '{owner}'")
-    refs = [parse_var_ref(ts, what)]
+    refs = [parse_var_ref(ts, what, members)]
     while ts.accept(","):
-        refs.append(parse_var_ref(ts, what))
+        refs.append(parse_var_ref(ts, what, members))
     ts.expect_closer(opener)
     return tuple(refs)

@@ -57,6 +57,7 @@ from xmpacc.passes import (
     kernel_gen,
     kernel_location_elements,
     kernel_locations,
+    kernel_members,
     kernel_ranges,
 )
 from xmpacc.passes.acc_data import _queue, _wait_call, check_writable, read_only
@@ -64,6 +65,7 @@ from xmpacc.passes.accesses import address_taken
 from xmpacc.passes.attach import acc_directive, acc_pragma_id, pragma_id
 from xmpacc.passes.canonical import loc_of
 from xmpacc.passes.kernel_vars import Replicated, _referenced
+from xmpacc.passes.member_align import is_member_path, member_array
 from xmpacc.passes.reductions import loop_reduction_calls
 from xmpacc.runtime.contract import DATA_COPY, DATA_COPYIN, DATA_COPYOUT, DATA_CREATE, DATA_PRESENT
 from xmpacc.scoping import ScopedWalker
@@ -254,11 +256,11 @@ class _ComputeLowering(ScopedWalker):
     def _device_scalars(self, d: AccCompute, scope: Scope) -> set[int]:
         """The declarations of the scalars with a device copy in the construct: its data
         clauses and the enclosing acc replicate / data regions this pass knows."""
-        out = {id(r.decl) for r in self.present}
+        out = {id(r.decl) for r in self.present if not r.member}
         for clause in d.data:
             for ref in clause.items:
                 found = scope.find_c(ref.name.name)
-                if found is not None:
+                if found is not None and not is_member_path(ref.name.name):
                     out.add(id(found[1]))
         return out
 
@@ -271,7 +273,8 @@ class _ComputeLowering(ScopedWalker):
         data = self._data(d, parts, [ref for clause in around for ref in clause.items])
         if region_stmts is not None:
             data += _adopted_data(d, region_stmts, data)
-        replicated = [x.rep for x in data] + [r for r in self.present if all(r.decl is not x.rep.decl for x in data)]
+        replicated = [x.rep for x in data] + [r for r in self.present
+                                              if all(r.identity != x.rep.identity for x in data)]
         self.constructs += 1
         region = f"_xmpacc_acc_{self.constructs}"
         where = cbuild.where_literal(d.loc)
@@ -342,32 +345,34 @@ class _ComputeLowering(ScopedWalker):
                     device_pointers.add(id(self._device_pointer(ref)))
                 else:
                     out.append(self._clause_item(clause, ref))
-        named = {id(x.rep.decl) for x in out} | device_pointers
+        named = {x.rep.identity for x in out} | {(p, "") for p in device_pointers}
         implicit = DATA_PRESENT if d.default is not None and d.default.kind == "present" else DATA_COPY
         for rep in (_scalar(self.scope, n) for part in parts for n in part.copy_scalars):
-            if rep is not None and id(rep.decl) not in named:
-                named.add(id(rep.decl))
+            if rep is not None and rep.identity not in named:
+                named.add(rep.identity)
                 out.append(_Datum(rep, _size(rep), DATA_COPY))
         for part in parts:
             # per thread, or a reduction array's temporary of the launch: no device copy; a
             # private distributed array's threads copy its block's shape (kernel_private.py)
             blocks = {n for n in part.spec.private if self.scope.find_array(n) is not None}
             own = set(part.spec.private) - blocks | set(part.spec.reductions) | {a.name for a in part.spec.arrays}
-            # with the file-scope variables of the routines it calls (spec.body has them)
-            for ident in _referenced(part.spec.body):
+            # with the file-scope variables of the routines it calls (spec.body has them); an
+            # aligned member's object (c of c.a) is no variable of the kernel's (kernel_members.py)
+            body, members = kernel_members.rename(part.spec.body, self.scope)
+            for ident in _referenced(body):
                 found = self.scope.find_c(ident.name)
-                if found is None or id(found[1]) in named or ident.name in own:
+                if found is None or (id(found[1]), "") in named or ident.name in own:
                     continue
                 pointer = (isinstance(found[1].type, c_ast.PtrDecl) or _is_param(self.scope, ident.name)) \
                     and self.scope.find_array(ident.name) is None \
-                    and all(r.decl is not found[1] for r in self.present)
+                    and all(r.decl is not found[1] or r.member for r in self.present)
                 rep = Replicated(ident.name, found[1], None, ident.name) if pointer \
                     else _array(self.scope, ident.name, found[1])
                 if rep is not None:
                     if d.default is not None and d.default.kind == "none" and ident.name not in blocks:
                         raise XmpError(loc_of(ident), f"array '{ident.name}' is not named in a data clause of "
                                                       f"'{directive_name(d)}', which has default(none)")
-                    named.add(id(found[1]))
+                    named.add((id(found[1]), ""))
                     # a pointer of unknown extent: the present data it points into (an
                     # enclosing data region's p[0:n]), found at run time, as OpenACC compilers do;
                     # a firstprivate array's start value goes in only
@@ -376,6 +381,16 @@ class _ComputeLowering(ScopedWalker):
                                                                      or read_only(found[1])) else implicit
                     mode = DATA_CREATE if ident.name in blocks else mode
                     out.append(_Datum(rep, "-2", DATA_PRESENT) if pointer else _Datum(rep, _size(rep), mode))
+            for m in members:   # aligned members: c.a
+                found = self.scope.find_c(m.sym.name)
+                rep = Replicated(m.sym.name, found[1], m.sym, m.key) if found is not None else None
+                if rep is None or rep.identity in named:
+                    continue
+                if d.default is not None and d.default.kind == "none":
+                    raise XmpError(m.loc, f"array '{m.sym.name}' is not named in a data clause of "
+                                          f"'{directive_name(d)}', which has default(none)")
+                named.add(rep.identity)
+                out.append(_Datum(rep, _size(rep), implicit))
         return out
 
     def _present_item(self, ref: xd.VarRef) -> _Datum:
@@ -403,6 +418,7 @@ class _ComputeLowering(ScopedWalker):
         found = self.scope.find_c(ref.name.name)
         if found is None:
             raise XmpError(ref.loc, f"'{ref.name.name}' in {clause.spelling}(...) is not declared")
+        member_array(ref.name, self.scope)   # a member path names an aligned member
         if _MODES[clause.kind] in (DATA_COPY, DATA_COPYOUT):
             check_writable(ref, found[1], f"'{clause.spelling}'")
         rep = _array(self.scope, ref.name.name, found[1]) or _scalar(self.scope, ref.name.name)
@@ -433,11 +449,11 @@ def _region_items(items: list[c_ast.Node], ctx: Context) -> list[tuple[acc_nest.
 def _adopted_data(d: AccCompute, region: acc_region.Region, data: list[_Datum]) -> list[_Datum]:
     """The region's adopted scalars (acc_region.py): declared in it, created; from outside,
     copied in, and out again from 'kernels' (OpenACC 2.5: implicit copy; 'parallel': firstprivate)."""
-    named = {id(x.rep.decl) for x in data}
+    named = {x.rep.identity for x in data}
     outside = DATA_COPY if d.construct == "kernels" else DATA_COPYIN
     out = []
     for decl, local in region.adopted:
-        if id(decl) in named:
+        if (id(decl), "") in named:
             continue
         array = isinstance(decl.type, c_ast.ArrayDecl)   # declared in the region, with its initializer
         mode = (DATA_COPYIN if array and decl.init is not None else DATA_CREATE) if local else outside

@@ -45,6 +45,7 @@ from xmpacc.directives.openacc_ast import (
 )
 from xmpacc.passes.attach import acc_directive, pragma_id
 from xmpacc.passes.kernel_vars import Replicated
+from xmpacc.passes.member_align import member_array
 from xmpacc.runtime.contract import (
     ACC_ASYNC_NOVAL,
     ACC_COPY,
@@ -93,7 +94,7 @@ class _Var:
         if found is None:
             raise XmpError(ref.name.loc, f"'{name}' is not declared")
         self.name, self.decl = name, found[1]
-        self.array = scope.find_array(name)
+        self.array = member_array(ref.name, scope)
         t = self.decl.type
         if isinstance(t, c_ast.FuncDecl):
             raise XmpError(ref.name.loc, f"'{name}' is a function")

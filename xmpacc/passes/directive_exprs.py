@@ -259,7 +259,8 @@ class _DirectiveChecker(ScopedWalker):
                 self.xmp_declared.setdefault(id(self.scope), set()).add(d.name.name)
 
     def _check_variable(self, name: xd.Name) -> None:
-        entity = self.lookup(name.name)
+        head = name.name.split(".", 1)[0].split("->", 1)[0]   # the object of a member path (c.a)
+        entity = self.lookup(head)
         if entity is not None:
             # (the passes report enumerators and type names: C declarations they do not know)
             if entity.kind == "function":

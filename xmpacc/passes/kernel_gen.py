@@ -29,6 +29,7 @@ from xmpacc.kernel_types import Typedefs
 from xmpacc.passes import (
     kernel_arrays,
     kernel_locations,
+    kernel_members,
     kernel_private,
     kernel_ranges,
     kernel_vla,
@@ -115,11 +116,13 @@ def _variable_rows(kv: KernelVars, arrays: tuple[kernel_arrays.ReducedArray, ...
 def generate(spec: NestSpec, scope: Scope, replicated: list[Replicated], ctx: Context, unit: Unit,
              is_pragma: Callable[[c_ast.Node], bool]) -> Generated:
     """Outline ``spec`` into a kernel (collected in ``ctx.kernels``) and its launch text."""
-    check_body(spec.body, is_pragma, frozenset(ctx.acc_routines) | frozenset(ctx.acc_routine_externs))
+    # aligned structure members (c.a, p->a) become kernel names first: p->a is no pointer
+    # the kernel follows, but the host's descriptor of p's member
+    body, members = kernel_members.rename(spec.body, scope)
+    check_body(body, is_pragma, frozenset(ctx.acc_routines) | frozenset(ctx.acc_routine_externs))
     typedefs = kernel_types.of_unit(ctx, unit)   # typedef names seen through: 'real' is a double
-    kernel_types.check_constant_sizes(spec.body, typedefs, "an acc loop")
+    kernel_types.check_constant_sizes(body, typedefs, "an acc loop")
     kernel_arrays.check_elements(spec.arrays, typedefs)
-    body = spec.body
     if spec.arrays:   # every update of a reduction array: atomic, on the kernel's temporary
         body = kernel_arrays.rewrite(body, spec.arrays)
     if spec.located:   # the watched variables are per-thread copies of their values before the loop
@@ -127,6 +130,7 @@ def generate(spec: NestSpec, scope: Scope, replicated: list[Replicated], ctx: Co
     kv = classify(body, [lp.var for lp in spec.loops], scope, replicated, spec.private,
                   spec.firstprivate + kernel_locations.value_names(spec.located), spec.reductions, spec.loc,
                   spec.device_pointers, ctx.acc_routines)
+    kv.arrays += kernel_members.device_arrays(members, replicated)
     if spec.located:
         kernel_locations.check_firstprivate(spec.located, kv, spec.loc)
         kv.located = kernel_locations.value_names(spec.located)

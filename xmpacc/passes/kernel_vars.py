@@ -44,6 +44,18 @@ class Replicated:
     decl: c_ast.Decl
     array: ArraySym | None          # aligned array, else None
     key: str                        # C expression of its runtime key (an address)
+    written: str = ""               # the name as the program writes it, where ``name`` is a kernel's own (c.a)
+
+    @property
+    def member(self) -> bool:
+        """An aligned structure member (``c.a``: global-view §8), which shares its object's
+        declaration with the object and its other members (kernel_members.py)."""
+        return self.array is not None and ("." in self.array.name or "->" in self.array.name)
+
+    @property
+    def identity(self) -> tuple[int, str]:
+        """Which variable: its declaration, and for a member which member (its key)."""
+        return id(self.decl), self.key if self.member else ""
 
 
 @dataclass
@@ -197,7 +209,7 @@ def _classify_one(ident: c_ast.ID, decl: c_ast.Decl, scope: Scope, replicated: l
         out.private_blocks.append((name, False))
     elif name in firstprivate and distributed:
         out.private_blocks.append((name, True))
-    rep = next((r for r in replicated if r.decl is decl), None)
+    rep = next((r for r in replicated if r.decl is decl and not r.member), None)
     if rep is not None and isinstance(decl.type, c_ast.PtrDecl) and rep.key == f"&{name}":
         # the pointer variable itself is on the device (its key is its address): one an
         # acc parallel region declares, holding a device address (acc_region.py)

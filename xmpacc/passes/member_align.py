@@ -13,14 +13,25 @@ import dataclasses
 from pycparser import c_ast
 
 from xmpacc.context import Context
+from xmpacc.diagnostics import XmpError
 from xmpacc.directives import ast as xd
 from xmpacc.passes.align import _array_shape, _check_decl, array_sym
 from xmpacc.structs import descriptor_member, root_of, struct_def
-from xmpacc.symbols import Scope
+from xmpacc.symbols import ArraySym, Scope
 
 
 def is_member_path(name: str) -> bool:
     return "." in name or "->" in name
+
+
+def member_array(name: xd.Name, scope: Scope) -> ArraySym | None:
+    """The aligned array ``name`` denotes, None for another variable; a member path
+    (``c.a``) must name an aligned member (global-view §8)."""
+    array = scope.find_array(name.name)
+    if array is None and is_member_path(name.name):
+        raise XmpError(name.loc, f"'{name.name}' is not an aligned member: of structure members, only aligned "
+                                 "ones (global-view §8) can be named here; other members are not supported yet")
+    return array
 
 
 def _split(name: xd.Name, ctx: Context) -> tuple[str, str] | None:

@@ -21,6 +21,7 @@ from xmpacc import cbuild
 from xmpacc.diagnostics import XmpError
 from xmpacc.directives import ast as xd
 from xmpacc.passes.kernel_vars import Replicated
+from xmpacc.passes.member_align import is_member_path, member_array
 from xmpacc.symbols import Scope
 
 
@@ -32,11 +33,13 @@ def resolve(d: xd.AccReplicate, scope: Scope, active: list[Replicated]) -> list[
         if found is None:
             raise XmpError(name.loc, f"'{name.name}' in acc replicate is not declared")
         decl = found[1]
-        if any(r.decl is decl for r in active + out):
+        array = member_array(name, scope)
+        rep = Replicated(name.name, decl, array, f"&{array.c_name}") if array is not None else None
+        identity = rep.identity if rep is not None else (id(decl), "")
+        if any(r.identity == identity for r in active + out):
             raise XmpError(name.loc, f"'{name.name}' is already replicated in this or an enclosing region")
-        array = scope.find_array(name.name)
-        if array is not None:
-            out.append(Replicated(name.name, decl, array, f"&{array.c_name}"))
+        if rep is not None:
+            out.append(rep)
             continue
         _check_type(name, decl)
         is_array = isinstance(decl.type, c_ast.ArrayDecl)
@@ -85,7 +88,10 @@ def sync_calls(d: xd.AccReplicateSync, scope: Scope, active: list[Replicated], c
         direction = 0 if clause.direction == "in" else 1
         for name in clause.variables:
             found = scope.find_c(name.name)
-            rep = next((r for r in active if found is not None and r.decl is found[1]), None)
+            array = member_array(name, scope) if found is not None else None
+            key = f"&{array.c_name}" if array is not None and is_member_path(name.name) else None
+            rep = next((r for r in active if found is not None and r.decl is found[1]
+                        and (r.key == key if key is not None else not r.member)), None)
             if rep is None:
                 raise XmpError(name.loc, f"'{name.name}' is not replicated: acc replicate_sync needs it in an "
                                          f"enclosing '#pragma xmp acc replicate ({name.name})'")
