@@ -261,13 +261,27 @@ CASES = [
     ("loop-expand-cyclic", in_main("#pragma xmp loop on t[i] expand(@1)\n    for (i = 0; i < 100; i++) x++;",
                                    HEAD.replace("[block]", "[cyclic]")),
      "'expand' on a cyclic dimension of template 't'"),
-    # each part of the loop restarts a reduction's variables whole (locations.py)
+    # a variable takes part in one reduction; two may track different elements of an array (locations.py)
     ("loop-location-peel-shared", in_main("    double m = 99;\n"
                                           "#pragma xmp loop on t[i] peel_and_wait(1, 1) reduction(firstmax: s /x/) "
                                           "reduction(lastmin: m /@x/)\n"
                                           "    for (i = 0; i < 100; i++) if (a[i] > s) { s = a[i]; x = i; }"),
-     "'x' takes part in the reductions of both 's' and 'm': with location variables in a host loop with "
-     "'margin' or 'peel_and_wait' this is not supported yet"),
+     "'x' takes part in the reductions of both 's' and 'm': two reductions may only track sections of constant "
+     "bounds of one array"),
+    ("loop-location-shared-scalar", in_main("    double m = 99;\n"
+                                            "#pragma xmp loop on t[i] reduction(firstmax: s /x/) reduction(lastmin: m /@x/)\n"
+                                            "    for (i = 0; i < 100; i++) if (a[i] > s) { s = a[i]; x = i; }"),
+     "'x' takes part in the reductions of both 's' and 'm'"),
+    ("loop-location-shared-element", in_main("    double m = 99;\n    int w[2][2];\n"
+                                             "#pragma xmp loop on t[i] reduction(firstmax: s /w[0][:]/) "
+                                             "reduction(lastmin: m /@w[0][1]/)\n"
+                                             "    for (i = 0; i < 100; i++) if (a[i] > s) { s = a[i]; w[0][0] = i; }"),
+     "'w[0][1]' is a location variable of two reductions of this loop: a variable takes part in one reduction"),
+    ("loop-location-shared-variable-bounds", in_main("    double m = 99;\n    int w[2][2];\n"
+                                                     "#pragma xmp loop on t[i] reduction(firstmax: s /w[x][:]/) "
+                                                     "reduction(lastmin: m /@w[1][:]/)\n"
+                                                     "    for (i = 0; i < 100; i++) if (a[i] > s) s = a[i];"),
+     "two reductions may only track sections of constant bounds of one array"),
     ("nodes-subset-undeclared", at_top("#pragma xmp nodes q[2] = @r[0:2]\n"), "nodes 'r' is not declared"),
     ("nodes-subset-rank", at_top("#pragma xmp nodes q[2] = @p[0][1]\n"), "nodes 'p' has 1 dimension(s)"),
     ("template-ref-rank", in_main("#pragma xmp barrier on @t[1][2]"), "template 't' has 1 dimension(s)"),

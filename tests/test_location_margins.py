@@ -28,7 +28,8 @@ CASES = ("host_loops.c", "gpu_loops.c")
 # what the serial builds print: every first and last maximum of a peel_and_wait loop is where
 # a serial loop finds it, and every margin loop agrees with the serial loop over its iterations
 SERIAL = {"host_loops.c": ["firstmax 9 at 0 (0), lastmax 9 at 21", "down: firstmax 9 at 23",
-                           "margin iterations: 1, ties: 1"],
+                           "margin iterations: 1, ties: 1", "shared rows: firstmax 9 at 0 0, lastmax 9 at 21 63",
+                           "cyclic shared rows: firstmax 9 at 0 0, lastmin 0 at 20 60"],
           "gpu_loops.c": ["firstmax 9 at 0 (0), lastmax 9 at 21, sections 9 at 0 0, 9 at 21 42",
                           "down: firstmax 9 at 23, acc parallel loop: lastmax 9 at 21",
                           "margin iterations: 1, ties: 1; rows: lastmax 6 at 11 3"]}

@@ -158,10 +158,22 @@ void f(void)
                         idx = i;
                     }
                     while (0);
-                    if (((__builtin_memcmp(_xmpacc_lv_1_0_0, &m, sizeof(m)) != 0) || (__builtin_memcmp(_xmpacc_lv_1_0_1, &idx, sizeof(idx)) != 0)) || (__builtin_memcmp(_xmpacc_lv_1_0_2, &k, sizeof(k)) != 0))
                     {
-                        _xmpacc_key_1_0[0] = 1;
-                        _xmpacc_key_1_0[1] = (i - 0) / 1;
+                        int _xmpacc_ch = (__builtin_memcmp(_xmpacc_lv_1_0_0, &m, sizeof(m)) != 0) || (__builtin_memcmp(_xmpacc_lv_1_0_1, &idx, sizeof(idx)) != 0);
+                        {
+                            const long long _xmpacc_esz = sizeof(k[0][0]);
+                            for (long long _xmpacc_e1 = 0; _xmpacc_e1 < ((((((long long) ((sizeof(k[0])) / (sizeof(k[0][0])))) - 0) + 1) - 1) / 1); _xmpacc_e1++)
+                            {
+                                long long _xmpacc_off = ((char *) (&k[1][0 + (_xmpacc_e1 * 1)])) - ((char *) (&k));
+                                if (__builtin_memcmp(_xmpacc_lv_1_0_2 + _xmpacc_off, ((char *) (&k)) + _xmpacc_off, _xmpacc_esz))
+                                    _xmpacc_ch = 1;
+                            }
+                        }
+                        if (_xmpacc_ch)
+                        {
+                            _xmpacc_key_1_0[0] = 1;
+                            _xmpacc_key_1_0[1] = (i - 0) / 1;
+                        }
                     }
                 }
             }

@@ -27,7 +27,9 @@ int mark[R][C], mark1[N];
 #pragma xmp nodes p[*]
 #pragma xmp template t[N]
 #pragma xmp template t2[R][C]
+#pragma xmp template tc[N]
 #pragma xmp distribute t[block] onto p
+#pragma xmp distribute tc[cyclic] onto p
 #pragma xmp distribute t2[block][*] onto p
 #pragma xmp align b[i] with t[i]
 #pragma xmp align c[i] with t[i]
@@ -69,6 +71,36 @@ int main(void)
     if (xmpc_node_num() == 0)
         printf("peel_and_wait: firstmax %g at %d (%g), lastmax %g at %d, lastmin %g at %d, down: firstmax %g at %d\n",
            v1, i1, x1, v2, i2, v4, i4, v3, i3);
+
+    /* two reductions tracking two rows of one array: each part restarts, and the result
+     * keeps, only the row of its own reduction */
+    {
+        int where[2][2] = {{-1, -1}, {-1, -1}};
+        double s1 = -1, s2 = -1;
+#pragma xmp reflect (b) async (6)
+#pragma xmp loop on t[i] peel_and_wait(6, 1) reduction(firstmax: s1 /where[0][:]/) reduction(lastmax: s2 /where[1][0:2]/)
+        for (i = 0; i < N; i++) {
+            if (b[i] > s1) { s1 = b[i]; where[0][0] = i; where[0][1] = 2 * i; }
+            if (b[i] >= s2) { s2 = b[i]; where[1][0] = i; where[1][1] = 3 * i; }
+        }
+        if (xmpc_node_num() == 0)
+            printf("shared rows: firstmax %g at %d %d, lastmax %g at %d %d\n", s1, where[0][0], where[0][1], s2,
+                   where[1][0], where[1][1]);
+    }
+    /* the same on a plain loop over a cyclic template, whose nodes' iterations interleave:
+     * each record's key is the iteration that changed its own row, not the other's */
+    {
+        int at[2][2] = {{-1, -1}, {-1, -1}};
+        double s3 = -1, s4 = 99;
+#pragma xmp loop on tc[i] reduction(firstmax: s3 /at[0][:]/) reduction(lastmin: s4 /at[1][:]/)
+        for (i = 0; i < N; i++) {
+            if (bval(i) > s3) { s3 = bval(i); at[0][0] = i; at[0][1] = 2 * i; }
+            if (fval(i) <= s4) { s4 = fval(i); at[1][0] = i; at[1][1] = 3 * i; }
+        }
+        if (xmpc_node_num() == 0)
+            printf("cyclic shared rows: firstmax %g at %d %d, lastmin %g at %d %d\n", s3, at[0][0], at[0][1], s4,
+                   at[1][0], at[1][1]);
+    }
 
     /* margin(-1, -1): the rim of each node's block, cell by cell */
 #pragma xmp loop (i, j) on t2[i][j] margin(-1, -1)

@@ -32,6 +32,7 @@ loop compare theirs):
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 from pycparser import c_ast
@@ -42,6 +43,7 @@ from xmpacc.directives import ast as xd
 from xmpacc.passes.canonical import canonical
 from xmpacc.passes.kernels import declaration
 from xmpacc.passes.varrefs import declared, shape
+from xmpacc.section_code import const, value
 from xmpacc.symbols import Scope
 
 
@@ -103,6 +105,7 @@ def instrument(loop: xd.Loop, top: c_ast.For, indices: dict[str, int], number: i
     trips = [f"({lp.var} - ({lp.init})) / ({lp.step})" for lp in loops]
     for var, _op in located:
         check_not_indices(var, {lp.var for lp in loops})
+    _check_apart([var for var, _op in located], scope)
     inner = chain[-1]
     decls: list[c_ast.Node] = []
     keys: dict[str, tuple[str, int]] = {}
@@ -113,20 +116,25 @@ def instrument(loop: xd.Loop, top: c_ast.For, indices: dict[str, int], number: i
         keys[var.name.name] = (key, len(trips))
         decls += cbuild.stmts(f"long long {key}[{len(trips) + 1}] = {{0}};", top.coord)
         watched = [var.name.name] + [loc.name.name for loc in var.locations]
-        changed = []
+        changed, walks = [], []
         for j, name in enumerate(dict.fromkeys(watched)):
             buf = f"_xmpacc_lv_{number}_{k}_{j}"
             decls += cbuild.stmts(f"unsigned char {buf}[sizeof({name})];", top.coord)
             saves.append(f"__builtin_memcpy({buf}, &{name}, sizeof({name}));")
-            changed.append(f"__builtin_memcmp({buf}, &{name}, sizeof({name})) != 0")
+            sections = _sections(var, name)
+            if sections is None:
+                changed.append(f"__builtin_memcmp({buf}, &{name}, sizeof({name})) != 0")
+            else:   # only the elements it tracks: another reduction may track others of the array
+                walks += [_walk(ref, scope, f"if (__builtin_memcmp({buf} + _xmpacc_off, (char *) &{name} + "
+                                            f"_xmpacc_off, _xmpacc_esz)) _xmpacc_ch = 1;") for ref in sections]
         sets = " ".join(f"{key}[{t + 1}] = {trip};" for t, trip in enumerate(trips))
-        checks.append(f"if ({' || '.join(changed)}) {{ {key}[0] = 1; {sets} }}")
+        checks.append(f"{{ int _xmpacc_ch = {' || '.join(changed) or '0'}; {''.join(walks)} "
+                      f"if (_xmpacc_ch) {{ {key}[0] = 1; {sets} }} }}")
     body = cbuild.stmts(" ".join(saves) + " do ; while (0); " + " ".join(checks), inner.coord)
     body[len(saves)].stmt = inner.stmt
     inner.stmt = c_ast.Compound(body, inner.coord)
     if loop.margin is None and loop.peel_and_wait is None:
         return decls, keys, None
-    _check_apart([var for var, _op in located])
     records = [_record(var, op, f"{number}_{k}", len(trips) + 1, scope) for k, (var, op) in enumerate(located)]
     if any(r is None for r in records):
         return decls, keys, None   # loop_reduction_calls reports the variable that is no scalar
@@ -135,18 +143,93 @@ def instrument(loop: xd.Loop, top: c_ast.For, indices: dict[str, int], number: i
     return decls, keys, Parts(*("".join(r[i] for r in texts) for i in range(1, 5)))
 
 
-def _check_apart(located: list[xd.ReductionVar]) -> None:
-    """Each part restarts a reduction's variables whole (a location array with every element):
-    a variable that two reductions watch would restart, and end, as one of them left it."""
-    owner: dict[str, str] = {}
+def _sections(var: xd.ReductionVar, name: str) -> list[xd.VarRef] | None:
+    """The sections (or elements) of ``name`` that ``var``'s record tracks, None where it
+    tracks the whole variable."""
+    refs = [ref for ref in var.locations if ref.name.name == name]
+    if name == var.name.name or not refs or any(ref.subs is None for ref in refs):
+        return None
+    return refs
+
+
+def _walk(ref: xd.VarRef, scope: Scope, body: str) -> str:
+    """C: ``body`` for every element of the section ``ref`` (trailing dimensions whole), with
+    ``_xmpacc_off`` the element's byte offset in the array and ``_xmpacc_esz`` its size."""
+    name, subs = ref.name.name, ref.subs or ()
+    rank = shape(declared(ref, scope, "a location variable"))[0]
+    loops, index = [], []
+    for d in range(rank):
+        sub = subs[d] if d < len(subs) else None
+        if isinstance(sub, xd.Expr):
+            index.append(f"({sub.text})")
+            continue
+        extent = f"(long long) (sizeof({name}{'[0]' * d}) / sizeof({name}{'[0]' * (d + 1)}))"
+        base = f"({sub.base.text})" if sub is not None and sub.base is not None else "0"
+        step = f"({sub.step.text})" if sub is not None and sub.step is not None else "1"
+        length = f"({sub.length.text})" if sub is not None and sub.length is not None else \
+            f"({extent} - {base} + {step} - 1) / {step}"
+        k = f"_xmpacc_e{d}"
+        loops.append(f"for (long long {k} = 0; {k} < {length}; {k}++) ")
+        index.append(f"{base} + {k} * {step}")
+    element = name + "".join(f"[{i}]" for i in index)
+    return (f"{{ const long long _xmpacc_esz = sizeof({name}{'[0]' * rank}); {''.join(loops)}"
+            f"{{ long long _xmpacc_off = (char *) &{element} - (char *) &{name}; {body} }} }}")
+
+
+def _check_apart(located: list[xd.ReductionVar], scope: Scope) -> None:
+    """A variable takes part in one reduction (after the loop each reduction sets its own):
+    two reductions may track different elements of one array, as on GPU loops
+    (kernel_location_elements.py), with sections of constant bounds, but not one element."""
+    users: dict[str, list[tuple[str, xd.VarRef]]] = {}
     for var in located:
-        for ref in dict((r.name.name, r) for r in (var.ref,) + var.locations).values():
-            first = owner.setdefault(ref.name.name, var.name.name)
-            if first != var.name.name:
-                raise XmpError(ref.name.loc, f"'{ref.name.name}' takes part in the reductions of both '{first}' "
-                                             f"and '{var.name.name}': with location variables in a host loop with "
-                                             "'margin' or 'peel_and_wait' this is not supported yet; give each "
-                                             "reduction variables (and arrays) of its own")
+        for ref in (var.ref,) + var.locations:
+            users.setdefault(ref.name.name, []).append((var.name.name, ref))
+    for name, uses in users.items():
+        if len({owner for owner, _ref in uses}) < 2:
+            continue
+        first = uses[0][0]
+        second, at = next((owner, ref) for owner, ref in uses if owner != first)
+        sections = [(owner, ref, _elements(ref, scope)) for owner, ref in uses]
+        if any(elements is None for _owner, _ref, elements in sections):
+            raise XmpError(at.name.loc, f"'{name}' takes part in the reductions of both '{first}' and '{second}': "
+                                        "two reductions may only track sections of constant bounds of one array")
+        tracked: dict[tuple[int, ...], str] = {}
+        for owner, ref, elements in sections:
+            for e in elements or ():
+                if tracked.setdefault(e, owner) != owner:
+                    shown = name + "".join(f"[{k}]" for k in e)
+                    raise XmpError(ref.loc, f"'{shown}' is a location variable of two reductions of this loop: a "
+                                            "variable takes part in one reduction")
+
+
+def _elements(ref: xd.VarRef, scope: Scope) -> list[tuple[int, ...]] | None:
+    """The indices of the elements of the section ``ref`` of a constant-size array (None
+    where it is no such section)."""
+    if ref.subs is None:
+        return None
+    found = scope.find_c(ref.name.name)
+    extents = []
+    t = found[1].type if found is not None else None
+    while isinstance(t, c_ast.ArrayDecl):
+        extents.append(const(t.dim))
+        t = t.type
+    if not extents or None in extents or len(ref.subs) > len(extents):
+        return None
+    ranges = []
+    for d, n in enumerate(extents):
+        sub = ref.subs[d] if d < len(ref.subs) else None
+        if isinstance(sub, xd.Expr):
+            k = value(sub.text)
+            ranges.append(None if k is None else range(k, k + 1))
+            continue
+        base = value(sub.base.text) if sub is not None and sub.base is not None else 0
+        step = value(sub.step.text) if sub is not None and sub.step is not None else 1
+        length = value(sub.length.text) if sub is not None and sub.length is not None else \
+            (None if base is None or not step else (n - base + step - 1) // step)
+        ranges.append(None if None in (base, step, length) else range(base, base + length * step, step))
+    if None in ranges:
+        return None
+    return list(itertools.product(*ranges))
 
 
 def _record(var: xd.ReductionVar, op: str, suffix: str, nkey: int, scope: Scope) -> tuple[str, ...] | None:
@@ -171,6 +254,9 @@ def _record(var: xd.ReductionVar, op: str, suffix: str, nkey: int, scope: Scope)
            f"{{ {best} = {v}; "
            + "".join(f"__builtin_memcpy({b}, &{n}, sizeof({n}));" for b, n in zip(kept, watched))
            + f"__builtin_memcpy({best_key}, {key}, sizeof({key})); }}")
-    finish = "".join(f"__builtin_memcpy(&{n}, {b}, sizeof({n}));" for b, n in zip(kept, watched)) + \
-        f"__builtin_memcpy({key}, {best_key}, sizeof({key}));"
+    # the tracked elements of an array that another reduction may share (_check_apart)
+    finish = "".join(f"__builtin_memcpy(&{n}, {b}, sizeof({n}));" if _sections(var, n) is None else
+                     "".join(_walk(ref, scope, f"__builtin_memcpy((char *) &{n} + _xmpacc_off, {b} + _xmpacc_off, "
+                                                "_xmpacc_esz);") for ref in _sections(var, n) or [])
+                     for b, n in zip(kept, watched)) + f"__builtin_memcpy({key}, {best_key}, sizeof({key}));"
     return decls, start, begin, end, finish
