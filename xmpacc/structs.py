@@ -100,6 +100,15 @@ def member_by_path(scope: Scope, path: str) -> ArraySym | None:
     return bound_member(scope, c_ast.ID(m.group(1)), m.group(2) == "->", m.group(3))
 
 
+def descriptor_path(name: str) -> tuple[str, str, str] | None:
+    """(object, '.' or '->', member) of the descriptor of an object's aligned member as
+    the passes name it in C (``c._xmpacc_a_a``: ``bound_member``'s c_name); None otherwise."""
+    m = _PATH.fullmatch(name)
+    if m is None or not m.group(3).startswith("_xmpacc_a_"):
+        return None
+    return m.group(1), m.group(2), m.group(3).removeprefix("_xmpacc_a_")
+
+
 def descriptor_member(sym: ArraySym) -> str:
     """The name of the descriptor member next to the aligned member ``sym`` (unbound)."""
     return f"_xmpacc_a_{sym.decl.name}"

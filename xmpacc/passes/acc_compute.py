@@ -64,7 +64,7 @@ from xmpacc.passes.acc_data import _queue, _wait_call, check_writable, read_only
 from xmpacc.passes.accesses import address_taken
 from xmpacc.passes.attach import acc_directive, acc_pragma_id, pragma_id
 from xmpacc.passes.canonical import loc_of
-from xmpacc.passes.kernel_vars import Replicated, _referenced
+from xmpacc.passes.kernel_vars import Replicated, _referenced, identity_of
 from xmpacc.passes.member_align import is_member_path, member_array
 from xmpacc.passes.reductions import loop_reduction_calls
 from xmpacc.runtime.contract import DATA_COPY, DATA_COPYIN, DATA_COPYOUT, DATA_CREATE, DATA_PRESENT
@@ -342,10 +342,10 @@ class _ComputeLowering(ScopedWalker):
         for clause in d.data:
             for ref in clause.items:
                 if clause.kind == "deviceptr":
-                    device_pointers.add(id(self._device_pointer(ref)))
+                    device_pointers.add(identity_of(self._device_pointer(ref)))
                 else:
                     out.append(self._clause_item(clause, ref))
-        named = {x.rep.identity for x in out} | {(p, "") for p in device_pointers}
+        named = {x.rep.identity for x in out} | device_pointers
         implicit = DATA_PRESENT if d.default is not None and d.default.kind == "present" else DATA_COPY
         for rep in (_scalar(self.scope, n) for part in parts for n in part.copy_scalars):
             if rep is not None and rep.identity not in named:
@@ -361,7 +361,7 @@ class _ComputeLowering(ScopedWalker):
             body, members = kernel_members.rename(part.spec.body, self.scope)
             for ident in _referenced(body):
                 found = self.scope.find_c(ident.name)
-                if found is None or (id(found[1]), "") in named or ident.name in own:
+                if found is None or identity_of(found[1]) in named or ident.name in own:
                     continue
                 pointer = (isinstance(found[1].type, c_ast.PtrDecl) or _is_param(self.scope, ident.name)) \
                     and self.scope.find_array(ident.name) is None \
@@ -372,7 +372,7 @@ class _ComputeLowering(ScopedWalker):
                     if d.default is not None and d.default.kind == "none" and ident.name not in blocks:
                         raise XmpError(loc_of(ident), f"array '{ident.name}' is not named in a data clause of "
                                                       f"'{directive_name(d)}', which has default(none)")
-                    named.add((id(found[1]), ""))
+                    named.add(identity_of(found[1]))
                     # a pointer of unknown extent: the present data it points into (an
                     # enclosing data region's p[0:n]), found at run time, as OpenACC compilers do;
                     # a firstprivate array's start value goes in only
@@ -453,7 +453,7 @@ def _adopted_data(d: AccCompute, region: acc_region.Region, data: list[_Datum]) 
     outside = DATA_COPY if d.construct == "kernels" else DATA_COPYIN
     out = []
     for decl, local in region.adopted:
-        if (id(decl), "") in named:
+        if identity_of(decl) in named:
             continue
         array = isinstance(decl.type, c_ast.ArrayDecl)   # declared in the region, with its initializer
         mode = (DATA_COPYIN if array and decl.init is not None else DATA_CREATE) if local else outside

@@ -85,7 +85,7 @@ def scalarize(loop: xd.Loop, body: c_ast.For, scope: Scope) -> tuple[xd.Loop, tu
                 if array is None:
                     array = arrays[ref.name.name] = _array(ref, found[1], scope)
                 section = []
-                for index in _section(ref, array.extents):
+                for index in section_indices(ref, array.extents):
                     e = array.elements[index]
                     if e.tracked:
                         raise XmpError(ref.loc, f"'{e.host}' is a location variable of two reductions of this "
@@ -113,15 +113,10 @@ def host_text(elements: tuple[Element, ...]) -> tuple[str, str]:
 def _array(ref: xd.VarRef, decl: c_ast.Decl, scope: Scope) -> _Array:
     """The array's elements as scalars, declared in ``scope``; none tracked yet."""
     name = ref.name.name
-    extents = []
-    t = decl.type
-    while isinstance(t, c_ast.ArrayDecl):
-        n = const(t.dim)
-        if n is None or n <= 0:
-            raise XmpError(ref.name.loc, f"'{name}' is a location variable of a GPU loop: its extents must be "
-                                         "constants")
-        extents.append(n)
-        t = t.type
+    extents = constant_extents(decl)
+    if any(n is None or n <= 0 for n in extents):
+        raise XmpError(ref.name.loc, f"'{name}' is a location variable of a GPU loop: its extents must be "
+                                     "constants")
     total = math.prod(extents)
     if total > _MOST:
         raise XmpError(ref.name.loc, f"'{name}' has {total} elements; a location array of a GPU loop has at "
@@ -139,7 +134,19 @@ def _array(ref: xd.VarRef, decl: c_ast.Decl, scope: Scope) -> _Array:
     return _Array(decl, extents, elements)
 
 
-def _section(ref: xd.VarRef, extents: list[int]) -> list[tuple[int, ...]]:
+def constant_extents(decl: c_ast.Decl) -> list[int | None]:
+    """The extents of an array's dimensions, None where one is not a constant."""
+    extents = []
+    t = decl.type
+    while isinstance(t, c_ast.ArrayDecl):
+        extents.append(const(t.dim))
+        t = t.type
+    return extents
+
+
+def section_indices(ref: xd.VarRef, extents: list[int]) -> list[tuple[int, ...]]:
+    """The indices of the elements of the section ``ref`` (trailing dimensions whole); an
+    error where a bound is not a constant or the section leaves the array."""
     subs = ref.subs or ()
     if len(subs) > len(extents):
         raise XmpError(ref.loc, f"'{ref.name.name}' has {len(extents)} dimension(s) but {len(subs)} subscript(s) "

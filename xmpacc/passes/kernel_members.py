@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import re
 
 from pycparser import c_ast
 
@@ -30,11 +29,8 @@ from xmpacc import cbuild
 from xmpacc.diagnostics import SourceLoc, XmpError, XmpErrors
 from xmpacc.passes.canonical import loc_of
 from xmpacc.passes.kernel_vars import Replicated
-from xmpacc.structs import bound_member
+from xmpacc.structs import bound_member, descriptor_path
 from xmpacc.symbols import ArraySym, Scope
-
-# the descriptor member of an object as subscripts.py writes it: one ID "c._xmpacc_a_a"
-_DESCRIPTOR = re.compile(r"([A-Za-z_]\w*)(\.|->)_xmpacc_a_(\w+)")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -76,8 +72,9 @@ def rename(body: c_ast.Node, scope: Scope) -> tuple[c_ast.Node, list[Member]]:
                 obj, sep = obj.name, "->"
             m = _bind(scope, node, obj.name, sep, node.field.name, found) if isinstance(obj, c_ast.ID) else None
             return None if m is None else c_ast.ID(m.param, node.coord)
-        if isinstance(node, c_ast.ID) and (hit := _DESCRIPTOR.fullmatch(node.name)) is not None:
-            m = _bind(scope, node, hit.group(1), hit.group(2), hit.group(3), found)
+        # the descriptor, one ID "c._xmpacc_a_a" as subscripts.py writes it
+        if isinstance(node, c_ast.ID) and (hit := descriptor_path(node.name)) is not None:
+            m = _bind(scope, node, *hit, found)
             return None if m is None else c_ast.ID(m.descriptor, node.coord)
         return None
 

@@ -55,7 +55,13 @@ class Replicated:
     @property
     def identity(self) -> tuple[int, str]:
         """Which variable: its declaration, and for a member which member (its key)."""
-        return id(self.decl), self.key if self.member else ""
+        return identity_of(self.decl, self.key if self.member else "")
+
+
+def identity_of(decl: c_ast.Decl, member_key: str = "") -> tuple[int, str]:
+    """``Replicated.identity`` of the variable ``decl`` declares (``member_key``: of that
+    object's aligned member with this key)."""
+    return id(decl), member_key
 
 
 @dataclass

@@ -32,7 +32,6 @@ loop compare theirs):
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass
 
 from pycparser import c_ast
@@ -43,7 +42,7 @@ from xmpacc.directives import ast as xd
 from xmpacc.passes.canonical import canonical
 from xmpacc.passes.kernels import declaration
 from xmpacc.passes.varrefs import declared, shape
-from xmpacc.section_code import const, value
+from xmpacc.passes.kernel_location_elements import constant_extents, section_indices
 from xmpacc.symbols import Scope
 
 
@@ -115,9 +114,8 @@ def instrument(loop: xd.Loop, top: c_ast.For, indices: dict[str, int], number: i
         key = f"_xmpacc_key_{number}_{k}"
         keys[var.name.name] = (key, len(trips))
         decls += cbuild.stmts(f"long long {key}[{len(trips) + 1}] = {{0}};", top.coord)
-        watched = [var.name.name] + [loc.name.name for loc in var.locations]
         changed, walks = [], []
-        for j, name in enumerate(dict.fromkeys(watched)):
+        for j, name in enumerate(_watched(var)):
             buf = f"_xmpacc_lv_{number}_{k}_{j}"
             decls += cbuild.stmts(f"unsigned char {buf}[sizeof({name})];", top.coord)
             saves.append(f"__builtin_memcpy({buf}, &{name}, sizeof({name}));")
@@ -141,6 +139,22 @@ def instrument(loop: xd.Loop, top: c_ast.For, indices: dict[str, int], number: i
     texts = [r for r in records if r is not None]
     decls += cbuild.stmts("".join(r[0] for r in texts), top.coord)
     return decls, keys, Parts(*("".join(r[i] for r in texts) for i in range(1, 5)))
+
+
+def _watched(var: xd.ReductionVar) -> list[str]:
+    """The variables ``var``'s record watches: the reduction variable, then its location
+    variables, each once."""
+    return list(dict.fromkeys([var.name.name] + [loc.name.name for loc in var.locations]))
+
+
+def _copy_back(var: xd.ReductionVar, name: str, kept: str, scope: Scope) -> str:
+    """C: ``name`` from the best record's copy ``kept``; of an array, only the elements
+    ``var`` tracks, since another reduction may track others (_check_apart)."""
+    sections = _sections(var, name)
+    if sections is None:
+        return f"__builtin_memcpy(&{name}, {kept}, sizeof({name}));"
+    return "".join(_walk(ref, scope, f"__builtin_memcpy((char *) &{name} + _xmpacc_off, {kept} + _xmpacc_off, "
+                                     "_xmpacc_esz);") for ref in sections)
 
 
 def _sections(var: xd.ReductionVar, name: str) -> list[xd.VarRef] | None:
@@ -205,31 +219,14 @@ def _check_apart(located: list[xd.ReductionVar], scope: Scope) -> None:
 def _elements(ref: xd.VarRef, scope: Scope) -> list[tuple[int, ...]] | None:
     """The indices of the elements of the section ``ref`` of a constant-size array (None
     where it is no such section)."""
-    if ref.subs is None:
-        return None
     found = scope.find_c(ref.name.name)
-    extents = []
-    t = found[1].type if found is not None else None
-    while isinstance(t, c_ast.ArrayDecl):
-        extents.append(const(t.dim))
-        t = t.type
-    if not extents or None in extents or len(ref.subs) > len(extents):
+    extents = constant_extents(found[1]) if found is not None and ref.subs is not None else []
+    if not extents or None in extents:
         return None
-    ranges = []
-    for d, n in enumerate(extents):
-        sub = ref.subs[d] if d < len(ref.subs) else None
-        if isinstance(sub, xd.Expr):
-            k = value(sub.text)
-            ranges.append(None if k is None else range(k, k + 1))
-            continue
-        base = value(sub.base.text) if sub is not None and sub.base is not None else 0
-        step = value(sub.step.text) if sub is not None and sub.step is not None else 1
-        length = value(sub.length.text) if sub is not None and sub.length is not None else \
-            (None if base is None or not step else (n - base + step - 1) // step)
-        ranges.append(None if None in (base, step, length) else range(base, base + length * step, step))
-    if None in ranges:
+    try:
+        return section_indices(ref, [n for n in extents if n is not None])
+    except XmpError:   # bounds that are not constants (or outside the array): not checkable here
         return None
-    return list(itertools.product(*ranges))
 
 
 def _record(var: xd.ReductionVar, op: str, suffix: str, nkey: int, scope: Scope) -> tuple[str, ...] | None:
@@ -240,7 +237,7 @@ def _record(var: xd.ReductionVar, op: str, suffix: str, nkey: int, scope: Scope)
         return None
     key, best_key, best = f"_xmpacc_key_{suffix}", f"_xmpacc_kb_{suffix}", f"_xmpacc_vb_{suffix}"
     v = var.name.name
-    watched = list(dict.fromkeys([v] + [loc.name.name for loc in var.locations]))
+    watched = _watched(var)
     first = [f"_xmpacc_l0_{suffix}_{j}" for j in range(len(watched))]    # the values before the loop
     kept = [f"_xmpacc_lb_{suffix}_{j}" for j in range(len(watched))]     # the best record's
     decls = (f"long long {best_key}[{nkey}] = {{0}}; {declaration(decl, best)};"
@@ -254,9 +251,6 @@ def _record(var: xd.ReductionVar, op: str, suffix: str, nkey: int, scope: Scope)
            f"{{ {best} = {v}; "
            + "".join(f"__builtin_memcpy({b}, &{n}, sizeof({n}));" for b, n in zip(kept, watched))
            + f"__builtin_memcpy({best_key}, {key}, sizeof({key})); }}")
-    # the tracked elements of an array that another reduction may share (_check_apart)
-    finish = "".join(f"__builtin_memcpy(&{n}, {b}, sizeof({n}));" if _sections(var, n) is None else
-                     "".join(_walk(ref, scope, f"__builtin_memcpy((char *) &{n} + _xmpacc_off, {b} + _xmpacc_off, "
-                                                "_xmpacc_esz);") for ref in _sections(var, n) or [])
-                     for b, n in zip(kept, watched)) + f"__builtin_memcpy({key}, {best_key}, sizeof({key}));"
+    finish = "".join(_copy_back(var, n, b, scope) for b, n in zip(kept, watched)) + \
+        f"__builtin_memcpy({key}, {best_key}, sizeof({key}));"
     return decls, start, begin, end, finish

@@ -20,9 +20,9 @@ from pycparser import c_ast
 from xmpacc import cbuild
 from xmpacc.diagnostics import XmpError
 from xmpacc.directives import ast as xd
-from xmpacc.passes.kernel_vars import Replicated
+from xmpacc.passes.kernel_vars import Replicated, identity_of
 from xmpacc.passes.member_align import is_member_path, member_array
-from xmpacc.symbols import Scope
+from xmpacc.symbols import ArraySym, Scope
 
 
 def resolve(d: xd.AccReplicate, scope: Scope, active: list[Replicated]) -> list[Replicated]:
@@ -34,17 +34,20 @@ def resolve(d: xd.AccReplicate, scope: Scope, active: list[Replicated]) -> list[
             raise XmpError(name.loc, f"'{name.name}' in acc replicate is not declared")
         decl = found[1]
         array = member_array(name, scope)
-        rep = Replicated(name.name, decl, array, f"&{array.c_name}") if array is not None else None
-        identity = rep.identity if rep is not None else (id(decl), "")
-        if any(r.identity == identity for r in active + out):
+        if any(r.identity == _identity(name, decl, array) for r in active + out):
             raise XmpError(name.loc, f"'{name.name}' is already replicated in this or an enclosing region")
-        if rep is not None:
-            out.append(rep)
+        if array is not None:
+            out.append(Replicated(name.name, decl, array, f"&{array.c_name}"))
             continue
         _check_type(name, decl)
         is_array = isinstance(decl.type, c_ast.ArrayDecl)
         out.append(Replicated(name.name, decl, None, name.name if is_array else f"&{name.name}"))
     return out
+
+
+def _identity(name: xd.Name, decl: c_ast.Decl, array: ArraySym | None) -> tuple[int, str]:
+    """``Replicated.identity`` of the variable ``name`` denotes (a member: by its key)."""
+    return identity_of(decl, f"&{array.c_name}" if array is not None and is_member_path(name.name) else "")
 
 
 def _check_type(name: xd.Name, decl: c_ast.Decl) -> None:
@@ -88,10 +91,8 @@ def sync_calls(d: xd.AccReplicateSync, scope: Scope, active: list[Replicated], c
         direction = 0 if clause.direction == "in" else 1
         for name in clause.variables:
             found = scope.find_c(name.name)
-            array = member_array(name, scope) if found is not None else None
-            key = f"&{array.c_name}" if array is not None and is_member_path(name.name) else None
-            rep = next((r for r in active if found is not None and r.decl is found[1]
-                        and (r.key == key if key is not None else not r.member)), None)
+            identity = _identity(name, found[1], member_array(name, scope)) if found is not None else None
+            rep = next((r for r in active if r.identity == identity), None)
             if rep is None:
                 raise XmpError(name.loc, f"'{name.name}' is not replicated: acc replicate_sync needs it in an "
                                          f"enclosing '#pragma xmp acc replicate ({name.name})'")
