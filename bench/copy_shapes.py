@@ -7,7 +7,7 @@ block shape (64 x 4 ... 512 x 1), each thread running its rows unrolled without 
 test when all exist; next to a ``cudaMemcpyAsync`` of the whole array and CuPy's slice
 assignment.  Each result is checked against the slice copy and timed as the median of 30
 runs (CUDA events), in one process.  It chose the walk of kernels without a window
-(xmpacc/passes/streaming.py walk_length) and their 256 x 1 blocks (kernels.block_rows):
+(xmpacc/passes/kernel/streaming.py walk_length) and their 256 x 1 blocks (kernels.block_rows):
 
     python3 bench/copy_shapes.py > bench/results/copy-shapes-<date>-<gpu>.txt
 """

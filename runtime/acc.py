@@ -288,7 +288,7 @@ class AccRuntime:
                      if c.parent is None and c.host_addr <= addr < c.host_addr + c.nbytes), None)
 
     def _xmpacc_acc_defer_reductions(self) -> None:
-        """The next launch (a compute construct with reductions, passes/acc_reduction_wait.py)
+        """The next launch (a compute construct with reductions, passes/gpu/acc_reduction_wait.py)
         leaves its result on the device: the host goes on launching the statements after
         it that do not use the reduction variables, and waits at
         ``_xmpacc_acc_reductions_wait``, which the compiler puts before the first statement
@@ -313,7 +313,7 @@ class AccRuntime:
 
     def _xmpacc_acc_reductions_discard(self, data: int) -> None:
         """The host stores into the variable at ``data`` before it reads it again
-        (passes/acc_reduction_wait.py: the next iteration's ``gosa = 0`` at the top of a
+        (passes/gpu/acc_reduction_wait.py: the next iteration's ``gosa = 0`` at the top of a
         loop body): its deferred result is not needed, and the host does not wait for it.
         What was queued for it on the device goes on.  An XMP reduction that would run on
         the host at the wait (MPI: the host backend, operators NCCL lacks) is collective,
@@ -383,7 +383,7 @@ class AccRuntime:
         return launch
 
     def _private_arrays(self, nbytes: int, shape: Any, holders: list[Any], where: str) -> int:
-        """Each thread's private array of ``nbytes`` (passes/kernel_private.py): a slot per
+        """Each thread's private array of ``nbytes`` (passes/kernel/kernel_private.py): a slot per
         thread id of the launch; holders keep the buffer until the launch is done."""
         slots = self.backend.scratch_slots(shape)
         return self._held(self.backend.alloc(max(nbytes, 1) * slots, "private arrays of an acc loop", where),

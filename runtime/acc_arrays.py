@@ -1,4 +1,4 @@
-"""Reductions of arrays and array sections on GPU loops (passes/kernel_arrays.py): the
+"""Reductions of arrays and array sections on GPU loops (passes/kernel/kernel_arrays.py): the
 device temporary that a kernel updates atomically, and how it reaches the host array.
 
 Generated code hands the launch, for each reduction array (LAUNCH_ARRED), the address of

@@ -11,7 +11,7 @@ the arguments of the host entries; the device copy is the one that holds the add
   operators ``& | ^ && ||``, other types) MPI on the device values: in place on the host
   backend, through host memory for GPU buffers.
 
-Sections and location reductions keep the swap path of passes/acc_comm.py.  Both
+Sections and location reductions keep the swap path of passes/common/acc_comm.py.  Both
 complete at once (``async`` permits overlap, it does not require it); on GPUs they are
 ordered on the stream like the kernels around them.
 """

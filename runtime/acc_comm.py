@@ -1,6 +1,6 @@
 """XMP directives with XcalableACC's ``acc`` clause (XcalableACC.md §4) on device copies:
 ``reflect_init``/``reflect_do ... acc`` and the swap that ``bcast``/``reduction ... acc``
-run their host collective through (xmpacc/passes/acc_comm.py says how they are called).
+run their host collective through (xmpacc/passes/common/acc_comm.py says how they are called).
 
 ``reflect_init ... acc`` plans the exchange once (the steps of reflect.py, and the
 transport: NCCL between GPUs, host MPI on the host backend); ``reflect_do ... acc``
@@ -46,7 +46,7 @@ class AccCommRuntime:
 
     def _xmpacc_acc_swap_reduced(self, where: bytes, key: int, size: int, name: bytes, required: int) -> None:
         """The swap around an XMP loop's reduction calls where the loop has an OpenACC
-        construct (passes/acc_comm.py): the construct's reduction left the node's result
+        construct (passes/common/acc_comm.py): the construct's reduction left the node's result
         in the device copies that hold the variable (acc.py, acc_arrays.py), so the XMP
         reduction combines those; a variable on no device copy has it in the host
         variable, and is left alone unless the loop says ``acc`` (XcalableACC.md §4)."""

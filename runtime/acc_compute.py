@@ -17,7 +17,7 @@ goes on; ``_xmpacc_acc_queue_end`` restores the stream before.  A queue's kernel
 order, ``acc wait`` synchronises it.  Copies the implicit data region made are moved out
 at its end after every queue has finished (the end of a data region blocks the host).
 A reduction of the construct is combined on the host when its kernel ends (the host then
-waits for that kernel), or, where the compiler deferred it (passes/acc_reduction_wait.py),
+waits for that kernel), or, where the compiler deferred it (passes/gpu/acc_reduction_wait.py),
 at ``_xmpacc_acc_reductions_wait`` (acc.py).  On the host backend every kernel runs to completion when it is
 launched, in program order, which is what ordered queues promise.
 """
@@ -28,7 +28,7 @@ import ctypes
 from typing import Any
 
 from .acc import read_clause
-from .acc_data import _Item
+from .acc_data import DataItem
 from .contract import (
     ACC_COPY,
     ACC_COPYIN,
@@ -57,10 +57,10 @@ class AccComputeRuntime:
     generation: int
 
     def _acc_compute_init(self) -> None:
-        self.compute_regions: dict[int, list[_Item]] = {}   # region -> its variables
+        self.compute_regions: dict[int, list[DataItem]] = {}   # region -> its variables
         self.next_compute_region = 1
         self.queue_stack: list[Any] = []    # the streams before each async construct
-        self.compute_clauses: dict[tuple[bytes, ...], list[tuple[_Item, int]]] = {}   # _compute_clause
+        self.compute_clauses: dict[tuple[bytes, ...], list[tuple[DataItem, int]]] = {}   # _compute_clause
         # deferred reductions (acc.py _xmpacc_acc_defer_reductions; reductions.py reads
         # pending_addrs in every program): the next launch's reductions, then the host
         # variables they go to, and the XMP reductions to run after them
@@ -89,7 +89,7 @@ class AccComputeRuntime:
         return region
 
     def _compute_clause(self, where: bytes, n: int, keys: int, sizes: int, names: int,
-                        modes: int) -> list[tuple[_Item, int]]:
+                        modes: int) -> list[tuple[DataItem, int]]:
         """The construct's variables and modes, read once per call site and contents: a
         construct inside a time loop passes the same arrays every time, and decoding them
         through ctypes cost more than the rest of the call (names are decoded only when
@@ -100,7 +100,7 @@ class AccComputeRuntime:
         if clause is None:
             self._need_backend(where_text(where))  # type: ignore[attr-defined]
             mode_list = list((ctypes.c_int * n).from_address(modes)) if n else []
-            clause = [(_Item(key, size, name, _KINDS[mode], None), mode)
+            clause = [(DataItem(key, size, name, _KINDS[mode], None), mode)
                       for (key, size, name), mode in zip(read_clause(n, keys, sizes, names), mode_list)]
             if len(self.compute_clauses) > 512:
                 self.compute_clauses.clear()

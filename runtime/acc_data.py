@@ -48,17 +48,17 @@ _CLAUSE = {ACC_COPY: "copy", ACC_COPYIN: "copyin", ACC_COPYOUT: "copyout", ACC_C
            ACC_PRESENT: "present", ACC_DELETE: "delete", ACC_DEVICEPTR: "deviceptr"}
 
 
-class _Item:
+class DataItem:
     """One variable of a data clause, read from the arrays generated code passes."""
 
     def __init__(self, key: int, size: int, name: str, kind: int, sec: Section | None) -> None:
         self.key, self.size, self.name, self.kind, self.sec = key, size, name, kind, sec
 
 
-def _items(n: int, keys: int, sizes: int, names: int, kinds: int, secs: int) -> list[_Item]:
+def _items(n: int, keys: int, sizes: int, names: int, kinds: int, secs: int) -> list[DataItem]:
     kind_list = list((ctypes.c_longlong * n).from_address(kinds)) if n else []
     sec_list = list((ctypes.c_void_p * n).from_address(secs)) if secs else [None] * n
-    return [_Item(k, s, nm, kd, read_section(p) if p else None)
+    return [DataItem(k, s, nm, kd, read_section(p) if p else None)
             for (k, s, nm), kd, p in zip(read_clause(n, keys, sizes, names), kind_list, sec_list)]
 
 
@@ -73,7 +73,7 @@ class AccDataRuntime:
     generation: int
 
     def _acc_data_init(self) -> None:
-        self.data_regions: dict[int, list[_Item]] = {}
+        self.data_regions: dict[int, list[DataItem]] = {}
         self.next_data_region = 1
         self.queues: dict[int, Any] = {}    # async queue -> CUDA stream
 
@@ -134,7 +134,7 @@ class AccDataRuntime:
             raise RuntimeFailure(w, f"'{n}' is not present on the device: 'acc update' needs it in an "
                                     f"'acc data' region, 'acc enter data', 'acc declare' or 'acc replicate'")
         self.backend.wait()
-        self._move(copy, _Item(key, size, n, 0, read_section(sec) if sec else None), direction, w,
+        self._move(copy, DataItem(key, size, n, 0, read_section(sec) if sec else None), direction, w,
                    self._stream(queue))
 
     def _xmpacc_acc_wait(self, where: bytes, n: int, queues: int) -> None:
@@ -176,7 +176,7 @@ class AccDataRuntime:
         return int(self.backend.ptr(copy.buffer))
 
     # ------------------------------------------------------------ the present table
-    def _attach(self, item: _Item, where: str, dynamic: bool, stream: Any = None) -> None:
+    def _attach(self, item: DataItem, where: str, dynamic: bool, stream: Any = None) -> None:
         copy = self.copies.get(item.key)
         if copy is None:
             copy = self._part_of_present(item)
@@ -197,7 +197,7 @@ class AccDataRuntime:
         else:
             copy.refs += 1
 
-    def _new_copy(self, item: _Item, where: str) -> DeviceCopy:
+    def _new_copy(self, item: DataItem, where: str) -> DeviceCopy:
         """A device copy for ``item``; the caller puts it in the present table."""
         size = item.size
         if size == -2:   # a pointer: as many elements as its section reaches
@@ -210,7 +210,7 @@ class AccDataRuntime:
         self.generation += 1
         return copy
 
-    def _part_of_present(self, item: _Item) -> DeviceCopy | None:
+    def _part_of_present(self, item: DataItem) -> DeviceCopy | None:
         """A variable inside a present one (``present(x[0:n])`` with ``x`` pointing into an
         array of an enclosing data region, or a pointer of unknown extent that a compute
         construct uses, size -2 without a section): OpenACC finds it present, so it gets a part of
@@ -230,7 +230,7 @@ class AccDataRuntime:
         self.copies[item.key] = part
         return part
 
-    def _release(self, copy: DeviceCopy, item: _Item, where: str) -> None:
+    def _release(self, copy: DeviceCopy, item: DataItem, where: str) -> None:
         if copy.refs > 0 or copy.dynamic > 0:
             return
         if copy.parent is not None:   # a part of a present copy: its data stay there
@@ -246,7 +246,7 @@ class AccDataRuntime:
         self.generation += 1
 
     # ------------------------------------------------------------ moving data
-    def _move(self, copy: DeviceCopy, item: _Item, direction: int, where: str, stream: Any = None) -> None:
+    def _move(self, copy: DeviceCopy, item: DataItem, direction: int, where: str, stream: Any = None) -> None:
         """Host to device (0) or back (1): the whole variable, or the elements of its section
         (of a distributed array: those this node owns).  With a stream (an async queue on a
         GPU) a whole variable moves on it."""
@@ -272,7 +272,7 @@ class AccDataRuntime:
             host[hindex] = part.get() if hasattr(part, "get") else part
         self.stats[counter] = self.stats.get(counter, 0) + int(part.size)
 
-    def _views(self, copy: DeviceCopy, item: _Item, where: str) -> tuple[Any, Any, Any, Any]:
+    def _views(self, copy: DeviceCopy, item: DataItem, where: str) -> tuple[Any, Any, Any, Any]:
         """The host and device byte views of the variable, and the section's index into each
         (the same one, except that the device view of a distributed array takes CuPy index
         arrays where the host view takes NumPy ones)."""

@@ -1,4 +1,4 @@
-"""Reductions with location variables of GPU loops (passes/kernel_locations.py): the
+"""Reductions with location variables of GPU loops (passes/kernel/kernel_locations.py): the
 node's record among those a kernel left, one per warp (per thread on the host backend).
 
 A record is key[0] (1: a thread of the warp changed the watched variables), the trip

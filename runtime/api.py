@@ -26,7 +26,7 @@ from .arrays import DistArray, Template, make_array, read_ints, read_longs
 from .asyncs import AsyncOps
 from .check import CheckEntries
 from .coarray import CoarrayRuntime
-from .collectives import allreduce, bcast_bytes, reset_to_identity, view
+from .collectives import bcast_bytes
 from .cstructs import DESC_ARRAY, DESC_NODES, DESC_TEMPLATE, CArray, CNodes, CTemplate
 from .errors import RuntimeFailure, where_text
 from .fast_reflect import FastReflectRuntime
@@ -37,18 +37,13 @@ from .nodes import CommCache, Nodes, resolve_extents
 from .reflect import Width, reflect
 from .reductions import ReductionRuntime
 from .shadows import ShadowRuntime
-from .tasks import TaskRuntime
+from .tasks import ExecSet, TaskRuntime
 
 
 def _formats(kinds: list[int], widths: list[int]) -> str:
     names = {2100: "*", 2101: "block", 2102: "cyclic", 2103: "gblock"}
     return "[" + "][".join(names.get(k, "?") + (f"({w})" if k == 2102 and w != 1 else "")
                            for k, w in zip(kinds, widths)) + "]"
-
-
-@dataclass
-class ExecSet:
-    comm: Any
 
 
 @dataclass

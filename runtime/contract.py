@@ -91,7 +91,7 @@ ENTRIES: tuple[Entry, ...] = (
        "reduction directive over the executing node set or an on-set"),
     _e("_xmpacc_loop_reduce_var_begin", "void",
        "const void *tmpl, const int *loop_dims, void *data, const long long *var, int op",
-       "reduction clause of a section, before the loop (var: passes/varrefs.py)"),
+       "reduction clause of a section, before the loop (var: passes/common/varrefs.py)"),
     _e("_xmpacc_loop_reduce_var", "void",
        "const void *tmpl, const char *where, const int *loop_dims, void *data, const long long *var, "
        "int op, int nloc, const void *loc_addrs, const void *loc_vars, int nkey, const long long *key",
@@ -419,7 +419,7 @@ LAUNCH_LOCFIELD = 7    # per-warp partials of its value, then of each location v
 LAUNCH_ARRED = 8       # a reduction array's device temporary, of the whole array's shape; at the address the
                        # host's long long [4]: {array address, its bytes, reduced section's offset and bytes};
                        # a = element type code, b = operator (runtime/acc_arrays.py)
-LAUNCH_SCRATCH = 9     # each thread's private array of a size known at run time (passes/kernel_private.py):
+LAUNCH_SCRATCH = 9     # each thread's private array of a size known at run time (passes/kernel/kernel_private.py):
                        # the bytes per thread at the address; a slot per thread id (one on the host backend)
 LAUNCH_READS, LAUNCH_WRITES = 1, 2
 

@@ -254,7 +254,7 @@ class CudaBackend:
     def _compile(self, where: str, lanes: int) -> Any:
         """The program's kernels for one lane count (CuPy caches the binary on disk).
         Streaming kernels that ask for many blocks per SM (``_XMPACC_MINB<name>``,
-        passes/streaming.py min_blocks) and spill at that register budget are built
+        passes/kernel/streaming.py min_blocks) and spill at that register budget are built
         again at their fallback: one more NVRTC run, only for programs that have such a
         kernel."""
         options = nvrtc_options(lanes, self.checked)

@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from .arrays import DistArray
-from .reflect import _active
+from .reflect import active_step
 
 _MAXDIM = 7
 
@@ -130,7 +130,7 @@ class FastReflectRuntime:
         plan = arr.reflect_plans.get((None, False))
         if plan is None or any(s[0] != "exchange" for s in plan):
             return
-        built = self._fast_build(arr, [s for s in plan if _active(s)])
+        built = self._fast_build(arr, [s for s in plan if active_step(s)])
         if built is None:
             return
         if not self.fast_lib._xmpacc_fast_reflect_set(ptr, ctypes.addressof(built.c)):

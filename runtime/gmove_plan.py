@@ -71,7 +71,7 @@ class PlanError(SectionError):
     """No participating node holds an element that must move."""
 
 
-class _Map:
+class SideMap:
     """A side with its per-coordinate layout tables."""
 
     def __init__(self, side: Side) -> None:
@@ -285,7 +285,7 @@ def collective_plan(dst: Side, src: Side, me: int, participants: list[int], worl
     check_sides(dst, src)
     parts = np.asarray(sorted(participants), dtype=np.int64)
     member = _membership(parts, world)
-    d, s, plan = _Map(dst), _Map(src), Plan()
+    d, s, plan = SideMap(dst), SideMap(src), Plan()
     ndim = len(dst.section.shape)
     js = d.held(me)
     if js is not None:   # receiving: my elements of the destination
@@ -315,7 +315,7 @@ def collective_plan(dst: Side, src: Side, me: int, participants: list[int], worl
 def get_plan(dst: Side, src: Side, me: int, world: int) -> Plan:
     """``gmove in``: ``me`` pulls its destination elements from their holders anywhere."""
     check_sides(dst, src)
-    d, s, plan = _Map(dst), _Map(src), Plan()
+    d, s, plan = SideMap(dst), SideMap(src), Plan()
     ndim = len(dst.section.shape)
     js = d.held(me)
     if js is None:
@@ -337,7 +337,7 @@ def put_writes(dst: Side, participants: list[int]) -> int:
     n = int(np.prod(dst.section.shape, dtype=np.int64))
     if dst.node_extents is None:
         return n * len(participants)
-    m = _Map(dst)
+    m = SideMap(dst)
     return n * int(np.prod([dst.node_extents[nd] for nd in m.replicated], dtype=np.int64))
 
 
@@ -351,7 +351,7 @@ def put_plan(dst: Side, src: Side, me: int, participants: list[int], world: int)
     check_sides(dst, src)
     parts = np.asarray(sorted(participants), dtype=np.int64)
     member = _membership(parts, world)
-    d, s, plan = _Map(dst), _Map(src), Plan()
+    d, s, plan = SideMap(dst), SideMap(src), Plan()
     ndim = len(dst.section.shape)
     js = s.held(me)
     if js is None:

@@ -1,7 +1,7 @@
 """Distributed arrays seen whole, for the collective intrinsics (global-view §9).
 
 ``Global`` is one array as the intrinsics need it: its shape, where each global element
-lives (``gmove_plan._Map``: the same owner and local-offset arithmetic gmove plans with)
+lives (``gmove_plan.SideMap``: the same owner and local-offset arithmetic gmove plans with)
 and this node's local buffer.  Node numbers inside a ``Global`` are *linear node indices*
 of its node array (row-major coordinates); ``family`` turns them into world ranks, so an
 array on a node subset and a temporary spread over the executing node set work alike.
@@ -27,7 +27,7 @@ from .arrays import DistArray
 from .distribution import DimDistribution
 from .errors import RuntimeFailure
 from .gmove_exec import elem_dtype
-from .gmove_plan import PlanError, Side, SideDim, _Map
+from .gmove_plan import PlanError, Side, SideDim, SideMap
 from .sections import Section, Sub
 
 Index = list[np.ndarray]    # one int64 array per array dimension, all of one length
@@ -71,13 +71,13 @@ class Global:
     family: np.ndarray              # world rank of each linear node index
     buffer: np.ndarray              # this node's local block, bytes (shadows included)
     dtype: np.dtype
-    map: _Map = field(init=False)
+    map: SideMap = field(init=False)
 
     def __post_init__(self) -> None:
         shape = self.shape
         side = Side(self.dims, Section(self.dtype.itemsize, shape, tuple(Sub(True, 0, n, 1) for n in shape)),
                     self.node_extents)
-        self.map = _Map(side)
+        self.map = SideMap(side)
 
     @property
     def shape(self) -> tuple[int, ...]:

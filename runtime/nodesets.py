@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from .contract import REF_ALL, REF_FROM_START, REF_INDEX, REF_STAR, REF_TRIPLET, REF_TRIPLET_TO_END
+from .contract import REF_FROM_START, REF_INDEX, REF_STAR, REF_TRIPLET, REF_TRIPLET_TO_END
 from .distribution import DimDistribution
 from .errors import RuntimeFailure
 

@@ -26,7 +26,7 @@ from .arrays import read_ints, read_longs
 from .collectives import DTYPES, VALUE_OP, allreduce, allreduce_start, reset_to_identity, view
 from .errors import RuntimeFailure, where_text
 
-VAR_INDEX, VAR_TRIPLET = 0, 1   # subscript kinds of a variable description (passes/varrefs.py)
+VAR_INDEX, VAR_TRIPLET = 0, 1   # subscript kinds of a variable description (passes/common/varrefs.py)
 
 
 def var_view(ptr: int, desc_ptr: int, where: str, raw: bool = False) -> np.ndarray:

@@ -51,7 +51,7 @@ def reflect(arr: DistArray, widths: list[Width] | None, cache: CommCache, where:
     With ``asyncs`` active (``reflect ... async``) host steps are left in flight."""
     view = arr.bytes_view() if view is None else view
     transport = MpiTransport() if transport is None else transport
-    steps = [s for s in _plan(arr, widths, cache, where, orthogonal) if _active(s)]
+    steps = [s for s in _plan(arr, widths, cache, where, orthogonal) if active_step(s)]
     if asyncs is not None and asyncs.active and isinstance(transport, MpiTransport) \
             and type(transport) is MpiTransport:
         asyncs.add(StepsPending([_starter(transport, s, view, stats) for s in steps]))
@@ -68,7 +68,7 @@ def prepare(arr: DistArray, widths: list[Width] | None, cache: CommCache, where:
     """``reflect_init ... acc``: the plan, and the transport's buffers for each exchange
     of it on ``view`` (transport.SlabPlans), made before the first ``reflect_do``."""
     for step in _plan(arr, widths, cache, where, orthogonal):
-        if step[0] != "gather" and _active(step):
+        if step[0] != "gather" and active_step(step):
             transport.prepare(view, step[2], step[3])
 
 
@@ -80,7 +80,7 @@ def _plan(arr: DistArray, widths: list[Width] | None, cache: CommCache, where: s
     return plan
 
 
-def _active(step: Step) -> bool:
+def active_step(step: Step) -> bool:
     if step[0] == "gather":
         return sum(part is not None for part in step[3]) > 1   # someone else owns a block
     return bool(step[2] or step[3])                              # a neighbour exists

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from .transport import MpiTransport, Planned, Region, Slab, SlabPlans, _on_device
+from .transport import MpiTransport, Planned, Region, Slab, SlabPlans, region_on_device
 
 class StagedTransport(Planned, MpiTransport):
     """Plans: transport.SlabPlans, with a page-locked host buffer per slab."""
@@ -136,7 +136,7 @@ class _HostSlabs:
         self.shape = view.shape
 
     def __getitem__(self, region: Region) -> np.ndarray:
-        return self.cupy.asnumpy(self.view[_on_device(self.cupy, region)])
+        return self.cupy.asnumpy(self.view[region_on_device(self.cupy, region)])
 
     def __setitem__(self, region: Region, value: np.ndarray) -> None:
-        self.view[_on_device(self.cupy, region)] = self.cupy.asarray(value)
+        self.view[region_on_device(self.cupy, region)] = self.cupy.asarray(value)

@@ -43,6 +43,13 @@ class TaskGroup:
     comm: Any
 
 
+@dataclass
+class ExecSet:
+    """One executing node set (a task's): the communicator of its nodes."""
+
+    comm: Any
+
+
 class TaskRuntime:
     world: Any
     nodes: dict[int, Nodes]
@@ -83,8 +90,6 @@ class TaskRuntime:
                                  collective=len(sets.sets) == 1)
 
     def _push(self, comm: Any) -> None:
-        from .api import ExecSet
-
         self.exec_stack.append(ExecSet(comm))
         self._publish()  # type: ignore[attr-defined]
 

@@ -176,7 +176,7 @@ class MpiTransport:
         return MpiPending([request], unpack, keep=(data, recv))
 
 
-def _on_device(cupy: Any, region: Region) -> Region:
+def region_on_device(cupy: Any, region: Region) -> Region:
     """A slab's index arrays as CuPy arrays, to index a device view."""
     return tuple(cupy.asarray(s) if isinstance(s, np.ndarray) else s for s in region)
 
@@ -254,7 +254,7 @@ class NcclTransport(Planned):
         staged = []
         self.nccl.groupStart()
         for dst, _tag, region in sends:
-            data = view[_on_device(self.cupy, region)]
+            data = view[region_on_device(self.cupy, region)]
             if not data.flags.c_contiguous:
                 data = self.cupy.ascontiguousarray(data)
             staged.append(data)
@@ -263,7 +263,7 @@ class NcclTransport(Planned):
         unpack = []
         for src, _tag, region in recvs:
             shape = region_shape(view, region)
-            region = _on_device(self.cupy, region)
+            region = region_on_device(self.cupy, region)
             # an index-array slab is a copy: receive into a fresh buffer, never index the view
             target = None if fancy(region) else view[region]
             buf = target if target is not None and target.flags.c_contiguous else \

@@ -396,7 +396,7 @@ def _with_nccl(monkeypatch: pytest.MonkeyPatch, p: _Program) -> _Nccl:
 
 
 def test_himeno_iteration_does_not_wait(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The time loop of passes/acc_reduction_wait.py: discard, store, deferred sweep, XMP
+    """The time loop of passes/gpu/acc_reduction_wait.py: discard, store, deferred sweep, XMP
     reduction on the device.  The host waits once, after the loop, and the value is the
     last iteration's, over both nodes."""
     p, cupy, gpu = _program(monkeypatch, [[1, 2, 3, 4], [10, 20, 30, 40]])

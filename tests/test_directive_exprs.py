@@ -1,6 +1,6 @@
 """The C expressions of directives: the type checker (ctypecheck.py), the libc macro
 probe (frontend/libc_macros.py) and the pass that checks them where the directive
-stands (passes/directive_exprs.py).  Wrong programs and their exact columns are rows of
+stands (passes/declare/directive_exprs.py).  Wrong programs and their exact columns are rows of
 tests/test_errors.py; here the checker's answers, and valid programs that must compile."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from xmpacc.diagnostics import XmpErrors
 from xmpacc.directives import ast as xd
 from xmpacc.driver import Options, translate
 from xmpacc.frontend.libc_names import LibcNames
-from xmpacc.passes.directive_exprs import DEFAULT, kind_of
+from xmpacc.passes.declare.directive_exprs import DEFAULT, kind_of
 
 DECLS = """
 typedef double real;

@@ -18,7 +18,7 @@ from conftest import REPO, run_mpi, run_xmpacc
 from test_passes import assert_lowered, function, run_passes
 from xmpacc import __version__
 from xmpacc.cbuild import to_c
-from xmpacc.passes.entry import init_function_name
+from xmpacc.context import init_function_name
 
 GOLDEN = Path(__file__).parent / "golden"
 LIBRARY = Path(__file__).parent / "library"

@@ -643,7 +643,7 @@ def test_unknown_option(tmp_path: Path) -> None:
 def test_internal_error_is_reported_as_bug(exc: type[Exception], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                            capsys: pytest.CaptureFixture[str]) -> None:
     from xmpacc import driver
-    from xmpacc.passes import comm
+    from xmpacc.passes.comm import comm
 
     def broken(unit: Unit, ctx: Context) -> Unit:
         raise exc("invariant broken")

@@ -1,4 +1,4 @@
-"""Host loops that cc vectorises (passes/hoist.py, loopnest.py): constant steps, descriptors
+"""Host loops that cc vectorises (passes/loops/hoist.py, loopnest.py): constant steps, descriptors
 and block pointers copied into locals, ``restrict`` only where provable; and the stencil
 loops of the heat and Laplace labs really vectorised by the host compiler."""
 

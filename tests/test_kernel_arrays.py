@@ -17,7 +17,7 @@ import pytest
 
 from xmpacc import cbuild
 from xmpacc.diagnostics import SourceLoc, XmpError
-from xmpacc.passes.kernel_arrays import ReducedArray, rewrite
+from xmpacc.passes.kernel.kernel_arrays import ReducedArray, rewrite
 from xmpacc.runtime.acc_arrays import temporary
 from xmpacc.runtime.device import HostBackend
 

@@ -19,8 +19,8 @@ import pytest
 from pycparser import c_ast, c_parser
 
 from conftest import REPO
-from xmpacc.passes.kernel_locations import Located, epilogue
-from xmpacc.passes.kernel_vars import KernelVars
+from xmpacc.passes.kernel.kernel_locations import Located, epilogue
+from xmpacc.passes.common.values import KernelVars
 from xmpacc.runtime.acc_locations import LocatedPartials, pick
 from xmpacc.runtime.contract import REDUCTION_OPS
 

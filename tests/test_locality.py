@@ -1,4 +1,4 @@
-"""The locality pass (xmpacc/passes/locality.py): reads and writes in ``loop`` that may
+"""The locality pass (xmpacc/passes/locality/locality.py): reads and writes in ``loop`` that may
 leave the node's block and shadow, and shadow reads with no ``reflect`` since the array's
 last write.
 

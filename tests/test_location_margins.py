@@ -3,7 +3,7 @@
 the rim) out of sequential order, and firstmax / lastmax / firstmin / lastmin must still give
 the iteration a serial loop over the same iterations gives.
 
-* host loops (passes/locations.py: each part restarts from the values before the loop and
+* host loops (passes/loops/locations.py: each part restarts from the values before the loop and
   its record joins the node's by value, then key) and GPU loops, ``loop ... acc`` and an XMP
   loop over ``acc parallel loop`` (runtime/acc_locations.py: each launch restarts so, and the
   runtime keeps the better record), in the programs of tests/location_margins/ under

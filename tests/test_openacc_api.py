@@ -1,5 +1,5 @@
 """The OpenACC runtime library (openacc.h; runtime/acc_api.py, include/xmpacc_openacc.c,
-passes/openacc_calls.py): _OPENACC, what the routines do to device data as a GPU shows it
+passes/common/openacc_calls.py): _OPENACC, what the routines do to device data as a GPU shows it
 (the host backend keeps separate copies), their run-time errors with the call's line, and
 the compile-time errors of device code that calls them.  tests/xacc_programs/openacc_api.c
 runs every routine against its serial build (test_xacc.py)."""
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO, gpu_count, run_mpi, run_xmpacc
-from xmpacc.passes import openacc_calls
+from xmpacc.passes.common import openacc_calls
 from xmpacc.runtime import contract
 
 HOST = {"XMPACC_DEVICE": "host"}

@@ -1,5 +1,5 @@
 """XcalableACC front end: ``#pragma acc`` lines through cpp, pycparser, attach and the
-interim check, and the XMP ``loop`` / OpenACC construct pairs of ``passes/acc_nest.py``.
+interim check, and the XMP ``loop`` / OpenACC construct pairs of ``passes/common/acc_nest.py``.
 
 Programs are translated in-process with ``driver.translate``; places are marked with ``@``
 in the source (removed before it is written).
@@ -19,8 +19,8 @@ from xmpacc.directives import ast as xd
 from xmpacc.directives import openacc_ast as O
 from xmpacc.driver import Options, translate
 from xmpacc.frontend.preprocess import preprocess
-from xmpacc.passes import acc_nest
-from xmpacc.passes.attach import acc_pragma_id, pragma_id
+from xmpacc.passes.common import acc_nest
+from xmpacc.passes.common.pragmas import pragma_id
 
 HEAD = """\
 #pragma xmp nodes p[2]
@@ -99,7 +99,7 @@ def test_one_id_space_for_both_dialects(tmp_path: Path) -> None:
     dialects = {raw.id: raw.dialect for raw in unit.pre.directives.values()}
     assert list(dialects.values()).count("acc") == 1 and len(dialects) == 6
     pragmas = [n for n in _walk(unit.ast) if isinstance(n, c_ast.Pragma)]
-    accs = [n for n in pragmas if acc_pragma_id(n) is not None]
+    accs = [n for n in pragmas if pragma_id(n, "acc") is not None]
     assert len(accs) == 1 and pragma_id(accs[0]) is None
     assert id(accs[0]) in ctx.acc_directives and id(accs[0]) not in ctx.directives
     assert not any(isinstance(d, O.AccData) for ds in ctx.directives.values() for d in ds)

@@ -18,7 +18,7 @@ from xmpacc.cbuild import to_c
 from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import XmpError, XmpErrors
 from xmpacc.driver import Options, translate
-from xmpacc.passes.entry import init_function_name
+from xmpacc.context import init_function_name
 
 # The runtime's types, so that expected C that uses them parses.
 PRELUDE = ("typedef int _xmpacc_sched_t; typedef int _xmpacc_nodes_t; "

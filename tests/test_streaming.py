@@ -1,4 +1,4 @@
-"""Streaming stencil kernels (passes/streaming.py): the legality table, the generated code,
+"""Streaming stencil kernels (passes/kernel/streaming.py): the legality table, the generated code,
 runs on the host backend against the serial oracle, nvcc, and (marked gpu) a real GPU."""
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from pycparser import CParser, c_ast
 from conftest import REPO, build_serial, gpu_count, run_mpi, run_xmpacc
 from test_passes import run_passes
 
-from xmpacc.passes.canonical import CanonicalLoop
-from xmpacc.passes.streaming import block_threads, walk_length
+from xmpacc.passes.common.canonical import CanonicalLoop
+from xmpacc.passes.kernel.streaming import block_threads, walk_length
 
 PROGRAM = Path(__file__).parent / "acc_programs" / "stream_stencils.c"
 GOLDEN = Path(__file__).parent / "golden" / "stream_stencils.cu"
@@ -146,7 +146,7 @@ def test_cyclic_dimensions_and_the_walk(tmp_path: Path, dist: str, j0: int, js: 
 def test_row_indices_one_per_array_and_walked_position() -> None:
     from pycparser import c_ast as ca
 
-    from xmpacc.passes import stream_rows
+    from xmpacc.passes.kernel import stream_rows
 
     def ref(arr: str, *subs: str) -> ca.ArrayRef:
         g = [ca.FuncCall(ca.ID("_XMPACC_G"), ca.ExprList([ca.ID(f"_d_{arr}"), ca.Constant("int", str(k)),
@@ -197,7 +197,7 @@ def test_walk_length_from_the_nest() -> None:
 
 
 def test_block_rows_and_the_launch_shape() -> None:
-    from xmpacc.passes.kernels import block_rows
+    from xmpacc.passes.kernel.kernels import block_rows
     from xmpacc.runtime.device import CudaBackend, grid_pad
 
     stencil = _body("v[i0][i1][i2] = u[i0][i1 - 1][i2] + u[i0][i1 + 1][i2];")

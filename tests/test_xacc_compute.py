@@ -636,7 +636,7 @@ def test_enum_constants_in_kernels(tmp_path: Path) -> None:
 
 
 def test_reduction_results_reach_the_host_where_it_reads_them(built: dict[str, tuple[Path, str]]) -> None:
-    """passes/acc_reduction_wait.py: the host waits for a construct's reductions after the
+    """passes/gpu/acc_reduction_wait.py: the host waits for a construct's reductions after the
     statements that do not use them, before the first one that may."""
     exe, _ = built["deferred_reductions.c"]
     host = [line.strip() for line in exe.with_suffix(".host.c").read_text().splitlines()
@@ -806,7 +806,7 @@ def test_dereferences_become_subscripts(before: str, after: str) -> None:
     from pycparser import CParser
 
     from xmpacc import cbuild
-    from xmpacc.passes import kernel_deref
+    from xmpacc.passes.gpu import kernel_deref
 
     decls = {"p": "double *p", "q": "double *q", "c": "cplx *c", "v": "void *v", "idx": "int idx[4]"}
 

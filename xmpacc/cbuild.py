@@ -14,13 +14,19 @@ from contextvars import ContextVar
 
 from pycparser import c_ast, c_generator, c_parser
 
-from xmpacc.diagnostics import InternalError
+from xmpacc.diagnostics import InternalError, SourceLoc
 
 _GEN = c_generator.CGenerator()
 
 
 def to_c(node: c_ast.Node) -> str:
     return _GEN.visit(node)
+
+
+def loc_of(node: c_ast.Node) -> SourceLoc:
+    """Where a node of the user's program stands (``file:line:col`` of its messages)."""
+    c = node.coord
+    return SourceLoc(getattr(c, "file", "?"), getattr(c, "line", 0), getattr(c, "column", 0) or 1)
 
 
 def expr(text: str, coord: object = None) -> c_ast.Node:

@@ -22,7 +22,7 @@ import re
 
 from xmpacc import __version__
 from xmpacc.diagnostics import SourceLoc, source_line
-from xmpacc.passes.entry import USER_MAIN
+from xmpacc.context import USER_MAIN
 from xmpacc.runtime.contract import contract_id
 
 ABI_PREFIX = "_xmpacc_abi_v"

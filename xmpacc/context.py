@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from pycparser import c_ast
 
@@ -13,10 +12,11 @@ from xmpacc.directives import ast as xd
 from xmpacc.directives.openacc_ast import AccDirective
 from xmpacc.facts import InfoFact
 from xmpacc.frontend.preprocess import Preprocessed
+from xmpacc.kernel_types import Typedefs
+from xmpacc.passes.common.coindex import Coarray
+from xmpacc.passes.common.values import Kernel, Replicated
 from xmpacc.symbols import ScopeTree
 
-if TYPE_CHECKING:
-    from xmpacc.kernel_types import Typedefs
 
 
 @dataclass
@@ -47,12 +47,12 @@ class Context:
     # descriptors and file-scope code the passes add around the user's declarations
     file_decls: list[c_ast.Node] = field(default_factory=list)
     init_stmts: list[c_ast.Node] = field(default_factory=list)
-    kernels: list = field(default_factory=list)   # passes.kernels.Kernel, in source order
-    # XcalableACC data (passes/acc_data.py): id(Compound) of a data region -> its present
-    # variables (kernel_vars.Replicated), for the gpu pass; a device is needed even without
+    kernels: list[Kernel] = field(default_factory=list)   # in source order
+    # XcalableACC data (passes/gpu/acc_data.py): id(Compound) of a data region -> its present
+    # variables, for the gpu pass; a device is needed even without
     # kernels; after enter data or declare, presence is checked at run time
-    acc_present: dict[int, list] = field(default_factory=dict)
-    acc_entered: list = field(default_factory=list)   # variables of enter data / file-scope declare
+    acc_present: dict[int, list[Replicated]] = field(default_factory=dict)
+    acc_entered: list[Replicated] = field(default_factory=list)   # variables of enter data / file-scope declare
     device_data: bool = False
     # name -> copy of the FuncDef of each 'acc routine seq' function (device functions, acc_routine.py)
     acc_routines: dict[str, c_ast.FuncDef] = field(default_factory=dict)
@@ -64,10 +64,25 @@ class Context:
     # routines of other files (their prototypes) and this file's for other files (acc_routine_files.py)
     acc_routine_externs: dict[str, c_ast.Decl] = field(default_factory=dict)
     acc_routine_exports: dict = field(default_factory=dict)   # name -> acc_routine_files.Export
-    kernel_typedefs: Typedefs | None = None   # kernel_types.Typedefs of the unit, made once (kernel_types.of_unit)
+    kernel_typedefs: Typedefs | None = None   # the unit's typedefs, made once (typedefs_of)
     has_main: bool = False
     main_params: int = 0
     main_returns_void: bool = False
     info: list[InfoFact] = field(default_factory=list)   # what --info reports (facts.py)
-    # file-scope coarrays by name (passes/coarray_decls.py; global-view §11)
-    coarrays: dict = field(default_factory=dict)
+    # file-scope coarrays by name (passes/declare/coarray_decls.py; global-view §11)
+    coarrays: dict[str, Coarray] = field(default_factory=dict)
+
+    def typedefs_of(self, unit: Unit) -> Typedefs:
+        """The unit's Typedefs, made once (every kernel and routine of the unit asks)."""
+        if self.kernel_typedefs is None:
+            self.kernel_typedefs = Typedefs(unit.ast.ext)
+        return self.kernel_typedefs
+
+
+# The user's main, renamed by pass entry: the start-up glue calls it after the runtime's set-up.
+USER_MAIN = "_xmpacc_user_main"
+
+
+def init_function_name(unit: Unit) -> str:
+    """The start-up function of a file's XMP objects (pass entry defines it, the glue calls it)."""
+    return f"_xmpacc_init_{unit.stem}"

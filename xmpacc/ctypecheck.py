@@ -27,7 +27,7 @@ from typing import Literal, Protocol
 
 from pycparser import c_ast
 
-from xmpacc.passes.accesses import int_value
+from xmpacc.passes.common.accesses import int_value
 
 TypeKind = Literal["integer", "floating", "pointer", "array", "struct", "function", "void", "unknown"]
 

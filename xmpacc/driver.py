@@ -27,32 +27,15 @@ from xmpacc.deepstack import nesting_error
 from xmpacc.diagnostics import SourceLoc
 from xmpacc.frontend.cparse import parse_c
 from xmpacc.frontend.preprocess import preprocess
-from xmpacc.passes import (
-    acc_data,
-    acc_compute,
-    acc_orphans,
-    acc_routine,
-    array,
-    assign,
-    attach,
-    coarray_decls,
-    coarrays,
-    comm,
-    declare,
-    directive_exprs,
-    dynamic,
-    entry,
-    gmove,
-    gpu,
-    leftovers,
-    library,
-    locality,
-    loops,
-    lower_decls,
-    members,
-    nocomm,
-    subscripts,
-)
+from xmpacc.passes.attach import attach
+from xmpacc.passes.check import leftovers
+from xmpacc.passes.comm import comm
+from xmpacc.passes.declare import coarray_decls, declare, directive_exprs, nocomm
+from xmpacc.passes.entry import entry
+from xmpacc.passes.gpu import acc_data, acc_compute, acc_orphans, acc_routine, gpu
+from xmpacc.passes.locality import locality
+from xmpacc.passes.localize import array, assign, coarrays, dynamic, gmove, library, lower_decls, members, subscripts
+from xmpacc.passes.loops import loops
 
 Pass = Callable[[Unit, Context], Unit]
 T = TypeVar("T")

@@ -22,7 +22,7 @@ from xmpacc.deepstack import nesting_error
 from xmpacc.diagnostics import SourceLoc
 from xmpacc.frontend.rawbytes import escape_for_c
 from xmpacc.frontend.preprocess import LIBC_STRING_SENTINEL, is_system_coord
-from xmpacc.passes.entry import init_function_name
+from xmpacc.context import init_function_name
 from xmpacc.runtime.contract import ENTRIES, Entry, contract_id
 
 
@@ -31,7 +31,7 @@ from xmpacc.runtime.contract import ENTRIES, Entry, contract_id
 _OWN_HEADERS = {"openacc.h": "xmpacc_openacc.h"}
 
 
-def _env() -> jinja2.Environment:
+def template_env() -> jinja2.Environment:
     return jinja2.Environment(
         loader=jinja2.FileSystemLoader(os.path.dirname(xmpacc.templates.__file__)),
         undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
@@ -142,7 +142,7 @@ def host_c(unit: Unit, ctx: Context, record: str) -> str:
     body = drop_redundant_line_markers(body)
     body = LIBC_STRING_SENTINEL.sub(r'" \1 "', body)
     descriptors = [HostGenerator().visit(d) + ";" for d in ctx.file_decls]
-    return escape_for_c(_env().get_template("host.c.j2").render(
+    return escape_for_c(template_env().get_template("host.c.j2").render(
         version=__version__, source=unit.path, includes=[_OWN_HEADERS.get(h, h) for h in unit.pre.system_includes],
         descriptors=descriptors, body=body, record=record))
 
@@ -162,7 +162,7 @@ def c_string_lines(text: str) -> list[str]:
 def record_h(unit: Unit, kernels: str | None) -> str:
     """The unit's record (xmpacc_unit.h): start-up function, kernel source, the mark of
     this xmpacc; included at the end of the host C."""
-    return _env().get_template("record.h.j2").render(
+    return template_env().get_template("record.h.j2").render(
         version=__version__, source=unit.path, abi=abi_symbol(),
         source_literal=c_string(unit.path), init=init_function_name(unit),
         kernels=c_string_lines(kernels) if kernels else None,
@@ -183,11 +183,11 @@ def _glue_entry(e: Entry) -> dict[str, str]:
 
 def glue_c() -> str:
     """The program's glue (templates/glue.c.j2): the same for every program of this xmpacc."""
-    return _env().get_template("glue.c.j2").render(
+    return template_env().get_template("glue.c.j2").render(
         version=__version__, contract_id=contract_id(), abi=abi_symbol(),
         entries=[_glue_entry(e) for e in ENTRIES])
 
 
 def library_c() -> str:
     """The start-up glue of a shared library (-shared): templates/library.c.j2."""
-    return _env().get_template("library.c.j2").render(version=__version__)
+    return template_env().get_template("library.c.j2").render(version=__version__)

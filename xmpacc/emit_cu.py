@@ -12,7 +12,7 @@ from xmpacc.context import Context, Unit
 from xmpacc.deepstack import nesting_error
 from xmpacc.diagnostics import SourceLoc
 from xmpacc.frontend.rawbytes import escape_for_c
-from xmpacc.emit import HostGenerator, _env
+from xmpacc.emit import HostGenerator, template_env
 
 
 class KernelGenerator(HostGenerator):
@@ -73,7 +73,7 @@ def kernels_cu(unit: Unit, ctx: Context, name: str = "kernels.cu") -> str | None
         [KernelGenerator().visit(e.signature) for e in ctx.acc_routine_exports.values()]
     exports = [(KernelGenerator().visit(e.signature), f"_xmpacc_export_{e.signature.name}({', '.join(e.args)})")
                for e in ctx.acc_routine_exports.values()]
-    template = _env().get_template("kernels.cu.j2")
+    template = template_env().get_template("kernels.cu.j2")
     fields = dict(version=__version__, sources=unit.path.rsplit("/", 1)[-1], kernels=rendered, routines=routines,
                   unit=unit.stem, externs=externs, exports=exports)
     defs = kernel_types.needed(unit.ast.ext, template.render(types=[], shared=[], **fields))

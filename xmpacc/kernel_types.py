@@ -31,10 +31,9 @@ from dataclasses import dataclass
 from pycparser import c_ast
 
 from xmpacc.cbuild import walk
-from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import SourceLoc, XmpError
 from xmpacc.frontend.preprocess import is_system_coord
-from xmpacc.passes.canonical import loc_of
+from xmpacc.cbuild import loc_of
 
 # The <stdint.h> / <stddef.h> names kernels may use, as LP64 Linux spells
 # them (the kernel header declares them for NVRTC; pycparser's stand-in headers make them int)
@@ -202,13 +201,6 @@ class Typedefs:
 
 
 BUILTIN = frozenset({"char", "short", "int", "long", "float", "double", "signed", "unsigned", "_Bool"})
-
-
-def of_unit(ctx: Context, unit: Unit) -> Typedefs:
-    """The unit's Typedefs, made once (every kernel and routine of the unit asks)."""
-    if ctx.kernel_typedefs is None:
-        ctx.kernel_typedefs = Typedefs(unit.ast.ext)
-    return ctx.kernel_typedefs
 
 
 def check_constant_sizes(body: c_ast.Node, typedefs: Typedefs, where: str) -> None:

@@ -101,3 +101,13 @@ class ScopedWalker:
     def generic_visit(self, node: c_ast.Node) -> None:
         for _name, child in node.children():
             self.visit(child)
+
+
+def scope_items(scope: Scope) -> list[c_ast.Node]:
+    """The items directly in a scope: a file's external declarations, a block's statements."""
+    node = scope.node
+    if isinstance(node, c_ast.FileAST):
+        return list(node.ext)
+    if isinstance(node, c_ast.Compound):
+        return list(node.block_items or [])
+    return []

@@ -28,7 +28,7 @@ from xmpacc.diagnostics import SourceLoc, XmpError
 from xmpacc.directives import ast as xd
 from xmpacc.facts import value
 from xmpacc.frontend.sections import OMIT, TRIPLET
-from xmpacc.passes.canonical import loc_of
+from xmpacc.cbuild import loc_of
 from xmpacc.runtime.contract import (
     SEC_INDEX,
     SEC_TRIPLET,
@@ -37,7 +37,7 @@ from xmpacc.runtime.contract import (
     SECERR_STEP,
 )
 from xmpacc.sections import CTriplet, section
-from xmpacc.structs import bound_member
+from xmpacc.symbols import bound_member
 from xmpacc.symbols import ArraySym, Scope
 
 _BASIC = frozenset({"char", "signed", "unsigned", "short", "int", "long", "float", "double",

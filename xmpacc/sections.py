@@ -8,7 +8,7 @@ A section subscript ``[base:length:step]`` reaches the passes as the call
                                                     CTriplet(None, None, None)))
 
 The middle number is a *length*, not an upper bound.  A section that no pass lowered is
-reported by the check stage (``passes/leftovers.py``) at its place.
+reported by the check stage (``passes/check/leftovers.py``) at its place.
 """
 
 from __future__ import annotations

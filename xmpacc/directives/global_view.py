@@ -5,7 +5,7 @@
     gmove in async (1)       → Gmove("in", async_id=1)
     array on t[:][0:N]       → ArrayDirective(on=Ref(t, (Triplet(None, None), Triplet(0, N-1))))
 
-The statement that follows is C; the passes (``passes/gmove.py``, ``passes/array.py``) read
+The statement that follows is C; the passes (``passes/localize/gmove.py``, ``passes/localize/array.py``) read
 it.  A template reference keeps the conventions of reference §3: parenthesised triplets
 are bounds, bracketed ones start:length (normalised to start:last by ``parse_ref``).
 """

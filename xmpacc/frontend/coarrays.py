@@ -5,7 +5,7 @@ a colon: ``int a[10]:[*];``, ``x = a[i]:[k];``, ``s:[k] = 1;``.  In C a ``:`` is
 followed by ``[`` (a label, ``case``, a bit-field or ``?:`` is followed by a statement or
 an expression, which cannot start with ``[``), so every ``:[`` of the cpp output opens a
 coarray part.  It becomes one more subscript, a call-like form the passes recognise
-(``passes/coarray_decls.py``, ``passes/coarrays.py``); a ``*`` becomes ``_XMPACC_STAR``:
+(``passes/declare/coarray_decls.py``, ``passes/localize/coarrays.py``); a ``*`` becomes ``_XMPACC_STAR``:
 
     int a[10]:[2][*];    ->   int a[10][_xmpacc_coindex(2,_XMPACC_STAR)];
     x = a[i]:[k] + 1;    ->   x = a[i][_xmpacc_coindex(k)] + 1;

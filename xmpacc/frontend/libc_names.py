@@ -3,7 +3,7 @@
 cpp reads pycparser-fake-libc's headers, which declare types but no functions, and our
 shim leaves libc macros undefined so that the generated C gets their real values
 (preprocess.py).  To pycparser such names are undeclared.  The directive checker
-(passes/directive_exprs.py) must accept them in directive expressions and would like to
+(passes/declare/directive_exprs.py) must accept them in directive expressions and would like to
 know their type.  ``LibcNames`` asks the host compiler, once per file and only when a
 directive uses a name that C does not declare:
 

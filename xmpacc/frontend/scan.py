@@ -3,7 +3,7 @@ lines (OpenACC, XcalableACC: cc would ignore them) or array sections (``a[0:n] =
 which plain C does not know), in the file itself or in a user header it includes (a header
 may declare distributed arrays that the file only uses: their subscripts must be
 rewritten).  A file that includes openacc.h is translated too: its calls of the OpenACC
-library get their lines, and the program its device (passes/openacc_calls.py).  Files
+library get their lines, and the program its device (passes/common/openacc_calls.py).  Files
 without any are compiled by the host compiler as they are.
 
 The includes are followed textually, as cpp would find them (the file's folder for

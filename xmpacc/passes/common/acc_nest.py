@@ -1,0 +1,143 @@
+"""The directives that stand above a ``for`` nest in XcalableACC (§2), found in one place.
+
+An XMP ``loop`` and an OpenACC compute or loop construct may stand in either order
+directly above the same ``for``; ``acc loop`` lines inside the nest map its inner loops:
+
+    #pragma xmp loop on t[i]                   #pragma acc parallel loop collapse(2)
+    #pragma acc parallel loop collapse(2)      #pragma xmp loop on t[i]
+    for (i = 0; i < N; i++)                    for (i = 0; i < N; i++)
+        for (j = 0; j < M; j++) ...            {
+                                               #pragma acc loop vector reduction(+:s)
+                                                   for (j = 0; j < M; j++) ...
+                                               }
+
+Both give ``AccNest(loop=<for i>, xmp=Loop(on t[i]), acc=AccCompute(parallel, loop=...))``;
+the right one also ``inner=(InnerLoop(AccLoop(vector ...), <for j>),)``.  The passes ask
+this module instead of looking at neighbouring pragmas themselves: the XMP ``loop`` and
+gpu passes leave a loop with an OpenACC construct alone (``has_acc_construct``), the check
+stage reports the OpenACC directive and not its XMP partner, and the later XcalableACC
+passes get the whole nest from ``nest_at``.  Nothing here changes the tree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Union
+
+from pycparser import c_ast
+
+from xmpacc.cbuild import walk
+from xmpacc.context import Context
+from xmpacc.directives import ast as xd
+from xmpacc.directives.openacc_ast import AccCompute, AccDirective, AccLoop
+from xmpacc.passes.common.pragmas import acc_directive, pragma_id
+
+AccLoopConstruct = Union[AccCompute, AccLoop]
+
+
+@dataclass(frozen=True, eq=False)
+class InnerLoop:
+    """An ``acc loop`` line inside a nest and the ``for`` it stands above."""
+
+    pragma: c_ast.Pragma
+    directive: AccLoop
+    loop: c_ast.For
+
+
+@dataclass(frozen=True, eq=False)
+class AccNest:
+    """A ``for`` and the XMP ``loop`` / OpenACC construct directly above it (either may be
+    None, not both); ``pragmas`` are their pragma nodes in source order."""
+
+    loop: c_ast.For
+    xmp: xd.Loop | None
+    xmp_pragma: c_ast.Pragma | None
+    acc: AccLoopConstruct | None
+    acc_pragma: c_ast.Pragma | None
+    pragmas: tuple[c_ast.Pragma, ...]
+    inner: tuple[InnerLoop, ...]   # the acc loop lines inside the nest, outermost first
+
+
+def xmp_loop(node: c_ast.Node, ctx: Context) -> xd.Loop | None:
+    """The XMP ``loop`` directive of a pragma node, else None."""
+    if pragma_id(node) is None:
+        return None
+    return next((d for d in ctx.directives.get(id(node), []) if isinstance(d, xd.Loop)), None)
+
+
+def acc_loop_construct(node: c_ast.Node, ctx: Context) -> AccLoopConstruct | None:
+    """The OpenACC ``parallel``/``kernels`` [``loop``] or ``loop`` of a pragma node, else None."""
+    d = acc_directive(node, ctx)
+    return d if isinstance(d, (AccCompute, AccLoop)) else None
+
+
+def nest_at(items: Sequence[c_ast.Node], k: int, ctx: Context) -> AccNest | None:
+    """The nest of the ``for`` at ``items[k]`` (a block's items), None when neither an XMP
+    ``loop`` nor an OpenACC loop construct stands directly above it."""
+    node = items[k]
+    if not isinstance(node, c_ast.For):
+        return None
+    xmp: tuple[c_ast.Pragma, xd.Loop] | None = None
+    acc: tuple[c_ast.Pragma, AccLoopConstruct] | None = None
+    pragmas: list[c_ast.Pragma] = []
+    for j in (k - 1, k - 2):  # at most one of each kind, in either order
+        if j < 0:
+            break
+        x, a = xmp_loop(items[j], ctx), acc_loop_construct(items[j], ctx)
+        if x is not None and xmp is None:
+            xmp = (items[j], x)
+        elif a is not None and acc is None:
+            acc = (items[j], a)
+        else:
+            break
+        pragmas.insert(0, items[j])
+    if not pragmas:
+        return None
+    return AccNest(node, xmp[1] if xmp else None, xmp[0] if xmp else None,
+                   acc[1] if acc else None, acc[0] if acc else None,
+                   tuple(pragmas), inner_loops(node, ctx))
+
+
+def nest_of_pragma(items: Sequence[c_ast.Node], i: int, ctx: Context) -> AccNest | None:
+    """The nest that the pragma ``items[i]`` stands above, if it is one of its directives."""
+    for k in (i + 1, i + 2):
+        if k < len(items) and isinstance(items[k], c_ast.For):
+            nest = nest_at(items, k, ctx)
+            return nest if nest is not None and any(p is items[i] for p in nest.pragmas) else None
+    return None
+
+
+def has_acc_construct(items: Sequence[c_ast.Node], i: int, ctx: Context) -> bool:
+    """Is the XMP ``loop`` at ``items[i]`` paired with an OpenACC construct (XcalableACC)?"""
+    nest = nest_of_pragma(items, i, ctx)
+    return nest is not None and nest.acc is not None
+
+
+def inner_loops(loop: c_ast.For, ctx: Context) -> tuple[InnerLoop, ...]:
+    """The ``acc loop`` lines anywhere inside ``loop``'s body with the ``for`` below each."""
+    found: list[InnerLoop] = []
+    for node in walk(loop.stmt):
+        items = (node.block_items or []) if isinstance(node, c_ast.Compound) else []
+        for j in range(1, len(items)):
+            d = acc_directive(items[j - 1], ctx)
+            if isinstance(d, AccLoop) and isinstance(items[j], c_ast.For):
+                found.append(InnerLoop(items[j - 1], d, items[j]))
+    return tuple(found)
+
+
+def paired_xmp_loops(root: c_ast.Node, ctx: Context) -> set[int]:
+    """``id`` of every XMP ``loop`` pragma under ``root`` paired with an OpenACC construct."""
+    paired: set[int] = set()
+    for node in walk(root):
+        items = (node.block_items or []) if isinstance(node, c_ast.Compound) else []
+        for k in range(len(items)):
+            nest = nest_at(items, k, ctx)
+            if nest is not None and nest.xmp_pragma is not None and nest.acc is not None:
+                paired.add(id(nest.xmp_pragma))
+    return paired
+
+
+def first_acc_directive(root: c_ast.Node, ctx: Context) -> AccDirective | None:
+    """The first OpenACC directive under ``root`` (to reject them where they cannot be)."""
+    return next((d for node in walk(root) if (d := acc_directive(node, ctx)) is not None), None)

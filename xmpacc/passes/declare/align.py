@@ -1,0 +1,229 @@
+"""Resolution of ``align`` and ``shadow`` into ``ArraySym`` entries (part of pass declare).
+
+``align a[i][*] with t(i)`` is matched by dummy name (reference §4.4): array dimension 0
+follows template dimension 0, dimension 1 is collapsed.  The matching ``shadow`` gives the
+widths per array dimension.
+"""
+
+from __future__ import annotations
+
+from pycparser import c_ast
+
+from xmpacc.context import Context
+from xmpacc.directives import ast as xd
+from xmpacc.symbols import ArrayDim, ArraySym, Scope, TemplateSym
+
+
+def resolve_align(align: xd.Align, shadows: list[xd.Shadow], scope: Scope, ctx: Context) -> None:
+    tmpl = _aligned_template(align, scope, ctx)
+    for name in align.arrays:
+        sym = None if tmpl is None else _align_one(name, align, tmpl, shadows, scope, ctx)
+        if sym is not None:
+            scope.arrays[name.name] = sym
+        elif name.name not in scope.arrays:
+            # reported here or with the template: uses of the array stay silent
+            scope.broken_arrays.add(name.name)
+
+
+def _aligned_template(align: xd.Align, scope: Scope, ctx: Context) -> TemplateSym | None:
+    """The distributed template of ``align``; None after an error (reported here unless the
+    template's own declaration was wrong)."""
+    tname = align.template.name
+    tmpl = scope.find_template(tname)
+    if scope.is_broken(tname):
+        return None
+    if tmpl is None:
+        ctx.diags.error(align.template.loc, f"template '{tname}' is not declared")
+        return None
+    if tmpl.distribute is None:
+        ctx.diags.error(align.template.loc, f"template '{tname}' is not distributed")
+        return None
+    return tmpl
+
+
+def array_shape(decl: c_ast.Decl) -> tuple[list[c_ast.Node | None], c_ast.Node]:
+    """Extents (outermost first) and the element type of an array declaration."""
+    dims: list[c_ast.Node | None] = []
+    t = decl.type
+    while isinstance(t, c_ast.ArrayDecl):
+        dims.append(t.dim)
+        t = t.type
+    return dims, t
+
+
+def pointer_shape(decl: c_ast.Decl, rank: int) -> tuple[list[c_ast.Node | None], c_ast.Node] | None:
+    """An aligned pointer (global-view §4): ``double *a`` of any rank (extents from
+    xmp_malloc, None here), or ``double (*a)[M]``, whose row extents are declared; None
+    when ``decl`` is no pointer."""
+    if not isinstance(decl.type, c_ast.PtrDecl):
+        return None
+    inner: list[c_ast.Node | None] = []
+    t = decl.type.type
+    while isinstance(t, c_ast.ArrayDecl):
+        inner.append(t.dim)
+        t = t.type
+    return ([None] * rank if not inner else [None] + inner), t
+
+
+def _align_one(name: xd.Name, align: xd.Align, tmpl: TemplateSym, shadows: list[xd.Shadow],
+               scope: Scope, ctx: Context) -> ArraySym | None:
+    arr = name.name
+    if arr in scope.arrays:
+        ctx.diags.error(name.loc, f"array '{arr}' is already aligned")
+        return None
+    decl = scope.c_decls.get(arr)
+    if decl is None:
+        ctx.diags.error(name.loc, f"array '{arr}' is not declared")
+        return None
+    is_param = arr in scope.params
+    pointer = pointer_shape(decl, len(align.sources))
+    extents, elem = pointer if pointer is not None else array_shape(decl)
+    if is_param and extents and (pointer is not None or extents[0] is None):
+        ctx.diags.error(name.loc, f"aligned parameter '{arr}' needs its extents: declare it as an "
+                                  f"array with every extent given (e.g. 'double {arr}[N]')")
+        return None
+    if not extents:
+        ctx.diags.error(name.loc, f"'{arr}' is not an array; only arrays can be aligned")
+        return None
+    if not check_decl(name, decl, extents, elem, pointer is not None, ctx, scope.parent is None):
+        return None
+    if is_param:
+        return array_sym(name, decl, extents, elem, align, tmpl, shadows, f"_xmpacc_a_{arr}",
+                         False, False, ctx, is_param=True)
+    if pointer is None and tmpl.is_dynamic:
+        ctx.diags.error(name.loc, f"array '{arr}' has a fixed shape but template '{tmpl.name}' is only "
+                                  f"fixed by template_fix: declare '{arr}' as a pointer and allocate it "
+                                  "with xmp_malloc after template_fix (global-view §4: the storage of an "
+                                  "array on such a template exists only once its size is known)")
+        return None
+    return array_sym(name, decl, extents, elem, align, tmpl, shadows, f"_xmpacc_a_{arr}",
+                     scope.parent is None, pointer is not None, ctx)
+
+
+def array_sym(name: xd.Name, decl: c_ast.Decl, extents: list[c_ast.Node | None], elem: c_ast.Node,
+              align: xd.Align, tmpl: TemplateSym, shadows: list[xd.Shadow], c_name: str, file_scope: bool,
+              is_pointer: bool, ctx: Context, is_param: bool = False) -> ArraySym | None:
+    """The mapping of one aligned array (or structure member), checked against its align
+    and shadow directives; None after a reported error."""
+    arr = name.name
+    if len(align.sources) != len(extents):
+        ctx.diags.error(name.loc, f"array '{arr}' has {len(extents)} dimension(s) but the align "
+                                  f"directive gives {len(align.sources)}")
+        return None
+    if len(align.subscripts) != tmpl.ndims:
+        ctx.diags.error(align.template.loc, f"template '{tmpl.name}' has {tmpl.ndims} dimension(s) "
+                                            f"but the align directive gives {len(align.subscripts)}")
+        return None
+    tdims = _match_dummies(align, ctx)
+    if tdims is None:
+        return None
+    shadow = _find_shadow(arr, shadows, ctx)
+    widths = _shadow_widths(arr, shadow, tdims, tmpl, ctx)
+    if widths is None:
+        return None
+    dims = []
+    for k, ext in enumerate(extents):
+        tdim, offset = tdims[k]
+        lo, hi, full = widths[k]
+        kind = tmpl.dist_kind(tdim) if tdim >= 0 else "none"
+        index_kind = "cyclic" if kind == "cyclic" and not full else "offset"
+        dims.append(ArrayDim(ext, tdim, offset, lo, hi, full, index_kind))
+    return ArraySym(arr, decl, align, shadow, tmpl, tuple(dims), elem, c_name, file_scope, is_pointer,
+                    is_param)
+
+
+def check_decl(name: xd.Name, decl: c_ast.Decl, extents: list[c_ast.Node | None],
+                elem: c_ast.Node, pointer: bool, ctx: Context, file_scope: bool) -> bool:
+    arr = name.name
+    if decl.init is not None and not pointer:   # a pointer's (= NULL) is replaced by xmp_malloc's
+        ctx.diags.error(name.loc, f"aligned array '{arr}' cannot have an initializer")
+        return False
+    if not pointer and any(e is None for e in extents):
+        ctx.diags.error(name.loc, f"aligned array '{arr}' needs every extent declared")
+        return False
+    if not isinstance(elem, c_ast.TypeDecl):
+        ctx.diags.error(name.loc, f"aligned array '{arr}' must have scalar or struct elements")
+        return False
+    if "extern" in decl.storage and not file_scope:
+        # at file scope, 'extern double a[N];' + align (in a header) is the way to share
+        # a distributed array between files (lower_decls.py)
+        ctx.diags.error(name.loc, f"an aligned array declared extern inside a function ('{arr}') "
+                                  "is not supported yet; declare it extern at file scope")
+        return False
+    return True
+
+
+def _match_dummies(align: xd.Align, ctx: Context) -> list[tuple[int, str]] | None:
+    """For each array dimension: (template dimension or -1, align offset as C text)."""
+    where: dict[str, tuple[int, str]] = {}
+    for t, sub in enumerate(align.subscripts):
+        if isinstance(sub, xd.Colon):
+            ctx.diags.error(align.loc, "the ':' form of align is not supported yet")
+            return None
+        if isinstance(sub, xd.AlignSubscript):
+            if sub.dummy.name in where:
+                ctx.diags.error(sub.dummy.loc, f"align dummy '{sub.dummy.name}' is used twice")
+                return None
+            where[sub.dummy.name] = (t, sub.offset.text if sub.offset else "0")
+    result: list[tuple[int, str]] = []
+    seen: set[str] = set()
+    for src in align.sources:
+        if isinstance(src, xd.Star):
+            result.append((-1, "0"))
+        elif isinstance(src, xd.Colon):
+            ctx.diags.error(src.loc, "the ':' form of align is not supported yet")
+            return None
+        else:
+            if src.name in seen:
+                ctx.diags.error(src.loc, f"align dummy '{src.name}' is used twice")
+                return None
+            seen.add(src.name)
+            if src.name not in where:
+                ctx.diags.error(src.loc, f"cannot find '{src.name}' in the template subscripts of align")
+                return None
+            result.append(where[src.name])
+    for dummy in where:
+        if dummy not in seen:
+            ctx.diags.error(align.loc, f"align dummy '{dummy}' does not appear in the array subscripts")
+            return None
+    return result
+
+
+def _find_shadow(arr: str, shadows: list[xd.Shadow], ctx: Context) -> xd.Shadow | None:
+    found = [s for s in shadows if any(n.name == arr for n in s.arrays)]
+    if len(found) > 1:
+        ctx.diags.error(found[1].loc, f"shadow of '{arr}' is declared twice")
+    return found[0] if found else None
+
+
+def _shadow_widths(arr: str, shadow: xd.Shadow | None, tdims: list[tuple[int, str]],
+                   tmpl: TemplateSym, ctx: Context) -> list[tuple[str, str, bool]] | None:
+    if shadow is None:
+        return [("0", "0", False)] * len(tdims)
+    if len(shadow.widths) != len(tdims):
+        ctx.diags.error(shadow.loc, f"array '{arr}' has {len(tdims)} dimension(s) but the shadow "
+                                    f"directive gives {len(shadow.widths)}")
+        return None
+    out: list[tuple[str, str, bool]] = []
+    for k, w in enumerate(shadow.widths):
+        tdim = tdims[k][0]
+        kind = tmpl.dist_kind(tdim) if tdim >= 0 else "none"
+        if isinstance(w, xd.Star):
+            lo, hi, full = "0", "0", True
+            loc = w.loc
+        else:
+            lo, hi, full, loc = w.lower.text, w.upper.text, False, w.lower.loc
+            for text in (lo, hi):
+                if text.lstrip().startswith("-"):
+                    ctx.diags.error(loc, f"shadow width '{text}' is negative")
+                    return None
+        nonzero = full or lo != "0" or hi != "0"
+        if nonzero and kind == "none":
+            ctx.diags.error(loc, f"dimension {k} of '{arr}' is not distributed; its shadow width must be 0")
+            return None
+        if nonzero and kind == "cyclic" and not full:
+            ctx.diags.error(loc, f"dimension {k} of '{arr}' is cyclic-distributed; it takes only a full "
+                                 "shadow '[*]' (widths are only allowed on block and gblock dimensions)")
+            return None
+        out.append((lo, hi, full))
+    return out

@@ -1,0 +1,168 @@
+"""Row indices of a streaming kernel: subscripts that move with the walk instead of being
+recomputed per row (passes/kernel/streaming.py decides what streams; stream_walk.py writes it).
+
+In a streamed kernel every access of an aligned array spells its flat subscript through
+the descriptor, e.g. for ``a[i + 1][j][k]``
+
+    a[_XMPACC_AT3(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, i + 1), ..., _XMPACC_G(_xmpacc_a_a, 2, k))]
+
+which is a chain of 64-bit multiply-adds per access and per walked row: with one or a
+few loads per point that integer work, not memory, bounds the kernel (a 512^3 Jacobi
+sweep ran at 0.67 ms where the same loads with a plain offset take 0.57).  The subscript
+is affine in the walked index (block, gblock, cyclic and full-shadow maps are), so each
+array gets one index, computed once per thread and moved by a constant per row, and each
+of its access patterns a constant distance from it:
+
+    long long _xmpacc_o1 = AT3(u, k, j, i);                             /* first row   */
+    const long long _xmpacc_t1 = AT3(u, k + step, j, i) - _xmpacc_o1;   /* one row on  */
+    const long long _xmpacc_d1_0 = AT3(u, k - 1, j, i) - _xmpacc_o1;    /* u[k - 1][j][i] */
+    const long long _xmpacc_d1_1 = AT3(u, k, j + 1, i) - _xmpacc_o1;    /* u[k][j + 1][i] */
+    ... u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_1, <the original subscript>)] ...
+    _xmpacc_o1 += _xmpacc_t1;                                           /* after each row */
+
+``_XMPACC_SO`` keeps the original subscript in checked builds (-D_XMPACC_CHECK), where
+every access is bounds-checked through the descriptor; there the row indices are not
+computed at all (the row after the last could be outside the array).
+
+Only flat subscripts of aligned arrays take part, and only when every other index
+expression is constant over the walk: no array element, dereference, member, call other
+than the index macros, or variable that the body assigns.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+
+from pycparser import c_ast
+
+from xmpacc import cbuild
+from xmpacc.passes.common.accesses import affine
+
+INDEX_MACROS = ("_XMPACC_G", "_XMPACC_L", "_XMPACC_LC")
+ROW = "_xmpacc_ROW"
+
+
+@dataclass(frozen=True)
+class RowIndex:
+    """One walking index per array (and walked subscript position): ``_xmpacc_o<n>`` is the
+    flat subscript of ``base`` at the current row; every other access of the array is at a
+    constant distance ``_xmpacc_d<n>_<k>`` from it (``distances[k]``: pattern and row offset)."""
+
+    array: str
+    base: str                               # subscript text, the walked index as _xmpacc_ROW
+    distances: tuple[tuple[str, int], ...]  # (subscript pattern, row offset c) of each distance
+
+    def at(self, pattern: str, row: str) -> str:
+        return pattern.replace(ROW, f"({row})")
+
+    def distance(self, pattern: str, c: int) -> int:
+        """k of (pattern, c); -1 for the base itself."""
+        return -1 if (pattern, c) == (self.base, 0) else self.distances.index((pattern, c))
+
+
+def walked(n: int, k: int) -> str:
+    """The walked subscript: index n, plus distance k unless k is -1."""
+    return f"_xmpacc_o{n}" + (f" + _xmpacc_d{n}_{k}" if k >= 0 else "")
+
+
+def index_slots(ref: c_ast.ArrayRef) -> list[tuple[c_ast.Node, str | int, c_ast.Node]]:
+    """(holder, attribute or argument position, expression) of every index expression of a
+    device subscript: the third argument of each _XMPACC_G/L/LC (aligned arrays), or each
+    subscript of a nested local array."""
+    slots: list[tuple[c_ast.Node, str | int, c_ast.Node]] = []
+    node: c_ast.Node = ref
+    while isinstance(node, c_ast.ArrayRef):
+        macros = [n for n in cbuild.walk(node.subscript) if isinstance(n, c_ast.FuncCall)
+                  and isinstance(n.name, c_ast.ID) and n.name.name in INDEX_MACROS]
+        if macros:
+            slots += [(m.args, 2, m.args.exprs[2]) for m in macros]
+        else:
+            slots.append((node, "subscript", node.subscript))
+        node = node.name
+    return slots
+
+
+def names(node: c_ast.Node) -> set[str]:
+    return {n.name for n in cbuild.walk(node) if isinstance(n, c_ast.ID)}
+
+
+def walked_slot(ref: c_ast.ArrayRef, var: str) -> tuple[int, int] | None:
+    """(slot position, c) when exactly one index expression is ``var + c`` and no other
+    names ``var``; None otherwise."""
+    found = None
+    for k, (_h, _a, e) in enumerate(index_slots(ref)):
+        if var not in names(e):
+            continue
+        aff = affine(e)
+        if found is not None or aff is None or aff.var != var:
+            return None
+        found = (k, aff.const)
+    return found
+
+
+def with_row(ref: c_ast.ArrayRef, slot: int) -> c_ast.ArrayRef:
+    """A copy of ``ref`` with index expression ``slot`` replaced by _xmpacc_ROW."""
+    pattern = copy.deepcopy(ref)
+    holder, attr, _e = index_slots(pattern)[slot]
+    if isinstance(attr, int):
+        holder.exprs[attr] = c_ast.ID(ROW)
+    else:
+        setattr(holder, attr, c_ast.ID(ROW))
+    return pattern
+
+
+def _constant_over_walk(expr: c_ast.Node, assigned: set[str]) -> bool:
+    for node in cbuild.walk(expr):
+        if isinstance(node, (c_ast.ArrayRef, c_ast.StructRef)) or \
+                (isinstance(node, c_ast.UnaryOp) and node.op == "*"):
+            return False
+        if isinstance(node, c_ast.FuncCall) and not (isinstance(node.name, c_ast.ID)
+                                                     and node.name.name.startswith("_XMPACC_")):
+            return False
+        if isinstance(node, c_ast.ID) and node.name in assigned:
+            return False
+    return True
+
+
+def pattern_of(ref: c_ast.ArrayRef, slot: int) -> str:
+    return cbuild.to_c(with_row(ref, slot).subscript)
+
+
+def plan(refs: list[c_ast.ArrayRef], var: str, arrays: set[str], assigned: set[str],
+         extra: list[tuple[c_ast.ArrayRef, range]]) -> tuple[list[RowIndex], dict[int, tuple[int, int]]]:
+    """The row indices of ``refs`` (the body's outermost array references, walked index
+    ``var``), and for each reference that uses one: id -> (index number, distance).
+    ``extra``: references whose pattern is also needed at the given row offsets (windows;
+    they are in the result too)."""
+    groups: dict[tuple[str, int], list[tuple[str, int]]] = {}
+    uses: dict[int, tuple[tuple[str, int], str, int]] = {}
+    for ref, offsets in [(r, None) for r in refs] + extra:
+        if not isinstance(ref.name, c_ast.ID) or ref.name.name not in arrays:
+            continue
+        if not any(isinstance(h, c_ast.ExprList) for h, _a, _e in index_slots(ref)):
+            continue   # a nested local array: its rows are not one flat subscript
+        slot = walked_slot(ref, var)
+        if slot is None or not _constant_over_walk(ref.subscript, assigned):
+            continue
+        key, pattern = (ref.name.name, slot[0]), pattern_of(ref, slot[0])
+        members = groups.setdefault(key, [])
+        for c in (offsets if offsets is not None else [slot[1]]):
+            if (pattern, c) not in members:
+                members.append((pattern, c))
+        uses[id(ref)] = (key, pattern, slot[1])
+    rows, number = [], {}
+    for key, members in groups.items():
+        base = next((p for p, c in members if c == 0), members[0][0])
+        number[key] = len(rows)
+        rows.append(RowIndex(key[0], base, tuple(m for m in members if m != (base, 0))))
+    where = {i: (number[key], rows[number[key]].distance(p, c)) for i, (key, p, c) in uses.items()}
+    return rows, where
+
+
+def subscript(ref: c_ast.ArrayRef, n: int, k: int) -> None:
+    """Rewrite ``ref`` (in place) to use row index n at distance k."""
+    moved: c_ast.Node = c_ast.ID(f"_xmpacc_o{n}")
+    if k >= 0:
+        moved = c_ast.BinaryOp("+", moved, c_ast.ID(f"_xmpacc_d{n}_{k}"))
+    ref.subscript = c_ast.FuncCall(c_ast.ID("_XMPACC_SO"), c_ast.ExprList([moved, ref.subscript]), ref.coord)

@@ -1,0 +1,379 @@
+"""Streaming stencil kernels: each GPU thread walks several rows of the outermost loop.
+
+A ``loop (i, j) ... acc`` kernel normally runs one thread per iteration.  A stencil such as
+
+    #pragma xmp loop (i, j) on t[i][j] acc
+    for (i = 1; i < N - 1; i++)
+      for (j = 1; j < M - 1; j++)
+        unew[i][j] = 0.25 * (u[i - 1][j] + u[i + 1][j] + u[i][j - 1] + u[i][j + 1]);
+
+reads the rows ``u[i - 1][j]`` and ``u[i + 1][j]`` that the threads of rows i - 2 and
+i + 2 read again.  When the nest is *streamable* (``plan``), the kernel instead runs one
+thread per ``W`` consecutive outer iterations (W, the walk length, a compile-time constant)
+and keeps a sliding window of the re-read rows in registers:
+
+    r0 = ldg(&u[i0 - 1][j]); r1 = ldg(&u[i0][j]);           /* before the walk       */
+    for (w = 0; w < W; w++) {                                /* unrolled              */
+      if (w > 0) { if (p0 + w >= count) break; i = ...; }
+      r2 = ldg(&u[i + 1][j]);                                /* the one new row       */
+      do { unew[i][j] = 0.25 * (r0 + r2 + u[i][j - 1] + u[i][j + 1]); } while (0);
+      r0 = r1; r1 = r2;                                      /* register renames      */
+    }
+
+so each windowed element is loaded once per thread instead of once per reader.  Window
+loads go through the read-only data path (``_XMPACC_LDG``: ``__ldg`` on the GPU); the
+kernel parameters of read-only arrays are already ``const __restrict__`` (kernels.py).
+The subscripts of aligned arrays move with the walk (stream_rows.py: one index per array
+computed once, plus a constant per row), so a nest with nothing to keep in registers
+streams too: its index arithmetic, not its loads, was what bounded it (a 3-D copy ran
+2.5x faster).  Streaming kernels carry ``__launch_bounds__`` (``min_blocks``).
+
+Legality (conservative; anything else keeps the one-thread-per-iteration mapping):
+* two or more distributed loops, the outermost upward with step 1, no lane split
+  (lanes.py); a reduction variable is a per-thread accumulator, so a thread adds its
+  ``W`` rows before the warp combines (the order of a floating-point sum changes);
+* the body is straight-line code: no loops, switch, goto, labels or return;
+* it assigns no loop variable and no replicated scalar (shared by all threads);
+* every array it writes is written through subscripts that name the walked variable
+  bare (``a[i][j]``, not ``a[i + 1][j]`` nor ``b[j]``: those would make two rows of one
+  thread's walk, or two threads, touch one element), all writes of one array at one
+  subscript, and the body reads a written array only at that same subscript (no
+  loop-carried dependence through the walked dimension);
+* windows hold only arrays the kernel never writes, read unconditionally (not under an
+  ``if``, ``?:`` or the right operand of ``&&``/``||``), at ``i + c`` (c an integer
+  constant) in one subscript and the walked variable nowhere else.  Distinct replicated
+  arrays never share device memory, so a window cannot go stale (no aliasing).
+
+``XMPACC_STREAM=0`` in the compiler's environment turns streaming off (the fallback
+mapping, for comparisons); ``XMPACC_STREAM_WALK=W`` fixes the walk length,
+``XMPACC_STREAM_MINBLOCKS=B`` the blocks per SM of ``__launch_bounds__`` (0: none).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+
+from pycparser import c_ast
+
+from xmpacc import cbuild
+from xmpacc.diagnostics import InternalError
+from xmpacc.passes.common.accesses import text_value
+from xmpacc.passes.common.canonical import CanonicalLoop
+from xmpacc.passes.kernel import stream_rows
+from xmpacc.passes.common.values import KernelVars
+from xmpacc.passes.common.loopsched import CyclicLoop
+from xmpacc.passes.kernel.stream_rows import names, walked_slot, with_row
+from xmpacc.passes.kernel.stream_walk import StreamPlan, Window, code
+
+_NOT_STRAIGHT = (c_ast.For, c_ast.While, c_ast.DoWhile, c_ast.Switch, c_ast.Goto, c_ast.Label,
+                 c_ast.Return, c_ast.Break)
+_LDG_TYPES = {"double", "float", "int", "unsigned", "long long", "unsigned int", "unsigned long long",
+              "long long int", "short", "char", "signed char", "unsigned char", "unsigned short"}
+GPU_THREADS = 132 * 2048 * 8    # about eight waves of an H100/H200: enough threads to hide latency
+
+
+class NotStreamable(Exception):
+    """Why a nest keeps the one-thread-per-iteration mapping."""
+
+
+def enabled() -> bool:
+    return os.environ.get("XMPACC_STREAM", "1") != "0"
+
+
+def _base(ref: c_ast.ArrayRef) -> str | None:
+    node: c_ast.Node = ref
+    while isinstance(node, c_ast.ArrayRef):
+        node = node.name
+    return node.name if isinstance(node, c_ast.ID) else None
+
+
+def _refs(body: c_ast.Node) -> tuple[list[c_ast.ArrayRef], list[tuple[c_ast.ArrayRef, bool]]]:
+    """(written outermost ArrayRefs, [(read outermost ArrayRef, unconditional)])."""
+    writes: list[c_ast.ArrayRef] = []
+    reads: list[tuple[c_ast.ArrayRef, bool]] = []
+
+    def visit(node: c_ast.Node | None, cond: bool, lvalue: bool) -> None:
+        if node is None:
+            return
+        if lvalue and isinstance(node, c_ast.StructRef):   # a[i].x = ...: a write of a[i]
+            visit(node.name, cond, True)
+            return
+        if isinstance(node, c_ast.ArrayRef):
+            if lvalue:
+                writes.append(node)
+            else:
+                reads.append((node, not cond))
+            inner: c_ast.Node = node
+            while isinstance(inner, c_ast.ArrayRef):
+                visit(inner.subscript, cond, False)
+                inner = inner.name
+            return
+        if isinstance(node, c_ast.Assignment):
+            visit(node.lvalue, cond, True)
+            if node.op != "=" and isinstance(node.lvalue, c_ast.ArrayRef):
+                reads.append((node.lvalue, not cond))
+            visit(node.rvalue, cond, False)
+        elif isinstance(node, c_ast.UnaryOp) and node.op in ("++", "--", "p++", "p--", "&"):
+            if isinstance(node.expr, c_ast.ArrayRef):
+                writes.append(node.expr)
+                reads.append((node.expr, not cond))
+            visit(node.expr, cond, True)
+        elif isinstance(node, c_ast.If):
+            visit(node.cond, cond, False)
+            visit(node.iftrue, True, False)
+            visit(node.iffalse, True, False)
+        elif isinstance(node, c_ast.TernaryOp):
+            visit(node.cond, cond, False)
+            visit(node.iftrue, True, False)
+            visit(node.iffalse, True, False)
+        elif isinstance(node, c_ast.BinaryOp) and node.op in ("&&", "||"):
+            visit(node.left, cond, False)
+            visit(node.right, True, False)
+        else:
+            for _name, child in node.children():
+                visit(child, cond, False)
+
+    visit(body, False, False)
+    return writes, reads
+
+
+def _check_writes(writes: list[c_ast.ArrayRef], reads: list[tuple[c_ast.ArrayRef, bool]], var: str) -> set[str]:
+    """The written arrays; raises when a write or a read of a written array breaks the rules."""
+    subscript: dict[str, str] = {}
+    for ref in writes:
+        name = _base(ref)
+        slot = walked_slot(ref, var)
+        if name is None or slot is None or slot[1] != 0:
+            raise NotStreamable(f"'{cbuild.to_c(ref)}' is written without the walked index '{var}' bare")
+        text = cbuild.to_c(ref)
+        if subscript.setdefault(name, text) != text:
+            raise NotStreamable(f"'{name}' is written at two different subscripts")
+    for ref, _u in reads:
+        name = _base(ref)
+        if name in subscript and cbuild.to_c(ref) != subscript[name]:
+            raise NotStreamable(f"'{name}' is written and read at another subscript")
+    return set(subscript)
+
+
+def _windows(reads: list[tuple[c_ast.ArrayRef, bool]], var: str, kv: KernelVars, written: set[str],
+             assigned: set[str]) -> tuple[list[Window], dict[int, tuple[int, int]], list[c_ast.ArrayRef]]:
+    """Window per read-only pattern read at two or more offsets; id(ref) -> (window, slot);
+    a reference of each window."""
+    elem = {r.name: _elem_type(r) for r in kv.arrays}
+    groups: dict[tuple[str, str], list[tuple[c_ast.ArrayRef, int]]] = {}
+    for ref, unconditional in reads:
+        name = _base(ref)
+        if not unconditional or name not in elem or name in written or elem[name] is None:
+            continue
+        slot = walked_slot(ref, var)
+        if slot is None or names(ref) & assigned:
+            continue
+        pattern = with_row(ref, slot[0])
+        groups.setdefault((name, cbuild.to_c(pattern)), []).append((ref, slot[1]))
+    windows: list[Window] = []
+    first: list[c_ast.ArrayRef] = []
+    # every other read of a read-only array goes through the read-only path: (-1, 0)
+    where: dict[int, tuple[int, int]] = {id(ref): (-1, 0) for ref, _u in reads
+                                         if _base(ref) in elem and _base(ref) not in written
+                                         and elem[_base(ref)] in _LDG_TYPES}
+    for (name, load), refs in groups.items():
+        offsets = {c for _r, c in refs}
+        if len(offsets) < 2:
+            continue   # nothing is re-read along the walk: a plain load is as good
+        lo, hi = min(offsets), max(offsets)
+        ctype = elem[name] or ""
+        windows.append(Window(name, ctype, lo, hi, load, ctype in _LDG_TYPES))
+        first.append(refs[0][0])
+        for ref, c in refs:
+            where[id(ref)] = (len(windows) - 1, c - lo)
+    return windows, where, first
+
+
+def _with_rows(windows: list[Window], first: list[c_ast.ArrayRef], moved: dict[int, tuple[int, int]],
+               var: str) -> list[Window]:
+    """The windows whose array has a row index, loading through it."""
+    out = []
+    for w, ref in zip(windows, first):
+        slot = walked_slot(ref, var)
+        if id(ref) in moved and slot is not None:
+            w = dataclasses.replace(w, row=moved[id(ref)][0], pattern=stream_rows.pattern_of(ref, slot[0]))
+        out.append(w)
+    return out
+
+
+def _elem_type(rep: object) -> str | None:
+    """The element type's names of a device array, None for arrays of structs."""
+    decl = rep.decl  # type: ignore[attr-defined]
+    t = decl.type
+    while not isinstance(t, c_ast.TypeDecl):
+        t = t.type
+    names = getattr(t.type, "names", None)
+    return " ".join(names) if names else None
+
+
+def _check_body(body: c_ast.Node, loops: list[CanonicalLoop], kv: KernelVars) -> set[str]:
+    """Names the body assigns; raises when the body is not straight-line code or assigns
+    a loop variable or a shared scalar."""
+    assigned: set[str] = set()
+    for node in cbuild.walk(body):
+        if isinstance(node, _NOT_STRAIGHT):
+            raise NotStreamable(f"the body has a '{type(node).__name__.lower()}'")
+        if isinstance(node, c_ast.Decl) and "static" in (node.storage or []):
+            # the walk's template writes the body twice (stream_walk.py): two variables
+            raise NotStreamable(f"the body declares the static variable '{node.name}'")
+        target = node.lvalue if isinstance(node, c_ast.Assignment) else (
+            node.expr if isinstance(node, c_ast.UnaryOp) and node.op in ("++", "--", "p++", "p--", "&") else None)
+        if isinstance(target, c_ast.ID):
+            assigned.add(target.name)
+        if isinstance(target, c_ast.UnaryOp) and target.op == "*":
+            raise NotStreamable("the body writes a replicated scalar, which all threads share")
+        if isinstance(node, c_ast.Decl) and node.name:
+            assigned.add(node.name)
+    bad = assigned & {lp.var for lp in loops}
+    if bad:
+        raise NotStreamable(f"the body assigns the loop variable '{sorted(bad)[0]}'")
+    return assigned
+
+
+SMALL_STATE = 16   # 64-bit index values (row indices, steps, distances) of a "small" kernel
+
+
+def min_blocks(rows: tuple[stream_rows.RowIndex, ...] = ()) -> tuple[int, int]:
+    """Blocks of 256 threads per SM that a streaming kernel's registers must allow
+    (``__launch_bounds__``), and the fallback where that makes the kernel spill (0: none;
+    the runtime looks at each such kernel after NVRTC and rebuilds the ones with local
+    memory at the fallback, runtime/device.py).  The index state the walk keeps live
+    decides: a kernel with at most SMALL_STATE 64-bit index values asks for 8 (32
+    registers: every warp slot of an SM), else 2.  Measured on H200: the 7-point Jacobi
+    512^3 (2 arrays, 8 index values) takes 38 registers unbounded, 75 % occupancy, and is
+    5 % faster at 8 (30 registers, no spill); the Himeno L sweep (13 arrays, 41 index
+    values, 96 registers unbounded) is 1.3x faster at 2 than unbounded, and 3 or 4 spill
+    and are slower; Laplace does not move.  XMPACC_STREAM_MINBLOCKS=B forces B."""
+    forced = os.environ.get("XMPACC_STREAM_MINBLOCKS", "")
+    if forced.isdigit():
+        return int(forced), 0
+    state = sum(2 + len(r.distances) for r in rows)
+    return (8, 2) if state <= SMALL_STATE else (2, 0)
+
+
+def walk_length(loops: list[CanonicalLoop], span: int) -> int:
+    """Outer iterations per thread: long enough to amortise the ``span`` extra rows of
+    each window (4 rows for a 2-D nest, 8 for deeper ones), short enough to leave about
+    eight waves of threads on the GPU and two rows per thread at least.  A nest without a
+    window (span 0: it streams for its index arithmetic) walks 4 rows: nothing to
+    amortise, and 4 independent loads per thread are what a copy needs
+    (bench/copy_shapes.py, one H200, the interior copy of a 257 x 257 x 513 float array
+    in 256 x 1 blocks: 80.2 us walking 2 rows, 77.9 walking 4, 84.3 walking 8, 112.0 one
+    point per thread)."""
+    forced = os.environ.get("XMPACC_STREAM_WALK")
+    if forced and forced.isdigit() and int(forced) > 0:
+        return int(forced)
+    walk = 4 if len(loops) == 2 or span == 0 else 8
+    walk = max(walk, 2 * span)
+    extents = [_extent(lp) for lp in loops]
+    if all(e is not None for e in extents):
+        cells = 1
+        for e in extents:
+            cells *= e or 1
+        while walk > 2 and (cells // walk < GPU_THREADS or (extents[0] or 0) < 2 * walk):
+            walk //= 2
+    return walk
+
+
+def _extent(lp: CanonicalLoop) -> int | None:
+    first, last = text_value(lp.init), text_value(lp.last)
+    return None if first is None or last is None else abs(last - first) + 1
+
+
+def block_threads(loops: list[CanonicalLoop]) -> int:
+    """Threads per block along the innermost loop: the runtime's 256 unless the innermost
+    extent is known and shorter (no idle warps on narrow grids)."""
+    inner = _extent(loops[-1])
+    if inner is None or inner >= 256:
+        return 0
+    t = 32
+    while t < inner:
+        t *= 2
+    return t
+
+
+def _check_cyclic(walked: str, cyclic: tuple[CyclicLoop, ...]) -> None:
+    """Loops over cyclic dimensions (loopsched.CyclicLoop): the walk slides its window one
+    row of the source per step, but this node's rows of a cyclic dimension are P apart
+    (plain cyclic: the schedule's step is P times the loop's) or no progression at all
+    (cyclic(w)); and the walk has no test for threads that idle off a cyclic(w) loop's
+    progression."""
+    for c in cyclic:
+        if c.var == walked:
+            kind = "cyclic(w)" if c.by_position else "cyclic"
+            raise NotStreamable(f"the loop of '{walked}' is over a {kind} dimension: this node's rows are not consecutive")
+        if c.progression:
+            raise NotStreamable(f"the loop of '{c.var}' over a cyclic(w) dimension may step past owned indices")
+
+
+def plan(body: c_ast.Node, loops: list[CanonicalLoop], types: list[str], kv: KernelVars,
+         lane_split: bool, cyclic: tuple[CyclicLoop, ...] = ()
+         ) -> tuple[StreamPlan | None, dict[int, tuple[int, int]], dict[int, tuple[int, int]], str]:
+    """The streaming plan of a device body (after kernels.device_body), the windowed reads
+    (id of the ArrayRef -> (window, register)), the references that use a row index
+    (id -> (index, row offset)), and why when there is no plan."""
+    try:
+        if not enabled():
+            raise NotStreamable("XMPACC_STREAM=0")
+        if len(loops) < 2:
+            raise NotStreamable("a single distributed loop has no rows to reuse")
+        if lane_split:
+            raise NotStreamable("the inner loop is split over lanes")
+        outer = loops[0]
+        if not outer.upward or text_value(outer.step) != 1:
+            raise NotStreamable(f"the loop of '{outer.var}' does not go up by 1")
+        _check_cyclic(outer.var, cyclic)
+        assigned = _check_body(body, loops, kv)
+        writes, reads = _refs(body)
+        written = _check_writes(writes, reads, outer.var)
+        aligned = {r.name for r in kv.arrays if r.array is not None}
+        windows, where, first = _windows(reads, outer.var, kv, written, assigned)
+        extra = [(ref, range(w.lo, w.hi + 1)) for ref, w in zip(first, windows)]
+        rows, moved = stream_rows.plan(writes + [r for r, _u in reads], outer.var, aligned, assigned, extra)
+        windows = _with_rows(windows, first, moved, outer.var)
+        if not windows and not rows:
+            raise NotStreamable("no array is re-read along the outer loop, no subscript moves with it")
+        if any(id(ref) in where for ref in writes):
+            raise InternalError("a written element got a read-only load")
+    except NotStreamable as why:
+        return None, {}, {}, str(why)
+    span = max((w.hi - w.lo for w in windows), default=0)
+    return StreamPlan(walk_length(loops, span), outer.var, types[0], tuple(windows),
+                      block_threads(loops), tuple(rows), *min_blocks(tuple(rows))), where, moved, "streamed"
+
+
+def substitute(body: c_ast.Node, where: dict[int, tuple[int, int]], moved: dict[int, tuple[int, int]]) -> c_ast.Node:
+    """The body with each windowed read replaced by its register, subscripts that have a
+    row index using it, and the other reads of read-only arrays by read-only loads (in place)."""
+    def fix(node: c_ast.Node) -> c_ast.Node | None:
+        hit = where.get(id(node))
+        if hit is not None and hit[0] >= 0:
+            return c_ast.ID(f"_xmpacc_r{hit[0]}_{hit[1]}", node.coord)
+        if id(node) in moved:
+            stream_rows.subscript(node, *moved[id(node)])  # type: ignore[arg-type]
+        if hit is None:
+            return None
+        return c_ast.FuncCall(c_ast.ID("_XMPACC_LDG"), c_ast.ExprList([c_ast.UnaryOp("&", node)]), node.coord)
+    return cbuild.transform(body, fix)
+
+
+def attach(kernel: object, loops: list[CanonicalLoop], types: list[str], kv: KernelVars,
+           lane_split: bool, cyclic: tuple[CyclicLoop, ...] = ()) -> StreamPlan | None:
+    """Turn ``kernel`` (values.Kernel, body already on the device) into a streaming kernel
+    when its nest allows; records the outcome in ``kernel.info['stream']``."""
+    p, where, moved, why = plan(kernel.body, loops, types, kv, lane_split, cyclic)  # type: ignore[attr-defined]
+    kernel.info["stream"] = why  # type: ignore[attr-defined]
+    if p is None:
+        return None
+    kernel.body = substitute(kernel.body, where, moved)  # type: ignore[attr-defined]
+    kernel.walk = code(p)  # type: ignore[attr-defined]
+    windows = ", ".join(f"{w.array}[{p.var}{w.lo:+d}..{p.var}{w.hi:+d}]" for w in p.windows) or "none"
+    kernel.info["stream"] = f"streamed: {p.walk} rows of '{p.var}' per thread, windows {windows}"  # type: ignore[attr-defined]
+    kernel.info["stream_plan"] = p  # type: ignore[attr-defined]
+    return p
