@@ -42,7 +42,7 @@ from .contract import (
     GMOVE_OUT,
 )
 from .errors import RuntimeFailure, where_text
-from .gmove import Operand
+from .gmove import Operand, fills, one_sided
 from .gmove_exec import make_runner, weak
 from .gmove_plan import Side, SideDim, collective_plan
 from .sections import Section, Sub, local_view
@@ -116,32 +116,24 @@ class AccGmoveRuntime:
     def _xmpacc_gmove_acc(self, where: bytes, flags: int, lhs_array: int | None, lhs_base: int | None,
                           lhs_sec: int, rhs_array: int | None, rhs_base: int | None, rhs_sec: int,
                           lhs_name: bytes, rhs_name: bytes) -> None:
-        w = where_text(where)
-        self.stats["gmove_calls"] = self.stats.get("gmove_calls", 0) + 1
-        dst = self._gmove_operand(lhs_array, lhs_base, lhs_sec, w, "left")    # type: ignore[attr-defined]
-        src = self._gmove_operand(rhs_array, rhs_base, rhs_sec, w, "right")   # type: ignore[attr-defined]
-        dst.name, src.name = lhs_name.decode(), rhs_name.decode()
+        w, dst, src = self._gmove_sides(where, (lhs_array, lhs_base, lhs_sec),   # type: ignore[attr-defined]
+                                        (rhs_array, rhs_base, rhs_sec), (lhs_name, rhs_name))
         esize = dst.side.section.elem_size
-        if src.side.section.elem_size != esize:
-            raise RuntimeFailure(w, f"gmove: elements of '{dst.name}' have {esize} bytes but those of "
-                                    f"'{src.name}' {src.side.section.elem_size}",
-                                 collective=self._everyone())   # type: ignore[attr-defined]
         dst_rows = self._device_rows(dst, lhs_array, w)
         if flags & GMOVE_ACC_HOST_SOURCE:   # a constant: its host value, on the device
             src_rows = self.backend.xp.asarray(np.array(src.view()).view(np.uint8).reshape(-1, esize))
         else:
             src_rows = self._device_rows(src, rhs_array, w)
         mode = GMOVE_IN if flags & GMOVE_ACC_IN else GMOVE_OUT if flags & GMOVE_ACC_OUT else GMOVE_COLLECTIVE
-        if not src.side.section.shape and dst.side.section.shape:
+        if fills(dst, src):
             self._acc_gmove_fill(w, mode, dst, src, dst_rows, src_rows)
         else:
             self._acc_gmove_move(w, mode, dst, src, dst_rows, src_rows)
 
     def _acc_gmove_move(self, w: str, mode: int, dst: Operand, src: Operand, dst_rows: Any, src_rows: Any) -> None:
-        if mode == GMOVE_IN and src.array is not None:
-            self._acc_gmove_one_sided(w, "in", dst, src, dst_rows, src_rows)
-        elif mode == GMOVE_OUT and dst.array is not None:
-            self._acc_gmove_one_sided(w, "out", dst, src, dst_rows, src_rows)
+        how = one_sided(mode, dst, src)
+        if how is not None:
+            self._acc_gmove_one_sided(w, how, dst, src, dst_rows, src_rows)
         else:
             self._acc_gmove_run(w, dst, src, dst_rows, src_rows)
 

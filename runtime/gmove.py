@@ -83,6 +83,21 @@ class Operand:
     def key(self) -> tuple[Any, ...]:
         return (id(self.array) if self.array is not None else "local", self.side.section)
 
+def fills(dst: Operand, src: Operand) -> bool:
+    """Does the gmove fill a section with one value (``a[0:n] = x``)?"""
+    return not src.side.section.shape and bool(dst.side.section.shape)
+
+
+def one_sided(mode: int, dst: Operand, src: Operand) -> str | None:
+    """How a gmove moves: ``gmove in`` of a distributed source "in", ``gmove out`` to a
+    distributed destination "out" (one-sided); None: collectively, every node taking part."""
+    if mode == GMOVE_IN and src.array is not None:
+        return "in"
+    if mode == GMOVE_OUT and dst.array is not None:
+        return "out"
+    return None
+
+
 class GmoveRuntime:
     """gmove, bcast of sections and section errors (mixed into ``api.Runtime``)."""
 
@@ -180,17 +195,27 @@ class GmoveRuntime:
 
     def _xmpacc_gmove(self, where: bytes, mode: int, lhs_array: int | None, lhs_base: int | None,
                       lhs_sec: int, rhs_array: int | None, rhs_base: int | None, rhs_sec: int) -> None:
-        w = where_text(where)
-        self.stats["gmove_calls"] = self.stats.get("gmove_calls", 0) + 1
-        dst = self._gmove_operand(lhs_array, lhs_base, lhs_sec, w, "left")
-        src = self._gmove_operand(rhs_array, rhs_base, rhs_sec, w, "right")
-        if dst.side.section.elem_size != src.side.section.elem_size:
-            raise RuntimeFailure(w, f"gmove: elements of '{dst.name}' have {dst.side.section.elem_size} bytes "
-                                    f"but those of '{src.name}' {src.side.section.elem_size}", collective=self._everyone())
-        if not src.side.section.shape and dst.side.section.shape:
+        w, dst, src = self._gmove_sides(where, (lhs_array, lhs_base, lhs_sec), (rhs_array, rhs_base, rhs_sec))
+        if fills(dst, src):
             self._gmove_fill(w, mode, dst, src)
         else:
             self._gmove_move(w, mode, dst, src)
+
+    def _gmove_sides(self, where: bytes, lhs: tuple[int | None, int | None, int],
+                     rhs: tuple[int | None, int | None, int],
+                     names: tuple[bytes, bytes] | None = None) -> tuple[str, Operand, Operand]:
+        """The statement's place and both sides of a gmove (or ``gmove ... acc``: ``names``
+        as the program writes them), read and checked: elements of one size."""
+        w = where_text(where)
+        self.stats["gmove_calls"] = self.stats.get("gmove_calls", 0) + 1
+        dst = self._gmove_operand(*lhs, w, "left")
+        src = self._gmove_operand(*rhs, w, "right")
+        if names is not None:
+            dst.name, src.name = names[0].decode(), names[1].decode()
+        if dst.side.section.elem_size != src.side.section.elem_size:
+            raise RuntimeFailure(w, f"gmove: elements of '{dst.name}' have {dst.side.section.elem_size} bytes "
+                                    f"but those of '{src.name}' {src.side.section.elem_size}", collective=self._everyone())
+        return w, dst, src
 
     def _gmove_fill(self, w: str, mode: int, dst: Operand, src: Operand) -> None:
         """``a[0:n] = x`` (or an element): every executing node gets the value, then each
@@ -221,10 +246,9 @@ class GmoveRuntime:
         self._gmove_move(w, GMOVE_OUT if mode == GMOVE_OUT else 0, dst, src, keep=value)
 
     def _gmove_move(self, w: str, mode: int, dst: Operand, src: Operand, keep: Any = None) -> None:
-        if mode == GMOVE_IN and src.array is not None:
-            self._gmove_one_sided(w, "in", dst, src)
-        elif mode == GMOVE_OUT and dst.array is not None:
-            self._gmove_one_sided(w, "out", dst, src)
+        how = one_sided(mode, dst, src)
+        if how is not None:
+            self._gmove_one_sided(w, how, dst, src)
         else:
             self._gmove_collective(w, dst, src, keep)
 

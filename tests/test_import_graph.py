@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCES = {"xmpacc": ROOT / "xmpacc", "xmpacc.runtime": ROOT / "runtime", "xmpacc.templates": ROOT / "templates"}
+SOURCES = {"xmpacc": ROOT / "xmpacc", "xmpacc.runtime": ROOT / "runtime",
+           "xmpacc.templates": ROOT / "templates"}
 # The passes' libraries: helpers and value types that several stages use.  Every other
 # subpackage of xmpacc.passes is a stage of the driver.
 LIBRARIES = ("xmpacc.passes.common", "xmpacc.passes.kernel")

@@ -63,6 +63,28 @@ def compound(items: list[c_ast.Node], coord: object = None) -> c_ast.Compound:
     return c_ast.Compound(items, coord)
 
 
+def subscript_chain(node: c_ast.Node) -> list[c_ast.ArrayRef]:
+    """The ArrayRef nodes of ``a[i][j]``, the whole reference first: ``a[i][j]``, ``a[i]``
+    ([] for any other node)."""
+    chain: list[c_ast.ArrayRef] = []
+    while isinstance(node, c_ast.ArrayRef):
+        chain.append(node)
+        node = node.name
+    return chain
+
+
+def unwind(node: c_ast.Node) -> tuple[c_ast.Node, list[c_ast.Node]]:
+    """``a[i][j]`` -> (a, [i, j]): what a chain of subscripts applies to and the subscripts,
+    the first dimension's first (``node`` itself and [] for any other node)."""
+    chain = subscript_chain(node)
+    return (chain[-1].name if chain else node), [ref.subscript for ref in reversed(chain)]
+
+
+def array_base(node: c_ast.Node) -> c_ast.Node:
+    """What a chain of subscripts applies to: ``a`` of ``a[i][j]``, ``s[k].a`` of ``s[k].a[i]``."""
+    return unwind(node)[0]
+
+
 def walk(node: c_ast.Node) -> Iterator[c_ast.Node]:
     """Pre-order walk over a subtree (an explicit stack: programs may nest thousands deep)."""
     stack = [node]
@@ -76,14 +98,20 @@ def _slots(node: c_ast.Node) -> list[str]:
     return [s for s in node.__slots__ if s not in ("coord", "__weakref__", "attributes")]
 
 
-def transform(node: c_ast.Node, fn: Callable[[c_ast.Node], c_ast.Node | None]) -> c_ast.Node:
-    """Post-order rewrite: ``fn`` returns a replacement node or None to keep the node."""
+def map_children(node: c_ast.Node, fn: Callable[[c_ast.Node], c_ast.Node]) -> c_ast.Node:
+    """Replace each child of ``node`` (a node or a list of nodes in a slot) by ``fn(child)``."""
     for slot in _slots(node):
         value = getattr(node, slot)
         if isinstance(value, c_ast.Node):
-            setattr(node, slot, transform(value, fn))
+            setattr(node, slot, fn(value))
         elif isinstance(value, list) and value and isinstance(value[0], c_ast.Node):
-            setattr(node, slot, [transform(v, fn) for v in value])
+            setattr(node, slot, [fn(v) for v in value])
+    return node
+
+
+def transform(node: c_ast.Node, fn: Callable[[c_ast.Node], c_ast.Node | None]) -> c_ast.Node:
+    """Post-order rewrite: ``fn`` returns a replacement node or None to keep the node."""
+    map_children(node, lambda child: transform(child, fn))
     result = fn(node)
     return node if result is None else result
 

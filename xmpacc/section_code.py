@@ -28,7 +28,7 @@ from xmpacc.diagnostics import SourceLoc, XmpError
 from xmpacc.directives import ast as xd
 from xmpacc.facts import value
 from xmpacc.frontend.sections import OMIT, TRIPLET
-from xmpacc.cbuild import loc_of
+from xmpacc.cbuild import array_base, loc_of, unwind
 from xmpacc.runtime.contract import (
     SEC_INDEX,
     SEC_TRIPLET,
@@ -173,7 +173,7 @@ def operand_of(node: c_ast.Node, scope: Scope, members: bool = False) -> Operand
     if sec is not None:
         root, subs = sec.array, sec.subs
     elif isinstance(node, c_ast.ArrayRef):
-        root, subs = _unwind(node)
+        root, subs = unwind(node)
     else:
         root, subs = node, ()
     if isinstance(root, c_ast.StructRef):
@@ -203,9 +203,7 @@ def _member_operand(node: c_ast.Node, root: c_ast.StructRef, subs: tuple[c_ast.N
         what = "gmove of structure members that are not aligned" if members else \
             "sections of structure members outside gmove"
         raise XmpError(loc_of(node), f"{what} are not supported yet")
-    head = root.name
-    while isinstance(head, c_ast.ArrayRef):   # s[k].a: the object array s
-        head = head.name
+    head = array_base(root.name)   # s[k].a: the object array s
     found = scope.find_c(head.name) if isinstance(head, c_ast.ID) else None
     assert found is not None   # bound_member found the object this way
     if len(subs) > len(sym.dims):
@@ -236,14 +234,6 @@ def var_ref_node(ref: xd.VarRef) -> c_ast.Node:
             index = c_ast.FuncCall(c_ast.ID(TRIPLET), c_ast.ExprList(args), coord(sub.loc))
         node = c_ast.ArrayRef(node, index, coord(ref.loc))
     return node
-
-
-def _unwind(node: c_ast.Node) -> tuple[c_ast.Node, list[c_ast.Node]]:
-    subs: list[c_ast.Node] = []
-    while isinstance(node, c_ast.ArrayRef):
-        subs.insert(0, node.subscript)
-        node = node.name
-    return node, subs
 
 
 def whole(op: Operand) -> Operand:

@@ -18,7 +18,7 @@ from typing import Union
 
 from pycparser import c_ast
 
-from xmpacc.cbuild import walk
+from xmpacc.cbuild import unwind, walk
 from xmpacc.frontend.sections import OMIT, TRIPLET
 
 
@@ -69,12 +69,8 @@ def section(node: c_ast.Node) -> CSection | None:
     """The section an ``ArrayRef`` chain denotes, or None when it has no triplet."""
     if not isinstance(node, c_ast.ArrayRef):
         return None
-    subs: list[Subscript] = []
-    base: c_ast.Node = node
-    while isinstance(base, c_ast.ArrayRef):
-        sub = base.subscript
-        subs.insert(0, triplet(sub) or sub)
-        base = base.name
+    base, written = unwind(node)
+    subs: list[Subscript] = [triplet(sub) or sub for sub in written]
     if not any(isinstance(s, CTriplet) for s in subs):
         return None
     return CSection(base, tuple(subs), node.coord)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from pycparser import c_ast
 
-from xmpacc.cbuild import to_c
+from xmpacc.cbuild import to_c, unwind
 from xmpacc.diagnostics import XmpError
 from xmpacc.directives import ast as xd
 
@@ -260,9 +260,8 @@ def bound_member(scope: Scope, obj: c_ast.Node, arrow: bool, member: str) -> Arr
     root = root_of(scope)
     if not root.members:
         return None
-    head, levels = obj, 1 if arrow else 0
-    while isinstance(head, c_ast.ArrayRef):
-        head, levels = head.name, levels + 1
+    head, subs = unwind(obj)
+    levels = len(subs) + (1 if arrow else 0)
     if not isinstance(head, c_ast.ID):
         return None
     found = scope.find_c(head.name)

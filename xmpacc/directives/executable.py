@@ -18,7 +18,6 @@ from xmpacc.directives.ast import (
     AccReplicateSync,
     Barrier,
     Bcast,
-    Colon,
     Directive,
     Expr,
     Loop,
@@ -32,27 +31,24 @@ from xmpacc.directives.ast import (
     ReductionVar,
     Ref,
     Reflect,
-    ReflectWidth,
     SyncClause,
     Task,
     WaitAsync,
 )
 from xmpacc.directives.lexer import Token, TokenStream, describe
 from xmpacc.directives.refs import (
-    MAX_RANK,
-    at_alone,
     parse_dims,
+    parse_dummy_sub,
     parse_expr,
     parse_name,
     parse_name_list,
-    parse_offset_sub,
     parse_paren_names,
     parse_paren_var_refs,
     parse_ref,
     parse_var_ref,
-    star,
 )
-from xmpacc.directives.widths import parse_loop_widths, parse_peel_and_wait
+from xmpacc.directives.widths import parse_loop_widths, parse_peel_and_wait, reflect_widths
+from xmpacc.directives.ast import Tasks
 
 ClauseParser = Callable[[TokenStream], Any]
 
@@ -168,12 +164,8 @@ def _on_template(ts: TokenStream) -> OnTemplate:
 
 # BNF: lsub ::= ident [ { + | - } int-expr ] | * | : | int-expr
 def _loop_sub(ts: TokenStream) -> LoopSub:
-    if at_alone(ts, "*"):
-        return star(ts)
-    if at_alone(ts, ":"):
-        return Colon(ts.loc(ts.next()))
-    sub = parse_offset_sub(ts)
-    return sub if isinstance(sub, Expr) else LoopIndex(*sub)
+    sub = parse_dummy_sub(ts)
+    return LoopIndex(*sub) if isinstance(sub, tuple) else sub
 
 
 # BNF: reduction-clause ::= reduction ( kind : rspec [, rspec]... )
@@ -288,30 +280,6 @@ def parse_reflect(ts: TokenStream, kw: Token) -> list[Directive]:
                     "orthogonal" in clauses)]
 
 
-# BNF: width-list ::= ( rwidth [, rwidth]... )
-def reflect_widths(ts: TokenStream) -> tuple[ReflectWidth, ...]:
-    """Widths in C order (one per array dimension) in both syntaxes."""
-    opener = ts.expect("(", "after 'width'")
-    widths = [_rwidth(ts)]
-    while ts.accept(","):
-        if len(widths) == MAX_RANK:
-            ts.error(ts.peek(), f"more than {MAX_RANK} dimensions")
-        widths.append(_rwidth(ts))
-    ts.expect_closer(opener)
-    return tuple(widths)
-
-
-# BNF: rwidth ::= [ /periodic/ ] int-expr [ : int-expr ]
-def _rwidth(ts: TokenStream) -> ReflectWidth:
-    periodic = ts.accept("/") is not None
-    if periodic:
-        ts.expect_word("periodic", "after '/'")
-        ts.expect("/", "after 'periodic'")
-    lower = parse_expr(ts, "a reflect width")
-    upper = parse_expr(ts, "an upper reflect width") if ts.accept(":") else lower
-    return ReflectWidth(lower, upper, periodic)
-
-
 # BNF: bcast ::= bcast ( var-list ) [ from ref ] [ on ref ] [ async ( int-expr ) ] [ acc ]
 def parse_bcast(ts: TokenStream, kw: Token) -> list[Directive]:
     variables = parse_paren_var_refs(ts, "a variable name", "bcast")
@@ -355,6 +323,11 @@ def parse_task(ts: TokenStream, kw: Token) -> list[Directive]:
     return [Task(on, "nocomm" in clauses, ts.loc(kw))]
 
 
+# BNF: tasks ::= tasks        (followed by a compound statement of task constructs)
+def parse_tasks(ts: TokenStream, kw: Token) -> list[Directive]:
+    return [Tasks(ts.loc(kw))]
+
+
 # ---------------------------------------------------------------- XMP-ACC (§7.2, §7.3)
 
 
@@ -362,11 +335,7 @@ def parse_task(ts: TokenStream, kw: Token) -> list[Directive]:
 #                      | acc replicate_sync sync-clause [ sync-clause ]...
 def parse_acc(ts: TokenStream, kw: Token) -> list[Directive]:
     tok = ts.peek()
-    if tok.kind != "ident":
-        ts.error(tok, f"expected an XMP-ACC directive name after 'acc', found {describe(tok)}")
-    word = tok.text.lower()
-    if word in _LATER_ACC:
-        ts.error(tok, f"'acc {word}' is not supported yet")
+    word = ts.directive_word(tok, "an XMP-ACC directive name after 'acc'", _LATER_ACC, "acc ")
     if word not in ("replicate", "replicate_sync"):
         ts.error(tok, f"unknown XMP-ACC directive 'acc {tok.text}'")
     ts.next()

@@ -158,6 +158,25 @@ class TokenStream:
             self.error(opener, f"unbalanced '{opener.text}': missing '{closer}'")
         self.error(self.peek(), f"expected '{closer}', found {describe(self.peek())}")
 
+    def directive_word(self, tok: Token, what: str, later: frozenset[str], prefix: str = "") -> str:
+        """The lower-case name of a directive at ``tok`` (``what``: how messages name the
+        expected word); a name in ``later`` is "not supported yet" (``prefix``: 'acc ')."""
+        if tok.kind != "ident":
+            self.error(tok, f"expected {what}, found {describe(tok)}")
+        word = tok.text.lower()
+        if word in later:
+            self.error(tok, f"'{prefix}{word}' is not supported yet")
+        return word
+
+    def expect_end(self, name: str) -> None:
+        """Nothing may follow a whole directive (``name``: how messages name it)."""
+        tok = self.peek()
+        if tok.kind == "eof":
+            return
+        if tok.kind == "op" and tok.text in CLOSERS:
+            self.error(tok, f"unbalanced '{tok.text}'")
+        self.error(tok, f"extra tokens after '{name}' directive: {describe(tok)}")
+
     def expect_double_colon(self, context: str) -> None:
         if not self.at_double_colon():
             self.error(self.peek(), f"expected '::' {context}, found {describe(self.peek())}")

@@ -29,7 +29,7 @@ from typing import get_args
 
 from xmpacc.diagnostics import SourceLoc
 from xmpacc.directives import openacc_clauses as cl
-from xmpacc.directives.lexer import CLOSERS, Token, TokenStream, describe
+from xmpacc.directives.lexer import Token, TokenStream
 from xmpacc.directives.openacc_ast import (
     AccAtomic,
     AccCompute,
@@ -89,17 +89,13 @@ def parse_acc_directive(text: str, locs: Sequence[SourceLoc]) -> AccDirective:
     """Parse one ``#pragma acc`` line; raise ``XmpError`` at the first mistake."""
     ts = TokenStream(text, locs)
     head = ts.next()
-    if head.kind != "ident":
-        ts.error(head, f"expected an OpenACC directive name, found {describe(head)}")
-    word = head.text.lower()
-    if word in _LATER_DIRECTIVES:
-        ts.error(head, f"'acc {word}' is not supported yet")
+    word = ts.directive_word(head, "an OpenACC directive name", _LATER_DIRECTIVES, "acc ")
     handler = _HANDLERS.get(word)
     if handler is None:
         hint = " (XMP directives are written '#pragma xmp ...')" if word in _XMP_WORDS else ""
         ts.error(head, f"unknown OpenACC directive '{head.text}'{hint}")
     directive = handler(ts, head)
-    _expect_end(ts, directive_name(directive))
+    ts.expect_end(directive_name(directive))
     return directive
 
 
@@ -108,13 +104,11 @@ def _name(kw: Token) -> str:
     return f"acc {kw.text.lower()}"
 
 
-def _expect_end(ts: TokenStream, name: str) -> None:
-    tok = ts.peek()
-    if tok.kind == "eof":
-        return
-    if tok.kind == "op" and tok.text in CLOSERS:
-        ts.error(tok, f"unbalanced '{tok.text}'")
-    ts.error(tok, f"extra tokens after '{name}' directive: {describe(tok)}")
+def _clauses(ts: TokenStream, kw: Token, suffix: str = "") -> tuple[str, cl.Found]:
+    """How messages name the directive (``acc`` + keyword + ``suffix``), and its clauses,
+    each one that the directive allows (``ALLOWED``)."""
+    name = _name(kw) + suffix
+    return name, cl.parse_clauses(ts, name, ALLOWED[name])
 
 
 def _require(ts: TokenStream, present: object, what: str, name: str) -> None:
@@ -127,8 +121,7 @@ def _require(ts: TokenStream, present: object, what: str, name: str) -> None:
 
 # BNF: data ::= data [ clause ]...
 def _data(ts: TokenStream, kw: Token) -> AccDirective:
-    name = _name(kw)
-    f = cl.parse_clauses(ts, name, ALLOWED[name])
+    _, f = _clauses(ts, kw)
     return AccData(tuple(f.data), f.get("if"), ts.loc(kw))
 
 
@@ -136,8 +129,7 @@ def _data(ts: TokenStream, kw: Token) -> AccDirective:
 # BNF: exit-data ::= exit data clause [ clause ]...
 def _enter_exit(ts: TokenStream, kw: Token) -> AccDirective:
     ts.expect_word("data", f"after '{kw.text.lower()}'")
-    name = f"{_name(kw)} data"
-    f = cl.parse_clauses(ts, name, ALLOWED[name])
+    name, f = _clauses(ts, kw, " data")
     if name == "acc enter data":
         _require(ts, f.data, "a 'copyin' or 'create' clause", name)
         return AccEnterData(tuple(f.data), f.get("if"), f.get("async"), f.get("wait"), ts.loc(kw))
@@ -148,16 +140,14 @@ def _enter_exit(ts: TokenStream, kw: Token) -> AccDirective:
 
 # BNF: declare ::= declare data-clause [ data-clause ]...
 def _declare(ts: TokenStream, kw: Token) -> AccDirective:
-    name = _name(kw)
-    f = cl.parse_clauses(ts, name, ALLOWED[name])
+    name, f = _clauses(ts, kw)
     _require(ts, f.data, "a data clause", name)
     return AccDeclare(tuple(f.data), ts.loc(kw))
 
 
 # BNF: update ::= update clause [ clause ]...   (at least one host, self or device)
 def _update(ts: TokenStream, kw: Token) -> AccDirective:
-    name = _name(kw)
-    f = cl.parse_clauses(ts, name, ALLOWED[name])
+    name, f = _clauses(ts, kw)
     _require(ts, f.moves, "a 'host', 'self' or 'device' clause", name)
     return AccUpdate(tuple(f.moves), f.get("if"), f.get("async"), f.get("wait"),
                      f.get("if_present"), ts.loc(kw))
@@ -165,8 +155,7 @@ def _update(ts: TokenStream, kw: Token) -> AccDirective:
 
 # BNF: host-data ::= host_data use_device ( var-list ) [ use_device ( var-list ) ]...
 def _host_data(ts: TokenStream, kw: Token) -> AccDirective:
-    name = _name(kw)
-    f = cl.parse_clauses(ts, name, ALLOWED[name])
+    name, f = _clauses(ts, kw)
     _require(ts, f.lists["use_device"], "a 'use_device' clause", name)
     return AccHostData(tuple(f.lists["use_device"]), ts.loc(kw))
 
@@ -177,8 +166,7 @@ def _host_data(ts: TokenStream, kw: Token) -> AccDirective:
 # BNF: compute ::= { parallel | kernels } [ loop ] [ clause ]...
 def _compute(ts: TokenStream, kw: Token) -> AccDirective:
     loop_word = ts.accept_word("loop")
-    name = _name(kw) + (" loop" if loop_word else "")
-    f = cl.parse_clauses(ts, name, ALLOWED[name])
+    _, f = _clauses(ts, kw, " loop" if loop_word else "")
     construct: Construct = "parallel" if kw.text.lower() == "parallel" else "kernels"
     loop = None if loop_word is None else _loop_clauses(f, ts.loc(loop_word))
     own_lists = loop is None  # a combined construct's private and reduction act on its loop
@@ -191,7 +179,7 @@ def _compute(ts: TokenStream, kw: Token) -> AccDirective:
 
 # BNF: loop ::= loop [ clause ]...
 def _loop(ts: TokenStream, kw: Token) -> AccDirective:
-    f = cl.parse_clauses(ts, "acc loop", ALLOWED["acc loop"])
+    _, f = _clauses(ts, kw)
     return AccLoop(_loop_clauses(f, ts.loc(kw)), ts.loc(kw))
 
 
@@ -232,7 +220,7 @@ def _atomic(ts: TokenStream, kw: Token) -> AccDirective:
 #               [ async [ ( int-expr ) ] ]
 def _wait(ts: TokenStream, kw: Token) -> AccDirective:
     devnum, queues = cl.parse_wait_arguments(ts, "wait") if ts.at("(") else (None, ())
-    f = cl.parse_clauses(ts, "acc wait", ALLOWED["acc wait"])
+    _, f = _clauses(ts, kw)
     return AccWait(queues, f.get("async"), ts.loc(kw), devnum)
 
 

@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from types import MappingProxyType
 
 from xmpacc.diagnostics import SourceLoc, XmpError
-from xmpacc.directives import dynamic, executable, global_view, globalview, local_view
+from xmpacc.directives import assignment, dynamic, executable, local_view, shadows
 from xmpacc.directives.ast import (
     Align,
     AlignSource,
@@ -43,17 +43,17 @@ from xmpacc.directives.ast import (
     TemplateDim,
 )
 from xmpacc.directives.exprs import minus_one
-from xmpacc.directives.lexer import CLOSERS, Token, TokenStream, describe
+from xmpacc.directives.lexer import Token, TokenStream, describe
 from xmpacc.directives.refs import (
     at_alone,
     at_sub_end,
     parse_bracket_dims,
     parse_dims,
+    parse_dummy_sub,
     parse_expr,
     parse_member_name,
     parse_name,
     parse_name_list,
-    parse_offset_sub,
     parse_ref,
     star,
 )
@@ -68,30 +68,17 @@ def parse_directive(text: str, locs: Sequence[SourceLoc]) -> list[Directive]:
     """Parse one directive; raise ``XmpError`` at the first mistake."""
     ts = TokenStream(text, locs)
     head = ts.next()
-    if head.kind != "ident":
-        ts.error(head, f"expected an XMP directive name, found {describe(head)}")
-    word = head.text.lower()
-    if word in _LATER_DIRECTIVES:
-        ts.error(head, f"'{word}' is not supported yet")
+    word = ts.directive_word(head, "an XMP directive name", _LATER_DIRECTIVES)
     handler = _HANDLERS.get(word)
     if handler is None:
         ts.error(head, f"unknown XMP directive '{head.text}'")
     directives = handler(ts, head)
-    _expect_end(ts, _directive_name(ts, word))
+    ts.expect_end(_directive_name(ts, word))
     return directives
 
 
 def _directive_name(ts: TokenStream, word: str) -> str:
     return f"acc {ts.tokens[1].text.lower()}" if word == "acc" else word
-
-
-def _expect_end(ts: TokenStream, name: str) -> None:
-    tok = ts.peek()
-    if tok.kind == "eof":
-        return
-    if tok.kind == "op" and tok.text in CLOSERS:
-        ts.error(tok, f"unbalanced '{tok.text}'")
-    ts.error(tok, f"extra tokens after '{name}' directive: {describe(tok)}")
 
 
 # ---------------------------------------------------------------- nodes (§4.1)
@@ -280,11 +267,9 @@ def _align_source(ts: TokenStream) -> AlignSource:
 
 # BNF: sub ::= ident [ { + | - } int-expr ] | * | :
 def _align_sub(ts: TokenStream) -> AlignSub:
-    if at_alone(ts, "*"):
-        return star(ts)
-    if at_alone(ts, ":"):
-        return Colon(ts.loc(ts.next()))
-    sub = parse_offset_sub(ts)
+    sub = parse_dummy_sub(ts)
+    if isinstance(sub, (Star, Colon)):
+        return sub
     if isinstance(sub, Expr):
         raise XmpError(sub.loc, f"expected an align dummy with an optional '+' or '-' offset, "
                                 f"'*' or ':', found '{sub.text}'")
@@ -336,11 +321,11 @@ _HANDLERS: MappingProxyType[str, Handler] = MappingProxyType({
     "task": executable.parse_task,
     "wait_async": executable.parse_wait_async,
     "acc": executable.parse_acc,
-    "reflect_init": globalview.parse_reflect_init,
-    "reflect_do": globalview.parse_reflect_do,
-    "reduce_shadow": globalview.parse_reduce_shadow,
-    "tasks": globalview.parse_tasks,
-    "gmove": global_view.parse_gmove,
-    "array": global_view.parse_array,
+    "tasks": executable.parse_tasks,
+    "reflect_init": shadows.parse_reflect_init,
+    "reflect_do": shadows.parse_reflect_do,
+    "reduce_shadow": shadows.parse_reduce_shadow,
+    "gmove": assignment.parse_gmove,
+    "array": assignment.parse_array,
     **local_view.HANDLERS,   # coarrays (global-view §11)
 })

@@ -13,6 +13,7 @@ from typing import TypeVar
 
 from xmpacc.deepstack import MAX_NESTING, too_deep_message
 from xmpacc.directives.ast import (
+    Colon,
     Expr,
     Name,
     Ref,
@@ -243,6 +244,16 @@ def parse_offset_sub(ts: TokenStream) -> tuple[Name, Expr | None] | Expr:
     if sign.kind != "op" or sign.text not in ("+", "-") or not rest or not _offset_safe(rest):
         return expr
     return name, Expr(_offset_text(ts, sign, rest), ts.loc(sign))
+
+
+# BNF: dummy-sub ::= * | : | offset-sub
+def parse_dummy_sub(ts: TokenStream) -> Star | Colon | tuple[Name, Expr | None] | Expr:
+    """A subscript of an align or loop on-ref: ``*`` or ``:`` alone, else an offset-sub."""
+    if at_alone(ts, "*"):
+        return star(ts)
+    if at_alone(ts, ":"):
+        return Colon(ts.loc(ts.next()))
+    return parse_offset_sub(ts)
 
 
 def _offset_safe(toks: Sequence[Token]) -> bool:

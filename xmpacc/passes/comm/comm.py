@@ -29,7 +29,6 @@ from xmpacc.passes.common import acc_comm, shadows
 from xmpacc.passes.common.pragmas import pragma_id
 from xmpacc.passes.common.onrefs import on_ref
 from xmpacc.passes.common.reductions import reduction_directive_calls
-from xmpacc.scoping import ScopedWalker
 from xmpacc.section_code import (
     Hoister,
     base_address,
@@ -40,6 +39,7 @@ from xmpacc.section_code import (
     var_ref_node,
 )
 from xmpacc.symbols import Scope, ScopeTree
+from xmpacc.passes.common.blocks import BlockLowering, Lowered
 
 
 def node_ref(ref: xd.Ref | None, scope: Scope, single: bool = False) -> tuple[str, str]:
@@ -79,30 +79,25 @@ def _bcast_part(ref: xd.VarRef, scope: Scope, where: str, src: tuple[str, str], 
     return c_ast.Compound(h.decls + h.checks + cbuild.stmts(call, coord), coord)
 
 
-class _CommLowering(ScopedWalker):
+class _CommLowering(BlockLowering):
     def __init__(self, tree: ScopeTree, ctx: Context) -> None:
-        super().__init__(tree)
-        self.ctx = ctx
+        super().__init__(tree, ctx)
         self.tasks = 0
 
-    def visit_Compound(self, node: c_ast.Compound) -> None:
-        items = node.block_items or []
+    def lower_at(self, items: list[c_ast.Node], i: int) -> Lowered:
+        item = items[i]
+        if pragma_id(item) is None:
+            self.visit(item)
+            return [item], 1
         out: list[c_ast.Node] = []
-        i = 0
-        while i < len(items):
-            item = items[i]
-            i += 1
-            if pragma_id(item) is None:
-                self.visit(item)
-                out.append(item)
-                continue
-            for d in self.ctx.directives.get(id(item), []):
-                body = None
-                if isinstance(d, (xd.Task, xd.Tasks)) and i < len(items) and _is_statement(items[i]):
-                    body = items[i]
-                    i += 1
-                out += self._lower_or_keep(d, item, body)
-        node.block_items = out
+        used = 1
+        for d in self.ctx.directives.get(id(item), []):
+            body = None
+            if isinstance(d, (xd.Task, xd.Tasks)) and i + used < len(items) and _is_statement(items[i + used]):
+                body = items[i + used]
+                used += 1
+            out += self._lower_or_keep(d, item, body)
+        return out, used
 
     def _lower_or_keep(self, d: xd.Directive, item: c_ast.Node, body: c_ast.Node | None) -> list[c_ast.Node]:
         """The lowered directive; after a mistake (collected) only the statement it owned."""

@@ -20,7 +20,7 @@ from pycparser import c_ast
 
 from xmpacc import cbuild
 from xmpacc.diagnostics import InternalError, SourceLoc
-from xmpacc.cbuild import loc_of
+from xmpacc.cbuild import loc_of, unwind
 from xmpacc.symbols import bound_member
 from xmpacc.symbols import ArraySym, Scope, ScopeTree
 
@@ -229,19 +229,8 @@ def _address_base(node: c_ast.Node, rank: Callable[[str], int]) -> str | None:
         return ident.name if ident is not None else None
     if isinstance(node, c_ast.BinaryOp) and node.op in ("+", "-"):
         return _address_base(node.left, rank) or (_address_base(node.right, rank) if node.op == "+" else None)
-    subs = 0
-    while isinstance(node, c_ast.ArrayRef):   # an array, or a row of one: decays to a pointer
-        node, subs = node.name, subs + 1
-    return node.name if isinstance(node, c_ast.ID) and rank(node.name) > subs else None
-
-
-def _unwind(node: c_ast.ArrayRef) -> tuple[c_ast.Node, list[c_ast.Node]]:
-    subs: list[c_ast.Node] = []
-    base: c_ast.Node = node
-    while isinstance(base, c_ast.ArrayRef):
-        subs.insert(0, base.subscript)
-        base = base.name
-    return base, subs
+    node, subs = unwind(node)   # an array, or a row of one: decays to a pointer
+    return node.name if isinstance(node, c_ast.ID) and rank(node.name) > len(subs) else None
 
 
 _LOOPS_AND_BRANCHES = (c_ast.While, c_ast.DoWhile, c_ast.Switch)
@@ -295,7 +284,7 @@ class _Collector:
 
     def _array_ref(self, node: c_ast.ArrayRef, scope: Scope, role: str, guarded: tuple[c_ast.Node, ...],
                    fors: tuple[c_ast.For, ...]) -> None:
-        base, subs = _unwind(node)
+        base, subs = unwind(node)
         if isinstance(base, c_ast.ID):
             sym = scope.find_array(base.name)
         elif isinstance(base, c_ast.StructRef) and isinstance(base.field, c_ast.ID):

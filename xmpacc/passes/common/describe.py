@@ -12,22 +12,7 @@ from __future__ import annotations
 from pycparser import c_ast, c_generator
 
 from xmpacc.directives import ast as xd
-from xmpacc.facts import (
-    AlignFacts,
-    ArrayFacts,
-    CommFacts,
-    CopyFacts,
-    Dim,
-    DistributeFacts,
-    Facts,
-    InfoFact,
-    KernelFacts,
-    LoopFacts,
-    NodesFacts,
-    ReflectFacts,
-    TemplateFacts,
-    VarFacts,
-)
+from xmpacc import facts
 from xmpacc.passes.common.values import Kernel, KernelVars, LanePlan, Replicated
 from xmpacc.runtime.contract import LAUNCH_ARRED
 from xmpacc.symbols import ArraySym, Scope, TemplateSym
@@ -44,16 +29,16 @@ def _type_name(t: c_ast.Node) -> str:
 
 
 
-def var_facts(name: str, decl: c_ast.Decl) -> VarFacts:
+def var_facts(name: str, decl: c_ast.Decl) -> facts.VarFacts:
     t, extents = decl.type, []
     while isinstance(t, c_ast.ArrayDecl):
         extents.append(_c(t.dim) if t.dim is not None else "?")
         t = t.type
-    return VarFacts(name, _type_name(t), tuple(extents))
+    return facts.VarFacts(name, _type_name(t), tuple(extents))
 
 
 
-def var_ref_facts(ref: xd.VarRef, decl: c_ast.Decl) -> VarFacts:
+def var_ref_facts(ref: xd.VarRef, decl: c_ast.Decl) -> facts.VarFacts:
     """A variable, element or section named in a directive (``bcast (a[0:5])``): its
     extents are the section's lengths ("?" where the length is omitted)."""
     whole = var_facts(ref.name.name, decl)
@@ -65,7 +50,7 @@ def var_ref_facts(ref: xd.VarRef, decl: c_ast.Decl) -> VarFacts:
         if isinstance(sub, xd.SectionTriplet):
             kept.append(sub.length.text if sub.length is not None else
                         ("?" if k >= len(extents) or sub.base is not None else extents[k]))
-    return VarFacts(_written(ref), whole.elem, tuple(kept + extents[len(ref.subs):]))
+    return facts.VarFacts(_written(ref), whole.elem, tuple(kept + extents[len(ref.subs):]))
 
 
 
@@ -98,31 +83,31 @@ def _count(td: xd.TemplateDim | xd.Colon) -> str | None:
 
 
 
-def array_facts(sym: ArraySym) -> ArrayFacts:
+def array_facts(sym: ArraySym) -> facts.ArrayFacts:
     tmpl, nodes = sym.template, _node_extents(sym.template)
     dims = []
     for d in sym.dims:
         shadow = None if d.full_shadow else (d.shadow_lo, d.shadow_hi)
         if d.tdim < 0 or tmpl.distribute is None:
-            dims.append(Dim(_c(d.extent), -1, "none", None, None, None, shadow))
+            dims.append(facts.Dim(_c(d.extent), -1, "none", None, None, None, shadow))
             continue
         f = tmpl.distribute.formats[d.tdim]
         width = f.arg.text if f.kind == "cyclic" and isinstance(f.arg, xd.Expr) else None
-        dims.append(Dim(_c(d.extent), d.tdim, f.kind, width, _count(tmpl.decl.dims[d.tdim]), nodes[d.tdim], shadow))
-    return ArrayFacts(sym.name, sym.c_name, _type_name(sym.elem_type), tmpl.name, tuple(dims))
+        dims.append(facts.Dim(_c(d.extent), d.tdim, f.kind, width, _count(tmpl.decl.dims[d.tdim]), nodes[d.tdim], shadow))
+    return facts.ArrayFacts(sym.name, sym.c_name, _type_name(sym.elem_type), tmpl.name, tuple(dims))
 
 
 
-def declarations(directives: list[xd.Directive], scope: Scope) -> list[InfoFact]:
+def declarations(directives: list[xd.Directive], scope: Scope) -> list[facts.InfoFact]:
     """Facts of the declarative directives of one pragma in ``scope`` (none for mistakes)."""
-    out: list[InfoFact] = []
+    out: list[facts.InfoFact] = []
     for d in directives:
-        facts: Facts | None = None
+        found: facts.Facts | None = None
         if isinstance(d, xd.NodesDecl) and d.name.name in scope.nodes:
-            facts = NodesFacts(d.name.name, tuple(e.text if isinstance(e, xd.Expr) else None for e in d.extents),
+            found = facts.NodesFacts(d.name.name, tuple(e.text if isinstance(e, xd.Expr) else None for e in d.extents),
                                scope.nodes[d.name.name].c_name)
         elif isinstance(d, xd.TemplateDecl) and d.name.name in scope.templates:
-            facts = TemplateFacts(d.name.name, tuple((b.lower.text, b.upper.text) for b in d.dims
+            found = facts.TemplateFacts(d.name.name, tuple((b.lower.text, b.upper.text) for b in d.dims
                                                      if isinstance(b, xd.TemplateDim)),
                                   scope.templates[d.name.name].c_name)
         elif isinstance(d, xd.Distribute):
@@ -130,37 +115,36 @@ def declarations(directives: list[xd.Directive], scope: Scope) -> list[InfoFact]
             if tmpl is not None and tmpl.distribute is d and tmpl.nodes is not None:
                 dims = tuple((f.kind, f.arg.text if f.kind == "cyclic" and isinstance(f.arg, xd.Expr) else None, n,
                               _count(td)) for f, n, td in zip(d.formats, _node_extents(tmpl), tmpl.decl.dims))
-                facts = DistributeFacts(tmpl.name, tmpl.nodes.name, dims)
+                found = facts.DistributeFacts(tmpl.name, tmpl.nodes.name, dims)
         elif isinstance(d, (xd.Align, xd.Shadow)):
             syms = [scope.arrays[n.name] for n in d.arrays if n.name in scope.arrays]
             if syms:
-                facts = AlignFacts(tuple(array_facts(s) for s in syms), isinstance(d, xd.Shadow))
-        if facts is not None:
-            out.append(InfoFact(d.loc, facts))
+                found = facts.AlignFacts(tuple(array_facts(s) for s in syms), isinstance(d, xd.Shadow))
+        if found is not None:
+            out.append(facts.InfoFact(d.loc, found))
     return out
 
 
-
-def _loop_facts(d: xd.Loop, tmpl: TemplateSym, indices: dict[str, int]) -> LoopFacts:
+def _loop_facts(d: xd.Loop, tmpl: TemplateSym, indices: dict[str, int]) -> facts.LoopFacts:
     loops = []
     for var, tdim in indices.items():
         f = tmpl.distribute.formats[tdim] if tmpl.distribute else None
         width = f.arg.text if f is not None and f.kind == "cyclic" and isinstance(f.arg, xd.Expr) else None
         loops.append((var, tdim, f.kind if f else "none", width))
     reductions = tuple((r.op, tuple(v.name.name for v in r.variables)) for r in d.reductions)
-    return LoopFacts(tmpl.name, tuple(loops), reductions)
+    return facts.LoopFacts(tmpl.name, tuple(loops), reductions)
 
 
 
-def loop(d: xd.Loop, tmpl: TemplateSym, indices: dict[str, int]) -> InfoFact:
-    return InfoFact(d.loc, _loop_facts(d, tmpl, indices))
+def loop(d: xd.Loop, tmpl: TemplateSym, indices: dict[str, int]) -> facts.InfoFact:
+    return facts.InfoFact(d.loc, _loop_facts(d, tmpl, indices))
 
 
 
 def kernel(d: xd.Loop, tmpl: TemplateSym, indices: dict[str, int], k: Kernel, kv: KernelVars,
-           plan: LanePlan | None) -> InfoFact:
+           plan: LanePlan | None) -> facts.InfoFact:
     why = str(k.info.get("lanes", ""))
-    return InfoFact(d.loc, KernelFacts(
+    return facts.InfoFact(d.loc, facts.KernelFacts(
         _loop_facts(d, tmpl, indices), k.name, plan.loop.var if plan else None, why,
         _firsts(plan.accumulators) if plan else (), tuple(r.written or r.name for r in kv.arrays),
         tuple(r.name for r in kv.device_scalars), _firsts(kv.by_value), _firsts(kv.private),
@@ -174,36 +158,36 @@ def _firsts(items: list[tuple[str, ...]] | tuple[tuple[str, str], ...]) -> tuple
 
 
 
-def _replicated(r: Replicated) -> ArrayFacts | VarFacts:
+def _replicated(r: Replicated) -> facts.ArrayFacts | facts.VarFacts:
     return array_facts(r.array) if r.array is not None else var_facts(r.name, r.decl)
 
 
 
-def replicate(d: xd.AccReplicate, reps: list[Replicated], file_scope: bool = False) -> InfoFact:
-    return InfoFact(d.loc, CopyFacts("alloc", tuple(_replicated(r) for r in reps), file_scope))
+def replicate(d: xd.AccReplicate, reps: list[Replicated], file_scope: bool = False) -> facts.InfoFact:
+    return facts.InfoFact(d.loc, facts.CopyFacts("alloc", tuple(_replicated(r) for r in reps), file_scope))
 
 
 
-def directive(d: xd.Directive | None, scope: Scope, active: list[Replicated] | None = None) -> list[InfoFact]:
+def directive(d: xd.Directive | None, scope: Scope, active: list[Replicated] | None = None) -> list[facts.InfoFact]:
     """Facts of an executable directive (reflect, reduction, bcast, barrier, task,
     replicate_sync with the replicated variables ``active``); [] for the others."""
     if isinstance(d, xd.Reflect):
         arrays = tuple(array_facts(s) for s in (scope.find_array(n.name) for n in d.arrays) if s is not None)
         widths = tuple((w.lower.text, w.upper.text) for w in d.widths) if d.widths is not None else None
-        return [InfoFact(d.loc, ReflectFacts(arrays, widths, d.acc))] if arrays else []
+        return [facts.InfoFact(d.loc, facts.ReflectFacts(arrays, widths, d.acc))] if arrays else []
     if isinstance(d, xd.AccReplicateSync):
         found = [scope.find_c(n.name) for c in d.clauses for n in c.variables]
         reps = [r for f in found for r in active or [] if f is not None and r.decl is f[1]]
         directions = "/".join(sorted({c.direction for c in d.clauses}))
-        return [InfoFact(d.loc, CopyFacts(directions, tuple(_replicated(r) for r in reps)))]
+        return [facts.InfoFact(d.loc, facts.CopyFacts(directions, tuple(_replicated(r) for r in reps)))]
     if isinstance(d, xd.ReductionDirective):
         found = [(v.name.name, scope.find_c(v.name.name)) for v in d.reduction.variables]
-        return [InfoFact(d.loc, CommFacts("reduction", d.reduction.op,
+        return [facts.InfoFact(d.loc, facts.CommFacts("reduction", d.reduction.op,
                                           tuple(var_facts(n, f[1]) for n, f in found if f), d.on is not None))]
     if isinstance(d, xd.Bcast):
         found = [(v, scope.find_c(v.name.name)) for v in d.variables]
-        return [InfoFact(d.loc, CommFacts("bcast", "", tuple(var_ref_facts(v, f[1]) for v, f in found if f),
+        return [facts.InfoFact(d.loc, facts.CommFacts("bcast", "", tuple(var_ref_facts(v, f[1]) for v, f in found if f),
                                           d.on is not None))]
     if isinstance(d, (xd.Barrier, xd.Task)):
-        return [InfoFact(d.loc, CommFacts(type(d).__name__.lower(), on=d.on is not None))]
+        return [facts.InfoFact(d.loc, facts.CommFacts(type(d).__name__.lower(), on=d.on is not None))]
     return []

@@ -136,11 +136,11 @@ def _inner(fn: c_ast.FuncDef, ctx: Context) -> None:
     """Coarrays declared in a function (parameters, block scope) are user mistakes or later."""
     args = getattr(fn.decl.type, "args", None)
     for param in (args.params if args else []):
-        if isinstance(param, c_ast.Decl) and (call := _strip(param)) is not None:
+        if isinstance(param, c_ast.Decl) and _strip(param) is not None:
             ctx.diags.error(loc_of(param), f"a coarray cannot be a function parameter: declare "
                                           f"'{param.name}' as a coarray at file scope and use it by name")
     for node in walk(fn.body):
-        if isinstance(node, c_ast.Decl) and node.name and (call := _strip(node)) is not None:
+        if isinstance(node, c_ast.Decl) and node.name and _strip(node) is not None:
             what = "a static coarray in a function is not supported yet" if "static" in node.storage \
                 else "a coarray must be declared at file scope (its storage lives as long as the program)"
             ctx.diags.error(loc_of(node), f"{what}: declare '{node.name}' outside the function")

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from pycparser import c_ast
 
@@ -61,6 +61,7 @@ from xmpacc.passes.common.reductions import loop_reduction_calls
 from xmpacc.runtime.contract import DATA_COPY, DATA_COPYIN, DATA_COPYOUT, DATA_CREATE, DATA_PRESENT
 from xmpacc.scoping import ScopedWalker
 from xmpacc.symbols import Scope, ScopeTree
+from xmpacc.passes.common.blocks import Lowered, rewrite_items
 
 _MODES = {"copy": DATA_COPY, "present_or_copy": DATA_COPY, "copyin": DATA_COPYIN,
           "present_or_copyin": DATA_COPYIN, "copyout": DATA_COPYOUT, "present_or_copyout": DATA_COPYOUT,
@@ -72,6 +73,15 @@ class _Datum:
     rep: Replicated
     size: str       # C expression: bytes, -1 for an aligned array
     mode: int
+
+
+@dataclass
+class _Waits:
+    """Deferred reductions of a block not waited for yet (acc_reduction_wait.py), and the
+    construct whose wait the block owes them."""
+
+    names: set[str] = field(default_factory=set)
+    at: str = ""
 
 
 class _ComputeLowering(ScopedWalker):
@@ -96,52 +106,52 @@ class _ComputeLowering(ScopedWalker):
 
     def visit_Compound(self, node: c_ast.Compound) -> None:
         loop, self.loop = self.loop, None
-        items = node.block_items or []
-        out: list[c_ast.Node] = []
-        waiting: set[str] = set()   # deferred reductions not waited for yet (acc_reduction_wait.py)
-        wait_at = ""
-        i = 0
-        while i < len(items):
-            item = items[i]
-            nest = acc_nest.nest_of_pragma(items, i, self.ctx) if is_directive(item) else None
-            if waiting and not acc_reduction_wait.may_pass(items, i, nest, waiting, self.ctx):
-                out += cbuild.stmts(acc_reduction_wait.wait_call(wait_at), item.coord)
-                waiting = set()
-            if nest is not None and isinstance(nest.acc, AccCompute) and nest.acc.loop is not None:
-                i = next(k for k in range(i, len(items)) if items[k] is nest.loop) + 1
-                out.append(self._guarded(nest.acc, lambda: self._combined(nest), nest.loop))
-                if self.deferred:
-                    waiting |= self.deferred
-                    wait_at = cbuild.where_literal(nest.acc.loc)
-                    self.deferred = set()
-                continue
-            d = acc_directive(item, self.ctx)
-            if isinstance(d, AccCompute):
-                body = items[i + 1] if i + 1 < len(items) else None
-                i += 2 if body is not None else 1
-                out.append(self._guarded(d, lambda: self._region(d, body), body))
-                continue
-            reps = self._replicated_scalars(item, items[i + 1] if i + 1 < len(items) else None)
-            self.present += reps
-            self.loop = item
-            self.visit(item)
-            self.loop = None
-            out.append(item)
-            i += 1
-            if self.carried:   # a loop whose body's deferred reductions are waited for after it
-                waiting |= self.carried
-                wait_at, self.carried = self.carried_at, set()
-            if reps and i < len(items):
-                self.visit(items[i])
-                out.append(items[i])
-                i += 1
-            del self.present[len(self.present) - len(reps):]
-        if waiting and acc_reduction_wait.carried(loop, node, items, waiting):
-            out = cbuild.stmts(acc_reduction_wait.discard_calls(waiting), node.coord) + out
-            self.carried, self.carried_at = waiting, wait_at
-        elif waiting:
-            out += cbuild.stmts(acc_reduction_wait.wait_call(wait_at), node.coord)
+        items = list(node.block_items or [])
+        waits = _Waits()
+        out = rewrite_items(items, lambda items, i: self._lower_at(items, i, waits))
+        if waits.names and acc_reduction_wait.carried(loop, node, items, waits.names):
+            out = cbuild.stmts(acc_reduction_wait.discard_calls(waits.names), node.coord) + out
+            self.carried, self.carried_at = waits.names, waits.at
+        elif waits.names:
+            out += cbuild.stmts(acc_reduction_wait.wait_call(waits.at), node.coord)
         node.block_items = out
+
+    def _lower_at(self, items: list[c_ast.Node], i: int, waits: _Waits) -> Lowered:
+        item = items[i]
+        out: list[c_ast.Node] = []
+        nest = acc_nest.nest_of_pragma(items, i, self.ctx) if is_directive(item) else None
+        if waits.names and not acc_reduction_wait.may_pass(items, i, nest, waits.names, self.ctx):
+            out += cbuild.stmts(acc_reduction_wait.wait_call(waits.at), item.coord)
+            waits.names = set()
+        if nest is not None and isinstance(nest.acc, AccCompute) and nest.acc.loop is not None:
+            end = next(k for k in range(i, len(items)) if items[k] is nest.loop) + 1
+            out.append(self._guarded(nest.acc, lambda: self._combined(nest), nest.loop))
+            if self.deferred:
+                waits.names |= self.deferred
+                waits.at = cbuild.where_literal(nest.acc.loc)
+                self.deferred = set()
+            return out, end - i
+        d = acc_directive(item, self.ctx)
+        if isinstance(d, AccCompute):
+            body = items[i + 1] if i + 1 < len(items) else None
+            out.append(self._guarded(d, lambda: self._region(d, body), body))
+            return out, (2 if body is not None else 1)
+        reps = self._replicated_scalars(item, items[i + 1] if i + 1 < len(items) else None)
+        self.present += reps
+        self.loop = item
+        self.visit(item)
+        self.loop = None
+        out.append(item)
+        used = 1
+        if self.carried:   # a loop whose body's deferred reductions are waited for after it
+            waits.names |= self.carried
+            waits.at, self.carried = self.carried_at, set()
+        if reps and i + 1 < len(items):
+            self.visit(items[i + 1])
+            out.append(items[i + 1])
+            used = 2
+        del self.present[len(self.present) - len(reps):]
+        return out, used
 
     def _guarded(self, d: AccCompute, lower, fallback: c_ast.Node | None) -> c_ast.Node:  # type: ignore[no-untyped-def]
         """Lower one construct; on a mistake report it and keep the statement without its

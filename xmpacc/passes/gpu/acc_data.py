@@ -54,9 +54,9 @@ from xmpacc.runtime.contract import (
     ACC_PRESENT,
     ACC_SYNC,
 )
-from xmpacc.scoping import ScopedWalker
 from xmpacc.section_code import Hoister
 from xmpacc.symbols import ScopeTree
+from xmpacc.passes.common.blocks import BlockLowering, Lowered
 
 _KINDS = {"copy": ACC_COPY, "copyin": ACC_COPYIN, "copyout": ACC_COPYOUT, "create": ACC_CREATE,
           "present": ACC_PRESENT, "delete": ACC_DELETE, "deviceptr": ACC_DEVICEPTR,
@@ -65,50 +65,41 @@ _KINDS = {"copy": ACC_COPY, "copyin": ACC_COPYIN, "copyout": ACC_COPYOUT, "creat
 _HANDLED = (AccData, AccDeclare, AccEnterData, AccExitData, AccHostData, AccUpdate, AccWait)
 
 
-class _DataLowering(ScopedWalker):
+class _DataLowering(BlockLowering):
     def __init__(self, tree: ScopeTree, ctx: Context) -> None:
-        super().__init__(tree)
-        self.ctx = ctx
+        super().__init__(tree, ctx)
         self.regions = 0
 
-    def visit_Compound(self, node: c_ast.Compound) -> None:
-        items = list(node.block_items or [])
-        out: list[c_ast.Node] = []
-        i = 0
-        while i < len(items):
-            item = items[i]
-            d = acc_directive(item, self.ctx)
-            i += 1
-            if not isinstance(d, _HANDLED):
-                if self._xmp_acc_kernel(item) and i < len(items):
-                    # its OpenACC lines are the kernel's (gpu.py: strip_inner), which rejects these
-                    out += [item, items[i]]
-                    i += 1
-                    continue
-                self.visit(item)
-                out.append(item)
-                continue
-            try:
-                if isinstance(d, AccDeclare):  # the rest of the block is its region
-                    rest = c_ast.Compound(items[i:], item.coord)
-                    i = len(items)
-                    self.visit(rest)
-                    out.append(self._region(d, d.data, None, rest, item.coord))
-                elif isinstance(d, (AccData, AccHostData)):
-                    body = items[i] if i < len(items) else None
-                    if body is None:
-                        raise XmpError(d.loc, f"'acc {'data' if isinstance(d, AccData) else 'host_data'}' "
-                                              "must be followed by a statement")
-                    i += 1
-                    block = body if isinstance(body, c_ast.Compound) else c_ast.Compound([body], body.coord)
-                    self.visit(block)
-                    out.append(self._region(d, d.data, d.if_, block, item.coord) if isinstance(d, AccData)
-                               else self._host_data(d, block, item.coord))
-                else:
-                    out.append(self._executable(d, item.coord))
-            except XmpError as err:
-                self.ctx.diags.add(err)
-        node.block_items = out
+    def lower_at(self, items: list[c_ast.Node], i: int) -> Lowered:
+        item = items[i]
+        d = acc_directive(item, self.ctx)
+        if not isinstance(d, _HANDLED):
+            if self._xmp_acc_kernel(item) and i + 1 < len(items):
+                # its OpenACC lines are the kernel's (gpu.py: strip_inner), which rejects these
+                return [item, items[i + 1]], 2
+            self.visit(item)
+            return [item], 1
+        used = 1
+        try:
+            if isinstance(d, AccDeclare):  # the rest of the block is its region
+                rest = c_ast.Compound(items[i + 1:], item.coord)
+                used = len(items) - i
+                self.visit(rest)
+                return [self._region(d, d.data, None, rest, item.coord)], used
+            if isinstance(d, (AccData, AccHostData)):
+                body = items[i + 1] if i + 1 < len(items) else None
+                if body is None:
+                    raise XmpError(d.loc, f"'acc {'data' if isinstance(d, AccData) else 'host_data'}' "
+                                          "must be followed by a statement")
+                used = 2
+                block = body if isinstance(body, c_ast.Compound) else c_ast.Compound([body], body.coord)
+                self.visit(block)
+                return [self._region(d, d.data, d.if_, block, item.coord) if isinstance(d, AccData)
+                        else self._host_data(d, block, item.coord)], used
+            return [self._executable(d, item.coord)], used
+        except XmpError as err:
+            self.ctx.diags.add(err)
+        return [], used
 
     def _xmp_acc_kernel(self, item: c_ast.Node) -> bool:
         """Is ``item`` an XMP-ACC ``loop ... acc`` line (the for after it is a kernel)?"""

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 from pycparser import c_ast, c_generator
 
-from xmpacc.cbuild import walk
+from xmpacc.cbuild import array_base, subscript_chain, unwind, walk
 from xmpacc.passes.common.accesses import store_target
 from xmpacc.passes.common.canonical import canonical
 from xmpacc.passes.kernel.kernel_vars import loop_locals, outer_ids, array_like
@@ -99,8 +99,7 @@ def _other_stores(body: c_ast.Node) -> str:
         target = store_target(node)
         if target is None or isinstance(target, c_ast.ID) or isinstance(_stored_element(target), c_ast.ArrayRef):
             continue
-        while isinstance(target, c_ast.ArrayRef):
-            target = target.name
+        target = array_base(target)
         return f"it stores through '{c_generator.CGenerator().visit(target)}'"
     return ""
 
@@ -112,9 +111,7 @@ def _stored_element(target: c_ast.Node) -> c_ast.Node:
         if isinstance(target, c_ast.StructRef) and target.type == ".":
             target = target.name
         elif isinstance(target, c_ast.ArrayRef):
-            base = target
-            while isinstance(base, c_ast.ArrayRef):
-                base = base.name
+            base = array_base(target)
             if isinstance(base, c_ast.ID):
                 return target
             target = base
@@ -150,11 +147,8 @@ def _accesses(body: c_ast.Node, arrays: set[str]) -> tuple[dict[str, list[_Acces
 
     def visit(node: c_ast.Node) -> str:
         if isinstance(node, c_ast.ArrayRef) and id(node) not in whole:
-            chain, subs = node, []
-            while isinstance(chain, c_ast.ArrayRef):
-                whole.add(id(chain))
-                subs.insert(0, chain.subscript)
-                chain = chain.name
+            whole.update(id(ref) for ref in subscript_chain(node))
+            chain, subs = unwind(node)
             if isinstance(chain, c_ast.ID) and chain.name in arrays:
                 whole.add(id(chain))
                 out.setdefault(chain.name, []).append(_Access(tuple(subs), id(node) in written))

@@ -35,6 +35,7 @@ from xmpacc.passes.common.loopsched import cyclic_loops
 from xmpacc.passes.common.reductions import loop_reduction_calls
 from xmpacc.scoping import ScopedWalker
 from xmpacc.symbols import ScopeTree, TemplateSym
+from xmpacc.passes.common.blocks import Lowered, rewrite_block
 
 DEFAULT_THREADS = "0"   # the runtime's default: 16 x 16 = 256 (reference §7.4), 128 for lane splits
 
@@ -55,43 +56,34 @@ class _GpuLowering(ScopedWalker):
             del self.active[len(self.active) - len(present):]
 
     def _compound(self, node: c_ast.Compound) -> None:
-        items = node.block_items or []
-        out: list[c_ast.Node] = []
-        i = 0
-        while i < len(items):
-            item, nxt = items[i], items[i + 1] if i + 1 < len(items) else None
-            i += 1
-            d = self._acc_directive(item)
-            if d is None:
-                self.visit(item)
-                out.append(item)
-                continue
-            if isinstance(d, xd.Loop) and acc_nest.has_acc_construct(items, i - 1, self.ctx):
-                out.append(item)  # XcalableACC: the loop belongs to the OpenACC construct
-                continue
-            owned = None
-            try:
-                if isinstance(d, xd.AccReplicateSync):
-                    out += replicate.sync_calls(d, self.scope, self.active, item.coord)
-                    continue
-                if isinstance(d, xd.Reflect):
-                    out += reflect_calls(d, self.scope, item.coord)   # present or not: at run time
-                    continue
-                if isinstance(nxt, (c_ast.Compound, c_ast.For)):
-                    i += 1  # the directive owns the next statement
-                    owned = nxt
-                out.append(self._region(d, owned) if isinstance(d, xd.AccReplicate) else self._loop(d, owned))
-            except (XmpError, XmpErrors) as err:
-                for e in err.errors if isinstance(err, XmpErrors) else [err]:
-                    self.ctx.diags.add(e)
-                if owned is not None:
-                    out.append(owned)  # so that the later passes still check it
-            except AlreadyReported:
-                if owned is not None:
-                    out.append(owned)
-        node.block_items = out
+        items = list(node.block_items or [])
+        rewrite_block(node, self._lower_at)
         for item in items:  # --info: acc reflect and replicate_sync (loops and regions: below)
             self.ctx.info += describe.directive(self._acc_directive(item), self.scope, self.active)
+
+    def _lower_at(self, items: list[c_ast.Node], i: int) -> Lowered:
+        item, nxt = items[i], items[i + 1] if i + 1 < len(items) else None
+        d = self._acc_directive(item)
+        if d is None:
+            self.visit(item)
+            return [item], 1
+        if isinstance(d, xd.Loop) and acc_nest.has_acc_construct(items, i, self.ctx):
+            return [item], 1  # XcalableACC: the loop belongs to the OpenACC construct
+        # the directive owns the next statement
+        owned = nxt if isinstance(nxt, (c_ast.Compound, c_ast.For)) else None
+        try:
+            if isinstance(d, xd.AccReplicateSync):
+                return replicate.sync_calls(d, self.scope, self.active, item.coord), 1
+            if isinstance(d, xd.Reflect):
+                return reflect_calls(d, self.scope, item.coord), 1   # present or not: at run time
+            lowered = self._region(d, owned) if isinstance(d, xd.AccReplicate) else self._loop(d, owned)
+            return [lowered], (1 if owned is None else 2)
+        except (XmpError, XmpErrors) as err:
+            for e in err.errors if isinstance(err, XmpErrors) else [err]:
+                self.ctx.diags.add(e)
+        except AlreadyReported:
+            pass
+        return ([] if owned is None else [owned]), (1 if owned is None else 2)   # later passes still check it
 
     def _acc_directive(self, item: c_ast.Node) -> xd.Directive | None:
         if pragma_id(item) is None:

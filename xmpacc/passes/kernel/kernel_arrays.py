@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from pycparser import c_ast
 
 from xmpacc import cbuild
-from xmpacc.cbuild import to_c, walk
+from xmpacc.cbuild import subscript_chain, to_c, unwind, walk
 from xmpacc.diagnostics import InternalError, SourceLoc, XmpError, XmpErrors
 from xmpacc.directives import ast as xd
 from xmpacc.kernel_types import Typedefs, no_long_double
@@ -262,20 +262,16 @@ def _statement_ids(body: c_ast.Node) -> set[int]:
 
 def _element(target: c_ast.Node, by_name: dict[str, ReducedArray]) -> ReducedArray | None:
     """The reduction array whose element (all subscripts given) ``target`` is."""
-    depth = 0
-    while isinstance(target, c_ast.ArrayRef):
-        target, depth = target.name, depth + 1
+    target, subs = unwind(target)
     ra = by_name.get(target.name) if isinstance(target, c_ast.ID) else None
-    return ra if ra is not None and depth == ra.rank else None
+    return ra if ra is not None and len(subs) == ra.rank else None
 
 
 def _renamed(target: c_ast.Node, ra: ReducedArray) -> c_ast.Node:
     """``h[e]`` as ``_xmpacc_ra_h[e]`` (the subscripts stay: the temporary has h's shape)."""
-    top = target
-    while isinstance(target.name, c_ast.ArrayRef):
-        target = target.name
-    target.name = c_ast.ID(ra.param, target.name.coord)
-    return top
+    innermost = subscript_chain(target)[-1]
+    innermost.name = c_ast.ID(ra.param, innermost.name.coord)
+    return target
 
 
 def _atomic(stmt: c_ast.Node, by_name: dict[str, ReducedArray]) -> c_ast.Node | None:

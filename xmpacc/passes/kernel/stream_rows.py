@@ -71,15 +71,13 @@ def index_slots(ref: c_ast.ArrayRef) -> list[tuple[c_ast.Node, str | int, c_ast.
     device subscript: the third argument of each _XMPACC_G/L/LC (aligned arrays), or each
     subscript of a nested local array."""
     slots: list[tuple[c_ast.Node, str | int, c_ast.Node]] = []
-    node: c_ast.Node = ref
-    while isinstance(node, c_ast.ArrayRef):
+    for node in cbuild.subscript_chain(ref):
         macros = [n for n in cbuild.walk(node.subscript) if isinstance(n, c_ast.FuncCall)
                   and isinstance(n.name, c_ast.ID) and n.name.name in INDEX_MACROS]
         if macros:
             slots += [(m.args, 2, m.args.exprs[2]) for m in macros]
         else:
             slots.append((node, "subscript", node.subscript))
-        node = node.name
     return slots
 
 

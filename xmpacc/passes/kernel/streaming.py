@@ -82,9 +82,7 @@ def enabled() -> bool:
 
 
 def _base(ref: c_ast.ArrayRef) -> str | None:
-    node: c_ast.Node = ref
-    while isinstance(node, c_ast.ArrayRef):
-        node = node.name
+    node = cbuild.array_base(ref)
     return node.name if isinstance(node, c_ast.ID) else None
 
 
@@ -104,10 +102,8 @@ def _refs(body: c_ast.Node) -> tuple[list[c_ast.ArrayRef], list[tuple[c_ast.Arra
                 writes.append(node)
             else:
                 reads.append((node, not cond))
-            inner: c_ast.Node = node
-            while isinstance(inner, c_ast.ArrayRef):
+            for inner in cbuild.subscript_chain(node):
                 visit(inner.subscript, cond, False)
-                inner = inner.name
             return
         if isinstance(node, c_ast.Assignment):
             visit(node.lvalue, cond, True)

@@ -38,11 +38,10 @@ from xmpacc.passes.localize.assignments import (
     needs_temp,
     with_temp,
 )
-from xmpacc.passes.common.pragmas import directives_of, pragma_id
+from xmpacc.passes.common.pragmas import directives_of
 from xmpacc.passes.common.canonical import CanonicalLoop
 from xmpacc.passes.common.loopnest import distributed_for
 from xmpacc.runtime.contract import SECERR_NOT_LOCAL, SECERR_STEP
-from xmpacc.scoping import ScopedWalker
 from xmpacc.section_code import (
     Hoister,
     Operand,
@@ -57,7 +56,8 @@ from xmpacc.section_code import (
     written,
 )
 from xmpacc.sections import section
-from xmpacc.symbols import Scope, ScopeTree, TemplateSym
+from xmpacc.symbols import Scope, TemplateSym
+from xmpacc.passes.common.blocks import BlockLowering, Lowered, owned_statement
 
 
 def _template(d: xd.ArrayDirective, scope: Scope) -> TemplateSym:
@@ -129,11 +129,7 @@ def _local_checks(operands: list[tuple[Operand, list[SubCode]]], tmpl: TemplateS
         if op.sym is None:
             continue
         index = element(op, subs, ivars(len(triplets)))
-        idx: list[str] = []
-        node = index
-        while isinstance(node, c_ast.ArrayRef):
-            idx.insert(0, cbuild.to_c(node.subscript))
-            node = node.name
+        idx = [cbuild.to_c(sub) for sub in cbuild.unwind(index)[1]]
         q, bad = 0, []
         for k, sub in enumerate(subs):
             tsub = triplets[q] if sub.triplet and q < len(triplets) else None
@@ -236,36 +232,26 @@ def lower_array(d: xd.ArrayDirective, stmt: c_ast.Node, scope: Scope) -> tuple[c
     return c_ast.Compound(items, stmt.coord), info
 
 
-class _ArrayLowering(ScopedWalker):
-    def __init__(self, tree: ScopeTree, ctx: Context) -> None:
-        super().__init__(tree)
-        self.ctx = ctx
-
-    def visit_Compound(self, node: c_ast.Compound) -> None:
-        items = node.block_items or []
-        out: list[c_ast.Node] = []
-        i = 0
-        while i < len(items):
-            item, i = items[i], i + 1
-            ds = directives_of(item, self.ctx)
-            d = next((x for x in ds if isinstance(x, xd.ArrayDirective)), None)
-            if d is None:
-                self.visit(item)
-                out.append(item)
-                continue
-            stmt = items[i] if i < len(items) and pragma_id(items[i]) is None else None
-            i += stmt is not None
-            try:
-                if stmt is None:
-                    raise XmpError(d.loc, "the statement after 'array' must be an array assignment statement")
-                lowered, info = lower_array(d, stmt, self.scope)
-                out.append(lowered)
-                self.ctx.info.append(facts.InfoFact(d.loc, info))
-            except XmpError as err:
-                self.ctx.diags.add(err)
-            except AlreadyReported:
-                pass
-        node.block_items = out
+class _ArrayLowering(BlockLowering):
+    def lower_at(self, items: list[c_ast.Node], i: int) -> Lowered:
+        item = items[i]
+        d = next((x for x in directives_of(item, self.ctx) if isinstance(x, xd.ArrayDirective)), None)
+        if d is None:
+            self.visit(item)
+            return [item], 1
+        stmt = owned_statement(items, i)
+        used = 1 if stmt is None else 2
+        try:
+            if stmt is None:
+                raise XmpError(d.loc, "the statement after 'array' must be an array assignment statement")
+            lowered, info = lower_array(d, stmt, self.scope)
+            self.ctx.info.append(facts.InfoFact(d.loc, info))
+            return [lowered], used
+        except XmpError as err:
+            self.ctx.diags.add(err)
+        except AlreadyReported:
+            pass
+        return [], used
 
 
 def run(unit: Unit, ctx: Context) -> Unit:

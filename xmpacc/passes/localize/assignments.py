@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pycparser import c_ast
 
 from xmpacc import cbuild
-from xmpacc.cbuild import walk
+from xmpacc.cbuild import array_base, map_children, walk
 from xmpacc.diagnostics import XmpError
 from xmpacc.cbuild import loc_of
 from xmpacc.section_code import (
@@ -94,15 +94,7 @@ def lower_rhs(rhs: c_ast.Node, scope: Scope, h: Hoister, left: str, lshape: list
             conform(left, lshape, op.name, shape(subs), op.loc, h)
             operands.append((op, subs))
             return element(op, subs, ivars(len(lshape)))
-        for slot in node.__slots__:
-            if slot in ("coord", "__weakref__", "attributes"):
-                continue
-            value = getattr(node, slot)
-            if isinstance(value, c_ast.Node):
-                setattr(node, slot, replace(value))
-            elif isinstance(value, list) and value and isinstance(value[0], c_ast.Node):
-                setattr(node, slot, [replace(v) for v in value])
-        return node
+        return map_children(node, replace)
 
     return Rhs(replace(copy.deepcopy(rhs)), operands)
 
@@ -124,9 +116,7 @@ def needs_temp(lhs: Operand, lsubs: list[SubCode], rhs: c_ast.Node, scope: Scope
 
 
 def _is_pointer_ref(node: c_ast.ArrayRef, scope: Scope) -> bool:
-    root = node
-    while isinstance(root, c_ast.ArrayRef):
-        root = root.name
+    root = array_base(node)
     if not isinstance(root, c_ast.ID):
         return True
     found = scope.find_c(root.name)

@@ -26,7 +26,7 @@ from xmpacc.diagnostics import SourceLoc, XmpError
 from xmpacc.directives import ast as xd
 from xmpacc.directives import local_view_ast as lv
 from xmpacc.passes.common import onrefs
-from xmpacc.cbuild import loc_of
+from xmpacc.cbuild import array_base, loc_of
 from xmpacc.frontend.coarrays import COINDEX, STAR
 from xmpacc.passes.common.coindex import Coarray, coindex_args, is_coindex
 from xmpacc.section_code import (
@@ -64,9 +64,7 @@ def coref(node: c_ast.Node, scope: Scope, coarrays: dict[str, Coarray]) -> CoRef
     """The coindexed reference ``node`` is (None: it is none); mistakes are XmpErrors."""
     if not (isinstance(node, c_ast.ArrayRef) and is_coindex(node.subscript)):
         return None
-    root = node.name
-    while isinstance(root, c_ast.ArrayRef):
-        root = root.name
+    root = array_base(node.name)
     loc = loc_of(node)
     if not isinstance(root, c_ast.ID):
         raise XmpError(loc, "a coindexed reference must name a coarray ('a[i]:[k]'); structure members "

@@ -22,7 +22,7 @@ import dataclasses
 
 from pycparser import c_ast
 
-from xmpacc.cbuild import walk
+from xmpacc.cbuild import map_children, walk
 from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import XmpError
 from xmpacc.directives import ast as xd
@@ -176,15 +176,7 @@ class _Lowering(ScopedWalker):
         if changed is not None and (part := _coindexed_base(changed)) is not None:
             raise XmpError(loc_of(part), "a put to a part of a coindexed element (a member) is not supported "
                                          "yet: get the element, change it, and put it back whole")
-        for slot in node.__slots__:
-            if slot in ("coord", "__weakref__", "attributes"):
-                continue
-            value = getattr(node, slot)
-            if isinstance(value, c_ast.Node):
-                setattr(node, slot, self._expression(value))
-            elif isinstance(value, list) and value and isinstance(value[0], c_ast.Node):
-                setattr(node, slot, [self._expression(v) for v in value])
-        return node
+        return map_children(node, self._expression)
 
     def _no_device(self, node: c_ast.Node) -> None:
         if self.device:

@@ -33,7 +33,7 @@ from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import AlreadyReported, SourceLoc, XmpError
 from xmpacc.directives import ast as xd
 from xmpacc.passes.localize.assignments import lower_assignment, pointer_decl
-from xmpacc.passes.common.pragmas import directives_of, pragma_id
+from xmpacc.passes.common.pragmas import directives_of
 from xmpacc.cbuild import loc_of
 from xmpacc.runtime.contract import (
     GMOVE_ACC_HOST_SOURCE,
@@ -43,7 +43,6 @@ from xmpacc.runtime.contract import (
     GMOVE_IN,
     GMOVE_OUT,
 )
-from xmpacc.scoping import ScopedWalker
 from xmpacc.section_code import (
     Hoister,
     Operand,
@@ -58,6 +57,7 @@ from xmpacc.section_code import (
     written,
 )
 from xmpacc.symbols import Scope, ScopeTree
+from xmpacc.passes.common.blocks import BlockLowering, Lowered, owned_statement
 
 _MODES = {"collective": GMOVE_COLLECTIVE, "in": GMOVE_IN, "out": GMOVE_OUT}
 _ACC_MODES = {"collective": 0, "in": GMOVE_ACC_IN, "out": GMOVE_ACC_OUT}
@@ -146,36 +146,26 @@ def lower_gmove(d: xd.Gmove, stmt: c_ast.Node, scope: Scope) -> tuple[list[c_ast
     return ([c_ast.Compound(h.decls + call, stmt.coord)] if h.decls else call), info
 
 
-class _GmoveLowering(ScopedWalker):
+class _GmoveLowering(BlockLowering):
     def __init__(self, tree: ScopeTree, ctx: Context) -> None:
-        super().__init__(tree)
-        self.ctx = ctx
+        super().__init__(tree, ctx)
         self.one_sided = False
         self.agent_at: SourceLoc | None = None   # the first gmove in/out acc
         self.in_loop = 0
 
-    def visit_Compound(self, node: c_ast.Compound) -> None:
-        items = node.block_items or []
-        out: list[c_ast.Node] = []
-        i = 0
-        while i < len(items):
-            item, i = items[i], i + 1
-            ds = directives_of(item, self.ctx)
-            gmove = next((d for d in ds if isinstance(d, xd.Gmove)), None)
-            if gmove is None:
-                loop = any(isinstance(d, xd.Loop) for d in ds)
-                self.in_loop += loop
-                if loop and i < len(items):
-                    out.append(item)
-                    item, i = items[i], i + 1
-                self.visit(item)
-                self.in_loop -= loop
-                out.append(item)
-                continue
-            stmt = items[i] if i < len(items) and pragma_id(items[i]) is None else None
-            i += stmt is not None
-            out += self._lower(gmove, stmt)
-        node.block_items = out
+    def lower_at(self, items: list[c_ast.Node], i: int) -> Lowered:
+        item = items[i]
+        ds = directives_of(item, self.ctx)
+        gmove = next((d for d in ds if isinstance(d, xd.Gmove)), None)
+        if gmove is None:
+            loop = any(isinstance(d, xd.Loop) for d in ds)
+            owned = items[i + 1] if loop and i + 1 < len(items) else None   # a loop's body counts as in_loop
+            self.in_loop += loop
+            self.visit(owned if owned is not None else item)
+            self.in_loop -= loop
+            return ([item] if owned is None else [item, owned]), (1 if owned is None else 2)
+        stmt = owned_statement(items, i)
+        return self._lower(gmove, stmt), (1 if stmt is None else 2)
 
     def _lower(self, d: xd.Gmove, stmt: c_ast.Node | None) -> list[c_ast.Node]:
         try:

@@ -28,7 +28,7 @@ from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import XmpError
 from xmpacc.passes.common import openacc_calls
 from xmpacc.passes.localize import intrinsic_calls
-from xmpacc.cbuild import loc_of
+from xmpacc.cbuild import loc_of, map_children
 from xmpacc.scoping import ScopedWalker
 from xmpacc.symbols import bound_member
 from xmpacc.symbols import ArraySym, Scope, ScopeTree
@@ -79,14 +79,7 @@ class _Library(ScopedWalker):
         self.unit, self.ctx = unit, ctx
 
     def generic_visit(self, node: c_ast.Node) -> None:
-        for slot in node.__slots__:
-            if slot in ("coord", "__weakref__", "attributes"):
-                continue
-            value = getattr(node, slot)
-            if isinstance(value, c_ast.Node):
-                setattr(node, slot, self._replace(value))
-            elif isinstance(value, list) and value and isinstance(value[0], c_ast.Node):
-                setattr(node, slot, [self._replace(v) for v in value])
+        map_children(node, self._replace)
 
     def _replace(self, node: c_ast.Node) -> c_ast.Node:
         try:

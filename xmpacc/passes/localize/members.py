@@ -106,13 +106,19 @@ def _object(decl: c_ast.Node, root: Scope, block: bool) -> tuple[list[ArraySym],
     return members, dims
 
 
+def _reported_object(item: c_ast.Node, root: Scope, block: bool,
+                     ctx: Context) -> tuple[list[ArraySym], int] | None:
+    """``_object`` of ``item``, None after reporting its mistake."""
+    try:
+        return _object(item, root, block)
+    except XmpError as err:
+        ctx.diags.add(err)
+        return None
+
+
 def _lower_file(unit: Unit, ctx: Context, root: Scope) -> None:
     for item in unit.ast.ext:
-        try:
-            found = _object(item, root, block=False)
-        except XmpError as err:
-            ctx.diags.add(err)
-            continue
+        found = _reported_object(item, root, False, ctx)
         if found is not None:
             ctx.init_stmts += cbuild.stmts(init_stmts(item, *found), item.coord)
 
@@ -121,11 +127,7 @@ def _lower_block(block: c_ast.Compound, ctx: Context, root: Scope) -> None:
     out: list[c_ast.Node] = []
     for item in block.block_items or []:
         out.append(item)
-        try:
-            found = _object(item, root, block=True)
-        except XmpError as err:
-            ctx.diags.add(err)
-            continue
+        found = _reported_object(item, root, True, ctx)
         if found is not None:
             out += cbuild.stmts(init_stmts(item, *found), item.coord)
             out.append(cbuild.cleanup_decl(f"_xmpacc_object_t _xmpacc_o_{item.name} = {{&{item.name}, "

@@ -22,6 +22,7 @@ from xmpacc.context import Context, Unit
 from xmpacc.scoping import ScopedWalker
 from xmpacc.symbols import bound_member
 from xmpacc.symbols import ArraySym, ScopeTree
+from xmpacc.cbuild import map_children, unwind
 
 
 def _int(v: int) -> c_ast.Constant:
@@ -44,15 +45,6 @@ def local_offset(sym: ArraySym, subs: list[c_ast.Node], coord: object) -> c_ast.
     if sym.ndims == 1:
         return locs[0]
     return _call(f"_XMPACC_AT{sym.ndims}", [c_ast.ID(sym.c_name, coord)] + locs, coord)
-
-
-def _unwind(node: c_ast.ArrayRef) -> tuple[c_ast.Node, list[c_ast.Node]]:
-    subs: list[c_ast.Node] = []
-    base: c_ast.Node = node
-    while isinstance(base, c_ast.ArrayRef):
-        subs.insert(0, base.subscript)
-        base = base.name
-    return base, subs
 
 
 class _Rewriter(ScopedWalker):
@@ -79,7 +71,7 @@ class _Rewriter(ScopedWalker):
 
     def _rewrite(self, node: c_ast.Node) -> c_ast.Node:
         if isinstance(node, c_ast.ArrayRef):
-            base, subs = _unwind(node)
+            base, subs = unwind(node)
             sym = self._array(base)
             if sym is not None and len(subs) <= sym.ndims:
                 subs = [self.rewrite(s) for s in subs]
@@ -93,15 +85,7 @@ class _Rewriter(ScopedWalker):
                 if len(subs) == sym.ndims:
                     return ref
                 return c_ast.UnaryOp("&", ref, node.coord)
-        for slot in node.__slots__:
-            if slot in ("coord", "__weakref__", "attributes"):
-                continue
-            value = getattr(node, slot)
-            if isinstance(value, c_ast.Node):
-                setattr(node, slot, self.rewrite(value))
-            elif isinstance(value, list) and value and isinstance(value[0], c_ast.Node):
-                setattr(node, slot, [self.rewrite(v) for v in value])
-        return node
+        return map_children(node, self.rewrite)
 
 
 def run(unit: Unit, ctx: Context) -> Unit:

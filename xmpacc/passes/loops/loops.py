@@ -43,47 +43,35 @@ from xmpacc.passes.common.loopnest import control_var, nested_for
 from xmpacc.passes.common.loopsched import DimSched, cell_digits, dim_widths
 from xmpacc.passes.common.onrefs import loop_indices, loop_offsets, loop_target
 from xmpacc.passes.common.reductions import loop_reduction_calls
-from xmpacc.scoping import ScopedWalker
 from xmpacc.symbols import NodesSym, ScopeTree, TemplateSym
+from xmpacc.passes.common.blocks import BlockLowering, Lowered
 
 
-class _LoopLowering(ScopedWalker):
+class _LoopLowering(BlockLowering):
     def __init__(self, tree: ScopeTree, ctx: Context) -> None:
-        super().__init__(tree)
-        self.ctx = ctx
+        super().__init__(tree, ctx)
         self.number = 0
 
-    def visit_Compound(self, node: c_ast.Compound) -> None:
-        items = node.block_items or []
-        out: list[c_ast.Node] = []
-        i = 0
-        while i < len(items):
-            item = items[i]
-            loop = self._loop_directive(item)
-            if loop is None:
-                self.visit(item)
-                out.append(item)
-                i += 1
-                continue
-            if acc_nest.has_acc_construct(items, i, self.ctx):
-                out.append(item)  # XcalableACC: the loop belongs to the OpenACC construct
-                i += 1
-                continue
-            nxt = items[i + 1] if i + 1 < len(items) else None
-            if not isinstance(nxt, c_ast.For):
-                self.ctx.diags.error(loop.loc, "the loop directive must be followed by a for statement")
-                i += 1
-                continue
-            self.visit(nxt)  # inner directives first
-            try:
-                out.append(self._lower(loop, nxt))
-            except XmpError as err:
-                self.ctx.diags.add(err)
-                out.append(nxt)  # so that later passes still check the body
-            except AlreadyReported:
-                out.append(nxt)
-            i += 2
-        node.block_items = out
+    def lower_at(self, items: list[c_ast.Node], i: int) -> Lowered:
+        item = items[i]
+        loop = self._loop_directive(item)
+        if loop is None:
+            self.visit(item)
+            return [item], 1
+        if acc_nest.has_acc_construct(items, i, self.ctx):
+            return [item], 1  # XcalableACC: the loop belongs to the OpenACC construct
+        nxt = items[i + 1] if i + 1 < len(items) else None
+        if not isinstance(nxt, c_ast.For):
+            self.ctx.diags.error(loop.loc, "the loop directive must be followed by a for statement")
+            return [], 1
+        self.visit(nxt)  # inner directives first
+        try:
+            return [self._lower(loop, nxt)], 2
+        except XmpError as err:
+            self.ctx.diags.add(err)
+        except AlreadyReported:
+            pass
+        return [nxt], 2  # so that later passes still check the body
 
     def _check_body(self, body: c_ast.Node) -> None:
         """Communication inside a distributed loop runs on the owners of one iteration only,

@@ -1,10 +1,9 @@
-"""Directives of the rest of the global view (global-view §6, §7): ``reflect_init``,
-``reflect_do``, ``reduce_shadow`` and ``tasks``.
+"""The shadow directives of global-view §7 beyond ``reflect`` (executable.py):
+``reflect_init``, ``reflect_do`` and ``reduce_shadow``.
 
     reflect_init (u) width(1, 0)     -> ReflectInit((u,), (1:1, 0:0), orthogonal=False)
     reflect_do (u) async (3)         -> ReflectDo((u,), async_id=3)
     reduce_shadow (u) width(/periodic/ 1)
-    tasks                            -> Tasks()   (the next compound statement holds tasks)
 
 Handlers are called by ``parser.parse_directive`` just after the directive keyword.
 """
@@ -13,8 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from xmpacc.directives.ast import Directive, Name, ReduceShadow, ReflectDo, ReflectInit, Tasks
-from xmpacc.directives.executable import parse_async_clause, parse_clauses, reflect_widths
+from xmpacc.directives.ast import Directive, Name, ReduceShadow, ReflectDo, ReflectInit
+from xmpacc.directives.executable import parse_async_clause, parse_clauses
+from xmpacc.directives.widths import reflect_widths
 from xmpacc.directives.lexer import Token, TokenStream
 from xmpacc.directives.refs import parse_paren_names
 
@@ -48,6 +48,3 @@ def parse_reduce_shadow(ts: TokenStream, kw: Token) -> list[Directive]:
     return [ReduceShadow(arrays, clauses.get("width"), ts.loc(kw), clauses.get("async"))]
 
 
-# BNF: tasks ::= tasks        (followed by a compound statement of task constructs)
-def parse_tasks(ts: TokenStream, kw: Token) -> list[Directive]:
-    return [Tasks(ts.loc(kw))]
