@@ -133,10 +133,11 @@ def nbody(args: argparse.Namespace, comm: MPI.Comm) -> list[dict[str, object]]:
         mod = cp.RawModule(code=NBODY_SRC, options=(f"-DNB={n}", f"-DLANES={max(lanes, 1)}"))
         px, py, pz, vx, vy, vz, m = (cp.asarray(a) for a in init)
 
-        def step() -> None:
+        def step(lanes=lanes, mod=mod, block=block, px=px, py=py, pz=pz, m=m, vx=vx, vy=vy, vz=vz) -> None:
             if lanes == 1:
                 mod.get_function("force_simple")(((count + block - 1) // block,), (block,),
-                                                 (px, py, pz, m, vx, vy, vz, np.int32(lo), np.int32(count), np.int32(n)))
+                                                 (px, py, pz, m, vx, vy, vz, np.int32(lo), np.int32(count),
+                                                  np.int32(n)))
             else:
                 mod.get_function("force_split")(((count * lanes + block - 1) // block,), (block,),
                                                 (px, py, pz, m, vx, vy, vz, np.int32(lo), np.int32(count),
@@ -147,7 +148,8 @@ def nbody(args: argparse.Namespace, comm: MPI.Comm) -> list[dict[str, object]]:
                 for a in (px, py, pz):
                     host = cp.asnumpy(a[lo:hi])
                     full = np.empty(n)
-                    counts = [block_range(n, comm.size, k)[1] - block_range(n, comm.size, k)[0] for k in range(comm.size)]
+                    counts = [block_range(n, comm.size, k)[1] - block_range(n, comm.size, k)[0]
+                              for k in range(comm.size)]
                     comm.Allgatherv(host, [full, counts])
                     a.set(full)
 
@@ -231,7 +233,8 @@ def laplace(args: argparse.Namespace, comm: MPI.Comm) -> list[dict[str, object]]
 def launch(args: argparse.Namespace, comm: MPI.Comm) -> list[dict[str, object]]:
     """An almost empty kernel, launched through the driver and synchronised, like xmpacc."""
     mod = cp.RawModule(code='extern "C" __global__ void k(double *a, long long n) '
-                            '{ long long t = blockIdx.x * blockDim.x + threadIdx.x; if (t < n) a[t] += 1.0; }')
+                            '{ long long t = blockIdx.x * blockDim.x + threadIdx.x; '
+                            'if (t < n) a[t] += 1.0; }')
     f = mod.get_function("k")
     a = cp.zeros(1)
     ptr = f.kernel.ptr if hasattr(f, "kernel") else f.ptr

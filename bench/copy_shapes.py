@@ -25,7 +25,8 @@ BLOCKS = ((64, 4), (128, 2), (256, 1), (32, 8), (512, 1))
 
 CODE = r'''
 template<int WALK, int ALONG_J>
-__global__ void copyk(float* __restrict__ dst, const float* __restrict__ src, int ni, int nj, int nk, int SJ, int SI) {
+__global__ void copyk(float* __restrict__ dst, const float* __restrict__ src,
+                      int ni, int nj, int nk, int SJ, int SI) {
   int k = blockIdx.x * blockDim.x + threadIdx.x + 1;
   int jj = blockIdx.y * blockDim.y + threadIdx.y;
   int ii = blockIdx.z;
@@ -80,7 +81,7 @@ def main() -> None:
             f = mod.get_function(f"copyk<{w},{along_j}>")
             for bx, by in BLOCKS:
                 gx = -(-nk // bx)
-                gy, gz = (-(-(-(-nj // w)) // by), ni) if along_j else (-(-nj // by), -(-ni // w))
+                gy, gz = (-((-nj // w) // by), ni) if along_j else (-(-nj // by), -(-ni // w))
 
                 def run(f=f, grid=(gx, gy, gz), block=(bx, by, 1)) -> None:
                     f(grid, block, args)
@@ -88,9 +89,11 @@ def main() -> None:
                 dst.fill(0)
                 run()
                 ok = bool(cp.array_equal(dst[inner], src[inner]))
-                res.append((f"walk {w} along {'j' if along_j else 'i'}, block {bx}x{by}{'' if ok else ' WRONG'}",
+                res.append((f"walk {w} along {'j' if along_j else 'i'}, block "
+                            f"{bx}x{by}{'' if ok else ' WRONG'}",
                             timeit(run)))
-    print(f"# {cp.cuda.runtime.getDeviceProperties(0)['name'].decode()}, interior copy of {NI}x{NJ}x{NK} floats")
+    print(f"# {cp.cuda.runtime.getDeviceProperties(0)['name'].decode()}, interior copy of "
+          f"{NI}x{NJ}x{NK} floats")
     for name, us in sorted(res, key=lambda r: r[1]):
         print(f"{us:8.1f} us  {name}")
 

@@ -21,8 +21,9 @@ import os
 import platform
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 HERE = Path(__file__).resolve().parent / "cpu"
 FLAGS = ["-O3"]
@@ -67,7 +68,8 @@ def cpu_bench(out_dir: Path, reps: int, tool: Callable[[str], str], sh: Callable
     record: dict[str, Any] = {
         "date": datetime.date.today().isoformat(), "machine": platform.node(), "cores": os.cpu_count(),
         "cc": subprocess.run(["cc", "--version"], capture_output=True, text=True).stdout.splitlines()[0],
-        "mpi": sh([sys.executable, "-c", "from mpi4py import MPI; print(MPI.Get_library_version())"]).split("\n")[0],
+        "mpi": sh([sys.executable, "-c",
+                   "from mpi4py import MPI; print(MPI.Get_library_version())"]).split("\n")[0],
         "flags": FLAGS, "reps": reps,
         "sizes": sizes, "cases": {}}
     for prog in ("heat", "laplace"):
@@ -96,6 +98,8 @@ def goals(record: dict[str, Any]) -> dict[str, Any]:
     cpu2 = cases["reflect, 2 proc"]["difference_us"]
     ok = all(c["checksums_match"] for c in cases.values())
     return {"CPU1": {"value": round(max(cpu1), 4), "target": 1.05, "met": max(cpu1) <= 1.05 and ok,
-                     "what": "worst xmpacc / hand-written time per step over heat and Laplace, 1, 2, 4 processes"},
+                     "what": "worst xmpacc / hand-written time per step over heat and "
+                             "Laplace, 1, 2, 4 processes"},
             "CPU2": {"value": round(cpu2, 3), "target": 3.0, "met": cpu2 <= 3.0 and ok,
-                     "what": "us per reflect of a 1-element shadow, 2 processes, beyond the pair of MPI_Sendrecv"}}
+                     "what": "us per reflect of a 1-element shadow, 2 processes, beyond the "
+                             "pair of MPI_Sendrecv"}}

@@ -103,7 +103,8 @@ def main() -> None:
     print(f"gmove block -> cyclic, {args.n} x {args.n} doubles, {args.np} processes")
     print(f"  xmpacc gmove        {mine['block_to_cyclic'] * 1e3:9.2f} ms  "
           f"({per_gmove[0] / 1e6:.2f} MB sent by node 0; back: {mine['cyclic_to_block'] * 1e3:.2f} ms)")
-    print(f"  mpi4py Alltoallv    {base['block_to_cyclic'] * 1e3:9.2f} ms  ({base['bytes'] / 1e6:.2f} MB sent per node)")
+    print(f"  mpi4py Alltoallv    {base['block_to_cyclic'] * 1e3:9.2f} ms  "
+          f"({base['bytes'] / 1e6:.2f} MB sent per node)")
     print(f"  ratio               {ratio:9.2f}  (target <= 1.5: {'met' if ratio <= 1.5 else 'NOT met'})")
     dest = Path(args.out)
     dest.mkdir(parents=True, exist_ok=True)

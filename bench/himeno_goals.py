@@ -28,7 +28,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import harness   # bench/harness.py: build, run_prog, sh, tool, close, goal
+import harness  # bench/harness.py: build, run_prog, sh, tool, close, goal
 from himeno_ref import BYTES_PER_POINT, FLOP_PER_POINT
 
 HERE = Path(__file__).resolve().parent
@@ -37,8 +37,8 @@ GOSA_RTOL, PSUM_RTOL = 2e-4, 1e-5
 
 
 def hand(case: str, nprocs: int, args: list[str]) -> list[dict[str, Any]]:
-    out = harness.sh([harness.tool("mpirun"), "-np", str(nprocs), sys.executable, str(HERE / "himeno_hand.py"),
-                      case, *args])
+    out = harness.sh([harness.tool("mpirun"), "-np", str(nprocs), sys.executable,
+                      str(HERE / "himeno_hand.py"), case, *args])
     return [json.loads(line) for line in out.splitlines() if line.startswith("{")]
 
 
@@ -73,7 +73,8 @@ def median_run(exe: Path, nprocs: int) -> dict[str, Any]:
     work of the runtime (Python) makes single runs vary by up to 15 % on the lent machines
     (1.22 and 1.42 M MFLOPS for the same binary, one after the other), so one run says
     little.  The hand-written side is the fastest of its ten variants, each run once."""
-    runs = sorted((harness.run_prog(exe, nprocs, CUDA) for _ in range(REPEATS)), key=lambda r: r["values"]["time_s"])
+    runs = sorted((harness.run_prog(exe, nprocs, CUDA) for _ in range(REPEATS)),
+                  key=lambda r: r["values"]["time_s"])
     mid = runs[len(runs) // 2]
     mid["mflops_of_runs"] = [r["values"]["mflops"] for r in runs]
     return mid
@@ -86,7 +87,8 @@ def _gpus(run_name: str) -> int:
 
 def best(base: list[dict[str, Any]], nodes: int) -> dict[str, Any]:
     """The fastest hand-written variant on ``nodes`` GPUs with the benchmark's data flow."""
-    return max((b for b in base if b["nodes"] == nodes and b["dataflow"] == "copy"), key=lambda b: b["mflops"])
+    return max((b for b in base if b["nodes"] == nodes and b["dataflow"] == "copy"),
+               key=lambda b: b["mflops"])
 
 
 def goals(record: dict[str, Any]) -> dict[str, Any]:
@@ -112,7 +114,8 @@ def plot(record: dict[str, Any], path: Path) -> None:
 
     h = record["himeno"]
     rows = [(name, x["values"]["mflops"], "tab:blue") for name, x in h["xmpacc"].items()]
-    rows += [(f"hand-written, {b['nodes']} GPU, {b['variant']}" + (", swap" if b["dataflow"] == "swap" else ""),
+    rows += [(f"hand-written, {b['nodes']} GPU, {b['variant']}"
+              + (", swap" if b["dataflow"] == "swap" else ""),
               b["mflops"], "tab:gray") for b in h["baselines"]]
     fig, ax = plt.subplots(figsize=(11, 0.3 * len(rows) + 2))
     ax.barh(range(len(rows)), [row[1] for row in rows], color=[row[2] for row in rows])

@@ -26,9 +26,23 @@ import time
 from typing import Any
 
 import numpy as np
-
-from himeno_ref import (FLOP_PER_POINT, KERNEL_SRC, OMEGA, REHEARSAL, VARIANTS, Block, Variant, decompose,
-                        extents, grid_of, halo_plan, init_state, kernel_defines, launch_shape, reference)
+from himeno_ref import (
+    FLOP_PER_POINT,
+    KERNEL_SRC,
+    OMEGA,
+    REHEARSAL,
+    VARIANTS,
+    Block,
+    Variant,
+    decompose,
+    extents,
+    grid_of,
+    halo_plan,
+    init_state,
+    kernel_defines,
+    launch_shape,
+    reference,
+)
 
 
 class Rank:
@@ -62,15 +76,15 @@ class Rank:
                 continue
             outs = [self.bufs.get(id(s), p[s]) for _, s, _ in phase]
             incs = [self.bufs.get(id(r), p[r]) for _, _, r in phase]
-            for (_, s, _), out in zip(phase, outs):
+            for (_, s, _), out in zip(phase, outs, strict=True):
                 if id(s) in self.bufs:
                     out[...] = p[s]
             nccl.groupStart()
-            for (peer, _, _), out, inc in zip(phase, outs, incs):
+            for (peer, _, _), out, inc in zip(phase, outs, incs, strict=True):
                 self.ncomm.send(out.data.ptr, out.size, nccl.NCCL_FLOAT32, peer, sptr)
                 self.ncomm.recv(inc.data.ptr, inc.size, nccl.NCCL_FLOAT32, peer, sptr)
             nccl.groupEnd()
-            for (_, _, r), inc in zip(phase, incs):
+            for (_, _, r), inc in zip(phase, incs, strict=True):
                 if id(r) in self.bufs:
                     p[r] = inc
 
@@ -133,7 +147,8 @@ def himeno(args: argparse.Namespace, comm: Any) -> list[dict[str, Any]]:
         r = Rank(blk, v, comm, ncomm)
         secs, gosa = r.run(args.iter, swap)
         secs = comm.allreduce(secs, op=_mpi().MAX)
-        return {"case": "himeno", "variant": v.name, "dataflow": "swap" if swap else "copy", "size": args.size,
+        return {"case": "himeno", "variant": v.name, "dataflow": "swap" if swap else "copy",
+                "size": args.size,
                 "nodes": comm.size, "grid": f"{grid[0]}x{grid[1]}", "iter": args.iter, "time_s": secs,
                 "mflops": FLOP_PER_POINT * points * args.iter / secs * 1e-6, "gosa": gosa, "psum": r.psum()}
 
@@ -155,8 +170,8 @@ def bandwidth(args: argparse.Namespace, comm: Any) -> list[dict[str, Any]]:
     copy = cp.ElementwiseKernel("float32 x", "float32 y", "y = x", "himeno_copy")
 
     def memcpy() -> None:
-        cp.cuda.runtime.memcpyAsync(dst.data.ptr, src.data.ptr, src.nbytes, cp.cuda.runtime.memcpyDeviceToDevice,
-                                    stream.ptr)
+        cp.cuda.runtime.memcpyAsync(dst.data.ptr, src.data.ptr, src.nbytes,
+                                    cp.cuda.runtime.memcpyDeviceToDevice, stream.ptr)
 
     out = {"case": "bandwidth", "bytes": 2 * src.nbytes}
     for name, fn in (("memcpy_gbs", memcpy), ("kernel_gbs", lambda: copy(src, dst))):

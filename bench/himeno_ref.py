@@ -112,7 +112,8 @@ class Variant:
 
 
 VARIANTS = [Variant(64, 4, 1), Variant(128, 2, 1), Variant(32, 8, 1), Variant(64, 4, 8), Variant(64, 4, 16),
-            Variant(64, 4, 32), Variant(128, 2, 16), Variant(128, 2, 32), Variant(32, 8, 32), Variant(256, 1, 32)]
+            Variant(64, 4, 32), Variant(128, 2, 16), Variant(128, 2, 32), Variant(32, 8, 32),
+            Variant(256, 1, 32)]
 
 
 def extents(size: str) -> tuple[int, int, int]:
@@ -233,7 +234,8 @@ def grid_of(text: str | None, nprocs: int) -> tuple[int, int]:
 def launch_shape(blk: Block, v: Variant) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
     """(grid, block) of the kernel for this rank's part."""
     ni, nj, nk = blk.shape
-    return ((nk + v.bx - 1) // v.bx, (nj + v.by - 1) // v.by, (ni - 2 + v.ichunk - 1) // v.ichunk), (v.bx, v.by, 1)
+    return (((nk + v.bx - 1) // v.bx, (nj + v.by - 1) // v.by, (ni - 2 + v.ichunk - 1) // v.ichunk),
+            (v.bx, v.by, 1))
 
 
 def kernel_defines(blk: Block, v: Variant) -> list[str]:

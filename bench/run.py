@@ -5,7 +5,8 @@
     python3 bench/run.py --only core     # just P1-P3, L1, L2, C1, C2 (n-body, Laplace, launch)
     python3 bench/run.py --only stencil  # just the stencil goals S1-S3, C3 (bench/stencil_goals.py)
     python3 bench/run.py --only himeno   # just the Himeno goals H1-H3 (bench/himeno_goals.py)
-    python3 bench/run.py --cpu-bench     # CPU1/CPU2: the CPU path vs hand-written C + MPI: bench/results/cpu-<host>.json
+    python3 bench/run.py --cpu-bench     # CPU1/CPU2: the CPU path vs hand-written C + MPI:
+                                         # bench/results/cpu-<host>.json
 
 Every xmpacc program (bench/*_bench.c) and every baseline (bench/baselines.py) prints a
 checksum; a result counts only when the checksums agree.  The goals of the performance
@@ -26,8 +27,8 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-import stencil_goals  # noqa: E402 - bench/ is no package
 import himeno_goals  # noqa: E402 - bench/ is no package
+import stencil_goals  # noqa: E402 - bench/ is no package
 from harness import baselines, build, close, copy_bandwidth, goal, numbers, run_prog, sh, tool  # noqa: E402
 
 
@@ -47,14 +48,16 @@ def nbody_cases(work: Path, gpus: int, record: dict[str, Any]) -> None:
         host = build("nbody_bench.c", work / f"nbody{n}_host", {"N": n, "STEPS": 10, "HOST_PATH": None})
         base = baselines("nbody", 1, ["--n", str(n), "--steps", "10"])
         runs = {"xmpacc, 1 GPU": run_prog(exe, 1, cuda),
-                "xmpacc, 1 GPU, paper mapping (XMPACC_LANES=1)": run_prog(exe, 1, {**cuda, "XMPACC_LANES": "1"}),
+                "xmpacc, 1 GPU, paper mapping (XMPACC_LANES=1)":
+                    run_prog(exe, 1, {**cuda, "XMPACC_LANES": "1"}),
                 "xmpacc, 1 GPU, host reflect path": run_prog(host, 1, cuda)}
         if gpus >= 2:
             runs["xmpacc, 2 GPUs"] = run_prog(exe, 2, cuda)
         ref = base[0]
-        for name, r in runs.items():
+        for r in runs.values():
             v = r["values"]
-            r["checksums_match"] = close(v["kinetic"], ref["kinetic"], 1e-8) and close(v["sum_x"], ref["sum_x"], 1e-8)
+            r["checksums_match"] = (close(v["kinetic"], ref["kinetic"], 1e-8)
+                                    and close(v["sum_x"], ref["sum_x"], 1e-8))
             r["ginteractions_per_s"] = n * (n - 1) / (v["step_ms"] * 1e-3) / 1e9
         record["nbody"][str(n)] = {"xmpacc": runs, "baselines": base}
 
@@ -62,16 +65,19 @@ def nbody_cases(work: Path, gpus: int, record: dict[str, Any]) -> None:
 def laplace_cases(work: Path, gpus: int, record: dict[str, Any], nx: int) -> None:
     cuda = {"XMPACC_DEVICE": "cuda"}
     exe = build("laplace_bench.c", work / "laplace", {"NX": nx, "NY": nx, "ITER": 100})
-    host = build("laplace_bench.c", work / "laplace_host", {"NX": nx, "NY": nx, "ITER": 100, "HOST_PATH": None})
+    host = build("laplace_bench.c", work / "laplace_host",
+                 {"NX": nx, "NY": nx, "ITER": 100, "HOST_PATH": None})
     args = ["--nx", str(nx), "--ny", str(nx), "--iter", "100"]
     base = baselines("laplace", 1, args)
     runs = {"xmpacc, 1 GPU": run_prog(exe, 1, cuda)}
     if gpus >= 2:
-        base += baselines("laplace", 2, args + ["--halo", "nccl"]) + baselines("laplace", 2, args + ["--halo", "host"])
+        base += baselines("laplace", 2, args + ["--halo", "nccl"]) \
+            + baselines("laplace", 2, args + ["--halo", "host"])
         runs["xmpacc, 2 GPUs, reflect acc (NCCL)"] = run_prog(exe, 2, cuda)
         runs["xmpacc, 2 GPUs, reflect acc (staged)"] = run_prog(exe, 2, {**cuda, "XMPACC_REFLECT": "staged"})
         runs["xmpacc, 2 GPUs, host reflect path"] = run_prog(host, 2, cuda)
-        grid2d = build("laplace_bench.c", work / "laplace2d", {"NX": nx, "NY": nx, "ITER": 100, "GRID2D": None})
+        grid2d = build("laplace_bench.c", work / "laplace2d",
+                       {"NX": nx, "NY": nx, "ITER": 100, "GRID2D": None})
         runs["xmpacc, 2 GPUs, 2-D grid p[1][2] (column halos)"] = run_prog(grid2d, 2, cuda)
     for r in runs.values():
         r["checksums_match"] = close(r["values"]["checksum"], base[0]["checksum"], 1e-10)
@@ -146,11 +152,14 @@ def plot(record: dict[str, Any], path: Path) -> None:
     axes[0].set_yticks(range(len(values)), labels, fontsize=7)
     axes[0].invert_yaxis()
     axes[0].set_xlabel("G interactions / s (higher is better)")
-    axes[0].set_title(f"n-body on {record.get('gpu', '?')}: xmpacc (blue), hand-written CUDA (gray)", fontsize=9)
+    axes[0].set_title(f"n-body on {record.get('gpu', '?')}: xmpacc (blue), hand-written CUDA (gray)",
+                      fontsize=9)
     lap = record.get("laplace")
     if lap:
-        names = list(lap["xmpacc"]) + [f"hand-written {b['variant']} ({b['nodes']} GPU)" for b in lap["baselines"]]
-        vals = [r["values"]["iter_ms"] for r in lap["xmpacc"].values()] + [b["iter_ms"] for b in lap["baselines"]]
+        names = list(lap["xmpacc"]) + [f"hand-written {b['variant']} ({b['nodes']} GPU)"
+                                       for b in lap["baselines"]]
+        vals = ([r["values"]["iter_ms"] for r in lap["xmpacc"].values()]
+                + [b["iter_ms"] for b in lap["baselines"]])
         cols = ["tab:blue"] * len(lap["xmpacc"]) + ["tab:gray"] * len(lap["baselines"])
         axes[1].barh(range(len(vals)), vals, color=cols)
         axes[1].set_yticks(range(len(vals)), names, fontsize=7)
@@ -180,12 +189,14 @@ def cpu_smoke(out_dir: Path) -> dict[str, Any]:
     host = {"XMPACC_DEVICE": "host"}
     record: dict[str, Any] = {"mode": "cpu smoke test (host backend); times are not benchmarks", "runs": {}}
     progs = {"nbody": build("nbody_bench.c", work / "nbody", {"N": 256, "STEPS": 2}),
-             "nbody host path": build("nbody_bench.c", work / "nbody_h", {"N": 256, "STEPS": 2, "HOST_PATH": None}),
+             "nbody host path": build("nbody_bench.c", work / "nbody_h",
+                                      {"N": 256, "STEPS": 2, "HOST_PATH": None}),
              "laplace": build("laplace_bench.c", work / "laplace", {"NX": 40, "NY": 33, "ITER": 4}),
              "laplace 2-D grid": build("laplace_bench.c", work / "laplace2d",
                                        {"NX": 40, "NY": 33, "ITER": 4, "GRID2D": None}),
              "launch": build("launch_bench.c", work / "launch", {"REPS": 100}),
-             "jacobi3d": build("jacobi3d_bench.c", work / "jacobi3d", {"NZ": 12, "NY": 10, "NX": 9, "ITER": 4})}
+             "jacobi3d": build("jacobi3d_bench.c", work / "jacobi3d",
+                               {"NZ": 12, "NY": 10, "NX": 9, "ITER": 4})}
     for name, exe in progs.items():
         for n in {"launch": (1,), "laplace 2-D grid": (2, 4)}.get(name, (1, 2)):
             record["runs"][f"{name}, {n} proc"] = run_prog(exe, n, host)
@@ -197,7 +208,8 @@ def main() -> int:
     ap.add_argument("--cpu", action="store_true", help="host backend smoke test with small sizes")
     ap.add_argument("--cpu-bench", action="store_true",
                     help="CPU1/CPU2: the CPU path next to hand-written C + MPI (bench/cpu_bench.py)")
-    ap.add_argument("--reps", type=int, default=5, help="--cpu-bench: runs of each program (the minimum counts)")
+    ap.add_argument("--reps", type=int, default=5,
+                    help="--cpu-bench: runs of each program (the minimum counts)")
     ap.add_argument("--quick", action="store_true", help="--cpu-bench with small sizes (a smoke test)")
     ap.add_argument("--out", type=Path, default=HERE / "results")
     ap.add_argument("--laplace-n", type=int, default=8192)

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import argparse
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import cupy as cp
 import numpy as np
@@ -198,7 +199,7 @@ def _slab(shape_rest: tuple[int, ...], lo: int, hi: int, n0: int) -> cp.ndarray:
     g = [cp.arange(lo - 1, hi + 1)] + [cp.arange(n) for n in shape_rest]
     grids = cp.meshgrid(*g, indexing="ij")
     face = cp.zeros(grids[0].shape, dtype=bool)
-    for gd, n in zip(grids, (n0, *shape_rest)):
+    for gd, n in zip(grids, (n0, *shape_rest), strict=True):
         face |= (gd == 0) | (gd == n - 1)
     weight = (grids[0] + 3 * grids[1]) if len(grids) == 2 else (grids[0] + 2 * grids[1] + 3 * grids[2])
     a = cp.where(face, 1.0 + 0.001 * (weight % 17), 0.0)
@@ -226,10 +227,11 @@ def stencil(case: str, args: argparse.Namespace, comm: MPI.Comm) -> list[dict[st
             grid = ((args.ny + block[0] - 1) // block[0], (-(-rows // per) + block[1] - 1) // block[1])
             extra = (np.int32(rows), np.int32(args.ny), np.int32(lo), np.int32(args.nx))
         else:
-            grid = ((args.nx + block[0] - 1) // block[0], (args.ny + block[1] - 1) // block[1], -(-rows // per))
+            grid = ((args.nx + block[0] - 1) // block[0], (args.ny + block[1] - 1) // block[1],
+                    -(-rows // per))
             extra = (np.int32(rows), np.int32(args.ny), np.int32(args.nx), np.int32(lo), np.int32(args.nz))
 
-        def pair() -> None:
+        def pair(u=u, unew=unew, fn=fn, grid=grid, block=block, extra=extra) -> None:
             halo(u)
             fn(grid, block, (u, unew, *extra))
             halo(unew)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import harness   # bench/harness.py: build, run_prog, baselines, close, goal
+import harness  # bench/harness.py: build, run_prog, baselines, close, goal
 
 LAPLACE_SIZES = (8192, 16384)
 JACOBI = 512

@@ -16,6 +16,9 @@ from typing import Any
 
 import numpy as np
 
+from .acc_arrays import ArrayTemporary, temporary
+from .acc_locations import LocatedPartials, pick, restart
+from .arrays import read_longs
 from .collectives import DTYPES, view
 from .contract import (
     LAUNCH_ARRED,
@@ -31,14 +34,10 @@ from .contract import (
     LOCATED_IN_PARTS,
     REDUCTION_TO_HOST,
 )
-from .acc_arrays import ArrayTemporary, temporary
-from .acc_locations import LocatedPartials, pick, restart
-from .arrays import read_longs
 from .cstructs import CArray, CSched, CTemplate
 from .device import grid_pad
 from .device_results import EmptyResult, PresentResult
 from .errors import RuntimeFailure, where_text
-
 
 _INT64 = 11   # _XMPACC_TYPE of long long
 
@@ -65,8 +64,9 @@ def read_clause(n: int, keys: int, sizes: int, names: int) -> list[tuple[int, in
         return []
     key_list = (ctypes.c_void_p * n).from_address(keys)
     size_list = (ctypes.c_longlong * n).from_address(sizes)
-    name_list = [ctypes.cast(p, ctypes.c_char_p).value.decode() for p in (ctypes.c_void_p * n).from_address(names)]
-    return [(k or 0, s, nm) for k, s, nm in zip(key_list, size_list, name_list)]
+    name_list = [ctypes.cast(p, ctypes.c_char_p).value.decode()
+                 for p in (ctypes.c_void_p * n).from_address(names)]
+    return [(k or 0, s, nm) for k, s, nm in zip(key_list, size_list, name_list, strict=True)]
 
 
 @dataclass(frozen=True)
@@ -216,7 +216,8 @@ class AccRuntime:
     def _xmpacc_replicate_sync(self, where: bytes, direction: int, key: int, name: bytes) -> None:
         copy = self.copies.get(key)
         if copy is None:
-            raise RuntimeFailure(where_text(where), f"'{name.decode()}' has no device copy (not inside its acc replicate)")
+            raise RuntimeFailure(where_text(where), f"'{name.decode()}' has no device copy "
+                                                    "(not inside its acc replicate)")
         self.backend.wait()
         if copy.nbytes:
             if direction == 0:
@@ -243,7 +244,8 @@ class AccRuntime:
         raw = ctypes.string_at(args, 8 * nparams)
         inner = pad = 0
         if info.grid2_sched is not None:  # the innermost loop's count shapes a 2-D grid
-            s = CSched.from_address(int.from_bytes(raw[8 * info.grid2_sched: 8 * info.grid2_sched + 8], "little"))
+            s = CSched.from_address(int.from_bytes(raw[8 * info.grid2_sched: 8 * info.grid2_sched + 8],
+                                                   "little"))
             inner, pad = s.count, grid_pad(s.first, s.step)
         # the private arrays' sizes are values (the same address may hold another size)
         sizes = tuple(read_longs(int.from_bytes(raw[8 * i: 8 * i + 8], "little"), 1)[0]
@@ -254,15 +256,18 @@ class AccRuntime:
             if len(self.launch_cache) > 512:
                 self.backend.wait_all()   # no reduction still reads the partials freed here
                 self.launch_cache.clear()
-            prepared = self.launch_cache[key] = self._prepare(where, info, total, (inner, pad), nthreads, args, nparams)
+            prepared = self.launch_cache[key] = self._prepare(where, info, total, (inner, pad),
+                                                              nthreads, args, nparams)
         if any(r is q for r in prepared.reductions for q in self.pending):
-            self._xmpacc_acc_reductions_wait(where)   # its partials and result buffers are about to be rewritten
+            # its partials and result buffers are about to be rewritten
+            self._xmpacc_acc_reductions_wait(where)
         for temp in prepared.arrays:
             temp.copy_in(where_text(where), self._present_section)
         for r in prepared.reductions:
             r.before_launch()
         earlier = [restart(rec) for rec in prepared.located]   # margin / peel_and_wait: a launch per part
-        self.backend.launch(kernel.decode(), prepared.shape, prepared.params, where_text(where), prepared.lanes)
+        self.backend.launch(kernel.decode(), prepared.shape, prepared.params,
+                            where_text(where), prepared.lanes)
         for r in prepared.reductions:
             r.start()
         if defer:
@@ -273,7 +278,7 @@ class AccRuntime:
         if prepared.located or any(temp.to_host for temp in prepared.arrays):
             # never deferred: the XMP reduction over the nodes, or the host, reads them next
             self.backend.wait()
-            for rec, before in zip(prepared.located, earlier):
+            for rec, before in zip(prepared.located, earlier, strict=True):
                 pick(rec, self.backend.xp, before)
             for temp in prepared.arrays:
                 temp.copy_out()
@@ -308,7 +313,8 @@ class AccRuntime:
                 continue   # a present variable's result is never pending
             if addr in self.pending_addrs:
                 self._xmpacc_acc_reductions_wait(where)   # as a relaunch of a pending launch does
-            self.pending.append(EmptyResult(self.backend, view(addr, 1, type_code, w), code % REDUCTION_TO_HOST))
+            self.pending.append(EmptyResult(self.backend, view(addr, 1, type_code, w),
+                                            code % REDUCTION_TO_HOST))
             self.pending_addrs.add(addr)
 
     def _xmpacc_acc_reductions_discard(self, data: int) -> None:
@@ -366,7 +372,8 @@ class AccRuntime:
             elif kind == LAUNCH_LOCATED:   # a keys per record; its LAUNCH_LOCFIELDs follow
                 launch.params[i] = self._partials(_INT64, shape.partials * a, launch.holders, w)
                 launch.located.append(LocatedPartials(launch.holders[-2].reshape(shape.partials, a),
-                                                      view(arg_list[i] or 0, a, _INT64, w), b % LOCATED_IN_PARTS))
+                                                      view(arg_list[i] or 0, a, _INT64, w),
+                                                      b % LOCATED_IN_PARTS))
                 if b & LOCATED_IN_PARTS:   # the tail's length counts the fields: made below
                     in_parts.append((launch.located[-1], (arg_list[i] or 0) + 8 * a))
             elif kind == LAUNCH_LOCFIELD:
@@ -375,7 +382,8 @@ class AccRuntime:
             elif kind == LAUNCH_ARRED:
                 launch.params[i] = self._array_temporary(arg_list[i] or 0, a, launch, w)
             elif kind == LAUNCH_SCRATCH:
-                launch.params[i] = self._private_arrays(read_longs(arg_list[i], 1)[0], shape, launch.holders, w)
+                launch.params[i] = self._private_arrays(read_longs(arg_list[i], 1)[0],
+                                                        shape, launch.holders, w)
             else:
                 launch.params[i] = self._param(kind, arg_list[i], launch.holders, w)
         for rec, tail in in_parts:   # the launches so far, a word per field (acc_locations.py)
@@ -433,7 +441,8 @@ class AccRuntime:
         a time loop should not build array objects, nor work out the array's local shape,
         per call)."""
         if copy.view is None:
-            copy.view = self.backend.view(copy.buffer, "uint8", copy.nbytes).reshape(arr.shape + (arr.elem_size,))
+            copy.view = self.backend.view(copy.buffer, "uint8",
+                                          copy.nbytes).reshape(arr.shape + (arr.elem_size,))
         return copy.view
 
     def _param(self, kind: int, arg: int, holders: list[Any], where: str) -> int:

@@ -90,8 +90,9 @@ class AccApiRuntime:
             raise RuntimeFailure(w, f"{args}: this program has no device code (no OpenACC or 'loop ... acc' "
                                     f"construct), so it has no device")
         if num not in (-1, mine):
-            raise RuntimeFailure(w, f"{args}: xmpacc gives each process one GPU, its node-local rank modulo the "
-                                    f"node's GPUs; this process has GPU {mine} (the node has {devices_text(count)})")
+            raise RuntimeFailure(w, f"{args}: xmpacc gives each process one GPU, its node-local rank modulo "
+                                    f"the node's GPUs; this process has GPU {mine} (the node has "
+                                    f"{devices_text(count)})")
 
     # ------------------------------------------------------------ queues
     def _xmpacc_acclib_async_test(self, n: int, queues: int) -> int:
@@ -120,9 +121,9 @@ class AccApiRuntime:
         found = self._present_part(h, nbytes) if backend is not None else None
         if found is None:
             raise RuntimeFailure(where_text(where), f"acc_update_{'self' if direction else 'device'}: "
-                                                    f"'{name.decode()}' ({nbytes} bytes) is not present on the "
-                                                    f"device: acc_copyin, acc_create, 'acc enter data' or an "
-                                                    f"'acc data' region puts it there")
+                                                    f"'{name.decode()}' ({nbytes} bytes) is not present on "
+                                                    "the device: acc_copyin, acc_create, 'acc enter data' or "
+                                                    "an 'acc data' region puts it there")
         copy, offset = found
         backend.wait()
         part = copy.buffer[offset:offset + nbytes]
@@ -131,7 +132,8 @@ class AccApiRuntime:
         self.stats[counter] = self.stats.get(counter, 0) + nbytes
 
     def _xmpacc_acclib_is_present(self, h: int, nbytes: int) -> int:
-        return int(bool(h) and self._device() is not None and self._present_part(h, max(nbytes, 1)) is not None)
+        return int(bool(h) and self._device() is not None
+                   and self._present_part(h, max(nbytes, 1)) is not None)
 
     def _xmpacc_acclib_deviceptr(self, h: int) -> int:
         found = self._present_part(h, 1) if h and self._device() is not None else None

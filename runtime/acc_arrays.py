@@ -23,8 +23,9 @@ made at every launch (the section's bounds, the pointer, may change between them
 from __future__ import annotations
 
 import ctypes
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -52,8 +53,8 @@ class ArrayTemporary:
         addr, whole, off, n, to_host = read_longs(self.desc, 5)
         esize = self.dtype.itemsize
         if off < 0 or n < 0 or off + n > whole:
-            raise RuntimeFailure(where, f"the reduced section [{off // esize}:{n // esize}] is outside its array of "
-                                        f"{whole // esize} elements")
+            raise RuntimeFailure(where, f"the reduced section [{off // esize}:{n // esize}] is outside its "
+                                        f"array of {whole // esize} elements")
         device = present(addr + off, n, bool(to_host), where) if n else None
         if device is not None:
             self.holder.value, self.section = device - off, (0, 0, 0)

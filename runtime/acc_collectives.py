@@ -44,7 +44,8 @@ class AccCollectiveRuntime:
         self.acc_nccl_comms: dict[tuple[int, bool], Any] = {}   # (MPI communicator (py2f), side) -> NCCL
 
     def _xmpacc_bcast_acc(self, data: int, where: bytes, nbytes: int, from_nodes: int | None,
-                          from_ref: int | None, on_nodes: int | None, on_ref: int | None, name: bytes) -> None:
+                          from_ref: int | None, on_nodes: int | None,
+                          on_ref: int | None, name: bytes) -> None:
         w = where_text(where)
         comm = self._on_set(on_nodes, on_ref, w)   # type: ignore[attr-defined]
         if comm is None:
@@ -103,7 +104,8 @@ class AccCollectiveRuntime:
         from cupy.cuda import nccl
 
         kind, nccl_op = getattr(nccl, _NCCL_TYPES[dtype]), getattr(nccl, _NCCL_OPS[op])
-        found[0].reduce_over_nodes(lambda ptr, stream: nccl_comm.allReduce(ptr, ptr, 1, kind, nccl_op, stream.ptr))
+        found[0].reduce_over_nodes(lambda ptr, stream: nccl_comm.allReduce(ptr, ptr, 1, kind, nccl_op,
+                                                                           stream.ptr))
         return True
 
     def _device_part(self, addr: int, nbytes: int, w: str, what: str, name: str) -> Any:

@@ -27,7 +27,8 @@ class AccCommRuntime:
     stats: dict[str, int]
 
     def _acc_comm_init(self) -> None:
-        self.acc_reflects: dict[int, tuple[list[Width] | None, bool]] = {}   # descriptor -> widths, orthogonal
+        # descriptor -> widths, orthogonal
+        self.acc_reflects: dict[int, tuple[list[Width] | None, bool]] = {}
 
     def _device_copy_of(self, key: int, name: str, where: str, what: str) -> Any:
         copy = getattr(self, "copies", {}).get(key or 0)   # no copies: no device directive ran
@@ -51,11 +52,12 @@ class AccCommRuntime:
         reduction combines those; a variable on no device copy has it in the host
         variable, and is left alone unless the loop says ``acc`` (XcalableACC.md §4)."""
         held = [c for c in getattr(self, "copies", {}).values()
-                if c.parent is None and not c.desc_ptr and c.host_addr < key + size and key < c.host_addr + c.nbytes]
+                if c.parent is None and not c.desc_ptr and c.host_addr < key + size
+                and key < c.host_addr + c.nbytes]
         if not held and required:
-            raise RuntimeFailure(where_text(where), f"'loop ... reduction(...) acc' of '{name.decode()}', which is "
-                                                    "not present on the device (no acc data, enter data, declare "
-                                                    "or data clause of the construct holds it)")
+            raise RuntimeFailure(where_text(where), f"'loop ... reduction(...) acc' of '{name.decode()}', "
+                                                    "which is not present on the device (no acc data, enter "
+                                                    "data, declare or data clause of the construct holds it)")
         if held:
             self.backend.wait()
         for copy in held:

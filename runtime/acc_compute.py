@@ -6,10 +6,10 @@ names, OpenACC 2.5's implicit ``copy``.  Every mode has present_or semantics: a 
 that already has a device copy (``acc replicate``, an enclosing data region) is used as it
 is and not copied; otherwise the region makes the copy, moves it in (copy, copyin) at the
 start and out (copy, copyout) at the end, and frees it.  Both are the present table's
-reference counts of acc_data.py (``_attach`` / ``_release``), as for an ``acc data`` region.  ``present`` of an absent variable
-is an error naming the line and the variable.  Keys and sizes are those of
-``_xmpacc_replicate_begin`` (runtime/acc.py): an aligned array's copy is its local block
-with shadows.
+reference counts of acc_data.py (``_attach`` / ``_release``), as for an ``acc data`` region.
+``present`` of an absent variable is an error naming the line and the variable.  Keys and
+sizes are those of ``_xmpacc_replicate_begin`` (runtime/acc.py): an aligned array's copy is
+its local block with shadows.
 
 ``async(n)`` on a construct (§3): ``_xmpacc_acc_queue_begin`` makes queue n's CUDA stream
 (acc_data.py) the current one, so the construct's kernels are launched there and the host
@@ -77,9 +77,10 @@ class AccComputeRuntime:
         for item, mode in clause:
             if mode == DATA_PRESENT and item.key not in self.copies and self._part_of_present(item) is None:  # type: ignore[attr-defined]
                 if item.size == -2 and item.sec is None:   # used in the construct, in no clause
-                    raise RuntimeFailure(w, f"pointer '{item.name}' of unknown extent is not present on the device: "
-                                            f"name it in a data clause with its extent, copy({item.name}[0:n]), "
-                                            "or use the construct inside an 'acc data' region that holds its data")
+                    raise RuntimeFailure(w, f"pointer '{item.name}' of unknown extent is not present on the "
+                                            "device: name it in a data clause with its extent, "
+                                            f"copy({item.name}[0:n]), or use the construct inside an 'acc "
+                                            "data' region that holds its data")
                 raise RuntimeFailure(w, f"'{item.name}' is not present on the device (present clause)")
             self._attach(item, w, dynamic=False)   # type: ignore[attr-defined]   # present: one more reference
             items.append(item)
@@ -101,7 +102,8 @@ class AccComputeRuntime:
             self._need_backend(where_text(where))  # type: ignore[attr-defined]
             mode_list = list((ctypes.c_int * n).from_address(modes)) if n else []
             clause = [(DataItem(key, size, name, _KINDS[mode], None), mode)
-                      for (key, size, name), mode in zip(read_clause(n, keys, sizes, names), mode_list)]
+                      for (key, size, name), mode in zip(read_clause(n, keys, sizes, names),
+                                                         mode_list, strict=True)]
             if len(self.compute_clauses) > 512:
                 self.compute_clauses.clear()
             self.compute_clauses[raw] = clause

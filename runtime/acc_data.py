@@ -59,7 +59,8 @@ def _items(n: int, keys: int, sizes: int, names: int, kinds: int, secs: int) -> 
     kind_list = list((ctypes.c_longlong * n).from_address(kinds)) if n else []
     sec_list = list((ctypes.c_void_p * n).from_address(secs)) if secs else [None] * n
     return [DataItem(k, s, nm, kd, read_section(p) if p else None)
-            for (k, s, nm), kd, p in zip(read_clause(n, keys, sizes, names), kind_list, sec_list)]
+            for (k, s, nm), kd, p in zip(read_clause(n, keys, sizes, names), kind_list,
+                                         sec_list, strict=True)]
 
 
 class AccDataRuntime:
@@ -154,7 +155,8 @@ class AccDataRuntime:
         backend = getattr(self, "backend", None)
         mine, count = device_number(backend) if backend is not None else (0, 1)
         if not 0 <= devnum < count:
-            raise RuntimeFailure(where_text(where), f"wait(devnum: {devnum}): this node has {devices_text(count)}")
+            raise RuntimeFailure(where_text(where), f"wait(devnum: {devnum}): this node has "
+                                                    f"{devices_text(count)}")
         if devnum == mine:
             self._xmpacc_acc_wait(where, n, queues)
 
@@ -217,7 +219,8 @@ class AccDataRuntime:
         that copy (same device memory, no data movement), registered under its own key for
         this region and holding a reference to the whole copy meanwhile.  Only plain
         (non-distributed) copies are searched: a distributed array's key is its descriptor."""
-        size = int(np.prod(local_view(item.key, item.sec).shape)) if item.size == -2 and item.sec else item.size
+        size = int(np.prod(local_view(item.key, item.sec).shape)) if item.size == -2 and item.sec \
+            else item.size
         whole = self._copy_holding(item.key) if (size > 0 or size == -2) and item.key else None  # type: ignore[attr-defined]
         start = item.key - whole.host_addr if whole is not None else 0
         if size == -2 and whole is not None:   # a pointer of unknown extent: to the end of the copy
@@ -291,14 +294,15 @@ class AccDataRuntime:
             host = local_view(copy.host_addr, sec)
             index = dindex = numpy_index(sec)
         if host.size > copy.nbytes:
-            raise RuntimeFailure(where, f"{sec.text(item.name)} reaches beyond the device copy of '{item.name}'")
+            raise RuntimeFailure(where, f"{sec.text(item.name)} reaches beyond the device copy "
+                                        f"of '{item.name}'")
         dev = self.backend.view(copy.buffer, np.uint8, host.size).reshape(host.shape)
         return host, dev, index, dindex
 
 
 def _whole(sec: Section) -> bool:
     return all(s.triplet and s.base == 0 and s.step == 1 and s.length == ext
-               for s, ext in zip(sec.subs, sec.extents))
+               for s, ext in zip(sec.subs, sec.extents, strict=True))
 
 
 def _owned_index(arr: Any, sec: Section, name: str, where: str) -> tuple[np.ndarray, ...]:
@@ -313,7 +317,7 @@ def _owned_index(arr: Any, sec: Section, name: str, where: str) -> tuple[np.ndar
     except SectionError as e:
         raise RuntimeFailure(where, str(e)) from None
     per_dim = []
-    for s, lay in zip(sec.subs, arr.layouts):
+    for s, lay in zip(sec.subs, arr.layouts, strict=True):
         wanted = [s.base + j * s.step for j in range(s.length)] if s.triplet else [s.base]
         owned = set(owned_array_indices(lay).tolist()) if lay.dist is not None else None
         try:

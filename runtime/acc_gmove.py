@@ -79,7 +79,8 @@ class OneSidedRunner:
 def _one_sided_runner(how: str, me: int, esize: int, xp: Any) -> Any:
     def make(plan: Any, arrays: tuple[Any, Any]) -> OneSidedRunner:
         mine = plan.recvs if how == "in" else plan.sends
-        peers = [(peer, agent.selector(mine[peer], xp), theirs) for peer, theirs in sorted(plan.remote.items())]
+        peers = [(peer, agent.selector(mine[peer], xp), theirs)
+                 for peer, theirs in sorted(plan.remote.items())]
         stay = None
         if me in plan.sends and me in plan.recvs:
             stay = (agent.selector(plan.sends[me], xp), agent.selector(plan.recvs[me], xp))
@@ -130,7 +131,8 @@ class AccGmoveRuntime:
         else:
             self._acc_gmove_move(w, mode, dst, src, dst_rows, src_rows)
 
-    def _acc_gmove_move(self, w: str, mode: int, dst: Operand, src: Operand, dst_rows: Any, src_rows: Any) -> None:
+    def _acc_gmove_move(self, w: str, mode: int, dst: Operand, src: Operand,
+                        dst_rows: Any, src_rows: Any) -> None:
         how = one_sided(mode, dst, src)
         if how is not None:
             self._acc_gmove_one_sided(w, how, dst, src, dst_rows, src_rows)
@@ -165,7 +167,8 @@ class AccGmoveRuntime:
             return agent.PARTLY
         return self.backend.view(copy.buffer, "uint8", copy.nbytes)[offset: offset + need].reshape(-1, esize)
 
-    def _acc_gmove_fill(self, w: str, mode: int, dst: Operand, src: Operand, dst_rows: Any, src_rows: Any) -> None:
+    def _acc_gmove_fill(self, w: str, mode: int, dst: Operand, src: Operand,
+                        dst_rows: Any, src_rows: Any) -> None:
         """``a[0:n] = x``: x's device value to every node (a gmove into a one-element
         device buffer), then from there into each owner's part of a (as the host's
         _gmove_fill: ``in`` may read x, ``out`` write a, on other nodes)."""
@@ -174,12 +177,15 @@ class AccGmoveRuntime:
         value_rows = self.backend.xp.zeros((1, esize), dtype=np.uint8)
         holder = np.zeros(esize, dtype=np.uint8)   # the operands' host address: never read here
         scalar = Operand("(value)", Side((), Section(esize, (), ()), None), None, int(holder.ctypes.data))
-        self._acc_gmove_move(w, mode if mode == GMOVE_IN else GMOVE_COLLECTIVE, scalar, src, value_rows, src_rows)
+        self._acc_gmove_move(w, mode if mode == GMOVE_IN else GMOVE_COLLECTIVE, scalar, src,
+                             value_rows, src_rows)
         shape = dst.side.section.shape
         spread = Operand("(value)", Side(tuple(SideDim(1) for _ in range(ndim)),
-                                         Section(esize, (1,) * ndim, tuple(Sub(True, 0, n, 0) for n in shape)),
+                                         Section(esize, (1,) * ndim,
+                                                 tuple(Sub(True, 0, n, 0) for n in shape)),
                                          None), None, int(holder.ctypes.data))
-        self._acc_gmove_move(w, mode if mode == GMOVE_OUT else GMOVE_COLLECTIVE, dst, spread, dst_rows, value_rows)
+        self._acc_gmove_move(w, mode if mode == GMOVE_OUT else GMOVE_COLLECTIVE, dst, spread,
+                             dst_rows, value_rows)
 
     def _acc_gmove_one_sided(self, w: str, how: str, dst: Operand, src: Operand, dst_rows: Any,
                              src_rows: Any) -> None:
@@ -189,7 +195,8 @@ class AccGmoveRuntime:
         state = self._gmove_state()   # type: ignore[attr-defined]
         key = state["agent"].key_of(remote.array) if state["agent"] is not None else None
         if key is None:
-            raise RuntimeFailure(w, f"gmove {how} ... acc: '{remote.name}' has no agent key (this is a bug in xmpacc)")
+            raise RuntimeFailure(w, f"gmove {how} ... acc: '{remote.name}' has no agent key "
+                                    "(this is a bug in xmpacc)")
         xp, esize = self.backend.xp, dst.side.section.elem_size
         r = self._one_sided_plan(w, how, dst, src, f"acc {how}",   # type: ignore[attr-defined]
                                  _one_sided_runner(how, self.world.Get_rank(), esize, xp))
@@ -198,10 +205,11 @@ class AccGmoveRuntime:
         items = [(peer, theirs, self._host_bytes(src_rows[mine]) if how == "out" else None)
                  for peer, mine, theirs in r.peers]
         answers = state["agent"].request(agent.GET if how == "in" else agent.PUT, key, esize, items)
-        for (peer, mine, _), (code, data) in zip(r.peers, answers):
+        for (peer, mine, _), (code, data) in zip(r.peers, answers, strict=True):
             if code != agent.OK:
                 detail = bytes(data).rstrip(b"\0").decode(errors="replace")
-                raise RuntimeFailure(w, f"gmove {how} ... acc: {agent.reason(code, remote.name, peer, detail)}")
+                raise RuntimeFailure(w, f"gmove {how} ... acc: "
+                                        f"{agent.reason(code, remote.name, peer, detail)}")
             if how == "in":
                 dst_rows[mine] = xp.asarray(data)
         if staying is not None and r.stay is not None:
@@ -218,11 +226,13 @@ class AccGmoveRuntime:
         from mpi4py import MPI
 
         if MPI.Query_thread() < MPI.THREAD_MULTIPLE:
-            raise RuntimeFailure(where_text(where), "'gmove in/out ... acc' needs an MPI library that provides "
-                                                    "MPI_THREAD_MULTIPLE (this one does not)", collective=True)
+            raise RuntimeFailure(where_text(where), "'gmove in/out ... acc' needs an MPI library "
+                                                    "that provides MPI_THREAD_MULTIPLE (this one does not)",
+                                 collective=True)
         import atexit
 
-        state["agent"] = agent.GmoveAgent(self.world, self._agent_rows, lambda: getattr(self, "backend", None),
+        state["agent"] = agent.GmoveAgent(self.world, self._agent_rows,
+                                          lambda: getattr(self, "backend", None),
                                            self.present_lock)  # type: ignore[attr-defined]
         atexit.register(self._gmove_agent_stop)   # before mpi4py finalizes MPI (LIFO)
         for ptr, arr in list(self.arrays.items()):   # type: ignore[attr-defined]
@@ -266,12 +276,13 @@ class AccGmoveRuntime:
         incoming = self._acc_gmove_messages(comm, dr, outgoing, dst_rows)
         if staying is not None and dr.stay is not None:
             dst_rows[dr.stay[1]] = staying
-        for (_, sel, _), buf in zip(dr.recvs, incoming):
+        for (_, sel, _), buf in zip(dr.recvs, incoming, strict=True):
             if buf is not None:
                 dst_rows[sel] = buf
         self.stats["gmove_bytes"] = self.stats.get("gmove_bytes", 0) + dr.nbytes
 
-    def _acc_gmove_messages(self, comm: Any, dr: DeviceRunner, outgoing: list[Any], dst_rows: Any) -> list[Any]:
+    def _acc_gmove_messages(self, comm: Any, dr: DeviceRunner,
+                            outgoing: list[Any], dst_rows: Any) -> list[Any]:
         """The messages; returns per receive the buffer to scatter (None: received in place)."""
         from .transport import NcclTransport
 
@@ -290,9 +301,9 @@ class AccGmoveRuntime:
                 incoming.append(None if inplace else target)
                 targets.append(target)
             nccl.groupStart()
-            for (peer, _, _), data in zip(dr.sends, outgoing):
+            for (peer, _, _), data in zip(dr.sends, outgoing, strict=True):
                 transport.comm.send(data.data.ptr, data.nbytes, nccl.NCCL_UINT8, peer, stream.ptr)
-            for (peer, _, _), target in zip(dr.recvs, targets):
+            for (peer, _, _), target in zip(dr.recvs, targets, strict=True):
                 transport.comm.recv(target.data.ptr, target.nbytes, nccl.NCCL_UINT8, peer, stream.ptr)
             nccl.groupEnd()
             return incoming
@@ -311,9 +322,11 @@ class AccGmoveRuntime:
         if self.backend.name != "host":
             self.backend.wait()
         bufs = [np.empty(count * esize, dtype=np.uint8) for _, _, count in dr.recvs]
-        requests = [comm.Irecv([b, MPI.BYTE], source=peer, tag=_TAG) for b, peer in zip(bufs, dr.comm_recvs)]
+        requests = [comm.Irecv([b, MPI.BYTE], source=peer, tag=_TAG)
+                    for b, peer in zip(bufs, dr.comm_recvs, strict=True)]
         hosts = [self._host_bytes(data) for data in outgoing]
-        requests += [comm.Isend([h, MPI.BYTE], dest=peer, tag=_TAG) for h, peer in zip(hosts, dr.comm_sends)]
+        requests += [comm.Isend([h, MPI.BYTE], dest=peer, tag=_TAG)
+                     for h, peer in zip(hosts, dr.comm_sends, strict=True)]
         MPI.Request.Waitall(requests)
         xp = self.backend.xp
         return [xp.asarray(b.reshape(-1, esize)) for b in bufs]

@@ -110,5 +110,5 @@ def _better(w: Record, m: Record, op: int) -> bool:
 
 def _write(rec: LocatedPartials, record: Record) -> None:
     rec.host_key[...] = record[0]
-    for (host, _p), value in zip(rec.fields, record[1]):
+    for (host, _p), value in zip(rec.fields, record[1], strict=True):
         host[0] = value[0]

@@ -18,24 +18,24 @@ from .acc import AccRuntime
 from .acc_api import AccApiRuntime
 from .acc_collectives import AccCollectiveRuntime
 from .acc_comm import AccCommRuntime
+from .acc_compute import AccComputeRuntime
 from .acc_data import AccDataRuntime
 from .acc_gmove import AccGmoveRuntime
-from .acc_compute import AccComputeRuntime
-from .dynamic import DynamicRuntime, PointerMap, check_bounds, set_bounds
 from .arrays import DistArray, Template, make_array, read_ints, read_longs
 from .asyncs import AsyncOps
 from .check import CheckEntries
 from .coarray import CoarrayRuntime
 from .collectives import bcast_bytes
 from .cstructs import DESC_ARRAY, DESC_NODES, DESC_TEMPLATE, CArray, CNodes, CTemplate
+from .dynamic import DynamicRuntime, PointerMap, check_bounds, set_bounds
 from .errors import RuntimeFailure, where_text
 from .fast_reflect import FastReflectRuntime
 from .gmove import GmoveRuntime
 from .intrinsics import IntrinsicRuntime
 from .linkage import Seen, declared_again
 from .nodes import CommCache, Nodes, resolve_extents
-from .reflect import Width, reflect
 from .reductions import ReductionRuntime
+from .reflect import Width, reflect
 from .shadows import ShadowRuntime
 from .tasks import ExecSet, TaskRuntime
 
@@ -43,13 +43,13 @@ from .tasks import ExecSet, TaskRuntime
 def _formats(kinds: list[int], widths: list[int]) -> str:
     names = {2100: "*", 2101: "block", 2102: "cyclic", 2103: "gblock"}
     return "[" + "][".join(names.get(k, "?") + (f"({w})" if k == 2102 and w != 1 else "")
-                           for k, w in zip(kinds, widths)) + "]"
+                           for k, w in zip(kinds, widths, strict=True)) + "]"
 
 
 @dataclass
-class Runtime(DynamicRuntime, AccGmoveRuntime, AccCollectiveRuntime, AccCommRuntime, AccApiRuntime, AccDataRuntime,
-              AccRuntime, AccComputeRuntime, TaskRuntime, ReductionRuntime, ShadowRuntime, GmoveRuntime, CheckEntries,
-              IntrinsicRuntime, FastReflectRuntime, CoarrayRuntime):
+class Runtime(DynamicRuntime, AccGmoveRuntime, AccCollectiveRuntime, AccCommRuntime, AccApiRuntime,
+              AccDataRuntime, AccRuntime, AccComputeRuntime, TaskRuntime, ReductionRuntime, ShadowRuntime,
+              GmoveRuntime, CheckEntries, IntrinsicRuntime, FastReflectRuntime, CoarrayRuntime):
     """State of one process's runtime: MPI, descriptors by address, the executing set."""
 
     world: Any
@@ -115,7 +115,8 @@ class Runtime(DynamicRuntime, AccGmoveRuntime, AccCollectiveRuntime, AccCommRunt
             c.extent[d], c.coord[d] = ext[d], nodes.coords[d]
         self._count_descriptors()
 
-    def _xmpacc_template_init(self, ptr: int, where: bytes, name: bytes, ndims: int, bounds: int | None) -> None:
+    def _xmpacc_template_init(self, ptr: int, where: bytes, name: bytes,
+                              ndims: int, bounds: int | None) -> None:
         """bounds NULL: an unfixed template (``t[:]``), fixed by template_fix."""
         pairs = None
         if bounds:
@@ -146,7 +147,8 @@ class Runtime(DynamicRuntime, AccGmoveRuntime, AccCollectiveRuntime, AccCommRunt
         gblocks, next_dim = [], 0
         for t in range(nd):
             if kind_list[t] == 2103:   # gblock(*): no map until template_fix
-                gblocks.append(tuple(read_ints(map_ptrs[t], nodes.extents[next_dim])) if map_ptrs[t] else None)
+                gblocks.append(tuple(read_ints(map_ptrs[t], nodes.extents[next_dim]))
+                               if map_ptrs[t] else None)
             else:
                 gblocks.append(())
             next_dim += kind_list[t] != 2100
@@ -164,7 +166,8 @@ class Runtime(DynamicRuntime, AccGmoveRuntime, AccCollectiveRuntime, AccCommRunt
         w = where_text(where)
         tmpl = self.templates.get(tmpl_ptr)
         if tmpl is None or tmpl.nodes is None:
-            raise RuntimeFailure(w, f"array '{name.decode()}' aligned with a template that is not distributed")
+            raise RuntimeFailure(w,
+                                 f"array '{name.decode()}' aligned with a template that is not distributed")
         c = CArray.from_address(ptr)
         arr = make_array(name.decode(), tmpl, elem_size, read_longs(extents, ndims), read_ints(tdims, ndims),
                          read_longs(offsets, ndims), read_longs(shadows, 2 * ndims), w, c)
@@ -185,7 +188,8 @@ class Runtime(DynamicRuntime, AccGmoveRuntime, AccCollectiveRuntime, AccCommRunt
         self._release_array(ptr)
 
     # ----------------------------------------------------------------- communication
-    def _reflect_args(self, ptr: int, where: bytes, widths: int | None) -> tuple[Any, list[Width] | None, str]:
+    def _reflect_args(self, ptr: int, where: bytes,
+                      widths: int | None) -> tuple[Any, list[Width] | None, str]:
         w = where_text(where)
         arr = self.find_array(ptr)
         if arr is None:

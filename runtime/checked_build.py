@@ -105,7 +105,8 @@ def materialize(payload: dict[str, bytes], directory: str) -> list[tuple[list[st
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(payload[name])
     out = str(Path(directory) / "program.so")
-    return [([a.replace(DIR, directory).replace(OUT, out).replace(INCLUDE, str(INCLUDE_DIR)) for a in c["argv"]],
+    return [([a.replace(DIR, directory).replace(OUT, out).replace(INCLUDE, str(INCLUDE_DIR))
+              for a in c["argv"]],
              c["cwd"] if os.path.isdir(c["cwd"]) else directory) for c in recipe["commands"]]
 
 
@@ -113,7 +114,8 @@ def _build(payload: dict[str, bytes]) -> bytes:
     with tempfile.TemporaryDirectory(prefix="xmpacc-check-") as tmp:
         for cmd, cwd in materialize(payload, tmp):
             try:
-                proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace", check=False, cwd=cwd)
+                proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace",
+                                      check=False, cwd=cwd)
             except OSError as e:
                 raise CheckBuildError(f"cannot run the C compiler '{cmd[0]}' ({e.strerror}); build the "
                                       "program with 'xmpacc -fcheck' instead") from None

@@ -99,12 +99,12 @@ class CheckedRuntime(Runtime):
         state = self.copy_state.get(key)
         w, n = where_text(where), name.decode()
         if state is not None and direction == 0 and state.writer is not None:
-            raise RuntimeFailure(w, f"acc replicate_sync in ({n}) overwrites the device copy of '{n}', which a "
-                                    f"kernel ({state.writer}) wrote after the last acc replicate_sync out ({n}); "
-                                    f"add '#pragma xmp acc replicate_sync out ({n})' after that loop")
+            raise RuntimeFailure(w, f"acc replicate_sync in ({n}) overwrites the device copy of '{n}', which "
+                                    f"a kernel ({state.writer}) wrote after the last acc replicate_sync out "
+                                    f"({n}); add '#pragma xmp acc replicate_sync out ({n})' after that loop")
         if state is not None and direction == 1 and not state.valid:
-            raise RuntimeFailure(w, f"acc replicate_sync out ({n}) copies the device copy of '{n}', which holds "
-                                    f"nothing yet (no acc replicate_sync in ({n}), no kernel wrote it)")
+            raise RuntimeFailure(w, f"acc replicate_sync out ({n}) copies the device copy of '{n}', which "
+                                    f"holds nothing yet (no acc replicate_sync in ({n}), no kernel wrote it)")
         super()._xmpacc_replicate_sync(where, direction, key, name)
         if state is not None:
             copy = self.copies[key]
@@ -119,10 +119,10 @@ class CheckedRuntime(Runtime):
             n = self.arrays[ptr].name
             gone = " and its device copy was freed at the end of the acc replicate region" \
                 if ptr in self.freed_newer else ""
-            raise RuntimeFailure(where_text(where), f"reflect ({n}) sends the host copy of '{n}', but a kernel "
-                                                    f"({writer}) wrote '{n}' on the device after the last acc "
-                                                    f"replicate_sync out ({n}){gone}; add '#pragma xmp acc "
-                                                    f"replicate_sync out ({n})' before the reflect")
+            raise RuntimeFailure(where_text(where), f"reflect ({n}) sends the host copy of '{n}', but a "
+                                                    f"kernel ({writer}) wrote '{n}' on the device after the "
+                                                    f"last acc replicate_sync out ({n}){gone}; add '#pragma "
+                                                    f"xmp acc replicate_sync out ({n})' before the reflect")
         super()._xmpacc_reflect(ptr, where, widths)
 
     # ------------------------------------------------------------ launches
@@ -152,16 +152,16 @@ class CheckedRuntime(Runtime):
             return   # the launch itself reports a variable without a device copy
         n = state.name
         if not state.valid:
-            raise RuntimeFailure(where, f"the kernel of this loop reads '{n}' on the device, but nothing was "
-                                        f"copied there: add '#pragma xmp acc replicate_sync in ({n})' before the "
-                                        "loop")
+            raise RuntimeFailure(where, f"the kernel of this loop reads '{n}' on the device, but nothing "
+                                        "was copied there: add '#pragma xmp acc replicate_sync in "
+                                        f"({n})' before the loop")
         host = _host_bytes(copy.host_addr, copy.nbytes)
         if state.snapshot is not None and not np.array_equal(host, state.snapshot):
             first = int(np.flatnonzero(host != state.snapshot)[0])
-            raise RuntimeFailure(where, f"the kernel of this loop reads '{n}' on the device, but the host changed "
-                                        f"{self._what(key, n, first)} after the last acc replicate_sync in ({n}): "
-                                        f"the device copy is stale; add '#pragma xmp acc replicate_sync in ({n})' "
-                                        "before the loop")
+            raise RuntimeFailure(where, f"the kernel of this loop reads '{n}' on the device, but the host "
+                                        f"changed {self._what(key, n, first)} after the last acc "
+                                        f"replicate_sync in ({n}): the device copy is stale; add '#pragma "
+                                        f"xmp acc replicate_sync in ({n})' before the loop")
 
     def _what(self, key: int, name: str, byte: int) -> str:
         """The element at byte ``byte`` of a device copy's host buffer, as the user names it."""

@@ -103,7 +103,7 @@ class CoarrayRuntime(LocalViewSync):
         extents[-1] = -(-size // known)
         text = "".join(f"[{k}]" for k in ks)
         rank = 0
-        for k, ext in zip(ks, extents):
+        for k, ext in zip(ks, extents, strict=False):
             if not 0 <= k < ext:
                 rank = -1
                 break
@@ -219,7 +219,7 @@ def _target_type(sec: Any) -> Any:
     for d in range(len(extents) - 2, -1, -1):
         strides[d] = strides[d + 1] * extents[d + 1]
     offsets = np.zeros((), dtype=np.int64)
-    for s, stride in zip(sec.subs, strides):
+    for s, stride in zip(sec.subs, strides, strict=True):
         idx = np.arange(s.length, dtype=np.int64) * s.step + s.base if s.triplet else np.int64(s.base)
         offsets = np.add.outer(offsets, idx * stride) if s.triplet else offsets + idx * stride
     flat = (offsets.reshape(-1) * sec.elem_size).tolist()

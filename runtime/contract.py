@@ -160,7 +160,8 @@ ENTRIES: tuple[Entry, ...] = (
        "acc update: direction 0 = device, 1 = host/self; flags 1 = if holds, 2 = if_present"),
     _e("_xmpacc_acc_wait", "void", "const char *where, int n, const long long *queues",
        "acc wait (n = -1: every queue) and the wait clause"),
-    _e("_xmpacc_acc_wait_devnum", "void", "const char *where, long long devnum, int n, const long long *queues",
+    _e("_xmpacc_acc_wait_devnum", "void",
+       "const char *where, long long devnum, int n, const long long *queues",
        "wait(devnum: d : queues): the queues of device d of this node"),
     _e("_xmpacc_acc_deviceptr", "void *", "const char *where, const void *key, const char *name",
        "host_data use_device: the device address of a present variable"),
@@ -173,7 +174,8 @@ ENTRIES: tuple[Entry, ...] = (
     # copyin, create, copyout and delete routines are the enter/exit data entries above
     _e("_xmpacc_acclib_num_devices", "int", "int type", "acc_get_num_devices(type) (acc_device_t)"),
     _e("_xmpacc_acclib_device_type", "int", "", "acc_get_device_type()"),
-    _e("_xmpacc_acclib_device_num", "int", "int type", "acc_get_device_num(type): -1 for no device of the type"),
+    _e("_xmpacc_acclib_device_num", "int", "int type",
+       "acc_get_device_num(type): -1 for no device of the type"),
     _e("_xmpacc_acclib_set_device", "void", "const char *where, const char *call, int num, int type",
        "acc_set_device_num(num, type) / acc_set_device_type (num -1): this process's device, else an error"),
     _e("_xmpacc_acclib_async_test", "int", "int n, const long long *queues",
@@ -193,7 +195,8 @@ ENTRIES: tuple[Entry, ...] = (
        "acc_free: a block acc_malloc returned, else a run-time error"),
     _e("_xmpacc_acclib_memcpy", "void",
        "const char *where, int direction, void *dst, const void *src, long long bytes",
-       "acc_memcpy_to_device (direction 0) / acc_memcpy_from_device (1); the device side must be device memory"),
+       "acc_memcpy_to_device (direction 0) / acc_memcpy_from_device (1); "
+       "the device side must be device memory"),
     _e("_xmpacc_bcast_acc", "void",
        "void *data, const char *where, long long nbytes, const void *from_nodes, "
        "const long long *from_ref, const void *on_nodes, const long long *on_ref, const char *name",
@@ -226,7 +229,8 @@ ENTRIES: tuple[Entry, ...] = (
     _e("_xmpacc_acc_defer_reductions", "void", "",
        "the next launch's reductions reach their host variables at _xmpacc_acc_reductions_wait"),
     _e("_xmpacc_acc_reductions_wait", "void", "const char *where",
-       "wait for deferred reductions, combine them into their variables, run the reductions deferred after them"),
+       "wait for deferred reductions, combine them into their variables, "
+       "run the reductions deferred after them"),
     _e("_xmpacc_acc_reductions_discard", "void", "const void *data",
        "the host stores into this variable before it reads it: its deferred reduction result is not needed"),
     _e("_xmpacc_device_wait", "void", "",
@@ -297,7 +301,8 @@ ENTRIES: tuple[Entry, ...] = (
        "xmp_matmul(c, a, b): c = a b"),
     _e("_xmpacc_transpose", "void", "const char *where, const void *dst, const void *src, int opt",
        "xmp_transpose(dst, src, opt): dst[i][j] = src[j][i]"),
-    _e("_xmpacc_sort", "void", "const char *where, const void *dst, const void *src, int type, int descending",
+    _e("_xmpacc_sort", "void",
+       "const char *where, const void *dst, const void *src, int type, int descending",
        "xmp_sort_up / xmp_sort_down(dst, src): dst = src sorted (type: _XMPACC_TYPE of the elements)"),
     _e("_xmpacc_check_fail", "void",
        "const void *array, int what, const long long *globals, const char *file, int line",
@@ -419,8 +424,9 @@ LAUNCH_LOCFIELD = 7    # per-warp partials of its value, then of each location v
 LAUNCH_ARRED = 8       # a reduction array's device temporary, of the whole array's shape; at the address the
                        # host's long long [4]: {array address, its bytes, reduced section's offset and bytes};
                        # a = element type code, b = operator (runtime/acc_arrays.py)
-LAUNCH_SCRATCH = 9     # each thread's private array of a size known at run time (passes/kernel/kernel_private.py):
-                       # the bytes per thread at the address; a slot per thread id (one on the host backend)
+LAUNCH_SCRATCH = 9     # each thread's private array of a size known at run time
+                       # (passes/kernel/kernel_private.py): the bytes per thread at the address; a slot per
+                       # thread id (one on the host backend)
 LAUNCH_READS, LAUNCH_WRITES = 1, 2
 
 # Data clause kinds of the XcalableACC data entries (the present_or_ forms are the plain ones,

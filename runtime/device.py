@@ -83,7 +83,8 @@ class HostBackend:
     def wait_all(self) -> None:
         pass
 
-    def shape(self, threads: int, nthreads: int, lanes: int, inner: int, rows: int = 1, pad: int = 0) -> LaunchShape:
+    def shape(self, threads: int, nthreads: int, lanes: int, inner: int,
+              rows: int = 1, pad: int = 0) -> LaunchShape:
         return LaunchShape(threads, nthreads or DEFAULT_BLOCK, (1, 1), False, threads)
 
     def scratch_slots(self, shape: LaunchShape) -> int:
@@ -174,7 +175,8 @@ class CudaBackend:
             self.pinned.discard(addr)
             self.cupy.cuda.runtime.hostUnregister(addr)
 
-    def shape(self, threads: int, nthreads: int, lanes: int, inner: int, rows: int = 1, pad: int = 0) -> LaunchShape:
+    def shape(self, threads: int, nthreads: int, lanes: int, inner: int,
+              rows: int = 1, pad: int = 0) -> LaunchShape:
         block = nthreads or (DEFAULT_BLOCK_LANES if lanes > 1 else DEFAULT_BLOCK)
         if inner > 0 and threads % inner == 0:
             # rows > 1 (the compiler's choice for deep nests, kernels.block_rows): a 2-D block
@@ -316,7 +318,8 @@ class CudaBackend:
             self.cupy.cuda.driver.launchKernel(ptr, gx, gy, 1, nthreads, shape.rows, 1, 0, stream.ptr,
                                                ctypes.addressof(params), 0)
         except Exception as e:  # noqa: BLE001 - CUDA reports launch errors here
-            raise RuntimeFailure(where, f"the kernel of this acc loop failed on GPU {self.device_id}: {e}") from None
+            raise RuntimeFailure(where,
+                                 f"the kernel of this acc loop failed on GPU {self.device_id}: {e}") from None
         self.pending = where
 
     def wait_all(self) -> None:
@@ -367,7 +370,8 @@ def choose_backend(lib: ctypes.CDLL, source: str | None, world: Any,
 
     wanted = os.environ.get("XMPACC_DEVICE", "auto").lower()
     if wanted not in ("auto", "cuda", "host"):
-        raise RuntimeFailure("XMPACC_DEVICE", f"unknown device '{wanted}' (cuda, host or auto)", collective=True)
+        raise RuntimeFailure("XMPACC_DEVICE", f"unknown device '{wanted}' (cuda, host or auto)",
+                             collective=True)
     local = world.Split_type(MPI.COMM_TYPE_SHARED)
     local_rank = local.Get_rank()
     local.Free()

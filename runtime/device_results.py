@@ -178,7 +178,8 @@ class DeviceResult:
         try:
             self.ready.synchronize()
         except Exception as e:  # noqa: BLE001 - an execution error of the kernel (or an earlier one)
-            raise RuntimeFailure(self.where, f"the kernel of this acc loop (or an earlier one) failed: {e}") from None
+            raise RuntimeFailure(self.where,
+                                 f"the kernel of this acc loop (or an earlier one) failed: {e}") from None
         if self.over_nodes:
             self.host[0] = self.pinned[()]
         else:

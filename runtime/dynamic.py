@@ -212,7 +212,8 @@ class DynamicRuntime:
 
     def not_ready(self, desc: int, where: str, collective: bool) -> RuntimeFailure:
         if desc in self.templates:
-            return RuntimeFailure(where, f"template '{self.templates[desc].name}' is not fixed yet", collective)
+            return RuntimeFailure(where, f"template '{self.templates[desc].name}' is not fixed yet",
+                                  collective)
         pmap = self.pointers.get(desc)
         if pmap is None:
             return RuntimeFailure(where, "distributed array used before its align directive ran", collective)
@@ -226,7 +227,8 @@ class DynamicRuntime:
     # ----------------------------------------------------------------- library queries
     def _xmpacc_gblock_map(self, tmpl_ptr: int, tdim: int, out: int) -> int:
         tmpl = self.templates.get(tmpl_ptr)
-        if tmpl is None or not tmpl.dims or not 0 <= tdim < len(tmpl.dims) or tmpl.dims[tdim].kind != "gblock":
+        if tmpl is None or not tmpl.dims or not 0 <= tdim < len(tmpl.dims) \
+                or tmpl.dims[tdim].kind != "gblock":
             return -1
         sizes = tmpl.dims[tdim].gblock
         (ctypes.c_int * len(sizes)).from_address(out)[:] = list(sizes)

@@ -150,20 +150,17 @@ class FastReflectRuntime:
         most = 0
         for k, (_kind, comm, sends, recvs) in enumerate(steps):
             round_requests = []
-            for peer, tag, region in recvs:
-                msg = _message(view, region, plan.keep)
-                if msg is None:
-                    plan.free()
-                    return None
-                round_requests.append(comm.Recv_init(msg[0], source=peer, tag=tag))
-                plan.received += msg[1]
-            for peer, tag, region in sends:
-                msg = _message(view, region, plan.keep)
-                if msg is None:
-                    plan.free()
-                    return None
-                round_requests.append(comm.Send_init(msg[0], dest=peer, tag=tag))
-                plan.sent += msg[1]
+            moved = [0, 0]   # bytes received, sent
+            for way, (start, messages) in enumerate(((comm.Recv_init, recvs), (comm.Send_init, sends))):
+                for peer, tag, region in messages:
+                    msg = _message(view, region, plan.keep)
+                    if msg is None:
+                        plan.free()
+                        return None
+                    round_requests.append(start(msg[0], peer, tag))   # (buf, source or dest, tag)
+                    moved[way] += msg[1]
+            plan.received += moved[0]
+            plan.sent += moved[1]
             handles = (ctypes.c_char * (size * max(len(round_requests), 1)))()
             mask = (1 << (8 * size)) - 1
             for i, r in enumerate(round_requests):
@@ -192,7 +189,8 @@ class FastReflectRuntime:
         calls, plan.c.calls = plan.c.calls, 0
         if calls:
             self.stats["reflect_bytes"] = self.stats.get("reflect_bytes", 0) + calls * plan.sent
-            self.stats["reflect_shadow_bytes"] = self.stats.get("reflect_shadow_bytes", 0) + calls * plan.received
+            self.stats["reflect_shadow_bytes"] = self.stats.get("reflect_shadow_bytes", 0) \
+                + calls * plan.received
             self.stats["reflect_fast_calls"] = self.stats.get("reflect_fast_calls", 0) + calls
 
     def _fast_stats(self) -> dict[str, int]:

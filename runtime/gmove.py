@@ -28,25 +28,8 @@ import numpy as np
 from .arrays import DistArray, read_longs
 from .contract import GMOVE_IN, GMOVE_OUT, SECERR_SHAPE
 from .errors import RuntimeFailure, where_text
-from .gmove_exec import (
-    OneSided,
-    Runner,
-    elem_dtype,
-    make_runner,
-    run_collective,
-    run_one_sided,
-    weak,
-)
-from .gmove_plan import (
-    Plan,
-    PlanError,
-    Side,
-    SideDim,
-    collective_plan,
-    get_plan,
-    put_plan,
-    put_writes,
-)
+from .gmove_exec import OneSided, Runner, elem_dtype, make_runner, run_collective, run_one_sided, weak
+from .gmove_plan import Plan, PlanError, Side, SideDim, collective_plan, get_plan, put_plan, put_writes
 from .sections import (
     Section,
     SectionError,
@@ -213,8 +196,9 @@ class GmoveRuntime:
         if names is not None:
             dst.name, src.name = names[0].decode(), names[1].decode()
         if dst.side.section.elem_size != src.side.section.elem_size:
-            raise RuntimeFailure(w, f"gmove: elements of '{dst.name}' have {dst.side.section.elem_size} bytes "
-                                    f"but those of '{src.name}' {src.side.section.elem_size}", collective=self._everyone())
+            raise RuntimeFailure(w, f"gmove: elements of '{dst.name}' have {dst.side.section.elem_size} "
+                                    f"bytes but those of '{src.name}' {src.side.section.elem_size}",
+                                 collective=self._everyone())
         return w, dst, src
 
     def _gmove_fill(self, w: str, mode: int, dst: Operand, src: Operand) -> None:
@@ -252,10 +236,12 @@ class GmoveRuntime:
         else:
             self._gmove_collective(w, dst, src, keep)
 
-    def _gmove_operand(self, arr_ptr: int | None, base: int | None, sec_ptr: int, w: str, which: str) -> Operand:
+    def _gmove_operand(self, arr_ptr: int | None, base: int | None,
+                       sec_ptr: int, w: str, which: str) -> Operand:
         sec = read_section(sec_ptr)
         if not arr_ptr:
-            op = Operand(f"the {which}-hand side", Side(tuple(SideDim(max(e, 1)) for e in sec.extents), sec, None),
+            op = Operand(f"the {which}-hand side",
+                         Side(tuple(SideDim(max(e, 1)) for e in sec.extents), sec, None),
                          None, int(base or 0))
             self._gmove_check(op, w)
             return op
@@ -270,15 +256,17 @@ class GmoveRuntime:
             # copy of the array, per family; each family moves its own copy (_gmove_comm)
             ranks = tmpl.nodes.family
             if ranks is None:
-                raise RuntimeFailure(w, f"gmove of '{arr.name}': node {self.world.Get_rank()} executes it but is "
-                                        f"in none of the node arrays of '{tmpl.nodes.name}'")
+                raise RuntimeFailure(w, f"gmove of '{arr.name}': node {self.world.Get_rank()} executes it "
+                                        f"but is in none of the node arrays of '{tmpl.nodes.name}'")
         dims = []
         for k, lay in enumerate(arr.layouts):
             t = arr.tdims[k]
             nd = tmpl.node_dims[t] if t >= 0 else -1
-            dims.append(SideDim(lay.extent, lay.dist, nd, lay.offset, lay.shadow_lo, lay.shadow_hi, lay.full_shadow))
+            dims.append(SideDim(lay.extent, lay.dist, nd, lay.offset, lay.shadow_lo,
+                                lay.shadow_hi, lay.full_shadow))
         if len(sec.subs) != len(dims):
-            raise RuntimeFailure(w, f"gmove: '{arr.name}' has {len(dims)} dimensions but {len(sec.subs)} subscripts")
+            raise RuntimeFailure(w, f"gmove: '{arr.name}' has {len(dims)} dimensions "
+                                    f"but {len(sec.subs)} subscripts")
         sec = Section(arr.elem_size, tuple(lay.extent for lay in arr.layouts), sec.subs)
         op = Operand(arr.name, Side(tuple(dims), sec, tmpl.nodes.extents, ranks), arr, 0)
         self._gmove_check(op, w)
@@ -348,9 +336,10 @@ class GmoveRuntime:
         family_sets = [f for f in sets if len(f) > 1]
         if family_sets:
             if len(sets) > 1:
-                raise RuntimeFailure(w, "gmove between an array on a node array with '*' in its nodes reference "
-                                        "(a different set of nodes on different nodes) and an array on another "
-                                        "node array: not supported yet", collective=self._everyone())
+                raise RuntimeFailure(w, "gmove between an array on a node array with '*' in its nodes "
+                                        "reference (a different set of nodes on different nodes) and an "
+                                        "array on another node array: not supported yet",
+                                     collective=self._everyone())
             families = family_sets[0]
             nodes = next(op.array for op in ops if op.array is not None).template.nodes
             comm = self.cache.split(comm, ("gmove-family", hash(families)),   # type: ignore[attr-defined]
@@ -367,8 +356,10 @@ class GmoveRuntime:
         key = (w, "collective", dst.key(), src.key(), comm.py2f())
 
         def build() -> Runner:
-            plan = self._plan(w, "", lambda: collective_plan(dst.side, src.side, me, members, self.world.Get_size()))
-            runner = make_runner(plan, members, me, dst.side.section.elem_size, (weak(dst.array), weak(src.array)), w)
+            plan = self._plan(w, "", lambda: collective_plan(dst.side, src.side, me, members,
+                                                             self.world.Get_size()))
+            runner = make_runner(plan, members, me, dst.side.section.elem_size,
+                                 (weak(dst.array), weak(src.array)), w)
             self._check_complete(w, "", comm, plan.recvs, dst, members)
             return runner
 
@@ -380,12 +371,13 @@ class GmoveRuntime:
         remote = src if how == "in" else dst
         entry = self._gmove_state()["windows"].get(id(remote.array))
         if entry is None or entry[0]() is not remote.array:
-            raise RuntimeFailure(w, f"gmove {how}: '{remote.name}' has no MPI window (this is a bug in xmpacc)")
+            raise RuntimeFailure(w,
+                                 f"gmove {how}: '{remote.name}' has no MPI window (this is a bug in xmpacc)")
         _ref, win, win_ranks = entry
         if win is None:
-            raise RuntimeFailure(w, f"gmove {how}: this MPI library could not make a window over '{remote.name}' "
-                                    f"(MPI_Win_create: {win_ranks}); gmove in/out needs MPI one-sided "
-                                    "communication")
+            raise RuntimeFailure(w, f"gmove {how}: this MPI library could not make a window over "
+                                    f"'{remote.name}' (MPI_Win_create: {win_ranks}); gmove in/out needs MPI "
+                                    "one-sided communication")
         plan = self._one_sided_plan(w, how, dst, src, how, OneSided).plan
         run_one_sided(plan, how, win, win_ranks, dst.view(), src.view(), self.world.Get_rank(),
                       src.side.section.elem_size, self.stats, w)

@@ -122,7 +122,8 @@ def weak(arr: DistArray | None) -> Any:
     return weakref.ref(arr) if arr is not None else None
 
 
-def make_runner(plan: Plan, members: list[int], me: int, esize: int, arrays: tuple[Any, Any], w: str) -> Runner:
+def make_runner(plan: Plan, members: list[int], me: int, esize: int,
+                arrays: tuple[Any, Any], w: str) -> Runner:
     rank_of = {r: k for k, r in enumerate(members)}
     outside = sorted(set(plan.sends) - set(rank_of))
     if outside:
@@ -167,7 +168,7 @@ def run_collective(runner: Runner, comm: Any, dst: np.ndarray, src: np.ndarray, 
 
     send_bufs, recv_bufs = _buffers(runner, dst.dtype)
     outgoing = []
-    for t, buf in zip(runner.sends, send_bufs):
+    for t, buf in zip(runner.sends, send_bufs, strict=True):
         if t.contiguous and not same:
             outgoing.append(src[t.starts[0]: t.starts[0] + t.count])
         else:
@@ -177,13 +178,14 @@ def run_collective(runner: Runner, comm: Any, dst: np.ndarray, src: np.ndarray, 
     if runner.self_src is not None:
         local = _stay(runner.self_src, runner.self_dst, src, dst)
     requests, unpack = [], []
-    for t, buf in zip(runner.recvs, recv_bufs):
+    for t, buf in zip(runner.recvs, recv_bufs, strict=True):
         target = dst[t.starts[0]: t.starts[0] + t.count] if t.contiguous else buf
         requests.append(comm.Irecv([target.view(np.uint8), MPI.BYTE], source=t.peer, tag=_TAG))
         if not t.contiguous:
             unpack.append((t, buf))
-    for t, data in zip(runner.sends, outgoing):
-        requests.append(comm.Isend([np.ascontiguousarray(data).view(np.uint8), MPI.BYTE], dest=t.peer, tag=_TAG))
+    for t, data in zip(runner.sends, outgoing, strict=True):
+        requests.append(comm.Isend([np.ascontiguousarray(data).view(np.uint8), MPI.BYTE],
+                                   dest=t.peer, tag=_TAG))
     if local is not None and runner.self_dst is not None:
         runner.self_dst.scatter(dst, local)
     stats["gmove_bytes"] = stats.get("gmove_bytes", 0) + runner.nbytes

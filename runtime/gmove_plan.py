@@ -27,13 +27,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .distribution import (
-    ArrayDimLayout,
-    DimDistribution,
-    owned_array_indices,
-    owners,
-    positions,
-)
+from .distribution import ArrayDimLayout, DimDistribution, owned_array_indices, owners, positions
 from .sections import Section, SectionError, shape_text
 
 
@@ -122,7 +116,7 @@ class SideMap:
         node = self.node_of(me) if not self.local else me
         if node < 0:
             return None
-        for d, (dim, sub) in enumerate(zip(self.side.dims, self.sec.subs)):
+        for d, (dim, sub) in enumerate(zip(self.side.dims, self.sec.subs, strict=False)):
             k = self.coord(node, dim.node_dim) if dim.distributed else 0
             if not sub.triplet:
                 if dim.distributed and int(owners(dim.dist, sub.base + dim.offset)) != k:
@@ -164,7 +158,7 @@ class SideMap:
     def owner_base(self, idx: list[np.ndarray | int]) -> np.ndarray | int:
         """The rank contribution of the covered node dimensions (owner coordinates)."""
         base: np.ndarray | int = 0
-        for dim, i in zip(self.side.dims, idx):
+        for dim, i in zip(self.side.dims, idx, strict=False):
             if dim.distributed:
                 base = base + owners(dim.dist, np.asarray(i) + dim.offset) * self.nstrides[dim.node_dim]
         return base
@@ -173,7 +167,7 @@ class SideMap:
         """Local element offsets of indices ``idx`` in the buffer of holder ``rank``."""
         off: np.ndarray | int = 0
         node = rank if self.local else self.node_of(rank)
-        for d, (dim, i) in enumerate(zip(self.side.dims, idx)):
+        for d, (dim, i) in enumerate(zip(self.side.dims, idx, strict=False)):
             i = np.asarray(i, dtype=np.int64)
             table = self.tables[d]
             if self.local or table is None or dim.full_shadow:
@@ -213,7 +207,8 @@ class SideMap:
         rnode = np.maximum(self.node_of(receivers), 0)
         for nd in self.replicated:
             cand = cand + self.coord(rnode, nd) * self.nstrides[nd]
-        cand = np.asarray(self.rank_of(np.broadcast_to(cand, np.broadcast_shapes(np.shape(cand), np.shape(receivers)))))
+        cand = np.asarray(self.rank_of(np.broadcast_to(cand, np.broadcast_shapes(np.shape(cand),
+                                                                                 np.shape(receivers)))))
         if member is None or member[cand].all():
             return cand
         return self._fallback(base, cand, member)
@@ -221,7 +216,7 @@ class SideMap:
     def _fallback(self, base: np.ndarray, cand: np.ndarray, member: np.ndarray) -> np.ndarray:
         out = np.where(member[cand], cand, -1)
         exts = [self.side.node_extents[nd] for nd in self.replicated]
-        combos = sorted(sum(c * self.nstrides[nd] for c, nd in zip(cs, self.replicated))
+        combos = sorted(sum(c * self.nstrides[nd] for c, nd in zip(cs, self.replicated, strict=True))
                         for cs in itertools.product(*(range(e) for e in exts)))
         for extra in combos:
             alt = np.asarray(self.rank_of(np.broadcast_to(base, out.shape) + extra))
@@ -280,13 +275,19 @@ def _membership(participants: np.ndarray, world: int) -> np.ndarray:
     return member
 
 
-def collective_plan(dst: Side, src: Side, me: int, participants: list[int], world: int) -> Plan:
-    """Plan of ``me`` when every participant runs the gmove (two-sided messages)."""
+def _sides(dst: Side, src: Side, participants: list[int],
+           world: int) -> tuple[np.ndarray, np.ndarray, SideMap, SideMap, int]:
+    """What every plan starts from: the participants (sorted) and who is one, each side's
+    layout tables, and the section's rank."""
     check_sides(dst, src)
     parts = np.asarray(sorted(participants), dtype=np.int64)
-    member = _membership(parts, world)
-    d, s, plan = SideMap(dst), SideMap(src), Plan()
-    ndim = len(dst.section.shape)
+    return parts, _membership(parts, world), SideMap(dst), SideMap(src), len(dst.section.shape)
+
+
+def collective_plan(dst: Side, src: Side, me: int, participants: list[int], world: int) -> Plan:
+    """Plan of ``me`` when every participant runs the gmove (two-sided messages)."""
+    parts, member, d, s, ndim = _sides(dst, src, participants, world)
+    plan = Plan()
     js = d.held(me)
     if js is not None:   # receiving: my elements of the destination
         dst_off = d.offsets(d.indices(js, ndim), me)
@@ -322,7 +323,8 @@ def get_plan(dst: Side, src: Side, me: int, world: int) -> Plan:
         return plan
     dst_off = d.offsets(d.indices(js, ndim), me)
     sidx = s.indices(js, ndim)
-    source = np.asarray(me, dtype=np.int64) if s.local else s.choose(sidx, np.asarray(me, dtype=np.int64), None)
+    source = np.asarray(me, dtype=np.int64) if s.local \
+        else s.choose(sidx, np.asarray(me, dtype=np.int64), None)
     src_off = s.offsets(sidx, source)
     peer, off, remote = _flat(source, dst_off, src_off)
     for p, (mine, theirs) in _group(peer, off, remote).items():
@@ -348,11 +350,8 @@ def plan_writes(plan: Plan) -> int:
 def put_plan(dst: Side, src: Side, me: int, participants: list[int], world: int) -> Plan:
     """``gmove out``: ``me`` pushes the source elements it is responsible for to every
     holder of their destination, anywhere."""
-    check_sides(dst, src)
-    parts = np.asarray(sorted(participants), dtype=np.int64)
-    member = _membership(parts, world)
-    d, s, plan = SideMap(dst), SideMap(src), Plan()
-    ndim = len(dst.section.shape)
+    parts, member, d, s, ndim = _sides(dst, src, participants, world)
+    plan = Plan()
     js = s.held(me)
     if js is None:
         return plan

@@ -131,8 +131,8 @@ class Global:
         keep = self.primary(idx, me, group, where)
         total = group.comm.allreduce(int(keep.sum()))
         if total != self.size:
-            raise RuntimeFailure(where, f"only {total} of the {self.size} elements of '{self.name}' are held by "
-                                        "nodes of the executing node set (inside a task, the arrays of an "
+            raise RuntimeFailure(where, f"only {total} of the {self.size} elements of '{self.name}' are held "
+                                        "by nodes of the executing node set (inside a task, the arrays of an "
                                         "intrinsic must be distributed onto the task's nodes)")
         return [i[keep] for i in idx], off[keep]
 
@@ -172,14 +172,15 @@ def of_array(arr: DistArray, dtype: np.dtype | None, where: str,
     assert nodes is not None
     families = (family,) if family is not None else nodes.all_families()
     if len(families) != 1:
-        raise RuntimeFailure(where, f"'{arr.name}' is distributed onto a node array that is a different set of "
-                                    "nodes on different nodes ('*' in its nodes reference): not supported yet "
-                                    "in the collective intrinsics", collective=True)
+        raise RuntimeFailure(where, f"'{arr.name}' is distributed onto a node array that is a different set "
+                                    "of nodes on different nodes ('*' in its nodes reference): not supported "
+                                    "yet in the collective intrinsics", collective=True)
     dims = []
     for k, lay in enumerate(arr.layouts):
         t = arr.tdims[k]
         nd = tmpl.node_dims[t] if t >= 0 else -1
-        dims.append(SideDim(lay.extent, lay.dist, nd, lay.offset, lay.shadow_lo, lay.shadow_hi, lay.full_shadow))
+        dims.append(SideDim(lay.extent, lay.dist, nd, lay.offset, lay.shadow_lo,
+                            lay.shadow_hi, lay.full_shadow))
     dt = dtype if dtype is not None and dtype.itemsize == arr.elem_size else elem_dtype(arr.elem_size)
     return Global(arr.name, tuple(dims), tuple(nodes.extents), np.asarray(families[0], dtype=np.int64),
                   arr.buffer, np.dtype(dt))
@@ -188,7 +189,8 @@ def of_array(arr: DistArray, dtype: np.dtype | None, where: str,
 def like(g: Global, name: str, dtype: np.dtype) -> Global:
     """A temporary with ``g``'s mapping and another element type (zeros)."""
     count = len(g.buffer) // g.dtype.itemsize
-    return Global(name, g.dims, g.node_extents, g.family, np.zeros(count * dtype.itemsize, dtype=np.uint8), dtype)
+    return Global(name, g.dims, g.node_extents, g.family,
+                  np.zeros(count * dtype.itemsize, dtype=np.uint8), dtype)
 
 
 def row_blocks(name: str, shape: tuple[int, ...], group: Group, dtype: np.dtype) -> Global:
@@ -247,8 +249,8 @@ def comm_ranks(g: Global, nodes: np.ndarray, group: Group, where: str) -> np.nda
     """Communicator ranks of linear node indices of ``g``; every one must be a member."""
     ranks = group.inverse[g.family[nodes]]
     if (ranks < 0).any():
-        raise RuntimeFailure(where, f"elements of '{g.name}' are held by nodes outside the executing node set "
-                                    "(call the intrinsic where every node of its arrays executes)")
+        raise RuntimeFailure(where, f"elements of '{g.name}' are held by nodes outside the executing node "
+                                    "set (call the intrinsic where every node of its arrays executes)")
     return ranks
 
 

@@ -32,8 +32,8 @@ from typing import Any
 import numpy as np
 
 from .arrays import read_ints
-from .cstructs import CArray
 from .collectives import DTYPES
+from .cstructs import CArray
 from .errors import RuntimeFailure, where_text
 from .intrinsic_data import Global, Group, Index, Route, deliver, like, move, of_array
 from .intrinsic_matmul import matmul
@@ -64,12 +64,13 @@ class IntrinsicRuntime:
         ptrs = list((ctypes.c_void_p * n).from_address(descs)) if n else []
         codes = read_ints(types, n) if types else [0] * n
         if recorded:
-            codes = [CArray.from_address(int(p)).elem_type if c == 0 and p else c for p, c in zip(ptrs, codes)]
+            codes = [CArray.from_address(int(p)).elem_type if c == 0 and p else c
+                     for p, c in zip(ptrs, codes, strict=True)]
         comm, family = self._family_comm(what, w, ptrs)
         group = Group.of(comm, self.world)
         roles = _ROLES.get(what, ())
         out = []
-        for k, (ptr, code) in enumerate(zip(ptrs, codes)):
+        for k, (ptr, code) in enumerate(zip(ptrs, codes, strict=True)):
             role = roles[k] if k < len(roles) else f"i{k - len(roles) + 1}"
             out.append(self._intrinsic_array(what, w, int(ptr or 0), code, k + 1, role, family))
         self.stats[f"xmp_{what}"] = self.stats.get(f"xmp_{what}", 0) + 1
@@ -90,8 +91,8 @@ class IntrinsicRuntime:
         families = next(iter(sets))
         nodes = next(a for a in arrays if a is not None).template.nodes
         if nodes.family is None:
-            raise RuntimeFailure(w, f"xmp_{what}: node {self.world.Get_rank()} executes it but is in none of the "
-                                    f"node arrays of '{nodes.name}'")
+            raise RuntimeFailure(w, f"xmp_{what}: node {self.world.Get_rank()} executes it but is in none of "
+                                    f"the node arrays of '{nodes.name}'")
         color = families.index(nodes.family)
         comm = self.cache.split(self.exec_comm, ("intrinsic-family", hash(families)), color,   # type: ignore[attr-defined]
                                 self.exec_comm.Get_rank())   # type: ignore[attr-defined]
@@ -104,7 +105,8 @@ class IntrinsicRuntime:
         if arr is None:
             if ptr in self.pointers:
                 raise self.not_ready(ptr, w, collective=everyone)   # type: ignore[attr-defined]
-            kind = ("a NULL descriptor" if not ptr else "the descriptor of a template" if ptr in self.templates
+            kind = ("a NULL descriptor" if not ptr
+                    else "the descriptor of a template" if ptr in self.templates
                     else "the descriptor of a node array" if ptr in self.nodes
                     else "not the descriptor of a distributed array")
             raise RuntimeFailure(w, f"xmp_{what}: argument {pos} ({role}) is {kind}; it takes "
@@ -186,7 +188,8 @@ class IntrinsicRuntime:
         deliver(x, target, a.values()[off], group, w, order=np.asarray(order, dtype=np.int64))
 
     # ------------------------------------------------------------------ pack / unpack
-    def _selected(self, w: str, what: str, a: Global, mask: Global, group: Group) -> tuple[np.ndarray, np.ndarray]:
+    def _selected(self, w: str, what: str, a: Global,
+                  mask: Global, group: Group) -> tuple[np.ndarray, np.ndarray]:
         """Row-major numbers and local offsets of the elements of ``a`` this node sends
         (one holder each) whose mask is true."""
         self._integers(w, what, mask, "mask")
@@ -210,8 +213,8 @@ class IntrinsicRuntime:
         first = group.comm.exscan(count) or 0
         total = group.comm.allreduce(count)
         if total > v.size:
-            raise self._fail(w, f"xmp_{what}: '{mask.name}' has {total} true elements but '{v.name}' has only "
-                                f"{v.size}")
+            raise self._fail(w, f"xmp_{what}: '{mask.name}' has {total} true elements but "
+                                f"'{v.name}' has only {v.size}")
         return got[0], first + np.arange(count, dtype=np.int64), got[1:]
 
     def _xmpacc_pack(self, where: bytes, n: int, descs: int, types: int | None) -> None:
@@ -239,8 +242,8 @@ class IntrinsicRuntime:
         w, group, (dst, src) = self._intrinsic_args("transpose", where, 2, ctypes.addressof(descs), None)
         self._same_elements(w, "transpose", dst, src)
         if len(src.shape) != 2 or dst.shape != src.shape[::-1]:
-            raise self._fail(w, f"xmp_transpose: '{dst.name}' has shape {shape_text(dst.shape)} but the transpose "
-                                f"of '{src.name}' (shape {shape_text(src.shape)}) has shape "
+            raise self._fail(w, f"xmp_transpose: '{dst.name}' has shape {shape_text(dst.shape)} but the "
+                                f"transpose of '{src.name}' (shape {shape_text(src.shape)}) has shape "
                                 f"{shape_text(src.shape[::-1])}")
         if opt not in (0, 1):
             raise self._fail(w, f"xmp_transpose: the option is {opt}; it must be 0 or 1")
@@ -273,6 +276,7 @@ class IntrinsicRuntime:
             raise self._fail(w, f"xmp_{what}: '{dst.name}' {shape_text(dst.shape)} and '{src.name}' "
                                 f"{shape_text(src.shape)} must be one-dimensional arrays of one size")
         if src.dtype.kind not in "iuf":
-            raise self._fail(w, f"xmp_{what}: the element type of '{src.name}' is not known here (its "
-                                "descriptor did not come from xmp_desc_of) or is not an integer or floating type")
+            raise self._fail(w, f"xmp_{what}: the element type of '{src.name}' is not known here "
+                                "(its descriptor did not come from xmp_desc_of) or is not an "
+                                "integer or floating type")
         sort(dst, src, bool(descending), group, self.world.Get_rank(), w)

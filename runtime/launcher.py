@@ -114,7 +114,8 @@ def _internal(world: Any) -> None:
     os._exit(2)
 
 
-def _guarded(fn: Callable[..., Any], world: Any, cleanup: Callable[[], None] | None = None) -> Callable[..., Any]:
+def _guarded(fn: Callable[..., Any], world: Any,
+             cleanup: Callable[[], None] | None = None) -> Callable[..., Any]:
     def call(*args: Any) -> Any:
         try:
             return fn(*args)
@@ -155,7 +156,8 @@ def bind(lib: ctypes.CDLL, runtime: Any, world: Any, profiler: Any = None) -> li
 
 
 class _ExecInfo(ctypes.Structure):
-    _fields_ = [(n, ctypes.c_int) for n in ("world_rank", "world_size", "exec_rank", "exec_size", "gpu_count")]
+    _fields_ = [(n, ctypes.c_int) for n in ("world_rank", "world_size", "exec_rank",
+                                            "exec_size", "gpu_count")]
 
 
 def _start_device(lib: ctypes.CDLL, kernels: str, runtime: Any, world: Any, checked: bool = False) -> None:

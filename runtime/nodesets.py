@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from .contract import REF_FROM_START, REF_INDEX, REF_STAR, REF_TRIPLET, REF_TRIPLET_TO_END
-from .distribution import DimDistribution
+from .distribution import owners
 from .errors import RuntimeFailure
 
 STAR = None   # an axis that is '*': every value separately
@@ -77,11 +77,12 @@ def _sets(nodes: Any, axes: list[list[int] | None]) -> NodeSets:
     mine = None
     for fam in nodes.all_families():
         for values in itertools.product(*(range(nodes.extents[d]) for d in starred)):
-            fixed = dict(zip(starred, values))
+            fixed = dict(zip(starred, values, strict=True))
             grid = itertools.product(*([fixed[d]] if ax is STAR else ax for d, ax in enumerate(axes)))
             s = tuple(nodes.rank_of(tuple(c), fam) for c in grid)
             sets.append(s)
-            if fam == my_family and my_coords is not None and all(my_coords[d] == v for d, v in fixed.items()):
+            if fam == my_family and my_coords is not None \
+                    and all(my_coords[d] == v for d, v in fixed.items()):
                 mine = s
     return NodeSets(tuple(sets), mine)
 
@@ -100,19 +101,6 @@ def node_sets(nodes: Any, ref: list[int] | None, where: str) -> NodeSets:
         axes.append(STAR if kind == REF_STAR else
                     _values(kind, a, b, c, 0, nodes.extents[d] - 1, what, where))
     return _sets(nodes, axes)
-
-
-def owners(dist: DimDistribution, g: np.ndarray) -> np.ndarray:
-    """Node coordinates owning the template indices ``g`` (vectorised reference §5)."""
-    r = g - dist.lower
-    if dist.kind == "block":
-        return r // dist.block_size
-    if dist.kind == "cyclic":
-        return (r // dist.width) % dist.nprocs
-    if dist.kind == "gblock":
-        starts = np.cumsum((0,) + dist.gblock[:-1])
-        return np.searchsorted(starts, r, side="right") - 1
-    return np.zeros_like(r)
 
 
 def template_node_sets(tmpl: Any, ref: list[int] | None, where: str) -> NodeSets:

@@ -33,8 +33,8 @@ DEFAULT_TRACE = "xmpacc-profile.json"
 MAX_EVENTS = 200_000          # trace events kept per rank (the table counts every call)
 _COUNTERS = ("reflect_bytes", "sync_in_bytes", "sync_out_bytes")
 _CATEGORY = {"_xmpacc_launch": "kernel", "_xmpacc_replicate_sync": "copy"} | {
-    f"_xmpacc_{name}": "mpi" for name in ("reflect", "reflect_acc", "reduce", "loop_reduce", "bcast", "barrier",
-                                          "task_begin")}
+    f"_xmpacc_{name}": "mpi" for name in ("reflect", "reflect_acc", "reduce", "loop_reduce", "bcast",
+                                          "barrier", "task_begin")}
 _DETAIL = {"_xmpacc_launch": 1, "_xmpacc_replicate_sync": 1}   # kernel name, sync direction
 
 
@@ -163,7 +163,8 @@ def table(per_rank: list[dict[tuple[str, str], list[int]]]) -> list[str]:
         calls, total, moved = (sum(r[i] for r in rows) for i in range(3))
         totals = [r[1] / 1e6 for r in rows]
         text = (f"{key[0]:<{w0}}  {key[1]:<{w1}}  {calls:>8}  {total / 1e6:>10.3f}  "
-                f"{total / 1e3 / max(calls, 1):>10.1f}  {min(totals):>10.3f} / {max(totals):<10.3f}  {moved:>14,}")
+                f"{total / 1e3 / max(calls, 1):>10.1f}  {min(totals):>10.3f} / "
+                f"{max(totals):<10.3f}  {moved:>14,}")
         lines.append((-total, key, text))
     head = f"{'source line':<{w0}}  {'directive':<{w1}}  {'calls':>8}  {'total ms':>10}  {'mean us':>10}  " \
            f"{'min/max over ranks (ms)':>23}  {'bytes':>14}"
@@ -174,8 +175,10 @@ def write_trace(path: str, per_rank: list[list[dict[str, Any]]]) -> None:
     """Chrome trace event format: complete events ('X'), one thread per rank."""
     meta: list[dict[str, Any]] = [{"name": "process_name", "ph": "M", "pid": 0, "args": {"name": "xmpacc"}}]
     for rank in range(len(per_rank)):
-        meta.append({"name": "thread_name", "ph": "M", "pid": 0, "tid": rank, "args": {"name": f"rank {rank}"}})
-        meta.append({"name": "thread_sort_index", "ph": "M", "pid": 0, "tid": rank, "args": {"sort_index": rank}})
+        meta.append({"name": "thread_name", "ph": "M", "pid": 0, "tid": rank,
+                     "args": {"name": f"rank {rank}"}})
+        meta.append({"name": "thread_sort_index", "ph": "M", "pid": 0, "tid": rank,
+                     "args": {"sort_index": rank}})
     events = meta + [e for rank_events in per_rank for e in rank_events]
     tmp = f"{path}.tmp{os.getpid()}"
     with open(tmp, "w", encoding="utf-8") as f:

@@ -112,7 +112,8 @@ class ReductionRuntime:
         if desc in self.templates:
             tmpl = self.templates[desc]
             mask = read_ints(loop_dims, len(tmpl.bounds))
-            keep = frozenset(tmpl.node_dims[t] for t in range(len(mask)) if mask[t] and tmpl.node_dims[t] >= 0)
+            keep = frozenset(tmpl.node_dims[t] for t in range(len(mask))
+                             if mask[t] and tmpl.node_dims[t] >= 0)
             return tmpl.nodes.sub_comm(self.cache, keep)
         nodes = self.nodes[desc]
         mask = read_ints(loop_dims, len(nodes.extents))
@@ -177,7 +178,8 @@ class ReductionRuntime:
             return
         value = var_view(data, var, w)
         if nloc:   # completes at once, also under async (allowed: async permits overlap)
-            reduce_with_locations(comm, value, op, self._locations(nloc, loc_addrs, loc_descs, w), None, False, w)
+            reduce_with_locations(comm, value, op, self._locations(nloc, loc_addrs, loc_descs, w), None,
+                                  False, w)
         else:
             self._allreduce(comm, value, op, w)
 

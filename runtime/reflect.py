@@ -72,7 +72,8 @@ def prepare(arr: DistArray, widths: list[Width] | None, cache: CommCache, where:
             transport.prepare(view, step[2], step[3])
 
 
-def _plan(arr: DistArray, widths: list[Width] | None, cache: CommCache, where: str, orthogonal: bool) -> list[Step]:
+def _plan(arr: DistArray, widths: list[Width] | None, cache: CommCache,
+          where: str, orthogonal: bool) -> list[Step]:
     key = (None if widths is None else tuple(widths), orthogonal)
     plan = arr.reflect_plans.get(key)
     if plan is None:
@@ -176,7 +177,8 @@ def line(arr: DistArray, d: int, cache: CommCache) -> Any:
     return nodes.sub_comm(cache, frozenset([nd]))
 
 
-def owning_neighbours(arr: DistArray, d: int, k: int, periodic: bool) -> tuple[int | None, int | None, list[int]]:
+def owning_neighbours(arr: DistArray, d: int,
+                      k: int, periodic: bool) -> tuple[int | None, int | None, list[int]]:
     """Coordinates of the previous and next nodes that own elements, and all counts."""
     lay = arr.layouts[d]
     assert lay.dist is not None
@@ -233,5 +235,6 @@ def _gather_full(arr: DistArray, d: int, done: set[int], cache: CommCache) -> St
         return ("gather", None, None, [])
     parts: list[tuple[Any, ...] | None] = []
     for c in range(lay.dist.nprocs):
-        parts.append(region(arr, d, done, _owned_along(arr, d, c)) if arr.layout_of(d, c).owned_count else None)
+        parts.append(region(arr, d, done, _owned_along(arr, d, c))
+                     if arr.layout_of(d, c).owned_count else None)
     return ("gather", comm, parts[comm.Get_rank()] or region(arr, d, done, slice(0, 0)), parts)

@@ -15,13 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .contract import (
-    SEC_TRIPLET,
-    SECERR_LENGTH,
-    SECERR_NOT_LOCAL,
-    SECERR_SHAPE,
-    SECERR_STEP,
-)
+from .contract import SEC_TRIPLET, SECERR_LENGTH, SECERR_NOT_LOCAL, SECERR_SHAPE, SECERR_STEP
 
 
 class SectionError(ValueError):
@@ -75,9 +69,10 @@ def read_section(ptr: int) -> Section:
 
 def check_section(sec: Section, name: str) -> None:
     """Lengths > 0, steps != 0 and every index inside its dimension, or SectionError."""
-    for k, (s, ext) in enumerate(zip(sec.subs, sec.extents)):
+    for k, (s, ext) in enumerate(zip(sec.subs, sec.extents, strict=True)):
         if s.triplet and s.length <= 0:
-            raise SectionError(f"the length of dimension {k} of {sec.text(name)} is {s.length}; it must be > 0")
+            raise SectionError(f"the length of dimension {k} of {sec.text(name)} is {s.length}; "
+                               "it must be > 0")
         if s.triplet and s.step == 0:
             raise SectionError(f"the step of dimension {k} of {sec.text(name)} is 0")
         for index in ((s.base, s.last) if s.triplet else (s.base,)):

@@ -42,7 +42,8 @@ class PersistentReflect:
             if comm is None:
                 continue
             pairs = _gather_pairs(step) if step[0] == "gather" else \
-                [("send", dst, tag, r) for dst, tag, r in step[2]] + [("recv", src, tag, r) for src, tag, r in step[3]]
+                [("send", dst, tag, r) for dst, tag, r in step[2]] + \
+                [("recv", src, tag, r) for src, tag, r in step[3]]
             for kind, peer, tag, reg in pairs:
                 buf = np.empty(view[reg].shape, dtype=np.uint8)
                 if kind == "send":
@@ -95,7 +96,8 @@ def _gather_pairs(step: tuple[Any, ...]) -> list[tuple[str, int, int, Any]]:
     return out
 
 
-def plan_reduce_shadow(arr: DistArray, widths: list[Width] | None, cache: Any, where: str) -> list[tuple[Any, ...]]:
+def plan_reduce_shadow(arr: DistArray, widths: list[Width] | None,
+                       cache: Any, where: str) -> list[tuple[Any, ...]]:
     steps: list[tuple[Any, ...]] = []
     for d in reversed(range(len(arr.layouts))):
         lay = arr.layouts[d]
@@ -185,7 +187,8 @@ class ShadowRuntime:
     def _xmpacc_reflect_orthogonal(self, ptr: int, where: bytes, widths: int | None) -> None:
         w = where_text(where)
         arr = self._array(ptr, w, "reflect")
-        reflect(arr, self._widths(arr, widths), self.cache, w, self.stats, orthogonal=True, asyncs=self.asyncs)
+        reflect(arr, self._widths(arr, widths), self.cache, w, self.stats,
+                orthogonal=True, asyncs=self.asyncs)
 
     def _xmpacc_reflect_init(self, ptr: int, where: bytes, widths: int | None, orthogonal: int) -> None:
         w = where_text(where)
@@ -207,7 +210,8 @@ class ShadowRuntime:
         arr = self._array(ptr, w, "reduce_shadow")
         dtype = DTYPES.get(type_code)
         if dtype is None or np.dtype(dtype).itemsize != arr.elem_size:
-            raise RuntimeFailure(w, f"reduce_shadow of '{arr.name}': its elements are not numbers", collective=True)
+            raise RuntimeFailure(w, f"reduce_shadow of '{arr.name}': its elements are not numbers",
+                                 collective=True)
         ws = self._widths(arr, widths)
         key = ("reduce_shadow", None if ws is None else tuple(ws))
         steps = arr.reflect_plans.get(key)

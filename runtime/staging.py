@@ -26,6 +26,7 @@ import numpy as np
 
 from .transport import MpiTransport, Planned, Region, Slab, SlabPlans, region_on_device
 
+
 class StagedTransport(Planned, MpiTransport):
     """Plans: transport.SlabPlans, with a page-locked host buffer per slab."""
 
@@ -66,9 +67,10 @@ class StagedTransport(Planned, MpiTransport):
             return
         if self.copied is not None:   # the receive buffers are free again (done long ago, normally)
             self.copied.synchronize()
-        requests = [comm.Irecv(s.host, source=src, tag=tag) for (src, tag, _r), s in zip(recvs, plan.recvs)]
+        requests = [comm.Irecv(s.host, source=src, tag=tag)
+                    for (src, tag, _r), s in zip(recvs, plan.recvs, strict=False)]
         self._copy_out(view, plan.sends)
-        for k, ((dst, tag, _r), s) in enumerate(zip(sends, plan.sends)):
+        for k, ((dst, tag, _r), s) in enumerate(zip(sends, plan.sends, strict=False)):
             if self.device:
                 self._stream(k).synchronize()
             requests.append(comm.Isend(s.host, dest=dst, tag=tag))

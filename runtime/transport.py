@@ -120,7 +120,8 @@ def fancy(region: Region | None) -> bool:
 class MpiTransport:
     name = "mpi"
 
-    def prepare(self, view: Any, sends: list[tuple[int, int, Region]], recvs: list[tuple[int, int, Region]]) -> None:
+    def prepare(self, view: Any, sends: list[tuple[int, int, Region]],
+                recvs: list[tuple[int, int, Region]]) -> None:
         """Buffers of an exchange made ahead (reflect_init): none here."""
 
     def exchange(self, comm: Any, view: Any, sends: list[tuple[int, int, Region]],
@@ -164,11 +165,12 @@ class MpiTransport:
         counts = [region_bytes(view, r) for r in parts]
         recv = np.empty(sum(counts), dtype=np.uint8)
         request = comm.Iallgatherv(data, [recv, counts])
-        _count(stats, "reflect_bytes", data.nbytes * (sum(1 for c in counts if c) - (1 if data.nbytes else 0)))
+        _count(stats, "reflect_bytes",
+               data.nbytes * (sum(1 for c in counts if c) - (1 if data.nbytes else 0)))
 
         def unpack() -> None:
             offset = 0
-            for k, (r, n) in enumerate(zip(parts, counts)):
+            for k, (r, n) in enumerate(zip(parts, counts, strict=True)):
                 if r is not None and k != me:
                     view[r] = recv[offset: offset + n].reshape(region_shape(view, r))
                     _count(stats, "reflect_shadow_bytes", n)
@@ -189,7 +191,8 @@ class Planned:
     def address(self, view: Any) -> int:
         return int(view.data.ptr)
 
-    def prepare(self, view: Any, sends: list[tuple[int, int, Region]], recvs: list[tuple[int, int, Region]]) -> None:
+    def prepare(self, view: Any, sends: list[tuple[int, int, Region]],
+                recvs: list[tuple[int, int, Region]]) -> None:
         """The plan of an exchange on ``view`` made ahead (reflect_init), where there is a view."""
         if view is not None:
             self.slab_plans.find(view, self.address(view), sends, recvs)
@@ -232,12 +235,12 @@ class NcclTransport(Planned):
         stream = self.cupy.cuda.get_current_stream().ptr
         kind, nccl = self.nccl.NCCL_UINT8, self.comm
         self.nccl.groupStart()
-        for (dst, _tag, _region), s in zip(sends, plan.sends):
+        for (dst, _tag, _region), s in zip(sends, plan.sends, strict=False):
             if s.stage is not None:
                 s.stage[...] = view[s.region]   # packed on the device
             nccl.send(s.device or s.stage.data.ptr, s.nbytes, kind, ranks[dst], stream)
             _count(stats, "reflect_bytes", s.nbytes)
-        for (src, _tag, _region), s in zip(recvs, plan.recvs):
+        for (src, _tag, _region), s in zip(recvs, plan.recvs, strict=False):
             nccl.recv(s.device or s.stage.data.ptr, s.nbytes, kind, ranks[src], stream)
             _count(stats, "reflect_shadow_bytes", s.nbytes)
         self.nccl.groupEnd()

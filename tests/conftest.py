@@ -97,5 +97,5 @@ def same_output(got: str, expected: str, rel: float = 1e-9) -> None:
     (parallel reductions add in another order than the serial loop)."""
     assert _FLOAT.sub("#", got) == _FLOAT.sub("#", expected), \
         f"output differs\n--- got:\n{got}--- expected:\n{expected}"
-    for a, b in zip(_FLOAT.findall(got), _FLOAT.findall(expected)):
+    for a, b in zip(_FLOAT.findall(got), _FLOAT.findall(expected), strict=False):
         assert float(a) == pytest.approx(float(b), rel=rel, abs=1e-300), f"{a} != {b}"

@@ -179,7 +179,8 @@ def rename_ident(src: bytes, rng: random.Random) -> bytes | None:
         return None
     m = rng.choice(idents)
     names = sorted({x.group() for x in _IDENT.finditer(src)})
-    new = rng.choice(names) if rng.random() < 0.6 else rng.choice((b"undeclared_", b"NN", b"q", b"main", b"printf"))
+    new = rng.choice(names) if rng.random() < 0.6 \
+        else rng.choice((b"undeclared_", b"NN", b"q", b"main", b"printf"))
     return src[:m.start()] + new + src[m.end():]
 
 

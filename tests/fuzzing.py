@@ -48,9 +48,9 @@ from pathlib import Path
 from fuzz_mutations import mutant
 
 REPO = Path(__file__).resolve().parent.parent
-CORPUS_GLOBS = ("samples/**/*.c", "tests/programs/*.c", "tests/acc_programs/*.c", "tests/coarray_programs/*.c",
-                "tests/xacc_compute/*.c", "tests/xacc_programs/*.c", "tests/xacc_gmove/*.c",
-                "tests/location_margins/*.c")
+CORPUS_GLOBS = ("samples/**/*.c", "tests/programs/*.c", "tests/acc_programs/*.c",
+                "tests/coarray_programs/*.c", "tests/xacc_compute/*.c", "tests/xacc_programs/*.c",
+                "tests/xacc_gmove/*.c", "tests/location_margins/*.c")
 HEADERS = (REPO / "tests/programs/serial_xmp.h",)   # included by some corpus programs
 BAD_OUTCOMES = ("internal", "traceback", "unlocated", "crash", "hang", "host")
 

@@ -14,7 +14,6 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from conftest import REPO, SAMPLES, build_serial, nvcc_compile, run_mpi, run_xmpacc
 
 ACC_SAMPLES = [
@@ -33,7 +32,7 @@ _NUM = re.compile(r"[-+]?\d+\.\d*(?:[eE][-+]?\d+)?")
 def same_output(got: str, expected: str, rel: float) -> None:
     """Equal text, except floating-point numbers, which agree to a relative tolerance."""
     assert _NUM.sub("#", got) == _NUM.sub("#", expected), f"got:\n{got}\nexpected:\n{expected}"
-    for a, b in zip(_NUM.findall(got), _NUM.findall(expected)):
+    for a, b in zip(_NUM.findall(got), _NUM.findall(expected), strict=False):
         assert float(a) == pytest.approx(float(b), rel=rel, abs=1e-300), f"{a} != {b}"
 
 
@@ -199,7 +198,8 @@ REDUCTION_PROGRAMS = {
 
 
 @pytest.fixture(scope="module", params=sorted(REDUCTION_PROGRAMS))
-def reduction_program(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+def reduction_program(request: pytest.FixtureRequest,
+                      tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     name = request.param
     tmp = tmp_path_factory.mktemp(name)
     exe = tmp / name
@@ -267,22 +267,28 @@ ACC_ERRORS = [
     # (body, line, column, fragment)
     ("#pragma xmp loop on t[i] acc\n  for (i = 0; i < N; i++) a[i] = 1;", 17, 27,
      "array 'a' is used in an acc loop but has no device copy"),
-    ("#pragma xmp acc replicate (a)\n  {\n#pragma xmp loop on t[i] acc\n  for (i = 0; i < N; i++) { s = a[i]; }\n  }",
+    ("#pragma xmp acc replicate (a)\n  {\n#pragma xmp loop on t[i] acc\n"
+     "  for (i = 0; i < N; i++) { s = a[i]; }\n  }",
      19, 29, "scalar 's' is assigned in the acc loop"),
     ("#pragma xmp acc replicate_sync in (a)", 16, 36, "'a' is not replicated"),
-    ("#pragma xmp acc replicate (a)\n  {\n#pragma xmp loop on t[i] acc\n  for (i = 0; i < N; i++) a[i] = helper(1.0);\n  }",
+    ("#pragma xmp acc replicate (a)\n  {\n#pragma xmp loop on t[i] acc\n"
+     "  for (i = 0; i < N; i++) a[i] = helper(1.0);\n  }",
      19, 34, "call of 'helper' in an acc loop"),
-    ("#pragma xmp acc replicate (a)\n  {\n#pragma xmp loop on t[i] acc\n  for (i = 0; i < N; i++) a[i] = *ptr;\n  }",
+    ("#pragma xmp acc replicate (a)\n  {\n#pragma xmp loop on t[i] acc\n"
+     "  for (i = 0; i < N; i++) a[i] = *ptr;\n  }",
      19, 35, "pointer dereference"),
     ("#pragma xmp acc replicate (a)\n  {\n#pragma xmp loop on t[i] acc\n  for (i = 0; i < N; i++) {\n"
      "#pragma xmp barrier\n  a[i] = 1; }\n  }", 20, 9, "XMP directives are not allowed inside an acc loop"),
-    ("#pragma xmp acc replicate (a)\n  {\n#pragma xmp loop on t[i] acc private(loc)\n  for (i = 0; i < N; i++) a[i] = 1;\n  }",
+    ("#pragma xmp acc replicate (a)\n  {\n#pragma xmp loop on t[i] acc private(loc)\n"
+     "  for (i = 0; i < N; i++) a[i] = 1;\n  }",
      18, 38, "'loc' is an array; private and firstprivate take scalars only"),
     ("#pragma xmp acc replicate (ptr)\n  { }", 16, 28, "'ptr' is a pointer"),
-    ("#pragma xmp acc replicate (a)\n  {\n#pragma xmp acc replicate (a)\n  { }\n  }", 18, 28, "already replicated"),
+    ("#pragma xmp acc replicate (a)\n  {\n#pragma xmp acc replicate (a)\n  { }\n  }", 18, 28,
+     "already replicated"),
     ("#pragma xmp acc replicate (a)\n  s = 1;", 16, 13, "must be followed by a compound statement"),
     ("#pragma xmp acc replicate (nothere)\n  { }", 16, 28, "'nothere' in acc replicate is not declared"),
-    ("#pragma xmp acc replicate (a)\n  {\n#pragma xmp loop on t[i] acc\n  for (i = 0; i < N; i++) a[i] = loc[i];\n  }",
+    ("#pragma xmp acc replicate (a)\n  {\n#pragma xmp loop on t[i] acc\n"
+     "  for (i = 0; i < N; i++) a[i] = loc[i];\n  }",
      19, 34, "array 'loc' is used in an acc loop but has no device copy"),
     ("#pragma xmp acc replicate (a)\n  {\n#pragma xmp loop on t[i] acc\n  for (i = 0; i < N; i++) {\n"
      "#pragma xmp template u[N]\n  a[i] = 1; }\n  }", 20, 9, "'template' directive inside an acc loop"),

@@ -14,7 +14,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import REPO, mpirun_path, xmpacc_command
 
 
@@ -40,7 +39,8 @@ def test_bench_cpu_mode(tmp_path: Path) -> None:
     assert runs["laplace, 1 proc"]["values"]["checksum"] == pytest.approx(
         runs["laplace, 2 proc"]["values"]["checksum"], rel=1e-12)
     two = runs["laplace, 2 proc"]["stats"]
-    assert sum(s.get("reflect_bytes", 0) for s in two) == sum(s.get("reflect_shadow_bytes", 0) for s in two) > 0
+    assert sum(s.get("reflect_bytes", 0) for s in two) \
+        == sum(s.get("reflect_shadow_bytes", 0) for s in two) > 0
     for n in (2, 4):  # block x block on p[*][2]: halos on four sides, through reflect ... acc
         assert runs[f"laplace 2-D grid, {n} proc"]["values"]["checksum"] == pytest.approx(
             runs["laplace, 1 proc"]["values"]["checksum"], rel=1e-12)
@@ -58,16 +58,19 @@ def test_stencil_goals_from_a_record() -> None:
         return {"values": {"iter_ms": ms, "checksum": 1.0}, "stats": []}
 
     def lap(n: int, one: float, nccl: float, staged: float) -> dict[str, object]:
-        return {"n": n, "xmpacc": {"xmpacc, 1 GPU": prog(one), "xmpacc, 2 GPUs, reflect acc (NCCL)": prog(nccl),
+        return {"n": n, "xmpacc": {"xmpacc, 1 GPU": prog(one),
+                                   "xmpacc, 2 GPUs, reflect acc (NCCL)": prog(nccl),
                                    "xmpacc, 2 GPUs, reflect acc (staged)": prog(staged)},
                 "baselines": [{"nodes": 2, "halo": "nccl", "iter_ms": 1.0, "checksum": 1.0},
-                              {"nodes": 2, "variant": "fused kernel, host halo", "iter_ms": 0.25, "checksum": 1.0},
+                              {"nodes": 2, "variant": "fused kernel, host halo", "iter_ms": 0.25,
+                               "checksum": 1.0},
                               {"nodes": 1, "halo": None, "iter_ms": 0.5, "checksum": 1.0}]}
 
     copy_gbs = 4000.0
     one_8k = 16 * 8190 ** 2 / (0.95 * copy_gbs * 1e9) * 1e3      # 95 % of the copy bandwidth
     record = {"copy": {"copy_gbs": copy_gbs},
-              "stencil": {"laplace": {"8192": lap(8192, one_8k, 2.0, 0.3), "16384": lap(16384, 10.0, 1.04, 1.0)},
+              "stencil": {"laplace": {"8192": lap(8192, one_8k, 2.0, 0.3),
+                                      "16384": lap(16384, 10.0, 1.04, 1.0)},
                           "jacobi3d": {"n": 512, "xmpacc": {"xmpacc, 1 GPU": prog(1.0)}, "baselines": []}}}
     g = stencil_goals.goals(record)
     assert g["S1-8192"]["value"] == pytest.approx(0.95, rel=1e-3) and g["S1-8192"]["met"]
@@ -84,8 +87,8 @@ def test_cpu_bench_quick(tmp_path: Path) -> None:
     if mpirun_path() is None:
         pytest.skip("no mpirun")
     env = _bench_env()
-    r = subprocess.run([sys.executable, str(REPO / "bench" / "run.py"), "--cpu-bench", "--quick", "--reps", "1",
-                        "--out", str(tmp_path)], capture_output=True, text=True, env=env, timeout=600)
+    r = subprocess.run([sys.executable, str(REPO / "bench" / "run.py"), "--cpu-bench", "--quick", "--reps",
+                        "1", "--out", str(tmp_path)], capture_output=True, text=True, env=env, timeout=600)
     assert r.returncode == 0, r.stdout + r.stderr
     record = json.loads(next(tmp_path.glob("cpu-*-quick.json")).read_text())
     assert set(record["goals"]) == {"CPU1", "CPU2"}

@@ -13,7 +13,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from conftest import SAMPLES, run_mpi, same_output
 
 BUILD = SAMPLES / "build"

@@ -209,8 +209,10 @@ def test_deliberate_difference_shows_the_first_differing_line(tmp_path: Path) ->
 
 @pytest.mark.mpi
 def test_float_tolerance_against_another_serial_program(tmp_path: Path) -> None:
-    write(tmp_path, "ref.c", '#include <stdio.h>\nint main(void) { printf("x = %.12e\\n", 1.0); return 0; }\n')
-    write(tmp_path, "near.c", '#include <stdio.h>\nint main(void) { printf("x = %.12e\\n", 1.0 + 1e-10); return 0; }\n')
+    write(tmp_path, "ref.c",
+          '#include <stdio.h>\nint main(void) { printf("x = %.12e\\n", 1.0); return 0; }\n')
+    write(tmp_path, "near.c",
+          '#include <stdio.h>\nint main(void) { printf("x = %.12e\\n", 1.0 + 1e-10); return 0; }\n')
     ok = xmpacc_check("near.c", "--serial", "ref.c", "--np", "1", cwd=tmp_path)
     assert ok.returncode == 0, ok.stdout
     assert "other changes: 1 lines added and 1 removed besides the directives (comments count too)" \

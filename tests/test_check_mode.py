@@ -16,17 +16,17 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from conftest import REPO, SAMPLES, run_mpi, run_xmpacc, same_output, serial_output
 from hypothesis import given
 from test_distribution import SETTINGS, _c_array, layouts
 
-from conftest import REPO, SAMPLES, run_mpi, run_xmpacc, same_output, serial_output
 from xmpacc.runtime import check, cstructs
 from xmpacc.runtime.distribution import ArrayDimLayout, DistributionError, local_index
 
 PROGRAMS = Path(__file__).parent / "check_programs"
 HOST = {"XMPACC_DEVICE": "host"}
-NOT_LOCAL = re.compile(r"^(\S+):(\d+): error: (\w+)((?:\[-?\d+\])+) is not on node (\d+) \(owner: node (\d+)\)"
-                       r"(.*)$", re.M)
+NOT_LOCAL = re.compile(r"^(\S+):(\d+): error: (\w+)((?:\[-?\d+\])+) is not on node (\d+) "
+                       r"\(owner: node (\d+)\)(.*)$", re.M)
 
 
 @pytest.fixture(scope="module")
@@ -114,7 +114,8 @@ def test_checked_kernel_stops_at_the_read(env: dict[str, str], built: dict[str, 
     # (what it reads there is whatever lies next to the buffer: 9603 when that memory is
     # zero, anything under another heap layout: a CI run printed a 22-digit sum); no exact value
     r = run_mpi(2, exe, env=env)
-    assert r.returncode == 0 and r.stdout.startswith("sum = ") and r.stdout != "sum = 9702\n", r.stdout + r.stderr
+    assert r.returncode == 0 and r.stdout.startswith("sum = ") and r.stdout != "sum = 9702\n", \
+        r.stdout + r.stderr
     r = run_mpi(2, exe, env={**env, "XMPACC_CHECK": "1"})
     assert_stopped_at(r, src, read_line(src, "b[i] = a[i - 1] + a[i + 1];"))
 
@@ -232,20 +233,24 @@ DEVICE_MISTAKES = [
     (4, "device_copies.c:{reflect}: error: reflect (a) sends the host copy of 'a', but a kernel "
         "(device_copies.c:{writer}) wrote 'a' on the device after the last acc replicate_sync out (a); add "
         "'#pragma xmp acc replicate_sync out (a)' before the reflect"),
-    (5, "device_copies.c:{sync_in}: error: acc replicate_sync in (a) overwrites the device copy of 'a', which "
-        "a kernel (device_copies.c:{writer}) wrote after the last acc replicate_sync out (a); add "
-        "'#pragma xmp acc replicate_sync out (a)' after that loop"),
+    (5, "device_copies.c:{sync_in}: error: acc replicate_sync in (a) overwrites the "
+        "device copy of 'a', which a kernel (device_copies.c:{writer}) wrote after the last acc "
+        "replicate_sync out (a); add '#pragma xmp acc replicate_sync out (a)' after that loop"),
 ]
 
 
 @pytest.mark.mpi
-@pytest.mark.parametrize("mistake, expected", DEVICE_MISTAKES, ids=[f"mistake{m}" for m, _ in DEVICE_MISTAKES])
-def test_device_copy_mistakes(env: dict[str, str], built: dict[str, Path], mistake: int, expected: str) -> None:
+@pytest.mark.parametrize("mistake, expected", DEVICE_MISTAKES,
+                         ids=[f"mistake{m}" for m, _ in DEVICE_MISTAKES])
+def test_device_copy_mistakes(env: dict[str, str], built: dict[str, Path], mistake: int,
+                              expected: str) -> None:
     src = PROGRAMS / "device_copies.c"
     lines = src.read_text().splitlines()
     where = {"kernel": read_line(src, "b[i] = a[i] + 1;") - 2, "host_read": read_line(src, "s += a[i];"),
-             "writer": read_line(src, "a[i] = b[i] * 2;") - 2, "reflect": read_line(src, "#pragma xmp reflect (a)"),
-             "sync_in": [n for n, t in enumerate(lines, 1) if "#pragma xmp acc replicate_sync in (a)" in t][1]}
+             "writer": read_line(src, "a[i] = b[i] * 2;") - 2,
+             "reflect": read_line(src, "#pragma xmp reflect (a)"),
+             "sync_in": [n for n, t in enumerate(lines, 1)
+                         if "#pragma xmp acc replicate_sync in (a)" in t][1]}
     exe = built["device_copies"]
     r = run_mpi(1, exe, str(mistake), env=env)
     assert r.returncode == 0 and "error" not in r.stderr   # unchecked: no message
@@ -254,7 +259,8 @@ def test_device_copy_mistakes(env: dict[str, str], built: dict[str, Path], mista
 
 
 @pytest.mark.mpi
-def test_right_program_passes_the_device_checks(tmp_path: Path, env: dict[str, str], built: dict[str, Path]) -> None:
+def test_right_program_passes_the_device_checks(tmp_path: Path, env: dict[str, str],
+                                                built: dict[str, Path]) -> None:
     src = PROGRAMS / "device_copies.c"
     r = run_mpi(2, built["device_copies"], env={**env, "XMPACC_CHECK": "1"})
     assert r.returncode == 0 and r.stdout == serial_output(src, tmp_path) == "sum = 8125.0\n", r.stderr
@@ -303,8 +309,8 @@ def test_executable_without_sources_asks_for_fcheck(tmp_path: Path, env: dict[st
     r = subprocess.run([str(stripped)], capture_output=True, text=True, env={**env, "XMPACC_CHECK": "1",
                                                                                    "PATH": "/usr/bin:/bin"})
     assert r.returncode == 1
-    assert r.stderr == ("old: error: XMPACC_CHECK=1: this executable does not carry the sources of its checked "
-                        "variant; build it again with 'xmpacc -fcheck'\n")
+    assert r.stderr == ("old: error: XMPACC_CHECK=1: this executable does not carry the sources of its "
+                        "checked variant; build it again with 'xmpacc -fcheck'\n")
 
 
 def test_unchecked_code_has_no_checks(tmp_path: Path) -> None:
@@ -328,7 +334,8 @@ def test_checked_kernels_compile_with_nvcc(tmp_path: Path, sample: str) -> None:
     r = run_xmpacc(str(SAMPLES / sample), "-S", "-o", str(tmp_path / "k"))
     assert r.returncode == 0, r.stderr
     r = subprocess.run(["nvcc", "-arch=sm_90", "-c", "-D_XMPACC_CHECK", str(tmp_path / "k.cu"), "-I",
-                        str(REPO / "runtime" / "include"), "-o", str(tmp_path / "k.o")], capture_output=True, text=True)
+                        str(REPO / "runtime" / "include"), "-o", str(tmp_path / "k.o")], capture_output=True,
+                       text=True)
     assert r.returncode == 0, r.stderr
 
 
@@ -336,7 +343,8 @@ def test_checked_kernels_compile_with_nvcc(tmp_path: Path, sample: str) -> None:
 
 WRAPPER = r"""
 #include "xmpacc_index.h"
-void _xmpacc_check_fail(const void * array, int what, const long long * globals, const char * file, int line) {
+void _xmpacc_check_fail(const void * array, int what, const long long * globals, const char * file,
+                        int line) {
   (void)array; (void)what; (void)globals; (void)file; (void)line;
 }
 int w_check_dim(const _xmpacc_array_t *a, int d, long long g) { return _xmpacc_check_dim(a, d, g); }
@@ -348,8 +356,9 @@ def checklib(tmp_path_factory: pytest.TempPathFactory) -> ctypes.CDLL:
     tmp = tmp_path_factory.mktemp("check")
     src, lib = tmp / "w.c", tmp / "libw.so"
     src.write_text(WRAPPER)
-    subprocess.run(["cc", "-std=c99", "-pedantic", "-Wall", "-Wextra", "-Werror", "-D_XMPACC_CHECK", "-shared",
-                    "-fPIC", "-I", str(cstructs.INCLUDE_DIR), str(src), "-o", str(lib)], check=True)
+    subprocess.run(["cc", "-std=c99", "-pedantic", "-Wall", "-Wextra", "-Werror", "-D_XMPACC_CHECK",
+                    "-shared", "-fPIC", "-I", str(cstructs.INCLUDE_DIR), str(src), "-o", str(lib)],
+                   check=True)
     dll = ctypes.CDLL(str(lib))
     dll.w_check_dim.argtypes = [ctypes.POINTER(cstructs.CArray), ctypes.c_int, ctypes.c_longlong]
     return dll

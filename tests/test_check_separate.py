@@ -12,7 +12,6 @@ import zipfile
 from pathlib import Path
 
 import pytest
-
 from conftest import run_mpi, run_xmpacc
 
 HOST = {"XMPACC_DEVICE": "host"}
@@ -213,7 +212,8 @@ def test_link_inputs_are_read_once(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     from xmpacc import checked, elf, mpi_flags
 
     obj = tmp_path / "plain.o"
-    subprocess.run(["cc", "-c", "-x", "c", "-", "-o", str(obj)], input="void f(void) {}\n", text=True, check=True)
+    subprocess.run(["cc", "-c", "-x", "c", "-", "-o", str(obj)], input="void f(void) {}\n", text=True,
+                   check=True)
     reads: list[str] = []
     real = Path.read_bytes
     monkeypatch.setattr(Path, "read_bytes", lambda self: reads.append(str(self)) or real(self))

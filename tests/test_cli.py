@@ -11,8 +11,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
-
 from conftest import run_mpi, run_xmpacc
+
 from xmpacc import __version__
 
 # N, FOO and the header's SCALE come from the command line (-D, -U, -I).
@@ -511,7 +511,8 @@ def test_x_c_include_and_isystem(tmp_path: Path) -> None:
 
 
 WARNS = SIMPLE.replace("#pragma xmp nodes p[*]",
-                       "#pragma xmp nodes p[*]\n#pragma xmp template t[4]\n#pragma xmp distribute t[block] onto p\n"
+                       "#pragma xmp nodes p[*]\n#pragma xmp template t[4]\n"
+                       "#pragma xmp distribute t[block] onto p\n"
                        "#pragma xmp align a[i] with t[i]\ndouble a[4];")
 
 
@@ -584,7 +585,8 @@ def test_xmpacc_python_at_compile_time_and_at_run_time(tmp_path: Path) -> None:
         return w
 
     exe = tmp_path / "prog"
-    r = run_xmpacc(str(write(tmp_path / "a.c", SIMPLE)), "-o", str(exe), env={"XMPACC_PYTHON": str(wrapper("built"))})
+    r = run_xmpacc(str(write(tmp_path / "a.c", SIMPLE)), "-o", str(exe),
+                   env={"XMPACC_PYTHON": str(wrapper("built"))})
     assert r.returncode == 0, r.stderr
     env = {k: v for k, v in os.environ.items() if k != "XMPACC_PYTHON"}
     run = subprocess.run([str(exe)], capture_output=True, text=True, env=env)

@@ -174,10 +174,13 @@ MISTAKES = [
     ("parameter", HEAD + "void f(int @b[4]:[*]) { }\nint main(void) { return 0; }\n",
      "a coarray cannot be a function parameter: declare 'b' as a coarray at file scope"),
     ("block-scope", body("    int @st[2]:[*];"), "a coarray must be declared at file scope"),
-    ("block-scope-static", body("    static int @st[2]:[*];"), "a static coarray in a function is not supported yet"),
+    ("block-scope-static", body("    static int @st[2]:[*];"),
+     "a static coarray in a function is not supported yet"),
     ("not-a-coarray", body("    x = @y[0]:[1];"), "'y' is not a coarray"),
-    ("too-many-coindices", body("    x = @a[0]:[1][2];"), "coarray 'a' has 1 codimension(s) but 2 image index(es)"),
-    ("too-few-coindices", body("    x = @c[0]:[1];"), "coarray 'c' has 2 codimension(s) but 1 image index(es)"),
+    ("too-many-coindices", body("    x = @a[0]:[1][2];"),
+     "coarray 'a' has 1 codimension(s) but 2 image index(es)"),
+    ("too-few-coindices", body("    x = @c[0]:[1];"),
+     "coarray 'c' has 2 codimension(s) but 1 image index(es)"),
     ("negative-image", body("    x = @a[0]:[-1];"), "image index -1 of coarray 'a' is negative"),
     ("partial-reference", body("    x = @m[1]:[0];"), "give every subscript, or a section"),
     ("section-in-expression", body("    x = @a[0:3]:[1] + 1;"),
@@ -189,20 +192,24 @@ MISTAKES = [
     ("put-to-member",
      HEAD + "struct s { int v; } sc[2]:[*];\nint main(void)\n{\n    @sc[1]:[0].v = 2;\n    return 0;\n}\n",
      "a put to a part of a coindexed element (a member) is not supported yet"),
-    ("put-expression", body("    a[0:4]:[1] = @loc[0:4] * 2;"), "an expression of sections is not supported yet"),
+    ("put-expression", body("    a[0:4]:[1] = @loc[0:4] * 2;"),
+     "an expression of sections is not supported yet"),
     ("lock-not-a-lock", body("#pragma xmp lock (@q:[0])"), "'q' is not a coarray of xmp_lock_t"),
     ("lock-undeclared", body("#pragma xmp unlock (@m:[0])"), "'m' is not"),
     ("post-template", body("#pragma xmp post (@t[0], 1)"), "'post' needs a node reference"),
     ("coarray-directive-in-function", body("#pragma xmp @coarray loc : [*]"), "not supported yet"),
     ("sync-all-at-file-scope", HEAD + "#pragma xmp @sync_all\nint main(void) { return 0; }\n",
      "the 'sync_all' directive must be inside a function"),
-    ("device", body("#pragma acc parallel loop\n    for (int i = 0; i < 4; i++)\n        loc[i] = @a[i]:[0];"),
+    ("device",
+     body("#pragma acc parallel loop\n    for (int i = 0; i < 4; i++)\n        loc[i] = @a[i]:[0];"),
      "a coarray in code that runs on the device (XcalableACC §5) is not supported yet"),
-    ("device-xmp-loop", body("#pragma xmp loop on t[i] acc\n    for (int i = 0; i < 8; i++)\n        x += @a[i]:[0];"),
+    ("device-xmp-loop",
+     body("#pragma xmp loop on t[i] acc\n    for (int i = 0; i < 8; i++)\n        x += @a[i]:[0];"),
      "a coarray in code that runs on the device (XcalableACC §5) is not supported yet"),
     ("host-code-in-data-region", body("#pragma acc data copy(loc)\n    {\n        x = a[0]:[0];\n    }\n"
                                       "    x = @y[0]:[0];"), "'y' is not a coarray"),
-    ("no-directive-in-file", "int b[10]:[*];\nint main(void)\n{\n    static int @a[10]:[*];\n    return 0;\n}\n",
+    ("no-directive-in-file",
+     "int b[10]:[*];\nint main(void)\n{\n    static int @a[10]:[*];\n    return 0;\n}\n",
      "a static coarray in a function is not supported yet"),   # translated without a #pragma xmp
     ("device-data", body("#pragma acc data copy(loc, @a)\n    {\n    }"),
      "coarray 'a' in an acc directive: device copies of coarrays (XcalableACC §5) are not supported yet"),
@@ -210,7 +217,7 @@ MISTAKES = [
 
 
 @pytest.mark.parametrize("marked, fragment", [pytest.param(m, f, id=i) for i, m, f in MISTAKES])
-def test_mistake(marked: str, fragment: str, compile_: Compile, tmp_path: Path) -> None:
+def test_mistake(marked: str, fragment: str, compile_: Compile, tmp_path: Path) -> None:  # noqa: F811 - the fixture imported above
     source, line, col = place(marked)
     proc, src, _out = compile_(source)
     assert_clean_failure(proc, tmp_path, {src.name})
@@ -253,4 +260,5 @@ def test_rewrite_examples() -> None:
     assert rewrite_coarrays("int a[10]:[2][*];") == "int a[10][_xmpacc_coindex(2,_XMPACC_STAR)];"
     assert rewrite_coarrays("x = s:[k] + (c ? 1 : 2);") == "x = s[_xmpacc_coindex(k)] + (c ? 1 : 2);"
     assert rewrite_coarrays("a[0:5]:[\n k];") == "a[0:5][_xmpacc_coindex(\n k)];"
-    assert rewrite_coarrays('s = ":[k]";\n#pragma xmp lock (l:[0])\n') == 's = ":[k]";\n#pragma xmp lock (l:[0])\n'
+    assert rewrite_coarrays('s = ":[k]";\n#pragma xmp lock (l:[0])\n') \
+        == 's = ":[k]";\n#pragma xmp lock (l:[0])\n'

@@ -13,7 +13,6 @@ from typing import Any
 
 import numpy as np
 import pytest
-
 from conftest import gpu_count
 
 pytest.importorskip("mpi4py.MPI")
@@ -155,7 +154,8 @@ class _FakeGpu:
     def lanes(self, total: int, nthreads: int) -> int:
         return 1
 
-    def shape(self, threads: int, nthreads: int, lanes: int, inner: int, rows: int = 1, pad: int = 0) -> LaunchShape:
+    def shape(self, threads: int, nthreads: int, lanes: int, inner: int, rows: int = 1,
+              pad: int = 0) -> LaunchShape:
         return LaunchShape(threads, 32, (1, 1), False, PARTIALS)
 
     def alloc(self, nbytes: int, what: str, where: str) -> np.ndarray:
@@ -386,12 +386,13 @@ class _Nccl:
 
 
 def _with_nccl(monkeypatch: pytest.MonkeyPatch, p: _Program) -> _Nccl:
-    nccl = types.SimpleNamespace(NCCL_FLOAT64="f64", NCCL_SUM="sum", NCCL_MAX="max", NCCL_MIN="min", NCCL_PROD="prod")
+    nccl = types.SimpleNamespace(NCCL_FLOAT64="f64", NCCL_SUM="sum", NCCL_MAX="max", NCCL_MIN="min",
+                                 NCCL_PROD="prod")
     monkeypatch.setitem(sys.modules, "cupy", types.SimpleNamespace(cuda=types.SimpleNamespace(nccl=nccl)))
     monkeypatch.setitem(sys.modules, "cupy.cuda", types.SimpleNamespace(nccl=nccl))
     comm = _Nccl()
-    monkeypatch.setattr(p.rt, "_nccl_comm", lambda c, side=False: comm if side else pytest.fail("reflect's comm"),
-                        raising=False)
+    monkeypatch.setattr(p.rt, "_nccl_comm",
+                        lambda c, side=False: comm if side else pytest.fail("reflect's comm"), raising=False)
     return comm
 
 

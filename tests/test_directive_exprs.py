@@ -154,7 +154,8 @@ def test_constant_value() -> None:
     assert constant_value(tree, NAMES) == (6 + 2) * 16 - 8 % 3
     assert constant_value(c_parser.CParser().parse("int x = n + 1;").ext[0].init, NAMES) is None
     # literals are read as the access analysis reads them (a hex 'b' digit is no suffix)
-    assert constant_value(c_parser.CParser().parse("int x = 0xab + 0b11 + 7uLL;").ext[0].init, NAMES) == 171 + 3 + 7
+    assert constant_value(c_parser.CParser().parse("int x = 0xab + 0b11 + 7uLL;").ext[0].init, NAMES) \
+        == 171 + 3 + 7
 
 
 def test_libc_names_come_from_the_real_headers() -> None:
@@ -283,7 +284,8 @@ def test_errors_in_several_directives_all_reported(tmp_path: Path) -> None:
 
 
 LOOP_HEAD = ("#pragma xmp nodes p[4]\n#pragma xmp template t[100]\n#pragma xmp distribute t[block] onto p\n"
-             "double a[100];\n#pragma xmp align a[i] with t[i]\nint main(void)\n{\n    int i;\n    double s = 0;\n")
+             "double a[100];\n#pragma xmp align a[i] with t[i]\nint main(void)\n{\n"
+             "    int i;\n    double s = 0;\n")
 
 
 @pytest.mark.parametrize("directive, col, message", [
@@ -297,7 +299,8 @@ LOOP_HEAD = ("#pragma xmp nodes p[4]\n#pragma xmp template t[100]\n#pragma xmp d
     ("barrier on p[0:s]", 28, "triplet end must be an integer expression (it has type 'double')"),
     ("task on t[s]", 23, "subscript of 't' must be an integer expression"),
 ])
-def test_executable_directive_expressions(directive: str, col: int, message: str | None, tmp_path: Path) -> None:
+def test_executable_directive_expressions(directive: str, col: int, message: str | None,
+                                          tmp_path: Path) -> None:
     """Checked in the declare stage, before the passes that use (and may reject) them."""
     src = tmp_path / "loop.c"
     src.write_text(LOOP_HEAD + f"#pragma xmp {directive}\n    for (i = 0; i < 100; i++) s += a[i];\n"

@@ -117,22 +117,14 @@ def ON(template: str, subs: tuple, style: A.Style) -> A.OnTemplate:
     return A.OnTemplate(N(template), subs, style, None)  # type: ignore[arg-type]
 
 
-def VR(name: str, subs: tuple | None = None) -> A.VarRef:
-    return A.VarRef(N(name), subs, None)  # type: ignore[arg-type]
-
-
 def VARS(*ns: str) -> tuple[A.VarRef, ...]:
     return tuple(VR(n) for n in ns)
 
 
-def ST(base: str | None, length: str | None, step: str | None = None) -> A.SectionTriplet:
-    base_, length_, step_ = (None if x is None else E(x) for x in (base, length, step))
-    return A.SectionTriplet(base_, length_, step_, None)  # type: ignore[arg-type]
-
-
 def RED(op: A.ReductionOp, *variables: str | tuple[str, tuple[str, ...]]) -> A.Reduction:
     rvars = tuple(
-        A.ReductionVar(N(v), ()) if isinstance(v, str) else A.ReductionVar(N(v[0]), tuple(VR(x) for x in v[1]))
+        A.ReductionVar(N(v), ()) if isinstance(v, str)
+        else A.ReductionVar(N(v[0]), tuple(VR(x) for x in v[1]))
         for v in variables
     )
     return A.Reduction(op, rvars, None)  # type: ignore[arg-type]
@@ -286,7 +278,8 @@ GOOD: list[tuple[str, list[Any]]] = [
     # ------------------------------------------------------------ structure members (global-view §8)
     ("align b.a[i] with t[i]", [ALIGN(names("b.a"), names("i"), "t", (SUB("i"),), "bracket")]),
     ("align b . a[i][*] with t(i)", [ALIGN(names("b.a"), (N("i"), STAR), "t", (SUB("i"),), "paren")]),
-    ("align [i] with t[i] :: b.a, c.d", [ALIGN(names("b.a", "c.d"), names("i"), "t", (SUB("i"),), "bracket")]),
+    ("align [i] with t[i] :: b.a, c.d",
+     [ALIGN(names("b.a", "c.d"), names("i"), "t", (SUB("i"),), "bracket")]),
     ("shadow b.a[1]", [SHADOW(names("b.a"), (SW("1"),))]),
     ("shadow [1:2] :: b.a, x", [SHADOW(names("b.a", "x"), (SW("1", "2"),))]),
     ("reflect (c.a, p->a, s)", [REFLECT(names("c.a", "p->a", "s"))]),

@@ -15,14 +15,10 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
 from xmpacc.runtime import cstructs
 from xmpacc.runtime.cstructs import CArray, CSched, CTDim, CTemplate, set_fields
-from xmpacc.runtime.distribution import (
-    ArrayDimLayout,
-    DimDistribution,
-    DistributionError,
-    local_index,
-)
+from xmpacc.runtime.distribution import ArrayDimLayout, DimDistribution, DistributionError, local_index
 
 SETTINGS = settings(max_examples=300, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
@@ -43,7 +39,7 @@ def distributions(draw: st.DrawFn, kinds: tuple[str, ...] = ("none", "block", "c
     if kind == "gblock":
         cuts = sorted(draw(st.lists(st.integers(0, n), min_size=nprocs - 1,
                                     max_size=nprocs - 1)))
-        sizes = tuple(b - a for a, b in zip([0, *cuts], [*cuts, n]))
+        sizes = tuple(b - a for a, b in zip([0, *cuts], [*cuts, n], strict=True))
     # block(b): any b with N <= b * P (0: plain block)
     bsize = draw(st.sampled_from((0, draw(st.integers(-(-n // nprocs), n + 3))))) if kind == "block" else 0
     return DimDistribution(kind, lower, lower + n - 1, nprocs, width, sizes, bsize)
@@ -228,7 +224,8 @@ def test_example_11_3_cyclic_loop() -> None:
     (("block", 0, 9, 2, 1, (5, 5)), "gblock sizes given for a block"),
     (("none", 0, 9, 2), "nprocs must be 1"),
     (("blok", 0, 9, 2), "unknown distribution kind"),
-    (("block", 0, 9, 2, 1, (), 4), "block(4) on 2 node(s) holds at most 8 indices but the template extent is 10"),
+    (("block", 0, 9, 2, 1, (), 4),
+     "block(4) on 2 node(s) holds at most 8 indices but the template extent is 10"),
     (("cyclic", 0, 9, 2, 1, (), 4), "block size 4 given for a cyclic dimension"),
 ])
 def test_distribution_errors(args: tuple, message: str) -> None:

@@ -13,9 +13,9 @@ import os
 from pathlib import Path
 
 import pytest
-
 from conftest import REPO, run_mpi, run_xmpacc
 from test_passes import assert_lowered, function, run_passes
+
 from xmpacc import __version__
 from xmpacc.cbuild import to_c
 from xmpacc.context import init_function_name
@@ -68,7 +68,8 @@ void f(int n, int *m)
 
 def test_unfixed_template_and_pointer_get_their_mapping_only(tmp_path: Path) -> None:
     unit, _ctx = run_passes(tmp_path, DYN, stop_after="entry")
-    init = [x for x in unit.ast.ext if getattr(getattr(x, "decl", None), "name", "") == init_function_name(unit)]
+    init = [x for x in unit.ast.ext
+            if getattr(getattr(x, "decl", None), "name", "") == init_function_name(unit)]
     text = to_c(init[0])
     assert '_xmpacc_template_init(&_xmpacc_t_t, "unit.c:2", "t", 1, 0);' in text
     assert "(const int []){2103}, (const long long []){0}, (const void *[]){0}" in text   # gblock(*): no map
@@ -140,7 +141,8 @@ def test_golden_host_c(tmp_path: Path) -> None:
         first, _, rest = t.partition("\n")
         return rest if __version__ in first else t
     assert body(text) == body(golden.read_text()), \
-        "generated host C differs from tests/golden/golden_dynamic.host.c (XMPACC_UPDATE_GOLDEN=1 rewrites it)"
+        "generated host C differs from tests/golden/golden_dynamic.host.c " \
+        "(XMPACC_UPDATE_GOLDEN=1 rewrites it)"
 
 
 @pytest.fixture(scope="module")
@@ -155,7 +157,8 @@ def errors_exe(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.mark.parametrize("what, message", [
     ("loop-before-fix", "dynamic_errors.c:22: error: template 't' is not fixed yet"),
     ("malloc-before-fix", "dynamic_errors.c:27: error: template 't' is not fixed yet (xmp_malloc of 'a'"),
-    ("access-before-malloc", "dynamic_errors.c:30: error: 'a' is not allocated: call xmp_malloc before using it"),
+    ("access-before-malloc",
+     "dynamic_errors.c:30: error: 'a' is not allocated: call xmp_malloc before using it"),
     ("fix-twice", "dynamic_errors.c:32: error: template 't' is already fixed"),
     ("reflect-before-malloc", "dynamic_errors.c:35: error: 'a' is not allocated"),
     ("gblock-sum", "dynamic_errors.c:44: error: template 'g' dimension 0: gblock sizes sum to 13 but the "

@@ -76,7 +76,8 @@ CASES = [
     ("missing-onto", at_top("", HEAD.replace("onto p", "@p")), "expected 'onto'"),
     ("unbalanced", in_main("#pragma xmp reflect @(a"), "unbalanced '('"),
     ("extra-tokens", in_main("#pragma xmp barrier on p @junk"), "unknown clause 'junk'"),
-    ("int-expr-not-c", at_top(lines("#pragma xmp template t[@10 ++ 3]", "#pragma xmp distribute t[block] onto p"),
+    ("int-expr-not-c", at_top(lines("#pragma xmp template t[@10 ++ 3]",
+                                    "#pragma xmp distribute t[block] onto p"),
                               "#pragma xmp nodes p[4]\n"), "invalid C expression '10 ++ 3'"),
     ("int-expr-juxtaposed", at_top("#pragma xmp template t[10 @20]\n", ""), "unexpected '20'"),
     # ---- C syntax and the preprocessor
@@ -87,9 +88,11 @@ CASES = [
     ("cpp-missing-include", '#include @"missing_header.h"\n' + in_main(""), "missing_header.h"),
     # ---- names and declarations
     ("undeclared-nodes", at_top("", HEAD.replace("onto p", "onto @q")), "nodes 'q' is not declared"),
-    ("undeclared-template-distribute", at_top("#pragma xmp distribute @u[block] onto p\n", "#pragma xmp nodes p[4]\n"),
+    ("undeclared-template-distribute",
+     at_top("#pragma xmp distribute @u[block] onto p\n", "#pragma xmp nodes p[4]\n"),
      "template 'u' is not declared"),
-    ("undeclared-template-align", at_top("", HEAD.replace("with t[i]", "with @u[i]")), "template 'u' is not declared"),
+    ("undeclared-template-align", at_top("", HEAD.replace("with t[i]", "with @u[i]")),
+     "template 'u' is not declared"),
     ("undeclared-array-align", at_top("#pragma xmp align @b[i] with t[i]\n"), "array 'b' is not declared"),
     ("redeclared-nodes", at_top("#pragma xmp nodes @p[2]\n"), "nodes 'p' is already declared"),
     ("redeclared-template", at_top("#pragma xmp template @t[10]\n"), "template 't' is already declared"),
@@ -99,7 +102,8 @@ CASES = [
     ("distributed-vs-nodes-rank", at_top(lines("#pragma xmp nodes p[2][2]", "#pragma xmp template t[10]",
                                                "#pragma xmp @distribute t[block] onto p"), ""), "must match"),
     ("align-non-array", at_top("int n;\n#pragma xmp align @n[i] with t[i]\n"), "not an array"),
-    ("align-wrong-rank", at_top("double b[10][10];\n#pragma xmp align @b[i] with t[i]\n"), "has 2 dimension(s)"),
+    ("align-wrong-rank", at_top("double b[10][10];\n#pragma xmp align @b[i] with t[i]\n"),
+     "has 2 dimension(s)"),
     ("align-dummy-missing", at_top("double b[10];\n#pragma xmp align b[@j] with t[i]\n"), "cannot find 'j'"),
     ("align-template-subscripts", at_top("double b[10];\n#pragma xmp align b[i] with @t[i][*]\n"),
      "template 't' has 1 dimension(s)"),
@@ -124,14 +128,16 @@ CASES = [
                                    HEAD + "#pragma xmp template u[10]\n"), "not distributed"),
     ("loop-not-for", in_main("#pragma xmp @loop on t[i]\n    x = 1;"), "followed by a for"),
     ("loop-at-end-of-block", in_main("    {\n#pragma xmp @loop on t[i]\n    }"), "followed by a for"),
-    ("loop-index-not-in-on-ref", in_main("#pragma xmp loop (@j) on t[i]\n    for (j = 0; j < 100; j++) a[j] = 0;"),
+    ("loop-index-not-in-on-ref",
+     in_main("#pragma xmp loop (@j) on t[i]\n    for (j = 0; j < 100; j++) a[j] = 0;"),
      "cannot find index 'j'"),
     ("loop-on-ref-rank", in_main("#pragma xmp loop on @t[i][j]\n    for (i = 0; i < 100; i++) a[i] = 0;"),
      "has 1 dimension(s)"),
-    ("loop-index-missing-in-nest", in_main("#pragma xmp @loop (i) on t[i]\n    for (j = 0; j < 100; j++) a[j] = 0;"),
+    ("loop-index-missing-in-nest",
+     in_main("#pragma xmp @loop (i) on t[i]\n    for (j = 0; j < 100; j++) a[j] = 0;"),
      "cannot find the loop"),
-    ("loop-not-canonical-step", in_main("#pragma xmp loop on t[i]\n    for (i = 1; i < 100; @i *= 2) a[i] = 0;"),
-     "not canonical"),
+    ("loop-not-canonical-step",
+     in_main("#pragma xmp loop on t[i]\n    for (i = 1; i < 100; @i *= 2) a[i] = 0;"), "not canonical"),
     ("loop-not-canonical-cond", in_main("#pragma xmp loop on t[i]\n    for (i = 0; @j < 100; i++) a[i] = 0;"),
      "not canonical"),
     ("loop-not-canonical-init", in_main("#pragma xmp loop on t[i]\n    @for (; i < 100; i++) a[i] = 0;"),
@@ -140,8 +146,8 @@ CASES = [
      "nodes 'p' has 1 dimension(s) but the on-ref gives 2"),
     ("collective-in-loop-body", in_main("#pragma xmp loop on t[i]\n    for (i = 0; i < 100; i++) {\n"
                                         "#pragma xmp @barrier\n    }"), "not supported yet"),
-    ("reduction-aligned", in_main("#pragma xmp loop on t[i] reduction(+:@a)\n    for (i = 0; i < 100; i++) a[i] = 0;"),
-     "aligned"),
+    ("reduction-aligned",
+     in_main("#pragma xmp loop on t[i] reduction(+:@a)\n    for (i = 0; i < 100; i++) a[i] = 0;"), "aligned"),
     ("reduction-undeclared", in_main("#pragma xmp loop on t[i] reduction(+:@zz)\n"
                                      "    for (i = 0; i < 100; i++) s += a[i];"), "'zz' is not declared"),
     ("reduction-bitwise-double", in_main("#pragma xmp loop on t[i] reduction(&:@s)\n"
@@ -156,8 +162,10 @@ CASES = [
     ("bcast-undeclared", in_main("#pragma xmp bcast (@y)"), "'y' is not declared"),
     ("task-undeclared-nodes", in_main("#pragma xmp task on @q[0]\n    x = 1;"), "nodes 'q' is not declared"),
     ("task-no-statement", in_main("    {\n#pragma xmp @task on p[0]\n    }"), "followed by a statement"),
-    ("task-before-directive", in_main("#pragma xmp @task on p[0]\n#pragma xmp barrier"), "followed by a statement"),
-    ("task-before-declaration", in_main("#pragma xmp @task on p[0]\n    int y = 0;"), "followed by a statement"),
+    ("task-before-directive", in_main("#pragma xmp @task on p[0]\n#pragma xmp barrier"),
+     "followed by a statement"),
+    ("task-before-declaration", in_main("#pragma xmp @task on p[0]\n    int y = 0;"),
+     "followed by a statement"),
     ("barrier-undeclared-nodes", in_main("#pragma xmp barrier on @q"), "nodes 'q' is not declared"),
     ("executable-at-file-scope", at_top("#pragma xmp @barrier\n"), "inside a function"),
     ("loop-at-file-scope", at_top("#pragma xmp @loop on t[i]\n"), "inside a function"),
@@ -171,11 +179,14 @@ CASES = [
     # reductions with location variables of GPU loops (kernel_locations.py); arrays and
     # sections become their elements' scalars (kernel_location_elements.py)
     ("acc-loop-location-large-array", in_main("    int k[10][10] = {{0}};\n"
-                                              "#pragma xmp loop on t[i] reduction(firstmax: s /x, @k[1][:]/) acc\n"
+                                              "#pragma xmp loop on t[i] reduction(firstmax: s "
+                                              "/x, @k[1][:]/) acc\n"
                                               "    for (i = 0; i < 100; i++) { x++; k[1][0] = i; }"),
-     "'k' has 100 elements; a location array of a GPU loop has at most 64 (each element is a kernel parameter)"),
+     "'k' has 100 elements; a location array of a GPU loop has at most 64 (each element "
+     "is a kernel parameter)"),
     ("acc-loop-location-section-outside", in_main("    int k[2] = {0, 0};\n"
-                                                  "#pragma xmp loop on t[i] reduction(lastmin: s /@k[1:2]/) acc\n"
+                                                  "#pragma xmp loop on t[i] "
+                                                  "reduction(lastmin: s /@k[1:2]/) acc\n"
                                                   "    for (i = 0; i < 100; i++) x++;"),
      "the section of location variable 'k' lies outside its 2 elements"),
     ("acc-loop-location-array-twice", in_main("    int k[2] = {0, 0};\n"
@@ -183,7 +194,8 @@ CASES = [
                                               "reduction(lastmin: x /@k[0:2]/) acc\n"
                                               "    for (i = 0; i < 100; i++) { s = i; x = -i; }"),
      "'k[0]' is a location variable of two reductions of this loop: a variable takes part in one reduction"),
-    ("acc-loop-location-subscripted-scalar", in_main("#pragma xmp loop on t[i] reduction(lastmin: s /@x[1]/) acc\n"
+    ("acc-loop-location-subscripted-scalar", in_main("#pragma xmp loop on t[i] "
+                                                     "reduction(lastmin: s /@x[1]/) acc\n"
                                                      "    for (i = 0; i < 100; i++) s++;"),
      "'x' is subscripted but is not an array"),
     ("acc-loop-location-index", in_main("#pragma xmp loop on t[i] reduction(firstmax: s /x, @i/) acc\n"
@@ -203,7 +215,8 @@ CASES = [
      "the loop, a private copy ends with its thread; take it out of private(...)"),
     ("xacc-location-reduced-twice", in_main("#pragma xmp loop on t[i] reduction(lastmax: s /x/)\n"
                                             "#pragma acc @parallel loop reduction(max: x)\n"
-                                            "    for (i = 0; i < 100; i++) if (a[i] >= s) { s = a[i]; x = i; }"),
+                                            "    for (i = 0; i < 100; i++) if (a[i] >= s) "
+                                            "{ s = a[i]; x = i; }"),
      "'x' of a reduction with location variables is reduced by another reduction clause too: a variable "
      "takes part in one reduction"),
     # reductions of arrays and sections on GPU loops (kernel_arrays.py)
@@ -243,10 +256,12 @@ CASES = [
      "'h' is a reduction array of this GPU loop: the loop may only update its elements"),
     ("xacc-array-reduction-unsized-parameter", "int f(int h[]) {\n    int i;\n"
                                                "#pragma acc parallel loop reduction(+: @h)\n"
-                                               "    for (i = 0; i < 100; i++) h[i % 4]++;\n    return 0;\n}\n",
+                                               "    for (i = 0; i < 100; i++) h[i % 4]++;\n"
+                                               "    return 0;\n}\n",
      "'h' is a pointer: name the elements its GPU loop reduces as a section, 'h[lo:len]'"),
     # ---- global-view §5-7
-    ("tasks-not-compound", in_main("#pragma xmp @tasks\n    x = 1;"), "must be followed by a compound statement"),
+    ("tasks-not-compound", in_main("#pragma xmp @tasks\n    x = 1;"),
+     "must be followed by a compound statement"),
     ("tasks-other-statement", in_main("#pragma xmp tasks\n    {\n    @x = 1;\n    }"),
      "only task constructs may appear in a tasks construct"),
     ("tasks-empty", in_main("#pragma xmp @tasks\n    {\n    }"), "holds no task"),
@@ -256,29 +271,36 @@ CASES = [
                                       "#pragma xmp @loop on t[i] reduction(+:s)\n"
                                       "    for (i = 0; i < 100; i++) s += a[i];\n    }"),
      "'loop with a reduction clause' inside a 'task ... nocomm'"),
-    ("loop-expand-count", in_main("#pragma xmp @loop on t[i] expand(1, 1)\n    for (i = 0; i < 100; i++) x++;"),
+    ("loop-expand-count",
+     in_main("#pragma xmp @loop on t[i] expand(1, 1)\n    for (i = 0; i < 100; i++) x++;"),
      "'expand' gives 2 width(s) for the 1 subscript(s)"),
     ("loop-expand-cyclic", in_main("#pragma xmp loop on t[i] expand(@1)\n    for (i = 0; i < 100; i++) x++;",
                                    HEAD.replace("[block]", "[cyclic]")),
      "'expand' on a cyclic dimension of template 't'"),
     # a variable takes part in one reduction; two may track different elements of an array (locations.py)
     ("loop-location-peel-shared", in_main("    double m = 99;\n"
-                                          "#pragma xmp loop on t[i] peel_and_wait(1, 1) reduction(firstmax: s /x/) "
+                                          "#pragma xmp loop on t[i] peel_and_wait(1, 1) "
+                                          "reduction(firstmax: s /x/) "
                                           "reduction(lastmin: m /@x/)\n"
                                           "    for (i = 0; i < 100; i++) if (a[i] > s) { s = a[i]; x = i; }"),
-     "'x' takes part in the reductions of both 's' and 'm': two reductions may only track sections of constant "
-     "bounds of one array"),
+     "'x' takes part in the reductions of both 's' and 'm': two reductions may only track "
+     "sections of constant bounds of one array"),
     ("loop-location-shared-scalar", in_main("    double m = 99;\n"
-                                            "#pragma xmp loop on t[i] reduction(firstmax: s /x/) reduction(lastmin: m /@x/)\n"
-                                            "    for (i = 0; i < 100; i++) if (a[i] > s) { s = a[i]; x = i; }"),
+                                            "#pragma xmp loop on t[i] reduction(firstmax: s /x/) "
+                                            "reduction(lastmin: m /@x/)\n"
+                                            "    for (i = 0; i < 100; i++) "
+                                            "if (a[i] > s) { s = a[i]; x = i; }"),
      "'x' takes part in the reductions of both 's' and 'm'"),
     ("loop-location-shared-element", in_main("    double m = 99;\n    int w[2][2];\n"
                                              "#pragma xmp loop on t[i] reduction(firstmax: s /w[0][:]/) "
                                              "reduction(lastmin: m /@w[0][1]/)\n"
-                                             "    for (i = 0; i < 100; i++) if (a[i] > s) { s = a[i]; w[0][0] = i; }"),
-     "'w[0][1]' is a location variable of two reductions of this loop: a variable takes part in one reduction"),
+                                             "    for (i = 0; i < 100; i++) "
+                                             "if (a[i] > s) { s = a[i]; w[0][0] = i; }"),
+     "'w[0][1]' is a location variable of two reductions of this loop: "
+     "a variable takes part in one reduction"),
     ("loop-location-shared-variable-bounds", in_main("    double m = 99;\n    int w[2][2];\n"
-                                                     "#pragma xmp loop on t[i] reduction(firstmax: s /w[x][:]/) "
+                                                     "#pragma xmp loop on t[i] "
+                                                     "reduction(firstmax: s /w[x][:]/) "
                                                      "reduction(lastmin: m /@w[1][:]/)\n"
                                                      "    for (i = 0; i < 100; i++) if (a[i] > s) s = a[i];"),
      "two reductions may only track sections of constant bounds of one array"),
@@ -288,25 +310,34 @@ CASES = [
     ("bcast-from-template-triplet", in_main("#pragma xmp bcast (x) from t[@0:2]"), "single node"),
     ("location-not-scalar", in_main("    int k[2] = {0, 0};\n#pragma xmp reduction(max: @k /x/)"),
      "'k' has location variables, so it must be a scalar"),
-    ("location-undeclared", in_main("#pragma xmp reduction(max: s /@nope/)"), "variable 'nope' is not declared"),
+    ("location-undeclared", in_main("#pragma xmp reduction(max: s /@nope/)"),
+     "variable 'nope' is not declared"),
     ("reduction-complex-max", in_main("    double _Complex z = 0;\n#pragma xmp reduction(max: @z)"),
      "reduction 'max' of the complex variable 'z'"),
     ("reduction-section-rank", in_main("    int k[2] = {0, 0};\n#pragma xmp reduction(+: @k[0][1])"),
      "'k' has 1 dimension(s) but 2 subscript(s) are given"),
-    ("reduction-section-aligned", in_main("#pragma xmp reduction(+: @a[0:2])"), "distributed (aligned) array"),
+    ("reduction-section-aligned", in_main("#pragma xmp reduction(+: @a[0:2])"),
+     "distributed (aligned) array"),
     ("reduce-shadow-no-shadow", in_main("#pragma xmp reduce_shadow (@a)"), "has no shadow"),
-    ("reflect-do-undeclared", in_main("#pragma xmp reflect_do (@nope)"), "reflect_do of 'nope', which is not declared"),
-    ("reflect-init-width-count", in_main("#pragma xmp @reflect_init (a) width(1, 1)", HEAD + "#pragma xmp shadow a[1]\n"),
+    ("reflect-do-undeclared", in_main("#pragma xmp reflect_do (@nope)"),
+     "reflect_do of 'nope', which is not declared"),
+    ("reflect-init-width-count",
+     in_main("#pragma xmp @reflect_init (a) width(1, 1)", HEAD + "#pragma xmp shadow a[1]\n"),
      "width() gives 2 entries"),
-    ("reflect-periodic-full", in_main("#pragma xmp reflect (a) width(/periodic/ @1)", HEAD + "#pragma xmp shadow a[*]\n"),
+    ("reflect-periodic-full",
+     in_main("#pragma xmp reflect (a) width(/periodic/ @1)", HEAD + "#pragma xmp shadow a[*]\n"),
      "/periodic/ on a full-shadow dimension"),
-    ("acc-replicate-not-compound", in_main("#pragma xmp @acc replicate (x)\n    x = 1;"), "compound statement"),
+    ("acc-replicate-not-compound", in_main("#pragma xmp @acc replicate (x)\n    x = 1;"),
+     "compound statement"),
     # ---- XcalableACC (OpenACC directives) in places where they mean nothing
     ("openacc-loop-outside-compute", in_main("#pragma acc @loop\n    for (i = 0; i < 100; i++) a[i] = i;"),
      "'acc loop' outside an OpenACC compute construct"),
-    ("openacc-only-file", "int main(void)\n{\n    int x = 0, i;\n#pragma acc @loop\n    for (i = 0; i < 4; i++) x += i;\n    return x;\n}\n",
+    ("openacc-only-file",
+     "int main(void)\n{\n    int x = 0, i;\n#pragma acc @loop\n"
+     "    for (i = 0; i < 4; i++) x += i;\n    return x;\n}\n",
      "'acc loop' outside an OpenACC compute construct"),
-    ("openacc-wrong-clause", in_main("#pragma acc update @copy(a)"), "clause 'copy' is not allowed on 'acc update'"),
+    ("openacc-wrong-clause", in_main("#pragma acc update @copy(a)"),
+     "clause 'copy' is not allowed on 'acc update'"),
     ("openacc-with-xmp-loop", in_main("#pragma acc @loop\n#pragma xmp loop on t[i]\n"
                                       "    for (i = 0; i < 100; i++) a[i] = i;"),
      "'acc loop' outside an OpenACC compute construct"),
@@ -317,17 +348,22 @@ CASES = [
      "must match the distribute directive of 't': dimension 0 is 'block' there, 'cyclic' here"),
     ("template-fix-format-count", in_main("#pragma xmp @template_fix [block][block] t[100]", DYN_HEAD),
      "gives 2 dist-format(s)"),
-    ("template-fix-dims-count", in_main("#pragma xmp template_fix @t[10][10]", DYN_HEAD), "has 1 dimension(s)"),
-    ("template-fix-no-size", in_main("#pragma xmp template_fix [block] @t", DYN_HEAD), "must give its extents"),
+    ("template-fix-dims-count", in_main("#pragma xmp template_fix @t[10][10]", DYN_HEAD),
+     "has 1 dimension(s)"),
+    ("template-fix-no-size", in_main("#pragma xmp template_fix [block] @t", DYN_HEAD),
+     "must give its extents"),
     ("template-fix-no-gblock-map", in_main("#pragma xmp @template_fix t[100]",
                                            DYN_HEAD.replace("[block]", "[gblock(*)]")), "must give the map"),
     ("template-fix-gblock-star", in_main("#pragma xmp template_fix [@gblock(*)] t[100]",
                                          DYN_HEAD.replace("[block]", "[gblock(*)]")), "not gblock(*)"),
-    ("template-fix-at-file-scope", at_top("#pragma xmp @template_fix t[10]\n", DYN_HEAD), "inside a function"),
-    ("fixed-array-on-unfixed-template", at_top("double b[100];\n#pragma xmp align @b[i] with t[i]\n", DYN_HEAD),
+    ("template-fix-at-file-scope", at_top("#pragma xmp @template_fix t[10]\n", DYN_HEAD),
+     "inside a function"),
+    ("fixed-array-on-unfixed-template",
+     at_top("double b[100];\n#pragma xmp align @b[i] with t[i]\n", DYN_HEAD),
      "declare 'b' as a pointer and allocate it with xmp_malloc after template_fix"),
     ("template-fix-part-differs", in_main("#pragma xmp template_fix @u[10][5]",
-                                          DYN_HEAD + "#pragma xmp template u[:][4]\n#pragma xmp distribute u[block][*] onto p\n"),
+                                          DYN_HEAD + "#pragma xmp template u[:][4]\n"
+                                                     "#pragma xmp distribute u[block][*] onto p\n"),
      "dimension 1 of template 'u' is declared 0..3 but template_fix gives 0..4"),
     ("xmp-malloc-not-aligned", in_main("    double *b;\n    b = @xmp_malloc(xmp_desc_of(b), 100);"),
      "xmp_malloc of 'b', which is not aligned"),
@@ -335,32 +371,40 @@ CASES = [
      "xmp_malloc of 'a', which is not an aligned pointer"),
     ("xmp-malloc-rank", in_main("    d = @xmp_malloc(xmp_desc_of(d), 10, 10);", DYN_HEAD),
      "xmp_malloc gives 2 extent(s) for the 1-dimensional array 'd'"),
-    ("xmp-desc-of-plain", in_main("    void *q = xmp_desc_of(@x);"), "xmp_desc_of: 'x' is not a distributed array"),
+    ("xmp-desc-of-plain", in_main("    void *q = xmp_desc_of(@x);"),
+     "xmp_desc_of: 'x' is not a distributed array"),
     ("aligned-parameter-no-extent", at_top("void f(double c[])\n{\n#pragma xmp align @c[i] with t[i]\n}\n"),
      "aligned parameter 'c' needs its extents"),
     # ---- structures (global-view §8)
     ("member-align-no-member", at_top("struct s { int v[100]; };\n#pragma xmp align @s.w[i] with t[i]\n"),
      "structure 's' has no member 'w'"),
-    ("member-align-not-struct", at_top("#pragma xmp align @q.v[i] with t[i]\n"), "'q' is not a structure type"),
+    ("member-align-not-struct", at_top("#pragma xmp align @q.v[i] with t[i]\n"),
+     "'q' is not a structure type"),
     ("member-object-initializer", at_top("struct s { int v[100]; };\n#pragma xmp align s.v[i] with t[i]\n"
                                          "struct s @o = {{0}};\n"), "initializer is not supported yet"),
     ("gmove-member-not-aligned", in_main("#pragma xmp gmove\n    @o.w[0:2] = a[0:2];",
                                          HEAD + "struct s { int w[4]; };\nstruct s o;\n"),
      "gmove of structure members that are not aligned are not supported yet"),
-    ("member-section-outside-gmove", in_main("    @o.w[0:2] = 1;", HEAD + "struct s { int w[4]; };\nstruct s o;\n"),
+    ("member-section-outside-gmove",
+     in_main("    @o.w[0:2] = 1;", HEAD + "struct s { int w[4]; };\nstruct s o;\n"),
      "sections of structure members outside gmove are not supported yet"),
     ("member-shadow-not-aligned", at_top("struct s { int v[100]; };\n#pragma xmp shadow @s.v[1]\n"),
      "not an aligned structure member"),
     # aligned members on the device: replicated or in data clauses themselves, not their object
-    ("member-in-acc-loop-object-replicated", in_main("#pragma xmp acc replicate (o)\n    {\n#pragma xmp loop on t[i] acc\n"
-                                                     "    for (i = 0; i < 100; i++) @o.v[i] = 0;\n    }", MEM),
-     "array 'o.v' is used in an acc loop but has no device copy: put the loop inside '#pragma acc data copy(o.v)'"),
+    ("member-in-acc-loop-object-replicated", in_main("#pragma xmp acc replicate (o)\n    {\n"
+                                                     "#pragma xmp loop on t[i] acc\n"
+                                                     "    for (i = 0; i < 100; i++) @o.v[i] = 0;\n    }",
+                                                     MEM),
+     "array 'o.v' is used in an acc loop but has no device copy: put the loop inside "
+     "'#pragma acc data copy(o.v)'"),
     ("member-of-element-in-acc-loop", in_main("#pragma xmp loop on t[i]\n#pragma acc parallel loop\n"
                                               "    for (i = 0; i < 100; i++) @os[x].v[i] = 0;", MEM),
      "aligned structure member 'os[x].v' in an acc loop: not supported yet"),
     ("acc-data-plain-member", in_main("#pragma acc data copy(@o.h)\n    { }", MEM),
-     "'o.h' is not an aligned member: of structure members, only aligned ones (global-view §8) can be named here"),
-    ("acc-update-plain-member", in_main("#pragma acc data copy(o.v)\n    {\n#pragma acc update host(@o.h)\n    }", MEM),
+     "'o.h' is not an aligned member: of structure members, only aligned ones (global-view "
+     "§8) can be named here"),
+    ("acc-update-plain-member",
+     in_main("#pragma acc data copy(o.v)\n    {\n#pragma acc update host(@o.h)\n    }", MEM),
      "'o.h' is not an aligned member"),
     ("acc-compute-clause-plain-member", in_main("#pragma acc parallel loop copy(@o.h)\n"
                                                 "    for (i = 0; i < 100; i++) x += i;", MEM),
@@ -383,9 +427,11 @@ CASES += [
     ("section-length-0", in_main("    la[@0:0] = lb[0:3];", SEC), "must be > 0, not 0"),
     ("section-step-0", in_main("    la[@0:3:0] = lb[0:3];", SEC), "must not be 0"),
     ("section-shapes", in_main("    la[2:3] = lb[@0:4];", SEC), "'la' has shape [3] but 'lb' has shape [4]"),
-    ("section-2d-shapes", in_main("    lc[:][1] = lb[@0:5];", SEC), "'lc' has shape [4] but 'lb' has shape [5]"),
+    ("section-2d-shapes", in_main("    lc[:][1] = lb[@0:5];", SEC),
+     "'lc' has shape [4] but 'lb' has shape [5]"),
     ("section-ranks", in_main("    lc[:][:] = @lb[0:4];", SEC), "'lc' has 2 dimension(s) but 'lb' has 1"),
-    ("section-bounds", in_main("    la[@5:6] = lb[0:6];", SEC), "reaches index 10, out of bounds of dimension 0"),
+    ("section-bounds", in_main("    la[@5:6] = lb[0:6];", SEC),
+     "reaches index 10, out of bounds of dimension 0"),
     ("section-empty-omitted", in_main("    la[@12:] = 1.0;", SEC), "must be > 0, not 0"),
     ("section-pointer-length", in_main("    double *q = la;\n    q[@2:] = 1.0;", SEC),
      "the length of a section of 'q' must be given"),
@@ -414,17 +460,21 @@ CASES += [
                               "#pragma xmp @gmove\n    s = b[0];\n    }", SEC), "not supported yet"),
     ("array-not-assignment", in_main("#pragma xmp @array on t[:]\n    x = 1;", SEC),
      "must be an array assignment statement"),
-    ("array-undeclared", in_main("#pragma xmp array on @u[:]\n    a[:] = 1.0;", SEC), "template 'u' is not declared"),
-    ("array-nodes", in_main("#pragma xmp array on @p[:]\n    a[:] = 1.0;", SEC), "'array on' takes a template"),
+    ("array-undeclared", in_main("#pragma xmp array on @u[:]\n    a[:] = 1.0;", SEC),
+     "template 'u' is not declared"),
+    ("array-nodes", in_main("#pragma xmp array on @p[:]\n    a[:] = 1.0;", SEC),
+     "'array on' takes a template"),
     ("array-shapes", in_main("#pragma xmp array on t[0:50]\n    a[@0:60] = b[0:60];", SEC),
      "'t' has shape [50] but 'a' has shape [60]"),
     ("array-star-shape", in_main("#pragma xmp array on t[*]\n    @a[:] = 1.0;", SEC),
      "shapes do not conform: 't' has 0 dimension(s) but 'a' has 1"),
-    ("array-rank", in_main("#pragma xmp array on @t[:][:]\n    a[:] = 1.0;", SEC), "1 dimension(s) but the reference gives 2"),
+    ("array-rank", in_main("#pragma xmp array on @t[:][:]\n    a[:] = 1.0;", SEC),
+     "1 dimension(s) but the reference gives 2"),
     ("bcast-distributed-section", in_main("#pragma xmp bcast (@a[0:5])", SEC), "distributed array"),
     ("bcast-section-bounds", in_main("#pragma xmp bcast (la[@5:6])", SEC), "out of bounds"),
     # ---- the C expressions inside directives, checked where the directive stands
-    ("expr-undeclared", at_top("#pragma xmp template u(0:@N-1)\n"), "'N' undeclared (first use in this directive)"),
+    ("expr-undeclared", at_top("#pragma xmp template u(0:@N-1)\n"),
+     "'N' undeclared (first use in this directive)"),
     ("expr-undeclared-in-macro", "#define EXT (M * 2)\n" + at_top("#pragma xmp template u[@EXT]\n"),
      "'M' undeclared (first use in this directive)"),
     ("expr-undeclared-second-operand", at_top("#pragma xmp template u[100 + @nx]\n"), "'nx' undeclared"),
@@ -434,7 +484,8 @@ CASES += [
      "template upper bound must be an integer expression (it has type 'double')"),
     ("expr-typedef-double", at_top("typedef double real;\n#pragma xmp template u[@(real) 4]\n"),
      "(it has type 'real' {aka 'double'})"),
-    ("expr-nodes-extent", at_top("#pragma xmp nodes q[@2.0f]\n"), "node extent must be an integer expression (it has type 'float')"),
+    ("expr-nodes-extent", at_top("#pragma xmp nodes q[@2.0f]\n"),
+     "node extent must be an integer expression (it has type 'float')"),
     ("expr-shadow-width", at_top("double w = 1;\n#pragma xmp shadow a[@w]\n"),
      "shadow width must be an integer expression (it has type 'double')"),
     ("expr-align-offset", at_top("double b[100];\ndouble off = 1;\n#pragma xmp align b[i] with t[i@+off]\n"),
@@ -459,19 +510,23 @@ CASES += [
      "'m' undeclared here: it is declared after this directive (line 12)"),
     ("expr-inner-block-variable", in_main("    { int k = 1; x += k; }\n#pragma xmp barrier on p[@k]"),
      "'k' undeclared (first use in this directive)"),
-    ("expr-implicit-function", at_top("#pragma xmp template u[@f(3)]\n"), "implicit declaration of function 'f'"),
-    ("expr-not-a-function", at_top("int g;\n#pragma xmp template u[@g(3)]\n"), "called 'g' is not a function"),
+    ("expr-implicit-function", at_top("#pragma xmp template u[@f(3)]\n"),
+     "implicit declaration of function 'f'"),
+    ("expr-not-a-function", at_top("int g;\n#pragma xmp template u[@g(3)]\n"),
+     "called 'g' is not a function"),
     ("expr-struct-member", at_top("struct cfg { int n; } cfg;\n#pragma xmp template u[cfg.@zz]\n"),
      "'struct cfg' has no member named 'zz'"),
     ("expr-pointer-extent", at_top("int *ptr;\n#pragma xmp template u[@ptr]\n"),
      "template extent must be an integer expression (it has type 'int *')"),
     ("expr-bcast-variable-later", in_main("#pragma xmp bcast (@later)\n    int later = 0;"),
      "'later' undeclared here: it is declared after this directive"),
-    ("reduction-of-a-function", in_main("#pragma xmp reduction (+:@main)"), "'main' is a function, not a variable"),
+    ("reduction-of-a-function", in_main("#pragma xmp reduction (+:@main)"),
+     "'main' is a function, not a variable"),
     ("nodes-used-before-declaration", in_main("#pragma xmp barrier on @q\n#pragma xmp nodes q[4]"),
      "nodes 'q' is used before its declaration (line 12)"),
     ("template-used-before-declaration", at_top("double b[8];\n#pragma xmp align b[i] with @u[i]\n"
-                                                "#pragma xmp template u[8]\n#pragma xmp distribute u[block] onto p\n"),
+                                                "#pragma xmp template u[8]\n"
+                                                "#pragma xmp distribute u[block] onto p\n"),
      "template 'u' is used before its declaration (line 8)"),
     ("acc-loop-without-index", in_main("#pragma xmp acc replicate (a)\n    {\n#pragma xmp loop on @t[5] acc\n"
                                        "        for (i = 0; i < 100; i++) a[i] = 0;\n    }"),
@@ -571,7 +626,8 @@ def test_two_unknown_directives_both_reported(compile_: Compile, tmp_path: Path)
 def test_mistakes_of_different_stages_both_reported(compile_: Compile, tmp_path: Path) -> None:
     """A declaration error and a loop error: one run reports both, in source order."""
     source = HEAD.replace("with t[i]", "with u[i]") + "\nint main(void)\n{\n    int i;\n" \
-        "#pragma xmp loop on v[i]\n    for (i = 0; i < 10; i++) ;\n#pragma xmp reflect (w)\n    return 0;\n}\n"
+        "#pragma xmp loop on v[i]\n    for (i = 0; i < 10; i++) ;\n#pragma xmp reflect (w)\n" \
+        "    return 0;\n}\n"
     proc, src, _ = compile_(source)
     assert_clean_failure(proc, tmp_path, {src.name})
     errors = [ln for ln in proc.stderr.splitlines() if ": error:" in ln]
@@ -581,7 +637,8 @@ def test_mistakes_of_different_stages_both_reported(compile_: Compile, tmp_path:
 
 
 def test_all_preprocessor_errors_reported(compile_: Compile, tmp_path: Path) -> None:
-    proc, src, _ = compile_(lines("#pragma xmp nodes p[4]", "#error first", "#if 1", "#error second", "#endif"))
+    proc, src, _ = compile_(lines("#pragma xmp nodes p[4]", "#error first", "#if 1", "#error second",
+                                  "#endif"))
     assert_clean_failure(proc, tmp_path, {src.name})
     assert_error_at(proc.stderr, src, 2, 2, "first")
     assert f"{src}:4:2: error: #error second" in proc.stderr
@@ -640,7 +697,8 @@ def test_unknown_option(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("exc", [RuntimeError, InternalError])
-def test_internal_error_is_reported_as_bug(exc: type[Exception], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+def test_internal_error_is_reported_as_bug(exc: type[Exception], tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch,
                                            capsys: pytest.CaptureFixture[str]) -> None:
     from xmpacc import driver
     from xmpacc.passes.comm import comm
@@ -664,7 +722,8 @@ def test_decision_warnings_do_not_stop_the_build(tmp_path: Path) -> None:
     """Reference decisions 4 and 5: a template named like a C variable, and align before
     the array's declaration, are accepted with a located warning."""
     src = tmp_path / "w.c"
-    src.write_text("#pragma xmp nodes p[*]\n#pragma xmp template t[8]\n#pragma xmp distribute t[block] onto p\n"
+    src.write_text("#pragma xmp nodes p[*]\n#pragma xmp template t[8]\n"
+                   "#pragma xmp distribute t[block] onto p\n"
                    "#pragma xmp align a[i] with t[i]\ndouble a[8];\n"
                    "int main(void) { int t = 0; return t; }\n")
     out = tmp_path / "w"

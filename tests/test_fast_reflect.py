@@ -10,10 +10,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import run_mpi, run_xmpacc, same_output, serial_output
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import run_mpi, run_xmpacc, same_output, serial_output
 from xmpacc.runtime.fast_reflect import contiguous_offset
 
 PROGRAM = Path(__file__).parent / "programs" / "reflect_fast.c"
@@ -68,8 +68,9 @@ def test_profiled_run_takes_the_general_path(built: tuple[Path, str], tmp_path: 
 def test_contiguous_offset_matches_numpy(case: tuple[list[int], tuple[tuple[int, int], ...]]) -> None:
     shape, boxes = case
     starts = [lo for lo, _ in boxes]
-    sizes = [min(n, s - lo) for (lo, n), s in zip(boxes, shape)]
-    flat = np.arange(int(np.prod(shape))).reshape(shape)[tuple(slice(a, a + n) for a, n in zip(starts, sizes))].ravel()
+    sizes = [min(n, s - lo) for (lo, n), s in zip(boxes, shape, strict=True)]
+    flat = np.arange(int(np.prod(shape))).reshape(shape)[
+        tuple(slice(a, a + n) for a, n in zip(starts, sizes, strict=True))].ravel()
     one_run = bool(np.all(np.diff(flat) == 1))
     got = contiguous_offset(list(shape), starts, sizes)
     assert (got is not None) == one_run

@@ -19,10 +19,9 @@ from __future__ import annotations
 import os
 import random
 
-import pytest
-
 import fuzz_mutations
 import fuzzing
+import pytest
 
 DEFAULT_MUTANTS = 300
 MUTANTS = int(os.environ.get("XMPACC_FUZZ_MUTANTS", DEFAULT_MUTANTS))

@@ -8,7 +8,6 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from conftest import run_mpi, run_xmpacc
 
 pytestmark = pytest.mark.mpi
@@ -42,10 +41,12 @@ CASES = {
     "subset-size": ("{\n#pragma xmp nodes q[3] = p[0:2]\n    x = 1;\n}\n", 12,
                     ["nodes 'q' has 3 node(s), but the node set it maps onto has 2"]),
     "template-ref-bounds": ("#pragma xmp task on t[9]\n    x = 1;\n", 11,
-                            ["template reference of dimension 0 of 't' is out of bounds: index 9 (valid 0..7)"]),
+                            ["template reference of dimension 0 of 't' is out of bounds: "
+                             "index 9 (valid 0..7)"]),
     "node-ref-bounds": ("#pragma xmp barrier on p[2:3]\n", 11,
                         ["node reference of dimension 0 of 'p' is out of bounds: index 4 (valid 0..3)"]),
-    "task-outside-executing-set": ("#pragma xmp task on p[0]\n    {\n#pragma xmp task on p[1:2]\n    x = 1;\n    }\n",
+    "task-outside-executing-set": ("#pragma xmp task on p[0]\n    {\n"
+                                   "#pragma xmp task on p[1:2]\n    x = 1;\n    }\n",
                                    13, ["contains node 1", "not in the executing node set"]),
     "gmove-node-families": ("{\n#pragma xmp nodes g[2][2] = p[0:4]\n#pragma xmp nodes row[2] = g[*][:]\n"
                             "#pragma xmp template th[8]\n#pragma xmp distribute th[block] onto row\n"

@@ -20,6 +20,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
 from xmpacc.runtime.distribution import (
     ArrayDimLayout,
     DimDistribution,
@@ -31,7 +32,7 @@ from xmpacc.runtime.gmove_plan import (
     PlanError,
     Side,
     SideDim,
-    _Map,
+    SideMap,
     collective_plan,
     get_plan,
     plan_writes,
@@ -54,7 +55,7 @@ def dim_distribution(draw: st.DrawFn, extent: int, nprocs: int) -> DimDistributi
         return DimDistribution("cyclic", lower, lower + extent - 1, nprocs, draw(st.integers(1, 4)))
     if kind == "gblock":
         cuts = sorted(draw(st.lists(st.integers(0, extent), min_size=nprocs - 1, max_size=nprocs - 1)))
-        sizes = [b - a for a, b in zip([0] + cuts, cuts + [extent])]
+        sizes = [b - a for a, b in zip([0] + cuts, cuts + [extent], strict=True)]
         return DimDistribution("gblock", lower, lower + extent - 1, nprocs, 1, tuple(sizes))
     return DimDistribution("block", lower, lower + extent - 1, nprocs)
 
@@ -116,7 +117,8 @@ def side(draw: st.DrawFn, nprocs: int, shape: tuple[int, ...], local: bool) -> S
 def problem(draw: st.DrawFn) -> tuple[int, Side, Side]:
     nprocs = draw(st.integers(1, 6))
     shape = tuple(draw(st.lists(st.integers(1, 5), min_size=0, max_size=2)))
-    dst_local, src_local = draw(st.sampled_from([(False, False), (False, False), (True, False), (False, True)]))
+    dst_local, src_local = draw(st.sampled_from([(False, False), (False, False), (True, False),
+                                                 (False, True)]))
     return nprocs, draw(side(nprocs, shape, dst_local)), draw(side(nprocs, shape, src_local))
 
 
@@ -136,7 +138,8 @@ def rank_coords(s: Side, rank: int) -> tuple[int, ...]:
 
 def layouts(s: Side, rank: int) -> list[ArrayDimLayout | None]:
     coords = rank_coords(s, rank)
-    return [ArrayDimLayout(d.dist, d.extent, d.offset, d.shadow_lo, d.shadow_hi, d.full_shadow, coords[d.node_dim])
+    return [ArrayDimLayout(d.dist, d.extent, d.offset, d.shadow_lo, d.shadow_hi, d.full_shadow,
+                           coords[d.node_dim])
             if d.distributed else None for d in s.dims]
 
 
@@ -147,7 +150,7 @@ def owned(s: Side, rank: int, participants: list[int]) -> list[tuple[int, ...]]:
     if node_index(s, rank) < 0:
         return []
     per_dim = [range(d.extent) if lay is None else owned_array_indices(lay).tolist()
-               for d, lay in zip(s.dims, layouts(s, rank))]
+               for d, lay in zip(s.dims, layouts(s, rank), strict=True)]
     return list(itertools.product(*per_dim))
 
 
@@ -156,12 +159,12 @@ def buffer(s: Side, rank: int) -> np.ndarray:
         return np.full(math.prod(d.extent for d in s.dims), POISON)
     if node_index(s, rank) < 0:
         return np.full(0, POISON)
-    lext = [d.extent if lay is None else lay.lext for d, lay in zip(s.dims, layouts(s, rank))]
+    lext = [d.extent if lay is None else lay.lext for d, lay in zip(s.dims, layouts(s, rank), strict=True)]
     return np.full(math.prod(lext), POISON)
 
 
 def offset_of(s: Side, rank: int, index: tuple[int, ...]) -> int:
-    return int(_Map(s).offsets([np.int64(i) for i in index], rank))
+    return int(SideMap(s).offsets([np.int64(i) for i in index], rank))
 
 
 def global_value(s: Side, index: tuple[int, ...]) -> float:
@@ -193,7 +196,8 @@ def index_at(s: Side, pos: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(out)
 
 
-def expected(dst: Side, src: Side, nprocs: int, participants: list[int], receivers: list[int]) -> list[dict[int, float]]:
+def expected(dst: Side, src: Side, nprocs: int, participants: list[int],
+             receivers: list[int]) -> list[dict[int, float]]:
     """Per rank: destination offset -> the value it must hold after the gmove."""
     want: list[dict[int, float]] = [{} for _ in range(nprocs)]
     held = {r: set(owned(dst, r, participants)) for r in receivers}
@@ -240,7 +244,8 @@ def test_collective_plan_moves_every_element_once_from_its_owner(p: tuple[int, S
 
 @SETTINGS
 @given(problem(), st.data())
-def test_one_sided_plans_reach_nodes_outside_the_executing_set(p: tuple[int, Side, Side], data: st.DataObject) -> None:
+def test_one_sided_plans_reach_nodes_outside_the_executing_set(p: tuple[int, Side, Side],
+                                                               data: st.DataObject) -> None:
     nprocs, dst, src = p
     everyone = list(range(nprocs))
     members = sorted(data.draw(st.lists(st.sampled_from(everyone), min_size=1, unique=True)))

@@ -8,11 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from conftest import SAMPLES, build_serial, gpu_count, run_mpi, run_xmpacc
 from test_acc import ACC_SAMPLES, same_output
-
-
 
 pytestmark = [pytest.mark.gpu, pytest.mark.skipif(gpu_count() == 0, reason="needs a CUDA GPU")]
 CUDA = {"XMPACC_DEVICE": "cuda"}
@@ -163,10 +160,12 @@ def test_separately_compiled_kernels_form_one_module(tmp_path: Path, nprocs: int
     for f in files:
         r = run_xmpacc("-c", str(MULTI / f), "-o", str(tmp_path / f.replace(".c", ".o")))
         assert r.returncode == 0, r.stderr
-    subprocess.run(["ar", "rcs", str(tmp_path / "libf.a"), str(tmp_path / "init.o"), str(tmp_path / "relax.o")],
+    subprocess.run(["ar", "rcs", str(tmp_path / "libf.a"), str(tmp_path / "init.o"),
+                    str(tmp_path / "relax.o")],
                    check=True)
     exe = tmp_path / "prog"
-    r = run_xmpacc(str(tmp_path / "main.o"), str(tmp_path / "weight.o"), f"-L{tmp_path}", "-lf", "-o", str(exe))
+    r = run_xmpacc(str(tmp_path / "main.o"), str(tmp_path / "weight.o"), f"-L{tmp_path}", "-lf", "-o",
+                   str(exe))
     assert r.returncode == 0, r.stderr
     serial = tmp_path / "serial"
     subprocess.run(["cc", "-w", *[str(MULTI / f) for f in files], "-lm", "-o", str(serial)], check=True)

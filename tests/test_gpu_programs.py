@@ -8,7 +8,6 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from conftest import build_serial, gpu_count, run_mpi, run_xmpacc
 from test_acc import PROGRAMS, same_output
 

@@ -24,7 +24,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from conftest import REPO, gpu_count, run_mpi, run_xmpacc
 
 BENCH = REPO / "bench"
@@ -136,7 +135,7 @@ def test_hand_kernel_and_decomposition_match_reference(kernel_dir: Path, grid: t
     for _ in range(iters):
         total = np.zeros(1)
         exchange(blocks, states)
-        for blk, st in zip(blocks, states):
+        for blk, st in zip(blocks, states, strict=True):
             lib = emulated_kernel(kernel_dir, H.kernel_defines(blk, variant))
             (gx, gy, gz), _block = H.launch_shape(blk, variant)
             lib.launch(gx, gy, gz, *(ptr(st[k]) for k in ("p", "a", "b", "c", "bnd", "wrk1", "wrk2")),
@@ -148,7 +147,7 @@ def test_hand_kernel_and_decomposition_match_reference(kernel_dir: Path, grid: t
         gosa = float(np.float32(total[0]))
     ref_gosa, _psum, ref_p = H.reference("XS", iters)
     full = np.zeros_like(ref_p)
-    for blk, st in zip(blocks, states):
+    for blk, st in zip(blocks, states, strict=True):
         ilo, ihi, jlo, jhi = blk.ranges
         full[ilo:ihi, jlo:jhi] = st["p"][1:-1, 1:-1]
     inner = (slice(1, -1), slice(1, -1), slice(1, -1))
@@ -160,7 +159,7 @@ def test_split_covers_interior_once() -> None:
     for parts in range(1, 7):
         ranges = [H.split(1, 255, parts, k) for k in range(parts)]
         assert ranges[0][0] == 1 and ranges[-1][1] == 255
-        assert all(a[1] == b[0] and a[0] < a[1] for a, b in zip(ranges, ranges[1:]))
+        assert all(a[1] == b[0] and a[0] < a[1] for a, b in zip(ranges, ranges[1:], strict=False))
 
 
 def test_hand_kernel_compiles_with_nvcc(tmp_path: Path) -> None:
@@ -215,7 +214,8 @@ def run_program(tmp: Path, src: Path, defines: tuple[str, ...]) -> dict[int, dic
 @pytest.mark.parametrize("dialect, defines", [("xmp-part", ()), ("xmp-part", ("-DNDY=2",)), ("xacc", ()),
                                               ("xacc", ("-DNDY=2",)), ("xacc", ("-DCOLLAPSE3",))],
                          ids=["xmp-part-slabs", "xmp-part-2x2", "xacc-slabs", "xacc-2x2", "xacc-collapse3"])
-def test_program_on_host_backend_matches_serial(tmp_path: Path, dialect: str, defines: tuple[str, ...]) -> None:
+def test_program_on_host_backend_matches_serial(tmp_path: Path, dialect: str,
+                                                defines: tuple[str, ...]) -> None:
     src = PROGRAM if dialect == "xacc" else xmp_part(PROGRAM, tmp_path / "himeno_xmp.c")
     want = serial(tmp_path, "-DSIZE_XS", "-DNN=5")
     runs = run_program(tmp_path, src, defines)
@@ -255,8 +255,10 @@ def test_himeno_goals_from_record() -> None:
         return {"nodes": nodes, "mflops": mflops, "dataflow": dataflow, "variant": "v"}
 
     h = {"bound_mflops": 1000.0,
-         "xmpacc": {f"xmpacc, {n} GPU": {"values": {"mflops": m}} for n, m in ((1, 850.0), (2, 1600.0), (4, 2900.0))},
-         "baselines": [hand(1, 900.0), hand(1, 920.0), hand(1, 1100.0, "swap"), hand(2, 1800.0), hand(4, 3500.0)]}
+         "xmpacc": {f"xmpacc, {n} GPU": {"values": {"mflops": m}}
+                    for n, m in ((1, 850.0), (2, 1600.0), (4, 2900.0))},
+         "baselines": [hand(1, 900.0), hand(1, 920.0), hand(1, 1100.0, "swap"), hand(2, 1800.0),
+                       hand(4, 3500.0)]}
     goals = himeno_goals.goals({"himeno": h})
     assert goals["H1"] == {"value": round(850 / 920, 4), "target": 0.9, "met": True}   # swap is not compared
     assert goals["H2"] == {"value": 0.85, "target": 0.8, "met": True}

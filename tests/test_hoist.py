@@ -9,9 +9,9 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from conftest import run_xmpacc
 from test_passes import DECLS, function, run_passes
+
 from xmpacc.cbuild import to_c
 from xmpacc.frontend.preprocess import runtime_include_dir
 
@@ -31,7 +31,8 @@ def test_distinct_arrays_get_restrict_and_a_constant_step(tmp_path: Path) -> Non
     assert "double * restrict const _xmpacc_hp_a = a;" in c
     assert "double * restrict const _xmpacc_hp_b = b;" in c
     assert "i += 1)" in c
-    assert "_xmpacc_hp_a[_XMPACC_L(_xmpacc_ha_a, 0, i)] = _xmpacc_hp_b[_XMPACC_L(_xmpacc_ha_b, 0, i - 1)]" in c
+    assert ("_xmpacc_hp_a[_XMPACC_L(_xmpacc_ha_a, 0, i)] = "
+            "_xmpacc_hp_b[_XMPACC_L(_xmpacc_ha_b, 0, i - 1)]") in c
 
 
 @pytest.mark.parametrize("body", [
@@ -46,13 +47,15 @@ def test_no_restrict_when_not_provable(tmp_path: Path, body: str) -> None:
 
 
 def test_math_functions_keep_restrict(tmp_path: Path) -> None:
-    c = lowered(tmp_path, "#pragma xmp loop on t[i]\n    for (i = 1; i < 99; i++)\n        a[i] = sqrt(b[i]);\n")
+    c = lowered(tmp_path,
+                "#pragma xmp loop on t[i]\n    for (i = 1; i < 99; i++)\n        a[i] = sqrt(b[i]);\n")
     assert "restrict" in c
 
 
 def test_cyclic_loop_keeps_the_schedule_step(tmp_path: Path) -> None:
     decls = DECLS.replace("t[block]", "t[cyclic]")
-    c = lowered(tmp_path, "#pragma xmp loop on t[i]\n    for (i = 0; i < 100; i++)\n        a[i] = b[i];\n", decls)
+    c = lowered(tmp_path, "#pragma xmp loop on t[i]\n    for (i = 0; i < 100; i++)\n        a[i] = b[i];\n",
+                decls)
     assert "i += _xmpacc_s_i.step)" in c
 
 
@@ -67,8 +70,9 @@ def test_lab_stencils_vectorise(tmp_path: Path, lab: str, lines: tuple[int, ...]
     src = ROOT / "samples" / "labs" / lab / "step1_xmp.c"
     r = run_xmpacc("-S", str(src), "-o", str(tmp_path / lab))
     assert r.returncode == 0, r.stderr
-    rep = subprocess.run(["cc", "-O3", "-fPIC", "-isystem", runtime_include_dir(), "-c", str(tmp_path / f"{lab}.host.c"),
-                          "-o", str(tmp_path / "x.o"), "-fopt-info-vec-optimized"], capture_output=True, text=True)
+    rep = subprocess.run(["cc", "-O3", "-fPIC", "-isystem", runtime_include_dir(), "-c",
+                          str(tmp_path / f"{lab}.host.c"), "-o", str(tmp_path / "x.o"),
+                          "-fopt-info-vec-optimized"], capture_output=True, text=True)
     assert rep.returncode == 0, rep.stderr
     done = {int(m) for m in re.findall(r"step1_xmp\.c:(\d+):\d+: optimized: loop vectorized", rep.stderr)}
     assert set(lines) <= done, rep.stderr

@@ -11,6 +11,7 @@ survive (a lazy import, an annotation under ``TYPE_CHECKING``) still fails here.
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -42,11 +43,15 @@ def _package(name: str) -> str:
     return name if MODULES[name].name == "__init__.py" else name.rsplit(".", 1)[0]
 
 
+@functools.cache
+def _tree(name: str) -> ast.Module:
+    return ast.parse(MODULES[name].read_text(), str(MODULES[name]))
+
+
 def _imports(name: str) -> Iterator[tuple[str, str, int]]:
     """(module, imported name or "", line) of every import in module ``name``, wherever
     it stands (function bodies and ``if TYPE_CHECKING:`` blocks too)."""
-    tree = ast.parse(MODULES[name].read_text(), str(MODULES[name]))
-    for node in ast.walk(tree):
+    for node in ast.walk(_tree(name)):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 yield alias.name, "", node.lineno
@@ -64,19 +69,20 @@ def _imports(name: str) -> Iterator[tuple[str, str, int]]:
                     yield module, alias.name, node.lineno
 
 
-def _graph() -> dict[str, set[str]]:
+@functools.cache
+def _graph() -> dict[str, frozenset[str]]:
     """Module -> the modules it imports; importing a module also runs its packages'
     ``__init__`` files, so each module depends on its parents too."""
-    graph: dict[str, set[str]] = {}
+    graph: dict[str, frozenset[str]] = {}
     for name in MODULES:
         deps = {m for m, _, _ in _imports(name) if m in MODULES}
         parts = name.split(".")
         deps |= {".".join(parts[:k]) for k in range(1, len(parts)) if ".".join(parts[:k]) in MODULES}
-        graph[name] = deps - {name}
+        graph[name] = frozenset(deps - {name})
     return graph
 
 
-def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+def _cycles(graph: dict[str, frozenset[str]] | dict[str, set[str]]) -> list[list[str]]:
     """The strongly connected components of more than one module (Tarjan)."""
     index: dict[str, int] = {}
     low: dict[str, int] = {}
@@ -124,8 +130,7 @@ def _is_pass(name: str) -> bool:
     """A module of a stage package with a top-level ``run``: the driver calls it."""
     if _stage_of(name) is None or name == _stage_of(name):
         return False
-    tree = ast.parse(MODULES[name].read_text())
-    return any(isinstance(n, ast.FunctionDef) and n.name == "run" for n in tree.body)
+    return any(isinstance(n, ast.FunctionDef) and n.name == "run" for n in _tree(name).body)
 
 
 def test_the_graph_is_read() -> None:
@@ -150,7 +155,7 @@ def test_no_imports_of_private_names() -> None:
         for module, imported, line in _imports(name):
             if imported.startswith("_") and not imported.startswith("__") and module.startswith("xmpacc"):
                 found.append(f"{MODULES[name]}:{line}: {module}.{imported}")
-        tree = ast.parse(MODULES[name].read_text())
+        tree = _tree(name)
         aliases = {a.asname or a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)
                    and (n.module or "").startswith("xmpacc") for a in n.names}
         aliases |= {a.asname for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names
@@ -198,5 +203,4 @@ def test_the_compiler_and_the_runtime_stay_apart() -> None:
         runtime = name.startswith("xmpacc.runtime")
         banned = ("pycparser", "jinja2") if runtime else ("mpi4py", "cupy")
         wrong += [(name, m) for m, _, _ in _imports(name) if m.split(".")[0] in banned]
-    # the compiler reads the runtime's contract (names and codes), never its MPI or CUDA parts
     assert wrong == []

@@ -137,7 +137,8 @@ def test_reflect_bytes_constant_extents(tmp_path: Path) -> None:
 
 def test_reflect_size_known_at_run_time(tmp_path: Path) -> None:
     text, _ = _info(tmp_path, RUN_TIME, "-S")
-    assert _line(text, "prog.c:10:").endswith("shadow [1][0] of a 16 x n double array: size known at run time")
+    assert _line(text, "prog.c:10:").endswith(
+        "shadow [1][0] of a 16 x n double array: size known at run time")
     assert _line(text, "prog.c:7:").endswith("size known at run time")
 
 

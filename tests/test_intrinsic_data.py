@@ -18,6 +18,7 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 from test_gmove_plan import SETTINGS, side
+
 from xmpacc.runtime.distribution import ArrayDimLayout
 from xmpacc.runtime.intrinsic_data import Global, Group
 
@@ -38,7 +39,7 @@ def arrays(draw: st.DrawFn) -> tuple[int, Global]:
     rank = draw(st.integers(1, 2))
     shape = tuple(draw(st.integers(1, 5)) for _ in range(rank))
     s = draw(side(nprocs, shape, False))
-    dims = tuple(d for d, sub in zip(s.dims, s.section.subs))
+    dims = tuple(d for d, sub in zip(s.dims, s.section.subs, strict=True))
     family = np.asarray(draw(st.permutations(range(nprocs))), dtype=np.int64)
     assert s.node_extents is not None
     g = Global("a", dims, s.node_extents, family, np.zeros(0, dtype=np.uint8), np.dtype(np.float64))
@@ -63,11 +64,12 @@ def _everyone(nprocs: int, me: int) -> Group:
 @given(arrays())
 def test_held_holders_and_offsets_agree(case: tuple[int, Global]) -> None:
     nprocs, g = case
-    every = [np.asarray(i, dtype=np.int64) for i in zip(*itertools.product(*(range(n) for n in g.shape)))]
+    every = [np.asarray(i, dtype=np.int64)
+             for i in zip(*itertools.product(*(range(n) for n in g.shape)), strict=True)]
     holders = g.holders(every)
     for node in range(math.prod(g.node_extents)):
         idx, off = g.held(node)
-        mine = set(zip(*(i.tolist() for i in idx)))
+        mine = set(zip(*(i.tolist() for i in idx), strict=True))
         expected = {tuple(int(i[k]) for i in every) for k in range(len(every[0])) if node in holders[k]}
         assert mine == expected
         assert len(set(off.tolist())) == len(off)
@@ -90,7 +92,8 @@ def test_one_sender_per_element_and_readers_read_holders(case: tuple[int, Global
             assert element not in sends
             sends[element] = node
     assert len(sends) == g.size
-    every = [np.asarray(i, dtype=np.int64) for i in zip(*itertools.product(*(range(n) for n in g.shape)))]
+    every = [np.asarray(i, dtype=np.int64)
+             for i in zip(*itertools.product(*(range(n) for n in g.shape)), strict=True)]
     holders = g.holders(every)
     for reader in range(nprocs):
         src = g.source(every, int(g.family[reader]), _everyone(nprocs, int(g.family[reader])), "t.c:1")

@@ -110,17 +110,21 @@ double _Complex z[100];
 
 
 def in_main(body: str) -> str:
-    return HEAD + "int main(void)\n{\n    xmp_desc_t d = xmp_desc_of(a);\n" + body + "\n    return d == 0;\n}\n"
+    return (HEAD + "int main(void)\n{\n    xmp_desc_t d = xmp_desc_of(a);\n" + body
+            + "\n    return d == 0;\n}\n")
 
 
 MISTAKES = [
-    ("count", "    @xmp_pack(xmp_desc_of(a), xmp_desc_of(b));", "xmp_pack takes 3 arguments (v, a, mask); 2 given"),
-    ("too-few-gather", "    @xmp_gather(xmp_desc_of(b), xmp_desc_of(a));", "xmp_gather takes x, a and one index array"),
+    ("count", "    @xmp_pack(xmp_desc_of(a), xmp_desc_of(b));",
+     "xmp_pack takes 3 arguments (v, a, mask); 2 given"),
+    ("too-few-gather", "    @xmp_gather(xmp_desc_of(b), xmp_desc_of(a));",
+     "xmp_gather takes x, a and one index array"),
     ("template", "    xmp_gather(xmp_desc_of(a), xmp_desc_of(@t), xmp_desc_of(ix));",
      "argument 2 (a) must be a distributed array; 't' is a template or a node array"),
     ("local-array", "    xmp_scatter(xmp_desc_of(b), xmp_desc_of(@loc), xmp_desc_of(ix));",
      "'loc' is not a distributed array"),
-    ("rank", "    xmp_transpose(@xmp_desc_of(a), xmp_desc_of(m), 0);", "the matrix 'a' has 1 dimension(s); it must have 2"),
+    ("rank", "    xmp_transpose(@xmp_desc_of(a), xmp_desc_of(m), 0);",
+     "the matrix 'a' has 1 dimension(s); it must have 2"),
     ("sort-rank", "    xmp_sort_down(xmp_desc_of(b), @xmp_desc_of(m));", "the array 'm' has 2 dimension(s)"),
     ("types", "    xmp_gather(xmp_desc_of(f), @xmp_desc_of(a), xmp_desc_of(ix));",
      "'a' has elements of type double but 'f' of type float"),
@@ -132,20 +136,22 @@ MISTAKES = [
      "'m' has 2 dimension(s) but 1 index array(s) are given"),
     ("index-rank", "    xmp_scatter(xmp_desc_of(m), xmp_desc_of(a), xmp_desc_of(ix), @xmp_desc_of(im));",
      "the index array 'im' has 2 dimension(s); it must have 1"),
-    ("complex-sort", "    xmp_sort_up(xmp_desc_of(z), @xmp_desc_of(z));", "it sorts integer and floating-point arrays"),
-    ("matmul-rank", "    xmp_matmul(xmp_desc_of(m), @xmp_desc_of(a), xmp_desc_of(m));", "the matrix 'a' has 1"),
+    ("complex-sort", "    xmp_sort_up(xmp_desc_of(z), @xmp_desc_of(z));",
+     "it sorts integer and floating-point arrays"),
+    ("matmul-rank", "    xmp_matmul(xmp_desc_of(m), @xmp_desc_of(a), xmp_desc_of(m));",
+     "the matrix 'a' has 1"),
 ]
 
 
 @pytest.mark.parametrize("marked, fragment", [pytest.param(in_main(b), f, id=i) for i, b, f in MISTAKES])
-def test_mistake_at_the_argument(marked: str, fragment: str, compile_: Compile, tmp_path: Path) -> None:
+def test_mistake_at_the_argument(marked: str, fragment: str, compile_: Compile, tmp_path: Path) -> None:  # noqa: F811 - the fixture imported above
     source, line, col = place(marked)
     proc, src, _out = compile_(source)
     assert_clean_failure(proc, tmp_path, {src.name})
     assert_error_at(proc.stderr, src, line, col, fragment)
 
 
-def test_descriptor_variable_where_only_sizes_matter(compile_: Compile, tmp_path: Path) -> None:
+def test_descriptor_variable_where_only_sizes_matter(compile_: Compile, tmp_path: Path) -> None:  # noqa: F811 - the fixture imported above
     proc, _src, out = compile_(in_main("    xmp_pack(d, xmp_desc_of(b), xmp_desc_of(ix));"))
     assert proc.returncode == 0, proc.stderr
     assert out.exists()
@@ -189,13 +195,15 @@ int ix[16], mk[16], iv[8];
 """
 
 RUNTIME = [
-    ("index-range", "int i;\n#pragma xmp loop on t[i]\n    for (i = 0; i < 16; i++) ix[i] = i == 9 ? 16 : i;\n"
+    ("index-range", "int i;\n#pragma xmp loop on t[i]\n"
+     "    for (i = 0; i < 16; i++) ix[i] = i == 9 ? 16 : i;\n"
      "    xmp_gather(xmp_desc_of(b), xmp_desc_of(a), xmp_desc_of(ix));", 2,
      "prog.c:23: error: xmp_gather: ix[9] = 16 is outside dimension 0 of 'a' (0..15)"),
     ("scatter-negative", "int i;\n#pragma xmp loop on t[i]\n    for (i = 0; i < 16; i++) ix[i] = -i;\n"
      "    xmp_scatter(xmp_desc_of(b), xmp_desc_of(a), xmp_desc_of(ix));", 1,
      "prog.c:23: error: xmp_scatter: ix[1] = -1 is outside dimension 0 of 'b' (0..15)"),
-    ("pack-too-small", "int i;\n#pragma xmp loop on t[i]\n    for (i = 0; i < 16; i++) mk[i] = i % 2 == 0 || i == 3;\n"
+    ("pack-too-small", "int i;\n#pragma xmp loop on t[i]\n"
+     "    for (i = 0; i < 16; i++) mk[i] = i % 2 == 0 || i == 3;\n"
      "    xmp_pack(xmp_desc_of(v), xmp_desc_of(a), xmp_desc_of(mk));", 3,
      "prog.c:23: error: xmp_pack: 'mk' has 9 true elements but 'v' has only 8"),
     ("gather-shapes", "xmp_gather(xmp_desc_of(v), xmp_desc_of(a), xmp_desc_of(ix));", 2,
@@ -205,8 +213,8 @@ RUNTIME = [
      "prog.c:22: error: xmp_sort_up: 'dp' [12] and 'a' [16] must be one-dimensional arrays of one size"),
     ("not-allocated", "xmp_sort_up(xmp_desc_of(dp), xmp_desc_of(a));", 2,
      "prog.c:20: error: template 'w' is not fixed yet"),
-    ("template-variable", "xmp_desc_t d = xmp_desc_of(t);\n    xmp_pack(d, xmp_desc_of(a), xmp_desc_of(mk));", 2,
-     "prog.c:21: error: xmp_pack: argument 1 (v) is the descriptor of a template"),
+    ("template-variable", "xmp_desc_t d = xmp_desc_of(t);\n    xmp_pack(d, xmp_desc_of(a), xmp_desc_of(mk));",
+     2, "prog.c:21: error: xmp_pack: argument 1 (v) is the descriptor of a template"),
     ("outside-task", "#pragma xmp task on p[0]\n    xmp_sort_up(xmp_desc_of(b), xmp_desc_of(a));", 2,
      "prog.c:21: error: only 8 of the 16 elements of 'a' are held by nodes of the executing node set"),
 ]

@@ -14,7 +14,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from conftest import run_mpi, run_xmpacc
 
 PROGRAMS = Path(__file__).parent / "programs"

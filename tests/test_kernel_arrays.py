@@ -153,5 +153,6 @@ def test_section_outside_the_array_fails_located() -> None:
     host = np.zeros(4, dtype=np.float64)
     desc = _desc(host, 2, 5)
     temp = temporary(backend, desc.ctypes.data, 14, "k.c:9")   # 14: double
-    with pytest.raises(RuntimeFailure, match=r"the reduced section \[2:5\] is outside its array of 4 elements"):
+    with pytest.raises(RuntimeFailure,
+                       match=r"the reduced section \[2:5\] is outside its array of 4 elements"):
         temp.copy_in("k.c:9", _absent)

@@ -16,11 +16,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import REPO
 from pycparser import c_ast, c_parser
 
-from conftest import REPO
-from xmpacc.passes.kernel.kernel_locations import Located, epilogue
 from xmpacc.passes.common.values import KernelVars
+from xmpacc.passes.kernel.kernel_locations import Located, epilogue
 from xmpacc.runtime.acc_locations import LocatedPartials, pick
 from xmpacc.runtime.contract import REDUCTION_OPS
 
@@ -107,10 +107,11 @@ def test_warp_combine_keeps_the_record_sequential_order_picks(op: str, tmp_path:
         src = tmp_path / f"warp{case}.cpp"
         src.write_text(_HARNESS % {
             "flags": ", ".join(map(str, flags)), "key1": ", ".join(str(k[0]) for k in keys),
-            "key2": ", ".join(str(k[1]) for k in keys), "values": ", ".join(map(str, values)), "epilogue": lines})
+            "key2": ", ".join(str(k[1]) for k in keys), "values": ", ".join(map(str, values)),
+            "epilogue": lines})
         exe = tmp_path / f"warp{case}"
-        r = subprocess.run(["g++", "-std=c++20", "-pthread", "-I", str(REPO / "runtime" / "include"), str(src),
-                            "-o", str(exe)], capture_output=True, text=True)
+        r = subprocess.run(["g++", "-std=c++20", "-pthread", "-I", str(REPO / "runtime" / "include"),
+                            str(src), "-o", str(exe)], capture_output=True, text=True)
         assert r.returncode == 0, r.stderr
         out = subprocess.run([str(exe)], capture_output=True, text=True, check=True, timeout=30).stdout
         assert out.strip() == _expected(op, flags, keys, values), (case, flags, keys, values)
@@ -120,8 +121,9 @@ def _records(op: str, flags: list[int], keys: list[tuple[int, ...]], values: lis
              locs: list[int]) -> tuple[LocatedPartials, np.ndarray, np.ndarray, np.ndarray]:
     host_v, host_loc = np.array([-5.0]), np.array([-1], dtype=np.int32)
     host_key = np.zeros(len(keys[0]) + 1, dtype=np.int64)
-    rec = LocatedPartials(np.array([[f, *k] for f, k in zip(flags, keys)], dtype=np.int64), host_key,
-                          REDUCTION_OPS[op], [(host_v, np.array(values)), (host_loc, np.array(locs, np.int32))])
+    rec = LocatedPartials(np.array([[f, *k] for f, k in zip(flags, keys, strict=True)], dtype=np.int64),
+                          host_key, REDUCTION_OPS[op],
+                          [(host_v, np.array(values)), (host_loc, np.array(locs, np.int32))])
     return rec, host_v, host_loc, host_key
 
 

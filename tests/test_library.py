@@ -13,7 +13,6 @@ import re
 from pathlib import Path
 
 import pytest
-
 from conftest import run_mpi, run_xmpacc
 
 LIBRARY = Path(__file__).parent / "library"
@@ -98,8 +97,8 @@ def test_mpi_next_to_xmp(exe, nprocs: int) -> None:  # type: ignore[no-untyped-d
     r = run_mpi(nprocs, exe(LIBRARY / "mpi_interop.c"), timeout=60)
     assert r.returncode == 0, r.stderr
     task = (nprocs + 1) // 2
-    assert r.stdout == (f"initialized 1  world 0 of {nprocs}  sum 780.0  task size {task}  ones {task * task}  "
-                        "provided >= funneled 1\n")
+    assert r.stdout == (f"initialized 1  world 0 of {nprocs}  sum 780.0  task size {task}  "
+                        f"ones {task * task}  provided >= funneled 1\n")
 
 
 def test_mpi_program_without_mpi_found_is_a_clear_error(tmp_path: Path) -> None:
@@ -118,14 +117,16 @@ def test_block_scope_descriptors_are_all_released(exe, nprocs: int) -> None:  # 
     (early return, break, goto): at the end only the file scope's p, t and a are left."""
     r = run_mpi(nprocs, exe(PROGRAMS / "local_templates.c"), env={"XMPACC_STATS": "1"}, timeout=120)
     assert r.returncode == 0, r.stderr
-    stats = [json.loads(line.split(":", 1)[1]) for line in r.stderr.splitlines() if line.startswith("xmpacc-stats:")]
+    stats = [json.loads(line.split(":", 1)[1]) for line in r.stderr.splitlines()
+             if line.startswith("xmpacc-stats:")]
     assert len(stats) == nprocs and all(s["descriptors"] == 3 for s in stats), stats
 
 
 def test_void_main_exits_with_zero(tmp_path: Path) -> None:
     src = tmp_path / "v.c"
     src.write_text('#include <stdio.h>\n#include <xmp.h>\n#pragma xmp nodes p[*]\n'
-                   'void main()\n{\n    if (xmpc_node_num() == 0)\n        printf("nodes %d\\n", xmp_num_nodes());\n}\n')
+                   'void main()\n{\n    if (xmpc_node_num() == 0)\n'
+                   '        printf("nodes %d\\n", xmp_num_nodes());\n}\n')
     r = run_xmpacc(str(src), "-o", str(tmp_path / "v"))
     assert r.returncode == 0, r.stderr
     run = run_mpi(2, tmp_path / "v", timeout=60)

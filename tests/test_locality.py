@@ -15,8 +15,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from conftest import REPO, SAMPLES, run_xmpacc
+
 from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import XmpError, XmpErrors
 from xmpacc.driver import PASSES
@@ -105,22 +105,25 @@ def place(marked: str) -> tuple[str, int, int]:
 POSITIVE = [
     # ---- the wrong-answer stencil of the labs: no shadow, no reflect
     ("stencil-no-shadow", one_d(INIT + STENCIL), "warning",
-     "a[i - 1] may be on another node: this loop runs each iteration on the owner of t[i], and a[i - 1] lies 1 "
-     "element below that node's block; declare '#pragma xmp shadow a[1]' and add '#pragma xmp reflect (a)' "
-     "before the loop"),
+     "a[i - 1] may be on another node: this loop runs each iteration on the owner of t[i], "
+     "and a[i - 1] lies 1 element below that node's block; declare '#pragma xmp shadow a[1]' and add "
+     "'#pragma xmp reflect (a)' before the loop"),
     ("stencil-upper-side", one_d(INIT + STENCIL.replace("@a[i - 1] + a[i + 1]", "a[i] + @a[i + 1]")),
      "warning", "a[i + 1] may be on another node: this loop runs each iteration on the owner of t[i], "
                 "and a[i + 1] lies 1 element above that node's block; declare '#pragma xmp shadow a[0:1]'"),
     ("shadow-too-narrow", one_d(INIT + "#pragma xmp reflect (a)\n" +
-                                STENCIL.replace("a[i + 1]", "a[i + 2]").replace("@a[i - 1] + ", "a[i - 1] + @"),
+                                STENCIL.replace("a[i + 1]", "a[i + 2]").replace("@a[i - 1] + ",
+                                                                                "a[i - 1] + @"),
                                 "#pragma xmp shadow a[1]"), "warning",
-     "a[i + 2] may be on another node: this loop runs each iteration on the owner of t[i], and a[i + 2] lies 2 "
-     "elements above that node's block, beyond the shadow of 'a'; widen it to '#pragma xmp shadow a[1:2]'"),
+     "a[i + 2] may be on another node: this loop runs each iteration on the owner of t[i], "
+     "and a[i + 2] lies 2 elements above that node's block, beyond the shadow of 'a'; widen it to "
+     "'#pragma xmp shadow a[1:2]'"),
     # ---- shadow declared, reflect missing: straight line and loop-carried
     ("no-reflect-after-write", one_d(INIT + STENCIL, "#pragma xmp shadow a[1]"), "warning",
      "a[i - 1] reads the shadow of 'a', which is stale here: 'a' is written at line 15 and not "
      "reflected since; add '#pragma xmp reflect (a)' before this loop"),
-    ("no-reflect-in-time-loop", one_d(INIT + "#pragma xmp reflect (a)\n    for (step = 0; step < 10; step++) {\n"
+    ("no-reflect-in-time-loop", one_d(INIT + "#pragma xmp reflect (a)\n"
+                                             "    for (step = 0; step < 10; step++) {\n"
                                       + STENCIL + "#pragma xmp loop on t[i]\n    for (i = 1; i < N - 1; i++)"
                                       " a[i] = b[i];\n    }\n", "#pragma xmp shadow a[1]"), "warning",
      "'a' is written at line 22 (in the previous iteration) and not reflected since"),
@@ -134,17 +137,19 @@ POSITIVE = [
     # ---- writes
     ("write-outside-block", one_d("#pragma xmp loop on t[i]\n    for (i = 0; i < N - 1; i++) @a[i + 1] = 0;"),
      "error", "a[i + 1] is written outside this node's block: this loop runs each iteration on the "
-              "owner of t[i], and a[i + 1] lies 1 element above that node's block; a distributed loop may write only "
-              "the elements of its node"),
+              "owner of t[i], and a[i + 1] lies 1 element above that node's block; a distributed "
+              "loop may write only the elements of its node"),
     ("write-into-shadow", one_d("#pragma xmp loop on t[i]\n    for (i = 0; i < N - 1; i++) @a[i + 1] = 0;",
-                                "#pragma xmp shadow a[1]"), "warning", "a[i + 1] writes a shadow slot of 'a'"),
+                                "#pragma xmp shadow a[1]"), "warning",
+     "a[i + 1] writes a shadow slot of 'a'"),
     ("write-every-element", one_d("#pragma xmp loop on t[i]\n    for (i = 0; i < N; i++)\n"
                                   "        for (j = 0; j < N; j++) @a[j] = 0;"), "error",
      "a[j] may be written outside this node's block: this loop runs each iteration on the owner of "
      "t[i], which need not hold a[j]"),
     # ---- subscripts that do not follow the loop's index
     ("inner-loop-index", one_d("#pragma xmp loop on t[i]\n    for (i = 0; i < N; i++)\n"
-                               "        for (j = 0; j < N; j++)\n            if (i != j) s += @a[j];"), "warning",
+                               "        for (j = 0; j < N; j++)\n            if (i != j) s += @a[j];"),
+     "warning",
      "a[j] may be on another node: this loop runs each iteration on the owner of t[i], which need not "
      "hold a[j]; declare '#pragma xmp shadow a[*]' and add '#pragma xmp reflect (a)' before the loop"),
     ("constant-subscript", one_d("#pragma xmp loop on t[i]\n    for (i = 0; i < N; i++) b[i] = @a[0];"),
@@ -156,15 +161,16 @@ POSITIVE = [
                            off=" + 1"), "warning", "a[i] may be on another node"),
     # ---- full shadow: never outside, but it needs a reflect after a write
     ("full-shadow-not-reflected", one_d(INIT + "#pragma xmp loop on t[i]\n    for (i = 0; i < N; i++)\n"
-                                        "        for (j = 0; j < N; j++) b[i] += @a[j];", "#pragma xmp shadow a[*]"),
+                                        "        for (j = 0; j < N; j++) b[i] += @a[j];",
+                                        "#pragma xmp shadow a[*]"),
      "warning", "a[j] reads the shadow of 'a', which is stale here"),
     # ---- two dimensions
     ("2d-column-neighbour", two_d("#pragma xmp loop (i, j) on t[i][j]\n    for (i = 0; i < N; i++)\n"
                                   "        for (j = 1; j < N; j++) w[i][j] = @u[i][j - 1];",
                                   "#pragma xmp shadow u[1][0]"),
      "warning", "u[i][j - 1] may be on another node: this loop runs each iteration on the owner of t[i][j], "
-                "and u[i][j - 1] lies 1 element below that node's block, beyond the shadow of 'u'; widen it to "
-                "'#pragma xmp shadow u[1][1:0]'"),
+                "and u[i][j - 1] lies 1 element below that node's block, beyond the shadow "
+                "of 'u'; widen it to '#pragma xmp shadow u[1][1:0]'"),
     ("2d-transposed", two_d("#pragma xmp loop (i, j) on t[i][j]\n    for (i = 0; i < N; i++)\n"
                             "        for (j = 0; j < N; j++) w[i][j] = @u[j][i];"),
      "warning", "u[j][i] may be on another node"),
@@ -191,21 +197,27 @@ NEGATIVE = [
     ("reflect-every-step", one_d(INIT + "    for (step = 0; step < 10; step++) {\n#pragma xmp reflect (a)\n"
                                  + STENCIL + "#pragma xmp loop on t[i]\n    for (i = 1; i < N - 1; i++)"
                                  " a[i] = b[i];\n    }\n", "#pragma xmp shadow a[1]")),
-    ("reflect-do-every-step", one_d(INIT + "#pragma xmp reflect_init (a)\n    for (step = 0; step < 10; step++) {\n"
+    ("reflect-do-every-step", one_d(INIT + "#pragma xmp reflect_init (a)\n"
+                                    "    for (step = 0; step < 10; step++) {\n"
                                     "#pragma xmp reflect_do (a)\n" + STENCIL + "#pragma xmp loop on t[i]\n"
-                                    "    for (i = 1; i < N - 1; i++) a[i] = b[i];\n    }\n", "#pragma xmp shadow a[1]")),
+                                    "    for (i = 1; i < N - 1; i++) a[i] = b[i];\n    }\n",
+                                    "#pragma xmp shadow a[1]")),
     ("no-write-before", one_d(STENCIL, "#pragma xmp shadow a[1]")),      # a function starts clean
-    ("own-element", one_d("#pragma xmp loop on t[i]\n    for (i = 0; i < N; i++) { a[i] = i; b[i] = a[i] * 2; }")),
+    ("own-element",
+     one_d("#pragma xmp loop on t[i]\n    for (i = 0; i < N; i++) { a[i] = i; b[i] = a[i] * 2; }")),
     ("align-offset-follows", one_d("#pragma xmp loop on t[i]\n    for (i = 1; i < N; i++) b[i] = a[i - 1];",
                                    off=" + 1")),
     ("guarded-by-equality", one_d("#pragma xmp loop on t[i]\n    for (i = 0; i < N; i++)\n"
                                   "        for (j = 0; j < N; j++) if (j == i) s += a[j];")),
-    ("guarded-constant", one_d("#pragma xmp loop on t[i]\n    for (i = 0; i < N; i++) if (i == 0) a[0] = 1;")),
+    ("guarded-constant",
+     one_d("#pragma xmp loop on t[i]\n    for (i = 0; i < N; i++) if (i == 0) a[0] = 1;")),
     ("inner-range-follows-index", one_d("#pragma xmp loop on t[i]\n    for (i = 1; i < N - 1; i++)\n"
                                         "        for (j = i; j <= i; j++) s += a[j];")),
-    ("unknown-subscript", one_d("#pragma xmp loop on t[i]\n    for (i = 0; i < N; i++) b[i] = a[(i * 7) % N];")),
+    ("unknown-subscript",
+     one_d("#pragma xmp loop on t[i]\n    for (i = 0; i < N; i++) b[i] = a[(i * 7) % N];")),
     ("full-shadow-reflected", one_d(INIT + "#pragma xmp reflect (a)\n#pragma xmp loop on t[i]\n"
-                                    "    for (i = 0; i < N; i++)\n        for (j = 0; j < N; j++) b[i] += a[j];",
+                                    "    for (i = 0; i < N; i++)\n"
+                                    "        for (j = 0; j < N; j++) b[i] += a[j];",
                                     "#pragma xmp shadow a[*]")),
     ("outside-loops", one_d("    a[0] = 1; s = a[N - 1];")),
     ("reflect-in-helper", one_d(INIT + "    exchange();\n" + STENCIL, "#pragma xmp shadow a[1]")
@@ -273,7 +285,8 @@ def test_command_line_prints_the_warning_and_builds(tmp_path: Path) -> None:
 
 
 def test_write_outside_the_block_stops_the_build(tmp_path: Path) -> None:
-    source, line, col = place(one_d("#pragma xmp loop on t[i]\n    for (i = 0; i < N - 1; i++) @a[i + 1] = 0;"))
+    source, line, col = place(one_d("#pragma xmp loop on t[i]\n"
+                                    "    for (i = 0; i < N - 1; i++) @a[i + 1] = 0;"))
     src = tmp_path / "w.c"
     src.write_text(source)
     r = run_xmpacc(str(src), "-o", str(tmp_path / "w"))

@@ -1,6 +1,6 @@
 """The locality pass on the rest of the global view (global-view §2-§8) and XcalableACC
-nests: reflect width(...) and orthogonal, reflect_init/reflect_do, async reflects and their waits, expand/margin/
-peel_and_wait, reduce_shadow, gmove and array assignments, aligned pointers and
+nests: reflect width(...) and orthogonal, reflect_init/reflect_do, async reflects and their
+waits, expand/margin/peel_and_wait, reduce_shadow, gmove and array assignments, aligned pointers and
 structure members, on-ref offsets, node-array loops, tasks, location reductions, and
 OpenACC loop constructs paired with ``loop``.
 
@@ -13,7 +13,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from test_locality import INIT, MARK, STENCIL, diagnostics, one_d, place, stage_diagnostics, two_d
 
 SH1 = "#pragma xmp shadow a[1]"
@@ -89,11 +88,13 @@ ACC_FIRST = "#pragma acc parallel loop\n#pragma xmp loop on t[i]\n    for (i = 1
 ACC_WRITE = "#pragma acc parallel loop present(a, b)\n#pragma xmp loop on t[i]\n" \
             "    for (i = 0; i < N; i++) a[i] = i;\n"
 
-INIT_2D = "#pragma xmp loop (i, j) on t[i][j]\n    for (i = 0; i < N; i++)\n        for (j = 0; j < N; j++) u[i][j] = i;\n"
+INIT_2D = "#pragma xmp loop (i, j) on t[i][j]\n    for (i = 0; i < N; i++)\n" \
+          "        for (j = 0; j < N; j++) u[i][j] = i;\n"
 READ_2D = "#pragma xmp loop (i, j) on t[i][j]\n    for (i = 1; i < N - 1; i++)\n" \
           "        for (j = 1; j < N - 1; j++) w[i][j] = u[i - 1][j] + u[i + 1][j] + @u[i][j - 1];\n"
 
-FULL_READ = "#pragma xmp loop on t[i]\n    for (i = 0; i < N; i++)\n        for (j = 0; j < N; j++) b[i] += @a[j];"
+FULL_READ = "#pragma xmp loop on t[i]\n    for (i = 0; i < N; i++)\n" \
+            "        for (j = 0; j < N; j++) b[i] += @a[j];"
 
 POSITIVE = [
     # ---- reflect_init / reflect_do
@@ -108,29 +109,32 @@ POSITIVE = [
                 "'reflect (a) width(1)' of line 16 refreshes (1); widen its width to 'width(2:1)'"),
     ("reflect-width-one-side", one_d(INIT + "#pragma xmp reflect (a) width(1:0)\n" + STENCIL.replace(
         "b[i] = @a[i - 1] + a[i + 1]", "b[i] = a[i - 1] + @a[i + 1]"), SH1), "warning",
-     "a[i + 1] reads the shadow of 'a' 1 element above the block, beyond what the 'reflect (a) width(1:0)' of "
-     "line 16 refreshes (0); widen its width to 'width(1)'"),
-    ("reflect-width-async", one_d(INIT + "#pragma xmp reflect (a) width(1) async (2)\n#pragma xmp wait_async (2)\n"
+     "a[i + 1] reads the shadow of 'a' 1 element above the block, beyond what the "
+     "'reflect (a) width(1:0)' of line 16 refreshes (0); widen its width to 'width(1)'"),
+    ("reflect-width-async", one_d(INIT + "#pragma xmp reflect (a) width(1) async (2)\n"
+                                         "#pragma xmp wait_async (2)\n"
                                   + STENCIL.replace("@a[i - 1]", "@a[i - 2]"), "#pragma xmp shadow a[2]"),
      "warning", "beyond what the 'reflect (a) width(1) async (2)' of line 16 refreshes (1)"),
     ("reflect-do-init-width", one_d("#pragma xmp reflect_init (a) width(/periodic/ 1)\n" + INIT
-                                    + "#pragma xmp reflect_do (a)\n" + STENCIL.replace("@a[i - 1]", "@a[i - 2]"),
+                                    + "#pragma xmp reflect_do (a)\n"
+                                    + STENCIL.replace("@a[i - 1]", "@a[i - 2]"),
                                     "#pragma xmp shadow a[2]"), "warning",
      "beyond what the 'reflect_do (a)' of line 17 refreshes (1); widen the width of its reflect_init to "
      "'width(2:1)'"),
     ("reflect-width-on-one-path", one_d(INIT + "    if (s > 0) {\n#pragma xmp reflect (a)\n    } else {\n"
                                         "#pragma xmp reflect (a) width(1)\n    }\n"
-                                        + STENCIL.replace("@a[i - 1]", "@a[i - 2]"), "#pragma xmp shadow a[2]"),
+                                        + STENCIL.replace("@a[i - 1]", "@a[i - 2]"),
+                                        "#pragma xmp shadow a[2]"),
      "warning", "beyond what the 'reflect (a) width(1)' of line 19 refreshes"),
     ("reflect-width-zero-dim", two_d(INIT_2D + "#pragma xmp reflect (u) width(1, 0)\n" + READ_2D,
                                      "#pragma xmp shadow u[1][1]"), "warning",
-     "u[i][j - 1] reads the shadow of 'u' 1 element below the block, beyond what the 'reflect (u) width(1, 0)' "
-     "of line 16 refreshes (0); widen its width to 'width(1, 1:0)'"),
+     "u[i][j - 1] reads the shadow of 'u' 1 element below the block, beyond what the "
+     "'reflect (u) width(1, 0)' of line 16 refreshes (0); widen its width to 'width(1, 1:0)'"),
     ("orthogonal-corner", two_d(INIT_2D + "#pragma xmp reflect (u) orthogonal\n"
                                 + READ_2D.replace("@u[i][j - 1]", "u[i][j - 1] + @u[i - 1][j - 1]"),
                                 "#pragma xmp shadow u[1][1]"), "warning",
-     "u[i - 1][j - 1] reads the shadow of 'u' in a corner, which the 'reflect (u) orthogonal' of line 16 does "
-     "not exchange; drop 'orthogonal' there"),
+     "u[i - 1][j - 1] reads the shadow of 'u' in a corner, which the 'reflect (u) "
+     "orthogonal' of line 16 does not exchange; drop 'orthogonal' there"),
     ("orthogonal-reflect-do-corner", two_d("#pragma xmp reflect_init (u) orthogonal\n" + INIT_2D
                                            + "#pragma xmp reflect_do (u)\n"
                                            + READ_2D.replace("@u[i][j - 1]", "@u[i + 1][j + 1]"),
@@ -141,11 +145,12 @@ POSITIVE = [
      "beyond what the 'reflect (a) width(0)' of line 16 refreshes (0); widen its width to 'width(1)'"),
     # ---- async reflects
     ("reflect-async-no-wait", one_d(INIT + "#pragma xmp reflect (a) async (1)\n" + STENCIL, SH1), "warning",
-     "a[i - 1] reads the shadow of 'a', which is stale here: the 'reflect (a) async (1)' of line 16 may still "
-     "be running; add '#pragma xmp wait_async (1)' before this loop"),
+     "a[i - 1] reads the shadow of 'a', which is stale here: the 'reflect (a) async (1)' "
+     "of line 16 may still be running; add '#pragma xmp wait_async (1)' before this loop"),
     ("reflect-async-other-id", one_d(INIT + "#pragma xmp reflect (a) async (1)\n#pragma xmp wait_async (2)\n"
                                      + STENCIL, SH1), "warning", "add '#pragma xmp wait_async (1)'"),
-    ("reflect-do-async-no-wait", one_d(INIT + "#pragma xmp reflect_init (a)\n#pragma xmp reflect_do (a) async (4)\n"
+    ("reflect-do-async-no-wait", one_d(INIT + "#pragma xmp reflect_init (a)\n"
+                                              "#pragma xmp reflect_do (a) async (4)\n"
                                        + STENCIL, SH1), "warning",
      "the 'reflect_do (a) async (4)' of line 17 may still be running; add '#pragma xmp wait_async (4)'"),
     ("wait-on-one-branch", one_d(INIT + "#pragma xmp reflect (a) async (1)\n    if (s > 0) {\n"
@@ -160,22 +165,25 @@ POSITIVE = [
                                         "#pragma xmp shadow a[2]"), "warning",
      "a[i - 2] reads the shadow of 'a', which is stale here: 'a' is written at line 15"),
     ("expand-beyond-the-shadow", one_d(expand_loop("expand(2)", "@a[i] = i;"), SH1), "error",
-     "a[i] is written outside this node's block: this loop runs each iteration on the owner of t[i] (and, with "
-     "expand(2), the iterations next to that node's block), and a[i] lies 2 elements below that node's block"),
+     "a[i] is written outside this node's block: this loop runs each iteration on the "
+     "owner of t[i] (and, with expand(2), the iterations next to that node's block), and a[i] "
+     "lies 2 elements below that node's block"),
     ("expand-reads-without-shadow", one_d(expand_loop("expand(1)", "b[i] = @a[i];"),
                                           "#pragma xmp shadow b[1]"), "warning",
-     "a[i] may be on another node: this loop runs each iteration on the owner of t[i] (and, with expand(1), the "
-     "iterations next to that node's block), and a[i] lies 1 element below that node's block; declare "
-     "'#pragma xmp shadow a[1]'"),
+     "a[i] may be on another node: this loop runs each iteration on the owner of t[i] (and, "
+     "with expand(1), the iterations next to that node's block), and a[i] lies 1 element below that "
+     "node's block; declare '#pragma xmp shadow a[1]'"),
     ("expand-reads-stale-shadow", one_d(INIT + expand_loop("expand(1)", "b[i] = @a[i];"),
                                         "#pragma xmp shadow a[1]\n#pragma xmp shadow b[1]"), "warning",
      "a[i] reads the shadow of 'a', which is stale here: 'a' is written at line 16"),
     ("expand-write-shifted", one_d(expand_loop("expand(1)", "@a[i - 1] = i;"), "#pragma xmp shadow a[2]"),
      "warning", "a[i - 1] writes a shadow slot of 'a'"),
-    ("margin-rim-is-a-write", one_d(INIT + "#pragma xmp reflect (a)\n" + expand_loop("margin(-1)") + STENCIL, SH1),
+    ("margin-rim-is-a-write",
+     one_d(INIT + "#pragma xmp reflect (a)\n" + expand_loop("margin(-1)") + STENCIL, SH1),
      "warning", "'a' is written at line 18"),
     ("margin-shrink-still-reads-shadow", one_d(INIT + "#pragma xmp loop on t[i] margin(-1)\n"
-                                               "    for (i = 1; i < N - 1; i++)\n        b[i] = @a[i - 1];\n", SH1),
+                                               "    for (i = 1; i < N - 1; i++)\n        b[i] = @a[i - 1];\n",
+                                               SH1),
      "warning", "reads the shadow of 'a'"),
     # ---- reduce_shadow
     ("read-after-reduce-shadow", one_d(expand_loop("expand(1)", "a[i] = 0;") + SCATTER
@@ -186,10 +194,12 @@ POSITIVE = [
      "a[i - 1] writes a shadow slot of 'a'"),
     # ---- gmove and array write owned elements
     ("gmove-section-into-a", one_d(INIT + "#pragma xmp reflect (a)\n#pragma xmp gmove\n    a[0:N] = b[0:N];\n"
-                                   + STENCIL, SH1), "warning", "'a' is written at line 18 and not reflected since"),
+                                   + STENCIL, SH1), "warning",
+     "'a' is written at line 18 and not reflected since"),
     ("gmove-element-into-a", one_d(INIT + "#pragma xmp reflect (a)\n#pragma xmp gmove\n    a[3] = s;\n"
                                    + STENCIL, SH1), "warning", "'a' is written at line 18"),
-    ("gmove-async-into-a", one_d(INIT + "#pragma xmp reflect (a)\n#pragma xmp gmove async (1)\n    a[:] = b[:];\n"
+    ("gmove-async-into-a", one_d(INIT + "#pragma xmp reflect (a)\n"
+                                 "#pragma xmp gmove async (1)\n    a[:] = b[:];\n"
                                  "#pragma xmp wait_async (1)\n" + STENCIL, SH1), "warning",
      "'a' is written at line 18"),
     ("array-directive-into-a", one_d(INIT + "#pragma xmp reflect (a)\n#pragma xmp array on t[:]\n"
@@ -197,19 +207,21 @@ POSITIVE = [
      "'a' is written at line 18"),
     # ---- on-ref offsets: the iteration runs on the owner of t[i+1]
     ("on-offset", one_d("#pragma xmp loop on t[i+1]\n    for (i = 0; i < N - 1; i++) b[i + 1] = @a[i];"),
-     "warning", "a[i] may be on another node: this loop runs each iteration on the owner of t[i + 1], and a[i] "
-                "lies 1 element below that node's block"),
+     "warning", "a[i] may be on another node: this loop runs each iteration on the owner "
+                "of t[i + 1], and a[i] lies 1 element below that node's block"),
     ("on-offset-minus", one_d("#pragma xmp loop on t[i-1]\n    for (i = 1; i < N; i++) b[i - 1] = @a[i];"),
      "warning", "a[i] lies 1 element above that node's block"),
     # ---- aligned structure members, pointers, template_fix
-    ("struct-member-no-shadow", struct("#pragma xmp loop on t[i]\n    for (i = 1; i < N; i++) b[i] = @c.v[i - 1];",
+    ("struct-member-no-shadow", struct("#pragma xmp loop on t[i]\n"
+                                       "    for (i = 1; i < N; i++) b[i] = @c.v[i - 1];",
                                        ""), "warning",
      "c.v[i - 1] may be on another node: this loop runs each iteration on the owner of t[i]"),
     ("struct-member-not-reflected", struct("#pragma xmp loop on t[i]\n    for (i = 1; i < N; i++) "
                                            "b[i] = @c.v[i - 1];"), "warning",
      "c.v[i - 1] reads the shadow of 'c.v', which is stale here: 'c.v' is written at line 19"),
     ("struct-member-through-pointer", struct("").replace(
-        "#pragma xmp reflect (f->v)\n", "    int i;\n#pragma xmp loop on t[i]\n    for (i = 0; i < N; i++) f->v[i] = i;\n"
+        "#pragma xmp reflect (f->v)\n", "    int i;\n#pragma xmp loop on t[i]\n"
+        "    for (i = 0; i < N; i++) f->v[i] = i;\n"
         "#pragma xmp loop on t[i]\n    for (i = 1; i < N; i++) b[i] = @f->v[i - 1];\n"), "warning",
      "f->v[i - 1] reads the shadow of 'f->v', which is stale here: 'f->v' is written at line 15"),
     ("malloc-pointer-not-reflected", malloc(READ_A.replace("a[i - 1]", "@a[i - 1]").replace("N", "n")),
@@ -217,20 +229,21 @@ POSITIVE = [
     ("malloc-pointer-no-shadow", malloc(READ_A.replace("a[i - 1]", "@a[i - 1]").replace("N", "n"), ""),
      "warning", "a[i - 1] may be on another node"),
     # ---- tasks, location reductions
-    ("write-in-a-task", one_d("#pragma xmp task on p[0]\n    {\n" + INIT + "    }\n" + STENCIL, SH1), "warning",
-     "'a' is written at line 17"),
+    ("write-in-a-task", one_d("#pragma xmp task on p[0]\n    {\n" + INIT + "    }\n" + STENCIL, SH1),
+     "warning", "'a' is written at line 17"),
     ("write-in-tasks", one_d("#pragma xmp tasks\n    {\n#pragma xmp task on p[0]\n    {\n" + INIT
-                             + "    }\n#pragma xmp task on p[1]\n    {\n    }\n    }\n" + STENCIL, SH1), "warning",
-     "'a' is written at line 19"),
+                             + "    }\n#pragma xmp task on p[1]\n    {\n    }\n    }\n" + STENCIL, SH1),
+     "warning", "'a' is written at line 19"),
     ("location-reduction", one_d("#pragma xmp loop on t[i] reduction(firstmax: s /j/)\n"
                                  "    for (i = 1; i < N; i++) if (@a[i - 1] > s) { s = a[i - 1]; j = i; }"),
      "warning", "a[i - 1] may be on another node"),
     # ---- OpenACC loop constructs paired with loop (XcalableACC), in either order
     ("acc-xmp-loop-first", one_d(INIT + ACC_XMP_FIRST), "warning", "a[i - 1] may be on another node"),
     ("acc-parallel-loop-first", one_d(INIT + ACC_FIRST), "warning", "a[i - 1] may be on another node"),
-    ("acc-nest-not-reflected", one_d(ACC_WRITE + "#pragma acc update host(a)\n" + ACC_XMP_FIRST, SH1), "warning",
-     "'a' is written at line 16 and not reflected since"),
-    ("acc-data-region", one_d("#pragma acc data copy(a, b)\n    {\n" + ACC_WRITE + ACC_FIRST + "    }\n", SH1),
+    ("acc-nest-not-reflected", one_d(ACC_WRITE + "#pragma acc update host(a)\n" + ACC_XMP_FIRST, SH1),
+     "warning", "'a' is written at line 16 and not reflected since"),
+    ("acc-data-region",
+     one_d("#pragma acc data copy(a, b)\n    {\n" + ACC_WRITE + ACC_FIRST + "    }\n", SH1),
      "warning", "'a' is written at line 18"),
     ("acc-parallel-region", one_d(INIT + "#pragma acc parallel\n    {\n#pragma xmp loop on t[i]\n"
                                   "#pragma acc loop gang vector\n"
@@ -259,29 +272,35 @@ STENCIL_PLAIN = STENCIL.replace(MARK, "")
 NEGATIVE = [
     # ---- reflect_init / reflect_do
     ("reflect-do", one_d(INIT + "#pragma xmp reflect_init (a)\n#pragma xmp reflect_do (a)\n" + STENCIL, SH1)),
-    ("reflect-do-every-step", one_d(INIT + "#pragma xmp reflect_init (a)\n    for (step = 0; step < 9; step++) {\n"
+    ("reflect-do-every-step", one_d(INIT + "#pragma xmp reflect_init (a)\n"
+                                    "    for (step = 0; step < 9; step++) {\n"
                                     "#pragma xmp reflect_do (a)\n" + STENCIL + WRITE_A + "    }\n", SH1)),
     # ---- reflect width(...) and orthogonal
     ("reflect-width-enough", one_d(INIT + "#pragma xmp reflect (a) width(1)\n" + STENCIL,
                                    "#pragma xmp shadow a[2]")),
     ("reflect-width-not-constant", one_d(INIT + "#pragma xmp reflect (a) width(step)\n"
-                                         + STENCIL.replace("a[i - 1]", "a[i - 2]"), "#pragma xmp shadow a[2]")),
+                                         + STENCIL.replace("a[i - 1]", "a[i - 2]"),
+                                         "#pragma xmp shadow a[2]")),
     ("reflect-width-periodic", one_d(INIT + "#pragma xmp reflect (a) width(/periodic/ 1)\n" + STENCIL, SH1)),
     ("reflect-width-then-full", one_d(INIT + "#pragma xmp reflect (a) width(1)\n#pragma xmp reflect (a)\n"
                                       + STENCIL.replace("a[i - 1]", "a[i - 2]"), "#pragma xmp shadow a[2]")),
-    ("reflect-widths-add-up", one_d(INIT + "#pragma xmp reflect (a) width(1:0)\n#pragma xmp reflect (a) width(0:1)\n"
+    ("reflect-widths-add-up", one_d(INIT + "#pragma xmp reflect (a) width(1:0)\n"
+                                           "#pragma xmp reflect (a) width(0:1)\n"
                                     + STENCIL, SH1)),
     ("reflect-async-widths-unite", one_d(INIT + "#pragma xmp reflect (a) width(1) async (1)\n"
                                          "#pragma xmp reflect (a) async (2)\n#pragma xmp wait_async (1)\n"
-                                         + STENCIL.replace("a[i - 1]", "a[i - 2]"), "#pragma xmp shadow a[2]")),
+                                         + STENCIL.replace("a[i - 1]", "a[i - 2]"),
+                                         "#pragma xmp shadow a[2]")),
     ("reflect-do-init-width-enough", one_d("#pragma xmp reflect_init (a) width(1)\n" + INIT
-                                           + "#pragma xmp reflect_do (a)\n" + STENCIL, "#pragma xmp shadow a[2]")),
+                                           + "#pragma xmp reflect_do (a)\n" + STENCIL,
+                                           "#pragma xmp shadow a[2]")),
     ("full-shadow-any-width", one_d(INIT + "#pragma xmp reflect (a) width(1)\n" + FULL_READ,
                                     "#pragma xmp shadow a[*]")),
     ("orthogonal-faces", two_d(INIT_2D + "#pragma xmp reflect (u) orthogonal\n" + READ_2D,
                                "#pragma xmp shadow u[1][1]")),
     ("orthogonal-after-expand", two_d("#pragma xmp loop (i, j) on t[i][j] expand(1, 1)\n"
-                                      "    for (i = 0; i < N; i++)\n        for (j = 0; j < N; j++) u[i][j] = i;\n"
+                                      "    for (i = 0; i < N; i++)\n"
+                                      "        for (j = 0; j < N; j++) u[i][j] = i;\n"
                                       "#pragma xmp reflect (u) orthogonal\n"
                                       + READ_2D.replace("u[i][j - 1]", "u[i - 1][j - 1]"),
                                       "#pragma xmp shadow u[1][1]")),
@@ -300,7 +319,8 @@ NEGATIVE = [
     ("async-id-not-constant", one_d(INIT + "#pragma xmp reflect (a) async (step)\n"
                                     "#pragma xmp wait_async (step + 1)\n"
                                     + STENCIL, SH1)),
-    ("test-async-loop", one_d(INIT + "#pragma xmp reflect (a) async (1)\n    while (!xmp_test_async(1)) s++;\n"
+    ("test-async-loop", one_d(INIT + "#pragma xmp reflect (a) async (1)\n"
+                                     "    while (!xmp_test_async(1)) s++;\n"
                               + STENCIL, SH1)),
     ("peel-and-wait", one_d(INIT + "#pragma xmp reflect (a) async (5)\n"
                             "#pragma xmp loop on t[i] peel_and_wait(5, 1)\n"
@@ -316,10 +336,12 @@ NEGATIVE = [
     ("expand-unbound", one_d(expand_loop("expand(/unbound/ 1)") + STENCIL, SH1)),
     ("margin-after-a-write", one_d(INIT + expand_loop("margin(1)") + STENCIL, SH1)),
     ("expand-then-margin-lo-hi", one_d(expand_loop("expand(0:2)") + expand_loop("margin(1:0)")
-                                       + STENCIL.replace("a[i + 1]", "a[i + 2]"), "#pragma xmp shadow a[1:2]")),
+                                       + STENCIL.replace("a[i + 1]", "a[i + 2]"),
+                                       "#pragma xmp shadow a[1:2]")),
     ("expand-interior-needs-no-shadow", one_d(expand_loop("expand(-1)", "b[i] = a[i - 1] + a[i + 1];"))),
     ("expand-interior-write-keeps-edges", one_d(INIT + "#pragma xmp reflect (a)\n"
-                                                + expand_loop("expand(-1)", "a[i] = 2 * b[i];") + STENCIL, SH1)),
+                                                + expand_loop("expand(-1)", "a[i] = 2 * b[i];") + STENCIL,
+                                                SH1)),
     ("margin-negative-after-reflect", one_d(INIT + "#pragma xmp reflect (a)\n"
                                             + expand_loop("margin(-1)", "b[i] = a[i - 1] + a[i + 1];"), SH1)),
     ("expand-width-not-constant", one_d(expand_loop("expand(step)", "a[i] = i;") + STENCIL, SH1)),
@@ -328,22 +350,26 @@ NEGATIVE = [
                               "#pragma xmp loop (i, j) on t[i][j] margin(1, 1)\n    for (i = 0; i < N; i++)\n"
                               "        for (j = 0; j < N; j++) u[i][j] = i;\n"
                               "#pragma xmp loop (i, j) on t[i][j]\n    for (i = 1; i < N - 1; i++)\n"
-                              "        for (j = 1; j < N - 1; j++) w[i][j] = u[i - 1][j - 1] + u[i + 1][j + 1];\n",
+                              "        for (j = 1; j < N - 1; j++) w[i][j] = u[i - 1][j - 1] "
+                              "+ u[i + 1][j + 1];\n",
                               "#pragma xmp shadow u[1][1]")),
     # ---- reduce_shadow
     ("scatter-then-reduce-shadow", one_d(expand_loop("expand(1)", "a[i] = 0;") + SCATTER
                                          + "#pragma xmp reduce_shadow (a)\n", SH1)),
     ("reduce-shadow-then-reflect", one_d(expand_loop("expand(1)", "a[i] = 0;") + SCATTER
-                                         + "#pragma xmp reduce_shadow (a) async (1)\n#pragma xmp wait_async (1)\n"
+                                         + "#pragma xmp reduce_shadow (a) async (1)\n"
+                                           "#pragma xmp wait_async (1)\n"
                                          + "#pragma xmp reflect (a)\n" + STENCIL, SH1)),
     # ---- gmove and array
     ("gmove-reads-a", one_d(INIT + "#pragma xmp reflect (a)\n#pragma xmp gmove\n    b[0:N] = a[0:N];\n"
                             "#pragma xmp gmove\n    s = a[N - 1];\n" + STENCIL, SH1)),
-    ("gmove-then-reflect", one_d("#pragma xmp gmove\n    a[:] = b[:];\n#pragma xmp reflect (a)\n" + STENCIL, SH1)),
+    ("gmove-then-reflect",
+     one_d("#pragma xmp gmove\n    a[:] = b[:];\n#pragma xmp reflect (a)\n" + STENCIL, SH1)),
     ("array-then-reflect", one_d("#pragma xmp array on t[:]\n    a[:] = 1.0;\n#pragma xmp reflect (a)\n"
                                  + STENCIL, SH1)),
     # ---- on-ref offsets
-    ("on-offset-local", one_d("#pragma xmp loop on t[i+1]\n    for (i = 0; i < N - 1; i++) b[i + 1] = a[i + 1];")),
+    ("on-offset-local",
+     one_d("#pragma xmp loop on t[i+1]\n    for (i = 0; i < N - 1; i++) b[i + 1] = a[i + 1];")),
     ("on-offset-with-align-offset", one_d("#pragma xmp loop on t[i+1]\n"
                                           "    for (i = 0; i < N - 1; i++) b[i + 1] = a[i];",
                                           off=" + 1")),

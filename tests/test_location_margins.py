@@ -18,8 +18,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from conftest import REPO, gpu_count, run_mpi, run_xmpacc, same_output, serial_output
+
 from xmpacc.runtime.acc_locations import LocatedPartials, pick, restart
 from xmpacc.runtime.contract import REDUCTION_OPS
 
@@ -28,7 +28,8 @@ CASES = ("host_loops.c", "gpu_loops.c")
 # what the serial builds print: every first and last maximum of a peel_and_wait loop is where
 # a serial loop finds it, and every margin loop agrees with the serial loop over its iterations
 SERIAL = {"host_loops.c": ["firstmax 9 at 0 (0), lastmax 9 at 21", "down: firstmax 9 at 23",
-                           "margin iterations: 1, ties: 1", "shared rows: firstmax 9 at 0 0, lastmax 9 at 21 63",
+                           "margin iterations: 1, ties: 1",
+                           "shared rows: firstmax 9 at 0 0, lastmax 9 at 21 63",
                            "cyclic shared rows: firstmax 9 at 0 0, lastmin 0 at 20 60"],
           "gpu_loops.c": ["firstmax 9 at 0 (0), lastmax 9 at 21, sections 9 at 0 0, 9 at 21 42",
                           "down: firstmax 9 at 23, acc parallel loop: lastmax 9 at 21",
@@ -79,7 +80,7 @@ def _launch(rec: LocatedPartials, flags: list[int], keys: list[int], values: lis
     """One launch's per-warp records, picked after restart (as runtime/acc.py does)."""
     earlier = restart(rec)
     assert rec.fields[0][0][0] == -5.0 and rec.fields[1][0][0] == -1   # the values before the loop
-    rec.keys[...] = np.array([[f, k] for f, k in zip(flags, keys)], dtype=np.int64)
+    rec.keys[...] = np.array([[f, k] for f, k in zip(flags, keys, strict=True)], dtype=np.int64)
     rec.fields[0][1][...] = values
     rec.fields[1][1][...] = locs
     pick(rec, np, earlier)

@@ -21,6 +21,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_distribution import distributions
+
 from xmpacc.runtime import cstructs
 from xmpacc.runtime.cstructs import CNodes, CSched, CTDim, set_fields
 from xmpacc.runtime.distribution import DimDistribution
@@ -167,7 +168,8 @@ def test_segments_split_expanded_and_owned(clib: ctypes.CDLL, case: tuple) -> No
     r = c_range(clib, _tdim(d, k), loop, w)
     segments = [(c_segment(clib, r, s, loop), r.in_e[s], r.in_o[s]) for s in range(r.n)]
     bounds = [(r.lo[s], r.hi[s]) for s in range(r.n)]
-    assert all(a <= b for a, b in bounds) and all(b1 < a2 for (_, b1), (a2, _) in zip(bounds, bounds[1:]))
+    assert all(a <= b for a, b in bounds) \
+        and all(b1 < a2 for (_, b1), (a2, _) in zip(bounds, bounds[1:], strict=False))
     assert all(e or o for _its, e, o in segments)
     assert sorted(g for its, e, _o in segments if e for g in its) == sorted(expanded)
     assert sorted(g for its, _e, o in segments if o for g in its) == sorted(owned)
@@ -214,7 +216,7 @@ def test_loop_on_a_node_array(clib: ctypes.CDLL, extents: list[int], data: st.Da
     coord = [data.draw(st.integers(0, e - 1)) for e in extents]
     p = CNodes()
     p.ndims, p.is_member = len(extents), int(member)
-    for k, (e, c) in enumerate(zip(extents, coord)):
+    for k, (e, c) in enumerate(zip(extents, coord, strict=True)):
         p.extent[k], p.coord[k] = e, c if member else -1
     td, s = CTDim(), CSched()
     clib.w_nodes_tdim(ctypes.byref(p), dim, base, ctypes.byref(td))

@@ -12,8 +12,8 @@ import re
 from pathlib import Path
 
 import pytest
-
 from conftest import REPO, run_xmpacc
+
 from xmpacc.runtime.device import nvrtc_options
 
 _ACC = re.compile(r"#pragma\s+acc\b|#pragma\s+xmp\b.*\bacc\b")
@@ -45,7 +45,8 @@ def nvrtc_compile(source: str, options: tuple[str, ...]) -> tuple[int, str]:
     prog = ctypes.c_void_p()
     assert NVRTC.nvrtcCreateProgram(ctypes.byref(prog), source.encode(), b"prog.cu", 0, None, None) == 0
     opts = [*options, "-arch=compute_90"]
-    status = NVRTC.nvrtcCompileProgram(prog, len(opts), (ctypes.c_char_p * len(opts))(*[o.encode() for o in opts]))
+    status = NVRTC.nvrtcCompileProgram(prog, len(opts),
+                                       (ctypes.c_char_p * len(opts))(*[o.encode() for o in opts]))
     size = ctypes.c_size_t()
     NVRTC.nvrtcGetProgramLogSize(prog, ctypes.byref(size))
     log = ctypes.create_string_buffer(size.value)
@@ -69,7 +70,8 @@ def test_kernel_file_compiles_with_nvrtc(tmp_path: Path, program: str) -> None:
     cu = out.with_suffix(".cu")
     if not cu.exists():   # no kernels in this file (its GPU work is data directives)
         return
-    variants = [(1, False)] + [(1, True)] * (program in CHECKED) + [(LANES.get(program, 1), False)] * (program in LANES)
+    variants = [(1, False)] + [(1, True)] * (program in CHECKED) \
+        + [(LANES.get(program, 1), False)] * (program in LANES)
     for lanes, checked in variants:
         status, log = nvrtc_compile(cu.read_text(), nvrtc_options(lanes, checked))
         assert status == 0, f"NVRTC ({lanes} lanes, checked={checked}):\n{log}"

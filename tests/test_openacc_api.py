@@ -10,8 +10,8 @@ import re
 from pathlib import Path
 
 import pytest
-
 from conftest import REPO, gpu_count, run_mpi, run_xmpacc
+
 from xmpacc.passes.common import openacc_calls
 from xmpacc.runtime import contract
 
@@ -31,7 +31,8 @@ def test_host_c_includes_xmpaccs_own_header(tmp_path: Path) -> None:
     """The host C names xmpacc_openacc.h: a C compiler's own openacc.h (GCC's says
     acc_device_nvidia = 5, ours 4) stood before ours on the device machine."""
     src = tmp_path / "h.c"
-    src.write_text("#include <openacc.h>\nint main(void) { return acc_get_num_devices(acc_device_nvidia) < 0; }\n")
+    src.write_text("#include <openacc.h>\nint main(void) { return "
+                   "acc_get_num_devices(acc_device_nvidia) < 0; }\n")
     r = run_xmpacc(str(src), "--keep", "-o", str(tmp_path / "h"))
     assert r.returncode == 0, r.stderr
     host = (tmp_path / "h.host.c").read_text()
@@ -132,7 +133,8 @@ int main(void) {
   acc_memcpy_to_device(d, &x, sizeof x);
   acc_memcpy_from_device(&y, d, sizeof y);
   acc_free(d);
-  printf("%g %d %d\\n", y, acc_get_device_type() == acc_device_nvidia, acc_get_num_devices(acc_device_nvidia));
+  printf("%g %d %d\\n", y, acc_get_device_type() == acc_device_nvidia,
+         acc_get_num_devices(acc_device_nvidia));
   return 0;
 }
 """)
@@ -161,8 +163,10 @@ RUN_ERRORS = [
     ("  acc_copyin(v, sizeof v);\n  acc_delete(v, sizeof v);\n  acc_update_self(v, sizeof v);",
      "prog.c:9: error: acc_update_self: 'v' (64 bytes) is not present"),
     ("  acc_free(w);", "prog.c:7: error: acc_free(w): it is not a block that acc_malloc returned"),
-    ("  d = acc_malloc(64);\n  acc_free(d + 1);", "prog.c:8: error: acc_free(d + 1): it points 8 bytes into a block"),
-    ("  d = acc_malloc(64);\n  acc_free(d);\n  acc_free(d);", "prog.c:9: error: acc_free(d): it is not a block"),
+    ("  d = acc_malloc(64);\n  acc_free(d + 1);",
+     "prog.c:8: error: acc_free(d + 1): it points 8 bytes into a block"),
+    ("  d = acc_malloc(64);\n  acc_free(d);\n  acc_free(d);",
+     "prog.c:9: error: acc_free(d): it is not a block"),
     ("  acc_memcpy_to_device(w, v, sizeof v);",
      "prog.c:7: error: acc_memcpy_to_device: the 64 bytes at device address"),
     ("  d = acc_malloc(16);\n  acc_memcpy_from_device(w, d, sizeof w);",
@@ -189,13 +193,15 @@ COMPILE_ERRORS = [
     # (body, line, column, fragment)
     ("#pragma acc parallel loop copy(v)\n  for (int i = 0; i < 8; i++) acc_copyin(v, 8);", 8, 31,
      "call of 'acc_copyin' in device code: the OpenACC runtime library runs on the host"),
-    ("#pragma acc parallel loop copy(v)\n  for (int i = 0; i < 8; i++) v[i] = acc_get_num_devices(acc_device_nvidia);",
+    ("#pragma acc parallel loop copy(v)\n  for (int i = 0; i < 8; i++) v[i] = "
+     "acc_get_num_devices(acc_device_nvidia);",
      8, 38, "call of 'acc_get_num_devices' in device code"),
 ]
 
 
 @pytest.mark.parametrize("body,line,col,fragment", COMPILE_ERRORS)
-def test_device_code_calls_acc_on_device_only(tmp_path: Path, body: str, line: int, col: int, fragment: str) -> None:
+def test_device_code_calls_acc_on_device_only(tmp_path: Path, body: str, line: int, col: int,
+                                              fragment: str) -> None:
     src = tmp_path / "prog.c"
     src.write_text(BASE.format(body=body))
     r = run_xmpacc(str(src), "-o", str(tmp_path / "prog"))
@@ -206,7 +212,8 @@ def test_device_code_calls_acc_on_device_only(tmp_path: Path, body: str, line: i
 
 def test_acc_routine_may_not_call_host_routines(tmp_path: Path) -> None:
     src = tmp_path / "prog.c"
-    src.write_text("#include <openacc.h>\n#pragma acc routine seq\nstatic void *f(void) { return acc_malloc(8); }\n"
+    src.write_text("#include <openacc.h>\n#pragma acc routine seq\n"
+                   "static void *f(void) { return acc_malloc(8); }\n"
                    "int main(void) { double v[4];\n#pragma acc parallel loop copy(v)\n"
                    "  for (int i = 0; i < 4; i++) v[i] = f() != 0;\n  return 0; }\n")
     r = run_xmpacc(str(src), "-o", str(tmp_path / "prog"))

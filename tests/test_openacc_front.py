@@ -130,11 +130,13 @@ def test_directive_in_an_included_file(tmp_path: Path) -> None:
     (tmp_path / "h.h").write_text("#include <stdlib.h>\n#pragma acc routine seq\nint f(div_t d);\n")
     (err,) = errors_of(tmp_path, '#include "h.h"\nint main(void) { return 0; }\n', "check")
     assert err.loc.file.endswith("h.h") and err.loc.line == 2
-    assert "'acc routine' function 'f' of another file has a parameter or result of type 'div_t'" in err.message
+    assert "'acc routine' function 'f' of another file has a parameter or result of type 'div_t'" \
+        in err.message
 
 
 def test_directive_inside_a_macro_invocation(tmp_path: Path) -> None:
-    source = "#define F(x) x\nint main(void)\n{\n    int k = F(1\n#pragma acc wait\n    );\n    return k;\n}\n"
+    source = "#define F(x) x\nint main(void)\n{\n    int k = F(1\n#pragma acc wait\n    );\n" \
+             "    return k;\n}\n"
     (err,) = errors_of(tmp_path, source, "attach")
     assert err.loc.line == 5 and "an OpenACC directive cannot appear inside a macro invocation" in err.message
 
@@ -272,8 +274,8 @@ def test_openacc_update_inside_an_xmp_acc_loop(tmp_path: Path) -> None:
     source, [place] = marks(program(body))
     (err,) = errors_of(tmp_path, source)
     assert where([err]) == [place]
-    assert err.message == "'acc update' is not allowed inside a kernel (an OpenACC compute construct or an XMP-ACC " \
-                          "'loop ... acc')"
+    assert err.message == "'acc update' is not allowed inside a kernel (an OpenACC compute construct " \
+                          "or an XMP-ACC 'loop ... acc')"
 
 
 def test_openacc_lines_inside_an_xmp_acc_loop(tmp_path: Path) -> None:
@@ -283,7 +285,8 @@ def test_openacc_lines_inside_an_xmp_acc_loop(tmp_path: Path) -> None:
     both were refused; tests/xacc_compute/routine_bodies.c runs them)."""
     _unit, ctx = run(tmp_path, program("#pragma xmp acc replicate (a)\n    {\n#pragma xmp loop on t[i] acc\n"
                                        "    for (i = 0; i < 100; i++) {\n#pragma acc atomic\n"
-                                       "        a[i % 4] += 1;\n#pragma acc loop seq reduction(+: s) private(j)\n"
+                                       "        a[i % 4] += 1;\n"
+                                       "#pragma acc loop seq reduction(+: s) private(j)\n"
                                        "        for (j = 0; j < 8; j++) s += j;\n    }\n    }"))
     assert not ctx.diags.errors
     (kernel,) = ctx.kernels

@@ -53,7 +53,8 @@ def V(name: str, *subs: Any) -> A.VarRef:
 
 
 def S(base: str | None, length: str | None) -> A.SectionTriplet:
-    return A.SectionTriplet(None if base is None else E(base), None if length is None else E(length), None, AT)
+    return A.SectionTriplet(None if base is None else E(base), None if length is None else E(length), None,
+                            AT)
 
 
 def DC(kind: str, *items: A.VarRef, spelling: str | None = None) -> O.DataClause:
@@ -297,9 +298,11 @@ def test_locs_follow_the_locs_argument() -> None:
 
 
 @pytest.mark.parametrize(("text", "name"), [
-    ("parallel", "acc parallel"), ("kernels loop", "acc kernels loop"), ("enter data copyin(a)", "acc enter data"),
-    ("exit data delete(a)", "acc exit data"), ("host_data use_device(a)", "acc host_data"), ("wait", "acc wait"),
-    ("loop", "acc loop"), ("atomic", "acc atomic"), ("routine seq", "acc routine"), ("declare create(a)", "acc declare"),
+    ("parallel", "acc parallel"), ("kernels loop", "acc kernels loop"),
+    ("enter data copyin(a)", "acc enter data"),
+    ("exit data delete(a)", "acc exit data"), ("host_data use_device(a)", "acc host_data"),
+    ("wait", "acc wait"), ("loop", "acc loop"), ("atomic", "acc atomic"), ("routine seq", "acc routine"),
+    ("declare create(a)", "acc declare"),
 ])
 def test_directive_name(text: str, name: str) -> None:
     assert O.directive_name(parse(text)) == name
@@ -354,7 +357,8 @@ BAD: list[tuple[str, str]] = [
     ("routine(@1) seq", "expected a function name, found '1'"),
     ("routine(f @seq", "expected ')', found 'seq'"),
     ("routine seq @seq", "duplicate 'seq' clause in 'acc routine' directive"),
-    ("atomic @foo", "unknown clause 'foo' in 'acc atomic' directive (expected read, write, update or capture)"),
+    ("atomic @foo",
+     "unknown clause 'foo' in 'acc atomic' directive (expected read, write, update or capture)"),
     ("atomic read @write", "extra tokens after 'acc atomic' directive: 'write'"),
     ("atomic @(x)", "extra tokens after 'acc atomic' directive: '('"),
     ("wait(@)", "expected an async queue number, found ')'"),

@@ -15,10 +15,9 @@ import pytest
 from pycparser import c_ast, c_parser
 
 from xmpacc.cbuild import to_c
-from xmpacc.context import Context, Unit
+from xmpacc.context import Context, Unit, init_function_name
 from xmpacc.diagnostics import XmpError, XmpErrors
 from xmpacc.driver import Options, translate
-from xmpacc.context import init_function_name
 
 # The runtime's types, so that expected C that uses them parses.
 PRELUDE = ("typedef int _xmpacc_sched_t; typedef int _xmpacc_nodes_t; "
@@ -156,7 +155,9 @@ void f(void)
                 {
                     _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[1], 0, 6 - 1, 1);
                     for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
-                        _xmpacc_hp_u[_XMPACC_AT2(_xmpacc_ha_u, _XMPACC_L(_xmpacc_ha_u, 0, j), _XMPACC_L(_xmpacc_ha_u, 1, i))] = _xmpacc_hp_u[_XMPACC_AT2(_xmpacc_ha_u, _XMPACC_L(_xmpacc_ha_u, 0, j), _XMPACC_L(_xmpacc_ha_u, 1, i))] + 1;
+                        _xmpacc_hp_u[_XMPACC_AT2(_xmpacc_ha_u, _XMPACC_L(_xmpacc_ha_u, 0, j),
+                            _XMPACC_L(_xmpacc_ha_u, 1, i))] = _xmpacc_hp_u[_XMPACC_AT2(_xmpacc_ha_u,
+                            _XMPACC_L(_xmpacc_ha_u, 0, j), _XMPACC_L(_xmpacc_ha_u, 1, i))] + 1;
                 }
             }
         }
@@ -285,7 +286,8 @@ def test_file_scope_array_becomes_a_pointer_set_up_by_the_init_function(tmp_path
     assert [to_c(x) for x in unit.ast.ext if isinstance(x, c_ast.Decl)] == ["double *a"]
     init = to_c(function(unit, init_function_name(unit)))
     assert init.index("_xmpacc_nodes_init(&_xmpacc_n_p") < init.index("_xmpacc_template_init(&_xmpacc_t_t") \
-        < init.index("_xmpacc_distribute(&_xmpacc_t_t") < init.index("a = (double *) _xmpacc_align(&_xmpacc_a_a")
+        < init.index("_xmpacc_distribute(&_xmpacc_t_t") \
+        < init.index("a = (double *) _xmpacc_align(&_xmpacc_a_a")
     assert [to_c(d) for d in ctx.file_decls] == ["static _xmpacc_nodes_t _xmpacc_n_p",
                                                  "static _xmpacc_template_t _xmpacc_t_t",
                                                  "_xmpacc_array_t _xmpacc_a_a"]   # a's linkage
@@ -444,14 +446,17 @@ void f(void)
 {
     {
         {
-            _xmpacc_sched_t _xmpacc_s__xmpacc_g0 = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 10, 10 + ((80 - 1) * 1), 1);
-            for (long long _xmpacc_g0 = _xmpacc_s__xmpacc_g0.first; _xmpacc_g0 <= _xmpacc_s__xmpacc_g0.last; _xmpacc_g0 += 1)
+            _xmpacc_sched_t _xmpacc_s__xmpacc_g0 = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 10,
+                10 + ((80 - 1) * 1), 1);
+            for (long long _xmpacc_g0 = _xmpacc_s__xmpacc_g0.first; _xmpacc_g0 <= _xmpacc_s__xmpacc_g0.last;
+                _xmpacc_g0 += 1)
             {
                 long long _xmpacc_i0 = _xmpacc_g0 - 10;
                 {
                     if (!_xmpacc_is_local(&_xmpacc_a_b, 0, _xmpacc_i0))
                         _xmpacc_section_error("unit.c:13", 3, "b", (const long long []){1, _xmpacc_i0}, 0);
-                    a[_XMPACC_L(_xmpacc_a_a, 0, 10 + _xmpacc_i0)] = (2.0 * a[_XMPACC_L(_xmpacc_a_a, 0, 10 + _xmpacc_i0)]) + b[_XMPACC_LC(_xmpacc_a_b, 0, _xmpacc_i0)];
+                    a[_XMPACC_L(_xmpacc_a_a, 0, 10 + _xmpacc_i0)] = (2.0 * a[_XMPACC_L(_xmpacc_a_a, 0,
+                        10 + _xmpacc_i0)]) + b[_XMPACC_LC(_xmpacc_a_b, 0, _xmpacc_i0)];
                 }
             }
         }
@@ -524,7 +529,8 @@ def test_macros_in_directives_are_expanded_with_D(tmp_path: Path) -> None:
 
 def test_directive_expressions_may_use_typedefs(tmp_path: Path) -> None:
     _unit, ctx = run_passes(tmp_path, "typedef double real;\n#pragma xmp nodes p[*]\n"
-                            "#pragma xmp template t[(int) sizeof(real) * 2]\nvoid f(void) { }\n", stop_after="entry")
+                            "#pragma xmp template t[(int) sizeof(real) * 2]\nvoid f(void) { }\n",
+                            stop_after="entry")
     assert "sizeof(real)" in to_c(ctx.init_stmts[1])
 
 

@@ -77,7 +77,9 @@ void f(void)
   if (_xmpacc_task_nocomm("unit.c:11", &_xmpacc_n_p, (const long long []){1, 0, 1, 0, 0}))
     x = 1;
   {
-    _XMPACC_CLEANUP(_xmpacc_tasks_scope_end) int _xmpacc_task_1 = _xmpacc_tasks_begin("unit.c:13", 2, (const void *[]){&_xmpacc_n_p, &_xmpacc_t_t}, (const void *[]){(const long long []){1, 1, 0, 1, 1}, (const long long []){1, 1, 50, 99, 1}}, (const char *[]){"unit.c:15", "unit.c:17"});
+    _XMPACC_CLEANUP(_xmpacc_tasks_scope_end) int _xmpacc_task_1 = _xmpacc_tasks_begin("unit.c:13", 2,
+        (const void *[]){&_xmpacc_n_p, &_xmpacc_t_t}, (const void *[]){(const long long []){1, 1, 0, 1, 1},
+        (const long long []){1, 1, 50, 99, 1}}, (const char *[]){"unit.c:15", "unit.c:17"});
     {
       _XMPACC_CLEANUP(_xmpacc_task_scope_end) int _xmpacc_task_2 = _xmpacc_tasks_enter(_xmpacc_task_1, 0);
       if (_xmpacc_task_2)
@@ -86,7 +88,8 @@ void f(void)
     if (_xmpacc_task_1 == 1)
       x = 3;
   }
-  _xmpacc_bcast(&x, "unit.c:20", sizeof(x), &_xmpacc_t_t, (const long long []){1, 0, 20, 0, 0}, &_xmpacc_t_t, (const long long []){1, 1, 0, 49, 1});
+  _xmpacc_bcast(&x, "unit.c:20", sizeof(x), &_xmpacc_t_t, (const long long []){1, 0, 20, 0, 0}, &_xmpacc_t_t,
+      (const long long []){1, 1, 0, 49, 1});
   _xmpacc_barrier("unit.c:21", &_xmpacc_t_t, (const long long []){1, 3, 0, 0, 0});
 }
 
@@ -106,7 +109,8 @@ void f(void)
 void f(void)
 {
   _XMPACC_CLEANUP(_xmpacc_nodes_release) _xmpacc_nodes_t _xmpacc_n_q = {0};
-  _xmpacc_nodes_subset(&_xmpacc_n_q, "unit.c:10", "q", 1, (const int []){2}, &_xmpacc_n_p, (const long long []){1, 1, 1, 2, 1});
+  _xmpacc_nodes_subset(&_xmpacc_n_q, "unit.c:10", "q", 1, (const int []){2}, &_xmpacc_n_p,
+      (const long long []){1, 1, 1, 2, 1});
   _XMPACC_CLEANUP(_xmpacc_nodes_release) _xmpacc_nodes_t _xmpacc_n_e = {0};
   _xmpacc_nodes_subset(&_xmpacc_n_e, "unit.c:11", "e", 1, (const int []){-1}, 0, 0);
   _xmpacc_barrier("unit.c:12", &_xmpacc_n_q, 0);
@@ -140,7 +144,8 @@ void f(void)
         unsigned char _xmpacc_lv_1_0_0[sizeof(m)];
         unsigned char _xmpacc_lv_1_0_1[sizeof(idx)];
         unsigned char _xmpacc_lv_1_0_2[sizeof(k)];
-        _xmpacc_loop_reduce_var_begin(&_xmpacc_t_t, (const int []){1}, (void *) (&m), (const long long []){_XMPACC_TYPE(m), sizeof(m), 0, 0}, 10);
+        _xmpacc_loop_reduce_var_begin(&_xmpacc_t_t, (const int []){1}, (void *) (&m),
+            (const long long []){_XMPACC_TYPE(m), sizeof(m), 0, 0}, 10);
         {
             _xmpacc_array_t _xmpacc_ha_a = _xmpacc_a_a;
             double * const _xmpacc_hp_a = a;
@@ -159,13 +164,19 @@ void f(void)
                     }
                     while (0);
                     {
-                        int _xmpacc_ch = (__builtin_memcmp(_xmpacc_lv_1_0_0, &m, sizeof(m)) != 0) || (__builtin_memcmp(_xmpacc_lv_1_0_1, &idx, sizeof(idx)) != 0);
+                        int _xmpacc_ch = (__builtin_memcmp(_xmpacc_lv_1_0_0, &m, sizeof(m)) != 0)
+                            || (__builtin_memcmp(_xmpacc_lv_1_0_1, &idx, sizeof(idx)) != 0);
                         {
                             const long long _xmpacc_esz = sizeof(k[0][0]);
-                            for (long long _xmpacc_e1 = 0; _xmpacc_e1 < ((((((long long) ((sizeof(k[0])) / (sizeof(k[0][0])))) - 0) + 1) - 1) / 1); _xmpacc_e1++)
+                            for (long long _xmpacc_e1 = 0;
+                                _xmpacc_e1 < ((((((long long) ((sizeof(k[0])) / (sizeof(k[0][0])))) - 0) + 1)
+                                    - 1) / 1);
+                                _xmpacc_e1++)
                             {
-                                long long _xmpacc_off = ((char *) (&k[1][0 + (_xmpacc_e1 * 1)])) - ((char *) (&k));
-                                if (__builtin_memcmp(_xmpacc_lv_1_0_2 + _xmpacc_off, ((char *) (&k)) + _xmpacc_off, _xmpacc_esz))
+                                long long _xmpacc_off = ((char *) (&k[1][0 + (_xmpacc_e1 * 1)]))
+                                    - ((char *) (&k));
+                                if (__builtin_memcmp(_xmpacc_lv_1_0_2 + _xmpacc_off,
+                                    ((char *) (&k)) + _xmpacc_off, _xmpacc_esz))
                                     _xmpacc_ch = 1;
                             }
                         }
@@ -178,10 +189,19 @@ void f(void)
                 }
             }
         }
-        _xmpacc_loop_reduce_var(&_xmpacc_t_t, "unit.c:12", (const int []){1}, (void *) (&m), (const long long []){_XMPACC_TYPE(m), sizeof(m), 0, 0}, 10, 2, (void *[]){(void *) (&idx), (void *) (&k)}, (const void *[]){(const long long []){_XMPACC_TYPE(idx), sizeof(idx), 0, 0}, (const long long []){_XMPACC_TYPE(k[0][0]), sizeof(k[0][0]), 2, (sizeof(k)) / (sizeof(k[0])), (sizeof(k[0])) / (sizeof(k[0][0])), 2, 0, 1, 0, 0, 1, 0, -1, 1}}, 1, _xmpacc_key_1_0);
+        _xmpacc_loop_reduce_var(&_xmpacc_t_t, "unit.c:12", (const int []){1}, (void *) (&m),
+            (const long long []){_XMPACC_TYPE(m), sizeof(m), 0, 0}, 10, 2,
+            (void *[]){(void *) (&idx), (void *) (&k)},
+            (const void *[]){(const long long []){_XMPACC_TYPE(idx), sizeof(idx), 0, 0},
+            (const long long []){_XMPACC_TYPE(k[0][0]), sizeof(k[0][0]), 2, (sizeof(k)) / (sizeof(k[0])),
+            (sizeof(k[0])) / (sizeof(k[0][0])), 2, 0, 1, 0, 0, 1, 0, -1, 1}}, 1, _xmpacc_key_1_0);
     }
-    _xmpacc_reduce_var("unit.c:15", (void *) (&m), (const long long []){_XMPACC_TYPE(m), sizeof(m), 0, 0}, 8, &_xmpacc_n_p, (const long long []){1, 1, 0, 1, 1}, 1, (void *[]){(void *) (&idx)}, (const void *[]){(const long long []){_XMPACC_TYPE(idx), sizeof(idx), 0, 0}});
-    _xmpacc_reduce_var("unit.c:16", (void *) (&k), (const long long []){_XMPACC_TYPE(k[0][0]), sizeof(k[0][0]), 2, (sizeof(k)) / (sizeof(k[0])), (sizeof(k[0])) / (sizeof(k[0][0])), 2, 0, 1, 0, 0, 1, 0, 2, 1}, 1, 0, 0, 0, 0, 0);
+    _xmpacc_reduce_var("unit.c:15", (void *) (&m), (const long long []){_XMPACC_TYPE(m), sizeof(m), 0, 0}, 8,
+        &_xmpacc_n_p, (const long long []){1, 1, 0, 1, 1}, 1, (void *[]){(void *) (&idx)},
+        (const void *[]){(const long long []){_XMPACC_TYPE(idx), sizeof(idx), 0, 0}});
+    _xmpacc_reduce_var("unit.c:16", (void *) (&k),
+        (const long long []){_XMPACC_TYPE(k[0][0]), sizeof(k[0][0]), 2, (sizeof(k)) / (sizeof(k[0])),
+        (sizeof(k[0])) / (sizeof(k[0][0])), 2, 0, 1, 0, 0, 1, 0, 2, 1}, 1, 0, 0, 0, 0, 0);
 }
 """)
 
@@ -220,8 +240,10 @@ void f(void)
             _xmpacc_array_t _xmpacc_ha_a = _xmpacc_a_a;
             double * restrict const _xmpacc_hp_a = a;
             {
-                _xmpacc_range_t _xmpacc_r_i = _xmpacc_range(&_xmpacc_t_t.dim[0], 0 + 1, (99 - 1) + 1, 1, 1, 1, 0);
-                _xmpacc_sched_t _xmpacc_s_i = _xmpacc_sched_shift(_xmpacc_schedule_span(0 + 1, 1, _xmpacc_r_i.elo, _xmpacc_r_i.ehi), 1);
+                _xmpacc_range_t _xmpacc_r_i = _xmpacc_range(&_xmpacc_t_t.dim[0], 0 + 1, (99 - 1) + 1,
+                    1, 1, 1, 0);
+                _xmpacc_sched_t _xmpacc_s_i = _xmpacc_sched_shift(_xmpacc_schedule_span(0 + 1, 1,
+                    _xmpacc_r_i.elo, _xmpacc_r_i.ehi), 1);
                 for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
                     _xmpacc_hp_a[_XMPACC_L(_xmpacc_ha_a, 0, i + 1)] = 0;
             }
@@ -235,9 +257,11 @@ void f(void)
             {
                 {
                     _xmpacc_range_t _xmpacc_r_i = _xmpacc_range(&_xmpacc_t_t.dim[0], 0, 100 - 1, 1, 1, 0, 1);
-                    _xmpacc_sched_t _xmpacc_s_i = _xmpacc_range_sched(&_xmpacc_r_i, (_xmpacc_cell_3 / 1) % 3, 0, 1);
+                    _xmpacc_sched_t _xmpacc_s_i = _xmpacc_range_sched(&_xmpacc_r_i,
+                        (_xmpacc_cell_3 / 1) % 3, 0, 1);
                     for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
-                        if (_xmpacc_r_i.in_e[(_xmpacc_cell_3 / 1) % 3] != _xmpacc_r_i.in_o[(_xmpacc_cell_3 / 1) % 3])
+                        if (_xmpacc_r_i.in_e[(_xmpacc_cell_3 / 1) % 3]
+                            != _xmpacc_r_i.in_o[(_xmpacc_cell_3 / 1) % 3])
                         _xmpacc_hp_a[_XMPACC_L(_xmpacc_ha_a, 0, i)] = 1;
                 }
             }
@@ -281,9 +305,11 @@ void f(void)
             {
                 {
                     _xmpacc_range_t _xmpacc_r_i = _xmpacc_range(&_xmpacc_t_t.dim[0], 1, 99 - 1, 1, -1, -1, 0);
-                    _xmpacc_sched_t _xmpacc_s_i = _xmpacc_range_sched(&_xmpacc_r_i, (_xmpacc_cell_1 / 1) % 3, 1, 1);
+                    _xmpacc_sched_t _xmpacc_s_i = _xmpacc_range_sched(&_xmpacc_r_i,
+                        (_xmpacc_cell_1 / 1) % 3, 1, 1);
                     for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
-                        if (_xmpacc_r_i.in_e[(_xmpacc_cell_1 / 1) % 3] != _xmpacc_r_i.in_o[(_xmpacc_cell_1 / 1) % 3])
+                        if (_xmpacc_r_i.in_e[(_xmpacc_cell_1 / 1) % 3]
+                            != _xmpacc_r_i.in_o[(_xmpacc_cell_1 / 1) % 3])
                         s += _xmpacc_hp_a[_XMPACC_L(_xmpacc_ha_a, 0, i - 1)];
                 }
             }

@@ -37,7 +37,8 @@ void f(void)
 {
     {
         _xmpacc_acc_wait("unit.c:11", 1, (const long long []){(long long) 1});
-        _xmpacc_acc_enter_data("unit.c:11", 2, (const void *[]){v, &x}, (const long long []){sizeof(v), sizeof(x)},
+        _xmpacc_acc_enter_data("unit.c:11", 2, (const void *[]){v, &x},
+            (const long long []){sizeof(v), sizeof(x)},
             (const char *[]){"v", "x"}, (const long long []){1, 3},
             (const void *[]){(const long long []){1, sizeof(v[0]), 10, 1, 2, 3, 1}, 0}, 1, -1);
     }
@@ -132,7 +133,8 @@ void f(void)
     {
         double _xmpacc_c = 1.5;
         _xmpacc_async_begin(2);
-        _xmpacc_gmove_acc("unit.c:15", 1, &_xmpacc_a_a, 0, (const long long []){1, sizeof(*a), 100, 1, 0, 10, 1},
+        _xmpacc_gmove_acc("unit.c:15", 1, &_xmpacc_a_a, 0,
+            (const long long []){1, sizeof(*a), 100, 1, 0, 10, 1},
             0, (void *) &_xmpacc_c, (const long long []){0, sizeof(_xmpacc_c)}, "a", "(constant)");
         _xmpacc_async_end();
     }
@@ -159,7 +161,8 @@ void f(void)
         &_xmpacc_a_a, 0, (const long long []){1, sizeof(*a), 100, 0, 7, 1, 1}, "x", "a");
     {
         double _xmpacc_c = 1.5;
-        _xmpacc_gmove_acc("unit.c:13", 5, &_xmpacc_a_a, 0, (const long long []){1, sizeof(*a), 100, 1, 0, 10, 1},
+        _xmpacc_gmove_acc("unit.c:13", 5, &_xmpacc_a_a, 0,
+            (const long long []){1, sizeof(*a), 100, 1, 0, 10, 1},
             0, (void *) &_xmpacc_c, (const long long []){0, sizeof(_xmpacc_c)}, "a", "(constant)");
     }
 }
@@ -190,7 +193,8 @@ void f(void)
     {
         _xmpacc_acc_swap("unit.c:13", v, sizeof(v), "v");
         {
-            _xmpacc_bcast_section((void *) v, "unit.c:13", (const long long []){1, sizeof(v[0]), 10, 1, 0, 2, 1},
+            _xmpacc_bcast_section((void *) v, "unit.c:13",
+                (const long long []){1, sizeof(v[0]), 10, 1, 0, 2, 1},
                 0, 0, 0, 0);
         }
         _xmpacc_acc_swap("unit.c:13", v, sizeof(v), "v");

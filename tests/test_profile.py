@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from conftest import REPO, run_mpi, run_xmpacc
+
 from xmpacc.runtime.profile import table
 
 HOST = {"XMPACC_DEVICE": "host"}

@@ -10,7 +10,6 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from conftest import run_mpi, run_xmpacc, same_output, serial_output
 
 PROGRAMS = Path(__file__).parent / "programs"
@@ -52,8 +51,8 @@ CASES: dict[str, tuple[int, ...]] = {
     "struct_members.c": (1, 3),            # global-view §8
     "struct_arrays.c": (1, 4),
     "shadowed_names.c": (1, 3),
-    "reflect_fast.c": (2, 4),
-    "task_subset_loops.c": (4,),            # nodes q[4]: loops in a task on q[2:2]              # nodes q[*][2]; test_fast_reflect.py checks the C path ran
+    "reflect_fast.c": (2, 4),              # nodes q[*][2]; test_fast_reflect.py checks the C path ran
+    "task_subset_loops.c": (4,),            # nodes q[4]: loops in a task on q[2:2]
 }
 # Oversubscribed runs on the host backend (marked many_procs): node sets need many nodes.
 MANY_PROCS: dict[str, tuple[int, ...]] = {

@@ -10,9 +10,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import run_mpi, run_xmpacc
 from pycparser import c_ast
 
-from conftest import run_mpi, run_xmpacc
 from xmpacc import cli, deepstack
 from xmpacc.cbuild import walk
 from xmpacc.diagnostics import SourceLoc, XmpError, XmpErrors, format_error
@@ -64,7 +64,8 @@ def test_preprocess_keeps_raw_bytes(tmp_path: Path) -> None:
 
 def test_raw_bytes_reach_the_program_byte_for_byte(tmp_path: Path) -> None:
     src = tmp_path / "b.c"
-    src.write_bytes(HEAD + b'/* caf\xe9 */\nchar *s = "\xff\xe9t\xc3\xa9";\nint main(void) { return s[0]; }\n')
+    src.write_bytes(HEAD + b'/* caf\xe9 */\nchar *s = "\xff\xe9t\xc3\xa9";\n'
+                    b'int main(void) { return s[0]; }\n')
     rc, err, host = compile_in_process(src, "--stop-after=emit")
     assert rc == 0, err
     assert 'char *s = "\\377\\351t\u00e9";' in host  # valid UTF-8 stays as it is
@@ -83,7 +84,8 @@ def test_raw_bytes_in_an_included_header(tmp_path: Path) -> None:
 @pytest.mark.mpi
 def test_raw_bytes_in_strings_run(tmp_path: Path) -> None:
     src = tmp_path / "run.c"
-    src.write_bytes(HEAD.replace(b"p[4]", b"p[*]") + b'#include <stdio.h>\n#include <xmp.h>\nchar *s = "\xff\x80A";\n'
+    src.write_bytes(HEAD.replace(b"p[4]", b"p[*]") + b'#include <stdio.h>\n#include <xmp.h>\n'
+                          b'char *s = "\xff\x80A";\n'
                           b'int main(void) {\n    /* \xfe\xfd */\n'
                           b'    if (xmpc_node_num() == 0) printf("%d %d %d\\n", (unsigned char) s[0], '
                           b'(unsigned char) s[1], s[2]);\n    return 0;\n}\n')
@@ -215,7 +217,8 @@ def test_deep_programs_compile(tmp_path: Path, body: bytes) -> None:
 def test_deep_directive_expression_compiles(tmp_path: Path) -> None:
     src = tmp_path / "deep.c"
     src.write_bytes(b"#pragma xmp nodes p[4]\n#pragma xmp template t[" + b"(" * 3000 + b"64"
-                    + b")" * 3000 + b"]\n#pragma xmp distribute t[block] onto p\nint main(void) { return 0; }\n")
+                    + b")" * 3000 + b"]\n#pragma xmp distribute t[block] onto p\n"
+                                    b"int main(void) { return 0; }\n")
     rc, err, _ = compile_in_process(src, "--stop-after=emit")
     assert rc == 0, err
 
@@ -259,7 +262,7 @@ def test_pragma_positions(position: str, tmp_path: Path) -> None:
         src.write_text(HEAD.decode() + "double a[100];\n#pragma xmp align a[i] with t[i]\n" + text
                        + "int main(void) { return 0; }\n")
         try:
-            _deep(lambda: translate(str(src), Options(stop_after="check")))
+            _deep(lambda src=src: translate(str(src), Options(stop_after="check")))
         except (XmpError, XmpErrors) as e:
             errors = e.errors if isinstance(e, XmpErrors) else [e]
             assert all(err.loc.file == str(src) and err.loc.line > 0 for err in errors), errors

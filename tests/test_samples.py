@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-
 from conftest import REPO, SAMPLES, run_mpi, run_xmpacc, same_output, serial_output
+
 from xmpacc import __version__
 
 GOLDEN = Path(__file__).parent / "golden"

@@ -32,10 +32,10 @@ CASES: dict[str, tuple[int, ...]] = {
     "gmove_task.c": (2, 4),
     "gmove_async.c": (1, 3, 4),
     "array_directive.c": (1, 2, 3, 4),
-    "gmove_subsets.c": (4,),
+    "gmove_subsets.c": (4,),               # arrays on h = p[2:2], o = p[1:2:2], q[2][2]
     "gmove_members.c": (1, 3, 4),           # aligned structure members (global-view §8)
     "gmove_families.c": (2, 4),             # nodes row[2] = g[*][:]: one copy of each array per row
-    "array_star.c": (2, 4),                 # nodes g[*][2]               # arrays on h = p[2:2], o = p[1:2:2], q[2][2]
+    "array_star.c": (2, 4),                 # nodes g[*][2]
 }
 MANY_PROCS: dict[str, tuple[int, ...]] = {   # node subsets and many neighbours
     "gmove_2d.c": (8,),
@@ -159,7 +159,9 @@ def test_gmove_bench_runs_and_agrees_with_its_baseline(tmp_path: Path) -> None:
     env = {**os.environ, "PATH": f"{Path(xmpacc_command()[0]).parent}:{Path(mpirun_path()).parent}:"
                                  + os.environ.get("PATH", "")}
     r = subprocess.run([sys.executable, str(REPO / "bench" / "gmove_bench.py"), "--n", "64", "--np", "2",
-                        "--reps", "1", "--out", str(tmp_path)], capture_output=True, text=True, env=env, timeout=300)
+                        "--reps", "1", "--out", str(tmp_path)], capture_output=True, text=True, env=env,
+                       timeout=300)
     assert r.returncode == 0, r.stdout + r.stderr
     result = json.loads(next(tmp_path.glob("gmove-*.json")).read_text())
-    assert result["xmpacc"]["bytes_sent_per_node_per_gmove"] == [result["baseline_alltoallv"]["bytes_sent_per_node"]] * 2
+    assert result["xmpacc"]["bytes_sent_per_node_per_gmove"] \
+        == [result["baseline_alltoallv"]["bytes_sent_per_node"]] * 2

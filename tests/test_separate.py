@@ -13,13 +13,13 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import sys
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import run_mpi, run_xmpacc, same_output
+
 from xmpacc import __version__
 from xmpacc.ccmessages import abi_symbol
 
@@ -75,7 +75,8 @@ def test_multifile_program(builds: dict[str, Path], serial: str, how: str, nproc
 
 def test_object_is_a_relocatable_elf_with_its_record(builds: dict[str, Path]) -> None:
     obj = builds["one"].parent / "relax.o"
-    header = subprocess.run(["readelf", "-h", "-S", str(obj)], capture_output=True, text=True, check=True).stdout
+    header = subprocess.run(["readelf", "-h", "-S", str(obj)], capture_output=True, text=True,
+                            check=True).stdout
     assert "REL (Relocatable file)" in header and "xmpacc_units" in header
     symbols = subprocess.run(["nm", str(obj)], capture_output=True, text=True, check=True).stdout
     assert re.search(r" T relax$", symbols, re.M)
@@ -95,7 +96,8 @@ def test_object_is_a_relocatable_elf_with_its_record(builds: dict[str, Path]) ->
 def test_start_up_runs_in_link_order(builds: dict[str, Path], tmp_path: Path) -> None:
     objs = builds["one"].parent
     exe = tmp_path / "prog"
-    ok(str(objs / "relax.o"), str(objs / "weight.o"), str(objs / "main.o"), str(objs / "init.o"), "-o", str(exe))
+    ok(str(objs / "relax.o"), str(objs / "weight.o"), str(objs / "main.o"), str(objs / "init.o"), "-o",
+       str(exe))
     r = subprocess.run([str(exe)], capture_output=True, text=True, env={**HOST, "XMPACC_VERBOSE": "1",
                                                                         "PATH": "/usr/bin:/bin"})
     assert r.returncode == 0, r.stderr
@@ -157,7 +159,8 @@ def test_header_template_is_one_object_checked_at_start_up(tmp_path: Path) -> No
 
 
 def test_extern_array_without_definition_is_a_link_error(tmp_path: Path) -> None:
-    src = write(tmp_path / "a.c", MULTI.joinpath("init.c").read_text().replace('"field.h"', f'"{MULTI}/field.h"')
+    src = write(tmp_path / "a.c",
+                MULTI.joinpath("init.c").read_text().replace('"field.h"', f'"{MULTI}/field.h"')
                 + "int main(void) { init_field(); return 0; }\n")
     r = run_xmpacc(str(src), "-o", str(tmp_path / "prog"))
     assert r.returncode == 1
@@ -203,7 +206,8 @@ def test_undefined_function_from_an_object(tmp_path: Path) -> None:
 
 
 def test_missing_library(tmp_path: Path) -> None:
-    err = _link_error(tmp_path, str(write(tmp_path / "ok.c", XMP_NO_MAIN + "int main(void) { return f(); }\n")),
+    err = _link_error(tmp_path,
+                      str(write(tmp_path / "ok.c", XMP_NO_MAIN + "int main(void) { return f(); }\n")),
                       "-lnot_a_library")
     assert "-lnot_a_library" in err
 

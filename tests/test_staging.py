@@ -13,7 +13,6 @@ from typing import Any
 
 import numpy as np
 import pytest
-
 from conftest import REPO, build_serial, gpu_count, run_mpi, run_xmpacc
 
 mpi4py = pytest.importorskip("mpi4py.MPI")
@@ -95,7 +94,8 @@ def _patterns() -> list[tuple[list[Any], list[Any]]]:
     rows = [(0, 1, (slice(1, 2), slice(0, 5), slice(0, 8))), (0, 2, (slice(4, 5), slice(0, 5), slice(0, 8)))]
     into = [(0, 1, (slice(5, 6), slice(0, 5), slice(0, 8))), (0, 2, (slice(0, 1), slice(0, 5), slice(0, 8)))]
     cols = [(0, 3, (slice(0, 6), slice(1, 2), slice(0, 8))), (0, 4, (slice(0, 6), slice(3, 4), slice(0, 8)))]
-    into_cols = [(0, 3, (slice(0, 6), slice(4, 5), slice(0, 8))), (0, 4, (slice(0, 6), slice(0, 1), slice(0, 8)))]
+    into_cols = [(0, 3, (slice(0, 6), slice(4, 5), slice(0, 8))),
+                 (0, 4, (slice(0, 6), slice(0, 1), slice(0, 8)))]
     return [(rows, into), (cols, into_cols)]
 
 
@@ -166,7 +166,7 @@ class _Nccl:
 
     def groupEnd(self) -> None:  # noqa: N802
         assert [n for _p, n in self.sends] == [n for _p, n in self.recvs]
-        for (src, n), (dst, _n) in zip(self.sends, self.recvs):
+        for (src, n), (dst, _n) in zip(self.sends, self.recvs, strict=True):
             ctypes.memmove(dst, src, n)
         self.groups += 1
 
@@ -232,7 +232,8 @@ def test_staged_column_halos_on_2x2_grid(tmp_path: Path) -> None:
     r = run_xmpacc(str(REPO / "bench" / "laplace_bench.c"), "-DNX=40", "-DNY=33", "-DITER=4", "-DGRID2D",
                    "-o", str(exe))
     assert r.returncode == 0, r.stderr
-    outs = [run_mpi(4, exe, env={"XMPACC_DEVICE": "host", **env}) for env in ({}, {"XMPACC_REFLECT": "staged"})]
+    outs = [run_mpi(4, exe, env={"XMPACC_DEVICE": "host", **env})
+            for env in ({}, {"XMPACC_REFLECT": "staged"})]
     assert all(o.returncode == 0 for o in outs), outs[0].stderr + outs[1].stderr
     checks = [o.stdout.split("checksum = ")[1] for o in outs]
     assert checks[0] == checks[1]
@@ -250,7 +251,8 @@ def test_staged_reflect_on_gpus(tmp_path: Path, grid2d: bool) -> None:
                    *(["-DGRID2D"] if grid2d else []), "-o", str(exe))
     assert r.returncode == 0, r.stderr
     n = 4 if grid2d else 2
-    outs = [run_mpi(n, exe, env={"XMPACC_DEVICE": "cuda", "XMPACC_REFLECT": how}) for how in ("nccl", "staged")]
+    outs = [run_mpi(n, exe, env={"XMPACC_DEVICE": "cuda", "XMPACC_REFLECT": how})
+            for how in ("nccl", "staged")]
     if gpu_count() < n:   # NCCL refuses two ranks on one GPU: then both runs stage (acc.py)
         outs[0] = run_mpi(n, exe, env={"XMPACC_DEVICE": "host"})
     assert all(o.returncode == 0 for o in outs), outs[0].stderr + outs[1].stderr

@@ -10,9 +10,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from pycparser import CParser, c_ast
-
 from conftest import REPO, build_serial, gpu_count, run_mpi, run_xmpacc
+from pycparser import CParser, c_ast
 from test_passes import run_passes
 
 from xmpacc.passes.common.canonical import CanonicalLoop
@@ -52,7 +51,8 @@ TABLE = [
     ("for (i = 1; i < N - 1; i++) for (j = 0; j < N; j++) { b[i][j] = a[i-1][j]; c[i][j] = a[i+1][j]; }",
      "streamed"),
     # two patterns: a[.][j] and a[.][j+1]
-    ("for (i = 1; i < N - 1; i++) for (j = 0; j < N - 1; j++) b[i][j] = a[i-1][j] + a[i][j] + a[i+1][j+1] + a[i][j+1];",
+    ("for (i = 1; i < N - 1; i++) for (j = 0; j < N - 1; j++) b[i][j] = a[i-1][j] + a[i][j] + "
+     "a[i+1][j+1] + a[i][j+1];",
      "windows a[i-1..i+0], a[i+0..i+1]"),
     # nothing re-read: the subscripts still move with the rows (stream_rows.py)
     ("for (i = 1; i < N - 1; i++) for (j = 0; j < N; j++) b[i][j] = a[i][j] + a[i][j+1];",
@@ -71,7 +71,8 @@ TABLE = [
      "windows none"),
     ("for (i = 1; i < N - 1; i++) for (j = 0; j < N; j++) b[i][j] = j > 2 ? a[i+1][j] : a[i-1][j];",
      "windows none"),
-    ("for (i = 1; i < N - 1; i++) for (j = 0; j < N; j++) { int k; for (k = 0; k < 2; k++) b[i][j] += a[i+k][j]; }",
+    ("for (i = 1; i < N - 1; i++) for (j = 0; j < N; j++) { int k; for (k = 0; k < 2; k++) "
+     "b[i][j] += a[i+k][j]; }",
      "the body has a 'for'"),
     ("for (i = 1; i < N - 1; i++) for (j = 0; j < N; j++) { s = a[i+1][j] + a[i-1][j]; }",
      "replicated scalar"),
@@ -151,7 +152,9 @@ def test_row_indices_one_per_array_and_walked_position() -> None:
     def ref(arr: str, *subs: str) -> ca.ArrayRef:
         g = [ca.FuncCall(ca.ID("_XMPACC_G"), ca.ExprList([ca.ID(f"_d_{arr}"), ca.Constant("int", str(k)),
                                                          _expr(s)])) for k, s in enumerate(subs)]
-        return ca.ArrayRef(ca.ID(arr), ca.FuncCall(ca.ID(f"_XMPACC_AT{len(subs)}"), ca.ExprList([ca.ID(f"_d_{arr}")] + g)))
+        return ca.ArrayRef(ca.ID(arr),
+                           ca.FuncCall(ca.ID(f"_XMPACC_AT{len(subs)}"),
+                                       ca.ExprList([ca.ID(f"_d_{arr}")] + g)))
 
     refs = [ref("u", "i - 1", "j"), ref("u", "i + 1", "j"), ref("u", "i", "j + 1"), ref("w", "i", "j"),
             ref("u", "j", "i"), ref("u", "i", "x"), ref("v", "i", "j")]
@@ -235,10 +238,12 @@ def test_generated_kernel_golden(tmp_path: Path) -> None:
 @pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not installed")
 def _ptxas_local_bytes(cu: Path, tmp_path: Path, defines: list[str]) -> dict[str, int]:
     """Stack frame bytes of each kernel of ``cu`` as nvcc (sm_90) builds it."""
-    r = subprocess.run(["nvcc", "-arch=sm_90", "-c", str(cu), "-I", str(REPO / "runtime" / "include"), *defines,
+    r = subprocess.run(["nvcc", "-arch=sm_90", "-c", str(cu), "-I", str(REPO / "runtime" / "include"),
+                        *defines,
                         "-Xptxas", "-v", "-o", str(tmp_path / "k.o")], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
-    found = re.findall(r"Compiling entry function '(\w+)'[^\n]*\n[^\n]*\n\s*(\d+) bytes stack frame", r.stderr)
+    found = re.findall(r"Compiling entry function '(\w+)'[^\n]*\n[^\n]*\n\s*(\d+) bytes stack frame",
+                       r.stderr)
     assert found, r.stderr
     return {name: int(frame) for name, frame in found}
 
@@ -266,7 +271,8 @@ def expected(tmp_path_factory: pytest.TempPathFactory) -> str:
 
 @pytest.mark.mpi
 @pytest.mark.parametrize("walk,counts", [("", (1, 2, 3)), ("3", (2,)), ("8", (3,)), ("off", (2,))])
-def test_streamed_program_matches_serial(tmp_path: Path, expected: str, walk: str, counts: tuple[int, ...]) -> None:
+def test_streamed_program_matches_serial(tmp_path: Path, expected: str, walk: str,
+                                         counts: tuple[int, ...]) -> None:
     env = {"XMPACC_STREAM": "0"} if walk == "off" else {"XMPACC_STREAM_WALK": walk}
     exe = tmp_path / "prog"
     r = run_xmpacc(str(PROGRAM), "-o", str(exe), env=env)

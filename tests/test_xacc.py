@@ -13,7 +13,6 @@ import os
 from pathlib import Path
 
 import pytest
-
 from conftest import REPO, gpu_count, run_mpi, run_xmpacc, same_output, serial_output
 from test_samples import _without_version
 
@@ -137,8 +136,10 @@ int main(void) {{
 
 RUN_ERRORS = [
     # (body, message fragment): each names the directive's line and the variable
-    ("#pragma acc data present(a)\n  { }", "prog.c:14: error: 'a' in a present clause is not present on the device"),
-    ("#pragma acc update host(v)", "prog.c:14: error: 'v' is not present on the device: 'acc update' needs it"),
+    ("#pragma acc data present(a)\n  { }",
+     "prog.c:14: error: 'a' in a present clause is not present on the device"),
+    ("#pragma acc update host(v)",
+     "prog.c:14: error: 'v' is not present on the device: 'acc update' needs it"),
     ("#pragma xmp bcast (x) acc", "prog.c:14: error: 'bcast ... acc' of 'x', which is not present"),
     ("#pragma xmp reflect_init (a) acc\n#pragma xmp reflect_do (a) acc",
      "prog.c:15: error: 'reflect_do ... acc' of 'a', which is not present on the device"),
@@ -146,7 +147,8 @@ RUN_ERRORS = [
      "prog.c:16: error: 'v' is not present"),
     ("#pragma acc host_data use_device(v)\n  { }", "prog.c:14: error: 'v' in use_device is not present"),
     # no region around it here, and none in a caller: at run time (a caller's may hold it)
-    ("#pragma xmp reflect (a) acc", "prog.c:14: error: 'reflect ... acc' of 'a', which is not present on the device"),
+    ("#pragma xmp reflect (a) acc",
+     "prog.c:14: error: 'reflect ... acc' of 'a', which is not present on the device"),
 ]
 
 
@@ -181,7 +183,8 @@ COMPILE_ERRORS = [
 
 
 @pytest.mark.parametrize("body,line,col,fragment", COMPILE_ERRORS)
-def test_compile_errors_at_their_column(tmp_path: Path, body: str, line: int, col: int, fragment: str) -> None:
+def test_compile_errors_at_their_column(tmp_path: Path, body: str, line: int, col: int,
+                                        fragment: str) -> None:
     src = tmp_path / "prog.c"
     src.write_text(BASE.format(body=body))
     r = run_xmpacc(str(src), "-o", str(tmp_path / "prog"))

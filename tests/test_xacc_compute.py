@@ -17,8 +17,16 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
-from conftest import REPO, gpu_count, nvcc_compile, run_mpi, run_source, run_xmpacc, same_output, serial_output
+from conftest import (
+    REPO,
+    gpu_count,
+    nvcc_compile,
+    run_mpi,
+    run_source,
+    run_xmpacc,
+    same_output,
+    serial_output,
+)
 
 PROGRAMS = Path(__file__).parent / "xacc_compute"
 GOLDEN = Path(__file__).parent / "golden"
@@ -26,7 +34,8 @@ HOST = {"XMPACC_DEVICE": "host"}
 # a test on both backends; the cuda one is a GPU test
 BACKENDS = [pytest.param(HOST, id="host"),
             pytest.param({"XMPACC_DEVICE": "cuda"}, id="cuda",
-                         marks=[pytest.mark.gpu, pytest.mark.skipif(gpu_count() == 0, reason="needs a CUDA GPU")])]
+                         marks=[pytest.mark.gpu,
+                                pytest.mark.skipif(gpu_count() == 0, reason="needs a CUDA GPU")])]
 CASES = {"basic.c": (1, 2, 3, 4), "ops.c": (2, 4), "atomics.c": (1, 2), "async_compute.c": (1, 2, 3),
          "region_statements.c": (1, 2, 3), "call_sites.c": (1, 2), "cyclic_w.c": (1, 2, 3, 4),
          "deferred_reductions.c": (1, 2, 3, 4), "margin_peel.c": (1, 2, 3, 4),
@@ -37,8 +46,8 @@ CASES = {"basic.c": (1, 2, 3, 4), "ops.c": (2, 4), "atomics.c": (1, 2), "async_c
          "device_loop_reductions.c": (1, 2, 3, 4), "routine_pointers.c": (1, 2, 4),
          "xmp_loops_in_regions.c": (1, 2, 3, 4), "const_tables.c": (1, 2, 3, 4),
          "jumps_and_bools.c": (1,), "variable_rows.c": (1, 2, 3, 4), "derefs.c": (1, 2, 3, 4),
-         "private_blocks.c": (1, 2, 3, 4), "routine_bodies.c": (1, 2, 3, 4), "dynamic_templates.c": (1, 2, 3, 4),
-         "members.c": (1, 2, 3, 4)}
+         "private_blocks.c": (1, 2, 3, 4), "routine_bodies.c": (1, 2, 3, 4),
+         "dynamic_templates.c": (1, 2, 3, 4), "members.c": (1, 2, 3, 4)}
 
 
 
@@ -74,13 +83,15 @@ def test_compute_program_on_gpu(built: dict[str, tuple[Path, str]], name: str, n
 
 
 @pytest.mark.parametrize("suffix", [".cu", ".host.c"])
-@pytest.mark.parametrize("name", ["basic.c", "cyclic_w.c", "margin_peel.c", "kernels_auto.c", "private_sections.c",
+@pytest.mark.parametrize("name", ["basic.c", "cyclic_w.c", "margin_peel.c", "kernels_auto.c",
+                                  "private_sections.c",
                                   "locations.c", "region_scalars.c", "array_reductions.c",
                                   "device_loop_reductions.c", "variable_rows.c", "derefs.c",
                                   "private_blocks.c", "routine_bodies.c", "dynamic_templates.c", "members.c"])
 def test_golden_generated_code(built: dict[str, tuple[Path, str]], name: str, suffix: str) -> None:
     exe, _ = built[name]
-    text = re.sub(r"xmpacc [0-9][\w.+-]*", "xmpacc", exe.with_suffix(suffix).read_text(), count=1)  # the version
+    # the version
+    text = re.sub(r"xmpacc [0-9][\w.+-]*", "xmpacc", exe.with_suffix(suffix).read_text(), count=1)
     assert str(REPO) not in text, "a machine-dependent path in the generated code"
     golden = GOLDEN / f"xacc_compute_{Path(name).stem}{suffix}"
     if os.environ.get("XMPACC_UPDATE_GOLDEN"):
@@ -168,7 +179,8 @@ ERRORS = [
      "'ptr' is a pointer of unknown extent: name it with its extent, copy(ptr[0:n])"),
     ("#pragma acc parallel loop collapse(2)\n  for (i = 0; i < N; i++) c[i] = 1;", 13, 36,
      "collapse(2) needs 2 perfectly nested for loops, found 1"),
-    ("#pragma acc parallel loop collapse(2)\n  for (i = 0; i < N; i++)\n    for (j = i; j < N; j++) c[j] = 1;",
+    ("#pragma acc parallel loop collapse(2)\n  for (i = 0; i < N; i++)\n"
+     "    for (j = i; j < N; j++) c[j] = 1;",
      15, 5, "the bounds of loop 'j' depend on 'i'"),
     ("#pragma acc parallel loop\n  for (i = 0; i < N; i++) {\n#pragma xmp barrier\n  c[i] = 1; }", 15, 9,
      "XMP directives are not allowed inside an acc loop"),
@@ -181,13 +193,15 @@ ERRORS = [
     ("#pragma acc parallel\n  {\n#pragma acc wait\n  s += 1;\n  }", 15, 13,
      "'acc wait' is not allowed inside an OpenACC compute construct ('acc parallel')"),
     ("#pragma acc parallel\n  {\n#pragma xmp barrier\n  s += 1;\n  }", 15, 13,
-     "'xmp barrier' is not allowed inside an OpenACC compute construct ('acc parallel'): of the XMP directives "
-     "only loop may stand there"),
-    ("#pragma acc parallel\n  {\n#pragma acc atomic\n  }", 15, 13, "'acc atomic' must be followed by a statement"),
+     "'xmp barrier' is not allowed inside an OpenACC compute construct ('acc parallel'): "
+     "of the XMP directives only loop may stand there"),
+    ("#pragma acc parallel\n  {\n#pragma acc atomic\n  }", 15, 13,
+     "'acc atomic' must be followed by a statement"),
     ("#pragma acc parallel\n  s = 1;", 13, 13, "'acc parallel' must be followed by a compound statement"),
     ("#pragma acc parallel loop default(none)\n  for (i = 0; i < N; i++) c[i] = 1;", 14, 27,
      "array 'c' is not named in a data clause of 'acc parallel loop', which has default(none)"),
-    ("#pragma acc parallel loop\n  for (i = 0; i < N; i++) {\n#pragma acc data copy(b)\n  { c[i] = 1; } }", 15, 13,
+    ("#pragma acc parallel loop\n  for (i = 0; i < N; i++) {\n#pragma acc data copy(b)\n  { c[i] = 1; } }",
+     15, 13,
      "'acc data' is not allowed inside a kernel (an OpenACC compute construct or an XMP-ACC 'loop ... acc')"),
     ("#pragma xmp loop on t[j]\n#pragma acc parallel loop\n  for (i = 0; i < N; i++) {\n    c[i] = 0;\n"
      "    for (j = 0; j < N; j++) a[j] = 1; }", 13, 13,
@@ -195,8 +209,8 @@ ERRORS = [
      "perfectly nested, under an OpenACC construct too)"),
     ("#pragma acc parallel loop deviceptr(c)\n  for (i = 0; i < N; i++) c[i] = 1;", 13, 37,
      "deviceptr takes pointer variables that hold device addresses; 'c' is not one"),
-    ("#pragma acc parallel loop\n  for (i = 0; i < N; i++) {\n#pragma acc atomic capture\n  c[i] += 1; }", 15, 13,
-     "this is not a form of 'acc atomic capture': OpenACC's are v = u, with u one of x++"),
+    ("#pragma acc parallel loop\n  for (i = 0; i < N; i++) {\n#pragma acc atomic capture\n  c[i] += 1; }", 15,
+     13, "this is not a form of 'acc atomic capture': OpenACC's are v = u, with u one of x++"),
     ("#pragma acc parallel loop\n  for (i = 0; i < N; i++) {\n#pragma acc atomic capture\n"
      "  { c[i] += 1; c[i] += 2; } }", 15, 13,
      "this is not a form of 'acc atomic capture': OpenACC's are {v = x; x op= e;}"),
@@ -215,8 +229,8 @@ ERRORS = [
      "firstprivate subarray 'ptr[-1:2]' of a pointer: the base must be >= 0 and the length >= 1"),
     ("#pragma acc parallel loop private(s[0])\n  for (i = 0; i < N; i++) c[i] = 1;", 13, 35,
      "private 's' with a subscript: 's' is not an array or a pointer"),
-    ("#pragma acc parallel loop\n  for (i = 0; i < N; i++) {\n#pragma acc atomic\n  c[i] = c[i] * c[i]; }", 15, 13,
-     "this is not a form of 'acc atomic update': OpenACC's are x++, x--"),
+    ("#pragma acc parallel loop\n  for (i = 0; i < N; i++) {\n#pragma acc atomic\n  c[i] = c[i] * c[i]; }",
+     15, 13, "this is not a form of 'acc atomic update': OpenACC's are x++, x--"),
 ]
 
 
@@ -270,8 +284,8 @@ RUN_TIME_ERRORS = [
     # a pointer a construct uses in no clause is the present data it points into (an
     # enclosing 'acc data copy(p[0:n])'); absent, an error
     ("#pragma acc parallel loop\n  for (i = 0; i < N; i++) c[i] = ptr[i];", 1,
-     "pointer 'ptr' of unknown extent is not present on the device: name it in a data clause with its extent, "
-     "copy(ptr[0:n])"),
+     "pointer 'ptr' of unknown extent is not present on the device: name it in a data "
+     "clause with its extent, copy(ptr[0:n])"),
     ("#pragma acc wait(devnum: N : 1)", 1, "wait(devnum: 16): this node has device 0"),
 ]
 
@@ -296,7 +310,8 @@ KERNELS_LOOPS = [
      "iterations independent: one GPU thread per iteration (private j)"),
     ("for (i = 0; i < N; i++) { s -= c[i]; }", "(reduction(+: s))"),
     ("for (i = 1; i < N; i++) c[i] = c[i - 1];", "'c' is written, and not every access to it has 'i' alone"),
-    ("for (i = 0; i < N; i++) { if (c[i] > 3) break; c[i] = 1; }", "runs in order in one GPU thread: it has a 'break'"),
+    ("for (i = 0; i < N; i++) { if (c[i] > 3) break; c[i] = 1; }",
+     "runs in order in one GPU thread: it has a 'break'"),
     ("for (i = 0; i < N; i++) for (j = 0; j < N; j++) { if (j > i) break; c[i] += 1; }",
      "iterations independent"),
     ("for (i = 0; i < N; i++) { c[i] = 1; i += 0; }", "it assigns its control variable 'i'"),
@@ -329,10 +344,11 @@ def test_kernels_loop_without_acc_loop(tmp_path: Path, loop: str, remark: str | 
 
 
 @pytest.mark.parametrize("source,line,col,fragment", [
-    ("double h(double x) { return x; }\n#pragma acc routine seq\ndouble f(double x) { return h(x); }\n", 3, 29,
-     "call of 'h' in 'acc routine' function 'f'"),
+    ("double h(double x) { return x; }\n#pragma acc routine seq\ndouble f(double x) { return h(x); }\n", 3,
+     29, "call of 'h' in 'acc routine' function 'f'"),
     # one mistake, one message: the loop line of a routine that failed its checks is no orphan
-    ("double h(double x) { return x; }\n#pragma acc routine seq\ndouble f(double *x) {\n  double t = 0; int k;\n"
+    ("double h(double x) { return x; }\n#pragma acc routine seq\ndouble f(double *x) {\n"
+     "  double t = 0; int k;\n"
      "#pragma acc loop seq\n  for (k = 0; k < 4; k++) t += h(x[k]);\n  return t; }\n", 6, 32,
      "call of 'h' in 'acc routine' function 'f'"),
     ("double g;\n#pragma acc routine seq\ndouble f(double x) { g = x; return x; }\n", 3, 22,
@@ -343,24 +359,27 @@ def test_kernels_loop_without_acc_loop(tmp_path: Path, loop: str, remark: str | 
      "'acc routine' function 'f' uses the distributed array 'd': pass its elements as arguments"),
     ("#pragma acc routine seq\nint k;\n", 1, 13, "'acc routine' must stand before a function definition"),
     ("#pragma acc routine seq\ndouble f(int n) { double t[n]; t[0] = n; return t[0]; }\n", 2, 26,
-     "'t' is a variable-length array in 'acc routine' function 'f': arrays declared in GPU code need constant"),
+     "'t' is a variable-length array in 'acc routine' function 'f': "
+     "arrays declared in GPU code need constant"),
     ("#pragma acc routine seq\ndouble f(long double x) { return x; }\n", 2, 22,
      "'x' has type 'long double' in 'acc routine' function 'f': GPUs have no long double"),
-    ("#pragma acc routine seq\ndouble f(double *x) {\n  double t = 0; int k;\n#pragma acc loop vector reduction(+:t)\n"
+    ("#pragma acc routine seq\ndouble f(double *x) {\n  double t = 0; int k;\n"
+     "#pragma acc loop vector reduction(+:t)\n"
      "  for (k = 0; k < 4; k++) t += x[k];\n  return t; }\n", 4, 18,
-     "'acc loop vector' in 'acc routine seq' function 'f': a seq routine runs in one thread of the kernel that "
-     "calls it, so its loops are seq"),
-    ("#pragma acc routine seq\nvoid f(int *h) {\n#pragma acc atomic update\n  h[0] = h[0] * h[1] - 3; }\n", 3, 13,
-     "this is not a form of 'acc atomic update'"),
+     "'acc loop vector' in 'acc routine seq' function 'f': a seq routine runs in one "
+     "thread of the kernel that calls it, so its loops are seq"),
+    ("#pragma acc routine seq\nvoid f(int *h) {\n#pragma acc atomic update\n  h[0] = h[0] * h[1] - 3; }\n", 3,
+     13, "this is not a form of 'acc atomic update'"),
     ("#pragma acc routine seq\nvoid f(int *h) {\n#pragma acc loop seq\n  h[0] = 1; }\n", 3, 13,
      "'acc loop' must be followed by a for loop"),
     ("double a[4];\n#pragma acc enter data copyin(a)\n", 2, 13,
-     "the 'acc enter data' directive must be inside a function (at file scope: 'acc declare' and 'acc routine')"),
+     "the 'acc enter data' directive must be inside a function (at file scope: 'acc "
+     "declare' and 'acc routine')"),
     ("#pragma acc routine(nowhere) seq\n", 1, 13,
      "'acc routine' function 'nowhere' is neither defined nor declared in this file"),
     ("#include <stdlib.h>\n#pragma acc routine seq\ndouble other(div_t d);\n", 2, 13,
-     "'acc routine' function 'other' of another file has a parameter or result of type 'div_t', which the GPU "
-     "kernel file cannot declare (a type of a system header"),
+     "'acc routine' function 'other' of another file has a parameter or result of type "
+     "'div_t', which the GPU kernel file cannot declare (a type of a system header"),
 ])
 def test_routine_diagnostics(tmp_path: Path, source: str, line: int, col: int, fragment: str) -> None:
     src = tmp_path / "prog.c"
@@ -399,7 +418,8 @@ def test_array_reductions_compile_with_nvcc(built: dict[str, tuple[Path, str]], 
     the implicit data of the constructs leave them out (no device copy of a reduction array)."""
     exe, _ = built["array_reductions.c"]
     cu = exe.with_suffix(".cu").read_text()
-    assert "_XMPACC_ATOMIC_ADD(_xmpacc_ra_part[v[i] % 6], v[i]);" in cu and "_XMPACC_RMW_MIN(_xmpacc_ra_mn" in cu
+    assert "_XMPACC_ATOMIC_ADD(_xmpacc_ra_part[v[i] % 6], v[i]);" in cu \
+        and "_XMPACC_RMW_MIN(_xmpacc_ra_mn" in cu
     host = exe.with_suffix(".host.c").read_text()
     assert '(const char *[]){"v"}' in host and '{"whole"}' not in host and '{"part"}' not in host
     r = nvcc_compile(exe.with_suffix(".cu"), tmp_path / "k.o")
@@ -409,7 +429,8 @@ def test_array_reductions_compile_with_nvcc(built: dict[str, tuple[Path, str]], 
 RUN_TIME_ERRORS = [
     # a reduction section of which a data region put only some elements on the device:
     # neither the device copy nor a temporary holds them all
-    ("  int h[4] = {0}, *q = h;\n#pragma acc data copy(q[0:2])\n  {\n#pragma acc parallel loop reduction(+: q[0:4])\n"
+    ("  int h[4] = {0}, *q = h;\n#pragma acc data copy(q[0:2])\n  {\n"
+     "#pragma acc parallel loop reduction(+: q[0:4])\n"
      "  for (i = 0; i < N; i++) q[i % 4]++;\n  }", 1,
      "prog.c:16: error: a reduction array of this acc loop is only partly on the device ('q')"),
     # XcalableACC's 'acc' on an XMP loop's reduction: the variables must be on the device
@@ -436,14 +457,15 @@ def test_async_compute_constructs_launch_on_their_queue(built: dict[str, tuple[P
     """async(n): the kernels between queue_begin/queue_end (runtime/acc_compute.py puts
     them on queue n's stream); wait(n): a wait before the construct's data region."""
     exe, _ = built["async_compute.c"]
-    host = [ln.strip() for ln in exe.with_suffix(".host.c").read_text().splitlines() if not ln.startswith("#line")]
+    host = [ln.strip() for ln in exe.with_suffix(".host.c").read_text().splitlines()
+            if not ln.startswith("#line")]
     at = host.index('_xmpacc_acc_wait("async_compute.c:34", 1, (const long long []){(long long) 1});')
     assert host[at + 1].startswith("int _xmpacc_acc_") and "_xmpacc_acc_compute_begin(" in host[at + 1]
     assert host[at + 2] == '_xmpacc_acc_queue_begin("async_compute.c:34", (long long) 2);'
     assert '_xmpacc_acc_queue_begin("async_compute.c:45", -2);' in host   # async without a queue
     assert host.count("_xmpacc_acc_queue_end();") == 6
-    assert '_xmpacc_acc_wait_devnum("async_compute.c:50", (long long) 0, 1, (const long long []){(long long) 4});' \
-        in host
+    assert '_xmpacc_acc_wait_devnum("async_compute.c:50", (long long) 0, 1, ' \
+        '(const long long []){(long long) 4});' in host
 
 
 FIRSTPRIVATE = """\
@@ -538,7 +560,8 @@ int main(void) {
 
 
 @pytest.mark.parametrize("env", BACKENDS)
-def test_firstprivate_scalar_with_a_device_copy_is_each_threads_own(tmp_path: Path, env: dict[str, str]) -> None:
+def test_firstprivate_scalar_with_a_device_copy_is_each_threads_own(tmp_path: Path,
+                                                                    env: dict[str, str]) -> None:
     """firstprivate(x) where a data region holds x on the device: each iteration's copy
     starts from the encountering thread's value (OpenACC), and the device copy stays 1
     (it was one copy that every thread wrote: 1 29 29)."""
@@ -661,7 +684,8 @@ def test_reduction_results_reach_the_host_where_it_reads_them(built: dict[str, t
     # Himeno's loop: the results are discarded by the stores at the top of the body, and
     # the host waits after the loop, before the printf that reads them
     loop = at("for (it = 0; it < 30; it++)", wait_m)
-    assert host[loop + 2:loop + 6] == ["_xmpacc_acc_reductions_discard(&m);", "_xmpacc_acc_reductions_discard(&q);",
+    assert host[loop + 2:loop + 6] == ["_xmpacc_acc_reductions_discard(&m);",
+                                       "_xmpacc_acc_reductions_discard(&q);",
                                        "_xmpacc_acc_reductions_discard(&s);", "s = 0.0;"]
     third = at("_xmpacc_acc_defer_reductions();", loop)
     after = at('_xmpacc_acc_reductions_wait("deferred_reductions.c:89");', third)
@@ -678,11 +702,12 @@ def test_kernel_file_carries_the_types_its_kernels_use(built: dict[str, tuple[Pa
     definitions that kernels and routines name, and those they name in turn, in source
     order; a type no kernel uses (a struct with a FILE * member) stays out."""
     exe, _ = built["user_types.c"]
-    cu = "\n".join(line for line in exe.with_suffix(".cu").read_text().splitlines() if not line.startswith("#line"))
+    cu = "\n".join(line for line in exe.with_suffix(".cu").read_text().splitlines()
+                   if not line.startswith("#line"))
     order = ["NDIM = 3", "typedef double real;", "} cplx;", "struct particle", "} bits;", "enum mode",
              "typedef int mode_kind;", "cplx cmul(cplx a, cplx b)"]   # enum types are int (C++)
     at = [cu.find(text) for text in order]
-    assert -1 not in at and at == sorted(at), dict(zip(order, at))
+    assert -1 not in at and at == sorted(at), dict(zip(order, at, strict=True))
     assert "logger" not in cu and "FILE" not in cu
     if shutil.which("nvcc"):
         r = nvcc_compile(exe.with_suffix(".cu"), exe.with_suffix(".o"))
@@ -690,18 +715,24 @@ def test_kernel_file_carries_the_types_its_kernels_use(built: dict[str, tuple[Pa
 
 
 TYPE_ERRORS = [
-    ("  int m = 3;\n#pragma acc parallel loop copyout(a)\n  for (i = 0; i < N; i++) { double t[m]; t[0] = i; a[i] = t[0]; }\n",
-     "9:36", "'t' is a variable-length array in an acc loop: arrays declared in GPU code need constant sizes"),
-    ("  div_t d = div(7, 2);\n#pragma acc parallel loop copyout(a)\n  for (i = 0; i < N; i++) a[i] = d.quot;\n",
+    ("  int m = 3;\n#pragma acc parallel loop copyout(a)\n"
+     "  for (i = 0; i < N; i++) { double t[m]; t[0] = i; a[i] = t[0]; }\n",
+     "9:36",
+     "'t' is a variable-length array in an acc loop: arrays declared in GPU code need constant sizes"),
+    ("  div_t d = div(7, 2);\n#pragma acc parallel loop copyout(a)\n"
+     "  for (i = 0; i < N; i++) a[i] = d.quot;\n",
      "9:3", "'d' has type 'div_t', which the GPU kernel file cannot declare"),
-    ("  pair q = {1, 2};\n#pragma acc parallel loop reduction(+:q)\n  for (i = 0; i < N; i++) a[i] = i + q.x;\n",
+    ("  pair q = {1, 2};\n#pragma acc parallel loop reduction(+:q)\n"
+     "  for (i = 0; i < N; i++) a[i] = i + q.x;\n",
      "8:13", "reduction variable 'q' of a GPU loop has type 'pair': reductions take arithmetic types"),
     ("  pair h[2];\n#pragma acc parallel loop reduction(+:h)\n  for (i = 0; i < N; i++) a[i] = i + h[0].x;\n",
      "8:39", "'h' has elements of type 'pair': reductions take arithmetic types"),
     # long double: CUDA computes it as double in the host's 16 bytes (kernel_types.check_long_double)
-    ("  long double s = 0;\n#pragma acc parallel loop reduction(+:s) copyin(a)\n  for (i = 0; i < N; i++) s += a[i];\n",
+    ("  long double s = 0;\n#pragma acc parallel loop reduction(+:s) copyin(a)\n"
+     "  for (i = 0; i < N; i++) s += a[i];\n",
      "9:3", "'s' has type 'long double' in an acc loop: GPUs have no long double"),
-    ("  real2 r[N];\n#pragma acc parallel loop copyin(a) copyout(r)\n  for (i = 0; i < N; i++) r[i] = a[i];\n",
+    ("  real2 r[N];\n#pragma acc parallel loop copyin(a) copyout(r)\n"
+     "  for (i = 0; i < N; i++) r[i] = a[i];\n",
      "9:3", "'r' has type 'long double' in an acc loop"),
     ("#pragma acc parallel loop copy(a)\n  for (i = 0; i < N; i++) a[i] = (long double) a[i] / 3;\n",
      "8:35", "'long double' in an acc loop: GPUs have no long double"),
@@ -711,11 +742,13 @@ TYPE_ERRORS = [
 
 
 @pytest.mark.parametrize("body,line,fragment", TYPE_ERRORS)
-def test_kernel_scalars_of_types_a_kernel_cannot_declare(tmp_path: Path, body: str, line: str, fragment: str) -> None:
+def test_kernel_scalars_of_types_a_kernel_cannot_declare(tmp_path: Path, body: str, line: str,
+                                                         fragment: str) -> None:
     """A system header's struct by value, or a struct reduction variable: an error at the
     construct, not the GPU compiler's."""
     src = tmp_path / "te.c"
-    src.write_text("#include <stdlib.h>\n#define N 8\ntypedef struct { int x, y; } pair; typedef long double real2;\n"
+    src.write_text("#include <stdlib.h>\n#define N 8\n"
+                   "typedef struct { int x, y; } pair; typedef long double real2;\n"
                    "double a[N];\n"
                    "int main(void) {\n  int i;\n" + body + "  return 0;\n}\n")
     r = run_xmpacc(str(src), "-o", str(tmp_path / "te"))
@@ -747,8 +780,9 @@ def test_routine_for_other_files_cannot_use_file_scope_variables(tmp_path: Path)
                    "int main(void) { return 0; }\n")
     r = run_xmpacc(str(src), "-o", str(tmp_path / "w"))
     assert r.returncode == 1, r.stderr
-    assert r.stderr.startswith(f"{tmp_path / 'w.h'}:1:13: error: 'acc routine' function 'weight', declared in a "
-                               "header for other files, uses the file-scope variable 'table'"), r.stderr
+    assert r.stderr.startswith(f"{tmp_path / 'w.h'}:1:13: error: 'acc routine' function "
+                               "'weight', declared in a header for other files, uses the file-scope "
+                               "variable 'table'"), r.stderr
 
 
 STRUCT_KERNELS = """\
@@ -781,7 +815,8 @@ def test_kernels_loops_over_members_of_array_elements(tmp_path: Path) -> None:
     src.write_text(STRUCT_KERNELS)
     r = run_xmpacc(str(src), "--info", "-o", str(tmp_path / "sk"))
     assert r.returncode == 0, r.stderr
-    said = [ln.split("info: for: in 'acc kernels', ")[1] for ln in r.stderr.splitlines() if "info: for:" in ln]
+    said = [ln.split("info: for: in 'acc kernels', ")[1] for ln in r.stderr.splitlines()
+            if "info: for:" in ln]
     assert said[0] == said[2] == "iterations independent: one GPU thread per iteration", said
     assert said[1].startswith("runs in order in one GPU thread: 'ps' is written, and not every access"), said
     assert run_mpi(1, tmp_path / "sk", env=HOST).stdout == serial_output(src, tmp_path) == "6112\n"
@@ -818,6 +853,7 @@ def test_dereferences_become_subscripts(before: str, after: str) -> None:
             ast = CParser().parse("typedef struct { double re, im; } cplx; " + text + ";")
             return None, ast.ext[-1]
 
-    body = CParser().parse(f"typedef struct {{ double re, im; }} cplx; void f(void) {{ {before} }}").ext[-1].body
+    body = CParser().parse(f"typedef struct {{ double re, im; }} cplx; "
+                           f"void f(void) {{ {before} }}").ext[-1].body
     body = kernel_deref.as_subscripts(body, kernel_deref.pointer_names(body, Scope()))   # type: ignore[arg-type]
     assert " ".join(cbuild.to_c(body).split()) == " ".join(f"{{ {after} }}".split())

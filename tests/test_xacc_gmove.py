@@ -12,7 +12,6 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from conftest import gpu_count, run_mpi, run_xmpacc, same_output, serial_output
 
 PROGRAMS = Path(__file__).parent / "xacc_gmove"
@@ -116,8 +115,9 @@ def test_gmove_in_acc_of_an_array_absent_on_its_owner_names_the_node(tmp_path: P
     at the gmove's line."""
     err = failure_of(tmp_path, ABSENT_REMOTE, {**HOST, "XMPACC_GMOVE_WAIT": "0.5"})
     assert "prog.c:15: error: gmove in ... acc: 'a' was not present on the device of node 1 within 0.5 s " \
-           "(XMPACC_GMOVE_WAIT): no acc data, enter data, declare or acc replicate held it there, or that node " \
-           "had left the data region that did (a barrier after this gmove keeps it there) (node 0)" \
+           "(XMPACC_GMOVE_WAIT): no acc data, enter data, declare or acc replicate held it there, " \
+           "or that node had left the data region that did (a barrier after this gmove keeps it there) " \
+           "(node 0)" \
            in err, err
 
 
@@ -160,7 +160,8 @@ def test_gmove_in_acc_waits_for_an_owner_entering_its_data_region(tmp_path: Path
     assert r.returncode == 0, r.stderr
     assert r.stdout == "1 8\n", r.stdout
     r = run_program(tmp_path, LATE_OWNER, {**HOST, "XMPACC_GMOVE_WAIT": "0"})
-    assert r.returncode != 0 and "'a' was not present on the device of node 1 within 0 s" in r.stderr, r.stderr
+    assert r.returncode != 0 and "'a' was not present on the device of node 1 within 0 s" in r.stderr, \
+        r.stderr
 
 
 LATE_LARGE_OWNER = LATE_OWNER.replace("t[8]", "t[N]").replace("a[8]", "a[N]").replace(

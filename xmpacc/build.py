@@ -279,7 +279,8 @@ def _build_checked(tc: Toolchain, entries: dict[str, bytes], units: list[checked
     from xmpacc.runtime.checked_build import materialize
 
     with tempfile.TemporaryDirectory(prefix="xmpacc-check-") as tmp:
-        names = {os.path.join(tmp, f"u{k}", name): u.source for k, u in enumerate(units) for name, _ in u.files}
+        names = {os.path.join(tmp, f"u{k}", name): u.source for k, u in enumerate(units)
+                 for name, _ in u.files}
         for cmd, cwd in materialize(checked.sources(entries), tmp):
             check(tc.run(cmd, cwd), names)
         os.replace(os.path.join(tmp, "program.so"), so_path)

@@ -21,8 +21,8 @@ from __future__ import annotations
 import re
 
 from xmpacc import __version__
-from xmpacc.diagnostics import SourceLoc, source_line
 from xmpacc.context import USER_MAIN
+from xmpacc.diagnostics import SourceLoc, source_line
 from xmpacc.runtime.contract import contract_id
 
 ABI_PREFIX = "_xmpacc_abi_v"

@@ -136,7 +136,7 @@ def _compare_line(serial: str, got: str, rtol: float, atol: float) -> str | None
     a, b = _NUMBER.split(serial), _NUMBER.split(got)
     if len(a) != len(b) or a[0::2] != b[0::2]:
         return "the text differs"
-    for x, y in zip(a[1::2], b[1::2]):
+    for x, y in zip(a[1::2], b[1::2], strict=True):
         why = _same_number(x, y, rtol, atol)
         if why:
             return why

@@ -33,9 +33,9 @@ from xmpacc.diagnostics import InternalError, XmpError, XmpErrors, print_errors
 from xmpacc.driver import STAGES, Options, run_guarded, translate
 from xmpacc.emit import glue_c, host_c, library_c, record_h
 from xmpacc.emit_cu import kernels_cu
+from xmpacc.frontend.rawbytes import escape_for_c
 from xmpacc.frontend.scan import has_directives
 from xmpacc.hostcc import RECURSION_GUARD, host_cc
-from xmpacc.frontend.rawbytes import escape_for_c
 from xmpacc.info import render as render_info
 from xmpacc.objects import compile_plain, compile_xmp, dep_defaults, object_name, preprocess_to, write_deps
 from xmpacc.options import HOST_QUERIES, Args, UsageError, expand_response_files, parse_args

@@ -18,7 +18,6 @@ from xmpacc.passes.common.values import Kernel, Replicated
 from xmpacc.symbols import ScopeTree
 
 
-
 @dataclass
 class Unit:
     """One .c file with XMP directives, from cpp output to transformed AST."""
@@ -52,7 +51,8 @@ class Context:
     # variables, for the gpu pass; a device is needed even without
     # kernels; after enter data or declare, presence is checked at run time
     acc_present: dict[int, list[Replicated]] = field(default_factory=dict)
-    acc_entered: list[Replicated] = field(default_factory=list)   # variables of enter data / file-scope declare
+    acc_entered: list[Replicated] = field(default_factory=list)   # variables of enter data /
+                                                                  # file-scope declare
     device_data: bool = False
     # name -> copy of the FuncDef of each 'acc routine seq' function (device functions, acc_routine.py)
     acc_routines: dict[str, c_ast.FuncDef] = field(default_factory=dict)

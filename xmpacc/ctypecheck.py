@@ -49,7 +49,8 @@ class CType:
 
     def describe(self) -> str:
         """'double', or 'real' {aka 'double'} for a typedef, as gcc writes it."""
-        return f"'{self.spelling}'" + (f" {{aka '{self.aka}'}}" if self.aka and self.aka != self.spelling else "")
+        return f"'{self.spelling}'" + (f" {{aka '{self.aka}'}}"
+                                       if self.aka and self.aka != self.spelling else "")
 
     @property
     def arithmetic(self) -> bool:
@@ -170,7 +171,8 @@ def constant_value(node: c_ast.Node | None, names: Names) -> int | None:
         return None if v is None else {"-": -v, "+": v, "~": ~v}[node.op]
     if isinstance(node, c_ast.BinaryOp) and node.op in _FOLD:
         a, b = constant_value(node.left, names), constant_value(node.right, names)
-        if a is None or b is None or (node.op in ("/", "%") and b == 0) or (node.op in ("<<", ">>") and not 0 <= b < 64):
+        if a is None or b is None or (node.op in ("/", "%") and b == 0) \
+                or (node.op in ("<<", ">>") and not 0 <= b < 64):
             return None
         return _FOLD[node.op](a, b)
     return None
@@ -231,7 +233,8 @@ class ExprTypes:
             if t.kind != "unknown":
                 raise ExprProblem(node, f"invalid type argument of unary '*' (have {t.describe()})")
             return UNKNOWN
-        if node.op in ("-", "+") and not t.arithmetic or node.op == "~" and t.kind not in ("integer", "unknown"):
+        if node.op in ("-", "+") and not t.arithmetic \
+                or node.op == "~" and t.kind not in ("integer", "unknown"):
             raise ExprProblem(node, f"wrong type argument to unary '{node.op}' (have {t.describe()})")
         return t
 
@@ -251,7 +254,8 @@ class ExprTypes:
         else:
             ok = a.kind in ("integer", "floating") and b.kind in ("integer", "floating")
         if not ok:
-            raise ExprProblem(node, f"invalid operands to binary {op} (have {a.describe()} and {b.describe()})")
+            raise ExprProblem(node, f"invalid operands to binary {op} (have {a.describe()} and "
+                                    f"{b.describe()})")
         return _arithmetic_result(a, b)
 
     def _TernaryOp(self, node: c_ast.TernaryOp) -> CType:
@@ -342,7 +346,8 @@ def _arithmetic_result(a: CType, b: CType) -> CType:
     on the details."""
     if a.kind == "floating" or b.kind == "floating":
         return a if a.kind == "floating" else b
-    wider = max((a, b), key=lambda t: (t.spelling.count("long") if not t.aka else 1, "unsigned" in t.spelling))
+    wider = max((a, b), key=lambda t: (t.spelling.count("long") if not t.aka else 1,
+                                       "unsigned" in t.spelling))
     return wider if "long" in wider.spelling or wider.aka or wider.spelling not in ("int", "char", "short",
                                                                                    "_Bool", "bool") else INT
 

@@ -3,6 +3,12 @@
     preprocess -> parse -> attach -> declare -> locality -> localize -> gpu -> loops -> comm
     -> check -> entry -> emit -> build
 
+This list is also the map of the tree: the front end is ``frontend/`` (preprocess, parse)
+and ``directives/`` (the directive parsers that attach calls), each stage below is the
+package ``passes/<stage>/`` that holds its passes and their helpers, ``passes/common/`` and
+``passes/kernel/`` are what several stages share (helpers and value types; the kernel back
+end), and emit and build are ``emit.py``, ``emit_cu.py`` and ``build.py``.
+
 locality only looks (at the source's subscripts, so before localize rewrites them).
 gpu runs before loops and comm so that it still sees every directive inside an acc loop
 (they are errors there) and owns ``loop ... acc`` before the host loop pass.  The declare
@@ -32,21 +38,31 @@ from xmpacc.passes.check import leftovers
 from xmpacc.passes.comm import comm
 from xmpacc.passes.declare import coarray_decls, declare, directive_exprs, nocomm
 from xmpacc.passes.entry import entry
-from xmpacc.passes.gpu import acc_data, acc_compute, acc_orphans, acc_routine, gpu
+from xmpacc.passes.gpu import acc_compute, acc_data, acc_orphans, acc_routine, gpu
 from xmpacc.passes.locality import locality
-from xmpacc.passes.localize import array, assign, coarrays, dynamic, gmove, library, lower_decls, members, subscripts
+from xmpacc.passes.localize import (
+    array,
+    assign,
+    coarrays,
+    dynamic,
+    gmove,
+    library,
+    lower_decls,
+    members,
+    subscripts,
+)
 from xmpacc.passes.loops import loops
 
 Pass = Callable[[Unit, Context], Unit]
 T = TypeVar("T")
 
-# The transformation passes, in order, by stage name.
+# The transformation passes, in order, by stage name (the package passes/<stage>/ holds them).
 PASSES: tuple[tuple[str, tuple[Pass, ...]], ...] = (
     ("attach", (attach.run,)),
     ("declare", (coarray_decls.run, declare.run, directive_exprs.run, nocomm.run)),
     ("locality", (locality.run,)),
-    ("localize", (coarrays.run, lower_decls.run, members.run, dynamic.run, library.run, array.run, gmove.run, assign.run,
-                  subscripts.run)),
+    ("localize", (coarrays.run, lower_decls.run, members.run, dynamic.run, library.run, array.run,
+                  gmove.run, assign.run, subscripts.run)),
     ("gpu", (acc_routine.run, acc_compute.run, acc_data.run, gpu.run, acc_orphans.run)),
     ("loops", (loops.run,)),
     ("comm", (comm.run,)),

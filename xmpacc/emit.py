@@ -17,14 +17,12 @@ import xmpacc.templates
 from xmpacc import __version__
 from xmpacc.cbuild import c_string
 from xmpacc.ccmessages import abi_symbol
-from xmpacc.context import Context, Unit
+from xmpacc.context import Context, Unit, init_function_name
 from xmpacc.deepstack import nesting_error
 from xmpacc.diagnostics import SourceLoc
-from xmpacc.frontend.rawbytes import escape_for_c
 from xmpacc.frontend.preprocess import LIBC_STRING_SENTINEL, is_system_coord
-from xmpacc.context import init_function_name
+from xmpacc.frontend.rawbytes import escape_for_c
 from xmpacc.runtime.contract import ENTRIES, Entry, contract_id
-
 
 # headers of xmpacc's own by the name no other include folder has: GCC ships an openacc.h
 # (acc_device_nvidia = 5, ours 4) that the device machine's compiler found before ours
@@ -143,7 +141,8 @@ def host_c(unit: Unit, ctx: Context, record: str) -> str:
     body = LIBC_STRING_SENTINEL.sub(r'" \1 "', body)
     descriptors = [HostGenerator().visit(d) + ";" for d in ctx.file_decls]
     return escape_for_c(template_env().get_template("host.c.j2").render(
-        version=__version__, source=unit.path, includes=[_OWN_HEADERS.get(h, h) for h in unit.pre.system_includes],
+        version=__version__, source=unit.path,
+        includes=[_OWN_HEADERS.get(h, h) for h in unit.pre.system_includes],
         descriptors=descriptors, body=body, record=record))
 
 

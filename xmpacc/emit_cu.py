@@ -11,8 +11,8 @@ from xmpacc import __version__, kernel_types
 from xmpacc.context import Context, Unit
 from xmpacc.deepstack import nesting_error
 from xmpacc.diagnostics import SourceLoc
-from xmpacc.frontend.rawbytes import escape_for_c
 from xmpacc.emit import HostGenerator, template_env
+from xmpacc.frontend.rawbytes import escape_for_c
 
 
 class KernelGenerator(HostGenerator):
@@ -71,11 +71,12 @@ def kernels_cu(unit: Unit, ctx: Context, name: str = "kernels.cu") -> str | None
                 for name, fn in ctx.acc_routines.items()]
     externs = [KernelGenerator().visit(d) for d in ctx.acc_routine_externs.values()] + \
         [KernelGenerator().visit(e.signature) for e in ctx.acc_routine_exports.values()]
-    exports = [(KernelGenerator().visit(e.signature), f"_xmpacc_export_{e.signature.name}({', '.join(e.args)})")
+    exports = [(KernelGenerator().visit(e.signature),
+                f"_xmpacc_export_{e.signature.name}({', '.join(e.args)})")
                for e in ctx.acc_routine_exports.values()]
     template = template_env().get_template("kernels.cu.j2")
-    fields = dict(version=__version__, sources=unit.path.rsplit("/", 1)[-1], kernels=rendered, routines=routines,
-                  unit=unit.stem, externs=externs, exports=exports)
+    fields = dict(version=__version__, sources=unit.path.rsplit("/", 1)[-1], kernels=rendered,
+                  routines=routines, unit=unit.stem, externs=externs, exports=exports)
     defs = kernel_types.needed(unit.ast.ext, template.render(types=[], shared=[], **fields))
     # the types of routines that cross files: at global scope, where the other file's
     # declaration of the same routine names the same C++ type (acc_routine_files.py)

@@ -94,7 +94,8 @@ class KernelFacts:
     by_value: tuple[str, ...]
     private: tuple[str, ...]
     num_threads: tuple[str, ...]
-    reduced_arrays: tuple[str, ...] = ()   # reduction arrays: atomic updates of a temporary (kernel_arrays.py)
+    reduced_arrays: tuple[str, ...] = ()   # reduction arrays: atomic updates of a temporary
+                                           # (kernel_arrays.py)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,10 +1,10 @@
 """The host C compiler that xmpacc runs, and the environment it runs in.
 
-``$XMPACC_CC`` names it (it may have words: ``ccache gcc``), else ``$CC`` unless that is xmpacc itself (a build run with
-``CC=xmpacc``: make, CMake), else ``cc`` (like MPICH_CC / OMPI_CC for mpicc).  Every
-command xmpacc runs gets ``RECURSION_GUARD`` in its environment: an xmpacc started with
-it was started as its own host compiler (a wrapper script that runs xmpacc), which would
-never end, so it stops with a message instead.
+``$XMPACC_CC`` names it (it may have words: ``ccache gcc``), else ``$CC`` unless that is
+xmpacc itself (a build run with ``CC=xmpacc``: make, CMake), else ``cc`` (like MPICH_CC /
+OMPI_CC for mpicc).  Every command xmpacc runs gets ``RECURSION_GUARD`` in its
+environment: an xmpacc started with it was started as its own host compiler (a wrapper
+script that runs xmpacc), which would never end, so it stops with a message instead.
 """
 
 from __future__ import annotations

@@ -81,7 +81,8 @@ def _local(dims: tuple[Dim, ...], extent: Callable[[Dim], Extent]) -> str:
         if x.n is None:
             return "of a size known at run time"
         extra = x.n - (value(d.extent) or 0)   # shadow slots of the one-node case
-        parts.append(str(x.n) if x.per_node else f"({_num(d.extent)}/P + {extra})" if extra else f"{_num(d.extent)}/P")
+        parts.append(str(x.n) if x.per_node else f"({_num(d.extent)}/P + {extra})" if extra
+                     else f"{_num(d.extent)}/P")
         bound |= x.per_node and not x.exact
     return ("<= " if bound else "") + " x ".join(parts)
 
@@ -103,7 +104,8 @@ def _shadow_spec(a: ArrayFacts) -> str:
 
 
 def _mapping(a: ArrayFacts) -> str:
-    return ", ".join(f"dim {k}: {_dist(d.dist, d.width)} of {a.template} dim {d.tdim}" if d.tdim >= 0 and d.dist != "none"
+    return ", ".join(f"dim {k}: {_dist(d.dist, d.width)} of {a.template} dim {d.tdim}"
+                     if d.tdim >= 0 and d.dist != "none"
                      else f"dim {k}: not distributed" for k, d in enumerate(a.dims))
 
 
@@ -141,7 +143,8 @@ def _nodes(f: NodesFacts) -> str:
     shape = " x ".join(_num(e) for e in f.extents)
     if None in vals:
         what = f"{len(vals)}-D node array {shape} of all the MPI processes ('*': known at run time)" \
-            if len(vals) > 1 else "1-D node array of all the MPI processes (their number is known at run time)"
+            if len(vals) > 1 else \
+            "1-D node array of all the MPI processes (their number is known at run time)"
     else:
         total = 1
         for v in vals:
@@ -190,7 +193,8 @@ def _shadow(f: AlignFacts) -> str:
     out, groups = [], _groups(f.arrays)
     for names, a in groups:
         full = [k for k, d in enumerate(a.dims) if d.shadow is None]
-        what = f"full shadow of dim {', '.join(map(str, full))} (the whole extent on every node), " if full else ""
+        what = f"full shadow of dim {', '.join(map(str, full))} (the whole extent on every node), " if full \
+            else ""
         out.append(f"{_prefix(names, groups)}{what}local buffer {_local(a.dims, allocated)} {a.elem}, "
                    f"{_bytes(buffer_bytes(a))}{' each' if len(names) > 1 else ''}")
     return "; ".join(out)
@@ -233,8 +237,8 @@ def _kernel(f: KernelFacts) -> str:
 def _kernel_reductions(f: KernelFacts) -> str:
     if not f.reduced_arrays:
         return "per-thread partials combined on the device, then over the nodes"
-    return (f"arrays {_names(f.reduced_arrays)} updated atomically on a device temporary, copied back after the "
-            "kernel, scalars by per-thread partials combined on the device; then over the nodes")
+    return (f"arrays {_names(f.reduced_arrays)} updated atomically on a device temporary, copied back after "
+            "the kernel, scalars by per-thread partials combined on the device; then over the nodes")
 
 
 def _reflect_elements(a: ArrayFacts, widths: tuple[tuple[str, str], ...] | None) -> tuple[list[str], Extent]:
@@ -252,7 +256,8 @@ def _reflect_elements(a: ArrayFacts, widths: tuple[tuple[str, str], ...] | None)
             lo, hi = widths[k] if widths and k < len(widths) else d.shadow
             v = [value(lo), value(hi)]
             width = Extent(None if None in v else v[0] + v[1], exact=True)  # type: ignore[operator]
-        others = [allocated(o) if j in done or o.tdim < 0 or o.dist == "none" or o.shadow is None else owned(o)
+        others = [allocated(o) if j in done or o.tdim < 0 or o.dist == "none" or o.shadow is None
+                  else owned(o)
                   for j, o in enumerate(a.dims) if j != k]
         done.add(k)
         factors = [width] + others
@@ -307,7 +312,8 @@ def _copy(f: CopyFacts) -> str:
         life = "allocated at start-up for the whole program" if f.file_scope else \
             "allocated here, freed at the end of the block"
         return f"device copies, {buffers}; {life}"
-    way = {"in": "host -> device", "out": "device -> host"}.get(f.direction, "host -> device and device -> host")
+    way = {"in": "host -> device",
+           "out": "device -> host"}.get(f.direction, "host -> device and device -> host")
     return f"{way}, {buffers}"
 
 
@@ -320,7 +326,8 @@ def _comm(f: CommFacts) -> str:
     total = _sum([buffer_bytes(v) for v in f.variables])
     amount = f"{total.n:,} bytes" if total.n is not None else "a size known at run time"
     if f.kind == "bcast":
-        return f"MPI broadcast of {_names([v.name for v in f.variables])} ({amount}) from the source node to {nodes}"
+        return (f"MPI broadcast of {_names([v.name for v in f.variables])} ({amount}) "
+                f"from the source node to {nodes}")
     return f"MPI allreduce ({f.op}) of {_names([v.name for v in f.variables])} ({amount}) over {nodes}"
 
 
@@ -329,7 +336,8 @@ def _gmove(f: GmoveFacts) -> str:
         how = "a plain copy on every node, no communication"
     elif f.mode == "in":
         how = "the executing nodes get the elements from their owners " + \
-              ("(their gmove agents, no code on the owners)" if f.acc else "(MPI one-sided, no code on the owners)")
+              ("(their gmove agents, no code on the owners)" if f.acc
+               else "(MPI one-sided, no code on the owners)")
     elif f.mode == "out":
         how = "the executing nodes put the elements into their owners' blocks " + \
               ("(their gmove agents)" if f.acc else "(MPI one-sided)")
@@ -340,7 +348,8 @@ def _gmove(f: GmoveFacts) -> str:
     elif f.lhs != "distributed":
         how = "every executing node gets all the elements from their owners"
     else:
-        how = "a copy between the owners, one message per pair of nodes at most, planned at the first execution"
+        how = ("a copy between the owners, one message per pair of nodes at most, "
+               "planned at the first execution")
     device = "; between the device copies" if f.acc else ""
     later = f"; asynchronous: complete after wait_async ({f.async_id})" if f.async_id else ""
     return f"{f.statement}: {how}{device}{later}"

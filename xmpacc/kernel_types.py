@@ -30,10 +30,9 @@ from dataclasses import dataclass
 
 from pycparser import c_ast
 
-from xmpacc.cbuild import walk
+from xmpacc.cbuild import loc_of, walk
 from xmpacc.diagnostics import SourceLoc, XmpError
 from xmpacc.frontend.preprocess import is_system_coord
-from xmpacc.cbuild import loc_of
 
 # The <stdint.h> / <stddef.h> names kernels may use, as LP64 Linux spells
 # them (the kernel header declares them for NVRTC; pycparser's stand-in headers make them int)
@@ -103,10 +102,12 @@ def _definitions(item: c_ast.Node) -> Iterator[_Definition]:
         t = item.type.type if isinstance(item.type, c_ast.TypeDecl) else None
         if isinstance(t, c_ast.Enum):   # typedef enum {...} color_t: the constants, and color_t an int
             if t.values is not None:
-                yield _Definition(c_ast.Decl(None, [], [], [], [], copy.copy(t), None, None, coord=item.coord),
+                yield _Definition(c_ast.Decl(None, [], [], [], [], copy.copy(t), None,
+                                             None, coord=item.coord),
                                   _provided(t), _used(t))
             as_int = c_ast.Typedef(item.name, [], ["typedef"],
-                                   c_ast.TypeDecl(item.name, [], None, c_ast.IdentifierType(["int"])), item.coord)
+                                   c_ast.TypeDecl(item.name, [], None, c_ast.IdentifierType(["int"])),
+                                   item.coord)
             yield _Definition(as_int, frozenset({item.name}), frozenset(_provided(t)))
             return
         yield _Definition(item, frozenset({item.name}) | _provided(item.type), _used(item.type))
@@ -160,7 +161,8 @@ class Typedefs:
         self.user: dict[str, c_ast.Typedef] = {item.name: item for item in _type_items(ext)
                                                if isinstance(item, c_ast.Typedef)}
         # the file's enum constants (constant sizes, as in 'double x[NDIM]')
-        self.constants = frozenset(n.name for item in ext for n in walk(item) if isinstance(n, c_ast.Enumerator))
+        self.constants = frozenset(n.name for item in ext
+                                   for n in walk(item) if isinstance(n, c_ast.Enumerator))
 
     def resolved(self, decl: c_ast.Decl) -> c_ast.Decl:
         """``decl`` with its base type's typedef names replaced by what they name, where
@@ -190,7 +192,8 @@ class Typedefs:
         if name in STANDARD:
             return STANDARD[name].split()
         td = self.user.get(name)
-        if td is None or not isinstance(td.type, c_ast.TypeDecl) or not isinstance(td.type.type, c_ast.IdentifierType):
+        if td is None or not isinstance(td.type, c_ast.TypeDecl) \
+                or not isinstance(td.type.type, c_ast.IdentifierType):
             return None
         return self.arithmetic(td.type.type.names, depth + 1)
 
@@ -207,8 +210,8 @@ def check_constant_sizes(body: c_ast.Node, typedefs: Typedefs, where: str) -> No
     """Arrays declared in device code (``where``: "an acc loop") have constant sizes."""
     for node in walk(body):
         if isinstance(node, c_ast.Decl) and variable_length(node, typedefs.constants):
-            raise XmpError(loc_of(node), f"'{node.name}' is a variable-length array in {where}: arrays declared "
-                                         "in GPU code need constant sizes")
+            raise XmpError(loc_of(node), f"'{node.name}' is a variable-length array in {where}: arrays "
+                                         "declared in GPU code need constant sizes")
 
 
 def check_long_double(node: c_ast.Node, typedefs: Typedefs, where: str,

@@ -58,8 +58,8 @@ def compile_xmp(tc: Toolchain, gen: Generated, output: str, keep_dir: str | None
         payload = [] if tc.showme else \
             [checked.embed(tc.unit_payload(gen, mpi), tmp, "unit", header=gen.kernels is None)]
         if gen.kernels is None:
-            cmd = [*tc.command, *tc.generated_flags(), *mpi, "-c", *[a for p in payload for a in ("-include", p)],
-                   host, "-o", out]
+            cmd = [*tc.command, *tc.generated_flags(), *mpi, "-c",
+                   *[a for p in payload for a in ("-include", p)], host, "-o", out]
         else:   # two translation units and the payload, one relocatable object
             cmd = [*tc.command, "-r", "-nostdlib", *tc.generated_flags(), *mpi, host, "-x", "c",
                    os.path.join(tmp, gen.kernels[0]), "-x", "none", *payload, "-o", out]
@@ -71,7 +71,8 @@ def compile_xmp(tc: Toolchain, gen: Generated, output: str, keep_dir: str | None
 
 def _cpp(tc: Toolchain, source: str, xmp: bool, dep_args: list[str]) -> list[str]:
     """The host compiler's preprocessor as it sees the source (its file and language follow)."""
-    return [*tc.command, "-E", *(XMP_MACROS if xmp else []), *tc.compile_flags(), *_mpi(tc, source), *dep_args]
+    return [*tc.command, "-E", *(XMP_MACROS if xmp else []), *tc.compile_flags(),
+            *_mpi(tc, source), *dep_args]
 
 
 def preprocess_to(tc: Toolchain, source: str, lang_c: bool, xmp: bool, dep_args: list[str],

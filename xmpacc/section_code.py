@@ -24,21 +24,14 @@ from pycparser import c_ast
 from pycparser.c_parser import Coord
 
 from xmpacc import cbuild
+from xmpacc.cbuild import array_base, loc_of, unwind
 from xmpacc.diagnostics import SourceLoc, XmpError
 from xmpacc.directives import ast as xd
 from xmpacc.facts import value
 from xmpacc.frontend.sections import OMIT, TRIPLET
-from xmpacc.cbuild import array_base, loc_of, unwind
-from xmpacc.runtime.contract import (
-    SEC_INDEX,
-    SEC_TRIPLET,
-    SECERR_LENGTH,
-    SECERR_SHAPE,
-    SECERR_STEP,
-)
+from xmpacc.runtime.contract import SEC_INDEX, SEC_TRIPLET, SECERR_LENGTH, SECERR_SHAPE, SECERR_STEP
 from xmpacc.sections import CTriplet, section
-from xmpacc.symbols import bound_member
-from xmpacc.symbols import ArraySym, Scope
+from xmpacc.symbols import ArraySym, Scope, bound_member
 
 _BASIC = frozenset({"char", "signed", "unsigned", "short", "int", "long", "float", "double",
                     "_Bool", "_Complex"})
@@ -315,14 +308,15 @@ def conform(left: str, lshape: list[SubCode], right: str, rshape: list[SubCode],
     if len(lshape) != len(rshape):
         raise XmpError(loc, f"shapes do not conform: '{left}' has {len(lshape)} dimension(s) but "
                             f"'{right}' has {len(rshape)}")
-    lens = [(a.const_length, b.const_length) for a, b in zip(lshape, rshape)]
+    lens = [(a.const_length, b.const_length) for a, b in zip(lshape, rshape, strict=True)]
     if all(x is not None and y is not None for x, y in lens):
         if any(x != y for x, y in lens):
             bad = next(k for k, (x, y) in enumerate(lens) if x != y)
-            raise XmpError(rshape[bad].loc, f"shapes do not conform: '{left}' has shape {_shape_text(lshape)} "
-                                            f"but '{right}' has shape {_shape_text(rshape)}")
+            raise XmpError(rshape[bad].loc, f"shapes do not conform: '{left}' has shape "
+                                            f"{_shape_text(lshape)} but '{right}' has shape "
+                                            f"{_shape_text(rshape)}")
         return
-    pairs = [(cbuild.to_c(a.length), cbuild.to_c(b.length)) for a, b in zip(lshape, rshape)]
+    pairs = [(cbuild.to_c(a.length), cbuild.to_c(b.length)) for a, b in zip(lshape, rshape, strict=True)]
     cond = " || ".join(f"{x} != {y}" for x, y in pairs if x != y)
     if cond:
         h.check(cond, SECERR_SHAPE, f"{left} = {right}", lengths_literal(lshape), lengths_literal(rshape))

@@ -14,7 +14,6 @@ reported by the check stage (``passes/check/leftovers.py``) at its place.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
 
 from pycparser import c_ast
 
@@ -32,7 +31,7 @@ class CTriplet:
     coord: object
 
 
-Subscript = Union[c_ast.Node, CTriplet]
+Subscript = c_ast.Node | CTriplet
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,6 +20,7 @@ from xmpacc.diagnostics import XmpError
 from xmpacc.directives import ast as xd
 
 
+# NodesSym and TemplateSym answer the same questions (name, rank) of different directives.
 @dataclass(frozen=True, slots=True)
 class NodesSym:
     decl: xd.NodesDecl
@@ -322,6 +323,7 @@ def member_array(name: xd.Name, scope: Scope) -> ArraySym | None:
     (``c.a``) must name an aligned member (global-view §8)."""
     array = scope.find_array(name.name)
     if array is None and is_member_path(name.name):
-        raise XmpError(name.loc, f"'{name.name}' is not an aligned member: of structure members, only aligned "
-                                 "ones (global-view §8) can be named here; other members are not supported yet")
+        raise XmpError(name.loc, f"'{name.name}' is not an aligned member: of structure members, "
+                                 "only aligned ones (global-view §8) can be named here; other "
+                                 "members are not supported yet")
     return array

@@ -28,7 +28,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Literal, Union
+from typing import Literal
 
 from xmpacc.diagnostics import SourceLoc
 from xmpacc.directives.exprs import minus_one
@@ -36,6 +36,9 @@ from xmpacc.directives.exprs import minus_one
 Style = Literal["paren", "bracket"]
 
 
+# One frozen dataclass per directive, clause and reference (STYLE.md): the classes below
+# repeat the shape of a declaration (decorator, a few fields, ``loc``), which `duplicates`
+# lists as alike; each says something different.
 @dataclass(frozen=True, slots=True)
 class Expr:
     """A C integer expression from a directive, as text (macros already expanded)."""
@@ -87,7 +90,7 @@ class Triplet:
     loc: SourceLoc
 
 
-RefSub = Union[Expr, Triplet, Star]
+RefSub = Expr | Triplet | Star
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,7 +149,7 @@ class SectionTriplet:
     loc: SourceLoc
 
 
-VarSub = Union[Expr, SectionTriplet]
+VarSub = Expr | SectionTriplet
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,8 +248,8 @@ class AlignSubscript:
     offset: Expr | None
 
 
-AlignSource = Union[Name, Star, Colon]
-AlignSub = Union[AlignSubscript, Star, Colon]
+AlignSource = Name | Star | Colon
+AlignSub = AlignSubscript | Star | Colon
 
 
 @dataclass(frozen=True, slots=True)
@@ -329,7 +332,7 @@ class LoopIndex:
     offset: Expr | None
 
 
-LoopSub = Union[LoopIndex, Star, Colon, Expr]
+LoopSub = LoopIndex | Star | Colon | Expr
 
 
 @dataclass(frozen=True, slots=True)
@@ -517,13 +520,13 @@ class ArrayDirective:
     loc: SourceLoc
 
 
-Declaration = Union[NodesDecl, TemplateDecl, Distribute, Align, Shadow]
-Directive = Union[
-    NodesDecl, TemplateDecl, Distribute, Align, Shadow, TemplateFix,
-    Loop, ReductionDirective, Reflect, Bcast, Barrier, Task, WaitAsync,
-    AccReplicate, AccReplicateSync, Gmove, ArrayDirective,
-    ReflectInit, ReflectDo, ReduceShadow, Tasks,
-]
+Declaration = NodesDecl | TemplateDecl | Distribute | Align | Shadow
+Directive = (
+    NodesDecl | TemplateDecl | Distribute | Align | Shadow | TemplateFix
+    | Loop | ReductionDirective | Reflect | Bcast | Barrier | Task | WaitAsync
+    | AccReplicate | AccReplicateSync | Gmove | ArrayDirective
+    | ReflectInit | ReflectDo | ReduceShadow | Tasks
+)
 
 
 def parts(value: object, found: Callable[[object], bool]) -> Iterator[object]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from xmpacc.directives.ast import DistFormat, Directive, Expr, Style, TemplateDim, TemplateFix
+from xmpacc.directives.ast import Directive, DistFormat, Expr, Style, TemplateDim, TemplateFix
 from xmpacc.directives.exprs import minus_one
 from xmpacc.directives.lexer import Token, TokenStream
 from xmpacc.directives.refs import at_alone, parse_dims, parse_expr, parse_name

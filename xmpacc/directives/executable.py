@@ -33,6 +33,7 @@ from xmpacc.directives.ast import (
     Reflect,
     SyncClause,
     Task,
+    Tasks,
     WaitAsync,
 )
 from xmpacc.directives.lexer import Token, TokenStream, describe
@@ -48,7 +49,6 @@ from xmpacc.directives.refs import (
     parse_var_ref,
 )
 from xmpacc.directives.widths import parse_loop_widths, parse_peel_and_wait, reflect_widths
-from xmpacc.directives.ast import Tasks
 
 ClauseParser = Callable[[TokenStream], Any]
 
@@ -263,7 +263,8 @@ def _num_threads(ts: TokenStream) -> tuple[Expr, ...]:
 def parse_reduction(ts: TokenStream, kw: Token) -> list[Directive]:
     reduction = parse_reduction_clause(ts, kw, in_directive=True)
     clauses = parse_clauses(ts, "reduction", {"on": _on_ref, "async": parse_async_clause, "acc": _flag})
-    return [ReductionDirective(reduction, clauses.get("on"), ts.loc(kw), clauses.get("async"), "acc" in clauses)]
+    return [ReductionDirective(reduction, clauses.get("on"), ts.loc(kw),
+                               clauses.get("async"), "acc" in clauses)]
 
 
 # BNF: reflect ::= reflect { ( name-list ) | name-list } [ width ( rwidth [, rwidth]... ) ]
@@ -349,7 +350,8 @@ def _sync_clauses(ts: TokenStream) -> tuple[SyncClause, ...]:
     clauses: list[SyncClause] = []
     while tok := ts.accept_word("in", "out"):
         direction = cast(Literal["in", "out"], tok.text.lower())
-        clauses.append(SyncClause(direction, parse_paren_names(ts, "a variable name", tok.text, members=True)))
+        clauses.append(SyncClause(direction, parse_paren_names(ts, "a variable name",
+                                                               tok.text, members=True)))
     if ts.peek().kind == "ident":
         ts.error(ts.peek(), f"unknown clause '{ts.peek().text}' in 'acc replicate_sync' "
                             "directive (expected 'in' or 'out')")

@@ -7,8 +7,9 @@ Handlers are called by ``parser.parse_directive`` just after the directive keywo
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from types import MappingProxyType
-from typing import Any, Callable
+from typing import Any
 
 from xmpacc.directives.ast import Expr, Star
 from xmpacc.directives.lexer import Token, TokenStream, describe

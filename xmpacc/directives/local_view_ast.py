@@ -20,6 +20,7 @@ from xmpacc.diagnostics import SourceLoc
 from xmpacc.directives.ast import Expr, Name, Ref, Star
 
 
+# Frozen dataclasses, one per directive (like ast.py): alike in shape, not in meaning.
 @dataclass(frozen=True, slots=True)
 class CoRef:
     """``l[i]:[k]``: an element of a coarray on image ``k`` (codimensions in C order)."""

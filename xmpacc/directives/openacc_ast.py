@@ -57,7 +57,7 @@ act on its loop); the others are on the ``AccCompute``.  ``AccLoop.loop`` and
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, Union
+from typing import Literal
 
 from xmpacc.diagnostics import SourceLoc
 from xmpacc.directives.ast import Expr, Name, Star, VarRef
@@ -74,6 +74,7 @@ AtomicKind = Literal["read", "write", "update", "capture"]
 # ---------------------------------------------------------------- clauses
 
 
+# Frozen dataclasses, one per directive and clause (like ast.py): alike in shape, not in meaning.
 @dataclass(frozen=True, slots=True)
 class DataClause:
     """``copyin(a[0:n], x)``: ``kind`` normalised (``pcopyin`` -> "present_or_copyin")."""
@@ -290,10 +291,10 @@ class AccWait:
     devnum: Expr | None = None
 
 
-AccDirective = Union[
-    AccData, AccEnterData, AccExitData, AccDeclare, AccUpdate, AccHostData,
-    AccCompute, AccLoop, AccRoutine, AccAtomic, AccWait,
-]
+AccDirective = (
+    AccData | AccEnterData | AccExitData | AccDeclare | AccUpdate | AccHostData
+    | AccCompute | AccLoop | AccRoutine | AccAtomic | AccWait
+)
 
 _NAMES: dict[type, str] = {
     AccData: "data", AccEnterData: "enter data", AccExitData: "exit data", AccDeclare: "declare",

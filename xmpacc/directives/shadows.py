@@ -14,9 +14,9 @@ from typing import Any
 
 from xmpacc.directives.ast import Directive, Name, ReduceShadow, ReflectDo, ReflectInit
 from xmpacc.directives.executable import parse_async_clause, parse_clauses
-from xmpacc.directives.widths import reflect_widths
 from xmpacc.directives.lexer import Token, TokenStream
 from xmpacc.directives.refs import parse_paren_names
+from xmpacc.directives.widths import reflect_widths
 
 
 def _arrays(ts: TokenStream, directive: str) -> tuple[Name, ...]:

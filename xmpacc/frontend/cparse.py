@@ -27,7 +27,7 @@ def _raw_byte(quoted: str) -> str:
     """pycparser's repr of a character, as gcc names it: '\\udcff' (a byte that is not
     UTF-8, see rawbytes.py) is '\\377'."""
     m = re.fullmatch(r"'\\udc([89a-f][0-9a-f])'", quoted)
-    return "'\\%03o'" % int(m.group(1), 16) if m else quoted
+    return f"'\\{int(m.group(1), 16):03o}'" if m else quoted
 
 
 class _LocatingParser(c_parser.CParser):

@@ -28,7 +28,6 @@ from dataclasses import dataclass
 from xmpacc.frontend import rawbytes
 from xmpacc.hostcc import child_env
 
-
 RAW_PRAGMA = re.compile(r"^\s*#\s*pragma\s+(?:xmp|acc)\b")   # XMP and OpenACC (XcalableACC)
 _LINEMARK = re.compile(r'^# (\d+) "((?:[^"\\]|\\.)*)"')
 _DEFINE = re.compile(r"^#(define|undef)\s")

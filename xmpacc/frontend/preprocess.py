@@ -30,11 +30,10 @@ from dataclasses import dataclass, field
 import pycparser_fake_libc
 
 from xmpacc.diagnostics import SourceLoc, XmpError, XmpErrors
-from xmpacc.frontend import headers
-from xmpacc.hostcc import child_env
-from xmpacc.frontend import rawbytes
+from xmpacc.frontend import headers, rawbytes
 from xmpacc.frontend.scan import read_text
 from xmpacc.frontend.srcmap import token_opcodes
+from xmpacc.hostcc import child_env
 
 MARKER = "__xmpacc_directive_"
 _PRAGMA_RE = re.compile(r"^(\s*#\s*pragma\s+)(xmp|acc)\b(.*)$")
@@ -86,10 +85,16 @@ class Preprocessed:
 
 @dataclass(frozen=True, slots=True)
 class _Pending:
+    """A directive line as written, before cpp expands its macros (``RawDirective`` after)."""
+
     text: str
     locs: tuple[SourceLoc, ...]
     loc: SourceLoc
     dialect: str
+
+    def expanded(self, ident: int, text: str) -> RawDirective:
+        """The directive ``ident`` once cpp has expanded it to ``text``."""
+        return RawDirective(ident, text, _map_locs(self.text, self.locs, text), self.loc, self.dialect)
 
 
 def _extract_directives(path: str, lines: list[str]) -> tuple[list[str], dict[int, _Pending]]:
@@ -118,7 +123,8 @@ def _extract_directives(path: str, lines: list[str]) -> tuple[list[str], dict[in
             segment, col = lines[i], 1
         locs.append(SourceLoc(path, i, col + len(body)))
         ident = len(pending)
-        pending[ident] = _Pending(text, tuple(locs), SourceLoc(path, first + 1, len(m.group(1)) + 1), m.group(2))
+        pending[ident] = _Pending(text, tuple(locs), SourceLoc(path, first + 1, len(m.group(1)) + 1),
+                                  m.group(2))
         out.append(f"{MARKER}{ident}__ {text}")
         out.extend("" for _ in range(i - first - 1))  # keep line numbers
     return out, pending
@@ -159,7 +165,8 @@ def _cpp_command(cc: str, source_dir: str, cpp_args: list[str]) -> list[str]:
 def is_system_path(path: str) -> bool:
     """Is ``path`` one of the headers xmpacc supplies (fake libc, shim, runtime)?"""
     real = os.path.realpath(path)
-    return any(real.startswith(os.path.realpath(d) + os.sep) for d in (SHIM_DIR, FAKE_LIBC_DIR, runtime_include_dir()))
+    return any(real.startswith(os.path.realpath(d) + os.sep)
+               for d in (SHIM_DIR, FAKE_LIBC_DIR, runtime_include_dir()))
 
 
 def is_system_coord(coord: object) -> bool:
@@ -179,7 +186,8 @@ def _system_header_name(path: str) -> str | None:
     return None
 
 
-def _restore_directives(output: str, pending: dict[int, _Pending]) -> tuple[str, dict[int, RawDirective], list[str]]:
+def _restore_directives(output: str,
+                        pending: dict[int, _Pending]) -> tuple[str, dict[int, RawDirective], list[str]]:
     """Turn marker lines back into ``#pragma xmp_<id>`` (``acc_<id>``) and note the real headers
     included."""
     lines = output.split("\n")
@@ -210,7 +218,7 @@ def _restore_directives(output: str, pending: dict[int, _Pending]) -> tuple[str,
         ident = int(m.group(1))
         p = pending[ident]
         expanded = line[pos + m.end():].strip()
-        directives[ident] = RawDirective(ident, expanded, _map_locs(p.text, p.locs, expanded), p.loc, p.dialect)
+        directives[ident] = p.expanded(ident, expanded)
         if line[:pos].strip():
             # cpp glued the directive to other tokens (a macro call spanning lines); a
             # pragma must start its own line, and adding a line would shift every later
@@ -267,10 +275,11 @@ def _header_directives(text: str, directives: dict[int, RawDirective], cmd: list
         p = by_file[hp.file].get(hp.line)
         todo.append(None if p is None else (hp, first_id + k, p))
     expanded = headers.expand(cmd, [*shlex.split(cc), "-E", "-P", "-x", "c", "-"], stdin,
-                              [None if t is None else (t[1], t[2].text) for t in todo], is_system_path, verbose)
+                              [None if t is None else (t[1], t[2].text) for t in todo],
+                              is_system_path, verbose)
     for hp, ident, p in filter(None, todo):
         text_k = expanded.get(ident, p.text.strip())
-        directives[ident] = RawDirective(ident, text_k, _map_locs(p.text, p.locs, text_k), p.loc, p.dialect)
+        directives[ident] = p.expanded(ident, text_k)
         lines[hp.index] = f"#pragma {p.dialect}_{ident}"
     return "\n".join(lines)
 

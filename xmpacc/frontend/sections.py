@@ -4,7 +4,8 @@ pycparser does not know ``:`` inside ``[]``.  Before it parses the cpp output, e
 subscript that holds a triplet at its own bracket level becomes a call-like form that the
 passes recognise (``xmpacc/sections.py``); an omitted part becomes ``_XMPACC_OMIT``:
 
-    a[0:10][3][:]        ->   a[_xmpacc_triplet(0,10,_XMPACC_OMIT)][3][_xmpacc_triplet(_XMPACC_OMIT,_XMPACC_OMIT,_XMPACC_OMIT)]
+    a[0:10][3][:]        ->   a[_xmpacc_triplet(0,10,_XMPACC_OMIT)][3]
+                                [_xmpacc_triplet(_XMPACC_OMIT,_XMPACC_OMIT,_XMPACC_OMIT)]
     b[i ? 1 : 2]         ->   unchanged (the ':' closes a '?')
     c[f(x ? 1 : 2)]      ->   unchanged (the ':' is inside parentheses)
 
@@ -93,7 +94,7 @@ def _close(frame: _Frame, closer: str) -> str:
             body = body[:offset] + ":" + body[offset:]
         return frame.opener + body + closer
     cuts = [0, *frame.colons, len(body)]
-    pieces = [body[a:b] for a, b in zip(cuts, cuts[1:])]
+    pieces = [body[a:b] for a, b in zip(cuts, cuts[1:], strict=False)]
     pieces += [""] * (3 - len(pieces))
     args = ",".join(p if p.strip() else (p + OMIT if p else OMIT) for p in pieces)
     return f"[{TRIPLET}({args})]"

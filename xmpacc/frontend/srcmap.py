@@ -70,7 +70,8 @@ def token_opcodes(a: list[str], b: list[str]) -> list[Opcode]:
         ops.append(("replace", pre, pre + len(a_mid), pre, pre + len(b_mid)))
     elif a_mid or b_mid:
         matcher = difflib.SequenceMatcher(a=a_mid, b=b_mid, autojunk=False)
-        ops += [(tag, a0 + pre, a1 + pre, b0 + pre, b1 + pre) for tag, a0, a1, b0, b1 in matcher.get_opcodes()]
+        ops += [(tag, a0 + pre, a1 + pre, b0 + pre, b1 + pre)
+                for tag, a0, a1, b0, b1 in matcher.get_opcodes()]
     if suf:
         ops.append(("equal", len(a) - suf, len(a), len(b) - suf, len(b)))
     return ops

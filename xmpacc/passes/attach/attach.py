@@ -22,7 +22,7 @@ from collections.abc import Iterator
 
 from pycparser import c_ast
 
-from xmpacc.cbuild import walk
+from xmpacc.cbuild import loc_of, walk
 from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import XmpError
 from xmpacc.directives import ast as xd
@@ -32,7 +32,6 @@ from xmpacc.directives.parser import parse_directive
 from xmpacc.directives.refs import parse_expr as parse_int_expr
 from xmpacc.frontend.cparse import parse_expr
 from xmpacc.frontend.preprocess import RawDirective
-from xmpacc.cbuild import loc_of
 from xmpacc.passes.common.pragmas import is_directive, pragma_id
 
 _IDENT = re.compile(r"[A-Za-z_]\w*")

@@ -12,14 +12,13 @@ file scope) or reported as not supported yet; an XMP ``loop`` paired with one of
 
 from __future__ import annotations
 
-from xmpacc.cbuild import walk
+from xmpacc.cbuild import loc_of, walk
 from xmpacc.context import Context, Unit
 from xmpacc.directives import ast as xd
 from xmpacc.directives.names import xmp_name
 from xmpacc.directives.openacc_ast import directive_name
 from xmpacc.passes.common import acc_nest
 from xmpacc.passes.common.pragmas import acc_directive, pragma_id
-from xmpacc.cbuild import loc_of
 from xmpacc.sections import triplet_calls
 
 
@@ -30,8 +29,8 @@ def run(unit: Unit, ctx: Context) -> Unit:
         acc = acc_directive(node, ctx)
         if acc is not None and acc.loc not in reported:
             if any(node is item for item in unit.ast.ext):   # identity: never compare ASTs
-                ctx.diags.error(acc.loc, f"the '{directive_name(acc)}' directive must be inside a function (at "
-                                         "file scope: 'acc declare' and 'acc routine')")
+                ctx.diags.error(acc.loc, f"the '{directive_name(acc)}' directive must be inside a function "
+                                         "(at file scope: 'acc declare' and 'acc routine')")
             else:
                 ctx.diags.error(acc.loc, f"'{directive_name(acc)}' (XcalableACC) is not supported yet")
         if pragma_id(node) is None or id(node) in paired:

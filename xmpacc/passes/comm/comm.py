@@ -24,22 +24,13 @@ from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import AlreadyReported, XmpError
 from xmpacc.directives import ast as xd
 from xmpacc.passes.comm import tasks
-from xmpacc.passes.common import describe
-from xmpacc.passes.common import acc_comm, shadows
-from xmpacc.passes.common.pragmas import pragma_id
-from xmpacc.passes.common.onrefs import on_ref
-from xmpacc.passes.common.reductions import reduction_directive_calls
-from xmpacc.section_code import (
-    Hoister,
-    base_address,
-    element,
-    encode,
-    operand_of,
-    resolve,
-    var_ref_node,
-)
-from xmpacc.symbols import Scope, ScopeTree
+from xmpacc.passes.common import acc_comm, describe, shadows
 from xmpacc.passes.common.blocks import BlockLowering, Lowered
+from xmpacc.passes.common.onrefs import on_ref
+from xmpacc.passes.common.pragmas import pragma_id
+from xmpacc.passes.common.reductions import reduction_directive_calls
+from xmpacc.section_code import Hoister, base_address, element, encode, operand_of, resolve, var_ref_node
+from xmpacc.symbols import Scope, ScopeTree
 
 
 def node_ref(ref: xd.Ref | None, scope: Scope, single: bool = False) -> tuple[str, str]:
@@ -93,7 +84,8 @@ class _CommLowering(BlockLowering):
         used = 1
         for d in self.ctx.directives.get(id(item), []):
             body = None
-            if isinstance(d, (xd.Task, xd.Tasks)) and i + used < len(items) and _is_statement(items[i + used]):
+            if isinstance(d, (xd.Task, xd.Tasks)) and i + used < len(items) \
+                    and _is_statement(items[i + used]):
                 body = items[i + used]
                 used += 1
             out += self._lower_or_keep(d, item, body)

@@ -28,8 +28,8 @@ from pycparser import c_ast
 from xmpacc import cbuild
 from xmpacc.diagnostics import XmpError
 from xmpacc.directives import ast as xd
-from xmpacc.passes.common.pragmas import pragma_id
 from xmpacc.passes.common.onrefs import on_ref
+from xmpacc.passes.common.pragmas import pragma_id
 from xmpacc.symbols import Scope
 
 

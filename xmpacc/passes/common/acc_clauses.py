@@ -37,8 +37,8 @@ def read_only(decl: c_ast.Decl) -> bool:
 def check_writable(ref: xd.VarRef, decl: c_ast.Decl, what: str) -> None:
     """A located error for copying device data back into a const variable."""
     if read_only(decl):
-        raise XmpError(ref.name.loc, f"'{ref.name.name}' is const: {what} would write its device copy back into "
-                                     f"it (const data only go to the device: copyin, present, delete)")
+        raise XmpError(ref.name.loc, f"'{ref.name.name}' is const: {what} would write its device copy back "
+                                     "into it (const data only go to the device: copyin, present, delete)")
 
 
 

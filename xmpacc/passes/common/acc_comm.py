@@ -5,7 +5,8 @@ Before:                                  After:
     #pragma xmp reflect_init (u) acc         _xmpacc_reflect_init_acc(&_xmpacc_a_u, "f.c:10", 0, 0);
     #pragma xmp reflect_do (u) acc           _xmpacc_reflect_do_acc(&_xmpacc_a_u, "f.c:12");
     #pragma xmp bcast (x) acc                _xmpacc_bcast_acc(&x, "f.c:14", sizeof(x), ..., "x");
-    #pragma xmp reduction (+:s) acc          _xmpacc_reduce_acc(&s, "f.c:15", 1, _XMPACC_TYPE(s), 1, 0, 0, "s");
+    #pragma xmp reduction (+:s) acc          _xmpacc_reduce_acc(&s, "f.c:15", 1, _XMPACC_TYPE(s), 1, 0, 0,
+                                                                "s");
     #pragma xmp bcast (k[0:2]) acc           { _xmpacc_acc_swap("f.c:16", k, sizeof(k), "k");
                                                _xmpacc_bcast_section(k, ...);
                                                _xmpacc_acc_swap("f.c:16", k, sizeof(k), "k"); }
@@ -101,7 +102,8 @@ def loop_reduction_swaps(loop: xd.Loop, scope: Scope, located: bool = False) -> 
     out = []
     for name, (found, required) in first.items():
         key, size = var_key(found, scope)
-        out.append(f"_xmpacc_acc_swap_reduced({where}, {key}, {size}, {cbuild.c_string(name)}, {int(required)});")
+        out.append(f"_xmpacc_acc_swap_reduced({where}, {key}, {size}, {cbuild.c_string(name)}, "
+                   f"{int(required)});")
     return "".join(out)
 
 
@@ -117,7 +119,8 @@ def lower(d: xd.Directive, scope: Scope, coord: object, host_calls: list[c_ast.N
         return out
     if isinstance(d, xd.ReflectDo):
         return [s for name in d.arrays for s in cbuild.stmts(
-            f"_xmpacc_reflect_do_acc(&{shadows.shadow_array(name, scope, 'reflect_do').c_name}, {where});", coord)]
+            f"_xmpacc_reflect_do_acc(&{shadows.shadow_array(name, scope, 'reflect_do').c_name}, {where});",
+            coord)]
     if isinstance(d, (xd.Bcast, xd.ReductionDirective)):
         direct = _device_forms(host_calls)
         if direct is not None:

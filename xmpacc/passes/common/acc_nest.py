@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Union
 
 from pycparser import c_ast
 
@@ -33,7 +32,7 @@ from xmpacc.directives import ast as xd
 from xmpacc.directives.openacc_ast import AccCompute, AccDirective, AccLoop
 from xmpacc.passes.common.pragmas import acc_directive, pragma_id
 
-AccLoopConstruct = Union[AccCompute, AccLoop]
+AccLoopConstruct = AccCompute | AccLoop
 
 
 @dataclass(frozen=True, eq=False)

@@ -19,10 +19,9 @@ from dataclasses import dataclass, field
 from pycparser import c_ast
 
 from xmpacc import cbuild
-from xmpacc.diagnostics import InternalError, SourceLoc
 from xmpacc.cbuild import loc_of, unwind
-from xmpacc.symbols import bound_member
-from xmpacc.symbols import ArraySym, Scope, ScopeTree
+from xmpacc.diagnostics import InternalError, SourceLoc
+from xmpacc.symbols import ArraySym, Scope, ScopeTree, bound_member
 
 READ, WRITE, READWRITE, ADDRESS = "read", "write", "readwrite", "address"
 
@@ -254,7 +253,8 @@ class _Collector:
         elif isinstance(node, c_ast.UnaryOp):
             if node.op == "sizeof":
                 return
-            inner = READWRITE if node.op in ("++", "--", "p++", "p--") else ADDRESS if node.op == "&" else READ
+            inner = READWRITE if node.op in ("++", "--", "p++", "p--") else ADDRESS if node.op == "&" \
+                else READ
             self.visit(node.expr, scope, inner, guarded, fors)
         elif isinstance(node, c_ast.StructRef):
             self.visit(node.name, scope, role if node.type == "." else READ, guarded, fors)

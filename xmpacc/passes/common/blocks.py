@@ -27,7 +27,8 @@ def rewrite_block(node: c_ast.Compound, lower_at: Callable[[list[c_ast.Node], in
     node.block_items = rewrite_items(list(node.block_items or []), lower_at)
 
 
-def rewrite_items(items: list[c_ast.Node], lower_at: Callable[[list[c_ast.Node], int], Lowered]) -> list[c_ast.Node]:
+def rewrite_items(items: list[c_ast.Node],
+                  lower_at: Callable[[list[c_ast.Node], int], Lowered]) -> list[c_ast.Node]:
     """The statements that replace ``items`` (``rewrite_block`` without storing them)."""
     out: list[c_ast.Node] = []
     i = 0
@@ -41,7 +42,9 @@ def rewrite_items(items: list[c_ast.Node], lower_at: Callable[[list[c_ast.Node],
 class BlockLowering(ScopedWalker):
     """A walk over a unit's scopes that rewrites every block with ``lower_at``: the shape
     of passes array, gmove, loops, comm and acc_data (and, with more state, gpu and
-    acc_compute, which override ``visit_Compound``)."""
+    acc_compute, which override ``visit_Compound``).  Subclasses alike in shape (their own
+    counter in ``__init__``, then ``lower_at`` taking ``items[i]``) are this pattern, not
+    a job written twice."""
 
     def __init__(self, tree: ScopeTree, ctx: Context) -> None:
         super().__init__(tree)

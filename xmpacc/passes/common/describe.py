@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from pycparser import c_ast, c_generator
 
-from xmpacc.directives import ast as xd
 from xmpacc import facts
+from xmpacc.directives import ast as xd
 from xmpacc.passes.common.values import Kernel, KernelVars, LanePlan, Replicated
 from xmpacc.runtime.contract import LAUNCH_ARRED
 from xmpacc.symbols import ArraySym, Scope, TemplateSym
@@ -25,7 +25,8 @@ def _c(node: c_ast.Node) -> str:
 
 def _type_name(t: c_ast.Node) -> str:
     inner = getattr(t, "type", None)
-    return " ".join(inner.names) if isinstance(t, c_ast.TypeDecl) and isinstance(inner, c_ast.IdentifierType) else ""
+    return " ".join(inner.names) \
+        if isinstance(t, c_ast.TypeDecl) and isinstance(inner, c_ast.IdentifierType) else ""
 
 
 
@@ -93,7 +94,8 @@ def array_facts(sym: ArraySym) -> facts.ArrayFacts:
             continue
         f = tmpl.distribute.formats[d.tdim]
         width = f.arg.text if f.kind == "cyclic" and isinstance(f.arg, xd.Expr) else None
-        dims.append(facts.Dim(_c(d.extent), d.tdim, f.kind, width, _count(tmpl.decl.dims[d.tdim]), nodes[d.tdim], shadow))
+        dims.append(facts.Dim(_c(d.extent), d.tdim, f.kind, width, _count(tmpl.decl.dims[d.tdim]),
+                              nodes[d.tdim], shadow))
     return facts.ArrayFacts(sym.name, sym.c_name, _type_name(sym.elem_type), tmpl.name, tuple(dims))
 
 
@@ -104,8 +106,9 @@ def declarations(directives: list[xd.Directive], scope: Scope) -> list[facts.Inf
     for d in directives:
         found: facts.Facts | None = None
         if isinstance(d, xd.NodesDecl) and d.name.name in scope.nodes:
-            found = facts.NodesFacts(d.name.name, tuple(e.text if isinstance(e, xd.Expr) else None for e in d.extents),
-                               scope.nodes[d.name.name].c_name)
+            found = facts.NodesFacts(d.name.name,
+                                     tuple(e.text if isinstance(e, xd.Expr) else None for e in d.extents),
+                                     scope.nodes[d.name.name].c_name)
         elif isinstance(d, xd.TemplateDecl) and d.name.name in scope.templates:
             found = facts.TemplateFacts(d.name.name, tuple((b.lower.text, b.upper.text) for b in d.dims
                                                      if isinstance(b, xd.TemplateDim)),
@@ -113,8 +116,10 @@ def declarations(directives: list[xd.Directive], scope: Scope) -> list[facts.Inf
         elif isinstance(d, xd.Distribute):
             tmpl = scope.find_template(d.template.name)
             if tmpl is not None and tmpl.distribute is d and tmpl.nodes is not None:
-                dims = tuple((f.kind, f.arg.text if f.kind == "cyclic" and isinstance(f.arg, xd.Expr) else None, n,
-                              _count(td)) for f, n, td in zip(d.formats, _node_extents(tmpl), tmpl.decl.dims))
+                dims = tuple((f.kind, f.arg.text if f.kind == "cyclic" and isinstance(f.arg, xd.Expr)
+                              else None, n, _count(td))
+                             for f, n, td in zip(d.formats, _node_extents(tmpl), tmpl.decl.dims,
+                                                 strict=False))
                 found = facts.DistributeFacts(tmpl.name, tmpl.nodes.name, dims)
         elif isinstance(d, (xd.Align, xd.Shadow)):
             syms = [scope.arrays[n.name] for n in d.arrays if n.name in scope.arrays]
@@ -168,7 +173,8 @@ def replicate(d: xd.AccReplicate, reps: list[Replicated], file_scope: bool = Fal
 
 
 
-def directive(d: xd.Directive | None, scope: Scope, active: list[Replicated] | None = None) -> list[facts.InfoFact]:
+def directive(d: xd.Directive | None, scope: Scope,
+              active: list[Replicated] | None = None) -> list[facts.InfoFact]:
     """Facts of an executable directive (reflect, reduction, bcast, barrier, task,
     replicate_sync with the replicated variables ``active``); [] for the others."""
     if isinstance(d, xd.Reflect):
@@ -183,11 +189,13 @@ def directive(d: xd.Directive | None, scope: Scope, active: list[Replicated] | N
     if isinstance(d, xd.ReductionDirective):
         found = [(v.name.name, scope.find_c(v.name.name)) for v in d.reduction.variables]
         return [facts.InfoFact(d.loc, facts.CommFacts("reduction", d.reduction.op,
-                                          tuple(var_facts(n, f[1]) for n, f in found if f), d.on is not None))]
+                                                      tuple(var_facts(n, f[1]) for n, f in found if f),
+                                                      d.on is not None))]
     if isinstance(d, xd.Bcast):
         found = [(v, scope.find_c(v.name.name)) for v in d.variables]
-        return [facts.InfoFact(d.loc, facts.CommFacts("bcast", "", tuple(var_ref_facts(v, f[1]) for v, f in found if f),
-                                          d.on is not None))]
+        return [facts.InfoFact(d.loc, facts.CommFacts("bcast", "",
+                                                      tuple(var_ref_facts(v, f[1]) for v, f in found if f),
+                                                      d.on is not None))]
     if isinstance(d, (xd.Barrier, xd.Task)):
         return [facts.InfoFact(d.loc, facts.CommFacts(type(d).__name__.lower(), on=d.on is not None))]
     return []

@@ -18,14 +18,14 @@ from xmpacc.directives import ast as xd
 from xmpacc.passes.common.onrefs import on_ref
 from xmpacc.symbols import ArraySym, NodesSym, Scope, TemplateSym
 
-
 KIND_CODES = {"none": 2100, "block": 2101, "cyclic": 2102, "gblock": 2103}
 
 
 
 def nodes_init(sym: NodesSym, scope: Scope | None = None) -> str:
     ext = ", ".join("-1" if isinstance(e, xd.Star) else f"({e.text})" for e in sym.decl.extents)
-    head = f"&{sym.c_name}, {cbuild.where_literal(sym.decl.loc)}, \"{sym.name}\", {sym.ndims}, (const int []){{{ext}}}"
+    head = (f"&{sym.c_name}, {cbuild.where_literal(sym.decl.loc)}, \"{sym.name}\", {sym.ndims}, "
+            f"(const int []){{{ext}}}")
     mapping = sym.decl.mapping
     if mapping is None:
         return f"_xmpacc_nodes_init({head});"
@@ -138,8 +138,8 @@ def pointer_decl(sym: ArraySym, old: c_ast.Decl | None = None) -> c_ast.Decl:
     declaration to replace, its storage class kept: an ``extern`` array of a header stays
     extern, lower_decls gives its descriptor the array's linkage)."""
     old = old or sym.decl
-    return c_ast.Decl(sym.name, old.quals, old.align, list(old.storage), old.funcspec, pointer_type(sym), None,
-                      None, old.coord)
+    return c_ast.Decl(sym.name, old.quals, old.align, list(old.storage), old.funcspec, pointer_type(sym),
+                      None, None, old.coord)
 
 
 

@@ -22,13 +22,7 @@ from pycparser import c_ast
 
 from xmpacc import cbuild
 from xmpacc.passes.common.canonical import CanonicalLoop, canonical
-from xmpacc.passes.common.loopsched import (
-    DimSched,
-    is_block_cyclic,
-    margin_guard,
-    sched_text,
-    target_dim,
-)
+from xmpacc.passes.common.loopsched import DimSched, is_block_cyclic, margin_guard, sched_text, target_dim
 from xmpacc.symbols import NodesSym, TemplateSym
 
 
@@ -64,7 +58,8 @@ class NestBuilder:
         if self.cell is None:
             return nest
         cells = 3 ** sum(1 for d in self.scheds.values() if d.width is not None)
-        loop = cbuild.stmt(f"for (int {self.cell} = 0; {self.cell} < {cells}; {self.cell}++) {{ }}", node.coord)
+        loop = cbuild.stmt(f"for (int {self.cell} = 0; {self.cell} < {cells}; {self.cell}++) {{ }}",
+                           node.coord)
         loop.stmt.block_items = [nest]
         return loop
 
@@ -160,8 +155,8 @@ def _position_for(node: c_ast.For, info: CanonicalLoop, dim: str, offset: str | 
     assign = f"{_declared_type(info)}{v} = {glb};" if offset is None else \
         f"{_declared_type(info)}{v} = {glb} - ({offset});"
     text = (decls + f"long long _xmpacc_i0_{v} = {info.init}{off}, _xmpacc_st_{v} = {info.step};"
-            f"_xmpacc_sched_t _xmpacc_s_{v} = _xmpacc_schedule_pos({dim}, _xmpacc_i0_{v}, ({info.last}){off}, "
-            f"_xmpacc_st_{v});"
+            f"_xmpacc_sched_t _xmpacc_s_{v} = _xmpacc_schedule_pos({dim}, _xmpacc_i0_{v}, "
+            f"({info.last}){off}, _xmpacc_st_{v});"
             f"for (long long {p} = _xmpacc_s_{v}.first; {p} {cmp} _xmpacc_s_{v}.last; {p}{inc}) {{"
             f"  {assign} if (!_xmpacc_on_progression({v}{off}, _xmpacc_i0_{v}, _xmpacc_st_{v})) continue; }}")
     items = cbuild.stmts(text, node.coord)

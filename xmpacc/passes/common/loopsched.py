@@ -99,14 +99,15 @@ def dim_widths(loop: xd.Loop, target: TemplateSym | NodesSym) -> tuple[str, dict
         raise XmpError(loop.loc, f"'{mode}' gives {len(widths)} width(s) for the {len(loop.on.subs)} "
                                  f"subscript(s) of the on-ref")
     out: dict[int, xd.LoopWidth] = {}
-    for t, (sub, w) in enumerate(zip(loop.on.subs, widths)):
+    for t, (sub, w) in enumerate(zip(loop.on.subs, widths, strict=True)):
         if not _nonzero(w):
             continue
         if not isinstance(sub, xd.LoopIndex):
             raise XmpError(w.lower.loc, f"'{mode}' width of a subscript that is not a loop index must be 0")
         if isinstance(target, TemplateSym) and target.dist_kind(t) == "cyclic":
-            raise XmpError(w.lower.loc, f"'{mode}' on a cyclic dimension of template '{target.name}': its "
-                                        "widths must be 0 (only block, gblock and '*' dimensions have ranges)")
+            raise XmpError(w.lower.loc, f"'{mode}' on a cyclic dimension of template "
+                                        f"'{target.name}': its widths must be 0 (only block, gblock "
+                                        "and '*' dimensions have ranges)")
         out[t] = w
     return mode, out
 

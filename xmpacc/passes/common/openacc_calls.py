@@ -10,9 +10,10 @@ Before:                                        After:
     acc_wait(1);                                   _xmpacc_openacc_wait("f.c:13", "1", 1);
 
 A file that includes openacc.h gives the program its device (the runtime starts one only for
-programs with device code), the routines being usable through pointers too.  The data routines take host memory: a distributed array's device copy is
-its local block with shadows, which the data directives handle, so it is refused here.
-Kernels may call acc_on_device only (kernel_vars.py, acc_routine.py).
+programs with device code), the routines being usable through pointers too.  The data
+routines take host memory: a distributed array's device copy is its local block with
+shadows, which the data directives handle, so it is refused here.  Kernels may call
+acc_on_device only (kernel_vars.py, acc_routine.py).
 """
 
 from __future__ import annotations
@@ -20,18 +21,18 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from xmpacc import cbuild
+from xmpacc.cbuild import loc_of
 from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import XmpError
-from xmpacc.cbuild import loc_of
 from xmpacc.symbols import Scope
 
 PREFIX = "_xmpacc_openacc_"
 HEADER = "openacc.h"
 
 # host-memory routines: their first argument is a host address
-_DATA = frozenset(["acc_copyin", "acc_present_or_copyin", "acc_pcopyin", "acc_create", "acc_present_or_create",
-                   "acc_pcreate", "acc_copyout", "acc_copyout_finalize", "acc_delete", "acc_delete_finalize",
-                   "acc_update_device", "acc_update_self"])
+_DATA = frozenset(["acc_copyin", "acc_present_or_copyin", "acc_pcopyin", "acc_create",
+                   "acc_present_or_create", "acc_pcreate", "acc_copyout", "acc_copyout_finalize",
+                   "acc_delete", "acc_delete_finalize", "acc_update_device", "acc_update_self"])
 LOCATED = _DATA | frozenset(["acc_set_device_type", "acc_set_device_num", "acc_wait", "acc_wait_async",
                              "acc_wait_all", "acc_wait_all_async", "acc_async_wait", "acc_async_wait_all",
                              "acc_malloc", "acc_free", "acc_memcpy_to_device", "acc_memcpy_from_device"])
@@ -78,6 +79,7 @@ def lower(call: c_ast.FuncCall, scope: Scope, unit: Unit) -> c_ast.Node:
     if name not in LOCATED or HEADER not in unit.pre.system_includes:
         return call   # declared by the program itself: its own function
     what = cbuild.to_c(first) if first is not None else ""
-    extra = [c_ast.Constant("string", cbuild.where_literal(loc_of(call))), c_ast.Constant("string", cbuild.c_string(what))]
+    extra = [c_ast.Constant("string", cbuild.where_literal(loc_of(call))),
+             c_ast.Constant("string", cbuild.c_string(what))]
     return c_ast.FuncCall(c_ast.ID(PREFIX + name[len("acc_"):], call.name.coord),
                           c_ast.ExprList(extra + args, call.coord), call.coord)

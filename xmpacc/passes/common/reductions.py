@@ -22,8 +22,8 @@ from pycparser import c_ast
 from xmpacc import cbuild
 from xmpacc.diagnostics import XmpError
 from xmpacc.directives import ast as xd
-from xmpacc.runtime.contract import REDUCTION_OPS
 from xmpacc.passes.common.varrefs import declared, shape, type_names, var_operand
+from xmpacc.runtime.contract import REDUCTION_OPS
 from xmpacc.symbols import NodesSym, Scope, TemplateSym
 
 _FLOAT_NAMES = {"float", "double"}
@@ -123,6 +123,7 @@ def check_not_indices(var: xd.ReductionVar, indices: set[str]) -> None:
         name = ref.name.name
         if name in indices:
             what = "a location variable" if k else "the variable of a reduction"
-            raise XmpError(ref.name.loc, f"'{name}' is an index of this loop, so it cannot be {what}: the loop, "
-                                         "not the body, changes it; note the index in a variable of your own, "
-                                         f"as in 'if (a[{name}] > v) {{ v = a[{name}]; at = {name}; }}' with /at/")
+            raise XmpError(ref.name.loc,
+                           f"'{name}' is an index of this loop, so it cannot be {what}: the loop, "
+                           "not the body, changes it; note the index in a variable of your own, "
+                           f"as in 'if (a[{name}] > v) {{ v = a[{name}]; at = {name}; }}' with /at/")

@@ -44,7 +44,7 @@ def widths_arg(widths: tuple[xd.ReflectWidth, ...] | None, sym: ArraySym, loc: o
     if len(widths) != sym.ndims:
         raise XmpError(loc, f"width() gives {len(widths)} entries for the "   # type: ignore[arg-type]
                             f"{sym.ndims}-dimensional array '{sym.name}'")
-    for w, dim in zip(widths, sym.dims):
+    for w, dim in zip(widths, sym.dims, strict=True):
         if dim.full_shadow and w.periodic:
             raise XmpError(w.lower.loc, f"/periodic/ on a full-shadow dimension of '{sym.name}'")
     return "(const long long []){" + ", ".join(

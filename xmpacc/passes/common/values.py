@@ -3,9 +3,11 @@ an outlined kernel with its parameters, the variables of its body sorted by what
 become on the device, a variable that lives on the device, and how a kernel splits its
 inner loop over lanes (kernel/lanes.py).
 
-    loop on t(i) acc      ->  Kernel("_xmpacc_loop_f_c_42", params=[Param("x", "double *x", "x", LAUNCH_DEVBUF), ...])
+    loop on t(i) acc      ->  Kernel("_xmpacc_loop_f_c_42",
+                                     params=[Param("x", "double *x", "x", LAUNCH_DEVBUF), ...])
     acc replicate (x)     ->  Replicated("x", decl, array=None, key="x")
-    its body's names      ->  KernelVars(computed=["i"], arrays=[Replicated("x", ...)], by_value=[("dt", decl)], ...)
+    its body's names      ->  KernelVars(computed=["i"], arrays=[Replicated("x", ...)],
+                                         by_value=[("dt", decl)], ...)
 """
 
 from __future__ import annotations
@@ -51,7 +53,8 @@ class Replicated:
     decl: c_ast.Decl
     array: ArraySym | None          # aligned array, else None
     key: str                        # C expression of its runtime key (an address)
-    written: str = ""               # the name as the program writes it, where ``name`` is a kernel's own (c.a)
+    written: str = ""               # the name as the program writes it, where ``name`` is a kernel's own
+                                    # (c.a)
 
     @property
     def member(self) -> bool:

@@ -20,18 +20,16 @@ The coarrays found are recorded in ``ctx.coarrays`` (name -> ``Coarray``) for th
 
 from __future__ import annotations
 
-
 from pycparser import c_ast
 
 from xmpacc import cbuild
-from xmpacc.cbuild import walk
+from xmpacc.cbuild import loc_of, walk
 from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import SourceLoc, XmpError
 from xmpacc.directives import ast as xd
 from xmpacc.directives.local_view_ast import CoarrayDirective
 from xmpacc.frontend.coarrays import STAR
 from xmpacc.passes.common.coindex import Coarray, coindex_args, is_coindex
-from xmpacc.cbuild import loc_of
 
 
 def _strip(decl: c_ast.Decl) -> c_ast.FuncCall | None:

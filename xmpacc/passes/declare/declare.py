@@ -16,14 +16,13 @@ from __future__ import annotations
 
 import dataclasses
 
-
 from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import XmpError
 from xmpacc.directives import ast as xd
-from xmpacc.passes.declare.align import resolve_align
-from xmpacc.passes.declare.member_align import check_member_shadow, resolve_member_align
 from xmpacc.passes.common import describe
 from xmpacc.passes.common.pragmas import directives_of, pragma_id
+from xmpacc.passes.declare.align import resolve_align
+from xmpacc.passes.declare.member_align import check_member_shadow, resolve_member_align
 from xmpacc.scoping import build_scopes, scope_items
 from xmpacc.symbols import NodesSym, Scope, TemplateSym, is_member_path
 

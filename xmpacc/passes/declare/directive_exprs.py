@@ -58,6 +58,7 @@ KindRule = Kind | Callable[[Any, xd.Directive], Kind]
 DEFAULT = Kind("expression in this directive")
 GBLOCK = Kind("gblock argument", integer=False, gblock=True)
 
+# A table, one row per place an expression may stand in a directive (rows look alike).
 KINDS: dict[tuple[type, str], KindRule] = {
     (xd.NodesDecl, "extents"): Kind("node extent"),
     (xd.TemplateDim, "lower"): lambda _dim, d: Kind("template extent" if getattr(d, "style", "") == "bracket"
@@ -108,7 +109,8 @@ def kind_of(owner: object, field: str, directive: xd.Directive) -> Kind:
     return rule if isinstance(rule, Kind) else rule(owner, directive)
 
 
-def fields_of(value: object, cls: type, owner: object = None, field: str = "") -> Iterator[tuple[Any, str, Any]]:
+def fields_of(value: object, cls: type,
+              owner: object = None, field: str = "") -> Iterator[tuple[Any, str, Any]]:
     """(owner object, field name, item) for every ``cls`` inside a directive object."""
     if isinstance(value, cls):
         yield owner, field, value
@@ -225,9 +227,11 @@ class _DirectiveChecker(ScopedWalker):
         if later is not None and getattr(later[1].coord, "line", 0):
             raise ExprProblem(node, f"'{name}' undeclared here: it is declared after this directive "
                                     f"(line {later[1].coord.line})")
-        xmp = "node array" if self.scope.find_nodes(name) else "template" if self.scope.find_template(name) else ""
+        xmp = "node array" if self.scope.find_nodes(name) else "template" if self.scope.find_template(name) \
+            else ""
         if xmp:
-            raise ExprProblem(node, f"'{name}' is a {xmp}, not a C value (XMP names have their own namespace)")
+            raise ExprProblem(node,
+                              f"'{name}' is a {xmp}, not a C value (XMP names have their own namespace)")
         if call:
             raise ExprProblem(node, f"implicit declaration of function '{name}'")
         raise ExprProblem(node, f"'{name}' undeclared (first use in this directive)")
@@ -369,8 +373,10 @@ def _gblock_problem(t: CType, node: c_ast.Node, owner: object, d: xd.Directive,
     if t.kind == "unknown":
         return None
     elem = t.target if t.kind in ("array", "pointer") else None
-    if elem is None or elem.kind not in ("integer", "unknown") or (elem.kind == "integer" and not elem.int_sized):
-        return f"the gblock argument must be an int array with one entry per node (it has type {t.describe()})"
+    if elem is None or elem.kind not in ("integer", "unknown") \
+            or (elem.kind == "integer" and not elem.int_sized):
+        return ("the gblock argument must be an int array with one entry per node (it has type "
+                f"{t.describe()})")
     length = t.length if t.kind == "array" else None
     if length is None and isinstance(node, c_ast.ID):
         length = _initializer_length(checker.lookup(node.name))

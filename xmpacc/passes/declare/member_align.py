@@ -14,9 +14,8 @@ from pycparser import c_ast
 
 from xmpacc.context import Context
 from xmpacc.directives import ast as xd
-from xmpacc.passes.declare.align import array_shape, check_decl, array_sym
-from xmpacc.symbols import descriptor_member, root_of, struct_def
-from xmpacc.symbols import Scope, is_member_path
+from xmpacc.passes.declare.align import array_shape, array_sym, check_decl
+from xmpacc.symbols import Scope, descriptor_member, is_member_path, root_of, struct_def
 
 
 def _split(name: xd.Name, ctx: Context) -> tuple[str, str] | None:

@@ -17,8 +17,8 @@ from pycparser import c_ast
 from xmpacc.cbuild import walk
 from xmpacc.context import Context, Unit
 from xmpacc.directives import ast as xd
-from xmpacc.passes.common.pragmas import directives_of, pragma_id
 from xmpacc.directives.names import COLLECTIVES, xmp_name
+from xmpacc.passes.common.pragmas import directives_of, pragma_id
 
 
 def run(unit: Unit, ctx: Context) -> Unit:

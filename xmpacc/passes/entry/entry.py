@@ -67,4 +67,5 @@ def _void_main_wrapper(params: int, coord: object) -> c_ast.FuncDef:
 
 
 def _is_void(param: c_ast.Node) -> bool:
-    return isinstance(param, c_ast.Typename) and getattr(getattr(param.type, "type", None), "names", None) == ["void"]
+    return isinstance(param, c_ast.Typename) \
+        and getattr(getattr(param.type, "type", None), "names", None) == ["void"]

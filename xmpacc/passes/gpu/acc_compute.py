@@ -34,34 +34,32 @@ from dataclasses import dataclass, field
 from pycparser import c_ast
 
 from xmpacc import cbuild
+from xmpacc.cbuild import loc_of
 from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import AlreadyReported, SourceLoc, XmpError, XmpErrors
 from xmpacc.directives import ast as xd
 from xmpacc.directives.names import xmp_name
-from xmpacc.directives.openacc_ast import (
-    AccAtomic,
-    AccCompute,
-    AccData,
-    AccLoop,
-    DataClause,
-    directive_name,
-)
-from xmpacc.passes.common import describe
-from xmpacc.passes.common import acc_comm, acc_nest
-from xmpacc.passes.gpu import acc_loopnest, acc_reduction_wait, acc_region, kernel_deref
-from xmpacc.passes.kernel import acc_atomic, kernel_gen, kernel_location_elements, kernel_locations, kernel_members, kernel_ranges
+from xmpacc.directives.openacc_ast import AccAtomic, AccCompute, AccData, AccLoop, DataClause, directive_name
+from xmpacc.passes.common import acc_comm, acc_nest, describe
 from xmpacc.passes.common.acc_clauses import check_writable, queue_arg, read_only, wait_clause_call
 from xmpacc.passes.common.accesses import address_taken
+from xmpacc.passes.common.blocks import Lowered, rewrite_items
 from xmpacc.passes.common.pragmas import acc_directive, is_directive, pragma_id
-from xmpacc.cbuild import loc_of
-from xmpacc.passes.common.values import Replicated, identity_of
-from xmpacc.passes.kernel.kernel_vars import outer_ids
-from xmpacc.symbols import is_member_path, member_array
 from xmpacc.passes.common.reductions import loop_reduction_calls
+from xmpacc.passes.common.values import Replicated, identity_of
+from xmpacc.passes.gpu import acc_loopnest, acc_reduction_wait, acc_region, kernel_deref
+from xmpacc.passes.kernel import (
+    acc_atomic,
+    kernel_gen,
+    kernel_location_elements,
+    kernel_locations,
+    kernel_members,
+    kernel_ranges,
+)
+from xmpacc.passes.kernel.kernel_vars import outer_ids
 from xmpacc.runtime.contract import DATA_COPY, DATA_COPYIN, DATA_COPYOUT, DATA_CREATE, DATA_PRESENT
 from xmpacc.scoping import ScopedWalker
-from xmpacc.symbols import Scope, ScopeTree
-from xmpacc.passes.common.blocks import Lowered, rewrite_items
+from xmpacc.symbols import Scope, ScopeTree, is_member_path, member_array
 
 _MODES = {"copy": DATA_COPY, "present_or_copy": DATA_COPY, "copyin": DATA_COPYIN,
           "present_or_copyin": DATA_COPYIN, "copyout": DATA_COPYOUT, "present_or_copyout": DATA_COPYOUT,
@@ -219,7 +217,8 @@ class _ComputeLowering(ScopedWalker):
             if nest is not None and nest.acc is None:
                 # an XMP loop without 'acc loop': the node's iterations, which XMP says are
                 # independent, as under 'acc loop independent' (X §2.2)
-                steps.append(acc_loopnest.implicit(nest.loop, d, inner, self.ctx, "auto", self.function, nest))
+                steps.append(acc_loopnest.implicit(nest.loop, d, inner, self.ctx,
+                                                   "auto", self.function, nest))
             elif nest is not None:
                 assert isinstance(nest.acc, AccLoop)
                 steps.append(acc_loopnest.build(nest, d, nest.acc.loop, inner, self.ctx, self.function))
@@ -232,9 +231,10 @@ class _ComputeLowering(ScopedWalker):
                     at, word = (xmp[0].loc, xmp_name(xmp[0])) if xmp else (loc_of(item), "directive")
                     raise XmpError(at, f"'xmp {word}' is not allowed inside an OpenACC compute construct "
                                        f"('{name}'): of the XMP directives only loop may stand there")
-                if not isinstance(what, AccAtomic):   # data, update, wait ...: OpenACC has none in a construct
-                    raise XmpError(what.loc, f"'{directive_name(what)}' is not allowed inside an OpenACC compute "
-                                             f"construct ('{name}')")
+                # data, update, wait ...: OpenACC has none in a construct
+                if not isinstance(what, AccAtomic):
+                    raise XmpError(what.loc, f"'{directive_name(what)}' is not allowed inside an OpenACC "
+                                             f"compute construct ('{name}')")
                 # outside the region's loops a statement runs in one thread (acc_region.py),
                 # so its atomic is the statement itself, which comes next; its form is checked
                 stmt = parts[k + 1][1] if k + 1 < len(parts) and parts[k + 1][0] is None else None
@@ -275,7 +275,8 @@ class _ComputeLowering(ScopedWalker):
         self.constructs += 1
         region = f"_xmpacc_acc_{self.constructs}"
         where = cbuild.where_literal(d.loc)
-        items = cbuild.stmts(wait_clause_call(d.wait, where) + f"int {region} = {_begin_call(d.loc, data)};", coord)
+        items = cbuild.stmts(wait_clause_call(d.wait, where)
+                             + f"int {region} = {_begin_call(d.loc, data)};", coord)
         if d.async_ is not None:   # the kernels go on the queue's stream
             items += cbuild.stmts(f"_xmpacc_acc_queue_begin({where}, {queue_arg(d.async_)});", coord)
         problems: list[XmpError] = []
@@ -285,7 +286,8 @@ class _ComputeLowering(ScopedWalker):
                 continue
             try:
                 items.append(self._kernel(step, replicated, coord,
-                                          region_stmts.scope if region_stmts is not None else self.scope, defer))
+                                          region_stmts.scope if region_stmts is not None
+                                          else self.scope, defer))
             except XmpErrors as err:
                 problems += err.errors
         if problems:
@@ -311,7 +313,8 @@ class _ComputeLowering(ScopedWalker):
             self.deferred = names
             gen = dataclasses.replace(gen, host_text=acc_reduction_wait.DEFER + gen.host_text)
         if part.xmp is not None and part.tmpl is not None:   # --info: the XMP loop's remark
-            self.ctx.info.append(describe.kernel(part.xmp, part.tmpl, part.indices, gen.kernel, gen.kv, gen.plan))
+            self.ctx.info.append(describe.kernel(part.xmp, part.tmpl, part.indices,
+                                                 gen.kernel, gen.kv, gen.plan))
         before: list[c_ast.Node] = []
         after: list[c_ast.Node] = []
         keys, key_of = kernel_locations.host_decls(part.spec.located, coord)
@@ -352,7 +355,8 @@ class _ComputeLowering(ScopedWalker):
             # per thread, or a reduction array's temporary of the launch: no device copy; a
             # private distributed array's threads copy its block's shape (kernel_private.py)
             blocks = {n for n in part.spec.private if self.scope.find_array(n) is not None}
-            own = set(part.spec.private) - blocks | set(part.spec.reductions) | {a.name for a in part.spec.arrays}
+            own = set(part.spec.private) - blocks | set(part.spec.reductions) \
+                | {a.name for a in part.spec.arrays}
             # with the file-scope variables of the routines it calls (spec.body has them); an
             # aligned member's object (c of c.a) is no variable of the kernel's (kernel_members.py)
             body, members = kernel_members.rename(part.spec.body, self.scope)
@@ -367,8 +371,8 @@ class _ComputeLowering(ScopedWalker):
                     else _array(self.scope, ident.name, found[1])
                 if rep is not None:
                     if d.default is not None and d.default.kind == "none" and ident.name not in blocks:
-                        raise XmpError(loc_of(ident), f"array '{ident.name}' is not named in a data clause of "
-                                                      f"'{directive_name(d)}', which has default(none)")
+                        raise XmpError(loc_of(ident), f"array '{ident.name}' is not named in a data clause "
+                                                      f"of '{directive_name(d)}', which has default(none)")
                     named.add(identity_of(found[1]))
                     # a pointer of unknown extent: the present data it points into (an
                     # enclosing data region's p[0:n]), found at run time, as OpenACC compilers do;
@@ -422,8 +426,8 @@ class _ComputeLowering(ScopedWalker):
         if ref.subs is not None:
             return _Datum(*_section(self.scope, ref, found[1], rep), _MODES[clause.kind])
         if rep is None:
-            raise XmpError(ref.loc, f"'{ref.name.name}' is a pointer of unknown extent: name it with its extent, "
-                                    f"{clause.spelling}({ref.name.name}[0:n])")
+            raise XmpError(ref.loc, f"'{ref.name.name}' is a pointer of unknown extent: name it with its "
+                                    f"extent, {clause.spelling}({ref.name.name}[0:n])")
         return _Datum(rep, _size(rep), _MODES[clause.kind])
 
 
@@ -434,7 +438,8 @@ def _region_items(items: list[c_ast.Node], ctx: Context) -> list[tuple[acc_nest.
     k = 0
     while k < len(items):
         nest = acc_nest.nest_of_pragma(items, k, ctx) if is_directive(items[k]) else None
-        if nest is not None and (isinstance(nest.acc, AccLoop) or (nest.acc is None and nest.xmp is not None)):
+        if nest is not None and (isinstance(nest.acc, AccLoop)
+                                 or (nest.acc is None and nest.xmp is not None)):
             out.append((nest, nest.loop))
             k = next(j for j in range(k, len(items)) if items[j] is nest.loop) + 1
         else:
@@ -532,8 +537,10 @@ def _data_region_clauses(d: AccCompute, scope: Scope) -> tuple[AccCompute, tuple
     around: list[DataClause] = []
     # firstprivate(p[1:4]) of a pointer: its start values come in as copyin(p[1:4]) would
     # (present_or), and each thread copies them into its own array (kernel_gen.py)
-    starts = tuple(ref for ref in d.firstprivate if ref.subs is not None and scope.find_array(ref.name.name) is None
-                   and (found := scope.find_c(ref.name.name)) is not None and isinstance(found[1].type, c_ast.PtrDecl))
+    starts = tuple(ref for ref in d.firstprivate
+                   if ref.subs is not None and scope.find_array(ref.name.name) is None
+                   and (found := scope.find_c(ref.name.name)) is not None
+                   and isinstance(found[1].type, c_ast.PtrDecl))
     if starts:
         around.append(DataClause("copyin", "firstprivate", starts, starts[0].loc))
     for clause in d.data:
@@ -573,7 +580,8 @@ def _begin_call(loc: SourceLoc, data: list[_Datum]) -> str:
     sizes = ", ".join(x.size for x in data) or "0"
     names = ", ".join(cbuild.c_string(x.rep.name) for x in data) or "0"
     modes = ", ".join(str(x.mode) for x in data) or "0"
-    return (f"_xmpacc_acc_compute_begin({cbuild.where_literal(loc)}, {len(data)}, (const void *[]){{{keys}}}, "
+    return (f"_xmpacc_acc_compute_begin({cbuild.where_literal(loc)}, {len(data)}, "
+            f"(const void *[]){{{keys}}}, "
             f"(const long long []){{{sizes}}}, (const char *[]){{{names}}}, (const int []){{{modes}}})")
 
 

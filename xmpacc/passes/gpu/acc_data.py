@@ -4,12 +4,15 @@
 become calls of runtime/acc_data.py, whose present table is the one of ``acc replicate``:
 
 Before:                                   After:
-    #pragma acc data copyin(u) copy(x)        { _XMPACC_CLEANUP(_xmpacc_acc_data_scope_end) int _xmpacc_accdata_1 =
-    {                                             _xmpacc_acc_data_begin("f.c:30", 2, (const void *[]){&_xmpacc_a_u, &x},
-      ...                                         (const long long []){-1, sizeof(x)}, (const char *[]){"u", "x"},
-    #pragma acc update host(u[0:2][:])            (const long long []){1, 0}, (const void *[]){0, 0}, 1);
-    }                                           { ... _xmpacc_acc_update("f.c:32", 1, &_xmpacc_a_u, -1, "u",
-                                                    (const long long []){2, sizeof(*u), 8, 1, 0, 2, 1, ...}, 1); } }
+    #pragma acc data copyin(u) copy(x)        { _XMPACC_CLEANUP(_xmpacc_acc_data_scope_end)
+    {                                             int _xmpacc_accdata_1 = _xmpacc_acc_data_begin("f.c:30", 2,
+      ...                                             (const void *[]){&_xmpacc_a_u, &x},
+                                                      (const long long []){-1, sizeof(x)},
+                                                      (const char *[]){"u", "x"}, (const long long []){1, 0},
+                                                      (const void *[]){0, 0}, 1);
+    #pragma acc update host(u[0:2][:])          { ... _xmpacc_acc_update("f.c:32", 1, &_xmpacc_a_u, -1, "u",
+    }                                                 (const long long []){2, sizeof(*u), 8, 1, 0, 2, 1, ...},
+                                                      1); } }
 
 A variable's key is its host address (a distributed array's: its descriptor), its size
 ``sizeof``, -1 for a distributed array and -2 for a pointer (its section gives the extent).
@@ -42,6 +45,7 @@ from xmpacc.directives.openacc_ast import (
     WaitClause,
 )
 from xmpacc.passes.common.acc_clauses import DataVar, check_writable, cond_arg, queue_arg, wait_clause_call
+from xmpacc.passes.common.blocks import BlockLowering, Lowered
 from xmpacc.passes.common.pragmas import acc_directive, pragma_id
 from xmpacc.passes.common.values import Replicated
 from xmpacc.runtime.contract import (
@@ -56,7 +60,6 @@ from xmpacc.runtime.contract import (
 )
 from xmpacc.section_code import Hoister
 from xmpacc.symbols import ScopeTree
-from xmpacc.passes.common.blocks import BlockLowering, Lowered
 
 _KINDS = {"copy": ACC_COPY, "copyin": ACC_COPYIN, "copyout": ACC_COPYOUT, "create": ACC_CREATE,
           "present": ACC_PRESENT, "delete": ACC_DELETE, "deviceptr": ACC_DEVICEPTR,
@@ -158,7 +161,8 @@ class _DataLowering(BlockLowering):
         where = cbuild.where_literal(d.loc)
         h = Hoister(where, coord)
         if isinstance(d, AccWait):
-            return c_ast.Compound(cbuild.stmts(wait_clause_call(WaitClause(d.queues, d.loc, d.devnum), where), coord), coord)
+            return c_ast.Compound(cbuild.stmts(wait_clause_call(WaitClause(d.queues, d.loc, d.devnum), where),
+                                               coord), coord)
         text = wait_clause_call(d.wait, where)
         if isinstance(d, AccEnterData):
             call, entered = self._data_call("_xmpacc_acc_enter_data", where, d.data,

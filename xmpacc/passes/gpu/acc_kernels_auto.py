@@ -36,7 +36,7 @@ from pycparser import c_ast, c_generator
 from xmpacc.cbuild import array_base, subscript_chain, unwind, walk
 from xmpacc.passes.common.accesses import store_target
 from xmpacc.passes.common.canonical import canonical
-from xmpacc.passes.kernel.kernel_vars import loop_locals, outer_ids, array_like
+from xmpacc.passes.kernel.kernel_vars import array_like, loop_locals, outer_ids
 from xmpacc.symbols import Scope
 
 
@@ -97,7 +97,8 @@ def _other_stores(body: c_ast.Node) -> str:
     variable, an array element or a member of one (``ps[i].x = ...``)."""
     for node in walk(body):
         target = store_target(node)
-        if target is None or isinstance(target, c_ast.ID) or isinstance(_stored_element(target), c_ast.ArrayRef):
+        if target is None or isinstance(target, c_ast.ID) \
+                or isinstance(_stored_element(target), c_ast.ArrayRef):
             continue
         target = array_base(target)
         return f"it stores through '{c_generator.CGenerator().visit(target)}'"
@@ -240,8 +241,9 @@ def _scalars(body: c_ast.Node, variables: list[str], stores: dict[str, list[c_as
         elif _assigned_first(body, name) and name not in later:
             private.append(name)
         elif name in later:
-            return Verdict(f"the scalar '{name}' is assigned in the loop and used after it (declare it in the "
-                           "loop body, or name it in a private clause of '#pragma acc loop' above the loop)")
+            return Verdict(f"the scalar '{name}' is assigned in the loop and used after it "
+                           "(declare it in the loop body, or name it in a private clause of "
+                           "'#pragma acc loop' above the loop)")
         else:
             return Verdict(f"the scalar '{name}' carries a value from one iteration to the next")
     return Verdict("", tuple(reductions), tuple(private))

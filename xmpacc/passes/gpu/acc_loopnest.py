@@ -25,24 +25,29 @@ from dataclasses import dataclass, field
 
 from pycparser import c_ast
 
-from xmpacc.cbuild import walk
+from xmpacc import facts
+from xmpacc.cbuild import loc_of, walk
 from xmpacc.context import Context
 from xmpacc.diagnostics import XmpError
 from xmpacc.directives import ast as xd
 from xmpacc.directives.exprs import int_value, larger, plus
 from xmpacc.directives.openacc_ast import AccAtomic, AccCompute, AccLoop, LoopClauses, directive_name
-from xmpacc import facts
-from xmpacc.passes.gpu import acc_kernels_auto, routine_args
-from xmpacc.passes.kernel import acc_atomic, kernel_arrays, kernel_location_elements, kernel_locations, kernel_ranges
 from xmpacc.passes.common import acc_nest
 from xmpacc.passes.common.acc_nest import AccNest
-from xmpacc.passes.common.pragmas import acc_directive
-from xmpacc.cbuild import loc_of
 from xmpacc.passes.common.canonical import CanonicalLoop, canonical
-from xmpacc.passes.kernel.kernel_gen import NestSpec
 from xmpacc.passes.common.loopnest import control_var, nested_for
-from xmpacc.passes.common.onrefs import loop_indices, loop_template
 from xmpacc.passes.common.loopsched import cyclic_loops
+from xmpacc.passes.common.onrefs import loop_indices, loop_template
+from xmpacc.passes.common.pragmas import acc_directive
+from xmpacc.passes.gpu import acc_kernels_auto, routine_args
+from xmpacc.passes.kernel import (
+    acc_atomic,
+    kernel_arrays,
+    kernel_location_elements,
+    kernel_locations,
+    kernel_ranges,
+)
+from xmpacc.passes.kernel.kernel_gen import NestSpec
 from xmpacc.symbols import Scope, TemplateSym
 
 
@@ -94,7 +99,8 @@ def kernel_lists(body: c_ast.Node, private: list[xd.VarRef], inner_private: list
     declared = {n.name for n in walk(body) if isinstance(n, c_ast.Decl)}
     names, lengths = _private(private + [p for p in inner_private if p.name.name not in declared], scope)
     names += [n for n in more_private if n not in names]
-    outside = [(op, v) for op, v in inner_reductions if v.name.name not in declared and v.name.name not in names]
+    outside = [(op, v) for op, v in inner_reductions
+               if v.name.name not in declared and v.name.name not in names]
     return names, lengths, outside
 
 
@@ -108,7 +114,8 @@ def _pointer_section(r: xd.VarRef, scope: Scope, clause: str) -> tuple[str, str]
             or scope.find_array(name) is not None:
         return None
     sub = r.subs[0]
-    if not isinstance(found[1].type, c_ast.PtrDecl) or len(r.subs) != 1 or not isinstance(sub, xd.SectionTriplet):
+    if not isinstance(found[1].type, c_ast.PtrDecl) or len(r.subs) != 1 \
+            or not isinstance(sub, xd.SectionTriplet):
         raise XmpError(r.loc, f"{clause} '{name}' with a subscript: '{name}' is not an array or a pointer "
                               "to the elements of a subarray")
     if sub.length is None:
@@ -117,8 +124,8 @@ def _pointer_section(r: xd.VarRef, scope: Scope, clause: str) -> tuple[str, str]
     base = sub.base.text if sub.base is not None else "0"
     b, n = int_value(base), int_value(sub.length.text)
     if (b is not None and b < 0) or (n is not None and n < 1):
-        raise XmpError(r.loc, f"{clause} subarray '{name}[{base}:{sub.length.text}]' of a pointer: the base must "
-                              "be >= 0 and the length >= 1")
+        raise XmpError(r.loc, f"{clause} subarray '{name}[{base}:{sub.length.text}]' of a pointer: the base "
+                              "must be >= 0 and the length >= 1")
     return base, sub.length.text
 
 
@@ -182,12 +189,14 @@ def _nest_loops(nest: AccNest, lc: LoopClauses, pending: dict[str, int], ctx: Co
     if pending:
         # the reference's error for an XMP loop (6.1: its indices control loops of a perfect nest)
         raise XmpError(nest.xmp.loc if nest.xmp else lc.loc,
-                       f"cannot find the loop statement of index '{next(iter(pending))}' in the loop nest "
-                       "(the loops an XMP loop distributes are perfectly nested, under an OpenACC construct too)")
+                       f"cannot find the loop statement of index '{next(iter(pending))}' in the loop "
+                       "nest (the loops an XMP loop distributes are perfectly nested, under an "
+                       "OpenACC construct too)")
     return fors
 
 
-def _distributed_inner(body: c_ast.Node, pending: set[str], ctx: Context) -> tuple[LoopClauses, c_ast.For] | None:
+def _distributed_inner(body: c_ast.Node, pending: set[str],
+                       ctx: Context) -> tuple[LoopClauses, c_ast.For] | None:
     """``{ #pragma acc loop [vector|worker|gang|seq|private|reduction ...]  for (j ...) }`` as
     the whole body, j a loop the XMP loop distributes: the for and the line's clauses."""
     items = (body.block_items or []) if isinstance(body, c_ast.Compound) else []
@@ -197,8 +206,8 @@ def _distributed_inner(body: c_ast.Node, pending: set[str], ctx: Context) -> tup
     if not isinstance(d, AccLoop):
         return None
     if d.loop.collapse is not None or d.loop.tile is not None:   # ('seq': as on the construct's loop, build)
-        raise XmpError(d.loc, f"'collapse' or 'tile' on the 'acc loop' of '{control_var(items[1])}', a loop the "
-                              "XMP loop distributes: put them on the construct")
+        raise XmpError(d.loc, f"'collapse' or 'tile' on the 'acc loop' of '{control_var(items[1])}', a loop "
+                              "the XMP loop distributes: put them on the construct")
     return d.loop, items[1]
 
 
@@ -279,8 +288,8 @@ def strip_inner(body: c_ast.Node, ctx: Context) -> tuple[list[xd.VarRef], list[t
                 raise XmpError(d.loc, f"'{directive_name(d)}' must be followed by a "
                                       f"{'for loop' if isinstance(d, AccLoop) else 'statement'}")
             else:
-                raise XmpError(d.loc, f"'{directive_name(d)}' is not allowed inside a kernel (an OpenACC compute "
-                                      "construct or an XMP-ACC 'loop ... acc')")
+                raise XmpError(d.loc, f"'{directive_name(d)}' is not allowed inside a kernel (an OpenACC "
+                                      "compute construct or an XMP-ACC 'loop ... acc')")
         node.block_items = kept
     return private, reductions
 
@@ -337,7 +346,8 @@ def build(nest: AccNest, compute: AccCompute, lc: LoopClauses, scope: Scope, ctx
                     routine_args.routine_globals(body, ctx.acc_routine_globals), list(dict.fromkeys(private)),
                     firstprivate, reductions,
                     f"({length.text})" if length is not None else "0", stream=length is None,
-                    device_pointers=[r.name.name for c in compute.data if c.kind == "deviceptr" for r in c.items],
+                    device_pointers=[r.name.name for c in compute.data
+                                     if c.kind == "deviceptr" for r in c.items],
                     cyclic=cyclic_loops(loops, tmpl, indices), private_lengths=private_lengths,
                     located=located, arrays=arrays, firstprivate_sections=firstprivate_sections)
     carried = verdict.carried if verdict is not None and not verdict.independent else ()
@@ -350,8 +360,8 @@ def implicit(stmt: c_ast.Node, compute: AccCompute, scope: Scope, ctx: Context, 
     it (acc_region.py); "auto", a for loop of 'kernels' without 'acc loop', or the for of
     ``xmp``, an XMP loop without one (acc_compute.py; ``_auto`` leaves XMP loops parallel)."""
     at = loc_of(stmt)
-    lc = LoopClauses(None, None, None, None, at if how == "seq" else None, None, at if how == "auto" else None,
-                     (), (), at)
+    lc = LoopClauses(None, None, None, None, at if how == "seq" else None, None,
+                     at if how == "auto" else None, (), (), at)
     inner = acc_nest.inner_loops(stmt, ctx) if isinstance(stmt, c_ast.For) else ()
     nest = AccNest(stmt, xmp.xmp if xmp else None, xmp.xmp_pragma if xmp else None,  # type: ignore[arg-type]
                    AccLoop(lc, at), None, xmp.pragmas if xmp else (), inner)
@@ -363,11 +373,13 @@ def _auto(nest: AccNest, compute: AccCompute, lc: LoopClauses, scope: Scope, ctx
     """In 'kernels' a loop without 'independent' or 'seq' (and without an XMP loop, which
     says its iterations are independent) is the compiler's to parallelise (OpenACC 2.5
     §2.9: 'auto'): acc_kernels_auto.py's verdict, which --info reports; None elsewhere."""
-    if compute.construct != "kernels" or nest.xmp is not None or lc.independent is not None or lc.seq is not None:
+    if compute.construct != "kernels" or nest.xmp is not None or lc.independent is not None \
+            or lc.seq is not None:
         return None
     named = {r.name.name for r in compute.private + lc.private} | \
         {v.name.name for r in compute.reductions + lc.reductions for v in r.variables}
-    verdict = acc_kernels_auto.analyse(_nest_loops(nest, lc, {}, ctx, []), scope, function or c_ast.Compound([]), named)
+    verdict = acc_kernels_auto.analyse(_nest_loops(nest, lc, {}, ctx, []), scope,
+                                       function or c_ast.Compound([]), named)
     at = loc_of(nest.loop)
     ctx.info.append(facts.InfoFact(at, facts.ForFacts(verdict.reason, verdict.reductions, verdict.private)))
     return verdict

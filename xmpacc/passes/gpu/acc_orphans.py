@@ -36,9 +36,9 @@ from xmpacc.cbuild import walk
 from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import SourceLoc, XmpError
 from xmpacc.directives.openacc_ast import AccAtomic, AccLoop, directive_name
-from xmpacc.passes.kernel import acc_atomic
-from xmpacc.passes.gpu.acc_loopnest import strip_inner
 from xmpacc.passes.common.pragmas import acc_directive
+from xmpacc.passes.gpu.acc_loopnest import strip_inner
+from xmpacc.passes.kernel import acc_atomic
 
 
 def run(unit: Unit, ctx: Context) -> Unit:
@@ -104,7 +104,7 @@ def _sequential(d: AccLoop, routine: str) -> None:
     """A loop of a seq routine runs in the one thread that called it."""
     level = d.loop.gang or d.loop.worker or d.loop.vector
     if level is not None:
-        raise XmpError(level.loc, f"'acc loop {level.level}' in 'acc routine seq' function '{routine}': a seq "
-                                  "routine runs in one thread of the kernel that calls it, so its loops are "
-                                  "seq (routines with gang, worker or vector parallelism are not supported "
-                                  "yet, XcalableACC §5)")
+        raise XmpError(level.loc, f"'acc loop {level.level}' in 'acc routine seq' function '{routine}': a "
+                                  "seq routine runs in one thread of the kernel that calls it, so its loops "
+                                  "are seq (routines with gang, worker or vector parallelism are not "
+                                  "supported yet, XcalableACC §5)")

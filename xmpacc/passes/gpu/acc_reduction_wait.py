@@ -57,7 +57,8 @@ def discard_calls(names: set[str]) -> str:
     return "".join(f"_xmpacc_acc_reductions_discard(&{name});" for name in sorted(names))
 
 
-def carried(loop: c_ast.Node | None, body: c_ast.Compound, items: Sequence[c_ast.Node], names: set[str]) -> bool:
+def carried(loop: c_ast.Node | None, body: c_ast.Compound,
+            items: Sequence[c_ast.Node], names: set[str]) -> bool:
     """May the wait for ``names`` at the end of ``body`` (its statements: ``items``) move
     past the back edge of ``loop``: is ``body`` the loop's body, do its condition and step
     leave the variables alone, and do its first statements store into each of them?"""
@@ -83,7 +84,8 @@ def _leaves_alone(expr: c_ast.Node, names: set[str]) -> bool:
                    for n in walk(expr))
 
 
-def may_pass(items: Sequence[c_ast.Node], i: int, nest: AccNest | None, names: set[str], ctx: Context) -> bool:
+def may_pass(items: Sequence[c_ast.Node], i: int, nest: AccNest | None,
+             names: set[str], ctx: Context) -> bool:
     """Can the statement starting at ``items[i]`` (``nest``: the loop nest it begins, if
     any) run before the host has the values of ``names``?"""
     if nest is not None:

@@ -48,12 +48,11 @@ import copy
 
 from pycparser import c_ast
 
-from xmpacc.cbuild import walk
+from xmpacc.cbuild import loc_of, walk
 from xmpacc.context import Context
 from xmpacc.diagnostics import XmpError
 from xmpacc.directives.openacc_ast import AccCompute, directive_name
 from xmpacc.passes.gpu import acc_loopnest
-from xmpacc.cbuild import loc_of
 from xmpacc.passes.kernel.kernel_vars import assigned_names
 from xmpacc.symbols import Scope
 
@@ -63,7 +62,8 @@ def _declared(node: c_ast.Node) -> set[str]:
     the thread that runs them)."""
     names = {n.name for n in walk(node) if isinstance(n, c_ast.Decl) and n.name}
     for n in walk(node):
-        if isinstance(n, c_ast.For) and isinstance(n.init, c_ast.Assignment) and isinstance(n.init.lvalue, c_ast.ID):
+        if isinstance(n, c_ast.For) and isinstance(n.init, c_ast.Assignment) \
+                and isinstance(n.init.lvalue, c_ast.ID):
             names.add(n.init.lvalue.name)
     return names
 
@@ -168,8 +168,9 @@ class Region:
         t = decl.type
         while isinstance(t, c_ast.ArrayDecl):
             if not isinstance(t.dim, c_ast.Constant):
-                raise XmpError(loc_of(decl), f"an array declared in '{directive_name(self.d)}' needs constant "
-                                             "extents (its device copy is made before the construct)")
+                raise XmpError(loc_of(decl), f"an array declared in '{directive_name(self.d)}' needs "
+                                             "constant extents (its device copy is made "
+                                             "before the construct)")
             t = t.type
         if decl.init is None or not self._is_device(decl.init):
             return c_ast.EmptyStatement(decl.coord)
@@ -178,9 +179,9 @@ class Region:
         ref: c_ast.Node = c_ast.ID(decl.name, decl.coord)
         stores = _element_stores(ref, decl.init, decl.type)
         if stores is None:
-            raise XmpError(loc_of(decl), f"an array declared in '{directive_name(self.d)}' with an initializer that "
-                                         "reads device data names its elements in order, in braces for each "
-                                         "dimension (no designators, no braces left out)")
+            raise XmpError(loc_of(decl), f"an array declared in '{directive_name(self.d)}' with an "
+                                         "initializer that reads device data names its elements in order, in "
+                                         "braces for each dimension (no designators, no braces left out)")
         decl.init = c_ast.InitList([c_ast.Constant("int", "0")], decl.coord)
         return self._kernel(c_ast.Compound(stores, decl.coord))
 

@@ -7,12 +7,13 @@ Before:                                      After:
                                                  and kernels of this file may call f.
 
 The directive stands directly before the function's definition or prototype (a prototype
-in a function too), or names it (``routine(f) seq``); a routine defined in another file of the program is
-acc_routine_files.py's.  A device function calls only math functions and other routines.  It reads ``const`` scalars with a
-constant initializer as their values (``const double G = 6.67e-11;``: ``((double)
-(6.67e-11))``).  Other file-scope variables it uses (and those of the routines it calls)
-become parameters of its device copy with the same names, and every call on the device
-passes them (``routine_args.routine_globals``), so the kernel that calls it uses them as its own:
+in a function too), or names it (``routine(f) seq``); a routine defined in another file of
+the program is acc_routine_files.py's.  A device function calls only math functions and
+other routines.  It reads ``const`` scalars with a constant initializer as their values
+(``const double G = 6.67e-11;``: ``((double) (6.67e-11))``).  Other file-scope variables
+it uses (and those of the routines it calls) become parameters of its device copy with
+the same names, and every call on the device passes them
+(``routine_args.routine_globals``), so the kernel that calls it uses them as its own:
 
     double coef[4];                              prog.cu:
     #pragma acc routine seq                      _XMPACC_ROUTINE double f(double x, double *coef)
@@ -31,16 +32,15 @@ import copy
 from pycparser import c_ast
 
 from xmpacc import kernel_types
-from xmpacc.cbuild import walk
+from xmpacc.cbuild import loc_of, walk
 from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import SourceLoc, XmpError
 from xmpacc.directives.openacc_ast import AccRoutine
 from xmpacc.passes.common import openacc_calls
-from xmpacc.passes.gpu import acc_routine_files, routine_args
-from xmpacc.passes.kernel import kernel_vla
 from xmpacc.passes.common.accesses import address_taken
 from xmpacc.passes.common.pragmas import acc_directive, copy_directives
-from xmpacc.cbuild import loc_of
+from xmpacc.passes.gpu import acc_routine_files, routine_args
+from xmpacc.passes.kernel import kernel_vla
 from xmpacc.passes.kernel.kernel_vars import DEVICE_FUNCTIONS, assigned_names
 
 
@@ -81,9 +81,10 @@ def _check(fn: c_ast.FuncDef, routines: set[str]) -> None:
     # index macros the call check below would report instead
     for node in walk(fn.body):
         if isinstance(node, c_ast.ID) and node.name.startswith("_xmpacc_a_"):
-            raise XmpError(loc_of(node), f"'acc routine' function '{fn.decl.name}' uses the distributed array "
-                                         f"'{node.name[len('_xmpacc_a_'):]}': pass its elements as arguments "
-                                         "(kernels reach distributed arrays through their descriptors)")
+            raise XmpError(loc_of(node),
+                           f"'acc routine' function '{fn.decl.name}' uses the distributed array "
+                           f"'{node.name[len('_xmpacc_a_'):]}': pass its elements as arguments "
+                           "(kernels reach distributed arrays through their descriptors)")
     for node in walk(fn.body):
         if isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID):
             name = node.name.name
@@ -91,11 +92,13 @@ def _check(fn: c_ast.FuncDef, routines: set[str]) -> None:
             if library is not None:
                 raise XmpError(loc_of(node), library)
             if name not in DEVICE_FUNCTIONS and name not in routines:
-                raise XmpError(loc_of(node), f"call of '{name}' in 'acc routine' function '{fn.decl.name}': only "
-                                             "math functions and other 'acc routine seq' functions run on the GPU")
+                raise XmpError(loc_of(node), f"call of '{name}' in 'acc routine' function "
+                                             f"'{fn.decl.name}': only math functions and other 'acc "
+                                             "routine seq' functions run on the GPU")
 
 
-def _globals(fn: c_ast.FuncDef, file_decls: dict[str, c_ast.Decl], constants: dict[str, c_ast.Node]) -> list[str]:
+def _globals(fn: c_ast.FuncDef, file_decls: dict[str, c_ast.Decl],
+             constants: dict[str, c_ast.Node]) -> list[str]:
     """The file-scope variables ``fn`` uses itself (not the constants it reads as values),
     in order of first use; an error for what a parameter cannot carry."""
     local, out = _locals(fn), []
@@ -136,7 +139,8 @@ def _with_globals(fn: c_ast.FuncDef, names: list[str], file_decls: dict[str, c_a
 
 def _is_void(p: c_ast.Typename) -> bool:
     t = p.type
-    return isinstance(t, c_ast.TypeDecl) and isinstance(t.type, c_ast.IdentifierType) and t.type.names == ["void"]
+    return isinstance(t, c_ast.TypeDecl) and isinstance(t.type, c_ast.IdentifierType) \
+        and t.type.names == ["void"]
 
 
 def _locals(fn: c_ast.FuncDef) -> set[str]:
@@ -151,9 +155,11 @@ def _constants(items: list[c_ast.Node]) -> dict[str, c_ast.Node]:
     parenthesised, cast expression a device function reads instead."""
     out: dict[str, c_ast.Node] = {}
     for item in items:
-        if isinstance(item, c_ast.Decl) and isinstance(item.type, c_ast.TypeDecl) and "const" in item.type.quals \
+        if isinstance(item, c_ast.Decl) and isinstance(item.type, c_ast.TypeDecl) \
+                and "const" in item.type.quals \
                 and item.init is not None and _constant(item.init):
-            ctype = c_ast.Typename(None, [], None, c_ast.TypeDecl(None, [], None, copy.deepcopy(item.type.type)))
+            ctype = c_ast.Typename(None, [], None,
+                                   c_ast.TypeDecl(None, [], None, copy.deepcopy(item.type.type)))
             out[item.name] = c_ast.Cast(ctype, copy.deepcopy(item.init))
     return out
 
@@ -161,7 +167,8 @@ def _constants(items: list[c_ast.Node]) -> dict[str, c_ast.Node]:
 def _constant(node: c_ast.Node) -> bool:
     """Literals combined by operators (no names, calls or assignments)."""
     return all(isinstance(n, (c_ast.Constant, c_ast.UnaryOp, c_ast.BinaryOp, c_ast.TernaryOp))
-               and not (isinstance(n, c_ast.UnaryOp) and n.op in ("&", "*", "++", "--", "p++", "p--", "sizeof"))
+               and not (isinstance(n, c_ast.UnaryOp)
+                        and n.op in ("&", "*", "++", "--", "p++", "p--", "sizeof"))
                for n in walk(node))
 
 
@@ -200,7 +207,8 @@ def run(unit: Unit, ctx: Context) -> Unit:
     for name, loc in wanted.items():
         if name not in defs:   # defined in another file of the program (acc_routine_files.py)
             try:
-                ctx.acc_routine_externs[name] = acc_routine_files.extern(name, items + prototypes, loc, typedefs)
+                ctx.acc_routine_externs[name] = acc_routine_files.extern(name, items + prototypes, loc,
+                                                                         typedefs)
             except XmpError as err:
                 ctx.diags.add(err)
             continue
@@ -211,15 +219,16 @@ def run(unit: Unit, ctx: Context) -> Unit:
             own[name] = _globals(defs[name], file_decls, constants)
             device = ctx.acc_routines[name] = copy.deepcopy(defs[name])
             copy_directives(defs[name], device, ctx)   # its loop and atomic lines (acc_orphans.py)
-            device.decl.storage = [s for s in device.decl.storage if s != "static"]   # _XMPACC_ROUTINE says it
+            # _XMPACC_ROUTINE says it
+            device.decl.storage = [s for s in device.decl.storage if s != "static"]
             _substitute(device, constants, _locals(device))
         except XmpError as err:
             ctx.diags.add(err)
     ctx.acc_routine_globals = _closure(own, ctx.acc_routines)
     for name, device in ctx.acc_routines.items():
         try:
-            entry = acc_routine_files.export(defs[name], ctx.acc_routine_globals[name], wanted[name], unit.path,
-                                             typedefs)
+            entry = acc_routine_files.export(defs[name], ctx.acc_routine_globals[name], wanted[name],
+                                             unit.path, typedefs)
         except XmpError as err:
             ctx.diags.add(err)
             entry = None
@@ -233,7 +242,8 @@ def run(unit: Unit, ctx: Context) -> Unit:
 def _closure(own: dict[str, list[str]], routines: dict[str, c_ast.FuncDef]) -> dict[str, list[str]]:
     """Each routine's variables with those of the routines it calls, directly or not."""
     calls = {name: {n.name.name for n in walk(fn.body) if isinstance(n, c_ast.FuncCall)
-                    and isinstance(n.name, c_ast.ID) and n.name.name in routines} for name, fn in routines.items()}
+                    and isinstance(n.name, c_ast.ID) and n.name.name in routines}
+             for name, fn in routines.items()}
     out = {name: list(own.get(name, [])) for name in routines}
     changed = True
     while changed:

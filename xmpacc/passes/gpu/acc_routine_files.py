@@ -91,6 +91,6 @@ def _plain(decl: c_ast.Decl, typedefs: Typedefs, loc: SourceLoc) -> None:
                 (isinstance(base, (c_ast.Struct, c_ast.Union, c_ast.Enum)) and base.name):
             continue
         shown = " ".join(names) if names else "an anonymous struct or union"
-        raise XmpError(loc, f"'acc routine' function '{decl.name}' of another file has a parameter or result of "
-                            f"type '{shown}', which the GPU kernel file cannot declare (a type of a system header "
-                            "other than <stdint.h>'s and <stddef.h>'s)")
+        raise XmpError(loc, f"'acc routine' function '{decl.name}' of another file has a parameter or result "
+                            f"of type '{shown}', which the GPU kernel file cannot declare (a type of a "
+                            "system header other than <stdint.h>'s and <stddef.h>'s)")

@@ -16,26 +16,31 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from xmpacc import cbuild
+from xmpacc.cbuild import loc_of
 from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import AlreadyReported, XmpError, XmpErrors
 from xmpacc.directives import ast as xd
-from xmpacc.passes.common import describe
-from xmpacc.passes.common import acc_nest
-from xmpacc.passes.gpu import replicate, routine_args
-from xmpacc.passes.kernel import kernel_arrays, kernel_gen, kernel_location_elements, kernel_locations, kernel_ranges
-from xmpacc.passes.gpu.acc_loopnest import kernel_lists, strip_inner
-from xmpacc.passes.common.pragmas import directives_of, pragma_id
-from xmpacc.cbuild import loc_of
+from xmpacc.passes.common import acc_nest, describe
+from xmpacc.passes.common.blocks import Lowered, rewrite_block
 from xmpacc.passes.common.canonical import CanonicalLoop, canonical
+from xmpacc.passes.common.loopnest import control_var, nested_for
+from xmpacc.passes.common.loopsched import cyclic_loops
+from xmpacc.passes.common.onrefs import loop_indices, loop_template
+from xmpacc.passes.common.pragmas import directives_of, pragma_id
+from xmpacc.passes.common.reductions import loop_reduction_calls
 from xmpacc.passes.common.shadows import reflect_calls
 from xmpacc.passes.common.values import Replicated
-from xmpacc.passes.common.loopnest import control_var, nested_for
-from xmpacc.passes.common.onrefs import loop_indices, loop_template
-from xmpacc.passes.common.loopsched import cyclic_loops
-from xmpacc.passes.common.reductions import loop_reduction_calls
+from xmpacc.passes.gpu import replicate, routine_args
+from xmpacc.passes.gpu.acc_loopnest import kernel_lists, strip_inner
+from xmpacc.passes.kernel import (
+    kernel_arrays,
+    kernel_gen,
+    kernel_location_elements,
+    kernel_locations,
+    kernel_ranges,
+)
 from xmpacc.scoping import ScopedWalker
 from xmpacc.symbols import ScopeTree, TemplateSym
-from xmpacc.passes.common.blocks import Lowered, rewrite_block
 
 DEFAULT_THREADS = "0"   # the runtime's default: 16 x 16 = 256 (reference §7.4), 128 for lane splits
 
@@ -69,13 +74,14 @@ class _GpuLowering(ScopedWalker):
             return [item], 1
         if isinstance(d, xd.Loop) and acc_nest.has_acc_construct(items, i, self.ctx):
             return [item], 1  # XcalableACC: the loop belongs to the OpenACC construct
-        # the directive owns the next statement
-        owned = nxt if isinstance(nxt, (c_ast.Compound, c_ast.For)) else None
+        owned = None
         try:
             if isinstance(d, xd.AccReplicateSync):
                 return replicate.sync_calls(d, self.scope, self.active, item.coord), 1
             if isinstance(d, xd.Reflect):
                 return reflect_calls(d, self.scope, item.coord), 1   # present or not: at run time
+            if isinstance(nxt, (c_ast.Compound, c_ast.For)):
+                owned = nxt   # the directive owns the next statement
             lowered = self._region(d, owned) if isinstance(d, xd.AccReplicate) else self._loop(d, owned)
             return [lowered], (1 if owned is None else 2)
         except (XmpError, XmpErrors) as err:
@@ -125,11 +131,13 @@ class _GpuLowering(ScopedWalker):
         # reductions over lanes where lanes.py splits them), adding their private lists and
         # their reductions of outside variables; 'acc atomic' statements are atomic
         inner_private, inner_reductions = strip_inner(body, self.ctx)
-        private, private_lengths, outside = kernel_lists(body, [xd.VarRef(n, None, n.loc) for n in d.acc.private],
+        private, private_lengths, outside = kernel_lists(body, [xd.VarRef(n, None, n.loc)
+                                                                for n in d.acc.private],
                                                          inner_private, inner_reductions, (), self.scope)
         for n in d.acc.private + d.acc.firstprivate:
             found = self.scope.find_c(n.name)
-            if found is not None and (isinstance(found[1].type, c_ast.ArrayDecl) or self.scope.find_array(n.name)):
+            if found is not None and (isinstance(found[1].type, c_ast.ArrayDecl)
+                                      or self.scope.find_array(n.name)):
                 raise XmpError(n.loc, f"'{n.name}' is an array; private and firstprivate take scalars only")
         if d.acc.shared:
             raise XmpError(d.acc.shared[0].loc, "the shared clause is not supported yet "
@@ -153,7 +161,8 @@ class _GpuLowering(ScopedWalker):
         keys, key_of = kernel_locations.host_decls(located, node.coord)
         before, after = loop_reduction_calls(d, tmpl, mask, self.scope, node.coord, key_of)
         inits, results = kernel_location_elements.host_text(elements)
-        return c_ast.Compound(keys + cbuild.stmts(inits, node.coord) + before + cbuild.stmts(gen.host_text, node.coord)
+        return c_ast.Compound(keys + cbuild.stmts(inits, node.coord) + before
+                              + cbuild.stmts(gen.host_text, node.coord)
                               + cbuild.stmts(results, node.coord) + after, node.coord)
 
     def _template(self, d: xd.Loop) -> TemplateSym:
@@ -177,7 +186,8 @@ def _distributed_prefix(node: c_ast.For, indices: dict[str, int], tmpl: Template
         fors.append(current)
         current = nested_for(current.stmt) if pending else None
     if pending:
-        raise XmpError(d.loc, f"cannot find the loop statement of index '{next(iter(pending))}' in the loop nest")
+        raise XmpError(d.loc,
+                       f"cannot find the loop statement of index '{next(iter(pending))}' in the loop nest")
     return loops, fors
 
 

@@ -67,7 +67,8 @@ def _terms(node: c_ast.Node, sign: int, out: list[tuple[int, c_ast.Node]]) -> No
 
 def _pointer_valued(node: c_ast.Node, is_pointer: Callable[[str], bool]) -> bool:
     """Could ``node`` be a pointer (then ``p - q`` is a difference, not an element)?"""
-    return any(isinstance(n, c_ast.ID) and is_pointer(n.name) and not _subscripted(node, n) for n in walk(node))
+    return any(isinstance(n, c_ast.ID) and is_pointer(n.name)
+               and not _subscripted(node, n) for n in walk(node))
 
 
 def _subscripted(root: c_ast.Node, ident: c_ast.ID) -> bool:

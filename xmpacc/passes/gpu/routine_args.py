@@ -25,7 +25,8 @@ def routine_globals(node: c_ast.Node, globals_of: dict[str, list[str]]) -> c_ast
         return node
     node = copy.deepcopy(node)
     for call in walk(node):
-        if isinstance(call, c_ast.FuncCall) and isinstance(call.name, c_ast.ID) and globals_of.get(call.name.name):
+        if isinstance(call, c_ast.FuncCall) and isinstance(call.name, c_ast.ID) \
+                and globals_of.get(call.name.name):
             args = call.args.exprs if call.args is not None else []
             call.args = c_ast.ExprList(args + [c_ast.ID(g, call.coord) for g in globals_of[call.name.name]])
     return node

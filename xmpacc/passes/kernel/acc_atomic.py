@@ -94,7 +94,8 @@ def _capture_block(block: c_ast.Compound) -> c_ast.Node | None:
         if u is not None and to_c(u.target) == to_c(first.rvalue):
             return c_ast.Assignment("=", first.lvalue, atomic_call(u, False, first.coord), first.coord)
         if isinstance(second, c_ast.Assignment) and second.op == "=" and \
-                to_c(second.lvalue) == to_c(first.rvalue) and not _mentions(second.rvalue, to_c(first.rvalue)):
+                to_c(second.lvalue) == to_c(first.rvalue) and not _mentions(second.rvalue,
+                                                                            to_c(first.rvalue)):
             swap = c_ast.FuncCall(c_ast.ID("_XMPACC_RMW_SWAP", first.coord),
                                   c_ast.ExprList([second.lvalue, second.rvalue]), first.coord)
             return c_ast.Assignment("=", first.lvalue, swap, first.coord)
@@ -115,9 +116,9 @@ def _capture(d: AccAtomic, stmt: c_ast.Node) -> c_ast.Node:
     if isinstance(stmt, c_ast.Compound):
         out = _capture_block(stmt)
         if out is None:
-            raise XmpError(d.loc, "this is not a form of 'acc atomic capture': OpenACC's are {v = x; x op= e;}, "
-                                  "{x op= e; v = x;} and {v = x; x = e;}, with any update form in place of "
-                                  "x op= e and e not naming x")
+            raise XmpError(d.loc, "this is not a form of 'acc atomic capture': OpenACC's are {v = x; x op= "
+                                  "e;}, {x op= e; v = x;} and {v = x; x = e;}, with any update form in place "
+                                  "of x op= e and e not naming x")
         return out
     if isinstance(stmt, c_ast.Assignment) and stmt.op == "=":
         u = update_of(stmt.rvalue)

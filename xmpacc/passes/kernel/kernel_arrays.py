@@ -18,7 +18,8 @@ where the array is on the device: passes/common/acc_comm.py).
       h[2 + v[i] % 5] += 1;
 ->  host C:  long long _xmpacc_rad_0[5] = {(long long) h, (long long) sizeof(h),
                  (long long) (2) * (long long) sizeof(h[0]), (long long) (5) * (long long) sizeof(h[0]), 0};
-             _xmpacc_launch(..., (void *[]){..., (void *) _xmpacc_rad_0}, (const long long []){..., 8, <type>, 1});
+             _xmpacc_launch(..., (void *[]){..., (void *) _xmpacc_rad_0},
+                 (const long long []){..., 8, <type>, 1});
     kernel:  (..., int *_xmpacc_ra_h)  ...  _XMPACC_ATOMIC_ADD(_xmpacc_ra_h[2 + v[i] % 5], 1);
 
 A pointer reduces the section its clause names (``reduction(+: p[0:n])``); so does a C
@@ -39,16 +40,15 @@ from dataclasses import dataclass
 from pycparser import c_ast
 
 from xmpacc import cbuild
-from xmpacc.cbuild import subscript_chain, to_c, unwind, walk
+from xmpacc.cbuild import loc_of, subscript_chain, to_c, unwind, walk
 from xmpacc.diagnostics import InternalError, SourceLoc, XmpError, XmpErrors
 from xmpacc.directives import ast as xd
 from xmpacc.kernel_types import Typedefs, no_long_double
-from xmpacc.passes.kernel.acc_atomic import Update, atomic_call, update_of
-from xmpacc.cbuild import loc_of
-from xmpacc.passes.kernel.kernel_vars import outer_ids, array_like
 from xmpacc.passes.common.values import Param
-from xmpacc.passes.kernel.kernels import declaration
 from xmpacc.passes.common.varrefs import declared, shape
+from xmpacc.passes.kernel.acc_atomic import Update, atomic_call, update_of
+from xmpacc.passes.kernel.kernel_vars import array_like, outer_ids
+from xmpacc.passes.kernel.kernels import declaration
 from xmpacc.runtime.contract import LAUNCH_ARRED, REDUCTION_OPS
 from xmpacc.symbols import Scope
 
@@ -64,7 +64,8 @@ _FORMS = {
     "||": "h[e] = h[e] || v and h[e] = v || h[e]",
 }
 _CALLS = {"fmax": "max", "fmaxf": "max", "fmin": "min", "fminf": "min"}
-_MACROS = {"max": "_XMPACC_RMW_MAX", "min": "_XMPACC_RMW_MIN", "&&": "_XMPACC_RMW_LAND", "||": "_XMPACC_RMW_LOR"}
+_MACROS = {"max": "_XMPACC_RMW_MAX", "min": "_XMPACC_RMW_MIN", "&&": "_XMPACC_RMW_LAND",
+           "||": "_XMPACC_RMW_LOR"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,7 +146,8 @@ def _reduced(number: int, op: str, ref: xd.VarRef, scope: Scope) -> ReducedArray
                                             for sub in ref.subs)):
         raise XmpError(at, f"'{name}' is a pointer: name the elements its GPU loop reduces as a section, "
                            f"'{name}[lo:len]'")
-    lo, count = _section(ref, name, rank) if ref.subs is not None else ("0", f"sizeof({name}) / sizeof({elem})")
+    lo, count = _section(ref, name, rank) if ref.subs is not None \
+        else ("0", f"sizeof({name}) / sizeof({elem})")
     # a pointer's elements reach as far as the section says
     whole = f"(({lo}) + ({count})) * sizeof({elem})" if pointer else ""
     # the kernel parameter: a pointer to the elements (a pointer, an array parameter), or
@@ -163,7 +165,8 @@ def check_elements(arrays: tuple[ReducedArray, ...], typedefs: Typedefs) -> None
         names = set(typedefs.arithmetic(list(ra.elem_type)) or [])
         shown = " ".join(ra.elem_type) or "a struct or union"
         if not names:
-            raise XmpError(ra.loc, f"'{ra.name}' has elements of type '{shown}': reductions take arithmetic types")
+            raise XmpError(ra.loc,
+                           f"'{ra.name}' has elements of type '{shown}': reductions take arithmetic types")
         if {"long", "double"} <= names:
             raise no_long_double(f"'{ra.name}'", "a GPU loop's reduction", ra.loc)
         if ra.op in ("&", "|", "^") and names & {"float", "double"}:
@@ -188,8 +191,8 @@ def _section(ref: xd.VarRef, name: str, rank: int) -> tuple[str, str]:
     an XMP loop's reduction combines the named ones alone."""
     subs = ref.subs or ()
     if len(subs) > rank:
-        raise XmpError(ref.loc, f"'{name}' has {rank} dimension{'s' if rank > 1 else ''}, the reduction names "
-                                f"{len(subs)} subscripts")
+        raise XmpError(ref.loc, f"'{name}' has {rank} dimension{'s' if rank > 1 else ''}, the reduction "
+                                f"names {len(subs)} subscripts")
     first: list[str] = []
     spans: list[str] = []   # how far each triplet's last element lies from its first
     empty: list[str] = []   # a triplet's length, which may be 0
@@ -239,9 +242,9 @@ def rewrite(body: c_ast.Node, arrays: tuple[ReducedArray, ...]) -> c_ast.Node:
     for ident in outer_ids(body):
         ra = by_name.get(ident.name)
         if ra is not None:
-            raise XmpError(loc_of(ident), f"'{ra.name}' is a reduction array of this GPU loop: the loop may only "
-                                          f"update its elements, as in {forms(ra.op)} (a statement each; v "
-                                          f"must not use '{ra.name}')")
+            raise XmpError(loc_of(ident), f"'{ra.name}' is a reduction array of this GPU loop: the loop may "
+                                          f"only update its elements, as in {forms(ra.op)} (a statement "
+                                          f"each; v must not use '{ra.name}')")
     return body
 
 
@@ -292,7 +295,8 @@ def _atomic(stmt: c_ast.Node, by_name: dict[str, ReducedArray]) -> c_ast.Node | 
     if ra is None or ra.op != op:
         return None
     return c_ast.FuncCall(c_ast.ID(_MACROS[op], stmt.coord),
-                          c_ast.ExprList([_renamed(target, ra), value, c_ast.Constant("int", "0")]), stmt.coord)
+                          c_ast.ExprList([_renamed(target, ra), value,
+                                          c_ast.Constant("int", "0")]), stmt.coord)
 
 
 def _fits(u: Update, op: str) -> bool:

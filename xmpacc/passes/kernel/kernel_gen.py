@@ -16,23 +16,33 @@ chosen (an XMP schedule of this node's share, or the loop's whole range) is the 
 
 from __future__ import annotations
 
-
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from pycparser import c_ast
 
 from xmpacc import cbuild, kernel_types
+from xmpacc.cbuild import loc_of
 from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import SourceLoc, XmpError
 from xmpacc.kernel_types import Typedefs
-from xmpacc.passes.kernel import kernel_arrays, kernel_locations, kernel_members, kernel_private, kernel_ranges, kernel_vla, kernels, lanes, stream_walk, streaming
-from xmpacc.cbuild import loc_of
 from xmpacc.passes.common.canonical import CanonicalLoop
-from xmpacc.passes.kernel.kernel_ranges import SchedPass
-from xmpacc.passes.common.values import Kernel, KernelVars, Replicated
-from xmpacc.passes.kernel.kernel_vars import check_body, classify
 from xmpacc.passes.common.loopsched import CyclicLoop
+from xmpacc.passes.common.values import Kernel, KernelVars, Replicated
+from xmpacc.passes.kernel import (
+    kernel_arrays,
+    kernel_locations,
+    kernel_members,
+    kernel_private,
+    kernel_ranges,
+    kernel_vla,
+    kernels,
+    lanes,
+    stream_walk,
+    streaming,
+)
+from xmpacc.passes.kernel.kernel_ranges import SchedPass
+from xmpacc.passes.kernel.kernel_vars import check_body, classify
 from xmpacc.symbols import Scope
 
 
@@ -43,7 +53,8 @@ class NestSpec:
     loc: SourceLoc                  # the directive: the kernel's name and messages
     node: c_ast.For                 # the outermost for statement
     loops: list[CanonicalLoop]      # the thread space, outermost first
-    passes: tuple[SchedPass, ...]   # the launches: host C declaring _xmpacc_s_<var> of every loop (kernel_ranges.py)
+    passes: tuple[SchedPass, ...]   # the launches: host C declaring _xmpacc_s_<var> of every loop
+                                    # (kernel_ranges.py)
     # what one thread runs, its calls of acc routines with their file-scope variables as
     # arguments (routine_args.routine_globals)
     body: c_ast.Node
@@ -100,7 +111,8 @@ def _variable_rows(kv: KernelVars, arrays: tuple[kernel_arrays.ReducedArray, ...
              if rep.array is None]   # the host's name: a firstprivate array's copy is _xmpacc_fp_<name>
     for ra in arrays:
         decl = scope.find_c(ra.name)
-        found.append(kernel_vla.rows(ra.param, ra.name, decl[1], typedefs.constants) if decl is not None else None)
+        found.append(kernel_vla.rows(ra.param, ra.name, decl[1], typedefs.constants)
+                     if decl is not None else None)
     return [r for r in found if r is not None]
 
 
@@ -132,13 +144,14 @@ def generate(spec: NestSpec, scope: Scope, replicated: list[Replicated], ctx: Co
     for name, decl in kv.by_value + kv.private:
         kernels.check_device_type(name, decl.type, spec.node, typedefs)
     captured = [(name, decl) for name, decl in kv.by_value + kv.private] + \
-        [(name, decl) for name, decl, _op in kv.reductions] + [(r.name, r.decl) for r in kv.arrays + kv.device_scalars]
+        [(name, decl) for name, decl, _op in kv.reductions] + \
+        [(r.name, r.decl) for r in kv.arrays + kv.device_scalars]
     kernel_types.check_long_double(body, typedefs, "an acc loop", [(n, d, spec.node) for n, d in captured])
     for name, decl, _op in kv.reductions:
         if typedefs.arithmetic(kernels.base_type_names(decl.type)) is None:
             raise XmpError(spec.loc, f"reduction variable '{name}' of a GPU loop has type "
-                                     f"'{' '.join(kernels.base_type_names(decl.type)) or 'struct'}': reductions "
-                                     "take arithmetic types")
+                                     f"'{' '.join(kernels.base_type_names(decl.type)) or 'struct'}': "
+                                     "reductions take arithmetic types")
     types = [control_type(lp, scope, spec.node, typedefs) for lp in spec.loops]
     # one thread, one iteration: the record a thread keeps is that of its one iteration;
     # the lanes of a split would all run a reduction array's updates outside the inner loop

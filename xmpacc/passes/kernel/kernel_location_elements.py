@@ -88,8 +88,8 @@ def scalarize(loop: xd.Loop, body: c_ast.For, scope: Scope) -> tuple[xd.Loop, tu
                 for index in section_indices(ref, array.extents):
                     e = array.elements[index]
                     if e.tracked:
-                        raise XmpError(ref.loc, f"'{e.host}' is a location variable of two reductions of this "
-                                                "loop: a variable takes part in one reduction")
+                        raise XmpError(ref.loc, f"'{e.host}' is a location variable of two reductions of "
+                                                "this loop: a variable takes part in one reduction")
                     array.elements[index] = e = dataclasses.replace(e, tracked=True)
                     section.append(xd.VarRef(xd.Name(e.scalar, ref.name.loc), None, ref.loc))
                 locations += section
@@ -149,9 +149,10 @@ def section_indices(ref: xd.VarRef, extents: list[int]) -> list[tuple[int, ...]]
     error where a bound is not a constant or the section leaves the array."""
     subs = ref.subs or ()
     if len(subs) > len(extents):
-        raise XmpError(ref.loc, f"'{ref.name.name}' has {len(extents)} dimension(s) but {len(subs)} subscript(s) "
-                                "are given")
-    ranges = [_range(sub, n, ref) for sub, n in zip(subs, extents)] + [range(n) for n in extents[len(subs):]]
+        raise XmpError(ref.loc, f"'{ref.name.name}' has {len(extents)} dimension(s) but {len(subs)} "
+                                "subscript(s) are given")
+    ranges = [_range(sub, n, ref) for sub, n in zip(subs, extents, strict=False)] \
+        + [range(n) for n in extents[len(subs):]]
     return list(itertools.product(*ranges))
 
 
@@ -159,15 +160,15 @@ def _range(sub: xd.VarSub, n: int, ref: xd.VarRef) -> range:
     if isinstance(sub, xd.Expr):
         k = value(sub.text)
         if k is None or not 0 <= k < n:
-            raise XmpError(ref.loc, f"the subscript '{sub.text}' of location variable '{ref.name.name}' must be a "
-                                    f"constant in 0..{n - 1} on a GPU loop")
+            raise XmpError(ref.loc, f"the subscript '{sub.text}' of location variable '{ref.name.name}' must "
+                                    f"be a constant in 0..{n - 1} on a GPU loop")
         return range(k, k + 1)
     base = value(sub.base.text) if sub.base is not None else 0
     length = value(sub.length.text) if sub.length is not None else None
     step = value(sub.step.text) if sub.step is not None else 1
     if base is None or step is None or step <= 0 or (sub.length is not None and length is None):
-        raise XmpError(ref.loc, f"the section of location variable '{ref.name.name}' must have constant bounds "
-                                "on a GPU loop")
+        raise XmpError(ref.loc, f"the section of location variable '{ref.name.name}' must have "
+                                "constant bounds on a GPU loop")
     length = (n - base + step - 1) // step if length is None else length
     if base < 0 or length < 0 or base + (length - 1) * step >= n:
         raise XmpError(ref.loc, f"the section of location variable '{ref.name.name}' lies outside its "
@@ -181,7 +182,8 @@ def _wrap(body: c_ast.For, array: _Array) -> None:
     local = copy.deepcopy(array.decl)
     local.storage, local.funcspec, local.init = [], [], None
     elements = array.elements.values()
-    text = (f"{cbuild.to_c(local)}; " + " ".join(f"{e.host} = {e.scalar};" for e in elements) + " do ; while (0); "
+    text = (f"{cbuild.to_c(local)}; " + " ".join(f"{e.host} = {e.scalar};" for e in elements)
+            + " do ; while (0); "
             + " ".join(f"{e.scalar} = {e.host};" for e in elements if e.tracked))
     items = cbuild.stmts(text, body.stmt.coord)
     items[1 + len(elements)].stmt = body.stmt

@@ -49,11 +49,10 @@ from xmpacc import cbuild
 from xmpacc.diagnostics import InternalError, SourceLoc, XmpError
 from xmpacc.directives import ast as xd
 from xmpacc.passes.common.canonical import CanonicalLoop
-from xmpacc.passes.common.values import Param
-from xmpacc.passes.kernel.kernels import base_type_names, declaration
-from xmpacc.passes.common.values import KernelVars
 from xmpacc.passes.common.reductions import check_not_indices
+from xmpacc.passes.common.values import KernelVars, Param
 from xmpacc.passes.common.varrefs import declared, shape
+from xmpacc.passes.kernel.kernels import base_type_names, declaration
 from xmpacc.runtime.contract import LAUNCH_LOCATED, LAUNCH_LOCFIELD, LOCATED_IN_PARTS, REDUCTION_OPS
 from xmpacc.symbols import Scope
 
@@ -115,8 +114,8 @@ def _check_scalar(ref: xd.VarRef, scope: Scope, problem: str) -> None:
     name = ref.name.name
     rank, _t = shape(decl)
     if isinstance(decl.type, c_ast.PtrDecl):
-        raise XmpError(ref.name.loc, f"'{name}' is a pointer; reductions with location variables of a GPU loop "
-                                     "take scalars")
+        raise XmpError(ref.name.loc, f"'{name}' is a pointer; reductions with location variables of "
+                                     "a GPU loop take scalars")
     if rank or ref.subs is not None:
         raise XmpError(ref.name.loc, f"'{name}' {problem}")
     names = base_type_names(decl.type)
@@ -131,7 +130,8 @@ def value_names(located_vars: tuple[Located, ...]) -> list[str]:
     return list(dict.fromkeys(n for loc in located_vars for n in loc.watched))
 
 
-def host_decls(located_vars: tuple[Located, ...], coord: object) -> tuple[list[c_ast.Node], dict[str, tuple[str, int]]]:
+def host_decls(located_vars: tuple[Located, ...],
+               coord: object) -> tuple[list[c_ast.Node], dict[str, tuple[str, int]]]:
     """The host key arrays (zero: no thread changed anything; in parts, no launch yet) and,
     per reduction variable, its key array and length for ``loop_reduction_calls``."""
     decls: list[c_ast.Node] = []
@@ -140,7 +140,8 @@ def host_decls(located_vars: tuple[Located, ...], coord: object) -> tuple[list[c
     return decls, {loc.value: (loc.host_key, len(loc.trips)) for loc in located_vars}
 
 
-def instrument(body: c_ast.Node, located_vars: tuple[Located, ...], scope: Scope, coord: object) -> c_ast.Node:
+def instrument(body: c_ast.Node, located_vars: tuple[Located, ...],
+               scope: Scope, coord: object) -> c_ast.Node:
     """``body`` between the saves of the watched variables and the checks that record the
     key (``continue`` in the body ends the do-while, so it still reaches the checks)."""
     saves: list[str] = []
@@ -176,13 +177,14 @@ def check_firstprivate(located_vars: tuple[Located, ...], kv: KernelVars, where:
             # private or a second reduction contradicts the reduction, which sets the
             # variable after the loop
             if any(p == name for p, _d in kv.private):
-                raise XmpError(where, f"'{name}' of a reduction with location variables is private in this GPU "
-                                      "loop: the reduction sets it after the loop, a private copy ends with its "
-                                      "thread; take it out of private(...)")
+                raise XmpError(where, f"'{name}' of a reduction with location variables is private in this "
+                                      "GPU loop: the reduction sets it after the loop, a private copy ends "
+                                      "with its thread; take it out of private(...)")
             if any(r == name for r, _d, _op in kv.reductions):
-                raise XmpError(where, f"'{name}' of a reduction with location variables is reduced by another "
-                                      "reduction clause too: a variable takes part in one reduction")
-            raise InternalError(f"'{name}' of a reduction with location variables is not by value in a kernel")
+                raise XmpError(where, f"'{name}' of a reduction with location variables is reduced by "
+                                      "another reduction clause too: a variable takes part in one reduction")
+            raise InternalError(f"'{name}' of a reduction with location variables is not by "
+                                "value in a kernel")
 
 
 def prologue(located_vars: tuple[Located, ...]) -> list[str]:
@@ -196,9 +198,11 @@ def params(located_vars: tuple[Located, ...], kv: KernelVars) -> list[Param]:
     for loc in located_vars:
         n = loc.number
         out.append(Param(f"_xmpacc_lkp_{n}", f"long long *_xmpacc_lkp_{n}", loc.host_key, LAUNCH_LOCATED,
-                         str(loc.nkey), str(REDUCTION_OPS[loc.op] + (LOCATED_IN_PARTS if loc.in_parts else 0))))
+                         str(loc.nkey),
+                         str(REDUCTION_OPS[loc.op] + (LOCATED_IN_PARTS if loc.in_parts else 0))))
         for j, name in enumerate(loc.watched):
-            out.append(Param(f"_xmpacc_lvp_{n}_{j}", declaration(decls[name], f"_xmpacc_lvp_{n}_{j}", pointer=True),
+            out.append(Param(f"_xmpacc_lvp_{n}_{j}",
+                             declaration(decls[name], f"_xmpacc_lvp_{n}_{j}", pointer=True),
                              f"&{name}", LAUNCH_LOCFIELD, f"_XMPACC_TYPE({name})"))
     return out
 
@@ -214,9 +218,11 @@ def epilogue(located_vars: tuple[Located, ...], kv: KernelVars) -> list[str]:
         shuffles += [f"{other}[{j}] = _XMPACC_SHFL_XOR({key}[{j}]);" for j in range(loc.nkey)]
         shuffles += [f"{declaration(decls[name], w)} = _XMPACC_SHFL_XOR({name});" for name, w in fields]
         v, w = loc.value, fields[0][1]
-        above, below = (f"{w} > {v}", f"{w} < {v}") if loc.op.endswith("max") else (f"{w} < {v}", f"{w} > {v}")
+        above, below = (f"{w} > {v}", f"{w} < {v}") if loc.op.endswith("max") \
+            else (f"{w} < {v}", f"{w} > {v}")
         last = int(loc.op.startswith("last"))
-        take = [f"{key}[{j}] = {other}[{j}];" for j in range(loc.nkey)] + [f"{name} = {w};" for name, w in fields]
+        take = [f"{key}[{j}] = {other}[{j}];" for j in range(loc.nkey)] + \
+            [f"{name} = {w};" for name, w in fields]
         writes = [f"_xmpacc_lkp_{n}[_xmpacc_p * {loc.nkey} + {j}] = {key}[{j}];" for j in range(loc.nkey)]
         writes += [f"_xmpacc_lvp_{n}_{j}[_xmpacc_p] = {name};" for j, (name, _w) in enumerate(fields)]
         lines += ["_XMPACC_WARP_STEPS {", *(f"  {s}" for s in shuffles),

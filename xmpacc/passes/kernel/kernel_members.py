@@ -9,7 +9,8 @@ passes the member's device copy and descriptor by the host key of the member's d
 
     #pragma acc data copy(c.a)                 kernel:  _XMPACC_KERNEL k(..., int *_xmpacc_mb1_c_a,
     #pragma xmp loop on t[i]                                  _xmpacc_array_t _xmpacc_mbd1_c_a)
-    #pragma acc parallel loop                           _xmpacc_mb1_c_a[_XMPACC_G(_xmpacc_mbd1_c_a, 0, i)] = ...
+    #pragma acc parallel loop                           _xmpacc_mb1_c_a[_XMPACC_G(_xmpacc_mbd1_c_a, 0, i)]
+                                                            = ...
     for (i = 0; i < N; i++) c.a[i] = ...       launch:  ... &c._xmpacc_a_a, &c._xmpacc_a_a ...
 
 The number in the name is the object's length, so that ``c_x.a`` and ``c.x_a`` stay apart.
@@ -26,11 +27,10 @@ import dataclasses
 from pycparser import c_ast
 
 from xmpacc import cbuild
-from xmpacc.diagnostics import SourceLoc, XmpError, XmpErrors
 from xmpacc.cbuild import loc_of
+from xmpacc.diagnostics import SourceLoc, XmpError, XmpErrors
 from xmpacc.passes.common.values import Replicated
-from xmpacc.symbols import bound_member, descriptor_path
-from xmpacc.symbols import ArraySym, Scope
+from xmpacc.symbols import ArraySym, Scope, bound_member, descriptor_path
 
 
 @dataclasses.dataclass(frozen=True)
@@ -70,7 +70,8 @@ def rename(body: c_ast.Node, scope: Scope) -> tuple[c_ast.Node, list[Member]]:
             if sep == "." and isinstance(obj, c_ast.ArrayRef) and isinstance(obj.subscript, c_ast.Constant) \
                     and obj.subscript.value == "0":   # p[0].a: kernel_deref.py's p->a
                 obj, sep = obj.name, "->"
-            m = _bind(scope, node, obj.name, sep, node.field.name, found) if isinstance(obj, c_ast.ID) else None
+            m = _bind(scope, node, obj.name, sep, node.field.name, found) \
+                if isinstance(obj, c_ast.ID) else None
             return None if m is None else c_ast.ID(m.param, node.coord)
         # the descriptor, one ID "c._xmpacc_a_a" as subscripts.py writes it
         if isinstance(node, c_ast.ID) and (hit := descriptor_path(node.name)) is not None:
@@ -92,11 +93,12 @@ def device_arrays(members: list[Member], replicated: list[Replicated]) -> list[R
         rep = next((r for r in replicated if r.member and r.key == m.key), None)
         if rep is None:
             name = m.sym.name
-            problems.append(XmpError(m.loc, f"array '{name}' is used in an acc loop but has no device copy: put "
-                                            f"the loop inside '#pragma acc data copy({name})' or '#pragma xmp acc "
-                                            f"replicate ({name})'"))
+            problems.append(XmpError(m.loc, f"array '{name}' is used in an acc loop but has no device copy: "
+                                            f"put the loop inside '#pragma acc data copy({name})' or "
+                                            f"'#pragma xmp acc replicate ({name})'"))
             continue
-        out.append(Replicated(m.param, rep.decl, dataclasses.replace(m.sym, name=m.param, c_name=m.descriptor),
+        out.append(Replicated(m.param, rep.decl,
+                              dataclasses.replace(m.sym, name=m.param, c_name=m.descriptor),
                               rep.key, m.sym.name))
     if problems:
         raise XmpErrors(problems)

@@ -44,10 +44,9 @@ from pycparser import c_ast
 from xmpacc import cbuild
 from xmpacc.directives.exprs import int_value, plus
 from xmpacc.kernel_types import Typedefs, variable_length
+from xmpacc.passes.common.values import KernelVars, Param
 from xmpacc.passes.kernel import kernel_vla
-from xmpacc.passes.common.values import KernelVars
 from xmpacc.passes.kernel.kernel_vla import Rows
-from xmpacc.passes.common.values import Param
 from xmpacc.passes.kernel.kernels import pointer_to
 from xmpacc.runtime.contract import LAUNCH_SCRATCH, LAUNCH_VALUE
 
@@ -93,7 +92,8 @@ def private_arrays(kv: KernelVars, lengths: dict[str, str], sections: dict[str, 
     for name, first in kv.private_blocks:
         rep = next(r for r in kv.arrays if r.name == name and r.array is not None)
         desc = rep.array.c_name
-        scratch.append(Scratch(name, rep.array.elem_type, f"{desc}.local_elems", "0" if first else None, None, desc))
+        scratch.append(Scratch(name, rep.array.elem_type, f"{desc}.local_elems",
+                               "0" if first else None, None, desc))
     for n, rep in enumerate(kv.arrays):   # pointers by a subarray
         if rep.name in sections and rep.array is None:
             base, length = sections[rep.name]

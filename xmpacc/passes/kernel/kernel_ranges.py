@@ -5,10 +5,11 @@ and the launches over parts of the range that ``margin`` and ``peel_and_wait`` a
 The kernel is the same for every part: only the schedules it gets by value change, so
 a ``margin`` loop is one launch per cell of the rim and ``peel_and_wait`` two passes:
 
-    #pragma xmp loop on t[i] margin(1,1) acc      for (int _xmpacc_cell = 0; _xmpacc_cell < 3; _xmpacc_cell++) {
-    for (i = 0; i < N; i++) ...                     _xmpacc_range_t _xmpacc_r_i = _xmpacc_range(...);
-                                                    _xmpacc_sched_t _xmpacc_s_i = _xmpacc_range_sched(&_xmpacc_r_i,
-                                                                                     (_xmpacc_cell / 1) % 3, ...);
+    #pragma xmp loop on t[i] margin(1,1) acc      for (int _xmpacc_cell = 0; _xmpacc_cell < 3;
+    for (i = 0; i < N; i++) ...                          _xmpacc_cell++) {
+                                                    _xmpacc_range_t _xmpacc_r_i = _xmpacc_range(...);
+                                                    _xmpacc_sched_t _xmpacc_s_i = _xmpacc_range_sched(
+                                                        &_xmpacc_r_i, (_xmpacc_cell / 1) % 3, ...);
                                                     if (!(<the cell is in the rim>)) continue;
                                                     <the launch> }
 
@@ -25,7 +26,6 @@ from xmpacc import cbuild
 from xmpacc.directives import ast as xd
 from xmpacc.directives.exprs import negate
 from xmpacc.passes.common.canonical import CanonicalLoop
-from xmpacc.passes.common.onrefs import loop_offsets
 from xmpacc.passes.common.loopsched import (
     DimSched,
     cell_digits,
@@ -34,6 +34,7 @@ from xmpacc.passes.common.loopsched import (
     margin_guard,
     sched_text,
 )
+from xmpacc.passes.common.onrefs import loop_offsets
 from xmpacc.symbols import TemplateSym
 
 CELL = "_xmpacc_cell"
@@ -97,7 +98,8 @@ def passes(loops: list[CanonicalLoop], xmp: xd.Loop | None, tmpl: TemplateSym | 
     peel = xmp.peel_and_wait
     if peel is not None:
         shrink = tuple(xd.LoopWidth(xd.Expr(negate(w.lower.text), w.lower.loc),
-                                    xd.Expr(negate(w.upper.text), w.upper.loc), w.unbound) for w in peel.widths)
+                                    xd.Expr(negate(w.upper.text), w.upper.loc), w.unbound)
+                       for w in peel.widths)
         interior = dataclasses.replace(xmp, expand=shrink, peel_and_wait=None)
         rim = dataclasses.replace(xmp, margin=shrink, peel_and_wait=None)
         wait = (f"_xmpacc_wait_async({cbuild.where_literal(xmp.loc)}, 1, "
@@ -109,7 +111,8 @@ def passes(loops: list[CanonicalLoop], xmp: xd.Loop | None, tmpl: TemplateSym | 
     return (SchedPass(scheds(loops, xmp, tmpl, indices)),)
 
 
-def _margin(loops: list[CanonicalLoop], xmp: xd.Loop, tmpl: TemplateSym, indices: dict[str, int]) -> SchedPass:
+def _margin(loops: list[CanonicalLoop], xmp: xd.Loop, tmpl: TemplateSym,
+            indices: dict[str, int]) -> SchedPass:
     """The rim of the expanded range: three segments per widened dimension (below, inside,
     above), the cells where at least one is outside (loopsched.margin_guard)."""
     _mode, widths = dim_widths(xmp, tmpl)

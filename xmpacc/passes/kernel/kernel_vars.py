@@ -12,27 +12,33 @@ by-value scalars, arrays that are not replicated.
 from __future__ import annotations
 
 import dataclasses
-
 from collections.abc import Mapping
 
 from pycparser import c_ast
 
-from xmpacc.cbuild import walk
+from xmpacc.cbuild import loc_of, walk
 from xmpacc.diagnostics import InternalError, SourceLoc, XmpError, XmpErrors
 from xmpacc.passes.common import openacc_calls
 from xmpacc.passes.common.accesses import passed_addresses, store_target, stored_variable, uses
-from xmpacc.cbuild import loc_of
 from xmpacc.passes.common.values import KernelVars, Replicated
 from xmpacc.symbols import Scope
 
 # CUDA math functions callable in a kernel (and in C's math.h for the host backend), and
 # acc_on_device (xmpacc_kernel.h).
-DEVICE_FUNCTIONS = openacc_calls.IN_KERNELS | frozenset(["sqrt", "sqrtf", "cbrt", "cbrtf", "rsqrt", "rsqrtf", "exp", "expf", "exp2", "exp2f", "expm1", "expm1f", "log", "logf", "log2", "log2f", "log10", "log10f", "log1p", "log1pf", "pow", "powf", "sin", "sinf", "cos", "cosf", "tan", "tanf", "asin", "asinf", "acos", "acosf", "atan", "atanf", "atan2", "atan2f", "sinh", "sinhf", "cosh", "coshf", "tanh", "tanhf", "asinh", "acosh", "atanh", "fabs", "fabsf", "abs", "labs", "llabs", "fmin", "fminf", "fmax", "fmaxf", "floor", "floorf", "ceil", "ceilf", "round", "roundf", "trunc", "truncf", "fmod", "fmodf", "remainder", "copysign", "hypot", "hypotf", "erf", "erff", "erfc", "erfcf", "tgamma", "lgamma", "fma", "fmaf", "isnan", "isinf", "isfinite", "signbit", "ldexp", "frexp", "modf", "nearbyint", "rint", "lrint", "llround", "lround",
-    "asinhf", "acoshf", "atanhf", "remainderf", "copysignf", "tgammaf", "lgammaf", "ldexpf", "frexpf", "modff",
-    "nearbyintf", "rintf", "lrintf", "llrint", "llrintf", "lroundf", "llroundf", "fdim", "fdimf", "scalbn",
-    "scalbnf", "ilogb", "ilogbf", "logb", "logbf", "nextafter", "nextafterf", "exp10", "exp10f", "sincos",
-    "sincosf", "sincospi", "sincospif", "sinpi", "sinpif", "cospi", "cospif", "rhypot", "rhypotf", "rcbrt",
-    "rcbrtf", "norm3d", "norm3df", "erfinv", "erfinvf", "erfcinv", "erfcinvf", "normcdf", "normcdff",
+DEVICE_FUNCTIONS = openacc_calls.IN_KERNELS | frozenset([
+    "sqrt", "sqrtf", "cbrt", "cbrtf", "rsqrt", "rsqrtf", "exp", "expf", "exp2", "exp2f", "expm1", "expm1f",
+    "log", "logf", "log2", "log2f", "log10", "log10f", "log1p", "log1pf", "pow", "powf", "sin", "sinf", "cos",
+    "cosf", "tan", "tanf", "asin", "asinf", "acos", "acosf", "atan", "atanf", "atan2", "atan2f", "sinh",
+    "sinhf", "cosh", "coshf", "tanh", "tanhf", "asinh", "acosh", "atanh", "fabs", "fabsf", "abs", "labs",
+    "llabs", "fmin", "fminf", "fmax", "fmaxf", "floor", "floorf", "ceil", "ceilf", "round", "roundf", "trunc",
+    "truncf", "fmod", "fmodf", "remainder", "copysign", "hypot", "hypotf", "erf", "erff", "erfc", "erfcf",
+    "tgamma", "lgamma", "fma", "fmaf", "isnan", "isinf", "isfinite", "signbit", "ldexp", "frexp", "modf",
+    "nearbyint", "rint", "lrint", "llround", "lround", "asinhf", "acoshf", "atanhf", "remainderf",
+    "copysignf", "tgammaf", "lgammaf", "ldexpf", "frexpf", "modff", "nearbyintf", "rintf", "lrintf", "llrint",
+    "llrintf", "lroundf", "llroundf", "fdim", "fdimf", "scalbn", "scalbnf", "ilogb", "ilogbf", "logb",
+    "logbf", "nextafter", "nextafterf", "exp10", "exp10f", "sincos", "sincosf", "sincospi", "sincospif",
+    "sinpi", "sinpif", "cospi", "cospif", "rhypot", "rhypotf", "rcbrt", "rcbrtf", "norm3d", "norm3df",
+    "erfinv", "erfinvf", "erfcinv", "erfcinvf", "normcdf", "normcdff",
     "printf"])   # CUDA's device printf: the lines come at the next synchronisation
 
 
@@ -76,7 +82,8 @@ def _free_ids(node: c_ast.Node, bound: list[set[str]], skip: set[int], out: list
         if id(node) not in skip and not any(node.name in names for names in bound):
             out.append(node)
         return
-    opens = isinstance(node, c_ast.Compound) or (isinstance(node, c_ast.For) and isinstance(node.init, c_ast.DeclList))
+    opens = isinstance(node, c_ast.Compound) or (isinstance(node, c_ast.For)
+                                                 and isinstance(node.init, c_ast.DeclList))
     if opens:
         bound.append(set())
     for _name, child in node.children():
@@ -108,7 +115,8 @@ def check_body(body: c_ast.Node, is_xmp_pragma,  # type: ignore[no-untyped-def]
             library = openacc_calls.device_call_error(name)
             if library is not None:
                 raise XmpError(loc_of(node), library)
-            if not name.startswith(("_XMPACC_", "_xmpacc_")) and name not in DEVICE_FUNCTIONS and name not in routines:
+            if not name.startswith(("_XMPACC_", "_xmpacc_")) and name not in DEVICE_FUNCTIONS \
+                    and name not in routines:
                 raise XmpError(loc_of(node), f"call of '{name}' in an acc loop: only CUDA math functions "
                                              "can be called on the GPU")
         elif isinstance(node, c_ast.FuncCall):
@@ -268,7 +276,8 @@ def classify(body: c_ast.Node, control: list[str], scope: Scope, replicated: lis
             out.by_value.append((name, found[1]))
             continue
         try:
-            _classify_one(ident, found[1], scope, replicated, private, firstprivate, reductions, assigned, out)
+            _classify_one(ident, found[1], scope, replicated, private, firstprivate,
+                          reductions, assigned, out)
         except XmpError as err:  # report every variable's problem, not just the first
             problems.append(err)
     for name, first in out.private_blocks:   # the threads' copies are written, not the device copy

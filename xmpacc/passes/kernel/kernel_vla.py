@@ -79,8 +79,8 @@ def extent_params(r: Rows) -> list[Param]:
     out = []
     for k in range(1, r.extents + 1):
         extent = cbuild.extent_of(r.host, k, k + 1)
-        out.append(Param(_extent(r, k), f"long long {_extent(r, k)}", f"&(long long){{(long long) ({extent})}}",
-                         LAUNCH_VALUE, "sizeof(long long)"))
+        out.append(Param(_extent(r, k), f"long long {_extent(r, k)}",
+                         f"&(long long){{(long long) ({extent})}}", LAUNCH_VALUE, "sizeof(long long)"))
     return out
 
 
@@ -116,7 +116,8 @@ def routine_parameter(param: c_ast.Decl, constants: frozenset[str]) -> c_ast.Dec
         return param
     elem = cbuild.to_c(c_ast.Typename(None, [], None, _named(r.elem, None)))
     text = f"_XMPACC_ROWS_PARAM({elem}, {r.extents}, {param.name}, {cbuild.to_c(param)})"
-    return c_ast.Decl(None, [], [], [], [], c_ast.TypeDecl(None, [], None, c_ast.IdentifierType([text])), None, None)
+    return c_ast.Decl(None, [], [], [], [],
+                      c_ast.TypeDecl(None, [], None, c_ast.IdentifierType([text])), None, None)
 
 
 def flat(r: Rows) -> str:

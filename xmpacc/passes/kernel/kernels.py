@@ -3,8 +3,9 @@
 Before:                                      After, host C:
     #pragma xmp loop on t(i) acc                 { _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(...);
     for (i = 0; i < N; i++)                        long long _xmpacc_total = _xmpacc_s_i.count;
-      x[i] += v[i] * DT;                           _xmpacc_launch("f.c:42", "_xmpacc_loop_f_c_42", _xmpacc_total,
-                                                       256, 5, (void *[]){...}, (const long long []){...}); }
+      x[i] += v[i] * DT;                           _xmpacc_launch("f.c:42", "_xmpacc_loop_f_c_42",
+                                                       _xmpacc_total, 256, 5, (void *[]){...},
+                                                       (const long long []){...}); }
                                              and in prog.cu:
     _XMPACC_KERNEL _xmpacc_loop_f_c_42(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i,
         double *x, _xmpacc_array_t _xmpacc_a_x, double *v, _xmpacc_array_t _xmpacc_a_v)
@@ -24,13 +25,13 @@ import copy
 from pycparser import c_ast
 
 from xmpacc import cbuild
+from xmpacc.cbuild import loc_of
 from xmpacc.diagnostics import InternalError, XmpError
 from xmpacc.kernel_types import Typedefs
 from xmpacc.passes.common.accesses import text_value
-from xmpacc.cbuild import loc_of
 from xmpacc.passes.common.canonical import CanonicalLoop
-from xmpacc.passes.common.values import Kernel, KernelVars, LanePlan, Param
 from xmpacc.passes.common.loopsched import CyclicLoop
+from xmpacc.passes.common.values import Kernel, KernelVars, LanePlan, Param
 from xmpacc.passes.kernel.stream_rows import walked_slot
 from xmpacc.runtime.contract import (
     LAUNCH_DEVBUF,
@@ -60,7 +61,8 @@ def check_device_type(name: str, decl_type: c_ast.Node, where: c_ast.Node, typed
     while not isinstance(t, c_ast.TypeDecl):
         t = t.type
     names = base_type_names(decl_type)
-    if typedefs.is_type(names) or (isinstance(t.type, (c_ast.Struct, c_ast.Union, c_ast.Enum)) and t.type.name):
+    if typedefs.is_type(names) \
+            or (isinstance(t.type, (c_ast.Struct, c_ast.Union, c_ast.Enum)) and t.type.name):
         return
     shown = " ".join(names) if names else "an anonymous struct or union"
     raise XmpError(loc_of(where), f"'{name}' has type '{shown}', which the GPU kernel file cannot declare "
@@ -84,7 +86,8 @@ def declaration(decl: c_ast.Decl, name: str, pointer: bool = False, drop_outer_d
 
 def pointer_to(elem_type: c_ast.Node, name: str) -> str:
     """``elem_type *name`` (an element, or a row of constant lengths), not const."""
-    return declaration(c_ast.Decl(name, [], [], [], [], copy.deepcopy(elem_type), None, None), name, pointer=True)
+    return declaration(c_ast.Decl(name, [], [], [], [], copy.deepcopy(elem_type), None, None), name,
+                       pointer=True)
 
 
 def identity(op: str, type_names: list[str]) -> str:
@@ -101,7 +104,8 @@ def identity(op: str, type_names: list[str]) -> str:
     if op == "max":
         return "(-_XMPACC_INF)" if floating else ("0" if unsigned else f"(({ctype}) {top})")
     if op == "min":
-        return "_XMPACC_INF" if floating else (f"(({ctype}) ~({ctype}) 0)" if unsigned else f"(({ctype}) ~{top})")
+        return "_XMPACC_INF" if floating else (f"(({ctype}) ~({ctype}) 0)" if unsigned
+                                               else f"(({ctype}) ~{top})")
     raise InternalError(f"no identity for reduction '{op}'")
 
 
@@ -139,7 +143,8 @@ def build_params(loops: list[CanonicalLoop], kv: KernelVars, lanes: bool = False
     if lanes:  # chosen by the runtime at each launch
         params.append(Param("_xmpacc_lanes_arg", "int _xmpacc_lanes_arg", "0", LAUNCH_LANES))
     elif len(loops) > 1:  # the runtime may launch a 2-D grid: blockIdx.y walks the outer loops
-        params.append(Param("_xmpacc_grid2", "int _xmpacc_grid2", "0", LAUNCH_GRID2, str(len(loops)), str(rows)))
+        params.append(Param("_xmpacc_grid2", "int _xmpacc_grid2", "0", LAUNCH_GRID2,
+                            str(len(loops)), str(rows)))
     params += [Param(f"_xmpacc_s_{lp.var}", f"_xmpacc_sched_t _xmpacc_s_{lp.var}", f"&_xmpacc_s_{lp.var}",
                      LAUNCH_VALUE, "sizeof(_xmpacc_sched_t)") for lp in loops]
     # after every schedule: the runtime finds the innermost one at the LAUNCH_GRID2 slot + n
@@ -167,7 +172,8 @@ def build_params(loops: list[CanonicalLoop], kv: KernelVars, lanes: bool = False
         params.append(Param(ds, declaration(rep.decl, ds, pointer=True), rep.key, LAUNCH_DEVBUF,
                             _use(rep.name, kv)))
     for name, decl in kv.by_value:
-        params.append(Param(name, declaration(decl, name), f"(void *) &{name}", LAUNCH_VALUE, f"sizeof({name})"))
+        params.append(Param(name, declaration(decl, name), f"(void *) &{name}",
+                            LAUNCH_VALUE, f"sizeof({name})"))
     for name, decl, op in kv.reductions:
         red = f"_xmpacc_red_{name}"
         code = REDUCTION_OPS[op] + (REDUCTION_TO_HOST if to_host else 0)
@@ -222,7 +228,8 @@ def prologue(loops: list[CanonicalLoop], types: list[str], kv: KernelVars, lanes
     if not lanes and not kv.combines:  # with reductions every thread joins the warp-level combine
         out.append("if (!_xmpacc_valid) return;")
     by_pos = {p.var for p in cyclic if p.by_position}
-    for k, (lp, ctype) in enumerate(reversed(list(zip(loops, types)))):   # innermost varies fastest
+    # innermost varies fastest
+    for k, (lp, ctype) in enumerate(reversed(list(zip(loops, types, strict=True)))):
         s = f"_xmpacc_s_{lp.var}"
         if k == 0 and len(loops) > 1 and not lanes:
             index = "_xmpacc_in"
@@ -231,7 +238,8 @@ def prologue(loops: list[CanonicalLoop], types: list[str], kv: KernelVars, lanes
         else:
             index = f"_xmpacc_divmod(&_xmpacc_rest, {s})"
         if lp.var in by_pos:
-            out.append(f"{ctype} {lp.var} = ({ctype}) _xmpacc_posmap_var(_xmpacc_m_{lp.var}, {s}.first + {index} * {s}.step);")
+            out.append(f"{ctype} {lp.var} = ({ctype}) _xmpacc_posmap_var(_xmpacc_m_{lp.var}, "
+                       f"{s}.first + {index} * {s}.step);")
         else:
             out.append(f"{ctype} {lp.var} = ({ctype}) ({s}.first + {index} * {s}.step);")
     out += _off_progression(cyclic, kv, lanes)
@@ -346,9 +354,11 @@ def device_body(body: c_ast.Node, kv: KernelVars) -> c_ast.Node:
     def fix(node: c_ast.Node) -> c_ast.Node | None:
         if isinstance(node, c_ast.ID) and id(node) not in skip and node.name in scalars:
             return c_ast.UnaryOp("*", c_ast.ID(f"_xmpacc_ds_{node.name}"), node.coord)
-        if isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID) and node.name.name == "_XMPACC_LIVE":
+        if isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID) \
+                and node.name.name == "_XMPACC_LIVE":
             return node.args.exprs[2]   # an aligned pointer: replicate_begin checked it is allocated
-        if isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID) and node.name.name == "_XMPACC_L":
+        if isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID) \
+                and node.name.name == "_XMPACC_L":
             desc = node.args.exprs[0]
             if isinstance(desc, c_ast.ID) and desc.name in rebased:
                 return c_ast.FuncCall(c_ast.ID("_XMPACC_G", node.name.coord), node.args, node.coord)

@@ -27,7 +27,6 @@ combined), so floating-point results may differ in the last bits.
 
 from __future__ import annotations
 
-
 from pycparser import c_ast
 
 from xmpacc.cbuild import walk

@@ -7,27 +7,26 @@ window's first rows), the walk's ``for`` header, the lines before the body in ea
 host's thread count for the launch (one thread per ``walk`` rows of the outer loop).
 
 For kernels with a large index state (2 blocks per SM, streaming.min_blocks), and for
-kernels without a window, the template writes the walk twice: unrolled without an exit test for the threads whose
-``walk`` rows all exist (all but the last row of threads), and with the test for the
-others.  One loop with the test ran the Himeno L sweep in 602 us on an H200; the same
-kernel without it in 473 us (ncu, one job): an exit in every step keeps nvcc from
-starting the loads of later rows early, and those loads are what the walk is for.  Small
-kernels (8 blocks per SM, 32 registers) keep the one loop: without the test nvcc starts
-more loads early than 32 registers hold, and the 512^3 Jacobi sweep spilled, fell back to
-2 blocks per SM and took 0.667 ms instead of 0.591.  A kernel without a window keeps
-nothing in registers across rows, so its early loads fit: the Himeno L copy kernel
-(``p = wrk2``, 8 blocks per SM, 32 registers, no spill) took 90 us whole against 94 with
-the test.
+kernels without a window, the template writes the walk twice: unrolled without an exit
+test for the threads whose ``walk`` rows all exist (all but the last row of threads), and
+with the test for the others.  One loop with the test ran the Himeno L sweep in 602 us on
+an H200; the same kernel without it in 473 us (ncu, one job): an exit in every step keeps
+nvcc from starting the loads of later rows early, and those loads are what the walk is
+for.  Small kernels (8 blocks per SM, 32 registers) keep the one loop: without the test
+nvcc starts more loads early than 32 registers hold, and the 512^3 Jacobi sweep spilled,
+fell back to 2 blocks per SM and took 0.667 ms instead of 0.591.  A kernel without a
+window keeps nothing in registers across rows, so its early loads fit: the Himeno L copy
+kernel (``p = wrk2``, 8 blocks per SM, 32 registers, no spill) took 90 us whole against 94
+with the test.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from xmpacc.passes.common.canonical import CanonicalLoop
 from xmpacc.passes.kernel import stream_rows
 from xmpacc.passes.kernel.stream_rows import RowIndex
-from xmpacc.passes.common.canonical import CanonicalLoop
-
 
 WHOLE_WALK_BLOCKS = 2   # kernels asking for at most this many blocks per SM get the whole-walk loop
 
@@ -92,8 +91,10 @@ def code(p: StreamPlan) -> WalkCode:
         head.append(f"{regs[-1]} = {_load(p, w, v, w.hi)};")
         tail += [f"{regs[k]} = {regs[k + 1]};" for k in range(len(regs) - 1)]
     loop = f"for (int _xmpacc_w = 0; _xmpacc_w < {p.walk}; _xmpacc_w++)"
-    whole = f"_xmpacc_p0 + {p.walk} <= {s}.count" if 0 < p.min_blocks <= WHOLE_WALK_BLOCKS or not p.windows else ""
-    return WalkCode(pro, loop, f"if (_xmpacc_w > 0) {{ if (_xmpacc_p0 + _xmpacc_w >= {s}.count) break; {step} }}",
+    whole = f"_xmpacc_p0 + {p.walk} <= {s}.count" if 0 < p.min_blocks <= WHOLE_WALK_BLOCKS or not p.windows \
+        else ""
+    return WalkCode(pro, loop,
+                    f"if (_xmpacc_w > 0) {{ if (_xmpacc_p0 + _xmpacc_w >= {s}.count) break; {step} }}",
                     head, tail, whole=whole, next_row_whole=f"if (_xmpacc_w > 0) {step}",
                     min_blocks=p.min_blocks, fallback=p.fallback_blocks)
 

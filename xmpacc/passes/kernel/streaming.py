@@ -60,9 +60,9 @@ from xmpacc import cbuild
 from xmpacc.diagnostics import InternalError
 from xmpacc.passes.common.accesses import text_value
 from xmpacc.passes.common.canonical import CanonicalLoop
-from xmpacc.passes.kernel import stream_rows
-from xmpacc.passes.common.values import KernelVars
 from xmpacc.passes.common.loopsched import CyclicLoop
+from xmpacc.passes.common.values import KernelVars
+from xmpacc.passes.kernel import stream_rows
 from xmpacc.passes.kernel.stream_rows import names, walked_slot, with_row
 from xmpacc.passes.kernel.stream_walk import StreamPlan, Window, code
 
@@ -134,7 +134,8 @@ def _refs(body: c_ast.Node) -> tuple[list[c_ast.ArrayRef], list[tuple[c_ast.Arra
     return writes, reads
 
 
-def _check_writes(writes: list[c_ast.ArrayRef], reads: list[tuple[c_ast.ArrayRef, bool]], var: str) -> set[str]:
+def _check_writes(writes: list[c_ast.ArrayRef],
+                  reads: list[tuple[c_ast.ArrayRef, bool]], var: str) -> set[str]:
     """The written arrays; raises when a write or a read of a written array breaks the rules."""
     subscript: dict[str, str] = {}
     for ref in writes:
@@ -190,7 +191,7 @@ def _with_rows(windows: list[Window], first: list[c_ast.ArrayRef], moved: dict[i
                var: str) -> list[Window]:
     """The windows whose array has a row index, loading through it."""
     out = []
-    for w, ref in zip(windows, first):
+    for w, ref in zip(windows, first, strict=True):
         slot = walked_slot(ref, var)
         if id(ref) in moved and slot is not None:
             w = dataclasses.replace(w, row=moved[id(ref)][0], pattern=stream_rows.pattern_of(ref, slot[0]))
@@ -219,7 +220,8 @@ def _check_body(body: c_ast.Node, loops: list[CanonicalLoop], kv: KernelVars) ->
             # the walk's template writes the body twice (stream_walk.py): two variables
             raise NotStreamable(f"the body declares the static variable '{node.name}'")
         target = node.lvalue if isinstance(node, c_ast.Assignment) else (
-            node.expr if isinstance(node, c_ast.UnaryOp) and node.op in ("++", "--", "p++", "p--", "&") else None)
+            node.expr if isinstance(node, c_ast.UnaryOp) and node.op in ("++", "--", "p++", "p--", "&")
+            else None)
         if isinstance(target, c_ast.ID):
             assigned.add(target.name)
         if isinstance(target, c_ast.UnaryOp) and target.op == "*":
@@ -303,9 +305,11 @@ def _check_cyclic(walked: str, cyclic: tuple[CyclicLoop, ...]) -> None:
     for c in cyclic:
         if c.var == walked:
             kind = "cyclic(w)" if c.by_position else "cyclic"
-            raise NotStreamable(f"the loop of '{walked}' is over a {kind} dimension: this node's rows are not consecutive")
+            raise NotStreamable(f"the loop of '{walked}' is over a {kind} dimension: "
+                                "this node's rows are not consecutive")
         if c.progression:
-            raise NotStreamable(f"the loop of '{c.var}' over a cyclic(w) dimension may step past owned indices")
+            raise NotStreamable(f"the loop of '{c.var}' over a cyclic(w) dimension "
+                                "may step past owned indices")
 
 
 def plan(body: c_ast.Node, loops: list[CanonicalLoop], types: list[str], kv: KernelVars,
@@ -330,7 +334,7 @@ def plan(body: c_ast.Node, loops: list[CanonicalLoop], types: list[str], kv: Ker
         written = _check_writes(writes, reads, outer.var)
         aligned = {r.name for r in kv.arrays if r.array is not None}
         windows, where, first = _windows(reads, outer.var, kv, written, assigned)
-        extra = [(ref, range(w.lo, w.hi + 1)) for ref, w in zip(first, windows)]
+        extra = [(ref, range(w.lo, w.hi + 1)) for ref, w in zip(first, windows, strict=True)]
         rows, moved = stream_rows.plan(writes + [r for r, _u in reads], outer.var, aligned, assigned, extra)
         windows = _with_rows(windows, first, moved, outer.var)
         if not windows and not rows:
@@ -344,7 +348,8 @@ def plan(body: c_ast.Node, loops: list[CanonicalLoop], types: list[str], kv: Ker
                       block_threads(loops), tuple(rows), *min_blocks(tuple(rows))), where, moved, "streamed"
 
 
-def substitute(body: c_ast.Node, where: dict[int, tuple[int, int]], moved: dict[int, tuple[int, int]]) -> c_ast.Node:
+def substitute(body: c_ast.Node, where: dict[int, tuple[int, int]],
+               moved: dict[int, tuple[int, int]]) -> c_ast.Node:
     """The body with each windowed read replaced by its register, subscripts that have a
     row index using it, and the other reads of read-only arrays by read-only loads (in place)."""
     def fix(node: c_ast.Node) -> c_ast.Node | None:

@@ -12,9 +12,9 @@ from dataclasses import dataclass
 
 from pycparser import c_ast
 
+from xmpacc.cbuild import walk
 from xmpacc.diagnostics import AlreadyReported, XmpError
 from xmpacc.directives import ast as xd
-from xmpacc.cbuild import walk
 from xmpacc.passes.common.accesses import (
     Access,
     BodyFacts,
@@ -29,7 +29,6 @@ from xmpacc.passes.common.loopnest import nested_for
 from xmpacc.passes.common.onrefs import loop_indices
 from xmpacc.passes.locality.shadow_state import INF, LoopRange, loop_range
 from xmpacc.symbols import ArrayDim, Scope, TemplateSym
-
 
 STAR = "*"   # the on-ref has '*' or ':' there: every node along that dimension runs it
 

@@ -38,18 +38,14 @@ Nothing in the AST changes.
 
 from __future__ import annotations
 
-
 from pycparser import c_ast
 
 from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import SourceLoc
 from xmpacc.directives import ast as xd
+from xmpacc.passes.common.accesses import Access, accesses
 from xmpacc.passes.locality import locality_messages as msg
 from xmpacc.passes.locality.findings import Finding, LoopInfo, classify, loop_info, stray_write
-from xmpacc.passes.common.accesses import (
-    Access,
-    accesses,
-)
 from xmpacc.passes.locality.reflect_flow import FlowWalker, Summary
 from xmpacc.passes.locality.shadow_state import Key, State, key_of
 from xmpacc.symbols import Scope

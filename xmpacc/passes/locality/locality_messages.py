@@ -90,8 +90,8 @@ def outside(acc: Access, finding: Finding, info: LoopInfo, same: list[Access],
 def writes_shadow(acc: Access, info: LoopInfo) -> str:
     name = acc.sym.name
     return (f"{acc.text()} writes a shadow slot of '{name}': this loop runs each iteration on the owner of "
-            f"{info.on}, and the element belongs to a neighbour; the value stays on this node and the "
-            f"next reflect ({name}) overwrites it (if the loop adds into its neighbours' elements on purpose, "
+            f"{info.on}, and the element belongs to a neighbour; the value stays on this node and the next "
+            f"reflect ({name}) overwrites it (if the loop adds into its neighbours' elements on purpose, "
             f"'#pragma xmp reduce_shadow ({name})' after it gives them to their owners)")
 
 
@@ -101,8 +101,8 @@ def stale_shadow(acc: Access, stale: Stale, loop: SourceLoc, reach: dict[int, tu
     if stale.pending is None and stale.partial_loc is not None and stale.fresh is not None:
         return _partial(acc, stale, reach)
     if stale.pending is not None and stale.reflect_loc is not None:
-        return head + (f"the '{stale.reflect_text}' of line {stale.reflect_loc.line} "
-                       f"may still be running; add '#pragma xmp wait_async ({stale.reflect_id})' before this loop")
+        return head + (f"the '{stale.reflect_text}' of line {stale.reflect_loc.line} may still be running; "
+                       f"add '#pragma xmp wait_async ({stale.reflect_id})' before this loop")
     written = stale.loc
     when = " (in the previous iteration)" if (written.file, written.line) >= (loop.file, loop.line) else ""
     return head + (f"'{name}' is {stale.cause} at line {written.line}{when} and not reflected since; "

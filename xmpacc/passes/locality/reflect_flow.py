@@ -52,6 +52,7 @@ from xmpacc.passes.common.pragmas import directives_of, pragma_id
 from xmpacc.passes.locality.shadow_state import (
     Key,
     LoopRange,
+    ReflectSpec,
     Stale,
     State,
     async_id,
@@ -59,7 +60,6 @@ from xmpacc.passes.locality.shadow_state import (
     key_of,
     loop_range,
     recomputed,
-    ReflectSpec,
     reflect_async,
     reflect_spec,
     reflected,

@@ -97,7 +97,7 @@ State = dict[Key, Stale]
 
 def _join_one(a: Stale, b: Stale) -> Stale:
     fresh = None if a.fresh is None or b.fresh is None else \
-        tuple((min(x[0], y[0]), min(x[1], y[1])) for x, y in zip(a.fresh, b.fresh))
+        tuple((min(x[0], y[0]), min(x[1], y[1])) for x, y in zip(a.fresh, b.fresh, strict=False))
     corners = a.corners and b.corners
     if a.pending is None or b.pending is None:   # stale on a path with no reflect in flight
         # the message follows the worse path: no reflect in flight, then nothing fresh
@@ -157,7 +157,7 @@ def reflect_spec(given: tuple[xd.ReflectWidth, ...] | None, orthogonal: bool,
     if given is not None and len(given) == ndims:
         values = [(text_value(w.lower.text), text_value(w.upper.text)) for w in given]
         widths = tuple((INF, INF) if lo is None or hi is None or (whole and (lo or hi)) else (lo, hi)
-                       for (lo, hi), whole in zip(values, full))
+                       for (lo, hi), whole in zip(values, full, strict=True))
         parts = [("/periodic/ " if w.periodic else "")
                  + (w.lower.text if w.lower.text == w.upper.text else f"{w.lower.text}:{w.upper.text}")
                  for w in given]
@@ -188,13 +188,14 @@ def reflected(state: State, key: Key, spec: ReflectSpec) -> State:
     return out if done is None else {**out, key: done}
 
 
-def _reflected(old: Stale, widths: Widths | None, orthogonal: bool, loc: SourceLoc, text: str) -> Stale | None:
+def _reflected(old: Stale, widths: Widths | None, orthogonal: bool,
+               loc: SourceLoc, text: str) -> Stale | None:
     """``old`` after a reflect; None when the whole shadow is fresh (``widths`` None: the
     whole shadow, corners included)."""
     if widths is None:
         return None
     fresh = widths if old.fresh is None else \
-        tuple((max(x[0], y[0]), max(x[1], y[1])) for x, y in zip(old.fresh, widths))
+        tuple((max(x[0], y[0]), max(x[1], y[1])) for x, y in zip(old.fresh, widths, strict=False))
     corners = not orthogonal or (old.fresh is not None and old.corners)
     return replace(old, fresh=fresh, corners=corners, partial_loc=loc, partial_text=text)
 
@@ -227,7 +228,7 @@ def recomputed(state: State, key: Key, loc: SourceLoc, widths: Widths, clause: s
     if old is None and clause == "margin" and all(lo >= 0 and hi >= 0 for lo, hi in widths):
         return state   # margin(1) writes shadow slots only: the owned values did not change
     fresh = widths if old is None or old.fresh is None else \
-        tuple((max(x[0], y[0]), max(x[1], y[1])) for x, y in zip(old.fresh, widths))
+        tuple((max(x[0], y[0]), max(x[1], y[1])) for x, y in zip(old.fresh, widths, strict=False))
     return {**state, key: Stale(loc, fresh=tuple((max(lo, 0), max(hi, 0)) for lo, hi in fresh))}
 
 

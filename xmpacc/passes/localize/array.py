@@ -3,7 +3,8 @@ loop over this node's elements of the template section (global-view §3).
 
 Before:                                  After:
     #pragma xmp array on t[:]                {
-    a[:] = 2.0 * b[:] + 1.0;                   _xmpacc_sched_t _xmpacc_s__xmpacc_g0 = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 99, 1);
+    a[:] = 2.0 * b[:] + 1.0;                   _xmpacc_sched_t _xmpacc_s__xmpacc_g0 =
+                                                   _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 99, 1);
                                                for (long long _xmpacc_g0 = _xmpacc_s__xmpacc_g0.first; ...) {
                                                  long long _xmpacc_i0 = _xmpacc_g0 - 0;
                                                  a[_xmpacc_i0] = 2.0 * b[_xmpacc_i0] + 1.0;
@@ -31,16 +32,11 @@ from xmpacc.cbuild import walk
 from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import AlreadyReported, XmpError
 from xmpacc.directives import ast as xd
-from xmpacc.passes.localize.assignments import (
-    is_array_assignment,
-    ivars,
-    lower_rhs,
-    needs_temp,
-    with_temp,
-)
-from xmpacc.passes.common.pragmas import directives_of
+from xmpacc.passes.common.blocks import BlockLowering, Lowered, owned_statement
 from xmpacc.passes.common.canonical import CanonicalLoop
 from xmpacc.passes.common.loopnest import distributed_for
+from xmpacc.passes.common.pragmas import directives_of
+from xmpacc.passes.localize.assignments import is_array_assignment, ivars, lower_rhs, needs_temp, with_temp
 from xmpacc.runtime.contract import SECERR_NOT_LOCAL, SECERR_STEP
 from xmpacc.section_code import (
     Hoister,
@@ -57,7 +53,6 @@ from xmpacc.section_code import (
 )
 from xmpacc.sections import section
 from xmpacc.symbols import Scope, TemplateSym
-from xmpacc.passes.common.blocks import BlockLowering, Lowered, owned_statement
 
 
 def _template(d: xd.ArrayDirective, scope: Scope) -> TemplateSym:
@@ -92,7 +87,8 @@ def _template_subs(d: xd.ArrayDirective, tmpl: TemplateSym, h: Hoister) -> list[
         last = h.simple(cbuild.expr((sub.last or dim.upper).text))
         step = h.simple(cbuild.expr(sub.step.text)) if sub.step is not None else num(1)
         if const(step) is None:
-            h.check(f"({cbuild.to_c(step)}) == 0", SECERR_STEP, d.on.name.name, f"(const long long []){{{t}, 0}}")
+            h.check(f"({cbuild.to_c(step)}) == 0", SECERR_STEP, d.on.name.name,
+                    f"(const long long []){{{t}, 0}}")
         elif const(step) == 0:
             raise XmpError(sub.loc, "the step of a template triplet must not be 0")
         if None not in (const(start), const(last)):
@@ -100,7 +96,8 @@ def _template_subs(d: xd.ArrayDirective, tmpl: TemplateSym, h: Hoister) -> list[
         else:
             # a zero step is reported by the checks, which run after these declarations
             count = h.simple(cbuild.expr(f"({cbuild.to_c(step)}) == 0 ? 0 : _xmpacc_trip_count("
-                                         f"{cbuild.to_c(start)}, {cbuild.to_c(last)}, {cbuild.to_c(step)})"), "n")
+                                         f"{cbuild.to_c(start)}, {cbuild.to_c(last)}, {cbuild.to_c(step)})"),
+                             "n")
         out.append((t, SubCode(True, start, count, step, sub.loc)))
     return out
 
@@ -156,7 +153,8 @@ def _distributed_elements(rhs: c_ast.Node, scope: Scope) -> list[Operand]:
     return out
 
 
-def _nest(tmpl: TemplateSym, tsubs: list[tuple[int, SubCode]], coord: object) -> Callable[[c_ast.Node], c_ast.Node]:
+def _nest(tmpl: TemplateSym, tsubs: list[tuple[int, SubCode]],
+          coord: object) -> Callable[[c_ast.Node], c_ast.Node]:
     """A function wrapping a body in this node's loops over the template section.  A step
     known only at run time gives one nest per combination of signs (a loop's direction
     is fixed in C), chosen by ``if``."""
@@ -172,30 +170,35 @@ def _nest(tmpl: TemplateSym, tsubs: list[tuple[int, SubCode]], coord: object) ->
             loop = cbuild.stmt(f"for (long long {g} = {start}; {g} {'<=' if up else '>='} {last}; "
                                f"{g} += {step}) ;", coord)
             pos = f"{g} - {start}" if const(s.step) == 1 else f"({g} - {start}) / ({step})"
-            loop.stmt = c_ast.Compound(cbuild.stmts(f"long long _xmpacc_i{q} = {pos};", coord) + [body], coord)
+            loop.stmt = c_ast.Compound(cbuild.stmts(f"long long _xmpacc_i{q} = {pos};", coord) + [body],
+                                       coord)
             info = CanonicalLoop(g, loop.init.decls[0], start, last, step, up)
             body = distributed_for(loop, info, tmpl, t)
         return body
 
     def nest(body: c_ast.Node) -> c_ast.Node:
         combos = list(itertools.product((True, False), repeat=len(unknown)))
-        out = loops(copy.deepcopy(body) if unknown else body, dict(zip(unknown, combos[-1])))
+        out = loops(copy.deepcopy(body) if unknown else body, dict(zip(unknown, combos[-1], strict=True)))
         for combo in reversed(combos[:-1]):
             cond = " && ".join(f"({cbuild.to_c(triplets[q][1].step)}) > 0" if up else
-                               f"({cbuild.to_c(triplets[q][1].step)}) < 0" for q, up in zip(unknown, combo))
+                               f"({cbuild.to_c(triplets[q][1].step)}) < 0"
+                               for q, up in zip(unknown, combo, strict=True))
             branch = cbuild.stmt(f"if ({cond}) ; else ;", coord)
-            branch.iftrue, branch.iffalse = loops(copy.deepcopy(body), dict(zip(unknown, combo))), out
+            branch.iftrue, branch.iffalse = loops(copy.deepcopy(body),
+                                                  dict(zip(unknown, combo, strict=True))), out
             out = branch
         for t, s in tsubs:
             if not s.triplet:
-                guard = cbuild.stmt(f"if (_xmpacc_tdim_owns(&{tmpl.c_name}.dim[{t}], {cbuild.to_c(s.base)})) ;", coord)
+                guard = cbuild.stmt(f"if (_xmpacc_tdim_owns(&{tmpl.c_name}.dim[{t}], "
+                                    f"{cbuild.to_c(s.base)})) ;", coord)
                 guard.iftrue = out
                 out = guard
         return out
     return nest
 
 
-def lower_array(d: xd.ArrayDirective, stmt: c_ast.Node, scope: Scope) -> tuple[c_ast.Compound, facts.OwnerFacts]:
+def lower_array(d: xd.ArrayDirective,
+                stmt: c_ast.Node, scope: Scope) -> tuple[c_ast.Compound, facts.OwnerFacts]:
     if not is_array_assignment(stmt):
         raise XmpError(d.loc, "the statement after 'array' must be an array assignment statement "
                               "('a[...] = expression with sections;')")

@@ -24,15 +24,14 @@ error that names ``gmove`` and ``array``, the two directives that give it a mean
 
 from __future__ import annotations
 
-
 from pycparser import c_ast
 
+from xmpacc.cbuild import loc_of
 from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import XmpError
-from xmpacc.cbuild import loc_of
+from xmpacc.passes.localize.assignments import distributed_message, is_array_assignment, lower_assignment
 from xmpacc.scoping import ScopedWalker
 from xmpacc.sections import section, triplet_calls
-from xmpacc.passes.localize.assignments import distributed_message, is_array_assignment, lower_assignment
 from xmpacc.symbols import ScopeTree
 
 _STATEMENT_SLOTS = {c_ast.If: ("iftrue", "iffalse"), c_ast.For: ("stmt",), c_ast.While: ("stmt",),

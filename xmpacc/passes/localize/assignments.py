@@ -16,23 +16,11 @@ from dataclasses import dataclass
 from pycparser import c_ast
 
 from xmpacc import cbuild
-from xmpacc.cbuild import array_base, map_children, walk
+from xmpacc.cbuild import array_base, loc_of, map_children, walk
 from xmpacc.diagnostics import XmpError
-from xmpacc.cbuild import loc_of
-from xmpacc.section_code import (
-    Hoister,
-    Operand,
-    SubCode,
-    conform,
-    const,
-    element,
-    operand_of,
-    resolve,
-    shape,
-)
+from xmpacc.section_code import Hoister, Operand, SubCode, conform, const, element, operand_of, resolve, shape
 from xmpacc.sections import CTriplet, is_triplet_call, section
 from xmpacc.symbols import Scope
-
 
 MATH = frozenset(
     f + suffix for suffix in ("", "f", "l") for f in (
@@ -136,7 +124,7 @@ def _disjoint_uses(lhs: Operand, lsubs: list[SubCode], rhs: c_ast.Node, scope: S
         return False  # the array is used other than through subscripts
     mine = _ranges(lhs.subs, lsubs)
     return all(same or any(a is not None and b is not None and (a[1] < b[0] or b[1] < a[0])
-                           for a, b in zip(mine, other)) for same, other in uses)
+                           for a, b in zip(mine, other, strict=False)) for same, other in uses)
 
 
 
@@ -149,7 +137,7 @@ def _same_subscripts(a: tuple, b: tuple) -> bool:
         if isinstance(sub, CTriplet):
             return ("t", text(sub.base), text(sub.length), text(sub.step))
         return ("i", text(sub))  # type: ignore[arg-type]
-    return len(a) == len(b) and all(key(x) == key(y) for x, y in zip(a, b))
+    return len(a) == len(b) and all(key(x) == key(y) for x, y in zip(a, b, strict=True))
 
 
 

@@ -22,12 +22,12 @@ from pycparser import c_ast
 from pycparser.c_parser import Coord
 
 from xmpacc import cbuild
+from xmpacc.cbuild import array_base, loc_of
 from xmpacc.diagnostics import SourceLoc, XmpError
 from xmpacc.directives import ast as xd
 from xmpacc.directives import local_view_ast as lv
-from xmpacc.passes.common import onrefs
-from xmpacc.cbuild import array_base, loc_of
 from xmpacc.frontend.coarrays import COINDEX, STAR
+from xmpacc.passes.common import onrefs
 from xmpacc.passes.common.coindex import Coarray, coindex_args, is_coindex
 from xmpacc.section_code import (
     Hoister,
@@ -86,7 +86,8 @@ def coref(node: c_ast.Node, scope: Scope, coarrays: dict[str, Coarray]) -> CoRef
 
 
 def _image(ref: CoRef) -> str:
-    return "(const long long []){" + ", ".join([str(len(ref.image))] + [f"({cbuild.to_c(k)})" for k in ref.image]) + "}"
+    return "(const long long []){" + ", ".join([str(len(ref.image))]
+                                               + [f"({cbuild.to_c(k)})" for k in ref.image]) + "}"
 
 
 def _operand(ref: CoRef, scope: Scope) -> Operand:
@@ -151,7 +152,8 @@ def transfer(ref: CoRef, local: c_ast.Node | None, put: bool, scope: Scope, coor
         decl = cbuild.stmt(f"{remote.elem_type} _xmpacc_v;", coord)
         decl.init = value
         items.append(decl)
-        local_base, local_sec = "(const void *) &_xmpacc_v", f"(const long long []){{0, sizeof({remote.elem_type})}}"
+        local_base, local_sec = ("(const void *) &_xmpacc_v",
+                                 f"(const long long []){{0, sizeof({remote.elem_type})}}")
     else:
         mine = operand_of(local, scope)
         if mine is None:
@@ -191,7 +193,8 @@ def directive_calls(d: object, scope: Scope, coarrays: dict[str, Coarray], coord
         if d.images is None:
             return cbuild.stmts(f"_xmpacc_sync_images({where}, -1, 0);", coord)
         images = ", ".join(f"({e.text})" for e in d.images)
-        return cbuild.stmts(f"_xmpacc_sync_images({where}, {len(d.images)}, (const long long []){{{images}}});", coord)
+        return cbuild.stmts(f"_xmpacc_sync_images({where}, {len(d.images)}, "
+                            f"(const long long []){{{images}}});", coord)
     if isinstance(d, lv.Post):
         nodes, ref = _node(d.node, scope, "post")
         return cbuild.stmts(f"_xmpacc_post({where}, {nodes}, {ref}, (long long) ({d.tag.text}));", coord)
@@ -229,7 +232,8 @@ def _lock(d: lv.CoLock, scope: Scope, coarrays: dict[str, Coarray], coord: objec
     ref.loc = t.loc
     op = _operand(ref, scope)
     if op.elem_type != "xmp_lock_t":
-        raise XmpError(t.name.loc, f"'{t.name.name}' is not a coarray of xmp_lock_t (it holds {op.elem_type})")
+        raise XmpError(t.name.loc,
+                       f"'{t.name.name}' is not a coarray of xmp_lock_t (it holds {op.elem_type})")
     if not is_element(ref, scope):
         raise XmpError(t.loc, f"'lock' and 'unlock' take one lock, not a section of '{t.name.name}'")
     return cbuild.stmt(f"_xmpacc_coarray_lock({_args(ref, op)}, {int(d.release)});", coord)

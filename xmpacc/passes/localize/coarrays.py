@@ -5,7 +5,8 @@ Before:                                     After (see coarray_code.py for the c
     #pragma xmp sync_all                        _xmpacc_sync_all("f.c:8");
     a[0:5]:[k] = b[0:5];       (put)            { ... _xmpacc_coarray_put((void *) a, ...); }
     b[0:5] = a[0:5]:[k];       (get)            { ... _xmpacc_coarray_get((void *) a, ...); }
-    a[i]:[k] += x;             (element put)    { int _xmpacc_v = (*(int *) _xmpacc_coarray_get_elem(...)) + (x);
+    a[i]:[k] += x;             (element put)    { int _xmpacc_v =
+                                                      (*(int *) _xmpacc_coarray_get_elem(...)) + (x);
                                                   _xmpacc_coarray_put_elem(...); }
     y = 2 * a[i]:[k];          (element get)    y = 2 * (*(int *) _xmpacc_coarray_get_elem(...));
 
@@ -22,16 +23,23 @@ import dataclasses
 
 from pycparser import c_ast
 
-from xmpacc.cbuild import map_children, walk
+from xmpacc.cbuild import loc_of, map_children, walk
 from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import XmpError
 from xmpacc.directives import ast as xd
 from xmpacc.directives import local_view_ast as lv
 from xmpacc.directives.openacc_ast import AccCompute, AccLoop
-from xmpacc.passes.common.pragmas import acc_directive, directives_of
-from xmpacc.cbuild import loc_of
-from xmpacc.passes.localize.coarray_code import CoRef, coref, directive_calls, get_elem, is_element, put_elem, transfer
 from xmpacc.passes.common.coindex import is_coindex
+from xmpacc.passes.common.pragmas import acc_directive, directives_of
+from xmpacc.passes.localize.coarray_code import (
+    CoRef,
+    coref,
+    directive_calls,
+    get_elem,
+    is_element,
+    put_elem,
+    transfer,
+)
 from xmpacc.scoping import ScopedWalker
 from xmpacc.sections import is_triplet_call, section
 from xmpacc.symbols import ScopeTree
@@ -150,7 +158,8 @@ class _Lowering(ScopedWalker):
                 co = self.ctx.coarrays.get(name.name)
                 if co is not None and found is not None and found[0].parent is None:
                     self.ctx.diags.error(name.loc, f"coarray '{name.name}' in an acc directive: device "
-                                                   "copies of coarrays (XcalableACC §5) are not supported yet")
+                                                   "copies of coarrays (XcalableACC §5) are not "
+                                                   "supported yet")
 
     # ------------------------------------------------------------ expressions
     def _expression(self, node: c_ast.Node) -> c_ast.Node:
@@ -168,11 +177,13 @@ class _Lowering(ScopedWalker):
             what = "the address of" if node.op == "&" else f"'{node.op.lstrip('p')}' on"
             hint = "" if node.op == "&" else f" (write '... {node.op.lstrip('p')[0]}= 1;')"
             raise XmpError(loc_of(node), f"{what} a coindexed reference is not supported yet{hint}")
-        if isinstance(node, c_ast.Assignment) and coref(node.lvalue, self.scope, self.ctx.coarrays) is not None:
+        if isinstance(node, c_ast.Assignment) \
+                and coref(node.lvalue, self.scope, self.ctx.coarrays) is not None:
             raise XmpError(loc_of(node), "a put inside an expression is not supported yet: write it as a "
                                          "statement of its own")
         changed = node.lvalue if isinstance(node, c_ast.Assignment) else \
-            node.expr if isinstance(node, c_ast.UnaryOp) and node.op in ("&", "++", "--", "p++", "p--") else None
+            node.expr if isinstance(node, c_ast.UnaryOp) and node.op in ("&", "++", "--", "p++", "p--") \
+            else None
         if changed is not None and (part := _coindexed_base(changed)) is not None:
             raise XmpError(loc_of(part), "a put to a part of a coindexed element (a member) is not supported "
                                          "yet: get the element, change it, and put it back whole")

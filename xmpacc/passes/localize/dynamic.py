@@ -5,7 +5,8 @@ Before:                                          After:
     #pragma xmp distribute t[gblock(*)] onto p
     ...
     #pragma xmp template_fix [gblock(m)] t[0:n-1]    _xmpacc_template_fix(&_xmpacc_t_t, "f.c:9",
-                                                         (const long long []){(0), (n-1)}, (const void *[]){(m)});
+                                                         (const long long []){(0), (n-1)},
+                                                         (const void *[]){(m)});
     #pragma xmp loop on t[i]                         if (!_xmpacc_t_t.distributed)
     for (i = 0; i < n; i++) ...                          _xmpacc_not_ready(&_xmpacc_t_t, "f.c:10");
                                                      #pragma xmp loop on t[i]        (pass loops lowers it)
@@ -64,7 +65,7 @@ def _check_dims(d: xd.TemplateFix, tmpl: TemplateSym) -> None:
     if len(d.dims) != tmpl.ndims:
         raise XmpError(d.template.loc, f"template '{tmpl.name}' has {tmpl.ndims} dimension(s) but "
                                        f"template_fix gives {len(d.dims)}")
-    for t, (declared, given) in enumerate(zip(tmpl.decl.dims, d.dims)):
+    for t, (declared, given) in enumerate(zip(tmpl.decl.dims, d.dims, strict=True)):
         _check_fixed_part(tmpl, t, declared, given, d.template.loc)
 
 
@@ -96,7 +97,7 @@ def _maps(d: xd.TemplateFix, tmpl: TemplateSym) -> str:
         raise XmpError(d.loc, f"template_fix gives {len(d.formats)} dist-format(s) but template "
                               f"'{tmpl.name}' has {len(declared)} dimension(s)")
     maps = []
-    for k, (mine, theirs) in enumerate(zip(d.formats, declared)):
+    for k, (mine, theirs) in enumerate(zip(d.formats, declared, strict=True)):
         if mine.kind != theirs.kind or (mine.kind != "gblock" and _arg(mine) != _arg(theirs)):
             raise XmpError(mine.loc, f"the format list of template_fix must match the distribute directive "
                                      f"of '{tmpl.name}': dimension {k} is '{_show(theirs)}' there, "
@@ -121,7 +122,8 @@ def _show(f: xd.DistFormat) -> str:
 def _on_template(d: xd.Directive, scope: Scope) -> TemplateSym | None:
     """The dynamic template that the directive's on-ref names, if any."""
     on = getattr(d, "on", None)
-    name = on.template.name if isinstance(on, xd.OnTemplate) else on.name.name if isinstance(on, xd.Ref) else None
+    name = on.template.name if isinstance(on, xd.OnTemplate) else on.name.name if isinstance(on, xd.Ref) \
+        else None
     tmpl = scope.find_template(name) if name is not None else None
     if tmpl is None or not tmpl.is_dynamic or scope.find_nodes(name) is not None:  # type: ignore[arg-type]
         return None

@@ -3,14 +3,16 @@
 
 Before:                               After:
     #pragma xmp gmove                     _xmpacc_gmove("f.c:20", 0,
-    b[0:N][2] = a[2][0:N];                  &_xmpacc_a_b, 0, (const long long []){2, sizeof(*b), 100, 1, 0, 100, 1, ...},
+    b[0:N][2] = a[2][0:N];                  &_xmpacc_a_b, 0,
+                                            (const long long []){2, sizeof(*b), 100, 1, 0, 100, 1, ...},
                                             &_xmpacc_a_a, 0, (const long long []){2, sizeof(*a), ...});
     #pragma xmp gmove acc                 _xmpacc_gmove_acc("f.c:21", 0, 0, (void *) v, ...,
     v[0:4] = a[2:4];                                        &_xmpacc_a_a, 0, ..., "v", "a");
                                           (the device copies of both sides, local ones too)
     #pragma xmp gmove in async (1)        _xmpacc_async_begin(1);
-    x = a[i];                             _xmpacc_gmove("f.c:22", 1, 0, (void *) &x, (const long long []){0, sizeof(x)},
-                                                        &_xmpacc_a_a, 0, (const long long []){1, sizeof(*a), 100, 0, i, 1, 1});
+    x = a[i];                             _xmpacc_gmove("f.c:22", 1, 0, (void *) &x,
+                                                        (const long long []){0, sizeof(x)}, &_xmpacc_a_a, 0,
+                                                        (const long long []){1, sizeof(*a), 100, 0, i, 1, 1});
                                           _xmpacc_async_end();
 
 A distributed side travels as its descriptor, a local one as its address; sections as in
@@ -29,12 +31,13 @@ import copy
 from pycparser import c_ast
 
 from xmpacc import cbuild, facts
+from xmpacc.cbuild import loc_of
 from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import AlreadyReported, SourceLoc, XmpError
 from xmpacc.directives import ast as xd
-from xmpacc.passes.localize.assignments import lower_assignment, pointer_decl
+from xmpacc.passes.common.blocks import BlockLowering, Lowered, owned_statement
 from xmpacc.passes.common.pragmas import directives_of
-from xmpacc.cbuild import loc_of
+from xmpacc.passes.localize.assignments import lower_assignment, pointer_decl
 from xmpacc.runtime.contract import (
     GMOVE_ACC_HOST_SOURCE,
     GMOVE_ACC_IN,
@@ -57,7 +60,6 @@ from xmpacc.section_code import (
     written,
 )
 from xmpacc.symbols import Scope, ScopeTree
-from xmpacc.passes.common.blocks import BlockLowering, Lowered, owned_statement
 
 _MODES = {"collective": GMOVE_COLLECTIVE, "in": GMOVE_IN, "out": GMOVE_OUT}
 _ACC_MODES = {"collective": 0, "in": GMOVE_ACC_IN, "out": GMOVE_ACC_OUT}
@@ -67,7 +69,8 @@ AGENT_INIT = "_xmpacc_gmove_agent_init({where});"
 
 def _side(node: c_ast.Node, scope: Scope, which: str) -> Operand:
     """A variable, element or section: anything else (arithmetic, calls) is an error."""
-    op = operand_of(node, scope, members=True) if isinstance(node, (c_ast.ID, c_ast.ArrayRef, c_ast.StructRef)) \
+    op = operand_of(node, scope, members=True) \
+        if isinstance(node, (c_ast.ID, c_ast.ArrayRef, c_ast.StructRef)) \
         else None
     if op is None:
         raise XmpError(loc_of(node), f"the {which}-hand side of a gmove must be a variable, an array "
@@ -94,7 +97,7 @@ def _check_shapes(lhs: Operand, lshape: list[SubCode], rhs: Operand, rshape: lis
     if len(lshape) != len(rshape):
         raise XmpError(rhs.loc, f"shapes do not conform: '{lhs.name}' has {len(lshape)} dimension(s) "
                                 f"but '{rhs.name}' has {len(rshape)}")
-    for a, b in zip(lshape, rshape):
+    for a, b in zip(lshape, rshape, strict=True):
         if a.const_length is not None and b.const_length is not None and a.const_length != b.const_length:
             shown = ["[" + "][".join(cbuild.to_c(s.length) for s in sh) + "]" for sh in (lshape, rshape)]
             raise XmpError(b.loc, f"shapes do not conform: '{lhs.name}' has shape {shown[0]} but "

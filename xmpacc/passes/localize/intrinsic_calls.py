@@ -2,8 +2,9 @@
 
 Before:                                   After:
     xmp_gather(xmp_desc_of(x),                _xmpacc_gather("f.c:12", 3,
-               xmp_desc_of(a),                    (const void *[]){(void *) &_xmpacc_a_x, (void *) &_xmpacc_a_a,
-               xmp_desc_of(i));                                    (void *) &_xmpacc_a_i},
+               xmp_desc_of(a),                    (const void *[]){(void *) &_xmpacc_a_x,
+               xmp_desc_of(i));                                    (void *) &_xmpacc_a_a,
+                                                                   (void *) &_xmpacc_a_i},
                                                   (const int []){_XMPACC_TYPE((double) 0), ...});
     xmp_transpose(xmp_desc_of(b),             _xmpacc_transpose("f.c:13", (void *) &_xmpacc_a_b,
                   xmp_desc_of(a), 0);             (void *) &_xmpacc_a_a, 0);
@@ -24,8 +25,8 @@ from dataclasses import dataclass
 from pycparser import c_ast
 
 from xmpacc import cbuild
-from xmpacc.diagnostics import XmpError
 from xmpacc.cbuild import loc_of
+from xmpacc.diagnostics import XmpError
 from xmpacc.passes.common.descriptors import elem_type_name
 from xmpacc.symbols import ArraySym, Scope
 
@@ -72,7 +73,8 @@ def type_code(sym: ArraySym | None) -> c_ast.Node:
         return c_ast.Constant("int", "0")
     node = cbuild.expr("_XMPACC_TYPE((int) 0)")
     t = sym.elem_type
-    node.args.exprs[0].to_type = c_ast.Typename(None, t.quals, None, c_ast.TypeDecl(None, t.quals, None, t.type))
+    node.args.exprs[0].to_type = c_ast.Typename(None, t.quals, None,
+                                                c_ast.TypeDecl(None, t.quals, None, t.type))
     return node
 
 
@@ -106,8 +108,8 @@ def lower(call: c_ast.FuncCall, scope: Scope, described: object, visit: object) 
 def _check_count(name: str, spec: Spec, raw: list[c_ast.Node], call: c_ast.FuncCall) -> None:
     if spec.roles[-1] == "i":
         if len(raw) < 3:
-            raise XmpError(loc_of(call), f"{name} takes x, a and one index array per dimension of the indexed "
-                                         "array (xmp_desc_of each)")
+            raise XmpError(loc_of(call), f"{name} takes x, a and one index array per dimension of the "
+                                         "indexed array (xmp_desc_of each)")
         return
     want = len(spec.roles) + (1 if name == "xmp_transpose" else 0)
     if len(raw) != want:
@@ -119,20 +121,23 @@ def _descriptor(name: str, spec: Spec, k: int, node: c_ast.Node, scope: Scope, d
                 visit: object) -> Arg:
     role = spec.roles[min(k, len(spec.roles) - 1)]
     loc = loc_of(node)
-    if isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID) and node.name.name == "xmp_desc_of" \
+    if isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID) \
+            and node.name.name == "xmp_desc_of" \
             and node.args is not None and len(node.args.exprs) == 1:
         inner = node.args.exprs[0]
         addr, sym = described(inner, scope)   # type: ignore[operator]
         if sym is None and addr != "0":
             raise XmpError(loc_of(inner), f"{name}: argument {k + 1} ({role}) must be a distributed array; "
                                           f"'{cbuild.to_c(inner)}' is a template or a node array")
-        return Arg(cbuild.expr(f"(void *) {addr}", node.coord), sym, elem_type_name(sym) if sym else None, loc)
+        return Arg(cbuild.expr(f"(void *) {addr}", node.coord), sym,
+                   elem_type_name(sym) if sym else None, loc)
     return Arg(visit(node), None, None, loc)   # type: ignore[operator]
 
 
 def _rank(a: Arg, want: int, name: str, what: str) -> None:
     if a.sym is not None and a.sym.ndims != want:
-        raise XmpError(a.loc, f"{name}: {what} '{a.sym.name}' has {a.sym.ndims} dimension(s); it must have {want}")
+        raise XmpError(a.loc, f"{name}: {what} '{a.sym.name}' has {a.sym.ndims} dimension(s); "
+                              f"it must have {want}")
 
 
 def _same_type(name: str, a: Arg, b: Arg) -> None:

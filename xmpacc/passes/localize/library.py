@@ -24,14 +24,13 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from xmpacc import cbuild
+from xmpacc.cbuild import loc_of, map_children
 from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import XmpError
 from xmpacc.passes.common import openacc_calls
 from xmpacc.passes.localize import intrinsic_calls
-from xmpacc.cbuild import loc_of, map_children
 from xmpacc.scoping import ScopedWalker
-from xmpacc.symbols import bound_member
-from xmpacc.symbols import ArraySym, Scope, ScopeTree
+from xmpacc.symbols import ArraySym, Scope, ScopeTree, bound_member
 
 MPI_CALLS = {"MPI_Init": "_xmpacc_mpi_init", "MPI_Init_thread": "_xmpacc_mpi_init_thread",
              "MPI_Finalize": "_xmpacc_mpi_finalize"}
@@ -52,7 +51,8 @@ def described(arg: c_ast.Node, scope: Scope) -> tuple[str, ArraySym | None]:
         if sym is None and scope.is_broken_array(cbuild.to_c(arg).replace(" ", "")):
             return "0", None   # its align was in error (reported)
         if sym is None:
-            raise XmpError(loc_of(arg), f"xmp_desc_of: '{cbuild.to_c(arg)}' is not an aligned structure member")
+            raise XmpError(loc_of(arg),
+                           f"xmp_desc_of: '{cbuild.to_c(arg)}' is not an aligned structure member")
         return f"&{sym.c_name}", sym
     if not isinstance(arg, c_ast.ID):
         raise XmpError(loc_of(arg), "xmp_desc_of takes the name of a distributed array, a template or a "
@@ -106,8 +106,10 @@ class _Library(ScopedWalker):
                 return self._malloc(node)
             if _called(node, "xmp_free") and len(_args(node)) == 1:   # with the line, for its messages
                 return c_ast.FuncCall(c_ast.ID("_xmpacc_free", node.coord), c_ast.ExprList(
-                    [_args(node)[0], c_ast.Constant("string", cbuild.where_literal(loc_of(node)))]), node.coord)
-            if isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID) and node.name.name in MPI_CALLS:
+                    [_args(node)[0], c_ast.Constant("string", cbuild.where_literal(loc_of(node)))]),
+                                      node.coord)
+            if isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID) \
+                    and node.name.name in MPI_CALLS:
                 node.name = c_ast.ID(MPI_CALLS[node.name.name], node.name.coord)
             if openacc_calls.routine(node):
                 return openacc_calls.lower(node, self.scope, self.unit)  # type: ignore[arg-type]
@@ -149,7 +151,8 @@ def _check_target(call: c_ast.FuncCall, scope: Scope) -> None:
     inner = _args(args[0]) if args and _called(args[0], "xmp_desc_of") else []
     if len(inner) == 1 and isinstance(inner[0], c_ast.ID):
         name = inner[0].name
-        if scope.find_c(name) is not None and scope.find_array(name) is None and not scope.is_broken_array(name):
+        if scope.find_c(name) is not None and scope.find_array(name) is None \
+                and not scope.is_broken_array(name):
             raise XmpError(loc_of(call), f"xmp_malloc of '{name}', which is not aligned: add '#pragma xmp "
                                          f"align {name}[i] with t[i]' after its declaration")
 
@@ -176,8 +179,8 @@ def _check_malloc(desc: c_ast.Node, count: int, scope: Scope, call: c_ast.FuncCa
         return
     text = cbuild.to_c(desc)
     if not text.startswith("_xmpacc_a_") and "._xmpacc_a_" not in text and "->_xmpacc_a_" not in text:
-        raise XmpError(loc_of(call), "xmp_malloc allocates aligned pointers; this descriptor is a template or "
-                                     "node array")
+        raise XmpError(loc_of(call), "xmp_malloc allocates aligned pointers; this descriptor is a "
+                                     "template or node array")
     sym = next((s for s in _arrays_in_scope(scope) if s.c_name == text), None)
     if sym is None:
         return

@@ -32,8 +32,15 @@ from pycparser import c_ast
 from xmpacc import cbuild
 from xmpacc.context import Context, Unit
 from xmpacc.directives import ast as xd
+from xmpacc.passes.common.descriptors import (
+    align_call,
+    distribute_call,
+    nodes_init,
+    pointer_decl,
+    pointer_type,
+    template_init,
+)
 from xmpacc.passes.common.pragmas import directives_of, pragma_id
-from xmpacc.passes.common.descriptors import align_call, distribute_call, nodes_init, pointer_decl, pointer_type, template_init
 from xmpacc.scoping import scope_items
 from xmpacc.symbols import ArraySym, Scope
 
@@ -89,7 +96,8 @@ def _match_prototypes(unit: Unit, ctx: Context) -> None:
                     if k < len(proto.type.args.params):
                         p = proto.type.args.params[k]
                         t = sym.elem_type
-                        p.type = c_ast.PtrDecl([], c_ast.TypeDecl(getattr(p, "name", None), t.quals, None, t.type))
+                        p.type = c_ast.PtrDecl([], c_ast.TypeDecl(getattr(p, "name", None),
+                                                                  t.quals, None, t.type))
 
 
 def _lower_file_scope(unit: Unit, ctx: Context, scope: Scope) -> None:
@@ -147,7 +155,8 @@ def _lower_block(scope: Scope, ctx: Context) -> None:
                 for n in d.arrays:
                     if n.name in scope.arrays:  # not one whose align was in error
                         place[n.name] = max(place.get(n.name, -1), pos)
-        if isinstance(item, c_ast.Decl) and item.name in scope.arrays and scope.arrays[item.name].decl is item:
+        if isinstance(item, c_ast.Decl) and item.name in scope.arrays \
+                and scope.arrays[item.name].decl is item:
             place[item.name] = max(place.get(item.name, -1), pos)
     out: list[c_ast.Node] = []
     for pos, item in enumerate(items):
@@ -164,7 +173,8 @@ def _align_in_block(sym: ArraySym, coord: object) -> list[c_ast.Node]:
     out: list[c_ast.Node] = []
     if sym.is_param:
         sym.decl.type = pointer_type(sym)
-        out.append(cbuild.cleanup_decl(f"_xmpacc_array_t {sym.c_name} = {{0}};", "_xmpacc_array_release", coord))
+        out.append(cbuild.cleanup_decl(f"_xmpacc_array_t {sym.c_name} = {{0}};",
+                                       "_xmpacc_array_release", coord))
     return out + cbuild.stmts(align_call(sym), coord)
 
 
@@ -178,8 +188,8 @@ def _lower_block_item(item: c_ast.Node, scope: Scope, ctx: Context) -> list[c_as
     if isinstance(item, c_ast.Decl) and "extern" in item.storage and item.name not in scope.arrays:
         sym = scope.find_array(item.name or "")
         if sym is not None and sym.file_scope:   # a block-scope extern of a file-scope aligned array
-            return [c_ast.Decl(item.name, item.quals, item.align, ["extern"], item.funcspec, pointer_type(sym),
-                               None, None, item.coord)]
+            return [c_ast.Decl(item.name, item.quals, item.align, ["extern"], item.funcspec,
+                               pointer_type(sym), None, None, item.coord)]
     if isinstance(item, c_ast.Decl) and item.name in scope.arrays and scope.arrays[item.name].decl is item:
         sym = scope.arrays[item.name]
         release = cbuild.cleanup_decl(f"_xmpacc_array_t {sym.c_name} = {{0}};", "_xmpacc_array_release",
@@ -196,6 +206,7 @@ def _block_descriptors(directives: list[xd.Directive], scope: Scope, coord: obje
             out.append(cbuild.cleanup_decl(f"_xmpacc_nodes_t {scope.nodes[d.name.name].c_name} = {{0}};",
                                            "_xmpacc_nodes_release", coord))
         elif isinstance(d, xd.TemplateDecl) and d.name.name in scope.templates:
-            out.append(cbuild.cleanup_decl(f"_xmpacc_template_t {scope.templates[d.name.name].c_name} = {{0}};",
-                                           "_xmpacc_template_release", coord))
+            out.append(cbuild.cleanup_decl(
+                f"_xmpacc_template_t {scope.templates[d.name.name].c_name} = {{0}};",
+                "_xmpacc_template_release", coord))
     return out

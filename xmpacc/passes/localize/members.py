@@ -6,7 +6,8 @@ Before:                                       After:
     struct b c;                                   struct b c;
                                                   /* start-up (file scope) or right after the
                                                      declaration (block scope): */
-                                                  c.a = (int *) _xmpacc_align(&c._xmpacc_a_a, "f.c:2", "c.a", ...);
+                                                  c.a = (int *) _xmpacc_align(&c._xmpacc_a_a, "f.c:2", "c.a",
+                                                                              ...);
     void f(void) { struct b d[2]; ... }           ... { struct b d[2];
                                                         for (k ...) (&d[0])[k].a = _xmpacc_align(...);
                                                         _XMPACC_CLEANUP(_xmpacc_object_end)
@@ -24,12 +25,11 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from xmpacc import cbuild
+from xmpacc.cbuild import loc_of
 from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import XmpError
-from xmpacc.cbuild import loc_of
 from xmpacc.passes.common.descriptors import align_call
-from xmpacc.symbols import struct_def
-from xmpacc.symbols import ArraySym, Scope
+from xmpacc.symbols import ArraySym, Scope, struct_def
 
 
 def _members_of(t: c_ast.Node, root: Scope) -> tuple[list[ArraySym], int]:

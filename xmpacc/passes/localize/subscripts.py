@@ -18,11 +18,10 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from xmpacc import cbuild
+from xmpacc.cbuild import map_children, unwind
 from xmpacc.context import Context, Unit
 from xmpacc.scoping import ScopedWalker
-from xmpacc.symbols import bound_member
-from xmpacc.symbols import ArraySym, ScopeTree
-from xmpacc.cbuild import map_children, unwind
+from xmpacc.symbols import ArraySym, ScopeTree, bound_member
 
 
 def _int(v: int) -> c_ast.Constant:

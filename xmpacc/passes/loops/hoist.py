@@ -10,8 +10,9 @@ pointer are copied into locals that nothing else can reach:
       unew[_XMPACC_L(_xmpacc_a_unew, 0, i)] =         _xmpacc_array_t _xmpacc_ha_unew = _xmpacc_a_unew;
         u[_XMPACC_L(_xmpacc_a_u, 0, i - 1)];          double *restrict const _xmpacc_hp_unew = unew;
                                                       ... the same for u ...
-                                                      for (...) _xmpacc_hp_unew[_XMPACC_L(_xmpacc_ha_unew, 0, i)] =
-                                                                  _xmpacc_hp_u[_XMPACC_L(_xmpacc_ha_u, 0, i - 1)];
+                                                      for (...)
+                                                        _xmpacc_hp_unew[_XMPACC_L(_xmpacc_ha_unew, 0, i)] =
+                                                          _xmpacc_hp_u[_XMPACC_L(_xmpacc_ha_u, 0, i - 1)];
                                                     }
 
 The subscript macros stay, so a checked build (-D_XMPACC_CHECK) still checks every access

@@ -5,7 +5,8 @@ hold the result, the one whose iteration comes first (last) in sequential order.
 
     #pragma xmp loop on t[i] reduction(firstmax: v /idx/)
     for (i = 0; i < N; i++)                 long long _xmpacc_key_1[2] = {0};
-      if (a[i] > v) { v = a[i]; idx = i; }   unsigned char _xmpacc_lv_1_0[sizeof(v)], _xmpacc_lv_1_1[sizeof(idx)];
+      if (a[i] > v) { v = a[i]; idx = i; }   unsigned char _xmpacc_lv_1_0[sizeof(v)],
+                                                           _xmpacc_lv_1_1[sizeof(idx)];
                                             <the nest, whose innermost distributed body becomes:>
       { __builtin_memcpy(_xmpacc_lv_1_0, &v, sizeof(v)); ... (idx too)
         do { if (a[i] > v) { ... } } while (0);
@@ -42,9 +43,9 @@ from xmpacc.directives import ast as xd
 from xmpacc.passes.common.canonical import canonical
 from xmpacc.passes.common.loopnest import control_var, nested_for
 from xmpacc.passes.common.reductions import check_not_indices
-from xmpacc.passes.kernel.kernels import declaration
 from xmpacc.passes.common.varrefs import declared, shape
 from xmpacc.passes.kernel.kernel_location_elements import constant_extents, section_indices
+from xmpacc.passes.kernel.kernels import declaration
 from xmpacc.symbols import Scope
 
 
@@ -112,7 +113,8 @@ def instrument(loop: xd.Loop, top: c_ast.For, indices: dict[str, int], number: i
                 changed.append(f"__builtin_memcmp({buf}, &{name}, sizeof({name})) != 0")
             else:   # only the elements it tracks: another reduction may track others of the array
                 walks += [_walk(ref, scope, f"if (__builtin_memcmp({buf} + _xmpacc_off, (char *) &{name} + "
-                                            f"_xmpacc_off, _xmpacc_esz)) _xmpacc_ch = 1;") for ref in sections]
+                                            f"_xmpacc_off, _xmpacc_esz)) _xmpacc_ch = 1;")
+                          for ref in sections]
         sets = " ".join(f"{key}[{t + 1}] = {trip};" for t, trip in enumerate(trips))
         checks.append(f"{{ int _xmpacc_ch = {' || '.join(changed) or '0'}; {''.join(walks)} "
                       f"if (_xmpacc_ch) {{ {key}[0] = 1; {sets} }} }}")
@@ -121,7 +123,8 @@ def instrument(loop: xd.Loop, top: c_ast.For, indices: dict[str, int], number: i
     inner.stmt = c_ast.Compound(body, inner.coord)
     if loop.margin is None and loop.peel_and_wait is None:
         return decls, keys, None
-    records = [_record(var, op, f"{number}_{k}", len(trips) + 1, scope) for k, (var, op) in enumerate(located)]
+    records = [_record(var, op, f"{number}_{k}", len(trips) + 1, scope)
+               for k, (var, op) in enumerate(located)]
     if any(r is None for r in records):
         return decls, keys, None   # loop_reduction_calls reports the variable that is no scalar
     texts = [r for r in records if r is not None]
@@ -141,8 +144,8 @@ def _copy_back(var: xd.ReductionVar, name: str, kept: str, scope: Scope) -> str:
     sections = _sections(var, name)
     if sections is None:
         return f"__builtin_memcpy(&{name}, {kept}, sizeof({name}));"
-    return "".join(_walk(ref, scope, f"__builtin_memcpy((char *) &{name} + _xmpacc_off, {kept} + _xmpacc_off, "
-                                     "_xmpacc_esz);") for ref in sections)
+    return "".join(_walk(ref, scope, f"__builtin_memcpy((char *) &{name} + _xmpacc_off, "
+                                     f"{kept} + _xmpacc_off, _xmpacc_esz);") for ref in sections)
 
 
 def _sections(var: xd.ReductionVar, name: str) -> list[xd.VarRef] | None:
@@ -193,15 +196,16 @@ def _check_apart(located: list[xd.ReductionVar], scope: Scope) -> None:
         second, at = next((owner, ref) for owner, ref in uses if owner != first)
         sections = [(owner, ref, _elements(ref, scope)) for owner, ref in uses]
         if any(elements is None for _owner, _ref, elements in sections):
-            raise XmpError(at.name.loc, f"'{name}' takes part in the reductions of both '{first}' and '{second}': "
-                                        "two reductions may only track sections of constant bounds of one array")
+            raise XmpError(at.name.loc, f"'{name}' takes part in the reductions of both '{first}' and "
+                                        f"'{second}': two reductions may only track sections of "
+                                        "constant bounds of one array")
         tracked: dict[tuple[int, ...], str] = {}
         for owner, ref, elements in sections:
             for e in elements or ():
                 if tracked.setdefault(e, owner) != owner:
                     shown = name + "".join(f"[{k}]" for k in e)
-                    raise XmpError(ref.loc, f"'{shown}' is a location variable of two reductions of this loop: a "
-                                            "variable takes part in one reduction")
+                    raise XmpError(ref.loc, f"'{shown}' is a location variable of two reductions of this "
+                                            "loop: a variable takes part in one reduction")
 
 
 def _elements(ref: xd.VarRef, scope: Scope) -> list[tuple[int, ...]] | None:
@@ -230,15 +234,17 @@ def _record(var: xd.ReductionVar, op: str, suffix: str, nkey: int, scope: Scope)
     kept = [f"_xmpacc_lb_{suffix}_{j}" for j in range(len(watched))]     # the best record's
     decls = (f"long long {best_key}[{nkey}] = {{0}}; {declaration(decl, best)};"
              + "".join(f"unsigned char {a}[sizeof({n})]; unsigned char {b}[sizeof({n})];"
-                       for a, b, n in zip(first, kept, watched)))
+                       for a, b, n in zip(first, kept, watched, strict=True)))
     start = "".join(f"__builtin_memcpy({a}, &{n}, sizeof({n})); __builtin_memcpy({b}, &{n}, sizeof({n}));"
-                    for a, b, n in zip(first, kept, watched)) + f"{best} = {v};"
-    begin = f"{key}[0] = 0;" + "".join(f"__builtin_memcpy(&{n}, {a}, sizeof({n}));" for a, n in zip(first, watched))
-    above, below = (f"{v} > {best}", f"{v} < {best}") if op.endswith("max") else (f"{v} < {best}", f"{v} > {best}")
-    end = (f"if (_xmpacc_loc_better({key}, {best_key}, {nkey}, {above}, {below}, {int(op.startswith('last'))})) "
-           f"{{ {best} = {v}; "
-           + "".join(f"__builtin_memcpy({b}, &{n}, sizeof({n}));" for b, n in zip(kept, watched))
+                    for a, b, n in zip(first, kept, watched, strict=True)) + f"{best} = {v};"
+    begin = f"{key}[0] = 0;" + "".join(f"__builtin_memcpy(&{n}, {a}, sizeof({n}));"
+                                       for a, n in zip(first, watched, strict=True))
+    above, below = (f"{v} > {best}", f"{v} < {best}") if op.endswith("max") \
+        else (f"{v} < {best}", f"{v} > {best}")
+    end = (f"if (_xmpacc_loc_better({key}, {best_key}, {nkey}, {above}, {below}, "
+           f"{int(op.startswith('last'))})) {{ {best} = {v}; "
+           + "".join(f"__builtin_memcpy({b}, &{n}, sizeof({n}));" for b, n in zip(kept, watched, strict=True))
            + f"__builtin_memcpy({best_key}, {key}, sizeof({key})); }}")
-    finish = "".join(_copy_back(var, n, b, scope) for b, n in zip(kept, watched)) + \
+    finish = "".join(_copy_back(var, n, b, scope) for b, n in zip(kept, watched, strict=True)) + \
         f"__builtin_memcpy({key}, {best_key}, sizeof({key}));"
     return decls, start, begin, end, finish

@@ -32,19 +32,17 @@ from xmpacc.diagnostics import AlreadyReported, XmpError
 from xmpacc.directives import ast as xd
 from xmpacc.directives.exprs import negate
 from xmpacc.directives.names import COLLECTIVES, xmp_name
-from xmpacc.passes.common import describe
-from xmpacc.passes.common import acc_nest
-from xmpacc.passes.loops import locations
-from xmpacc.passes.common.pragmas import directives_of, pragma_id
+from xmpacc.passes.common import acc_nest, describe
+from xmpacc.passes.common.blocks import BlockLowering, Lowered
 from xmpacc.passes.common.canonical import canonical
-from xmpacc.passes.loops.hoist import hoist
-from xmpacc.passes.common.loopnest import NestBuilder
-from xmpacc.passes.common.loopnest import control_var, nested_for
+from xmpacc.passes.common.loopnest import NestBuilder, control_var, nested_for
 from xmpacc.passes.common.loopsched import DimSched, cell_digits, dim_widths
 from xmpacc.passes.common.onrefs import loop_indices, loop_offsets, loop_target
+from xmpacc.passes.common.pragmas import directives_of, pragma_id
 from xmpacc.passes.common.reductions import loop_reduction_calls
+from xmpacc.passes.loops import locations
+from xmpacc.passes.loops.hoist import hoist
 from xmpacc.symbols import NodesSym, ScopeTree, TemplateSym
-from xmpacc.passes.common.blocks import BlockLowering, Lowered
 
 
 class _LoopLowering(BlockLowering):
@@ -140,14 +138,17 @@ class _LoopLowering(BlockLowering):
         """The interior (no shadow needed), wait_async(id), then the rim (global-view §7)."""
         peel = loop.peel_and_wait
         assert peel is not None
-        shrink = tuple(xd.LoopWidth(xd.Expr(negate(w.lower.text), w.lower.loc), xd.Expr(negate(w.upper.text), w.upper.loc),
+        shrink = tuple(xd.LoopWidth(xd.Expr(negate(w.lower.text), w.lower.loc),
+                                    xd.Expr(negate(w.upper.text), w.upper.loc),
                                     w.unbound) for w in peel.widths)
         _mode, inner = dim_widths(dataclasses.replace(loop, expand=shrink, peel_and_wait=None), target)
         _mode, rim = dim_widths(dataclasses.replace(loop, margin=shrink, peel_and_wait=None), target)
-        interior = self._nest(loop, copy.deepcopy(node), target, indices, offsets, "expand", inner, number, parts)
+        interior = self._nest(loop, copy.deepcopy(node), target, indices, offsets, "expand",
+                              inner, number, parts)
         wait = cbuild.stmts(f"_xmpacc_wait_async({cbuild.where_literal(loop.loc)}, 1, "
                             f"(const long long []){{({peel.async_id.text})}}, 0, 0);", node.coord)
-        return [interior] + wait + [self._nest(loop, node, target, indices, offsets, "margin", rim, number, parts)]
+        return [interior] + wait + [self._nest(loop, node, target, indices, offsets,
+                                               "margin", rim, number, parts)]
 
 
 def _check_nest(loop: xd.Loop, node: c_ast.For, indices: dict[str, int]) -> None:
