@@ -41,6 +41,7 @@ def _e(name: str, returns: str, params: str, doc: str, fast: str = "") -> Entry:
 
 
 # ``where`` is always "file.c:line" of the directive, for run-time error messages.
+# A table, one row per runtime entry: its rows look alike to `duplicates`, each names its own call.
 ENTRIES: tuple[Entry, ...] = (
     _e("_xmpacc_nodes_init", "void",
        "void *nodes, const char *where, const char *name, int ndims, const int *extents",

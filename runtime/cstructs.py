@@ -29,6 +29,8 @@ DESC_ARRAY = 0x4152
 _DIMS = c_int * MAXDIM
 
 
+# ctypes mirrors of the C structs of xmpacc_types.h, field by field (alike in shape, not in meaning;
+# layout_mismatches() checks them against the C compiler).
 class CNodes(Structure):
     """_xmpacc_nodes_t"""
 

@@ -29,7 +29,17 @@ from .arrays import DistArray, read_longs
 from .contract import GMOVE_IN, GMOVE_OUT, SECERR_SHAPE
 from .errors import RuntimeFailure, where_text
 from .gmove_exec import OneSided, Runner, elem_dtype, make_runner, run_collective, run_one_sided, weak
-from .gmove_plan import Plan, PlanError, Side, SideDim, collective_plan, get_plan, put_plan, put_writes
+from .gmove_plan import (
+    Plan,
+    PlanError,
+    Side,
+    SideDim,
+    array_dims,
+    collective_plan,
+    get_plan,
+    put_plan,
+    put_writes,
+)
 from .sections import (
     Section,
     SectionError,
@@ -258,12 +268,7 @@ class GmoveRuntime:
             if ranks is None:
                 raise RuntimeFailure(w, f"gmove of '{arr.name}': node {self.world.Get_rank()} executes it "
                                         f"but is in none of the node arrays of '{tmpl.nodes.name}'")
-        dims = []
-        for k, lay in enumerate(arr.layouts):
-            t = arr.tdims[k]
-            nd = tmpl.node_dims[t] if t >= 0 else -1
-            dims.append(SideDim(lay.extent, lay.dist, nd, lay.offset, lay.shadow_lo,
-                                lay.shadow_hi, lay.full_shadow))
+        dims = array_dims(arr)
         if len(sec.subs) != len(dims):
             raise RuntimeFailure(w, f"gmove: '{arr.name}' has {len(dims)} dimensions "
                                     f"but {len(sec.subs)} subscripts")

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -46,6 +47,15 @@ class SideDim:
     @property
     def distributed(self) -> bool:
         return self.dist is not None and self.dist.kind != "none" and self.node_dim >= 0
+
+
+def array_dims(arr: Any) -> tuple[SideDim, ...]:
+    """The dimensions of a distributed array (arrays.DistArray) as a side sees them: each
+    one's layout and the node dimension its template dimension is distributed over."""
+    tmpl = arr.template
+    return tuple(SideDim(lay.extent, lay.dist, tmpl.node_dims[arr.tdims[k]] if arr.tdims[k] >= 0 else -1,
+                         lay.offset, lay.shadow_lo, lay.shadow_hi, lay.full_shadow)
+                 for k, lay in enumerate(arr.layouts))
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ from .arrays import DistArray
 from .distribution import DimDistribution
 from .errors import RuntimeFailure
 from .gmove_exec import elem_dtype
-from .gmove_plan import PlanError, Side, SideDim, SideMap
+from .gmove_plan import PlanError, Side, SideDim, SideMap, array_dims
 from .sections import Section, Sub
 
 Index = list[np.ndarray]    # one int64 array per array dimension, all of one length
@@ -168,19 +168,14 @@ class Global:
 def of_array(arr: DistArray, dtype: np.dtype | None, where: str,
              family: tuple[int, ...] | None = None) -> Global:
     """``family``: the node array (of several, '*' in its reference) this node works in."""
-    tmpl, nodes = arr.template, arr.template.nodes
+    nodes = arr.template.nodes
     assert nodes is not None
     families = (family,) if family is not None else nodes.all_families()
     if len(families) != 1:
         raise RuntimeFailure(where, f"'{arr.name}' is distributed onto a node array that is a different set "
                                     "of nodes on different nodes ('*' in its nodes reference): not supported "
                                     "yet in the collective intrinsics", collective=True)
-    dims = []
-    for k, lay in enumerate(arr.layouts):
-        t = arr.tdims[k]
-        nd = tmpl.node_dims[t] if t >= 0 else -1
-        dims.append(SideDim(lay.extent, lay.dist, nd, lay.offset, lay.shadow_lo,
-                            lay.shadow_hi, lay.full_shadow))
+    dims = array_dims(arr)
     dt = dtype if dtype is not None and dtype.itemsize == arr.elem_size else elem_dtype(arr.elem_size)
     return Global(arr.name, tuple(dims), tuple(nodes.extents), np.asarray(families[0], dtype=np.int64),
                   arr.buffer, np.dtype(dt))

@@ -5,7 +5,8 @@
  * runtime except for a gblock map (not kept in C) and xmp_free.  Every function checks its
  * descriptor's id and its dimension number first, so a wrong argument gives a negative
  * result instead of a crash: -1 bad descriptor, -2 bad dimension or index, -3 not fixed,
- * distributed or allocated yet.  Dimension numbers are 1-based, in C order.
+ * distributed or allocated yet.  Dimension numbers are 1-based, in C order.  One function per
+ * library routine: they look alike (check, then read one field), each reads its own.
  */
 #include "xmpacc.h"
 

@@ -85,7 +85,8 @@ class Preprocessed:
 
 @dataclass(frozen=True, slots=True)
 class _Pending:
-    """A directive line as written, before cpp expands its macros (``RawDirective`` after)."""
+    """A directive line as written, before cpp expands its macros (``RawDirective`` after,
+    with the same fields and its id: the two are one directive at two moments)."""
 
     text: str
     locs: tuple[SourceLoc, ...]

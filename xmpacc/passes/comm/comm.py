@@ -70,6 +70,7 @@ def _bcast_part(ref: xd.VarRef, scope: Scope, where: str, src: tuple[str, str], 
     return c_ast.Compound(h.decls + h.checks + cbuild.stmts(call, coord), coord)
 
 
+# The shape of every BlockLowering (passes/common/blocks.py): a counter of its own, then lower_at.
 class _CommLowering(BlockLowering):
     def __init__(self, tree: ScopeTree, ctx: Context) -> None:
         super().__init__(tree, ctx)

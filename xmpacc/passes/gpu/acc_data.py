@@ -68,6 +68,7 @@ _KINDS = {"copy": ACC_COPY, "copyin": ACC_COPYIN, "copyout": ACC_COPYOUT, "creat
 _HANDLED = (AccData, AccDeclare, AccEnterData, AccExitData, AccHostData, AccUpdate, AccWait)
 
 
+# The shape of every BlockLowering (passes/common/blocks.py): a counter of its own, then lower_at.
 class _DataLowering(BlockLowering):
     def __init__(self, tree: ScopeTree, ctx: Context) -> None:
         super().__init__(tree, ctx)

@@ -45,6 +45,7 @@ from xmpacc.passes.loops.hoist import hoist
 from xmpacc.symbols import NodesSym, ScopeTree, TemplateSym
 
 
+# The shape of every BlockLowering (passes/common/blocks.py): a counter of its own, then lower_at.
 class _LoopLowering(BlockLowering):
     def __init__(self, tree: ScopeTree, ctx: Context) -> None:
         super().__init__(tree, ctx)
