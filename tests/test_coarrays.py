@@ -257,6 +257,9 @@ DEVICE_MISTAKES = [
     ("device-name-in-value",
      device_body("#pragma acc host_data use_device(a, b)\n    a[0]:[k] = @b[1] + 1;"),
      "'b' is in use_device here: it is a device address, which host code cannot read"),
+    ("routine", HEAD + "#pragma acc routine seq\nint f(int i)\n{\n    return @a[i]:[0];\n}\n"
+                "int main(void) { return 0; }\n",
+     "coarray syntax in code that runs on the device: a coarray put or get is a host statement"),
     ("scalar-use-device", device_body("#pragma acc host_data use_device(@q)\n    q:[k] = 1;",
                                       declare="#pragma acc declare create(a, q)\n"),
      "'q' is not an array or a pointer; use_device takes arrays"),

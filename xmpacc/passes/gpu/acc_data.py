@@ -17,10 +17,12 @@ Before:                                   After:
 A variable's key is its host address (a distributed array's: its descriptor), its size
 ``sizeof``, -1 for a distributed array and -2 for a pointer (its section gives the extent).
 A block-scope ``declare`` is a data region from the directive to the end of its block; a
-file-scope one an ``enter data`` at start-up.  ``async`` is accepted and runs in order
-(the runtime's queues); ``wait`` clauses wait first.  The variables of a data region are
-present for the XMP-ACC kernels and ``reflect ... acc`` inside it (``ctx.acc_present``,
-read by the gpu pass); after ``enter data`` or ``declare`` the runtime checks presence.
+file-scope one an ``enter data`` at start-up, followed for a coarray by
+``_xmpacc_coarray_device_init`` (XcalableACC §5a: its device copy is a coarray too).
+``async`` is accepted and runs in order (the runtime's queues); ``wait`` clauses wait first.
+The variables of a data region are present for the XMP-ACC kernels and ``reflect ... acc``
+inside it (``ctx.acc_present``, read by the gpu pass); after ``enter data`` or ``declare``
+the runtime checks presence.
 """
 
 from __future__ import annotations

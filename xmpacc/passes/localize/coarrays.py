@@ -21,7 +21,8 @@ a name of the list is its device address, so a statement naming one moves device
 address, as a section does, since host code cannot read a device element).  A coarray
 gets a device copy only from ``acc declare create`` / ``copyin`` at file scope (pass
 acc_data registers it); another data clause naming one is an error, and so is coarray
-syntax in code that runs on the device (``loop ... acc``, OpenACC compute constructs).
+syntax in code that runs on the device (``loop ... acc``, OpenACC compute constructs,
+``acc routine`` functions).
 """
 
 from __future__ import annotations
@@ -35,7 +36,14 @@ from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import XmpError
 from xmpacc.directives import ast as xd
 from xmpacc.directives import local_view_ast as lv
-from xmpacc.directives.openacc_ast import AccCompute, AccDeclare, AccHostData, AccLoop, directive_name
+from xmpacc.directives.openacc_ast import (
+    AccCompute,
+    AccDeclare,
+    AccHostData,
+    AccLoop,
+    AccRoutine,
+    directive_name,
+)
 from xmpacc.passes.common.coindex import is_coindex
 from xmpacc.passes.common.pragmas import acc_directive, directives_of
 from xmpacc.passes.localize.coarray_code import (
@@ -60,16 +68,17 @@ _EXPRESSIONS = (c_ast.ArrayRef, c_ast.Assignment, c_ast.BinaryOp, c_ast.Cast, c_
                 c_ast.ExprList, c_ast.FuncCall, c_ast.ID, c_ast.InitList, c_ast.NamedInitializer,
                 c_ast.StructRef, c_ast.TernaryOp, c_ast.UnaryOp)
 _DEVICE = ("coarray syntax in code that runs on the device: a coarray put or get is a host statement; "
-           "write it outside the compute construct, inside '#pragma acc host_data use_device(...)' to "
-           "move device copies (XcalableACC §5a)")
+           "write it in host code, inside '#pragma acc host_data use_device(...)' to move device copies "
+           "(XcalableACC §5a)")
 # the clauses of a file-scope 'acc declare' that give a coarray its device copy
 _DEVICE_COPY = ("create", "copyin", "present_or_create", "present_or_copyin")
 
 
 class _Lowering(ScopedWalker):
-    def __init__(self, tree: ScopeTree, ctx: Context) -> None:
+    def __init__(self, tree: ScopeTree, ctx: Context, routines: set[str]) -> None:
         super().__init__(tree)
         self.ctx = ctx
+        self.routines = routines   # the functions of 'acc routine' (their bodies run on the device too)
         self.device = 0        # > 0 inside a statement that an acc directive owns
         self.on_device: frozenset[str] = frozenset()   # the use_device names of enclosing host_data
 
@@ -247,6 +256,14 @@ class _Lowering(ScopedWalker):
             raise XmpError(loc_of(first), _DEVICE)
 
     # ------------------------------------------------------------ walking
+    def visit_FuncDef(self, node: c_ast.FuncDef) -> None:
+        routine = node.decl.name in self.routines
+        self.device += routine
+        try:
+            self.generic_visit(node)
+        finally:
+            self.device -= routine
+
     def visit_Compound(self, node: c_ast.Compound) -> None:
         node.block_items = self._items(node.block_items or [])
 
@@ -275,7 +292,10 @@ class _Lowering(ScopedWalker):
         except XmpError as err:
             self.ctx.diags.add(err)
             _silence(child)
-            return
+            if not self.device:
+                return
+            # reported: nothing of it for the device passes to report again
+            replaced = c_ast.Constant("int", "0", child.coord)
         slot, _, index = name.partition("[")
         if index:
             getattr(parent, slot)[int(index[:-1])] = replaced
@@ -315,6 +335,18 @@ def _file_scope_declares(unit: Unit, ctx: Context) -> None:
                                              f"'{clause.spelling}({ref.name.name})', not a section")
 
 
+def _routines(unit: Unit, ctx: Context) -> set[str]:
+    """The functions an 'acc routine' at file scope names, or stands before."""
+    names, items = set(), unit.ast.ext
+    for item, after in zip(items, items[1:] + [None], strict=True):
+        d = acc_directive(item, ctx)
+        if isinstance(d, AccRoutine) and d.name is not None:
+            names.add(d.name.name)
+        elif isinstance(d, AccRoutine) and isinstance(after, (c_ast.FuncDef, c_ast.Decl)):
+            names.add(after.decl.name if isinstance(after, c_ast.FuncDef) else after.name)
+    return names
+
+
 def _coindexed_base(node: c_ast.Node) -> c_ast.Node | None:
     """The coindexed reference that ``node`` (``p[1]:[k].x``, ``q[0]:[k].v[2]``) is a part of."""
     while isinstance(node, (c_ast.ArrayRef, c_ast.StructRef)):
@@ -340,7 +372,7 @@ def _silence(node: c_ast.Node) -> None:
 def run(unit: Unit, ctx: Context) -> Unit:
     assert ctx.scopes is not None
     _file_scope_declares(unit, ctx)
-    _Lowering(ctx.scopes, ctx).visit(unit.ast)
+    _Lowering(ctx.scopes, ctx, _routines(unit, ctx)).visit(unit.ast)
     for node in walk(unit.ast):
         if isinstance(node, c_ast.FuncCall) and is_coindex(node):
             ctx.diags.error(loc_of(node), "a coindexed reference ('a[i]:[k]') is not supported here yet")
