@@ -326,10 +326,15 @@ def _file_scope_declares(unit: Unit, ctx: Context) -> None:
         d = acc_directive(item, ctx)
         for clause in d.data if isinstance(d, AccDeclare) else ():
             for ref in clause.items:
-                if ref.name.name not in ctx.coarrays:
+                name = ref.name.name
+                if name not in ctx.coarrays:
                     continue
                 if clause.kind not in _DEVICE_COPY:
-                    ctx.diags.error(ref.name.loc, device_copy_message(ref.name.name, f"'{clause.spelling}'"))
+                    ctx.diags.error(ref.name.loc, device_copy_message(name, f"'{clause.spelling}'"))
+                elif "extern" in ctx.coarrays[name].decl.storage:
+                    # its device copy is registered after the coarray, whose file may start later
+                    ctx.diags.error(ref.name.loc, f"coarray '{name}' is declared 'extern' here: put its 'acc "
+                                                  f"declare {clause.spelling}' in the file that defines it")
                 elif ref.subs:
                     ctx.diags.error(ref.loc, f"a coarray's device copy is the whole coarray: "
                                              f"'{clause.spelling}({ref.name.name})', not a section")
