@@ -132,8 +132,8 @@ class DeviceCoarrayRuntime:
         if not self.world.allreduce(len(side.peers) < size - 1, op=MPI.LOR):
             return
         if MPI.Query_thread() < MPI.THREAD_MULTIPLE:
-            raise RuntimeFailure(where, f"coarray '{co.name}' on the device: its puts and gets between "
-                                        "hosts need an MPI library that provides MPI_THREAD_MULTIPLE "
+            raise RuntimeFailure(where, f"coarray '{co.name}' on the device: its puts and gets through "
+                                        "host memory need an MPI library that provides MPI_THREAD_MULTIPLE "
                                         "(this one does not)", collective=True)
         self._xmpacc_gmove_agent_init(where.encode())   # type: ignore[attr-defined]
         copy = side.copy

@@ -71,7 +71,7 @@ class LocalViewSync:
         if win is None:
             raise RuntimeFailure(where, "a local-view directive ran before the start-up code "
                                         "(this is a bug in xmpacc)")
-        self._device_quiet()   # type: ignore[attr-defined]
+        self._device_quiet()   # type: ignore[attr-defined]   # only image-control statements get here
         return win
 
     def _add(self, win: Any, rank: int, disp: int, value: int) -> None:

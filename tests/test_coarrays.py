@@ -257,6 +257,8 @@ DEVICE_MISTAKES = [
     ("device-name-in-value",
      device_body("#pragma acc host_data use_device(a, b)\n    a[0]:[k] = @b[1] + 1;"),
      "'b' is in use_device here: it is a device address, which host code cannot read"),
+    ("device-name-assigned", device_body("#pragma acc host_data use_device(a, b)\n    @b[1] = a[0]:[k] + 1;"),
+     "'b' is in use_device here: it is a device address, which host code cannot read or write"),
     ("extern", "extern int e[4]:[*];\n#pragma acc declare create(@e)\nint main(void) { return 0; }\n",
      "coarray 'e' is declared 'extern' here: put its 'acc declare create' in the file that defines it"),
     ("routine", HEAD + "#pragma acc routine seq\nint f(int i)\n{\n    return @a[i]:[0];\n}\n"

@@ -152,11 +152,13 @@ class _Lowering(ScopedWalker):
             return self._put(node, target)
         source = coref(node.rvalue, self.scope, self.ctx.coarrays)
         if source is None or node.op != "=":
+            self._host_value(node)
             return None
         flags = self._flags(source, node.lvalue)
         if section(node.lvalue) is not None or (flags and _plain_local(node.lvalue)):
             is_element(source, self.scope)   # a partial reference is a mistake
             return transfer(source, node.lvalue, False, self.scope, node.coord, flags=flags)
+        self._host_value(node)   # element gets into host code
         return None
 
     def _flags(self, ref: CoRef, other: c_ast.Node) -> int:
@@ -192,13 +194,14 @@ class _Lowering(ScopedWalker):
         return transfer(target, None, True, self.scope, node.coord, value=rhs, flags=flags)
 
     def _host_value(self, node: c_ast.Node) -> None:
-        """A value computed on the host must not read a ``use_device`` name (a device address)."""
-        if isinstance(node, c_ast.ArrayRef) and is_coindex(node.subscript):
+        """Host code around coarray syntax must not use a ``use_device`` name (a device address)."""
+        if isinstance(node, c_ast.ArrayRef) and is_coindex(node.subscript) or \
+                isinstance(node, c_ast.UnaryOp) and node.op == "sizeof":
             return
         if isinstance(node, c_ast.ID) and node.name in self.on_device:
             raise XmpError(loc_of(node), f"'{node.name}' is in use_device here: it is a device address, "
-                                         "which host code cannot read; move it by a put or get of its "
-                                         f"own ('a[i]:[k] = {node.name}[j];')")
+                                         "which host code cannot read or write; move it by a put or get of "
+                                         f"its own ('a[i]:[k] = {node.name}[j];')")
         for _, child in node.children():
             self._host_value(child)
 
@@ -220,7 +223,7 @@ class _Lowering(ScopedWalker):
     def _not_a_coarray(self, name: xd.Name, what: str) -> None:
         found = self.scope.find_c(name.name)
         if name.name in self.ctx.coarrays and found is not None and found[0].parent is None:
-            self.ctx.diags.error(name.loc, device_copy_message(name.name, what))
+            self.ctx.diags.error(name.loc, _device_copy_message(name.name, what))
 
     # ------------------------------------------------------------ expressions
     def _expression(self, node: c_ast.Node) -> c_ast.Node:
@@ -314,7 +317,7 @@ def _names(obj: object) -> list[xd.Name]:
     return []
 
 
-def device_copy_message(name: str, what: str) -> str:
+def _device_copy_message(name: str, what: str) -> str:
     return (f"coarray '{name}' in {what}: a coarray gets its device copy only from "
             f"'#pragma acc declare create({name})' (or copyin) at file scope, where it is declared, for "
             "the whole program (XcalableACC §5a)")
@@ -330,7 +333,7 @@ def _file_scope_declares(unit: Unit, ctx: Context) -> None:
                 if name not in ctx.coarrays:
                     continue
                 if clause.kind not in _DEVICE_COPY:
-                    ctx.diags.error(ref.name.loc, device_copy_message(name, f"'{clause.spelling}'"))
+                    ctx.diags.error(ref.name.loc, _device_copy_message(name, f"'{clause.spelling}'"))
                 elif "extern" in ctx.coarrays[name].decl.storage:
                     # its device copy is registered after the coarray, whose file may start later
                     ctx.diags.error(ref.name.loc, f"coarray '{name}' is declared 'extern' here: put its 'acc "
