@@ -3,7 +3,7 @@ gets inside ``host_data use_device`` between device copies (and host copies, for
 outside the list), completed by the image-control statements.
 
 On the host backend (its "device" buffers, served by the gmove agents): device_heat.c, a
-halo exchange of a 1-D decomposition, under 1-4 processes against its serial build, and
+halo exchange of a 1-D decomposition, under 1, 2 and 4 processes against its serial build, and
 device_sync.c (post/wait, sync_images, lock, critical, sync_memory with device moves)
 against computed results; the generated host C (tests/golden/device_heat.host.c), the
 lowering of each kind of statement, the compile-time mistakes, run-time errors, and the
@@ -60,7 +60,7 @@ def test_every_device_program_is_tested() -> None:
 
 
 @pytest.mark.mpi
-@pytest.mark.parametrize("nprocs", [1, 2, 3, 4])
+@pytest.mark.parametrize("nprocs", [1, 2, 4])
 def test_halo_exchange_matches_serial_build(built: dict[str, Path], nprocs: int) -> None:
     r = run_mpi(nprocs, built[HEAT.name], env=HOST, timeout=120)
     assert r.returncode == 0, r.stderr
