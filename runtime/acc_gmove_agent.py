@@ -16,6 +16,8 @@ The requesting node plans as the host gmove does (the plan lists, per peer, the 
 offsets in the peer's local block), so the agent only gathers or scatters rows of its
 device copy.  An array is named by a key every node computes alike: the world ranks of
 the nodes that aligned it and how many arrays those nodes aligned together before it.
+The agent also serves the device copies of coarrays (XcalableACC §5a,
+runtime/coarray_device.py), offered under keys of their own (no ranks, their order).
 
 A request on an array that its owner has not aligned or put on its device yet waits
 (XMPACC_GMOVE_WAIT seconds at most, 60 by default): nothing orders the owner's align or
@@ -105,6 +107,7 @@ class GmoveAgent:
         self.counters: dict[tuple[int, ...], int] = {}
         self.keys: dict[int, tuple[Any, Key]] = {}   # id(DistArray) -> (weak reference, key)
         self.ptrs: dict[Key, int] = {}               # key -> descriptor
+        self.offered: dict[Key, Callable[[int], Any]] = {}   # key -> rows by element size (coarrays)
         self.stream: Any = None
         self.patience = _patience()
         self.thread: threading.Thread | None = threading.Thread(target=self._serve, name="xmpacc-gmove-agent",
@@ -126,6 +129,10 @@ class GmoveAgent:
         entry = self.keys.pop(id(arr), None)
         if entry is not None:
             self.ptrs.pop(entry[1], None)
+
+    def offer(self, key: Key, rows: Callable[[int], Any]) -> None:
+        """Serve ``key`` (no aligned array's: ``((), n)``) from ``rows(element size)``."""
+        self.offered[key] = rows
 
     def key_of(self, arr: Any) -> Key | None:
         entry = self.keys.get(id(arr))
@@ -226,10 +233,10 @@ class GmoveAgent:
 
     def _answer(self, op: int, key: Key, esize: int, offsets: np.ndarray, data: np.ndarray | None,
                 stream: Any) -> tuple[int, np.ndarray]:
-        ptr = self.ptrs.get(key)
-        if ptr is None:
+        ptr, offered = self.ptrs.get(key), self.offered.get(key)
+        if ptr is None and offered is None:
             return UNKNOWN, np.empty(0, dtype=np.uint8)
-        rows = self.rows(ptr, esize)
+        rows = offered(esize) if offered is not None else self.rows(ptr, esize)
         if isinstance(rows, int):
             return rows, np.empty(0, dtype=np.uint8)
         if len(offsets) and (int(offsets.min()) < 0 or int(offsets.max()) >= len(rows)):

@@ -9,7 +9,10 @@ ends: the remote side runs no code for it.  Images are the ranks of MPI_COMM_WOR
 
     int a[10]:[2][*];   a[i]:[k1][k2]  is on image  k1 * n2 + k2,  n2 = ceil(images / 2)
 
-Post/wait, sync_images and critical live in ``coarray_sync.py``.
+Post/wait, sync_images and critical live in ``coarray_sync.py``, device copies of coarrays
+(XcalableACC §5a) in ``coarray_device.py``.  An MPI that cannot make windows (the device
+machine's Open MPI) is said at the first host put or get of a coarray, not at start-up:
+device copies move without windows.
 """
 
 from __future__ import annotations
@@ -20,10 +23,13 @@ from typing import Any
 
 import numpy as np
 
+from . import acc_gmove_agent as agent
 from .arrays import read_longs
+from .coarray_device import DeviceCoarrayRuntime, DeviceSide, element_offsets, host_rows, to_host
 from .coarray_sync import LocalViewSync
+from .contract import COARRAY_ON_DEVICE, LOCAL_ON_DEVICE
 from .errors import RuntimeFailure, where_text
-from .sections import SectionError, check_section, local_view, numpy_index, read_section, shape_text
+from .sections import Section, SectionError, check_section, read_section, shape_text
 
 _SCRATCH = 64   # results of gets inside one C expression that may be alive at once
 
@@ -35,10 +41,12 @@ class Coarray:
     nbytes: int
     elem_size: int
     codims: tuple[int, ...]      # -1: '*'
-    win: Any
+    win: Any                     # None: this MPI could not make it (win_error says why)
+    win_error: str = ""
+    device: DeviceSide | None = None   # its device copy (acc declare create; coarray_device.py)
 
 
-class CoarrayRuntime(LocalViewSync):
+class CoarrayRuntime(DeviceCoarrayRuntime, LocalViewSync):
     """The coarray entries of ``contract.py`` (mixed into ``api.Runtime``)."""
 
     world: Any
@@ -62,7 +70,8 @@ class CoarrayRuntime(LocalViewSync):
             return
         if not MPI.Is_finalized():   # MPI_Win_free waits for every image's epochs to end
             for co in state["by_base"].values():
-                co.win.Free()
+                if co.win is not None:
+                    co.win.Free()
             self._local_view_free()
         state["by_base"].clear()
 
@@ -74,11 +83,14 @@ class CoarrayRuntime(LocalViewSync):
         dims = tuple(read_longs(codims, ncodims))
         self._check_codims(name.decode(), dims, where_text(where))
         memory = MPI.memory.fromaddress(base, nbytes) if nbytes else MPI.BOTTOM
-        win = MPI.Win.Create(memory, 1, comm=self.world)
+        try:
+            win, error = MPI.Win.Create(memory, 1, comm=self.world), ""
+        except MPI.Exception as e:   # said at a host put or get (module doc)
+            win, error = None, e.Get_error_string()
         old = state["by_base"].pop(base, None)
-        if old is not None:
+        if old is not None and old.win is not None:
             old.win.Free()
-        state["by_base"][base] = Coarray(name.decode(), base, nbytes, elem_size, dims, win)
+        state["by_base"][base] = Coarray(name.decode(), base, nbytes, elem_size, dims, win, error)
 
     def _check_codims(self, name: str, dims: tuple[int, ...], where: str) -> None:
         if any(d == 0 or d < -1 for d in dims):
@@ -113,8 +125,17 @@ class CoarrayRuntime(LocalViewSync):
                                         f"{size} images (0..{size - 1})")
         return rank
 
-    def _offset(self, co: Coarray, elem: int, nbytes: int, where: str) -> int:
-        disp = elem - co.base
+    def _window(self, co: Coarray, where: str) -> Any:
+        if co.win is None:
+            raise RuntimeFailure(where, f"coarray '{co.name}': this MPI library could not make a window "
+                                        f"over it ({co.win_error}); puts and gets of a coarray's host copy "
+                                        "need MPI one-sided communication (its device copy does not)")
+        return co.win
+
+    def _offset(self, co: Coarray, elem: int, nbytes: int, where: str, base: int | None = None) -> int:
+        """``elem``'s byte offset in the coarray (``base``: where this image's copy starts,
+        its host storage by default)."""
+        disp = elem - (co.base if base is None else base)
         if disp < 0 or disp + nbytes > co.nbytes:
             index = disp // max(co.elem_size, 1)
             raise RuntimeFailure(where, f"element {index} of coarray '{co.name}' is out of bounds "
@@ -134,9 +155,10 @@ class CoarrayRuntime(LocalViewSync):
         co = self._coarray(base, w)
         rank, disp = self._image(co, image, w), self._offset(co, elem, nbytes, w)
         data = np.frombuffer((ctypes.c_char * nbytes).from_address(value), dtype=np.uint8).copy()
-        co.win.Lock(rank, MPI.LOCK_SHARED)
-        co.win.Put([data, MPI.BYTE], rank, (disp, nbytes, MPI.BYTE))
-        co.win.Unlock(rank)
+        win = self._window(co, w)
+        win.Lock(rank, MPI.LOCK_SHARED)
+        win.Put([data, MPI.BYTE], rank, (disp, nbytes, MPI.BYTE))
+        win.Unlock(rank)
         self._count("put", nbytes)
 
     def _xmpacc_coarray_get_elem(self, base: int, where: bytes, image: int, elem: int, nbytes: int) -> int:
@@ -146,9 +168,10 @@ class CoarrayRuntime(LocalViewSync):
         co = self._coarray(base, w)
         rank, disp = self._image(co, image, w), self._offset(co, elem, nbytes, w)
         buf = self._scratch(nbytes)
-        co.win.Lock(rank, MPI.LOCK_SHARED)
-        co.win.Get([buf[:nbytes], MPI.BYTE], rank, (disp, nbytes, MPI.BYTE))
-        co.win.Unlock(rank)
+        win = self._window(co, w)
+        win.Lock(rank, MPI.LOCK_SHARED)
+        win.Get([buf[:nbytes], MPI.BYTE], rank, (disp, nbytes, MPI.BYTE))
+        win.Unlock(rank)
         self._count("get", nbytes)
         return int(buf.ctypes.data)
 
@@ -167,60 +190,64 @@ class CoarrayRuntime(LocalViewSync):
     # ------------------------------------------------------------------ sections
     def _xmpacc_coarray_put(self, base: int, where: bytes, image: int, remote_sec: int, local: int,
                             local_sec: int) -> None:
-        self._transfer(base, where, image, remote_sec, local, local_sec, put=True)
+        self._transfer(base, where, image, remote_sec, local, local_sec, 0, put=True)
 
     def _xmpacc_coarray_get(self, base: int, where: bytes, image: int, remote_sec: int, local: int,
                             local_sec: int) -> None:
-        self._transfer(base, where, image, remote_sec, local, local_sec, put=False)
+        self._transfer(base, where, image, remote_sec, local, local_sec, 0, put=False)
 
     def _transfer(self, base: int, where: bytes, image: int, remote_sec: int, local: int,
-                  local_sec: int, put: bool) -> None:
-        from mpi4py import MPI
-
+                  local_sec: int, flags: int, put: bool) -> None:
+        """A section put or get; ``flags``: which sides are device copies (coarray_device.py)."""
         w = where_text(where)
-        co = self._coarray(base, w)
+        on_device = bool(flags & COARRAY_ON_DEVICE)
+        co = self._device_coarray(base, w) if on_device else self._coarray(base, w)
         rank = self._image(co, image, w)
+        remote, mine = self._sections(co, remote_sec, local_sec, put, w)
+        esize, theirs, ours = remote.elem_size, element_offsets(remote), element_offsets(mine)
+        rows = host_rows(local, ours, esize) if not flags & LOCAL_ON_DEVICE else \
+            self._device_local_rows(local, ours, esize, w)
+        xp = np if isinstance(rows, np.ndarray) else self.backend.xp
+        here = agent.selector(ours, xp)
+        if put:
+            data = rows[here].copy()   # read before anything lands (a put into this image's copy)
+            if len(ours) < len(theirs):   # a scalar or an element into every element of the section
+                data = xp.broadcast_to(data, (len(theirs), esize))
+            self._remote_write(co, rank, on_device, theirs, data, w)
+        else:
+            data = self._remote_read(co, rank, on_device, theirs, esize, w)
+            rows[here] = to_host(data) if xp is np else xp.asarray(data)
+        self._count("put" if put else "get", len(theirs) * esize)
+
+    def _sections(self, co: Coarray, remote_sec: int, local_sec: int, put: bool,
+                  where: str) -> tuple[Section, Section]:
+        """Both sides' sections, checked: in bounds and of one shape (or a scalar source)."""
         remote, mine = read_section(remote_sec), read_section(local_sec)
         try:
             check_section(remote, co.name)
             check_section(mine, "the local side")
         except SectionError as e:
-            raise RuntimeFailure(w, str(e)) from None
+            raise RuntimeFailure(where, str(e)) from None
         source = mine.shape if put else remote.shape   # a scalar source fills every element
         if source and source != (remote.shape if put else mine.shape):
-            raise RuntimeFailure(w, f"shapes do not conform: the coarray side {remote.text(co.name)} has "
-                                    f"shape {shape_text(remote.shape)} but the local side has shape "
-                                    f"{shape_text(mine.shape)}")
-        esize = remote.elem_size
-        view = local_view(local, mine)[numpy_index(mine)] if mine.subs else \
-            np.frombuffer((ctypes.c_char * esize).from_address(local), dtype=np.uint8)
-        target = _target_type(remote)
-        count = int(np.prod(remote.shape, dtype=np.int64))
-        co.win.Lock(rank, MPI.LOCK_SHARED)
+            raise RuntimeFailure(where, f"shapes do not conform: the coarray side {remote.text(co.name)} has "
+                                        f"shape {shape_text(remote.shape)} but the local side has shape "
+                                        f"{shape_text(mine.shape)}")
+        return remote, mine
+
+    def _window_move(self, co: Coarray, rank: int, offsets: np.ndarray, data: np.ndarray, put: bool,
+                     where: str) -> None:
+        """Rows of image ``rank``'s host copy at element ``offsets`` from or into ``data``: one
+        passive-target epoch, complete when it returns."""
+        from mpi4py import MPI
+
+        win = self._window(co, where)
+        esize = int(data.shape[1])
+        target = MPI.BYTE.Create_indexed_block(esize, (offsets * esize).tolist()).Commit()
+        win.Lock(rank, MPI.LOCK_SHARED)
         if put:
-            data = np.ascontiguousarray(np.broadcast_to(view, remote.shape + (esize,)))
-            co.win.Put([data, MPI.BYTE], rank, (0, 1, target))
+            win.Put([np.ascontiguousarray(data), MPI.BYTE], rank, (0, 1, target))
         else:
-            data = np.empty(remote.shape + (esize,), dtype=np.uint8)
-            co.win.Get([data, MPI.BYTE], rank, (0, 1, target))
-        co.win.Unlock(rank)
+            win.Get([data, MPI.BYTE], rank, (0, 1, target))
+        win.Unlock(rank)
         target.Free()
-        if not put:
-            view[...] = data
-        self._count("put" if put else "get", count * esize)
-
-
-def _target_type(sec: Any) -> Any:
-    """An MPI datatype of the section's elements in the coarray, in row-major order."""
-    from mpi4py import MPI
-
-    extents = list(sec.extents)
-    strides = [1] * len(extents)
-    for d in range(len(extents) - 2, -1, -1):
-        strides[d] = strides[d + 1] * extents[d + 1]
-    offsets = np.zeros((), dtype=np.int64)
-    for s, stride in zip(sec.subs, strides, strict=True):
-        idx = np.arange(s.length, dtype=np.int64) * s.step + s.base if s.triplet else np.int64(s.base)
-        offsets = np.add.outer(offsets, idx * stride) if s.triplet else offsets + idx * stride
-    flat = (offsets.reshape(-1) * sec.elem_size).tolist()
-    return MPI.BYTE.Create_indexed_block(sec.elem_size, flat).Commit()

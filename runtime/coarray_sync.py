@@ -7,7 +7,10 @@ lock word for ``critical`` (used on image 0).  A post adds 1 to the target's cou
 ``Accumulate``; a wait polls its own counters under an exclusive lock of its own window
 and takes one post back.  Locks are ``Compare_and_swap`` loops on the lock word (owner + 1, 0 = free) in
 the window of the ``xmp_lock_t`` coarray.  Puts and gets complete before their statement
-ends, so ``sync_memory`` has nothing left to wait for and ``sync_all`` is a barrier.
+ends, so ``sync_memory`` has nothing left to wait for and ``sync_all`` is a barrier.  In a
+program with coarrays on the device, every statement here first waits for this image's
+device work (coarray_device.py).  An MPI that cannot make the control window is said at the
+first statement that needs it (``sync_all`` and ``sync_memory`` do not).
 """
 
 from __future__ import annotations
@@ -33,11 +36,15 @@ class LocalViewSync:
     def _xmpacc_local_view_init(self) -> None:
         from mpi4py import MPI
 
-        if self.__dict__.get("_control") is not None:
+        if self.__dict__.get("_control") is not None or self.__dict__.get("_control_error"):
             return
         self._coarray_state()   # type: ignore[attr-defined]   # registers the freeing at exit
         n = self.world.Get_size()
-        win = MPI.Win.Allocate(8 * (n * TAGS + n + 1), 8, comm=self.world)
+        try:
+            win = MPI.Win.Allocate(8 * (n * TAGS + n + 1), 8, comm=self.world)
+        except MPI.Exception as e:   # said where a statement needs it (module doc)
+            self.__dict__["_control_error"] = e.Get_error_string()
+            return
         if win.Get_attr(MPI.WIN_MODEL) != MPI.WIN_UNIFIED:   # pragma: no cover - MPICH/Open MPI: unified
             raise RuntimeFailure("?", "this MPI's windows are not in the unified memory model, which "
                                       "coarray post/wait needs", collective=True)
@@ -57,9 +64,14 @@ class LocalViewSync:
 
     def _control_win(self, where: str) -> Any:
         win = self.__dict__.get("_control")
+        if win is None and self.__dict__.get("_control_error"):
+            raise RuntimeFailure(where, "this MPI library could not make the window of post/wait, "
+                                        f"sync_images and critical ({self.__dict__['_control_error']}); "
+                                        "they need MPI one-sided communication")
         if win is None:
             raise RuntimeFailure(where, "a local-view directive ran before the start-up code "
                                         "(this is a bug in xmpacc)")
+        self._device_quiet()   # type: ignore[attr-defined]   # only image-control statements get here
         return win
 
     def _add(self, win: Any, rank: int, disp: int, value: int) -> None:
@@ -100,10 +112,13 @@ class LocalViewSync:
 
     # ------------------------------------------------------------------ sync
     def _xmpacc_sync_all(self, where: bytes) -> None:
+        self._device_quiet()   # type: ignore[attr-defined]
         self.world.Barrier()
 
     def _xmpacc_sync_memory(self, where: bytes) -> None:
-        """Puts and gets are complete when their statement ends: nothing is outstanding."""
+        """Puts and gets are complete when their statement ends: nothing is outstanding but
+        this image's device work."""
+        self._device_quiet()   # type: ignore[attr-defined]
 
     def _xmpacc_sync_images(self, where: bytes, n: int, images: int) -> None:
         w = where_text(where)
@@ -152,7 +167,9 @@ class LocalViewSync:
         w = where_text(where)
         co = self._coarray(base, w)   # type: ignore[attr-defined]
         rank, disp = self._image(co, image, w), self._offset(co, elem, 8, w)   # type: ignore[attr-defined]
-        self._lock_word(co.win, rank, disp, bool(release), f"lock '{co.name}' of image {rank}", w)
+        win = self._window(co, w)   # type: ignore[attr-defined]
+        self._device_quiet()   # type: ignore[attr-defined]
+        self._lock_word(win, rank, disp, bool(release), f"lock '{co.name}' of image {rank}", w)
 
     def _xmpacc_critical(self, where: bytes, end: int) -> None:
         w = where_text(where)

@@ -351,6 +351,27 @@ ENTRIES += (
     _e("_xmpacc_critical", "void", "const char *where, int end", "critical / end critical"),
 )
 
+# Coarrays on the device (XcalableACC §5a; runtime/coarray_device.py).  Inside ``host_data
+# use_device`` a name of the list is its device address; ``flags`` say which sides are
+# device copies: COARRAY_ON_DEVICE (the coarray's, on this image and image k) and
+# LOCAL_ON_DEVICE (the local side's).
+ENTRIES += (
+    _e("_xmpacc_coarray_device_init", "void", "void *coarray, const char *where",
+       "acc declare create/copyin of a coarray at file scope: its device copy is a coarray "
+       "too (collective, after the declare's enter data)"),
+    _e("_xmpacc_coarray_put_acc", "void",
+       "void *coarray, const char *where, const long long *image, const long long *remote_sec, "
+       "const void *local, const long long *local_sec, long long flags",
+       "a[sec]:[k] = b[sec] with device copies (flags)"),
+    _e("_xmpacc_coarray_get_acc", "void",
+       "void *coarray, const char *where, const long long *image, const long long *remote_sec, "
+       "const void *local, const long long *local_sec, long long flags",
+       "b[sec] = a[sec]:[k] with device copies (flags)"),
+    _e("_xmpacc_coarray_get_elem_acc", "void *",
+       "void *coarray, const char *where, const long long *image, const void *elem, long long nbytes",
+       "a[i]:[k] of a's device copy, in an expression: the address of a host copy of the element"),
+)
+
 BY_NAME = {e.name: e for e in ENTRIES}
 
 HEADER = "xmpacc_rt.h"   # include/xmpacc_rt.h: the prototypes of ENTRIES, rendered by c_header()
@@ -429,6 +450,9 @@ LAUNCH_SCRATCH = 9     # each thread's private array of a size known at run time
                        # (passes/kernel/kernel_private.py): the bytes per thread at the address; a slot per
                        # thread id (one on the host backend)
 LAUNCH_READS, LAUNCH_WRITES = 1, 2
+
+# ``flags`` of _xmpacc_coarray_put_acc / _get_acc: which sides are device copies.
+COARRAY_ON_DEVICE, LOCAL_ON_DEVICE = 1, 2
 
 # Data clause kinds of the XcalableACC data entries (the present_or_ forms are the plain ones,
 # OpenACC 2.5).

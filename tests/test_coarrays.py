@@ -82,7 +82,8 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 
 def test_every_program_has_its_expectation() -> None:
-    assert {p.name for p in PROGRAMS.glob("*.c")} == set(EXPECTED)
+    """(device_*.c, coarrays on the device, are tests/test_device_coarrays.py's.)"""
+    assert {p.name for p in PROGRAMS.glob("*.c") if not p.name.startswith("device_")} == set(EXPECTED)
 
 
 @pytest.mark.mpi
@@ -111,12 +112,27 @@ RUNTIME = [
 ]
 
 
+# coarrays on the device (XcalableACC §5a, tests/test_device_coarrays.py)
+DEVICE_HEAD = "#include <xmp.h>\nint a[8]:[*];\nint c[8]:[*];\nint b[8];\n#pragma acc declare create(a, b)\n"
+DEVICE_RUNTIME = [
+    ("device-image-out-of-range", "#pragma acc host_data use_device(a)\n    a[0]:[xmp_num_images()] = 1;", 2,
+     "prog.c:10: error: image [2] of coarray 'a' does not exist: there are 2 images (0..1)"),
+    ("device-section-out-of-bounds",
+     "int n = 9;\n#pragma acc host_data use_device(a, b)\n    b[0:4] = a[n:4]:[0];", 1,
+     "prog.c:11: error: a[9:4] reaches index 9, out of bounds of dimension 0 (0..7)"),
+    ("device-no-declare", "#pragma acc host_data use_device(c)\n    c[0]:[0] = 1;", 1,
+     "prog.c:9: error: 'c' in use_device is not present on the device"),
+]
+
+
 @pytest.mark.mpi
-@pytest.mark.parametrize("name,body,nprocs,message", RUNTIME, ids=[c[0] for c in RUNTIME])
-def test_runtime_error_names_the_line_and_the_values(tmp_path: Path, name: str, body: str, nprocs: int,
-                                                     message: str) -> None:
+@pytest.mark.parametrize("head,name,body,nprocs,message",
+                         [(RUN_HEAD, *c) for c in RUNTIME] + [(DEVICE_HEAD, *c) for c in DEVICE_RUNTIME],
+                         ids=[c[0] for c in RUNTIME + DEVICE_RUNTIME])
+def test_runtime_error_names_the_line_and_the_values(tmp_path: Path, head: str, name: str, body: str,
+                                                     nprocs: int, message: str) -> None:
     src = tmp_path / "prog.c"
-    src.write_text(RUN_HEAD + f"int main(void)\n{{\n    int x = 0;\n    {body}\n    return x;\n}}\n")
+    src.write_text(head + f"int main(void)\n{{\n    int x = 0;\n    {body}\n    return x;\n}}\n")
     exe = tmp_path / "prog"
     r = run_xmpacc(str(src), "-o", str(exe))
     assert r.returncode == 0, r.stderr
@@ -202,21 +218,61 @@ MISTAKES = [
      "the 'sync_all' directive must be inside a function"),
     ("device",
      body("#pragma acc parallel loop\n    for (int i = 0; i < 4; i++)\n        loc[i] = @a[i]:[0];"),
-     "a coarray in code that runs on the device (XcalableACC §5) is not supported yet"),
+     "coarray syntax in code that runs on the device: a coarray put or get is a host statement"),
     ("device-xmp-loop",
      body("#pragma xmp loop on t[i] acc\n    for (int i = 0; i < 8; i++)\n        x += @a[i]:[0];"),
-     "a coarray in code that runs on the device (XcalableACC §5) is not supported yet"),
+     "coarray syntax in code that runs on the device: a coarray put or get is a host statement"),
     ("host-code-in-data-region", body("#pragma acc data copy(loc)\n    {\n        x = a[0]:[0];\n    }\n"
                                       "    x = @y[0]:[0];"), "'y' is not a coarray"),
     ("no-directive-in-file",
      "int b[10]:[*];\nint main(void)\n{\n    static int @a[10]:[*];\n    return 0;\n}\n",
      "a static coarray in a function is not supported yet"),   # translated without a #pragma xmp
     ("device-data", body("#pragma acc data copy(loc, @a)\n    {\n    }"),
-     "coarray 'a' in an acc directive: device copies of coarrays (XcalableACC §5) are not supported yet"),
+     "coarray 'a' in 'copy' of 'acc data': a coarray gets its device copy only from "
+     "'#pragma acc declare create(a)' (or copyin) at file scope"),
 ]
 
 
-@pytest.mark.parametrize("marked, fragment", [pytest.param(m, f, id=i) for i, m, f in MISTAKES])
+def device_body(text: str, declare: str = "#pragma acc declare create(a)\n") -> str:
+    return HEAD + declare + f"int main(void)\n{{\n    int x = 0, k = 0, b[10];\n{text}\n    return x;\n}}\n"
+
+
+# coarrays on the device (XcalableACC §5a, tests/test_device_coarrays.py)
+WHERE = "a coarray gets its device copy only from '#pragma acc declare create(a)' (or copyin) at file scope"
+DEVICE_MISTAKES = [
+    ("enter-data", device_body("#pragma acc enter data copyin(@a)"),
+     f"coarray 'a' in 'copyin' of 'acc enter data': {WHERE}"),
+    ("exit-data", device_body("#pragma acc exit data delete(@a)"),
+     "coarray 'a' in 'delete' of 'acc exit data'"),
+    ("compute-copy", device_body("#pragma acc parallel loop copy(@a)\n    for (int i = 0; i < 10; i++)\n"
+                                 "        a[i] = i;"), "coarray 'a' in 'copy' of 'acc parallel loop'"),
+    ("block-declare", device_body("#pragma acc declare create(@a)", declare=""),
+     "coarray 'a' in 'create' of 'acc declare'"),
+    ("file-declare-copy", HEAD + "#pragma acc declare copy(@a)\nint main(void) { return 0; }\n",
+     "coarray 'a' in 'copy': " + WHERE),
+    ("file-declare-section", HEAD + "#pragma acc declare create(@a[0:5])\nint main(void) { return 0; }\n",
+     "a coarray's device copy is the whole coarray: 'create(a)', not a section"),
+    ("replicate", device_body("#pragma xmp acc replicate (@a)\n    {\n    }"),
+     "coarray 'a' in 'acc replicate'"),
+    ("device-name-in-value",
+     device_body("#pragma acc host_data use_device(a, b)\n    a[0]:[k] = @b[1] + 1;"),
+     "'b' is in use_device here: it is a device address, which host code cannot read"),
+    ("device-name-assigned", device_body("#pragma acc host_data use_device(a, b)\n    @b[1] = a[0]:[k] + 1;"),
+     "'b' is in use_device here: it is a device address, which host code cannot read or write"),
+    ("extern", "extern int e[4]:[*];\n#pragma acc declare create(@e)\nint main(void) { return 0; }\n",
+     "coarray 'e' is declared 'extern' here: put its 'acc declare create' in the file that defines it"),
+    ("routine", HEAD + "#pragma acc routine seq\nint f(int i)\n{\n    return @a[i]:[0];\n}\n"
+                "int main(void) { return 0; }\n",
+     "coarray syntax in code that runs on the device: a coarray put or get is a host statement"),
+    ("scalar-use-device", device_body("#pragma acc host_data use_device(@q)\n    q:[k] = 1;",
+                                      declare="#pragma acc declare create(a, q)\n"),
+     "'q' is not an array or a pointer; use_device takes arrays"),
+]
+
+
+@pytest.mark.parametrize("marked, fragment",
+                         [pytest.param(m, f, id=i) for i, m, f in MISTAKES]
+                         + [pytest.param(m, f, id=f"device-{i}") for i, m, f in DEVICE_MISTAKES])
 def test_mistake(marked: str, fragment: str, compile_: Compile, tmp_path: Path) -> None:  # noqa: F811 - the fixture imported above
     source, line, col = place(marked)
     proc, src, _out = compile_(source)

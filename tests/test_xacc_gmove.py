@@ -216,7 +216,7 @@ def test_the_agent_answers_by_key_and_checks_offsets() -> None:
     assert agent.selector(np.array([3, 5]), np).tolist() == [3, 5]
     copy = np.arange(12, dtype=np.uint8).reshape(6, 2)
     a = agent.GmoveAgent.__new__(agent.GmoveAgent)
-    a.ptrs = {((0, 1), 0): 100, ((0, 1), 1): 200}
+    a.ptrs, a.offered = {((0, 1), 0): 100, ((0, 1), 1): 200}, {}
     a.rows = lambda ptr, esize: copy if ptr == 100 else agent.ABSENT
     code, got = a._answer(agent.GET, ((0, 1), 0), 2, np.array([5, 0]), None, False)
     assert (code, got.tolist()) == (agent.OK, [10, 11, 0, 1])

@@ -111,5 +111,9 @@ void _xmpacc_post(const char * where, const void * nodes, const long long * ref,
 void _xmpacc_wait(const char * where, const void * nodes, const long long * ref, int has_tag, long long tag);
 void _xmpacc_coarray_lock(void * coarray, const char * where, const long long * image, const void * elem, int release);
 void _xmpacc_critical(const char * where, int end);
+void _xmpacc_coarray_device_init(void * coarray, const char * where);
+void _xmpacc_coarray_put_acc(void * coarray, const char * where, const long long * image, const long long * remote_sec, const void * local, const long long * local_sec, long long flags);
+void _xmpacc_coarray_get_acc(void * coarray, const char * where, const long long * image, const long long * remote_sec, const void * local, const long long * local_sec, long long flags);
+void * _xmpacc_coarray_get_elem_acc(void * coarray, const char * where, const long long * image, const void * elem, long long nbytes);
 
 #endif

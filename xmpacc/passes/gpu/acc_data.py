@@ -17,10 +17,12 @@ Before:                                   After:
 A variable's key is its host address (a distributed array's: its descriptor), its size
 ``sizeof``, -1 for a distributed array and -2 for a pointer (its section gives the extent).
 A block-scope ``declare`` is a data region from the directive to the end of its block; a
-file-scope one an ``enter data`` at start-up.  ``async`` is accepted and runs in order
-(the runtime's queues); ``wait`` clauses wait first.  The variables of a data region are
-present for the XMP-ACC kernels and ``reflect ... acc`` inside it (``ctx.acc_present``,
-read by the gpu pass); after ``enter data`` or ``declare`` the runtime checks presence.
+file-scope one an ``enter data`` at start-up, followed for a coarray by
+``_xmpacc_coarray_device_init`` (XcalableACC §5a: its device copy is a coarray too).
+``async`` is accepted and runs in order (the runtime's queues); ``wait`` clauses wait first.
+The variables of a data region are present for the XMP-ACC kernels and ``reflect ... acc``
+inside it (``ctx.acc_present``, read by the gpu pass); after ``enter data`` or ``declare``
+the runtime checks presence.
 """
 
 from __future__ import annotations
@@ -220,11 +222,22 @@ def _file_scope(unit: Unit, ctx: Context) -> None:
             lowering = _DataLowering(ctx.scopes, ctx)
             call, entered = lowering._data_call("_xmpacc_acc_enter_data", where, d.data, f"1, {ACC_SYNC}", h)
             ctx.acc_entered += entered
-            ctx.init_stmts.append(c_ast.Compound(h.decls + h.checks + cbuild.stmts(call + ";", item.coord),
+            text = call + ";" + "".join(_coarray_device(ref.name.name, where, ctx)
+                                        for c in d.data for ref in c.items)
+            ctx.init_stmts.append(c_ast.Compound(h.decls + h.checks + cbuild.stmts(text, item.coord),
                                                  item.coord))
         except XmpError as err:
             ctx.diags.add(err)
     unit.ast.ext = kept
+
+
+def _coarray_device(name: str, where: str, ctx: Context) -> str:
+    """A coarray's device copy (XcalableACC §5a; the pass coarrays checked the clause) is a
+    coarray too: registered collectively, right after the declare's enter data."""
+    co = ctx.coarrays.get(name)
+    if co is None:
+        return ""
+    return f"_xmpacc_coarray_device_init((void *) {'' if co.ndims else '&'}{name}, {where});"
 
 
 def run(unit: Unit, ctx: Context) -> Unit:

@@ -11,7 +11,13 @@
     #pragma xmp sync_all    _xmpacc_sync_all("f.c:9");
 
 The element of a coindexed reference travels as its address in this image's copy: the
-runtime turns it into the same offset in the target image's copy.
+runtime turns it into the same offset in the target image's copy.  Inside ``host_data
+use_device(a, b)`` (XcalableACC §5a) a name of the list is its device address, so the
+calls of a statement naming one are the ``_acc`` entries with flags saying which sides are
+device copies (``COARRAY_ON_DEVICE``: the coarray's, ``LOCAL_ON_DEVICE``: the local one's):
+
+    a[0:5]:[k] = b[2:5];    _xmpacc_coarray_put_acc((void *) a, ..., (void *) b, <b's section>, 3);
+    x = a[i]:[k];           x = (*(int *) _xmpacc_coarray_get_elem_acc((void *) a, ...));
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ from xmpacc.directives import local_view_ast as lv
 from xmpacc.frontend.coarrays import COINDEX, STAR
 from xmpacc.passes.common import onrefs
 from xmpacc.passes.common.coindex import Coarray, coindex_args, is_coindex
+from xmpacc.runtime.contract import LOCAL_ON_DEVICE
 from xmpacc.section_code import (
     Hoister,
     Operand,
@@ -113,11 +120,13 @@ def _args(ref: CoRef, op: Operand) -> str:
     return f"{base}, {cbuild.where_literal(ref.loc)}, {_image(ref)}, (const void *) &{cbuild.to_c(ref.local)}"
 
 
-def get_elem(ref: CoRef, scope: Scope) -> c_ast.Node:
-    """The value of a coindexed element, as an expression."""
+def get_elem(ref: CoRef, scope: Scope, device: bool = False) -> c_ast.Node:
+    """The value of a coindexed element, as an expression (``device``: of the coarray's
+    device copy on that image)."""
     op = _operand(ref, scope)
     t = op.elem_type
-    node = cbuild.expr(f"(*({t} *) _xmpacc_coarray_get_elem({_args(ref, op)}, (long long) sizeof({t})))")
+    entry = "_xmpacc_coarray_get_elem_acc" if device else "_xmpacc_coarray_get_elem"
+    node = cbuild.expr(f"(*({t} *) {entry}({_args(ref, op)}, (long long) sizeof({t})))")
     _locate(node, ref.loc)
     return node
 
@@ -141,14 +150,16 @@ def _locate(node: c_ast.Node, loc: SourceLoc) -> None:
 
 
 def transfer(ref: CoRef, local: c_ast.Node | None, put: bool, scope: Scope, coord: object,
-             value: c_ast.Node | None = None) -> c_ast.Compound:
+             value: c_ast.Node | None = None, flags: int = 0) -> c_ast.Compound:
     """A section put (``a[s]:[k] = local``) or get (``local = a[s]:[k]``); ``value``: a scalar
-    expression put into every element (``local`` None)."""
+    expression put into every element (``local`` None); ``flags``: which sides are device
+    copies (``host_data use_device``), 0 for none."""
     h = Hoister(cbuild.where_literal(ref.loc), coord)
     remote = _operand(ref, scope)
     rsubs = resolve(remote, h)
     items: list[c_ast.Node] = []
     if local is None:
+        flags &= ~LOCAL_ON_DEVICE   # the value is a host temporary
         decl = cbuild.stmt(f"{remote.elem_type} _xmpacc_v;", coord)
         decl.init = value
         items.append(decl)
@@ -171,9 +182,10 @@ def transfer(ref: CoRef, local: c_ast.Node | None, put: bool, scope: Scope, coor
         local_base, local_sec = base_address(mine), encode(mine, lsubs, h)
     op = remote
     base = f"(void *) {ref.name}" if op.is_array else f"(void *) &{ref.name}"
-    call = "_xmpacc_coarray_put" if put else "_xmpacc_coarray_get"
+    call = ("_xmpacc_coarray_put" if put else "_xmpacc_coarray_get") + ("_acc" if flags else "")
+    last = f", {flags}" if flags else ""
     items += cbuild.stmts(f"{call}({base}, {h.where}, {_image(ref)}, {encode(remote, rsubs, h)}, "
-                          f"{local_base}, {local_sec});", coord)
+                          f"{local_base}, {local_sec}{last});", coord)
     body = h.decls + h.checks + items
     for item in body:
         cbuild.set_coord(item, coord)
