@@ -5,15 +5,17 @@ source files in one program, and an output file that is written atomically."""
 from __future__ import annotations
 
 import os
+import re
 import stat
 import subprocess
 import textwrap
 from pathlib import Path
 
 import pytest
-from conftest import run_mpi, run_xmpacc
+from conftest import run_mpi, run_xmpacc, xmpacc_command
 
 from xmpacc import __version__
+from xmpacc.options import UsageError, parse_args
 
 # N, FOO and the header's SCALE come from the command line (-D, -U, -I).
 DEFINES = """\
@@ -613,3 +615,118 @@ def test_M_and_MM_print_the_dependencies(plain_src: Path, flag: str) -> None:
     r = run_xmpacc(flag, "plain.c", cwd=d)
     assert r.returncode == 0 and r.stdout == cc(flag, "plain.c", cwd=d).stdout
     assert not (d / "a.out").exists() and not (d / "plain.o").exists()
+
+
+# ---------------------------------------------------------------- Omni's options
+
+
+@pytest.mark.parametrize("argv,expected", [
+    (["-omp"], {"openmp": True, "output": None}),          # not '-o mp'
+    (["--openmp"], {"openmp": True}),
+    (["-fopenmp"], {"openmp": True, "cflags": []}),        # the Toolchain adds it once
+    (["-omp", "-fno-openmp"], {"openmp": False}),
+    (["-xacc", "--xcalableacc", "-acc", "--openacc", "-xacc=pgi", "--device=Kepler"],
+     {"unknown": [], "ignored": [], "cflags": []}),
+    (["--Wn-O3 -g"], {"cflags": ["-O3", "-g"]}),
+    (["--Wn-O3,-g", "--Wn-fopenmp"], {"cflags": ["-O3", "-g"], "openmp": True}),
+    (["--Wn-DLIST=1,2 -lm"], {"cpp_args": ["-DLIST=1,2"], "link_items": ["-lm", 0]}),
+    (["--Wp-DSIZE=100", "--Wp-I inc -include cfg.h", "--Wp", "--Wp-x"],
+     {"cpp_args": ["-DSIZE=100", "-Iinc", "-include", "cfg.h", "-x"]}),
+    (["--Wl-lm", "--Wl-L/opt/lib,-lfoo -Wl,-rpath,/opt/lib", "--Wl-l m"],
+     {"link_items": ["-lm", "-L/opt/lib", "-lfoo", "-Wl,-rpath,/opt/lib", "-lm", 0]}),
+    (["--verbose", "--tmp"], {"verbose": True, "keep": True}),
+    (["--debug", "--dry"], {"keep": True, "showme": "--showme"}),
+    (["--stop-pp"], {"stop_after": "preprocess"}),
+    (["--stop-frontend"], {"stop_after": "parse"}),
+    (["--stop-translator"], {"stop_after": "entry"}),
+    (["--stop-backend"], {"mode": "sources"}),
+    (["--stop-compile"], {"mode": "compile"}),
+])
+def test_omni_options_mean_what_they_mean_to_omni(argv: list[str], expected: dict[str, object]) -> None:
+    """Each of Omni's xmpcc options lands where the xmpacc option of the same meaning does
+    (a source file after them: link item 0)."""
+    args = parse_args([*argv, "a.c"])
+    for name, value in expected.items():
+        assert getattr(args, name) == value, name
+
+
+@pytest.mark.parametrize("option,why", [
+    ("--Wf-fsyntax", "Omni's front end"),
+    ("--Wx-fxmpf", "XcodeML translator"),
+    ("--Wb-O", "back end"),
+    ("--no-ldg", "read-only cache"),
+    ("--default-veclen=128", "block size"),
+    ("--platform=OpenCL", "NVRTC"),
+    ("--tlog-all", "XMPACC_PROFILE=1"),
+])
+def test_omni_options_of_stages_xmpacc_has_not_are_ignored_saying_why(option: str, why: str) -> None:
+    args = parse_args([option, "a.c"])
+    assert args.ignored == [(option, args.ignored[0][1])] and why in args.ignored[0][1]
+    assert not args.cflags and not args.unknown
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["--default-veclen=x"], "'--default-veclen=x': the vector length must be a number"),
+    (["--device="], "'--device=' needs a value"),
+    (["-x", "acc"], "'-x acc': xmpacc compiles C only"),
+    (["--Wl-l"], "missing argument to '-l'"),
+])
+def test_omni_option_mistakes(argv: list[str], message: str) -> None:
+    with pytest.raises(UsageError, match=re.escape(message)):
+        parse_args([*argv, "a.c"])
+
+
+def test_omni_options_in_commands(tmp_path: Path) -> None:
+    """What each command gets: -fopenmp in the front end's cpp (it defines _OPENMP and
+    expands macros in OpenMP lines), every compile and the link; --Wn's options in the
+    compile, --Wl's at their place in the link, --Wp's in cpp and the compile; the ignored
+    options warn once each (-w silences them, -Werror makes them errors)."""
+    src = write(tmp_path / "a.c", SIMPLE)
+    r = run_xmpacc("--dry", "-omp", "-xacc", "--device=Volta", "--Wn-O3 -g", "--Wl-lm", "--Wp-DSIZE=100",
+                   "--Wf-x", "--no-ldg", str(src), "--Wl-lfoo", "-o", str(tmp_path / "prog"))
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    cpp, link = (next(line.split() for line in lines if word in line) for word in (" -E ", "-shared"))
+    assert {"-fopenmp", "-DSIZE=100"} <= set(cpp)
+    assert {"-fopenmp", "-O3", "-g", "-DSIZE=100"} <= set(link)
+    host = next(k for k, w in enumerate(link) if w.endswith("prog.host.c"))
+    assert link.index("-lm") < host < link.index("-lfoo"), "--Wl options keep their place"
+    assert r.stderr.splitlines() == [
+        "xmpacc: warning: Omni's option '--Wf-x' ignored: it is an option of Omni's front end (C to "
+        "XcodeML), which xmpacc has not",
+        "xmpacc: warning: Omni's option '--no-ldg' ignored: xmpacc's kernels choose where to read through "
+        "the read-only cache"]
+    assert listing(tmp_path) == {"a.c"}, "--dry builds nothing"
+    assert run_xmpacc("--dry", "-w", "--no-ldg", str(src)).stderr == ""
+    r = run_xmpacc("--dry", "-Werror", "--no-ldg", str(src))
+    assert r.returncode == 1 and "xmpacc: error: Omni's option '--no-ldg' ignored" in r.stderr
+
+
+def test_omni_stop_options(tmp_path: Path) -> None:
+    src = write(tmp_path / "a.c", SIMPLE)
+    r = run_xmpacc("--stop-pp", "--Wp-DGREETING", str(src))
+    assert r.returncode == 0 and "#pragma xmp_0" in r.stdout and "printf" in r.stdout
+    r = run_xmpacc("--stop-backend", "a.c", cwd=tmp_path)
+    assert r.returncode == 0 and listing(tmp_path) == {"a.c", "a.host.c", "a.record.h", "a.runtime.c"}
+    r = run_xmpacc("--stop-compile", "a.c", cwd=tmp_path)
+    assert r.returncode == 0 and "a.o" in listing(tmp_path) and "a" not in listing(tmp_path)
+
+
+def test_omni_show_env() -> None:
+    r = run_xmpacc("--show-env", env={"XMPACC_CC": "gcc -m64"})
+    assert r.returncode == 0
+    assert "XMPACC_CC='gcc -m64'" in r.stdout.splitlines() and "# host C compiler: gcc -m64" in r.stdout
+
+
+def test_xmpcc_on_path_running_xmpacc(tmp_path: Path) -> None:
+    """Makefiles that name Omni's driver: an ``xmpcc`` that is xmpacc (a link) reads Omni's
+    options, and CC=xmpcc is not taken for the host compiler."""
+    xmpcc = tmp_path / "bin" / "xmpcc"
+    xmpcc.parent.mkdir()
+    xmpcc.symlink_to(xmpacc_command()[0])
+    src = write(tmp_path / "a.c", SIMPLE)
+    r = subprocess.run([str(xmpcc), "-omp", "-xacc", "--dry", str(src)], capture_output=True, text=True,
+                       timeout=120, env={**os.environ, "CC": str(xmpcc), "XMPACC_CC": ""})
+    assert r.returncode == 0 and r.stderr == "", r.stderr
+    link = next(line.split() for line in r.stdout.splitlines() if "-shared" in line)
+    assert link[0] == "cc" and "-fopenmp" in link

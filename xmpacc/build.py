@@ -70,6 +70,7 @@ class Toolchain:
     verbose: bool = False
     showme: bool = False        # print the commands instead of running them
     checked: bool = False       # -fcheck: the generated C with -D_XMPACC_CHECK
+    openmp: bool = False        # -fopenmp (Omni: -omp): every compile and the link
 
     def run(self, cmd: list[str], cwd: str | None = None) -> subprocess.CompletedProcess[str]:
         if self.verbose or self.showme:
@@ -90,9 +91,11 @@ class Toolchain:
     def compile_flags(self) -> list[str]:
         """Flags of every compilation: position-independent code always (program.so is a
         shared object); the runtime's headers (xmp.h) as system headers, searched after the
-        user's, silent under -Wall and left out of -MMD dependency files."""
+        user's, silent under -Wall and left out of -MMD dependency files; -fopenmp on every
+        compilation and the link (libgomp) of an OpenMP build."""
         pic = [] if any(f in ("-fPIC", "-fpic") for f in self.cflags) else ["-fPIC"]
-        return [*self.cflags, *pic, *self.cppflags, "-isystem", runtime_include_dir()]
+        openmp = ["-fopenmp"] if self.openmp else []
+        return [*self.cflags, *openmp, *pic, *self.cppflags, "-isystem", runtime_include_dir()]
 
     def generated_flags(self) -> list[str]:
         """Flags of the generated C: with -fcheck, its subscripts are checked."""
@@ -101,7 +104,7 @@ class Toolchain:
     def mpi_compile_flags(self, texts: list[str]) -> list[str]:
         """mpi4py's MPI's -I/-D flags when one of these C texts includes <mpi.h>."""
         try:
-            return mpi_flags.compile_args(texts, _python_for_executable())
+            return mpi_flags.compile_args(texts, python_for_executable())
         except mpi_flags.MpiFlagsError as e:
             raise BuildError(str(e)) from None
 
@@ -187,7 +190,7 @@ def mpi_link_flags(items: list[LinkItem], inputs: elf.Inputs) -> tuple[list[str]
     its objects or archives calls MPI (mpi_flags.py); ([], []) otherwise."""
     try:
         return mpi_flags.link_args([_source_text(i) for i in items], [i for i in items if isinstance(i, str)],
-                                   _python_for_executable(), inputs)
+                                   python_for_executable(), inputs)
     except mpi_flags.MpiFlagsError as e:
         raise BuildError(str(e)) from None
 
@@ -286,7 +289,7 @@ def _build_checked(tc: Toolchain, entries: dict[str, bytes], units: list[checked
         os.replace(os.path.join(tmp, "program.so"), so_path)
 
 
-def _python_for_executable() -> str:
+def python_for_executable() -> str:
     return os.environ.get("XMPACC_PYTHON", sys.executable)
 
 
@@ -294,7 +297,7 @@ def shell_prefix() -> str:
     """The executable's first lines: run the zip with $XMPACC_PYTHON when it is set at run
     time (a cluster whose compute nodes see the environment elsewhere), else with the
     Python that xmpacc ran on (or $XMPACC_PYTHON at compile time)."""
-    python = "".join("\\" + c if c in '"\\$`' else c for c in _python_for_executable())
+    python = "".join("\\" + c if c in '"\\$`' else c for c in python_for_executable())
     return f'#!/bin/sh\nexec "${{XMPACC_PYTHON:-{python}}}" "$0" "$@"\n'
 
 

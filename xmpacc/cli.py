@@ -27,6 +27,7 @@ from xmpacc.build import (
     Toolchain,
     build_library,
     build_program,
+    python_for_executable,
 )
 from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import InternalError, XmpError, XmpErrors, print_errors
@@ -60,6 +61,9 @@ options:
   -O*, -g*, -f*, -m*, -W*, -std=*, -w, -pedantic
                       passed to the host C compiler ($CC, default cc); -Werror also turns
                       xmpacc's own warnings into errors, -w silences them
+  -fopenmp            OpenMP inside each node: host C compiled and linked with -fopenmp;
+                      a #pragma omp line next to a loop directive splits the node's
+                      iterations over its threads
   -l LIB, -L DIR, -Wl,..., -Xlinker ARG
                       passed to the linker, in command-line order
   @FILE               read more arguments from FILE
@@ -85,6 +89,7 @@ options:
   --version           print the version and exit
   -h, --help          print this help and exit
 
+Omni's xmpcc options are accepted too: see docs/xmpacc.md.
 Other options go to the host compiler, with a warning.
 environment: XMPACC_CC or CC (host C compiler; a CC naming xmpacc is skipped),
 XMPACC_PYTHON (the Python that runs the executables; also read when they start),
@@ -120,7 +125,8 @@ class Warnings:
 
 def _toolchain(args: Args) -> Toolchain:
     return Toolchain(cc=host_cc(), cflags=args.cflags, cppflags=args.cpp_args,
-                     verbose=args.verbose, showme=args.showme is not None, checked=args.check)
+                     verbose=args.verbose, showme=args.showme is not None, checked=args.check,
+                     openmp=args.openmp)
 
 
 class OutputError(Exception):
@@ -144,7 +150,7 @@ Units = dict[str, tuple[Unit, Context]]   # source path -> its translation
 
 def translate_all(args: Args, xmp: list[str], warnings: Warnings) -> Units:
     """Translate every file with directives; all their mistakes are reported together."""
-    options = Options(cc=host_cc(), cpp_args=args.cpp_args,
+    options = Options(cc=host_cc(), cpp_args=args.front_end_cpp_args,
                       verbose=args.verbose or args.showme is not None, stop_after=args.stop_after)
     units: Units = {}
     errors: list[XmpError] = []
@@ -178,6 +184,8 @@ def run(args: Args) -> int:
     warnings = Warnings(args)
     for opt in args.unknown:
         warnings.option(f"unknown option '{opt}' passed to the host compiler")
+    for opt, why in args.ignored:
+        warnings.option(f"Omni's option '{opt}' ignored: {why}")
     if warnings.failed:
         return 1
     tc = _toolchain(args)
@@ -276,6 +284,19 @@ def _showme_alone(which: str) -> int:
     return 0
 
 
+# what xmpacc reads from the environment when it compiles (docs/xmpacc.md)
+COMPILE_ENV = ("XMPACC_CC", "CC", "XMPACC_PYTHON", "XMPACC_MPICC", "XMPACC_STREAM", "XMPACC_STREAM_WALK",
+               "XMPACC_STREAM_MINBLOCKS")
+
+
+def show_env() -> str:
+    """Omni's --show-env: the variables xmpacc reads at compile time (empty: not set), and
+    the host compiler and Python they choose."""
+    lines = [f"{name}={shlex.quote(os.environ.get(name, ''))}" for name in COMPILE_ENV]
+    lines += [f"# host C compiler: {host_cc()}", f"# Python of the executables: {python_for_executable()}"]
+    return "\n".join(lines) + "\n"
+
+
 def _host_query(argv: list[str]) -> int | None:
     """-dumpversion, -dumpmachine, -print-*: the host compiler answers (build systems ask)."""
     if argv and all(a.startswith(HOST_QUERIES) for a in argv):
@@ -297,6 +318,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if "--version" in argv:
         print(f"xmpacc {__version__}")
+        return 0
+    if "--show-env" in argv:
+        sys.stdout.write(show_env())
         return 0
     try:
         answered = _host_query(argv)

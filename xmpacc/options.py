@@ -9,11 +9,17 @@ archives, libraries, ``-l``, ``-L``, ``-Wl,``), kept in command-line order becau
 order means something (archives, and the order in which each file's start-up code runs).
 An option xmpacc does not know goes to the host compiler with a warning, as ``mpicc``
 does.  ``@file`` arguments are replaced by the arguments written in the file first.
+
+Omni's ``xmpcc`` options are read too, so that a Makefile written for Omni builds
+with only the compiler swapped: each is read as the xmpacc option it means (``-omp`` as
+``-fopenmp``, ``--Wl-lm`` as ``-lm``), accepted (``-xacc``: XcalableACC is always on), or
+ignored with a warning where it tunes a stage of Omni that xmpacc has not.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 
 from xmpacc.driver import STAGES
@@ -41,6 +47,34 @@ _CC_FLAGS = ("-w", "-pedantic", "-pedantic-errors", "-pipe", "-ansi", "-pthread"
 _CC_PREFIXES = ("-O", "-g", "-f", "-m", "-W", "-std=", "--std=", "-specs=", "--sysroot=")
 # answered by the host compiler itself (build systems ask these)
 HOST_QUERIES = ("-dumpversion", "-dumpfullversion", "-dumpmachine", "-print-")
+# Omni's xmpcc options read as the xmpacc option of the same meaning
+OMNI_ALIASES = {
+    "-omp": "-fopenmp", "--openmp": "-fopenmp",
+    "--verbose": "-v", "--dry": "--showme", "--tmp": "--keep", "--debug": "--keep",
+    "--stop-pp": "--stop-after=preprocess", "--stop-frontend": "--stop-after=parse",
+    "--stop-translator": "--stop-after=entry", "--stop-backend": "-S", "--stop-compile": "-c",
+}
+# Omni's options that change nothing here: XcalableACC and OpenACC are always on, and the
+# GPU is the one each process gets at run time (NVRTC compiles the kernels for it)
+_OMNI_ACCEPTED = ("-xacc", "--xcalableacc", "-acc", "--openacc")
+_OMNI_ACCEPTED_VALUE = ("-xacc=", "--device=")
+# Omni's options for stages and code generators that xmpacc has not: ignored, saying why
+# (name, True when the name is a prefix, why)
+_OMNI_IGNORED = (
+    ("--Wf", True, "it is an option of Omni's front end (C to XcodeML), which xmpacc has not"),
+    ("--Wx", True, "it is an option of Omni's XcodeML translator, which xmpacc has not"),
+    ("--Wb", True, "it is an option of Omni's back end (XcodeML to C), which xmpacc has not"),
+    ("--no-ldg", False, "xmpacc's kernels choose where to read through the read-only cache"),
+    ("--default-veclen=", True, "xmpacc's kernels choose their own block size (vector_length on an "
+                                "OpenACC construct still applies)"),
+    ("--platform=", True, "xmpacc's kernels are CUDA (NVRTC) or run on the host backend"),
+    ("--profile", False, "profile with XMPACC_PROFILE=1 at run time"),
+    ("--scalasca", True, "profile with XMPACC_PROFILE=1 at run time"),
+    ("--tlog", True, "profile with XMPACC_PROFILE=1 at run time"),
+)
+# Omni's pass-through options and where their options go here (the list they go to when
+# they are not an option that goes elsewhere, such as -lm)
+_OMNI_PASS_THROUGH = ("--Wp", "--Wn", "--Wl")
 SHOWME = ("--showme", "-show", "--showme:compile", "--showme:link", "--showme:command",
           "--showme:version")
 _SUFFIXES_LINK = (".o", ".a", ".so", ".lo")
@@ -65,10 +99,18 @@ class Args:
     info: bool = False
     showme: str | None = None     # one of SHOWME
     check: bool = False           # -fcheck (xmpacc/checked.py)
+    openmp: bool = False          # -fopenmp (Omni: -omp, --openmp): host C compiled and linked with it
+    ignored: list[tuple[str, str]] = field(default_factory=list)   # (Omni's option, why it is ignored)
 
     @property
     def wants_deps(self) -> bool:
         return any(a in ("-MD", "-MMD") for a in self.dep_args)
+
+    @property
+    def front_end_cpp_args(self) -> list[str]:
+        """The preprocessor options of the translation: with OpenMP, cpp defines _OPENMP and
+        expands macros in ``#pragma omp`` lines, as it does for the host compiler."""
+        return self.cpp_args + (["-fopenmp"] if self.openmp else [])
 
 
 def expand_response_files(argv: list[str], depth: int = 0) -> list[str]:
@@ -126,6 +168,9 @@ def parse_args(argv: list[str]) -> Args:
     it = iter(argv)
     lang_c = False
     for arg in it:
+        arg = OMNI_ALIASES.get(arg, arg)
+        if _omni_option(arg, args):
+            continue
         if arg in ("-x",) or (arg.startswith("-x") and len(arg) > 2):
             lang = arg[2:] if len(arg) > 2 else _value(arg, it)
             if lang not in ("c", "none"):
@@ -192,6 +237,8 @@ def _option(arg: str, it: object, args: Args) -> None:
     elif arg == "-w":
         args.no_warnings = True
         args.cflags.append(arg)
+    elif arg in ("-fopenmp", "-fno-openmp"):
+        args.openmp = arg == "-fopenmp"   # the Toolchain adds it to every compile and link
     elif arg.startswith(_CC_PREFIXES) or arg in _CC_FLAGS or arg.startswith("-Wa,"):
         args.cflags.append(arg)
     elif arg in ("-static", "-static-pie", "-pie"):
@@ -243,3 +290,43 @@ def _xmpacc_option(arg: str, args: Args) -> bool:
     else:
         return False
     return True
+
+
+def _omni_option(arg: str, args: Args) -> bool:
+    """Omni's options that are not aliases of xmpacc's: True when ``arg`` was one."""
+    if arg in _OMNI_ACCEPTED or arg.startswith(_OMNI_ACCEPTED_VALUE):
+        if arg.endswith("="):
+            raise UsageError(f"'{arg}' needs a value")
+        return True
+    for name, prefix, why in _OMNI_IGNORED:
+        if arg == name or (prefix and arg.startswith(name)):
+            if name == "--default-veclen=" and not arg[len(name):].isdigit():
+                raise UsageError(f"'{arg}': the vector length must be a number")
+            args.ignored.append((arg, why))
+            return True
+    if not arg.startswith(_OMNI_PASS_THROUGH):
+        return False
+    stage = arg[:4]
+    default = {"--Wp": args.cpp_args, "--Wn": args.cflags, "--Wl": args.link_items}[stage]
+    words = iter(omni_words(arg[4:]))
+    for word in words:   # each goes where it goes on the command line, else to the stage's list
+        if word in ("-fopenmp", "-fno-openmp"):
+            args.openmp = word == "-fopenmp"
+        elif _valued(word, words, args):
+            pass
+        elif word.startswith("-Wl,") or word in _LINK_FLAGS:
+            args.link_items.append(word)
+        else:
+            default.append(word)   # type: ignore[arg-type]
+    return True
+
+
+def omni_words(text: str) -> list[str]:
+    """The options of an Omni pass-through (``--Wn"-O3 -g"``, ``--Wl-lm,-lrt``): separated by
+    spaces or commas, as Omni's driver splits them, except that a comma stays inside gcc's
+    own lists (``-Wl,-rpath,/opt``) and where no option follows it (``-DLIST=1,2``)."""
+    words: list[str] = []
+    for word in text.split():
+        words += [word] if word.startswith(("-Wl,", "-Wp,", "-Wa,")) else \
+            [w for w in re.split(r",(?=-)", word) if w]
+    return words

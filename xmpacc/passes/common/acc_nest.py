@@ -17,17 +17,24 @@ this module instead of looking at neighbouring pragmas themselves: the XMP ``loo
 gpu passes leave a loop with an OpenACC construct alone (``has_acc_construct``), the check
 stage reports the OpenACC directive and not its XMP partner, and the later XcalableACC
 passes get the whole nest from ``nest_at``.  Nothing here changes the tree.
+
+An OpenMP line (``#pragma omp parallel for``, XMP + OpenMP hybrids) may stand there too, in
+any order with the others: ``AccNest.omp``.  The host loop pass puts it above the node's
+own ``for`` (each node's iterations split over its threads); with an OpenACC construct or
+``loop ... acc`` the nest runs on the GPU, where it is an error (``openmp_on_device``).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pycparser import c_ast
 
-from xmpacc.cbuild import walk
+from xmpacc.cbuild import loc_of, walk
 from xmpacc.context import Context
+from xmpacc.diagnostics import SourceLoc, XmpError, source_line
 from xmpacc.directives import ast as xd
 from xmpacc.directives.openacc_ast import AccCompute, AccDirective, AccLoop
 from xmpacc.passes.common.pragmas import acc_directive, pragma_id
@@ -46,8 +53,8 @@ class InnerLoop:
 
 @dataclass(frozen=True, eq=False)
 class AccNest:
-    """A ``for`` and the XMP ``loop`` / OpenACC construct directly above it (either may be
-    None, not both); ``pragmas`` are their pragma nodes in source order."""
+    """A ``for`` and the XMP ``loop`` / OpenACC construct / OpenMP line directly above it
+    (any may be None, not all); ``pragmas`` are their pragma nodes in source order."""
 
     loop: c_ast.For
     xmp: xd.Loop | None
@@ -56,6 +63,7 @@ class AccNest:
     acc_pragma: c_ast.Pragma | None
     pragmas: tuple[c_ast.Pragma, ...]
     inner: tuple[InnerLoop, ...]   # the acc loop lines inside the nest, outermost first
+    omp: c_ast.Pragma | None = None
 
 
 def xmp_loop(node: c_ast.Node, ctx: Context) -> xd.Loop | None:
@@ -63,6 +71,29 @@ def xmp_loop(node: c_ast.Node, ctx: Context) -> xd.Loop | None:
     if pragma_id(node) is None:
         return None
     return next((d for d in ctx.directives.get(id(node), []) if isinstance(d, xd.Loop)), None)
+
+
+_OPENMP = re.compile(r"\s*omp\b")
+
+
+def openmp_line(node: c_ast.Node) -> bool:
+    """Is the node an OpenMP line (``#pragma omp ...``)?  The front end keeps them as they
+    are; the host compiler reads them (with -fopenmp) or ignores them."""
+    return isinstance(node, c_ast.Pragma) and _OPENMP.match(node.string) is not None
+
+
+def openmp_loc(pragma: c_ast.Pragma) -> SourceLoc:
+    """Where the ``omp`` of an OpenMP line is (pycparser's column of a pragma is not)."""
+    loc = loc_of(pragma)
+    m = re.match(r"\s*#\s*pragma\s+", source_line(loc) or "")
+    return SourceLoc(loc.file, loc.line, m.end() + 1 if m else 1)
+
+
+def openmp_on_device(pragma: c_ast.Pragma, where: str) -> XmpError:
+    """The error for an OpenMP line in code that runs on the GPU (``where``: the construct)."""
+    return XmpError(openmp_loc(pragma), f"'#pragma {pragma.string.strip()}' {where}, which runs on the GPU: "
+                                    "OpenMP splits host loops over threads (next to a loop directive "
+                                    "without acc)")
 
 
 def acc_loop_construct(node: c_ast.Node, ctx: Context) -> AccLoopConstruct | None:
@@ -73,14 +104,16 @@ def acc_loop_construct(node: c_ast.Node, ctx: Context) -> AccLoopConstruct | Non
 
 def nest_at(items: Sequence[c_ast.Node], k: int, ctx: Context) -> AccNest | None:
     """The nest of the ``for`` at ``items[k]`` (a block's items), None when neither an XMP
-    ``loop`` nor an OpenACC loop construct stands directly above it."""
+    ``loop`` nor an OpenACC loop construct stands directly above it (an OpenMP line alone
+    is the host compiler's)."""
     node = items[k]
     if not isinstance(node, c_ast.For):
         return None
     xmp: tuple[c_ast.Pragma, xd.Loop] | None = None
     acc: tuple[c_ast.Pragma, AccLoopConstruct] | None = None
+    omp: c_ast.Pragma | None = None
     pragmas: list[c_ast.Pragma] = []
-    for j in (k - 1, k - 2):  # at most one of each kind, in either order
+    for j in (k - 1, k - 2, k - 3):  # at most one of each kind, in any order
         if j < 0:
             break
         x, a = xmp_loop(items[j], ctx), acc_loop_construct(items[j], ctx)
@@ -88,19 +121,21 @@ def nest_at(items: Sequence[c_ast.Node], k: int, ctx: Context) -> AccNest | None
             xmp = (items[j], x)
         elif a is not None and acc is None:
             acc = (items[j], a)
+        elif openmp_line(items[j]) and omp is None:
+            omp = items[j]
         else:
             break
         pragmas.insert(0, items[j])
-    if not pragmas:
-        return None
+    if xmp is None and acc is None:
+        return None   # a plain OpenMP loop: the host compiler's
     return AccNest(node, xmp[1] if xmp else None, xmp[0] if xmp else None,
                    acc[1] if acc else None, acc[0] if acc else None,
-                   tuple(pragmas), inner_loops(node, ctx))
+                   tuple(pragmas), inner_loops(node, ctx), omp)
 
 
 def nest_of_pragma(items: Sequence[c_ast.Node], i: int, ctx: Context) -> AccNest | None:
     """The nest that the pragma ``items[i]`` stands above, if it is one of its directives."""
-    for k in (i + 1, i + 2):
+    for k in (i + 1, i + 2, i + 3):
         if k < len(items) and isinstance(items[k], c_ast.For):
             nest = nest_at(items, k, ctx)
             return nest if nest is not None and any(p is items[i] for p in nest.pragmas) else None

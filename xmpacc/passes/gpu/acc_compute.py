@@ -189,6 +189,8 @@ class _ComputeLowering(ScopedWalker):
 
     def _combined(self, nest: acc_nest.AccNest) -> c_ast.Node:
         assert isinstance(nest.acc, AccCompute) and nest.acc.loop is not None
+        if nest.omp is not None:
+            raise acc_nest.openmp_on_device(nest.omp, "on an OpenACC compute construct")
         host = _host_copy([p for p in [nest.xmp_pragma] if p is not None] + [nest.loop]) \
             if nest.acc.if_ is not None else None
         nest.loop.stmt = kernel_deref.as_subscripts(nest.loop.stmt, kernel_deref.pointer_names(nest.loop.stmt,

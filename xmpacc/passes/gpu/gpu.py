@@ -74,6 +74,10 @@ class _GpuLowering(ScopedWalker):
             return [item], 1
         if isinstance(d, xd.Loop) and acc_nest.has_acc_construct(items, i, self.ctx):
             return [item], 1  # XcalableACC: the loop belongs to the OpenACC construct
+        nest = acc_nest.nest_of_pragma(items, i, self.ctx) if isinstance(d, xd.Loop) else None
+        if nest is not None and nest.omp is not None:
+            self.ctx.diags.add(acc_nest.openmp_on_device(nest.omp, "on a 'loop ... acc'"))
+            return [nest.loop], next(k for k in range(i, len(items)) if items[k] is nest.loop) + 1 - i
         owned = None
         try:
             if isinstance(d, xd.AccReplicateSync):

@@ -18,7 +18,7 @@ from pycparser import c_ast
 
 from xmpacc.cbuild import loc_of, walk
 from xmpacc.diagnostics import InternalError, SourceLoc, XmpError, XmpErrors
-from xmpacc.passes.common import openacc_calls
+from xmpacc.passes.common import acc_nest, openacc_calls
 from xmpacc.passes.common.accesses import passed_addresses, store_target, stored_variable, uses
 from xmpacc.passes.common.values import KernelVars, Replicated
 from xmpacc.symbols import Scope
@@ -128,6 +128,8 @@ def check_body(body: c_ast.Node, is_xmp_pragma,  # type: ignore[no-untyped-def]
             raise XmpError(loc_of(node), "pointer dereference ('->') in an acc loop")
         elif isinstance(node, c_ast.Pragma) and is_xmp_pragma(node):
             raise XmpError(loc_of(node), "XMP directives are not allowed inside an acc loop")
+        elif acc_nest.openmp_line(node):
+            raise acc_nest.openmp_on_device(node, "inside an acc loop")
         elif isinstance(node, (c_ast.Return, c_ast.Goto)):
             raise XmpError(loc_of(node), f"'{type(node).__name__.lower()}' inside an acc loop")
         elif isinstance(node, c_ast.Decl) and _descriptor_type(node) is not None:

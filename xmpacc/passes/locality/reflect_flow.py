@@ -157,12 +157,12 @@ class FlowWalker:
 
     def _xmp_loop(self, d: xd.Loop, items: Sequence[c_ast.Node], k: int, scope: Scope, state: State,
                   used: set[int]) -> State:
-        """A ``loop`` directive above its ``for`` (an OpenACC loop construct may stand
-        between them): check the reads, then the writes count."""
+        """A ``loop`` directive above its ``for`` (an OpenACC loop construct or an OpenMP line
+        may stand between them): check the reads, then the writes count."""
         nest = nest_of_pragma(items, k, self.ctx)
         if nest is None or nest.xmp is not d:
             return state
-        used.add(next(j for j in (k + 1, k + 2) if items[j] is nest.loop))
+        used.add(next(j for j in range(k + 1, len(items)) if items[j] is nest.loop))
         if d.peel_and_wait is not None:   # the rim, which reads the shadow, runs after the wait
             state = self._wait(state, [d.peel_and_wait.async_id.text])
         self.on_loop(d, nest.loop, scope, state)

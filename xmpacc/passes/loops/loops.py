@@ -15,7 +15,9 @@ template, with an offset (``t(i+1)``), on a node array (``p[i]``: iteration i on
 widened by ``expand``, or the rim of ``margin``; ``peel_and_wait(id, w)`` is the interior
 (``expand(-w)``), ``wait_async(id)``, then the rim (``margin(-w)``).  Reduction clauses
 reset non-first copies to the identity before the nest and combine after it; location
-variables are tracked by locations.py.  ``loop ... acc`` is left to the gpu pass.
+variables are tracked by locations.py.  An OpenMP line next to the directive (above or
+below it) goes directly above the node's own ``for`` (openmp.py), so that the node's
+iterations, and only they, run on its threads.  ``loop ... acc`` is left to the gpu pass.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from pycparser import c_ast
 from xmpacc import cbuild
 from xmpacc.cbuild import walk
 from xmpacc.context import Context, Unit
-from xmpacc.diagnostics import AlreadyReported, XmpError
+from xmpacc.diagnostics import AlreadyReported, XmpError, XmpErrors
 from xmpacc.directives import ast as xd
 from xmpacc.directives.exprs import negate
 from xmpacc.directives.names import COLLECTIVES, xmp_name
@@ -40,37 +42,61 @@ from xmpacc.passes.common.loopsched import DimSched, cell_digits, dim_widths
 from xmpacc.passes.common.onrefs import loop_indices, loop_offsets, loop_target
 from xmpacc.passes.common.pragmas import directives_of, pragma_id
 from xmpacc.passes.common.reductions import loop_reduction_calls
-from xmpacc.passes.loops import locations
+from xmpacc.passes.loops import locations, openmp
 from xmpacc.passes.loops.hoist import hoist
 from xmpacc.symbols import NodesSym, ScopeTree, TemplateSym
 
 
 # The shape of every BlockLowering (passes/common/blocks.py): a counter of its own, then lower_at.
 class _LoopLowering(BlockLowering):
-    def __init__(self, tree: ScopeTree, ctx: Context) -> None:
+    def __init__(self, tree: ScopeTree, ctx: Context, openmp_on: bool) -> None:
         super().__init__(tree, ctx)
         self.number = 0
+        self.openmp_on = openmp_on   # without it cc ignores OpenMP lines: no threads to check
 
     def lower_at(self, items: list[c_ast.Node], i: int) -> Lowered:
         item = items[i]
+        nest = acc_nest.nest_of_pragma(items, i, self.ctx) if isinstance(item, c_ast.Pragma) else None
+        if nest is not None and nest.acc is not None:
+            return [item], 1  # XcalableACC: the loop belongs to the OpenACC construct
+        if nest is not None and nest.xmp is not None and nest.xmp.acc is None:
+            return self._lower_nest(nest, items, i)
+        if self.openmp_on and acc_nest.openmp_line(item) and openmp.threads_start(item):
+            self._threaded(item, items[i + 1:])
         loop = self._loop_directive(item)
         if loop is None:
             self.visit(item)
             return [item], 1
-        if acc_nest.has_acc_construct(items, i, self.ctx):
-            return [item], 1  # XcalableACC: the loop belongs to the OpenACC construct
-        nxt = items[i + 1] if i + 1 < len(items) else None
-        if not isinstance(nxt, c_ast.For):
-            self.ctx.diags.error(loop.loc, "the loop directive must be followed by a for statement")
-            return [], 1
-        self.visit(nxt)  # inner directives first
+        self.ctx.diags.error(loop.loc, "the loop directive must be followed by a for statement")
+        return [], 1
+
+    def _lower_nest(self, nest: acc_nest.AccNest, items: list[c_ast.Node], i: int) -> Lowered:
+        """The loop directive (and OpenMP line) at ``items[i]`` and its for."""
+        assert nest.xmp is not None
+        used = next(k for k in range(i, len(items)) if items[k] is nest.loop) + 1 - i
+        threaded = _threaded_errors(nest.xmp, nest.loop, nest.omp, self.ctx) \
+            if nest.omp is not None and self.openmp_on else []
+        self.visit(nest.loop)  # inner directives first
         try:
-            return [self._lower(loop, nxt)], 2
+            if threaded:
+                raise XmpErrors(threaded)
+            return [self._lower(nest.xmp, nest.loop, nest.omp)], used
         except XmpError as err:
             self.ctx.diags.add(err)
+        except XmpErrors as errs:
+            for err in errs.errors:
+                self.ctx.diags.add(err)
         except AlreadyReported:
             pass
-        return [nxt], 2  # so that later passes still check the body
+        return [nest.loop], used  # so that later passes still check the body
+
+    def _threaded(self, pragma: c_ast.Pragma, rest: list[c_ast.Node]) -> None:
+        """An OpenMP construct that is no loop directive's: its statement (after the OpenMP
+        lines under it) runs on several threads, so it must not call the runtime."""
+        stmt = next((n for n in rest if not acc_nest.openmp_line(n)), None)
+        if stmt is not None:
+            for err in openmp.threaded_errors(stmt, pragma, self.ctx, "code"):
+                self.ctx.diags.add(err)
 
     def _check_body(self, body: c_ast.Node) -> None:
         """Communication inside a distributed loop runs on the owners of one iteration only,
@@ -89,7 +115,7 @@ class _LoopLowering(BlockLowering):
             return None  # the gpu pass owns loop ... acc
         return ds[0] if ds else None
 
-    def _lower(self, loop: xd.Loop, node: c_ast.For) -> c_ast.Node:
+    def _lower(self, loop: xd.Loop, node: c_ast.For, omp: c_ast.Pragma | None) -> c_ast.Node:
         target = loop_target(loop, self.scope)
         self._check_body(node.stmt)
         indices = dict(loop_indices(loop))
@@ -108,6 +134,8 @@ class _LoopLowering(BlockLowering):
         else:
             nests = [self._nest(loop, node, target, indices, offsets, mode, widths, number, parts)]
         nests = [hoist(n, self._elem_type, self._fixed) for n in nests]
+        if omp is not None:   # above the node's own for, in each part
+            nests = [openmp.place(n, omp, self.scope) if _has_for(n) else n for n in nests]
         if parts is not None:
             nests = cbuild.stmts(parts.start, node.coord) + nests + cbuild.stmts(parts.finish, node.coord)
         if isinstance(target, TemplateSym):
@@ -166,9 +194,26 @@ def _check_nest(loop: xd.Loop, node: c_ast.For, indices: dict[str, int]) -> None
         raise XmpError(loop.loc, f"cannot find the loop statement of index '{name}' in the loop nest")
 
 
+def _threaded_errors(loop: xd.Loop, node: c_ast.For, omp: c_ast.Pragma, ctx: Context) -> list[XmpError]:
+    """What cannot run on the threads of an OpenMP line: the runtime's calls (directives
+    in the body), and the per-node records of location variables."""
+    located = next((r for r in loop.reductions for v in r.variables if v.locations), None)
+    errors = openmp.threaded_errors(node.stmt, omp, ctx, "a loop")
+    if located is not None:
+        line = f"'#pragma {omp.string.strip()}'"
+        errors.append(XmpError(located.loc, f"a reduction with location variables on a loop that {line} "
+                                            "splits over threads is not supported yet: its records are kept "
+                                            "per node, not per thread"))
+    return errors
+
+
+def _has_for(node: c_ast.Node) -> bool:
+    return any(isinstance(n, c_ast.For) for n in walk(node))
+
+
 def run(unit: Unit, ctx: Context) -> Unit:
     assert ctx.scopes is not None
-    _LoopLowering(ctx.scopes, ctx).visit(unit.ast)
+    _LoopLowering(ctx.scopes, ctx, openmp.enabled(unit)).visit(unit.ast)
     return unit  # errors stay collected until the check stage
 
 
