@@ -213,14 +213,21 @@ def test_golden_host_c_of_a_data_program(tmp_path: Path) -> None:
     assert _without_version(text) == _without_version(golden.read_text())
 
 
+@pytest.fixture(scope="module")
+def stacked_kept(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The folder of stacked_constructs.c's generated files (--keep, compiled once)."""
+    tmp = tmp_path_factory.mktemp("stacked")
+    r = run_xmpacc("--keep", "tests/xacc_programs/stacked_constructs.c",
+                   "-o", str(tmp / "stacked_constructs"), cwd=REPO)
+    assert r.returncode == 0, r.stderr
+    return tmp
+
+
 @pytest.mark.parametrize("suffix", [".host.c", ".cu"])
-def test_golden_code_of_stacked_constructs(tmp_path: Path, suffix: str) -> None:
+def test_golden_code_of_stacked_constructs(stacked_kept: Path, suffix: str) -> None:
     """stacked_constructs.c: each construct stacked without braces is lowered as the same
     construct with its statement in braces would be (acc_compute, acc_data)."""
-    exe = tmp_path / "stacked_constructs"
-    r = run_xmpacc("--keep", "tests/xacc_programs/stacked_constructs.c", "-o", str(exe), cwd=REPO)
-    assert r.returncode == 0, r.stderr
-    text = (tmp_path / f"stacked_constructs{suffix}").read_text()
+    text = (stacked_kept / f"stacked_constructs{suffix}").read_text()
     golden = GOLDEN / f"xacc_stacked_constructs{suffix}"
     if os.environ.get("XMPACC_UPDATE_GOLDEN"):
         golden.write_text(text)
