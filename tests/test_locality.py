@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import REPO, SAMPLES, run_xmpacc
+from conftest import REPO, SAMPLES, run_mpi, run_xmpacc, same_output, serial_output
 
 from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import XmpError, XmpErrors
@@ -142,10 +142,18 @@ POSITIVE = [
     ("write-into-shadow", one_d("#pragma xmp loop on t[i]\n    for (i = 0; i < N - 1; i++) @a[i + 1] = 0;",
                                 "#pragma xmp shadow a[1]"), "warning",
      "a[i + 1] writes a shadow slot of 'a'"),
+    # what only may leave the block is a warning (issue 30: Omni compiles it), what certainly
+    # does an error
     ("write-every-element", one_d("#pragma xmp loop on t[i]\n    for (i = 0; i < N; i++)\n"
-                                  "        for (j = 0; j < N; j++) @a[j] = 0;"), "error",
+                                  "        for (j = 0; j < N; j++) @a[j] = 0;"), "warning",
      "a[j] may be written outside this node's block: this loop runs each iteration on the owner of "
      "t[i], which need not hold a[j]"),
+    ("write-constant-subscript", one_d("#pragma xmp loop on t[i]\n    for (i = 0; i < 1; i++) @a[0] = 1;"),
+     "warning", "a[0] may be written outside this node's block"),
+    ("2d-write-certain-and-may", two_d("#pragma xmp loop (i, j) on t[i][j]\n    for (i = 0; i < N; i++)\n"
+                                       "        for (j = 0; j < N - 1; j++) @u[0][j + 1] = 0;"),
+     "error", "u[0][j + 1] is written outside this node's block: this loop runs each iteration on the "
+              "owner of t[i][j], and u[0][j + 1] lies 1 element above that node's block"),
     # ---- subscripts that do not follow the loop's index
     ("inner-loop-index", one_d("#pragma xmp loop on t[i]\n    for (i = 0; i < N; i++)\n"
                                "        for (j = 0; j < N; j++)\n            if (i != j) s += @a[j];"),
@@ -256,7 +264,9 @@ def test_no_locality_diagnostic(tmp_path: Path, name: str, source: str) -> None:
 
 
 # programs that contain the mistake on purpose (tests/test_check_mode.py runs them)
-DELIBERATE = {"tests/check_programs/stencil.c": 2, "tests/check_programs/stencil_acc.c": 2}
+DELIBERATE = {"tests/check_programs/stencil.c": 2, "tests/check_programs/stencil_acc.c": 2,
+              # a write the check cannot follow, in a correct program (below)
+              "tests/locality_programs/point_source.c": 1}
 
 
 def _programs() -> list[Path]:
@@ -284,6 +294,26 @@ def test_command_line_prints_the_warning_and_builds(tmp_path: Path) -> None:
     assert "        b[i] = a[i - 1] + a[i + 1];" in r.stderr and (tmp_path / "stencil").exists()
 
 
+MAY_WRITE = one_d("#pragma xmp loop on t[i]\n    for (i = 0; i < 1; i++) @a[0] = 1;")
+
+
+def test_a_write_that_may_leave_the_block_warns_and_builds(tmp_path: Path) -> None:
+    """Issue 30: only what is certain stops a build; -Werror makes the warning an error,
+    -w silences it."""
+    source, line, col = place(MAY_WRITE)
+    src = tmp_path / "m.c"
+    src.write_text(source)
+    r = run_xmpacc(str(src), "-o", str(tmp_path / "m"))
+    assert r.returncode == 0 and (tmp_path / "m").exists(), r.stderr
+    assert f"{src}:{line}:{col}: warning: a[0] may be written outside this node's block" in r.stderr
+    r = run_xmpacc("-Werror", str(src), "-o", str(tmp_path / "m2"))
+    assert r.returncode == 1 and not (tmp_path / "m2").exists()
+    assert f"{src}:{line}:{col}: error: a[0] may be written outside this node's block" in r.stderr
+    assert "[-Werror]" in r.stderr
+    r = run_xmpacc("-w", str(src), "-o", str(tmp_path / "m3"))
+    assert r.returncode == 0 and "may be written" not in r.stderr, r.stderr
+
+
 def test_write_outside_the_block_stops_the_build(tmp_path: Path) -> None:
     source, line, col = place(one_d("#pragma xmp loop on t[i]\n"
                                     "    for (i = 0; i < N - 1; i++) @a[i + 1] = 0;"))
@@ -292,3 +322,29 @@ def test_write_outside_the_block_stops_the_build(tmp_path: Path) -> None:
     r = run_xmpacc(str(src), "-o", str(tmp_path / "w"))
     assert r.returncode == 1 and f"{src}:{line}:{col}: error: a[i + 1] is written outside" in r.stderr
     assert not (tmp_path / "w").exists()
+
+
+POINT_SOURCE = REPO / "tests" / "locality_programs" / "point_source.c"
+
+
+@pytest.fixture(scope="module")
+def point_source(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    tmp = tmp_path_factory.mktemp("point_source")
+    exe = tmp / "point_source"
+    r = run_xmpacc(str(POINT_SOURCE), "-o", str(exe))
+    assert r.returncode == 0, r.stderr
+    assert r.stderr.count("warning:") == 1 and \
+        f"{POINT_SOURCE}:39:7: warning: u[21] may be written outside this node's block" in r.stderr, r.stderr
+    return exe, serial_output(POINT_SOURCE, tmp)
+
+
+@pytest.mark.mpi
+@pytest.mark.parametrize("nprocs", [1, 2, 4])
+def test_a_program_with_a_may_write_builds_and_runs(point_source: tuple[Path, str], nprocs: int) -> None:
+    """Issue 30: a finding that only may be (the source term u[SRC] in a loop of one
+    iteration on its owner) is a warning; the program builds and prints what its serial
+    build prints, as Omni's does."""
+    exe, expected = point_source
+    r = run_mpi(nprocs, exe, timeout=60)
+    assert r.returncode == 0, r.stderr
+    same_output(r.stdout, expected)

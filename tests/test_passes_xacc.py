@@ -3,9 +3,13 @@ calls out (tests/test_xacc.py runs whole programs and has the golden host C)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
+from pycparser import c_ast
 from test_passes import DECLS, assert_lowered, errors_of, function, normalised, run_passes, to_c
+
+from xmpacc.passes.common.blocks import construct_statement, is_construct
 
 SCALAR = "double x;\ndouble v[10];\n"
 
@@ -201,3 +205,81 @@ void f(void)
     }
 }
 """)
+
+
+# ------------------------------------------------------------ constructs stacked without braces
+
+STACK = """
+void f(void)
+{
+    int i;
+#pragma acc data copy(x)
+#pragma acc data copy(v)
+#pragma xmp loop on t[i]
+#pragma acc parallel loop
+    for (i = 0; i < 10; i++) a[i] = v[i] + x;
+#pragma acc kernels
+#pragma acc loop
+    for (i = 0; i < 10; i++) v[i] = 2 * v[i];
+}
+"""
+BRACED = """
+void f(void)
+{
+    int i;
+#pragma acc data copy(x)
+    {
+#pragma acc data copy(v)
+    {
+#pragma xmp loop on t[i]
+#pragma acc parallel loop
+    for (i = 0; i < 10; i++) a[i] = v[i] + x;
+    }
+    }
+#pragma acc kernels
+    {
+#pragma acc loop
+    for (i = 0; i < 10; i++) v[i] = 2 * v[i];
+    }
+}
+"""
+
+
+def _without_lines(c_text: str) -> str:
+    """Generated code without the source lines it names (the braces move the lines)."""
+    return re.sub(r"unit(\.c:|_c_)\d+", r"unit\1L", c_text)
+
+
+def test_stacked_constructs_lower_as_the_same_constructs_in_braces(tmp_path: Path) -> None:
+    """A construct line with its statement is the statement of the line above it (OpenACC:
+    a construct applies to the structured block after it)."""
+    stacked, _ = run_passes(tmp_path, DECLS + SCALAR + STACK)
+    braced, _ = run_passes(tmp_path, DECLS + SCALAR + BRACED)
+    text = to_c(function(stacked, "f"))
+    assert "_xmpacc_acc_data_begin" in text and text.count("_xmpacc_launch(") == 2
+    assert _without_lines(text) == _without_lines(to_c(function(braced, "f")))
+
+
+def test_construct_statement_takes_the_lines_stacked_on_it(tmp_path: Path) -> None:
+    unit, ctx = run_passes(tmp_path, DECLS + SCALAR + """
+void f(void)
+{
+    int i;
+#pragma acc data copy(x)
+#pragma acc host_data use_device(v)
+    x = v[0];
+#pragma acc data copy(v)
+    i = 1;
+#pragma acc data copy(v)
+#pragma acc update host(v)
+    i = 2;
+#pragma acc data copy(x)
+}
+""", stop_after="attach")
+    items = function(unit, "f").body.block_items
+    stacked, end = construct_statement(items, 1, ctx)
+    assert isinstance(stacked, c_ast.Compound) and stacked.block_items == items[2:4] and end == 4
+    assert construct_statement(items, 4, ctx) == (items[5], 6)         # the statement itself
+    assert construct_statement(items, 6, ctx) == (None, 7)             # update is no statement
+    assert construct_statement(items, 9, ctx) == (None, 10)            # the end of the block
+    assert is_construct(items[2], ctx) and not is_construct(items[7], ctx)

@@ -30,6 +30,7 @@ CASES: dict[str, tuple[int, ...]] = {
     "openacc_api.c": (1, 2, 3, 4),         # the OpenACC runtime library (openacc.h)
     "conj_grad.c": (1, 2, 3, 4),           # NPB-CG's shape: the solver in a function of its own
     "jacobi_functions.c": (1, 2, 3, 4),    # reflect_init/do, async, gmove acc in called functions
+    "stacked_constructs.c": (1, 2, 4),     # constructs stacked without braces (issue 30)
 }
 SPECIAL = {"device_semantics.c"}   # no serial oracle: expected lines below
 
@@ -177,6 +178,11 @@ COMPILE_ERRORS = [
      "'w' is const: 'copy' would write its device copy back into it (const data only go to the device"),
     ("  const double w[2] = {1, 2};\n#pragma acc enter data copyin(w)\n#pragma acc update self(w)", 16, 25,
      "'w' is const: 'update self' would write its device copy back into it"),
+    # a construct's statement: a line that is no construct (update) is not one, nor the block's end
+    ("#pragma acc data copy(v)\n#pragma acc update host(v)", 14, 13,
+     "'acc data' must be followed by a statement"),
+    ("  {\n#pragma acc data copy(v)\n#pragma acc host_data use_device(v)\n  }", 16, 13,
+     "'acc host_data' must be followed by a statement"),
     ("  const double w[2] = {1, 2};\n#pragma acc exit data copyout(w)", 15, 31,
      "'w' is const: 'copyout' would write its device copy back into it"),
 ]
@@ -201,6 +207,28 @@ def test_golden_host_c_of_a_data_program(tmp_path: Path) -> None:
     assert r.returncode == 0, r.stderr
     text = (tmp_path / "enter_exit_sections.host.c").read_text()
     golden = GOLDEN / "xacc_enter_exit_sections.host.c"
+    if os.environ.get("XMPACC_UPDATE_GOLDEN"):
+        golden.write_text(text)
+    assert golden.exists(), f"no golden file {golden}: run with XMPACC_UPDATE_GOLDEN=1"
+    assert _without_version(text) == _without_version(golden.read_text())
+
+
+@pytest.fixture(scope="module")
+def stacked_kept(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The folder of stacked_constructs.c's generated files (--keep, compiled once)."""
+    tmp = tmp_path_factory.mktemp("stacked")
+    r = run_xmpacc("--keep", "tests/xacc_programs/stacked_constructs.c",
+                   "-o", str(tmp / "stacked_constructs"), cwd=REPO)
+    assert r.returncode == 0, r.stderr
+    return tmp
+
+
+@pytest.mark.parametrize("suffix", [".host.c", ".cu"])
+def test_golden_code_of_stacked_constructs(stacked_kept: Path, suffix: str) -> None:
+    """stacked_constructs.c: each construct stacked without braces is lowered as the same
+    construct with its statement in braces would be (acc_compute, acc_data)."""
+    text = (stacked_kept / f"stacked_constructs{suffix}").read_text()
+    golden = GOLDEN / f"xacc_stacked_constructs{suffix}"
     if os.environ.get("XMPACC_UPDATE_GOLDEN"):
         golden.write_text(text)
     assert golden.exists(), f"no golden file {golden}: run with XMPACC_UPDATE_GOLDEN=1"

@@ -197,7 +197,18 @@ ERRORS = [
      "of the XMP directives only loop may stand there"),
     ("#pragma acc parallel\n  {\n#pragma acc atomic\n  }", 15, 13,
      "'acc atomic' must be followed by a statement"),
-    ("#pragma acc parallel\n  s = 1;", 13, 13, "'acc parallel' must be followed by a compound statement"),
+    # a construct applies to any statement (issue 30: 'acc parallel' + 's = 1;' compiles), but
+    # there must be one; a combined construct's is a for loop
+    ("  {\n#pragma acc parallel\n  }", 14, 13, "'acc parallel' must be followed by a statement"),
+    ("  {\n#pragma acc data copy(c)\n#pragma acc parallel\n  }", 15, 13,
+     "'acc parallel' must be followed by a statement"),
+    ("#pragma acc parallel loop\n  { c[0] = 1; }", 13, 13,
+     "'acc parallel loop' must be followed by a for loop"),
+    ("#pragma acc kernels loop\n#pragma acc loop\n  for (i = 0; i < N; i++) c[i] = 1;", 13, 13,
+     "'acc kernels loop' must be followed by a for loop"),
+    # an XMP loop pairs with a loop construct only: 'parallel' + for is no for loop
+    ("#pragma xmp loop on t[i]\n#pragma acc parallel\n  for (i = 0; i < N; i++) a[i] = 1;", 13, 13,
+     "the loop directive must be followed by a for statement"),
     ("#pragma acc parallel loop default(none)\n  for (i = 0; i < N; i++) c[i] = 1;", 14, 27,
      "array 'c' is not named in a data clause of 'acc parallel loop', which has default(none)"),
     ("#pragma acc parallel loop\n  for (i = 0; i < N; i++) {\n#pragma acc data copy(b)\n  { c[i] = 1; } }",

@@ -3,8 +3,11 @@ lines (OpenACC, XcalableACC: cc would ignore them) or array sections (``a[0:n] =
 which plain C does not know), in the file itself or in a user header it includes (a header
 may declare distributed arrays that the file only uses: their subscripts must be
 rewritten).  A file that includes openacc.h is translated too: its calls of the OpenACC
-library get their lines, and the program its device (passes/common/openacc_calls.py).  Files
-without any are compiled by the host compiler as they are.
+library get their lines, and the program its device (passes/common/openacc_calls.py).  So is
+a file that defines ``void main``: the runtime calls ``int main``, and only the translation
+gives it one (passes/entry/entry.py), so that the program exits with 0 as Omni's does;
+compiled as it is, its status would be whatever the return register held.  Files without
+any of these are compiled by the host compiler as they are.
 
 The includes are followed textually, as cpp would find them (the file's folder for
 ``"..."``, then ``-iquote``, ``-I``, ``-isystem`` and ``-idirafter`` folders); a header
@@ -22,6 +25,7 @@ from xmpacc.frontend.sections import rewrite_sections
 
 _PRAGMA = re.compile(r"^[ \t]*#[ \t]*pragma[ \t]+(?:xmp|acc)\b", re.M)
 _INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*([<"])([^>"\n]+)[>"]', re.M)
+_VOID_MAIN = re.compile(r"\bvoid\s+main\s*\(")   # in a comment too: at worst a plain file is translated
 
 
 def _search_dirs(cpp_args: list[str]) -> tuple[list[str], list[str]]:
@@ -55,6 +59,8 @@ def has_directives(path: str, cpp_args: list[str]) -> bool:
             text = f.read()
     except OSError:
         raise XmpError(SourceLoc(path, 0, 0), "no such file") from None
+    if _VOID_MAIN.search(text):
+        return True
     quote, both = _search_dirs(cpp_args)
     seen = {os.path.realpath(path)}
     todo = [(path, text)] + [(p, "") for p in _forced_includes(cpp_args) if os.path.isfile(p)]

@@ -97,9 +97,12 @@ def openmp_on_device(pragma: c_ast.Pragma, where: str) -> XmpError:
 
 
 def acc_loop_construct(node: c_ast.Node, ctx: Context) -> AccLoopConstruct | None:
-    """The OpenACC ``parallel``/``kernels`` [``loop``] or ``loop`` of a pragma node, else None."""
+    """The OpenACC ``parallel loop``/``kernels loop`` or ``loop`` of a pragma node, else None.
+    A ``parallel`` or ``kernels`` without ``loop`` applies to its statement, whatever it is
+    (blocks.construct_statement): a ``for`` there is no loop construct's, and an XMP
+    ``loop`` above it does not pair with it."""
     d = acc_directive(node, ctx)
-    return d if isinstance(d, (AccCompute, AccLoop)) else None
+    return d if isinstance(d, AccLoop) or isinstance(d, AccCompute) and d.loop is not None else None
 
 
 def nest_at(items: Sequence[c_ast.Node], k: int, ctx: Context) -> AccNest | None:

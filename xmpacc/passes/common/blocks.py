@@ -11,12 +11,14 @@ the statements it consumed and how many it consumed (1 or more).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from pycparser import c_ast
 
 from xmpacc.context import Context
-from xmpacc.passes.common.pragmas import pragma_id
+from xmpacc.directives import ast as xd
+from xmpacc.directives.openacc_ast import AccAtomic, AccCompute, AccData, AccHostData, AccLoop
+from xmpacc.passes.common.pragmas import acc_directive, directives_of, is_directive, pragma_id
 from xmpacc.scoping import ScopedWalker
 from xmpacc.symbols import ScopeTree
 
@@ -62,3 +64,51 @@ def owned_statement(items: list[c_ast.Node], i: int) -> c_ast.Node | None:
     """The statement after ``items[i]`` that an XMP directive there owns: None at the end of
     the block and before another XMP directive."""
     return items[i + 1] if i + 1 < len(items) and pragma_id(items[i + 1]) is None else None
+
+
+# The directive lines that apply to the statement after them (constructs), of both dialects.
+_ACC_CONSTRUCTS = (AccData, AccHostData, AccCompute, AccLoop, AccAtomic)
+_XMP_CONSTRUCTS = (xd.Loop, xd.Task, xd.Tasks, xd.Gmove, xd.ArrayDirective, xd.AccReplicate)
+
+
+def is_construct(node: c_ast.Node, ctx: Context) -> bool:
+    """Is ``node`` a directive line that applies to the statement after it (OpenACC data,
+    host_data, parallel, kernels, loop, atomic; XMP loop, task, tasks, gmove, array, acc
+    replicate)?  Executable lines (update, reflect, barrier ...) and ``acc declare`` are not."""
+    d = acc_directive(node, ctx)
+    if d is not None:
+        return isinstance(d, _ACC_CONSTRUCTS)
+    return any(isinstance(x, _XMP_CONSTRUCTS) for x in directives_of(node, ctx))
+
+
+def construct_statement(items: Sequence[c_ast.Node], i: int,
+                        ctx: Context) -> tuple[c_ast.Node | None, int]:
+    """The statement that the construct line ``items[i]`` applies to, and the index after it.
+
+    A construct line with its statement is a statement (OpenACC 2.x: a construct applies to
+    the structured block after it), so lines stacked without braces apply to the one
+    statement after the last, and the inner lines with it are the outer line's statement,
+    to any depth, given as one compound statement:
+
+        #pragma acc data copy(x)             #pragma acc data copy(x)
+        #pragma acc data copy(y)       ->    { #pragma acc data copy(y)
+        #pragma acc parallel loop              #pragma acc parallel loop
+        for (...) ...                          for (...) ... }
+
+    (None, i + 1) at the end of the block or before a line that is no construct (C: such
+    a line is not a statement)."""
+    k = i + 1
+    while k < len(items) and is_construct(items[k], ctx):
+        k += 1
+    if k >= len(items) or is_directive(items[k]):
+        return None, i + 1
+    if k == i + 1:
+        return items[k], k + 1
+    return c_ast.Compound(list(items[i + 1:k + 1]), items[i + 1].coord), k + 1
+
+
+def reported_inside(items: Sequence[c_ast.Node], i: int, ctx: Context) -> bool:
+    """Where the construct ``items[i]`` has no statement (construct_statement): is the line
+    after it a construct, which has none either and says so?  (One mistake, one message:
+    the outer line goes without a message of its own.)"""
+    return i + 1 < len(items) and is_construct(items[i + 1], ctx)

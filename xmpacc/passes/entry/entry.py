@@ -8,11 +8,16 @@ The runtime's entry point (templates/glue.c.j2) runs the start-up function of ev
 (through the file's record, xmpacc_unit.h: in link order), then calls
 ``main(argc, argv, envp)``, so distributed arrays exist before ``main`` runs.  ``main``
 keeps its name (compiler messages, debuggers and the linker see the user's ``main``);
-only a ``void main`` is renamed and called by an ``int main`` that returns 0:
+only a ``void main`` (so written, or through a typedef) is renamed and called by an
+``int main`` that returns 0, so that every process exits with 0 (global view §8):
 
     void main(void) { ... }   ->   void _xmpacc_user_main(void) { ... }
                                    int main(int argc, char **argv, char **envp)
                                    { ...; _xmpacc_user_main(); return 0; }
+
+A file that defines ``void main`` comes here even without a directive (frontend/scan.py).
+An ``int main`` (or ``main()``) that ends without ``return`` returns 0 as C99 says: the
+host compiler compiles ``main`` under its name, so it adds that return.
 """
 
 from __future__ import annotations
@@ -40,11 +45,9 @@ def run(unit: Unit, ctx: Context) -> Unit:
             definition = item
             ctx.has_main = True
             args = item.decl.type.args
-            params = [p for p in (args.params if args else []) if not _is_void(p)]
+            params = [p for p in (args.params if args else []) if not _is_void_param(p)]
             ctx.main_params = len(params)
-            ret = item.decl.type.type
-            ctx.main_returns_void = isinstance(ret, c_ast.TypeDecl) and \
-                getattr(ret.type, "names", None) == ["void"]
+            ctx.main_returns_void = _is_void(item.decl.type.type, unit)
     if definition is not None and ctx.main_returns_void:
         for item in unit.ast.ext:
             decl = item.decl if isinstance(item, c_ast.FuncDef) else item
@@ -66,6 +69,20 @@ def _void_main_wrapper(params: int, coord: object) -> c_ast.FuncDef:
     return fn
 
 
-def _is_void(param: c_ast.Node) -> bool:
+def _is_void_param(param: c_ast.Node) -> bool:
     return isinstance(param, c_ast.Typename) \
         and getattr(getattr(param.type, "type", None), "names", None) == ["void"]
+
+
+def _is_void(t: c_ast.Node, unit: Unit) -> bool:
+    """Is ``t`` (main's return type) void, written so or through typedefs (``typedef void
+    V; V main()``)?  Called as ``int main`` it would return what the register held."""
+    typedefs = {x.name: x.type for x in unit.ast.ext if isinstance(x, c_ast.Typedef)}
+    for _ in range(len(typedefs) + 1):   # a chain of typedefs, each named once
+        names = getattr(t.type, "names", None) if isinstance(t, c_ast.TypeDecl) else None
+        if names == ["void"]:
+            return True
+        if names is None or len(names) != 1 or names[0] not in typedefs:
+            return False
+        t = typedefs[names[0]]
+    return False

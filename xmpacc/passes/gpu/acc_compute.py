@@ -11,10 +11,15 @@ Before:                                        After (host C; the kernel goes to
 
 * ``parallel loop`` / ``kernels loop``: one kernel over the nest (acc_loopnest.py), with
   or without an XMP ``loop`` in either order above it;
-* ``parallel`` / ``kernels`` followed by ``{ ... }`` holding ``acc loop`` nests: one
-  kernel per nest, in order, inside one data region; the other statements run as kernels
-  of one thread or, on scalars only, on the host (acc_region.py); a ``for`` in ``kernels``
-  without ``acc loop`` is parallel when acc_kernels_auto.py proves it, else one thread;
+* ``parallel`` / ``kernels`` followed by a statement, usually ``{ ... }`` holding ``acc
+  loop`` nests: one kernel per nest, in order, inside one data region; the other statements
+  run as kernels of one thread or, on scalars only, on the host (acc_region.py); a ``for``
+  in ``kernels`` without ``acc loop`` is parallel when acc_kernels_auto.py proves it, else
+  one thread;
+* constructs stacked without braces (``data`` + ``kernels`` + ``loop`` + ``for``): the
+  inner lines with their statement are the outer line's statement (blocks.py:
+  construct_statement), lowered as if in braces, which a data construct's statement gets
+  here for acc_data.py;
 * ``async(n)``: the kernels between ``_xmpacc_acc_queue_begin`` and ``_queue_end`` go on
   queue n; ``wait(...)``: ``_xmpacc_acc_wait`` before the construct;
 * data: the construct's clauses, then every array its kernels use that no clause names
@@ -39,11 +44,19 @@ from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import AlreadyReported, SourceLoc, XmpError, XmpErrors
 from xmpacc.directives import ast as xd
 from xmpacc.directives.names import xmp_name
-from xmpacc.directives.openacc_ast import AccAtomic, AccCompute, AccData, AccLoop, DataClause, directive_name
+from xmpacc.directives.openacc_ast import (
+    AccAtomic,
+    AccCompute,
+    AccData,
+    AccHostData,
+    AccLoop,
+    DataClause,
+    directive_name,
+)
 from xmpacc.passes.common import acc_comm, acc_nest, describe
 from xmpacc.passes.common.acc_clauses import check_writable, queue_arg, read_only, wait_clause_call
 from xmpacc.passes.common.accesses import address_taken
-from xmpacc.passes.common.blocks import Lowered, rewrite_items
+from xmpacc.passes.common.blocks import Lowered, construct_statement, reported_inside, rewrite_items
 from xmpacc.passes.common.pragmas import acc_directive, is_directive, pragma_id
 from xmpacc.passes.common.reductions import loop_reduction_calls
 from xmpacc.passes.common.values import Replicated, identity_of
@@ -131,9 +144,15 @@ class _ComputeLowering(ScopedWalker):
             return out, end - i
         d = acc_directive(item, self.ctx)
         if isinstance(d, AccCompute):
-            body = items[i + 1] if i + 1 < len(items) else None
+            body, end = construct_statement(items, i, self.ctx)
+            if body is None and reported_inside(items, i, self.ctx):
+                return out, 1
             out.append(self._guarded(d, lambda: self._region(d, body), body))
-            return out, (2 if body is not None else 1)
+            return out, end - i
+        if isinstance(d, (AccData, AccHostData)):
+            body, end = construct_statement(items, i, self.ctx)
+            if body is not None:   # (acc_data.py reports a missing statement)
+                return out + self._data_construct(item, d, body), end - i
         reps = self._replicated_scalars(item, items[i + 1] if i + 1 < len(items) else None)
         self.present += reps
         self.loop = item
@@ -173,17 +192,27 @@ class _ComputeLowering(ScopedWalker):
         return fallback
 
     def _replicated_scalars(self, item: c_ast.Node, nxt: c_ast.Node | None) -> list[Replicated]:
-        """Scalars of an ``acc replicate`` or ``acc data`` region that starts at ``item``:
-        shared on the device (OpenACC: a scalar of an enclosing data construct is not
-        firstprivate)."""
+        """Scalars of an ``acc replicate`` region that starts at ``item``: shared on the
+        device."""
         if not isinstance(nxt, c_ast.Compound):
             return []
-        d = acc_directive(item, self.ctx) if pragma_id(item, "acc") is not None else None
-        if isinstance(d, AccData):
-            return [r for clause in d.data if clause.kind not in ("deviceptr", "delete")
-                    for ref in clause.items if ref.subs is None
-                    for r in [_scalar(self.scope, ref.name.name)] if r is not None]
         return _replicate_scalars(item, self.scope, self.ctx)
+
+    def _data_construct(self, item: c_ast.Node, d: AccData | AccHostData,
+                        body: c_ast.Node) -> list[c_ast.Node]:
+        """A data or host_data construct (acc_data.py lowers it) and its statement, in braces
+        (constructs stacked on it: construct_statement), with the constructs inside lowered;
+        the scalars of a data construct are shared on the device there (OpenACC: a scalar of
+        an enclosing data construct is not firstprivate)."""
+        block = body if isinstance(body, c_ast.Compound) else c_ast.Compound([body], body.coord)
+        reps = [] if isinstance(d, AccHostData) else \
+            [r for clause in d.data if clause.kind not in ("deviceptr", "delete")
+             for ref in clause.items if ref.subs is None
+             for r in [_scalar(self.scope, ref.name.name)] if r is not None]
+        self.present += reps
+        self.visit(block)
+        del self.present[len(self.present) - len(reps):]
+        return [item, block]
 
     # ------------------------------------------------------------ constructs
 
@@ -202,9 +231,12 @@ class _ComputeLowering(ScopedWalker):
 
     def _region(self, d: AccCompute, body: c_ast.Node | None) -> c_ast.Node:
         name = directive_name(d)
-        if not isinstance(body, c_ast.Compound):
-            raise XmpError(d.loc, f"'{name}' must be followed by a compound statement {{ ... }} "
-                                  f"(or write '{name} loop' above a for loop)")
+        if d.loop is not None:   # not above a for nest (_lower_at takes those)
+            raise XmpError(d.loc, f"'{name}' must be followed by a for loop")
+        if body is None:
+            raise XmpError(d.loc, f"'{name}' must be followed by a statement")
+        if not isinstance(body, c_ast.Compound):   # any statement is a structured block
+            body = c_ast.Compound([body], body.coord)
         host = _host_copy([body]) if d.if_ is not None else None
         body = kernel_deref.as_subscripts(body, kernel_deref.pointer_names(body, self.scope))
         inner = self.tree.by_node.get(id(body), self.scope)

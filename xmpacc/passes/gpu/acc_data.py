@@ -45,9 +45,10 @@ from xmpacc.directives.openacc_ast import (
     AccWait,
     DataClause,
     WaitClause,
+    directive_name,
 )
 from xmpacc.passes.common.acc_clauses import DataVar, check_writable, cond_arg, queue_arg, wait_clause_call
-from xmpacc.passes.common.blocks import BlockLowering, Lowered
+from xmpacc.passes.common.blocks import BlockLowering, Lowered, construct_statement, reported_inside
 from xmpacc.passes.common.pragmas import acc_directive, pragma_id
 from xmpacc.passes.common.values import Replicated
 from xmpacc.runtime.contract import (
@@ -93,11 +94,13 @@ class _DataLowering(BlockLowering):
                 self.visit(rest)
                 return [self._region(d, d.data, None, rest, item.coord)], used
             if isinstance(d, (AccData, AccHostData)):
-                body = items[i + 1] if i + 1 < len(items) else None
+                # its statement: constructs stacked without braces count with theirs
+                body, end = construct_statement(items, i, self.ctx)
+                if body is None and reported_inside(items, i, self.ctx):
+                    return [], 1
                 if body is None:
-                    raise XmpError(d.loc, f"'acc {'data' if isinstance(d, AccData) else 'host_data'}' "
-                                          "must be followed by a statement")
-                used = 2
+                    raise XmpError(d.loc, f"'{directive_name(d)}' must be followed by a statement")
+                used = end - i
                 block = body if isinstance(body, c_ast.Compound) else c_ast.Compound([body], body.coord)
                 self.visit(block)
                 return [self._region(d, d.data, d.if_, block, item.coord) if isinstance(d, AccData)

@@ -20,13 +20,15 @@ distributed dimension:
   other than the loop's, a node array (``loop on p[i]``), widths that are not constants:
   nothing is said (no warning is ever wrong).
 
-Reads outside block + shadow are warnings, writes outside it errors; a write into a
-shadow slot is a warning (Omni runs it) unless ``expand``/``margin`` puts iterations
-there or a ``reduce_shadow`` of the array adds the slots to their owners.  A read inside
-a shadow is checked against the data flow of reflect_flow.py: the array written (or
-changed by ``reduce_shadow``, or with its asynchronous reflect not waited for) and not
-reflected since is a warning that names the missing ``reflect`` or ``wait_async``, or
-the ``width``/``orthogonal`` reflect that refreshed too little of it.
+Reads outside block + shadow are warnings; a write certainly outside it (``i + c``
+beyond the shadow) is an error, one that only may be (``a[0]``, ``a[j]``) a warning
+(``-Werror`` makes it an error); a write into a shadow slot is a warning (Omni runs it)
+unless ``expand``/``margin`` puts iterations there or a ``reduce_shadow`` of the array
+adds the slots to their owners.  A read inside a shadow is checked against the data
+flow of reflect_flow.py: the array written (or changed by ``reduce_shadow``, or with its
+asynchronous reflect not waited for) and not reflected since is a warning that names the
+missing ``reflect`` or ``wait_async``, or the ``width``/``orthogonal`` reflect that
+refreshed too little of it.
 Nothing in the AST changes.
 
     #pragma xmp loop on t[i]                       (a aligned with t, no shadow)
@@ -100,8 +102,15 @@ class _Locality:
         outside = [f for f in findings if f.kind in ("outside", "anywhere")]
         if outside:
             same = [a for a, _f in found if key_of(a.sym) == key_of(acc.sym)]
-            self._say("error" if acc.writes else "warning", acc.loc,
-                      msg.outside(acc, outside[0], info, same, lambda a: classify(a, info)))
+            # a write certainly outside (the iteration's own element plus a constant beyond
+            # the shadow) cannot be right: an error; one that only may be (a constant
+            # subscript, another loop's index) is right when the program keeps it on its
+            # owner by means the analysis does not see, as Omni compiles it: a warning
+            # (-Werror makes it an error)
+            certain = [f for f in outside if f.kind == "outside"]
+            first = certain[0] if acc.writes and certain else outside[0]
+            self._say("error" if acc.writes and certain else "warning", acc.loc,
+                      msg.outside(acc, first, info, same, lambda a: classify(a, info)))
         elif acc.writes and acc.sym.name not in self.reduced and \
                 any(stray_write(acc, f, info) for f in findings):
             self._say("warning", acc.loc, msg.writes_shadow(acc, info))

@@ -59,7 +59,8 @@ def _runs(info: LoopInfo, finding: Finding, acc: Access) -> str:
 
 def outside(acc: Access, finding: Finding, info: LoopInfo, same: list[Access],
             classify: Callable[[Access], list[Finding]]) -> str:
-    """A read (warning) or write (error) that may leave the node's block and shadow."""
+    """A read or write that may leave the node's block and shadow (worded "is written" when
+    it certainly does, which pass locality makes an error; the others are warnings)."""
     text, name = acc.text(), acc.sym.name
     runs = _runs(info, finding, acc)
     cyclic = info.tmpl.dist_kind(acc.sym.dims[finding.dim].tdim) == "cyclic"

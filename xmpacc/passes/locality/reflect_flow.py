@@ -48,7 +48,8 @@ from xmpacc.context import Context
 from xmpacc.directives import ast as xd
 from xmpacc.passes.common.acc_nest import nest_of_pragma
 from xmpacc.passes.common.accesses import accesses, names_in
-from xmpacc.passes.common.pragmas import directives_of, pragma_id
+from xmpacc.passes.common.blocks import construct_statement
+from xmpacc.passes.common.pragmas import directives_of
 from xmpacc.passes.locality.shadow_state import (
     Key,
     LoopRange,
@@ -147,9 +148,11 @@ class FlowWalker:
             for d in ds:
                 if isinstance(d, xd.Loop):
                     state = self._xmp_loop(d, items, k, scope, state, used)
-                elif isinstance(d, xd.Task) and k + 1 < len(items) and pragma_id(items[k + 1]) is None:
-                    state = join(state, self.stmt(items[k + 1], scope, state))   # not every node runs it
-                    used.add(k + 1)
+                elif isinstance(d, xd.Task):
+                    # not every node runs it (with the constructs stacked on the task, if any)
+                    body, end = construct_statement(items, k, self.ctx)
+                    state = join(state, self.stmt(body, scope, state))
+                    used.update(range(k + 1, end))
                 else:
                     handler = _HANDLERS.get(type(d))
                     state = handler(self, d, scope, state) if handler else state
