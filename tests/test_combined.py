@@ -93,6 +93,9 @@ MISTAKES = [
      "the array side of align has 0 ':' and the template side 1"),
     ("distribute-undeclared-template", HEAD + "#pragma xmp distribute [block] onto p :: @u\n" + STUB,
      "template 'u' is not declared"),
+    ("static-array-in-function", HEAD + "int f(void)\n{\n    static double b[8];\n"
+     "#pragma xmp align [i] with t[i] :: @b\n#pragma xmp static_desc :: b\n    return 0;\n}\n" + STUB,
+     "a static aligned array in a function ('b') is not supported yet"),
     ("combined-undeclared-array", HEAD + "#pragma xmp align [i] with t[i], shadow [1] :: a, @c\n" + STUB,
      "array 'c' is not declared"),
 ]

@@ -144,6 +144,13 @@ def check_decl(name: xd.Name, decl: c_ast.Decl, extents: list[c_ast.Node | None]
     if not isinstance(elem, c_ast.TypeDecl):
         ctx.diags.error(name.loc, f"aligned array '{arr}' must have scalar or struct elements")
         return False
+    if "static" in decl.storage and not file_scope:
+        # its block is made at each entry of the function and released at the exit, so the
+        # values would not survive from one call to the next as C's 'static' promises
+        ctx.diags.error(name.loc, f"a static aligned array in a function ('{arr}') is not supported yet: "
+                                  "its values would not survive from one call to the next; declare it at "
+                                  "file scope")
+        return False
     if "extern" in decl.storage and not file_scope:
         # at file scope, 'extern double a[N];' + align (in a header) is the way to share
         # a distributed array between files (lower_decls.py)
