@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import run_mpi, same_output
+from conftest import run_mpi, run_xmpacc, same_output
 
 CG = Path(__file__).parent / "omni" / "cg"
 HOST = {"XMPACC_DEVICE": "host"}
@@ -63,3 +63,17 @@ def test_cg_prints_what_its_serial_build_prints(built: tuple[Path, str], nprocs:
     assert r.returncode == 0, r.stderr
     assert "disagree" not in r.stdout
     same_output(r.stdout, expected)
+
+
+@pytest.mark.mpi
+def test_omni_flags_for_the_back_end(tmp_path: Path) -> None:
+    """The Makefile as Omni users set it: XMPFLAGS=--Wn-O2 (flags for the back-end compiler)."""
+    if "--Wn" not in run_xmpacc("--help").stdout:
+        pytest.skip("this xmpacc has no --Wn option yet")
+    work = tmp_path / "cg"
+    shutil.copytree(CG, work)
+    _make(work, "-j2", "XMPFLAGS=--Wn-O2", "CFLAGS=", "cg.2", "serial")
+    serial = subprocess.run([str(work / "cg.serial")], capture_output=True, text=True, check=True, timeout=60)
+    r = run_mpi(2, work / "cg.2", env=HOST, timeout=180)
+    assert r.returncode == 0, r.stderr
+    same_output(r.stdout, serial.stdout)
