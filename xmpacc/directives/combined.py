@@ -70,7 +70,6 @@ class _Attribute:
     (None where nothing follows the keyword: ``nodes``, ``template``)."""
 
     word: str
-    token: Token
     loc: SourceLoc
     parts: Any
 
@@ -150,7 +149,7 @@ def _attributes(ts: TokenStream, kw: Token) -> dict[str, _Attribute]:
         if other is not None:
             ts.error(tok, f"'{word}' cannot be combined with '{other}': the names after '::' would be "
                           f"{_FAMILY[other]} and {_FAMILY[word]} at once")
-        found[word] = _Attribute(word, tok, ts.loc(tok), _ATTRIBUTES[word](ts))
+        found[word] = _Attribute(word, ts.loc(tok), _ATTRIBUTES[word](ts))
         if not ts.accept(","):
             return found
         tok = ts.peek()
