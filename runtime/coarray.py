@@ -99,18 +99,28 @@ class CoarrayRuntime(DeviceCoarrayRuntime, LocalViewSync):
 
     # ------------------------------------------------------------------ helpers
     def _coarray(self, base: int, where: str) -> Coarray:
-        co = self._coarray_state()["by_base"].get(base)
-        if co is None:
-            raise RuntimeFailure(where, "a coarray used before its start-up registration (a coarray "
-                                        "declared 'extern' whose definition is not compiled by xmpacc?)")
-        return co
+        coarrays = self._coarray_state()["by_base"]
+        co = coarrays.get(base)
+        if co is not None:
+            return co
+        inside = next((c for c in coarrays.values() if c.base < base < c.base + c.nbytes), None)
+        if inside is not None:   # a coarray dummy argument passed &w[k] (compiled in another file)
+            raise RuntimeFailure(where, f"a coarray dummy argument refers to element "
+                                        f"{(base - inside.base) // max(inside.elem_size, 1)} of coarray "
+                                        f"'{inside.name}': a part of a coarray is not supported yet; pass "
+                                        "the whole coarray")
+        raise RuntimeFailure(where, "a coarray used before its start-up registration (a coarray declared "
+                                    "'extern' whose definition is not compiled by xmpacc, or a coarray "
+                                    "dummy argument passed something that is not a coarray?)")
 
     def _image(self, co: Coarray, image: int, where: str) -> int:
         """The world rank of coindex ``image`` ({n, k...}, C order, last extent '*')."""
         n = read_longs(image, 1)[0]
         ks = read_longs(image, 1 + n)[1:]
         size = self.world.Get_size()
-        extents = list(co.codims)
+        # a coarray dummy argument declared [*] of a coarray with more codimensions: its one
+        # image index is the image itself
+        extents = list(co.codims) if n == len(co.codims) else [-1]
         known = int(np.prod([d for d in extents[:-1]], dtype=np.int64)) if len(extents) > 1 else 1
         extents[-1] = -(-size // known)
         text = "".join(f"[{k}]" for k in ks)
@@ -205,6 +215,11 @@ class CoarrayRuntime(DeviceCoarrayRuntime, LocalViewSync):
         rank = self._image(co, image, w)
         remote, mine = self._sections(co, remote_sec, local_sec, put, w)
         esize, theirs, ours = remote.elem_size, element_offsets(remote), element_offsets(mine)
+        if len(theirs) and (int(theirs.min()) < 0 or (int(theirs.max()) + 1) * esize > co.nbytes):
+            # only through a coarray dummy argument declared larger than the coarray passed to it
+            raise RuntimeFailure(w, f"{remote.text(co.name)} reaches beyond coarray '{co.name}' "
+                                    f"({co.nbytes // max(co.elem_size, 1)} elements): is a coarray dummy "
+                                    "argument declared larger than the coarray passed to it?")
         rows = host_rows(local, ours, esize) if not flags & LOCAL_ON_DEVICE else \
             self._device_local_rows(local, ours, esize, w)
         xp = np if isinstance(rows, np.ndarray) else self.backend.xp

@@ -63,10 +63,17 @@ def types(n: int) -> str:
     return "".join(out)
 
 
+def dummies(n: int) -> str:
+    """coarray_dummies.c: image k got its right neighbour r's w[0] + w[1] through a coarray
+    dummy argument; its last element is what its left neighbour put there."""
+    return "".join(f"image {k}: got {20.0 * ((k + 1) % n) + 1:.1f} last {-float((k - 1) % n + 1):.1f} "
+                   f"squares {sum(j * j for j in range(n))}\n" for k in range(n))
+
+
 EXPECTED: dict[str, Callable[[int], str]] = {"coarray_ring.c": ring, "coarray_sync.c": sync,
-                                             "coarray_types.c": types}
+                                             "coarray_types.c": types, "coarray_dummies.c": dummies}
 COUNTS: dict[str, tuple[int, ...]] = {"coarray_ring.c": (1, 3, 4), "coarray_sync.c": (1, 2, 3),
-                                      "coarray_types.c": (2,)}
+                                      "coarray_types.c": (2,), "coarray_dummies.c": (1, 3)}
 
 
 @pytest.fixture(scope="module")
@@ -145,7 +152,7 @@ def test_runtime_error_names_the_line_and_the_values(tmp_path: Path, head: str, 
 # ---------------------------------------------------------------- generated host C
 
 
-@pytest.mark.parametrize("name", ["coarray_ring", "coarray_sync", "coarray_types"])
+@pytest.mark.parametrize("name", ["coarray_ring", "coarray_sync", "coarray_types", "coarray_dummies"])
 def test_golden_host_c(tmp_path: Path, name: str) -> None:
     """The lowered coarray accesses and local-view directives (tests/golden/<name>.host.c)."""
     r = run_xmpacc("-S", f"tests/coarray_programs/{name}.c", "-o", str(tmp_path / name), cwd=REPO)
@@ -182,13 +189,26 @@ def body(text: str) -> str:
     return HEAD + f"int main(void)\n{{\n    int x = 0, loc[10];\n{text}\n    return x;\n}}\n"
 
 
+def calling(function: str, text: str) -> str:
+    """``body(text)`` with ``function`` declared before main."""
+    return body(text).replace("int main", f"{function}\nint main", 1)
+
+
 MISTAKES = [
     ("initializer", HEAD + "int @z[3]:[*] = {1, 2, 3};\nint main(void) { return 0; }\n",
      "coarray 'z' cannot have an initializer: assign its elements in main"),
     ("star-not-last", HEAD + "int @w[3]:[*][2];\nint main(void) { return 0; }\n",
      "the last codimension of a coarray must be '*'"),
-    ("parameter", HEAD + "void f(int @b[4]:[*]) { }\nint main(void) { return 0; }\n",
-     "a coarray cannot be a function parameter: declare 'b' as a coarray at file scope"),
+    ("dummy-two-codimensions", HEAD + "void f(int @b[4]:[2][*]) { }\nint main(void) { return 0; }\n",
+     "a coarray dummy argument with 2 codimensions is not supported yet: declare 'b' with '[*]'"),
+    ("dummy-scalar", HEAD + "void f(int @b:[*]) { }\nint main(void) { return 0; }\n",
+     "a coarray dummy argument that is not an array is not supported yet"),
+    ("dummy-star-not-last", HEAD + "void f(int @b[]:[*][2]);\nint main(void) { return 0; }\n",
+     "the last codimension of a coarray must be '*'"),
+    ("dummy-given-a-local-array", calling("void f(int n, int b[]:[*]) { }", "    f(1, @loc);"),
+     "argument 2 of 'f' is the coarray dummy argument 'b': it must be a coarray; pass one by its name"),
+    ("dummy-given-part-of-a-coarray", calling("void f(int b[]:[*]);", "    f(@a + 2);"),
+     "argument 1 of 'f' is the coarray dummy argument 'b': a part of a coarray is not supported yet"),
     ("block-scope", body("    int @st[2]:[*];"), "a coarray must be declared at file scope"),
     ("block-scope-static", body("    static int @st[2]:[*];"),
      "a static coarray in a function is not supported yet"),
@@ -278,6 +298,21 @@ def test_mistake(marked: str, fragment: str, compile_: Compile, tmp_path: Path) 
     proc, src, _out = compile_(source)
     assert_clean_failure(proc, tmp_path, {src.name})
     assert_error_at(proc.stderr, src, line, col, fragment)
+
+
+@pytest.mark.mpi
+def test_dummy_given_part_of_a_coarray_in_another_file(tmp_path: Path) -> None:
+    """The call is compiled without the dummy's declaration: the runtime names the coarray."""
+    (tmp_path / "main.c").write_text("#include <xmp.h>\n#pragma xmp nodes p[*]\nint a[8]:[*];\n"
+                                     "void put(int v[]);\n"
+                                     "int main(void)\n{\n    put(&a[2]);\n    return 0;\n}\n")
+    (tmp_path / "put.c").write_text("void put(int v[]:[*])\n{\n    v[0]:[0] = 1;\n}\n")
+    r = run_xmpacc("main.c", "put.c", "-o", "prog", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    r = run_mpi(1, tmp_path / "prog", timeout=60, env=HOST)
+    assert r.returncode != 0 and "Traceback" not in r.stderr, r.stderr
+    assert "put.c:3: error: a coarray dummy argument refers to element 2 of coarray 'a': a part of a " \
+           "coarray is not supported yet; pass the whole coarray" in r.stderr, r.stderr
 
 
 @pytest.mark.mpi

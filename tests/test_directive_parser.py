@@ -284,6 +284,36 @@ GOOD: list[tuple[str, list[Any]]] = [
     ("shadow [1:2] :: b.a, x", [SHADOW(names("b.a", "x"), (SW("1", "2"),))]),
     ("reflect (c.a, p->a, s)", [REFLECT(names("c.a", "p->a", "s"))]),
     ("reflect c.a width(1)", [REFLECT(names("c.a"), (RW("1"),))]),
+    # ------------------------------------------------------------ combined directive (global-view §8a)
+    ("nodes :: p[4]", [NODES("p", (E("4"),), "bracket")]),
+    ("nodes :: p(2,2), q[*]", [NODES("p", (E("2"), E("2")), "paren"), NODES("q", (STAR,), "bracket")]),
+    ("nodes :: q[2] = p[0:2]", [NODES("q", (E("2"),), "bracket", REF("p", (TR("0", "1"),)))]),
+    ("template :: t[N]", [TEMPLATE("t", (TD("0", "(N)-1"),), "bracket")]),
+    ("template, distribute(block) onto p :: t[N], u(0:7)",
+     [TEMPLATE("t", (TD("0", "(N)-1"),), "bracket"), TEMPLATE("u", (TD("0", "7"),), "paren"),
+      DIST("t", (DF("block"),), "p"), DIST("u", (DF("block"),), "p")]),
+    ("distribute[cyclic] onto p, template :: t[8]",
+     [TEMPLATE("t", (TD("0", "7"),), "bracket"), DIST("t", (DF("cyclic"),), "p")]),
+    ("template (0:N-1, 0:N-1), distribute (*, block) onto p :: t",
+     [TEMPLATE("t", (TD("0", "N-1"), TD("0", "N-1")), "paren"), DIST("t", (DF("block"), DF("none")), "p")]),
+    ("distribute (block) onto p :: t1, t2",
+     [DIST("t1", (DF("block"),), "p"), DIST("t2", (DF("block"),), "p")]),
+    ("align [i][*] with t[i], shadow [1][0] :: a, b",
+     [ALIGN(names("a", "b"), (N("i"), STAR), "t", (SUB("i"),), "bracket"),
+      SHADOW(names("a", "b"), (SW("1"), SW("0")))]),
+    ("shadow [*], align [i] with t(i) :: x",
+     [ALIGN(names("x"), names("i"), "t", (SUB("i"),), "paren"), SHADOW(names("x"), (STAR,))]),
+    ("align (i) with t(i) :: a, b", [ALIGN(names("a", "b"), names("i"), "t", (SUB("i"),), "paren")]),
+    ("align (i, j) with t(i, j), shadow (1:2, 0) :: u",
+     [ALIGN(names("u"), names("j", "i"), "t", (SUB("j"), SUB("i")), "paren"),
+      SHADOW(names("u"), (SW("0"), SW("1", "2")))]),
+    ("align [i] with t(*, i) :: w, p, x",
+     [ALIGN(names("w", "p", "x"), names("i"), "t", (SUB("i"), STAR), "paren")]),
+    ("align [:] with t(*, :) :: w", [ALIGN(names("w"), (COLON,), "t", (COLON, STAR), "paren")]),
+    ("ALIGN [i] WITH t[i], SHADOW [1] :: b.a, c",
+     [ALIGN(names("b.a", "c"), names("i"), "t", (SUB("i"),), "bracket"),
+      SHADOW(names("b.a", "c"), (SW("1"),))]),
+    ("static_desc :: p, t, a", [A.StaticDesc(names("p", "t", "a"), NOLOC)]),
     # ------------------------------------------------------------ loop (§6.1, §7.4)
     ("loop on t(i)", [LOOP(None, ON("t", (LI("i"),), "paren"))]),
     ("LOOP ON t(i)", [LOOP(None, ON("t", (LI("i"),), "paren"))]),
@@ -323,6 +353,10 @@ GOOD: list[tuple[str, list[Any]]] = [
     ("loop on t[i] EXPAND(/UNBOUND/ N) acc",
      [LOOP(None, ON("t", (LI("i"),), "bracket"), (), ACC(), expand=(LW("N", unbound=True),))]),
     ("loop (i) on p(i)", [LOOP(("i",), ON("p", (LI("i"),), "paren"))]),
+    ("loop [i] on t[i]", [LOOP(("i",), ON("t", (LI("i"),), "bracket"))]),
+    ("loop [j][i] on t[j][i] reduction(+:s)",
+     [LOOP(("j", "i"), ON("t", (LI("j"), LI("i")), "bracket"), (RED("+", "s"),))]),
+    ("loop [j] on t(*, j) acc", [LOOP(("j",), ON("t", (LI("j"), STAR), "paren"), (), ACC())]),
     ("loop on t[i+1]", [LOOP(None, ON("t", (LI("i", "1"),), "bracket"))]),
     ("loop on t(i) acc", [LOOP(None, ON("t", (LI("i"),), "paren"), (), ACC())]),
     ("loop on t(i) reduction(+:s) acc",
@@ -548,6 +582,37 @@ def test_equivalent_forms(paren: str, bracket: str) -> None:
     assert strip(parse(paren), style=True) == strip(parse(bracket), style=True)
 
 
+# A combined directive is one directive per attribute for each DECL (global-view §8a).
+COMBINED = [
+    ("nodes :: p[4], q(2, 2)", ["nodes p[4]", "nodes q(2, 2)"]),
+    ("nodes [*] :: p", ["nodes p[*]"]),
+    ("template, distribute [block] onto p :: t[N], u[M]",
+     ["template t[N]", "template u[M]", "distribute t[block] onto p", "distribute u[block] onto p"]),
+    ("template (0:7), distribute (cyclic(2)) onto p :: t",
+     ["template t(0:7)", "distribute t(cyclic(2)) onto p"]),
+    ("align [i][*] with t[i], shadow [1][0] :: a, b",
+     ["align [i][*] with t[i] :: a, b", "shadow [1][0] :: a, b"]),
+    ("align (i, j) with t(j, i), shadow (0, 1:2) :: a",
+     ["align a[j][i] with t[i][j]", "shadow a[1:2][0]"]),
+]
+
+
+@pytest.mark.parametrize(("combined", "separate"), COMBINED)
+def test_combined_is_one_directive_per_attribute(combined: str, separate: list[str]) -> None:
+    expected = [d for text in separate for d in parse(text)]
+    assert strip(parse(combined), style=True) == strip(expected, style=True)
+
+
+def test_combined_objects_are_located_at_their_attributes() -> None:
+    text = "template, distribute(block) onto p :: t[N]"
+    tmpl, dist = parse(text)
+    assert (tmpl.loc.col, dist.loc.col) == (COL0, COL0 + text.index("distribute"))
+    text = "shadow [1], align [i] with t[i] :: a, b"
+    align, shadow = parse(text)
+    assert (align.loc.col, shadow.loc.col) == (COL0 + text.index("align"), COL0)
+    assert [n.loc.col for n in align.arrays] == [COL0 + text.index("a, b"), COL0 + len(text) - 1]
+
+
 @pytest.mark.parametrize(("paren", "bracket"), [
     ("task on p(1)", "task on p[0]"),
     ("task on p(k)", "task on p[(k)-1]"),
@@ -701,11 +766,50 @@ BAD: list[tuple[str, str, int]] = [
     ("shadow [1] a", "expected '::' before the shadowed array names", 24),
     ("shadow a[1:]", "expected an upper shadow width", 24),
     ("shadow a", "expected '[' after array name 'a', found end of directive", 21),
+    # combined directive (global-view §8a): the spec's restrictions, at the attribute or the DECL
+    ("align [i] with t[i], align [j] with u[j] :: a", "'align' is given twice in this directive", 34),
+    ("shadow [1], align [i] with t[i], shadow [2] :: a", "'shadow' is given twice in this directive", 46),
+    ("nodes, template :: p[4]", "'template' cannot be combined with 'nodes': the names after '::' would be "
+     "node arrays and templates at once", 20),
+    ("template, align [i] with t[i] :: a", "'align' cannot be combined with 'template'", 23),
+    ("align [i] with t[i], distribute (block) onto p :: a",
+     "'distribute' cannot be combined with 'align'", 34),
+    ("nodes :: p", "'p' is not a nodes declaration: give its extents ('p[4]')", 22),
+    ("nodes :: q[2], p", "'p' is not a nodes declaration", 28),
+    ("nodes [4] :: p[4]", "the extents of 'p' are given twice: after 'nodes' and here", 27),
+    ("template :: t", "'t' is not a template declaration: give its extents ('t[N]')", 25),
+    ("template, distribute(block) onto p :: t", "'t' is not a template declaration", 51),
+    ("template [N] :: t(0:3)", "the extents of 't' are given twice: after 'template' and here", 30),
+    ("distribute (block) onto p :: t[8]",
+     "template 't' is not declared by this directive: add the 'template' attribute", 42),
+    ("align [i] with t[i] :: a[N]",
+     "'a' is not an array name: 'align' takes the names of declared arrays", 36),
+    ("align [i] with t[i], shadow (1) :: b.a(1)",
+     "'b.a' is not an array name: 'align' and 'shadow' take", 48),
+    ("align [i] with t[i] shadow [1] :: a", "expected ',' before the attribute 'shadow'", 33),
+    ("align [i] with t[i], :: a",
+     "expected an attribute (nodes, template, distribute, align or shadow) after ',', found ':'", 34),
+    ("align [i] with t[i], loop on t(i) :: a", "expected an attribute (nodes, template, distribute, align or "
+     "shadow) after ',', found 'loop'", 34),
+    ("nodes, :: p", "expected an attribute", 20),
+    ("distribute (block) :: t", "expected 'onto' after the distribution formats, found ':'", 32),
+    ("template, distribute (block) onto p",
+     "expected '::' before the template names, found end of directive", 48),
+    ("align [i] with t(i), shadow :: a", "expected '[' after 'shadow', found ':'", 41),
+    ("static_desc a, b", "expected '::' after 'static_desc', found 'a'", 25),
+    ("static_desc ::", "expected a node array, template or array name, found end of directive", 27),
+    ("static_desc :: a,", "expected a node array, template or array name", 30),
+    ("static_desc :: a b", "extra tokens after 'static_desc' directive: 'b'", 30),
     # loop
     ("loop t(i)", "expected 'on' in 'loop' directive, found 't'", 18),
     ("loop (i) on t", "expected '(' or '[' after template name 't'", 26),
     ("loop () on t(i)", "empty name list in 'loop'", 19),
     ("loop on t(i) foo", "unknown clause 'foo' in 'loop' directive", 26),
+    ("loop [] on t[i]", "expected a loop index, found ']'", 19),
+    ("loop [i on t[i]", "expected ']', found 'on'", 21),
+    ("loop [i+1] on t[i]", "expected ']', found '+'", 20),
+    ("loop [i](j) on t[i]", "expected 'on' in 'loop' directive, found '('", 21),
+    ("loop [i][*] on t[i]", "expected a loop index, found '*'", 22),
     ("loop on t(i) expand", "expected '(' after 'expand', found end of directive", 32),
     ("loop on t(i) expand()", "expected a loop width, found ')'", 33),
     ("loop on t(i) expand(/unbnd/ 1)", "expected 'unbound' after '/', found 'unbnd'", 34),

@@ -159,3 +159,25 @@ def test_no_remarks_without_info(tmp_path: Path) -> None:
 ])
 def test_constant_values(text: str, expected: int | None) -> None:
     assert value(text) == expected
+
+
+def test_combined_directives_and_static_desc(tmp_path: Path) -> None:
+    """tests/omni/cg/cg.c (global-view §8a): a combined directive gets the remarks of one
+    directive per attribute, each at its attribute's keyword, and static_desc says it has
+    nothing to do, for file-scope and block-scope objects (tests/golden/omni_cg.info)."""
+    r = run_xmpacc("--info", "-S", "-DNPROCS=4", "tests/omni/cg/cg.c", "-o", str(tmp_path / "cg"), cwd=REPO)
+    assert r.returncode == 0, r.stderr
+    got = "".join(line + "\n" for line in r.stderr.splitlines() if ": info: " in line)
+    golden = GOLDEN / "omni_cg.info"
+    if UPDATE:
+        golden.write_text(got)
+    assert got == golden.read_text()
+    cg = "tests/omni/cg/cg.c"
+    assert _line(got, f"{cg}:19:13:").endswith(
+        "template, distribute(block, block) onto p :: t(0:NA-1, 0:NA-1): 256 x 256 indices (0..255, 0..255); "
+        "descriptor _xmpacc_t_t")
+    assert "dim 1 block over p dim 1" in _line(got, f"{cg}:19:23:")
+    assert _line(got, f"{cg}:25:").endswith(
+        "static_desc :: t, x, z, pv, q, r, wr: descriptors of t, x, z, pv, q, r, wr are file-lifetime "
+        "already; nothing to do")
+    assert "descriptors of v, res are made at each entry of their block" in _line(got, f"{cg}:91:")

@@ -153,8 +153,16 @@ class ForFacts:
     private: tuple[str, ...] = ()
 
 
+@dataclass(frozen=True, slots=True)
+class StaticDescFacts:
+    """static_desc (Omni): the objects named, by where their descriptors live."""
+
+    file_scope: tuple[str, ...]      # for the whole run already
+    block_scope: tuple[str, ...]     # made at each entry of their block
+
+
 Facts = (NodesFacts | TemplateFacts | DistributeFacts | AlignFacts | LoopFacts | KernelFacts | ReflectFacts
-         | CopyFacts | CommFacts | GmoveFacts | OwnerFacts | ForFacts)
+         | CopyFacts | CommFacts | GmoveFacts | OwnerFacts | ForFacts | StaticDescFacts)
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,6 +33,7 @@ from xmpacc.facts import (
     NodesFacts,
     OwnerFacts,
     ReflectFacts,
+    StaticDescFacts,
     TemplateFacts,
     VarFacts,
     allocated,
@@ -374,10 +375,20 @@ def _for(f: ForFacts) -> str:
         (f" ({'; '.join(extra)})" if extra else "")
 
 
+def _static_desc(f: StaticDescFacts) -> str:
+    parts = []
+    if f.file_scope:
+        parts.append(f"descriptors of {_names(f.file_scope)} are file-lifetime already")
+    if f.block_scope:
+        parts.append(f"descriptors of {_names(f.block_scope)} are made at each entry of their block and "
+                     "released at its exit, as without static_desc (the program means the same)")
+    return "; ".join(parts) + "; nothing to do"
+
+
 _RENDER: dict[type, Callable[[Any], str]] = {
     NodesFacts: _nodes, TemplateFacts: _template, DistributeFacts: _distribute, AlignFacts: _align,
     LoopFacts: _host_loop, KernelFacts: _kernel, ReflectFacts: _reflect, CopyFacts: _copy, CommFacts: _comm,
-    GmoveFacts: _gmove, OwnerFacts: _owner, ForFacts: _for,
+    GmoveFacts: _gmove, OwnerFacts: _owner, ForFacts: _for, StaticDescFacts: _static_desc,
 }
 
 # ---------------------------------------------------------------- the remarks

@@ -283,6 +283,16 @@ class Shadow:
     loc: SourceLoc
 
 
+@dataclass(frozen=True, slots=True)
+class StaticDesc:
+    """``static_desc :: a, b`` (Omni): keep the descriptors of these node arrays, templates
+    and aligned arrays across calls; xmpacc checks the names and has nothing to do
+    (global-view §8a)."""
+
+    names: tuple[Name, ...]
+    loc: SourceLoc
+
+
 # ---------------------------------------------------------------- executable (§6)
 
 ReductionOp = Literal[
@@ -520,9 +530,9 @@ class ArrayDirective:
     loc: SourceLoc
 
 
-Declaration = NodesDecl | TemplateDecl | Distribute | Align | Shadow
+Declaration = NodesDecl | TemplateDecl | Distribute | Align | Shadow | StaticDesc
 Directive = (
-    NodesDecl | TemplateDecl | Distribute | Align | Shadow | TemplateFix
+    NodesDecl | TemplateDecl | Distribute | Align | Shadow | StaticDesc | TemplateFix
     | Loop | ReductionDirective | Reflect | Bcast | Barrier | Task | WaitAsync
     | AccReplicate | AccReplicateSync | Gmove | ArrayDirective
     | ReflectInit | ReflectDo | ReduceShadow | Tasks

@@ -6,14 +6,13 @@
     template_fix [gblock(m)] t               the gblock map only (size declared)
 
 The handler is called by ``parser.parse_directive`` with the stream after the keyword;
-the dist-format parser is the one of ``distribute`` (passed in, it lives in parser.py).
+the dist-format parser is the one of ``distribute`` (``declarations.py``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from xmpacc.directives.ast import Directive, DistFormat, Expr, Style, TemplateDim, TemplateFix
+from xmpacc.directives.ast import Directive, Expr, Style, TemplateDim, TemplateFix
+from xmpacc.directives.declarations import dist_format
 from xmpacc.directives.exprs import minus_one
 from xmpacc.directives.lexer import Token, TokenStream
 from xmpacc.directives.refs import at_alone, parse_dims, parse_expr, parse_name
@@ -21,8 +20,7 @@ from xmpacc.directives.refs import at_alone, parse_dims, parse_expr, parse_name
 
 # BNF: template_fix ::= template_fix [ fdims ] name [ fix-dims ]
 # BNF: fdims ::= ( dist-format [, dist-format]... ) | [ dist-format ] [ [ dist-format ] ]...
-def parse_template_fix(ts: TokenStream, kw: Token,
-                       dist_format: Callable[[TokenStream], DistFormat]) -> list[Directive]:
+def parse_template_fix(ts: TokenStream, kw: Token) -> list[Directive]:
     formats = None
     if ts.at("(") or ts.at("["):
         formats, _ = parse_dims(ts, dist_format, "after 'template_fix'")

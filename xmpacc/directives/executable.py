@@ -38,6 +38,7 @@ from xmpacc.directives.ast import (
 )
 from xmpacc.directives.lexer import Token, TokenStream, describe
 from xmpacc.directives.refs import (
+    parse_bracket_dims,
     parse_dims,
     parse_dummy_sub,
     parse_expr,
@@ -107,9 +108,9 @@ def _on_ref(ts: TokenStream) -> Ref:
 # ---------------------------------------------------------------- loop (§6.1, §7.4)
 
 
-# BNF: loop ::= loop [ ( name-list ) ] on on-ref [ reduction-clause ]... [ acc [ acc-clause ]... ]
+# BNF: loop ::= loop [ index-list ] on on-ref [ reduction-clause ]... [ acc [ acc-clause ]... ]
 def parse_loop(ts: TokenStream, kw: Token) -> list[Directive]:
-    indices = parse_paren_names(ts, "a loop index", "loop") if ts.at("(") else None
+    indices = _loop_indices(ts)
     ts.expect_word("on", "in 'loop' directive")
     on = _on_template(ts)
     reductions: list[Reduction] = []
@@ -137,6 +138,17 @@ def parse_loop(ts: TokenStream, kw: Token) -> list[Directive]:
 
 
 _WIDTH_CLAUSES = ("expand", "margin", "peel_and_wait")
+
+
+# BNF: index-list ::= ( name-list ) | [ name ] [ [ name ] ]...
+def _loop_indices(ts: TokenStream) -> tuple[Name, ...] | None:
+    """``(j, i)`` or, in the bracketed style of XcalableACC's programs, ``[j][i]``; the
+    names are kept as written (they are matched with the on-ref by name)."""
+    if ts.at("("):
+        return parse_paren_names(ts, "a loop index", "loop")
+    if ts.at("["):
+        return parse_bracket_dims(ts, lambda t: parse_name(t, "a loop index"), "after 'loop'")
+    return None
 
 
 # BNF: width-clause ::= expand ( lwidth [, lwidth]... ) | margin ( ... )

@@ -9,9 +9,10 @@ NAMES: dict[type, str] = {
     xd.Loop: "loop", xd.ReductionDirective: "reduction", xd.Reflect: "reflect", xd.Bcast: "bcast",
     xd.Barrier: "barrier", xd.Task: "task", xd.WaitAsync: "wait_async", xd.AccReplicate: "acc replicate",
     xd.AccReplicateSync: "acc replicate_sync", xd.NodesDecl: "nodes", xd.TemplateDecl: "template",
-    xd.Distribute: "distribute", xd.Align: "align", xd.Shadow: "shadow", xd.TemplateFix: "template_fix",
-    xd.ReflectInit: "reflect_init", xd.ReflectDo: "reflect_do", xd.ReduceShadow: "reduce_shadow",
-    xd.Tasks: "tasks", xd.Gmove: "gmove", xd.ArrayDirective: "array", **LOCAL_VIEW_NAMES,
+    xd.Distribute: "distribute", xd.Align: "align", xd.Shadow: "shadow", xd.StaticDesc: "static_desc",
+    xd.TemplateFix: "template_fix", xd.ReflectInit: "reflect_init", xd.ReflectDo: "reflect_do",
+    xd.ReduceShadow: "reduce_shadow", xd.Tasks: "tasks", xd.Gmove: "gmove", xd.ArrayDirective: "array",
+    **LOCAL_VIEW_NAMES,
 }
 
 

@@ -125,9 +125,23 @@ def declarations(directives: list[xd.Directive], scope: Scope) -> list[facts.Inf
             syms = [scope.arrays[n.name] for n in d.arrays if n.name in scope.arrays]
             if syms:
                 found = facts.AlignFacts(tuple(array_facts(s) for s in syms), isinstance(d, xd.Shadow))
+        elif isinstance(d, xd.StaticDesc):
+            found = _static_desc(d, scope)
         if found is not None:
             out.append(facts.InfoFact(d.loc, found))
     return out
+
+
+def _static_desc(d: xd.StaticDesc, scope: Scope) -> facts.StaticDescFacts | None:
+    """The XMP objects a static_desc names, by the lifetime of their descriptors."""
+    where: dict[bool, list[str]] = {True: [], False: []}
+    for n in d.names:
+        sym = scope.find_nodes(n.name) or scope.find_template(n.name) or scope.find_array(n.name)
+        if sym is not None:
+            where[sym.file_scope].append(n.name)
+    if not where[True] and not where[False]:
+        return None
+    return facts.StaticDescFacts(tuple(where[True]), tuple(where[False]))
 
 
 def _loop_facts(d: xd.Loop, tmpl: TemplateSym, indices: dict[str, int]) -> facts.LoopFacts:

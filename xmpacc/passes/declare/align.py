@@ -144,6 +144,13 @@ def check_decl(name: xd.Name, decl: c_ast.Decl, extents: list[c_ast.Node | None]
     if not isinstance(elem, c_ast.TypeDecl):
         ctx.diags.error(name.loc, f"aligned array '{arr}' must have scalar or struct elements")
         return False
+    if "static" in decl.storage and not file_scope:
+        # its block is made at each entry of the function and released at the exit, so the
+        # values would not survive from one call to the next as C's 'static' promises
+        ctx.diags.error(name.loc, f"a static aligned array in a function ('{arr}') is not supported yet: "
+                                  "its values would not survive from one call to the next; declare it at "
+                                  "file scope")
+        return False
     if "extern" in decl.storage and not file_scope:
         # at file scope, 'extern double a[N];' + align (in a header) is the way to share
         # a distributed array between files (lower_decls.py)
@@ -154,12 +161,17 @@ def check_decl(name: xd.Name, decl: c_ast.Decl, extents: list[c_ast.Node | None]
 
 
 def _match_dummies(align: xd.Align, ctx: Context) -> list[tuple[int, str]] | None:
-    """For each array dimension: (template dimension or -1, align offset as C text)."""
+    """For each array dimension: (template dimension or -1, align offset as C text).
+
+    A ':' source is paired with a ':' subscript, the k-th with the k-th in C order (S: the
+    array's from the right with a parenthesised template's from the left, which the parser
+    has reversed), and means what a dummy of its own would: ``align a[:] with t(*, :)`` is
+    ``align a[i] with t(*, i)``."""
+    colons = _paired_colons(align, ctx)
+    if colons is None:
+        return None
     where: dict[str, tuple[int, str]] = {}
     for t, sub in enumerate(align.subscripts):
-        if isinstance(sub, xd.Colon):
-            ctx.diags.error(align.loc, "the ':' form of align is not supported yet")
-            return None
         if isinstance(sub, xd.AlignSubscript):
             if sub.dummy.name in where:
                 ctx.diags.error(sub.dummy.loc, f"align dummy '{sub.dummy.name}' is used twice")
@@ -171,8 +183,7 @@ def _match_dummies(align: xd.Align, ctx: Context) -> list[tuple[int, str]] | Non
         if isinstance(src, xd.Star):
             result.append((-1, "0"))
         elif isinstance(src, xd.Colon):
-            ctx.diags.error(src.loc, "the ':' form of align is not supported yet")
-            return None
+            result.append((colons.pop(0), "0"))
         else:
             if src.name in seen:
                 ctx.diags.error(src.loc, f"align dummy '{src.name}' is used twice")
@@ -187,6 +198,19 @@ def _match_dummies(align: xd.Align, ctx: Context) -> list[tuple[int, str]] | Non
             ctx.diags.error(align.loc, f"align dummy '{dummy}' does not appear in the array subscripts")
             return None
     return result
+
+
+def _paired_colons(align: xd.Align, ctx: Context) -> list[int] | None:
+    """The template dimensions of the ':' subscripts, in C order; None (reported) when the
+    sources do not have as many ':' as the subscripts."""
+    sources = [s for s in align.sources if isinstance(s, xd.Colon)]
+    subs = [(t, s) for t, s in enumerate(align.subscripts) if isinstance(s, xd.Colon)]
+    if len(sources) == len(subs):
+        return [t for t, _ in subs]
+    extra = sources[len(subs)] if len(sources) > len(subs) else subs[len(sources)][1]
+    ctx.diags.error(extra.loc, f"the array side of align has {len(sources)} ':' and the template side "
+                               f"{len(subs)}; each ':' of the array is paired with one of the template")
+    return None
 
 
 def _find_shadow(arr: str, shadows: list[xd.Shadow], ctx: Context) -> xd.Shadow | None:

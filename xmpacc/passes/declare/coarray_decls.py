@@ -16,6 +16,14 @@ After:
 
 The coarrays found are recorded in ``ctx.coarrays`` (name -> ``Coarray``) for the pass
 ``coarrays`` that lowers coindexed references and the local-view directives.
+
+Qualifiers and ``static`` in a file-scope coarray's brackets (``double w[restrict N]:[*]``,
+as ports from Omni write them; Omni's coarrays are runtime storage) are dropped: C allows
+them only in parameters.  A coarray parameter (a *coarray dummy argument*) refers to the
+caller's coarray, as in Fortran: ``void f(int n, double v[restrict n]:[*])`` keeps
+``double v[restrict n]`` in C and is recorded under the key ``"f(v)"``; ``v[i]:[k]`` is then
+the element of the caller's coarray on image k.  The caller passes a whole coarray (a part
+of one, ``&w[5]``, is not supported yet), and the dummy's codimensions are ``[*]``.
 """
 
 from __future__ import annotations
@@ -68,6 +76,9 @@ def _file_scope(decl: c_ast.Decl, call: c_ast.FuncCall | list, loc: SourceLoc, c
     if isinstance(decl.type, c_ast.PtrDecl) or isinstance(decl.type, c_ast.FuncDecl):
         raise XmpError(loc, f"coarray '{decl.name}' must be an array or a scalar, not a pointer "
                             "(allocatable coarrays are not supported yet)")
+    for node in walk(decl.type):
+        if isinstance(node, c_ast.ArrayDecl):
+            node.dim_quals = []    # only a parameter may have them (C11 6.7.6.2)
     co = Coarray(decl.name, decl, _codims(call, loc), loc)
     ctx.coarrays[decl.name] = co
     if "extern" not in decl.storage:
@@ -92,9 +103,16 @@ def run(unit: Unit, ctx: Context) -> Unit:
             if call is not None:
                 _guard(ctx, lambda d=decl, c=call: _file_scope(d, c, loc_of(d), ctx))
     unit.ast.ext = [item for item in unit.ast.ext if not _coarray_directive(item, declared, ctx)]
+    dummies: dict[str, dict[int, str]] = {}      # function -> position -> dummy's name
     for item in unit.ast.ext:
+        fn = item.decl if isinstance(item, c_ast.FuncDef) else item
+        if isinstance(fn, c_ast.Decl) and isinstance(fn.type, c_ast.FuncDecl):
+            found = _dummies(fn, ctx, register=isinstance(item, c_ast.FuncDef))
+            if found:
+                dummies[fn.name] = found
         if isinstance(item, c_ast.FuncDef):
             _inner(item, ctx)
+    _check_calls(unit, dummies, ctx)
     if ctx.coarrays or _uses_local_view(ctx):
         ctx.init_stmts.append(cbuild.stmt("_xmpacc_local_view_init();"))
     return unit
@@ -130,13 +148,64 @@ def _coarray_directive(item: c_ast.Node, declared: dict[str, c_ast.Decl], ctx: C
     return True
 
 
+def _dummies(fn: c_ast.Decl, ctx: Context, register: bool) -> dict[int, str]:
+    """The coarray parameters of a function definition or prototype, by position, their
+    codimensions removed; a definition's are recorded in ``ctx.coarrays``."""
+    args = fn.type.args
+    found: dict[int, str] = {}
+    for k, param in enumerate(args.params if args else []):
+        call = _strip(param) if isinstance(param, c_ast.Decl) else None
+        if call is None:
+            continue
+        loc = loc_of(param)
+        found[k] = param.name
+        try:
+            codims = _codims(call, loc)
+            if len(codims) > 1:
+                raise XmpError(loc, f"a coarray dummy argument with {len(codims)} codimensions is not "
+                                    f"supported yet: declare '{param.name}' with '[*]'")
+            if not isinstance(param.type, c_ast.ArrayDecl):
+                raise XmpError(loc, f"a coarray dummy argument that is not an array is not supported yet: "
+                                    f"declare '{param.name}' as an array ('{param.name}[]:[*]')")
+        except XmpError as err:
+            ctx.diags.add(err)
+            continue
+        if register:
+            ctx.coarrays[f"{fn.name}({param.name})"] = Coarray(param.name, param, codims, loc)
+    return found
+
+
+def _check_calls(unit: Unit, dummies: dict[str, dict[int, str]], ctx: Context) -> None:
+    """A coarray dummy argument is passed a coarray by name: a file-scope coarray or a
+    coarray dummy of the caller (checked where the call is in this file)."""
+    if not dummies:
+        return
+    for item in unit.ast.ext:
+        if not isinstance(item, c_ast.FuncDef):
+            continue
+        names = set(ctx.coarrays) | set(dummies.get(item.decl.name, {}).values())
+        for call in walk(item.body):
+            if not (isinstance(call, c_ast.FuncCall) and isinstance(call.name, c_ast.ID)
+                    and call.name.name in dummies and call.args is not None):
+                continue
+            for k, dummy in dummies[call.name.name].items():
+                if k >= len(call.args.exprs):
+                    continue
+                actual = call.args.exprs[k]
+                if isinstance(actual, c_ast.ID) and actual.name in names:
+                    continue
+                what = "a part of a coarray is not supported yet" if _in_coarray(actual, names) else \
+                    "it must be a coarray"
+                ctx.diags.error(loc_of(actual), f"argument {k + 1} of '{call.name.name}' is the coarray "
+                                                f"dummy argument '{dummy}': {what}; pass one by its name")
+
+
+def _in_coarray(node: c_ast.Node, names: set[str]) -> bool:
+    return any(isinstance(n, c_ast.ID) and n.name in names for n in walk(node))
+
+
 def _inner(fn: c_ast.FuncDef, ctx: Context) -> None:
-    """Coarrays declared in a function (parameters, block scope) are user mistakes or later."""
-    args = getattr(fn.decl.type, "args", None)
-    for param in (args.params if args else []):
-        if isinstance(param, c_ast.Decl) and _strip(param) is not None:
-            ctx.diags.error(loc_of(param), f"a coarray cannot be a function parameter: declare "
-                                          f"'{param.name}' as a coarray at file scope and use it by name")
+    """Coarrays declared in a block of a function are user mistakes or later."""
     for node in walk(fn.body):
         if isinstance(node, c_ast.Decl) and node.name and _strip(node) is not None:
             what = "a static coarray in a function is not supported yet" if "static" in node.storage \

@@ -1,8 +1,9 @@
 """Pass declare: build the symbol table from nodes/template/distribute/align/shadow.
 
-Nothing in the AST changes; ``ctx.scopes`` gets one ``Scope`` per C scope with its XMP
-objects, and every declaration mistake is reported (reference §10, "Names and
-declarations").  Example:
+``ctx.scopes`` gets one ``Scope`` per C scope with its XMP objects, and every declaration
+mistake is reported (reference §10, "Names and declarations").  The AST only loses the
+``static_desc`` pragmas (Omni's hint to keep descriptors across calls: checked, remarked
+with ``--info``, nothing to generate).  Example:
 
     #pragma xmp nodes p[4]                       Scope(file).nodes['p']
     #pragma xmp template t[N]                    Scope(file).templates['t']
@@ -15,6 +16,8 @@ declarations").  Example:
 from __future__ import annotations
 
 import dataclasses
+
+from pycparser import c_ast
 
 from xmpacc.context import Context, Unit
 from xmpacc.diagnostics import XmpError
@@ -46,6 +49,7 @@ def _all_scopes(ctx: Context) -> list[Scope]:
 def _declare_scope(scope: Scope, ctx: Context) -> None:
     aligns: list[xd.Align] = []
     shadows: list[xd.Shadow] = []
+    static_descs: list[xd.StaticDesc] = []
     for item in scope_items(scope):
         if pragma_id(item) is None:
             continue
@@ -60,6 +64,8 @@ def _declare_scope(scope: Scope, ctx: Context) -> None:
                 aligns.append(d)
             elif isinstance(d, xd.Shadow):
                 shadows.append(d)
+            elif isinstance(d, xd.StaticDesc):
+                static_descs.append(d)
     # align and shadow may come before the array's declaration (reference decision 5),
     # so they are resolved once the whole scope is known.
     for align in aligns:
@@ -73,11 +79,42 @@ def _declare_scope(scope: Scope, ctx: Context) -> None:
                 check_member_shadow(name, scope, ctx)
             elif name.name not in scope.arrays and name.name not in scope.broken_arrays:
                 ctx.diags.error(name.loc, f"shadow of '{name.name}', which is not an aligned array")
+    for d in static_descs:
+        _check_static_desc(d, scope, ctx)
     for item in scope_items(scope):
         if pragma_id(item) is not None:
             ctx.info += describe.declarations(ctx.directives.get(id(item), []), scope)
     _warn_order(scope, ctx)
     _warn_clashes(scope, ctx)
+    if static_descs:
+        _drop_static_descs(scope, ctx)
+
+
+def _check_static_desc(d: xd.StaticDesc, scope: Scope, ctx: Context) -> None:
+    """Each name must be an XMP object visible here (Omni checks them too)."""
+    for name in d.names:
+        n = name.name
+        if scope.find_nodes(n) or scope.find_template(n) or scope.find_array(n) or scope.is_broken(n):
+            continue
+        found = scope.find_c(n)
+        if found is not None and n in found[0].broken_arrays:
+            continue
+        what = "is not declared" if found is None else "is not a node array, template or aligned array"
+        ctx.diags.error(name.loc, f"'{n}' {what}: static_desc names XMP objects (nodes, templates, "
+                                  "aligned arrays)")
+
+
+def _drop_static_descs(scope: Scope, ctx: Context) -> None:
+    """static_desc generates nothing: its pragmas leave the tree, so that no later pass
+    meets a directive it does not know."""
+    def kept(item: c_ast.Node) -> bool:
+        ds = directives_of(item, ctx)
+        return not ds or not all(isinstance(d, xd.StaticDesc) for d in ds)
+    node = scope.node
+    if isinstance(node, c_ast.FileAST):
+        node.ext = [item for item in node.ext if kept(item)]
+    elif isinstance(node, c_ast.Compound):
+        node.block_items = [item for item in node.block_items or [] if kept(item)]
 
 
 def _warn_order(scope: Scope, ctx: Context) -> None:

@@ -34,7 +34,7 @@ from xmpacc.directives import ast as xd
 from xmpacc.directives import local_view_ast as lv
 from xmpacc.frontend.coarrays import COINDEX, STAR
 from xmpacc.passes.common import onrefs
-from xmpacc.passes.common.coindex import Coarray, coindex_args, is_coindex
+from xmpacc.passes.common.coindex import Coarray, coarray_of, coindex_args, is_coindex
 from xmpacc.runtime.contract import LOCAL_ON_DEVICE
 from xmpacc.section_code import (
     Hoister,
@@ -76,9 +76,8 @@ def coref(node: c_ast.Node, scope: Scope, coarrays: dict[str, Coarray]) -> CoRef
     if not isinstance(root, c_ast.ID):
         raise XmpError(loc, "a coindexed reference must name a coarray ('a[i]:[k]'); structure members "
                             "and pointers are not supported yet")
-    found = scope.find_c(root.name)
-    co = coarrays.get(root.name)
-    if co is None or found is None or found[0].parent is not None:   # file scope only
+    co = coarray_of(root.name, scope, coarrays)
+    if co is None:
         raise XmpError(loc_of(root), f"'{root.name}' is not a coarray: declare it as '{root.name}[...]:[*]'")
     image = coindex_args(node.subscript)
     if len(image) != len(co.codims):
