@@ -28,6 +28,7 @@ PROGRAMS = Path(__file__).parent / "conformance"
 # program -> the process counts it runs with against its serial build
 CASES: dict[str, tuple[int, ...]] = {
     "array_parameters.c": (1, 2, 4),
+    "array_alignment.c": (1, 2, 3, 4),
 }
 # oversubscribed (the counts the issue's programs crashed at)
 MANY_PROCS: dict[str, tuple[int, ...]] = {}
@@ -94,6 +95,51 @@ def test_array_parameter_without_extent_needs_a_section(tmp_path: Path, body: st
     errors = errors_of(tmp_path, DECLS + f"void f(int a[], int n)\n{{\n{body}\n}}\n")
     assert len(errors) == 1 and fragment in errors[0].message
     assert (errors[0].loc.line, errors[0].loc.col) == (6, body.index("a", body.index("(")) + 1)
+
+
+# ---------------------------------------------------------------- the array directive
+
+ARRAY_DECLS = DECLS + """\
+#pragma xmp template t2(0:5, 0:9)
+#pragma xmp distribute t2(block, *) onto p
+double a2[6][10], x[16][4], u[16];
+#pragma xmp align a2[i][j] with t2(i, j)
+#pragma xmp align x[i][*] with t[i]
+#pragma xmp align u[i] with t[i]
+"""
+
+
+def test_array_directive_follows_the_left_hand_sides_alignment(tmp_path: Path) -> None:
+    """a2[i][j] with t2(i,j) is aligned with t2[j][i]: its first dimension is scheduled on
+    the template's second; x's collapsed dimension is a plain loop; u[0:15] runs on the
+    owners of its elements although t[:] has 16."""
+    text = lowered(tmp_path, ARRAY_DECLS + """
+void f(void)
+{
+#pragma xmp array on t2(:, :)
+    a2[:][:] = 1.0;
+#pragma xmp array on t[:]
+    x[:][:] = 2.0;
+#pragma xmp array on t[:]
+    u[0:15] = 3.0;
+}
+""", "f")
+    first, second, third = text.split("_xmpacc_sched_t _xmpacc_s__xmpacc_g0")[1:]
+    assert first.startswith(" = _xmpacc_schedule(&_xmpacc_t_t2.dim[1], 0, 0 + ((6 - 1) * 1), 1);")
+    assert "_xmpacc_schedule(&_xmpacc_t_t2.dim[0], 0, 0 + ((10 - 1) * 1), 1)" in first
+    assert "for (long long _xmpacc_g1 = 0; _xmpacc_g1 <= (0 + ((4 - 1) * 1)); _xmpacc_g1 += 1)" in second
+    assert third.startswith(" = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 0 + ((15 - 1) * 1), 1);")
+    assert "_xmpacc_section_error" not in text   # the left-hand side is local by construction
+
+
+@pytest.mark.parametrize("body,fragment", [
+    ("#pragma xmp array on t[0:8]\n    u[0:10] = 1.0;", "'t' has shape [8] but 'u' has shape [10]"),
+    ("#pragma xmp array on t[*]\n    u[:] = 1.0;", "'t' has 0 dimension(s) but 'u' has 1"),
+])
+def test_array_directive_still_checks_explicit_template_sections(tmp_path: Path, body: str,
+                                                                 fragment: str) -> None:
+    errors = errors_of(tmp_path, ARRAY_DECLS + f"void f(void)\n{{\n    {body}\n}}\n")
+    assert len(errors) == 1 and fragment in errors[0].message
 
 
 # ---------------------------------------------------------------- programs
