@@ -15,10 +15,11 @@ the programs' #else branches).
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import assert_prints, build_programs
+from conftest import assert_prints, build_programs, run_mpi, run_xmpacc
 from test_passes import errors_of, function, run_passes
 
 from xmpacc.cbuild import to_c
@@ -29,6 +30,7 @@ PROGRAMS = Path(__file__).parent / "conformance"
 CASES: dict[str, tuple[int, ...]] = {
     "array_parameters.c": (1, 2, 4),
     "array_alignment.c": (1, 2, 3, 4),
+    "function_declarations.c": (1, 2, 4),
 }
 # oversubscribed (the counts the issue's programs crashed at)
 MANY_PROCS: dict[str, tuple[int, ...]] = {}
@@ -142,6 +144,58 @@ def test_array_directive_still_checks_explicit_template_sections(tmp_path: Path,
     assert len(errors) == 1 and fragment in errors[0].message
 
 
+# ---------------------------------------------------------------- declarations
+
+def test_align_in_a_function_maps_the_file_scope_array(tmp_path: Path) -> None:
+    """Omni allows it: the file-scope array is distributed (allocated at start-up) and
+    every function sees its mapping; the shadow may stand at file scope."""
+    source = DECLS + """
+double a[16];
+#pragma xmp shadow a[1]
+void g(void)
+{
+    a[3] = 1.0;
+}
+void f(void)
+{
+#pragma xmp align a[i] with t[i]
+    a[2] = 0.0;
+}
+"""
+    unit, ctx = run_passes(tmp_path, source)
+    assert ctx.scopes is not None and ctx.scopes.root.arrays["a"].dims[0].shadow_lo == "1"
+    assert any(to_c(s).startswith("a = (double *) _xmpacc_align(&_xmpacc_a_a") for s in ctx.init_stmts)
+    for name in ("f", "g"):
+        assert "_XMPACC_L(_xmpacc_a_a, 0, " in to_c(function(unit, name))
+
+
+@pytest.mark.parametrize("body,fragment", [
+    ("void f(void)\n{\n#pragma xmp align a[i] with t[i]\n}\n"
+     "void g(void)\n{\n#pragma xmp align a[i] with u[i]\n}", "array 'a' is already aligned"),
+    ("void f(void)\n{\n#pragma xmp template w[16]\n#pragma xmp distribute w[block] onto p\n"
+     "#pragma xmp align a[i] with w[i]\n}", "'a' is declared outside this block but template 'w' inside it"),
+])
+def test_align_in_a_function_mistakes(tmp_path: Path, body: str, fragment: str) -> None:
+    source = DECLS + "#pragma xmp template u[16]\n#pragma xmp distribute u[cyclic] onto p\n" \
+        "double a[16];\n" + body
+    errors = errors_of(tmp_path, source + "\n")
+    assert len(errors) == 1 and fragment in errors[0].message
+
+
+def test_aligned_pointer_parameters_take_the_arguments_extents(tmp_path: Path) -> None:
+    """'double *b' and 'double a[][4]' aligned in a function: -1 for the extents the
+    parameter does not declare, which the runtime takes from the array passed."""
+    text = lowered(tmp_path, DECLS + """
+void f(double a[][4], double *b)
+{
+#pragma xmp align a[i][*] with t[i]
+#pragma xmp align b[i] with t[i]
+}
+""", "f")
+    assert "(const long long []){-1, 4}, a);" in text
+    assert "(const long long []){-1}, b);" in text
+
+
 # ---------------------------------------------------------------- programs
 
 def _params(table: dict[str, tuple[int, ...]], marks: tuple = ()) -> list[object]:
@@ -165,3 +219,70 @@ def test_program_prints_what_its_serial_build_prints(built: dict[str, tuple[Path
                                                      nprocs: int) -> None:
     exe, expected = built[name]
     assert_prints(exe, nprocs, expected)
+
+@pytest.mark.mpi
+def test_free_of_xmp_malloc_memory_in_a_plain_c_object(tmp_path: Path) -> None:
+    """A block that xmp_malloc returned, freed by a function of a file compiled by plain
+    cc (its free is wrapped at the link too); the pointer then gets new blocks."""
+    helper = tmp_path / "free_helper.o"
+    subprocess.run(["cc", "-c", "-fPIC", str(PROGRAMS / "free_helper.c"), "-o", str(helper)], check=True)
+    src = tmp_path / "prog.c"
+    src.write_text(DYNAMIC + """
+void release(double *p);
+int main(void)
+{
+    int n = 12, k, i;
+    double s = 0;
+#pragma xmp template_fix t[n]
+    for (k = 0; k < 3; k++) {
+        x = (double *) xmp_malloc(xmp_desc_of(x), n);
+#pragma xmp loop on t[i] reduction(+:s)
+        for (i = 0; i < n; i++) { x[i] = i + k; s += x[i]; }
+        release(x);
+    }
+    if (xmpc_node_num() == 0) printf("s = %.1f\\n", s);
+    return 0;
+}
+""")
+    exe = tmp_path / "prog"
+    r = run_xmpacc(str(src), str(helper), "-o", str(exe))
+    assert r.returncode == 0, r.stderr
+    r = run_mpi(2, exe, timeout=60, env={"XMPACC_STATS": "1"})
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == "s = 234.0\n"
+    # the runtime dropped the freed blocks' arrays: only p, t and x's mapping are left
+    assert r.stderr.count('"descriptors": 3') == 2, r.stderr
+
+
+DYNAMIC = """\
+#include <stdio.h>
+#include <stdlib.h>
+#include <xmp.h>
+#pragma xmp nodes p[*]
+#pragma xmp template t[:]
+#pragma xmp distribute t[block] onto p
+double *x;
+#pragma xmp align x[i] with t[i]
+"""
+
+RUNTIME_ERRORS = [
+    ("use-after-free", "    free(x);\n#pragma xmp loop on t[i]\n    for (i = 0; i < n; i++) x[i] = 1;", 2,
+     "prog.c:16: error: 'x' is not allocated: call xmp_malloc before using it"),
+    ("xmp-free-after-free", "    free(x);\n    xmp_free(x);", 2,
+     "prog.c:15: error: xmp_free of a pointer that xmp_malloc did not return (or that was freed already)"),
+]
+
+
+@pytest.mark.mpi
+@pytest.mark.parametrize("name,body,nprocs,message", RUNTIME_ERRORS, ids=[c[0] for c in RUNTIME_ERRORS])
+def test_freed_block_is_reported_not_reused(tmp_path: Path, name: str, body: str, nprocs: int,
+                                            message: str) -> None:
+    src = tmp_path / "prog.c"
+    src.write_text(DYNAMIC + "int main(void)\n{\n    int n = 8, i;\n#pragma xmp template_fix t[n]\n"
+                   "    x = (double *) xmp_malloc(xmp_desc_of(x), n);\n" + body + "\n    return 0;\n}\n")
+    exe = tmp_path / "prog"
+    r = run_xmpacc(str(src), "-o", str(exe))
+    assert r.returncode == 0, r.stderr
+    r = run_mpi(nprocs, exe, timeout=60)
+    assert r.returncode != 0 and message in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr and "free()" not in r.stderr

@@ -293,6 +293,18 @@ int xmp_array_type_size(xmp_desc_t d, size_t *size) {
 /* ---------------------------------------------------------------- the rest of xmp.h */
 
 void xmp_free(void *p) { _xmpacc_free(p, "xmp_free()"); }   /* xmpacc passes the line instead */
+
+/* xmp_malloc's blocks come from calloc, as Omni's come from malloc, so free(p) may release
+ * one.  The program is linked with --wrap=free: every free() in it comes here, and while
+ * the runtime holds such blocks (it keeps the count in _xmpacc_live_blocks) it forgets the
+ * block's array first, so that it never frees the block again nor keeps a view of it
+ * (runtime/dynamic.py). */
+int _xmpacc_live_blocks;
+void __real_free(void *p);
+void __wrap_free(void *p) {
+  if (p && _xmpacc_live_blocks) _xmpacc_forget_block(p);
+  __real_free(p);
+}
 void xmp_init_mpi(int *argc, char ***argv) { (void)argc; (void)argv; }
 void xmp_finalize_mpi(void) {}
 void xmp_init() {}
