@@ -31,9 +31,14 @@ CASES: dict[str, tuple[int, ...]] = {
     "array_parameters.c": (1, 2, 4),
     "array_alignment.c": (1, 2, 3, 4),
     "function_declarations.c": (1, 2, 4),
+    "sort_many.c": (1, 4),
+    "reduce_shadow_many.c": (1, 3),
 }
 # oversubscribed (the counts the issue's programs crashed at)
-MANY_PROCS: dict[str, tuple[int, ...]] = {}
+MANY_PROCS: dict[str, tuple[int, ...]] = {
+    "sort_many.c": (8,),
+    "reduce_shadow_many.c": (16,),
+}
 
 DECLS = """\
 #pragma xmp nodes p[*]
@@ -220,6 +225,28 @@ def test_program_prints_what_its_serial_build_prints(built: dict[str, tuple[Path
     exe, expected = built[name]
     assert_prints(exe, nprocs, expected)
 
+
+INQUIRY_3X4 = """\
+nodes_size(p) 3 4  grid covered 12  mismatches 0
+dim 1: template 0:9 format 2101 block 4 axis 1 | array ubound 6 align_axis 2 replicated 0 lshadow 0
+dim 2: template 0:6 format 2102 block 1 axis 2 | array ubound 9 align_axis 1 replicated 0 lshadow 1
+tq dim 1 ubound 9  elements owned 70
+"""
+
+
+@pytest.mark.mpi
+@pytest.mark.many_procs
+def test_inquiry_functions_on_a_3x4_grid(tmp_path: Path) -> None:
+    """Dimension numbers as Omni's: nodes p(3,4) has 3 nodes along dimension 1; a table
+    indexed by the node indices stays in bounds (it overran, and the job aborted)."""
+    exe = tmp_path / "inquiry_grid"
+    r = run_xmpacc(str(PROGRAMS / "inquiry_grid.c"), "-o", str(exe))
+    assert r.returncode == 0, r.stderr
+    r = run_mpi(12, exe, timeout=180)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == INQUIRY_3X4
+
+
 @pytest.mark.mpi
 def test_free_of_xmp_malloc_memory_in_a_plain_c_object(tmp_path: Path) -> None:
     """A block that xmp_malloc returned, freed by a function of a file compiled by plain
@@ -286,3 +313,30 @@ def test_freed_block_is_reported_not_reused(tmp_path: Path, name: str, body: str
     r = run_mpi(nprocs, exe, timeout=60)
     assert r.returncode != 0 and message in r.stderr, r.stderr
     assert "Traceback" not in r.stderr and "free()" not in r.stderr
+
+
+@pytest.mark.mpi
+def test_reduce_shadow_wider_than_a_neighbours_block_is_an_error(tmp_path: Path) -> None:
+    """It added the shadow copies into the wrong elements (a silent wrong answer), where
+    reflect says the shadow is too big."""
+    src = tmp_path / "prog.c"
+    src.write_text("""\
+#pragma xmp nodes p[*]
+#pragma xmp template t[8]
+#pragma xmp distribute t[block] onto p
+double a[8];
+#pragma xmp align a[i] with t[i]
+#pragma xmp shadow a[3]
+int main(void)
+{
+#pragma xmp reduce_shadow (a)
+    return 0;
+}
+""")
+    exe = tmp_path / "prog"
+    r = run_xmpacc(str(src), "-o", str(exe))
+    assert r.returncode == 0, r.stderr
+    r = run_mpi(4, exe, timeout=60)
+    assert r.returncode != 0
+    assert ("prog.c:9: error: shadow size is too big: node 0 along dimension 0 owns 2 element(s) of 'a', "
+            "fewer than the shadow width 3") in r.stderr, r.stderr
