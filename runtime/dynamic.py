@@ -7,8 +7,8 @@
   the ``DistArray``, ``_xmpacc_free`` releases it;
 * xmp_malloc's blocks come from C's calloc, as Omni's come from malloc, so that a program
   may release one with ``free(p)``.  The program is linked with ``--wrap=free``
-  (xmpacc_library.c): while the runtime holds such blocks (``_xmpacc_live_blocks``), every
-  ``free`` of the program first calls ``_xmpacc_forget_block``, which drops the array
+  (xmpacc_library.c): a ``free`` of the program whose address is one of the blocks (the C
+  table ``_xmpacc_live_bases``) first calls ``_xmpacc_forget_block``, which drops the array
   (its descriptor then says "not allocated"), and C frees it; the runtime frees a block
   itself only when the program has not (xmp_free, xmp_malloc again, the end of the
   block of a block-scope pointer), so nothing is freed twice and no view of freed
@@ -30,6 +30,8 @@ from .arrays import GUARD, DistArray, Template, make_array, read_ints, read_long
 from .cstructs import DESC_ARRAY, CArray, CNodes, CTemplate
 from .errors import RuntimeFailure, where_text
 from .nodes import Nodes
+
+_LIVE_MAX = 64   # the C table of their addresses (_XMPACC_LIVE_MAX, xmpacc_library.c)
 
 # libc's calloc and free (the program's free() is libc's too, under the wrap)
 _LIBC = ctypes.CDLL(None)
@@ -72,13 +74,14 @@ class DynamicRuntime:
     stats: dict[str, int]
     exec_stack: list[Any]
     c_blocks: dict[int, int]    # xmp_malloc's blocks from calloc not freed yet: base -> descriptor
-    live_blocks: Any            # the C int _xmpacc_live_blocks (None: not bound, launcher.py)
+    live_blocks: Any            # the C count and table of them (None: not bound, launcher.py)
 
     def _blocks_bind(self, lib: Any) -> None:
-        """The launcher hands over the program: its free() asks the runtime while this
-        counter is not 0."""
-        self.live_blocks = ctypes.c_int.in_dll(lib, "_xmpacc_live_blocks")
-        self.live_blocks.value = len(self.c_blocks)
+        """The launcher hands over the program: its free() asks the runtime for the
+        addresses it finds in this table (xmpacc_library.c)."""
+        bases = (ctypes.c_void_p * _LIVE_MAX).in_dll(lib, "_xmpacc_live_bases")
+        self.live_blocks = (ctypes.c_int.in_dll(lib, "_xmpacc_live_blocks"), bases)
+        self._blocks_changed()
 
     def _c_block(self, ptr: int, nbytes: int, where: str) -> int:
         """A block for the descriptor ``ptr``, which owns it (an aligned parameter's
@@ -93,8 +96,12 @@ class DynamicRuntime:
         return int(base)
 
     def _blocks_changed(self) -> None:
-        if self.live_blocks is not None:
-            self.live_blocks.value = len(self.c_blocks)
+        if self.live_blocks is None:
+            return
+        count, bases = self.live_blocks
+        for k, base in enumerate(list(self.c_blocks)[:_LIVE_MAX]):
+            bases[k] = base
+        count.value = len(self.c_blocks)
 
     def _drop_block(self, ptr: int, free: bool) -> None:
         """Forget the array of descriptor ``ptr`` (its descriptor says "not allocated"

@@ -309,14 +309,19 @@ int xmp_array_type_size(xmp_desc_t d, size_t *size) {
 void xmp_free(void *p) { _xmpacc_free(p, "xmp_free()"); }   /* xmpacc passes the line instead */
 
 /* xmp_malloc's blocks come from calloc, as Omni's come from malloc, so free(p) may release
- * one.  The program is linked with --wrap=free: every free() in it comes here, and while
- * the runtime holds such blocks (it keeps the count in _xmpacc_live_blocks) it forgets the
- * block's array first, so that it never frees the block again nor keeps a view of it
- * (runtime/dynamic.py). */
+ * one.  The program is linked with --wrap=free: every free() in it comes here, and when p
+ * is such a block the runtime forgets the block's array first, so that it never frees the
+ * block again nor keeps a view of it (runtime/dynamic.py).  The runtime keeps the blocks'
+ * addresses here (all of them up to _XMPACC_LIVE_MAX; beyond, every free asks it), so the
+ * program's other frees cost a scan of a few pointers. */
+#define _XMPACC_LIVE_MAX 64
 int _xmpacc_live_blocks;
+void *_xmpacc_live_bases[_XMPACC_LIVE_MAX];
 void __real_free(void *p);
 void __wrap_free(void *p) {
-  if (p && _xmpacc_live_blocks) _xmpacc_forget_block(p);
+  int n = _xmpacc_live_blocks, hit = n > _XMPACC_LIVE_MAX;
+  for (int k = 0; p && !hit && k < n; k++) hit = _xmpacc_live_bases[k] == p;
+  if (p && hit) _xmpacc_forget_block(p);
   __real_free(p);
 }
 void xmp_init_mpi(int *argc, char ***argv) { (void)argc; (void)argv; }
