@@ -58,6 +58,8 @@ class Runtime(DynamicRuntime, AccGmoveRuntime, AccCollectiveRuntime, AccCommRunt
     templates: dict[int, Template] = field(default_factory=dict)
     arrays: dict[int, DistArray] = field(default_factory=dict)
     pointers: dict[int, PointerMap] = field(default_factory=dict)   # aligned pointers (dynamic.py)
+    c_blocks: dict[int, int] = field(default_factory=dict)          # xmp_malloc's blocks (dynamic.py)
+    live_blocks: Any = None
     exec_stack: list[ExecSet] = field(default_factory=list)
     cache: CommCache = field(default_factory=CommCache)
     stats: dict[str, int] = field(default_factory=dict)

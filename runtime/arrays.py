@@ -9,6 +9,7 @@ dimension.  Both fill the C descriptors that generated code reads.
 from __future__ import annotations
 
 import ctypes
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -105,9 +106,9 @@ class DistArray:
 
 def make_array(name: str, tmpl: Template, elem_size: int, extents: list[int], tdims: list[int],
                offsets: list[int], shadows: list[int], where: str, cstruct: CArray,
-               base: int = 0) -> DistArray:
-    """The local block (allocated, or the memory at ``base``: an aligned parameter) and
-    the descriptor of an aligned array."""
+               base: int = 0, allocate: Callable[[int], int] | None = None) -> DistArray:
+    """The local block (allocated, by ``allocate(nbytes)`` if given, or the memory at
+    ``base``: an aligned parameter) and the descriptor of an aligned array."""
     layouts = []
     for k, ext in enumerate(extents):
         t = tdims[k]
@@ -122,6 +123,8 @@ def make_array(name: str, tmpl: Template, elem_size: int, extents: list[int], td
     nelem = 1
     for lay in layouts:
         nelem *= lay.lext
+    if not base and allocate is not None:
+        base = allocate(max(nelem * elem_size, 1))
     buffer = _zeros_between_guards(max(nelem * elem_size, 1)) if not base else \
         np.ctypeslib.as_array((ctypes.c_uint8 * max(nelem * elem_size, 1)).from_address(base))
     arr = DistArray(name, tmpl, elem_size, layouts, list(tdims), buffer[: nelem * elem_size])

@@ -279,6 +279,8 @@ ENTRIES: tuple[Entry, ...] = (
        "xmp_malloc (base NULL: allocate the local block) or an aligned parameter (base: the caller's)"),
     _e("_xmpacc_free", "void", "void *base, const char *where",
        "xmp_free(p): release the block xmp_malloc returned"),
+    _e("_xmpacc_forget_block", "void", "void *base",
+       "free(p) in the program while xmp_malloc blocks live: forget p's array if p is one (C frees it)"),
     _e("_xmpacc_not_ready", "long long", "const void *desc, const char *where",
        "report a template not fixed yet or an aligned pointer not allocated yet (does not return)"),
     _e("_xmpacc_release_range", "void", "void *base, long long nbytes",

@@ -5,6 +5,14 @@
 * aligned pointers: ``_xmpacc_align_pointer`` records the mapping (``PointerMap``),
   ``_xmpacc_malloc`` (xmp_malloc, or an aligned parameter with the caller's block) makes
   the ``DistArray``, ``_xmpacc_free`` releases it;
+* xmp_malloc's blocks come from C's calloc, as Omni's come from malloc, so that a program
+  may release one with ``free(p)``.  The program is linked with ``--wrap=free``
+  (xmpacc_library.c): a ``free`` of the program whose address is one of the blocks (the C
+  table ``_xmpacc_live_bases``) first calls ``_xmpacc_forget_block``, which drops the array
+  (its descriptor then says "not allocated"), and C frees it; the runtime frees a block
+  itself only when the program has not (xmp_free, xmp_malloc again, the end of the
+  block of a block-scope pointer), so nothing is freed twice and no view of freed
+  memory stays;
 * releases at the end of a block (nodes, templates, objects with aligned members), the
   descriptor counter ``stats["descriptors"]`` (XMPACC_STATS=1 prints it), and the queries
   the C library cannot answer from the descriptors alone.
@@ -18,10 +26,17 @@ import ctypes
 from dataclasses import dataclass
 from typing import Any
 
-from .arrays import DistArray, Template, make_array, read_ints, read_longs
+from .arrays import GUARD, DistArray, Template, make_array, read_ints, read_longs
 from .cstructs import DESC_ARRAY, CArray, CNodes, CTemplate
 from .errors import RuntimeFailure, where_text
 from .nodes import Nodes
+
+_LIVE_MAX = 64   # the C table of their addresses (_XMPACC_LIVE_MAX, xmpacc_library.c)
+
+# libc's calloc and free (the program's free() is libc's too, under the wrap)
+_LIBC = ctypes.CDLL(None)
+_calloc = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_size_t, ctypes.c_size_t)(("calloc", _LIBC))
+_free = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(("free", _LIBC))
 
 
 @dataclass(frozen=True)
@@ -58,6 +73,65 @@ class DynamicRuntime:
     pointers: dict[int, PointerMap]
     stats: dict[str, int]
     exec_stack: list[Any]
+    c_blocks: dict[int, int]    # xmp_malloc's blocks from calloc not freed yet: base -> descriptor
+    live_blocks: Any            # the C count and table of them (None: not bound, launcher.py)
+
+    def _blocks_bind(self, lib: Any) -> None:
+        """The launcher hands over the program: its free() asks the runtime for the
+        addresses it finds in this table (xmpacc_library.c)."""
+        bases = (ctypes.c_void_p * _LIVE_MAX).in_dll(lib, "_xmpacc_live_bases")
+        self.live_blocks = (ctypes.c_int.in_dll(lib, "_xmpacc_live_blocks"), bases)
+        self._blocks_changed()
+
+    def _c_block(self, ptr: int, nbytes: int, where: str) -> int:
+        """A block for the descriptor ``ptr``, which owns it (an aligned parameter's
+        descriptor only describes the caller's)."""
+        # zeros after the block as after the others (arrays.py): one step past its end
+        # reads 0; none before it, where free() must find what calloc returned
+        base = _calloc(1, nbytes + GUARD)
+        if not base:
+            raise RuntimeFailure(where, f"xmp_malloc: out of memory (a local block of {nbytes} bytes)")
+        self.c_blocks[int(base)] = ptr
+        self._blocks_changed()
+        return int(base)
+
+    def _blocks_changed(self) -> None:
+        if self.live_blocks is None:
+            return
+        count, bases = self.live_blocks
+        for k, base in enumerate(list(self.c_blocks)[:_LIVE_MAX]):
+            bases[k] = base
+        count.value = len(self.c_blocks)
+
+    def _drop_block(self, ptr: int, free: bool) -> None:
+        """Forget the array of descriptor ``ptr`` (its descriptor says "not allocated"
+        afterwards) and, with ``free``, free its block if it is a calloc'ed one."""
+        self._fast_forget(ptr)   # type: ignore[attr-defined]
+        arr = self.arrays.pop(ptr, None)
+        if arr is None:
+            return
+        if arr.persistent is not None:   # reflect_init's requests on the block
+            arr.persistent.free()
+        c = CArray.from_address(ptr)
+        c.base, c.id = None, 0
+        base = int(arr.buffer.ctypes.data)
+        if self.c_blocks.get(base) == ptr:
+            del self.c_blocks[base]
+            self._blocks_changed()
+            if free:
+                _free(base)
+
+    def _xmpacc_forget_block(self, base: int | None) -> None:
+        """``free(p)`` in the program (the wrap in xmpacc_library.c): if ``p`` is an
+        xmp_malloc block, the array goes; C frees the memory after this returns."""
+        if base not in self.c_blocks:
+            return
+        # the owner, and the aligned parameters that describe the block
+        for ptr in [q for q, arr in self.arrays.items() if int(arr.buffer.ctypes.data) == base]:
+            self._drop_block(ptr, free=False)
+        self.c_blocks.pop(base, None)
+        self._blocks_changed()
+        self._count_descriptors()
 
     def _count_descriptors(self) -> None:
         self.stats["descriptors"] = len(self.nodes) + len(self.templates) + \
@@ -92,11 +166,8 @@ class DynamicRuntime:
             self._release_array(ptr)
 
     def _release_array(self, ptr: int) -> None:
-        self._fast_forget(ptr)
         self.pointers.pop(ptr, None)
-        if self.arrays.pop(ptr, None) is not None:
-            c = CArray.from_address(ptr)
-            c.base, c.id = None, 0
+        self._drop_block(ptr, free=True)
         self._count_descriptors()
 
     # ----------------------------------------------------------------- template_fix
@@ -167,10 +238,13 @@ class DynamicRuntime:
             name = tmpl.name if tmpl is not None else "?"
             raise RuntimeFailure(w, f"template '{name}' is not fixed yet (xmp_malloc of '{pmap.name}', which "
                                     "is aligned with it)", collective=True)
-        self.arrays.pop(ptr, None)   # xmp_malloc again: the old block goes
+        self._drop_block(ptr, free=True)   # xmp_malloc again: the old block goes
         c = CArray.from_address(ptr)
-        arr = make_array(pmap.name, tmpl, pmap.elem_size, read_longs(extents, n), pmap.tdims, pmap.offsets,
-                         pmap.shadows, w, c, base or 0)
+        sizes = read_longs(extents, n)
+        if base and min(sizes) < 0:
+            sizes = self._argument_extents(pmap, sizes, base, tmpl, w)
+        arr = make_array(pmap.name, tmpl, pmap.elem_size, sizes, pmap.tdims, pmap.offsets,
+                         pmap.shadows, w, c, base or 0, lambda nbytes: self._c_block(ptr, nbytes, w))
         c.id = DESC_ARRAY
         c.tmpl = ctypes.cast(pmap.tmpl_ptr, ctypes.POINTER(CTemplate))
         if base:
@@ -179,6 +253,27 @@ class DynamicRuntime:
         self.arrays[ptr] = arr
         self._count_descriptors()
         return int(c.base or 0)
+
+    def _argument_extents(self, pmap: PointerMap, sizes: list[int], base: int, tmpl: Template,
+                          where: str) -> list[int]:
+        """The extents an aligned parameter does not declare (``double *a``, ``a[]``):
+        those of the array passed to it, else (memory of no aligned array) the
+        template's along the aligned dimension."""
+        actual = next((a for a in self.arrays.values() if int(a.buffer.ctypes.data) == base), None)
+        if actual is not None and len(actual.layouts) == len(sizes):
+            return [actual.layouts[k].extent if e < 0 else e for k, e in enumerate(sizes)]
+        out = []
+        for k, e in enumerate(sizes):
+            t = pmap.tdims[k]
+            if e >= 0:
+                out.append(e)
+            elif t >= 0 and tmpl.bounds is not None:
+                out.append(tmpl.bounds[t][1] - pmap.offsets[k] + 1)
+            else:
+                raise RuntimeFailure(where, f"the aligned parameter '{pmap.name}' is passed memory that is "
+                                            f"no aligned array's, so the extent of its dimension {k} is "
+                                            "unknown; declare it in the parameter")
+        return out
 
     def _check_argument(self, param: DistArray, base: int, where: str) -> None:
         """An aligned parameter must be mapped as the array passed to it (XMP requires it;
@@ -195,13 +290,10 @@ class DynamicRuntime:
     def _xmpacc_free(self, base: int | None, where: bytes) -> None:
         if not base:
             return
-        for ptr, arr in list(self.arrays.items()):
-            if ptr in self.pointers and int(arr.buffer.ctypes.data) == base:
-                self.arrays.pop(ptr)
-                c = CArray.from_address(ptr)
-                c.base, c.id = None, 0
-                self._count_descriptors()
-                return
+        if base in self.c_blocks:
+            self._xmpacc_forget_block(base)   # its array and every aligned parameter's view
+            _free(base)
+            return
         raise RuntimeFailure(where_text(where), "xmp_free of a pointer that xmp_malloc did not return (or "
                                                 "that was freed already)")
 

@@ -221,6 +221,7 @@ def main(argv: list[str]) -> int:
     profiler = profile.Profiler(world, runtime.stats, setting, runtime._xmpacc_device_wait) \
         if setting is not None else None
     callbacks = bind(lib, runtime, world, profiler)
+    runtime._blocks_bind(lib)   # the program's free() and xmp_malloc's blocks (dynamic.py)
     # profiled and checked runs see every reflect: no C fast path (fast_reflect.py)
     if profiler is None and check is None and os.environ.get("XMPACC_FAST_REFLECT", "1") != "0":
         runtime._fast_init(lib)

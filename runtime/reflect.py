@@ -193,6 +193,16 @@ def owning_neighbours(arr: DistArray, d: int,
     return prev, nxt, counts
 
 
+def check_owned(arr: DistArray, d: int, w: Width, counts: list[int], where: str) -> None:
+    """A shadow wider than a neighbour's block would reach past that neighbour (reflect and
+    reduce_shadow exchange with the next owner only)."""
+    too_small = [c for c, n in enumerate(counts) if 0 < n < max(w.lo, w.hi)]
+    if too_small:
+        raise RuntimeFailure(where, f"shadow size is too big: node {too_small[0]} along dimension {d} "
+                                    f"owns {counts[too_small[0]]} element(s) of '{arr.name}', fewer "
+                                    f"than the shadow width {max(w.lo, w.hi)}", collective=True)
+
+
 def _exchange(arr: DistArray, d: int, w: Width, done: set[int], cache: CommCache, where: str) -> Step:
     comm = line(arr, d, cache)
     if comm is None:   # not a member of the template's node array: nothing to exchange
@@ -200,11 +210,7 @@ def _exchange(arr: DistArray, d: int, w: Width, done: set[int], cache: CommCache
     k = comm.Get_rank()
     lay = arr.layouts[d]
     prev, nxt, counts = owning_neighbours(arr, d, k, w.periodic)
-    too_small = [c for c, n in enumerate(counts) if 0 < n < max(w.lo, w.hi)]
-    if too_small:
-        raise RuntimeFailure(where, f"shadow size is too big: node {too_small[0]} along dimension {d} "
-                                    f"owns {counts[too_small[0]]} element(s) of '{arr.name}', fewer "
-                                    f"than the shadow width {max(w.lo, w.hi)}", collective=True)
+    check_owned(arr, d, w, counts, where)
     lo, own = lay.shadow_lo, lay.owned_count
     sends, recvs = [], []
     if nxt is not None and w.lo:   # my top w.lo owned -> next node's lower shadow

@@ -22,7 +22,17 @@ from .arrays import DistArray, read_longs
 from .asyncs import MpiPending
 from .collectives import DTYPES
 from .errors import RuntimeFailure, where_text
-from .reflect import StepsPending, Width, check_width, line, owning_neighbours, plan_reflect, reflect, region
+from .reflect import (
+    StepsPending,
+    Width,
+    check_owned,
+    check_width,
+    line,
+    owning_neighbours,
+    plan_reflect,
+    reflect,
+    region,
+)
 
 _TAG_LO, _TAG_HI, _TAG_FULL = 4, 5, 6
 
@@ -113,12 +123,13 @@ def plan_reduce_shadow(arr: DistArray, widths: list[Width] | None,
         w = widths[d] if widths is not None else Width(lay.shadow_lo, lay.shadow_hi, False)
         check_width(arr, d, w, where, "reduce_shadow")
         if lay.shadow_lo or lay.shadow_hi:
-            steps.append(_add_step(arr, d, w, done, comm))
+            steps.append(_add_step(arr, d, w, done, comm, where))
     return steps
 
 
-def _add_step(arr: DistArray, d: int, w: Width, done: set[int], comm: Any) -> tuple[Any, ...]:
-    prev, nxt, _counts = owning_neighbours(arr, d, comm.Get_rank(), w.periodic)
+def _add_step(arr: DistArray, d: int, w: Width, done: set[int], comm: Any, where: str) -> tuple[Any, ...]:
+    prev, nxt, counts = owning_neighbours(arr, d, comm.Get_rank(), w.periodic)
+    check_owned(arr, d, w, counts, where)
     lay = arr.layouts[d]
     lo, own = lay.shadow_lo, lay.owned_count
     sends, recvs = [], []

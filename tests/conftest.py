@@ -89,6 +89,26 @@ def serial_output(src: Path, tmp: Path) -> str:
                           timeout=60).stdout
 
 
+def build_programs(folder: Path, names: list[str], tmp: Path) -> dict[str, tuple[Path, str]]:
+    """name -> (executable, serial output) of each program of ``folder``, built by xmpacc
+    without a warning and by plain cc (the oracle)."""
+    out = {}
+    for name in names:
+        src = folder / name
+        exe = tmp / src.stem
+        r = run_xmpacc(str(src), "-o", str(exe))
+        assert r.returncode == 0 and "warning" not in r.stderr, f"xmpacc {name}:\n{r.stderr}"
+        out[name] = (exe, serial_output(src, tmp))
+    return out
+
+
+def assert_prints(exe: Path, nprocs: int, expected: str) -> None:
+    """``mpirun -np nprocs exe`` succeeds and prints ``expected`` (same_output)."""
+    r = run_mpi(nprocs, exe, timeout=60 if nprocs <= 4 else 180)
+    assert r.returncode == 0, r.stderr
+    same_output(r.stdout, expected)
+
+
 _FLOAT = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+)(?:[eE][-+]?\d+)?|[-+]?\d+[eE][-+]?\d+")
 
 

@@ -373,8 +373,9 @@ CASES = [
      "xmp_malloc gives 2 extent(s) for the 1-dimensional array 'd'"),
     ("xmp-desc-of-plain", in_main("    void *q = xmp_desc_of(@x);"),
      "xmp_desc_of: 'x' is not a distributed array"),
-    ("aligned-parameter-no-extent", at_top("void f(double c[])\n{\n#pragma xmp align @c[i] with t[i]\n}\n"),
-     "aligned parameter 'c' needs its extents"),
+    # (a parameter 'double c[]' or 'double *c' takes its extents from the array passed)
+    ("aligned-parameter-scalar", at_top("void f(double c)\n{\n#pragma xmp align @c[i] with t[i]\n}\n"),
+     "'c' is not an array; only arrays can be aligned"),
     # ---- structures (global-view §8)
     ("member-align-no-member", at_top("struct s { int v[100]; };\n#pragma xmp align @s.w[i] with t[i]\n"),
      "structure 's' has no member 'w'"),

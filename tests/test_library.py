@@ -44,19 +44,20 @@ def expected_inquiry(p: int) -> dict[str, tuple[int, int]]:
     """What inquiry.c must print on node 0 of p nodes: name -> (value, return code)."""
     block = -(-N // p)
     ok = {
-        "nodes_ndims(p)": 1, "nodes_ndims(q)": 2, "nodes_size(q,1)": p, "nodes_size(q,2)": 1,
+        # node arrays and templates count their dimensions in Fortran order, as Omni does:
+        # q[*][1] is q(1,*), tp(0:9, 0:19) has dimension 1 0:9 (xmpacc_library.c)
+        "nodes_ndims(p)": 1, "nodes_ndims(q)": 2, "nodes_size(q,1)": 1, "nodes_size(q,2)": p,
         "nodes_index(p,1)": 1, "xmpc_nodes_index(p,1)": 0, "nodes_attr(p)": XMP_ENTIRE_NODES,
-        "nodes_equiv(p) is NULL": 1, "sum of xmpc_nodes_index(q,1)": p * (p - 1) // 2,
+        "nodes_equiv(p) is NULL": 1, "sum of xmpc_nodes_index(q,2)": p * (p - 1) // 2,
         "template_fixed(t)": 1, "template_fixed(tg) before template_fix": 0, "template_ndims(tp)": 2,
         "template_lbound(tc,1)": 0, "template_ubound(tc,1)": N - 1,
-        # tp(0:9, 0:19) is tp[20][10] in C order: dimension 1 is 0:19
-        "template_ubound(tp,1)": 19, "template_ubound(tp,2)": 9,
+        "template_ubound(tp,1)": 9, "template_ubound(tp,2)": 19,
         "dist_format(t,1)": XMP_BLOCK, "dist_format(tc,1)": XMP_CYCLIC,
-        "dist_format(tp,1)": XMP_BLOCK, "dist_format(tp,2)": XMP_NOT_DISTRIBUTED,
+        "dist_format(tp,1)": XMP_NOT_DISTRIBUTED, "dist_format(tp,2)": XMP_BLOCK,
         "dist_blocksize(t,1)": block, "dist_blocksize(tc,1)": 2,
-        "dist_axis(tp,1)": 1, "dist_axis(tp,2)": 0, "dist_nodes(t) is p": 1,
-        "align_axis(a,1)": 1, "align_axis(a,2)": 0, "align_axis(r,1)": 1, "align_offset(a,1)": 0,
-        "align_replicated(r,1)": 0, "align_replicated(r,2)": 1, "align_template(a) is t": 1,
+        "dist_axis(tp,1)": 0, "dist_axis(tp,2)": 1, "dist_nodes(t) is p": 1,
+        "align_axis(a,1)": 1, "align_axis(a,2)": 0, "align_axis(r,1)": 2, "align_offset(a,1)": 0,
+        "align_replicated(r,1)": 1, "align_replicated(r,2)": 0, "align_template(a) is t": 1,
         "array_ndims(a)": 2, "array_lbound(a,1)": 0, "array_ubound(a,1)": N - 1, "array_ubound(a,2)": 3,
         "array_lshadow(a,1)": 1, "array_ushadow(a,1)": 2, "array_lshadow(a,2)": 0,
         "array_lsize(a,1)": min(block, N), "array_lsize(a,2)": 4, "array_gtol(a,1,0)": 1,

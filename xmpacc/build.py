@@ -53,7 +53,8 @@ sys.exit(main(sys.argv))
 # program.so: every symbol must be defined (a missing main or function is a link error
 # now, not at run time); references inside the program bind to the program's own
 # definitions, not to same-named symbols of the Python process that loads it.
-PROGRAM_LINK_FLAGS = ("-Wl,-z,defs", "-Wl,-Bsymbolic")
+# --wrap=free: the program's free() may release an xmp_malloc block (xmpacc_library.c)
+PROGRAM_LINK_FLAGS = ("-Wl,-z,defs", "-Wl,-Bsymbolic", "-Wl,--wrap=free")
 
 
 class BuildError(Exception):

@@ -37,8 +37,9 @@ void xmp_free(void *p);               /* a block xmp_malloc returned */
 /* ---- mapping inquiry (XMP ch. 7).  Results through the pointer arguments; the return
  * value is 0 on success, -1 for a bad descriptor (NULL or of another kind), -2 for a bad
  * dimension or index, -3 when the object is not fixed, distributed or allocated yet.
- * Dimension numbers are 1-based and count the dimensions in C order (as in a bracketed
- * declaration; a parenthesised one, written in Fortran order, counts from its last). */
+ * Dimension numbers are 1-based, as Omni counts them: a node array's and a template's in
+ * Fortran order (as a parenthesised declaration writes them; a bracketed one counts from
+ * its last), an array's in C order. */
 #define XMP_ENTIRE_NODES 2000
 #define XMP_EXECUTING_NODES 2001
 #define XMP_PRIMARY_NODES 2002

@@ -1,12 +1,19 @@
 /* xmpacc_library.c: the mapping inquiry functions of xmp.h (XMP ch. 7; global-view §9),
  * compiled into every program (the glue includes it once).
  *
+ * Dimension numbers are Omni's: node arrays and templates count theirs in Fortran order,
+ * as the parenthesised syntax writes them (Omni keeps them so): dimension 1 of
+ * 'nodes p(3,4)', which is 'p[4][3]', has 3 nodes, and 'template t(0:9, 0:19)' has
+ * dimension 1 0:9.  Arrays count theirs in C order: dimension 1 of 'double a[N][M]' has N
+ * elements.  So xmp_align_axis gives a template dimension and xmp_dist_axis a node
+ * dimension in Fortran order.  On a square grid both orders agree; on 3 x 4 they do not.
+ *
  * They read the descriptors of xmpacc_types.h, which the runtime fills: no call into the
  * runtime except for a gblock map (not kept in C) and xmp_free.  Every function checks its
  * descriptor's id and its dimension number first, so a wrong argument gives a negative
  * result instead of a crash: -1 bad descriptor, -2 bad dimension or index, -3 not fixed,
- * distributed or allocated yet.  Dimension numbers are 1-based, in C order.  One function per
- * library routine: they look alike (check, then read one field), each reads its own.
+ * distributed or allocated yet.  Dimension numbers are 1-based.  One function per library
+ * routine: they look alike (check, then read one field), each reads its own.
  */
 #include "xmpacc.h"
 
@@ -29,6 +36,11 @@ static const _xmpacc_array_t *_xmpacc_as_array(xmp_desc_t d) {
   return a != 0 && a->id == _XMPACC_DESC_ARRAY ? a : 0;
 }
 
+/* The C index of dimension ``dim`` (1-based, Fortran order) of an object of ``ndims``
+ * dimensions, and back: the Fortran number of C index ``k`` (-1: none, gives 0). */
+static int _xmpacc_c_index(int ndims, int dim) { return ndims - dim; }
+static int _xmpacc_f_number(int ndims, int k) { return k < 0 ? 0 : ndims - k; }
+
 /* ---------------------------------------------------------------- nodes */
 
 int xmp_nodes_ndims(xmp_desc_t d, int *ndims) {
@@ -43,7 +55,7 @@ int xmpc_nodes_index(xmp_desc_t d, int dim, int *index) {
   if (!n) return _XMPACC_BAD_DESC;
   if (dim < 1 || dim > n->ndims) return _XMPACC_BAD_DIM;
   if (!n->is_member) return _XMPACC_NOT_READY;
-  *index = n->coord[dim - 1];
+  *index = n->coord[_xmpacc_c_index(n->ndims, dim)];
   return 0;
 }
 
@@ -57,7 +69,7 @@ int xmp_nodes_size(xmp_desc_t d, int dim, int *size) {
   const _xmpacc_nodes_t *n = _xmpacc_as_nodes(d);
   if (!n) return _XMPACC_BAD_DESC;
   if (dim < 1 || dim > n->ndims) return _XMPACC_BAD_DIM;
-  *size = n->extent[dim - 1];
+  *size = n->extent[_xmpacc_c_index(n->ndims, dim)];
   return 0;
 }
 
@@ -98,7 +110,7 @@ static int _xmpacc_tdim(xmp_desc_t d, int dim, int need_dist, const _xmpacc_tdim
   if (!t) return _XMPACC_BAD_DESC;
   if (dim < 1 || dim > t->ndims) return _XMPACC_BAD_DIM;
   if (!t->fixed || (need_dist && !t->distributed)) return _XMPACC_NOT_READY;
-  *out = &t->dim[dim - 1];
+  *out = &t->dim[_xmpacc_c_index(t->ndims, dim)];
   return 0;
 }
 
@@ -137,7 +149,8 @@ int xmp_dist_gblockmap(xmp_desc_t d, int dim, int *map) {
   int r = _xmpacc_tdim(d, dim, 1, &td);
   if (r != 0) return r;
   if (td->kind != _XMPACC_DIST_GBLOCK) return _XMPACC_BAD_DIM;
-  return _xmpacc_gblock_map(d, dim - 1, map) == 0 ? 0 : _XMPACC_BAD_DIM;
+  int k = _xmpacc_c_index(((const _xmpacc_template_t *)d)->ndims, dim);
+  return _xmpacc_gblock_map(d, k, map) == 0 ? 0 : _XMPACC_BAD_DIM;
 }
 
 int xmp_dist_nodes(xmp_desc_t d, xmp_desc_t *dn) {
@@ -151,7 +164,8 @@ int xmp_dist_nodes(xmp_desc_t d, xmp_desc_t *dn) {
 int xmp_dist_axis(xmp_desc_t d, int dim, int *axis) {
   const _xmpacc_tdim_t *td;
   int r = _xmpacc_tdim(d, dim, 1, &td);
-  if (r == 0) *axis = td->node_dim + 1;   /* node_dim -1 ('*') gives 0 */
+  /* node_dim -1 ('*') gives 0 */
+  if (r == 0) *axis = _xmpacc_f_number(((const _xmpacc_template_t *)d)->nodes->ndims, td->node_dim);
   return r;
 }
 
@@ -170,7 +184,7 @@ int xmp_align_axis(xmp_desc_t d, int dim, int *axis) {
   const _xmpacc_array_t *a;
   const _xmpacc_adim_t *ad;
   int r = _xmpacc_adim(d, dim, &a, &ad);
-  if (r == 0) *axis = ad->tdim + 1;   /* collapsed (-1) gives 0 */
+  if (r == 0) *axis = a->tmpl ? _xmpacc_f_number(a->tmpl->ndims, ad->tdim) : 0;   /* collapsed: 0 */
   return r;
 }
 
@@ -190,7 +204,7 @@ int xmp_align_replicated(xmp_desc_t d, int dim, int *replicated) {
   if (!a->tmpl || dim < 1 || dim > a->tmpl->ndims) return _XMPACC_BAD_DIM;
   *replicated = 1;
   for (int k = 0; k < a->ndims; k++)
-    if (a->dim[k].tdim == dim - 1) *replicated = 0;
+    if (a->dim[k].tdim == _xmpacc_c_index(a->tmpl->ndims, dim)) *replicated = 0;
   return 0;
 }
 
@@ -294,6 +308,23 @@ int xmp_array_type_size(xmp_desc_t d, size_t *size) {
 /* ---------------------------------------------------------------- the rest of xmp.h */
 
 void xmp_free(void *p) { _xmpacc_free(p, "xmp_free()"); }   /* xmpacc passes the line instead */
+
+/* xmp_malloc's blocks come from calloc, as Omni's come from malloc, so free(p) may release
+ * one.  The program is linked with --wrap=free: every free() in it comes here, and when p
+ * is such a block the runtime forgets the block's array first, so that it never frees the
+ * block again nor keeps a view of it (runtime/dynamic.py).  The runtime keeps the blocks'
+ * addresses here (all of them up to _XMPACC_LIVE_MAX; beyond, every free asks it), so the
+ * program's other frees cost a scan of a few pointers. */
+#define _XMPACC_LIVE_MAX 64
+int _xmpacc_live_blocks;
+void *_xmpacc_live_bases[_XMPACC_LIVE_MAX];
+void __real_free(void *p);
+void __wrap_free(void *p) {
+  int n = _xmpacc_live_blocks, hit = n > _XMPACC_LIVE_MAX;
+  for (int k = 0; p && !hit && k < n; k++) hit = _xmpacc_live_bases[k] == p;
+  if (p && hit) _xmpacc_forget_block(p);
+  __real_free(p);
+}
 void xmp_init_mpi(int *argc, char ***argv) { (void)argc; (void)argv; }
 void xmp_finalize_mpi(void) {}
 void xmp_init() {}

@@ -85,6 +85,7 @@ void _xmpacc_template_fix(void * tmpl, const char * where, const long long * bou
 void _xmpacc_align_pointer(void * array, const char * where, const char * name, const void * tmpl, long long elem_size, int ndims, const int * tdims, const long long * offsets, const long long * shadows);
 void * _xmpacc_malloc(void * array, const char * where, int n, const long long * extents, void * base);
 void _xmpacc_free(void * base, const char * where);
+void _xmpacc_forget_block(void * base);
 long long _xmpacc_not_ready(const void * desc, const char * where);
 void _xmpacc_release_range(void * base, long long nbytes);
 int _xmpacc_gblock_map(const void * tmpl, int tdim, int * map);

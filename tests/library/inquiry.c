@@ -1,6 +1,7 @@
 /* Every mapping inquiry function of xmp.h (global-view §9) on nodes, templates (block,
  * cyclic(w), gblock fixed at run time, a parenthesised 2-D one) and aligned arrays
- * (collapsed dimension, shadows, cyclic, an xmp_malloc'ed pointer).  Node 0 prints its
+ * (collapsed dimension, shadows, cyclic, an xmp_malloc'ed pointer); node arrays and templates
+ * number their dimensions in Fortran order, as Omni does.  Node 0 prints its
  * own values and, through reductions, what all nodes saw; tests/test_library.py knows
  * what the XMP specification says each must be for any number of nodes. */
 #include <stdio.h>
@@ -51,10 +52,10 @@ static void nodes_and_templates(void)
     int lb[1], ub[1], st[1];
     SHOW("nodes_equiv(p) is NULL", xmp_nodes_equiv(xmp_desc_of(p), &dn, lb, ub, st), dn == 0);
     int sum = 0;
-    xmpc_nodes_index(xmp_desc_of(q), 1, &w);
+    xmpc_nodes_index(xmp_desc_of(q), 2, &w);
     sum = w;
 #pragma xmp reduction(+:sum)
-    SHOW("sum of xmpc_nodes_index(q,1)", 0, sum);
+    SHOW("sum of xmpc_nodes_index(q,2)", 0, sum);
     SHOW("template_fixed(t)", xmp_template_fixed(xmp_desc_of(t), &v), v);
     SHOW("template_fixed(tg) before template_fix", xmp_template_fixed(xmp_desc_of(tg), &v), v);
     SHOW("template_lbound(tg) before template_fix", xmp_template_lbound(xmp_desc_of(tg), 1, &v), v);

@@ -29,6 +29,7 @@ from xmpacc.passes.common.blocks import BlockLowering, Lowered
 from xmpacc.passes.common.onrefs import on_ref
 from xmpacc.passes.common.pragmas import pragma_id
 from xmpacc.passes.common.reductions import reduction_directive_calls
+from xmpacc.passes.common.varrefs import byte_size
 from xmpacc.section_code import Hoister, base_address, element, encode, operand_of, resolve, var_ref_node
 from xmpacc.symbols import Scope, ScopeTree
 
@@ -47,7 +48,8 @@ def _data_operand(name: xd.Name, scope: Scope) -> tuple[str, str]:
     if scope.find_array(name.name) is not None:
         raise XmpError(name.loc, f"'{name.name}' is a distributed array; bcast takes local data")
     is_array = isinstance(found[1].type, c_ast.ArrayDecl)
-    return (name.name if is_array else f"&{name.name}"), f"sizeof({name.name})"
+    size = byte_size(xd.VarRef(name, None, name.loc), found[1], scope)
+    return (name.name if is_array else f"&{name.name}"), size
 
 
 def _bcast_part(ref: xd.VarRef, scope: Scope, where: str, src: tuple[str, str], on: tuple[str, str],

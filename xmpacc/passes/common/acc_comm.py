@@ -44,6 +44,7 @@ from xmpacc import cbuild
 from xmpacc.directives import ast as xd
 from xmpacc.passes.common import shadows
 from xmpacc.passes.common.acc_clauses import var_key
+from xmpacc.passes.common.varrefs import param_bytes
 from xmpacc.symbols import Scope
 
 
@@ -94,14 +95,17 @@ def loop_reduction_swaps(loop: xd.Loop, scope: Scope, located: bool = False) -> 
     (kernel_locations.py), so their swaps stand around all of the loop's calls: the kernel
     starts from the device values, and the result over the nodes goes to the device."""
     where = cbuild.where_literal(loop.loc)
-    first: dict[str, tuple[xd.Name, bool]] = {}   # each variable once, as first named; required?
+    first: dict[str, tuple[xd.VarRef, bool]] = {}   # each variable once, as first named; required?
     for v in (v for r in loop.reductions for v in r.variables if bool(v.locations) == located):
-        first.setdefault(v.name.name, (v.name, loop.acc is not None))
+        first.setdefault(v.name.name, (v.ref, loop.acc is not None))
         for ref in v.locations:   # on the device where a data clause put them, else the host's
-            first.setdefault(ref.name.name, (ref.name, False))
+            first.setdefault(ref.name.name, (ref, False))
     out = []
-    for name, (found, required) in first.items():
-        key, size = var_key(found, scope)
+    for name, (ref, required) in first.items():
+        key, size = var_key(ref.name, scope)
+        # an array parameter is a pointer (size -2, "no extent"), but the swap finds the
+        # copies that overlap the elements the reduction names: as far as its extent goes
+        size = param_bytes(ref, scope) or size
         out.append(f"_xmpacc_acc_swap_reduced({where}, {key}, {size}, {cbuild.c_string(name)}, "
                    f"{int(required)});")
     return "".join(out)

@@ -121,8 +121,8 @@ def align_call(sym: ArraySym, target: str | None = None, desc: str | None = None
     if sym.is_pointer or sym.is_param:
         text = (f"_xmpacc_align_pointer(&{desc}, {where}, {label}, &{sym.template.c_name}, "
                 f"{size}, {sym.ndims}, {tdims}, {offsets}, {shadows});")
-        if sym.is_param:
-            extents = ", ".join(f"({cbuild.to_c(d.extent)})" for d in sym.dims)  # type: ignore[arg-type]
+        if sym.is_param:   # -1: an extent the parameter does not declare (the argument's)
+            extents = ", ".join("-1" if d.extent is None else f"({cbuild.to_c(d.extent)})" for d in sym.dims)
             text += (f"{target} = {cast}_xmpacc_malloc(&{desc}, {where}, {sym.ndims}, "
                      f"(const long long []){{{extents}}}, {target});")
         return text

@@ -22,6 +22,7 @@ from pycparser import c_ast
 from xmpacc import cbuild
 from xmpacc.diagnostics import XmpError
 from xmpacc.directives import ast as xd
+from xmpacc.passes.common import varrefs
 from xmpacc.passes.common.varrefs import declared, shape, type_names, var_operand
 from xmpacc.runtime.contract import REDUCTION_OPS
 from xmpacc.symbols import NodesSym, Scope, TemplateSym
@@ -50,6 +51,9 @@ def reduction_operand(var: xd.ReductionVar, op: str, scope: Scope) -> tuple[str,
     if rank == 0:
         return f"&{name}", "1", f"_XMPACC_TYPE({name})"
     elem = name + "[0]" * rank
+    if varrefs.is_array_param(name, scope):   # a pointer: sizeof would count the pointer's bytes
+        rows = f" * ({cbuild.extent_of(name, 1, rank)})" if rank > 1 else ""
+        return name, varrefs.outer_extent(var.ref, decl, scope) + rows, f"_XMPACC_TYPE({elem})"
     return name, f"sizeof({name}) / sizeof({elem})", f"_XMPACC_TYPE({elem})"
 
 

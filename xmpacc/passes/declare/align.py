@@ -14,15 +14,55 @@ from xmpacc.directives import ast as xd
 from xmpacc.symbols import ArrayDim, ArraySym, Scope, TemplateSym
 
 
-def resolve_align(align: xd.Align, shadows: list[xd.Shadow], scope: Scope, ctx: Context) -> None:
+def resolve_align(align: xd.Align, shadows: list[xd.Shadow], scope: Scope, ctx: Context,
+                  outer_shadows: dict[int, list[xd.Shadow]] | None = None) -> None:
+    """Enter the arrays of ``align`` (in ``scope``) with their ``shadows`` into the scope
+    that declares them.  That is ``scope`` itself, or an enclosing one: Omni accepts
+    ``align a[i] with t[i]`` inside a function for a file-scope ``a``, whose mapping it
+    then is, everywhere (the array's shadow may stand beside either; ``outer_shadows``
+    holds the enclosing scopes' by id)."""
     tmpl = _aligned_template(align, scope, ctx)
     for name in align.arrays:
-        sym = None if tmpl is None else _align_one(name, align, tmpl, shadows, scope, ctx)
+        home = _home(name, align, scope, tmpl, ctx)
+        if home is None:
+            continue
+        mine = shadows if home is scope else shadows + (outer_shadows or {}).get(id(home), [])
+        sym = None if tmpl is None else _align_one(name, align, tmpl, mine, home, ctx)
         if sym is not None:
-            scope.arrays[name.name] = sym
-        elif name.name not in scope.arrays:
+            home.arrays[name.name] = sym
+        elif name.name not in home.arrays:
             # reported here or with the template: uses of the array stay silent
-            scope.broken_arrays.add(name.name)
+            home.broken_arrays.add(name.name)
+
+
+def _home(name: xd.Name, align: xd.Align, scope: Scope, tmpl: TemplateSym | None,
+          ctx: Context) -> Scope | None:
+    """The scope whose array ``name`` is: the one that declares it (``scope`` when none
+    does: the error is reported there); None after an error reported here."""
+    if name.name in scope.c_decls:
+        return scope
+    found = scope.find_c(name.name)
+    if found is None or scope.parent is None:
+        return scope
+    home = found[0]
+    if tmpl is not None and home.find_template(tmpl.name) is not tmpl:
+        ctx.diags.error(name.loc, f"'{name.name}' is declared outside this block but template '{tmpl.name}' "
+                                  "inside it; an array aligned here must be declared in this block, or "
+                                  "aligned with a template declared where the array is")
+        return None
+    sym = home.arrays.get(name.name)
+    if sym is not None and _mapping(sym.align) == _mapping(align):
+        return None   # aligned the same way already (every function that uses it may say so)
+    return home
+
+
+def _mapping(align: xd.Align) -> tuple[object, ...]:
+    """What an align says, without where it says it."""
+    def entry(e: object) -> object:
+        if isinstance(e, xd.AlignSubscript):
+            return e.dummy.name, e.offset.text if e.offset else "0"
+        return e.name if isinstance(e, xd.Name) else type(e).__name__
+    return align.template.name, tuple(map(entry, align.sources)), tuple(map(entry, align.subscripts))
 
 
 def _aligned_template(align: xd.Align, scope: Scope, ctx: Context) -> TemplateSym | None:
@@ -78,14 +118,13 @@ def _align_one(name: xd.Name, align: xd.Align, tmpl: TemplateSym, shadows: list[
     is_param = arr in scope.params
     pointer = pointer_shape(decl, len(align.sources))
     extents, elem = pointer if pointer is not None else array_shape(decl)
-    if is_param and extents and (pointer is not None or extents[0] is None):
-        ctx.diags.error(name.loc, f"aligned parameter '{arr}' needs its extents: declare it as an "
-                                  f"array with every extent given (e.g. 'double {arr}[N]')")
-        return None
     if not extents:
         ctx.diags.error(name.loc, f"'{arr}' is not an array; only arrays can be aligned")
         return None
-    if not check_decl(name, decl, extents, elem, pointer is not None, ctx, scope.parent is None):
+    # a parameter describes the block of the array passed to it: the extents it does not
+    # declare ('double *a', 'double a[]', as template_fix programs pass xmp_malloc'ed
+    # arrays) are that array's, at run time (runtime/dynamic.py)
+    if not check_decl(name, decl, extents, elem, pointer is not None or is_param, ctx, scope.parent is None):
         return None
     if is_param:
         return array_sym(name, decl, extents, elem, align, tmpl, shadows, f"_xmpacc_a_{arr}",

@@ -34,8 +34,14 @@ MAX_RANK = 7
 
 def run(unit: Unit, ctx: Context) -> Unit:
     ctx.scopes = build_scopes(unit.ast)
-    for scope in _all_scopes(ctx):
-        _declare_scope(scope, ctx)
+    scopes = _all_scopes(ctx)
+    # the file scope first; an align inside a function may name a file-scope array, so
+    # the shadows are checked once every scope's aligns are known (align.py)
+    shadows: dict[int, list[xd.Shadow]] = {}
+    for scope in scopes:
+        shadows[id(scope)] = _declare_scope(scope, ctx, shadows)
+    for scope in scopes:
+        _check_scope(scope, shadows[id(scope)], ctx)
     # Errors stay collected: the later passes report their own mistakes too, and the
     # check stage raises them all.
     return unit
@@ -46,7 +52,8 @@ def _all_scopes(ctx: Context) -> list[Scope]:
     return [ctx.scopes.root] + [s for s in ctx.scopes.by_node.values() if s is not ctx.scopes.root]
 
 
-def _declare_scope(scope: Scope, ctx: Context) -> None:
+def _declare_scope(scope: Scope, ctx: Context, outer_shadows: dict[int, list[xd.Shadow]]) -> list[xd.Shadow]:
+    """Enter the scope's XMP objects; its shadow directives."""
     aligns: list[xd.Align] = []
     shadows: list[xd.Shadow] = []
     static_descs: list[xd.StaticDesc] = []
@@ -72,12 +79,16 @@ def _declare_scope(scope: Scope, ctx: Context) -> None:
         if any(is_member_path(n.name) for n in align.arrays):
             resolve_member_align(align, shadows, scope, ctx)
         else:
-            resolve_align(align, shadows, scope, ctx)
+            resolve_align(align, shadows, scope, ctx, outer_shadows)
+    return shadows
+
+
+def _check_scope(scope: Scope, shadows: list[xd.Shadow], ctx: Context) -> None:
     for shadow in shadows:
         for name in shadow.arrays:
             if is_member_path(name.name):
                 check_member_shadow(name, scope, ctx)
-            elif name.name not in scope.arrays and name.name not in scope.broken_arrays:
+            elif not _shadow_taken(name.name, shadow, scope):
                 ctx.diags.error(name.loc, f"shadow of '{name.name}', which is not an aligned array")
     for d in static_descs:
         _check_static_desc(d, scope, ctx)
@@ -115,6 +126,16 @@ def _drop_static_descs(scope: Scope, ctx: Context) -> None:
         node.ext = [item for item in node.ext if kept(item)]
     elif isinstance(node, c_ast.Compound):
         node.block_items = [item for item in node.block_items or [] if kept(item)]
+
+
+def _shadow_taken(name: str, shadow: xd.Shadow, scope: Scope) -> bool:
+    """Does an aligned array take ``shadow`` (or was its align in error)?  The array of
+    this scope, or a file-scope one aligned inside a function, with its shadow beside
+    either directive."""
+    if name in scope.arrays or name in scope.broken_arrays or scope.is_broken_array(name):
+        return True
+    sym = scope.find_array(name)
+    return sym is not None and sym.shadow is shadow
 
 
 def _warn_order(scope: Scope, ctx: Context) -> None:

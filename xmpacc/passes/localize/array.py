@@ -11,12 +11,22 @@ Before:                                  After:
                                                }
                                              }
 
-Shape dimension q of the statement follows the q-th triplet of the template reference;
-each node runs the positions whose template element it owns (the loop schedules of pass
-loops, so block, cyclic, cyclic(w) and gblock all work) and the subscripts pass then makes
-the distributed arrays' subscripts local.  No communication: an operand dimension that is
-not provably aligned with the template (same template and dimension, base + align offset
-= the template start, same step) gets a run-time check that names the line.
+Each element of the left-hand side is assigned by the owner of the template element it is
+aligned with, as Omni does: where the left-hand side is aligned with the template of the
+``on`` clause, shape dimension q follows that array's alignment (``align a[i][j] with
+t(i,j)`` in the parenthesised syntax reaches the template's dimensions in the other order;
+``array on t[:]`` over a section one element shorter than the template runs on the owners
+of its elements; a collapsed dimension, ``align x[i][*] with t[i]``, is a loop on every
+owner), the template reference's triplets must stand on the dimensions the array's
+triplets are aligned with, their lengths are checked where the reference gives bounds or
+a step (not ``:``), and its scalar subscripts on the other dimensions add their owners.
+Any other left-hand side follows the template reference: dimension q the q-th triplet,
+with the shapes checked.  Each node runs the positions whose template element it owns (the loop
+schedules of pass loops, so block, cyclic, cyclic(w) and gblock all work) and the
+subscripts pass then makes the distributed arrays' subscripts local.  No communication: an
+operand dimension that is not provably aligned with the template (same template and
+dimension, base + align offset = the template start, same step) gets a run-time check
+that names the line.
 """
 
 from __future__ import annotations
@@ -102,6 +112,43 @@ def _template_subs(d: xd.ArrayDirective, tmpl: TemplateSym, h: Hoister) -> list[
     return out
 
 
+def _by_alignment(lhs: Operand, lsubs: list[SubCode], tmpl: TemplateSym, tsubs: list[tuple[int, SubCode]],
+                  h: Hoister) -> list[tuple[int, SubCode]] | None:
+    """The iteration of a left-hand side aligned with ``tmpl``, as ``tsubs`` gives that of
+    the template reference: a triplet per shape dimension, in shape order, on the template
+    dimension that the array's dimension is aligned with (-1: collapsed, a local loop),
+    then the scalar subscripts whose owners run it (the array's aligned scalar
+    subscripts, the reference's on the other dimensions).  None for any other left-hand
+    side."""
+    sym = lhs.sym
+    if sym is None or sym.template.c_name != tmpl.c_name:
+        return None
+    loops: list[tuple[int, SubCode]] = []
+    owners: dict[int, SubCode] = {}
+    for k, sub in enumerate(lsubs):
+        tdim = sym.dims[k].tdim
+        if tdim < 0:
+            if sub.triplet:
+                loops.append((-1, SubCode(True, num(0), sub.length, num(1), sub.loc)))
+            continue
+        start = h.simple(cbuild.expr(f"({cbuild.to_c(sub.base)}) + ({sym.dims[k].offset})"))
+        if sub.triplet:
+            loops.append((tdim, SubCode(True, start, sub.length, sub.step, sub.loc)))
+        else:
+            owners[tdim] = SubCode(False, start, num(1), num(1), sub.loc)
+    if {t for t, _s in loops if t >= 0} != {t for t, s in tsubs if s.triplet}:
+        return None   # the reference's triplets are on other dimensions: shapes by order, checked
+    owners.update((t, s) for t, s in tsubs if not s.triplet and t not in owners)
+    return loops + sorted(owners.items())
+
+
+def _explicit(d: xd.ArrayDirective) -> set[int]:
+    """The template dimensions whose reference gives bounds or a step (not ``:``)."""
+    subs = d.on.subs or ()
+    return {t for t, sub in enumerate(subs) if isinstance(sub, xd.Triplet) and
+            (sub.start is not None or sub.last is not None or sub.step is not None)}
+
+
 def _aligned(op: Operand, k: int, sub: SubCode, tmpl: TemplateSym, tsub: tuple[int, SubCode] | None) -> bool:
     """Is dimension k of a distributed operand provably local for every iteration?"""
     assert op.sym is not None
@@ -173,7 +220,8 @@ def _nest(tmpl: TemplateSym, tsubs: list[tuple[int, SubCode]],
             loop.stmt = c_ast.Compound(cbuild.stmts(f"long long _xmpacc_i{q} = {pos};", coord) + [body],
                                        coord)
             info = CanonicalLoop(g, loop.init.decls[0], start, last, step, up)
-            body = distributed_for(loop, info, tmpl, t)
+            # a collapsed dimension of the left-hand side (t < 0) is a loop on every owner
+            body = distributed_for(loop, info, tmpl, t) if t >= 0 else loop
         return body
 
     def nest(body: c_ast.Node) -> c_ast.Node:
@@ -210,10 +258,20 @@ def lower_array(d: xd.ArrayDirective,
         raise XmpError(d.loc, "only sections of named arrays are supported")
     lsubs = resolve(lhs, h)
     lshape = shape(lsubs)
-    conform(d.on.name.name, [s for _t, s in tsubs if s.triplet], lhs.name, lshape, lhs.loc, h)
+    aligned = _by_alignment(lhs, lsubs, tmpl, tsubs, h)
+    if aligned is None:
+        conform(d.on.name.name, [s for _t, s in tsubs if s.triplet], lhs.name, lshape, lhs.loc, h)
+    else:
+        given, explicit = {t: s for t, s in tsubs if s.triplet}, _explicit(d)
+        pairs = [(given[t], lshape[q]) for q, (t, _s) in enumerate(aligned[:len(lshape)]) if t in explicit]
+        if pairs:
+            conform(d.on.name.name, [a for a, _b in pairs], lhs.name, [b for _a, b in pairs], lhs.loc, h)
+        tsubs = aligned
     rhs = lower_rhs(stmt.rvalue, scope, h, lhs.name, lshape, allow_distributed=True)
     elements = [(op, resolve(op, h)) for op in _distributed_elements(stmt.rvalue, scope)]
-    checks, checked = _local_checks([(lhs, lsubs)] + rhs.operands + elements, tmpl, tsubs, h)
+    # a left-hand side that the iteration follows is local by construction
+    mine = [] if aligned is not None else [(lhs, lsubs)]
+    checks, checked = _local_checks(mine + rhs.operands + elements, tmpl, tsubs, h)
     lhs_elem = element(lhs, lsubs, ivars(len(lshape)))
     nest = _nest(tmpl, tsubs, stmt.coord)
 
@@ -225,7 +283,8 @@ def lower_array(d: xd.ArrayDirective,
     if temporary:
         count = " * ".join(f"_xmpacc_schedule(&{tmpl.c_name}.dim[{t}], {cbuild.to_c(s.base)}, "
                            f"{cbuild.to_c(s.base)} + ({cbuild.to_c(s.length)} - 1) * {cbuild.to_c(s.step)}, "
-                           f"{cbuild.to_c(s.step)}).count" for t, s in tsubs if s.triplet)
+                           f"{cbuild.to_c(s.step)}).count" if t >= 0 else f"({cbuild.to_c(s.length)})"
+                           for t, s in tsubs if s.triplet) or "1"
         body = with_temp(lhs_elem, stmt.op, rhs.expr, lhs.elem, count, with_checks, stmt.coord, nest)
     else:
         body = [with_checks(c_ast.Assignment(stmt.op, lhs_elem, rhs.expr, stmt.coord))]

@@ -43,7 +43,7 @@ from xmpacc.directives import ast as xd
 from xmpacc.passes.common.canonical import canonical
 from xmpacc.passes.common.loopnest import control_var, nested_for
 from xmpacc.passes.common.reductions import check_not_indices
-from xmpacc.passes.common.varrefs import declared, shape
+from xmpacc.passes.common.varrefs import declared, outer_extent, place, shape
 from xmpacc.passes.kernel.kernel_location_elements import constant_extents, section_indices
 from xmpacc.passes.kernel.kernels import declaration
 from xmpacc.symbols import Scope
@@ -106,13 +106,14 @@ def instrument(loop: xd.Loop, top: c_ast.For, indices: dict[str, int], number: i
         changed, walks = [], []
         for j, name in enumerate(_watched(var)):
             buf = f"_xmpacc_lv_{number}_{k}_{j}"
-            decls += cbuild.stmts(f"unsigned char {buf}[sizeof({name})];", top.coord)
-            saves.append(f"__builtin_memcpy({buf}, &{name}, sizeof({name}));")
+            at, size = _place(var, name, scope)
+            decls += cbuild.stmts(f"unsigned char {buf}[{size}];", top.coord)
+            saves.append(f"__builtin_memcpy({buf}, {at}, {size});")
             sections = _sections(var, name)
             if sections is None:
-                changed.append(f"__builtin_memcmp({buf}, &{name}, sizeof({name})) != 0")
+                changed.append(f"__builtin_memcmp({buf}, {at}, {size}) != 0")
             else:   # only the elements it tracks: another reduction may track others of the array
-                walks += [_walk(ref, scope, f"if (__builtin_memcmp({buf} + _xmpacc_off, (char *) &{name} + "
+                walks += [_walk(ref, scope, f"if (__builtin_memcmp({buf} + _xmpacc_off, (char *) {at} + "
                                             f"_xmpacc_off, _xmpacc_esz)) _xmpacc_ch = 1;")
                           for ref in sections]
         sets = " ".join(f"{key}[{t + 1}] = {trip};" for t, trip in enumerate(trips))
@@ -138,13 +139,21 @@ def _watched(var: xd.ReductionVar) -> list[str]:
     return list(dict.fromkeys([var.name.name] + [loc.name.name for loc in var.locations]))
 
 
+def _place(var: xd.ReductionVar, name: str, scope: Scope) -> tuple[str, str]:
+    """(address, bytes) of a watched variable: an array parameter is a pointer, whose
+    elements go as far as its extent or the location section names (varrefs.place)."""
+    ref = next(r for r in (var.ref,) + var.locations if r.name.name == name)
+    return place(ref, scope)
+
+
 def _copy_back(var: xd.ReductionVar, name: str, kept: str, scope: Scope) -> str:
     """C: ``name`` from the best record's copy ``kept``; of an array, only the elements
     ``var`` tracks, since another reduction may track others (_check_apart)."""
     sections = _sections(var, name)
+    at, size = _place(var, name, scope)
     if sections is None:
-        return f"__builtin_memcpy(&{name}, {kept}, sizeof({name}));"
-    return "".join(_walk(ref, scope, f"__builtin_memcpy((char *) &{name} + _xmpacc_off, "
+        return f"__builtin_memcpy({at}, {kept}, {size});"
+    return "".join(_walk(ref, scope, f"__builtin_memcpy((char *) {at} + _xmpacc_off, "
                                      f"{kept} + _xmpacc_off, _xmpacc_esz);") for ref in sections)
 
 
@@ -161,24 +170,27 @@ def _walk(ref: xd.VarRef, scope: Scope, body: str) -> str:
     """C: ``body`` for every element of the section ``ref`` (trailing dimensions whole), with
     ``_xmpacc_off`` the element's byte offset in the array and ``_xmpacc_esz`` its size."""
     name, subs = ref.name.name, ref.subs or ()
-    rank = shape(declared(ref, scope, "a location variable"))[0]
+    decl = declared(ref, scope, "a location variable")
+    rank = shape(decl)[0]
     loops, index = [], []
     for d in range(rank):
         sub = subs[d] if d < len(subs) else None
         if isinstance(sub, xd.Expr):
             index.append(f"({sub.text})")
             continue
-        extent = f"(long long) (sizeof({name}{'[0]' * d}) / sizeof({name}{'[0]' * (d + 1)}))"
         base = f"({sub.base.text})" if sub is not None and sub.base is not None else "0"
         step = f"({sub.step.text})" if sub is not None and sub.step is not None else "1"
-        length = f"({sub.length.text})" if sub is not None and sub.length is not None else \
-            f"({extent} - {base} + {step} - 1) / {step}"
+        if sub is not None and sub.length is not None:
+            length = f"({sub.length.text})"
+        else:   # to the end: an array parameter's outer extent is its declared one
+            extent = outer_extent(ref, decl, scope) if d == 0 else cbuild.extent_of(name, d, d + 1)
+            length = f"((long long) ({extent}) - {base} + {step} - 1) / {step}"
         k = f"_xmpacc_e{d}"
         loops.append(f"for (long long {k} = 0; {k} < {length}; {k}++) ")
         index.append(f"{base} + {k} * {step}")
     element = name + "".join(f"[{i}]" for i in index)
     return (f"{{ const long long _xmpacc_esz = sizeof({name}{'[0]' * rank}); {''.join(loops)}"
-            f"{{ long long _xmpacc_off = (char *) &{element} - (char *) &{name}; {body} }} }}")
+            f"{{ long long _xmpacc_off = (char *) &{element} - (char *) {place(ref, scope)[0]}; {body} }} }}")
 
 
 def _check_apart(located: list[xd.ReductionVar], scope: Scope) -> None:
@@ -229,22 +241,22 @@ def _record(var: xd.ReductionVar, op: str, suffix: str, nkey: int, scope: Scope)
         return None
     key, best_key, best = f"_xmpacc_key_{suffix}", f"_xmpacc_kb_{suffix}", f"_xmpacc_vb_{suffix}"
     v = var.name.name
-    watched = _watched(var)
+    watched = [_place(var, n, scope) for n in _watched(var)]   # (address, bytes)
     first = [f"_xmpacc_l0_{suffix}_{j}" for j in range(len(watched))]    # the values before the loop
     kept = [f"_xmpacc_lb_{suffix}_{j}" for j in range(len(watched))]     # the best record's
     decls = (f"long long {best_key}[{nkey}] = {{0}}; {declaration(decl, best)};"
-             + "".join(f"unsigned char {a}[sizeof({n})]; unsigned char {b}[sizeof({n})];"
-                       for a, b, n in zip(first, kept, watched, strict=True)))
-    start = "".join(f"__builtin_memcpy({a}, &{n}, sizeof({n})); __builtin_memcpy({b}, &{n}, sizeof({n}));"
-                    for a, b, n in zip(first, kept, watched, strict=True)) + f"{best} = {v};"
-    begin = f"{key}[0] = 0;" + "".join(f"__builtin_memcpy(&{n}, {a}, sizeof({n}));"
-                                       for a, n in zip(first, watched, strict=True))
+             + "".join(f"unsigned char {a}[{n}]; unsigned char {b}[{n}];"
+                       for a, b, (_at, n) in zip(first, kept, watched, strict=True)))
+    start = "".join(f"__builtin_memcpy({a}, {at}, {n}); __builtin_memcpy({b}, {at}, {n});"
+                    for a, b, (at, n) in zip(first, kept, watched, strict=True)) + f"{best} = {v};"
+    begin = f"{key}[0] = 0;" + "".join(f"__builtin_memcpy({at}, {a}, {n});"
+                                       for a, (at, n) in zip(first, watched, strict=True))
     above, below = (f"{v} > {best}", f"{v} < {best}") if op.endswith("max") \
         else (f"{v} < {best}", f"{v} > {best}")
     end = (f"if (_xmpacc_loc_better({key}, {best_key}, {nkey}, {above}, {below}, "
            f"{int(op.startswith('last'))})) {{ {best} = {v}; "
-           + "".join(f"__builtin_memcpy({b}, &{n}, sizeof({n}));" for b, n in zip(kept, watched, strict=True))
+           + "".join(f"__builtin_memcpy({b}, {at}, {n});" for b, (at, n) in zip(kept, watched, strict=True))
            + f"__builtin_memcpy({best_key}, {key}, sizeof({key})); }}")
-    finish = "".join(_copy_back(var, n, b, scope) for b, n in zip(kept, watched, strict=True)) + \
+    finish = "".join(_copy_back(var, n, b, scope) for b, n in zip(kept, _watched(var), strict=True)) + \
         f"__builtin_memcpy({key}, {best_key}, sizeof({key}));"
     return decls, start, begin, end, finish
