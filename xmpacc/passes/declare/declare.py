@@ -56,7 +56,6 @@ def _declare_scope(scope: Scope, ctx: Context, outer_shadows: dict[int, list[xd.
     """Enter the scope's XMP objects; its shadow directives."""
     aligns: list[xd.Align] = []
     shadows: list[xd.Shadow] = []
-    static_descs: list[xd.StaticDesc] = []
     for item in scope_items(scope):
         if pragma_id(item) is None:
             continue
@@ -71,8 +70,6 @@ def _declare_scope(scope: Scope, ctx: Context, outer_shadows: dict[int, list[xd.
                 aligns.append(d)
             elif isinstance(d, xd.Shadow):
                 shadows.append(d)
-            elif isinstance(d, xd.StaticDesc):
-                static_descs.append(d)
     # align and shadow may come before the array's declaration (reference decision 5),
     # so they are resolved once the whole scope is known.
     for align in aligns:
@@ -84,6 +81,8 @@ def _declare_scope(scope: Scope, ctx: Context, outer_shadows: dict[int, list[xd.
 
 
 def _check_scope(scope: Scope, shadows: list[xd.Shadow], ctx: Context) -> None:
+    static_descs = [d for item in scope_items(scope) for d in directives_of(item, ctx)
+                    if isinstance(d, xd.StaticDesc)]
     for shadow in shadows:
         for name in shadow.arrays:
             if is_member_path(name.name):
