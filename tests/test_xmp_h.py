@@ -13,10 +13,11 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import REPO, run_mpi, run_xmpacc
+from conftest import REPO, run_mpi, run_xmpacc, same_output, serial_output
 
+from xmpacc.driver import Options, translate
 from xmpacc.frontend.libc_names import LibcNames
-from xmpacc.frontend.preprocess import runtime_include_dir
+from xmpacc.frontend.preprocess import preprocess, runtime_include_dir
 from xmpacc.mpi_flags import mpi_header
 
 PROGRAMS = Path(__file__).parent / "xmp_h"
@@ -102,6 +103,51 @@ def test_which_files_use_mpi(text: str, header: str | None) -> None:
     assert mpi_header(["int y;\n", text]) == header
 
 
+# ---------------------------------------------------------------- every translated file
+
+def test_api_is_declared_without_naming_a_header(tmp_path: Path) -> None:
+    """The forced declarations add no #include to the generated C and move no line."""
+    src = tmp_path / "f.c"
+    src.write_text("#include <stdio.h>\nint n;\n#pragma xmp template t[q]\n")
+    pre = preprocess(str(src), [])
+    assert pre.system_includes == ["stdio.h"] and "xmp_sync_images_all" in pre.text
+    assert pre.directives[0].loc.line == 3
+    r = run_xmpacc("-c", str(src), "-o", str(tmp_path / "f.o"))
+    assert f"{src}:3:24: error: 'q' undeclared" in r.stderr, r.stderr
+    src.write_text("#include <xmp.h>\n#pragma xmp nodes p[*]\n")
+    assert preprocess(str(src), []).system_includes == ["xmp.h"]   # not its <mpi.h>
+
+
+@pytest.mark.parametrize("directive", [
+    "#pragma xmp template t[0:xmp_num_nodes() * 4 - 1]",
+    "#pragma xmp template t(0:xmp_all_num_nodes() + xmp_node_num() + xmpc_this_image())",
+])
+def test_library_call_in_a_directive_without_xmp_h(tmp_path: Path, directive: str) -> None:
+    src = tmp_path / "d.c"
+    src.write_text(f"#pragma xmp nodes p[*]\n{directive}\nint main(void) {{ return xmp_num_nodes(); }}\n")
+    translate(str(src), Options(stop_after="declare"))
+
+
+def test_own_compatible_declarations_and_xmp_h_after_the_api(tmp_path: Path) -> None:
+    """A program that declares API functions itself (old style too), then includes xmp.h."""
+    xmpacc_ok(tmp_path, "own.c", "double xmp_wtime();\nint xmp_num_nodes(void);\n"
+              "void xmp_sync_all(int *status);\n#pragma xmp nodes p[*]\n#include <xmp.h>\n"
+              "#pragma xmp template t[xmp_num_nodes()]\n"
+              "int main(void) { xmp_sync_all(0); return xmp_wtime() < 0; }\n", "-c")
+
+
+def test_generated_c_of_a_file_without_xmp_h(tmp_path: Path) -> None:
+    """The lowering: the call stays a call of the library; the host C includes only what
+    the user included (xmpacc.h declares the API)."""
+    xmpacc_ok(tmp_path, "g.c", "#include <stdio.h>\n#pragma xmp nodes p[*]\n"
+              "#pragma xmp template t[0:xmp_num_nodes() * 4 - 1]\n"
+              "int main(void) { printf(\"%d\\n\", xmp_num_nodes()); return 0; }\n", "-S", "-o", "g")
+    host = (tmp_path / "g.host.c").read_text()
+    assert re.findall(r"^#include (\S+)", host, re.M) == ["<stdio.h>", '"xmpacc.h"', '"g.record.h"']
+    assert '"t", 1, (const long long []){0, (xmp_num_nodes() * 4) - 1});' in host
+    assert 'printf("%d\\n", xmp_num_nodes());' in host
+
+
 def test_only_programs_that_include_xmp_h_or_mpi_h_get_mpi(tmp_path: Path) -> None:
     (tmp_path / "plain.c").write_text("#pragma xmp nodes p[*]\n"
                                       "int main(void) { return xmp_num_nodes() - 1; }\n")
@@ -109,6 +155,13 @@ def test_only_programs_that_include_xmp_h_or_mpi_h_get_mpi(tmp_path: Path) -> No
     plain, xmp = (run_xmpacc("--showme", f"{n}.c", "-o", n, cwd=tmp_path) for n in ("plain", "xmp"))
     assert plain.returncode == xmp.returncode == 0, plain.stderr + xmp.stderr
     assert "-lmpi" not in plain.stdout and "-lmpi" in xmp.stdout
+
+
+def test_preprocessed_output_is_the_users_with_the_macros(tmp_path: Path) -> None:
+    """-E shows the file as the user wrote it (no forced declarations), with _XCALABLEACC."""
+    r = xmpacc_ok(tmp_path, "e.c", "#pragma xmp nodes p[*]\nint f(void) { return xmp_num_nodes(); }\n"
+                  "int acc = _XCALABLEMP + _XCALABLEACC;\n", "-E")
+    assert "xmp_sync_all" not in r.stdout and "xmp_num_nodes()" in r.stdout and "acc = 1 + 1;" in r.stdout
 
 
 def test_libc_names_of_a_file_that_includes_xmp_h() -> None:
@@ -121,6 +174,15 @@ def test_libc_names_of_a_file_that_includes_xmp_h() -> None:
 
 
 # ---------------------------------------------------------------- programs
+
+@pytest.mark.mpi
+@pytest.mark.parametrize("nprocs", [1, 2, 4])
+def test_library_without_xmp_h(exe, tmp_path: Path, nprocs: int) -> None:  # type: ignore[no-untyped-def]
+    src = PROGRAMS / "no_xmp_h.c"
+    r = run_mpi(nprocs, exe(src), timeout=60, env=HOST)
+    assert r.returncode == 0, r.stderr
+    same_output(r.stdout, serial_output(src, tmp_path))
+
 
 @pytest.mark.mpi
 @pytest.mark.parametrize("nprocs", [1, 2, 3, 4])
