@@ -10,7 +10,9 @@ the window of the ``xmp_lock_t`` coarray.  Puts and gets complete before their s
 ends, so ``sync_memory`` has nothing left to wait for and ``sync_all`` is a barrier.  In a
 program with coarrays on the device, every statement here first waits for this image's
 device work (coarray_device.py).  An MPI that cannot make the control window is said at the
-first statement that needs it (``sync_all`` and ``sync_memory`` do not).
+first statement that needs it (``sync_all`` and ``sync_memory`` do not; ``sync_images``
+falls back to messages).  xmp.h's functions (``xmp_sync_all(&status)`` ...:
+include/xmpacc_library.c) call the same entries.
 """
 
 from __future__ import annotations
@@ -20,10 +22,11 @@ from typing import Any
 
 import numpy as np
 
-from .arrays import read_longs
+from .arrays import read_ints, read_longs
 from .errors import RuntimeFailure, where_text
 
 TAGS = 256   # post/wait tags 0..TAGS-1
+_SYNC_TAG = 7303   # sync_images by messages (gmove takes 7301 and 7302)
 
 
 class LocalViewSync:
@@ -121,19 +124,50 @@ class LocalViewSync:
         self._device_quiet()   # type: ignore[attr-defined]
 
     def _xmpacc_sync_images(self, where: bytes, n: int, images: int) -> None:
-        w = where_text(where)
         size = self.world.Get_size()
-        targets = list(range(size)) if n < 0 else read_longs(images, n)
+        self._sync_with(where_text(where), list(range(size)) if n < 0 else read_longs(images, n),
+                        "sync_images: ")
+
+    def _xmpacc_sync_image_list(self, where: bytes, n: int, images: int | None) -> None:
+        """xmp_sync_images(n, image_set, status), xmp_sync_image(k, status)."""
+        w = where_text(where)
+        if n < 0:
+            raise RuntimeFailure(w, f"the number of images is {n}; it must be 0 or more")
+        if n and not images:
+            raise RuntimeFailure(w, f"the image set of {n} image(s) is NULL")
+        self._sync_with(w, read_ints(images, n) if n else [], "")
+
+    def _sync_with(self, w: str, targets: list[int], what: str) -> None:
+        size = self.world.Get_size()
         for k in targets:
             if not 0 <= k < size:
-                raise RuntimeFailure(w, f"sync_images: image {k} does not exist: there are {size} "
+                raise RuntimeFailure(w, f"{what}image {k} does not exist: there are {size} "
                                         f"images (0..{size - 1})")
-        win, me = self._control_win(w), self.world.Get_rank()
+        self._device_quiet()   # type: ignore[attr-defined]   # an image-control statement
+        win, me = self.__dict__.get("_control"), self.world.Get_rank()
+        if win is None:
+            self._sync_by_messages(targets)
+            return
         base = size * TAGS
         for k in targets:
             self._add(win, k, base + me, 1)
         for k in targets:
             self._wait_for(win, [base + k])
+
+    def _sync_by_messages(self, targets: list[int]) -> None:
+        """sync_images in a program without the control window: one without coarrays or
+        local-view directives, which only xmp_sync_images() or xmp_sync_image() can reach
+        (the window is made at start-up, collectively, or never).  With nothing to order
+        but control flow, a zero-byte message each way does it: two images sync with each
+        other equally often, so the k-th message from an image is its k-th sync with this
+        one."""
+        from mpi4py import MPI
+
+        empty = np.empty(0, dtype=np.uint8)
+        requests = [self.world.Isend([empty, MPI.BYTE], dest=k, tag=_SYNC_TAG) for k in targets]
+        requests += [self.world.Irecv([np.empty(0, dtype=np.uint8), MPI.BYTE], source=k, tag=_SYNC_TAG)
+                     for k in targets]
+        MPI.Request.Waitall(requests)
 
     # ------------------------------------------------------------------ post / wait
     def _one_node(self, nodes: int, ref: int | None, where: str, what: str) -> int:

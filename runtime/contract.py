@@ -342,6 +342,8 @@ ENTRIES += (
     _e("_xmpacc_sync_memory", "void", "const char *where", "sync_memory directive"),
     _e("_xmpacc_sync_images", "void", "const char *where, int n, const long long *images",
        "sync_images directive; n = -1: every image"),
+    _e("_xmpacc_sync_image_list", "void", "const char *where, int n, const int *images",
+       "xmp_sync_images(n, images, status) and xmp_sync_image: a list of the user's ints"),
     _e("_xmpacc_post", "void", "const char *where, const void *nodes, const long long *ref, long long tag",
        "post (p[k], tag)"),
     _e("_xmpacc_wait", "void",

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from conftest import REPO, run_mpi, run_xmpacc
-from test_passes import assert_lowered, function, run_passes
+from test_passes import assert_lowered, function, run_passes, user_items
 
 from xmpacc import __version__
 from xmpacc.cbuild import to_c
@@ -106,7 +106,7 @@ void f(struct b *q)
     ]:
         assert line in text, text
     unit, _ctx = run_passes(tmp_path, source)
-    struct = to_c(unit.ast.ext[0])
+    struct = to_c(user_items(unit)[0])
     assert "int *a;" in struct and "_xmpacc_array_t _xmpacc_a_a;" in struct
 
 

@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 
 from xmpacc import ccmessages, checked, elf, mpi_flags
 from xmpacc.frontend.preprocess import runtime_include_dir
-from xmpacc.frontend.scan import read_text
+from xmpacc.frontend.scan import user_texts
 from xmpacc.hostcc import child_env, host_cc
 
 LAUNCHER_MAIN = """\
@@ -177,21 +177,23 @@ def _item_args(item: LinkItem, directory: str) -> list[str]:
     return [item]
 
 
-def _source_text(item: LinkItem) -> str:
-    """The C text of a link item compiled in the link ('' for objects and options)."""
+def _source_texts(item: LinkItem, cpp_args: list[str]) -> list[str]:
+    """The C texts of a link item compiled in the link: generated C, or a plain file and
+    the user's headers it includes ([] for objects and options)."""
     if isinstance(item, Generated):
-        return item.host[1]
+        return [item.host[1]]
     if isinstance(item, Plain):
-        return read_text(item.path)
-    return ""
+        return [text for _path, text in user_texts(item.path, cpp_args)]
+    return []
 
 
-def mpi_link_flags(items: list[LinkItem], inputs: elf.Inputs) -> tuple[list[str], list[str]]:
-    """(compile, link) flags of mpi4py's MPI when the link's C includes <mpi.h> or one of
-    its objects or archives calls MPI (mpi_flags.py); ([], []) otherwise."""
+def mpi_link_flags(items: list[LinkItem], inputs: elf.Inputs,
+                   cpp_args: list[str]) -> tuple[list[str], list[str]]:
+    """(compile, link) flags of mpi4py's MPI when the link's C includes <mpi.h> (or xmp.h)
+    or one of its objects or archives calls MPI (mpi_flags.py); ([], []) otherwise."""
     try:
-        return mpi_flags.link_args([_source_text(i) for i in items], [i for i in items if isinstance(i, str)],
-                                   python_for_executable(), inputs)
+        return mpi_flags.link_args([t for i in items for t in _source_texts(i, cpp_args)],
+                                   [i for i in items if isinstance(i, str)], python_for_executable(), inputs)
     except mpi_flags.MpiFlagsError as e:
         raise BuildError(str(e)) from None
 
@@ -248,8 +250,8 @@ def link(tc: Toolchain, items: list[LinkItem], glue: tuple[str, str], so_path: s
     """``cc -shared`` of the glue and the link items, in order, into ``so_path`` (the
     generated files are in ``directory``; the payloads of XMP files next to ``so_path``)."""
     inputs = elf.Inputs()
-    plan = LinkPlan(items, os.path.join(directory, glue[0]), so_path, program, mpi_link_flags(items, inputs),
-                    inputs=inputs)
+    plan = LinkPlan(items, os.path.join(directory, glue[0]), so_path, program,
+                    mpi_link_flags(items, inputs, tc.cppflags), inputs=inputs)
     if program and not tc.showme:
         for n, item in enumerate(items):
             if isinstance(item, Generated):

@@ -1,4 +1,4 @@
-"""Compile and link flags for programs that include <mpi.h> (global-view §9).
+"""Compile and link flags for programs that include <mpi.h> or xmp.h (global-view §9).
 
 A program that mixes MPI and XMP must be compiled against the MPI library that mpi4py
 loads at run time, so that the runtime and the program share one MPI (one MPI_Init, the
@@ -14,8 +14,10 @@ that runs the executables asks mpi4py instead.  In order:
 
 The result is -I/-D flags for compiling and -L/-l/-Wl flags for linking.  They are
 added where a file needs them: compiling (and preprocessing) a file that includes
-<mpi.h>, linking a program or library from such files, or from objects and archives that
-use MPI symbols (read with elf.py, so ``xmpacc a.o b.o`` of an MPI program links too).
+<mpi.h> or xmp.h (which includes <mpi.h>, as Omni's does), directly or through the
+user's headers, linking a program or library from such files, or from objects and
+archives that use MPI symbols (read with elf.py, so ``xmpacc a.o b.o`` of an MPI program
+links too).
 """
 
 from __future__ import annotations
@@ -52,12 +54,24 @@ class MpiFlagsError(Exception):
     """No MPI installation to compile a program that includes <mpi.h> against."""
 
 
-_INCLUDE_MPI = re.compile(r'^\s*#\s*include\s*[<"]mpi\.h[>"]', re.MULTILINE)
+# xmp.h includes <mpi.h>, as Omni's does
+_INCLUDE_MPI = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"](mpi|xmp)\.h[>"]', re.MULTILINE)
+
+
+def mpi_header(texts: list[str]) -> str | None:
+    """The first of <mpi.h> and <xmp.h> that one of these C sources includes, said for a
+    message ("<xmp.h>, which includes <mpi.h>"); None when none does.  A program that
+    includes neither is compiled and linked without MPI: no question to mpi4py, no libmpi."""
+    for t in texts:
+        m = _INCLUDE_MPI.search(t)
+        if m:
+            return "<mpi.h>" if m.group(1) == "mpi" else "<xmp.h>, which includes <mpi.h>"
+    return None
 
 
 def uses_mpi(texts: list[str]) -> bool:
-    """Does any of these C sources include <mpi.h>?"""
-    return any(_INCLUDE_MPI.search(t) for t in texts)
+    """Does any of these C sources include <mpi.h> (or xmp.h)?"""
+    return mpi_header(texts) is not None
 
 
 def _show(wrapper: str) -> list[str] | None:
@@ -169,13 +183,15 @@ def _flags_for(why: str | None, python: str) -> tuple[list[str], list[str]]:
 
 
 def compile_args(texts: list[str], python: str) -> list[str]:
-    """-I/-D flags for compiling C that includes <mpi.h> ([] for other C)."""
-    return _flags_for("this file includes <mpi.h>" if uses_mpi(texts) else None, python)[0]
+    """-I/-D flags for compiling C that includes <mpi.h> or xmp.h ([] for other C)."""
+    header = mpi_header(texts)
+    return _flags_for(f"this file includes {header}" if header else None, python)[0]
 
 
 def link_args(texts: list[str], items: list[str], python: str,
               inputs: elf.Inputs | None = None) -> tuple[list[str], list[str]]:
     """(compile, link) flags for a link of C sources ``texts`` and the user's ``items``."""
-    if uses_mpi(texts):
-        return _flags_for("this program includes <mpi.h>", python)
+    header = mpi_header(texts)
+    if header:
+        return _flags_for(f"this program includes {header}", python)
     return _flags_for(input_using_mpi(items, inputs), python)

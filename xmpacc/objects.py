@@ -8,7 +8,8 @@ directives is translated first; its object is one relocatable ELF file (``cc -r`
 by ``ar``, ``nm`` and ``ld -r``) with its host code, its record (start-up function,
 kernel source, xmpacc version: build.py), its kernels compiled for the host backend and
 its generated C for checked builds (the section ``.xmpacc_check``, checked.py).  A file
-that includes <mpi.h> is compiled (and preprocessed) with mpi4py's MPI (mpi_flags.py).
+that includes <mpi.h> or xmp.h is compiled (and preprocessed) with mpi4py's MPI
+(mpi_flags.py).
 Its dependency file comes from the host compiler's preprocessor run on the source, so it
 lists the headers the source really includes, in gcc's format.
 """
@@ -21,7 +22,7 @@ import tempfile
 from xmpacc import checked
 from xmpacc.build import Generated, Toolchain, atomic_output, check, write_files
 from xmpacc.frontend.preprocess import XMP_MACROS
-from xmpacc.frontend.scan import read_text
+from xmpacc.frontend.scan import user_texts
 
 
 def object_name(source: str) -> str:
@@ -34,8 +35,9 @@ def _lang(lang_c: bool) -> list[str]:
 
 
 def _mpi(tc: Toolchain, source: str) -> list[str]:
-    """MPI's flags when the source file includes <mpi.h>."""
-    return tc.mpi_compile_flags([read_text(source)])
+    """MPI's flags when the source file or a header of the user's it includes includes
+    <mpi.h> (or xmp.h)."""
+    return tc.mpi_compile_flags([text for _path, text in user_texts(source, tc.cppflags)])
 
 
 def compile_plain(tc: Toolchain, source: str, lang_c: bool, output: str, dep_args: list[str]) -> None:

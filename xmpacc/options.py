@@ -57,6 +57,7 @@ OMNI_ALIASES = {
 # Omni's options that change nothing here: XcalableACC and OpenACC are always on, and the
 # GPU is the one each process gets at run time (NVRTC compiles the kernels for it)
 _OMNI_ACCEPTED = ("-xacc", "--xcalableacc", "-acc", "--openacc")
+_XACC_MACRO = "-D_XCALABLEACC=1"
 _OMNI_ACCEPTED_VALUE = ("-xacc=", "--device=")
 # Omni's options for stages and code generators that xmpacc has not: ignored, saying why
 # (name, True when the name is a prefix, why)
@@ -297,6 +298,8 @@ def _omni_option(arg: str, args: Args) -> bool:
     if arg in _OMNI_ACCEPTED or arg.startswith(_OMNI_ACCEPTED_VALUE):
         if arg.endswith("="):
             raise UsageError(f"'{arg}' needs a value")
+        if arg.startswith(("-xacc", "--xcalableacc")) and _XACC_MACRO not in args.cpp_args:
+            args.cpp_args.append(_XACC_MACRO)   # Omni's macro of its XcalableACC mode
         return True
     for name, prefix, why in _OMNI_IGNORED:
         if arg == name or (prefix and arg.startswith(name)):

@@ -12,7 +12,7 @@
 #include "xmpacc_index.h"
 #include "xmpacc_loops.h"
 #include "xmpacc_sections.h"
-#include "xmp.h"
+#include "xmpacc_api.h"   /* the XMP C API (xmp.h is <mpi.h> plus this header) */
 #include "xmpacc_rt.h"
 #include "xmpacc_unit.h"
 

@@ -1,5 +1,6 @@
-/* xmpacc_library.c: the mapping inquiry functions of xmp.h (XMP ch. 7; global-view §9),
- * compiled into every program (the glue includes it once).
+/* xmpacc_library.c: the mapping inquiry functions of xmp.h (XMP ch. 7; global-view §9)
+ * and the rest of its functions that are not one line of the glue, compiled into every
+ * program (the glue includes it once).
  *
  * Dimension numbers are Omni's: node arrays and templates count theirs in Fortran order,
  * as the parenthesised syntax writes them (Omni keeps them so): dimension 1 of
@@ -15,6 +16,7 @@
  * distributed or allocated yet.  Dimension numbers are 1-based.  One function per library
  * routine: they look alike (check, then read one field), each reads its own.
  */
+#include <stdarg.h>
 #include "xmpacc.h"
 
 #define _XMPACC_BAD_DESC (-1)
@@ -307,6 +309,12 @@ int xmp_array_type_size(xmp_desc_t d, size_t *size) {
 
 /* ---------------------------------------------------------------- the rest of xmp.h */
 
+/* ---------------------------------------------------------------- functions xmpacc lowers
+ * In a translated file xmpacc turns a call of these into the runtime call itself, with
+ * its line and the element types it sees (passes/localize/library.py): these are for
+ * the other calls, from a file without directives or through a pointer.  Descriptors
+ * then carry the element type that xmp_desc_of recorded (type code 0). */
+
 void xmp_free(void *p) { _xmpacc_free(p, "xmp_free()"); }   /* xmpacc passes the line instead */
 
 /* xmp_malloc's blocks come from calloc, as Omni's come from malloc, so free(p) may release
@@ -325,7 +333,110 @@ void __wrap_free(void *p) {
   if (p && hit) _xmpacc_forget_block(p);
   __real_free(p);
 }
+
+/* One extent per dimension of the aligned pointer, as ints (a long argument is read as
+ * its low int, which is its value on the 64-bit ABIs xmpacc runs on). */
+void *xmp_malloc(xmp_desc_t d, ...) {
+  long long extents[_XMPACC_MAXDIM];
+  int n = d ? ((const _xmpacc_array_t *)d)->ndims : 0;   /* set by the align, before the block */
+  va_list ap;
+  va_start(ap, d);
+  for (int k = 0; k < n && k < _XMPACC_MAXDIM; k++) extents[k] = va_arg(ap, int);
+  va_end(ap);
+  return _xmpacc_malloc(d, "xmp_malloc()", n < _XMPACC_MAXDIM ? n : _XMPACC_MAXDIM, extents, 0);
+}
+
+/* xmp_gather(x, a, i1, ..., in) and xmp_scatter(x, a, ...): one index array per
+ * dimension of the indexed array (a for gather, x for scatter). */
+static void _xmpacc_indexed(int scatter, xmp_desc_t x, xmp_desc_t a, va_list ap) {
+  const void *descs[2 + _XMPACC_MAXDIM] = {x, a};
+  const int types[2 + _XMPACC_MAXDIM] = {0};
+  const _xmpacc_array_t *indexed = _xmpacc_as_array(scatter ? x : a);
+  int n = indexed ? indexed->ndims : 0;   /* not an array: the runtime says so */
+  for (int k = 0; k < n; k++) descs[2 + k] = va_arg(ap, xmp_desc_t);
+  if (scatter)
+    _xmpacc_scatter("xmp_scatter()", 2 + n, descs, types);
+  else
+    _xmpacc_gather("xmp_gather()", 2 + n, descs, types);
+}
+
+void xmp_gather(xmp_desc_t x, xmp_desc_t a, ...) {
+  va_list ap;
+  va_start(ap, a);
+  _xmpacc_indexed(0, x, a, ap);
+  va_end(ap);
+}
+
+void xmp_scatter(xmp_desc_t x, xmp_desc_t a, ...) {
+  va_list ap;
+  va_start(ap, a);
+  _xmpacc_indexed(1, x, a, ap);
+  va_end(ap);
+}
+
+void xmp_pack(xmp_desc_t v, xmp_desc_t a, xmp_desc_t mask) {
+  const void *descs[3] = {v, a, mask};
+  const int types[3] = {0, 0, 0};
+  _xmpacc_pack("xmp_pack()", 3, descs, types);
+}
+
+void xmp_unpack(xmp_desc_t a, xmp_desc_t v, xmp_desc_t mask) {
+  const void *descs[3] = {a, v, mask};
+  const int types[3] = {0, 0, 0};
+  _xmpacc_unpack("xmp_unpack()", 3, descs, types);
+}
+
+void xmp_matmul(xmp_desc_t c, xmp_desc_t a, xmp_desc_t b) {
+  const void *descs[3] = {c, a, b};
+  const int types[3] = {0, 0, 0};
+  _xmpacc_matmul("xmp_matmul()", 3, descs, types);
+}
+
+void xmp_transpose(xmp_desc_t dst, xmp_desc_t src, int opt) {
+  _xmpacc_transpose("xmp_transpose()", dst, src, opt);
+}
+void xmp_sort_up(xmp_desc_t dst, xmp_desc_t src) { _xmpacc_sort("xmp_sort_up()", dst, src, 0, 0); }
+void xmp_sort_down(xmp_desc_t dst, xmp_desc_t src) { _xmpacc_sort("xmp_sort_down()", dst, src, 0, 1); }
+
+/* ---------------------------------------------------------------- MPI interoperability
+ * The runtime owns MPI (initialised before main, finalised after it). */
 void xmp_init_mpi(int *argc, char ***argv) { (void)argc; (void)argv; }
 void xmp_finalize_mpi(void) {}
 void xmp_init() {}
 void xmp_finalize(void) {}
+
+int xmp_this_image(void) { return xmpc_this_image() + 1; }
+
+/* ---------------------------------------------------------------- image control
+ * The functions of the local view's directives (coarray_sync.py).  Run-time errors name
+ * the function: a call has no directive line to give.  Success is the only status they
+ * return (a failure ends the job). */
+
+static void _xmpacc_status_ok(int *status) {
+  if (status) *status = 0;
+}
+
+void xmp_sync_memory(int *status) {
+  _xmpacc_sync_memory("xmp_sync_memory()");
+  _xmpacc_status_ok(status);
+}
+
+void xmp_sync_all(int *status) {
+  _xmpacc_sync_all("xmp_sync_all()");
+  _xmpacc_status_ok(status);
+}
+
+void xmp_sync_images(int num, int *image_set, int *status) {
+  _xmpacc_sync_image_list("xmp_sync_images()", num, image_set);
+  _xmpacc_status_ok(status);
+}
+
+void xmp_sync_image(int image, int *status) {
+  _xmpacc_sync_image_list("xmp_sync_image()", 1, &image);
+  _xmpacc_status_ok(status);
+}
+
+void xmp_sync_images_all(int *status) {
+  _xmpacc_sync_images("xmp_sync_images_all()", -1, 0);
+  _xmpacc_status_ok(status);
+}

@@ -108,6 +108,7 @@ void * _xmpacc_coarray_get_elem(void * coarray, const char * where, const long l
 void _xmpacc_sync_all(const char * where);
 void _xmpacc_sync_memory(const char * where);
 void _xmpacc_sync_images(const char * where, int n, const long long * images);
+void _xmpacc_sync_image_list(const char * where, int n, const int * images);
 void _xmpacc_post(const char * where, const void * nodes, const long long * ref, long long tag);
 void _xmpacc_wait(const char * where, const void * nodes, const long long * ref, int has_tag, long long tag);
 void _xmpacc_coarray_lock(void * coarray, const char * where, const long long * image, const void * elem, int release);

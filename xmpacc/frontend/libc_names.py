@@ -37,6 +37,11 @@ _FLOAT_LITERAL = re.compile(rf"(?:\d+\.\d*{_EXPONENT}|\.\d+{_EXPONENT}|\d+[eE][-
 _INT_LITERAL = re.compile(r"(?:0[xX][0-9a-fA-F]+|\d+)[uUlL]*")
 _FLOAT_BUILTIN = re.compile(r"__builtin_(?:nan|inf|huge_val)\w*")
 _MAX_EXPANSION = 8
+# <mpi.h> needs the -I of mpi4py's MPI, which only the build step asks for (mpi_flags.py),
+# and xmp.h includes it; xmp.h's own names are declared to the parser already.  Names of
+# MPI are taken as of unknown type when the file includes either.
+_MPI_HEADERS = ("mpi.h", "xmp.h")
+_MPI_NAME = re.compile(r"P?MPIX?_\w+")
 
 
 class LibcNames:
@@ -45,7 +50,8 @@ class LibcNames:
     def __init__(self, cc: str, cpp_args: list[str], headers: list[str], include_dirs: list[str]) -> None:
         self._cc = cc
         self._flags = [*cpp_args, *[f"-I{d}" for d in include_dirs]]
-        self._source = "".join(f"#include <{h}>\n" for h in headers)
+        self._source = "".join(f"#include <{h}>\n" for h in headers if h not in _MPI_HEADERS)
+        self._mpi = any(h in _MPI_HEADERS for h in headers)
         self._defs: dict[str, str] | None = None
         self._defs_failed = False   # asked once: a compiler that failed is not asked again
         self._declared: dict[str, bool] = {}
@@ -76,6 +82,8 @@ class LibcNames:
     def kind(self, name: str) -> NameKind | None:
         """What ``name`` is in the real headers, None if they do not know it.  Without a
         working compiler, names in capitals are taken as macros of unknown type."""
+        if self._mpi and _MPI_NAME.fullmatch(name):
+            return "unknown"
         defs = self._definitions()
         if defs is None:
             return "unknown" if re.fullmatch(r"[A-Z_][A-Z0-9_]*", name) else None

@@ -46,8 +46,15 @@ LIBC_STRING_SENTINEL = re.compile(r"@@xmpacc:(\w+)@@")
 
 # What every file with directives is compiled with (Omni defines _XCALABLEMP too).  xmpacc
 # compiles OpenACC too, so _OPENACC is defined as OpenACC compilers do, to the date of the
-# specification whose runtime library openacc.h follows (2.6: November 2017).
+# specification whose runtime library openacc.h follows (2.6: November 2017).  Omni defines
+# _XCALABLEACC under -xacc only, and so does xmpacc (options.py): a program's
+# '#ifdef _XCALABLEACC' picks what its Makefile asked for, as with Omni.
 XMP_MACROS = ["-D_XCALABLEMP=1", "-D__XMPACC__=1", "-D_OPENACC=201711"]
+
+# The XMP C API, declared for every translated file as Omni does (a directive may call
+# xmp_num_nodes() in a file that does not include xmp.h).  Forced in like the shim, so
+# that it names no line of the user's; the generated C includes it through xmpacc.h.
+API_HEADER = "xmpacc_api.h"
 
 FAKE_LIBC_DIR = pycparser_fake_libc.directory
 SHIM_DIR = os.path.join(os.path.dirname(os.path.dirname(__file__)), "libc_shim")
@@ -155,10 +162,11 @@ def _map_locs(raw: str, raw_locs: tuple[SourceLoc, ...], expanded: str) -> tuple
 def _cpp_command(cc: str, source_dir: str, cpp_args: list[str]) -> list[str]:
     """cpp reading stdin.  The fake libc headers include "_fake_defines.h" with quotes, which
     finds their own copy first, so our shim is forced in with -include: its include guard
-    then keeps theirs out."""
+    then keeps theirs out.  The XMP API (API_HEADER) is forced in after it."""
     return [
         *shlex.split(cc), "-E", "-nostdinc", *XMP_MACROS, *cpp_args,
         "-include", os.path.join(SHIM_DIR, "_fake_defines.h"),
+        "-include", os.path.join(runtime_include_dir(), API_HEADER),
         "-I", SHIM_DIR, "-I", FAKE_LIBC_DIR, "-I", runtime_include_dir(), "-I", source_dir, "-x", "c", "-",
     ]
 
@@ -187,6 +195,12 @@ def _system_header_name(path: str) -> str | None:
     return None
 
 
+def _is_user_file(name: str) -> bool:
+    """Is the file of a line marker the user's (not a header of xmpacc's, nor cpp's
+    <command-line> of the forced includes)?"""
+    return not (name.startswith("<") and name.endswith(">")) and not is_system_path(name)
+
+
 def _restore_directives(output: str,
                         pending: dict[int, _Pending]) -> tuple[str, dict[int, RawDirective], list[str]]:
     """Turn marker lines back into ``#pragma xmp_<id>`` (``acc_<id>``) and note the real headers
@@ -200,15 +214,15 @@ def _restore_directives(output: str,
         if mark:
             fname, flags = mark.group(2), mark.group(3).split()
             if "1" in flags:
-                parent_is_user = not stack or not is_system_path(stack[-1])
                 header = _system_header_name(fname)
-                if parent_is_user and header and header not in includes:
+                if stack and _is_user_file(stack[-1]) and header and header not in includes:
                     includes.append(header)
                 stack.append(fname)
-            elif "2" in flags and stack:
+                continue
+            if "2" in flags and stack:
                 stack.pop()
-            elif not stack:
-                stack.append(fname)
+            # the file cpp is in now: <command-line> while it reads the forced includes
+            stack[-1:] = [fname]
             continue
         pos = line.find(MARKER)
         if pos < 0:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterator
 
 from xmpacc.diagnostics import SourceLoc, XmpError
 from xmpacc.frontend.coarrays import rewrite_coarrays
@@ -25,6 +26,9 @@ from xmpacc.frontend.sections import rewrite_sections
 
 _PRAGMA = re.compile(r"^[ \t]*#[ \t]*pragma[ \t]+(?:xmp|acc)\b", re.M)
 _INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*([<"])([^>"\n]+)[>"]', re.M)
+# Omni translates every file, so a file's '#ifdef _XCALABLEMP' code is compiled with the
+# macro (and the XMP library declared): such a file is translated here too
+_XMP_MACROS = re.compile(r"\b_XCALABLE(?:MP|ACC)\b")
 _VOID_MAIN = re.compile(r"\bvoid\s+main\s*\(")   # in a comment too: at worst a plain file is translated
 
 
@@ -53,27 +57,19 @@ def _forced_includes(cpp_args: list[str]) -> list[str]:
     return [cpp_args[k + 1] for k, a in enumerate(cpp_args[:-1]) if a == "-include"]
 
 
-def has_directives(path: str, cpp_args: list[str]) -> bool:
-    try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            text = f.read()
-    except OSError:
-        raise XmpError(SourceLoc(path, 0, 0), "no such file") from None
-    if _VOID_MAIN.search(text):
-        return True
+def user_texts(path: str, cpp_args: list[str], text: str | None = None) -> Iterator[tuple[str, str]]:
+    """(path, text) of the file (``text`` if given), then of each user header it includes
+    (its -include files too), followed textually as cpp would find them; each file once.
+    Unreadable files give ''.  build.py looks for <mpi.h> and xmp.h in them."""
     quote, both = _search_dirs(cpp_args)
     seen = {os.path.realpath(path)}
-    todo = [(path, text)] + [(p, "") for p in _forced_includes(cpp_args) if os.path.isfile(p)]
+    todo = [(path, read_text(path) if text is None else text)]
+    todo += [(p, "") for p in _forced_includes(cpp_args) if os.path.isfile(p)]
     while todo:
         current, text = todo.pop()
-        if not text:
-            text = read_text(current)
-        # sections and coarrays need xmpacc even in a file without a directive
-        if _PRAGMA.search(text) or rewrite_sections(text) != text or rewrite_coarrays(text) != text:
-            return True
+        text = text or read_text(current)
+        yield current, text
         for kind, name in _INCLUDE.findall(text):
-            if name.strip() == "openacc.h":
-                return True
             dirs = ([os.path.dirname(current) or "."] + quote if kind == '"' else []) + both
             for d in dirs:
                 candidate = os.path.join(d, name)
@@ -82,6 +78,22 @@ def has_directives(path: str, cpp_args: list[str]) -> bool:
                         seen.add(os.path.realpath(candidate))
                         todo.append((candidate, ""))
                     break
+
+
+def has_directives(path: str, cpp_args: list[str]) -> bool:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            source = f.read()
+    except OSError:
+        raise XmpError(SourceLoc(path, 0, 0), "no such file") from None
+    if _VOID_MAIN.search(source) or _XMP_MACROS.search(source):
+        return True
+    for _current, text in user_texts(path, cpp_args, source):
+        # sections and coarrays need xmpacc even in a file without a directive
+        if _PRAGMA.search(text) or rewrite_sections(text) != text or rewrite_coarrays(text) != text:
+            return True
+        if any(name.strip() == "openacc.h" for _kind, name in _INCLUDE.findall(text)):
+            return True
     return False
 
 
