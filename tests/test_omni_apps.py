@@ -16,11 +16,10 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from conftest import REPO, gpu_count, run_mpi, same_output, serial_output
+from conftest import REPO, gpu_count, run_mpi, same_output, serial_output, xmpacc_command
 
 OMNI = REPO / "tests" / "omni"
 THREADS = {"OMP_NUM_THREADS": "2", "XMPACC_DEVICE": "host"}
@@ -31,7 +30,7 @@ def triad(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """tests/omni/triad built by its Makefile with this environment's xmpacc."""
     work = tmp_path_factory.mktemp("omni") / "triad"
     shutil.copytree(OMNI / "triad", work)
-    xmpacc = Path(sys.executable).parent / "xmpacc"
+    xmpacc = xmpacc_command()[0]
     r = subprocess.run(["make", f"MPICC={xmpacc}"], cwd=work, capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, f"make failed:\n{r.stdout}\n{r.stderr}"
     assert "warning" not in r.stderr, r.stderr   # every Omni option is understood
@@ -66,7 +65,7 @@ def himeno(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """tests/omni/himeno built by its Makefile with this environment's xmpacc."""
     work = tmp_path_factory.mktemp("omni") / "himeno"
     shutil.copytree(OMNI / "himeno", work)
-    xmpacc = Path(sys.executable).parent / "xmpacc"
+    xmpacc = xmpacc_command()[0]
     r = subprocess.run(["make", f"MPICC={xmpacc}", "himeno", "serial"], cwd=work, capture_output=True,
                        text=True, timeout=300)
     assert r.returncode == 0, f"make failed:\n{r.stdout}\n{r.stderr}"

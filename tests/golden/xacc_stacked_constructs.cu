@@ -8,8 +8,8 @@
 #include "xmpacc_kernel.h"
 _XMPACC_UNIT_BEGIN(stacked_constructs_c)
 
-/* stacked_constructs.c:43: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_stacked_constructs_c_43(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_k, double *y, double *x)
+/* stacked_constructs.c:53: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_stacked_constructs_c_53(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_k, double *y, double *x)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
@@ -18,13 +18,13 @@ _XMPACC_KERNEL _xmpacc_loop_stacked_constructs_c_43(long long _xmpacc_total, _xm
   if (!_xmpacc_valid) return;
   int k = (int) (_xmpacc_s_k.first + _xmpacc_rest * _xmpacc_s_k.step);
   do
-#line 44 "tests/xacc_programs/stacked_constructs.c"
+#line 54 "tests/xacc_programs/stacked_constructs.c"
 y[k] = y[k] + (2 * x[k]);
   while (0);
 #line 25 "stacked_constructs.cu"
 }
 #ifndef __CUDACC__
-void _xmpacc_loop_stacked_constructs_c_43_host(long long _xmpacc_n, void **_xmpacc_args)
+void _xmpacc_loop_stacked_constructs_c_53_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   _xmpacc_sched_t _xmpacc_s_k;
@@ -35,12 +35,12 @@ void _xmpacc_loop_stacked_constructs_c_43_host(long long _xmpacc_n, void **_xmpa
   memcpy((void *) &y, _xmpacc_args[2], sizeof y);
   memcpy((void *) &x, _xmpacc_args[3], sizeof x);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_stacked_constructs_c_43(_xmpacc_total, _xmpacc_s_k, y, x);
+    _xmpacc_loop_stacked_constructs_c_53(_xmpacc_total, _xmpacc_s_k, y, x);
 }
 #endif
 
-/* stacked_constructs.c:51: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_stacked_constructs_c_51(long long _xmpacc_total, double *_xmpacc_ds_scale)
+/* stacked_constructs.c:61: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_stacked_constructs_c_61(long long _xmpacc_total, double *_xmpacc_ds_scale)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
@@ -48,25 +48,25 @@ _XMPACC_KERNEL _xmpacc_loop_stacked_constructs_c_51(long long _xmpacc_total, dou
   long long _xmpacc_rest = _xmpacc_tid;
   if (!_xmpacc_valid) return;
   do
-#line 51 "tests/xacc_programs/stacked_constructs.c"
+#line 61 "tests/xacc_programs/stacked_constructs.c"
 *_xmpacc_ds_scale = 2 * (*_xmpacc_ds_scale);
   while (0);
 #line 55 "stacked_constructs.cu"
 }
 #ifndef __CUDACC__
-void _xmpacc_loop_stacked_constructs_c_51_host(long long _xmpacc_n, void **_xmpacc_args)
+void _xmpacc_loop_stacked_constructs_c_61_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   double *_xmpacc_ds_scale;
   memcpy((void *) &_xmpacc_total, _xmpacc_args[0], sizeof _xmpacc_total);
   memcpy((void *) &_xmpacc_ds_scale, _xmpacc_args[1], sizeof _xmpacc_ds_scale);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_stacked_constructs_c_51(_xmpacc_total, _xmpacc_ds_scale);
+    _xmpacc_loop_stacked_constructs_c_61(_xmpacc_total, _xmpacc_ds_scale);
 }
 #endif
 
-/* stacked_constructs.c:52: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_stacked_constructs_c_52(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_k, double *y, double *_xmpacc_ds_scale)
+/* stacked_constructs.c:62: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_stacked_constructs_c_62(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_k, double *y, double *_xmpacc_ds_scale)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
@@ -75,13 +75,13 @@ _XMPACC_KERNEL _xmpacc_loop_stacked_constructs_c_52(long long _xmpacc_total, _xm
   if (!_xmpacc_valid) return;
   int k = (int) (_xmpacc_s_k.first + _xmpacc_rest * _xmpacc_s_k.step);
   do
-#line 53 "tests/xacc_programs/stacked_constructs.c"
+#line 63 "tests/xacc_programs/stacked_constructs.c"
 y[k] = (*_xmpacc_ds_scale) * y[k];
   while (0);
 #line 82 "stacked_constructs.cu"
 }
 #ifndef __CUDACC__
-void _xmpacc_loop_stacked_constructs_c_52_host(long long _xmpacc_n, void **_xmpacc_args)
+void _xmpacc_loop_stacked_constructs_c_62_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   _xmpacc_sched_t _xmpacc_s_k;
@@ -92,12 +92,12 @@ void _xmpacc_loop_stacked_constructs_c_52_host(long long _xmpacc_n, void **_xmpa
   memcpy((void *) &y, _xmpacc_args[2], sizeof y);
   memcpy((void *) &_xmpacc_ds_scale, _xmpacc_args[3], sizeof _xmpacc_ds_scale);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_stacked_constructs_c_52(_xmpacc_total, _xmpacc_s_k, y, _xmpacc_ds_scale);
+    _xmpacc_loop_stacked_constructs_c_62(_xmpacc_total, _xmpacc_s_k, y, _xmpacc_ds_scale);
 }
 #endif
 
-/* stacked_constructs.c:59: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_stacked_constructs_c_59(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_k, double *v)
+/* stacked_constructs.c:69: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_stacked_constructs_c_69(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_k, double *v)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
@@ -106,13 +106,13 @@ _XMPACC_KERNEL _xmpacc_loop_stacked_constructs_c_59(long long _xmpacc_total, _xm
   if (!_xmpacc_valid) return;
   int k = (int) (_xmpacc_s_k.first + _xmpacc_rest * _xmpacc_s_k.step);
   do
-#line 60 "tests/xacc_programs/stacked_constructs.c"
+#line 70 "tests/xacc_programs/stacked_constructs.c"
 v[k] = v[k] + 1;
   while (0);
 #line 113 "stacked_constructs.cu"
 }
 #ifndef __CUDACC__
-void _xmpacc_loop_stacked_constructs_c_59_host(long long _xmpacc_n, void **_xmpacc_args)
+void _xmpacc_loop_stacked_constructs_c_69_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   _xmpacc_sched_t _xmpacc_s_k;
@@ -121,12 +121,12 @@ void _xmpacc_loop_stacked_constructs_c_59_host(long long _xmpacc_n, void **_xmpa
   memcpy((void *) &_xmpacc_s_k, _xmpacc_args[1], sizeof _xmpacc_s_k);
   memcpy((void *) &v, _xmpacc_args[2], sizeof v);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_stacked_constructs_c_59(_xmpacc_total, _xmpacc_s_k, v);
+    _xmpacc_loop_stacked_constructs_c_69(_xmpacc_total, _xmpacc_s_k, v);
 }
 #endif
 
-/* stacked_constructs.c:68: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_stacked_constructs_c_68(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_k, double *x)
+/* stacked_constructs.c:78: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_stacked_constructs_c_78(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_k, double *x)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
@@ -135,13 +135,13 @@ _XMPACC_KERNEL _xmpacc_loop_stacked_constructs_c_68(long long _xmpacc_total, _xm
   if (!_xmpacc_valid) return;
   int k = (int) (_xmpacc_s_k.first + _xmpacc_rest * _xmpacc_s_k.step);
   do
-#line 69 "tests/xacc_programs/stacked_constructs.c"
+#line 79 "tests/xacc_programs/stacked_constructs.c"
 x[k] = x[k] * x[k];
   while (0);
 #line 142 "stacked_constructs.cu"
 }
 #ifndef __CUDACC__
-void _xmpacc_loop_stacked_constructs_c_68_host(long long _xmpacc_n, void **_xmpacc_args)
+void _xmpacc_loop_stacked_constructs_c_78_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   _xmpacc_sched_t _xmpacc_s_k;
@@ -150,12 +150,12 @@ void _xmpacc_loop_stacked_constructs_c_68_host(long long _xmpacc_n, void **_xmpa
   memcpy((void *) &_xmpacc_s_k, _xmpacc_args[1], sizeof _xmpacc_s_k);
   memcpy((void *) &x, _xmpacc_args[2], sizeof x);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_stacked_constructs_c_68(_xmpacc_total, _xmpacc_s_k, x);
+    _xmpacc_loop_stacked_constructs_c_78(_xmpacc_total, _xmpacc_s_k, x);
 }
 #endif
 
-/* stacked_constructs.c:71: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_stacked_constructs_c_71(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_k, double *v, double *x)
+/* stacked_constructs.c:81: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_stacked_constructs_c_81(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_k, double *v, double *x)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
@@ -164,13 +164,13 @@ _XMPACC_KERNEL _xmpacc_loop_stacked_constructs_c_71(long long _xmpacc_total, _xm
   if (!_xmpacc_valid) return;
   int k = (int) (_xmpacc_s_k.first + _xmpacc_rest * _xmpacc_s_k.step);
   do
-#line 72 "tests/xacc_programs/stacked_constructs.c"
+#line 82 "tests/xacc_programs/stacked_constructs.c"
 v[k] = v[k] + x[k];
   while (0);
 #line 171 "stacked_constructs.cu"
 }
 #ifndef __CUDACC__
-void _xmpacc_loop_stacked_constructs_c_71_host(long long _xmpacc_n, void **_xmpacc_args)
+void _xmpacc_loop_stacked_constructs_c_81_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   _xmpacc_sched_t _xmpacc_s_k;
@@ -181,129 +181,12 @@ void _xmpacc_loop_stacked_constructs_c_71_host(long long _xmpacc_n, void **_xmpa
   memcpy((void *) &v, _xmpacc_args[2], sizeof v);
   memcpy((void *) &x, _xmpacc_args[3], sizeof x);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_stacked_constructs_c_71(_xmpacc_total, _xmpacc_s_k, v, x);
-}
-#endif
-
-/* stacked_constructs.c:78: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_stacked_constructs_c_78(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double * _XMPACC_RESTRICT w, _xmpacc_array_t _xmpacc_a_w, const double * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u)
-{
-  long long _xmpacc_gid = _XMPACC_TID;
-  long long _xmpacc_tid = _xmpacc_gid;
-  int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
-  long long _xmpacc_rest = _xmpacc_tid;
-  if (!_xmpacc_valid) return;
-  int i = (int) (_xmpacc_s_i.first + _xmpacc_rest * _xmpacc_s_i.step);
-  #ifndef _XMPACC_CHECK
-  w -= _xmpacc_a_w.dim[0].gtol;
-  u -= _xmpacc_a_u.dim[0].gtol;
-  #endif
-  do
-#line 79 "tests/xacc_programs/stacked_constructs.c"
-w[_XMPACC_G(_xmpacc_a_w, 0, i)] = (0.5 * u[_XMPACC_G(_xmpacc_a_u, 0, i)]) + 1;
-  while (0);
-#line 206 "stacked_constructs.cu"
-}
-#ifndef __CUDACC__
-void _xmpacc_loop_stacked_constructs_c_78_host(long long _xmpacc_n, void **_xmpacc_args)
-{
-  long long _xmpacc_total;
-  _xmpacc_sched_t _xmpacc_s_i;
-  double * _XMPACC_RESTRICT w;
-  _xmpacc_array_t _xmpacc_a_w;
-  const double * _XMPACC_RESTRICT u;
-  _xmpacc_array_t _xmpacc_a_u;
-  memcpy((void *) &_xmpacc_total, _xmpacc_args[0], sizeof _xmpacc_total);
-  memcpy((void *) &_xmpacc_s_i, _xmpacc_args[1], sizeof _xmpacc_s_i);
-  memcpy((void *) &w, _xmpacc_args[2], sizeof w);
-  memcpy((void *) &_xmpacc_a_w, _xmpacc_args[3], sizeof _xmpacc_a_w);
-  memcpy((void *) &u, _xmpacc_args[4], sizeof u);
-  memcpy((void *) &_xmpacc_a_u, _xmpacc_args[5], sizeof _xmpacc_a_u);
-  for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_stacked_constructs_c_78(_xmpacc_total, _xmpacc_s_i, w, _xmpacc_a_w, u, _xmpacc_a_u);
-}
-#endif
-
-/* stacked_constructs.c:84: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_stacked_constructs_c_84(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u, const double * _XMPACC_RESTRICT w, _xmpacc_array_t _xmpacc_a_w)
-{
-  long long _xmpacc_gid = _XMPACC_TID;
-  long long _xmpacc_tid = _xmpacc_gid;
-  int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
-  long long _xmpacc_rest = _xmpacc_tid;
-  if (!_xmpacc_valid) return;
-  int i = (int) (_xmpacc_s_i.first + _xmpacc_rest * _xmpacc_s_i.step);
-  #ifndef _XMPACC_CHECK
-  u -= _xmpacc_a_u.dim[0].gtol;
-  w -= _xmpacc_a_w.dim[0].gtol;
-  #endif
-  do
-#line 84 "tests/xacc_programs/stacked_constructs.c"
-u[_XMPACC_G(_xmpacc_a_u, 0, i)] = u[_XMPACC_G(_xmpacc_a_u, 0, i)] + (0.25 * w[_XMPACC_G(_xmpacc_a_w, 0, i)]);
-  while (0);
-#line 245 "stacked_constructs.cu"
-}
-#ifndef __CUDACC__
-void _xmpacc_loop_stacked_constructs_c_84_host(long long _xmpacc_n, void **_xmpacc_args)
-{
-  long long _xmpacc_total;
-  _xmpacc_sched_t _xmpacc_s_i;
-  double * _XMPACC_RESTRICT u;
-  _xmpacc_array_t _xmpacc_a_u;
-  const double * _XMPACC_RESTRICT w;
-  _xmpacc_array_t _xmpacc_a_w;
-  memcpy((void *) &_xmpacc_total, _xmpacc_args[0], sizeof _xmpacc_total);
-  memcpy((void *) &_xmpacc_s_i, _xmpacc_args[1], sizeof _xmpacc_s_i);
-  memcpy((void *) &u, _xmpacc_args[2], sizeof u);
-  memcpy((void *) &_xmpacc_a_u, _xmpacc_args[3], sizeof _xmpacc_a_u);
-  memcpy((void *) &w, _xmpacc_args[4], sizeof w);
-  memcpy((void *) &_xmpacc_a_w, _xmpacc_args[5], sizeof _xmpacc_a_w);
-  for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_stacked_constructs_c_84(_xmpacc_total, _xmpacc_s_i, u, _xmpacc_a_u, w, _xmpacc_a_w);
-}
-#endif
-
-/* stacked_constructs.c:92: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_stacked_constructs_c_92(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double * _XMPACC_RESTRICT w, _xmpacc_array_t _xmpacc_a_w, const double * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u)
-{
-  long long _xmpacc_gid = _XMPACC_TID;
-  long long _xmpacc_tid = _xmpacc_gid;
-  int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
-  long long _xmpacc_rest = _xmpacc_tid;
-  if (!_xmpacc_valid) return;
-  int i = (int) (_xmpacc_s_i.first + _xmpacc_rest * _xmpacc_s_i.step);
-  #ifndef _XMPACC_CHECK
-  w -= _xmpacc_a_w.dim[0].gtol;
-  u -= _xmpacc_a_u.dim[0].gtol;
-  #endif
-  do
-#line 93 "tests/xacc_programs/stacked_constructs.c"
-w[_XMPACC_G(_xmpacc_a_w, 0, i)] = w[_XMPACC_G(_xmpacc_a_w, 0, i)] + u[_XMPACC_G(_xmpacc_a_u, 0, i)];
-  while (0);
-#line 284 "stacked_constructs.cu"
-}
-#ifndef __CUDACC__
-void _xmpacc_loop_stacked_constructs_c_92_host(long long _xmpacc_n, void **_xmpacc_args)
-{
-  long long _xmpacc_total;
-  _xmpacc_sched_t _xmpacc_s_i;
-  double * _XMPACC_RESTRICT w;
-  _xmpacc_array_t _xmpacc_a_w;
-  const double * _XMPACC_RESTRICT u;
-  _xmpacc_array_t _xmpacc_a_u;
-  memcpy((void *) &_xmpacc_total, _xmpacc_args[0], sizeof _xmpacc_total);
-  memcpy((void *) &_xmpacc_s_i, _xmpacc_args[1], sizeof _xmpacc_s_i);
-  memcpy((void *) &w, _xmpacc_args[2], sizeof w);
-  memcpy((void *) &_xmpacc_a_w, _xmpacc_args[3], sizeof _xmpacc_a_w);
-  memcpy((void *) &u, _xmpacc_args[4], sizeof u);
-  memcpy((void *) &_xmpacc_a_u, _xmpacc_args[5], sizeof _xmpacc_a_u);
-  for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_stacked_constructs_c_92(_xmpacc_total, _xmpacc_s_i, w, _xmpacc_a_w, u, _xmpacc_a_u);
+    _xmpacc_loop_stacked_constructs_c_81(_xmpacc_total, _xmpacc_s_k, v, x);
 }
 #endif
 
 /* stacked_constructs.c:88: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_stacked_constructs_c_88(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u, const double * _XMPACC_RESTRICT w, _xmpacc_array_t _xmpacc_a_w)
+_XMPACC_KERNEL _xmpacc_loop_stacked_constructs_c_88(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double * _XMPACC_RESTRICT w, _xmpacc_array_t _xmpacc_a_w, const double * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
@@ -312,20 +195,59 @@ _XMPACC_KERNEL _xmpacc_loop_stacked_constructs_c_88(long long _xmpacc_total, _xm
   if (!_xmpacc_valid) return;
   int i = (int) (_xmpacc_s_i.first + _xmpacc_rest * _xmpacc_s_i.step);
   #ifndef _XMPACC_CHECK
-  u -= _xmpacc_a_u.dim[0].gtol;
   w -= _xmpacc_a_w.dim[0].gtol;
+  u -= _xmpacc_a_u.dim[0].gtol;
   #endif
   do
 #line 89 "tests/xacc_programs/stacked_constructs.c"
-u[_XMPACC_G(_xmpacc_a_u, 0, i)] = u[_XMPACC_G(_xmpacc_a_u, 0, i)] - (0.125 * w[_XMPACC_G(_xmpacc_a_w, 0, i)]);
+w[_XMPACC_G(_xmpacc_a_w, 0, i)] = (0.5 * u[_XMPACC_G(_xmpacc_a_u, 0, i)]) + 1;
   while (0);
-#line 323 "stacked_constructs.cu"
+#line 206 "stacked_constructs.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_stacked_constructs_c_88_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   _xmpacc_sched_t _xmpacc_s_i;
+  double * _XMPACC_RESTRICT w;
+  _xmpacc_array_t _xmpacc_a_w;
+  const double * _XMPACC_RESTRICT u;
+  _xmpacc_array_t _xmpacc_a_u;
+  memcpy((void *) &_xmpacc_total, _xmpacc_args[0], sizeof _xmpacc_total);
+  memcpy((void *) &_xmpacc_s_i, _xmpacc_args[1], sizeof _xmpacc_s_i);
+  memcpy((void *) &w, _xmpacc_args[2], sizeof w);
+  memcpy((void *) &_xmpacc_a_w, _xmpacc_args[3], sizeof _xmpacc_a_w);
+  memcpy((void *) &u, _xmpacc_args[4], sizeof u);
+  memcpy((void *) &_xmpacc_a_u, _xmpacc_args[5], sizeof _xmpacc_a_u);
+  for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
+    _xmpacc_loop_stacked_constructs_c_88(_xmpacc_total, _xmpacc_s_i, w, _xmpacc_a_w, u, _xmpacc_a_u);
+}
+#endif
+
+/* stacked_constructs.c:94: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_stacked_constructs_c_94(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u, const double * _XMPACC_RESTRICT w, _xmpacc_array_t _xmpacc_a_w)
+{
+  long long _xmpacc_gid = _XMPACC_TID;
+  long long _xmpacc_tid = _xmpacc_gid;
+  int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
+  long long _xmpacc_rest = _xmpacc_tid;
+  if (!_xmpacc_valid) return;
+  int i = (int) (_xmpacc_s_i.first + _xmpacc_rest * _xmpacc_s_i.step);
+  #ifndef _XMPACC_CHECK
+  u -= _xmpacc_a_u.dim[0].gtol;
+  w -= _xmpacc_a_w.dim[0].gtol;
+  #endif
+  do
+#line 94 "tests/xacc_programs/stacked_constructs.c"
+u[_XMPACC_G(_xmpacc_a_u, 0, i)] = u[_XMPACC_G(_xmpacc_a_u, 0, i)] + (0.25 * w[_XMPACC_G(_xmpacc_a_w, 0, i)]);
+  while (0);
+#line 245 "stacked_constructs.cu"
+}
+#ifndef __CUDACC__
+void _xmpacc_loop_stacked_constructs_c_94_host(long long _xmpacc_n, void **_xmpacc_args)
+{
+  long long _xmpacc_total;
+  _xmpacc_sched_t _xmpacc_s_i;
   double * _XMPACC_RESTRICT u;
   _xmpacc_array_t _xmpacc_a_u;
   const double * _XMPACC_RESTRICT w;
@@ -337,7 +259,85 @@ void _xmpacc_loop_stacked_constructs_c_88_host(long long _xmpacc_n, void **_xmpa
   memcpy((void *) &w, _xmpacc_args[4], sizeof w);
   memcpy((void *) &_xmpacc_a_w, _xmpacc_args[5], sizeof _xmpacc_a_w);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_stacked_constructs_c_88(_xmpacc_total, _xmpacc_s_i, u, _xmpacc_a_u, w, _xmpacc_a_w);
+    _xmpacc_loop_stacked_constructs_c_94(_xmpacc_total, _xmpacc_s_i, u, _xmpacc_a_u, w, _xmpacc_a_w);
+}
+#endif
+
+/* stacked_constructs.c:102: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_stacked_constructs_c_102(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double * _XMPACC_RESTRICT w, _xmpacc_array_t _xmpacc_a_w, const double * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u)
+{
+  long long _xmpacc_gid = _XMPACC_TID;
+  long long _xmpacc_tid = _xmpacc_gid;
+  int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
+  long long _xmpacc_rest = _xmpacc_tid;
+  if (!_xmpacc_valid) return;
+  int i = (int) (_xmpacc_s_i.first + _xmpacc_rest * _xmpacc_s_i.step);
+  #ifndef _XMPACC_CHECK
+  w -= _xmpacc_a_w.dim[0].gtol;
+  u -= _xmpacc_a_u.dim[0].gtol;
+  #endif
+  do
+#line 103 "tests/xacc_programs/stacked_constructs.c"
+w[_XMPACC_G(_xmpacc_a_w, 0, i)] = w[_XMPACC_G(_xmpacc_a_w, 0, i)] + u[_XMPACC_G(_xmpacc_a_u, 0, i)];
+  while (0);
+#line 284 "stacked_constructs.cu"
+}
+#ifndef __CUDACC__
+void _xmpacc_loop_stacked_constructs_c_102_host(long long _xmpacc_n, void **_xmpacc_args)
+{
+  long long _xmpacc_total;
+  _xmpacc_sched_t _xmpacc_s_i;
+  double * _XMPACC_RESTRICT w;
+  _xmpacc_array_t _xmpacc_a_w;
+  const double * _XMPACC_RESTRICT u;
+  _xmpacc_array_t _xmpacc_a_u;
+  memcpy((void *) &_xmpacc_total, _xmpacc_args[0], sizeof _xmpacc_total);
+  memcpy((void *) &_xmpacc_s_i, _xmpacc_args[1], sizeof _xmpacc_s_i);
+  memcpy((void *) &w, _xmpacc_args[2], sizeof w);
+  memcpy((void *) &_xmpacc_a_w, _xmpacc_args[3], sizeof _xmpacc_a_w);
+  memcpy((void *) &u, _xmpacc_args[4], sizeof u);
+  memcpy((void *) &_xmpacc_a_u, _xmpacc_args[5], sizeof _xmpacc_a_u);
+  for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
+    _xmpacc_loop_stacked_constructs_c_102(_xmpacc_total, _xmpacc_s_i, w, _xmpacc_a_w, u, _xmpacc_a_u);
+}
+#endif
+
+/* stacked_constructs.c:98: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_stacked_constructs_c_98(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u, const double * _XMPACC_RESTRICT w, _xmpacc_array_t _xmpacc_a_w)
+{
+  long long _xmpacc_gid = _XMPACC_TID;
+  long long _xmpacc_tid = _xmpacc_gid;
+  int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
+  long long _xmpacc_rest = _xmpacc_tid;
+  if (!_xmpacc_valid) return;
+  int i = (int) (_xmpacc_s_i.first + _xmpacc_rest * _xmpacc_s_i.step);
+  #ifndef _XMPACC_CHECK
+  u -= _xmpacc_a_u.dim[0].gtol;
+  w -= _xmpacc_a_w.dim[0].gtol;
+  #endif
+  do
+#line 99 "tests/xacc_programs/stacked_constructs.c"
+u[_XMPACC_G(_xmpacc_a_u, 0, i)] = u[_XMPACC_G(_xmpacc_a_u, 0, i)] - (0.125 * w[_XMPACC_G(_xmpacc_a_w, 0, i)]);
+  while (0);
+#line 323 "stacked_constructs.cu"
+}
+#ifndef __CUDACC__
+void _xmpacc_loop_stacked_constructs_c_98_host(long long _xmpacc_n, void **_xmpacc_args)
+{
+  long long _xmpacc_total;
+  _xmpacc_sched_t _xmpacc_s_i;
+  double * _XMPACC_RESTRICT u;
+  _xmpacc_array_t _xmpacc_a_u;
+  const double * _XMPACC_RESTRICT w;
+  _xmpacc_array_t _xmpacc_a_w;
+  memcpy((void *) &_xmpacc_total, _xmpacc_args[0], sizeof _xmpacc_total);
+  memcpy((void *) &_xmpacc_s_i, _xmpacc_args[1], sizeof _xmpacc_s_i);
+  memcpy((void *) &u, _xmpacc_args[2], sizeof u);
+  memcpy((void *) &_xmpacc_a_u, _xmpacc_args[3], sizeof _xmpacc_a_u);
+  memcpy((void *) &w, _xmpacc_args[4], sizeof w);
+  memcpy((void *) &_xmpacc_a_w, _xmpacc_args[5], sizeof _xmpacc_a_w);
+  for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
+    _xmpacc_loop_stacked_constructs_c_98(_xmpacc_total, _xmpacc_s_i, u, _xmpacc_a_u, w, _xmpacc_a_w);
 }
 #endif
 _XMPACC_UNIT_END

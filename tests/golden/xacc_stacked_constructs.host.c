@@ -3,6 +3,7 @@
  * into the xmpacc runtime (runtime/contract.py lists them). */
 #include <stdio.h>
 #include <xmp.h>
+#include <xmpacc_openacc.h>
 #include "xmpacc.h"   /* descriptors, index macros, runtime calls (xmpacc_rt.h) */
 
 /* descriptors of the nodes, templates and distributed arrays of this file */
@@ -11,78 +12,83 @@ static _xmpacc_template_t _xmpacc_t_t;
 _xmpacc_array_t _xmpacc_a_u;
 _xmpacc_array_t _xmpacc_a_w;
 
-#line 19 "tests/xacc_programs/stacked_constructs.c"
+#line 22 "tests/xacc_programs/stacked_constructs.c"
 double *u;
-#line 19 "tests/xacc_programs/stacked_constructs.c"
+#line 22 "tests/xacc_programs/stacked_constructs.c"
 double *w;
-#line 23 "tests/xacc_programs/stacked_constructs.c"
-double x[10];
-#line 23 "tests/xacc_programs/stacked_constructs.c"
-double y[10];
-#line 23 "tests/xacc_programs/stacked_constructs.c"
-double v[10];
 #line 26 "tests/xacc_programs/stacked_constructs.c"
-static double sum_of(const double *d, int n)
+double x[10];
+#line 26 "tests/xacc_programs/stacked_constructs.c"
+double y[10];
+#line 26 "tests/xacc_programs/stacked_constructs.c"
+double v[10];
+#line 31 "tests/xacc_programs/stacked_constructs.c"
+static double sum_of(double *d, int n)
 {
-#line 27 "tests/xacc_programs/stacked_constructs.c"
+#line 32 "tests/xacc_programs/stacked_constructs.c"
+  double h[10];
+#line 32 "tests/xacc_programs/stacked_constructs.c"
   double s = 0;
+#line 34 "tests/xacc_programs/stacked_constructs.c"
+  _xmpacc_openacc_memcpy_from_device("stacked_constructs.c:34", "h", h, d, n * (sizeof(double)));
+#line 38 "tests/xacc_programs/stacked_constructs.c"
   for (int k = 0; k < n; k++)
-#line 28 "tests/xacc_programs/stacked_constructs.c"
-    s += d[k];
+#line 38 "tests/xacc_programs/stacked_constructs.c"
+    s += h[k];
 
-#line 29 "tests/xacc_programs/stacked_constructs.c"
+#line 39 "tests/xacc_programs/stacked_constructs.c"
   return s;
 }
 
 
-#line 32 "tests/xacc_programs/stacked_constructs.c"
+#line 42 "tests/xacc_programs/stacked_constructs.c"
 int main(void)
 {
-#line 33 "tests/xacc_programs/stacked_constructs.c"
+#line 43 "tests/xacc_programs/stacked_constructs.c"
   int i;
-#line 33 "tests/xacc_programs/stacked_constructs.c"
+#line 43 "tests/xacc_programs/stacked_constructs.c"
   int k;
-#line 33 "tests/xacc_programs/stacked_constructs.c"
+#line 43 "tests/xacc_programs/stacked_constructs.c"
   int step;
   double scale = 1.5;
-#line 34 "tests/xacc_programs/stacked_constructs.c"
+#line 44 "tests/xacc_programs/stacked_constructs.c"
   double total = 0;
-#line 34 "tests/xacc_programs/stacked_constructs.c"
+#line 44 "tests/xacc_programs/stacked_constructs.c"
   double dev = 0;
-#line 34 "tests/xacc_programs/stacked_constructs.c"
+#line 44 "tests/xacc_programs/stacked_constructs.c"
   double usum = 0;
-#line 34 "tests/xacc_programs/stacked_constructs.c"
+#line 44 "tests/xacc_programs/stacked_constructs.c"
   double wsum = 0;
-#line 36 "tests/xacc_programs/stacked_constructs.c"
+#line 46 "tests/xacc_programs/stacked_constructs.c"
   for (k = 0; k < 10; k++)
   {
-#line 36 "tests/xacc_programs/stacked_constructs.c"
+#line 46 "tests/xacc_programs/stacked_constructs.c"
     x[k] = k;
-#line 36 "tests/xacc_programs/stacked_constructs.c"
+#line 46 "tests/xacc_programs/stacked_constructs.c"
     y[k] = 1;
-#line 36 "tests/xacc_programs/stacked_constructs.c"
+#line 46 "tests/xacc_programs/stacked_constructs.c"
     v[k] = 0.5 * k;
   }
 
   {
     {
-#line 38 "tests/xacc_programs/stacked_constructs.c"
+#line 48 "tests/xacc_programs/stacked_constructs.c"
       _xmpacc_array_t _xmpacc_ha_u = _xmpacc_a_u;
-#line 38 "tests/xacc_programs/stacked_constructs.c"
+#line 48 "tests/xacc_programs/stacked_constructs.c"
       double * restrict const _xmpacc_hp_u = u;
-#line 38 "tests/xacc_programs/stacked_constructs.c"
+#line 48 "tests/xacc_programs/stacked_constructs.c"
       _xmpacc_array_t _xmpacc_ha_w = _xmpacc_a_w;
-#line 38 "tests/xacc_programs/stacked_constructs.c"
+#line 48 "tests/xacc_programs/stacked_constructs.c"
       double * restrict const _xmpacc_hp_w = w;
       {
-#line 38 "tests/xacc_programs/stacked_constructs.c"
+#line 48 "tests/xacc_programs/stacked_constructs.c"
         _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 48 - 1, 1);
-#line 38 "tests/xacc_programs/stacked_constructs.c"
+#line 48 "tests/xacc_programs/stacked_constructs.c"
         for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
         {
-#line 38 "tests/xacc_programs/stacked_constructs.c"
+#line 48 "tests/xacc_programs/stacked_constructs.c"
           _xmpacc_hp_u[_XMPACC_L(_xmpacc_ha_u, 0, i)] = i % 7;
-#line 38 "tests/xacc_programs/stacked_constructs.c"
+#line 48 "tests/xacc_programs/stacked_constructs.c"
           _xmpacc_hp_w[_XMPACC_L(_xmpacc_ha_w, 0, i)] = 0;
         }
 
@@ -90,25 +96,25 @@ int main(void)
     }
   }
   {
-#line 41 "tests/xacc_programs/stacked_constructs.c"
-    _XMPACC_CLEANUP(_xmpacc_acc_data_scope_end) int _xmpacc_accdata_2 = _xmpacc_acc_data_begin("stacked_constructs.c:41", 1, (const void *[]){x}, (const long long []){sizeof(x)}, (const char *[]){"x"}, (const long long []){1}, (const void *[]){0}, 1);
+#line 51 "tests/xacc_programs/stacked_constructs.c"
+    _XMPACC_CLEANUP(_xmpacc_acc_data_scope_end) int _xmpacc_accdata_2 = _xmpacc_acc_data_begin("stacked_constructs.c:51", 1, (const void *[]){x}, (const long long []){sizeof(x)}, (const char *[]){"x"}, (const long long []){1}, (const void *[]){0}, 1);
     {
       {
-#line 42 "tests/xacc_programs/stacked_constructs.c"
-        _XMPACC_CLEANUP(_xmpacc_acc_data_scope_end) int _xmpacc_accdata_1 = _xmpacc_acc_data_begin("stacked_constructs.c:42", 1, (const void *[]){y}, (const long long []){sizeof(y)}, (const char *[]){"y"}, (const long long []){0}, (const void *[]){0}, 1);
+#line 52 "tests/xacc_programs/stacked_constructs.c"
+        _XMPACC_CLEANUP(_xmpacc_acc_data_scope_end) int _xmpacc_accdata_1 = _xmpacc_acc_data_begin("stacked_constructs.c:52", 1, (const void *[]){y}, (const long long []){sizeof(y)}, (const char *[]){"y"}, (const long long []){0}, (const void *[]){0}, 1);
         {
           {
-#line 44 "tests/xacc_programs/stacked_constructs.c"
-            int _xmpacc_acc_1 = _xmpacc_acc_compute_begin("stacked_constructs.c:43", 2, (const void *[]){y, x}, (const long long []){(long long) (sizeof(y)), (long long) (sizeof(x))}, (const char *[]){"y", "x"}, (const int []){1, 1});
+#line 54 "tests/xacc_programs/stacked_constructs.c"
+            int _xmpacc_acc_1 = _xmpacc_acc_compute_begin("stacked_constructs.c:53", 2, (const void *[]){y, x}, (const long long []){(long long) (sizeof(y)), (long long) (sizeof(x))}, (const char *[]){"y", "x"}, (const int []){1, 1});
             {
-#line 44 "tests/xacc_programs/stacked_constructs.c"
+#line 54 "tests/xacc_programs/stacked_constructs.c"
               _xmpacc_sched_t _xmpacc_s_k = _xmpacc_range_k(0, 10 - 1, 1);
-#line 44 "tests/xacc_programs/stacked_constructs.c"
+#line 54 "tests/xacc_programs/stacked_constructs.c"
               long long _xmpacc_total = _xmpacc_s_k.count;
-#line 44 "tests/xacc_programs/stacked_constructs.c"
-              _xmpacc_launch("stacked_constructs.c:43", "_xmpacc_loop_stacked_constructs_c_43", _xmpacc_total, 0, 4, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_k), (void *) y, (void *) x}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0, 1, 1, 0});
+#line 54 "tests/xacc_programs/stacked_constructs.c"
+              _xmpacc_launch("stacked_constructs.c:53", "_xmpacc_loop_stacked_constructs_c_53", _xmpacc_total, 0, 4, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_k), (void *) y, (void *) x}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0, 1, 1, 0});
             }
-#line 44 "tests/xacc_programs/stacked_constructs.c"
+#line 54 "tests/xacc_programs/stacked_constructs.c"
             _xmpacc_acc_compute_end(_xmpacc_acc_1);
           }
         }
@@ -116,31 +122,31 @@ int main(void)
     }
   }
   {
-#line 47 "tests/xacc_programs/stacked_constructs.c"
-    _XMPACC_CLEANUP(_xmpacc_acc_data_scope_end) int _xmpacc_accdata_4 = _xmpacc_acc_data_begin("stacked_constructs.c:47", 1, (const void *[]){&scale}, (const long long []){sizeof(scale)}, (const char *[]){"scale"}, (const long long []){0}, (const void *[]){0}, 1);
+#line 57 "tests/xacc_programs/stacked_constructs.c"
+    _XMPACC_CLEANUP(_xmpacc_acc_data_scope_end) int _xmpacc_accdata_4 = _xmpacc_acc_data_begin("stacked_constructs.c:57", 1, (const void *[]){&scale}, (const long long []){sizeof(scale)}, (const char *[]){"scale"}, (const long long []){0}, (const void *[]){0}, 1);
     {
       {
-#line 48 "tests/xacc_programs/stacked_constructs.c"
-        _XMPACC_CLEANUP(_xmpacc_acc_data_scope_end) int _xmpacc_accdata_3 = _xmpacc_acc_data_begin("stacked_constructs.c:48", 1, (const void *[]){y}, (const long long []){sizeof(y)}, (const char *[]){"y"}, (const long long []){0}, (const void *[]){0}, 1);
+#line 58 "tests/xacc_programs/stacked_constructs.c"
+        _XMPACC_CLEANUP(_xmpacc_acc_data_scope_end) int _xmpacc_accdata_3 = _xmpacc_acc_data_begin("stacked_constructs.c:58", 1, (const void *[]){y}, (const long long []){sizeof(y)}, (const char *[]){"y"}, (const long long []){0}, (const void *[]){0}, 1);
         {
           {
-#line 50 "tests/xacc_programs/stacked_constructs.c"
-            int _xmpacc_acc_2 = _xmpacc_acc_compute_begin("stacked_constructs.c:49", 1, (const void *[]){y}, (const long long []){(long long) (sizeof(y))}, (const char *[]){"y"}, (const int []){1});
+#line 60 "tests/xacc_programs/stacked_constructs.c"
+            int _xmpacc_acc_2 = _xmpacc_acc_compute_begin("stacked_constructs.c:59", 1, (const void *[]){y}, (const long long []){(long long) (sizeof(y))}, (const char *[]){"y"}, (const int []){1});
             {
-#line 50 "tests/xacc_programs/stacked_constructs.c"
+#line 60 "tests/xacc_programs/stacked_constructs.c"
               long long _xmpacc_total = 1;
-#line 50 "tests/xacc_programs/stacked_constructs.c"
-              _xmpacc_launch("stacked_constructs.c:51", "_xmpacc_loop_stacked_constructs_c_51", _xmpacc_total, 0, 2, (void *[]){(void *) (&_xmpacc_total), (void *) (&scale)}, (const long long []){0, sizeof(long long), 0, 1, 3, 0});
+#line 60 "tests/xacc_programs/stacked_constructs.c"
+              _xmpacc_launch("stacked_constructs.c:61", "_xmpacc_loop_stacked_constructs_c_61", _xmpacc_total, 0, 2, (void *[]){(void *) (&_xmpacc_total), (void *) (&scale)}, (const long long []){0, sizeof(long long), 0, 1, 3, 0});
             }
             {
-#line 50 "tests/xacc_programs/stacked_constructs.c"
+#line 60 "tests/xacc_programs/stacked_constructs.c"
               _xmpacc_sched_t _xmpacc_s_k = _xmpacc_range_k(0, 10 - 1, 1);
-#line 50 "tests/xacc_programs/stacked_constructs.c"
+#line 60 "tests/xacc_programs/stacked_constructs.c"
               long long _xmpacc_total = _xmpacc_s_k.count;
-#line 50 "tests/xacc_programs/stacked_constructs.c"
-              _xmpacc_launch("stacked_constructs.c:52", "_xmpacc_loop_stacked_constructs_c_52", _xmpacc_total, 0, 4, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_k), (void *) y, (void *) (&scale)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0, 1, 1, 0});
+#line 60 "tests/xacc_programs/stacked_constructs.c"
+              _xmpacc_launch("stacked_constructs.c:62", "_xmpacc_loop_stacked_constructs_c_62", _xmpacc_total, 0, 4, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_k), (void *) y, (void *) (&scale)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0, 1, 1, 0});
             }
-#line 50 "tests/xacc_programs/stacked_constructs.c"
+#line 60 "tests/xacc_programs/stacked_constructs.c"
             _xmpacc_acc_compute_end(_xmpacc_acc_2);
           }
         }
@@ -148,31 +154,31 @@ int main(void)
     }
   }
   {
-    _XMPACC_CLEANUP(_xmpacc_acc_data_scope_end) int _xmpacc_accdata_6 = _xmpacc_acc_data_begin("stacked_constructs.c:57", 1, (const void *[]){v}, (const long long []){sizeof(v)}, (const char *[]){"v"}, (const long long []){0}, (const void *[]){0}, 1);
+    _XMPACC_CLEANUP(_xmpacc_acc_data_scope_end) int _xmpacc_accdata_6 = _xmpacc_acc_data_begin("stacked_constructs.c:67", 1, (const void *[]){v}, (const long long []){sizeof(v)}, (const char *[]){"v"}, (const long long []){0}, (const void *[]){0}, 1);
     {
       {
-        int _xmpacc_acc_3 = _xmpacc_acc_compute_begin("stacked_constructs.c:59", 1, (const void *[]){v}, (const long long []){(long long) (sizeof(v))}, (const char *[]){"v"}, (const int []){1});
+        int _xmpacc_acc_3 = _xmpacc_acc_compute_begin("stacked_constructs.c:69", 1, (const void *[]){v}, (const long long []){(long long) (sizeof(v))}, (const char *[]){"v"}, (const int []){1});
         {
-#line 60 "tests/xacc_programs/stacked_constructs.c"
+#line 70 "tests/xacc_programs/stacked_constructs.c"
           _xmpacc_sched_t _xmpacc_s_k = _xmpacc_range_k(0, 10 - 1, 1);
-#line 60 "tests/xacc_programs/stacked_constructs.c"
+#line 70 "tests/xacc_programs/stacked_constructs.c"
           long long _xmpacc_total = _xmpacc_s_k.count;
-#line 60 "tests/xacc_programs/stacked_constructs.c"
-          _xmpacc_launch("stacked_constructs.c:59", "_xmpacc_loop_stacked_constructs_c_59", _xmpacc_total, 0, 3, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_k), (void *) v}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0});
+#line 70 "tests/xacc_programs/stacked_constructs.c"
+          _xmpacc_launch("stacked_constructs.c:69", "_xmpacc_loop_stacked_constructs_c_69", _xmpacc_total, 0, 3, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_k), (void *) v}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0});
         }
-#line 60 "tests/xacc_programs/stacked_constructs.c"
+#line 70 "tests/xacc_programs/stacked_constructs.c"
         _xmpacc_acc_compute_end(_xmpacc_acc_3);
       }
       {
-#line 61 "tests/xacc_programs/stacked_constructs.c"
-        _XMPACC_CLEANUP(_xmpacc_acc_data_scope_end) int _xmpacc_accdata_5 = _xmpacc_acc_data_begin("stacked_constructs.c:61", 1, (const void *[]){v}, (const long long []){sizeof(v)}, (const char *[]){"v"}, (const long long []){4}, (const void *[]){0}, 1);
+#line 71 "tests/xacc_programs/stacked_constructs.c"
+        _XMPACC_CLEANUP(_xmpacc_acc_data_scope_end) int _xmpacc_accdata_5 = _xmpacc_acc_data_begin("stacked_constructs.c:71", 1, (const void *[]){v}, (const long long []){sizeof(v)}, (const char *[]){"v"}, (const long long []){4}, (const void *[]){0}, 1);
         {
           {
-#line 62 "tests/xacc_programs/stacked_constructs.c"
-            void *_xmpacc_devptr_62_0 = _xmpacc_acc_deviceptr("stacked_constructs.c:62", v, "v");
-            double *v = _xmpacc_devptr_62_0;
+#line 72 "tests/xacc_programs/stacked_constructs.c"
+            void *_xmpacc_devptr_72_0 = _xmpacc_acc_deviceptr("stacked_constructs.c:72", v, "v");
+            double *v = _xmpacc_devptr_72_0;
             {
-#line 63 "tests/xacc_programs/stacked_constructs.c"
+#line 73 "tests/xacc_programs/stacked_constructs.c"
               dev = sum_of(v, 10);
             }
           }
@@ -181,165 +187,165 @@ int main(void)
     }
   }
   {
-#line 68 "tests/xacc_programs/stacked_constructs.c"
-    int _xmpacc_acc_4 = _xmpacc_acc_compute_begin("stacked_constructs.c:67", 1, (const void *[]){x}, (const long long []){(long long) (sizeof(x))}, (const char *[]){"x"}, (const int []){1});
+#line 78 "tests/xacc_programs/stacked_constructs.c"
+    int _xmpacc_acc_4 = _xmpacc_acc_compute_begin("stacked_constructs.c:77", 1, (const void *[]){x}, (const long long []){(long long) (sizeof(x))}, (const char *[]){"x"}, (const int []){1});
     {
-#line 68 "tests/xacc_programs/stacked_constructs.c"
+#line 78 "tests/xacc_programs/stacked_constructs.c"
       _xmpacc_sched_t _xmpacc_s_k = _xmpacc_range_k(0, 10 - 1, 1);
-#line 68 "tests/xacc_programs/stacked_constructs.c"
+#line 78 "tests/xacc_programs/stacked_constructs.c"
       long long _xmpacc_total = _xmpacc_s_k.count;
-#line 68 "tests/xacc_programs/stacked_constructs.c"
-      _xmpacc_launch("stacked_constructs.c:68", "_xmpacc_loop_stacked_constructs_c_68", _xmpacc_total, 0, 3, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_k), (void *) x}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0});
+#line 78 "tests/xacc_programs/stacked_constructs.c"
+      _xmpacc_launch("stacked_constructs.c:78", "_xmpacc_loop_stacked_constructs_c_78", _xmpacc_total, 0, 3, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_k), (void *) x}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0});
     }
-#line 68 "tests/xacc_programs/stacked_constructs.c"
+#line 78 "tests/xacc_programs/stacked_constructs.c"
     _xmpacc_acc_compute_end(_xmpacc_acc_4);
   }
   {
-    int _xmpacc_acc_5 = _xmpacc_acc_compute_begin("stacked_constructs.c:70", 2, (const void *[]){x, v}, (const long long []){(long long) (sizeof(x)), (long long) (sizeof(v))}, (const char *[]){"x", "v"}, (const int []){2, 1});
+    int _xmpacc_acc_5 = _xmpacc_acc_compute_begin("stacked_constructs.c:80", 2, (const void *[]){x, v}, (const long long []){(long long) (sizeof(x)), (long long) (sizeof(v))}, (const char *[]){"x", "v"}, (const int []){2, 1});
     {
-#line 71 "tests/xacc_programs/stacked_constructs.c"
+#line 81 "tests/xacc_programs/stacked_constructs.c"
       _xmpacc_sched_t _xmpacc_s_k = _xmpacc_range_k(0, 10 - 1, 1);
-#line 71 "tests/xacc_programs/stacked_constructs.c"
+#line 81 "tests/xacc_programs/stacked_constructs.c"
       long long _xmpacc_total = _xmpacc_s_k.count;
-#line 71 "tests/xacc_programs/stacked_constructs.c"
-      _xmpacc_launch("stacked_constructs.c:71", "_xmpacc_loop_stacked_constructs_c_71", _xmpacc_total, 0, 4, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_k), (void *) v, (void *) x}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0, 1, 1, 0});
+#line 81 "tests/xacc_programs/stacked_constructs.c"
+      _xmpacc_launch("stacked_constructs.c:81", "_xmpacc_loop_stacked_constructs_c_81", _xmpacc_total, 0, 4, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_k), (void *) v, (void *) x}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0, 1, 1, 0});
     }
-#line 71 "tests/xacc_programs/stacked_constructs.c"
+#line 81 "tests/xacc_programs/stacked_constructs.c"
     _xmpacc_acc_compute_end(_xmpacc_acc_5);
   }
-#line 74 "tests/xacc_programs/stacked_constructs.c"
+#line 84 "tests/xacc_programs/stacked_constructs.c"
   for (step = 0; step < 3; step++)
   {
     {
-#line 76 "tests/xacc_programs/stacked_constructs.c"
-      _XMPACC_CLEANUP(_xmpacc_acc_data_scope_end) int _xmpacc_accdata_7 = _xmpacc_acc_data_begin("stacked_constructs.c:76", 2, (const void *[]){&_xmpacc_a_u, &_xmpacc_a_w}, (const long long []){-1, -1}, (const char *[]){"u", "w"}, (const long long []){0, 0}, (const void *[]){0, 0}, 1);
+#line 86 "tests/xacc_programs/stacked_constructs.c"
+      _XMPACC_CLEANUP(_xmpacc_acc_data_scope_end) int _xmpacc_accdata_7 = _xmpacc_acc_data_begin("stacked_constructs.c:86", 2, (const void *[]){&_xmpacc_a_u, &_xmpacc_a_w}, (const long long []){-1, -1}, (const char *[]){"u", "w"}, (const long long []){0, 0}, (const void *[]){0, 0}, 1);
       {
         {
-          int _xmpacc_acc_6 = _xmpacc_acc_compute_begin("stacked_constructs.c:78", 2, (const void *[]){&_xmpacc_a_w, &_xmpacc_a_u}, (const long long []){-1, -1}, (const char *[]){"w", "u"}, (const int []){1, 1});
+          int _xmpacc_acc_6 = _xmpacc_acc_compute_begin("stacked_constructs.c:88", 2, (const void *[]){&_xmpacc_a_w, &_xmpacc_a_u}, (const long long []){-1, -1}, (const char *[]){"w", "u"}, (const int []){1, 1});
           {
-#line 79 "tests/xacc_programs/stacked_constructs.c"
+#line 89 "tests/xacc_programs/stacked_constructs.c"
             _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t.dim[0], 0, 48 - 1, 1);
-#line 79 "tests/xacc_programs/stacked_constructs.c"
+#line 89 "tests/xacc_programs/stacked_constructs.c"
             long long _xmpacc_total = _xmpacc_s_i.count;
-#line 79 "tests/xacc_programs/stacked_constructs.c"
-            _xmpacc_launch("stacked_constructs.c:78", "_xmpacc_loop_stacked_constructs_c_78", _xmpacc_total, 0, 6, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_w), (void *) (&_xmpacc_a_w), (void *) (&_xmpacc_a_u), (void *) (&_xmpacc_a_u)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 2, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0});
+#line 89 "tests/xacc_programs/stacked_constructs.c"
+            _xmpacc_launch("stacked_constructs.c:88", "_xmpacc_loop_stacked_constructs_c_88", _xmpacc_total, 0, 6, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_w), (void *) (&_xmpacc_a_w), (void *) (&_xmpacc_a_u), (void *) (&_xmpacc_a_u)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 2, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0});
           }
-#line 79 "tests/xacc_programs/stacked_constructs.c"
+#line 89 "tests/xacc_programs/stacked_constructs.c"
           _xmpacc_acc_compute_end(_xmpacc_acc_6);
         }
       }
     }
     {
-#line 81 "tests/xacc_programs/stacked_constructs.c"
-      _XMPACC_CLEANUP(_xmpacc_acc_data_scope_end) int _xmpacc_accdata_8 = _xmpacc_acc_data_begin("stacked_constructs.c:81", 2, (const void *[]){&_xmpacc_a_w, &_xmpacc_a_u}, (const long long []){-1, -1}, (const char *[]){"w", "u"}, (const long long []){1, 0}, (const void *[]){0, 0}, 1);
+#line 91 "tests/xacc_programs/stacked_constructs.c"
+      _XMPACC_CLEANUP(_xmpacc_acc_data_scope_end) int _xmpacc_accdata_8 = _xmpacc_acc_data_begin("stacked_constructs.c:91", 2, (const void *[]){&_xmpacc_a_w, &_xmpacc_a_u}, (const long long []){-1, -1}, (const char *[]){"w", "u"}, (const long long []){1, 0}, (const void *[]){0, 0}, 1);
       {
         {
-#line 83 "tests/xacc_programs/stacked_constructs.c"
-          int _xmpacc_acc_7 = _xmpacc_acc_compute_begin("stacked_constructs.c:82", 2, (const void *[]){&_xmpacc_a_u, &_xmpacc_a_w}, (const long long []){-1, -1}, (const char *[]){"u", "w"}, (const int []){1, 1});
+#line 93 "tests/xacc_programs/stacked_constructs.c"
+          int _xmpacc_acc_7 = _xmpacc_acc_compute_begin("stacked_constructs.c:92", 2, (const void *[]){&_xmpacc_a_u, &_xmpacc_a_w}, (const long long []){-1, -1}, (const char *[]){"u", "w"}, (const int []){1, 1});
           {
-#line 83 "tests/xacc_programs/stacked_constructs.c"
+#line 93 "tests/xacc_programs/stacked_constructs.c"
             _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t.dim[0], 0, 48 - 1, 1);
-#line 83 "tests/xacc_programs/stacked_constructs.c"
+#line 93 "tests/xacc_programs/stacked_constructs.c"
             long long _xmpacc_total = _xmpacc_s_i.count;
-#line 83 "tests/xacc_programs/stacked_constructs.c"
-            _xmpacc_launch("stacked_constructs.c:84", "_xmpacc_loop_stacked_constructs_c_84", _xmpacc_total, 0, 6, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_u), (void *) (&_xmpacc_a_u), (void *) (&_xmpacc_a_w), (void *) (&_xmpacc_a_w)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0});
+#line 93 "tests/xacc_programs/stacked_constructs.c"
+            _xmpacc_launch("stacked_constructs.c:94", "_xmpacc_loop_stacked_constructs_c_94", _xmpacc_total, 0, 6, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_u), (void *) (&_xmpacc_a_u), (void *) (&_xmpacc_a_w), (void *) (&_xmpacc_a_w)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0});
           }
-#line 83 "tests/xacc_programs/stacked_constructs.c"
+#line 93 "tests/xacc_programs/stacked_constructs.c"
           _xmpacc_acc_compute_end(_xmpacc_acc_7);
         }
       }
     }
     {
-#line 86 "tests/xacc_programs/stacked_constructs.c"
-      _XMPACC_CLEANUP(_xmpacc_acc_data_scope_end) int _xmpacc_accdata_10 = _xmpacc_acc_data_begin("stacked_constructs.c:86", 1, (const void *[]){&_xmpacc_a_w}, (const long long []){-1}, (const char *[]){"w"}, (const long long []){1}, (const void *[]){0}, 1);
+#line 96 "tests/xacc_programs/stacked_constructs.c"
+      _XMPACC_CLEANUP(_xmpacc_acc_data_scope_end) int _xmpacc_accdata_10 = _xmpacc_acc_data_begin("stacked_constructs.c:96", 1, (const void *[]){&_xmpacc_a_w}, (const long long []){-1}, (const char *[]){"w"}, (const long long []){1}, (const void *[]){0}, 1);
       {
         {
-#line 87 "tests/xacc_programs/stacked_constructs.c"
-          _XMPACC_CLEANUP(_xmpacc_acc_data_scope_end) int _xmpacc_accdata_9 = _xmpacc_acc_data_begin("stacked_constructs.c:87", 1, (const void *[]){&_xmpacc_a_u}, (const long long []){-1}, (const char *[]){"u"}, (const long long []){0}, (const void *[]){0}, 1);
+#line 97 "tests/xacc_programs/stacked_constructs.c"
+          _XMPACC_CLEANUP(_xmpacc_acc_data_scope_end) int _xmpacc_accdata_9 = _xmpacc_acc_data_begin("stacked_constructs.c:97", 1, (const void *[]){&_xmpacc_a_u}, (const long long []){-1}, (const char *[]){"u"}, (const long long []){0}, (const void *[]){0}, 1);
           {
             {
-#line 89 "tests/xacc_programs/stacked_constructs.c"
+#line 99 "tests/xacc_programs/stacked_constructs.c"
               _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t.dim[0], 0, 48 - 1, 1);
-#line 89 "tests/xacc_programs/stacked_constructs.c"
+#line 99 "tests/xacc_programs/stacked_constructs.c"
               long long _xmpacc_total = _xmpacc_s_i.count;
-#line 89 "tests/xacc_programs/stacked_constructs.c"
-              _xmpacc_launch("stacked_constructs.c:88", "_xmpacc_loop_stacked_constructs_c_88", _xmpacc_total, 0, 6, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_u), (void *) (&_xmpacc_a_u), (void *) (&_xmpacc_a_w), (void *) (&_xmpacc_a_w)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0});
+#line 99 "tests/xacc_programs/stacked_constructs.c"
+              _xmpacc_launch("stacked_constructs.c:98", "_xmpacc_loop_stacked_constructs_c_98", _xmpacc_total, 0, 6, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_u), (void *) (&_xmpacc_a_u), (void *) (&_xmpacc_a_w), (void *) (&_xmpacc_a_w)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0});
             }
           }
         }
       }
     }
     {
-#line 91 "tests/xacc_programs/stacked_constructs.c"
-      int _xmpacc_acc_8 = _xmpacc_acc_compute_begin("stacked_constructs.c:90", 2, (const void *[]){&_xmpacc_a_w, &_xmpacc_a_u}, (const long long []){-1, -1}, (const char *[]){"w", "u"}, (const int []){1, 1});
+#line 101 "tests/xacc_programs/stacked_constructs.c"
+      int _xmpacc_acc_8 = _xmpacc_acc_compute_begin("stacked_constructs.c:100", 2, (const void *[]){&_xmpacc_a_w, &_xmpacc_a_u}, (const long long []){-1, -1}, (const char *[]){"w", "u"}, (const int []){1, 1});
       {
-#line 91 "tests/xacc_programs/stacked_constructs.c"
+#line 101 "tests/xacc_programs/stacked_constructs.c"
         _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t.dim[0], 0, 48 - 1, 1);
-#line 91 "tests/xacc_programs/stacked_constructs.c"
+#line 101 "tests/xacc_programs/stacked_constructs.c"
         long long _xmpacc_total = _xmpacc_s_i.count;
-#line 91 "tests/xacc_programs/stacked_constructs.c"
-        _xmpacc_launch("stacked_constructs.c:92", "_xmpacc_loop_stacked_constructs_c_92", _xmpacc_total, 0, 6, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_w), (void *) (&_xmpacc_a_w), (void *) (&_xmpacc_a_u), (void *) (&_xmpacc_a_u)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0});
+#line 101 "tests/xacc_programs/stacked_constructs.c"
+        _xmpacc_launch("stacked_constructs.c:102", "_xmpacc_loop_stacked_constructs_c_102", _xmpacc_total, 0, 6, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_w), (void *) (&_xmpacc_a_w), (void *) (&_xmpacc_a_u), (void *) (&_xmpacc_a_u)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0});
       }
-#line 91 "tests/xacc_programs/stacked_constructs.c"
+#line 101 "tests/xacc_programs/stacked_constructs.c"
       _xmpacc_acc_compute_end(_xmpacc_acc_8);
     }
   }
 
   {
-#line 97 "tests/xacc_programs/stacked_constructs.c"
+#line 107 "tests/xacc_programs/stacked_constructs.c"
     _xmpacc_loop_reduce_begin(&_xmpacc_t_t, (const int []){1}, &usum, 1, _XMPACC_TYPE(usum), 1);
-#line 97 "tests/xacc_programs/stacked_constructs.c"
+#line 107 "tests/xacc_programs/stacked_constructs.c"
     _xmpacc_loop_reduce_begin(&_xmpacc_t_t, (const int []){1}, &wsum, 1, _XMPACC_TYPE(wsum), 1);
     {
-#line 97 "tests/xacc_programs/stacked_constructs.c"
+#line 107 "tests/xacc_programs/stacked_constructs.c"
       _xmpacc_array_t _xmpacc_ha_u = _xmpacc_a_u;
-#line 97 "tests/xacc_programs/stacked_constructs.c"
+#line 107 "tests/xacc_programs/stacked_constructs.c"
       double * restrict const _xmpacc_hp_u = u;
-#line 97 "tests/xacc_programs/stacked_constructs.c"
+#line 107 "tests/xacc_programs/stacked_constructs.c"
       _xmpacc_array_t _xmpacc_ha_w = _xmpacc_a_w;
-#line 97 "tests/xacc_programs/stacked_constructs.c"
+#line 107 "tests/xacc_programs/stacked_constructs.c"
       double * restrict const _xmpacc_hp_w = w;
       {
-#line 97 "tests/xacc_programs/stacked_constructs.c"
+#line 107 "tests/xacc_programs/stacked_constructs.c"
         _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 48 - 1, 1);
-#line 97 "tests/xacc_programs/stacked_constructs.c"
+#line 107 "tests/xacc_programs/stacked_constructs.c"
         for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
         {
-#line 97 "tests/xacc_programs/stacked_constructs.c"
+#line 107 "tests/xacc_programs/stacked_constructs.c"
           usum += _xmpacc_hp_u[_XMPACC_L(_xmpacc_ha_u, 0, i)];
-#line 97 "tests/xacc_programs/stacked_constructs.c"
+#line 107 "tests/xacc_programs/stacked_constructs.c"
           wsum += _xmpacc_hp_w[_XMPACC_L(_xmpacc_ha_w, 0, i)];
         }
 
       }
     }
-#line 97 "tests/xacc_programs/stacked_constructs.c"
-    _xmpacc_loop_reduce(&_xmpacc_t_t, "stacked_constructs.c:96", (const int []){1}, &usum, 1, _XMPACC_TYPE(usum), 1);
-#line 97 "tests/xacc_programs/stacked_constructs.c"
-    _xmpacc_loop_reduce(&_xmpacc_t_t, "stacked_constructs.c:96", (const int []){1}, &wsum, 1, _XMPACC_TYPE(wsum), 1);
+#line 107 "tests/xacc_programs/stacked_constructs.c"
+    _xmpacc_loop_reduce(&_xmpacc_t_t, "stacked_constructs.c:106", (const int []){1}, &usum, 1, _XMPACC_TYPE(usum), 1);
+#line 107 "tests/xacc_programs/stacked_constructs.c"
+    _xmpacc_loop_reduce(&_xmpacc_t_t, "stacked_constructs.c:106", (const int []){1}, &wsum, 1, _XMPACC_TYPE(wsum), 1);
   }
-#line 98 "tests/xacc_programs/stacked_constructs.c"
+#line 108 "tests/xacc_programs/stacked_constructs.c"
   for (k = 0; k < 10; k++)
-#line 98 "tests/xacc_programs/stacked_constructs.c"
+#line 108 "tests/xacc_programs/stacked_constructs.c"
     total += (y[k] + x[k]) + v[k];
 
-#line 99 "tests/xacc_programs/stacked_constructs.c"
+#line 109 "tests/xacc_programs/stacked_constructs.c"
   if (xmpc_node_num() == 0)
     printf("scale = %.2f  dev = %.3f  total = %.6f  usum = %.6f  wsum = %.6f\n", scale, dev, total, usum, wsum);
-#line 102 "tests/xacc_programs/stacked_constructs.c"
+#line 112 "tests/xacc_programs/stacked_constructs.c"
   return 0;
 }
 
 
 static void _xmpacc_init_stacked_constructs_c(void)
 {
-#line 16 "tests/xacc_programs/stacked_constructs.c"
-  _xmpacc_nodes_init(&_xmpacc_n_p, "stacked_constructs.c:16", "p", 1, (const int []){-1});
-  _xmpacc_template_init(&_xmpacc_t_t, "stacked_constructs.c:17", "t", 1, (const long long []){0, 47});
-  _xmpacc_distribute(&_xmpacc_t_t, "stacked_constructs.c:18", &_xmpacc_n_p, (const int []){2101}, (const long long []){0}, (const void *[]){0});
-#line 20 "tests/xacc_programs/stacked_constructs.c"
-  u = (double *) _xmpacc_align(&_xmpacc_a_u, "stacked_constructs.c:20", "u", &_xmpacc_t_t, sizeof(double), 1, (const long long []){48}, (const int []){0}, (const long long []){0}, (const long long []){0, 0});
-  w = (double *) _xmpacc_align(&_xmpacc_a_w, "stacked_constructs.c:21", "w", &_xmpacc_t_t, sizeof(double), 1, (const long long []){48}, (const int []){0}, (const long long []){0}, (const long long []){0, 0});
+#line 19 "tests/xacc_programs/stacked_constructs.c"
+  _xmpacc_nodes_init(&_xmpacc_n_p, "stacked_constructs.c:19", "p", 1, (const int []){-1});
+  _xmpacc_template_init(&_xmpacc_t_t, "stacked_constructs.c:20", "t", 1, (const long long []){0, 47});
+  _xmpacc_distribute(&_xmpacc_t_t, "stacked_constructs.c:21", &_xmpacc_n_p, (const int []){2101}, (const long long []){0}, (const void *[]){0});
+#line 23 "tests/xacc_programs/stacked_constructs.c"
+  u = (double *) _xmpacc_align(&_xmpacc_a_u, "stacked_constructs.c:23", "u", &_xmpacc_t_t, sizeof(double), 1, (const long long []){48}, (const int []){0}, (const long long []){0}, (const long long []){0, 0});
+  w = (double *) _xmpacc_align(&_xmpacc_a_w, "stacked_constructs.c:24", "w", &_xmpacc_t_t, sizeof(double), 1, (const long long []){48}, (const int []){0}, (const long long []){0}, (const long long []){0, 0});
 }
 
 

@@ -10,6 +10,9 @@
 #else
 #include "../programs/serial_xmp.h"
 #endif
+#ifdef _OPENACC
+#include <openacc.h>
+#endif
 #define N 48
 #define M 10
 
@@ -22,10 +25,17 @@ double u[N], w[N];
 
 double x[M], y[M], v[M];
 
-/* a library routine that takes the device address of its array (host_data use_device) */
-static double sum_of(const double *d, int n) {
-  double s = 0;
-  for (int k = 0; k < n; k++) s += d[k];
+/* a library routine that takes the device address of its array (host_data use_device):
+ * it reads the device memory as a CUDA library would (on a GPU the host cannot
+ * dereference the address; the serial build passes the host array) */
+static double sum_of(double *d, int n) {
+  double h[M], s = 0;
+#ifdef _OPENACC
+  acc_memcpy_from_device(h, d, n * sizeof(double));
+#else
+  for (int k = 0; k < n; k++) h[k] = d[k];
+#endif
+  for (int k = 0; k < n; k++) s += h[k];
   return s;
 }
 
