@@ -179,9 +179,10 @@ class CudaBackend:
               rows: int = 1, pad: int = 0) -> LaunchShape:
         block = nthreads or (DEFAULT_BLOCK_LANES if lanes > 1 else DEFAULT_BLOCK)
         if inner > 0 and threads % inner == 0:
-            # rows > 1 (the compiler's choice for deep nests, kernels.block_rows): a 2-D block
-            # of the same thread count, so that neighbouring rows share the L1 cache
-            rows = rows if rows > 1 and not nthreads and block % rows == 0 and block // rows >= 32 else 1
+            # rows > 1 (the compiler's choice for deep nests, kernels.block_rows, or the
+            # program's workers, block_shape.py): a 2-D block of the same thread count, so
+            # that neighbouring rows share the L1 cache
+            rows = rows if rows > 1 and block % rows == 0 and block // rows >= 32 else 1
             bx = block // rows
             grid = (-(-(inner + pad) // bx), -(-(threads // inner) // rows))
             if grid[1] <= 65535:

@@ -204,22 +204,47 @@ def test_block_rows_and_the_launch_shape() -> None:
     from xmpacc.runtime.device import CudaBackend, grid_pad
 
     stencil = _body("v[i0][i1][i2] = u[i0][i1 - 1][i2] + u[i0][i1 + 1][i2];")
-    assert block_rows(_loops(512, 512, 512), "0", stencil) == 4      # 3-D, rows i1 +- 1: 64 x 4 blocks
+    assert block_rows(_loops(512, 512, 512), stencil) == 4      # 3-D, rows i1 +- 1: 64 x 4 blocks
     copy = _body("v[i0][i1][i2] = u[i0][i1][i2] + u[i0 + 1][i1][i2 - 1];")
-    assert block_rows(_loops(512, 512, 512), "0", copy) == 1         # no neighbouring row read: 256 x 1
-    assert block_rows(_loops(8192, 8192), "0", stencil) == 1         # 2-D: rows of 256
-    assert block_rows(_loops(512, 512, 512), "(128)", stencil) == 1  # the user's block size
-    assert block_rows(_loops(512, 512, 20), "0", stencil) == 1       # a short innermost loop
+    assert block_rows(_loops(512, 512, 512), copy) == 1         # no neighbouring row read: 256 x 1
+    assert block_rows(_loops(8192, 8192), stencil) == 1         # 2-D: rows of 256
+    assert block_rows(_loops(512, 512, 20), stencil) == 1       # a short innermost loop
     # 510 x 510 rows of 510: x covers a row in 8 blocks of 64, y four rows per block
     shape = CudaBackend.shape(None, 510 * 510 * 510, 0, 1, 510, 4)  # type: ignore[arg-type]
     assert (shape.block, shape.rows, shape.grid, shape.grid2) == (64, 4, (8, 65025), True)
     assert shape.partials == 8 * 65025 * 256 // 32         # one per warp of the grid
-    shape = CudaBackend.shape(None, 510 * 510 * 510, 128, 1, 510, 4)  # type: ignore[arg-type]
-    assert (shape.block, shape.rows) == (128, 1)            # vector_length given: one row
+    shape = CudaBackend.shape(None, 510 * 510 * 510, 128, 1, 510, 1)  # type: ignore[arg-type]
+    assert (shape.block, shape.rows) == (128, 1)            # vector_length(128) on a 2-D nest
+    shape = CudaBackend.shape(None, 510 * 510 * 510, 256, 1, 510, 4)  # type: ignore[arg-type]
+    assert (shape.block, shape.rows) == (64, 4)             # vector_length(64) x the nest's 4 rows
     # a loop from 1: one idle thread first (_XMPACC_PAD), so warps start at aligned rows
     assert grid_pad(1, 1) == 1 and grid_pad(64, 1) == 0 and grid_pad(-1, 1) == 31 and grid_pad(1, 2) == 0
     shape = CudaBackend.shape(None, 512 * 512, 0, 1, 512, 4, grid_pad(1, 1))  # type: ignore[arg-type]
     assert shape.grid == (9, 128)                            # 513 threads along x
+
+
+def test_block_sizes_the_program_gives() -> None:
+    """vector_length / num_workers / num_threads are the block's shape; the plan stays
+    (block_shape.py): the width along the innermost loop, the rows the program's workers
+    or the nest's own; partial warps and oversized blocks fall back to the default."""
+    from xmpacc.passes.kernel.block_shape import BlockRequest, shape
+
+    def of(width: str | None, rows: str | None = None, default_rows: int = 4) -> tuple[str, int]:
+        got = shape(BlockRequest(width, rows, "as written"), default_rows)
+        return got.threads, got.rows
+
+    assert shape(None, 4) == shape(None, 4) and (shape(None, 4).threads, shape(None, 4).rows) == ("0", 4)
+    assert of("64") == ("256", 4)                  # Himeno's vector_length(64): the 64 x 4 block
+    assert of("128", default_rows=1) == ("128", 1)  # a 2-D nest: one row
+    assert of("32", "4") == ("128", 4)              # num_workers(4) vector_length(32)
+    assert of("512") == ("1024", 2)                 # the nest's rows give way to the width
+    assert of(None, "8") == ("256", 8)              # workers alone: about 256 threads
+    assert of("n") == ("(n)", 1)                    # known at run time: that many threads
+    for width, rows in (("1", None), ("48", None), ("64", "32")):
+        got = shape(BlockRequest(width, rows, "vector_length(x)"), 4)
+        assert (got.threads, got.rows) == ("0", 4) and "overridden" in got.remark, got
+    gangs = shape(BlockRequest(None, None, "", "1024"), 1)
+    assert gangs.threads == "0" and "num_gangs(1024) ignored" in gangs.remark
 
 
 def test_generated_kernel_golden(tmp_path: Path) -> None:

@@ -93,7 +93,9 @@ class KernelFacts:
     scalars: tuple[str, ...]         # replicated scalars, shared on the device
     by_value: tuple[str, ...]
     private: tuple[str, ...]
-    num_threads: tuple[str, ...]
+    block: str                       # the block size the program gave, as honoured (block_shape.py)
+    # streaming (streaming.py): (rows per thread, the walked variable, its windows), or why not
+    walk: tuple[int, str, str] | str
     reduced_arrays: tuple[str, ...] = ()   # reduction arrays: atomic updates of a temporary
                                            # (kernel_arrays.py)
 

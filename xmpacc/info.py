@@ -228,9 +228,19 @@ def _kernel(f: KernelFacts) -> str:
                 "threads on indices the loop's step skips do nothing)")
     lanes = f", inner {f.lanes}-loop split over up to 32 lanes (accumulators {_names(f.accumulators)})" \
         if f.lanes else f" (no lane split: {f.why})" if f.why else ""
-    threads = f"; blocks of {' x '.join(_num(n) for n in f.num_threads)} threads" if f.num_threads else ""
+    if isinstance(f.walk, tuple):   # streaming.py: a thread walks rows of the outer loop
+        rows, var, windows = f.walk
+        others = [v for v, *_ in f.loop.loops if v != var]
+        per = (f"streamed: each thread runs {rows} consecutive local iterations of '{var}'"
+               + (f" (and one of {', '.join(others)})" if others else "")
+               + (f", keeping {windows} in registers" if windows != "none" else ""))
+    threads = f"; {f.block}" if f.block else ""
+    # a single loop has no rows to walk: no remark
+    unstreamed = isinstance(f.walk, str) and f.walk and len(f.loop.loops) > 1
+    stream = f"; not streamed: {f.walk}" if unstreamed else ""
     scalars = f"; replicated scalars {_names(f.scalars)}" if f.scalars else ""
-    return (f"{_loops(f.loop)} -> kernel {f.kernel}, {per}{lanes}{threads}; device arrays {_names(f.arrays)}"
+    return (f"{_loops(f.loop)} -> kernel {f.kernel}, {per}{lanes}{threads}{stream}; "
+            f"device arrays {_names(f.arrays)}"
             f"{scalars}; by value: {_names(f.by_value)}; private: {_names(f.private)}"
             + _reductions(f.loop, _kernel_reductions(f)))
 

@@ -167,7 +167,7 @@ def kernel(d: xd.Loop, tmpl: TemplateSym, indices: dict[str, int], k: Kernel, kv
         _loop_facts(d, tmpl, indices), k.name, plan.loop.var if plan else None, why,
         _firsts(plan.accumulators) if plan else (), tuple(r.written or r.name for r in kv.arrays),
         tuple(r.name for r in kv.device_scalars), _firsts(kv.by_value), _firsts(kv.private),
-        tuple(e.text for e in d.acc.num_threads) if d.acc else (),
+        str(k.info.get("block", "")), k.info.get("stream_walk") or str(k.info.get("stream", "")),  # type: ignore[arg-type]
         tuple(p.name.removeprefix("_xmpacc_ra_") for p in k.params if p.kind == LAUNCH_ARRED)))
 
 

@@ -47,6 +47,7 @@ from xmpacc.passes.kernel import (
     kernel_locations,
     kernel_ranges,
 )
+from xmpacc.passes.kernel.block_shape import BlockRequest
 from xmpacc.passes.kernel.kernel_gen import NestSpec
 from xmpacc.symbols import Scope, TemplateSym
 
@@ -340,18 +341,34 @@ def build(nest: AccNest, compute: AccCompute, lc: LoopClauses, scope: Scope, ctx
     reductions, arrays = kernel_arrays.split(refs, scope)   # scalars, and arrays and sections
     for loc in located:   # tracked with its locations, not reduced (the construct's max: v too)
         reductions.pop(loc.value, None)
-    length = compute.vector_length or (lc.vector.num if lc.vector is not None else None)
+    levels = [lc] + joined + ([vector[0]] if vector is not None else [])
     spec = NestSpec(compute.loc if nest.acc is compute else lc.loc, nest.loop, loops,
                     kernel_ranges.passes(loops, xmp, tmpl, indices),
                     routine_args.routine_globals(body, ctx.acc_routine_globals), list(dict.fromkeys(private)),
-                    firstprivate, reductions,
-                    f"({length.text})" if length is not None else "0", stream=length is None,
+                    firstprivate, reductions, _block_request(compute, levels),
                     device_pointers=[r.name.name for c in compute.data
                                      if c.kind == "deviceptr" for r in c.items],
                     cyclic=cyclic_loops(loops, tmpl, indices), private_lengths=private_lengths,
                     located=located, arrays=arrays, firstprivate_sections=firstprivate_sections)
     carried = verdict.carried if verdict is not None and not verdict.independent else ()
     return AccLoopNest(spec, xmp, tmpl, indices, carried, elements)
+
+
+def _block_request(compute: AccCompute, levels: list[LoopClauses]) -> BlockRequest | None:
+    """The block sizes of the construct and of its loops' gang/worker/vector clauses:
+    vector_length or vector(n) the width, num_workers or worker(n) the rows (block_shape.py)."""
+    def first(construct: xd.Expr | None, level: str) -> xd.Expr | None:
+        nums = [c.num for lc in levels if (c := getattr(lc, level)) is not None and c.num is not None]
+        return construct or (nums[0] if nums else None)
+
+    width, rows, gangs = (first(compute.vector_length, "vector"), first(compute.num_workers, "worker"),
+                          first(compute.num_gangs, "gang"))
+    if width is None and rows is None and gangs is None:
+        return None
+    said = [f"{name}({e.text})" for name, e in (("vector_length", width), ("num_workers", rows))
+            if e is not None]
+    return BlockRequest(width.text if width else None, rows.text if rows else None, " ".join(said),
+                        gangs.text if gangs else None)
 
 
 def implicit(stmt: c_ast.Node, compute: AccCompute, scope: Scope, ctx: Context, how: str,

@@ -39,10 +39,9 @@ from xmpacc.passes.kernel import (
     kernel_locations,
     kernel_ranges,
 )
+from xmpacc.passes.kernel.block_shape import BlockRequest
 from xmpacc.scoping import ScopedWalker
 from xmpacc.symbols import ScopeTree, TemplateSym
-
-DEFAULT_THREADS = "0"   # the runtime's default: 16 x 16 = 256 (reference §7.4), 128 for lane splits
 
 
 class _GpuLowering(ScopedWalker):
@@ -153,9 +152,8 @@ class _GpuLowering(ScopedWalker):
             d.loc, node, loops, kernel_ranges.passes(loops, d, tmpl, indices),
             routine_args.routine_globals(body, self.ctx.acc_routine_globals),
             list(dict.fromkeys(private)), [n.name for n in d.acc.firstprivate], reductions,
-            " * ".join(f"({e.text})" for e in d.acc.num_threads) or DEFAULT_THREADS,
-            stream=not d.acc.num_threads, cyclic=cyclic_loops(loops, tmpl, indices), located=located,
-            arrays=arrays, to_host=True, private_lengths=private_lengths)
+            _block_request(d.acc.num_threads), cyclic=cyclic_loops(loops, tmpl, indices),
+            located=located, arrays=arrays, to_host=True, private_lengths=private_lengths)
         gen = kernel_gen.generate(spec, self.scope, self.active + self.ctx.acc_entered, self.ctx, self.unit,
                                   lambda n: pragma_id(n) is not None)
         self.ctx.info.append(describe.kernel(d, tmpl, indices, gen.kernel, gen.kv, gen.plan))
@@ -222,3 +220,12 @@ def run(unit: Unit, ctx: Context) -> Unit:
     file_reps = _file_scope(unit, ctx)
     _GpuLowering(ctx.scopes, ctx, unit, file_reps).visit(unit.ast)
     return unit  # errors stay collected until the check stage
+
+
+def _block_request(num_threads: tuple[xd.Expr, ...]) -> BlockRequest | None:
+    """``num_threads(x, y, z)`` (reference §7.4): x the block's width along the innermost
+    loop, y * z its rows (block_shape.py); None without the clause (the runtime's 256)."""
+    if not num_threads:
+        return None
+    rows = " * ".join(f"({e.text})" for e in num_threads[1:]) or None
+    return BlockRequest(num_threads[0].text, rows, f"num_threads({', '.join(e.text for e in num_threads)})")

@@ -30,6 +30,7 @@ from xmpacc.passes.common.canonical import CanonicalLoop
 from xmpacc.passes.common.loopsched import CyclicLoop
 from xmpacc.passes.common.values import Kernel, KernelVars, Replicated
 from xmpacc.passes.kernel import (
+    block_shape,
     kernel_arrays,
     kernel_locations,
     kernel_members,
@@ -61,10 +62,9 @@ class NestSpec:
     private: list[str] = field(default_factory=list)
     firstprivate: list[str] = field(default_factory=list)
     reductions: dict[str, str] = field(default_factory=dict)   # name -> operator
-    nthreads: str = "0"             # threads per block (0: the runtime chooses)
-    # streaming kernels (streaming.py) where the block size is not given (an explicit
-    # num_threads / vector_length asks for one thread per iteration in blocks of that size)
-    stream: bool = False
+    # the block sizes the program gives (vector_length, num_workers, num_threads), honoured
+    # as the block's shape (block_shape.py); None: the compiler's and the runtime's choice
+    block: block_shape.BlockRequest | None = None
     device_pointers: list[str] = field(default_factory=list)   # deviceptr(p): passed by value
     # loops over cyclic dimensions; those of cyclic(w) ones are scheduled in positions
     cyclic: tuple[CyclicLoop, ...] = ()
@@ -161,8 +161,8 @@ def generate(spec: NestSpec, scope: Scope, replicated: list[Replicated], ctx: Co
     if plan is not None:
         device_body = kernels.split_lanes(device_body, plan)
     split = plan is not None
-    rows = kernels.block_rows(spec.loops, spec.nthreads, device_body)
-    params = kernels.build_params(spec.loops, kv, split, rows, spec.cyclic, spec.to_host)
+    block = block_shape.shape(spec.block, kernels.block_rows(spec.loops, device_body))
+    params = kernels.build_params(spec.loops, kv, split, block.rows, spec.cyclic, spec.to_host)
     params += kernel_locations.params(spec.located, kv) + kernel_arrays.params(spec.arrays)
     params += kernel_private.params(scratch)
     vla = _variable_rows(kv, spec.arrays, scope, typedefs)
@@ -179,12 +179,15 @@ def generate(spec: NestSpec, scope: Scope, replicated: list[Replicated], ctx: Co
                              "split over lanes; accumulators " + ", ".join(a for a, _ in plan.accumulators)},
                             kernels.body_guard(kv, split))
     # a window of rows shared by a block cannot hold the threads' own copies of an array
-    streams = spec.stream and not spec.located and not spec.arrays and not kv.private_blocks
-    stream = streaming.attach(kernel, spec.loops, types, kv, split, spec.cyclic) if streams else None
+    unstreamed = ("a reduction with location variables" if spec.located else "a reduction array"
+                  if spec.arrays else "private arrays in a block's window" if kv.private_blocks else None)
+    kernel.info["stream"] = unstreamed or ""
+    stream = streaming.attach(kernel, spec.loops, types, kv, split, spec.cyclic) if not unstreamed else None
     ctx.kernels.append(kernel)
-    nthreads = str(stream.threads) if stream is not None else spec.nthreads
+    kernel.info["block"] = block.remark
+    threads = block.threads if block.threads != "0" or stream is None else str(stream.threads)
     total = stream_walk.launch_total(spec.loops, stream) if stream is not None else None
     launch = kernel_arrays.host_decls(spec.arrays, spec.to_host) + \
-        kernels.launch_text(kernel, spec.loops, cbuild.where_literal(spec.loc), nthreads, total)
+        kernels.launch_text(kernel, spec.loops, cbuild.where_literal(spec.loc), threads, total)
     text = kernel_ranges.host_text(spec.passes, launch)
     return Generated(kernel, text, kv, plan)

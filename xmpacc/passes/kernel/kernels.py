@@ -109,7 +109,7 @@ def identity(op: str, type_names: list[str]) -> str:
     raise InternalError(f"no identity for reduction '{op}'")
 
 
-def block_rows(loops: list[CanonicalLoop], nthreads: str, body: c_ast.Node) -> int:
+def block_rows(loops: list[CanonicalLoop], body: c_ast.Node) -> int:
     """Threads per block along y of a 2-D grid (the runtime makes the block 256 / rows
     wide).  Nests of three or more loops whose body reads a neighbouring row (``j + c``,
     c != 0, for the second innermost variable j) get 4 rows: a 64 x 4 block keeps the rows
@@ -118,9 +118,9 @@ def block_rows(loops: list[CanonicalLoop], nthreads: str, body: c_ast.Node) -> i
     0.608 with 128 x 1).  Without such a read there is nothing to share and a 256 x 1
     block streams best (bench/copy_shapes.py, one H200, the interior copy of a 257 x 257 x
     513 float array: 77.9 us with 256 x 1 blocks, 86.4 with 64 x 4, 4 rows of i per
-    thread in both).  One row too when the block size is given or the innermost loop is
-    shorter than 64."""
-    if len(loops) < 3 or nthreads != "0" or not _reads_neighbour_row(body, loops[-2].var):
+    thread in both).  One row too when the innermost loop is shorter than 64.  A block size
+    the program gives keeps these rows where it gives no rows itself (block_shape.py)."""
+    if len(loops) < 3 or not _reads_neighbour_row(body, loops[-2].var):
         return 1
     first, last = text_value(loops[-1].init), text_value(loops[-1].last)
     if first is not None and last is not None and abs(last - first) + 1 < 64:

@@ -377,4 +377,11 @@ def attach(kernel: object, loops: list[CanonicalLoop], types: list[str], kv: Ker
     windows = ", ".join(f"{w.array}[{p.var}{w.lo:+d}..{p.var}{w.hi:+d}]" for w in p.windows) or "none"
     kernel.info["stream"] = f"streamed: {p.walk} rows of '{p.var}' per thread, windows {windows}"  # type: ignore[attr-defined]
     kernel.info["stream_plan"] = p  # type: ignore[attr-defined]
+    # --info: one entry per array (a window per other subscript: p[i-1..i+1] of p[.][j+1][k] and p[.][j][k])
+    counts: dict[str, int] = {}
+    for w in p.windows:
+        text = f"{w.array}[{p.var}{w.lo:+d}..{p.var}{w.hi:+d}]"
+        counts[text] = counts.get(text, 0) + 1
+    said = ", ".join(t if n == 1 else f"{t} ({n} windows)" for t, n in counts.items()) or "none"
+    kernel.info["stream_walk"] = (p.walk, p.var, said)  # type: ignore[attr-defined]
     return p
