@@ -22,6 +22,7 @@ with the test.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 from xmpacc.passes.common.canonical import CanonicalLoop
@@ -91,12 +92,20 @@ def code(p: StreamPlan) -> WalkCode:
         head.append(f"{regs[-1]} = {_load(p, w, v, w.hi)};")
         tail += [f"{regs[k]} = {regs[k + 1]};" for k in range(len(regs) - 1)]
     loop = f"for (int _xmpacc_w = 0; _xmpacc_w < {p.walk}; _xmpacc_w++)"
-    whole = f"_xmpacc_p0 + {p.walk} <= {s}.count" if 0 < p.min_blocks <= WHOLE_WALK_BLOCKS or not p.windows \
-        else ""
+    whole = f"_xmpacc_p0 + {p.walk} <= {s}.count" if _whole_walk(p) else ""
     return WalkCode(pro, loop,
                     f"if (_xmpacc_w > 0) {{ if (_xmpacc_p0 + _xmpacc_w >= {s}.count) break; {step} }}",
                     head, tail, whole=whole, next_row_whole=f"if (_xmpacc_w > 0) {step}",
                     min_blocks=p.min_blocks, fallback=p.fallback_blocks)
+
+
+def _whole_walk(p: StreamPlan) -> bool:
+    """Whether the walk is written twice (the docstring above); XMPACC_STREAM_WHOLE=0/1 in
+    the compiler's environment forces it off/on, for measurements."""
+    forced = os.environ.get("XMPACC_STREAM_WHOLE", "")
+    if forced in ("0", "1"):
+        return forced == "1"
+    return 0 < p.min_blocks <= WHOLE_WALK_BLOCKS or not p.windows
 
 
 def _row_indices(p: StreamPlan, v: str, s: str) -> tuple[list[str], list[str]]:
