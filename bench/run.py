@@ -8,6 +8,8 @@
     python3 bench/run.py --only spelling # just the spelling goals Y1-Y4 (bench/spelling_goals.py);
                                          # --quick: fewer timed iterations, one run per Himeno case
     python3 bench/run.py --cpu --only spelling --out DIR   # every spelling on the host backend
+    bash bench/spelling_device.sh DIR    # the spelling group as one device command (after
+                                         # `. tests/device_env.sh`), results copied into DIR
     python3 bench/run.py --cpu-bench     # CPU1/CPU2: the CPU path vs hand-written C + MPI:
                                          # bench/results/cpu-<host>.json
 

@@ -28,6 +28,7 @@ spelling on the host backend at tiny sizes (a smoke test: no timing is claimed).
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -53,6 +54,7 @@ QUOTED = "quoted"
 ASYNC_TWIN = {"laplace2d": "collapse2", "jacobi3d-float": "collapse3", "jacobi3d-double": "collapse3"}
 ELEMENT = {"float": 4, "double": 8}
 CHECKSUM_RTOL = {"float": 1e-6, "double": 1e-9}   # sums of equal cells in another order
+RUN_TIMEOUT_S = 240   # one run of one spelling; a hung one is recorded as failed, the job goes on
 
 
 @dataclass(frozen=True)
@@ -123,7 +125,8 @@ _SPELLING = re.compile(r"^spelling = (\w+)$", re.M)
 def run_spelling(exe: Path, nprocs: int, env: dict[str, str], expected: str) -> dict[str, Any]:
     """One run: the numbers it prints (harness.numbers), the runtime's counters, and a check
     that it is the spelling asked for."""
-    out = harness.sh([harness.tool("mpirun"), "-np", str(nprocs), str(exe)], {**env, "XMPACC_STATS": "1"})
+    out = harness.sh([harness.tool("mpirun"), "-np", str(nprocs), str(exe)], {**env, "XMPACC_STATS": "1"},
+                     timeout=RUN_TIMEOUT_S)
     printed = _SPELLING.findall(out)
     if printed != [expected]:
         raise RuntimeError(f"{exe} printed spelling {printed}, expected {expected}:\n{out}")
@@ -232,6 +235,8 @@ def cases(work: Path, record: dict[str, Any], copy: dict[str, Any], quick: bool 
     for nest in all_nests:
         out["nests"][nest.key] = (_himeno(nest, built, copy["copy_gbs"], s) if nest.key == "himeno"
                                   else _stencil(nest, built, copy["copy_gbs"]))
+        # what is measured so far, should the job be stopped before bench/run.py writes its record
+        (work / "spelling-partial.json").write_text(json.dumps(out, indent=1, default=str))
     record["spelling"] = out
 
 
