@@ -10,9 +10,11 @@ mpirun, one GPU per rank:
     mpirun -np 1 python3 bench/baselines.py copy
     mpirun -np 2 python3 bench/baselines.py laplace-reuse --nx 16384 --ny 16384 --halo nccl
     mpirun -np 1 python3 bench/baselines.py jacobi3d --nz 512 --ny 512 --nx 512 --iter 50
+    mpirun -np 1 python3 bench/baselines.py jacobi3d --nz 512 --ny 512 --nx 512 --real float
 
 laplace-reuse and jacobi3d (bench/stencil_baselines.py) sweep the register-reuse kernel's
-walk length and block shape; copy measures the device-to-device copy bandwidth.
+walk length and block shape (``--real float``: the fp32 kernels); copy measures the
+device-to-device copy bandwidth.
 
 Rank 0 prints one JSON object per measured variant.
 """
@@ -267,6 +269,8 @@ def main() -> None:
     ap.add_argument("--nz", type=int, default=512)
     ap.add_argument("--iter", type=int, default=100)
     ap.add_argument("--halo", choices=["nccl", "host"], default="nccl")
+    ap.add_argument("--real", choices=["double", "float"], default="double",
+                    help="laplace-reuse, jacobi3d: element type of the kernels")
     ap.add_argument("--reps", type=int, default=20000)
     args = ap.parse_args()
     comm = MPI.COMM_WORLD

@@ -5,14 +5,19 @@
     python3 bench/run.py --only core     # just P1-P3, L1, L2, C1, C2 (n-body, Laplace, launch)
     python3 bench/run.py --only stencil  # just the stencil goals S1-S3, C3 (bench/stencil_goals.py)
     python3 bench/run.py --only himeno   # just the Himeno goals H1-H3 (bench/himeno_goals.py)
+    python3 bench/run.py --only spelling # just the spelling goals Y1-Y4 (bench/spelling_goals.py);
+                                         # --quick: fewer timed iterations, one run per Himeno case
+    python3 bench/run.py --cpu --only spelling --out DIR   # every spelling on the host backend
+    bash bench/spelling_device.sh DIR    # the spelling group as one device command (after
+                                         # `. tests/device_env.sh`), results copied into DIR
     python3 bench/run.py --cpu-bench     # CPU1/CPU2: the CPU path vs hand-written C + MPI:
                                          # bench/results/cpu-<host>.json
 
 Every xmpacc program (bench/*_bench.c) and every baseline (bench/baselines.py) prints a
 checksum; a result counts only when the checksums agree.  The goals of the performance
-issue (P1-P3, L1, L2, C1, C2), of issue 11 (H1-H3: bench/himeno_goals.py) and of issue 12
-(S1-S3, C3: bench/stencil_goals.py) are computed from the times measured in this run, on
-as many GPUs as the machine has.
+issue (P1-P3, L1, L2, C1, C2), of issue 11 (H1-H3: bench/himeno_goals.py), of issue 12
+(S1-S3, C3: bench/stencil_goals.py) and of issue 31 (Y1-Y4: bench/spelling_goals.py) are
+computed from the times measured in this run, on as many GPUs as the machine has.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import himeno_goals  # noqa: E402 - bench/ is no package
+import spelling_goals  # noqa: E402 - bench/ is no package
 import stencil_goals  # noqa: E402 - bench/ is no package
 from harness import baselines, build, close, copy_bandwidth, goal, numbers, run_prog, sh, tool  # noqa: E402
 
@@ -172,13 +178,16 @@ def plot(record: dict[str, Any], path: Path) -> None:
 
 
 def replot(record: dict[str, Any], path: Path) -> None:
-    """The PNGs of a results file: the main one, and the Himeno one (``-himeno.png``
-    next to a main one)."""
+    """The PNGs of a results file: the main one, the Himeno one (``-himeno.png`` next to a
+    main one) and the spelling one (``-spelling.png`` next to another)."""
     main = bool(record.get("nbody") or record.get("laplace"))
     if main:
         plot(record, path.with_suffix(".png"))
     if "himeno" in record:
         himeno_goals.plot(record, path.with_name(path.stem + ("-himeno" if main else "") + ".png"))
+    if "spelling" in record:
+        other = main or "himeno" in record
+        spelling_goals.plot(record, path.with_name(path.stem + ("-spelling" if other else "") + ".png"))
 
 
 def cpu_smoke(out_dir: Path) -> dict[str, Any]:
@@ -210,11 +219,14 @@ def main() -> int:
                     help="CPU1/CPU2: the CPU path next to hand-written C + MPI (bench/cpu_bench.py)")
     ap.add_argument("--reps", type=int, default=5,
                     help="--cpu-bench: runs of each program (the minimum counts)")
-    ap.add_argument("--quick", action="store_true", help="--cpu-bench with small sizes (a smoke test)")
+    ap.add_argument("--quick", action="store_true",
+                    help="--cpu-bench with small sizes (a smoke test); the spelling group with fewer "
+                         "timed iterations and one run per Himeno spelling")
     ap.add_argument("--out", type=Path, default=HERE / "results")
     ap.add_argument("--laplace-n", type=int, default=8192)
     ap.add_argument("--replot", type=Path, help="redraw the PNG of an existing results file")
-    ap.add_argument("--only", choices=["core", "stencil", "himeno"], help="run only this group of cases")
+    ap.add_argument("--only", choices=["core", "stencil", "himeno", "spelling"],
+                    help="run only this group of cases")
     ap.add_argument("--himeno-size", choices=["S", "M", "L"], default="L")
     ap.add_argument("--himeno-iter", type=int, default=200)
     args = ap.parse_args()
@@ -239,6 +251,13 @@ def main() -> int:
         (args.out / "cpu-smoke-himeno.json").write_text(json.dumps(record, indent=1))
         print(json.dumps({k: v["values"] for k, v in record["runs"].items()}, indent=1))
         return 0
+    if args.cpu and args.only == "spelling":
+        (args.out / "build").mkdir(exist_ok=True)
+        record = spelling_goals.cpu_smoke(args.out / "build")
+        (args.out / "cpu-smoke-spelling.json").write_text(json.dumps(record, indent=1, default=str))
+        print(json.dumps({k: v["values"] for k, v in record["runs"].items()}, indent=1))
+        print(json.dumps(record["agree"]))
+        return 0 if all(record["agree"].values()) else 1
     if args.cpu:
         record = cpu_smoke(args.out)
         (args.out / "cpu-smoke.json").write_text(json.dumps(record, indent=1))
@@ -254,15 +273,18 @@ def main() -> int:
         nbody_cases(work, count, record)
         laplace_cases(work, count, record, args.laplace_n)
         launch_case(work, record)
-    # one copy-bandwidth measurement per run: the bound of both S1/S2 and H2
-    copy = copy_bandwidth() if args.only in (None, "stencil", "himeno") else None
+    # one copy-bandwidth measurement per run: the bound of S1/S2, H2 and Y2
+    copy = copy_bandwidth() if args.only in (None, "stencil", "himeno", "spelling") else None
     if args.only in (None, "stencil"):
         stencil_goals.cases(work, count, record, copy)
     if args.only in (None, "himeno"):
         himeno_goals.cases(work, count, record, copy, args.himeno_size, args.himeno_iter)
-    record["goals"] = {**goals(record), **stencil_goals.goals(record), **himeno_goals.goals(record)}
+    if args.only in (None, "spelling"):
+        spelling_goals.cases(work, record, copy, args.quick)
+    record["goals"] = {**goals(record), **stencil_goals.goals(record), **himeno_goals.goals(record),
+                       **spelling_goals.goals(record)}
     stem = f"{args.only + '-' if args.only else ''}{record['date']}-{gpu.replace(' ', '-')}-x{count}"
-    (args.out / f"{stem}.json").write_text(json.dumps(record, indent=1))
+    (args.out / f"{stem}.json").write_text(json.dumps(record, indent=1, default=str))
     try:
         replot(record, args.out / f"{stem}.json")
     except ImportError:

@@ -10,8 +10,10 @@
   through page-locked buffers allocated once, device-to-host copies on one stream per
   direction, overlapped with the MPI exchange (the best host-staged exchange we can write).
 
-Same arithmetic and initial state as bench/laplace_bench.c and bench/jacobi3d_bench.c, so
-the checksums are compared.  Used through bench/baselines.py.
+Same arithmetic and initial state as bench/laplace_bench.c and bench/jacobi3d_bench.c (and
+the programs of bench/spelling/), so the checksums are compared.  ``--real float`` runs the
+fp32 kernels (the jacobi3d fp32 case of bench/spelling_goals.py).  The kernels' source is
+bench/stencil_kernels.py.  Used through bench/baselines.py.
 """
 
 from __future__ import annotations
@@ -24,72 +26,9 @@ from typing import Any
 import cupy as cp
 import numpy as np
 from mpi4py import MPI
+from stencil_kernels import STENCIL_SRC
 
-STENCIL_SRC = r"""
-#define SIXTH (1.0 / 6.0)
-/* a = local slab: rows local rows plus a halo row above and below, ny (x nx) per row */
-extern "C" __global__ void lap_plain(const double *__restrict__ u, double *__restrict__ unew,
-                                      int rows, int ny, int row0, int nx)
-{
-  int j = blockIdx.x * blockDim.x + threadIdx.x;
-  int r = blockIdx.y * blockDim.y + threadIdx.y + 1;
-  if (j < 1 || j >= ny - 1 || r > rows) return;
-  int i = row0 + r - 1;
-  if (i < 1 || i >= nx - 1) return;
-  long long c = (long long)r * ny + j;
-  unew[c] = 0.25 * (((__ldg(u + c - ny) + __ldg(u + c + ny)) + __ldg(u + c - 1)) + __ldg(u + c + 1));
-}
-/* each thread walks R rows; the rows above, at and below stay in registers */
-extern "C" __global__ void lap_walk(const double *__restrict__ u, double *__restrict__ unew,
-                                     int rows, int ny, int row0, int nx)
-{
-  int j = blockIdx.x * blockDim.x + threadIdx.x;
-  int r0 = (blockIdx.y * blockDim.y + threadIdx.y) * R + 1;
-  if (j < 1 || j >= ny - 1 || r0 > rows) return;
-  long long c = (long long)r0 * ny + j;
-  double up = __ldg(u + c - ny), mid = __ldg(u + c);
-#pragma unroll
-  for (int w = 0; w < R; w++) {
-    int r = r0 + w;
-    if (r > rows) break;
-    double down = __ldg(u + c + ny);
-    int i = row0 + r - 1;
-    if (i >= 1 && i < nx - 1)
-      unew[c] = 0.25 * (((up + down) + __ldg(u + c - 1)) + __ldg(u + c + 1));
-    up = mid; mid = down; c += ny;
-  }
-}
-extern "C" __global__ void jac_plain(const double *__restrict__ u, double *__restrict__ un,
-                                      int planes, int ny, int nx, int k0, int nz)
-{
-  int i = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y * blockDim.y + threadIdx.y;
-  int p = blockIdx.z + 1, k = k0 + p - 1;
-  if (i < 1 || i >= nx - 1 || j < 1 || j >= ny - 1 || k < 1 || k >= nz - 1) return;
-  long long pl = (long long)ny * nx, c = p * pl + (long long)j * nx + i;
-  un[c] = SIXTH * (((((__ldg(u + c - pl) + __ldg(u + c + pl)) + __ldg(u + c - nx)) + __ldg(u + c + nx))
-                    + __ldg(u + c - 1)) + __ldg(u + c + 1));
-}
-extern "C" __global__ void jac_walk(const double *__restrict__ u, double *__restrict__ un,
-                                     int planes, int ny, int nx, int k0, int nz)
-{
-  int i = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y * blockDim.y + threadIdx.y;
-  int p0 = blockIdx.z * R + 1;
-  if (i < 1 || i >= nx - 1 || j < 1 || j >= ny - 1 || p0 > planes) return;
-  long long pl = (long long)ny * nx, c = p0 * pl + (long long)j * nx + i;
-  double below = __ldg(u + c - pl), mid = __ldg(u + c);
-#pragma unroll
-  for (int w = 0; w < R; w++) {
-    int p = p0 + w;
-    if (p > planes) break;
-    double above = __ldg(u + c + pl);
-    int k = k0 + p - 1;
-    if (k >= 1 && k < nz - 1)
-      un[c] = SIXTH * (((((below + above) + __ldg(u + c - nx)) + __ldg(u + c + nx)) + __ldg(u + c - 1))
-                       + __ldg(u + c + 1));
-    below = mid; mid = above; c += pl;
-  }
-}
-"""
+DTYPES = {"double": np.float64, "float": np.float32}
 
 
 def block_range(n: int, nprocs: int, k: int) -> tuple[int, int]:
@@ -121,7 +60,7 @@ def copy_bandwidth(nbytes: int = 1 << 30, reps: int = 20) -> dict[str, Any]:
 class Halo:
     """One-row (one-plane) halo exchange of a slab ``a`` of shape (rows + 2, ...)."""
 
-    def __init__(self, kind: str, comm: MPI.Comm, rows: int, row_elems: int) -> None:
+    def __init__(self, kind: str, comm: MPI.Comm, rows: int, row_elems: int, dtype: Any = np.float64) -> None:
         self.kind, self.comm, self.rows = kind, comm, rows
         r = comm.rank
         self.peers = [(p, s, d) for p, s, d in ((r - 1, 1, 0), (r + 1, rows, rows + 1)) if 0 <= p < comm.size]
@@ -130,13 +69,14 @@ class Halo:
             from cupy.cuda import nccl
 
             self.nccl = nccl
+            self.nccl_type = nccl.NCCL_FLOAT32 if dtype == np.float32 else nccl.NCCL_FLOAT64
             uid = comm.bcast(nccl.get_unique_id() if comm.rank == 0 else None)
             self.ncomm = nccl.NcclCommunicator(comm.size, uid, comm.rank)
         if kind == "host":   # allocated once, page-locked: copies run at full speed, async
             import cupyx
 
-            self.out = [cupyx.empty_pinned(row_elems) for _ in self.peers]
-            self.inc = [cupyx.empty_pinned(row_elems) for _ in self.peers]
+            self.out = [cupyx.empty_pinned(row_elems, dtype) for _ in self.peers]
+            self.inc = [cupyx.empty_pinned(row_elems, dtype) for _ in self.peers]
             self.side = [cp.cuda.Stream(non_blocking=True) for _ in self.peers]
             self.copied: Any = None   # the last copies out of self.inc
 
@@ -147,8 +87,8 @@ class Halo:
             nccl = self.nccl
             nccl.groupStart()
             for peer, send, recv in self.peers:
-                self.ncomm.send(a[send].data.ptr, a[send].size, nccl.NCCL_FLOAT64, peer, self.stream.ptr)
-                self.ncomm.recv(a[recv].data.ptr, a[recv].size, nccl.NCCL_FLOAT64, peer, self.stream.ptr)
+                self.ncomm.send(a[send].data.ptr, a[send].size, self.nccl_type, peer, self.stream.ptr)
+                self.ncomm.recv(a[recv].data.ptr, a[recv].size, self.nccl_type, peer, self.stream.ptr)
             nccl.groupEnd()
             return
         ready = self.stream.record()
@@ -181,8 +121,8 @@ def time_pairs(pair: Callable[[], None], iters: int, comm: MPI.Comm) -> float:
     return 1e3 * (time.perf_counter() - t0) / iters
 
 
-def _module(walk: int) -> Any:
-    return cp.RawModule(code=STENCIL_SRC, options=(f"-DR={walk}", "--std=c++17"))
+def _module(walk: int, real: str) -> Any:
+    return cp.RawModule(code=STENCIL_SRC, options=(f"-DR={walk}", f"-DREAL={real}", "--std=c++17"))
 
 
 def _variants(kernel: str) -> list[tuple[int, tuple[int, int]]]:
@@ -193,9 +133,10 @@ def _variants(kernel: str) -> list[tuple[int, tuple[int, int]]]:
     return [(0, (32, 8))] + [(w, b) for w in walks for b in blocks]
 
 
-def _slab(shape_rest: tuple[int, ...], lo: int, hi: int, n0: int) -> cp.ndarray:
+def _slab(shape_rest: tuple[int, ...], lo: int, hi: int, n0: int, real: str) -> cp.ndarray:
     """Initial slab with its halo rows: 1 + 0.001 * ((g0 + 2 g1 [+ 3 g2]) % 17) on the faces
-    (Laplace: (i + 3 j) % 17), 0 inside and outside the array."""
+    (Laplace: (i + 3 j) % 17), 0 inside and outside the array; computed in fp64 and rounded
+    to ``real`` (``float``, ``double``), as the C programs do."""
     g = [cp.arange(lo - 1, hi + 1)] + [cp.arange(n) for n in shape_rest]
     grids = cp.meshgrid(*g, indexing="ij")
     face = cp.zeros(grids[0].shape, dtype=bool)
@@ -204,7 +145,7 @@ def _slab(shape_rest: tuple[int, ...], lo: int, hi: int, n0: int) -> cp.ndarray:
     weight = (grids[0] + 3 * grids[1]) if len(grids) == 2 else (grids[0] + 2 * grids[1] + 3 * grids[2])
     a = cp.where(face, 1.0 + 0.001 * (weight % 17), 0.0)
     a[(g[0] < 0) | (g[0] >= n0)] = 0.0
-    return a
+    return a.astype(DTYPES[real])
 
 
 def stencil(case: str, args: argparse.Namespace, comm: MPI.Comm) -> list[dict[str, Any]]:
@@ -213,12 +154,12 @@ def stencil(case: str, args: argparse.Namespace, comm: MPI.Comm) -> list[dict[st
     n0, rest = (args.nx, (args.ny,)) if lap else (args.nz, (args.ny, args.nx))
     lo, hi = block_range(n0, comm.size, comm.rank)
     rows = hi - lo
-    u0 = _slab(rest, lo, hi, n0)
-    halo = Halo(args.halo, comm, rows, int(np.prod(rest)))
+    u0 = _slab(rest, lo, hi, n0, args.real)
+    halo = Halo(args.halo, comm, rows, int(np.prod(rest)), DTYPES[args.real])
     results = []
     modules: dict[int, Any] = {}
     for walk, block in _variants("lap" if lap else "jac"):
-        mod = modules.setdefault(walk, _module(max(walk, 1)))
+        mod = modules.setdefault(walk, _module(max(walk, 1), args.real))
         name = ("lap_" if lap else "jac_") + ("walk" if walk else "plain")
         fn = mod.get_function(name)
         u, unew = u0.copy(), u0.copy()
@@ -238,12 +179,13 @@ def stencil(case: str, args: argparse.Namespace, comm: MPI.Comm) -> list[dict[st
             fn(grid, block, (unew, u, *extra))
 
         ms = time_pairs(pair, args.iter, comm)
-        total = comm.allreduce(float(u[1:rows + 1].sum()))
+        total = comm.allreduce(float(u[1:rows + 1].sum(dtype=cp.float64)))
         kernel = f"register reuse, {walk} rows per thread" if walk else "plain"
         results.append({"case": case, "variant": f"{kernel}, block {block[0]}x{block[1]}"
                         + ("" if comm.size == 1 else f", {args.halo} halo"),
                         "kernel": "walk" if walk else "plain", "halo": args.halo if comm.size > 1 else None,
-                        "nodes": comm.size, "iter_ms": ms, "checksum": total, **_sizes(args, lap)})
+                        "nodes": comm.size, "iter_ms": ms, "checksum": total, "real": args.real,
+                        **_sizes(args, lap)})
     return results
 
 
