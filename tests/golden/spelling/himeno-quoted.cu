@@ -9,7 +9,7 @@
 _XMPACC_UNIT_BEGIN(himeno_spell_c)
 
 /* himeno_spell.c:130: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_himeno_spell_c_130(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, _xmpacc_sched_t _xmpacc_s_k, const float * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, const float * _XMPACC_RESTRICT p, _xmpacc_array_t _xmpacc_a_p, const float * _XMPACC_RESTRICT b, _xmpacc_array_t _xmpacc_a_b, const float * _XMPACC_RESTRICT c, _xmpacc_array_t _xmpacc_a_c, const float * _XMPACC_RESTRICT wrk1, _xmpacc_array_t _xmpacc_a_wrk1, const float * _XMPACC_RESTRICT bnd, _xmpacc_array_t _xmpacc_a_bnd, float * _XMPACC_RESTRICT wrk2, _xmpacc_array_t _xmpacc_a_wrk2, float omega, float *_xmpacc_red_gosa)
+_XMPACC_KERNEL _XMPACC_BOUNDS(2) _xmpacc_loop_himeno_spell_c_130(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, _xmpacc_sched_t _xmpacc_s_k, const float * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, const float * _XMPACC_RESTRICT p, _xmpacc_array_t _xmpacc_a_p, const float * _XMPACC_RESTRICT b, _xmpacc_array_t _xmpacc_a_b, const float * _XMPACC_RESTRICT c, _xmpacc_array_t _xmpacc_a_c, const float * _XMPACC_RESTRICT wrk1, _xmpacc_array_t _xmpacc_a_wrk1, const float * _XMPACC_RESTRICT bnd, _xmpacc_array_t _xmpacc_a_bnd, float * _XMPACC_RESTRICT wrk2, _xmpacc_array_t _xmpacc_a_wrk2, float omega, float *_xmpacc_red_gosa)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
@@ -37,28 +37,149 @@ _XMPACC_KERNEL _xmpacc_loop_himeno_spell_c_130(long long _xmpacc_total, int _xmp
   float s0;
   float ss;
   float gosa = 0;
-  if (_xmpacc_valid) do
+  if (_xmpacc_valid) {
+  long long _xmpacc_p0 = _xmpacc_rest * 2;   /* this thread's first row */
+  i = (int) (_xmpacc_s_i.first + _xmpacc_p0 * _xmpacc_s_i.step);
+  #ifndef _XMPACC_CHECK
+  long long _xmpacc_o0 = _XMPACC_AT3(_xmpacc_a_wrk2, _XMPACC_G(_xmpacc_a_wrk2, 0, (i)), _XMPACC_G(_xmpacc_a_wrk2, 1, j), _XMPACC_G(_xmpacc_a_wrk2, 2, k));
+  const long long _xmpacc_t0 = (_XMPACC_AT3(_xmpacc_a_wrk2, _XMPACC_G(_xmpacc_a_wrk2, 0, (i + _xmpacc_s_i.step)), _XMPACC_G(_xmpacc_a_wrk2, 1, j), _XMPACC_G(_xmpacc_a_wrk2, 2, k))) - _xmpacc_o0;
+  long long _xmpacc_o1 = _XMPACC_AT4(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, 0), _XMPACC_G(_xmpacc_a_a, 1, (i)), _XMPACC_G(_xmpacc_a_a, 2, j), _XMPACC_G(_xmpacc_a_a, 3, k));
+  const long long _xmpacc_t1 = (_XMPACC_AT4(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, 0), _XMPACC_G(_xmpacc_a_a, 1, (i + _xmpacc_s_i.step)), _XMPACC_G(_xmpacc_a_a, 2, j), _XMPACC_G(_xmpacc_a_a, 3, k))) - _xmpacc_o1;
+  const long long _xmpacc_d1_0 = (_XMPACC_AT4(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, 1), _XMPACC_G(_xmpacc_a_a, 1, (i)), _XMPACC_G(_xmpacc_a_a, 2, j), _XMPACC_G(_xmpacc_a_a, 3, k))) - _xmpacc_o1;
+  const long long _xmpacc_d1_1 = (_XMPACC_AT4(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, 2), _XMPACC_G(_xmpacc_a_a, 1, (i)), _XMPACC_G(_xmpacc_a_a, 2, j), _XMPACC_G(_xmpacc_a_a, 3, k))) - _xmpacc_o1;
+  const long long _xmpacc_d1_2 = (_XMPACC_AT4(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, 3), _XMPACC_G(_xmpacc_a_a, 1, (i)), _XMPACC_G(_xmpacc_a_a, 2, j), _XMPACC_G(_xmpacc_a_a, 3, k))) - _xmpacc_o1;
+  long long _xmpacc_o2 = _XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, (i)), _XMPACC_G(_xmpacc_a_p, 1, j + 1), _XMPACC_G(_xmpacc_a_p, 2, k));
+  const long long _xmpacc_t2 = (_XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, (i + _xmpacc_s_i.step)), _XMPACC_G(_xmpacc_a_p, 1, j + 1), _XMPACC_G(_xmpacc_a_p, 2, k))) - _xmpacc_o2;
+  const long long _xmpacc_d2_0 = (_XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, (i + 1)), _XMPACC_G(_xmpacc_a_p, 1, j), _XMPACC_G(_xmpacc_a_p, 2, k))) - _xmpacc_o2;
+  const long long _xmpacc_d2_1 = (_XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, (i)), _XMPACC_G(_xmpacc_a_p, 1, j), _XMPACC_G(_xmpacc_a_p, 2, k + 1))) - _xmpacc_o2;
+  const long long _xmpacc_d2_2 = (_XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, (i + 1)), _XMPACC_G(_xmpacc_a_p, 1, j + 1), _XMPACC_G(_xmpacc_a_p, 2, k))) - _xmpacc_o2;
+  const long long _xmpacc_d2_3 = (_XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, (i + 1)), _XMPACC_G(_xmpacc_a_p, 1, j - 1), _XMPACC_G(_xmpacc_a_p, 2, k))) - _xmpacc_o2;
+  const long long _xmpacc_d2_4 = (_XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, (i - 1)), _XMPACC_G(_xmpacc_a_p, 1, j + 1), _XMPACC_G(_xmpacc_a_p, 2, k))) - _xmpacc_o2;
+  const long long _xmpacc_d2_5 = (_XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, (i - 1)), _XMPACC_G(_xmpacc_a_p, 1, j - 1), _XMPACC_G(_xmpacc_a_p, 2, k))) - _xmpacc_o2;
+  const long long _xmpacc_d2_6 = (_XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, (i)), _XMPACC_G(_xmpacc_a_p, 1, j + 1), _XMPACC_G(_xmpacc_a_p, 2, k + 1))) - _xmpacc_o2;
+  const long long _xmpacc_d2_7 = (_XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, (i)), _XMPACC_G(_xmpacc_a_p, 1, j - 1), _XMPACC_G(_xmpacc_a_p, 2, k + 1))) - _xmpacc_o2;
+  const long long _xmpacc_d2_8 = (_XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, (i)), _XMPACC_G(_xmpacc_a_p, 1, j + 1), _XMPACC_G(_xmpacc_a_p, 2, k - 1))) - _xmpacc_o2;
+  const long long _xmpacc_d2_9 = (_XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, (i)), _XMPACC_G(_xmpacc_a_p, 1, j - 1), _XMPACC_G(_xmpacc_a_p, 2, k - 1))) - _xmpacc_o2;
+  const long long _xmpacc_d2_10 = (_XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, (i + 1)), _XMPACC_G(_xmpacc_a_p, 1, j), _XMPACC_G(_xmpacc_a_p, 2, k + 1))) - _xmpacc_o2;
+  const long long _xmpacc_d2_11 = (_XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, (i - 1)), _XMPACC_G(_xmpacc_a_p, 1, j), _XMPACC_G(_xmpacc_a_p, 2, k + 1))) - _xmpacc_o2;
+  const long long _xmpacc_d2_12 = (_XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, (i + 1)), _XMPACC_G(_xmpacc_a_p, 1, j), _XMPACC_G(_xmpacc_a_p, 2, k - 1))) - _xmpacc_o2;
+  const long long _xmpacc_d2_13 = (_XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, (i - 1)), _XMPACC_G(_xmpacc_a_p, 1, j), _XMPACC_G(_xmpacc_a_p, 2, k - 1))) - _xmpacc_o2;
+  const long long _xmpacc_d2_14 = (_XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, (i - 1)), _XMPACC_G(_xmpacc_a_p, 1, j), _XMPACC_G(_xmpacc_a_p, 2, k))) - _xmpacc_o2;
+  const long long _xmpacc_d2_15 = (_XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, (i)), _XMPACC_G(_xmpacc_a_p, 1, j - 1), _XMPACC_G(_xmpacc_a_p, 2, k))) - _xmpacc_o2;
+  const long long _xmpacc_d2_16 = (_XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, (i)), _XMPACC_G(_xmpacc_a_p, 1, j), _XMPACC_G(_xmpacc_a_p, 2, k - 1))) - _xmpacc_o2;
+  const long long _xmpacc_d2_17 = (_XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, (i)), _XMPACC_G(_xmpacc_a_p, 1, j), _XMPACC_G(_xmpacc_a_p, 2, k))) - _xmpacc_o2;
+  long long _xmpacc_o3 = _XMPACC_AT4(_xmpacc_a_b, _XMPACC_G(_xmpacc_a_b, 0, 0), _XMPACC_G(_xmpacc_a_b, 1, (i)), _XMPACC_G(_xmpacc_a_b, 2, j), _XMPACC_G(_xmpacc_a_b, 3, k));
+  const long long _xmpacc_t3 = (_XMPACC_AT4(_xmpacc_a_b, _XMPACC_G(_xmpacc_a_b, 0, 0), _XMPACC_G(_xmpacc_a_b, 1, (i + _xmpacc_s_i.step)), _XMPACC_G(_xmpacc_a_b, 2, j), _XMPACC_G(_xmpacc_a_b, 3, k))) - _xmpacc_o3;
+  const long long _xmpacc_d3_0 = (_XMPACC_AT4(_xmpacc_a_b, _XMPACC_G(_xmpacc_a_b, 0, 1), _XMPACC_G(_xmpacc_a_b, 1, (i)), _XMPACC_G(_xmpacc_a_b, 2, j), _XMPACC_G(_xmpacc_a_b, 3, k))) - _xmpacc_o3;
+  const long long _xmpacc_d3_1 = (_XMPACC_AT4(_xmpacc_a_b, _XMPACC_G(_xmpacc_a_b, 0, 2), _XMPACC_G(_xmpacc_a_b, 1, (i)), _XMPACC_G(_xmpacc_a_b, 2, j), _XMPACC_G(_xmpacc_a_b, 3, k))) - _xmpacc_o3;
+  long long _xmpacc_o4 = _XMPACC_AT4(_xmpacc_a_c, _XMPACC_G(_xmpacc_a_c, 0, 0), _XMPACC_G(_xmpacc_a_c, 1, (i)), _XMPACC_G(_xmpacc_a_c, 2, j), _XMPACC_G(_xmpacc_a_c, 3, k));
+  const long long _xmpacc_t4 = (_XMPACC_AT4(_xmpacc_a_c, _XMPACC_G(_xmpacc_a_c, 0, 0), _XMPACC_G(_xmpacc_a_c, 1, (i + _xmpacc_s_i.step)), _XMPACC_G(_xmpacc_a_c, 2, j), _XMPACC_G(_xmpacc_a_c, 3, k))) - _xmpacc_o4;
+  const long long _xmpacc_d4_0 = (_XMPACC_AT4(_xmpacc_a_c, _XMPACC_G(_xmpacc_a_c, 0, 1), _XMPACC_G(_xmpacc_a_c, 1, (i)), _XMPACC_G(_xmpacc_a_c, 2, j), _XMPACC_G(_xmpacc_a_c, 3, k))) - _xmpacc_o4;
+  const long long _xmpacc_d4_1 = (_XMPACC_AT4(_xmpacc_a_c, _XMPACC_G(_xmpacc_a_c, 0, 2), _XMPACC_G(_xmpacc_a_c, 1, (i)), _XMPACC_G(_xmpacc_a_c, 2, j), _XMPACC_G(_xmpacc_a_c, 3, k))) - _xmpacc_o4;
+  long long _xmpacc_o5 = _XMPACC_AT3(_xmpacc_a_wrk1, _XMPACC_G(_xmpacc_a_wrk1, 0, (i)), _XMPACC_G(_xmpacc_a_wrk1, 1, j), _XMPACC_G(_xmpacc_a_wrk1, 2, k));
+  const long long _xmpacc_t5 = (_XMPACC_AT3(_xmpacc_a_wrk1, _XMPACC_G(_xmpacc_a_wrk1, 0, (i + _xmpacc_s_i.step)), _XMPACC_G(_xmpacc_a_wrk1, 1, j), _XMPACC_G(_xmpacc_a_wrk1, 2, k))) - _xmpacc_o5;
+  long long _xmpacc_o6 = _XMPACC_AT3(_xmpacc_a_bnd, _XMPACC_G(_xmpacc_a_bnd, 0, (i)), _XMPACC_G(_xmpacc_a_bnd, 1, j), _XMPACC_G(_xmpacc_a_bnd, 2, k));
+  const long long _xmpacc_t6 = (_XMPACC_AT3(_xmpacc_a_bnd, _XMPACC_G(_xmpacc_a_bnd, 0, (i + _xmpacc_s_i.step)), _XMPACC_G(_xmpacc_a_bnd, 1, j), _XMPACC_G(_xmpacc_a_bnd, 2, k))) - _xmpacc_o6;
+  #endif
+  float _xmpacc_r0_0, _xmpacc_r0_1, _xmpacc_r0_2;
+  _xmpacc_r0_0 = _XMPACC_LDG(&p[_XMPACC_SO(_xmpacc_o2 + _xmpacc_d2_14, _XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, (i - 1)), _XMPACC_G(_xmpacc_a_p, 1, j), _XMPACC_G(_xmpacc_a_p, 2, k)))]);
+  _xmpacc_r0_1 = _XMPACC_LDG(&p[_XMPACC_SO(_xmpacc_o2 + _xmpacc_d2_17, _XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, (i)), _XMPACC_G(_xmpacc_a_p, 1, j), _XMPACC_G(_xmpacc_a_p, 2, k)))]);
+  float _xmpacc_r1_0, _xmpacc_r1_1, _xmpacc_r1_2;
+  _xmpacc_r1_0 = _XMPACC_LDG(&p[_XMPACC_SO(_xmpacc_o2 + _xmpacc_d2_4, _XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, (i - 1)), _XMPACC_G(_xmpacc_a_p, 1, j + 1), _XMPACC_G(_xmpacc_a_p, 2, k)))]);
+  _xmpacc_r1_1 = _XMPACC_LDG(&p[_XMPACC_SO(_xmpacc_o2, _XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, (i)), _XMPACC_G(_xmpacc_a_p, 1, j + 1), _XMPACC_G(_xmpacc_a_p, 2, k)))]);
+  float _xmpacc_r2_0, _xmpacc_r2_1, _xmpacc_r2_2;
+  _xmpacc_r2_0 = _XMPACC_LDG(&p[_XMPACC_SO(_xmpacc_o2 + _xmpacc_d2_11, _XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, (i - 1)), _XMPACC_G(_xmpacc_a_p, 1, j), _XMPACC_G(_xmpacc_a_p, 2, k + 1)))]);
+  _xmpacc_r2_1 = _XMPACC_LDG(&p[_XMPACC_SO(_xmpacc_o2 + _xmpacc_d2_1, _XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, (i)), _XMPACC_G(_xmpacc_a_p, 1, j), _XMPACC_G(_xmpacc_a_p, 2, k + 1)))]);
+  float _xmpacc_r3_0, _xmpacc_r3_1, _xmpacc_r3_2;
+  _xmpacc_r3_0 = _XMPACC_LDG(&p[_XMPACC_SO(_xmpacc_o2 + _xmpacc_d2_5, _XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, (i - 1)), _XMPACC_G(_xmpacc_a_p, 1, j - 1), _XMPACC_G(_xmpacc_a_p, 2, k)))]);
+  _xmpacc_r3_1 = _XMPACC_LDG(&p[_XMPACC_SO(_xmpacc_o2 + _xmpacc_d2_15, _XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, (i)), _XMPACC_G(_xmpacc_a_p, 1, j - 1), _XMPACC_G(_xmpacc_a_p, 2, k)))]);
+  float _xmpacc_r4_0, _xmpacc_r4_1, _xmpacc_r4_2;
+  _xmpacc_r4_0 = _XMPACC_LDG(&p[_XMPACC_SO(_xmpacc_o2 + _xmpacc_d2_13, _XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, (i - 1)), _XMPACC_G(_xmpacc_a_p, 1, j), _XMPACC_G(_xmpacc_a_p, 2, k - 1)))]);
+  _xmpacc_r4_1 = _XMPACC_LDG(&p[_XMPACC_SO(_xmpacc_o2 + _xmpacc_d2_16, _XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, (i)), _XMPACC_G(_xmpacc_a_p, 1, j), _XMPACC_G(_xmpacc_a_p, 2, k - 1)))]);
+  /* streamed: 2 rows of 'i' per thread, windows p[i-1..i+1], p[i-1..i+1], p[i-1..i+1], p[i-1..i+1], p[i-1..i+1] */
+  if (_xmpacc_p0 + 2 <= _xmpacc_s_i.count) {   /* a whole walk: no exit test (stream_walk.py) */
+  _XMPACC_UNROLL
+  for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
+    if (_xmpacc_w > 0) i = (int) (_xmpacc_s_i.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_i.step);
+    _xmpacc_r0_2 = _XMPACC_LDG(&p[_XMPACC_SO(_xmpacc_o2 + _xmpacc_d2_0, _XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, (i + 1)), _XMPACC_G(_xmpacc_a_p, 1, j), _XMPACC_G(_xmpacc_a_p, 2, k)))]);
+    _xmpacc_r1_2 = _XMPACC_LDG(&p[_XMPACC_SO(_xmpacc_o2 + _xmpacc_d2_2, _XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, (i + 1)), _XMPACC_G(_xmpacc_a_p, 1, j + 1), _XMPACC_G(_xmpacc_a_p, 2, k)))]);
+    _xmpacc_r2_2 = _XMPACC_LDG(&p[_XMPACC_SO(_xmpacc_o2 + _xmpacc_d2_10, _XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, (i + 1)), _XMPACC_G(_xmpacc_a_p, 1, j), _XMPACC_G(_xmpacc_a_p, 2, k + 1)))]);
+    _xmpacc_r3_2 = _XMPACC_LDG(&p[_XMPACC_SO(_xmpacc_o2 + _xmpacc_d2_3, _XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, (i + 1)), _XMPACC_G(_xmpacc_a_p, 1, j - 1), _XMPACC_G(_xmpacc_a_p, 2, k)))]);
+    _xmpacc_r4_2 = _XMPACC_LDG(&p[_XMPACC_SO(_xmpacc_o2 + _xmpacc_d2_12, _XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, (i + 1)), _XMPACC_G(_xmpacc_a_p, 1, j), _XMPACC_G(_xmpacc_a_p, 2, k - 1)))]);
+    do
 {
 #line 149 "bench/spelling/himeno_spell.c"
-  s0 = (((((((((a[_XMPACC_AT4(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, 0), _XMPACC_G(_xmpacc_a_a, 1, i), _XMPACC_G(_xmpacc_a_a, 2, j), _XMPACC_G(_xmpacc_a_a, 3, k))] * p[_XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, i + 1), _XMPACC_G(_xmpacc_a_p, 1, j), _XMPACC_G(_xmpacc_a_p, 2, k))]) + (
-a[_XMPACC_AT4(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, 1), _XMPACC_G(_xmpacc_a_a, 1, i), _XMPACC_G(_xmpacc_a_a, 2, j), _XMPACC_G(_xmpacc_a_a, 3, k))] * p[_XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, i), _XMPACC_G(_xmpacc_a_p, 1, j + 1), _XMPACC_G(_xmpacc_a_p, 2, k))])) + (
-a[_XMPACC_AT4(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, 2), _XMPACC_G(_xmpacc_a_a, 1, i), _XMPACC_G(_xmpacc_a_a, 2, j), _XMPACC_G(_xmpacc_a_a, 3, k))] * p[_XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, i), _XMPACC_G(_xmpacc_a_p, 1, j), _XMPACC_G(_xmpacc_a_p, 2, k + 1))])) + (
-b[_XMPACC_AT4(_xmpacc_a_b, _XMPACC_G(_xmpacc_a_b, 0, 0), _XMPACC_G(_xmpacc_a_b, 1, i), _XMPACC_G(_xmpacc_a_b, 2, j), _XMPACC_G(_xmpacc_a_b, 3, k))] * (((p[_XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, i + 1), _XMPACC_G(_xmpacc_a_p, 1, j + 1), _XMPACC_G(_xmpacc_a_p, 2, k))] - p[_XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, i + 1), _XMPACC_G(_xmpacc_a_p, 1, j - 1), _XMPACC_G(_xmpacc_a_p, 2, k))]) - 
-p[_XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, i - 1), _XMPACC_G(_xmpacc_a_p, 1, j + 1), _XMPACC_G(_xmpacc_a_p, 2, k))]) + p[_XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, i - 1), _XMPACC_G(_xmpacc_a_p, 1, j - 1), _XMPACC_G(_xmpacc_a_p, 2, k))]))) + (
-b[_XMPACC_AT4(_xmpacc_a_b, _XMPACC_G(_xmpacc_a_b, 0, 1), _XMPACC_G(_xmpacc_a_b, 1, i), _XMPACC_G(_xmpacc_a_b, 2, j), _XMPACC_G(_xmpacc_a_b, 3, k))] * (((p[_XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, i), _XMPACC_G(_xmpacc_a_p, 1, j + 1), _XMPACC_G(_xmpacc_a_p, 2, k + 1))] - p[_XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, i), _XMPACC_G(_xmpacc_a_p, 1, j - 1), _XMPACC_G(_xmpacc_a_p, 2, k + 1))]) - 
-p[_XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, i), _XMPACC_G(_xmpacc_a_p, 1, j + 1), _XMPACC_G(_xmpacc_a_p, 2, k - 1))]) + p[_XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, i), _XMPACC_G(_xmpacc_a_p, 1, j - 1), _XMPACC_G(_xmpacc_a_p, 2, k - 1))]))) + (
-b[_XMPACC_AT4(_xmpacc_a_b, _XMPACC_G(_xmpacc_a_b, 0, 2), _XMPACC_G(_xmpacc_a_b, 1, i), _XMPACC_G(_xmpacc_a_b, 2, j), _XMPACC_G(_xmpacc_a_b, 3, k))] * (((p[_XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, i + 1), _XMPACC_G(_xmpacc_a_p, 1, j), _XMPACC_G(_xmpacc_a_p, 2, k + 1))] - p[_XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, i - 1), _XMPACC_G(_xmpacc_a_p, 1, j), _XMPACC_G(_xmpacc_a_p, 2, k + 1))]) - 
-p[_XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, i + 1), _XMPACC_G(_xmpacc_a_p, 1, j), _XMPACC_G(_xmpacc_a_p, 2, k - 1))]) + p[_XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, i - 1), _XMPACC_G(_xmpacc_a_p, 1, j), _XMPACC_G(_xmpacc_a_p, 2, k - 1))]))) + (
-c[_XMPACC_AT4(_xmpacc_a_c, _XMPACC_G(_xmpacc_a_c, 0, 0), _XMPACC_G(_xmpacc_a_c, 1, i), _XMPACC_G(_xmpacc_a_c, 2, j), _XMPACC_G(_xmpacc_a_c, 3, k))] * p[_XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, i - 1), _XMPACC_G(_xmpacc_a_p, 1, j), _XMPACC_G(_xmpacc_a_p, 2, k))])) + (
-c[_XMPACC_AT4(_xmpacc_a_c, _XMPACC_G(_xmpacc_a_c, 0, 1), _XMPACC_G(_xmpacc_a_c, 1, i), _XMPACC_G(_xmpacc_a_c, 2, j), _XMPACC_G(_xmpacc_a_c, 3, k))] * p[_XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, i), _XMPACC_G(_xmpacc_a_p, 1, j - 1), _XMPACC_G(_xmpacc_a_p, 2, k))])) + (
-c[_XMPACC_AT4(_xmpacc_a_c, _XMPACC_G(_xmpacc_a_c, 0, 2), _XMPACC_G(_xmpacc_a_c, 1, i), _XMPACC_G(_xmpacc_a_c, 2, j), _XMPACC_G(_xmpacc_a_c, 3, k))] * p[_XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, i), _XMPACC_G(_xmpacc_a_p, 1, j), _XMPACC_G(_xmpacc_a_p, 2, k - 1))])) + 
-wrk1[_XMPACC_AT3(_xmpacc_a_wrk1, _XMPACC_G(_xmpacc_a_wrk1, 0, i), _XMPACC_G(_xmpacc_a_wrk1, 1, j), _XMPACC_G(_xmpacc_a_wrk1, 2, k))];
-  ss = ((s0 * a[_XMPACC_AT4(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, 3), _XMPACC_G(_xmpacc_a_a, 1, i), _XMPACC_G(_xmpacc_a_a, 2, j), _XMPACC_G(_xmpacc_a_a, 3, k))]) - p[_XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, i), _XMPACC_G(_xmpacc_a_p, 1, j), _XMPACC_G(_xmpacc_a_p, 2, k))]) * bnd[_XMPACC_AT3(_xmpacc_a_bnd, _XMPACC_G(_xmpacc_a_bnd, 0, i), _XMPACC_G(_xmpacc_a_bnd, 1, j), _XMPACC_G(_xmpacc_a_bnd, 2, k))];
+  s0 = (((((((((_XMPACC_LDG(&a[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT4(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, 0), _XMPACC_G(_xmpacc_a_a, 1, i), _XMPACC_G(_xmpacc_a_a, 2, j), _XMPACC_G(_xmpacc_a_a, 3, k)))]) * _xmpacc_r0_2) + (_XMPACC_LDG(&a[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_0, _XMPACC_AT4(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, 1), _XMPACC_G(_xmpacc_a_a, 1, i), _XMPACC_G(_xmpacc_a_a, 2, j), _XMPACC_G(_xmpacc_a_a, 3, k)))]) * _xmpacc_r1_1)) + (_XMPACC_LDG(&a[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_1, _XMPACC_AT4(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, 2), _XMPACC_G(_xmpacc_a_a, 1, i), _XMPACC_G(_xmpacc_a_a, 2, j), _XMPACC_G(_xmpacc_a_a, 3, k)))]) * _xmpacc_r2_1)) + (_XMPACC_LDG(&b[_XMPACC_SO(_xmpacc_o3, _XMPACC_AT4(_xmpacc_a_b, _XMPACC_G(_xmpacc_a_b, 0, 0), _XMPACC_G(_xmpacc_a_b, 1, i), _XMPACC_G(_xmpacc_a_b, 2, j), _XMPACC_G(_xmpacc_a_b, 3, k)))]) * (((_xmpacc_r1_2 - _xmpacc_r3_2) - _xmpacc_r1_0) + _xmpacc_r3_0))) + (_XMPACC_LDG(&b[_XMPACC_SO(_xmpacc_o3 + _xmpacc_d3_0, _XMPACC_AT4(_xmpacc_a_b, _XMPACC_G(_xmpacc_a_b, 0, 1), _XMPACC_G(_xmpacc_a_b, 1, i), _XMPACC_G(_xmpacc_a_b, 2, j), _XMPACC_G(_xmpacc_a_b, 3, k)))]) * (((_XMPACC_LDG(&p[_XMPACC_SO(_xmpacc_o2 + _xmpacc_d2_6, _XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, i), _XMPACC_G(_xmpacc_a_p, 1, j + 1), _XMPACC_G(_xmpacc_a_p, 2, k + 1)))]) - _XMPACC_LDG(&p[_XMPACC_SO(_xmpacc_o2 + _xmpacc_d2_7, _XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, i), _XMPACC_G(_xmpacc_a_p, 1, j - 1), _XMPACC_G(_xmpacc_a_p, 2, k + 1)))])) - _XMPACC_LDG(&p[_XMPACC_SO(_xmpacc_o2 + _xmpacc_d2_8, _XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, i), _XMPACC_G(_xmpacc_a_p, 1, j + 1), _XMPACC_G(_xmpacc_a_p, 2, k - 1)))])) + _XMPACC_LDG(&p[_XMPACC_SO(_xmpacc_o2 + _xmpacc_d2_9, _XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, i), _XMPACC_G(_xmpacc_a_p, 1, j - 1), _XMPACC_G(_xmpacc_a_p, 2, k - 1)))])))) + (_XMPACC_LDG(&b[_XMPACC_SO(_xmpacc_o3 + _xmpacc_d3_1, _XMPACC_AT4(_xmpacc_a_b, _XMPACC_G(_xmpacc_a_b, 0, 2), _XMPACC_G(_xmpacc_a_b, 1, i), _XMPACC_G(_xmpacc_a_b, 2, j), _XMPACC_G(_xmpacc_a_b, 3, k)))]) * (((_xmpacc_r2_2 - _xmpacc_r2_0) - _xmpacc_r4_2) + _xmpacc_r4_0))) + (_XMPACC_LDG(&c[_XMPACC_SO(_xmpacc_o4, _XMPACC_AT4(_xmpacc_a_c, _XMPACC_G(_xmpacc_a_c, 0, 0), _XMPACC_G(_xmpacc_a_c, 1, i), _XMPACC_G(_xmpacc_a_c, 2, j), _XMPACC_G(_xmpacc_a_c, 3, k)))]) * _xmpacc_r0_0)) + (_XMPACC_LDG(&c[_XMPACC_SO(_xmpacc_o4 + _xmpacc_d4_0, _XMPACC_AT4(_xmpacc_a_c, _XMPACC_G(_xmpacc_a_c, 0, 1), _XMPACC_G(_xmpacc_a_c, 1, i), _XMPACC_G(_xmpacc_a_c, 2, j), _XMPACC_G(_xmpacc_a_c, 3, k)))]) * _xmpacc_r3_1)) + (_XMPACC_LDG(&c[_XMPACC_SO(_xmpacc_o4 + _xmpacc_d4_1, _XMPACC_AT4(_xmpacc_a_c, _XMPACC_G(_xmpacc_a_c, 0, 2), _XMPACC_G(_xmpacc_a_c, 1, i), _XMPACC_G(_xmpacc_a_c, 2, j), _XMPACC_G(_xmpacc_a_c, 3, k)))]) * _xmpacc_r4_1)) + _XMPACC_LDG(&wrk1[_XMPACC_SO(_xmpacc_o5, _XMPACC_AT3(_xmpacc_a_wrk1, _XMPACC_G(_xmpacc_a_wrk1, 0, i), _XMPACC_G(_xmpacc_a_wrk1, 1, j), _XMPACC_G(_xmpacc_a_wrk1, 2, k)))]);
+#line 162 "bench/spelling/himeno_spell.c"
+  ss = ((s0 * _XMPACC_LDG(&a[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_2, _XMPACC_AT4(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, 3), _XMPACC_G(_xmpacc_a_a, 1, i), _XMPACC_G(_xmpacc_a_a, 2, j), _XMPACC_G(_xmpacc_a_a, 3, k)))])) - _xmpacc_r0_1) * _XMPACC_LDG(&bnd[_XMPACC_SO(_xmpacc_o6, _XMPACC_AT3(_xmpacc_a_bnd, _XMPACC_G(_xmpacc_a_bnd, 0, i), _XMPACC_G(_xmpacc_a_bnd, 1, j), _XMPACC_G(_xmpacc_a_bnd, 2, k)))]);
   gosa += ss * ss;
-  wrk2[_XMPACC_AT3(_xmpacc_a_wrk2, _XMPACC_G(_xmpacc_a_wrk2, 0, i), _XMPACC_G(_xmpacc_a_wrk2, 1, j), _XMPACC_G(_xmpacc_a_wrk2, 2, k))] = p[_XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, i), _XMPACC_G(_xmpacc_a_p, 1, j), _XMPACC_G(_xmpacc_a_p, 2, k))] + (omega * ss);
+  wrk2[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_wrk2, _XMPACC_G(_xmpacc_a_wrk2, 0, i), _XMPACC_G(_xmpacc_a_wrk2, 1, j), _XMPACC_G(_xmpacc_a_wrk2, 2, k)))] = _xmpacc_r0_1 + (omega * ss);
 }
-  while (0);
-#line 62 "himeno-quoted.cu"
+    while (0);
+#line 120 "himeno-quoted.cu"
+    #ifndef _XMPACC_CHECK
+    _xmpacc_o0 += _xmpacc_t0;
+    _xmpacc_o1 += _xmpacc_t1;
+    _xmpacc_o2 += _xmpacc_t2;
+    _xmpacc_o3 += _xmpacc_t3;
+    _xmpacc_o4 += _xmpacc_t4;
+    _xmpacc_o5 += _xmpacc_t5;
+    _xmpacc_o6 += _xmpacc_t6;
+    #endif
+    _xmpacc_r0_0 = _xmpacc_r0_1;
+    _xmpacc_r0_1 = _xmpacc_r0_2;
+    _xmpacc_r1_0 = _xmpacc_r1_1;
+    _xmpacc_r1_1 = _xmpacc_r1_2;
+    _xmpacc_r2_0 = _xmpacc_r2_1;
+    _xmpacc_r2_1 = _xmpacc_r2_2;
+    _xmpacc_r3_0 = _xmpacc_r3_1;
+    _xmpacc_r3_1 = _xmpacc_r3_2;
+    _xmpacc_r4_0 = _xmpacc_r4_1;
+    _xmpacc_r4_1 = _xmpacc_r4_2;
+  }
+  } else
+  {
+  _XMPACC_UNROLL
+  for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
+    if (_xmpacc_w > 0) { if (_xmpacc_p0 + _xmpacc_w >= _xmpacc_s_i.count) break; i = (int) (_xmpacc_s_i.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_i.step); }
+    _xmpacc_r0_2 = _XMPACC_LDG(&p[_XMPACC_SO(_xmpacc_o2 + _xmpacc_d2_0, _XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, (i + 1)), _XMPACC_G(_xmpacc_a_p, 1, j), _XMPACC_G(_xmpacc_a_p, 2, k)))]);
+    _xmpacc_r1_2 = _XMPACC_LDG(&p[_XMPACC_SO(_xmpacc_o2 + _xmpacc_d2_2, _XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, (i + 1)), _XMPACC_G(_xmpacc_a_p, 1, j + 1), _XMPACC_G(_xmpacc_a_p, 2, k)))]);
+    _xmpacc_r2_2 = _XMPACC_LDG(&p[_XMPACC_SO(_xmpacc_o2 + _xmpacc_d2_10, _XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, (i + 1)), _XMPACC_G(_xmpacc_a_p, 1, j), _XMPACC_G(_xmpacc_a_p, 2, k + 1)))]);
+    _xmpacc_r3_2 = _XMPACC_LDG(&p[_XMPACC_SO(_xmpacc_o2 + _xmpacc_d2_3, _XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, (i + 1)), _XMPACC_G(_xmpacc_a_p, 1, j - 1), _XMPACC_G(_xmpacc_a_p, 2, k)))]);
+    _xmpacc_r4_2 = _XMPACC_LDG(&p[_XMPACC_SO(_xmpacc_o2 + _xmpacc_d2_12, _XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, (i + 1)), _XMPACC_G(_xmpacc_a_p, 1, j), _XMPACC_G(_xmpacc_a_p, 2, k - 1)))]);
+    do
+{
+#line 149 "bench/spelling/himeno_spell.c"
+  s0 = (((((((((_XMPACC_LDG(&a[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT4(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, 0), _XMPACC_G(_xmpacc_a_a, 1, i), _XMPACC_G(_xmpacc_a_a, 2, j), _XMPACC_G(_xmpacc_a_a, 3, k)))]) * _xmpacc_r0_2) + (_XMPACC_LDG(&a[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_0, _XMPACC_AT4(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, 1), _XMPACC_G(_xmpacc_a_a, 1, i), _XMPACC_G(_xmpacc_a_a, 2, j), _XMPACC_G(_xmpacc_a_a, 3, k)))]) * _xmpacc_r1_1)) + (_XMPACC_LDG(&a[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_1, _XMPACC_AT4(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, 2), _XMPACC_G(_xmpacc_a_a, 1, i), _XMPACC_G(_xmpacc_a_a, 2, j), _XMPACC_G(_xmpacc_a_a, 3, k)))]) * _xmpacc_r2_1)) + (_XMPACC_LDG(&b[_XMPACC_SO(_xmpacc_o3, _XMPACC_AT4(_xmpacc_a_b, _XMPACC_G(_xmpacc_a_b, 0, 0), _XMPACC_G(_xmpacc_a_b, 1, i), _XMPACC_G(_xmpacc_a_b, 2, j), _XMPACC_G(_xmpacc_a_b, 3, k)))]) * (((_xmpacc_r1_2 - _xmpacc_r3_2) - _xmpacc_r1_0) + _xmpacc_r3_0))) + (_XMPACC_LDG(&b[_XMPACC_SO(_xmpacc_o3 + _xmpacc_d3_0, _XMPACC_AT4(_xmpacc_a_b, _XMPACC_G(_xmpacc_a_b, 0, 1), _XMPACC_G(_xmpacc_a_b, 1, i), _XMPACC_G(_xmpacc_a_b, 2, j), _XMPACC_G(_xmpacc_a_b, 3, k)))]) * (((_XMPACC_LDG(&p[_XMPACC_SO(_xmpacc_o2 + _xmpacc_d2_6, _XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, i), _XMPACC_G(_xmpacc_a_p, 1, j + 1), _XMPACC_G(_xmpacc_a_p, 2, k + 1)))]) - _XMPACC_LDG(&p[_XMPACC_SO(_xmpacc_o2 + _xmpacc_d2_7, _XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, i), _XMPACC_G(_xmpacc_a_p, 1, j - 1), _XMPACC_G(_xmpacc_a_p, 2, k + 1)))])) - _XMPACC_LDG(&p[_XMPACC_SO(_xmpacc_o2 + _xmpacc_d2_8, _XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, i), _XMPACC_G(_xmpacc_a_p, 1, j + 1), _XMPACC_G(_xmpacc_a_p, 2, k - 1)))])) + _XMPACC_LDG(&p[_XMPACC_SO(_xmpacc_o2 + _xmpacc_d2_9, _XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, i), _XMPACC_G(_xmpacc_a_p, 1, j - 1), _XMPACC_G(_xmpacc_a_p, 2, k - 1)))])))) + (_XMPACC_LDG(&b[_XMPACC_SO(_xmpacc_o3 + _xmpacc_d3_1, _XMPACC_AT4(_xmpacc_a_b, _XMPACC_G(_xmpacc_a_b, 0, 2), _XMPACC_G(_xmpacc_a_b, 1, i), _XMPACC_G(_xmpacc_a_b, 2, j), _XMPACC_G(_xmpacc_a_b, 3, k)))]) * (((_xmpacc_r2_2 - _xmpacc_r2_0) - _xmpacc_r4_2) + _xmpacc_r4_0))) + (_XMPACC_LDG(&c[_XMPACC_SO(_xmpacc_o4, _XMPACC_AT4(_xmpacc_a_c, _XMPACC_G(_xmpacc_a_c, 0, 0), _XMPACC_G(_xmpacc_a_c, 1, i), _XMPACC_G(_xmpacc_a_c, 2, j), _XMPACC_G(_xmpacc_a_c, 3, k)))]) * _xmpacc_r0_0)) + (_XMPACC_LDG(&c[_XMPACC_SO(_xmpacc_o4 + _xmpacc_d4_0, _XMPACC_AT4(_xmpacc_a_c, _XMPACC_G(_xmpacc_a_c, 0, 1), _XMPACC_G(_xmpacc_a_c, 1, i), _XMPACC_G(_xmpacc_a_c, 2, j), _XMPACC_G(_xmpacc_a_c, 3, k)))]) * _xmpacc_r3_1)) + (_XMPACC_LDG(&c[_XMPACC_SO(_xmpacc_o4 + _xmpacc_d4_1, _XMPACC_AT4(_xmpacc_a_c, _XMPACC_G(_xmpacc_a_c, 0, 2), _XMPACC_G(_xmpacc_a_c, 1, i), _XMPACC_G(_xmpacc_a_c, 2, j), _XMPACC_G(_xmpacc_a_c, 3, k)))]) * _xmpacc_r4_1)) + _XMPACC_LDG(&wrk1[_XMPACC_SO(_xmpacc_o5, _XMPACC_AT3(_xmpacc_a_wrk1, _XMPACC_G(_xmpacc_a_wrk1, 0, i), _XMPACC_G(_xmpacc_a_wrk1, 1, j), _XMPACC_G(_xmpacc_a_wrk1, 2, k)))]);
+#line 162 "bench/spelling/himeno_spell.c"
+  ss = ((s0 * _XMPACC_LDG(&a[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_2, _XMPACC_AT4(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, 3), _XMPACC_G(_xmpacc_a_a, 1, i), _XMPACC_G(_xmpacc_a_a, 2, j), _XMPACC_G(_xmpacc_a_a, 3, k)))])) - _xmpacc_r0_1) * _XMPACC_LDG(&bnd[_XMPACC_SO(_xmpacc_o6, _XMPACC_AT3(_xmpacc_a_bnd, _XMPACC_G(_xmpacc_a_bnd, 0, i), _XMPACC_G(_xmpacc_a_bnd, 1, j), _XMPACC_G(_xmpacc_a_bnd, 2, k)))]);
+  gosa += ss * ss;
+  wrk2[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_wrk2, _XMPACC_G(_xmpacc_a_wrk2, 0, i), _XMPACC_G(_xmpacc_a_wrk2, 1, j), _XMPACC_G(_xmpacc_a_wrk2, 2, k)))] = _xmpacc_r0_1 + (omega * ss);
+}
+    while (0);
+#line 161 "himeno-quoted.cu"
+    #ifndef _XMPACC_CHECK
+    _xmpacc_o0 += _xmpacc_t0;
+    _xmpacc_o1 += _xmpacc_t1;
+    _xmpacc_o2 += _xmpacc_t2;
+    _xmpacc_o3 += _xmpacc_t3;
+    _xmpacc_o4 += _xmpacc_t4;
+    _xmpacc_o5 += _xmpacc_t5;
+    _xmpacc_o6 += _xmpacc_t6;
+    #endif
+    _xmpacc_r0_0 = _xmpacc_r0_1;
+    _xmpacc_r0_1 = _xmpacc_r0_2;
+    _xmpacc_r1_0 = _xmpacc_r1_1;
+    _xmpacc_r1_1 = _xmpacc_r1_2;
+    _xmpacc_r2_0 = _xmpacc_r2_1;
+    _xmpacc_r2_1 = _xmpacc_r2_2;
+    _xmpacc_r3_0 = _xmpacc_r3_1;
+    _xmpacc_r3_1 = _xmpacc_r3_2;
+    _xmpacc_r4_0 = _xmpacc_r4_1;
+    _xmpacc_r4_1 = _xmpacc_r4_2;
+  }
+  }
+  }
   _XMPACC_PARTIAL(gosa, _XMPACC_LANES_SUM, _xmpacc_red_gosa);
 }
 #ifndef __CUDACC__
@@ -112,7 +233,10 @@ void _xmpacc_loop_himeno_spell_c_130_host(long long _xmpacc_n, void **_xmpacc_ar
 #endif
 
 /* himeno_spell.c:175: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_himeno_spell_c_175(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, _xmpacc_sched_t _xmpacc_s_k, float * _XMPACC_RESTRICT p, _xmpacc_array_t _xmpacc_a_p, const float * _XMPACC_RESTRICT wrk2, _xmpacc_array_t _xmpacc_a_wrk2)
+#ifndef _XMPACC_MINB_xmpacc_loop_himeno_spell_c_175   /* the runtime defines it as 2 where this kernel spills */
+#define _XMPACC_MINB_xmpacc_loop_himeno_spell_c_175 8
+#endif
+_XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_himeno_spell_c_175) _xmpacc_loop_himeno_spell_c_175(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, _xmpacc_sched_t _xmpacc_s_k, float * _XMPACC_RESTRICT p, _xmpacc_array_t _xmpacc_a_p, const float * _XMPACC_RESTRICT wrk2, _xmpacc_array_t _xmpacc_a_wrk2)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
@@ -133,11 +257,47 @@ _XMPACC_KERNEL _xmpacc_loop_himeno_spell_c_175(long long _xmpacc_total, int _xmp
   p -= ((_xmpacc_a_p.dim[0].gtol) * _xmpacc_a_p.dim[1].lext + _xmpacc_a_p.dim[1].gtol) * _xmpacc_a_p.dim[2].lext + _xmpacc_a_p.dim[2].gtol;
   wrk2 -= ((_xmpacc_a_wrk2.dim[0].gtol) * _xmpacc_a_wrk2.dim[1].lext + _xmpacc_a_wrk2.dim[1].gtol) * _xmpacc_a_wrk2.dim[2].lext + _xmpacc_a_wrk2.dim[2].gtol;
   #endif
-  do
+  {
+  long long _xmpacc_p0 = _xmpacc_rest * 2;   /* this thread's first row */
+  i = (int) (_xmpacc_s_i.first + _xmpacc_p0 * _xmpacc_s_i.step);
+  #ifndef _XMPACC_CHECK
+  long long _xmpacc_o0 = _XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, (i)), _XMPACC_G(_xmpacc_a_p, 1, j), _XMPACC_G(_xmpacc_a_p, 2, k));
+  const long long _xmpacc_t0 = (_XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, (i + _xmpacc_s_i.step)), _XMPACC_G(_xmpacc_a_p, 1, j), _XMPACC_G(_xmpacc_a_p, 2, k))) - _xmpacc_o0;
+  long long _xmpacc_o1 = _XMPACC_AT3(_xmpacc_a_wrk2, _XMPACC_G(_xmpacc_a_wrk2, 0, (i)), _XMPACC_G(_xmpacc_a_wrk2, 1, j), _XMPACC_G(_xmpacc_a_wrk2, 2, k));
+  const long long _xmpacc_t1 = (_XMPACC_AT3(_xmpacc_a_wrk2, _XMPACC_G(_xmpacc_a_wrk2, 0, (i + _xmpacc_s_i.step)), _XMPACC_G(_xmpacc_a_wrk2, 1, j), _XMPACC_G(_xmpacc_a_wrk2, 2, k))) - _xmpacc_o1;
+  #endif
+  /* streamed: 2 rows of 'i' per thread, windows none */
+  if (_xmpacc_p0 + 2 <= _xmpacc_s_i.count) {   /* a whole walk: no exit test (stream_walk.py) */
+  _XMPACC_UNROLL
+  for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
+    if (_xmpacc_w > 0) i = (int) (_xmpacc_s_i.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_i.step);
+    do
 #line 191 "bench/spelling/himeno_spell.c"
-p[_XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, i), _XMPACC_G(_xmpacc_a_p, 1, j), _XMPACC_G(_xmpacc_a_p, 2, k))] = wrk2[_XMPACC_AT3(_xmpacc_a_wrk2, _XMPACC_G(_xmpacc_a_wrk2, 0, i), _XMPACC_G(_xmpacc_a_wrk2, 1, j), _XMPACC_G(_xmpacc_a_wrk2, 2, k))];
-  while (0);
-#line 141 "himeno-quoted.cu"
+p[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, i), _XMPACC_G(_xmpacc_a_p, 1, j), _XMPACC_G(_xmpacc_a_p, 2, k)))] = _XMPACC_LDG(&wrk2[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT3(_xmpacc_a_wrk2, _XMPACC_G(_xmpacc_a_wrk2, 0, i), _XMPACC_G(_xmpacc_a_wrk2, 1, j), _XMPACC_G(_xmpacc_a_wrk2, 2, k)))]);
+    while (0);
+#line 279 "himeno-quoted.cu"
+    #ifndef _XMPACC_CHECK
+    _xmpacc_o0 += _xmpacc_t0;
+    _xmpacc_o1 += _xmpacc_t1;
+    #endif
+  }
+  } else
+  {
+  _XMPACC_UNROLL
+  for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
+    if (_xmpacc_w > 0) { if (_xmpacc_p0 + _xmpacc_w >= _xmpacc_s_i.count) break; i = (int) (_xmpacc_s_i.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_i.step); }
+    do
+#line 191 "bench/spelling/himeno_spell.c"
+p[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, i), _XMPACC_G(_xmpacc_a_p, 1, j), _XMPACC_G(_xmpacc_a_p, 2, k)))] = _XMPACC_LDG(&wrk2[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT3(_xmpacc_a_wrk2, _XMPACC_G(_xmpacc_a_wrk2, 0, i), _XMPACC_G(_xmpacc_a_wrk2, 1, j), _XMPACC_G(_xmpacc_a_wrk2, 2, k)))]);
+    while (0);
+#line 294 "himeno-quoted.cu"
+    #ifndef _XMPACC_CHECK
+    _xmpacc_o0 += _xmpacc_t0;
+    _xmpacc_o1 += _xmpacc_t1;
+    #endif
+  }
+  }
+  }
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_himeno_spell_c_175_host(long long _xmpacc_n, void **_xmpacc_args)
