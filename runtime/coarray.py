@@ -28,7 +28,7 @@ from .arrays import read_longs
 from .coarray_device import DeviceCoarrayRuntime, DeviceSide, element_offsets, host_rows, to_host
 from .coarray_sync import LocalViewSync
 from .contract import COARRAY_ON_DEVICE, LOCAL_ON_DEVICE
-from .errors import RuntimeFailure, where_text
+from .errors import WINDOW_HINT, RuntimeFailure, where_text
 from .sections import Section, SectionError, check_section, read_section, shape_text
 
 _SCRATCH = 64   # results of gets inside one C expression that may be alive at once
@@ -139,7 +139,8 @@ class CoarrayRuntime(DeviceCoarrayRuntime, LocalViewSync):
         if co.win is None:
             raise RuntimeFailure(where, f"coarray '{co.name}': this MPI library could not make a window "
                                         f"over it ({co.win_error}); puts and gets of a coarray's host copy "
-                                        "need MPI one-sided communication (its device copy does not)")
+                                        "need MPI one-sided communication (its device copy does not)"
+                                        + WINDOW_HINT)
         return co.win
 
     def _offset(self, co: Coarray, elem: int, nbytes: int, where: str, base: int | None = None) -> int:

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from .arrays import read_ints, read_longs
-from .errors import RuntimeFailure, where_text
+from .errors import WINDOW_HINT, RuntimeFailure, where_text
 
 TAGS = 256   # post/wait tags 0..TAGS-1
 _SYNC_TAG = 7303   # sync_images by messages (gmove takes 7301 and 7302)
@@ -70,7 +70,7 @@ class LocalViewSync:
         if win is None and self.__dict__.get("_control_error"):
             raise RuntimeFailure(where, "this MPI library could not make the window of post/wait, "
                                         f"sync_images and critical ({self.__dict__['_control_error']}); "
-                                        "they need MPI one-sided communication")
+                                        "they need MPI one-sided communication" + WINDOW_HINT)
         if win is None:
             raise RuntimeFailure(where, "a local-view directive ran before the start-up code "
                                         "(this is a bug in xmpacc)")

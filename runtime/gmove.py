@@ -27,7 +27,7 @@ import numpy as np
 
 from .arrays import DistArray, read_longs
 from .contract import GMOVE_IN, GMOVE_OUT, SECERR_SHAPE
-from .errors import RuntimeFailure, where_text
+from .errors import WINDOW_HINT, RuntimeFailure, where_text
 from .gmove_exec import OneSided, Runner, elem_dtype, make_runner, run_collective, run_one_sided, weak
 from .gmove_plan import (
     Plan,
@@ -382,7 +382,7 @@ class GmoveRuntime:
         if win is None:
             raise RuntimeFailure(w, f"gmove {how}: this MPI library could not make a window over "
                                     f"'{remote.name}' (MPI_Win_create: {win_ranks}); gmove in/out needs MPI "
-                                    "one-sided communication")
+                                    "one-sided communication" + WINDOW_HINT)
         plan = self._one_sided_plan(w, how, dst, src, how, OneSided).plan
         run_one_sided(plan, how, win, win_ranks, dst.view(), src.view(), self.world.Get_rank(),
                       src.side.section.elem_size, self.stats, w)

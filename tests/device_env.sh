@@ -14,3 +14,6 @@ export PYTHONPATH=/tmp/site PATH=/tmp/site/bin:$PATH PYTHONUNBUFFERED=1
 _xmpacc_pip --no-build-isolation . || { cat /tmp/site-install.log; return 1 2>/dev/null || exit 1; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 export NCCL_NVLS_ENABLE=0
+# MPI_Win_create over a program's memory (host coarrays, gmove in/out) fails there with the
+# default one-sided component; osc/rdma over vader with CMA makes it (docs/clusters.md)
+export OMPI_MCA_osc=rdma OMPI_MCA_btl=self,vader OMPI_MCA_btl_vader_single_copy_mechanism=cma

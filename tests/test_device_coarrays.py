@@ -204,8 +204,11 @@ def test_runtime_mixins_do_not_shadow_each_other() -> None:
 # ---------------------------------------------------------------- on a GPU
 
 def _mpi_windows() -> bool:
-    """Can this MPI make windows (host coarrays, post/wait)?  The device machine's Open MPI cannot."""
-    code = "from mpi4py import MPI; MPI.Win.Allocate(8, 8, comm=MPI.COMM_WORLD).Free()"
+    """Can this MPI make windows over a program's memory (host coarrays; post/wait allocate
+    theirs)?  The device machine's Open MPI needs the settings of tests/device_env.sh."""
+    code = ("import numpy as np; from mpi4py import MPI; "
+            "MPI.Win.Create(np.zeros(2), 8, comm=MPI.COMM_WORLD).Free(); "
+            "MPI.Win.Allocate(8, 8, comm=MPI.COMM_WORLD).Free()")
     from conftest import mpirun_path
     mpirun = mpirun_path()
     if mpirun is None:
