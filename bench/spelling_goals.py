@@ -88,7 +88,13 @@ class Nest:
 
 
 def nests(s: Sizes) -> list[Nest]:
+    """The nests; ``XMPACC_SPELLING_NESTS=laplace2d,himeno`` keeps only those (a shorter job)."""
     jac = {"N": s.jacobi, "ITER": s.jacobi_iter}
+    keep = [k for k in os.environ.get("XMPACC_SPELLING_NESTS", "").split(",") if k]
+    return [n for n in _all_nests(s, jac) if not keep or n.key in keep]
+
+
+def _all_nests(s: Sizes, jac: dict[str, Any]) -> list[Nest]:
     return [Nest("laplace2d", "spelling/laplace2d_spell.c", LAPLACE, {"N": s.laplace, "ITER": s.laplace_iter},
                  "double"),
             Nest("jacobi3d-float", "spelling/jacobi3d_spell.c", JACOBI, {**jac, "REAL": "float"}, "float"),

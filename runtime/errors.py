@@ -27,5 +27,5 @@ class RuntimeFailure(Exception):
 # An Open MPI whose default one-sided component cannot make a window over a program's
 # own memory (MPI_Win_create; MPI_Win_allocate works): seen with Open MPI 4.1 on a single
 # host whose openib/ofi/tcp btls offer no RDMA.  docs/clusters.md says more.
-WINDOW_HINT = ("; with Open MPI, OMPI_MCA_osc=rdma OMPI_MCA_btl=self,vader "
+WINDOW_HINT = ("; with Open MPI, OMPI_MCA_osc=sm,rdma OMPI_MCA_btl=self,vader "
                "OMPI_MCA_btl_vader_single_copy_mechanism=cma on one host (docs/clusters.md)")

@@ -15,5 +15,6 @@ _xmpacc_pip --no-build-isolation . || { cat /tmp/site-install.log; return 1 2>/d
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 export NCCL_NVLS_ENABLE=0
 # MPI_Win_create over a program's memory (host coarrays, gmove in/out) fails there with the
-# default one-sided component; osc/rdma over vader with CMA makes it (docs/clusters.md)
-export OMPI_MCA_osc=rdma OMPI_MCA_btl=self,vader OMPI_MCA_btl_vader_single_copy_mechanism=cma
+# default one-sided component; osc/rdma over vader with CMA makes it under 2 or more
+# processes (none does under one), osc/sm the allocated windows of post/wait (docs/clusters.md)
+export OMPI_MCA_osc=sm,rdma OMPI_MCA_btl=self,vader OMPI_MCA_btl_vader_single_copy_mechanism=cma

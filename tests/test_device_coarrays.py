@@ -203,18 +203,20 @@ def test_runtime_mixins_do_not_shadow_each_other() -> None:
 
 # ---------------------------------------------------------------- on a GPU
 
-def _mpi_windows() -> bool:
-    """Can this MPI make windows over a program's memory (host coarrays; post/wait allocate
-    theirs)?  The device machine's Open MPI needs the settings of tests/device_env.sh."""
+def _mpi_windows(nprocs: int) -> str:
+    """Why this MPI cannot make windows over a program's memory under ``nprocs`` processes
+    (host coarrays; post/wait allocate theirs), "" when it can.  The device machine's Open
+    MPI needs the settings of tests/device_env.sh, and cannot under one process at all."""
     code = ("import numpy as np; from mpi4py import MPI; "
             "MPI.Win.Create(np.zeros(2), 8, comm=MPI.COMM_WORLD).Free(); "
             "MPI.Win.Allocate(8, 8, comm=MPI.COMM_WORLD).Free()")
     from conftest import mpirun_path
     mpirun = mpirun_path()
     if mpirun is None:
-        return False
-    r = subprocess.run([mpirun, "-np", "2", sys.executable, "-c", code], capture_output=True, timeout=60)
-    return r.returncode == 0
+        return "no mpirun"
+    r = subprocess.run([mpirun, "-np", str(nprocs), sys.executable, "-c", code], capture_output=True,
+                       text=True, timeout=60)
+    return "" if r.returncode == 0 else (r.stderr.strip().splitlines() or ["?"])[-1][-200:]
 
 
 @pytest.mark.gpu
@@ -233,8 +235,10 @@ def test_halo_exchange_on_gpu(built: dict[str, Path], nprocs: int, transport: st
 @pytest.mark.parametrize("transport", ["ipc", "agent"])
 @pytest.mark.parametrize("nprocs", [1, 2, 4])
 def test_image_control_on_gpu(built: dict[str, Path], nprocs: int, transport: str) -> None:
-    if not _mpi_windows():
-        pytest.skip("this MPI cannot make windows: post/wait and host coarrays need them")
+    why = _mpi_windows(nprocs)
+    if why:
+        pytest.skip(f"this MPI cannot make windows under {nprocs} process(es), which post/wait and host "
+                    f"coarrays need: {why}")
     env = {"XMPACC_DEVICE": "cuda", **({"XMPACC_COARRAY_IPC": "0"} if transport == "agent" else {})}
     r = run_mpi(nprocs, built[SYNC.name], env=env, timeout=180)
     assert r.returncode == 0, r.stderr

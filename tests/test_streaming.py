@@ -247,6 +247,50 @@ def test_block_sizes_the_program_gives() -> None:
     assert gangs.threads == "0" and "num_gangs(1024) ignored" in gangs.remark
 
 
+def test_a_block_size_no_gpu_runs_is_a_located_warning(tmp_path: Path) -> None:
+    """The program's sizes that cannot be honoured (a partial warp, a block over 1,024
+    threads) are replaced by the default block with a warning at the directive; the
+    program still computes its result (host backend here, the GPU in test_gpu.py)."""
+    src = tmp_path / "prog.c"
+    src.write_text("""#include <stdio.h>
+#define N 40
+double a[N][N];
+#pragma xmp nodes p[*]
+#pragma xmp template t[N][N]
+#pragma xmp distribute t[block][*] onto p
+#pragma xmp align a[i][j] with t[i][j]
+int main(void) {
+  int i, j;
+  double s = 0;
+#pragma acc data copy(a)
+  {
+#pragma xmp loop (i, j) on t[i][j]
+#pragma acc parallel loop collapse(2) vector_length(48)
+    for (i = 0; i < N; i++)
+      for (j = 0; j < N; j++)
+        a[i][j] = i + 0.5 * j;
+  }
+#pragma xmp loop (i, j) on t[i][j] reduction(+:s)
+  for (i = 0; i < N; i++)
+    for (j = 0; j < N; j++)
+      s += a[i][j];
+#pragma xmp task on p[0]
+  printf("%.1f\\n", s);
+  return 0;
+}
+""")
+    r = run_xmpacc("-xacc", str(src), "-o", str(tmp_path / "prog"))
+    assert r.returncode == 0, r.stderr
+    said = ("warning: vector_length(48) overridden (a width of 48 is not a whole number of 32-thread "
+            "warps): the default block")
+    assert "prog.c:14:" in r.stderr and said in r.stderr, r.stderr
+    assert run_xmpacc("-xacc", "-Werror", str(src), "-o", str(tmp_path / "prog2")).returncode != 0
+    want = f"{sum(i + 0.5 * j for i in range(40) for j in range(40)):.1f}"
+    for n in (1, 2):
+        out = run_mpi(n, tmp_path / "prog", env={"XMPACC_DEVICE": "host"})
+        assert out.returncode == 0 and out.stdout.strip() == want, out
+
+
 def test_generated_kernel_golden(tmp_path: Path) -> None:
     exe = tmp_path / "prog"
     r = run_xmpacc(str(PROGRAM), "-o", str(exe), "--keep", env={"XMPACC_STREAM_WALK": ""})

@@ -14,8 +14,9 @@ streaming walk: 3-4x slower than the same loop written without it.  Now a size i
   whose neighbouring rows then share a block's L1) -- so ``vector_length(64)`` on a 3-D
   stencil is the 64 x 4 block that the plain spelling gets;
 * a width that is not a whole number of warps (below 32, or not a multiple of 32) or a
-  block over 1,024 threads is overridden with the default block, and ``--info`` says why:
-  a partial warp idles lanes on every load, which is the cliff the size would cause;
+  block over 1,024 threads is overridden with the default block, with a warning at the
+  directive (``-Werror`` makes it an error): a partial warp idles lanes on every load,
+  which is the cliff the size would cause, and no GPU runs a block over 1,024 threads;
 * a size known only at run time is honoured as a 1-D block of that many threads;
 * ``num_gangs`` is not a block size: the grid follows from the iterations (one thread per
   iteration or per walk), so it is ignored and ``--info`` says so.
@@ -48,6 +49,7 @@ class BlockShape:
     threads: str
     rows: int
     remark: str             # --info: how the request was honoured, or why not
+    overridden: bool = False   # the request was not honoured: a warning at the directive
 
 
 def shape(request: BlockRequest | None, default_rows: int) -> BlockShape:
@@ -69,6 +71,5 @@ def shape(request: BlockRequest | None, default_rows: int) -> BlockShape:
         why = (f"a width of {width} is not a whole number of 32-thread warps" if width < 32 or width % 32
                else f"{width} x {rows} threads are more than a block holds" if rows >= 1
                else f"{rows} rows")
-        return BlockShape("0", default_rows,
-                          f"{request.text} overridden ({why}): the default block")
+        return BlockShape("0", default_rows, f"{request.text} overridden ({why}): the default block", True)
     return BlockShape(str(width * rows), rows, f"blocks of {width} x {rows} threads ({request.text})")

@@ -162,6 +162,8 @@ def generate(spec: NestSpec, scope: Scope, replicated: list[Replicated], ctx: Co
         device_body = kernels.split_lanes(device_body, plan)
     split = plan is not None
     block = block_shape.shape(spec.block, kernels.block_rows(spec.loops, device_body))
+    if block.overridden:
+        ctx.diags.warning(spec.loc, block.remark)
     params = kernels.build_params(spec.loops, kv, split, block.rows, spec.cyclic, spec.to_host)
     params += kernel_locations.params(spec.located, kv) + kernel_arrays.params(spec.arrays)
     params += kernel_private.params(scratch)
