@@ -237,7 +237,10 @@ def _check_body(body: c_ast.Node, loops: list[CanonicalLoop], kv: KernelVars) ->
 SMALL_STATE = 16   # 64-bit index values (row indices, steps, distances) of a "small" kernel
 
 
-def min_blocks(rows: tuple[stream_rows.RowIndex, ...] = ()) -> tuple[int, int]:
+NARROW = {"float", "int", "unsigned", "unsigned int"}   # 4-byte elements
+
+
+def min_blocks(rows: tuple[stream_rows.RowIndex, ...] = (), narrow: bool = False) -> tuple[int, int]:
     """Blocks of 256 threads per SM that a streaming kernel's registers must allow
     (``__launch_bounds__``), and the fallback where that makes the kernel spill (0: none;
     the runtime looks at each such kernel after NVRTC and rebuilds the ones with local
@@ -247,12 +250,20 @@ def min_blocks(rows: tuple[stream_rows.RowIndex, ...] = ()) -> tuple[int, int]:
     512^3 (2 arrays, 8 index values) takes 38 registers unbounded, 75 % occupancy, and is
     5 % faster at 8 (30 registers, no spill); the Himeno L sweep (13 arrays, 41 index
     values, 96 registers unbounded) is 1.3x faster at 2 than unbounded, and 3 or 4 spill
-    and are slower; Laplace does not move.  XMPACC_STREAM_MINBLOCKS=B forces B."""
+    and are slower; Laplace does not move.  A small kernel of a deep nest whose windows hold
+    4-byte elements (``narrow``) asks for 4, which gives nvcc the registers to start the
+    walk's loads early in its whole-walk form (stream_walk.py): the 3-D 7-point 512^3 fp32
+    sweep took 0.341 ms against 0.375 at 8 (one H200, the same job; fp64 was slower at 4,
+    0.619 ms against 0.592: its 8-byte rows fill the registers).  A 4-byte row keeps half
+    the bytes in flight of an 8-byte one, which is what bounds that sweep.
+    XMPACC_STREAM_MINBLOCKS=B forces B."""
     forced = os.environ.get("XMPACC_STREAM_MINBLOCKS", "")
     if forced.isdigit():
         return int(forced), 0
     state = sum(2 + len(r.distances) for r in rows)
-    return (8, 2) if state <= SMALL_STATE else (2, 0)
+    if state > SMALL_STATE:
+        return 2, 0
+    return (4, 2) if narrow else (8, 2)
 
 
 def walk_length(loops: list[CanonicalLoop], span: int) -> int:
@@ -345,7 +356,13 @@ def plan(body: c_ast.Node, loops: list[CanonicalLoop], types: list[str], kv: Ker
         return None, {}, {}, str(why)
     span = max((w.hi - w.lo for w in windows), default=0)
     return StreamPlan(walk_length(loops, span), outer.var, types[0], tuple(windows),
-                      block_threads(loops), tuple(rows), *min_blocks(tuple(rows))), where, moved, "streamed"
+                      block_threads(loops), tuple(rows), *min_blocks(tuple(rows), _narrow(windows, loops))), \
+        where, moved, "streamed"
+
+
+def _narrow(windows: list[Window], loops: list[CanonicalLoop]) -> bool:
+    """A nest of three or more loops whose windows all hold 4-byte elements (min_blocks)."""
+    return len(loops) >= 3 and bool(windows) and all(w.ctype in NARROW for w in windows)
 
 
 def substitute(body: c_ast.Node, where: dict[int, tuple[int, int]],
