@@ -18,6 +18,7 @@ device copies move without windows.
 from __future__ import annotations
 
 import ctypes
+import os
 from dataclasses import dataclass
 from typing import Any
 
@@ -84,6 +85,8 @@ class CoarrayRuntime(DeviceCoarrayRuntime, LocalViewSync):
         self._check_codims(name.decode(), dims, where_text(where))
         memory = MPI.memory.fromaddress(base, nbytes) if nbytes else MPI.BOTTOM
         try:
+            if os.environ.get("XMPACC_COARRAY_WINDOWS") == "0":   # as an MPI that cannot (tests)
+                raise MPI.Exception(MPI.ERR_WIN)
             win, error = MPI.Win.Create(memory, 1, comm=self.world), ""
         except MPI.Exception as e:   # said at a host put or get (module doc)
             win, error = None, e.Get_error_string()
@@ -135,6 +138,13 @@ class CoarrayRuntime(DeviceCoarrayRuntime, LocalViewSync):
                                         f"{size} images (0..{size - 1})")
         return rank
 
+    def _windowless_own(self, co: Coarray, rank: int) -> bool:
+        """An access of this image's own copy of a coarray that has no window (an MPI that
+        could not make one over the program's memory, e.g. Open MPI under one process):
+        it needs no MPI, so it is a plain memory access (_window_move, the element
+        functions, coarray_sync's locks).  Other images still need the window."""
+        return co.win is None and rank == self.world.Get_rank()
+
     def _window(self, co: Coarray, where: str) -> Any:
         if co.win is None:
             raise RuntimeFailure(where, f"coarray '{co.name}': this MPI library could not make a window "
@@ -166,6 +176,10 @@ class CoarrayRuntime(DeviceCoarrayRuntime, LocalViewSync):
         co = self._coarray(base, w)
         rank, disp = self._image(co, image, w), self._offset(co, elem, nbytes, w)
         data = np.frombuffer((ctypes.c_char * nbytes).from_address(value), dtype=np.uint8).copy()
+        if self._windowless_own(co, rank):
+            ctypes.memmove(co.base + disp, data.ctypes.data, nbytes)
+            self._count("put", nbytes)
+            return
         win = self._window(co, w)
         win.Lock(rank, MPI.LOCK_SHARED)
         win.Put([data, MPI.BYTE], rank, (disp, nbytes, MPI.BYTE))
@@ -179,10 +193,13 @@ class CoarrayRuntime(DeviceCoarrayRuntime, LocalViewSync):
         co = self._coarray(base, w)
         rank, disp = self._image(co, image, w), self._offset(co, elem, nbytes, w)
         buf = self._scratch(nbytes)
-        win = self._window(co, w)
-        win.Lock(rank, MPI.LOCK_SHARED)
-        win.Get([buf[:nbytes], MPI.BYTE], rank, (disp, nbytes, MPI.BYTE))
-        win.Unlock(rank)
+        if self._windowless_own(co, rank):
+            ctypes.memmove(buf.ctypes.data, co.base + disp, nbytes)
+        else:
+            win = self._window(co, w)
+            win.Lock(rank, MPI.LOCK_SHARED)
+            win.Get([buf[:nbytes], MPI.BYTE], rank, (disp, nbytes, MPI.BYTE))
+            win.Unlock(rank)
         self._count("get", nbytes)
         return int(buf.ctypes.data)
 
@@ -257,8 +274,15 @@ class CoarrayRuntime(DeviceCoarrayRuntime, LocalViewSync):
         passive-target epoch, complete when it returns."""
         from mpi4py import MPI
 
-        win = self._window(co, where)
         esize = int(data.shape[1])
+        if self._windowless_own(co, rank):
+            rows = host_rows(co.base, offsets, esize)
+            if put:
+                rows[offsets] = data
+            else:
+                data[...] = rows[offsets]
+            return
+        win = self._window(co, where)
         target = MPI.BYTE.Create_indexed_block(esize, (offsets * esize).tolist()).Commit()
         win.Lock(rank, MPI.LOCK_SHARED)
         if put:

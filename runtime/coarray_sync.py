@@ -17,6 +17,7 @@ include/xmpacc_library.c) call the same entries.
 
 from __future__ import annotations
 
+import ctypes
 import time
 from typing import Any
 
@@ -201,9 +202,24 @@ class LocalViewSync:
         w = where_text(where)
         co = self._coarray(base, w)   # type: ignore[attr-defined]
         rank, disp = self._image(co, image, w), self._offset(co, elem, 8, w)   # type: ignore[attr-defined]
-        win = self._window(co, w)   # type: ignore[attr-defined]
         self._device_quiet()   # type: ignore[attr-defined]
+        if self._windowless_own(co, rank):   # type: ignore[attr-defined]   # one image: no one to wait for
+            self._own_lock_word(co.base + disp, bool(release), f"lock '{co.name}' of image {rank}", w)
+            return
+        win = self._window(co, w)   # type: ignore[attr-defined]
         self._lock_word(win, rank, disp, bool(release), f"lock '{co.name}' of image {rank}", w)
+
+    def _own_lock_word(self, addr: int, release: bool, what: str, where: str) -> None:
+        """A lock word of this image's own window-less copy (coarray.py _windowless_own):
+        the same owner + 1 protocol as _lock_word, as plain memory; the only image that can
+        reach it is this one (the messages are _lock_word's)."""
+        word = ctypes.c_int64.from_address(addr)
+        me = self.world.Get_rank() + 1
+        if release and word.value != me:
+            raise RuntimeFailure(where, f"unlock of {what}, which this image does not hold")
+        if not release and word.value == me:
+            raise RuntimeFailure(where, f"{what} is already held by this image")
+        word.value = 0 if release else me
 
     def _xmpacc_critical(self, where: bytes, end: int) -> None:
         w = where_text(where)

@@ -102,6 +102,22 @@ def test_program(built: dict[str, Path], name: str, n: int) -> None:
     assert r.stdout == EXPECTED[name](n)
 
 
+@pytest.mark.mpi
+@pytest.mark.parametrize("name", [n for n in EXPECTED if 1 in COUNTS[n]])
+def test_one_image_needs_no_window(built: dict[str, Path], name: str) -> None:
+    """An MPI that cannot make a window over the program's memory (Open MPI under one
+    process, docs/clusters.md; XMPACC_COARRAY_WINDOWS=0 plays it here): one image's puts,
+    gets and locks of its own copies are plain memory accesses, and the program prints what
+    it prints with windows.  Under two processes the first access of another image says
+    what is missing."""
+    r = run_mpi(1, built[name], timeout=120, env={**HOST, "XMPACC_COARRAY_WINDOWS": "0"})
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == EXPECTED[name](1)
+    r = run_mpi(2, built["coarray_ring.c"], timeout=120, env={**HOST, "XMPACC_COARRAY_WINDOWS": "0"})
+    assert r.returncode != 0 and "could not make a window over it" in r.stderr and "OMPI_MCA_osc" in r.stderr
+    assert "Traceback" not in r.stderr
+
+
 # ---------------------------------------------------------------- run-time mistakes
 
 RUN_HEAD = "#include <xmp.h>\n#pragma xmp nodes p[*]\nint a[8]:[*];\nint b[4];\n"

@@ -205,11 +205,12 @@ def test_runtime_mixins_do_not_shadow_each_other() -> None:
 
 def _mpi_windows(nprocs: int) -> str:
     """Why this MPI cannot make windows over a program's memory under ``nprocs`` processes
-    (host coarrays; post/wait allocate theirs), "" when it can.  The device machine's Open
-    MPI needs the settings of tests/device_env.sh, and cannot under one process at all."""
+    (host coarrays of other images; post/wait allocate theirs), "" when it can.  The device
+    machine's Open MPI needs the settings of tests/device_env.sh; under one process it makes
+    no window over the program's memory, and one image needs none (coarray.py)."""
     code = ("import numpy as np; from mpi4py import MPI; "
-            "MPI.Win.Create(np.zeros(2), 8, comm=MPI.COMM_WORLD).Free(); "
-            "MPI.Win.Allocate(8, 8, comm=MPI.COMM_WORLD).Free()")
+            + ("MPI.Win.Create(np.zeros(2), 8, comm=MPI.COMM_WORLD).Free(); " if nprocs > 1 else "")
+            + "MPI.Win.Allocate(8, 8, comm=MPI.COMM_WORLD).Free()")
     from conftest import mpirun_path
     mpirun = mpirun_path()
     if mpirun is None:
