@@ -11,10 +11,12 @@ mpirun, one GPU per rank:
     mpirun -np 2 python3 bench/baselines.py laplace-reuse --nx 16384 --ny 16384 --halo nccl
     mpirun -np 1 python3 bench/baselines.py jacobi3d --nz 512 --ny 512 --nx 512 --iter 50
     mpirun -np 1 python3 bench/baselines.py jacobi3d --nz 512 --ny 512 --nx 512 --real float
+    mpirun -np 1 python3 bench/baselines.py stencil27 --nz 512 --ny 512 --nx 512 --real float
 
-laplace-reuse and jacobi3d (bench/stencil_baselines.py) sweep the register-reuse kernel's
-walk length and block shape (``--real float``: the fp32 kernels); copy measures the
-device-to-device copy bandwidth.
+laplace-reuse, jacobi3d and stencil27 (the 27-point stencil of
+bench/spelling/stencil27_spell.c; all three in bench/stencil_baselines.py) sweep the
+register-reuse kernel's walk length and block shape (``--real float``: the fp32 kernels);
+copy measures the device-to-device copy bandwidth.
 
 Rank 0 prints one JSON object per measured variant.
 """
@@ -261,7 +263,8 @@ def launch(args: argparse.Namespace, comm: MPI.Comm) -> list[dict[str, object]]:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("case", choices=["nbody", "laplace", "launch", "copy", "laplace-reuse", "jacobi3d"])
+    ap.add_argument("case", choices=["nbody", "laplace", "launch", "copy", "laplace-reuse", "jacobi3d",
+                                     "stencil27"])
     ap.add_argument("--n", type=int, default=65536)
     ap.add_argument("--steps", type=int, default=10)
     ap.add_argument("--nx", type=int, default=8192)
@@ -270,7 +273,7 @@ def main() -> None:
     ap.add_argument("--iter", type=int, default=100)
     ap.add_argument("--halo", choices=["nccl", "host"], default="nccl")
     ap.add_argument("--real", choices=["double", "float"], default="double",
-                    help="laplace-reuse, jacobi3d: element type of the kernels")
+                    help="laplace-reuse, jacobi3d, stencil27: element type of the kernels")
     ap.add_argument("--reps", type=int, default=20000)
     args = ap.parse_args()
     comm = MPI.COMM_WORLD
@@ -279,7 +282,8 @@ def main() -> None:
     results = {"nbody": nbody, "laplace": laplace, "launch": launch,
                "copy": lambda a, c: [copy_bandwidth()],
                "laplace-reuse": lambda a, c: stencil("laplace", a, c),
-               "jacobi3d": lambda a, c: stencil("jacobi3d", a, c)}[args.case](args, comm)
+               "jacobi3d": lambda a, c: stencil("jacobi3d", a, c),
+               "stencil27": lambda a, c: stencil("stencil27", a, c)}[args.case](args, comm)
     if comm.rank == 0:
         for r in results:
             print(json.dumps(r), flush=True)

@@ -2,17 +2,19 @@
 
 * ``copy``: device-to-device copy bandwidth (read + write bytes per second), the limit a
   memory-bound sweep can reach; measured in the same job as everything else.
-* ``laplace`` / ``jacobi3d``: slabs of rows (planes) block-distributed over the ranks, one
-  halo row (plane) each side.  Kernels: the plain one-thread-per-cell kernel and the
-  register-reuse kernel where each thread walks R consecutive rows (planes) and keeps
-  the three it re-reads in registers (R and the block shape swept; every variant is
-  reported, the goals take the best).  Halos: NCCL device to device, or host-staged
+* ``laplace`` / ``jacobi3d`` / ``stencil27`` (the 27-point full weighting of
+  bench/spelling/stencil27_spell.c): slabs of rows (planes) block-distributed over the
+  ranks, one halo row (plane) each side.  Kernels: the plain one-thread-per-cell kernel
+  and the register-reuse kernel where each thread walks R consecutive rows (planes) and
+  keeps the three it re-reads in registers (27-point: three sums of each of the three
+  planes, 9 loads per cell instead of 27).  R and the block shape are swept; every variant
+  is reported, the goals take the best.  Halos: NCCL device to device, or host-staged
   through page-locked buffers allocated once, device-to-host copies on one stream per
   direction, overlapped with the MPI exchange (the best host-staged exchange we can write).
 
 Same arithmetic and initial state as bench/laplace_bench.c and bench/jacobi3d_bench.c (and
 the programs of bench/spelling/), so the checksums are compared.  ``--real float`` runs the
-fp32 kernels (the jacobi3d fp32 case of bench/spelling_goals.py).  The kernels' source is
+fp32 kernels (the fp32 cases of bench/spelling_goals.py).  The kernels' source is
 bench/stencil_kernels.py.  Used through bench/baselines.py.
 """
 
@@ -29,6 +31,7 @@ from mpi4py import MPI
 from stencil_kernels import STENCIL_SRC
 
 DTYPES = {"double": np.float64, "float": np.float32}
+PREFIX = {"laplace": "lap_", "jacobi3d": "jac_", "stencil27": "s27_"}   # kernel names per case
 
 
 def block_range(n: int, nprocs: int, k: int) -> tuple[int, int]:
@@ -160,7 +163,7 @@ def stencil(case: str, args: argparse.Namespace, comm: MPI.Comm) -> list[dict[st
     modules: dict[int, Any] = {}
     for walk, block in _variants("lap" if lap else "jac"):
         mod = modules.setdefault(walk, _module(max(walk, 1), args.real))
-        name = ("lap_" if lap else "jac_") + ("walk" if walk else "plain")
+        name = PREFIX[case] + ("walk" if walk else "plain")
         fn = mod.get_function(name)
         u, unew = u0.copy(), u0.copy()
         per = walk or 1

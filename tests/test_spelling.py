@@ -1,7 +1,7 @@
 """The spelling benchmark of issue 31 (bench/spelling/, bench/spelling_goals.py) on the CPU.
 
-* every program in every spelling (``-DSPELLING=n``; the fp64 Jacobi in two, its kernels
-  being the fp32 ones in double), built by xmpacc with ``-xacc`` at a small size, runs on
+* every program in every spelling (``-DSPELLING=n``; the fp64 3-D nests in one or two, their
+  kernels being the fp32 ones in double), built by xmpacc with ``-xacc`` at a small size, runs on
   the host backend under 1, 2 and 4 processes and prints the numbers of its serial build
   (plain cc, pragmas ignored), and the spelling it was built with;
 * the generated kernel file of each spelling matches its golden file
@@ -47,15 +47,21 @@ NESTS: dict[str, tuple[str, dict[str, str | None], tuple[str, ...]]] = {
     "laplace2d": ("laplace2d_spell.c", {"N": "64", "ITER": "20"}, ("checksum",)),
     "jacobi3d-float": ("jacobi3d_spell.c", {"N": "24", "ITER": "10", "REAL": "float"}, ("checksum",)),
     "jacobi3d-double": ("jacobi3d_spell.c", {"N": "24", "ITER": "10", "REAL": "double"}, ("checksum",)),
+    "stencil27-float": ("stencil27_spell.c", {"N": "20", "ITER": "10", "REAL": "float"}, ("checksum",)),
+    "stencil27-double": ("stencil27_spell.c", {"N": "20", "ITER": "10", "REAL": "double"}, ("checksum",)),
     "himeno": ("himeno_spell.c", {"SIZE_XS": None, "NN": "5"}, ("gosa", "psum")),
 }
 SPELLINGS = {"laplace2d": SG.LAPLACE, "jacobi3d-float": SG.JACOBI, "jacobi3d-double": SG.JACOBI,
-             "himeno": SG.HIMENO}
-# fp64 Jacobi: its kernels are the fp32 ones in double; two spellings keep the file's cost down
+             "stencil27-float": SG.STENCIL27, "stencil27-double": SG.STENCIL27, "himeno": SG.HIMENO}
+# the fp64 3-D nests: their kernels are the fp32 ones in double; few spellings keep the file's
+# cost down
+FEW = {"jacobi3d-double": ("collapse3", "async"), "stencil27-double": ("collapse3",)}
 CASES = [(nest, name) for nest, names in SPELLINGS.items() for name in names
-         if nest != "jacobi3d-double" or name in ("collapse3", "async")]
-GOLDEN_NESTS = ("laplace2d", "jacobi3d-float", "himeno")   # fp64 Jacobi: the same kernels in double
-# Checksums are sums of equal cells in another order (relative 1e-12).  gosa is an fp32 sum
+         if nest not in FEW or name in FEW[nest]]
+GOLDEN_NESTS = ("laplace2d", "jacobi3d-float", "stencil27-float", "himeno")   # fp64: the same kernels
+# Checksums are sums of equal cells in another order (relative 1e-12; the 27-point weights
+# are powers of two, so its products are exact and FMA contraction changes nothing: the
+# same 1e-12 on the GPU).  gosa is an fp32 sum
 # of about 60,000 squares whose order differs between the serial loop and the nodes' and
 # lanes' partial sums: 5e-4, as tests/test_himeno.py.  On a GPU, FMA contraction in the
 # Himeno sweep moves p by a few ulps (psum 1e-5, bench/himeno_goals.py).
@@ -217,15 +223,19 @@ static void grid(unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by
                         body(a);
 }
 struct Args { int walk; const real *u; real *un; int n[5]; };
+typedef void Kernel(const real *, real *, int, int, int, int, int);
 static void lap_body(void *p) { Args *a = (Args *)p;
     (a->walk ? lap_walk : lap_plain)(a->u, a->un, a->n[0], a->n[1], a->n[2], a->n[3]); }
-static void jac_body(void *p) { Args *a = (Args *)p;
-    (a->walk ? jac_walk : jac_plain)(a->u, a->un, a->n[0], a->n[1], a->n[2], a->n[3], a->n[4]); }
-extern "C" void sweep(int jac, int walk, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+static void body3(void *p, Kernel *walk, Kernel *plain) { Args *a = (Args *)p;
+    (a->walk ? walk : plain)(a->u, a->un, a->n[0], a->n[1], a->n[2], a->n[3], a->n[4]); }
+static void jac_body(void *p) { body3(p, jac_walk, jac_plain); }
+static void s27_body(void *p) { body3(p, s27_walk, s27_plain); }
+/* kind: 0 lap_*, 1 jac_*, 2 s27_* */
+extern "C" void sweep(int kind, int walk, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
                       const real *u, real *un, int n0, int n1, int n2, int n3, int n4)
 {
     Args a = {walk, u, un, {n0, n1, n2, n3, n4}};
-    grid(gx, gy, gz, bx, by, jac ? jac_body : lap_body, &a);
+    grid(gx, gy, gz, bx, by, kind == 2 ? s27_body : kind == 1 ? jac_body : lap_body, &a);
 }
 """
 
@@ -255,15 +265,18 @@ def _initial(shape: tuple[int, ...], real: str) -> np.ndarray:
 
 
 @pytest.mark.skipif(shutil.which("g++") is None, reason="no g++")
-@pytest.mark.parametrize("nest", ["laplace2d", "jacobi3d-float", "jacobi3d-double"])
+@pytest.mark.parametrize("nest", ["laplace2d", "jacobi3d-float", "jacobi3d-double", "stencil27-float",
+                                  "stencil27-double"])
 @pytest.mark.parametrize("walk", [0, 4], ids=["plain", "walk4"])
 def test_hand_kernels_give_the_serial_checksum(builds: Builds, tmp_path: Path, nest: str, walk: int) -> None:
-    """What bench/baselines.py runs on one GPU (laplace-reuse, jacobi3d --real), thread by
-    thread: after the programs' 2 + ITER sweeps, the checksum of their serial build."""
+    """What bench/baselines.py runs on one GPU (laplace-reuse, jacobi3d and stencil27
+    --real), thread by thread: after the programs' 2 + ITER sweeps, the checksum of their
+    serial build."""
     real = "double" if nest == "laplace2d" else nest.split("-")[1]
     lib = _kernels(tmp_path, real, max(walk, 1))
     n, iters = int(NESTS[nest][1]["N"]), int(NESTS[nest][1]["ITER"])
     jac = nest != "laplace2d"
+    kind = 2 if nest.startswith("stencil27") else int(jac)
     u = _initial((n,) * (3 if jac else 2), real)
     un = u.copy()
     per, (bx, by) = walk or 1, (32, 4)
@@ -272,7 +285,7 @@ def test_hand_kernels_give_the_serial_checksum(builds: Builds, tmp_path: Path, n
     extra = (n, n, n, 0, n) if jac else (n, n, 0, n, 0)
     for step in range(2 + iters):
         src, dst = (u, un) if step % 2 == 0 else (un, u)
-        lib.sweep(int(jac), walk, *shape, bx, by, src.ctypes.data_as(ctypes.c_void_p),
+        lib.sweep(kind, walk, *shape, bx, by, src.ctypes.data_as(ctypes.c_void_p),
                   dst.ctypes.data_as(ctypes.c_void_p), *extra)
     want = builds.serial(nest)["checksum"]
     assert want != pytest.approx(float(_initial((n,) * u.ndim, real).sum()))   # the sweeps change the state
@@ -304,6 +317,7 @@ def test_goals_from_a_record() -> None:
         "laplace2d": _stencil({"collapse2": 0.27, "gang_vector": 0.35, "async": 0.27}, 8192, "double"),
         "jacobi3d-float": _stencil(jac, 512, "float"),
         "jacobi3d-double": _stencil({k: 2 * v for k, v in jac.items()}, 512, "double", match=False),
+        "stencil27-float": _stencil({"collapse3": 0.40, "gang_worker": 0.41, "async": 0.40}, 512, "float"),
         "himeno": {"size": "L", "baselines": [{"nodes": 1, "dataflow": "copy", "mflops": 2.1e6},
                                               {"nodes": 1, "dataflow": "swap", "mflops": 3.0e6}],
                    "spellings": {k: {"values": {"mflops": v}, "checksums_match": True}
@@ -319,6 +333,9 @@ def test_goals_from_a_record() -> None:
     assert g["Y2-jacobi3d-float"]["value"] == pytest.approx(fp32, abs=1e-4)
     assert not g["Y2-jacobi3d-float"]["met"]
     assert g["Y2-jacobi3d-float"]["slowest"] == "kernels" and "Y2-laplace2d" not in g
+    assert g["Y1-stencil27-float"]["value"] == pytest.approx(0.40 / 0.41, abs=1e-4)
+    assert g["Y2-stencil27-float"]["value"] == pytest.approx(8 * 510 ** 3 / 0.41e-3 / 4e12, abs=1e-4)
+    assert g["Y2-stencil27-float"]["slowest"] == "gang_worker" and g["Y4-stencil27-float"]["value"] == 1.0
     assert g["Y3"] == {"value": round(2.0 / 2.1, 4), "target": 0.9, "met": True, "checksums_match": True}
     assert g["Y3-all"]["value"] == pytest.approx(1.7 / 2.1, abs=1e-4) and not g["Y3-all"]["met"]
     assert g["Y4-laplace2d"]["value"] == 1.0 and g["Y4-laplace2d"]["met"]
