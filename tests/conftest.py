@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import fcntl
+import json
 import os
 import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 
 import pytest
@@ -100,6 +103,56 @@ def build_programs(folder: Path, names: list[str], tmp: Path) -> dict[str, tuple
         assert r.returncode == 0 and "warning" not in r.stderr, f"xmpacc {name}:\n{r.stderr}"
         out[name] = (exe, serial_output(src, tmp))
     return out
+
+
+class SharedBuilds(Mapping[str, tuple[Path, str]]):
+    """name -> (executable, serial output) of the programs of a test module, each built on
+    first use and once per test run.  A module-scoped fixture runs once in each pytest-xdist
+    worker, so building every program there built each one once per worker; here the
+    workers share one directory of the run and take a lock per program."""
+
+    def __init__(self, tmp_path_factory: pytest.TempPathFactory, kind: str, names: Iterable[str],
+                 make: Callable[[str, Path], tuple[Path, str]]) -> None:
+        if os.environ.get("PYTEST_XDIST_WORKER"):   # the run's directory, above each worker's own
+            self.dir = tmp_path_factory.getbasetemp().parent / f"shared-{kind}"
+            self.dir.mkdir(exist_ok=True)
+        else:
+            self.dir = tmp_path_factory.mktemp(kind)
+        self.names, self.make = list(names), make
+
+    def __getitem__(self, name: str) -> tuple[Path, str]:
+        if name not in self.names:
+            raise KeyError(name)
+        key = name.replace("/", "__")
+        record = self.dir / f"{key}.json"
+        with open(self.dir / f"{key}.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not record.exists():
+                work = self.dir / key
+                work.mkdir(exist_ok=True)
+                exe, out = self.make(name, work)
+                record.write_text(json.dumps([str(exe), out]))
+        exe_text, out = json.loads(record.read_text())
+        return Path(exe_text), out
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.names)
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+
+def xmpacc_and_serial(folder: Path, *options: str, cwd: Path | None = None
+                      ) -> Callable[[str, Path], tuple[Path, str]]:
+    """SharedBuilds' ``make``: ``folder/name`` built by xmpacc (``options``, in ``cwd``: a
+    relative ``folder`` names the files as the golden files do) and by plain cc."""
+    def make(name: str, work: Path) -> tuple[Path, str]:
+        src = folder / name
+        exe = work / Path(name).stem
+        r = run_xmpacc(str(src), "-o", str(exe), *options, cwd=cwd)
+        assert r.returncode == 0, f"xmpacc {name} failed:\n{r.stderr}"
+        return exe, serial_output(cwd / src if cwd is not None else src, work)
+    return make
 
 
 def assert_prints(exe: Path, nprocs: int, expected: str) -> None:

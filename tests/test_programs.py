@@ -10,7 +10,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import run_mpi, run_xmpacc, same_output, serial_output
+from conftest import SharedBuilds, run_mpi, run_xmpacc, same_output, xmpacc_and_serial
 
 PROGRAMS = Path(__file__).parent / "programs"
 
@@ -71,17 +71,9 @@ def _params() -> list[object]:
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, str]]:
-    """program -> (executable, serial output); xmpacc runs once per program."""
-    tmp = tmp_path_factory.mktemp("programs")
-    out = {}
-    for name in CASES:
-        src = PROGRAMS / name
-        exe = tmp / src.stem
-        r = run_xmpacc(str(src), "-o", str(exe))
-        assert r.returncode == 0, f"xmpacc {name} failed:\n{r.stderr}"
-        out[name] = (exe, serial_output(src, tmp))
-    return out
+def built(tmp_path_factory: pytest.TempPathFactory) -> SharedBuilds:
+    """program -> (executable, serial output); xmpacc runs once per program and test run."""
+    return SharedBuilds(tmp_path_factory, "programs", CASES, xmpacc_and_serial(PROGRAMS))
 
 
 def test_every_program_is_listed() -> None:

@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import REPO, gpu_count, run_mpi, run_xmpacc, same_output, serial_output
+from conftest import REPO, SharedBuilds, gpu_count, run_mpi, run_xmpacc, same_output, xmpacc_and_serial
 from test_samples import _without_version
 
 PROGRAMS = Path(__file__).parent / "xacc_programs"
@@ -36,15 +36,8 @@ SPECIAL = {"device_semantics.c"}   # no serial oracle: expected lines below
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, str]]:
-    tmp = tmp_path_factory.mktemp("xacc")
-    out = {}
-    for name in CASES:
-        exe = tmp / Path(name).stem
-        r = run_xmpacc(str(PROGRAMS / name), "-o", str(exe))
-        assert r.returncode == 0, f"xmpacc {name} failed:\n{r.stderr}"
-        out[name] = (exe, serial_output(PROGRAMS / name, tmp))
-    return out
+def built(tmp_path_factory: pytest.TempPathFactory) -> SharedBuilds:
+    return SharedBuilds(tmp_path_factory, "xacc", CASES, xmpacc_and_serial(PROGRAMS))
 
 
 def test_every_program_is_listed() -> None:

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 from conftest import (
     REPO,
+    SharedBuilds,
     gpu_count,
     nvcc_compile,
     run_mpi,
@@ -26,6 +27,7 @@ from conftest import (
     run_xmpacc,
     same_output,
     serial_output,
+    xmpacc_and_serial,
 )
 
 PROGRAMS = Path(__file__).parent / "xacc_compute"
@@ -52,15 +54,10 @@ CASES = {"basic.c": (1, 2, 3, 4), "ops.c": (2, 4), "atomics.c": (1, 2), "async_c
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, str]]:
-    tmp = tmp_path_factory.mktemp("xacc_compute")
-    out = {}
-    for name in CASES:
-        exe = tmp / Path(name).stem
-        r = run_xmpacc(f"tests/xacc_compute/{name}", "-o", str(exe), "--keep", cwd=REPO)
-        assert r.returncode == 0, r.stderr
-        out[name] = (exe, serial_output(PROGRAMS / name, tmp))
-    return out
+def built(tmp_path_factory: pytest.TempPathFactory) -> SharedBuilds:
+    # relative to the repository: the generated files' #line names are those of the goldens
+    return SharedBuilds(tmp_path_factory, "xacc_compute", CASES,
+                        xmpacc_and_serial(Path("tests/xacc_compute"), "--keep", cwd=REPO))
 
 
 @pytest.mark.mpi
