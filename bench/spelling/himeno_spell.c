@@ -22,24 +22,7 @@
  * i planes are block-distributed over procs(1, 1, *).  Built by a plain C compiler (pragmas
  * ignored) this file is the serial version:
  *     cc -O2 -DSIZE_XS -DSPELLING=1 bench/spelling/himeno_spell.c */
-#include <stdio.h>
-#ifdef _XCALABLEMP
-#include <xmp.h>
-#else
-#include <time.h>
-static int xmpc_node_num(void) { return 0; }
-static int xmp_all_num_nodes(void) { return 1; }
-static double xmp_wtime(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-#endif
-
-#ifndef SPELLING
-#define SPELLING 1
-#endif
+#include "spelling.h"
 #if defined(SIZE_XS)
 #define MIMAX 33
 #define MJMAX 33

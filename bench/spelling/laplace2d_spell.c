@@ -22,23 +22,7 @@
  * The sweep (TO = stencil of FROM) is written once, at the end of the file, which includes
  * itself twice to define sweep_u (u -> unew) and sweep_unew (unew -> u). */
 #ifndef SWEEP
-#include <stdio.h>
-#ifdef _XCALABLEMP
-#include <xmp.h>
-#else
-#include <time.h>
-static int xmp_all_num_nodes(void) { return 1; }
-static double xmp_wtime(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-#endif
-
-#ifndef SPELLING
-#define SPELLING 1
-#endif
+#include "spelling.h"
 #ifndef N
 #define N 8192
 #endif

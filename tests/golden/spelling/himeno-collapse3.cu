@@ -8,8 +8,8 @@
 #include "xmpacc_kernel.h"
 _XMPACC_UNIT_BEGIN(himeno_spell_c)
 
-/* himeno_spell.c:133: loop ... acc */
-_XMPACC_KERNEL _XMPACC_BOUNDS(2) _xmpacc_loop_himeno_spell_c_133(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, _xmpacc_sched_t _xmpacc_s_k, const float * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, const float * _XMPACC_RESTRICT p, _xmpacc_array_t _xmpacc_a_p, const float * _XMPACC_RESTRICT b, _xmpacc_array_t _xmpacc_a_b, const float * _XMPACC_RESTRICT c, _xmpacc_array_t _xmpacc_a_c, const float * _XMPACC_RESTRICT wrk1, _xmpacc_array_t _xmpacc_a_wrk1, const float * _XMPACC_RESTRICT bnd, _xmpacc_array_t _xmpacc_a_bnd, float * _XMPACC_RESTRICT wrk2, _xmpacc_array_t _xmpacc_a_wrk2, float omega, float *_xmpacc_red_gosa)
+/* himeno_spell.c:116: loop ... acc */
+_XMPACC_KERNEL _XMPACC_BOUNDS(2) _xmpacc_loop_himeno_spell_c_116(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, _xmpacc_sched_t _xmpacc_s_k, const float * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, const float * _XMPACC_RESTRICT p, _xmpacc_array_t _xmpacc_a_p, const float * _XMPACC_RESTRICT b, _xmpacc_array_t _xmpacc_a_b, const float * _XMPACC_RESTRICT c, _xmpacc_array_t _xmpacc_a_c, const float * _XMPACC_RESTRICT wrk1, _xmpacc_array_t _xmpacc_a_wrk1, const float * _XMPACC_RESTRICT bnd, _xmpacc_array_t _xmpacc_a_bnd, float * _XMPACC_RESTRICT wrk2, _xmpacc_array_t _xmpacc_a_wrk2, float omega, float *_xmpacc_red_gosa)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
@@ -108,9 +108,9 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(2) _xmpacc_loop_himeno_spell_c_133(long long _xmpa
     _xmpacc_r4_2 = _XMPACC_LDG(&p[_XMPACC_SO(_xmpacc_o2 + _xmpacc_d2_12, _XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, (i + 1)), _XMPACC_G(_xmpacc_a_p, 1, j), _XMPACC_G(_xmpacc_a_p, 2, k - 1)))]);
     do
 {
-#line 149 "bench/spelling/himeno_spell.c"
+#line 132 "bench/spelling/himeno_spell.c"
   s0 = (((((((((_XMPACC_LDG(&a[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT4(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, 0), _XMPACC_G(_xmpacc_a_a, 1, i), _XMPACC_G(_xmpacc_a_a, 2, j), _XMPACC_G(_xmpacc_a_a, 3, k)))]) * _xmpacc_r0_2) + (_XMPACC_LDG(&a[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_0, _XMPACC_AT4(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, 1), _XMPACC_G(_xmpacc_a_a, 1, i), _XMPACC_G(_xmpacc_a_a, 2, j), _XMPACC_G(_xmpacc_a_a, 3, k)))]) * _xmpacc_r1_1)) + (_XMPACC_LDG(&a[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_1, _XMPACC_AT4(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, 2), _XMPACC_G(_xmpacc_a_a, 1, i), _XMPACC_G(_xmpacc_a_a, 2, j), _XMPACC_G(_xmpacc_a_a, 3, k)))]) * _xmpacc_r2_1)) + (_XMPACC_LDG(&b[_XMPACC_SO(_xmpacc_o3, _XMPACC_AT4(_xmpacc_a_b, _XMPACC_G(_xmpacc_a_b, 0, 0), _XMPACC_G(_xmpacc_a_b, 1, i), _XMPACC_G(_xmpacc_a_b, 2, j), _XMPACC_G(_xmpacc_a_b, 3, k)))]) * (((_xmpacc_r1_2 - _xmpacc_r3_2) - _xmpacc_r1_0) + _xmpacc_r3_0))) + (_XMPACC_LDG(&b[_XMPACC_SO(_xmpacc_o3 + _xmpacc_d3_0, _XMPACC_AT4(_xmpacc_a_b, _XMPACC_G(_xmpacc_a_b, 0, 1), _XMPACC_G(_xmpacc_a_b, 1, i), _XMPACC_G(_xmpacc_a_b, 2, j), _XMPACC_G(_xmpacc_a_b, 3, k)))]) * (((_XMPACC_LDG(&p[_XMPACC_SO(_xmpacc_o2 + _xmpacc_d2_6, _XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, i), _XMPACC_G(_xmpacc_a_p, 1, j + 1), _XMPACC_G(_xmpacc_a_p, 2, k + 1)))]) - _XMPACC_LDG(&p[_XMPACC_SO(_xmpacc_o2 + _xmpacc_d2_7, _XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, i), _XMPACC_G(_xmpacc_a_p, 1, j - 1), _XMPACC_G(_xmpacc_a_p, 2, k + 1)))])) - _XMPACC_LDG(&p[_XMPACC_SO(_xmpacc_o2 + _xmpacc_d2_8, _XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, i), _XMPACC_G(_xmpacc_a_p, 1, j + 1), _XMPACC_G(_xmpacc_a_p, 2, k - 1)))])) + _XMPACC_LDG(&p[_XMPACC_SO(_xmpacc_o2 + _xmpacc_d2_9, _XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, i), _XMPACC_G(_xmpacc_a_p, 1, j - 1), _XMPACC_G(_xmpacc_a_p, 2, k - 1)))])))) + (_XMPACC_LDG(&b[_XMPACC_SO(_xmpacc_o3 + _xmpacc_d3_1, _XMPACC_AT4(_xmpacc_a_b, _XMPACC_G(_xmpacc_a_b, 0, 2), _XMPACC_G(_xmpacc_a_b, 1, i), _XMPACC_G(_xmpacc_a_b, 2, j), _XMPACC_G(_xmpacc_a_b, 3, k)))]) * (((_xmpacc_r2_2 - _xmpacc_r2_0) - _xmpacc_r4_2) + _xmpacc_r4_0))) + (_XMPACC_LDG(&c[_XMPACC_SO(_xmpacc_o4, _XMPACC_AT4(_xmpacc_a_c, _XMPACC_G(_xmpacc_a_c, 0, 0), _XMPACC_G(_xmpacc_a_c, 1, i), _XMPACC_G(_xmpacc_a_c, 2, j), _XMPACC_G(_xmpacc_a_c, 3, k)))]) * _xmpacc_r0_0)) + (_XMPACC_LDG(&c[_XMPACC_SO(_xmpacc_o4 + _xmpacc_d4_0, _XMPACC_AT4(_xmpacc_a_c, _XMPACC_G(_xmpacc_a_c, 0, 1), _XMPACC_G(_xmpacc_a_c, 1, i), _XMPACC_G(_xmpacc_a_c, 2, j), _XMPACC_G(_xmpacc_a_c, 3, k)))]) * _xmpacc_r3_1)) + (_XMPACC_LDG(&c[_XMPACC_SO(_xmpacc_o4 + _xmpacc_d4_1, _XMPACC_AT4(_xmpacc_a_c, _XMPACC_G(_xmpacc_a_c, 0, 2), _XMPACC_G(_xmpacc_a_c, 1, i), _XMPACC_G(_xmpacc_a_c, 2, j), _XMPACC_G(_xmpacc_a_c, 3, k)))]) * _xmpacc_r4_1)) + _XMPACC_LDG(&wrk1[_XMPACC_SO(_xmpacc_o5, _XMPACC_AT3(_xmpacc_a_wrk1, _XMPACC_G(_xmpacc_a_wrk1, 0, i), _XMPACC_G(_xmpacc_a_wrk1, 1, j), _XMPACC_G(_xmpacc_a_wrk1, 2, k)))]);
-#line 162 "bench/spelling/himeno_spell.c"
+#line 145 "bench/spelling/himeno_spell.c"
   ss = ((s0 * _XMPACC_LDG(&a[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_2, _XMPACC_AT4(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, 3), _XMPACC_G(_xmpacc_a_a, 1, i), _XMPACC_G(_xmpacc_a_a, 2, j), _XMPACC_G(_xmpacc_a_a, 3, k)))])) - _xmpacc_r0_1) * _XMPACC_LDG(&bnd[_XMPACC_SO(_xmpacc_o6, _XMPACC_AT3(_xmpacc_a_bnd, _XMPACC_G(_xmpacc_a_bnd, 0, i), _XMPACC_G(_xmpacc_a_bnd, 1, j), _XMPACC_G(_xmpacc_a_bnd, 2, k)))]);
   gosa += ss * ss;
   wrk2[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_wrk2, _XMPACC_G(_xmpacc_a_wrk2, 0, i), _XMPACC_G(_xmpacc_a_wrk2, 1, j), _XMPACC_G(_xmpacc_a_wrk2, 2, k)))] = _xmpacc_r0_1 + (omega * ss);
@@ -149,9 +149,9 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(2) _xmpacc_loop_himeno_spell_c_133(long long _xmpa
     _xmpacc_r4_2 = _XMPACC_LDG(&p[_XMPACC_SO(_xmpacc_o2 + _xmpacc_d2_12, _XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, (i + 1)), _XMPACC_G(_xmpacc_a_p, 1, j), _XMPACC_G(_xmpacc_a_p, 2, k - 1)))]);
     do
 {
-#line 149 "bench/spelling/himeno_spell.c"
+#line 132 "bench/spelling/himeno_spell.c"
   s0 = (((((((((_XMPACC_LDG(&a[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT4(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, 0), _XMPACC_G(_xmpacc_a_a, 1, i), _XMPACC_G(_xmpacc_a_a, 2, j), _XMPACC_G(_xmpacc_a_a, 3, k)))]) * _xmpacc_r0_2) + (_XMPACC_LDG(&a[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_0, _XMPACC_AT4(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, 1), _XMPACC_G(_xmpacc_a_a, 1, i), _XMPACC_G(_xmpacc_a_a, 2, j), _XMPACC_G(_xmpacc_a_a, 3, k)))]) * _xmpacc_r1_1)) + (_XMPACC_LDG(&a[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_1, _XMPACC_AT4(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, 2), _XMPACC_G(_xmpacc_a_a, 1, i), _XMPACC_G(_xmpacc_a_a, 2, j), _XMPACC_G(_xmpacc_a_a, 3, k)))]) * _xmpacc_r2_1)) + (_XMPACC_LDG(&b[_XMPACC_SO(_xmpacc_o3, _XMPACC_AT4(_xmpacc_a_b, _XMPACC_G(_xmpacc_a_b, 0, 0), _XMPACC_G(_xmpacc_a_b, 1, i), _XMPACC_G(_xmpacc_a_b, 2, j), _XMPACC_G(_xmpacc_a_b, 3, k)))]) * (((_xmpacc_r1_2 - _xmpacc_r3_2) - _xmpacc_r1_0) + _xmpacc_r3_0))) + (_XMPACC_LDG(&b[_XMPACC_SO(_xmpacc_o3 + _xmpacc_d3_0, _XMPACC_AT4(_xmpacc_a_b, _XMPACC_G(_xmpacc_a_b, 0, 1), _XMPACC_G(_xmpacc_a_b, 1, i), _XMPACC_G(_xmpacc_a_b, 2, j), _XMPACC_G(_xmpacc_a_b, 3, k)))]) * (((_XMPACC_LDG(&p[_XMPACC_SO(_xmpacc_o2 + _xmpacc_d2_6, _XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, i), _XMPACC_G(_xmpacc_a_p, 1, j + 1), _XMPACC_G(_xmpacc_a_p, 2, k + 1)))]) - _XMPACC_LDG(&p[_XMPACC_SO(_xmpacc_o2 + _xmpacc_d2_7, _XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, i), _XMPACC_G(_xmpacc_a_p, 1, j - 1), _XMPACC_G(_xmpacc_a_p, 2, k + 1)))])) - _XMPACC_LDG(&p[_XMPACC_SO(_xmpacc_o2 + _xmpacc_d2_8, _XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, i), _XMPACC_G(_xmpacc_a_p, 1, j + 1), _XMPACC_G(_xmpacc_a_p, 2, k - 1)))])) + _XMPACC_LDG(&p[_XMPACC_SO(_xmpacc_o2 + _xmpacc_d2_9, _XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, i), _XMPACC_G(_xmpacc_a_p, 1, j - 1), _XMPACC_G(_xmpacc_a_p, 2, k - 1)))])))) + (_XMPACC_LDG(&b[_XMPACC_SO(_xmpacc_o3 + _xmpacc_d3_1, _XMPACC_AT4(_xmpacc_a_b, _XMPACC_G(_xmpacc_a_b, 0, 2), _XMPACC_G(_xmpacc_a_b, 1, i), _XMPACC_G(_xmpacc_a_b, 2, j), _XMPACC_G(_xmpacc_a_b, 3, k)))]) * (((_xmpacc_r2_2 - _xmpacc_r2_0) - _xmpacc_r4_2) + _xmpacc_r4_0))) + (_XMPACC_LDG(&c[_XMPACC_SO(_xmpacc_o4, _XMPACC_AT4(_xmpacc_a_c, _XMPACC_G(_xmpacc_a_c, 0, 0), _XMPACC_G(_xmpacc_a_c, 1, i), _XMPACC_G(_xmpacc_a_c, 2, j), _XMPACC_G(_xmpacc_a_c, 3, k)))]) * _xmpacc_r0_0)) + (_XMPACC_LDG(&c[_XMPACC_SO(_xmpacc_o4 + _xmpacc_d4_0, _XMPACC_AT4(_xmpacc_a_c, _XMPACC_G(_xmpacc_a_c, 0, 1), _XMPACC_G(_xmpacc_a_c, 1, i), _XMPACC_G(_xmpacc_a_c, 2, j), _XMPACC_G(_xmpacc_a_c, 3, k)))]) * _xmpacc_r3_1)) + (_XMPACC_LDG(&c[_XMPACC_SO(_xmpacc_o4 + _xmpacc_d4_1, _XMPACC_AT4(_xmpacc_a_c, _XMPACC_G(_xmpacc_a_c, 0, 2), _XMPACC_G(_xmpacc_a_c, 1, i), _XMPACC_G(_xmpacc_a_c, 2, j), _XMPACC_G(_xmpacc_a_c, 3, k)))]) * _xmpacc_r4_1)) + _XMPACC_LDG(&wrk1[_XMPACC_SO(_xmpacc_o5, _XMPACC_AT3(_xmpacc_a_wrk1, _XMPACC_G(_xmpacc_a_wrk1, 0, i), _XMPACC_G(_xmpacc_a_wrk1, 1, j), _XMPACC_G(_xmpacc_a_wrk1, 2, k)))]);
-#line 162 "bench/spelling/himeno_spell.c"
+#line 145 "bench/spelling/himeno_spell.c"
   ss = ((s0 * _XMPACC_LDG(&a[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_2, _XMPACC_AT4(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, 3), _XMPACC_G(_xmpacc_a_a, 1, i), _XMPACC_G(_xmpacc_a_a, 2, j), _XMPACC_G(_xmpacc_a_a, 3, k)))])) - _xmpacc_r0_1) * _XMPACC_LDG(&bnd[_XMPACC_SO(_xmpacc_o6, _XMPACC_AT3(_xmpacc_a_bnd, _XMPACC_G(_xmpacc_a_bnd, 0, i), _XMPACC_G(_xmpacc_a_bnd, 1, j), _XMPACC_G(_xmpacc_a_bnd, 2, k)))]);
   gosa += ss * ss;
   wrk2[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_wrk2, _XMPACC_G(_xmpacc_a_wrk2, 0, i), _XMPACC_G(_xmpacc_a_wrk2, 1, j), _XMPACC_G(_xmpacc_a_wrk2, 2, k)))] = _xmpacc_r0_1 + (omega * ss);
@@ -183,7 +183,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(2) _xmpacc_loop_himeno_spell_c_133(long long _xmpa
   _XMPACC_PARTIAL(gosa, _XMPACC_LANES_SUM, _xmpacc_red_gosa);
 }
 #ifndef __CUDACC__
-void _xmpacc_loop_himeno_spell_c_133_host(long long _xmpacc_n, void **_xmpacc_args)
+void _xmpacc_loop_himeno_spell_c_116_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   int _xmpacc_grid2;
@@ -228,15 +228,15 @@ void _xmpacc_loop_himeno_spell_c_133_host(long long _xmpacc_n, void **_xmpacc_ar
   memcpy((void *) &omega, _xmpacc_args[19], sizeof omega);
   memcpy((void *) &_xmpacc_red_gosa, _xmpacc_args[20], sizeof _xmpacc_red_gosa);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_himeno_spell_c_133(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_i, _xmpacc_s_j, _xmpacc_s_k, a, _xmpacc_a_a, p, _xmpacc_a_p, b, _xmpacc_a_b, c, _xmpacc_a_c, wrk1, _xmpacc_a_wrk1, bnd, _xmpacc_a_bnd, wrk2, _xmpacc_a_wrk2, omega, _xmpacc_red_gosa);
+    _xmpacc_loop_himeno_spell_c_116(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_i, _xmpacc_s_j, _xmpacc_s_k, a, _xmpacc_a_a, p, _xmpacc_a_p, b, _xmpacc_a_b, c, _xmpacc_a_c, wrk1, _xmpacc_a_wrk1, bnd, _xmpacc_a_bnd, wrk2, _xmpacc_a_wrk2, omega, _xmpacc_red_gosa);
 }
 #endif
 
-/* himeno_spell.c:178: loop ... acc */
-#ifndef _XMPACC_MINB_xmpacc_loop_himeno_spell_c_178   /* the runtime defines it as 2 where this kernel spills */
-#define _XMPACC_MINB_xmpacc_loop_himeno_spell_c_178 8
+/* himeno_spell.c:161: loop ... acc */
+#ifndef _XMPACC_MINB_xmpacc_loop_himeno_spell_c_161   /* the runtime defines it as 2 where this kernel spills */
+#define _XMPACC_MINB_xmpacc_loop_himeno_spell_c_161 8
 #endif
-_XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_himeno_spell_c_178) _xmpacc_loop_himeno_spell_c_178(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, _xmpacc_sched_t _xmpacc_s_k, float * _XMPACC_RESTRICT p, _xmpacc_array_t _xmpacc_a_p, const float * _XMPACC_RESTRICT wrk2, _xmpacc_array_t _xmpacc_a_wrk2)
+_XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_himeno_spell_c_161) _xmpacc_loop_himeno_spell_c_161(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, _xmpacc_sched_t _xmpacc_s_k, float * _XMPACC_RESTRICT p, _xmpacc_array_t _xmpacc_a_p, const float * _XMPACC_RESTRICT wrk2, _xmpacc_array_t _xmpacc_a_wrk2)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
@@ -272,7 +272,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_himeno_spell_c_178) _xmpa
   for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
     if (_xmpacc_w > 0) i = (int) (_xmpacc_s_i.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_i.step);
     do
-#line 191 "bench/spelling/himeno_spell.c"
+#line 174 "bench/spelling/himeno_spell.c"
 p[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, i), _XMPACC_G(_xmpacc_a_p, 1, j), _XMPACC_G(_xmpacc_a_p, 2, k)))] = _XMPACC_LDG(&wrk2[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT3(_xmpacc_a_wrk2, _XMPACC_G(_xmpacc_a_wrk2, 0, i), _XMPACC_G(_xmpacc_a_wrk2, 1, j), _XMPACC_G(_xmpacc_a_wrk2, 2, k)))]);
     while (0);
 #line 279 "himeno-collapse3.cu"
@@ -287,7 +287,7 @@ p[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, i), 
   for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
     if (_xmpacc_w > 0) { if (_xmpacc_p0 + _xmpacc_w >= _xmpacc_s_i.count) break; i = (int) (_xmpacc_s_i.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_i.step); }
     do
-#line 191 "bench/spelling/himeno_spell.c"
+#line 174 "bench/spelling/himeno_spell.c"
 p[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, i), _XMPACC_G(_xmpacc_a_p, 1, j), _XMPACC_G(_xmpacc_a_p, 2, k)))] = _XMPACC_LDG(&wrk2[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT3(_xmpacc_a_wrk2, _XMPACC_G(_xmpacc_a_wrk2, 0, i), _XMPACC_G(_xmpacc_a_wrk2, 1, j), _XMPACC_G(_xmpacc_a_wrk2, 2, k)))]);
     while (0);
 #line 294 "himeno-collapse3.cu"
@@ -300,7 +300,7 @@ p[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, i), 
   }
 }
 #ifndef __CUDACC__
-void _xmpacc_loop_himeno_spell_c_178_host(long long _xmpacc_n, void **_xmpacc_args)
+void _xmpacc_loop_himeno_spell_c_161_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   int _xmpacc_grid2;
@@ -321,7 +321,7 @@ void _xmpacc_loop_himeno_spell_c_178_host(long long _xmpacc_n, void **_xmpacc_ar
   memcpy((void *) &wrk2, _xmpacc_args[7], sizeof wrk2);
   memcpy((void *) &_xmpacc_a_wrk2, _xmpacc_args[8], sizeof _xmpacc_a_wrk2);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_himeno_spell_c_178(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_i, _xmpacc_s_j, _xmpacc_s_k, p, _xmpacc_a_p, wrk2, _xmpacc_a_wrk2);
+    _xmpacc_loop_himeno_spell_c_161(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_i, _xmpacc_s_j, _xmpacc_s_k, p, _xmpacc_a_p, wrk2, _xmpacc_a_wrk2);
 }
 #endif
 _XMPACC_UNIT_END

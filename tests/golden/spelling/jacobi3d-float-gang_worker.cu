@@ -8,11 +8,11 @@
 #include "xmpacc_kernel.h"
 _XMPACC_UNIT_BEGIN(jacobi3d_spell_c)
 
-/* jacobi3d_spell.c:151: loop ... acc */
-#ifndef _XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_151   /* the runtime defines it as 2 where this kernel spills */
-#define _XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_151 4
+/* stencil3d_sweep.h:14: loop ... acc */
+#ifndef _XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_14   /* the runtime defines it as 2 where this kernel spills */
+#define _XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_14 4
 #endif
-_XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_151) _xmpacc_loop_jacobi3d_spell_c_151(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_k, _xmpacc_sched_t _xmpacc_s_j, _xmpacc_sched_t _xmpacc_s_i, float * _XMPACC_RESTRICT unew, _xmpacc_array_t _xmpacc_a_unew, const float * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u)
+_XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_14) _xmpacc_loop_jacobi3d_spell_c_14(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_k, _xmpacc_sched_t _xmpacc_s_j, _xmpacc_sched_t _xmpacc_s_i, float * _XMPACC_RESTRICT unew, _xmpacc_array_t _xmpacc_a_unew, const float * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
@@ -58,7 +58,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_151) _xm
     if (_xmpacc_w > 0) k = (int) (_xmpacc_s_k.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_k.step);
     _xmpacc_r0_2 = _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_1, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k + 1)), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i)))]);
     do
-#line 177 "bench/spelling/jacobi3d_spell.c"
+#line 40 "bench/spelling/stencil3d_sweep.h"
 unew[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, k), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i)))] = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0 + _xmpacc_r0_2) + _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k), _XMPACC_G(_xmpacc_a_u, 1, j - 1), _XMPACC_G(_xmpacc_a_u, 2, i)))])) + _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_2, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k), _XMPACC_G(_xmpacc_a_u, 1, j + 1), _XMPACC_G(_xmpacc_a_u, 2, i)))])) + _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_3, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i - 1)))])) + _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_4, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i + 1)))]));
     while (0);
 #line 65 "jacobi3d-float-gang_worker.cu"
@@ -76,7 +76,7 @@ unew[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew
     if (_xmpacc_w > 0) { if (_xmpacc_p0 + _xmpacc_w >= _xmpacc_s_k.count) break; k = (int) (_xmpacc_s_k.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_k.step); }
     _xmpacc_r0_2 = _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_1, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k + 1)), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i)))]);
     do
-#line 177 "bench/spelling/jacobi3d_spell.c"
+#line 40 "bench/spelling/stencil3d_sweep.h"
 unew[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, k), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i)))] = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0 + _xmpacc_r0_2) + _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k), _XMPACC_G(_xmpacc_a_u, 1, j - 1), _XMPACC_G(_xmpacc_a_u, 2, i)))])) + _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_2, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k), _XMPACC_G(_xmpacc_a_u, 1, j + 1), _XMPACC_G(_xmpacc_a_u, 2, i)))])) + _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_3, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i - 1)))])) + _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_4, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i + 1)))]));
     while (0);
 #line 83 "jacobi3d-float-gang_worker.cu"
@@ -91,7 +91,7 @@ unew[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew
   }
 }
 #ifndef __CUDACC__
-void _xmpacc_loop_jacobi3d_spell_c_151_host(long long _xmpacc_n, void **_xmpacc_args)
+void _xmpacc_loop_jacobi3d_spell_c_14_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   int _xmpacc_grid2;
@@ -112,15 +112,15 @@ void _xmpacc_loop_jacobi3d_spell_c_151_host(long long _xmpacc_n, void **_xmpacc_
   memcpy((void *) &u, _xmpacc_args[7], sizeof u);
   memcpy((void *) &_xmpacc_a_u, _xmpacc_args[8], sizeof _xmpacc_a_u);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_jacobi3d_spell_c_151(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_k, _xmpacc_s_j, _xmpacc_s_i, unew, _xmpacc_a_unew, u, _xmpacc_a_u);
+    _xmpacc_loop_jacobi3d_spell_c_14(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_k, _xmpacc_s_j, _xmpacc_s_i, unew, _xmpacc_a_unew, u, _xmpacc_a_u);
 }
 #endif
 
-/* jacobi3d_spell.c:151: loop ... acc */
-#ifndef _XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_151_1   /* the runtime defines it as 2 where this kernel spills */
-#define _XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_151_1 4
+/* stencil3d_sweep.h:14: loop ... acc */
+#ifndef _XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_14_1   /* the runtime defines it as 2 where this kernel spills */
+#define _XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_14_1 4
 #endif
-_XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_151_1) _xmpacc_loop_jacobi3d_spell_c_151_1(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_k, _xmpacc_sched_t _xmpacc_s_j, _xmpacc_sched_t _xmpacc_s_i, float * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u, const float * _XMPACC_RESTRICT unew, _xmpacc_array_t _xmpacc_a_unew)
+_XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_14_1) _xmpacc_loop_jacobi3d_spell_c_14_1(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_k, _xmpacc_sched_t _xmpacc_s_j, _xmpacc_sched_t _xmpacc_s_i, float * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u, const float * _XMPACC_RESTRICT unew, _xmpacc_array_t _xmpacc_a_unew)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
@@ -166,7 +166,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_151_1) _
     if (_xmpacc_w > 0) k = (int) (_xmpacc_s_k.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_k.step);
     _xmpacc_r0_2 = _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_1, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k + 1)), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i)))]);
     do
-#line 177 "bench/spelling/jacobi3d_spell.c"
+#line 40 "bench/spelling/stencil3d_sweep.h"
 u[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i)))] = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0 + _xmpacc_r0_2) + _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, k), _XMPACC_G(_xmpacc_a_unew, 1, j - 1), _XMPACC_G(_xmpacc_a_unew, 2, i)))])) + _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_2, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, k), _XMPACC_G(_xmpacc_a_unew, 1, j + 1), _XMPACC_G(_xmpacc_a_unew, 2, i)))])) + _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_3, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, k), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i - 1)))])) + _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_4, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, k), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i + 1)))]));
     while (0);
 #line 173 "jacobi3d-float-gang_worker.cu"
@@ -184,7 +184,7 @@ u[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k), 
     if (_xmpacc_w > 0) { if (_xmpacc_p0 + _xmpacc_w >= _xmpacc_s_k.count) break; k = (int) (_xmpacc_s_k.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_k.step); }
     _xmpacc_r0_2 = _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_1, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k + 1)), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i)))]);
     do
-#line 177 "bench/spelling/jacobi3d_spell.c"
+#line 40 "bench/spelling/stencil3d_sweep.h"
 u[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i)))] = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0 + _xmpacc_r0_2) + _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, k), _XMPACC_G(_xmpacc_a_unew, 1, j - 1), _XMPACC_G(_xmpacc_a_unew, 2, i)))])) + _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_2, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, k), _XMPACC_G(_xmpacc_a_unew, 1, j + 1), _XMPACC_G(_xmpacc_a_unew, 2, i)))])) + _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_3, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, k), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i - 1)))])) + _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_4, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, k), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i + 1)))]));
     while (0);
 #line 191 "jacobi3d-float-gang_worker.cu"
@@ -199,7 +199,7 @@ u[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k), 
   }
 }
 #ifndef __CUDACC__
-void _xmpacc_loop_jacobi3d_spell_c_151_1_host(long long _xmpacc_n, void **_xmpacc_args)
+void _xmpacc_loop_jacobi3d_spell_c_14_1_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   int _xmpacc_grid2;
@@ -220,7 +220,7 @@ void _xmpacc_loop_jacobi3d_spell_c_151_1_host(long long _xmpacc_n, void **_xmpac
   memcpy((void *) &unew, _xmpacc_args[7], sizeof unew);
   memcpy((void *) &_xmpacc_a_unew, _xmpacc_args[8], sizeof _xmpacc_a_unew);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_jacobi3d_spell_c_151_1(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_k, _xmpacc_s_j, _xmpacc_s_i, u, _xmpacc_a_u, unew, _xmpacc_a_unew);
+    _xmpacc_loop_jacobi3d_spell_c_14_1(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_k, _xmpacc_s_j, _xmpacc_s_i, u, _xmpacc_a_u, unew, _xmpacc_a_unew);
 }
 #endif
 _XMPACC_UNIT_END

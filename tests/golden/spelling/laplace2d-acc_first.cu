@@ -8,11 +8,11 @@
 #include "xmpacc_kernel.h"
 _XMPACC_UNIT_BEGIN(laplace2d_spell_c)
 
-/* laplace2d_spell.c:156: loop ... acc */
-#ifndef _XMPACC_MINB_xmpacc_loop_laplace2d_spell_c_156   /* the runtime defines it as 2 where this kernel spills */
-#define _XMPACC_MINB_xmpacc_loop_laplace2d_spell_c_156 8
+/* laplace2d_spell.c:140: loop ... acc */
+#ifndef _XMPACC_MINB_xmpacc_loop_laplace2d_spell_c_140   /* the runtime defines it as 2 where this kernel spills */
+#define _XMPACC_MINB_xmpacc_loop_laplace2d_spell_c_140 8
 #endif
-_XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_laplace2d_spell_c_156) _xmpacc_loop_laplace2d_spell_c_156(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double * _XMPACC_RESTRICT unew, _xmpacc_array_t _xmpacc_a_unew, const double * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u)
+_XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_laplace2d_spell_c_140) _xmpacc_loop_laplace2d_spell_c_140(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double * _XMPACC_RESTRICT unew, _xmpacc_array_t _xmpacc_a_unew, const double * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
@@ -55,7 +55,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_laplace2d_spell_c_156) _x
     if (_xmpacc_w > 0) { if (_xmpacc_p0 + _xmpacc_w >= _xmpacc_s_i.count) break; i = (int) (_xmpacc_s_i.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_i.step); }
     _xmpacc_r0_2 = _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_1, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (i + 1)), _XMPACC_G(_xmpacc_a_u, 1, j)))]);
     do
-#line 177 "bench/spelling/laplace2d_spell.c"
+#line 161 "bench/spelling/laplace2d_spell.c"
 unew[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, i), _XMPACC_G(_xmpacc_a_unew, 1, j)))] = 0.25 * (((_xmpacc_r0_0 + _xmpacc_r0_2) + _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i), _XMPACC_G(_xmpacc_a_u, 1, j - 1)))])) + _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_2, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i), _XMPACC_G(_xmpacc_a_u, 1, j + 1)))]));
     while (0);
 #line 62 "laplace2d-acc_first.cu"
@@ -70,7 +70,7 @@ unew[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew
   }
 }
 #ifndef __CUDACC__
-void _xmpacc_loop_laplace2d_spell_c_156_host(long long _xmpacc_n, void **_xmpacc_args)
+void _xmpacc_loop_laplace2d_spell_c_140_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   int _xmpacc_grid2;
@@ -89,15 +89,15 @@ void _xmpacc_loop_laplace2d_spell_c_156_host(long long _xmpacc_n, void **_xmpacc
   memcpy((void *) &u, _xmpacc_args[6], sizeof u);
   memcpy((void *) &_xmpacc_a_u, _xmpacc_args[7], sizeof _xmpacc_a_u);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_laplace2d_spell_c_156(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_i, _xmpacc_s_j, unew, _xmpacc_a_unew, u, _xmpacc_a_u);
+    _xmpacc_loop_laplace2d_spell_c_140(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_i, _xmpacc_s_j, unew, _xmpacc_a_unew, u, _xmpacc_a_u);
 }
 #endif
 
-/* laplace2d_spell.c:156: loop ... acc */
-#ifndef _XMPACC_MINB_xmpacc_loop_laplace2d_spell_c_156_1   /* the runtime defines it as 2 where this kernel spills */
-#define _XMPACC_MINB_xmpacc_loop_laplace2d_spell_c_156_1 8
+/* laplace2d_spell.c:140: loop ... acc */
+#ifndef _XMPACC_MINB_xmpacc_loop_laplace2d_spell_c_140_1   /* the runtime defines it as 2 where this kernel spills */
+#define _XMPACC_MINB_xmpacc_loop_laplace2d_spell_c_140_1 8
 #endif
-_XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_laplace2d_spell_c_156_1) _xmpacc_loop_laplace2d_spell_c_156_1(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u, const double * _XMPACC_RESTRICT unew, _xmpacc_array_t _xmpacc_a_unew)
+_XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_laplace2d_spell_c_140_1) _xmpacc_loop_laplace2d_spell_c_140_1(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u, const double * _XMPACC_RESTRICT unew, _xmpacc_array_t _xmpacc_a_unew)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
@@ -140,7 +140,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_laplace2d_spell_c_156_1) 
     if (_xmpacc_w > 0) { if (_xmpacc_p0 + _xmpacc_w >= _xmpacc_s_i.count) break; i = (int) (_xmpacc_s_i.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_i.step); }
     _xmpacc_r0_2 = _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_1, _XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (i + 1)), _XMPACC_G(_xmpacc_a_unew, 1, j)))]);
     do
-#line 177 "bench/spelling/laplace2d_spell.c"
+#line 161 "bench/spelling/laplace2d_spell.c"
 u[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i), _XMPACC_G(_xmpacc_a_u, 1, j)))] = 0.25 * (((_xmpacc_r0_0 + _xmpacc_r0_2) + _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, i), _XMPACC_G(_xmpacc_a_unew, 1, j - 1)))])) + _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_2, _XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, i), _XMPACC_G(_xmpacc_a_unew, 1, j + 1)))]));
     while (0);
 #line 147 "laplace2d-acc_first.cu"
@@ -155,7 +155,7 @@ u[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i), 
   }
 }
 #ifndef __CUDACC__
-void _xmpacc_loop_laplace2d_spell_c_156_1_host(long long _xmpacc_n, void **_xmpacc_args)
+void _xmpacc_loop_laplace2d_spell_c_140_1_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   int _xmpacc_grid2;
@@ -174,7 +174,7 @@ void _xmpacc_loop_laplace2d_spell_c_156_1_host(long long _xmpacc_n, void **_xmpa
   memcpy((void *) &unew, _xmpacc_args[6], sizeof unew);
   memcpy((void *) &_xmpacc_a_unew, _xmpacc_args[7], sizeof _xmpacc_a_unew);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_laplace2d_spell_c_156_1(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_i, _xmpacc_s_j, u, _xmpacc_a_u, unew, _xmpacc_a_unew);
+    _xmpacc_loop_laplace2d_spell_c_140_1(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_i, _xmpacc_s_j, u, _xmpacc_a_u, unew, _xmpacc_a_unew);
 }
 #endif
 _XMPACC_UNIT_END

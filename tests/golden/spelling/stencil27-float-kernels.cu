@@ -8,8 +8,8 @@
 #include "xmpacc_kernel.h"
 _XMPACC_UNIT_BEGIN(stencil27_spell_c)
 
-/* stencil27_spell.c:173: loop ... acc */
-_XMPACC_KERNEL _XMPACC_BOUNDS(2) _xmpacc_loop_stencil27_spell_c_173(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_k, _xmpacc_sched_t _xmpacc_s_j, _xmpacc_sched_t _xmpacc_s_i, float * _XMPACC_RESTRICT unew, _xmpacc_array_t _xmpacc_a_unew, const float * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u)
+/* stencil3d_sweep.h:17: loop ... acc */
+_XMPACC_KERNEL _XMPACC_BOUNDS(2) _xmpacc_loop_stencil27_spell_c_17(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_k, _xmpacc_sched_t _xmpacc_s_j, _xmpacc_sched_t _xmpacc_s_i, float * _XMPACC_RESTRICT unew, _xmpacc_array_t _xmpacc_a_unew, const float * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
@@ -107,7 +107,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(2) _xmpacc_loop_stencil27_spell_c_173(long long _x
     _xmpacc_r7_2 = _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_24, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k + 1)), _XMPACC_G(_xmpacc_a_u, 1, j + 1), _XMPACC_G(_xmpacc_a_u, 2, i - 1)))]);
     _xmpacc_r8_2 = _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_25, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k + 1)), _XMPACC_G(_xmpacc_a_u, 1, j + 1), _XMPACC_G(_xmpacc_a_u, 2, i + 1)))]);
     do
-#line 196 "bench/spelling/stencil27_spell.c"
+#line 40 "bench/spelling/stencil3d_sweep.h"
 unew[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, k), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i)))] = (((((float) 0.125) * _xmpacc_r0_1) + (((float) 0.0625) * ((_xmpacc_r0_0 + _xmpacc_r0_2) + (((_xmpacc_r1_1 + _xmpacc_r2_1) + _xmpacc_r3_1) + _xmpacc_r4_1)))) + (((float) 0.03125) * (((((_xmpacc_r1_0 + _xmpacc_r2_0) + _xmpacc_r3_0) + _xmpacc_r4_0) + (((_xmpacc_r1_2 + _xmpacc_r2_2) + _xmpacc_r3_2) + _xmpacc_r4_2)) + (((_xmpacc_r5_1 + _xmpacc_r6_1) + _xmpacc_r7_1) + _xmpacc_r8_1)))) + (((float) 0.015625) * ((((_xmpacc_r5_0 + _xmpacc_r6_0) + _xmpacc_r7_0) + _xmpacc_r8_0) + (((_xmpacc_r5_2 + _xmpacc_r6_2) + _xmpacc_r7_2) + _xmpacc_r8_2)));
     while (0);
 #line 114 "stencil27-float-kernels.cu"
@@ -149,7 +149,7 @@ unew[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew
     _xmpacc_r7_2 = _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_24, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k + 1)), _XMPACC_G(_xmpacc_a_u, 1, j + 1), _XMPACC_G(_xmpacc_a_u, 2, i - 1)))]);
     _xmpacc_r8_2 = _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_25, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k + 1)), _XMPACC_G(_xmpacc_a_u, 1, j + 1), _XMPACC_G(_xmpacc_a_u, 2, i + 1)))]);
     do
-#line 196 "bench/spelling/stencil27_spell.c"
+#line 40 "bench/spelling/stencil3d_sweep.h"
 unew[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, k), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i)))] = (((((float) 0.125) * _xmpacc_r0_1) + (((float) 0.0625) * ((_xmpacc_r0_0 + _xmpacc_r0_2) + (((_xmpacc_r1_1 + _xmpacc_r2_1) + _xmpacc_r3_1) + _xmpacc_r4_1)))) + (((float) 0.03125) * (((((_xmpacc_r1_0 + _xmpacc_r2_0) + _xmpacc_r3_0) + _xmpacc_r4_0) + (((_xmpacc_r1_2 + _xmpacc_r2_2) + _xmpacc_r3_2) + _xmpacc_r4_2)) + (((_xmpacc_r5_1 + _xmpacc_r6_1) + _xmpacc_r7_1) + _xmpacc_r8_1)))) + (((float) 0.015625) * ((((_xmpacc_r5_0 + _xmpacc_r6_0) + _xmpacc_r7_0) + _xmpacc_r8_0) + (((_xmpacc_r5_2 + _xmpacc_r6_2) + _xmpacc_r7_2) + _xmpacc_r8_2)));
     while (0);
 #line 156 "stencil27-float-kernels.cu"
@@ -180,7 +180,7 @@ unew[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew
   }
 }
 #ifndef __CUDACC__
-void _xmpacc_loop_stencil27_spell_c_173_host(long long _xmpacc_n, void **_xmpacc_args)
+void _xmpacc_loop_stencil27_spell_c_17_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   int _xmpacc_grid2;
@@ -201,12 +201,12 @@ void _xmpacc_loop_stencil27_spell_c_173_host(long long _xmpacc_n, void **_xmpacc
   memcpy((void *) &u, _xmpacc_args[7], sizeof u);
   memcpy((void *) &_xmpacc_a_u, _xmpacc_args[8], sizeof _xmpacc_a_u);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_stencil27_spell_c_173(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_k, _xmpacc_s_j, _xmpacc_s_i, unew, _xmpacc_a_unew, u, _xmpacc_a_u);
+    _xmpacc_loop_stencil27_spell_c_17(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_k, _xmpacc_s_j, _xmpacc_s_i, unew, _xmpacc_a_unew, u, _xmpacc_a_u);
 }
 #endif
 
-/* stencil27_spell.c:173: loop ... acc */
-_XMPACC_KERNEL _XMPACC_BOUNDS(2) _xmpacc_loop_stencil27_spell_c_173_1(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_k, _xmpacc_sched_t _xmpacc_s_j, _xmpacc_sched_t _xmpacc_s_i, float * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u, const float * _XMPACC_RESTRICT unew, _xmpacc_array_t _xmpacc_a_unew)
+/* stencil3d_sweep.h:17: loop ... acc */
+_XMPACC_KERNEL _XMPACC_BOUNDS(2) _xmpacc_loop_stencil27_spell_c_17_1(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_k, _xmpacc_sched_t _xmpacc_s_j, _xmpacc_sched_t _xmpacc_s_i, float * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u, const float * _XMPACC_RESTRICT unew, _xmpacc_array_t _xmpacc_a_unew)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
@@ -304,7 +304,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(2) _xmpacc_loop_stencil27_spell_c_173_1(long long 
     _xmpacc_r7_2 = _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_24, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k + 1)), _XMPACC_G(_xmpacc_a_unew, 1, j + 1), _XMPACC_G(_xmpacc_a_unew, 2, i - 1)))]);
     _xmpacc_r8_2 = _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_25, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k + 1)), _XMPACC_G(_xmpacc_a_unew, 1, j + 1), _XMPACC_G(_xmpacc_a_unew, 2, i + 1)))]);
     do
-#line 196 "bench/spelling/stencil27_spell.c"
+#line 40 "bench/spelling/stencil3d_sweep.h"
 u[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i)))] = (((((float) 0.125) * _xmpacc_r0_1) + (((float) 0.0625) * ((_xmpacc_r0_0 + _xmpacc_r0_2) + (((_xmpacc_r1_1 + _xmpacc_r2_1) + _xmpacc_r3_1) + _xmpacc_r4_1)))) + (((float) 0.03125) * (((((_xmpacc_r1_0 + _xmpacc_r2_0) + _xmpacc_r3_0) + _xmpacc_r4_0) + (((_xmpacc_r1_2 + _xmpacc_r2_2) + _xmpacc_r3_2) + _xmpacc_r4_2)) + (((_xmpacc_r5_1 + _xmpacc_r6_1) + _xmpacc_r7_1) + _xmpacc_r8_1)))) + (((float) 0.015625) * ((((_xmpacc_r5_0 + _xmpacc_r6_0) + _xmpacc_r7_0) + _xmpacc_r8_0) + (((_xmpacc_r5_2 + _xmpacc_r6_2) + _xmpacc_r7_2) + _xmpacc_r8_2)));
     while (0);
 #line 311 "stencil27-float-kernels.cu"
@@ -346,7 +346,7 @@ u[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k), 
     _xmpacc_r7_2 = _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_24, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k + 1)), _XMPACC_G(_xmpacc_a_unew, 1, j + 1), _XMPACC_G(_xmpacc_a_unew, 2, i - 1)))]);
     _xmpacc_r8_2 = _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_25, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k + 1)), _XMPACC_G(_xmpacc_a_unew, 1, j + 1), _XMPACC_G(_xmpacc_a_unew, 2, i + 1)))]);
     do
-#line 196 "bench/spelling/stencil27_spell.c"
+#line 40 "bench/spelling/stencil3d_sweep.h"
 u[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i)))] = (((((float) 0.125) * _xmpacc_r0_1) + (((float) 0.0625) * ((_xmpacc_r0_0 + _xmpacc_r0_2) + (((_xmpacc_r1_1 + _xmpacc_r2_1) + _xmpacc_r3_1) + _xmpacc_r4_1)))) + (((float) 0.03125) * (((((_xmpacc_r1_0 + _xmpacc_r2_0) + _xmpacc_r3_0) + _xmpacc_r4_0) + (((_xmpacc_r1_2 + _xmpacc_r2_2) + _xmpacc_r3_2) + _xmpacc_r4_2)) + (((_xmpacc_r5_1 + _xmpacc_r6_1) + _xmpacc_r7_1) + _xmpacc_r8_1)))) + (((float) 0.015625) * ((((_xmpacc_r5_0 + _xmpacc_r6_0) + _xmpacc_r7_0) + _xmpacc_r8_0) + (((_xmpacc_r5_2 + _xmpacc_r6_2) + _xmpacc_r7_2) + _xmpacc_r8_2)));
     while (0);
 #line 353 "stencil27-float-kernels.cu"
@@ -377,7 +377,7 @@ u[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k), 
   }
 }
 #ifndef __CUDACC__
-void _xmpacc_loop_stencil27_spell_c_173_1_host(long long _xmpacc_n, void **_xmpacc_args)
+void _xmpacc_loop_stencil27_spell_c_17_1_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   int _xmpacc_grid2;
@@ -398,7 +398,7 @@ void _xmpacc_loop_stencil27_spell_c_173_1_host(long long _xmpacc_n, void **_xmpa
   memcpy((void *) &unew, _xmpacc_args[7], sizeof unew);
   memcpy((void *) &_xmpacc_a_unew, _xmpacc_args[8], sizeof _xmpacc_a_unew);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_stencil27_spell_c_173_1(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_k, _xmpacc_s_j, _xmpacc_s_i, u, _xmpacc_a_u, unew, _xmpacc_a_unew);
+    _xmpacc_loop_stencil27_spell_c_17_1(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_k, _xmpacc_s_j, _xmpacc_s_i, u, _xmpacc_a_u, unew, _xmpacc_a_unew);
 }
 #endif
 _XMPACC_UNIT_END
