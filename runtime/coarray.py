@@ -175,11 +175,11 @@ class CoarrayRuntime(DeviceCoarrayRuntime, LocalViewSync):
         w = where_text(where)
         co = self._coarray(base, w)
         rank, disp = self._image(co, image, w), self._offset(co, elem, nbytes, w)
-        data = np.frombuffer((ctypes.c_char * nbytes).from_address(value), dtype=np.uint8).copy()
         if self._windowless_own(co, rank):
-            ctypes.memmove(co.base + disp, data.ctypes.data, nbytes)
+            ctypes.memmove(co.base + disp, value, nbytes)
             self._count("put", nbytes)
             return
+        data = np.frombuffer((ctypes.c_char * nbytes).from_address(value), dtype=np.uint8).copy()
         win = self._window(co, w)
         win.Lock(rank, MPI.LOCK_SHARED)
         win.Put([data, MPI.BYTE], rank, (disp, nbytes, MPI.BYTE))

@@ -105,34 +105,49 @@ def build_programs(folder: Path, names: list[str], tmp: Path) -> dict[str, tuple
     return out
 
 
+def shared_dir(tmp_path_factory: pytest.TempPathFactory, kind: str) -> Path:
+    """A directory for one kind of builds, shared by the pytest-xdist workers of the run
+    (above each worker's own), or a fresh one without xdist."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return tmp_path_factory.mktemp(kind)
+    shared = tmp_path_factory.getbasetemp().parent / f"shared-{kind}"
+    shared.mkdir(exist_ok=True)
+    return shared
+
+
+def made_once(directory: Path, key: str, make: Callable[[Path], None]) -> Path:
+    """``directory/key``, made by ``make`` the first time any worker asks (a lock per key)."""
+    out = directory / key
+    with open(directory / f"{key}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (directory / f"{key}.done").exists():
+            make(out)
+            (directory / f"{key}.done").touch()
+    return out
+
+
 class SharedBuilds(Mapping[str, tuple[Path, str]]):
     """name -> (executable, serial output) of the programs of a test module, each built on
     first use and once per test run.  A module-scoped fixture runs once in each pytest-xdist
     worker, so building every program there built each one once per worker; here the
-    workers share one directory of the run and take a lock per program."""
+    workers share one directory of the run (shared_dir, made_once)."""
 
     def __init__(self, tmp_path_factory: pytest.TempPathFactory, kind: str, names: Iterable[str],
                  make: Callable[[str, Path], tuple[Path, str]]) -> None:
-        if os.environ.get("PYTEST_XDIST_WORKER"):   # the run's directory, above each worker's own
-            self.dir = tmp_path_factory.getbasetemp().parent / f"shared-{kind}"
-            self.dir.mkdir(exist_ok=True)
-        else:
-            self.dir = tmp_path_factory.mktemp(kind)
+        self.dir = shared_dir(tmp_path_factory, kind)
         self.names, self.make = list(names), make
 
     def __getitem__(self, name: str) -> tuple[Path, str]:
         if name not in self.names:
             raise KeyError(name)
-        key = name.replace("/", "__")
-        record = self.dir / f"{key}.json"
-        with open(self.dir / f"{key}.lock", "w") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)
-            if not record.exists():
-                work = self.dir / key
-                work.mkdir(exist_ok=True)
-                exe, out = self.make(name, work)
-                record.write_text(json.dumps([str(exe), out]))
-        exe_text, out = json.loads(record.read_text())
+
+        def build(work: Path) -> None:
+            work.mkdir(exist_ok=True)
+            exe, out = self.make(name, work)
+            (work / "record.json").write_text(json.dumps([str(exe), out]))
+
+        exe_text, out = json.loads((made_once(self.dir, name.replace("/", "__"), build)
+                                    / "record.json").read_text())
         return Path(exe_text), out
 
     def __iter__(self) -> Iterator[str]:

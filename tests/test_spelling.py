@@ -19,19 +19,17 @@ cheap on two cores with or without pytest-xdist.
 from __future__ import annotations
 
 import ctypes
-import fcntl
 import os
 import re
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
-from conftest import REPO, gpu_count, run_mpi, run_xmpacc
+from conftest import REPO, gpu_count, made_once, run_mpi, run_xmpacc, shared_dir
 
 BENCH = REPO / "bench"
 sys.path.insert(0, str(BENCH))
@@ -82,21 +80,11 @@ def values(text: str, keys: tuple[str, ...]) -> dict[str, float]:
 
 
 class Builds:
-    """Executables (with their kept .cu) and serial outputs, each made on first use.  Under
-    pytest-xdist the workers share one directory of the run and take a lock per program, so
-    that a spelling is built once whichever worker's test asks first."""
+    """Executables (with their kept .cu) and serial outputs, each made on first use and once
+    per test run, whichever worker asks first (conftest.made_once)."""
 
     def __init__(self, tmp: Path) -> None:
         self.tmp = tmp
-
-    def _once(self, key: str, make: Callable[[Path], None]) -> Path:
-        out = self.tmp / key
-        with open(self.tmp / f"{key}.lock", "w") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)
-            if not (self.tmp / f"{key}.done").exists():
-                make(out)
-                (self.tmp / f"{key}.done").touch()
-        return out
 
     def exe(self, nest: str, name: str) -> Path:
         def make(out: Path) -> None:
@@ -105,7 +93,7 @@ class Builds:
             assert r.returncode == 0, r.stderr
             assert "warning" not in r.stderr, r.stderr
 
-        return self._once(f"{nest}-{name}", make)
+        return made_once(self.tmp, f"{nest}-{name}", make)
 
     def serial(self, nest: str) -> dict[str, float]:
         """The serial build's numbers (the spelling changes only the ignored pragmas)."""
@@ -116,16 +104,12 @@ class Builds:
             out.write_text(subprocess.run([str(exe)], capture_output=True, text=True, check=True,
                                           timeout=60).stdout)
 
-        return values(self._once(f"{nest}-serial", make).read_text(), NESTS[nest][2])
+        return values(made_once(self.tmp, f"{nest}-serial", make).read_text(), NESTS[nest][2])
 
 
 @pytest.fixture(scope="module")
 def builds(tmp_path_factory: pytest.TempPathFactory) -> Builds:
-    if os.environ.get("PYTEST_XDIST_WORKER"):   # the run's directory, above each worker's own
-        shared = tmp_path_factory.getbasetemp().parent / "spelling"
-        shared.mkdir(exist_ok=True)
-        return Builds(shared)
-    return Builds(tmp_path_factory.mktemp("spelling"))
+    return Builds(shared_dir(tmp_path_factory, "spelling"))
 
 
 def agree(got: dict[str, float], want: dict[str, float], rtol: dict[str, float]) -> None:
