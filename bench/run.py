@@ -3,6 +3,10 @@
     python3 bench/run.py                 # on a GPU machine: writes bench/results/<date>-<gpu>.json + .png
     python3 bench/run.py --cpu --out DIR # host backend, small sizes: a smoke test (CI), no timings claimed
     python3 bench/run.py --only core     # just P1-P3, L1, L2, C1, C2 (n-body, Laplace, launch)
+    python3 bench/run.py --only overhead # just the overhead goals O1-O3 (bench/overhead_goals.py):
+                                         # small Laplace grids next to hand-written CUDA C + NCCL
+    python3 bench/run.py --cpu --only overhead --out DIR   # its xmpacc programs on the host backend
+    bash bench/overhead_device.sh DIR    # the overhead group as one device command, results in DIR
     python3 bench/run.py --only stencil  # just the stencil goals S1-S3, C3 (bench/stencil_goals.py)
     python3 bench/run.py --only himeno   # just the Himeno goals H1-H3 (bench/himeno_goals.py)
     python3 bench/run.py --only spelling # just the spelling goals Y1-Y4 (bench/spelling_goals.py);
@@ -16,8 +20,10 @@
 Every xmpacc program (bench/*_bench.c) and every baseline (bench/baselines.py) prints a
 checksum; a result counts only when the checksums agree.  The goals of the performance
 issue (P1-P3, L1, L2, C1, C2), of issue 11 (H1-H3: bench/himeno_goals.py), of issue 12
-(S1-S3, C3: bench/stencil_goals.py) and of issue 31 (Y1-Y4: bench/spelling_goals.py) are
-computed from the times measured in this run, on as many GPUs as the machine has.
+(S1-S3, C3: bench/stencil_goals.py), of issue 31 (Y1-Y4: bench/spelling_goals.py) and of
+issue 32 (O1-O3: bench/overhead_goals.py) are computed from the times measured in this run,
+on as many GPUs as the machine has.  O2 replaces C2: a run with the overhead group reports
+O2 and no C2 (the core group's launch record stays, and O2 is computed from it).
 """
 
 from __future__ import annotations
@@ -33,6 +39,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import himeno_goals  # noqa: E402 - bench/ is no package
+import overhead_goals  # noqa: E402 - bench/ is no package
 import spelling_goals  # noqa: E402 - bench/ is no package
 import stencil_goals  # noqa: E402 - bench/ is no package
 from harness import baselines, build, close, copy_bandwidth, goal, numbers, run_prog, sh, tool  # noqa: E402
@@ -91,10 +98,7 @@ def laplace_cases(work: Path, gpus: int, record: dict[str, Any], nx: int) -> Non
 
 
 def launch_case(work: Path, record: dict[str, Any]) -> None:
-    exe = build("launch_bench.c", work / "launch", {"REPS": 20000})
-    ours = run_prog(exe, 1, {"XMPACC_DEVICE": "cuda"})["values"]["launch_us"]
-    base = baselines("launch", 1, ["--reps", "20000"])[0]["launch_us"]
-    record["launch"] = {"xmpacc_us": ours, "driver_us": base, "overhead_us": ours - base}
+    record["launch"] = overhead_goals.launch(work)
 
 
 def reflect_ratio(record: dict[str, Any]) -> float | None:
@@ -132,7 +136,7 @@ def goals(record: dict[str, Any]) -> dict[str, Any]:
         base2 = best(lap["baselines"], "iter_ms", nodes=2, variant="fused kernel, nccl halo")
         out["L2"] = goal(two["values"]["iter_ms"] / base2 if two and base2 else None, 1.15, True)
         out["C1"] = goal(reflect_ratio(record), 1.05, True)   # core group only: its 2-GPU Laplace runs
-    if "launch" in record:
+    if "launch" in record and "overhead" not in record:   # O2 (overhead_goals) replaces C2
         out["C2"] = goal(record["launch"]["overhead_us"], 20.0, True)
     return out
 
@@ -225,7 +229,7 @@ def main() -> int:
     ap.add_argument("--out", type=Path, default=HERE / "results")
     ap.add_argument("--laplace-n", type=int, default=8192)
     ap.add_argument("--replot", type=Path, help="redraw the PNG of an existing results file")
-    ap.add_argument("--only", choices=["core", "stencil", "himeno", "spelling"],
+    ap.add_argument("--only", choices=["core", "stencil", "himeno", "spelling", "overhead"],
                     help="run only this group of cases")
     ap.add_argument("--himeno-size", choices=["S", "M", "L"], default="L")
     ap.add_argument("--himeno-iter", type=int, default=200)
@@ -258,6 +262,13 @@ def main() -> int:
         print(json.dumps({k: v["values"] for k, v in record["runs"].items()}, indent=1))
         print(json.dumps(record["agree"]))
         return 0 if all(record["agree"].values()) else 1
+    if args.cpu and args.only == "overhead":
+        (args.out / "build").mkdir(exist_ok=True)
+        record = overhead_goals.cpu_smoke(args.out / "build")
+        (args.out / "cpu-smoke-overhead.json").write_text(json.dumps(record, indent=1))
+        print(json.dumps({k: v["values"] for k, v in record["runs"].items()}, indent=1))
+        print(json.dumps(record["agree"]))
+        return 0 if all(record["agree"].values()) else 1
     if args.cpu:
         record = cpu_smoke(args.out)
         (args.out / "cpu-smoke.json").write_text(json.dumps(record, indent=1))
@@ -281,8 +292,10 @@ def main() -> int:
         himeno_goals.cases(work, count, record, copy, args.himeno_size, args.himeno_iter)
     if args.only in (None, "spelling"):
         spelling_goals.cases(work, record, copy, args.quick)
+    if args.only in (None, "overhead"):
+        overhead_goals.cases(work, count, record)
     record["goals"] = {**goals(record), **stencil_goals.goals(record), **himeno_goals.goals(record),
-                       **spelling_goals.goals(record)}
+                       **spelling_goals.goals(record), **overhead_goals.goals(record)}
     stem = f"{args.only + '-' if args.only else ''}{record['date']}-{gpu.replace(' ', '-')}-x{count}"
     (args.out / f"{stem}.json").write_text(json.dumps(record, indent=1, default=str))
     try:

@@ -121,3 +121,47 @@ def test_bench_cpu_mode_spelling(tmp_path: Path) -> None:
     assert sorted(record["runs"]) == sorted(f"{k} {s}, {p} proc" for k, s in names for p in (1, 2))
     assert len(names) == 12 and all(v["values"]["iter_ms" if "checksum" in v["values"] else "mflops"] > 0
                                     for v in record["runs"].values())
+
+
+@pytest.mark.mpi
+def test_bench_cpu_mode_overhead(tmp_path: Path) -> None:
+    """``--cpu --only overhead``: the overhead group's xmpacc programs (bench/overhead_goals.py)
+    build and run on the host backend, the Laplace one on 1 and 2 processes with one checksum."""
+    if mpirun_path() is None:
+        pytest.skip("no mpirun")
+    cmd = [sys.executable, str(REPO / "bench" / "run.py"), "--cpu", "--only", "overhead",
+           "--out", str(tmp_path)]
+    r = subprocess.run(cmd, capture_output=True, text=True, env=_bench_env(), timeout=600)
+    assert r.returncode == 0, r.stdout + r.stderr
+    record = json.loads((tmp_path / "cpu-smoke-overhead.json").read_text())
+    assert record["agree"] == {"32": True}
+    assert sorted(record["runs"]) == ["laplace 32, 1 proc", "laplace 32, 2 proc", "launch, 1 proc"]
+    assert record["runs"]["launch, 1 proc"]["values"]["a"] == 101.0
+
+
+def test_overhead_goals_from_a_record() -> None:
+    """O1-O3 as bench/run.py computes them, from made-up times (no GPU needed): a checksum
+    that disagrees unmeets a goal, and one GPU leaves O3 without a value."""
+    sys.path.insert(0, str(REPO / "bench"))
+    import overhead_goals as og
+
+    def run(ms: float, checksum: float = 1.0) -> dict[str, object]:
+        return {"values": {"iter_ms": ms, "checksum": checksum}, "checksums_match": checksum == 1.0}
+
+    def size(runs: dict[str, dict[str, object]]) -> dict[str, object]:
+        return {"runs": runs}
+
+    sizes = {"256": size({"xmpacc, 1 GPU": run(0.006), "CUDA C, 1 GPU": run(0.004)}),
+             "1024": size({"xmpacc, 2 GPUs": run(0.013, 2.0), "CUDA C + NCCL, 2 GPUs": run(0.01)}),
+             "4096": size({"xmpacc, 1 GPU": run(0.1), "xmpacc, 2 GPUs": run(0.0625)})}
+    record = {"overhead": {"gpus": 2, "launch": {"overhead_us": 0.8}, "sizes": sizes}}
+    g = og.goals(record)
+    assert g["O1"]["value"] == pytest.approx(1.5) and g["O1"]["met"]
+    assert g["O2"]["value"] == pytest.approx(0.8) and g["O2"]["met"]
+    assert g["O3a"]["value"] == pytest.approx(1.3) and not g["O3a"]["met"]
+    assert g["O3a"]["note"] == "checksums differ"
+    assert g["O3b"]["value"] == pytest.approx(0.8) and not g["O3b"]["met"]
+    record["overhead"]["gpus"] = 1
+    g = og.goals(record)
+    assert g["O3a"] == {"value": None, "target": 1.2, "met": False, "note": "not run: one GPU"}
+    assert g["O3b"]["value"] is None and g["O3b"]["note"] == "not run: one GPU"

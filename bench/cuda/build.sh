@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# Builds the hand-written CUDA C + NCCL Laplace (bench/cuda/laplace_cuda.cu) for one size:
+#   bash bench/cuda/build.sh OUTDIR NX NY ITER      -> OUTDIR/laplace_cuda_<NX>x<NY>_<ITER>
+# (its path is the last line printed).  nvcc -O3 -arch=native (-arch=sm_90 where native
+# finds no GPU), with the flags of the MPI compiler wrapper and NCCL's header and library.
+# Environment:
+#   MPICC     the MPI compiler wrapper whose mpirun runs the program (default: mpicc on PATH,
+#             else the one mpi4py was built with); Open MPI's --showme:compile/--showme:link
+#             is asked first, then MPICH's -show
+#   PYTHON    the Python whose nvidia-nccl-cu* wheel provides NCCL (default: python3)
+#   NCCL_HOME a directory with include/nccl.h and lib/libnccl.so* (tried first)
+#   NVCC, NVCCFLAGS   the compiler and extra flags
+# NCCL is looked for in $NCCL_HOME, then in the Python package nvidia.nccl (a namespace
+# package: every entry of its __path__), then /usr/include with the system library
+# directories, then the CUDA toolkit; exit 2 if none has it.
+set -euo pipefail
+if [ $# -ne 4 ]; then
+  echo "usage: $0 OUTDIR NX NY ITER" >&2
+  exit 64
+fi
+out=$1 nx=$2 ny=$3 iter=$4
+here=$(cd "$(dirname "$0")" && pwd)
+nvcc=${NVCC:-nvcc}
+py=${PYTHON:-python3}
+
+# --- NCCL: a directory with nccl.h and one with libnccl.so*
+nccl_inc="" nccl_lib=""
+try_nccl() {   # try_nccl INCLUDE_DIR LIB_DIR...
+  local inc=$1 d
+  shift
+  [ -f "$inc/nccl.h" ] || return 1
+  for d in "$@"; do
+    if compgen -G "$d/libnccl.so*" >/dev/null; then
+      nccl_inc=$inc nccl_lib=$d
+      return 0
+    fi
+  done
+  return 1
+}
+found=no
+if [ -n "${NCCL_HOME:-}" ] && try_nccl "$NCCL_HOME/include" "$NCCL_HOME/lib" "$NCCL_HOME/lib64"; then
+  found=yes
+fi
+if [ $found = no ]; then
+  for d in $("$py" -c 'import nvidia.nccl as m; print("\n".join(m.__path__))' 2>/dev/null || true); do
+    if try_nccl "$d/include" "$d/lib"; then found=yes; break; fi
+  done
+fi
+if [ $found = no ] && try_nccl /usr/include /usr/lib/x86_64-linux-gnu /usr/lib64 /usr/lib /usr/local/lib; then
+  found=yes
+fi
+if [ $found = no ]; then
+  cuda=$(dirname "$(dirname "$(command -v "$nvcc")")")
+  try_nccl "$cuda/include" "$cuda/lib64" "$cuda/lib" && found=yes
+fi
+if [ $found = no ]; then
+  echo "build.sh: NCCL not found: no nccl.h + libnccl.so* in \$NCCL_HOME, in the Python package" \
+       "nvidia.nccl of $py (pip install nvidia-nccl-cu13 or -cu12), in /usr/include or the CUDA toolkit" >&2
+  exit 2
+fi
+# the library by its file name: the wheel ships libnccl.so.2 with no libnccl.so link
+nccl_so=$(cd "$nccl_lib" && { compgen -G libnccl.so || compgen -G "libnccl.so.*" | sort | head -1; })
+
+# --- MPI: the wrapper's compile and link flags, in nvcc's spelling
+mpicc=${MPICC:-}
+if [ -z "$mpicc" ]; then
+  mpicc=$(command -v mpicc || "$py" -c 'import mpi4py; print(mpi4py.get_config()["mpicc"])' 2>/dev/null || true)
+fi
+if [ -z "$mpicc" ]; then
+  echo "build.sh: no mpicc (set MPICC)" >&2
+  exit 2
+fi
+if cflags=$("$mpicc" --showme:compile 2>/dev/null) && lflags=$("$mpicc" --showme:link 2>/dev/null); then
+  mpi="$cflags $lflags"                         # Open MPI
+elif mpi=$("$mpicc" -show 2>/dev/null); then
+  mpi=${mpi#* }                                 # MPICH: drop the compiler's name
+else
+  echo "build.sh: $mpicc answers neither --showme:compile nor -show" >&2
+  exit 2
+fi
+flags=()
+for f in $mpi; do
+  case $f in
+    -I*|-L*|-l*|-D*) flags+=("$f") ;;
+    -Wl,*) flags+=(-Xlinker "${f#-Wl,}") ;;
+    *) flags+=(-Xcompiler "$f") ;;
+  esac
+done
+
+mkdir -p "$out"
+exe="$out/laplace_cuda_${nx}x${ny}_${iter}"
+build() {   # build ARCH
+  # shellcheck disable=SC2086 # NVCCFLAGS: words on purpose
+  "$nvcc" -O3 "-arch=$1" -DNX="$nx" -DNY="$ny" -DITER="$iter" ${NVCCFLAGS:-} \
+    -I"$nccl_inc" "${flags[@]}" "$here/laplace_cuda.cu" -o "$exe" \
+    -L"$nccl_lib" "-l:$nccl_so" -Xlinker -rpath -Xlinker "$nccl_lib"
+}
+# -arch=native with no GPU in sight only warns and builds for nvcc's default target
+log="$out/nvcc-native.log"
+if ! build native 2>"$log" || grep -q "Cannot find valid GPU" "$log"; then
+  echo "build.sh: -arch=native did not build for this GPU ($(head -c 300 "$log" | tr '\n' ' ')), building for sm_90" >&2
+  build sm_90
+fi
+echo "nccl: $nccl_inc/nccl.h $nccl_lib/$nccl_so"
+echo "$exe"
