@@ -1,6 +1,7 @@
-/* Launch overhead: a loop ... acc over one element, REPS times.  Compared with a bare
- * driver launch + synchronize of the same kernel in bench/baselines.py, the difference
- * is xmpacc's host-side cost per launch (goal C2). */
+/* Launch overhead: a loop ... acc over one element, REPS times.  Compared with the same
+ * launches through the driver's cuLaunchKernel in hand-written C (bench/cuda/launch_cuda.cu),
+ * the difference is xmpacc's host-side cost per launch (goal O2, bench/overhead_goals.py);
+ * compared with a CuPy driver launch (bench/baselines.py launch), goal C2. */
 #include <stdio.h>
 #include <xmp.h>
 

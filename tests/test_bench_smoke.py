@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -154,10 +155,12 @@ def test_overhead_goals_from_a_record() -> None:
     sizes = {"256": size({"xmpacc, 1 GPU": run(0.006), "CUDA C, 1 GPU": run(0.004)}),
              "1024": size({"xmpacc, 2 GPUs": run(0.013, 2.0), "CUDA C + NCCL, 2 GPUs": run(0.01)}),
              "4096": size({"xmpacc, 1 GPU": run(0.1), "xmpacc, 2 GPUs": run(0.0625)})}
-    record = {"overhead": {"gpus": 2, "launch": {"overhead_us": 0.8}, "sizes": sizes}}
+    launch = {"xmpacc_us": 3.0, "cuda_c_us": 2.2, "cupy_driver_us": 6.0, "reference": og.CUDA_C_LAUNCH,
+              "overhead_us": 0.8, "a_match": True}
+    record = {"overhead": {"gpus": 2, "launch": launch, "sizes": sizes}}
     g = og.goals(record)
     assert g["O1"]["value"] == pytest.approx(1.5) and g["O1"]["met"]
-    assert g["O2"]["value"] == pytest.approx(0.8) and g["O2"]["met"]
+    assert g["O2"] == {"value": pytest.approx(0.8), "target": 1.0, "met": True}
     assert g["O3a"]["value"] == pytest.approx(1.3) and not g["O3a"]["met"]
     assert g["O3a"]["note"] == "checksums differ"
     assert g["O3b"]["value"] == pytest.approx(0.8) and not g["O3b"]["met"]
@@ -165,3 +168,72 @@ def test_overhead_goals_from_a_record() -> None:
     g = og.goals(record)
     assert g["O3a"] == {"value": None, "target": 1.2, "met": False, "note": "not run: one GPU"}
     assert g["O3b"]["value"] is None and g["O3b"]["note"] == "not run: one GPU"
+
+
+def test_overhead_launch_reference(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """O2's record (bench/overhead_goals.py launch) from faked runs (no GPU needed): medians of
+    REPEATS runs, launch_bench - the CUDA C cuLaunchKernel, the CuPy driver launch kept beside
+    (C2's reference); CuPy's launch is O2's reference only where the CUDA C fails, and a run
+    whose ``a`` is not REPS + 1 unmeets O2."""
+    sys.path.insert(0, str(REPO / "bench"))
+    import harness
+    import overhead_goals as og
+    import run
+
+    n = og.LAUNCHES
+    xmp = iter([4.0, 3.0, 5.0, 3.0, 4.0, 5.0])
+    hand = iter([2.5, 2.0, 9.0, 2.5, 2.0, 9.0])
+    cupy = iter([7.0, 6.0, 8.0, 7.0, 6.0, 8.0])
+    built: list[list[str]] = []
+
+    def sh(cmd: list[str], env: dict[str, str] | None = None) -> str:
+        if cmd[0] == "bash":
+            built.append(cmd)
+            if "broken" in cmd[2]:
+                raise RuntimeError("nvcc failed")
+            return "driver: cuLaunchKernel, linked with -lcuda\n" + cmd[2] + "/launch_cuda_20000\n"
+        return f"launch_us = {next(hand)}\na = {n}.0\n"
+
+    monkeypatch.setattr(harness, "build", lambda src, out, defines: out)
+    monkeypatch.setattr(harness, "run_prog", lambda exe, p, env: {"values": {"launch_us": next(xmp), "a": n}})
+    monkeypatch.setattr(harness, "sh", sh)
+    monkeypatch.setattr(harness, "baselines", lambda case, p, args: [{"launch_us": next(cupy)}])
+    la = og.launch(tmp_path)
+    assert built[0][-2:] == ["launch", str(og.LAUNCH_REPS)]
+    assert la["xmpacc_us"] == 4.0 and la["cuda_c_us"] == 2.5 and la["cupy_driver_us"] == 7.0
+    assert la["runs"]["CUDA C"]["launch_us_of_runs"] == [2.0, 2.5, 9.0]
+    assert la["reference"] == og.CUDA_C_LAUNCH and la["overhead_us"] == pytest.approx(1.5)
+    assert la["a_match"] and la["cuda_c_build"].startswith("driver: cuLaunchKernel")
+    record = {"launch": la, "overhead": {"gpus": 1, "launch": la, "sizes": {}}}
+    assert og.goals(record)["O2"] == {"value": 1.5, "target": 1.0, "met": False}
+    assert "C2" not in run.goals(record)   # O2 replaces C2
+    del record["overhead"]
+    assert run.goals(record)["C2"] == {"value": pytest.approx(-3.0), "target": 20.0, "met": True}
+
+    la = og.launch(tmp_path / "broken")   # no CUDA C: CuPy's launch is the reference, and says so
+    assert "cuda_c_us" not in la and "nvcc failed" in la["cuda_c_error"]
+    assert la["reference"] == og.CUPY_LAUNCH and la["overhead_us"] == pytest.approx(4.0 - 7.0)
+    g = og.goals({"overhead": {"gpus": 1, "launch": la, "sizes": {}}})["O2"]
+    assert g["met"] and g["note"].startswith("reference: cupy driver launch")
+
+    la = {**la, "a_match": False}
+    g = og.goals({"overhead": {"gpus": 1, "launch": la, "sizes": {}}})["O2"]
+    assert not g["met"] and g["note"] == f"a launch program's a is not {n}"
+    g = og.goals({"overhead": {"gpus": 1, "launch": {"error": "launch_bench failed"}, "sizes": {}}})["O2"]
+    assert g["value"] is None and g["note"].startswith("not run")
+
+
+def test_launch_cuda_builds(tmp_path: Path) -> None:
+    """bench/cuda/build.sh OUTDIR launch REPS compiles bench/cuda/launch_cuda.cu (nvcc, no GPU
+    needed: sm_90 where -arch=native finds none) and says how it reaches cuLaunchKernel."""
+    if shutil.which("nvcc") is None:
+        pytest.skip("no nvcc")
+    r = subprocess.run(["bash", str(REPO / "bench" / "cuda" / "build.sh"), str(tmp_path), "launch", "100"],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+    lines = r.stdout.split()
+    assert r.stdout.startswith("driver: cuLaunchKernel") and lines[-1] == str(tmp_path / "launch_cuda_100")
+    assert os.access(lines[-1], os.X_OK)
+    r = subprocess.run(["bash", str(REPO / "bench" / "cuda" / "build.sh"), str(tmp_path), "launch", "1", "2"],
+                       capture_output=True, text=True)
+    assert r.returncode == 64 and "usage" in r.stderr

@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
-# Builds the hand-written CUDA C + NCCL Laplace (bench/cuda/laplace_cuda.cu) for one size:
+# Builds the hand-written CUDA C programs of bench/cuda/ (the overhead goals, bench/overhead_goals.py):
 #   bash bench/cuda/build.sh OUTDIR NX NY ITER      -> OUTDIR/laplace_cuda_<NX>x<NY>_<ITER>
-# (its path is the last line printed).  nvcc -O3 -arch=native (-arch=sm_90 where native
-# finds no GPU), with the flags of the MPI compiler wrapper and NCCL's header and library.
+#   bash bench/cuda/build.sh OUTDIR launch [REPS]   -> OUTDIR/launch_cuda_<REPS> (REPS: 20000)
+# (the program's path is the last line printed).  nvcc -O3 -arch=native (-arch=sm_90 where
+# native finds no GPU).  The Laplace (laplace_cuda.cu) with the flags of the MPI compiler
+# wrapper and NCCL's header and library; the launch (launch_cuda.cu) with no MPI or NCCL,
+# linked with -lcuda (nvcc looks in the toolkit's stubs directory), else with the driver's
+# libcuda.so.1 that ldconfig knows, else built with -DDRIVER_DLSYM (cuLaunchKernel from
+# libcuda.so.1 at run time); the line "driver: ..." says which.
 # Environment:
 #   MPICC     the MPI compiler wrapper whose mpirun runs the program (default: mpicc on PATH,
 #             else the one mpi4py was built with); Open MPI's --showme:compile/--showme:link
@@ -14,14 +19,60 @@
 # package: every entry of its __path__), then /usr/include with the system library
 # directories, then the CUDA toolkit; exit 2 if none has it.
 set -euo pipefail
-if [ $# -ne 4 ]; then
-  echo "usage: $0 OUTDIR NX NY ITER" >&2
+usage() {
+  echo "usage: $0 OUTDIR NX NY ITER | $0 OUTDIR launch [REPS]" >&2
   exit 64
-fi
-out=$1 nx=$2 ny=$3 iter=$4
+}
+[ $# -ge 2 ] || usage
 here=$(cd "$(dirname "$0")" && pwd)
 nvcc=${NVCC:-nvcc}
 py=${PYTHON:-python3}
+
+# --- the launch program: no MPI, no NCCL
+if [ "$2" = launch ]; then
+  [ $# -le 3 ] || usage
+  out=$1 reps=${3:-20000}
+  mkdir -p "$out"
+  exe="$out/launch_cuda_${reps}"
+  obj="$out/launch_cuda_${reps}.o"
+  compile() {   # compile ARCH [DEFINE...]
+    local arch=$1
+    shift
+    # shellcheck disable=SC2086 # NVCCFLAGS: words on purpose
+    "$nvcc" -O3 "-arch=$arch" -DREPS="$reps" "$@" ${NVCCFLAGS:-} -c "$here/launch_cuda.cu" -o "$obj"
+  }
+  link() {   # link ARCH LIBRARY-FLAGS...
+    local arch=$1
+    shift
+    "$nvcc" "-arch=$arch" "$obj" -o "$exe" "$@"
+  }
+  arch=native
+  log="$out/nvcc-native.log"
+  if ! compile native 2>"$log" || grep -q "Cannot find valid GPU" "$log"; then
+    echo "build.sh: -arch=native did not build for this GPU ($(head -c 300 "$log" | tr '\n' ' ')), building for sm_90" >&2
+    arch=sm_90
+    compile "$arch"
+  fi
+  ldconfig=$(command -v ldconfig || echo /sbin/ldconfig)
+  driver=$("$ldconfig" -p 2>/dev/null | awk '$1 == "libcuda.so.1" && /64/ { print $NF; exit }' || true)
+  if link "$arch" -lcuda 2>"$out/link.log"; then
+    echo "driver: cuLaunchKernel, linked with -lcuda"
+  elif [ -n "$driver" ] && link "$arch" -L"$(dirname "$driver")" -l:libcuda.so.1 2>>"$out/link.log"; then
+    echo "driver: cuLaunchKernel, linked with $driver"
+  else
+    echo "build.sh: no libcuda to link against ($(tr '\n' ' ' <"$out/link.log" | head -c 300)), taking" \
+         "cuLaunchKernel from libcuda.so.1 at run time (-DDRIVER_DLSYM)" >&2
+    compile "$arch" -DDRIVER_DLSYM
+    link "$arch" -ldl
+    echo "driver: cuLaunchKernel of libcuda.so.1 by dlsym at run time (no libcuda to link against)"
+  fi
+  rm -f "$obj"
+  echo "$exe"
+  exit 0
+fi
+
+[ $# -eq 4 ] || usage
+out=$1 nx=$2 ny=$3 iter=$4
 
 # --- NCCL: a directory with nccl.h and one with libnccl.so*
 nccl_inc="" nccl_lib=""
