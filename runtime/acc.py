@@ -105,6 +105,20 @@ class Launch:
 class AccRuntime:
     """State: ``self.backend`` (chosen at start-up), device copies by key, regions."""
 
+    replay: Any = None      # replay.py's Replay (api.Runtime sets it at start-up)
+
+    @property
+    def generation(self) -> int:
+        """Changes whenever device copies come or go: prepared launches and the C side's
+        plans (replay.py) made before are stale."""
+        return self._generation
+
+    @generation.setter
+    def generation(self, value: int) -> None:
+        self._generation = value
+        if self.replay is not None:
+            self.replay.set_generation(value)
+
     # deferred reductions, made by acc_compute.py's _acc_compute_init (every program has them)
     defer_next: bool
     pending: list[Any]        # results of device_results.py
@@ -268,6 +282,12 @@ class AccRuntime:
         earlier = [restart(rec) for rec in prepared.located]   # margin / peel_and_wait: a launch per part
         self.backend.launch(kernel.decode(), prepared.shape, prepared.params,
                             where_text(where), prepared.lanes)
+        on_host = prepared.reductions or prepared.located or prepared.arrays or info.scratch
+        if self.replay is not None and not (defer or on_host):
+            # nothing of this launch happens on the host: the C side repeats it (replay.py)
+            self.replay.offer_launch(self.backend.handle(kernel.decode(), where_text(where), prepared.lanes),
+                                     self.backend.name == "host", prepared, info, total, nthreads, nparams,
+                                     args, (inner, pad), self.backend.stream_ptr())
         for r in prepared.reductions:
             r.start()
         if defer:

@@ -16,6 +16,7 @@ import numpy as np
 
 from .errors import RuntimeFailure, where_text
 from .reflect import Width, prepare, reflect
+from .replay import REFLECT_DO, offer_device_reflect
 
 
 class AccCommRuntime:
@@ -25,6 +26,8 @@ class AccCommRuntime:
     backend: Any
     cache: Any
     stats: dict[str, int]
+    replay: Any
+    asyncs: Any
 
     def _acc_comm_init(self) -> None:
         # descriptor -> widths, orthogonal
@@ -78,6 +81,8 @@ class AccCommRuntime:
         view = None if copy is None else self.device_view(copy, arr)  # type: ignore[attr-defined]
         prepare(arr, ws, self.cache, w, view, transport, bool(orthogonal))
         self.acc_reflects[ptr] = (ws, bool(orthogonal))
+        if self.replay is not None:   # planned again: reflect_do's C plan is stale
+            self.replay.forget_reflect(ptr, (REFLECT_DO,))
 
     def _xmpacc_reflect_do_acc(self, ptr: int, where: bytes) -> None:
         arr, _, w = self._reflect_args(ptr, where, None)  # type: ignore[attr-defined]
@@ -86,6 +91,12 @@ class AccCommRuntime:
                                  collective=True)
         ws, orthogonal = self.acc_reflects[ptr]
         self._reflect_device(arr, ptr, ws, w, "reflect_do", orthogonal)
+        replay = self.replay
+        if replay is not None and ws is None and not orthogonal and not self.asyncs.active \
+                and not replay.has_reflect(ptr, REFLECT_DO):   # later calls: C (replay.py)
+            copy = self.copies[ptr]
+            offer_device_reflect(replay, ptr, REFLECT_DO, arr, self.device_view(copy, arr),  # type: ignore[attr-defined]
+                                 self._transport(), getattr(self, "_fast_calls", None))  # type: ignore[attr-defined]
 
     def _xmpacc_reflect_orthogonal_acc(self, ptr: int, where: bytes, widths: int | None) -> None:
         arr, ws, w = self._reflect_args(ptr, where, widths)  # type: ignore[attr-defined]

@@ -55,9 +55,13 @@ class AccComputeRuntime:
     copies: dict[int, Any]
     backend: Any
     generation: int
+    replay: Any
 
     def _acc_compute_init(self) -> None:
         self.compute_regions: dict[int, list[DataItem]] = {}   # region -> its variables
+        # region -> (the C side's where, the clause's arrays) of a construct that found
+        # every variable present: its end offers the C side a plan (replay.py)
+        self.compute_replayable: dict[int, tuple[int, int, list[Any]]] = {}
         self.next_compute_region = 1
         self.queue_stack: list[Any] = []    # the streams before each async construct
         self.compute_clauses: dict[tuple[bytes, ...], list[tuple[DataItem, int]]] = {}   # _compute_clause
@@ -73,6 +77,8 @@ class AccComputeRuntime:
                                   modes: int) -> int:
         clause = self._compute_clause(where, n, keys, sizes, names, modes)
         w = where_text(where)
+        replay = self.replay
+        present = replay is not None and all(item.key in self.copies for item, _mode in clause)
         items = []
         for item, mode in clause:
             if mode == DATA_PRESENT and item.key not in self.copies and self._part_of_present(item) is None:  # type: ignore[attr-defined]
@@ -87,6 +93,8 @@ class AccComputeRuntime:
         region = self.next_compute_region
         self.next_compute_region += 1
         self.compute_regions[region] = items
+        if present and all(self.copies[item.key].refs >= 2 for item in items):
+            self.compute_replayable[region] = replay.compute_site(n, keys, sizes, modes)
         return region
 
     def _compute_clause(self, where: bytes, n: int, keys: int, sizes: int, names: int,
@@ -115,14 +123,19 @@ class AccComputeRuntime:
         self.queue_stack.append(previous)
         if stream is not None:
             stream.use()
+            if self.replay is not None:
+                self.replay.set_stream(stream.ptr)
 
     def _xmpacc_acc_queue_end(self) -> None:
         previous = self.queue_stack.pop() if self.queue_stack else None
         if previous is not None:
             previous.use()
+            if self.replay is not None:
+                self.replay.set_stream(previous.ptr)
 
     def _xmpacc_acc_compute_end(self, region: int) -> None:
         items = self.compute_regions.pop(region, [])
+        replayable = self.compute_replayable.pop(region, None)
         last = [item for item in items if (c := self.copies.get(item.key)) is not None and c.refs <= 1
                 and c.dynamic <= 0]
         if last:   # copies go away: every queue first, then move out
@@ -133,3 +146,6 @@ class AccComputeRuntime:
                 continue
             copy.refs -= 1
             self._release(copy, item, "end of the compute construct")   # type: ignore[attr-defined]
+        if replayable is not None and self.replay is not None:
+            # every copy stays: the region's begin and end change nothing the next time
+            self.replay.offer_compute(*replayable)

@@ -72,6 +72,7 @@ class AccDataRuntime:
     arrays: dict[int, Any]
     stats: dict[str, int]
     generation: int
+    replay: Any
 
     def _acc_data_init(self) -> None:
         self.data_regions: dict[int, list[DataItem]] = {}
@@ -167,6 +168,8 @@ class AccDataRuntime:
         stream = self.queues.get(queue)
         if stream is None:
             stream = self.queues[queue] = self.backend.cupy.cuda.Stream(non_blocking=False)
+            if self.replay is not None:   # acc wait in C waits for it too
+                self.replay.add_queue(queue, stream.ptr)
         return stream
 
     def _xmpacc_acc_deviceptr(self, where: bytes, key: int, name: bytes) -> int:

@@ -36,6 +36,7 @@ from .linkage import Seen, declared_again
 from .nodes import CommCache, Nodes, resolve_extents
 from .reductions import ReductionRuntime
 from .reflect import Width, reflect
+from .replay import REFLECT, offer_device_reflect
 from .shadows import ShadowRuntime
 from .tasks import ExecSet, TaskRuntime
 
@@ -65,6 +66,7 @@ class Runtime(DynamicRuntime, AccGmoveRuntime, AccCollectiveRuntime, AccCommRunt
     stats: dict[str, int] = field(default_factory=dict)
     asyncs: AsyncOps = field(default_factory=AsyncOps)
     declared: Seen = field(default_factory=dict)    # shared nodes/templates (linkage.py)
+    replay: Any = None      # the per-iteration calls in C (replay.py); None in checked runs
 
     def __post_init__(self) -> None:
         self.exec_stack.append(ExecSet(self.world))
@@ -176,6 +178,8 @@ class Runtime(DynamicRuntime, AccGmoveRuntime, AccCollectiveRuntime, AccCommRunt
         c.id = DESC_ARRAY
         c.tmpl = ctypes.cast(tmpl_ptr, ctypes.POINTER(CTemplate))
         self._fast_forget(ptr)
+        if self.replay is not None:
+            self.replay.forget_reflect(ptr)
         self.arrays[ptr] = arr
         self._gmove_attach(ptr, arr)
         self._count_descriptors()
@@ -187,6 +191,8 @@ class Runtime(DynamicRuntime, AccGmoveRuntime, AccCollectiveRuntime, AccCommRunt
             if arr.persistent is not None:
                 arr.persistent.free()
             self._gmove_detach(arr)
+        if self.replay is not None:
+            self.replay.forget_reflect(ptr)
         self._release_array(ptr)
 
     # ----------------------------------------------------------------- communication
@@ -212,7 +218,12 @@ class Runtime(DynamicRuntime, AccGmoveRuntime, AccCollectiveRuntime, AccCommRunt
     def _xmpacc_reflect_acc(self, ptr: int, where: bytes, widths: int | None) -> None:
         arr, ws, w = self._reflect_args(ptr, where, widths)
         copy = self._device_copy_of(ptr, arr.name, w, "reflect")
-        reflect(arr, ws, self.cache, w, self.stats, self.device_view(copy, arr), self._transport())
+        view = self.device_view(copy, arr)
+        reflect(arr, ws, self.cache, w, self.stats, view, self._transport())
+        if self.replay is not None and ws is None and not self.asyncs.active \
+                and not self.replay.has_reflect(ptr, REFLECT):   # later calls: C (replay.py)
+            offer_device_reflect(self.replay, ptr, REFLECT, arr, view, self._transport(),
+                                 getattr(self, "_fast_calls", None))
 
     def _xmpacc_bcast(self, data: int, where: bytes, nbytes: int, from_nodes: int | None,
                       from_ref: int | None, on_nodes: int | None, on_ref: int | None) -> None:

@@ -23,7 +23,9 @@ class Entry:
     returns: str
     params: tuple[tuple[str, str], ...]   # (C type, parameter name)
     doc: str
-    fast: str = ""            # a glue function tried first; nonzero: it did the call (glue.c.j2)
+    # a glue function tried first (include/xmpacc_fast.h): nonzero means it did the call; an
+    # entry that returns a value gets it through one more argument, a pointer to the result
+    fast: str = ""
 
     @property
     def arity(self) -> int:
@@ -67,7 +69,8 @@ ENTRIES: tuple[Entry, ...] = (
        fast="_xmpacc_reflect_fast"),
     _e("_xmpacc_reflect_acc", "void",
        "void *array, const char *where, const long long *widths",
-       "reflect ... acc: the shadow slots of the array's device copy, device to device"),
+       "reflect ... acc: the shadow slots of the array's device copy, device to device",
+       fast="_xmpacc_reflect_acc_fast"),
     _e("_xmpacc_reflect_orthogonal", "void",
        "void *array, const char *where, const long long *widths",
        "reflect ... orthogonal: no corner exchange"),
@@ -160,7 +163,8 @@ ENTRIES: tuple[Entry, ...] = (
        "const long long *sec, int flags, long long queue",
        "acc update: direction 0 = device, 1 = host/self; flags 1 = if holds, 2 = if_present"),
     _e("_xmpacc_acc_wait", "void", "const char *where, int n, const long long *queues",
-       "acc wait (n = -1: every queue) and the wait clause"),
+       "acc wait (n = -1: every queue) and the wait clause",
+       fast="_xmpacc_acc_wait_fast"),
     _e("_xmpacc_acc_wait_devnum", "void",
        "const char *where, long long devnum, int n, const long long *queues",
        "wait(devnum: d : queues): the queues of device d of this node"),
@@ -212,21 +216,25 @@ ENTRIES: tuple[Entry, ...] = (
     _e("_xmpacc_reflect_orthogonal_acc", "void", "void *array, const char *where, const long long *widths",
        "reflect ... orthogonal acc: the device copy's shadow slots, no corner exchange"),
     _e("_xmpacc_reflect_do_acc", "void", "void *array, const char *where",
-       "reflect_do ... acc: replay the plan of reflect_init ... acc on the device copy"),
+       "reflect_do ... acc: replay the plan of reflect_init ... acc on the device copy",
+       fast="_xmpacc_reflect_do_acc_fast"),
     _e("_xmpacc_launch", "void",
        "const char *where, const char *kernel, long long total, long long nthreads, int nparams, "
        "const void *args, const long long *kinds",
-       "loop ... acc: run the kernel over total iterations (kinds: LAUNCH_* triples per parameter)"),
+       "loop ... acc: run the kernel over total iterations (kinds: LAUNCH_* triples per parameter)",
+       fast="_xmpacc_launch_fast"),
     _e("_xmpacc_acc_compute_begin", "int",
        "const char *where, int n, const void *keys, const long long *sizes, const void *names, "
        "const int *modes",
-       "the implicit data region of an OpenACC compute construct (modes: DATA_*, present_or semantics)"),
+       "the implicit data region of an OpenACC compute construct (modes: DATA_*, present_or semantics)",
+       fast="_xmpacc_acc_compute_begin_fast"),
     _e("_xmpacc_acc_queue_begin", "void", "const char *where, long long queue",
        "async(n) on a compute construct: its kernels go on queue n (ACC_SYNC: the default queue)"),
     _e("_xmpacc_acc_queue_end", "void", "",
        "after the kernels of a compute construct: back to the queue before"),
     _e("_xmpacc_acc_compute_end", "void", "int region",
-       "end of a compute construct's data region: copy out and free what its begin made"),
+       "end of a compute construct's data region: copy out and free what its begin made",
+       fast="_xmpacc_acc_compute_end_fast"),
     _e("_xmpacc_acc_defer_reductions", "void", "",
        "the next launch's reductions reach their host variables at _xmpacc_acc_reductions_wait"),
     _e("_xmpacc_acc_reductions_wait", "void", "const char *where",
@@ -235,7 +243,8 @@ ENTRIES: tuple[Entry, ...] = (
     _e("_xmpacc_acc_reductions_discard", "void", "const void *data",
        "the host stores into this variable before it reads it: its deferred reduction result is not needed"),
     _e("_xmpacc_device_wait", "void", "",
-       "wait for the kernels launched so far (xmp_wtime does, so timings include them)"),
+       "wait for the kernels launched so far (xmp_wtime does, so timings include them)",
+       fast="_xmpacc_device_wait_fast"),
     _e("_xmpacc_section_error", "void",
        "const char *where, int what, const char *name, const long long *a, const long long *b",
        "a run-time error of an array section (SECERR_*): shapes, length, step, non-local element"),

@@ -118,14 +118,24 @@ class HostBackend:
         """How one reduction of a prepared launch reaches ``host`` (device_results.py)."""
         return HostResult(host, partial, op, np, self.wait)
 
-    def launch(self, name: str, shape: LaunchShape, params: Any, where: str, lanes: int = 1) -> None:
+    def _trampoline(self, name: str) -> Any:
         fn = self.kernels.get(name)
         if fn is None:
             fn = getattr(self.lib, name + "_host")
             fn.argtypes = [ctypes.c_longlong, ctypes.c_void_p]
             fn.restype = None
             self.kernels[name] = fn
-        fn(shape.threads, ctypes.addressof(params))
+        return fn
+
+    def launch(self, name: str, shape: LaunchShape, params: Any, where: str, lanes: int = 1) -> None:
+        self._trampoline(name)(shape.threads, ctypes.addressof(params))
+
+    def handle(self, name: str, where: str, lanes: int) -> int:
+        """What the C side calls to launch the kernel (replay.py): its trampoline."""
+        return ctypes.cast(self._trampoline(name), ctypes.c_void_p).value or 0
+
+    def stream_ptr(self) -> int:
+        return 0
 
 
 def nvrtc_options(lanes: int, checked: bool) -> tuple[str, ...]:
@@ -153,8 +163,25 @@ class CudaBackend:
         self.modules: dict[int, Any] = {}
         self.functions: dict[tuple[str, int], Any] = {}
         self.pinned: set[int] = set()
-        self.pending: str | None = None   # where of the last launch not waited for
+        self.replay: Any = None           # replay.py's Replay: the C side keeps ``pending``
+        self._pending: str | None = None
         self.checked = checked            # a checked run: kernels check their subscripts
+
+    @property
+    def pending(self) -> str | None:
+        """Where of the last launch not waited for (None: the stream is idle); kept by the
+        C side when it replays launches, which set it too."""
+        if self.replay is not None:
+            where = self.replay.pending
+            return where.decode(errors="replace") if where is not None else None
+        return self._pending
+
+    @pending.setter
+    def pending(self, where: str | None) -> None:
+        if self.replay is not None:
+            self.replay.set_pending(where)
+        else:
+            self._pending = where
 
     def describe(self) -> str:
         return f"GPU {self.device_id} ({self.props['name'].decode()})"
@@ -309,6 +336,14 @@ class CudaBackend:
         if getattr(self, "side", None) is None:
             self.side = self.cupy.cuda.Stream(non_blocking=True)
         return self.side
+
+    def handle(self, name: str, where: str, lanes: int) -> int:
+        """The kernel's CUfunction, for the C side (replay.py)."""
+        fn = self._function(name, where, lanes)
+        return int(fn.kernel.ptr if hasattr(fn, "kernel") else fn.ptr)
+
+    def stream_ptr(self) -> int:
+        return int(self.cupy.cuda.get_current_stream().ptr)
 
     def launch(self, name: str, shape: LaunchShape, params: Any, where: str, lanes: int = 1) -> None:
         fn = self._function(name, where, lanes)

@@ -37,7 +37,8 @@ class CFastReflect(ctypes.Structure):
 
     _fields_ = [("base", ctypes.c_void_p), ("nrounds", ctypes.c_int), ("count", ctypes.c_int * _MAXDIM),
                 ("requests", ctypes.c_void_p * _MAXDIM), ("statuses", ctypes.c_void_p),
-                ("startall", ctypes.c_void_p), ("waitall", ctypes.c_void_p), ("calls", ctypes.c_longlong)]
+                ("startall", ctypes.c_void_p), ("waitall", ctypes.c_void_p), ("calls", ctypes.c_longlong),
+                ("bytes", ctypes.c_longlong)]
 
 
 @dataclass
@@ -139,42 +140,7 @@ class FastReflectRuntime:
         self.fast_plans[ptr] = built
 
     def _fast_build(self, arr: DistArray, steps: list[Any]) -> FastPlan | None:
-        from mpi4py import MPI
-
-        view = arr.bytes_view()
-        c = CFastReflect()
-        c.base = int(arr.buffer.ctypes.data)
-        c.startall, c.waitall = self._fast_calls
-        size = MPI._sizeof(MPI.Request)
-        plan = FastPlan(c, [], [view])
-        most = 0
-        for k, (_kind, comm, sends, recvs) in enumerate(steps):
-            round_requests = []
-            moved = [0, 0]   # bytes received, sent
-            for way, (start, messages) in enumerate(((comm.Recv_init, recvs), (comm.Send_init, sends))):
-                for peer, tag, region in messages:
-                    msg = _message(view, region, plan.keep)
-                    if msg is None:
-                        plan.free()
-                        return None
-                    round_requests.append(start(msg[0], peer, tag))   # (buf, source or dest, tag)
-                    moved[way] += msg[1]
-            plan.received += moved[0]
-            plan.sent += moved[1]
-            handles = (ctypes.c_char * (size * max(len(round_requests), 1)))()
-            mask = (1 << (8 * size)) - 1
-            for i, r in enumerate(round_requests):
-                raw = (MPI._handleof(r) & mask).to_bytes(size, sys.byteorder)
-                ctypes.memmove(ctypes.addressof(handles) + i * size, raw, size)
-            plan.keep.append(handles)
-            plan.requests += round_requests
-            c.count[k], c.requests[k] = len(round_requests), ctypes.addressof(handles)
-            most = max(most, len(round_requests))
-        c.nrounds = len(steps)
-        statuses = (ctypes.c_char * (MPI._sizeof(MPI.Status) * max(most, 1)))()
-        plan.keep.append(statuses)
-        c.statuses = ctypes.addressof(statuses)
-        return plan
+        return build_requests(arr.bytes_view(), int(arr.buffer.ctypes.data), steps, self._fast_calls)
 
     def _fast_forget(self, ptr: int) -> None:
         self.__dict__.get("fast_seen", {}).pop(ptr, None)
@@ -197,3 +163,45 @@ class FastReflectRuntime:
         for plan in getattr(self, "fast_plans", {}).values():
             self._fast_count(plan)
         return self.stats
+
+
+def build_requests(view: np.ndarray, base: int, steps: list[Any], calls: tuple[int, int]) -> FastPlan | None:
+    """The persistent requests of ``steps`` (exchanges of reflect.py) on the byte view of a
+    buffer at ``base`` (an array's own, or the host backend's device copy of it, replay.py);
+    ``calls``: MPI_Startall and MPI_Waitall.  None when a slab cannot be named in place."""
+    from mpi4py import MPI
+
+    c = CFastReflect()
+    c.base = base
+    c.startall, c.waitall = calls
+    size = MPI._sizeof(MPI.Request)
+    plan = FastPlan(c, [], [view])
+    most = 0
+    for k, (_kind, comm, sends, recvs) in enumerate(steps):
+        round_requests = []
+        moved = [0, 0]   # bytes received, sent
+        for way, (start, messages) in enumerate(((comm.Recv_init, recvs), (comm.Send_init, sends))):
+            for peer, tag, region in messages:
+                msg = _message(view, region, plan.keep)
+                if msg is None:
+                    plan.free()
+                    return None
+                round_requests.append(start(msg[0], peer, tag))   # (buf, source or dest, tag)
+                moved[way] += msg[1]
+        plan.received += moved[0]
+        plan.sent += moved[1]
+        handles = (ctypes.c_char * (size * max(len(round_requests), 1)))()
+        mask = (1 << (8 * size)) - 1
+        for i, r in enumerate(round_requests):
+            raw = (MPI._handleof(r) & mask).to_bytes(size, sys.byteorder)
+            ctypes.memmove(ctypes.addressof(handles) + i * size, raw, size)
+        plan.keep.append(handles)
+        plan.requests += round_requests
+        c.count[k], c.requests[k] = len(round_requests), ctypes.addressof(handles)
+        most = max(most, len(round_requests))
+    c.nrounds = len(steps)
+    c.bytes = plan.sent
+    statuses = (ctypes.c_char * (MPI._sizeof(MPI.Status) * max(most, 1)))()
+    plan.keep.append(statuses)
+    c.statuses = ctypes.addressof(statuses)
+    return plan

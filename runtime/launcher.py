@@ -187,6 +187,22 @@ def _start_device(lib: ctypes.CDLL, kernels: str, runtime: Any, world: Any, chec
         print(f"xmpacc: rank {world.Get_rank()} uses {backend.describe()}", file=sys.stderr, flush=True)
 
 
+def _start_replay(lib: ctypes.CDLL, runtime: Any, profiler: Any) -> None:
+    """The C side of the per-iteration calls (replay.py)."""
+    from .replay import Replay
+
+    replay = Replay(lib, profiler is not None)
+    backend = getattr(runtime, "backend", None)
+    if backend is not None and backend.name == "cuda":
+        replay.bind_cuda(backend)
+        backend.replay = replay
+    runtime.replay = replay
+    replay.set_generation(getattr(runtime, "_generation", 0))
+    if profiler is not None:
+        profiler.replayed = replay.events
+        profiler.replayed_dropped = lambda: int(replay.c.dropped)
+
+
 def _checked_program(executable: str) -> Any:
     """The checked variant when this run is checked (checked_build.py), built before MPI
     starts: it may run the C compiler."""
@@ -222,13 +238,16 @@ def main(argv: list[str]) -> int:
         if setting is not None else None
     callbacks = bind(lib, runtime, world, profiler)
     runtime._blocks_bind(lib)   # the program's free() and xmp_malloc's blocks (dynamic.py)
-    # profiled and checked runs see every reflect: no C fast path (fast_reflect.py)
-    if profiler is None and check is None and os.environ.get("XMPACC_FAST_REFLECT", "1") != "0":
+    # checked runs see every call: no C fast path (fast_reflect.py, replay.py); profiled
+    # runs replay too, and the C side times what it replays
+    if check is None and os.environ.get("XMPACC_FAST_REFLECT", "1") != "0":
         runtime._fast_init(lib)
     if os.environ.get("XMPACC_VERBOSE") and world.Get_rank() == 0:
         print("xmpacc: start-up order: " + ", ".join(unit_sources(lib)), file=sys.stderr, flush=True)
     if kernels is not None:
         _start_device(lib, kernels, runtime, world, check is not None)
+    if check is None and os.environ.get("XMPACC_REPLAY", "1") != "0":
+        _start_replay(lib, runtime, profiler)
     c_argv = (ctypes.c_char_p * (len(argv) + 1))(*[a.encode() for a in argv], None)
     lib._xmpacc_entry.restype = ctypes.c_int
     lib._xmpacc_entry.argtypes = [ctypes.c_int, ctypes.POINTER(ctypes.c_char_p)]
@@ -244,6 +263,8 @@ def main(argv: list[str]) -> int:
     if os.environ.get("XMPACC_STATS"):  # runtime counters (bytes moved, launches), one line per rank
         import json
 
+        if runtime.replay is not None:
+            runtime.replay.fold(runtime.stats)
         line = "xmpacc-stats: " + json.dumps({"rank": world.Get_rank(), **runtime._fast_stats()}) + "\n"
         os.write(2, line.encode())  # one write: lines of different ranks do not interleave
     del callbacks

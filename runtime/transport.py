@@ -211,7 +211,8 @@ class NcclTransport(Planned):
         self.world_ranks: dict[int, list[int]] = {}
         self.slab_plans = SlabPlans(self._slab)
 
-    def _world(self, comm: Any) -> list[int]:
+    def world_ranks_of(self, comm: Any) -> list[int]:
+        """The world rank of each rank of ``comm`` (NCCL's peers), asked once per communicator."""
         key = comm.py2f()
         if key not in self.world_ranks:
             self.world_ranks[key] = comm.allgather(self.world.Get_rank())
@@ -231,7 +232,7 @@ class NcclTransport(Planned):
         if plan.selected:
             self._exchange_selected(comm, view, sends, recvs, stats)
             return
-        ranks = self._world(comm)
+        ranks = self.world_ranks_of(comm)
         stream = self.cupy.cuda.get_current_stream().ptr
         kind, nccl = self.nccl.NCCL_UINT8, self.comm
         self.nccl.groupStart()
@@ -252,7 +253,7 @@ class NcclTransport(Planned):
                            recvs: list[tuple[int, int, Region]], stats: dict[str, int]) -> None:
         """Slabs selected by index arrays (cyclic full shadows): gathered and scattered
         through buffers made per call."""
-        ranks = self._world(comm)
+        ranks = self.world_ranks_of(comm)
         stream = self.cupy.cuda.get_current_stream()
         staged = []
         self.nccl.groupStart()

@@ -35,7 +35,7 @@ def nbody(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Path]:
 
 def _row(stderr: str, where: str, directive: str) -> list[str]:
     rows = [line.split() for line in stderr.splitlines() if line.startswith(where + " ")]
-    found = [r for r in rows if " ".join(r[1:-7]) == directive]
+    found = [r for r in rows if " ".join(r[1:-8]) == directive]
     assert len(found) == 1, f"no '{directive}' row for {where}:\n{stderr}"
     return found[0]
 
@@ -45,11 +45,12 @@ def test_table_printed_once(nbody: tuple[str, Path]) -> None:
     assert stderr.count("xmpacc profile: 2 rank(s)") == 1
     assert stderr.count("source line") == 1 and str(trace) in stderr
     reflect = _row(stderr, "nbody_acc.c:61", "reflect")
-    assert int(reflect[-7]) == 2 * 3 * 10            # 2 ranks, 3 arrays, 10 steps
+    assert int(reflect[-8]) == 2 * 3 * 10            # 2 ranks, 3 arrays, 10 steps
     assert int(reflect[-1].replace(",", "")) > 0     # bytes moved
     kernel = _row(stderr, "nbody_acc.c:65", "loop acc (kernel)")
-    assert int(kernel[-7]) == 2 * 10
-    assert float(kernel[-6]) > 0
+    replayed = _row(stderr, "nbody_acc.c:65", "loop acc (kernel) [C]")   # every launch after the first
+    assert int(kernel[-8]) == 2 and int(replayed[-8]) == 2 * 9
+    assert float(kernel[-7]) > 0 and float(replayed[-7]) > 0
     sync = _row(stderr, "nbody_acc.c:62", "replicate_sync in")
     assert int(sync[-1].replace(",", "")) == 2 * 10 * 3 * 2048   # full shadow: whole arrays
     _row(stderr, "nbody_acc.c:95", "loop reduction")
@@ -114,9 +115,11 @@ def test_no_profile_without_the_variable(tmp_path: Path) -> None:
 
 
 def test_table_sums_ranks_and_sorts_by_time() -> None:
-    per_rank = [{("a.c:1", "reflect"): [2, 4_000_000, 100], ("a.c:2", "barrier"): [1, 1_000_000, 0]},
-                {("a.c:1", "reflect"): [2, 2_000_000, 100]}]
+    per_rank = [{("a.c:1", "reflect"): [2, 4_000_000, 100, 3_000_000],
+                 ("a.c:2", "barrier"): [1, 1_000_000, 0, 10]},
+                {("a.c:1", "reflect"): [2, 2_000_000, 100, 1_000_000]}]
     head, first, second = table(per_rank)
-    assert head.split()[:3] == ["source", "line", "directive"]
-    assert first.split() == ["a.c:1", "reflect", "4", "6.000", "1500.0", "2.000", "/", "4.000", "200"]
-    assert second.split() == ["a.c:2", "barrier", "1", "1.000", "1000.0", "0.000", "/", "1.000", "0"]
+    assert head.split()[:3] == ["source", "line", "directive"] and "host us" in head
+    assert first.split() == ["a.c:1", "reflect", "4", "6.000", "1500.0", "1000.00", "2.000", "/", "4.000",
+                             "200"]
+    assert second.split() == ["a.c:2", "barrier", "1", "1.000", "1000.0", "0.01", "0.000", "/", "1.000", "0"]

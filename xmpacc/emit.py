@@ -175,9 +175,18 @@ def _glue_entry(e: Entry) -> dict[str, str]:
         "params": ", ".join(f"{t} {n}" for t, n in e.params) or "void",
         "args": ", ".join(n for _, n in e.params),
         "ret": "" if e.returns == "void" else "return ",
-        # the C fast path of the entry (contract.py), void entries only
-        "fast": f"if ({e.fast}({', '.join(n for _, n in e.params)})) return; " if e.fast else "",
+        # the C fast path of the entry (contract.py): replays a plan without entering Python
+        "fast": _fast_call(e),
     }
+
+
+def _fast_call(e: Entry) -> str:
+    if not e.fast:
+        return ""
+    args = ", ".join(n for _, n in e.params)
+    if e.returns == "void":
+        return f"if ({e.fast}({args})) return; "
+    return f"{{ {e.returns} _r; if ({e.fast}({args}{', ' if args else ''}&_r)) return _r; }} "
 
 
 def glue_c() -> str:

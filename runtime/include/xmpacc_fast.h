@@ -1,18 +1,127 @@
-/* xmpacc_fast.h: reflect's C fast path, part of the program's glue (templates/glue.c.j2).
+/* xmpacc_fast.h: the C side of the runtime's steady state, part of the program's glue
+ * (templates/glue.c.j2).  Python plans; these functions replay the plans without
+ * entering the interpreter (runtime/replay.py and runtime/fast_reflect.py make them).
  *
- * The runtime (runtime/fast_reflect.py) binds the steps of an array's reflect to MPI
- * persistent requests on the array's buffer and registers them here, keyed by the
- * descriptor's address.  _xmpacc_reflect then starts and completes them itself, one
- * MPI_Startall + MPI_Waitall per step (dimensions one after the other, so that corners
- * arrive), through the MPI library's own functions, and never enters Python.  Anything
- * else (explicit widths, inside async, a buffer other than the one the requests were
- * bound to, an MPI error) returns 0 and the call takes the general path. */
+ * Each *_fast function is tried first by its entry's forwarder (contract.py, ``fast``):
+ * it returns 1 when it did the whole call, 0 when the call must take the general (Python)
+ * path: no plan yet, a plan made for other arguments, a device table changed since
+ * (``generation``), an async region, a checked run.  A 0 is always safe, which is what
+ * keeps these functions small: they recognise the cases they were told about, nothing else.
+ *
+ * Plans are keyed by an address that is the same at every call of one directive: the
+ * array descriptor (reflect) or the ``where`` literal of the call site (launch, compute
+ * constructs).  Python owns every plan's memory and drops a plan (NULL) before freeing it. */
 #ifndef XMPACC_FAST_H
 #define XMPACC_FAST_H
 
 #include <stdint.h>
+#include <string.h>
+#include <time.h>
 #include "xmpacc_types.h"
 
+/* ------------------------------------------------------------------ plan tables */
+
+#define _XMPACC_FAST_SLOTS 512
+typedef struct { const void *key; void *plan; } _xmpacc_fast_slot_t;
+typedef _xmpacc_fast_slot_t _xmpacc_fast_table_t[_XMPACC_FAST_SLOTS];
+
+static unsigned _xmpacc_fast_hash(const void *key) {
+  return (unsigned)(((uintptr_t)key >> 3) * 2654435761u) % _XMPACC_FAST_SLOTS;
+}
+
+/* Register (plan) or drop (NULL) the plan of a key; 0 when the table is full. */
+static int _xmpacc_fast_put(_xmpacc_fast_table_t table, const void *key, void *plan) {
+  unsigned h = _xmpacc_fast_hash(key);
+  for (unsigned k = 0; k < _XMPACC_FAST_SLOTS; k++) {
+    _xmpacc_fast_slot_t *s = &table[(h + k) % _XMPACC_FAST_SLOTS];
+    if (s->key == key || (!s->key && plan)) {
+      s->key = key;   /* a dropped entry stays as a tombstone */
+      s->plan = plan;
+      return 1;
+    }
+    if (!s->key) return !plan;
+  }
+  return 0;
+}
+
+static void *_xmpacc_fast_get(_xmpacc_fast_table_t table, const void *key) {
+  unsigned h = _xmpacc_fast_hash(key);
+  for (unsigned k = 0; k < _XMPACC_FAST_SLOTS; k++) {
+    _xmpacc_fast_slot_t *s = &table[(h + k) % _XMPACC_FAST_SLOTS];
+    if (s->key == key) return s->plan;
+    if (!s->key) return 0;
+  }
+  return 0;
+}
+
+/* ------------------------------------------------------------------ shared state */
+
+/* What the replayed calls need from the libraries the runtime loaded (the CUDA driver
+ * and NCCL that CuPy uses, found by runtime/replay.py) and the state Python keeps in step. */
+typedef struct _xmpacc_memcpy2d {    /* CUDA_MEMCPY2D of the driver API */
+  size_t src_x, src_y; int src_type; const void *src_host; uintptr_t src_device; void *src_array;
+  size_t src_pitch;
+  size_t dst_x, dst_y; int dst_type; void *dst_host; uintptr_t dst_device; void *dst_array;
+  size_t dst_pitch;
+  size_t width, height;
+} _xmpacc_memcpy2d_t;
+
+typedef struct _xmpacc_replay {
+  int on;                                /* 0: every call takes the general path */
+  int profile;                           /* XMPACC_PROFILE: time each replayed call */
+  long long generation;                  /* the runtime's device-table generation */
+  void *stream;                          /* the current CUDA stream (async queues switch it) */
+  const char *pending;                   /* where of the last launch not waited for (NULL: none) */
+  int (*launch)(void *, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                void *, void **, void **);            /* cuLaunchKernel */
+  int (*synchronize)(void *);                          /* cuStreamSynchronize */
+  int (*copy2d)(const _xmpacc_memcpy2d_t *, void *);   /* cuMemcpy2DAsync_v2 */
+  int (*group_start)(void), (*group_end)(void);        /* NCCL */
+  int (*send)(const void *, size_t, int, int, void *, void *);
+  int (*recv)(void *, size_t, int, int, void *, void *);
+  void *nccl;                                          /* the world's ncclComm_t */
+  int nqueues;                                         /* async queues made so far */
+  long long queue_id[64];
+  void *queue_stream[64];
+  /* profiled runs: one record per replayed call (runtime/profile.py reads them) */
+  struct _xmpacc_replay_event {
+    const char *where, *detail; long long start, host, stop, bytes; int entry;
+  } *events;
+  long long nevents, capacity, dropped;
+  /* the site of the call a fast function hands to Python: the plan Python makes is keyed by it */
+  const char *where, *kernel;
+} _xmpacc_replay_t;
+
+_xmpacc_replay_t _xmpacc_replay;
+
+/* entry numbers of profile events (runtime/replay.py REPLAYED lists them in this order) */
+enum { _XMPACC_EV_REFLECT, _XMPACC_EV_REFLECT_ACC, _XMPACC_EV_LAUNCH, _XMPACC_EV_COMPUTE_BEGIN,
+       _XMPACC_EV_COMPUTE_END, _XMPACC_EV_DEVICE_WAIT, _XMPACC_EV_ACC_WAIT, _XMPACC_EV_REFLECT_DO_ACC };
+
+static long long _xmpacc_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static void _xmpacc_replay_record(int entry, const char *where, long long start, long long host,
+                                  long long bytes) {
+  _xmpacc_replay_t *r = &_xmpacc_replay;
+  if (r->nevents < r->capacity) {
+    struct _xmpacc_replay_event *e = &r->events[r->nevents++];
+    e->entry = entry, e->where = where, e->detail = entry == _XMPACC_EV_LAUNCH ? r->kernel : 0;
+    e->start = start, e->host = host, e->stop = _xmpacc_now(), e->bytes = bytes;
+  } else {
+    r->dropped++;
+  }
+}
+
+/* ------------------------------------------------------------------ host reflect */
+
+/* reflect (a) on the host: MPI persistent requests on the array's buffer, one
+ * MPI_Startall + MPI_Waitall per step (dimensions one after the other, so that corners
+ * arrive), through the MPI library's own functions (runtime/fast_reflect.py).  The same
+ * plan form serves reflect ... acc on the host backend's "device" buffers. */
 typedef struct _xmpacc_fast_reflect {
   const void *base;                    /* the buffer the requests were bound to */
   int nrounds;                         /* steps, in order */
@@ -22,45 +131,17 @@ typedef struct _xmpacc_fast_reflect {
   int (*startall)(int, void *);        /* MPI_Startall, MPI_Waitall */
   int (*waitall)(int, void *, void *);
   long long calls;                     /* for XMPACC_STATS; the runtime reads and clears it */
+  long long bytes;                     /* sent per call (the profile's bytes) */
 } _xmpacc_fast_reflect_t;
 
-#define _XMPACC_FAST_SLOTS 256
-static struct { const void *array; _xmpacc_fast_reflect_t *plan; } _xmpacc_fast_table[_XMPACC_FAST_SLOTS];
+static _xmpacc_fast_table_t _xmpacc_fast_reflects;
 int _xmpacc_fast_paused;               /* set by the runtime inside async (id) */
 
-static unsigned _xmpacc_fast_slot(const void *array) {
-  return (unsigned)(((uintptr_t)array >> 3) * 2654435761u) % _XMPACC_FAST_SLOTS;
-}
-
-/* Register (plan) or drop (NULL) the fast path of a descriptor; 0 when the table is full. */
 int _xmpacc_fast_reflect_set(const void *array, _xmpacc_fast_reflect_t *plan) {
-  unsigned h = _xmpacc_fast_slot(array);
-  for (unsigned k = 0; k < _XMPACC_FAST_SLOTS; k++) {
-    unsigned s = (h + k) % _XMPACC_FAST_SLOTS;
-    if (_xmpacc_fast_table[s].array == array || (!_xmpacc_fast_table[s].array && plan)) {
-      _xmpacc_fast_table[s].array = array;   /* a dropped entry stays as a tombstone */
-      _xmpacc_fast_table[s].plan = plan;
-      return 1;
-    }
-    if (!_xmpacc_fast_table[s].array) return !plan;
-  }
-  return 0;
+  return _xmpacc_fast_put(_xmpacc_fast_reflects, array, plan);
 }
 
-static int _xmpacc_reflect_fast(void *array, const char *where, const long long *widths) {
-  _xmpacc_fast_reflect_t *plan = 0;
-  unsigned h = _xmpacc_fast_slot(array);
-  (void)where;
-  if (widths || _xmpacc_fast_paused) return 0;
-  for (unsigned k = 0; k < _XMPACC_FAST_SLOTS; k++) {
-    unsigned s = (h + k) % _XMPACC_FAST_SLOTS;
-    if (_xmpacc_fast_table[s].array == array) {
-      plan = _xmpacc_fast_table[s].plan;
-      break;
-    }
-    if (!_xmpacc_fast_table[s].array) return 0;
-  }
-  if (!plan || plan->base != ((const _xmpacc_array_t *)array)->base) return 0;
+static int _xmpacc_mpi_rounds(_xmpacc_fast_reflect_t *plan) {
   for (int r = 0; r < plan->nrounds; r++)
     if (plan->count[r] && (plan->startall(plan->count[r], plan->requests[r]) ||
                            plan->waitall(plan->count[r], plan->requests[r], plan->statuses)))
@@ -68,5 +149,19 @@ static int _xmpacc_reflect_fast(void *array, const char *where, const long long 
   plan->calls++;
   return 1;
 }
+
+static int _xmpacc_reflect_fast(void *array, const char *where, const long long *widths) {
+  _xmpacc_fast_reflect_t *plan;
+  long long start;
+  if (widths || _xmpacc_fast_paused) return 0;
+  plan = (_xmpacc_fast_reflect_t *)_xmpacc_fast_get(_xmpacc_fast_reflects, array);
+  if (!plan || plan->base != ((const _xmpacc_array_t *)array)->base) return 0;
+  start = _xmpacc_replay.profile ? _xmpacc_now() : 0;
+  if (!_xmpacc_mpi_rounds(plan)) return 0;
+  if (start) _xmpacc_replay_record(_XMPACC_EV_REFLECT, where, start, 0, plan->bytes);
+  return 1;
+}
+
+#include "xmpacc_replay.h"
 
 #endif

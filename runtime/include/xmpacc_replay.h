@@ -1,0 +1,256 @@
+/* xmpacc_replay.h: the per-iteration calls of a time loop, replayed in C from the plans
+ * runtime/replay.py makes at the first call of each site (included by xmpacc_fast.h, whose
+ * opening comment says the rules). */
+#ifndef XMPACC_REPLAY_H
+#define XMPACC_REPLAY_H
+
+/* ------------------------------------------------------------------ loop ... acc launch */
+
+/* A launch as runtime/acc.py prepared it: the kernel's parameter array (pointers to the
+ * argument values, which the driver reads at the launch: schedules and counts are read
+ * afresh each time) and the grid.  Valid while the call passes the same argument
+ * addresses, iteration count, block size and innermost schedule shape, on the same stream,
+ * with the same device copies. */
+typedef struct _xmpacc_launch_plan {
+  const char *kernel;
+  int nparams;
+  long long nthreads;
+  int grid2_sched;                     /* parameter index of the innermost schedule; -1: none */
+  long long total, inner, pad;         /* iterations; that schedule's count and padding */
+  long long generation;
+  const void *const *args;             /* the argument addresses it was planned for */
+  void *function;                      /* CUfunction, or the host trampoline */
+  void **params;
+  unsigned grid[2], block[2];
+  long long threads;                   /* thread ids (the host trampoline's argument) */
+  void *stream;
+  int host;                            /* 1: the host backend's trampoline */
+  long long calls;
+} _xmpacc_launch_plan_t;
+
+static _xmpacc_fast_table_t _xmpacc_launch_plans;
+
+int _xmpacc_launch_plan_set(const char *where, _xmpacc_launch_plan_t *plan) {
+  return _xmpacc_fast_put(_xmpacc_launch_plans, where, plan);
+}
+
+static int _xmpacc_launch_fast(const char *where, const char *kernel, long long total, long long nthreads,
+                               int nparams, const void *argv, const long long *kinds) {
+  _xmpacc_replay_t *r = &_xmpacc_replay;
+  const void *const *args = (const void *const *)argv;
+  _xmpacc_launch_plan_t *p;
+  long long start;
+  (void)kinds;
+  if (!r->on) return 0;
+  r->where = where, r->kernel = kernel;
+  p = (_xmpacc_launch_plan_t *)_xmpacc_fast_get(_xmpacc_launch_plans, where);
+  if (!p || p->kernel != kernel || p->total != total || p->nthreads != nthreads || p->nparams != nparams
+      || p->generation != r->generation || (!p->host && p->stream != r->stream)
+      || memcmp(p->args, args, sizeof(void *) * (size_t)nparams))
+    return 0;
+  if (p->grid2_sched >= 0) {
+    const _xmpacc_sched_t *s = (const _xmpacc_sched_t *)args[p->grid2_sched];
+    if (s->count != p->inner || (s->step == 1 ? s->first & 31 : 0) != p->pad) return 0;
+  }
+  start = r->profile ? _xmpacc_now() : 0;
+  if (p->host) {
+    ((void (*)(long long, void *))p->function)(p->threads, p->params);
+  } else {
+    if (r->launch(p->function, p->grid[0], p->grid[1], 1, p->block[0], p->block[1], 1, 0, r->stream,
+                  p->params, 0))
+      return 0;   /* the general path launches again and reports the driver's error */
+    r->pending = where;
+  }
+  p->calls++;
+  if (start) {
+    /* as the profile's Python launches: the time includes the kernel's */
+    long long host = _xmpacc_now();
+    if (!p->host && r->synchronize(r->stream) == 0) r->pending = 0;
+    _xmpacc_replay_record(_XMPACC_EV_LAUNCH, where, start, host, 0);
+  }
+  return 1;
+}
+
+/* ------------------------------------------------------------------ waits */
+
+/* The host waits for the kernels launched so far (xmp_wtime, the end of a region). */
+static int _xmpacc_device_wait_fast(void) {
+  _xmpacc_replay_t *r = &_xmpacc_replay;
+  long long start;
+  if (!r->on) return 0;
+  if (!r->pending) return 1;
+  start = r->profile ? _xmpacc_now() : 0;
+  if (r->synchronize(r->stream)) return 0;   /* the general path reports the kernel's failure */
+  r->pending = 0;
+  if (start) _xmpacc_replay_record(_XMPACC_EV_DEVICE_WAIT, "", start, 0, 0);
+  return 1;
+}
+
+/* acc wait (n < 0: every queue) and wait(q, ...): the compute stream, then the queues'. */
+static int _xmpacc_acc_wait_fast(const char *where, int n, const long long *queues) {
+  _xmpacc_replay_t *r = &_xmpacc_replay;
+  long long start;
+  if (!r->on) return 0;
+  start = r->profile ? _xmpacc_now() : 0;
+  if (r->pending) {
+    if (r->synchronize(r->stream)) return 0;
+    r->pending = 0;
+  }
+  for (int q = 0; q < r->nqueues; q++) {
+    int wanted = n < 0;
+    for (int k = 0; k < n && !wanted; k++) wanted = queues[k] == r->queue_id[q];
+    if (wanted && r->synchronize(r->queue_stream[q])) return 0;
+  }
+  if (start) _xmpacc_replay_record(_XMPACC_EV_ACC_WAIT, where, start, 0, 0);
+  return 1;
+}
+
+/* ------------------------------------------------------------------ compute constructs */
+
+/* A compute construct whose variables were all present when it was planned: its data
+ * region adds and removes a reference on copies that stay, so replayed it does nothing.
+ * The region number it returns (-1) tells _xmpacc_acc_compute_end the same. */
+typedef struct _xmpacc_compute_plan {
+  int n;
+  long long generation;
+  const void *const *keys;
+  const long long *sizes;
+  const int *modes;
+  long long calls;
+} _xmpacc_compute_plan_t;
+
+static _xmpacc_fast_table_t _xmpacc_compute_plans;
+
+int _xmpacc_compute_plan_set(const char *where, _xmpacc_compute_plan_t *plan) {
+  return _xmpacc_fast_put(_xmpacc_compute_plans, where, plan);
+}
+
+static int _xmpacc_acc_compute_begin_fast(const char *where, int n, const void *keys,
+                                          const long long *sizes, const void *names,
+                                          const int *modes, int *region) {
+  _xmpacc_replay_t *r = &_xmpacc_replay;
+  _xmpacc_compute_plan_t *p;
+  long long start;
+  (void)names;
+  if (!r->on) return 0;
+  r->where = where;
+  start = r->profile ? _xmpacc_now() : 0;
+  p = (_xmpacc_compute_plan_t *)_xmpacc_fast_get(_xmpacc_compute_plans, where);
+  if (!p || p->n != n || p->generation != r->generation
+      || (n && (memcmp(p->keys, keys, sizeof(void *) * (size_t)n)
+                || memcmp(p->sizes, sizes, sizeof(long long) * (size_t)n)
+                || memcmp(p->modes, modes, sizeof(int) * (size_t)n))))
+    return 0;
+  p->calls++;
+  *region = -1;
+  if (start) _xmpacc_replay_record(_XMPACC_EV_COMPUTE_BEGIN, where, start, 0, 0);
+  return 1;
+}
+
+static int _xmpacc_acc_compute_end_fast(int region) {
+  if (region != -1) return 0;
+  if (_xmpacc_replay.profile) _xmpacc_replay_record(_XMPACC_EV_COMPUTE_END, "", _xmpacc_now(), 0, 0);
+  return 1;
+}
+
+/* ------------------------------------------------------------------ reflect ... acc */
+
+/* One send or receive of a device reflect: NCCL between the slab (or its stage) and a
+ * peer; a slab that is not one run of the array's bytes is packed into (send) or unpacked
+ * from (receive) its contiguous stage by `copies` 2-D copies of `height` rows of `width`
+ * bytes, `pitch` apart in the array, the copies `stride` apart. */
+typedef struct _xmpacc_slab_op {
+  uintptr_t device;                    /* the slab, or its stage */
+  long long nbytes;
+  int peer, send;
+  uintptr_t array;                     /* 0: contiguous, no stage */
+  long long pitch, width, height, copies, stride;
+} _xmpacc_slab_op_t;
+
+typedef struct _xmpacc_acc_reflect_plan {
+  const void *base;                    /* the host buffer of the array when planned */
+  long long generation;
+  int nrounds;
+  int count[_XMPACC_MAXDIM];
+  _xmpacc_slab_op_t *ops[_XMPACC_MAXDIM];
+  _xmpacc_fast_reflect_t *mpi;         /* the host backend: MPI requests on its "device" copy */
+  long long calls;
+  long long bytes;                     /* sent per call (the profile's bytes) */
+} _xmpacc_acc_reflect_plan_t;
+
+/* reflect ... acc (the declared widths) and reflect_do ... acc (what reflect_init planned) */
+static _xmpacc_fast_table_t _xmpacc_acc_reflects[2];
+
+int _xmpacc_acc_reflect_set(const void *array, int kind, _xmpacc_acc_reflect_plan_t *plan) {
+  return _xmpacc_fast_put(_xmpacc_acc_reflects[kind], array, plan);
+}
+
+static int _xmpacc_stage(const _xmpacc_slab_op_t *op, int pack) {
+  _xmpacc_memcpy2d_t c;
+  for (long long k = 0; k < op->copies; k++) {
+    uintptr_t in_array = op->array + (uintptr_t)(k * op->stride);
+    uintptr_t in_stage = op->device + (uintptr_t)(k * op->width * op->height);
+    memset(&c, 0, sizeof c);
+    c.src_type = c.dst_type = 2;   /* CU_MEMORYTYPE_DEVICE */
+    c.src_device = pack ? in_array : in_stage;
+    c.src_pitch = (size_t)(pack ? op->pitch : op->width);
+    c.dst_device = pack ? in_stage : in_array;
+    c.dst_pitch = (size_t)(pack ? op->width : op->pitch);
+    c.width = (size_t)op->width;
+    c.height = (size_t)op->height;
+    if (_xmpacc_replay.copy2d(&c, _xmpacc_replay.stream)) return 0;
+  }
+  return 1;
+}
+
+/* Each step: pack the strided send slabs, one NCCL group of sends and receives, unpack
+ * the strided receive slabs, all on the compute stream (the host never waits).  An error
+ * after the first NCCL call cannot be undone: it is reported by the general path, which
+ * runs the exchange again and meets it. */
+static int _xmpacc_nccl_rounds(const _xmpacc_acc_reflect_plan_t *p) {
+  _xmpacc_replay_t *r = &_xmpacc_replay;
+  for (int s = 0; s < p->nrounds; s++) {
+    const _xmpacc_slab_op_t *ops = p->ops[s];
+    for (int k = 0; k < p->count[s]; k++)
+      if (ops[k].send && ops[k].array && !_xmpacc_stage(&ops[k], 1)) return 0;
+    if (r->group_start()) return 0;
+    for (int k = 0; k < p->count[s]; k++) {
+      const _xmpacc_slab_op_t *o = &ops[k];
+      int e = o->send ? r->send((const void *)o->device, (size_t)o->nbytes, 1, o->peer, r->nccl, r->stream)
+                      : r->recv((void *)o->device, (size_t)o->nbytes, 1, o->peer, r->nccl, r->stream);
+      if (e) {
+        r->group_end();
+        return 0;
+      }
+    }
+    if (r->group_end()) return 0;
+    for (int k = 0; k < p->count[s]; k++)
+      if (!ops[k].send && ops[k].array && !_xmpacc_stage(&ops[k], 0)) return 0;
+  }
+  return 1;
+}
+
+static int _xmpacc_replay_reflect(int kind, void *array, const char *where) {
+  _xmpacc_replay_t *r = &_xmpacc_replay;
+  _xmpacc_acc_reflect_plan_t *p;
+  long long start;
+  if (!r->on || _xmpacc_fast_paused) return 0;
+  p = (_xmpacc_acc_reflect_plan_t *)_xmpacc_fast_get(_xmpacc_acc_reflects[kind], array);
+  if (!p || p->generation != r->generation || p->base != ((const _xmpacc_array_t *)array)->base) return 0;
+  start = r->profile ? _xmpacc_now() : 0;
+  if (p->mpi ? !_xmpacc_mpi_rounds(p->mpi) : !_xmpacc_nccl_rounds(p)) return 0;
+  p->calls++;
+  if (start) _xmpacc_replay_record(kind ? _XMPACC_EV_REFLECT_DO_ACC : _XMPACC_EV_REFLECT_ACC, where, start, 0,
+                                   p->bytes);
+  return 1;
+}
+
+static int _xmpacc_reflect_acc_fast(void *array, const char *where, const long long *widths) {
+  return !widths && _xmpacc_replay_reflect(0, array, where);
+}
+
+static int _xmpacc_reflect_do_acc_fast(void *array, const char *where) {
+  return _xmpacc_replay_reflect(1, array, where);
+}
+
+#endif

@@ -1,0 +1,415 @@
+"""The per-iteration runtime path in C: Python plans once, the glue replays every later call.
+
+A time loop calls the same few entries again and again: a kernel launch per ``loop ...
+acc`` or compute construct, the construct's data region, ``reflect ... acc``, ``acc
+wait``, the wait of ``xmp_wtime``.  Through the general path each call crosses from C
+into Python (a ctypes callback, the argument decoding, a dictionary look-up): 10-70 us,
+more than a small kernel.  Here the first call at a site runs in Python as before, and
+then ``Replay`` hands its result to the glue as a *plan*, a C structure of
+include/xmpacc_replay.h: the kernel's function handle, its parameter array and grid; the
+NCCL sends and receives of a reflect with their device addresses; the fact that a
+construct's data region has nothing to do.  Every later call at that site compares its
+arguments with the plan and, when they match, runs it in C (``cuLaunchKernel``,
+``ncclSend``/``ncclRecv`` in a group, ``cuStreamSynchronize``) without entering the
+interpreter.  Anything the plan was not made for takes the general path, which stays the
+reference: the C side only repeats what it did.
+
+The CUDA driver and NCCL are the libraries CuPy already loaded (their symbols are looked
+up in this process; nothing is installed or linked for it).  The host backend replays its
+kernels through the same plans (the trampolines are called directly) and its device
+reflects through MPI persistent requests (fast_reflect.py), so the CPU-only tests run this
+code too.
+
+A plan stays valid while the runtime's device-table ``generation`` (acc.py) is the one it
+was made under: a copy coming or going, a re-alignment or an async queue switching
+streams makes the C side fall back, and the next general call plans again.  Checked runs
+see every call in Python (no plans); profiled runs replay too, and the C side records
+each replayed call for the profile (``events``: profile.py shows them as "in C").
+``XMPACC_REPLAY=0`` turns replay off.
+"""
+
+from __future__ import annotations
+
+import ctypes
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cstructs import CSched
+from .fast_reflect import build_requests
+from .reflect import active_step
+
+_MAXDIM = 7
+_QUEUES = 64
+
+# the entry of each profile event, in include/xmpacc_fast.h's enum order
+REPLAYED = ("_xmpacc_reflect", "_xmpacc_reflect_acc", "_xmpacc_launch", "_xmpacc_acc_compute_begin",
+            "_xmpacc_acc_compute_end", "_xmpacc_device_wait", "_xmpacc_acc_wait", "_xmpacc_reflect_do_acc")
+
+# the C side's tables of device reflect plans: reflect ... acc, reflect_do ... acc
+REFLECT, REFLECT_DO = 0, 1
+
+
+class CEvent(ctypes.Structure):
+    _fields_ = [("where", ctypes.c_char_p), ("detail", ctypes.c_char_p), ("start", ctypes.c_longlong),
+                ("host", ctypes.c_longlong), ("stop", ctypes.c_longlong), ("bytes", ctypes.c_longlong),
+                ("entry", ctypes.c_int)]
+
+
+class CReplay(ctypes.Structure):
+    """_xmpacc_replay_t of include/xmpacc_fast.h."""
+
+    _fields_ = [("on", ctypes.c_int), ("profile", ctypes.c_int), ("generation", ctypes.c_longlong),
+                ("stream", ctypes.c_void_p), ("pending", ctypes.c_void_p),
+                ("launch", ctypes.c_void_p), ("synchronize", ctypes.c_void_p), ("copy2d", ctypes.c_void_p),
+                ("group_start", ctypes.c_void_p), ("group_end", ctypes.c_void_p),
+                ("send", ctypes.c_void_p), ("recv", ctypes.c_void_p), ("nccl", ctypes.c_void_p),
+                ("nqueues", ctypes.c_int), ("queue_id", ctypes.c_longlong * _QUEUES),
+                ("queue_stream", ctypes.c_void_p * _QUEUES),
+                ("events", ctypes.POINTER(CEvent)), ("nevents", ctypes.c_longlong),
+                ("capacity", ctypes.c_longlong), ("dropped", ctypes.c_longlong),
+                ("where", ctypes.c_void_p), ("kernel", ctypes.c_void_p)]
+
+
+class CLaunchPlan(ctypes.Structure):
+    _fields_ = [("kernel", ctypes.c_void_p), ("nparams", ctypes.c_int), ("nthreads", ctypes.c_longlong),
+                ("grid2_sched", ctypes.c_int), ("total", ctypes.c_longlong), ("inner", ctypes.c_longlong),
+                ("pad", ctypes.c_longlong), ("generation", ctypes.c_longlong), ("args", ctypes.c_void_p),
+                ("function", ctypes.c_void_p), ("params", ctypes.c_void_p), ("grid", ctypes.c_uint * 2),
+                ("block", ctypes.c_uint * 2), ("threads", ctypes.c_longlong), ("stream", ctypes.c_void_p),
+                ("host", ctypes.c_int), ("calls", ctypes.c_longlong)]
+
+
+class CComputePlan(ctypes.Structure):
+    _fields_ = [("n", ctypes.c_int), ("generation", ctypes.c_longlong), ("keys", ctypes.c_void_p),
+                ("sizes", ctypes.c_void_p), ("modes", ctypes.c_void_p), ("calls", ctypes.c_longlong)]
+
+
+class CSlabOp(ctypes.Structure):
+    _fields_ = [("device", ctypes.c_size_t), ("nbytes", ctypes.c_longlong), ("peer", ctypes.c_int),
+                ("send", ctypes.c_int), ("array", ctypes.c_size_t), ("pitch", ctypes.c_longlong),
+                ("width", ctypes.c_longlong), ("height", ctypes.c_longlong), ("copies", ctypes.c_longlong),
+                ("stride", ctypes.c_longlong)]
+
+
+class CAccReflectPlan(ctypes.Structure):
+    _fields_ = [("base", ctypes.c_void_p), ("generation", ctypes.c_longlong), ("nrounds", ctypes.c_int),
+                ("count", ctypes.c_int * _MAXDIM), ("ops", ctypes.POINTER(CSlabOp) * _MAXDIM),
+                ("mpi", ctypes.c_void_p), ("calls", ctypes.c_longlong), ("bytes", ctypes.c_longlong)]
+
+
+@dataclass
+class Held:
+    """A plan and what its pointers point into (kept alive while the plan is registered)."""
+
+    c: Any
+    keep: list[Any] = field(default_factory=list)
+    sent: int = 0          # reflect: bytes per call, for the runtime counters
+    received: int = 0
+
+
+def _symbol(lib: Any, name: str) -> int:
+    return ctypes.cast(getattr(lib, name), ctypes.c_void_p).value or 0
+
+
+def loaded_library(part: str) -> str | None:
+    """The path of a shared library this process has loaded whose name contains ``part``
+    (NCCL comes with CuPy's wheel: its path is where CuPy found it)."""
+    try:
+        with open("/proc/self/maps", encoding="utf-8") as maps:
+            for line in maps:
+                path = line.split()[-1] if len(line.split()) >= 6 else ""
+                if part in path.rsplit("/", 1)[-1]:
+                    return path
+    except OSError:
+        return None
+    return None
+
+
+def strided_copies(shape: tuple[int, ...], strides: tuple[int, ...]) -> tuple[int, int, int, int, int] | None:
+    """A byte box of a row-major array (shape and strides in bytes, the last stride 1) as
+    ``copies`` 2-D copies of ``height`` rows of ``width`` bytes ``pitch`` apart, the copies
+    ``stride`` apart: (pitch, width, height, copies, stride); None when the box needs more."""
+    dims = [(n, s) for n, s in zip(shape[:-1], strides[:-1], strict=True) if n != 1]
+    dims.append((shape[-1], strides[-1]))
+    if dims[-1][1] != 1 and dims[-1][0] != 1:
+        return None
+    dims[-1] = (dims[-1][0], 1)
+    merged = [dims[-1]]
+    for n, s in reversed(dims[:-1]):
+        inner_n, inner_s = merged[0]
+        if s == inner_n * inner_s:
+            merged[0] = (n * inner_n, inner_s)
+        else:
+            merged.insert(0, (n, s))
+    if len(merged) == 1:
+        return 0, merged[0][0], 1, 1, 0
+    if len(merged) == 2:
+        return merged[0][1], merged[1][0], merged[0][0], 1, 0
+    if len(merged) == 3 and merged[0][0] <= 64:
+        return merged[1][1], merged[2][0], merged[1][0], merged[0][0], merged[0][1]
+    return None
+
+
+class Replay:
+    """The C side's state (``_xmpacc_replay`` of the glue) and the plans registered there."""
+
+    def __init__(self, lib: Any, profile: bool) -> None:
+        self.lib = lib
+        self.c = CReplay.in_dll(lib, "_xmpacc_replay")
+        for setter in ("_xmpacc_launch_plan_set", "_xmpacc_compute_plan_set"):
+            fn = getattr(lib, setter)
+            fn.argtypes, fn.restype = [ctypes.c_void_p, ctypes.c_void_p], ctypes.c_int
+        fn = lib._xmpacc_acc_reflect_set
+        fn.argtypes, fn.restype = [ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p], ctypes.c_int
+        self.launches: dict[int, Held] = {}     # where -> plan
+        self.computes: dict[int, Held] = {}
+        self.reflects: dict[tuple[int, int], Held] = {}     # (descriptor, REFLECT or REFLECT_DO) -> plan
+        self.cuda = False
+        self.nccl_comm: Any = None
+        self.events_keep: Any = None
+        self.counted: list[tuple[Held, int]] = []   # replayed calls of plans, not yet in the counters
+        if profile:
+            self.events_keep = (CEvent * (1 << 20))()
+            self.c.events = ctypes.cast(self.events_keep, ctypes.POINTER(CEvent))
+            self.c.capacity = len(self.events_keep)
+            self.c.profile = 1
+        self.c.on = 1
+
+    # ------------------------------------------------------------ the device
+    def bind_cuda(self, backend: Any) -> None:
+        """The driver's functions (libcuda, which CuPy loaded) and the current stream."""
+        try:
+            cuda = ctypes.CDLL("libcuda.so.1")
+            self.c.launch = _symbol(cuda, "cuLaunchKernel")
+            self.c.synchronize = _symbol(cuda, "cuStreamSynchronize")
+            self.c.copy2d = _symbol(cuda, "cuMemcpy2DAsync_v2")
+        except (OSError, AttributeError):
+            self.c.on = 0   # no driver symbols: the general path only
+            return
+        self.cuda = True
+        self.c.stream = backend.cupy.cuda.get_current_stream().ptr or None
+
+    def bind_nccl(self, transport: Any) -> bool:
+        """NCCL's point-to-point functions and the world communicator (once)."""
+        if self.nccl_comm is transport:
+            return True
+        path = loaded_library("libnccl")
+        comm = getattr(transport.comm, "comm", None)
+        if path is None or not isinstance(comm, int):
+            return False
+        try:
+            nccl = ctypes.CDLL(path)
+            names = ("ncclGroupStart", "ncclGroupEnd", "ncclSend", "ncclRecv")
+            self.c.group_start, self.c.group_end, self.c.send, self.c.recv = (_symbol(nccl, n) for n in names)
+        except (OSError, AttributeError):
+            return False
+        self.c.nccl = comm
+        self.nccl_comm = transport
+        return True
+
+    def set_stream(self, ptr: int) -> None:
+        self.c.stream = ptr or None
+
+    def add_queue(self, queue: int, ptr: int) -> None:
+        n = self.c.nqueues
+        if n < _QUEUES:
+            self.c.queue_id[n], self.c.queue_stream[n] = queue, ptr
+            self.c.nqueues = n + 1
+        else:
+            self.c.on = 0   # more queues than the table holds: acc wait must see them all
+
+    @property
+    def pending(self) -> bytes | None:
+        return ctypes.string_at(self.c.pending) if self.c.pending else None
+
+    def set_pending(self, where: Any) -> None:
+        """Python launches mark the stream busy the same way as replayed ones."""
+        if where is None:
+            self.c.pending = None
+        else:
+            text = where.encode() if isinstance(where, str) else where
+            self._pending_text = ctypes.create_string_buffer(text)
+            self.c.pending = ctypes.addressof(self._pending_text)
+
+    def set_generation(self, value: int) -> None:
+        self.c.generation = value
+
+    # ------------------------------------------------------------ plans
+    def offer_launch(self, launch_fn: int, host: bool, prepared: Any, info: Any, total: int, nthreads: int,
+                     nparams: int, args: int, inner: tuple[int, int], stream: int) -> None:
+        """A launch the general path just made, for the C side to repeat (acc.py)."""
+        where = self.c.where or 0
+        if not where:
+            return
+        args_copy = (ctypes.c_void_p * max(nparams, 1))()
+        ctypes.memmove(args_copy, args, 8 * nparams)
+        p = CLaunchPlan()
+        p.kernel, p.nparams, p.nthreads, p.total = self.c.kernel, nparams, nthreads, total
+        p.grid2_sched = info.grid2_sched if info.grid2_sched is not None else -1
+        p.inner, p.pad = inner
+        p.generation, p.args, p.function = self.c.generation, ctypes.addressof(args_copy), launch_fn
+        p.params = ctypes.addressof(prepared.params)
+        shape = prepared.shape
+        p.grid[0], p.grid[1] = shape.grid
+        p.block[0], p.block[1] = shape.block, shape.rows
+        p.threads, p.stream, p.host = shape.threads, stream or None, int(host)
+        self._register(self.launches, where, "_xmpacc_launch_plan_set", Held(p, [args_copy, prepared]))
+
+    def compute_site(self, n: int, keys: int, sizes: int, modes: int) -> tuple[int, int, list[Any]]:
+        """The site and clause of the compute construct being begun, for ``offer_compute``
+        at its end (copied now: the clause's arrays belong to the caller)."""
+        return self.c.where or 0, n, [ctypes.create_string_buffer(ctypes.string_at(a, w * n), max(w * n, 1))
+                                      if n else ctypes.create_string_buffer(1)
+                                      for a, w in ((keys, 8), (sizes, 8), (modes, 4))]
+
+    def offer_compute(self, where: int, n: int, raw: list[Any]) -> None:
+        """A compute construct whose data region found everything present (acc_compute.py)."""
+        if not where:
+            return
+        p = CComputePlan(n, self.c.generation, *(ctypes.addressof(b) for b in raw))
+        self._register(self.computes, where, "_xmpacc_compute_plan_set", Held(p, raw))
+
+    def offer_reflect(self, ptr: int, kind: int, base: int, ops: list[list[CSlabOp]] | None, mpi: Any,
+                      keep: list[Any], sent: int, received: int) -> None:
+        """A device reflect as rounds of NCCL operations, or (host backend) MPI requests."""
+        p = CAccReflectPlan()
+        p.base, p.generation, p.bytes = base, self.c.generation, sent
+        held = Held(p, list(keep), sent, received)
+        if mpi is not None:
+            p.mpi = ctypes.addressof(mpi.c)
+            held.keep.append(mpi)
+        else:
+            assert ops is not None
+            p.nrounds = len(ops)
+            for k, round_ops in enumerate(ops):
+                arr = (CSlabOp * max(len(round_ops), 1))(*round_ops)
+                held.keep.append(arr)
+                p.count[k], p.ops[k] = len(round_ops), ctypes.cast(arr, ctypes.POINTER(CSlabOp))
+        old = self.reflects.pop((ptr, kind), None)
+        if self.lib._xmpacc_acc_reflect_set(ptr, kind, ctypes.addressof(p)):
+            self.reflects[(ptr, kind)] = held
+        else:
+            self.lib._xmpacc_acc_reflect_set(ptr, kind, None)
+        if old is not None:
+            self.folded(old)
+
+    def _register(self, table: dict[int, Held], key: int, setter: str, held: Held) -> None:
+        old = table.pop(key, None)
+        if getattr(self.lib, setter)(key, ctypes.addressof(held.c)):
+            table[key] = held
+        else:
+            getattr(self.lib, setter)(key, None)
+        if old is not None:
+            self.folded(old)
+
+    def forget_reflect(self, ptr: int, kinds: tuple[int, ...] = (REFLECT, REFLECT_DO)) -> None:
+        for kind in kinds:
+            held = self.reflects.pop((ptr, kind), None)
+            if held is not None:
+                self.lib._xmpacc_acc_reflect_set(ptr, kind, None)
+                self.folded(held)
+
+    def has_reflect(self, ptr: int, kind: int) -> bool:
+        held = self.reflects.get((ptr, kind))
+        return held is not None and held.c.generation == self.c.generation
+
+    # ------------------------------------------------------------ counters
+    def folded(self, held: Held) -> None:
+        """Count a plan's replayed calls into ``stats`` (made by ``fold``)."""
+        calls, held.c.calls = held.c.calls, 0
+        self.counted.append((held, calls))
+
+    def fold(self, stats: dict[str, int]) -> None:
+        """The runtime counters (XMPACC_STATS) with what the C side did."""
+        for table in (self.launches, self.reflects, self.computes):
+            for held in table.values():
+                self.folded(held)
+        for held, calls in self.counted:
+            if not calls:
+                continue
+            if isinstance(held.c, CLaunchPlan):
+                _add(stats, "kernel_launches", calls)
+                _add(stats, "replayed_launches", calls)
+            elif isinstance(held.c, CAccReflectPlan):
+                _add(stats, "reflect_bytes", calls * held.sent)
+                _add(stats, "reflect_shadow_bytes", calls * held.received)
+                _add(stats, "replayed_reflects", calls)
+            else:
+                _add(stats, "replayed_computes", calls)
+        self.counted = []
+
+    def events(self) -> list[tuple[str, bytes, bytes | None, int, int, int, int]]:
+        """Profiled runs: (entry, where, kernel, start, host end, stop, bytes) of each
+        replayed call."""
+        out = []
+        for k in range(self.c.nevents):
+            e = self.c.events[k]
+            out.append((REPLAYED[e.entry], e.where or b"", e.detail, e.start, e.host or e.stop, e.stop,
+                        e.bytes))
+        return out
+
+
+def _add(stats: dict[str, int], key: str, n: int) -> None:
+    stats[key] = stats.get(key, 0) + n
+
+
+def grid2_shape(args: int, info: Any) -> tuple[int, int]:
+    """The innermost schedule's (count, padding) a 2-D grid was shaped for (0, 0 without)."""
+    if info.grid2_sched is None:
+        return 0, 0
+    addr = ctypes.c_void_p.from_address(args + 8 * info.grid2_sched).value or 0
+    s = CSched.from_address(addr)
+    return s.count, (s.first & 31 if s.step == 1 else 0)
+
+
+def slab_op(device: int, nbytes: int, peer: int, send: bool, part: Any) -> CSlabOp | None:
+    """One NCCL operation of a device reflect; ``part`` is the slab's view in the array
+    when it goes through a stage (None when ``device`` is the slab itself)."""
+    op = CSlabOp(device, nbytes, peer, int(send))
+    if part is not None:
+        copies = strided_copies(tuple(int(n) for n in part.shape), tuple(int(s) for s in part.strides))
+        if copies is None:
+            return None
+        op.array = int(part.data.ptr)
+        op.pitch, op.width, op.height, op.copies, op.stride = copies
+        if op.width * op.height * op.copies != nbytes:
+            return None
+    return op
+
+
+def offer_device_reflect(replay: Replay, ptr: int, kind: int, arr: Any, view: Any, transport: Any,
+                         mpi_calls: tuple[int, int] | None) -> None:
+    """After a general ``reflect ... acc`` of ``arr`` (declared widths, blocking): its
+    exchanges for the C side, on the device copy's byte view ``view``: NCCL operations
+    (the transport's own slab plans: the same buffers and stages) or, on the host
+    backend, MPI persistent requests.  The staged transport and full shadows stay general."""
+    steps = arr.reflect_plans.get((None, False))
+    if steps is None or any(s[0] != "exchange" for s in steps):
+        return
+    steps = [s for s in steps if active_step(s)]
+    base = int(arr.buffer.ctypes.data)
+    if transport.name == "mpi":
+        built = build_requests(view, int(view.ctypes.data), steps, mpi_calls) if mpi_calls else None
+        if built is not None:
+            replay.offer_reflect(ptr, kind, base, None, built, [], built.sent, built.received)
+        return
+    if transport.name != "nccl" or (steps and not replay.bind_nccl(transport)):
+        return
+    rounds, sent, received = [], 0, 0
+    for _kind, comm, sends, recvs in steps:
+        plan = transport.slab_plans.find(view, transport.address(view), sends, recvs)
+        if plan.selected:
+            return
+        ranks = transport.world_ranks_of(comm)
+        ops = []
+        for send, messages, slabs in ((True, sends, plan.sends), (False, recvs, plan.recvs)):
+            for (peer, _tag, _region), s in zip(messages, slabs, strict=True):
+                staged = s.stage is not None
+                op = slab_op(int(s.stage.data.ptr) if staged else s.device, s.nbytes, ranks[peer], send,
+                             view[s.region] if staged else None)
+                if op is None:
+                    return
+                ops.append(op)
+                sent, received = (sent + s.nbytes, received) if send else (sent, received + s.nbytes)
+        rounds.append(ops)
+    replay.offer_reflect(ptr, kind, base, rounds, None, [view], sent, received)

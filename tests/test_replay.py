@@ -1,0 +1,163 @@
+"""The per-iteration path in C (runtime/replay.py, runtime/include/xmpacc_replay.h): a
+program whose time loop the C side replays gives the serial program's results and the
+same output as the general path (``XMPACC_REPLAY=0``), under 1, 2 and 4 processes on the
+host backend, whose kernels and "device" reflects replay through the same plans as a
+GPU's; the runtime counters show the calls really ran in C.  The geometry of the strided
+slabs that a GPU reflect packs with 2-D copies is checked against numpy."""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import re
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+from conftest import gpu_count, run_mpi, run_xmpacc, same_output, serial_output
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from xmpacc.runtime.device import INCLUDE_DIR
+from xmpacc.runtime.fast_reflect import CFastReflect
+from xmpacc.runtime.replay import (
+    CAccReflectPlan,
+    CComputePlan,
+    CEvent,
+    CLaunchPlan,
+    CReplay,
+    CSlabOp,
+    strided_copies,
+)
+
+PROGRAM = Path(__file__).parent / "programs" / "replay_paths.c"
+HOST = {"XMPACC_DEVICE": "host", "XMPACC_STATS": "1"}
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    tmp = tmp_path_factory.mktemp("replay")
+    exe = tmp / "replay_paths"
+    r = run_xmpacc(str(PROGRAM), "-o", str(exe))
+    assert r.returncode == 0, r.stderr
+    return exe, serial_output(PROGRAM, tmp)
+
+
+def _stats(stderr: str) -> list[dict[str, int]]:
+    return [json.loads(m) for m in re.findall(r"xmpacc-stats: (\{[^{}]*\})", stderr)]
+
+
+@pytest.mark.parametrize("nprocs", [1, 2, 4])
+def test_replayed_run_agrees_with_serial_and_general_path(built: tuple[Path, str], nprocs: int) -> None:
+    exe, expected = built
+    replayed = run_mpi(nprocs, exe, env=HOST)
+    assert replayed.returncode == 0, replayed.stderr
+    same_output(replayed.stdout, expected)
+    general = run_mpi(nprocs, exe, env={**HOST, "XMPACC_REPLAY": "0"})
+    assert general.returncode == 0, general.stderr
+    assert general.stdout == replayed.stdout
+    on, off = _stats(replayed.stderr), _stats(general.stderr)
+    assert len(on) == len(off) == nprocs
+    by_rank = {s["rank"]: s for s in off}
+    for s in on:
+        # The stencil and the async sweep replay in every other sweep: the data region of
+        # scale, every other sweep, makes and frees a device copy, which makes every plan
+        # stale (the next call plans again).  The copy never replays its launch (its bounds
+        # differ from those of the sweep before), nor does the construct that copies scale
+        # in (its data region makes a copy) or the reduction (its result goes to the host);
+        # the data regions of four constructs replay (all but scale's).
+        assert s["replayed_launches"] == 8, s
+        assert s["replayed_computes"] == 16, s
+        assert s["replayed_reflects"] >= 4, s
+        for counter in ("kernel_launches", "reflect_bytes", "reflect_shadow_bytes"):   # the same work
+            assert s.get(counter, 0) == by_rank[s["rank"]].get(counter, 0), counter
+    assert all(not any(k.startswith("replayed_") for k in s) for s in off)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(1, 6), min_size=1, max_size=4).flatmap(
+    lambda shape: st.tuples(st.just(shape), st.tuples(*[st.tuples(st.integers(0, n - 1), st.integers(1, n))
+                                                         for n in shape]), st.integers(1, 8))))
+def test_strided_copies_cover_the_box(case: tuple[list[int], tuple[tuple[int, int], ...], int]) -> None:
+    """The 2-D copies that pack a box of a row-major array (a slab of a reflect) visit
+    exactly its bytes, in C order, or the box is refused."""
+    shape, corners, elem = case
+    full = np.arange(int(np.prod(shape)) * elem, dtype=np.int64).reshape(*shape, elem)
+    box = tuple(slice(lo, min(lo + n, size)) for (lo, n), size in zip(corners, shape, strict=True))
+    part = full[box]
+    strides = tuple(s // full.itemsize for s in part.strides)   # in elements of the byte view
+    got = strided_copies(part.shape, strides)
+    if got is None:
+        assert sum(1 for n in part.shape if n != 1) >= 3
+        return
+    pitch, width, height, copies, stride = got
+    origin = int(part.reshape(-1)[0])
+    packed = [origin + k * stride + r * pitch + b
+              for k in range(copies) for r in range(height) for b in range(width)]
+    assert packed == [int(x) for x in part.reshape(-1)]
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(gpu_count() == 0, reason="needs a CUDA GPU")
+@pytest.mark.parametrize("nprocs", [1, 2])
+def test_replayed_on_the_gpu(built: tuple[Path, str], nprocs: int) -> None:
+    """The same on a GPU: launches through cuLaunchKernel, reflects through NCCL (two
+    ranks on one GPU take the staged transport, which stays general), waits in C."""
+    exe, expected = built
+    cuda = {"XMPACC_DEVICE": "cuda", "XMPACC_STATS": "1"}
+    replayed = run_mpi(nprocs, exe, env=cuda)
+    assert replayed.returncode == 0, replayed.stderr
+    same_output(replayed.stdout, expected)
+    general = run_mpi(nprocs, exe, env={**cuda, "XMPACC_REPLAY": "0"})
+    assert general.returncode == 0, general.stderr
+    assert general.stdout == replayed.stdout
+    for s in _stats(replayed.stderr):
+        assert s["replayed_launches"] == 8 and s["replayed_computes"] == 16, s   # as on the host
+        if gpu_count() >= nprocs:
+            assert s["replayed_reflects"] >= 4, s
+
+
+MIRRORS = {"_xmpacc_replay_t": CReplay, "_xmpacc_launch_plan_t": CLaunchPlan,
+           "_xmpacc_compute_plan_t": CComputePlan, "_xmpacc_slab_op_t": CSlabOp,
+           "_xmpacc_acc_reflect_plan_t": CAccReflectPlan, "struct _xmpacc_replay_event": CEvent,
+           "_xmpacc_fast_reflect_t": CFastReflect}
+# the driver's CUDA_MEMCPY2D, field by field, as include/xmpacc_fast.h spells it
+MEMCPY2D = {"src_x": "srcXInBytes", "src_y": "srcY", "src_type": "srcMemoryType", "src_host": "srcHost",
+            "src_device": "srcDevice", "src_array": "srcArray", "src_pitch": "srcPitch",
+            "dst_x": "dstXInBytes", "dst_y": "dstY", "dst_type": "dstMemoryType", "dst_host": "dstHost",
+            "dst_device": "dstDevice", "dst_array": "dstArray", "dst_pitch": "dstPitch",
+            "width": "WidthInBytes", "height": "Height"}
+
+
+def _layout(tmp_path: Path, lines: list[str], header: str) -> list[str]:
+    src = tmp_path / "layout.c"
+    src.write_text(f"#include <stdio.h>\n#include <stddef.h>\n{header}\nint main(void) {{\n"
+                   + "".join(f"  printf(\"%zu\\n\", (size_t)({e}));\n" for e in lines) + "  return 0;\n}\n")
+    exe = tmp_path / "layout"
+    r = subprocess.run(["cc", f"-I{INCLUDE_DIR}", str(src), "-o", str(exe)], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    return subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout.split()
+
+
+def test_c_structures_match_their_ctypes_mirrors(tmp_path: Path) -> None:
+    """The plans are written by Python and read by C: every field at the same offset."""
+    exprs, expected = [], []
+    for c_name, mirror in MIRRORS.items():
+        exprs.append(f"sizeof({c_name})")
+        expected.append(ctypes.sizeof(mirror))
+        for name, *_ in mirror._fields_:
+            exprs.append(f"offsetof({c_name}, {name})")
+            expected.append(getattr(mirror, name).offset)
+    got = _layout(tmp_path, exprs, '#include "xmpacc_fast.h"')
+    assert [int(g) for g in got] == expected
+
+
+@pytest.mark.skipif(not Path("/usr/local/cuda/include/cuda.h").exists(), reason="needs the CUDA headers")
+def test_memcpy2d_is_the_drivers(tmp_path: Path) -> None:
+    """cuMemcpy2DAsync_v2 reads the packing copies in the driver's own layout."""
+    exprs = ["sizeof(_xmpacc_memcpy2d_t)", "sizeof(CUDA_MEMCPY2D)"]
+    for ours, theirs in MEMCPY2D.items():
+        exprs += [f"offsetof(_xmpacc_memcpy2d_t, {ours})", f"offsetof(CUDA_MEMCPY2D, {theirs})"]
+    got = _layout(tmp_path, exprs, '#include "/usr/local/cuda/include/cuda.h"\n#include "xmpacc_fast.h"')
+    assert got[0::2] == got[1::2]
