@@ -51,6 +51,7 @@ LAUNCHES = LAUNCH_REPS + 1   # the warm-up launch and the timed ones: the `a` bo
 CUDA_C_LAUNCH, CUPY_LAUNCH = "CUDA C cuLaunchKernel", "cupy driver launch"   # O2's references
 RTOL = 1e-10        # the checksum of the same sweeps, summed in another order
 XMP, HAND = "xmpacc", "CUDA C"
+GENERAL = ", general path (XMPACC_REPLAY=0)"   # every runtime call through Python, for comparison
 
 
 def run_name(prog: str, gpus: int) -> str:
@@ -87,6 +88,9 @@ def launch(work: Path) -> dict[str, Any]:
     exe = harness.build("launch_bench.c", work / "launch", {"REPS": LAUNCH_REPS})
     xmp = median_launch([harness.run_prog(exe, 1, CUDA)["values"] for _ in range(REPEATS)])
     out: dict[str, Any] = {"reps": LAUNCH_REPS, "xmpacc_us": xmp["launch_us"], "runs": {XMP: xmp}}
+    general = {**CUDA, "XMPACC_REPLAY": "0"}
+    out["runs"][XMP + GENERAL] = median_launch([harness.run_prog(exe, 1, general)["values"]
+                                                for _ in range(REPEATS)])
     try:
         hand, out["cuda_c_build"] = build_launch(work)
         out["runs"][HAND] = median_launch([harness.numbers(harness.sh([str(hand)])) for _ in range(REPEATS)])
@@ -155,6 +159,8 @@ def cases(work: Path, gpus: int, record: dict[str, Any]) -> None:
             runs[run_name(XMP, g)] = median_run(exe, g, CUDA)
             if hand is not None:
                 runs[run_name(HAND, g)] = median_run(hand, g, {})
+            # the same program with every call through the Python runtime: what replay saves
+            runs[run_name(XMP, g) + GENERAL] = median_run(exe, g, {**CUDA, "XMPACC_REPLAY": "0"})
         sizes[str(n)] = {"n": n, "iter": iters, "runs": runs, "checksums_match": _check(runs)}
     try:
         launched: dict[str, Any] = record.get("launch") or launch(work)
