@@ -157,10 +157,12 @@ class ReductionRuntime:
         if data in self.pending_addrs:   # type: ignore[attr-defined]
             # the variable still waits for a deferred acc reduction (acc.py): reduce it over
             # the nodes behind that on the device where NCCL can, else after it on the host,
-            # in order (every node defers alike); under async, now
+            # in order (every node defers alike); under async, now.  Over one node there is
+            # nothing to do: the deferred result reaches the variable as it would alone.
             if not self.asyncs.active:
                 comm = self._on_set(on_nodes, on_ref, w)  # type: ignore[attr-defined]
-                if comm is None or count == 1 and self._reduce_pending(data, comm, op):  # type: ignore[attr-defined]
+                if comm is None or comm.Get_size() == 1 \
+                        or count == 1 and self._reduce_pending(data, comm, op):  # type: ignore[attr-defined]
                     return
                 self.pending_after.append(  # type: ignore[attr-defined]
                     lambda: self._allreduce(comm, view(data, count, type_code, w), op, w))
