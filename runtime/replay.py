@@ -47,6 +47,8 @@ REPLAYED = ("_xmpacc_reflect", "_xmpacc_reflect_acc", "_xmpacc_launch", "_xmpacc
 
 # the C side's tables of device reflect plans: reflect ... acc, reflect_do ... acc
 REFLECT, REFLECT_DO = 0, 1
+PLANS_PER_SITE = 4   # plans kept per launch or compute site (replay.py _register)
+UNSTEADY = 16        # plans dropped unused in a row after which a site gets no more
 
 
 class CEvent(ctypes.Structure):
@@ -76,12 +78,13 @@ class CLaunchPlan(ctypes.Structure):
                 ("pad", ctypes.c_longlong), ("generation", ctypes.c_longlong), ("args", ctypes.c_void_p),
                 ("function", ctypes.c_void_p), ("params", ctypes.c_void_p), ("grid", ctypes.c_uint * 2),
                 ("block", ctypes.c_uint * 2), ("threads", ctypes.c_longlong), ("stream", ctypes.c_void_p),
-                ("host", ctypes.c_int), ("calls", ctypes.c_longlong)]
+                ("host", ctypes.c_int), ("calls", ctypes.c_longlong), ("next", ctypes.c_void_p)]
 
 
 class CComputePlan(ctypes.Structure):
     _fields_ = [("n", ctypes.c_int), ("generation", ctypes.c_longlong), ("keys", ctypes.c_void_p),
-                ("sizes", ctypes.c_void_p), ("modes", ctypes.c_void_p), ("calls", ctypes.c_longlong)]
+                ("sizes", ctypes.c_void_p), ("modes", ctypes.c_void_p), ("calls", ctypes.c_longlong),
+                ("next", ctypes.c_void_p)]
 
 
 class CSlabOp(ctypes.Structure):
@@ -161,13 +164,14 @@ class Replay:
             fn.argtypes, fn.restype = [ctypes.c_void_p, ctypes.c_void_p], ctypes.c_int
         fn = lib._xmpacc_acc_reflect_set
         fn.argtypes, fn.restype = [ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p], ctypes.c_int
-        self.launches: dict[int, Held] = {}     # where -> plan
-        self.computes: dict[int, Held] = {}
+        self.launches: dict[int, list[Held]] = {}     # where -> its plans, the newest first
+        self.computes: dict[int, list[Held]] = {}
+        self.unused: dict[int, int] = {}              # where -> plans dropped unused in a row
         self.reflects: dict[tuple[int, int], Held] = {}     # (descriptor, REFLECT or REFLECT_DO) -> plan
         self.cuda = False
         self.nccl_comm: Any = None
         self.events_keep: Any = None
-        self.counted: list[tuple[Held, int]] = []   # replayed calls of plans, not yet in the counters
+        self.counted: dict[str, int] = {}   # replayed calls of dropped plans, not yet in the counters
         if profile:
             self.events_keep = (CEvent * (1 << 20))()
             self.c.events = ctypes.cast(self.events_keep, ctypes.POINTER(CEvent))
@@ -239,7 +243,7 @@ class Replay:
                      nparams: int, args: int, inner: tuple[int, int], stream: int) -> None:
         """A launch the general path just made, for the C side to repeat (acc.py)."""
         where = self.c.where or 0
-        if not where:
+        if not where or not self.steady(where):
             return
         args_copy = (ctypes.c_void_p * max(nparams, 1))()
         ctypes.memmove(args_copy, args, 8 * nparams)
@@ -264,7 +268,7 @@ class Replay:
 
     def offer_compute(self, where: int, n: int, raw: list[Any]) -> None:
         """A compute construct whose data region found everything present (acc_compute.py)."""
-        if not where:
+        if not where or not self.steady(where):
             return
         p = CComputePlan(n, self.c.generation, *(ctypes.addressof(b) for b in raw))
         self._register(self.computes, where, "_xmpacc_compute_plan_set", Held(p, raw))
@@ -293,14 +297,28 @@ class Replay:
         if old is not None:
             self.folded(old)
 
-    def _register(self, table: dict[int, Held], key: int, setter: str, held: Held) -> None:
-        old = table.pop(key, None)
+    def _register(self, table: dict[int, list[Held]], key: int, setter: str, held: Held) -> None:
+        """``held`` first in the site's chain of plans (one ``where`` can serve two call
+        sites: a macro or an inline function expanded twice, with the same line), which
+        keeps the PLANS_PER_SITE most recent.  A site whose plans keep being dropped unused
+        (its arguments change at every call) gets no more: planning would only add to its
+        general path."""
+        chain = [held] + table.get(key, [])
+        for dropped in chain[PLANS_PER_SITE:]:
+            self.unused[key] = 0 if dropped.c.calls else self.unused.get(key, 0) + 1
+            self.folded(dropped)
+        chain = chain[:PLANS_PER_SITE]
+        for a, b in zip(chain, chain[1:] + [None], strict=True):
+            a.c.next = ctypes.addressof(b.c) if b is not None else None
         if getattr(self.lib, setter)(key, ctypes.addressof(held.c)):
-            table[key] = held
+            table[key] = chain
         else:
             getattr(self.lib, setter)(key, None)
-        if old is not None:
-            self.folded(old)
+            table.pop(key, None)
+
+    def steady(self, key: int) -> bool:
+        """Is a plan for this site worth making (see ``_register``)?"""
+        return self.unused.get(key, 0) < UNSTEADY
 
     def forget_reflect(self, ptr: int, kinds: tuple[int, ...] = (REFLECT, REFLECT_DO)) -> None:
         for kind in kinds:
@@ -315,28 +333,29 @@ class Replay:
 
     # ------------------------------------------------------------ counters
     def folded(self, held: Held) -> None:
-        """Count a plan's replayed calls into ``stats`` (made by ``fold``)."""
+        """Count a plan's replayed calls so far (into ``counted``, which ``fold`` adds to
+        the runtime counters)."""
         calls, held.c.calls = held.c.calls, 0
-        self.counted.append((held, calls))
+        if not calls:
+            return
+        if isinstance(held.c, CLaunchPlan):
+            _add(self.counted, "kernel_launches", calls)
+            _add(self.counted, "replayed_launches", calls)
+        elif isinstance(held.c, CAccReflectPlan):
+            _add(self.counted, "reflect_bytes", calls * held.sent)
+            _add(self.counted, "reflect_shadow_bytes", calls * held.received)
+            _add(self.counted, "replayed_reflects", calls)
+        else:
+            _add(self.counted, "replayed_computes", calls)
 
     def fold(self, stats: dict[str, int]) -> None:
         """The runtime counters (XMPACC_STATS) with what the C side did."""
-        for table in (self.launches, self.reflects, self.computes):
-            for held in table.values():
+        for chain in (*self.launches.values(), *self.computes.values(), [*self.reflects.values()]):
+            for held in chain:
                 self.folded(held)
-        for held, calls in self.counted:
-            if not calls:
-                continue
-            if isinstance(held.c, CLaunchPlan):
-                _add(stats, "kernel_launches", calls)
-                _add(stats, "replayed_launches", calls)
-            elif isinstance(held.c, CAccReflectPlan):
-                _add(stats, "reflect_bytes", calls * held.sent)
-                _add(stats, "reflect_shadow_bytes", calls * held.received)
-                _add(stats, "replayed_reflects", calls)
-            else:
-                _add(stats, "replayed_computes", calls)
-        self.counted = []
+        for key, n in self.counted.items():
+            _add(stats, key, n)
+        self.counted = {}
 
     def events(self) -> list[tuple[str, bytes, bytes | None, int, int, int, int]]:
         """Profiled runs: (entry, where, kernel, start, host end, stop, bytes) of each

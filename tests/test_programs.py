@@ -79,7 +79,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> SharedBuilds:
 def test_every_program_is_listed() -> None:
     on_disk = {p.name for p in PROGRAMS.glob("*.c")}
     special = {"file_scope_extent.c", "job_control.c", "nodes_mismatch.c",  # see test_job.py
-               "replay_paths.c"}                                             # see test_replay.py
+               "replay_paths.c", "replay_one_site.c"}                        # see test_replay.py
     assert on_disk - special == set(CASES)
 
 

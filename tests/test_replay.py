@@ -32,6 +32,7 @@ from xmpacc.runtime.replay import (
 )
 
 PROGRAM = Path(__file__).parent / "programs" / "replay_paths.c"
+ONE_SITE = Path(__file__).parent / "programs" / "replay_one_site.c"
 HOST = {"XMPACC_DEVICE": "host", "XMPACC_STATS": "1"}
 
 
@@ -73,6 +74,22 @@ def test_replayed_run_agrees_with_serial_and_general_path(built: tuple[Path, str
         for counter in ("kernel_launches", "reflect_bytes", "reflect_shadow_bytes"):   # the same work
             assert s.get(counter, 0) == by_rank[s["rank"]].get(counter, 0), counter
     assert all(not any(k.startswith("replayed_") for k in s) for s in off)
+
+
+def test_two_call_sites_with_one_where(tmp_path: Path) -> None:
+    """A sweep included twice reports one file:line for both expansions of its directives:
+    each keeps its own plans, and both replay from the second time step (12 steps)."""
+    exe = tmp_path / "replay_one_site"
+    r = run_xmpacc(str(ONE_SITE), "-o", str(exe))
+    assert r.returncode == 0, r.stderr
+    expected = serial_output(ONE_SITE, tmp_path)
+    for nprocs in (1, 2):
+        run = run_mpi(nprocs, exe, env=HOST)
+        assert run.returncode == 0, run.stderr
+        same_output(run.stdout, expected)
+        for s in _stats(run.stderr):
+            assert s["replayed_launches"] == 2 * 11 and s["replayed_computes"] == 2 * 11, s
+            assert s["replayed_reflects"] == 2 * 11, s
 
 
 @settings(max_examples=300, deadline=None)

@@ -26,6 +26,8 @@ typedef struct _xmpacc_launch_plan {
   void *stream;
   int host;                            /* 1: the host backend's trampoline */
   long long calls;
+  struct _xmpacc_launch_plan *next;    /* another plan of the same site (one where, two call sites
+                                          of a macro or inline function, or other arguments) */
 } _xmpacc_launch_plan_t;
 
 static _xmpacc_fast_table_t _xmpacc_launch_plans;
@@ -43,15 +45,18 @@ static int _xmpacc_launch_fast(const char *where, const char *kernel, long long 
   (void)kinds;
   if (!r->on) return 0;
   r->where = where, r->kernel = kernel;
-  p = (_xmpacc_launch_plan_t *)_xmpacc_fast_get(_xmpacc_launch_plans, where);
-  if (!p || p->kernel != kernel || p->total != total || p->nthreads != nthreads || p->nparams != nparams
-      || p->generation != r->generation || (!p->host && p->stream != r->stream)
-      || memcmp(p->args, args, sizeof(void *) * (size_t)nparams))
-    return 0;
-  if (p->grid2_sched >= 0) {
-    const _xmpacc_sched_t *s = (const _xmpacc_sched_t *)args[p->grid2_sched];
-    if (s->count != p->inner || (s->step == 1 ? s->first & 31 : 0) != p->pad) return 0;
+  for (p = (_xmpacc_launch_plan_t *)_xmpacc_fast_get(_xmpacc_launch_plans, where); p; p = p->next) {
+    if (p->kernel != kernel || p->total != total || p->nthreads != nthreads || p->nparams != nparams
+        || p->generation != r->generation || (!p->host && p->stream != r->stream)
+        || memcmp(p->args, args, sizeof(void *) * (size_t)nparams))
+      continue;
+    if (p->grid2_sched >= 0) {
+      const _xmpacc_sched_t *s = (const _xmpacc_sched_t *)args[p->grid2_sched];
+      if (s->count != p->inner || (s->step == 1 ? s->first & 31 : 0) != p->pad) continue;
+    }
+    break;
   }
+  if (!p) return 0;
   start = r->profile ? _xmpacc_now() : 0;
   if (p->host) {
     ((void (*)(long long, void *))p->function)(p->threads, p->params);
@@ -117,6 +122,7 @@ typedef struct _xmpacc_compute_plan {
   const long long *sizes;
   const int *modes;
   long long calls;
+  struct _xmpacc_compute_plan *next;   /* another plan of the same site */
 } _xmpacc_compute_plan_t;
 
 static _xmpacc_fast_table_t _xmpacc_compute_plans;
@@ -135,12 +141,13 @@ static int _xmpacc_acc_compute_begin_fast(const char *where, int n, const void *
   if (!r->on) return 0;
   r->where = where;
   start = r->profile ? _xmpacc_now() : 0;
-  p = (_xmpacc_compute_plan_t *)_xmpacc_fast_get(_xmpacc_compute_plans, where);
-  if (!p || p->n != n || p->generation != r->generation
-      || (n && (memcmp(p->keys, keys, sizeof(void *) * (size_t)n)
-                || memcmp(p->sizes, sizes, sizeof(long long) * (size_t)n)
-                || memcmp(p->modes, modes, sizeof(int) * (size_t)n))))
-    return 0;
+  for (p = (_xmpacc_compute_plan_t *)_xmpacc_fast_get(_xmpacc_compute_plans, where); p; p = p->next)
+    if (p->n == n && p->generation == r->generation
+        && !(n && (memcmp(p->keys, keys, sizeof(void *) * (size_t)n)
+                   || memcmp(p->sizes, sizes, sizeof(long long) * (size_t)n)
+                   || memcmp(p->modes, modes, sizeof(int) * (size_t)n))))
+      break;
+  if (!p) return 0;
   p->calls++;
   *region = -1;
   if (start) _xmpacc_replay_record(_XMPACC_EV_COMPUTE_BEGIN, where, start, 0, 0);
