@@ -170,6 +170,11 @@ def xmpacc_and_serial(folder: Path, *options: str, cwd: Path | None = None
     return make
 
 
+def runtime_stats(stderr: str) -> list[dict[str, int]]:
+    """The runtime counters each rank prints under XMPACC_STATS=1, one dict per rank."""
+    return [json.loads(m) for m in re.findall(r"xmpacc-stats: (\{[^{}]*\})", stderr)]
+
+
 def assert_prints(exe: Path, nprocs: int, expected: str) -> None:
     """``mpirun -np nprocs exe`` succeeds and prints ``expected`` (same_output)."""
     r = run_mpi(nprocs, exe, timeout=60 if nprocs <= 4 else 180)

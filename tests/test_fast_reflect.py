@@ -4,13 +4,11 @@ same results as the general path and the serial program, the calls really taken 
 
 from __future__ import annotations
 
-import json
-import re
 from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import run_mpi, run_xmpacc, same_output, serial_output
+from conftest import run_mpi, runtime_stats, same_output, xmpacc_and_serial
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -21,15 +19,7 @@ PROGRAM = Path(__file__).parent / "programs" / "reflect_fast.c"
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
-    tmp = tmp_path_factory.mktemp("fast_reflect")
-    exe = tmp / "reflect_fast"
-    r = run_xmpacc(str(PROGRAM), "-o", str(exe))
-    assert r.returncode == 0, r.stderr
-    return exe, serial_output(PROGRAM, tmp)
-
-
-def _stats(stderr: str) -> list[dict[str, int]]:
-    return [json.loads(m) for m in re.findall(r"xmpacc-stats: (\{[^{}]*\})", stderr)]
+    return xmpacc_and_serial(PROGRAM.parent)(PROGRAM.name, tmp_path_factory.mktemp("fast_reflect"))
 
 
 @pytest.mark.parametrize("nprocs", [2, 4])
@@ -41,7 +31,7 @@ def test_fast_path_agrees_with_serial_and_general_path(built: tuple[Path, str], 
     general = run_mpi(nprocs, exe, env={"XMPACC_STATS": "1", "XMPACC_FAST_REFLECT": "0"})
     assert general.returncode == 0, general.stderr
     assert general.stdout == fast.stdout
-    on, off = _stats(fast.stderr), _stats(general.stderr)
+    on, off = runtime_stats(fast.stderr), runtime_stats(general.stderr)
     assert len(on) == len(off) == nprocs
     # a, g and c: 6 reflects each, the first two through Python; w is aligned anew in every
     # call and reflected once there, so it never gets requests
@@ -59,7 +49,7 @@ def test_profiled_run_shows_the_fast_path(built: tuple[Path, str], tmp_path: Pat
     r = run_mpi(2, exe, env={"XMPACC_STATS": "1", "XMPACC_PROFILE": str(tmp_path / "p.json")})
     assert r.returncode == 0, r.stderr
     same_output(r.stdout, expected)
-    fast = sum(s.get("reflect_fast_calls", 0) for s in _stats(r.stderr))
+    fast = sum(s.get("reflect_fast_calls", 0) for s in runtime_stats(r.stderr))
     rows = [line.split() for line in r.stderr.splitlines() if " reflect [C] " in line]
     assert fast > 0 and rows and sum(int(row[3]) for row in rows) == fast
 

@@ -8,14 +8,12 @@ slabs that a GPU reflect packs with 2-D copies is checked against numpy."""
 from __future__ import annotations
 
 import ctypes
-import json
-import re
 import subprocess
 from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import gpu_count, run_mpi, run_xmpacc, same_output, serial_output
+from conftest import gpu_count, run_mpi, runtime_stats, same_output, xmpacc_and_serial
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -38,27 +36,24 @@ HOST = {"XMPACC_DEVICE": "host", "XMPACC_STATS": "1"}
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
-    tmp = tmp_path_factory.mktemp("replay")
-    exe = tmp / "replay_paths"
-    r = run_xmpacc(str(PROGRAM), "-o", str(exe))
-    assert r.returncode == 0, r.stderr
-    return exe, serial_output(PROGRAM, tmp)
+    return xmpacc_and_serial(PROGRAM.parent)(PROGRAM.name, tmp_path_factory.mktemp("replay"))
 
 
-def _stats(stderr: str) -> list[dict[str, int]]:
-    return [json.loads(m) for m in re.findall(r"xmpacc-stats: (\{[^{}]*\})", stderr)]
+def _both_ways(exe: Path, nprocs: int, env: dict[str, str], expected: str) -> tuple[str, str]:
+    """stderr of a replayed run and of the general path's (``XMPACC_REPLAY=0``), after
+    checking both print what the serial program prints, and the same."""
+    replayed = run_mpi(nprocs, exe, env=env)
+    assert replayed.returncode == 0, replayed.stderr
+    same_output(replayed.stdout, expected)
+    general = run_mpi(nprocs, exe, env={**env, "XMPACC_REPLAY": "0"})
+    assert general.returncode == 0, general.stderr
+    assert general.stdout == replayed.stdout
+    return replayed.stderr, general.stderr
 
 
 @pytest.mark.parametrize("nprocs", [1, 2, 4])
 def test_replayed_run_agrees_with_serial_and_general_path(built: tuple[Path, str], nprocs: int) -> None:
-    exe, expected = built
-    replayed = run_mpi(nprocs, exe, env=HOST)
-    assert replayed.returncode == 0, replayed.stderr
-    same_output(replayed.stdout, expected)
-    general = run_mpi(nprocs, exe, env={**HOST, "XMPACC_REPLAY": "0"})
-    assert general.returncode == 0, general.stderr
-    assert general.stdout == replayed.stdout
-    on, off = _stats(replayed.stderr), _stats(general.stderr)
+    on, off = (runtime_stats(err) for err in _both_ways(built[0], nprocs, HOST, built[1]))
     assert len(on) == len(off) == nprocs
     by_rank = {s["rank"]: s for s in off}
     for s in on:
@@ -79,15 +74,10 @@ def test_replayed_run_agrees_with_serial_and_general_path(built: tuple[Path, str
 def test_two_call_sites_with_one_where(tmp_path: Path) -> None:
     """A sweep included twice reports one file:line for both expansions of its directives:
     each keeps its own plans, and both replay from the second time step (12 steps)."""
-    exe = tmp_path / "replay_one_site"
-    r = run_xmpacc(str(ONE_SITE), "-o", str(exe))
-    assert r.returncode == 0, r.stderr
-    expected = serial_output(ONE_SITE, tmp_path)
+    exe, expected = xmpacc_and_serial(ONE_SITE.parent)(ONE_SITE.name, tmp_path)
     for nprocs in (1, 2):
-        run = run_mpi(nprocs, exe, env=HOST)
-        assert run.returncode == 0, run.stderr
-        same_output(run.stdout, expected)
-        for s in _stats(run.stderr):
+        replayed, _general = _both_ways(exe, nprocs, HOST, expected)
+        for s in runtime_stats(replayed):
             assert s["replayed_launches"] == 2 * 11 and s["replayed_computes"] == 2 * 11, s
             assert s["replayed_reflects"] == 2 * 11, s
 
@@ -121,15 +111,9 @@ def test_strided_copies_cover_the_box(case: tuple[list[int], tuple[tuple[int, in
 def test_replayed_on_the_gpu(built: tuple[Path, str], nprocs: int) -> None:
     """The same on a GPU: launches through cuLaunchKernel, reflects through NCCL (two
     ranks on one GPU take the staged transport, which stays general), waits in C."""
-    exe, expected = built
     cuda = {"XMPACC_DEVICE": "cuda", "XMPACC_STATS": "1"}
-    replayed = run_mpi(nprocs, exe, env=cuda)
-    assert replayed.returncode == 0, replayed.stderr
-    same_output(replayed.stdout, expected)
-    general = run_mpi(nprocs, exe, env={**cuda, "XMPACC_REPLAY": "0"})
-    assert general.returncode == 0, general.stderr
-    assert general.stdout == replayed.stdout
-    for s in _stats(replayed.stderr):
+    replayed, _general = _both_ways(built[0], nprocs, cuda, built[1])
+    for s in runtime_stats(replayed):
         assert s["replayed_launches"] == 8 and s["replayed_computes"] == 16, s   # as on the host
         if gpu_count() >= nprocs:
             assert s["replayed_reflects"] >= 4, s
