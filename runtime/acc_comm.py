@@ -63,6 +63,8 @@ class AccCommRuntime:
                                                     "data, declare or data clause of the construct holds it)")
         if held:
             self.backend.wait()
+        elif self.replay is not None:   # nothing held: the C side does nothing the next times
+            self.replay.offer_swap(key, size)
         for copy in held:
             self._swap(copy)
 

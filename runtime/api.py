@@ -88,6 +88,8 @@ class Runtime(DynamicRuntime, AccGmoveRuntime, AccCollectiveRuntime, AccCommRunt
         info = self.exec_info
         info.world_rank, info.world_size = self.world.Get_rank(), self.world.Get_size()
         info.exec_rank, info.exec_size = self.exec_comm.Get_rank(), self.exec_comm.Get_size()
+        if self.replay is not None:
+            self.replay.set_exec(self.exec_comm)
 
     def _nodes(self, ptr: int, where: str) -> Nodes:
         if ptr not in self.nodes:
@@ -144,6 +146,8 @@ class Runtime(DynamicRuntime, AccGmoveRuntime, AccCollectiveRuntime, AccCommRunt
         tmpl = self.templates.get(ptr)
         if tmpl is None:
             raise RuntimeFailure(w, "template distributed before its 'template' directive ran")
+        if self.replay is not None:   # the loops' node sets may change: no C plan holds
+            self.replay.layout_changed()
         nodes = self._nodes(nodes_ptr, w)
         nd = CTemplate.from_address(ptr).ndims
         kind_list, width_list = read_ints(kinds, nd), read_longs(widths, nd)

@@ -84,11 +84,13 @@ ENTRIES: tuple[Entry, ...] = (
        "reduce_shadow: owners add their neighbours' shadow copies (type: element type code)"),
     _e("_xmpacc_loop_reduce_begin", "void",
        "const void *tmpl, const int *loop_dims, void *data, long long count, int type, int op",
-       "reduction clause, before the loop: identity on all but the first node of each set"),
+       "reduction clause, before the loop: identity on all but the first node of each set",
+       fast="_xmpacc_loop_reduce_begin_fast"),
     _e("_xmpacc_loop_reduce", "void",
        "const void *tmpl, const char *where, const int *loop_dims, void *data, long long count, "
        "int type, int op",
-       "reduction clause of a loop: combine over the nodes that ran different iterations"),
+       "reduction clause of a loop: combine over the nodes that ran different iterations",
+       fast="_xmpacc_loop_reduce_fast"),
     _e("_xmpacc_reduce", "void",
        "void *data, const char *where, long long count, int type, int op, const void *on_nodes, "
        "const long long *on_ref",
@@ -174,7 +176,8 @@ ENTRIES: tuple[Entry, ...] = (
        "bcast/reduction ... acc: exchange a variable's host and device copies (twice around it)"),
     _e("_xmpacc_acc_swap_reduced", "void",
        "const char *where, const void *key, long long size, const char *name, int required",
-       "an XMP loop's reduction with an OpenACC construct: the swap where the variable is on the device"),
+       "an XMP loop's reduction with an OpenACC construct: the swap where the variable is on the device",
+       fast="_xmpacc_acc_swap_reduced_fast"),
     # ---- the OpenACC runtime library (openacc.h: include/xmpacc_openacc.c, acc_api.py); its
     # copyin, create, copyout and delete routines are the enter/exit data entries above
     _e("_xmpacc_acclib_num_devices", "int", "int type", "acc_get_num_devices(type) (acc_device_t)"),

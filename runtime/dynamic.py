@@ -184,6 +184,9 @@ class DynamicRuntime:
         tmpl = self.templates.get(ptr)
         if tmpl is None:
             raise RuntimeFailure(w, "template_fix before the template directive ran", collective=True)
+        replay = getattr(self, "replay", None)
+        if replay is not None:   # the loops' node sets may change: no C plan holds
+            replay.layout_changed()
         c = CTemplate.from_address(ptr)
         if c.distributed or (bounds and tmpl.bounds is not None):
             raise RuntimeFailure(w, f"template '{tmpl.name}' is already fixed", collective=True)

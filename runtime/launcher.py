@@ -198,6 +198,7 @@ def _start_replay(lib: ctypes.CDLL, runtime: Any, profiler: Any) -> None:
         backend.replay = replay
     runtime.replay = replay
     replay.set_generation(getattr(runtime, "_generation", 0))
+    replay.set_exec(runtime.exec_comm)
     if profiler is not None:
         profiler.replayed = replay.events
         profiler.replayed_dropped = lambda: int(replay.c.dropped)

@@ -23,10 +23,15 @@ from typing import Any
 import numpy as np
 
 from .arrays import read_ints, read_longs
-from .collectives import DTYPES, VALUE_OP, allreduce, allreduce_start, reset_to_identity, view
+from .collectives import DTYPES, VALUE_OP, allreduce, allreduce_start, mpi_op, reset_to_identity, view
 from .errors import RuntimeFailure, where_text
 
 VAR_INDEX, VAR_TRIPLET = 0, 1   # subscript kinds of a variable description (passes/common/varrefs.py)
+# the loop reductions the C side replays (replay.py): + * & | ^ max min of the integer and
+# floating types (the logical operators work on 0/1 copies; bool, long double and complex
+# stay general)
+_REPLAYED_OPS = frozenset((1, 2, 3, 4, 5, 8, 9))
+_REPLAYED_TYPES = frozenset(range(2, 15))
 
 
 def var_view(ptr: int, desc_ptr: int, where: str, raw: bool = False) -> np.ndarray:
@@ -104,6 +109,7 @@ class ReductionRuntime:
     nodes: dict[int, Any]
     cache: Any
     asyncs: Any
+    replay: Any
 
     def _loop_comm(self, desc: int, loop_dims: int, where: str) -> Any:
         """The nodes that ran different iterations of a loop on a template or on a node
@@ -131,6 +137,13 @@ class ReductionRuntime:
         comm = self._loop_comm(desc, loop_dims, w)
         if comm is not None:
             allreduce(comm, view(data, count, type_code, w), op, w)
+        if self.replay is not None and op in _REPLAYED_OPS and type_code in _REPLAYED_TYPES:
+            # later calls (and the begin before them): C (replay.py)
+            dtype = np.dtype(DTYPES[type_code])
+            target = self.templates.get(desc)
+            ndims = len(target.bounds) if target is not None else len(self.nodes[desc].extents)
+            self.replay.offer_loop_reduce(desc, read_ints(loop_dims, ndims), data, count, type_code, op, comm,
+                                          dtype, mpi_op(op, dtype, w))
 
     def _xmpacc_loop_reduce_var_begin(self, desc: int, loop_dims: int, data: int, var: int, op: int) -> None:
         comm = self._loop_comm(desc, loop_dims, "?")

@@ -43,7 +43,8 @@ _QUEUES = 64
 
 # the entry of each profile event, in include/xmpacc_fast.h's enum order
 REPLAYED = ("_xmpacc_reflect", "_xmpacc_reflect_acc", "_xmpacc_launch", "_xmpacc_acc_compute_begin",
-            "_xmpacc_acc_compute_end", "_xmpacc_device_wait", "_xmpacc_acc_wait", "_xmpacc_reflect_do_acc")
+            "_xmpacc_acc_compute_end", "_xmpacc_device_wait", "_xmpacc_acc_wait", "_xmpacc_reflect_do_acc",
+            "_xmpacc_loop_reduce_begin", "_xmpacc_loop_reduce", "_xmpacc_acc_swap_reduced")
 
 # the C side's tables of device reflect plans: reflect ... acc, reflect_do ... acc
 REFLECT, REFLECT_DO = 0, 1
@@ -69,7 +70,8 @@ class CReplay(ctypes.Structure):
                 ("queue_stream", ctypes.c_void_p * _QUEUES),
                 ("events", ctypes.POINTER(CEvent)), ("nevents", ctypes.c_longlong),
                 ("capacity", ctypes.c_longlong), ("dropped", ctypes.c_longlong),
-                ("where", ctypes.c_void_p), ("kernel", ctypes.c_void_p)]
+                ("where", ctypes.c_void_p), ("kernel", ctypes.c_void_p), ("exec", ctypes.c_size_t),
+                ("layout", ctypes.c_longlong), ("allreduce", ctypes.c_void_p)]
 
 
 class CLaunchPlan(ctypes.Structure):
@@ -84,6 +86,20 @@ class CLaunchPlan(ctypes.Structure):
 class CComputePlan(ctypes.Structure):
     _fields_ = [("n", ctypes.c_int), ("generation", ctypes.c_longlong), ("keys", ctypes.c_void_p),
                 ("sizes", ctypes.c_void_p), ("modes", ctypes.c_void_p), ("calls", ctypes.c_longlong),
+                ("next", ctypes.c_void_p)]
+
+
+class CLoopReducePlan(ctypes.Structure):
+    _fields_ = [("tmpl", ctypes.c_void_p), ("data", ctypes.c_void_p), ("count", ctypes.c_longlong),
+                ("type", ctypes.c_int), ("op", ctypes.c_int), ("ndims", ctypes.c_int),
+                ("mask", ctypes.c_int * _MAXDIM), ("exec", ctypes.c_size_t), ("layout", ctypes.c_longlong),
+                ("size", ctypes.c_int), ("rank", ctypes.c_int), ("comm", ctypes.c_size_t),
+                ("datatype", ctypes.c_size_t), ("mpi_op", ctypes.c_size_t), ("scratch", ctypes.c_void_p),
+                ("elem", ctypes.c_int), ("calls", ctypes.c_longlong), ("next", ctypes.c_void_p)]
+
+
+class CSwapPlan(ctypes.Structure):
+    _fields_ = [("key", ctypes.c_void_p), ("size", ctypes.c_longlong), ("generation", ctypes.c_longlong),
                 ("next", ctypes.c_void_p)]
 
 
@@ -159,14 +175,18 @@ class Replay:
     def __init__(self, lib: Any, profile: bool) -> None:
         self.lib = lib
         self.c = CReplay.in_dll(lib, "_xmpacc_replay")
-        for setter in ("_xmpacc_launch_plan_set", "_xmpacc_compute_plan_set"):
+        for setter in ("_xmpacc_launch_plan_set", "_xmpacc_compute_plan_set", "_xmpacc_loop_reduce_plan_set",
+                       "_xmpacc_swap_plan_set"):
             fn = getattr(lib, setter)
             fn.argtypes, fn.restype = [ctypes.c_void_p, ctypes.c_void_p], ctypes.c_int
         fn = lib._xmpacc_acc_reflect_set
         fn.argtypes, fn.restype = [ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p], ctypes.c_int
         self.launches: dict[int, list[Held]] = {}     # where -> its plans, the newest first
         self.computes: dict[int, list[Held]] = {}
-        self.unused: dict[int, int] = {}              # where -> plans dropped unused in a row
+        self.reductions: dict[int, list[Held]] = {}   # the variable's address -> its plans
+        self.swaps: dict[int, list[Held]] = {}
+        self.unused: dict[int, int] = {}              # site -> plans dropped unused in a row
+        self._bind_mpi()
         self.reflects: dict[tuple[int, int], Held] = {}     # (descriptor, REFLECT or REFLECT_DO) -> plan
         self.cuda = False
         self.nccl_comm: Any = None
@@ -178,6 +198,26 @@ class Replay:
             self.c.capacity = len(self.events_keep)
             self.c.profile = 1
         self.c.on = 1
+
+    def _bind_mpi(self) -> None:
+        """MPI_Allreduce of the MPI library mpi4py loaded (loop reductions)."""
+        from mpi4py import MPI
+
+        try:
+            self.c.allreduce = _symbol(ctypes.CDLL(MPI.__file__), "MPI_Allreduce")
+        except (OSError, AttributeError):
+            self.c.allreduce = None
+
+    def set_exec(self, comm: Any) -> None:
+        """The executing node set changed (task, end of task): loop reductions' plans
+        name the communicators split from it."""
+        from mpi4py import MPI
+
+        self.c.exec = MPI._handleof(comm)
+
+    def layout_changed(self) -> None:
+        """A template was distributed (again): the loops' node sets may differ."""
+        self.c.layout += 1
 
     # ------------------------------------------------------------ the device
     def bind_cuda(self, backend: Any) -> None:
@@ -273,6 +313,31 @@ class Replay:
         p = CComputePlan(n, self.c.generation, *(ctypes.addressof(b) for b in raw))
         self._register(self.computes, where, "_xmpacc_compute_plan_set", Held(p, raw))
 
+    def offer_loop_reduce(self, tmpl: int, loop_dims: list[int], data: int, count: int, type_code: int,
+                          op: int, comm: Any, dtype: Any, mpi_op: Any) -> None:
+        """A loop reduction the general path just made (reductions.py), for the C side."""
+        from mpi4py import MPI
+
+        if not self.c.allreduce or not self.steady(data):
+            return
+        p = CLoopReducePlan(tmpl, data, count, type_code, op, len(loop_dims))
+        p.mask[: len(loop_dims)] = loop_dims
+        p.exec, p.layout, p.elem = self.c.exec, self.c.layout, dtype.itemsize
+        scratch = ctypes.create_string_buffer(max(count * dtype.itemsize, 1))
+        p.scratch = ctypes.addressof(scratch)
+        if comm is not None:
+            p.size, p.rank = comm.Get_size(), comm.Get_rank()
+            p.comm, p.mpi_op = MPI._handleof(comm), MPI._handleof(mpi_op)
+            p.datatype = MPI._handleof(MPI._typedict[dtype.char])
+        self._register(self.reductions, data, "_xmpacc_loop_reduce_plan_set", Held(p, [scratch, comm]))
+
+    def offer_swap(self, key: int, size: int) -> None:
+        """A swap around a loop reduction that found no device copy of the variable."""
+        where = self.c.where or 0
+        if where and self.steady(where):
+            self._register(self.swaps, where, "_xmpacc_swap_plan_set",
+                           Held(CSwapPlan(key, size, self.c.generation)))
+
     def offer_reflect(self, ptr: int, kind: int, base: int, ops: list[list[CSlabOp]] | None, mpi: Any,
                       keep: list[Any], sent: int, received: int) -> None:
         """A device reflect as rounds of NCCL operations, or (host backend) MPI requests."""
@@ -305,7 +370,8 @@ class Replay:
         general path."""
         chain = [held] + table.get(key, [])
         for dropped in chain[PLANS_PER_SITE:]:
-            self.unused[key] = 0 if dropped.c.calls else self.unused.get(key, 0) + 1
+            used = getattr(dropped.c, "calls", 1)
+            self.unused[key] = 0 if used else self.unused.get(key, 0) + 1
             self.folded(dropped)
         chain = chain[:PLANS_PER_SITE]
         for a, b in zip(chain, chain[1:] + [None], strict=True):
@@ -335,12 +401,16 @@ class Replay:
     def folded(self, held: Held) -> None:
         """Count a plan's replayed calls so far (into ``counted``, which ``fold`` adds to
         the runtime counters)."""
+        if isinstance(held.c, CSwapPlan):   # nothing to count: it does nothing
+            return
         calls, held.c.calls = held.c.calls, 0
         if not calls:
             return
         if isinstance(held.c, CLaunchPlan):
             _add(self.counted, "kernel_launches", calls)
             _add(self.counted, "replayed_launches", calls)
+        elif isinstance(held.c, CLoopReducePlan):
+            _add(self.counted, "replayed_loop_reductions", calls)
         elif isinstance(held.c, CAccReflectPlan):
             _add(self.counted, "reflect_bytes", calls * held.sent)
             _add(self.counted, "reflect_shadow_bytes", calls * held.received)
@@ -350,7 +420,8 @@ class Replay:
 
     def fold(self, stats: dict[str, int]) -> None:
         """The runtime counters (XMPACC_STATS) with what the C side did."""
-        for chain in (*self.launches.values(), *self.computes.values(), [*self.reflects.values()]):
+        for chain in (*self.launches.values(), *self.computes.values(), *self.reductions.values(),
+                      [*self.reflects.values()]):
             for held in chain:
                 self.folded(held)
         for key, n in self.counted.items():

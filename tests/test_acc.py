@@ -135,6 +135,22 @@ def test_acc_features_on_2x2_grid(tmp_path: Path) -> None:
 
 
 @pytest.mark.mpi
+@pytest.mark.parametrize("nprocs", [2, 4])
+def test_fixed_subscript_runs_on_its_owners(tmp_path: Path, nprocs: int) -> None:
+    """loop (j) on t[i][j] ... acc: the nodes without row i launch nothing, and keep the
+    reduction variable (nodes p[*][2])."""
+    program = PROGRAMS / "acc_fixed_subscript.c"
+    exe = tmp_path / "prog"
+    r = run_xmpacc(str(program), "-o", str(exe))
+    assert r.returncode == 0, r.stderr
+    ref = build_serial(program, tmp_path / "serial")
+    expected = subprocess.run([str(ref)], capture_output=True, text=True, check=True).stdout
+    r = run_mpi(nprocs, exe, env=HOST)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == expected
+
+
+@pytest.mark.mpi
 @pytest.mark.parametrize("nprocs", [1, 3])
 @pytest.mark.parametrize("program", ["acc_expand_offset.c", "acc_full_shadow_cyclic.c", "stream_cyclic.c"])
 def test_global_view_acc_on_host_backend(tmp_path: Path, program: str, nprocs: int) -> None:

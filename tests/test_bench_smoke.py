@@ -195,13 +195,15 @@ def test_overhead_launch_reference(monkeypatch: pytest.MonkeyPatch, tmp_path: Pa
         return f"launch_us = {next(hand)}\na = {n}.0\n"
 
     monkeypatch.setattr(harness, "build", lambda src, out, defines: out)
-    monkeypatch.setattr(harness, "run_prog", lambda exe, p, env: {"values": {"launch_us": next(xmp), "a": n}})
+    monkeypatch.setattr(harness, "run_prog", lambda exe, p, env: {"values": {
+        "launch_us": 9.0 if env.get("XMPACC_REPLAY") == "0" else next(xmp), "a": n}})   # the general path: 9
     monkeypatch.setattr(harness, "sh", sh)
     monkeypatch.setattr(harness, "baselines", lambda case, p, args: [{"launch_us": next(cupy)}])
     la = og.launch(tmp_path)
     assert built[0][-2:] == ["launch", str(og.LAUNCH_REPS)]
     assert la["xmpacc_us"] == 4.0 and la["cuda_c_us"] == 2.5 and la["cupy_driver_us"] == 7.0
     assert la["runs"]["CUDA C"]["launch_us_of_runs"] == [2.0, 2.5, 9.0]
+    assert la["runs"]["xmpacc" + og.GENERAL]["launch_us"] == 9.0
     assert la["reference"] == og.CUDA_C_LAUNCH and la["overhead_us"] == pytest.approx(1.5)
     assert la["a_match"] and la["cuda_c_build"].startswith("driver: cuLaunchKernel")
     record = {"launch": la, "overhead": {"gpus": 1, "launch": la, "sizes": {}}}

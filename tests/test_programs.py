@@ -53,6 +53,7 @@ CASES: dict[str, tuple[int, ...]] = {
     "shadowed_names.c": (1, 3),
     "reflect_fast.c": (2, 4),              # nodes q[*][2]; test_fast_reflect.py checks the C path ran
     "task_subset_loops.c": (4,),            # nodes q[4]: loops in a task on q[2:2]
+    "loop_fixed_subscript.c": (2, 4),      # nodes p[*][2]: loop (j) on t[i][j] runs on row i's owners
 }
 # Oversubscribed runs on the host backend (marked many_procs): node sets need many nodes.
 MANY_PROCS: dict[str, tuple[int, ...]] = {
@@ -79,7 +80,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> SharedBuilds:
 def test_every_program_is_listed() -> None:
     on_disk = {p.name for p in PROGRAMS.glob("*.c")}
     special = {"file_scope_extent.c", "job_control.c", "nodes_mismatch.c",  # see test_job.py
-               "replay_paths.c", "replay_one_site.c"}                        # see test_replay.py
+               "replay_paths.c", "replay_one_site.c", "replay_reductions.c"}  # see test_replay.py
     assert on_disk - special == set(CASES)
 
 

@@ -24,13 +24,16 @@ from xmpacc.runtime.replay import (
     CComputePlan,
     CEvent,
     CLaunchPlan,
+    CLoopReducePlan,
     CReplay,
     CSlabOp,
+    CSwapPlan,
     strided_copies,
 )
 
 PROGRAM = Path(__file__).parent / "programs" / "replay_paths.c"
 ONE_SITE = Path(__file__).parent / "programs" / "replay_one_site.c"
+REDUCTIONS = Path(__file__).parent / "programs" / "replay_reductions.c"
 HOST = {"XMPACC_DEVICE": "host", "XMPACC_STATS": "1"}
 
 
@@ -82,6 +85,19 @@ def test_two_call_sites_with_one_where(tmp_path: Path) -> None:
             assert s["replayed_reflects"] == 2 * 11, s
 
 
+@pytest.mark.parametrize("nprocs", [2, 4])
+def test_loop_reductions_replayed(tmp_path: Path, nprocs: int) -> None:
+    """Loop reductions over all nodes, over a row of a 2-D node array and inside a task
+    replay from the second time step (5 steps): the 8 of the main loop whose operators
+    and types the C side takes, the row's, and the task's on its nodes; && and || stay
+    general."""
+    exe, expected = xmpacc_and_serial(REDUCTIONS.parent)(REDUCTIONS.name, tmp_path)
+    replayed, _general = _both_ways(exe, nprocs, HOST, expected)
+    by_rank = {s["rank"]: s["replayed_loop_reductions"] for s in runtime_stats(replayed)}
+    in_task = {0, 1}   # p[0][:]
+    assert by_rank == {r: (5 - 1) * (8 + 1 + (r in in_task)) for r in range(nprocs)}
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.integers(1, 6), min_size=1, max_size=4).flatmap(
     lambda shape: st.tuples(st.just(shape), st.tuples(*[st.tuples(st.integers(0, n - 1), st.integers(1, n))
@@ -121,6 +137,7 @@ def test_replayed_on_the_gpu(built: tuple[Path, str], nprocs: int) -> None:
 
 MIRRORS = {"_xmpacc_replay_t": CReplay, "_xmpacc_launch_plan_t": CLaunchPlan,
            "_xmpacc_compute_plan_t": CComputePlan, "_xmpacc_slab_op_t": CSlabOp,
+           "_xmpacc_loop_reduce_plan_t": CLoopReducePlan, "_xmpacc_swap_plan_t": CSwapPlan,
            "_xmpacc_acc_reflect_plan_t": CAccReflectPlan, "struct _xmpacc_replay_event": CEvent,
            "_xmpacc_fast_reflect_t": CFastReflect}
 # the driver's CUDA_MEMCPY2D, field by field, as include/xmpacc_fast.h spells it

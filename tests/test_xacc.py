@@ -31,6 +31,7 @@ CASES: dict[str, tuple[int, ...]] = {
     "conj_grad.c": (1, 2, 3, 4),           # NPB-CG's shape: the solver in a function of its own
     "jacobi_functions.c": (1, 2, 3, 4),    # reflect_init/do, async, gmove acc in called functions
     "stacked_constructs.c": (1, 2, 4),     # constructs stacked without braces (issue 30)
+    "fixed_subscript_acc.c": (2, 4),       # nodes p[*][2]: loop (j) on t[i][j] runs on row i's owners
 }
 SPECIAL = {"device_semantics.c"}   # no serial oracle: expected lines below
 

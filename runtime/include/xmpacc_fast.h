@@ -90,13 +90,17 @@ typedef struct _xmpacc_replay {
   long long nevents, capacity, dropped;
   /* the site of the call a fast function hands to Python: the plan Python makes is keyed by it */
   const char *where, *kernel;
+  uintptr_t exec;                        /* the executing nodes' communicator (MPI handle) */
+  long long layout;                      /* changes when a template is distributed (again) */
+  int (*allreduce)(const void *, void *, int, uintptr_t, uintptr_t, uintptr_t);   /* MPI_Allreduce */
 } _xmpacc_replay_t;
 
 _xmpacc_replay_t _xmpacc_replay;
 
 /* entry numbers of profile events (runtime/replay.py REPLAYED lists them in this order) */
 enum { _XMPACC_EV_REFLECT, _XMPACC_EV_REFLECT_ACC, _XMPACC_EV_LAUNCH, _XMPACC_EV_COMPUTE_BEGIN,
-       _XMPACC_EV_COMPUTE_END, _XMPACC_EV_DEVICE_WAIT, _XMPACC_EV_ACC_WAIT, _XMPACC_EV_REFLECT_DO_ACC };
+       _XMPACC_EV_COMPUTE_END, _XMPACC_EV_DEVICE_WAIT, _XMPACC_EV_ACC_WAIT, _XMPACC_EV_REFLECT_DO_ACC,
+       _XMPACC_EV_LOOP_REDUCE_BEGIN, _XMPACC_EV_LOOP_REDUCE, _XMPACC_EV_SWAP_REDUCED };
 
 static long long _xmpacc_now(void) {
   struct timespec ts;

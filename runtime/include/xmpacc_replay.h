@@ -260,4 +260,116 @@ static int _xmpacc_reflect_do_acc_fast(void *array, const char *where) {
   return _xmpacc_replay_reflect(1, array, where);
 }
 
+/* ------------------------------------------------------------------ loop reductions */
+
+/* The reduction clause of an XMP loop on the host: before the loop every node but the
+ * first of each set of nodes that share the loop starts from the identity (sums, products,
+ * ^), after it MPI_Allreduce over that set, through the MPI library's own function.  One
+ * plan per variable serves both calls; it holds while the executing node set and the
+ * templates' distribution are those it was made under (the set's communicator comes from
+ * them).  The logical operators, bool, long double and complex stay general. */
+typedef struct _xmpacc_loop_reduce_plan {
+  const void *tmpl, *data;
+  long long count;
+  int type, op, ndims;
+  int mask[_XMPACC_MAXDIM];            /* the loop_dims it was made for */
+  uintptr_t exec;
+  long long layout;
+  int size, rank;                      /* of the loop's nodes (size 0: this node is not one) */
+  uintptr_t comm, datatype, mpi_op;    /* MPI handles */
+  void *scratch;                       /* the send buffer: count elements */
+  int elem;                            /* bytes per element */
+  long long calls;
+  struct _xmpacc_loop_reduce_plan *next;
+} _xmpacc_loop_reduce_plan_t;
+
+static _xmpacc_fast_table_t _xmpacc_loop_reduce_plans;
+
+int _xmpacc_loop_reduce_plan_set(const void *data, _xmpacc_loop_reduce_plan_t *plan) {
+  return _xmpacc_fast_put(_xmpacc_loop_reduce_plans, data, plan);
+}
+
+static _xmpacc_loop_reduce_plan_t *_xmpacc_loop_reduce_find(const void *tmpl, const int *loop_dims, const void *data,
+                                                            long long count, int type, int op) {
+  _xmpacc_replay_t *r = &_xmpacc_replay;
+  _xmpacc_loop_reduce_plan_t *p;
+  if (!r->on || _xmpacc_fast_paused) return 0;
+  for (p = (_xmpacc_loop_reduce_plan_t *)_xmpacc_fast_get(_xmpacc_loop_reduce_plans, data); p; p = p->next)
+    if (p->tmpl == tmpl && p->count == count && p->type == type && p->op == op && p->exec == r->exec
+        && p->layout == r->layout && !memcmp(p->mask, loop_dims, sizeof(int) * (size_t)p->ndims))
+      return p;
+  return 0;
+}
+
+static int _xmpacc_loop_reduce_begin_fast(const void *tmpl, const int *loop_dims, void *data, long long count,
+                                          int type, int op) {
+  _xmpacc_loop_reduce_plan_t *p = _xmpacc_loop_reduce_find(tmpl, loop_dims, data, count, type, op);
+  long long start;
+  if (!p) return 0;
+  start = _xmpacc_replay.profile ? _xmpacc_now() : 0;
+  if (p->size && p->rank && (op == 1 || op == 5)) {   /* + and ^ start from 0 */
+    memset(data, 0, (size_t)(count * p->elem));
+  } else if (p->size && p->rank && op == 2) {         /* * from 1 */
+    for (long long k = 0; k < count; k++) {
+      char *e = (char *)data + k * p->elem;
+      switch (type) {
+        case 13: *(float *)e = 1.0f; break;
+        case 14: *(double *)e = 1.0; break;
+        default: memset(e, 0, (size_t)p->elem); *e = 1; break;   /* integers, little-endian */
+      }
+    }
+  }
+  if (start) _xmpacc_replay_record(_XMPACC_EV_LOOP_REDUCE_BEGIN, "", start, 0, 0);
+  return 1;
+}
+
+static int _xmpacc_loop_reduce_fast(const void *tmpl, const char *where, const int *loop_dims, void *data,
+                                    long long count, int type, int op) {
+  _xmpacc_loop_reduce_plan_t *p = _xmpacc_loop_reduce_find(tmpl, loop_dims, data, count, type, op);
+  long long start;
+  if (!p) {
+    _xmpacc_replay.where = where;
+    return 0;
+  }
+  start = _xmpacc_replay.profile ? _xmpacc_now() : 0;
+  if (p->size > 1) {   /* MPI's errors end the job (MPI_ERRORS_ARE_FATAL): no way back */
+    memcpy(p->scratch, data, (size_t)(count * p->elem));
+    _xmpacc_replay.allreduce(p->scratch, data, (int)count, p->datatype, p->mpi_op, p->comm);
+  }
+  p->calls++;
+  if (start) _xmpacc_replay_record(_XMPACC_EV_LOOP_REDUCE, where, start, 0, count * p->elem);
+  return 1;
+}
+
+/* ------------------------------------------------------------------ swap around a loop reduction */
+
+/* _xmpacc_acc_swap_reduced of a variable that no device copy holds (the usual case: a
+ * scalar the construct's reduction sent to the host): nothing to swap while the device
+ * table is the one it was planned under. */
+typedef struct _xmpacc_swap_plan {
+  const void *key;
+  long long size, generation;
+  struct _xmpacc_swap_plan *next;
+} _xmpacc_swap_plan_t;
+
+static _xmpacc_fast_table_t _xmpacc_swap_plans;
+
+int _xmpacc_swap_plan_set(const char *where, _xmpacc_swap_plan_t *plan) {
+  return _xmpacc_fast_put(_xmpacc_swap_plans, where, plan);
+}
+
+static int _xmpacc_acc_swap_reduced_fast(const char *where, const void *key, long long size, const char *name,
+                                         int required) {
+  _xmpacc_replay_t *r = &_xmpacc_replay;
+  _xmpacc_swap_plan_t *p;
+  (void)name, (void)required;
+  if (!r->on) return 0;
+  r->where = where;
+  for (p = (_xmpacc_swap_plan_t *)_xmpacc_fast_get(_xmpacc_swap_plans, where); p; p = p->next)
+    if (p->key == key && p->size == size && p->generation == r->generation) break;
+  if (!p) return 0;
+  if (r->profile) _xmpacc_replay_record(_XMPACC_EV_SWAP_REDUCED, where, _xmpacc_now(), 0, 0);
+  return 1;
+}
+
 #endif

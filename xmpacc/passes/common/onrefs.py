@@ -14,6 +14,9 @@ Node indices are 0-based here (``Ref.node_subs``); template indices stay as writ
 
 from __future__ import annotations
 
+from pycparser import c_ast
+
+from xmpacc import cbuild
 from xmpacc.diagnostics import AlreadyReported, XmpError
 from xmpacc.directives import ast as xd
 from xmpacc.runtime.contract import (
@@ -105,6 +108,28 @@ def loop_indices(loop: xd.Loop) -> list[tuple[str, int]]:
         out.append((n.name, where[n.name]))
     return out
 
+
+
+def owner_guard(loop: xd.Loop, target: TemplateSym | NodesSym, indices: dict[str, int],
+                node: c_ast.Node) -> c_ast.Node:
+    """``node`` (a lowered loop: its schedules, iterations and reduction calls) run only on
+    the nodes that own the on-ref's subscripts that are not loop indices: in ``loop (j) on
+    t[i][j]`` iteration j runs on the owner of t[i][j] (reference §6.1), so a node without
+    index i of that dimension runs none.  Its reduction's node set shares that coordinate,
+    so the whole set skips the collective together, and keeps the variable's value."""
+    if not isinstance(target, TemplateSym):
+        return node
+    fixed = [f"_xmpacc_tdim_owns(&{target.c_name}.dim[{t}], ({sub.name.name}){_offset(sub)})"
+             for t, sub in enumerate(loop.on.subs)
+             if isinstance(sub, xd.LoopIndex) and sub.name.name not in indices]
+    if not fixed:
+        return node
+    body = node if isinstance(node, c_ast.Compound) else c_ast.Compound([node], node.coord)
+    return c_ast.If(cbuild.expr(" && ".join(fixed), node.coord), body, None, node.coord)
+
+
+def _offset(sub: xd.LoopIndex) -> str:
+    return f" + ({sub.offset.text})" if sub.offset else ""
 
 
 def loop_offsets(loop: xd.Loop) -> dict[str, str | None]:

@@ -57,6 +57,7 @@ from xmpacc.passes.common import acc_comm, acc_nest, describe
 from xmpacc.passes.common.acc_clauses import check_writable, queue_arg, read_only, wait_clause_call
 from xmpacc.passes.common.accesses import address_taken
 from xmpacc.passes.common.blocks import Lowered, construct_statement, reported_inside, rewrite_items
+from xmpacc.passes.common.onrefs import owner_guard
 from xmpacc.passes.common.pragmas import acc_directive, is_directive, pragma_id
 from xmpacc.passes.common.reductions import loop_reduction_calls
 from xmpacc.passes.common.values import Replicated, identity_of
@@ -319,9 +320,10 @@ class _ComputeLowering(ScopedWalker):
                 items.append(step)   # host statements (scalars only), in order
                 continue
             try:
-                items.append(self._kernel(step, replicated, coord,
-                                          region_stmts.scope if region_stmts is not None
-                                          else self.scope, defer))
+                kernel = self._kernel(step, replicated, coord,
+                                      region_stmts.scope if region_stmts is not None else self.scope, defer)
+                items.append(kernel if step.xmp is None or step.tmpl is None
+                             else owner_guard(step.xmp, step.tmpl, step.indices, kernel))
             except XmpErrors as err:
                 problems += err.errors
         if problems:

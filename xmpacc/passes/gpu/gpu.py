@@ -25,7 +25,7 @@ from xmpacc.passes.common.blocks import Lowered, rewrite_block
 from xmpacc.passes.common.canonical import CanonicalLoop, canonical
 from xmpacc.passes.common.loopnest import control_var, nested_for
 from xmpacc.passes.common.loopsched import cyclic_loops
-from xmpacc.passes.common.onrefs import loop_indices, loop_template
+from xmpacc.passes.common.onrefs import loop_indices, loop_template, owner_guard
 from xmpacc.passes.common.pragmas import directives_of, pragma_id
 from xmpacc.passes.common.reductions import loop_reduction_calls
 from xmpacc.passes.common.shadows import reflect_calls
@@ -163,9 +163,10 @@ class _GpuLowering(ScopedWalker):
         keys, key_of = kernel_locations.host_decls(located, node.coord)
         before, after = loop_reduction_calls(d, tmpl, mask, self.scope, node.coord, key_of)
         inits, results = kernel_location_elements.host_text(elements)
-        return c_ast.Compound(keys + cbuild.stmts(inits, node.coord) + before
-                              + cbuild.stmts(gen.host_text, node.coord)
-                              + cbuild.stmts(results, node.coord) + after, node.coord)
+        return owner_guard(d, tmpl, indices, c_ast.Compound(keys + cbuild.stmts(inits, node.coord) + before
+                                                            + cbuild.stmts(gen.host_text, node.coord)
+                                                            + cbuild.stmts(results, node.coord) + after,
+                                                            node.coord))
 
     def _template(self, d: xd.Loop) -> TemplateSym:
         return loop_template(d, self.scope)

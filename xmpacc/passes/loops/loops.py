@@ -39,7 +39,7 @@ from xmpacc.passes.common.blocks import BlockLowering, Lowered
 from xmpacc.passes.common.canonical import canonical
 from xmpacc.passes.common.loopnest import NestBuilder, control_var, nested_for
 from xmpacc.passes.common.loopsched import DimSched, cell_digits, dim_widths
-from xmpacc.passes.common.onrefs import loop_indices, loop_offsets, loop_target
+from xmpacc.passes.common.onrefs import loop_indices, loop_offsets, loop_target, owner_guard
 from xmpacc.passes.common.pragmas import directives_of, pragma_id
 from xmpacc.passes.common.reductions import loop_reduction_calls
 from xmpacc.passes.loops import locations, openmp
@@ -140,7 +140,7 @@ class _LoopLowering(BlockLowering):
             nests = cbuild.stmts(parts.start, node.coord) + nests + cbuild.stmts(parts.finish, node.coord)
         if isinstance(target, TemplateSym):
             self.ctx.info.append(describe.loop(loop, target, indices))
-        return c_ast.Compound(decls + before + nests + after, node.coord)
+        return owner_guard(loop, target, indices, c_ast.Compound(decls + before + nests + after, node.coord))
 
     def _elem_type(self, name: str) -> c_ast.Node | None:
         sym = self.scope.find_array(name)
