@@ -1,9 +1,16 @@
-"""The runtime side of every entry in ``contract.py``: one method per entry, same name.
+"""The runtime side of every entry in ``contract.py``: one method per entry, same name, on
+the runtime or on one of the concerns it is composed of.
 
 Generated C calls ``_xmpacc_reflect(&_xmpacc_a_u, "laplace.c:40", 0)``; the glue forwards
-it to ``Runtime._xmpacc_reflect(array_address, b"laplace.c:40", 0)``.  Descriptors are
-identified by their C address: re-initialising the same block-scope descriptor replaces
-the old object, so nothing accumulates when a function runs many times.
+it to ``Runtime._xmpacc_reflect(array_address, b"laplace.c:40", 0)``, and
+``_xmpacc_task_begin(...)`` to ``runtime.tasks._xmpacc_task_begin(...)``: ``Runtime.entries()`` finds
+each entry on the one object that implements it (``concerns()``), and the launcher binds
+that.  Descriptors are identified by their C address: re-initialising the same block-scope
+descriptor replaces the old object, so nothing accumulates when a function runs many times.
+
+Each concern owns its state and gets what it shares with the others explicitly: ``Shared``
+(the world, the descriptor tables, the split communicators, the counters, the executing
+node sets; shared.py) and the concerns it uses.
 """
 
 from __future__ import annotations
@@ -11,6 +18,7 @@ from __future__ import annotations
 import ctypes
 import os
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,22 +31,25 @@ from .acc_data import AccDataRuntime
 from .acc_gmove import AccGmoveRuntime
 from .arrays import DistArray, Template, make_array, read_ints, read_longs
 from .asyncs import AsyncOps
-from .check import CheckEntries
+from .check import Checks
 from .coarray import CoarrayRuntime
 from .collectives import bcast_bytes
+from .contract import ENTRIES
 from .cstructs import DESC_ARRAY, DESC_NODES, DESC_TEMPLATE, CArray, CNodes, CTemplate
-from .dynamic import DynamicRuntime, PointerMap, check_bounds, set_bounds
-from .errors import RuntimeFailure, where_text
+from .dynamic import Dynamic, PointerMap, check_bounds, set_bounds
+from .errors import InternalError, RuntimeFailure, where_text
 from .fast_reflect import FastReflectRuntime
 from .gmove import GmoveRuntime
 from .intrinsics import IntrinsicRuntime
 from .linkage import Seen, declared_again
 from .nodes import CommCache, Nodes, resolve_extents
+from .nodesets import NodeSets
 from .reductions import ReductionRuntime
 from .reflect import Width, reflect
 from .replay import REFLECT, offer_device_reflect
-from .shadows import ShadowRuntime
-from .tasks import ExecSet, TaskRuntime
+from .shadows import Shadows
+from .shared import ExecSet, Shared
+from .tasks import Tasks
 
 
 def _formats(kinds: list[int], widths: list[int]) -> str:
@@ -48,30 +59,37 @@ def _formats(kinds: list[int], widths: list[int]) -> str:
 
 
 @dataclass
-class Runtime(DynamicRuntime, AccGmoveRuntime, AccCollectiveRuntime, AccCommRuntime, AccApiRuntime,
-              AccDataRuntime, AccRuntime, AccComputeRuntime, TaskRuntime, ReductionRuntime, ShadowRuntime,
-              GmoveRuntime, CheckEntries, IntrinsicRuntime, FastReflectRuntime, CoarrayRuntime):
-    """State of one process's runtime: MPI, descriptors by address, the executing set."""
+class Runtime(AccGmoveRuntime, AccCollectiveRuntime, AccCommRuntime, AccApiRuntime, AccDataRuntime,
+              AccRuntime, AccComputeRuntime, ReductionRuntime, GmoveRuntime, IntrinsicRuntime,
+              FastReflectRuntime, CoarrayRuntime):
+    """State of one process's runtime: MPI, descriptors by address, the executing set, and
+    the concerns composed in ``__post_init__`` (the other families are still mixed in)."""
 
     world: Any
     exec_info: Any                      # the C struct _xmpacc_exec
     nodes: dict[int, Nodes] = field(default_factory=dict)
     templates: dict[int, Template] = field(default_factory=dict)
     arrays: dict[int, DistArray] = field(default_factory=dict)
-    pointers: dict[int, PointerMap] = field(default_factory=dict)   # aligned pointers (dynamic.py)
-    c_blocks: dict[int, int] = field(default_factory=dict)          # xmp_malloc's blocks (dynamic.py)
-    live_blocks: Any = None
-    exec_stack: list[ExecSet] = field(default_factory=list)
     cache: CommCache = field(default_factory=CommCache)
     stats: dict[str, int] = field(default_factory=dict)
     asyncs: AsyncOps = field(default_factory=AsyncOps)
     declared: Seen = field(default_factory=dict)    # shared nodes/templates (linkage.py)
     replay: Any = None      # the per-iteration calls in C (replay.py); None in checked runs
+    # the concerns (made in __post_init__)
+    shared: Shared = field(init=False, repr=False)
+    tasks: Tasks = field(init=False, repr=False)
+    dynamic: Dynamic = field(init=False, repr=False)
+    shadows: Shadows = field(init=False, repr=False)
+    checks: Checks = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        self.exec_stack.append(ExecSet(self.world))
+        shared = self.shared = Shared(self.world, self.nodes, self.templates, self.arrays, self.cache,
+                                      self.stats, self.asyncs, [ExecSet(self.world)])
         self.cache.executing = lambda: self.exec_comm
-        self._tasks_init()
+        self.tasks = Tasks(shared, self._publish)
+        self.dynamic = Dynamic(shared, self._fast_forget, self._layout_changed)
+        self.shadows = Shadows(shared)
+        self.checks = Checks(shared)
         self._acc_data_init()
         self._acc_api_init()
         self._acc_comm_init()
@@ -79,10 +97,33 @@ class Runtime(DynamicRuntime, AccGmoveRuntime, AccCollectiveRuntime, AccCommRunt
         self._acc_compute_init()
         self._publish()
 
+    # ----------------------------------------------------------------- the concerns
+    def concerns(self) -> tuple[Any, ...]:
+        """The objects besides the runtime itself that implement contract entries."""
+        return (self.tasks, self.dynamic, self.shadows, self.checks)
+
+    def entries(self) -> dict[str, Callable[..., Any]]:
+        """Every entry of ``contract.py``, bound to the one object that implements it (the
+        runtime, with its acc mixins, or a concern): what the launcher puts in the C table."""
+        table: dict[str, Callable[..., Any]] = {}
+        for owner in (self, *self.concerns()):
+            for e in ENTRIES:
+                fn = getattr(owner, e.name, None)
+                if fn is None:
+                    continue
+                if e.name in table:
+                    raise InternalError(f"{e.name} is implemented twice: by {type(owner).__name__} and by "
+                                        f"{type(getattr(table[e.name], '__self__', None)).__name__}")
+                table[e.name] = fn
+        missing = [e.name for e in ENTRIES if e.name not in table]
+        if missing:
+            raise InternalError(f"no implementation of {', '.join(missing)}")
+        return table
+
     # ----------------------------------------------------------------- helpers
     @property
     def exec_comm(self) -> Any:
-        return self.exec_stack[-1].comm
+        return self.shared.exec_comm
 
     def _publish(self) -> None:
         info = self.exec_info
@@ -91,19 +132,35 @@ class Runtime(DynamicRuntime, AccGmoveRuntime, AccCollectiveRuntime, AccCommRunt
         if self.replay is not None:
             self.replay.set_exec(self.exec_comm)
 
+    def _layout_changed(self) -> None:
+        if self.replay is not None:   # the loops' node sets may change: no C plan holds
+            self.replay.layout_changed()
+
     def _nodes(self, ptr: int, where: str) -> Nodes:
         if ptr not in self.nodes:
             raise RuntimeFailure(where, "nodes used before its 'nodes' directive ran")
         return self.nodes[ptr]
 
+    # the acc mixins (reductions.py, acc_collectives.py) reach these here (tasks.py)
     def _on_set(self, nodes_ptr: int | None, ref_ptr: int | None, where: str) -> Any | None:
-        """The communicator of an on-set (the executing set without an on clause); None
-        on a node outside the on-set, which skips the directive (reference §6.4-6.6).
-        The reference names nodes or a template (global-view §6)."""
-        if not nodes_ptr:
-            return self.exec_comm
-        key, color, order = self.node_sets(nodes_ptr, ref_ptr, where).split_args(self.world.Get_rank())
-        return self.cache.split(self.exec_comm, ("on",) + key, color, order)
+        return self.tasks.on_set(nodes_ptr, ref_ptr, where)
+
+    def _bcast_root(self, comm: Any, from_nodes: int | None, from_ref: int | None, where: str) -> int:
+        return self.tasks.bcast_root(comm, from_nodes, from_ref, where)
+
+    # the mixins of gmove, the intrinsics and coarrays reach these here (tasks.py, dynamic.py)
+    def node_sets(self, desc: int, ref: int | None, where: str) -> NodeSets:
+        return self.tasks.node_sets(desc, ref, where)
+
+    def find_array(self, ptr: int) -> DistArray | None:
+        return self.dynamic.find_array(ptr)
+
+    def not_ready(self, desc: int, where: str, collective: bool) -> RuntimeFailure:
+        return self.dynamic.not_ready(desc, where, collective)
+
+    @property
+    def pointers(self) -> dict[int, PointerMap]:
+        return self.dynamic.pointers
 
     # ----------------------------------------------------------------- declarations
     def _xmpacc_nodes_init(self, ptr: int, where: bytes, name: bytes, ndims: int, extents: int) -> None:
@@ -119,7 +176,7 @@ class Runtime(DynamicRuntime, AccGmoveRuntime, AccCollectiveRuntime, AccCommRunt
         c.id, c.ndims, c.size, c.is_member = DESC_NODES, ndims, self.world.Get_size(), 1
         for d in range(ndims):
             c.extent[d], c.coord[d] = ext[d], nodes.coords[d]
-        self._count_descriptors()
+        self.dynamic.count_descriptors()
 
     def _xmpacc_template_init(self, ptr: int, where: bytes, name: bytes,
                               ndims: int, bounds: int | None) -> None:
@@ -138,7 +195,7 @@ class Runtime(DynamicRuntime, AccGmoveRuntime, AccCollectiveRuntime, AccCommRunt
         c = CTemplate.from_address(ptr)
         c.id, c.ndims, c.distributed = DESC_TEMPLATE, ndims, 0
         set_bounds(c, pairs)
-        self._count_descriptors()
+        self.dynamic.count_descriptors()
 
     def _xmpacc_distribute(self, ptr: int, where: bytes, nodes_ptr: int, kinds: int, widths: int,
                            maps: int) -> None:
@@ -146,8 +203,7 @@ class Runtime(DynamicRuntime, AccGmoveRuntime, AccCollectiveRuntime, AccCommRunt
         tmpl = self.templates.get(ptr)
         if tmpl is None:
             raise RuntimeFailure(w, "template distributed before its 'template' directive ran")
-        if self.replay is not None:   # the loops' node sets may change: no C plan holds
-            self.replay.layout_changed()
+        self._layout_changed()
         nodes = self._nodes(nodes_ptr, w)
         nd = CTemplate.from_address(ptr).ndims
         kind_list, width_list = read_ints(kinds, nd), read_longs(widths, nd)
@@ -166,7 +222,7 @@ class Runtime(DynamicRuntime, AccGmoveRuntime, AccCollectiveRuntime, AccCommRunt
                           (f"onto {nodes.name}", _formats(kind_list, width_list)), w):
             return
         c.nodes = ctypes.cast(nodes_ptr, ctypes.POINTER(CNodes))
-        if not self.defer_distribute(tmpl, nodes, kind_list, width_list, gblocks):
+        if not self.dynamic.defer_distribute(tmpl, nodes, kind_list, width_list, gblocks):
             tmpl.distribute(nodes, kind_list, width_list, gblocks, w, c)
 
     def _xmpacc_align(self, ptr: int, where: bytes, name: bytes, tmpl_ptr: int, elem_size: int,
@@ -186,7 +242,7 @@ class Runtime(DynamicRuntime, AccGmoveRuntime, AccCollectiveRuntime, AccCommRunt
             self.replay.forget_reflect(ptr)
         self.arrays[ptr] = arr
         self._gmove_attach(ptr, arr)
-        self._count_descriptors()
+        self.dynamic.count_descriptors()
         return int(c.base or 0)
 
     def _xmpacc_array_release(self, ptr: int) -> None:
@@ -197,16 +253,16 @@ class Runtime(DynamicRuntime, AccGmoveRuntime, AccCollectiveRuntime, AccCommRunt
             self._gmove_detach(arr)
         if self.replay is not None:
             self.replay.forget_reflect(ptr)
-        self._release_array(ptr)
+        self.dynamic.release_array(ptr)
 
     # ----------------------------------------------------------------- communication
     def _reflect_args(self, ptr: int, where: bytes,
                       widths: int | None) -> tuple[Any, list[Width] | None, str]:
         w = where_text(where)
-        arr = self.find_array(ptr)
+        arr = self.dynamic.find_array(ptr)
         if arr is None:
-            if ptr in self.pointers:
-                raise self.not_ready(ptr, w, collective=True)
+            if ptr in self.dynamic.pointers:
+                raise self.dynamic.not_ready(ptr, w, collective=True)
             raise RuntimeFailure(w, "reflect of an array whose align has not run")
         ws = None
         if widths:
@@ -232,28 +288,16 @@ class Runtime(DynamicRuntime, AccGmoveRuntime, AccCollectiveRuntime, AccCommRunt
     def _xmpacc_bcast(self, data: int, where: bytes, nbytes: int, from_nodes: int | None,
                       from_ref: int | None, on_nodes: int | None, on_ref: int | None) -> None:
         w = where_text(where)
-        comm = self._on_set(on_nodes, on_ref, w)
+        comm = self.tasks.on_set(on_nodes, on_ref, w)
         if comm is None:
             return
-        root = self._bcast_root(comm, from_nodes, from_ref, w)
+        root = self.tasks.bcast_root(comm, from_nodes, from_ref, w)
         pending = bcast_bytes(comm, data, nbytes, root, start=self.asyncs.active)
         if pending is not None:
             self.asyncs.add(pending)
 
-    def _bcast_root(self, comm: Any, from_nodes: int | None, from_ref: int | None, where: str) -> int:
-        """The rank in ``comm`` of bcast's source node (0 without a from clause)."""
-        if not from_nodes:
-            return 0
-        sources = self.node_sets(from_nodes, from_ref, where).mine or ()
-        if len(sources) != 1:
-            raise RuntimeFailure(where, "the source of bcast must be exactly one node", collective=True)
-        members = comm.allgather(self.world.Get_rank())
-        if sources[0] not in members:
-            raise RuntimeFailure(where, "the source of bcast is not in its 'on' node set", collective=True)
-        return members.index(sources[0])
-
     def _xmpacc_barrier(self, where: bytes, on_nodes: int | None, on_ref: int | None) -> None:
-        comm = self._on_set(on_nodes, on_ref, where_text(where))
+        comm = self.tasks.on_set(on_nodes, on_ref, where_text(where))
         if comm is not None:
             comm.Barrier()
 
@@ -268,7 +312,7 @@ class Runtime(DynamicRuntime, AccGmoveRuntime, AccCollectiveRuntime, AccCommRunt
 
     def _xmpacc_wait_async(self, where: bytes, n: int, ids: int, on_nodes: int | None,
                            on_ref: int | None) -> None:
-        if self._on_set(on_nodes, on_ref, where_text(where)) is not None:
+        if self.tasks.on_set(on_nodes, on_ref, where_text(where)) is not None:
             self.asyncs.wait(read_longs(ids, n))
 
     def _xmpacc_test_async(self, async_id: int) -> int:

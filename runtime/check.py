@@ -11,12 +11,12 @@ message at the line of the access:
 from __future__ import annotations
 
 import os
-from typing import Any
 
 from .arrays import DistArray, read_longs
 from .cstructs import DIST_BLOCK, DIST_GBLOCK, CArray
 from .distribution import ArrayDimLayout, DistributionError, local_index
 from .errors import RuntimeFailure
+from .shared import Shared
 
 NOT_LOCAL, DEVICE_NEWER = 1, 2     # ``what`` (xmpacc_check.h: _XMPACC_CHECK_*)
 
@@ -88,18 +88,23 @@ def device_newer(arr: DistArray, g: list[int], kernel: str | None, freed: bool) 
             f"'#pragma xmp acc replicate_sync out ({name})' after that loop")
 
 
-class CheckEntries:
-    """The contract entry of checked builds (mixed into ``api.Runtime``; an unchecked build
-    never calls it).  ``check_ids`` maps descriptor ids to descriptor addresses: a kernel
-    reports through a copy of the descriptor, whose id is all that identifies the array."""
+class Checks:
+    """The contract entry of checked builds (a concern of ``api.Runtime``; an unchecked
+    build never calls it) and what a checked run knows of its arrays, which only
+    checked_run.py fills: ``ids`` maps descriptor ids to descriptor addresses (a kernel
+    reports through a copy of the descriptor, whose id is all that identifies the array),
+    ``device_writer`` the kernel that last wrote an aligned array's device copy after its
+    host copy, ``freed_newer`` those of them whose device copy is gone."""
 
-    arrays: dict[int, DistArray]
-    world: Any
+    def __init__(self, shared: Shared) -> None:
+        self.arrays, self.world = shared.arrays, shared.world
+        self.ids: dict[int, int] = {}
+        self.device_writer: dict[int, str] = {}      # aligned array key -> kernel loop
+        self.freed_newer: set[int] = set()           # ... whose device copy is gone
 
     def _checked_array(self, array: int) -> tuple[int, DistArray]:
-        ids: dict[int, int] = getattr(self, "check_ids", {})
         desc = CArray.from_address(array)
-        key = ids.get(desc.id, array)
+        key = self.ids.get(desc.id, array)
         arr = self.arrays.get(key)
         if arr is None and desc.base:
             # a copy of a descriptor (host loops hoist one, hoist.py) in a program that
@@ -112,8 +117,8 @@ class CheckEntries:
 
     def access_failure(self, key: int, arr: DistArray, what: int, g: list[int], where: str) -> RuntimeFailure:
         if what == DEVICE_NEWER:
-            writer = getattr(self, "device_writer", {}).get(key)
-            freed = key in getattr(self, "freed_newer", set())
+            writer = self.device_writer.get(key)
+            freed = key in self.freed_newer
             return RuntimeFailure(where, device_newer(arr, g, writer, freed))
         err = RuntimeFailure(where, not_local(arr, g, self.world.Get_rank()))
         err.names_node = True

@@ -21,7 +21,7 @@ it moves.  Per device copy it keeps:
   data.  Limits: host accesses of replicated variables that are not aligned arrays are not
   seen (no descriptor); a host write counts like a read.
 
-Descriptors get distinct ids (``check_ids``), so that a kernel's copy of a descriptor
+Descriptors get distinct ids (``Checks.ids``, check.py), so that a kernel's copy of a descriptor
 still names its array.  Nothing here runs in an unchecked run.
 """
 
@@ -58,17 +58,14 @@ def _host_bytes(addr: int, nbytes: int) -> np.ndarray:
 class CheckedRuntime(Runtime):
     def __post_init__(self) -> None:
         super().__post_init__()
-        self.check_ids: dict[int, int] = {}
         self.copy_state: dict[int, CopyState] = {}
-        self.device_writer: dict[int, str] = {}      # aligned array key -> kernel loop
-        self.freed_newer: set[int] = set()           # ... whose device copy is gone
 
     # ------------------------------------------------------------ descriptors
     def _xmpacc_align(self, ptr: int, *args: Any) -> int:
         base = super()._xmpacc_align(ptr, *args)
-        ident = next((i for i, p in self.check_ids.items() if p == ptr), len(self.check_ids) + 1)
+        ident = next((i for i, p in self.checks.ids.items() if p == ptr), len(self.checks.ids) + 1)
         CArray.from_address(ptr).id = ident   # one id per descriptor, however often it is aligned
-        self.check_ids[ident] = ptr
+        self.checks.ids[ident] = ptr
         return base
 
     def _newer(self, key: int, writer: str | None) -> None:
@@ -76,10 +73,10 @@ class CheckedRuntime(Runtime):
         if key in self.arrays:
             CArray.from_address(key).dim[0].check = int(writer is not None)
             if writer is None:
-                self.device_writer.pop(key, None)
-                self.freed_newer.discard(key)
+                self.checks.device_writer.pop(key, None)
+                self.checks.freed_newer.discard(key)
             else:
-                self.device_writer[key] = writer
+                self.checks.device_writer[key] = writer
 
     # ------------------------------------------------------------ replicate
     def _xmpacc_replicate_begin(self, where: bytes, n: int, keys: int, sizes: int, names: int) -> int:
@@ -92,7 +89,7 @@ class CheckedRuntime(Runtime):
         for key in self.regions.get(region, []):
             state = self.copy_state.pop(key, None)
             if state is not None and state.writer is not None and key in self.arrays:
-                self.freed_newer.add(key)
+                self.checks.freed_newer.add(key)
         super()._xmpacc_replicate_end(region)
 
     def _xmpacc_replicate_sync(self, where: bytes, direction: int, key: int, name: bytes) -> None:
@@ -114,11 +111,11 @@ class CheckedRuntime(Runtime):
 
     # ------------------------------------------------------------ host reflect
     def _xmpacc_reflect(self, ptr: int, where: bytes, widths: int | None) -> None:
-        writer = self.device_writer.get(ptr)
+        writer = self.checks.device_writer.get(ptr)
         if writer is not None:
             n = self.arrays[ptr].name
             gone = " and its device copy was freed at the end of the acc replicate region" \
-                if ptr in self.freed_newer else ""
+                if ptr in self.checks.freed_newer else ""
             raise RuntimeFailure(where_text(where), f"reflect ({n}) sends the host copy of '{n}', but a "
                                                     f"kernel ({writer}) wrote '{n}' on the device after the "
                                                     f"last acc replicate_sync out ({n}){gone}; add '#pragma "
@@ -177,11 +174,12 @@ class CheckedRuntime(Runtime):
         if found is None:
             return
         what, ident, line, g = found
-        key = self.check_ids.get(ident)
+        key = self.checks.ids.get(ident)
         arr = self.arrays.get(key) if key is not None else None
         if arr is None:
             raise RuntimeFailure(where, "a kernel of this loop made a bad access of a distributed array")
-        raise self.access_failure(key, arr, what, g[: len(arr.layouts)], f"{where.rsplit(':', 1)[0]}:{line}")
+        raise self.checks.access_failure(key, arr, what, g[: len(arr.layouts)],
+                                         f"{where.rsplit(':', 1)[0]}:{line}")
 
 
 def _global_of(arr: DistArray, flat: int) -> list[int]:

@@ -3,8 +3,9 @@
 Every runtime entry point that generated C may call is listed here once, with its C
 signature.  The compiler renders the C side from this list (``templates/glue.c.j2``: a
 table of function pointers and one forwarding function per entry) and the launcher binds
-each entry to the Python function of the same name in ``xmpacc.runtime.api``.  A test
-checks that both sides agree.  This module imports nothing but the standard library, so
+each entry to the Python method of the same name on the runtime (``xmpacc.runtime.api``)
+or on the one concern of it that implements it (``Runtime.entries()``).  A test checks
+that both sides agree.  This module imports nothing but the standard library, so
 the compiler may import it without pulling in MPI or CUDA.
 """
 

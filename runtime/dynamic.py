@@ -17,12 +17,14 @@
   descriptor counter ``stats["descriptors"]`` (XMPACC_STATS=1 prints it), and the queries
   the C library cannot answer from the descriptors alone.
 
-``DynamicRuntime`` is mixed into ``api.Runtime``.
+``Dynamic`` is the concern of ``api.Runtime`` that owns the aligned pointers and the
+blocks; the descriptor tables it changes are the shared ones (shared.py).
 """
 
 from __future__ import annotations
 
 import ctypes
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,6 +32,7 @@ from .arrays import GUARD, DistArray, Template, make_array, read_ints, read_long
 from .cstructs import DESC_ARRAY, CArray, CNodes, CTemplate
 from .errors import RuntimeFailure, where_text
 from .nodes import Nodes
+from .shared import Shared
 
 _LIVE_MAX = 64   # the C table of their addresses (_XMPACC_LIVE_MAX, xmpacc_library.c)
 
@@ -66,17 +69,21 @@ def check_bounds(name: str, bounds: list[tuple[int, int]], where: str) -> None:
                                  collective=True)
 
 
-class DynamicRuntime:
-    nodes: dict[int, Nodes]
-    templates: dict[int, Template]
-    arrays: dict[int, DistArray]
-    pointers: dict[int, PointerMap]
-    stats: dict[str, int]
-    exec_stack: list[Any]
-    c_blocks: dict[int, int]    # xmp_malloc's blocks from calloc not freed yet: base -> descriptor
-    live_blocks: Any            # the C count and table of them (None: not bound, launcher.py)
+class Dynamic:
+    """Template fixes, aligned pointers, xmp_malloc's blocks, releases and the library's
+    queries.  ``forget`` drops what the C fast path keeps of a descriptor (fast_reflect.py),
+    ``layout_changed`` the C plans that a new distribution may change (replay.py)."""
 
-    def _blocks_bind(self, lib: Any) -> None:
+    def __init__(self, shared: Shared, forget: Callable[[int], None],
+                 layout_changed: Callable[[], None]) -> None:
+        self.shared = shared
+        self.nodes, self.templates, self.arrays = shared.nodes, shared.templates, shared.arrays
+        self.forget, self.layout_changed = forget, layout_changed
+        self.pointers: dict[int, PointerMap] = {}   # aligned pointers waiting for xmp_malloc
+        self.c_blocks: dict[int, int] = {}   # xmp_malloc's blocks from calloc not freed yet -> descriptor
+        self.live_blocks: Any = None         # the C count and table of them (None: not bound, launcher.py)
+
+    def bind_blocks(self, lib: Any) -> None:
         """The launcher hands over the program: its free() asks the runtime for the
         addresses it finds in this table (xmpacc_library.c)."""
         bases = (ctypes.c_void_p * _LIVE_MAX).in_dll(lib, "_xmpacc_live_bases")
@@ -106,7 +113,7 @@ class DynamicRuntime:
     def _drop_block(self, ptr: int, free: bool) -> None:
         """Forget the array of descriptor ``ptr`` (its descriptor says "not allocated"
         afterwards) and, with ``free``, free its block if it is a calloc'ed one."""
-        self._fast_forget(ptr)   # type: ignore[attr-defined]
+        self.forget(ptr)
         arr = self.arrays.pop(ptr, None)
         if arr is None:
             return
@@ -131,10 +138,10 @@ class DynamicRuntime:
             self._drop_block(ptr, free=False)
         self.c_blocks.pop(base, None)
         self._blocks_changed()
-        self._count_descriptors()
+        self.count_descriptors()
 
-    def _count_descriptors(self) -> None:
-        self.stats["descriptors"] = len(self.nodes) + len(self.templates) + \
+    def count_descriptors(self) -> None:
+        self.shared.stats["descriptors"] = len(self.nodes) + len(self.templates) + \
             len(self.arrays.keys() | self.pointers.keys())
 
     def find_array(self, ptr: int) -> DistArray | None:
@@ -153,22 +160,22 @@ class DynamicRuntime:
     def _xmpacc_nodes_release(self, ptr: int) -> None:
         if self.nodes.pop(ptr, None) is not None:
             CNodes.from_address(ptr).id = 0
-        self._count_descriptors()
+        self.count_descriptors()
 
     def _xmpacc_template_release(self, ptr: int) -> None:
         if self.templates.pop(ptr, None) is not None:
             c = CTemplate.from_address(ptr)
             c.id, c.distributed, c.fixed = 0, 0, 0
-        self._count_descriptors()
+        self.count_descriptors()
 
     def _xmpacc_release_range(self, base: int, nbytes: int) -> None:
         for ptr in [p for p in (*self.arrays, *self.pointers) if base <= p < base + nbytes]:
-            self._release_array(ptr)
+            self.release_array(ptr)
 
-    def _release_array(self, ptr: int) -> None:
+    def release_array(self, ptr: int) -> None:
         self.pointers.pop(ptr, None)
         self._drop_block(ptr, free=True)
-        self._count_descriptors()
+        self.count_descriptors()
 
     # ----------------------------------------------------------------- template_fix
     def defer_distribute(self, tmpl: Template, nodes: Nodes, kinds: list[int], widths: list[int],
@@ -184,9 +191,7 @@ class DynamicRuntime:
         tmpl = self.templates.get(ptr)
         if tmpl is None:
             raise RuntimeFailure(w, "template_fix before the template directive ran", collective=True)
-        replay = getattr(self, "replay", None)
-        if replay is not None:   # the loops' node sets may change: no C plan holds
-            replay.layout_changed()
+        self.layout_changed()
         c = CTemplate.from_address(ptr)
         if c.distributed or (bounds and tmpl.bounds is not None):
             raise RuntimeFailure(w, f"template '{tmpl.name}' is already fixed", collective=True)
@@ -217,14 +222,14 @@ class DynamicRuntime:
     # ----------------------------------------------------------------- aligned pointers
     def _xmpacc_align_pointer(self, ptr: int, where: bytes, name: bytes, tmpl_ptr: int, elem_size: int,
                               ndims: int, tdims: int, offsets: int, shadows: int) -> None:
-        self._release_array(ptr)   # a block entered again: its previous block is gone
+        self.release_array(ptr)   # a block entered again: its previous block is gone
         self.pointers[ptr] = PointerMap(name.decode(), where_text(where), tmpl_ptr, elem_size,
                                         read_ints(tdims, ndims), read_longs(offsets, ndims),
                                         read_longs(shadows, 2 * ndims))
         c = CArray.from_address(ptr)
         c.id, c.ndims, c.elem_size, c.base = 0, ndims, elem_size, None
         c.tmpl = ctypes.cast(tmpl_ptr, ctypes.POINTER(CTemplate))
-        self._count_descriptors()
+        self.count_descriptors()
 
     def _xmpacc_malloc(self, ptr: int, where: bytes, n: int, extents: int, base: int | None) -> int:
         w = where_text(where)
@@ -252,9 +257,9 @@ class DynamicRuntime:
         c.tmpl = ctypes.cast(pmap.tmpl_ptr, ctypes.POINTER(CTemplate))
         if base:
             self._check_argument(arr, base, w)
-        self._fast_forget(ptr)
+        self.forget(ptr)
         self.arrays[ptr] = arr
-        self._count_descriptors()
+        self.count_descriptors()
         return int(c.base or 0)
 
     def _argument_extents(self, pmap: PointerMap, sizes: list[int], base: int, tmpl: Template,
@@ -330,7 +335,7 @@ class DynamicRuntime:
         return 0
 
     def _xmpacc_mpi_comm(self) -> int:
-        handle = int(self.exec_stack[-1].comm.handle) & 0xFFFFFFFFFFFFFFFF
+        handle = int(self.shared.exec_comm.handle) & 0xFFFFFFFFFFFFFFFF
         return handle - (1 << 64) if handle >= 1 << 63 else handle   # a C long long
 
     def _xmpacc_mpi_thread_level(self) -> int:

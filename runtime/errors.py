@@ -24,6 +24,13 @@ class RuntimeFailure(Exception):
         self.names_node = False   # the message names this node already (checked accesses)
 
 
+class InternalError(Exception):
+    """A broken invariant of the runtime itself, not a mistake of the program."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(f"{message} (this is a bug in xmpacc)")
+
+
 # An Open MPI whose default one-sided component cannot make a window over a program's
 # own memory (MPI_Win_create; MPI_Win_allocate works): seen with Open MPI 4.1 on a single
 # host whose openib/ofi/tcp btls offer no RDMA.  docs/clusters.md says more.

@@ -5,7 +5,8 @@
 1. read ``program.so`` out of the executable into an anonymous memory file and load it
    (nothing is written to disk, nothing is left behind);
 2. initialise MPI (mpi4py) and the runtime, and point every entry of the C table
-   ``_xmpacc_rt`` at the matching ``Runtime`` method (``contract.py`` lists them);
+   ``_xmpacc_rt`` at the method of the same name on the runtime or on the concern that
+   implements it (``contract.py`` lists them, ``Runtime.entries()`` finds them);
 3. call ``_xmpacc_entry(argc, argv)``, which runs each file's start-up code and ``main``;
 4. flush C and Python output (with XMPACC_PROFILE: print the profile, profile.py),
    finalise MPI and exit with main's return value.
@@ -144,9 +145,10 @@ def bind(lib: ctypes.CDLL, runtime: Any, world: Any, profiler: Any = None) -> li
                                     "this program was built by another version of xmpacc; compile it "
                                     "again with this one", collective=True))
     table = (ctypes.c_void_p * len(ENTRIES)).in_dll(lib, "_xmpacc_rt")
+    entries = runtime.entries()
     keep = []
     for i, e in enumerate(ENTRIES):
-        fn = getattr(runtime, e.name)
+        fn = entries[e.name]
         if profiler is not None:
             fn = profiler.wrap(e, fn)
         cb = _callback_type(e)(_guarded(fn, world, getattr(runtime, "free_windows", None)))
@@ -238,7 +240,7 @@ def main(argv: list[str]) -> int:
     profiler = profile.Profiler(world, runtime.stats, setting, runtime._xmpacc_device_wait) \
         if setting is not None else None
     callbacks = bind(lib, runtime, world, profiler)
-    runtime._blocks_bind(lib)   # the program's free() and xmp_malloc's blocks (dynamic.py)
+    runtime.dynamic.bind_blocks(lib)   # the program's free() and xmp_malloc's blocks (dynamic.py)
     # checked runs see every call: no C fast path (fast_reflect.py, replay.py); profiled
     # runs replay too, and the C side times what it replays
     if check is None and os.environ.get("XMPACC_FAST_REFLECT", "1") != "0":

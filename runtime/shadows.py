@@ -1,6 +1,6 @@
 """The other shadow operations of global-view §7: ``reflect ... orthogonal``, the
-persistent ``reflect_init``/``reflect_do`` and ``reduce_shadow``.  ``ShadowRuntime`` is
-mixed into ``api.Runtime``.
+persistent ``reflect_init``/``reflect_do`` and ``reduce_shadow``: ``Shadows``, a concern
+of ``api.Runtime``.
 
 * ``reflect_init (a) width(...)`` plans the reflect of ``a`` once and binds MPI persistent
   requests (``Send_init``/``Recv_init``) to fixed slab buffers; each ``reflect_do (a)``
@@ -33,6 +33,7 @@ from .reflect import (
     reflect,
     region,
 )
+from .shared import Shared
 
 _TAG_LO, _TAG_HI, _TAG_FULL = 4, 5, 6
 
@@ -177,11 +178,13 @@ def _start_reduce_step(step: tuple[Any, ...], view: np.ndarray, dtype: Any) -> M
     return MpiPending(requests, add, keep=received)
 
 
-class ShadowRuntime:
-    arrays: dict[int, DistArray]
-    cache: Any
-    stats: dict[str, int]
-    asyncs: Any
+class Shadows:
+    """The entries of the other shadow operations; no state of their own (the plans of
+    ``reflect_init`` live in the arrays)."""
+
+    def __init__(self, shared: Shared) -> None:
+        self.arrays, self.cache = shared.arrays, shared.cache
+        self.stats, self.asyncs = shared.stats, shared.asyncs
 
     def _array(self, ptr: int, where: str, what: str) -> DistArray:
         arr = self.arrays.get(ptr)

@@ -1,6 +1,6 @@
 """Node sets at run time (global-view §6): on-sets of nodes or template references, node
 subsets (``nodes q[2] = p[0:2]``, ``nodes q = *``), ``task`` (with and without
-``nocomm``) and ``tasks``.  ``TaskRuntime`` is mixed into ``api.Runtime``.
+``nocomm``) and ``tasks``.  ``Tasks`` is the concern of ``api.Runtime`` that owns them.
 
 A task pushes its node set on the executing-set stack (``xmp_node_num()`` and the
 collectives then describe it); ``tasks`` evaluates all its on-refs at its entry, checks
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ctypes
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,6 +26,7 @@ from .cstructs import DESC_NODES, CNodes
 from .errors import RuntimeFailure, where_text
 from .nodes import Nodes, resolve_extents
 from .nodesets import NodeSets, node_sets, template_node_sets
+from .shared import ExecSet, Shared
 
 
 def read_ref(ptr: int | None) -> list[int] | None:
@@ -43,32 +45,48 @@ class TaskGroup:
     comm: Any
 
 
-@dataclass
-class ExecSet:
-    """One executing node set (a task's): the communicator of its nodes."""
+class Tasks:
+    """Node sets, the executing node set and the task entries.  ``publish`` tells the C
+    side (``_xmpacc_exec``) that the executing node set changed."""
 
-    comm: Any
-
-
-class TaskRuntime:
-    world: Any
-    nodes: dict[int, Nodes]
-    templates: dict[int, Any]
-    exec_stack: list[Any]
-    cache: Any
-
-    def _tasks_init(self) -> None:
+    def __init__(self, shared: Shared, publish: Callable[[], None]) -> None:
+        self.shared = shared
+        self.world, self.cache = shared.world, shared.cache
+        self.exec_stack = shared.exec_stack
+        self.publish = publish
         self.task_groups: list[TaskGroup] = []
         self.exec_members: dict[int, tuple[int, ...]] = {}
 
     # ----------------------------------------------------------------- node sets
     def node_sets(self, desc: int, ref: int | None, where: str) -> NodeSets:
         """The sets a reference denotes; ``desc`` is a node array or a template."""
-        if desc in self.templates:
-            return template_node_sets(self.templates[desc], read_ref(ref), where)
-        if desc not in self.nodes:
+        templates, nodes = self.shared.templates, self.shared.nodes
+        if desc in templates:
+            return template_node_sets(templates[desc], read_ref(ref), where)
+        if desc not in nodes:
             raise RuntimeFailure(where, "nodes used before its 'nodes' directive ran")
-        return node_sets(self.nodes[desc], read_ref(ref), where)
+        return node_sets(nodes[desc], read_ref(ref), where)
+
+    def on_set(self, nodes_ptr: int | None, ref_ptr: int | None, where: str) -> Any | None:
+        """The communicator of an on-set (the executing set without an on clause); None
+        on a node outside the on-set, which skips the directive (reference §6.4-6.6).
+        The reference names nodes or a template (global-view §6)."""
+        if not nodes_ptr:
+            return self.shared.exec_comm
+        key, color, order = self.node_sets(nodes_ptr, ref_ptr, where).split_args(self.world.Get_rank())
+        return self.cache.split(self.shared.exec_comm, ("on",) + key, color, order)
+
+    def bcast_root(self, comm: Any, from_nodes: int | None, from_ref: int | None, where: str) -> int:
+        """The rank in ``comm`` of bcast's source node (0 without a from clause)."""
+        if not from_nodes:
+            return 0
+        sources = self.node_sets(from_nodes, from_ref, where).mine or ()
+        if len(sources) != 1:
+            raise RuntimeFailure(where, "the source of bcast must be exactly one node", collective=True)
+        members = comm.allgather(self.world.Get_rank())
+        if sources[0] not in members:
+            raise RuntimeFailure(where, "the source of bcast is not in its 'on' node set", collective=True)
+        return members.index(sources[0])
 
     def executing_members(self) -> tuple[int, ...]:
         """World ranks of the executing node set, in its order (collective once per set)."""
@@ -91,7 +109,7 @@ class TaskRuntime:
 
     def _push(self, comm: Any) -> None:
         self.exec_stack.append(ExecSet(comm))
-        self._publish()  # type: ignore[attr-defined]
+        self.publish()
 
     # ----------------------------------------------------------------- nodes q[...] = ...
     def _xmpacc_nodes_subset(self, ptr: int, where: bytes, name: bytes, ndims: int, extents: int,
@@ -109,7 +127,7 @@ class TaskRuntime:
         size = sizes.pop()
         ext = resolve_extents(n, read_ints(extents, ndims), size, w, subset=True)
         nodes = Nodes(n, ext, self.world, self.world.Get_rank(), tuple(families))
-        self.nodes[ptr] = nodes
+        self.shared.nodes[ptr] = nodes
         c = CNodes.from_address(ptr)
         c.id, c.ndims, c.size, c.is_member = DESC_NODES, ndims, math.prod(ext), int(nodes.is_member)
         coords = nodes.coords
@@ -135,7 +153,7 @@ class TaskRuntime:
     def _xmpacc_task_end(self) -> None:
         if len(self.exec_stack) > 1:
             self.exec_stack.pop()
-            self._publish()  # type: ignore[attr-defined]
+            self.publish()
 
     # ----------------------------------------------------------------- tasks
     def _xmpacc_tasks_begin(self, where: bytes, n: int, descs: int, refs: int, wheres: int) -> int:

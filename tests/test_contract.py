@@ -1,14 +1,16 @@
 """The contract between generated code and the runtime (runtime/contract.py).
 
-Both sides must agree: every entry has a ``Runtime`` method of the same name taking the
-same number of arguments, and the checked-in header that generated C includes
-(``include/xmpacc_rt.h``) is exactly what the contract renders.
+Both sides must agree: every entry has one method of the same name taking the same number
+of arguments, on the runtime or on exactly one of the concerns it is composed of
+(``Runtime.entries()``, what the launcher binds), and the checked-in header that generated C
+includes (``include/xmpacc_rt.h``) is exactly what the contract renders.
 """
 
 from __future__ import annotations
 
 import inspect
 from pathlib import Path
+from types import SimpleNamespace
 
 from xmpacc.runtime import contract
 from xmpacc.runtime.api import Runtime
@@ -21,12 +23,40 @@ def test_header_is_rendered_from_the_contract() -> None:
         "run: python -m xmpacc.runtime.contract > runtime/include/xmpacc_rt.h"
 
 
-def test_every_entry_has_a_runtime_method_with_its_arity() -> None:
+class _World:
+    """Enough of MPI_COMM_WORLD to make a runtime: nothing here communicates."""
+
+    def Get_rank(self) -> int:  # noqa: N802 - mpi4py's name
+        return 0
+
+    def Get_size(self) -> int:  # noqa: N802 - mpi4py's name
+        return 1
+
+
+def _runtime() -> Runtime:
+    return Runtime(_World(), SimpleNamespace())
+
+
+def test_every_entry_is_implemented_once_with_its_arity() -> None:
+    rt = _runtime()
+    owners = (rt, *rt.concerns())
     for entry in contract.ENTRIES:
-        method = getattr(Runtime, entry.name, None)
-        assert method is not None, f"Runtime has no method {entry.name}"
-        params = list(inspect.signature(method).parameters)[1:]  # without self
+        found = [type(o).__name__ for o in owners if hasattr(o, entry.name)]
+        assert len(found) == 1, f"{entry.name} is implemented by {found or 'nothing'}"
+    entries = rt.entries()
+    assert sorted(entries) == sorted(e.name for e in contract.ENTRIES)
+    for entry in contract.ENTRIES:
+        params = list(inspect.signature(entries[entry.name]).parameters)   # bound: without self
         assert len(params) == entry.arity, f"{entry.name}: {len(params)} != {entry.arity}"
+
+
+def test_only_entries_carry_the_entry_prefix() -> None:
+    """A method named like an entry that is none would never be called from C."""
+    rt = _runtime()
+    names = {e.name for e in contract.ENTRIES}
+    for owner in (rt, *rt.concerns()):
+        stray = [n for n in dir(type(owner)) if n.startswith("_xmpacc_") and n not in names]
+        assert not stray, f"{type(owner).__name__}: {stray}"
 
 
 def test_entry_names_are_unique_and_prefixed() -> None:

@@ -1,0 +1,52 @@
+"""What the runtime's concerns share, handed to each of them explicitly by ``api.Runtime``.
+
+The runtime is composed of one object per concern (tasks.py, dynamic.py, shadows.py,
+check.py), each owning its own state.  What they all use is one ``Shared``: the world
+communicator, the descriptor tables by C address, the split communicators, the counters
+(``XMPACC_STATS``), the async operations and the stack of executing node sets.  The
+runtime makes it over its own tables (the same dictionaries: nothing is copied), so the
+mixins still in ``api.Runtime`` and the concerns see one state.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .arrays import DistArray, Template
+from .asyncs import AsyncOps
+from .nodes import CommCache, Nodes
+
+
+@dataclass
+class ExecSet:
+    """One executing node set (a task's): the communicator of its nodes."""
+
+    comm: Any
+
+
+@dataclass
+class Shared:
+    """The state every concern of the runtime reads (module doc)."""
+
+    world: Any
+    nodes: dict[int, Nodes]
+    templates: dict[int, Template]
+    arrays: dict[int, DistArray]
+    cache: CommCache
+    stats: dict[str, int]
+    asyncs: AsyncOps
+    exec_stack: list[ExecSet]   # the innermost executing node set last (tasks.py pushes)
+
+    @property
+    def exec_comm(self) -> Any:
+        """The communicator of the executing node set."""
+        return self.exec_stack[-1].comm
+
+    def everyone(self) -> bool:
+        """Does every node execute (so that a mistake all of them see is a collective failure)?"""
+        return bool(self.exec_comm.Get_size() == self.world.Get_size())
+
+    def count(self, key: str, n: int = 1) -> None:
+        self.stats[key] = self.stats.get(key, 0) + n
+
