@@ -36,11 +36,11 @@ from .coarray import CoarrayRuntime
 from .collectives import bcast_bytes
 from .contract import ENTRIES
 from .cstructs import DESC_ARRAY, DESC_NODES, DESC_TEMPLATE, CArray, CNodes, CTemplate
-from .dynamic import Dynamic, PointerMap, check_bounds, set_bounds
+from .dynamic import Dynamic, check_bounds, set_bounds
 from .errors import InternalError, RuntimeFailure, where_text
 from .fast_reflect import FastReflectRuntime
 from .gmove import GmoveRuntime
-from .intrinsics import IntrinsicRuntime
+from .intrinsics import Intrinsics
 from .linkage import Seen, declared_again
 from .nodes import CommCache, Nodes, resolve_extents
 from .nodesets import NodeSets
@@ -60,8 +60,8 @@ def _formats(kinds: list[int], widths: list[int]) -> str:
 
 @dataclass
 class Runtime(AccGmoveRuntime, AccCollectiveRuntime, AccCommRuntime, AccApiRuntime, AccDataRuntime,
-              AccRuntime, AccComputeRuntime, ReductionRuntime, GmoveRuntime, IntrinsicRuntime,
-              FastReflectRuntime, CoarrayRuntime):
+              AccRuntime, AccComputeRuntime, ReductionRuntime, GmoveRuntime, FastReflectRuntime,
+              CoarrayRuntime):
     """State of one process's runtime: MPI, descriptors by address, the executing set, and
     the concerns composed in ``__post_init__`` (the other families are still mixed in)."""
 
@@ -81,6 +81,7 @@ class Runtime(AccGmoveRuntime, AccCollectiveRuntime, AccCommRuntime, AccApiRunti
     dynamic: Dynamic = field(init=False, repr=False)
     shadows: Shadows = field(init=False, repr=False)
     checks: Checks = field(init=False, repr=False)
+    intrinsics: Intrinsics = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         shared = self.shared = Shared(self.world, self.nodes, self.templates, self.arrays, self.cache,
@@ -90,6 +91,7 @@ class Runtime(AccGmoveRuntime, AccCollectiveRuntime, AccCommRuntime, AccApiRunti
         self.dynamic = Dynamic(shared, self._fast_forget, self._layout_changed)
         self.shadows = Shadows(shared)
         self.checks = Checks(shared)
+        self.intrinsics = Intrinsics(shared, self.dynamic)
         self._acc_data_init()
         self._acc_api_init()
         self._acc_comm_init()
@@ -100,7 +102,7 @@ class Runtime(AccGmoveRuntime, AccCollectiveRuntime, AccCommRuntime, AccApiRunti
     # ----------------------------------------------------------------- the concerns
     def concerns(self) -> tuple[Any, ...]:
         """The objects besides the runtime itself that implement contract entries."""
-        return (self.tasks, self.dynamic, self.shadows, self.checks)
+        return (self.tasks, self.dynamic, self.shadows, self.checks, self.intrinsics)
 
     def entries(self) -> dict[str, Callable[..., Any]]:
         """Every entry of ``contract.py``, bound to the one object that implements it (the
@@ -148,19 +150,9 @@ class Runtime(AccGmoveRuntime, AccCollectiveRuntime, AccCommRuntime, AccApiRunti
     def _bcast_root(self, comm: Any, from_nodes: int | None, from_ref: int | None, where: str) -> int:
         return self.tasks.bcast_root(comm, from_nodes, from_ref, where)
 
-    # the mixins of gmove, the intrinsics and coarrays reach these here (tasks.py, dynamic.py)
+    # the coarray mixin reaches this here (tasks.py)
     def node_sets(self, desc: int, ref: int | None, where: str) -> NodeSets:
         return self.tasks.node_sets(desc, ref, where)
-
-    def find_array(self, ptr: int) -> DistArray | None:
-        return self.dynamic.find_array(ptr)
-
-    def not_ready(self, desc: int, where: str, collective: bool) -> RuntimeFailure:
-        return self.dynamic.not_ready(desc, where, collective)
-
-    @property
-    def pointers(self) -> dict[int, PointerMap]:
-        return self.dynamic.pointers
 
     # ----------------------------------------------------------------- declarations
     def _xmpacc_nodes_init(self, ptr: int, where: bytes, name: bytes, ndims: int, extents: int) -> None:

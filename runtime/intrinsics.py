@@ -1,5 +1,5 @@
-"""The collective intrinsics of XMP (global-view §9, XMP ch. 7): ``IntrinsicRuntime`` is
-mixed into ``api.Runtime``.
+"""The collective intrinsics of XMP (global-view §9, XMP ch. 7): ``Intrinsics``, a concern
+of ``api.Runtime``.
 
 Every argument is a distributed array's descriptor (``xmp_desc_of``); each intrinsic has
 the meaning of its Fortran equivalent on the global arrays, with C's row-major array
@@ -34,25 +34,25 @@ import numpy as np
 from .arrays import read_ints
 from .collectives import DTYPES
 from .cstructs import CArray
+from .dynamic import Dynamic
 from .errors import RuntimeFailure, where_text
 from .intrinsic_data import Global, Group, Index, Route, deliver, like, move, of_array
 from .intrinsic_matmul import matmul
 from .intrinsic_sort import sort
 from .sections import shape_text
+from .shared import Shared
 
 _ROLES = {"gather": ("x", "a"), "scatter": ("x", "a"), "pack": ("v", "a", "mask"),
           "unpack": ("a", "v", "mask"), "matmul": ("c", "a", "b")}
 
 
-class IntrinsicRuntime:
-    """xmp_gather ... xmp_sort_down (mixed into ``api.Runtime``)."""
+class Intrinsics:
+    """xmp_gather ... xmp_sort_down; no state of their own.  ``dynamic`` finds the arrays
+    of descriptors (aligned pointers too)."""
 
-    world: Any
-    arrays: dict
-    templates: dict
-    nodes: dict
-    pointers: dict
-    stats: dict[str, int]
+    def __init__(self, shared: Shared, dynamic: Dynamic) -> None:
+        self.shared, self.dynamic = shared, dynamic
+        self.world = shared.world
 
     # ------------------------------------------------------------------ arguments
     def _intrinsic_args(self, what: str, where: bytes, n: int, descs: int, types: int | None,
@@ -73,41 +73,42 @@ class IntrinsicRuntime:
         for k, (ptr, code) in enumerate(zip(ptrs, codes, strict=True)):
             role = roles[k] if k < len(roles) else f"i{k - len(roles) + 1}"
             out.append(self._intrinsic_array(what, w, int(ptr or 0), code, k + 1, role, family))
-        self.stats[f"xmp_{what}"] = self.stats.get(f"xmp_{what}", 0) + 1
+        self.shared.count(f"xmp_{what}")
         return w, group, out
 
     def _family_comm(self, what: str, w: str, ptrs: list[Any]) -> tuple[Any, tuple[int, ...] | None]:
         """The executing nodes' communicator, or, when the arrays are on a node array with
         '*' in its reference (``nodes row[*] = g[*][:]``: a node array per row), the
         nodes of my one: each such node array runs the intrinsic on its own arrays."""
-        arrays = [self.find_array(int(p)) for p in ptrs if p]   # type: ignore[attr-defined]
+        arrays = [self.dynamic.find_array(int(p)) for p in ptrs if p]
         sets = {a.template.nodes.all_families() for a in arrays if a is not None}
         if not any(len(s) > 1 for s in sets):
-            return self.exec_comm, None   # type: ignore[attr-defined]
+            return self.shared.exec_comm, None
         if len(sets) > 1:
             raise RuntimeFailure(w, f"xmp_{what}: arrays on a node array with '*' in its nodes reference (a "
                                     "different set of nodes on different nodes) together with arrays on "
-                                    "other node arrays: not supported yet", collective=self._everyone())   # type: ignore[attr-defined]
+                                    "other node arrays: not supported yet", collective=self.shared.everyone())
         families = next(iter(sets))
         nodes = next(a for a in arrays if a is not None).template.nodes
         if nodes.family is None:
             raise RuntimeFailure(w, f"xmp_{what}: node {self.world.Get_rank()} executes it but is in none of "
                                     f"the node arrays of '{nodes.name}'")
         color = families.index(nodes.family)
-        comm = self.cache.split(self.exec_comm, ("intrinsic-family", hash(families)), color,   # type: ignore[attr-defined]
-                                self.exec_comm.Get_rank())   # type: ignore[attr-defined]
+        executing = self.shared.exec_comm
+        comm = self.shared.cache.split(executing, ("intrinsic-family", hash(families)), color,
+                                       executing.Get_rank())
         return comm, nodes.family
 
     def _intrinsic_array(self, what: str, w: str, ptr: int, code: int, pos: int, role: str,
                          family: tuple[int, ...] | None = None) -> Global:
-        everyone = self._everyone()   # type: ignore[attr-defined]
-        arr = self.find_array(ptr) if ptr else None   # type: ignore[attr-defined]
+        everyone = self.shared.everyone()
+        arr = self.dynamic.find_array(ptr) if ptr else None
         if arr is None:
-            if ptr in self.pointers:
-                raise self.not_ready(ptr, w, collective=everyone)   # type: ignore[attr-defined]
+            if ptr in self.dynamic.pointers:
+                raise self.dynamic.not_ready(ptr, w, collective=everyone)
             kind = ("a NULL descriptor" if not ptr
-                    else "the descriptor of a template" if ptr in self.templates
-                    else "the descriptor of a node array" if ptr in self.nodes
+                    else "the descriptor of a template" if ptr in self.shared.templates
+                    else "the descriptor of a node array" if ptr in self.shared.nodes
                     else "not the descriptor of a distributed array")
             raise RuntimeFailure(w, f"xmp_{what}: argument {pos} ({role}) is {kind}; it takes "
                                     "xmp_desc_of(array) of an aligned array", collective=everyone)
@@ -115,7 +116,7 @@ class IntrinsicRuntime:
         return of_array(arr, dtype, w, family)
 
     def _fail(self, w: str, message: str) -> RuntimeFailure:
-        return RuntimeFailure(w, message, collective=self._everyone())   # type: ignore[attr-defined]
+        return RuntimeFailure(w, message, collective=self.shared.everyone())
 
     def _same_shape(self, w: str, what: str, a: Global, b: Global) -> None:
         if a.shape != b.shape:

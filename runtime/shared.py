@@ -1,7 +1,7 @@
 """What the runtime's concerns share, handed to each of them explicitly by ``api.Runtime``.
 
 The runtime is composed of one object per concern (tasks.py, dynamic.py, shadows.py,
-check.py), each owning its own state.  What they all use is one ``Shared``: the world
+check.py, intrinsics.py), each owning its own state.  What they all use is one ``Shared``: the world
 communicator, the descriptor tables by C address, the split communicators, the counters
 (``XMPACC_STATS``), the async operations and the stack of executing node sets.  The
 runtime makes it over its own tables (the same dictionaries: nothing is copied), so the
