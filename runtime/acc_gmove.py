@@ -23,6 +23,9 @@ require it).
 ``gmove in/out ... acc`` plan as the host's one-sided gmove does; the elements on other
 nodes are got from or put to their device copies by those nodes' agents
 (acc_gmove_agent.py), the program's control flow there running no code for it.
+
+``AccGmove`` is a concern of ``api.Runtime``: it plans through the host's ``Gmove`` (which
+also holds the agent) and reaches the device copies through ``shared.Device``.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from typing import Any
 import numpy as np
 
 from . import acc_gmove_agent as agent
+from .acc_gmove_agent import GmoveAgent
 from .contract import (
     GMOVE_ACC_HOST_SOURCE,
     GMOVE_ACC_IN,
@@ -42,10 +46,11 @@ from .contract import (
     GMOVE_OUT,
 )
 from .errors import RuntimeFailure, where_text
-from .gmove import Operand, fills, one_sided
+from .gmove import Gmove, Operand, fills, one_sided
 from .gmove_exec import make_runner, weak
 from .gmove_plan import Side, SideDim, collective_plan
 from .sections import Section, Sub, local_view
+from .shared import Device, Shared
 
 _TAG = 7302
 Selector = Any   # a slice, or an index array (numpy or CuPy)
@@ -106,19 +111,28 @@ def _device_runner(runner: Any, members: list[int], xp: Any) -> DeviceRunner:
                         stay, runner.nbytes, runner.arrays)
 
 
-class AccGmoveRuntime:
-    """Mixed into ``api.Runtime``; uses the gmove planner and the present table."""
+class AccGmove:
+    """gmove ... acc and this node's agent; ``gmove`` plans (and holds the agent),
+    ``device`` has the backend and the present table."""
 
-    copies: dict[int, Any]
-    backend: Any
-    world: Any
-    stats: dict[str, int]
+    def __init__(self, shared: Shared, gmove: Gmove, device: Device) -> None:
+        self.shared, self.gmove, self.device = shared, gmove, device
+        self.world = shared.world
+
+    @property
+    def backend(self) -> Any:
+        return self.device.backend
+
+    @property
+    def agent(self) -> GmoveAgent | None:
+        """This node's agent, once started (``start_agent``)."""
+        return self.gmove.agent
 
     def _xmpacc_gmove_acc(self, where: bytes, flags: int, lhs_array: int | None, lhs_base: int | None,
                           lhs_sec: int, rhs_array: int | None, rhs_base: int | None, rhs_sec: int,
                           lhs_name: bytes, rhs_name: bytes) -> None:
-        w, dst, src = self._gmove_sides(where, (lhs_array, lhs_base, lhs_sec),   # type: ignore[attr-defined]
-                                        (rhs_array, rhs_base, rhs_sec), (lhs_name, rhs_name))
+        w, dst, src = self.gmove.sides(where, (lhs_array, lhs_base, lhs_sec),
+                                       (rhs_array, rhs_base, rhs_sec), (lhs_name, rhs_name))
         esize = dst.side.section.elem_size
         dst_rows = self._device_rows(dst, lhs_array, w)
         if flags & GMOVE_ACC_HOST_SOURCE:   # a constant: its host value, on the device
@@ -143,10 +157,10 @@ class AccGmoveRuntime:
         """The device copy of a side as rows of one element each."""
         esize = op.side.section.elem_size
         if op.array is not None:
-            copy = self.copies.get(arr_ptr or 0)
+            copy = self.device.copies.get(arr_ptr or 0)
             offset, need = 0, int(op.array.buffer.nbytes)
         else:
-            copy = self._copy_holding(op.base)   # type: ignore[attr-defined]
+            copy = self.device.copy_holding(op.base)
             offset = op.base - copy.host_addr if copy is not None else 0
             need = int(local_view(op.base, op.side.section).nbytes) if op.side.section.subs else esize
         rows = self._rows_of(copy, offset, need, esize)
@@ -192,19 +206,19 @@ class AccGmoveRuntime:
         """``in``: my destination rows from the holders' device copies; ``out``: my source
         rows to them.  The rows that stay are read before anything lands."""
         remote = src if how == "in" else dst
-        state = self._gmove_state()   # type: ignore[attr-defined]
-        key = state["agent"].key_of(remote.array) if state["agent"] is not None else None
-        if key is None:
+        ga = self.gmove.agent
+        key = ga.key_of(remote.array) if ga is not None else None
+        if ga is None or key is None:
             raise RuntimeFailure(w, f"gmove {how} ... acc: '{remote.name}' has no agent key "
                                     "(this is a bug in xmpacc)")
         xp, esize = self.backend.xp, dst.side.section.elem_size
-        r = self._one_sided_plan(w, how, dst, src, f"acc {how}",   # type: ignore[attr-defined]
-                                 _one_sided_runner(how, self.world.Get_rank(), esize, xp))
+        r = self.gmove.one_sided_plan(w, how, dst, src, f"acc {how}",
+                                      _one_sided_runner(how, self.world.Get_rank(), esize, xp))
         staying = _read(src_rows, r.stay[0], bool(xp.may_share_memory(src_rows, dst_rows))) \
             if r.stay is not None else None
         items = [(peer, theirs, self._host_bytes(src_rows[mine]) if how == "out" else None)
                  for peer, mine, theirs in r.peers]
-        answers = state["agent"].request(agent.GET if how == "in" else agent.PUT, key, esize, items)
+        answers = ga.request(agent.GET if how == "in" else agent.PUT, key, esize, items)
         for (peer, mine, _), (code, data) in zip(r.peers, answers, strict=True):
             if code != agent.OK:
                 detail = bytes(data).rstrip(b"\0").decode(errors="replace")
@@ -214,59 +228,63 @@ class AccGmoveRuntime:
                 dst_rows[mine] = xp.asarray(data)
         if staying is not None and r.stay is not None:
             dst_rows[r.stay[1]] = staying
-        self.stats["gmove_bytes"] = self.stats.get("gmove_bytes", 0) + r.nbytes
+        self.shared.count("gmove_bytes", r.nbytes)
 
     # ------------------------------------------------------------------ the agent
     def _xmpacc_gmove_agent_init(self, where: bytes) -> None:
         """The program has gmove in/out acc: start this node's agent (collective, before
         any align; ``where``: the first such gmove)."""
-        state = self._gmove_state()   # type: ignore[attr-defined]
-        if state["agent"] is not None:
-            return
+        self.start_agent(where_text(where))
+
+    def start_agent(self, where: str) -> GmoveAgent:
+        """This node's agent, started on the first call (collective: gmove in/out acc, a
+        device coarray that some image cannot reach directly)."""
+        if self.gmove.agent is not None:
+            return self.gmove.agent
         from mpi4py import MPI
 
         if MPI.Query_thread() < MPI.THREAD_MULTIPLE:
-            raise RuntimeFailure(where_text(where), "'gmove in/out ... acc' needs an MPI library "
-                                                    "that provides MPI_THREAD_MULTIPLE (this one does not)",
+            raise RuntimeFailure(where, "'gmove in/out ... acc' needs an MPI library "
+                                        "that provides MPI_THREAD_MULTIPLE (this one does not)",
                                  collective=True)
         import atexit
 
-        state["agent"] = agent.GmoveAgent(self.world, self._agent_rows,
-                                          lambda: getattr(self, "backend", None),
-                                           self.present_lock)  # type: ignore[attr-defined]
-        atexit.register(self._gmove_agent_stop)   # before mpi4py finalizes MPI (LIFO)
-        for ptr, arr in list(self.arrays.items()):   # type: ignore[attr-defined]
-            self._gmove_attach(ptr, arr, self.world)   # type: ignore[attr-defined]
+        device = self.device
+        ga = GmoveAgent(self.world, self._agent_rows, lambda: getattr(device, "backend", None),
+                              device.present_lock)
+        atexit.register(self.stop_agent)   # before mpi4py finalizes MPI (LIFO)
+        self.gmove.use_agent(ga)
+        return ga
 
-    def _gmove_agent_stop(self) -> None:
+    def stop_agent(self) -> None:
         from mpi4py import MPI
 
-        ga = self._gmove_state()["agent"]   # type: ignore[attr-defined]
+        ga = self.gmove.agent
         if ga is not None and not MPI.Is_finalized():
             ga.stop(self.world)
 
     def _agent_rows(self, ptr: int, esize: int) -> Any:
         """For the agent: the device copy of the array of descriptor ``ptr`` as rows, or why not."""
-        arr = self.arrays.get(ptr)   # type: ignore[attr-defined]
+        arr = self.shared.arrays.get(ptr)
         if arr is None:
             return agent.UNKNOWN
-        return self._rows_of(self.copies.get(ptr), 0, int(arr.buffer.nbytes), esize)
+        return self._rows_of(self.device.copies.get(ptr), 0, int(arr.buffer.nbytes), esize)
 
     def _acc_gmove_run(self, w: str, dst: Operand, src: Operand, dst_rows: Any, src_rows: Any) -> None:
-        comm, members = self._gmove_comm(w, dst, src)   # type: ignore[attr-defined]
+        comm, members = self.gmove.communicator(w, dst, src)
         me = self.world.Get_rank()
         key = (w, "acc", dst.key(), src.key(), comm.py2f())
         xp = self.backend.xp
 
         def build() -> DeviceRunner:
             size = self.world.Get_size()
-            plan = self._plan(w, "", lambda: collective_plan(dst.side, src.side, me, members, size))  # type: ignore[attr-defined]
+            plan = self.gmove.plan(w, "", lambda: collective_plan(dst.side, src.side, me, members, size))
             runner = make_runner(plan, members, me, dst.side.section.elem_size,
                                  (weak(dst.array), weak(src.array)), w)
-            self._check_complete(w, "", comm, plan.recvs, dst, members)   # type: ignore[attr-defined]
+            self.gmove.check_complete(w, "", comm, plan.recvs, dst, members)
             return _device_runner(runner, members, xp)
 
-        dr = self._cached(key, dst, src, build)   # type: ignore[attr-defined]
+        dr = self.gmove.cached(key, dst, src, build)
         # every read before any write: a slice is a view, so within one array (a shift,
         # a[1:n] = a[0:n-1]) it is copied -- CuPy, unlike NumPy, copies overlapping views
         # element by element in parallel, and NCCL receives in place
@@ -279,7 +297,7 @@ class AccGmoveRuntime:
         for (_, sel, _), buf in zip(dr.recvs, incoming, strict=True):
             if buf is not None:
                 dst_rows[sel] = buf
-        self.stats["gmove_bytes"] = self.stats.get("gmove_bytes", 0) + dr.nbytes
+        self.shared.count("gmove_bytes", dr.nbytes)
 
     def _acc_gmove_messages(self, comm: Any, dr: DeviceRunner,
                             outgoing: list[Any], dst_rows: Any) -> list[Any]:
@@ -289,9 +307,9 @@ class AccGmoveRuntime:
         xp, esize = self.backend.xp, int(dst_rows.shape[1])
         transport = None
         # choosing the transport is collective over every node: not from a subset (a task)
-        if self.backend.name != "host" and (getattr(self, "transport", None) is not None
+        if self.backend.name != "host" and (getattr(self.device, "transport", None) is not None
                                             or comm.Get_size() == self.world.Get_size()):
-            transport = self._transport()   # type: ignore[attr-defined]
+            transport = self.device.device_transport()
         if isinstance(transport, NcclTransport):
             nccl, stream = transport.nccl, xp.cuda.get_current_stream()
             incoming, targets = [], []

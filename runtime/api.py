@@ -3,14 +3,15 @@ the runtime or on one of the concerns it is composed of.
 
 Generated C calls ``_xmpacc_reflect(&_xmpacc_a_u, "laplace.c:40", 0)``; the glue forwards
 it to ``Runtime._xmpacc_reflect(array_address, b"laplace.c:40", 0)``, and
-``_xmpacc_task_begin(...)`` to ``runtime.tasks._xmpacc_task_begin(...)``: ``Runtime.entries()`` finds
+``_xmpacc_gmove(...)`` to ``runtime.gmove._xmpacc_gmove(...)``: ``Runtime.entries()`` finds
 each entry on the one object that implements it (``concerns()``), and the launcher binds
 that.  Descriptors are identified by their C address: re-initialising the same block-scope
 descriptor replaces the old object, so nothing accumulates when a function runs many times.
 
 Each concern owns its state and gets what it shares with the others explicitly: ``Shared``
 (the world, the descriptor tables, the split communicators, the counters, the executing
-node sets; shared.py) and the concerns it uses.
+node sets; shared.py), the concerns it uses, and the device side as ``shared.Device``,
+which the acc mixins of ``Runtime`` implement (``copy_holding``, ``device_transport``).
 """
 
 from __future__ import annotations
@@ -28,22 +29,21 @@ from .acc_collectives import AccCollectiveRuntime
 from .acc_comm import AccCommRuntime
 from .acc_compute import AccComputeRuntime
 from .acc_data import AccDataRuntime
-from .acc_gmove import AccGmoveRuntime
+from .acc_gmove import AccGmove
 from .arrays import DistArray, Template, make_array, read_ints, read_longs
 from .asyncs import AsyncOps
 from .check import Checks
-from .coarray import CoarrayRuntime
+from .coarray import Coarrays
 from .collectives import bcast_bytes
 from .contract import ENTRIES
 from .cstructs import DESC_ARRAY, DESC_NODES, DESC_TEMPLATE, CArray, CNodes, CTemplate
 from .dynamic import Dynamic, check_bounds, set_bounds
 from .errors import InternalError, RuntimeFailure, where_text
 from .fast_reflect import FastReflectRuntime
-from .gmove import GmoveRuntime
+from .gmove import Gmove
 from .intrinsics import Intrinsics
 from .linkage import Seen, declared_again
 from .nodes import CommCache, Nodes, resolve_extents
-from .nodesets import NodeSets
 from .reductions import ReductionRuntime
 from .reflect import Width, reflect
 from .replay import REFLECT, offer_device_reflect
@@ -59,11 +59,10 @@ def _formats(kinds: list[int], widths: list[int]) -> str:
 
 
 @dataclass
-class Runtime(AccGmoveRuntime, AccCollectiveRuntime, AccCommRuntime, AccApiRuntime, AccDataRuntime,
-              AccRuntime, AccComputeRuntime, ReductionRuntime, GmoveRuntime, FastReflectRuntime,
-              CoarrayRuntime):
+class Runtime(AccCollectiveRuntime, AccCommRuntime, AccApiRuntime, AccDataRuntime, AccRuntime,
+              AccComputeRuntime, ReductionRuntime, FastReflectRuntime):
     """State of one process's runtime: MPI, descriptors by address, the executing set, and
-    the concerns composed in ``__post_init__`` (the other families are still mixed in)."""
+    the concerns composed in ``__post_init__`` (the acc family is still mixed in)."""
 
     world: Any
     exec_info: Any                      # the C struct _xmpacc_exec
@@ -82,6 +81,9 @@ class Runtime(AccGmoveRuntime, AccCollectiveRuntime, AccCommRuntime, AccApiRunti
     shadows: Shadows = field(init=False, repr=False)
     checks: Checks = field(init=False, repr=False)
     intrinsics: Intrinsics = field(init=False, repr=False)
+    gmove: Gmove = field(init=False, repr=False)
+    acc_gmove: AccGmove = field(init=False, repr=False)
+    coarrays: Coarrays = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         shared = self.shared = Shared(self.world, self.nodes, self.templates, self.arrays, self.cache,
@@ -92,6 +94,9 @@ class Runtime(AccGmoveRuntime, AccCollectiveRuntime, AccCommRuntime, AccApiRunti
         self.shadows = Shadows(shared)
         self.checks = Checks(shared)
         self.intrinsics = Intrinsics(shared, self.dynamic)
+        self.gmove = Gmove(shared, self.tasks)
+        self.acc_gmove = AccGmove(shared, self.gmove, self)
+        self.coarrays = Coarrays(shared, self.tasks.node_sets, self, self.acc_gmove)
         self._acc_data_init()
         self._acc_api_init()
         self._acc_comm_init()
@@ -102,7 +107,8 @@ class Runtime(AccGmoveRuntime, AccCollectiveRuntime, AccCommRuntime, AccApiRunti
     # ----------------------------------------------------------------- the concerns
     def concerns(self) -> tuple[Any, ...]:
         """The objects besides the runtime itself that implement contract entries."""
-        return (self.tasks, self.dynamic, self.shadows, self.checks, self.intrinsics)
+        return (self.tasks, self.dynamic, self.shadows, self.checks, self.intrinsics, self.gmove,
+                self.acc_gmove, self.coarrays, self.coarrays.sync)
 
     def entries(self) -> dict[str, Callable[..., Any]]:
         """Every entry of ``contract.py``, bound to the one object that implements it (the
@@ -150,9 +156,12 @@ class Runtime(AccGmoveRuntime, AccCollectiveRuntime, AccCommRuntime, AccApiRunti
     def _bcast_root(self, comm: Any, from_nodes: int | None, from_ref: int | None, where: str) -> int:
         return self.tasks.bcast_root(comm, from_nodes, from_ref, where)
 
-    # the coarray mixin reaches this here (tasks.py)
-    def node_sets(self, desc: int, ref: int | None, where: str) -> NodeSets:
-        return self.tasks.node_sets(desc, ref, where)
+    # the device side as the concerns see it (shared.Device)
+    def copy_holding(self, addr: int) -> Any:
+        return self._copy_holding(addr)
+
+    def device_transport(self) -> Any:
+        return self._transport()
 
     # ----------------------------------------------------------------- declarations
     def _xmpacc_nodes_init(self, ptr: int, where: bytes, name: bytes, ndims: int, extents: int) -> None:
@@ -233,7 +242,7 @@ class Runtime(AccGmoveRuntime, AccCollectiveRuntime, AccCommRuntime, AccApiRunti
         if self.replay is not None:
             self.replay.forget_reflect(ptr)
         self.arrays[ptr] = arr
-        self._gmove_attach(ptr, arr)
+        self.gmove.attach(ptr, arr)
         self.dynamic.count_descriptors()
         return int(c.base or 0)
 
@@ -242,7 +251,7 @@ class Runtime(AccGmoveRuntime, AccCollectiveRuntime, AccCommRuntime, AccApiRunti
         if arr is not None:
             if arr.persistent is not None:
                 arr.persistent.free()
-            self._gmove_detach(arr)
+            self.gmove.detach(arr)
         if self.replay is not None:
             self.replay.forget_reflect(ptr)
         self.dynamic.release_array(ptr)
@@ -330,6 +339,6 @@ class Runtime(AccGmoveRuntime, AccCollectiveRuntime, AccCommRuntime, AccApiRunti
     def free_windows(self) -> None:
         """Free the MPI windows and stop the gmove agent (collective): before MPI_Finalize,
         at a normal end and when every node stops at the same error (launcher._fail)."""
-        self._gmove_free_windows()
-        self._coarray_free_windows()
-        self._gmove_agent_stop()
+        self.gmove.free_windows()
+        self.coarrays.free_windows()
+        self.acc_gmove.stop_agent()

@@ -13,24 +13,33 @@ Post/wait, sync_images and critical live in ``coarray_sync.py``, device copies o
 (XcalableACC §5a) in ``coarray_device.py``.  An MPI that cannot make windows (the device
 machine's Open MPI) is said at the first host put or get of a coarray, not at start-up:
 device copies move without windows.
+
+``Coarrays`` is the concern of ``api.Runtime`` that owns the coarrays of this image, their
+windows and the scratch buffers of element gets; it holds the device side
+(``DeviceCoarrays``) and the image control (``LocalViewSync``) and frees their windows
+with its own.
 """
 
 from __future__ import annotations
 
 import ctypes
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from . import acc_gmove_agent as agent
+from .acc_gmove import AccGmove
 from .arrays import read_longs
-from .coarray_device import DeviceCoarrayRuntime, DeviceSide, element_offsets, host_rows, to_host
-from .coarray_sync import LocalViewSync
+from .coarray_device import DeviceCoarrays, DeviceSide, element_offsets, host_rows, to_host
+from .coarray_sync import LocalViewSync, lock_word, own_lock_word
 from .contract import COARRAY_ON_DEVICE, LOCAL_ON_DEVICE
 from .errors import WINDOW_HINT, RuntimeFailure, where_text
+from .nodesets import NodeSets
 from .sections import Section, SectionError, check_section, read_section, shape_text
+from .shared import Device, Shared
 
 _SCRATCH = 64   # results of gets inside one C expression that may be alive at once
 
@@ -47,40 +56,47 @@ class Coarray:
     device: DeviceSide | None = None   # its device copy (acc declare create; coarray_device.py)
 
 
-class CoarrayRuntime(DeviceCoarrayRuntime, LocalViewSync):
-    """The coarray entries of ``contract.py`` (mixed into ``api.Runtime``)."""
+class Coarrays:
+    """The coarray entries of ``contract.py`` but image control's (``sync``).  ``node_sets``
+    reads the nodes of post/wait (tasks.py), ``device`` and ``agents`` serve the device
+    copies (coarray_device.py)."""
 
-    world: Any
-    stats: dict[str, int]
+    def __init__(self, shared: Shared, node_sets: Callable[[int, int | None, str], NodeSets],
+                 device: Device, agents: AccGmove) -> None:
+        self.world, self.shared = shared.world, shared
+        self.by_base: dict[int, Coarray] = {}
+        self.scratch: list[np.ndarray] = []   # the ring of element gets' results (_scratch)
+        self.next = 0
+        self.in_use = False   # the first use registers the freeing at exit (use)
+        self.device = DeviceCoarrays(shared.world, device, agents)
+        self.sync = LocalViewSync(shared.world, node_sets, self.device.quiet, self.use)
 
-    def _coarray_state(self) -> dict[str, Any]:
-        state = self.__dict__.get("_coarrays")
-        if state is None:
+    def use(self) -> None:
+        """The first use of coarrays or image control: their windows are freed at exit."""
+        if not self.in_use:
             import atexit
 
-            state = self.__dict__["_coarrays"] = {"by_base": {}, "scratch": [], "next": 0}
-            atexit.register(self._coarray_free_windows)   # before mpi4py finalizes MPI (LIFO)
-        return state
+            self.in_use = True
+            atexit.register(self.free_windows)   # before mpi4py finalizes MPI (LIFO)
 
-    def _coarray_free_windows(self) -> None:
+    def free_windows(self) -> None:
         """Free the windows (collective; every image ends here in the same order)."""
         from mpi4py import MPI
 
-        state = self.__dict__.get("_coarrays")
-        if state is None:
+        if not self.in_use:
             return
         if not MPI.Is_finalized():   # MPI_Win_free waits for every image's epochs to end
-            for co in state["by_base"].values():
+            for co in self.by_base.values():
                 if co.win is not None:
                     co.win.Free()
-            self._local_view_free()
-        state["by_base"].clear()
+            self.sync.free()
+        self.by_base.clear()
 
     def _xmpacc_coarray_init(self, base: int, where: bytes, name: bytes, nbytes: int, elem_size: int,
                              ncodims: int, codims: int) -> None:
         from mpi4py import MPI
 
-        state = self._coarray_state()
+        self.use()
         dims = tuple(read_longs(codims, ncodims))
         self._check_codims(name.decode(), dims, where_text(where))
         memory = MPI.memory.fromaddress(base, nbytes) if nbytes else MPI.BOTTOM
@@ -90,10 +106,10 @@ class CoarrayRuntime(DeviceCoarrayRuntime, LocalViewSync):
             win, error = MPI.Win.Create(memory, 1, comm=self.world), ""
         except MPI.Exception as e:   # said at a host put or get (module doc)
             win, error = None, e.Get_error_string()
-        old = state["by_base"].pop(base, None)
+        old = self.by_base.pop(base, None)
         if old is not None and old.win is not None:
             old.win.Free()
-        state["by_base"][base] = Coarray(name.decode(), base, nbytes, elem_size, dims, win, error)
+        self.by_base[base] = Coarray(name.decode(), base, nbytes, elem_size, dims, win, error)
 
     def _check_codims(self, name: str, dims: tuple[int, ...], where: str) -> None:
         if any(d == 0 or d < -1 for d in dims):
@@ -102,7 +118,8 @@ class CoarrayRuntime(DeviceCoarrayRuntime, LocalViewSync):
 
     # ------------------------------------------------------------------ helpers
     def _coarray(self, base: int, where: str) -> Coarray:
-        coarrays = self._coarray_state()["by_base"]
+        self.use()
+        coarrays = self.by_base
         co = coarrays.get(base)
         if co is not None:
             return co
@@ -164,8 +181,8 @@ class CoarrayRuntime(DeviceCoarrayRuntime, LocalViewSync):
         return disp
 
     def _count(self, what: str, nbytes: int) -> None:
-        self.stats[f"coarray_{what}s"] = self.stats.get(f"coarray_{what}s", 0) + 1
-        self.stats["coarray_bytes"] = self.stats.get("coarray_bytes", 0) + nbytes
+        self.shared.count(f"coarray_{what}s")
+        self.shared.count("coarray_bytes", nbytes)
 
     # ------------------------------------------------------------------ elements
     def _xmpacc_coarray_put_elem(self, base: int, where: bytes, image: int, elem: int, value: int,
@@ -205,10 +222,10 @@ class CoarrayRuntime(DeviceCoarrayRuntime, LocalViewSync):
 
     def _scratch(self, nbytes: int) -> np.ndarray:
         """A buffer that stays valid for the next _SCRATCH gets (one C expression's worth)."""
-        state = self._coarray_state()
-        ring: list[np.ndarray] = state["scratch"]
-        k = state["next"]
-        state["next"] = (k + 1) % _SCRATCH
+        self.use()
+        ring = self.scratch
+        k = self.next
+        self.next = (k + 1) % _SCRATCH
         if k >= len(ring):
             ring.append(np.zeros(max(nbytes, 16), dtype=np.uint8))
         elif ring[k].nbytes < nbytes:
@@ -224,12 +241,20 @@ class CoarrayRuntime(DeviceCoarrayRuntime, LocalViewSync):
                             local_sec: int) -> None:
         self._transfer(base, where, image, remote_sec, local, local_sec, 0, put=False)
 
+    def _xmpacc_coarray_put_acc(self, base: int, where: bytes, image: int, remote_sec: int, local: int,
+                                local_sec: int, flags: int) -> None:
+        self._transfer(base, where, image, remote_sec, local, local_sec, flags, put=True)
+
+    def _xmpacc_coarray_get_acc(self, base: int, where: bytes, image: int, remote_sec: int, local: int,
+                                local_sec: int, flags: int) -> None:
+        self._transfer(base, where, image, remote_sec, local, local_sec, flags, put=False)
+
     def _transfer(self, base: int, where: bytes, image: int, remote_sec: int, local: int,
                   local_sec: int, flags: int, put: bool) -> None:
         """A section put or get; ``flags``: which sides are device copies (coarray_device.py)."""
         w = where_text(where)
         on_device = bool(flags & COARRAY_ON_DEVICE)
-        co = self._device_coarray(base, w) if on_device else self._coarray(base, w)
+        co = self.device.find(base, w) if on_device else self._coarray(base, w)
         rank = self._image(co, image, w)
         remote, mine = self._sections(co, remote_sec, local_sec, put, w)
         esize, theirs, ours = remote.elem_size, element_offsets(remote), element_offsets(mine)
@@ -239,14 +264,17 @@ class CoarrayRuntime(DeviceCoarrayRuntime, LocalViewSync):
                                     f"({co.nbytes // max(co.elem_size, 1)} elements): is a coarray dummy "
                                     "argument declared larger than the coarray passed to it?")
         rows = host_rows(local, ours, esize) if not flags & LOCAL_ON_DEVICE else \
-            self._device_local_rows(local, ours, esize, w)
-        xp = np if isinstance(rows, np.ndarray) else self.backend.xp
+            self.device.local_rows(local, ours, esize, w)
+        xp = np if isinstance(rows, np.ndarray) else self.device.backend.xp
         here = agent.selector(ours, xp)
         if put:
             data = rows[here].copy()   # read before anything lands (a put into this image's copy)
             if len(ours) < len(theirs):   # a scalar or an element into every element of the section
                 data = xp.broadcast_to(data, (len(theirs), esize))
-            self._remote_write(co, rank, on_device, theirs, data, w)
+            if on_device:
+                self.device.write(co, rank, theirs, data, w)
+            else:   # the host copy of image k: its MPI window
+                self._window_move(co, rank, theirs, to_host(data), True, w)
         else:
             data = self._remote_read(co, rank, on_device, theirs, esize, w)
             rows[here] = to_host(data) if xp is np else xp.asarray(data)
@@ -291,3 +319,43 @@ class CoarrayRuntime(DeviceCoarrayRuntime, LocalViewSync):
             win.Get([data, MPI.BYTE], rank, (0, 1, target))
         win.Unlock(rank)
         target.Free()
+
+    def _remote_read(self, co: Coarray, rank: int, on_device: bool, offsets: np.ndarray, esize: int,
+                     where: str) -> Any:
+        if on_device:
+            return self.device.read(co, rank, offsets, esize, where)
+        data = np.empty((len(offsets), esize), dtype=np.uint8)
+        self._window_move(co, rank, offsets, data, False, where)
+        return data
+
+    # ------------------------------------------------------------------ device copies
+    def _xmpacc_coarray_device_init(self, base: int, where: bytes) -> None:
+        w = where_text(where)
+        self.device.attach(self._coarray(base, w), w)
+
+    def _xmpacc_coarray_get_elem_acc(self, base: int, where: bytes, image: int, elem: int,
+                                     nbytes: int) -> int:
+        w = where_text(where)
+        co = self.device.find(base, w)
+        rank = self._image(co, image, w)
+        disp = self._offset(co, elem, nbytes, w, base)
+        # rows of the element's size where it is aligned to it (always, for C elements)
+        esize, offsets = (nbytes, np.array([disp // nbytes])) if disp % nbytes == 0 else \
+            (1, np.arange(disp, disp + nbytes, dtype=np.int64))
+        data = to_host(self.device.read(co, rank, offsets, esize, w))
+        buf = self._scratch(nbytes)
+        buf[:nbytes] = data.reshape(-1)
+        self._count("get", nbytes)
+        return int(buf.ctypes.data)
+
+    # ------------------------------------------------------------------ locks
+    def _xmpacc_coarray_lock(self, base: int, where: bytes, image: int, elem: int, release: int) -> None:
+        w = where_text(where)
+        co = self._coarray(base, w)
+        rank, disp = self._image(co, image, w), self._offset(co, elem, 8, w)
+        self.device.quiet()
+        me, what = self.world.Get_rank(), f"lock '{co.name}' of image {rank}"
+        if self._windowless_own(co, rank):   # one image: no one to wait for
+            own_lock_word(co.base + disp, me, bool(release), what, w)
+            return
+        lock_word(self._window(co, w), me, rank, disp, bool(release), what, w)

@@ -25,6 +25,10 @@ program with device coarrays every image-control statement (``sync_all``, ``sync
 this image's queued device work (kernels, async updates), so that what a kernel wrote
 before the statement is what another image gets after its matching statement, and a put
 made after it lands behind the kernels that read the old values.
+
+``DeviceCoarrays`` is the device side of ``coarray.Coarrays``, which holds one: the device
+coarrays of this image, found through ``shared.Device`` (the backend, the present table)
+and served to images out of reach by the gmove agent (``AccGmove``).
 """
 
 from __future__ import annotations
@@ -38,8 +42,10 @@ from typing import Any
 import numpy as np
 
 from . import acc_gmove_agent as agent
-from .errors import RuntimeFailure, where_text
+from .acc_gmove import AccGmove
+from .errors import RuntimeFailure
 from .sections import Section
+from .shared import Device
 
 
 @dataclass
@@ -78,31 +84,31 @@ def to_host(data: Any) -> np.ndarray:
     return np.ascontiguousarray(data if isinstance(data, np.ndarray) else data.get())
 
 
-class DeviceCoarrayRuntime:
-    """Mixed into ``api.Runtime`` through ``CoarrayRuntime``; uses the coarray helpers of
-    coarray.py, the present table (acc.py) and the gmove agent (acc_gmove.py)."""
+class DeviceCoarrays:
+    """The device copies of this image's coarrays and the ways to reach other images' copies."""
 
-    world: Any
-    backend: Any
-    copies: dict[int, Any]
-    generation: int
+    def __init__(self, world: Any, device: Device, agents: AccGmove) -> None:
+        self.world, self.device, self.agents = world, device, agents
+        self.devices: list[Any] = []   # coarray.Coarray with a device copy, in registration order
+
+    @property
+    def backend(self) -> Any:
+        return self.device.backend
 
     # ------------------------------------------------------------------ start-up
-    def _xmpacc_coarray_device_init(self, base: int, where: bytes) -> None:
-        w = where_text(where)
-        co = self._coarray(base, w)   # type: ignore[attr-defined]
-        copy = self.copies.get(base)
+    def attach(self, co: Any, where: str) -> None:
+        """``co`` gets its device copy (``_xmpacc_coarray_device_init``, collective)."""
+        copy = self.device.copies.get(co.base)
         if copy is None or copy.nbytes != co.nbytes:
-            raise RuntimeFailure(w, f"coarray '{co.name}' has no device copy after its 'acc declare' "
-                                    "(this is a bug in xmpacc)", collective=True)
+            raise RuntimeFailure(where, f"coarray '{co.name}' has no device copy after its 'acc declare' "
+                                        "(this is a bug in xmpacc)", collective=True)
         if co.device is not None:   # declared on the device in a second file too
             return
-        devices = self._coarray_state().setdefault("devices", [])   # type: ignore[attr-defined]
         if self.backend.name == "cuda":
             self._ipc_buffer(copy)
-        co.device = DeviceSide(copy, ((), len(devices)))
-        devices.append(co)
-        self._connect(co, w)
+        co.device = DeviceSide(copy, ((), len(self.devices)))
+        self.devices.append(co)
+        self._connect(co, where)
 
     def _ipc_buffer(self, copy: Any) -> None:
         """The copy moved into an allocation of its own, which CUDA IPC can export."""
@@ -111,7 +117,7 @@ class DeviceCoarrayRuntime:
         buf = cp.ndarray((max(copy.nbytes, 1),), dtype=np.uint8, memptr=cp.cuda.MemoryPointer(mem, 0))
         buf[:copy.nbytes] = copy.buffer[:copy.nbytes]
         copy.buffer, copy.view = buf, None
-        self.generation += 1   # launches prepared with the old buffer are stale
+        self.device.generation += 1   # launches prepared with the old buffer are stale
 
     def _connect(self, co: Any, where: str) -> None:
         """Collective: map the same host's copies by CUDA IPC; the agents serve the rest."""
@@ -135,10 +141,9 @@ class DeviceCoarrayRuntime:
             raise RuntimeFailure(where, f"coarray '{co.name}' on the device: its puts and gets through "
                                         "host memory need an MPI library that provides MPI_THREAD_MULTIPLE "
                                         "(this one does not)", collective=True)
-        self._xmpacc_gmove_agent_init(where.encode())   # type: ignore[attr-defined]
-        copy = side.copy
-        self._gmove_state()["agent"].offer(   # type: ignore[attr-defined]
-            side.key, lambda esize: self.backend.view(copy.buffer, "uint8", copy.nbytes).reshape(-1, esize))
+        copy, backend = side.copy, self.backend
+        self.agents.start_agent(where).offer(
+            side.key, lambda esize: backend.view(copy.buffer, "uint8", copy.nbytes).reshape(-1, esize))
 
     def _open_ipc(self, handle: bytes, nbytes: int) -> Any:
         """A peer's copy as bytes on this GPU (peer access is enabled with the mapping); None
@@ -152,51 +157,26 @@ class DeviceCoarrayRuntime:
         mem = cp.cuda.UnownedMemory(ptr, max(nbytes, 1), handle, self.backend.device_id)
         return cp.ndarray((max(nbytes, 1),), dtype=np.uint8, memptr=cp.cuda.MemoryPointer(mem, 0))[:nbytes]
 
-    def _device_quiet(self) -> None:
+    def quiet(self) -> None:
         """Before an image-control statement: this image's device work is done (module doc)."""
-        state = self.__dict__.get("_coarrays")
-        if state and state.get("devices"):
+        if self.devices:
             self.backend.wait()
             self.backend.wait_all()
 
-    # ------------------------------------------------------------------ entries
-    def _xmpacc_coarray_put_acc(self, base: int, where: bytes, image: int, remote_sec: int, local: int,
-                                local_sec: int, flags: int) -> None:
-        self._transfer(base, where, image, remote_sec, local, local_sec, flags, put=True)   # type: ignore[attr-defined]
-
-    def _xmpacc_coarray_get_acc(self, base: int, where: bytes, image: int, remote_sec: int, local: int,
-                                local_sec: int, flags: int) -> None:
-        self._transfer(base, where, image, remote_sec, local, local_sec, flags, put=False)   # type: ignore[attr-defined]
-
-    def _xmpacc_coarray_get_elem_acc(self, base: int, where: bytes, image: int, elem: int,
-                                     nbytes: int) -> int:
-        w = where_text(where)
-        co = self._device_coarray(base, w)
-        rank = self._image(co, image, w)   # type: ignore[attr-defined]
-        disp = self._offset(co, elem, nbytes, w, base)   # type: ignore[attr-defined]
-        # rows of the element's size where it is aligned to it (always, for C elements)
-        esize, offsets = (nbytes, np.array([disp // nbytes])) if disp % nbytes == 0 else \
-            (1, np.arange(disp, disp + nbytes, dtype=np.int64))
-        data = to_host(self._remote_read(co, rank, True, offsets, esize, w))
-        buf = self._scratch(nbytes)   # type: ignore[attr-defined]
-        buf[:nbytes] = data.reshape(-1)
-        self._count("get", nbytes)   # type: ignore[attr-defined]
-        return int(buf.ctypes.data)
-
     # ------------------------------------------------------------------ the two sides
-    def _device_coarray(self, base: int, where: str) -> Any:
+    def find(self, base: int, where: str) -> Any:
         """The coarray whose device copy starts at ``base`` (use_device gave its address)."""
-        for co in self._coarray_state().get("devices", []):   # type: ignore[attr-defined]
+        for co in self.devices:
             if self.backend.ptr(co.device.copy.buffer) == base:
                 return co
         raise RuntimeFailure(where, "a coarray in use_device whose device copy is not a coarray: a coarray "
                                     "gets one only from '#pragma acc declare create(...)' at file scope")
 
-    def _device_local_rows(self, addr: int, offsets: np.ndarray, esize: int, where: str) -> Any:
+    def local_rows(self, addr: int, offsets: np.ndarray, esize: int, where: str) -> Any:
         """This image's side at a device address (a use_device name) as rows of ``esize``
         bytes, far enough to hold ``offsets``: a part of the device copy that holds it."""
         nbytes = (int(offsets.max()) + 1) * esize
-        for copy in self.copies.values():
+        for copy in self.device.copies.values():
             start = addr - self.backend.ptr(copy.buffer)
             if 0 <= start < max(copy.nbytes, 1):
                 if start + nbytes > copy.nbytes:
@@ -207,12 +187,9 @@ class DeviceCoarrayRuntime:
         raise RuntimeFailure(where, "the local side of this coarray statement is no device copy "
                                     "(this is a bug in xmpacc)")
 
-    def _remote_write(self, co: Any, rank: int, on_device: bool, offsets: np.ndarray, data: Any,
-                      where: str) -> None:
+    def write(self, co: Any, rank: int, offsets: np.ndarray, data: Any, where: str) -> None:
+        """Rows ``data`` into image ``rank``'s device copy at element ``offsets``."""
         esize = int(data.shape[1])
-        if not on_device:   # the host copy of image k: its MPI window
-            self._window_move(co, rank, offsets, to_host(data), True, where)   # type: ignore[attr-defined]
-            return
         rows = self._coarray_rows(co, rank, esize)
         if rows is not None:
             rows[agent.selector(offsets, self.backend.xp)] = self.backend.xp.asarray(data)
@@ -220,12 +197,8 @@ class DeviceCoarrayRuntime:
             return
         self._ask(co, rank, agent.PUT, offsets, esize, to_host(data).reshape(-1), where)
 
-    def _remote_read(self, co: Any, rank: int, on_device: bool, offsets: np.ndarray, esize: int,
-                     where: str) -> Any:
-        if not on_device:
-            data = np.empty((len(offsets), esize), dtype=np.uint8)
-            self._window_move(co, rank, offsets, data, False, where)   # type: ignore[attr-defined]
-            return data
+    def read(self, co: Any, rank: int, offsets: np.ndarray, esize: int, where: str) -> Any:
+        """Rows of image ``rank``'s device copy at element ``offsets``."""
         rows = self._coarray_rows(co, rank, esize)
         if rows is not None:
             data = rows[agent.selector(offsets, self.backend.xp)].copy()   # may be the local side's memory
@@ -250,7 +223,7 @@ class DeviceCoarrayRuntime:
     def _ask(self, co: Any, rank: int, op: int, offsets: np.ndarray, esize: int, data: np.ndarray | None,
              where: str) -> np.ndarray:
         """Image ``rank``'s agent puts or gets the elements (the answer is complete on its device)."""
-        ga = self._gmove_state()["agent"]   # type: ignore[attr-defined]
+        ga = self.agents.agent
         if ga is None:   # pragma: no cover - _connect started it for every image it cannot reach
             raise RuntimeFailure(where, f"coarray '{co.name}': no gmove agent (this is a bug in xmpacc)")
         ((code, answer),) = ga.request(op, co.device.key, esize, [(rank, offsets, data)])

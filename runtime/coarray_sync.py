@@ -13,41 +13,53 @@ device work (coarray_device.py).  An MPI that cannot make the control window is 
 first statement that needs it (``sync_all`` and ``sync_memory`` do not; ``sync_images``
 falls back to messages).  xmp.h's functions (``xmp_sync_all(&status)`` ...:
 include/xmpacc_library.c) call the same entries.
+
+``LocalViewSync`` owns the control window; ``coarray.Coarrays`` holds one and frees it
+with its own windows.  The lock words (``lock_word``, ``own_lock_word``) serve ``critical``
+here and the coarray locks there.
 """
 
 from __future__ import annotations
 
 import ctypes
 import time
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from .arrays import read_ints, read_longs
 from .errors import WINDOW_HINT, RuntimeFailure, where_text
+from .nodesets import NodeSets
 
 TAGS = 256   # post/wait tags 0..TAGS-1
 _SYNC_TAG = 7303   # sync_images by messages (gmove takes 7301 and 7302)
 
 
 class LocalViewSync:
-    """Mixed into ``api.Runtime`` through ``CoarrayRuntime``."""
+    """The image-control entries.  ``node_sets`` reads the node of post/wait (tasks.py),
+    ``quiet`` waits for this image's device work (coarray_device.py), ``started`` is told
+    when the control window is made (coarray.py frees it at exit)."""
 
-    world: Any
-    stats: dict[str, int]
+    def __init__(self, world: Any, node_sets: Callable[[int, int | None, str], NodeSets],
+                 quiet: Callable[[], None], started: Callable[[], None]) -> None:
+        self.world, self.node_sets, self.quiet, self.started = world, node_sets, quiet, started
+        self.control: Any = None         # the control window (None: not made, or this MPI cannot)
+        self.control_error = ""          # why this MPI could not make it
+        self.counters: np.ndarray | None = None   # this image's counters, in the window
 
     # ------------------------------------------------------------------ control window
     def _xmpacc_local_view_init(self) -> None:
         from mpi4py import MPI
 
-        if self.__dict__.get("_control") is not None or self.__dict__.get("_control_error"):
+        if self.control is not None or self.control_error:
             return
-        self._coarray_state()   # type: ignore[attr-defined]   # registers the freeing at exit
+        self.started()   # registers the freeing at exit
         n = self.world.Get_size()
         try:
             win = MPI.Win.Allocate(8 * (n * TAGS + n + 1), 8, comm=self.world)
         except MPI.Exception as e:   # said where a statement needs it (module doc)
-            self.__dict__["_control_error"] = e.Get_error_string()
+            self.control_error = e.Get_error_string()
             return
         if win.Get_attr(MPI.WIN_MODEL) != MPI.WIN_UNIFIED:   # pragma: no cover - MPICH/Open MPI: unified
             raise RuntimeFailure("?", "this MPI's windows are not in the unified memory model, which "
@@ -56,26 +68,25 @@ class LocalViewSync:
         win.Lock(self.world.Get_rank(), MPI.LOCK_EXCLUSIVE)
         memory[:] = 0
         win.Unlock(self.world.Get_rank())
-        self.__dict__["_control"] = win
-        self.__dict__["_counters"] = memory
+        self.control = win
+        self.counters = memory
         self.world.Barrier()   # every counter is 0 before anyone posts
 
-    def _local_view_free(self) -> None:
-        win = self.__dict__.pop("_control", None)
-        self.__dict__.pop("_counters", None)
+    def free(self) -> None:
+        win, self.control, self.counters = self.control, None, None
         if win is not None:
             win.Free()
 
     def _control_win(self, where: str) -> Any:
-        win = self.__dict__.get("_control")
-        if win is None and self.__dict__.get("_control_error"):
+        win = self.control
+        if win is None and self.control_error:
             raise RuntimeFailure(where, "this MPI library could not make the window of post/wait, "
-                                        f"sync_images and critical ({self.__dict__['_control_error']}); "
+                                        f"sync_images and critical ({self.control_error}); "
                                         "they need MPI one-sided communication" + WINDOW_HINT)
         if win is None:
             raise RuntimeFailure(where, "a local-view directive ran before the start-up code "
                                         "(this is a bug in xmpacc)")
-        self._device_quiet()   # type: ignore[attr-defined]   # only image-control statements get here
+        self.quiet()   # only image-control statements get here
         return win
 
     def _add(self, win: Any, rank: int, disp: int, value: int) -> None:
@@ -98,7 +109,8 @@ class LocalViewSync:
         win.Lock(me, MPI.LOCK_EXCLUSIVE)
         try:
             win.Sync()
-            counters = self.__dict__["_counters"]
+            counters = self.counters
+            assert counters is not None   # made with the window
             found = next((d for d in disps if counters[d] > 0), None)
             if found is not None:
                 counters[found] -= 1
@@ -116,13 +128,13 @@ class LocalViewSync:
 
     # ------------------------------------------------------------------ sync
     def _xmpacc_sync_all(self, where: bytes) -> None:
-        self._device_quiet()   # type: ignore[attr-defined]
+        self.quiet()
         self.world.Barrier()
 
     def _xmpacc_sync_memory(self, where: bytes) -> None:
         """Puts and gets are complete when their statement ends: nothing is outstanding but
         this image's device work."""
-        self._device_quiet()   # type: ignore[attr-defined]
+        self.quiet()
 
     def _xmpacc_sync_images(self, where: bytes, n: int, images: int) -> None:
         size = self.world.Get_size()
@@ -144,8 +156,8 @@ class LocalViewSync:
             if not 0 <= k < size:
                 raise RuntimeFailure(w, f"{what}image {k} does not exist: there are {size} "
                                         f"images (0..{size - 1})")
-        self._device_quiet()   # type: ignore[attr-defined]   # an image-control statement
-        win, me = self.__dict__.get("_control"), self.world.Get_rank()
+        self.quiet()   # an image-control statement
+        win, me = self.control, self.world.Get_rank()
         if win is None:
             self._sync_by_messages(targets)
             return
@@ -172,7 +184,7 @@ class LocalViewSync:
 
     # ------------------------------------------------------------------ post / wait
     def _one_node(self, nodes: int, ref: int | None, where: str, what: str) -> int:
-        sets = self.node_sets(nodes, ref, where)   # type: ignore[attr-defined]
+        sets = self.node_sets(nodes, ref, where)
         ranks = sorted({r for s in sets.sets for r in s})
         if len(ranks) != 1:
             raise RuntimeFailure(where, f"the node of '{what}' must be exactly one node, not {len(ranks)}")
@@ -197,55 +209,46 @@ class LocalViewSync:
         tags = [tag] if has_tag else list(range(TAGS))
         self._wait_for(win, [s * TAGS + t for s in sources for t in tags])
 
-    # ------------------------------------------------------------------ locks
-    def _xmpacc_coarray_lock(self, base: int, where: bytes, image: int, elem: int, release: int) -> None:
-        w = where_text(where)
-        co = self._coarray(base, w)   # type: ignore[attr-defined]
-        rank, disp = self._image(co, image, w), self._offset(co, elem, 8, w)   # type: ignore[attr-defined]
-        self._device_quiet()   # type: ignore[attr-defined]
-        if self._windowless_own(co, rank):   # type: ignore[attr-defined]   # one image: no one to wait for
-            self._own_lock_word(co.base + disp, bool(release), f"lock '{co.name}' of image {rank}", w)
-            return
-        win = self._window(co, w)   # type: ignore[attr-defined]
-        self._lock_word(win, rank, disp, bool(release), f"lock '{co.name}' of image {rank}", w)
-
-    def _own_lock_word(self, addr: int, release: bool, what: str, where: str) -> None:
-        """A lock word of this image's own window-less copy (coarray.py _windowless_own):
-        the same owner + 1 protocol as _lock_word, as plain memory; the only image that can
-        reach it is this one (the messages are _lock_word's)."""
-        word = ctypes.c_int64.from_address(addr)
-        me = self.world.Get_rank() + 1
-        if release and word.value != me:
-            raise RuntimeFailure(where, f"unlock of {what}, which this image does not hold")
-        if not release and word.value == me:
-            raise RuntimeFailure(where, f"{what} is already held by this image")
-        word.value = 0 if release else me
-
+    # ------------------------------------------------------------------ critical
     def _xmpacc_critical(self, where: bytes, end: int) -> None:
         w = where_text(where)
         size = self.world.Get_size()
-        self._lock_word(self._control_win(w), 0, 8 * (size * TAGS + size), bool(end), "critical", w,
-                        unit=8)
+        lock_word(self._control_win(w), self.world.Get_rank(), 0, 8 * (size * TAGS + size), bool(end),
+                  "critical", w, unit=8)
 
-    def _lock_word(self, win: Any, rank: int, disp: int, release: bool, what: str, where: str,
-                   unit: int = 1) -> None:
-        """Acquire (owner + 1 into a 0 word) or release (back to 0) a lock word."""
-        from mpi4py import MPI
 
-        me = np.array([self.world.Get_rank() + 1], dtype=np.int64)
-        new, expected = (np.zeros(1, dtype=np.int64), me) if release else (me, np.zeros(1, dtype=np.int64))
-        found = np.zeros(1, dtype=np.int64)
-        pause = 1e-5
-        while True:
-            win.Lock(rank, MPI.LOCK_SHARED)
-            win.Compare_and_swap([new, MPI.INT64_T], [expected, MPI.INT64_T], [found, MPI.INT64_T],
-                                 rank, disp // unit)
-            win.Unlock(rank)
-            if found[0] == expected[0]:
-                return
-            if release:
-                raise RuntimeFailure(where, f"unlock of {what}, which this image does not hold")
-            if found[0] == me[0]:
-                raise RuntimeFailure(where, f"{what} is already held by this image")
-            time.sleep(pause)
-            pause = min(pause * 2, 1e-3)
+def own_lock_word(addr: int, me: int, release: bool, what: str, where: str) -> None:
+    """A lock word of this image's (world rank ``me``) own window-less copy (coarray.py
+    _windowless_own): the same owner + 1 protocol as lock_word, as plain memory; the only
+    image that can reach it is this one (the messages are lock_word's)."""
+    word = ctypes.c_int64.from_address(addr)
+    if release and word.value != me + 1:
+        raise RuntimeFailure(where, f"unlock of {what}, which this image does not hold")
+    if not release and word.value == me + 1:
+        raise RuntimeFailure(where, f"{what} is already held by this image")
+    word.value = 0 if release else me + 1
+
+
+def lock_word(win: Any, me: int, rank: int, disp: int, release: bool, what: str, where: str,
+              unit: int = 1) -> None:
+    """Acquire (owner + 1 into a 0 word) or release (back to 0) a lock word of image
+    ``rank``'s window for image ``me`` (world ranks)."""
+    from mpi4py import MPI
+
+    mine = np.array([me + 1], dtype=np.int64)
+    new, expected = (np.zeros(1, dtype=np.int64), mine) if release else (mine, np.zeros(1, dtype=np.int64))
+    found = np.zeros(1, dtype=np.int64)
+    pause = 1e-5
+    while True:
+        win.Lock(rank, MPI.LOCK_SHARED)
+        win.Compare_and_swap([new, MPI.INT64_T], [expected, MPI.INT64_T], [found, MPI.INT64_T],
+                             rank, disp // unit)
+        win.Unlock(rank)
+        if found[0] == expected[0]:
+            return
+        if release:
+            raise RuntimeFailure(where, f"unlock of {what}, which this image does not hold")
+        if found[0] == mine[0]:
+            raise RuntimeFailure(where, f"{what} is already held by this image")
+        time.sleep(pause)
+        pause = min(pause * 2, 1e-3)

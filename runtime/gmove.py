@@ -1,5 +1,5 @@
 """The gmove entries of the contract (global-view §2), sections in ``bcast`` and the
-run-time errors of array sections.  ``GmoveRuntime`` is mixed into ``api.Runtime``.
+run-time errors of array sections: ``Gmove``, a concern of ``api.Runtime``.
 
 ``_xmpacc_gmove`` reads both sides (a distributed array's descriptor, or local data at an
 address) and their sections, finds or builds the plan of this node (gmove_plan.py; cached
@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from .acc_gmove_agent import GmoveAgent
 from .arrays import DistArray, read_longs
 from .contract import GMOVE_IN, GMOVE_OUT, SECERR_SHAPE
 from .errors import WINDOW_HINT, RuntimeFailure, where_text
@@ -50,6 +51,8 @@ from .sections import (
     numpy_index,
     read_section,
 )
+from .shared import Shared
+from .tasks import Tasks
 
 _PLAN_CACHE = 256          # plans kept per process (least recently used dropped)
 _TAG = 7301
@@ -91,19 +94,19 @@ def one_sided(mode: int, dst: Operand, src: Operand) -> str | None:
     return None
 
 
-class GmoveRuntime:
-    """gmove, bcast of sections and section errors (mixed into ``api.Runtime``)."""
+class Gmove:
+    """gmove, bcast of sections and section errors.  It owns the plans (per call site), the
+    gmove communicators, the windows of gmove in/out and, once ``gmove ... acc`` started
+    it (acc_gmove.py), this node's agent; ``tasks`` gives the on-sets of bcast."""
 
-    world: Any
-    stats: dict[str, int]
-
-    # ------------------------------------------------------------------ state
-    def _gmove_state(self) -> dict[str, Any]:
-        state = self.__dict__.get("_gmove")
-        if state is None:
-            state = self.__dict__["_gmove"] = {"plans": OrderedDict(), "comms": {}, "rma": False,
-                                               "windows": {}, "agent": None}
-        return state
+    def __init__(self, shared: Shared, tasks: Tasks) -> None:
+        self.shared, self.tasks = shared, tasks
+        self.world, self.stats = shared.world, shared.stats
+        self.plans: OrderedDict[tuple[Any, ...], Any] = OrderedDict()   # least recently used first
+        self.comms: dict[int, tuple[Any, list[int]]] = {}   # executing comm (py2f) -> (its Dup, members)
+        self.rma = False    # the program has gmove in/out: every array gets a window
+        self.windows: dict[int, tuple[Any, Any, Any]] = {}   # id(array) -> (weak ref, window, ranks)
+        self.agent: GmoveAgent | None = None   # gmove in/out ... acc, device coarrays (acc_gmove.py)
 
     # ------------------------------------------------------------------ errors
     def _xmpacc_section_error(self, where: bytes, what: int, name: bytes, a: int, b: int | None) -> None:
@@ -120,15 +123,15 @@ class GmoveRuntime:
     def _xmpacc_bcast_section(self, base: int, where: bytes, sec: int, from_nodes: int | None,
                               from_ref: int | None, on_nodes: int | None, on_ref: int | None) -> None:
         w = where_text(where)
-        comm = self._on_set(on_nodes, on_ref, w)   # type: ignore[attr-defined]
+        comm = self.tasks.on_set(on_nodes, on_ref, w)
         if comm is None:
             return
         section = read_section(sec)
         try:
             check_section(section, "the section")
         except SectionError as e:
-            raise RuntimeFailure(w, f"bcast: {e}", collective=self._everyone()) from None
-        root = self._bcast_root(comm, from_nodes, from_ref, w)   # type: ignore[attr-defined]
+            raise RuntimeFailure(w, f"bcast: {e}", collective=self.shared.everyone()) from None
+        root = self.tasks.bcast_root(comm, from_nodes, from_ref, w)
         part = local_view(base, section)[numpy_index(section)]
         data = np.ascontiguousarray(part)
         comm.Bcast(data.reshape(-1), root=root)
@@ -137,64 +140,70 @@ class GmoveRuntime:
 
     # ------------------------------------------------------------------ gmove
     def _xmpacc_gmove_rma_init(self) -> None:
-        state = self._gmove_state()
-        if state["rma"]:
+        if self.rma:
             return
-        state["rma"] = True
+        self.rma = True
         import atexit
 
-        atexit.register(self._gmove_free_windows)   # before mpi4py finalizes MPI (LIFO)
-        for ptr, arr in list(self.arrays.items()):   # type: ignore[attr-defined]
-            self._gmove_attach(ptr, arr, self.world)
+        atexit.register(self.free_windows)   # before mpi4py finalizes MPI (LIFO)
+        self._attach_all()
 
-    def _gmove_free_windows(self) -> None:
+    def _attach_all(self) -> None:
+        """The arrays aligned before gmove in/out or the agent was announced (collectively,
+        at start-up) get their windows and agent keys now."""
+        for ptr, arr in list(self.shared.arrays.items()):
+            self.attach(ptr, arr, self.world)
+
+    def use_agent(self, agent: GmoveAgent) -> None:
+        """This node's agent, just started (acc_gmove.py): it serves every array."""
+        self.agent = agent
+        self._attach_all()
+
+    def free_windows(self) -> None:
         """Free the windows (collective; every node ends here in the same order)."""
         from mpi4py import MPI
 
-        windows = self._gmove_state()["windows"]
         if not MPI.Is_finalized():
-            for _ref, win, _ranks in windows.values():
+            for _ref, win, _ranks in self.windows.values():
                 if win is not None:
                     win.Free()
-        windows.clear()
+        self.windows.clear()
 
-    def _gmove_attach(self, ptr: int, arr: DistArray, comm: Any = None) -> None:
+    def attach(self, ptr: int, arr: DistArray, comm: Any = None) -> None:
         """A new array (aligned collectively on ``comm``) when the program has one-sided
         gmoves: a window over its buffer (gmove in/out), its key for the agent (... acc)."""
-        state = self._gmove_state()
-        if not state["rma"] and state["agent"] is None:
+        if not self.rma and self.agent is None:
             return
         from mpi4py import MPI
 
-        comm = comm if comm is not None else self.exec_comm   # type: ignore[attr-defined]
-        worlds = self._participants(comm)
-        if state["agent"] is not None:
-            state["agent"].register(arr, ptr, worlds)
-        if state["rma"]:
+        comm = comm if comm is not None else self.shared.exec_comm
+        worlds = self.participants(comm)
+        if self.agent is not None:
+            self.agent.register(arr, ptr, worlds)
+        if self.rma:
             try:
                 win = MPI.Win.Create(arr.buffer if arr.buffer.nbytes else MPI.BOTTOM, 1, comm=comm)
                 ranks: Any = {w: k for k, w in enumerate(worlds)}
             except MPI.Exception as e:   # an MPI without one-sided support: said at a gmove in/out
                 win, ranks = None, e.Get_error_string()
-            state["windows"][id(arr)] = (weakref.ref(arr), win, ranks)
+            self.windows[id(arr)] = (weakref.ref(arr), win, ranks)
 
-    def _gmove_detach(self, arr: DistArray) -> None:
-        state = self._gmove_state()
-        if state["agent"] is not None:
-            state["agent"].forget(arr)
-        entry = state["windows"].pop(id(arr), None)
+    def detach(self, arr: DistArray) -> None:
+        if self.agent is not None:
+            self.agent.forget(arr)
+        entry = self.windows.pop(id(arr), None)
         if entry is not None and entry[1] is not None:
             entry[1].Free()
 
     def _xmpacc_gmove(self, where: bytes, mode: int, lhs_array: int | None, lhs_base: int | None,
                       lhs_sec: int, rhs_array: int | None, rhs_base: int | None, rhs_sec: int) -> None:
-        w, dst, src = self._gmove_sides(where, (lhs_array, lhs_base, lhs_sec), (rhs_array, rhs_base, rhs_sec))
+        w, dst, src = self.sides(where, (lhs_array, lhs_base, lhs_sec), (rhs_array, rhs_base, rhs_sec))
         if fills(dst, src):
             self._gmove_fill(w, mode, dst, src)
         else:
             self._gmove_move(w, mode, dst, src)
 
-    def _gmove_sides(self, where: bytes, lhs: tuple[int | None, int | None, int],
+    def sides(self, where: bytes, lhs: tuple[int | None, int | None, int],
                      rhs: tuple[int | None, int | None, int],
                      names: tuple[bytes, bytes] | None = None) -> tuple[str, Operand, Operand]:
         """The statement's place and both sides of a gmove (or ``gmove ... acc``: ``names``
@@ -208,7 +217,7 @@ class GmoveRuntime:
         if dst.side.section.elem_size != src.side.section.elem_size:
             raise RuntimeFailure(w, f"gmove: elements of '{dst.name}' have {dst.side.section.elem_size} "
                                     f"bytes but those of '{src.name}' {src.side.section.elem_size}",
-                                 collective=self._everyone())
+                                 collective=self.shared.everyone())
         return w, dst, src
 
     def _gmove_fill(self, w: str, mode: int, dst: Operand, src: Operand) -> None:
@@ -255,7 +264,7 @@ class GmoveRuntime:
                          None, int(base or 0))
             self._gmove_check(op, w)
             return op
-        arr = self.arrays.get(arr_ptr)   # type: ignore[attr-defined]
+        arr = self.shared.arrays.get(arr_ptr)
         if arr is None:
             raise RuntimeFailure(w, "gmove of a distributed array whose align has not run")
         tmpl = arr.template
@@ -281,10 +290,10 @@ class GmoveRuntime:
         try:
             check_section(op.side.section, op.name)
         except SectionError as e:
-            raise RuntimeFailure(w, f"gmove: {e}", collective=self._everyone()) from None
+            raise RuntimeFailure(w, f"gmove: {e}", collective=self.shared.everyone()) from None
 
     # ------------------------------------------------------------------ plans
-    def _plan(self, w: str, how: str, build: Any) -> Plan:
+    def plan(self, w: str, how: str, build: Any) -> Plan:
         """Planning errors: wrong sections are seen by every node alike; an element held
         only outside the executing set is seen by some nodes, which end the job."""
         try:
@@ -292,12 +301,9 @@ class GmoveRuntime:
         except PlanError as e:
             raise RuntimeFailure(w, f"gmove{how}: {e}") from None
         except SectionError as e:
-            raise RuntimeFailure(w, f"gmove{how}: {e}", collective=self._everyone()) from None
+            raise RuntimeFailure(w, f"gmove{how}: {e}", collective=self.shared.everyone()) from None
 
-    def _everyone(self) -> bool:
-        return self.exec_comm.Get_size() == self.world.Get_size()   # type: ignore[attr-defined]
-
-    def _check_complete(self, w: str, how: str, comm: Any, moved: dict[int, np.ndarray], dst: Operand,
+    def check_complete(self, w: str, how: str, comm: Any, moved: dict[int, np.ndarray], dst: Operand,
                         members: list[int]) -> None:
         """Every destination element (each copy) gets a value, once: one sum over the nodes
         when the plan is made, so that data outside the executing node set is reported."""
@@ -307,9 +313,9 @@ class GmoveRuntime:
             raise RuntimeFailure(w, f"gmove{how}: only {total} of the {want} destination elements have a "
                                     "source in the executing node set (outside a task, every node "
                                     "executes; inside one, use 'gmove in' to read and 'gmove out' to "
-                                    "write data of other nodes)", collective=self._everyone())
+                                    "write data of other nodes)", collective=self.shared.everyone())
 
-    def _participants(self, comm: Any) -> list[int]:
+    def participants(self, comm: Any) -> list[int]:
         from mpi4py import MPI
 
         group = comm.Get_group()
@@ -317,8 +323,8 @@ class GmoveRuntime:
         group.Free()
         return list(ranks)
 
-    def _cached(self, key: tuple[Any, ...], dst: Operand, src: Operand, build: Any) -> Any:
-        plans: OrderedDict = self._gmove_state()["plans"]
+    def cached(self, key: tuple[Any, ...], dst: Operand, src: Operand, build: Any) -> Any:
+        plans = self.plans
         entry = plans.get(key)
         if entry is not None and entry.arrays[0] is not None and entry.arrays[0]() is not dst.array:
             entry = None
@@ -332,11 +338,11 @@ class GmoveRuntime:
         plans.move_to_end(key)
         return entry
 
-    def _gmove_comm(self, w: str, *ops: Operand) -> Any:
+    def communicator(self, w: str, *ops: Operand) -> tuple[Any, list[int]]:
         """The gmove's communicator and its members' world ranks: the executing nodes, or,
         for arrays on a node array with '*' in its reference, those of my family (the
         others move their own copies at the same time)."""
-        comm = self.exec_comm   # type: ignore[attr-defined]
+        comm = self.shared.exec_comm
         sets = {op.array.template.nodes.all_families() for op in ops if op.array is not None}
         family_sets = [f for f in sets if len(f) > 1]
         if family_sets:
@@ -344,37 +350,36 @@ class GmoveRuntime:
                 raise RuntimeFailure(w, "gmove between an array on a node array with '*' in its nodes "
                                         "reference (a different set of nodes on different nodes) and an "
                                         "array on another node array: not supported yet",
-                                     collective=self._everyone())
+                                     collective=self.shared.everyone())
             families = family_sets[0]
             nodes = next(op.array for op in ops if op.array is not None).template.nodes
-            comm = self.cache.split(comm, ("gmove-family", hash(families)),   # type: ignore[attr-defined]
-                                    families.index(nodes.family), comm.Get_rank())
-        comms = self._gmove_state()["comms"]
+            comm = self.shared.cache.split(comm, ("gmove-family", hash(families)),
+                                           families.index(nodes.family), comm.Get_rank())
         key = comm.py2f()
-        if key not in comms:
-            comms[key] = (comm.Dup(), self._participants(comm))
-        return comms[key]
+        if key not in self.comms:
+            self.comms[key] = (comm.Dup(), self.participants(comm))
+        return self.comms[key]
 
     def _gmove_collective(self, w: str, dst: Operand, src: Operand, keep: Any) -> None:
-        comm, members = self._gmove_comm(w, dst, src)
+        comm, members = self.communicator(w, dst, src)
         me = self.world.Get_rank()
         key = (w, "collective", dst.key(), src.key(), comm.py2f())
 
         def build() -> Runner:
-            plan = self._plan(w, "", lambda: collective_plan(dst.side, src.side, me, members,
-                                                             self.world.Get_size()))
+            plan = self.plan(w, "", lambda: collective_plan(dst.side, src.side, me, members,
+                                                            self.world.Get_size()))
             runner = make_runner(plan, members, me, dst.side.section.elem_size,
                                  (weak(dst.array), weak(src.array)), w)
-            self._check_complete(w, "", comm, plan.recvs, dst, members)
+            self.check_complete(w, "", comm, plan.recvs, dst, members)
             return runner
 
-        runner = self._cached(key, dst, src, build)
+        runner = self.cached(key, dst, src, build)
         run_collective(runner, comm, dst.view(), src.view(), dst.array is not None and dst.array is src.array,
-                       self.stats, self.asyncs, keep)   # type: ignore[attr-defined]
+                       self.stats, self.shared.asyncs, keep)
 
     def _gmove_one_sided(self, w: str, how: str, dst: Operand, src: Operand) -> None:
         remote = src if how == "in" else dst
-        entry = self._gmove_state()["windows"].get(id(remote.array))
+        entry = self.windows.get(id(remote.array))
         if entry is None or entry[0]() is not remote.array:
             raise RuntimeFailure(w,
                                  f"gmove {how}: '{remote.name}' has no MPI window (this is a bug in xmpacc)")
@@ -383,23 +388,23 @@ class GmoveRuntime:
             raise RuntimeFailure(w, f"gmove {how}: this MPI library could not make a window over "
                                     f"'{remote.name}' (MPI_Win_create: {win_ranks}); gmove in/out needs MPI "
                                     "one-sided communication" + WINDOW_HINT)
-        plan = self._one_sided_plan(w, how, dst, src, how, OneSided).plan
+        plan = self.one_sided_plan(w, how, dst, src, how, OneSided).plan
         run_one_sided(plan, how, win, win_ranks, dst.view(), src.view(), self.world.Get_rank(),
                       src.side.section.elem_size, self.stats, w)
 
-    def _one_sided_plan(self, w: str, how: str, dst: Operand, src: Operand, kind: str, make: Any) -> Any:
+    def one_sided_plan(self, w: str, how: str, dst: Operand, src: Operand, kind: str, make: Any) -> Any:
         """``make(plan, arrays)`` for the plan of a gmove in/out (per peer: my offsets and
         the peer's), cached per call site as ``kind``; its completeness is checked once,
         collectively."""
         me, world = self.world.Get_rank(), self.world.Get_size()
-        comm, members = self._gmove_comm(w, dst, src)
+        comm, members = self.communicator(w, dst, src)
 
         def build() -> Any:
             if how == "in":
-                plan = self._plan(w, " in", lambda: get_plan(dst.side, src.side, me, world))
+                plan = self.plan(w, " in", lambda: get_plan(dst.side, src.side, me, world))
             else:
-                plan = self._plan(w, " out", lambda: put_plan(dst.side, src.side, me, members, world))
-            self._check_complete(w, f" {how}", comm, plan.recvs if how == "in" else plan.sends, dst, members)
+                plan = self.plan(w, " out", lambda: put_plan(dst.side, src.side, me, members, world))
+            self.check_complete(w, f" {how}", comm, plan.recvs if how == "in" else plan.sends, dst, members)
             return make(plan, (weak(dst.array), weak(src.array)))
 
-        return self._cached((w, kind, dst.key(), src.key(), tuple(members)), dst, src, build)
+        return self.cached((w, kind, dst.key(), src.key(), tuple(members)), dst, src, build)

@@ -1,17 +1,22 @@
 """What the runtime's concerns share, handed to each of them explicitly by ``api.Runtime``.
 
 The runtime is composed of one object per concern (tasks.py, dynamic.py, shadows.py,
-check.py, intrinsics.py), each owning its own state.  What they all use is one ``Shared``: the world
-communicator, the descriptor tables by C address, the split communicators, the counters
-(``XMPACC_STATS``), the async operations and the stack of executing node sets.  The
-runtime makes it over its own tables (the same dictionaries: nothing is copied), so the
-mixins still in ``api.Runtime`` and the concerns see one state.
+check.py, intrinsics.py, gmove.py, acc_gmove.py, coarray*.py), each owning its own state.
+What they all use is one ``Shared``: the world communicator, the descriptor tables by C
+address, the split communicators, the counters (``XMPACC_STATS``), the async operations
+and the stack of executing node sets.  The runtime makes it over its own tables (the same
+dictionaries: nothing is copied), so the acc mixins still in ``api.Runtime`` and the
+concerns see one state.
+
+``Device`` is the device side as the concerns need it (gmove ... acc, device coarrays):
+``api.Runtime`` implements it through its acc mixins; ``backend`` and the present table
+exist once the launcher has chosen a backend (a program with kernels).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from .arrays import DistArray, Template
 from .asyncs import AsyncOps
@@ -50,3 +55,18 @@ class Shared:
     def count(self, key: str, n: int = 1) -> None:
         self.stats[key] = self.stats.get(key, 0) + n
 
+
+class Device(Protocol):
+    """The device side as gmove ... acc and device coarrays use it (module doc)."""
+
+    backend: Any              # device.py's backend (absent before the launcher chose one)
+    copies: dict[int, Any]    # the present table: acc.py's DeviceCopy by key
+    generation: int           # changes whenever device copies come or go (acc.py)
+    present_lock: Any         # held while a copy leaves the table or an agent uses one
+    transport: Any            # reflect ... acc's transport once made, else None
+
+    def copy_holding(self, addr: int) -> Any:
+        """The device copy whose host data hold the byte at ``addr``, None without one."""
+
+    def device_transport(self) -> Any:
+        """The transport of device buffers (made once, collectively, on first use)."""
