@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from conftest import REPO, run_mpi, run_xmpacc
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from test_errors import Compile, assert_clean_failure, assert_error_at, compile_, place  # noqa: F401
 
@@ -353,6 +353,7 @@ _C_TEXT = st.text(alphabet="ab[]():?*;{}= \n0'\"", max_size=60)
 
 @settings(max_examples=300, deadline=None)
 @given(_C_TEXT)
+@example(":[*\n]")   # a '*' group's line break was dropped
 def test_rewrite_leaves_text_without_coarrays_alone(text: str) -> None:
     """Only a ':' followed by '[' is a coarray part; everything else is copied as it is."""
     from xmpacc.frontend.coarrays import rewrite_coarrays

@@ -65,7 +65,8 @@ def _coindex(text: str, pos: int) -> tuple[str | None, int]:
         breaks += "\n" * text.count("\n", pos, m.end())
         groups.append(text[m.end():body_end])
         pos = body_end + 1
-    args = ",".join(STAR if g.strip() == "*" else g for g in groups)
+    # a '*' group keeps its line breaks too: line numbers never move
+    args = ",".join(STAR + "\n" * g.count("\n") if g.strip() == "*" else g for g in groups)
     return f"[{COINDEX}({args})]{breaks}", pos
 
 
