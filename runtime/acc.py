@@ -285,9 +285,8 @@ class AccRuntime:
         on_host = prepared.reductions or prepared.located or prepared.arrays or info.scratch
         if self.replay is not None and not (defer or on_host):
             # nothing of this launch happens on the host: the C side repeats it (replay.py)
-            self.replay.offer_launch(self.backend.handle(kernel.decode(), where_text(where), prepared.lanes),
-                                     self.backend.name == "host", prepared, info, total, nthreads, nparams,
-                                     args, (inner, pad), self.backend.stream_ptr())
+            self.replay.offer_launch(self.backend, kernel.decode(), where_text(where), prepared, info, total,
+                                     nthreads, nparams, args, (inner, pad))
         for r in prepared.reductions:
             r.start()
         if defer:

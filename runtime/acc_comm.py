@@ -92,22 +92,21 @@ class AccCommRuntime:
             raise RuntimeFailure(w, f"reflect_do ... acc of '{arr.name}' before its reflect_init ... acc",
                                  collective=True)
         ws, orthogonal = self.acc_reflects[ptr]
-        self._reflect_device(arr, ptr, ws, w, "reflect_do", orthogonal)
-        replay = self.replay
-        if replay is not None and ws is None and not orthogonal and not self.asyncs.active \
-                and not replay.has_reflect(ptr, REFLECT_DO):   # later calls: C (replay.py)
-            copy = self.copies[ptr]
-            offer_device_reflect(replay, ptr, REFLECT_DO, arr, self.device_view(copy, arr),  # type: ignore[attr-defined]
-                                 self._transport(), getattr(self, "_fast_calls", None))  # type: ignore[attr-defined]
+        self._reflect_device(arr, ptr, ws, w, "reflect_do", orthogonal, REFLECT_DO)
 
     def _xmpacc_reflect_orthogonal_acc(self, ptr: int, where: bytes, widths: int | None) -> None:
         arr, ws, w = self._reflect_args(ptr, where, widths)  # type: ignore[attr-defined]
         self._reflect_device(arr, ptr, ws, w, "reflect", True)
 
     def _reflect_device(self, arr: Any, ptr: int, ws: list[Width] | None, w: str, what: str,
-                        orthogonal: bool) -> None:
-        """The host reflect's slabs (orthogonal: without corners) on the device copy."""
+                        orthogonal: bool, kind: int | None = None) -> None:
+        """The host reflect's slabs (orthogonal: without corners) on the device copy; with
+        ``kind`` (REFLECT, REFLECT_DO of replay.py) the later calls of a plain one run in C."""
         copy = self._device_copy_of(ptr, arr.name, w, what)
         view = self.device_view(copy, arr)  # type: ignore[attr-defined]
-        reflect(arr, ws, self.cache, w, self.stats, view, self._transport(),  # type: ignore[attr-defined]
-                orthogonal=orthogonal)
+        transport = self._transport()  # type: ignore[attr-defined]
+        reflect(arr, ws, self.cache, w, self.stats, view, transport, orthogonal=orthogonal)
+        replay = self.replay
+        if kind is not None and replay is not None and ws is None and not orthogonal \
+                and not self.asyncs.active and not replay.has_reflect(ptr, kind):
+            offer_device_reflect(replay, ptr, kind, arr, view, transport)

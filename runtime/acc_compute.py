@@ -94,7 +94,9 @@ class AccComputeRuntime:
         self.next_compute_region += 1
         self.compute_regions[region] = items
         if present and all(self.copies[item.key].refs >= 2 for item in items):
-            self.compute_replayable[region] = replay.compute_site(n, keys, sizes, modes)
+            site = replay.compute_site(n, keys, sizes, modes)
+            if site is not None:
+                self.compute_replayable[region] = site
         return region
 
     def _compute_clause(self, where: bytes, n: int, keys: int, sizes: int, names: int,

@@ -46,7 +46,7 @@ from .linkage import Seen, declared_again
 from .nodes import CommCache, Nodes, resolve_extents
 from .reductions import ReductionRuntime
 from .reflect import Width, reflect
-from .replay import REFLECT, offer_device_reflect
+from .replay import REFLECT
 from .shadows import Shadows
 from .shared import ExecSet, Shared
 from .tasks import Tasks
@@ -278,13 +278,7 @@ class Runtime(AccCollectiveRuntime, AccCommRuntime, AccApiRuntime, AccDataRuntim
 
     def _xmpacc_reflect_acc(self, ptr: int, where: bytes, widths: int | None) -> None:
         arr, ws, w = self._reflect_args(ptr, where, widths)
-        copy = self._device_copy_of(ptr, arr.name, w, "reflect")
-        view = self.device_view(copy, arr)
-        reflect(arr, ws, self.cache, w, self.stats, view, self._transport())
-        if self.replay is not None and ws is None and not self.asyncs.active \
-                and not self.replay.has_reflect(ptr, REFLECT):   # later calls: C (replay.py)
-            offer_device_reflect(self.replay, ptr, REFLECT, arr, view, self._transport(),
-                                 getattr(self, "_fast_calls", None))
+        self._reflect_device(arr, ptr, ws, w, "reflect", False, REFLECT)   # later calls: C (replay.py)
 
     def _xmpacc_bcast(self, data: int, where: bytes, nbytes: int, from_nodes: int | None,
                       from_ref: int | None, on_nodes: int | None, on_ref: int | None) -> None:

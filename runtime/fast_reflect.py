@@ -90,6 +90,18 @@ def _message(view: np.ndarray, region: tuple[Any, ...], keep: list[Any]) -> tupl
     return [flat, 1, dtype], nbytes
 
 
+def mpi_functions(*names: str) -> tuple[int, ...] | None:
+    """The addresses of MPI functions of the library mpi4py loaded (the C side calls them
+    itself: this module, replay.py); None when the library lacks one."""
+    from mpi4py import MPI
+
+    try:
+        mpi = ctypes.CDLL(MPI.__file__)
+        return tuple(ctypes.cast(getattr(mpi, n), ctypes.c_void_p).value or 0 for n in names)
+    except (AttributeError, OSError):
+        return None
+
+
 class FastReflectRuntime:
     """Mixed into api.Runtime: offers plans to the glue and keeps them in step."""
 
@@ -100,12 +112,11 @@ class FastReflectRuntime:
 
     def _fast_init(self, lib: Any) -> None:
         """Called by the launcher for plain runs (not profiled, not checked)."""
-        from mpi4py import MPI
-
+        calls = mpi_functions("MPI_Startall", "MPI_Waitall")
+        if calls is None:
+            return   # an MPI library without these symbols: the general path only
+        self._fast_calls = calls
         try:
-            mpi = ctypes.CDLL(MPI.__file__)
-            self._fast_calls = (ctypes.cast(mpi.MPI_Startall, ctypes.c_void_p).value,
-                                ctypes.cast(mpi.MPI_Waitall, ctypes.c_void_p).value)
             lib._xmpacc_fast_reflect_set.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
             lib._xmpacc_fast_reflect_set.restype = ctypes.c_int
             self._fast_paused_flag = ctypes.c_int.in_dll(lib, "_xmpacc_fast_paused")

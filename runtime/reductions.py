@@ -137,7 +137,8 @@ class ReductionRuntime:
         comm = self._loop_comm(desc, loop_dims, w)
         if comm is not None:
             allreduce(comm, view(data, count, type_code, w), op, w)
-        if self.replay is not None and op in _REPLAYED_OPS and type_code in _REPLAYED_TYPES:
+        if self.replay is not None and op in _REPLAYED_OPS and type_code in _REPLAYED_TYPES \
+                and self.replay.steady(data):
             # later calls (and the begin before them): C (replay.py)
             dtype = np.dtype(DTYPES[type_code])
             target = self.templates.get(desc)

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cstructs import CSched
-from .fast_reflect import build_requests
+from .fast_reflect import build_requests, mpi_functions
 from .reflect import active_step
 
 _MAXDIM = 7
@@ -122,8 +122,7 @@ class Held:
 
     c: Any
     keep: list[Any] = field(default_factory=list)
-    sent: int = 0          # reflect: bytes per call, for the runtime counters
-    received: int = 0
+    received: int = 0      # reflect: bytes received per call (sent: the plan's own ``bytes``)
 
 
 def _symbol(lib: Any, name: str) -> int:
@@ -136,9 +135,9 @@ def loaded_library(part: str) -> str | None:
     try:
         with open("/proc/self/maps", encoding="utf-8") as maps:
             for line in maps:
-                path = line.split()[-1] if len(line.split()) >= 6 else ""
-                if part in path.rsplit("/", 1)[-1]:
-                    return path
+                fields = line.split()
+                if len(fields) >= 6 and part in fields[-1].rsplit("/", 1)[-1]:
+                    return fields[-1]
     except OSError:
         return None
     return None
@@ -188,10 +187,10 @@ class Replay:
         self.unused: dict[int, int] = {}              # site -> plans dropped unused in a row
         self._bind_mpi()
         self.reflects: dict[tuple[int, int], Held] = {}     # (descriptor, REFLECT or REFLECT_DO) -> plan
-        self.cuda = False
         self.nccl_comm: Any = None
         self.events_keep: Any = None
         self.counted: dict[str, int] = {}   # replayed calls of dropped plans, not yet in the counters
+        self.pending_texts: dict[Any, Any] = {}   # where -> its C string, for ``pending``
         if profile:
             self.events_keep = (CEvent * (1 << 20))()
             self.c.events = ctypes.cast(self.events_keep, ctypes.POINTER(CEvent))
@@ -200,13 +199,11 @@ class Replay:
         self.c.on = 1
 
     def _bind_mpi(self) -> None:
-        """MPI_Allreduce of the MPI library mpi4py loaded (loop reductions)."""
-        from mpi4py import MPI
-
-        try:
-            self.c.allreduce = _symbol(ctypes.CDLL(MPI.__file__), "MPI_Allreduce")
-        except (OSError, AttributeError):
-            self.c.allreduce = None
+        """MPI_Allreduce (loop reductions), MPI_Startall and MPI_Waitall (the host backend's
+        device reflects) of the MPI library mpi4py loaded."""
+        calls = mpi_functions("MPI_Allreduce", "MPI_Startall", "MPI_Waitall")
+        self.c.allreduce = calls[0] if calls else None
+        self.requests: tuple[int, ...] | None = calls[1:] if calls else None
 
     def set_exec(self, comm: Any) -> None:
         """The executing node set changed (task, end of task): loop reductions' plans
@@ -230,7 +227,6 @@ class Replay:
         except (OSError, AttributeError):
             self.c.on = 0   # no driver symbols: the general path only
             return
-        self.cuda = True
         self.c.stream = backend.cupy.cuda.get_current_stream().ptr or None
 
     def bind_nccl(self, transport: Any) -> bool:
@@ -271,20 +267,23 @@ class Replay:
         if where is None:
             self.c.pending = None
         else:
-            text = where.encode() if isinstance(where, str) else where
-            self._pending_text = ctypes.create_string_buffer(text)
-            self.c.pending = ctypes.addressof(self._pending_text)
+            text = self.pending_texts.get(where)   # one buffer per site: no allocation per launch
+            if text is None:
+                text = self.pending_texts[where] = ctypes.create_string_buffer(
+                    where.encode() if isinstance(where, str) else where)
+            self.c.pending = ctypes.addressof(text)
 
     def set_generation(self, value: int) -> None:
         self.c.generation = value
 
     # ------------------------------------------------------------ plans
-    def offer_launch(self, launch_fn: int, host: bool, prepared: Any, info: Any, total: int, nthreads: int,
-                     nparams: int, args: int, inner: tuple[int, int], stream: int) -> None:
+    def offer_launch(self, backend: Any, name: str, where_text: str, prepared: Any, info: Any, total: int,
+                     nthreads: int, nparams: int, args: int, inner: tuple[int, int]) -> None:
         """A launch the general path just made, for the C side to repeat (acc.py)."""
         where = self.c.where or 0
         if not where or not self.steady(where):
             return
+        launch_fn, stream = backend.handle(name, where_text, prepared.lanes), backend.stream_ptr()
         args_copy = (ctypes.c_void_p * max(nparams, 1))()
         ctypes.memmove(args_copy, args, 8 * nparams)
         p = CLaunchPlan()
@@ -296,20 +295,21 @@ class Replay:
         shape = prepared.shape
         p.grid[0], p.grid[1] = shape.grid
         p.block[0], p.block[1] = shape.block, shape.rows
-        p.threads, p.stream, p.host = shape.threads, stream or None, int(host)
+        p.threads, p.stream, p.host = shape.threads, stream or None, int(backend.name == "host")
         self._register(self.launches, where, "_xmpacc_launch_plan_set", Held(p, [args_copy, prepared]))
 
-    def compute_site(self, n: int, keys: int, sizes: int, modes: int) -> tuple[int, int, list[Any]]:
+    def compute_site(self, n: int, keys: int, sizes: int, modes: int) -> tuple[int, int, list[Any]] | None:
         """The site and clause of the compute construct being begun, for ``offer_compute``
-        at its end (copied now: the clause's arrays belong to the caller)."""
-        return self.c.where or 0, n, [ctypes.create_string_buffer(ctypes.string_at(a, w * n), max(w * n, 1))
-                                      if n else ctypes.create_string_buffer(1)
-                                      for a, w in ((keys, 8), (sizes, 8), (modes, 4))]
+        at its end (copied now: the clause's arrays belong to the caller); None where no
+        plan will be made."""
+        where = self.c.where or 0
+        if not where or not self.steady(where):
+            return None
+        return where, n, [ctypes.create_string_buffer(ctypes.string_at(a, w * n) if n else b"", max(w * n, 1))
+                          for a, w in ((keys, 8), (sizes, 8), (modes, 4))]
 
     def offer_compute(self, where: int, n: int, raw: list[Any]) -> None:
         """A compute construct whose data region found everything present (acc_compute.py)."""
-        if not where or not self.steady(where):
-            return
         p = CComputePlan(n, self.c.generation, *(ctypes.addressof(b) for b in raw))
         self._register(self.computes, where, "_xmpacc_compute_plan_set", Held(p, raw))
 
@@ -343,7 +343,7 @@ class Replay:
         """A device reflect as rounds of NCCL operations, or (host backend) MPI requests."""
         p = CAccReflectPlan()
         p.base, p.generation, p.bytes = base, self.c.generation, sent
-        held = Held(p, list(keep), sent, received)
+        held = Held(p, list(keep), received)
         if mpi is not None:
             p.mpi = ctypes.addressof(mpi.c)
             held.keep.append(mpi)
@@ -412,7 +412,7 @@ class Replay:
         elif isinstance(held.c, CLoopReducePlan):
             _add(self.counted, "replayed_loop_reductions", calls)
         elif isinstance(held.c, CAccReflectPlan):
-            _add(self.counted, "reflect_bytes", calls * held.sent)
+            _add(self.counted, "reflect_bytes", calls * held.c.bytes)
             _add(self.counted, "reflect_shadow_bytes", calls * held.received)
             _add(self.counted, "replayed_reflects", calls)
         else:
@@ -467,23 +467,24 @@ def slab_op(device: int, nbytes: int, peer: int, send: bool, part: Any) -> CSlab
     return op
 
 
-def offer_device_reflect(replay: Replay, ptr: int, kind: int, arr: Any, view: Any, transport: Any,
-                         mpi_calls: tuple[int, int] | None) -> None:
+def offer_device_reflect(replay: Replay, ptr: int, kind: int, arr: Any, view: Any, transport: Any) -> None:
     """After a general ``reflect ... acc`` of ``arr`` (declared widths, blocking): its
     exchanges for the C side, on the device copy's byte view ``view``: NCCL operations
     (the transport's own slab plans: the same buffers and stages) or, on the host
     backend, MPI persistent requests.  The staged transport and full shadows stay general."""
+    if transport.name not in ("mpi", "nccl") or transport.name == "mpi" and not replay.requests:
+        return
     steps = arr.reflect_plans.get((None, False))
     if steps is None or any(s[0] != "exchange" for s in steps):
         return
     steps = [s for s in steps if active_step(s)]
     base = int(arr.buffer.ctypes.data)
     if transport.name == "mpi":
-        built = build_requests(view, int(view.ctypes.data), steps, mpi_calls) if mpi_calls else None
+        built = build_requests(view, int(view.ctypes.data), steps, replay.requests)
         if built is not None:
             replay.offer_reflect(ptr, kind, base, None, built, [], built.sent, built.received)
         return
-    if transport.name != "nccl" or (steps and not replay.bind_nccl(transport)):
+    if steps and not replay.bind_nccl(transport):
         return
     rounds, sent, received = [], 0, 0
     for _kind, comm, sends, recvs in steps:
