@@ -10,7 +10,6 @@ from __future__ import annotations
 import ctypes
 import os
 import threading
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,6 +34,7 @@ from .contract import (
     REDUCTION_TO_HOST,
 )
 from .cstructs import CArray, CSched, CTemplate
+from .deferred import Deferred
 from .device import grid_pad
 from .device_results import EmptyResult, PresentResult
 from .errors import RuntimeFailure, where_text
@@ -119,11 +119,7 @@ class AccRuntime:
         if self.replay is not None:
             self.replay.set_generation(value)
 
-    # deferred reductions, made by acc_compute.py's _acc_compute_init (every program has them)
-    defer_next: bool
-    pending: list[Any]        # results of device_results.py
-    pending_addrs: set[int]
-    pending_after: list[Callable[[], None]]
+    deferred: Deferred        # made by acc_compute.py's _acc_compute_init (every program has it)
 
     backend: Any
     arrays: dict[int, Any]
@@ -247,7 +243,8 @@ class AccRuntime:
         (same kernel, argument addresses, iteration counts and device copies) and replayed,
         so a launch costs little more than the driver call."""
         self.stats["kernel_launches"] = self.stats.get("kernel_launches", 0) + 1
-        defer, self.defer_next = self.defer_next, False
+        defer = self.deferred.next
+        self.deferred.next = False
         info = self.kernel_kinds.get(kernel)
         if info is None:
             info = self.kernel_kinds[kernel] = _kinds(kinds, nparams)
@@ -272,7 +269,7 @@ class AccRuntime:
                 self.launch_cache.clear()
             prepared = self.launch_cache[key] = self._prepare(where, info, total, (inner, pad),
                                                               nthreads, args, nparams)
-        if any(r is q for r in prepared.reductions for q in self.pending):
+        if prepared.reductions and self.deferred.holds_any(prepared.reductions):
             # its partials and result buffers are about to be rewritten
             self._xmpacc_acc_reductions_wait(where)
         for temp in prepared.arrays:
@@ -282,16 +279,17 @@ class AccRuntime:
         earlier = [restart(rec) for rec in prepared.located]   # margin / peel_and_wait: a launch per part
         self.backend.launch(kernel.decode(), prepared.shape, prepared.params,
                             where_text(where), prepared.lanes)
-        on_host = prepared.reductions or prepared.located or prepared.arrays or info.scratch
-        if self.replay is not None and not (defer or on_host):
-            # nothing of this launch happens on the host: the C side repeats it (replay.py)
+        on_host = prepared.located or prepared.arrays or info.scratch \
+            or not all(hasattr(r, "c") for r in prepared.reductions)
+        if self.replay is not None and not on_host:
+            # the C side repeats it (replay.py), its scalar reductions by their records
+            self.deferred.know(prepared.reductions)
             self.replay.offer_launch(self.backend, kernel.decode(), where_text(where), prepared, info, total,
                                      nthreads, nparams, args, (inner, pad))
         for r in prepared.reductions:
             r.start()
         if defer:
-            self.pending += prepared.reductions
-            self.pending_addrs.update(int(r.host.ctypes.data) for r in prepared.reductions)
+            self.deferred.add(prepared.reductions)
         else:
             self._combine(prepared.reductions)
         if prepared.located or any(temp.to_host for temp in prepared.arrays):
@@ -318,7 +316,7 @@ class AccRuntime:
         ``_xmpacc_acc_reductions_wait``, which the compiler puts before the first statement
         that does.  In a time loop the next kernel is then queued before the host waits, so
         the device does not idle while the host combines the result and prepares it."""
-        self.defer_next = True
+        self.deferred.next = True
 
     def _defer_unchanged(self, where: bytes, info: KernelKinds, args: int, nparams: int) -> None:
         """A deferred launch without iterations here: its scalar reductions are pending
@@ -330,11 +328,10 @@ class AccRuntime:
             addr = arg_list[i] or 0
             if kind != LAUNCH_REDUCTION or not addr or self._present_copy(addr, code) is not None:
                 continue   # a present variable's result is never pending
-            if addr in self.pending_addrs:
+            if self.deferred.has(addr):
                 self._xmpacc_acc_reductions_wait(where)   # as a relaunch of a pending launch does
-            self.pending.append(EmptyResult(self.backend, view(addr, 1, type_code, w),
-                                            code % REDUCTION_TO_HOST))
-            self.pending_addrs.add(addr)
+            empty = EmptyResult(self.backend, view(addr, 1, type_code, w), code % REDUCTION_TO_HOST)
+            self.deferred.add([empty])
 
     def _xmpacc_acc_reductions_discard(self, data: int) -> None:
         """The host stores into the variable at ``data`` before it reads it again
@@ -343,19 +340,15 @@ class AccRuntime:
         What was queued for it on the device goes on.  An XMP reduction that would run on
         the host at the wait (MPI: the host backend, operators NCCL lacks) is collective,
         so then the host waits as before."""
-        if data not in self.pending_addrs:
+        if not self.deferred.has(data):
             return
-        if self.pending_after:
+        if self.deferred.has_after():
             self._xmpacc_acc_reductions_wait(b"")
             return
-        self.pending = [r for r in self.pending if r.host.ctypes.data != data]
-        self.pending_addrs.discard(data)
+        self.deferred.discard(data)
 
     def _xmpacc_acc_reductions_wait(self, where: bytes) -> None:
-        if not self.pending and not self.pending_after:
-            return
-        pending, after = self.pending, self.pending_after
-        self.pending, self.pending_after, self.pending_addrs = [], [], set()
+        pending, after = self.deferred.take()
         self._combine(pending)
         for run in after:   # e.g. the XMP reduction of the same variable over the nodes
             run()
@@ -423,11 +416,11 @@ class AccRuntime:
         host = view(addr, 1, type_code, where)
         copy = self._present_copy(addr, code)
         if copy is None:
-            return self.backend.result(host, partials, op, where)
+            return self.backend.result(host, partials, op, type_code, where)
         scratch = np.zeros(1, host.dtype)
         start = addr - copy.host_addr
         return PresentResult(self.backend, copy.buffer[start:start + host.nbytes], scratch,
-                             self.backend.result(scratch, partials, op, where))
+                             self.backend.result(scratch, partials, op, type_code, where))
 
     def _present_copy(self, addr: int, code: int) -> DeviceCopy | None:
         """The device copy that a scalar reduction (``code``: operator and flags) goes

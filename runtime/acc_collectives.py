@@ -94,7 +94,7 @@ class AccCollectiveRuntime:
         gosa).  False where it is not so (the host backend, operators and types NCCL
         lacks): the host runs it after the wait.  The answer is the same on every node,
         as the path must be."""
-        found = [r for r in self.pending if r.host.ctypes.data == data]   # type: ignore[attr-defined]
+        found = [r for r in self.deferred.results() if r.host.ctypes.data == data]   # type: ignore[attr-defined]
         if len(found) != 1 or not getattr(found[0], "over_nodes_ok", False) or op not in _NCCL_OPS:
             return False
         dtype = found[0].host.dtype

@@ -41,6 +41,7 @@ from .contract import (
     DATA_CREATE,
     DATA_PRESENT,
 )
+from .deferred import Deferred
 from .errors import RuntimeFailure, where_text
 
 # a compute construct's data modes (present_or semantics) as data clause kinds of acc_data.py
@@ -65,13 +66,9 @@ class AccComputeRuntime:
         self.next_compute_region = 1
         self.queue_stack: list[Any] = []    # the streams before each async construct
         self.compute_clauses: dict[tuple[bytes, ...], list[tuple[DataItem, int]]] = {}   # _compute_clause
-        # deferred reductions (acc.py _xmpacc_acc_defer_reductions; reductions.py reads
-        # pending_addrs in every program): the next launch's reductions, then the host
-        # variables they go to, and the XMP reductions to run after them
-        self.defer_next = False
-        self.pending = []         # typed in acc.py's AccRuntime
-        self.pending_addrs = set()
-        self.pending_after = []
+        # deferred reductions (acc.py _xmpacc_acc_defer_reductions; reductions.py asks it
+        # in every program)
+        self.deferred = Deferred()
 
     def _xmpacc_acc_compute_begin(self, where: bytes, n: int, keys: int, sizes: int, names: int,
                                   modes: int) -> int:
@@ -127,6 +124,21 @@ class AccComputeRuntime:
             stream.use()
             if self.replay is not None:
                 self.replay.set_stream(stream.ptr)
+
+    def _xmpacc_replay_sync(self) -> None:
+        """Before a call runs in Python: the async queues the C side switched
+        (include/xmpacc_queues.h) become CuPy's current streams as if begun here, and the
+        ends of those constructs run here."""
+        c = self.replay.c
+        streams = {int(s.ptr): s for s in self.queues.values()}   # type: ignore[attr-defined]
+        depth = c.queue_depth
+        for d in range(depth):
+            if c.queue_switched[d]:
+                self.queue_stack.append(self.backend.cupy.cuda.get_current_stream())
+                streams[(c.queue_saved[d + 1] if d + 1 < depth else c.stream) or 0].use()
+            else:
+                self.queue_stack.append(None)
+        c.queue_depth = c.dirty = 0
 
     def _xmpacc_acc_queue_end(self) -> None:
         previous = self.queue_stack.pop() if self.queue_stack else None

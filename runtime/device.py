@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from .device_results import DeviceResult, HostResult, on_device
+from .device_results import CupyResult, DeviceResult, HostResult, WaitResult, in_c, on_device
 from .errors import RuntimeFailure
 
 INCLUDE_DIR = Path(__file__).resolve().parent / "include"
@@ -114,9 +114,12 @@ class HostBackend:
     def view(self, buf: np.ndarray, dtype: Any, count: int) -> np.ndarray:
         return buf[: count * np.dtype(dtype).itemsize].view(dtype)
 
-    def result(self, host: np.ndarray, partial: np.ndarray, op: int, where: str) -> HostResult:
+    def result(self, host: np.ndarray, partial: np.ndarray, op: int, type_code: int,
+               where: str) -> HostResult | WaitResult:
         """How one reduction of a prepared launch reaches ``host`` (device_results.py)."""
-        return HostResult(host, partial, op, np, self.wait)
+        if in_c(type_code):
+            return HostResult(self.lib, host, partial, op, type_code, where)
+        return WaitResult(host, partial, op, np, self.wait)
 
     def _trampoline(self, name: str) -> Any:
         fn = self.kernels.get(name)
@@ -149,9 +152,14 @@ def nvrtc_options(lanes: int, checked: bool) -> tuple[str, ...]:
 class CudaBackend:
     name = "cuda"
 
-    def __init__(self, source: str | None, local_rank: int, checked: bool = False) -> None:
+    def __init__(self, source: str | None, local_rank: int, checked: bool = False, lib: Any = None) -> None:
         import cupy
 
+        from .replay import bind_driver
+
+        # the program's glue, whose records reduce the launches' results (device_results.py)
+        # through the driver's functions; None where they cannot be bound: CuPy does it
+        self.lib = lib if lib is not None and bind_driver(lib) else None
         self.cupy = cupy
         self.xp = cupy
         count = cupy.cuda.runtime.getDeviceCount()
@@ -323,13 +331,17 @@ class CudaBackend:
                 return int(head[1]), int(head[2]), int(head[3]), [int(x) for x in raw[16:].view(np.int64)]
         return None
 
-    def result(self, host: np.ndarray, partial: Any, op: int, where: str) -> DeviceResult | HostResult:
+    def result(self, host: np.ndarray, partial: Any, op: int, type_code: int,
+               where: str) -> DeviceResult | CupyResult | WaitResult:
         """How one reduction of a prepared launch reaches ``host`` (device_results.py):
-        reduced on the device behind the kernel, or, for the bitwise operators, on the
-        host after a wait for the stream."""
+        reduced on the device behind the kernel (by the C records where they take the
+        type, else by CuPy), or, for CuPy's types and the bitwise operators, on the host
+        after a wait for the stream."""
+        if partial.size and in_c(type_code) and self.lib is not None:
+            return DeviceResult(self, host, partial, op, type_code, where)
         if on_device(op) and partial.size:
-            return DeviceResult(self.cupy, host, partial, op, where, self.side_stream())
-        return HostResult(host, partial, op, self.cupy, self.wait)
+            return CupyResult(self.cupy, host, partial, op, where, self.side_stream())
+        return WaitResult(host, partial, op, self.cupy, self.wait)
 
     def side_stream(self) -> Any:
         """The stream of the reductions behind the kernels (DeviceResult), made once."""
@@ -415,7 +427,7 @@ def choose_backend(lib: ctypes.CDLL, source: str | None, world: Any,
         return HostBackend(lib), None
     reason = _gpu_unavailable()
     if reason is None:
-        return CudaBackend(source, local_rank, checked), None
+        return CudaBackend(source, local_rank, checked, lib), None
     if wanted == "cuda":
         raise RuntimeFailure("XMPACC_DEVICE=cuda", f"no GPU device found: {reason}")
     return HostBackend(lib), f"xmpacc: no GPU ({reason}); acc loops run on the host backend"

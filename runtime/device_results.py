@@ -7,13 +7,16 @@ it: ``before_launch`` and ``start`` around every launch of the kernel, ``finish`
 the host needs the value (at once, or at ``_xmpacc_acc_reductions_wait`` for a deferred
 one).
 
-* ``DeviceResult`` (GPU): ``start`` queues behind the kernel, on a side stream, the
-  reduction of the partials to one value, a copy of it into page-locked host memory and
-  an event; ``finish`` waits for that event alone (kernels queued after it go on, and
-  do not wait for it either) and folds the value into the host variable.
-* ``HostResult``: ``finish`` waits (a no-op on the host backend, where the kernel ran
-  to completion in ``launch``; the whole stream on a GPU) and reduces the partials then.
-  The host backend, and the bitwise operators on a GPU (CuPy has no reduce for them).
+* ``DeviceResult`` (GPU) and ``HostResult`` (host backend), for the integer and floating
+  types: a record of include/xmpacc_results.h, whose functions do the work, called from
+  here on the general path and directly by a replayed launch (replay.py), so that both
+  reduce alike.  On a GPU ``start`` queues behind the kernel, on a side stream, the
+  partials kernel (partials.py), a copy of the value into page-locked host memory and an
+  event; ``finish`` waits for that event alone (kernels queued after it go on, and do not
+  wait for it either) and folds the value into the host variable.  On the host backend
+  the partials are reduced after the kernel.
+* ``CupyResult`` and ``WaitResult``: the other types (bool, long double, complex), by
+  CuPy's reductions on the side stream, or on the host after a wait for the stream.
 * ``EmptyResult``: a deferred launch with no iterations on this node; the variable keeps
   its value.
 * ``PresentResult``: a variable present on the device (OpenACC 2.7: a construct's
@@ -23,20 +26,22 @@ one).
   read it); the host variable stays as it was.
 
 An XMP ``reduction`` of a variable whose deferred result is still on its way
-(acc_collectives.py ``_reduce_pending``) runs on the device where NCCL can: DeviceResult
-and EmptyResult then queue the host's value, the NCCL reduction over the nodes (a
-communicator of its own) and the copy to the host behind the result, and ``finish``
+(acc_collectives.py ``_reduce_pending``) runs on the device where NCCL can: DeviceResult,
+CupyResult and EmptyResult then queue the host's value, the NCCL reduction over the nodes
+(a communicator of its own) and the copy to the host behind the result, and ``finish``
 stores the outcome.
 """
 
 from __future__ import annotations
 
+import ctypes
 import operator
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
+from . import partials as partials_kernel
 from .errors import RuntimeFailure
 
 _REDUCE = {1: "sum", 2: "prod", 3: "bitwise_and", 4: "bitwise_or", 5: "bitwise_xor",
@@ -84,8 +89,148 @@ def combine(host: np.ndarray, partial: Any, op: int, xp: Any) -> None:
     fold(host, op, r)
 
 
-class HostResult:
-    """Reduces the partials when the host needs the value, after ``wait``."""
+class CResult(ctypes.Structure):
+    """_xmpacc_result_t of include/xmpacc_results.h."""
+
+    _fields_ = [("host", ctypes.c_void_p), ("type", ctypes.c_int), ("op", ctypes.c_int),
+                ("partials", ctypes.c_void_p), ("n", ctypes.c_longlong), ("value", ctypes.c_void_p),
+                ("function", ctypes.c_void_p), ("grid", ctypes.c_uint), ("blocks", ctypes.c_size_t),
+                ("done", ctypes.c_size_t), ("out", ctypes.c_size_t), ("side", ctypes.c_void_p),
+                ("launched", ctypes.c_void_p), ("reduced", ctypes.c_void_p), ("ready", ctypes.c_void_p),
+                ("over_nodes", ctypes.c_int), ("params", ctypes.c_void_p * 5)]
+
+
+def in_c(type_code: int) -> bool:
+    """Does include/xmpacc_results.h reduce this type (the integer and floating types)?"""
+    return type_code in partials_kernel.CTYPES
+
+
+class _Calls:
+    """The glue's result functions (bound once per program library)."""
+
+    def __init__(self, lib: Any) -> None:
+        ptr = ctypes.POINTER(CResult)
+        self.before, self.start, self.finish = lib._xmpacc_result_before, lib._xmpacc_result_start, \
+            lib._xmpacc_result_finish
+        for fn in (self.before, self.start):
+            fn.argtypes, fn.restype = [ptr, ctypes.c_void_p], ctypes.c_int
+        self.finish.argtypes, self.finish.restype = [ptr], ctypes.c_int
+
+
+_CALLS: dict[int, _Calls] = {}
+
+
+def driver_error(code: int) -> str:
+    """The CUDA driver's name of an error code, as CuPy's messages give it."""
+    try:
+        from cupy.cuda import driver
+
+        return str(driver.CUDADriverError(code))
+    except Exception:  # noqa: BLE001 - no CuPy (the host backend), or a code it does not know
+        return f"CUDA error {code}"
+
+
+def calls(lib: Any) -> _Calls:
+    found = _CALLS.get(id(lib))
+    if found is None:
+        found = _CALLS[id(lib)] = _Calls(lib)
+    return found
+
+
+class _Recorded:
+    """A result whose work the C record does (DeviceResult, HostResult)."""
+
+    c: CResult
+    calls: _Calls
+    where: str
+    host: np.ndarray
+
+    def _check(self, status: int) -> None:
+        if status:
+            raise RuntimeFailure(self.where, f"the kernel of this acc loop (or an earlier one) failed: "
+                                             f"{driver_error(status)}")
+
+    def before_launch(self) -> None:
+        self._check(self.calls.before(ctypes.byref(self.c), self._stream()))
+
+    def start(self) -> None:
+        self._check(self.calls.start(ctypes.byref(self.c), self._stream()))
+
+    def finish(self) -> None:
+        self._check(self.calls.finish(ctypes.byref(self.c)))
+
+    def _stream(self) -> int:
+        return 0
+
+
+class HostResult(_Recorded):
+    """The host backend: the partials, reduced in C after the kernel (which ran inside
+    its launch), then folded into the variable."""
+
+    def __init__(self, lib: Any, host: np.ndarray, partial: np.ndarray, op: int, type_code: int,
+                 where: str) -> None:
+        self.host, self.partial, self.where, self.calls = host, partial, where, calls(lib)
+        self.value = np.zeros(1, host.dtype)
+        self.c = CResult(int(host.ctypes.data), type_code, op, int(partial.ctypes.data), partial.size,
+                         int(self.value.ctypes.data))
+
+
+class DeviceResult(_Recorded):
+    """Reduced on the device behind its kernel; the host waits for this reduction only.
+
+    The partials kernel, the copy to the host and an XMP reduction over the nodes run on a
+    side stream (the backend's, one per GPU) that waits for the kernel: the kernels queued
+    after it on the kernel's stream (Himeno's copy kernel, the next iteration's reflect)
+    do not wait for them, and they overlap.  ``before_launch`` puts the kernel's next
+    run behind the reduction that reads its partials.  The buffers and events are made
+    once and reused by every launch: acc.py waits for a pending one before its kernel
+    runs again."""
+
+    def __init__(self, backend: Any, host: np.ndarray, partial: Any, op: int, type_code: int,
+                 where: str) -> None:
+        import cupyx
+
+        cupy = self.cupy = backend.cupy
+        self.host, self.op, self.where, self.calls = host, op, where, calls(backend.lib)
+        self.side = backend.side_stream()
+        size = host.dtype.itemsize
+        blocks = partials_kernel.grid(partial.size, backend.props["multiProcessorCount"])
+        # the blocks' counter (zero between launches), the value, a value per block
+        self.scratch = cupy.zeros(16 + size * blocks, dtype=np.uint8)
+        base = int(self.scratch.data.ptr)
+        self.value = self.scratch[8: 8 + size].view(host.dtype).reshape(())
+        self.pinned = cupyx.empty_pinned((1,), dtype=host.dtype)
+        event = cupy.cuda.Event
+        self.events = [event(block=False, disable_timing=True) for _ in range(3)]  # launched, reduced, ready
+        self.c = CResult(int(host.ctypes.data), type_code, op, int(partial.data.ptr), partial.size,
+                         int(self.pinned.ctypes.data), partials_kernel.kernel(cupy, type_code, op), blocks,
+                         base + 16, base, base + 8, self.side.ptr, *(int(e.ptr) for e in self.events))
+
+    def _stream(self) -> int:
+        return int(self.cupy.cuda.get_current_stream().ptr)
+
+    @property
+    def over_nodes_ok(self) -> bool:
+        return self.op in _UFUNC
+
+    def reduce_over_nodes(self, allreduce: Callable[[int, Any], None]) -> None:
+        """Queue behind the result: the host's value joined as ``fold`` would (once), then
+        ``allreduce(pointer, stream)`` over the nodes in place, then the copy to the host."""
+        h = self.host[0]
+        if not self.c.over_nodes and _IDENTITY.get(self.op) != h:
+            with self.side:
+                getattr(self.cupy, _UFUNC[self.op])(self.value, h, out=self.value)
+        allreduce(int(self.value.data.ptr), self.side)
+        self.c.over_nodes = 1
+        runtime = self.cupy.cuda.runtime
+        runtime.memcpyAsync(int(self.pinned.ctypes.data), int(self.value.data.ptr), self.value.nbytes,
+                            runtime.memcpyDeviceToHost, self.side.ptr)
+        self.events[2].record(self.side)
+
+
+class WaitResult:
+    """Reduces the partials when the host needs the value, after ``wait`` (the types
+    the C records do not take)."""
 
     def __init__(self, host: np.ndarray, partial: Any, op: int, xp: Any, wait: Callable[[], None]) -> None:
         self.host, self.partial, self.op = host, partial, op
@@ -102,17 +247,8 @@ class HostResult:
         combine(self.host, self.partial, self.op, self.xp)
 
 
-class DeviceResult:
-    """Reduced on the device behind its kernel; the host waits for this reduction only.
-
-    The reduction, the copy to the host and an XMP reduction over the nodes run on a side
-    stream (the backend's, one per GPU) that waits for the kernel: the kernels queued
-    after it on the kernel's stream (Himeno's copy kernel, the next iteration's reflect)
-    do not wait for them, and they overlap.  ``before_launch`` puts the kernel's next
-    run behind the reduction that reads its partials.  The page-locked buffer and the
-    events are made once (a launch in a time loop allocates only the 0-d value, from
-    CuPy's memory pool) and reused by every launch: acc.py waits for a pending one
-    before its kernel runs again."""
+class CupyResult:
+    """DeviceResult's steps through CuPy, for bool, long double and complex variables."""
 
     def __init__(self, cupy: Any, host: np.ndarray, partial: Any, op: int, where: str, side: Any) -> None:
         import cupyx
@@ -146,8 +282,6 @@ class DeviceResult:
             partial = self.partial
             if self.nonzero is not None:
                 partial = self.cupy.not_equal(partial, 0, out=self.nonzero)
-            # a new 0-d value from CuPy's pool (out= into a kept one fails in CuPy 14's CUB
-            # path for min on float64: measured on the device)
             self.value = self.reduce(partial, **self.dtype_arg)
         self.reduced.record(self.side)
         self.over_nodes = False
@@ -164,8 +298,6 @@ class DeviceResult:
         return self.op in _UFUNC
 
     def reduce_over_nodes(self, allreduce: Callable[[int, Any], None]) -> None:
-        """Queue behind the result: the host's value joined as ``fold`` would (once), then
-        ``allreduce(pointer, stream)`` over the nodes in place, then the copy to the host."""
         h = self.host[0]
         if not self.over_nodes and _IDENTITY.get(self.op) != h:
             with self.side:

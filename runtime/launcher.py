@@ -198,7 +198,10 @@ def _start_replay(lib: ctypes.CDLL, runtime: Any, profiler: Any) -> None:
     if backend is not None and backend.name == "cuda":
         replay.bind_cuda(backend)
         backend.replay = replay
+    replay.c.host_backend = int(backend is not None and backend.name == "host")
     runtime.replay = replay
+    if backend is not None:
+        runtime.deferred.bind(replay)
     replay.set_generation(getattr(runtime, "_generation", 0))
     replay.set_exec(runtime.exec_comm)
     if profiler is not None:

@@ -137,14 +137,20 @@ class ReductionRuntime:
         comm = self._loop_comm(desc, loop_dims, w)
         if comm is not None:
             allreduce(comm, view(data, count, type_code, w), op, w)
-        if self.replay is not None and op in _REPLAYED_OPS and type_code in _REPLAYED_TYPES \
-                and self.replay.steady(data):
+        if self.replay is not None:
             # later calls (and the begin before them): C (replay.py)
-            dtype = np.dtype(DTYPES[type_code])
             target = self.templates.get(desc)
             ndims = len(target.bounds) if target is not None else len(self.nodes[desc].extents)
-            self.replay.offer_loop_reduce(desc, read_ints(loop_dims, ndims), data, count, type_code, op, comm,
-                                          dtype, mpi_op(op, dtype, w))
+            self._offer_reduce(desc, read_ints(loop_dims, ndims), data, count, type_code, op, comm, w)
+
+    def _offer_reduce(self, desc: int, dims: list[int], data: int, count: int, type_code: int, op: int,
+                      comm: Any, where: str) -> None:
+        """A reduction over ``comm`` the C side can repeat: a loop's (over the loop's
+        dimensions of ``desc``) or the directive's (desc 0)."""
+        if op in _REPLAYED_OPS and type_code in _REPLAYED_TYPES and self.replay.steady(data):
+            dtype = np.dtype(DTYPES[type_code])
+            self.replay.offer_loop_reduce(desc, dims, data, count, type_code, op, comm, dtype,
+                                          mpi_op(op, dtype, where))
 
     def _xmpacc_loop_reduce_var_begin(self, desc: int, loop_dims: int, data: int, var: int, op: int) -> None:
         comm = self._loop_comm(desc, loop_dims, "?")
@@ -168,7 +174,7 @@ class ReductionRuntime:
     def _xmpacc_reduce(self, data: int, where: bytes, count: int, type_code: int, op: int,
                        on_nodes: int | None, on_ref: int | None) -> None:
         w = where_text(where)
-        if data in self.pending_addrs:   # type: ignore[attr-defined]
+        if self.deferred.has(data):   # type: ignore[attr-defined]
             # the variable still waits for a deferred acc reduction (acc.py): reduce it over
             # the nodes behind that on the device where NCCL can, else after it on the host,
             # in order (every node defers alike); under async, now.  Over one node there is
@@ -177,14 +183,23 @@ class ReductionRuntime:
                 comm = self._on_set(on_nodes, on_ref, w)  # type: ignore[attr-defined]
                 if comm is None or comm.Get_size() == 1 \
                         or count == 1 and self._reduce_pending(data, comm, op):  # type: ignore[attr-defined]
+                    self._offer_directive(on_nodes, on_ref, data, count, type_code, op, comm, w)
                     return
-                self.pending_after.append(  # type: ignore[attr-defined]
+                self.deferred.add_after(  # type: ignore[attr-defined]
                     lambda: self._allreduce(comm, view(data, count, type_code, w), op, w))
                 return
             self._xmpacc_acc_reductions_wait(where)  # type: ignore[attr-defined]
         comm = self._on_set(on_nodes, on_ref, w)  # type: ignore[attr-defined]
         if comm is not None:
             self._allreduce(comm, view(data, count, type_code, w), op, w)
+        self._offer_directive(on_nodes, on_ref, data, count, type_code, op, comm, w)
+
+    def _offer_directive(self, on_nodes: int | None, on_ref: int | None, data: int, count: int,
+                         type_code: int, op: int, comm: Any, where: str) -> None:
+        """Later calls of a reduction directive over the executing nodes: C (replay.py),
+        as the loop reductions' plans, made with no template."""
+        if self.replay is not None and not (on_nodes or on_ref or self.asyncs.active):
+            self._offer_reduce(0, [], data, count, type_code, op, comm, where)
 
     def _xmpacc_reduce_var(self, where: bytes, data: int, var: int, op: int, on_nodes: int | None,
                            on_ref: int | None, nloc: int, loc_addrs: int, loc_descs: int) -> None:

@@ -40,11 +40,15 @@ from .reflect import active_step
 
 _MAXDIM = 7
 _QUEUES = 64
+_DEFERRED = 16   # deferred results the C side holds
+_SWITCHES = 8    # async queues begun in C, nested
 
 # the entry of each profile event, in include/xmpacc_fast.h's enum order
 REPLAYED = ("_xmpacc_reflect", "_xmpacc_reflect_acc", "_xmpacc_launch", "_xmpacc_acc_compute_begin",
             "_xmpacc_acc_compute_end", "_xmpacc_device_wait", "_xmpacc_acc_wait", "_xmpacc_reflect_do_acc",
-            "_xmpacc_loop_reduce_begin", "_xmpacc_loop_reduce", "_xmpacc_acc_swap_reduced")
+            "_xmpacc_loop_reduce_begin", "_xmpacc_loop_reduce", "_xmpacc_acc_swap_reduced", "_xmpacc_reduce",
+            "_xmpacc_acc_defer_reductions", "_xmpacc_acc_reductions_wait", "_xmpacc_acc_reductions_discard",
+            "_xmpacc_acc_queue_begin", "_xmpacc_acc_queue_end")
 
 # the C side's tables of device reflect plans: reflect ... acc, reflect_do ... acc
 REFLECT, REFLECT_DO = 0, 1
@@ -71,7 +75,14 @@ class CReplay(ctypes.Structure):
                 ("events", ctypes.POINTER(CEvent)), ("nevents", ctypes.c_longlong),
                 ("capacity", ctypes.c_longlong), ("dropped", ctypes.c_longlong),
                 ("where", ctypes.c_void_p), ("kernel", ctypes.c_void_p), ("exec", ctypes.c_size_t),
-                ("layout", ctypes.c_longlong), ("allreduce", ctypes.c_void_p)]
+                ("layout", ctypes.c_longlong), ("allreduce", ctypes.c_void_p),
+                ("event_record", ctypes.c_void_p), ("stream_wait", ctypes.c_void_p),
+                ("event_synchronize", ctypes.c_void_p), ("copy_to_host", ctypes.c_void_p),
+                ("defer_next", ctypes.c_int), ("ndeferred", ctypes.c_int),
+                ("deferred", ctypes.c_void_p * _DEFERRED), ("python_deferred", ctypes.c_int),
+                ("queue_depth", ctypes.c_int), ("queue_saved", ctypes.c_void_p * _SWITCHES),
+                ("queue_switched", ctypes.c_int * _SWITCHES), ("dirty", ctypes.c_int),
+                ("host_backend", ctypes.c_int)]
 
 
 class CLaunchPlan(ctypes.Structure):
@@ -80,7 +91,8 @@ class CLaunchPlan(ctypes.Structure):
                 ("pad", ctypes.c_longlong), ("generation", ctypes.c_longlong), ("args", ctypes.c_void_p),
                 ("function", ctypes.c_void_p), ("params", ctypes.c_void_p), ("grid", ctypes.c_uint * 2),
                 ("block", ctypes.c_uint * 2), ("threads", ctypes.c_longlong), ("stream", ctypes.c_void_p),
-                ("host", ctypes.c_int), ("calls", ctypes.c_longlong), ("next", ctypes.c_void_p)]
+                ("host", ctypes.c_int), ("calls", ctypes.c_longlong), ("next", ctypes.c_void_p),
+                ("nresults", ctypes.c_int), ("results", ctypes.c_void_p)]
 
 
 class CComputePlan(ctypes.Structure):
@@ -127,6 +139,29 @@ class Held:
 
 def _symbol(lib: Any, name: str) -> int:
     return ctypes.cast(getattr(lib, name), ctypes.c_void_p).value or 0
+
+
+# the glue's field -> the driver function it calls
+_DRIVER = (("launch", "cuLaunchKernel"), ("synchronize", "cuStreamSynchronize"),
+           ("copy2d", "cuMemcpy2DAsync_v2"), ("event_record", "cuEventRecord"),
+           ("stream_wait", "cuStreamWaitEvent"), ("event_synchronize", "cuEventSynchronize"),
+           ("copy_to_host", "cuMemcpyDtoHAsync_v2"))
+
+
+def bind_driver(lib: Any) -> bool:
+    """The CUDA driver's functions that the glue calls (from libcuda, which CuPy loaded:
+    nothing is linked for them), set once; False without them."""
+    c = CReplay.in_dll(lib, "_xmpacc_replay")
+    if c.launch:
+        return True
+    try:
+        cuda = ctypes.CDLL("libcuda.so.1")
+        found = [_symbol(cuda, name) for _, name in _DRIVER]
+    except (OSError, AttributeError):
+        return False
+    for (name, _), ptr in zip(_DRIVER, found, strict=True):
+        setattr(c, name, ptr)
+    return True
 
 
 def loaded_library(part: str) -> str | None:
@@ -218,13 +253,8 @@ class Replay:
 
     # ------------------------------------------------------------ the device
     def bind_cuda(self, backend: Any) -> None:
-        """The driver's functions (libcuda, which CuPy loaded) and the current stream."""
-        try:
-            cuda = ctypes.CDLL("libcuda.so.1")
-            self.c.launch = _symbol(cuda, "cuLaunchKernel")
-            self.c.synchronize = _symbol(cuda, "cuStreamSynchronize")
-            self.c.copy2d = _symbol(cuda, "cuMemcpy2DAsync_v2")
-        except (OSError, AttributeError):
+        """The driver's functions (bind_driver) and the current stream."""
+        if not bind_driver(self.lib):
             self.c.on = 0   # no driver symbols: the general path only
             return
         self.c.stream = backend.cupy.cuda.get_current_stream().ptr or None
@@ -296,7 +326,11 @@ class Replay:
         p.grid[0], p.grid[1] = shape.grid
         p.block[0], p.block[1] = shape.block, shape.rows
         p.threads, p.stream, p.host = shape.threads, stream or None, int(backend.name == "host")
-        self._register(self.launches, where, "_xmpacc_launch_plan_set", Held(p, [args_copy, prepared]))
+        results = (ctypes.c_void_p * max(len(prepared.reductions), 1))(
+            *(ctypes.addressof(r.c) for r in prepared.reductions))
+        p.nresults, p.results = len(prepared.reductions), ctypes.addressof(results)
+        held = Held(p, [args_copy, prepared, results])
+        self._register(self.launches, where, "_xmpacc_launch_plan_set", held)
 
     def compute_site(self, n: int, keys: int, sizes: int, modes: int) -> tuple[int, int, list[Any]] | None:
         """The site and clause of the compute construct being begun, for ``offer_compute``
@@ -409,8 +443,8 @@ class Replay:
         if isinstance(held.c, CLaunchPlan):
             _add(self.counted, "kernel_launches", calls)
             _add(self.counted, "replayed_launches", calls)
-        elif isinstance(held.c, CLoopReducePlan):
-            _add(self.counted, "replayed_loop_reductions", calls)
+        elif isinstance(held.c, CLoopReducePlan):   # a directive's has no template
+            _add(self.counted, "replayed_loop_reductions" if held.c.tmpl else "replayed_reductions", calls)
         elif isinstance(held.c, CAccReflectPlan):
             _add(self.counted, "reflect_bytes", calls * held.c.bytes)
             _add(self.counted, "reflect_shadow_bytes", calls * held.received)

@@ -13,11 +13,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import gpu_count, run_mpi, runtime_stats, same_output, xmpacc_and_serial
+from conftest import gpu_count, run_mpi, run_xmpacc, runtime_stats, same_output, xmpacc_and_serial
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from xmpacc.runtime.device import INCLUDE_DIR
+from xmpacc.runtime.device_results import CResult
 from xmpacc.runtime.fast_reflect import CFastReflect
 from xmpacc.runtime.replay import (
     CAccReflectPlan,
@@ -64,9 +65,10 @@ def test_replayed_run_agrees_with_serial_and_general_path(built: tuple[Path, str
         # scale, every other sweep, makes and frees a device copy, which makes every plan
         # stale (the next call plans again).  The copy never replays its launch (its bounds
         # differ from those of the sweep before), nor does the construct that copies scale
-        # in (its data region makes a copy) or the reduction (its result goes to the host);
-        # the data regions of four constructs replay (all but scale's).
-        assert s["replayed_launches"] == 8, s
+        # in (its data region makes a copy); the reduction's launch replays with its result
+        # (include/xmpacc_results.h); the data regions of four constructs replay (all but
+        # scale's).
+        assert s["replayed_launches"] == 12, s
         assert s["replayed_computes"] == 16, s
         assert s["replayed_reflects"] >= 4, s
         for counter in ("kernel_launches", "reflect_bytes", "reflect_shadow_bytes"):   # the same work
@@ -83,6 +85,58 @@ def test_two_call_sites_with_one_where(tmp_path: Path) -> None:
         for s in runtime_stats(replayed):
             assert s["replayed_launches"] == 2 * 11 and s["replayed_computes"] == 2 * 11, s
             assert s["replayed_reflects"] == 2 * 11, s
+
+
+HIMENO = Path(__file__).parent.parent / "bench" / "spelling" / "himeno_spell.c"
+
+
+def _himeno(spelling: int, work: Path) -> Path:
+    exe = work / f"himeno{spelling}"
+    r = run_xmpacc(str(HIMENO), "-DSIZE_XS", "-DNN=5", f"-DSPELLING={spelling}", "-o", str(exe))
+    assert r.returncode == 0, r.stderr
+    return exe
+
+
+def _results(stdout: str) -> list[str]:
+    return [line for line in stdout.splitlines() if line.startswith(("gosa", "psum"))]
+
+
+# spelling -> processes -> (replayed launches, replayed reduction directives) per rank: 8
+# iterations (3 + NN) of two launches and one reduction of gosa, the first general
+_HIMENO_REPLAYS = {1: {1: (14, 7), 2: (14, 7)},    # async queue, the sweep's gosa at once
+                   2: {1: (14, 7), 2: (14, 0)},    # deferred gosa: over 2 nodes the host reduces
+                   3: {1: (14, 0), 2: (14, 0)}}    # XMP-ACC: a loop reduction, no directive
+
+
+@pytest.mark.parametrize("spelling", sorted(_HIMENO_REPLAYS))
+def test_himeno_spellings_replay_their_reductions(tmp_path: Path, spelling: int) -> None:
+    """Himeno as users write it (bench/spelling/himeno_spell.c): from the second iteration
+    the sweep with its gosa reduction (at once under async(n), or deferred to the wait)
+    and the copy kernel launch in C, async queues switch in C, and the reduction
+    directive of gosa over the executing nodes runs in C where its result is the
+    variable's (over one node, or after an immediate result), with the same gosa as the
+    general path, bit for bit."""
+    exe = _himeno(spelling, tmp_path)
+    for nprocs, (launches, reductions) in _HIMENO_REPLAYS[spelling].items():
+        on = run_mpi(nprocs, exe, env=HOST)
+        off = run_mpi(nprocs, exe, env={**HOST, "XMPACC_REPLAY": "0"})
+        assert on.returncode == off.returncode == 0, on.stderr + off.stderr
+        assert _results(on.stdout) == _results(off.stdout) and len(_results(on.stdout)) == 2
+        for stats in runtime_stats(on.stderr):
+            assert stats["replayed_launches"] == launches, stats
+            assert stats.get("replayed_reductions", 0) == reductions, stats
+            assert stats.get("replayed_loop_reductions", 0) == (7 if spelling == 3 else 0), stats
+
+
+def test_profile_names_the_calls_made_in_c(tmp_path: Path) -> None:
+    """XMPACC_PROFILE=1 on the async spelling: the queue switches, the reduction's launch
+    and the reduction directive appear as rows made in C."""
+    r = run_mpi(1, _himeno(1, tmp_path), env={"XMPACC_DEVICE": "host", "XMPACC_PROFILE": "1"})
+    assert r.returncode == 0, r.stderr
+    rows = [line for line in r.stderr.splitlines() if "[C]" in line]
+    for row in ("c:113 acc_queue_begin", "acc_queue_end", "c:153 reduction", "c:113 loop acc (kernel)"):
+        assert any(" ".join(line.split()).startswith(f"himeno_spell.{row} [C]") or f" {row} [C]" in line
+                   for line in rows), (row, r.stderr)
 
 
 @pytest.mark.parametrize("nprocs", [2, 4])
@@ -139,7 +193,7 @@ MIRRORS = {"_xmpacc_replay_t": CReplay, "_xmpacc_launch_plan_t": CLaunchPlan,
            "_xmpacc_compute_plan_t": CComputePlan, "_xmpacc_slab_op_t": CSlabOp,
            "_xmpacc_loop_reduce_plan_t": CLoopReducePlan, "_xmpacc_swap_plan_t": CSwapPlan,
            "_xmpacc_acc_reflect_plan_t": CAccReflectPlan, "struct _xmpacc_replay_event": CEvent,
-           "_xmpacc_fast_reflect_t": CFastReflect}
+           "_xmpacc_fast_reflect_t": CFastReflect, "_xmpacc_result_t": CResult}
 # the driver's CUDA_MEMCPY2D, field by field, as include/xmpacc_fast.h spells it
 MEMCPY2D = {"src_x": "srcXInBytes", "src_y": "srcY", "src_type": "srcMemoryType", "src_host": "srcHost",
             "src_device": "srcDevice", "src_array": "srcArray", "src_pitch": "srcPitch",

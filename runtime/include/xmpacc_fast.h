@@ -93,6 +93,21 @@ typedef struct _xmpacc_replay {
   uintptr_t exec;                        /* the executing nodes' communicator (MPI handle) */
   long long layout;                      /* changes when a template is distributed (again) */
   int (*allreduce)(const void *, void *, int, uintptr_t, uintptr_t, uintptr_t);   /* MPI_Allreduce */
+  /* the reductions of launches (xmpacc_results.h): driver calls, the deferred results */
+  int (*event_record)(void *, void *);                 /* cuEventRecord(event, stream) */
+  int (*stream_wait)(void *, void *, unsigned);        /* cuStreamWaitEvent(stream, event, 0) */
+  int (*event_synchronize)(void *);                    /* cuEventSynchronize */
+  int (*copy_to_host)(void *, uintptr_t, size_t, void *);   /* cuMemcpyDtoHAsync_v2 */
+  int defer_next;                        /* acc_defer_reductions: the next launch's results wait */
+  int ndeferred;                         /* results waiting for _xmpacc_acc_reductions_wait */
+  struct _xmpacc_result *deferred[16];
+  int python_deferred;                   /* deferred results and work Python holds: C leaves them all to it */
+  /* async queues switched in C (xmpacc_queues.h): the streams before, 0 where none was switched */
+  int queue_depth;
+  void *queue_saved[8];
+  int queue_switched[8];
+  int dirty;                             /* Python's current stream is not r->stream: sync first */
+  int host_backend;                      /* kernels run on the host: no streams */
 } _xmpacc_replay_t;
 
 _xmpacc_replay_t _xmpacc_replay;
@@ -100,7 +115,9 @@ _xmpacc_replay_t _xmpacc_replay;
 /* entry numbers of profile events (runtime/replay.py REPLAYED lists them in this order) */
 enum { _XMPACC_EV_REFLECT, _XMPACC_EV_REFLECT_ACC, _XMPACC_EV_LAUNCH, _XMPACC_EV_COMPUTE_BEGIN,
        _XMPACC_EV_COMPUTE_END, _XMPACC_EV_DEVICE_WAIT, _XMPACC_EV_ACC_WAIT, _XMPACC_EV_REFLECT_DO_ACC,
-       _XMPACC_EV_LOOP_REDUCE_BEGIN, _XMPACC_EV_LOOP_REDUCE, _XMPACC_EV_SWAP_REDUCED };
+       _XMPACC_EV_LOOP_REDUCE_BEGIN, _XMPACC_EV_LOOP_REDUCE, _XMPACC_EV_SWAP_REDUCED, _XMPACC_EV_REDUCE,
+       _XMPACC_EV_DEFER, _XMPACC_EV_REDUCTIONS_WAIT, _XMPACC_EV_REDUCTIONS_DISCARD, _XMPACC_EV_QUEUE_BEGIN,
+       _XMPACC_EV_QUEUE_END };
 
 static long long _xmpacc_now(void) {
   struct timespec ts;
@@ -166,6 +183,8 @@ static int _xmpacc_reflect_fast(void *array, const char *where, const long long 
   return 1;
 }
 
+#include "xmpacc_results.h"
 #include "xmpacc_replay.h"
+#include "xmpacc_queues.h"
 
 #endif

@@ -28,12 +28,43 @@ typedef struct _xmpacc_launch_plan {
   long long calls;
   struct _xmpacc_launch_plan *next;    /* another plan of the same site (one where, two call sites
                                           of a macro or inline function, or other arguments) */
+  int nresults;                        /* its scalar reductions (xmpacc_results.h) */
+  _xmpacc_result_t *const *results;
 } _xmpacc_launch_plan_t;
 
 static _xmpacc_fast_table_t _xmpacc_launch_plans;
 
 int _xmpacc_launch_plan_set(const char *where, _xmpacc_launch_plan_t *plan) {
   return _xmpacc_fast_put(_xmpacc_launch_plans, where, plan);
+}
+
+/* A launch with scalar reductions: those of its earlier launch still deferred are waited
+ * for first (their partials are about to be rewritten), then the kernel waits until the
+ * reductions have read them.  0: leave it to the general path (nothing has run yet). */
+static int _xmpacc_results_ready(const _xmpacc_launch_plan_t *p) {
+  _xmpacc_replay_t *r = &_xmpacc_replay;
+  if (r->python_deferred || (r->defer_next && r->ndeferred + p->nresults > 16)) return 0;
+  for (int k = 0; k < p->nresults; k++)
+    for (int d = 0; d < r->ndeferred; d++)
+      if (r->deferred[d] == p->results[k] && !_xmpacc_deferred_finish()) return 0;
+  for (int k = 0; k < p->nresults; k++)
+    if (_xmpacc_result_before(p->results[k], r->stream)) return 0;
+  return 1;
+}
+
+/* After the launch: the reductions behind the kernel, and their values now or deferred. */
+static int _xmpacc_results_after(const _xmpacc_launch_plan_t *p) {
+  _xmpacc_replay_t *r = &_xmpacc_replay;
+  for (int k = 0; k < p->nresults; k++)
+    if (_xmpacc_result_start(p->results[k], r->stream)) return 0;
+  if (r->defer_next) {
+    for (int k = 0; k < p->nresults; k++) r->deferred[r->ndeferred++] = p->results[k];
+    r->defer_next = 0;
+    return 1;
+  }
+  for (int k = 0; k < p->nresults; k++)
+    if (_xmpacc_result_finish(p->results[k])) return 0;
+  return 1;
 }
 
 static int _xmpacc_launch_fast(const char *where, const char *kernel, long long total, long long nthreads,
@@ -56,7 +87,7 @@ static int _xmpacc_launch_fast(const char *where, const char *kernel, long long 
     }
     break;
   }
-  if (!p) return 0;
+  if (!p || (p->nresults && !_xmpacc_results_ready(p))) return 0;
   start = r->profile ? _xmpacc_now() : 0;
   if (p->host) {
     ((void (*)(long long, void *))p->function)(p->threads, p->params);
@@ -66,6 +97,10 @@ static int _xmpacc_launch_fast(const char *where, const char *kernel, long long 
       return 0;   /* the general path launches again and reports the driver's error */
     r->pending = where;
   }
+  /* An error past the launch is the device's (a failed kernel: every later call fails
+   * too); the general path launches again, meets it and reports it with this line. */
+  if (p->nresults && !_xmpacc_results_after(p)) return 0;
+  r->defer_next = 0;
   p->calls++;
   if (start) {
     /* as the profile's Python launches: the time includes the kernel's */
@@ -337,7 +372,33 @@ static int _xmpacc_loop_reduce_fast(const void *tmpl, const char *where, const i
     _xmpacc_replay.allreduce(p->scratch, data, (int)count, p->datatype, p->mpi_op, p->comm);
   }
   p->calls++;
-  if (start) _xmpacc_replay_record(_XMPACC_EV_LOOP_REDUCE, where, start, 0, count * p->elem);
+  if (start) _xmpacc_replay_record(_XMPACC_EV_LOOP_REDUCE, where, start, 0, p->size > 1 ? count * p->elem : 0);
+  return 1;
+}
+
+/* The reduction directive over the executing nodes (no on clause): a plan of the same
+ * form, made with no template.  A variable whose launch result is still deferred needs
+ * nothing over one node (the result reaches it at the wait, as it would alone); over
+ * more, the general path queues the reduction behind that result on the device. */
+static int _xmpacc_reduce_fast(void *data, const char *where, long long count, int type, int op,
+                               const void *on_nodes, const long long *on_ref) {
+  static const int no_dims[1];
+  _xmpacc_loop_reduce_plan_t *p;
+  long long start;
+  if (on_nodes || on_ref || _xmpacc_replay.python_deferred) return 0;
+  p = _xmpacc_loop_reduce_find(0, no_dims, data, count, type, op);
+  if (!p) {
+    _xmpacc_replay.where = where;
+    return 0;
+  }
+  start = _xmpacc_replay.profile ? _xmpacc_now() : 0;
+  if (p->size > 1) {
+    if (_xmpacc_deferred_has(data)) return 0;
+    memcpy(p->scratch, data, (size_t)(count * p->elem));
+    _xmpacc_replay.allreduce(p->scratch, data, (int)count, p->datatype, p->mpi_op, p->comm);
+  }
+  p->calls++;
+  if (start) _xmpacc_replay_record(_XMPACC_EV_REDUCE, where, start, 0, p->size > 1 ? count * p->elem : 0);
   return 1;
 }
 

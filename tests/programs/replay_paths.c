@@ -4,7 +4,8 @@
  * and innermost schedule at the same site), a data region that comes and goes inside the
  * loop (device copies made and freed: every plan made before is stale), work on an async
  * queue and its wait, the same construct on two arrays by turns (one site, other
- * descriptors), and a max reduction between them (never replayed).  Built without xmpacc it is the serial program. */
+ * descriptors), and a max reduction between them (its launch replayed with its result).  Built without xmpacc
+ * it is the serial program. */
 #include <stdio.h>
 #include <math.h>
 #ifdef _XCALABLEMP
