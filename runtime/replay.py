@@ -151,13 +151,13 @@ _DRIVER = (("launch", "cuLaunchKernel"), ("synchronize", "cuStreamSynchronize"),
 def bind_driver(lib: Any) -> bool:
     """The CUDA driver's functions that the glue calls (from libcuda, which CuPy loaded:
     nothing is linked for them), set once; False without them."""
-    c = CReplay.in_dll(lib, "_xmpacc_replay")
-    if c.launch:
-        return True
     try:
+        c = CReplay.in_dll(lib, "_xmpacc_replay")
+        if c.launch:
+            return True
         cuda = ctypes.CDLL("libcuda.so.1")
         found = [_symbol(cuda, name) for _, name in _DRIVER]
-    except (OSError, AttributeError):
+    except (OSError, AttributeError, ValueError):   # no driver, or a library without the glue
         return False
     for (name, _), ptr in zip(_DRIVER, found, strict=True):
         setattr(c, name, ptr)
