@@ -283,7 +283,6 @@ class AccRuntime:
             or not all(hasattr(r, "c") for r in prepared.reductions)
         if self.replay is not None and not on_host:
             # the C side repeats it (replay.py), its scalar reductions by their records
-            self.deferred.know(prepared.reductions)
             self.replay.offer_launch(self.backend, kernel.decode(), where_text(where), prepared, info, total,
                                      nthreads, nparams, args, (inner, pad))
         for r in prepared.reductions:

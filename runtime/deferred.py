@@ -7,13 +7,13 @@ them (reductions.py).
 Replayed launches (replay.py) defer their results on the C side
 (include/xmpacc_results.h: ``_xmpacc_replay.deferred``).  ``Deferred`` keeps the one
 order of both: every method first takes over what the C side holds (the C records map
-back to their result objects through ``known``), and while Python holds anything
+back to their result objects through the replay's ``known``; a launch plan that goes
+hands its deferred records over first), and while Python holds anything
 (``python_deferred``) the C side leaves the deferral entries to Python.
 """
 
 from __future__ import annotations
 
-import ctypes
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -25,18 +25,13 @@ class Deferred:
         self._after: list[Callable[[], None]] = []   # run after the results arrived
         self._next = False                 # the next launch defers (without a C side)
         self.replay: Any = None
-        self.known: dict[int, Any] = {}    # address of a C record -> its result object
 
     def bind(self, replay: Any) -> None:
         """The C side holds the deferral state from now on."""
         self.replay = replay
+        replay.take_over = self._pull
         replay.c.defer_next = int(self._next)
         self._mirror()
-
-    def know(self, results: Iterable[Any]) -> None:
-        """Results of a launch the C side may replay (and defer)."""
-        for r in results:
-            self.known[_record(r)] = r
 
     @property
     def next(self) -> bool:
@@ -95,7 +90,7 @@ class Deferred:
         if c is None or not c.ndeferred:
             return
         for k in range(c.ndeferred):
-            r = self.known[c.deferred[k]]
+            r = self.replay.known[c.deferred[k]]
             self._results.append(r)
             self._addrs.add(int(r.host.ctypes.data))
         c.ndeferred = 0
@@ -104,7 +99,3 @@ class Deferred:
     def _mirror(self) -> None:
         if self.replay is not None:
             self.replay.c.python_deferred = len(self._results) + len(self._after)
-
-
-def _record(result: Any) -> int:
-    return ctypes.addressof(result.c)

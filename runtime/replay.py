@@ -226,6 +226,8 @@ class Replay:
         self.events_keep: Any = None
         self.counted: dict[str, int] = {}   # replayed calls of dropped plans, not yet in the counters
         self.pending_texts: dict[Any, Any] = {}   # where -> its C string, for ``pending``
+        self.known: dict[int, Any] = {}   # a replayed launch's result record (address) -> its object
+        self.take_over: Any = None        # deferred.py: Python takes the C side's deferred results
         if profile:
             self.events_keep = (CEvent * (1 << 20))()
             self.c.events = ctypes.cast(self.events_keep, ctypes.POINTER(CEvent))
@@ -330,7 +332,9 @@ class Replay:
             *(ctypes.addressof(r.c) for r in prepared.reductions))
         p.nresults, p.results = len(prepared.reductions), ctypes.addressof(results)
         held = Held(p, [args_copy, prepared, results])
-        self._register(self.launches, where, "_xmpacc_launch_plan_set", held)
+        if self._register(self.launches, where, "_xmpacc_launch_plan_set", held):
+            # a replayed launch may defer these records: deferred.py maps them back
+            self.known.update((ctypes.addressof(r.c), r) for r in prepared.reductions)
 
     def compute_site(self, n: int, keys: int, sizes: int, modes: int) -> tuple[int, int, list[Any]] | None:
         """The site and clause of the compute construct being begun, for ``offer_compute``
@@ -396,7 +400,7 @@ class Replay:
         if old is not None:
             self.folded(old)
 
-    def _register(self, table: dict[int, list[Held]], key: int, setter: str, held: Held) -> None:
+    def _register(self, table: dict[int, list[Held]], key: int, setter: str, held: Held) -> bool:
         """``held`` first in the site's chain of plans (one ``where`` can serve two call
         sites: a macro or an inline function expanded twice, with the same line), which
         keeps the PLANS_PER_SITE most recent.  A site whose plans keep being dropped unused
@@ -407,14 +411,28 @@ class Replay:
             used = getattr(dropped.c, "calls", 1)
             self.unused[key] = 0 if used else self.unused.get(key, 0) + 1
             self.folded(dropped)
+            self._forget_results(dropped)
         chain = chain[:PLANS_PER_SITE]
         for a, b in zip(chain, chain[1:] + [None], strict=True):
             a.c.next = ctypes.addressof(b.c) if b is not None else None
         if getattr(self.lib, setter)(key, ctypes.addressof(held.c)):
             table[key] = chain
-        else:
-            getattr(self.lib, setter)(key, None)
-            table.pop(key, None)
+            return True
+        getattr(self.lib, setter)(key, None)
+        for dropped in table.pop(key, [])[: PLANS_PER_SITE - 1]:
+            self._forget_results(dropped)
+        return False
+
+    def _forget_results(self, held: Held) -> None:
+        """A launch plan goes: the C side may still hold its records as deferred results,
+        which Python takes over first (``take_over``: deferred.py), so that they outlive
+        the plan."""
+        if not isinstance(held.c, CLaunchPlan) or not held.c.nresults:
+            return
+        if self.c.ndeferred and self.take_over is not None:
+            self.take_over()
+        for r in held.keep[1].reductions:
+            self.known.pop(ctypes.addressof(r.c), None)
 
     def steady(self, key: int) -> bool:
         """Is a plan for this site worth making (see ``_register``)?"""

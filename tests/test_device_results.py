@@ -27,7 +27,7 @@ from xmpacc.runtime.contract import LAUNCH_REDUCTION  # noqa: E402
 from xmpacc.runtime.deferred import Deferred  # noqa: E402
 from xmpacc.runtime.device import INCLUDE_DIR, CudaBackend, LaunchShape  # noqa: E402
 from xmpacc.runtime.device_results import DeviceResult, EmptyResult, HostResult, combine  # noqa: E402
-from xmpacc.runtime.replay import CReplay, bind_driver  # noqa: E402
+from xmpacc.runtime.replay import PLANS_PER_SITE, CLaunchPlan, CReplay, Held, Replay, bind_driver  # noqa: E402
 
 PARTIALS = 4
 F64, I64, I32, I8, F32 = 14, 9, 7, 3, 13   # type codes (collectives.DTYPES)
@@ -554,10 +554,11 @@ def test_deferred_takes_over_what_the_c_side_deferred(glue: ctypes.CDLL) -> None
     deferral entry runs in Python; while Python holds any, the C side leaves them to it."""
     c = CReplay.in_dll(glue, "_xmpacc_replay")
     d = Deferred()
-    d.bind(types.SimpleNamespace(c=c))
     host = [np.zeros(1) for _ in range(2)]
     results = [HostResult(glue, h, np.ones(3), SUM, F64, "p.c:3") for h in host]
-    d.know(results)
+    replay = types.SimpleNamespace(c=c, known={ctypes.addressof(r.c): r for r in results})
+    d.bind(replay)
+    assert replay.take_over == d._pull   # a launch plan that goes hands its records over first
     d.next = True
     assert c.defer_next == 1 and d.next
     c.deferred[0], c.ndeferred = ctypes.addressof(results[1].c), 1
@@ -567,3 +568,30 @@ def test_deferred_takes_over_what_the_c_side_deferred(glue: ctypes.CDLL) -> None
     assert d.results() == [results[1], results[0]] and c.python_deferred == 2
     d.discard(int(host[1].ctypes.data))
     assert d.take() == ([results[0]], []) and c.python_deferred == 0
+
+
+def test_a_dropped_launch_plan_hands_its_deferred_result_over(glue: ctypes.CDLL) -> None:
+    """A site keeps PLANS_PER_SITE launch plans; the one that goes may have deferred its
+    result on the C side (a replayed launch, not yet waited for): Python takes the C
+    side's deferred results over first, so that the record outlives its plan."""
+    replay = Replay(glue, profile=False)
+    deferred = Deferred()
+    deferred.bind(replay)
+    where = ctypes.create_string_buffer(b"p.c:7")
+    first = None
+    for _ in range(PLANS_PER_SITE + 1):
+        r = HostResult(glue, np.zeros(1), np.ones(3), SUM, F64, "p.c:7")
+        records = (ctypes.c_void_p * 1)(ctypes.addressof(r.c))
+        plan = CLaunchPlan()
+        plan.nresults, plan.results = 1, ctypes.addressof(records)
+        held = Held(plan, [None, types.SimpleNamespace(reductions=[r]), records])
+        assert replay._register(replay.launches, ctypes.addressof(where), "_xmpacc_launch_plan_set", held)
+        replay.known[ctypes.addressof(r.c)] = r
+        if first is None:   # as its replayed launch would: deferred on the C side
+            first = r
+            replay.c.deferred[0], replay.c.ndeferred = ctypes.addressof(r.c), 1
+            assert replay.c.python_deferred == 0
+    assert replay.c.ndeferred == 0 and deferred.results() == [first] and replay.c.python_deferred == 1
+    assert ctypes.addressof(first.c) not in replay.known and len(replay.known) == PLANS_PER_SITE
+    glue._xmpacc_launch_plan_set(ctypes.addressof(where), None)
+    deferred.take()
