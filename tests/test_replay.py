@@ -87,6 +87,19 @@ def test_two_call_sites_with_one_where(tmp_path: Path) -> None:
             assert s["replayed_reflects"] == 2 * 11, s
 
 
+DEFERRED_SITES = Path(__file__).parent / "programs" / "replay_deferred_sites.c"
+
+
+@pytest.mark.parametrize("nprocs", [1, 2])
+def test_deferred_results_at_an_unsteady_site(tmp_path: Path, nprocs: int) -> None:
+    """Deferred sum and max at a site whose bounds take seven values by turns (more than
+    a site's plans): replayed where a plan matches, planned again where not, the same
+    results as the general path and the serial program."""
+    exe, expected = xmpacc_and_serial(DEFERRED_SITES.parent)(DEFERRED_SITES.name, tmp_path)
+    replayed, _general = _both_ways(exe, nprocs, HOST, expected)
+    assert all(s.get("replayed_launches", 0) > 0 for s in runtime_stats(replayed))
+
+
 HIMENO = Path(__file__).parent.parent / "bench" / "spelling" / "himeno_spell.c"
 
 
