@@ -3,6 +3,9 @@
  * deferred on the C side is dropped (its result must survive it).  Built without xmpacc
  * it is the serial program. */
 #include <stdio.h>
+#ifdef _XCALABLEMP
+#include <xmp.h>
+#endif
 #define N 64
 #define STEPS 30
 #pragma xmp nodes p[*]
@@ -33,6 +36,10 @@ int main(void)
 #pragma xmp reduction (max:m)
         }
     }
+#ifdef _XCALABLEMP
+    if (xmp_node_num() != 1)
+        return 0;
+#endif
     printf("s %.6f m %lld\n", s, m);
     return 0;
 }
