@@ -126,9 +126,11 @@ class FastReflectRuntime:
         self.fast_plans = {}
 
     def _fast_pause(self, paused: bool) -> None:
-        """Inside ``async`` every reflect goes through the general path (non-blocking)."""
-        if self.fast_lib is not None:
-            self._fast_paused_flag.value = int(paused)
+        """Inside ``async`` every reflect, and every collective the C side could replay
+        (replay.py), goes through the general path (non-blocking)."""
+        flag = getattr(self, "_fast_paused_flag", None)
+        if flag is not None:
+            flag.value = int(paused)
 
     def _fast_offer(self, ptr: int, arr: DistArray, widths: Any) -> None:
         if self.fast_lib is None or widths is not None or ptr in self.fast_plans or ptr not in self.arrays:

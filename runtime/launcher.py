@@ -202,6 +202,8 @@ def _start_replay(lib: ctypes.CDLL, runtime: Any, profiler: Any) -> None:
     runtime.replay = replay
     if backend is not None:
         runtime.deferred.bind(replay)
+    if getattr(runtime, "_fast_paused_flag", None) is None:   # async pauses the C side's collectives too
+        runtime._fast_paused_flag = ctypes.c_int.in_dll(lib, "_xmpacc_fast_paused")
     replay.set_generation(getattr(runtime, "_generation", 0))
     replay.set_exec(runtime.exec_comm)
     if profiler is not None:

@@ -48,7 +48,7 @@ REPLAYED = ("_xmpacc_reflect", "_xmpacc_reflect_acc", "_xmpacc_launch", "_xmpacc
             "_xmpacc_acc_compute_end", "_xmpacc_device_wait", "_xmpacc_acc_wait", "_xmpacc_reflect_do_acc",
             "_xmpacc_loop_reduce_begin", "_xmpacc_loop_reduce", "_xmpacc_acc_swap_reduced", "_xmpacc_reduce",
             "_xmpacc_acc_defer_reductions", "_xmpacc_acc_reductions_wait", "_xmpacc_acc_reductions_discard",
-            "_xmpacc_acc_queue_begin", "_xmpacc_acc_queue_end")
+            "_xmpacc_acc_queue_begin", "_xmpacc_acc_queue_end", "_xmpacc_barrier", "_xmpacc_bcast")
 
 # the C side's tables of device reflect plans: reflect ... acc, reflect_do ... acc
 REFLECT, REFLECT_DO = 0, 1
@@ -82,7 +82,9 @@ class CReplay(ctypes.Structure):
                 ("deferred", ctypes.c_void_p * _DEFERRED), ("python_deferred", ctypes.c_int),
                 ("queue_depth", ctypes.c_int), ("queue_saved", ctypes.c_void_p * _SWITCHES),
                 ("queue_switched", ctypes.c_int * _SWITCHES), ("dirty", ctypes.c_int),
-                ("host_backend", ctypes.c_int)]
+                ("host_backend", ctypes.c_int), ("barrier", ctypes.c_void_p), ("bcast", ctypes.c_void_p),
+                ("byte_type", ctypes.c_size_t), ("barriers", ctypes.c_longlong),
+                ("bcasts", ctypes.c_longlong)]
 
 
 class CLaunchPlan(ctypes.Structure):
@@ -237,10 +239,15 @@ class Replay:
 
     def _bind_mpi(self) -> None:
         """MPI_Allreduce (loop reductions), MPI_Startall and MPI_Waitall (the host backend's
-        device reflects) of the MPI library mpi4py loaded."""
-        calls = mpi_functions("MPI_Allreduce", "MPI_Startall", "MPI_Waitall")
+        device reflects), MPI_Barrier and MPI_Bcast of the MPI library mpi4py loaded."""
+        from mpi4py import MPI
+
+        calls = mpi_functions("MPI_Allreduce", "MPI_Startall", "MPI_Waitall", "MPI_Barrier", "MPI_Bcast")
         self.c.allreduce = calls[0] if calls else None
-        self.requests: tuple[int, ...] | None = calls[1:] if calls else None
+        self.requests: tuple[int, ...] | None = calls[1:3] if calls else None
+        if calls:
+            self.c.barrier, self.c.bcast = calls[3:]
+            self.c.byte_type = MPI._handleof(MPI.BYTE)
 
     def set_exec(self, comm: Any) -> None:
         """The executing node set changed (task, end of task): loop reductions' plans
@@ -476,8 +483,12 @@ class Replay:
                       [*self.reflects.values()]):
             for held in chain:
                 self.folded(held)
+        for key, field_name in (("replayed_barriers", "barriers"), ("replayed_bcasts", "bcasts")):
+            _add(self.counted, key, getattr(self.c, field_name))
+            setattr(self.c, field_name, 0)
         for key, n in self.counted.items():
-            _add(stats, key, n)
+            if n:
+                _add(stats, key, n)
         self.counted = {}
 
     def events(self) -> list[tuple[str, bytes, bytes | None, int, int, int, int]]:

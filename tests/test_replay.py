@@ -88,6 +88,22 @@ def test_two_call_sites_with_one_where(tmp_path: Path) -> None:
 
 
 DEFERRED_SITES = Path(__file__).parent / "programs" / "replay_deferred_sites.c"
+COLLECTIVES = Path(__file__).parent / "programs" / "replay_collectives.c"
+
+
+@pytest.mark.parametrize("nprocs", [2, 3])
+def test_barrier_and_bcast_over_the_executing_nodes_in_c(tmp_path: Path, nprocs: int) -> None:
+    """barrier and bcast without on or from clauses run in C from the first call (the
+    executing set's communicator needs no plan), in a task over the task's nodes; with a
+    from clause, or under async, they stay general.  Six steps: x and v every step, a
+    barrier, and in the task (node 1 only) one more barrier and bcast."""
+    exe, expected = xmpacc_and_serial(COLLECTIVES.parent)(COLLECTIVES.name, tmp_path)
+    replayed, general = _both_ways(exe, nprocs, HOST, expected)
+    for stats in runtime_stats(replayed):
+        in_task = stats["rank"] == 0
+        assert stats["replayed_barriers"] == 6 * (1 + in_task), stats
+        assert stats["replayed_bcasts"] == 6 * (2 + in_task), stats
+    assert all("replayed_bcasts" not in s for s in runtime_stats(general))
 
 
 @pytest.mark.parametrize("nprocs", [1, 2])

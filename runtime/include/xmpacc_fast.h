@@ -108,6 +108,11 @@ typedef struct _xmpacc_replay {
   int queue_switched[8];
   int dirty;                             /* Python's current stream is not r->stream: sync first */
   int host_backend;                      /* kernels run on the host: no streams */
+  /* barrier and bcast over the executing nodes (xmpacc_replay.h) */
+  int (*barrier)(uintptr_t);                           /* MPI_Barrier */
+  int (*bcast)(void *, int, uintptr_t, int, uintptr_t);   /* MPI_Bcast */
+  uintptr_t byte_type;                                 /* MPI_BYTE */
+  long long barriers, bcasts;                          /* calls made here (XMPACC_STATS) */
 } _xmpacc_replay_t;
 
 _xmpacc_replay_t _xmpacc_replay;
@@ -117,7 +122,7 @@ enum { _XMPACC_EV_REFLECT, _XMPACC_EV_REFLECT_ACC, _XMPACC_EV_LAUNCH, _XMPACC_EV
        _XMPACC_EV_COMPUTE_END, _XMPACC_EV_DEVICE_WAIT, _XMPACC_EV_ACC_WAIT, _XMPACC_EV_REFLECT_DO_ACC,
        _XMPACC_EV_LOOP_REDUCE_BEGIN, _XMPACC_EV_LOOP_REDUCE, _XMPACC_EV_SWAP_REDUCED, _XMPACC_EV_REDUCE,
        _XMPACC_EV_DEFER, _XMPACC_EV_REDUCTIONS_WAIT, _XMPACC_EV_REDUCTIONS_DISCARD, _XMPACC_EV_QUEUE_BEGIN,
-       _XMPACC_EV_QUEUE_END };
+       _XMPACC_EV_QUEUE_END, _XMPACC_EV_BARRIER, _XMPACC_EV_BCAST };
 
 static long long _xmpacc_now(void) {
   struct timespec ts;

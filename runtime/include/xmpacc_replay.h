@@ -402,6 +402,36 @@ static int _xmpacc_reduce_fast(void *data, const char *where, long long count, i
   return 1;
 }
 
+/* ------------------------------------------------------------------ barrier, bcast */
+
+/* barrier and bcast (from the first node) over the executing nodes, outside async: the
+ * executing set's communicator is _xmpacc_replay.exec, which Python keeps in step (a task
+ * changes it), so these need no plan.  An on or from clause takes the general path. */
+static int _xmpacc_barrier_fast(const char *where, const void *on_nodes, const long long *on_ref) {
+  _xmpacc_replay_t *r = &_xmpacc_replay;
+  long long start;
+  if (!r->on || !r->barrier || !r->exec || on_nodes || on_ref || _xmpacc_fast_paused) return 0;
+  start = r->profile ? _xmpacc_now() : 0;
+  r->barrier(r->exec);   /* MPI's errors end the job (MPI_ERRORS_ARE_FATAL) */
+  r->barriers++;
+  if (start) _xmpacc_replay_record(_XMPACC_EV_BARRIER, where, start, 0, 0);
+  return 1;
+}
+
+static int _xmpacc_bcast_fast(void *data, const char *where, long long nbytes, const void *from_nodes,
+                              const long long *from_ref, const void *on_nodes, const long long *on_ref) {
+  _xmpacc_replay_t *r = &_xmpacc_replay;
+  long long start;
+  if (!r->on || !r->bcast || !r->exec || from_nodes || from_ref || on_nodes || on_ref || _xmpacc_fast_paused
+      || nbytes < 0 || nbytes > 0x7fffffff)
+    return 0;
+  start = r->profile ? _xmpacc_now() : 0;
+  r->bcast(data, (int)nbytes, r->byte_type, 0, r->exec);
+  r->bcasts++;
+  if (start) _xmpacc_replay_record(_XMPACC_EV_BCAST, where, start, 0, nbytes);
+  return 1;
+}
+
 /* ------------------------------------------------------------------ swap around a loop reduction */
 
 /* _xmpacc_acc_swap_reduced of a variable that no device copy holds (the usual case: a
