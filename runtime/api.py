@@ -274,7 +274,8 @@ class Runtime(AccCollectiveRuntime, AccCommRuntime, AccApiRuntime, AccDataRuntim
     def _xmpacc_reflect(self, ptr: int, where: bytes, widths: int | None) -> None:
         arr, ws, w = self._reflect_args(ptr, where, widths)
         reflect(arr, ws, self.cache, w, self.stats, asyncs=self.asyncs)
-        self._fast_offer(ptr, arr, ws)   # later calls: C only (fast_reflect.py)
+        # later calls: C only (fast_reflect.py), for these widths as the call passes them
+        self._fast_offer(ptr, arr, ws, ctypes.string_at(widths, 24 * len(ws)) if widths and ws else None)
 
     def _xmpacc_reflect_acc(self, ptr: int, where: bytes, widths: int | None) -> None:
         arr, ws, w = self._reflect_args(ptr, where, widths)

@@ -11,10 +11,12 @@ Later calls of ``_xmpacc_reflect`` for that descriptor run in C: ``MPI_Startall`
 ``MPI_Waitall`` per step, through the function pointers of the MPI library that mpi4py
 uses.  The runtime keeps owning MPI: initialisation, communicators, plans, freeing.
 
-The general path keeps what the fast path does not cover: explicit widths (``/periodic/``),
-full shadows, ``async``, ``acc``, ``orthogonal``, profiled and checked runs (every call is
-seen there).  A plan is dropped when its array is released or aligned again, and the C
-side also compares the descriptor's buffer with the one the requests were bound to.
+Explicit widths (``width(1:0, /periodic/1)``) get requests of their own, a chain of
+plans per array (one per set of widths, compared with the call's widths in C).  The
+general path keeps what the fast path does not cover: full shadows, ``async``,
+``orthogonal``, checked runs (every call is seen there).  A plan is dropped when its
+array is released or aligned again, and the C side also compares the descriptor's buffer
+with the one the requests were bound to.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from .arrays import DistArray
 from .reflect import active_step
 
 _MAXDIM = 7
+WIDTH_SETS = 4   # plans kept per array reflected with explicit widths
 
 
 class CFastReflect(ctypes.Structure):
@@ -38,7 +41,8 @@ class CFastReflect(ctypes.Structure):
     _fields_ = [("base", ctypes.c_void_p), ("nrounds", ctypes.c_int), ("count", ctypes.c_int * _MAXDIM),
                 ("requests", ctypes.c_void_p * _MAXDIM), ("statuses", ctypes.c_void_p),
                 ("startall", ctypes.c_void_p), ("waitall", ctypes.c_void_p), ("calls", ctypes.c_longlong),
-                ("bytes", ctypes.c_longlong)]
+                ("bytes", ctypes.c_longlong), ("nwidths", ctypes.c_int), ("widths", ctypes.c_void_p),
+                ("next", ctypes.c_void_p)]
 
 
 @dataclass
@@ -50,6 +54,7 @@ class FastPlan:
     keep: list[Any] = field(default_factory=list)
     sent: int = 0                             # bytes per call (runtime counters)
     received: int = 0
+    widths: bytes | None = None               # explicit widths, as the call passes them
 
     def free(self) -> None:
         for r in self.requests:
@@ -111,19 +116,20 @@ class FastReflectRuntime:
     fast_plans: dict[int, FastPlan]
 
     def _fast_init(self, lib: Any) -> None:
-        """Called by the launcher for plain runs (not profiled, not checked)."""
+        """Called by the launcher for plain and profiled runs (not checked ones)."""
         calls = mpi_functions("MPI_Startall", "MPI_Waitall")
         if calls is None:
             return   # an MPI library without these symbols: the general path only
         self._fast_calls = calls
         try:
-            lib._xmpacc_fast_reflect_set.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
-            lib._xmpacc_fast_reflect_set.restype = ctypes.c_int
+            for setter in (lib._xmpacc_fast_reflect_set, lib._xmpacc_fast_reflect_widths_set):
+                setter.argtypes, setter.restype = [ctypes.c_void_p, ctypes.c_void_p], ctypes.c_int
             self._fast_paused_flag = ctypes.c_int.in_dll(lib, "_xmpacc_fast_paused")
         except (AttributeError, OSError, ValueError):
             return   # an MPI library without these symbols: the general path only
         self.fast_lib = lib
         self.fast_plans = {}
+        self.fast_width_plans: dict[int, list[FastPlan]] = {}   # newest first, WIDTH_SETS at most
 
     def _fast_pause(self, paused: bool) -> None:
         """Inside ``async`` every reflect, and every collective the C side could replay
@@ -132,34 +138,71 @@ class FastReflectRuntime:
         if flag is not None:
             flag.value = int(paused)
 
-    def _fast_offer(self, ptr: int, arr: DistArray, widths: Any) -> None:
-        if self.fast_lib is None or widths is not None or ptr in self.fast_plans or ptr not in self.arrays:
+    def _fast_offer(self, ptr: int, arr: DistArray, widths: Any, raw_widths: bytes | None = None) -> None:
+        """After a general reflect of ``arr`` (``widths`` as decoded, ``raw_widths`` as the
+        call passed them): its requests for the C side, from its second reflect on."""
+        if self.fast_lib is None or ptr not in self.arrays:
             return   # (a copy of a descriptor, in a structure passed by value: general path)
+        if ptr in self.fast_plans if widths is None else \
+                any(p.widths == raw_widths for p in self.fast_width_plans.get(ptr, [])):
+            return
         if getattr(self, "asyncs", None) is not None and self.asyncs.active:
             return
         seen = self.__dict__.setdefault("fast_seen", {})
-        if seen.get(ptr) is not arr:   # its first reflect: an array aligned anew at every call of
-            seen[ptr] = arr            # a function, reflected once there, never gets requests
-            return
-        plan = arr.reflect_plans.get((None, False))
+        if seen.get((ptr, raw_widths)) is not arr:   # its first reflect: an array aligned anew at every
+            seen[(ptr, raw_widths)] = arr            # call of a function, reflected once there, never
+            return                                   # gets requests
+        plan = arr.reflect_plans.get((None if widths is None else tuple(widths), False))
         if plan is None or any(s[0] != "exchange" for s in plan):
             return
         built = self._fast_build(arr, [s for s in plan if active_step(s)])
         if built is None:
             return
-        if not self.fast_lib._xmpacc_fast_reflect_set(ptr, ctypes.addressof(built.c)):
-            built.free()
+        if widths is None:
+            if self.fast_lib._xmpacc_fast_reflect_set(ptr, ctypes.addressof(built.c)):
+                self.fast_plans[ptr] = built
+            else:
+                built.free()
             return
-        self.fast_plans[ptr] = built
+        self._fast_offer_widths(ptr, built, raw_widths or b"")
+
+    def _fast_offer_widths(self, ptr: int, built: FastPlan, raw: bytes) -> None:
+        """An array reflected with explicit widths: a chain of plans, one per set of widths
+        (WIDTH_SETS kept, the newest first)."""
+        buffer = ctypes.create_string_buffer(raw, max(len(raw), 1))
+        built.keep.append(buffer)
+        built.widths, built.c.nwidths, built.c.widths = raw, len(raw) // 8, ctypes.addressof(buffer)
+        chain = [built] + self.fast_width_plans.get(ptr, [])
+        chain, dropped = chain[:WIDTH_SETS], chain[WIDTH_SETS:]
+        for a, b in zip(chain, chain[1:] + [None], strict=True):
+            a.c.next = ctypes.addressof(b.c) if b is not None else None
+        if self.fast_lib._xmpacc_fast_reflect_widths_set(ptr, ctypes.addressof(chain[0].c)):
+            self.fast_width_plans[ptr] = chain
+        else:
+            self.fast_lib._xmpacc_fast_reflect_widths_set(ptr, None)
+            dropped += self.fast_width_plans.pop(ptr, [])
+            if built not in dropped:
+                dropped.append(built)
+        for plan in dropped:
+            self._fast_count(plan)
+            plan.free()
 
     def _fast_build(self, arr: DistArray, steps: list[Any]) -> FastPlan | None:
         return build_requests(arr.bytes_view(), int(arr.buffer.ctypes.data), steps, self._fast_calls)
 
     def _fast_forget(self, ptr: int) -> None:
-        self.__dict__.get("fast_seen", {}).pop(ptr, None)
+        seen = self.__dict__.get("fast_seen", {})
+        for key in [k for k in seen if k[0] == ptr]:
+            del seen[key]
         plan = getattr(self, "fast_plans", {}).pop(ptr, None)
         if plan is not None:
             self.fast_lib._xmpacc_fast_reflect_set(ptr, None)
+            self._fast_count(plan)
+            plan.free()
+        chain = getattr(self, "fast_width_plans", {}).pop(ptr, [])
+        if chain:
+            self.fast_lib._xmpacc_fast_reflect_widths_set(ptr, None)
+        for plan in chain:
             self._fast_count(plan)
             plan.free()
 
@@ -175,6 +218,9 @@ class FastReflectRuntime:
     def _fast_stats(self) -> dict[str, int]:
         for plan in getattr(self, "fast_plans", {}).values():
             self._fast_count(plan)
+        for chain in getattr(self, "fast_width_plans", {}).values():
+            for plan in chain:
+                self._fast_count(plan)
         return self.stats
 
 

@@ -69,3 +69,26 @@ def test_contiguous_offset_matches_numpy(case: tuple[list[int], tuple[tuple[int,
     assert (got is not None) == one_run
     if got is not None:
         assert got == flat[0]
+
+
+WIDTHS = Path(__file__).parent / "programs" / "reflect_widths_fast.c"
+
+
+@pytest.mark.parametrize("nprocs", [2, 4])
+def test_explicit_widths_in_c(tmp_path: Path, nprocs: int) -> None:
+    """reflect with explicit widths gets requests of its own per set of widths, from its
+    second call: four sets by turns on a (15 steps: 2 + 2 + 2 + 1 calls in C), five on d
+    (more than an array keeps: each is planned again, none replays), one on the 2-D g
+    (13); the same results as the general path and the serial program."""
+    exe, expected = xmpacc_and_serial(WIDTHS.parent)(WIDTHS.name, tmp_path)
+    fast = run_mpi(nprocs, exe, env={"XMPACC_STATS": "1"})
+    assert fast.returncode == 0, fast.stderr
+    same_output(fast.stdout, expected)
+    general = run_mpi(nprocs, exe, env={"XMPACC_STATS": "1", "XMPACC_FAST_REFLECT": "0"})
+    assert general.returncode == 0 and general.stdout == fast.stdout, general.stderr
+    on, off = runtime_stats(fast.stderr), runtime_stats(general.stderr)
+    assert [s["reflect_fast_calls"] for s in on] == [7 + 13] * nprocs
+    by_rank = {s["rank"]: s for s in off}
+    for s in on:
+        assert s["reflect_bytes"] == by_rank[s["rank"]]["reflect_bytes"]
+        assert s["reflect_shadow_bytes"] == by_rank[s["rank"]]["reflect_shadow_bytes"]

@@ -158,13 +158,21 @@ typedef struct _xmpacc_fast_reflect {
   int (*waitall)(int, void *, void *);
   long long calls;                     /* for XMPACC_STATS; the runtime reads and clears it */
   long long bytes;                     /* sent per call (the profile's bytes) */
+  int nwidths;                         /* explicit widths (lo, hi, periodic per dimension): */
+  const long long *widths;             /* the plans of one array, one per set of widths */
+  struct _xmpacc_fast_reflect *next;
 } _xmpacc_fast_reflect_t;
 
-static _xmpacc_fast_table_t _xmpacc_fast_reflects;
+/* the declared widths; explicit widths (reflect (a) width(...)) */
+static _xmpacc_fast_table_t _xmpacc_fast_reflects, _xmpacc_fast_reflects_widths;
 int _xmpacc_fast_paused;               /* set by the runtime inside async (id) */
 
 int _xmpacc_fast_reflect_set(const void *array, _xmpacc_fast_reflect_t *plan) {
   return _xmpacc_fast_put(_xmpacc_fast_reflects, array, plan);
+}
+
+int _xmpacc_fast_reflect_widths_set(const void *array, _xmpacc_fast_reflect_t *plan) {
+  return _xmpacc_fast_put(_xmpacc_fast_reflects_widths, array, plan);
 }
 
 static int _xmpacc_mpi_rounds(_xmpacc_fast_reflect_t *plan) {
@@ -179,8 +187,13 @@ static int _xmpacc_mpi_rounds(_xmpacc_fast_reflect_t *plan) {
 static int _xmpacc_reflect_fast(void *array, const char *where, const long long *widths) {
   _xmpacc_fast_reflect_t *plan;
   long long start;
-  if (widths || _xmpacc_fast_paused) return 0;
-  plan = (_xmpacc_fast_reflect_t *)_xmpacc_fast_get(_xmpacc_fast_reflects, array);
+  if (_xmpacc_fast_paused) return 0;
+  if (widths) {
+    plan = (_xmpacc_fast_reflect_t *)_xmpacc_fast_get(_xmpacc_fast_reflects_widths, array);
+    while (plan && memcmp(plan->widths, widths, sizeof(long long) * (size_t)plan->nwidths)) plan = plan->next;
+  } else {
+    plan = (_xmpacc_fast_reflect_t *)_xmpacc_fast_get(_xmpacc_fast_reflects, array);
+  }
   if (!plan || plan->base != ((const _xmpacc_array_t *)array)->base) return 0;
   start = _xmpacc_replay.profile ? _xmpacc_now() : 0;
   if (!_xmpacc_mpi_rounds(plan)) return 0;
