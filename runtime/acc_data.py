@@ -136,8 +136,14 @@ class AccDataRuntime:
             raise RuntimeFailure(w, f"'{n}' is not present on the device: 'acc update' needs it in an "
                                     f"'acc data' region, 'acc enter data', 'acc declare' or 'acc replicate'")
         self.backend.wait()
-        self._move(copy, DataItem(key, size, n, 0, read_section(sec) if sec else None), direction, w,
-                   self._stream(queue))
+        stream = self._stream(queue)
+        item = DataItem(key, size, n, 0, read_section(sec) if sec else None)
+        self._move(copy, item, direction, w, stream)
+        if self.replay is not None and not sec and copy.nbytes:
+            # later calls: C (replay.py)
+            self.replay.offer_update(key, size, direction, flags, queue, copy.host_addr,
+                                     int(self.backend.ptr(copy.buffer)), copy.nbytes,
+                                     int(stream.ptr) if stream is not None else 0)
 
     def _xmpacc_acc_wait(self, where: bytes, n: int, queues: int) -> None:
         """``acc wait`` (n = -1: every queue) or ``wait(q...)``."""

@@ -167,7 +167,8 @@ ENTRIES: tuple[Entry, ...] = (
     _e("_xmpacc_acc_update", "void",
        "const char *where, int direction, const void *key, long long size, const char *name, "
        "const long long *sec, int flags, long long queue",
-       "acc update: direction 0 = device, 1 = host/self; flags 1 = if holds, 2 = if_present"),
+       "acc update: direction 0 = device, 1 = host/self; flags 1 = if holds, 2 = if_present",
+       fast="_xmpacc_acc_update_fast"),
     _e("_xmpacc_acc_wait", "void", "const char *where, int n, const long long *queues",
        "acc wait (n = -1: every queue) and the wait clause",
        fast="_xmpacc_acc_wait_fast"),

@@ -48,7 +48,8 @@ REPLAYED = ("_xmpacc_reflect", "_xmpacc_reflect_acc", "_xmpacc_launch", "_xmpacc
             "_xmpacc_acc_compute_end", "_xmpacc_device_wait", "_xmpacc_acc_wait", "_xmpacc_reflect_do_acc",
             "_xmpacc_loop_reduce_begin", "_xmpacc_loop_reduce", "_xmpacc_acc_swap_reduced", "_xmpacc_reduce",
             "_xmpacc_acc_defer_reductions", "_xmpacc_acc_reductions_wait", "_xmpacc_acc_reductions_discard",
-            "_xmpacc_acc_queue_begin", "_xmpacc_acc_queue_end", "_xmpacc_barrier", "_xmpacc_bcast")
+            "_xmpacc_acc_queue_begin", "_xmpacc_acc_queue_end", "_xmpacc_barrier", "_xmpacc_bcast",
+            "_xmpacc_acc_update")
 
 # the C side's tables of device reflect plans: reflect ... acc, reflect_do ... acc
 REFLECT, REFLECT_DO = 0, 1
@@ -84,7 +85,9 @@ class CReplay(ctypes.Structure):
                 ("queue_switched", ctypes.c_int * _SWITCHES), ("dirty", ctypes.c_int),
                 ("host_backend", ctypes.c_int), ("barrier", ctypes.c_void_p), ("bcast", ctypes.c_void_p),
                 ("byte_type", ctypes.c_size_t), ("barriers", ctypes.c_longlong),
-                ("bcasts", ctypes.c_longlong)]
+                ("bcasts", ctypes.c_longlong), ("copy_in", ctypes.c_void_p), ("copy_out", ctypes.c_void_p),
+                ("copy_in_async", ctypes.c_void_p), ("sync_in_bytes", ctypes.c_longlong),
+                ("sync_out_bytes", ctypes.c_longlong)]
 
 
 class CLaunchPlan(ctypes.Structure):
@@ -110,6 +113,13 @@ class CLoopReducePlan(ctypes.Structure):
                 ("size", ctypes.c_int), ("rank", ctypes.c_int), ("comm", ctypes.c_size_t),
                 ("datatype", ctypes.c_size_t), ("mpi_op", ctypes.c_size_t), ("scratch", ctypes.c_void_p),
                 ("elem", ctypes.c_int), ("calls", ctypes.c_longlong), ("next", ctypes.c_void_p)]
+
+
+class CUpdatePlan(ctypes.Structure):
+    _fields_ = [("where", ctypes.c_void_p), ("size", ctypes.c_longlong), ("queue", ctypes.c_longlong),
+                ("generation", ctypes.c_longlong), ("direction", ctypes.c_int), ("flags", ctypes.c_int),
+                ("host", ctypes.c_void_p), ("device", ctypes.c_size_t), ("nbytes", ctypes.c_longlong),
+                ("stream", ctypes.c_void_p), ("calls", ctypes.c_longlong), ("next", ctypes.c_void_p)]
 
 
 class CSwapPlan(ctypes.Structure):
@@ -147,7 +157,8 @@ def _symbol(lib: Any, name: str) -> int:
 _DRIVER = (("launch", "cuLaunchKernel"), ("synchronize", "cuStreamSynchronize"),
            ("copy2d", "cuMemcpy2DAsync_v2"), ("event_record", "cuEventRecord"),
            ("stream_wait", "cuStreamWaitEvent"), ("event_synchronize", "cuEventSynchronize"),
-           ("copy_to_host", "cuMemcpyDtoHAsync_v2"))
+           ("copy_to_host", "cuMemcpyDtoHAsync_v2"), ("copy_in", "cuMemcpyHtoD_v2"),
+           ("copy_out", "cuMemcpyDtoH_v2"), ("copy_in_async", "cuMemcpyHtoDAsync_v2"))
 
 
 def bind_driver(lib: Any) -> bool:
@@ -212,7 +223,7 @@ class Replay:
         self.lib = lib
         self.c = CReplay.in_dll(lib, "_xmpacc_replay")
         for setter in ("_xmpacc_launch_plan_set", "_xmpacc_compute_plan_set", "_xmpacc_loop_reduce_plan_set",
-                       "_xmpacc_swap_plan_set"):
+                       "_xmpacc_swap_plan_set", "_xmpacc_update_plan_set"):
             fn = getattr(lib, setter)
             fn.argtypes, fn.restype = [ctypes.c_void_p, ctypes.c_void_p], ctypes.c_int
         fn = lib._xmpacc_acc_reflect_set
@@ -221,6 +232,7 @@ class Replay:
         self.computes: dict[int, list[Held]] = {}
         self.reductions: dict[int, list[Held]] = {}   # the variable's address -> its plans
         self.swaps: dict[int, list[Held]] = {}
+        self.updates: dict[int, list[Held]] = {}      # the variable's key -> its plans
         self.unused: dict[int, int] = {}              # site -> plans dropped unused in a row
         self._bind_mpi()
         self.reflects: dict[tuple[int, int], Held] = {}     # (descriptor, REFLECT or REFLECT_DO) -> plan
@@ -376,6 +388,16 @@ class Replay:
             p.datatype = MPI._handleof(MPI._typedict[dtype.char])
         self._register(self.reductions, data, "_xmpacc_loop_reduce_plan_set", Held(p, [scratch, comm]))
 
+    def offer_update(self, key: int, size: int, direction: int, flags: int, queue: int, host: int,
+                     device: int, nbytes: int, stream: int) -> None:
+        """An acc update of a whole present variable the general path just made (acc_data.py)."""
+        where = self.c.where or 0
+        if not where or not self.steady(key):
+            return
+        p = CUpdatePlan(where, size, queue, self.c.generation, direction, flags, host, device, nbytes,
+                        stream or None)
+        self._register(self.updates, key, "_xmpacc_update_plan_set", Held(p))
+
     def offer_swap(self, key: int, size: int) -> None:
         """A swap around a loop reduction that found no device copy of the variable."""
         where = self.c.where or 0
@@ -468,6 +490,8 @@ class Replay:
         if isinstance(held.c, CLaunchPlan):
             _add(self.counted, "kernel_launches", calls)
             _add(self.counted, "replayed_launches", calls)
+        elif isinstance(held.c, CUpdatePlan):
+            _add(self.counted, "replayed_updates", calls)
         elif isinstance(held.c, CLoopReducePlan):   # a directive's has no template
             _add(self.counted, "replayed_loop_reductions" if held.c.tmpl else "replayed_reductions", calls)
         elif isinstance(held.c, CAccReflectPlan):
@@ -480,10 +504,11 @@ class Replay:
     def fold(self, stats: dict[str, int]) -> None:
         """The runtime counters (XMPACC_STATS) with what the C side did."""
         for chain in (*self.launches.values(), *self.computes.values(), *self.reductions.values(),
-                      [*self.reflects.values()]):
+                      *self.updates.values(), [*self.reflects.values()]):
             for held in chain:
                 self.folded(held)
-        for key, field_name in (("replayed_barriers", "barriers"), ("replayed_bcasts", "bcasts")):
+        for key, field_name in (("replayed_barriers", "barriers"), ("replayed_bcasts", "bcasts"),
+                                ("sync_in_bytes", "sync_in_bytes"), ("sync_out_bytes", "sync_out_bytes")):
             _add(self.counted, key, getattr(self.c, field_name))
             setattr(self.c, field_name, 0)
         for key, n in self.counted.items():

@@ -29,6 +29,7 @@ from xmpacc.runtime.replay import (
     CReplay,
     CSlabOp,
     CSwapPlan,
+    CUpdatePlan,
     strided_copies,
 )
 
@@ -114,6 +115,21 @@ def test_deferred_results_at_an_unsteady_site(tmp_path: Path, nprocs: int) -> No
     exe, expected = xmpacc_and_serial(DEFERRED_SITES.parent)(DEFERRED_SITES.name, tmp_path)
     replayed, _general = _both_ways(exe, nprocs, HOST, expected)
     assert all(s.get("replayed_launches", 0) > 0 for s in runtime_stats(replayed))
+
+
+UPDATES = Path(__file__).parent / "programs" / "replay_updates.c"
+
+
+def test_acc_updates_in_c(tmp_path: Path) -> None:
+    """acc update of whole present variables replays from its second call (8 steps: the
+    device update of c, the host and the async device update of u, 7 each, and the host
+    update under an if clause true every other step, 3); a false if clause does nothing,
+    a section stays general; the same bytes move as through the general path."""
+    exe, expected = xmpacc_and_serial(UPDATES.parent)(UPDATES.name, tmp_path)
+    replayed, general = _both_ways(exe, 1, HOST, expected)
+    (on,), (off,) = runtime_stats(replayed), runtime_stats(general)
+    assert on["replayed_updates"] == 7 + 7 + 7 + 3, on
+    assert (on["sync_in_bytes"], on["sync_out_bytes"]) == (off["sync_in_bytes"], off["sync_out_bytes"])
 
 
 HIMENO = Path(__file__).parent.parent / "bench" / "spelling" / "himeno_spell.c"
@@ -222,7 +238,8 @@ MIRRORS = {"_xmpacc_replay_t": CReplay, "_xmpacc_launch_plan_t": CLaunchPlan,
            "_xmpacc_compute_plan_t": CComputePlan, "_xmpacc_slab_op_t": CSlabOp,
            "_xmpacc_loop_reduce_plan_t": CLoopReducePlan, "_xmpacc_swap_plan_t": CSwapPlan,
            "_xmpacc_acc_reflect_plan_t": CAccReflectPlan, "struct _xmpacc_replay_event": CEvent,
-           "_xmpacc_fast_reflect_t": CFastReflect, "_xmpacc_result_t": CResult}
+           "_xmpacc_fast_reflect_t": CFastReflect, "_xmpacc_result_t": CResult,
+           "_xmpacc_update_plan_t": CUpdatePlan}
 # the driver's CUDA_MEMCPY2D, field by field, as include/xmpacc_fast.h spells it
 MEMCPY2D = {"src_x": "srcXInBytes", "src_y": "srcY", "src_type": "srcMemoryType", "src_host": "srcHost",
             "src_device": "srcDevice", "src_array": "srcArray", "src_pitch": "srcPitch",

@@ -113,6 +113,11 @@ typedef struct _xmpacc_replay {
   int (*bcast)(void *, int, uintptr_t, int, uintptr_t);   /* MPI_Bcast */
   uintptr_t byte_type;                                 /* MPI_BYTE */
   long long barriers, bcasts;                          /* calls made here (XMPACC_STATS) */
+  /* acc update of whole variables (xmpacc_replay.h) */
+  int (*copy_in)(uintptr_t, const void *, size_t);                 /* cuMemcpyHtoD_v2 */
+  int (*copy_out)(void *, uintptr_t, size_t);                      /* cuMemcpyDtoH_v2 */
+  int (*copy_in_async)(uintptr_t, const void *, size_t, void *);   /* cuMemcpyHtoDAsync_v2 */
+  long long sync_in_bytes, sync_out_bytes;                         /* moved here (XMPACC_STATS) */
 } _xmpacc_replay_t;
 
 _xmpacc_replay_t _xmpacc_replay;
@@ -122,7 +127,7 @@ enum { _XMPACC_EV_REFLECT, _XMPACC_EV_REFLECT_ACC, _XMPACC_EV_LAUNCH, _XMPACC_EV
        _XMPACC_EV_COMPUTE_END, _XMPACC_EV_DEVICE_WAIT, _XMPACC_EV_ACC_WAIT, _XMPACC_EV_REFLECT_DO_ACC,
        _XMPACC_EV_LOOP_REDUCE_BEGIN, _XMPACC_EV_LOOP_REDUCE, _XMPACC_EV_SWAP_REDUCED, _XMPACC_EV_REDUCE,
        _XMPACC_EV_DEFER, _XMPACC_EV_REDUCTIONS_WAIT, _XMPACC_EV_REDUCTIONS_DISCARD, _XMPACC_EV_QUEUE_BEGIN,
-       _XMPACC_EV_QUEUE_END, _XMPACC_EV_BARRIER, _XMPACC_EV_BCAST };
+       _XMPACC_EV_QUEUE_END, _XMPACC_EV_BARRIER, _XMPACC_EV_BCAST, _XMPACC_EV_UPDATE };
 
 static long long _xmpacc_now(void) {
   struct timespec ts;

@@ -432,6 +432,69 @@ static int _xmpacc_bcast_fast(void *data, const char *where, long long nbytes, c
   return 1;
 }
 
+/* ------------------------------------------------------------------ acc update */
+
+/* acc update host/device of a whole present variable: the compute stream waited for (as
+ * the general path waits), then one copy: synchronous, or on the async queue's stream.
+ * One plan per variable and directive (several per variable: host here, device there),
+ * valid while the device table's generation is the one it was made under.  Sections
+ * take the general path; a false if clause needs no plan. */
+typedef struct _xmpacc_update_plan {
+  const char *where;
+  long long size, queue, generation;
+  int direction, flags;
+  void *host;
+  uintptr_t device;
+  long long nbytes;
+  void *stream;                        /* the queue's (async), else 0 */
+  long long calls;
+  struct _xmpacc_update_plan *next;
+} _xmpacc_update_plan_t;
+
+static _xmpacc_fast_table_t _xmpacc_update_plans;
+
+int _xmpacc_update_plan_set(const void *key, _xmpacc_update_plan_t *plan) {
+  return _xmpacc_fast_put(_xmpacc_update_plans, key, plan);
+}
+
+static int _xmpacc_acc_update_fast(const char *where, int direction, const void *key, long long size,
+                                   const char *name, const long long *sec, int flags, long long queue) {
+  _xmpacc_replay_t *r = &_xmpacc_replay;
+  _xmpacc_update_plan_t *p;
+  long long start;
+  (void)name;
+  if (!r->on || sec) return 0;
+  if (!(flags & 1)) return 1;   /* the if clause is false: nothing to do */
+  for (p = (_xmpacc_update_plan_t *)_xmpacc_fast_get(_xmpacc_update_plans, key); p; p = p->next)
+    if (p->where == where && p->size == size && p->direction == direction && p->flags == flags
+        && p->queue == queue && p->generation == r->generation)
+      break;
+  if (!p) {
+    r->where = where;
+    return 0;
+  }
+  start = r->profile ? _xmpacc_now() : 0;
+  if (r->host_backend) {
+    if (direction) memcpy(p->host, (const void *)p->device, (size_t)p->nbytes);
+    else memcpy((void *)p->device, p->host, (size_t)p->nbytes);
+  } else {
+    if (r->pending) {
+      if (r->synchronize(r->stream)) return 0;   /* the general path reports the kernel's failure */
+      r->pending = 0;
+    }
+    if (p->stream ? (direction ? r->copy_to_host(p->host, p->device, (size_t)p->nbytes, p->stream)
+                               : r->copy_in_async(p->device, p->host, (size_t)p->nbytes, p->stream))
+                  : (direction ? r->copy_out(p->host, p->device, (size_t)p->nbytes)
+                               : r->copy_in(p->device, p->host, (size_t)p->nbytes)))
+      return 0;   /* nothing moved: the general path tries again and reports it */
+  }
+  if (direction) r->sync_out_bytes += p->nbytes;
+  else r->sync_in_bytes += p->nbytes;
+  p->calls++;
+  if (start) _xmpacc_replay_record(_XMPACC_EV_UPDATE, where, start, 0, p->nbytes);
+  return 1;
+}
+
 /* ------------------------------------------------------------------ swap around a loop reduction */
 
 /* _xmpacc_acc_swap_reduced of a variable that no device copy holds (the usual case: a
