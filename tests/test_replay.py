@@ -120,13 +120,15 @@ def test_deferred_results_at_an_unsteady_site(tmp_path: Path, nprocs: int) -> No
 UPDATES = Path(__file__).parent / "programs" / "replay_updates.c"
 
 
-def test_acc_updates_in_c(tmp_path: Path) -> None:
+@pytest.mark.parametrize("device", ["host", pytest.param("cuda", marks=[
+    pytest.mark.gpu, pytest.mark.skipif(gpu_count() == 0, reason="needs a CUDA GPU")])])
+def test_acc_updates_in_c(tmp_path: Path, device: str) -> None:
     """acc update of whole present variables replays from its second call (8 steps: the
     device update of c, the host and the async device update of u, 7 each, and the host
     update under an if clause true every other step, 3); a false if clause does nothing,
     a section stays general; the same bytes move as through the general path."""
     exe, expected = xmpacc_and_serial(UPDATES.parent)(UPDATES.name, tmp_path)
-    replayed, general = _both_ways(exe, 1, HOST, expected)
+    replayed, general = _both_ways(exe, 1, {**HOST, "XMPACC_DEVICE": device}, expected)
     (on,), (off,) = runtime_stats(replayed), runtime_stats(general)
     assert on["replayed_updates"] == 7 + 7 + 7 + 3, on
     assert (on["sync_in_bytes"], on["sync_out_bytes"]) == (off["sync_in_bytes"], off["sync_out_bytes"])
