@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from .collectives import DTYPES, allreduce
+from .deferred import Deferred
 from .errors import RuntimeFailure, where_text
 
 # XMP operator code (contract.REDUCTION_OPS) -> NCCL operator name
@@ -39,6 +40,7 @@ class AccCollectiveRuntime:
     copies: dict[int, Any]
     backend: Any
     world: Any
+    deferred: Deferred        # the launches' deferred results (acc_compute.py makes it)
 
     def _acc_collective_init(self) -> None:
         self.acc_nccl_comms: dict[tuple[int, bool], Any] = {}   # (MPI communicator (py2f), side) -> NCCL
@@ -94,7 +96,7 @@ class AccCollectiveRuntime:
         gosa).  False where it is not so (the host backend, operators and types NCCL
         lacks): the host runs it after the wait.  The answer is the same on every node,
         as the path must be."""
-        found = [r for r in self.deferred.results() if r.host.ctypes.data == data]   # type: ignore[attr-defined]
+        found = [r for r in self.deferred.results() if r.host.ctypes.data == data]
         if len(found) != 1 or not getattr(found[0], "over_nodes_ok", False) or op not in _NCCL_OPS:
             return False
         dtype = found[0].host.dtype

@@ -24,6 +24,7 @@ import numpy as np
 
 from .arrays import read_ints, read_longs
 from .collectives import DTYPES, VALUE_OP, allreduce, allreduce_start, mpi_op, reset_to_identity, view
+from .deferred import Deferred
 from .errors import RuntimeFailure, where_text
 
 VAR_INDEX, VAR_TRIPLET = 0, 1   # subscript kinds of a variable description (passes/common/varrefs.py)
@@ -110,6 +111,7 @@ class ReductionRuntime:
     cache: Any
     asyncs: Any
     replay: Any
+    deferred: Deferred        # the launches' deferred results (acc_compute.py makes it)
 
     def _loop_comm(self, desc: int, loop_dims: int, where: str) -> Any:
         """The nodes that ran different iterations of a loop on a template or on a node
@@ -174,7 +176,7 @@ class ReductionRuntime:
     def _xmpacc_reduce(self, data: int, where: bytes, count: int, type_code: int, op: int,
                        on_nodes: int | None, on_ref: int | None) -> None:
         w = where_text(where)
-        if self.deferred.has(data):   # type: ignore[attr-defined]
+        if self.deferred.has(data):
             # the variable still waits for a deferred acc reduction (acc.py): reduce it over
             # the nodes behind that on the device where NCCL can, else after it on the host,
             # in order (every node defers alike); under async, now.  Over one node there is
@@ -185,7 +187,7 @@ class ReductionRuntime:
                         or count == 1 and self._reduce_pending(data, comm, op):  # type: ignore[attr-defined]
                     self._offer_directive(on_nodes, on_ref, data, count, type_code, op, comm, w)
                     return
-                self.deferred.add_after(  # type: ignore[attr-defined]
+                self.deferred.add_after(
                     lambda: self._allreduce(comm, view(data, count, type_code, w), op, w))
                 return
             self._xmpacc_acc_reductions_wait(where)  # type: ignore[attr-defined]
