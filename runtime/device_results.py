@@ -97,7 +97,7 @@ class CResult(ctypes.Structure):
                 ("function", ctypes.c_void_p), ("grid", ctypes.c_uint), ("blocks", ctypes.c_size_t),
                 ("done", ctypes.c_size_t), ("out", ctypes.c_size_t), ("side", ctypes.c_void_p),
                 ("launched", ctypes.c_void_p), ("reduced", ctypes.c_void_p), ("ready", ctypes.c_void_p),
-                ("over_nodes", ctypes.c_int), ("params", ctypes.c_void_p * 5)]
+                ("over_nodes", ctypes.c_int), ("finished", ctypes.c_int), ("params", ctypes.c_void_p * 5)]
 
 
 def in_c(type_code: int) -> bool:

@@ -285,11 +285,13 @@ def test_deferred_sum_waits_for_its_event_and_reuses_its_buffers(monkeypatch: py
     r = p.rt.launch_cache.popitem()[1].reductions[0]
     launched, reduced, ready = (e.ptr for e in r.events)
     side, kernels = gpu.side.ptr, cupy.current.ptr
-    # before each launch the kernel waits until the last reduction read its partials; after
-    # it, on the side stream: the partials kernel, the copy, the event the host waits for
-    assert driver.log == [("wait", reduced, kernels), ("record", launched, kernels), ("wait", launched, side),
-                          ("launch", 0, side), ("record", reduced, side), ("copy", 0, side),
-                          ("record", ready, side), ("sync", ready, 0)] * 4
+    # after each launch, on the side stream: the partials kernel, the copy, the event the
+    # host waits for; before it the kernel would wait until the last reduction read its
+    # partials, but the host has waited for that reduction since (only the first waits,
+    # on an event not yet recorded)
+    after = [("record", launched, kernels), ("wait", launched, side), ("launch", 0, side),
+             ("record", reduced, side), ("copy", 0, side), ("record", ready, side), ("sync", ready, 0)]
+    assert driver.log == [("wait", reduced, kernels)] + after * 4
     assert cupy.current.synchronized == gpu.side.synchronized == 0 and gpu.waited == 0
 
 
@@ -302,6 +304,18 @@ def test_relaunch_of_a_pending_launch_waits_first(monkeypatch: pytest.MonkeyPatc
     assert p.var.value == 4.0
     p.wait()
     assert p.var.value == 12.0 and len(driver.calls("sync")) == 2
+
+
+def test_a_discarded_result_still_guards_its_partials(monkeypatch: pytest.MonkeyPatch,
+                                                      glue: ctypes.CDLL) -> None:
+    """A result the host discarded was never waited for: the next launch of its kernel
+    waits on the device until the reduction has read the partials."""
+    p, cupy, _, driver = _program(monkeypatch, glue, [[1, 1, 1, 1]])
+    p.launch(defer=True)
+    p.rt._xmpacc_acc_reductions_discard(ctypes.addressof(p.var))
+    p.launch(defer=False)
+    reduced = p.rt.launch_cache.popitem()[1].reductions[0].events[1].ptr
+    assert driver.calls("wait").count((reduced, cupy.current.ptr)) == 2 and p.var.value == 4.0
 
 
 def test_immediate_reduction_and_an_xmp_reduction_after_the_wait(monkeypatch: pytest.MonkeyPatch,

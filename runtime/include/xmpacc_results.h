@@ -30,6 +30,7 @@ typedef struct _xmpacc_result {
   uintptr_t blocks, done, out;         /* device: a value per block, the blocks' counter, the value */
   void *side, *launched, *reduced, *ready;   /* CUstream; CUevents */
   int over_nodes;                      /* the value is final (reduced over the nodes): stored as it is */
+  int finished;                        /* the host waited for it since its start: its partials are read */
   void *params[5];                     /* the kernel's: &partials, &n, &blocks, &done, &out */
 } _xmpacc_result_t;
 
@@ -115,17 +116,18 @@ static void _xmpacc_result_fold(const _xmpacc_result_t *r) {
   }
 }
 
-/* Before the kernel runs again: it waits until the reduction has read its partials.
- * Each of these functions returns the driver's error (CUresult), 0 when none. */
+/* Before the kernel runs again: it waits until the reduction has read its partials
+ * (unless the host has waited for the whole reduction since).  Each of these functions
+ * returns the driver's error (CUresult), 0 when none. */
 int _xmpacc_result_before(const _xmpacc_result_t *r, void *stream) {
-  return r->function ? _xmpacc_replay.stream_wait(stream, r->reduced, 0) : 0;
+  return r->function && !r->finished ? _xmpacc_replay.stream_wait(stream, r->reduced, 0) : 0;
 }
 
 /* Right after the kernel's launch on `stream`: the reduction behind it. */
 int _xmpacc_result_start(_xmpacc_result_t *r, void *stream) {
   _xmpacc_replay_t *x = &_xmpacc_replay;
   int e;
-  r->over_nodes = 0;
+  r->over_nodes = r->finished = 0;
   if (!r->n) return 0;
   if (!r->function) {
     _xmpacc_result_on_host(r);
@@ -143,10 +145,11 @@ int _xmpacc_result_start(_xmpacc_result_t *r, void *stream) {
 
 /* The host needs the variable: wait for this reduction alone, then fold (or store) it.
  * An error here is the kernel's or its reduction's (the caller reports it). */
-int _xmpacc_result_finish(const _xmpacc_result_t *r) {
+int _xmpacc_result_finish(_xmpacc_result_t *r) {
   int e;
   if (!r->n) return 0;
   if (r->function && (e = _xmpacc_replay.event_synchronize(r->ready))) return e;
+  r->finished = 1;
   if (r->over_nodes)
     memcpy(r->host, r->value, (size_t)_xmpacc_result_size(r->type));
   else
