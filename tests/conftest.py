@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import atexit
 import fcntl
 import json
+import locale
 import os
 import re
 import shutil
 import subprocess
 import sys
+import tempfile
+import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 
@@ -44,12 +48,81 @@ def xmpacc_command() -> list[str]:
     return [found]
 
 
+class _ForkServer:
+    """The client of tests/xmpacc_server.py: one server per pytest process, started on the
+    first compile; None where it cannot start (every compile is then a fresh ``xmpacc``)."""
+
+    def __init__(self) -> None:
+        self.proc: subprocess.Popen[str] | None = None
+        self.dir: Path | None = None
+        self.lock = threading.Lock()
+        self.broken = os.environ.get("XMPACC_TEST_FORK_SERVER", "1") == "0"
+
+    def _start(self, script: str) -> bool:
+        if self.proc is not None and self.proc.poll() is None:
+            return True
+        if self.broken:
+            return False
+        self.dir = Path(tempfile.mkdtemp(prefix="xmpacc-fork-server-"))
+        atexit.register(shutil.rmtree, self.dir, ignore_errors=True)
+        server = Path(__file__).parent / "xmpacc_server.py"
+        self.proc = subprocess.Popen([sys.executable, str(server), script], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, text=True)
+        atexit.register(self._stop, self.proc)
+        assert self.proc.stdout is not None
+        if self.proc.stdout.readline() != "ready\n":
+            self.proc.kill()
+            self.broken = True
+        return not self.broken
+
+    @staticmethod
+    def _stop(proc: subprocess.Popen[str]) -> None:
+        """End of the pytest process: the server ends when its stdin closes."""
+        if proc.stdin is not None:
+            proc.stdin.close()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+    def run(self, cmd: list[str], cwd: Path | None, env: dict[str, str],
+            timeout: float) -> subprocess.CompletedProcess[str] | None:
+        with self.lock:
+            if not self._start(cmd[0]):
+                return None
+            assert self.proc is not None and self.proc.stdin is not None and self.proc.stdout is not None
+            assert self.dir is not None
+            out, err = self.dir / "stdout", self.dir / "stderr"
+            request = {"argv": cmd, "cwd": str(cwd if cwd is not None else Path.cwd()), "env": env,
+                       "stdout": str(out), "stderr": str(err), "timeout": timeout}
+            self.proc.stdin.write(json.dumps(request) + "\n")
+            self.proc.stdin.flush()
+            reply = json.loads(self.proc.stdout.readline())
+            stdout, stderr = (_text(f.read_bytes()) for f in (out, err))
+        if reply.get("timeout"):
+            raise subprocess.TimeoutExpired(cmd, timeout, stdout, stderr)
+        return subprocess.CompletedProcess(cmd, reply["returncode"], stdout, stderr)
+
+
+def _text(data: bytes) -> str:
+    """Bytes as subprocess.run(text=True) decodes a captured stream."""
+    return data.decode(locale.getpreferredencoding(False)).replace("\r\n", "\n").replace("\r", "\n")
+
+
+_FORK_SERVER = _ForkServer()
+
+
 def run_xmpacc(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None,
                timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    """``xmpacc ARGS`` in a subprocess, as a user runs it."""
+    """``xmpacc ARGS`` in a process of its own, as a user runs it: forked from a Python
+    that has imported xmpacc (tests/xmpacc_server.py; XMPACC_TEST_FORK_SERVER=0 starts
+    the console script instead)."""
     cmd = [*xmpacc_command(), *args]
-    return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout,
-                          env={**os.environ, **(env or {})})
+    full_env = {**os.environ, **(env or {})}
+    served = _FORK_SERVER.run(cmd, cwd, full_env, timeout)
+    if served is not None:
+        return served
+    return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout, env=full_env)
 
 
 def run_mpi(nprocs: int, exe: Path | str, *args: str, timeout: float = 120,

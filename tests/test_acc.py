@@ -14,7 +14,16 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import REPO, SAMPLES, build_serial, nvcc_compile, run_mpi, run_xmpacc
+from conftest import (
+    REPO,
+    SAMPLES,
+    SharedBuilds,
+    build_serial,
+    nvcc_compile,
+    run_mpi,
+    run_xmpacc,
+    xmpacc_and_serial,
+)
 
 ACC_SAMPLES = [
     ("nbody/nbody_acc.c", "nbody/nbody_serial.c"),
@@ -134,17 +143,21 @@ def test_acc_features_on_2x2_grid(tmp_path: Path) -> None:
     same_output(r.stdout, expected, rel=1e-9)
 
 
+@pytest.fixture(scope="module")
+def programs(tmp_path_factory: pytest.TempPathFactory) -> SharedBuilds:
+    """program of tests/acc_programs -> (executable, serial output), each built once per run
+    (by xmpacc and by plain cc) for the tests below that run it at several process counts."""
+    return SharedBuilds(tmp_path_factory, "acc_programs",
+                        ["acc_fixed_subscript.c", "acc_expand_offset.c", "acc_full_shadow_cyclic.c",
+                         "stream_cyclic.c"], xmpacc_and_serial(PROGRAMS))
+
+
 @pytest.mark.mpi
 @pytest.mark.parametrize("nprocs", [2, 4])
-def test_fixed_subscript_runs_on_its_owners(tmp_path: Path, nprocs: int) -> None:
+def test_fixed_subscript_runs_on_its_owners(programs: SharedBuilds, nprocs: int) -> None:
     """loop (j) on t[i][j] ... acc: the nodes without row i launch nothing, and keep the
     reduction variable (nodes p[*][2])."""
-    program = PROGRAMS / "acc_fixed_subscript.c"
-    exe = tmp_path / "prog"
-    r = run_xmpacc(str(program), "-o", str(exe))
-    assert r.returncode == 0, r.stderr
-    ref = build_serial(program, tmp_path / "serial")
-    expected = subprocess.run([str(ref)], capture_output=True, text=True, check=True).stdout
+    exe, expected = programs["acc_fixed_subscript.c"]
     r = run_mpi(nprocs, exe, env=HOST)
     assert r.returncode == 0, r.stderr
     assert r.stdout == expected
@@ -153,14 +166,10 @@ def test_fixed_subscript_runs_on_its_owners(tmp_path: Path, nprocs: int) -> None
 @pytest.mark.mpi
 @pytest.mark.parametrize("nprocs", [1, 3])
 @pytest.mark.parametrize("program", ["acc_expand_offset.c", "acc_full_shadow_cyclic.c", "stream_cyclic.c"])
-def test_global_view_acc_on_host_backend(tmp_path: Path, program: str, nprocs: int) -> None:
+def test_global_view_acc_on_host_backend(programs: SharedBuilds, program: str, nprocs: int) -> None:
     """loop ... acc with expand and an on-ref offset; reflect ... acc of a cyclic full shadow;
     a stencil over a cyclic dimension (not streamed)."""
-    exe = tmp_path / "prog"
-    r = run_xmpacc(str(PROGRAMS / program), "-o", str(exe))
-    assert r.returncode == 0, r.stderr
-    ref = build_serial(PROGRAMS / program, tmp_path / "serial")
-    expected = subprocess.run([str(ref)], capture_output=True, text=True, check=True).stdout
+    exe, expected = programs[program]
     r = run_mpi(nprocs, exe, env=HOST)
     assert r.returncode == 0, r.stderr
     same_output(r.stdout, expected, rel=1e-12)

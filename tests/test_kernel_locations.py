@@ -56,8 +56,9 @@ template <typename T> T shfl_xor(T x, int o) {
 static long long _xmpacc_lkp_0[3];
 static double _xmpacc_lvp_0_0[1];
 static int _xmpacc_lvp_0_1[1];
-static const long long flag_in[32] = {%(flags)s}, key1_in[32] = {%(key1)s}, key2_in[32] = {%(key2)s};
-static const double v_in[32] = {%(values)s};
+/* one case per run, from stdin: 32 flags, 32 first keys, 32 second keys, 32 values */
+static long long flag_in[32], key1_in[32], key2_in[32];
+static double v_in[32];
 static void thread_of(int me) {
   lane = me;
   long long _xmpacc_gid = me;
@@ -67,6 +68,11 @@ static void thread_of(int me) {
 %(epilogue)s
 }
 int main() {
+  for (long long *in : {flag_in, key1_in, key2_in})
+    for (int t = 0; t < 32; t++)
+      if (std::scanf("%%lld", &in[t]) != 1) return 2;
+  for (int t = 0; t < 32; t++)
+    if (std::scanf("%%lf", &v_in[t]) != 1) return 2;
   std::thread threads[32];
   for (int t = 0; t < 32; t++) threads[t] = std::thread(thread_of, t);
   for (auto &t : threads) t.join();
@@ -99,21 +105,19 @@ def test_warp_combine_keeps_the_record_sequential_order_picks(op: str, tmp_path:
     kv = KernelVars(by_value=list(_decls("double v; int idx;").items()))
     located = Located(0, "v", op, ("idx",), ("(i - 0) / 1", "(j - 0) / 1"))
     lines = "\n".join("  " + line for line in epilogue((located,), kv))
+    src, exe = tmp_path / "warp.cpp", tmp_path / "warp"   # one build; each case is its input
+    src.write_text(_HARNESS % {"epilogue": lines})
+    r = subprocess.run(["g++", "-std=c++20", "-pthread", "-I", str(REPO / "runtime" / "include"),
+                        str(src), "-o", str(exe)], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
     rng = random.Random(op)
     for case in range(6):
         flags = [int(rng.random() < (0.0 if case == 0 else 0.6)) for _ in range(32)]
         keys = rng.sample([(a, b) for a in range(8) for b in range(8)], 32)   # distinct iterations
         values = [float(rng.randrange(3)) for _ in range(32)]                 # many ties
-        src = tmp_path / f"warp{case}.cpp"
-        src.write_text(_HARNESS % {
-            "flags": ", ".join(map(str, flags)), "key1": ", ".join(str(k[0]) for k in keys),
-            "key2": ", ".join(str(k[1]) for k in keys), "values": ", ".join(map(str, values)),
-            "epilogue": lines})
-        exe = tmp_path / f"warp{case}"
-        r = subprocess.run(["g++", "-std=c++20", "-pthread", "-I", str(REPO / "runtime" / "include"),
-                            str(src), "-o", str(exe)], capture_output=True, text=True)
-        assert r.returncode == 0, r.stderr
-        out = subprocess.run([str(exe)], capture_output=True, text=True, check=True, timeout=30).stdout
+        data = [*flags, *(k[0] for k in keys), *(k[1] for k in keys), *values]
+        out = subprocess.run([str(exe)], input=" ".join(map(str, data)), capture_output=True, text=True,
+                             check=True, timeout=30).stdout
         assert out.strip() == _expected(op, flags, keys, values), (case, flags, keys, values)
 
 
