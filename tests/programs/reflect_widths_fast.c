@@ -2,7 +2,7 @@
  * widths by turns on one array (each gets requests of its own from its second call), five
  * on another, more than the plans an array keeps (WIDTH_SETS: planned again each time),
  * a periodic one among them, and a 2-D block x block array with one side per dimension.
- * Each stencil reads only the shadow its reflect filled.  Built without xmpacc it is the
+ * Each stencil follows its reflect and reads only the shadow it filled.  Built without xmpacc it is the
  * serial program. */
 #include <stdio.h>
 #ifdef _XCALABLEMP
@@ -41,88 +41,55 @@ int main(void)
         for (j = 0; j < M; j++)
             g[i][j] = i + 0.5 * j;
     for (k = 0; k < STEPS; k++) {
-        switch (k % 4) {
-        case 0:
+        if (k % 4 == 0) {
 #pragma xmp reflect (a) width (1)
-            break;
-        case 1:
-#pragma xmp reflect (a) width (2)
-            break;
-        case 2:
-#pragma xmp reflect (a) width (/periodic/1)
-            break;
-        default:
-#pragma xmp reflect (a) width (1:0)
-            break;
-        }
-        switch (k % 4) {   /* a from the neighbours that this step's widths filled */
-        case 0:
 #pragma xmp loop on t[i]
             for (i = 2; i < N - 2; i++)
                 b[i] = 0.5 * (a[i - 1] + a[i + 1]);
-            break;
-        case 1:
+        } else if (k % 4 == 1) {
+#pragma xmp reflect (a) width (2)
 #pragma xmp loop on t[i]
             for (i = 2; i < N - 2; i++)
                 b[i] = 0.5 * (a[i - 2] + a[i + 2]);
-            break;
-        case 2:
+        } else if (k % 4 == 2) {
+#pragma xmp reflect (a) width (/periodic/1)
 #pragma xmp loop on t[i]
             for (i = 2; i < N - 2; i++)
                 b[i] = 0.25 * a[i - 1] + 0.75 * a[i + 1];
-            break;
-        default:
+        } else {
+#pragma xmp reflect (a) width (1:0)
 #pragma xmp loop on t[i]
             for (i = 2; i < N - 2; i++)
                 b[i] = 0.5 * (a[i - 1] + a[i]);
-            break;
         }
 #pragma xmp loop on t[i]
         for (i = 2; i < N - 2; i++)
             a[i] = b[i] + 0.01;
-        switch (k % 5) {
-        case 0:
+        if (k % 5 == 0) {
 #pragma xmp reflect (d) width (1)
-            break;
-        case 1:
-#pragma xmp reflect (d) width (2)
-            break;
-        case 2:
-#pragma xmp reflect (d) width (/periodic/1)
-            break;
-        case 3:
-#pragma xmp reflect (d) width (1:0)
-            break;
-        default:
-#pragma xmp reflect (d) width (0:2)
-            break;
-        }
-        switch (k % 5) {   /* d from the neighbours that this step's widths filled */
-        case 0:
 #pragma xmp loop on t[i]
             for (i = 2; i < N - 2; i++)
                 e[i] = 0.5 * (d[i - 1] + d[i + 1]);
-            break;
-        case 1:
+        } else if (k % 5 == 1) {
+#pragma xmp reflect (d) width (2)
 #pragma xmp loop on t[i]
             for (i = 2; i < N - 2; i++)
                 e[i] = 0.5 * (d[i - 2] + d[i + 2]);
-            break;
-        case 2:
+        } else if (k % 5 == 2) {
+#pragma xmp reflect (d) width (/periodic/1)
 #pragma xmp loop on t[i]
             for (i = 2; i < N - 2; i++)
                 e[i] = 0.25 * d[i - 1] + 0.75 * d[i + 1];
-            break;
-        case 3:
+        } else if (k % 5 == 3) {
+#pragma xmp reflect (d) width (1:0)
 #pragma xmp loop on t[i]
             for (i = 2; i < N - 2; i++)
                 e[i] = 0.5 * (d[i - 1] + d[i]);
-            break;
-        default:
+        } else {
+#pragma xmp reflect (d) width (0:2)
 #pragma xmp loop on t[i]
             for (i = 2; i < N - 2; i++)
                 e[i] = 0.5 * (d[i] + d[i + 2]);
-            break;
         }
 #pragma xmp loop on t[i]
         for (i = 2; i < N - 2; i++)
