@@ -178,7 +178,8 @@ def test_himeno_spellings_replay_their_reductions(tmp_path: Path, spelling: int)
 def test_profile_names_the_calls_made_in_c(tmp_path: Path) -> None:
     """XMPACC_PROFILE=1 on the async spelling: the queue switches, the reduction's launch
     and the reduction directive appear as rows made in C."""
-    r = run_mpi(1, _himeno(1, tmp_path), env={"XMPACC_DEVICE": "host", "XMPACC_PROFILE": str(tmp_path / "p.json")})
+    env = {"XMPACC_DEVICE": "host", "XMPACC_PROFILE": str(tmp_path / "p.json")}   # the trace: here
+    r = run_mpi(1, _himeno(1, tmp_path), env=env)
     assert r.returncode == 0, r.stderr
     rows = [line for line in r.stderr.splitlines() if "[C]" in line]
     for row in ("c:113 acc_queue_begin", "acc_queue_end", "c:153 reduction", "c:113 loop acc (kernel)"):
