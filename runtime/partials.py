@@ -32,6 +32,17 @@ typedef {ctype} T;
 static __device__ __forceinline__ T op(T a, T b) {{ return (T)({expr}); }}
 static __device__ __forceinline__ T load(T x) {{ return {load}; }}
 
+/* the block's values folded into s[0] (every thread's a in s first) */
+static __device__ __forceinline__ void block_fold(T *s, T a)
+{{
+  s[threadIdx.x] = a;
+  __syncthreads();
+  for (int w = {block} / 2; w > 0; w >>= 1) {{
+    if (threadIdx.x < w) s[threadIdx.x] = op(s[threadIdx.x], s[threadIdx.x + w]);
+    __syncthreads();
+  }}
+}}
+
 extern "C" __global__ void _xmpacc_partials(const T *in, long long n, T *blocks, unsigned int *done,
                                             T *out)
 {{
@@ -41,12 +52,7 @@ extern "C" __global__ void _xmpacc_partials(const T *in, long long n, T *blocks,
   const long long stride = (long long)gridDim.x * {block};
   for (long long i = (long long)blockIdx.x * {block} + threadIdx.x; i < n; i += stride)
     a = op(a, load(in[i]));
-  s[threadIdx.x] = a;
-  __syncthreads();
-  for (int w = {block} / 2; w > 0; w >>= 1) {{
-    if (threadIdx.x < w) s[threadIdx.x] = op(s[threadIdx.x], s[threadIdx.x + w]);
-    __syncthreads();
-  }}
+  block_fold(s, a);
   if (threadIdx.x == 0) {{
     blocks[blockIdx.x] = s[0];
     __threadfence();
@@ -57,12 +63,7 @@ extern "C" __global__ void _xmpacc_partials(const T *in, long long n, T *blocks,
   a = (T)({identity});
   for (unsigned i = threadIdx.x; i < gridDim.x; i += {block})
     a = op(a, ((volatile T *)blocks)[i]);
-  s[threadIdx.x] = a;
-  __syncthreads();
-  for (int w = {block} / 2; w > 0; w >>= 1) {{
-    if (threadIdx.x < w) s[threadIdx.x] = op(s[threadIdx.x], s[threadIdx.x + w]);
-    __syncthreads();
-  }}
+  block_fold(s, a);
   if (threadIdx.x == 0) {{
     *out = s[0];
     *done = 0;

@@ -62,58 +62,51 @@ static int _xmpacc_result_size(int type) {
     default: _XMPACC_RESULT_OP(T, a, b, op)                                    \
   }
 
+/* WHAT(T, OPS) for the C type of a record's _XMPACC_TYPE code (floating types without
+ * the bitwise operators) */
+#define _XMPACC_RESULT_SWITCH(type, WHAT)                                      \
+  switch (type) {                                                              \
+    case 2: case 3: WHAT(signed char, _XMPACC_RESULT_BITS)                     \
+    case 4: WHAT(unsigned char, _XMPACC_RESULT_BITS)                           \
+    case 5: WHAT(short, _XMPACC_RESULT_BITS)                                   \
+    case 6: WHAT(unsigned short, _XMPACC_RESULT_BITS)                          \
+    case 7: WHAT(int, _XMPACC_RESULT_BITS)                                     \
+    case 8: WHAT(unsigned int, _XMPACC_RESULT_BITS)                            \
+    case 9: case 11: WHAT(long long, _XMPACC_RESULT_BITS)                      \
+    case 10: case 12: WHAT(unsigned long long, _XMPACC_RESULT_BITS)            \
+    case 13: WHAT(float, _XMPACC_RESULT_OP)                                    \
+    case 14: WHAT(double, _XMPACC_RESULT_OP)                                   \
+    default: break;                                                            \
+  }
+
 /* The host backend: value = op over the partials, in order. */
-#define _XMPACC_RESULT_HOST(T, BITS)                                           \
+#define _XMPACC_RESULT_HOST(T, OPS)                                            \
   {                                                                            \
     const T *in = (const T *)r->partials;                                      \
     T a = r->op >= 6 && r->op <= 7 ? (T)(in[0] != 0) : in[0];                  \
     for (long long i = 1; i < r->n; i++) {                                     \
       T b = in[i];                                                             \
-      BITS(T, a, b, r->op)                                                     \
+      OPS(T, a, b, r->op)                                                      \
     }                                                                          \
     *(T *)r->value = a;                                                        \
   }                                                                            \
   break;
 
 static void _xmpacc_result_on_host(const _xmpacc_result_t *r) {
-  switch (r->type) {
-    case 2: case 3: _XMPACC_RESULT_HOST(signed char, _XMPACC_RESULT_BITS)
-    case 4: _XMPACC_RESULT_HOST(unsigned char, _XMPACC_RESULT_BITS)
-    case 5: _XMPACC_RESULT_HOST(short, _XMPACC_RESULT_BITS)
-    case 6: _XMPACC_RESULT_HOST(unsigned short, _XMPACC_RESULT_BITS)
-    case 7: _XMPACC_RESULT_HOST(int, _XMPACC_RESULT_BITS)
-    case 8: _XMPACC_RESULT_HOST(unsigned int, _XMPACC_RESULT_BITS)
-    case 9: case 11: _XMPACC_RESULT_HOST(long long, _XMPACC_RESULT_BITS)
-    case 10: case 12: _XMPACC_RESULT_HOST(unsigned long long, _XMPACC_RESULT_BITS)
-    case 13: _XMPACC_RESULT_HOST(float, _XMPACC_RESULT_OP)
-    case 14: _XMPACC_RESULT_HOST(double, _XMPACC_RESULT_OP)
-    default: break;
-  }
+  _XMPACC_RESULT_SWITCH(r->type, _XMPACC_RESULT_HOST)
 }
 
 /* variable = variable op value, in the variable's type (&& and ||: 0 or 1) */
-#define _XMPACC_RESULT_FOLD(T, BITS)                                           \
+#define _XMPACC_RESULT_FOLD(T, OPS)                                            \
   {                                                                            \
     T a = *(T *)r->host, b = *(const T *)r->value;                             \
-    BITS(T, a, b, r->op)                                                       \
+    OPS(T, a, b, r->op)                                                        \
     *(T *)r->host = a;                                                         \
   }                                                                            \
   break;
 
 static void _xmpacc_result_fold(const _xmpacc_result_t *r) {
-  switch (r->type) {
-    case 2: case 3: _XMPACC_RESULT_FOLD(signed char, _XMPACC_RESULT_BITS)
-    case 4: _XMPACC_RESULT_FOLD(unsigned char, _XMPACC_RESULT_BITS)
-    case 5: _XMPACC_RESULT_FOLD(short, _XMPACC_RESULT_BITS)
-    case 6: _XMPACC_RESULT_FOLD(unsigned short, _XMPACC_RESULT_BITS)
-    case 7: _XMPACC_RESULT_FOLD(int, _XMPACC_RESULT_BITS)
-    case 8: _XMPACC_RESULT_FOLD(unsigned int, _XMPACC_RESULT_BITS)
-    case 9: case 11: _XMPACC_RESULT_FOLD(long long, _XMPACC_RESULT_BITS)
-    case 10: case 12: _XMPACC_RESULT_FOLD(unsigned long long, _XMPACC_RESULT_BITS)
-    case 13: _XMPACC_RESULT_FOLD(float, _XMPACC_RESULT_OP)
-    case 14: _XMPACC_RESULT_FOLD(double, _XMPACC_RESULT_OP)
-    default: break;
-  }
+  _XMPACC_RESULT_SWITCH(r->type, _XMPACC_RESULT_FOLD)
 }
 
 /* Before the kernel runs again: it waits until the reduction has read its partials
