@@ -95,6 +95,12 @@ def _message(view: np.ndarray, region: tuple[Any, ...], keep: list[Any]) -> tupl
     return [flat, 1, dtype], nbytes
 
 
+def link_chain(chain: list[Any]) -> None:
+    """Each plan's C ``next`` at the plan after it (the C side walks a site's plans so)."""
+    for a, b in zip(chain, chain[1:] + [None], strict=True):
+        a.c.next = ctypes.addressof(b.c) if b is not None else None
+
+
 def mpi_functions(*names: str) -> tuple[int, ...] | None:
     """The addresses of MPI functions of the library mpi4py loaded (the C side calls them
     itself: this module, replay.py); None when the library lacks one."""
@@ -172,17 +178,14 @@ class FastReflectRuntime:
         buffer = ctypes.create_string_buffer(raw, max(len(raw), 1))
         built.keep.append(buffer)
         built.widths, built.c.nwidths, built.c.widths = raw, len(raw) // 8, ctypes.addressof(buffer)
-        chain = [built] + self.fast_width_plans.get(ptr, [])
-        chain, dropped = chain[:WIDTH_SETS], chain[WIDTH_SETS:]
-        for a, b in zip(chain, chain[1:] + [None], strict=True):
-            a.c.next = ctypes.addressof(b.c) if b is not None else None
-        if self.fast_lib._xmpacc_fast_reflect_widths_set(ptr, ctypes.addressof(chain[0].c)):
-            self.fast_width_plans[ptr] = chain
-        else:
+        chain = [built] + self.fast_width_plans.pop(ptr, [])
+        kept, dropped = chain[:WIDTH_SETS], chain[WIDTH_SETS:]
+        link_chain(kept)
+        if self.fast_lib._xmpacc_fast_reflect_widths_set(ptr, ctypes.addressof(built.c)):
+            self.fast_width_plans[ptr] = kept
+        else:   # the table is full: none of the array's plans stays
             self.fast_lib._xmpacc_fast_reflect_widths_set(ptr, None)
-            dropped += self.fast_width_plans.pop(ptr, [])
-            if built not in dropped:
-                dropped.append(built)
+            dropped = chain
         for plan in dropped:
             self._fast_count(plan)
             plan.free()

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cstructs import CSched
-from .fast_reflect import build_requests, mpi_functions
+from .fast_reflect import build_requests, link_chain, mpi_functions
 from .reflect import active_step
 
 _MAXDIM = 7
@@ -442,13 +442,13 @@ class Replay:
             self.folded(dropped)
             self._forget_results(dropped)
         chain = chain[:PLANS_PER_SITE]
-        for a, b in zip(chain, chain[1:] + [None], strict=True):
-            a.c.next = ctypes.addressof(b.c) if b is not None else None
+        link_chain(chain)
         if getattr(self.lib, setter)(key, ctypes.addressof(held.c)):
             table[key] = chain
             return True
-        getattr(self.lib, setter)(key, None)
-        for dropped in table.pop(key, [])[: PLANS_PER_SITE - 1]:
+        getattr(self.lib, setter)(key, None)   # the table is full: none of the site's plans stays
+        table.pop(key, None)
+        for dropped in chain[1:]:
             self._forget_results(dropped)
         return False
 

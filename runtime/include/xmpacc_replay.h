@@ -57,9 +57,8 @@ static int _xmpacc_results_after(const _xmpacc_launch_plan_t *p) {
   _xmpacc_replay_t *r = &_xmpacc_replay;
   for (int k = 0; k < p->nresults; k++)
     if (_xmpacc_result_start(p->results[k], r->stream)) return 0;
-  if (r->defer_next) {
+  if (r->defer_next) {   /* (cleared by the launch) */
     for (int k = 0; k < p->nresults; k++) r->deferred[r->ndeferred++] = p->results[k];
-    r->defer_next = 0;
     return 1;
   }
   for (int k = 0; k < p->nresults; k++)
@@ -113,6 +112,16 @@ static int _xmpacc_launch_fast(const char *where, const char *kernel, long long 
 
 /* ------------------------------------------------------------------ waits */
 
+/* The kernels launched so far on the compute stream are done; 0 on their failure (the
+ * general path then waits again and reports it). */
+static int _xmpacc_stream_idle(void) {
+  _xmpacc_replay_t *r = &_xmpacc_replay;
+  if (!r->pending) return 1;
+  if (r->synchronize(r->stream)) return 0;
+  r->pending = 0;
+  return 1;
+}
+
 /* The host waits for the kernels launched so far (xmp_wtime, the end of a region). */
 static int _xmpacc_device_wait_fast(void) {
   _xmpacc_replay_t *r = &_xmpacc_replay;
@@ -120,8 +129,7 @@ static int _xmpacc_device_wait_fast(void) {
   if (!r->on) return 0;
   if (!r->pending) return 1;
   start = r->profile ? _xmpacc_now() : 0;
-  if (r->synchronize(r->stream)) return 0;   /* the general path reports the kernel's failure */
-  r->pending = 0;
+  if (!_xmpacc_stream_idle()) return 0;
   if (start) _xmpacc_replay_record(_XMPACC_EV_DEVICE_WAIT, "", start, 0, 0);
   return 1;
 }
@@ -132,10 +140,7 @@ static int _xmpacc_acc_wait_fast(const char *where, int n, const long long *queu
   long long start;
   if (!r->on) return 0;
   start = r->profile ? _xmpacc_now() : 0;
-  if (r->pending) {
-    if (r->synchronize(r->stream)) return 0;
-    r->pending = 0;
-  }
+  if (!_xmpacc_stream_idle()) return 0;
   for (int q = 0; q < r->nqueues; q++) {
     int wanted = n < 0;
     for (int k = 0; k < n && !wanted; k++) wanted = queues[k] == r->queue_id[q];
@@ -358,21 +363,27 @@ static int _xmpacc_loop_reduce_begin_fast(const void *tmpl, const int *loop_dims
   return 1;
 }
 
-static int _xmpacc_loop_reduce_fast(const void *tmpl, const char *where, const int *loop_dims, void *data,
-                                    long long count, int type, int op) {
-  _xmpacc_loop_reduce_plan_t *p = _xmpacc_loop_reduce_find(tmpl, loop_dims, data, count, type, op);
-  long long start;
-  if (!p) {
-    _xmpacc_replay.where = where;
-    return 0;
-  }
-  start = _xmpacc_replay.profile ? _xmpacc_now() : 0;
-  if (p->size > 1) {   /* MPI's errors end the job (MPI_ERRORS_ARE_FATAL): no way back */
+/* data op= the other nodes' over the plan's node set, in place (nothing over one node).
+ * MPI's errors end the job (MPI_ERRORS_ARE_FATAL): there is no way back from here. */
+static void _xmpacc_allreduce_planned(_xmpacc_loop_reduce_plan_t *p, void *data, long long count, int event,
+                                      const char *where) {
+  long long start = _xmpacc_replay.profile ? _xmpacc_now() : 0;
+  if (p->size > 1) {
     memcpy(p->scratch, data, (size_t)(count * p->elem));
     _xmpacc_replay.allreduce(p->scratch, data, (int)count, p->datatype, p->mpi_op, p->comm);
   }
   p->calls++;
-  if (start) _xmpacc_replay_record(_XMPACC_EV_LOOP_REDUCE, where, start, 0, p->size > 1 ? count * p->elem : 0);
+  if (start) _xmpacc_replay_record(event, where, start, 0, p->size > 1 ? count * p->elem : 0);
+}
+
+static int _xmpacc_loop_reduce_fast(const void *tmpl, const char *where, const int *loop_dims, void *data,
+                                    long long count, int type, int op) {
+  _xmpacc_loop_reduce_plan_t *p = _xmpacc_loop_reduce_find(tmpl, loop_dims, data, count, type, op);
+  if (!p) {
+    _xmpacc_replay.where = where;
+    return 0;
+  }
+  _xmpacc_allreduce_planned(p, data, count, _XMPACC_EV_LOOP_REDUCE, where);
   return 1;
 }
 
@@ -384,21 +395,14 @@ static int _xmpacc_reduce_fast(void *data, const char *where, long long count, i
                                const void *on_nodes, const long long *on_ref) {
   static const int no_dims[1];
   _xmpacc_loop_reduce_plan_t *p;
-  long long start;
   if (on_nodes || on_ref || _xmpacc_replay.python_deferred) return 0;
   p = _xmpacc_loop_reduce_find(0, no_dims, data, count, type, op);
   if (!p) {
     _xmpacc_replay.where = where;
     return 0;
   }
-  start = _xmpacc_replay.profile ? _xmpacc_now() : 0;
-  if (p->size > 1) {
-    if (_xmpacc_deferred_has(data)) return 0;
-    memcpy(p->scratch, data, (size_t)(count * p->elem));
-    _xmpacc_replay.allreduce(p->scratch, data, (int)count, p->datatype, p->mpi_op, p->comm);
-  }
-  p->calls++;
-  if (start) _xmpacc_replay_record(_XMPACC_EV_REDUCE, where, start, 0, p->size > 1 ? count * p->elem : 0);
+  if (p->size > 1 && _xmpacc_deferred_has(data)) return 0;
+  _xmpacc_allreduce_planned(p, data, count, _XMPACC_EV_REDUCE, where);
   return 1;
 }
 
@@ -478,10 +482,7 @@ static int _xmpacc_acc_update_fast(const char *where, int direction, const void 
     if (direction) memcpy(p->host, (const void *)p->device, (size_t)p->nbytes);
     else memcpy((void *)p->device, p->host, (size_t)p->nbytes);
   } else {
-    if (r->pending) {
-      if (r->synchronize(r->stream)) return 0;   /* the general path reports the kernel's failure */
-      r->pending = 0;
-    }
+    if (!_xmpacc_stream_idle()) return 0;
     if (p->stream ? (direction ? r->copy_to_host(p->host, p->device, (size_t)p->nbytes, p->stream)
                                : r->copy_in_async(p->device, p->host, (size_t)p->nbytes, p->stream))
                   : (direction ? r->copy_out(p->host, p->device, (size_t)p->nbytes)
