@@ -25,6 +25,7 @@ queues guarantee; ``wait`` then has nothing left to wait for.
 from __future__ import annotations
 
 import ctypes
+import os
 from typing import Any
 
 import numpy as np
@@ -78,6 +79,11 @@ class AccDataRuntime:
         self.data_regions: dict[int, list[DataItem]] = {}
         self.next_data_region = 1
         self.queues: dict[int, Any] = {}    # async queue -> CUDA stream
+        self.queue_events: dict[int, Any] = {}   # async queue -> its event for acc waits on the device
+        self.join_event: Any = None         # the compute stream's event for them
+        self.moved_host: set[int] = set()   # queues whose async updates the host has not waited for
+        # XMPACC_WAIT_ON_DEVICE=0: every acc wait blocks the host where it is written
+        self.wait_on_host = os.environ.get("XMPACC_WAIT_ON_DEVICE", "1") == "0"
 
     # ------------------------------------------------------------ entries
     def _xmpacc_acc_data_begin(self, where: bytes, n: int, keys: int, sizes: int, names: int, kinds: int,
@@ -108,8 +114,11 @@ class AccDataRuntime:
         if cond:
             w = where_text(where)
             self._need_backend(w)  # type: ignore[attr-defined]
+            stream = self._stream(queue)
+            if stream is not None:
+                self._moved_host(queue, True)
             for item in _items(n, keys, sizes, names, kinds, secs):
-                self._attach(item, w, dynamic=True, stream=self._stream(queue))
+                self._attach(item, w, dynamic=True, stream=stream)
 
     def _xmpacc_acc_exit_data(self, where: bytes, n: int, keys: int, sizes: int, names: int, kinds: int,
                               secs: int, flags: int) -> None:
@@ -137,6 +146,8 @@ class AccDataRuntime:
                                     f"'acc data' region, 'acc enter data', 'acc declare' or 'acc replicate'")
         self.backend.wait()
         stream = self._stream(queue)
+        if stream is not None:
+            self._moved_host(queue, True)
         item = DataItem(key, size, n, 0, read_section(sec) if sec else None)
         self._move(copy, item, direction, w, stream)
         if self.replay is not None and not sec and copy.nbytes:
@@ -150,11 +161,53 @@ class AccDataRuntime:
         if getattr(self, "backend", None) is None:
             return
         self.backend.wait()
-        wanted = self.queues.keys() if n < 0 else list((ctypes.c_longlong * n).from_address(queues))
-        for q in wanted:
+        for q in self._wanted(n, queues):
             stream = self.queues.get(q)
             if stream is not None:
                 stream.synchronize()
+                self._moved_host(q, False)
+
+    def _xmpacc_acc_wait_on_device(self, where: bytes, n: int, queues: int) -> None:
+        """An ``acc wait`` the host may pass: the compiler saw only device work after it
+        until the host's own wait (passes/gpu/acc_reduction_wait.py).  Every stream waits
+        for the queues on the device instead (the compute stream for each queue's event,
+        then every queue for the compute stream's), so what is queued next runs after
+        them, as after the host's wait; the host goes on.  A queue that moved host memory
+        since the host last waited for it is waited for by the host, as written
+        (include/xmpacc_replay.h does the same in C)."""
+        backend = getattr(self, "backend", None)
+        if backend is None or backend.name != "cuda":
+            return   # the host backend ran every kernel at its launch
+        wanted = [q for q in self._wanted(n, queues) if q in self.queues]
+        if self.wait_on_host or any(self._has_moved_host(q) for q in wanted):
+            self._xmpacc_acc_wait(where, n, queues)
+            return
+        compute = backend.cupy.cuda.get_current_stream()
+        for q in wanted:
+            event = self.queue_events[q]
+            event.record(self.queues[q])
+            compute.wait_event(event)
+        if self.queues:
+            self.join_event.record(compute)
+            for stream in self.queues.values():
+                stream.wait_event(self.join_event)
+            backend.pending = where_text(where)   # the compute stream holds the queues' work
+        self.stats["acc_waits_on_device"] = self.stats.get("acc_waits_on_device", 0) + 1
+
+    def _wanted(self, n: int, queues: int) -> list[int]:
+        return list(self.queues) if n < 0 else list((ctypes.c_longlong * n).from_address(queues))
+
+    def _moved_host(self, queue: int, moved: bool) -> None:
+        if moved:
+            self.moved_host.add(queue)
+        else:
+            self.moved_host.discard(queue)
+        if self.replay is not None:
+            self.replay.queue_moved_host(queue, moved)
+
+    def _has_moved_host(self, queue: int) -> bool:
+        # an async update the C side replayed marks its queue there only
+        return queue in self.moved_host or (self.replay is not None and self.replay.moved_host(queue))
 
     def _xmpacc_acc_wait_devnum(self, where: bytes, devnum: int, n: int, queues: int) -> None:
         """``wait(devnum: d : q...)``.  A process queues work on its own device only, so on
@@ -173,9 +226,13 @@ class AccDataRuntime:
             return None
         stream = self.queues.get(queue)
         if stream is None:
-            stream = self.queues[queue] = self.backend.cupy.cuda.Stream(non_blocking=False)
+            cuda = self.backend.cupy.cuda
+            stream = self.queues[queue] = cuda.Stream(non_blocking=False)
+            event = self.queue_events[queue] = cuda.Event(block=False, disable_timing=True)
+            if self.join_event is None:
+                self.join_event = cuda.Event(block=False, disable_timing=True)
             if self.replay is not None:   # acc wait in C waits for it too
-                self.replay.add_queue(queue, stream.ptr)
+                self.replay.add_queue(queue, stream.ptr, event.ptr, self.join_event.ptr)
         return stream
 
     def _xmpacc_acc_deviceptr(self, where: bytes, key: int, name: bytes) -> int:

@@ -172,6 +172,10 @@ ENTRIES: tuple[Entry, ...] = (
     _e("_xmpacc_acc_wait", "void", "const char *where, int n, const long long *queues",
        "acc wait (n = -1: every queue) and the wait clause",
        fast="_xmpacc_acc_wait_fast"),
+    _e("_xmpacc_acc_wait_on_device", "void", "const char *where, int n, const long long *queues",
+       "an acc wait followed by device work only: every stream waits for the queues on the device, "
+       "the host goes on (the compiler put the host's wait later)",
+       fast="_xmpacc_acc_wait_on_device_fast"),
     _e("_xmpacc_acc_wait_devnum", "void",
        "const char *where, long long devnum, int n, const long long *queues",
        "wait(devnum: d : queues): the queues of device d of this node"),

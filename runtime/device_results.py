@@ -240,9 +240,18 @@ class WaitResult:
         """The partials are reduced after a wait for the stream."""
 
     def start(self) -> None:
-        pass
+        # its kernel's stream: an async queue's, where the launch was deferred past the
+        # construct (the host then waits for that stream, not the current one)
+        cuda = getattr(self.xp, "cuda", None)
+        self.stream = cuda.get_current_stream() if cuda is not None else None
 
     def finish(self) -> None:
+        stream = getattr(self, "stream", None)
+        if stream is not None:
+            try:
+                stream.synchronize()
+            except Exception:  # noqa: BLE001, S110 - a failed kernel: the backend's wait reports it
+                pass
         self.wait()
         combine(self.host, self.partial, self.op, self.xp)
 

@@ -199,6 +199,7 @@ def _start_replay(lib: ctypes.CDLL, runtime: Any, profiler: Any) -> None:
         replay.bind_cuda(backend)
         backend.replay = replay
     replay.c.host_backend = int(backend is not None and backend.name == "host")
+    replay.c.wait_on_host = int(runtime.wait_on_host)
     runtime.replay = replay
     if backend is not None:
         runtime.deferred.bind(replay)

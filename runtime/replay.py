@@ -49,7 +49,7 @@ REPLAYED = ("_xmpacc_reflect", "_xmpacc_reflect_acc", "_xmpacc_launch", "_xmpacc
             "_xmpacc_loop_reduce_begin", "_xmpacc_loop_reduce", "_xmpacc_acc_swap_reduced", "_xmpacc_reduce",
             "_xmpacc_acc_defer_reductions", "_xmpacc_acc_reductions_wait", "_xmpacc_acc_reductions_discard",
             "_xmpacc_acc_queue_begin", "_xmpacc_acc_queue_end", "_xmpacc_barrier", "_xmpacc_bcast",
-            "_xmpacc_acc_update")
+            "_xmpacc_acc_update", "_xmpacc_acc_wait_on_device")
 
 # the C side's tables of device reflect plans: reflect ... acc, reflect_do ... acc
 REFLECT, REFLECT_DO = 0, 1
@@ -87,7 +87,9 @@ class CReplay(ctypes.Structure):
                 ("byte_type", ctypes.c_size_t), ("barriers", ctypes.c_longlong),
                 ("bcasts", ctypes.c_longlong), ("copy_in", ctypes.c_void_p), ("copy_out", ctypes.c_void_p),
                 ("copy_in_async", ctypes.c_void_p), ("sync_in_bytes", ctypes.c_longlong),
-                ("sync_out_bytes", ctypes.c_longlong)]
+                ("sync_out_bytes", ctypes.c_longlong), ("queue_event", ctypes.c_void_p * _QUEUES),
+                ("join_event", ctypes.c_void_p), ("queue_moved_host", ctypes.c_int * _QUEUES),
+                ("wait_on_host", ctypes.c_int), ("waits_on_device", ctypes.c_longlong)]
 
 
 class CLaunchPlan(ctypes.Structure):
@@ -301,13 +303,26 @@ class Replay:
     def set_stream(self, ptr: int) -> None:
         self.c.stream = ptr or None
 
-    def add_queue(self, queue: int, ptr: int) -> None:
+    def add_queue(self, queue: int, ptr: int, event: int, join_event: int) -> None:
+        """A new async queue's stream, and its event for acc waits on the device (the
+        compute stream's ``join_event``, made with the first queue)."""
         n = self.c.nqueues
         if n < _QUEUES:
-            self.c.queue_id[n], self.c.queue_stream[n] = queue, ptr
+            self.c.queue_id[n], self.c.queue_stream[n], self.c.queue_event[n] = queue, ptr, event
+            self.c.join_event = join_event
             self.c.nqueues = n + 1
         else:
             self.c.on = 0   # more queues than the table holds: acc wait must see them all
+
+    def queue_moved_host(self, queue: int, moved: bool) -> None:
+        """Queue ``queue``'s work since the host last waited for it moves host memory
+        (an async update: its acc wait blocks the host), or, after such a wait, no more."""
+        for k in range(self.c.nqueues):
+            if self.c.queue_id[k] == queue:
+                self.c.queue_moved_host[k] = int(moved)
+
+    def moved_host(self, queue: int) -> bool:
+        return any(self.c.queue_id[k] == queue and self.c.queue_moved_host[k] for k in range(self.c.nqueues))
 
     @property
     def pending(self) -> bytes | None:
@@ -508,7 +523,8 @@ class Replay:
             for held in chain:
                 self.folded(held)
         for key, field_name in (("replayed_barriers", "barriers"), ("replayed_bcasts", "bcasts"),
-                                ("sync_in_bytes", "sync_in_bytes"), ("sync_out_bytes", "sync_out_bytes")):
+                                ("sync_in_bytes", "sync_in_bytes"), ("sync_out_bytes", "sync_out_bytes"),
+                                ("acc_waits_on_device", "waits_on_device")):
             _add(self.counted, key, getattr(self.c, field_name))
             setattr(self.c, field_name, 0)
         for key, n in self.counted.items():

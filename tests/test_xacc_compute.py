@@ -23,6 +23,7 @@ from conftest import (
     gpu_count,
     nvcc_compile,
     run_mpi,
+    runtime_stats,
     run_source,
     run_xmpacc,
     same_output,
@@ -49,7 +50,7 @@ CASES = {"basic.c": (1, 2, 3, 4), "ops.c": (2, 4), "atomics.c": (1, 2), "async_c
          "xmp_loops_in_regions.c": (1, 2, 3, 4), "const_tables.c": (1, 2, 3, 4),
          "jumps_and_bools.c": (1,), "variable_rows.c": (1, 2, 3, 4), "derefs.c": (1, 2, 3, 4),
          "private_blocks.c": (1, 2, 3, 4), "routine_bodies.c": (1, 2, 3, 4),
-         "dynamic_templates.c": (1, 2, 3, 4), "members.c": (1, 2, 3, 4)}
+         "dynamic_templates.c": (1, 2, 3, 4), "members.c": (1, 2, 3, 4), "waits_on_device.c": (1, 2, 3, 4)}
 
 
 
@@ -703,6 +704,78 @@ def test_reduction_results_reach_the_host_where_it_reads_them(built: dict[str, t
     assert host[at('_xmpacc_acc_reductions_wait("deferred_reductions.c:109");', fourth) + 1] == "it++;"
     assert sum("_xmpacc_acc_defer_reductions();" in line for line in host) == 5
     assert sum("_xmpacc_acc_reductions_discard" in line for line in host) == 3
+
+
+def test_acc_waits_the_host_may_pass_are_made_on_the_device(built: dict[str, tuple[Path, str]]) -> None:
+    """passes/gpu/acc_reduction_wait.py: an acc wait followed by device work only is made on
+    the device, and the host waits (as the acc wait is written) before the first statement
+    that could observe the queues, or after the loop whose body ends with it."""
+    exe, _ = built["waits_on_device.c"]
+    host = [line.strip() for line in exe.with_suffix(".host.c").read_text().splitlines()
+            if line.strip() and not line.startswith("#line")]
+
+    def at(fragment: str, start: int = 0) -> int:
+        return next(k for k in range(start, len(host)) if fragment in host[k])
+
+    def waits(kind: str, line: int) -> int:
+        return at(f'_xmpacc_acc_wait{kind}("waits_on_device.c:{line}"')
+
+    # 1. Himeno's iteration: both waits on the device; gosa discarded at the top of the
+    # body; after the loop the host waits for every queue, then for gosa, before the return
+    loop = at("for (n = 0; n < 6; n++)")
+    assert host[loop + 2] == "_xmpacc_acc_reductions_discard(&gosa);"
+    assert loop < at("_xmpacc_acc_defer_reductions();", loop) < waits("_on_device", 48) \
+        < at('_xmpacc_reduce(&gosa, "waits_on_device.c:49"') < waits("_on_device", 54)
+    after = waits("", 54)
+    assert host[after:after + 3] == ['_xmpacc_acc_wait("waits_on_device.c:54", -1, 0);',
+                                     '_xmpacc_acc_reductions_wait("waits_on_device.c:42");', "return gosa;"]
+    # 2. wait(1) and wait(2) in a time loop: on the device, each for its own queue
+    assert "1, (const long long []){(long long) 1});" in host[waits("_on_device", 83)]
+    assert "1, (const long long []){(long long) 2});" in host[waits("_on_device", 86)]
+    # 3. a host store passes it (the run-time check keeps it on the host: an async update);
+    # the loop that reads y waits first
+    assert host[waits("_on_device", 96) + 1].startswith("sum = y[1]")
+    assert host[waits("", 96) + 1].startswith("for (i = 0;")
+    # 4. a call (a timer) waits at the acc wait; 5. a loop condition that calls a function
+    assert host[waits("", 106) + 1] == "t0 = xmp_wtime();"
+    assert waits("", 117)
+    assert not any(f'_xmpacc_acc_wait_on_device("waits_on_device.c:{n}"' in line for line in host for n in (106, 117))
+    # 6. the static function that ends with acc wait: made on the device, its callers owe
+    # it (the loop of its calls: the host waits after the loop); a pointed-to one: the host's
+    assert waits("_on_device", 44) < at("static void sweep_pointed(void)") < waits("", 52)
+    calls = at("sweep_owed();", waits("", 52))
+    assert host[calls + 1:calls + 4] == ["}", '_xmpacc_acc_wait("waits_on_device.c:148", -1, 0);', "pointed();"]
+    assert sum("_xmpacc_acc_wait_on_device" in line for line in host) == 6
+
+
+def test_info_says_where_the_host_waits(tmp_path: Path) -> None:
+    """--info: each acc wait made on the device, and where the host waits instead."""
+    r = run_xmpacc("--info", "-S", "tests/xacc_compute/waits_on_device.c", "-o", str(tmp_path / "w"), cwd=REPO)
+    assert r.returncode == 0, r.stderr
+    said = {int(line.split(":")[1]): line.split("info: ")[1] for line in r.stderr.splitlines()
+            if "info: acc wait" in line}
+    assert sorted(said) == [44, 69, 75, 104, 107, 117]
+    assert said[44].endswith("the host waits in the callers of sweep_owed")
+    assert said[69].startswith("acc wait: made on the device: every stream waits there for the queues")
+    assert said[75].endswith("the host waits before line 77")   # return gosa;
+    assert said[117].endswith("the host waits before line 119")   # the loop that reads y
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(gpu_count() == 0, reason="needs a CUDA GPU")
+def test_acc_waits_on_the_device_on_a_gpu(built: dict[str, tuple[Path, str]]) -> None:
+    """On a GPU the waits the host may pass are made on the device (2 per iteration of
+    cases 1 and 2, 1 of case 6; case 3's async update keeps its wait on the host), with the output of
+    the program whose host waits where it says, which XMPACC_WAIT_ON_DEVICE=0 runs."""
+    exe, expected = built["waits_on_device.c"]
+    env = {"XMPACC_DEVICE": "cuda", "XMPACC_STATS": "1"}
+    on = run_mpi(1, exe, env=env)
+    off = run_mpi(1, exe, env={**env, "XMPACC_WAIT_ON_DEVICE": "0"})
+    assert on.returncode == off.returncode == 0, on.stderr + off.stderr
+    same_output(on.stdout, expected)
+    same_output(off.stdout, expected)
+    assert [s.get("acc_waits_on_device", 0) for s in runtime_stats(on.stderr)] == [30]
+    assert [s.get("acc_waits_on_device", 0) for s in runtime_stats(off.stderr)] == [0]
 
 
 def test_kernel_file_carries_the_types_its_kernels_use(built: dict[str, tuple[Path, str]]) -> None:

@@ -163,8 +163,15 @@ class StaticDescFacts:
     block_scope: tuple[str, ...]     # made at each entry of their block
 
 
+@dataclass(frozen=True, slots=True)
+class WaitFacts:
+    """acc wait made on the device (passes/gpu/acc_reduction_wait.py): where the host waits."""
+
+    host_waits: str                  # "before line 52", "after the loop", "in the callers of f"
+
+
 Facts = (NodesFacts | TemplateFacts | DistributeFacts | AlignFacts | LoopFacts | KernelFacts | ReflectFacts
-         | CopyFacts | CommFacts | GmoveFacts | OwnerFacts | ForFacts | StaticDescFacts)
+         | CopyFacts | CommFacts | GmoveFacts | OwnerFacts | ForFacts | StaticDescFacts | WaitFacts)
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,6 +36,7 @@ from xmpacc.facts import (
     StaticDescFacts,
     TemplateFacts,
     VarFacts,
+    WaitFacts,
     allocated,
     buffer_bytes,
     elem_size,
@@ -385,6 +386,11 @@ def _for(f: ForFacts) -> str:
         (f" ({'; '.join(extra)})" if extra else "")
 
 
+def _wait(f: WaitFacts) -> str:
+    return ("made on the device: every stream waits there for the queues, and the host goes on "
+            f"(only device work follows); the host waits {f.host_waits}")
+
+
 def _static_desc(f: StaticDescFacts) -> str:
     parts = []
     if f.file_scope:
@@ -398,12 +404,12 @@ def _static_desc(f: StaticDescFacts) -> str:
 _RENDER: dict[type, Callable[[Any], str]] = {
     NodesFacts: _nodes, TemplateFacts: _template, DistributeFacts: _distribute, AlignFacts: _align,
     LoopFacts: _host_loop, KernelFacts: _kernel, ReflectFacts: _reflect, CopyFacts: _copy, CommFacts: _comm,
-    GmoveFacts: _gmove, OwnerFacts: _owner, ForFacts: _for, StaticDescFacts: _static_desc,
+    GmoveFacts: _gmove, OwnerFacts: _owner, ForFacts: _for, StaticDescFacts: _static_desc, WaitFacts: _wait,
 }
 
 # ---------------------------------------------------------------- the remarks
 
-_PRAGMA = re.compile(r"^\s*#\s*pragma\s+xmp\s+(.*)$")
+_PRAGMA = re.compile(r"^\s*#\s*pragma\s+(?:xmp\s+(.*)|(acc\b.*))$")   # an OpenACC line keeps its "acc"
 _COMMENT = re.compile(r"/\*.*?\*/|//.*$")
 
 
@@ -423,7 +429,7 @@ def _as_written(loc: Any, files: dict[str, list[str]]) -> str | None:
         k += 1
         text = text[:-1] + " " + lines[k]
     m = _PRAGMA.match(_COMMENT.sub(" ", text))
-    return " ".join(m.group(1).split()) if m else None
+    return " ".join((m.group(1) or m.group(2)).split()) if m else None
 
 
 def render(infos: list[InfoFact]) -> list[str]:

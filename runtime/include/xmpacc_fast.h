@@ -118,6 +118,14 @@ typedef struct _xmpacc_replay {
   int (*copy_out)(void *, uintptr_t, size_t);                      /* cuMemcpyDtoH_v2 */
   int (*copy_in_async)(uintptr_t, const void *, size_t, void *);   /* cuMemcpyHtoDAsync_v2 */
   long long sync_in_bytes, sync_out_bytes;                         /* moved here (XMPACC_STATS) */
+  /* acc wait on the device (xmpacc_replay.h): an event per queue and one on the compute
+   * stream (runtime/replay.py makes them); the queues that moved host memory since the
+   * host last waited for them (async update) */
+  void *queue_event[64];
+  void *join_event;
+  int queue_moved_host[64];
+  int wait_on_host;                      /* XMPACC_WAIT_ON_DEVICE=0: every acc wait blocks the host */
+  long long waits_on_device;             /* made here (XMPACC_STATS) */
 } _xmpacc_replay_t;
 
 _xmpacc_replay_t _xmpacc_replay;
@@ -127,7 +135,8 @@ enum { _XMPACC_EV_REFLECT, _XMPACC_EV_REFLECT_ACC, _XMPACC_EV_LAUNCH, _XMPACC_EV
        _XMPACC_EV_COMPUTE_END, _XMPACC_EV_DEVICE_WAIT, _XMPACC_EV_ACC_WAIT, _XMPACC_EV_REFLECT_DO_ACC,
        _XMPACC_EV_LOOP_REDUCE_BEGIN, _XMPACC_EV_LOOP_REDUCE, _XMPACC_EV_SWAP_REDUCED, _XMPACC_EV_REDUCE,
        _XMPACC_EV_DEFER, _XMPACC_EV_REDUCTIONS_WAIT, _XMPACC_EV_REDUCTIONS_DISCARD, _XMPACC_EV_QUEUE_BEGIN,
-       _XMPACC_EV_QUEUE_END, _XMPACC_EV_BARRIER, _XMPACC_EV_BCAST, _XMPACC_EV_UPDATE };
+       _XMPACC_EV_QUEUE_END, _XMPACC_EV_BARRIER, _XMPACC_EV_BCAST, _XMPACC_EV_UPDATE,
+       _XMPACC_EV_ACC_WAIT_ON_DEVICE };
 
 static long long _xmpacc_now(void) {
   struct timespec ts;

@@ -134,6 +134,12 @@ static int _xmpacc_device_wait_fast(void) {
   return 1;
 }
 
+static int _xmpacc_queue_wanted(int q, int n, const long long *queues) {
+  int wanted = n < 0;
+  for (int k = 0; k < n && !wanted; k++) wanted = queues[k] == _xmpacc_replay.queue_id[q];
+  return wanted;
+}
+
 /* acc wait (n < 0: every queue) and wait(q, ...): the compute stream, then the queues'. */
 static int _xmpacc_acc_wait_fast(const char *where, int n, const long long *queues) {
   _xmpacc_replay_t *r = &_xmpacc_replay;
@@ -142,11 +148,45 @@ static int _xmpacc_acc_wait_fast(const char *where, int n, const long long *queu
   start = r->profile ? _xmpacc_now() : 0;
   if (!_xmpacc_stream_idle()) return 0;
   for (int q = 0; q < r->nqueues; q++) {
-    int wanted = n < 0;
-    for (int k = 0; k < n && !wanted; k++) wanted = queues[k] == r->queue_id[q];
-    if (wanted && r->synchronize(r->queue_stream[q])) return 0;
+    if (!_xmpacc_queue_wanted(q, n, queues)) continue;
+    if (r->synchronize(r->queue_stream[q])) return 0;
+    r->queue_moved_host[q] = 0;
   }
   if (start) _xmpacc_replay_record(_XMPACC_EV_ACC_WAIT, where, start, 0, 0);
+  return 1;
+}
+
+/* An acc wait the host may pass (passes/gpu/acc_reduction_wait.py: only device work
+ * follows it until the host's own wait, which the compiler put before the first
+ * statement that could tell).  Every stream waits for the queues on the device instead:
+ * the compute stream for each queue's event, then every queue for the compute stream's,
+ * so whatever is queued next anywhere runs after them, as after the host's wait.  A queue
+ * that moved host memory since the host last waited for it (an async update: the host may
+ * touch that memory next) is waited for by the host, as written.  The host backend ran
+ * every kernel at its launch: nothing to wait for. */
+static int _xmpacc_acc_wait_on_device_fast(const char *where, int n, const long long *queues) {
+  _xmpacc_replay_t *r = &_xmpacc_replay;
+  long long start;
+  if (!r->on || r->queue_depth) return 0;
+  if (r->host_backend) return 1;
+  if (r->wait_on_host) return _xmpacc_acc_wait_fast(where, n, queues);
+  for (int q = 0; q < r->nqueues; q++)
+    if ((_xmpacc_queue_wanted(q, n, queues) && r->queue_moved_host[q]) || !r->queue_event[q])
+      return _xmpacc_acc_wait_fast(where, n, queues);
+  start = r->profile ? _xmpacc_now() : 0;
+  for (int q = 0; q < r->nqueues; q++)
+    if (_xmpacc_queue_wanted(q, n, queues)
+        && (r->event_record(r->queue_event[q], r->queue_stream[q])
+            || r->stream_wait(r->stream, r->queue_event[q], 0)))
+      return 0;   /* the general path waits on the host and reports the error */
+  if (r->nqueues) {
+    if (r->event_record(r->join_event, r->stream)) return 0;
+    for (int q = 0; q < r->nqueues; q++)
+      if (r->stream_wait(r->queue_stream[q], r->join_event, 0)) return 0;
+    r->pending = where;   /* the compute stream now holds the queues' work */
+  }
+  r->waits_on_device++;
+  if (start) _xmpacc_replay_record(_XMPACC_EV_ACC_WAIT_ON_DEVICE, where, start, 0, 0);
   return 1;
 }
 
@@ -489,6 +529,9 @@ static int _xmpacc_acc_update_fast(const char *where, int direction, const void 
                                : r->copy_in(p->device, p->host, (size_t)p->nbytes)))
       return 0;   /* nothing moved: the general path tries again and reports it */
   }
+  if (p->stream)   /* the host waits for that queue at its next acc wait (as written) */
+    for (int q = 0; q < r->nqueues; q++)
+      if (r->queue_id[q] == p->queue) r->queue_moved_host[q] = 1;
   if (direction) r->sync_out_bytes += p->nbytes;
   else r->sync_in_bytes += p->nbytes;
   p->calls++;

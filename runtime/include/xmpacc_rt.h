@@ -42,6 +42,7 @@ void _xmpacc_acc_enter_data(const char * where, int n, const void * keys, const 
 void _xmpacc_acc_exit_data(const char * where, int n, const void * keys, const long long * sizes, const void * names, const long long * kinds, const void * secs, int flags);
 void _xmpacc_acc_update(const char * where, int direction, const void * key, long long size, const char * name, const long long * sec, int flags, long long queue);
 void _xmpacc_acc_wait(const char * where, int n, const long long * queues);
+void _xmpacc_acc_wait_on_device(const char * where, int n, const long long * queues);
 void _xmpacc_acc_wait_devnum(const char * where, long long devnum, int n, const long long * queues);
 void * _xmpacc_acc_deviceptr(const char * where, const void * key, const char * name);
 void _xmpacc_acc_swap(const char * where, const void * key, long long size, const char * name);

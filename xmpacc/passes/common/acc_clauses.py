@@ -98,13 +98,14 @@ def queue_arg(async_: AsyncClause | None) -> str:
 
 
 
-def wait_clause_call(wait: WaitClause | None, where: str) -> str:
+def wait_clause_call(wait: WaitClause | None, where: str, entry: str = "_xmpacc_acc_wait") -> str:
+    """The host's wait for the queues (``entry``: _xmpacc_acc_wait_on_device, the device's)."""
     if wait is None:
         return ""
     if not wait.queues:
-        return f"_xmpacc_acc_wait({where}, -1, 0);"
+        return f"{entry}({where}, -1, 0);"
     queues = ", ".join(f"(long long)({q.text})" for q in wait.queues)
     if wait.devnum is not None:
         return (f"_xmpacc_acc_wait_devnum({where}, (long long)({wait.devnum.text}), {len(wait.queues)}, "
                 f"(const long long []){{{queues}}});")
-    return f"_xmpacc_acc_wait({where}, {len(wait.queues)}, (const long long []){{{queues}}});"
+    return f"{entry}({where}, {len(wait.queues)}, (const long long []){{{queues}}});"

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from pycparser import c_ast
 
@@ -50,9 +50,12 @@ from xmpacc.directives.openacc_ast import (
     AccData,
     AccHostData,
     AccLoop,
+    AccWait,
     DataClause,
+    WaitClause,
     directive_name,
 )
+from xmpacc.facts import InfoFact, WaitFacts
 from xmpacc.passes.common import acc_comm, acc_nest, describe
 from xmpacc.passes.common.acc_clauses import check_writable, queue_arg, read_only, wait_clause_call
 from xmpacc.passes.common.accesses import address_taken
@@ -62,6 +65,7 @@ from xmpacc.passes.common.pragmas import acc_directive, is_directive, pragma_id
 from xmpacc.passes.common.reductions import loop_reduction_calls
 from xmpacc.passes.common.values import Replicated, identity_of
 from xmpacc.passes.gpu import acc_loopnest, acc_reduction_wait, acc_region, kernel_deref
+from xmpacc.passes.gpu.acc_reduction_wait import Waits
 from xmpacc.passes.kernel import (
     acc_atomic,
     kernel_gen,
@@ -87,15 +91,6 @@ class _Datum:
     mode: int
 
 
-@dataclass
-class _Waits:
-    """Deferred reductions of a block not waited for yet (acc_reduction_wait.py), and the
-    construct whose wait the block owes them."""
-
-    names: set[str] = field(default_factory=set)
-    at: str = ""
-
-
 class _ComputeLowering(ScopedWalker):
     def __init__(self, tree: ScopeTree, ctx: Context, unit: Unit, present: list[Replicated]) -> None:
         super().__init__(tree)
@@ -106,12 +101,14 @@ class _ComputeLowering(ScopedWalker):
         self.address_taken: set[str] = set()   # in the function being lowered: never deferred
         self.function: c_ast.Node = c_ast.Compound([])   # the body of the function being lowered
         self.loop: c_ast.Node | None = None   # the statement of a block being visited (its body may be next)
-        self.carried: set[str] = set()   # reductions a loop's body left waiting past its end
-        self.carried_at = ""
+        self.carried: Waits | None = None   # the waits a loop's body left past its end
+        self.functions = acc_reduction_wait.WaitingFunctions()   # those whose callers owe their wait
+        self.function_name = ""
 
     def visit_FuncDef(self, node: c_ast.FuncDef) -> None:
         self.address_taken = address_taken(node.body)
         self.function = node.body
+        self.function_name = node.decl.name
         self.generic_visit(node)
 
     # ------------------------------------------------------------ walking
@@ -119,22 +116,33 @@ class _ComputeLowering(ScopedWalker):
     def visit_Compound(self, node: c_ast.Compound) -> None:
         loop, self.loop = self.loop, None
         items = list(node.block_items or [])
-        waits = _Waits()
-        out = rewrite_items(items, lambda items, i: self._lower_at(items, i, waits))
-        if waits.names and acc_reduction_wait.carried(loop, node, items, waits.names):
+        waits = Waits()
+        to_callers = node is self.function and self.function_name in self.functions.uses
+        carries = to_callers or acc_reduction_wait.waits_in_body(loop, node, items, self.functions, self.ctx)
+        if carries:   # the next iteration's (or call's) statements run while the host owes the wait
+            waits.owe(f"_xmpacc_acc_wait({cbuild.where_literal(node.coord)}, -1, 0);")
+        out = rewrite_items(items, lambda items, i: self._lower_at(items, i, waits, carries))
+        if to_callers:   # they owe its acc wait (its variables' results end with it)
+            out += cbuild.stmts(waits.settle_names(), node.coord)
+            waits.tell(self.ctx, f"in the callers of {self.function_name}")
+        # a host wait moves past the back edge only where the body was lowered owing it
+        elif waits and (carries or not waits.owed) \
+                and acc_reduction_wait.carried(loop, node, items, waits.names):
             out = cbuild.stmts(acc_reduction_wait.discard_calls(waits.names), node.coord) + out
-            self.carried, self.carried_at = waits.names, waits.at
-        elif waits.names:
-            out += cbuild.stmts(acc_reduction_wait.wait_call(waits.at), node.coord)
+            self.carried = waits
+        elif waits:
+            out += cbuild.stmts(waits.settle(self.ctx, "at the end of its block"), node.coord)
         node.block_items = out
 
-    def _lower_at(self, items: list[c_ast.Node], i: int, waits: _Waits) -> Lowered:
+    def _lower_at(self, items: list[c_ast.Node], i: int, waits: Waits, carries: bool) -> Lowered:
         item = items[i]
         out: list[c_ast.Node] = []
         nest = acc_nest.nest_of_pragma(items, i, self.ctx) if is_directive(item) else None
-        if waits.names and not acc_reduction_wait.may_pass(items, i, nest, waits.names, self.ctx):
-            out += cbuild.stmts(acc_reduction_wait.wait_call(waits.at), item.coord)
-            waits.names = set()
+        if waits and not acc_reduction_wait.may_pass(items, i, nest, waits, self.functions, self.ctx):
+            out += cbuild.stmts(waits.settle(self.ctx, f"before line {loc_of(item).line}"), item.coord)
+        wait = acc_reduction_wait.plain_wait(item, self.ctx) if is_directive(item) else None
+        if wait is not None:
+            return out + self._wait(items, i, wait, waits, carries), 1
         if nest is not None and isinstance(nest.acc, AccCompute) and nest.acc.loop is not None:
             end = next(k for k in range(i, len(items)) if items[k] is nest.loop) + 1
             out.append(self._guarded(nest.acc, lambda: self._combined(nest), nest.loop))
@@ -161,15 +169,32 @@ class _ComputeLowering(ScopedWalker):
         self.loop = None
         out.append(item)
         used = 1
-        if self.carried:   # a loop whose body's deferred reductions are waited for after it
-            waits.names |= self.carried
-            waits.at, self.carried = self.carried_at, set()
+        if self.carried is not None:   # a loop whose body's waits are made after it
+            waits.take(self.carried)
+            self.carried = None
+        if self.functions.called(item):   # a function whose acc wait its callers owe
+            waits.owe(f"_xmpacc_acc_wait({cbuild.where_literal(item.coord)}, -1, 0);")
         if reps and i + 1 < len(items):
             self.visit(items[i + 1])
             out.append(items[i + 1])
             used = 2
         del self.present[len(self.present) - len(reps):]
         return out, used
+
+    def _wait(self, items: list[c_ast.Node], i: int, d: AccWait, waits: Waits,
+              carries: bool) -> list[c_ast.Node]:
+        """``acc wait``: on the device where only device work follows it until the host's
+        own wait (acc_reduction_wait.py), else the host's, with what the block owes."""
+        where = cbuild.where_literal(d.loc)
+        clause = WaitClause(d.queues, d.loc)
+        self.ctx.acc_directives.pop(id(items[i]), None)   # lowered here, not by acc_data.py
+        if acc_reduction_wait.passes_next(items, i, waits, carries, self.functions, self.ctx):
+            waits.owe(wait_clause_call(clause, where))
+            waits.remarks.append(len(self.ctx.info))
+            self.ctx.info.append(InfoFact(d.loc, WaitFacts("after the loop")))   # (until told where)
+            return cbuild.stmts(wait_clause_call(clause, where, "_xmpacc_acc_wait_on_device"), items[i].coord)
+        settled = waits.settle(self.ctx, f"at line {d.loc.line}")
+        return cbuild.stmts(settled + wait_clause_call(clause, where), items[i].coord)
 
     def _guarded(self, d: AccCompute, lower, fallback: c_ast.Node | None) -> c_ast.Node:  # type: ignore[no-untyped-def]
         """Lower one construct; on a mistake report it and keep the statement without its
@@ -226,7 +251,7 @@ class _ComputeLowering(ScopedWalker):
         nest.loop.stmt = kernel_deref.as_subscripts(nest.loop.stmt, kernel_deref.pointer_names(nest.loop.stmt,
                                                                                                self.scope))
         part = acc_loopnest.build(nest, nest.acc, nest.acc.loop, self.scope, self.ctx, self.function)
-        defer = nest.acc.async_ is None and not (part.xmp is not None and part.xmp.reductions) \
+        defer = not (part.xmp is not None and part.xmp.reductions) \
             and kernel_ranges.one_launch(part.spec.passes)   # not margin / peel_and_wait
         return _if(nest.acc, self._construct(nest.acc, [part], nest.loop.coord, defer=defer), host)
 
@@ -637,5 +662,7 @@ def _file_scope_scalars(unit: Unit, ctx: Context) -> list[Replicated]:
 
 def run(unit: Unit, ctx: Context) -> Unit:
     assert ctx.scopes is not None
-    _ComputeLowering(ctx.scopes, ctx, unit, _file_scope_scalars(unit, ctx)).visit(unit.ast)
+    lowering = _ComputeLowering(ctx.scopes, ctx, unit, _file_scope_scalars(unit, ctx))
+    lowering.functions = acc_reduction_wait.waiting_functions(unit.ast, ctx)
+    lowering.visit(unit.ast)
     return unit  # errors stay collected until the check stage

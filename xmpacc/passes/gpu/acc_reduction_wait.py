@@ -28,12 +28,30 @@ before them), and the wait goes after the loop, in the enclosing block.  Then th
 never waits inside Himeno's time loop: with the XMP reduction on the device
 (acc_collectives.py), it queues the next iteration's reflect and sweep while the GPU
 still runs this one.
+
+``#pragma acc wait`` (no ``async``, no ``devnum``) is treated alike.  Where only device
+work follows it until a statement that could observe the queues (the statements above,
+``async`` ones too, ``reflect ... acc``, another ``acc wait``, stores into host scalars
+without calls), the host does not wait there: ``_xmpacc_acc_wait_on_device`` makes every
+stream wait for the queues on the device, and the host's wait (``Waits.owed``, the
+``acc wait`` as written) goes before that statement, or after the loop whose body ends
+there (a body with an ``acc wait`` at its top level is lowered as if the host owed the
+wait from its first statement, so the next iteration's statements up to the host's wait
+are device work as well).  So an ``async`` sweep with ``acc wait`` after it, the way
+XcalableACC's Himeno writes its iteration, keeps the GPU as busy as the synchronous
+spelling: the host queues the next iteration while the GPU runs this one.  What the host
+could tell apart is only time: a function call (a timer), the end of a block, a jump,
+anything else waits first.  ``async`` constructs with reductions defer them the same way,
+so their results reach the host at its wait, as OpenACC says.  At run time a queue that
+moved host memory since the host last waited for it (``update ... async``) makes the wait
+the host's, as written, and ``XMPACC_WAIT_ON_DEVICE=0`` makes every one so.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
 
 from pycparser import c_ast
 
@@ -41,16 +59,133 @@ from xmpacc.cbuild import walk
 from xmpacc.context import Context
 from xmpacc.diagnostics import SourceLoc
 from xmpacc.directives import ast as xd
-from xmpacc.directives.openacc_ast import AccCompute
-from xmpacc.passes.common.acc_nest import AccNest
-from xmpacc.passes.common.pragmas import pragma_id
+from xmpacc.directives.openacc_ast import AccCompute, AccWait
+from xmpacc.facts import InfoFact, WaitFacts
+from xmpacc.passes.common.acc_nest import AccNest, nest_of_pragma
+from xmpacc.passes.common.pragmas import acc_directive, pragma_id
 
 DEFER = "_xmpacc_acc_defer_reductions();"
 _IDENT = re.compile(r"[A-Za-z_]\w*")
+_CALL = re.compile(r"[A-Za-z_]\w*\s*\(")
+
+
+@dataclass
+class Waits:
+    """What the host has not waited for yet in a block: the deferred reductions of its
+    variables ``names`` (``at``: the construct whose wait it owes them) and the host's
+    ``acc wait`` (``owed``: its call) that ``_xmpacc_acc_wait_on_device`` stood in for."""
+
+    names: set[str] = field(default_factory=set)
+    at: str = ""
+    owed: str = ""
+    remarks: list[int] = field(default_factory=list)   # ctx.info's remarks of the waits owed
+
+    def __bool__(self) -> bool:
+        return bool(self.names or self.owed)
+
+    def owe(self, call: str) -> None:
+        """One more wait the host owes: two different ones become a wait for every queue."""
+        if self.owed and self.owed != call:
+            call = re.sub(r"\(([^,]*),.*\);$", r"(\1, -1, 0);", call)
+        self.owed = call
+
+    def settle(self, ctx: Context, place: str) -> str:
+        """The host's waits, now (``place``: where, for the remarks); nothing is owed after."""
+        text = self.owed + self.settle_names()
+        self.owed = ""
+        self.tell(ctx, place)
+        return text
+
+    def tell(self, ctx: Context, place: str) -> None:
+        """The remarks of the waits made on the device say where the host waits."""
+        for k in self.remarks:
+            ctx.info[k] = InfoFact(ctx.info[k].loc, WaitFacts(place))
+        self.remarks = []
+
+    def settle_names(self) -> str:
+        """The host's wait for the deferred reductions alone (at the end of a function
+        whose callers owe its acc wait: its variables may end with it)."""
+        text = wait_call(self.at) if self.names else ""
+        self.names = set()
+        return text
+
+    def take(self, other: Waits) -> None:
+        """What a loop's body still owes after the loop (``carried``)."""
+        self.names |= other.names
+        if other.names:
+            self.at = other.at
+        if other.owed:
+            self.owe(other.owed)
+        self.remarks += other.remarks
 
 
 def wait_call(where: str) -> str:
     return f"_xmpacc_acc_reductions_wait({where});"
+
+
+def plain_wait(item: c_ast.Node, ctx: Context) -> AccWait | None:
+    """``#pragma acc wait [(queues)]``: the host's wait, which may move (no async, devnum)."""
+    d = acc_directive(item, ctx)
+    return d if isinstance(d, AccWait) and d.async_ is None and d.devnum is None else None
+
+
+@dataclass(frozen=True)
+class WaitingFunctions:
+    """The functions of a unit that end owing the host's wait to their callers: ``static
+    void`` functions with an ``acc wait`` among their statements, called only as
+    statements of a block (never through a pointer, nor in an expression).  Their bodies
+    are lowered as if the host owed the wait from their first statement, and their last
+    ``acc wait`` may be made on the device: a call to one is then device work for its
+    caller, which owes the wait after it (the sweep function of a time loop, ending with
+    ``acc wait``).  ``uses``: each one's identifiers (a caller's deferred variables it
+    must not read)."""
+
+    uses: dict[str, frozenset[str]] = field(default_factory=dict)
+
+    def called(self, item: c_ast.Node) -> str | None:
+        """The function of a call statement ``f(...);`` to one of them, else None."""
+        name = item.name if isinstance(item, c_ast.FuncCall) else None
+        return name.name if isinstance(name, c_ast.ID) and name.name in self.uses else None
+
+
+def waiting_functions(ast: c_ast.Node, ctx: Context) -> WaitingFunctions:
+    candidates = {f.decl.name: f for f in (ast.ext or []) if isinstance(f, c_ast.FuncDef)
+                  and "static" in f.decl.storage and _returns_void(f)
+                  and any(plain_wait(item, ctx) is not None for item in f.body.block_items or [])}
+    for node in walk(ast):   # for (...) f();  ->  for (...) { f(); }: a block of the loop
+        for attr in ("stmt", "iftrue", "iffalse"):
+            body = getattr(node, attr, None) if isinstance(node, (c_ast.For, c_ast.While, c_ast.DoWhile,
+                                                                  c_ast.If)) else None
+            if isinstance(body, c_ast.FuncCall) and isinstance(body.name, c_ast.ID) \
+                    and body.name.name in candidates:
+                setattr(node, attr, c_ast.Compound([body], body.coord))
+    statement_calls = {id(item.name) for node in walk(ast) if isinstance(node, c_ast.Compound)
+                       for item in node.block_items or []
+                       if isinstance(item, c_ast.FuncCall) and isinstance(item.name, c_ast.ID)}
+    for node in walk(ast):
+        if isinstance(node, c_ast.ID) and node.name in candidates and id(node) not in statement_calls:
+            del candidates[node.name]   # its address, or a call whose value is used
+    return WaitingFunctions({name: frozenset(n.name for n in walk(f.body) if isinstance(n, c_ast.ID))
+                             for name, f in candidates.items()})
+
+
+def _returns_void(f: c_ast.FuncDef) -> bool:
+    t = f.decl.type
+    return isinstance(t, c_ast.FuncDecl) and isinstance(t.type, c_ast.TypeDecl) \
+        and isinstance(t.type.type, c_ast.IdentifierType) and t.type.type.names == ["void"]
+
+
+def waits_in_body(loop: c_ast.Node | None, body: c_ast.Compound, items: Sequence[c_ast.Node],
+                  functions: WaitingFunctions, ctx: Context) -> bool:
+    """Is ``body`` the body of ``loop`` with an ``acc wait`` (or a call to a function that
+    owes one) among its statements, whose condition and step call nothing?  Its host
+    wait may then move past the back edge, and the body is lowered as if the host owed
+    it from its first statement."""
+    if not isinstance(loop, (c_ast.For, c_ast.While)) or loop.stmt is not body:
+        return False
+    heads = [loop.cond, loop.next] if isinstance(loop, c_ast.For) else [loop.cond]
+    return all(_leaves_alone(h, set()) for h in heads if h is not None) \
+        and any(plain_wait(item, ctx) is not None or functions.called(item) for item in items)
 
 
 def discard_calls(names: set[str]) -> str:
@@ -84,18 +219,79 @@ def _leaves_alone(expr: c_ast.Node, names: set[str]) -> bool:
                    for n in walk(expr))
 
 
-def may_pass(items: Sequence[c_ast.Node], i: int, nest: AccNest | None,
-             names: set[str], ctx: Context) -> bool:
+def may_pass(items: Sequence[c_ast.Node], i: int, nest: AccNest | None, waits: Waits,
+             functions: WaitingFunctions, ctx: Context) -> bool:
     """Can the statement starting at ``items[i]`` (``nest``: the loop nest it begins, if
-    any) run before the host has the values of ``names``?"""
+    any) run before the host has the values of ``waits.names`` and has waited for the
+    queues (``waits.owed``)?"""
+    names = waits.names
+    item = items[i]
+    called = functions.called(item)
+    if called is not None:
+        return not (functions.uses[called] & names) and _leaves_alone(item.args or c_ast.ExprList([]), names)
     if nest is not None:
         acc = nest.acc
-        return isinstance(acc, AccCompute) and acc.loop is not None and acc.async_ is None \
-            and not (_names_in(nest) & names)
-    if pragma_id(items[i]) is None:
+        return isinstance(acc, AccCompute) and acc.loop is not None and not (_names_in(nest) & names) \
+            and not _host_calls(nest)
+    if plain_wait(item, ctx) is not None:
+        return True
+    if pragma_id(item) is None:
+        return bool(waits.owed) and (_host_store(item, names)
+                                     or isinstance(item, c_ast.Decl) and _leaves_alone(item, names))
+    found = ctx.directives.get(id(item), [])
+    if len(found) != 1:
         return False
-    found = ctx.directives.get(id(items[i]), [])
-    return len(found) == 1 and _reduction_of(found[0], names)
+    return _reduction_of(found[0], names) or _device_reflect(found[0])
+
+
+def passes_next(items: Sequence[c_ast.Node], i: int, waits: Waits, carries: bool,
+                functions: WaitingFunctions, ctx: Context) -> bool:
+    """May the host pass the ``acc wait`` at ``items[i]`` (``carries``: its block's host
+    wait moves past the loop's back edge, or to the function's callers)?"""
+    if i + 1 == len(items):
+        return carries
+    owing = Waits(set(waits.names), waits.at, "_xmpacc_acc_wait")
+    return may_pass(items, i + 1, nest_of_pragma(items, i + 1, ctx), owing, functions, ctx)
+
+
+def _host_store(item: c_ast.Node, names: set[str]) -> bool:
+    """``x = e;``, ``x op= e;``, ``x++;`` of a plain variable, calling nothing and using
+    none of ``names``: host work that nothing the device does touches."""
+    if isinstance(item, c_ast.Assignment):
+        target = item.lvalue
+    elif isinstance(item, c_ast.UnaryOp) and item.op in ("++", "--", "p++", "p--"):
+        target = item.expr
+    else:
+        return False
+    return isinstance(target, c_ast.ID) and _leaves_alone(item, names)
+
+
+def _device_reflect(d: object) -> bool:
+    return isinstance(d, xd.Reflect) and d.acc and d.async_id is None \
+        and not any(_CALL.search(text) for text in _texts(d))
+
+
+def _host_calls(nest: AccNest) -> bool:
+    """Does the host call a function to start the nest (its loops' heads, its clauses)?
+    The loop bodies run on the device."""
+    heads: list[c_ast.Node] = []
+    loop: c_ast.Node | None = nest.loop
+    while isinstance(loop, c_ast.For):
+        heads += [h for h in (loop.init, loop.cond, loop.next) if h is not None]
+        body = loop.stmt
+        if isinstance(body, c_ast.Compound) and len(body.block_items or []) == 1:
+            body = body.block_items[0]
+        loop = body
+    if any(isinstance(n, c_ast.FuncCall) for h in heads for n in walk(h)):
+        return True
+    return any(_CALL.search(text) for d in (nest.acc, nest.xmp) if d is not None for text in _texts(d))
+
+
+def _texts(d: object) -> Iterator[str]:
+    """The strings of a directive object (names, expression texts), locations left out."""
+    for part in xd.parts(d, lambda v: isinstance(v, (str, SourceLoc))):
+        if isinstance(part, str):
+            yield part
 
 
 def _reduction_of(d: object, names: set[str]) -> bool:
