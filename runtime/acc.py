@@ -1,15 +1,15 @@
-"""The XMP-ACC entries of the contract: replicate regions, replicate_sync and kernel launch.
+"""Kernel launches: ``loop ... acc`` and the OpenACC compute constructs call
+``_xmpacc_launch``, and the reductions of a launch reach their variables at once or, when
+deferred, at ``_xmpacc_acc_reductions_wait`` (deferred.py).
 
-Device copies are kept by key, the host address that identifies a variable: the
-descriptor of an aligned array (its copy mirrors the whole local buffer, shadows
-included) or the variable itself.  ``AccRuntime`` is mixed into ``api.Runtime``.
+A launch's parameters are device copies of the present table (device_memory.py), values,
+and buffers made here for its reductions and private arrays.  ``Kernels`` is the concern
+of ``api.Runtime`` that owns the prepared launches and the deferred results.
 """
 
 from __future__ import annotations
 
 import ctypes
-import os
-import threading
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,40 +33,15 @@ from .contract import (
     LOCATED_IN_PARTS,
     REDUCTION_TO_HOST,
 )
-from .cstructs import CArray, CSched, CTemplate
+from .cstructs import CSched
 from .deferred import Deferred
 from .device import grid_pad
+from .device_memory import DeviceCopy, DeviceMemory
 from .device_results import EmptyResult, PresentResult
 from .errors import RuntimeFailure, where_text
+from .shared import Shared
 
 _INT64 = 11   # _XMPACC_TYPE of long long
-
-
-@dataclass
-class DeviceCopy:
-    name: str
-    host_addr: int       # where the host data lives
-    nbytes: int
-    buffer: Any          # backend buffer
-    desc_keep: Any = None
-    desc_ptr: int = 0    # host address of the descriptor kernels get by value (aligned arrays)
-    refs: int = 1        # structured references: acc replicate and acc data regions (acc_data.py)
-    dynamic: int = 0     # dynamic references: acc enter data
-    openacc: bool = False  # an OpenACC data directive holds it (acc replicate may share it)
-    view: Any = None     # reflect's byte view of the buffer (device_view), made on first use
-    parent: DeviceCopy | None = None   # a part of another copy (a pointer into a present array)
-
-
-def read_clause(n: int, keys: int, sizes: int, names: int) -> list[tuple[int, int, str]]:
-    """The (key, size, name) of each of the ``n`` variables whose arrays generated code
-    passes to a replicate or data region entry."""
-    if not n:
-        return []
-    key_list = (ctypes.c_void_p * n).from_address(keys)
-    size_list = (ctypes.c_longlong * n).from_address(sizes)
-    name_list = [ctypes.cast(p, ctypes.c_char_p).value.decode()
-                 for p in (ctypes.c_void_p * n).from_address(names)]
-    return [(k or 0, s, nm) for k, s, nm in zip(key_list, size_list, name_list, strict=True)]
 
 
 @dataclass(frozen=True)
@@ -102,147 +77,27 @@ class Launch:
     arrays: list[ArrayTemporary] = field(default_factory=list)     # reductions of arrays and sections
 
 
-class AccRuntime:
-    """State: ``self.backend`` (chosen at start-up), device copies by key, regions."""
+class Kernels:
+    """The launches prepared per call site and per kernel, and the launches' deferred
+    results (deferred.py), which the XMP reductions (reductions.py) and the collectives on
+    device copies (acc_collectives.py) are given too."""
 
-    replay: Any = None      # replay.py's Replay (api.Runtime sets it at start-up)
-
-    @property
-    def generation(self) -> int:
-        """Changes whenever device copies come or go: prepared launches and the C side's
-        plans (replay.py) made before are stale."""
-        return self._generation
-
-    @generation.setter
-    def generation(self, value: int) -> None:
-        self._generation = value
-        if self.replay is not None:
-            self.replay.set_generation(value)
-
-    deferred: Deferred        # made by acc_compute.py's _acc_compute_init (every program has it)
-
-    backend: Any
-    arrays: dict[int, Any]
-    stats: dict[str, int]
-    world: Any
-
-    def _acc_init(self, backend: Any) -> None:
-        self.backend = backend
-        self.copies: dict[int, DeviceCopy] = {}
-        # held by a gmove agent (acc_gmove_agent.py) while it reads or writes a copy for
-        # another node, and here while a copy leaves the table: a put lands before the
-        # copy-out or finds the copy gone, never between
-        self.present_lock = threading.Lock()
-        self.regions: dict[int, list[int]] = {}
-        self.next_region = 1
-        self.transport: Any = None
-        self.generation = 0    # changes whenever device copies come or go
+    def __init__(self, shared: Shared, device: DeviceMemory) -> None:
+        self.shared, self.device = shared, device
         self.launch_cache: dict[tuple[Any, ...], Launch] = {}
         self.kernel_kinds: dict[bytes, KernelKinds] = {}
+        self.deferred = Deferred()
 
-    def _transport(self) -> Any:
-        """How ``reflect ... acc`` moves device slabs (made once, collectively, on first use):
-        NCCL between GPUs, host MPI for the host backend's buffers; XMPACC_REFLECT=staged
-        stages the slabs through host memory instead of NCCL."""
-        if self.transport is None:
-            from .staging import StagedTransport
-            from .transport import MpiTransport, NcclTransport
-
-            staged = os.environ.get("XMPACC_REFLECT", "nccl") == "staged"
-            if self.backend.name == "host":   # staged there too: the CPU-only tests check it
-                self.transport = StagedTransport(self.backend.xp) if staged else MpiTransport()
-            elif staged or self._gpus_shared():
-                # NCCL refuses two ranks on one GPU: then the slabs go through host memory
-                self.transport = StagedTransport(self.backend.xp)
-            else:
-                self.transport = NcclTransport(self.backend.xp, self.world)
-        return self.transport
-
-    def _need_backend(self, where: str) -> Any:
-        if getattr(self, "backend", None) is None:
-            raise RuntimeFailure(where, "acc directive in a program built without kernels")
-        return self.backend
-
-    def _gpus_shared(self) -> bool:
-        """Do two ranks use the same GPU (more processes than GPUs on a host)?"""
-        import socket
-
-        mine = (socket.gethostname(), getattr(self.backend, "device_id", -1))
-        everyone = self.world.allgather(mine)
-        return len(set(everyone)) < len(everyone)
-
-    def _xmpacc_replicate_begin(self, where: bytes, n: int, keys: int, sizes: int, names: int) -> int:
-        w = where_text(where)
-        backend = self._need_backend(w)
-        region = self.next_region
-        self.next_region += 1
-        self.generation += 1
-        self.regions[region] = []
-        for key, size, name in read_clause(n, keys, sizes, names):
-            present = self.copies.get(key)
-            if present is not None and present.openacc:
-                # present through OpenACC (acc_data.py): one more reference; a variable
-                # replicated twice by acc replicate alone stays an error
-                present.refs += 1
-            else:
-                self.copies[key] = self._device_copy(key, size, name, w, backend)
-            self.regions[region].append(key)
-        return region
-
-    def _device_copy(self, key: int, size: int, name: str, where: str, backend: Any) -> DeviceCopy:
-        if key in self.copies:
-            raise RuntimeFailure(where, f"'{name}' is already replicated")
-        if size >= 0:
-            backend.pin(key, size)
-            return DeviceCopy(name, key, size, backend.alloc(size, name, where))
-        arr = self.arrays.get(key)
-        if arr is None:
-            raise RuntimeFailure(where, f"acc replicate of '{name}' before its align ran")
-        nbytes = arr.buffer.nbytes
-        backend.pin(int(arr.buffer.ctypes.data), nbytes)
-        copy = DeviceCopy(name, int(arr.buffer.ctypes.data) if nbytes else 0, nbytes,
-                          backend.alloc(nbytes, name, where))
-        c = CArray.from_address(key)
-        tmpl_addr = ctypes.cast(c.tmpl, ctypes.c_void_p).value or 0
-        copy.desc_keep, copy.desc_ptr = backend.descriptor(key, ctypes.sizeof(CArray), tmpl_addr,
-                                                           ctypes.sizeof(CTemplate))
-        return copy
-
-    def _xmpacc_device_wait(self) -> None:
-        if getattr(self, "backend", None) is not None:
-            self.backend.wait()
-
-    def _xmpacc_replicate_end(self, region: int) -> None:
-        self.generation += 1
-        for key in self.regions.pop(region, []):
-            copy = self.copies.get(key)
-            if copy is None:
-                continue
-            copy.refs -= 1
-            if copy.refs <= 0 and copy.dynamic <= 0:
-                del self.copies[key]
-                self.backend.unpin(copy.host_addr, copy.nbytes)
-
-    def _xmpacc_replicate_sync(self, where: bytes, direction: int, key: int, name: bytes) -> None:
-        copy = self.copies.get(key)
-        if copy is None:
-            raise RuntimeFailure(where_text(where), f"'{name.decode()}' has no device copy "
-                                                    "(not inside its acc replicate)")
-        self.backend.wait()
-        if copy.nbytes:
-            if direction == 0:
-                self.backend.copy_in(copy.buffer, copy.host_addr, copy.nbytes)
-            else:
-                self.backend.copy_out(copy.buffer, copy.host_addr, copy.nbytes)
-        counter = "sync_in_bytes" if direction == 0 else "sync_out_bytes"
-        self.stats[counter] = self.stats.get(counter, 0) + copy.nbytes
+    @property
+    def backend(self) -> Any:
+        return self.device.backend
 
     def _xmpacc_launch(self, where: bytes, kernel: bytes, total: int, nthreads: int, nparams: int,
                        args: int, kinds: int) -> None:
         """Run one ``loop ... acc``.  Its parameter array is prepared once per call site
         (same kernel, argument addresses, iteration counts and device copies) and replayed,
         so a launch costs little more than the driver call."""
-        self.stats["kernel_launches"] = self.stats.get("kernel_launches", 0) + 1
+        self.shared.count("kernel_launches")
         defer = self.deferred.next
         self.deferred.next = False
         info = self.kernel_kinds.get(kernel)
@@ -261,7 +116,7 @@ class AccRuntime:
         # the private arrays' sizes are values (the same address may hold another size)
         sizes = tuple(read_longs(int.from_bytes(raw[8 * i: 8 * i + 8], "little"), 1)[0]
                       for i in info.scratch) if info.scratch else ()
-        key = (kernel, raw, total, inner, pad, nthreads, self.generation, sizes)
+        key = (kernel, raw, total, inner, pad, nthreads, self.device.generation, sizes)
         prepared = self.launch_cache.get(key)
         if prepared is None:
             if len(self.launch_cache) > 512:
@@ -281,10 +136,11 @@ class AccRuntime:
                             where_text(where), prepared.lanes)
         on_host = prepared.located or prepared.arrays or info.scratch \
             or not all(hasattr(r, "c") for r in prepared.reductions)
-        if self.replay is not None and not on_host:
+        replay = self.shared.replay
+        if replay is not None and not on_host:
             # the C side repeats it (replay.py), its scalar reductions by their records
-            self.replay.offer_launch(self.backend, kernel.decode(), where_text(where), prepared, info, total,
-                                     nthreads, nparams, args, (inner, pad))
+            replay.offer_launch(self.backend, kernel.decode(), where_text(where), prepared, info, total,
+                                nthreads, nparams, args, (inner, pad))
         for r in prepared.reductions:
             r.start()
         if defer:
@@ -298,15 +154,6 @@ class AccRuntime:
                 pick(rec, self.backend.xp, before)
             for temp in prepared.arrays:
                 temp.copy_out()
-
-    def _copy_holding(self, addr: int) -> DeviceCopy | None:
-        """The device copy keyed by ``addr``, else the (whole) copy whose host data hold the
-        byte at ``addr``; None without one.  Callers check that what they need fits."""
-        found = self.copies.get(addr)
-        if found is not None:
-            return found
-        return next((c for c in self.copies.values()
-                     if c.parent is None and c.host_addr <= addr < c.host_addr + c.nbytes), None)
 
     def _xmpacc_acc_defer_reductions(self) -> None:
         """The next launch (a compute construct with reductions, passes/gpu/acc_reduction_wait.py)
@@ -362,7 +209,7 @@ class AccRuntime:
                  args: int, nparams: int) -> Launch:
         """``inner``: the innermost loop's count and the grid's padding (2-D grids)."""
         w = where_text(where)
-        backend = self._need_backend(w)
+        backend = self.device.need_backend(w)
         if nthreads < 0 or nthreads > 1024:
             raise RuntimeFailure(w, f"too many threads are requested for GPU: {nthreads} per block (1..1024)"
                                  if nthreads > 0 else f"num_threads must be positive, got {nthreads}")
@@ -424,7 +271,7 @@ class AccRuntime:
     def _present_copy(self, addr: int, code: int) -> DeviceCopy | None:
         """The device copy that a scalar reduction (``code``: operator and flags) goes
         into, or None where it goes to the host variable."""
-        copy = self._copy_holding(addr) if addr and not code & REDUCTION_TO_HOST else None
+        copy = self.device.copy_holding(addr) if addr and not code & REDUCTION_TO_HOST else None
         return None if copy is None or copy.desc_ptr else copy
 
     def _array_temporary(self, desc: int, type_code: int, launch: Launch, where: str) -> int:
@@ -438,7 +285,7 @@ class AccRuntime:
         """The device address of the host bytes [addr, addr + nbytes) of a reduction array
         where a device copy holds them, else None (acc_arrays.py; always None for XMP-ACC's
         ``loop ... acc``, whose results go to the host arrays)."""
-        copy = None if to_host else self._copy_holding(addr)
+        copy = None if to_host else self.device.copy_holding(addr)
         if copy is None:
             return None
         if addr + nbytes > copy.host_addr + copy.nbytes or copy.desc_ptr:
@@ -447,21 +294,12 @@ class AccRuntime:
                                         f"('{copy.name}'): its reduced elements must all be present, or none")
         return self.backend.ptr(copy.buffer) + (addr - copy.host_addr)
 
-    def device_view(self, copy: DeviceCopy, arr: Any) -> Any:
-        """A device copy of an aligned array as reflect's byte view (made once: a reflect in
-        a time loop should not build array objects, nor work out the array's local shape,
-        per call)."""
-        if copy.view is None:
-            copy.view = self.backend.view(copy.buffer, "uint8",
-                                          copy.nbytes).reshape(arr.shape + (arr.elem_size,))
-        return copy.view
-
     def _param(self, kind: int, arg: int, holders: list[Any], where: str) -> int:
         if kind == LAUNCH_VALUE:
             return arg
         if kind not in (LAUNCH_DEVBUF, LAUNCH_DEVDESC):
             raise RuntimeFailure(where, f"bad kernel parameter kind {kind}")
-        copy = self.copies.get(arg)
+        copy = self.device.copies.get(arg)
         if copy is None:
             raise RuntimeFailure(where, "a variable of this acc loop has no device copy")
         if kind == LAUNCH_DEVDESC:

@@ -21,9 +21,11 @@ from __future__ import annotations
 import ctypes
 from typing import Any
 
-from .acc import DeviceCopy
+from .acc_queues import Queues
 from .device import device_number, devices_text
+from .device_memory import DeviceCopy, DeviceMemory
 from .errors import RuntimeFailure, where_text
+from .shared import Shared
 
 # acc_device_t (openacc.h)
 ACC_DEVICE_NONE, ACC_DEVICE_DEFAULT, ACC_DEVICE_HOST, ACC_DEVICE_NOT_HOST, ACC_DEVICE_NVIDIA = 0, 1, 2, 3, 4
@@ -37,19 +39,16 @@ def type_name(t: int) -> str:
     return _TYPE_NAMES.get(t, f"device type {t}")
 
 
-class AccApiRuntime:
-    """Mixed into ``api.Runtime`` after ``AccDataRuntime`` (whose present table it reads)."""
+class AccApi:
+    """The OpenACC library routines (a concern of ``api.Runtime``) and the ``acc_malloc``
+    blocks; the present table is ``device``'s, the queues ``queues``'."""
 
-    backend: Any
-    copies: dict[int, DeviceCopy]
-    queues: dict[int, Any]
-    stats: dict[str, int]
-
-    def _acc_api_init(self) -> None:
-        self.acc_blocks: dict[int, tuple[int, Any]] = {}   # acc_malloc: device address -> (bytes, buffer)
+    def __init__(self, shared: Shared, device: DeviceMemory, queues: Queues) -> None:
+        self.shared, self.device, self.queues = shared, device, queues
+        self.blocks: dict[int, tuple[int, Any]] = {}   # acc_malloc: device address -> (bytes, buffer)
 
     def _device(self) -> Any:
-        return getattr(self, "backend", None)
+        return self.device.backend
 
     def _my_device(self) -> tuple[int, int]:
         """(number of this process's device, devices of its type on the node)."""
@@ -101,16 +100,15 @@ class AccApiRuntime:
         backend = self._device()
         if backend is None or backend.name != "cuda":
             return 1
-        wanted = list(self.queues) if n < 0 else list((ctypes.c_longlong * n).from_address(queues))
-        return int(all(self.queues[q].done for q in wanted if q in self.queues))
+        return int(self.queues.done(n, queues))
 
     # ------------------------------------------------------------ addresses
     def _present_part(self, h: int, nbytes: int) -> tuple[DeviceCopy, int] | None:
         """The device copy holding the ``nbytes`` host bytes at ``h``, and h's offset in it."""
-        copy = self.copies.get(h)
+        copy = self.device.copies.get(h)
         if copy is not None and nbytes <= copy.nbytes:
             return copy, 0
-        for c in self.copies.values():
+        for c in self.device.copies.values():
             if c.parent is None and c.nbytes and c.host_addr <= h and h + nbytes <= c.host_addr + c.nbytes:
                 return c, h - c.host_addr
         return None
@@ -128,8 +126,7 @@ class AccApiRuntime:
         backend.wait()
         part = copy.buffer[offset:offset + nbytes]
         (backend.copy_in if direction == 0 else backend.copy_out)(part, h, nbytes)
-        counter = "sync_in_bytes" if direction == 0 else "sync_out_bytes"
-        self.stats[counter] = self.stats.get(counter, 0) + nbytes
+        self.shared.count("sync_in_bytes" if direction == 0 else "sync_out_bytes", nbytes)
 
     def _xmpacc_acclib_is_present(self, h: int, nbytes: int) -> int:
         return int(bool(h) and self._device() is not None
@@ -137,21 +134,22 @@ class AccApiRuntime:
 
     def _xmpacc_acclib_deviceptr(self, h: int) -> int:
         found = self._present_part(h, 1) if h and self._device() is not None else None
-        return 0 if found is None else self.backend.ptr(found[0].buffer) + found[1]
+        return 0 if found is None else self.device.backend.ptr(found[0].buffer) + found[1]
 
     def _xmpacc_acclib_hostptr(self, d: int) -> int:
-        if not d or self._device() is None:
+        backend = self._device()
+        if not d or backend is None:
             return 0
-        for c in self.copies.values():
-            start = self.backend.ptr(c.buffer)
+        for c in self.device.copies.values():
+            start = backend.ptr(c.buffer)
             if c.nbytes and start <= d < start + c.nbytes:
                 return c.host_addr + (d - start)
         return 0   # not a device copy of host data (an acc_malloc block has none)
 
     def _device_span(self, d: int, nbytes: int) -> bool:
         """Are the ``nbytes`` at ``d`` device memory (an acc_malloc block or a device copy)?"""
-        spans = [(a, n) for a, (n, _) in self.acc_blocks.items()]
-        spans += [(self.backend.ptr(c.buffer), c.nbytes) for c in self.copies.values()]
+        spans = [(a, n) for a, (n, _) in self.blocks.items()]
+        spans += [(self.device.backend.ptr(c.buffer), c.nbytes) for c in self.device.copies.values()]
         return any(a <= d and d + nbytes <= a + n for a, n in spans)
 
     # ------------------------------------------------------------ device memory
@@ -165,14 +163,14 @@ class AccApiRuntime:
             return 0
         buf = backend.alloc(nbytes, "acc_malloc", w)
         addr = int(backend.ptr(buf))
-        self.acc_blocks[addr] = (nbytes, buf)
+        self.blocks[addr] = (nbytes, buf)
         return addr
 
     def _xmpacc_acclib_free(self, where: bytes, name: bytes, d: int) -> None:
-        if self.acc_blocks.pop(d, None) is not None:
+        if self.blocks.pop(d, None) is not None:
             return
         what = name.decode()
-        inside = next((a for a, (n, _) in self.acc_blocks.items() if a < d < a + n), None)
+        inside = next((a for a, (n, _) in self.blocks.items() if a < d < a + n), None)
         why = (f"it points {d - inside} bytes into a block, not at its start" if inside is not None else
                "it is not a block that acc_malloc returned (or it was freed already)")
         raise RuntimeFailure(where_text(where), f"acc_free({what}): {why}")

@@ -24,7 +24,10 @@ import numpy as np
 
 from .collectives import DTYPES, allreduce
 from .deferred import Deferred
+from .device_memory import DeviceMemory
 from .errors import RuntimeFailure, where_text
+from .shared import Shared
+from .tasks import Tasks
 
 # XMP operator code (contract.REDUCTION_OPS) -> NCCL operator name
 _NCCL_OPS = {1: "NCCL_SUM", 2: "NCCL_PROD", 8: "NCCL_MAX", 9: "NCCL_MIN"}
@@ -34,25 +37,27 @@ _NCCL_TYPES = {np.dtype(np.int8): "NCCL_INT8", np.dtype(np.uint8): "NCCL_UINT8",
                np.dtype(np.float32): "NCCL_FLOAT32", np.dtype(np.float64): "NCCL_FLOAT64"}
 
 
-class AccCollectiveRuntime:
-    """Mixed into ``api.Runtime``; uses the present table and the on-set communicators."""
+class AccCollectives:
+    """``bcast``/``reduction ... acc`` (a concern of ``api.Runtime``) and the NCCL
+    communicators it made: on the device copies of ``device``, over the on-sets of
+    ``tasks``; ``deferred``: the launches' deferred results (acc.py)."""
 
-    copies: dict[int, Any]
-    backend: Any
-    world: Any
-    deferred: Deferred        # the launches' deferred results (acc_compute.py makes it)
+    def __init__(self, shared: Shared, device: DeviceMemory, tasks: Tasks, deferred: Deferred) -> None:
+        self.shared, self.device, self.tasks, self.deferred = shared, device, tasks, deferred
+        self.nccl_comms: dict[tuple[int, bool], Any] = {}   # (MPI communicator (py2f), side) -> NCCL
 
-    def _acc_collective_init(self) -> None:
-        self.acc_nccl_comms: dict[tuple[int, bool], Any] = {}   # (MPI communicator (py2f), side) -> NCCL
+    @property
+    def backend(self) -> Any:
+        return self.device.backend
 
     def _xmpacc_bcast_acc(self, data: int, where: bytes, nbytes: int, from_nodes: int | None,
                           from_ref: int | None, on_nodes: int | None,
                           on_ref: int | None, name: bytes) -> None:
         w = where_text(where)
-        comm = self._on_set(on_nodes, on_ref, w)   # type: ignore[attr-defined]
+        comm = self.tasks.on_set(on_nodes, on_ref, w)
         if comm is None:
             return
-        root = self._bcast_root(comm, from_nodes, from_ref, w)   # type: ignore[attr-defined]
+        root = self.tasks.bcast_root(comm, from_nodes, from_ref, w)
         dev = self._device_part(data, nbytes, w, "bcast", name.decode())
         nccl_comm = self._nccl_comm(comm)
         if nccl_comm is not None:
@@ -68,7 +73,7 @@ class AccCollectiveRuntime:
     def _xmpacc_reduce_acc(self, data: int, where: bytes, count: int, type_code: int, op: int,
                            on_nodes: int | None, on_ref: int | None, name: bytes) -> None:
         w = where_text(where)
-        comm = self._on_set(on_nodes, on_ref, w)   # type: ignore[attr-defined]
+        comm = self.tasks.on_set(on_nodes, on_ref, w)
         if comm is None:
             return
         dtype = DTYPES.get(type_code)
@@ -88,7 +93,7 @@ class AccCollectiveRuntime:
         allreduce(comm, host, op, w)
         self._put_back(dev, host)
 
-    def _reduce_pending(self, data: int, comm: Any, op: int) -> bool:
+    def reduce_pending(self, data: int, comm: Any, op: int) -> bool:
         """``#pragma xmp reduction (op: v)`` where v's deferred acc reduction is still on
         its way (reductions.py): on a GPU, queue it behind that result on the side
         stream, NCCL over ``comm``, so that the host need not wait for the kernel first
@@ -112,7 +117,7 @@ class AccCollectiveRuntime:
 
     def _device_part(self, addr: int, nbytes: int, w: str, what: str, name: str) -> Any:
         """The bytes of the device copy that mirror host ``addr .. addr + nbytes``."""
-        copy = self._copy_holding(addr)   # type: ignore[attr-defined]
+        copy = self.device.copy_holding(addr)
         if copy is None or addr + nbytes > copy.host_addr + copy.nbytes:
             raise RuntimeFailure(w, f"'{what} ... acc' of '{name}', which is not present on the device "
                                     "(no acc data, enter data, declare or acc replicate holds it)")
@@ -127,23 +132,24 @@ class AccCollectiveRuntime:
 
         if self.backend.name == "host":
             return None
-        if getattr(self, "transport", None) is None and comm.Get_size() != self.world.Get_size():
+        world = self.shared.world
+        if self.device.transport is None and comm.Get_size() != world.Get_size():
             return None   # choosing the transport is collective over every node: not from a subset
-        transport = self._transport()   # type: ignore[attr-defined]
+        transport = self.device.device_transport()
         if not isinstance(transport, NcclTransport):
             return None
         from mpi4py import MPI
 
-        if not side and MPI.Comm.Compare(comm, self.world) in (MPI.IDENT, MPI.CONGRUENT):
+        if not side and MPI.Comm.Compare(comm, world) in (MPI.IDENT, MPI.CONGRUENT):
             return transport.comm   # every node in world order: reflect's communicator serves
         key = (comm.py2f(), side)
-        found = self.acc_nccl_comms.get(key)
+        found = self.nccl_comms.get(key)
         if found is None:
             from cupy.cuda import nccl
 
             uid = nccl.get_unique_id() if comm.Get_rank() == 0 else None
             uid = comm.bcast(uid, root=0)
-            found = self.acc_nccl_comms[key] = nccl.NcclCommunicator(comm.Get_size(), uid, comm.Get_rank())
+            found = self.nccl_comms[key] = nccl.NcclCommunicator(comm.Get_size(), uid, comm.Get_rank())
         return found
 
     def _host_values(self, dev: Any) -> np.ndarray:

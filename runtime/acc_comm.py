@@ -1,6 +1,7 @@
 """XMP directives with XcalableACC's ``acc`` clause (XcalableACC.md §4) on device copies:
-``reflect_init``/``reflect_do ... acc`` and the swap that ``bcast``/``reduction ... acc``
-run their host collective through (xmpacc/passes/common/acc_comm.py says how they are called).
+``reflect``, ``reflect_init``/``reflect_do ... acc`` and the swap that ``bcast``/``reduction
+... acc`` run their host collective through (xmpacc/passes/common/acc_comm.py says how they
+are called).
 
 ``reflect_init ... acc`` plans the exchange once (the steps of reflect.py, and the
 transport: NCCL between GPUs, host MPI on the host backend); ``reflect_do ... acc``
@@ -10,31 +11,33 @@ replays it on the device copy without planning or allocating again.
 from __future__ import annotations
 
 import ctypes
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
+from .device_memory import DeviceCopy, DeviceMemory
 from .errors import RuntimeFailure, where_text
 from .reflect import Width, prepare, reflect
-from .replay import REFLECT_DO, offer_device_reflect
+from .replay import REFLECT, REFLECT_DO, offer_device_reflect
+from .shared import Shared
+
+# the array of a reflect's descriptor, its widths and where (api.Runtime._reflect_args)
+ReflectArgs = Callable[[int, bytes, int | None], tuple[Any, list[Width] | None, str]]
 
 
-class AccCommRuntime:
-    """Mixed into ``api.Runtime``; uses the present table of ``AccRuntime``."""
+class AccComm:
+    """The ``acc`` clause of reflect, bcast and reduction (a concern of ``api.Runtime``):
+    the planned ``reflect_init ... acc`` by descriptor, on the device copies of ``device``;
+    ``reflect_args`` reads a reflect's arguments as the host reflect does."""
 
-    copies: dict[int, Any]
-    backend: Any
-    cache: Any
-    stats: dict[str, int]
-    replay: Any
-    asyncs: Any
-
-    def _acc_comm_init(self) -> None:
+    def __init__(self, shared: Shared, device: DeviceMemory, reflect_args: ReflectArgs) -> None:
+        self.shared, self.device, self.reflect_args = shared, device, reflect_args
         # descriptor -> widths, orthogonal
-        self.acc_reflects: dict[int, tuple[list[Width] | None, bool]] = {}
+        self.reflects: dict[int, tuple[list[Width] | None, bool]] = {}
 
-    def _device_copy_of(self, key: int, name: str, where: str, what: str) -> Any:
-        copy = getattr(self, "copies", {}).get(key or 0)   # no copies: no device directive ran
+    def _device_copy_of(self, key: int, name: str, where: str, what: str) -> DeviceCopy:
+        copy = self.device.copies.get(key or 0)
         if copy is None:
             raise RuntimeFailure(where, f"'{what} ... acc' of '{name}', which is not present on the device "
                                         f"(no acc data, enter data, declare or acc replicate holds it)")
@@ -45,7 +48,7 @@ class AccCommRuntime:
         between two swaps: on the device values, the host's put back afterwards)."""
         w = where_text(where)
         copy = self._device_copy_of(key, name.decode(), w, "bcast/reduction")
-        self.backend.wait()
+        self.device.backend.wait()
         self._swap(copy)
 
     def _xmpacc_acc_swap_reduced(self, where: bytes, key: int, size: int, name: bytes, required: int) -> None:
@@ -54,7 +57,7 @@ class AccCommRuntime:
         in the device copies that hold the variable (acc.py, acc_arrays.py), so the XMP
         reduction combines those; a variable on no device copy has it in the host
         variable, and is left alone unless the loop says ``acc`` (XcalableACC.md §4)."""
-        held = [c for c in getattr(self, "copies", {}).values()
+        held = [c for c in self.device.copies.values()
                 if c.parent is None and not c.desc_ptr and c.host_addr < key + size
                 and key < c.host_addr + c.nbytes]
         if not held and required:
@@ -62,40 +65,44 @@ class AccCommRuntime:
                                                     "which is not present on the device (no acc data, enter "
                                                     "data, declare or data clause of the construct holds it)")
         if held:
-            self.backend.wait()
-        elif self.replay is not None:   # nothing held: the C side does nothing the next times
-            self.replay.offer_swap(key, size)
+            self.device.backend.wait()
+        elif self.shared.replay is not None:   # nothing held: the C side does nothing the next times
+            self.shared.replay.offer_swap(key, size)
         for copy in held:
             self._swap(copy)
 
-    def _swap(self, copy: Any) -> None:
+    def _swap(self, copy: DeviceCopy) -> None:
         if not copy.nbytes:
             return
         saved = np.empty(copy.nbytes, np.uint8)
         ctypes.memmove(saved.ctypes.data, copy.host_addr, copy.nbytes)
-        self.backend.copy_out(copy.buffer, copy.host_addr, copy.nbytes)
-        self.backend.copy_in(copy.buffer, int(saved.ctypes.data), copy.nbytes)
+        self.device.backend.copy_out(copy.buffer, copy.host_addr, copy.nbytes)
+        self.device.backend.copy_in(copy.buffer, int(saved.ctypes.data), copy.nbytes)
+
+    def _xmpacc_reflect_acc(self, ptr: int, where: bytes, widths: int | None) -> None:
+        arr, ws, w = self.reflect_args(ptr, where, widths)
+        self._reflect_device(arr, ptr, ws, w, "reflect", False, REFLECT)   # later calls: C (replay.py)
 
     def _xmpacc_reflect_init_acc(self, ptr: int, where: bytes, widths: int | None, orthogonal: int) -> None:
-        arr, ws, w = self._reflect_args(ptr, where, widths)  # type: ignore[attr-defined]
-        transport = self._transport()  # type: ignore[attr-defined]   # collective, made once
-        copy = getattr(self, "copies", {}).get(ptr)   # absent: reflect_do says so
-        view = None if copy is None else self.device_view(copy, arr)  # type: ignore[attr-defined]
-        prepare(arr, ws, self.cache, w, view, transport, bool(orthogonal))
-        self.acc_reflects[ptr] = (ws, bool(orthogonal))
-        if self.replay is not None:   # planned again: reflect_do's C plan is stale
-            self.replay.forget_reflect(ptr, (REFLECT_DO,))
+        arr, ws, w = self.reflect_args(ptr, where, widths)
+        transport = self.device.device_transport()   # collective, made once
+        copy = self.device.copies.get(ptr)   # absent: reflect_do says so
+        view = None if copy is None else self.device.device_view(copy, arr)
+        prepare(arr, ws, self.shared.cache, w, view, transport, bool(orthogonal))
+        self.reflects[ptr] = (ws, bool(orthogonal))
+        if self.shared.replay is not None:   # planned again: reflect_do's C plan is stale
+            self.shared.replay.forget_reflect(ptr, (REFLECT_DO,))
 
     def _xmpacc_reflect_do_acc(self, ptr: int, where: bytes) -> None:
-        arr, _, w = self._reflect_args(ptr, where, None)  # type: ignore[attr-defined]
-        if ptr not in self.acc_reflects:
+        arr, _, w = self.reflect_args(ptr, where, None)
+        if ptr not in self.reflects:
             raise RuntimeFailure(w, f"reflect_do ... acc of '{arr.name}' before its reflect_init ... acc",
                                  collective=True)
-        ws, orthogonal = self.acc_reflects[ptr]
+        ws, orthogonal = self.reflects[ptr]
         self._reflect_device(arr, ptr, ws, w, "reflect_do", orthogonal, REFLECT_DO)
 
     def _xmpacc_reflect_orthogonal_acc(self, ptr: int, where: bytes, widths: int | None) -> None:
-        arr, ws, w = self._reflect_args(ptr, where, widths)  # type: ignore[attr-defined]
+        arr, ws, w = self.reflect_args(ptr, where, widths)
         self._reflect_device(arr, ptr, ws, w, "reflect", True)
 
     def _reflect_device(self, arr: Any, ptr: int, ws: list[Width] | None, w: str, what: str,
@@ -103,10 +110,10 @@ class AccCommRuntime:
         """The host reflect's slabs (orthogonal: without corners) on the device copy; with
         ``kind`` (REFLECT, REFLECT_DO of replay.py) the later calls of a plain one run in C."""
         copy = self._device_copy_of(ptr, arr.name, w, what)
-        view = self.device_view(copy, arr)  # type: ignore[attr-defined]
-        transport = self._transport()  # type: ignore[attr-defined]
-        reflect(arr, ws, self.cache, w, self.stats, view, transport, orthogonal=orthogonal)
-        replay = self.replay
+        view = self.device.device_view(copy, arr)
+        transport = self.device.device_transport()
+        reflect(arr, ws, self.shared.cache, w, self.shared.stats, view, transport, orthogonal=orthogonal)
+        replay = self.shared.replay
         if kind is not None and replay is not None and ws is None and not orthogonal \
-                and not self.asyncs.active and not replay.has_reflect(ptr, kind):
+                and not self.shared.asyncs.active and not replay.has_reflect(ptr, kind):
             offer_device_reflect(replay, ptr, kind, arr, view, transport)

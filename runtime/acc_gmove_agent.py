@@ -103,7 +103,7 @@ class GmoveAgent:
     def __init__(self, world: Any, rows: Rows, backend: Callable[[], Any], lock: Any) -> None:
         self.comm = world.Dup()
         self.rows, self.backend = rows, backend
-        self.lock = lock   # the present table's (acc.py): held from finding a copy to done with it
+        self.lock = lock   # the present table's (device_memory.py): held from finding a copy to done with it
         self.counters: dict[tuple[int, ...], int] = {}
         self.keys: dict[int, tuple[Any, Key]] = {}   # id(DistArray) -> (weak reference, key)
         self.ptrs: dict[Key, int] = {}               # key -> descriptor

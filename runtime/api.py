@@ -10,8 +10,10 @@ descriptor replaces the old object, so nothing accumulates when a function runs 
 
 Each concern owns its state and gets what it shares with the others explicitly: ``Shared``
 (the world, the descriptor tables, the split communicators, the counters, the executing
-node sets; shared.py), the concerns it uses, and the device side as ``shared.Device``,
-which the acc mixins of ``Runtime`` implement (``copy_holding``, ``device_transport``).
+node sets, the C side of the per-iteration calls; shared.py), and the concerns it uses
+(or, where it needs one thing of another, that method).  The device side is one of them,
+``DeviceMemory`` (the backend and the present table; device_memory.py), which the acc
+concerns, gmove ... acc and the device coarrays are given.
 """
 
 from __future__ import annotations
@@ -23,13 +25,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .acc import AccRuntime
-from .acc_api import AccApiRuntime
-from .acc_collectives import AccCollectiveRuntime
-from .acc_comm import AccCommRuntime
-from .acc_compute import AccComputeRuntime
-from .acc_data import AccDataRuntime
+from .acc import Kernels
+from .acc_api import AccApi
+from .acc_collectives import AccCollectives
+from .acc_comm import AccComm
+from .acc_compute import AccCompute
+from .acc_data import AccData
 from .acc_gmove import AccGmove
+from .acc_queues import Queues
+from .acc_replicate import Replicate
 from .arrays import DistArray, Template, make_array, read_ints, read_longs
 from .asyncs import AsyncOps
 from .check import Checks
@@ -37,6 +41,7 @@ from .coarray import Coarrays
 from .collectives import bcast_bytes
 from .contract import ENTRIES
 from .cstructs import DESC_ARRAY, DESC_NODES, DESC_TEMPLATE, CArray, CNodes, CTemplate
+from .device_memory import DeviceMemory
 from .dynamic import Dynamic, check_bounds, set_bounds
 from .errors import InternalError, RuntimeFailure, where_text
 from .fast_reflect import FastReflectRuntime
@@ -44,9 +49,8 @@ from .gmove import Gmove
 from .intrinsics import Intrinsics
 from .linkage import Seen, declared_again
 from .nodes import CommCache, Nodes, resolve_extents
-from .reductions import ReductionRuntime
+from .reductions import Reductions
 from .reflect import Width, reflect
-from .replay import REFLECT
 from .shadows import Shadows
 from .shared import ExecSet, Shared
 from .tasks import Tasks
@@ -59,10 +63,9 @@ def _formats(kinds: list[int], widths: list[int]) -> str:
 
 
 @dataclass
-class Runtime(AccCollectiveRuntime, AccCommRuntime, AccApiRuntime, AccDataRuntime, AccRuntime,
-              AccComputeRuntime, ReductionRuntime, FastReflectRuntime):
+class Runtime(FastReflectRuntime):
     """State of one process's runtime: MPI, descriptors by address, the executing set, and
-    the concerns composed in ``__post_init__`` (the acc family is still mixed in)."""
+    the concerns composed in ``__post_init__`` (the fast reflect is still mixed in)."""
 
     world: Any
     exec_info: Any                      # the C struct _xmpacc_exec
@@ -73,7 +76,6 @@ class Runtime(AccCollectiveRuntime, AccCommRuntime, AccApiRuntime, AccDataRuntim
     stats: dict[str, int] = field(default_factory=dict)
     asyncs: AsyncOps = field(default_factory=AsyncOps)
     declared: Seen = field(default_factory=dict)    # shared nodes/templates (linkage.py)
-    replay: Any = None      # the per-iteration calls in C (replay.py); None in checked runs
     # the concerns (made in __post_init__)
     shared: Shared = field(init=False, repr=False)
     tasks: Tasks = field(init=False, repr=False)
@@ -82,6 +84,16 @@ class Runtime(AccCollectiveRuntime, AccCommRuntime, AccApiRuntime, AccDataRuntim
     checks: Checks = field(init=False, repr=False)
     intrinsics: Intrinsics = field(init=False, repr=False)
     gmove: Gmove = field(init=False, repr=False)
+    device: DeviceMemory = field(init=False, repr=False)
+    queues: Queues = field(init=False, repr=False)
+    replicate: Replicate = field(init=False, repr=False)
+    kernels: Kernels = field(init=False, repr=False)
+    acc_data: AccData = field(init=False, repr=False)
+    acc_compute: AccCompute = field(init=False, repr=False)
+    acc_api: AccApi = field(init=False, repr=False)
+    acc_comm: AccComm = field(init=False, repr=False)
+    acc_collectives: AccCollectives = field(init=False, repr=False)
+    reductions: Reductions = field(init=False, repr=False)
     acc_gmove: AccGmove = field(init=False, repr=False)
     coarrays: Coarrays = field(init=False, repr=False)
 
@@ -95,24 +107,36 @@ class Runtime(AccCollectiveRuntime, AccCommRuntime, AccApiRuntime, AccDataRuntim
         self.checks = Checks(shared)
         self.intrinsics = Intrinsics(shared, self.dynamic)
         self.gmove = Gmove(shared, self.tasks)
-        self.acc_gmove = AccGmove(shared, self.gmove, self)
-        self.coarrays = Coarrays(shared, self.tasks.node_sets, self, self.acc_gmove)
-        self._acc_data_init()
-        self._acc_api_init()
-        self._acc_comm_init()
-        self._acc_collective_init()
-        self._acc_compute_init()
+        device = self.device = DeviceMemory(shared)
+        self.queues = Queues(shared, device)
+        self.replicate, self.kernels = self._device_code(device)
+        deferred = self.kernels.deferred
+        self.acc_data = AccData(shared, device, self.queues)
+        self.acc_compute = AccCompute(shared, device, self.acc_data, self.queues)
+        self.acc_api = AccApi(shared, device, self.queues)
+        self.acc_comm = AccComm(shared, device, self._reflect_args)
+        self.acc_collectives = AccCollectives(shared, device, self.tasks, deferred)
+        self.reductions = Reductions(shared, self.tasks, deferred, self.acc_collectives.reduce_pending,
+                                     self.kernels._xmpacc_acc_reductions_wait)
+        self.acc_gmove = AccGmove(shared, self.gmove, device)
+        self.coarrays = Coarrays(shared, self.tasks.node_sets, device, self.acc_gmove)
         self._publish()
+
+    def _device_code(self, device: DeviceMemory) -> tuple[Replicate, Kernels]:
+        """``acc replicate`` and the launches (checked runs check them: checked_run.py)."""
+        return Replicate(self.shared, device), Kernels(self.shared, device)
 
     # ----------------------------------------------------------------- the concerns
     def concerns(self) -> tuple[Any, ...]:
         """The objects besides the runtime itself that implement contract entries."""
         return (self.tasks, self.dynamic, self.shadows, self.checks, self.intrinsics, self.gmove,
-                self.acc_gmove, self.coarrays, self.coarrays.sync)
+                self.device, self.queues, self.replicate, self.kernels, self.acc_data, self.acc_compute,
+                self.acc_api, self.acc_comm, self.acc_collectives, self.reductions, self.acc_gmove,
+                self.coarrays, self.coarrays.sync)
 
     def entries(self) -> dict[str, Callable[..., Any]]:
         """Every entry of ``contract.py``, bound to the one object that implements it (the
-        runtime, with its acc mixins, or a concern): what the launcher puts in the C table."""
+        runtime or a concern): what the launcher puts in the C table."""
         table: dict[str, Callable[..., Any]] = {}
         for owner in (self, *self.concerns()):
             for e in ENTRIES:
@@ -133,6 +157,16 @@ class Runtime(AccCollectiveRuntime, AccCommRuntime, AccApiRuntime, AccDataRuntim
     def exec_comm(self) -> Any:
         return self.shared.exec_comm
 
+    @property
+    def replay(self) -> Any:
+        """The per-iteration calls in C (replay.py), once the launcher started them; None
+        before and in checked runs."""
+        return self.shared.replay
+
+    @replay.setter
+    def replay(self, replay: Any) -> None:
+        self.shared.replay = replay
+
     def _publish(self) -> None:
         info = self.exec_info
         info.world_rank, info.world_size = self.world.Get_rank(), self.world.Get_size()
@@ -148,20 +182,6 @@ class Runtime(AccCollectiveRuntime, AccCommRuntime, AccApiRuntime, AccDataRuntim
         if ptr not in self.nodes:
             raise RuntimeFailure(where, "nodes used before its 'nodes' directive ran")
         return self.nodes[ptr]
-
-    # the acc mixins (reductions.py, acc_collectives.py) reach these here (tasks.py)
-    def _on_set(self, nodes_ptr: int | None, ref_ptr: int | None, where: str) -> Any | None:
-        return self.tasks.on_set(nodes_ptr, ref_ptr, where)
-
-    def _bcast_root(self, comm: Any, from_nodes: int | None, from_ref: int | None, where: str) -> int:
-        return self.tasks.bcast_root(comm, from_nodes, from_ref, where)
-
-    # the device side as the concerns see it (shared.Device)
-    def copy_holding(self, addr: int) -> Any:
-        return self._copy_holding(addr)
-
-    def device_transport(self) -> Any:
-        return self._transport()
 
     # ----------------------------------------------------------------- declarations
     def _xmpacc_nodes_init(self, ptr: int, where: bytes, name: bytes, ndims: int, extents: int) -> None:
@@ -277,10 +297,6 @@ class Runtime(AccCollectiveRuntime, AccCommRuntime, AccApiRuntime, AccDataRuntim
         # later calls: C only (fast_reflect.py), for these widths as the call passes them
         self._fast_offer(ptr, arr, ws, ctypes.string_at(widths, 24 * len(ws)) if widths and ws else None)
 
-    def _xmpacc_reflect_acc(self, ptr: int, where: bytes, widths: int | None) -> None:
-        arr, ws, w = self._reflect_args(ptr, where, widths)
-        self._reflect_device(arr, ptr, ws, w, "reflect", False, REFLECT)   # later calls: C (replay.py)
-
     def _xmpacc_bcast(self, data: int, where: bytes, nbytes: int, from_nodes: int | None,
                       from_ref: int | None, on_nodes: int | None, on_ref: int | None) -> None:
         w = where_text(where)
@@ -317,7 +333,7 @@ class Runtime(AccCollectiveRuntime, AccCommRuntime, AccApiRuntime, AccDataRuntim
     def _xmpacc_exit_hook(self, status: int) -> None:
         """exit(status) in the program: 0 ends this process normally, others the whole job."""
         if status == 0:
-            self._xmpacc_device_wait()
+            self.device._xmpacc_device_wait()
         sys.stdout.flush()
         sys.stderr.flush()
         from mpi4py import MPI

@@ -1,8 +1,9 @@
 """The runtime of a checked run: ``Runtime`` plus the bookkeeping of device copies.
 
 The checked subscripts (include/xmpacc_check.h) check every access of a distributed array;
-this class checks what moves between host and device copies, at the runtime calls where
-it moves.  Per device copy it keeps:
+this module checks what moves between host and device copies, at the runtime calls where
+it moves (``acc replicate``, launches: the checked concerns ``CheckedReplicate`` and
+``CheckedKernels`` share one ``CopyBook``).  Per device copy it keeps:
 
 * ``valid``: something was copied in (``replicate_sync in``) or computed there (a kernel
   that writes it).  A kernel that reads a copy that is not valid reads uninitialised
@@ -33,12 +34,16 @@ from typing import Any
 
 import numpy as np
 
+from .acc import Kernels
+from .acc_replicate import Replicate
 from .api import Runtime
 from .arrays import DistArray
-from .check import element
+from .check import Checks, element
 from .contract import LAUNCH_DEVBUF, LAUNCH_READS, LAUNCH_WRITES
 from .cstructs import CArray
+from .device_memory import DeviceMemory
 from .errors import RuntimeFailure, where_text
+from .shared import Shared
 
 
 @dataclass
@@ -55,20 +60,15 @@ def _host_bytes(addr: int, nbytes: int) -> np.ndarray:
     return np.frombuffer((ctypes.c_char * nbytes).from_address(addr), dtype=np.uint8)
 
 
-class CheckedRuntime(Runtime):
-    def __post_init__(self) -> None:
-        super().__post_init__()
-        self.copy_state: dict[int, CopyState] = {}
+class CopyBook:
+    """The state of each replicated variable's device copy (module doc), and the checks
+    that read it; ``checks`` holds what the checked host accesses see (check.py)."""
 
-    # ------------------------------------------------------------ descriptors
-    def _xmpacc_align(self, ptr: int, *args: Any) -> int:
-        base = super()._xmpacc_align(ptr, *args)
-        ident = next((i for i, p in self.checks.ids.items() if p == ptr), len(self.checks.ids) + 1)
-        CArray.from_address(ptr).id = ident   # one id per descriptor, however often it is aligned
-        self.checks.ids[ident] = ptr
-        return base
+    def __init__(self, shared: Shared, device: DeviceMemory, checks: Checks) -> None:
+        self.arrays, self.device, self.checks = shared.arrays, device, checks
+        self.states: dict[int, CopyState] = {}
 
-    def _newer(self, key: int, writer: str | None) -> None:
+    def newer(self, key: int, writer: str | None) -> None:
         """Mark (or clear) the host copy of aligned array ``key`` as stale."""
         if key in self.arrays:
             CArray.from_address(key).dim[0].check = int(writer is not None)
@@ -78,73 +78,9 @@ class CheckedRuntime(Runtime):
             else:
                 self.checks.device_writer[key] = writer
 
-    # ------------------------------------------------------------ replicate
-    def _xmpacc_replicate_begin(self, where: bytes, n: int, keys: int, sizes: int, names: int) -> int:
-        region = super()._xmpacc_replicate_begin(where, n, keys, sizes, names)
-        for key in self.regions[region]:
-            self.copy_state[key] = CopyState(self.copies[key].name)
-        return region
-
-    def _xmpacc_replicate_end(self, region: int) -> None:
-        for key in self.regions.get(region, []):
-            state = self.copy_state.pop(key, None)
-            if state is not None and state.writer is not None and key in self.arrays:
-                self.checks.freed_newer.add(key)
-        super()._xmpacc_replicate_end(region)
-
-    def _xmpacc_replicate_sync(self, where: bytes, direction: int, key: int, name: bytes) -> None:
-        state = self.copy_state.get(key)
-        w, n = where_text(where), name.decode()
-        if state is not None and direction == 0 and state.writer is not None:
-            raise RuntimeFailure(w, f"acc replicate_sync in ({n}) overwrites the device copy of '{n}', which "
-                                    f"a kernel ({state.writer}) wrote after the last acc replicate_sync out "
-                                    f"({n}); add '#pragma xmp acc replicate_sync out ({n})' after that loop")
-        if state is not None and direction == 1 and not state.valid:
-            raise RuntimeFailure(w, f"acc replicate_sync out ({n}) copies the device copy of '{n}', which "
-                                    f"holds nothing yet (no acc replicate_sync in ({n}), no kernel wrote it)")
-        super()._xmpacc_replicate_sync(where, direction, key, name)
-        if state is not None:
-            copy = self.copies[key]
-            state.valid, state.writer = True, None
-            state.snapshot = _host_bytes(copy.host_addr, copy.nbytes).copy()
-            self._newer(key, None)
-
-    # ------------------------------------------------------------ host reflect
-    def _xmpacc_reflect(self, ptr: int, where: bytes, widths: int | None) -> None:
-        writer = self.checks.device_writer.get(ptr)
-        if writer is not None:
-            n = self.arrays[ptr].name
-            gone = " and its device copy was freed at the end of the acc replicate region" \
-                if ptr in self.checks.freed_newer else ""
-            raise RuntimeFailure(where_text(where), f"reflect ({n}) sends the host copy of '{n}', but a "
-                                                    f"kernel ({writer}) wrote '{n}' on the device after the "
-                                                    f"last acc replicate_sync out ({n}){gone}; add '#pragma "
-                                                    f"xmp acc replicate_sync out ({n})' before the reflect")
-        super()._xmpacc_reflect(ptr, where, widths)
-
-    # ------------------------------------------------------------ launches
-    def _xmpacc_launch(self, where: bytes, kernel: bytes, total: int, nthreads: int, nparams: int,
-                       args: int, kinds: int) -> None:
-        w = where_text(where)
-        flat = list((ctypes.c_longlong * (3 * nparams)).from_address(kinds))
-        arg_list = list((ctypes.c_void_p * nparams).from_address(args))
-        used = [(arg_list[i] or 0, flat[3 * i + 1]) for i in range(nparams) if flat[3 * i] == LAUNCH_DEVBUF]
-        for key, use in used:
-            if use == LAUNCH_READS and total > 0:   # a kernel that also writes it may write first
-                self._check_read(key, w)
-        super()._xmpacc_launch(where, kernel, total, nthreads, nparams, args, kinds)
-        self._device_violation(w)
-        for key, use in used:
-            state = self.copy_state.get(key)
-            if use & LAUNCH_WRITES and state is not None:
-                state.valid = True                # computed there (a node without iterations too)
-                if total > 0:
-                    state.writer = w
-                    self._newer(key, w)
-
-    def _check_read(self, key: int, where: str) -> None:
-        state = self.copy_state.get(key)
-        copy = self.copies.get(key)
+    def check_read(self, key: int, where: str) -> None:
+        state = self.states.get(key)
+        copy = self.device.copies.get(key)
         if state is None or copy is None:
             return   # the launch itself reports a variable without a device copy
         n = state.name
@@ -167,9 +103,9 @@ class CheckedRuntime(Runtime):
             return f"'{name}'"
         return element(arr, _global_of(arr, byte // arr.elem_size))
 
-    def _device_violation(self, where: str) -> None:
+    def device_violation(self, where: str) -> None:
         """A CUDA kernel's first bad access (host-backend kernels report it themselves)."""
-        read = getattr(self.backend, "violation", None)
+        read = getattr(self.device.backend, "violation", None)
         found = read() if read is not None else None
         if found is None:
             return
@@ -180,6 +116,100 @@ class CheckedRuntime(Runtime):
             raise RuntimeFailure(where, "a kernel of this loop made a bad access of a distributed array")
         raise self.checks.access_failure(key, arr, what, g[: len(arr.layouts)],
                                          f"{where.rsplit(':', 1)[0]}:{line}")
+
+
+class CheckedReplicate(Replicate):
+    """``acc replicate`` noting each copy's state in the book."""
+
+    def __init__(self, shared: Shared, device: DeviceMemory, book: CopyBook) -> None:
+        super().__init__(shared, device)
+        self.book = book
+
+    def _xmpacc_replicate_begin(self, where: bytes, n: int, keys: int, sizes: int, names: int) -> int:
+        region = super()._xmpacc_replicate_begin(where, n, keys, sizes, names)
+        for key in self.regions[region]:
+            self.book.states[key] = CopyState(self.device.copies[key].name)
+        return region
+
+    def _xmpacc_replicate_end(self, region: int) -> None:
+        for key in self.regions.get(region, []):
+            state = self.book.states.pop(key, None)
+            if state is not None and state.writer is not None and key in self.book.arrays:
+                self.book.checks.freed_newer.add(key)
+        super()._xmpacc_replicate_end(region)
+
+    def _xmpacc_replicate_sync(self, where: bytes, direction: int, key: int, name: bytes) -> None:
+        state = self.book.states.get(key)
+        w, n = where_text(where), name.decode()
+        if state is not None and direction == 0 and state.writer is not None:
+            raise RuntimeFailure(w, f"acc replicate_sync in ({n}) overwrites the device copy of '{n}', which "
+                                    f"a kernel ({state.writer}) wrote after the last acc replicate_sync out "
+                                    f"({n}); add '#pragma xmp acc replicate_sync out ({n})' after that loop")
+        if state is not None and direction == 1 and not state.valid:
+            raise RuntimeFailure(w, f"acc replicate_sync out ({n}) copies the device copy of '{n}', which "
+                                    f"holds nothing yet (no acc replicate_sync in ({n}), no kernel wrote it)")
+        super()._xmpacc_replicate_sync(where, direction, key, name)
+        if state is not None:
+            copy = self.device.copies[key]
+            state.valid, state.writer = True, None
+            state.snapshot = _host_bytes(copy.host_addr, copy.nbytes).copy()
+            self.book.newer(key, None)
+
+
+class CheckedKernels(Kernels):
+    """Launches that check what their kernels read and note what they write."""
+
+    def __init__(self, shared: Shared, device: DeviceMemory, book: CopyBook) -> None:
+        super().__init__(shared, device)
+        self.book = book
+
+    def _xmpacc_launch(self, where: bytes, kernel: bytes, total: int, nthreads: int, nparams: int,
+                       args: int, kinds: int) -> None:
+        w = where_text(where)
+        flat = list((ctypes.c_longlong * (3 * nparams)).from_address(kinds))
+        arg_list = list((ctypes.c_void_p * nparams).from_address(args))
+        used = [(arg_list[i] or 0, flat[3 * i + 1]) for i in range(nparams) if flat[3 * i] == LAUNCH_DEVBUF]
+        for key, use in used:
+            if use == LAUNCH_READS and total > 0:   # a kernel that also writes it may write first
+                self.book.check_read(key, w)
+        super()._xmpacc_launch(where, kernel, total, nthreads, nparams, args, kinds)
+        self.book.device_violation(w)
+        for key, use in used:
+            state = self.book.states.get(key)
+            if use & LAUNCH_WRITES and state is not None:
+                state.valid = True                # computed there (a node without iterations too)
+                if total > 0:
+                    state.writer = w
+                    self.book.newer(key, w)
+
+
+class CheckedRuntime(Runtime):
+    """``Runtime`` with the checked concerns of replicate and the launches (module doc)."""
+
+    def _device_code(self, device: DeviceMemory) -> tuple[Replicate, Kernels]:
+        book = CopyBook(self.shared, device, self.checks)
+        return CheckedReplicate(self.shared, device, book), CheckedKernels(self.shared, device, book)
+
+    # ------------------------------------------------------------ descriptors
+    def _xmpacc_align(self, ptr: int, *args: Any) -> int:
+        base = super()._xmpacc_align(ptr, *args)
+        ident = next((i for i, p in self.checks.ids.items() if p == ptr), len(self.checks.ids) + 1)
+        CArray.from_address(ptr).id = ident   # one id per descriptor, however often it is aligned
+        self.checks.ids[ident] = ptr
+        return base
+
+    # ------------------------------------------------------------ host reflect
+    def _xmpacc_reflect(self, ptr: int, where: bytes, widths: int | None) -> None:
+        writer = self.checks.device_writer.get(ptr)
+        if writer is not None:
+            n = self.arrays[ptr].name
+            gone = " and its device copy was freed at the end of the acc replicate region" \
+                if ptr in self.checks.freed_newer else ""
+            raise RuntimeFailure(where_text(where), f"reflect ({n}) sends the host copy of '{n}', but a "
+                                                    f"kernel ({writer}) wrote '{n}' on the device after the "
+                                                    f"last acc replicate_sync out ({n}){gone}; add '#pragma "
+                                                    f"xmp acc replicate_sync out ({n})' before the reflect")
+        super()._xmpacc_reflect(ptr, where, widths)
 
 
 def _global_of(arr: DistArray, flat: int) -> list[int]:

@@ -52,7 +52,7 @@ from .shared import Device
 class DeviceSide:
     """A coarray's device copy on this image and the ways to reach the others'."""
 
-    copy: Any                    # the DeviceCopy of the present table (acc.py)
+    copy: Any                    # the DeviceCopy of the present table (device_memory.py)
     key: agent.Key               # its name for the gmove agents: ((), registration order)
     peers: dict[int, Any] = field(default_factory=dict)   # world rank -> its copy, mapped by IPC
 

@@ -26,7 +26,7 @@ one).
   read it); the host variable stays as it was.
 
 An XMP ``reduction`` of a variable whose deferred result is still on its way
-(acc_collectives.py ``_reduce_pending``) runs on the device where NCCL can: DeviceResult,
+(acc_collectives.py ``reduce_pending``) runs on the device where NCCL can: DeviceResult,
 CupyResult and EmptyResult then queue the host's value, the NCCL reduction over the nodes
 (a communicator of its own) and the copy to the host behind the result, and ``finish``
 stores the outcome.

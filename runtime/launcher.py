@@ -181,7 +181,7 @@ def _start_device(lib: ctypes.CDLL, kernels: str, runtime: Any, world: Any, chec
         _fail(world, RuntimeFailure(where, f"{message} (node{'s' if len(failed) > 1 else ''} {nodes})",
                                     collective=True))
         return
-    runtime._acc_init(backend)
+    runtime.device.start(backend)
     runtime.exec_info.gpu_count = getattr(backend, "device_count", 0)
     if notice and world.Get_rank() == 0:
         print(notice, file=sys.stderr, flush=True)
@@ -194,18 +194,18 @@ def _start_replay(lib: ctypes.CDLL, runtime: Any, profiler: Any) -> None:
     from .replay import Replay
 
     replay = Replay(lib, profiler is not None)
-    backend = getattr(runtime, "backend", None)
+    backend = runtime.device.backend
     if backend is not None and backend.name == "cuda":
         replay.bind_cuda(backend)
         backend.replay = replay
     replay.c.host_backend = int(backend is not None and backend.name == "host")
-    replay.c.wait_on_host = int(runtime.wait_on_host)
+    replay.c.wait_on_host = int(runtime.queues.wait_on_host)
     runtime.replay = replay
     if backend is not None:
-        runtime.deferred.bind(replay)
+        runtime.kernels.deferred.bind(replay)
     if getattr(runtime, "_fast_paused_flag", None) is None:   # async pauses the C side's collectives too
         runtime._fast_paused_flag = ctypes.c_int.in_dll(lib, "_xmpacc_fast_paused")
-    replay.set_generation(getattr(runtime, "_generation", 0))
+    replay.set_generation(runtime.device.generation)
     replay.set_exec(runtime.exec_comm)
     if profiler is not None:
         profiler.replayed = replay.events
@@ -243,7 +243,7 @@ def main(argv: list[str]) -> int:
         from .checked_run import CheckedRuntime as Runtime  # noqa: N814 - the runtime of checked runs
     runtime = Runtime(world, _ExecInfo.in_dll(lib, "_xmpacc_exec"))
     setting = profile.requested()
-    profiler = profile.Profiler(world, runtime.stats, setting, runtime._xmpacc_device_wait) \
+    profiler = profile.Profiler(world, runtime.stats, setting, runtime.device._xmpacc_device_wait) \
         if setting is not None else None
     callbacks = bind(lib, runtime, world, profiler)
     runtime.dynamic.bind_blocks(lib)   # the program's free() and xmp_malloc's blocks (dynamic.py)
@@ -263,8 +263,8 @@ def main(argv: list[str]) -> int:
     if profiler is not None:
         profiler.start()
     status = lib._xmpacc_entry(len(argv), c_argv)
-    if getattr(runtime, "backend", None) is not None:
-        _guarded(runtime._xmpacc_device_wait, world)()   # a late kernel failure still ends the job
+    if runtime.device.backend is not None:
+        _guarded(runtime.device._xmpacc_device_wait, world)()   # a late kernel failure still ends the job
     flush_c()
     sys.stdout.flush()
     if profiler is not None:  # collective; exit(0) gets here through the exit hook instead

@@ -1,6 +1,6 @@
 """Reductions (reference §6.1, §6.4; global-view §5): the loop clause and the directive,
 of scalars, arrays and array sections, with location variables, synchronous or under
-``async (id)``.  ``ReductionRuntime`` is mixed into ``api.Runtime``.
+``async (id)``.  ``Reductions`` is the concern of ``api.Runtime`` that runs them.
 
 A variable that is a section (``k[1][:]``) or has location variables travels as its
 address and a description (``var`` below, see ``var_view``).  Location kinds:
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ctypes
 import math
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -26,6 +27,8 @@ from .arrays import read_ints, read_longs
 from .collectives import DTYPES, VALUE_OP, allreduce, allreduce_start, mpi_op, reset_to_identity, view
 from .deferred import Deferred
 from .errors import RuntimeFailure, where_text
+from .shared import Shared
+from .tasks import Tasks
 
 VAR_INDEX, VAR_TRIPLET = 0, 1   # subscript kinds of a variable description (passes/common/varrefs.py)
 # the loop reductions the C side replays (replay.py): + * & | ^ max min of the integer and
@@ -104,28 +107,33 @@ def reduce_with_locations(comm: Any, value: np.ndarray, op: int, locs: list[np.n
         loc[...] = buf
 
 
-class ReductionRuntime:
-    world: Any
-    templates: dict[int, Any]
-    nodes: dict[int, Any]
-    cache: Any
-    asyncs: Any
-    replay: Any
-    deferred: Deferred        # the launches' deferred results (acc_compute.py makes it)
+class Reductions:
+    """The loop clause and the directive over the nodes (module doc).  A variable whose
+    acc reduction is still deferred (``deferred``, acc.py) is reduced behind it:
+    ``on_device`` queues the reduction on the device where NCCL can
+    (acc_collectives.py ``reduce_pending``), ``wait`` waits for the deferred results
+    (acc.py ``_xmpacc_acc_reductions_wait``)."""
+
+    def __init__(self, shared: Shared, tasks: Tasks, deferred: Deferred,
+                 on_device: Callable[[int, Any, int], bool], wait: Callable[[bytes], None]) -> None:
+        self.shared, self.tasks, self.deferred = shared, tasks, deferred
+        self.on_device, self.wait = on_device, wait
 
     def _loop_comm(self, desc: int, loop_dims: int, where: str) -> Any:
         """The nodes that ran different iterations of a loop on a template or on a node
         array (``desc``): they share their coordinates outside the loop's dimensions.
         None on a node outside the node array."""
-        if desc in self.templates:
-            tmpl = self.templates[desc]
+        shared = self.shared
+        if desc in shared.templates:
+            tmpl = shared.templates[desc]
+            assert tmpl.bounds is not None and tmpl.nodes is not None   # the loop ran on it: distributed
             mask = read_ints(loop_dims, len(tmpl.bounds))
             keep = frozenset(tmpl.node_dims[t] for t in range(len(mask))
                              if mask[t] and tmpl.node_dims[t] >= 0)
-            return tmpl.nodes.sub_comm(self.cache, keep)
-        nodes = self.nodes[desc]
+            return tmpl.nodes.sub_comm(shared.cache, keep)
+        nodes = shared.nodes[desc]
         mask = read_ints(loop_dims, len(nodes.extents))
-        return nodes.sub_comm(self.cache, frozenset(d for d in range(len(mask)) if mask[d]))
+        return nodes.sub_comm(shared.cache, frozenset(d for d in range(len(mask)) if mask[d]))
 
     def _xmpacc_loop_reduce_begin(self, desc: int, loop_dims: int, data: int, count: int,
                                   type_code: int, op: int) -> None:
@@ -139,19 +147,20 @@ class ReductionRuntime:
         comm = self._loop_comm(desc, loop_dims, w)
         if comm is not None:
             allreduce(comm, view(data, count, type_code, w), op, w)
-        if self.replay is not None:
+        if self.shared.replay is not None:
             # later calls (and the begin before them): C (replay.py)
-            target = self.templates.get(desc)
-            ndims = len(target.bounds) if target is not None else len(self.nodes[desc].extents)
+            target = self.shared.templates.get(desc)
+            ndims = len(target.bounds or ()) if target is not None else len(self.shared.nodes[desc].extents)
             self._offer_reduce(desc, read_ints(loop_dims, ndims), data, count, type_code, op, comm, w)
 
     def _offer_reduce(self, desc: int, dims: list[int], data: int, count: int, type_code: int, op: int,
                       comm: Any, where: str) -> None:
         """A reduction over ``comm`` the C side can repeat: a loop's (over the loop's
         dimensions of ``desc``) or the directive's (desc 0)."""
-        if op in _REPLAYED_OPS and type_code in _REPLAYED_TYPES and self.replay.steady(data):
+        replay = self.shared.replay
+        if op in _REPLAYED_OPS and type_code in _REPLAYED_TYPES and replay.steady(data):
             dtype = np.dtype(DTYPES[type_code])
-            self.replay.offer_loop_reduce(desc, dims, data, count, type_code, op, comm, dtype,
+            replay.offer_loop_reduce(desc, dims, data, count, type_code, op, comm, dtype,
                                           mpi_op(op, dtype, where))
 
     def _xmpacc_loop_reduce_var_begin(self, desc: int, loop_dims: int, data: int, var: int, op: int) -> None:
@@ -181,17 +190,16 @@ class ReductionRuntime:
             # the nodes behind that on the device where NCCL can, else after it on the host,
             # in order (every node defers alike); under async, now.  Over one node there is
             # nothing to do: the deferred result reaches the variable as it would alone.
-            if not self.asyncs.active:
-                comm = self._on_set(on_nodes, on_ref, w)  # type: ignore[attr-defined]
-                if comm is None or comm.Get_size() == 1 \
-                        or count == 1 and self._reduce_pending(data, comm, op):  # type: ignore[attr-defined]
+            if not self.shared.asyncs.active:
+                comm = self.tasks.on_set(on_nodes, on_ref, w)
+                if comm is None or comm.Get_size() == 1 or count == 1 and self.on_device(data, comm, op):
                     self._offer_directive(on_nodes, on_ref, data, count, type_code, op, comm, w)
                     return
                 self.deferred.add_after(
                     lambda: self._allreduce(comm, view(data, count, type_code, w), op, w))
                 return
-            self._xmpacc_acc_reductions_wait(where)  # type: ignore[attr-defined]
-        comm = self._on_set(on_nodes, on_ref, w)  # type: ignore[attr-defined]
+            self.wait(where)
+        comm = self.tasks.on_set(on_nodes, on_ref, w)
         if comm is not None:
             self._allreduce(comm, view(data, count, type_code, w), op, w)
         self._offer_directive(on_nodes, on_ref, data, count, type_code, op, comm, w)
@@ -200,13 +208,13 @@ class ReductionRuntime:
                          type_code: int, op: int, comm: Any, where: str) -> None:
         """Later calls of a reduction directive over the executing nodes: C (replay.py),
         as the loop reductions' plans, made with no template."""
-        if self.replay is not None and not (on_nodes or on_ref or self.asyncs.active):
+        if self.shared.replay is not None and not (on_nodes or on_ref or self.shared.asyncs.active):
             self._offer_reduce(0, [], data, count, type_code, op, comm, where)
 
     def _xmpacc_reduce_var(self, where: bytes, data: int, var: int, op: int, on_nodes: int | None,
                            on_ref: int | None, nloc: int, loc_addrs: int, loc_descs: int) -> None:
         w = where_text(where)
-        comm = self._on_set(on_nodes, on_ref, w)  # type: ignore[attr-defined]
+        comm = self.tasks.on_set(on_nodes, on_ref, w)
         if comm is None:
             return
         value = var_view(data, var, w)
@@ -217,8 +225,9 @@ class ReductionRuntime:
             self._allreduce(comm, value, op, w)
 
     def _allreduce(self, comm: Any, data: np.ndarray, op: int, where: str) -> None:
-        if self.asyncs.active:
-            self.asyncs.add(allreduce_start(comm, data, op, where))
+        asyncs = self.shared.asyncs
+        if asyncs.active:
+            asyncs.add(allreduce_start(comm, data, op, where))
         else:
             allreduce(comm, data, op, where)
 

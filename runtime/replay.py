@@ -20,7 +20,7 @@ kernels through the same plans (the trampolines are called directly) and its dev
 reflects through MPI persistent requests (fast_reflect.py), so the CPU-only tests run this
 code too.
 
-A plan stays valid while the runtime's device-table ``generation`` (acc.py) is the one it
+A plan stays valid while the runtime's device-table ``generation`` (device_memory.py) is the one it
 was made under: a copy coming or going, a re-alignment or an async queue switching
 streams makes the C side fall back, and the next general call plans again.  Checked runs
 see every call in Python (no plans); profiled runs replay too, and the C side records

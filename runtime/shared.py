@@ -1,16 +1,16 @@
 """What the runtime's concerns share, handed to each of them explicitly by ``api.Runtime``.
 
 The runtime is composed of one object per concern (tasks.py, dynamic.py, shadows.py,
-check.py, intrinsics.py, gmove.py, acc_gmove.py, coarray*.py), each owning its own state.
-What they all use is one ``Shared``: the world communicator, the descriptor tables by C
-address, the split communicators, the counters (``XMPACC_STATS``), the async operations
-and the stack of executing node sets.  The runtime makes it over its own tables (the same
-dictionaries: nothing is copied), so the acc mixins still in ``api.Runtime`` and the
-concerns see one state.
+check.py, intrinsics.py, gmove.py, device_memory.py, acc*.py, reductions.py, coarray*.py),
+each owning its own state.  What they all use is one ``Shared``: the world communicator,
+the descriptor tables by C address, the split communicators, the counters
+(``XMPACC_STATS``), the async operations, the stack of executing node sets and the C side
+of the per-iteration calls (``replay``).  The runtime makes it over its own tables (the
+same dictionaries: nothing is copied), so the runtime and its concerns see one state.
 
-``Device`` is the device side as the concerns need it (gmove ... acc, device coarrays):
-``api.Runtime`` implements it through its acc mixins; ``backend`` and the present table
-exist once the launcher has chosen a backend (a program with kernels).
+``Device`` is the device side as gmove ... acc and device coarrays need it:
+``device_memory.DeviceMemory`` implements it; ``backend`` exists once the launcher has
+chosen one (a program with kernels).
 """
 
 from __future__ import annotations
@@ -42,6 +42,7 @@ class Shared:
     stats: dict[str, int]
     asyncs: AsyncOps
     exec_stack: list[ExecSet]   # the innermost executing node set last (tasks.py pushes)
+    replay: Any = None          # replay.py's Replay once the launcher started it; None in checked runs
 
     @property
     def exec_comm(self) -> Any:
@@ -59,9 +60,9 @@ class Shared:
 class Device(Protocol):
     """The device side as gmove ... acc and device coarrays use it (module doc)."""
 
-    backend: Any              # device.py's backend (absent before the launcher chose one)
-    copies: dict[int, Any]    # the present table: acc.py's DeviceCopy by key
-    generation: int           # changes whenever device copies come or go (acc.py)
+    backend: Any              # device.py's backend (None before the launcher chose one)
+    copies: dict[int, Any]    # the present table: DeviceCopy by key
+    generation: int           # changes whenever device copies come or go
     present_lock: Any         # held while a copy leaves the table or an agent uses one
     transport: Any            # reflect ... acc's transport once made, else None
 

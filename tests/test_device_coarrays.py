@@ -187,14 +187,15 @@ def test_the_agent_serves_an_offered_coarray() -> None:
 
 
 def test_runtime_mixins_do_not_shadow_each_other() -> None:
-    """Two mixins of api.Runtime defining one method name: one of them silently loses.  The
-    coarrays are a concern of their own now (test_contract checks each entry has one
-    implementation); the acc mixins left must not shadow each other either."""
+    """api.Runtime and a mixin of it defining one method name: one of them silently loses.
+    The coarrays and the acc family are concerns of their own now (test_contract checks
+    each entry has one implementation); the runtime and the mixin left (fast_reflect.py)
+    must not shadow each other."""
     from xmpacc.runtime import api
 
     seen: dict[str, str] = {}
     clashes = []
-    for base in api.Runtime.__mro__[1:]:
+    for base in api.Runtime.__mro__:
         for name, value in vars(base).items():
             if callable(value) and name.startswith("_") and not name.startswith("__"):
                 if name in seen and seen[name] != base.__name__:

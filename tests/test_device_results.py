@@ -19,15 +19,19 @@ from conftest import gpu_count
 
 pytest.importorskip("mpi4py.MPI")
 from xmpacc.runtime import device_results  # noqa: E402
-from xmpacc.runtime.acc import AccRuntime  # noqa: E402
-from xmpacc.runtime.acc_collectives import AccCollectiveRuntime  # noqa: E402
-from xmpacc.runtime.acc_compute import AccComputeRuntime  # noqa: E402
+from xmpacc.runtime.acc import Kernels  # noqa: E402
+from xmpacc.runtime.acc_collectives import AccCollectives  # noqa: E402
+from xmpacc.runtime.asyncs import AsyncOps  # noqa: E402
 from xmpacc.runtime.collectives import DTYPES  # noqa: E402
 from xmpacc.runtime.contract import LAUNCH_REDUCTION  # noqa: E402
 from xmpacc.runtime.deferred import Deferred  # noqa: E402
 from xmpacc.runtime.device import INCLUDE_DIR, CudaBackend, LaunchShape  # noqa: E402
+from xmpacc.runtime.device_memory import DeviceMemory  # noqa: E402
 from xmpacc.runtime.device_results import DeviceResult, EmptyResult, HostResult, combine  # noqa: E402
+from xmpacc.runtime.nodes import CommCache  # noqa: E402
 from xmpacc.runtime.replay import PLANS_PER_SITE, CLaunchPlan, CReplay, Held, Replay, bind_driver  # noqa: E402
+from xmpacc.runtime.shared import Shared  # noqa: E402
+from xmpacc.runtime.tasks import Tasks  # noqa: E402
 
 PARTIALS = 4
 F64, I64, I32, I8, F32 = 14, 9, 7, 3, 13   # type codes (collectives.DTYPES)
@@ -230,18 +234,16 @@ class _FakeGpu:
         self.waited += 1
 
 
-class _Runtime(AccRuntime, AccComputeRuntime, AccCollectiveRuntime):
-    pass
-
-
 class _Program:
-    """One call site of ``_xmpacc_launch``: a kernel with one reduction into ``var``."""
+    """One call site of ``_xmpacc_launch``: a kernel with one reduction into ``var``
+    (``rt``: the launches' concern of the runtime; ``collectives``: bcast/reduction ... acc)."""
 
     def __init__(self, backend: _FakeGpu, type_code: int, op: int, var: Any) -> None:
-        self.rt = _Runtime()
-        self.rt._acc_init(backend)
-        self.rt._acc_compute_init()
-        self.rt.stats = {}
+        shared = Shared(None, {}, {}, {}, CommCache(), {}, AsyncOps(), [])
+        device = DeviceMemory(shared)
+        device.start(backend)
+        self.rt = Kernels(shared, device)
+        self.collectives = AccCollectives(shared, device, Tasks(shared, lambda: None), self.rt.deferred)
         self.var = var
         self.args = (ctypes.c_void_p * 1)(ctypes.addressof(var))
         self.kinds = (ctypes.c_longlong * 3)(LAUNCH_REDUCTION, type_code, op)
@@ -509,7 +511,7 @@ def _with_nccl(monkeypatch: pytest.MonkeyPatch, p: _Program) -> _Nccl:
     monkeypatch.setitem(sys.modules, "cupy", types.SimpleNamespace(cuda=types.SimpleNamespace(nccl=nccl)))
     monkeypatch.setitem(sys.modules, "cupy.cuda", types.SimpleNamespace(nccl=nccl))
     comm = _Nccl()
-    monkeypatch.setattr(p.rt, "_nccl_comm",
+    monkeypatch.setattr(p.collectives, "_nccl_comm",
                         lambda c, side=False: comm if side else pytest.fail("reflect's comm"), raising=False)
     return comm
 
@@ -520,13 +522,12 @@ def test_himeno_iteration_does_not_wait(monkeypatch: pytest.MonkeyPatch, glue: c
     last iteration's, over both nodes."""
     p, _, gpu, driver = _program(monkeypatch, glue, [[1, 2, 3, 4], [10, 20, 30, 40]])
     comm = _with_nccl(monkeypatch, p)
-    p.rt._acc_collective_init()
     addr = ctypes.addressof(p.var)
     for _ in range(3):
         p.rt._xmpacc_acc_reductions_discard(addr)
         p.var.value = 0.0
         p.launch(defer=True)
-        assert p.rt._reduce_pending(addr, None, SUM) and not p.rt.deferred.has_after()
+        assert p.collectives.reduce_pending(addr, None, SUM) and not p.rt.deferred.has_after()
     assert driver.calls("sync") == [] and gpu.waited == 0
     p.wait()
     assert p.var.value == 10.0 + 100.0 and comm.calls == 3 and len(driver.calls("sync")) == 1
@@ -557,8 +558,9 @@ def test_a_node_without_iterations_defers_its_value_alike(monkeypatch: pytest.Mo
     p.rt._xmpacc_acc_defer_reductions()
     p.rt._xmpacc_launch(b"p.c:7", b"k", 0, 0, 1, ctypes.addressof(p.args), ctypes.addressof(p.kinds))
     assert [type(r) for r in p.rt.deferred.results()] == [EmptyResult] and p.rt.deferred.has(addr)
-    assert p.rt._reduce_pending(addr, None, SUM)
-    assert p.rt._reduce_pending(addr, None, BOR) is False   # NCCL has no |: MPI after the wait, everywhere
+    assert p.collectives.reduce_pending(addr, None, SUM)
+    # NCCL has no |: MPI after the wait, everywhere
+    assert p.collectives.reduce_pending(addr, None, BOR) is False
     p.wait()
     assert p.var.value == 102.5 and comm.calls == 1 and gpu.launched == 0
 

@@ -158,9 +158,9 @@ _HIMENO_REPLAYS = {1: {1: (14, 7), 2: (14, 0)},    # async queue, gosa deferred 
 @pytest.mark.parametrize("spelling", sorted(_HIMENO_REPLAYS))
 def test_himeno_spellings_replay_their_reductions(tmp_path: Path, spelling: int) -> None:
     """Himeno as users write it (bench/spelling/himeno_spell.c): from the second iteration
-    the sweep with its gosa reduction (deferred to the host's wait; under async(n) past
-    the acc waits, made on the device) and the copy kernel launch in C, async queues switch in C, and the reduction
-    directive of gosa over the executing nodes runs in C where its result is the
+    the sweep with its gosa reduction (deferred to the host's wait; under async(n)
+    past the acc waits, made on the device) and the copy kernel launch in C, async
+    queues switch in C, and the reduction directive of gosa over the executing nodes runs in C where its result is the
     variable's (over one node, or after an immediate result), with the same gosa as the
     general path, bit for bit."""
     exe = _himeno(spelling, tmp_path)

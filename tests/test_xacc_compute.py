@@ -23,9 +23,9 @@ from conftest import (
     gpu_count,
     nvcc_compile,
     run_mpi,
-    runtime_stats,
     run_source,
     run_xmpacc,
+    runtime_stats,
     same_output,
     serial_output,
     xmpacc_and_serial,
@@ -739,18 +739,21 @@ def test_acc_waits_the_host_may_pass_are_made_on_the_device(built: dict[str, tup
     # 4. a call (a timer) waits at the acc wait; 5. a loop condition that calls a function
     assert host[waits("", 106) + 1] == "t0 = xmp_wtime();"
     assert waits("", 117)
-    assert not any(f'_xmpacc_acc_wait_on_device("waits_on_device.c:{n}"' in line for line in host for n in (106, 117))
+    assert not any(f'_xmpacc_acc_wait_on_device("waits_on_device.c:{n}"' in line
+                   for line in host for n in (106, 117))
     # 6. the static function that ends with acc wait: made on the device, its callers owe
     # it (the loop of its calls: the host waits after the loop); a pointed-to one: the host's
     assert waits("_on_device", 44) < at("static void sweep_pointed(void)") < waits("", 52)
     calls = at("sweep_owed();", waits("", 52))
-    assert host[calls + 1:calls + 4] == ["}", '_xmpacc_acc_wait("waits_on_device.c:148", -1, 0);', "pointed();"]
+    assert host[calls + 1:calls + 4] == ["}", '_xmpacc_acc_wait("waits_on_device.c:148", -1, 0);',
+                                         "pointed();"]
     assert sum("_xmpacc_acc_wait_on_device" in line for line in host) == 6
 
 
 def test_info_says_where_the_host_waits(tmp_path: Path) -> None:
     """--info: each acc wait made on the device, and where the host waits instead."""
-    r = run_xmpacc("--info", "-S", "tests/xacc_compute/waits_on_device.c", "-o", str(tmp_path / "w"), cwd=REPO)
+    r = run_xmpacc("--info", "-S", "tests/xacc_compute/waits_on_device.c", "-o", str(tmp_path / "w"),
+                   cwd=REPO)
     assert r.returncode == 0, r.stderr
     said = {int(line.split(":")[1]): line.split("info: ")[1] for line in r.stderr.splitlines()
             if "info: acc wait" in line}

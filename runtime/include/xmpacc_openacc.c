@@ -35,7 +35,7 @@ void acc_shutdown(acc_device_t t) { (void)t; }
 /* host code; kernels have their own (xmpacc_kernel.h) */
 int acc_on_device(acc_device_t t) { return t == acc_device_host || t == acc_device_none; }
 
-/* ---- activity queues (acc_data.py: a CUDA stream per queue; the host backend has none) */
+/* ---- activity queues (acc_queues.py: a CUDA stream per queue; the host backend has none) */
 int acc_async_test(int q) {
   long long queue = q;
   return _xmpacc_acclib_async_test(1, &queue);

@@ -1,7 +1,7 @@
 /* xmpacc_queues.h: async(n) on a compute construct, in C.  _xmpacc_acc_queue_begin makes
  * queue n's stream the one the construct's kernels go on and _xmpacc_acc_queue_end puts
  * the one before back; once Python has made the queue's stream (the first begin of each
- * queue, runtime/acc_compute.py), later ones switch _xmpacc_replay.stream here.
+ * queue, runtime/acc_queues.py), later ones switch _xmpacc_replay.stream here.
  *
  * Python's idea of the current stream (CuPy's) is then behind: `dirty` says so, and the
  * glue's forwarders call Python's _xmpacc_replay_sync before any entry that enters the

@@ -3,7 +3,7 @@
  * contents (runtime/acc_compute.py _compute_clause) and keeps reduction views per address
  * (collectives.view); every call here must still see its own arrays and variables.
  * 'present(x[0:n])' with x pointing into the middle of a present array (b + 8) finds it
- * present, as OpenACC says (acc_data.py _part_of_present). */
+ * present, as OpenACC says (acc_data.py part_of_present). */
 #include <stdio.h>
 #ifdef _XCALABLEMP
 #include <xmp.h>
