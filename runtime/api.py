@@ -91,7 +91,7 @@ class Runtime(AccCollectiveRuntime, AccCommRuntime, AccApiRuntime, AccDataRuntim
         self.cache.executing = lambda: self.exec_comm
         self.tasks = Tasks(shared, self._publish)
         self.dynamic = Dynamic(shared, self._fast_forget, self._layout_changed)
-        self.shadows = Shadows(shared)
+        self.shadows = Shadows(shared, self._fast_offer)
         self.checks = Checks(shared)
         self.intrinsics = Intrinsics(shared, self.dynamic)
         self.gmove = Gmove(shared, self.tasks)
@@ -275,7 +275,7 @@ class Runtime(AccCollectiveRuntime, AccCommRuntime, AccApiRuntime, AccDataRuntim
         arr, ws, w = self._reflect_args(ptr, where, widths)
         reflect(arr, ws, self.cache, w, self.stats, asyncs=self.asyncs)
         # later calls: C only (fast_reflect.py), for these widths as the call passes them
-        self._fast_offer(ptr, arr, ws, ctypes.string_at(widths, 24 * len(ws)) if widths and ws else None)
+        self._fast_offer(ptr, arr, ws, widths)
 
     def _xmpacc_reflect_acc(self, ptr: int, where: bytes, widths: int | None) -> None:
         arr, ws, w = self._reflect_args(ptr, where, widths)
