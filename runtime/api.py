@@ -103,7 +103,7 @@ class Runtime(FastReflectRuntime):
         self.cache.executing = lambda: self.exec_comm
         self.tasks = Tasks(shared, self._publish)
         self.dynamic = Dynamic(shared, self._fast_forget, self._layout_changed)
-        self.shadows = Shadows(shared)
+        self.shadows = Shadows(shared, self._fast_offer)
         self.checks = Checks(shared)
         self.intrinsics = Intrinsics(shared, self.dynamic)
         self.gmove = Gmove(shared, self.tasks)
@@ -295,7 +295,7 @@ class Runtime(FastReflectRuntime):
         arr, ws, w = self._reflect_args(ptr, where, widths)
         reflect(arr, ws, self.cache, w, self.stats, asyncs=self.asyncs)
         # later calls: C only (fast_reflect.py), for these widths as the call passes them
-        self._fast_offer(ptr, arr, ws, ctypes.string_at(widths, 24 * len(ws)) if widths and ws else None)
+        self._fast_offer(ptr, arr, ws, widths)
 
     def _xmpacc_bcast(self, data: int, where: bytes, nbytes: int, from_nodes: int | None,
                       from_ref: int | None, on_nodes: int | None, on_ref: int | None) -> None:

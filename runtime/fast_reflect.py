@@ -3,20 +3,21 @@
 A ``reflect (a)`` runs every time step, and through the general path (reflect.py) each
 call crosses from C into Python (ctypes), looks up the plan and builds its requests:
 about 10-15 us even with no neighbour, more than the exchange itself for small shadows.
-After the second general reflect of an array (widths as declared, blocking) the runtime
-binds each step of its plan to MPI persistent requests on the array's own buffer (a
-contiguous slab as bytes, any other through an MPI subarray type: nothing is packed) and
-hands them to the program's glue (templates/glue.c.j2, ``_xmpacc_fast_reflect_set``).
-Later calls of ``_xmpacc_reflect`` for that descriptor run in C: ``MPI_Startall`` and
+After the second general reflect of an array the runtime binds each step of its plan to
+MPI persistent requests on the array's own buffer (a contiguous slab as bytes, any other
+through an MPI subarray type: nothing is packed) and hands them to the program's glue
+(include/xmpacc_fast.h, ``_xmpacc_fast_reflect_set``).  Later calls of ``_xmpacc_reflect``
+(and ``_xmpacc_reflect_orthogonal``) for that descriptor run in C: ``MPI_Startall`` and
 ``MPI_Waitall`` per step, through the function pointers of the MPI library that mpi4py
 uses.  The runtime keeps owning MPI: initialisation, communicators, plans, freeing.
 
-Explicit widths (``width(1:0, /periodic/1)``) get requests of their own, a chain of
-plans per array (one per set of widths, compared with the call's widths in C).  The
-general path keeps what the fast path does not cover: full shadows, ``async``,
-``orthogonal``, checked runs (every call is seen there).  A plan is dropped when its
-array is released or aligned again, and the C side also compares the descriptor's buffer
-with the one the requests were bound to.
+Each kind of reflect (declared or explicit widths, orthogonal or not) has a table of its
+own in C, with a chain of plans per array: one per set of widths (``width(1:0,
+/periodic/1)``), compared with the call's widths in C.  Under ``async (id)`` the same
+requests stay in flight until ``wait_async`` (fast_async.py).  The general path keeps what
+the fast path does not cover: full shadows, checked runs (every call is seen there).  A
+plan is dropped when its array is released or aligned again, and the C side also
+compares the descriptor's buffer with the one the requests were bound to.
 """
 
 from __future__ import annotations
@@ -29,10 +30,15 @@ from typing import Any
 import numpy as np
 
 from .arrays import DistArray
+from .asyncs import AsyncOps
+from .errors import InternalError
+from .fast_async import FastAsync
 from .reflect import active_step
 
 _MAXDIM = 7
-WIDTH_SETS = 4   # plans kept per array reflected with explicit widths
+WIDTH_SETS = 4   # plans kept per array and kind reflected with explicit widths
+# kinds of reflect, one C table each: 2 * orthogonal + (explicit widths)
+KINDS = 4
 
 
 class CFastReflect(ctypes.Structure):
@@ -42,7 +48,8 @@ class CFastReflect(ctypes.Structure):
                 ("requests", ctypes.c_void_p * _MAXDIM), ("statuses", ctypes.c_void_p),
                 ("startall", ctypes.c_void_p), ("waitall", ctypes.c_void_p), ("calls", ctypes.c_longlong),
                 ("bytes", ctypes.c_longlong), ("nwidths", ctypes.c_int), ("widths", ctypes.c_void_p),
-                ("next", ctypes.c_void_p)]
+                ("next", ctypes.c_void_p), ("testall", ctypes.c_void_p), ("started", ctypes.c_int),
+                ("async_calls", ctypes.c_longlong)]
 
 
 @dataclass
@@ -55,6 +62,8 @@ class FastPlan:
     sent: int = 0                             # bytes per call (runtime counters)
     received: int = 0
     widths: bytes | None = None               # explicit widths, as the call passes them
+    orthogonal: bool = False
+    retired: bool = False                     # dropped while in flight: freed once complete
 
     def free(self) -> None:
         for r in self.requests:
@@ -118,124 +127,151 @@ class FastReflectRuntime:
 
     arrays: dict[int, DistArray]
     stats: dict[str, int]
+    asyncs: AsyncOps
     fast_lib: Any = None
-    fast_plans: dict[int, FastPlan]
+    fast_plans: dict[tuple[int, int], list[FastPlan]]   # (descriptor, kind) -> plans, the newest first
+    fast_async: FastAsync | None = None
 
     def _fast_init(self, lib: Any) -> None:
         """Called by the launcher for plain and profiled runs (not checked ones)."""
-        calls = mpi_functions("MPI_Startall", "MPI_Waitall")
+        calls = mpi_functions("MPI_Startall", "MPI_Waitall", "MPI_Testall")
         if calls is None:
             return   # an MPI library without these symbols: the general path only
         self._fast_calls = calls
         try:
-            for setter in (lib._xmpacc_fast_reflect_set, lib._xmpacc_fast_reflect_widths_set):
-                setter.argtypes, setter.restype = [ctypes.c_void_p, ctypes.c_void_p], ctypes.c_int
+            setter = lib._xmpacc_fast_reflect_set
+            setter.argtypes, setter.restype = [ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p], ctypes.c_int
             self._fast_paused_flag = ctypes.c_int.in_dll(lib, "_xmpacc_fast_paused")
+            self.fast_async = FastAsync(lib, self._fast_plan_at, self._fast_release)
         except (AttributeError, OSError, ValueError):
             return   # an MPI library without these symbols: the general path only
         self.fast_lib = lib
         self.fast_plans = {}
-        self.fast_width_plans: dict[int, list[FastPlan]] = {}   # newest first, WIDTH_SETS at most
+        self.fast_live: dict[int, FastPlan] = {}   # every plan not freed yet, by its C structure's address
+        self.asyncs.c_side = self.fast_async
+        self.fast_async.start()
 
     def _fast_pause(self, paused: bool) -> None:
         """Inside ``async`` every reflect, and every collective the C side could replay
-        (replay.py), goes through the general path (non-blocking)."""
+        (replay.py), goes through the general path (non-blocking); where async_begin runs
+        in C (fast_async.py), C sets the flag itself."""
         flag = getattr(self, "_fast_paused_flag", None)
         if flag is not None:
             flag.value = int(paused)
 
-    def _fast_offer(self, ptr: int, arr: DistArray, widths: Any, raw_widths: bytes | None = None) -> None:
-        """After a general reflect of ``arr`` (``widths`` as decoded, ``raw_widths`` as the
+    def _fast_offer(self, ptr: int, arr: DistArray, widths: Any, widths_ptr: int | None,
+                    orthogonal: bool = False) -> None:
+        """After a general reflect of ``arr`` (``widths`` as decoded, ``widths_ptr`` as the
         call passed them): its requests for the C side, from its second reflect on."""
         if self.fast_lib is None or ptr not in self.arrays:
             return   # (a copy of a descriptor, in a structure passed by value: general path)
-        if ptr in self.fast_plans if widths is None else \
-                any(p.widths == raw_widths for p in self.fast_width_plans.get(ptr, [])):
-            return
-        if getattr(self, "asyncs", None) is not None and self.asyncs.active:
+        raw = ctypes.string_at(widths_ptr, 24 * len(widths)) if widths and widths_ptr else None
+        kind = 2 * orthogonal + (widths is not None)
+        chain = self.fast_plans.get((ptr, kind), [])
+        if any(p.widths == raw for p in chain):
             return
         seen = self.__dict__.setdefault("fast_seen", {})
-        if seen.get((ptr, raw_widths)) is not arr:   # its first reflect: an array aligned anew at every
-            seen[(ptr, raw_widths)] = arr            # call of a function, reflected once there, never
-            return                                   # gets requests
-        plan = arr.reflect_plans.get((None if widths is None else tuple(widths), False))
+        if seen.get((ptr, kind, raw)) is not arr:   # its first reflect: an array aligned anew at every
+            seen[(ptr, kind, raw)] = arr            # call of a function, reflected once there, never
+            return                                  # gets requests
+        plan = arr.reflect_plans.get((None if widths is None else tuple(widths), orthogonal))
         if plan is None or any(s[0] != "exchange" for s in plan):
             return
         built = self._fast_build(arr, [s for s in plan if active_step(s)])
         if built is None:
             return
-        if widths is None:
-            if self.fast_lib._xmpacc_fast_reflect_set(ptr, ctypes.addressof(built.c)):
-                self.fast_plans[ptr] = built
-            else:
-                built.free()
-            return
-        self._fast_offer_widths(ptr, built, raw_widths or b"")
+        built.orthogonal = orthogonal
+        if raw is not None:   # the C side compares the call's widths with these
+            buffer = ctypes.create_string_buffer(raw, max(len(raw), 1))
+            built.keep.append(buffer)
+            built.widths, built.c.nwidths, built.c.widths = raw, len(raw) // 8, ctypes.addressof(buffer)
+        self._fast_register(ptr, kind, [built] + chain)
 
-    def _fast_offer_widths(self, ptr: int, built: FastPlan, raw: bytes) -> None:
-        """An array reflected with explicit widths: a chain of plans, one per set of widths
+    def _fast_register(self, ptr: int, kind: int, chain: list[FastPlan]) -> None:
+        """A kind of reflect of one array: its chain of plans, one per set of widths
         (WIDTH_SETS kept, the newest first)."""
-        buffer = ctypes.create_string_buffer(raw, max(len(raw), 1))
-        built.keep.append(buffer)
-        built.widths, built.c.nwidths, built.c.widths = raw, len(raw) // 8, ctypes.addressof(buffer)
-        chain = [built] + self.fast_width_plans.pop(ptr, [])
         kept, dropped = chain[:WIDTH_SETS], chain[WIDTH_SETS:]
         link_chain(kept)
-        if self.fast_lib._xmpacc_fast_reflect_widths_set(ptr, ctypes.addressof(built.c)):
-            self.fast_width_plans[ptr] = kept
-        else:   # the table is full: none of the array's plans stays
-            self.fast_lib._xmpacc_fast_reflect_widths_set(ptr, None)
+        if self.fast_lib._xmpacc_fast_reflect_set(ptr, kind, ctypes.addressof(kept[0].c)):
+            self.fast_plans[(ptr, kind)] = kept
+        else:   # the table is full: none of the array's plans of this kind stays
+            self.fast_lib._xmpacc_fast_reflect_set(ptr, kind, None)
+            self.fast_plans.pop((ptr, kind), None)
             dropped = chain
         for plan in dropped:
-            self._fast_count(plan)
-            plan.free()
+            self._fast_retire(plan)
 
     def _fast_build(self, arr: DistArray, steps: list[Any]) -> FastPlan | None:
-        return build_requests(arr.bytes_view(), int(arr.buffer.ctypes.data), steps, self._fast_calls)
+        built = build_requests(arr.bytes_view(), int(arr.buffer.ctypes.data), steps, self._fast_calls)
+        if built is not None:
+            self.fast_live[ctypes.addressof(built.c)] = built
+        return built
 
     def _fast_forget(self, ptr: int) -> None:
         seen = self.__dict__.get("fast_seen", {})
         for key in [k for k in seen if k[0] == ptr]:
             del seen[key]
-        plan = getattr(self, "fast_plans", {}).pop(ptr, None)
-        if plan is not None:
-            self.fast_lib._xmpacc_fast_reflect_set(ptr, None)
-            self._fast_count(plan)
-            plan.free()
-        chain = getattr(self, "fast_width_plans", {}).pop(ptr, [])
-        if chain:
-            self.fast_lib._xmpacc_fast_reflect_widths_set(ptr, None)
-        for plan in chain:
-            self._fast_count(plan)
-            plan.free()
+        for kind in range(KINDS):
+            chain = getattr(self, "fast_plans", {}).pop((ptr, kind), [])
+            if chain:
+                self.fast_lib._xmpacc_fast_reflect_set(ptr, kind, None)
+            for plan in chain:
+                self._fast_retire(plan)
+
+    def _fast_retire(self, plan: FastPlan) -> None:
+        """A plan the C side no longer finds: freed now, or, while an async reflect has its
+        requests in flight, once they complete (Python takes them over: fast_async.py)."""
+        if not plan.c.started:
+            self._fast_release(plan)
+            return
+        plan.retired = True
+        assert self.fast_async is not None
+        for async_id in self.fast_async.ids_of(plan):
+            self.asyncs.take_over(async_id)
+
+    def _fast_release(self, plan: FastPlan) -> None:
+        self.fast_live.pop(ctypes.addressof(plan.c), None)
+        self._fast_count(plan)
+        plan.free()
+
+    def _fast_plan_at(self, address: int) -> FastPlan:
+        """The plan whose C structure is at ``address`` (fast_async.py)."""
+        plan = self.fast_live.get(address)
+        if plan is None:
+            raise InternalError(f"no reflect plan at {address:#x}")
+        return plan
 
     def _fast_count(self, plan: FastPlan) -> None:
         """Fold the calls the C side made into the runtime counters (XMPACC_STATS)."""
         calls, plan.c.calls = plan.c.calls, 0
-        if calls:
-            self.stats["reflect_bytes"] = self.stats.get("reflect_bytes", 0) + calls * plan.sent
-            self.stats["reflect_shadow_bytes"] = self.stats.get("reflect_shadow_bytes", 0) \
-                + calls * plan.received
-            self.stats["reflect_fast_calls"] = self.stats.get("reflect_fast_calls", 0) + calls
+        in_async, plan.c.async_calls = plan.c.async_calls, 0
+        for key, n in (("reflect_bytes", calls * plan.sent), ("reflect_shadow_bytes", calls * plan.received),
+                       ("reflect_fast_calls", calls), ("reflect_fast_async_calls", in_async),
+                       ("reflect_fast_orthogonal_calls", calls if plan.orthogonal else 0)):
+            if n:
+                self.stats[key] = self.stats.get(key, 0) + n
 
     def _fast_stats(self) -> dict[str, int]:
-        for plan in getattr(self, "fast_plans", {}).values():
-            self._fast_count(plan)
-        for chain in getattr(self, "fast_width_plans", {}).values():
+        for chain in getattr(self, "fast_plans", {}).values():
             for plan in chain:
                 self._fast_count(plan)
+        if self.fast_async is not None:
+            self.fast_async.count(self.stats)
         return self.stats
 
 
-def build_requests(view: np.ndarray, base: int, steps: list[Any], calls: tuple[int, int]) -> FastPlan | None:
+def build_requests(view: np.ndarray, base: int, steps: list[Any], calls: tuple[int, ...]) -> FastPlan | None:
     """The persistent requests of ``steps`` (exchanges of reflect.py) on the byte view of a
     buffer at ``base`` (an array's own, or the host backend's device copy of it, replay.py);
-    ``calls``: MPI_Startall and MPI_Waitall.  None when a slab cannot be named in place."""
+    ``calls``: MPI_Startall, MPI_Waitall and (async) MPI_Testall.  None when a slab cannot be
+    named in place."""
     from mpi4py import MPI
 
     c = CFastReflect()
     c.base = base
-    c.startall, c.waitall = calls
+    c.startall, c.waitall = calls[:2]
+    if len(calls) > 2:   # MPI_Testall: async reflects (fast_async.py)
+        c.testall = calls[2]
     size = MPI._sizeof(MPI.Request)
     plan = FastPlan(c, [], [view])
     most = 0

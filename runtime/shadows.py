@@ -14,6 +14,7 @@ of ``api.Runtime``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -182,9 +183,10 @@ class Shadows:
     """The entries of the other shadow operations; no state of their own (the plans of
     ``reflect_init`` live in the arrays)."""
 
-    def __init__(self, shared: Shared) -> None:
+    def __init__(self, shared: Shared, offer: Callable[..., None]) -> None:
         self.arrays, self.cache = shared.arrays, shared.cache
         self.stats, self.asyncs = shared.stats, shared.asyncs
+        self.offer = offer   # later calls of an orthogonal reflect: C (fast_reflect.py)
 
     def _array(self, ptr: int, where: str, what: str) -> DistArray:
         arr = self.arrays.get(ptr)
@@ -201,8 +203,9 @@ class Shadows:
     def _xmpacc_reflect_orthogonal(self, ptr: int, where: bytes, widths: int | None) -> None:
         w = where_text(where)
         arr = self._array(ptr, w, "reflect")
-        reflect(arr, self._widths(arr, widths), self.cache, w, self.stats,
-                orthogonal=True, asyncs=self.asyncs)
+        ws = self._widths(arr, widths)
+        reflect(arr, ws, self.cache, w, self.stats, orthogonal=True, asyncs=self.asyncs)
+        self.offer(ptr, arr, ws, widths, True)
 
     def _xmpacc_reflect_init(self, ptr: int, where: bytes, widths: int | None, orthogonal: int) -> None:
         w = where_text(where)

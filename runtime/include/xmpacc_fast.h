@@ -5,8 +5,9 @@
  * Each *_fast function is tried first by its entry's forwarder (contract.py, ``fast``):
  * it returns 1 when it did the whole call, 0 when the call must take the general (Python)
  * path: no plan yet, a plan made for other arguments, a device table changed since
- * (``generation``), an async region, a checked run.  A 0 is always safe, which is what
- * keeps these functions small: they recognise the cases they were told about, nothing else.
+ * (``generation``), an async region (host reflects excepted: xmpacc_async.h), a checked
+ * run.  A 0 is always safe, which is what keeps these functions small: they recognise
+ * the cases they were told about, nothing else.
  *
  * Plans are keyed by an address that is the same at every call of one directive: the
  * array descriptor (reflect) or the ``where`` literal of the call site (launch, compute
@@ -136,7 +137,8 @@ enum { _XMPACC_EV_REFLECT, _XMPACC_EV_REFLECT_ACC, _XMPACC_EV_LAUNCH, _XMPACC_EV
        _XMPACC_EV_LOOP_REDUCE_BEGIN, _XMPACC_EV_LOOP_REDUCE, _XMPACC_EV_SWAP_REDUCED, _XMPACC_EV_REDUCE,
        _XMPACC_EV_DEFER, _XMPACC_EV_REDUCTIONS_WAIT, _XMPACC_EV_REDUCTIONS_DISCARD, _XMPACC_EV_QUEUE_BEGIN,
        _XMPACC_EV_QUEUE_END, _XMPACC_EV_BARRIER, _XMPACC_EV_BCAST, _XMPACC_EV_UPDATE,
-       _XMPACC_EV_ACC_WAIT_ON_DEVICE };
+       _XMPACC_EV_REFLECT_ORTHOGONAL, _XMPACC_EV_ASYNC_BEGIN, _XMPACC_EV_ASYNC_END, _XMPACC_EV_WAIT_ASYNC,
+       _XMPACC_EV_TEST_ASYNC, _XMPACC_EV_ACC_WAIT_ON_DEVICE };
 
 static long long _xmpacc_now(void) {
   struct timespec ts;
@@ -175,18 +177,28 @@ typedef struct _xmpacc_fast_reflect {
   int nwidths;                         /* explicit widths (lo, hi, periodic per dimension): */
   const long long *widths;             /* the plans of one array, one per set of widths */
   struct _xmpacc_fast_reflect *next;
+  int (*testall)(int, void *, int *, void *);   /* MPI_Testall (async reflects) */
+  int started;                         /* async: steps started so far, 0 when none is in flight */
+  long long async_calls;               /* of calls, those under async (XMPACC_STATS) */
 } _xmpacc_fast_reflect_t;
 
-/* the declared widths; explicit widths (reflect (a) width(...)) */
-static _xmpacc_fast_table_t _xmpacc_fast_reflects, _xmpacc_fast_reflects_widths;
-int _xmpacc_fast_paused;               /* set by the runtime inside async (id) */
+/* One table per kind of reflect, each array's plans chained in it: the declared widths,
+ * explicit widths, orthogonal, orthogonal with explicit widths (fast_reflect.py KINDS). */
+static _xmpacc_fast_table_t _xmpacc_fast_reflects[4];
+int _xmpacc_fast_paused;               /* inside async (id): set by the runtime or by async_begin below */
 
-int _xmpacc_fast_reflect_set(const void *array, _xmpacc_fast_reflect_t *plan) {
-  return _xmpacc_fast_put(_xmpacc_fast_reflects, array, plan);
+int _xmpacc_fast_reflect_set(const void *array, int kind, _xmpacc_fast_reflect_t *plan) {
+  return kind >= 0 && kind < 4 && _xmpacc_fast_put(_xmpacc_fast_reflects[kind], array, plan);
 }
 
-int _xmpacc_fast_reflect_widths_set(const void *array, _xmpacc_fast_reflect_t *plan) {
-  return _xmpacc_fast_put(_xmpacc_fast_reflects_widths, array, plan);
+/* The plan for these widths, NULL when there is none or its requests are in flight. */
+static _xmpacc_fast_reflect_t *_xmpacc_fast_find(void *array, const long long *widths, int orthogonal) {
+  _xmpacc_fast_reflect_t *plan =
+      (_xmpacc_fast_reflect_t *)_xmpacc_fast_get(_xmpacc_fast_reflects[2 * orthogonal + !!widths], array);
+  if (widths)
+    while (plan && memcmp(plan->widths, widths, sizeof(long long) * (size_t)plan->nwidths)) plan = plan->next;
+  if (!plan || plan->base != ((const _xmpacc_array_t *)array)->base || plan->started) return 0;
+  return plan;
 }
 
 static int _xmpacc_mpi_rounds(_xmpacc_fast_reflect_t *plan) {
@@ -198,21 +210,25 @@ static int _xmpacc_mpi_rounds(_xmpacc_fast_reflect_t *plan) {
   return 1;
 }
 
-static int _xmpacc_reflect_fast(void *array, const char *where, const long long *widths) {
-  _xmpacc_fast_reflect_t *plan;
+#include "xmpacc_async.h"
+
+static int _xmpacc_fast_reflect_run(int entry, void *array, const char *where, const long long *widths,
+                                    int orthogonal) {
+  _xmpacc_fast_reflect_t *plan = _xmpacc_fast_find(array, widths, orthogonal);
   long long start;
-  if (_xmpacc_fast_paused) return 0;
-  if (widths) {
-    plan = (_xmpacc_fast_reflect_t *)_xmpacc_fast_get(_xmpacc_fast_reflects_widths, array);
-    while (plan && memcmp(plan->widths, widths, sizeof(long long) * (size_t)plan->nwidths)) plan = plan->next;
-  } else {
-    plan = (_xmpacc_fast_reflect_t *)_xmpacc_fast_get(_xmpacc_fast_reflects, array);
-  }
-  if (!plan || plan->base != ((const _xmpacc_array_t *)array)->base) return 0;
+  if (!plan) return 0;
   start = _xmpacc_replay.profile ? _xmpacc_now() : 0;
-  if (!_xmpacc_mpi_rounds(plan)) return 0;
-  if (start) _xmpacc_replay_record(_XMPACC_EV_REFLECT, where, start, 0, plan->bytes);
+  if (_xmpacc_fast_paused ? !_xmpacc_async_reflect(plan) : !_xmpacc_mpi_rounds(plan)) return 0;
+  if (start) _xmpacc_replay_record(entry, where, start, 0, plan->bytes);
   return 1;
+}
+
+static int _xmpacc_reflect_fast(void *array, const char *where, const long long *widths) {
+  return _xmpacc_fast_reflect_run(_XMPACC_EV_REFLECT, array, where, widths, 0);
+}
+
+static int _xmpacc_reflect_orthogonal_fast(void *array, const char *where, const long long *widths) {
+  return _xmpacc_fast_reflect_run(_XMPACC_EV_REFLECT_ORTHOGONAL, array, where, widths, 1);
 }
 
 #include "xmpacc_results.h"

@@ -1,7 +1,7 @@
 /* reflect's C fast path (runtime/fast_reflect.py): a 1-D and a 2-D block x block array
  * (corners arrive in the second step) reflected every step, a block-scope array aligned
- * again at each call of a function, an async reflect and a periodic width between them
- * (those take the general path), and a long long array whose stores may alias anything. */
+ * again at each call of a function, an async reflect (in C too) and a periodic width
+ * between them, and a long long array whose stores may alias anything. */
 #include <stdio.h>
 #ifdef _XCALABLEMP
 #include <xmp.h>
