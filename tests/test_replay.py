@@ -160,9 +160,9 @@ def test_himeno_spellings_replay_their_reductions(tmp_path: Path, spelling: int)
     """Himeno as users write it (bench/spelling/himeno_spell.c): from the second iteration
     the sweep with its gosa reduction (deferred to the host's wait; under async(n)
     past the acc waits, made on the device) and the copy kernel launch in C, async
-    queues switch in C, and the reduction directive of gosa over the executing nodes runs in C where its result is the
-    variable's (over one node, or after an immediate result), with the same gosa as the
-    general path, bit for bit."""
+    queues switch in C, and the reduction directive of gosa over the executing nodes
+    runs in C where its result is the variable's (over one node, or after an immediate
+    result), with the same gosa as the general path, bit for bit."""
     exe = _himeno(spelling, tmp_path)
     for nprocs, (launches, reductions) in _HIMENO_REPLAYS[spelling].items():
         on = run_mpi(nprocs, exe, env=HOST)

@@ -86,12 +86,9 @@ int main(void)
   {
     _xmpacc_acc_update("enter_exit_sections.c:42", 1, &_xmpacc_a_u, -1, "u", (const long long []){2, sizeof(*u), 24, 1, 4, 10, 1, 6, 1, 1, 2, 1}, 1 | 0, (long long) 1);
   }
-  {
 #line 43 "tests/xacc_programs/enter_exit_sections.c"
-    _xmpacc_acc_wait("enter_exit_sections.c:43", 1, (const long long []){(long long) 1});
-  }
+  _xmpacc_acc_wait("enter_exit_sections.c:43", 1, (const long long []){(long long) 1});
   {
-#line 45 "tests/xacc_programs/enter_exit_sections.c"
     _xmpacc_loop_reduce_begin(&_xmpacc_t_t, (const int []){1}, &total, 1, _XMPACC_TYPE(total), 1);
     {
 #line 45 "tests/xacc_programs/enter_exit_sections.c"
@@ -117,12 +114,9 @@ int main(void)
 #line 47 "tests/xacc_programs/enter_exit_sections.c"
     _xmpacc_acc_exit_data("enter_exit_sections.c:47", 2, (const void *[]){&_xmpacc_a_u, v}, (const long long []){-1, sizeof(v)}, (const char *[]){"u", "v"}, (const long long []){2, 5}, (const void *[]){0, 0}, 1 | 0);
   }
-  {
 #line 48 "tests/xacc_programs/enter_exit_sections.c"
-    _xmpacc_acc_wait("enter_exit_sections.c:48", -1, 0);
-  }
+  _xmpacc_acc_wait("enter_exit_sections.c:48", -1, 0);
   {
-#line 50 "tests/xacc_programs/enter_exit_sections.c"
     _xmpacc_loop_reduce_begin(&_xmpacc_t_t, (const int []){1}, &total, 1, _XMPACC_TYPE(total), 1);
     {
 #line 50 "tests/xacc_programs/enter_exit_sections.c"
