@@ -26,8 +26,8 @@
 #pragma xmp template t[N]
 #pragma xmp distribute t[block] onto p
 double u[N], w[N];
-#pragma xmp align u[i] with t[i]
-#pragma xmp align w[i] with t[i]
+/* both aligned by one directive */
+#pragma xmp align [i] with t[i] :: u, w
 #pragma xmp shadow u[1]
 #pragma xmp acc replicate (u, w)
 double x[N], y[N];
