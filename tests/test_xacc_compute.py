@@ -747,7 +747,11 @@ def test_acc_waits_the_host_may_pass_are_made_on_the_device(built: dict[str, tup
     calls = at("sweep_owed();", waits("", 52))
     assert host[calls + 1:calls + 4] == ["}", '_xmpacc_acc_wait("waits_on_device.c:148", -1, 0);',
                                          "pointed();"]
-    assert sum("_xmpacc_acc_wait_on_device" in line for line in host) == 6
+    assert sum("_xmpacc_acc_wait_on_device" in line for line in host) == 7
+    # 7. a kernels region on a queue, acc wait(8), k++ in a while loop: on the device, the
+    # host waits after the loop
+    assert "1, (const long long []){(long long) 8});" in host[waits("_on_device", 162)]
+    assert host[waits("", 162) - 1] == "}"
 
 
 def test_info_says_where_the_host_waits(tmp_path: Path) -> None:
@@ -757,7 +761,7 @@ def test_info_says_where_the_host_waits(tmp_path: Path) -> None:
     assert r.returncode == 0, r.stderr
     said = {int(line.split(":")[1]): line.split("info: ")[1] for line in r.stderr.splitlines()
             if "info: acc wait" in line}
-    assert sorted(said) == [44, 69, 75, 104, 107, 117]   # (117: the run-time check keeps it the host's)
+    assert sorted(said) == [44, 69, 75, 104, 107, 117, 162]   # (117: the run-time check keeps it the host's)
     assert said[44].endswith("the host waits in the callers of sweep_owed")
     assert said[69].startswith("acc wait: made on the device: every stream waits there for the queues")
     assert said[75].endswith("the host waits before line 77")   # return gosa;
@@ -768,7 +772,7 @@ def test_info_says_where_the_host_waits(tmp_path: Path) -> None:
 @pytest.mark.skipif(gpu_count() == 0, reason="needs a CUDA GPU")
 def test_acc_waits_on_the_device_on_a_gpu(built: dict[str, tuple[Path, str]]) -> None:
     """On a GPU the waits the host may pass are made on the device (2 per iteration of
-    cases 1 and 2, 1 of case 6; case 3's async update keeps its wait on the host), with the output of
+    cases 1 and 2, 1 of cases 6 and 7; case 3's async update keeps its wait on the host), with the output of
     the program whose host waits where it says, which XMPACC_WAIT_ON_DEVICE=0 runs."""
     exe, expected = built["waits_on_device.c"]
     env = {"XMPACC_DEVICE": "cuda", "XMPACC_STATS": "1"}
@@ -777,7 +781,7 @@ def test_acc_waits_on_the_device_on_a_gpu(built: dict[str, tuple[Path, str]]) ->
     assert on.returncode == off.returncode == 0, on.stderr + off.stderr
     same_output(on.stdout, expected)
     same_output(off.stdout, expected)
-    assert [s.get("acc_waits_on_device", 0) for s in runtime_stats(on.stderr)] == [30]
+    assert [s.get("acc_waits_on_device", 0) for s in runtime_stats(on.stderr)] == [36]
     assert [s.get("acc_waits_on_device", 0) for s in runtime_stats(off.stderr)] == [0]
 
 

@@ -12,7 +12,7 @@
  *   5. a loop whose condition calls a function, and a body ending in acc wait;
  *   6. a time loop of calls to a static function that ends with acc wait (its callers owe
  *      the wait: the host waits after the loop), and one whose address is taken (its
- *      wait stays the host's). */
+ *      wait stays the host's); 7. a kernels region on a queue in a while loop. */
 #include <stdio.h>
 #ifdef _XCALABLEMP
 #include <xmp.h>
@@ -150,5 +150,18 @@ int main(void)
         }
     }
     if (xmpc_node_num() == 0) printf("6: %.9e %.9e\n", x[3], x[N - 1]);
+
+    k = 0;
+#pragma acc data copy(x, y)
+    while (k < ITERS) {
+#pragma acc kernels async(8)
+        {
+            for (i = 0; i < N; i++) y[i] = x[i] + 0.125 * k;
+            for (i = 0; i < N; i++) x[i] = 0.5 * (x[i] + y[i]);
+        }
+#pragma acc wait(8)
+        k++;
+    }
+    if (xmpc_node_num() == 0) printf("7: %.9e %.9e\n", x[2], y[N - 3]);
     return 0;
 }

@@ -31,8 +31,9 @@ still runs this one.
 
 ``#pragma acc wait`` (no ``async``, no ``devnum``) is treated alike.  Where only device
 work follows it until a statement that could observe the queues (the statements above,
-``async`` ones too, ``reflect ... acc``, another ``acc wait``, stores into host scalars
-without calls), the host does not wait there: ``_xmpacc_acc_wait_on_device`` makes every
+``async`` ones too, ``parallel`` / ``kernels`` regions, ``reflect ... acc``, another ``acc
+wait``, declarations and stores into host scalars, none calling a function), the host
+does not wait there: ``_xmpacc_acc_wait_on_device`` makes every
 stream wait for the queues on the device, and the host's wait (``Waits.owed``, the
 ``acc wait`` as written) goes before that statement, or after the loop whose body ends
 there (a body with an ``acc wait`` at its top level is lowered as if the host owed the
@@ -62,6 +63,7 @@ from xmpacc.directives import ast as xd
 from xmpacc.directives.openacc_ast import AccCompute, AccWait
 from xmpacc.facts import InfoFact, WaitFacts
 from xmpacc.passes.common.acc_nest import AccNest, nest_of_pragma
+from xmpacc.passes.common.blocks import construct_statement
 from xmpacc.passes.common.pragmas import acc_directive, pragma_id
 
 DEFER = "_xmpacc_acc_defer_reductions();"
@@ -235,6 +237,9 @@ def may_pass(items: Sequence[c_ast.Node], i: int, nest: AccNest | None, waits: W
             and not _host_calls(nest)
     if plain_wait(item, ctx) is not None:
         return True
+    region = acc_directive(item, ctx)
+    if isinstance(region, AccCompute) and region.loop is None:
+        return _device_region(items, i, region, names, ctx)
     if pragma_id(item) is None:
         return bool(waits.owed) and (_host_store(item, names)
                                      or isinstance(item, c_ast.Decl) and _leaves_alone(item, names))
@@ -264,6 +269,25 @@ def _host_store(item: c_ast.Node, names: set[str]) -> bool:
     else:
         return False
     return isinstance(target, c_ast.ID) and _leaves_alone(item, names)
+
+
+def _device_region(items: Sequence[c_ast.Node], i: int, d: AccCompute, names: set[str], ctx: Context) -> bool:
+    """A ``parallel`` / ``kernels`` region (its statement after ``items[i]``) whose host part
+    calls nothing: its loops run on the device, but the statements between them, the
+    loops' heads and the clauses run on the host (acc_region.py)."""
+    body, _ = construct_statement(items, i, ctx)
+    if body is None or any(isinstance(n, c_ast.ID) and n.name in names for n in walk(body)):
+        return False
+    if any(_CALL.search(text) for text in _texts(d)):
+        return False
+    for stmt in (body.block_items or []) if isinstance(body, c_ast.Compound) else [body]:
+        if isinstance(stmt, c_ast.For):
+            heads = [h for h in (stmt.init, stmt.cond, stmt.next) if h is not None]
+            if any(isinstance(n, c_ast.FuncCall) for h in heads for n in walk(h)):
+                return False
+        elif pragma_id(stmt) is None and not _leaves_alone(stmt, names):
+            return False
+    return True
 
 
 def _device_reflect(d: object) -> bool:
