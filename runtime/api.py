@@ -44,7 +44,7 @@ from .cstructs import DESC_ARRAY, DESC_NODES, DESC_TEMPLATE, CArray, CNodes, CTe
 from .device_memory import DeviceMemory
 from .dynamic import Dynamic, check_bounds, set_bounds
 from .errors import InternalError, RuntimeFailure, where_text
-from .fast_reflect import FastReflectRuntime
+from .fast_reflect import FastReflect
 from .gmove import Gmove
 from .intrinsics import Intrinsics
 from .linkage import Seen, declared_again
@@ -63,9 +63,9 @@ def _formats(kinds: list[int], widths: list[int]) -> str:
 
 
 @dataclass
-class Runtime(FastReflectRuntime):
+class Runtime:
     """State of one process's runtime: MPI, descriptors by address, the executing set, and
-    the concerns composed in ``__post_init__`` (the fast reflect is still mixed in)."""
+    the concerns composed in ``__post_init__``."""
 
     world: Any
     exec_info: Any                      # the C struct _xmpacc_exec
@@ -78,6 +78,7 @@ class Runtime(FastReflectRuntime):
     declared: Seen = field(default_factory=dict)    # shared nodes/templates (linkage.py)
     # the concerns (made in __post_init__)
     shared: Shared = field(init=False, repr=False)
+    fast_reflect: FastReflect = field(init=False, repr=False)
     tasks: Tasks = field(init=False, repr=False)
     dynamic: Dynamic = field(init=False, repr=False)
     shadows: Shadows = field(init=False, repr=False)
@@ -101,9 +102,10 @@ class Runtime(FastReflectRuntime):
         shared = self.shared = Shared(self.world, self.nodes, self.templates, self.arrays, self.cache,
                                       self.stats, self.asyncs, [ExecSet(self.world)])
         self.cache.executing = lambda: self.exec_comm
+        fast = self.fast_reflect = FastReflect(shared)
         self.tasks = Tasks(shared, self._publish)
-        self.dynamic = Dynamic(shared, self._fast_forget, self._layout_changed)
-        self.shadows = Shadows(shared, self._fast_offer)
+        self.dynamic = Dynamic(shared, fast.forget, self._layout_changed)
+        self.shadows = Shadows(shared, fast.offer)
         self.checks = Checks(shared)
         self.intrinsics = Intrinsics(shared, self.dynamic)
         self.gmove = Gmove(shared, self.tasks)
@@ -258,7 +260,7 @@ class Runtime(FastReflectRuntime):
                          read_longs(offsets, ndims), read_longs(shadows, 2 * ndims), w, c)
         c.id = DESC_ARRAY
         c.tmpl = ctypes.cast(tmpl_ptr, ctypes.POINTER(CTemplate))
-        self._fast_forget(ptr)
+        self.fast_reflect.forget(ptr)
         if self.replay is not None:
             self.replay.forget_reflect(ptr)
         self.arrays[ptr] = arr
@@ -295,7 +297,7 @@ class Runtime(FastReflectRuntime):
         arr, ws, w = self._reflect_args(ptr, where, widths)
         reflect(arr, ws, self.cache, w, self.stats, asyncs=self.asyncs)
         # later calls: C only (fast_reflect.py), for these widths as the call passes them
-        self._fast_offer(ptr, arr, ws, widths)
+        self.fast_reflect.offer(ptr, arr, ws, widths)
 
     def _xmpacc_bcast(self, data: int, where: bytes, nbytes: int, from_nodes: int | None,
                       from_ref: int | None, on_nodes: int | None, on_ref: int | None) -> None:
@@ -316,11 +318,11 @@ class Runtime(FastReflectRuntime):
     # ----------------------------------------------------------------- async (global-view §7)
     def _xmpacc_async_begin(self, async_id: int) -> None:
         self.asyncs.begin(async_id)
-        self._fast_pause(True)
+        self.fast_reflect.pause(True)
 
     def _xmpacc_async_end(self) -> None:
         self.asyncs.end()
-        self._fast_pause(self.asyncs.active)
+        self.fast_reflect.pause(self.asyncs.active)
 
     def _xmpacc_wait_async(self, where: bytes, n: int, ids: int, on_nodes: int | None,
                            on_ref: int | None) -> None:

@@ -18,6 +18,13 @@ requests stay in flight until ``wait_async`` (fast_async.py).  The general path 
 the fast path does not cover: full shadows, checked runs (every call is seen there).  A
 plan is dropped when its array is released or aligned again, and the C side also
 compares the descriptor's buffer with the one the requests were bound to.
+
+``FastReflect`` is the runtime's concern for all this, made by api.Runtime and owning
+its state: the plans, the library once the launcher started it, the glue's async side
+(``fast_async``) and its pause flag.  The others hold it or its methods: the runtime
+(``offer`` after a reflect, ``forget`` at an align, ``pause`` at async), dynamic.py
+(``forget``, at a release) and shadows.py (``offer``, after an orthogonal reflect); the
+launcher starts it and folds its counters into XMPACC_STATS at the end.
 """
 
 from __future__ import annotations
@@ -30,10 +37,10 @@ from typing import Any
 import numpy as np
 
 from .arrays import DistArray
-from .asyncs import AsyncOps
 from .errors import InternalError
 from .fast_async import FastAsync
 from .reflect import active_step
+from .shared import Shared
 
 _MAXDIM = 7
 WIDTH_SETS = 4   # plans kept per array and kind reflected with explicit widths
@@ -122,62 +129,72 @@ def mpi_functions(*names: str) -> tuple[int, ...] | None:
         return None
 
 
-class FastReflectRuntime:
-    """Mixed into api.Runtime: offers plans to the glue and keeps them in step."""
+class FastReflect:
+    """The fast reflect, a concern of api.Runtime: offers plans to the glue and keeps them in
+    step.  Owns the program's library once ``start`` found the glue's side (``lib``; None
+    before and in checked runs), each array's chains of plans by kind (``plans``), every
+    plan not freed yet (``live``), the reflects seen once (``seen``), the glue's ``async``
+    side (``fast_async``) and the flag that pauses the C side inside ``async``."""
 
-    arrays: dict[int, DistArray]
-    stats: dict[str, int]
-    asyncs: AsyncOps
-    fast_lib: Any = None
-    fast_plans: dict[tuple[int, int], list[FastPlan]]   # (descriptor, kind) -> plans, the newest first
-    fast_async: FastAsync | None = None
+    def __init__(self, shared: Shared) -> None:
+        self.arrays, self.stats, self.asyncs = shared.arrays, shared.stats, shared.asyncs
+        self.lib: ctypes.CDLL | None = None
+        self.plans: dict[tuple[int, int], list[FastPlan]] = {}   # (descriptor, kind) -> plans, newest first
+        self.live: dict[int, FastPlan] = {}   # every plan not freed yet, by its C structure's address
+        # (descriptor, kind, widths) -> the array reflected once so, not planned yet
+        self.seen: dict[tuple[int, int, bytes | None], DistArray] = {}
+        self.mpi_calls: tuple[int, ...] = ()
+        self.paused_flag: ctypes.c_int | None = None
+        self.fast_async: FastAsync | None = None
 
-    def _fast_init(self, lib: Any) -> None:
+    def start(self, lib: ctypes.CDLL) -> None:
         """Called by the launcher for plain and profiled runs (not checked ones)."""
         calls = mpi_functions("MPI_Startall", "MPI_Waitall", "MPI_Testall")
         if calls is None:
             return   # an MPI library without these symbols: the general path only
-        self._fast_calls = calls
+        self.mpi_calls = calls
         try:
             setter = lib._xmpacc_fast_reflect_set
             setter.argtypes, setter.restype = [ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p], ctypes.c_int
-            self._fast_paused_flag = ctypes.c_int.in_dll(lib, "_xmpacc_fast_paused")
-            self.fast_async = FastAsync(lib, self._fast_plan_at, self._fast_release)
+            self.paused_flag = ctypes.c_int.in_dll(lib, "_xmpacc_fast_paused")
+            self.fast_async = FastAsync(lib, self.plan_at, self.release)
         except (AttributeError, OSError, ValueError):
             return   # an MPI library without these symbols: the general path only
-        self.fast_lib = lib
-        self.fast_plans = {}
-        self.fast_live: dict[int, FastPlan] = {}   # every plan not freed yet, by its C structure's address
+        self.lib = lib
         self.asyncs.c_side = self.fast_async
         self.fast_async.start()
 
-    def _fast_pause(self, paused: bool) -> None:
+    def watch_pause(self, lib: ctypes.CDLL) -> None:
+        """The glue's pause flag also when only the per-iteration calls run in C (replay.py):
+        async pauses the C side's collectives too."""
+        if self.paused_flag is None:
+            self.paused_flag = ctypes.c_int.in_dll(lib, "_xmpacc_fast_paused")
+
+    def pause(self, paused: bool) -> None:
         """Inside ``async`` every reflect, and every collective the C side could replay
         (replay.py), goes through the general path (non-blocking); where async_begin runs
         in C (fast_async.py), C sets the flag itself."""
-        flag = getattr(self, "_fast_paused_flag", None)
-        if flag is not None:
-            flag.value = int(paused)
+        if self.paused_flag is not None:
+            self.paused_flag.value = int(paused)
 
-    def _fast_offer(self, ptr: int, arr: DistArray, widths: Any, widths_ptr: int | None,
-                    orthogonal: bool = False) -> None:
+    def offer(self, ptr: int, arr: DistArray, widths: Any, widths_ptr: int | None,
+              orthogonal: bool = False) -> None:
         """After a general reflect of ``arr`` (``widths`` as decoded, ``widths_ptr`` as the
         call passed them): its requests for the C side, from its second reflect on."""
-        if self.fast_lib is None or ptr not in self.arrays:
+        if self.lib is None or ptr not in self.arrays:
             return   # (a copy of a descriptor, in a structure passed by value: general path)
         raw = ctypes.string_at(widths_ptr, 24 * len(widths)) if widths and widths_ptr else None
         kind = 2 * orthogonal + (widths is not None)
-        chain = self.fast_plans.get((ptr, kind), [])
+        chain = self.plans.get((ptr, kind), [])
         if any(p.widths == raw for p in chain):
             return
-        seen = self.__dict__.setdefault("fast_seen", {})
-        if seen.get((ptr, kind, raw)) is not arr:   # its first reflect: an array aligned anew at every
-            seen[(ptr, kind, raw)] = arr            # call of a function, reflected once there, never
-            return                                  # gets requests
+        if self.seen.get((ptr, kind, raw)) is not arr:   # its first reflect: an array aligned anew at
+            self.seen[(ptr, kind, raw)] = arr            # every call of a function, reflected once
+            return                                       # there, never gets requests
         plan = arr.reflect_plans.get((None if widths is None else tuple(widths), orthogonal))
         if plan is None or any(s[0] != "exchange" for s in plan):
             return
-        built = self._fast_build(arr, [s for s in plan if active_step(s)])
+        built = self._build(arr, [s for s in plan if active_step(s)])
         if built is None:
             return
         built.orthogonal = orthogonal
@@ -185,63 +202,64 @@ class FastReflectRuntime:
             buffer = ctypes.create_string_buffer(raw, max(len(raw), 1))
             built.keep.append(buffer)
             built.widths, built.c.nwidths, built.c.widths = raw, len(raw) // 8, ctypes.addressof(buffer)
-        self._fast_register(ptr, kind, [built] + chain)
+        self._register(self.lib, ptr, kind, [built] + chain)
 
-    def _fast_register(self, ptr: int, kind: int, chain: list[FastPlan]) -> None:
+    def _register(self, lib: ctypes.CDLL, ptr: int, kind: int, chain: list[FastPlan]) -> None:
         """A kind of reflect of one array: its chain of plans, one per set of widths
         (WIDTH_SETS kept, the newest first)."""
         kept, dropped = chain[:WIDTH_SETS], chain[WIDTH_SETS:]
         link_chain(kept)
-        if self.fast_lib._xmpacc_fast_reflect_set(ptr, kind, ctypes.addressof(kept[0].c)):
-            self.fast_plans[(ptr, kind)] = kept
+        if lib._xmpacc_fast_reflect_set(ptr, kind, ctypes.addressof(kept[0].c)):
+            self.plans[(ptr, kind)] = kept
         else:   # the table is full: none of the array's plans of this kind stays
-            self.fast_lib._xmpacc_fast_reflect_set(ptr, kind, None)
-            self.fast_plans.pop((ptr, kind), None)
+            lib._xmpacc_fast_reflect_set(ptr, kind, None)
+            self.plans.pop((ptr, kind), None)
             dropped = chain
         for plan in dropped:
-            self._fast_retire(plan)
+            self._retire(plan)
 
-    def _fast_build(self, arr: DistArray, steps: list[Any]) -> FastPlan | None:
-        built = build_requests(arr.bytes_view(), int(arr.buffer.ctypes.data), steps, self._fast_calls)
+    def _build(self, arr: DistArray, steps: list[Any]) -> FastPlan | None:
+        built = build_requests(arr.bytes_view(), int(arr.buffer.ctypes.data), steps, self.mpi_calls)
         if built is not None:
-            self.fast_live[ctypes.addressof(built.c)] = built
+            self.live[ctypes.addressof(built.c)] = built
         return built
 
-    def _fast_forget(self, ptr: int) -> None:
-        seen = self.__dict__.get("fast_seen", {})
-        for key in [k for k in seen if k[0] == ptr]:
-            del seen[key]
+    def forget(self, ptr: int) -> None:
+        """Descriptor ``ptr`` is released or aligned again: the C side drops its plans."""
+        for key in [k for k in self.seen if k[0] == ptr]:
+            del self.seen[key]
         for kind in range(KINDS):
-            chain = getattr(self, "fast_plans", {}).pop((ptr, kind), [])
-            if chain:
-                self.fast_lib._xmpacc_fast_reflect_set(ptr, kind, None)
+            chain = self.plans.pop((ptr, kind), [])
+            if chain and self.lib is not None:
+                self.lib._xmpacc_fast_reflect_set(ptr, kind, None)
             for plan in chain:
-                self._fast_retire(plan)
+                self._retire(plan)
 
-    def _fast_retire(self, plan: FastPlan) -> None:
+    def _retire(self, plan: FastPlan) -> None:
         """A plan the C side no longer finds: freed now, or, while an async reflect has its
         requests in flight, once they complete (Python takes them over: fast_async.py)."""
         if not plan.c.started:
-            self._fast_release(plan)
+            self.release(plan)
             return
         plan.retired = True
         assert self.fast_async is not None
         for async_id in self.fast_async.ids_of(plan):
             self.asyncs.take_over(async_id)
 
-    def _fast_release(self, plan: FastPlan) -> None:
-        self.fast_live.pop(ctypes.addressof(plan.c), None)
-        self._fast_count(plan)
+    def release(self, plan: FastPlan) -> None:
+        """Free ``plan`` (complete, and no longer in the C side's tables)."""
+        self.live.pop(ctypes.addressof(plan.c), None)
+        self._count(plan)
         plan.free()
 
-    def _fast_plan_at(self, address: int) -> FastPlan:
+    def plan_at(self, address: int) -> FastPlan:
         """The plan whose C structure is at ``address`` (fast_async.py)."""
-        plan = self.fast_live.get(address)
+        plan = self.live.get(address)
         if plan is None:
             raise InternalError(f"no reflect plan at {address:#x}")
         return plan
 
-    def _fast_count(self, plan: FastPlan) -> None:
+    def _count(self, plan: FastPlan) -> None:
         """Fold the calls the C side made into the runtime counters (XMPACC_STATS)."""
         calls, plan.c.calls = plan.c.calls, 0
         in_async, plan.c.async_calls = plan.c.async_calls, 0
@@ -251,13 +269,14 @@ class FastReflectRuntime:
             if n:
                 self.stats[key] = self.stats.get(key, 0) + n
 
-    def _fast_stats(self) -> dict[str, int]:
-        for chain in getattr(self, "fast_plans", {}).values():
+    def fold(self) -> None:
+        """The calls and async waits and tests the C side made so far, into the runtime
+        counters (XMPACC_STATS, at the end of a run)."""
+        for chain in self.plans.values():
             for plan in chain:
-                self._fast_count(plan)
+                self._count(plan)
         if self.fast_async is not None:
             self.fast_async.count(self.stats)
-        return self.stats
 
 
 def build_requests(view: np.ndarray, base: int, steps: list[Any], calls: tuple[int, ...]) -> FastPlan | None:

@@ -203,8 +203,7 @@ def _start_replay(lib: ctypes.CDLL, runtime: Any, profiler: Any) -> None:
     runtime.replay = replay
     if backend is not None:
         runtime.kernels.deferred.bind(replay)
-    if getattr(runtime, "_fast_paused_flag", None) is None:   # async pauses the C side's collectives too
-        runtime._fast_paused_flag = ctypes.c_int.in_dll(lib, "_xmpacc_fast_paused")
+    runtime.fast_reflect.watch_pause(lib)   # async pauses the C side's collectives too
     replay.set_generation(runtime.device.generation)
     replay.set_exec(runtime.exec_comm)
     if profiler is not None:
@@ -250,7 +249,7 @@ def main(argv: list[str]) -> int:
     # checked runs see every call: no C fast path (fast_reflect.py, replay.py); profiled
     # runs replay too, and the C side times what it replays
     if check is None and os.environ.get("XMPACC_FAST_REFLECT", "1") != "0":
-        runtime._fast_init(lib)
+        runtime.fast_reflect.start(lib)
     if os.environ.get("XMPACC_VERBOSE") and world.Get_rank() == 0:
         print("xmpacc: start-up order: " + ", ".join(unit_sources(lib)), file=sys.stderr, flush=True)
     if kernels is not None:
@@ -274,7 +273,8 @@ def main(argv: list[str]) -> int:
 
         if runtime.replay is not None:
             runtime.replay.fold(runtime.stats)
-        line = "xmpacc-stats: " + json.dumps({"rank": world.Get_rank(), **runtime._fast_stats()}) + "\n"
+        runtime.fast_reflect.fold()
+        line = "xmpacc-stats: " + json.dumps({"rank": world.Get_rank(), **runtime.stats}) + "\n"
         os.write(2, line.encode())  # one write: lines of different ranks do not interleave
     del callbacks
     return status & 0xFF

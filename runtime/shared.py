@@ -1,8 +1,8 @@
 """What the runtime's concerns share, handed to each of them explicitly by ``api.Runtime``.
 
-The runtime is composed of one object per concern (tasks.py, dynamic.py, shadows.py,
-check.py, intrinsics.py, gmove.py, device_memory.py, acc*.py, reductions.py, coarray*.py),
-each owning its own state.  What they all use is one ``Shared``: the world communicator,
+The runtime is composed of one object per concern (fast_reflect.py, tasks.py, dynamic.py,
+shadows.py, check.py, intrinsics.py, gmove.py, device_memory.py, acc*.py, reductions.py,
+coarray*.py), each owning its own state.  What they all use is one ``Shared``: the world communicator,
 the descriptor tables by C address, the split communicators, the counters
 (``XMPACC_STATS``), the async operations, the stack of executing node sets and the C side
 of the per-iteration calls (``replay``).  The runtime makes it over its own tables (the

@@ -50,6 +50,16 @@ def test_every_entry_is_implemented_once_with_its_arity() -> None:
         assert len(params) == entry.arity, f"{entry.name}: {len(params)} != {entry.arity}"
 
 
+
+def test_the_runtime_is_composed_not_mixed() -> None:
+    """A mixin defining a method name of the runtime's would silently lose it: the runtime
+    has no base class, and the fast reflect is a concern whose methods the others hold."""
+    rt = _runtime()
+    assert Runtime.__bases__ == (object,)
+    assert rt.dynamic.forget == rt.fast_reflect.forget
+    assert rt.shadows.offer == rt.fast_reflect.offer
+
+
 def test_only_entries_carry_the_entry_prefix() -> None:
     """A method named like an entry that is none would never be called from C."""
     rt = _runtime()

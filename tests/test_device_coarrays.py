@@ -186,24 +186,6 @@ def test_the_agent_serves_an_offered_coarray() -> None:
     assert a._answer(agent.GET, ((), 1), 4, np.array([0]), None, False)[0] == agent.UNKNOWN
 
 
-def test_runtime_mixins_do_not_shadow_each_other() -> None:
-    """api.Runtime and a mixin of it defining one method name: one of them silently loses.
-    The coarrays and the acc family are concerns of their own now (test_contract checks
-    each entry has one implementation); the runtime and the mixin left (fast_reflect.py)
-    must not shadow each other."""
-    from xmpacc.runtime import api
-
-    seen: dict[str, str] = {}
-    clashes = []
-    for base in api.Runtime.__mro__:
-        for name, value in vars(base).items():
-            if callable(value) and name.startswith("_") and not name.startswith("__"):
-                if name in seen and seen[name] != base.__name__:
-                    clashes.append(f"{name}: {seen[name]} and {base.__name__}")
-                seen.setdefault(name, base.__name__)
-    assert not clashes, clashes
-
-
 # ---------------------------------------------------------------- on a GPU
 
 def _mpi_windows(nprocs: int) -> str:
