@@ -173,6 +173,14 @@ POSITIVE = [
                                         "#pragma xmp shadow a[*]"),
      "warning", "a[j] reads the shadow of 'a', which is stale here"),
     # ---- two dimensions
+    ("switch-case-without-reflect",
+     one_d(INIT + "    switch ((int) s) {\n    case 0:\n#pragma xmp reflect (a)\n        break;\n"
+           "    default:\n        s = 1;\n        break;\n    }\n" + STENCIL, "#pragma xmp shadow a[1]"),
+     "warning", "reads the shadow of 'a', which is stale here"),
+    ("switch-without-default", one_d(INIT + "    switch ((int) s) {\n    case 0:\n        s = 2;\n"
+                                     "#pragma xmp reflect (a)\n        break;\n    }\n" + STENCIL,
+                                     "#pragma xmp shadow a[1]"),
+     "warning", "reads the shadow of 'a', which is stale here"),
     ("2d-column-neighbour", two_d("#pragma xmp loop (i, j) on t[i][j]\n    for (i = 0; i < N; i++)\n"
                                   "        for (j = 1; j < N; j++) w[i][j] = @u[i][j - 1];",
                                   "#pragma xmp shadow u[1][0]"),
@@ -252,6 +260,12 @@ int main(void)
      + "int main(void)\n{\n    int i, j;\n#pragma xmp loop (i, j) on t[i][j]\n    for (i = 0; i < N; i++)\n"
        "        for (j = 1; j < N; j++) w[i][j] = u[i][j - 1];\n    return 0;\n}\n"),
     ("one-node", one_d(INIT + STENCIL).replace("nodes p[*]", "nodes p[1]")),
+    # every case reflects (after other statements: case_blocks.py), then leaves the switch
+    ("switch-every-case-reflects",
+     one_d(INIT + "    switch ((int) s) {\n    case 0:\n        s = 2;\n#pragma xmp reflect (a)\n"
+           "        break;\n    case 1:\n#pragma xmp reflect (a)\n        s = 3;\n        break;\n"
+           "    default:\n#pragma xmp reflect (a)\n        break;\n    }\n" + STENCIL,
+           "#pragma xmp shadow a[1]")),
     ("other-template", one_d("#pragma xmp loop on t2[i]\n    for (i = 1; i < N; i++) b[i] = a[i - 1];")
      .replace("#pragma xmp align b", "#pragma xmp template t2[N]\n#pragma xmp distribute t2[block] onto p\n"
               "#pragma xmp align b")),

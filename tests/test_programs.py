@@ -27,6 +27,7 @@ CASES: dict[str, tuple[int, ...]] = {
     "for_decl.c": (1, 3),
     "libc_macros.c": (1, 2),
     "async_wait.c": (1, 2, 3, 4),
+    "switch_directives.c": (1, 2, 3, 4),   # directives among a case's statements
     # global-view §5-7
     "reduction_location.c": (1, 3),
     "reduction_types.c": (2, 4),

@@ -33,7 +33,7 @@ from xmpacc.deepstack import nesting_error
 from xmpacc.diagnostics import SourceLoc
 from xmpacc.frontend.cparse import parse_c
 from xmpacc.frontend.preprocess import preprocess
-from xmpacc.passes.attach import attach
+from xmpacc.passes.attach import attach, case_blocks
 from xmpacc.passes.check import leftovers
 from xmpacc.passes.comm import comm
 from xmpacc.passes.declare import coarray_decls, declare, directive_exprs, nocomm
@@ -58,7 +58,7 @@ T = TypeVar("T")
 
 # The transformation passes, in order, by stage name (the package passes/<stage>/ holds them).
 PASSES: tuple[tuple[str, tuple[Pass, ...]], ...] = (
-    ("attach", (attach.run,)),
+    ("attach", (case_blocks.run, attach.run)),
     ("declare", (coarray_decls.run, declare.run, directive_exprs.run, nocomm.run)),
     ("locality", (locality.run,)),
     ("localize", (coarrays.run, lower_decls.run, members.run, dynamic.run, library.run, array.run,

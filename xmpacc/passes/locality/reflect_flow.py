@@ -127,8 +127,7 @@ class FlowWalker:
         if isinstance(node, (c_ast.For, c_ast.While, c_ast.DoWhile)):
             return self._loop(node, scope, state)
         if isinstance(node, c_ast.Switch):
-            state = self._expr(node.cond, scope, state)
-            return join(state, self.stmt(node.stmt, scope, state))
+            return self._switch(node, scope, self._expr(node.cond, scope, state))
         if isinstance(node, (c_ast.Case, c_ast.Default)):
             return self._items(node.stmts or [], scope, state)
         if isinstance(node, c_ast.Label):
@@ -136,6 +135,35 @@ class FlowWalker:
         if isinstance(node, c_ast.Pragma):   # a directive alone as a statement
             return self._items([node], scope, state) if self.ctx.directives.get(id(node)) else state
         return self._expr(node, scope, state)
+
+    def _switch(self, node: c_ast.Switch, scope: Scope, state: State) -> State:
+        """Each case entered from the switch (or falling through from the case before), left
+        by its last ``break`` or at the end; without ``default`` the switch may run no case.
+        A body of other shape, or a ``break`` deeper in a case, joins more states (never
+        fewer): each case then also falls through."""
+        body = node.stmt
+        cases = (body.block_items or []) if isinstance(body, c_ast.Compound) else [body]
+        if not cases or not all(isinstance(c, (c_ast.Case, c_ast.Default)) for c in cases):
+            return join(state, self.stmt(body, scope, state))
+        exits = [] if any(isinstance(c, c_ast.Default) for c in cases) else [state]
+        fall: State | None = None
+        for case in cases:
+            stmts = list(case.stmts or [])
+            if len(stmts) == 1 and isinstance(stmts[0], c_ast.Compound):   # (case_blocks.py)
+                stmts = list(stmts[0].block_items or [])
+            ends = bool(stmts) and isinstance(stmts[-1], (c_ast.Break, c_ast.Return))
+            out = self._items(stmts, scope, state if fall is None else join(state, fall))
+            fall = None if ends else out
+            if ends and isinstance(stmts[-1], c_ast.Break):
+                exits.append(out)
+        if fall is not None:
+            exits.append(fall)
+        if not exits:
+            return state   # every case returns: what follows is not reached from here
+        out = exits[0]
+        for e in exits[1:]:
+            out = join(out, e)
+        return out
 
     def _items(self, items: Sequence[c_ast.Node], scope: Scope, state: State) -> State:
         used: set[int] = set()   # statements a directive took (the loop of a nest, a task body)
