@@ -50,7 +50,8 @@ CASES = {"basic.c": (1, 2, 3, 4), "ops.c": (2, 4), "atomics.c": (1, 2), "async_c
          "xmp_loops_in_regions.c": (1, 2, 3, 4), "const_tables.c": (1, 2, 3, 4),
          "jumps_and_bools.c": (1,), "variable_rows.c": (1, 2, 3, 4), "derefs.c": (1, 2, 3, 4),
          "private_blocks.c": (1, 2, 3, 4), "routine_bodies.c": (1, 2, 3, 4),
-         "dynamic_templates.c": (1, 2, 3, 4), "members.c": (1, 2, 3, 4), "waits_on_device.c": (1, 2, 3, 4)}
+         "dynamic_templates.c": (1, 2, 3, 4), "members.c": (1, 2, 3, 4), "waits_on_device.c": (1, 2, 3, 4),
+         "wrapped_waits.c": (1, 2)}
 
 
 
@@ -742,16 +743,36 @@ def test_acc_waits_the_host_may_pass_are_made_on_the_device(built: dict[str, tup
     assert not any(f'_xmpacc_acc_wait_on_device("waits_on_device.c:{n}"' in line
                    for line in host for n in (127, 138))
     # 6. the static function that ends with acc wait: made on the device, its callers owe
-    # it (the loop of its calls: the host waits after the loop); a pointed-to one: the host's
-    assert waits("_on_device", 44) < at("static void sweep_pointed(void)") < waits("", 52)
-    calls = at("sweep_owed();", waits("", 52))
+    # it (the loop of its calls: the host waits after the loop); a pointed-to one is
+    # wrapped: its copy makes the wait on the device, the function as written on the host
+    assert waits("_on_device", 44) < at("static void _xmpacc_owed_sweep_pointed(void)") \
+        < waits("_on_device", 52) < at("static void sweep_pointed(void)") < waits("", 47)
+    calls = at("sweep_owed();", waits("", 47))
     assert host[calls + 1:calls + 4] == ["}", '_xmpacc_acc_wait("waits_on_device.c:148", -1, 0);',
                                          "pointed();"]
-    assert sum("_xmpacc_acc_wait_on_device" in line for line in host) == 7
+    assert sum("_xmpacc_acc_wait_on_device" in line for line in host) == 8
     # 7. a kernels region on a queue, acc wait(8), k++ in a while loop: on the device, the
     # host waits after the loop
     assert "1, (const long long []){(long long) 8});" in host[waits("_on_device", 162)]
     assert host[waits("", 162) - 1] == "}"
+
+
+def test_a_function_others_may_call_is_wrapped(built: dict[str, tuple[Path, str]]) -> None:
+    """acc_wait_functions.py: sweep() is not static: its body becomes the static copy whose
+    last acc wait is made on the device, which run()'s loop calls; sweep() as written (a
+    function pointer calls it) calls the copy and waits on the host."""
+    exe, _ = built["wrapped_waits.c"]
+    host = [line.strip() for line in exe.with_suffix(".host.c").read_text().splitlines()
+            if line.strip() and not line.startswith("#line")]
+    proto = host.index("static void _xmpacc_owed_sweep(int k, double *scale);")
+    assert host[proto - 1] == "void sweep(int k, double *scale);"
+    copy = host.index("static void _xmpacc_owed_sweep(int k, double *scale)")
+    written = host.index("void sweep(int k, double *scale)")
+    assert proto < copy < written
+    assert any(line.startswith('_xmpacc_acc_wait_on_device("wrapped_waits.c:') for line in host[copy:written])
+    assert host[written + 2:written + 4] == ["_xmpacc_owed_sweep(k, scale);",
+                                             '_xmpacc_acc_wait("wrapped_waits.c:28", -1, 0);']
+    assert "_xmpacc_owed_sweep(k, &sc);" in host and "void (*f)(int, double *) = sweep;" in host
 
 
 def test_info_says_where_the_host_waits(tmp_path: Path) -> None:
@@ -761,8 +782,10 @@ def test_info_says_where_the_host_waits(tmp_path: Path) -> None:
     assert r.returncode == 0, r.stderr
     said = {int(line.split(":")[1]): line.split("info: ")[1] for line in r.stderr.splitlines()
             if "info: acc wait" in line}
-    assert sorted(said) == [44, 69, 75, 104, 107, 117, 162]   # (117: the run-time check keeps it the host's)
+    # (117: the run-time check keeps it the host's)
+    assert sorted(said) == [44, 52, 69, 75, 104, 107, 117, 162]
     assert said[44].endswith("the host waits in the callers of sweep_owed")
+    assert said[52].endswith("the host waits in the callers of sweep_pointed")
     assert said[69].startswith("acc wait: made on the device: every stream waits there for the queues")
     assert said[75].endswith("the host waits before line 77")   # return gosa;
     assert said[117].endswith("the host waits before line 119")   # the loop that reads y
@@ -772,7 +795,8 @@ def test_info_says_where_the_host_waits(tmp_path: Path) -> None:
 @pytest.mark.skipif(gpu_count() == 0, reason="needs a CUDA GPU")
 def test_acc_waits_on_the_device_on_a_gpu(built: dict[str, tuple[Path, str]]) -> None:
     """On a GPU the waits the host may pass are made on the device (2 per iteration of
-    cases 1 and 2, 1 of cases 6 and 7; case 3's async update keeps its wait on the host), with the output of
+    cases 1 and 2, 1 of cases 6 and 7, the pointed-to function's copy once; case 3's async
+    update keeps its wait on the host), with the output of
     the program whose host waits where it says, which XMPACC_WAIT_ON_DEVICE=0 runs."""
     exe, expected = built["waits_on_device.c"]
     env = {"XMPACC_DEVICE": "cuda", "XMPACC_STATS": "1"}
@@ -781,7 +805,7 @@ def test_acc_waits_on_the_device_on_a_gpu(built: dict[str, tuple[Path, str]]) ->
     assert on.returncode == off.returncode == 0, on.stderr + off.stderr
     same_output(on.stdout, expected)
     same_output(off.stdout, expected)
-    assert [s.get("acc_waits_on_device", 0) for s in runtime_stats(on.stderr)] == [36]
+    assert [s.get("acc_waits_on_device", 0) for s in runtime_stats(on.stderr)] == [37]
     assert [s.get("acc_waits_on_device", 0) for s in runtime_stats(off.stderr)] == [0]
 
 

@@ -11,8 +11,8 @@
  *   4. acc wait, then a timer call and a host read: the host waits at the acc wait;
  *   5. a loop whose condition calls a function, and a body ending in acc wait;
  *   6. a time loop of calls to a static function that ends with acc wait (its callers owe
- *      the wait: the host waits after the loop), and one whose address is taken (its
- *      wait stays the host's); 7. a kernels region on a queue in a while loop. */
+ *      the wait: the host waits after the loop), and one whose address is taken (wrapped:
+ *      the host waits in it); 7. a kernels region on a queue in a while loop. */
 #include <stdio.h>
 #ifdef _XCALABLEMP
 #include <xmp.h>

@@ -64,7 +64,7 @@ from xmpacc.passes.common.onrefs import owner_guard
 from xmpacc.passes.common.pragmas import acc_directive, is_directive, pragma_id
 from xmpacc.passes.common.reductions import loop_reduction_calls
 from xmpacc.passes.common.values import Replicated, identity_of
-from xmpacc.passes.gpu import acc_loopnest, acc_reduction_wait, acc_region, kernel_deref
+from xmpacc.passes.gpu import acc_loopnest, acc_reduction_wait, acc_region, acc_wait_functions, kernel_deref
 from xmpacc.passes.gpu.acc_reduction_wait import Waits
 from xmpacc.passes.kernel import (
     acc_atomic,
@@ -102,7 +102,7 @@ class _ComputeLowering(ScopedWalker):
         self.function: c_ast.Node = c_ast.Compound([])   # the body of the function being lowered
         self.loop: c_ast.Node | None = None   # the statement of a block being visited (its body may be next)
         self.carried: Waits | None = None   # the waits a loop's body left past its end
-        self.functions = acc_reduction_wait.WaitingFunctions()   # those whose callers owe their wait
+        self.functions = acc_wait_functions.WaitingFunctions()   # those whose callers owe their wait
         self.function_name = ""
 
     def visit_FuncDef(self, node: c_ast.FuncDef) -> None:
@@ -117,7 +117,7 @@ class _ComputeLowering(ScopedWalker):
         loop, self.loop = self.loop, None
         items = list(node.block_items or [])
         waits = Waits()
-        to_callers = node is self.function and self.function_name in self.functions.uses
+        to_callers = node is self.function and self.function_name in self.functions.bodies
         carries = to_callers or acc_reduction_wait.waits_in_body(loop, node, items, self.functions, self.ctx)
         if carries:   # the next iteration's (or call's) statements run while the host owes the wait
             waits.owe(f"_xmpacc_acc_wait({cbuild.where_literal(node.coord)}, -1, 0);")
@@ -663,6 +663,7 @@ def _file_scope_scalars(unit: Unit, ctx: Context) -> list[Replicated]:
 def run(unit: Unit, ctx: Context) -> Unit:
     assert ctx.scopes is not None
     lowering = _ComputeLowering(ctx.scopes, ctx, unit, _file_scope_scalars(unit, ctx))
-    lowering.functions = acc_reduction_wait.waiting_functions(unit.ast, ctx)
+    lowering.functions = acc_wait_functions.waiting_functions(unit.ast, ctx)
     lowering.visit(unit.ast)
+    acc_wait_functions.wrap(unit.ast, lowering.functions)
     return unit  # errors stay collected until the check stage

@@ -38,7 +38,8 @@ stream wait for the queues on the device, and the host's wait (``Waits.owed``, t
 ``acc wait`` as written) goes before that statement, or after the loop whose body ends
 there (a body with an ``acc wait`` at its top level is lowered as if the host owed the
 wait from its first statement, so the next iteration's statements up to the host's wait
-are device work as well).  So an ``async`` sweep with ``acc wait`` after it, the way
+are device work as well), or after the calls of a function that ends with it
+(acc_wait_functions.py).  So an ``async`` sweep with ``acc wait`` after it, the way
 XcalableACC's Himeno writes its iteration, keeps the GPU as busy as the synchronous
 spelling: the host queues the next iteration while the GPU runs this one.  What the host
 could tell apart is only time: a function call (a timer), the end of a block, a jump,
@@ -53,6 +54,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from pycparser import c_ast
 
@@ -65,6 +67,9 @@ from xmpacc.facts import InfoFact, WaitFacts
 from xmpacc.passes.common.acc_nest import AccNest, nest_of_pragma
 from xmpacc.passes.common.blocks import construct_statement
 from xmpacc.passes.common.pragmas import acc_directive, pragma_id
+
+if TYPE_CHECKING:
+    from xmpacc.passes.gpu.acc_wait_functions import WaitingFunctions
 
 DEFER = "_xmpacc_acc_defer_reductions();"
 _IDENT = re.compile(r"[A-Za-z_]\w*")
@@ -129,52 +134,6 @@ def plain_wait(item: c_ast.Node, ctx: Context) -> AccWait | None:
     """``#pragma acc wait [(queues)]``: the host's wait, which may move (no async, devnum)."""
     d = acc_directive(item, ctx)
     return d if isinstance(d, AccWait) and d.async_ is None and d.devnum is None else None
-
-
-@dataclass(frozen=True)
-class WaitingFunctions:
-    """The functions of a unit that end owing the host's wait to their callers: ``static
-    void`` functions with an ``acc wait`` among their statements, called only as
-    statements of a block (never through a pointer, nor in an expression).  Their bodies
-    are lowered as if the host owed the wait from their first statement, and their last
-    ``acc wait`` may be made on the device: a call to one is then device work for its
-    caller, which owes the wait after it (the sweep function of a time loop, ending with
-    ``acc wait``).  ``uses``: each one's identifiers (a caller's deferred variables it
-    must not read)."""
-
-    uses: dict[str, frozenset[str]] = field(default_factory=dict)
-
-    def called(self, item: c_ast.Node) -> str | None:
-        """The function of a call statement ``f(...);`` to one of them, else None."""
-        name = item.name if isinstance(item, c_ast.FuncCall) else None
-        return name.name if isinstance(name, c_ast.ID) and name.name in self.uses else None
-
-
-def waiting_functions(ast: c_ast.Node, ctx: Context) -> WaitingFunctions:
-    candidates = {f.decl.name: f for f in (ast.ext or []) if isinstance(f, c_ast.FuncDef)
-                  and "static" in f.decl.storage and _returns_void(f)
-                  and any(plain_wait(item, ctx) is not None for item in f.body.block_items or [])}
-    for node in walk(ast):   # for (...) f();  ->  for (...) { f(); }: a block of the loop
-        for attr in ("stmt", "iftrue", "iffalse"):
-            body = getattr(node, attr, None) if isinstance(node, (c_ast.For, c_ast.While, c_ast.DoWhile,
-                                                                  c_ast.If)) else None
-            if isinstance(body, c_ast.FuncCall) and isinstance(body.name, c_ast.ID) \
-                    and body.name.name in candidates:
-                setattr(node, attr, c_ast.Compound([body], body.coord))
-    statement_calls = {id(item.name) for node in walk(ast) if isinstance(node, c_ast.Compound)
-                       for item in node.block_items or []
-                       if isinstance(item, c_ast.FuncCall) and isinstance(item.name, c_ast.ID)}
-    for node in walk(ast):
-        if isinstance(node, c_ast.ID) and node.name in candidates and id(node) not in statement_calls:
-            del candidates[node.name]   # its address, or a call whose value is used
-    return WaitingFunctions({name: frozenset(n.name for n in walk(f.body) if isinstance(n, c_ast.ID))
-                             for name, f in candidates.items()})
-
-
-def _returns_void(f: c_ast.FuncDef) -> bool:
-    t = f.decl.type
-    return isinstance(t, c_ast.FuncDecl) and isinstance(t.type, c_ast.TypeDecl) \
-        and isinstance(t.type.type, c_ast.IdentifierType) and t.type.type.names == ["void"]
 
 
 def waits_in_body(loop: c_ast.Node | None, body: c_ast.Compound, items: Sequence[c_ast.Node],
