@@ -140,7 +140,7 @@ class _ComputeLowering(ScopedWalker):
         nest = acc_nest.nest_of_pragma(items, i, self.ctx) if is_directive(item) else None
         if waits and not acc_reduction_wait.may_pass(items, i, nest, waits, self.functions, self.ctx):
             out += cbuild.stmts(waits.settle(self.ctx, f"before line {loc_of(item).line}"), item.coord)
-        wait = acc_reduction_wait.plain_wait(item, self.ctx) if is_directive(item) else None
+        wait = acc_wait_functions.plain_wait(item, self.ctx) if is_directive(item) else None
         if wait is not None:
             return out + self._wait(items, i, wait, waits, carries), 1
         if nest is not None and isinstance(nest.acc, AccCompute) and nest.acc.loop is not None:

@@ -54,7 +54,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from pycparser import c_ast
 
@@ -62,14 +61,12 @@ from xmpacc.cbuild import walk
 from xmpacc.context import Context
 from xmpacc.diagnostics import SourceLoc
 from xmpacc.directives import ast as xd
-from xmpacc.directives.openacc_ast import AccCompute, AccWait
+from xmpacc.directives.openacc_ast import AccCompute
 from xmpacc.facts import InfoFact, WaitFacts
 from xmpacc.passes.common.acc_nest import AccNest, nest_of_pragma
 from xmpacc.passes.common.blocks import construct_statement
 from xmpacc.passes.common.pragmas import acc_directive, pragma_id
-
-if TYPE_CHECKING:
-    from xmpacc.passes.gpu.acc_wait_functions import WaitingFunctions
+from xmpacc.passes.gpu.acc_wait_functions import WaitingFunctions, plain_wait
 
 DEFER = "_xmpacc_acc_defer_reductions();"
 _IDENT = re.compile(r"[A-Za-z_]\w*")
@@ -128,12 +125,6 @@ class Waits:
 
 def wait_call(where: str) -> str:
     return f"_xmpacc_acc_reductions_wait({where});"
-
-
-def plain_wait(item: c_ast.Node, ctx: Context) -> AccWait | None:
-    """``#pragma acc wait [(queues)]``: the host's wait, which may move (no async, devnum)."""
-    d = acc_directive(item, ctx)
-    return d if isinstance(d, AccWait) and d.async_ is None and d.devnum is None else None
 
 
 def waits_in_body(loop: c_ast.Node | None, body: c_ast.Compound, items: Sequence[c_ast.Node],

@@ -24,9 +24,16 @@ from pycparser import c_ast
 from xmpacc import cbuild
 from xmpacc.cbuild import walk
 from xmpacc.context import Context
-from xmpacc.passes.gpu.acc_reduction_wait import plain_wait
+from xmpacc.directives.openacc_ast import AccWait
+from xmpacc.passes.common.pragmas import acc_directive
 
 _OWED = "_xmpacc_owed_"
+
+
+def plain_wait(item: c_ast.Node, ctx: Context) -> AccWait | None:
+    """``#pragma acc wait [(queues)]``: the host's wait, which may move (no async, devnum)."""
+    d = acc_directive(item, ctx)
+    return d if isinstance(d, AccWait) and d.async_ is None and d.devnum is None else None
 
 
 @dataclass(frozen=True)
