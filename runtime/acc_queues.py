@@ -71,6 +71,10 @@ class Queues:
         if self.shared.replay is not None:
             self.shared.replay.queue_moved_host(queue, moved)
 
+    def _wanted(self, n: int, queues: int) -> list[int]:
+        """The queues of a wait (n = -1: every one made so far)."""
+        return list(self.streams) if n < 0 else _queue_list(n, queues)
+
     def _has_moved_host(self, queue: int) -> bool:
         # an async update the C side replayed marks its queue there only
         replay = self.shared.replay
@@ -78,7 +82,7 @@ class Queues:
 
     def done(self, n: int, queues: int) -> bool:
         """Have the queues (n = -1: every one) nothing in flight?"""
-        wanted = list(self.streams) if n < 0 else _queue_list(n, queues)
+        wanted = self._wanted(n, queues)
         return all(self.streams[q].done for q in wanted if q in self.streams)
 
     def wait_all(self) -> None:
@@ -91,7 +95,7 @@ class Queues:
         if backend is None:
             return
         backend.wait()
-        wanted = list(self.streams) if n < 0 else _queue_list(n, queues)
+        wanted = self._wanted(n, queues)
         for q in wanted:
             stream = self.streams.get(q)
             if stream is not None:
@@ -109,7 +113,7 @@ class Queues:
         backend = self.device.backend
         if backend is None or backend.name != "cuda":
             return   # the host backend ran every kernel at its launch
-        wanted = [q for q in (list(self.streams) if n < 0 else _queue_list(n, queues)) if q in self.streams]
+        wanted = [q for q in self._wanted(n, queues) if q in self.streams]
         if self.wait_on_host or any(self._has_moved_host(q) for q in wanted):
             self._xmpacc_acc_wait(where, n, queues)
             return

@@ -120,7 +120,7 @@ class _ComputeLowering(ScopedWalker):
         to_callers = node is self.function and self.function_name in self.functions.bodies
         carries = to_callers or acc_reduction_wait.waits_in_body(loop, node, items, self.functions, self.ctx)
         if carries:   # the next iteration's (or call's) statements run while the host owes the wait
-            waits.owe(f"_xmpacc_acc_wait({cbuild.where_literal(node.coord)}, -1, 0);")
+            waits.owe(acc_wait_functions.every_queue_wait(node))
         out = rewrite_items(items, lambda items, i: self._lower_at(items, i, waits, carries))
         if to_callers:   # they owe its acc wait (its variables' results end with it)
             out += cbuild.stmts(waits.settle_names(), node.coord)
@@ -173,7 +173,7 @@ class _ComputeLowering(ScopedWalker):
             waits.take(self.carried)
             self.carried = None
         if self.functions.called(item):   # a function whose acc wait its callers owe
-            waits.owe(f"_xmpacc_acc_wait({cbuild.where_literal(item.coord)}, -1, 0);")
+            waits.owe(acc_wait_functions.every_queue_wait(item))
         if reps and i + 1 < len(items):
             self.visit(items[i + 1])
             out.append(items[i + 1])

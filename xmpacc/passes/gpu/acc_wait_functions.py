@@ -24,10 +24,16 @@ from pycparser import c_ast
 from xmpacc import cbuild
 from xmpacc.cbuild import walk
 from xmpacc.context import Context
-from xmpacc.directives.openacc_ast import AccWait
+from xmpacc.directives.openacc_ast import AccWait, WaitClause
+from xmpacc.passes.common.acc_clauses import wait_clause_call
 from xmpacc.passes.common.pragmas import acc_directive
 
 _OWED = "_xmpacc_owed_"
+
+
+def every_queue_wait(node: c_ast.Node) -> str:
+    """The host's wait for every queue, for the line of ``node``."""
+    return wait_clause_call(WaitClause((), cbuild.loc_of(node)), cbuild.where_literal(node.coord))
 
 
 def plain_wait(item: c_ast.Node, ctx: Context) -> AccWait | None:
@@ -94,8 +100,7 @@ def wrap(ast: c_ast.FileAST, functions: WaitingFunctions) -> None:
         fd.decl.storage = ["static"]
         params = fd.decl.type.args.params if fd.decl.type.args is not None else []
         args = ", ".join(p.name for p in params if isinstance(p, c_ast.Decl) and p.name)
-        body = cbuild.stmts(f"{owed}({args});_xmpacc_acc_wait({cbuild.where_literal(fd.coord)}, -1, 0);",
-                            fd.coord)
+        body = cbuild.stmts(f"{owed}({args});" + every_queue_wait(fd), fd.coord)
         ext.insert(k + 1, c_ast.FuncDef(written, None, c_ast.Compound(body, fd.coord), fd.coord))
         first = next((j for j, d in enumerate(ext) if isinstance(d, c_ast.Decl) and d.name == name), k)
         proto = c_ast.Decl(owed, [], [], ["static"], [], copy.deepcopy(fd.decl.type), None, None, fd.coord)
