@@ -134,6 +134,65 @@ def test_acc_updates_in_c(tmp_path: Path, device: str) -> None:
     assert (on["sync_in_bytes"], on["sync_out_bytes"]) == (off["sync_in_bytes"], off["sync_out_bytes"])
 
 
+REFLECT_WIDTHS = Path(__file__).parent / "programs" / "replay_reflect_widths.c"
+
+
+@pytest.fixture(scope="module")
+def widths_built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    return xmpacc_and_serial(REFLECT_WIDTHS.parent)(REFLECT_WIDTHS.name, tmp_path_factory.mktemp("widths"))
+
+
+def _same_moves(on: list[dict[str, int]], off: list[dict[str, int]]) -> None:
+    by_rank = {s["rank"]: s for s in off}
+    for s in on:
+        for counter in ("reflect_bytes", "reflect_shadow_bytes"):
+            assert s.get(counter, 0) == by_rank[s["rank"]].get(counter, 0), counter
+
+
+@pytest.mark.parametrize("nprocs", [1, 2, 4])
+def test_device_reflects_with_explicit_widths_in_c(widths_built: tuple[Path, str], nprocs: int) -> None:
+    """reflect ... acc with explicit widths replays per set of widths from its second call
+    (12 steps): three sets by turns on a (3 + 3 + 3), none of the five sets on d (more than
+    an array keeps: planned again at every call), on g the orthogonal one with the declared
+    widths and with explicit ones by turns (5 + 5) and a plain one with explicit widths
+    (11); the same results and moves as the general path and the serial program."""
+    replayed, general = _both_ways(widths_built[0], nprocs, HOST, widths_built[1])
+    on, off = runtime_stats(replayed), runtime_stats(general)
+    for s in on:
+        assert (s["replayed_reflects"], s["replayed_reflects_widths"], s["replayed_reflects_orthogonal"]) \
+            == (9 + 5 + 5 + 11, 9 + 5 + 11, 5 + 5), s
+    _same_moves(on, off)
+    assert all(not any(k.startswith("replayed_") for k in s) for s in off)
+
+
+def test_device_reflect_width_error_as_in_python(widths_built: tuple[Path, str]) -> None:
+    """A's variable width grows past its shadow after its plans replayed: the call falls
+    back to Python, which reports it at the reflect's line, as without replay."""
+    line = next(n for n, text in enumerate(REFLECT_WIDTHS.read_text().splitlines(), 1)
+                if "reflect (a) width (wa) acc" in text)
+    message = (f"replay_reflect_widths.c:{line}: error: reflect width 3:3 of dimension 0 of 'a' exceeds "
+               "its shadow 2:2")
+    for env in (HOST, {**HOST, "XMPACC_REPLAY": "0"}):
+        r = run_mpi(2, widths_built[0], "bad", env=env)
+        assert r.returncode != 0 and message in r.stderr and "Traceback" not in r.stderr, r.stderr
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(gpu_count() == 0, reason="needs a CUDA GPU")
+@pytest.mark.parametrize("nprocs", [1, 2])
+def test_device_reflects_with_explicit_widths_on_the_gpu(widths_built: tuple[Path, str], nprocs: int) -> None:
+    """The same on GPUs: NCCL plans per set of widths (two ranks on one GPU take the staged
+    transport, which stays general)."""
+    cuda = {"XMPACC_DEVICE": "cuda", "XMPACC_STATS": "1"}
+    replayed, general = _both_ways(widths_built[0], nprocs, cuda, widths_built[1])
+    on = runtime_stats(replayed)
+    if gpu_count() >= nprocs:
+        for s in on:
+            assert (s["replayed_reflects"], s["replayed_reflects_widths"],
+                    s["replayed_reflects_orthogonal"]) == (30, 25, 10), s
+    _same_moves(on, runtime_stats(general))
+
+
 HIMENO = Path(__file__).parent.parent / "bench" / "spelling" / "himeno_spell.c"
 
 

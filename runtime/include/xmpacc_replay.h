@@ -263,13 +263,21 @@ typedef struct _xmpacc_acc_reflect_plan {
   _xmpacc_fast_reflect_t *mpi;         /* the host backend: MPI requests on its "device" copy */
   long long calls;
   long long bytes;                     /* sent per call (the profile's bytes) */
+  int nwidths;                         /* explicit widths (lo, hi, periodic per dimension): */
+  const long long *widths;             /* the plans of one array, one per set of widths */
+  struct _xmpacc_acc_reflect_plan *next;
 } _xmpacc_acc_reflect_plan_t;
 
-/* reflect ... acc (the declared widths) and reflect_do ... acc (what reflect_init planned) */
-static _xmpacc_fast_table_t _xmpacc_acc_reflects[2];
+/* One table per kind (runtime/replay.py REFLECT_DO ... ORTHOGONAL_WIDTHS): reflect_do ...
+ * acc (what reflect_init planned), reflect ... acc with the declared or explicit widths,
+ * the same orthogonal; each array's plans chained, one per set of widths, as the host
+ * reflect's (xmpacc_fast.h). */
+#define _XMPACC_ACC_REFLECT_KINDS 5
+static _xmpacc_fast_table_t _xmpacc_acc_reflects[_XMPACC_ACC_REFLECT_KINDS];
 
 int _xmpacc_acc_reflect_set(const void *array, int kind, _xmpacc_acc_reflect_plan_t *plan) {
-  return _xmpacc_fast_put(_xmpacc_acc_reflects[kind], array, plan);
+  return kind >= 0 && kind < _XMPACC_ACC_REFLECT_KINDS
+         && _xmpacc_fast_put(_xmpacc_acc_reflects[kind], array, plan);
 }
 
 static int _xmpacc_stage(const _xmpacc_slab_op_t *op, int pack) {
@@ -317,27 +325,36 @@ static int _xmpacc_nccl_rounds(const _xmpacc_acc_reflect_plan_t *p) {
   return 1;
 }
 
-static int _xmpacc_replay_reflect(int kind, void *array, const char *where) {
+/* The plan of this kind for these widths (compared as the call passes them); the event
+ * of the profile is the entry's. */
+static int _xmpacc_replay_reflect(int kind, int event, void *array, const char *where,
+                                  const long long *widths) {
   _xmpacc_replay_t *r = &_xmpacc_replay;
   _xmpacc_acc_reflect_plan_t *p;
   long long start;
   if (!r->on || _xmpacc_fast_paused) return 0;
   p = (_xmpacc_acc_reflect_plan_t *)_xmpacc_fast_get(_xmpacc_acc_reflects[kind], array);
+  if (widths)
+    while (p && memcmp(p->widths, widths, sizeof(long long) * (size_t)p->nwidths)) p = p->next;
   if (!p || p->generation != r->generation || p->base != ((const _xmpacc_array_t *)array)->base) return 0;
   start = r->profile ? _xmpacc_now() : 0;
   if (p->mpi ? !_xmpacc_mpi_rounds(p->mpi) : !_xmpacc_nccl_rounds(p)) return 0;
   p->calls++;
-  if (start) _xmpacc_replay_record(kind ? _XMPACC_EV_REFLECT_DO_ACC : _XMPACC_EV_REFLECT_ACC, where, start, 0,
-                                   p->bytes);
+  if (start) _xmpacc_replay_record(event, where, start, 0, p->bytes);
   return 1;
 }
 
+/* the kinds of replay.py: 0 reflect_do, 1 + 2 * orthogonal + (explicit widths) */
 static int _xmpacc_reflect_acc_fast(void *array, const char *where, const long long *widths) {
-  return !widths && _xmpacc_replay_reflect(0, array, where);
+  return _xmpacc_replay_reflect(1 + !!widths, _XMPACC_EV_REFLECT_ACC, array, where, widths);
+}
+
+static int _xmpacc_reflect_orthogonal_acc_fast(void *array, const char *where, const long long *widths) {
+  return _xmpacc_replay_reflect(3 + !!widths, _XMPACC_EV_REFLECT_ORTHOGONAL_ACC, array, where, widths);
 }
 
 static int _xmpacc_reflect_do_acc_fast(void *array, const char *where) {
-  return _xmpacc_replay_reflect(1, array, where);
+  return _xmpacc_replay_reflect(0, _XMPACC_EV_REFLECT_DO_ACC, array, where, 0);
 }
 
 /* ------------------------------------------------------------------ loop reductions */
