@@ -34,6 +34,7 @@ import ctypes
 from dataclasses import dataclass, field
 from typing import Any
 
+from .byte_boxes import ByteBox, strided_copies
 from .cstructs import CSched
 from .fast_reflect import WIDTH_SETS, FastPlan, build_requests, link_chain, mpi_functions
 from .reflect import active_step
@@ -121,10 +122,13 @@ class CLoopReducePlan(ctypes.Structure):
 
 
 class CUpdatePlan(ctypes.Structure):
-    _fields_ = [("where", ctypes.c_void_p), ("size", ctypes.c_longlong), ("queue", ctypes.c_longlong),
+    _fields_ = [("key", ctypes.c_void_p), ("size", ctypes.c_longlong), ("queue", ctypes.c_longlong),
                 ("generation", ctypes.c_longlong), ("direction", ctypes.c_int), ("flags", ctypes.c_int),
                 ("host", ctypes.c_void_p), ("device", ctypes.c_size_t), ("nbytes", ctypes.c_longlong),
-                ("stream", ctypes.c_void_p), ("calls", ctypes.c_longlong), ("next", ctypes.c_void_p)]
+                ("stream", ctypes.c_void_p), ("calls", ctypes.c_longlong), ("next", ctypes.c_void_p),
+                ("nsec", ctypes.c_int), ("section", ctypes.c_int), ("sec", ctypes.c_void_p),
+                ("pitch", ctypes.c_longlong), ("width", ctypes.c_longlong), ("height", ctypes.c_longlong),
+                ("copies", ctypes.c_longlong), ("stride", ctypes.c_longlong)]
 
 
 class CSwapPlan(ctypes.Structure):
@@ -205,31 +209,6 @@ def loaded_library(part: str) -> str | None:
     return None
 
 
-def strided_copies(shape: tuple[int, ...], strides: tuple[int, ...]) -> tuple[int, int, int, int, int] | None:
-    """A byte box of a row-major array (shape and strides in bytes, the last stride 1) as
-    ``copies`` 2-D copies of ``height`` rows of ``width`` bytes ``pitch`` apart, the copies
-    ``stride`` apart: (pitch, width, height, copies, stride); None when the box needs more."""
-    dims = [(n, s) for n, s in zip(shape[:-1], strides[:-1], strict=True) if n != 1]
-    dims.append((shape[-1], strides[-1]))
-    if dims[-1][1] != 1 and dims[-1][0] != 1:
-        return None
-    dims[-1] = (dims[-1][0], 1)
-    merged = [dims[-1]]
-    for n, s in reversed(dims[:-1]):
-        inner_n, inner_s = merged[0]
-        if s == inner_n * inner_s:
-            merged[0] = (n * inner_n, inner_s)
-        else:
-            merged.insert(0, (n, s))
-    if len(merged) == 1:
-        return 0, merged[0][0], 1, 1, 0
-    if len(merged) == 2:
-        return merged[0][1], merged[1][0], merged[0][0], 1, 0
-    if len(merged) == 3 and merged[0][0] <= 64:
-        return merged[1][1], merged[2][0], merged[1][0], merged[0][0], merged[0][1]
-    return None
-
-
 class Replay:
     """The C side's state (``_xmpacc_replay`` of the glue) and the plans registered there."""
 
@@ -246,7 +225,7 @@ class Replay:
         self.computes: dict[int, list[Held]] = {}
         self.reductions: dict[int, list[Held]] = {}   # the variable's address -> its plans
         self.swaps: dict[int, list[Held]] = {}
-        self.updates: dict[int, list[Held]] = {}      # the variable's key -> its plans
+        self.updates: dict[int, list[Held]] = {}      # where -> its plans
         self.unused: dict[int, int] = {}              # site -> plans dropped unused in a row
         self._bind_mpi()
         # (descriptor, kind) -> its plans, one per set of widths, the newest first
@@ -417,14 +396,29 @@ class Replay:
         self._register(self.reductions, data, "_xmpacc_loop_reduce_plan_set", Held(p, [scratch, comm]))
 
     def offer_update(self, key: int, size: int, direction: int, flags: int, queue: int, host: int,
-                     device: int, nbytes: int, stream: int) -> None:
-        """An acc update of a whole present variable the general path just made (acc_data.py)."""
+                     device: int, nbytes: int, stream: int,
+                     sec: tuple[bytes, ByteBox | None] | None = None) -> None:
+        """An acc update the general path just made (acc_data.py): of a whole present
+        variable of ``nbytes`` at ``host`` and ``device``, or (``sec``: the section as the
+        call passed it, and its box of bytes, None for a whole distributed array) of a
+        section, which the C side replays when the call passes the same section."""
         where = self.c.where or 0
-        if not where or not self.steady(key):
+        if not where or not self.steady(where):   # (a site whose sections change at every call)
             return
-        p = CUpdatePlan(where, size, queue, self.c.generation, direction, flags, host, device, nbytes,
+        raw, box = sec if sec is not None else (b"", None)
+        p = CUpdatePlan(key, size, queue, self.c.generation, direction, flags, host, device, nbytes,
                         stream or None)
-        self._register(self.updates, key, "_xmpacc_update_plan_set", Held(p))
+        held = Held(p)
+        if raw:
+            text = ctypes.create_string_buffer(raw, len(raw))
+            held.keep.append(text)
+            p.nsec, p.sec = len(raw) // 8, ctypes.addressof(text)
+        if box is not None:
+            p.section, p.host, p.device, p.nbytes = 1, host + box.offset, device + box.offset, box.nbytes
+            for name in ("pitch", "width", "height", "copies", "stride"):
+                setattr(p, name, getattr(box, name))
+            held.counters = ("replayed_section_updates",)
+        self._register(self.updates, where, "_xmpacc_update_plan_set", held)
 
     def offer_swap(self, key: int, size: int) -> None:
         """A swap around a loop reduction that found no device copy of the variable."""
