@@ -15,7 +15,8 @@ NULL (the whole variable) or a section (runtime/sections.py): global indices for
 distributed array, of which each node moves the elements it owns.
 
 ``update`` and ``enter data`` with ``async`` copy whole variables on the queue's stream
-(acc_queues.py); sections, exit data and region ends copy synchronously.
+(acc_queues.py); sections, exit data and region ends copy synchronously.  The later
+calls of an ``update`` with the same variable or section run in C (replay.py).
 """
 
 from __future__ import annotations

@@ -7,8 +7,10 @@ into Python (a ctypes callback, the argument decoding, a dictionary look-up): 10
 more than a small kernel.  Here the first call at a site runs in Python as before, and
 then ``Replay`` hands its result to the glue as a *plan*, a C structure of
 include/xmpacc_replay.h: the kernel's function handle, its parameter array and grid; the
-NCCL sends and receives of a reflect with their device addresses; the fact that a
-construct's data region has nothing to do.  Every later call at that site compares its
+NCCL sends and receives of a reflect with their device addresses (a plan per set of
+explicit widths, compared in C with the widths the call passes); the bytes of an ``acc
+update``, whole or a section's box (byte_boxes.py, for the section the call passes); the
+fact that a construct's data region has nothing to do.  Every later call at that site compares its
 arguments with the plan and, when they match, runs it in C (``cuLaunchKernel``,
 ``ncclSend``/``ncclRecv`` in a group, ``cuStreamSynchronize``) without entering the
 interpreter.  Anything the plan was not made for takes the general path, which stays the

@@ -167,16 +167,21 @@ def test_device_reflects_with_explicit_widths_in_c(widths_built: tuple[Path, str
     assert all(not any(k.startswith("replayed_") for k in s) for s in off)
 
 
+def _fails_as_in_python(exe: Path, src: Path, directive: str, error: str) -> None:
+    """Run with an argument (the program's error case), replayed and not: both report
+    ``error`` at the line of ``src`` that holds ``directive``, without a traceback."""
+    line = next(n for n, text in enumerate(src.read_text().splitlines(), 1) if directive in text)
+    for env in (HOST, {**HOST, "XMPACC_REPLAY": "0"}):
+        r = run_mpi(2, exe, "bad", env=env)
+        assert r.returncode != 0 and "Traceback" not in r.stderr, r.stderr
+        assert f"{src.name}:{line}: error: {error}" in r.stderr, r.stderr
+
+
 def test_device_reflect_width_error_as_in_python(widths_built: tuple[Path, str]) -> None:
     """A's variable width grows past its shadow after its plans replayed: the call falls
     back to Python, which reports it at the reflect's line, as without replay."""
-    line = next(n for n, text in enumerate(REFLECT_WIDTHS.read_text().splitlines(), 1)
-                if "reflect (a) width (wa) acc" in text)
-    message = (f"replay_reflect_widths.c:{line}: error: reflect width 3:3 of dimension 0 of 'a' exceeds "
-               "its shadow 2:2")
-    for env in (HOST, {**HOST, "XMPACC_REPLAY": "0"}):
-        r = run_mpi(2, widths_built[0], "bad", env=env)
-        assert r.returncode != 0 and message in r.stderr and "Traceback" not in r.stderr, r.stderr
+    _fails_as_in_python(widths_built[0], REFLECT_WIDTHS, "reflect (a) width (wa) acc",
+                        "reflect width 3:3 of dimension 0 of 'a' exceeds its shadow 2:2")
 
 
 @pytest.mark.gpu
@@ -233,13 +238,8 @@ def test_section_updates_on_the_gpu(sections_built: tuple[Path, str], nprocs: in
 def test_section_error_as_in_python(sections_built: tuple[Path, str]) -> None:
     """The last step's section of a runs past the array after its plans replayed: the
     call falls back to Python, which reports it at the update's line, as without replay."""
-    line = next(n for n, text in enumerate(SECTIONS.read_text().splitlines(), 1)
-                if "update device(a[lo:len])" in text)
-    message = (f"replay_update_sections.c:{line}: error: a[2:32] reaches index 33, out of bounds of "
-               "dimension 0 (0..31)")
-    for env in (HOST, {**HOST, "XMPACC_REPLAY": "0"}):
-        r = run_mpi(2, sections_built[0], "bad", env=env)
-        assert r.returncode != 0 and message in r.stderr and "Traceback" not in r.stderr, r.stderr
+    _fails_as_in_python(sections_built[0], SECTIONS, "update device(a[lo:len])",
+                        "a[2:32] reaches index 33, out of bounds of dimension 0 (0..31)")
 
 
 def test_profile_shows_sections_and_widths_in_c(sections_built: tuple[Path, str],
