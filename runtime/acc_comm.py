@@ -19,7 +19,7 @@ import numpy as np
 from .device_memory import DeviceCopy, DeviceMemory
 from .errors import RuntimeFailure, where_text
 from .reflect import Width, prepare, reflect
-from .replay import REFLECT, REFLECT_DO, offer_device_reflect
+from .replay import REFLECT_DO, offer_device_reflect, reflect_kind
 from .shared import Shared
 
 # the array of a reflect's descriptor, its widths and where (api.Runtime._reflect_args)
@@ -80,8 +80,7 @@ class AccComm:
         self.device.backend.copy_in(copy.buffer, int(saved.ctypes.data), copy.nbytes)
 
     def _xmpacc_reflect_acc(self, ptr: int, where: bytes, widths: int | None) -> None:
-        arr, ws, w = self.reflect_args(ptr, where, widths)
-        self._reflect_device(arr, ptr, ws, w, "reflect", False, REFLECT)   # later calls: C (replay.py)
+        self._reflect_widths(ptr, where, widths, False)
 
     def _xmpacc_reflect_init_acc(self, ptr: int, where: bytes, widths: int | None, orthogonal: int) -> None:
         arr, ws, w = self.reflect_args(ptr, where, widths)
@@ -99,21 +98,29 @@ class AccComm:
             raise RuntimeFailure(w, f"reflect_do ... acc of '{arr.name}' before its reflect_init ... acc",
                                  collective=True)
         ws, orthogonal = self.reflects[ptr]
-        self._reflect_device(arr, ptr, ws, w, "reflect_do", orthogonal, REFLECT_DO)
+        self._reflect_device(arr, ptr, ws, w, "reflect_do", orthogonal, (REFLECT_DO, None))
 
     def _xmpacc_reflect_orthogonal_acc(self, ptr: int, where: bytes, widths: int | None) -> None:
+        self._reflect_widths(ptr, where, widths, True)
+
+    def _reflect_widths(self, ptr: int, where: bytes, widths: int | None, orthogonal: bool) -> None:
+        """reflect ... acc with the declared widths or explicit ones; the later calls with
+        the same widths (the bytes the call passes) run in C (replay.py)."""
         arr, ws, w = self.reflect_args(ptr, where, widths)
-        self._reflect_device(arr, ptr, ws, w, "reflect", True)
+        raw = ctypes.string_at(widths, 24 * len(ws)) if ws and widths else None
+        self._reflect_device(arr, ptr, ws, w, "reflect", orthogonal, (reflect_kind(orthogonal, raw), raw))
 
     def _reflect_device(self, arr: Any, ptr: int, ws: list[Width] | None, w: str, what: str,
-                        orthogonal: bool, kind: int | None = None) -> None:
-        """The host reflect's slabs (orthogonal: without corners) on the device copy; with
-        ``kind`` (REFLECT, REFLECT_DO of replay.py) the later calls of a plain one run in C."""
+                        orthogonal: bool, replayed: tuple[int, bytes | None]) -> None:
+        """The host reflect's slabs (orthogonal: without corners) on the device copy; its
+        later calls of the same kind of replay.py and widths (``replayed``: the kind and the
+        widths as the call passed them; reflect_do's are reflect_init's) run in C."""
         copy = self._device_copy_of(ptr, arr.name, w, what)
         view = self.device.device_view(copy, arr)
         transport = self.device.device_transport()
         reflect(arr, ws, self.shared.cache, w, self.shared.stats, view, transport, orthogonal=orthogonal)
-        replay = self.shared.replay
-        if kind is not None and replay is not None and ws is None and not orthogonal \
-                and not self.shared.asyncs.active and not replay.has_reflect(ptr, kind):
-            offer_device_reflect(replay, ptr, kind, arr, view, transport)
+        replay, (kind, raw) = self.shared.replay, replayed
+        if replay is not None and not self.shared.asyncs.active and not replay.has_reflect(ptr, kind, raw):
+            # the steps reflect() planned: reflect_plans' key
+            steps = arr.reflect_plans.get((None if ws is None else tuple(ws), orthogonal))
+            offer_device_reflect(replay, ptr, (kind, raw), steps, arr, view, transport)

@@ -15,7 +15,8 @@ NULL (the whole variable) or a section (runtime/sections.py): global indices for
 distributed array, of which each node moves the elements it owns.
 
 ``update`` and ``enter data`` with ``async`` copy whole variables on the queue's stream
-(acc_queues.py); sections, exit data and region ends copy synchronously.
+(acc_queues.py); sections, exit data and region ends copy synchronously.  The later
+calls of an ``update`` with the same variable or section run in C (replay.py).
 """
 
 from __future__ import annotations
@@ -26,10 +27,11 @@ from typing import Any
 import numpy as np
 
 from .acc_queues import Queues
+from .byte_boxes import section_box
 from .contract import ACC_COPY, ACC_COPYIN, ACC_COPYOUT, ACC_CREATE, ACC_DELETE, ACC_DEVICEPTR, ACC_PRESENT
 from .device_memory import DeviceCopy, DeviceMemory
 from .errors import RuntimeFailure, where_text
-from .sections import Section, SectionError, check_section, local_view, numpy_index, read_section
+from .sections import Section, SectionError, check_section, local_view, numpy_index, raw_section, read_section
 from .shared import Shared
 
 _CLAUSE = {ACC_COPY: "copy", ACC_COPYIN: "copyin", ACC_COPYOUT: "copyout", ACC_CREATE: "create",
@@ -136,13 +138,17 @@ class AccData:
         if stream is not None:
             self.queues.moved_host(queue, True)
         item = DataItem(key, size, n, 0, read_section(sec) if sec else None)
-        self._move(copy, item, direction, w, stream)
+        views = self._move(copy, item, direction, w, stream)
         replay = self.shared.replay
-        if replay is not None and not sec and copy.nbytes:
-            # later calls: C (replay.py)
-            replay.offer_update(key, size, direction, flags, queue, copy.host_addr,
-                                int(self.device.backend.ptr(copy.buffer)), copy.nbytes,
-                                int(stream.ptr) if stream is not None else 0)
+        if replay is not None and copy.nbytes:
+            # later calls with the same section as passed: C (replay.py), its bytes as a box
+            box = None if views is None else section_box(views[0], views[2])
+            if views is None or box is not None:
+                host = copy.host_addr if views is None else int(views[0].ctypes.data)
+                replay.offer_update(key, size, direction, flags, queue, host,
+                                    int(self.device.backend.ptr(copy.buffer)), copy.nbytes,
+                                    int(stream.ptr) if stream is not None else 0,
+                                    (raw_section(sec), box) if sec else None)
 
     def _xmpacc_acc_deviceptr(self, where: bytes, key: int, name: bytes) -> int:
         """``host_data use_device(a)``: the address of a's device copy."""
@@ -229,10 +235,12 @@ class AccData:
         device.generation += 1
 
     # ------------------------------------------------------------ moving data
-    def _move(self, copy: DeviceCopy, item: DataItem, direction: int, where: str, stream: Any = None) -> None:
+    def _move(self, copy: DeviceCopy, item: DataItem, direction: int, where: str,
+              stream: Any = None) -> tuple[Any, Any, Any, Any] | None:
         """Host to device (0) or back (1): the whole variable, or the elements of its section
         (of a distributed array: those this node owns).  With a stream (an async queue on a
-        GPU) a whole variable moves on it."""
+        GPU) a whole variable moves on it.  A section's views and indices (``_views``)
+        come back, None for the whole variable."""
         counter = "sync_in_bytes" if direction == 0 else "sync_out_bytes"
         backend = self.device.backend
         if item.sec is None or (item.size == -1 and _whole(item.sec)):
@@ -246,8 +254,8 @@ class AccData:
                 (backend.copy_in if direction == 0 else backend.copy_out)(copy.buffer, copy.host_addr,
                                                                           copy.nbytes)
             self.shared.count(counter, copy.nbytes)
-            return
-        host, dev, hindex, dindex = self._views(copy, item, where)
+            return None
+        views = host, dev, hindex, dindex = self._views(copy, item, where)
         if direction == 0:
             part = host[hindex]
             dev[dindex] = backend.xp.asarray(part)
@@ -255,6 +263,7 @@ class AccData:
             part = dev[dindex]
             host[hindex] = part.get() if hasattr(part, "get") else part
         self.shared.count(counter, int(part.size))
+        return views
 
     def _views(self, copy: DeviceCopy, item: DataItem, where: str) -> tuple[Any, Any, Any, Any]:
         """The host and device byte views of the variable, and the section's index into each

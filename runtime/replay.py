@@ -7,8 +7,10 @@ into Python (a ctypes callback, the argument decoding, a dictionary look-up): 10
 more than a small kernel.  Here the first call at a site runs in Python as before, and
 then ``Replay`` hands its result to the glue as a *plan*, a C structure of
 include/xmpacc_replay.h: the kernel's function handle, its parameter array and grid; the
-NCCL sends and receives of a reflect with their device addresses; the fact that a
-construct's data region has nothing to do.  Every later call at that site compares its
+NCCL sends and receives of a reflect with their device addresses (a plan per set of
+explicit widths, compared in C with the widths the call passes); the bytes of an ``acc
+update``, whole or a section's box (byte_boxes.py, for the section the call passes); the
+fact that a construct's data region has nothing to do.  Every later call at that site compares its
 arguments with the plan and, when they match, runs it in C (``cuLaunchKernel``,
 ``ncclSend``/``ncclRecv`` in a group, ``cuStreamSynchronize``) without entering the
 interpreter.  Anything the plan was not made for takes the general path, which stays the
@@ -34,8 +36,9 @@ import ctypes
 from dataclasses import dataclass, field
 from typing import Any
 
+from .byte_boxes import ByteBox, strided_copies
 from .cstructs import CSched
-from .fast_reflect import build_requests, link_chain, mpi_functions
+from .fast_reflect import WIDTH_SETS, FastPlan, build_requests, link_chain, mpi_functions
 from .reflect import active_step
 
 _MAXDIM = 7
@@ -50,10 +53,12 @@ REPLAYED = ("_xmpacc_reflect", "_xmpacc_reflect_acc", "_xmpacc_launch", "_xmpacc
             "_xmpacc_acc_defer_reductions", "_xmpacc_acc_reductions_wait", "_xmpacc_acc_reductions_discard",
             "_xmpacc_acc_queue_begin", "_xmpacc_acc_queue_end", "_xmpacc_barrier", "_xmpacc_bcast",
             "_xmpacc_acc_update", "_xmpacc_reflect_orthogonal", "_xmpacc_async_begin", "_xmpacc_async_end",
-            "_xmpacc_wait_async", "_xmpacc_test_async", "_xmpacc_acc_wait_on_device")
+            "_xmpacc_wait_async", "_xmpacc_test_async", "_xmpacc_acc_wait_on_device",
+            "_xmpacc_reflect_orthogonal_acc")
 
-# the C side's tables of device reflect plans: reflect ... acc, reflect_do ... acc
-REFLECT, REFLECT_DO = 0, 1
+# the C side's tables of device reflect plans (include/xmpacc_replay.h): reflect_do ... acc,
+# reflect ... acc with the declared or explicit widths, the same orthogonal
+REFLECT_DO, REFLECT, REFLECT_WIDTHS, ORTHOGONAL, ORTHOGONAL_WIDTHS = range(5)
 PLANS_PER_SITE = 4   # plans kept per launch or compute site (replay.py _register)
 UNSTEADY = 16        # plans dropped unused in a row after which a site gets no more
 
@@ -119,10 +124,13 @@ class CLoopReducePlan(ctypes.Structure):
 
 
 class CUpdatePlan(ctypes.Structure):
-    _fields_ = [("where", ctypes.c_void_p), ("size", ctypes.c_longlong), ("queue", ctypes.c_longlong),
+    _fields_ = [("key", ctypes.c_void_p), ("size", ctypes.c_longlong), ("queue", ctypes.c_longlong),
                 ("generation", ctypes.c_longlong), ("direction", ctypes.c_int), ("flags", ctypes.c_int),
                 ("host", ctypes.c_void_p), ("device", ctypes.c_size_t), ("nbytes", ctypes.c_longlong),
-                ("stream", ctypes.c_void_p), ("calls", ctypes.c_longlong), ("next", ctypes.c_void_p)]
+                ("stream", ctypes.c_void_p), ("calls", ctypes.c_longlong), ("next", ctypes.c_void_p),
+                ("nsec", ctypes.c_int), ("section", ctypes.c_int), ("sec", ctypes.c_void_p),
+                ("pitch", ctypes.c_longlong), ("width", ctypes.c_longlong), ("height", ctypes.c_longlong),
+                ("copies", ctypes.c_longlong), ("stride", ctypes.c_longlong)]
 
 
 class CSwapPlan(ctypes.Structure):
@@ -140,7 +148,14 @@ class CSlabOp(ctypes.Structure):
 class CAccReflectPlan(ctypes.Structure):
     _fields_ = [("base", ctypes.c_void_p), ("generation", ctypes.c_longlong), ("nrounds", ctypes.c_int),
                 ("count", ctypes.c_int * _MAXDIM), ("ops", ctypes.POINTER(CSlabOp) * _MAXDIM),
-                ("mpi", ctypes.c_void_p), ("calls", ctypes.c_longlong), ("bytes", ctypes.c_longlong)]
+                ("mpi", ctypes.c_void_p), ("calls", ctypes.c_longlong), ("bytes", ctypes.c_longlong),
+                ("nwidths", ctypes.c_int), ("widths", ctypes.c_void_p), ("next", ctypes.c_void_p)]
+
+
+def reflect_kind(orthogonal: bool, widths: bytes | None) -> int:
+    """The C table of a ``reflect ... acc`` (not reflect_do): orthogonal or not, explicit
+    widths or the declared ones."""
+    return (ORTHOGONAL if orthogonal else REFLECT) + (widths is not None)
 
 
 @dataclass
@@ -150,6 +165,8 @@ class Held:
     c: Any
     keep: list[Any] = field(default_factory=list)
     received: int = 0      # reflect: bytes received per call (sent: the plan's own ``bytes``)
+    widths: bytes | None = None   # reflect: explicit widths, as the call passes them
+    counters: tuple[str, ...] = ()   # more counters of its replayed calls than its kind's
 
 
 def _symbol(lib: Any, name: str) -> int:
@@ -194,31 +211,6 @@ def loaded_library(part: str) -> str | None:
     return None
 
 
-def strided_copies(shape: tuple[int, ...], strides: tuple[int, ...]) -> tuple[int, int, int, int, int] | None:
-    """A byte box of a row-major array (shape and strides in bytes, the last stride 1) as
-    ``copies`` 2-D copies of ``height`` rows of ``width`` bytes ``pitch`` apart, the copies
-    ``stride`` apart: (pitch, width, height, copies, stride); None when the box needs more."""
-    dims = [(n, s) for n, s in zip(shape[:-1], strides[:-1], strict=True) if n != 1]
-    dims.append((shape[-1], strides[-1]))
-    if dims[-1][1] != 1 and dims[-1][0] != 1:
-        return None
-    dims[-1] = (dims[-1][0], 1)
-    merged = [dims[-1]]
-    for n, s in reversed(dims[:-1]):
-        inner_n, inner_s = merged[0]
-        if s == inner_n * inner_s:
-            merged[0] = (n * inner_n, inner_s)
-        else:
-            merged.insert(0, (n, s))
-    if len(merged) == 1:
-        return 0, merged[0][0], 1, 1, 0
-    if len(merged) == 2:
-        return merged[0][1], merged[1][0], merged[0][0], 1, 0
-    if len(merged) == 3 and merged[0][0] <= 64:
-        return merged[1][1], merged[2][0], merged[1][0], merged[0][0], merged[0][1]
-    return None
-
-
 class Replay:
     """The C side's state (``_xmpacc_replay`` of the glue) and the plans registered there."""
 
@@ -235,10 +227,11 @@ class Replay:
         self.computes: dict[int, list[Held]] = {}
         self.reductions: dict[int, list[Held]] = {}   # the variable's address -> its plans
         self.swaps: dict[int, list[Held]] = {}
-        self.updates: dict[int, list[Held]] = {}      # the variable's key -> its plans
+        self.updates: dict[int, list[Held]] = {}      # where -> its plans
         self.unused: dict[int, int] = {}              # site -> plans dropped unused in a row
         self._bind_mpi()
-        self.reflects: dict[tuple[int, int], Held] = {}     # (descriptor, REFLECT or REFLECT_DO) -> plan
+        # (descriptor, kind) -> its plans, one per set of widths, the newest first
+        self.reflects: dict[tuple[int, int], list[Held]] = {}
         self.nccl_comm: Any = None
         self.events_keep: Any = None
         self.counted: dict[str, int] = {}   # replayed calls of dropped plans, not yet in the counters
@@ -405,14 +398,29 @@ class Replay:
         self._register(self.reductions, data, "_xmpacc_loop_reduce_plan_set", Held(p, [scratch, comm]))
 
     def offer_update(self, key: int, size: int, direction: int, flags: int, queue: int, host: int,
-                     device: int, nbytes: int, stream: int) -> None:
-        """An acc update of a whole present variable the general path just made (acc_data.py)."""
+                     device: int, nbytes: int, stream: int,
+                     sec: tuple[bytes, ByteBox | None] | None = None) -> None:
+        """An acc update the general path just made (acc_data.py): of a whole present
+        variable of ``nbytes`` at ``host`` and ``device``, or (``sec``: the section as the
+        call passed it, and its box of bytes, None for a whole distributed array) of a
+        section, which the C side replays when the call passes the same section."""
         where = self.c.where or 0
-        if not where or not self.steady(key):
+        if not where or not self.steady(where):   # (a site whose sections change at every call)
             return
-        p = CUpdatePlan(where, size, queue, self.c.generation, direction, flags, host, device, nbytes,
+        raw, box = sec if sec is not None else (b"", None)
+        p = CUpdatePlan(key, size, queue, self.c.generation, direction, flags, host, device, nbytes,
                         stream or None)
-        self._register(self.updates, key, "_xmpacc_update_plan_set", Held(p))
+        held = Held(p)
+        if raw:
+            text = ctypes.create_string_buffer(raw, len(raw))
+            held.keep.append(text)
+            p.nsec, p.sec = len(raw) // 8, ctypes.addressof(text)
+        if box is not None:
+            p.section, p.host, p.device, p.nbytes = 1, host + box.offset, device + box.offset, box.nbytes
+            for name in ("pitch", "width", "height", "copies", "stride"):
+                setattr(p, name, getattr(box, name))
+            held.counters = ("replayed_section_updates",)
+        self._register(self.updates, where, "_xmpacc_update_plan_set", held)
 
     def offer_swap(self, key: int, size: int) -> None:
         """A swap around a loop reduction that found no device copy of the variable."""
@@ -421,29 +429,44 @@ class Replay:
             self._register(self.swaps, where, "_xmpacc_swap_plan_set",
                            Held(CSwapPlan(key, size, self.c.generation)))
 
-    def offer_reflect(self, ptr: int, kind: int, base: int, ops: list[list[CSlabOp]] | None, mpi: Any,
-                      keep: list[Any], sent: int, received: int) -> None:
-        """A device reflect as rounds of NCCL operations, or (host backend) MPI requests."""
+    def offer_reflect(self, ptr: int, kinds: tuple[int, bytes | None], built: tuple[int, Any, Any],
+                      keep: list[Any], moved: tuple[int, int]) -> None:
+        """A device reflect as rounds of NCCL operations, or (host backend) MPI requests
+        (``built``: base, rounds, mpi), first in the chain of its array and kind (``kinds``:
+        the kind and the explicit widths): one plan per set of widths, WIDTH_SETS kept,
+        compared with the call's in C."""
+        (kind, widths), (base, ops, mpi), (sent, received) = kinds, built, moved
         p = CAccReflectPlan()
         p.base, p.generation, p.bytes = base, self.c.generation, sent
-        held = Held(p, list(keep), received)
+        counters = (("replayed_reflects_orthogonal",) if kind in (ORTHOGONAL, ORTHOGONAL_WIDTHS) else ()) \
+            + (("replayed_reflects_widths",) if widths is not None else ())
+        held = Held(p, list(keep), received, widths, counters)
+        if widths is not None:
+            raw = ctypes.create_string_buffer(widths, max(len(widths), 1))
+            held.keep.append(raw)
+            p.nwidths, p.widths = len(widths) // 8, ctypes.addressof(raw)
         if mpi is not None:
             p.mpi = ctypes.addressof(mpi.c)
             held.keep.append(mpi)
         else:
-            assert ops is not None
             p.nrounds = len(ops)
             for k, round_ops in enumerate(ops):
                 arr = (CSlabOp * max(len(round_ops), 1))(*round_ops)
                 held.keep.append(arr)
                 p.count[k], p.ops[k] = len(round_ops), ctypes.cast(arr, ctypes.POINTER(CSlabOp))
-        old = self.reflects.pop((ptr, kind), None)
+        old = self.reflects.pop((ptr, kind), [])
+        # a plan for the same widths, or made under another device table, is never found again
+        chain = [held] + [h for h in old if h.widths != widths and h.c.generation == self.c.generation]
+        dropped = [h for h in old if h not in chain] + chain[WIDTH_SETS:]
+        chain = chain[:WIDTH_SETS]
+        link_chain(chain)
         if self.lib._xmpacc_acc_reflect_set(ptr, kind, ctypes.addressof(p)):
-            self.reflects[(ptr, kind)] = held
-        else:
+            self.reflects[(ptr, kind)] = chain
+        else:   # the table is full: none of the array's plans of this kind stays
             self.lib._xmpacc_acc_reflect_set(ptr, kind, None)
-        if old is not None:
-            self.folded(old)
+            dropped += chain
+        for h in dropped:
+            self._drop_reflect(h)
 
     def _register(self, table: dict[int, list[Held]], key: int, setter: str, held: Held) -> bool:
         """``held`` first in the site's chain of plans (one ``where`` can serve two call
@@ -483,16 +506,25 @@ class Replay:
         """Is a plan for this site worth making (see ``_register``)?"""
         return self.unused.get(key, 0) < UNSTEADY
 
-    def forget_reflect(self, ptr: int, kinds: tuple[int, ...] = (REFLECT, REFLECT_DO)) -> None:
+    def forget_reflect(self, ptr: int, kinds: tuple[int, ...] = tuple(range(ORTHOGONAL_WIDTHS + 1))) -> None:
         for kind in kinds:
-            held = self.reflects.pop((ptr, kind), None)
-            if held is not None:
+            chain = self.reflects.pop((ptr, kind), [])
+            if chain:
                 self.lib._xmpacc_acc_reflect_set(ptr, kind, None)
-                self.folded(held)
+            for held in chain:
+                self._drop_reflect(held)
 
-    def has_reflect(self, ptr: int, kind: int) -> bool:
-        held = self.reflects.get((ptr, kind))
-        return held is not None and held.c.generation == self.c.generation
+    def _drop_reflect(self, held: Held) -> None:
+        """A device reflect plan the C side no longer finds: its calls counted, its MPI
+        requests (host backend) freed; it is blocking, so none is in flight."""
+        self.folded(held)
+        for k in held.keep:
+            if isinstance(k, FastPlan):
+                k.free()
+
+    def has_reflect(self, ptr: int, kind: int, widths: bytes | None) -> bool:
+        return any(h.widths == widths and h.c.generation == self.c.generation
+                   for h in self.reflects.get((ptr, kind), []))
 
     # ------------------------------------------------------------ counters
     def folded(self, held: Held) -> None:
@@ -516,11 +548,13 @@ class Replay:
             _add(self.counted, "replayed_reflects", calls)
         else:
             _add(self.counted, "replayed_computes", calls)
+        for name in held.counters:
+            _add(self.counted, name, calls)
 
     def fold(self, stats: dict[str, int]) -> None:
         """The runtime counters (XMPACC_STATS) with what the C side did."""
         for chain in (*self.launches.values(), *self.computes.values(), *self.reductions.values(),
-                      *self.updates.values(), [*self.reflects.values()]):
+                      *self.updates.values(), *self.reflects.values()):
             for held in chain:
                 self.folded(held)
         for key, field_name in (("replayed_barriers", "barriers"), ("replayed_bcasts", "bcasts"),
@@ -572,14 +606,16 @@ def slab_op(device: int, nbytes: int, peer: int, send: bool, part: Any) -> CSlab
     return op
 
 
-def offer_device_reflect(replay: Replay, ptr: int, kind: int, arr: Any, view: Any, transport: Any) -> None:
-    """After a general ``reflect ... acc`` of ``arr`` (declared widths, blocking): its
-    exchanges for the C side, on the device copy's byte view ``view``: NCCL operations
-    (the transport's own slab plans: the same buffers and stages) or, on the host
-    backend, MPI persistent requests.  The staged transport and full shadows stay general."""
+def offer_device_reflect(replay: Replay, ptr: int, kind: tuple[int, bytes | None], steps: list[Any] | None,
+                         arr: Any, view: Any, transport: Any) -> None:
+    """After a general blocking ``reflect ... acc`` of ``arr`` (``kind``: its table and
+    explicit widths as the call passed them, or None; ``steps``: its plan, reflect.py):
+    its exchanges for the C side, on the device copy's byte view ``view``: NCCL
+    operations (the transport's own slab plans: the same buffers and stages) or, on the
+    host backend, MPI persistent requests.  The staged transport and full shadows stay
+    general."""
     if transport.name not in ("mpi", "nccl") or transport.name == "mpi" and not replay.requests:
         return
-    steps = arr.reflect_plans.get((None, False))
     if steps is None or any(s[0] != "exchange" for s in steps):
         return
     steps = [s for s in steps if active_step(s)]
@@ -587,7 +623,7 @@ def offer_device_reflect(replay: Replay, ptr: int, kind: int, arr: Any, view: An
     if transport.name == "mpi":
         built = build_requests(view, int(view.ctypes.data), steps, replay.requests)
         if built is not None:
-            replay.offer_reflect(ptr, kind, base, None, built, [], built.sent, built.received)
+            replay.offer_reflect(ptr, kind, (base, None, built), [], (built.sent, built.received))
         return
     if steps and not replay.bind_nccl(transport):
         return
@@ -608,4 +644,4 @@ def offer_device_reflect(replay: Replay, ptr: int, kind: int, arr: Any, view: An
                 ops.append(op)
                 sent, received = (sent + s.nbytes, received) if send else (sent, received + s.nbytes)
         rounds.append(ops)
-    replay.offer_reflect(ptr, kind, base, rounds, None, [view], sent, received)
+    replay.offer_reflect(ptr, kind, (base, rounds, None), [view], (sent, received))

@@ -67,6 +67,12 @@ def read_section(ptr: int) -> Section:
     return Section(head[1], tuple(extents), tuple(subs))
 
 
+def raw_section(ptr: int) -> bytes:
+    """The section's long longs as generated code passes them (the C side compares them)."""
+    n = ctypes.c_longlong.from_address(ptr).value
+    return ctypes.string_at(ptr, 8 * (2 + 5 * n))
+
+
 def check_section(sec: Section, name: str) -> None:
     """Lengths > 0, steps != 0 and every index inside its dimension, or SectionError."""
     for k, (s, ext) in enumerate(zip(sec.subs, sec.extents, strict=True)):

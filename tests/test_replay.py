@@ -17,6 +17,7 @@ from conftest import gpu_count, run_mpi, run_xmpacc, runtime_stats, same_output,
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from xmpacc.runtime.byte_boxes import section_box
 from xmpacc.runtime.device import INCLUDE_DIR
 from xmpacc.runtime.device_results import CResult
 from xmpacc.runtime.fast_reflect import CFastReflect
@@ -126,12 +127,163 @@ def test_acc_updates_in_c(tmp_path: Path, device: str) -> None:
     """acc update of whole present variables replays from its second call (8 steps: the
     device update of c, the host and the async device update of u, 7 each, and the host
     update under an if clause true every other step, 3); a false if clause does nothing,
-    a section stays general; the same bytes move as through the general path."""
+    the section too (7: test_section_updates_in_c); the same bytes move as through the
+    general path."""
     exe, expected = xmpacc_and_serial(UPDATES.parent)(UPDATES.name, tmp_path)
     replayed, general = _both_ways(exe, 1, {**HOST, "XMPACC_DEVICE": device}, expected)
     (on,), (off,) = runtime_stats(replayed), runtime_stats(general)
-    assert on["replayed_updates"] == 7 + 7 + 7 + 3, on
+    assert on["replayed_updates"] == 7 + 7 + 7 + 3 + 7 and on["replayed_section_updates"] == 7, on
     assert (on["sync_in_bytes"], on["sync_out_bytes"]) == (off["sync_in_bytes"], off["sync_out_bytes"])
+
+
+REFLECT_WIDTHS = Path(__file__).parent / "programs" / "replay_reflect_widths.c"
+
+
+@pytest.fixture(scope="module")
+def widths_built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    return xmpacc_and_serial(REFLECT_WIDTHS.parent)(REFLECT_WIDTHS.name, tmp_path_factory.mktemp("widths"))
+
+
+def _same_moves(on: list[dict[str, int]], off: list[dict[str, int]]) -> None:
+    by_rank = {s["rank"]: s for s in off}
+    for s in on:
+        for counter in ("reflect_bytes", "reflect_shadow_bytes"):
+            assert s.get(counter, 0) == by_rank[s["rank"]].get(counter, 0), counter
+
+
+@pytest.mark.parametrize("nprocs", [1, 2, 4])
+def test_device_reflects_with_explicit_widths_in_c(widths_built: tuple[Path, str], nprocs: int) -> None:
+    """reflect ... acc with explicit widths replays per set of widths from its second call
+    (12 steps): three sets by turns on a (3 + 3 + 3), none of the five sets on d (more than
+    an array keeps: planned again at every call), on g the orthogonal one with the declared
+    widths and with explicit ones by turns (5 + 5) and a plain one with explicit widths
+    (11); the same results and moves as the general path and the serial program."""
+    replayed, general = _both_ways(widths_built[0], nprocs, HOST, widths_built[1])
+    on, off = runtime_stats(replayed), runtime_stats(general)
+    for s in on:
+        assert (s["replayed_reflects"], s["replayed_reflects_widths"], s["replayed_reflects_orthogonal"]) \
+            == (9 + 5 + 5 + 11, 9 + 5 + 11, 5 + 5), s
+    _same_moves(on, off)
+    assert all(not any(k.startswith("replayed_") for k in s) for s in off)
+
+
+def _fails_as_in_python(exe: Path, src: Path, directive: str, error: str) -> None:
+    """Run with an argument (the program's error case), replayed and not: both report
+    ``error`` at the line of ``src`` that holds ``directive``, without a traceback."""
+    line = next(n for n, text in enumerate(src.read_text().splitlines(), 1) if directive in text)
+    for env in (HOST, {**HOST, "XMPACC_REPLAY": "0"}):
+        r = run_mpi(2, exe, "bad", env=env)
+        assert r.returncode != 0 and "Traceback" not in r.stderr, r.stderr
+        assert f"{src.name}:{line}: error: {error}" in r.stderr, r.stderr
+
+
+def test_device_reflect_width_error_as_in_python(widths_built: tuple[Path, str]) -> None:
+    """A's variable width grows past its shadow after its plans replayed: the call falls
+    back to Python, which reports it at the reflect's line, as without replay."""
+    _fails_as_in_python(widths_built[0], REFLECT_WIDTHS, "reflect (a) width (wa) acc",
+                        "reflect width 3:3 of dimension 0 of 'a' exceeds its shadow 2:2")
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(gpu_count() == 0, reason="needs a CUDA GPU")
+@pytest.mark.parametrize("nprocs", [1, 2])
+def test_device_reflects_with_explicit_widths_on_the_gpu(widths_built: tuple[Path, str], nprocs: int) -> None:
+    """The same on GPUs: NCCL plans per set of widths (two ranks on one GPU take the staged
+    transport, which stays general)."""
+    cuda = {"XMPACC_DEVICE": "cuda", "XMPACC_STATS": "1"}
+    replayed, general = _both_ways(widths_built[0], nprocs, cuda, widths_built[1])
+    on = runtime_stats(replayed)
+    if gpu_count() >= nprocs:
+        for s in on:
+            assert (s["replayed_reflects"], s["replayed_reflects_widths"],
+                    s["replayed_reflects_orthogonal"]) == (30, 25, 10), s
+    _same_moves(on, runtime_stats(general))
+
+
+SECTIONS = Path(__file__).parent / "programs" / "replay_update_sections.c"
+
+
+@pytest.fixture(scope="module")
+def sections_built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    return xmpacc_and_serial(SECTIONS.parent)(SECTIONS.name, tmp_path_factory.mktemp("sections"))
+
+
+def _section_updates(built: tuple[Path, str], nprocs: int, device: str) -> None:
+    """8 steps, from the second call: the async device update of a's section by turns of
+    two bounds (6), the whole a as a section, b's 2-D section both ways, c's upper half,
+    the rows of the block and of the cyclic array (7 each); c's section whose start moves
+    at every step never replays.  The same bytes move as through the general path."""
+    replayed, general = _both_ways(built[0], nprocs, {**HOST, "XMPACC_DEVICE": device}, built[1])
+    on, off = runtime_stats(replayed), runtime_stats(general)
+    by_rank = {s["rank"]: s for s in off}
+    for s in on:
+        assert s["replayed_updates"] == s["replayed_section_updates"] == 6 + 6 * 7, s
+        for counter in ("sync_in_bytes", "sync_out_bytes"):
+            assert s[counter] == by_rank[s["rank"]][counter], counter
+
+
+@pytest.mark.parametrize("nprocs", [1, 2, 4])
+def test_section_updates_in_c(sections_built: tuple[Path, str], nprocs: int) -> None:
+    _section_updates(sections_built, nprocs, "host")
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(gpu_count() == 0, reason="needs a CUDA GPU")
+@pytest.mark.parametrize("nprocs", [1, 2])
+def test_section_updates_on_the_gpu(sections_built: tuple[Path, str], nprocs: int) -> None:
+    """The same with 2-D copies of the CUDA driver (cuMemcpy2DAsync and the host's wait)."""
+    _section_updates(sections_built, nprocs, "cuda")
+
+
+def test_section_error_as_in_python(sections_built: tuple[Path, str]) -> None:
+    """The last step's section of a runs past the array after its plans replayed: the
+    call falls back to Python, which reports it at the update's line, as without replay."""
+    _fails_as_in_python(sections_built[0], SECTIONS, "update device(a[lo:len])",
+                        "a[2:32] reaches index 33, out of bounds of dimension 0 (0..31)")
+
+
+def test_profile_shows_sections_and_widths_in_c(sections_built: tuple[Path, str],
+                                                widths_built: tuple[Path, str], tmp_path: Path) -> None:
+    """XMPACC_PROFILE=1: section updates and reflects with explicit widths (orthogonal too)
+    are rows made in C."""
+    for (exe, _), rows in ((sections_built, ("acc_update [C]",)),
+                           (widths_built, ("reflect acc [C]", "reflect_orthogonal_acc [C]"))):
+        env = {"XMPACC_DEVICE": "host", "XMPACC_PROFILE": str(tmp_path / "p.json")}
+        r = run_mpi(1, exe, env=env)
+        assert r.returncode == 0, r.stderr
+        for row in rows:
+            assert any(row in " ".join(line.split()) for line in r.stderr.splitlines()), (row, r.stderr)
+
+
+def _slice(picked: np.ndarray, step: int) -> slice:
+    stop = int(picked[-1]) + (1 if step > 0 else -1)
+    return slice(int(picked[0]), stop if stop >= 0 else None, step)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(1, 6), min_size=1, max_size=3).flatmap(
+    lambda shape: st.tuples(st.just(shape), st.tuples(*[st.tuples(st.integers(0, n - 1), st.integers(1, n),
+                                                                   st.sampled_from([1, 2, -1, -2]))
+                                                         for n in shape]),
+                            st.integers(1, 8), st.booleans())))
+def test_section_box_holds_the_sections_bytes(case: tuple[list[int], tuple[tuple[int, int, int], ...], int,
+                                                          bool]) -> None:
+    """The box of a section (slices, or np.ix_ arrays as a distributed array's owned
+    elements) holds exactly the section's bytes, or the section needs more than 64 2-D
+    copies."""
+    shape, subs, elem, as_arrays = case
+    full = np.arange(int(np.prod(shape)) * elem, dtype=np.int64).reshape(*shape, elem)
+    host = np.zeros(full.shape, np.uint8)   # the byte view the box is relative to
+    picks = [np.arange(n)[lo::step][:length] for (lo, length, step), n in zip(subs, shape, strict=True)]
+    index = np.ix_(*picks) if as_arrays else tuple(
+        _slice(picked, step) for picked, (_, _, step) in zip(picks, subs, strict=True))
+    box = section_box(host, index)
+    if box is None:
+        assert sum(len(picked) > 1 for picked in picks) >= 3
+        return
+    got = sorted(box.offset + k * box.stride + r * box.pitch + b
+                 for k in range(box.copies) for r in range(box.height) for b in range(box.width))
+    assert got == sorted(int(x) for x in full[index].reshape(-1))
 
 
 HIMENO = Path(__file__).parent.parent / "bench" / "spelling" / "himeno_spell.c"

@@ -263,13 +263,21 @@ typedef struct _xmpacc_acc_reflect_plan {
   _xmpacc_fast_reflect_t *mpi;         /* the host backend: MPI requests on its "device" copy */
   long long calls;
   long long bytes;                     /* sent per call (the profile's bytes) */
+  int nwidths;                         /* explicit widths (lo, hi, periodic per dimension): */
+  const long long *widths;             /* the plans of one array, one per set of widths */
+  struct _xmpacc_acc_reflect_plan *next;
 } _xmpacc_acc_reflect_plan_t;
 
-/* reflect ... acc (the declared widths) and reflect_do ... acc (what reflect_init planned) */
-static _xmpacc_fast_table_t _xmpacc_acc_reflects[2];
+/* One table per kind (runtime/replay.py REFLECT_DO ... ORTHOGONAL_WIDTHS): reflect_do ...
+ * acc (what reflect_init planned), reflect ... acc with the declared or explicit widths,
+ * the same orthogonal; each array's plans chained, one per set of widths, as the host
+ * reflect's (xmpacc_fast.h). */
+#define _XMPACC_ACC_REFLECT_KINDS 5
+static _xmpacc_fast_table_t _xmpacc_acc_reflects[_XMPACC_ACC_REFLECT_KINDS];
 
 int _xmpacc_acc_reflect_set(const void *array, int kind, _xmpacc_acc_reflect_plan_t *plan) {
-  return _xmpacc_fast_put(_xmpacc_acc_reflects[kind], array, plan);
+  return kind >= 0 && kind < _XMPACC_ACC_REFLECT_KINDS
+         && _xmpacc_fast_put(_xmpacc_acc_reflects[kind], array, plan);
 }
 
 static int _xmpacc_stage(const _xmpacc_slab_op_t *op, int pack) {
@@ -317,27 +325,36 @@ static int _xmpacc_nccl_rounds(const _xmpacc_acc_reflect_plan_t *p) {
   return 1;
 }
 
-static int _xmpacc_replay_reflect(int kind, void *array, const char *where) {
+/* The plan of this kind for these widths (compared as the call passes them); the event
+ * of the profile is the entry's. */
+static int _xmpacc_replay_reflect(int kind, int event, void *array, const char *where,
+                                  const long long *widths) {
   _xmpacc_replay_t *r = &_xmpacc_replay;
   _xmpacc_acc_reflect_plan_t *p;
   long long start;
   if (!r->on || _xmpacc_fast_paused) return 0;
   p = (_xmpacc_acc_reflect_plan_t *)_xmpacc_fast_get(_xmpacc_acc_reflects[kind], array);
+  if (widths)
+    while (p && memcmp(p->widths, widths, sizeof(long long) * (size_t)p->nwidths)) p = p->next;
   if (!p || p->generation != r->generation || p->base != ((const _xmpacc_array_t *)array)->base) return 0;
   start = r->profile ? _xmpacc_now() : 0;
   if (p->mpi ? !_xmpacc_mpi_rounds(p->mpi) : !_xmpacc_nccl_rounds(p)) return 0;
   p->calls++;
-  if (start) _xmpacc_replay_record(kind ? _XMPACC_EV_REFLECT_DO_ACC : _XMPACC_EV_REFLECT_ACC, where, start, 0,
-                                   p->bytes);
+  if (start) _xmpacc_replay_record(event, where, start, 0, p->bytes);
   return 1;
 }
 
+/* the kinds of replay.py: 0 reflect_do, 1 + 2 * orthogonal + (explicit widths) */
 static int _xmpacc_reflect_acc_fast(void *array, const char *where, const long long *widths) {
-  return !widths && _xmpacc_replay_reflect(0, array, where);
+  return _xmpacc_replay_reflect(1 + !!widths, _XMPACC_EV_REFLECT_ACC, array, where, widths);
+}
+
+static int _xmpacc_reflect_orthogonal_acc_fast(void *array, const char *where, const long long *widths) {
+  return _xmpacc_replay_reflect(3 + !!widths, _XMPACC_EV_REFLECT_ORTHOGONAL_ACC, array, where, widths);
 }
 
 static int _xmpacc_reflect_do_acc_fast(void *array, const char *where) {
-  return _xmpacc_replay_reflect(1, array, where);
+  return _xmpacc_replay_reflect(0, _XMPACC_EV_REFLECT_DO_ACC, array, where, 0);
 }
 
 /* ------------------------------------------------------------------ loop reductions */
@@ -478,13 +495,15 @@ static int _xmpacc_bcast_fast(void *data, const char *where, long long nbytes, c
 
 /* ------------------------------------------------------------------ acc update */
 
-/* acc update host/device of a whole present variable: the compute stream waited for (as
- * the general path waits), then one copy: synchronous, or on the async queue's stream.
- * One plan per variable and directive (several per variable: host here, device there),
- * valid while the device table's generation is the one it was made under.  Sections
- * take the general path; a false if clause needs no plan. */
+/* acc update host/device of a present variable: the compute stream waited for (as the
+ * general path waits), then a whole variable in one copy, synchronous or on the async
+ * queue's stream, or a section (the bytes the call passes compared with the plan's) as
+ * 2-D copies on the compute stream, which the host waits for (the general path copies
+ * sections synchronously, async or not).  Plans per directive (PLANS_PER_SITE of
+ * runtime/replay.py: other variables or sections there), valid while the device table's
+ * generation is the one they were made under; a false if clause needs no plan. */
 typedef struct _xmpacc_update_plan {
-  const char *where;
+  const void *key;
   long long size, queue, generation;
   int direction, flags;
   void *host;
@@ -493,12 +512,50 @@ typedef struct _xmpacc_update_plan {
   void *stream;                        /* the queue's (async), else 0 */
   long long calls;
   struct _xmpacc_update_plan *next;
+  int nsec;                            /* the section as the call passes it (long longs); 0: none */
+  int section;                         /* 1: host and device start the section's box of bytes: */
+  const long long *sec;
+  long long pitch, width, height, copies, stride;   /* (runtime/byte_boxes.py) */
 } _xmpacc_update_plan_t;
 
 static _xmpacc_fast_table_t _xmpacc_update_plans;
 
-int _xmpacc_update_plan_set(const void *key, _xmpacc_update_plan_t *plan) {
-  return _xmpacc_fast_put(_xmpacc_update_plans, key, plan);
+int _xmpacc_update_plan_set(const char *where, _xmpacc_update_plan_t *plan) {
+  return _xmpacc_fast_put(_xmpacc_update_plans, where, plan);
+}
+
+static int _xmpacc_same_section(const _xmpacc_update_plan_t *p, const long long *sec) {
+  if (!sec) return !p->nsec;
+  return p->nsec == 2 + 5 * sec[0] && !memcmp(p->sec, sec, sizeof(long long) * (size_t)p->nsec);
+}
+
+/* The section's box between the variable and its device copy: memcpy on the host backend,
+ * else 2-D copies on the compute stream and the host's wait for them; 0 on a driver error
+ * (the general path copies again and reports it). */
+static int _xmpacc_update_section(const _xmpacc_update_plan_t *p) {
+  _xmpacc_replay_t *r = &_xmpacc_replay;
+  _xmpacc_memcpy2d_t c;
+  for (long long k = 0; k < p->copies; k++) {
+    char *host = (char *)p->host + k * p->stride;
+    uintptr_t device = p->device + (uintptr_t)(k * p->stride);
+    if (r->host_backend) {
+      for (long long row = 0; row < p->height; row++) {
+        char *h = host + row * p->pitch, *d = (char *)(device + (uintptr_t)(row * p->pitch));
+        memcpy(p->direction ? h : d, p->direction ? d : h, (size_t)p->width);
+      }
+      continue;
+    }
+    memset(&c, 0, sizeof c);
+    c.src_type = p->direction ? 2 : 1;   /* CU_MEMORYTYPE_DEVICE, CU_MEMORYTYPE_HOST */
+    c.dst_type = p->direction ? 1 : 2;
+    if (p->direction) c.src_device = device, c.dst_host = host;
+    else c.src_host = host, c.dst_device = device;
+    c.src_pitch = c.dst_pitch = (size_t)p->pitch;
+    c.width = (size_t)p->width;
+    c.height = (size_t)p->height;
+    if (r->copy2d(&c, r->stream)) return 0;
+  }
+  return r->host_backend || !r->synchronize(r->stream);
 }
 
 static int _xmpacc_acc_update_fast(const char *where, int direction, const void *key, long long size,
@@ -507,18 +564,20 @@ static int _xmpacc_acc_update_fast(const char *where, int direction, const void 
   _xmpacc_update_plan_t *p;
   long long start;
   (void)name;
-  if (!r->on || sec) return 0;
+  if (!r->on) return 0;
   if (!(flags & 1)) return 1;   /* the if clause is false: nothing to do */
-  for (p = (_xmpacc_update_plan_t *)_xmpacc_fast_get(_xmpacc_update_plans, key); p; p = p->next)
-    if (p->where == where && p->size == size && p->direction == direction && p->flags == flags
-        && p->queue == queue && p->generation == r->generation)
+  for (p = (_xmpacc_update_plan_t *)_xmpacc_fast_get(_xmpacc_update_plans, where); p; p = p->next)
+    if (p->key == key && p->size == size && p->direction == direction && p->flags == flags
+        && p->queue == queue && p->generation == r->generation && _xmpacc_same_section(p, sec))
       break;
   if (!p) {
     r->where = where;
     return 0;
   }
   start = r->profile ? _xmpacc_now() : 0;
-  if (r->host_backend) {
+  if (p->section) {
+    if ((!r->host_backend && !_xmpacc_stream_idle()) || !_xmpacc_update_section(p)) return 0;
+  } else if (r->host_backend) {
     if (direction) memcpy(p->host, (const void *)p->device, (size_t)p->nbytes);
     else memcpy((void *)p->device, p->host, (size_t)p->nbytes);
   } else {
