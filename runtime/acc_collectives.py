@@ -13,7 +13,9 @@ the arguments of the host entries; the device copy is the one that holds the add
 
 Sections and location reductions keep the swap path of passes/common/acc_comm.py.  Both
 complete at once (``async`` permits overlap, it does not require it); on GPUs they are
-ordered on the stream like the kernels around them.
+ordered on the stream like the kernels around them.  After the first call at a site
+over the executing nodes (no on or from clause, outside async) later calls run in C
+(replay_collectives.py), as this path ran the first.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from .collectives import DTYPES, allreduce
 from .deferred import Deferred
 from .device_memory import DeviceMemory
 from .errors import RuntimeFailure, where_text
+from .replay_collectives import AccCall, AccCollectivePlans
 from .shared import Shared
 from .tasks import Tasks
 
@@ -45,6 +48,7 @@ class AccCollectives:
     def __init__(self, shared: Shared, device: DeviceMemory, tasks: Tasks, deferred: Deferred) -> None:
         self.shared, self.device, self.tasks, self.deferred = shared, device, tasks, deferred
         self.nccl_comms: dict[tuple[int, bool], Any] = {}   # (MPI communicator (py2f), side) -> NCCL
+        self.plans: AccCollectivePlans | None = None   # made with the first plan
 
     @property
     def backend(self) -> Any:
@@ -60,15 +64,21 @@ class AccCollectives:
         root = self.tasks.bcast_root(comm, from_nodes, from_ref, w)
         dev = self._device_part(data, nbytes, w, "bcast", name.decode())
         nccl_comm = self._nccl_comm(comm)
+        kind = (0, 0)
         if nccl_comm is not None:
             from cupy.cuda import nccl
 
             stream = self.backend.xp.cuda.get_current_stream()
             nccl_comm.bcast(dev.data.ptr, nbytes, nccl.NCCL_UINT8, root, stream.ptr)
-            return
-        host = self._host_values(dev)
-        comm.Bcast(host, root=root)
-        self._put_back(dev, host)
+            kind = (nccl.NCCL_UINT8, 0)
+        else:
+            host = self._host_values(dev)
+            comm.Bcast(host, root=root)
+            self._put_back(dev, host)
+        if not (from_nodes or from_ref or on_nodes or on_ref):
+            staged = self.backend.name != "host"
+            self._offer(where, AccCall(data, nbytes, 0, 0, np.uint8, self.backend.ptr(dev), nbytes, comm,
+                                       root, nccl_comm, kind, staged))
 
     def _xmpacc_reduce_acc(self, data: int, where: bytes, count: int, type_code: int, op: int,
                            on_nodes: int | None, on_ref: int | None, name: bytes) -> None:
@@ -82,16 +92,32 @@ class AccCollectives:
         dtype = np.dtype(dtype)
         dev = self._device_part(data, count * dtype.itemsize, w, "reduction", name.decode()).view(dtype)
         nccl_comm = self._nccl_comm(comm) if op in _NCCL_OPS and dtype in _NCCL_TYPES else None
+        kind = (0, 0)
         if nccl_comm is not None:
             from cupy.cuda import nccl
 
+            kind = (getattr(nccl, _NCCL_TYPES[dtype]), getattr(nccl, _NCCL_OPS[op]))
             stream = self.backend.xp.cuda.get_current_stream()
-            nccl_comm.allReduce(dev.data.ptr, dev.data.ptr, count, getattr(nccl, _NCCL_TYPES[dtype]),
-                                getattr(nccl, _NCCL_OPS[op]), stream.ptr)
+            nccl_comm.allReduce(dev.data.ptr, dev.data.ptr, count, *kind, stream.ptr)
+        else:
+            host = self._host_values(dev)
+            allreduce(comm, host, op, w)
+            self._put_back(dev, host)
+        if not (on_nodes or on_ref):
+            self._offer(where, AccCall(data, count, type_code, op, dtype, self.backend.ptr(dev),
+                                       count * dtype.itemsize, comm, 0, nccl_comm, kind,
+                                       self.backend.name != "host"))
+
+    def _offer(self, where: bytes, call: AccCall) -> None:
+        """Later calls at this site, over the executing nodes: C (replay_collectives.py).
+        The on-set of an ``on`` clause is split at each call, and under async the general
+        path keeps the order of the operations: those stay here."""
+        replay = self.shared.replay
+        if replay is None or self.shared.asyncs.active:
             return
-        host = self._host_values(dev)
-        allreduce(comm, host, op, w)
-        self._put_back(dev, host)
+        if self.plans is None:
+            self.plans = AccCollectivePlans(replay)
+        self.plans.offer(where, call)
 
     def reduce_pending(self, data: int, comm: Any, op: int) -> bool:
         """``#pragma xmp reduction (op: v)`` where v's deferred acc reduction is still on

@@ -222,11 +222,13 @@ ENTRIES: tuple[Entry, ...] = (
     _e("_xmpacc_bcast_acc", "void",
        "void *data, const char *where, long long nbytes, const void *from_nodes, "
        "const long long *from_ref, const void *on_nodes, const long long *on_ref, const char *name",
-       "bcast ... acc of whole variables and elements: on their device copies (NCCL between GPUs)"),
+       "bcast ... acc of whole variables and elements: on their device copies (NCCL between GPUs)",
+       fast="_xmpacc_bcast_acc_fast"),
     _e("_xmpacc_reduce_acc", "void",
        "void *data, const char *where, long long count, int type, int op, const void *on_nodes, "
        "const long long *on_ref, const char *name",
-       "reduction ... acc of whole variables and elements: on their device copies (NCCL for + * max min)"),
+       "reduction ... acc of whole variables and elements: on their device copies (NCCL for + * max min)",
+       fast="_xmpacc_reduce_acc_fast"),
     _e("_xmpacc_reflect_init_acc", "void",
        "void *array, const char *where, const long long *widths, int orthogonal",
        "reflect_init ... acc: plan the device copy's shadow exchange once"),

@@ -54,7 +54,7 @@ REPLAYED = ("_xmpacc_reflect", "_xmpacc_reflect_acc", "_xmpacc_launch", "_xmpacc
             "_xmpacc_acc_queue_begin", "_xmpacc_acc_queue_end", "_xmpacc_barrier", "_xmpacc_bcast",
             "_xmpacc_acc_update", "_xmpacc_reflect_orthogonal", "_xmpacc_async_begin", "_xmpacc_async_end",
             "_xmpacc_wait_async", "_xmpacc_test_async", "_xmpacc_acc_wait_on_device",
-            "_xmpacc_reflect_orthogonal_acc")
+            "_xmpacc_reflect_orthogonal_acc", "_xmpacc_reduce_acc", "_xmpacc_bcast_acc")
 
 # the C side's tables of device reflect plans (include/xmpacc_replay.h): reflect_do ... acc,
 # reflect ... acc with the declared or explicit widths, the same orthogonal
@@ -166,7 +166,8 @@ class Held:
     keep: list[Any] = field(default_factory=list)
     received: int = 0      # reflect: bytes received per call (sent: the plan's own ``bytes``)
     widths: bytes | None = None   # reflect: explicit widths, as the call passes them
-    counters: tuple[str, ...] = ()   # more counters of its replayed calls than its kind's
+    # more counters of its replayed calls than its kind's (a plan of another module: all of them)
+    counters: tuple[str, ...] = ()
 
 
 def _symbol(lib: Any, name: str) -> int:
@@ -228,6 +229,7 @@ class Replay:
         self.reductions: dict[int, list[Held]] = {}   # the variable's address -> its plans
         self.swaps: dict[int, list[Held]] = {}
         self.updates: dict[int, list[Held]] = {}      # where -> its plans
+        self.more: list[dict[int, list[Held]]] = []   # other modules' tables (replay_collectives.py)
         self.unused: dict[int, int] = {}              # site -> plans dropped unused in a row
         self._bind_mpi()
         # (descriptor, kind) -> its plans, one per set of widths, the newest first
@@ -546,7 +548,7 @@ class Replay:
             _add(self.counted, "reflect_bytes", calls * held.c.bytes)
             _add(self.counted, "reflect_shadow_bytes", calls * held.received)
             _add(self.counted, "replayed_reflects", calls)
-        else:
+        elif isinstance(held.c, CComputePlan):
             _add(self.counted, "replayed_computes", calls)
         for name in held.counters:
             _add(self.counted, name, calls)
@@ -554,7 +556,8 @@ class Replay:
     def fold(self, stats: dict[str, int]) -> None:
         """The runtime counters (XMPACC_STATS) with what the C side did."""
         for chain in (*self.launches.values(), *self.computes.values(), *self.reductions.values(),
-                      *self.updates.values(), *self.reflects.values()):
+                      *self.updates.values(), *self.reflects.values(),
+                      *(chain for table in self.more for chain in table.values())):
             for held in chain:
                 self.folded(held)
         for key, field_name in (("replayed_barriers", "barriers"), ("replayed_bcasts", "bcasts"),
