@@ -115,6 +115,9 @@ class AccCollectives:
         replay = self.shared.replay
         if replay is None or self.shared.asyncs.active:
             return
+        if call.nccl is None and self.backend.name != "host" and self.device.transport is None \
+                and call.comm.Get_size() != self.shared.world.Get_size():
+            return   # MPI only until the transport is chosen (_nccl_comm): a later call may take NCCL
         if self.plans is None:
             self.plans = AccCollectivePlans(replay)
         self.plans.offer(where, call)

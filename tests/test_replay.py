@@ -33,6 +33,7 @@ from xmpacc.runtime.replay import (
     CUpdatePlan,
     strided_copies,
 )
+from xmpacc.runtime.replay_collectives import CAccCollectivePlan, CAccCollectives
 
 PROGRAM = Path(__file__).parent / "programs" / "replay_paths.c"
 ONE_SITE = Path(__file__).parent / "programs" / "replay_one_site.c"
@@ -375,6 +376,60 @@ def test_strided_copies_cover_the_box(case: tuple[list[int], tuple[tuple[int, in
     assert packed == [int(x) for x in part.reshape(-1)]
 
 
+ACC_COLLECTIVES = Path(__file__).parent / "programs" / "replay_acc_collectives.c"
+
+
+@pytest.fixture(scope="module")
+def acc_collectives_built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    return xmpacc_and_serial(ACC_COLLECTIVES.parent)(ACC_COLLECTIVES.name, tmp_path_factory.mktemp("acccoll"))
+
+
+def _acc_collectives(built: tuple[Path, str], nprocs: int, device: str) -> None:
+    """6 steps; every site's plans go stale at step 3 (a device copy made again), so each
+    variable replays 4 times: 11 reduced in C (&& and the on clause stay general), x and
+    y broadcast in C, the element of e whose subscript changes by turns at steps 2 and 5
+    only (its plans at step 3 and 4 are made anew).  The same moves as the general path."""
+    replayed, general = _both_ways(built[0], nprocs, {**HOST, "XMPACC_DEVICE": device}, built[1])
+    on, off = runtime_stats(replayed), runtime_stats(general)
+    assert len(on) == nprocs
+    for s in on:
+        assert (s["replayed_acc_reductions"], s["replayed_acc_bcasts"]) == (11 * 4, 2 * 4 + 2), s
+    assert all(not any(k.startswith("replayed_acc_") for k in s) for s in off)
+
+
+@pytest.mark.parametrize("nprocs", [1, 2, 4])
+def test_acc_collectives_in_c(acc_collectives_built: tuple[Path, str], nprocs: int) -> None:
+    """reduction ... acc and bcast ... acc over the executing nodes: MPI on the host
+    backend's device buffers, from C."""
+    _acc_collectives(acc_collectives_built, nprocs, "host")
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(gpu_count() == 0, reason="needs a CUDA GPU")
+@pytest.mark.parametrize("nprocs", [1, 2])
+def test_acc_collectives_on_the_gpu(acc_collectives_built: tuple[Path, str], nprocs: int) -> None:
+    """The same on GPUs: ncclAllReduce and ncclBroadcast in place on the compute stream,
+    and MPI through a host stage for & | ^ and unsigned short (and for everything when two
+    ranks share one GPU: no NCCL)."""
+    _acc_collectives(acc_collectives_built, nprocs, "cuda")
+
+
+def test_acc_collective_error_as_in_python(acc_collectives_built: tuple[Path, str]) -> None:
+    """g's device copy is deleted before the last step's reduction, after its plans
+    replayed: the call falls back to Python, which reports it at the line, as without
+    replay."""
+    _fails_as_in_python(acc_collectives_built[0], ACC_COLLECTIVES, "reduction (max: g) acc",
+                        "'reduction ... acc' of 'g', which is not present on the device")
+
+
+def test_profile_shows_acc_collectives_in_c(acc_collectives_built: tuple[Path, str], tmp_path: Path) -> None:
+    env = {"XMPACC_DEVICE": "host", "XMPACC_PROFILE": str(tmp_path / "p.json")}
+    r = run_mpi(2, acc_collectives_built[0], env=env)
+    assert r.returncode == 0, r.stderr
+    for row in ("reduction acc [C]", "bcast acc [C]", "reduction acc "):
+        assert any(row in " ".join(line.split()) for line in r.stderr.splitlines()), (row, r.stderr)
+
+
 @pytest.mark.gpu
 @pytest.mark.skipif(gpu_count() == 0, reason="needs a CUDA GPU")
 @pytest.mark.parametrize("nprocs", [1, 2])
@@ -394,7 +449,8 @@ MIRRORS = {"_xmpacc_replay_t": CReplay, "_xmpacc_launch_plan_t": CLaunchPlan,
            "_xmpacc_loop_reduce_plan_t": CLoopReducePlan, "_xmpacc_swap_plan_t": CSwapPlan,
            "_xmpacc_acc_reflect_plan_t": CAccReflectPlan, "struct _xmpacc_replay_event": CEvent,
            "_xmpacc_fast_reflect_t": CFastReflect, "_xmpacc_result_t": CResult,
-           "_xmpacc_update_plan_t": CUpdatePlan}
+           "_xmpacc_update_plan_t": CUpdatePlan, "_xmpacc_acc_collective_plan_t": CAccCollectivePlan,
+           "_xmpacc_acc_collectives_t": CAccCollectives}
 # the driver's CUDA_MEMCPY2D, field by field, as include/xmpacc_fast.h spells it
 MEMCPY2D = {"src_x": "srcXInBytes", "src_y": "srcY", "src_type": "srcMemoryType", "src_host": "srcHost",
             "src_device": "srcDevice", "src_array": "srcArray", "src_pitch": "srcPitch",
