@@ -10,7 +10,8 @@ include/xmpacc_replay.h: the kernel's function handle, its parameter array and g
 NCCL sends and receives of a reflect with their device addresses (a plan per set of
 explicit widths, compared in C with the widths the call passes); the bytes of an ``acc
 update``, whole or a section's box (byte_boxes.py, for the section the call passes); the
-fact that a construct's data region has nothing to do.  Every later call at that site compares its
+fact that a construct's data region has nothing to do; a ``reduction``/``bcast ... acc``
+on the device copy (replay_collectives.py).  Every later call at that site compares its
 arguments with the plan and, when they match, runs it in C (``cuLaunchKernel``,
 ``ncclSend``/``ncclRecv`` in a group, ``cuStreamSynchronize``) without entering the
 interpreter.  Anything the plan was not made for takes the general path, which stays the
