@@ -14,6 +14,7 @@ import sys
 
 import cupy as cp
 import numpy as np
+from stencil3d_designs import timed  # bench/ is the script's folder
 
 N = 512
 SRC = r"""
@@ -100,12 +101,6 @@ extern "C" __global__ void LB kpair(const real* __restrict__ u, real* __restrict
   }
 }
 """
-def timed(launch, reps=30):
-    launch(); cp.cuda.Device().synchronize(); best = float("inf")
-    for _ in range(reps):
-        a, b = cp.cuda.Event(), cp.cuda.Event(); a.record(); launch(); b.record(); b.synchronize()
-        best = min(best, cp.cuda.get_elapsed_time(a, b))
-    return best
 def main():
     for fp64 in (0, 1):
         dt = cp.float64 if fp64 else cp.float32

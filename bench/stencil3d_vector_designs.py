@@ -11,6 +11,7 @@ import functools
 
 import cupy as cp
 import numpy as np
+from stencil3d_designs import timed  # bench/ is the script's folder
 
 N = 512
 SRC = r"""
@@ -99,12 +100,6 @@ extern "C" __global__ void point(const real* __restrict__ u, real* __restrict__ 
   un[c]=SIXTH*(((((__ldg(u+c-pl)+__ldg(u+c+pl))+__ldg(u+c-n))+__ldg(u+c+n))+__ldg(u+c-1))+__ldg(u+c+1));
 }
 """
-def timed(launch, reps=30):
-    launch(); cp.cuda.Device().synchronize(); best = float("inf")
-    for _ in range(reps):
-        a, b = cp.cuda.Event(), cp.cuda.Event(); a.record(); launch(); b.record(); b.synchronize()
-        best = min(best, cp.cuda.get_elapsed_time(a, b))
-    return best
 def main():
     for fp64 in (0, 1):
         dt = cp.float64 if fp64 else cp.float32

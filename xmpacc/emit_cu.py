@@ -43,6 +43,14 @@ def _reset_line_markers(text: str, name: str) -> str:
     return "\n".join(lines)
 
 
+def _render(body: c_ast.Node, k: object) -> str:
+    gen = KernelGenerator()
+    try:
+        return (gen.visit(body) if hasattr(body, "block_items") else gen._generate_stmt(body)).rstrip()
+    except RecursionError:
+        raise nesting_error(body, SourceLoc(k.source, 1, 1)) from None  # type: ignore[attr-defined]
+
+
 def kernels_cu(unit: Unit, ctx: Context, name: str = "kernels.cu") -> str | None:
     """The kernel file of one unit (``name`` is its file name, for #line markers), or None
     when the unit has no acc loop.  The kernels of a program are those of its units, put
@@ -51,16 +59,13 @@ def kernels_cu(unit: Unit, ctx: Context, name: str = "kernels.cu") -> str | None
         return None
     rendered = []
     for k in ctx.kernels:
-        gen = KernelGenerator()
-        try:
-            body = gen.visit(k.body) if hasattr(k.body, "block_items") else gen._generate_stmt(k.body)
-        except RecursionError:
-            raise nesting_error(k.body, SourceLoc(k.source, 1, 1)) from None
+        body = _render(k.body, k)
+        vector_bodies = [_render(b, k) for b in k.vector_bodies]
         rendered.append({
             "name": k.name, "source": k.source.rsplit("/", 1)[-1],
             "params": [p.decl for p in k.params], "names": [p.name for p in k.params],
-            "prologue": k.prologue, "epilogue": k.epilogue, "body": body.rstrip(), "guard": k.guard,
-            "walk": k.walk, "stream": k.info.get("stream", ""),
+            "prologue": k.prologue, "epilogue": k.epilogue, "body": body, "guard": k.guard,
+            "walk": k.walk, "stream": k.info.get("stream", ""), "vector_bodies": vector_bodies,
         })
     # A routine other files call is defined in the namespace as _xmpacc_export_<name>, and
     # <name> is declared at global scope like another file's routine, defined at the end as

@@ -94,8 +94,9 @@ class KernelFacts:
     by_value: tuple[str, ...]
     private: tuple[str, ...]
     block: str                       # the block size the program gave, as honoured (block_shape.py)
-    # streaming (streaming.py): (rows per thread, the walked variable, its windows), or why not
-    walk: tuple[int, str, str] | str
+    # streaming (streaming.py): (rows per thread, the walked variable, its windows, points of
+    # the innermost loop per thread), or why not
+    walk: tuple[int, str, str, int] | str
     reduced_arrays: tuple[str, ...] = ()   # reduction arrays: atomic updates of a temporary
                                            # (kernel_arrays.py)
 

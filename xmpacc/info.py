@@ -230,10 +230,13 @@ def _kernel(f: KernelFacts) -> str:
     lanes = f", inner {f.lanes}-loop split over up to 32 lanes (accumulators {_names(f.accumulators)})" \
         if f.lanes else f" (no lane split: {f.why})" if f.why else ""
     if isinstance(f.walk, tuple):   # streaming.py: a thread walks rows of the outer loop
-        rows, var, windows = f.walk
+        rows, var, windows, vector = f.walk
         others = [v for v, *_ in f.loop.loops if v != var]
+        points = f", {vector} consecutive of {others[-1]} with 16-byte loads where aligned" \
+            if vector > 1 else ""
+        others = others[:-1] if vector > 1 else others
         per = (f"streamed: each thread runs {rows} consecutive local iterations of '{var}'"
-               + (f" (and one of {', '.join(others)})" if others else "")
+               + (f" (and one of {', '.join(others)}{points})" if others else "")
                + (f", keeping {windows} in registers" if windows != "none" else ""))
     threads = f"; {f.block}" if f.block else ""
     # a single loop has no rows to walk: no remark

@@ -49,6 +49,19 @@ static inline _xmpacc_sched_t _xmpacc_schedule_k(const _xmpacc_tdim_t *d, long l
   return s;
 }
 
+/* The groups of v points of a vector streaming kernel's innermost loop (step 1): one
+ * thread per group, the first group starting up to v - 1 points before the loop's first
+ * iteration (passes/kernel/stream_vector.py).  The kernel gets the loop's own schedule too. */
+static inline _xmpacc_sched_t _xmpacc_sched_groups(_xmpacc_sched_t s, long long v) {
+  _xmpacc_sched_t g = s;
+  g.first = 0;
+  g.step = v;
+  g.count = s.count > 0 ? (s.count + 2 * v - 2) / v : 0;
+  g.last = g.count > 0 ? (g.count - 1) * v : -1;
+  g.inv_count = g.count > 0 ? 1.0 / (double)g.count : 0.0;
+  return g;
+}
+
 /* The schedule of a cyclic(w) loop of a loop ... acc, in positions (every kind takes the
  * position form here, so the compiler need not know w); its kernel turns a position into
  * the loop variable with an _xmpacc_posmap (xmpacc_dist.h). */

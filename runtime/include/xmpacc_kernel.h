@@ -33,6 +33,22 @@ _XMPACC_HD static inline long long _xmpacc_divmod(long long *rest, _xmpacc_sched
   return r;
 }
 
+/* Vector streaming kernels (passes/kernel/stream_vector.py): the 4 floats of one 16-byte
+ * block into 4 registers, or from 4 values; the address is 16-byte aligned (the kernel
+ * tests it).  On the host backend element by element. */
+#ifdef __CUDACC__
+#define _XMPACC_LDV4F(p, a, b, c, d) \
+  do { float4 _xmpacc_v = __ldg((const float4 *)(p)); a = _xmpacc_v.x; b = _xmpacc_v.y; c = _xmpacc_v.z; \
+       d = _xmpacc_v.w; } while (0)
+#define _XMPACC_STV4F(p, a, b, c, d) (*(float4 *)(p) = make_float4(a, b, c, d))
+#else
+#define _XMPACC_LDV4F(p, a, b, c, d) \
+  do { const float *_xmpacc_v = (p); a = _xmpacc_v[0]; b = _xmpacc_v[1]; c = _xmpacc_v[2]; \
+       d = _xmpacc_v[3]; } while (0)
+#define _XMPACC_STV4F(p, a, b, c, d) \
+  do { float *_xmpacc_v = (p); _xmpacc_v[0] = a; _xmpacc_v[1] = b; _xmpacc_v[2] = c; _xmpacc_v[3] = d; } while (0)
+#endif
+
 /* Streaming kernels (passes/stream_rows.py): a subscript that moves with the walked rows,
  * or, in checked builds, the original subscript, which is checked at each access. */
 #ifdef _XMPACC_CHECK
@@ -75,6 +91,9 @@ _XMPACC_HD static inline long long _xmpacc_divmod(long long *rest, _xmpacc_sched
 /* streaming kernels (passes/streaming.py): the walk is unrolled, so that its sliding
  * window lives in registers, and window rows come through the read-only data path */
 #define _XMPACC_UNROLL _Pragma("unroll")
+/* a vector kernel's scalar fallback (stream_vector.py): rolled, so that its registers do
+ * not add to the vector walk's */
+#define _XMPACC_ROLLED _Pragma("unroll 1")
 #define _XMPACC_LDG(p) __ldg(p)
 #define _XMPACC_ROUTINE static __device__   /* acc routine seq (acc_routine.py) */
 /* one thread per iteration; the grid spills into y only beyond its x limit */
@@ -366,6 +385,7 @@ typedef unsigned int uint32_t;
 #define _XMPACC_ROUTINE static
 #define _XMPACC_RESTRICT restrict
 #define _XMPACC_UNROLL
+#define _XMPACC_ROLLED
 #define _XMPACC_LDG(p) (*(p))
 #define _XMPACC_GRID_X 0LL   /* the host backend never launches a 2-D grid */
 #define _XMPACC_GRID_Y 0LL

@@ -9,10 +9,10 @@
 _XMPACC_UNIT_BEGIN(jacobi3d_spell_c)
 
 /* stencil3d_sweep.h:22: loop ... acc */
-#ifndef _XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_22   /* the runtime defines it as 2 where this kernel spills */
+#ifndef _XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_22   /* the runtime defines it as 3 where this kernel spills */
 #define _XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_22 4
 #endif
-_XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_22) _xmpacc_loop_jacobi3d_spell_c_22(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_k, _xmpacc_sched_t _xmpacc_s_j, _xmpacc_sched_t _xmpacc_s_i, float * _XMPACC_RESTRICT unew, _xmpacc_array_t _xmpacc_a_unew, const float * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u)
+_XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_22) _xmpacc_loop_jacobi3d_spell_c_22(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_k, _xmpacc_sched_t _xmpacc_s_j, _xmpacc_sched_t _xmpacc_s_i, float * _XMPACC_RESTRICT unew, _xmpacc_array_t _xmpacc_a_unew, const float * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u, _xmpacc_sched_t _xmpacc_s0_i)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
@@ -34,6 +34,111 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_22) _xmp
   u -= ((_xmpacc_a_u.dim[0].gtol) * _xmpacc_a_u.dim[1].lext + _xmpacc_a_u.dim[1].gtol) * _xmpacc_a_u.dim[2].lext + _xmpacc_a_u.dim[2].gtol;
   #endif
   {
+  const long long _xmpacc_g0 = i;   /* this thread's group of 4 points */
+  i = (int) _xmpacc_s0_i.first;
+  long long _xmpacc_p0 = _xmpacc_rest * 2;   /* this thread's first row */
+  k = (int) (_xmpacc_s_k.first + _xmpacc_p0 * _xmpacc_s_k.step);
+  /* the row's first 16-byte block of the written array starts _xmpacc_phase points before its first iteration */
+  const long long _xmpacc_phase = (long long) (((unsigned long long) &unew[_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, k), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i))] / sizeof(float)) % 4);
+  const long long _xmpacc_i0 = _xmpacc_s0_i.first - _xmpacc_phase + _xmpacc_g0;
+  int _xmpacc_mask = 0;   /* bit e: point e is an iteration of the loop */
+  for (int _xmpacc_e = 0; _xmpacc_e < 4; _xmpacc_e++)
+    if (_xmpacc_i0 + _xmpacc_e >= _xmpacc_s0_i.first && _xmpacc_i0 + _xmpacc_e < _xmpacc_s0_i.first + _xmpacc_s0_i.count) _xmpacc_mask |= 1 << _xmpacc_e;
+  if (_xmpacc_mask) {
+#ifndef _XMPACC_CHECK
+  i = (int) _xmpacc_i0;
+  #ifndef _XMPACC_CHECK
+  long long _xmpacc_o0 = _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k)), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i));
+  const long long _xmpacc_t0 = (_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k + _xmpacc_s_k.step)), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i))) - _xmpacc_o0;
+  long long _xmpacc_o1 = _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k)), _XMPACC_G(_xmpacc_a_u, 1, j - 1), _XMPACC_G(_xmpacc_a_u, 2, i));
+  const long long _xmpacc_t1 = (_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k + _xmpacc_s_k.step)), _XMPACC_G(_xmpacc_a_u, 1, j - 1), _XMPACC_G(_xmpacc_a_u, 2, i))) - _xmpacc_o1;
+  const long long _xmpacc_d1_0 = (_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k - 1)), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i))) - _xmpacc_o1;
+  const long long _xmpacc_d1_1 = (_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k + 1)), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i))) - _xmpacc_o1;
+  const long long _xmpacc_d1_2 = (_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k)), _XMPACC_G(_xmpacc_a_u, 1, j + 1), _XMPACC_G(_xmpacc_a_u, 2, i))) - _xmpacc_o1;
+  const long long _xmpacc_d1_3 = (_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k)), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i - 1))) - _xmpacc_o1;
+  const long long _xmpacc_d1_4 = (_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k)), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i + 1))) - _xmpacc_o1;
+  const long long _xmpacc_d1_5 = (_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k)), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i))) - _xmpacc_o1;
+  #endif
+  i = (int) (_xmpacc_i0 + 1);   /* unit steps */
+  const long long _xmpacc_u0 = (_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k)), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i))) - _xmpacc_o0;
+  const long long _xmpacc_u1 = (_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k)), _XMPACC_G(_xmpacc_a_u, 1, j - 1), _XMPACC_G(_xmpacc_a_u, 2, i))) - _xmpacc_o1;
+  i = (int) _xmpacc_i0;
+  const int _xmpacc_vec = _xmpacc_u0 == 1 && _xmpacc_t0 % 4 == 0 && _xmpacc_u1 == 1 && _xmpacc_t1 % 4 == 0 && (((unsigned long long) (&unew[_xmpacc_o0])) & 15) == 0 && (((unsigned long long) (&u[_xmpacc_o1])) & 15) == 0 && (((unsigned long long) (&u[_xmpacc_o1 + _xmpacc_d1_2])) & 15) == 0 && (((unsigned long long) (&u[_xmpacc_o1 + _xmpacc_d1_3 + 1])) & 15) == 0 && (((unsigned long long) (&u[_xmpacc_o1 + _xmpacc_d1_0])) & 15) == 0;
+  (void) _xmpacc_d1_0;
+  (void) _xmpacc_d1_1;
+  (void) _xmpacc_d1_2;
+  (void) _xmpacc_d1_3;
+  (void) _xmpacc_d1_4;
+  (void) _xmpacc_d1_5;
+  if (_xmpacc_vec) {   /* 16-byte loads: every access starts a block (stream_vector.py) */
+  float _xmpacc_y0, _xmpacc_y1, _xmpacc_y2, _xmpacc_y3;
+  float _xmpacc_r0_0_0, _xmpacc_r0_0_1, _xmpacc_r0_0_2, _xmpacc_r0_0_3, _xmpacc_r0_1_0, _xmpacc_r0_1_1, _xmpacc_r0_1_2, _xmpacc_r0_1_3, _xmpacc_r0_2_0, _xmpacc_r0_2_1, _xmpacc_r0_2_2, _xmpacc_r0_2_3;
+  _XMPACC_LDV4F(&u[_xmpacc_o1 + _xmpacc_d1_0], _xmpacc_r0_0_0, _xmpacc_r0_0_1, _xmpacc_r0_0_2, _xmpacc_r0_0_3);
+  _XMPACC_LDV4F(&u[_xmpacc_o1 + _xmpacc_d1_5], _xmpacc_r0_1_0, _xmpacc_r0_1_1, _xmpacc_r0_1_2, _xmpacc_r0_1_3);
+  float _xmpacc_x0_0, _xmpacc_x0_1, _xmpacc_x0_2, _xmpacc_x0_3;
+  float _xmpacc_x1_0, _xmpacc_x1_1, _xmpacc_x1_2, _xmpacc_x1_3;
+  float _xmpacc_x2_0, _xmpacc_x2_5;
+  _XMPACC_UNROLL
+  for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
+    if (_xmpacc_w > 0) { if (_xmpacc_p0 + _xmpacc_w >= _xmpacc_s_k.count) break; k = (int) (_xmpacc_s_k.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_k.step); }
+    _XMPACC_LDV4F(&u[_xmpacc_o1 + _xmpacc_d1_1], _xmpacc_r0_2_0, _xmpacc_r0_2_1, _xmpacc_r0_2_2, _xmpacc_r0_2_3);
+    _XMPACC_LDV4F(&u[(_xmpacc_o1) + 0], _xmpacc_x0_0, _xmpacc_x0_1, _xmpacc_x0_2, _xmpacc_x0_3);
+    _XMPACC_LDV4F(&u[(_xmpacc_o1 + _xmpacc_d1_2) + 0], _xmpacc_x1_0, _xmpacc_x1_1, _xmpacc_x1_2, _xmpacc_x1_3);
+    if ((_xmpacc_mask >> 0 & 1)) _xmpacc_x2_0 = _XMPACC_LDG(&u[(_xmpacc_o1 + _xmpacc_d1_3 + 1) + -1]);
+    if ((_xmpacc_mask >> 3 & 1)) _xmpacc_x2_5 = _XMPACC_LDG(&u[(_xmpacc_o1 + _xmpacc_d1_3 + 1) + 4]);
+    { int i = (int) (_xmpacc_i0 + 0); (void) i;
+    do
+#line 40 "bench/spelling/stencil3d_sweep.h"
+_xmpacc_y0 = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0_0 + _xmpacc_r0_2_0) + _xmpacc_x0_0) + _xmpacc_x1_0) + _xmpacc_x2_0) + _xmpacc_r0_1_1);
+    while (0);
+#line 95 "jacobi3d-float-xmp_acc.cu"
+    }
+    { int i = (int) (_xmpacc_i0 + 1); (void) i;
+    do
+#line 40 "bench/spelling/stencil3d_sweep.h"
+_xmpacc_y1 = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0_1 + _xmpacc_r0_2_1) + _xmpacc_x0_1) + _xmpacc_x1_1) + _xmpacc_r0_1_0) + _xmpacc_r0_1_2);
+    while (0);
+#line 102 "jacobi3d-float-xmp_acc.cu"
+    }
+    { int i = (int) (_xmpacc_i0 + 2); (void) i;
+    do
+#line 40 "bench/spelling/stencil3d_sweep.h"
+_xmpacc_y2 = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0_2 + _xmpacc_r0_2_2) + _xmpacc_x0_2) + _xmpacc_x1_2) + _xmpacc_r0_1_1) + _xmpacc_r0_1_3);
+    while (0);
+#line 109 "jacobi3d-float-xmp_acc.cu"
+    }
+    { int i = (int) (_xmpacc_i0 + 3); (void) i;
+    do
+#line 40 "bench/spelling/stencil3d_sweep.h"
+_xmpacc_y3 = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0_3 + _xmpacc_r0_2_3) + _xmpacc_x0_3) + _xmpacc_x1_3) + _xmpacc_r0_1_2) + _xmpacc_x2_5);
+    while (0);
+#line 116 "jacobi3d-float-xmp_acc.cu"
+    }
+    if (_xmpacc_mask == 15) _XMPACC_STV4F(&unew[_xmpacc_o0], _xmpacc_y0, _xmpacc_y1, _xmpacc_y2, _xmpacc_y3);
+    else {
+      if (_xmpacc_mask >> 0 & 1) unew[(_xmpacc_o0) + 0] = _xmpacc_y0;
+      if (_xmpacc_mask >> 1 & 1) unew[(_xmpacc_o0) + 1] = _xmpacc_y1;
+      if (_xmpacc_mask >> 2 & 1) unew[(_xmpacc_o0) + 2] = _xmpacc_y2;
+      if (_xmpacc_mask >> 3 & 1) unew[(_xmpacc_o0) + 3] = _xmpacc_y3;
+    }
+    #ifndef _XMPACC_CHECK
+    _xmpacc_o0 += _xmpacc_t0;
+    _xmpacc_o1 += _xmpacc_t1;
+    #endif
+    _xmpacc_r0_0_0 = _xmpacc_r0_1_0;
+    _xmpacc_r0_0_1 = _xmpacc_r0_1_1;
+    _xmpacc_r0_0_2 = _xmpacc_r0_1_2;
+    _xmpacc_r0_0_3 = _xmpacc_r0_1_3;
+    _xmpacc_r0_1_0 = _xmpacc_r0_2_0;
+    _xmpacc_r0_1_1 = _xmpacc_r0_2_1;
+    _xmpacc_r0_1_2 = _xmpacc_r0_2_2;
+    _xmpacc_r0_1_3 = _xmpacc_r0_2_3;
+  }
+  } else
+#endif
+  for (int _xmpacc_e = 0; _xmpacc_e < 4; _xmpacc_e++) {   /* one point at a time */
+    if (!(_xmpacc_mask >> _xmpacc_e & 1)) continue;
+    i = (int) (_xmpacc_i0 + _xmpacc_e);
   long long _xmpacc_p0 = _xmpacc_rest * 2;   /* this thread's first row */
   k = (int) (_xmpacc_s_k.first + _xmpacc_p0 * _xmpacc_s_k.step);
   #ifndef _XMPACC_CHECK
@@ -51,27 +156,9 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_22) _xmp
   float _xmpacc_r0_0, _xmpacc_r0_1, _xmpacc_r0_2;
   _xmpacc_r0_0 = _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_0, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k - 1)), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i)))]);
   _xmpacc_r0_1 = _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_5, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k)), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i)))]);
-  /* streamed: 2 rows of 'k' per thread, windows u[k-1..k+1] */
-  if (_xmpacc_p0 + 2 <= _xmpacc_s_k.count) {   /* a whole walk: no exit test (stream_walk.py) */
-  _XMPACC_UNROLL
-  for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
-    if (_xmpacc_w > 0) k = (int) (_xmpacc_s_k.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_k.step);
-    _xmpacc_r0_2 = _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_1, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k + 1)), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i)))]);
-    do
-#line 40 "bench/spelling/stencil3d_sweep.h"
-unew[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, k), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i)))] = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0 + _xmpacc_r0_2) + _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k), _XMPACC_G(_xmpacc_a_u, 1, j - 1), _XMPACC_G(_xmpacc_a_u, 2, i)))])) + _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_2, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k), _XMPACC_G(_xmpacc_a_u, 1, j + 1), _XMPACC_G(_xmpacc_a_u, 2, i)))])) + _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_3, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i - 1)))])) + _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_4, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i + 1)))]));
-    while (0);
-#line 65 "jacobi3d-float-xmp_acc.cu"
-    #ifndef _XMPACC_CHECK
-    _xmpacc_o0 += _xmpacc_t0;
-    _xmpacc_o1 += _xmpacc_t1;
-    #endif
-    _xmpacc_r0_0 = _xmpacc_r0_1;
-    _xmpacc_r0_1 = _xmpacc_r0_2;
-  }
-  } else
+  /* streamed: 2 rows of 'k' per thread, 4 points of 'i' each, windows u[k-1..k+1] */
   {
-  _XMPACC_UNROLL
+  _XMPACC_ROLLED
   for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
     if (_xmpacc_w > 0) { if (_xmpacc_p0 + _xmpacc_w >= _xmpacc_s_k.count) break; k = (int) (_xmpacc_s_k.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_k.step); }
     _xmpacc_r0_2 = _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_1, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k + 1)), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i)))]);
@@ -79,13 +166,15 @@ unew[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew
 #line 40 "bench/spelling/stencil3d_sweep.h"
 unew[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, k), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i)))] = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0 + _xmpacc_r0_2) + _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k), _XMPACC_G(_xmpacc_a_u, 1, j - 1), _XMPACC_G(_xmpacc_a_u, 2, i)))])) + _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_2, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k), _XMPACC_G(_xmpacc_a_u, 1, j + 1), _XMPACC_G(_xmpacc_a_u, 2, i)))])) + _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_3, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i - 1)))])) + _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_4, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i + 1)))]));
     while (0);
-#line 83 "jacobi3d-float-xmp_acc.cu"
+#line 170 "jacobi3d-float-xmp_acc.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
     #endif
     _xmpacc_r0_0 = _xmpacc_r0_1;
     _xmpacc_r0_1 = _xmpacc_r0_2;
+  }
+  }
   }
   }
   }
@@ -102,6 +191,7 @@ void _xmpacc_loop_jacobi3d_spell_c_22_host(long long _xmpacc_n, void **_xmpacc_a
   _xmpacc_array_t _xmpacc_a_unew;
   const float * _XMPACC_RESTRICT u;
   _xmpacc_array_t _xmpacc_a_u;
+  _xmpacc_sched_t _xmpacc_s0_i;
   memcpy((void *) &_xmpacc_total, _xmpacc_args[0], sizeof _xmpacc_total);
   memcpy((void *) &_xmpacc_grid2, _xmpacc_args[1], sizeof _xmpacc_grid2);
   memcpy((void *) &_xmpacc_s_k, _xmpacc_args[2], sizeof _xmpacc_s_k);
@@ -111,16 +201,17 @@ void _xmpacc_loop_jacobi3d_spell_c_22_host(long long _xmpacc_n, void **_xmpacc_a
   memcpy((void *) &_xmpacc_a_unew, _xmpacc_args[6], sizeof _xmpacc_a_unew);
   memcpy((void *) &u, _xmpacc_args[7], sizeof u);
   memcpy((void *) &_xmpacc_a_u, _xmpacc_args[8], sizeof _xmpacc_a_u);
+  memcpy((void *) &_xmpacc_s0_i, _xmpacc_args[9], sizeof _xmpacc_s0_i);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_jacobi3d_spell_c_22(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_k, _xmpacc_s_j, _xmpacc_s_i, unew, _xmpacc_a_unew, u, _xmpacc_a_u);
+    _xmpacc_loop_jacobi3d_spell_c_22(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_k, _xmpacc_s_j, _xmpacc_s_i, unew, _xmpacc_a_unew, u, _xmpacc_a_u, _xmpacc_s0_i);
 }
 #endif
 
 /* stencil3d_sweep.h:22: loop ... acc */
-#ifndef _XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_22_1   /* the runtime defines it as 2 where this kernel spills */
+#ifndef _XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_22_1   /* the runtime defines it as 3 where this kernel spills */
 #define _XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_22_1 4
 #endif
-_XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_22_1) _xmpacc_loop_jacobi3d_spell_c_22_1(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_k, _xmpacc_sched_t _xmpacc_s_j, _xmpacc_sched_t _xmpacc_s_i, float * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u, const float * _XMPACC_RESTRICT unew, _xmpacc_array_t _xmpacc_a_unew)
+_XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_22_1) _xmpacc_loop_jacobi3d_spell_c_22_1(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_k, _xmpacc_sched_t _xmpacc_s_j, _xmpacc_sched_t _xmpacc_s_i, float * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u, const float * _XMPACC_RESTRICT unew, _xmpacc_array_t _xmpacc_a_unew, _xmpacc_sched_t _xmpacc_s0_i)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
@@ -142,6 +233,111 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_22_1) _x
   unew -= ((_xmpacc_a_unew.dim[0].gtol) * _xmpacc_a_unew.dim[1].lext + _xmpacc_a_unew.dim[1].gtol) * _xmpacc_a_unew.dim[2].lext + _xmpacc_a_unew.dim[2].gtol;
   #endif
   {
+  const long long _xmpacc_g0 = i;   /* this thread's group of 4 points */
+  i = (int) _xmpacc_s0_i.first;
+  long long _xmpacc_p0 = _xmpacc_rest * 2;   /* this thread's first row */
+  k = (int) (_xmpacc_s_k.first + _xmpacc_p0 * _xmpacc_s_k.step);
+  /* the row's first 16-byte block of the written array starts _xmpacc_phase points before its first iteration */
+  const long long _xmpacc_phase = (long long) (((unsigned long long) &u[_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i))] / sizeof(float)) % 4);
+  const long long _xmpacc_i0 = _xmpacc_s0_i.first - _xmpacc_phase + _xmpacc_g0;
+  int _xmpacc_mask = 0;   /* bit e: point e is an iteration of the loop */
+  for (int _xmpacc_e = 0; _xmpacc_e < 4; _xmpacc_e++)
+    if (_xmpacc_i0 + _xmpacc_e >= _xmpacc_s0_i.first && _xmpacc_i0 + _xmpacc_e < _xmpacc_s0_i.first + _xmpacc_s0_i.count) _xmpacc_mask |= 1 << _xmpacc_e;
+  if (_xmpacc_mask) {
+#ifndef _XMPACC_CHECK
+  i = (int) _xmpacc_i0;
+  #ifndef _XMPACC_CHECK
+  long long _xmpacc_o0 = _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k)), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i));
+  const long long _xmpacc_t0 = (_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k + _xmpacc_s_k.step)), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i))) - _xmpacc_o0;
+  long long _xmpacc_o1 = _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k)), _XMPACC_G(_xmpacc_a_unew, 1, j - 1), _XMPACC_G(_xmpacc_a_unew, 2, i));
+  const long long _xmpacc_t1 = (_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k + _xmpacc_s_k.step)), _XMPACC_G(_xmpacc_a_unew, 1, j - 1), _XMPACC_G(_xmpacc_a_unew, 2, i))) - _xmpacc_o1;
+  const long long _xmpacc_d1_0 = (_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k - 1)), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i))) - _xmpacc_o1;
+  const long long _xmpacc_d1_1 = (_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k + 1)), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i))) - _xmpacc_o1;
+  const long long _xmpacc_d1_2 = (_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k)), _XMPACC_G(_xmpacc_a_unew, 1, j + 1), _XMPACC_G(_xmpacc_a_unew, 2, i))) - _xmpacc_o1;
+  const long long _xmpacc_d1_3 = (_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k)), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i - 1))) - _xmpacc_o1;
+  const long long _xmpacc_d1_4 = (_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k)), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i + 1))) - _xmpacc_o1;
+  const long long _xmpacc_d1_5 = (_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k)), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i))) - _xmpacc_o1;
+  #endif
+  i = (int) (_xmpacc_i0 + 1);   /* unit steps */
+  const long long _xmpacc_u0 = (_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k)), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i))) - _xmpacc_o0;
+  const long long _xmpacc_u1 = (_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k)), _XMPACC_G(_xmpacc_a_unew, 1, j - 1), _XMPACC_G(_xmpacc_a_unew, 2, i))) - _xmpacc_o1;
+  i = (int) _xmpacc_i0;
+  const int _xmpacc_vec = _xmpacc_u0 == 1 && _xmpacc_t0 % 4 == 0 && _xmpacc_u1 == 1 && _xmpacc_t1 % 4 == 0 && (((unsigned long long) (&u[_xmpacc_o0])) & 15) == 0 && (((unsigned long long) (&unew[_xmpacc_o1])) & 15) == 0 && (((unsigned long long) (&unew[_xmpacc_o1 + _xmpacc_d1_2])) & 15) == 0 && (((unsigned long long) (&unew[_xmpacc_o1 + _xmpacc_d1_3 + 1])) & 15) == 0 && (((unsigned long long) (&unew[_xmpacc_o1 + _xmpacc_d1_0])) & 15) == 0;
+  (void) _xmpacc_d1_0;
+  (void) _xmpacc_d1_1;
+  (void) _xmpacc_d1_2;
+  (void) _xmpacc_d1_3;
+  (void) _xmpacc_d1_4;
+  (void) _xmpacc_d1_5;
+  if (_xmpacc_vec) {   /* 16-byte loads: every access starts a block (stream_vector.py) */
+  float _xmpacc_y0, _xmpacc_y1, _xmpacc_y2, _xmpacc_y3;
+  float _xmpacc_r0_0_0, _xmpacc_r0_0_1, _xmpacc_r0_0_2, _xmpacc_r0_0_3, _xmpacc_r0_1_0, _xmpacc_r0_1_1, _xmpacc_r0_1_2, _xmpacc_r0_1_3, _xmpacc_r0_2_0, _xmpacc_r0_2_1, _xmpacc_r0_2_2, _xmpacc_r0_2_3;
+  _XMPACC_LDV4F(&unew[_xmpacc_o1 + _xmpacc_d1_0], _xmpacc_r0_0_0, _xmpacc_r0_0_1, _xmpacc_r0_0_2, _xmpacc_r0_0_3);
+  _XMPACC_LDV4F(&unew[_xmpacc_o1 + _xmpacc_d1_5], _xmpacc_r0_1_0, _xmpacc_r0_1_1, _xmpacc_r0_1_2, _xmpacc_r0_1_3);
+  float _xmpacc_x0_0, _xmpacc_x0_1, _xmpacc_x0_2, _xmpacc_x0_3;
+  float _xmpacc_x1_0, _xmpacc_x1_1, _xmpacc_x1_2, _xmpacc_x1_3;
+  float _xmpacc_x2_0, _xmpacc_x2_5;
+  _XMPACC_UNROLL
+  for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
+    if (_xmpacc_w > 0) { if (_xmpacc_p0 + _xmpacc_w >= _xmpacc_s_k.count) break; k = (int) (_xmpacc_s_k.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_k.step); }
+    _XMPACC_LDV4F(&unew[_xmpacc_o1 + _xmpacc_d1_1], _xmpacc_r0_2_0, _xmpacc_r0_2_1, _xmpacc_r0_2_2, _xmpacc_r0_2_3);
+    _XMPACC_LDV4F(&unew[(_xmpacc_o1) + 0], _xmpacc_x0_0, _xmpacc_x0_1, _xmpacc_x0_2, _xmpacc_x0_3);
+    _XMPACC_LDV4F(&unew[(_xmpacc_o1 + _xmpacc_d1_2) + 0], _xmpacc_x1_0, _xmpacc_x1_1, _xmpacc_x1_2, _xmpacc_x1_3);
+    if ((_xmpacc_mask >> 0 & 1)) _xmpacc_x2_0 = _XMPACC_LDG(&unew[(_xmpacc_o1 + _xmpacc_d1_3 + 1) + -1]);
+    if ((_xmpacc_mask >> 3 & 1)) _xmpacc_x2_5 = _XMPACC_LDG(&unew[(_xmpacc_o1 + _xmpacc_d1_3 + 1) + 4]);
+    { int i = (int) (_xmpacc_i0 + 0); (void) i;
+    do
+#line 40 "bench/spelling/stencil3d_sweep.h"
+_xmpacc_y0 = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0_0 + _xmpacc_r0_2_0) + _xmpacc_x0_0) + _xmpacc_x1_0) + _xmpacc_x2_0) + _xmpacc_r0_1_1);
+    while (0);
+#line 294 "jacobi3d-float-xmp_acc.cu"
+    }
+    { int i = (int) (_xmpacc_i0 + 1); (void) i;
+    do
+#line 40 "bench/spelling/stencil3d_sweep.h"
+_xmpacc_y1 = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0_1 + _xmpacc_r0_2_1) + _xmpacc_x0_1) + _xmpacc_x1_1) + _xmpacc_r0_1_0) + _xmpacc_r0_1_2);
+    while (0);
+#line 301 "jacobi3d-float-xmp_acc.cu"
+    }
+    { int i = (int) (_xmpacc_i0 + 2); (void) i;
+    do
+#line 40 "bench/spelling/stencil3d_sweep.h"
+_xmpacc_y2 = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0_2 + _xmpacc_r0_2_2) + _xmpacc_x0_2) + _xmpacc_x1_2) + _xmpacc_r0_1_1) + _xmpacc_r0_1_3);
+    while (0);
+#line 308 "jacobi3d-float-xmp_acc.cu"
+    }
+    { int i = (int) (_xmpacc_i0 + 3); (void) i;
+    do
+#line 40 "bench/spelling/stencil3d_sweep.h"
+_xmpacc_y3 = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0_3 + _xmpacc_r0_2_3) + _xmpacc_x0_3) + _xmpacc_x1_3) + _xmpacc_r0_1_2) + _xmpacc_x2_5);
+    while (0);
+#line 315 "jacobi3d-float-xmp_acc.cu"
+    }
+    if (_xmpacc_mask == 15) _XMPACC_STV4F(&u[_xmpacc_o0], _xmpacc_y0, _xmpacc_y1, _xmpacc_y2, _xmpacc_y3);
+    else {
+      if (_xmpacc_mask >> 0 & 1) u[(_xmpacc_o0) + 0] = _xmpacc_y0;
+      if (_xmpacc_mask >> 1 & 1) u[(_xmpacc_o0) + 1] = _xmpacc_y1;
+      if (_xmpacc_mask >> 2 & 1) u[(_xmpacc_o0) + 2] = _xmpacc_y2;
+      if (_xmpacc_mask >> 3 & 1) u[(_xmpacc_o0) + 3] = _xmpacc_y3;
+    }
+    #ifndef _XMPACC_CHECK
+    _xmpacc_o0 += _xmpacc_t0;
+    _xmpacc_o1 += _xmpacc_t1;
+    #endif
+    _xmpacc_r0_0_0 = _xmpacc_r0_1_0;
+    _xmpacc_r0_0_1 = _xmpacc_r0_1_1;
+    _xmpacc_r0_0_2 = _xmpacc_r0_1_2;
+    _xmpacc_r0_0_3 = _xmpacc_r0_1_3;
+    _xmpacc_r0_1_0 = _xmpacc_r0_2_0;
+    _xmpacc_r0_1_1 = _xmpacc_r0_2_1;
+    _xmpacc_r0_1_2 = _xmpacc_r0_2_2;
+    _xmpacc_r0_1_3 = _xmpacc_r0_2_3;
+  }
+  } else
+#endif
+  for (int _xmpacc_e = 0; _xmpacc_e < 4; _xmpacc_e++) {   /* one point at a time */
+    if (!(_xmpacc_mask >> _xmpacc_e & 1)) continue;
+    i = (int) (_xmpacc_i0 + _xmpacc_e);
   long long _xmpacc_p0 = _xmpacc_rest * 2;   /* this thread's first row */
   k = (int) (_xmpacc_s_k.first + _xmpacc_p0 * _xmpacc_s_k.step);
   #ifndef _XMPACC_CHECK
@@ -159,27 +355,9 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_22_1) _x
   float _xmpacc_r0_0, _xmpacc_r0_1, _xmpacc_r0_2;
   _xmpacc_r0_0 = _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_0, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k - 1)), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i)))]);
   _xmpacc_r0_1 = _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_5, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k)), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i)))]);
-  /* streamed: 2 rows of 'k' per thread, windows unew[k-1..k+1] */
-  if (_xmpacc_p0 + 2 <= _xmpacc_s_k.count) {   /* a whole walk: no exit test (stream_walk.py) */
-  _XMPACC_UNROLL
-  for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
-    if (_xmpacc_w > 0) k = (int) (_xmpacc_s_k.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_k.step);
-    _xmpacc_r0_2 = _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_1, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k + 1)), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i)))]);
-    do
-#line 40 "bench/spelling/stencil3d_sweep.h"
-u[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i)))] = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0 + _xmpacc_r0_2) + _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, k), _XMPACC_G(_xmpacc_a_unew, 1, j - 1), _XMPACC_G(_xmpacc_a_unew, 2, i)))])) + _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_2, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, k), _XMPACC_G(_xmpacc_a_unew, 1, j + 1), _XMPACC_G(_xmpacc_a_unew, 2, i)))])) + _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_3, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, k), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i - 1)))])) + _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_4, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, k), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i + 1)))]));
-    while (0);
-#line 173 "jacobi3d-float-xmp_acc.cu"
-    #ifndef _XMPACC_CHECK
-    _xmpacc_o0 += _xmpacc_t0;
-    _xmpacc_o1 += _xmpacc_t1;
-    #endif
-    _xmpacc_r0_0 = _xmpacc_r0_1;
-    _xmpacc_r0_1 = _xmpacc_r0_2;
-  }
-  } else
+  /* streamed: 2 rows of 'k' per thread, 4 points of 'i' each, windows unew[k-1..k+1] */
   {
-  _XMPACC_UNROLL
+  _XMPACC_ROLLED
   for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
     if (_xmpacc_w > 0) { if (_xmpacc_p0 + _xmpacc_w >= _xmpacc_s_k.count) break; k = (int) (_xmpacc_s_k.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_k.step); }
     _xmpacc_r0_2 = _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_1, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k + 1)), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i)))]);
@@ -187,13 +365,15 @@ u[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k), 
 #line 40 "bench/spelling/stencil3d_sweep.h"
 u[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i)))] = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0 + _xmpacc_r0_2) + _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, k), _XMPACC_G(_xmpacc_a_unew, 1, j - 1), _XMPACC_G(_xmpacc_a_unew, 2, i)))])) + _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_2, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, k), _XMPACC_G(_xmpacc_a_unew, 1, j + 1), _XMPACC_G(_xmpacc_a_unew, 2, i)))])) + _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_3, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, k), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i - 1)))])) + _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_4, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, k), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i + 1)))]));
     while (0);
-#line 191 "jacobi3d-float-xmp_acc.cu"
+#line 369 "jacobi3d-float-xmp_acc.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
     #endif
     _xmpacc_r0_0 = _xmpacc_r0_1;
     _xmpacc_r0_1 = _xmpacc_r0_2;
+  }
+  }
   }
   }
   }
@@ -210,6 +390,7 @@ void _xmpacc_loop_jacobi3d_spell_c_22_1_host(long long _xmpacc_n, void **_xmpacc
   _xmpacc_array_t _xmpacc_a_u;
   const float * _XMPACC_RESTRICT unew;
   _xmpacc_array_t _xmpacc_a_unew;
+  _xmpacc_sched_t _xmpacc_s0_i;
   memcpy((void *) &_xmpacc_total, _xmpacc_args[0], sizeof _xmpacc_total);
   memcpy((void *) &_xmpacc_grid2, _xmpacc_args[1], sizeof _xmpacc_grid2);
   memcpy((void *) &_xmpacc_s_k, _xmpacc_args[2], sizeof _xmpacc_s_k);
@@ -219,8 +400,9 @@ void _xmpacc_loop_jacobi3d_spell_c_22_1_host(long long _xmpacc_n, void **_xmpacc
   memcpy((void *) &_xmpacc_a_u, _xmpacc_args[6], sizeof _xmpacc_a_u);
   memcpy((void *) &unew, _xmpacc_args[7], sizeof unew);
   memcpy((void *) &_xmpacc_a_unew, _xmpacc_args[8], sizeof _xmpacc_a_unew);
+  memcpy((void *) &_xmpacc_s0_i, _xmpacc_args[9], sizeof _xmpacc_s0_i);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_jacobi3d_spell_c_22_1(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_k, _xmpacc_s_j, _xmpacc_s_i, u, _xmpacc_a_u, unew, _xmpacc_a_unew);
+    _xmpacc_loop_jacobi3d_spell_c_22_1(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_k, _xmpacc_s_j, _xmpacc_s_i, u, _xmpacc_a_u, unew, _xmpacc_a_unew, _xmpacc_s0_i);
 }
 #endif
 _XMPACC_UNIT_END

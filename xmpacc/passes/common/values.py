@@ -43,6 +43,7 @@ class Kernel:
     info: dict[str, object] = field(default_factory=dict)
     guard: str = ""                 # C text before the body's do-while (see body_guard)
     walk: object = None             # streaming.WalkCode of a streaming kernel, else None
+    vector_bodies: list[c_ast.Node] = field(default_factory=list)   # a vector walk's body per point
 
 
 @dataclass

@@ -7,5 +7,6 @@ bookkeeping reuses): one outlined kernel with its launch, whatever the directive
     kernel_*.py      arrays, private copies, members, VLAs, ranges, location reductions
     lanes.py         an inner loop split over the lanes of a warp
     streaming.py, stream_rows.py, stream_walk.py   streaming stencils along one loop
+    stream_vector.py                             4 points of the innermost loop per thread (float)
     acc_atomic.py    acc atomic statements in device code
 """

@@ -190,6 +190,7 @@ def generate(spec: NestSpec, scope: Scope, replicated: list[Replicated], ctx: Co
     threads = block.threads if block.threads != "0" or stream is None else str(stream.threads)
     total = stream_walk.launch_total(spec.loops, stream) if stream is not None else None
     launch = kernel_arrays.host_decls(spec.arrays, spec.to_host) + \
+        (stream_walk.host_setup(stream) if stream is not None else "") + \
         kernels.launch_text(kernel, spec.loops, cbuild.where_literal(spec.loc), threads, total)
     text = kernel_ranges.host_text(spec.passes, launch)
     return Generated(kernel, text, kv, plan)

@@ -27,8 +27,9 @@ import os
 from dataclasses import dataclass
 
 from xmpacc.passes.common.canonical import CanonicalLoop
-from xmpacc.passes.kernel import stream_rows
+from xmpacc.passes.kernel import stream_rows, stream_vector
 from xmpacc.passes.kernel.stream_rows import RowIndex
+from xmpacc.passes.kernel.stream_vector import VectorPlan
 
 WHOLE_WALK_BLOCKS = 4   # kernels asking for at most this many blocks per SM get the whole-walk loop
 
@@ -61,6 +62,23 @@ class StreamPlan:
     rows: tuple[RowIndex, ...] = ()  # subscripts that move with the walk (stream_rows.py)
     min_blocks: int = 2             # __launch_bounds__ blocks per SM to ask nvcc for, 0: none
     fallback_blocks: int = 0        # where the kernel spills at min_blocks (runtime/device.py), 0: fixed
+    vector: VectorPlan | None = None   # V points of the innermost loop per thread (stream_vector.py)
+    vector_why: str = ""            # why not, where not
+
+
+@dataclass(frozen=True)
+class VectorCode:
+    """C lines of the vector walk (stream_vector.py; templates/kernels.cu.j2)."""
+
+    lanes: int
+    setup: list[str]         # the thread's first point and mask (from its group and the row's phase)
+    rows: list[str]          # not in checked builds: row indices at the first point, the vector test
+    prologue: list[str]      # the windows' first planes, the values' declarations
+    head: list[str]          # each step: the windows' new plane, every other pattern's elements
+    scopes: list[str]        # opens the body's scope, one per point
+    store: list[str]
+    tail: list[str]          # the row indices and windows move down one plane
+    point: str               # the fallback's point: the loop variable at point _xmpacc_e
 
 
 @dataclass(frozen=True)
@@ -76,6 +94,7 @@ class WalkCode:
     next_row_whole: str = ""   # next_row in a whole walk: no exit test
     min_blocks: int = 0      # __launch_bounds__ blocks per SM (0: none)
     fallback: int = 0        # blocks per SM where the runtime finds the kernel spills (0: fixed)
+    vector: VectorCode | None = None   # the vector walk, with this walk as its fallback
 
 
 def code(p: StreamPlan) -> WalkCode:
@@ -94,10 +113,105 @@ def code(p: StreamPlan) -> WalkCode:
         tail += [f"{regs[k]} = {regs[k + 1]};" for k in range(len(regs) - 1)]
     loop = f"for (int _xmpacc_w = 0; _xmpacc_w < {p.walk}; _xmpacc_w++)"
     whole = f"_xmpacc_p0 + {p.walk} <= {s}.count" if _whole_walk(p) else ""
+    vector = _vector(p, p.vector, pro[:2]) if p.vector is not None else None
     return WalkCode(pro, loop,
                     f"if (_xmpacc_w > 0) {{ if (_xmpacc_p0 + _xmpacc_w >= {s}.count) break; {step} }}",
                     head, tail, whole=whole, next_row_whole=f"if (_xmpacc_w > 0) {step}",
-                    min_blocks=p.min_blocks, fallback=p.fallback_blocks)
+                    min_blocks=p.min_blocks, fallback=p.fallback_blocks, vector=vector)
+
+
+def _aligned(address: str) -> str:
+    return f"(((unsigned long long) ({address})) & 15) == 0"
+
+
+def _any_of(points: list[int], lanes: int) -> str:
+    """C test that one of ``points`` is in the loop's range ("" when all are: always true
+    where the vector walk runs)."""
+    if len(points) == lanes:
+        return ""
+    return " || ".join(f"(_xmpacc_mask >> {e} & 1)" for e in points) or "0"
+
+
+def _vector(p: StreamPlan, v: VectorPlan, first_row: list[str]) -> VectorCode:
+    """The vector walk's lines (stream_vector.py's docstring shows them)."""
+    iv, t, lanes, s0, ct = v.var, v.ivar_type, v.lanes, f"_xmpacc_s0_{v.var}", v.ctype
+    setup = [f"const long long _xmpacc_g0 = {iv};   /* this thread's group of {lanes} points */",
+             f"{iv} = ({t}) {s0}.first;", *first_row,
+             "/* the row's first 16-byte block of the written array starts _xmpacc_phase points before its "
+             "first iteration */",
+             "const long long _xmpacc_phase = (long long) "
+             f"(((unsigned long long) &{v.store_array}[{v.phase_at}] / sizeof({ct})) % {lanes});",
+             f"const long long _xmpacc_i0 = {s0}.first - _xmpacc_phase + _xmpacc_g0;",
+             "int _xmpacc_mask = 0;   /* bit e: point e is an iteration of the loop */",
+             f"for (int _xmpacc_e = 0; _xmpacc_e < {lanes}; _xmpacc_e++)",
+             f"  if (_xmpacc_i0 + _xmpacc_e >= {s0}.first && "
+             f"_xmpacc_i0 + _xmpacc_e < {s0}.first + {s0}.count) _xmpacc_mask |= 1 << _xmpacc_e;"]
+    var = p.var
+    row_lines, row_tail = _row_indices(p, var, f"_xmpacc_s_{var}")
+    tests = [f"_xmpacc_u{n} == 1 && _xmpacc_t{n} % {lanes} == 0" for n in range(len(p.rows))]
+    tests.append(_aligned(f"&{v.store_array}[{v.store_at}]"))
+    tests += [_aligned(f"&{g.array}[{g.at}]") for g in v.groups]
+    tests += [_aligned(f"&{p.windows[w].array}[{_index(p, p.windows[w], var, p.windows[w].lo)}]")
+              for w in v.windows]
+    rows = [f"{iv} = ({t}) _xmpacc_i0;", *row_lines, f"{iv} = ({t}) (_xmpacc_i0 + 1);   /* unit steps */"]
+    rows += [f"const long long _xmpacc_u{n} = ({r.at(r.base, var)}) - _xmpacc_o{n};"
+             for n, r in enumerate(p.rows)]
+    rows += [f"{iv} = ({t}) _xmpacc_i0;", f"const int _xmpacc_vec = {' && '.join(tests)};"]
+    # distances the vector walk reads through its groups' anchors instead (no -Wall noise)
+    rows += [f"(void) _xmpacc_d{n}_{k};" for n, r in enumerate(p.rows) for k in range(len(r.distances))]
+    pro, head, tail = [f"{ct} {', '.join(f'_xmpacc_y{e}' for e in range(lanes))};"], [], list(row_tail)
+    for w in v.windows:
+        win = p.windows[w]
+        depth = win.hi - win.lo + 1
+        regs = [[f"_xmpacc_r{w}_{k}_{e}" for e in range(lanes)] for k in range(depth)]
+        pro.append(f"{ct} {', '.join(r for row in regs for r in row)};")
+        pro += [_vector_load(ct, f"&{win.array}[{_index(p, win, var, win.lo + k)}]", regs[k])
+                for k in range(depth - 1)]
+        head.append(_vector_load(ct, f"&{win.array}[{_index(p, win, var, win.hi)}]", regs[-1]))
+        tail += [f"{regs[k][e]} = {regs[k + 1][e]};" for k in range(depth - 1) for e in range(lanes)]
+    for g in v.groups:
+        own = [g.reg(m) for m in range(g.lo, g.hi + 1) if g.reg(m).startswith("_xmpacc_x")]
+        if own:
+            pro.append(f"{ct} {', '.join(own)};")
+        for b in range(g.lo // lanes, g.hi // lanes + 1):
+            if b == 0 and g.window[0] >= 0:
+                continue   # the window's row (stream_vector.Group)
+            needers = {m: [e for e in range(lanes) if m - e in g.offsets]
+                       for m in range(b * lanes, (b + 1) * lanes)}
+            needed = [m for m, who in needers.items() if who]
+            if len(needed) == lanes:
+                who = sorted({e for m in needed for e in needers[m]})
+                load = _vector_load(ct, f"&{g.array}[({g.at}) + {b * lanes}]", [g.reg(m) for m in needed])
+                test = _any_of(who, lanes)
+                head.append(f"if ({test}) {load}" if test else load)
+                continue
+            for m in needed:
+                load = f"{g.reg(m)} = _XMPACC_LDG(&{g.array}[({g.at}) + {m}]);"
+                test = _any_of(needers[m], lanes)
+                head.append(f"if ({test}) {load}" if test else load)
+    ys = ", ".join(f"_xmpacc_y{e}" for e in range(lanes))
+    store = [f"if (_xmpacc_mask == {(1 << lanes) - 1}) {_STORE[ct]}(&{v.store_array}[{v.store_at}], {ys});",
+             "else {"]
+    store += [f"  if (_xmpacc_mask >> {e} & 1) {v.store_array}[({v.store_at}) + {e}] = _xmpacc_y{e};"
+              for e in range(lanes)]
+    store.append("}")
+    scopes = [f"{t} {iv} = ({t}) (_xmpacc_i0 + {e}); (void) {iv};" for e in range(lanes)]
+    return VectorCode(lanes, setup, rows, pro, head, scopes, store, tail,
+                      f"{iv} = ({t}) (_xmpacc_i0 + _xmpacc_e);")
+
+
+_LOAD = {"float": "_XMPACC_LDV4F"}    # stream_vector.LANES's types
+_STORE = {"float": "_XMPACC_STV4F"}
+
+
+def _vector_load(ctype: str, address: str, regs: list[str]) -> str:
+    return f"{_LOAD[ctype]}({address}, {', '.join(regs)});"
+
+
+def _index(p: StreamPlan, w: Window, var: str, offset: int) -> str:
+    """The element index of a window's row ``var + offset`` through its row index."""
+    r = p.rows[w.row]
+    return stream_rows.walked(w.row, r.distance(w.pattern, offset))
 
 
 def _whole_walk(p: StreamPlan) -> bool:
@@ -143,4 +257,11 @@ def _load(p: StreamPlan, w: Window, var: str, offset: int) -> str:
 def launch_total(loops: list[CanonicalLoop], p: StreamPlan) -> str:
     """Threads of a streaming launch: one per ``walk`` rows of the outer loop."""
     outer = f"((_xmpacc_s_{loops[0].var}.count + {p.walk} - 1) / {p.walk})"
-    return " * ".join([outer] + [f"_xmpacc_s_{lp.var}.count" for lp in loops[1:]])
+    inner = p.vector.var if p.vector is not None else ""   # a vector walk's threads: groups of points
+    return " * ".join([outer] + [f"_xmpacc_s{'g' if lp.var == inner else ''}_{lp.var}.count"
+                                 for lp in loops[1:]])
+
+
+def host_setup(p: StreamPlan) -> str:
+    """Host lines before the launch ("" but for vector walks: stream_vector.host_setup)."""
+    return stream_vector.host_setup(p.vector) if p.vector is not None else ""

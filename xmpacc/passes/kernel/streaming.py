@@ -62,7 +62,7 @@ from xmpacc.passes.common.accesses import text_value
 from xmpacc.passes.common.canonical import CanonicalLoop
 from xmpacc.passes.common.loopsched import CyclicLoop
 from xmpacc.passes.common.values import KernelVars
-from xmpacc.passes.kernel import stream_rows
+from xmpacc.passes.kernel import stream_rows, stream_vector
 from xmpacc.passes.kernel.stream_rows import names, walked_slot, with_row
 from xmpacc.passes.kernel.stream_walk import StreamPlan, Window, code
 
@@ -235,6 +235,9 @@ def _check_body(body: c_ast.Node, loops: list[CanonicalLoop], kv: KernelVars) ->
 
 
 SMALL_STATE = 16   # 64-bit index values (row indices, steps, distances) of a "small" kernel
+# a vector kernel's __launch_bounds__ blocks per SM and the fallback where it spills (min_blocks):
+# its windows and values hold V elements each (3: 85 registers, not 2's quarter occupancy)
+VECTOR_BLOCKS = (4, 3)
 
 
 NARROW = {"float", "int", "unsigned", "unsigned int"}   # 4-byte elements
@@ -266,7 +269,7 @@ def min_blocks(rows: tuple[stream_rows.RowIndex, ...] = (), narrow: bool = False
     return (4, 2) if narrow else (8, 2)
 
 
-def walk_length(loops: list[CanonicalLoop], span: int) -> int:
+def walk_length(loops: list[CanonicalLoop], span: int, lanes: int = 1) -> int:
     """Outer iterations per thread: long enough to amortise the ``span`` extra rows of
     each window (4 rows for a 2-D nest, 8 for deeper ones), short enough to leave about
     eight waves of threads on the GPU and two rows per thread at least.  A nest without a
@@ -274,7 +277,8 @@ def walk_length(loops: list[CanonicalLoop], span: int) -> int:
     amortise, and 4 independent loads per thread are what a copy needs
     (bench/copy_shapes.py, one H200, the interior copy of a 257 x 257 x 513 float array
     in 256 x 1 blocks: 80.2 us walking 2 rows, 77.9 walking 4, 84.3 walking 8, 112.0 one
-    point per thread)."""
+    point per thread).  A vector kernel's thread computes ``lanes`` points of each row
+    (stream_vector.py): fewer threads for the same walk."""
     forced = os.environ.get("XMPACC_STREAM_WALK")
     if forced and forced.isdigit() and int(forced) > 0:
         return int(forced)
@@ -285,6 +289,7 @@ def walk_length(loops: list[CanonicalLoop], span: int) -> int:
         cells = 1
         for e in extents:
             cells *= e or 1
+        cells //= lanes
         while walk > 2 and (cells // walk < GPU_THREADS or (extents[0] or 0) < 2 * walk):
             walk //= 2
     return walk
@@ -355,8 +360,14 @@ def plan(body: c_ast.Node, loops: list[CanonicalLoop], types: list[str], kv: Ker
     except NotStreamable as why:
         return None, {}, {}, str(why)
     span = max((w.hi - w.lo for w in windows), default=0)
-    return StreamPlan(walk_length(loops, span), outer.var, types[0], tuple(windows),
-                      block_threads(loops), tuple(rows), *min_blocks(tuple(rows), _narrow(windows, loops))), \
+    elem = {r.name: _elem_type(r) for r in kv.arrays}
+    spans = [(w.lo, w.hi, w.row) for w in windows]
+    vector, why = stream_vector.plan(body, loops, types, kv, cyclic, spans, where, moved, reads, elem) \
+        if windows else (None, "no window")
+    blocks = min_blocks(tuple(rows), _narrow(windows, loops)) if vector is None else VECTOR_BLOCKS
+    return StreamPlan(walk_length(loops, span, vector.lanes if vector else 1), outer.var, types[0],
+                      tuple(windows), block_threads(loops), tuple(rows), *blocks, vector=vector,
+                      vector_why=why if vector is None else ""), \
         where, moved, "streamed"
 
 
@@ -389,16 +400,22 @@ def attach(kernel: object, loops: list[CanonicalLoop], types: list[str], kv: Ker
     kernel.info["stream"] = why  # type: ignore[attr-defined]
     if p is None:
         return None
+    if p.vector is not None:   # the body once per point, from the body as written (stream_vector.py)
+        regs = {ref: slot for ref, (g, slot) in where.items() if g >= 0}
+        kernel.vector_bodies = stream_vector.copies(kernel.body, p.vector, regs)  # type: ignore[attr-defined]
+        kernel.params = stream_vector.params(kernel.params, p.vector)  # type: ignore[attr-defined]
     kernel.body = substitute(kernel.body, where, moved)  # type: ignore[attr-defined]
     kernel.walk = code(p)  # type: ignore[attr-defined]
     windows = ", ".join(f"{w.array}[{p.var}{w.lo:+d}..{p.var}{w.hi:+d}]" for w in p.windows) or "none"
-    kernel.info["stream"] = f"streamed: {p.walk} rows of '{p.var}' per thread, windows {windows}"  # type: ignore[attr-defined]
+    points = f", {p.vector.lanes} points of '{p.vector.var}' each" if p.vector is not None else ""
+    kernel.info["stream"] = f"streamed: {p.walk} rows of '{p.var}' per thread{points}, windows {windows}"  # type: ignore[attr-defined]
     kernel.info["stream_plan"] = p  # type: ignore[attr-defined]
+    kernel.info["vector"] = "vector" if p.vector is not None else p.vector_why  # type: ignore[attr-defined]
     # --info: one entry per array (a window per other subscript: p[i-1..i+1] of p[.][j+1][k] and p[.][j][k])
     counts: dict[str, int] = {}
     for w in p.windows:
         text = f"{w.array}[{p.var}{w.lo:+d}..{p.var}{w.hi:+d}]"
         counts[text] = counts.get(text, 0) + 1
     said = ", ".join(t if n == 1 else f"{t} ({n} windows)" for t, n in counts.items()) or "none"
-    kernel.info["stream_walk"] = (p.walk, p.var, said)  # type: ignore[attr-defined]
+    kernel.info["stream_walk"] = (p.walk, p.var, said, p.vector.lanes if p.vector else 1)  # type: ignore[attr-defined]
     return p

@@ -1,0 +1,128 @@
+"""Vector streaming kernels (passes/kernel/stream_vector.py): which nests get 4 points of the
+innermost loop per thread and why the others do not, the generated code, runs of
+tests/acc_programs/vector_stencils.c on the host backend (rows aligned to 16 bytes and not)
+against the serial build, checked, and (marked gpu) on a GPU."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+from conftest import gpu_count, run_mpi, run_xmpacc
+from test_passes import run_passes
+
+PROGRAM = Path(__file__).parent / "acc_programs" / "vector_stencils.c"
+HOST = {"XMPACC_DEVICE": "host"}
+
+HEAD = """\
+#define N 24
+float a[N][N][N], b[N][N][N], c[N][N][N], s;
+double d[N][N][N];
+int m[N][N][N];
+#pragma xmp nodes p[*]
+#pragma xmp template t[N][N][N]
+#pragma xmp distribute t[block][*][*] onto p
+#pragma xmp align a[k][j][i] with t[k][j][i]
+#pragma xmp align b[k][j][i] with t[k][j][i]
+#pragma xmp align c[k][j][i] with t[k][j][i]
+#pragma xmp align d[k][j][i] with t[k][j][i]
+#pragma xmp align m[k][j][i] with t[k][j][i]
+#pragma xmp shadow a[1][0][0]
+void f(void) {
+  int i, j, k; float x = 0;
+#pragma xmp acc replicate (a, b, c, d, m, s)
+  {
+"""
+LOOP = "#pragma xmp loop (k, j, i) on t[k][j][i] acc\n"
+FOR = "for (k = 1; k < N - 1; k++) for (j = 1; j < N - 1; j++) for (i = {i0}; i < N - 1; i++) "
+
+# (body of the innermost loop, "vector" or a fragment of why not)
+TABLE = [
+    ("b[k][j][i] = a[k-1][j][i] + a[k+1][j][i] + a[k][j-1][i] + a[k][j][i-1] + a[k][j][i+1];", "vector"),
+    ("b[k][j][i] = c[k][j][i] * (a[k-1][j][i] + a[k+1][j][i]);", "vector"),
+    ("{ float t = a[k-1][j][i] + a[k+1][j][i]; b[k][j][i] = t * t; }", "vector"),
+    ("b[k][j][i] = a[k-1][j][i] + a[k+1][j][i] + (i > 3 ? c[k][j][i] : 0.5f);", "under a condition"),
+    ("b[k][j][i] = i > 3 ? a[k-1][j][i] : a[k+1][j][i];", "no window"),
+    ("b[k][j][i] += a[k-1][j][i] + a[k+1][j][i];", "not 'array[...] = value'"),
+    ("{ b[k][j][i] = a[k-1][j][i]; c[k][j][i] = a[k+1][j][i]; }", "not one store"),
+    ("d[k][j][i] = a[k-1][j][i] + a[k+1][j][i];", "holds double"),
+    ("b[k][j][i] = a[k-1][j][i] + a[k+1][j][i] + m[k][j][i];", "not an array of float"),
+    ("b[k][j][i] = a[k-1][j][i] + a[k+1][j][i] + b[k][j][i];", "reads the array 'b' it writes"),
+    ("b[k][j][i] = a[k-1][j][i] + a[k+1][j][i] + a[k][i][j];", "in its last subscript"),
+    ("b[k][i][j] = a[k-1][i][j] + a[k+1][i][j];", "the store is not at the bare innermost index"),
+]
+
+
+def _vector_info(tmp_path: Path, body: str, head: str = HEAD + LOOP + FOR.format(i0=1)) -> str:
+    _unit, ctx = run_passes(tmp_path, head + body + "\n  }\n}\n", stop_after="gpu")
+    assert len(ctx.kernels) == 1
+    return str(ctx.kernels[0].info.get("vector", "not streamed: " + str(ctx.kernels[0].info["stream"])))
+
+
+@pytest.mark.parametrize("body,expected", TABLE, ids=[str(k) for k in range(len(TABLE))])
+def test_which_nests_get_vectors(tmp_path: Path, body: str, expected: str) -> None:
+    info = _vector_info(tmp_path, body)
+    assert expected in info, info
+
+
+def test_a_loop_that_does_not_step_by_one_and_the_switch(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    body = TABLE[0][0]
+    stepped = HEAD + LOOP + FOR.format(i0=1).replace("i++", "i += 2")
+    assert "does not go up by 1" in _vector_info(tmp_path, body, stepped)
+    monkeypatch.setenv("XMPACC_STREAM_VECTOR", "0")
+    assert _vector_info(tmp_path, body) == "XMPACC_STREAM_VECTOR=0"
+
+
+def test_generated_vector_walk(tmp_path: Path) -> None:
+    exe = tmp_path / "prog"
+    r = run_xmpacc(str(PROGRAM), "-o", str(exe), "--keep", "--info")
+    assert r.returncode == 0, r.stderr
+    text = exe.with_suffix(".cu").read_text()
+    # two of the five kernels: 16-byte loads of the windows and of the rows at i -/+ c,
+    # the scalar elements at the ends, the masked and the vector store, the fallback
+    assert text.count("if (_xmpacc_vec) {") == 2
+    assert "_XMPACC_LDV4F(&a[_xmpacc_o" in text and "_XMPACC_STV4F(&b[_xmpacc_o" in text
+    assert "if (_xmpacc_mask == 15)" in text and "one point at a time" in text
+    # the kernel gets groups of 4 points, the loop's own schedule after the others
+    host = exe.with_suffix(".host.c").read_text()
+    assert "_xmpacc_sched_groups(_xmpacc_s_i, 4)" in host and "(void *) (&_xmpacc_sg_i)" in host
+    assert r.stderr.count("4 consecutive of i with 16-byte loads where aligned") == 2, r.stderr
+
+
+@pytest.fixture(scope="module")
+def serial(tmp_path_factory: pytest.TempPathFactory) -> dict[int, str]:
+    """The serial build's output at each NX (the oracle; cc with the pragmas ignored)."""
+    out = {}
+    for nx in (24, 23):
+        exe = tmp_path_factory.mktemp("serial") / "serial"
+        subprocess.run(["cc", "-O2", "-w", f"-DNX={nx}", str(PROGRAM), "-o", str(exe), "-lm"], check=True)
+        out[nx] = subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout.strip()
+    return out
+
+
+@pytest.mark.parametrize("nx,checked", [(24, False), (23, False), (24, True)],
+                         ids=["aligned", "unaligned", "aligned-checked"])
+def test_vector_program_matches_serial(tmp_path: Path, serial: dict[int, str], nx: int,
+                                      checked: bool) -> None:
+    exe = tmp_path / "prog"
+    r = run_xmpacc(*(["-fcheck"] if checked else []), f"-DNX={nx}", str(PROGRAM), "-o", str(exe))
+    assert r.returncode == 0 and not r.stderr, r.stderr
+    for n in (1, 2, 4):
+        out = run_mpi(n, exe, env=HOST)
+        assert out.returncode == 0, out.stderr
+        assert set(out.stdout.strip().splitlines()) == {serial[nx]}, (n, out.stdout)
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(gpu_count() < 1, reason="needs a GPU")
+@pytest.mark.parametrize("nx", [24, 23], ids=["aligned", "unaligned"])
+def test_vector_program_on_gpu(tmp_path: Path, serial: dict[int, str], nx: int) -> None:
+    exe = tmp_path / "prog"
+    r = run_xmpacc(f"-DNX={nx}", str(PROGRAM), "-o", str(exe))
+    assert r.returncode == 0, r.stderr
+    for n in (1, 2):
+        out = run_mpi(n, exe, env={"XMPACC_DEVICE": "cuda"})
+        assert out.returncode == 0, out.stderr
+        assert set(out.stdout.strip().splitlines()) == {serial[nx]}, (n, out.stdout)
