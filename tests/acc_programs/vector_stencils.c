@@ -1,9 +1,10 @@
 /* 3-D float stencils that xmpacc streams with 16-byte loads, 4 points of the innermost loop
  * per thread (passes/kernel/stream_vector.py), and nests next to them that keep one point
  * per thread: a 7-point sweep from i = 1, a coefficient array and reads at i - 2 .. i + 2,
- * a nest from i = 0 reading the next row and column, a range that ends early, a double
- * array, a conditional read.  Built with -DNX=24 every row starts a 16-byte block; with an
- * odd NX none does after the first, and the kernels take their one-point fallback.  The
+ * a nest from i = 0 reading the next row and column, a range that ends early, a range of
+ * 3 points, a double array, a conditional read.  Built with -DNX=24 every row starts a
+ * 16-byte block (16-byte loads); with NX = 23 or 22 rows do not, and the kernels load
+ * element by element, or one point at a time where the range is shorter than 4.  The
  * serial build (pragmas ignored) is the oracle. */
 #include <stdio.h>
 
@@ -68,6 +69,12 @@ int main(void)
                 for (j = 0; j < NY - 1; j++)
                     for (i = 0; i < NX - 5; i++)
                         c[k][j][i] = 0.5f * (a[k - 1][j + 1][i + 1] + a[k + 1][j][i]) + 0.75f;
+            /* a range of 3 points: in rows that are no multiple of 4 long, one point at a time */
+#pragma xmp loop (k, j, i) on t[k][j][i] acc
+            for (k = 1; k < NZ - 1; k++)
+                for (j = 0; j < NY; j++)
+                    for (i = NX - 4; i < NX - 1; i++)
+                        c[k][j][i] = a[k - 1][j][i] + a[k + 1][j][i] + 0.5f * b[k][j][i];
             /* double: one point per thread */
 #pragma xmp reflect (d) acc
 #pragma xmp loop (k, j, i) on t[k][j][i] acc

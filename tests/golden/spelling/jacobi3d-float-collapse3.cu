@@ -9,8 +9,8 @@
 _XMPACC_UNIT_BEGIN(jacobi3d_spell_c)
 
 /* stencil3d_sweep.h:11: loop ... acc */
-#ifndef _XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_11   /* the runtime defines it as 3 where this kernel spills */
-#define _XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_11 4
+#ifndef _XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_11   /* the runtime defines it as 2 where this kernel spills */
+#define _XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_11 3
 #endif
 _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_11) _xmpacc_loop_jacobi3d_spell_c_11(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_k, _xmpacc_sched_t _xmpacc_s_j, _xmpacc_sched_t _xmpacc_s_i, float * _XMPACC_RESTRICT unew, _xmpacc_array_t _xmpacc_a_unew, const float * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u, _xmpacc_sched_t _xmpacc_s0_i)
 {
@@ -40,7 +40,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_11) _xmp
   k = (int) (_xmpacc_s_k.first + _xmpacc_p0 * _xmpacc_s_k.step);
   /* the row's first 16-byte block of the written array starts _xmpacc_phase points before its first iteration */
   const long long _xmpacc_phase = (long long) (((unsigned long long) &unew[_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, k), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i))] / sizeof(float)) % 4);
-  const long long _xmpacc_i0 = _xmpacc_s0_i.first - _xmpacc_phase + _xmpacc_g0;
+  long long _xmpacc_i0 = _xmpacc_s0_i.first - _xmpacc_phase + _xmpacc_g0;
   int _xmpacc_mask = 0;   /* bit e: point e is an iteration of the loop */
   for (int _xmpacc_e = 0; _xmpacc_e < 4; _xmpacc_e++)
     if (_xmpacc_i0 + _xmpacc_e >= _xmpacc_s0_i.first && _xmpacc_i0 + _xmpacc_e < _xmpacc_s0_i.first + _xmpacc_s0_i.count) _xmpacc_mask |= 1 << _xmpacc_e;
@@ -63,56 +63,57 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_11) _xmp
   const long long _xmpacc_u0 = (_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k)), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i))) - _xmpacc_o0;
   const long long _xmpacc_u1 = (_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k)), _XMPACC_G(_xmpacc_a_u, 1, j - 1), _XMPACC_G(_xmpacc_a_u, 2, i))) - _xmpacc_o1;
   i = (int) _xmpacc_i0;
-  const int _xmpacc_vec = _xmpacc_u0 == 1 && _xmpacc_t0 % 4 == 0 && _xmpacc_u1 == 1 && _xmpacc_t1 % 4 == 0 && (((unsigned long long) (&unew[_xmpacc_o0])) & 15) == 0 && (((unsigned long long) (&u[_xmpacc_o1])) & 15) == 0 && (((unsigned long long) (&u[_xmpacc_o1 + _xmpacc_d1_2])) & 15) == 0 && (((unsigned long long) (&u[_xmpacc_o1 + _xmpacc_d1_3 + 1])) & 15) == 0 && (((unsigned long long) (&u[_xmpacc_o1 + _xmpacc_d1_0])) & 15) == 0;
+  const int _xmpacc_vec = _xmpacc_u0 == 1 && _xmpacc_u1 == 1;
+  const int _xmpacc_al = _xmpacc_vec && _xmpacc_t0 % 4 == 0 && _xmpacc_t1 % 4 == 0 && (((unsigned long long) (&unew[_xmpacc_o0])) & 15) == 0 && (((unsigned long long) (&u[_xmpacc_o1])) & 15) == 0 && (((unsigned long long) (&u[_xmpacc_o1 + _xmpacc_d1_2])) & 15) == 0 && (((unsigned long long) (&u[_xmpacc_o1 + _xmpacc_d1_3 + 1])) & 15) == 0 && (((unsigned long long) (&u[_xmpacc_o1 + _xmpacc_d1_0])) & 15) == 0;
   (void) _xmpacc_d1_0;
   (void) _xmpacc_d1_1;
   (void) _xmpacc_d1_2;
   (void) _xmpacc_d1_3;
   (void) _xmpacc_d1_4;
   (void) _xmpacc_d1_5;
-  if (_xmpacc_vec) {   /* 16-byte loads: every access starts a block (stream_vector.py) */
   float _xmpacc_y0, _xmpacc_y1, _xmpacc_y2, _xmpacc_y3;
   float _xmpacc_r0_0_0, _xmpacc_r0_0_1, _xmpacc_r0_0_2, _xmpacc_r0_0_3, _xmpacc_r0_1_0, _xmpacc_r0_1_1, _xmpacc_r0_1_2, _xmpacc_r0_1_3, _xmpacc_r0_2_0, _xmpacc_r0_2_1, _xmpacc_r0_2_2, _xmpacc_r0_2_3;
-  _XMPACC_LDV4F(&u[_xmpacc_o1 + _xmpacc_d1_0], _xmpacc_r0_0_0, _xmpacc_r0_0_1, _xmpacc_r0_0_2, _xmpacc_r0_0_3);
-  _XMPACC_LDV4F(&u[_xmpacc_o1 + _xmpacc_d1_5], _xmpacc_r0_1_0, _xmpacc_r0_1_1, _xmpacc_r0_1_2, _xmpacc_r0_1_3);
   float _xmpacc_x0_0, _xmpacc_x0_1, _xmpacc_x0_2, _xmpacc_x0_3;
   float _xmpacc_x1_0, _xmpacc_x1_1, _xmpacc_x1_2, _xmpacc_x1_3;
   float _xmpacc_x2_0, _xmpacc_x2_5;
+  if (_xmpacc_al) {   /* 16-byte loads: every access starts a block (stream_vector.py) */
+  _XMPACC_LDV4F(&u[_xmpacc_o1 + _xmpacc_d1_0], _xmpacc_r0_0_0, _xmpacc_r0_0_1, _xmpacc_r0_0_2, _xmpacc_r0_0_3);
+  _XMPACC_LDV4F(&u[_xmpacc_o1 + _xmpacc_d1_5], _xmpacc_r0_1_0, _xmpacc_r0_1_1, _xmpacc_r0_1_2, _xmpacc_r0_1_3);
   _XMPACC_UNROLL
   for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
     if (_xmpacc_w > 0) { if (_xmpacc_p0 + _xmpacc_w >= _xmpacc_s_k.count) break; k = (int) (_xmpacc_s_k.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_k.step); }
     _XMPACC_LDV4F(&u[_xmpacc_o1 + _xmpacc_d1_1], _xmpacc_r0_2_0, _xmpacc_r0_2_1, _xmpacc_r0_2_2, _xmpacc_r0_2_3);
     _XMPACC_LDV4F(&u[(_xmpacc_o1) + 0], _xmpacc_x0_0, _xmpacc_x0_1, _xmpacc_x0_2, _xmpacc_x0_3);
     _XMPACC_LDV4F(&u[(_xmpacc_o1 + _xmpacc_d1_2) + 0], _xmpacc_x1_0, _xmpacc_x1_1, _xmpacc_x1_2, _xmpacc_x1_3);
-    if ((_xmpacc_mask >> 0 & 1)) _xmpacc_x2_0 = _XMPACC_LDG(&u[(_xmpacc_o1 + _xmpacc_d1_3 + 1) + -1]);
-    if ((_xmpacc_mask >> 3 & 1)) _xmpacc_x2_5 = _XMPACC_LDG(&u[(_xmpacc_o1 + _xmpacc_d1_3 + 1) + 4]);
+    if (((_xmpacc_mask >> 0 & 1))) _xmpacc_x2_0 = _XMPACC_LDG(&u[(_xmpacc_o1 + _xmpacc_d1_3 + 1) + -1]);
+    if (((_xmpacc_mask >> 3 & 1))) _xmpacc_x2_5 = _XMPACC_LDG(&u[(_xmpacc_o1 + _xmpacc_d1_3 + 1) + 4]);
     { int i = (int) (_xmpacc_i0 + 0); (void) i;
     do
 #line 40 "bench/spelling/stencil3d_sweep.h"
 _xmpacc_y0 = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0_0 + _xmpacc_r0_2_0) + _xmpacc_x0_0) + _xmpacc_x1_0) + _xmpacc_x2_0) + _xmpacc_r0_1_1);
     while (0);
-#line 95 "jacobi3d-float-collapse3.cu"
+#line 96 "jacobi3d-float-collapse3.cu"
     }
     { int i = (int) (_xmpacc_i0 + 1); (void) i;
     do
 #line 40 "bench/spelling/stencil3d_sweep.h"
 _xmpacc_y1 = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0_1 + _xmpacc_r0_2_1) + _xmpacc_x0_1) + _xmpacc_x1_1) + _xmpacc_r0_1_0) + _xmpacc_r0_1_2);
     while (0);
-#line 102 "jacobi3d-float-collapse3.cu"
+#line 103 "jacobi3d-float-collapse3.cu"
     }
     { int i = (int) (_xmpacc_i0 + 2); (void) i;
     do
 #line 40 "bench/spelling/stencil3d_sweep.h"
 _xmpacc_y2 = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0_2 + _xmpacc_r0_2_2) + _xmpacc_x0_2) + _xmpacc_x1_2) + _xmpacc_r0_1_1) + _xmpacc_r0_1_3);
     while (0);
-#line 109 "jacobi3d-float-collapse3.cu"
+#line 110 "jacobi3d-float-collapse3.cu"
     }
     { int i = (int) (_xmpacc_i0 + 3); (void) i;
     do
 #line 40 "bench/spelling/stencil3d_sweep.h"
 _xmpacc_y3 = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0_3 + _xmpacc_r0_2_3) + _xmpacc_x0_3) + _xmpacc_x1_3) + _xmpacc_r0_1_2) + _xmpacc_x2_5);
     while (0);
-#line 116 "jacobi3d-float-collapse3.cu"
+#line 117 "jacobi3d-float-collapse3.cu"
     }
     if (_xmpacc_mask == 15) _XMPACC_STV4F(&unew[_xmpacc_o0], _xmpacc_y0, _xmpacc_y1, _xmpacc_y2, _xmpacc_y3);
     else {
@@ -121,6 +122,83 @@ _xmpacc_y3 = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0_3 + _xmpacc_r0_2_3) + _xm
       if (_xmpacc_mask >> 2 & 1) unew[(_xmpacc_o0) + 2] = _xmpacc_y2;
       if (_xmpacc_mask >> 3 & 1) unew[(_xmpacc_o0) + 3] = _xmpacc_y3;
     }
+    #ifndef _XMPACC_CHECK
+    _xmpacc_o0 += _xmpacc_t0;
+    _xmpacc_o1 += _xmpacc_t1;
+    #endif
+    _xmpacc_r0_0_0 = _xmpacc_r0_1_0;
+    _xmpacc_r0_0_1 = _xmpacc_r0_1_1;
+    _xmpacc_r0_0_2 = _xmpacc_r0_1_2;
+    _xmpacc_r0_0_3 = _xmpacc_r0_1_3;
+    _xmpacc_r0_1_0 = _xmpacc_r0_2_0;
+    _xmpacc_r0_1_1 = _xmpacc_r0_2_1;
+    _xmpacc_r0_1_2 = _xmpacc_r0_2_2;
+    _xmpacc_r0_1_3 = _xmpacc_r0_2_3;
+  }
+  } else if (_xmpacc_vec && _xmpacc_s0_i.count >= 4) {   /* rows that are no multiple of 4 long */
+  const long long _xmpacc_sh = _xmpacc_i0 < _xmpacc_s0_i.first ? _xmpacc_s0_i.first - _xmpacc_i0 : _xmpacc_i0 + 4 > _xmpacc_s0_i.first + _xmpacc_s0_i.count ? _xmpacc_s0_i.first + _xmpacc_s0_i.count - 4 - _xmpacc_i0 : 0;
+  _xmpacc_i0 += _xmpacc_sh;
+  #ifndef _XMPACC_CHECK
+  _xmpacc_o0 += _xmpacc_sh;
+  _xmpacc_o1 += _xmpacc_sh;
+  #endif
+  _xmpacc_r0_0_0 = _XMPACC_LDG(&u[(_xmpacc_o1 + _xmpacc_d1_0) + 0]);
+  _xmpacc_r0_0_1 = _XMPACC_LDG(&u[(_xmpacc_o1 + _xmpacc_d1_0) + 1]);
+  _xmpacc_r0_0_2 = _XMPACC_LDG(&u[(_xmpacc_o1 + _xmpacc_d1_0) + 2]);
+  _xmpacc_r0_0_3 = _XMPACC_LDG(&u[(_xmpacc_o1 + _xmpacc_d1_0) + 3]);
+  _xmpacc_r0_1_0 = _XMPACC_LDG(&u[(_xmpacc_o1 + _xmpacc_d1_5) + 0]);
+  _xmpacc_r0_1_1 = _XMPACC_LDG(&u[(_xmpacc_o1 + _xmpacc_d1_5) + 1]);
+  _xmpacc_r0_1_2 = _XMPACC_LDG(&u[(_xmpacc_o1 + _xmpacc_d1_5) + 2]);
+  _xmpacc_r0_1_3 = _XMPACC_LDG(&u[(_xmpacc_o1 + _xmpacc_d1_5) + 3]);
+  _XMPACC_ROLLED
+  for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
+    if (_xmpacc_w > 0) { if (_xmpacc_p0 + _xmpacc_w >= _xmpacc_s_k.count) break; k = (int) (_xmpacc_s_k.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_k.step); }
+    _xmpacc_r0_2_0 = _XMPACC_LDG(&u[(_xmpacc_o1 + _xmpacc_d1_1) + 0]);
+    _xmpacc_r0_2_1 = _XMPACC_LDG(&u[(_xmpacc_o1 + _xmpacc_d1_1) + 1]);
+    _xmpacc_r0_2_2 = _XMPACC_LDG(&u[(_xmpacc_o1 + _xmpacc_d1_1) + 2]);
+    _xmpacc_r0_2_3 = _XMPACC_LDG(&u[(_xmpacc_o1 + _xmpacc_d1_1) + 3]);
+    _xmpacc_x0_0 = _XMPACC_LDG(&u[((_xmpacc_o1) + 0) + 0]);
+    _xmpacc_x0_1 = _XMPACC_LDG(&u[((_xmpacc_o1) + 0) + 1]);
+    _xmpacc_x0_2 = _XMPACC_LDG(&u[((_xmpacc_o1) + 0) + 2]);
+    _xmpacc_x0_3 = _XMPACC_LDG(&u[((_xmpacc_o1) + 0) + 3]);
+    _xmpacc_x1_0 = _XMPACC_LDG(&u[((_xmpacc_o1 + _xmpacc_d1_2) + 0) + 0]);
+    _xmpacc_x1_1 = _XMPACC_LDG(&u[((_xmpacc_o1 + _xmpacc_d1_2) + 0) + 1]);
+    _xmpacc_x1_2 = _XMPACC_LDG(&u[((_xmpacc_o1 + _xmpacc_d1_2) + 0) + 2]);
+    _xmpacc_x1_3 = _XMPACC_LDG(&u[((_xmpacc_o1 + _xmpacc_d1_2) + 0) + 3]);
+    _xmpacc_x2_0 = _XMPACC_LDG(&u[(_xmpacc_o1 + _xmpacc_d1_3 + 1) + -1]);
+    _xmpacc_x2_5 = _XMPACC_LDG(&u[(_xmpacc_o1 + _xmpacc_d1_3 + 1) + 4]);
+    { int i = (int) (_xmpacc_i0 + 0); (void) i;
+    do
+#line 40 "bench/spelling/stencil3d_sweep.h"
+_xmpacc_y0 = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0_0 + _xmpacc_r0_2_0) + _xmpacc_x0_0) + _xmpacc_x1_0) + _xmpacc_x2_0) + _xmpacc_r0_1_1);
+    while (0);
+#line 176 "jacobi3d-float-collapse3.cu"
+    }
+    { int i = (int) (_xmpacc_i0 + 1); (void) i;
+    do
+#line 40 "bench/spelling/stencil3d_sweep.h"
+_xmpacc_y1 = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0_1 + _xmpacc_r0_2_1) + _xmpacc_x0_1) + _xmpacc_x1_1) + _xmpacc_r0_1_0) + _xmpacc_r0_1_2);
+    while (0);
+#line 183 "jacobi3d-float-collapse3.cu"
+    }
+    { int i = (int) (_xmpacc_i0 + 2); (void) i;
+    do
+#line 40 "bench/spelling/stencil3d_sweep.h"
+_xmpacc_y2 = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0_2 + _xmpacc_r0_2_2) + _xmpacc_x0_2) + _xmpacc_x1_2) + _xmpacc_r0_1_1) + _xmpacc_r0_1_3);
+    while (0);
+#line 190 "jacobi3d-float-collapse3.cu"
+    }
+    { int i = (int) (_xmpacc_i0 + 3); (void) i;
+    do
+#line 40 "bench/spelling/stencil3d_sweep.h"
+_xmpacc_y3 = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0_3 + _xmpacc_r0_2_3) + _xmpacc_x0_3) + _xmpacc_x1_3) + _xmpacc_r0_1_2) + _xmpacc_x2_5);
+    while (0);
+#line 197 "jacobi3d-float-collapse3.cu"
+    }
+    unew[(_xmpacc_o0) + 0] = _xmpacc_y0;
+    unew[(_xmpacc_o0) + 1] = _xmpacc_y1;
+    unew[(_xmpacc_o0) + 2] = _xmpacc_y2;
+    unew[(_xmpacc_o0) + 3] = _xmpacc_y3;
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -166,7 +244,7 @@ _xmpacc_y3 = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0_3 + _xmpacc_r0_2_3) + _xm
 #line 40 "bench/spelling/stencil3d_sweep.h"
 unew[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, k), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i)))] = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0 + _xmpacc_r0_2) + _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k), _XMPACC_G(_xmpacc_a_u, 1, j - 1), _XMPACC_G(_xmpacc_a_u, 2, i)))])) + _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_2, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k), _XMPACC_G(_xmpacc_a_u, 1, j + 1), _XMPACC_G(_xmpacc_a_u, 2, i)))])) + _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_3, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i - 1)))])) + _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_4, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i + 1)))]));
     while (0);
-#line 170 "jacobi3d-float-collapse3.cu"
+#line 248 "jacobi3d-float-collapse3.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -208,8 +286,8 @@ void _xmpacc_loop_jacobi3d_spell_c_11_host(long long _xmpacc_n, void **_xmpacc_a
 #endif
 
 /* stencil3d_sweep.h:11: loop ... acc */
-#ifndef _XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_11_1   /* the runtime defines it as 3 where this kernel spills */
-#define _XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_11_1 4
+#ifndef _XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_11_1   /* the runtime defines it as 2 where this kernel spills */
+#define _XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_11_1 3
 #endif
 _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_11_1) _xmpacc_loop_jacobi3d_spell_c_11_1(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_k, _xmpacc_sched_t _xmpacc_s_j, _xmpacc_sched_t _xmpacc_s_i, float * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u, const float * _XMPACC_RESTRICT unew, _xmpacc_array_t _xmpacc_a_unew, _xmpacc_sched_t _xmpacc_s0_i)
 {
@@ -239,7 +317,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_11_1) _x
   k = (int) (_xmpacc_s_k.first + _xmpacc_p0 * _xmpacc_s_k.step);
   /* the row's first 16-byte block of the written array starts _xmpacc_phase points before its first iteration */
   const long long _xmpacc_phase = (long long) (((unsigned long long) &u[_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i))] / sizeof(float)) % 4);
-  const long long _xmpacc_i0 = _xmpacc_s0_i.first - _xmpacc_phase + _xmpacc_g0;
+  long long _xmpacc_i0 = _xmpacc_s0_i.first - _xmpacc_phase + _xmpacc_g0;
   int _xmpacc_mask = 0;   /* bit e: point e is an iteration of the loop */
   for (int _xmpacc_e = 0; _xmpacc_e < 4; _xmpacc_e++)
     if (_xmpacc_i0 + _xmpacc_e >= _xmpacc_s0_i.first && _xmpacc_i0 + _xmpacc_e < _xmpacc_s0_i.first + _xmpacc_s0_i.count) _xmpacc_mask |= 1 << _xmpacc_e;
@@ -262,56 +340,57 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_11_1) _x
   const long long _xmpacc_u0 = (_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k)), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i))) - _xmpacc_o0;
   const long long _xmpacc_u1 = (_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k)), _XMPACC_G(_xmpacc_a_unew, 1, j - 1), _XMPACC_G(_xmpacc_a_unew, 2, i))) - _xmpacc_o1;
   i = (int) _xmpacc_i0;
-  const int _xmpacc_vec = _xmpacc_u0 == 1 && _xmpacc_t0 % 4 == 0 && _xmpacc_u1 == 1 && _xmpacc_t1 % 4 == 0 && (((unsigned long long) (&u[_xmpacc_o0])) & 15) == 0 && (((unsigned long long) (&unew[_xmpacc_o1])) & 15) == 0 && (((unsigned long long) (&unew[_xmpacc_o1 + _xmpacc_d1_2])) & 15) == 0 && (((unsigned long long) (&unew[_xmpacc_o1 + _xmpacc_d1_3 + 1])) & 15) == 0 && (((unsigned long long) (&unew[_xmpacc_o1 + _xmpacc_d1_0])) & 15) == 0;
+  const int _xmpacc_vec = _xmpacc_u0 == 1 && _xmpacc_u1 == 1;
+  const int _xmpacc_al = _xmpacc_vec && _xmpacc_t0 % 4 == 0 && _xmpacc_t1 % 4 == 0 && (((unsigned long long) (&u[_xmpacc_o0])) & 15) == 0 && (((unsigned long long) (&unew[_xmpacc_o1])) & 15) == 0 && (((unsigned long long) (&unew[_xmpacc_o1 + _xmpacc_d1_2])) & 15) == 0 && (((unsigned long long) (&unew[_xmpacc_o1 + _xmpacc_d1_3 + 1])) & 15) == 0 && (((unsigned long long) (&unew[_xmpacc_o1 + _xmpacc_d1_0])) & 15) == 0;
   (void) _xmpacc_d1_0;
   (void) _xmpacc_d1_1;
   (void) _xmpacc_d1_2;
   (void) _xmpacc_d1_3;
   (void) _xmpacc_d1_4;
   (void) _xmpacc_d1_5;
-  if (_xmpacc_vec) {   /* 16-byte loads: every access starts a block (stream_vector.py) */
   float _xmpacc_y0, _xmpacc_y1, _xmpacc_y2, _xmpacc_y3;
   float _xmpacc_r0_0_0, _xmpacc_r0_0_1, _xmpacc_r0_0_2, _xmpacc_r0_0_3, _xmpacc_r0_1_0, _xmpacc_r0_1_1, _xmpacc_r0_1_2, _xmpacc_r0_1_3, _xmpacc_r0_2_0, _xmpacc_r0_2_1, _xmpacc_r0_2_2, _xmpacc_r0_2_3;
-  _XMPACC_LDV4F(&unew[_xmpacc_o1 + _xmpacc_d1_0], _xmpacc_r0_0_0, _xmpacc_r0_0_1, _xmpacc_r0_0_2, _xmpacc_r0_0_3);
-  _XMPACC_LDV4F(&unew[_xmpacc_o1 + _xmpacc_d1_5], _xmpacc_r0_1_0, _xmpacc_r0_1_1, _xmpacc_r0_1_2, _xmpacc_r0_1_3);
   float _xmpacc_x0_0, _xmpacc_x0_1, _xmpacc_x0_2, _xmpacc_x0_3;
   float _xmpacc_x1_0, _xmpacc_x1_1, _xmpacc_x1_2, _xmpacc_x1_3;
   float _xmpacc_x2_0, _xmpacc_x2_5;
+  if (_xmpacc_al) {   /* 16-byte loads: every access starts a block (stream_vector.py) */
+  _XMPACC_LDV4F(&unew[_xmpacc_o1 + _xmpacc_d1_0], _xmpacc_r0_0_0, _xmpacc_r0_0_1, _xmpacc_r0_0_2, _xmpacc_r0_0_3);
+  _XMPACC_LDV4F(&unew[_xmpacc_o1 + _xmpacc_d1_5], _xmpacc_r0_1_0, _xmpacc_r0_1_1, _xmpacc_r0_1_2, _xmpacc_r0_1_3);
   _XMPACC_UNROLL
   for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
     if (_xmpacc_w > 0) { if (_xmpacc_p0 + _xmpacc_w >= _xmpacc_s_k.count) break; k = (int) (_xmpacc_s_k.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_k.step); }
     _XMPACC_LDV4F(&unew[_xmpacc_o1 + _xmpacc_d1_1], _xmpacc_r0_2_0, _xmpacc_r0_2_1, _xmpacc_r0_2_2, _xmpacc_r0_2_3);
     _XMPACC_LDV4F(&unew[(_xmpacc_o1) + 0], _xmpacc_x0_0, _xmpacc_x0_1, _xmpacc_x0_2, _xmpacc_x0_3);
     _XMPACC_LDV4F(&unew[(_xmpacc_o1 + _xmpacc_d1_2) + 0], _xmpacc_x1_0, _xmpacc_x1_1, _xmpacc_x1_2, _xmpacc_x1_3);
-    if ((_xmpacc_mask >> 0 & 1)) _xmpacc_x2_0 = _XMPACC_LDG(&unew[(_xmpacc_o1 + _xmpacc_d1_3 + 1) + -1]);
-    if ((_xmpacc_mask >> 3 & 1)) _xmpacc_x2_5 = _XMPACC_LDG(&unew[(_xmpacc_o1 + _xmpacc_d1_3 + 1) + 4]);
+    if (((_xmpacc_mask >> 0 & 1))) _xmpacc_x2_0 = _XMPACC_LDG(&unew[(_xmpacc_o1 + _xmpacc_d1_3 + 1) + -1]);
+    if (((_xmpacc_mask >> 3 & 1))) _xmpacc_x2_5 = _XMPACC_LDG(&unew[(_xmpacc_o1 + _xmpacc_d1_3 + 1) + 4]);
     { int i = (int) (_xmpacc_i0 + 0); (void) i;
     do
 #line 40 "bench/spelling/stencil3d_sweep.h"
 _xmpacc_y0 = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0_0 + _xmpacc_r0_2_0) + _xmpacc_x0_0) + _xmpacc_x1_0) + _xmpacc_x2_0) + _xmpacc_r0_1_1);
     while (0);
-#line 294 "jacobi3d-float-collapse3.cu"
+#line 373 "jacobi3d-float-collapse3.cu"
     }
     { int i = (int) (_xmpacc_i0 + 1); (void) i;
     do
 #line 40 "bench/spelling/stencil3d_sweep.h"
 _xmpacc_y1 = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0_1 + _xmpacc_r0_2_1) + _xmpacc_x0_1) + _xmpacc_x1_1) + _xmpacc_r0_1_0) + _xmpacc_r0_1_2);
     while (0);
-#line 301 "jacobi3d-float-collapse3.cu"
+#line 380 "jacobi3d-float-collapse3.cu"
     }
     { int i = (int) (_xmpacc_i0 + 2); (void) i;
     do
 #line 40 "bench/spelling/stencil3d_sweep.h"
 _xmpacc_y2 = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0_2 + _xmpacc_r0_2_2) + _xmpacc_x0_2) + _xmpacc_x1_2) + _xmpacc_r0_1_1) + _xmpacc_r0_1_3);
     while (0);
-#line 308 "jacobi3d-float-collapse3.cu"
+#line 387 "jacobi3d-float-collapse3.cu"
     }
     { int i = (int) (_xmpacc_i0 + 3); (void) i;
     do
 #line 40 "bench/spelling/stencil3d_sweep.h"
 _xmpacc_y3 = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0_3 + _xmpacc_r0_2_3) + _xmpacc_x0_3) + _xmpacc_x1_3) + _xmpacc_r0_1_2) + _xmpacc_x2_5);
     while (0);
-#line 315 "jacobi3d-float-collapse3.cu"
+#line 394 "jacobi3d-float-collapse3.cu"
     }
     if (_xmpacc_mask == 15) _XMPACC_STV4F(&u[_xmpacc_o0], _xmpacc_y0, _xmpacc_y1, _xmpacc_y2, _xmpacc_y3);
     else {
@@ -320,6 +399,83 @@ _xmpacc_y3 = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0_3 + _xmpacc_r0_2_3) + _xm
       if (_xmpacc_mask >> 2 & 1) u[(_xmpacc_o0) + 2] = _xmpacc_y2;
       if (_xmpacc_mask >> 3 & 1) u[(_xmpacc_o0) + 3] = _xmpacc_y3;
     }
+    #ifndef _XMPACC_CHECK
+    _xmpacc_o0 += _xmpacc_t0;
+    _xmpacc_o1 += _xmpacc_t1;
+    #endif
+    _xmpacc_r0_0_0 = _xmpacc_r0_1_0;
+    _xmpacc_r0_0_1 = _xmpacc_r0_1_1;
+    _xmpacc_r0_0_2 = _xmpacc_r0_1_2;
+    _xmpacc_r0_0_3 = _xmpacc_r0_1_3;
+    _xmpacc_r0_1_0 = _xmpacc_r0_2_0;
+    _xmpacc_r0_1_1 = _xmpacc_r0_2_1;
+    _xmpacc_r0_1_2 = _xmpacc_r0_2_2;
+    _xmpacc_r0_1_3 = _xmpacc_r0_2_3;
+  }
+  } else if (_xmpacc_vec && _xmpacc_s0_i.count >= 4) {   /* rows that are no multiple of 4 long */
+  const long long _xmpacc_sh = _xmpacc_i0 < _xmpacc_s0_i.first ? _xmpacc_s0_i.first - _xmpacc_i0 : _xmpacc_i0 + 4 > _xmpacc_s0_i.first + _xmpacc_s0_i.count ? _xmpacc_s0_i.first + _xmpacc_s0_i.count - 4 - _xmpacc_i0 : 0;
+  _xmpacc_i0 += _xmpacc_sh;
+  #ifndef _XMPACC_CHECK
+  _xmpacc_o0 += _xmpacc_sh;
+  _xmpacc_o1 += _xmpacc_sh;
+  #endif
+  _xmpacc_r0_0_0 = _XMPACC_LDG(&unew[(_xmpacc_o1 + _xmpacc_d1_0) + 0]);
+  _xmpacc_r0_0_1 = _XMPACC_LDG(&unew[(_xmpacc_o1 + _xmpacc_d1_0) + 1]);
+  _xmpacc_r0_0_2 = _XMPACC_LDG(&unew[(_xmpacc_o1 + _xmpacc_d1_0) + 2]);
+  _xmpacc_r0_0_3 = _XMPACC_LDG(&unew[(_xmpacc_o1 + _xmpacc_d1_0) + 3]);
+  _xmpacc_r0_1_0 = _XMPACC_LDG(&unew[(_xmpacc_o1 + _xmpacc_d1_5) + 0]);
+  _xmpacc_r0_1_1 = _XMPACC_LDG(&unew[(_xmpacc_o1 + _xmpacc_d1_5) + 1]);
+  _xmpacc_r0_1_2 = _XMPACC_LDG(&unew[(_xmpacc_o1 + _xmpacc_d1_5) + 2]);
+  _xmpacc_r0_1_3 = _XMPACC_LDG(&unew[(_xmpacc_o1 + _xmpacc_d1_5) + 3]);
+  _XMPACC_ROLLED
+  for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
+    if (_xmpacc_w > 0) { if (_xmpacc_p0 + _xmpacc_w >= _xmpacc_s_k.count) break; k = (int) (_xmpacc_s_k.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_k.step); }
+    _xmpacc_r0_2_0 = _XMPACC_LDG(&unew[(_xmpacc_o1 + _xmpacc_d1_1) + 0]);
+    _xmpacc_r0_2_1 = _XMPACC_LDG(&unew[(_xmpacc_o1 + _xmpacc_d1_1) + 1]);
+    _xmpacc_r0_2_2 = _XMPACC_LDG(&unew[(_xmpacc_o1 + _xmpacc_d1_1) + 2]);
+    _xmpacc_r0_2_3 = _XMPACC_LDG(&unew[(_xmpacc_o1 + _xmpacc_d1_1) + 3]);
+    _xmpacc_x0_0 = _XMPACC_LDG(&unew[((_xmpacc_o1) + 0) + 0]);
+    _xmpacc_x0_1 = _XMPACC_LDG(&unew[((_xmpacc_o1) + 0) + 1]);
+    _xmpacc_x0_2 = _XMPACC_LDG(&unew[((_xmpacc_o1) + 0) + 2]);
+    _xmpacc_x0_3 = _XMPACC_LDG(&unew[((_xmpacc_o1) + 0) + 3]);
+    _xmpacc_x1_0 = _XMPACC_LDG(&unew[((_xmpacc_o1 + _xmpacc_d1_2) + 0) + 0]);
+    _xmpacc_x1_1 = _XMPACC_LDG(&unew[((_xmpacc_o1 + _xmpacc_d1_2) + 0) + 1]);
+    _xmpacc_x1_2 = _XMPACC_LDG(&unew[((_xmpacc_o1 + _xmpacc_d1_2) + 0) + 2]);
+    _xmpacc_x1_3 = _XMPACC_LDG(&unew[((_xmpacc_o1 + _xmpacc_d1_2) + 0) + 3]);
+    _xmpacc_x2_0 = _XMPACC_LDG(&unew[(_xmpacc_o1 + _xmpacc_d1_3 + 1) + -1]);
+    _xmpacc_x2_5 = _XMPACC_LDG(&unew[(_xmpacc_o1 + _xmpacc_d1_3 + 1) + 4]);
+    { int i = (int) (_xmpacc_i0 + 0); (void) i;
+    do
+#line 40 "bench/spelling/stencil3d_sweep.h"
+_xmpacc_y0 = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0_0 + _xmpacc_r0_2_0) + _xmpacc_x0_0) + _xmpacc_x1_0) + _xmpacc_x2_0) + _xmpacc_r0_1_1);
+    while (0);
+#line 453 "jacobi3d-float-collapse3.cu"
+    }
+    { int i = (int) (_xmpacc_i0 + 1); (void) i;
+    do
+#line 40 "bench/spelling/stencil3d_sweep.h"
+_xmpacc_y1 = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0_1 + _xmpacc_r0_2_1) + _xmpacc_x0_1) + _xmpacc_x1_1) + _xmpacc_r0_1_0) + _xmpacc_r0_1_2);
+    while (0);
+#line 460 "jacobi3d-float-collapse3.cu"
+    }
+    { int i = (int) (_xmpacc_i0 + 2); (void) i;
+    do
+#line 40 "bench/spelling/stencil3d_sweep.h"
+_xmpacc_y2 = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0_2 + _xmpacc_r0_2_2) + _xmpacc_x0_2) + _xmpacc_x1_2) + _xmpacc_r0_1_1) + _xmpacc_r0_1_3);
+    while (0);
+#line 467 "jacobi3d-float-collapse3.cu"
+    }
+    { int i = (int) (_xmpacc_i0 + 3); (void) i;
+    do
+#line 40 "bench/spelling/stencil3d_sweep.h"
+_xmpacc_y3 = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0_3 + _xmpacc_r0_2_3) + _xmpacc_x0_3) + _xmpacc_x1_3) + _xmpacc_r0_1_2) + _xmpacc_x2_5);
+    while (0);
+#line 474 "jacobi3d-float-collapse3.cu"
+    }
+    u[(_xmpacc_o0) + 0] = _xmpacc_y0;
+    u[(_xmpacc_o0) + 1] = _xmpacc_y1;
+    u[(_xmpacc_o0) + 2] = _xmpacc_y2;
+    u[(_xmpacc_o0) + 3] = _xmpacc_y3;
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -365,7 +521,7 @@ _xmpacc_y3 = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0_3 + _xmpacc_r0_2_3) + _xm
 #line 40 "bench/spelling/stencil3d_sweep.h"
 u[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i)))] = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0 + _xmpacc_r0_2) + _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, k), _XMPACC_G(_xmpacc_a_unew, 1, j - 1), _XMPACC_G(_xmpacc_a_unew, 2, i)))])) + _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_2, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, k), _XMPACC_G(_xmpacc_a_unew, 1, j + 1), _XMPACC_G(_xmpacc_a_unew, 2, i)))])) + _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_3, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, k), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i - 1)))])) + _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_4, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, k), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i + 1)))]));
     while (0);
-#line 369 "jacobi3d-float-collapse3.cu"
+#line 525 "jacobi3d-float-collapse3.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;

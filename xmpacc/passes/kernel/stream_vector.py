@@ -30,8 +30,14 @@ every access pattern starts on a 16-byte boundary, the thread runs the vector wa
     replaced by those registers and its store by a value; then one vector store (every
     point in range) or the masked scalar stores.
 
-Anywhere else (a row not aligned, a cyclic map, checked builds) the thread runs the scalar
-walk once per point of its mask: the same result either way.
+Where the arrays step by one element but a pattern does not start a block (rows that are
+no multiple of 4 long), the thread moves its 4 points into the loop's range (a neighbour
+computes some of them again, to the same values: the body reads no array it writes) and
+runs the same walk with element-by-element loads and stores: 4 points per thread still,
+where the one-point walk for each point would take several times as long.  Anywhere else
+(a loop of fewer than 4 iterations there, an array that does not step by one element,
+checked builds) the thread runs the scalar walk once per point of its mask: the same
+result in every case.
 
 Legality (on top of streaming.py's): a nest of three or more loops whose innermost loop
 goes up by 1 over a dimension that is not cyclic; a body with exactly one store, ``W[..]

@@ -68,17 +68,21 @@ class StreamPlan:
 
 @dataclass(frozen=True)
 class VectorCode:
-    """C lines of the vector walk (stream_vector.py; templates/kernels.cu.j2)."""
+    """C lines of the vector walk (stream_vector.py; templates/kernels.cu.j2).  The walk is
+    written twice: with 16-byte loads and stores where every access pattern of the thread's
+    rows starts a block (``aligned``), element by element where not (``unaligned``: rows of
+    a length that is no multiple of 4); each form is (first planes, a step's loads, store)."""
 
     lanes: int
     setup: list[str]         # the thread's first point and mask (from its group and the row's phase)
-    rows: list[str]          # not in checked builds: row indices at the first point, the vector test
-    prologue: list[str]      # the windows' first planes, the values' declarations
-    head: list[str]          # each step: the windows' new plane, every other pattern's elements
+    rows: list[str]          # not in checked builds: row indices at the first point, the tests
+    decls: list[str]         # the registers of the windows, the groups and the values
     scopes: list[str]        # opens the body's scope, one per point
-    store: list[str]
     tail: list[str]          # the row indices and windows move down one plane
     point: str               # the fallback's point: the loop variable at point _xmpacc_e
+    aligned: tuple[list[str], list[str], list[str]]
+    unaligned: tuple[list[str], list[str], list[str]]
+    unaligned_test: str      # when the element-by-element walk serves (a loop of 4 iterations or more)
 
 
 @dataclass(frozen=True)
@@ -129,7 +133,7 @@ def _any_of(points: list[int], lanes: int) -> str:
     where the vector walk runs)."""
     if len(points) == lanes:
         return ""
-    return " || ".join(f"(_xmpacc_mask >> {e} & 1)" for e in points) or "0"
+    return "(" + (" || ".join(f"(_xmpacc_mask >> {e} & 1)" for e in points) or "0") + ")"
 
 
 def _vector(p: StreamPlan, v: VectorPlan, first_row: list[str]) -> VectorCode:
@@ -141,38 +145,46 @@ def _vector(p: StreamPlan, v: VectorPlan, first_row: list[str]) -> VectorCode:
              "first iteration */",
              "const long long _xmpacc_phase = (long long) "
              f"(((unsigned long long) &{v.store_array}[{v.phase_at}] / sizeof({ct})) % {lanes});",
-             f"const long long _xmpacc_i0 = {s0}.first - _xmpacc_phase + _xmpacc_g0;",
+             f"long long _xmpacc_i0 = {s0}.first - _xmpacc_phase + _xmpacc_g0;",
              "int _xmpacc_mask = 0;   /* bit e: point e is an iteration of the loop */",
              f"for (int _xmpacc_e = 0; _xmpacc_e < {lanes}; _xmpacc_e++)",
              f"  if (_xmpacc_i0 + _xmpacc_e >= {s0}.first && "
-             f"_xmpacc_i0 + _xmpacc_e < {s0}.first + {s0}.count) _xmpacc_mask |= 1 << _xmpacc_e;"]
+             f"_xmpacc_i0 + _xmpacc_e < {s0}.first + {s0}.count) _xmpacc_mask |= 1 << _xmpacc_e;",
+             ]
     var = p.var
     row_lines, row_tail = _row_indices(p, var, f"_xmpacc_s_{var}")
-    tests = [f"_xmpacc_u{n} == 1 && _xmpacc_t{n} % {lanes} == 0" for n in range(len(p.rows))]
-    tests.append(_aligned(f"&{v.store_array}[{v.store_at}]"))
-    tests += [_aligned(f"&{g.array}[{g.at}]") for g in v.groups]
-    tests += [_aligned(f"&{p.windows[w].array}[{_index(p, p.windows[w], var, p.windows[w].lo)}]")
-              for w in v.windows]
+    units = [f"_xmpacc_u{n} == 1" for n in range(len(p.rows))]
+    blocks = [f"_xmpacc_t{n} % {lanes} == 0" for n in range(len(p.rows))]
+    blocks.append(_aligned(f"&{v.store_array}[{v.store_at}]"))
+    blocks += [_aligned(f"&{g.array}[{g.at}]") for g in v.groups]
+    blocks += [_aligned(f"&{p.windows[w].array}[{_index(p, p.windows[w], var, p.windows[w].lo)}]")
+               for w in v.windows]
     rows = [f"{iv} = ({t}) _xmpacc_i0;", *row_lines, f"{iv} = ({t}) (_xmpacc_i0 + 1);   /* unit steps */"]
     rows += [f"const long long _xmpacc_u{n} = ({r.at(r.base, var)}) - _xmpacc_o{n};"
              for n, r in enumerate(p.rows)]
-    rows += [f"{iv} = ({t}) _xmpacc_i0;", f"const int _xmpacc_vec = {' && '.join(tests)};"]
+    rows += [f"{iv} = ({t}) _xmpacc_i0;", f"const int _xmpacc_vec = {' && '.join(units) or '1'};",
+             f"const int _xmpacc_al = _xmpacc_vec && {' && '.join(blocks)};"]
     # distances the vector walk reads through its groups' anchors instead (no -Wall noise)
     rows += [f"(void) _xmpacc_d{n}_{k};" for n, r in enumerate(p.rows) for k in range(len(r.distances))]
-    pro, head, tail = [f"{ct} {', '.join(f'_xmpacc_y{e}' for e in range(lanes))};"], [], list(row_tail)
+    decls, tail = [f"{ct} {', '.join(f'_xmpacc_y{e}' for e in range(lanes))};"], list(row_tail)
+    pro, head = _Loads(ct, lanes), _Loads(ct, lanes)
     for w in v.windows:
         win = p.windows[w]
         depth = win.hi - win.lo + 1
         regs = [[f"_xmpacc_r{w}_{k}_{e}" for e in range(lanes)] for k in range(depth)]
-        pro.append(f"{ct} {', '.join(r for row in regs for r in row)};")
-        pro += [_vector_load(ct, f"&{win.array}[{_index(p, win, var, win.lo + k)}]", regs[k])
-                for k in range(depth - 1)]
-        head.append(_vector_load(ct, f"&{win.array}[{_index(p, win, var, win.hi)}]", regs[-1]))
+        decls.append(f"{ct} {', '.join(r for row in regs for r in row)};")
+        # element e of a window's row: point e reads it, and the points that read it at
+        # i + c through a group sharing the row (stream_vector.Group.window), in any slot
+        readers = [sorted({e} | {r for g in v.groups if g.window[0] == w for r in range(lanes)
+                                 if e - r in g.offsets}) for e in range(lanes)]
+        for k in range(depth - 1):
+            pro.block(win.array, _index(p, win, var, win.lo + k), regs[k], readers)
+        head.block(win.array, _index(p, win, var, win.hi), regs[-1], readers)
         tail += [f"{regs[k][e]} = {regs[k + 1][e]};" for k in range(depth - 1) for e in range(lanes)]
     for g in v.groups:
         own = [g.reg(m) for m in range(g.lo, g.hi + 1) if g.reg(m).startswith("_xmpacc_x")]
         if own:
-            pro.append(f"{ct} {', '.join(own)};")
+            decls.append(f"{ct} {', '.join(own)};")
         for b in range(g.lo // lanes, g.hi // lanes + 1):
             if b == 0 and g.window[0] >= 0:
                 continue   # the window's row (stream_vector.Group)
@@ -180,32 +192,58 @@ def _vector(p: StreamPlan, v: VectorPlan, first_row: list[str]) -> VectorCode:
                        for m in range(b * lanes, (b + 1) * lanes)}
             needed = [m for m, who in needers.items() if who]
             if len(needed) == lanes:
-                who = sorted({e for m in needed for e in needers[m]})
-                load = _vector_load(ct, f"&{g.array}[({g.at}) + {b * lanes}]", [g.reg(m) for m in needed])
-                test = _any_of(who, lanes)
-                head.append(f"if ({test}) {load}" if test else load)
-                continue
-            for m in needed:
-                load = f"{g.reg(m)} = _XMPACC_LDG(&{g.array}[({g.at}) + {m}]);"
-                test = _any_of(needers[m], lanes)
-                head.append(f"if ({test}) {load}" if test else load)
+                head.block(g.array, f"({g.at}) + {b * lanes}", [g.reg(m) for m in needed],
+                           [needers[m] for m in needed])
+            else:
+                for m in needed:
+                    head.scalar(g.array, f"({g.at}) + {m}", g.reg(m), needers[m])
     ys = ", ".join(f"_xmpacc_y{e}" for e in range(lanes))
-    store = [f"if (_xmpacc_mask == {(1 << lanes) - 1}) {_STORE[ct]}(&{v.store_array}[{v.store_at}], {ys});",
-             "else {"]
-    store += [f"  if (_xmpacc_mask >> {e} & 1) {v.store_array}[({v.store_at}) + {e}] = _xmpacc_y{e};"
+    masked = [f"if (_xmpacc_mask >> {e} & 1) {v.store_array}[({v.store_at}) + {e}] = _xmpacc_y{e};"
               for e in range(lanes)]
-    store.append("}")
+    store = [f"if (_xmpacc_mask == {(1 << lanes) - 1}) {_STORE[ct]}(&{v.store_array}[{v.store_at}], {ys});",
+             "else {", *(f"  {x}" for x in masked), "}"]
+    every = [f"{v.store_array}[({v.store_at}) + {e}] = _xmpacc_y{e};" for e in range(lanes)]
+    # rows that are no multiple of 4 long: the thread's points moved into the loop's range,
+    # where a neighbour computes some of them again (the same values: the body reads no
+    # array it writes), so that every point is an iteration and no load or store needs a test
+    end = f"{s0}.first + {s0}.count"
+    shift = [f"const long long _xmpacc_sh = _xmpacc_i0 < {s0}.first ? {s0}.first - _xmpacc_i0 : "
+             f"_xmpacc_i0 + {lanes} > {end} ? {end} - {lanes} - _xmpacc_i0 : 0;",
+             "_xmpacc_i0 += _xmpacc_sh;", "#ifndef _XMPACC_CHECK",
+             *(f"_xmpacc_o{n} += _xmpacc_sh;" for n in range(len(p.rows))), "#endif"]
     scopes = [f"{t} {iv} = ({t}) (_xmpacc_i0 + {e}); (void) {iv};" for e in range(lanes)]
-    return VectorCode(lanes, setup, rows, pro, head, scopes, store, tail,
-                      f"{iv} = ({t}) (_xmpacc_i0 + _xmpacc_e);")
+    return VectorCode(lanes, setup, rows, decls, scopes, tail, f"{iv} = ({t}) (_xmpacc_i0 + _xmpacc_e);",
+                      (pro.vector, head.vector, store), (shift + pro.scalars, head.scalars, every),
+                      f"_xmpacc_vec && {s0}.count >= {lanes}")
+
+
+class _Loads:
+    """One step's loads (or the walk's first planes) twice: as 16-byte blocks where every
+    pattern starts one (``vector``: an element no iteration of the thread reads is loaded
+    only inside a block with one that is read, the same 16 bytes, or under a test), and
+    element by element where not (``scalars``: every point of the thread is an iteration
+    there, see VectorCode.shift, so every load is one the program makes)."""
+
+    def __init__(self, ctype: str, lanes: int) -> None:
+        self.ctype, self.lanes = ctype, lanes
+        self.vector: list[str] = []
+        self.scalars: list[str] = []
+
+    def block(self, array: str, index: str, regs: list[str], readers: list[list[int]]) -> None:
+        load = f"{_LOAD[self.ctype]}(&{array}[{index}], {', '.join(regs)});"
+        test = _any_of(sorted({e for who in readers for e in who}), self.lanes)
+        self.vector.append(f"if ({test}) {load}" if test else load)
+        self.scalars += [f"{reg} = _XMPACC_LDG(&{array}[({index}) + {k}]);" for k, reg in enumerate(regs)]
+
+    def scalar(self, array: str, index: str, reg: str, readers: list[int]) -> None:
+        test = _any_of(readers, self.lanes)
+        load = f"{reg} = _XMPACC_LDG(&{array}[{index}]);"
+        self.vector.append(f"if ({test}) {load}" if test else load)
+        self.scalars.append(load)
 
 
 _LOAD = {"float": "_XMPACC_LDV4F"}    # stream_vector.LANES's types
 _STORE = {"float": "_XMPACC_STV4F"}
-
-
-def _vector_load(ctype: str, address: str, regs: list[str]) -> str:
-    return f"{_LOAD[ctype]}({address}, {', '.join(regs)});"
 
 
 def _index(p: StreamPlan, w: Window, var: str, offset: int) -> str:

@@ -236,8 +236,11 @@ def _check_body(body: c_ast.Node, loops: list[CanonicalLoop], kv: KernelVars) ->
 
 SMALL_STATE = 16   # 64-bit index values (row indices, steps, distances) of a "small" kernel
 # a vector kernel's __launch_bounds__ blocks per SM and the fallback where it spills (min_blocks):
-# its windows and values hold V elements each (3: 85 registers, not 2's quarter occupancy)
-VECTOR_BLOCKS = (4, 3)
+# its windows and values hold V elements each, and its three walks (16-byte, element by
+# element, one point; stream_vector.py) fit 85 registers (nvcc 13, sm_90: the 512^3 7-point
+# kernel takes 80, and spills at 4 blocks' 64).  On one H200 that sweep took 0.3089 ms at
+# 3 blocks per SM and 0.3088 at 4 (its two walks then; stream-knobs-vector-*.txt, f_mb8 and f_def)
+VECTOR_BLOCKS = (3, 2)
 
 
 NARROW = {"float", "int", "unsigned", "unsigned int"}   # 4-byte elements
