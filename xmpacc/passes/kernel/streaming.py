@@ -238,8 +238,9 @@ SMALL_STATE = 16   # 64-bit index values (row indices, steps, distances) of a "s
 # a vector kernel's __launch_bounds__ blocks per SM and the fallback where it spills (min_blocks):
 # its windows and values hold V elements each, and its three walks (16-byte, element by
 # element, one point; stream_vector.py) fit 85 registers (nvcc 13, sm_90: the 512^3 7-point
-# kernel takes 80, and spills at 4 blocks' 64).  On one H200 that sweep took 0.3089 ms at
-# 3 blocks per SM and 0.3088 at 4 (its two walks then; stream-knobs-vector-*.txt, f_mb8 and f_def)
+# kernel takes 80, and spills 16 bytes at 4 blocks' 64).  The 0.309 ms of that sweep on one
+# H200 were measured with two walks at 4 blocks; 3 blocks have not run on a GPU yet.
+# XMPACC_STREAM_MINBLOCKS=B forces B here too.
 VECTOR_BLOCKS = (3, 2)
 
 
@@ -367,7 +368,9 @@ def plan(body: c_ast.Node, loops: list[CanonicalLoop], types: list[str], kv: Ker
     spans = [(w.lo, w.hi, w.row) for w in windows]
     vector, why = stream_vector.plan(body, loops, types, kv, cyclic, spans, where, moved, reads, elem) \
         if windows else (None, "no window")
-    blocks = min_blocks(tuple(rows), _narrow(windows, loops)) if vector is None else VECTOR_BLOCKS
+    forced = os.environ.get("XMPACC_STREAM_MINBLOCKS", "")
+    blocks = min_blocks(tuple(rows), _narrow(windows, loops)) if vector is None or forced.isdigit() \
+        else VECTOR_BLOCKS
     return StreamPlan(walk_length(loops, span, vector.lanes if vector else 1), outer.var, types[0],
                       tuple(windows), block_threads(loops), tuple(rows), *blocks, vector=vector,
                       vector_why=why if vector is None else ""), \
