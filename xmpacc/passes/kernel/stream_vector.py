@@ -170,6 +170,8 @@ def _plan(body: c_ast.Node, loops: list[CanonicalLoop], types: list[str], kv: Ke
             # the points of a thread are consecutive elements only along the last subscript
             raise NotVector(f"'{cbuild.to_c(ref)}' does not name '{inner.var}' once, in its last subscript, "
                             f"and '{walked_var}' once")
+        # the access pattern along both walked indices: its row, whichever k and i offsets
+        pattern = cbuild.to_c(with_row(with_row(ref, kslot[0]), islot[0]).subscript)
         hit = where.get(id(ref))
         if hit is not None and hit[0] >= 0:
             if islot[1] != 0 or windows[hit[0]][2] < 0:
@@ -177,12 +179,10 @@ def _plan(body: c_ast.Node, loops: list[CanonicalLoop], types: list[str], kv: Ke
             used_windows.add(hit[0])
             plan_reads[id(ref)] = ("w", hit[0])
             # the same row at i + c is read from the window's registers (fewer loads, registers)
-            key = (array, cbuild.to_c(with_row(with_row(ref, kslot[0]), islot[0]).subscript))
-            rows_of.setdefault(key, (hit[0], kslot[1] - hit[1]))
+            rows_of.setdefault((array, pattern), (hit[0], kslot[1] - hit[1]))
             continue
         if id(ref) not in moved:
             raise NotVector(f"'{cbuild.to_c(ref)}' has no row index")
-        pattern = cbuild.to_c(with_row(with_row(ref, kslot[0]), islot[0]).subscript)
         keyed.setdefault((array, pattern, kslot[1]), []).append((ref, islot[1]))
     groups = []
     for (array, pattern, row), members in keyed.items():

@@ -107,8 +107,9 @@ def code(p: StreamPlan) -> WalkCode:
            f"{v} = ({t}) ({s}.first + _xmpacc_p0 * {s}.step);"]
     step = f"{v} = ({t}) ({s}.first + (_xmpacc_p0 + _xmpacc_w) * {s}.step);"
     head: list[str] = []
-    pro_rows, tail = _row_indices(p, v, s)
+    pro_rows, row_tail = _row_indices(p, v, s)
     pro += pro_rows
+    tail = list(row_tail)
     for g, w in enumerate(p.windows):
         regs = [w.reg(g, k) for k in range(w.hi - w.lo + 1)]
         pro.append(f"{w.ctype} {', '.join(regs)};")
@@ -117,7 +118,7 @@ def code(p: StreamPlan) -> WalkCode:
         tail += [f"{regs[k]} = {regs[k + 1]};" for k in range(len(regs) - 1)]
     loop = f"for (int _xmpacc_w = 0; _xmpacc_w < {p.walk}; _xmpacc_w++)"
     whole = f"_xmpacc_p0 + {p.walk} <= {s}.count" if _whole_walk(p) else ""
-    vector = _vector(p, p.vector, pro[:2]) if p.vector is not None else None
+    vector = _vector(p, p.vector, pro[:2], (pro_rows, row_tail)) if p.vector is not None else None
     return WalkCode(pro, loop,
                     f"if (_xmpacc_w > 0) {{ if (_xmpacc_p0 + _xmpacc_w >= {s}.count) break; {step} }}",
                     head, tail, whole=whole, next_row_whole=f"if (_xmpacc_w > 0) {step}",
@@ -136,8 +137,10 @@ def _any_of(points: list[int], lanes: int) -> str:
     return "(" + (" || ".join(f"(_xmpacc_mask >> {e} & 1)" for e in points) or "0") + ")"
 
 
-def _vector(p: StreamPlan, v: VectorPlan, first_row: list[str]) -> VectorCode:
-    """The vector walk's lines (stream_vector.py's docstring shows them)."""
+def _vector(p: StreamPlan, v: VectorPlan, first_row: list[str],
+            row_indices: tuple[list[str], list[str]]) -> VectorCode:
+    """The vector walk's lines (stream_vector.py's docstring shows them); ``first_row``
+    and ``row_indices`` (_row_indices) as the scalar walk has them."""
     iv, t, lanes, s0, ct = v.var, v.ivar_type, v.lanes, f"_xmpacc_s0_{v.var}", v.ctype
     setup = [f"const long long _xmpacc_g0 = {iv};   /* this thread's group of {lanes} points */",
              f"{iv} = ({t}) {s0}.first;", *first_row,
@@ -152,7 +155,7 @@ def _vector(p: StreamPlan, v: VectorPlan, first_row: list[str]) -> VectorCode:
              f"_xmpacc_i0 + _xmpacc_e < {s0}.first + {s0}.count) _xmpacc_mask |= 1 << _xmpacc_e;",
              ]
     var = p.var
-    row_lines, row_tail = _row_indices(p, var, f"_xmpacc_s_{var}")
+    row_lines, row_tail = row_indices
     units = [f"_xmpacc_u{n} == 1" for n in range(len(p.rows))]
     blocks = [f"_xmpacc_t{n} % {lanes} == 0" for n in range(len(p.rows))]
     blocks.append(_aligned(f"&{v.store_array}[{v.store_at}]"))

@@ -153,11 +153,11 @@ def _check_writes(writes: list[c_ast.ArrayRef],
     return set(subscript)
 
 
-def _windows(reads: list[tuple[c_ast.ArrayRef, bool]], var: str, kv: KernelVars, written: set[str],
-             assigned: set[str]) -> tuple[list[Window], dict[int, tuple[int, int]], list[c_ast.ArrayRef]]:
+def _windows(reads: list[tuple[c_ast.ArrayRef, bool]], var: str, elem: dict[str, str | None],
+             written: set[str], assigned: set[str]
+             ) -> tuple[list[Window], dict[int, tuple[int, int]], list[c_ast.ArrayRef]]:
     """Window per read-only pattern read at two or more offsets; id(ref) -> (window, slot);
-    a reference of each window."""
-    elem = {r.name: _elem_type(r) for r in kv.arrays}
+    a reference of each window.  ``elem``: each device array's element type."""
     groups: dict[tuple[str, str], list[tuple[c_ast.ArrayRef, int]]] = {}
     for ref, unconditional in reads:
         name = _base(ref)
@@ -240,14 +240,14 @@ SMALL_STATE = 16   # 64-bit index values (row indices, steps, distances) of a "s
 # element, one point; stream_vector.py) fit 85 registers (nvcc 13, sm_90: the 512^3 7-point
 # kernel takes 80, and spills 16 bytes at 4 blocks' 64).  The 0.309 ms of that sweep on one
 # H200 were measured with two walks at 4 blocks; 3 blocks have not run on a GPU yet.
-# XMPACC_STREAM_MINBLOCKS=B forces B here too.
 VECTOR_BLOCKS = (3, 2)
 
 
 NARROW = {"float", "int", "unsigned", "unsigned int"}   # 4-byte elements
 
 
-def min_blocks(rows: tuple[stream_rows.RowIndex, ...] = (), narrow: bool = False) -> tuple[int, int]:
+def min_blocks(rows: tuple[stream_rows.RowIndex, ...] = (), narrow: bool = False,
+               vector: bool = False) -> tuple[int, int]:
     """Blocks of 256 threads per SM that a streaming kernel's registers must allow
     (``__launch_bounds__``), and the fallback where that makes the kernel spill (0: none;
     the runtime looks at each such kernel after NVRTC and rebuilds the ones with local
@@ -262,11 +262,13 @@ def min_blocks(rows: tuple[stream_rows.RowIndex, ...] = (), narrow: bool = False
     walk's loads early in its whole-walk form (stream_walk.py): the 3-D 7-point 512^3 fp32
     sweep took 0.341 ms against 0.375 at 8 (one H200, the same job; fp64 was slower at 4,
     0.619 ms against 0.592: its 8-byte rows fill the registers).  A 4-byte row keeps half
-    the bytes in flight of an 8-byte one, which is what bounds that sweep.
-    XMPACC_STREAM_MINBLOCKS=B forces B."""
+    the bytes in flight of an 8-byte one, which is what bounds that sweep.  A ``vector``
+    kernel (stream_vector.py) asks for VECTOR_BLOCKS.  XMPACC_STREAM_MINBLOCKS=B forces B."""
     forced = os.environ.get("XMPACC_STREAM_MINBLOCKS", "")
     if forced.isdigit():
         return int(forced), 0
+    if vector:
+        return VECTOR_BLOCKS
     state = sum(2 + len(r.distances) for r in rows)
     if state > SMALL_STATE:
         return 2, 0
@@ -353,7 +355,8 @@ def plan(body: c_ast.Node, loops: list[CanonicalLoop], types: list[str], kv: Ker
         writes, reads = _refs(body)
         written = _check_writes(writes, reads, outer.var)
         aligned = {r.name for r in kv.arrays if r.array is not None}
-        windows, where, first = _windows(reads, outer.var, kv, written, assigned)
+        elem = {r.name: _elem_type(r) for r in kv.arrays}
+        windows, where, first = _windows(reads, outer.var, elem, written, assigned)
         extra = [(ref, range(w.lo, w.hi + 1)) for ref, w in zip(first, windows, strict=True)]
         rows, moved = stream_rows.plan(writes + [r for r, _u in reads], outer.var, aligned, assigned, extra)
         windows = _with_rows(windows, first, moved, outer.var)
@@ -364,13 +367,10 @@ def plan(body: c_ast.Node, loops: list[CanonicalLoop], types: list[str], kv: Ker
     except NotStreamable as why:
         return None, {}, {}, str(why)
     span = max((w.hi - w.lo for w in windows), default=0)
-    elem = {r.name: _elem_type(r) for r in kv.arrays}
     spans = [(w.lo, w.hi, w.row) for w in windows]
     vector, why = stream_vector.plan(body, loops, types, kv, cyclic, spans, where, moved, reads, elem) \
         if windows else (None, "no window")
-    forced = os.environ.get("XMPACC_STREAM_MINBLOCKS", "")
-    blocks = min_blocks(tuple(rows), _narrow(windows, loops)) if vector is None or forced.isdigit() \
-        else VECTOR_BLOCKS
+    blocks = min_blocks(tuple(rows), _narrow(windows, loops), vector is not None)
     return StreamPlan(walk_length(loops, span, vector.lanes if vector else 1), outer.var, types[0],
                       tuple(windows), block_threads(loops), tuple(rows), *blocks, vector=vector,
                       vector_why=why if vector is None else ""), \
