@@ -45,11 +45,11 @@ def plain_wait(item: c_ast.Node, ctx: Context) -> AccWait | None:
 @dataclass(frozen=True)
 class WaitingFunctions:
     """``uses``: each one's identifiers (a caller's deferred variables it must not read), by
-    the name its statement calls use; ``bodies``: each definition's name -> that name;
+    the name its statement calls use; ``bodies``: the names of their definitions;
     ``wrapped``: the functions wrapped -> their copy's name."""
 
     uses: dict[str, frozenset[str]] = field(default_factory=dict)
-    bodies: dict[str, str] = field(default_factory=dict)
+    bodies: frozenset[str] = frozenset()
     wrapped: dict[str, str] = field(default_factory=dict)
 
     def called(self, item: c_ast.Node) -> str | None:
@@ -63,6 +63,8 @@ def waiting_functions(ast: c_ast.FileAST, ctx: Context) -> WaitingFunctions:
     point the statement calls of the wrapped ones at their copies."""
     candidates = {f.decl.name: f for f in ast.ext or [] if isinstance(f, c_ast.FuncDef) and _plain(f)
                   and any(plain_wait(item, ctx) is not None for item in f.body.block_items or [])}
+    if not candidates:   # the usual unit: nothing to find in its statements
+        return WaitingFunctions()
     for node in walk(ast):   # for (...) f();  ->  for (...) { f(); }: a block of the loop
         for attr in ("stmt", "iftrue", "iffalse"):
             body = getattr(node, attr, None) if isinstance(node, (c_ast.For, c_ast.While, c_ast.DoWhile,
@@ -84,7 +86,7 @@ def waiting_functions(ast: c_ast.FileAST, ctx: Context) -> WaitingFunctions:
     return WaitingFunctions({wrapped.get(name, name): frozenset(n.name for n in walk(f.body)
                                                                 if isinstance(n, c_ast.ID))
                              for name, f in candidates.items()},
-                            {name: wrapped.get(name, name) for name in candidates}, wrapped)
+                            frozenset(candidates), wrapped)
 
 
 def wrap(ast: c_ast.FileAST, functions: WaitingFunctions) -> None:

@@ -36,6 +36,7 @@ least once.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -139,8 +140,10 @@ class FlowWalker:
     def _switch(self, node: c_ast.Switch, scope: Scope, state: State) -> State:
         """Each case entered from the switch (or falling through from the case before), left
         by its last ``break`` or at the end; without ``default`` the switch may run no case.
-        A body of other shape, or a ``break`` deeper in a case, joins more states (never
-        fewer): each case then also falls through."""
+        A body of other shape joins more states (never fewer): each case then also falls
+        through.  A ``break`` before a case's last statement (``if (c) break;``) is not
+        followed: the state there does not join the switch's, so a stale shadow reached
+        only through it is not reported."""
         body = node.stmt
         cases = (body.block_items or []) if isinstance(body, c_ast.Compound) else [body]
         if not cases or not all(isinstance(c, (c_ast.Case, c_ast.Default)) for c in cases):
@@ -148,22 +151,19 @@ class FlowWalker:
         exits = [] if any(isinstance(c, c_ast.Default) for c in cases) else [state]
         fall: State | None = None
         for case in cases:
-            stmts = list(case.stmts or [])
-            if len(stmts) == 1 and isinstance(stmts[0], c_ast.Compound):   # (case_blocks.py)
-                stmts = list(stmts[0].block_items or [])
-            ends = bool(stmts) and isinstance(stmts[-1], (c_ast.Break, c_ast.Return))
+            stmts = case.stmts or []
+            last = stmts[-1] if stmts else None
+            if len(stmts) == 1 and isinstance(last, c_ast.Compound):   # a block (case_blocks.py)
+                last = (last.block_items or [None])[-1]
+            # the statements as they are: stmt() gives a block its own scope
             out = self._items(stmts, scope, state if fall is None else join(state, fall))
-            fall = None if ends else out
-            if ends and isinstance(stmts[-1], c_ast.Break):
+            fall = None if isinstance(last, (c_ast.Break, c_ast.Return)) else out
+            if isinstance(last, c_ast.Break):
                 exits.append(out)
         if fall is not None:
             exits.append(fall)
-        if not exits:
-            return state   # every case returns: what follows is not reached from here
-        out = exits[0]
-        for e in exits[1:]:
-            out = join(out, e)
-        return out
+        # every case returns: what follows is not reached from here
+        return functools.reduce(join, exits) if exits else state
 
     def _items(self, items: Sequence[c_ast.Node], scope: Scope, state: State) -> State:
         used: set[int] = set()   # statements a directive took (the loop of a nest, a task body)
