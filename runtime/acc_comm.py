@@ -18,7 +18,8 @@ import numpy as np
 
 from .device_memory import DeviceCopy, DeviceMemory
 from .errors import RuntimeFailure, where_text
-from .reflect import Width, prepare, reflect
+from .fast_reflect import raw_widths
+from .reflect import Width, planned_steps, prepare, reflect
 from .replay import REFLECT_DO, offer_device_reflect, reflect_kind
 from .shared import Shared
 
@@ -107,7 +108,7 @@ class AccComm:
         """reflect ... acc with the declared widths or explicit ones; the later calls with
         the same widths (the bytes the call passes) run in C (replay.py)."""
         arr, ws, w = self.reflect_args(ptr, where, widths)
-        raw = ctypes.string_at(widths, 24 * len(ws)) if ws and widths else None
+        raw = raw_widths(ws, widths)
         self._reflect_device(arr, ptr, ws, w, "reflect", orthogonal, (reflect_kind(orthogonal, raw), raw))
 
     def _reflect_device(self, arr: Any, ptr: int, ws: list[Width] | None, w: str, what: str,
@@ -122,5 +123,5 @@ class AccComm:
         replay, (kind, raw) = self.shared.replay, replayed
         if replay is not None and not self.shared.asyncs.active and not replay.has_reflect(ptr, kind, raw):
             # the steps reflect() planned: reflect_plans' key
-            steps = arr.reflect_plans.get((None if ws is None else tuple(ws), orthogonal))
+            steps = planned_steps(arr, ws, orthogonal)
             offer_device_reflect(replay, ptr, (kind, raw), steps, arr, view, transport)

@@ -9,6 +9,13 @@ import numpy as np
 
 from .errors import RuntimeFailure
 
+# the reductions the C side replays (replay.py: loop reductions and the reduction
+# directive; replay_collectives.py: reduction ... acc through MPI): + * & | ^ max min of
+# the integer and floating types (the logical operators work on 0/1 copies; bool, long
+# double and complex stay general)
+REPLAYED_OPS = frozenset((1, 2, 3, 4, 5, 8, 9))
+REPLAYED_TYPES = frozenset(range(2, 15))
+
 # _XMPACC_TYPE codes (xmpacc.h) -> numpy dtypes
 DTYPES = {1: np.bool_, 2: np.int8, 3: np.int8, 4: np.uint8, 5: np.int16, 6: np.uint16,
           7: np.int32, 8: np.uint32, 9: np.int64, 10: np.uint64, 11: np.int64, 12: np.uint64,

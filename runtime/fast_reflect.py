@@ -39,7 +39,7 @@ import numpy as np
 from .arrays import DistArray
 from .errors import InternalError
 from .fast_async import FastAsync
-from .reflect import active_step
+from .reflect import active_step, planned_steps
 from .shared import Shared
 
 _MAXDIM = 7
@@ -109,6 +109,12 @@ def _message(view: np.ndarray, region: tuple[Any, ...], keep: list[Any]) -> tupl
     dtype = MPI.BYTE.Create_subarray(shape, sizes, starts).Commit()
     keep.append(dtype)
     return [flat, 1, dtype], nbytes
+
+
+def raw_widths(widths: Any, ptr: int | None) -> bytes | None:
+    """The explicit widths of a reflect as the call passes them (3 long longs each: what
+    the C side compares), None for the declared ones."""
+    return ctypes.string_at(ptr, 24 * len(widths)) if widths and ptr else None
 
 
 def link_chain(chain: list[Any]) -> None:
@@ -183,7 +189,7 @@ class FastReflect:
         call passed them): its requests for the C side, from its second reflect on."""
         if self.lib is None or ptr not in self.arrays:
             return   # (a copy of a descriptor, in a structure passed by value: general path)
-        raw = ctypes.string_at(widths_ptr, 24 * len(widths)) if widths and widths_ptr else None
+        raw = raw_widths(widths, widths_ptr)
         kind = 2 * orthogonal + (widths is not None)
         chain = self.plans.get((ptr, kind), [])
         if any(p.widths == raw for p in chain):
@@ -191,7 +197,7 @@ class FastReflect:
         if self.seen.get((ptr, kind, raw)) is not arr:   # its first reflect: an array aligned anew at
             self.seen[(ptr, kind, raw)] = arr            # every call of a function, reflected once
             return                                       # there, never gets requests
-        plan = arr.reflect_plans.get((None if widths is None else tuple(widths), orthogonal))
+        plan = planned_steps(arr, widths, orthogonal)
         if plan is None or any(s[0] != "exchange" for s in plan):
             return
         built = self._build(arr, [s for s in plan if active_step(s)])

@@ -24,18 +24,23 @@ from typing import Any
 import numpy as np
 
 from .arrays import read_ints, read_longs
-from .collectives import DTYPES, VALUE_OP, allreduce, allreduce_start, mpi_op, reset_to_identity, view
+from .collectives import (
+    DTYPES,
+    REPLAYED_OPS,
+    REPLAYED_TYPES,
+    VALUE_OP,
+    allreduce,
+    allreduce_start,
+    mpi_op,
+    reset_to_identity,
+    view,
+)
 from .deferred import Deferred
 from .errors import RuntimeFailure, where_text
 from .shared import Shared
 from .tasks import Tasks
 
 VAR_INDEX, VAR_TRIPLET = 0, 1   # subscript kinds of a variable description (passes/common/varrefs.py)
-# the loop reductions the C side replays (replay.py): + * & | ^ max min of the integer and
-# floating types (the logical operators work on 0/1 copies; bool, long double and complex
-# stay general)
-_REPLAYED_OPS = frozenset((1, 2, 3, 4, 5, 8, 9))
-_REPLAYED_TYPES = frozenset(range(2, 15))
 
 
 def var_view(ptr: int, desc_ptr: int, where: str, raw: bool = False) -> np.ndarray:
@@ -158,7 +163,7 @@ class Reductions:
         """A reduction over ``comm`` the C side can repeat: a loop's (over the loop's
         dimensions of ``desc``) or the directive's (desc 0)."""
         replay = self.shared.replay
-        if op in _REPLAYED_OPS and type_code in _REPLAYED_TYPES and replay.steady(data):
+        if op in REPLAYED_OPS and type_code in REPLAYED_TYPES and replay.steady(data):
             dtype = np.dtype(DTYPES[type_code])
             replay.offer_loop_reduce(desc, dims, data, count, type_code, op, comm, dtype,
                                           mpi_op(op, dtype, where))

@@ -72,13 +72,23 @@ def prepare(arr: DistArray, widths: list[Width] | None, cache: CommCache, where:
             transport.prepare(view, step[2], step[3])
 
 
+def _plan_key(widths: list[Width] | None, orthogonal: bool) -> tuple[Any, bool]:
+    return (None if widths is None else tuple(widths), orthogonal)
+
+
 def _plan(arr: DistArray, widths: list[Width] | None, cache: CommCache,
           where: str, orthogonal: bool) -> list[Step]:
-    key = (None if widths is None else tuple(widths), orthogonal)
+    key = _plan_key(widths, orthogonal)
     plan = arr.reflect_plans.get(key)
     if plan is None:
         plan = arr.reflect_plans[key] = plan_reflect(arr, widths, cache, where, orthogonal)
     return plan
+
+
+def planned_steps(arr: DistArray, widths: list[Width] | None, orthogonal: bool) -> list[Step] | None:
+    """The steps a reflect of ``arr`` with these widths already planned (None: not yet):
+    what the C side repeats (fast_reflect.py, replay.py)."""
+    return arr.reflect_plans.get(_plan_key(widths, orthogonal))
 
 
 def active_step(step: Step) -> bool:

@@ -25,12 +25,8 @@ from typing import Any
 
 import numpy as np
 
-from .collectives import mpi_op
+from .collectives import REPLAYED_OPS, REPLAYED_TYPES, mpi_op
 from .replay import Held, Replay, loaded_library
-
-# the reduction plans C repeats through MPI (reductions.py's, the host reduction's)
-MPI_OPS = frozenset((1, 2, 3, 4, 5, 8, 9))
-MPI_TYPES = frozenset(range(2, 15))
 
 
 class CAccCollectivePlan(ctypes.Structure):
@@ -109,7 +105,7 @@ class AccCollectivePlans:
         c = self.replay.c
         if not (c.allreduce and c.bcast) or call.nbytes > 0x7fffffff:
             return False
-        return not call.op or call.op in MPI_OPS and call.type_code in MPI_TYPES
+        return not call.op or call.op in REPLAYED_OPS and call.type_code in REPLAYED_TYPES
 
     def _mpi_plan(self, p: CAccCollectivePlan, call: AccCall, keep: list[Any]) -> None:
         from mpi4py import MPI
