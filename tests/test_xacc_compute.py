@@ -791,6 +791,53 @@ def test_info_says_where_the_host_waits(tmp_path: Path) -> None:
     assert said[117].endswith("the host waits before line 119")   # the loop that reads y
 
 
+REGION_CLAUSE = """\
+#include <stdio.h>
+#define N 64
+float p[N], q[N];
+#pragma xmp nodes n(*)
+#pragma xmp template t(0:N-1)
+#pragma xmp distribute t(block) onto n
+#pragma xmp align p[i] with t(i)
+#pragma xmp align q[i] with t(i)
+int main(void)
+{
+    int i, it;
+    float gosa = 1.0f, eps = 0.5f;
+#pragma acc data copy(p, q)
+    for (it = 0; it < 4; it++) {
+        gosa = 0;
+#pragma xmp loop (i) on t(i)
+#pragma acc parallel loop reduction(+:gosa) async
+        for (i = 0; i < N; i++) { q[i] = p[i] + 1; gosa += q[i]; }
+#pragma acc wait
+#pragma acc parallel if(gosa > eps)
+        {
+#pragma xmp loop (i) on t(i)
+#pragma acc loop
+            for (i = 0; i < N; i++) p[i] = q[i] * 0.5f;
+        }
+    }
+    printf("%f\\n", gosa);
+    return 0;
+}
+"""
+
+
+def test_a_region_whose_clause_reads_the_result_waits_on_the_host(tmp_path: Path) -> None:
+    """The host evaluates a parallel region's clauses (``if(gosa > eps)``): an acc wait
+    before it stays the host's, with the deferred gosa's wait (it was made on the device,
+    and the if read gosa before the sweep's reduction: 64 where the serial program says 120)."""
+    src = tmp_path / "region.c"
+    src.write_text(REGION_CLAUSE)
+    r = run_xmpacc("-xacc", str(src), "-o", str(tmp_path / "region"), "--keep")
+    assert r.returncode == 0, r.stderr
+    host = (tmp_path / "region.host.c").read_text()
+    assert '_xmpacc_acc_wait("region.c:19"' in host and "_xmpacc_acc_wait_on_device" not in host
+    out = run_mpi(1, tmp_path / "region", env={"XMPACC_DEVICE": "host"})
+    assert out.returncode == 0 and out.stdout.strip() == serial_output(src, tmp_path).strip(), out
+
+
 @pytest.mark.gpu
 @pytest.mark.skipif(gpu_count() == 0, reason="needs a CUDA GPU")
 def test_acc_waits_on_the_device_on_a_gpu(built: dict[str, tuple[Path, str]]) -> None:

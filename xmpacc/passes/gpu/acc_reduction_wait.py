@@ -230,6 +230,11 @@ def _device_region(items: Sequence[c_ast.Node], i: int, d: AccCompute, names: se
         return False
     if any(_CALL.search(text) for text in _texts(d)):
         return False
+    # the clauses (``if(gosa > eps)``, ``copyin(gosa)``, an inner ``reduction(+:gosa)``) as
+    # the nest's are checked (_names_in): the host evaluates them
+    inner = [acc_directive(n, ctx) for n in walk(body) if isinstance(n, c_ast.Pragma)]
+    if any(set(_directive_names(x)) & names for x in (d, *inner) if x is not None):
+        return False
     for stmt in (body.block_items or []) if isinstance(body, c_ast.Compound) else [body]:
         if isinstance(stmt, c_ast.For):
             heads = [h for h in (stmt.init, stmt.cond, stmt.next) if h is not None]
