@@ -258,14 +258,23 @@ def test_himeno_goals_from_record() -> None:
          "xmpacc": {f"xmpacc, {n} GPU": {"values": {"mflops": m}}
                     for n, m in ((1, 850.0), (2, 1600.0), (4, 2900.0))},
          "baselines": [hand(1, 900.0), hand(1, 920.0), hand(1, 1100.0, "swap"), hand(2, 1800.0),
-                       hand(4, 3500.0)]}
+                       hand(4, 3400.0)]}
+    h["xmpacc"]["xmpacc, 4 GPU"]["mflops_of_runs"] = [2850.0, 2880.0, 2900.0, 2910.0, 2950.0]
     goals = himeno_goals.goals({"himeno": h})
     assert goals["H1"] == {"value": round(850 / 920, 4), "target": 0.9, "met": True}   # swap is not compared
     assert goals["H2"] == {"value": 0.85, "target": 0.8, "met": True}
-    assert goals["H3"] == {"value": round(2900 / 3400, 4), "target": 0.8, "met": True, "gpus": 4}
+    # H4: xmpacc's efficiency over the hand-written version's (3400 / (4 x 920)), five runs' spread
+    eff, hand_eff = 2900 / (4 * 850), 3400 / (4 * 920)
+    assert goals["H4"] == {"value": round(eff / hand_eff, 4), "target": 0.9, "met": True, "gpus": 4,
+                           "efficiency": round(eff, 4), "hand_efficiency": round(hand_eff, 4),
+                           "spread": round(100 / 2900, 4), "runs": 5}
+    assert goals["H3_issue11"] == {"value": round(eff, 4), "target": 0.8, "met": True, "gpus": 4}
+    h["xmpacc"]["xmpacc, 4 GPU"]["mflops_of_runs"] = [2500.0, 2900.0, 2950.0]   # spread 0.155
+    assert himeno_goals.goals({"himeno": h})["H4"]["met"] is False
     del h["xmpacc"]["xmpacc, 4 GPU"]
-    assert himeno_goals.goals({"himeno": h})["H3"] == {"value": round(1600 / 1700, 4), "target": 0.9,
-                                                       "met": True, "gpus": 2}
+    h3 = himeno_goals.goals({"himeno": h})["H3"]   # one run: no spread
+    assert (h3["value"], h3["target"], h3["met"], h3["gpus"], h3["spread"]) == (
+        round((1600 / 1700) / (1800 / 1840), 4), 0.95, True, 2, 0.0)
     assert himeno_goals.goals({}) == {}
 
 
