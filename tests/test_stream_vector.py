@@ -9,7 +9,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import gpu_count, run_mpi, run_xmpacc
+from conftest import gpu_count, run_mpi, run_xmpacc, same_output
 from test_passes import run_passes
 
 PROGRAM = Path(__file__).parent / "acc_programs" / "vector_stencils.c"
@@ -80,12 +80,14 @@ def test_generated_vector_walk(tmp_path: Path) -> None:
     r = run_xmpacc(str(PROGRAM), "-o", str(exe), "--keep", "--info")
     assert r.returncode == 0, r.stderr
     text = exe.with_suffix(".cu").read_text()
-    # three of the six kernels: 16-byte loads of the windows and of the rows at i -/+ c,
-    # the scalar elements at the ends, the masked and the vector store; the element by
-    # element walk, the one-point fallback
-    assert text.count("if (_xmpacc_al) {") == 3
+    # three of the six kernels: one walk whose steps load 16-byte blocks of the windows and
+    # of the rows at i -/+ c (the scalar elements at the ends) or, with the mask's bit 4,
+    # element by element; the masked and the vector store; the one-point fallback
+    assert text.count("if (_xmpacc_vec && (_xmpacc_al || _xmpacc_s0_i.count >= 4)) {") == 3
+    assert text.count("_xmpacc_mask = 31;   /* bit 4: element by element */") == 3
+    assert "if (!(_xmpacc_mask >> 4)) {" in text
     assert "_XMPACC_LDV4F(&a[_xmpacc_o" in text and "_XMPACC_STV4F(&b[_xmpacc_o" in text
-    assert "if (_xmpacc_mask == 15)" in text and "no multiple of 4 long" in text
+    assert "if (_xmpacc_mask == 15)" in text
     assert "one point at a time" in text
     # the kernel gets groups of 4 points, the loop's own schedule after the others
     host = exe.with_suffix(".host.c").read_text()
@@ -127,4 +129,7 @@ def test_vector_program_on_gpu(tmp_path: Path, serial: dict[int, str], nx: int) 
     for n in (1, 2):
         out = run_mpi(n, exe, env={"XMPACC_DEVICE": "cuda"})
         assert out.returncode == 0, out.stderr
-        assert set(out.stdout.strip().splitlines()) == {serial[nx]}, (n, out.stdout)
+        # fp32 to 1e-6: the GPU contracts a * b + c into one rounding (FMA), gcc -O2 rounds
+        # twice (92002.679164 against 92002.679182 on an H200 at NX = 24)
+        for line in out.stdout.strip().splitlines():
+            same_output(line, serial[nx], rel=1e-6)

@@ -9,8 +9,8 @@
 _XMPACC_UNIT_BEGIN(jacobi3d_spell_c)
 
 /* stencil3d_sweep.h:25: loop ... acc */
-#ifndef _XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_25   /* the runtime defines it as 2 where this kernel spills */
-#define _XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_25 3
+#ifndef _XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_25   /* the runtime defines it as 3 where this kernel spills */
+#define _XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_25 4
 #endif
 _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_25) _xmpacc_loop_jacobi3d_spell_c_25(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_k, _xmpacc_sched_t _xmpacc_s_j, _xmpacc_sched_t _xmpacc_s_i, float * _XMPACC_RESTRICT unew, _xmpacc_array_t _xmpacc_a_unew, const float * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u, _xmpacc_sched_t _xmpacc_s0_i)
 {
@@ -76,44 +76,79 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_25) _xmp
   float _xmpacc_x0_0, _xmpacc_x0_1, _xmpacc_x0_2, _xmpacc_x0_3;
   float _xmpacc_x1_0, _xmpacc_x1_1, _xmpacc_x1_2, _xmpacc_x1_3;
   float _xmpacc_x2_0, _xmpacc_x2_5;
-  if (_xmpacc_al) {   /* 16-byte loads: every access starts a block (stream_vector.py) */
-  _XMPACC_LDV4F(&u[_xmpacc_o1 + _xmpacc_d1_0], _xmpacc_r0_0_0, _xmpacc_r0_0_1, _xmpacc_r0_0_2, _xmpacc_r0_0_3);
-  _XMPACC_LDV4F(&u[_xmpacc_o1 + _xmpacc_d1_5], _xmpacc_r0_1_0, _xmpacc_r0_1_1, _xmpacc_r0_1_2, _xmpacc_r0_1_3);
+  if (_xmpacc_vec && (_xmpacc_al || _xmpacc_s0_i.count >= 4)) {   /* 16-byte loads where every access starts a block (stream_vector.py) */
+  if (!_xmpacc_al) {   /* element by element: the points moved into the loop's range */
+    const long long _xmpacc_sh = _xmpacc_i0 < _xmpacc_s0_i.first ? _xmpacc_s0_i.first - _xmpacc_i0 : _xmpacc_i0 + 4 > _xmpacc_s0_i.first + _xmpacc_s0_i.count ? _xmpacc_s0_i.first + _xmpacc_s0_i.count - 4 - _xmpacc_i0 : 0;
+    _xmpacc_i0 += _xmpacc_sh;
+    _xmpacc_o0 += _xmpacc_sh;
+    _xmpacc_o1 += _xmpacc_sh;
+    _xmpacc_mask = 31;   /* bit 4: element by element */
+  }
+    if (!(_xmpacc_mask >> 4)) {
+      _XMPACC_LDV4F(&u[_xmpacc_o1 + _xmpacc_d1_0], _xmpacc_r0_0_0, _xmpacc_r0_0_1, _xmpacc_r0_0_2, _xmpacc_r0_0_3);
+      _XMPACC_LDV4F(&u[_xmpacc_o1 + _xmpacc_d1_5], _xmpacc_r0_1_0, _xmpacc_r0_1_1, _xmpacc_r0_1_2, _xmpacc_r0_1_3);
+    } else {
+      _xmpacc_r0_0_0 = _XMPACC_LDG(&u[(_xmpacc_o1 + _xmpacc_d1_0) + 0]);
+      _xmpacc_r0_0_1 = _XMPACC_LDG(&u[(_xmpacc_o1 + _xmpacc_d1_0) + 1]);
+      _xmpacc_r0_0_2 = _XMPACC_LDG(&u[(_xmpacc_o1 + _xmpacc_d1_0) + 2]);
+      _xmpacc_r0_0_3 = _XMPACC_LDG(&u[(_xmpacc_o1 + _xmpacc_d1_0) + 3]);
+      _xmpacc_r0_1_0 = _XMPACC_LDG(&u[(_xmpacc_o1 + _xmpacc_d1_5) + 0]);
+      _xmpacc_r0_1_1 = _XMPACC_LDG(&u[(_xmpacc_o1 + _xmpacc_d1_5) + 1]);
+      _xmpacc_r0_1_2 = _XMPACC_LDG(&u[(_xmpacc_o1 + _xmpacc_d1_5) + 2]);
+      _xmpacc_r0_1_3 = _XMPACC_LDG(&u[(_xmpacc_o1 + _xmpacc_d1_5) + 3]);
+    }
   _XMPACC_UNROLL
   for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
     if (_xmpacc_w > 0) { if (_xmpacc_p0 + _xmpacc_w >= _xmpacc_s_k.count) break; k = (int) (_xmpacc_s_k.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_k.step); }
-    _XMPACC_LDV4F(&u[_xmpacc_o1 + _xmpacc_d1_1], _xmpacc_r0_2_0, _xmpacc_r0_2_1, _xmpacc_r0_2_2, _xmpacc_r0_2_3);
-    _XMPACC_LDV4F(&u[(_xmpacc_o1) + 0], _xmpacc_x0_0, _xmpacc_x0_1, _xmpacc_x0_2, _xmpacc_x0_3);
-    _XMPACC_LDV4F(&u[(_xmpacc_o1 + _xmpacc_d1_2) + 0], _xmpacc_x1_0, _xmpacc_x1_1, _xmpacc_x1_2, _xmpacc_x1_3);
-    if (((_xmpacc_mask >> 0 & 1))) _xmpacc_x2_0 = _XMPACC_LDG(&u[(_xmpacc_o1 + _xmpacc_d1_3 + 1) + -1]);
-    if (((_xmpacc_mask >> 3 & 1))) _xmpacc_x2_5 = _XMPACC_LDG(&u[(_xmpacc_o1 + _xmpacc_d1_3 + 1) + 4]);
+    if (!(_xmpacc_mask >> 4)) {
+      _XMPACC_LDV4F(&u[_xmpacc_o1 + _xmpacc_d1_1], _xmpacc_r0_2_0, _xmpacc_r0_2_1, _xmpacc_r0_2_2, _xmpacc_r0_2_3);
+      _XMPACC_LDV4F(&u[(_xmpacc_o1) + 0], _xmpacc_x0_0, _xmpacc_x0_1, _xmpacc_x0_2, _xmpacc_x0_3);
+      _XMPACC_LDV4F(&u[(_xmpacc_o1 + _xmpacc_d1_2) + 0], _xmpacc_x1_0, _xmpacc_x1_1, _xmpacc_x1_2, _xmpacc_x1_3);
+      if (((_xmpacc_mask >> 0 & 1))) _xmpacc_x2_0 = _XMPACC_LDG(&u[(_xmpacc_o1 + _xmpacc_d1_3 + 1) + -1]);
+      if (((_xmpacc_mask >> 3 & 1))) _xmpacc_x2_5 = _XMPACC_LDG(&u[(_xmpacc_o1 + _xmpacc_d1_3 + 1) + 4]);
+    } else {
+      _xmpacc_r0_2_0 = _XMPACC_LDG(&u[(_xmpacc_o1 + _xmpacc_d1_1) + 0]);
+      _xmpacc_r0_2_1 = _XMPACC_LDG(&u[(_xmpacc_o1 + _xmpacc_d1_1) + 1]);
+      _xmpacc_r0_2_2 = _XMPACC_LDG(&u[(_xmpacc_o1 + _xmpacc_d1_1) + 2]);
+      _xmpacc_r0_2_3 = _XMPACC_LDG(&u[(_xmpacc_o1 + _xmpacc_d1_1) + 3]);
+      _xmpacc_x0_0 = _XMPACC_LDG(&u[((_xmpacc_o1) + 0) + 0]);
+      _xmpacc_x0_1 = _XMPACC_LDG(&u[((_xmpacc_o1) + 0) + 1]);
+      _xmpacc_x0_2 = _XMPACC_LDG(&u[((_xmpacc_o1) + 0) + 2]);
+      _xmpacc_x0_3 = _XMPACC_LDG(&u[((_xmpacc_o1) + 0) + 3]);
+      _xmpacc_x1_0 = _XMPACC_LDG(&u[((_xmpacc_o1 + _xmpacc_d1_2) + 0) + 0]);
+      _xmpacc_x1_1 = _XMPACC_LDG(&u[((_xmpacc_o1 + _xmpacc_d1_2) + 0) + 1]);
+      _xmpacc_x1_2 = _XMPACC_LDG(&u[((_xmpacc_o1 + _xmpacc_d1_2) + 0) + 2]);
+      _xmpacc_x1_3 = _XMPACC_LDG(&u[((_xmpacc_o1 + _xmpacc_d1_2) + 0) + 3]);
+      _xmpacc_x2_0 = _XMPACC_LDG(&u[(_xmpacc_o1 + _xmpacc_d1_3 + 1) + -1]);
+      _xmpacc_x2_5 = _XMPACC_LDG(&u[(_xmpacc_o1 + _xmpacc_d1_3 + 1) + 4]);
+    }
     { int i = (int) (_xmpacc_i0 + 0); (void) i;
     do
 #line 40 "bench/spelling/stencil3d_sweep.h"
 _xmpacc_y0 = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0_0 + _xmpacc_r0_2_0) + _xmpacc_x0_0) + _xmpacc_x1_0) + _xmpacc_x2_0) + _xmpacc_r0_1_1);
     while (0);
-#line 96 "jacobi3d-float-async.cu"
+#line 131 "jacobi3d-float-async.cu"
     }
     { int i = (int) (_xmpacc_i0 + 1); (void) i;
     do
 #line 40 "bench/spelling/stencil3d_sweep.h"
 _xmpacc_y1 = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0_1 + _xmpacc_r0_2_1) + _xmpacc_x0_1) + _xmpacc_x1_1) + _xmpacc_r0_1_0) + _xmpacc_r0_1_2);
     while (0);
-#line 103 "jacobi3d-float-async.cu"
+#line 138 "jacobi3d-float-async.cu"
     }
     { int i = (int) (_xmpacc_i0 + 2); (void) i;
     do
 #line 40 "bench/spelling/stencil3d_sweep.h"
 _xmpacc_y2 = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0_2 + _xmpacc_r0_2_2) + _xmpacc_x0_2) + _xmpacc_x1_2) + _xmpacc_r0_1_1) + _xmpacc_r0_1_3);
     while (0);
-#line 110 "jacobi3d-float-async.cu"
+#line 145 "jacobi3d-float-async.cu"
     }
     { int i = (int) (_xmpacc_i0 + 3); (void) i;
     do
 #line 40 "bench/spelling/stencil3d_sweep.h"
 _xmpacc_y3 = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0_3 + _xmpacc_r0_2_3) + _xmpacc_x0_3) + _xmpacc_x1_3) + _xmpacc_r0_1_2) + _xmpacc_x2_5);
     while (0);
-#line 117 "jacobi3d-float-async.cu"
+#line 152 "jacobi3d-float-async.cu"
     }
     if (_xmpacc_mask == 15) _XMPACC_STV4F(&unew[_xmpacc_o0], _xmpacc_y0, _xmpacc_y1, _xmpacc_y2, _xmpacc_y3);
     else {
@@ -122,83 +157,6 @@ _xmpacc_y3 = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0_3 + _xmpacc_r0_2_3) + _xm
       if (_xmpacc_mask >> 2 & 1) unew[(_xmpacc_o0) + 2] = _xmpacc_y2;
       if (_xmpacc_mask >> 3 & 1) unew[(_xmpacc_o0) + 3] = _xmpacc_y3;
     }
-    #ifndef _XMPACC_CHECK
-    _xmpacc_o0 += _xmpacc_t0;
-    _xmpacc_o1 += _xmpacc_t1;
-    #endif
-    _xmpacc_r0_0_0 = _xmpacc_r0_1_0;
-    _xmpacc_r0_0_1 = _xmpacc_r0_1_1;
-    _xmpacc_r0_0_2 = _xmpacc_r0_1_2;
-    _xmpacc_r0_0_3 = _xmpacc_r0_1_3;
-    _xmpacc_r0_1_0 = _xmpacc_r0_2_0;
-    _xmpacc_r0_1_1 = _xmpacc_r0_2_1;
-    _xmpacc_r0_1_2 = _xmpacc_r0_2_2;
-    _xmpacc_r0_1_3 = _xmpacc_r0_2_3;
-  }
-  } else if (_xmpacc_vec && _xmpacc_s0_i.count >= 4) {   /* rows that are no multiple of 4 long */
-  const long long _xmpacc_sh = _xmpacc_i0 < _xmpacc_s0_i.first ? _xmpacc_s0_i.first - _xmpacc_i0 : _xmpacc_i0 + 4 > _xmpacc_s0_i.first + _xmpacc_s0_i.count ? _xmpacc_s0_i.first + _xmpacc_s0_i.count - 4 - _xmpacc_i0 : 0;
-  _xmpacc_i0 += _xmpacc_sh;
-  #ifndef _XMPACC_CHECK
-  _xmpacc_o0 += _xmpacc_sh;
-  _xmpacc_o1 += _xmpacc_sh;
-  #endif
-  _xmpacc_r0_0_0 = _XMPACC_LDG(&u[(_xmpacc_o1 + _xmpacc_d1_0) + 0]);
-  _xmpacc_r0_0_1 = _XMPACC_LDG(&u[(_xmpacc_o1 + _xmpacc_d1_0) + 1]);
-  _xmpacc_r0_0_2 = _XMPACC_LDG(&u[(_xmpacc_o1 + _xmpacc_d1_0) + 2]);
-  _xmpacc_r0_0_3 = _XMPACC_LDG(&u[(_xmpacc_o1 + _xmpacc_d1_0) + 3]);
-  _xmpacc_r0_1_0 = _XMPACC_LDG(&u[(_xmpacc_o1 + _xmpacc_d1_5) + 0]);
-  _xmpacc_r0_1_1 = _XMPACC_LDG(&u[(_xmpacc_o1 + _xmpacc_d1_5) + 1]);
-  _xmpacc_r0_1_2 = _XMPACC_LDG(&u[(_xmpacc_o1 + _xmpacc_d1_5) + 2]);
-  _xmpacc_r0_1_3 = _XMPACC_LDG(&u[(_xmpacc_o1 + _xmpacc_d1_5) + 3]);
-  _XMPACC_ROLLED
-  for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
-    if (_xmpacc_w > 0) { if (_xmpacc_p0 + _xmpacc_w >= _xmpacc_s_k.count) break; k = (int) (_xmpacc_s_k.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_k.step); }
-    _xmpacc_r0_2_0 = _XMPACC_LDG(&u[(_xmpacc_o1 + _xmpacc_d1_1) + 0]);
-    _xmpacc_r0_2_1 = _XMPACC_LDG(&u[(_xmpacc_o1 + _xmpacc_d1_1) + 1]);
-    _xmpacc_r0_2_2 = _XMPACC_LDG(&u[(_xmpacc_o1 + _xmpacc_d1_1) + 2]);
-    _xmpacc_r0_2_3 = _XMPACC_LDG(&u[(_xmpacc_o1 + _xmpacc_d1_1) + 3]);
-    _xmpacc_x0_0 = _XMPACC_LDG(&u[((_xmpacc_o1) + 0) + 0]);
-    _xmpacc_x0_1 = _XMPACC_LDG(&u[((_xmpacc_o1) + 0) + 1]);
-    _xmpacc_x0_2 = _XMPACC_LDG(&u[((_xmpacc_o1) + 0) + 2]);
-    _xmpacc_x0_3 = _XMPACC_LDG(&u[((_xmpacc_o1) + 0) + 3]);
-    _xmpacc_x1_0 = _XMPACC_LDG(&u[((_xmpacc_o1 + _xmpacc_d1_2) + 0) + 0]);
-    _xmpacc_x1_1 = _XMPACC_LDG(&u[((_xmpacc_o1 + _xmpacc_d1_2) + 0) + 1]);
-    _xmpacc_x1_2 = _XMPACC_LDG(&u[((_xmpacc_o1 + _xmpacc_d1_2) + 0) + 2]);
-    _xmpacc_x1_3 = _XMPACC_LDG(&u[((_xmpacc_o1 + _xmpacc_d1_2) + 0) + 3]);
-    _xmpacc_x2_0 = _XMPACC_LDG(&u[(_xmpacc_o1 + _xmpacc_d1_3 + 1) + -1]);
-    _xmpacc_x2_5 = _XMPACC_LDG(&u[(_xmpacc_o1 + _xmpacc_d1_3 + 1) + 4]);
-    { int i = (int) (_xmpacc_i0 + 0); (void) i;
-    do
-#line 40 "bench/spelling/stencil3d_sweep.h"
-_xmpacc_y0 = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0_0 + _xmpacc_r0_2_0) + _xmpacc_x0_0) + _xmpacc_x1_0) + _xmpacc_x2_0) + _xmpacc_r0_1_1);
-    while (0);
-#line 176 "jacobi3d-float-async.cu"
-    }
-    { int i = (int) (_xmpacc_i0 + 1); (void) i;
-    do
-#line 40 "bench/spelling/stencil3d_sweep.h"
-_xmpacc_y1 = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0_1 + _xmpacc_r0_2_1) + _xmpacc_x0_1) + _xmpacc_x1_1) + _xmpacc_r0_1_0) + _xmpacc_r0_1_2);
-    while (0);
-#line 183 "jacobi3d-float-async.cu"
-    }
-    { int i = (int) (_xmpacc_i0 + 2); (void) i;
-    do
-#line 40 "bench/spelling/stencil3d_sweep.h"
-_xmpacc_y2 = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0_2 + _xmpacc_r0_2_2) + _xmpacc_x0_2) + _xmpacc_x1_2) + _xmpacc_r0_1_1) + _xmpacc_r0_1_3);
-    while (0);
-#line 190 "jacobi3d-float-async.cu"
-    }
-    { int i = (int) (_xmpacc_i0 + 3); (void) i;
-    do
-#line 40 "bench/spelling/stencil3d_sweep.h"
-_xmpacc_y3 = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0_3 + _xmpacc_r0_2_3) + _xmpacc_x0_3) + _xmpacc_x1_3) + _xmpacc_r0_1_2) + _xmpacc_x2_5);
-    while (0);
-#line 197 "jacobi3d-float-async.cu"
-    }
-    unew[(_xmpacc_o0) + 0] = _xmpacc_y0;
-    unew[(_xmpacc_o0) + 1] = _xmpacc_y1;
-    unew[(_xmpacc_o0) + 2] = _xmpacc_y2;
-    unew[(_xmpacc_o0) + 3] = _xmpacc_y3;
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -244,7 +202,7 @@ _xmpacc_y3 = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0_3 + _xmpacc_r0_2_3) + _xm
 #line 40 "bench/spelling/stencil3d_sweep.h"
 unew[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, k), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i)))] = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0 + _xmpacc_r0_2) + _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k), _XMPACC_G(_xmpacc_a_u, 1, j - 1), _XMPACC_G(_xmpacc_a_u, 2, i)))])) + _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_2, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k), _XMPACC_G(_xmpacc_a_u, 1, j + 1), _XMPACC_G(_xmpacc_a_u, 2, i)))])) + _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_3, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i - 1)))])) + _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_4, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i + 1)))]));
     while (0);
-#line 248 "jacobi3d-float-async.cu"
+#line 206 "jacobi3d-float-async.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -286,8 +244,8 @@ void _xmpacc_loop_jacobi3d_spell_c_25_host(long long _xmpacc_n, void **_xmpacc_a
 #endif
 
 /* stencil3d_sweep.h:25: loop ... acc */
-#ifndef _XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_25_1   /* the runtime defines it as 2 where this kernel spills */
-#define _XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_25_1 3
+#ifndef _XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_25_1   /* the runtime defines it as 3 where this kernel spills */
+#define _XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_25_1 4
 #endif
 _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_25_1) _xmpacc_loop_jacobi3d_spell_c_25_1(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_k, _xmpacc_sched_t _xmpacc_s_j, _xmpacc_sched_t _xmpacc_s_i, float * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u, const float * _XMPACC_RESTRICT unew, _xmpacc_array_t _xmpacc_a_unew, _xmpacc_sched_t _xmpacc_s0_i)
 {
@@ -353,44 +311,79 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_25_1) _x
   float _xmpacc_x0_0, _xmpacc_x0_1, _xmpacc_x0_2, _xmpacc_x0_3;
   float _xmpacc_x1_0, _xmpacc_x1_1, _xmpacc_x1_2, _xmpacc_x1_3;
   float _xmpacc_x2_0, _xmpacc_x2_5;
-  if (_xmpacc_al) {   /* 16-byte loads: every access starts a block (stream_vector.py) */
-  _XMPACC_LDV4F(&unew[_xmpacc_o1 + _xmpacc_d1_0], _xmpacc_r0_0_0, _xmpacc_r0_0_1, _xmpacc_r0_0_2, _xmpacc_r0_0_3);
-  _XMPACC_LDV4F(&unew[_xmpacc_o1 + _xmpacc_d1_5], _xmpacc_r0_1_0, _xmpacc_r0_1_1, _xmpacc_r0_1_2, _xmpacc_r0_1_3);
+  if (_xmpacc_vec && (_xmpacc_al || _xmpacc_s0_i.count >= 4)) {   /* 16-byte loads where every access starts a block (stream_vector.py) */
+  if (!_xmpacc_al) {   /* element by element: the points moved into the loop's range */
+    const long long _xmpacc_sh = _xmpacc_i0 < _xmpacc_s0_i.first ? _xmpacc_s0_i.first - _xmpacc_i0 : _xmpacc_i0 + 4 > _xmpacc_s0_i.first + _xmpacc_s0_i.count ? _xmpacc_s0_i.first + _xmpacc_s0_i.count - 4 - _xmpacc_i0 : 0;
+    _xmpacc_i0 += _xmpacc_sh;
+    _xmpacc_o0 += _xmpacc_sh;
+    _xmpacc_o1 += _xmpacc_sh;
+    _xmpacc_mask = 31;   /* bit 4: element by element */
+  }
+    if (!(_xmpacc_mask >> 4)) {
+      _XMPACC_LDV4F(&unew[_xmpacc_o1 + _xmpacc_d1_0], _xmpacc_r0_0_0, _xmpacc_r0_0_1, _xmpacc_r0_0_2, _xmpacc_r0_0_3);
+      _XMPACC_LDV4F(&unew[_xmpacc_o1 + _xmpacc_d1_5], _xmpacc_r0_1_0, _xmpacc_r0_1_1, _xmpacc_r0_1_2, _xmpacc_r0_1_3);
+    } else {
+      _xmpacc_r0_0_0 = _XMPACC_LDG(&unew[(_xmpacc_o1 + _xmpacc_d1_0) + 0]);
+      _xmpacc_r0_0_1 = _XMPACC_LDG(&unew[(_xmpacc_o1 + _xmpacc_d1_0) + 1]);
+      _xmpacc_r0_0_2 = _XMPACC_LDG(&unew[(_xmpacc_o1 + _xmpacc_d1_0) + 2]);
+      _xmpacc_r0_0_3 = _XMPACC_LDG(&unew[(_xmpacc_o1 + _xmpacc_d1_0) + 3]);
+      _xmpacc_r0_1_0 = _XMPACC_LDG(&unew[(_xmpacc_o1 + _xmpacc_d1_5) + 0]);
+      _xmpacc_r0_1_1 = _XMPACC_LDG(&unew[(_xmpacc_o1 + _xmpacc_d1_5) + 1]);
+      _xmpacc_r0_1_2 = _XMPACC_LDG(&unew[(_xmpacc_o1 + _xmpacc_d1_5) + 2]);
+      _xmpacc_r0_1_3 = _XMPACC_LDG(&unew[(_xmpacc_o1 + _xmpacc_d1_5) + 3]);
+    }
   _XMPACC_UNROLL
   for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
     if (_xmpacc_w > 0) { if (_xmpacc_p0 + _xmpacc_w >= _xmpacc_s_k.count) break; k = (int) (_xmpacc_s_k.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_k.step); }
-    _XMPACC_LDV4F(&unew[_xmpacc_o1 + _xmpacc_d1_1], _xmpacc_r0_2_0, _xmpacc_r0_2_1, _xmpacc_r0_2_2, _xmpacc_r0_2_3);
-    _XMPACC_LDV4F(&unew[(_xmpacc_o1) + 0], _xmpacc_x0_0, _xmpacc_x0_1, _xmpacc_x0_2, _xmpacc_x0_3);
-    _XMPACC_LDV4F(&unew[(_xmpacc_o1 + _xmpacc_d1_2) + 0], _xmpacc_x1_0, _xmpacc_x1_1, _xmpacc_x1_2, _xmpacc_x1_3);
-    if (((_xmpacc_mask >> 0 & 1))) _xmpacc_x2_0 = _XMPACC_LDG(&unew[(_xmpacc_o1 + _xmpacc_d1_3 + 1) + -1]);
-    if (((_xmpacc_mask >> 3 & 1))) _xmpacc_x2_5 = _XMPACC_LDG(&unew[(_xmpacc_o1 + _xmpacc_d1_3 + 1) + 4]);
+    if (!(_xmpacc_mask >> 4)) {
+      _XMPACC_LDV4F(&unew[_xmpacc_o1 + _xmpacc_d1_1], _xmpacc_r0_2_0, _xmpacc_r0_2_1, _xmpacc_r0_2_2, _xmpacc_r0_2_3);
+      _XMPACC_LDV4F(&unew[(_xmpacc_o1) + 0], _xmpacc_x0_0, _xmpacc_x0_1, _xmpacc_x0_2, _xmpacc_x0_3);
+      _XMPACC_LDV4F(&unew[(_xmpacc_o1 + _xmpacc_d1_2) + 0], _xmpacc_x1_0, _xmpacc_x1_1, _xmpacc_x1_2, _xmpacc_x1_3);
+      if (((_xmpacc_mask >> 0 & 1))) _xmpacc_x2_0 = _XMPACC_LDG(&unew[(_xmpacc_o1 + _xmpacc_d1_3 + 1) + -1]);
+      if (((_xmpacc_mask >> 3 & 1))) _xmpacc_x2_5 = _XMPACC_LDG(&unew[(_xmpacc_o1 + _xmpacc_d1_3 + 1) + 4]);
+    } else {
+      _xmpacc_r0_2_0 = _XMPACC_LDG(&unew[(_xmpacc_o1 + _xmpacc_d1_1) + 0]);
+      _xmpacc_r0_2_1 = _XMPACC_LDG(&unew[(_xmpacc_o1 + _xmpacc_d1_1) + 1]);
+      _xmpacc_r0_2_2 = _XMPACC_LDG(&unew[(_xmpacc_o1 + _xmpacc_d1_1) + 2]);
+      _xmpacc_r0_2_3 = _XMPACC_LDG(&unew[(_xmpacc_o1 + _xmpacc_d1_1) + 3]);
+      _xmpacc_x0_0 = _XMPACC_LDG(&unew[((_xmpacc_o1) + 0) + 0]);
+      _xmpacc_x0_1 = _XMPACC_LDG(&unew[((_xmpacc_o1) + 0) + 1]);
+      _xmpacc_x0_2 = _XMPACC_LDG(&unew[((_xmpacc_o1) + 0) + 2]);
+      _xmpacc_x0_3 = _XMPACC_LDG(&unew[((_xmpacc_o1) + 0) + 3]);
+      _xmpacc_x1_0 = _XMPACC_LDG(&unew[((_xmpacc_o1 + _xmpacc_d1_2) + 0) + 0]);
+      _xmpacc_x1_1 = _XMPACC_LDG(&unew[((_xmpacc_o1 + _xmpacc_d1_2) + 0) + 1]);
+      _xmpacc_x1_2 = _XMPACC_LDG(&unew[((_xmpacc_o1 + _xmpacc_d1_2) + 0) + 2]);
+      _xmpacc_x1_3 = _XMPACC_LDG(&unew[((_xmpacc_o1 + _xmpacc_d1_2) + 0) + 3]);
+      _xmpacc_x2_0 = _XMPACC_LDG(&unew[(_xmpacc_o1 + _xmpacc_d1_3 + 1) + -1]);
+      _xmpacc_x2_5 = _XMPACC_LDG(&unew[(_xmpacc_o1 + _xmpacc_d1_3 + 1) + 4]);
+    }
     { int i = (int) (_xmpacc_i0 + 0); (void) i;
     do
 #line 40 "bench/spelling/stencil3d_sweep.h"
 _xmpacc_y0 = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0_0 + _xmpacc_r0_2_0) + _xmpacc_x0_0) + _xmpacc_x1_0) + _xmpacc_x2_0) + _xmpacc_r0_1_1);
     while (0);
-#line 373 "jacobi3d-float-async.cu"
+#line 366 "jacobi3d-float-async.cu"
     }
     { int i = (int) (_xmpacc_i0 + 1); (void) i;
     do
 #line 40 "bench/spelling/stencil3d_sweep.h"
 _xmpacc_y1 = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0_1 + _xmpacc_r0_2_1) + _xmpacc_x0_1) + _xmpacc_x1_1) + _xmpacc_r0_1_0) + _xmpacc_r0_1_2);
     while (0);
-#line 380 "jacobi3d-float-async.cu"
+#line 373 "jacobi3d-float-async.cu"
     }
     { int i = (int) (_xmpacc_i0 + 2); (void) i;
     do
 #line 40 "bench/spelling/stencil3d_sweep.h"
 _xmpacc_y2 = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0_2 + _xmpacc_r0_2_2) + _xmpacc_x0_2) + _xmpacc_x1_2) + _xmpacc_r0_1_1) + _xmpacc_r0_1_3);
     while (0);
-#line 387 "jacobi3d-float-async.cu"
+#line 380 "jacobi3d-float-async.cu"
     }
     { int i = (int) (_xmpacc_i0 + 3); (void) i;
     do
 #line 40 "bench/spelling/stencil3d_sweep.h"
 _xmpacc_y3 = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0_3 + _xmpacc_r0_2_3) + _xmpacc_x0_3) + _xmpacc_x1_3) + _xmpacc_r0_1_2) + _xmpacc_x2_5);
     while (0);
-#line 394 "jacobi3d-float-async.cu"
+#line 387 "jacobi3d-float-async.cu"
     }
     if (_xmpacc_mask == 15) _XMPACC_STV4F(&u[_xmpacc_o0], _xmpacc_y0, _xmpacc_y1, _xmpacc_y2, _xmpacc_y3);
     else {
@@ -399,83 +392,6 @@ _xmpacc_y3 = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0_3 + _xmpacc_r0_2_3) + _xm
       if (_xmpacc_mask >> 2 & 1) u[(_xmpacc_o0) + 2] = _xmpacc_y2;
       if (_xmpacc_mask >> 3 & 1) u[(_xmpacc_o0) + 3] = _xmpacc_y3;
     }
-    #ifndef _XMPACC_CHECK
-    _xmpacc_o0 += _xmpacc_t0;
-    _xmpacc_o1 += _xmpacc_t1;
-    #endif
-    _xmpacc_r0_0_0 = _xmpacc_r0_1_0;
-    _xmpacc_r0_0_1 = _xmpacc_r0_1_1;
-    _xmpacc_r0_0_2 = _xmpacc_r0_1_2;
-    _xmpacc_r0_0_3 = _xmpacc_r0_1_3;
-    _xmpacc_r0_1_0 = _xmpacc_r0_2_0;
-    _xmpacc_r0_1_1 = _xmpacc_r0_2_1;
-    _xmpacc_r0_1_2 = _xmpacc_r0_2_2;
-    _xmpacc_r0_1_3 = _xmpacc_r0_2_3;
-  }
-  } else if (_xmpacc_vec && _xmpacc_s0_i.count >= 4) {   /* rows that are no multiple of 4 long */
-  const long long _xmpacc_sh = _xmpacc_i0 < _xmpacc_s0_i.first ? _xmpacc_s0_i.first - _xmpacc_i0 : _xmpacc_i0 + 4 > _xmpacc_s0_i.first + _xmpacc_s0_i.count ? _xmpacc_s0_i.first + _xmpacc_s0_i.count - 4 - _xmpacc_i0 : 0;
-  _xmpacc_i0 += _xmpacc_sh;
-  #ifndef _XMPACC_CHECK
-  _xmpacc_o0 += _xmpacc_sh;
-  _xmpacc_o1 += _xmpacc_sh;
-  #endif
-  _xmpacc_r0_0_0 = _XMPACC_LDG(&unew[(_xmpacc_o1 + _xmpacc_d1_0) + 0]);
-  _xmpacc_r0_0_1 = _XMPACC_LDG(&unew[(_xmpacc_o1 + _xmpacc_d1_0) + 1]);
-  _xmpacc_r0_0_2 = _XMPACC_LDG(&unew[(_xmpacc_o1 + _xmpacc_d1_0) + 2]);
-  _xmpacc_r0_0_3 = _XMPACC_LDG(&unew[(_xmpacc_o1 + _xmpacc_d1_0) + 3]);
-  _xmpacc_r0_1_0 = _XMPACC_LDG(&unew[(_xmpacc_o1 + _xmpacc_d1_5) + 0]);
-  _xmpacc_r0_1_1 = _XMPACC_LDG(&unew[(_xmpacc_o1 + _xmpacc_d1_5) + 1]);
-  _xmpacc_r0_1_2 = _XMPACC_LDG(&unew[(_xmpacc_o1 + _xmpacc_d1_5) + 2]);
-  _xmpacc_r0_1_3 = _XMPACC_LDG(&unew[(_xmpacc_o1 + _xmpacc_d1_5) + 3]);
-  _XMPACC_ROLLED
-  for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
-    if (_xmpacc_w > 0) { if (_xmpacc_p0 + _xmpacc_w >= _xmpacc_s_k.count) break; k = (int) (_xmpacc_s_k.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_k.step); }
-    _xmpacc_r0_2_0 = _XMPACC_LDG(&unew[(_xmpacc_o1 + _xmpacc_d1_1) + 0]);
-    _xmpacc_r0_2_1 = _XMPACC_LDG(&unew[(_xmpacc_o1 + _xmpacc_d1_1) + 1]);
-    _xmpacc_r0_2_2 = _XMPACC_LDG(&unew[(_xmpacc_o1 + _xmpacc_d1_1) + 2]);
-    _xmpacc_r0_2_3 = _XMPACC_LDG(&unew[(_xmpacc_o1 + _xmpacc_d1_1) + 3]);
-    _xmpacc_x0_0 = _XMPACC_LDG(&unew[((_xmpacc_o1) + 0) + 0]);
-    _xmpacc_x0_1 = _XMPACC_LDG(&unew[((_xmpacc_o1) + 0) + 1]);
-    _xmpacc_x0_2 = _XMPACC_LDG(&unew[((_xmpacc_o1) + 0) + 2]);
-    _xmpacc_x0_3 = _XMPACC_LDG(&unew[((_xmpacc_o1) + 0) + 3]);
-    _xmpacc_x1_0 = _XMPACC_LDG(&unew[((_xmpacc_o1 + _xmpacc_d1_2) + 0) + 0]);
-    _xmpacc_x1_1 = _XMPACC_LDG(&unew[((_xmpacc_o1 + _xmpacc_d1_2) + 0) + 1]);
-    _xmpacc_x1_2 = _XMPACC_LDG(&unew[((_xmpacc_o1 + _xmpacc_d1_2) + 0) + 2]);
-    _xmpacc_x1_3 = _XMPACC_LDG(&unew[((_xmpacc_o1 + _xmpacc_d1_2) + 0) + 3]);
-    _xmpacc_x2_0 = _XMPACC_LDG(&unew[(_xmpacc_o1 + _xmpacc_d1_3 + 1) + -1]);
-    _xmpacc_x2_5 = _XMPACC_LDG(&unew[(_xmpacc_o1 + _xmpacc_d1_3 + 1) + 4]);
-    { int i = (int) (_xmpacc_i0 + 0); (void) i;
-    do
-#line 40 "bench/spelling/stencil3d_sweep.h"
-_xmpacc_y0 = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0_0 + _xmpacc_r0_2_0) + _xmpacc_x0_0) + _xmpacc_x1_0) + _xmpacc_x2_0) + _xmpacc_r0_1_1);
-    while (0);
-#line 453 "jacobi3d-float-async.cu"
-    }
-    { int i = (int) (_xmpacc_i0 + 1); (void) i;
-    do
-#line 40 "bench/spelling/stencil3d_sweep.h"
-_xmpacc_y1 = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0_1 + _xmpacc_r0_2_1) + _xmpacc_x0_1) + _xmpacc_x1_1) + _xmpacc_r0_1_0) + _xmpacc_r0_1_2);
-    while (0);
-#line 460 "jacobi3d-float-async.cu"
-    }
-    { int i = (int) (_xmpacc_i0 + 2); (void) i;
-    do
-#line 40 "bench/spelling/stencil3d_sweep.h"
-_xmpacc_y2 = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0_2 + _xmpacc_r0_2_2) + _xmpacc_x0_2) + _xmpacc_x1_2) + _xmpacc_r0_1_1) + _xmpacc_r0_1_3);
-    while (0);
-#line 467 "jacobi3d-float-async.cu"
-    }
-    { int i = (int) (_xmpacc_i0 + 3); (void) i;
-    do
-#line 40 "bench/spelling/stencil3d_sweep.h"
-_xmpacc_y3 = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0_3 + _xmpacc_r0_2_3) + _xmpacc_x0_3) + _xmpacc_x1_3) + _xmpacc_r0_1_2) + _xmpacc_x2_5);
-    while (0);
-#line 474 "jacobi3d-float-async.cu"
-    }
-    u[(_xmpacc_o0) + 0] = _xmpacc_y0;
-    u[(_xmpacc_o0) + 1] = _xmpacc_y1;
-    u[(_xmpacc_o0) + 2] = _xmpacc_y2;
-    u[(_xmpacc_o0) + 3] = _xmpacc_y3;
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -521,7 +437,7 @@ _xmpacc_y3 = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0_3 + _xmpacc_r0_2_3) + _xm
 #line 40 "bench/spelling/stencil3d_sweep.h"
 u[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i)))] = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0 + _xmpacc_r0_2) + _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, k), _XMPACC_G(_xmpacc_a_unew, 1, j - 1), _XMPACC_G(_xmpacc_a_unew, 2, i)))])) + _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_2, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, k), _XMPACC_G(_xmpacc_a_unew, 1, j + 1), _XMPACC_G(_xmpacc_a_unew, 2, i)))])) + _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_3, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, k), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i - 1)))])) + _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_4, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, k), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i + 1)))]));
     while (0);
-#line 525 "jacobi3d-float-async.cu"
+#line 441 "jacobi3d-float-async.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;

@@ -34,7 +34,8 @@ Where the arrays step by one element but a pattern does not start a block (rows 
 no multiple of 4 long), the thread moves its 4 points into the loop's range (a neighbour
 computes some of them again, to the same values: the body reads no array it writes) and
 runs the same walk with element-by-element loads and stores: 4 points per thread still,
-where the one-point walk for each point would take several times as long.  Anywhere else
+where the one-point walk for each point would take several times as long.  The load form
+is a branch of each step (stream_walk.VectorCode), not a second walk: one set of registers.  Anywhere else
 (a loop of fewer than 4 iterations there, an array that does not step by one element,
 checked builds) the thread runs the scalar walk once per point of its mask: the same
 result in every case.

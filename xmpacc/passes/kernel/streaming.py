@@ -236,11 +236,10 @@ def _check_body(body: c_ast.Node, loops: list[CanonicalLoop], kv: KernelVars) ->
 
 SMALL_STATE = 16   # 64-bit index values (row indices, steps, distances) of a "small" kernel
 # a vector kernel's __launch_bounds__ blocks per SM and the fallback where it spills (min_blocks):
-# its windows and values hold V elements each, and its three walks (16-byte, element by
-# element, one point; stream_vector.py) fit 85 registers (nvcc 13, sm_90: the 512^3 7-point
-# kernel takes 80, and spills 16 bytes at 4 blocks' 64).  The 0.309 ms of that sweep on one
-# H200 were measured with two walks at 4 blocks; 3 blocks have not run on a GPU yet.
-VECTOR_BLOCKS = (3, 2)
+# its windows and values hold V elements each; its walk (16-byte or element-by-element loads,
+# stream_walk.VectorCode) and its one-point fallback fit 64 registers (nvcc 13, sm_90: the
+# 512^3 7-point kernel).  On one H200 that sweep took 0.309 ms at 4 blocks, 0.338 at 3.
+VECTOR_BLOCKS = (4, 3)
 
 
 NARROW = {"float", "int", "unsigned", "unsigned int"}   # 4-byte elements
