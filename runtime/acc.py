@@ -134,7 +134,7 @@ class Kernels:
         earlier = [restart(rec) for rec in prepared.located]   # margin / peel_and_wait: a launch per part
         self.backend.launch(kernel.decode(), prepared.shape, prepared.params,
                             where_text(where), prepared.lanes)
-        on_host = prepared.located or prepared.arrays or info.scratch \
+        on_host = prepared.located or prepared.arrays \
             or not all(hasattr(r, "c") for r in prepared.reductions)
         replay = self.shared.replay
         if replay is not None and not on_host:

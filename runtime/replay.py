@@ -280,7 +280,13 @@ class Replay:
         results = (ctypes.c_void_p * max(len(prepared.reductions), 1))(
             *(ctypes.addressof(r.c) for r in prepared.reductions))
         p.nresults, p.results = len(prepared.reductions), ctypes.addressof(results)
-        held = Held(p, [args_copy, prepared, results])
+        # private arrays: their buffers (in prepared.params) serve these sizes only
+        at = (ctypes.c_int * max(len(info.scratch), 1))(*info.scratch)
+        sizes = (ctypes.c_longlong * max(len(info.scratch), 1))(
+            *(ctypes.c_longlong.from_address(args_copy[i]).value for i in info.scratch))
+        p.nscratch = len(info.scratch)
+        p.scratch_at, p.scratch_bytes = ctypes.addressof(at), ctypes.addressof(sizes)
+        held = Held(p, [args_copy, prepared, results, at, sizes])
         if self._register(self.launches, where, "_xmpacc_launch_plan_set", held):
             # a replayed launch may defer these records: deferred.py maps them back
             self.known.update((ctypes.addressof(r.c), r) for r in prepared.reductions)

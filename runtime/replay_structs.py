@@ -54,7 +54,8 @@ class CLaunchPlan(ctypes.Structure):
                 ("function", ctypes.c_void_p), ("params", ctypes.c_void_p), ("grid", ctypes.c_uint * 2),
                 ("block", ctypes.c_uint * 2), ("threads", ctypes.c_longlong), ("stream", ctypes.c_void_p),
                 ("host", ctypes.c_int), ("calls", ctypes.c_longlong), ("next", ctypes.c_void_p),
-                ("nresults", ctypes.c_int), ("results", ctypes.c_void_p)]
+                ("nresults", ctypes.c_int), ("results", ctypes.c_void_p), ("nscratch", ctypes.c_int),
+                ("scratch_at", ctypes.c_void_p), ("scratch_bytes", ctypes.c_void_p)]
 
 
 class CComputePlan(ctypes.Structure):

@@ -137,6 +137,19 @@ def test_acc_updates_in_c(tmp_path: Path, device: str) -> None:
     assert (on["sync_in_bytes"], on["sync_out_bytes"]) == (off["sync_in_bytes"], off["sync_out_bytes"])
 
 
+PRIVATE = Path(__file__).parent / "programs" / "replay_private.c"
+
+
+@pytest.mark.parametrize("nprocs", [1, 2])
+def test_launches_with_private_arrays_in_c(tmp_path: Path, nprocs: int) -> None:
+    """A kernel with a private array of a run-time size (its scratch buffer made for that
+    size), the size 3 and 5 by turns over 8 steps: a plan per size, each replayed from its
+    second step (6 launches in C), the serial program's sum."""
+    exe, expected = xmpacc_and_serial(PRIVATE.parent)(PRIVATE.name, tmp_path)
+    replayed, _general = _both_ways(exe, nprocs, HOST, expected)
+    assert [s["replayed_launches"] for s in runtime_stats(replayed)] == [6] * nprocs
+
+
 REFLECT_WIDTHS = Path(__file__).parent / "programs" / "replay_reflect_widths.c"
 
 

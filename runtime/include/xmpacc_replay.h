@@ -30,6 +30,9 @@ typedef struct _xmpacc_launch_plan {
                                           of a macro or inline function, or other arguments) */
   int nresults;                        /* its scalar reductions (xmpacc_results.h) */
   _xmpacc_result_t *const *results;
+  int nscratch;                        /* its private arrays (LAUNCH_SCRATCH): the parameter */
+  const int *scratch_at;               /* indices and the bytes per thread each was planned */
+  const long long *scratch_bytes;      /* for (the same address may hold another size) */
 } _xmpacc_launch_plan_t;
 
 static _xmpacc_fast_table_t _xmpacc_launch_plans;
@@ -66,6 +69,13 @@ static int _xmpacc_results_after(const _xmpacc_launch_plan_t *p) {
   return 1;
 }
 
+/* The private arrays' sizes are those the plan's buffers were made for. */
+static int _xmpacc_same_scratch(const _xmpacc_launch_plan_t *p, const void *const *args) {
+  for (int k = 0; k < p->nscratch; k++)
+    if (*(const long long *)args[p->scratch_at[k]] != p->scratch_bytes[k]) return 0;
+  return 1;
+}
+
 static int _xmpacc_launch_fast(const char *where, const char *kernel, long long total, long long nthreads,
                                int nparams, const void *argv, const long long *kinds) {
   _xmpacc_replay_t *r = &_xmpacc_replay;
@@ -84,6 +94,7 @@ static int _xmpacc_launch_fast(const char *where, const char *kernel, long long 
       const _xmpacc_sched_t *s = (const _xmpacc_sched_t *)args[p->grid2_sched];
       if (s->count != p->inner || (s->step == 1 ? s->first & 31 : 0) != p->pad) continue;
     }
+    if (!_xmpacc_same_scratch(p, args)) continue;
     break;
   }
   if (!p || (p->nresults && !_xmpacc_results_ready(p))) return 0;
