@@ -53,6 +53,7 @@ class KernelKinds:
     grid2_sched: int | None   # parameter index of the innermost schedule, for 2-D grids
     rows: int = 1             # threads per block along y the compiler asks for (2-D grids)
     scratch: tuple[int, ...] = ()   # indices of LAUNCH_SCRATCH parameters (bytes per thread at the address)
+    per_queue: bool = False   # buffers of its own per launch (partials, private arrays): one per queue
 
 
 def _kinds(kinds: int, nparams: int) -> KernelKinds:
@@ -61,7 +62,8 @@ def _kinds(kinds: int, nparams: int) -> KernelKinds:
     grid2 = next((i + k[1] for i, k in enumerate(k3) if k[0] == LAUNCH_GRID2), None)
     rows = next((k[2] for k in k3 if k[0] == LAUNCH_GRID2), 1)
     scratch = tuple(i for i, k in enumerate(k3) if k[0] == LAUNCH_SCRATCH)
-    return KernelKinds(k3, any(k[0] == LAUNCH_LANES for k in k3), grid2, max(rows, 1), scratch)
+    own = any(k[0] in (LAUNCH_REDUCTION, LAUNCH_LOCATED, LAUNCH_SCRATCH) for k in k3)
+    return KernelKinds(k3, any(k[0] == LAUNCH_LANES for k in k3), grid2, max(rows, 1), scratch, own)
 
 
 @dataclass
@@ -116,7 +118,10 @@ class Kernels:
         # the private arrays' sizes are values (the same address may hold another size)
         sizes = tuple(read_longs(int.from_bytes(raw[8 * i: 8 * i + 8], "little"), 1)[0]
                       for i in info.scratch) if info.scratch else ()
-        key = (kernel, raw, total, inner, pad, nthreads, self.device.generation, sizes)
+        # a launch's partials and private arrays are its plan's: one per queue (stream), so
+        # that the same site launched on two queues at once does not share them
+        stream = self.backend.stream_ptr() if info.per_queue else 0
+        key = (kernel, raw, total, inner, pad, nthreads, self.device.generation, sizes, stream)
         prepared = self.launch_cache.get(key)
         if prepared is None:
             if len(self.launch_cache) > 512:

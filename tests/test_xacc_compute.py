@@ -51,7 +51,7 @@ CASES = {"basic.c": (1, 2, 3, 4), "ops.c": (2, 4), "atomics.c": (1, 2), "async_c
          "jumps_and_bools.c": (1,), "variable_rows.c": (1, 2, 3, 4), "derefs.c": (1, 2, 3, 4),
          "private_blocks.c": (1, 2, 3, 4), "routine_bodies.c": (1, 2, 3, 4),
          "dynamic_templates.c": (1, 2, 3, 4), "members.c": (1, 2, 3, 4), "waits_on_device.c": (1, 2, 3, 4),
-         "wrapped_waits.c": (1, 2)}
+         "wrapped_waits.c": (1, 2), "private_two_queues.c": (1, 2, 3)}
 
 
 
