@@ -142,6 +142,12 @@ class AccCollectives:
         kind, nccl_op = getattr(nccl, _NCCL_TYPES[dtype]), getattr(nccl, _NCCL_OPS[op])
         found[0].reduce_over_nodes(lambda ptr, stream: nccl_comm.allReduce(ptr, ptr, 1, kind, nccl_op,
                                                                            stream.ptr))
+        replay = self.shared.replay
+        if replay is not None and not self.shared.asyncs.active:
+            # later calls in C (replay_collectives.py), while a C record holds the result
+            if self.plans is None:
+                self.plans = AccCollectivePlans(replay)
+            self.plans.offer_over_nodes(data, found[0], nccl_comm, (kind, nccl_op))
         return True
 
     def _device_part(self, addr: int, nbytes: int, w: str, what: str, name: str) -> Any:

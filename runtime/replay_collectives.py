@@ -41,6 +41,14 @@ class CAccCollectivePlan(ctypes.Structure):
                 ("calls", ctypes.c_longlong), ("next", ctypes.c_void_p)]
 
 
+class COverNodesPlan(ctypes.Structure):
+    """_xmpacc_over_nodes_plan_t of include/xmpacc_acc_collectives.h."""
+
+    _fields_ = [("data", ctypes.c_void_p), ("type", ctypes.c_int), ("op", ctypes.c_int),
+                ("exec", ctypes.c_size_t), ("nccl", ctypes.c_void_p), ("nccl_type", ctypes.c_int),
+                ("nccl_op", ctypes.c_int), ("calls", ctypes.c_longlong), ("next", ctypes.c_void_p)]
+
+
 class CAccCollectives(ctypes.Structure):
     """_xmpacc_acc_collectives_t: NCCL's collectives."""
 
@@ -78,6 +86,10 @@ class AccCollectivePlans:
         lib._xmpacc_acc_collective_plan_set.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
         lib._xmpacc_acc_collective_plan_set.restype = ctypes.c_int
         self.nccl = CAccCollectives.in_dll(lib, "_xmpacc_acc_collectives")
+        self.over_nodes: dict[int, list[Held]] = {}
+        replay.more.append(self.over_nodes)
+        lib._xmpacc_over_nodes_plan_set.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
+        lib._xmpacc_over_nodes_plan_set.restype = ctypes.c_int
 
     def offer(self, where: bytes, call: AccCall) -> None:
         """Later calls of the site whose general call just ran ``call``: C, where it can."""
@@ -100,6 +112,19 @@ class AccCollectivePlans:
             self._mpi_plan(p, call, keep)
         name = "replayed_acc_reductions" if call.op else "replayed_acc_bcasts"
         replay._register(self.plans, site, "_xmpacc_acc_collective_plan_set", Held(p, keep, counters=(name,)))
+
+    def offer_over_nodes(self, data: int, result: Any, nccl: Any, nccl_kind: tuple[int, int]) -> None:
+        """The reduction directive of a variable whose deferred launch result ``result``
+        the general path just reduced over the nodes behind it (acc_collectives.py
+        ``reduce_pending``, NCCL's side communicator ``nccl``): later calls in C while
+        a C record holds the result (include/xmpacc_acc_collectives.h)."""
+        replay = self.replay
+        c = getattr(result, "c", None)
+        if c is None or not c.function or not replay.steady(data) or not self._bind_nccl():
+            return
+        plan = COverNodesPlan(data, c.type, c.op, replay.c.exec, nccl.comm, *nccl_kind)
+        replay._register(self.over_nodes, data, "_xmpacc_over_nodes_plan_set",
+                         Held(plan, [nccl], counters=("replayed_reductions_over_nodes",)))
 
     def _mpi_ready(self, call: AccCall) -> bool:
         c = self.replay.c

@@ -33,7 +33,7 @@ from xmpacc.runtime.replay import (
     CUpdatePlan,
     strided_copies,
 )
-from xmpacc.runtime.replay_collectives import CAccCollectivePlan, CAccCollectives
+from xmpacc.runtime.replay_collectives import CAccCollectivePlan, CAccCollectives, COverNodesPlan
 
 PROGRAM = Path(__file__).parent / "programs" / "replay_paths.c"
 ONE_SITE = Path(__file__).parent / "programs" / "replay_one_site.c"
@@ -148,6 +148,25 @@ def test_launches_with_private_arrays_in_c(tmp_path: Path, nprocs: int) -> None:
     exe, expected = xmpacc_and_serial(PRIVATE.parent)(PRIVATE.name, tmp_path)
     replayed, _general = _both_ways(exe, nprocs, HOST, expected)
     assert [s["replayed_launches"] for s in runtime_stats(replayed)] == [6] * nprocs
+
+
+OVER_NODES = Path(__file__).parent / "programs" / "replay_over_nodes.c"
+
+
+@pytest.mark.parametrize("device,nprocs", [
+    ("host", 1), ("host", 2), ("host", 4),
+    pytest.param("cuda", 2, marks=[pytest.mark.gpu,
+                                   pytest.mark.skipif(gpu_count() < 2, reason="needs two GPUs (NCCL)")])])
+def test_deferred_reduction_over_nodes_in_c(tmp_path: Path, device: str, nprocs: int) -> None:
+    """Himeno's loop in small (a deferred gosa, acc wait on the device, the XMP reduction
+    after it), 10 steps: the serial program's gosa; on GPUs of their own the reduction
+    over the nodes runs in C behind the deferred result from the second step (NCCL),
+    and the discard too; the host backend reduces it after the wait, in Python."""
+    exe, expected = xmpacc_and_serial(OVER_NODES.parent)(OVER_NODES.name, tmp_path)
+    replayed, _general = _both_ways(exe, nprocs, {**HOST, "XMPACC_DEVICE": device}, expected)
+    for s in runtime_stats(replayed):
+        assert s["replayed_launches"] == 18, s
+        assert s.get("replayed_reductions_over_nodes", 0) == (9 if device == "cuda" else 0), s
 
 
 REFLECT_WIDTHS = Path(__file__).parent / "programs" / "replay_reflect_widths.c"
@@ -463,7 +482,7 @@ MIRRORS = {"_xmpacc_replay_t": CReplay, "_xmpacc_launch_plan_t": CLaunchPlan,
            "_xmpacc_acc_reflect_plan_t": CAccReflectPlan, "struct _xmpacc_replay_event": CEvent,
            "_xmpacc_fast_reflect_t": CFastReflect, "_xmpacc_result_t": CResult,
            "_xmpacc_update_plan_t": CUpdatePlan, "_xmpacc_acc_collective_plan_t": CAccCollectivePlan,
-           "_xmpacc_acc_collectives_t": CAccCollectives}
+           "_xmpacc_acc_collectives_t": CAccCollectives, "_xmpacc_over_nodes_plan_t": COverNodesPlan}
 # the driver's CUDA_MEMCPY2D, field by field, as include/xmpacc_fast.h spells it
 MEMCPY2D = {"src_x": "srcXInBytes", "src_y": "srcY", "src_type": "srcMemoryType", "src_host": "srcHost",
             "src_device": "srcDevice", "src_array": "srcArray", "src_pitch": "srcPitch",

@@ -101,6 +101,69 @@ static int _xmpacc_reduce_acc_fast(void *data, const char *where, long long coun
   return _xmpacc_acc_collective_run(_XMPACC_EV_REDUCE_ACC, where, data, count, type, op, on_nodes || on_ref);
 }
 
+/* The reduction directive over more nodes than one of a variable whose launch result is
+ * still deferred (runtime/reductions.py: acc_collectives.reduce_pending made the plan):
+ * NCCL in place on the result's device value, on its side stream behind the partials
+ * kernel, then the value's copy to the host and its ready event again, so that the wait
+ * stores the value as it is.  The host's own value is joined first where it is not the
+ * operator's identity; that, and results the host reduces (the host backend, no C record),
+ * take the general path.  Plans per variable, for the executing nodes they were made for;
+ * NCCL's side communicator is the general path's (one order of its collectives). */
+typedef struct _xmpacc_over_nodes_plan {
+  const void *data;
+  int type, op;
+  uintptr_t exec;                      /* the executing nodes' communicator */
+  void *nccl;                          /* ncclComm_t of the side stream's reductions */
+  int nccl_type, nccl_op;
+  long long calls;
+  struct _xmpacc_over_nodes_plan *next;
+} _xmpacc_over_nodes_plan_t;
+
+static _xmpacc_fast_table_t _xmpacc_over_nodes_plans;
+
+int _xmpacc_over_nodes_plan_set(const void *data, _xmpacc_over_nodes_plan_t *plan) {
+  return _xmpacc_fast_put(_xmpacc_over_nodes_plans, data, plan);
+}
+
+/* the variable holds the identity of + or * (device_results._IDENTITY) */
+#define _XMPACC_IDENTITY(T, OPS)                                               \
+  {                                                                            \
+    T h = *(const T *)r->host;                                                 \
+    return r->op == 1 ? h == (T)0 : r->op == 2 && h == (T)1;                   \
+  }
+static int _xmpacc_holds_identity(const _xmpacc_result_t *r) {
+  _XMPACC_RESULT_SWITCH(r->type, _XMPACC_IDENTITY)
+  return 0;
+}
+
+static int _xmpacc_reduce_deferred(void *data, long long count, int type, int op, const char *where) {
+  _xmpacc_replay_t *x = &_xmpacc_replay;
+  _xmpacc_result_t *r = 0;
+  _xmpacc_over_nodes_plan_t *p;
+  long long start;
+  int found = 0;
+  if (count != 1 || !_xmpacc_acc_collectives.allreduce) return 0;
+  for (int k = 0; k < x->ndeferred; k++)
+    if (x->deferred[k]->host == data) r = x->deferred[k], found++;
+  if (found != 1 || !r->function || !r->n || r->type != type || r->op != op
+      || (!r->over_nodes && !_xmpacc_holds_identity(r)))
+    return 0;
+  for (p = (_xmpacc_over_nodes_plan_t *)_xmpacc_fast_get(_xmpacc_over_nodes_plans, data); p; p = p->next)
+    if (p->type == type && p->op == op && p->exec == x->exec) break;
+  if (!p) return 0;
+  start = x->profile ? _xmpacc_now() : 0;
+  if (_xmpacc_acc_collectives.allreduce((const void *)r->out, (void *)r->out, 1, p->nccl_type, p->nccl_op,
+                                        p->nccl, r->side))
+    return 0;   /* the general path runs it again and reports NCCL's error */
+  r->over_nodes = 1;
+  /* an error of these is the device's, sticky: the wait meets it and reports it */
+  (void)x->copy_to_host(r->value, r->out, (size_t)_xmpacc_result_size(r->type), r->side);
+  (void)x->event_record(r->ready, r->side);
+  p->calls++;
+  if (start) _xmpacc_replay_record(_XMPACC_EV_REDUCE, where, start, 0, 0);
+  return 1;
+}
+
 /* op 0: no reduction operator is 0 (contract.REDUCTION_OPS) */
 static int _xmpacc_bcast_acc_fast(void *data, const char *where, long long nbytes, const void *from_nodes,
                                   const long long *from_ref, const void *on_nodes, const long long *on_ref,

@@ -455,10 +455,12 @@ static int _xmpacc_loop_reduce_fast(const void *tmpl, const char *where, const i
   return 1;
 }
 
+static int _xmpacc_reduce_deferred(void *data, long long count, int type, int op, const char *where);
+
 /* The reduction directive over the executing nodes (no on clause): a plan of the same
  * form, made with no template.  A variable whose launch result is still deferred needs
  * nothing over one node (the result reaches it at the wait, as it would alone); over
- * more, the general path queues the reduction behind that result on the device. */
+ * more, NCCL behind that result on the device (xmpacc_acc_collectives.h). */
 static int _xmpacc_reduce_fast(void *data, const char *where, long long count, int type, int op,
                                const void *on_nodes, const long long *on_ref) {
   static const int no_dims[1];
@@ -469,7 +471,7 @@ static int _xmpacc_reduce_fast(void *data, const char *where, long long count, i
     _xmpacc_replay.where = where;
     return 0;
   }
-  if (p->size > 1 && _xmpacc_deferred_has(data)) return 0;
+  if (p->size > 1 && _xmpacc_deferred_has(data)) return _xmpacc_reduce_deferred(data, count, type, op, where);
   _xmpacc_allreduce_planned(p, data, count, _XMPACC_EV_REDUCE, where);
   return 1;
 }
