@@ -35,10 +35,11 @@ from .collectives import (
     reset_to_identity,
     view,
 )
+from .cstructs import MAXDIM
 from .deferred import Deferred
 from .errors import RuntimeFailure, where_text
 from .shared import Shared
-from .tasks import Tasks
+from .tasks import Tasks, read_ref
 
 VAR_INDEX, VAR_TRIPLET = 0, 1   # subscript kinds of a variable description (passes/common/varrefs.py)
 
@@ -159,14 +160,15 @@ class Reductions:
             self._offer_reduce(desc, read_ints(loop_dims, ndims), data, count, type_code, op, comm, w)
 
     def _offer_reduce(self, desc: int, dims: list[int], data: int, count: int, type_code: int, op: int,
-                      comm: Any, where: str) -> None:
+                      comm: Any, where: str, on: tuple[int, list[int] | None] = (0, None)) -> None:
         """A reduction over ``comm`` the C side can repeat: a loop's (over the loop's
-        dimensions of ``desc``) or the directive's (desc 0)."""
+        dimensions of ``desc``) or the directive's (desc 0; ``on``: its on clause's nodes
+        or template and reference, comm None where this node is not one of them)."""
         replay = self.shared.replay
         if op in REPLAYED_OPS and type_code in REPLAYED_TYPES and replay.steady(data):
             dtype = np.dtype(DTYPES[type_code])
             replay.offer_loop_reduce(desc, dims, data, count, type_code, op, comm, dtype,
-                                          mpi_op(op, dtype, where))
+                                     mpi_op(op, dtype, where), on)
 
     def _xmpacc_loop_reduce_var_begin(self, desc: int, loop_dims: int, data: int, var: int, op: int) -> None:
         comm = self._loop_comm(desc, loop_dims, "?")
@@ -211,10 +213,15 @@ class Reductions:
 
     def _offer_directive(self, on_nodes: int | None, on_ref: int | None, data: int, count: int,
                          type_code: int, op: int, comm: Any, where: str) -> None:
-        """Later calls of a reduction directive over the executing nodes: C (replay.py),
-        as the loop reductions' plans, made with no template."""
-        if self.shared.replay is not None and not (on_nodes or on_ref or self.shared.asyncs.active):
-            self._offer_reduce(0, [], data, count, type_code, op, comm, where)
+        """Later calls of a reduction directive: C (replay.py), as the loop reductions'
+        plans, made with no template; one with an on clause for the nodes the reference
+        denotes now (the C side compares the reference's values at each call)."""
+        if self.shared.replay is None or self.shared.asyncs.active:
+            return
+        ref = read_ref(on_ref)
+        if ref is not None and len(ref) > 1 + 4 * MAXDIM:
+            return
+        self._offer_reduce(0, [], data, count, type_code, op, comm, where, (on_nodes or 0, ref))
 
     def _xmpacc_reduce_var(self, where: bytes, data: int, var: int, op: int, on_nodes: int | None,
                            on_ref: int | None, nloc: int, loc_addrs: int, loc_descs: int) -> None:

@@ -307,13 +307,19 @@ class Replay:
         self._register(self.computes, where, "_xmpacc_compute_plan_set", Held(p, raw))
 
     def offer_loop_reduce(self, tmpl: int, loop_dims: list[int], data: int, count: int, type_code: int,
-                          op: int, comm: Any, dtype: Any, mpi_op: Any) -> None:
-        """A loop reduction the general path just made (reductions.py), for the C side."""
+                          op: int, comm: Any, dtype: Any, mpi_op: Any,
+                          on: tuple[int, list[int] | None] = (0, None)) -> None:
+        """A loop reduction, or a reduction directive (``on``: its on clause), the general
+        path just made (reductions.py), for the C side."""
         from mpi4py import MPI
 
         if not self.c.allreduce or not self.steady(data):
             return
         p = CLoopReducePlan(tmpl, data, count, type_code, op, len(loop_dims))
+        p.on, ref = on
+        if ref is not None:
+            p.nref = len(ref)
+            p.ref[: len(ref)] = ref
         p.mask[: len(loop_dims)] = loop_dims
         p.exec, p.layout, p.elem = self.c.exec, self.c.layout, dtype.itemsize
         scratch = ctypes.create_string_buffer(max(count * dtype.itemsize, 1))

@@ -70,7 +70,9 @@ class CLoopReducePlan(ctypes.Structure):
                 ("mask", ctypes.c_int * MAXDIM), ("exec", ctypes.c_size_t), ("layout", ctypes.c_longlong),
                 ("size", ctypes.c_int), ("rank", ctypes.c_int), ("comm", ctypes.c_size_t),
                 ("datatype", ctypes.c_size_t), ("mpi_op", ctypes.c_size_t), ("scratch", ctypes.c_void_p),
-                ("elem", ctypes.c_int), ("calls", ctypes.c_longlong), ("next", ctypes.c_void_p)]
+                ("elem", ctypes.c_int), ("calls", ctypes.c_longlong), ("next", ctypes.c_void_p),
+                ("on", ctypes.c_void_p), ("nref", ctypes.c_int),
+                ("ref", ctypes.c_longlong * (1 + 4 * MAXDIM))]
 
 
 class CUpdatePlan(ctypes.Structure):

@@ -84,7 +84,7 @@ def test_every_program_is_listed() -> None:
                "replay_paths.c", "replay_one_site.c", "replay_reductions.c",   # see test_replay.py
                "replay_collectives.c", "replay_deferred_sites.c", "replay_updates.c",
                "replay_reflect_widths.c", "replay_update_sections.c", "replay_acc_collectives.c",
-               "replay_private.c", "replay_over_nodes.c",
+               "replay_private.c", "replay_over_nodes.c", "replay_reduce_on.c",
                "reflect_widths_fast.c", "reflect_async_fast.c"}   # see test_fast_reflect.py
     assert on_disk - special == set(CASES)
 

@@ -169,6 +169,19 @@ def test_deferred_reduction_over_nodes_in_c(tmp_path: Path, device: str, nprocs:
         assert s.get("replayed_reductions_over_nodes", 0) == (9 if device == "cuda" else 0), s
 
 
+REDUCE_ON = Path(__file__).parent / "programs" / "replay_reduce_on.c"
+
+
+@pytest.mark.parametrize("nprocs", [1, 2, 3, 4])
+def test_reductions_with_on_clauses_in_c(tmp_path: Path, nprocs: int) -> None:
+    """Two reduction directives on p(1:m), m = 1 .. nprocs by turns over 12 steps: a plan
+    per reference, each replayed from its second use (2 x (12 - nprocs) calls in C on every
+    node, those outside the on-set too), and every node holds what the formula says."""
+    exe, expected = xmpacc_and_serial(REDUCE_ON.parent)(REDUCE_ON.name, tmp_path)
+    replayed, _general = _both_ways(exe, nprocs, HOST, expected)
+    assert [s.get("replayed_reductions", 0) for s in runtime_stats(replayed)] == [2 * (12 - nprocs)] * nprocs
+
+
 REFLECT_WIDTHS = Path(__file__).parent / "programs" / "replay_reflect_widths.c"
 
 

@@ -389,6 +389,9 @@ typedef struct _xmpacc_loop_reduce_plan {
   int elem;                            /* bytes per element */
   long long calls;
   struct _xmpacc_loop_reduce_plan *next;
+  const void *on;                      /* the reduction directive's on clause: its nodes or */
+  int nref;                            /* template and the reference's longs as the call */
+  long long ref[1 + 4 * _XMPACC_MAXDIM];   /* passes them (none: 0, 0) */
 } _xmpacc_loop_reduce_plan_t;
 
 static _xmpacc_fast_table_t _xmpacc_loop_reduce_plans;
@@ -397,16 +400,31 @@ int _xmpacc_loop_reduce_plan_set(const void *data, _xmpacc_loop_reduce_plan_t *p
   return _xmpacc_fast_put(_xmpacc_loop_reduce_plans, data, plan);
 }
 
-static _xmpacc_loop_reduce_plan_t *_xmpacc_loop_reduce_find(const void *tmpl, const int *loop_dims, const void *data,
-                                                            long long count, int type, int op) {
+/* the on clause of the plan is the call's: the same nodes or template, the same reference */
+static int _xmpacc_same_on(const _xmpacc_loop_reduce_plan_t *p, const void *on, const long long *ref) {
+  if (p->on != on) return 0;
+  if (!ref) return p->nref == 0;
+  return ref[0] >= 0 && ref[0] <= _XMPACC_MAXDIM && p->nref == 1 + 4 * ref[0]
+         && !memcmp(p->ref, ref, sizeof(long long) * (size_t)p->nref);
+}
+
+static _xmpacc_loop_reduce_plan_t *_xmpacc_reduce_find_on(const void *tmpl, const int *loop_dims, const void *data,
+                                                          long long count, int type, int op, const void *on,
+                                                          const long long *ref) {
   _xmpacc_replay_t *r = &_xmpacc_replay;
   _xmpacc_loop_reduce_plan_t *p;
   if (!r->on || _xmpacc_fast_paused) return 0;
   for (p = (_xmpacc_loop_reduce_plan_t *)_xmpacc_fast_get(_xmpacc_loop_reduce_plans, data); p; p = p->next)
     if (p->tmpl == tmpl && p->count == count && p->type == type && p->op == op && p->exec == r->exec
-        && p->layout == r->layout && !memcmp(p->mask, loop_dims, sizeof(int) * (size_t)p->ndims))
+        && p->layout == r->layout && !memcmp(p->mask, loop_dims, sizeof(int) * (size_t)p->ndims)
+        && _xmpacc_same_on(p, on, ref))
       return p;
   return 0;
+}
+
+static _xmpacc_loop_reduce_plan_t *_xmpacc_loop_reduce_find(const void *tmpl, const int *loop_dims, const void *data,
+                                                            long long count, int type, int op) {
+  return _xmpacc_reduce_find_on(tmpl, loop_dims, data, count, type, op, 0, 0);
 }
 
 static int _xmpacc_loop_reduce_begin_fast(const void *tmpl, const int *loop_dims, void *data, long long count,
@@ -457,21 +475,24 @@ static int _xmpacc_loop_reduce_fast(const void *tmpl, const char *where, const i
 
 static int _xmpacc_reduce_deferred(void *data, long long count, int type, int op, const char *where);
 
-/* The reduction directive over the executing nodes (no on clause): a plan of the same
- * form, made with no template.  A variable whose launch result is still deferred needs
- * nothing over one node (the result reaches it at the wait, as it would alone); over
- * more, NCCL behind that result on the device (xmpacc_acc_collectives.h). */
+/* The reduction directive: a plan of the same form, made with no template, over the
+ * executing nodes or the on clause's nodes (the reference's values compared with the
+ * plan's; size 0 where this node is not one of them: nothing to do).  A variable whose
+ * launch result is still deferred needs nothing over one node (the result reaches it at
+ * the wait, as it would alone); over more, NCCL behind that result on the device
+ * (xmpacc_acc_collectives.h), for the executing nodes. */
 static int _xmpacc_reduce_fast(void *data, const char *where, long long count, int type, int op,
                                const void *on_nodes, const long long *on_ref) {
   static const int no_dims[1];
   _xmpacc_loop_reduce_plan_t *p;
-  if (on_nodes || on_ref || _xmpacc_replay.python_deferred) return 0;
-  p = _xmpacc_loop_reduce_find(0, no_dims, data, count, type, op);
+  if (_xmpacc_replay.python_deferred) return 0;
+  p = _xmpacc_reduce_find_on(0, no_dims, data, count, type, op, on_nodes, on_ref);
   if (!p) {
     _xmpacc_replay.where = where;
     return 0;
   }
-  if (p->size > 1 && _xmpacc_deferred_has(data)) return _xmpacc_reduce_deferred(data, count, type, op, where);
+  if (p->size > 1 && _xmpacc_deferred_has(data))
+    return !on_nodes && _xmpacc_reduce_deferred(data, count, type, op, where);
   _xmpacc_allreduce_planned(p, data, count, _XMPACC_EV_REDUCE, where);
   return 1;
 }

@@ -1,0 +1,41 @@
+/* The reduction directive with an on clause in a time loop: the on-set's reference
+ * changes by turns (p(1:m), m = 1 .. the number of nodes), so the C side keeps a plan
+ * per reference and compares the reference's values at each call; the nodes outside the
+ * on-set keep their values.  Each node checks what it holds against the formula, and
+ * the errors are counted over every node.  Built without xmpacc it is the serial program. */
+#include <stdio.h>
+#ifdef _XCALABLEMP
+#include <xmp.h>
+#endif
+#define STEPS 12
+
+#pragma xmp nodes p(*)
+
+int main(void)
+{
+    int k, m, nn = 1, me = 1, errors = 0;
+    double x;
+    long long c;
+#ifdef _XCALABLEMP
+    nn = xmp_num_nodes();
+    me = xmp_node_num();
+#endif
+    for (k = 0; k < STEPS; k++) {
+        m = k % nn + 1;
+        x = me + 0.5 * k;
+        c = me * 10 + k;
+#pragma xmp reduction (+:x) on p(1:m)
+#pragma xmp reduction (max:c) on p(1:m)
+        if (me <= m) {
+            errors += x != m * (m + 1) / 2.0 + 0.5 * k * m;
+            errors += c != m * 10 + k;
+        } else {
+            errors += x != me + 0.5 * k;
+            errors += c != me * 10 + k;
+        }
+    }
+#pragma xmp reduction (+:errors)
+#pragma xmp task on p(1)
+    printf("steps %d errors %d\n", STEPS, errors);
+    return 0;
+}
