@@ -53,7 +53,7 @@ from .reductions import Reductions
 from .reflect import Width, reflect
 from .shadows import Shadows
 from .shared import ExecSet, Shared
-from .tasks import Tasks
+from .tasks import Tasks, read_ref
 
 
 def _formats(kinds: list[int], widths: list[int]) -> str:
@@ -309,6 +309,9 @@ class Runtime:
         pending = bcast_bytes(comm, data, nbytes, root, start=self.asyncs.active)
         if pending is not None:
             self.asyncs.add(pending)
+        elif from_nodes and not on_nodes and not self.asyncs.active and self.shared.replay is not None:
+            # later calls with this reference: C (xmpacc_replay.h), from this root
+            self.shared.replay.offer_bcast(from_nodes, read_ref(from_ref), root)
 
     def _xmpacc_barrier(self, where: bytes, on_nodes: int | None, on_ref: int | None) -> None:
         comm = self.tasks.on_set(on_nodes, on_ref, where_text(where))

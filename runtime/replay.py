@@ -42,8 +42,10 @@ from .cstructs import CSched
 from .fast_reflect import WIDTH_SETS, FastPlan, build_requests, link_chain, mpi_functions
 from .reflect import active_step
 from .replay_structs import (  # noqa: F401  (the mirrors are also named from here)
+    MAXDIM,
     QUEUES,
     CAccReflectPlan,
+    CBcastPlan,
     CComputePlan,
     CEvent,
     CLaunchPlan,
@@ -138,7 +140,7 @@ class Replay:
         self.lib = lib
         self.c = CReplay.in_dll(lib, "_xmpacc_replay")
         for setter in ("_xmpacc_launch_plan_set", "_xmpacc_compute_plan_set", "_xmpacc_loop_reduce_plan_set",
-                       "_xmpacc_swap_plan_set", "_xmpacc_update_plan_set"):
+                       "_xmpacc_swap_plan_set", "_xmpacc_update_plan_set", "_xmpacc_bcast_plan_set"):
             fn = getattr(lib, setter)
             fn.argtypes, fn.restype = [ctypes.c_void_p, ctypes.c_void_p], ctypes.c_int
         fn = lib._xmpacc_acc_reflect_set
@@ -148,6 +150,7 @@ class Replay:
         self.reductions: dict[int, list[Held]] = {}   # the variable's address -> its plans
         self.swaps: dict[int, list[Held]] = {}
         self.updates: dict[int, list[Held]] = {}      # where -> its plans
+        self.bcasts: dict[int, list[Held]] = {}       # where -> its plans (from clauses)
         self.more: list[dict[int, list[Held]]] = []   # other modules' tables (replay_collectives.py)
         self.unused: dict[int, int] = {}              # site -> plans dropped unused in a row
         self._bind_mpi()
@@ -355,6 +358,21 @@ class Replay:
             held.counters = ("replayed_section_updates",)
         self._register(self.updates, where, "_xmpacc_update_plan_set", held)
 
+    def offer_bcast(self, from_nodes: int, ref: list[int] | None, root: int) -> None:
+        """A bcast with a from clause over the executing nodes (api.py): its source's rank,
+        for the C side to use while the call passes the same reference."""
+        where = self.c.where or 0
+        if not where or not self.steady(where) or not self.c.bcast:
+            return
+        if ref is not None and len(ref) > 1 + 4 * MAXDIM:
+            return
+        p = CBcastPlan(from_nodes)
+        if ref is not None:
+            p.nref = len(ref)
+            p.ref[: len(ref)] = ref
+        p.exec, p.layout, p.root = self.c.exec, self.c.layout, root
+        self._register(self.bcasts, where, "_xmpacc_bcast_plan_set", Held(p))
+
     def offer_swap(self, key: int, size: int) -> None:
         """A swap around a loop reduction that found no device copy of the variable."""
         where = self.c.where or 0
@@ -487,7 +505,7 @@ class Replay:
     def fold(self, stats: dict[str, int]) -> None:
         """The runtime counters (XMPACC_STATS) with what the C side did."""
         for chain in (*self.launches.values(), *self.computes.values(), *self.reductions.values(),
-                      *self.updates.values(), *self.reflects.values(),
+                      *self.updates.values(), *self.reflects.values(), *self.bcasts.values(),
                       *(chain for table in self.more for chain in table.values())):
             for held in chain:
                 self.folded(held)

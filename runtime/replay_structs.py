@@ -85,6 +85,13 @@ class CUpdatePlan(ctypes.Structure):
                 ("copies", ctypes.c_longlong), ("stride", ctypes.c_longlong)]
 
 
+class CBcastPlan(ctypes.Structure):
+    _fields_ = [("source", ctypes.c_void_p), ("nref", ctypes.c_int),
+                ("ref", ctypes.c_longlong * (1 + 4 * MAXDIM)),
+                ("exec", ctypes.c_size_t), ("layout", ctypes.c_longlong), ("root", ctypes.c_int),
+                ("calls", ctypes.c_longlong), ("next", ctypes.c_void_p)]
+
+
 class CSwapPlan(ctypes.Structure):
     _fields_ = [("key", ctypes.c_void_p), ("size", ctypes.c_longlong), ("generation", ctypes.c_longlong),
                 ("next", ctypes.c_void_p)]

@@ -23,6 +23,7 @@ from xmpacc.runtime.device_results import CResult
 from xmpacc.runtime.fast_reflect import CFastReflect
 from xmpacc.runtime.replay import (
     CAccReflectPlan,
+    CBcastPlan,
     CComputePlan,
     CEvent,
     CLaunchPlan,
@@ -98,14 +99,15 @@ COLLECTIVES = Path(__file__).parent / "programs" / "replay_collectives.c"
 def test_barrier_and_bcast_over_the_executing_nodes_in_c(tmp_path: Path, nprocs: int) -> None:
     """barrier and bcast without on or from clauses run in C from the first call (the
     executing set's communicator needs no plan), in a task over the task's nodes; with a
-    from clause, or under async, they stay general.  Six steps: x and v every step, a
-    barrier, and in the task (node 1 only) one more barrier and bcast."""
+    from clause from the second call (its source's rank is planned); under async they
+    stay general.  Six steps: x and v every step, a barrier, y from p[1] (5 in C), and in
+    the task (node 1 only) one more barrier and bcast."""
     exe, expected = xmpacc_and_serial(COLLECTIVES.parent)(COLLECTIVES.name, tmp_path)
     replayed, general = _both_ways(exe, nprocs, HOST, expected)
     for stats in runtime_stats(replayed):
         in_task = stats["rank"] == 0
         assert stats["replayed_barriers"] == 6 * (1 + in_task), stats
-        assert stats["replayed_bcasts"] == 6 * (2 + in_task), stats
+        assert stats["replayed_bcasts"] == 6 * (2 + in_task) + 5, stats
     assert all("replayed_bcasts" not in s for s in runtime_stats(general))
 
 
@@ -173,13 +175,16 @@ REDUCE_ON = Path(__file__).parent / "programs" / "replay_reduce_on.c"
 
 
 @pytest.mark.parametrize("nprocs", [1, 2, 3, 4])
-def test_reductions_with_on_clauses_in_c(tmp_path: Path, nprocs: int) -> None:
-    """Two reduction directives on p(1:m), m = 1 .. nprocs by turns over 12 steps: a plan
-    per reference, each replayed from its second use (2 x (12 - nprocs) calls in C on every
-    node, those outside the on-set too), and every node holds what the formula says."""
+def test_reductions_with_on_and_bcasts_with_from_clauses_in_c(tmp_path: Path, nprocs: int) -> None:
+    """Two reduction directives on p(1:m) and a bcast from p(m), m = 1 .. nprocs by turns
+    over 12 steps: a plan per reference, each replayed from its second use (2 x (12 -
+    nprocs) reductions and 12 - nprocs bcasts in C on every node, those outside the
+    on-set too), and every node holds what the formula says."""
     exe, expected = xmpacc_and_serial(REDUCE_ON.parent)(REDUCE_ON.name, tmp_path)
     replayed, _general = _both_ways(exe, nprocs, HOST, expected)
-    assert [s.get("replayed_reductions", 0) for s in runtime_stats(replayed)] == [2 * (12 - nprocs)] * nprocs
+    stats = runtime_stats(replayed)
+    assert [s.get("replayed_reductions", 0) for s in stats] == [2 * (12 - nprocs)] * nprocs
+    assert [s.get("replayed_bcasts", 0) for s in stats] == [12 - nprocs] * nprocs
 
 
 REFLECT_WIDTHS = Path(__file__).parent / "programs" / "replay_reflect_widths.c"
@@ -495,7 +500,8 @@ MIRRORS = {"_xmpacc_replay_t": CReplay, "_xmpacc_launch_plan_t": CLaunchPlan,
            "_xmpacc_acc_reflect_plan_t": CAccReflectPlan, "struct _xmpacc_replay_event": CEvent,
            "_xmpacc_fast_reflect_t": CFastReflect, "_xmpacc_result_t": CResult,
            "_xmpacc_update_plan_t": CUpdatePlan, "_xmpacc_acc_collective_plan_t": CAccCollectivePlan,
-           "_xmpacc_acc_collectives_t": CAccCollectives, "_xmpacc_over_nodes_plan_t": COverNodesPlan}
+           "_xmpacc_acc_collectives_t": CAccCollectives, "_xmpacc_over_nodes_plan_t": COverNodesPlan,
+           "_xmpacc_bcast_plan_t": CBcastPlan}
 # the driver's CUDA_MEMCPY2D, field by field, as include/xmpacc_fast.h spells it
 MEMCPY2D = {"src_x": "srcXInBytes", "src_y": "srcY", "src_type": "srcMemoryType", "src_host": "srcHost",
             "src_device": "srcDevice", "src_array": "srcArray", "src_pitch": "srcPitch",

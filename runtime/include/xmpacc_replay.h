@@ -400,12 +400,18 @@ int _xmpacc_loop_reduce_plan_set(const void *data, _xmpacc_loop_reduce_plan_t *p
   return _xmpacc_fast_put(_xmpacc_loop_reduce_plans, data, plan);
 }
 
-/* the on clause of the plan is the call's: the same nodes or template, the same reference */
+/* A plan's on (or from) clause is the call's: the same nodes or template, the same
+ * reference (the longs {ndims, (kind, a, b, c)...} as the call passes them; none: 0). */
+static int _xmpacc_same_ref(const void *planned, int nref, const long long *pref, const void *on,
+                            const long long *ref) {
+  if (planned != on) return 0;
+  if (!ref) return nref == 0;
+  return ref[0] >= 0 && ref[0] <= _XMPACC_MAXDIM && nref == 1 + 4 * ref[0]
+         && !memcmp(pref, ref, sizeof(long long) * (size_t)nref);
+}
+
 static int _xmpacc_same_on(const _xmpacc_loop_reduce_plan_t *p, const void *on, const long long *ref) {
-  if (p->on != on) return 0;
-  if (!ref) return p->nref == 0;
-  return ref[0] >= 0 && ref[0] <= _XMPACC_MAXDIM && p->nref == 1 + 4 * ref[0]
-         && !memcmp(p->ref, ref, sizeof(long long) * (size_t)p->nref);
+  return _xmpacc_same_ref(p->on, p->nref, p->ref, on, ref);
 }
 
 static _xmpacc_loop_reduce_plan_t *_xmpacc_reduce_find_on(const void *tmpl, const int *loop_dims, const void *data,
@@ -501,7 +507,8 @@ static int _xmpacc_reduce_fast(void *data, const char *where, long long count, i
 
 /* barrier and bcast (from the first node) over the executing nodes, outside async: the
  * executing set's communicator is _xmpacc_replay.exec, which Python keeps in step (a task
- * changes it), so these need no plan.  An on or from clause takes the general path. */
+ * changes it), so these need no plan.  A from clause needs its source's rank (a plan per
+ * site and reference); an on clause takes the general path. */
 static int _xmpacc_barrier_fast(const char *where, const void *on_nodes, const long long *on_ref) {
   _xmpacc_replay_t *r = &_xmpacc_replay;
   long long start;
@@ -513,15 +520,48 @@ static int _xmpacc_barrier_fast(const char *where, const void *on_nodes, const l
   return 1;
 }
 
+/* A from clause: its source's rank in the executing nodes' communicator, as the general
+ * path found it (collectively) at the first call of the site with this reference. */
+typedef struct _xmpacc_bcast_plan {
+  const void *source;                  /* the from clause's nodes or template */
+  int nref;
+  long long ref[1 + 4 * _XMPACC_MAXDIM];
+  uintptr_t exec;
+  long long layout;
+  int root;
+  long long calls;
+  struct _xmpacc_bcast_plan *next;
+} _xmpacc_bcast_plan_t;
+
+static _xmpacc_fast_table_t _xmpacc_bcast_plans;
+
+int _xmpacc_bcast_plan_set(const char *where, _xmpacc_bcast_plan_t *plan) {
+  return _xmpacc_fast_put(_xmpacc_bcast_plans, where, plan);
+}
+
 static int _xmpacc_bcast_fast(void *data, const char *where, long long nbytes, const void *from_nodes,
                               const long long *from_ref, const void *on_nodes, const long long *on_ref) {
   _xmpacc_replay_t *r = &_xmpacc_replay;
+  _xmpacc_bcast_plan_t *p = 0;
   long long start;
-  if (!r->on || !r->bcast || !r->exec || from_nodes || from_ref || on_nodes || on_ref || _xmpacc_fast_paused
+  if (!r->on || !r->bcast || !r->exec || on_nodes || on_ref || _xmpacc_fast_paused
       || nbytes < 0 || nbytes > 0x7fffffff)
     return 0;
+  if (from_nodes) {
+    for (p = (_xmpacc_bcast_plan_t *)_xmpacc_fast_get(_xmpacc_bcast_plans, where); p; p = p->next)
+      if (p->exec == r->exec && p->layout == r->layout && _xmpacc_same_ref(p->source, p->nref, p->ref, from_nodes,
+                                                                         from_ref))
+        break;
+    if (!p) {
+      r->where = where;   /* the plan Python makes is this site's */
+      return 0;
+    }
+    p->calls++;
+  } else if (from_ref) {
+    return 0;
+  }
   start = r->profile ? _xmpacc_now() : 0;
-  r->bcast(data, (int)nbytes, r->byte_type, 0, r->exec);
+  r->bcast(data, (int)nbytes, r->byte_type, p ? p->root : 0, r->exec);
   r->bcasts++;
   if (start) _xmpacc_replay_record(_XMPACC_EV_BCAST, where, start, 0, nbytes);
   return 1;

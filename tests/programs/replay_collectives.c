@@ -1,5 +1,5 @@
 /* bcast and barrier in a time loop: over the executing nodes (replayed in C after the
- * first call: runtime/replay.py), from another node and on a node subset (general), inside
+ * first call: runtime/replay.py), from another node (from its second call), inside
  * async (general: non-blocking) and in a task (its nodes are the executing set there).
  * Runs on 2 or more nodes; built without xmpacc it is the serial program. */
 #include <stdio.h>

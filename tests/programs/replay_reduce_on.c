@@ -1,7 +1,7 @@
-/* The reduction directive with an on clause in a time loop: the on-set's reference
- * changes by turns (p(1:m), m = 1 .. the number of nodes), so the C side keeps a plan
- * per reference and compares the reference's values at each call; the nodes outside the
- * on-set keep their values.  Each node checks what it holds against the formula, and
+/* The reduction directive with an on clause, and bcast with a from clause, in a time
+ * loop: the reference changes by turns (p(1:m), p(m), m = 1 .. the number of nodes), so
+ * the C side keeps a plan per reference and compares the reference's values at each
+ * call; the nodes outside the on-set keep their values.  Each node checks what it holds against the formula, and
  * the errors are counted over every node.  Built without xmpacc it is the serial program. */
 #include <stdio.h>
 #ifdef _XCALABLEMP
@@ -14,7 +14,7 @@
 int main(void)
 {
     int k, m, nn = 1, me = 1, errors = 0;
-    double x;
+    double x, y;
     long long c;
 #ifdef _XCALABLEMP
     nn = xmp_num_nodes();
@@ -26,6 +26,9 @@ int main(void)
         c = me * 10 + k;
 #pragma xmp reduction (+:x) on p(1:m)
 #pragma xmp reduction (max:c) on p(1:m)
+        y = me + 0.25 * k;
+#pragma xmp bcast (y) from p(m)
+        errors += y != m + 0.25 * k;
         if (me <= m) {
             errors += x != m * (m + 1) / 2.0 + 0.5 * k * m;
             errors += c != m * 10 + k;
