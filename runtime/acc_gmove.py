@@ -47,7 +47,7 @@ from .contract import (
 )
 from .errors import RuntimeFailure, where_text
 from .gmove import Gmove, Operand, fills, one_sided
-from .gmove_exec import make_runner, weak
+from .gmove_exec import make_runner
 from .gmove_plan import Side, SideDim, collective_plan
 from .sections import Section, Sub, local_view
 from .shared import Device, Shared
@@ -66,7 +66,6 @@ class DeviceRunner:
     comm_recvs: list[int]
     stay: tuple[Selector, Selector] | None     # (source rows, destination rows) on this node
     nbytes: int
-    arrays: tuple[Any, Any]
 
 
 @dataclass
@@ -78,11 +77,10 @@ class OneSidedRunner:
     peers: list[tuple[int, Selector, np.ndarray]]
     stay: tuple[Selector, Selector] | None
     nbytes: int
-    arrays: tuple[Any, Any]
 
 
 def _one_sided_runner(how: str, me: int, esize: int, xp: Any) -> Any:
-    def make(plan: Any, arrays: tuple[Any, Any]) -> OneSidedRunner:
+    def make(plan: Any) -> OneSidedRunner:
         mine = plan.recvs if how == "in" else plan.sends
         peers = [(peer, agent.selector(mine[peer], xp), theirs)
                  for peer, theirs in sorted(plan.remote.items())]
@@ -90,7 +88,7 @@ def _one_sided_runner(how: str, me: int, esize: int, xp: Any) -> Any:
         if me in plan.sends and me in plan.recvs:
             stay = (agent.selector(plan.sends[me], xp), agent.selector(plan.recvs[me], xp))
         nbytes = esize * sum(len(theirs) for theirs in plan.remote.values())
-        return OneSidedRunner(peers, stay, nbytes, arrays)
+        return OneSidedRunner(peers, stay, nbytes)
     return make
 
 
@@ -108,7 +106,7 @@ def _device_runner(runner: Any, members: list[int], xp: Any) -> DeviceRunner:
     if runner.self_src is not None and runner.self_dst is not None:
         stay = (agent.selector(runner.self_src.offsets, xp), agent.selector(runner.self_dst.offsets, xp))
     return DeviceRunner(sends, recvs, [t.peer for t in runner.sends], [t.peer for t in runner.recvs],
-                        stay, runner.nbytes, runner.arrays)
+                        stay, runner.nbytes)
 
 
 class AccGmove:
@@ -279,12 +277,11 @@ class AccGmove:
         def build() -> DeviceRunner:
             size = self.world.Get_size()
             plan = self.gmove.plan(w, "", lambda: collective_plan(dst.side, src.side, me, members, size))
-            runner = make_runner(plan, members, me, dst.side.section.elem_size,
-                                 (weak(dst.array), weak(src.array)), w)
+            runner = make_runner(plan, members, me, dst.side.section.elem_size, w)
             self.gmove.check_complete(w, "", comm, plan.recvs, dst, members)
             return _device_runner(runner, members, xp)
 
-        dr = self.gmove.cached(key, dst, src, build)
+        dr = self.gmove.cached(key, build)
         # every read before any write: a slice is a view, so within one array (a shift,
         # a[1:n] = a[0:n-1]) it is copied -- CuPy, unlike NumPy, copies overlapping views
         # element by element in parallel, and NCCL receives in place

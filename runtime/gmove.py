@@ -12,7 +12,8 @@ per call site, arguments and node set) and runs it:
   at ``align`` once the program announced gmove in/out with ``_xmpacc_gmove_rma_init``):
   the nodes of the executing set get or put, the other side runs no code.
 
-``XMPACC_STATS`` counts ``gmove_bytes`` (sent to other nodes) and ``gmove_calls``.
+``XMPACC_STATS`` counts ``gmove_bytes`` (sent to other nodes), ``gmove_calls`` and
+``gmove_plans`` (made; a plan is found again by both sides' layouts, Operand.key).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from .acc_gmove_agent import GmoveAgent
 from .arrays import DistArray, read_longs
 from .contract import GMOVE_IN, GMOVE_OUT, SECERR_SHAPE
 from .errors import WINDOW_HINT, RuntimeFailure, where_text
-from .gmove_exec import OneSided, Runner, elem_dtype, make_runner, run_collective, run_one_sided, weak
+from .gmove_exec import OneSided, Runner, elem_dtype, make_runner, run_collective, run_one_sided
 from .gmove_plan import (
     Plan,
     PlanError,
@@ -77,7 +78,10 @@ class Operand:
         return local_view(self.base, sec).reshape(-1).view(elem_dtype(esize))
 
     def key(self) -> tuple[Any, ...]:
-        return (id(self.array) if self.array is not None else "local", self.side.section)
+        """What a plan depends on: the side's layout and section (gmove_plan.Side), not
+        the array object, so that an array aligned anew at each call of a function (a
+        dummy argument's align) finds the plan made for the same layout."""
+        return (self.array is not None, self.side)
 
 def fills(dst: Operand, src: Operand) -> bool:
     """Does the gmove fill a section with one value (``a[0:n] = x``)?"""
@@ -323,16 +327,15 @@ class Gmove:
         group.Free()
         return list(ranks)
 
-    def cached(self, key: tuple[Any, ...], dst: Operand, src: Operand, build: Any) -> Any:
+    def cached(self, key: tuple[Any, ...], build: Any) -> Any:
+        """The plan of ``key`` (the site, the kind and both sides' layouts: every node
+        finds or builds it alike, and building is collective), the newest _PLAN_CACHE kept."""
         plans = self.plans
         entry = plans.get(key)
-        if entry is not None and entry.arrays[0] is not None and entry.arrays[0]() is not dst.array:
-            entry = None
-        if entry is not None and entry.arrays[1] is not None and entry.arrays[1]() is not src.array:
-            entry = None
         if entry is None:
             entry = build()
             plans[key] = entry
+            self.stats["gmove_plans"] = self.stats.get("gmove_plans", 0) + 1
             while len(plans) > _PLAN_CACHE:
                 plans.popitem(last=False)
         plans.move_to_end(key)
@@ -368,12 +371,11 @@ class Gmove:
         def build() -> Runner:
             plan = self.plan(w, "", lambda: collective_plan(dst.side, src.side, me, members,
                                                             self.world.Get_size()))
-            runner = make_runner(plan, members, me, dst.side.section.elem_size,
-                                 (weak(dst.array), weak(src.array)), w)
+            runner = make_runner(plan, members, me, dst.side.section.elem_size, w)
             self.check_complete(w, "", comm, plan.recvs, dst, members)
             return runner
 
-        runner = self.cached(key, dst, src, build)
+        runner = self.cached(key, build)
         run_collective(runner, comm, dst.view(), src.view(), dst.array is not None and dst.array is src.array,
                        self.stats, self.shared.asyncs, keep)
 
@@ -393,7 +395,7 @@ class Gmove:
                       src.side.section.elem_size, self.stats, w)
 
     def one_sided_plan(self, w: str, how: str, dst: Operand, src: Operand, kind: str, make: Any) -> Any:
-        """``make(plan, arrays)`` for the plan of a gmove in/out (per peer: my offsets and
+        """``make(plan)`` for the plan of a gmove in/out (per peer: my offsets and
         the peer's), cached per call site as ``kind``; its completeness is checked once,
         collectively."""
         me, world = self.world.Get_rank(), self.world.Get_size()
@@ -405,6 +407,6 @@ class Gmove:
             else:
                 plan = self.plan(w, " out", lambda: put_plan(dst.side, src.side, me, members, world))
             self.check_complete(w, f" {how}", comm, plan.recvs if how == "in" else plan.sends, dst, members)
-            return make(plan, (weak(dst.array), weak(src.array)))
+            return make(plan)
 
-        return self.cached((w, kind, dst.key(), src.key(), tuple(members)), dst, src, build)
+        return self.cached((w, kind, dst.key(), src.key(), tuple(members)), build)

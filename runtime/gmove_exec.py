@@ -11,13 +11,11 @@ no code).
 
 from __future__ import annotations
 
-import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from .arrays import DistArray
 from .asyncs import MpiPending
 from .errors import RuntimeFailure
 from .gmove_plan import Plan
@@ -104,26 +102,18 @@ class Runner:
     self_src: Transfer | None      # elements that stay on this node
     self_dst: Transfer | None
     nbytes: int
-    arrays: tuple[Any, Any]        # weak references to the distributed arrays
     busy: bool = False
     buffers: dict[str, list[np.ndarray]] = field(default_factory=dict)
 
 
 @dataclass
 class OneSided:
-    """A one-sided plan and weak references to the arrays it was made for (the plan cache
-    checks them, as it checks a Runner's)."""
+    """A one-sided plan (the plan cache keys it by both sides' layouts, as a Runner)."""
 
     plan: Plan
-    arrays: tuple[Any, Any]
 
 
-def weak(arr: DistArray | None) -> Any:
-    return weakref.ref(arr) if arr is not None else None
-
-
-def make_runner(plan: Plan, members: list[int], me: int, esize: int,
-                arrays: tuple[Any, Any], w: str) -> Runner:
+def make_runner(plan: Plan, members: list[int], me: int, esize: int, w: str) -> Runner:
     rank_of = {r: k for k, r in enumerate(members)}
     outside = sorted(set(plan.sends) - set(rank_of))
     if outside:
@@ -134,7 +124,7 @@ def make_runner(plan: Plan, members: list[int], me: int, esize: int,
     nbytes = sum(t.count for t in sends) * esize
     stay = me in plan.sends and len(plan.sends[me]) > 0
     return Runner(plan, sends, recvs, Transfer.of(me, plan.sends[me]) if stay else None,
-                  Transfer.of(me, plan.recvs[me]) if stay else None, nbytes, arrays)
+                  Transfer.of(me, plan.recvs[me]) if stay else None, nbytes)
 
 
 def _buffers(runner: Runner, dtype: np.dtype) -> tuple[list[np.ndarray], list[np.ndarray]]:

@@ -10,7 +10,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import SharedBuilds, run_mpi, run_xmpacc, same_output, xmpacc_and_serial
+from conftest import SharedBuilds, run_mpi, run_xmpacc, runtime_stats, same_output, xmpacc_and_serial
 
 PROGRAMS = Path(__file__).parent / "programs"
 
@@ -28,6 +28,7 @@ CASES: dict[str, tuple[int, ...]] = {
     "libc_macros.c": (1, 2),
     "async_wait.c": (1, 2, 3, 4),
     "switch_directives.c": (1, 2, 3, 4),   # directives among a case's statements
+    "gmove_dummy_align.c": (1, 2, 3, 4),   # see test_gmove_plan_serves_a_dummy_aligned_at_each_call
     # global-view §5-7
     "reduction_location.c": (1, 3),
     "reduction_types.c": (2, 4),
@@ -114,3 +115,15 @@ def test_file_scope_extent_from_const_int(tmp_path: Path) -> None:
         r = run_mpi(nprocs, exe, timeout=60)
         assert r.returncode == 0, r.stderr
         assert r.stdout == expected
+
+
+@pytest.mark.mpi
+def test_gmove_plan_serves_a_dummy_aligned_at_each_call(built: dict[str, tuple[Path, str]]) -> None:
+    """A dummy argument aligned anew at each of 10 calls, with the same layout: one gmove
+    plan on every node (runtime/gmove.py keys plans by layout, not by array object; NPB's
+    CG rebuilt its matvec's plan every call, 2.6 ms of a 2-process run's gmove)."""
+    exe, expected = built["gmove_dummy_align.c"]
+    r = run_mpi(3, exe, env={"XMPACC_STATS": "1"})
+    assert r.returncode == 0, r.stderr
+    same_output(r.stdout, expected)
+    assert [(s["gmove_calls"], s["gmove_plans"]) for s in runtime_stats(r.stderr)] == [(10, 1)] * 3
