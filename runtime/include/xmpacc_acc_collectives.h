@@ -39,11 +39,8 @@ typedef struct _xmpacc_acc_collectives {
 
 _xmpacc_acc_collectives_t _xmpacc_acc_collectives;
 
-static _xmpacc_fast_table_t _xmpacc_acc_collective_plans;
-
-int _xmpacc_acc_collective_plan_set(const char *where, _xmpacc_acc_collective_plan_t *plan) {
-  return _xmpacc_fast_put(_xmpacc_acc_collective_plans, where, plan);
-}
+_XMPACC_PLAN_TABLE(_xmpacc_acc_collective_plans, _xmpacc_acc_collective_plan_set,
+                   const char *, _xmpacc_acc_collective_plan_t)
 
 /* MPI on host memory: the stage filled after the compute stream's wait and emptied
  * again, or the host backend's buffer in place.  0 when nothing moved (a driver error
@@ -119,11 +116,8 @@ typedef struct _xmpacc_over_nodes_plan {
   struct _xmpacc_over_nodes_plan *next;
 } _xmpacc_over_nodes_plan_t;
 
-static _xmpacc_fast_table_t _xmpacc_over_nodes_plans;
-
-int _xmpacc_over_nodes_plan_set(const void *data, _xmpacc_over_nodes_plan_t *plan) {
-  return _xmpacc_fast_put(_xmpacc_over_nodes_plans, data, plan);
-}
+_XMPACC_PLAN_TABLE(_xmpacc_over_nodes_plans, _xmpacc_over_nodes_plan_set,
+                   const void *, _xmpacc_over_nodes_plan_t)
 
 /* the variable holds the identity of + or * (device_results._IDENTITY) */
 #define _XMPACC_IDENTITY(T, OPS)                                               \

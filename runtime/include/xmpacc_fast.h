@@ -185,6 +185,12 @@ typedef struct _xmpacc_fast_reflect {
 
 /* One table per kind of reflect, each array's plans chained in it: the declared widths,
  * explicit widths, orthogonal, orthogonal with explicit widths (fast_reflect.py KINDS). */
+/* A table of plans by key (a site's where, or an address) and its setter, through which
+ * the runtime's Python (replay.py, replay_collectives.py) registers each key's chain. */
+#define _XMPACC_PLAN_TABLE(table, setter, key_type, plan_type)                  \
+  static _xmpacc_fast_table_t table;                                           \
+  int setter(key_type key, plan_type *plan) { return _xmpacc_fast_put(table, key, plan); }
+
 static _xmpacc_fast_table_t _xmpacc_fast_reflects[4];
 int _xmpacc_fast_paused;               /* inside async (id): set by the runtime or by async_begin below */
 

@@ -35,11 +35,7 @@ typedef struct _xmpacc_launch_plan {
   const long long *scratch_bytes;      /* for (the same address may hold another size) */
 } _xmpacc_launch_plan_t;
 
-static _xmpacc_fast_table_t _xmpacc_launch_plans;
-
-int _xmpacc_launch_plan_set(const char *where, _xmpacc_launch_plan_t *plan) {
-  return _xmpacc_fast_put(_xmpacc_launch_plans, where, plan);
-}
+_XMPACC_PLAN_TABLE(_xmpacc_launch_plans, _xmpacc_launch_plan_set, const char *, _xmpacc_launch_plan_t)
 
 /* A launch with scalar reductions: those of its earlier launch still deferred are waited
  * for first (their partials are about to be rewritten), then the kernel waits until the
@@ -216,11 +212,7 @@ typedef struct _xmpacc_compute_plan {
   struct _xmpacc_compute_plan *next;   /* another plan of the same site */
 } _xmpacc_compute_plan_t;
 
-static _xmpacc_fast_table_t _xmpacc_compute_plans;
-
-int _xmpacc_compute_plan_set(const char *where, _xmpacc_compute_plan_t *plan) {
-  return _xmpacc_fast_put(_xmpacc_compute_plans, where, plan);
-}
+_XMPACC_PLAN_TABLE(_xmpacc_compute_plans, _xmpacc_compute_plan_set, const char *, _xmpacc_compute_plan_t)
 
 static int _xmpacc_acc_compute_begin_fast(const char *where, int n, const void *keys,
                                           const long long *sizes, const void *names,
@@ -394,11 +386,8 @@ typedef struct _xmpacc_loop_reduce_plan {
   long long ref[1 + 4 * _XMPACC_MAXDIM];   /* passes them (none: 0, 0) */
 } _xmpacc_loop_reduce_plan_t;
 
-static _xmpacc_fast_table_t _xmpacc_loop_reduce_plans;
-
-int _xmpacc_loop_reduce_plan_set(const void *data, _xmpacc_loop_reduce_plan_t *plan) {
-  return _xmpacc_fast_put(_xmpacc_loop_reduce_plans, data, plan);
-}
+_XMPACC_PLAN_TABLE(_xmpacc_loop_reduce_plans, _xmpacc_loop_reduce_plan_set,
+                   const void *, _xmpacc_loop_reduce_plan_t)
 
 /* A plan's on (or from) clause is the call's: the same nodes or template, the same
  * reference (the longs {ndims, (kind, a, b, c)...} as the call passes them; none: 0). */
@@ -533,11 +522,7 @@ typedef struct _xmpacc_bcast_plan {
   struct _xmpacc_bcast_plan *next;
 } _xmpacc_bcast_plan_t;
 
-static _xmpacc_fast_table_t _xmpacc_bcast_plans;
-
-int _xmpacc_bcast_plan_set(const char *where, _xmpacc_bcast_plan_t *plan) {
-  return _xmpacc_fast_put(_xmpacc_bcast_plans, where, plan);
-}
+_XMPACC_PLAN_TABLE(_xmpacc_bcast_plans, _xmpacc_bcast_plan_set, const char *, _xmpacc_bcast_plan_t)
 
 static int _xmpacc_bcast_fast(void *data, const char *where, long long nbytes, const void *from_nodes,
                               const long long *from_ref, const void *on_nodes, const long long *on_ref) {
@@ -592,11 +577,7 @@ typedef struct _xmpacc_update_plan {
   long long pitch, width, height, copies, stride;   /* (runtime/byte_boxes.py) */
 } _xmpacc_update_plan_t;
 
-static _xmpacc_fast_table_t _xmpacc_update_plans;
-
-int _xmpacc_update_plan_set(const char *where, _xmpacc_update_plan_t *plan) {
-  return _xmpacc_fast_put(_xmpacc_update_plans, where, plan);
-}
+_XMPACC_PLAN_TABLE(_xmpacc_update_plans, _xmpacc_update_plan_set, const char *, _xmpacc_update_plan_t)
 
 static int _xmpacc_same_section(const _xmpacc_update_plan_t *p, const long long *sec) {
   if (!sec) return !p->nsec;
@@ -683,11 +664,7 @@ typedef struct _xmpacc_swap_plan {
   struct _xmpacc_swap_plan *next;
 } _xmpacc_swap_plan_t;
 
-static _xmpacc_fast_table_t _xmpacc_swap_plans;
-
-int _xmpacc_swap_plan_set(const char *where, _xmpacc_swap_plan_t *plan) {
-  return _xmpacc_fast_put(_xmpacc_swap_plans, where, plan);
-}
+_XMPACC_PLAN_TABLE(_xmpacc_swap_plans, _xmpacc_swap_plan_set, const char *, _xmpacc_swap_plan_t)
 
 static int _xmpacc_acc_swap_reduced_fast(const char *where, const void *key, long long size, const char *name,
                                          int required) {
