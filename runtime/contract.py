@@ -108,7 +108,8 @@ ENTRIES: tuple[Entry, ...] = (
     _e("_xmpacc_reduce_var", "void",
        "const char *where, void *data, const long long *var, int op, const void *on_nodes, "
        "const long long *on_ref, int nloc, const void *loc_addrs, const void *loc_vars",
-       "reduction directive of a section, or max/min/first*/last* with location variables"),
+       "reduction directive of a section, or max/min/first*/last* with location variables",
+       fast="_xmpacc_reduce_var_fast"),
     _e("_xmpacc_bcast", "void",
        "void *data, const char *where, long long nbytes, const void *from_nodes, "
        "const long long *from_ref, const void *on_nodes, const long long *on_ref",

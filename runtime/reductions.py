@@ -160,7 +160,8 @@ class Reductions:
             self._offer_reduce(desc, read_ints(loop_dims, ndims), data, count, type_code, op, comm, w)
 
     def _offer_reduce(self, desc: int, dims: list[int], data: int, count: int, type_code: int, op: int,
-                      comm: Any, where: str, on: tuple[int, list[int] | None] = (0, None)) -> None:
+                      comm: Any, where: str, on: tuple[int, list[int] | None] = (0, None),
+                      section: tuple[list[int], int] | None = None) -> None:
         """A reduction over ``comm`` the C side can repeat: a loop's (over the loop's
         dimensions of ``desc``) or the directive's (desc 0; ``on``: its on clause's nodes
         or template and reference, comm None where this node is not one of them)."""
@@ -168,7 +169,7 @@ class Reductions:
         if op in REPLAYED_OPS and type_code in REPLAYED_TYPES and replay.steady(data):
             dtype = np.dtype(DTYPES[type_code])
             replay.offer_loop_reduce(desc, dims, data, count, type_code, op, comm, dtype,
-                                     mpi_op(op, dtype, where), on)
+                                     mpi_op(op, dtype, where), on, section)
 
     def _xmpacc_loop_reduce_var_begin(self, desc: int, loop_dims: int, data: int, var: int, op: int) -> None:
         comm = self._loop_comm(desc, loop_dims, "?")
@@ -235,6 +236,23 @@ class Reductions:
                                   False, w)
         else:
             self._allreduce(comm, value, op, w)
+            self._offer_section(where, data, var, value, op, on_nodes, on_ref, comm)
+
+    def _offer_section(self, where: bytes, data: int, var: int, value: np.ndarray, op: int,
+                       on_nodes: int | None, on_ref: int | None, comm: Any) -> None:
+        """Later calls of a section's reduction directive: C (replay.py), where its
+        elements are contiguous, as the directive's plans with the section's description."""
+        type_code, _esize, rank = read_longs(var, 3)
+        if self.shared.replay is None or self.shared.asyncs.active or not value.flags.c_contiguous \
+                or rank > MAXDIM or type_code not in DTYPES:
+            return
+        nsubs = read_longs(var + 8 * (3 + rank), 1)[0]
+        ref = read_ref(on_ref)
+        if nsubs > MAXDIM or ref is not None and len(ref) > 1 + 4 * MAXDIM:
+            return
+        desc = read_longs(var, 4 + rank + 4 * nsubs)
+        self._offer_reduce(0, [], data, value.size, type_code, op, comm, where_text(where),
+                           (on_nodes or 0, ref), (desc, int(value.ctypes.data) - data))
 
     def _allreduce(self, comm: Any, data: np.ndarray, op: int, where: str) -> None:
         asyncs = self.shared.asyncs

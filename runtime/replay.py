@@ -64,7 +64,7 @@ REPLAYED = ("_xmpacc_reflect", "_xmpacc_reflect_acc", "_xmpacc_launch", "_xmpacc
             "_xmpacc_acc_queue_begin", "_xmpacc_acc_queue_end", "_xmpacc_barrier", "_xmpacc_bcast",
             "_xmpacc_acc_update", "_xmpacc_reflect_orthogonal", "_xmpacc_async_begin", "_xmpacc_async_end",
             "_xmpacc_wait_async", "_xmpacc_test_async", "_xmpacc_acc_wait_on_device",
-            "_xmpacc_reflect_orthogonal_acc", "_xmpacc_reduce_acc", "_xmpacc_bcast_acc")
+            "_xmpacc_reflect_orthogonal_acc", "_xmpacc_reduce_acc", "_xmpacc_bcast_acc", "_xmpacc_reduce_var")
 
 # the C side's tables of device reflect plans (include/xmpacc_replay.h): reflect_do ... acc,
 # reflect ... acc with the declared or explicit widths, the same orthogonal
@@ -311,9 +311,11 @@ class Replay:
 
     def offer_loop_reduce(self, tmpl: int, loop_dims: list[int], data: int, count: int, type_code: int,
                           op: int, comm: Any, dtype: Any, mpi_op: Any,
-                          on: tuple[int, list[int] | None] = (0, None)) -> None:
-        """A loop reduction, or a reduction directive (``on``: its on clause), the general
-        path just made (reductions.py), for the C side."""
+                          on: tuple[int, list[int] | None] = (0, None),
+                          section: tuple[list[int], int] | None = None) -> None:
+        """A loop reduction, or a reduction directive (``on``: its on clause; ``section``:
+        a section's description as the call passes it, and the byte offset of its
+        contiguous elements), the general path just made (reductions.py), for the C side."""
         from mpi4py import MPI
 
         if not self.c.allreduce or not self.steady(data):
@@ -323,6 +325,10 @@ class Replay:
         if ref is not None:
             p.nref = len(ref)
             p.ref[: len(ref)] = ref
+        if section is not None:
+            var, p.offset = section
+            p.nvar = len(var)
+            p.var[: len(var)] = var
         p.mask[: len(loop_dims)] = loop_dims
         p.exec, p.layout, p.elem = self.c.exec, self.c.layout, dtype.itemsize
         scratch = ctypes.create_string_buffer(max(count * dtype.itemsize, 1))

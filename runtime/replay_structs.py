@@ -72,7 +72,8 @@ class CLoopReducePlan(ctypes.Structure):
                 ("datatype", ctypes.c_size_t), ("mpi_op", ctypes.c_size_t), ("scratch", ctypes.c_void_p),
                 ("elem", ctypes.c_int), ("calls", ctypes.c_longlong), ("next", ctypes.c_void_p),
                 ("on", ctypes.c_void_p), ("nref", ctypes.c_int),
-                ("ref", ctypes.c_longlong * (1 + 4 * MAXDIM))]
+                ("ref", ctypes.c_longlong * (1 + 4 * MAXDIM)), ("nvar", ctypes.c_int),
+                ("var", ctypes.c_longlong * (4 + 5 * MAXDIM)), ("offset", ctypes.c_longlong)]
 
 
 class CUpdatePlan(ctypes.Structure):

@@ -176,14 +176,18 @@ REDUCE_ON = Path(__file__).parent / "programs" / "replay_reduce_on.c"
 
 @pytest.mark.parametrize("nprocs", [1, 2, 3, 4])
 def test_reductions_with_on_and_bcasts_with_from_clauses_in_c(tmp_path: Path, nprocs: int) -> None:
-    """Two reduction directives on p(1:m) and a bcast from p(m), m = 1 .. nprocs by turns
-    over 12 steps: a plan per reference, each replayed from its second use (2 x (12 -
-    nprocs) reductions and 12 - nprocs bcasts in C on every node, those outside the
-    on-set too), and every node holds what the formula says."""
+    """Two reduction directives on p(1:m), one of a section (w[2:4]), and a bcast from
+    p(m), m = 1 .. nprocs by turns over 12 steps: a plan per reference, each replayed from
+    its second use (3 x (12 - nprocs) reductions and 12 - nprocs bcasts in C on every
+    node; the section's only on the nodes of the on-set), and every node holds what the
+    formula says."""
     exe, expected = xmpacc_and_serial(REDUCE_ON.parent)(REDUCE_ON.name, tmp_path)
     replayed, _general = _both_ways(exe, nprocs, HOST, expected)
     stats = runtime_stats(replayed)
-    assert [s.get("replayed_reductions", 0) for s in stats] == [2 * (12 - nprocs)] * nprocs
+    # node n is in p(1:m) for nprocs - n + 1 values of m, each 12 // nprocs times, the
+    # first time of each planned (rank = n - 1)
+    sections = [(12 // nprocs - 1) * (nprocs - s["rank"]) for s in stats]
+    assert [s.get("replayed_reductions", 0) for s in stats] == [2 * (12 - nprocs) + n for n in sections]
     assert [s.get("replayed_bcasts", 0) for s in stats] == [12 - nprocs] * nprocs
 
 

@@ -384,6 +384,9 @@ typedef struct _xmpacc_loop_reduce_plan {
   const void *on;                      /* the reduction directive's on clause: its nodes or */
   int nref;                            /* template and the reference's longs as the call */
   long long ref[1 + 4 * _XMPACC_MAXDIM];   /* passes them (none: 0, 0) */
+  int nvar;                            /* a section's: its description's longs (0: none), */
+  long long var[4 + 5 * _XMPACC_MAXDIM];   /* and where its count contiguous elements start */
+  long long offset;                    /* (bytes into the variable) */
 } _xmpacc_loop_reduce_plan_t;
 
 _XMPACC_PLAN_TABLE(_xmpacc_loop_reduce_plans, _xmpacc_loop_reduce_plan_set,
@@ -412,7 +415,7 @@ static _xmpacc_loop_reduce_plan_t *_xmpacc_reduce_find_on(const void *tmpl, cons
   for (p = (_xmpacc_loop_reduce_plan_t *)_xmpacc_fast_get(_xmpacc_loop_reduce_plans, data); p; p = p->next)
     if (p->tmpl == tmpl && p->count == count && p->type == type && p->op == op && p->exec == r->exec
         && p->layout == r->layout && !memcmp(p->mask, loop_dims, sizeof(int) * (size_t)p->ndims)
-        && _xmpacc_same_on(p, on, ref))
+        && _xmpacc_same_on(p, on, ref) && !p->nvar)
       return p;
   return 0;
 }
@@ -489,6 +492,31 @@ static int _xmpacc_reduce_fast(void *data, const char *where, long long count, i
   if (p->size > 1 && _xmpacc_deferred_has(data))
     return !on_nodes && _xmpacc_reduce_deferred(data, count, type, op, where);
   _xmpacc_allreduce_planned(p, data, count, _XMPACC_EV_REDUCE, where);
+  return 1;
+}
+
+/* The reduction directive of a section without location variables (w[lo:n] on p(:, *)):
+ * a plan whose section is the call's, the variable's description {type, elem size, rank,
+ * extents..., nsubs, (kind, a, b, c)...} compared long for long, and whose elements are
+ * contiguous (the general path reduces the others through a copy). */
+static int _xmpacc_reduce_var_fast(const char *where, void *data, const long long *var, int op,
+                                   const void *on_nodes, const long long *on_ref, int nloc, const void *loc_addrs,
+                                   const void *loc_vars) {
+  _xmpacc_replay_t *r = &_xmpacc_replay;
+  _xmpacc_loop_reduce_plan_t *p;
+  long long n;
+  (void)loc_addrs, (void)loc_vars;
+  if (nloc || !r->on || _xmpacc_fast_paused || var[2] < 0 || var[2] > _XMPACC_MAXDIM) return 0;
+  n = 4 + var[2] + 4 * var[3 + var[2]];
+  for (p = (_xmpacc_loop_reduce_plan_t *)_xmpacc_fast_get(_xmpacc_loop_reduce_plans, data); p; p = p->next)
+    if (p->nvar == n && p->op == op && p->exec == r->exec && p->layout == r->layout
+        && _xmpacc_same_on(p, on_nodes, on_ref) && !memcmp(p->var, var, sizeof(long long) * (size_t)n))
+      break;
+  if (!p) {
+    r->where = where;
+    return 0;
+  }
+  _xmpacc_allreduce_planned(p, (char *)data + p->offset, p->count, _XMPACC_EV_REDUCE_VAR, where);
   return 1;
 }
 
