@@ -200,6 +200,7 @@ class _FakeGpu:
     name = "cuda"
     result = CudaBackend.result
     side_stream = CudaBackend.side_stream
+    stream_ptr = CudaBackend.stream_ptr
     props = {"multiProcessorCount": 2}
 
     def __init__(self, cupy: _FakeCupy, rows: list[list[float]], dtype: Any, lib: ctypes.CDLL) -> None:
