@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+# Seconds a node that ends the whole job (MPI_Abort) waits first: the lines already written
+# (its own message, the other nodes' output) are in mpirun's pipes, and the abort stops
+# mpirun's forwarding, which under load had not read them all.
+ABORT_DRAIN_S = 0.3
+
 
 def where_text(where: bytes | None) -> str:
     """The ``"file.c:12"`` argument of a runtime call as text."""

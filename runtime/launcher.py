@@ -28,7 +28,7 @@ from typing import Any
 
 from . import profile
 from .contract import ENTRIES, Entry, contract_id
-from .errors import RuntimeFailure
+from .errors import ABORT_DRAIN_S, RuntimeFailure
 
 _CTYPES = {
     "void": None, "int": ctypes.c_int, "long long": ctypes.c_longlong, "double": ctypes.c_double,
@@ -102,7 +102,7 @@ def _fail(world: Any, err: RuntimeFailure, cleanup: Callable[[], None] | None = 
     sys.stderr.flush()
     # one write: the lines of nodes failing at once do not interleave
     os.write(2, f"{err.where}: error: {err.message}{suffix}\n".encode())
-    time.sleep(0.3)  # give mpirun time to forward the message before the abort kills the job
+    time.sleep(ABORT_DRAIN_S)  # mpirun forwards the message before the abort kills the job
     world.Abort(1)
     os._exit(1)  # Abort may return before the launcher kills us: never run on into C
 
@@ -111,6 +111,7 @@ def _internal(world: Any) -> None:
     flush_c()
     print("xmpacc runtime: internal error; this is a bug in xmpacc, not in your program:\n"
           + traceback.format_exc(), file=sys.stderr, flush=True)
+    time.sleep(ABORT_DRAIN_S)
     world.Abort(2)
     os._exit(2)
 
