@@ -52,6 +52,7 @@ from .linkage import Seen, declared_again
 from .nodes import CommCache, Nodes, resolve_extents
 from .reductions import Reductions
 from .reflect import Width, reflect
+from .replay_structs import node_ref
 from .shadows import Shadows
 from .shared import ExecSet, Shared
 from .tasks import Tasks, read_ref
@@ -312,7 +313,9 @@ class Runtime:
             self.asyncs.add(pending)
         elif from_nodes and not on_nodes and not self.asyncs.active and self.shared.replay is not None:
             # later calls with this reference: C (xmpacc_replay.h), from this root
-            self.shared.replay.offer_bcast(from_nodes, read_ref(from_ref), root)
+            source = node_ref(from_nodes, read_ref(from_ref))
+            if source is not None:
+                self.shared.replay.offer_bcast(source, root)
 
     def _xmpacc_barrier(self, where: bytes, on_nodes: int | None, on_ref: int | None) -> None:
         comm = self.tasks.on_set(on_nodes, on_ref, where_text(where))

@@ -3,7 +3,7 @@ run-time errors of array sections: ``Gmove``, a concern of ``api.Runtime``.
 
 ``_xmpacc_gmove`` reads both sides (a distributed array's descriptor, or local data at an
 address) and their sections, finds or builds the plan of this node (gmove_plan.py; cached
-per call site, arguments and node set) and runs it:
+per call site, both sides' layouts and node set) and runs it:
 
 * collective (no ``in``/``out``): every node of the executing set takes part; one packed
   message per pair of nodes (Isend/Irecv on a communicator of its own), elements that stay

@@ -38,6 +38,7 @@ from .collectives import (
 from .cstructs import MAXDIM
 from .deferred import Deferred
 from .errors import RuntimeFailure, where_text
+from .replay_structs import CNodeRef, node_ref
 from .shared import Shared
 from .tasks import Tasks, read_ref
 
@@ -160,11 +161,11 @@ class Reductions:
             self._offer_reduce(desc, read_ints(loop_dims, ndims), data, count, type_code, op, comm, w)
 
     def _offer_reduce(self, desc: int, dims: list[int], data: int, count: int, type_code: int, op: int,
-                      comm: Any, where: str, on: tuple[int, list[int] | None] = (0, None),
+                      comm: Any, where: str, on: CNodeRef | None = None,
                       section: tuple[list[int], int] | None = None) -> None:
         """A reduction over ``comm`` the C side can repeat: a loop's (over the loop's
-        dimensions of ``desc``) or the directive's (desc 0; ``on``: its on clause's nodes
-        or template and reference, comm None where this node is not one of them)."""
+        dimensions of ``desc``) or the directive's (desc 0; ``on``: its on clause, comm
+        None where this node is not one of its nodes)."""
         replay = self.shared.replay
         if op in REPLAYED_OPS and type_code in REPLAYED_TYPES and replay.steady(data):
             dtype = np.dtype(DTYPES[type_code])
@@ -217,12 +218,9 @@ class Reductions:
         """Later calls of a reduction directive: C (replay.py), as the loop reductions'
         plans, made with no template; one with an on clause for the nodes the reference
         denotes now (the C side compares the reference's values at each call)."""
-        if self.shared.replay is None or self.shared.asyncs.active:
-            return
-        ref = read_ref(on_ref)
-        if ref is not None and len(ref) > 1 + 4 * MAXDIM:
-            return
-        self._offer_reduce(0, [], data, count, type_code, op, comm, where, (on_nodes or 0, ref))
+        on = node_ref(on_nodes or 0, read_ref(on_ref))
+        if self.shared.replay is not None and not self.shared.asyncs.active and on is not None:
+            self._offer_reduce(0, [], data, count, type_code, op, comm, where, on)
 
     def _xmpacc_reduce_var(self, where: bytes, data: int, var: int, op: int, on_nodes: int | None,
                            on_ref: int | None, nloc: int, loc_addrs: int, loc_descs: int) -> None:
@@ -247,12 +245,12 @@ class Reductions:
                 or rank > MAXDIM or type_code not in DTYPES:
             return
         nsubs = read_longs(var + 8 * (3 + rank), 1)[0]
-        ref = read_ref(on_ref)
-        if nsubs > MAXDIM or ref is not None and len(ref) > 1 + 4 * MAXDIM:
+        on = node_ref(on_nodes or 0, read_ref(on_ref))
+        if nsubs > MAXDIM or on is None:
             return
         desc = read_longs(var, 4 + rank + 4 * nsubs)
-        self._offer_reduce(0, [], data, value.size, type_code, op, comm, where_text(where),
-                           (on_nodes or 0, ref), (desc, int(value.ctypes.data) - data))
+        self._offer_reduce(0, [], data, value.size, type_code, op, comm, where_text(where), on,
+                           (desc, int(value.ctypes.data) - data))
 
     def _allreduce(self, comm: Any, data: np.ndarray, op: int, where: str) -> None:
         asyncs = self.shared.asyncs

@@ -42,7 +42,6 @@ from .cstructs import CSched
 from .fast_reflect import WIDTH_SETS, FastPlan, build_requests, link_chain, mpi_functions
 from .reflect import active_step
 from .replay_structs import (  # noqa: F401  (the mirrors are also named from here)
-    MAXDIM,
     QUEUES,
     CAccReflectPlan,
     CBcastPlan,
@@ -50,6 +49,7 @@ from .replay_structs import (  # noqa: F401  (the mirrors are also named from he
     CEvent,
     CLaunchPlan,
     CLoopReducePlan,
+    CNodeRef,
     CReplay,
     CSlabOp,
     CSwapPlan,
@@ -139,10 +139,9 @@ class Replay:
     def __init__(self, lib: Any, profile: bool) -> None:
         self.lib = lib
         self.c = CReplay.in_dll(lib, "_xmpacc_replay")
-        for setter in ("_xmpacc_launch_plan_set", "_xmpacc_compute_plan_set", "_xmpacc_loop_reduce_plan_set",
-                       "_xmpacc_swap_plan_set", "_xmpacc_update_plan_set", "_xmpacc_bcast_plan_set"):
-            fn = getattr(lib, setter)
-            fn.argtypes, fn.restype = [ctypes.c_void_p, ctypes.c_void_p], ctypes.c_int
+        self.bind_setters("_xmpacc_launch_plan_set", "_xmpacc_compute_plan_set",
+                          "_xmpacc_loop_reduce_plan_set", "_xmpacc_swap_plan_set", "_xmpacc_update_plan_set",
+                          "_xmpacc_bcast_plan_set")
         fn = lib._xmpacc_acc_reflect_set
         fn.argtypes, fn.restype = [ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p], ctypes.c_int
         self.launches: dict[int, list[Held]] = {}     # where -> its plans, the newest first
@@ -168,6 +167,12 @@ class Replay:
             self.c.capacity = len(self.events_keep)
             self.c.profile = 1
         self.c.on = 1
+
+    def bind_setters(self, *names: str) -> None:
+        """The C side's plan tables' setters (_XMPACC_PLAN_TABLE): (key, plan) -> ok."""
+        for name in names:
+            fn = getattr(self.lib, name)
+            fn.argtypes, fn.restype = [ctypes.c_void_p, ctypes.c_void_p], ctypes.c_int
 
     def _bind_mpi(self) -> None:
         """MPI_Allreduce (loop reductions), MPI_Startall and MPI_Waitall (the host backend's
@@ -310,21 +315,18 @@ class Replay:
         self._register(self.computes, where, "_xmpacc_compute_plan_set", Held(p, raw))
 
     def offer_loop_reduce(self, tmpl: int, loop_dims: list[int], data: int, count: int, type_code: int,
-                          op: int, comm: Any, dtype: Any, mpi_op: Any,
-                          on: tuple[int, list[int] | None] = (0, None),
+                          op: int, comm: Any, dtype: Any, mpi_op: Any, on: CNodeRef | None = None,
                           section: tuple[list[int], int] | None = None) -> None:
-        """A loop reduction, or a reduction directive (``on``: its on clause; ``section``:
-        a section's description as the call passes it, and the byte offset of its
-        contiguous elements), the general path just made (reductions.py), for the C side."""
+        """A loop reduction, or a reduction directive (``on``: its on clause, node_ref;
+        ``section``: a section's description as the call passes it, and the byte offset of
+        its contiguous elements), the general path just made (reductions.py), for the C side."""
         from mpi4py import MPI
 
         if not self.c.allreduce or not self.steady(data):
             return
         p = CLoopReducePlan(tmpl, data, count, type_code, op, len(loop_dims))
-        p.on, ref = on
-        if ref is not None:
-            p.nref = len(ref)
-            p.ref[: len(ref)] = ref
+        if on is not None:
+            p.on = on
         if section is not None:
             var, p.offset = section
             p.nvar = len(var)
@@ -364,19 +366,14 @@ class Replay:
             held.counters = ("replayed_section_updates",)
         self._register(self.updates, where, "_xmpacc_update_plan_set", held)
 
-    def offer_bcast(self, from_nodes: int, ref: list[int] | None, root: int) -> None:
-        """A bcast with a from clause over the executing nodes (api.py): its source's rank,
-        for the C side to use while the call passes the same reference."""
+    def offer_bcast(self, source: CNodeRef, root: int) -> None:
+        """A bcast with a from clause (``source``, replay_structs.node_ref) over the executing
+        nodes (api.py): its source's rank, for the C side to use while the call passes the
+        same reference."""
         where = self.c.where or 0
         if not where or not self.steady(where) or not self.c.bcast:
             return
-        if ref is not None and len(ref) > 1 + 4 * MAXDIM:
-            return
-        p = CBcastPlan(from_nodes)
-        if ref is not None:
-            p.nref = len(ref)
-            p.ref[: len(ref)] = ref
-        p.exec, p.layout, p.root = self.c.exec, self.c.layout, root
+        p = CBcastPlan(source, self.c.exec, self.c.layout, root)
         self._register(self.bcasts, where, "_xmpacc_bcast_plan_set", Held(p))
 
     def offer_swap(self, key: int, size: int) -> None:

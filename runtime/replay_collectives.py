@@ -82,14 +82,10 @@ class AccCollectivePlans:
         self.replay = replay
         self.plans: dict[int, list[Held]] = {}
         replay.more.append(self.plans)
-        lib = replay.lib
-        lib._xmpacc_acc_collective_plan_set.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
-        lib._xmpacc_acc_collective_plan_set.restype = ctypes.c_int
-        self.nccl = CAccCollectives.in_dll(lib, "_xmpacc_acc_collectives")
+        replay.bind_setters("_xmpacc_acc_collective_plan_set", "_xmpacc_over_nodes_plan_set")
+        self.nccl = CAccCollectives.in_dll(replay.lib, "_xmpacc_acc_collectives")
         self.over_nodes: dict[int, list[Held]] = {}
         replay.more.append(self.over_nodes)
-        lib._xmpacc_over_nodes_plan_set.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
-        lib._xmpacc_over_nodes_plan_set.restype = ctypes.c_int
 
     def offer(self, where: bytes, call: AccCall) -> None:
         """Later calls of the site whose general call just ran ``call``: C, where it can."""

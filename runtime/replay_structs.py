@@ -12,6 +12,26 @@ DEFERRED = 16   # deferred results the C side holds
 SWITCHES = 8    # async queues begun in C, nested
 
 
+class CNodeRef(ctypes.Structure):
+    """_xmpacc_node_ref_t of include/xmpacc_fast.h: an on or from clause as the call passes it."""
+
+    _fields_ = [("nodes", ctypes.c_void_p), ("n", ctypes.c_int),
+                ("longs", ctypes.c_longlong * (1 + 4 * MAXDIM))]
+
+
+def node_ref(nodes: int, ref: list[int] | None) -> CNodeRef | None:
+    """The clause of ``nodes`` (a node array's or template's descriptor; 0: none) with the
+    reference's longs (tasks.read_ref; None: the whole), for a plan; None where the
+    reference is longer than the C side keeps."""
+    out = CNodeRef(nodes)
+    if ref is not None:
+        if len(ref) > len(out.longs):
+            return None
+        out.n = len(ref)
+        out.longs[: len(ref)] = ref
+    return out
+
+
 class CEvent(ctypes.Structure):
     _fields_ = [("where", ctypes.c_char_p), ("detail", ctypes.c_char_p), ("start", ctypes.c_longlong),
                 ("host", ctypes.c_longlong), ("stop", ctypes.c_longlong), ("bytes", ctypes.c_longlong),
@@ -71,8 +91,7 @@ class CLoopReducePlan(ctypes.Structure):
                 ("size", ctypes.c_int), ("rank", ctypes.c_int), ("comm", ctypes.c_size_t),
                 ("datatype", ctypes.c_size_t), ("mpi_op", ctypes.c_size_t), ("scratch", ctypes.c_void_p),
                 ("elem", ctypes.c_int), ("calls", ctypes.c_longlong), ("next", ctypes.c_void_p),
-                ("on", ctypes.c_void_p), ("nref", ctypes.c_int),
-                ("ref", ctypes.c_longlong * (1 + 4 * MAXDIM)), ("nvar", ctypes.c_int),
+                ("on", CNodeRef), ("nvar", ctypes.c_int),
                 ("var", ctypes.c_longlong * (4 + 5 * MAXDIM)), ("offset", ctypes.c_longlong)]
 
 
@@ -87,10 +106,8 @@ class CUpdatePlan(ctypes.Structure):
 
 
 class CBcastPlan(ctypes.Structure):
-    _fields_ = [("source", ctypes.c_void_p), ("nref", ctypes.c_int),
-                ("ref", ctypes.c_longlong * (1 + 4 * MAXDIM)),
-                ("exec", ctypes.c_size_t), ("layout", ctypes.c_longlong), ("root", ctypes.c_int),
-                ("calls", ctypes.c_longlong), ("next", ctypes.c_void_p)]
+    _fields_ = [("source", CNodeRef), ("exec", ctypes.c_size_t), ("layout", ctypes.c_longlong),
+                ("root", ctypes.c_int), ("calls", ctypes.c_longlong), ("next", ctypes.c_void_p)]
 
 
 class CSwapPlan(ctypes.Structure):

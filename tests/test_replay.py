@@ -28,6 +28,7 @@ from xmpacc.runtime.replay import (
     CEvent,
     CLaunchPlan,
     CLoopReducePlan,
+    CNodeRef,
     CReplay,
     CSlabOp,
     CSwapPlan,
@@ -505,7 +506,7 @@ MIRRORS = {"_xmpacc_replay_t": CReplay, "_xmpacc_launch_plan_t": CLaunchPlan,
            "_xmpacc_fast_reflect_t": CFastReflect, "_xmpacc_result_t": CResult,
            "_xmpacc_update_plan_t": CUpdatePlan, "_xmpacc_acc_collective_plan_t": CAccCollectivePlan,
            "_xmpacc_acc_collectives_t": CAccCollectives, "_xmpacc_over_nodes_plan_t": COverNodesPlan,
-           "_xmpacc_bcast_plan_t": CBcastPlan}
+           "_xmpacc_bcast_plan_t": CBcastPlan, "_xmpacc_node_ref_t": CNodeRef}
 # the driver's CUDA_MEMCPY2D, field by field, as include/xmpacc_fast.h spells it
 MEMCPY2D = {"src_x": "srcXInBytes", "src_y": "srcY", "src_type": "srcMemoryType", "src_host": "srcHost",
             "src_device": "srcDevice", "src_array": "srcArray", "src_pitch": "srcPitch",

@@ -183,14 +183,29 @@ typedef struct _xmpacc_fast_reflect {
   long long async_calls;               /* of calls, those under async (XMPACC_STATS) */
 } _xmpacc_fast_reflect_t;
 
-/* One table per kind of reflect, each array's plans chained in it: the declared widths,
- * explicit widths, orthogonal, orthogonal with explicit widths (fast_reflect.py KINDS). */
 /* A table of plans by key (a site's where, or an address) and its setter, through which
  * the runtime's Python (replay.py, replay_collectives.py) registers each key's chain. */
 #define _XMPACC_PLAN_TABLE(table, setter, key_type, plan_type)                  \
   static _xmpacc_fast_table_t table;                                           \
   int setter(key_type key, plan_type *plan) { return _xmpacc_fast_put(table, key, plan); }
 
+/* A node set an on or from clause names as the call passes it: the nodes or template, and
+ * the reference's longs {ndims, (kind, a, b, c)...} (whole: n 0); runtime/replay.py node_ref. */
+typedef struct _xmpacc_node_ref {
+  const void *nodes;
+  int n;
+  long long longs[1 + 4 * _XMPACC_MAXDIM];
+} _xmpacc_node_ref_t;
+
+static int _xmpacc_same_ref(const _xmpacc_node_ref_t *planned, const void *nodes, const long long *ref) {
+  if (planned->nodes != nodes) return 0;
+  if (!ref) return planned->n == 0;
+  return ref[0] >= 0 && ref[0] <= _XMPACC_MAXDIM && planned->n == 1 + 4 * ref[0]
+         && !memcmp(planned->longs, ref, sizeof(long long) * (size_t)planned->n);
+}
+
+/* One table per kind of reflect, each array's plans chained in it: the declared widths,
+ * explicit widths, orthogonal, orthogonal with explicit widths (fast_reflect.py KINDS). */
 static _xmpacc_fast_table_t _xmpacc_fast_reflects[4];
 int _xmpacc_fast_paused;               /* inside async (id): set by the runtime or by async_begin below */
 

@@ -381,9 +381,7 @@ typedef struct _xmpacc_loop_reduce_plan {
   int elem;                            /* bytes per element */
   long long calls;
   struct _xmpacc_loop_reduce_plan *next;
-  const void *on;                      /* the reduction directive's on clause: its nodes or */
-  int nref;                            /* template and the reference's longs as the call */
-  long long ref[1 + 4 * _XMPACC_MAXDIM];   /* passes them (none: 0, 0) */
+  _xmpacc_node_ref_t on;               /* the reduction directive's on clause (none: 0, 0) */
   int nvar;                            /* a section's: its description's longs (0: none), */
   long long var[4 + 5 * _XMPACC_MAXDIM];   /* and where its count contiguous elements start */
   long long offset;                    /* (bytes into the variable) */
@@ -392,18 +390,10 @@ typedef struct _xmpacc_loop_reduce_plan {
 _XMPACC_PLAN_TABLE(_xmpacc_loop_reduce_plans, _xmpacc_loop_reduce_plan_set,
                    const void *, _xmpacc_loop_reduce_plan_t)
 
-/* A plan's on (or from) clause is the call's: the same nodes or template, the same
- * reference (the longs {ndims, (kind, a, b, c)...} as the call passes them; none: 0). */
-static int _xmpacc_same_ref(const void *planned, int nref, const long long *pref, const void *on,
-                            const long long *ref) {
-  if (planned != on) return 0;
-  if (!ref) return nref == 0;
-  return ref[0] >= 0 && ref[0] <= _XMPACC_MAXDIM && nref == 1 + 4 * ref[0]
-         && !memcmp(pref, ref, sizeof(long long) * (size_t)nref);
-}
-
-static int _xmpacc_same_on(const _xmpacc_loop_reduce_plan_t *p, const void *on, const long long *ref) {
-  return _xmpacc_same_ref(p->on, p->nref, p->ref, on, ref);
+/* The plan was made for the call's nodes: the executing set, the templates' layout and
+ * the on clause. */
+static int _xmpacc_reduce_here(const _xmpacc_loop_reduce_plan_t *p, const void *on, const long long *ref) {
+  return p->exec == _xmpacc_replay.exec && p->layout == _xmpacc_replay.layout && _xmpacc_same_ref(&p->on, on, ref);
 }
 
 static _xmpacc_loop_reduce_plan_t *_xmpacc_reduce_find_on(const void *tmpl, const int *loop_dims, const void *data,
@@ -413,9 +403,8 @@ static _xmpacc_loop_reduce_plan_t *_xmpacc_reduce_find_on(const void *tmpl, cons
   _xmpacc_loop_reduce_plan_t *p;
   if (!r->on || _xmpacc_fast_paused) return 0;
   for (p = (_xmpacc_loop_reduce_plan_t *)_xmpacc_fast_get(_xmpacc_loop_reduce_plans, data); p; p = p->next)
-    if (p->tmpl == tmpl && p->count == count && p->type == type && p->op == op && p->exec == r->exec
-        && p->layout == r->layout && !memcmp(p->mask, loop_dims, sizeof(int) * (size_t)p->ndims)
-        && _xmpacc_same_on(p, on, ref) && !p->nvar)
+    if (p->tmpl == tmpl && p->count == count && p->type == type && p->op == op && !p->nvar
+        && !memcmp(p->mask, loop_dims, sizeof(int) * (size_t)p->ndims) && _xmpacc_reduce_here(p, on, ref))
       return p;
   return 0;
 }
@@ -509,8 +498,8 @@ static int _xmpacc_reduce_var_fast(const char *where, void *data, const long lon
   if (nloc || !r->on || _xmpacc_fast_paused || var[2] < 0 || var[2] > _XMPACC_MAXDIM) return 0;
   n = 4 + var[2] + 4 * var[3 + var[2]];
   for (p = (_xmpacc_loop_reduce_plan_t *)_xmpacc_fast_get(_xmpacc_loop_reduce_plans, data); p; p = p->next)
-    if (p->nvar == n && p->op == op && p->exec == r->exec && p->layout == r->layout
-        && _xmpacc_same_on(p, on_nodes, on_ref) && !memcmp(p->var, var, sizeof(long long) * (size_t)n))
+    if (p->nvar == n && p->op == op && _xmpacc_reduce_here(p, on_nodes, on_ref)
+        && !memcmp(p->var, var, sizeof(long long) * (size_t)n))
       break;
   if (!p) {
     r->where = where;
@@ -540,9 +529,7 @@ static int _xmpacc_barrier_fast(const char *where, const void *on_nodes, const l
 /* A from clause: its source's rank in the executing nodes' communicator, as the general
  * path found it (collectively) at the first call of the site with this reference. */
 typedef struct _xmpacc_bcast_plan {
-  const void *source;                  /* the from clause's nodes or template */
-  int nref;
-  long long ref[1 + 4 * _XMPACC_MAXDIM];
+  _xmpacc_node_ref_t source;           /* the from clause */
   uintptr_t exec;
   long long layout;
   int root;
@@ -562,8 +549,7 @@ static int _xmpacc_bcast_fast(void *data, const char *where, long long nbytes, c
     return 0;
   if (from_nodes) {
     for (p = (_xmpacc_bcast_plan_t *)_xmpacc_fast_get(_xmpacc_bcast_plans, where); p; p = p->next)
-      if (p->exec == r->exec && p->layout == r->layout && _xmpacc_same_ref(p->source, p->nref, p->ref, from_nodes,
-                                                                         from_ref))
+      if (p->exec == r->exec && p->layout == r->layout && _xmpacc_same_ref(&p->source, from_nodes, from_ref))
         break;
     if (!p) {
       r->where = where;   /* the plan Python makes is this site's */

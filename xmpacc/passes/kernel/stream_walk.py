@@ -164,16 +164,17 @@ def _vector(p: StreamPlan, v: VectorPlan, first_row: list[str],
     var = p.var
     row_lines, row_tail = row_indices
     units = [f"_xmpacc_u{n} == 1" for n in range(len(p.rows))]
-    blocks = [f"_xmpacc_t{n} % {lanes} == 0" for n in range(len(p.rows))]
-    blocks.append(_aligned(f"&{v.store_array}[{v.store_at}]"))
-    blocks += [_aligned(f"&{g.array}[{g.at}]") for g in v.groups]
-    blocks += [_aligned(f"&{p.windows[w].array}[{_index(p, p.windows[w], var, p.windows[w].lo)}]")
+    # every plane step a whole number of blocks, every access pattern starting one
+    starts = [f"_xmpacc_t{n} % {lanes} == 0" for n in range(len(p.rows))]
+    starts.append(_aligned(f"&{v.store_array}[{v.store_at}]"))
+    starts += [_aligned(f"&{g.array}[{g.at}]") for g in v.groups]
+    starts += [_aligned(f"&{p.windows[w].array}[{_index(p, p.windows[w], var, p.windows[w].lo)}]")
                for w in v.windows]
     rows = [f"{iv} = ({t}) _xmpacc_i0;", *row_lines, f"{iv} = ({t}) (_xmpacc_i0 + 1);   /* unit steps */"]
     rows += [f"const long long _xmpacc_u{n} = ({r.at(r.base, var)}) - _xmpacc_o{n};"
              for n, r in enumerate(p.rows)]
     rows += [f"{iv} = ({t}) _xmpacc_i0;", f"const int _xmpacc_vec = {' && '.join(units) or '1'};",
-             f"const int _xmpacc_al = _xmpacc_vec && {' && '.join(blocks)};"]
+             f"const int _xmpacc_al = _xmpacc_vec && {' && '.join(starts)};"]
     # distances the vector walk reads through its groups' anchors instead (no -Wall noise)
     rows += [f"(void) _xmpacc_d{n}_{k};" for n, r in enumerate(p.rows) for k in range(len(r.distances))]
     decls, tail = [f"{ct} {', '.join(f'_xmpacc_y{e}' for e in range(lanes))};"], list(row_tail)
