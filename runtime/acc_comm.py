@@ -36,6 +36,8 @@ class AccComm:
         self.shared, self.device, self.reflect_args = shared, device, reflect_args
         # descriptor -> widths, orthogonal
         self.reflects: dict[int, tuple[list[Width] | None, bool]] = {}
+        self.exchange: tuple[Any, Any, Any] | None = None   # overlapped reflects: stream, two events
+        self.held: list[tuple[int, bytes, int | None, int]] = []   # and on the host backend, until the join
 
     def _device_copy_of(self, key: int, name: str, where: str, what: str) -> DeviceCopy:
         copy = self.device.copies.get(key or 0)
@@ -103,6 +105,58 @@ class AccComm:
 
     def _xmpacc_reflect_orthogonal_acc(self, ptr: int, where: bytes, widths: int | None) -> None:
         self._reflect_widths(ptr, where, widths, True)
+
+    def _xmpacc_reflect_acc_overlap(self, ptr: int, where: bytes, widths: int | None,
+                                    orthogonal: int) -> None:
+        """A reflect ... acc that the next loop's interior may overlap, here where C had no
+        plan for it: on a GPU a blocking one (the join then has nothing to wait for); the
+        host backend holds it back until the join, as C does (include/xmpacc_replay.h), so
+        that a loop that read a shadow slot in its interior would see the old value.  C's
+        later calls run the exchange on the exchange stream."""
+        replay = self.shared.replay
+        if replay is not None and self.device.backend.name != "cuda":
+            self.held.append((ptr, where, widths, orthogonal))
+            replay.hold_overlaps(True)
+            return
+        self._join_overlap()
+        self._reflect_widths(ptr, where, widths, bool(orthogonal))
+        self._exchange_stream()
+
+    def _xmpacc_reflect_acc_join(self, where: bytes) -> None:
+        self._join_overlap()
+
+    def _join_overlap(self) -> None:
+        """The exchanges held back for the join (the host backend), or, where C started one
+        and could not order the compute stream after it, a wait for the whole device."""
+        replay = self.shared.replay
+        if replay is None:
+            return
+        held, self.held = self.held, []
+        replay.hold_overlaps(False)
+        for ptr, at, widths, orthogonal in held:
+            self._reflect_widths(ptr, at, widths, bool(orthogonal))
+        if replay.overlap_open():
+            self.device.backend.wait_all()
+            replay.overlap_closed()
+
+    def _exchange_stream(self) -> None:
+        """The stream C runs overlapped exchanges on (made once, with NCCL between GPUs):
+        non-blocking, so that it never waits for the compute stream unless told, and of the
+        highest priority, so that NCCL's blocks start while the interior's kernel fills the
+        GPU."""
+        replay = self.shared.replay
+        if replay is None or self.exchange is not None or self.device.backend.name != "cuda" \
+                or self.device.device_transport().name != "nccl":
+            return
+        cuda = self.device.backend.cupy.cuda
+        try:
+            highest = cuda.runtime.deviceGetStreamPriorityRange()[1]
+            stream = cuda.Stream(non_blocking=True, priority=highest)
+        except (TypeError, AttributeError):   # a CuPy without stream priorities
+            stream = cuda.Stream(non_blocking=True)
+        events = [cuda.Event(block=False, disable_timing=True) for _ in range(2)]
+        self.exchange = (stream, *events)
+        replay.set_exchange_stream(stream.ptr, events[0].ptr, events[1].ptr)
 
     def _reflect_widths(self, ptr: int, where: bytes, widths: int | None, orthogonal: bool) -> None:
         """reflect ... acc with the declared widths or explicit ones; the later calls with

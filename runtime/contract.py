@@ -239,6 +239,13 @@ ENTRIES: tuple[Entry, ...] = (
     _e("_xmpacc_reflect_do_acc", "void", "void *array, const char *where",
        "reflect_do ... acc: replay the plan of reflect_init ... acc on the device copy",
        fast="_xmpacc_reflect_do_acc_fast"),
+    _e("_xmpacc_reflect_acc_overlap", "void",
+       "void *array, const char *where, const long long *widths, int orthogonal",
+       "reflect ... acc whose exchange the next loop's interior overlaps (_xmpacc_reflect_acc_join ends it)",
+       fast="_xmpacc_reflect_acc_overlap_fast"),
+    _e("_xmpacc_reflect_acc_join", "void", "const char *where",
+       "after the interior of an overlapped reflect's loop: later device work waits for its exchanges",
+       fast="_xmpacc_reflect_acc_join_fast"),
     _e("_xmpacc_launch", "void",
        "const char *where, const char *kernel, long long total, long long nthreads, int nparams, "
        "const void *args, const long long *kinds",

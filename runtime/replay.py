@@ -64,7 +64,8 @@ REPLAYED = ("_xmpacc_reflect", "_xmpacc_reflect_acc", "_xmpacc_launch", "_xmpacc
             "_xmpacc_acc_queue_begin", "_xmpacc_acc_queue_end", "_xmpacc_barrier", "_xmpacc_bcast",
             "_xmpacc_acc_update", "_xmpacc_reflect_orthogonal", "_xmpacc_async_begin", "_xmpacc_async_end",
             "_xmpacc_wait_async", "_xmpacc_test_async", "_xmpacc_acc_wait_on_device",
-            "_xmpacc_reflect_orthogonal_acc", "_xmpacc_reduce_acc", "_xmpacc_bcast_acc", "_xmpacc_reduce_var")
+            "_xmpacc_reflect_orthogonal_acc", "_xmpacc_reduce_acc", "_xmpacc_bcast_acc", "_xmpacc_reduce_var",
+            "_xmpacc_reflect_acc_overlap", "_xmpacc_reflect_acc_join")
 
 # the C side's tables of device reflect plans (include/xmpacc_replay.h): reflect_do ... acc,
 # reflect ... acc with the declared or explicit widths, the same orthogonal
@@ -225,6 +226,21 @@ class Replay:
 
     def set_stream(self, ptr: int) -> None:
         self.c.stream = ptr or None
+
+    def set_exchange_stream(self, stream: int, ready: int, done: int) -> None:
+        """The stream of overlapped reflects' exchanges and its two events (acc_comm.py)."""
+        self.c.comm_stream, self.c.comm_ready, self.c.comm_done = stream, ready, done
+
+    def overlap_open(self) -> bool:
+        """An overlapped reflect's exchange C started and has not joined yet."""
+        return bool(self.c.overlap_open)
+
+    def overlap_closed(self) -> None:
+        self.c.overlap_open = 0
+
+    def hold_overlaps(self, held: bool) -> None:
+        """Python holds overlapped exchanges until the join: C's join hands it over."""
+        self.c.python_overlaps = int(held)
 
     def add_queue(self, queue: int, ptr: int, event: int, join_event: int) -> None:
         """A new async queue's stream, and its event for acc waits on the device (the
@@ -514,7 +530,8 @@ class Replay:
                 self.folded(held)
         for key, field_name in (("replayed_barriers", "barriers"), ("replayed_bcasts", "bcasts"),
                                 ("sync_in_bytes", "sync_in_bytes"), ("sync_out_bytes", "sync_out_bytes"),
-                                ("acc_waits_on_device", "waits_on_device")):
+                                ("acc_waits_on_device", "waits_on_device"),
+                                ("overlapped_reflects", "overlapped_reflects")):
             _add(self.counted, key, getattr(self.c, field_name))
             setattr(self.c, field_name, 0)
         for key, n in self.counted.items():

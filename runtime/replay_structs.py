@@ -64,7 +64,11 @@ class CReplay(ctypes.Structure):
                 ("copy_in_async", ctypes.c_void_p), ("sync_in_bytes", ctypes.c_longlong),
                 ("sync_out_bytes", ctypes.c_longlong), ("queue_event", ctypes.c_void_p * QUEUES),
                 ("join_event", ctypes.c_void_p), ("queue_moved_host", ctypes.c_int * QUEUES),
-                ("wait_on_host", ctypes.c_int), ("waits_on_device", ctypes.c_longlong)]
+                ("wait_on_host", ctypes.c_int), ("waits_on_device", ctypes.c_longlong),
+                ("comm_stream", ctypes.c_void_p), ("comm_ready", ctypes.c_void_p),
+                ("comm_done", ctypes.c_void_p), ("overlap_open", ctypes.c_int),
+                ("overlapped_reflects", ctypes.c_longlong), ("python_overlaps", ctypes.c_int),
+                ("nheld", ctypes.c_int), ("held", ctypes.c_void_p * 8)]
 
 
 class CLaunchPlan(ctypes.Structure):

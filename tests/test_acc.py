@@ -22,6 +22,7 @@ from conftest import (
     nvcc_compile,
     run_mpi,
     run_xmpacc,
+    runtime_stats,
     xmpacc_and_serial,
 )
 
@@ -208,9 +209,9 @@ def test_cyclic_w_golden(cyclic_w: tuple[Path, str], suffix: str) -> None:
     assert text == golden.read_text()
 
 
-# Reductions with location variables and of arrays on loop ... acc, and aligned structure
-# members on the device: each program against its serial build at 1-4 processes, its golden
-# code, and its .cu through nvcc.
+# Reductions with location variables and of arrays on loop ... acc, aligned structure
+# members on the device, and overlapped reflects: each program against its serial build at
+# 1-4 processes, its golden code, and its .cu through nvcc.
 REDUCTION_PROGRAMS = {
     # firstmax/firstmin/lastmax/lastmin: ties inside a node and across nodes, cyclic(3), a 2-D thread space
     "acc_locations": "the CUDA side of the warp combine (shuffles of every record field)",
@@ -219,6 +220,9 @@ REDUCTION_PROGRAMS = {
     "acc_array_reductions": "atomicAdd and the compare-and-swap loops (max, min, *, |, ^) on the temporaries",
     # acc replicate / replicate_sync of members (c.v, p->v), reflect and reflect_init/do acc of one
     "acc_members": "the kernel parameters that stand for the members (kernel_members.py)",
+    # reflect ... acc and the loop after it: interior, join, rim (passes/locality/overlap.py);
+    # the host backend holds each exchange back until the join, so a wrong peel shows
+    "reflect_overlap": "the interior's and the rim's schedules around the join",
 }
 
 
@@ -380,3 +384,42 @@ def test_reduction_of_a_replicated_scalar_reaches_the_host(tmp_path: Path, nproc
     r = run_mpi(nprocs, tmp_path / "rr", env={"XMPACC_DEVICE": "host"})
     assert r.returncode == 0, r.stderr
     assert r.stdout == "781 15 13 13\n"   # 1 + 0 + 1 + ... + 39; 1 + 14, 13, 13
+
+
+# reflect_overlap.c: which reflects overlap the loop after them (--info says so), and the
+# exchanges that ran overlapped (XMPACC_STATS), on the host backend
+OVERLAPPED = {71: "1 below, 2 above", 90: "reads no shadow slot", 97: "1 below, 1 above",
+              113: "1 below, 1 above"}
+NOT_OVERLAPPED = (82, 106)   # the loop writes b; a[i / 2 * 2] is no i + c
+
+
+@pytest.mark.parametrize("setting", ["1", "0"])
+def test_reflect_overlap_decisions(tmp_path: Path, setting: str) -> None:
+    r = run_xmpacc("tests/acc_programs/reflect_overlap.c", "-S", "--info", "-o", str(tmp_path / "ro"),
+                   cwd=REPO, env={"XMPACC_REFLECT_OVERLAP": setting})
+    assert r.returncode == 0, r.stderr
+    found = re.finditer(r"reflect_overlap\.c:(\d+):\d+: info: (reflect.*)", r.stderr)
+    lines = {int(m.group(1)): m.group(2) for m in found}
+    assert sorted(lines) == sorted([*OVERLAPPED, *NOT_OVERLAPPED])
+    for line, what in OVERLAPPED.items():
+        assert ("overlapped" in lines[line] and what in lines[line]) == (setting == "1"), lines[line]
+    for line in NOT_OVERLAPPED:
+        assert "overlapped" not in lines[line], lines[line]
+    host = (tmp_path / "ro.host.c").read_text()
+    assert host.count("_xmpacc_reflect_acc_overlap(") == (5 if setting == "1" else 0)
+    assert host.count("_xmpacc_reflect_acc_join(") == (4 if setting == "1" else 0)
+
+
+@pytest.mark.mpi
+def test_reflect_overlap_exchanges_at_the_join(reduction_program: tuple[Path, str]) -> None:
+    """The host backend's C side holds the overlapped exchanges until the join: 5 per step
+    of 3, those of the first step in Python but for sweep 3's, whose plan (c's) sweep 1's
+    join made."""
+    exe, expected = reduction_program
+    if exe.name != "reflect_overlap":
+        pytest.skip("reflect_overlap.c only")
+    r = run_mpi(2, exe, env={**HOST, "XMPACC_STATS": "1"})
+    assert r.returncode == 0, r.stderr
+    same_output(r.stdout, expected, rel=1e-12)
+    stats = runtime_stats(r.stderr)
+    assert len(stats) == 2 and all(s.get("overlapped_reflects") == 11 for s in stats), stats

@@ -16,7 +16,7 @@ LIBRARY = Path(__file__).parent / "library"
 CASES = [PROGRAMS / "acc_features.c", PROGRAMS / "acc_expand_offset.c",
          PROGRAMS / "acc_full_shadow_cyclic.c", PROGRAMS / "acc_cyclic_w.c", PROGRAMS / "stream_cyclic.c",
          PROGRAMS / "acc_locations.c", PROGRAMS / "acc_array_reductions.c", LIBRARY / "acc_dynamic.c",
-         PROGRAMS / "acc_members.c"]
+         PROGRAMS / "acc_members.c", PROGRAMS / "reflect_overlap.c"]
 KNOWN = {"acc_dynamic.c": "sum = 2376.0\n"}   # sum over i = 1..48 of 2 i + 0.5 (test_library.py)
 
 

@@ -172,6 +172,21 @@ def test_deferred_reduction_over_nodes_in_c(tmp_path: Path, device: str, nprocs:
         assert s.get("replayed_reductions_over_nodes", 0) == (9 if device == "cuda" else 0), s
 
 
+OVERLAP = Path(__file__).parent / "acc_programs" / "reflect_overlap.c"
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(gpu_count() < 2, reason="needs two GPUs (NCCL)")
+def test_overlapped_reflects_on_two_gpus(tmp_path: Path) -> None:
+    """reflect ... acc overlapped by the next loop's interior: from the second call at a
+    site the NCCL exchange runs on the exchange stream while the interior computes, the
+    rim after the join; the serial program's numbers, as the general path's."""
+    exe, expected = xmpacc_and_serial(OVERLAP.parent)(OVERLAP.name, tmp_path)
+    replayed, _general = _both_ways(exe, 2, {"XMPACC_DEVICE": "cuda", "XMPACC_STATS": "1"}, expected)
+    for s in runtime_stats(replayed):
+        assert s.get("overlapped_reflects") == 11, s   # as on the host backend (test_acc.py)
+
+
 REDUCE_ON = Path(__file__).parent / "programs" / "replay_reduce_on.c"
 
 

@@ -14,7 +14,7 @@ from xmpacc.facts import InfoFact
 from xmpacc.frontend.preprocess import Preprocessed
 from xmpacc.kernel_types import Typedefs
 from xmpacc.passes.common.coindex import Coarray
-from xmpacc.passes.common.values import Kernel, Replicated
+from xmpacc.passes.common.values import Kernel, ReflectOverlap, Replicated
 from xmpacc.symbols import ScopeTree
 
 
@@ -71,6 +71,9 @@ class Context:
     info: list[InfoFact] = field(default_factory=list)   # what --info reports (facts.py)
     # file-scope coarrays by name (passes/declare/coarray_decls.py; global-view §11)
     coarrays: dict[str, Coarray] = field(default_factory=dict)
+    # id(reflect ... acc pragma) -> how the next loop's interior overlaps its exchange
+    # (passes/locality/overlap.py; the gpu pass lowers both)
+    reflect_overlaps: dict[int, ReflectOverlap] = field(default_factory=dict)
 
     def typedefs_of(self, unit: Unit) -> Typedefs:
         """The unit's Typedefs, made once (every kernel and routine of the unit asks)."""

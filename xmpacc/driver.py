@@ -39,7 +39,7 @@ from xmpacc.passes.comm import comm
 from xmpacc.passes.declare import coarray_decls, declare, directive_exprs, nocomm
 from xmpacc.passes.entry import entry
 from xmpacc.passes.gpu import acc_compute, acc_data, acc_orphans, acc_routine, gpu
-from xmpacc.passes.locality import locality
+from xmpacc.passes.locality import locality, overlap
 from xmpacc.passes.localize import (
     array,
     assign,
@@ -60,7 +60,7 @@ T = TypeVar("T")
 PASSES: tuple[tuple[str, tuple[Pass, ...]], ...] = (
     ("attach", (case_blocks.run, attach.run)),
     ("declare", (coarray_decls.run, declare.run, directive_exprs.run, nocomm.run)),
-    ("locality", (locality.run,)),
+    ("locality", (locality.run, overlap.run)),
     ("localize", (coarrays.run, lower_decls.run, members.run, dynamic.run, library.run, array.run,
                   gmove.run, assign.run, subscripts.run)),
     ("gpu", (acc_routine.run, acc_compute.run, acc_data.run, gpu.run, acc_orphans.run)),

@@ -106,6 +106,9 @@ class ReflectFacts:
     arrays: tuple[ArrayFacts, ...]
     widths: tuple[tuple[str, str], ...] | None
     acc: bool
+    # the next loop's interior overlaps the exchange (passes/locality/overlap.py): the
+    # peel (below, above) of each on-ref subscript; () when it does not
+    overlap: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

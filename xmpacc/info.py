@@ -305,6 +305,12 @@ def _reflect(f: ReflectFacts) -> str:
         formula = f"{' + '.join(terms)} elements{corners}, " if terms else ""
         out.append(f"{what}: {formula}{_bytes(moved, 'bytes received')}{each}{gather}")
     where = "; device copies, device to device" if f.acc else ""
+    if f.overlap:
+        peel = ", ".join(f"template dim {t}: {lo} below, {hi} above"
+                         for t, (lo, hi) in enumerate(f.overlap) if lo or hi)
+        where += ("; overlapped: the next loop's iterations that read no shadow slot run during the "
+                  f"exchange, the rim after it ({peel})" if peel else
+                  "; overlapped: the next loop reads no shadow slot and runs during the exchange")
     return "; ".join(out) + where
 
 

@@ -127,9 +127,18 @@ typedef struct _xmpacc_replay {
   int queue_moved_host[64];
   int wait_on_host;                      /* XMPACC_WAIT_ON_DEVICE=0: every acc wait blocks the host */
   long long waits_on_device;             /* made here (XMPACC_STATS) */
+  /* overlapped reflect ... acc (xmpacc_replay.h): the exchange stream and its two events
+   * (runtime/acc_comm.py makes them), whether an exchange is in flight there */
+  void *comm_stream, *comm_ready, *comm_done;
+  int overlap_open;
+  long long overlapped_reflects;         /* made here (XMPACC_STATS) */
+  int python_overlaps;                   /* Python holds exchanges for the join */
+  int nheld;                             /* the host backend's, held here for the join */
+  void *held[8];
 } _xmpacc_replay_t;
 
 _xmpacc_replay_t _xmpacc_replay;
+#define _XMPACC_HELD 8
 
 /* entry numbers of profile events (runtime/replay.py REPLAYED lists them in this order) */
 enum { _XMPACC_EV_REFLECT, _XMPACC_EV_REFLECT_ACC, _XMPACC_EV_LAUNCH, _XMPACC_EV_COMPUTE_BEGIN,
@@ -139,7 +148,8 @@ enum { _XMPACC_EV_REFLECT, _XMPACC_EV_REFLECT_ACC, _XMPACC_EV_LAUNCH, _XMPACC_EV
        _XMPACC_EV_QUEUE_END, _XMPACC_EV_BARRIER, _XMPACC_EV_BCAST, _XMPACC_EV_UPDATE,
        _XMPACC_EV_REFLECT_ORTHOGONAL, _XMPACC_EV_ASYNC_BEGIN, _XMPACC_EV_ASYNC_END, _XMPACC_EV_WAIT_ASYNC,
        _XMPACC_EV_TEST_ASYNC, _XMPACC_EV_ACC_WAIT_ON_DEVICE,
-       _XMPACC_EV_REFLECT_ORTHOGONAL_ACC, _XMPACC_EV_REDUCE_ACC, _XMPACC_EV_BCAST_ACC, _XMPACC_EV_REDUCE_VAR };
+       _XMPACC_EV_REFLECT_ORTHOGONAL_ACC, _XMPACC_EV_REDUCE_ACC, _XMPACC_EV_BCAST_ACC, _XMPACC_EV_REDUCE_VAR,
+       _XMPACC_EV_REFLECT_ACC_OVERLAP, _XMPACC_EV_REFLECT_ACC_JOIN };
 
 static long long _xmpacc_now(void) {
   struct timespec ts;

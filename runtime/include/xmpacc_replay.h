@@ -283,7 +283,7 @@ int _xmpacc_acc_reflect_set(const void *array, int kind, _xmpacc_acc_reflect_pla
          && _xmpacc_fast_put(_xmpacc_acc_reflects[kind], array, plan);
 }
 
-static int _xmpacc_stage(const _xmpacc_slab_op_t *op, int pack) {
+static int _xmpacc_stage(const _xmpacc_slab_op_t *op, int pack, void *stream) {
   _xmpacc_memcpy2d_t c;
   for (long long k = 0; k < op->copies; k++) {
     uintptr_t in_array = op->array + (uintptr_t)(k * op->stride);
@@ -296,26 +296,27 @@ static int _xmpacc_stage(const _xmpacc_slab_op_t *op, int pack) {
     c.dst_pitch = (size_t)(pack ? op->width : op->pitch);
     c.width = (size_t)op->width;
     c.height = (size_t)op->height;
-    if (_xmpacc_replay.copy2d(&c, _xmpacc_replay.stream)) return 0;
+    if (_xmpacc_replay.copy2d(&c, stream)) return 0;
   }
   return 1;
 }
 
 /* Each step: pack the strided send slabs, one NCCL group of sends and receives, unpack
- * the strided receive slabs, all on the compute stream (the host never waits).  An error
+ * the strided receive slabs, all on `stream` (the compute stream, or the exchange stream
+ * of an overlapped reflect; the host never waits).  An error
  * after the first NCCL call cannot be undone: it is reported by the general path, which
  * runs the exchange again and meets it. */
-static int _xmpacc_nccl_rounds(const _xmpacc_acc_reflect_plan_t *p) {
+static int _xmpacc_nccl_rounds(const _xmpacc_acc_reflect_plan_t *p, void *stream) {
   _xmpacc_replay_t *r = &_xmpacc_replay;
   for (int s = 0; s < p->nrounds; s++) {
     const _xmpacc_slab_op_t *ops = p->ops[s];
     for (int k = 0; k < p->count[s]; k++)
-      if (ops[k].send && ops[k].array && !_xmpacc_stage(&ops[k], 1)) return 0;
+      if (ops[k].send && ops[k].array && !_xmpacc_stage(&ops[k], 1, stream)) return 0;
     if (r->group_start()) return 0;
     for (int k = 0; k < p->count[s]; k++) {
       const _xmpacc_slab_op_t *o = &ops[k];
-      int e = o->send ? r->send((const void *)o->device, (size_t)o->nbytes, 1, o->peer, r->nccl, r->stream)
-                      : r->recv((void *)o->device, (size_t)o->nbytes, 1, o->peer, r->nccl, r->stream);
+      int e = o->send ? r->send((const void *)o->device, (size_t)o->nbytes, 1, o->peer, r->nccl, stream)
+                      : r->recv((void *)o->device, (size_t)o->nbytes, 1, o->peer, r->nccl, stream);
       if (e) {
         r->group_end();
         return 0;
@@ -323,25 +324,32 @@ static int _xmpacc_nccl_rounds(const _xmpacc_acc_reflect_plan_t *p) {
     }
     if (r->group_end()) return 0;
     for (int k = 0; k < p->count[s]; k++)
-      if (!ops[k].send && ops[k].array && !_xmpacc_stage(&ops[k], 0)) return 0;
+      if (!ops[k].send && ops[k].array && !_xmpacc_stage(&ops[k], 0, stream)) return 0;
   }
   return 1;
 }
 
-/* The plan of this kind for these widths (compared as the call passes them); the event
- * of the profile is the entry's. */
-static int _xmpacc_replay_reflect(int kind, int event, void *array, const char *where,
-                                  const long long *widths) {
+/* The plan of this kind for these widths (compared as the call passes them). */
+static _xmpacc_acc_reflect_plan_t *_xmpacc_reflect_plan(int kind, void *array, const long long *widths) {
   _xmpacc_replay_t *r = &_xmpacc_replay;
   _xmpacc_acc_reflect_plan_t *p;
-  long long start;
   if (!r->on || _xmpacc_fast_paused) return 0;
   p = (_xmpacc_acc_reflect_plan_t *)_xmpacc_fast_get(_xmpacc_acc_reflects[kind], array);
   if (widths)
     while (p && memcmp(p->widths, widths, sizeof(long long) * (size_t)p->nwidths)) p = p->next;
   if (!p || p->generation != r->generation || p->base != ((const _xmpacc_array_t *)array)->base) return 0;
+  return p;
+}
+
+/* The event of the profile is the entry's. */
+static int _xmpacc_replay_reflect(int kind, int event, void *array, const char *where,
+                                  const long long *widths) {
+  _xmpacc_replay_t *r = &_xmpacc_replay;
+  _xmpacc_acc_reflect_plan_t *p = _xmpacc_reflect_plan(kind, array, widths);
+  long long start;
+  if (!p) return 0;
   start = r->profile ? _xmpacc_now() : 0;
-  if (p->mpi ? !_xmpacc_mpi_rounds(p->mpi) : !_xmpacc_nccl_rounds(p)) return 0;
+  if (p->mpi ? !_xmpacc_mpi_rounds(p->mpi) : !_xmpacc_nccl_rounds(p, r->stream)) return 0;
   p->calls++;
   if (start) _xmpacc_replay_record(event, where, start, 0, p->bytes);
   return 1;
@@ -358,6 +366,68 @@ static int _xmpacc_reflect_orthogonal_acc_fast(void *array, const char *where, c
 
 static int _xmpacc_reflect_do_acc_fast(void *array, const char *where) {
   return _xmpacc_replay_reflect(0, _XMPACC_EV_REFLECT_DO_ACC, array, where, 0);
+}
+
+/* ------------------------------------------------------------------ overlapped reflect ... acc */
+
+/* A reflect ... acc whose next loop's interior runs while its halos travel
+ * (passes/locality/overlap.py decides where; kernel_ranges.overlapped launches the
+ * interior, then _xmpacc_reflect_acc_join, then the rim).  On GPUs its NCCL exchange goes
+ * on the exchange stream, a high-priority stream of its own (runtime/acc_comm.py makes
+ * it), behind everything the compute stream holds so far; the join makes the compute
+ * stream wait for it.  The host backend holds the exchange back until the join, after the
+ * interior ran: a loop that read a shadow slot in its interior would see the old value
+ * there as it may on a GPU, so the host-backend tests catch a wrong peel.  Python holds
+ * the exchanges it made itself (the first call at a site); then the join is Python's too.
+ * A general exchange joins first, so two exchanges of the one NCCL communicator are
+ * never in flight on two streams. */
+static int _xmpacc_overlap_join(void) {
+  _xmpacc_replay_t *r = &_xmpacc_replay;
+  for (int k = 0; k < r->nheld; k++)
+    if (!_xmpacc_mpi_rounds(((_xmpacc_acc_reflect_plan_t *)r->held[k])->mpi)) return 0;
+  r->nheld = 0;
+  if (r->python_overlaps) return 0;
+  if (!r->overlap_open) return 1;
+  if (r->event_record(r->comm_done, r->comm_stream) || r->stream_wait(r->stream, r->comm_done, 0)) return 0;
+  r->overlap_open = 0;
+  return 1;
+}
+
+static int _xmpacc_reflect_acc_overlap_fast(void *array, const char *where, const long long *widths,
+                                            int orthogonal) {
+  _xmpacc_replay_t *r = &_xmpacc_replay;
+  int kind = 1 + 2 * !!orthogonal + !!widths;
+  _xmpacc_acc_reflect_plan_t *p = _xmpacc_reflect_plan(kind, array, widths);
+  long long start;
+  if (!p || (!p->mpi && !r->comm_stream) || (p->mpi && r->nheld == _XMPACC_HELD)) {
+    if (!_xmpacc_overlap_join()) return 0;
+    return p ? _xmpacc_replay_reflect(kind, orthogonal ? _XMPACC_EV_REFLECT_ORTHOGONAL_ACC
+                                                        : _XMPACC_EV_REFLECT_ACC, array, where, widths) : 0;
+  }
+  start = r->profile ? _xmpacc_now() : 0;
+  p->calls++;
+  if (p->mpi) {   /* the host backend: at the join */
+    r->held[r->nheld++] = p;
+  } else if (p->nrounds) {
+    if (!r->overlap_open) {   /* the exchange reads what the compute stream wrote so far */
+      if (r->event_record(r->comm_ready, r->stream) || r->stream_wait(r->comm_stream, r->comm_ready, 0))
+        return 0;
+      r->overlap_open = 1;
+    }
+    /* an error after the first NCCL call is the general path's to report (it joins first) */
+    if (!_xmpacc_nccl_rounds(p, r->comm_stream)) return 0;
+  }   /* else nothing to exchange (one node): no event, no wait */
+  r->overlapped_reflects++;
+  if (start) _xmpacc_replay_record(_XMPACC_EV_REFLECT_ACC_OVERLAP, where, start, 0, p->bytes);
+  return 1;
+}
+
+static int _xmpacc_reflect_acc_join_fast(const char *where) {
+  _xmpacc_replay_t *r = &_xmpacc_replay;
+  long long start = r->profile && (r->overlap_open || r->nheld) ? _xmpacc_now() : 0;
+  if (!_xmpacc_overlap_join()) return 0;   /* Python's exchanges, or it waits for the whole device */
+  if (start) _xmpacc_replay_record(_XMPACC_EV_REFLECT_ACC_JOIN, where, start, 0, 0);
+  return 1;
 }
 
 /* ------------------------------------------------------------------ loop reductions */

@@ -85,10 +85,11 @@ def reduce_shadow_calls(d: xd.ReduceShadow, scope: Scope, coord: object) -> list
     return out
 
 
-def reflect_calls(d: xd.Reflect, scope: Scope, coord: object) -> list[c_ast.Node]:
+def reflect_calls(d: xd.Reflect, scope: Scope, coord: object, overlap: bool = False) -> list[c_ast.Node]:
     """Host reflect calls; ``reflect (u) acc`` exchanges the shadow slots of u's device
     copy, wherever it came from (an enclosing region, one in a caller, enter data,
-    declare): the runtime stops at the line, naming u, when there is none."""
+    declare): the runtime stops at the line, naming u, when there is none.  ``overlap``:
+    the next loop's interior runs during the exchange (passes/locality/overlap.py)."""
     out: list[c_ast.Node] = []
     for name in d.arrays:
         try:
@@ -98,5 +99,9 @@ def reflect_calls(d: xd.Reflect, scope: Scope, coord: object) -> list[c_ast.Node
         widths = widths_arg(d.widths, sym, d.loc)
         call = ("_xmpacc_reflect_orthogonal_acc" if d.orthogonal else "_xmpacc_reflect_acc") if d.acc else \
             ("_xmpacc_reflect_orthogonal" if d.orthogonal else "_xmpacc_reflect")
-        out += cbuild.stmts(f"{call}(&{sym.c_name}, {cbuild.where_literal(d.loc)}, {widths});", coord)
+        orthogonal = ""
+        if overlap:
+            call, orthogonal = "_xmpacc_reflect_acc_overlap", f", {int(d.orthogonal)}"
+        out += cbuild.stmts(f"{call}(&{sym.c_name}, {cbuild.where_literal(d.loc)}, {widths}{orthogonal});",
+                            coord)
     return out

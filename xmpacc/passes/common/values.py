@@ -112,3 +112,12 @@ class LanePlan:
     index: int                             # position of the inner for in the body compound
     loop: CanonicalLoop
     accumulators: tuple[tuple[str, str], ...]   # (name, combine op: '+', '*', 'max', 'min')
+
+
+@dataclass(frozen=True, slots=True)
+class ReflectOverlap:
+    """A ``reflect ... acc`` whose exchange the next loop's interior overlaps
+    (passes/locality/overlap.py decides, the gpu pass lowers both)."""
+
+    loop: int                            # id of the loop's pragma
+    peel: tuple[tuple[int, int], ...]    # per on-ref subscript (template dimension): below, above

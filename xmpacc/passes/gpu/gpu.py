@@ -13,6 +13,8 @@ replicated only inside the region's compound statement.
 
 from __future__ import annotations
 
+import dataclasses
+
 from pycparser import c_ast
 
 from xmpacc import cbuild
@@ -29,7 +31,7 @@ from xmpacc.passes.common.onrefs import loop_indices, loop_template, owner_guard
 from xmpacc.passes.common.pragmas import directives_of, pragma_id
 from xmpacc.passes.common.reductions import loop_reduction_calls
 from xmpacc.passes.common.shadows import reflect_calls
-from xmpacc.passes.common.values import Replicated
+from xmpacc.passes.common.values import ReflectOverlap, Replicated
 from xmpacc.passes.gpu import replicate, routine_args
 from xmpacc.passes.gpu.acc_loopnest import kernel_lists, strip_inner
 from xmpacc.passes.kernel import (
@@ -50,6 +52,7 @@ class _GpuLowering(ScopedWalker):
         self.ctx, self.unit = ctx, unit
         self.active: list[Replicated] = list(file_reps)
         self.regions = 0
+        self.overlapped: dict[int, tuple[tuple[int, int], ...]] = {}   # reflect pragma -> its loop's peel
 
     def visit_Compound(self, node: c_ast.Compound) -> None:
         present = self.ctx.acc_present.get(id(node), [])  # an OpenACC data region (acc_data.py)
@@ -63,7 +66,12 @@ class _GpuLowering(ScopedWalker):
         items = list(node.block_items or [])
         rewrite_block(node, self._lower_at)
         for item in items:  # --info: acc reflect and replicate_sync (loops and regions: below)
-            self.ctx.info += describe.directive(self._acc_directive(item), self.scope, self.active)
+            found = describe.directive(self._acc_directive(item), self.scope, self.active)
+            peel = self.overlapped.get(id(item))
+            if peel is not None:
+                found = [dataclasses.replace(f, facts=dataclasses.replace(f.facts, overlap=peel))
+                         for f in found]
+            self.ctx.info += found
 
     def _lower_at(self, items: list[c_ast.Node], i: int) -> Lowered:
         item, nxt = items[i], items[i + 1] if i + 1 < len(items) else None
@@ -77,22 +85,43 @@ class _GpuLowering(ScopedWalker):
         if nest is not None and nest.omp is not None:
             self.ctx.diags.add(acc_nest.openmp_on_device(nest.omp, "on a 'loop ... acc'"))
             return [nest.loop], next(k for k in range(i, len(items)) if items[k] is nest.loop) + 1 - i
-        owned = None
+        owned, taken = None, 1
         try:
             if isinstance(d, xd.AccReplicateSync):
                 return replicate.sync_calls(d, self.scope, self.active, item.coord), 1
-            if isinstance(d, xd.Reflect):
+            overlap = self._overlap(d, items, i)
+            if isinstance(d, xd.Reflect) and overlap is None:
                 return reflect_calls(d, self.scope, item.coord), 1   # present or not: at run time
+            if overlap is not None:   # the reflect, then its loop's interior, join, rim
+                loop, owned, taken = overlap[0], items[i + 2], 3
+                self.overlapped[id(item)] = overlap[1].peel
+                return reflect_calls(d, self.scope, item.coord, overlap=True) + \
+                    [self._loop(loop, owned, (overlap[1].peel, f"_xmpacc_reflect_acc_join("
+                                                             f"{cbuild.where_literal(d.loc)});"))], taken
             if isinstance(nxt, (c_ast.Compound, c_ast.For)):
-                owned = nxt   # the directive owns the next statement
+                owned, taken = nxt, 2   # the directive owns the next statement
             lowered = self._region(d, owned) if isinstance(d, xd.AccReplicate) else self._loop(d, owned)
-            return [lowered], (1 if owned is None else 2)
+            return [lowered], taken
         except (XmpError, XmpErrors) as err:
             for e in err.errors if isinstance(err, XmpErrors) else [err]:
                 self.ctx.diags.add(e)
         except AlreadyReported:
             pass
-        return ([] if owned is None else [owned]), (1 if owned is None else 2)   # later passes still check it
+        return ([] if owned is None else [owned]), taken   # later passes still check it
+
+    def _overlap(self, d: xd.Directive, items: list[c_ast.Node],
+                 i: int) -> tuple[xd.Loop, ReflectOverlap] | None:
+        """A reflect ... acc whose exchange the next loop ... acc overlaps (overlap.py), with
+        that loop, when the loop is this pass's (no OpenACC construct or OpenMP line)."""
+        found = self.ctx.reflect_overlaps.get(id(items[i])) if isinstance(d, xd.Reflect) else None
+        if found is None or i + 2 >= len(items) or id(items[i + 1]) != found.loop:
+            return None
+        loop = self._acc_directive(items[i + 1])
+        nest = acc_nest.nest_of_pragma(items, i + 1, self.ctx)
+        if not isinstance(loop, xd.Loop) or nest is None or nest.acc is not None or nest.omp is not None \
+                or nest.loop is not items[i + 2]:
+            return None
+        return loop, found
 
     def _acc_directive(self, item: c_ast.Node) -> xd.Directive | None:
         if pragma_id(item) is None:
@@ -117,7 +146,9 @@ class _GpuLowering(ScopedWalker):
         self.ctx.info.append(describe.replicate(d, reps))
         return replicate.region_block(d, reps, body, f"_xmpacc_rep_{self.regions}")
 
-    def _loop(self, d: xd.Loop, node: c_ast.Node | None) -> c_ast.Node:
+    def _loop(self, d: xd.Loop, node: c_ast.Node | None,
+              overlap: tuple[tuple[tuple[int, int], ...], str] | None = None) -> c_ast.Node:
+        """A loop ... acc; ``overlap``: the peel and the join of the reflect it overlaps."""
         if not isinstance(node, c_ast.For):
             raise XmpError(d.loc, "the loop directive must be followed by a for statement")
         tmpl = self._template(d)
@@ -148,8 +179,10 @@ class _GpuLowering(ScopedWalker):
         refs = [(r.op, v.ref) for r in d.reductions for v in r.variables if not v.locations]
         refs += outside
         reductions, arrays = kernel_arrays.split(refs, self.scope)
+        launches = kernel_ranges.passes(loops, d, tmpl, indices) if overlap is None else \
+            kernel_ranges.overlapped(loops, d, tmpl, indices, *overlap)
         spec = kernel_gen.NestSpec(
-            d.loc, node, loops, kernel_ranges.passes(loops, d, tmpl, indices),
+            d.loc, node, loops, launches,
             routine_args.routine_globals(body, self.ctx.acc_routine_globals),
             list(dict.fromkeys(private)), [n.name for n in d.acc.firstprivate], reductions,
             _block_request(d.acc.num_threads), cyclic=cyclic_loops(loops, tmpl, indices),

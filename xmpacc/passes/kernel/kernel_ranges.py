@@ -14,7 +14,9 @@ a ``margin`` loop is one launch per cell of the rim and ``peel_and_wait`` two pa
                                                     <the launch> }
 
 ``peel_and_wait(id, w)``: the interior (``expand(-w)``), ``wait_async(id)``, then the rim
-(``margin(-w)``), as the host loop of loops.py does it.
+(``margin(-w)``), as the host loop of loops.py does it.  A loop after a ``reflect ... acc``
+that it overlaps (passes/locality/overlap.py) is launched the same way, the join of the
+exchange in place of the wait (``overlapped``).
 """
 
 from __future__ import annotations
@@ -48,13 +50,14 @@ class SchedPass:
     cells: int = 0       # margin: one launch per cell 0..cells-1 of _xmpacc_cell where guard holds
     guard: str = ""
     before: str = ""     # host C before the pass (peel_and_wait: the wait_async)
+    after: str = ""      # host C after it (an overlapped reflect's join)
 
     def text(self, launch: str) -> str:
         """Host C of the pass around ``launch`` (the launch text of kernels.py)."""
         if not self.cells:
-            return f"{self.before}{{{self.scheds}{launch}}}"
+            return f"{self.before}{{{self.scheds}{launch}}}{self.after}"
         return (f"{self.before}for (int {CELL} = 0; {CELL} < {self.cells}; {CELL}++) {{"
-                f"{self.scheds}if (!({self.guard})) continue;{launch}}}")
+                f"{self.scheds}if (!({self.guard})) continue;{launch}}}{self.after}")
 
 
 def host_text(passes: tuple[SchedPass, ...], launch: str) -> str:
@@ -66,7 +69,7 @@ def host_text(passes: tuple[SchedPass, ...], launch: str) -> str:
 
 def one_launch(passes: tuple[SchedPass, ...]) -> bool:
     """A single launch over the whole schedule (no margin, no peel_and_wait)."""
-    return len(passes) == 1 and not passes[0].cells and not passes[0].before
+    return len(passes) == 1 and not passes[0].cells and not passes[0].before and not passes[0].after
 
 
 def scheds(loops: list[CanonicalLoop], xmp: xd.Loop | None, tmpl: TemplateSym | None,
@@ -100,15 +103,34 @@ def passes(loops: list[CanonicalLoop], xmp: xd.Loop | None, tmpl: TemplateSym | 
         shrink = tuple(xd.LoopWidth(xd.Expr(negate(w.lower.text), w.lower.loc),
                                     xd.Expr(negate(w.upper.text), w.upper.loc), w.unbound)
                        for w in peel.widths)
-        interior = dataclasses.replace(xmp, expand=shrink, peel_and_wait=None)
-        rim = dataclasses.replace(xmp, margin=shrink, peel_and_wait=None)
         wait = (f"_xmpacc_wait_async({cbuild.where_literal(xmp.loc)}, 1, "
                 f"(const long long []){{({peel.async_id.text})}}, 0, 0);")
-        return (SchedPass(scheds(loops, interior, tmpl, indices)),
-                dataclasses.replace(_margin(loops, rim, tmpl, indices), before=wait))
+        return _peeled(loops, dataclasses.replace(xmp, peel_and_wait=None), tmpl, indices, shrink, wait)
     if xmp.margin is not None:
         return (_margin(loops, xmp, tmpl, indices),)
     return (SchedPass(scheds(loops, xmp, tmpl, indices)),)
+
+
+def overlapped(loops: list[CanonicalLoop], xmp: xd.Loop, tmpl: TemplateSym, indices: dict[str, int],
+               peel: tuple[tuple[int, int], ...], join: str) -> tuple[SchedPass, ...]:
+    """The launches of a loop that overlaps the exchange of the reflect before it: the
+    iterations whose reads stay in the block (shrunk by ``peel``, below and above, per
+    on-ref subscript), ``join``, then the rim; a loop that reads no shadow slot is one
+    launch before the join."""
+    if not any(lo or hi for lo, hi in peel):
+        return (SchedPass(scheds(loops, xmp, tmpl, indices), after=join),)
+    shrink = tuple(xd.LoopWidth(xd.Expr(str(-lo), xmp.loc), xd.Expr(str(-hi), xmp.loc), False)
+                   for lo, hi in peel)
+    return _peeled(loops, xmp, tmpl, indices, shrink, join)
+
+
+def _peeled(loops: list[CanonicalLoop], xmp: xd.Loop, tmpl: TemplateSym, indices: dict[str, int],
+            shrink: tuple[xd.LoopWidth, ...], between: str) -> tuple[SchedPass, ...]:
+    """The interior (``expand(shrink)``), ``between``, then the rim (``margin(shrink)``)."""
+    interior = dataclasses.replace(xmp, expand=shrink)
+    rim = dataclasses.replace(xmp, margin=shrink)
+    return (SchedPass(scheds(loops, interior, tmpl, indices)),
+            dataclasses.replace(_margin(loops, rim, tmpl, indices), before=between))
 
 
 def _margin(loops: list[CanonicalLoop], xmp: xd.Loop, tmpl: TemplateSym,
