@@ -7,7 +7,8 @@
  *   sweep 3: the loop reads only its own elements of the reflected array (peel 0)
  *   sweep 4: a 1-D array aligned with an offset (x[i] with s[i + 1]), reads x[i-2], x[i]
  *   sweep 5: a subscript that is not i + c (a[i / 2]): not overlapped
- *   sweep 6: explicit widths, orthogonal */
+ *   sweep 6: explicit widths, orthogonal
+ *   sweep 7: XcalableACC, the OpenACC line above the XMP one (peel 1 below, 1 above) */
 #include <stdio.h>
 
 #define N 40
@@ -115,6 +116,14 @@ int main(void)
             for (i = 1; i < N - 1; i++)
                 for (j = 0; j < M; j++)
                     d[i][j] = a[i - 1][j] - a[i + 1][j];
+
+            /* sweep 7 */
+#pragma xmp reflect (a) acc
+#pragma acc parallel loop collapse(2) present(a, b)
+#pragma xmp loop (i, j) on t[i][j]
+            for (i = 1; i < N - 1; i++)
+                for (j = 0; j < M; j++)
+                    b[i][j] = 0.5 * b[i][j] + 0.01 * (a[i - 1][j] + 2.0 * a[i + 1][j]);
         }
 #pragma xmp acc replicate_sync out (a, b, c, d, x, y)
     }

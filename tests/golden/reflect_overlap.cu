@@ -8,11 +8,94 @@
 #include "xmpacc_kernel.h"
 _XMPACC_UNIT_BEGIN(reflect_overlap_c)
 
-/* reflect_overlap.c:72: loop ... acc */
-#ifndef _XMPACC_MINB_xmpacc_loop_reflect_overlap_c_72   /* the runtime defines it as 2 where this kernel spills */
-#define _XMPACC_MINB_xmpacc_loop_reflect_overlap_c_72 8
+/* reflect_overlap.c:122: loop ... acc */
+#ifndef _XMPACC_MINB_xmpacc_loop_reflect_overlap_c_122   /* the runtime defines it as 2 where this kernel spills */
+#define _XMPACC_MINB_xmpacc_loop_reflect_overlap_c_122 8
 #endif
-_XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_reflect_overlap_c_72) _xmpacc_loop_reflect_overlap_c_72(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double * _XMPACC_RESTRICT d, _xmpacc_array_t _xmpacc_a_d, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, const double * _XMPACC_RESTRICT c, _xmpacc_array_t _xmpacc_a_c)
+_XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_reflect_overlap_c_122) _xmpacc_loop_reflect_overlap_c_122(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double * _XMPACC_RESTRICT b, _xmpacc_array_t _xmpacc_a_b, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a)
+{
+  long long _xmpacc_gid = _XMPACC_TID;
+  long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
+  if (_xmpacc_grid2) {
+    _xmpacc_in = _XMPACC_GRID_X - _XMPACC_PAD(_xmpacc_s_j); _xmpacc_rest = _XMPACC_GRID_Y;
+    _xmpacc_tid = _xmpacc_rest * _xmpacc_s_j.count + _xmpacc_in;
+    if (_xmpacc_in < 0 || _xmpacc_in >= _xmpacc_s_j.count) _xmpacc_tid = _xmpacc_total;
+  } else {
+    _xmpacc_tid = _xmpacc_gid; _xmpacc_rest = _xmpacc_tid;
+    _xmpacc_in = _xmpacc_divmod(&_xmpacc_rest, _xmpacc_s_j);
+  }
+  int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
+  if (!_xmpacc_valid) return;
+  int j = (int) (_xmpacc_s_j.first + _xmpacc_in * _xmpacc_s_j.step);
+  int i = (int) (_xmpacc_s_i.first + _xmpacc_rest * _xmpacc_s_i.step);
+  #ifndef _XMPACC_CHECK
+  b -= (_xmpacc_a_b.dim[0].gtol) * _xmpacc_a_b.dim[1].lext + _xmpacc_a_b.dim[1].gtol;
+  a -= (_xmpacc_a_a.dim[0].gtol) * _xmpacc_a_a.dim[1].lext + _xmpacc_a_a.dim[1].gtol;
+  #endif
+  {
+  long long _xmpacc_p0 = _xmpacc_rest * 2;   /* this thread's first row */
+  i = (int) (_xmpacc_s_i.first + _xmpacc_p0 * _xmpacc_s_i.step);
+  #ifndef _XMPACC_CHECK
+  long long _xmpacc_o0 = _XMPACC_AT2(_xmpacc_a_b, _XMPACC_G(_xmpacc_a_b, 0, (i)), _XMPACC_G(_xmpacc_a_b, 1, j));
+  const long long _xmpacc_t0 = (_XMPACC_AT2(_xmpacc_a_b, _XMPACC_G(_xmpacc_a_b, 0, (i + _xmpacc_s_i.step)), _XMPACC_G(_xmpacc_a_b, 1, j))) - _xmpacc_o0;
+  long long _xmpacc_o1 = _XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, (i)), _XMPACC_G(_xmpacc_a_a, 1, j));
+  const long long _xmpacc_t1 = (_XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, (i + _xmpacc_s_i.step)), _XMPACC_G(_xmpacc_a_a, 1, j))) - _xmpacc_o1;
+  const long long _xmpacc_d1_0 = (_XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, (i - 1)), _XMPACC_G(_xmpacc_a_a, 1, j))) - _xmpacc_o1;
+  const long long _xmpacc_d1_1 = (_XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, (i + 1)), _XMPACC_G(_xmpacc_a_a, 1, j))) - _xmpacc_o1;
+  #endif
+  double _xmpacc_r0_0, _xmpacc_r0_1, _xmpacc_r0_2;
+  _xmpacc_r0_0 = _XMPACC_LDG(&a[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_0, _XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, (i - 1)), _XMPACC_G(_xmpacc_a_a, 1, j)))]);
+  _xmpacc_r0_1 = _XMPACC_LDG(&a[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, (i)), _XMPACC_G(_xmpacc_a_a, 1, j)))]);
+  /* streamed: 2 rows of 'i' per thread, windows a[i-1..i+1] */
+  {
+  _XMPACC_UNROLL
+  for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
+    if (_xmpacc_w > 0) { if (_xmpacc_p0 + _xmpacc_w >= _xmpacc_s_i.count) break; i = (int) (_xmpacc_s_i.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_i.step); }
+    _xmpacc_r0_2 = _XMPACC_LDG(&a[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_1, _XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, (i + 1)), _XMPACC_G(_xmpacc_a_a, 1, j)))]);
+    do
+#line 126 "tests/acc_programs/reflect_overlap.c"
+b[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_b, _XMPACC_G(_xmpacc_a_b, 0, i), _XMPACC_G(_xmpacc_a_b, 1, j)))] = (0.5 * b[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_b, _XMPACC_G(_xmpacc_a_b, 0, i), _XMPACC_G(_xmpacc_a_b, 1, j)))]) + (0.01 * (_xmpacc_r0_0 + (2.0 * _xmpacc_r0_2)));
+    while (0);
+#line 60 "reflect_overlap.cu"
+    #ifndef _XMPACC_CHECK
+    _xmpacc_o0 += _xmpacc_t0;
+    _xmpacc_o1 += _xmpacc_t1;
+    #endif
+    _xmpacc_r0_0 = _xmpacc_r0_1;
+    _xmpacc_r0_1 = _xmpacc_r0_2;
+  }
+  }
+  }
+}
+#ifndef __CUDACC__
+void _xmpacc_loop_reflect_overlap_c_122_host(long long _xmpacc_n, void **_xmpacc_args)
+{
+  long long _xmpacc_total;
+  int _xmpacc_grid2;
+  _xmpacc_sched_t _xmpacc_s_i;
+  _xmpacc_sched_t _xmpacc_s_j;
+  double * _XMPACC_RESTRICT b;
+  _xmpacc_array_t _xmpacc_a_b;
+  const double * _XMPACC_RESTRICT a;
+  _xmpacc_array_t _xmpacc_a_a;
+  memcpy((void *) &_xmpacc_total, _xmpacc_args[0], sizeof _xmpacc_total);
+  memcpy((void *) &_xmpacc_grid2, _xmpacc_args[1], sizeof _xmpacc_grid2);
+  memcpy((void *) &_xmpacc_s_i, _xmpacc_args[2], sizeof _xmpacc_s_i);
+  memcpy((void *) &_xmpacc_s_j, _xmpacc_args[3], sizeof _xmpacc_s_j);
+  memcpy((void *) &b, _xmpacc_args[4], sizeof b);
+  memcpy((void *) &_xmpacc_a_b, _xmpacc_args[5], sizeof _xmpacc_a_b);
+  memcpy((void *) &a, _xmpacc_args[6], sizeof a);
+  memcpy((void *) &_xmpacc_a_a, _xmpacc_args[7], sizeof _xmpacc_a_a);
+  for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
+    _xmpacc_loop_reflect_overlap_c_122(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_i, _xmpacc_s_j, b, _xmpacc_a_b, a, _xmpacc_a_a);
+}
+#endif
+
+/* reflect_overlap.c:73: loop ... acc */
+#ifndef _XMPACC_MINB_xmpacc_loop_reflect_overlap_c_73   /* the runtime defines it as 2 where this kernel spills */
+#define _XMPACC_MINB_xmpacc_loop_reflect_overlap_c_73 8
+#endif
+_XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_reflect_overlap_c_73) _xmpacc_loop_reflect_overlap_c_73(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double * _XMPACC_RESTRICT d, _xmpacc_array_t _xmpacc_a_d, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, const double * _XMPACC_RESTRICT c, _xmpacc_array_t _xmpacc_a_c)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
@@ -66,10 +149,10 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_reflect_overlap_c_72) _xm
     _xmpacc_r0_3 = _XMPACC_LDG(&a[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_1, _XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, (i + 2)), _XMPACC_G(_xmpacc_a_a, 1, j)))]);
     _xmpacc_r1_3 = _XMPACC_LDG(&c[_XMPACC_SO(_xmpacc_o2 + _xmpacc_d2_0, _XMPACC_AT2(_xmpacc_a_c, _XMPACC_G(_xmpacc_a_c, 0, (i + 2)), _XMPACC_G(_xmpacc_a_c, 1, j)))]);
     do
-#line 75 "tests/acc_programs/reflect_overlap.c"
+#line 76 "tests/acc_programs/reflect_overlap.c"
 d[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_d, _XMPACC_G(_xmpacc_a_d, 0, i), _XMPACC_G(_xmpacc_a_d, 1, j)))] = (((0.5 * _xmpacc_r0_0) + (0.25 * _xmpacc_r0_3)) + (0.125 * _xmpacc_r1_3)) - (0.1 * _xmpacc_r1_0);
     while (0);
-#line 73 "reflect_overlap.cu"
+#line 156 "reflect_overlap.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -86,7 +169,7 @@ d[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_d, _XMPACC_G(_xmpacc_a_d, 0, i), 
   }
 }
 #ifndef __CUDACC__
-void _xmpacc_loop_reflect_overlap_c_72_host(long long _xmpacc_n, void **_xmpacc_args)
+void _xmpacc_loop_reflect_overlap_c_73_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   int _xmpacc_grid2;
@@ -109,15 +192,15 @@ void _xmpacc_loop_reflect_overlap_c_72_host(long long _xmpacc_n, void **_xmpacc_
   memcpy((void *) &c, _xmpacc_args[8], sizeof c);
   memcpy((void *) &_xmpacc_a_c, _xmpacc_args[9], sizeof _xmpacc_a_c);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_reflect_overlap_c_72(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_i, _xmpacc_s_j, d, _xmpacc_a_d, a, _xmpacc_a_a, c, _xmpacc_a_c);
+    _xmpacc_loop_reflect_overlap_c_73(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_i, _xmpacc_s_j, d, _xmpacc_a_d, a, _xmpacc_a_a, c, _xmpacc_a_c);
 }
 #endif
 
-/* reflect_overlap.c:76: loop ... acc */
-#ifndef _XMPACC_MINB_xmpacc_loop_reflect_overlap_c_76   /* the runtime defines it as 2 where this kernel spills */
-#define _XMPACC_MINB_xmpacc_loop_reflect_overlap_c_76 8
+/* reflect_overlap.c:77: loop ... acc */
+#ifndef _XMPACC_MINB_xmpacc_loop_reflect_overlap_c_77   /* the runtime defines it as 2 where this kernel spills */
+#define _XMPACC_MINB_xmpacc_loop_reflect_overlap_c_77 8
 #endif
-_XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_reflect_overlap_c_76) _xmpacc_loop_reflect_overlap_c_76(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, const double * _XMPACC_RESTRICT d, _xmpacc_array_t _xmpacc_a_d)
+_XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_reflect_overlap_c_77) _xmpacc_loop_reflect_overlap_c_77(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, const double * _XMPACC_RESTRICT d, _xmpacc_array_t _xmpacc_a_d)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
@@ -152,10 +235,10 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_reflect_overlap_c_76) _xm
   for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
     if (_xmpacc_w > 0) i = (int) (_xmpacc_s_i.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_i.step);
     do
-#line 79 "tests/acc_programs/reflect_overlap.c"
+#line 80 "tests/acc_programs/reflect_overlap.c"
 a[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, i), _XMPACC_G(_xmpacc_a_a, 1, j)))] = 0.5 * (a[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, i), _XMPACC_G(_xmpacc_a_a, 1, j)))] + _XMPACC_LDG(&d[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT2(_xmpacc_a_d, _XMPACC_G(_xmpacc_a_d, 0, i), _XMPACC_G(_xmpacc_a_d, 1, j)))]));
     while (0);
-#line 159 "reflect_overlap.cu"
+#line 242 "reflect_overlap.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -167,10 +250,10 @@ a[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, i), 
   for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
     if (_xmpacc_w > 0) { if (_xmpacc_p0 + _xmpacc_w >= _xmpacc_s_i.count) break; i = (int) (_xmpacc_s_i.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_i.step); }
     do
-#line 79 "tests/acc_programs/reflect_overlap.c"
+#line 80 "tests/acc_programs/reflect_overlap.c"
 a[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, i), _XMPACC_G(_xmpacc_a_a, 1, j)))] = 0.5 * (a[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, i), _XMPACC_G(_xmpacc_a_a, 1, j)))] + _XMPACC_LDG(&d[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT2(_xmpacc_a_d, _XMPACC_G(_xmpacc_a_d, 0, i), _XMPACC_G(_xmpacc_a_d, 1, j)))]));
     while (0);
-#line 174 "reflect_overlap.cu"
+#line 257 "reflect_overlap.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -180,7 +263,7 @@ a[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, i), 
   }
 }
 #ifndef __CUDACC__
-void _xmpacc_loop_reflect_overlap_c_76_host(long long _xmpacc_n, void **_xmpacc_args)
+void _xmpacc_loop_reflect_overlap_c_77_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   int _xmpacc_grid2;
@@ -199,12 +282,12 @@ void _xmpacc_loop_reflect_overlap_c_76_host(long long _xmpacc_n, void **_xmpacc_
   memcpy((void *) &d, _xmpacc_args[6], sizeof d);
   memcpy((void *) &_xmpacc_a_d, _xmpacc_args[7], sizeof _xmpacc_a_d);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_reflect_overlap_c_76(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_i, _xmpacc_s_j, a, _xmpacc_a_a, d, _xmpacc_a_d);
+    _xmpacc_loop_reflect_overlap_c_77(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_i, _xmpacc_s_j, a, _xmpacc_a_a, d, _xmpacc_a_d);
 }
 #endif
 
-/* reflect_overlap.c:83: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_reflect_overlap_c_83(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double * _XMPACC_RESTRICT b, _xmpacc_array_t _xmpacc_a_b, const double * _XMPACC_RESTRICT c, _xmpacc_array_t _xmpacc_a_c)
+/* reflect_overlap.c:84: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_reflect_overlap_c_84(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double * _XMPACC_RESTRICT b, _xmpacc_array_t _xmpacc_a_b, const double * _XMPACC_RESTRICT c, _xmpacc_array_t _xmpacc_a_c)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
@@ -225,15 +308,15 @@ _XMPACC_KERNEL _xmpacc_loop_reflect_overlap_c_83(long long _xmpacc_total, int _x
   c -= (_xmpacc_a_c.dim[0].gtol) * _xmpacc_a_c.dim[1].lext + _xmpacc_a_c.dim[1].gtol;
   #endif
   do
-#line 86 "tests/acc_programs/reflect_overlap.c"
-if (j == 0)
 #line 87 "tests/acc_programs/reflect_overlap.c"
+if (j == 0)
+#line 88 "tests/acc_programs/reflect_overlap.c"
   b[_XMPACC_AT2(_xmpacc_a_b, _XMPACC_G(_xmpacc_a_b, 0, i), _XMPACC_G(_xmpacc_a_b, 1, j))] = ((0.75 * b[_XMPACC_AT2(_xmpacc_a_b, _XMPACC_G(_xmpacc_a_b, 0, i), _XMPACC_G(_xmpacc_a_b, 1, j))]) + (0.25 * c[_XMPACC_AT2(_xmpacc_a_c, _XMPACC_G(_xmpacc_a_c, 0, i), _XMPACC_G(_xmpacc_a_c, 1, j))])) + (0.001 * b[_XMPACC_AT2(_xmpacc_a_b, _XMPACC_G(_xmpacc_a_b, 0, i - 1), _XMPACC_G(_xmpacc_a_b, 1, 12 - 1))]);
   while (0);
-#line 234 "reflect_overlap.cu"
+#line 317 "reflect_overlap.cu"
 }
 #ifndef __CUDACC__
-void _xmpacc_loop_reflect_overlap_c_83_host(long long _xmpacc_n, void **_xmpacc_args)
+void _xmpacc_loop_reflect_overlap_c_84_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   int _xmpacc_grid2;
@@ -252,15 +335,15 @@ void _xmpacc_loop_reflect_overlap_c_83_host(long long _xmpacc_n, void **_xmpacc_
   memcpy((void *) &c, _xmpacc_args[6], sizeof c);
   memcpy((void *) &_xmpacc_a_c, _xmpacc_args[7], sizeof _xmpacc_a_c);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_reflect_overlap_c_83(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_i, _xmpacc_s_j, b, _xmpacc_a_b, c, _xmpacc_a_c);
+    _xmpacc_loop_reflect_overlap_c_84(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_i, _xmpacc_s_j, b, _xmpacc_a_b, c, _xmpacc_a_c);
 }
 #endif
 
-/* reflect_overlap.c:91: loop ... acc */
-#ifndef _XMPACC_MINB_xmpacc_loop_reflect_overlap_c_91   /* the runtime defines it as 2 where this kernel spills */
-#define _XMPACC_MINB_xmpacc_loop_reflect_overlap_c_91 8
+/* reflect_overlap.c:92: loop ... acc */
+#ifndef _XMPACC_MINB_xmpacc_loop_reflect_overlap_c_92   /* the runtime defines it as 2 where this kernel spills */
+#define _XMPACC_MINB_xmpacc_loop_reflect_overlap_c_92 8
 #endif
-_XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_reflect_overlap_c_91) _xmpacc_loop_reflect_overlap_c_91(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double * _XMPACC_RESTRICT d, _xmpacc_array_t _xmpacc_a_d, const double * _XMPACC_RESTRICT c, _xmpacc_array_t _xmpacc_a_c)
+_XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_reflect_overlap_c_92) _xmpacc_loop_reflect_overlap_c_92(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double * _XMPACC_RESTRICT d, _xmpacc_array_t _xmpacc_a_d, const double * _XMPACC_RESTRICT c, _xmpacc_array_t _xmpacc_a_c)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
@@ -297,10 +380,10 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_reflect_overlap_c_91) _xm
   for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
     if (_xmpacc_w > 0) i = (int) (_xmpacc_s_i.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_i.step);
     do
-#line 94 "tests/acc_programs/reflect_overlap.c"
+#line 95 "tests/acc_programs/reflect_overlap.c"
 d[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_d, _XMPACC_G(_xmpacc_a_d, 0, i), _XMPACC_G(_xmpacc_a_d, 1, j)))] = (_XMPACC_LDG(&c[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT2(_xmpacc_a_c, _XMPACC_G(_xmpacc_a_c, 0, i), _XMPACC_G(_xmpacc_a_c, 1, j - 1)))]) + _XMPACC_LDG(&c[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_0, _XMPACC_AT2(_xmpacc_a_c, _XMPACC_G(_xmpacc_a_c, 0, i), _XMPACC_G(_xmpacc_a_c, 1, j + 1)))])) - (2.0 * _XMPACC_LDG(&c[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_1, _XMPACC_AT2(_xmpacc_a_c, _XMPACC_G(_xmpacc_a_c, 0, i), _XMPACC_G(_xmpacc_a_c, 1, j)))]));
     while (0);
-#line 304 "reflect_overlap.cu"
+#line 387 "reflect_overlap.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -312,10 +395,10 @@ d[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_d, _XMPACC_G(_xmpacc_a_d, 0, i), 
   for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
     if (_xmpacc_w > 0) { if (_xmpacc_p0 + _xmpacc_w >= _xmpacc_s_i.count) break; i = (int) (_xmpacc_s_i.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_i.step); }
     do
-#line 94 "tests/acc_programs/reflect_overlap.c"
+#line 95 "tests/acc_programs/reflect_overlap.c"
 d[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_d, _XMPACC_G(_xmpacc_a_d, 0, i), _XMPACC_G(_xmpacc_a_d, 1, j)))] = (_XMPACC_LDG(&c[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT2(_xmpacc_a_c, _XMPACC_G(_xmpacc_a_c, 0, i), _XMPACC_G(_xmpacc_a_c, 1, j - 1)))]) + _XMPACC_LDG(&c[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_0, _XMPACC_AT2(_xmpacc_a_c, _XMPACC_G(_xmpacc_a_c, 0, i), _XMPACC_G(_xmpacc_a_c, 1, j + 1)))])) - (2.0 * _XMPACC_LDG(&c[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_1, _XMPACC_AT2(_xmpacc_a_c, _XMPACC_G(_xmpacc_a_c, 0, i), _XMPACC_G(_xmpacc_a_c, 1, j)))]));
     while (0);
-#line 319 "reflect_overlap.cu"
+#line 402 "reflect_overlap.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -325,7 +408,7 @@ d[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_d, _XMPACC_G(_xmpacc_a_d, 0, i), 
   }
 }
 #ifndef __CUDACC__
-void _xmpacc_loop_reflect_overlap_c_91_host(long long _xmpacc_n, void **_xmpacc_args)
+void _xmpacc_loop_reflect_overlap_c_92_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   int _xmpacc_grid2;
@@ -344,12 +427,12 @@ void _xmpacc_loop_reflect_overlap_c_91_host(long long _xmpacc_n, void **_xmpacc_
   memcpy((void *) &c, _xmpacc_args[6], sizeof c);
   memcpy((void *) &_xmpacc_a_c, _xmpacc_args[7], sizeof _xmpacc_a_c);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_reflect_overlap_c_91(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_i, _xmpacc_s_j, d, _xmpacc_a_d, c, _xmpacc_a_c);
+    _xmpacc_loop_reflect_overlap_c_92(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_i, _xmpacc_s_j, d, _xmpacc_a_d, c, _xmpacc_a_c);
 }
 #endif
 
-/* reflect_overlap.c:98: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_reflect_overlap_c_98(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double * _XMPACC_RESTRICT y, _xmpacc_array_t _xmpacc_a_y, const double * _XMPACC_RESTRICT x, _xmpacc_array_t _xmpacc_a_x)
+/* reflect_overlap.c:99: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_reflect_overlap_c_99(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double * _XMPACC_RESTRICT y, _xmpacc_array_t _xmpacc_a_y, const double * _XMPACC_RESTRICT x, _xmpacc_array_t _xmpacc_a_x)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
@@ -362,13 +445,13 @@ _XMPACC_KERNEL _xmpacc_loop_reflect_overlap_c_98(long long _xmpacc_total, _xmpac
   x -= _xmpacc_a_x.dim[0].gtol;
   #endif
   do
-#line 100 "tests/acc_programs/reflect_overlap.c"
+#line 101 "tests/acc_programs/reflect_overlap.c"
 y[_XMPACC_G(_xmpacc_a_y, 0, i - 1)] = (x[_XMPACC_G(_xmpacc_a_x, 0, i - 2)] + (2.0 * x[_XMPACC_G(_xmpacc_a_x, 0, i - 1)])) + x[_XMPACC_G(_xmpacc_a_x, 0, i)];
   while (0);
-#line 369 "reflect_overlap.cu"
+#line 452 "reflect_overlap.cu"
 }
 #ifndef __CUDACC__
-void _xmpacc_loop_reflect_overlap_c_98_host(long long _xmpacc_n, void **_xmpacc_args)
+void _xmpacc_loop_reflect_overlap_c_99_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   _xmpacc_sched_t _xmpacc_s_i;
@@ -383,12 +466,12 @@ void _xmpacc_loop_reflect_overlap_c_98_host(long long _xmpacc_n, void **_xmpacc_
   memcpy((void *) &x, _xmpacc_args[4], sizeof x);
   memcpy((void *) &_xmpacc_a_x, _xmpacc_args[5], sizeof _xmpacc_a_x);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_reflect_overlap_c_98(_xmpacc_total, _xmpacc_s_i, y, _xmpacc_a_y, x, _xmpacc_a_x);
+    _xmpacc_loop_reflect_overlap_c_99(_xmpacc_total, _xmpacc_s_i, y, _xmpacc_a_y, x, _xmpacc_a_x);
 }
 #endif
 
-/* reflect_overlap.c:101: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_reflect_overlap_c_101(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double * _XMPACC_RESTRICT x, _xmpacc_array_t _xmpacc_a_x, const double * _XMPACC_RESTRICT y, _xmpacc_array_t _xmpacc_a_y)
+/* reflect_overlap.c:102: loop ... acc */
+_XMPACC_KERNEL _xmpacc_loop_reflect_overlap_c_102(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double * _XMPACC_RESTRICT x, _xmpacc_array_t _xmpacc_a_x, const double * _XMPACC_RESTRICT y, _xmpacc_array_t _xmpacc_a_y)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
@@ -401,13 +484,13 @@ _XMPACC_KERNEL _xmpacc_loop_reflect_overlap_c_101(long long _xmpacc_total, _xmpa
   y -= _xmpacc_a_y.dim[0].gtol;
   #endif
   do
-#line 103 "tests/acc_programs/reflect_overlap.c"
+#line 104 "tests/acc_programs/reflect_overlap.c"
 x[_XMPACC_G(_xmpacc_a_x, 0, i)] = (0.25 * x[_XMPACC_G(_xmpacc_a_x, 0, i)]) + (0.2 * y[_XMPACC_G(_xmpacc_a_y, 0, i)]);
   while (0);
-#line 408 "reflect_overlap.cu"
+#line 491 "reflect_overlap.cu"
 }
 #ifndef __CUDACC__
-void _xmpacc_loop_reflect_overlap_c_101_host(long long _xmpacc_n, void **_xmpacc_args)
+void _xmpacc_loop_reflect_overlap_c_102_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   _xmpacc_sched_t _xmpacc_s_i;
@@ -422,15 +505,15 @@ void _xmpacc_loop_reflect_overlap_c_101_host(long long _xmpacc_n, void **_xmpacc
   memcpy((void *) &y, _xmpacc_args[4], sizeof y);
   memcpy((void *) &_xmpacc_a_y, _xmpacc_args[5], sizeof _xmpacc_a_y);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_reflect_overlap_c_101(_xmpacc_total, _xmpacc_s_i, x, _xmpacc_a_x, y, _xmpacc_a_y);
+    _xmpacc_loop_reflect_overlap_c_102(_xmpacc_total, _xmpacc_s_i, x, _xmpacc_a_x, y, _xmpacc_a_y);
 }
 #endif
 
-/* reflect_overlap.c:107: loop ... acc */
-#ifndef _XMPACC_MINB_xmpacc_loop_reflect_overlap_c_107   /* the runtime defines it as 2 where this kernel spills */
-#define _XMPACC_MINB_xmpacc_loop_reflect_overlap_c_107 8
+/* reflect_overlap.c:108: loop ... acc */
+#ifndef _XMPACC_MINB_xmpacc_loop_reflect_overlap_c_108   /* the runtime defines it as 2 where this kernel spills */
+#define _XMPACC_MINB_xmpacc_loop_reflect_overlap_c_108 8
 #endif
-_XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_reflect_overlap_c_107) _xmpacc_loop_reflect_overlap_c_107(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double * _XMPACC_RESTRICT c, _xmpacc_array_t _xmpacc_a_c, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a)
+_XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_reflect_overlap_c_108) _xmpacc_loop_reflect_overlap_c_108(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double * _XMPACC_RESTRICT c, _xmpacc_array_t _xmpacc_a_c, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
@@ -463,10 +546,10 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_reflect_overlap_c_107) _x
   for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
     if (_xmpacc_w > 0) i = (int) (_xmpacc_s_i.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_i.step);
     do
-#line 110 "tests/acc_programs/reflect_overlap.c"
+#line 111 "tests/acc_programs/reflect_overlap.c"
 c[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_c, _XMPACC_G(_xmpacc_a_c, 0, i), _XMPACC_G(_xmpacc_a_c, 1, j)))] = (0.9 * c[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_c, _XMPACC_G(_xmpacc_a_c, 0, i), _XMPACC_G(_xmpacc_a_c, 1, j)))]) + (0.01 * _XMPACC_LDG(&a[_XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, (i / 2) * 2), _XMPACC_G(_xmpacc_a_a, 1, j))]));
     while (0);
-#line 470 "reflect_overlap.cu"
+#line 553 "reflect_overlap.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     #endif
@@ -477,10 +560,10 @@ c[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_c, _XMPACC_G(_xmpacc_a_c, 0, i), 
   for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
     if (_xmpacc_w > 0) { if (_xmpacc_p0 + _xmpacc_w >= _xmpacc_s_i.count) break; i = (int) (_xmpacc_s_i.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_i.step); }
     do
-#line 110 "tests/acc_programs/reflect_overlap.c"
+#line 111 "tests/acc_programs/reflect_overlap.c"
 c[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_c, _XMPACC_G(_xmpacc_a_c, 0, i), _XMPACC_G(_xmpacc_a_c, 1, j)))] = (0.9 * c[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_c, _XMPACC_G(_xmpacc_a_c, 0, i), _XMPACC_G(_xmpacc_a_c, 1, j)))]) + (0.01 * _XMPACC_LDG(&a[_XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, (i / 2) * 2), _XMPACC_G(_xmpacc_a_a, 1, j))]));
     while (0);
-#line 484 "reflect_overlap.cu"
+#line 567 "reflect_overlap.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     #endif
@@ -489,7 +572,7 @@ c[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_c, _XMPACC_G(_xmpacc_a_c, 0, i), 
   }
 }
 #ifndef __CUDACC__
-void _xmpacc_loop_reflect_overlap_c_107_host(long long _xmpacc_n, void **_xmpacc_args)
+void _xmpacc_loop_reflect_overlap_c_108_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   int _xmpacc_grid2;
@@ -508,15 +591,15 @@ void _xmpacc_loop_reflect_overlap_c_107_host(long long _xmpacc_n, void **_xmpacc
   memcpy((void *) &a, _xmpacc_args[6], sizeof a);
   memcpy((void *) &_xmpacc_a_a, _xmpacc_args[7], sizeof _xmpacc_a_a);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_reflect_overlap_c_107(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_i, _xmpacc_s_j, c, _xmpacc_a_c, a, _xmpacc_a_a);
+    _xmpacc_loop_reflect_overlap_c_108(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_i, _xmpacc_s_j, c, _xmpacc_a_c, a, _xmpacc_a_a);
 }
 #endif
 
-/* reflect_overlap.c:114: loop ... acc */
-#ifndef _XMPACC_MINB_xmpacc_loop_reflect_overlap_c_114   /* the runtime defines it as 2 where this kernel spills */
-#define _XMPACC_MINB_xmpacc_loop_reflect_overlap_c_114 8
+/* reflect_overlap.c:115: loop ... acc */
+#ifndef _XMPACC_MINB_xmpacc_loop_reflect_overlap_c_115   /* the runtime defines it as 2 where this kernel spills */
+#define _XMPACC_MINB_xmpacc_loop_reflect_overlap_c_115 8
 #endif
-_XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_reflect_overlap_c_114) _xmpacc_loop_reflect_overlap_c_114(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double * _XMPACC_RESTRICT d, _xmpacc_array_t _xmpacc_a_d, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a)
+_XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_reflect_overlap_c_115) _xmpacc_loop_reflect_overlap_c_115(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double * _XMPACC_RESTRICT d, _xmpacc_array_t _xmpacc_a_d, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
@@ -557,10 +640,10 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_reflect_overlap_c_114) _x
     if (_xmpacc_w > 0) { if (_xmpacc_p0 + _xmpacc_w >= _xmpacc_s_i.count) break; i = (int) (_xmpacc_s_i.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_i.step); }
     _xmpacc_r0_2 = _XMPACC_LDG(&a[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_1, _XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, (i + 1)), _XMPACC_G(_xmpacc_a_a, 1, j)))]);
     do
-#line 117 "tests/acc_programs/reflect_overlap.c"
+#line 118 "tests/acc_programs/reflect_overlap.c"
 d[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_d, _XMPACC_G(_xmpacc_a_d, 0, i), _XMPACC_G(_xmpacc_a_d, 1, j)))] = _xmpacc_r0_0 - _xmpacc_r0_2;
     while (0);
-#line 564 "reflect_overlap.cu"
+#line 647 "reflect_overlap.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -572,7 +655,7 @@ d[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_d, _XMPACC_G(_xmpacc_a_d, 0, i), 
   }
 }
 #ifndef __CUDACC__
-void _xmpacc_loop_reflect_overlap_c_114_host(long long _xmpacc_n, void **_xmpacc_args)
+void _xmpacc_loop_reflect_overlap_c_115_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   int _xmpacc_grid2;
@@ -591,7 +674,7 @@ void _xmpacc_loop_reflect_overlap_c_114_host(long long _xmpacc_n, void **_xmpacc
   memcpy((void *) &a, _xmpacc_args[6], sizeof a);
   memcpy((void *) &_xmpacc_a_a, _xmpacc_args[7], sizeof _xmpacc_a_a);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_reflect_overlap_c_114(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_i, _xmpacc_s_j, d, _xmpacc_a_d, a, _xmpacc_a_a);
+    _xmpacc_loop_reflect_overlap_c_115(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_i, _xmpacc_s_j, d, _xmpacc_a_d, a, _xmpacc_a_a);
 }
 #endif
 _XMPACC_UNIT_END

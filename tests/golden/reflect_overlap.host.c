@@ -15,52 +15,52 @@ _xmpacc_array_t _xmpacc_a_d;
 _xmpacc_array_t _xmpacc_a_x;
 _xmpacc_array_t _xmpacc_a_y;
 
-#line 17 "tests/acc_programs/reflect_overlap.c"
+#line 18 "tests/acc_programs/reflect_overlap.c"
 double *a;
-#line 17 "tests/acc_programs/reflect_overlap.c"
+#line 18 "tests/acc_programs/reflect_overlap.c"
 double *b;
-#line 17 "tests/acc_programs/reflect_overlap.c"
+#line 18 "tests/acc_programs/reflect_overlap.c"
 double *c;
-#line 17 "tests/acc_programs/reflect_overlap.c"
+#line 18 "tests/acc_programs/reflect_overlap.c"
 double *d;
 double *x;
-#line 18 "tests/acc_programs/reflect_overlap.c"
+#line 19 "tests/acc_programs/reflect_overlap.c"
 double *y;
-#line 36 "tests/acc_programs/reflect_overlap.c"
+#line 37 "tests/acc_programs/reflect_overlap.c"
 static double total(void)
 {
   int i;
-#line 38 "tests/acc_programs/reflect_overlap.c"
+#line 39 "tests/acc_programs/reflect_overlap.c"
   int j;
   double sum = 0.0;
   {
     _xmpacc_loop_reduce_begin(&_xmpacc_t_t, (const int []){1, 1}, &sum, 1, _XMPACC_TYPE(sum), 1);
     {
-#line 41 "tests/acc_programs/reflect_overlap.c"
+#line 42 "tests/acc_programs/reflect_overlap.c"
       _xmpacc_array_t _xmpacc_ha_a = _xmpacc_a_a;
-#line 41 "tests/acc_programs/reflect_overlap.c"
+#line 42 "tests/acc_programs/reflect_overlap.c"
       double * restrict const _xmpacc_hp_a = a;
-#line 41 "tests/acc_programs/reflect_overlap.c"
+#line 42 "tests/acc_programs/reflect_overlap.c"
       _xmpacc_array_t _xmpacc_ha_b = _xmpacc_a_b;
-#line 41 "tests/acc_programs/reflect_overlap.c"
+#line 42 "tests/acc_programs/reflect_overlap.c"
       double * restrict const _xmpacc_hp_b = b;
-#line 41 "tests/acc_programs/reflect_overlap.c"
+#line 42 "tests/acc_programs/reflect_overlap.c"
       _xmpacc_array_t _xmpacc_ha_c = _xmpacc_a_c;
-#line 41 "tests/acc_programs/reflect_overlap.c"
+#line 42 "tests/acc_programs/reflect_overlap.c"
       double * restrict const _xmpacc_hp_c = c;
-#line 41 "tests/acc_programs/reflect_overlap.c"
+#line 42 "tests/acc_programs/reflect_overlap.c"
       _xmpacc_array_t _xmpacc_ha_d = _xmpacc_a_d;
-#line 41 "tests/acc_programs/reflect_overlap.c"
+#line 42 "tests/acc_programs/reflect_overlap.c"
       double * restrict const _xmpacc_hp_d = d;
       {
-#line 41 "tests/acc_programs/reflect_overlap.c"
+#line 42 "tests/acc_programs/reflect_overlap.c"
         _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 40 - 1, 1);
-#line 41 "tests/acc_programs/reflect_overlap.c"
+#line 42 "tests/acc_programs/reflect_overlap.c"
         for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
         {
-#line 42 "tests/acc_programs/reflect_overlap.c"
+#line 43 "tests/acc_programs/reflect_overlap.c"
           _xmpacc_sched_t _xmpacc_s_j = _xmpacc_schedule(&_xmpacc_t_t.dim[1], 0, 12 - 1, 1);
-#line 42 "tests/acc_programs/reflect_overlap.c"
+#line 43 "tests/acc_programs/reflect_overlap.c"
           for (j = _xmpacc_s_j.first; j <= _xmpacc_s_j.last; j += 1)
             sum += ((((i + 1) * _xmpacc_hp_a[_XMPACC_AT2(_xmpacc_ha_a, _XMPACC_L(_xmpacc_ha_a, 0, i), _XMPACC_L(_xmpacc_ha_a, 1, j))]) + (0.5 * _xmpacc_hp_b[_XMPACC_AT2(_xmpacc_ha_b, _XMPACC_L(_xmpacc_ha_b, 0, i), _XMPACC_L(_xmpacc_ha_b, 1, j))])) + (0.25 * _xmpacc_hp_c[_XMPACC_AT2(_xmpacc_ha_c, _XMPACC_L(_xmpacc_ha_c, 0, i), _XMPACC_L(_xmpacc_ha_c, 1, j))])) + _xmpacc_hp_d[_XMPACC_AT2(_xmpacc_ha_d, _XMPACC_L(_xmpacc_ha_d, 0, i), _XMPACC_L(_xmpacc_ha_d, 1, j))];
 
@@ -68,52 +68,52 @@ static double total(void)
 
       }
     }
-#line 41 "tests/acc_programs/reflect_overlap.c"
-    _xmpacc_loop_reduce(&_xmpacc_t_t, "reflect_overlap.c:40", (const int []){1, 1}, &sum, 1, _XMPACC_TYPE(sum), 1);
+#line 42 "tests/acc_programs/reflect_overlap.c"
+    _xmpacc_loop_reduce(&_xmpacc_t_t, "reflect_overlap.c:41", (const int []){1, 1}, &sum, 1, _XMPACC_TYPE(sum), 1);
   }
-#line 44 "tests/acc_programs/reflect_overlap.c"
+#line 45 "tests/acc_programs/reflect_overlap.c"
   return sum;
 }
 
 
-#line 47 "tests/acc_programs/reflect_overlap.c"
+#line 48 "tests/acc_programs/reflect_overlap.c"
 int main(void)
 {
   int i;
-#line 49 "tests/acc_programs/reflect_overlap.c"
+#line 50 "tests/acc_programs/reflect_overlap.c"
   int j;
-#line 49 "tests/acc_programs/reflect_overlap.c"
+#line 50 "tests/acc_programs/reflect_overlap.c"
   int k;
   double xs = 0.0;
   {
     {
       _xmpacc_array_t _xmpacc_ha_a = _xmpacc_a_a;
-#line 53 "tests/acc_programs/reflect_overlap.c"
+#line 54 "tests/acc_programs/reflect_overlap.c"
       double * restrict const _xmpacc_hp_a = a;
-#line 53 "tests/acc_programs/reflect_overlap.c"
+#line 54 "tests/acc_programs/reflect_overlap.c"
       _xmpacc_array_t _xmpacc_ha_b = _xmpacc_a_b;
-#line 53 "tests/acc_programs/reflect_overlap.c"
+#line 54 "tests/acc_programs/reflect_overlap.c"
       double * restrict const _xmpacc_hp_b = b;
-#line 53 "tests/acc_programs/reflect_overlap.c"
+#line 54 "tests/acc_programs/reflect_overlap.c"
       _xmpacc_array_t _xmpacc_ha_c = _xmpacc_a_c;
-#line 53 "tests/acc_programs/reflect_overlap.c"
+#line 54 "tests/acc_programs/reflect_overlap.c"
       double * restrict const _xmpacc_hp_c = c;
-#line 53 "tests/acc_programs/reflect_overlap.c"
+#line 54 "tests/acc_programs/reflect_overlap.c"
       _xmpacc_array_t _xmpacc_ha_d = _xmpacc_a_d;
-#line 53 "tests/acc_programs/reflect_overlap.c"
+#line 54 "tests/acc_programs/reflect_overlap.c"
       double * restrict const _xmpacc_hp_d = d;
       {
-#line 53 "tests/acc_programs/reflect_overlap.c"
+#line 54 "tests/acc_programs/reflect_overlap.c"
         _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule(&_xmpacc_t_t.dim[0], 0, 40 - 1, 1);
-#line 53 "tests/acc_programs/reflect_overlap.c"
+#line 54 "tests/acc_programs/reflect_overlap.c"
         for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
         {
-#line 54 "tests/acc_programs/reflect_overlap.c"
+#line 55 "tests/acc_programs/reflect_overlap.c"
           _xmpacc_sched_t _xmpacc_s_j = _xmpacc_schedule(&_xmpacc_t_t.dim[1], 0, 12 - 1, 1);
-#line 54 "tests/acc_programs/reflect_overlap.c"
+#line 55 "tests/acc_programs/reflect_overlap.c"
           for (j = _xmpacc_s_j.first; j <= _xmpacc_s_j.last; j += 1)
           {
-#line 55 "tests/acc_programs/reflect_overlap.c"
+#line 56 "tests/acc_programs/reflect_overlap.c"
             _xmpacc_hp_a[_XMPACC_AT2(_xmpacc_ha_a, _XMPACC_L(_xmpacc_ha_a, 0, i), _XMPACC_L(_xmpacc_ha_a, 1, j))] = 1.0 + (0.01 * (((i * 7) + (j * 3)) % 23));
             _xmpacc_hp_b[_XMPACC_AT2(_xmpacc_ha_b, _XMPACC_L(_xmpacc_ha_b, 0, i), _XMPACC_L(_xmpacc_ha_b, 1, j))] = 0.5 + (0.02 * (((i * 5) + j) % 11));
             _xmpacc_hp_c[_XMPACC_AT2(_xmpacc_ha_c, _XMPACC_L(_xmpacc_ha_c, 0, i), _XMPACC_L(_xmpacc_ha_c, 1, j))] = (0.1 * (i % 5)) + (0.03 * j);
@@ -127,21 +127,21 @@ int main(void)
   }
   {
     {
-#line 61 "tests/acc_programs/reflect_overlap.c"
+#line 62 "tests/acc_programs/reflect_overlap.c"
       _xmpacc_array_t _xmpacc_ha_x = _xmpacc_a_x;
-#line 61 "tests/acc_programs/reflect_overlap.c"
+#line 62 "tests/acc_programs/reflect_overlap.c"
       double * restrict const _xmpacc_hp_x = x;
-#line 61 "tests/acc_programs/reflect_overlap.c"
+#line 62 "tests/acc_programs/reflect_overlap.c"
       _xmpacc_array_t _xmpacc_ha_y = _xmpacc_a_y;
-#line 61 "tests/acc_programs/reflect_overlap.c"
+#line 62 "tests/acc_programs/reflect_overlap.c"
       double * restrict const _xmpacc_hp_y = y;
       {
-#line 61 "tests/acc_programs/reflect_overlap.c"
+#line 62 "tests/acc_programs/reflect_overlap.c"
         _xmpacc_sched_t _xmpacc_s_i = _xmpacc_sched_shift(_xmpacc_schedule(&_xmpacc_t_s.dim[0], 0 + 1, (40 - 1) + 1, 1), 1);
-#line 61 "tests/acc_programs/reflect_overlap.c"
+#line 62 "tests/acc_programs/reflect_overlap.c"
         for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
         {
-#line 62 "tests/acc_programs/reflect_overlap.c"
+#line 63 "tests/acc_programs/reflect_overlap.c"
           _xmpacc_hp_x[_XMPACC_L(_xmpacc_ha_x, 0, i)] = 1.0 + (0.1 * (i % 7));
           _xmpacc_hp_y[_XMPACC_L(_xmpacc_ha_y, 0, i)] = 0.0;
         }
@@ -150,267 +150,313 @@ int main(void)
     }
   }
   {
-#line 67 "tests/acc_programs/reflect_overlap.c"
-    _XMPACC_CLEANUP(_xmpacc_replicate_scope_end) int _xmpacc_rep_1 = _xmpacc_replicate_begin("reflect_overlap.c:66", 6, (const void *[]){&_xmpacc_a_a, &_xmpacc_a_b, &_xmpacc_a_c, &_xmpacc_a_d, &_xmpacc_a_x, &_xmpacc_a_y}, (const long long []){-1, -1, -1, -1, -1, -1}, (const char *[]){"a", "b", "c", "d", "x", "y"});
+#line 68 "tests/acc_programs/reflect_overlap.c"
+    _XMPACC_CLEANUP(_xmpacc_replicate_scope_end) int _xmpacc_rep_1 = _xmpacc_replicate_begin("reflect_overlap.c:67", 6, (const void *[]){&_xmpacc_a_a, &_xmpacc_a_b, &_xmpacc_a_c, &_xmpacc_a_d, &_xmpacc_a_x, &_xmpacc_a_y}, (const long long []){-1, -1, -1, -1, -1, -1}, (const char *[]){"a", "b", "c", "d", "x", "y"});
     {
-#line 68 "tests/acc_programs/reflect_overlap.c"
-      _xmpacc_replicate_sync("reflect_overlap.c:68", 0, &_xmpacc_a_a, "a");
-#line 68 "tests/acc_programs/reflect_overlap.c"
-      _xmpacc_replicate_sync("reflect_overlap.c:68", 0, &_xmpacc_a_b, "b");
-#line 68 "tests/acc_programs/reflect_overlap.c"
-      _xmpacc_replicate_sync("reflect_overlap.c:68", 0, &_xmpacc_a_c, "c");
-#line 68 "tests/acc_programs/reflect_overlap.c"
-      _xmpacc_replicate_sync("reflect_overlap.c:68", 0, &_xmpacc_a_d, "d");
-#line 68 "tests/acc_programs/reflect_overlap.c"
-      _xmpacc_replicate_sync("reflect_overlap.c:68", 0, &_xmpacc_a_x, "x");
-#line 68 "tests/acc_programs/reflect_overlap.c"
-      _xmpacc_replicate_sync("reflect_overlap.c:68", 0, &_xmpacc_a_y, "y");
+#line 69 "tests/acc_programs/reflect_overlap.c"
+      _xmpacc_replicate_sync("reflect_overlap.c:69", 0, &_xmpacc_a_a, "a");
+#line 69 "tests/acc_programs/reflect_overlap.c"
+      _xmpacc_replicate_sync("reflect_overlap.c:69", 0, &_xmpacc_a_b, "b");
+#line 69 "tests/acc_programs/reflect_overlap.c"
+      _xmpacc_replicate_sync("reflect_overlap.c:69", 0, &_xmpacc_a_c, "c");
+#line 69 "tests/acc_programs/reflect_overlap.c"
+      _xmpacc_replicate_sync("reflect_overlap.c:69", 0, &_xmpacc_a_d, "d");
+#line 69 "tests/acc_programs/reflect_overlap.c"
+      _xmpacc_replicate_sync("reflect_overlap.c:69", 0, &_xmpacc_a_x, "x");
+#line 69 "tests/acc_programs/reflect_overlap.c"
+      _xmpacc_replicate_sync("reflect_overlap.c:69", 0, &_xmpacc_a_y, "y");
       for (k = 0; k < 3; k++)
       {
-        _xmpacc_reflect_acc_overlap(&_xmpacc_a_a, "reflect_overlap.c:71", 0, 0);
-#line 71 "tests/acc_programs/reflect_overlap.c"
-        _xmpacc_reflect_acc_overlap(&_xmpacc_a_c, "reflect_overlap.c:71", 0, 0);
+        _xmpacc_reflect_acc_overlap(&_xmpacc_a_a, "reflect_overlap.c:72", 0, 0);
+#line 72 "tests/acc_programs/reflect_overlap.c"
+        _xmpacc_reflect_acc_overlap(&_xmpacc_a_c, "reflect_overlap.c:72", 0, 0);
         {
           {
-#line 73 "tests/acc_programs/reflect_overlap.c"
+#line 74 "tests/acc_programs/reflect_overlap.c"
             _xmpacc_range_t _xmpacc_r_i = _xmpacc_range(&_xmpacc_t_t.dim[0], 1, (40 - 2) - 1, 1, -1, -2, 0);
-#line 73 "tests/acc_programs/reflect_overlap.c"
+#line 74 "tests/acc_programs/reflect_overlap.c"
             _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_span(1, 1, _xmpacc_r_i.elo, _xmpacc_r_i.ehi);
-#line 73 "tests/acc_programs/reflect_overlap.c"
+#line 74 "tests/acc_programs/reflect_overlap.c"
             _xmpacc_s_i.inv_count = (_xmpacc_s_i.count > 0) ? (1.0 / ((double) _xmpacc_s_i.count)) : (0.0);
-#line 73 "tests/acc_programs/reflect_overlap.c"
+#line 74 "tests/acc_programs/reflect_overlap.c"
             _xmpacc_sched_t _xmpacc_s_j = _xmpacc_schedule_k(&_xmpacc_t_t.dim[1], 0, 12 - 1, 1);
-#line 73 "tests/acc_programs/reflect_overlap.c"
+#line 74 "tests/acc_programs/reflect_overlap.c"
             long long _xmpacc_total = (((_xmpacc_s_i.count + 1) - 1) / 1) * _xmpacc_s_j.count;
-#line 73 "tests/acc_programs/reflect_overlap.c"
-            _xmpacc_launch("reflect_overlap.c:72", "_xmpacc_loop_reflect_overlap_c_72", _xmpacc_total, 32, 10, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_d), (void *) (&_xmpacc_a_d), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_c), (void *) (&_xmpacc_a_c)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 2, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0});
+#line 74 "tests/acc_programs/reflect_overlap.c"
+            _xmpacc_launch("reflect_overlap.c:73", "_xmpacc_loop_reflect_overlap_c_73", _xmpacc_total, 32, 10, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_d), (void *) (&_xmpacc_a_d), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_c), (void *) (&_xmpacc_a_c)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 2, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0});
           }
-#line 73 "tests/acc_programs/reflect_overlap.c"
-          _xmpacc_reflect_acc_join("reflect_overlap.c:71");
-#line 73 "tests/acc_programs/reflect_overlap.c"
+#line 74 "tests/acc_programs/reflect_overlap.c"
+          _xmpacc_reflect_acc_join("reflect_overlap.c:72");
+#line 74 "tests/acc_programs/reflect_overlap.c"
           for (int _xmpacc_cell = 0; _xmpacc_cell < 3; _xmpacc_cell++)
           {
-#line 73 "tests/acc_programs/reflect_overlap.c"
+#line 74 "tests/acc_programs/reflect_overlap.c"
             _xmpacc_range_t _xmpacc_r_i = _xmpacc_range(&_xmpacc_t_t.dim[0], 1, (40 - 2) - 1, 1, -1, -2, 0);
-#line 73 "tests/acc_programs/reflect_overlap.c"
+#line 74 "tests/acc_programs/reflect_overlap.c"
             _xmpacc_sched_t _xmpacc_s_i = _xmpacc_range_sched(&_xmpacc_r_i, (_xmpacc_cell / 1) % 3, 1, 1);
-#line 73 "tests/acc_programs/reflect_overlap.c"
+#line 74 "tests/acc_programs/reflect_overlap.c"
             _xmpacc_s_i.inv_count = (_xmpacc_s_i.count > 0) ? (1.0 / ((double) _xmpacc_s_i.count)) : (0.0);
-#line 73 "tests/acc_programs/reflect_overlap.c"
+#line 74 "tests/acc_programs/reflect_overlap.c"
             _xmpacc_sched_t _xmpacc_s_j = _xmpacc_schedule_k(&_xmpacc_t_t.dim[1], 0, 12 - 1, 1);
-#line 73 "tests/acc_programs/reflect_overlap.c"
+#line 74 "tests/acc_programs/reflect_overlap.c"
             if (!(_xmpacc_r_i.in_e[(_xmpacc_cell / 1) % 3] != _xmpacc_r_i.in_o[(_xmpacc_cell / 1) % 3]))
-#line 73 "tests/acc_programs/reflect_overlap.c"
+#line 74 "tests/acc_programs/reflect_overlap.c"
               continue;
-#line 73 "tests/acc_programs/reflect_overlap.c"
+#line 74 "tests/acc_programs/reflect_overlap.c"
             long long _xmpacc_total = (((_xmpacc_s_i.count + 1) - 1) / 1) * _xmpacc_s_j.count;
-#line 73 "tests/acc_programs/reflect_overlap.c"
-            _xmpacc_launch("reflect_overlap.c:72", "_xmpacc_loop_reflect_overlap_c_72", _xmpacc_total, 32, 10, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_d), (void *) (&_xmpacc_a_d), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_c), (void *) (&_xmpacc_a_c)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 2, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0});
+#line 74 "tests/acc_programs/reflect_overlap.c"
+            _xmpacc_launch("reflect_overlap.c:73", "_xmpacc_loop_reflect_overlap_c_73", _xmpacc_total, 32, 10, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_d), (void *) (&_xmpacc_a_d), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_c), (void *) (&_xmpacc_a_c)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 2, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0});
           }
 
         }
         {
-#line 77 "tests/acc_programs/reflect_overlap.c"
+#line 78 "tests/acc_programs/reflect_overlap.c"
           _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t.dim[0], 0, 40 - 1, 1);
-#line 77 "tests/acc_programs/reflect_overlap.c"
+#line 78 "tests/acc_programs/reflect_overlap.c"
           _xmpacc_sched_t _xmpacc_s_j = _xmpacc_schedule_k(&_xmpacc_t_t.dim[1], 0, 12 - 1, 1);
-#line 77 "tests/acc_programs/reflect_overlap.c"
+#line 78 "tests/acc_programs/reflect_overlap.c"
           long long _xmpacc_total = (((_xmpacc_s_i.count + 2) - 1) / 2) * _xmpacc_s_j.count;
-#line 77 "tests/acc_programs/reflect_overlap.c"
-          _xmpacc_launch("reflect_overlap.c:76", "_xmpacc_loop_reflect_overlap_c_76", _xmpacc_total, 32, 8, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_d), (void *) (&_xmpacc_a_d)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0});
+#line 78 "tests/acc_programs/reflect_overlap.c"
+          _xmpacc_launch("reflect_overlap.c:77", "_xmpacc_loop_reflect_overlap_c_77", _xmpacc_total, 32, 8, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_d), (void *) (&_xmpacc_a_d)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0});
         }
-#line 82 "tests/acc_programs/reflect_overlap.c"
-        _xmpacc_reflect_acc(&_xmpacc_a_b, "reflect_overlap.c:82", 0);
+#line 83 "tests/acc_programs/reflect_overlap.c"
+        _xmpacc_reflect_acc(&_xmpacc_a_b, "reflect_overlap.c:83", 0);
         {
           _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t.dim[0], 1, 40 - 1, 1);
-#line 84 "tests/acc_programs/reflect_overlap.c"
+#line 85 "tests/acc_programs/reflect_overlap.c"
           _xmpacc_sched_t _xmpacc_s_j = _xmpacc_schedule_k(&_xmpacc_t_t.dim[1], 0, 12 - 1, 1);
-#line 84 "tests/acc_programs/reflect_overlap.c"
+#line 85 "tests/acc_programs/reflect_overlap.c"
           long long _xmpacc_total = _xmpacc_s_i.count * _xmpacc_s_j.count;
-#line 84 "tests/acc_programs/reflect_overlap.c"
-          _xmpacc_launch("reflect_overlap.c:83", "_xmpacc_loop_reflect_overlap_c_83", _xmpacc_total, 0, 8, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_b), (void *) (&_xmpacc_a_b), (void *) (&_xmpacc_a_c), (void *) (&_xmpacc_a_c)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0});
+#line 85 "tests/acc_programs/reflect_overlap.c"
+          _xmpacc_launch("reflect_overlap.c:84", "_xmpacc_loop_reflect_overlap_c_84", _xmpacc_total, 0, 8, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_b), (void *) (&_xmpacc_a_b), (void *) (&_xmpacc_a_c), (void *) (&_xmpacc_a_c)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0});
         }
-#line 90 "tests/acc_programs/reflect_overlap.c"
-        _xmpacc_reflect_acc_overlap(&_xmpacc_a_c, "reflect_overlap.c:90", 0, 0);
+#line 91 "tests/acc_programs/reflect_overlap.c"
+        _xmpacc_reflect_acc_overlap(&_xmpacc_a_c, "reflect_overlap.c:91", 0, 0);
         {
           {
-#line 92 "tests/acc_programs/reflect_overlap.c"
+#line 93 "tests/acc_programs/reflect_overlap.c"
             _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t.dim[0], 0, 40 - 1, 1);
-#line 92 "tests/acc_programs/reflect_overlap.c"
+#line 93 "tests/acc_programs/reflect_overlap.c"
             _xmpacc_sched_t _xmpacc_s_j = _xmpacc_schedule_k(&_xmpacc_t_t.dim[1], 1, (12 - 1) - 1, 1);
-#line 92 "tests/acc_programs/reflect_overlap.c"
+#line 93 "tests/acc_programs/reflect_overlap.c"
             long long _xmpacc_total = (((_xmpacc_s_i.count + 2) - 1) / 2) * _xmpacc_s_j.count;
-#line 92 "tests/acc_programs/reflect_overlap.c"
-            _xmpacc_launch("reflect_overlap.c:91", "_xmpacc_loop_reflect_overlap_c_91", _xmpacc_total, 32, 8, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_d), (void *) (&_xmpacc_a_d), (void *) (&_xmpacc_a_c), (void *) (&_xmpacc_a_c)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 2, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0});
+#line 93 "tests/acc_programs/reflect_overlap.c"
+            _xmpacc_launch("reflect_overlap.c:92", "_xmpacc_loop_reflect_overlap_c_92", _xmpacc_total, 32, 8, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_d), (void *) (&_xmpacc_a_d), (void *) (&_xmpacc_a_c), (void *) (&_xmpacc_a_c)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 2, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0});
           }
-#line 92 "tests/acc_programs/reflect_overlap.c"
-          _xmpacc_reflect_acc_join("reflect_overlap.c:90");
+#line 93 "tests/acc_programs/reflect_overlap.c"
+          _xmpacc_reflect_acc_join("reflect_overlap.c:91");
         }
-#line 97 "tests/acc_programs/reflect_overlap.c"
-        _xmpacc_reflect_acc_overlap(&_xmpacc_a_x, "reflect_overlap.c:97", 0, 0);
+#line 98 "tests/acc_programs/reflect_overlap.c"
+        _xmpacc_reflect_acc_overlap(&_xmpacc_a_x, "reflect_overlap.c:98", 0, 0);
         {
           {
-#line 99 "tests/acc_programs/reflect_overlap.c"
+#line 100 "tests/acc_programs/reflect_overlap.c"
             _xmpacc_range_t _xmpacc_r_i = _xmpacc_range(&_xmpacc_t_s.dim[0], 2, 40 - 1, 1, -1, -1, 0);
-#line 99 "tests/acc_programs/reflect_overlap.c"
+#line 100 "tests/acc_programs/reflect_overlap.c"
             _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_span(2, 1, _xmpacc_r_i.elo, _xmpacc_r_i.ehi);
-#line 99 "tests/acc_programs/reflect_overlap.c"
+#line 100 "tests/acc_programs/reflect_overlap.c"
             _xmpacc_s_i.inv_count = (_xmpacc_s_i.count > 0) ? (1.0 / ((double) _xmpacc_s_i.count)) : (0.0);
-#line 99 "tests/acc_programs/reflect_overlap.c"
+#line 100 "tests/acc_programs/reflect_overlap.c"
             long long _xmpacc_total = _xmpacc_s_i.count;
-#line 99 "tests/acc_programs/reflect_overlap.c"
-            _xmpacc_launch("reflect_overlap.c:98", "_xmpacc_loop_reflect_overlap_c_98", _xmpacc_total, 0, 6, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_y), (void *) (&_xmpacc_a_y), (void *) (&_xmpacc_a_x), (void *) (&_xmpacc_a_x)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 2, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0});
+#line 100 "tests/acc_programs/reflect_overlap.c"
+            _xmpacc_launch("reflect_overlap.c:99", "_xmpacc_loop_reflect_overlap_c_99", _xmpacc_total, 0, 6, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_y), (void *) (&_xmpacc_a_y), (void *) (&_xmpacc_a_x), (void *) (&_xmpacc_a_x)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 2, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0});
           }
-#line 99 "tests/acc_programs/reflect_overlap.c"
-          _xmpacc_reflect_acc_join("reflect_overlap.c:97");
-#line 99 "tests/acc_programs/reflect_overlap.c"
+#line 100 "tests/acc_programs/reflect_overlap.c"
+          _xmpacc_reflect_acc_join("reflect_overlap.c:98");
+#line 100 "tests/acc_programs/reflect_overlap.c"
           for (int _xmpacc_cell = 0; _xmpacc_cell < 3; _xmpacc_cell++)
           {
-#line 99 "tests/acc_programs/reflect_overlap.c"
+#line 100 "tests/acc_programs/reflect_overlap.c"
             _xmpacc_range_t _xmpacc_r_i = _xmpacc_range(&_xmpacc_t_s.dim[0], 2, 40 - 1, 1, -1, -1, 0);
-#line 99 "tests/acc_programs/reflect_overlap.c"
+#line 100 "tests/acc_programs/reflect_overlap.c"
             _xmpacc_sched_t _xmpacc_s_i = _xmpacc_range_sched(&_xmpacc_r_i, (_xmpacc_cell / 1) % 3, 2, 1);
-#line 99 "tests/acc_programs/reflect_overlap.c"
+#line 100 "tests/acc_programs/reflect_overlap.c"
             _xmpacc_s_i.inv_count = (_xmpacc_s_i.count > 0) ? (1.0 / ((double) _xmpacc_s_i.count)) : (0.0);
-#line 99 "tests/acc_programs/reflect_overlap.c"
+#line 100 "tests/acc_programs/reflect_overlap.c"
             if (!(_xmpacc_r_i.in_e[(_xmpacc_cell / 1) % 3] != _xmpacc_r_i.in_o[(_xmpacc_cell / 1) % 3]))
-#line 99 "tests/acc_programs/reflect_overlap.c"
+#line 100 "tests/acc_programs/reflect_overlap.c"
               continue;
-#line 99 "tests/acc_programs/reflect_overlap.c"
+#line 100 "tests/acc_programs/reflect_overlap.c"
             long long _xmpacc_total = _xmpacc_s_i.count;
-#line 99 "tests/acc_programs/reflect_overlap.c"
-            _xmpacc_launch("reflect_overlap.c:98", "_xmpacc_loop_reflect_overlap_c_98", _xmpacc_total, 0, 6, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_y), (void *) (&_xmpacc_a_y), (void *) (&_xmpacc_a_x), (void *) (&_xmpacc_a_x)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 2, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0});
+#line 100 "tests/acc_programs/reflect_overlap.c"
+            _xmpacc_launch("reflect_overlap.c:99", "_xmpacc_loop_reflect_overlap_c_99", _xmpacc_total, 0, 6, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_y), (void *) (&_xmpacc_a_y), (void *) (&_xmpacc_a_x), (void *) (&_xmpacc_a_x)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 2, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0});
           }
 
         }
         {
-#line 102 "tests/acc_programs/reflect_overlap.c"
+#line 103 "tests/acc_programs/reflect_overlap.c"
           _xmpacc_sched_t _xmpacc_s_i = _xmpacc_sched_shift(_xmpacc_schedule_k(&_xmpacc_t_s.dim[0], 0 + 1, (40 - 1) + 1, 1), 1);
-#line 102 "tests/acc_programs/reflect_overlap.c"
+#line 103 "tests/acc_programs/reflect_overlap.c"
           long long _xmpacc_total = _xmpacc_s_i.count;
-#line 102 "tests/acc_programs/reflect_overlap.c"
-          _xmpacc_launch("reflect_overlap.c:101", "_xmpacc_loop_reflect_overlap_c_101", _xmpacc_total, 0, 6, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_x), (void *) (&_xmpacc_a_x), (void *) (&_xmpacc_a_y), (void *) (&_xmpacc_a_y)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0});
+#line 103 "tests/acc_programs/reflect_overlap.c"
+          _xmpacc_launch("reflect_overlap.c:102", "_xmpacc_loop_reflect_overlap_c_102", _xmpacc_total, 0, 6, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_x), (void *) (&_xmpacc_a_x), (void *) (&_xmpacc_a_y), (void *) (&_xmpacc_a_y)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0});
         }
-#line 106 "tests/acc_programs/reflect_overlap.c"
-        _xmpacc_reflect_acc(&_xmpacc_a_a, "reflect_overlap.c:106", 0);
+#line 107 "tests/acc_programs/reflect_overlap.c"
+        _xmpacc_reflect_acc(&_xmpacc_a_a, "reflect_overlap.c:107", 0);
         {
           _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t.dim[0], 0, 40 - 1, 1);
-#line 108 "tests/acc_programs/reflect_overlap.c"
+#line 109 "tests/acc_programs/reflect_overlap.c"
           _xmpacc_sched_t _xmpacc_s_j = _xmpacc_schedule_k(&_xmpacc_t_t.dim[1], 0, 12 - 1, 1);
-#line 108 "tests/acc_programs/reflect_overlap.c"
+#line 109 "tests/acc_programs/reflect_overlap.c"
           long long _xmpacc_total = (((_xmpacc_s_i.count + 2) - 1) / 2) * _xmpacc_s_j.count;
-#line 108 "tests/acc_programs/reflect_overlap.c"
-          _xmpacc_launch("reflect_overlap.c:107", "_xmpacc_loop_reflect_overlap_c_107", _xmpacc_total, 32, 8, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_c), (void *) (&_xmpacc_a_c), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0});
+#line 109 "tests/acc_programs/reflect_overlap.c"
+          _xmpacc_launch("reflect_overlap.c:108", "_xmpacc_loop_reflect_overlap_c_108", _xmpacc_total, 32, 8, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_c), (void *) (&_xmpacc_a_c), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0});
         }
-#line 113 "tests/acc_programs/reflect_overlap.c"
-        _xmpacc_reflect_acc_overlap(&_xmpacc_a_a, "reflect_overlap.c:113", (const long long []){1, 1, 0, 0, 0, 0}, 1);
+#line 114 "tests/acc_programs/reflect_overlap.c"
+        _xmpacc_reflect_acc_overlap(&_xmpacc_a_a, "reflect_overlap.c:114", (const long long []){1, 1, 0, 0, 0, 0}, 1);
         {
           {
-#line 115 "tests/acc_programs/reflect_overlap.c"
+#line 116 "tests/acc_programs/reflect_overlap.c"
             _xmpacc_range_t _xmpacc_r_i = _xmpacc_range(&_xmpacc_t_t.dim[0], 1, (40 - 1) - 1, 1, -1, -1, 0);
-#line 115 "tests/acc_programs/reflect_overlap.c"
+#line 116 "tests/acc_programs/reflect_overlap.c"
             _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_span(1, 1, _xmpacc_r_i.elo, _xmpacc_r_i.ehi);
-#line 115 "tests/acc_programs/reflect_overlap.c"
+#line 116 "tests/acc_programs/reflect_overlap.c"
             _xmpacc_s_i.inv_count = (_xmpacc_s_i.count > 0) ? (1.0 / ((double) _xmpacc_s_i.count)) : (0.0);
-#line 115 "tests/acc_programs/reflect_overlap.c"
+#line 116 "tests/acc_programs/reflect_overlap.c"
             _xmpacc_sched_t _xmpacc_s_j = _xmpacc_schedule_k(&_xmpacc_t_t.dim[1], 0, 12 - 1, 1);
-#line 115 "tests/acc_programs/reflect_overlap.c"
+#line 116 "tests/acc_programs/reflect_overlap.c"
             long long _xmpacc_total = (((_xmpacc_s_i.count + 2) - 1) / 2) * _xmpacc_s_j.count;
-#line 115 "tests/acc_programs/reflect_overlap.c"
-            _xmpacc_launch("reflect_overlap.c:114", "_xmpacc_loop_reflect_overlap_c_114", _xmpacc_total, 32, 8, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_d), (void *) (&_xmpacc_a_d), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 2, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0});
+#line 116 "tests/acc_programs/reflect_overlap.c"
+            _xmpacc_launch("reflect_overlap.c:115", "_xmpacc_loop_reflect_overlap_c_115", _xmpacc_total, 32, 8, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_d), (void *) (&_xmpacc_a_d), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 2, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0});
           }
-#line 115 "tests/acc_programs/reflect_overlap.c"
-          _xmpacc_reflect_acc_join("reflect_overlap.c:113");
-#line 115 "tests/acc_programs/reflect_overlap.c"
+#line 116 "tests/acc_programs/reflect_overlap.c"
+          _xmpacc_reflect_acc_join("reflect_overlap.c:114");
+#line 116 "tests/acc_programs/reflect_overlap.c"
           for (int _xmpacc_cell = 0; _xmpacc_cell < 3; _xmpacc_cell++)
           {
-#line 115 "tests/acc_programs/reflect_overlap.c"
+#line 116 "tests/acc_programs/reflect_overlap.c"
             _xmpacc_range_t _xmpacc_r_i = _xmpacc_range(&_xmpacc_t_t.dim[0], 1, (40 - 1) - 1, 1, -1, -1, 0);
-#line 115 "tests/acc_programs/reflect_overlap.c"
+#line 116 "tests/acc_programs/reflect_overlap.c"
             _xmpacc_sched_t _xmpacc_s_i = _xmpacc_range_sched(&_xmpacc_r_i, (_xmpacc_cell / 1) % 3, 1, 1);
-#line 115 "tests/acc_programs/reflect_overlap.c"
+#line 116 "tests/acc_programs/reflect_overlap.c"
             _xmpacc_s_i.inv_count = (_xmpacc_s_i.count > 0) ? (1.0 / ((double) _xmpacc_s_i.count)) : (0.0);
-#line 115 "tests/acc_programs/reflect_overlap.c"
+#line 116 "tests/acc_programs/reflect_overlap.c"
             _xmpacc_sched_t _xmpacc_s_j = _xmpacc_schedule_k(&_xmpacc_t_t.dim[1], 0, 12 - 1, 1);
-#line 115 "tests/acc_programs/reflect_overlap.c"
+#line 116 "tests/acc_programs/reflect_overlap.c"
             if (!(_xmpacc_r_i.in_e[(_xmpacc_cell / 1) % 3] != _xmpacc_r_i.in_o[(_xmpacc_cell / 1) % 3]))
-#line 115 "tests/acc_programs/reflect_overlap.c"
+#line 116 "tests/acc_programs/reflect_overlap.c"
               continue;
-#line 115 "tests/acc_programs/reflect_overlap.c"
+#line 116 "tests/acc_programs/reflect_overlap.c"
             long long _xmpacc_total = (((_xmpacc_s_i.count + 2) - 1) / 2) * _xmpacc_s_j.count;
-#line 115 "tests/acc_programs/reflect_overlap.c"
-            _xmpacc_launch("reflect_overlap.c:114", "_xmpacc_loop_reflect_overlap_c_114", _xmpacc_total, 32, 8, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_d), (void *) (&_xmpacc_a_d), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 2, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0});
+#line 116 "tests/acc_programs/reflect_overlap.c"
+            _xmpacc_launch("reflect_overlap.c:115", "_xmpacc_loop_reflect_overlap_c_115", _xmpacc_total, 32, 8, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_d), (void *) (&_xmpacc_a_d), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 2, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0});
           }
 
+        }
+#line 121 "tests/acc_programs/reflect_overlap.c"
+        _xmpacc_reflect_acc_overlap(&_xmpacc_a_a, "reflect_overlap.c:121", 0, 0);
+        {
+#line 124 "tests/acc_programs/reflect_overlap.c"
+          int _xmpacc_acc_1 = _xmpacc_acc_compute_begin("reflect_overlap.c:122", 2, (const void *[]){&_xmpacc_a_a, &_xmpacc_a_b}, (const long long []){-1, -1}, (const char *[]){"a", "b"}, (const int []){0, 0});
+          {
+            {
+#line 124 "tests/acc_programs/reflect_overlap.c"
+              _xmpacc_range_t _xmpacc_r_i = _xmpacc_range(&_xmpacc_t_t.dim[0], 1, (40 - 1) - 1, 1, -1, -1, 0);
+#line 124 "tests/acc_programs/reflect_overlap.c"
+              _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_span(1, 1, _xmpacc_r_i.elo, _xmpacc_r_i.ehi);
+#line 124 "tests/acc_programs/reflect_overlap.c"
+              _xmpacc_s_i.inv_count = (_xmpacc_s_i.count > 0) ? (1.0 / ((double) _xmpacc_s_i.count)) : (0.0);
+#line 124 "tests/acc_programs/reflect_overlap.c"
+              _xmpacc_sched_t _xmpacc_s_j = _xmpacc_schedule_k(&_xmpacc_t_t.dim[1], 0, 12 - 1, 1);
+#line 124 "tests/acc_programs/reflect_overlap.c"
+              long long _xmpacc_total = (((_xmpacc_s_i.count + 2) - 1) / 2) * _xmpacc_s_j.count;
+#line 124 "tests/acc_programs/reflect_overlap.c"
+              _xmpacc_launch("reflect_overlap.c:122", "_xmpacc_loop_reflect_overlap_c_122", _xmpacc_total, 32, 8, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_b), (void *) (&_xmpacc_a_b), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0});
+            }
+#line 124 "tests/acc_programs/reflect_overlap.c"
+            _xmpacc_reflect_acc_join("reflect_overlap.c:121");
+#line 124 "tests/acc_programs/reflect_overlap.c"
+            for (int _xmpacc_cell = 0; _xmpacc_cell < 3; _xmpacc_cell++)
+            {
+#line 124 "tests/acc_programs/reflect_overlap.c"
+              _xmpacc_range_t _xmpacc_r_i = _xmpacc_range(&_xmpacc_t_t.dim[0], 1, (40 - 1) - 1, 1, -1, -1, 0);
+#line 124 "tests/acc_programs/reflect_overlap.c"
+              _xmpacc_sched_t _xmpacc_s_i = _xmpacc_range_sched(&_xmpacc_r_i, (_xmpacc_cell / 1) % 3, 1, 1);
+#line 124 "tests/acc_programs/reflect_overlap.c"
+              _xmpacc_s_i.inv_count = (_xmpacc_s_i.count > 0) ? (1.0 / ((double) _xmpacc_s_i.count)) : (0.0);
+#line 124 "tests/acc_programs/reflect_overlap.c"
+              _xmpacc_sched_t _xmpacc_s_j = _xmpacc_schedule_k(&_xmpacc_t_t.dim[1], 0, 12 - 1, 1);
+#line 124 "tests/acc_programs/reflect_overlap.c"
+              if (!(_xmpacc_r_i.in_e[(_xmpacc_cell / 1) % 3] != _xmpacc_r_i.in_o[(_xmpacc_cell / 1) % 3]))
+#line 124 "tests/acc_programs/reflect_overlap.c"
+                continue;
+#line 124 "tests/acc_programs/reflect_overlap.c"
+              long long _xmpacc_total = (((_xmpacc_s_i.count + 2) - 1) / 2) * _xmpacc_s_j.count;
+#line 124 "tests/acc_programs/reflect_overlap.c"
+              _xmpacc_launch("reflect_overlap.c:122", "_xmpacc_loop_reflect_overlap_c_122", _xmpacc_total, 32, 8, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_b), (void *) (&_xmpacc_a_b), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0});
+            }
+
+          }
+#line 124 "tests/acc_programs/reflect_overlap.c"
+          _xmpacc_acc_compute_end(_xmpacc_acc_1);
         }
       }
 
-#line 119 "tests/acc_programs/reflect_overlap.c"
-      _xmpacc_replicate_sync("reflect_overlap.c:119", 1, &_xmpacc_a_a, "a");
-#line 119 "tests/acc_programs/reflect_overlap.c"
-      _xmpacc_replicate_sync("reflect_overlap.c:119", 1, &_xmpacc_a_b, "b");
-#line 119 "tests/acc_programs/reflect_overlap.c"
-      _xmpacc_replicate_sync("reflect_overlap.c:119", 1, &_xmpacc_a_c, "c");
-#line 119 "tests/acc_programs/reflect_overlap.c"
-      _xmpacc_replicate_sync("reflect_overlap.c:119", 1, &_xmpacc_a_d, "d");
-#line 119 "tests/acc_programs/reflect_overlap.c"
-      _xmpacc_replicate_sync("reflect_overlap.c:119", 1, &_xmpacc_a_x, "x");
-#line 119 "tests/acc_programs/reflect_overlap.c"
-      _xmpacc_replicate_sync("reflect_overlap.c:119", 1, &_xmpacc_a_y, "y");
+      _xmpacc_replicate_sync("reflect_overlap.c:128", 1, &_xmpacc_a_a, "a");
+#line 128 "tests/acc_programs/reflect_overlap.c"
+      _xmpacc_replicate_sync("reflect_overlap.c:128", 1, &_xmpacc_a_b, "b");
+#line 128 "tests/acc_programs/reflect_overlap.c"
+      _xmpacc_replicate_sync("reflect_overlap.c:128", 1, &_xmpacc_a_c, "c");
+#line 128 "tests/acc_programs/reflect_overlap.c"
+      _xmpacc_replicate_sync("reflect_overlap.c:128", 1, &_xmpacc_a_d, "d");
+#line 128 "tests/acc_programs/reflect_overlap.c"
+      _xmpacc_replicate_sync("reflect_overlap.c:128", 1, &_xmpacc_a_x, "x");
+#line 128 "tests/acc_programs/reflect_overlap.c"
+      _xmpacc_replicate_sync("reflect_overlap.c:128", 1, &_xmpacc_a_y, "y");
     }
   }
   {
     _xmpacc_loop_reduce_begin(&_xmpacc_t_s, (const int []){1}, &xs, 1, _XMPACC_TYPE(xs), 1);
     {
-#line 123 "tests/acc_programs/reflect_overlap.c"
+#line 132 "tests/acc_programs/reflect_overlap.c"
       _xmpacc_array_t _xmpacc_ha_x = _xmpacc_a_x;
-#line 123 "tests/acc_programs/reflect_overlap.c"
+#line 132 "tests/acc_programs/reflect_overlap.c"
       double * restrict const _xmpacc_hp_x = x;
-#line 123 "tests/acc_programs/reflect_overlap.c"
+#line 132 "tests/acc_programs/reflect_overlap.c"
       _xmpacc_array_t _xmpacc_ha_y = _xmpacc_a_y;
-#line 123 "tests/acc_programs/reflect_overlap.c"
+#line 132 "tests/acc_programs/reflect_overlap.c"
       double * restrict const _xmpacc_hp_y = y;
       {
-#line 123 "tests/acc_programs/reflect_overlap.c"
+#line 132 "tests/acc_programs/reflect_overlap.c"
         _xmpacc_sched_t _xmpacc_s_i = _xmpacc_sched_shift(_xmpacc_schedule(&_xmpacc_t_s.dim[0], 0 + 1, (40 - 1) + 1, 1), 1);
-#line 123 "tests/acc_programs/reflect_overlap.c"
+#line 132 "tests/acc_programs/reflect_overlap.c"
         for (i = _xmpacc_s_i.first; i <= _xmpacc_s_i.last; i += 1)
           xs += ((i + 1) * _xmpacc_hp_x[_XMPACC_L(_xmpacc_ha_x, 0, i)]) + _xmpacc_hp_y[_XMPACC_L(_xmpacc_ha_y, 0, i)];
 
       }
     }
-#line 123 "tests/acc_programs/reflect_overlap.c"
-    _xmpacc_loop_reduce(&_xmpacc_t_s, "reflect_overlap.c:122", (const int []){1}, &xs, 1, _XMPACC_TYPE(xs), 1);
+#line 132 "tests/acc_programs/reflect_overlap.c"
+    _xmpacc_loop_reduce(&_xmpacc_t_s, "reflect_overlap.c:131", (const int []){1}, &xs, 1, _XMPACC_TYPE(xs), 1);
   }
   {
     double sum = total();
     {
-      _XMPACC_CLEANUP(_xmpacc_task_scope_end) int _xmpacc_task_1 = _xmpacc_task_begin("reflect_overlap.c:127", &_xmpacc_n_p, (const long long []){1, 0, 0, 0, 0});
-#line 128 "tests/acc_programs/reflect_overlap.c"
+      _XMPACC_CLEANUP(_xmpacc_task_scope_end) int _xmpacc_task_1 = _xmpacc_task_begin("reflect_overlap.c:136", &_xmpacc_n_p, (const long long []){1, 0, 0, 0, 0});
+#line 137 "tests/acc_programs/reflect_overlap.c"
       if (_xmpacc_task_1)
-#line 128 "tests/acc_programs/reflect_overlap.c"
+#line 137 "tests/acc_programs/reflect_overlap.c"
         printf("sum = %.12e xs = %.12e\n", sum, xs);
     }
   }
-#line 130 "tests/acc_programs/reflect_overlap.c"
+#line 139 "tests/acc_programs/reflect_overlap.c"
   return 0;
 }
 
 
 static void _xmpacc_init_reflect_overlap_c(void)
 {
-#line 19 "tests/acc_programs/reflect_overlap.c"
-  _xmpacc_nodes_init(&_xmpacc_n_p, "reflect_overlap.c:19", "p", 1, (const int []){-1});
-  _xmpacc_template_init(&_xmpacc_t_t, "reflect_overlap.c:20", "t", 2, (const long long []){0, 39, 0, 11});
-  _xmpacc_template_init(&_xmpacc_t_s, "reflect_overlap.c:21", "s", 1, (const long long []){0, (40 + 1) - 1});
-  _xmpacc_distribute(&_xmpacc_t_t, "reflect_overlap.c:22", &_xmpacc_n_p, (const int []){2101, 2100}, (const long long []){0, 0}, (const void *[]){0, 0});
-  _xmpacc_distribute(&_xmpacc_t_s, "reflect_overlap.c:23", &_xmpacc_n_p, (const int []){2101}, (const long long []){0}, (const void *[]){0});
-  a = (double *) _xmpacc_align(&_xmpacc_a_a, "reflect_overlap.c:24", "a", &_xmpacc_t_t, sizeof(double), 2, (const long long []){40, 12}, (const int []){0, 1}, (const long long []){0, 0}, (const long long []){1, 2, 0, 0});
-  b = (double *) _xmpacc_align(&_xmpacc_a_b, "reflect_overlap.c:25", "b", &_xmpacc_t_t, sizeof(double), 2, (const long long []){40, 12}, (const int []){0, 1}, (const long long []){0, 0}, (const long long []){1, 1, 0, 0});
-  c = (double *) _xmpacc_align(&_xmpacc_a_c, "reflect_overlap.c:26", "c", &_xmpacc_t_t, sizeof(double), 2, (const long long []){40, 12}, (const int []){0, 1}, (const long long []){0, 0}, (const long long []){1, 2, 0, 0});
-  d = (double *) _xmpacc_align(&_xmpacc_a_d, "reflect_overlap.c:27", "d", &_xmpacc_t_t, sizeof(double), 2, (const long long []){40, 12}, (const int []){0, 1}, (const long long []){0, 0}, (const long long []){0, 0, 0, 0});
-  x = (double *) _xmpacc_align(&_xmpacc_a_x, "reflect_overlap.c:28", "x", &_xmpacc_t_s, sizeof(double), 1, (const long long []){40}, (const int []){0}, (const long long []){1}, (const long long []){2, 2});
-  y = (double *) _xmpacc_align(&_xmpacc_a_y, "reflect_overlap.c:29", "y", &_xmpacc_t_s, sizeof(double), 1, (const long long []){40}, (const int []){0}, (const long long []){1}, (const long long []){0, 0});
+#line 20 "tests/acc_programs/reflect_overlap.c"
+  _xmpacc_nodes_init(&_xmpacc_n_p, "reflect_overlap.c:20", "p", 1, (const int []){-1});
+  _xmpacc_template_init(&_xmpacc_t_t, "reflect_overlap.c:21", "t", 2, (const long long []){0, 39, 0, 11});
+  _xmpacc_template_init(&_xmpacc_t_s, "reflect_overlap.c:22", "s", 1, (const long long []){0, (40 + 1) - 1});
+  _xmpacc_distribute(&_xmpacc_t_t, "reflect_overlap.c:23", &_xmpacc_n_p, (const int []){2101, 2100}, (const long long []){0, 0}, (const void *[]){0, 0});
+  _xmpacc_distribute(&_xmpacc_t_s, "reflect_overlap.c:24", &_xmpacc_n_p, (const int []){2101}, (const long long []){0}, (const void *[]){0});
+  a = (double *) _xmpacc_align(&_xmpacc_a_a, "reflect_overlap.c:25", "a", &_xmpacc_t_t, sizeof(double), 2, (const long long []){40, 12}, (const int []){0, 1}, (const long long []){0, 0}, (const long long []){1, 2, 0, 0});
+  b = (double *) _xmpacc_align(&_xmpacc_a_b, "reflect_overlap.c:26", "b", &_xmpacc_t_t, sizeof(double), 2, (const long long []){40, 12}, (const int []){0, 1}, (const long long []){0, 0}, (const long long []){1, 1, 0, 0});
+  c = (double *) _xmpacc_align(&_xmpacc_a_c, "reflect_overlap.c:27", "c", &_xmpacc_t_t, sizeof(double), 2, (const long long []){40, 12}, (const int []){0, 1}, (const long long []){0, 0}, (const long long []){1, 2, 0, 0});
+  d = (double *) _xmpacc_align(&_xmpacc_a_d, "reflect_overlap.c:28", "d", &_xmpacc_t_t, sizeof(double), 2, (const long long []){40, 12}, (const int []){0, 1}, (const long long []){0, 0}, (const long long []){0, 0, 0, 0});
+  x = (double *) _xmpacc_align(&_xmpacc_a_x, "reflect_overlap.c:29", "x", &_xmpacc_t_s, sizeof(double), 1, (const long long []){40}, (const int []){0}, (const long long []){1}, (const long long []){2, 2});
+  y = (double *) _xmpacc_align(&_xmpacc_a_y, "reflect_overlap.c:30", "y", &_xmpacc_t_s, sizeof(double), 1, (const long long []){40}, (const int []){0}, (const long long []){1}, (const long long []){0, 0});
 }
 
 

@@ -56,7 +56,7 @@ from xmpacc.directives.openacc_ast import (
     directive_name,
 )
 from xmpacc.facts import InfoFact, WaitFacts
-from xmpacc.passes.common import acc_comm, acc_nest, describe
+from xmpacc.passes.common import acc_comm, acc_nest, describe, shadows
 from xmpacc.passes.common.acc_clauses import check_writable, queue_arg, read_only, wait_clause_call
 from xmpacc.passes.common.accesses import address_taken
 from xmpacc.passes.common.blocks import Lowered, construct_statement, reported_inside, rewrite_items
@@ -143,14 +143,23 @@ class _ComputeLowering(ScopedWalker):
         wait = acc_wait_functions.plain_wait(item, self.ctx) if is_directive(item) else None
         if wait is not None:
             return out + self._wait(items, i, wait, waits, carries), 1
+        overlap = self._overlap(items, i)
+        if overlap is not None:   # reflect ... acc, then the construct's interior, join, rim
+            reflect, nest, peel = overlap
+            out += shadows.reflect_calls(reflect, self.scope, item.coord, overlap=True)
+            self.ctx.info += [dataclasses.replace(f, facts=dataclasses.replace(f.facts, overlap=peel))
+                              for f in describe.directive(reflect, self.scope)]
+            join = f"_xmpacc_reflect_acc_join({cbuild.where_literal(reflect.loc)});"
+            i += 1   # the construct's lines and its nest, as below
         if nest is not None and isinstance(nest.acc, AccCompute) and nest.acc.loop is not None:
             end = next(k for k in range(i, len(items)) if items[k] is nest.loop) + 1
-            out.append(self._guarded(nest.acc, lambda: self._combined(nest), nest.loop))
+            launches = None if overlap is None else (overlap[2], join)
+            out.append(self._guarded(nest.acc, lambda: self._combined(nest, launches), nest.loop))
             if self.deferred:
                 waits.names |= self.deferred
                 waits.at = cbuild.where_literal(nest.acc.loc)
                 self.deferred = set()
-            return out, end - i
+            return out, end - i + (overlap is not None)
         d = acc_directive(item, self.ctx)
         if isinstance(d, AccCompute):
             body, end = construct_statement(items, i, self.ctx)
@@ -242,7 +251,24 @@ class _ComputeLowering(ScopedWalker):
 
     # ------------------------------------------------------------ constructs
 
-    def _combined(self, nest: acc_nest.AccNest) -> c_ast.Node:
+    def _overlap(self, items: list[c_ast.Node],
+                 i: int) -> tuple[xd.Reflect, acc_nest.AccNest, tuple[tuple[int, int], ...]] | None:
+        """A reflect ... acc whose exchange the combined construct after it overlaps
+        (passes/locality/overlap.py), with that construct's nest and the peel."""
+        found = self.ctx.reflect_overlaps.get(id(items[i]))
+        if found is None or i + 1 >= len(items) or id(items[i + 1]) != found.loop:
+            return None
+        nest = acc_nest.nest_of_pragma(items, i + 1, self.ctx)
+        reflect = next((d for d in self.ctx.directives.get(id(items[i]), []) if isinstance(d, xd.Reflect)),
+                       None)
+        if reflect is None or nest is None or not isinstance(nest.acc, AccCompute) or nest.acc.loop is None:
+            return None
+        return reflect, nest, found.peel
+
+    def _combined(self, nest: acc_nest.AccNest,
+                  overlap: tuple[tuple[tuple[int, int], ...], str] | None = None) -> c_ast.Node:
+        """A combined construct over its nest; ``overlap``: the peel and the join of the
+        reflect ... acc before it, whose exchange its interior overlaps."""
         assert isinstance(nest.acc, AccCompute) and nest.acc.loop is not None
         if nest.omp is not None:
             raise acc_nest.openmp_on_device(nest.omp, "on an OpenACC compute construct")
@@ -250,7 +276,7 @@ class _ComputeLowering(ScopedWalker):
             if nest.acc.if_ is not None else None
         nest.loop.stmt = kernel_deref.as_subscripts(nest.loop.stmt, kernel_deref.pointer_names(nest.loop.stmt,
                                                                                                self.scope))
-        part = acc_loopnest.build(nest, nest.acc, nest.acc.loop, self.scope, self.ctx, self.function)
+        part = acc_loopnest.build(nest, nest.acc, nest.acc.loop, self.scope, self.ctx, self.function, overlap)
         defer = not (part.xmp is not None and part.xmp.reductions) \
             and kernel_ranges.one_launch(part.spec.passes)   # not margin / peel_and_wait
         return _if(nest.acc, self._construct(nest.acc, [part], nest.loop.coord, defer=defer), host)

@@ -296,9 +296,12 @@ def strip_inner(body: c_ast.Node, ctx: Context) -> tuple[list[xd.VarRef], list[t
 
 
 def build(nest: AccNest, compute: AccCompute, lc: LoopClauses, scope: Scope, ctx: Context,
-          function: c_ast.Node | None = None) -> AccLoopNest:
+          function: c_ast.Node | None = None,
+          overlap: tuple[tuple[tuple[int, int], ...], str] | None = None) -> AccLoopNest:
     """The nest under ``lc`` (the loop part of ``compute`` or of an ``acc loop`` in it);
-    ``function``: the body of the function holding it (acc_kernels_auto.py reads it)."""
+    ``function``: the body of the function holding it (acc_kernels_auto.py reads it);
+    ``overlap``: the peel and the join of the reflect whose exchange its interior overlaps
+    (passes/locality/overlap.py)."""
     xmp, tmpl, indices = nest.xmp, None, {}
     if xmp is not None:
         tmpl, indices = _xmp_part(xmp, scope)
@@ -343,7 +346,8 @@ def build(nest: AccNest, compute: AccCompute, lc: LoopClauses, scope: Scope, ctx
         reductions.pop(loc.value, None)
     levels = [lc] + joined + ([vector[0]] if vector is not None else [])
     spec = NestSpec(compute.loc if nest.acc is compute else lc.loc, nest.loop, loops,
-                    kernel_ranges.passes(loops, xmp, tmpl, indices),
+                    kernel_ranges.passes(loops, xmp, tmpl, indices) if overlap is None or xmp is None
+                    or tmpl is None else kernel_ranges.overlapped(loops, xmp, tmpl, indices, *overlap),
                     routine_args.routine_globals(body, ctx.acc_routine_globals), list(dict.fromkeys(private)),
                     firstprivate, reductions, _block_request(compute, levels),
                     device_pointers=[r.name.name for c in compute.data

@@ -14,8 +14,10 @@ rim after it (``kernel_ranges.overlapped``, ``include/xmpacc_replay.h``), as a u
 ``reflect ... async`` with ``peel_and_wait`` would write it by hand (global-view §7).
 The loop cannot see the difference when
 
-* the reflect is ``acc`` without ``async``, and the loop ``loop ... acc`` (no reduction,
-  ``expand``, ``margin`` or ``peel_and_wait``) directly after it;
+* the reflect is ``acc`` without ``async``, and directly after it the loop is
+  ``loop ... acc`` or an XMP ``loop`` with a combined OpenACC construct (``parallel
+  loop``, ``kernels loop``; either line first), with no reduction, ``expand``, ``margin``,
+  ``peel_and_wait``, ``async``, ``wait`` or ``if``;
 * the loop writes no reflected array, takes no address of one, and reads each only as
   ``a[i + c]...`` in every dimension aligned with a distributed (block or gblock)
   template dimension, ``i`` the index the loop maps to that dimension, ``c`` and the
@@ -40,6 +42,8 @@ from pycparser import c_ast
 from xmpacc.cbuild import walk
 from xmpacc.context import Context, Unit
 from xmpacc.directives import ast as xd
+from xmpacc.directives.openacc_ast import AccCompute
+from xmpacc.passes.common import acc_nest
 from xmpacc.passes.common.accesses import ADDRESS, accesses, affine, text_value
 from xmpacc.passes.common.pragmas import directives_of
 from xmpacc.passes.common.values import ReflectOverlap
@@ -58,20 +62,22 @@ class _Finder(ScopedWalker):
     def visit_Compound(self, node: c_ast.Compound) -> None:
         items = list(node.block_items or [])
         for i in range(len(items) - 2):
-            found = self._overlap(items[i], items[i + 1], items[i + 2])
+            found = self._overlap(items, i)
             if found is not None:
                 self.ctx.reflect_overlaps[id(items[i])] = found
         self.generic_visit(node)
 
-    def _overlap(self, first: c_ast.Node, second: c_ast.Node, third: c_ast.Node) -> ReflectOverlap | None:
-        reflect = _one(directives_of(first, self.ctx), xd.Reflect)
-        loop = _one(directives_of(second, self.ctx), xd.Loop)
-        if reflect is None or loop is None or not isinstance(third, c_ast.For):
+    def _overlap(self, items: list[c_ast.Node], i: int) -> ReflectOverlap | None:
+        reflect = _one(directives_of(items[i], self.ctx), xd.Reflect)
+        nest = acc_nest.nest_of_pragma(items, i + 1, self.ctx)
+        if not isinstance(reflect, xd.Reflect) or nest is None or nest.pragmas[0] is not items[i + 1]:
             return None
-        if not reflect.acc or reflect.async_id is not None or loop.acc is None or loop.reductions \
-                or loop.expand is not None or loop.margin is not None or loop.peel_and_wait is not None:
+        loop = nest.xmp
+        if not reflect.acc or reflect.async_id is not None or loop is None or loop.reductions \
+                or loop.expand is not None or loop.margin is not None or loop.peel_and_wait is not None \
+                or nest.omp is not None or not _plain_construct(nest):
             return None
-        info = loop_info(loop, third, self.scope)
+        info = loop_info(loop, nest.loop, self.scope)
         if info is None:
             return None
         peel = [[0, 0] for _ in loop.on.subs]
@@ -79,11 +85,24 @@ class _Finder(ScopedWalker):
             if "." in name.name or "->" in name.name:
                 return None   # an aligned member (c.v, p->v): its uses are not counted here
             sym = self.scope.find_array(name.name)
-            if sym is None or sym.template is not info.tmpl or not _reach(sym, third, info, peel, self):
+            if sym is None or sym.template is not info.tmpl or not _reach(sym, nest.loop, info, peel, self):
                 return None
         if sum(1 for lo, hi in peel if lo or hi) > 1:
             return None   # a rim of 2 x dims strips, each a launch: more host time than it hides
-        return ReflectOverlap(id(second), tuple((lo, hi) for lo, hi in peel))
+        return ReflectOverlap(id(items[i + 1]), tuple((lo, hi) for lo, hi in peel))
+
+
+def _plain_construct(nest: acc_nest.AccNest) -> bool:
+    """XMP-ACC's ``loop ... acc``, or XcalableACC's XMP ``loop`` with a combined construct
+    (``parallel loop``, ``kernels loop``, either line first) without ``async``, ``if`` or a
+    reduction at any level: launches whose only order is the program's."""
+    if nest.acc is None:
+        return nest.xmp is not None and nest.xmp.acc is not None
+    c = nest.acc
+    if not isinstance(c, AccCompute) or c.loop is None or c.async_ is not None or c.if_ is not None \
+            or c.wait is not None or c.reductions or c.loop.reductions:
+        return False
+    return not any(inner.directive.loop.reductions for inner in nest.inner)
 
 
 def _one(found: list[xd.Directive], kind: type) -> xd.Directive | None:
