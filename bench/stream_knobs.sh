@@ -1,18 +1,22 @@
 #!/usr/bin/env bash
-# The streaming knobs (XMPACC_STREAM_VECTOR, _WHOLE, _MINBLOCKS, _WALK at compile time) on the
+# The streaming knobs (XMPACC_STREAM_VECTOR, _INDEX32, _WHOLE, _MINBLOCKS, _WALK at compile time) on the
 # 3-D 7-point 512^3 sweep of bench/spelling/jacobi3d_spell.c (spelling 1), fp32 and fp64,
 # one run each on the cuda backend, in one job: how bench/results/stream-knobs-*.txt were
 # measured (their earlier versions: the variants named there).  Run from the repository
 # root on a GPU machine after `source tests/device_env.sh`.
 R=$(pwd); mkdir -p /tmp/knobs && cd /tmp/knobs; S=$R/bench/spelling/jacobi3d_spell.c
+# f_i64 / d_i64: the vector walk in 64 bits (XMPACC_STREAM_INDEX32=0); fp64 keeps one point per
+# thread, which the knob does not change (d_i64 is a control of d_def)
 VARIANTS=(
   "f_def:REAL=float:"
   "f_scalar:REAL=float:XMPACC_STREAM_VECTOR=0"
+  "f_i64:REAL=float:XMPACC_STREAM_INDEX32=0"
   "f_w4:REAL=float:XMPACC_STREAM_WALK=4"
   "f_mb0:REAL=float:XMPACC_STREAM_MINBLOCKS=0"
   "f_mb8:REAL=float:XMPACC_STREAM_MINBLOCKS=8"
   "d_def:REAL=double:"
   "d_scalar:REAL=double:XMPACC_STREAM_VECTOR=0"
+  "d_i64:REAL=double:XMPACC_STREAM_INDEX32=0"
   "d_w4:REAL=double:XMPACC_STREAM_WALK=4"
   "d_mb0:REAL=double:XMPACC_STREAM_MINBLOCKS=0"
   "d_mb8:REAL=double:XMPACC_STREAM_MINBLOCKS=8"

@@ -82,17 +82,50 @@ def test_generated_vector_walk(tmp_path: Path) -> None:
     text = exe.with_suffix(".cu").read_text()
     # three of the six kernels: one walk whose steps load 16-byte blocks of the windows and
     # of the rows at i -/+ c (the scalar elements at the ends) or, with the mask's bit 4,
-    # element by element; the masked and the vector store; the one-point fallback
-    assert text.count("if (_xmpacc_vec && (_xmpacc_al || _xmpacc_s0_i.count >= 4)) {") == 3
+    # element by element; the masked and the vector store; the one-point fallback.  The walk
+    # indexes in 32 bits from each array's local buffer where the buffers allow
+    # (stream_walk._rows32), the fallback runs the body as written
+    assert text.count("_xmpacc_s0_i.count >= 4) {   /* 32-bit element indices") == 3
+    assert text.count("_XMPACC_FITS32(_xmpacc_a_a, ") == 3
     assert text.count("_xmpacc_mask = 31;   /* bit 4: element by element */") == 3
     assert "if (!(_xmpacc_mask >> 4)) {" in text
-    assert "_XMPACC_LDV4F(&a[_xmpacc_o" in text and "_XMPACC_STV4F(&b[_xmpacc_o" in text
+    assert "const float *const _xmpacc_b1 = a + (_XMPACC_AT3(_xmpacc_a_a, _xmpacc_a_a.dim[0].gtol" in text
+    assert "int _xmpacc_o1 = (int) (_XMPACC_AT3(_xmpacc_a_a, _XMPACC_L(_xmpacc_a_a, 0, (k))" in text
+    assert text.count("if (_xmpacc_w >= _xmpacc_rows) break;") == 3
+    assert "const int _xmpacc_d1_0 = (int) (" in text
+    assert "_XMPACC_LDV4F(&_xmpacc_b1[_xmpacc_o1" in text and "_XMPACC_STV4F(&_xmpacc_b0[_xmpacc_o0" in text
     assert "if (_xmpacc_mask == 15)" in text
-    assert "one point at a time" in text
+    assert text.count("one point at a time, the body as written") == 3
+    # the 6 blocks per SM that 40 registers allow, 4 where the runtime finds a spill
+    assert "the runtime defines it as 4 where this kernel spills" in text
     # the kernel gets groups of 4 points, the loop's own schedule after the others
     host = exe.with_suffix(".host.c").read_text()
     assert "_xmpacc_sched_groups(_xmpacc_s_i, 4)" in host and "(void *) (&_xmpacc_sg_i)" in host
     assert r.stderr.count("4 consecutive of i with 16-byte loads where aligned") == 3, r.stderr
+
+
+def test_generated_vector_walk_in_64_bits(tmp_path: Path) -> None:
+    """XMPACC_STREAM_INDEX32=0: the 64-bit row indices, the streamed one-point fallback, 4 blocks."""
+    exe = tmp_path / "prog"
+    r = run_xmpacc(str(PROGRAM), "-o", str(exe), "--keep", env={"XMPACC_STREAM_INDEX32": "0"})
+    assert r.returncode == 0, r.stderr
+    text = exe.with_suffix(".cu").read_text()
+    assert text.count("if (_xmpacc_vec && (_xmpacc_al || _xmpacc_s0_i.count >= 4)) {") == 3
+    assert "_XMPACC_FITS32" not in text and "_xmpacc_b1" not in text
+    assert "_XMPACC_LDV4F(&a[_xmpacc_o" in text and "_XMPACC_STV4F(&b[_xmpacc_o" in text
+    assert "long long _xmpacc_o1 = " in text and "one point at a time */" in text
+    assert "the runtime defines it as 3 where this kernel spills" in text
+
+
+@pytest.mark.parametrize("nx", [24, 23], ids=["aligned", "unaligned"])
+def test_vector_program_in_64_bits_matches_serial(tmp_path: Path, serial: dict[int, str], nx: int) -> None:
+    exe = tmp_path / "prog"
+    r = run_xmpacc(f"-DNX={nx}", str(PROGRAM), "-o", str(exe), env={"XMPACC_STREAM_INDEX32": "0"})
+    assert r.returncode == 0 and not r.stderr, r.stderr
+    for n in (1, 2):
+        out = run_mpi(n, exe, env=HOST)
+        assert out.returncode == 0, out.stderr
+        assert set(out.stdout.strip().splitlines()) == {serial[nx]}, (n, out.stdout)
 
 
 @pytest.fixture(scope="module")
@@ -133,3 +166,72 @@ def test_vector_program_on_gpu(tmp_path: Path, serial: dict[int, str], nx: int) 
         # twice (92002.679164 against 92002.679182 on an H200 at NX = 24)
         for line in out.stdout.strip().splitlines():
             same_output(line, serial[nx], rel=1e-6)
+
+
+ROWS_APART = """\
+#include <stdio.h>
+#define NY 7
+#define NZ 11
+float a[NZ][NY][NX], b[NZ][NY][NX], c[NZ][NY][NX];
+#pragma xmp nodes p[*]
+#pragma xmp template t[NZ][NY][NX]
+#pragma xmp distribute t[block][*][*] onto p
+#pragma xmp align a[k][j][i] with t[k][j][i]
+#pragma xmp align b[k][j][i] with t[k][j][i]
+#pragma xmp align c[k][j][i] with t[k][j][i]
+#pragma xmp shadow a[1][0][0]
+#pragma xmp shadow c[1][0][0]
+int main(void)
+{
+    int i, j, k;
+    double s = 0;
+#pragma xmp loop (k, j, i) on t[k][j][i]
+    for (k = 0; k < NZ; k++)
+        for (j = 0; j < NY; j++)
+            for (i = 0; i < NX; i++) {
+                a[k][j][i] = (float) ((k * 7 + j * 5 + i * 3) % 17) * 0.25f;
+                b[k][j][i] = 0;
+                c[k][j][i] = (float) ((k + 2 * i) % 5);
+            }
+#pragma xmp acc replicate (a, b, c)
+    {
+#pragma xmp acc replicate_sync in (a, b, c)
+#pragma xmp reflect (a, c) acc
+#pragma xmp loop (k, j, i) on t[k][j][i] acc
+        for (k = 1; k < NZ - 1; k++)
+            for (j = 0; j < NY; j++)
+                for (i = 1; i < NX - 1; i++)
+                    b[k][j][i] = a[k - 1][j][i] + 2 * a[k + 1][j][i] + c[k + 1][j][i + 1];
+#pragma xmp acc replicate_sync out (b)
+    }
+#pragma xmp loop (k, j, i) on t[k][j][i] reduction(+: s)
+    for (k = 0; k < NZ; k++)
+        for (j = 0; j < NY; j++)
+            for (i = 0; i < NX; i++)
+                s += b[k][j][i] * (1 + (k * 3 + j * 5 + i) % 7);
+    printf("%.6f\\n", s);
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("nx", [24, 23], ids=["aligned", "unaligned"])
+def test_row_index_at_a_row_no_access_reads(tmp_path: Path, nx: int) -> None:
+    """c read at k + 1 only: its 32-bit row index stands at k + 1, i + 1 (an element the walk
+    reads, stream_walk._origin), not at k, i (which no access reads)."""
+    src = tmp_path / "apart.c"
+    src.write_text(f"#define NX {nx}\n" + ROWS_APART)
+    exe = tmp_path / "apart"
+    r = run_xmpacc(str(src), "-o", str(exe), "--keep")
+    assert r.returncode == 0 and not r.stderr, r.stderr
+    text = exe.with_suffix(".cu").read_text()
+    origin = ("_XMPACC_L(_xmpacc_a_c, 0, (k + 1)), _XMPACC_L(_xmpacc_a_c, 1, j), "
+              "_XMPACC_L(_xmpacc_a_c, 2, i + 1)")
+    assert origin in text
+    serial = tmp_path / "serial"
+    subprocess.run(["cc", "-O2", "-w", str(src), "-o", str(serial)], check=True)
+    want = subprocess.run([str(serial)], capture_output=True, text=True, check=True).stdout.strip()
+    for n in (1, 2, 3):
+        out = run_mpi(n, exe, env=HOST)
+        assert out.returncode == 0, out.stderr
+        assert set(out.stdout.strip().splitlines()) == {want}, (n, out.stdout)

@@ -49,6 +49,12 @@ _XMPACC_HD static inline long long _xmpacc_divmod(long long *rest, _xmpacc_sched
   do { float *_xmpacc_v = (p); _xmpacc_v[0] = a; _xmpacc_v[1] = b; _xmpacc_v[2] = c; _xmpacc_v[3] = d; } while (0)
 #endif
 
+/* Vector streaming kernels' 32-bit walk (passes/kernel/stream_walk.py, _rows32): its element
+ * indices count from the start of the array's local buffer (descriptor a), and each is one of
+ * an element of the buffer or at most `reach` elements past one; an int holds them all where
+ * the buffer is that much below 2^31 elements.  Elsewhere the kernel runs the body as written. */
+#define _XMPACC_FITS32(a, reach) ((a).local_elems <= 2147483647LL - (reach))
+
 /* Streaming kernels (passes/stream_rows.py): a subscript that moves with the walked rows,
  * or, in checked builds, the original subscript, which is checked at each access. */
 #ifdef _XMPACC_CHECK

@@ -9,8 +9,8 @@
 _XMPACC_UNIT_BEGIN(jacobi3d_spell_c)
 
 /* stencil3d_sweep.h:11: loop ... acc */
-#ifndef _XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_11   /* the runtime defines it as 3 where this kernel spills */
-#define _XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_11 4
+#ifndef _XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_11   /* the runtime defines it as 4 where this kernel spills */
+#define _XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_11 6
 #endif
 _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_11) _xmpacc_loop_jacobi3d_spell_c_11(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_k, _xmpacc_sched_t _xmpacc_s_j, _xmpacc_sched_t _xmpacc_s_i, float * _XMPACC_RESTRICT unew, _xmpacc_array_t _xmpacc_a_unew, const float * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u, _xmpacc_sched_t _xmpacc_s0_i)
 {
@@ -46,25 +46,22 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_11) _xmp
     if (_xmpacc_i0 + _xmpacc_e >= _xmpacc_s0_i.first && _xmpacc_i0 + _xmpacc_e < _xmpacc_s0_i.first + _xmpacc_s0_i.count) _xmpacc_mask |= 1 << _xmpacc_e;
   if (_xmpacc_mask) {
 #ifndef _XMPACC_CHECK
+  if (_XMPACC_FITS32(_xmpacc_a_unew, 12) && _XMPACC_FITS32(_xmpacc_a_u, 12) && _xmpacc_s0_i.count >= 4) {   /* 32-bit element indices (stream_walk.py _rows32), 16-byte loads where aligned */
   i = (int) _xmpacc_i0;
-  #ifndef _XMPACC_CHECK
-  long long _xmpacc_o0 = _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k)), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i));
-  const long long _xmpacc_t0 = (_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k + _xmpacc_s_k.step)), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i))) - _xmpacc_o0;
-  long long _xmpacc_o1 = _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k)), _XMPACC_G(_xmpacc_a_u, 1, j - 1), _XMPACC_G(_xmpacc_a_u, 2, i));
-  const long long _xmpacc_t1 = (_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k + _xmpacc_s_k.step)), _XMPACC_G(_xmpacc_a_u, 1, j - 1), _XMPACC_G(_xmpacc_a_u, 2, i))) - _xmpacc_o1;
-  const long long _xmpacc_d1_0 = (_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k - 1)), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i))) - _xmpacc_o1;
-  const long long _xmpacc_d1_1 = (_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k + 1)), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i))) - _xmpacc_o1;
-  const long long _xmpacc_d1_2 = (_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k)), _XMPACC_G(_xmpacc_a_u, 1, j + 1), _XMPACC_G(_xmpacc_a_u, 2, i))) - _xmpacc_o1;
-  const long long _xmpacc_d1_3 = (_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k)), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i - 1))) - _xmpacc_o1;
-  const long long _xmpacc_d1_4 = (_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k)), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i + 1))) - _xmpacc_o1;
-  const long long _xmpacc_d1_5 = (_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k)), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i))) - _xmpacc_o1;
-  #endif
-  i = (int) (_xmpacc_i0 + 1);   /* unit steps */
-  const long long _xmpacc_u0 = (_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k)), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i))) - _xmpacc_o0;
-  const long long _xmpacc_u1 = (_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k)), _XMPACC_G(_xmpacc_a_u, 1, j - 1), _XMPACC_G(_xmpacc_a_u, 2, i))) - _xmpacc_o1;
-  i = (int) _xmpacc_i0;
-  const int _xmpacc_vec = _xmpacc_u0 == 1 && _xmpacc_u1 == 1;
-  const int _xmpacc_al = _xmpacc_vec && _xmpacc_t0 % 4 == 0 && _xmpacc_t1 % 4 == 0 && (((unsigned long long) (&unew[_xmpacc_o0])) & 15) == 0 && (((unsigned long long) (&u[_xmpacc_o1])) & 15) == 0 && (((unsigned long long) (&u[_xmpacc_o1 + _xmpacc_d1_2])) & 15) == 0 && (((unsigned long long) (&u[_xmpacc_o1 + _xmpacc_d1_3 + 1])) & 15) == 0 && (((unsigned long long) (&u[_xmpacc_o1 + _xmpacc_d1_0])) & 15) == 0;
+  const int _xmpacc_rows = (int) (_xmpacc_s_k.count - _xmpacc_p0 < 2 ? _xmpacc_s_k.count - _xmpacc_p0 : 2);   /* its rows */
+  float *const _xmpacc_b0 = unew + (_XMPACC_AT3(_xmpacc_a_unew, _xmpacc_a_unew.dim[0].gtol, _xmpacc_a_unew.dim[1].gtol, _xmpacc_a_unew.dim[2].gtol));   /* unew's local buffer */
+  int _xmpacc_o0 = (int) (_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_L(_xmpacc_a_unew, 0, (k)), _XMPACC_L(_xmpacc_a_unew, 1, j), _XMPACC_L(_xmpacc_a_unew, 2, i)));
+  const int _xmpacc_t0 = (int) ((_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k + _xmpacc_s_k.step)), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i))) - (_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k)), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i))));
+  const float *const _xmpacc_b1 = u + (_XMPACC_AT3(_xmpacc_a_u, _xmpacc_a_u.dim[0].gtol, _xmpacc_a_u.dim[1].gtol, _xmpacc_a_u.dim[2].gtol));   /* u's local buffer */
+  int _xmpacc_o1 = (int) (_XMPACC_AT3(_xmpacc_a_u, _XMPACC_L(_xmpacc_a_u, 0, (k)), _XMPACC_L(_xmpacc_a_u, 1, j - 1), _XMPACC_L(_xmpacc_a_u, 2, i)));
+  const int _xmpacc_t1 = (int) ((_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k + _xmpacc_s_k.step)), _XMPACC_G(_xmpacc_a_u, 1, j - 1), _XMPACC_G(_xmpacc_a_u, 2, i))) - (_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k)), _XMPACC_G(_xmpacc_a_u, 1, j - 1), _XMPACC_G(_xmpacc_a_u, 2, i))));
+  const int _xmpacc_d1_0 = (int) ((_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k - 1)), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i))) - (_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k)), _XMPACC_G(_xmpacc_a_u, 1, j - 1), _XMPACC_G(_xmpacc_a_u, 2, i))));
+  const int _xmpacc_d1_1 = (int) ((_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k + 1)), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i))) - (_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k)), _XMPACC_G(_xmpacc_a_u, 1, j - 1), _XMPACC_G(_xmpacc_a_u, 2, i))));
+  const int _xmpacc_d1_2 = (int) ((_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k)), _XMPACC_G(_xmpacc_a_u, 1, j + 1), _XMPACC_G(_xmpacc_a_u, 2, i))) - (_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k)), _XMPACC_G(_xmpacc_a_u, 1, j - 1), _XMPACC_G(_xmpacc_a_u, 2, i))));
+  const int _xmpacc_d1_3 = (int) ((_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k)), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i - 1))) - (_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k)), _XMPACC_G(_xmpacc_a_u, 1, j - 1), _XMPACC_G(_xmpacc_a_u, 2, i))));
+  const int _xmpacc_d1_4 = (int) ((_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k)), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i + 1))) - (_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k)), _XMPACC_G(_xmpacc_a_u, 1, j - 1), _XMPACC_G(_xmpacc_a_u, 2, i))));
+  const int _xmpacc_d1_5 = (int) ((_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k)), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i))) - (_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k)), _XMPACC_G(_xmpacc_a_u, 1, j - 1), _XMPACC_G(_xmpacc_a_u, 2, i))));
+  const int _xmpacc_al = _xmpacc_t0 % 4 == 0 && _xmpacc_t1 % 4 == 0 && (((unsigned long long) (&_xmpacc_b0[_xmpacc_o0])) & 15) == 0 && (((unsigned long long) (&_xmpacc_b1[_xmpacc_o1])) & 15) == 0 && (((unsigned long long) (&_xmpacc_b1[_xmpacc_o1 + _xmpacc_d1_2])) & 15) == 0 && (((unsigned long long) (&_xmpacc_b1[_xmpacc_o1 + _xmpacc_d1_3 + 1])) & 15) == 0 && (((unsigned long long) (&_xmpacc_b1[_xmpacc_o1 + _xmpacc_d1_0])) & 15) == 0;
   (void) _xmpacc_d1_0;
   (void) _xmpacc_d1_1;
   (void) _xmpacc_d1_2;
@@ -76,91 +73,86 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_11) _xmp
   float _xmpacc_x0_0, _xmpacc_x0_1, _xmpacc_x0_2, _xmpacc_x0_3;
   float _xmpacc_x1_0, _xmpacc_x1_1, _xmpacc_x1_2, _xmpacc_x1_3;
   float _xmpacc_x2_0, _xmpacc_x2_5;
-  if (_xmpacc_vec && (_xmpacc_al || _xmpacc_s0_i.count >= 4)) {   /* 16-byte loads where every access starts a block (stream_vector.py) */
   if (!_xmpacc_al) {   /* element by element: the points moved into the loop's range */
     const long long _xmpacc_sh = _xmpacc_i0 < _xmpacc_s0_i.first ? _xmpacc_s0_i.first - _xmpacc_i0 : _xmpacc_i0 + 4 > _xmpacc_s0_i.first + _xmpacc_s0_i.count ? _xmpacc_s0_i.first + _xmpacc_s0_i.count - 4 - _xmpacc_i0 : 0;
     _xmpacc_i0 += _xmpacc_sh;
-    _xmpacc_o0 += _xmpacc_sh;
-    _xmpacc_o1 += _xmpacc_sh;
+    _xmpacc_o0 += (int) _xmpacc_sh;
+    _xmpacc_o1 += (int) _xmpacc_sh;
     _xmpacc_mask = 31;   /* bit 4: element by element */
   }
     if (!(_xmpacc_mask >> 4)) {
-      _XMPACC_LDV4F(&u[_xmpacc_o1 + _xmpacc_d1_0], _xmpacc_r0_0_0, _xmpacc_r0_0_1, _xmpacc_r0_0_2, _xmpacc_r0_0_3);
-      _XMPACC_LDV4F(&u[_xmpacc_o1 + _xmpacc_d1_5], _xmpacc_r0_1_0, _xmpacc_r0_1_1, _xmpacc_r0_1_2, _xmpacc_r0_1_3);
+      _XMPACC_LDV4F(&_xmpacc_b1[_xmpacc_o1 + _xmpacc_d1_0], _xmpacc_r0_0_0, _xmpacc_r0_0_1, _xmpacc_r0_0_2, _xmpacc_r0_0_3);
+      _XMPACC_LDV4F(&_xmpacc_b1[_xmpacc_o1 + _xmpacc_d1_5], _xmpacc_r0_1_0, _xmpacc_r0_1_1, _xmpacc_r0_1_2, _xmpacc_r0_1_3);
     } else {
-      _xmpacc_r0_0_0 = _XMPACC_LDG(&u[(_xmpacc_o1 + _xmpacc_d1_0) + 0]);
-      _xmpacc_r0_0_1 = _XMPACC_LDG(&u[(_xmpacc_o1 + _xmpacc_d1_0) + 1]);
-      _xmpacc_r0_0_2 = _XMPACC_LDG(&u[(_xmpacc_o1 + _xmpacc_d1_0) + 2]);
-      _xmpacc_r0_0_3 = _XMPACC_LDG(&u[(_xmpacc_o1 + _xmpacc_d1_0) + 3]);
-      _xmpacc_r0_1_0 = _XMPACC_LDG(&u[(_xmpacc_o1 + _xmpacc_d1_5) + 0]);
-      _xmpacc_r0_1_1 = _XMPACC_LDG(&u[(_xmpacc_o1 + _xmpacc_d1_5) + 1]);
-      _xmpacc_r0_1_2 = _XMPACC_LDG(&u[(_xmpacc_o1 + _xmpacc_d1_5) + 2]);
-      _xmpacc_r0_1_3 = _XMPACC_LDG(&u[(_xmpacc_o1 + _xmpacc_d1_5) + 3]);
+      _xmpacc_r0_0_0 = _XMPACC_LDG(&_xmpacc_b1[(_xmpacc_o1 + _xmpacc_d1_0) + 0]);
+      _xmpacc_r0_0_1 = _XMPACC_LDG(&_xmpacc_b1[(_xmpacc_o1 + _xmpacc_d1_0) + 1]);
+      _xmpacc_r0_0_2 = _XMPACC_LDG(&_xmpacc_b1[(_xmpacc_o1 + _xmpacc_d1_0) + 2]);
+      _xmpacc_r0_0_3 = _XMPACC_LDG(&_xmpacc_b1[(_xmpacc_o1 + _xmpacc_d1_0) + 3]);
+      _xmpacc_r0_1_0 = _XMPACC_LDG(&_xmpacc_b1[(_xmpacc_o1 + _xmpacc_d1_5) + 0]);
+      _xmpacc_r0_1_1 = _XMPACC_LDG(&_xmpacc_b1[(_xmpacc_o1 + _xmpacc_d1_5) + 1]);
+      _xmpacc_r0_1_2 = _XMPACC_LDG(&_xmpacc_b1[(_xmpacc_o1 + _xmpacc_d1_5) + 2]);
+      _xmpacc_r0_1_3 = _XMPACC_LDG(&_xmpacc_b1[(_xmpacc_o1 + _xmpacc_d1_5) + 3]);
     }
   _XMPACC_UNROLL
   for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
-    if (_xmpacc_w > 0) { if (_xmpacc_p0 + _xmpacc_w >= _xmpacc_s_k.count) break; k = (int) (_xmpacc_s_k.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_k.step); }
+    if (_xmpacc_w > 0) { if (_xmpacc_w >= _xmpacc_rows) break; k = (int) (_xmpacc_s_k.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_k.step); _xmpacc_o0 += _xmpacc_t0; _xmpacc_o1 += _xmpacc_t1; }
     if (!(_xmpacc_mask >> 4)) {
-      _XMPACC_LDV4F(&u[_xmpacc_o1 + _xmpacc_d1_1], _xmpacc_r0_2_0, _xmpacc_r0_2_1, _xmpacc_r0_2_2, _xmpacc_r0_2_3);
-      _XMPACC_LDV4F(&u[(_xmpacc_o1) + 0], _xmpacc_x0_0, _xmpacc_x0_1, _xmpacc_x0_2, _xmpacc_x0_3);
-      _XMPACC_LDV4F(&u[(_xmpacc_o1 + _xmpacc_d1_2) + 0], _xmpacc_x1_0, _xmpacc_x1_1, _xmpacc_x1_2, _xmpacc_x1_3);
-      if (((_xmpacc_mask >> 0 & 1))) _xmpacc_x2_0 = _XMPACC_LDG(&u[(_xmpacc_o1 + _xmpacc_d1_3 + 1) + -1]);
-      if (((_xmpacc_mask >> 3 & 1))) _xmpacc_x2_5 = _XMPACC_LDG(&u[(_xmpacc_o1 + _xmpacc_d1_3 + 1) + 4]);
+      _XMPACC_LDV4F(&_xmpacc_b1[_xmpacc_o1 + _xmpacc_d1_1], _xmpacc_r0_2_0, _xmpacc_r0_2_1, _xmpacc_r0_2_2, _xmpacc_r0_2_3);
+      _XMPACC_LDV4F(&_xmpacc_b1[(_xmpacc_o1) + 0], _xmpacc_x0_0, _xmpacc_x0_1, _xmpacc_x0_2, _xmpacc_x0_3);
+      _XMPACC_LDV4F(&_xmpacc_b1[(_xmpacc_o1 + _xmpacc_d1_2) + 0], _xmpacc_x1_0, _xmpacc_x1_1, _xmpacc_x1_2, _xmpacc_x1_3);
+      if (((_xmpacc_mask >> 0 & 1))) _xmpacc_x2_0 = _XMPACC_LDG(&_xmpacc_b1[(_xmpacc_o1 + _xmpacc_d1_3 + 1) + -1]);
+      if (((_xmpacc_mask >> 3 & 1))) _xmpacc_x2_5 = _XMPACC_LDG(&_xmpacc_b1[(_xmpacc_o1 + _xmpacc_d1_3 + 1) + 4]);
     } else {
-      _xmpacc_r0_2_0 = _XMPACC_LDG(&u[(_xmpacc_o1 + _xmpacc_d1_1) + 0]);
-      _xmpacc_r0_2_1 = _XMPACC_LDG(&u[(_xmpacc_o1 + _xmpacc_d1_1) + 1]);
-      _xmpacc_r0_2_2 = _XMPACC_LDG(&u[(_xmpacc_o1 + _xmpacc_d1_1) + 2]);
-      _xmpacc_r0_2_3 = _XMPACC_LDG(&u[(_xmpacc_o1 + _xmpacc_d1_1) + 3]);
-      _xmpacc_x0_0 = _XMPACC_LDG(&u[((_xmpacc_o1) + 0) + 0]);
-      _xmpacc_x0_1 = _XMPACC_LDG(&u[((_xmpacc_o1) + 0) + 1]);
-      _xmpacc_x0_2 = _XMPACC_LDG(&u[((_xmpacc_o1) + 0) + 2]);
-      _xmpacc_x0_3 = _XMPACC_LDG(&u[((_xmpacc_o1) + 0) + 3]);
-      _xmpacc_x1_0 = _XMPACC_LDG(&u[((_xmpacc_o1 + _xmpacc_d1_2) + 0) + 0]);
-      _xmpacc_x1_1 = _XMPACC_LDG(&u[((_xmpacc_o1 + _xmpacc_d1_2) + 0) + 1]);
-      _xmpacc_x1_2 = _XMPACC_LDG(&u[((_xmpacc_o1 + _xmpacc_d1_2) + 0) + 2]);
-      _xmpacc_x1_3 = _XMPACC_LDG(&u[((_xmpacc_o1 + _xmpacc_d1_2) + 0) + 3]);
-      _xmpacc_x2_0 = _XMPACC_LDG(&u[(_xmpacc_o1 + _xmpacc_d1_3 + 1) + -1]);
-      _xmpacc_x2_5 = _XMPACC_LDG(&u[(_xmpacc_o1 + _xmpacc_d1_3 + 1) + 4]);
+      _xmpacc_r0_2_0 = _XMPACC_LDG(&_xmpacc_b1[(_xmpacc_o1 + _xmpacc_d1_1) + 0]);
+      _xmpacc_r0_2_1 = _XMPACC_LDG(&_xmpacc_b1[(_xmpacc_o1 + _xmpacc_d1_1) + 1]);
+      _xmpacc_r0_2_2 = _XMPACC_LDG(&_xmpacc_b1[(_xmpacc_o1 + _xmpacc_d1_1) + 2]);
+      _xmpacc_r0_2_3 = _XMPACC_LDG(&_xmpacc_b1[(_xmpacc_o1 + _xmpacc_d1_1) + 3]);
+      _xmpacc_x0_0 = _XMPACC_LDG(&_xmpacc_b1[((_xmpacc_o1) + 0) + 0]);
+      _xmpacc_x0_1 = _XMPACC_LDG(&_xmpacc_b1[((_xmpacc_o1) + 0) + 1]);
+      _xmpacc_x0_2 = _XMPACC_LDG(&_xmpacc_b1[((_xmpacc_o1) + 0) + 2]);
+      _xmpacc_x0_3 = _XMPACC_LDG(&_xmpacc_b1[((_xmpacc_o1) + 0) + 3]);
+      _xmpacc_x1_0 = _XMPACC_LDG(&_xmpacc_b1[((_xmpacc_o1 + _xmpacc_d1_2) + 0) + 0]);
+      _xmpacc_x1_1 = _XMPACC_LDG(&_xmpacc_b1[((_xmpacc_o1 + _xmpacc_d1_2) + 0) + 1]);
+      _xmpacc_x1_2 = _XMPACC_LDG(&_xmpacc_b1[((_xmpacc_o1 + _xmpacc_d1_2) + 0) + 2]);
+      _xmpacc_x1_3 = _XMPACC_LDG(&_xmpacc_b1[((_xmpacc_o1 + _xmpacc_d1_2) + 0) + 3]);
+      _xmpacc_x2_0 = _XMPACC_LDG(&_xmpacc_b1[(_xmpacc_o1 + _xmpacc_d1_3 + 1) + -1]);
+      _xmpacc_x2_5 = _XMPACC_LDG(&_xmpacc_b1[(_xmpacc_o1 + _xmpacc_d1_3 + 1) + 4]);
     }
     { int i = (int) (_xmpacc_i0 + 0); (void) i;
     do
 #line 40 "bench/spelling/stencil3d_sweep.h"
 _xmpacc_y0 = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0_0 + _xmpacc_r0_2_0) + _xmpacc_x0_0) + _xmpacc_x1_0) + _xmpacc_x2_0) + _xmpacc_r0_1_1);
     while (0);
-#line 131 "jacobi3d-float-collapse3.cu"
+#line 127 "jacobi3d-float-collapse3.cu"
     }
     { int i = (int) (_xmpacc_i0 + 1); (void) i;
     do
 #line 40 "bench/spelling/stencil3d_sweep.h"
 _xmpacc_y1 = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0_1 + _xmpacc_r0_2_1) + _xmpacc_x0_1) + _xmpacc_x1_1) + _xmpacc_r0_1_0) + _xmpacc_r0_1_2);
     while (0);
-#line 138 "jacobi3d-float-collapse3.cu"
+#line 134 "jacobi3d-float-collapse3.cu"
     }
     { int i = (int) (_xmpacc_i0 + 2); (void) i;
     do
 #line 40 "bench/spelling/stencil3d_sweep.h"
 _xmpacc_y2 = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0_2 + _xmpacc_r0_2_2) + _xmpacc_x0_2) + _xmpacc_x1_2) + _xmpacc_r0_1_1) + _xmpacc_r0_1_3);
     while (0);
-#line 145 "jacobi3d-float-collapse3.cu"
+#line 141 "jacobi3d-float-collapse3.cu"
     }
     { int i = (int) (_xmpacc_i0 + 3); (void) i;
     do
 #line 40 "bench/spelling/stencil3d_sweep.h"
 _xmpacc_y3 = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0_3 + _xmpacc_r0_2_3) + _xmpacc_x0_3) + _xmpacc_x1_3) + _xmpacc_r0_1_2) + _xmpacc_x2_5);
     while (0);
-#line 152 "jacobi3d-float-collapse3.cu"
+#line 148 "jacobi3d-float-collapse3.cu"
     }
-    if (_xmpacc_mask == 15) _XMPACC_STV4F(&unew[_xmpacc_o0], _xmpacc_y0, _xmpacc_y1, _xmpacc_y2, _xmpacc_y3);
+    if (_xmpacc_mask == 15) _XMPACC_STV4F(&_xmpacc_b0[_xmpacc_o0], _xmpacc_y0, _xmpacc_y1, _xmpacc_y2, _xmpacc_y3);
     else {
-      if (_xmpacc_mask >> 0 & 1) unew[(_xmpacc_o0) + 0] = _xmpacc_y0;
-      if (_xmpacc_mask >> 1 & 1) unew[(_xmpacc_o0) + 1] = _xmpacc_y1;
-      if (_xmpacc_mask >> 2 & 1) unew[(_xmpacc_o0) + 2] = _xmpacc_y2;
-      if (_xmpacc_mask >> 3 & 1) unew[(_xmpacc_o0) + 3] = _xmpacc_y3;
+      if (_xmpacc_mask >> 0 & 1) _xmpacc_b0[(_xmpacc_o0) + 0] = _xmpacc_y0;
+      if (_xmpacc_mask >> 1 & 1) _xmpacc_b0[(_xmpacc_o0) + 1] = _xmpacc_y1;
+      if (_xmpacc_mask >> 2 & 1) _xmpacc_b0[(_xmpacc_o0) + 2] = _xmpacc_y2;
+      if (_xmpacc_mask >> 3 & 1) _xmpacc_b0[(_xmpacc_o0) + 3] = _xmpacc_y3;
     }
-    #ifndef _XMPACC_CHECK
-    _xmpacc_o0 += _xmpacc_t0;
-    _xmpacc_o1 += _xmpacc_t1;
-    #endif
     _xmpacc_r0_0_0 = _xmpacc_r0_1_0;
     _xmpacc_r0_0_1 = _xmpacc_r0_1_1;
     _xmpacc_r0_0_2 = _xmpacc_r0_1_2;
@@ -172,45 +164,19 @@ _xmpacc_y3 = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0_3 + _xmpacc_r0_2_3) + _xm
   }
   } else
 #endif
-  for (int _xmpacc_e = 0; _xmpacc_e < 4; _xmpacc_e++) {   /* one point at a time */
+  _XMPACC_ROLLED   /* rolled: unrolled, nvcc 13 kept its subscripts in registers and the kernel spilled at 6 blocks */
+  for (int _xmpacc_e = 0; _xmpacc_e < 4; _xmpacc_e++) {   /* one point at a time, the body as written */
     if (!(_xmpacc_mask >> _xmpacc_e & 1)) continue;
     i = (int) (_xmpacc_i0 + _xmpacc_e);
-  long long _xmpacc_p0 = _xmpacc_rest * 2;   /* this thread's first row */
-  k = (int) (_xmpacc_s_k.first + _xmpacc_p0 * _xmpacc_s_k.step);
-  #ifndef _XMPACC_CHECK
-  long long _xmpacc_o0 = _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k)), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i));
-  const long long _xmpacc_t0 = (_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k + _xmpacc_s_k.step)), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i))) - _xmpacc_o0;
-  long long _xmpacc_o1 = _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k)), _XMPACC_G(_xmpacc_a_u, 1, j - 1), _XMPACC_G(_xmpacc_a_u, 2, i));
-  const long long _xmpacc_t1 = (_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k + _xmpacc_s_k.step)), _XMPACC_G(_xmpacc_a_u, 1, j - 1), _XMPACC_G(_xmpacc_a_u, 2, i))) - _xmpacc_o1;
-  const long long _xmpacc_d1_0 = (_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k - 1)), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i))) - _xmpacc_o1;
-  const long long _xmpacc_d1_1 = (_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k + 1)), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i))) - _xmpacc_o1;
-  const long long _xmpacc_d1_2 = (_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k)), _XMPACC_G(_xmpacc_a_u, 1, j + 1), _XMPACC_G(_xmpacc_a_u, 2, i))) - _xmpacc_o1;
-  const long long _xmpacc_d1_3 = (_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k)), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i - 1))) - _xmpacc_o1;
-  const long long _xmpacc_d1_4 = (_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k)), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i + 1))) - _xmpacc_o1;
-  const long long _xmpacc_d1_5 = (_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k)), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i))) - _xmpacc_o1;
-  #endif
-  float _xmpacc_r0_0, _xmpacc_r0_1, _xmpacc_r0_2;
-  _xmpacc_r0_0 = _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_0, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k - 1)), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i)))]);
-  _xmpacc_r0_1 = _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_5, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k)), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i)))]);
-  /* streamed: 2 rows of 'k' per thread, 4 points of 'i' each, windows u[k-1..k+1] */
-  {
-  _XMPACC_ROLLED
-  for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
-    if (_xmpacc_w > 0) { if (_xmpacc_p0 + _xmpacc_w >= _xmpacc_s_k.count) break; k = (int) (_xmpacc_s_k.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_k.step); }
-    _xmpacc_r0_2 = _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_1, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k + 1)), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i)))]);
-    do
+    _XMPACC_ROLLED
+    for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
+      if (_xmpacc_p0 + _xmpacc_w >= _xmpacc_s_k.count) break; k = (int) (_xmpacc_s_k.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_k.step);
+      do
 #line 40 "bench/spelling/stencil3d_sweep.h"
-unew[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, k), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i)))] = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0 + _xmpacc_r0_2) + _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k), _XMPACC_G(_xmpacc_a_u, 1, j - 1), _XMPACC_G(_xmpacc_a_u, 2, i)))])) + _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_2, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k), _XMPACC_G(_xmpacc_a_u, 1, j + 1), _XMPACC_G(_xmpacc_a_u, 2, i)))])) + _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_3, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i - 1)))])) + _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_4, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i + 1)))]));
-    while (0);
-#line 206 "jacobi3d-float-collapse3.cu"
-    #ifndef _XMPACC_CHECK
-    _xmpacc_o0 += _xmpacc_t0;
-    _xmpacc_o1 += _xmpacc_t1;
-    #endif
-    _xmpacc_r0_0 = _xmpacc_r0_1;
-    _xmpacc_r0_1 = _xmpacc_r0_2;
-  }
-  }
+unew[_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, k), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i))] = ((float) (1.0 / 6.0)) * (((((u[_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k - 1), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i))] + u[_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k + 1), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i))]) + u[_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k), _XMPACC_G(_xmpacc_a_u, 1, j - 1), _XMPACC_G(_xmpacc_a_u, 2, i))]) + u[_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k), _XMPACC_G(_xmpacc_a_u, 1, j + 1), _XMPACC_G(_xmpacc_a_u, 2, i))]) + u[_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i - 1))]) + u[_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i + 1))]);
+      while (0);
+#line 179 "jacobi3d-float-collapse3.cu"
+    }
   }
   }
   }
@@ -244,8 +210,8 @@ void _xmpacc_loop_jacobi3d_spell_c_11_host(long long _xmpacc_n, void **_xmpacc_a
 #endif
 
 /* stencil3d_sweep.h:11: loop ... acc */
-#ifndef _XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_11_1   /* the runtime defines it as 3 where this kernel spills */
-#define _XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_11_1 4
+#ifndef _XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_11_1   /* the runtime defines it as 4 where this kernel spills */
+#define _XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_11_1 6
 #endif
 _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_11_1) _xmpacc_loop_jacobi3d_spell_c_11_1(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_k, _xmpacc_sched_t _xmpacc_s_j, _xmpacc_sched_t _xmpacc_s_i, float * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u, const float * _XMPACC_RESTRICT unew, _xmpacc_array_t _xmpacc_a_unew, _xmpacc_sched_t _xmpacc_s0_i)
 {
@@ -281,25 +247,22 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_11_1) _x
     if (_xmpacc_i0 + _xmpacc_e >= _xmpacc_s0_i.first && _xmpacc_i0 + _xmpacc_e < _xmpacc_s0_i.first + _xmpacc_s0_i.count) _xmpacc_mask |= 1 << _xmpacc_e;
   if (_xmpacc_mask) {
 #ifndef _XMPACC_CHECK
+  if (_XMPACC_FITS32(_xmpacc_a_u, 12) && _XMPACC_FITS32(_xmpacc_a_unew, 12) && _xmpacc_s0_i.count >= 4) {   /* 32-bit element indices (stream_walk.py _rows32), 16-byte loads where aligned */
   i = (int) _xmpacc_i0;
-  #ifndef _XMPACC_CHECK
-  long long _xmpacc_o0 = _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k)), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i));
-  const long long _xmpacc_t0 = (_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k + _xmpacc_s_k.step)), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i))) - _xmpacc_o0;
-  long long _xmpacc_o1 = _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k)), _XMPACC_G(_xmpacc_a_unew, 1, j - 1), _XMPACC_G(_xmpacc_a_unew, 2, i));
-  const long long _xmpacc_t1 = (_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k + _xmpacc_s_k.step)), _XMPACC_G(_xmpacc_a_unew, 1, j - 1), _XMPACC_G(_xmpacc_a_unew, 2, i))) - _xmpacc_o1;
-  const long long _xmpacc_d1_0 = (_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k - 1)), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i))) - _xmpacc_o1;
-  const long long _xmpacc_d1_1 = (_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k + 1)), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i))) - _xmpacc_o1;
-  const long long _xmpacc_d1_2 = (_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k)), _XMPACC_G(_xmpacc_a_unew, 1, j + 1), _XMPACC_G(_xmpacc_a_unew, 2, i))) - _xmpacc_o1;
-  const long long _xmpacc_d1_3 = (_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k)), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i - 1))) - _xmpacc_o1;
-  const long long _xmpacc_d1_4 = (_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k)), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i + 1))) - _xmpacc_o1;
-  const long long _xmpacc_d1_5 = (_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k)), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i))) - _xmpacc_o1;
-  #endif
-  i = (int) (_xmpacc_i0 + 1);   /* unit steps */
-  const long long _xmpacc_u0 = (_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k)), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i))) - _xmpacc_o0;
-  const long long _xmpacc_u1 = (_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k)), _XMPACC_G(_xmpacc_a_unew, 1, j - 1), _XMPACC_G(_xmpacc_a_unew, 2, i))) - _xmpacc_o1;
-  i = (int) _xmpacc_i0;
-  const int _xmpacc_vec = _xmpacc_u0 == 1 && _xmpacc_u1 == 1;
-  const int _xmpacc_al = _xmpacc_vec && _xmpacc_t0 % 4 == 0 && _xmpacc_t1 % 4 == 0 && (((unsigned long long) (&u[_xmpacc_o0])) & 15) == 0 && (((unsigned long long) (&unew[_xmpacc_o1])) & 15) == 0 && (((unsigned long long) (&unew[_xmpacc_o1 + _xmpacc_d1_2])) & 15) == 0 && (((unsigned long long) (&unew[_xmpacc_o1 + _xmpacc_d1_3 + 1])) & 15) == 0 && (((unsigned long long) (&unew[_xmpacc_o1 + _xmpacc_d1_0])) & 15) == 0;
+  const int _xmpacc_rows = (int) (_xmpacc_s_k.count - _xmpacc_p0 < 2 ? _xmpacc_s_k.count - _xmpacc_p0 : 2);   /* its rows */
+  float *const _xmpacc_b0 = u + (_XMPACC_AT3(_xmpacc_a_u, _xmpacc_a_u.dim[0].gtol, _xmpacc_a_u.dim[1].gtol, _xmpacc_a_u.dim[2].gtol));   /* u's local buffer */
+  int _xmpacc_o0 = (int) (_XMPACC_AT3(_xmpacc_a_u, _XMPACC_L(_xmpacc_a_u, 0, (k)), _XMPACC_L(_xmpacc_a_u, 1, j), _XMPACC_L(_xmpacc_a_u, 2, i)));
+  const int _xmpacc_t0 = (int) ((_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k + _xmpacc_s_k.step)), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i))) - (_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k)), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i))));
+  const float *const _xmpacc_b1 = unew + (_XMPACC_AT3(_xmpacc_a_unew, _xmpacc_a_unew.dim[0].gtol, _xmpacc_a_unew.dim[1].gtol, _xmpacc_a_unew.dim[2].gtol));   /* unew's local buffer */
+  int _xmpacc_o1 = (int) (_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_L(_xmpacc_a_unew, 0, (k)), _XMPACC_L(_xmpacc_a_unew, 1, j - 1), _XMPACC_L(_xmpacc_a_unew, 2, i)));
+  const int _xmpacc_t1 = (int) ((_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k + _xmpacc_s_k.step)), _XMPACC_G(_xmpacc_a_unew, 1, j - 1), _XMPACC_G(_xmpacc_a_unew, 2, i))) - (_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k)), _XMPACC_G(_xmpacc_a_unew, 1, j - 1), _XMPACC_G(_xmpacc_a_unew, 2, i))));
+  const int _xmpacc_d1_0 = (int) ((_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k - 1)), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i))) - (_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k)), _XMPACC_G(_xmpacc_a_unew, 1, j - 1), _XMPACC_G(_xmpacc_a_unew, 2, i))));
+  const int _xmpacc_d1_1 = (int) ((_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k + 1)), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i))) - (_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k)), _XMPACC_G(_xmpacc_a_unew, 1, j - 1), _XMPACC_G(_xmpacc_a_unew, 2, i))));
+  const int _xmpacc_d1_2 = (int) ((_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k)), _XMPACC_G(_xmpacc_a_unew, 1, j + 1), _XMPACC_G(_xmpacc_a_unew, 2, i))) - (_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k)), _XMPACC_G(_xmpacc_a_unew, 1, j - 1), _XMPACC_G(_xmpacc_a_unew, 2, i))));
+  const int _xmpacc_d1_3 = (int) ((_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k)), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i - 1))) - (_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k)), _XMPACC_G(_xmpacc_a_unew, 1, j - 1), _XMPACC_G(_xmpacc_a_unew, 2, i))));
+  const int _xmpacc_d1_4 = (int) ((_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k)), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i + 1))) - (_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k)), _XMPACC_G(_xmpacc_a_unew, 1, j - 1), _XMPACC_G(_xmpacc_a_unew, 2, i))));
+  const int _xmpacc_d1_5 = (int) ((_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k)), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i))) - (_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k)), _XMPACC_G(_xmpacc_a_unew, 1, j - 1), _XMPACC_G(_xmpacc_a_unew, 2, i))));
+  const int _xmpacc_al = _xmpacc_t0 % 4 == 0 && _xmpacc_t1 % 4 == 0 && (((unsigned long long) (&_xmpacc_b0[_xmpacc_o0])) & 15) == 0 && (((unsigned long long) (&_xmpacc_b1[_xmpacc_o1])) & 15) == 0 && (((unsigned long long) (&_xmpacc_b1[_xmpacc_o1 + _xmpacc_d1_2])) & 15) == 0 && (((unsigned long long) (&_xmpacc_b1[_xmpacc_o1 + _xmpacc_d1_3 + 1])) & 15) == 0 && (((unsigned long long) (&_xmpacc_b1[_xmpacc_o1 + _xmpacc_d1_0])) & 15) == 0;
   (void) _xmpacc_d1_0;
   (void) _xmpacc_d1_1;
   (void) _xmpacc_d1_2;
@@ -311,91 +274,86 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_11_1) _x
   float _xmpacc_x0_0, _xmpacc_x0_1, _xmpacc_x0_2, _xmpacc_x0_3;
   float _xmpacc_x1_0, _xmpacc_x1_1, _xmpacc_x1_2, _xmpacc_x1_3;
   float _xmpacc_x2_0, _xmpacc_x2_5;
-  if (_xmpacc_vec && (_xmpacc_al || _xmpacc_s0_i.count >= 4)) {   /* 16-byte loads where every access starts a block (stream_vector.py) */
   if (!_xmpacc_al) {   /* element by element: the points moved into the loop's range */
     const long long _xmpacc_sh = _xmpacc_i0 < _xmpacc_s0_i.first ? _xmpacc_s0_i.first - _xmpacc_i0 : _xmpacc_i0 + 4 > _xmpacc_s0_i.first + _xmpacc_s0_i.count ? _xmpacc_s0_i.first + _xmpacc_s0_i.count - 4 - _xmpacc_i0 : 0;
     _xmpacc_i0 += _xmpacc_sh;
-    _xmpacc_o0 += _xmpacc_sh;
-    _xmpacc_o1 += _xmpacc_sh;
+    _xmpacc_o0 += (int) _xmpacc_sh;
+    _xmpacc_o1 += (int) _xmpacc_sh;
     _xmpacc_mask = 31;   /* bit 4: element by element */
   }
     if (!(_xmpacc_mask >> 4)) {
-      _XMPACC_LDV4F(&unew[_xmpacc_o1 + _xmpacc_d1_0], _xmpacc_r0_0_0, _xmpacc_r0_0_1, _xmpacc_r0_0_2, _xmpacc_r0_0_3);
-      _XMPACC_LDV4F(&unew[_xmpacc_o1 + _xmpacc_d1_5], _xmpacc_r0_1_0, _xmpacc_r0_1_1, _xmpacc_r0_1_2, _xmpacc_r0_1_3);
+      _XMPACC_LDV4F(&_xmpacc_b1[_xmpacc_o1 + _xmpacc_d1_0], _xmpacc_r0_0_0, _xmpacc_r0_0_1, _xmpacc_r0_0_2, _xmpacc_r0_0_3);
+      _XMPACC_LDV4F(&_xmpacc_b1[_xmpacc_o1 + _xmpacc_d1_5], _xmpacc_r0_1_0, _xmpacc_r0_1_1, _xmpacc_r0_1_2, _xmpacc_r0_1_3);
     } else {
-      _xmpacc_r0_0_0 = _XMPACC_LDG(&unew[(_xmpacc_o1 + _xmpacc_d1_0) + 0]);
-      _xmpacc_r0_0_1 = _XMPACC_LDG(&unew[(_xmpacc_o1 + _xmpacc_d1_0) + 1]);
-      _xmpacc_r0_0_2 = _XMPACC_LDG(&unew[(_xmpacc_o1 + _xmpacc_d1_0) + 2]);
-      _xmpacc_r0_0_3 = _XMPACC_LDG(&unew[(_xmpacc_o1 + _xmpacc_d1_0) + 3]);
-      _xmpacc_r0_1_0 = _XMPACC_LDG(&unew[(_xmpacc_o1 + _xmpacc_d1_5) + 0]);
-      _xmpacc_r0_1_1 = _XMPACC_LDG(&unew[(_xmpacc_o1 + _xmpacc_d1_5) + 1]);
-      _xmpacc_r0_1_2 = _XMPACC_LDG(&unew[(_xmpacc_o1 + _xmpacc_d1_5) + 2]);
-      _xmpacc_r0_1_3 = _XMPACC_LDG(&unew[(_xmpacc_o1 + _xmpacc_d1_5) + 3]);
+      _xmpacc_r0_0_0 = _XMPACC_LDG(&_xmpacc_b1[(_xmpacc_o1 + _xmpacc_d1_0) + 0]);
+      _xmpacc_r0_0_1 = _XMPACC_LDG(&_xmpacc_b1[(_xmpacc_o1 + _xmpacc_d1_0) + 1]);
+      _xmpacc_r0_0_2 = _XMPACC_LDG(&_xmpacc_b1[(_xmpacc_o1 + _xmpacc_d1_0) + 2]);
+      _xmpacc_r0_0_3 = _XMPACC_LDG(&_xmpacc_b1[(_xmpacc_o1 + _xmpacc_d1_0) + 3]);
+      _xmpacc_r0_1_0 = _XMPACC_LDG(&_xmpacc_b1[(_xmpacc_o1 + _xmpacc_d1_5) + 0]);
+      _xmpacc_r0_1_1 = _XMPACC_LDG(&_xmpacc_b1[(_xmpacc_o1 + _xmpacc_d1_5) + 1]);
+      _xmpacc_r0_1_2 = _XMPACC_LDG(&_xmpacc_b1[(_xmpacc_o1 + _xmpacc_d1_5) + 2]);
+      _xmpacc_r0_1_3 = _XMPACC_LDG(&_xmpacc_b1[(_xmpacc_o1 + _xmpacc_d1_5) + 3]);
     }
   _XMPACC_UNROLL
   for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
-    if (_xmpacc_w > 0) { if (_xmpacc_p0 + _xmpacc_w >= _xmpacc_s_k.count) break; k = (int) (_xmpacc_s_k.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_k.step); }
+    if (_xmpacc_w > 0) { if (_xmpacc_w >= _xmpacc_rows) break; k = (int) (_xmpacc_s_k.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_k.step); _xmpacc_o0 += _xmpacc_t0; _xmpacc_o1 += _xmpacc_t1; }
     if (!(_xmpacc_mask >> 4)) {
-      _XMPACC_LDV4F(&unew[_xmpacc_o1 + _xmpacc_d1_1], _xmpacc_r0_2_0, _xmpacc_r0_2_1, _xmpacc_r0_2_2, _xmpacc_r0_2_3);
-      _XMPACC_LDV4F(&unew[(_xmpacc_o1) + 0], _xmpacc_x0_0, _xmpacc_x0_1, _xmpacc_x0_2, _xmpacc_x0_3);
-      _XMPACC_LDV4F(&unew[(_xmpacc_o1 + _xmpacc_d1_2) + 0], _xmpacc_x1_0, _xmpacc_x1_1, _xmpacc_x1_2, _xmpacc_x1_3);
-      if (((_xmpacc_mask >> 0 & 1))) _xmpacc_x2_0 = _XMPACC_LDG(&unew[(_xmpacc_o1 + _xmpacc_d1_3 + 1) + -1]);
-      if (((_xmpacc_mask >> 3 & 1))) _xmpacc_x2_5 = _XMPACC_LDG(&unew[(_xmpacc_o1 + _xmpacc_d1_3 + 1) + 4]);
+      _XMPACC_LDV4F(&_xmpacc_b1[_xmpacc_o1 + _xmpacc_d1_1], _xmpacc_r0_2_0, _xmpacc_r0_2_1, _xmpacc_r0_2_2, _xmpacc_r0_2_3);
+      _XMPACC_LDV4F(&_xmpacc_b1[(_xmpacc_o1) + 0], _xmpacc_x0_0, _xmpacc_x0_1, _xmpacc_x0_2, _xmpacc_x0_3);
+      _XMPACC_LDV4F(&_xmpacc_b1[(_xmpacc_o1 + _xmpacc_d1_2) + 0], _xmpacc_x1_0, _xmpacc_x1_1, _xmpacc_x1_2, _xmpacc_x1_3);
+      if (((_xmpacc_mask >> 0 & 1))) _xmpacc_x2_0 = _XMPACC_LDG(&_xmpacc_b1[(_xmpacc_o1 + _xmpacc_d1_3 + 1) + -1]);
+      if (((_xmpacc_mask >> 3 & 1))) _xmpacc_x2_5 = _XMPACC_LDG(&_xmpacc_b1[(_xmpacc_o1 + _xmpacc_d1_3 + 1) + 4]);
     } else {
-      _xmpacc_r0_2_0 = _XMPACC_LDG(&unew[(_xmpacc_o1 + _xmpacc_d1_1) + 0]);
-      _xmpacc_r0_2_1 = _XMPACC_LDG(&unew[(_xmpacc_o1 + _xmpacc_d1_1) + 1]);
-      _xmpacc_r0_2_2 = _XMPACC_LDG(&unew[(_xmpacc_o1 + _xmpacc_d1_1) + 2]);
-      _xmpacc_r0_2_3 = _XMPACC_LDG(&unew[(_xmpacc_o1 + _xmpacc_d1_1) + 3]);
-      _xmpacc_x0_0 = _XMPACC_LDG(&unew[((_xmpacc_o1) + 0) + 0]);
-      _xmpacc_x0_1 = _XMPACC_LDG(&unew[((_xmpacc_o1) + 0) + 1]);
-      _xmpacc_x0_2 = _XMPACC_LDG(&unew[((_xmpacc_o1) + 0) + 2]);
-      _xmpacc_x0_3 = _XMPACC_LDG(&unew[((_xmpacc_o1) + 0) + 3]);
-      _xmpacc_x1_0 = _XMPACC_LDG(&unew[((_xmpacc_o1 + _xmpacc_d1_2) + 0) + 0]);
-      _xmpacc_x1_1 = _XMPACC_LDG(&unew[((_xmpacc_o1 + _xmpacc_d1_2) + 0) + 1]);
-      _xmpacc_x1_2 = _XMPACC_LDG(&unew[((_xmpacc_o1 + _xmpacc_d1_2) + 0) + 2]);
-      _xmpacc_x1_3 = _XMPACC_LDG(&unew[((_xmpacc_o1 + _xmpacc_d1_2) + 0) + 3]);
-      _xmpacc_x2_0 = _XMPACC_LDG(&unew[(_xmpacc_o1 + _xmpacc_d1_3 + 1) + -1]);
-      _xmpacc_x2_5 = _XMPACC_LDG(&unew[(_xmpacc_o1 + _xmpacc_d1_3 + 1) + 4]);
+      _xmpacc_r0_2_0 = _XMPACC_LDG(&_xmpacc_b1[(_xmpacc_o1 + _xmpacc_d1_1) + 0]);
+      _xmpacc_r0_2_1 = _XMPACC_LDG(&_xmpacc_b1[(_xmpacc_o1 + _xmpacc_d1_1) + 1]);
+      _xmpacc_r0_2_2 = _XMPACC_LDG(&_xmpacc_b1[(_xmpacc_o1 + _xmpacc_d1_1) + 2]);
+      _xmpacc_r0_2_3 = _XMPACC_LDG(&_xmpacc_b1[(_xmpacc_o1 + _xmpacc_d1_1) + 3]);
+      _xmpacc_x0_0 = _XMPACC_LDG(&_xmpacc_b1[((_xmpacc_o1) + 0) + 0]);
+      _xmpacc_x0_1 = _XMPACC_LDG(&_xmpacc_b1[((_xmpacc_o1) + 0) + 1]);
+      _xmpacc_x0_2 = _XMPACC_LDG(&_xmpacc_b1[((_xmpacc_o1) + 0) + 2]);
+      _xmpacc_x0_3 = _XMPACC_LDG(&_xmpacc_b1[((_xmpacc_o1) + 0) + 3]);
+      _xmpacc_x1_0 = _XMPACC_LDG(&_xmpacc_b1[((_xmpacc_o1 + _xmpacc_d1_2) + 0) + 0]);
+      _xmpacc_x1_1 = _XMPACC_LDG(&_xmpacc_b1[((_xmpacc_o1 + _xmpacc_d1_2) + 0) + 1]);
+      _xmpacc_x1_2 = _XMPACC_LDG(&_xmpacc_b1[((_xmpacc_o1 + _xmpacc_d1_2) + 0) + 2]);
+      _xmpacc_x1_3 = _XMPACC_LDG(&_xmpacc_b1[((_xmpacc_o1 + _xmpacc_d1_2) + 0) + 3]);
+      _xmpacc_x2_0 = _XMPACC_LDG(&_xmpacc_b1[(_xmpacc_o1 + _xmpacc_d1_3 + 1) + -1]);
+      _xmpacc_x2_5 = _XMPACC_LDG(&_xmpacc_b1[(_xmpacc_o1 + _xmpacc_d1_3 + 1) + 4]);
     }
     { int i = (int) (_xmpacc_i0 + 0); (void) i;
     do
 #line 40 "bench/spelling/stencil3d_sweep.h"
 _xmpacc_y0 = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0_0 + _xmpacc_r0_2_0) + _xmpacc_x0_0) + _xmpacc_x1_0) + _xmpacc_x2_0) + _xmpacc_r0_1_1);
     while (0);
-#line 366 "jacobi3d-float-collapse3.cu"
+#line 328 "jacobi3d-float-collapse3.cu"
     }
     { int i = (int) (_xmpacc_i0 + 1); (void) i;
     do
 #line 40 "bench/spelling/stencil3d_sweep.h"
 _xmpacc_y1 = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0_1 + _xmpacc_r0_2_1) + _xmpacc_x0_1) + _xmpacc_x1_1) + _xmpacc_r0_1_0) + _xmpacc_r0_1_2);
     while (0);
-#line 373 "jacobi3d-float-collapse3.cu"
+#line 335 "jacobi3d-float-collapse3.cu"
     }
     { int i = (int) (_xmpacc_i0 + 2); (void) i;
     do
 #line 40 "bench/spelling/stencil3d_sweep.h"
 _xmpacc_y2 = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0_2 + _xmpacc_r0_2_2) + _xmpacc_x0_2) + _xmpacc_x1_2) + _xmpacc_r0_1_1) + _xmpacc_r0_1_3);
     while (0);
-#line 380 "jacobi3d-float-collapse3.cu"
+#line 342 "jacobi3d-float-collapse3.cu"
     }
     { int i = (int) (_xmpacc_i0 + 3); (void) i;
     do
 #line 40 "bench/spelling/stencil3d_sweep.h"
 _xmpacc_y3 = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0_3 + _xmpacc_r0_2_3) + _xmpacc_x0_3) + _xmpacc_x1_3) + _xmpacc_r0_1_2) + _xmpacc_x2_5);
     while (0);
-#line 387 "jacobi3d-float-collapse3.cu"
+#line 349 "jacobi3d-float-collapse3.cu"
     }
-    if (_xmpacc_mask == 15) _XMPACC_STV4F(&u[_xmpacc_o0], _xmpacc_y0, _xmpacc_y1, _xmpacc_y2, _xmpacc_y3);
+    if (_xmpacc_mask == 15) _XMPACC_STV4F(&_xmpacc_b0[_xmpacc_o0], _xmpacc_y0, _xmpacc_y1, _xmpacc_y2, _xmpacc_y3);
     else {
-      if (_xmpacc_mask >> 0 & 1) u[(_xmpacc_o0) + 0] = _xmpacc_y0;
-      if (_xmpacc_mask >> 1 & 1) u[(_xmpacc_o0) + 1] = _xmpacc_y1;
-      if (_xmpacc_mask >> 2 & 1) u[(_xmpacc_o0) + 2] = _xmpacc_y2;
-      if (_xmpacc_mask >> 3 & 1) u[(_xmpacc_o0) + 3] = _xmpacc_y3;
+      if (_xmpacc_mask >> 0 & 1) _xmpacc_b0[(_xmpacc_o0) + 0] = _xmpacc_y0;
+      if (_xmpacc_mask >> 1 & 1) _xmpacc_b0[(_xmpacc_o0) + 1] = _xmpacc_y1;
+      if (_xmpacc_mask >> 2 & 1) _xmpacc_b0[(_xmpacc_o0) + 2] = _xmpacc_y2;
+      if (_xmpacc_mask >> 3 & 1) _xmpacc_b0[(_xmpacc_o0) + 3] = _xmpacc_y3;
     }
-    #ifndef _XMPACC_CHECK
-    _xmpacc_o0 += _xmpacc_t0;
-    _xmpacc_o1 += _xmpacc_t1;
-    #endif
     _xmpacc_r0_0_0 = _xmpacc_r0_1_0;
     _xmpacc_r0_0_1 = _xmpacc_r0_1_1;
     _xmpacc_r0_0_2 = _xmpacc_r0_1_2;
@@ -407,45 +365,19 @@ _xmpacc_y3 = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0_3 + _xmpacc_r0_2_3) + _xm
   }
   } else
 #endif
-  for (int _xmpacc_e = 0; _xmpacc_e < 4; _xmpacc_e++) {   /* one point at a time */
+  _XMPACC_ROLLED   /* rolled: unrolled, nvcc 13 kept its subscripts in registers and the kernel spilled at 6 blocks */
+  for (int _xmpacc_e = 0; _xmpacc_e < 4; _xmpacc_e++) {   /* one point at a time, the body as written */
     if (!(_xmpacc_mask >> _xmpacc_e & 1)) continue;
     i = (int) (_xmpacc_i0 + _xmpacc_e);
-  long long _xmpacc_p0 = _xmpacc_rest * 2;   /* this thread's first row */
-  k = (int) (_xmpacc_s_k.first + _xmpacc_p0 * _xmpacc_s_k.step);
-  #ifndef _XMPACC_CHECK
-  long long _xmpacc_o0 = _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k)), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i));
-  const long long _xmpacc_t0 = (_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k + _xmpacc_s_k.step)), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i))) - _xmpacc_o0;
-  long long _xmpacc_o1 = _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k)), _XMPACC_G(_xmpacc_a_unew, 1, j - 1), _XMPACC_G(_xmpacc_a_unew, 2, i));
-  const long long _xmpacc_t1 = (_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k + _xmpacc_s_k.step)), _XMPACC_G(_xmpacc_a_unew, 1, j - 1), _XMPACC_G(_xmpacc_a_unew, 2, i))) - _xmpacc_o1;
-  const long long _xmpacc_d1_0 = (_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k - 1)), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i))) - _xmpacc_o1;
-  const long long _xmpacc_d1_1 = (_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k + 1)), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i))) - _xmpacc_o1;
-  const long long _xmpacc_d1_2 = (_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k)), _XMPACC_G(_xmpacc_a_unew, 1, j + 1), _XMPACC_G(_xmpacc_a_unew, 2, i))) - _xmpacc_o1;
-  const long long _xmpacc_d1_3 = (_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k)), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i - 1))) - _xmpacc_o1;
-  const long long _xmpacc_d1_4 = (_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k)), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i + 1))) - _xmpacc_o1;
-  const long long _xmpacc_d1_5 = (_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k)), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i))) - _xmpacc_o1;
-  #endif
-  float _xmpacc_r0_0, _xmpacc_r0_1, _xmpacc_r0_2;
-  _xmpacc_r0_0 = _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_0, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k - 1)), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i)))]);
-  _xmpacc_r0_1 = _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_5, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k)), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i)))]);
-  /* streamed: 2 rows of 'k' per thread, 4 points of 'i' each, windows unew[k-1..k+1] */
-  {
-  _XMPACC_ROLLED
-  for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
-    if (_xmpacc_w > 0) { if (_xmpacc_p0 + _xmpacc_w >= _xmpacc_s_k.count) break; k = (int) (_xmpacc_s_k.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_k.step); }
-    _xmpacc_r0_2 = _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_1, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k + 1)), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i)))]);
-    do
+    _XMPACC_ROLLED
+    for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
+      if (_xmpacc_p0 + _xmpacc_w >= _xmpacc_s_k.count) break; k = (int) (_xmpacc_s_k.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_k.step);
+      do
 #line 40 "bench/spelling/stencil3d_sweep.h"
-u[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i)))] = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0 + _xmpacc_r0_2) + _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, k), _XMPACC_G(_xmpacc_a_unew, 1, j - 1), _XMPACC_G(_xmpacc_a_unew, 2, i)))])) + _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_2, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, k), _XMPACC_G(_xmpacc_a_unew, 1, j + 1), _XMPACC_G(_xmpacc_a_unew, 2, i)))])) + _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_3, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, k), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i - 1)))])) + _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_4, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, k), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i + 1)))]));
-    while (0);
-#line 441 "jacobi3d-float-collapse3.cu"
-    #ifndef _XMPACC_CHECK
-    _xmpacc_o0 += _xmpacc_t0;
-    _xmpacc_o1 += _xmpacc_t1;
-    #endif
-    _xmpacc_r0_0 = _xmpacc_r0_1;
-    _xmpacc_r0_1 = _xmpacc_r0_2;
-  }
-  }
+u[_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i))] = ((float) (1.0 / 6.0)) * (((((unew[_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, k - 1), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i))] + unew[_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, k + 1), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i))]) + unew[_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, k), _XMPACC_G(_xmpacc_a_unew, 1, j - 1), _XMPACC_G(_xmpacc_a_unew, 2, i))]) + unew[_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, k), _XMPACC_G(_xmpacc_a_unew, 1, j + 1), _XMPACC_G(_xmpacc_a_unew, 2, i))]) + unew[_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, k), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i - 1))]) + unew[_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, k), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i + 1))]);
+      while (0);
+#line 380 "jacobi3d-float-collapse3.cu"
+    }
   }
   }
   }

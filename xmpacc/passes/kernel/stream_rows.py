@@ -52,6 +52,9 @@ class RowIndex:
     array: str
     base: str                               # subscript text, the walked index as _xmpacc_ROW
     distances: tuple[tuple[str, int], ...]  # (subscript pattern, row offset c) of each distance
+    desc: str = ""                          # the array's descriptor (C text), for 32-bit walks
+    ndims: int = 0                          # its index macros: one per dimension
+    base_read: bool = True                  # some access reads or writes ``base`` at the row itself
 
     def at(self, pattern: str, row: str) -> str:
         return pattern.replace(ROW, f"({row})")
@@ -134,6 +137,7 @@ def plan(refs: list[c_ast.ArrayRef], var: str, arrays: set[str], assigned: set[s
     ``extra``: references whose pattern is also needed at the given row offsets (windows;
     they are in the result too)."""
     groups: dict[tuple[str, int], list[tuple[str, int]]] = {}
+    descs: dict[tuple[str, int], tuple[str, int]] = {}
     uses: dict[int, tuple[tuple[str, int], str, int]] = {}
     for ref, offsets in [(r, None) for r in refs] + extra:
         if not isinstance(ref.name, c_ast.ID) or ref.name.name not in arrays:
@@ -145,6 +149,8 @@ def plan(refs: list[c_ast.ArrayRef], var: str, arrays: set[str], assigned: set[s
             continue
         key, pattern = (ref.name.name, slot[0]), pattern_of(ref, slot[0])
         members = groups.setdefault(key, [])
+        macros = [h for h, _a, _e in index_slots(ref) if isinstance(h, c_ast.ExprList)]
+        descs.setdefault(key, (cbuild.to_c(macros[0].exprs[0]), len(macros)))
         for c in (offsets if offsets is not None else [slot[1]]):
             if (pattern, c) not in members:
                 members.append((pattern, c))
@@ -153,7 +159,8 @@ def plan(refs: list[c_ast.ArrayRef], var: str, arrays: set[str], assigned: set[s
     for key, members in groups.items():
         base = next((p for p, c in members if c == 0), members[0][0])
         number[key] = len(rows)
-        rows.append(RowIndex(key[0], base, tuple(m for m in members if m != (base, 0))))
+        rows.append(RowIndex(key[0], base, tuple(m for m in members if m != (base, 0)), *descs[key],
+                             (base, 0) in members))
     where = {i: (number[key], rows[number[key]].distance(p, c)) for i, (key, p, c) in uses.items()}
     return rows, where
 

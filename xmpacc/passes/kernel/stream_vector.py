@@ -46,6 +46,14 @@ goes up by 1 over a dimension that is not cyclic; a body with exactly one store,
 every array float; every read unconditional, of a read-only array,
 through a row index, and naming the innermost variable once as ``i + c`` (windows: c = 0).
 ``XMPACC_STREAM_VECTOR=0`` in the compiler's environment turns it off.
+
+Index width: where every array's local buffer holds fewer than about 2^31 elements (checked
+in the kernel, from the descriptors) the walk's row indices, steps and distances are ints
+counted from each buffer's start (stream_walk._rows32): one register each instead of two,
+and the 512^3 fp32 7-point kernel fits 40 registers (6 blocks of 256 per SM, no spill; 64
+registers and 4 blocks in 64 bits).  Elsewhere, for loops of fewer than 4 iterations and in
+checked builds, the thread runs the body as written once per point and row.
+``XMPACC_STREAM_INDEX32=0`` keeps the 64-bit walk and its streamed one-point fallback.
 """
 
 from __future__ import annotations
@@ -90,6 +98,7 @@ class Group:
     offsets: tuple[int, ...]
     window: tuple[int, int] = (-1, 0)   # (window, register slot) holding elements 0 .. V - 1, or -1
     lanes: int = 1
+    row: int = -1            # the row index ``at`` goes through (stream_rows.py)
 
     def reg(self, element: int) -> str:
         if self.window[0] >= 0 and 0 <= element < self.lanes:   # the window's row: no load of its own
@@ -110,6 +119,7 @@ class VectorPlan:
     reads: dict[int, tuple[str, int]]     # id of a read ArrayRef -> ("w", window) | ("g", group), offset
     store_id: int                         # id of the store's Assignment
     ivar_type: str
+    store_row: int = -1                   # the store's row index
 
 
 def enabled() -> bool:
@@ -194,14 +204,14 @@ def _plan(body: c_ast.Node, loops: list[CanonicalLoop], types: list[str], kv: Ke
         window, lowest = rows_of.get((array, pattern), (-1, 0))
         depth = windows[window][1] - windows[window][0] + 1 if window >= 0 else 0
         held = (window, row - lowest) if window >= 0 and 0 <= row - lowest < depth else (-1, 0)
-        group = Group(len(groups), array, at, offsets[0], offsets[-1] + lanes - 1, offsets, held, lanes)
+        group = Group(len(groups), array, at, offsets[0], offsets[-1] + lanes - 1, offsets, held, lanes, n)
         groups.append(group)
         for ref, _c in members:
             plan_reads[id(ref)] = ("g", group.number)
     n, k = moved[id(target)]
     return VectorPlan(inner.var, ctype, lanes, tuple(groups), name, walked(n, k),
                       cbuild.to_c(target.subscript), tuple(sorted(used_windows)), plan_reads, id(store),
-                      types[-1])
+                      types[-1], n)
 
 
 def _the_store(body: c_ast.Node) -> c_ast.Assignment:

@@ -24,6 +24,7 @@ with the test.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 
 from xmpacc.passes.common.canonical import CanonicalLoop
@@ -32,6 +33,12 @@ from xmpacc.passes.kernel.stream_rows import RowIndex
 from xmpacc.passes.kernel.stream_vector import VectorPlan
 
 WHOLE_WALK_BLOCKS = 4   # kernels asking for at most this many blocks per SM get the whole-walk loop
+
+
+def index32() -> bool:
+    """Whether vector walks index in 32 bits where the arrays allow (``_rows32``);
+    XMPACC_STREAM_INDEX32=0 in the compiler's environment keeps the 64-bit walk, for measurements."""
+    return os.environ.get("XMPACC_STREAM_INDEX32", "1") != "0"
 
 
 @dataclass(frozen=True)
@@ -74,7 +81,13 @@ class VectorCode:
     multiple of 4: ``shift`` first moves the thread's points into the loop's range).  The
     two load forms are branches of each step, not two walks: one walk's registers serve both,
     and the kernel keeps 4 blocks per SM (two walks in one kernel spilled there, and 3 blocks
-    cost the aligned walk 9 % on an H200: 0.309 -> 0.338 ms per 512^3 fp32 sweep)."""
+    cost the aligned walk 9 % on an H200: 0.309 -> 0.338 ms per 512^3 fp32 sweep).
+
+    ``narrow`` (index32, _rows32): the walk indexes in 32 bits from each array's local buffer
+    where the kernel's test ``narrow`` holds, and the kernel's other path is the body as
+    written, one point and one row at a time (``plain_row``; the program's last body in
+    Kernel.vector_bodies): the streamed one-point fallback of the 64-bit form needs 61
+    registers on its own, so with it the kernel would not fit the 40 of 6 blocks per SM."""
 
     lanes: int
     setup: list[str]         # the thread's first point and mask (from its group and the row's phase)
@@ -90,6 +103,9 @@ class VectorCode:
     step: tuple[list[str], list[str]]    # a step's loads: (16-byte blocks, elements)
     store: list[str]         # the four values, one 16-byte store where aligned and whole
     test: str                # when the vector walk serves (aligned, or a loop of 4 iterations or more)
+    narrow: str = ""         # 32-bit element indices (index32): the test that they fit, "" where 64-bit
+    next_row: str = ""       # with narrow: the walk's next row (the row indices move there), else WalkCode's
+    plain_row: str = ""      # with narrow: the fallback's next row (the body as written, point by point)
 
 
 @dataclass(frozen=True)
@@ -149,6 +165,11 @@ def _vector(p: StreamPlan, v: VectorPlan, first_row: list[str],
     """The vector walk's lines (stream_vector.py's docstring shows them); ``first_row``
     and ``row_indices`` (_row_indices) as the scalar walk has them."""
     iv, t, lanes, s0, ct = v.var, v.ivar_type, v.lanes, f"_xmpacc_s0_{v.var}", v.ctype
+    narrow = narrow_rows(p.rows)
+
+    def arr(array: str, row: int) -> str:
+        """The array as the walk indexes it: in 32 bits, from its local buffer (_rows32)."""
+        return f"_xmpacc_b{row}" if narrow else array
     setup = [f"const long long _xmpacc_g0 = {iv};   /* this thread's group of {lanes} points */",
              f"{iv} = ({t}) {s0}.first;", *first_row,
              "/* the row's first 16-byte block of the written array starts _xmpacc_phase points before its "
@@ -166,18 +187,27 @@ def _vector(p: StreamPlan, v: VectorPlan, first_row: list[str],
     units = [f"_xmpacc_u{n} == 1" for n in range(len(p.rows))]
     # every plane step a whole number of blocks, every access pattern starting one
     starts = [f"_xmpacc_t{n} % {lanes} == 0" for n in range(len(p.rows))]
-    starts.append(_aligned(f"&{v.store_array}[{v.store_at}]"))
-    starts += [_aligned(f"&{g.array}[{g.at}]") for g in v.groups]
-    starts += [_aligned(f"&{p.windows[w].array}[{_index(p, p.windows[w], var, p.windows[w].lo)}]")
-               for w in v.windows]
-    rows = [f"{iv} = ({t}) _xmpacc_i0;", *row_lines, f"{iv} = ({t}) (_xmpacc_i0 + 1);   /* unit steps */"]
-    rows += [f"const long long _xmpacc_u{n} = ({r.at(r.base, var)}) - _xmpacc_o{n};"
-             for n, r in enumerate(p.rows)]
-    rows += [f"{iv} = ({t}) _xmpacc_i0;", f"const int _xmpacc_vec = {' && '.join(units) or '1'};",
-             f"const int _xmpacc_al = _xmpacc_vec && {' && '.join(starts)};"]
+    starts.append(_aligned(f"&{arr(v.store_array, v.store_row)}[{v.store_at}]"))
+    starts += [_aligned(f"&{arr(g.array, g.row)}[{g.at}]") for g in v.groups]
+    starts += [_aligned(f"&{arr(p.windows[w].array, p.windows[w].row)}"
+                        f"[{_index(p, p.windows[w], var, p.windows[w].lo)}]") for w in v.windows]
+    if narrow:
+        # every row steps by one element along i (_XMPACC_G/_XMPACC_L in the last subscript: the
+        # flat subscript's last term is the index itself), and the kernel takes this form for loops
+        # of ``lanes`` iterations or more (VectorCode.narrow): no _xmpacc_vec, no other test
+        rows = [f"{iv} = ({t}) _xmpacc_i0;", *_rows32(p, v, var),
+                f"const int _xmpacc_al = {' && '.join(starts)};"]
+    else:
+        rows = [f"{iv} = ({t}) _xmpacc_i0;", *row_lines, f"{iv} = ({t}) (_xmpacc_i0 + 1);   /* unit steps */"]
+        rows += [f"const long long _xmpacc_u{n} = ({r.at(r.base, var)}) - _xmpacc_o{n};"
+                 for n, r in enumerate(p.rows)]
+        rows += [f"{iv} = ({t}) _xmpacc_i0;", f"const int _xmpacc_vec = {' && '.join(units) or '1'};",
+                 f"const int _xmpacc_al = _xmpacc_vec && {' && '.join(starts)};"]
     # distances the vector walk reads through its groups' anchors instead (no -Wall noise)
     rows += [f"(void) _xmpacc_d{n}_{k};" for n, r in enumerate(p.rows) for k in range(len(r.distances))]
-    decls, tail = [f"{ct} {', '.join(f'_xmpacc_y{e}' for e in range(lanes))};"], list(row_tail)
+    # 32 bits: the row indices move at the next row, after its exit test (never past the last row)
+    decls = [f"{ct} {', '.join(f'_xmpacc_y{e}' for e in range(lanes))};"]
+    tail = [] if narrow else list(row_tail)
     pro, head = _Loads(ct, lanes), _Loads(ct, lanes)
     for w in v.windows:
         win = p.windows[w]
@@ -189,8 +219,8 @@ def _vector(p: StreamPlan, v: VectorPlan, first_row: list[str],
         readers = [sorted({e} | {r for g in v.groups if g.window[0] == w for r in range(lanes)
                                  if e - r in g.offsets}) for e in range(lanes)]
         for k in range(depth - 1):
-            pro.block(win.array, _index(p, win, var, win.lo + k), regs[k], readers)
-        head.block(win.array, _index(p, win, var, win.hi), regs[-1], readers)
+            pro.block(arr(win.array, win.row), _index(p, win, var, win.lo + k), regs[k], readers)
+        head.block(arr(win.array, win.row), _index(p, win, var, win.hi), regs[-1], readers)
         tail += [f"{regs[k][e]} = {regs[k + 1][e]};" for k in range(depth - 1) for e in range(lanes)]
     for g in v.groups:
         own = [g.reg(m) for m in range(g.lo, g.hi + 1) if g.reg(m).startswith("_xmpacc_x")]
@@ -203,15 +233,16 @@ def _vector(p: StreamPlan, v: VectorPlan, first_row: list[str],
                        for m in range(b * lanes, (b + 1) * lanes)}
             needed = [m for m, who in needers.items() if who]
             if len(needed) == lanes:
-                head.block(g.array, f"({g.at}) + {b * lanes}", [g.reg(m) for m in needed],
+                head.block(arr(g.array, g.row), f"({g.at}) + {b * lanes}", [g.reg(m) for m in needed],
                            [needers[m] for m in needed])
             else:
                 for m in needed:
-                    head.scalar(g.array, f"({g.at}) + {m}", g.reg(m), needers[m])
+                    head.scalar(arr(g.array, g.row), f"({g.at}) + {m}", g.reg(m), needers[m])
     ys = ", ".join(f"_xmpacc_y{e}" for e in range(lanes))
-    masked = [f"if (_xmpacc_mask >> {e} & 1) {v.store_array}[({v.store_at}) + {e}] = _xmpacc_y{e};"
+    w_arr = arr(v.store_array, v.store_row)
+    masked = [f"if (_xmpacc_mask >> {e} & 1) {w_arr}[({v.store_at}) + {e}] = _xmpacc_y{e};"
               for e in range(lanes)]
-    store = [f"if (_xmpacc_mask == {(1 << lanes) - 1}) {_STORE[ct]}(&{v.store_array}[{v.store_at}], {ys});",
+    store = [f"if (_xmpacc_mask == {(1 << lanes) - 1}) {_STORE[ct]}(&{w_arr}[{v.store_at}], {ys});",
              "else {", *(f"  {x}" for x in masked), "}"]
     # rows that are no multiple of 4 long: the thread's points moved into the loop's range,
     # where a neighbour computes some of them again (the same values: the body reads no
@@ -221,13 +252,92 @@ def _vector(p: StreamPlan, v: VectorPlan, first_row: list[str],
              f"  const long long _xmpacc_sh = _xmpacc_i0 < {s0}.first ? {s0}.first - _xmpacc_i0 : "
              f"_xmpacc_i0 + {lanes} > {end} ? {end} - {lanes} - _xmpacc_i0 : 0;",
              "  _xmpacc_i0 += _xmpacc_sh;",
-             *(f"  _xmpacc_o{n} += _xmpacc_sh;" for n in range(len(p.rows))),
+             *(f"  _xmpacc_o{n} += {'(int) ' if narrow else ''}_xmpacc_sh;" for n in range(len(p.rows))),
              f"  _xmpacc_mask = {(1 << (lanes + 1)) - 1};   /* bit {lanes}: element by element */", "}"]
     scopes = [f"{t} {iv} = ({t}) (_xmpacc_i0 + {e}); (void) {iv};" for e in range(lanes)]
+    fits = next_row = plain_row = ""
+    if narrow:
+        s = f"_xmpacc_s_{p.var}"
+        step = f"{p.var} = ({p.ctype}) ({s}.first + (_xmpacc_p0 + _xmpacc_w) * {s}.step);"
+        moves = " ".join(f"_xmpacc_o{n} += _xmpacc_t{n};" for n in range(len(p.rows)))
+        next_row = f"if (_xmpacc_w > 0) {{ if (_xmpacc_w >= _xmpacc_rows) break; {step} {moves} }}"
+        plain_row = f"if (_xmpacc_p0 + _xmpacc_w >= {s}.count) break; {step}"
+        # an element index of the walk is one of an element it reads or writes, or of its block's
+        # other elements or of the group's ends: at most ``reach`` past the buffer's last element
+        reach = max([abs(g.lo) for g in v.groups] + [abs(g.hi) for g in v.groups] + [0]) + 2 * lanes
+        fits = " && ".join([*dict.fromkeys(f"_XMPACC_FITS32({r.desc}, {reach})" for r in p.rows),
+                            f"{s0}.count >= {lanes}"])
     return VectorCode(lanes, setup, rows, decls, scopes, tail, f"{iv} = ({t}) (_xmpacc_i0 + _xmpacc_e);",
                       shift, f"!(_xmpacc_mask >> {lanes})", (pro.vector, pro.scalars),
                       (head.vector, head.scalars), store,
-                      f"_xmpacc_vec && (_xmpacc_al || {s0}.count >= {lanes})")
+                      f"_xmpacc_vec && (_xmpacc_al || {s0}.count >= {lanes})", fits, next_row, plain_row)
+
+
+def _origin(r: RowIndex) -> tuple[str, int]:
+    """The element a 32-bit row index stands at: its base where an access reads or writes it at
+    the row itself, else its first distance's (so that the index is always one of an element
+    the walk touches, inside the buffer)."""
+    return (r.base, 0) if r.base_read or not r.distances else r.distances[0]
+
+
+def narrow_rows(rows: tuple[RowIndex, ...] | list[RowIndex]) -> bool:
+    """Whether a vector walk over these row indices gets 32-bit element indices (_rows32):
+    index32() and every row a flat subscript of an aligned array whose last index steps by
+    one element."""
+    return index32() and bool(rows) and all(r.desc and r.ndims and _unit_step(r.base) for r in rows)
+
+
+def _unit_step(pattern: str) -> bool:
+    """Whether a row's elements at i and i + 1 are neighbours in memory whatever the
+    descriptor: the last index macro of its flat subscript is _XMPACC_G or _XMPACC_L."""
+    calls = re.findall(r"(_XMPACC_(?:G|L|LC))\(", pattern)
+    return bool(calls) and calls[-1] != "_XMPACC_LC"
+
+
+def _local(subscript: str) -> str:
+    """A subscript as an index into the array's local buffer: rebased arrays' subscripts
+    (kernels.rebase_prologue) name global indices, _XMPACC_G(a, d, g) = g; _XMPACC_L is g's
+    local index in that dimension (g - gtol), and the flat subscript is linear in the indices."""
+    return subscript.replace("_XMPACC_G(", "_XMPACC_L(")
+
+
+def _buffer(r: RowIndex) -> str:
+    """The pointer to the first element of the array's local buffer: a rebased array's
+    kernel pointer plus the offset the prologue took from it (the same arithmetic, so nvcc
+    folds the two), anything else's pointer as it is."""
+    if "_XMPACC_G(" not in r.base:
+        return r.array
+    d = r.desc
+    gtols = [f"{d}.dim[{k}].gtol" for k in range(r.ndims)]
+    off = gtols[0] if r.ndims == 1 else f"_XMPACC_AT{r.ndims}({d}, {', '.join(gtols)})"
+    return f"{r.array} + ({off})"
+
+
+def _rows32(p: StreamPlan, v: VectorPlan, var: str) -> list[str]:
+    """The vector walk's row indices in 32 bits (index32): each an int index into the
+    array's local buffer (``_xmpacc_b<n>``), its step and its distances ints as well.  The
+    walk then needs one register per index, step and distance instead of two, and adds
+    them to a pointer the kernel's parameters give, which nvcc does not keep in registers:
+    on the 512^3 fp32 7-point sweep (nvcc 13, sm_90) 64 registers became 40 or fewer.
+    An int holds every such value while the buffer has fewer than 2^31 elements
+    (_XMPACC_FITS32, checked where the walk starts): an index is one of an element the walk
+    reads or writes or at most a few past one, a step or a distance that of two elements of
+    the buffer.  Steps and distances are differences of the 64-bit subscripts, as the 64-bit
+    walk has them."""
+    s = f"_xmpacc_s_{p.var}"
+    left = f"{s}.count - _xmpacc_p0"
+    out = [f"const int _xmpacc_rows = (int) ({left} < {p.walk} ? {left} : {p.walk});   /* its rows */"]
+    for n, r in enumerate(p.rows):
+        pattern, c = _origin(r)
+        at = f"({r.at(pattern, _row(var, c))})"
+        const = "" if r.array == v.store_array else "const "
+        out.append(f"{const}{v.ctype} *const _xmpacc_b{n} = {_buffer(r)};   /* {r.array}'s local buffer */")
+        out.append(f"int _xmpacc_o{n} = (int) {_local(at)};")
+        after = r.at(pattern, _row(f"{var} + {s}.step", c))
+        out.append(f"const int _xmpacc_t{n} = (int) (({after}) - {at});")
+        out += [f"const int _xmpacc_d{n}_{k} = (int) (({r.at(dp, _row(var, dc))}) - {at});"
+                for k, (dp, dc) in enumerate(r.distances)]
+    return out
 
 
 class _Loads:

@@ -46,11 +46,13 @@ Legality (conservative; anything else keeps the one-thread-per-iteration mapping
 
 ``XMPACC_STREAM=0`` in the compiler's environment turns streaming off (the fallback
 mapping, for comparisons); ``XMPACC_STREAM_WALK=W`` fixes the walk length,
-``XMPACC_STREAM_MINBLOCKS=B`` the blocks per SM of ``__launch_bounds__`` (0: none).
+``XMPACC_STREAM_MINBLOCKS=B`` the blocks per SM of ``__launch_bounds__`` (0: none),
+``XMPACC_STREAM_INDEX32=0`` keeps vector walks' indices in 64 bits (stream_walk._rows32).
 """
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import os
 
@@ -64,7 +66,7 @@ from xmpacc.passes.common.loopsched import CyclicLoop
 from xmpacc.passes.common.values import KernelVars
 from xmpacc.passes.kernel import stream_rows, stream_vector
 from xmpacc.passes.kernel.stream_rows import names, walked_slot, with_row
-from xmpacc.passes.kernel.stream_walk import StreamPlan, Window, code
+from xmpacc.passes.kernel.stream_walk import StreamPlan, Window, code, narrow_rows
 
 _NOT_STRAIGHT = (c_ast.For, c_ast.While, c_ast.DoWhile, c_ast.Switch, c_ast.Goto, c_ast.Label,
                  c_ast.Return, c_ast.Break)
@@ -240,6 +242,11 @@ SMALL_STATE = 16   # 64-bit index values (row indices, steps, distances) of a "s
 # stream_walk.VectorCode) and its one-point fallback fit 64 registers (nvcc 13, sm_90: the
 # 512^3 7-point kernel).  On one H200 that sweep took 0.309 ms at 4 blocks, 0.338 at 3.
 VECTOR_BLOCKS = (4, 3)
+# the same with 32-bit element indices (stream_walk._rows32, XMPACC_STREAM_INDEX32): the walk
+# and its fallback (the body as written) fit 40 registers without spilling, 6 blocks of 256
+# (the 512^3 7-point fp32 kernel, nvcc 13, sm_90: 40 unbounded; at 8 blocks, 32 registers,
+# it spills about 100 bytes); where the runtime finds a spill, the 64-register setting
+VECTOR_BLOCKS_32 = (6, 4)
 
 
 NARROW = {"float", "int", "unsigned", "unsigned int"}   # 4-byte elements
@@ -262,12 +269,13 @@ def min_blocks(rows: tuple[stream_rows.RowIndex, ...] = (), narrow: bool = False
     sweep took 0.341 ms against 0.375 at 8 (one H200, the same job; fp64 was slower at 4,
     0.619 ms against 0.592: its 8-byte rows fill the registers).  A 4-byte row keeps half
     the bytes in flight of an 8-byte one, which is what bounds that sweep.  A ``vector``
-    kernel (stream_vector.py) asks for VECTOR_BLOCKS.  XMPACC_STREAM_MINBLOCKS=B forces B."""
+    kernel (stream_vector.py) asks for VECTOR_BLOCKS, VECTOR_BLOCKS_32 where its walk indexes in
+    32 bits (stream_walk.narrow_rows).  XMPACC_STREAM_MINBLOCKS=B forces B."""
     forced = os.environ.get("XMPACC_STREAM_MINBLOCKS", "")
     if forced.isdigit():
         return int(forced), 0
     if vector:
-        return VECTOR_BLOCKS
+        return VECTOR_BLOCKS_32 if narrow_rows(rows) else VECTOR_BLOCKS
     state = sum(2 + len(r.distances) for r in rows)
     if state > SMALL_STATE:
         return 2, 0
@@ -405,12 +413,16 @@ def attach(kernel: object, loops: list[CanonicalLoop], types: list[str], kv: Ker
     kernel.info["stream"] = why  # type: ignore[attr-defined]
     if p is None:
         return None
+    walk = code(p)
     if p.vector is not None:   # the body once per point, from the body as written (stream_vector.py)
         regs = {ref: slot for ref, (g, slot) in where.items() if g >= 0}
         kernel.vector_bodies = stream_vector.copies(kernel.body, p.vector, regs)  # type: ignore[attr-defined]
+        if walk.vector is not None and walk.vector.narrow:
+            # and the body as written, the 32-bit walk's fallback (stream_walk.VectorCode.plain_row)
+            kernel.vector_bodies.append(copy.deepcopy(kernel.body))  # type: ignore[attr-defined]
         kernel.params = stream_vector.params(kernel.params, p.vector)  # type: ignore[attr-defined]
     kernel.body = substitute(kernel.body, where, moved)  # type: ignore[attr-defined]
-    kernel.walk = code(p)  # type: ignore[attr-defined]
+    kernel.walk = walk  # type: ignore[attr-defined]
     windows = ", ".join(f"{w.array}[{p.var}{w.lo:+d}..{p.var}{w.hi:+d}]" for w in p.windows) or "none"
     points = f", {p.vector.lanes} points of '{p.vector.var}' each" if p.vector is not None else ""
     kernel.info["stream"] = f"streamed: {p.walk} rows of '{p.var}' per thread{points}, windows {windows}"  # type: ignore[attr-defined]
