@@ -20,7 +20,7 @@ from .device_memory import DeviceCopy, DeviceMemory
 from .errors import RuntimeFailure, where_text
 from .fast_reflect import raw_widths
 from .reflect import Width, planned_steps, prepare, reflect
-from .replay import REFLECT_DO, offer_device_reflect, reflect_kind
+from .replay import REFLECT_DO, offer_device_reflect, priority_stream, reflect_kind
 from .shared import Shared
 
 # the array of a reflect's descriptor, its widths and where (api.Runtime._reflect_args)
@@ -142,21 +142,20 @@ class AccComm:
     def _exchange_stream(self) -> None:
         """The stream C runs overlapped exchanges on (made once, with NCCL between GPUs):
         non-blocking, so that it never waits for the compute stream unless told, and of the
-        highest priority, so that NCCL's blocks start while the interior's kernel fills the
-        GPU."""
+        highest priority, so that NCCL's blocks are dispatched before the interior kernel's
+        that wait beside them.  Made through the driver (replay.priority_stream): a CuPy
+        without stream priorities would give it the default one."""
         replay = self.shared.replay
         if replay is None or self.exchange is not None or self.device.backend.name != "cuda" \
                 or self.device.device_transport().name != "nccl":
             return
+        stream = priority_stream()
+        if not stream:
+            return   # no driver: the exchanges stay blocking, on the compute stream
         cuda = self.device.backend.cupy.cuda
-        try:
-            highest = cuda.runtime.deviceGetStreamPriorityRange()[1]
-            stream = cuda.Stream(non_blocking=True, priority=highest)
-        except (TypeError, AttributeError):   # a CuPy without stream priorities
-            stream = cuda.Stream(non_blocking=True)
         events = [cuda.Event(block=False, disable_timing=True) for _ in range(2)]
         self.exchange = (stream, *events)
-        replay.set_exchange_stream(stream.ptr, events[0].ptr, events[1].ptr)
+        replay.set_exchange_stream(stream, events[0].ptr, events[1].ptr)
 
     def _reflect_widths(self, ptr: int, where: bytes, widths: int | None, orthogonal: bool) -> None:
         """reflect ... acc with the declared widths or explicit ones; the later calls with

@@ -120,6 +120,21 @@ def bind_driver(lib: Any) -> bool:
     return True
 
 
+def priority_stream() -> int:
+    """A non-blocking stream of the current context's highest priority, from the driver
+    (the exchange stream of overlapped reflects, include/xmpacc_replay.h); 0 where the
+    driver is missing or refuses.  It lives as long as the process."""
+    try:
+        cuda = ctypes.CDLL("libcuda.so.1")
+        least, greatest, stream = ctypes.c_int(), ctypes.c_int(), ctypes.c_void_p()
+        if cuda.cuCtxGetStreamPriorityRange(ctypes.byref(least), ctypes.byref(greatest)) \
+                or cuda.cuStreamCreateWithPriority(ctypes.byref(stream), 1, greatest):   # 1: non-blocking
+            return 0
+    except (OSError, AttributeError):
+        return 0
+    return stream.value or 0
+
+
 def loaded_library(part: str) -> str | None:
     """The path of a shared library this process has loaded whose name contains ``part``
     (NCCL comes with CuPy's wheel: its path is where CuPy found it)."""

@@ -36,6 +36,7 @@ ACC_SAMPLES = [
 PROGRAMS = Path(__file__).parent / "acc_programs"
 GOLDEN = Path(__file__).parent / "golden"
 HOST = {"XMPACC_DEVICE": "host"}
+OVERLAP_ENV = "XMPACC_REFLECT_OVERLAP"   # compile time (passes/locality/overlap.py)
 _NUM = re.compile(r"[-+]?\d+\.\d*(?:[eE][-+]?\d+)?")
 
 
@@ -232,10 +233,15 @@ def reduction_program(request: pytest.FixtureRequest,
     name = request.param
     tmp = tmp_path_factory.mktemp(name)
     exe = tmp / name
-    r = run_xmpacc(f"tests/acc_programs/{name}.c", "-o", str(exe), "--keep", cwd=REPO)
+    r = run_xmpacc(f"tests/acc_programs/{name}.c", "-o", str(exe), "--keep", cwd=REPO, env=compile_env(name))
     assert r.returncode == 0, r.stderr
     ref = build_serial(PROGRAMS / f"{name}.c", tmp / "serial")
     return exe, subprocess.run([str(ref)], capture_output=True, text=True, check=True).stdout
+
+
+def compile_env(name: str) -> dict[str, str] | None:
+    """reflect_overlap.c is built with its reflects overlapped (XMPACC_REFLECT_OVERLAP=1)."""
+    return {OVERLAP_ENV: "1"} if Path(name).stem == "reflect_overlap" else None
 
 
 @pytest.mark.mpi
@@ -393,10 +399,13 @@ OVERLAPPED = {72: "1 below, 2 above", 91: "reads no shadow slot", 98: "1 below, 
 NOT_OVERLAPPED = (83, 107)   # the loop writes b; a[i / 2 * 2] is no i + c
 
 
-@pytest.mark.parametrize("setting", ["1", "0"])
-def test_reflect_overlap_decisions(tmp_path: Path, setting: str) -> None:
+@pytest.mark.parametrize("setting", ["1", "0", None])
+def test_reflect_overlap_decisions(tmp_path: Path, setting: str | None,
+                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """With XMPACC_REFLECT_OVERLAP=1 only; without it (the default) or with 0, none."""
+    monkeypatch.delenv(OVERLAP_ENV, raising=False)
     r = run_xmpacc("tests/acc_programs/reflect_overlap.c", "-S", "--info", "-o", str(tmp_path / "ro"),
-                   cwd=REPO, env={"XMPACC_REFLECT_OVERLAP": setting})
+                   cwd=REPO, env={OVERLAP_ENV: setting} if setting is not None else None)
     assert r.returncode == 0, r.stderr
     found = re.finditer(r"reflect_overlap\.c:(\d+):\d+: info: (reflect.*)", r.stderr)
     lines = {int(m.group(1)): m.group(2) for m in found}

@@ -13,7 +13,15 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import gpu_count, run_mpi, run_xmpacc, runtime_stats, same_output, xmpacc_and_serial
+from conftest import (
+    gpu_count,
+    run_mpi,
+    run_xmpacc,
+    runtime_stats,
+    same_output,
+    serial_output,
+    xmpacc_and_serial,
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -181,7 +189,9 @@ def test_overlapped_reflects_on_two_gpus(tmp_path: Path) -> None:
     """reflect ... acc overlapped by the next loop's interior: from the second call at a
     site the NCCL exchange runs on the exchange stream while the interior computes, the
     rim after the join; the serial program's numbers, as the general path's."""
-    exe, expected = xmpacc_and_serial(OVERLAP.parent)(OVERLAP.name, tmp_path)
+    exe, expected = tmp_path / "reflect_overlap", serial_output(OVERLAP, tmp_path)
+    built = run_xmpacc(str(OVERLAP), "-o", str(exe), env={"XMPACC_REFLECT_OVERLAP": "1"})
+    assert built.returncode == 0, built.stderr
     replayed, _general = _both_ways(exe, 2, {"XMPACC_DEVICE": "cuda", "XMPACC_STATS": "1"}, expected)
     for s in runtime_stats(replayed):
         assert s.get("overlapped_reflects") == 14, s   # as on the host backend (test_acc.py)
