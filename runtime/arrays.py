@@ -9,6 +9,7 @@ dimension.  Both fill the C descriptors that generated code reads.
 from __future__ import annotations
 
 import ctypes
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -88,6 +89,12 @@ class DistArray:
     buffer: np.ndarray            # uint8, local_elems * elem_size bytes
     reflect_plans: dict = field(default_factory=dict)   # reflect.py: widths -> steps
     persistent: Any = None        # shadows.py: the reflect_init plan
+
+    @functools.cached_property
+    def addr(self) -> int:
+        """The local block's address (``buffer`` never changes): the runtime looks arrays
+        up by it at every call of a function with aligned parameters."""
+        return int(self.buffer.ctypes.data)
 
     @property
     def shape(self) -> tuple[int, ...]:

@@ -291,7 +291,8 @@ ENTRIES: tuple[Entry, ...] = (
        "const char *where, int mode, const void *lhs_array, void *lhs_base, const long long *lhs_sec, "
        "const void *rhs_array, void *rhs_base, const long long *rhs_sec",
        "gmove: lhs = rhs; an array is its descriptor, or NULL and a local base address; "
-       "mode GMOVE_*"),
+       "mode GMOVE_*",
+       fast="_xmpacc_gmove_fast"),
     _e("_xmpacc_gmove_acc", "void",
        "const char *where, int flags, const void *lhs_array, void *lhs_base, const long long *lhs_sec, "
        "const void *rhs_array, void *rhs_base, const long long *rhs_sec, const char *lhs_name, "

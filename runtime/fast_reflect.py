@@ -285,6 +285,19 @@ class FastReflect:
             self.fast_async.count(self.stats)
 
 
+def request_handles(requests: list[Any]) -> Any:
+    """mpi4py requests as the C side's MPI_Request array (in the MPI's handle size)."""
+    from mpi4py import MPI
+
+    size = MPI._sizeof(MPI.Request)
+    handles = (ctypes.c_char * (size * max(len(requests), 1)))()
+    mask = (1 << (8 * size)) - 1
+    for i, r in enumerate(requests):
+        raw = (MPI._handleof(r) & mask).to_bytes(size, sys.byteorder)
+        ctypes.memmove(ctypes.addressof(handles) + i * size, raw, size)
+    return handles
+
+
 def build_requests(view: np.ndarray, base: int, steps: list[Any], calls: tuple[int, ...]) -> FastPlan | None:
     """The persistent requests of ``steps`` (exchanges of reflect.py) on the byte view of a
     buffer at ``base`` (an array's own, or the host backend's device copy of it, replay.py);
@@ -297,7 +310,6 @@ def build_requests(view: np.ndarray, base: int, steps: list[Any], calls: tuple[i
     c.startall, c.waitall = calls[:2]
     if len(calls) > 2:   # MPI_Testall: async reflects (fast_async.py)
         c.testall = calls[2]
-    size = MPI._sizeof(MPI.Request)
     plan = FastPlan(c, [], [view])
     most = 0
     for k, (_kind, comm, sends, recvs) in enumerate(steps):
@@ -313,11 +325,7 @@ def build_requests(view: np.ndarray, base: int, steps: list[Any], calls: tuple[i
                 moved[way] += msg[1]
         plan.received += moved[0]
         plan.sent += moved[1]
-        handles = (ctypes.c_char * (size * max(len(round_requests), 1)))()
-        mask = (1 << (8 * size)) - 1
-        for i, r in enumerate(round_requests):
-            raw = (MPI._handleof(r) & mask).to_bytes(size, sys.byteorder)
-            ctypes.memmove(ctypes.addressof(handles) + i * size, raw, size)
+        handles = request_handles(round_requests)
         plan.keep.append(handles)
         plan.requests += round_requests
         c.count[k], c.requests[k] = len(round_requests), ctypes.addressof(handles)

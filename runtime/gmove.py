@@ -42,6 +42,7 @@ from .gmove_plan import (
     put_plan,
     put_writes,
 )
+from .replay_gmove import GmovePlans
 from .sections import (
     Section,
     SectionError,
@@ -111,6 +112,10 @@ class Gmove:
         self.rma = False    # the program has gmove in/out: every array gets a window
         self.windows: dict[int, tuple[Any, Any, Any]] = {}   # id(array) -> (weak ref, window, ranks)
         self.agent: GmoveAgent | None = None   # gmove in/out ... acc, device coarrays (acc_gmove.py)
+        # the gmove being run, as the call passed it (where, then mode and both sides'
+        # array, base and section pointers): what a plan for the C side is checked against
+        self.call: tuple[bytes, tuple[Any, ...]] | None = None
+        self.in_c: GmovePlans | None = None   # the C side's plans (replay_gmove.py), made at first use
 
     # ------------------------------------------------------------------ errors
     def _xmpacc_section_error(self, where: bytes, what: int, name: bytes, a: int, b: int | None) -> None:
@@ -205,7 +210,11 @@ class Gmove:
         if fills(dst, src):
             self._gmove_fill(w, mode, dst, src)
         else:
-            self._gmove_move(w, mode, dst, src)
+            self.call = (where, (mode, lhs_array, lhs_base, lhs_sec, rhs_array, rhs_base, rhs_sec))
+            try:
+                self._gmove_move(w, mode, dst, src)
+            finally:
+                self.call = None
 
     def sides(self, where: bytes, lhs: tuple[int | None, int | None, int],
                      rhs: tuple[int | None, int | None, int],
@@ -376,8 +385,14 @@ class Gmove:
             return runner
 
         runner = self.cached(key, build)
-        run_collective(runner, comm, dst.view(), src.view(), dst.array is not None and dst.array is src.array,
-                       self.stats, self.shared.asyncs, keep)
+        same = dst.array is not None and dst.array is src.array
+        dst_view, src_view = dst.view(), src.view()
+        run_collective(runner, comm, dst_view, src_view, same, self.stats, self.shared.asyncs, keep)
+        replay = self.shared.replay
+        if self.call is not None and keep is None and replay is not None and not self.shared.asyncs.current:
+            if self.in_c is None:   # later calls of this site in C (replay_gmove.py)
+                self.in_c = GmovePlans(replay)
+            self.in_c.offer(self.call[0], self.call[1], runner, comm, dst_view, src_view, same)
 
     def _gmove_one_sided(self, w: str, how: str, dst: Operand, src: Operand) -> None:
         remote = src if how == "in" else dst

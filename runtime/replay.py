@@ -65,7 +65,7 @@ REPLAYED = ("_xmpacc_reflect", "_xmpacc_reflect_acc", "_xmpacc_launch", "_xmpacc
             "_xmpacc_acc_update", "_xmpacc_reflect_orthogonal", "_xmpacc_async_begin", "_xmpacc_async_end",
             "_xmpacc_wait_async", "_xmpacc_test_async", "_xmpacc_acc_wait_on_device",
             "_xmpacc_reflect_orthogonal_acc", "_xmpacc_reduce_acc", "_xmpacc_bcast_acc", "_xmpacc_reduce_var",
-            "_xmpacc_reflect_acc_overlap", "_xmpacc_reflect_acc_join")
+            "_xmpacc_reflect_acc_overlap", "_xmpacc_reflect_acc_join", "_xmpacc_gmove")
 
 # the C side's tables of device reflect plans (include/xmpacc_replay.h): reflect_do ... acc,
 # reflect ... acc with the declared or explicit widths, the same orthogonal
@@ -90,6 +90,7 @@ class Held:
     widths: bytes | None = None   # reflect: explicit widths, as the call passes them
     # more counters of its replayed calls than its kind's (a plan of another module: all of them)
     counters: tuple[str, ...] = ()
+    bytes_counter: str = ""   # and one of the bytes they moved (the plan's ``bytes`` per call)
 
 
 def _symbol(lib: Any, name: str) -> int:
@@ -535,6 +536,8 @@ class Replay:
             _add(self.counted, "replayed_computes", calls)
         for name in held.counters:
             _add(self.counted, name, calls)
+        if held.bytes_counter:
+            _add(self.counted, held.bytes_counter, calls * held.c.bytes)
 
     def fold(self, stats: dict[str, int]) -> None:
         """The runtime counters (XMPACC_STATS) with what the C side did."""

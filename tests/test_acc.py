@@ -432,3 +432,36 @@ def test_reflect_overlap_exchanges_at_the_join(reduction_program: tuple[Path, st
     same_output(r.stdout, expected, rel=1e-12)
     stats = runtime_stats(r.stderr)
     assert len(stats) == 2 and all(s.get("overlapped_reflects") == 14 for s in stats), stats
+
+
+FIXED_ROW = """#define N 16
+double a[N][N], b[N][N];
+#pragma xmp nodes p[*]
+#pragma xmp template t[N][N]
+#pragma xmp distribute t[block][*] onto p
+#pragma xmp align a[i][j] with t[i][j]
+#pragma xmp align b[i][j] with t[i][j]
+#pragma xmp shadow a[1][0]
+int main(void)
+{
+    int i = 5, j;
+#pragma xmp acc replicate (a, b)
+    {
+#pragma xmp reflect (a) acc
+#pragma xmp loop (j) on t[i][j] acc
+        for (j = 0; j < N; j++)
+            b[i][j] = a[i - 1][j];
+    }
+    return 0;
+}
+"""
+
+
+def test_no_overlap_where_some_nodes_skip_the_loop(tmp_path: Path) -> None:
+    """loop (j) on t[i][j] runs on the owners of row i only: the other nodes would never
+    reach the join, so the reflect is not overlapped."""
+    src = tmp_path / "fixed_row.c"
+    src.write_text(FIXED_ROW)
+    r = run_xmpacc(str(src), "-S", "--info", "-o", str(tmp_path / "fr"), env={OVERLAP_ENV: "1"})
+    assert r.returncode == 0, r.stderr
+    assert "info: reflect (a) acc" in r.stderr and "overlapped" not in r.stderr

@@ -29,6 +29,8 @@ CASES: dict[str, tuple[int, ...]] = {
     "async_wait.c": (1, 2, 3, 4),
     "switch_directives.c": (1, 2, 3, 4),   # directives among a case's statements
     "gmove_dummy_align.c": (1, 2, 3, 4),   # see test_gmove_plan_serves_a_dummy_aligned_at_each_call
+    "param_views.c": (1, 2, 3, 4),         # see test_parameter_views_serve_their_own_arguments
+    "gmove_replay.c": (1, 2, 3, 4),        # see test_gmoves_run_in_c_from_their_second_call
     # global-view §5-7
     "reduction_location.c": (1, 3),
     "reduction_types.c": (2, 4),
@@ -121,9 +123,40 @@ def test_file_scope_extent_from_const_int(tmp_path: Path) -> None:
 def test_gmove_plan_serves_a_dummy_aligned_at_each_call(built: dict[str, tuple[Path, str]]) -> None:
     """A dummy argument aligned anew at each of 10 calls, with the same layout: one gmove
     plan on every node (runtime/gmove.py keys plans by layout, not by array object; NPB's
-    CG rebuilt its matvec's plan every call, 2.6 ms of a 2-process run's gmove)."""
+    CG rebuilt its matvec's plan every call, 2.6 ms of a 2-process run's gmove), and the
+    dummy's view of the first call serves the 9 others (runtime/dynamic.py)."""
     exe, expected = built["gmove_dummy_align.c"]
     r = run_mpi(3, exe, env={"XMPACC_STATS": "1"})
     assert r.returncode == 0, r.stderr
     same_output(r.stdout, expected)
-    assert [(s["gmove_calls"], s["gmove_plans"]) for s in runtime_stats(r.stderr)] == [(10, 1)] * 3
+    assert [(s["gmove_calls"], s["gmove_plans"], s["parameter_views_reused"], s["replayed_gmoves"])
+            for s in runtime_stats(r.stderr)] == [(10, 1, 9, 9)] * 3
+
+
+@pytest.mark.mpi
+def test_parameter_views_serve_their_own_arguments(built: dict[str, tuple[Path, str]]) -> None:
+    """Aligned parameters of two functions called with three arguments by turns, 16 calls:
+    each argument's view is made once (a, b, c) and serves its 13 later calls, and every
+    call sees its own argument (the serial program's sum)."""
+    exe, expected = built["param_views.c"]
+    r = run_mpi(2, exe, env={"XMPACC_STATS": "1"})
+    assert r.returncode == 0, r.stderr
+    same_output(r.stdout, expected)
+    assert [s["parameter_views_reused"] for s in runtime_stats(r.stderr)] == [13, 13]
+
+
+@pytest.mark.mpi
+@pytest.mark.parametrize("nprocs", [2, 3])
+def test_gmoves_run_in_c_from_their_second_call(built: dict[str, tuple[Path, str]], nprocs: int) -> None:
+    """Five gmove forms (any offsets, pieces at a stride, a shift within one array, into a
+    local array and back) in 4 steps: 15 run in C (include/xmpacc_gmove.h) on every node,
+    and the program prints what its serial build and its general path
+    (XMPACC_REPLAY=0) print."""
+    exe, expected = built["gmove_replay.c"]
+    r = run_mpi(nprocs, exe, env={"XMPACC_STATS": "1"})
+    assert r.returncode == 0, r.stderr
+    same_output(r.stdout, expected)
+    assert [(s["gmove_calls"], s["replayed_gmoves"]) for s in runtime_stats(r.stderr)] == [(20, 15)] * nprocs
+    general = run_mpi(nprocs, exe, env={"XMPACC_REPLAY": "0"})
+    assert general.returncode == 0, general.stderr
+    assert general.stdout == r.stdout

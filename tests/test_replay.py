@@ -44,6 +44,7 @@ from xmpacc.runtime.replay import (
     strided_copies,
 )
 from xmpacc.runtime.replay_collectives import CAccCollectivePlan, CAccCollectives, COverNodesPlan
+from xmpacc.runtime.replay_gmove import CGmovePart, CGmovePlan
 
 PROGRAM = Path(__file__).parent / "programs" / "replay_paths.c"
 ONE_SITE = Path(__file__).parent / "programs" / "replay_one_site.c"
@@ -531,7 +532,8 @@ MIRRORS = {"_xmpacc_replay_t": CReplay, "_xmpacc_launch_plan_t": CLaunchPlan,
            "_xmpacc_fast_reflect_t": CFastReflect, "_xmpacc_result_t": CResult,
            "_xmpacc_update_plan_t": CUpdatePlan, "_xmpacc_acc_collective_plan_t": CAccCollectivePlan,
            "_xmpacc_acc_collectives_t": CAccCollectives, "_xmpacc_over_nodes_plan_t": COverNodesPlan,
-           "_xmpacc_bcast_plan_t": CBcastPlan, "_xmpacc_node_ref_t": CNodeRef}
+           "_xmpacc_bcast_plan_t": CBcastPlan, "_xmpacc_node_ref_t": CNodeRef,
+           "_xmpacc_gmove_plan_t": CGmovePlan, "_xmpacc_gmove_part_t": CGmovePart}
 # the driver's CUDA_MEMCPY2D, field by field, as include/xmpacc_fast.h spells it
 MEMCPY2D = {"src_x": "srcXInBytes", "src_y": "srcY", "src_type": "srcMemoryType", "src_host": "srcHost",
             "src_device": "srcDevice", "src_array": "srcArray", "src_pitch": "srcPitch",

@@ -22,7 +22,10 @@ The loop cannot see the difference when
   ``a[i + c]...`` in every dimension aligned with a distributed (block or gblock)
   template dimension, ``i`` the index the loop maps to that dimension, ``c`` and the
   align offset constants, through the loop's own template;
-* no reflected array is an aligned structure member (``c.v``: not analysed here).
+* no reflected array is an aligned structure member (``c.v``: not analysed here);
+* every subscript of the loop's on-ref is one of its indices, ``*`` or ``:``, so that
+  every node that ran the reflect runs the loop and its join (``loop (j) on t[i][j]``
+  runs on the owners of row i only: owner_guard).
 
 The peel of a template dimension is how far those reads reach beyond the iteration's own
 element (below, above): the interior is the node's block shrunk by it, the rim one launch
@@ -81,8 +84,10 @@ class _Finder(ScopedWalker):
                 or nest.omp is not None or not _plain_construct(nest):
             return None
         info = loop_info(loop, nest.loop, self.scope)
-        if info is None:
-            return None
+        if info is None or not all(isinstance(s, (xd.Star, xd.Colon))
+                                   or (isinstance(s, xd.LoopIndex) and s.name.name in info.indices)
+                                   for s in loop.on.subs):
+            return None   # loop (j) on t[i][j]: nodes without row i skip the loop, and its join
         peel = [[0, 0] for _ in loop.on.subs]
         for name in reflect.arrays:
             if "." in name.name or "->" in name.name:
