@@ -20,7 +20,7 @@ from .asyncs import MpiPending
 from .errors import RuntimeFailure
 from .gmove_plan import Plan
 
-_TAG = 7301
+GMOVE_TAG = 7301   # the tag of a collective gmove's messages (replay_gmove.py sends with it too)
 _DTYPES = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 
 
@@ -170,12 +170,12 @@ def run_collective(runner: Runner, comm: Any, dst: np.ndarray, src: np.ndarray, 
     requests, unpack = [], []
     for t, buf in zip(runner.recvs, recv_bufs, strict=True):
         target = dst[t.starts[0]: t.starts[0] + t.count] if t.contiguous else buf
-        requests.append(comm.Irecv([target.view(np.uint8), MPI.BYTE], source=t.peer, tag=_TAG))
+        requests.append(comm.Irecv([target.view(np.uint8), MPI.BYTE], source=t.peer, tag=GMOVE_TAG))
         if not t.contiguous:
             unpack.append((t, buf))
     for t, data in zip(runner.sends, outgoing, strict=True):
         requests.append(comm.Isend([np.ascontiguousarray(data).view(np.uint8), MPI.BYTE],
-                                   dest=t.peer, tag=_TAG))
+                                   dest=t.peer, tag=GMOVE_TAG))
     if local is not None and runner.self_dst is not None:
         runner.self_dst.scatter(dst, local)
     stats["gmove_bytes"] = stats.get("gmove_bytes", 0) + runner.nbytes

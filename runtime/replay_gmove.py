@@ -23,7 +23,7 @@ import numpy as np
 
 from .cstructs import CArray
 from .fast_reflect import CFastReflect, request_handles
-from .gmove_exec import _TAG, Runner, Transfer
+from .gmove_exec import GMOVE_TAG, Runner, Transfer
 from .replay import Held, Replay
 
 
@@ -109,13 +109,13 @@ class GmovePlans:
         for t in runner.recvs:   # in place where the elements are one block, as run_collective
             target = dst[t.starts[0]: t.starts[0] + t.count] if t.contiguous else np.empty(t.count, dst.dtype)
             recvs.append(self._part(t, kept, None if t.contiguous else target))
-            requests.append(comm.Recv_init([target.view(np.uint8), _byte()], t.peer, _TAG))
+            requests.append(comm.Recv_init([target.view(np.uint8), _byte()], t.peer, GMOVE_TAG))
         sends = []
         for t in runner.sends:   # from a buffer, gathered first, wherever a receive could land on them
             in_place = t.contiguous and not same
             data = src[t.starts[0]: t.starts[0] + t.count] if in_place else np.empty(t.count, src.dtype)
             sends.append(self._part(t, kept, None if in_place else data))
-            requests.append(comm.Send_init([data.view(np.uint8), _byte()], t.peer, _TAG))
+            requests.append(comm.Send_init([data.view(np.uint8), _byte()], t.peer, GMOVE_TAG))
         kept.requests = requests
         p.nsends, p.nrecvs = len(sends), len(recvs)
         p.sends = kept.hold((CGmovePart * max(len(sends), 1))(*sends))
