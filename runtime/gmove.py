@@ -57,7 +57,8 @@ from .shared import Shared
 from .tasks import Tasks
 
 _PLAN_CACHE = 256          # plans kept per process (least recently used dropped)
-_TAG = 7301
+
+
 @dataclass
 class Operand:
     """One side of a gmove at run time."""
