@@ -157,7 +157,7 @@ class Dynamic:
         base = int(c.base or 0)
         if c.id != DESC_ARRAY or not base:
             return None
-        return next((a for a in self.arrays.values() if a.addr == base), None)
+        return self._array_at(base)
 
     # ----------------------------------------------------------------- block ends
     def _xmpacc_nodes_release(self, ptr: int) -> None:
@@ -252,7 +252,8 @@ class Dynamic:
         self._drop_block(ptr, free=True)   # xmp_malloc again: the old block goes
         c = CArray.from_address(ptr)
         sizes = read_longs(extents, n)
-        key = self._parameter_key(ptr, pmap, tmpl, sizes, base) if base else None
+        actual = self._array_at(base) if base else None   # the array passed to a parameter
+        key = self._parameter_key(ptr, pmap, tmpl, sizes, base, actual) if base else None
         known = self.parameters.get(key) if key is not None else None
         if known is not None and known[0].persistent is None:   # as at the last call: the same view
             arr = known[0]
@@ -261,13 +262,13 @@ class Dynamic:
             stats["parameter_views_reused"] = stats.get("parameter_views_reused", 0) + 1
         else:
             if base and min(sizes) < 0:
-                sizes = self._argument_extents(pmap, sizes, base, tmpl, w)
+                sizes = self._argument_extents(pmap, sizes, actual, tmpl, w)
             arr = make_array(pmap.name, tmpl, pmap.elem_size, sizes, pmap.tdims, pmap.offsets,
                              pmap.shadows, w, c, base or 0, lambda nbytes: self._c_block(ptr, nbytes, w))
             c.id = DESC_ARRAY
             c.tmpl = ctypes.cast(pmap.tmpl_ptr, ctypes.POINTER(CTemplate))
             if base:
-                self._check_argument(arr, base, w)
+                self._check_argument(arr, actual, w)
             if key is not None:
                 if len(self.parameters) >= _PARAMETERS_KEPT:
                     del self.parameters[next(iter(self.parameters))]
@@ -277,24 +278,26 @@ class Dynamic:
         self.count_descriptors()
         return int(c.base or 0)
 
+    def _array_at(self, base: int) -> DistArray | None:
+        """The array whose local block is at ``base`` (the first: a parameter's view shares it)."""
+        return next((a for a in self.arrays.values() if a.addr == base), None)
+
     def _parameter_key(self, ptr: int, pmap: PointerMap, tmpl: Template, sizes: list[int],
-                       base: int) -> tuple[Any, ...]:
+                       base: int, actual: DistArray | None) -> tuple[Any, ...]:
         """What an aligned parameter's view depends on: its descriptor and map, the extents
         it declares, the array passed to it (its block and layout) and the template's
         distribution.  A function called in a time loop (NPB CG's matvec aligns its two
         dummies at every call) then gets the view of its last call again: no new layout,
         no check against the argument (it passed for this argument and layout)."""
-        actual = next((a for a in self.arrays.values() if a.addr == base), None)
         return (ptr, pmap.tmpl_ptr, pmap.elem_size, tuple(pmap.tdims), tuple(pmap.offsets),
                 tuple(pmap.shadows), tuple(sizes), base, tuple(id(d) for d in tmpl.dims), id(actual),
                 None if actual is None else tuple((lay.extent, lay.lext, lay.gtol) for lay in actual.layouts))
 
-    def _argument_extents(self, pmap: PointerMap, sizes: list[int], base: int, tmpl: Template,
-                          where: str) -> list[int]:
+    def _argument_extents(self, pmap: PointerMap, sizes: list[int], actual: DistArray | None,
+                          tmpl: Template, where: str) -> list[int]:
         """The extents an aligned parameter does not declare (``double *a``, ``a[]``):
         those of the array passed to it, else (memory of no aligned array) the
         template's along the aligned dimension."""
-        actual = next((a for a in self.arrays.values() if a.addr == base), None)
         if actual is not None and len(actual.layouts) == len(sizes):
             return [actual.layouts[k].extent if e < 0 else e for k, e in enumerate(sizes)]
         out = []
@@ -310,13 +313,12 @@ class Dynamic:
                                             "unknown; declare it in the parameter")
         return out
 
-    def _check_argument(self, param: DistArray, base: int, where: str) -> None:
+    def _check_argument(self, param: DistArray, actual: DistArray | None, where: str) -> None:
         """An aligned parameter must be mapped as the array passed to it (XMP requires it;
         a different shadow or template would shift every index silently)."""
         def layout(a: DistArray) -> list[tuple[int, int]]:
             return [(lay.lext, lay.gtol) for lay in a.layouts]
 
-        actual = next((a for a in self.arrays.values() if a.addr == base), None)
         if actual is not None and layout(actual) != layout(param):
             raise RuntimeFailure(where, f"the aligned parameter '{param.name}' is not mapped like the array "
                                         f"'{actual.name}' passed to it: their local blocks differ (align, "

@@ -113,9 +113,6 @@ class Gmove:
         self.rma = False    # the program has gmove in/out: every array gets a window
         self.windows: dict[int, tuple[Any, Any, Any]] = {}   # id(array) -> (weak ref, window, ranks)
         self.agent: GmoveAgent | None = None   # gmove in/out ... acc, device coarrays (acc_gmove.py)
-        # the gmove being run, as the call passed it (where, then mode and both sides'
-        # array, base and section pointers): what a plan for the C side is checked against
-        self.call: tuple[bytes, tuple[Any, ...]] | None = None
         self.in_c: GmovePlans | None = None   # the C side's plans (replay_gmove.py), made at first use
 
     # ------------------------------------------------------------------ errors
@@ -211,11 +208,9 @@ class Gmove:
         if fills(dst, src):
             self._gmove_fill(w, mode, dst, src)
         else:
-            self.call = (where, (mode, lhs_array, lhs_base, lhs_sec, rhs_array, rhs_base, rhs_sec))
-            try:
-                self._gmove_move(w, mode, dst, src)
-            finally:
-                self.call = None
+            # as the call passed it: what a plan for the C side is checked against
+            call = (where, (mode, lhs_array, lhs_base, lhs_sec, rhs_array, rhs_base, rhs_sec))
+            self._gmove_move(w, mode, dst, src, call=call)
 
     def sides(self, where: bytes, lhs: tuple[int | None, int | None, int],
                      rhs: tuple[int | None, int | None, int],
@@ -262,12 +257,15 @@ class Gmove:
                                       None), None, value.ctypes.data)
         self._gmove_move(w, GMOVE_OUT if mode == GMOVE_OUT else 0, dst, src, keep=value)
 
-    def _gmove_move(self, w: str, mode: int, dst: Operand, src: Operand, keep: Any = None) -> None:
+    def _gmove_move(self, w: str, mode: int, dst: Operand, src: Operand, keep: Any = None,
+                    call: tuple[bytes, tuple[Any, ...]] | None = None) -> None:
+        """``call``: the statement's where and arguments, for a plan of the C side
+        (replay_gmove.py); None for the moves of a fill, which stay general."""
         how = one_sided(mode, dst, src)
         if how is not None:
             self._gmove_one_sided(w, how, dst, src)
         else:
-            self._gmove_collective(w, dst, src, keep)
+            self._gmove_collective(w, dst, src, keep, call)
 
     def _gmove_operand(self, arr_ptr: int | None, base: int | None,
                        sec_ptr: int, w: str, which: str) -> Operand:
@@ -373,7 +371,8 @@ class Gmove:
             self.comms[key] = (comm.Dup(), self.participants(comm))
         return self.comms[key]
 
-    def _gmove_collective(self, w: str, dst: Operand, src: Operand, keep: Any) -> None:
+    def _gmove_collective(self, w: str, dst: Operand, src: Operand, keep: Any,
+                          call: tuple[bytes, tuple[Any, ...]] | None) -> None:
         comm, members = self.communicator(w, dst, src)
         me = self.world.Get_rank()
         key = (w, "collective", dst.key(), src.key(), comm.py2f())
@@ -390,10 +389,10 @@ class Gmove:
         dst_view, src_view = dst.view(), src.view()
         run_collective(runner, comm, dst_view, src_view, same, self.stats, self.shared.asyncs, keep)
         replay = self.shared.replay
-        if self.call is not None and keep is None and replay is not None and not self.shared.asyncs.current:
+        if call is not None and replay is not None and not self.shared.asyncs.current:
             if self.in_c is None:   # later calls of this site in C (replay_gmove.py)
                 self.in_c = GmovePlans(replay)
-            self.in_c.offer(self.call[0], self.call[1], runner, comm, dst_view, src_view, same)
+            self.in_c.offer(*call, runner, comm, dst_view, src_view, same)
 
     def _gmove_one_sided(self, w: str, how: str, dst: Operand, src: Operand) -> None:
         remote = src if how == "in" else dst

@@ -466,6 +466,7 @@ class Replay:
             self.unused[key] = 0 if used else self.unused.get(key, 0) + 1
             self.folded(dropped)
             self._forget_results(dropped)
+            self._free_requests(dropped)
         chain = chain[:PLANS_PER_SITE]
         link_chain(chain)
         if getattr(self.lib, setter)(key, ctypes.addressof(held.c)):
@@ -475,6 +476,8 @@ class Replay:
         table.pop(key, None)
         for dropped in chain[1:]:
             self._forget_results(dropped)
+        for dropped in chain:
+            self._free_requests(dropped)
         return False
 
     def _forget_results(self, held: Held) -> None:
@@ -504,6 +507,12 @@ class Replay:
         """A device reflect plan the C side no longer finds: its calls counted, its MPI
         requests (host backend) freed; it is blocking, so none is in flight."""
         self.folded(held)
+        self._free_requests(held)
+
+    @staticmethod
+    def _free_requests(held: Held) -> None:
+        """The MPI persistent requests a plan holds (FastPlan: a host-backend reflect's, a
+        gmove's); plans are blocking, so none is in flight when one goes."""
         for k in held.keep:
             if isinstance(k, FastPlan):
                 k.free()

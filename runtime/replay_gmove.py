@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from .cstructs import CArray
-from .fast_reflect import CFastReflect, request_handles
+from .fast_reflect import CFastReflect, FastPlan, request_handles
 from .gmove_exec import GMOVE_TAG, Runner, Transfer
 from .replay import Held, Replay
 
@@ -49,28 +49,12 @@ class CGmovePlan(ctypes.Structure):
                 ("bytes", ctypes.c_longlong), ("next", ctypes.c_void_p)]
 
 
-class _Kept:
-    """What a plan's pointers point into, and its persistent requests (freed with it)."""
-
-    def __init__(self) -> None:
-        self.items: list[Any] = []
-        self.requests: list[Any] = []
-
-    def hold(self, item: Any) -> int:
-        """Keep ``item`` (bytes, a numpy array or a ctypes object) alive; its address."""
-        self.items.append(item)
-        if isinstance(item, np.ndarray):
-            return int(item.ctypes.data)
-        if isinstance(item, bytes):
-            buf = ctypes.create_string_buffer(item, len(item))
-            self.items.append(buf)
-            return ctypes.addressof(buf)
-        return ctypes.addressof(item)
-
-    def Free(self) -> None:   # noqa: N802 - the name Held's owners call on what they keep
-        for r in self.requests:
-            r.Free()
-        self.requests = []
+def _hold(keep: list[Any], item: Any) -> int:
+    """Keep ``item`` (bytes, a numpy array or a ctypes object) alive in ``keep``; its address."""
+    if isinstance(item, bytes):
+        item = ctypes.create_string_buffer(item, len(item))
+    keep.append(item)
+    return int(item.ctypes.data) if isinstance(item, np.ndarray) else ctypes.addressof(item)
 
 
 class GmovePlans:
@@ -93,15 +77,15 @@ class GmovePlans:
             return
         mode, lhs_array, lhs_base, lhs_sec, rhs_array, rhs_base, rhs_sec = call
         esize = dst.itemsize
-        kept = _Kept()
+        kept = FastPlan(CFastReflect(), [])   # the requests and what the plan points into
         p = CGmovePlan(mode, lhs_array or None, rhs_array or None, None if lhs_array else lhs_base,
                        None if rhs_array else rhs_base)
         for side, sec, array in (("lhs", lhs_sec, lhs_array), ("rhs", rhs_sec, rhs_array)):
             n = 2 + 5 * ctypes.c_longlong.from_address(sec).value
-            setattr(p, f"{side}_sec", kept.hold(ctypes.string_at(sec, 8 * n)))
+            setattr(p, f"{side}_sec", _hold(kept.keep, ctypes.string_at(sec, 8 * n)))
             setattr(p, f"{side}_nsec", n)
             if array:
-                setattr(p, f"{side}_desc", kept.hold(ctypes.string_at(array, ctypes.sizeof(CArray))))
+                setattr(p, f"{side}_desc", _hold(kept.keep, ctypes.string_at(array, ctypes.sizeof(CArray))))
         p.exec, p.layout, p.esize = replay.c.exec, replay.c.layout, esize
         p.dst, p.src = int(dst.ctypes.data), int(src.ctypes.data)
         requests: list[Any] = []
@@ -118,28 +102,28 @@ class GmovePlans:
             requests.append(comm.Send_init([data.view(np.uint8), _byte()], t.peer, GMOVE_TAG))
         kept.requests = requests
         p.nsends, p.nrecvs = len(sends), len(recvs)
-        p.sends = kept.hold((CGmovePart * max(len(sends), 1))(*sends))
-        p.recvs = kept.hold((CGmovePart * max(len(recvs), 1))(*recvs))
+        p.sends = _hold(kept.keep, (CGmovePart * max(len(sends), 1))(*sends))
+        p.recvs = _hold(kept.keep, (CGmovePart * max(len(recvs), 1))(*recvs))
         if runner.self_src is not None and runner.self_dst is not None:
             stay = np.empty(runner.self_src.count, src.dtype)
             p.stay_src = self._part(runner.self_src, kept, stay)
             p.stay_dst = self._part(runner.self_dst, kept, stay)
-        q = CFastReflect()
+        q = kept.c
         q.startall, q.waitall = replay.requests[:2]
         q.nrounds, q.count[0] = 1, len(requests)
-        q.requests[0] = kept.hold(request_handles(requests))
-        q.statuses = kept.hold(ctypes.create_string_buffer(_status_size() * max(len(requests), 1)))
-        p.requests = kept.hold(q)
+        q.requests[0] = _hold(kept.keep, request_handles(requests))
+        q.statuses = _hold(kept.keep, ctypes.create_string_buffer(_status_size() * max(len(requests), 1)))
+        p.requests = ctypes.addressof(q)
         p.bytes = runner.nbytes
         replay._register(self.plans, site, "_xmpacc_gmove_plan_set",
                          Held(p, [kept, dst, src], counters=("gmove_calls", "replayed_gmoves"),
                               bytes_counter="gmove_bytes"))
 
     @staticmethod
-    def _part(t: Transfer, kept: _Kept, buffer: np.ndarray | None) -> CGmovePart:
+    def _part(t: Transfer, kept: FastPlan, buffer: np.ndarray | None) -> CGmovePart:
         starts = np.ascontiguousarray(t.starts, dtype=np.int64)
-        return CGmovePart(len(starts), t.size, kept.hold(starts),
-                          kept.hold(buffer) if buffer is not None else None)
+        return CGmovePart(len(starts), t.size, _hold(kept.keep, starts),
+                          _hold(kept.keep, buffer) if buffer is not None else None)
 
 
 def _byte() -> Any:

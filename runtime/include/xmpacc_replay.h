@@ -341,18 +341,21 @@ static _xmpacc_acc_reflect_plan_t *_xmpacc_reflect_plan(int kind, void *array, c
   return p;
 }
 
-/* The event of the profile is the entry's. */
-static int _xmpacc_replay_reflect(int kind, int event, void *array, const char *where,
-                                  const long long *widths) {
+/* One exchange of plan p on the compute stream (MPI on the host backend); the event of
+ * the profile is the entry's. */
+static int _xmpacc_run_reflect(_xmpacc_acc_reflect_plan_t *p, int event, const char *where) {
   _xmpacc_replay_t *r = &_xmpacc_replay;
-  _xmpacc_acc_reflect_plan_t *p = _xmpacc_reflect_plan(kind, array, widths);
-  long long start;
-  if (!p) return 0;
-  start = r->profile ? _xmpacc_now() : 0;
+  long long start = r->profile ? _xmpacc_now() : 0;
   if (p->mpi ? !_xmpacc_mpi_rounds(p->mpi) : !_xmpacc_nccl_rounds(p, r->stream)) return 0;
   p->calls++;
   if (start) _xmpacc_replay_record(event, where, start, 0, p->bytes);
   return 1;
+}
+
+static int _xmpacc_replay_reflect(int kind, int event, void *array, const char *where,
+                                  const long long *widths) {
+  _xmpacc_acc_reflect_plan_t *p = _xmpacc_reflect_plan(kind, array, widths);
+  return p && _xmpacc_run_reflect(p, event, where);
 }
 
 /* the kinds of replay.py: 0 reflect_do, 1 + 2 * orthogonal + (explicit widths) */
@@ -401,8 +404,8 @@ static int _xmpacc_reflect_acc_overlap_fast(void *array, const char *where, cons
   long long start;
   if (!p || (!p->mpi && !r->comm_stream) || (p->mpi && r->nheld == _XMPACC_HELD)) {
     if (!_xmpacc_overlap_join()) return 0;
-    return p ? _xmpacc_replay_reflect(kind, orthogonal ? _XMPACC_EV_REFLECT_ORTHOGONAL_ACC
-                                                        : _XMPACC_EV_REFLECT_ACC, array, where, widths) : 0;
+    return p && _xmpacc_run_reflect(p, orthogonal ? _XMPACC_EV_REFLECT_ORTHOGONAL_ACC : _XMPACC_EV_REFLECT_ACC,
+                                    where);
   }
   start = r->profile ? _xmpacc_now() : 0;
   p->calls++;

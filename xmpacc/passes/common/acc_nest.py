@@ -38,6 +38,7 @@ from xmpacc.diagnostics import SourceLoc, XmpError, source_line
 from xmpacc.directives import ast as xd
 from xmpacc.directives.openacc_ast import AccCompute, AccDirective, AccLoop
 from xmpacc.passes.common.pragmas import acc_directive, pragma_id
+from xmpacc.passes.common.values import ReflectOverlap
 
 AccLoopConstruct = AccCompute | AccLoop
 
@@ -143,6 +144,19 @@ def nest_of_pragma(items: Sequence[c_ast.Node], i: int, ctx: Context) -> AccNest
             nest = nest_at(items, k, ctx)
             return nest if nest is not None and any(p is items[i] for p in nest.pragmas) else None
     return None
+
+
+def overlapped_nest(items: Sequence[c_ast.Node], i: int,
+                    ctx: Context) -> tuple[xd.Reflect, AccNest, ReflectOverlap] | None:
+    """The reflect ... acc at ``items[i]`` whose exchange the nest after it overlaps
+    (passes/locality/overlap.py decided), with that nest: the gpu pass lowers those of
+    ``loop ... acc``, acc_compute.py those of combined OpenACC constructs."""
+    found = ctx.reflect_overlaps.get(id(items[i]))
+    if found is None or i + 1 >= len(items) or id(items[i + 1]) != found.loop:
+        return None
+    nest = nest_of_pragma(items, i + 1, ctx)
+    reflect = next((d for d in ctx.directives.get(id(items[i]), []) if isinstance(d, xd.Reflect)), None)
+    return None if nest is None or reflect is None else (reflect, nest, found)
 
 
 def has_acc_construct(items: Sequence[c_ast.Node], i: int, ctx: Context) -> bool:

@@ -85,6 +85,12 @@ def reduce_shadow_calls(d: xd.ReduceShadow, scope: Scope, coord: object) -> list
     return out
 
 
+def join_call(d: xd.Reflect) -> str:
+    """After the interior of the loop an overlapped reflect's exchange overlaps: later
+    device work waits for the exchange (include/xmpacc_replay.h)."""
+    return f"_xmpacc_reflect_acc_join({cbuild.where_literal(d.loc)});"
+
+
 def reflect_calls(d: xd.Reflect, scope: Scope, coord: object, overlap: bool = False) -> list[c_ast.Node]:
     """Host reflect calls; ``reflect (u) acc`` exchanges the shadow slots of u's device
     copy, wherever it came from (an enclosing region, one in a caller, enter data,

@@ -143,23 +143,22 @@ class _ComputeLowering(ScopedWalker):
         wait = acc_wait_functions.plain_wait(item, self.ctx) if is_directive(item) else None
         if wait is not None:
             return out + self._wait(items, i, wait, waits, carries), 1
-        overlap = self._overlap(items, i)
-        if overlap is not None:   # reflect ... acc, then the construct's interior, join, rim
-            reflect, nest, peel = overlap
+        first, launches = i, None
+        overlap = acc_nest.overlapped_nest(items, i, self.ctx)
+        if overlap is not None and isinstance(overlap[1].acc, AccCompute):
+            # reflect ... acc, then the construct's interior, join, rim (its lines and nest, below)
+            reflect, nest, peel = overlap[0], overlap[1], overlap[2].peel
             out += shadows.reflect_calls(reflect, self.scope, item.coord, overlap=True)
-            self.ctx.info += [dataclasses.replace(f, facts=dataclasses.replace(f.facts, overlap=peel))
-                              for f in describe.directive(reflect, self.scope)]
-            join = f"_xmpacc_reflect_acc_join({cbuild.where_literal(reflect.loc)});"
-            i += 1   # the construct's lines and its nest, as below
+            self.ctx.info += describe.directive(reflect, self.scope, overlap=peel)
+            launches, i = (peel, shadows.join_call(reflect)), i + 1
         if nest is not None and isinstance(nest.acc, AccCompute) and nest.acc.loop is not None:
             end = next(k for k in range(i, len(items)) if items[k] is nest.loop) + 1
-            launches = None if overlap is None else (overlap[2], join)
             out.append(self._guarded(nest.acc, lambda: self._combined(nest, launches), nest.loop))
             if self.deferred:
                 waits.names |= self.deferred
                 waits.at = cbuild.where_literal(nest.acc.loc)
                 self.deferred = set()
-            return out, end - i + (overlap is not None)
+            return out, end - first
         d = acc_directive(item, self.ctx)
         if isinstance(d, AccCompute):
             body, end = construct_statement(items, i, self.ctx)
@@ -250,20 +249,6 @@ class _ComputeLowering(ScopedWalker):
         return [item, block]
 
     # ------------------------------------------------------------ constructs
-
-    def _overlap(self, items: list[c_ast.Node],
-                 i: int) -> tuple[xd.Reflect, acc_nest.AccNest, tuple[tuple[int, int], ...]] | None:
-        """A reflect ... acc whose exchange the combined construct after it overlaps
-        (passes/locality/overlap.py), with that construct's nest and the peel."""
-        found = self.ctx.reflect_overlaps.get(id(items[i]))
-        if found is None or i + 1 >= len(items) or id(items[i + 1]) != found.loop:
-            return None
-        nest = acc_nest.nest_of_pragma(items, i + 1, self.ctx)
-        reflect = next((d for d in self.ctx.directives.get(id(items[i]), []) if isinstance(d, xd.Reflect)),
-                       None)
-        if reflect is None or nest is None or not isinstance(nest.acc, AccCompute) or nest.acc.loop is None:
-            return None
-        return reflect, nest, found.peel
 
     def _combined(self, nest: acc_nest.AccNest,
                   overlap: tuple[tuple[tuple[int, int], ...], str] | None = None) -> c_ast.Node:

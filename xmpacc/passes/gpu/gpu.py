@@ -13,8 +13,6 @@ replicated only inside the region's compound statement.
 
 from __future__ import annotations
 
-import dataclasses
-
 from pycparser import c_ast
 
 from xmpacc import cbuild
@@ -30,8 +28,8 @@ from xmpacc.passes.common.loopsched import cyclic_loops
 from xmpacc.passes.common.onrefs import loop_indices, loop_template, owner_guard
 from xmpacc.passes.common.pragmas import directives_of, pragma_id
 from xmpacc.passes.common.reductions import loop_reduction_calls
-from xmpacc.passes.common.shadows import reflect_calls
-from xmpacc.passes.common.values import ReflectOverlap, Replicated
+from xmpacc.passes.common.shadows import join_call, reflect_calls
+from xmpacc.passes.common.values import Replicated
 from xmpacc.passes.gpu import replicate, routine_args
 from xmpacc.passes.gpu.acc_loopnest import kernel_lists, strip_inner
 from xmpacc.passes.kernel import (
@@ -66,12 +64,8 @@ class _GpuLowering(ScopedWalker):
         items = list(node.block_items or [])
         rewrite_block(node, self._lower_at)
         for item in items:  # --info: acc reflect and replicate_sync (loops and regions: below)
-            found = describe.directive(self._acc_directive(item), self.scope, self.active)
-            peel = self.overlapped.get(id(item))
-            if peel is not None:
-                found = [dataclasses.replace(f, facts=dataclasses.replace(f.facts, overlap=peel))
-                         for f in found]
-            self.ctx.info += found
+            self.ctx.info += describe.directive(self._acc_directive(item), self.scope, self.active,
+                                                self.overlapped.get(id(item), ()))
 
     def _lower_at(self, items: list[c_ast.Node], i: int) -> Lowered:
         item, nxt = items[i], items[i + 1] if i + 1 < len(items) else None
@@ -93,11 +87,11 @@ class _GpuLowering(ScopedWalker):
             if isinstance(d, xd.Reflect) and overlap is None:
                 return reflect_calls(d, self.scope, item.coord), 1   # present or not: at run time
             if overlap is not None:   # the reflect, then its loop's interior, join, rim
-                loop, owned, taken = overlap[0], items[i + 2], 3
-                self.overlapped[id(item)] = overlap[1].peel
+                loop, peel = overlap
+                owned, taken = items[i + 2], 3
+                self.overlapped[id(item)] = peel
                 return reflect_calls(d, self.scope, item.coord, overlap=True) + \
-                    [self._loop(loop, owned, (overlap[1].peel, f"_xmpacc_reflect_acc_join("
-                                                             f"{cbuild.where_literal(d.loc)});"))], taken
+                    [self._loop(loop, owned, (peel, join_call(d)))], taken
             if isinstance(nxt, (c_ast.Compound, c_ast.For)):
                 owned, taken = nxt, 2   # the directive owns the next statement
             lowered = self._region(d, owned) if isinstance(d, xd.AccReplicate) else self._loop(d, owned)
@@ -110,18 +104,14 @@ class _GpuLowering(ScopedWalker):
         return ([] if owned is None else [owned]), taken   # later passes still check it
 
     def _overlap(self, d: xd.Directive, items: list[c_ast.Node],
-                 i: int) -> tuple[xd.Loop, ReflectOverlap] | None:
-        """A reflect ... acc whose exchange the next loop ... acc overlaps (overlap.py), with
-        that loop, when the loop is this pass's (no OpenACC construct or OpenMP line)."""
-        found = self.ctx.reflect_overlaps.get(id(items[i])) if isinstance(d, xd.Reflect) else None
-        if found is None or i + 2 >= len(items) or id(items[i + 1]) != found.loop:
+                 i: int) -> tuple[xd.Loop, tuple[tuple[int, int], ...]] | None:
+        """A reflect ... acc whose exchange the next loop ... acc overlaps, with that loop
+        and the peel, when the loop is this pass's (no OpenACC construct: acc_compute.py's)."""
+        found = acc_nest.overlapped_nest(items, i, self.ctx) if isinstance(d, xd.Reflect) else None
+        if found is None or found[1].acc is not None or found[1].xmp is None or i + 2 >= len(items) \
+                or found[1].loop is not items[i + 2]:
             return None
-        loop = self._acc_directive(items[i + 1])
-        nest = acc_nest.nest_of_pragma(items, i + 1, self.ctx)
-        if not isinstance(loop, xd.Loop) or nest is None or nest.acc is not None or nest.omp is not None \
-                or nest.loop is not items[i + 2]:
-            return None
-        return loop, found
+        return found[1].xmp, found[2].peel
 
     def _acc_directive(self, item: c_ast.Node) -> xd.Directive | None:
         if pragma_id(item) is None:
