@@ -1,25 +1,36 @@
 #!/usr/bin/env bash
 # The streaming knobs (XMPACC_STREAM_VECTOR, _INDEX32, _WHOLE, _MINBLOCKS, _WALK at compile time) on the
-# 3-D 7-point 512^3 sweep of bench/spelling/jacobi3d_spell.c (spelling 1), fp32 and fp64,
+# 3-D 512^3 sweep of bench/spelling/jacobi3d_spell.c (7-point, the default) or
+# stencil27_spell.c (`bash bench/stream_knobs.sh stencil27`), spelling 1, fp32 and fp64,
 # one run each on the cuda backend, in one job: how bench/results/stream-knobs-*.txt were
 # measured (their earlier versions: the variants named there).  Run from the repository
 # root on a GPU machine after `source tests/device_env.sh`.
-R=$(pwd); mkdir -p /tmp/knobs && cd /tmp/knobs; S=$R/bench/spelling/jacobi3d_spell.c
+R=$(pwd); nest=${1:-jacobi3d}; mkdir -p /tmp/knobs-$nest && cd /tmp/knobs-$nest; S=$R/bench/spelling/${nest}_spell.c
 # f_i64 / d_i64: the vector walk in 64 bits (XMPACC_STREAM_INDEX32=0); fp64 keeps one point per
 # thread, which the knob does not change (d_i64 is a control of d_def)
 VARIANTS=(
   "f_def:REAL=float:"
+  "f_near0:REAL=float:XMPACC_STREAM_NEAR=0"
   "f_scalar:REAL=float:XMPACC_STREAM_VECTOR=0"
   "f_i64:REAL=float:XMPACC_STREAM_INDEX32=0"
   "f_w4:REAL=float:XMPACC_STREAM_WALK=4"
   "f_mb0:REAL=float:XMPACC_STREAM_MINBLOCKS=0"
   "f_mb8:REAL=float:XMPACC_STREAM_MINBLOCKS=8"
   "d_def:REAL=double:"
+  "d_near0:REAL=double:XMPACC_STREAM_NEAR=0"
   "d_scalar:REAL=double:XMPACC_STREAM_VECTOR=0"
   "d_i64:REAL=double:XMPACC_STREAM_INDEX32=0"
   "d_w4:REAL=double:XMPACC_STREAM_WALK=4"
   "d_mb0:REAL=double:XMPACC_STREAM_MINBLOCKS=0"
   "d_mb8:REAL=double:XMPACC_STREAM_MINBLOCKS=8"
+)
+# the 27-point sweep keeps 9 windows: how many blocks per SM its registers allow, and whether
+# the walk is written whole (stream_walk.py), decide its speed
+[ "$nest" = stencil27 ] && VARIANTS=(
+  "f_def:REAL=float:" "f_near0:REAL=float:XMPACC_STREAM_NEAR=0" "f_mb3:REAL=float:XMPACC_STREAM_MINBLOCKS=3"
+  "f_mb4:REAL=float:XMPACC_STREAM_MINBLOCKS=4" "f_w0mb6:REAL=float:XMPACC_STREAM_WHOLE=0 XMPACC_STREAM_MINBLOCKS=6"
+  "d_def:REAL=double:" "d_near0:REAL=double:XMPACC_STREAM_NEAR=0" "d_mb3:REAL=double:XMPACC_STREAM_MINBLOCKS=3"
+  "d_mb4:REAL=double:XMPACC_STREAM_MINBLOCKS=4" "d_w0mb4:REAL=double:XMPACC_STREAM_WHOLE=0 XMPACC_STREAM_MINBLOCKS=4"
 )
 for v in "${VARIANTS[@]}"; do
   n=${v%%:*}; rest=${v#*:}; d=${rest%%:*}; e=${rest#*:}

@@ -332,6 +332,36 @@ def test_nvcc_keeps_the_window_in_registers(tmp_path: Path) -> None:
     assert set(final) == set(first) and all(v == 0 for v in final.values()), final   # registers only
 
 
+STENCIL27 = REPO / "bench" / "spelling" / "stencil27_spell.c"
+
+
+@pytest.mark.parametrize("real,blocks", [("float", 4), ("double", 3)])
+def test_near_distances_are_literals_and_the_window_decides_the_blocks(tmp_path: Path, real: str,
+                                                                        blocks: int) -> None:
+    """The 27-point sweep's 26 distances of u: the 18 one element beside another (or beside
+    the base) are written as it plus a literal (stream_rows.RowIndex.near), the 8 others
+    through the descriptor; counted so its index state is small, and its window registers
+    (27 values) ask for 4 blocks per SM in fp32 and 3 in fp64 (streaming.min_blocks), where
+    nvcc keeps everything in registers.  XMPACC_STREAM_NEAR=0 gives the earlier kernel."""
+    def build(env: dict[str, str]) -> str:
+        r = run_xmpacc("-xacc", f"-DREAL={real}", "-DN=24", "-DSPELLING=1", str(STENCIL27), "-S",
+                       "-o", str(tmp_path / "s27"), env=env)
+        assert r.returncode == 0, r.stderr
+        return (tmp_path / "s27.cu").read_text()
+
+    text = build({})
+    first = text[:text.index("#ifndef __CUDACC__")]
+    dists = re.findall(r"const long long _xmpacc_d1_\d+ = (.*);", first)
+    near = [d for d in dists if re.fullmatch(r"-?\d+|_xmpacc_d1_\d+ [-+] \d+", d)]
+    assert (len(dists), len(near)) == (26, 18), dists
+    assert set(re.findall(r"#define _XMPACC_MINB\w+ (\d+)", text)) == {str(blocks)}
+    if shutil.which("nvcc"):
+        assert set(_ptxas_local_bytes(tmp_path / "s27.cu", tmp_path, []).values()) == {0}
+    old = build({"XMPACC_STREAM_NEAR": "0"})
+    assert not re.findall(r"const long long _xmpacc_d1_\d+ = (-?\d+|_xmpacc_d1_\d+ [-+] \d+);", old)
+    assert "_XMPACC_BOUNDS(2)" in old and "_XMPACC_MINB" not in old
+
+
 @pytest.fixture(scope="module")
 def expected(tmp_path_factory: pytest.TempPathFactory) -> str:
     ref = build_serial(PROGRAM, tmp_path_factory.mktemp("serial") / "serial")

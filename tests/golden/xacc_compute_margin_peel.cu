@@ -42,8 +42,8 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_margin_peel_c_61) _xmpacc
   const long long _xmpacc_t1 = (_XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, (i + _xmpacc_s_i.step)), _XMPACC_G(_xmpacc_a_a, 1, j - 1))) - _xmpacc_o1;
   const long long _xmpacc_d1_0 = (_XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, (i - 1)), _XMPACC_G(_xmpacc_a_a, 1, j))) - _xmpacc_o1;
   const long long _xmpacc_d1_1 = (_XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, (i + 1)), _XMPACC_G(_xmpacc_a_a, 1, j))) - _xmpacc_o1;
-  const long long _xmpacc_d1_2 = (_XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, (i)), _XMPACC_G(_xmpacc_a_a, 1, j + 1))) - _xmpacc_o1;
-  const long long _xmpacc_d1_3 = (_XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, (i)), _XMPACC_G(_xmpacc_a_a, 1, j))) - _xmpacc_o1;
+  const long long _xmpacc_d1_2 = 2;
+  const long long _xmpacc_d1_3 = 1;
   #endif
   double _xmpacc_r0_0, _xmpacc_r0_1, _xmpacc_r0_2;
   _xmpacc_r0_0 = _XMPACC_LDG(&a[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_0, _XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, (i - 1)), _XMPACC_G(_xmpacc_a_a, 1, j)))]);

@@ -59,8 +59,8 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_17) _xmp
   const int _xmpacc_d1_1 = (int) ((_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k + 1)), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i))) - (_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k)), _XMPACC_G(_xmpacc_a_u, 1, j - 1), _XMPACC_G(_xmpacc_a_u, 2, i))));
   const int _xmpacc_d1_2 = (int) ((_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k)), _XMPACC_G(_xmpacc_a_u, 1, j + 1), _XMPACC_G(_xmpacc_a_u, 2, i))) - (_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k)), _XMPACC_G(_xmpacc_a_u, 1, j - 1), _XMPACC_G(_xmpacc_a_u, 2, i))));
   const int _xmpacc_d1_3 = (int) ((_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k)), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i - 1))) - (_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k)), _XMPACC_G(_xmpacc_a_u, 1, j - 1), _XMPACC_G(_xmpacc_a_u, 2, i))));
-  const int _xmpacc_d1_4 = (int) ((_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k)), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i + 1))) - (_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k)), _XMPACC_G(_xmpacc_a_u, 1, j - 1), _XMPACC_G(_xmpacc_a_u, 2, i))));
-  const int _xmpacc_d1_5 = (int) ((_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k)), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i))) - (_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k)), _XMPACC_G(_xmpacc_a_u, 1, j - 1), _XMPACC_G(_xmpacc_a_u, 2, i))));
+  const int _xmpacc_d1_4 = _xmpacc_d1_3 + 2;
+  const int _xmpacc_d1_5 = _xmpacc_d1_3 + 1;
   const int _xmpacc_al = _xmpacc_t0 % 4 == 0 && _xmpacc_t1 % 4 == 0 && (((unsigned long long) (&_xmpacc_b0[_xmpacc_o0])) & 15) == 0 && (((unsigned long long) (&_xmpacc_b1[_xmpacc_o1])) & 15) == 0 && (((unsigned long long) (&_xmpacc_b1[_xmpacc_o1 + _xmpacc_d1_2])) & 15) == 0 && (((unsigned long long) (&_xmpacc_b1[_xmpacc_o1 + _xmpacc_d1_3 + 1])) & 15) == 0 && (((unsigned long long) (&_xmpacc_b1[_xmpacc_o1 + _xmpacc_d1_0])) & 15) == 0;
   (void) _xmpacc_d1_0;
   (void) _xmpacc_d1_1;
@@ -260,8 +260,8 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_17_1) _x
   const int _xmpacc_d1_1 = (int) ((_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k + 1)), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i))) - (_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k)), _XMPACC_G(_xmpacc_a_unew, 1, j - 1), _XMPACC_G(_xmpacc_a_unew, 2, i))));
   const int _xmpacc_d1_2 = (int) ((_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k)), _XMPACC_G(_xmpacc_a_unew, 1, j + 1), _XMPACC_G(_xmpacc_a_unew, 2, i))) - (_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k)), _XMPACC_G(_xmpacc_a_unew, 1, j - 1), _XMPACC_G(_xmpacc_a_unew, 2, i))));
   const int _xmpacc_d1_3 = (int) ((_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k)), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i - 1))) - (_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k)), _XMPACC_G(_xmpacc_a_unew, 1, j - 1), _XMPACC_G(_xmpacc_a_unew, 2, i))));
-  const int _xmpacc_d1_4 = (int) ((_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k)), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i + 1))) - (_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k)), _XMPACC_G(_xmpacc_a_unew, 1, j - 1), _XMPACC_G(_xmpacc_a_unew, 2, i))));
-  const int _xmpacc_d1_5 = (int) ((_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k)), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i))) - (_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k)), _XMPACC_G(_xmpacc_a_unew, 1, j - 1), _XMPACC_G(_xmpacc_a_unew, 2, i))));
+  const int _xmpacc_d1_4 = _xmpacc_d1_3 + 2;
+  const int _xmpacc_d1_5 = _xmpacc_d1_3 + 1;
   const int _xmpacc_al = _xmpacc_t0 % 4 == 0 && _xmpacc_t1 % 4 == 0 && (((unsigned long long) (&_xmpacc_b0[_xmpacc_o0])) & 15) == 0 && (((unsigned long long) (&_xmpacc_b1[_xmpacc_o1])) & 15) == 0 && (((unsigned long long) (&_xmpacc_b1[_xmpacc_o1 + _xmpacc_d1_2])) & 15) == 0 && (((unsigned long long) (&_xmpacc_b1[_xmpacc_o1 + _xmpacc_d1_3 + 1])) & 15) == 0 && (((unsigned long long) (&_xmpacc_b1[_xmpacc_o1 + _xmpacc_d1_0])) & 15) == 0;
   (void) _xmpacc_d1_0;
   (void) _xmpacc_d1_1;

@@ -42,8 +42,8 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_laplace2d_spell_c_144) _x
   const long long _xmpacc_t1 = (_XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (i + _xmpacc_s_i.step)), _XMPACC_G(_xmpacc_a_u, 1, j - 1))) - _xmpacc_o1;
   const long long _xmpacc_d1_0 = (_XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (i - 1)), _XMPACC_G(_xmpacc_a_u, 1, j))) - _xmpacc_o1;
   const long long _xmpacc_d1_1 = (_XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (i + 1)), _XMPACC_G(_xmpacc_a_u, 1, j))) - _xmpacc_o1;
-  const long long _xmpacc_d1_2 = (_XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (i)), _XMPACC_G(_xmpacc_a_u, 1, j + 1))) - _xmpacc_o1;
-  const long long _xmpacc_d1_3 = (_XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (i)), _XMPACC_G(_xmpacc_a_u, 1, j))) - _xmpacc_o1;
+  const long long _xmpacc_d1_2 = 2;
+  const long long _xmpacc_d1_3 = 1;
   #endif
   double _xmpacc_r0_0, _xmpacc_r0_1, _xmpacc_r0_2;
   _xmpacc_r0_0 = _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_0, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (i - 1)), _XMPACC_G(_xmpacc_a_u, 1, j)))]);
@@ -127,8 +127,8 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_laplace2d_spell_c_144_1) 
   const long long _xmpacc_t1 = (_XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (i + _xmpacc_s_i.step)), _XMPACC_G(_xmpacc_a_unew, 1, j - 1))) - _xmpacc_o1;
   const long long _xmpacc_d1_0 = (_XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (i - 1)), _XMPACC_G(_xmpacc_a_unew, 1, j))) - _xmpacc_o1;
   const long long _xmpacc_d1_1 = (_XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (i + 1)), _XMPACC_G(_xmpacc_a_unew, 1, j))) - _xmpacc_o1;
-  const long long _xmpacc_d1_2 = (_XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (i)), _XMPACC_G(_xmpacc_a_unew, 1, j + 1))) - _xmpacc_o1;
-  const long long _xmpacc_d1_3 = (_XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (i)), _XMPACC_G(_xmpacc_a_unew, 1, j))) - _xmpacc_o1;
+  const long long _xmpacc_d1_2 = 2;
+  const long long _xmpacc_d1_3 = 1;
   #endif
   double _xmpacc_r0_0, _xmpacc_r0_1, _xmpacc_r0_2;
   _xmpacc_r0_0 = _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_0, _XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (i - 1)), _XMPACC_G(_xmpacc_a_unew, 1, j)))]);

@@ -9,7 +9,10 @@
 _XMPACC_UNIT_BEGIN(stencil27_spell_c)
 
 /* stencil3d_sweep.h:25: loop ... acc */
-_XMPACC_KERNEL _XMPACC_BOUNDS(2) _xmpacc_loop_stencil27_spell_c_25(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_k, _xmpacc_sched_t _xmpacc_s_j, _xmpacc_sched_t _xmpacc_s_i, float * _XMPACC_RESTRICT unew, _xmpacc_array_t _xmpacc_a_unew, const float * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u)
+#ifndef _XMPACC_MINB_xmpacc_loop_stencil27_spell_c_25   /* the runtime defines it as 2 where this kernel spills */
+#define _XMPACC_MINB_xmpacc_loop_stencil27_spell_c_25 4
+#endif
+_XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stencil27_spell_c_25) _xmpacc_loop_stencil27_spell_c_25(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_k, _xmpacc_sched_t _xmpacc_s_j, _xmpacc_sched_t _xmpacc_s_i, float * _XMPACC_RESTRICT unew, _xmpacc_array_t _xmpacc_a_unew, const float * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
@@ -42,28 +45,28 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(2) _xmpacc_loop_stencil27_spell_c_25(long long _xm
   const long long _xmpacc_d1_1 = (_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k + 1)), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i))) - _xmpacc_o1;
   const long long _xmpacc_d1_2 = (_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k)), _XMPACC_G(_xmpacc_a_u, 1, j - 1), _XMPACC_G(_xmpacc_a_u, 2, i))) - _xmpacc_o1;
   const long long _xmpacc_d1_3 = (_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k)), _XMPACC_G(_xmpacc_a_u, 1, j + 1), _XMPACC_G(_xmpacc_a_u, 2, i))) - _xmpacc_o1;
-  const long long _xmpacc_d1_4 = (_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k)), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i - 1))) - _xmpacc_o1;
-  const long long _xmpacc_d1_5 = (_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k)), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i + 1))) - _xmpacc_o1;
+  const long long _xmpacc_d1_4 = -1;
+  const long long _xmpacc_d1_5 = 1;
   const long long _xmpacc_d1_6 = (_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k - 1)), _XMPACC_G(_xmpacc_a_u, 1, j - 1), _XMPACC_G(_xmpacc_a_u, 2, i))) - _xmpacc_o1;
   const long long _xmpacc_d1_7 = (_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k - 1)), _XMPACC_G(_xmpacc_a_u, 1, j + 1), _XMPACC_G(_xmpacc_a_u, 2, i))) - _xmpacc_o1;
-  const long long _xmpacc_d1_8 = (_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k - 1)), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i - 1))) - _xmpacc_o1;
-  const long long _xmpacc_d1_9 = (_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k - 1)), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i + 1))) - _xmpacc_o1;
+  const long long _xmpacc_d1_8 = _xmpacc_d1_0 - 1;
+  const long long _xmpacc_d1_9 = _xmpacc_d1_0 + 1;
   const long long _xmpacc_d1_10 = (_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k + 1)), _XMPACC_G(_xmpacc_a_u, 1, j - 1), _XMPACC_G(_xmpacc_a_u, 2, i))) - _xmpacc_o1;
   const long long _xmpacc_d1_11 = (_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k + 1)), _XMPACC_G(_xmpacc_a_u, 1, j + 1), _XMPACC_G(_xmpacc_a_u, 2, i))) - _xmpacc_o1;
-  const long long _xmpacc_d1_12 = (_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k + 1)), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i - 1))) - _xmpacc_o1;
-  const long long _xmpacc_d1_13 = (_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k + 1)), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i + 1))) - _xmpacc_o1;
-  const long long _xmpacc_d1_14 = (_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k)), _XMPACC_G(_xmpacc_a_u, 1, j - 1), _XMPACC_G(_xmpacc_a_u, 2, i - 1))) - _xmpacc_o1;
-  const long long _xmpacc_d1_15 = (_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k)), _XMPACC_G(_xmpacc_a_u, 1, j - 1), _XMPACC_G(_xmpacc_a_u, 2, i + 1))) - _xmpacc_o1;
-  const long long _xmpacc_d1_16 = (_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k)), _XMPACC_G(_xmpacc_a_u, 1, j + 1), _XMPACC_G(_xmpacc_a_u, 2, i - 1))) - _xmpacc_o1;
-  const long long _xmpacc_d1_17 = (_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k)), _XMPACC_G(_xmpacc_a_u, 1, j + 1), _XMPACC_G(_xmpacc_a_u, 2, i + 1))) - _xmpacc_o1;
-  const long long _xmpacc_d1_18 = (_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k - 1)), _XMPACC_G(_xmpacc_a_u, 1, j - 1), _XMPACC_G(_xmpacc_a_u, 2, i - 1))) - _xmpacc_o1;
-  const long long _xmpacc_d1_19 = (_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k - 1)), _XMPACC_G(_xmpacc_a_u, 1, j - 1), _XMPACC_G(_xmpacc_a_u, 2, i + 1))) - _xmpacc_o1;
-  const long long _xmpacc_d1_20 = (_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k - 1)), _XMPACC_G(_xmpacc_a_u, 1, j + 1), _XMPACC_G(_xmpacc_a_u, 2, i - 1))) - _xmpacc_o1;
-  const long long _xmpacc_d1_21 = (_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k - 1)), _XMPACC_G(_xmpacc_a_u, 1, j + 1), _XMPACC_G(_xmpacc_a_u, 2, i + 1))) - _xmpacc_o1;
-  const long long _xmpacc_d1_22 = (_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k + 1)), _XMPACC_G(_xmpacc_a_u, 1, j - 1), _XMPACC_G(_xmpacc_a_u, 2, i - 1))) - _xmpacc_o1;
-  const long long _xmpacc_d1_23 = (_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k + 1)), _XMPACC_G(_xmpacc_a_u, 1, j - 1), _XMPACC_G(_xmpacc_a_u, 2, i + 1))) - _xmpacc_o1;
-  const long long _xmpacc_d1_24 = (_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k + 1)), _XMPACC_G(_xmpacc_a_u, 1, j + 1), _XMPACC_G(_xmpacc_a_u, 2, i - 1))) - _xmpacc_o1;
-  const long long _xmpacc_d1_25 = (_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k + 1)), _XMPACC_G(_xmpacc_a_u, 1, j + 1), _XMPACC_G(_xmpacc_a_u, 2, i + 1))) - _xmpacc_o1;
+  const long long _xmpacc_d1_12 = _xmpacc_d1_1 - 1;
+  const long long _xmpacc_d1_13 = _xmpacc_d1_1 + 1;
+  const long long _xmpacc_d1_14 = _xmpacc_d1_2 - 1;
+  const long long _xmpacc_d1_15 = _xmpacc_d1_2 + 1;
+  const long long _xmpacc_d1_16 = _xmpacc_d1_3 - 1;
+  const long long _xmpacc_d1_17 = _xmpacc_d1_3 + 1;
+  const long long _xmpacc_d1_18 = _xmpacc_d1_6 - 1;
+  const long long _xmpacc_d1_19 = _xmpacc_d1_6 + 1;
+  const long long _xmpacc_d1_20 = _xmpacc_d1_7 - 1;
+  const long long _xmpacc_d1_21 = _xmpacc_d1_7 + 1;
+  const long long _xmpacc_d1_22 = _xmpacc_d1_10 - 1;
+  const long long _xmpacc_d1_23 = _xmpacc_d1_10 + 1;
+  const long long _xmpacc_d1_24 = _xmpacc_d1_11 - 1;
+  const long long _xmpacc_d1_25 = _xmpacc_d1_11 + 1;
   #endif
   float _xmpacc_r0_0, _xmpacc_r0_1, _xmpacc_r0_2;
   _xmpacc_r0_0 = _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_0, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k - 1)), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i)))]);
@@ -110,7 +113,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(2) _xmpacc_loop_stencil27_spell_c_25(long long _xm
 #line 40 "bench/spelling/stencil3d_sweep.h"
 unew[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, k), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i)))] = (((((float) 0.125) * _xmpacc_r0_1) + (((float) 0.0625) * ((_xmpacc_r0_0 + _xmpacc_r0_2) + (((_xmpacc_r1_1 + _xmpacc_r2_1) + _xmpacc_r3_1) + _xmpacc_r4_1)))) + (((float) 0.03125) * (((((_xmpacc_r1_0 + _xmpacc_r2_0) + _xmpacc_r3_0) + _xmpacc_r4_0) + (((_xmpacc_r1_2 + _xmpacc_r2_2) + _xmpacc_r3_2) + _xmpacc_r4_2)) + (((_xmpacc_r5_1 + _xmpacc_r6_1) + _xmpacc_r7_1) + _xmpacc_r8_1)))) + (((float) 0.015625) * ((((_xmpacc_r5_0 + _xmpacc_r6_0) + _xmpacc_r7_0) + _xmpacc_r8_0) + (((_xmpacc_r5_2 + _xmpacc_r6_2) + _xmpacc_r7_2) + _xmpacc_r8_2)));
     while (0);
-#line 114 "stencil27-float-async.cu"
+#line 117 "stencil27-float-async.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -152,7 +155,7 @@ unew[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew
 #line 40 "bench/spelling/stencil3d_sweep.h"
 unew[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, k), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i)))] = (((((float) 0.125) * _xmpacc_r0_1) + (((float) 0.0625) * ((_xmpacc_r0_0 + _xmpacc_r0_2) + (((_xmpacc_r1_1 + _xmpacc_r2_1) + _xmpacc_r3_1) + _xmpacc_r4_1)))) + (((float) 0.03125) * (((((_xmpacc_r1_0 + _xmpacc_r2_0) + _xmpacc_r3_0) + _xmpacc_r4_0) + (((_xmpacc_r1_2 + _xmpacc_r2_2) + _xmpacc_r3_2) + _xmpacc_r4_2)) + (((_xmpacc_r5_1 + _xmpacc_r6_1) + _xmpacc_r7_1) + _xmpacc_r8_1)))) + (((float) 0.015625) * ((((_xmpacc_r5_0 + _xmpacc_r6_0) + _xmpacc_r7_0) + _xmpacc_r8_0) + (((_xmpacc_r5_2 + _xmpacc_r6_2) + _xmpacc_r7_2) + _xmpacc_r8_2)));
     while (0);
-#line 156 "stencil27-float-async.cu"
+#line 159 "stencil27-float-async.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -206,7 +209,10 @@ void _xmpacc_loop_stencil27_spell_c_25_host(long long _xmpacc_n, void **_xmpacc_
 #endif
 
 /* stencil3d_sweep.h:25: loop ... acc */
-_XMPACC_KERNEL _XMPACC_BOUNDS(2) _xmpacc_loop_stencil27_spell_c_25_1(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_k, _xmpacc_sched_t _xmpacc_s_j, _xmpacc_sched_t _xmpacc_s_i, float * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u, const float * _XMPACC_RESTRICT unew, _xmpacc_array_t _xmpacc_a_unew)
+#ifndef _XMPACC_MINB_xmpacc_loop_stencil27_spell_c_25_1   /* the runtime defines it as 2 where this kernel spills */
+#define _XMPACC_MINB_xmpacc_loop_stencil27_spell_c_25_1 4
+#endif
+_XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stencil27_spell_c_25_1) _xmpacc_loop_stencil27_spell_c_25_1(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_k, _xmpacc_sched_t _xmpacc_s_j, _xmpacc_sched_t _xmpacc_s_i, float * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u, const float * _XMPACC_RESTRICT unew, _xmpacc_array_t _xmpacc_a_unew)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
@@ -239,28 +245,28 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(2) _xmpacc_loop_stencil27_spell_c_25_1(long long _
   const long long _xmpacc_d1_1 = (_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k + 1)), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i))) - _xmpacc_o1;
   const long long _xmpacc_d1_2 = (_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k)), _XMPACC_G(_xmpacc_a_unew, 1, j - 1), _XMPACC_G(_xmpacc_a_unew, 2, i))) - _xmpacc_o1;
   const long long _xmpacc_d1_3 = (_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k)), _XMPACC_G(_xmpacc_a_unew, 1, j + 1), _XMPACC_G(_xmpacc_a_unew, 2, i))) - _xmpacc_o1;
-  const long long _xmpacc_d1_4 = (_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k)), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i - 1))) - _xmpacc_o1;
-  const long long _xmpacc_d1_5 = (_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k)), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i + 1))) - _xmpacc_o1;
+  const long long _xmpacc_d1_4 = -1;
+  const long long _xmpacc_d1_5 = 1;
   const long long _xmpacc_d1_6 = (_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k - 1)), _XMPACC_G(_xmpacc_a_unew, 1, j - 1), _XMPACC_G(_xmpacc_a_unew, 2, i))) - _xmpacc_o1;
   const long long _xmpacc_d1_7 = (_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k - 1)), _XMPACC_G(_xmpacc_a_unew, 1, j + 1), _XMPACC_G(_xmpacc_a_unew, 2, i))) - _xmpacc_o1;
-  const long long _xmpacc_d1_8 = (_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k - 1)), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i - 1))) - _xmpacc_o1;
-  const long long _xmpacc_d1_9 = (_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k - 1)), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i + 1))) - _xmpacc_o1;
+  const long long _xmpacc_d1_8 = _xmpacc_d1_0 - 1;
+  const long long _xmpacc_d1_9 = _xmpacc_d1_0 + 1;
   const long long _xmpacc_d1_10 = (_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k + 1)), _XMPACC_G(_xmpacc_a_unew, 1, j - 1), _XMPACC_G(_xmpacc_a_unew, 2, i))) - _xmpacc_o1;
   const long long _xmpacc_d1_11 = (_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k + 1)), _XMPACC_G(_xmpacc_a_unew, 1, j + 1), _XMPACC_G(_xmpacc_a_unew, 2, i))) - _xmpacc_o1;
-  const long long _xmpacc_d1_12 = (_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k + 1)), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i - 1))) - _xmpacc_o1;
-  const long long _xmpacc_d1_13 = (_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k + 1)), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i + 1))) - _xmpacc_o1;
-  const long long _xmpacc_d1_14 = (_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k)), _XMPACC_G(_xmpacc_a_unew, 1, j - 1), _XMPACC_G(_xmpacc_a_unew, 2, i - 1))) - _xmpacc_o1;
-  const long long _xmpacc_d1_15 = (_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k)), _XMPACC_G(_xmpacc_a_unew, 1, j - 1), _XMPACC_G(_xmpacc_a_unew, 2, i + 1))) - _xmpacc_o1;
-  const long long _xmpacc_d1_16 = (_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k)), _XMPACC_G(_xmpacc_a_unew, 1, j + 1), _XMPACC_G(_xmpacc_a_unew, 2, i - 1))) - _xmpacc_o1;
-  const long long _xmpacc_d1_17 = (_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k)), _XMPACC_G(_xmpacc_a_unew, 1, j + 1), _XMPACC_G(_xmpacc_a_unew, 2, i + 1))) - _xmpacc_o1;
-  const long long _xmpacc_d1_18 = (_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k - 1)), _XMPACC_G(_xmpacc_a_unew, 1, j - 1), _XMPACC_G(_xmpacc_a_unew, 2, i - 1))) - _xmpacc_o1;
-  const long long _xmpacc_d1_19 = (_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k - 1)), _XMPACC_G(_xmpacc_a_unew, 1, j - 1), _XMPACC_G(_xmpacc_a_unew, 2, i + 1))) - _xmpacc_o1;
-  const long long _xmpacc_d1_20 = (_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k - 1)), _XMPACC_G(_xmpacc_a_unew, 1, j + 1), _XMPACC_G(_xmpacc_a_unew, 2, i - 1))) - _xmpacc_o1;
-  const long long _xmpacc_d1_21 = (_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k - 1)), _XMPACC_G(_xmpacc_a_unew, 1, j + 1), _XMPACC_G(_xmpacc_a_unew, 2, i + 1))) - _xmpacc_o1;
-  const long long _xmpacc_d1_22 = (_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k + 1)), _XMPACC_G(_xmpacc_a_unew, 1, j - 1), _XMPACC_G(_xmpacc_a_unew, 2, i - 1))) - _xmpacc_o1;
-  const long long _xmpacc_d1_23 = (_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k + 1)), _XMPACC_G(_xmpacc_a_unew, 1, j - 1), _XMPACC_G(_xmpacc_a_unew, 2, i + 1))) - _xmpacc_o1;
-  const long long _xmpacc_d1_24 = (_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k + 1)), _XMPACC_G(_xmpacc_a_unew, 1, j + 1), _XMPACC_G(_xmpacc_a_unew, 2, i - 1))) - _xmpacc_o1;
-  const long long _xmpacc_d1_25 = (_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k + 1)), _XMPACC_G(_xmpacc_a_unew, 1, j + 1), _XMPACC_G(_xmpacc_a_unew, 2, i + 1))) - _xmpacc_o1;
+  const long long _xmpacc_d1_12 = _xmpacc_d1_1 - 1;
+  const long long _xmpacc_d1_13 = _xmpacc_d1_1 + 1;
+  const long long _xmpacc_d1_14 = _xmpacc_d1_2 - 1;
+  const long long _xmpacc_d1_15 = _xmpacc_d1_2 + 1;
+  const long long _xmpacc_d1_16 = _xmpacc_d1_3 - 1;
+  const long long _xmpacc_d1_17 = _xmpacc_d1_3 + 1;
+  const long long _xmpacc_d1_18 = _xmpacc_d1_6 - 1;
+  const long long _xmpacc_d1_19 = _xmpacc_d1_6 + 1;
+  const long long _xmpacc_d1_20 = _xmpacc_d1_7 - 1;
+  const long long _xmpacc_d1_21 = _xmpacc_d1_7 + 1;
+  const long long _xmpacc_d1_22 = _xmpacc_d1_10 - 1;
+  const long long _xmpacc_d1_23 = _xmpacc_d1_10 + 1;
+  const long long _xmpacc_d1_24 = _xmpacc_d1_11 - 1;
+  const long long _xmpacc_d1_25 = _xmpacc_d1_11 + 1;
   #endif
   float _xmpacc_r0_0, _xmpacc_r0_1, _xmpacc_r0_2;
   _xmpacc_r0_0 = _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_0, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k - 1)), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i)))]);
@@ -307,7 +313,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(2) _xmpacc_loop_stencil27_spell_c_25_1(long long _
 #line 40 "bench/spelling/stencil3d_sweep.h"
 u[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i)))] = (((((float) 0.125) * _xmpacc_r0_1) + (((float) 0.0625) * ((_xmpacc_r0_0 + _xmpacc_r0_2) + (((_xmpacc_r1_1 + _xmpacc_r2_1) + _xmpacc_r3_1) + _xmpacc_r4_1)))) + (((float) 0.03125) * (((((_xmpacc_r1_0 + _xmpacc_r2_0) + _xmpacc_r3_0) + _xmpacc_r4_0) + (((_xmpacc_r1_2 + _xmpacc_r2_2) + _xmpacc_r3_2) + _xmpacc_r4_2)) + (((_xmpacc_r5_1 + _xmpacc_r6_1) + _xmpacc_r7_1) + _xmpacc_r8_1)))) + (((float) 0.015625) * ((((_xmpacc_r5_0 + _xmpacc_r6_0) + _xmpacc_r7_0) + _xmpacc_r8_0) + (((_xmpacc_r5_2 + _xmpacc_r6_2) + _xmpacc_r7_2) + _xmpacc_r8_2)));
     while (0);
-#line 311 "stencil27-float-async.cu"
+#line 317 "stencil27-float-async.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -349,7 +355,7 @@ u[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k), 
 #line 40 "bench/spelling/stencil3d_sweep.h"
 u[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i)))] = (((((float) 0.125) * _xmpacc_r0_1) + (((float) 0.0625) * ((_xmpacc_r0_0 + _xmpacc_r0_2) + (((_xmpacc_r1_1 + _xmpacc_r2_1) + _xmpacc_r3_1) + _xmpacc_r4_1)))) + (((float) 0.03125) * (((((_xmpacc_r1_0 + _xmpacc_r2_0) + _xmpacc_r3_0) + _xmpacc_r4_0) + (((_xmpacc_r1_2 + _xmpacc_r2_2) + _xmpacc_r3_2) + _xmpacc_r4_2)) + (((_xmpacc_r5_1 + _xmpacc_r6_1) + _xmpacc_r7_1) + _xmpacc_r8_1)))) + (((float) 0.015625) * ((((_xmpacc_r5_0 + _xmpacc_r6_0) + _xmpacc_r7_0) + _xmpacc_r8_0) + (((_xmpacc_r5_2 + _xmpacc_r6_2) + _xmpacc_r7_2) + _xmpacc_r8_2)));
     while (0);
-#line 353 "stencil27-float-async.cu"
+#line 359 "stencil27-float-async.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;

@@ -335,7 +335,9 @@ def _rows32(p: StreamPlan, v: VectorPlan, var: str) -> list[str]:
         out.append(f"int _xmpacc_o{n} = (int) {_local(at)};")
         after = r.at(pattern, _row(f"{var} + {s}.step", c))
         out.append(f"const int _xmpacc_t{n} = (int) (({after}) - {at});")
-        out += [f"const int _xmpacc_d{n}_{k} = (int) (({r.at(dp, _row(var, dc))}) - {at});"
+        base = (pattern, c) == (r.base, 0)
+        out += [f"const int _xmpacc_d{n}_{k} = "
+                f"{_near(r, n, k, base) or f'(int) (({r.at(dp, _row(var, dc))}) - {at})'};"
                 for k, (dp, dc) in enumerate(r.distances)]
     return out
 
@@ -394,10 +396,21 @@ def _row_indices(p: StreamPlan, v: str, s: str) -> tuple[list[str], list[str]]:
         o = f"_xmpacc_o{n}"
         pro.append(f"long long {o} = {r.at(r.base, v)};")
         pro.append(f"const long long _xmpacc_t{n} = ({r.at(r.base, f'{v} + {s}.step')}) - {o};")
-        pro += [f"const long long _xmpacc_d{n}_{k} = ({r.at(pattern, _row(v, c))}) - {o};"
+        pro += [f"const long long _xmpacc_d{n}_{k} = "
+                f"{_near(r, n, k) or f'({r.at(pattern, _row(v, c))}) - {o}'};"
                 for k, (pattern, c) in enumerate(r.distances)]
         tail.append(f"{o} += _xmpacc_t{n};")
     return pro + ["#endif"], tail + ["#endif"]
+
+
+def _near(r: RowIndex, n: int, k: int, base: bool = True) -> str:
+    """Distance k of row index n as an earlier one plus a literal (RowIndex.near), "" where it
+    is not; the base's literal alone where the index stands at the base (``base``)."""
+    near = r.near[k] if k < len(r.near) else None
+    if near is None or (near[0] < 0 and not base):
+        return ""
+    ref, e = near
+    return str(e) if ref < 0 else f"_xmpacc_d{n}_{ref} + {e}" if e >= 0 else f"_xmpacc_d{n}_{ref} - {-e}"
 
 
 def _row(var: str, offset: int) -> str:

@@ -250,10 +250,14 @@ VECTOR_BLOCKS_32 = (6, 4)
 
 
 NARROW = {"float", "int", "unsigned", "unsigned int"}   # 4-byte elements
+_SIZES = {t: 4 for t in NARROW}                          # window bytes per row (min_blocks), else 8
+
+
+WIDE_WINDOWS = 128   # bytes of window registers per thread above which an 8-byte kernel asks for 3 blocks
 
 
 def min_blocks(rows: tuple[stream_rows.RowIndex, ...] = (), narrow: bool = False,
-               vector: bool = False) -> tuple[int, int]:
+               vector: bool = False, window_bytes: int = 0) -> tuple[int, int]:
     """Blocks of 256 threads per SM that a streaming kernel's registers must allow
     (``__launch_bounds__``), and the fallback where that makes the kernel spill (0: none;
     the runtime looks at each such kernel after NVRTC and rebuilds the ones with local
@@ -270,16 +274,27 @@ def min_blocks(rows: tuple[stream_rows.RowIndex, ...] = (), narrow: bool = False
     0.619 ms against 0.592: its 8-byte rows fill the registers).  A 4-byte row keeps half
     the bytes in flight of an 8-byte one, which is what bounds that sweep.  A ``vector``
     kernel (stream_vector.py) asks for VECTOR_BLOCKS, VECTOR_BLOCKS_32 where its walk indexes in
-    32 bits (stream_walk.narrow_rows).  XMPACC_STREAM_MINBLOCKS=B forces B."""
+    32 bits (stream_walk.narrow_rows).  XMPACC_STREAM_MINBLOCKS=B forces B.
+
+    A distance written as another one plus a literal (RowIndex.near) is no index state: nvcc
+    folds it into the loads' address offsets.  Counted so, the 3-D 27-point sweep (9 windows,
+    26 distances, 8 of them independent) is small; its window registers then decide: 27 fp32
+    values fit 4 blocks (64 registers, 0.511 ms per 512^3 sweep on one H200 against 0.609 at
+    2 and 0.551 at 3), 27 fp64 values (``window_bytes`` above WIDE_WINDOWS) fit 3 (80
+    registers, no spill: 0.896 ms against 0.923 at 2; 4 spills, 0.935) in one job
+    (bench/results/stream-knobs-near-2026-11-29-NVIDIA-H200.txt)."""
     forced = os.environ.get("XMPACC_STREAM_MINBLOCKS", "")
     if forced.isdigit():
         return int(forced), 0
     if vector:
         return VECTOR_BLOCKS_32 if narrow_rows(rows) else VECTOR_BLOCKS
-    state = sum(2 + len(r.distances) for r in rows)
+    state = sum(2 + sum(1 for k in range(len(r.distances)) if not r.near or r.near[k] is None)
+                for r in rows)
     if state > SMALL_STATE:
         return 2, 0
-    return (4, 2) if narrow else (8, 2)
+    if narrow:
+        return 4, 2
+    return (3, 2) if window_bytes > WIDE_WINDOWS else (8, 2)
 
 
 def walk_length(loops: list[CanonicalLoop], span: int, lanes: int = 1) -> int:
@@ -377,7 +392,8 @@ def plan(body: c_ast.Node, loops: list[CanonicalLoop], types: list[str], kv: Ker
     spans = [(w.lo, w.hi, w.row) for w in windows]
     vector, why = stream_vector.plan(body, loops, types, kv, cyclic, spans, where, moved, reads, elem) \
         if windows else (None, "no window")
-    blocks = min_blocks(tuple(rows), _narrow(windows, loops), vector is not None)
+    wide = sum((w.hi - w.lo + 1) * _SIZES.get(w.ctype, 8) for w in windows)
+    blocks = min_blocks(tuple(rows), _narrow(windows, loops), vector is not None, wide)
     return StreamPlan(walk_length(loops, span, vector.lanes if vector else 1), outer.var, types[0],
                       tuple(windows), block_threads(loops), tuple(rows), *blocks, vector=vector,
                       vector_why=why if vector is None else ""), \
