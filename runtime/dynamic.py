@@ -85,6 +85,10 @@ class Dynamic:
         self.live_blocks: Any = None         # the C count and table of them (None: not bound, launcher.py)
         # aligned parameters' views by what they depend on (_parameter_key) -> (array, descriptor bytes)
         self.parameters: dict[tuple[Any, ...], tuple[DistArray, bytes]] = {}
+        # the descriptors of aligned parameters' views -> the block each describes: a view
+        # goes with its block (_drop_block), since a static_desc parameter's descriptor
+        # outlives the call and is kept while the caller passes the same block
+        self.views: dict[int, int] = {}
 
     def bind_blocks(self, lib: Any) -> None:
         """The launcher hands over the program: its free() asks the runtime for the
@@ -124,6 +128,9 @@ class Dynamic:
             arr.persistent.free()
         c = CArray.from_address(ptr)
         c.base, c.id = None, 0
+        if self.views.pop(ptr, None) is None:   # the block's own array: its views go too
+            for view in [v for v, b in self.views.items() if b == arr.addr]:
+                self._drop_block(view, free=False)
         base = int(arr.buffer.ctypes.data)
         if self.c_blocks.get(base) == ptr:
             del self.c_blocks[base]
@@ -275,6 +282,8 @@ class Dynamic:
                 self.parameters[key] = (arr, ctypes.string_at(ptr, ctypes.sizeof(CArray)))
         self.forget(ptr)
         self.arrays[ptr] = arr
+        if base:
+            self.views[ptr] = arr.addr
         self.count_descriptors()
         return int(c.base or 0)
 

@@ -126,3 +126,53 @@ def test_bracketed_loops_on_host_and_openacc_loops(brackets: tuple[Path, str], n
     r = run_mpi(nprocs, exe, env=HOST)
     assert r.returncode == 0, r.stderr
     same_output(r.stdout, expected)
+
+
+KEPT = HEAD + """\
+double kept(double v[8])
+{
+#pragma xmp align [i] with t[i] :: v
+#pragma xmp static_desc :: v
+    return v[0];
+}
+double plain(double v[8])
+{
+#pragma xmp align [i] with t[i] :: v
+    return v[0];
+}
+double local_template(double v[8])
+{
+#pragma xmp template, distribute [block] onto p :: s[8]
+#pragma xmp align [i] with s[i] :: v
+#pragma xmp static_desc :: v
+    return v[0];
+}
+double run_time_extent(int n, double v[n])
+{
+#pragma xmp align [i] with t[i] :: v
+#pragma xmp static_desc :: v
+    return v[0];
+}
+""" + STUB
+
+
+def test_static_desc_keeps_a_parameter_descriptor(tmp_path: Path) -> None:
+    """An aligned parameter named by static_desc gets a static descriptor that a call
+    passing the block it describes keeps without a runtime call (lower_decls.py); one
+    aligned with a template of the function, or with an extent known at run time only,
+    is described at each call as without static_desc."""
+    host = _host_c(tmp_path, "params", KEPT)
+    bodies = {name: host[host.index(f"double {name}("):] for name in ("kept", "plain", "local_template",
+                                                                        "run_time_extent")}
+    kept = bodies["kept"][:bodies["kept"].index("}")]
+    assert "static _xmpacc_array_t _xmpacc_a_v;" in kept
+    assert "if ((!_xmpacc_a_v.id) || (_xmpacc_a_v.base != ((void *) v)))" in kept
+    assert "_xmpacc_array_release" not in kept
+    per_call = "_XMPACC_CLEANUP(_xmpacc_array_release) _xmpacc_array_t _xmpacc_a_v = {0};"
+    for name in ("plain", "local_template", "run_time_extent"):
+        body = bodies[name]
+        assert per_call in body and "static _xmpacc_array_t" not in body[:body.index("return")], name
+    r = run_xmpacc("--info", "-S", "params.c", "-o", "info", cwd=tmp_path)
+    remarks = [line for line in r.stderr.splitlines() if "info: static_desc" in line]
+    assert len(remarks) == 3 and "parameters v are kept from call to call" in remarks[0], remarks
+    assert all("made at each entry of their block" in line for line in remarks[1:]), remarks

@@ -163,8 +163,9 @@ def test_constant_values(text: str, expected: int | None) -> None:
 
 def test_combined_directives_and_static_desc(tmp_path: Path) -> None:
     """tests/omni/cg/cg.c (global-view §8a): a combined directive gets the remarks of one
-    directive per attribute, each at its attribute's keyword, and static_desc says it has
-    nothing to do, for file-scope and block-scope objects (tests/golden/omni_cg.info)."""
+    directive per attribute, each at its attribute's keyword; static_desc says it has
+    nothing to do for file-scope objects, and that matvec's aligned parameters keep their
+    descriptors from call to call (tests/golden/omni_cg.info)."""
     r = run_xmpacc("--info", "-S", "-DNPROCS=4", "tests/omni/cg/cg.c", "-o", str(tmp_path / "cg"), cwd=REPO)
     assert r.returncode == 0, r.stderr
     got = "".join(line + "\n" for line in r.stderr.splitlines() if ": info: " in line)
@@ -180,4 +181,4 @@ def test_combined_directives_and_static_desc(tmp_path: Path) -> None:
     assert _line(got, f"{cg}:25:").endswith(
         "static_desc :: t, x, z, pv, q, r, wr: descriptors of t, x, z, pv, q, r, wr are file-lifetime "
         "already; nothing to do")
-    assert "descriptors of v, res are made at each entry of their block" in _line(got, f"{cg}:91:")
+    assert "the parameters v, res are kept from call to call" in _line(got, f"{cg}:91:")

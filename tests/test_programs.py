@@ -6,6 +6,7 @@ Each program is compiled once per module and run with every process count it all
 
 from __future__ import annotations
 
+import re
 import subprocess
 from pathlib import Path
 
@@ -30,6 +31,7 @@ CASES: dict[str, tuple[int, ...]] = {
     "switch_directives.c": (1, 2, 3, 4),   # directives among a case's statements
     "gmove_dummy_align.c": (1, 2, 3, 4),   # see test_gmove_plan_serves_a_dummy_aligned_at_each_call
     "param_views.c": (1, 2, 3, 4),         # see test_parameter_views_serve_their_own_arguments
+    "static_desc_views.c": (1, 2, 3, 4),   # see test_static_desc_parameters_keep_their_views
     "gmove_replay.c": (1, 2, 3, 4),        # see test_gmoves_run_in_c_from_their_second_call
     # global-view §5-7
     "reduction_location.c": (1, 3),
@@ -123,26 +125,51 @@ def test_file_scope_extent_from_const_int(tmp_path: Path) -> None:
 def test_gmove_plan_serves_a_dummy_aligned_at_each_call(built: dict[str, tuple[Path, str]]) -> None:
     """A dummy argument aligned anew at each of 10 calls, with the same layout: one gmove
     plan on every node (runtime/gmove.py keys plans by layout, not by array object; NPB's
-    CG rebuilt its matvec's plan every call, 2.6 ms of a 2-process run's gmove), and the
-    dummy's view of the first call serves the 9 others (runtime/dynamic.py)."""
+    CG rebuilt its matvec's plan every call, 2.6 ms of a 2-process run's gmove).  The dummy
+    is named by static_desc and every call passes the same block: the descriptor of the
+    first call serves the 9 others without a runtime call (passes/localize/lower_decls.py);
+    without static_desc the runtime's view of the first call serves them (runtime/dynamic.py)."""
     exe, expected = built["gmove_dummy_align.c"]
     r = run_mpi(3, exe, env={"XMPACC_STATS": "1"})
     assert r.returncode == 0, r.stderr
     same_output(r.stdout, expected)
-    assert [(s["gmove_calls"], s["gmove_plans"], s["parameter_views_reused"], s["replayed_gmoves"])
-            for s in runtime_stats(r.stderr)] == [(10, 1, 9, 9)] * 3
+    assert [(s["gmove_calls"], s["gmove_plans"], s.get("parameter_views_reused", 0), s["replayed_gmoves"])
+            for s in runtime_stats(r.stderr)] == [(10, 1, 0, 9)] * 3
 
 
 @pytest.mark.mpi
 def test_parameter_views_serve_their_own_arguments(built: dict[str, tuple[Path, str]]) -> None:
     """Aligned parameters of two functions called with three arguments by turns, 16 calls:
-    each argument's view is made once (a, b, c) and serves its 13 later calls, and every
-    call sees its own argument (the serial program's sum)."""
+    each argument's view is made once (a, b, c) and serves its later calls, and every call
+    sees its own argument (the serial program's sum).  Of the 13 later calls, the 3 of
+    scale(a) right after scale(a) keep scale's static_desc descriptor without a runtime
+    call; the runtime reuses a view for the other 10."""
     exe, expected = built["param_views.c"]
     r = run_mpi(2, exe, env={"XMPACC_STATS": "1"})
     assert r.returncode == 0, r.stderr
     same_output(r.stdout, expected)
-    assert [s["parameter_views_reused"] for s in runtime_stats(r.stderr)] == [13, 13]
+    assert [s["parameter_views_reused"] for s in runtime_stats(r.stderr)] == [10, 10]
+
+
+@pytest.mark.mpi
+@pytest.mark.parametrize("nprocs", [1, 3])
+def test_static_desc_parameters_keep_their_views(built: dict[str, tuple[Path, str]], nprocs: int,
+                                                 tmp_path: Path) -> None:
+    """static_desc parameters (passes/localize/lower_decls.py): of dot's 20 calls, the 6
+    that pass the arguments of its last call make no runtime call for their two dummies
+    (28 aligns and xmp_mallocs of 40 per node in the profile); axpy's arguments change at
+    every call (24 of 24).  A local array's block takes its views with it: the last two
+    calls of dot pass local arrays, perhaps at one address, and both take the runtime
+    call.  The output is the serial program's."""
+    exe, expected = built["static_desc_views.c"]
+    r = run_mpi(nprocs, exe, env={"XMPACC_PROFILE": str(tmp_path / "trace.json")})
+    assert r.returncode == 0, r.stderr
+    same_output(r.stdout, expected)
+    calls = {(line, what): int(n) for line, what, n in
+             re.findall(r"static_desc_views\.c:(\d+)\s+(malloc|align_pointer)\s+(\d+)", r.stdout + r.stderr)}
+    want = {(line, what): n * nprocs for line, n in (("21", 28), ("33", 24))
+            for what in ("malloc", "align_pointer")}
+    assert calls == want, calls
 
 
 @pytest.mark.mpi

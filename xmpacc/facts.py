@@ -165,6 +165,7 @@ class StaticDescFacts:
 
     file_scope: tuple[str, ...]      # for the whole run already
     block_scope: tuple[str, ...]     # made at each entry of their block
+    kept: tuple[str, ...] = ()       # aligned parameters: kept while calls pass the same block
 
 
 @dataclass(frozen=True, slots=True)

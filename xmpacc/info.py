@@ -407,7 +407,10 @@ def _static_desc(f: StaticDescFacts) -> str:
     if f.block_scope:
         parts.append(f"descriptors of {_names(f.block_scope)} are made at each entry of their block and "
                      "released at its exit, as without static_desc (the program means the same)")
-    return "; ".join(parts) + "; nothing to do"
+    if f.kept:
+        parts.append(f"the descriptors of the parameters {_names(f.kept)} are kept from call to call: a "
+                     "call that passes the block of the last one makes no runtime call for them")
+    return "; ".join(parts) + ("" if f.kept else "; nothing to do")
 
 
 _RENDER: dict[type, Callable[[Any], str]] = {

@@ -121,6 +121,7 @@ class Scope:
     arrays: dict[str, ArraySym] = field(default_factory=dict)
     c_decls: dict[str, c_ast.Decl] = field(default_factory=dict)
     params: set[str] = field(default_factory=set)     # a function body: its parameters' names
+    static_descs: set[str] = field(default_factory=set)   # the names its static_desc directives give
     # File scope only (global-view §8): structure definitions by tag, typedefs by name, and
     # the aligned members, keyed by (id of the struct definition, member name).
     struct_defs: dict[str, c_ast.Struct] = field(default_factory=dict)

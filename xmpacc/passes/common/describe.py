@@ -13,6 +13,7 @@ from pycparser import c_ast, c_generator
 
 from xmpacc import facts
 from xmpacc.directives import ast as xd
+from xmpacc.passes.common.descriptors import kept_view
 from xmpacc.passes.common.values import Kernel, KernelVars, LanePlan, Replicated
 from xmpacc.runtime.contract import LAUNCH_ARRED
 from xmpacc.symbols import ArraySym, Scope, TemplateSym
@@ -135,13 +136,16 @@ def declarations(directives: list[xd.Directive], scope: Scope) -> list[facts.Inf
 def _static_desc(d: xd.StaticDesc, scope: Scope) -> facts.StaticDescFacts | None:
     """The XMP objects a static_desc names, by the lifetime of their descriptors."""
     where: dict[bool, list[str]] = {True: [], False: []}
+    kept: list[str] = []
     for n in d.names:
         sym = scope.find_nodes(n.name) or scope.find_template(n.name) or scope.find_array(n.name)
-        if sym is not None:
+        if isinstance(sym, ArraySym) and kept_view(sym):
+            kept.append(n.name)
+        elif sym is not None:
             where[sym.file_scope].append(n.name)
-    if not where[True] and not where[False]:
+    if not where[True] and not where[False] and not kept:
         return None
-    return facts.StaticDescFacts(tuple(where[True]), tuple(where[False]))
+    return facts.StaticDescFacts(tuple(where[True]), tuple(where[False]), tuple(kept))
 
 
 def _loop_facts(d: xd.Loop, tmpl: TemplateSym, indices: dict[str, int]) -> facts.LoopFacts:

@@ -15,6 +15,7 @@ from pycparser import c_ast
 
 from xmpacc import cbuild
 from xmpacc.directives import ast as xd
+from xmpacc.passes.common.accesses import const_value
 from xmpacc.passes.common.onrefs import on_ref
 from xmpacc.symbols import ArraySym, NodesSym, Scope, TemplateSym
 
@@ -99,6 +100,14 @@ def _mapping_args(sym: ArraySym) -> tuple[str, str, str]:
     return (f"(const int []){{{tdims}}}", f"(const long long []){{{offsets}}}",
             f"(const long long []){{{shadows}}}")
 
+
+
+def kept_view(sym: ArraySym) -> bool:
+    """Whether a static_desc parameter's view can outlive the call (lower_decls.py): its
+    template lives for the whole run and its extents are constants (or the argument's),
+    so that the same block means the same view."""
+    return sym.is_param and sym.template.file_scope and \
+        all(d.extent is None or const_value(d.extent) is not None for d in sym.dims)
 
 
 def align_call(sym: ArraySym, target: str | None = None, desc: str | None = None,

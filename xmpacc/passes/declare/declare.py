@@ -91,6 +91,7 @@ def _check_scope(scope: Scope, shadows: list[xd.Shadow], ctx: Context) -> None:
                 ctx.diags.error(name.loc, f"shadow of '{name.name}', which is not an aligned array")
     for d in static_descs:
         _check_static_desc(d, scope, ctx)
+        scope.static_descs.update(n.name for n in d.names)   # aligned parameters: lower_decls
     for item in scope_items(scope):
         if pragma_id(item) is not None:
             ctx.info += describe.declarations(ctx.directives.get(id(item), []), scope)

@@ -35,6 +35,7 @@ from xmpacc.directives import ast as xd
 from xmpacc.passes.common.descriptors import (
     align_call,
     distribute_call,
+    kept_view,
     nodes_init,
     pointer_decl,
     pointer_type,
@@ -163,14 +164,22 @@ def _lower_block(scope: Scope, ctx: Context) -> None:
         out += _lower_block_item(item, scope, ctx)
         for name, p in place.items():
             if p == pos:
-                out += _align_in_block(scope.arrays[name], item.coord)
+                out += _align_in_block(scope.arrays[name], item.coord, name in scope.static_descs)
     block.block_items = out
 
 
-def _align_in_block(sym: ArraySym, coord: object) -> list[c_ast.Node]:
+def _align_in_block(sym: ArraySym, coord: object, static: bool = False) -> list[c_ast.Node]:
     """The align call; an aligned parameter gets its descriptor here (it has no declaration
     in the block) and becomes a plain pointer to the caller's local block."""
     out: list[c_ast.Node] = []
+    if sym.is_param and static and kept_view(sym):
+        sym.decl.type = pointer_type(sym)
+        # static_desc (Omni): the descriptor outlives the call, and a call that passes the
+        # block it describes keeps it: no runtime call (the runtime zeroes its id when that
+        # block goes, runtime/dynamic.py _drop_block)
+        out += cbuild.stmts(f"static _xmpacc_array_t {sym.c_name};", coord)
+        return out + cbuild.stmts(f"if (!{sym.c_name}.id || {sym.c_name}.base != (void *) {sym.name}) "
+                                  f"{{ {align_call(sym)} }}", coord)
     if sym.is_param:
         sym.decl.type = pointer_type(sym)
         out.append(cbuild.cleanup_decl(f"_xmpacc_array_t {sym.c_name} = {{0}};",
