@@ -15,6 +15,7 @@ import tempfile
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -165,25 +166,11 @@ def serial_output(src: Path, tmp: Path) -> str:
                           timeout=60).stdout
 
 
-def build_programs(folder: Path, names: list[str], tmp: Path) -> dict[str, tuple[Path, str]]:
-    """name -> (executable, serial output) of each program of ``folder``, built by xmpacc
-    without a warning and by plain cc (the oracle)."""
-    out = {}
-    for name in names:
-        src = folder / name
-        exe = tmp / src.stem
-        r = run_xmpacc(str(src), "-o", str(exe))
-        assert r.returncode == 0 and "warning" not in r.stderr, f"xmpacc {name}:\n{r.stderr}"
-        out[name] = (exe, serial_output(src, tmp))
-    return out
-
-
 def shared_dir(tmp_path_factory: pytest.TempPathFactory, kind: str) -> Path:
-    """A directory for one kind of builds, shared by the pytest-xdist workers of the run
-    (above each worker's own), or a fresh one without xdist."""
-    if not os.environ.get("PYTEST_XDIST_WORKER"):
-        return tmp_path_factory.mktemp(kind)
-    shared = tmp_path_factory.getbasetemp().parent / f"shared-{kind}"
+    """A directory for one kind of builds, shared by the test modules and the pytest-xdist
+    workers of the run (above each worker's own; the run's base folder without xdist)."""
+    base = tmp_path_factory.getbasetemp()
+    shared = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / f"shared-{kind}"
     shared.mkdir(exist_ok=True)
     return shared
 
@@ -197,6 +184,44 @@ def made_once(directory: Path, key: str, make: Callable[[Path], None]) -> Path:
             make(out)
             (directory / f"{key}.done").touch()
     return out
+
+
+def _to_json(value: object) -> object:
+    if isinstance(value, Path):
+        return {"path": str(value)}
+    if isinstance(value, tuple):
+        return {"tuple": [_to_json(v) for v in value]}
+    if isinstance(value, list):
+        return [_to_json(v) for v in value]
+    if isinstance(value, dict):
+        return {"dict": [[_to_json(k), _to_json(v)] for k, v in value.items()]}
+    assert value is None or isinstance(value, str | int | float | bool), value
+    return value
+
+
+def _from_json(value: object) -> object:
+    if isinstance(value, list):
+        return [_from_json(v) for v in value]
+    if isinstance(value, dict):
+        if "path" in value:
+            return Path(value["path"])
+        if "tuple" in value:
+            return tuple(_from_json(v) for v in value["tuple"])
+        return {_from_json(k): _from_json(v) for k, v in value["dict"]}
+    return value
+
+
+def once(tmp_path_factory: pytest.TempPathFactory, key: str, make: Callable[[Path], Any]) -> Any:
+    """What ``make(work)`` returns (paths, strings, numbers, in tuples, lists and dicts), made
+    once per test run in a folder ``work`` of its own, whichever test module and pytest-xdist
+    worker asks first (a module-scoped fixture runs once in each worker that runs a test of
+    the module); the others read the result.  For builds that several tests run."""
+    def build(work: Path) -> None:
+        work.mkdir(exist_ok=True)
+        (work / "result.json").write_text(json.dumps(_to_json(make(work))))
+
+    return _from_json(json.loads((made_once(shared_dir(tmp_path_factory, "once"), key, build)
+                                  / "result.json").read_text()))
 
 
 class SharedBuilds(Mapping[str, tuple[Path, str]]):
@@ -230,17 +255,32 @@ class SharedBuilds(Mapping[str, tuple[Path, str]]):
         return len(self.names)
 
 
-def xmpacc_and_serial(folder: Path, *options: str, cwd: Path | None = None
-                      ) -> Callable[[str, Path], tuple[Path, str]]:
+def xmpacc_and_serial(folder: Path, *options: str, cwd: Path | None = None, env: dict[str, str] | None = None,
+                      warnings: bool = True) -> Callable[[str, Path], tuple[Path, str]]:
     """SharedBuilds' ``make``: ``folder/name`` built by xmpacc (``options``, in ``cwd``: a
-    relative ``folder`` names the files as the golden files do) and by plain cc."""
+    relative ``folder`` names the files as the golden files do; ``env``: for the compile;
+    ``warnings=False``: xmpacc must print none) and by plain cc (the oracle)."""
     def make(name: str, work: Path) -> tuple[Path, str]:
         src = folder / name
         exe = work / Path(name).stem
-        r = run_xmpacc(str(src), "-o", str(exe), *options, cwd=cwd)
+        r = run_xmpacc(str(src), "-o", str(exe), *options, cwd=cwd, env=env)
         assert r.returncode == 0, f"xmpacc {name} failed:\n{r.stderr}"
+        assert warnings or "warning" not in r.stderr, f"xmpacc {name}:\n{r.stderr}"
         return exe, serial_output(cwd / src if cwd is not None else src, work)
     return make
+
+
+def repo_builds(tmp_path_factory: pytest.TempPathFactory, folder: str, names: Iterable[str],
+                env: dict[str, str] | None = None) -> SharedBuilds:
+    """name -> (executable, serial output) of the programs ``names`` of the repository's
+    ``folder`` (``tests/acc_programs``), built by xmpacc from the repository root with a
+    relative path (so the #line names of the generated files are those of the golden files)
+    and ``--keep`` (the generated files lie next to the executable), ``env`` set for the
+    compile; each once per test run: the modules that run a program, and
+    tests/test_nvrtc.py, which compiles its kernel file, share the build."""
+    kind = "-".join(["repo", *Path(folder).parts, *(f"{k}_{v}" for k, v in sorted((env or {}).items()))])
+    return SharedBuilds(tmp_path_factory, kind, names,
+                        xmpacc_and_serial(Path(folder), "--keep", cwd=REPO, env=env))
 
 
 def runtime_stats(stderr: str) -> list[dict[str, int]]:

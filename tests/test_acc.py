@@ -20,11 +20,13 @@ from conftest import (
     SharedBuilds,
     build_serial,
     nvcc_compile,
+    once,
+    repo_builds,
     run_mpi,
     run_xmpacc,
     runtime_stats,
-    xmpacc_and_serial,
 )
+from test_samples import SAMPLE_LIST, sample_builds
 
 ACC_SAMPLES = [
     ("nbody/nbody_acc.c", "nbody/nbody_serial.c"),
@@ -47,17 +49,37 @@ def same_output(got: str, expected: str, rel: float) -> None:
         assert float(a) == pytest.approx(float(b), rel=rel, abs=1e-300), f"{a} != {b}"
 
 
+class _AccSamples(dict[str, tuple[Path, str]]):
+    """sample -> (executable with its kept .cu, serial output), each built on first use and
+    once per test run: the samples of samples/MANIFEST are tests/test_samples.py's builds."""
+
+    def __init__(self, tmp_path_factory: pytest.TempPathFactory) -> None:
+        super().__init__()
+        self.factory = tmp_path_factory
+
+    def __missing__(self, acc: str) -> tuple[Path, str]:
+        shown = {s.xmp: s.name for s in SAMPLE_LIST}
+        if acc in shown:
+            b = sample_builds(self.factory)[shown[acc]]
+            assert b.error is None, b.error
+            self[acc] = (b.exe, b.expected)
+            return self[acc]
+        serial = dict(ACC_SAMPLES)[acc]
+
+        def make(tmp: Path) -> tuple[Path, str]:
+            exe = tmp / Path(acc).stem
+            r = run_xmpacc(str(SAMPLES / acc), "-o", str(exe), "--keep")
+            assert r.returncode == 0, r.stderr
+            ref = build_serial(SAMPLES / serial, tmp / (Path(serial).stem + "_serial"))
+            return exe, subprocess.run([str(ref)], capture_output=True, text=True, check=True).stdout
+
+        self[acc] = once(self.factory, f"acc-sample-{Path(acc).stem}", make)
+        return self[acc]
+
+
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, str]]:
-    tmp = tmp_path_factory.mktemp("acc")
-    out = {}
-    for acc, serial in ACC_SAMPLES:
-        exe = tmp / Path(acc).stem
-        r = run_xmpacc(str(SAMPLES / acc), "-o", str(exe), "--keep")
-        assert r.returncode == 0, r.stderr
-        ref = build_serial(SAMPLES / serial, tmp / (Path(serial).stem + "_serial"))
-        out[acc] = (exe, subprocess.run([str(ref)], capture_output=True, text=True, check=True).stdout)
-    return out
+    return _AccSamples(tmp_path_factory)
 
 
 @pytest.mark.mpi
@@ -134,12 +156,8 @@ def test_missing_sync_out_shows_stale_host_data(tmp_path: Path) -> None:
 
 
 @pytest.mark.mpi
-def test_acc_features_on_2x2_grid(tmp_path: Path) -> None:
-    exe = tmp_path / "features"
-    r = run_xmpacc(str(PROGRAMS / "acc_features.c"), "-o", str(exe))
-    assert r.returncode == 0, r.stderr
-    ref = build_serial(PROGRAMS / "acc_features.c", tmp_path / "serial")
-    expected = subprocess.run([str(ref)], capture_output=True, text=True, check=True).stdout
+def test_acc_features_on_2x2_grid(programs: SharedBuilds) -> None:
+    exe, expected = programs["acc_features.c"]
     r = run_mpi(4, exe, env=HOST)
     assert r.returncode == 0, r.stderr
     same_output(r.stdout, expected, rel=1e-9)
@@ -148,10 +166,10 @@ def test_acc_features_on_2x2_grid(tmp_path: Path) -> None:
 @pytest.fixture(scope="module")
 def programs(tmp_path_factory: pytest.TempPathFactory) -> SharedBuilds:
     """program of tests/acc_programs -> (executable, serial output), each built once per run
-    (by xmpacc and by plain cc) for the tests below that run it at several process counts."""
-    return SharedBuilds(tmp_path_factory, "acc_programs",
-                        ["acc_fixed_subscript.c", "acc_expand_offset.c", "acc_full_shadow_cyclic.c",
-                         "stream_cyclic.c"], xmpacc_and_serial(PROGRAMS))
+    (by xmpacc and by plain cc) for the tests that run it, at several process counts."""
+    return repo_builds(tmp_path_factory, "tests/acc_programs",
+                       ["acc_fixed_subscript.c", "acc_expand_offset.c", "acc_full_shadow_cyclic.c",
+                        "stream_cyclic.c", "acc_features.c", "acc_cyclic_w.c"])
 
 
 @pytest.mark.mpi
@@ -178,13 +196,8 @@ def test_global_view_acc_on_host_backend(programs: SharedBuilds, program: str, n
 
 
 @pytest.fixture(scope="module")
-def cyclic_w(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
-    tmp = tmp_path_factory.mktemp("acc_cyclic_w")
-    exe = tmp / "acc_cyclic_w"
-    r = run_xmpacc("tests/acc_programs/acc_cyclic_w.c", "-o", str(exe), "--keep", cwd=REPO)
-    assert r.returncode == 0, r.stderr
-    ref = build_serial(PROGRAMS / "acc_cyclic_w.c", tmp / "serial")
-    return exe, subprocess.run([str(ref)], capture_output=True, text=True, check=True).stdout
+def cyclic_w(programs: SharedBuilds) -> tuple[Path, str]:
+    return programs["acc_cyclic_w.c"]   # --keep, from the repository root: its golden files
 
 
 @pytest.mark.mpi
@@ -230,13 +243,8 @@ REDUCTION_PROGRAMS = {
 @pytest.fixture(scope="module", params=sorted(REDUCTION_PROGRAMS))
 def reduction_program(request: pytest.FixtureRequest,
                       tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
-    name = request.param
-    tmp = tmp_path_factory.mktemp(name)
-    exe = tmp / name
-    r = run_xmpacc(f"tests/acc_programs/{name}.c", "-o", str(exe), "--keep", cwd=REPO, env=compile_env(name))
-    assert r.returncode == 0, r.stderr
-    ref = build_serial(PROGRAMS / f"{name}.c", tmp / "serial")
-    return exe, subprocess.run([str(ref)], capture_output=True, text=True, check=True).stdout
+    name = f"{request.param}.c"
+    return repo_builds(tmp_path_factory, "tests/acc_programs", [name], env=compile_env(name))[name]
 
 
 def compile_env(name: str) -> dict[str, str] | None:
@@ -378,16 +386,24 @@ int main(void) {
 """
 
 
+@pytest.fixture(scope="module")
+def replicated_reduction(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    def make(tmp: Path) -> Path:
+        src = tmp / "rr.c"
+        src.write_text(REPLICATED_REDUCTION)
+        r = run_xmpacc(str(src), "-o", str(tmp / "rr"))
+        assert r.returncode == 0, r.stderr
+        return tmp / "rr"
+
+    return once(tmp_path_factory, "acc-replicated_reduction", make)
+
+
 @pytest.mark.parametrize("nprocs", [1, 2])
-def test_reduction_of_a_replicated_scalar_reaches_the_host(tmp_path: Path, nprocs: int) -> None:
+def test_reduction_of_a_replicated_scalar_reaches_the_host(replicated_reduction: Path, nprocs: int) -> None:
     """XMP-ACC (reference §7.4): a loop ... acc reduction goes to the host variables, also
     when they are replicated, scalar and array (an OpenACC construct's would go to their
     device copies)."""
-    src = tmp_path / "rr.c"
-    src.write_text(REPLICATED_REDUCTION)
-    r = run_xmpacc(str(src), "-o", str(tmp_path / "rr"))
-    assert r.returncode == 0, r.stderr
-    r = run_mpi(nprocs, tmp_path / "rr", env={"XMPACC_DEVICE": "host"})
+    r = run_mpi(nprocs, replicated_reduction, env={"XMPACC_DEVICE": "host"})
     assert r.returncode == 0, r.stderr
     assert r.stdout == "781 15 13 13\n"   # 1 + 0 + 1 + ... + 39; 1 + 14, 13, 13
 

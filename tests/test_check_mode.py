@@ -16,9 +16,11 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from conftest import REPO, SAMPLES, run_mpi, run_xmpacc, same_output, serial_output
+from conftest import REPO, SAMPLES, repo_builds, run_mpi, run_xmpacc, same_output, serial_output
 from hypothesis import given
 from test_distribution import SETTINGS, _c_array, layouts
+from test_programs import program_builds
+from test_samples import SAMPLE_LIST, sample_builds
 
 from xmpacc.runtime import check, cstructs
 from xmpacc.runtime.distribution import ArrayDimLayout, DistributionError, local_index
@@ -275,19 +277,35 @@ CHECKED = [("laplace/laplace_xmp.c", 4), ("cyclic/sum_xmp.c", 3), ("nbody/nbody_
            ("../tests/programs/reflect_width_periodic.c", 4), ("../tests/acc_programs/acc_features.c", 4)]
 
 
-@pytest.mark.mpi
-@pytest.mark.parametrize("sample, nprocs", CHECKED, ids=[Path(s).stem for s, _n in CHECKED])
-def test_checked_run_of_a_right_program_prints_what_serial_prints(tmp_path: Path, env: dict[str, str],
-                                                                  sample: str, nprocs: int) -> None:
-    src = (SAMPLES / sample).resolve()
+def _unchecked_build(tmp_path: Path, tmp_path_factory: pytest.TempPathFactory, src: Path) -> tuple[Path, str]:
+    """(executable, serial output) of ``src``: the build another test module makes of it
+    (tests/test_samples.py, tests/test_programs.py, tests/test_acc.py), else one here."""
+    shown = {SAMPLES / s.xmp: s.name for s in SAMPLE_LIST}   # samples/MANIFEST
+    if src in shown:
+        b = sample_builds(tmp_path_factory)[shown[src]]
+        assert b.error is None, b.error
+        return b.exe, b.expected
+    if src.parent == REPO / "tests" / "programs":
+        return program_builds(tmp_path_factory)[src.name]
+    if src.parent == REPO / "tests" / "acc_programs":
+        return repo_builds(tmp_path_factory, "tests/acc_programs", [src.name])[src.name]
     serial = {"nbody_acc": "nbody/nbody_serial.c", "nbody_xmp": "nbody/nbody_serial.c",
               "laplace_acc": "laplace/laplace_serial.c", "laplace_xmp": "laplace/laplace_serial.c",
               "laplace_xmp_1d": "laplace/laplace_serial.c", "sum_xmp": "cyclic/sum_serial.c",
               "fig1_xmp": "fig1/fig1_serial.c", "fig3_acc": "fig3/fig3_serial.c"}.get(src.stem)
     oracle = SAMPLES / serial if serial else (src.parent / "step0_serial.c" if "labs" in str(src) else src)
-    r = run_mpi(nprocs, build(src, tmp_path / "prog"), env={**env, "XMPACC_CHECK": "1"})
+    return build(src, tmp_path / "prog"), serial_output(oracle, tmp_path)
+
+
+@pytest.mark.mpi
+@pytest.mark.parametrize("sample, nprocs", CHECKED, ids=[Path(s).stem for s, _n in CHECKED])
+def test_checked_run_of_a_right_program_prints_what_serial_prints(tmp_path: Path, env: dict[str, str],
+                                                                  tmp_path_factory: pytest.TempPathFactory,
+                                                                  sample: str, nprocs: int) -> None:
+    exe, expected = _unchecked_build(tmp_path, tmp_path_factory, (SAMPLES / sample).resolve())
+    r = run_mpi(nprocs, exe, env={**env, "XMPACC_CHECK": "1"})
     assert r.returncode == 0, r.stderr
-    same_output(r.stdout, serial_output(oracle, tmp_path))
+    same_output(r.stdout, expected)
 
 
 # ------------------------------------------------------------------ how the checked variant is made

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import REPO, run_mpi, run_xmpacc
+from conftest import REPO, once, run_mpi, run_xmpacc
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from test_errors import Compile, assert_clean_failure, assert_error_at, compile_, place  # noqa: F401
@@ -76,16 +76,29 @@ COUNTS: dict[str, tuple[int, ...]] = {"coarray_ring.c": (1, 3, 4), "coarray_sync
                                       "coarray_types.c": (2,), "coarray_dummies.c": (1, 3)}
 
 
+class _Built(dict[str, Path]):
+    """program -> executable, each built on first use and once per test run."""
+
+    def __init__(self, tmp_path_factory: pytest.TempPathFactory) -> None:
+        super().__init__()
+        self.factory = tmp_path_factory
+
+    def __missing__(self, name: str) -> Path:
+        assert name in EXPECTED, name
+
+        def make(tmp: Path) -> Path:
+            exe = tmp / Path(name).stem
+            r = run_xmpacc(str(PROGRAMS / name), "-o", str(exe))
+            assert r.returncode == 0, f"xmpacc {name} failed:\n{r.stderr}"
+            return exe
+
+        self[name] = once(self.factory, f"coarrays-{Path(name).stem}", make)
+        return self[name]
+
+
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    tmp = tmp_path_factory.mktemp("coarrays")
-    out = {}
-    for name in EXPECTED:
-        exe = tmp / Path(name).stem
-        r = run_xmpacc(str(PROGRAMS / name), "-o", str(exe))
-        assert r.returncode == 0, f"xmpacc {name} failed:\n{r.stderr}"
-        out[name] = exe
-    return out
+    return _Built(tmp_path_factory)
 
 
 def test_every_program_has_its_expectation() -> None:

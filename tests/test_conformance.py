@@ -19,7 +19,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import assert_prints, build_programs, run_mpi, run_xmpacc
+from conftest import SharedBuilds, assert_prints, run_mpi, run_xmpacc, xmpacc_and_serial
 from test_passes import errors_of, function, run_passes
 
 from xmpacc.cbuild import to_c
@@ -209,9 +209,10 @@ def _params(table: dict[str, tuple[int, ...]], marks: tuple = ()) -> list[object
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, str]]:
-    """program -> (executable, serial output), each built once."""
-    return build_programs(PROGRAMS, list(CASES), tmp_path_factory.mktemp("conformance"))
+def built(tmp_path_factory: pytest.TempPathFactory) -> SharedBuilds:
+    """program -> (executable, serial output), each built once per test run, by xmpacc
+    without a warning and by plain cc."""
+    return SharedBuilds(tmp_path_factory, "conformance", CASES, xmpacc_and_serial(PROGRAMS, warnings=False))
 
 
 def test_every_program_is_listed() -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import run_mpi, runtime_stats, same_output, xmpacc_and_serial
+from conftest import SharedBuilds, run_mpi, runtime_stats, same_output, xmpacc_and_serial
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -19,10 +19,19 @@ PROGRAM = Path(__file__).parent / "programs" / "reflect_fast.c"
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
-    return xmpacc_and_serial(PROGRAM.parent)(PROGRAM.name, tmp_path_factory.mktemp("fast_reflect"))
+def programs(tmp_path_factory: pytest.TempPathFactory) -> SharedBuilds:
+    """The programs below -> (executable, serial output), each built once per test run."""
+    return SharedBuilds(tmp_path_factory, "fast_reflect",
+                        ["reflect_fast.c", "reflect_widths_fast.c", "reflect_async_fast.c"],
+                        xmpacc_and_serial(PROGRAM.parent))
 
 
+@pytest.fixture(scope="module")
+def built(programs: SharedBuilds) -> tuple[Path, str]:
+    return programs[PROGRAM.name]
+
+
+# tests/test_programs.py leaves reflect_fast.c's runs on 2 and 4 processes to this test
 @pytest.mark.parametrize("nprocs", [2, 4])
 def test_fast_path_agrees_with_serial_and_general_path(built: tuple[Path, str], nprocs: int) -> None:
     exe, expected = built
@@ -76,12 +85,12 @@ WIDTHS = Path(__file__).parent / "programs" / "reflect_widths_fast.c"
 
 
 @pytest.mark.parametrize("nprocs", [2, 4])
-def test_explicit_widths_in_c(tmp_path: Path, nprocs: int) -> None:
+def test_explicit_widths_in_c(programs: SharedBuilds, nprocs: int) -> None:
     """reflect with explicit widths gets requests of its own per set of widths, from its
     second call: four sets by turns on a (15 steps: 2 + 2 + 2 + 1 calls in C), five on d
     (more than an array keeps: each is planned again, none replays), one on the 2-D g
     (13); the same results as the general path and the serial program."""
-    exe, expected = xmpacc_and_serial(WIDTHS.parent)(WIDTHS.name, tmp_path)
+    exe, expected = programs[WIDTHS.name]
     fast = run_mpi(nprocs, exe, env={"XMPACC_STATS": "1"})
     assert fast.returncode == 0, fast.stderr
     same_output(fast.stdout, expected)
@@ -100,8 +109,8 @@ STATS = {"XMPACC_STATS": "1"}
 
 
 @pytest.fixture(scope="module")
-def built_async(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
-    return xmpacc_and_serial(ASYNC.parent)(ASYNC.name, tmp_path_factory.mktemp("async_fast"))
+def built_async(programs: SharedBuilds) -> tuple[Path, str]:
+    return programs[ASYNC.name]
 
 
 @pytest.mark.parametrize("nprocs", [1, 2, 4])

@@ -3,7 +3,7 @@ inquiry functions against the values the XMP specification gives for each number
 nodes, a program that uses MPI next to the directives, descriptors released by
 block-scope declarations, ``void main``, and XMP-ACC on dynamic data (host backend).
 
-Programs live in tests/library/; each is compiled once per module.
+Programs live in tests/library/; each is compiled once per test run.
 """
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import run_mpi, run_xmpacc
+from conftest import once, run_mpi, run_xmpacc, same_output
+from test_programs import program_builds
 
 LIBRARY = Path(__file__).parent / "library"
-PROGRAMS = Path(__file__).parent / "programs"
 
 pytestmark = pytest.mark.mpi
 
@@ -26,17 +26,15 @@ XMP_BLOCK, XMP_CYCLIC, XMP_GBLOCK, XMP_NOT_DISTRIBUTED, XMP_ENTIRE_NODES = 2101,
 
 @pytest.fixture(scope="module")
 def exe(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
-    """name -> executable, built on first use."""
-    tmp = tmp_path_factory.mktemp("library")
-    built: dict[str, Path] = {}
-
+    """name -> executable, built on first use and once per test run."""
     def get(src: Path) -> Path:
-        if src.name not in built:
+        def make(tmp: Path) -> Path:
             out = tmp / src.stem
             r = run_xmpacc(str(src), "-o", str(out))
             assert r.returncode == 0, f"xmpacc {src.name} failed:\n{r.stderr}"
-            built[src.name] = out
-        return built[src.name]
+            return out
+
+        return once(tmp_path_factory, f"library-{src.parent.name}-{src.stem}", make)
     return get
 
 
@@ -113,11 +111,15 @@ def test_mpi_program_without_mpi_found_is_a_clear_error(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("nprocs", [3])
-def test_block_scope_descriptors_are_all_released(exe, nprocs: int) -> None:  # type: ignore[no-untyped-def]
+def test_block_scope_descriptors_are_all_released(tmp_path_factory: pytest.TempPathFactory,
+                                                  nprocs: int) -> None:
     """local_templates.c makes nodes, templates and arrays in a function run 300 times
-    (early return, break, goto): at the end only the file scope's p, t and a are left."""
-    r = run_mpi(nprocs, exe(PROGRAMS / "local_templates.c"), env={"XMPACC_STATS": "1"}, timeout=120)
+    (early return, break, goto): at the end only the file scope's p, t and a are left; it
+    prints what its serial build prints (tests/test_programs.py's run on 3 processes)."""
+    exe, expected = program_builds(tmp_path_factory)["local_templates.c"]
+    r = run_mpi(nprocs, exe, env={"XMPACC_STATS": "1"}, timeout=120)
     assert r.returncode == 0, r.stderr
+    same_output(r.stdout, expected)
     stats = [json.loads(line.split(":", 1)[1]) for line in r.stderr.splitlines()
              if line.startswith("xmpacc-stats:")]
     assert len(stats) == nprocs and all(s["descriptors"] == 3 for s in stats), stats

@@ -18,12 +18,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import REPO, gpu_count, run_mpi, run_xmpacc, same_output, serial_output
+from conftest import SharedBuilds, gpu_count, repo_builds, run_mpi, same_output
 
 from xmpacc.runtime.acc_locations import LocatedPartials, pick, restart
 from xmpacc.runtime.contract import REDUCTION_OPS
 
-PROGRAMS = Path(__file__).parent / "location_margins"
 CASES = ("host_loops.c", "gpu_loops.c")
 # what the serial builds print: every first and last maximum of a peel_and_wait loop is where
 # a serial loop finds it, and every margin loop agrees with the serial loop over its iterations
@@ -37,15 +36,9 @@ SERIAL = {"host_loops.c": ["firstmax 9 at 0 (0), lastmax 9 at 21", "down: firstm
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, str]]:
-    tmp = tmp_path_factory.mktemp("location_margins")
-    out = {}
-    for name in CASES:
-        exe = tmp / Path(name).stem
-        r = run_xmpacc(f"tests/location_margins/{name}", "-o", str(exe), cwd=REPO)
-        assert r.returncode == 0, r.stderr
-        out[name] = (exe, serial_output(PROGRAMS / name, tmp))
-    return out
+def built(tmp_path_factory: pytest.TempPathFactory) -> SharedBuilds:
+    """program -> (executable, serial output), each built once per test run."""
+    return repo_builds(tmp_path_factory, "tests/location_margins", CASES)
 
 
 @pytest.mark.parametrize("name", CASES)

@@ -12,7 +12,13 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import REPO, run_xmpacc
+from conftest import REPO, repo_builds, run_xmpacc
+from test_acc import REDUCTION_PROGRAMS, compile_env
+from test_location_margins import CASES as MARGIN_CASES
+from test_replay import PROGRAM as REPLAY_PROGRAM
+from test_samples import SAMPLE_LIST, sample_builds
+from test_xacc import CASES as XACC_CASES
+from test_xacc_compute import CASES as COMPUTE_CASES
 
 from xmpacc.runtime.device import nvrtc_options
 
@@ -23,6 +29,16 @@ PROGRAMS = sorted(p.relative_to(REPO) for d in ("tests", "samples", "bench") for
 OPTIONS: dict[str, list[str]] = {}
 CHECKED = {"tests/xacc_compute/basic.c", "tests/xacc_compute/user_types.c", "samples/laplace/laplace_acc.c"}
 LANES = {"samples/nbody/nbody_acc.c": 8, "bench/nbody_bench.c": 32}
+# programs another test module builds (conftest.repo_builds, tests/test_samples.py) with the
+# default options and --keep: their kept kernel file is the one -S writes, and is used here
+# rather than compiled again
+SHARED = {"tests/xacc_compute": set(COMPUTE_CASES), "tests/xacc_programs": set(XACC_CASES),
+          "tests/acc_programs": {"acc_fixed_subscript.c", "acc_expand_offset.c", "acc_full_shadow_cyclic.c",
+                                 "stream_cyclic.c", "acc_features.c", "acc_cyclic_w.c", "stream_stencils.c",
+                                 *(f"{n}.c" for n in REDUCTION_PROGRAMS if not compile_env(n))},
+          "tests/programs": {p.name for p in REPLAY_PROGRAM.parent.glob("replay_*.c")},
+          "tests/location_margins": set(MARGIN_CASES)}
+SAMPLES_SHOWN = {f"samples/{s.xmp}": s.name for s in SAMPLE_LIST}   # samples/MANIFEST
 
 
 def _nvrtc() -> ctypes.CDLL | None:
@@ -63,11 +79,9 @@ def test_programs_are_found() -> None:
 
 @pytest.mark.skipif(NVRTC is None, reason="no NVRTC library (pip install nvidia-cuda-nvrtc)")
 @pytest.mark.parametrize("program", [str(p) for p in PROGRAMS])
-def test_kernel_file_compiles_with_nvrtc(tmp_path: Path, program: str) -> None:
-    out = tmp_path / Path(program).stem
-    r = run_xmpacc(program, "-S", "-o", str(out), *OPTIONS.get(program, []), cwd=REPO)
-    assert r.returncode == 0, r.stderr
-    cu = out.with_suffix(".cu")
+def test_kernel_file_compiles_with_nvrtc(tmp_path: Path, tmp_path_factory: pytest.TempPathFactory,
+                                        program: str) -> None:
+    cu = _kernel_file(tmp_path, tmp_path_factory, program)
     if not cu.exists():   # no kernels in this file (its GPU work is data directives)
         return
     variants = [(1, False)] + [(1, True)] * (program in CHECKED) \
@@ -75,6 +89,23 @@ def test_kernel_file_compiles_with_nvrtc(tmp_path: Path, program: str) -> None:
     for lanes, checked in variants:
         status, log = nvrtc_compile(cu.read_text(), nvrtc_options(lanes, checked))
         assert status == 0, f"NVRTC ({lanes} lanes, checked={checked}):\n{log}"
+
+
+def _kernel_file(tmp_path: Path, tmp_path_factory: pytest.TempPathFactory, program: str) -> Path:
+    """The .cu that xmpacc -S writes for ``program`` (compiled from the repository root), or
+    that a build of another test module kept."""
+    folder, name = str(Path(program).parent), Path(program).name
+    if program not in OPTIONS and name in SHARED.get(folder, ()):
+        exe, _ = repo_builds(tmp_path_factory, folder, [name])[name]
+        return exe.with_suffix(".cu")
+    if program not in OPTIONS and program in SAMPLES_SHOWN:
+        b = sample_builds(tmp_path_factory)[SAMPLES_SHOWN[program]]
+        assert b.error is None, b.error
+        return b.exe.with_suffix(".cu")
+    out = tmp_path / Path(program).stem
+    r = run_xmpacc(program, "-S", "-o", str(out), *OPTIONS.get(program, []), cwd=REPO)
+    assert r.returncode == 0, r.stderr
+    return out.with_suffix(".cu")
 
 
 @pytest.mark.skipif(NVRTC is None, reason="no NVRTC library (pip install nvidia-cuda-nvrtc)")

@@ -35,7 +35,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import REPO, SharedBuilds, gpu_count, run_mpi, same_output, serial_output, xmpacc_command
+from conftest import REPO, SharedBuilds, gpu_count, once, run_mpi, same_output, serial_output, xmpacc_command
 
 OMNI = REPO / "tests" / "omni"
 THREADS = {"OMP_NUM_THREADS": "2", "XMPACC_DEVICE": "host"}
@@ -43,15 +43,18 @@ THREADS = {"OMP_NUM_THREADS": "2", "XMPACC_DEVICE": "host"}
 
 @pytest.fixture(scope="module")
 def triad(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """tests/omni/triad built by its Makefile with this environment's xmpacc."""
-    work = tmp_path_factory.mktemp("omni") / "triad"
-    shutil.copytree(OMNI / "triad", work)
-    xmpacc = xmpacc_command()[0]
-    r = subprocess.run(["make", f"MPICC={xmpacc}"], cwd=work, capture_output=True, text=True, timeout=300)
-    assert r.returncode == 0, f"make failed:\n{r.stdout}\n{r.stderr}"
-    assert "warning" not in r.stderr, r.stderr   # every Omni option is understood
-    assert f"{xmpacc} -omp -O2 --Wn-O2 -o triad triad.o --Wl-lm" in r.stdout
-    return work
+    """tests/omni/triad built by its Makefile with this environment's xmpacc, once per test run."""
+    def make(tmp: Path) -> Path:
+        work = tmp / "triad"
+        shutil.copytree(OMNI / "triad", work, dirs_exist_ok=True)
+        xmpacc = xmpacc_command()[0]
+        r = subprocess.run(["make", f"MPICC={xmpacc}"], cwd=work, capture_output=True, text=True, timeout=300)
+        assert r.returncode == 0, f"make failed:\n{r.stdout}\n{r.stderr}"
+        assert "warning" not in r.stderr, r.stderr   # every Omni option is understood
+        assert f"{xmpacc} -omp -O2 --Wn-O2 -o triad triad.o --Wl-lm" in r.stdout
+        return work
+
+    return once(tmp_path_factory, "omni-triad", make)
 
 
 @pytest.mark.mpi
@@ -78,16 +81,19 @@ def test_triad_on_a_2x2_grid_runs_like_its_serial_build(triad: Path, tmp_path: P
 
 @pytest.fixture(scope="module")
 def himeno(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """tests/omni/himeno built by its Makefile with this environment's xmpacc."""
-    work = tmp_path_factory.mktemp("omni") / "himeno"
-    shutil.copytree(OMNI / "himeno", work)
-    xmpacc = xmpacc_command()[0]
-    r = subprocess.run(["make", f"MPICC={xmpacc}", "himeno", "serial"], cwd=work, capture_output=True,
-                       text=True, timeout=300)
-    assert r.returncode == 0, f"make failed:\n{r.stdout}\n{r.stderr}"
-    assert "warning" not in r.stderr, r.stderr   # every Omni option is understood
-    assert f"{xmpacc} -xacc --device=Kepler --Wn-O2 -O2 -c himeno.c" in r.stdout
-    return work
+    """tests/omni/himeno built by its Makefile with this environment's xmpacc, once per test run."""
+    def make(tmp: Path) -> Path:
+        work = tmp / "himeno"
+        shutil.copytree(OMNI / "himeno", work, dirs_exist_ok=True)
+        xmpacc = xmpacc_command()[0]
+        r = subprocess.run(["make", f"MPICC={xmpacc}", "himeno", "serial"], cwd=work, capture_output=True,
+                           text=True, timeout=300)
+        assert r.returncode == 0, f"make failed:\n{r.stdout}\n{r.stderr}"
+        assert "warning" not in r.stderr, r.stderr   # every Omni option is understood
+        assert f"{xmpacc} -xacc --device=Kepler --Wn-O2 -O2 -c himeno.c" in r.stdout
+        return work
+
+    return once(tmp_path_factory, "omni-himeno", make)
 
 
 @pytest.mark.mpi

@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import run_mpi, same_output
+from conftest import once, run_mpi, same_output
 
 CG = Path(__file__).parent / "omni" / "cg"
 HOST = {"XMPACC_DEVICE": "host"}
@@ -36,13 +36,18 @@ def _make(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
-    """A copy of tests/omni/cg with cg.1, cg.2, cg.4 and cg.serial built; the serial output."""
-    work = tmp_path_factory.mktemp("omni") / "cg"
-    shutil.copytree(CG, work)
-    r = _make(work, "-j2", *(f"cg.{n}" for n in COUNTS), "serial")
-    assert "xmpacc  -O2 -DNPROCS=4 -o cg.4 cg.c -lm" in r.stdout, r.stdout
-    serial = subprocess.run([str(work / "cg.serial")], capture_output=True, text=True, check=True, timeout=60)
-    return work, serial.stdout
+    """A copy of tests/omni/cg with cg.1, cg.2, cg.4 and cg.serial built (once per test
+    run); the serial output."""
+    def make(tmp: Path) -> tuple[Path, str]:
+        work = tmp / "cg"
+        shutil.copytree(CG, work, dirs_exist_ok=True)
+        r = _make(work, "-j2", *(f"cg.{n}" for n in COUNTS), "serial")
+        assert "xmpacc  -O2 -DNPROCS=4 -o cg.4 cg.c -lm" in r.stdout, r.stdout
+        serial = subprocess.run([str(work / "cg.serial")], capture_output=True, text=True, check=True,
+                                timeout=60)
+        return work, serial.stdout
+
+    return once(tmp_path_factory, "omni-cg", make)
 
 
 def test_serial_build_converges(built: tuple[Path, str]) -> None:

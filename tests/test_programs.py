@@ -67,20 +67,32 @@ MANY_PROCS: dict[str, tuple[int, ...]] = {
     "tasks.c": (8,),
 }
 XFAIL: dict[str, pytest.MarkDecorator] = {}
+# Runs of CASES that a test below, tests/test_fast_reflect.py (reflect_fast.c) or
+# tests/test_library.py (local_templates.c) makes: the same build at the same process count,
+# checked against the serial build's output too, with XMPACC_STATS=1, which only prints the
+# runtime's counters at the end; not made twice.
+RUN_ELSEWHERE = {("gmove_dummy_align.c", 3), ("param_views.c", 2), ("gmove_replay.c", 2),
+                 ("gmove_replay.c", 3), ("reflect_fast.c", 2), ("reflect_fast.c", 4),
+                 ("local_templates.c", 3)}
 
 
 def _params() -> list[object]:
     plain = [pytest.param(name, n, id=f"{Path(name).stem}-np{n}", marks=XFAIL.get(name, ()))
-             for name, counts in CASES.items() for n in counts]
+             for name, counts in CASES.items() for n in counts if (name, n) not in RUN_ELSEWHERE]
     many = [pytest.param(name, n, id=f"{Path(name).stem}-np{n}", marks=pytest.mark.many_procs)
             for name, counts in MANY_PROCS.items() for n in counts]
     return plain + many
 
 
+def program_builds(tmp_path_factory: pytest.TempPathFactory) -> SharedBuilds:
+    """program -> (executable, serial output); xmpacc runs once per program and test run
+    (tests/test_check_mode.py and tests/test_library.py run some of them too)."""
+    return SharedBuilds(tmp_path_factory, "programs", CASES, xmpacc_and_serial(PROGRAMS))
+
+
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> SharedBuilds:
-    """program -> (executable, serial output); xmpacc runs once per program and test run."""
-    return SharedBuilds(tmp_path_factory, "programs", CASES, xmpacc_and_serial(PROGRAMS))
+    return program_builds(tmp_path_factory)
 
 
 def test_every_program_is_listed() -> None:
@@ -92,6 +104,7 @@ def test_every_program_is_listed() -> None:
                "replay_private.c", "replay_over_nodes.c", "replay_reduce_on.c",
                "reflect_widths_fast.c", "reflect_async_fast.c"}   # see test_fast_reflect.py
     assert on_disk - special == set(CASES)
+    assert all(n in CASES[name] for name, n in RUN_ELSEWHERE)
 
 
 @pytest.mark.mpi

@@ -14,13 +14,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 from conftest import (
+    SharedBuilds,
     gpu_count,
+    once,
+    repo_builds,
     run_mpi,
     run_xmpacc,
     runtime_stats,
     same_output,
     serial_output,
-    xmpacc_and_serial,
 )
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -53,8 +55,16 @@ HOST = {"XMPACC_DEVICE": "host", "XMPACC_STATS": "1"}
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
-    return xmpacc_and_serial(PROGRAM.parent)(PROGRAM.name, tmp_path_factory.mktemp("replay"))
+def programs(tmp_path_factory: pytest.TempPathFactory) -> SharedBuilds:
+    """tests/programs/replay_*.c -> (executable, serial output), each built once per test run
+    (the tests below run them at several process counts)."""
+    names = sorted(p.name for p in PROGRAM.parent.glob("replay_*.c"))
+    return repo_builds(tmp_path_factory, "tests/programs", names)
+
+
+@pytest.fixture(scope="module")
+def built(programs: SharedBuilds) -> tuple[Path, str]:
+    return programs[PROGRAM.name]
 
 
 def _both_ways(exe: Path, nprocs: int, env: dict[str, str], expected: str) -> tuple[str, str]:
@@ -90,10 +100,10 @@ def test_replayed_run_agrees_with_serial_and_general_path(built: tuple[Path, str
     assert all(not any(k.startswith("replayed_") for k in s) for s in off)
 
 
-def test_two_call_sites_with_one_where(tmp_path: Path) -> None:
+def test_two_call_sites_with_one_where(programs: SharedBuilds) -> None:
     """A sweep included twice reports one file:line for both expansions of its directives:
     each keeps its own plans, and both replay from the second time step (12 steps)."""
-    exe, expected = xmpacc_and_serial(ONE_SITE.parent)(ONE_SITE.name, tmp_path)
+    exe, expected = programs[ONE_SITE.name]
     for nprocs in (1, 2):
         replayed, _general = _both_ways(exe, nprocs, HOST, expected)
         for s in runtime_stats(replayed):
@@ -106,13 +116,13 @@ COLLECTIVES = Path(__file__).parent / "programs" / "replay_collectives.c"
 
 
 @pytest.mark.parametrize("nprocs", [2, 3])
-def test_barrier_and_bcast_over_the_executing_nodes_in_c(tmp_path: Path, nprocs: int) -> None:
+def test_barrier_and_bcast_over_the_executing_nodes_in_c(programs: SharedBuilds, nprocs: int) -> None:
     """barrier and bcast without on or from clauses run in C from the first call (the
     executing set's communicator needs no plan), in a task over the task's nodes; with a
     from clause from the second call (its source's rank is planned); under async they
     stay general.  Six steps: x and v every step, a barrier, y from p[1] (5 in C), and in
     the task (node 1 only) one more barrier and bcast."""
-    exe, expected = xmpacc_and_serial(COLLECTIVES.parent)(COLLECTIVES.name, tmp_path)
+    exe, expected = programs[COLLECTIVES.name]
     replayed, general = _both_ways(exe, nprocs, HOST, expected)
     for stats in runtime_stats(replayed):
         in_task = stats["rank"] == 0
@@ -122,11 +132,11 @@ def test_barrier_and_bcast_over_the_executing_nodes_in_c(tmp_path: Path, nprocs:
 
 
 @pytest.mark.parametrize("nprocs", [1, 2])
-def test_deferred_results_at_an_unsteady_site(tmp_path: Path, nprocs: int) -> None:
+def test_deferred_results_at_an_unsteady_site(programs: SharedBuilds, nprocs: int) -> None:
     """Deferred sum and max at a site whose bounds take seven values by turns (more than
     a site's plans): replayed where a plan matches, planned again where not, the same
     results as the general path and the serial program."""
-    exe, expected = xmpacc_and_serial(DEFERRED_SITES.parent)(DEFERRED_SITES.name, tmp_path)
+    exe, expected = programs[DEFERRED_SITES.name]
     replayed, _general = _both_ways(exe, nprocs, HOST, expected)
     assert all(s.get("replayed_launches", 0) > 0 for s in runtime_stats(replayed))
 
@@ -136,13 +146,13 @@ UPDATES = Path(__file__).parent / "programs" / "replay_updates.c"
 
 @pytest.mark.parametrize("device", ["host", pytest.param("cuda", marks=[
     pytest.mark.gpu, pytest.mark.skipif(gpu_count() == 0, reason="needs a CUDA GPU")])])
-def test_acc_updates_in_c(tmp_path: Path, device: str) -> None:
+def test_acc_updates_in_c(programs: SharedBuilds, device: str) -> None:
     """acc update of whole present variables replays from its second call (8 steps: the
     device update of c, the host and the async device update of u, 7 each, and the host
     update under an if clause true every other step, 3); a false if clause does nothing,
     the section too (7: test_section_updates_in_c); the same bytes move as through the
     general path."""
-    exe, expected = xmpacc_and_serial(UPDATES.parent)(UPDATES.name, tmp_path)
+    exe, expected = programs[UPDATES.name]
     replayed, general = _both_ways(exe, 1, {**HOST, "XMPACC_DEVICE": device}, expected)
     (on,), (off,) = runtime_stats(replayed), runtime_stats(general)
     assert on["replayed_updates"] == 7 + 7 + 7 + 3 + 7 and on["replayed_section_updates"] == 7, on
@@ -153,11 +163,11 @@ PRIVATE = Path(__file__).parent / "programs" / "replay_private.c"
 
 
 @pytest.mark.parametrize("nprocs", [1, 2])
-def test_launches_with_private_arrays_in_c(tmp_path: Path, nprocs: int) -> None:
+def test_launches_with_private_arrays_in_c(programs: SharedBuilds, nprocs: int) -> None:
     """A kernel with a private array of a run-time size (its scratch buffer made for that
     size), the size 3 and 5 by turns over 8 steps: a plan per size, each replayed from its
     second step (6 launches in C), the serial program's sum."""
-    exe, expected = xmpacc_and_serial(PRIVATE.parent)(PRIVATE.name, tmp_path)
+    exe, expected = programs[PRIVATE.name]
     replayed, _general = _both_ways(exe, nprocs, HOST, expected)
     assert [s["replayed_launches"] for s in runtime_stats(replayed)] == [6] * nprocs
 
@@ -169,12 +179,12 @@ OVER_NODES = Path(__file__).parent / "programs" / "replay_over_nodes.c"
     ("host", 1), ("host", 2), ("host", 4),
     pytest.param("cuda", 2, marks=[pytest.mark.gpu,
                                    pytest.mark.skipif(gpu_count() < 2, reason="needs two GPUs (NCCL)")])])
-def test_deferred_reduction_over_nodes_in_c(tmp_path: Path, device: str, nprocs: int) -> None:
+def test_deferred_reduction_over_nodes_in_c(programs: SharedBuilds, device: str, nprocs: int) -> None:
     """Himeno's loop in small (a deferred gosa, acc wait on the device, the XMP reduction
     after it), 10 steps: the serial program's gosa; on GPUs of their own the reduction
     over the nodes runs in C behind the deferred result from the second step (NCCL),
     and the discard too; the host backend reduces it after the wait, in Python."""
-    exe, expected = xmpacc_and_serial(OVER_NODES.parent)(OVER_NODES.name, tmp_path)
+    exe, expected = programs[OVER_NODES.name]
     replayed, _general = _both_ways(exe, nprocs, {**HOST, "XMPACC_DEVICE": device}, expected)
     for s in runtime_stats(replayed):
         assert s["replayed_launches"] == 18, s
@@ -202,13 +212,13 @@ REDUCE_ON = Path(__file__).parent / "programs" / "replay_reduce_on.c"
 
 
 @pytest.mark.parametrize("nprocs", [1, 2, 3, 4])
-def test_reductions_with_on_and_bcasts_with_from_clauses_in_c(tmp_path: Path, nprocs: int) -> None:
+def test_reductions_with_on_and_bcasts_with_from_clauses_in_c(programs: SharedBuilds, nprocs: int) -> None:
     """Two reduction directives on p(1:m), one of a section (w[2:4]), and a bcast from
     p(m), m = 1 .. nprocs by turns over 12 steps: a plan per reference, each replayed from
     its second use (3 x (12 - nprocs) reductions and 12 - nprocs bcasts in C on every
     node; the section's only on the nodes of the on-set), and every node holds what the
     formula says."""
-    exe, expected = xmpacc_and_serial(REDUCE_ON.parent)(REDUCE_ON.name, tmp_path)
+    exe, expected = programs[REDUCE_ON.name]
     replayed, _general = _both_ways(exe, nprocs, HOST, expected)
     stats = runtime_stats(replayed)
     # node n is in p(1:m) for nprocs - n + 1 values of m, each 12 // nprocs times, the
@@ -222,8 +232,8 @@ REFLECT_WIDTHS = Path(__file__).parent / "programs" / "replay_reflect_widths.c"
 
 
 @pytest.fixture(scope="module")
-def widths_built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
-    return xmpacc_and_serial(REFLECT_WIDTHS.parent)(REFLECT_WIDTHS.name, tmp_path_factory.mktemp("widths"))
+def widths_built(programs: SharedBuilds) -> tuple[Path, str]:
+    return programs[REFLECT_WIDTHS.name]
 
 
 def _same_moves(on: list[dict[str, int]], off: list[dict[str, int]]) -> None:
@@ -286,8 +296,8 @@ SECTIONS = Path(__file__).parent / "programs" / "replay_update_sections.c"
 
 
 @pytest.fixture(scope="module")
-def sections_built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
-    return xmpacc_and_serial(SECTIONS.parent)(SECTIONS.name, tmp_path_factory.mktemp("sections"))
+def sections_built(programs: SharedBuilds) -> tuple[Path, str]:
+    return programs[SECTIONS.name]
 
 
 def _section_updates(built: tuple[Path, str], nprocs: int, device: str) -> None:
@@ -371,11 +381,15 @@ def test_section_box_holds_the_sections_bytes(case: tuple[list[int], tuple[tuple
 HIMENO = Path(__file__).parent.parent / "bench" / "spelling" / "himeno_spell.c"
 
 
-def _himeno(spelling: int, work: Path) -> Path:
-    exe = work / f"himeno{spelling}"
-    r = run_xmpacc(str(HIMENO), "-DSIZE_XS", "-DNN=5", f"-DSPELLING={spelling}", "-o", str(exe))
-    assert r.returncode == 0, r.stderr
-    return exe
+def _himeno(spelling: int, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """bench/spelling/himeno_spell.c in ``spelling``, built once per test run."""
+    def make(work: Path) -> Path:
+        exe = work / f"himeno{spelling}"
+        r = run_xmpacc(str(HIMENO), "-DSIZE_XS", "-DNN=5", f"-DSPELLING={spelling}", "-o", str(exe))
+        assert r.returncode == 0, r.stderr
+        return exe
+
+    return once(tmp_path_factory, f"replay-himeno{spelling}", make)
 
 
 def _results(stdout: str) -> list[str]:
@@ -390,14 +404,15 @@ _HIMENO_REPLAYS = {1: {1: (14, 7), 2: (14, 0)},    # async queue, gosa deferred 
 
 
 @pytest.mark.parametrize("spelling", sorted(_HIMENO_REPLAYS))
-def test_himeno_spellings_replay_their_reductions(tmp_path: Path, spelling: int) -> None:
+def test_himeno_spellings_replay_their_reductions(tmp_path_factory: pytest.TempPathFactory,
+                                                  spelling: int) -> None:
     """Himeno as users write it (bench/spelling/himeno_spell.c): from the second iteration
     the sweep with its gosa reduction (deferred to the host's wait; under async(n)
     past the acc waits, made on the device) and the copy kernel launch in C, async
     queues switch in C, and the reduction directive of gosa over the executing nodes
     runs in C where its result is the variable's (over one node, or after an immediate
     result), with the same gosa as the general path, bit for bit."""
-    exe = _himeno(spelling, tmp_path)
+    exe = _himeno(spelling, tmp_path_factory)
     for nprocs, (launches, reductions) in _HIMENO_REPLAYS[spelling].items():
         on = run_mpi(nprocs, exe, env=HOST)
         off = run_mpi(nprocs, exe, env={**HOST, "XMPACC_REPLAY": "0"})
@@ -409,11 +424,11 @@ def test_himeno_spellings_replay_their_reductions(tmp_path: Path, spelling: int)
             assert stats.get("replayed_loop_reductions", 0) == (7 if spelling == 3 else 0), stats
 
 
-def test_profile_names_the_calls_made_in_c(tmp_path: Path) -> None:
+def test_profile_names_the_calls_made_in_c(tmp_path: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
     """XMPACC_PROFILE=1 on the async spelling: the queue switches, the reduction's launch
     and the reduction directive appear as rows made in C."""
     env = {"XMPACC_DEVICE": "host", "XMPACC_PROFILE": str(tmp_path / "p.json")}   # the trace: here
-    r = run_mpi(1, _himeno(1, tmp_path), env=env)
+    r = run_mpi(1, _himeno(1, tmp_path_factory), env=env)
     assert r.returncode == 0, r.stderr
     rows = [line for line in r.stderr.splitlines() if "[C]" in line]
     for row in ("c:113 acc_queue_begin", "acc_queue_end", "c:153 reduction", "c:113 loop acc (kernel)"):
@@ -422,12 +437,12 @@ def test_profile_names_the_calls_made_in_c(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("nprocs", [2, 4])
-def test_loop_reductions_replayed(tmp_path: Path, nprocs: int) -> None:
+def test_loop_reductions_replayed(programs: SharedBuilds, nprocs: int) -> None:
     """Loop reductions over all nodes, over a row of a 2-D node array and inside a task
     replay from the second time step (5 steps): the 8 of the main loop whose operators
     and types the C side takes, the row's, and the task's on its nodes; && and || stay
     general."""
-    exe, expected = xmpacc_and_serial(REDUCTIONS.parent)(REDUCTIONS.name, tmp_path)
+    exe, expected = programs[REDUCTIONS.name]
     replayed, _general = _both_ways(exe, nprocs, HOST, expected)
     by_rank = {s["rank"]: s["replayed_loop_reductions"] for s in runtime_stats(replayed)}
     in_task = {0, 1}   # p[0][:]
@@ -461,8 +476,8 @@ ACC_COLLECTIVES = Path(__file__).parent / "programs" / "replay_acc_collectives.c
 
 
 @pytest.fixture(scope="module")
-def acc_collectives_built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
-    return xmpacc_and_serial(ACC_COLLECTIVES.parent)(ACC_COLLECTIVES.name, tmp_path_factory.mktemp("acccoll"))
+def acc_collectives_built(programs: SharedBuilds) -> tuple[Path, str]:
+    return programs[ACC_COLLECTIVES.name]
 
 
 def _acc_collectives(built: tuple[Path, str], nprocs: int, device: str) -> None:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from conftest import REPO, SAMPLES, run_mpi, run_xmpacc, same_output, serial_output
+from conftest import REPO, SAMPLES, once, run_mpi, run_xmpacc, same_output, serial_output
 
 from xmpacc import __version__
 
@@ -62,16 +62,35 @@ class Built:
     expected: str              # the serial build's output
 
 
+class _Builds(dict[str, Built]):
+    """sample name -> Built, each sample built on first use and once per test run, by
+    whichever test module (tests/test_acc.py runs the acc samples) and pytest-xdist worker
+    asks first."""
+
+    def __init__(self, tmp_path_factory: pytest.TempPathFactory) -> None:
+        super().__init__()
+        self.factory = tmp_path_factory
+
+    def __missing__(self, name: str) -> Built:
+        s = next(s for s in SAMPLE_LIST if s.name == name)
+
+        def make(tmp: Path) -> tuple[Path, Path, str | None, str]:
+            exe = tmp / s.name
+            r = run_xmpacc("--keep", f"samples/{s.xmp}", "-o", str(exe), cwd=REPO)
+            return (exe, tmp / f"{s.name}.host.c", None if r.returncode == 0 else r.stderr,
+                    serial_output(SAMPLES / s.serial, tmp))
+
+        self[name] = Built(*once(self.factory, f"sample-{name}", make))
+        return self[name]
+
+
+def sample_builds(tmp_path_factory: pytest.TempPathFactory) -> _Builds:
+    return _Builds(tmp_path_factory)
+
+
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Built]:
-    tmp = tmp_path_factory.mktemp("samples")
-    out = {}
-    for s in SAMPLE_LIST:
-        exe = tmp / s.name
-        r = run_xmpacc("--keep", f"samples/{s.xmp}", "-o", str(exe), cwd=REPO)
-        out[s.name] = Built(exe, tmp / f"{s.name}.host.c", None if r.returncode == 0 else r.stderr,
-                            serial_output(SAMPLES / s.serial, tmp))
-    return out
+    return sample_builds(tmp_path_factory)
 
 
 def _check_built(s: Sample, b: Built) -> None:

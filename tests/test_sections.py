@@ -21,7 +21,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import run_mpi, run_xmpacc, same_output
+from conftest import SharedBuilds, run_mpi, run_xmpacc, same_output
 
 SECTIONS = Path(__file__).parent / "programs" / "sections"
 
@@ -54,17 +54,18 @@ def twin_output(src: Path, tmp: Path) -> str:
     return subprocess.run([str(exe)], capture_output=True, text=True, check=True, timeout=60).stdout
 
 
+def _build(name: str, tmp: Path) -> tuple[Path, str]:
+    src = SECTIONS / name
+    exe = tmp / src.stem
+    r = run_xmpacc(str(src), "-o", str(exe))
+    assert r.returncode == 0, f"xmpacc {name} failed:\n{r.stderr}"
+    return exe, twin_output(src, tmp)
+
+
 @pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, str]]:
-    tmp = tmp_path_factory.mktemp("sections")
-    out = {}
-    for name in CASES:
-        src = SECTIONS / name
-        exe = tmp / src.stem
-        r = run_xmpacc(str(src), "-o", str(exe))
-        assert r.returncode == 0, f"xmpacc {name} failed:\n{r.stderr}"
-        out[name] = (exe, twin_output(src, tmp))
-    return out
+def built(tmp_path_factory: pytest.TempPathFactory) -> SharedBuilds:
+    """program -> (executable, its twin's output), each built once per test run."""
+    return SharedBuilds(tmp_path_factory, "sections", CASES, _build)
 
 
 def test_every_program_has_a_twin_and_is_listed() -> None:

@@ -5,7 +5,6 @@ stand-in for CuPy that runs the device path's steps on numpy arrays."""
 from __future__ import annotations
 
 import ctypes
-import subprocess
 import sys
 import types
 from pathlib import Path
@@ -13,7 +12,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import REPO, build_serial, gpu_count, run_mpi, run_xmpacc
+from conftest import REPO, gpu_count, repo_builds, run_mpi, run_xmpacc
 
 mpi4py = pytest.importorskip("mpi4py.MPI")
 from xmpacc.runtime.staging import StagedTransport  # noqa: E402
@@ -213,14 +212,16 @@ def test_nccl_exchange_replays_its_plan(monkeypatch: pytest.MonkeyPatch) -> None
     assert stats == {"reflect_bytes": 4 * (2 * 40 + 2 * 48), "reflect_shadow_bytes": 4 * (2 * 40 + 2 * 48)}
 
 
+@pytest.fixture(scope="module")
+def staged_program(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """stream_stencils.c and its serial build's output, made once per test run."""
+    return repo_builds(tmp_path_factory, "tests/acc_programs", [PROGRAM.name])[PROGRAM.name]
+
+
 @pytest.mark.mpi
 @pytest.mark.parametrize("nprocs", [2, 3])
-def test_staged_reflect_on_host_backend(tmp_path: Path, nprocs: int) -> None:
-    exe = tmp_path / "prog"
-    r = run_xmpacc(str(PROGRAM), "-o", str(exe))
-    assert r.returncode == 0, r.stderr
-    ref = build_serial(PROGRAM, tmp_path / "serial")
-    expected = subprocess.run([str(ref)], capture_output=True, text=True, check=True).stdout
+def test_staged_reflect_on_host_backend(staged_program: tuple[Path, str], nprocs: int) -> None:
+    exe, expected = staged_program
     r = run_mpi(nprocs, exe, env={"XMPACC_DEVICE": "host", "XMPACC_REFLECT": "staged"})
     assert r.returncode == 0, r.stderr
     assert r.stdout == expected

@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import REPO, SharedBuilds, gpu_count, run_mpi, run_xmpacc, same_output, xmpacc_and_serial
+from conftest import SharedBuilds, gpu_count, once, repo_builds, run_mpi, run_xmpacc, same_output
 from test_samples import _without_version
 
 PROGRAMS = Path(__file__).parent / "xacc_programs"
@@ -38,7 +38,18 @@ SPECIAL = {"device_semantics.c"}   # no serial oracle: expected lines below
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> SharedBuilds:
-    return SharedBuilds(tmp_path_factory, "xacc", CASES, xmpacc_and_serial(PROGRAMS))
+    return repo_builds(tmp_path_factory, "tests/xacc_programs", CASES)
+
+
+@pytest.fixture(scope="module")
+def device_semantics(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """device_semantics.c built once per test run."""
+    def make(work: Path) -> Path:
+        r = run_xmpacc(str(PROGRAMS / "device_semantics.c"), "-o", str(work / "prog"))
+        assert r.returncode == 0, r.stderr
+        return work / "prog"
+
+    return once(tmp_path_factory, "xacc-device_semantics", make)
 
 
 def test_every_program_is_listed() -> None:
@@ -56,14 +67,11 @@ def test_xacc_program_on_host_backend(built: dict[str, tuple[Path, str]], name: 
 
 @pytest.mark.mpi
 @pytest.mark.parametrize("nprocs", [1, 3])
-def test_host_backend_shows_what_a_gpu_shows(tmp_path: Path, nprocs: int) -> None:
+def test_host_backend_shows_what_a_gpu_shows(device_semantics: Path, nprocs: int) -> None:
     """Stale host data without update host, no copy back of copyin or of a present
     variable, update of global-index sections by their owners, and the present table
     shared with acc replicate (device_semantics.c explains each number)."""
-    exe = tmp_path / "prog"
-    r = run_xmpacc(str(PROGRAMS / "device_semantics.c"), "-o", str(exe))
-    assert r.returncode == 0, r.stderr
-    r = run_mpi(nprocs, exe, env=HOST, timeout=60)
+    r = run_mpi(nprocs, device_semantics, env=HOST, timeout=60)
     assert r.returncode == 0, r.stderr
     assert r.stdout == "28 328 1250 40 28 36 1000 -5 8 7\n"
 
@@ -194,12 +202,10 @@ def test_compile_errors_at_their_column(tmp_path: Path, body: str, line: int, co
     assert not (tmp_path / "prog").exists()
 
 
-def test_golden_host_c_of_a_data_program(tmp_path: Path) -> None:
+def test_golden_host_c_of_a_data_program(built: SharedBuilds) -> None:
     """data, update (sections too), enter/exit data, declare, host_data, wait as runtime calls."""
-    exe = tmp_path / "enter_exit_sections"
-    r = run_xmpacc("--keep", "tests/xacc_programs/enter_exit_sections.c", "-o", str(exe), cwd=REPO)
-    assert r.returncode == 0, r.stderr
-    text = (tmp_path / "enter_exit_sections.host.c").read_text()
+    exe, _ = built["enter_exit_sections.c"]   # --keep, from the repository root
+    text = exe.with_suffix(".host.c").read_text()
     golden = GOLDEN / "xacc_enter_exit_sections.host.c"
     if os.environ.get("XMPACC_UPDATE_GOLDEN"):
         golden.write_text(text)
@@ -208,13 +214,9 @@ def test_golden_host_c_of_a_data_program(tmp_path: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def stacked_kept(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def stacked_kept(built: SharedBuilds) -> Path:
     """The folder of stacked_constructs.c's generated files (--keep, compiled once)."""
-    tmp = tmp_path_factory.mktemp("stacked")
-    r = run_xmpacc("--keep", "tests/xacc_programs/stacked_constructs.c",
-                   "-o", str(tmp / "stacked_constructs"), cwd=REPO)
-    assert r.returncode == 0, r.stderr
-    return tmp
+    return built["stacked_constructs.c"][0].parent
 
 
 @pytest.mark.parametrize("suffix", [".host.c", ".cu"])
@@ -242,10 +244,7 @@ def test_xacc_program_on_gpu(built: dict[str, tuple[Path, str]], name: str, npro
 @pytest.mark.gpu
 @pytest.mark.skipif(gpu_count() == 0, reason="needs a CUDA GPU")
 @pytest.mark.parametrize("nprocs", [1, 2])
-def test_gpu_shows_the_same_device_semantics(tmp_path: Path, nprocs: int) -> None:
-    exe = tmp_path / "prog"
-    r = run_xmpacc(str(PROGRAMS / "device_semantics.c"), "-o", str(exe))
-    assert r.returncode == 0, r.stderr
-    r = run_mpi(nprocs, exe, env={"XMPACC_DEVICE": "cuda"}, timeout=300)
+def test_gpu_shows_the_same_device_semantics(device_semantics: Path, nprocs: int) -> None:
+    r = run_mpi(nprocs, device_semantics, env={"XMPACC_DEVICE": "cuda"}, timeout=300)
     assert r.returncode == 0, r.stderr
     assert r.stdout == "28 328 1250 40 28 36 1000 -5 8 7\n"

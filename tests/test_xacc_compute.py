@@ -22,13 +22,13 @@ from conftest import (
     SharedBuilds,
     gpu_count,
     nvcc_compile,
+    repo_builds,
     run_mpi,
     run_source,
     run_xmpacc,
     runtime_stats,
     same_output,
     serial_output,
-    xmpacc_and_serial,
 )
 
 PROGRAMS = Path(__file__).parent / "xacc_compute"
@@ -58,8 +58,7 @@ CASES = {"basic.c": (1, 2, 3, 4), "ops.c": (2, 4), "atomics.c": (1, 2), "async_c
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> SharedBuilds:
     # relative to the repository: the generated files' #line names are those of the goldens
-    return SharedBuilds(tmp_path_factory, "xacc_compute", CASES,
-                        xmpacc_and_serial(Path("tests/xacc_compute"), "--keep", cwd=REPO))
+    return repo_builds(tmp_path_factory, "tests/xacc_compute", CASES)
 
 
 @pytest.mark.mpi

@@ -13,7 +13,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import REPO, run_mpi, run_xmpacc, same_output, serial_output
+from conftest import REPO, once, run_mpi, run_xmpacc, same_output, serial_output
 
 from xmpacc.driver import Options, translate
 from xmpacc.frontend.libc_names import LibcNames
@@ -46,16 +46,15 @@ def declared_functions() -> list[str]:
 
 @pytest.fixture(scope="module")
 def exe(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
-    """name -> executable, built on first use."""
-    tmp = tmp_path_factory.mktemp("xmp_h")
-    built: dict[str, Path] = {}
-
+    """name -> executable, built on first use and once per test run."""
     def get(src: Path, *more: Path) -> Path:
-        if src.name not in built:
+        def make(tmp: Path) -> Path:
             r = run_xmpacc(str(src), *map(str, more), "-o", str(tmp / src.stem))
             assert r.returncode == 0, f"xmpacc {src.name} failed:\n{r.stderr}"
-            built[src.name] = tmp / src.stem
-        return built[src.name]
+            return tmp / src.stem
+
+        return once(tmp_path_factory, "-".join(["xmp_h", src.parent.name, src.stem, *(m.stem for m in more)]),
+                    make)
     return get
 
 
