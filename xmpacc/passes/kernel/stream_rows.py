@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import copy
 import os
+import re
 from dataclasses import dataclass
 
 from pycparser import c_ast
@@ -58,6 +59,11 @@ class RowIndex:
     base_read: bool = True                  # some access reads or writes ``base`` at the row itself
     near: tuple[tuple[int, int] | None, ...] = ()   # per distance: (k, e) where it is distance k's
                                                     # (-1: the base's) plus e elements (_near)
+
+    @property
+    def independent(self) -> int:
+        """The distances computed through the descriptor (not ``near`` another one)."""
+        return sum(1 for k in range(len(self.distances)) if not self.near or self.near[k] is None)
 
     def at(self, pattern: str, row: str) -> str:
         return pattern.replace(ROW, f"({row})")
@@ -87,50 +93,50 @@ def index_slots(ref: c_ast.ArrayRef) -> list[tuple[c_ast.Node, str | int, c_ast.
     return slots
 
 
-def inner_key(ref: c_ast.ArrayRef, slot: int) -> tuple[str, int] | None:
+def unit_step(pattern: str) -> bool:
+    """Whether a row's elements at i and i + 1 are neighbours in memory whatever the
+    descriptor: the last index macro of its flat subscript is _XMPACC_G or _XMPACC_L."""
+    calls = re.findall(r"(_XMPACC_(?:G|L|LC))\(", pattern)
+    return bool(calls) and calls[-1] != "_XMPACC_LC"
+
+
+def near_on() -> bool:
+    """XMPACC_STREAM_NEAR=0 in the compiler's environment writes every distance through the
+    descriptor (RowIndex.near off), for measurements."""
+    return os.environ.get("XMPACC_STREAM_NEAR", "1") != "0"
+
+
+def inner_key(ref: c_ast.ArrayRef, slot: int, pattern: str) -> tuple[str, int] | None:
     """(the pattern with its last index's constant dropped, that constant) where the last
-    index is ``v + c`` (or a constant) through _XMPACC_G or _XMPACC_L in the last dimension
-    and is not the walked one: the flat subscript's last term is that index itself, so two
-    patterns with one key are ``c`` elements apart whatever the descriptor (None otherwise).
-    XMPACC_STREAM_NEAR=0 in the compiler's environment turns this off, for measurements."""
-    if os.environ.get("XMPACC_STREAM_NEAR", "1") == "0":   # for measurements
-        return None
+    index (not the walked one, ``slot``) is ``v + c`` or a constant and steps by one element
+    (unit_step): two patterns with one key are ``c`` elements apart whatever the
+    descriptor.  None otherwise."""
     slots = index_slots(ref)
-    holder, _a, e = slots[-1]
-    aff = affine(e)
-    if slot == len(slots) - 1 or aff is None or not isinstance(holder, c_ast.ExprList):
+    aff = affine(slots[-1][2])
+    if slot == len(slots) - 1 or aff is None or not unit_step(pattern) \
+            or not all(isinstance(h, c_ast.ExprList) for h, _a, _e in slots):
         return None
-    macros = [h for h, _a2, _e2 in slots if isinstance(h, c_ast.ExprList)]
-    dims = [cbuild.to_c(m.exprs[1]) for m in macros]
-    if dims[-1] != str(len(macros) - 1) or len(macros) != len(slots):
-        return None
-    names_ = [n.name.name for n in cbuild.walk(ref.subscript) if isinstance(n, c_ast.FuncCall)
-              and isinstance(n.name, c_ast.ID) and n.name.name in INDEX_MACROS]
-    if not names_ or names_[-1] == "_XMPACC_LC":
-        return None
-    pattern = with_row(ref, slot)
-    last = index_slots(pattern)[-1]
-    last[0].exprs[last[1]] = c_ast.ID(aff.var) if aff.var is not None else c_ast.Constant("int", "0")
-    return cbuild.to_c(pattern.subscript), aff.const
+    key = with_row(ref, slot)
+    holder, at, _e = index_slots(key)[-1]
+    holder.exprs[at] = c_ast.ID(aff.var) if aff.var is not None else c_ast.Constant("int", "0")
+    return cbuild.to_c(key.subscript), aff.const
 
 
-def _near(base: tuple[str, int], distances: tuple[tuple[str, int], ...],
-          keys: dict[tuple[str, int], tuple[str, int] | None]) -> tuple[tuple[int, int] | None, ...]:
+def _near(base: str, distances: tuple[tuple[str, int], ...],
+          keys: dict[str, tuple[str, int] | None]) -> tuple[tuple[int, int] | None, ...]:
     """For each distance, the first of the base and the earlier distances in its row of the
     last dimension (same key and row offset) and how many elements on it is, None where none
     is: the kernel then writes it as that one plus a literal, which nvcc folds into the
-    loads' address offsets (the 3-D 27-point 512^3 fp32 sweep: 126 registers -> 30)."""
+    loads' address offsets (the 3-D 27-point 512^3 fp32 sweep: 126 registers -> 118, and
+    64 without spilling at 4 blocks per SM, streaming.min_blocks).  ``keys``: inner_key of
+    each pattern."""
     seen: dict[tuple[str, int], tuple[int, int]] = {}
-    key = keys.get(base)
-    if key is not None:
-        seen[(key[0], base[1])] = (-1, key[1])
+    if keys.get(base) is not None:
+        seen[(keys[base][0], 0)] = (-1, keys[base][1])
     out: list[tuple[int, int] | None] = []
-    for k, m in enumerate(distances):
-        key = keys.get(m)
-        if key is None:
-            out.append(None)
-            continue
-        first = seen.setdefault((key[0], m[1]), (k, key[1]))
+    for k, (pattern, c) in enumerate(distances):
+        key = keys.get(pattern)
+        first = seen.setdefault((key[0], c), (k, key[1])) if key is not None else (k, 0)
         out.append(None if first[0] == k else (first[0], key[1] - first[1]))
     return tuple(out)
 
@@ -188,7 +194,8 @@ def plan(refs: list[c_ast.ArrayRef], var: str, arrays: set[str], assigned: set[s
     ``extra``: references whose pattern is also needed at the given row offsets (windows;
     they are in the result too)."""
     groups: dict[tuple[str, int], list[tuple[str, int]]] = {}
-    keys: dict[tuple[str, int], dict[tuple[str, int], tuple[str, int] | None]] = {}
+    keys: dict[tuple[str, int], dict[str, tuple[str, int] | None]] = {}   # inner_key by pattern
+    near = near_on()
     descs: dict[tuple[str, int], tuple[str, int]] = {}
     uses: dict[int, tuple[tuple[str, int], str, int]] = {}
     for ref, offsets in [(r, None) for r in refs] + extra:
@@ -203,19 +210,19 @@ def plan(refs: list[c_ast.ArrayRef], var: str, arrays: set[str], assigned: set[s
         members = groups.setdefault(key, [])
         macros = [h for h, _a, _e in index_slots(ref) if isinstance(h, c_ast.ExprList)]
         descs.setdefault(key, (cbuild.to_c(macros[0].exprs[0]), len(macros)))
+        if pattern not in keys.setdefault(key, {}):
+            keys[key][pattern] = inner_key(ref, slot[0], pattern) if near else None
         for c in (offsets if offsets is not None else [slot[1]]):
             if (pattern, c) not in members:
                 members.append((pattern, c))
-                keys.setdefault(key, {})[(pattern, c)] = inner_key(ref, slot[0])
         uses[id(ref)] = (key, pattern, slot[1])
     rows, number = [], {}
     for key, members in groups.items():
         base = next((p for p, c in members if c == 0), members[0][0])
         number[key] = len(rows)
         distances = tuple(m for m in members if m != (base, 0))
-        base_key = next((keys[key][m] for m in members if m[0] == base), None)
-        near = _near((base, 0), distances, {**keys[key], (base, 0): base_key})
-        rows.append(RowIndex(key[0], base, distances, *descs[key], (base, 0) in members, near))
+        rows.append(RowIndex(key[0], base, distances, *descs[key], (base, 0) in members,
+                             _near(base, distances, keys[key])))
     where = {i: (number[key], rows[number[key]].distance(p, c)) for i, (key, p, c) in uses.items()}
     return rows, where
 

@@ -24,7 +24,6 @@ with the test.
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass
 
 from xmpacc.passes.common.canonical import CanonicalLoop
@@ -284,14 +283,8 @@ def narrow_rows(rows: tuple[RowIndex, ...] | list[RowIndex]) -> bool:
     """Whether a vector walk over these row indices gets 32-bit element indices (_rows32):
     index32() and every row a flat subscript of an aligned array whose last index steps by
     one element."""
-    return index32() and bool(rows) and all(r.desc and r.ndims and _unit_step(r.base) for r in rows)
-
-
-def _unit_step(pattern: str) -> bool:
-    """Whether a row's elements at i and i + 1 are neighbours in memory whatever the
-    descriptor: the last index macro of its flat subscript is _XMPACC_G or _XMPACC_L."""
-    calls = re.findall(r"(_XMPACC_(?:G|L|LC))\(", pattern)
-    return bool(calls) and calls[-1] != "_XMPACC_LC"
+    return index32() and bool(rows) and \
+        all(r.desc and r.ndims and stream_rows.unit_step(r.base) for r in rows)
 
 
 def _local(subscript: str) -> str:
@@ -337,7 +330,7 @@ def _rows32(p: StreamPlan, v: VectorPlan, var: str) -> list[str]:
         out.append(f"const int _xmpacc_t{n} = (int) (({after}) - {at});")
         base = (pattern, c) == (r.base, 0)
         out += [f"const int _xmpacc_d{n}_{k} = "
-                f"{_near(r, n, k, base) or f'(int) (({r.at(dp, _row(var, dc))}) - {at})'};"
+                f"{_near_text(r, n, k, base) or f'(int) (({r.at(dp, _row(var, dc))}) - {at})'};"
                 for k, (dp, dc) in enumerate(r.distances)]
     return out
 
@@ -397,13 +390,13 @@ def _row_indices(p: StreamPlan, v: str, s: str) -> tuple[list[str], list[str]]:
         pro.append(f"long long {o} = {r.at(r.base, v)};")
         pro.append(f"const long long _xmpacc_t{n} = ({r.at(r.base, f'{v} + {s}.step')}) - {o};")
         pro += [f"const long long _xmpacc_d{n}_{k} = "
-                f"{_near(r, n, k) or f'({r.at(pattern, _row(v, c))}) - {o}'};"
+                f"{_near_text(r, n, k) or f'({r.at(pattern, _row(v, c))}) - {o}'};"
                 for k, (pattern, c) in enumerate(r.distances)]
         tail.append(f"{o} += _xmpacc_t{n};")
     return pro + ["#endif"], tail + ["#endif"]
 
 
-def _near(r: RowIndex, n: int, k: int, base: bool = True) -> str:
+def _near_text(r: RowIndex, n: int, k: int, base: bool = True) -> str:
     """Distance k of row index n as an earlier one plus a literal (RowIndex.near), "" where it
     is not; the base's literal alone where the index stands at the base (``base``)."""
     near = r.near[k] if k < len(r.near) else None

@@ -60,6 +60,7 @@ from pycparser import c_ast
 
 from xmpacc import cbuild
 from xmpacc.diagnostics import InternalError
+from xmpacc.facts import elem_size
 from xmpacc.passes.common.accesses import text_value
 from xmpacc.passes.common.canonical import CanonicalLoop
 from xmpacc.passes.common.loopsched import CyclicLoop
@@ -250,7 +251,6 @@ VECTOR_BLOCKS_32 = (6, 4)
 
 
 NARROW = {"float", "int", "unsigned", "unsigned int"}   # 4-byte elements
-_SIZES = {t: 4 for t in NARROW}                          # window bytes per row (min_blocks), else 8
 
 
 WIDE_WINDOWS = 128   # bytes of window registers per thread above which an 8-byte kernel asks for 3 blocks
@@ -288,8 +288,7 @@ def min_blocks(rows: tuple[stream_rows.RowIndex, ...] = (), narrow: bool = False
         return int(forced), 0
     if vector:
         return VECTOR_BLOCKS_32 if narrow_rows(rows) else VECTOR_BLOCKS
-    state = sum(2 + sum(1 for k in range(len(r.distances)) if not r.near or r.near[k] is None)
-                for r in rows)
+    state = sum(2 + r.independent for r in rows)
     if state > SMALL_STATE:
         return 2, 0
     if narrow:
@@ -392,7 +391,7 @@ def plan(body: c_ast.Node, loops: list[CanonicalLoop], types: list[str], kv: Ker
     spans = [(w.lo, w.hi, w.row) for w in windows]
     vector, why = stream_vector.plan(body, loops, types, kv, cyclic, spans, where, moved, reads, elem) \
         if windows else (None, "no window")
-    wide = sum((w.hi - w.lo + 1) * _SIZES.get(w.ctype, 8) for w in windows)
+    wide = sum((w.hi - w.lo + 1) * (elem_size(w.ctype) or 8) for w in windows)
     blocks = min_blocks(tuple(rows), _narrow(windows, loops), vector is not None, wide)
     return StreamPlan(walk_length(loops, span, vector.lanes if vector else 1), outer.var, types[0],
                       tuple(windows), block_threads(loops), tuple(rows), *blocks, vector=vector,

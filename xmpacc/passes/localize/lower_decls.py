@@ -171,20 +171,18 @@ def _lower_block(scope: Scope, ctx: Context) -> None:
 def _align_in_block(sym: ArraySym, coord: object, static: bool = False) -> list[c_ast.Node]:
     """The align call; an aligned parameter gets its descriptor here (it has no declaration
     in the block) and becomes a plain pointer to the caller's local block."""
-    out: list[c_ast.Node] = []
-    if sym.is_param and static and kept_view(sym):
-        sym.decl.type = pointer_type(sym)
+    if not sym.is_param:
+        return cbuild.stmts(align_call(sym), coord)
+    sym.decl.type = pointer_type(sym)
+    if static and kept_view(sym):
         # static_desc (Omni): the descriptor outlives the call, and a call that passes the
         # block it describes keeps it: no runtime call (the runtime zeroes its id when that
         # block goes, runtime/dynamic.py _drop_block)
-        out += cbuild.stmts(f"static _xmpacc_array_t {sym.c_name};", coord)
-        return out + cbuild.stmts(f"if (!{sym.c_name}.id || {sym.c_name}.base != (void *) {sym.name}) "
-                                  f"{{ {align_call(sym)} }}", coord)
-    if sym.is_param:
-        sym.decl.type = pointer_type(sym)
-        out.append(cbuild.cleanup_decl(f"_xmpacc_array_t {sym.c_name} = {{0}};",
-                                       "_xmpacc_array_release", coord))
-    return out + cbuild.stmts(align_call(sym), coord)
+        return cbuild.stmts(f"static _xmpacc_array_t {sym.c_name}; "
+                            f"if (!{sym.c_name}.id || {sym.c_name}.base != (void *) {sym.name}) "
+                            f"{{ {align_call(sym)} }}", coord)
+    return [cbuild.cleanup_decl(f"_xmpacc_array_t {sym.c_name} = {{0}};", "_xmpacc_array_release", coord),
+            *cbuild.stmts(align_call(sym), coord)]
 
 
 def _lower_block_item(item: c_ast.Node, scope: Scope, ctx: Context) -> list[c_ast.Node]:
