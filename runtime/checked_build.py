@@ -69,7 +69,9 @@ def prepare(executable: str) -> CheckedProgram | None:
     return CheckedProgram(_cached(digest.hexdigest()[:32], payload))
 
 
-def _cache_dir() -> Path | None:
+def cache_dir() -> Path | None:
+    """xmpacc's cache folder (made if missing), None where it cannot be written.  The
+    compiler keeps its MPI flags there too (xmpacc/mpi_flags.py)."""
     base = os.environ.get("XMPACC_CACHE_DIR") or os.path.join(
         os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "xmpacc")
     try:
@@ -80,7 +82,7 @@ def _cache_dir() -> Path | None:
 
 
 def _cached(key: str, payload: dict[str, bytes]) -> bytes:
-    cache = _cache_dir()
+    cache = cache_dir()
     if cache is None:
         return _build(payload)
     target = cache / f"checked-{key}.so"

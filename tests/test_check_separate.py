@@ -222,3 +222,31 @@ def test_link_inputs_are_read_once(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert mpi_flags.input_using_mpi([str(obj)], inputs) is None
     assert not checked.is_xmp_object(str(obj), inputs)
     assert reads == [str(obj)]
+
+
+def test_mpi_flags_are_kept_in_the_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """mpi4py is asked once per installation: a later compile reads the cache folder, and a
+    cached MPI whose folders are gone is asked about again."""
+    import sys
+
+    from xmpacc import mpi_flags
+
+    monkeypatch.setenv("XMPACC_CACHE_DIR", str(tmp_path))
+    include = tmp_path / "mpi" / "include"
+    include.mkdir(parents=True)
+    asked: list[str] = []
+    answer = ((f"-I{include}",), (f"-L{include}", "-lmpi"))
+    monkeypatch.setattr(mpi_flags, "_ask", lambda python: asked.append(python) or answer)
+    for _ in range(2):
+        mpi_flags.mpi_flags.cache_clear()
+        assert mpi_flags.mpi_flags(sys.executable) == answer
+    assert len(asked) == 1 and len(list(tmp_path.glob("mpi-flags-*.json"))) == 1
+    include.rmdir()
+    mpi_flags.mpi_flags.cache_clear()
+    mpi_flags.mpi_flags(sys.executable)
+    assert len(asked) == 2
+    # another Python's mpi4py is asked every time: it cannot be fingerprinted from here
+    mpi_flags.mpi_flags.cache_clear()
+    mpi_flags.mpi_flags("/nonexistent/python")
+    mpi_flags.mpi_flags.cache_clear()
+    assert len(asked) == 3

@@ -21,6 +21,7 @@ After:    #pragma xmp_0                        RawDirective(0, "template t(0:8-1
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import shlex
@@ -171,11 +172,17 @@ def _cpp_command(cc: str, source_dir: str, cpp_args: list[str]) -> list[str]:
     ]
 
 
+@functools.cache
+def _system_roots() -> tuple[str, ...]:
+    return tuple(os.path.realpath(d) + os.sep for d in (SHIM_DIR, FAKE_LIBC_DIR, runtime_include_dir()))
+
+
+# cached: every AST node's coordinate asks, and realpath costs a few system calls each time
+# (10 % of a compile before)
+@functools.lru_cache(maxsize=4096)
 def is_system_path(path: str) -> bool:
     """Is ``path`` one of the headers xmpacc supplies (fake libc, shim, runtime)?"""
-    real = os.path.realpath(path)
-    return any(real.startswith(os.path.realpath(d) + os.sep)
-               for d in (SHIM_DIR, FAKE_LIBC_DIR, runtime_include_dir()))
+    return os.path.realpath(path).startswith(_system_roots())
 
 
 def is_system_coord(coord: object) -> bool:
