@@ -17,8 +17,9 @@ and the best hand-written kernel: the register-reuse kernels of bench/stencil_ba
 for Himeno.
 
 * Y1: every spelling >= 0.90 x the fastest spelling of the same nest;
-* Y2: 3-D 7-point and 27-point 512^3, every spelling, fp32 and fp64: sweep bandwidth (one
-  read and one write of the element per interior cell) >= 0.85 x the copy bandwidth;
+* Y2: 3-D 7-point 512^3, every spelling, fp32 and fp64: sweep bandwidth (one read and one
+  write of the element per interior cell) >= 0.85 x the copy bandwidth; Y2x, our own
+  extension, the same of the 27-point sweep;
 * Y3: Himeno L, the quoted spelling >= 0.90 x the best hand-written variant (MFLOPS, the
   benchmark's data flow); every spelling >= 0.85 x;
 * Y4: the async spelling >= 0.97 x its synchronous twin of the same nest (2-D and 3-D).
@@ -295,8 +296,10 @@ def _nest_goals(key: str, nest: dict[str, Any]) -> dict[str, dict[str, Any]]:
     out = {"Y1": _checked(speeds[slow] / speeds[fast], 0.90, list(runs.values()), slowest=slow, fastest=fast,
                           **failed)}
     if key in HAND_3D and nest["n"] == 512:
+        # the Y2 is the 7-point sweep; the 27-point one is our own extension (Y2x)
         low = min(speeds, key=lambda name: runs[name]["copy_fraction"])
-        out["Y2"] = _checked(runs[low]["copy_fraction"], 0.85, list(runs.values()), slowest=low, **failed)
+        out["Y2" if HAND_3D[key] == "jacobi3d" else "Y2x"] = _checked(
+            runs[low]["copy_fraction"], 0.85, list(runs.values()), slowest=low, **failed)
     twin = ASYNC_TWIN.get(key)
     if twin and "async" in runs:
         ratio = speeds["async"] / speeds[twin] if {"async", twin} <= set(speeds) else None
@@ -309,12 +312,12 @@ def goals(record: dict[str, Any]) -> dict[str, Any]:
     sp = record.get("spelling")
     if not sp:
         return {}
-    parts: dict[str, dict[str, dict[str, Any]]] = {"Y1": {}, "Y2": {}, "Y4": {}}
+    parts: dict[str, dict[str, dict[str, Any]]] = {"Y1": {}, "Y2": {}, "Y2x": {}, "Y4": {}}
     for key, nest in sp["nests"].items():
         for name, g in _nest_goals(key, nest).items():
             parts[name][key] = g
     out: dict[str, Any] = {}
-    for name, target in (("Y1", 0.90), ("Y2", 0.85), ("Y4", 0.97)):
+    for name, target in (("Y1", 0.90), ("Y2", 0.85), ("Y2x", 0.85), ("Y4", 0.97)):
         out.update({f"{name}-{k}": v for k, v in parts[name].items()})
         if parts[name]:
             out[name] = _overall(parts[name], target)

@@ -31,6 +31,7 @@ VARIANTS=(
   "f_mb4:REAL=float:XMPACC_STREAM_MINBLOCKS=4" "f_w0mb6:REAL=float:XMPACC_STREAM_WHOLE=0 XMPACC_STREAM_MINBLOCKS=6"
   "d_def:REAL=double:" "d_near0:REAL=double:XMPACC_STREAM_NEAR=0" "d_mb3:REAL=double:XMPACC_STREAM_MINBLOCKS=3"
   "d_mb4:REAL=double:XMPACC_STREAM_MINBLOCKS=4" "d_w0mb4:REAL=double:XMPACC_STREAM_WHOLE=0 XMPACC_STREAM_MINBLOCKS=4"
+  "f_w4:REAL=float:XMPACC_STREAM_WALK=4" "d_w4:REAL=double:XMPACC_STREAM_WALK=4"
 )
 for v in "${VARIANTS[@]}"; do
   n=${v%%:*}; rest=${v#*:}; d=${rest%%:*}; e=${rest#*:}

@@ -11,6 +11,7 @@ replays it on the device copy without planning or allocating again.
 from __future__ import annotations
 
 import ctypes
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -24,6 +25,21 @@ from .replay import REFLECT_DO, offer_device_reflect, priority_stream, reflect_k
 from .shared import Shared
 
 # the array of a reflect's descriptor, its widths and where (api.Runtime._reflect_args)
+OVERLAP_BYTES = "XMPACC_OVERLAP_BYTES"
+# Below this many bytes of an array's local block (owned elements and shadows) an
+# overlapped reflect exchanges at once and its loop is one launch: the interior of a
+# smaller block takes less time than the exchange it would hide and the two extra launches
+# cost (two H200s: a Laplace sweep of 1024^2, 4 MiB a GPU, ran 40 % slower overlapped;
+# 4096^2, 64 MiB, 8 % faster; docs/performance.md).
+OVERLAP_DEFAULT = 16 << 20
+
+
+def overlap_min_bytes() -> int:
+    """The block size from which an overlapped reflect overlaps (``XMPACC_OVERLAP_BYTES``:
+    0 always, a large number never)."""
+    value = os.environ.get(OVERLAP_BYTES, "")
+    return int(value) if value.isdigit() else OVERLAP_DEFAULT
+
 ReflectArgs = Callable[[int, bytes, int | None], tuple[Any, list[Width] | None, str]]
 
 
@@ -38,6 +54,7 @@ class AccComm:
         self.reflects: dict[int, tuple[list[Width] | None, bool]] = {}
         self.exchange: tuple[Any, Any, Any] | None = None   # overlapped reflects: stream, two events
         self.held: list[tuple[int, bytes, int | None, int]] = []   # and on the host backend, until the join
+        self.overlap_min_bytes = overlap_min_bytes()
 
     def _device_copy_of(self, key: int, name: str, where: str, what: str) -> DeviceCopy:
         copy = self.device.copies.get(key or 0)
@@ -114,13 +131,25 @@ class AccComm:
         that a loop that read a shadow slot in its interior would see the old value.  C's
         later calls run the exchange on the exchange stream."""
         replay = self.shared.replay
-        if replay is not None and self.device.backend.name != "cuda":
+        arr, _, _ = self.reflect_args(ptr, where, widths)
+        if replay is not None and self.device.backend.name != "cuda" \
+                and arr.buffer.nbytes >= self.overlap_min_bytes:
             self.held.append((ptr, where, widths, orthogonal))
             replay.hold_overlaps(True)
             return
         self._join_overlap()
         self._reflect_widths(ptr, where, widths, bool(orthogonal))
         self._exchange_stream()
+
+    def _xmpacc_reflect_acc_split(self, where: bytes) -> int:
+        """Whether an exchange is still in flight, so that the loop runs as interior, rim and
+        join (1), or every exchange was made (0: one launch).  Python's exchanges on a GPU
+        are made at once; the host backend's held ones wait for the rim."""
+        replay = self.shared.replay
+        return int(bool(self.held) or (replay is not None and replay.overlap_open()))
+
+    def _xmpacc_reflect_acc_rim(self, where: bytes) -> None:
+        self._join_overlap()
 
     def _xmpacc_reflect_acc_join(self, where: bytes) -> None:
         self._join_overlap()

@@ -243,8 +243,15 @@ ENTRIES: tuple[Entry, ...] = (
        "void *array, const char *where, const long long *widths, int orthogonal",
        "reflect ... acc whose exchange the next loop's interior overlaps (_xmpacc_reflect_acc_join ends it)",
        fast="_xmpacc_reflect_acc_overlap_fast"),
+    _e("_xmpacc_reflect_acc_split", "int", "const char *where",
+       "before an overlapped reflect's loop: 1 while an exchange is in flight (interior, rim, "
+       "join), 0 when every one was made at once (one launch over the whole range)",
+       fast="_xmpacc_reflect_acc_split_fast"),
+    _e("_xmpacc_reflect_acc_rim", "void", "const char *where",
+       "after the interior of an overlapped reflect's loop: the rim's launches follow the exchanges",
+       fast="_xmpacc_reflect_acc_rim_fast"),
     _e("_xmpacc_reflect_acc_join", "void", "const char *where",
-       "after the interior of an overlapped reflect's loop: later device work waits for its exchanges",
+       "after an overlapped reflect's loop: later device work waits for its exchanges",
        fast="_xmpacc_reflect_acc_join_fast"),
     _e("_xmpacc_launch", "void",
        "const char *where, const char *kernel, long long total, long long nthreads, int nparams, "

@@ -201,6 +201,7 @@ def _start_replay(lib: ctypes.CDLL, runtime: Any, profiler: Any) -> None:
         backend.replay = replay
     replay.c.host_backend = int(backend is not None and backend.name == "host")
     replay.c.wait_on_host = int(runtime.queues.wait_on_host)
+    replay.c.overlap_min_bytes = runtime.acc_comm.overlap_min_bytes
     runtime.replay = replay
     if backend is not None:
         runtime.kernels.deferred.bind(replay)

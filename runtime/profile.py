@@ -41,7 +41,7 @@ _COUNTERS = ("reflect_bytes", "sync_in_bytes", "sync_out_bytes")
 _CATEGORY = {"_xmpacc_launch": "kernel", "_xmpacc_replicate_sync": "copy"} | {
     f"_xmpacc_{name}": "mpi" for name in ("reflect", "reflect_acc", "reduce", "loop_reduce", "bcast",
                                           "barrier", "task_begin", "reduce_acc", "bcast_acc",
-                                          "reflect_acc_overlap", "reflect_acc_join")}
+                                          "reflect_acc_overlap", "reflect_acc_join", "reflect_acc_rim")}
 _DETAIL = {"_xmpacc_launch": 1, "_xmpacc_replicate_sync": 1}   # kernel name, sync direction
 
 
@@ -74,6 +74,7 @@ def directive(entry: str, detail: Any) -> str:
         return "replicate_sync " + ("in" if detail == 0 else "out")
     return {"loop_reduce": "loop reduction", "reduce": "reduction", "reflect_acc": "reflect acc",
             "reflect_acc_overlap": "reflect acc (overlapped)", "reflect_acc_join": "reflect acc (join)",
+            "reflect_acc_rim": "reflect acc (rim)",
             "reduce_acc": "reduction acc", "bcast_acc": "bcast acc",
             "task_begin": "task", "replicate_begin": "replicate", "nodes_init": "nodes",
             "template_init": "template"}.get(name, name)

@@ -39,6 +39,7 @@ PROGRAMS = Path(__file__).parent / "acc_programs"
 GOLDEN = Path(__file__).parent / "golden"
 HOST = {"XMPACC_DEVICE": "host"}
 OVERLAP_ENV = "XMPACC_REFLECT_OVERLAP"   # compile time (passes/locality/overlap.py)
+OVERLAP_BYTES = "XMPACC_OVERLAP_BYTES"    # run time (runtime/acc_comm.py)
 _NUM = re.compile(r"[-+]?\d+\.\d*(?:[eE][-+]?\d+)?")
 
 
@@ -234,8 +235,8 @@ REDUCTION_PROGRAMS = {
     "acc_array_reductions": "atomicAdd and the compare-and-swap loops (max, min, *, |, ^) on the temporaries",
     # acc replicate / replicate_sync of members (c.v, p->v), reflect and reflect_init/do acc of one
     "acc_members": "the kernel parameters that stand for the members (kernel_members.py)",
-    # reflect ... acc and the loop after it: interior, join, rim (passes/locality/overlap.py);
-    # the host backend holds each exchange back until the join, so a wrong peel shows
+    # reflect ... acc and the loop after it: interior, rim, join (passes/locality/overlap.py);
+    # the host backend holds each exchange back until the rim, so a wrong peel shows
     "reflect_overlap": "the interior's and the rim's schedules around the join",
 }
 
@@ -244,19 +245,20 @@ REDUCTION_PROGRAMS = {
 def reduction_program(request: pytest.FixtureRequest,
                       tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     name = f"{request.param}.c"
-    return repo_builds(tmp_path_factory, "tests/acc_programs", [name], env=compile_env(name))[name]
+    return repo_builds(tmp_path_factory, "tests/acc_programs", [name])[name]
 
 
-def compile_env(name: str) -> dict[str, str] | None:
-    """reflect_overlap.c is built with its reflects overlapped (XMPACC_REFLECT_OVERLAP=1)."""
-    return {OVERLAP_ENV: "1"} if Path(name).stem == "reflect_overlap" else None
+def run_env(name: str) -> dict[str, str]:
+    """reflect_overlap.c runs with every overlapped reflect overlapping (its blocks are far
+    below the size from which the runtime overlaps)."""
+    return {OVERLAP_BYTES: "0"} if Path(name).stem == "reflect_overlap" else {}
 
 
 @pytest.mark.mpi
 @pytest.mark.parametrize("nprocs", [1, 2, 3, 4])
 def test_reduction_program_on_host_backend(reduction_program: tuple[Path, str], nprocs: int) -> None:
     exe, expected = reduction_program
-    r = run_mpi(nprocs, exe, env=HOST)
+    r = run_mpi(nprocs, exe, env={**HOST, **run_env(exe.name)})
     assert r.returncode == 0, r.stderr
     same_output(r.stdout, expected, rel=1e-12)
 
@@ -418,7 +420,7 @@ NOT_OVERLAPPED = (83, 107)   # the loop writes b; a[i / 2 * 2] is no i + c
 @pytest.mark.parametrize("setting", ["1", "0", None])
 def test_reflect_overlap_decisions(tmp_path: Path, setting: str | None,
                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    """With XMPACC_REFLECT_OVERLAP=1 only; without it (the default) or with 0, none."""
+    """By default and with XMPACC_REFLECT_OVERLAP=1; with 0, none."""
     monkeypatch.delenv(OVERLAP_ENV, raising=False)
     r = run_xmpacc("tests/acc_programs/reflect_overlap.c", "-S", "--info", "-o", str(tmp_path / "ro"),
                    cwd=REPO, env={OVERLAP_ENV: setting} if setting is not None else None)
@@ -427,27 +429,36 @@ def test_reflect_overlap_decisions(tmp_path: Path, setting: str | None,
     lines = {int(m.group(1)): m.group(2) for m in found}
     assert sorted(lines) == sorted([*OVERLAPPED, *NOT_OVERLAPPED])
     for line, what in OVERLAPPED.items():
-        assert ("overlapped" in lines[line] and what in lines[line]) == (setting == "1"), lines[line]
+        assert ("overlapped" in lines[line] and what in lines[line]) == (setting != "0"), lines[line]
     for line in NOT_OVERLAPPED:
         assert "overlapped" not in lines[line], lines[line]
     host = (tmp_path / "ro.host.c").read_text()
-    assert host.count("_xmpacc_reflect_acc_overlap(") == (6 if setting == "1" else 0)
-    assert host.count("_xmpacc_reflect_acc_join(") == (5 if setting == "1" else 0)
+    on = setting != "0"
+    assert host.count("_xmpacc_reflect_acc_overlap(") == (6 if on else 0)
+    assert host.count("_xmpacc_reflect_acc_join(") == (5 if on else 0)
+    # the four loops that read shadow slots: split at run time, the rim behind the exchange
+    assert host.count("_xmpacc_reflect_acc_split(") == (4 if on else 0)
+    assert host.count("_xmpacc_reflect_acc_rim(") == (4 if on else 0)
 
 
 @pytest.mark.mpi
-def test_reflect_overlap_exchanges_at_the_join(reduction_program: tuple[Path, str]) -> None:
-    """The host backend's C side holds the overlapped exchanges until the join: 6 per step
+@pytest.mark.parametrize("min_bytes", ["0", None])
+def test_reflect_overlap_exchanges_at_the_rim(reduction_program: tuple[Path, str],
+                                              min_bytes: str | None) -> None:
+    """The host backend's C side holds the overlapped exchanges until the rim: 6 per step
     of 3, those of the first step in Python but for sweep 3's and sweep 7's, whose plans
-    (c's, a's) sweep 1's join made."""
+    (c's, a's) sweep 1's join made.  With the default XMPACC_OVERLAP_BYTES its blocks are
+    too small to overlap: every exchange is made at once and each loop is one launch."""
     exe, expected = reduction_program
     if exe.name != "reflect_overlap":
         pytest.skip("reflect_overlap.c only")
-    r = run_mpi(2, exe, env={**HOST, "XMPACC_STATS": "1"})
+    env = {**HOST, "XMPACC_STATS": "1", **({OVERLAP_BYTES: min_bytes} if min_bytes else {})}
+    r = run_mpi(2, exe, env=env)
     assert r.returncode == 0, r.stderr
     same_output(r.stdout, expected, rel=1e-12)
     stats = runtime_stats(r.stderr)
-    assert len(stats) == 2 and all(s.get("overlapped_reflects") == 14 for s in stats), stats
+    assert len(stats) == 2 and all(s.get("overlapped_reflects", 0) == (14 if min_bytes else 0)
+                                   for s in stats), stats
 
 
 FIXED_ROW = """#define N 16
@@ -478,6 +489,6 @@ def test_no_overlap_where_some_nodes_skip_the_loop(tmp_path: Path) -> None:
     reach the join, so the reflect is not overlapped."""
     src = tmp_path / "fixed_row.c"
     src.write_text(FIXED_ROW)
-    r = run_xmpacc(str(src), "-S", "--info", "-o", str(tmp_path / "fr"), env={OVERLAP_ENV: "1"})
+    r = run_xmpacc(str(src), "-S", "--info", "-o", str(tmp_path / "fr"))
     assert r.returncode == 0, r.stderr
     assert "info: reflect (a) acc" in r.stderr and "overlapped" not in r.stderr

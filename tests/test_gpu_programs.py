@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from conftest import build_serial, gpu_count, run_mpi, run_xmpacc
-from test_acc import PROGRAMS, compile_env, same_output
+from test_acc import PROGRAMS, run_env, same_output
 
 pytestmark = [pytest.mark.gpu, pytest.mark.skipif(gpu_count() == 0, reason="needs a CUDA GPU")]
 LIBRARY = Path(__file__).parent / "library"
@@ -26,7 +26,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, str
     out = {}
     for src in CASES:
         exe = tmp / src.stem
-        r = run_xmpacc(str(src), "-O2", "-o", str(exe), env=compile_env(src.name))
+        r = run_xmpacc(str(src), "-O2", "-o", str(exe))
         assert r.returncode == 0, r.stderr
         if src.name in KNOWN:   # uses xmp_malloc: no serial build, the known result
             out[src.name] = (exe, KNOWN[src.name])
@@ -44,7 +44,8 @@ def test_program_on_gpu_matches_serial(built: dict[str, tuple[Path, str]], progr
     if program == "acc_features.c" and nprocs != 4:
         pytest.skip("acc_features.c is written for a 2x2 node grid")
     exe, expected = built[program]
-    env = {"XMPACC_DEVICE": "cuda", **({"XMPACC_REFLECT": "staged"} if transport == "staged" else {})}
+    env = {"XMPACC_DEVICE": "cuda", **({"XMPACC_REFLECT": "staged"} if transport == "staged" else {}),
+           **run_env(program)}
     r = run_mpi(nprocs, exe, env=env, timeout=180)
     assert r.returncode == 0, r.stderr
     same_output(r.stdout, expected, rel=1e-9)

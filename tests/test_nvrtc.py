@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from conftest import REPO, repo_builds, run_xmpacc
-from test_acc import REDUCTION_PROGRAMS, compile_env
+from test_acc import REDUCTION_PROGRAMS
 from test_location_margins import CASES as MARGIN_CASES
 from test_replay import PROGRAM as REPLAY_PROGRAM
 from test_samples import SAMPLE_LIST, sample_builds
@@ -35,7 +35,7 @@ LANES = {"samples/nbody/nbody_acc.c": 8, "bench/nbody_bench.c": 32}
 SHARED = {"tests/xacc_compute": set(COMPUTE_CASES), "tests/xacc_programs": set(XACC_CASES),
           "tests/acc_programs": {"acc_fixed_subscript.c", "acc_expand_offset.c", "acc_full_shadow_cyclic.c",
                                  "stream_cyclic.c", "acc_features.c", "acc_cyclic_w.c", "stream_stencils.c",
-                                 *(f"{n}.c" for n in REDUCTION_PROGRAMS if not compile_env(n))},
+                                 *(f"{n}.c" for n in REDUCTION_PROGRAMS)},
           "tests/programs": {p.name for p in REPLAY_PROGRAM.parent.glob("replay_*.c")},
           "tests/location_margins": set(MARGIN_CASES)}
 SAMPLES_SHOWN = {f"samples/{s.xmp}": s.name for s in SAMPLE_LIST}   # samples/MANIFEST

@@ -199,11 +199,12 @@ OVERLAP = Path(__file__).parent / "acc_programs" / "reflect_overlap.c"
 def test_overlapped_reflects_on_two_gpus(tmp_path: Path) -> None:
     """reflect ... acc overlapped by the next loop's interior: from the second call at a
     site the NCCL exchange runs on the exchange stream while the interior computes, the
-    rim after the join; the serial program's numbers, as the general path's."""
+    rim behind it on that stream; the serial program's numbers, as the general path's."""
     exe, expected = tmp_path / "reflect_overlap", serial_output(OVERLAP, tmp_path)
-    built = run_xmpacc(str(OVERLAP), "-o", str(exe), env={"XMPACC_REFLECT_OVERLAP": "1"})
+    built = run_xmpacc(str(OVERLAP), "-o", str(exe))
     assert built.returncode == 0, built.stderr
-    replayed, _general = _both_ways(exe, 2, {"XMPACC_DEVICE": "cuda", "XMPACC_STATS": "1"}, expected)
+    env = {"XMPACC_DEVICE": "cuda", "XMPACC_STATS": "1", "XMPACC_OVERLAP_BYTES": "0"}
+    replayed, _general = _both_ways(exe, 2, env, expected)
     for s in runtime_stats(replayed):
         assert s.get("overlapped_reflects") == 14, s   # as on the host backend (test_acc.py)
 

@@ -308,8 +308,9 @@ def _reflect(f: ReflectFacts) -> str:
     if f.overlap:
         peel = ", ".join(f"template dim {t}: {lo} below, {hi} above"
                          for t, (lo, hi) in enumerate(f.overlap) if lo or hi)
-        where += ("; overlapped: the next loop's iterations that read no shadow slot run during the "
-                  f"exchange, the rim after it ({peel})" if peel else
+        where += ("; overlapped where an array's block holds 16 MiB or more (XMPACC_OVERLAP_BYTES): "
+                  "the next loop's iterations that read no shadow slot run during the exchange, the "
+                  f"rim behind it ({peel})" if peel else
                   "; overlapped: the next loop reads no shadow slot and runs during the exchange")
     return "; ".join(out) + where
 

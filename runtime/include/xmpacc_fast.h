@@ -135,6 +135,8 @@ typedef struct _xmpacc_replay {
   int python_overlaps;                   /* Python holds exchanges for the join */
   int nheld;                             /* the host backend's, held here for the join */
   void *held[8];
+  int rim;                               /* launches go on the exchange stream, behind it */
+  long long overlap_min_bytes;           /* a smaller block is exchanged at once (XMPACC_OVERLAP_BYTES) */
 } _xmpacc_replay_t;
 
 _xmpacc_replay_t _xmpacc_replay;
@@ -149,7 +151,8 @@ enum { _XMPACC_EV_REFLECT, _XMPACC_EV_REFLECT_ACC, _XMPACC_EV_LAUNCH, _XMPACC_EV
        _XMPACC_EV_REFLECT_ORTHOGONAL, _XMPACC_EV_ASYNC_BEGIN, _XMPACC_EV_ASYNC_END, _XMPACC_EV_WAIT_ASYNC,
        _XMPACC_EV_TEST_ASYNC, _XMPACC_EV_ACC_WAIT_ON_DEVICE,
        _XMPACC_EV_REFLECT_ORTHOGONAL_ACC, _XMPACC_EV_REDUCE_ACC, _XMPACC_EV_BCAST_ACC, _XMPACC_EV_REDUCE_VAR,
-       _XMPACC_EV_REFLECT_ACC_OVERLAP, _XMPACC_EV_REFLECT_ACC_JOIN, _XMPACC_EV_GMOVE };
+       _XMPACC_EV_REFLECT_ACC_OVERLAP, _XMPACC_EV_REFLECT_ACC_JOIN, _XMPACC_EV_GMOVE,
+       _XMPACC_EV_REFLECT_ACC_RIM };
 
 static long long _xmpacc_now(void) {
   struct timespec ts;

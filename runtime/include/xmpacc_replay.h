@@ -4,6 +4,8 @@
 #ifndef XMPACC_REPLAY_H
 #define XMPACC_REPLAY_H
 
+static int _xmpacc_overlap_join(void);   /* overlapped reflect ... acc, below */
+
 /* ------------------------------------------------------------------ loop ... acc launch */
 
 /* A launch as runtime/acc.py prepared it: the kernel's parameter array (pointers to the
@@ -78,6 +80,7 @@ static int _xmpacc_launch_fast(const char *where, const char *kernel, long long 
   const void *const *args = (const void *const *)argv;
   _xmpacc_launch_plan_t *p;
   long long start;
+  void *stream;
   (void)kinds;
   if (!r->on) return 0;
   r->where = where, r->kernel = kernel;
@@ -94,11 +97,15 @@ static int _xmpacc_launch_fast(const char *where, const char *kernel, long long 
     break;
   }
   if (!p || (p->nresults && !_xmpacc_results_ready(p))) return 0;
+  /* a rim's launch (_xmpacc_reflect_acc_rim_fast) goes on the exchange stream, unless it has
+   * results or private arrays' buffers, which the interior's launch shares */
+  if (r->rim && (p->nresults || p->nscratch) && !_xmpacc_overlap_join()) return 0;
+  stream = r->rim ? r->comm_stream : r->stream;
   start = r->profile ? _xmpacc_now() : 0;
   if (p->host) {
     ((void (*)(long long, void *))p->function)(p->threads, p->params);
   } else {
-    if (r->launch(p->function, p->grid[0], p->grid[1], 1, p->block[0], p->block[1], 1, 0, r->stream,
+    if (r->launch(p->function, p->grid[0], p->grid[1], 1, p->block[0], p->block[1], 1, 0, stream,
                   p->params, 0))
       return 0;   /* the general path launches again and reports the driver's error */
     r->pending = where;
@@ -111,7 +118,7 @@ static int _xmpacc_launch_fast(const char *where, const char *kernel, long long 
   if (start) {
     /* as the profile's Python launches: the time includes the kernel's */
     long long host = _xmpacc_now();
-    if (!p->host && r->synchronize(r->stream) == 0) r->pending = 0;
+    if (!p->host && r->synchronize(stream) == 0 && !r->rim) r->pending = 0;
     _xmpacc_replay_record(_XMPACC_EV_LAUNCH, where, start, host, 0);
   }
   return 1;
@@ -392,8 +399,14 @@ static int _xmpacc_overlap_join(void) {
   if (r->python_overlaps) return 0;
   if (!r->overlap_open) return 1;
   if (r->event_record(r->comm_done, r->comm_stream) || r->stream_wait(r->stream, r->comm_done, 0)) return 0;
-  r->overlap_open = 0;
+  r->overlap_open = r->rim = 0;
   return 1;
+}
+
+/* Before a call enters Python (the glue's _XMPACC_TO_PYTHON): Python launches and copies on
+ * the compute stream, so a rim left on the exchange stream is joined first. */
+static void _xmpacc_leave_rim(void) {
+  if (_xmpacc_replay.rim) _xmpacc_overlap_join();
 }
 
 static int _xmpacc_reflect_acc_overlap_fast(void *array, const char *where, const long long *widths,
@@ -407,9 +420,14 @@ static int _xmpacc_reflect_acc_overlap_fast(void *array, const char *where, cons
     return p && _xmpacc_run_reflect(p, orthogonal ? _XMPACC_EV_REFLECT_ORTHOGONAL_ACC : _XMPACC_EV_REFLECT_ACC,
                                     where);
   }
+  if (r->overlap_min_bytes > 0) {
+    const _xmpacc_array_t *a = (const _xmpacc_array_t *)array;
+    if (a->local_elems * a->elem_size < r->overlap_min_bytes)   /* a small block: at once */
+      return _xmpacc_overlap_join() && _xmpacc_run_reflect(p, _XMPACC_EV_REFLECT_ACC, where);
+  }
   start = r->profile ? _xmpacc_now() : 0;
   p->calls++;
-  if (p->mpi) {   /* the host backend: at the join */
+  if (p->mpi) {   /* the host backend: at the rim */
     r->held[r->nheld++] = p;
   } else if (p->nrounds) {
     if (!r->overlap_open) {   /* the exchange reads what the compute stream wrote so far */
@@ -422,6 +440,32 @@ static int _xmpacc_reflect_acc_overlap_fast(void *array, const char *where, cons
   }   /* else nothing to exchange (one node): no event, no wait */
   r->overlapped_reflects++;
   if (start) _xmpacc_replay_record(_XMPACC_EV_REFLECT_ACC_OVERLAP, where, start, 0, p->bytes);
+  return 1;
+}
+
+/* Whether the loop is split: an exchange in flight (interior, rim, join), or every one made
+ * (one launch over the whole range).  Python answers where it holds exchanges. */
+static int _xmpacc_reflect_acc_split_fast(const char *where, int *split) {
+  _xmpacc_replay_t *r = &_xmpacc_replay;
+  (void)where;
+  if (r->python_overlaps) return 0;
+  *split = r->overlap_open || r->nheld > 0;
+  return 1;
+}
+
+/* After the interior: the rim reads the shadow slots, so its launches go behind the
+ * exchange, on the exchange stream itself, while the interior may still run on the compute
+ * stream (the rim's rows are not the interior's); the join after the rim makes the compute
+ * stream wait for both.  So the rim costs no wait between the streams of its own, and the
+ * exchange and rim together need only take less time than the interior.  The host backend
+ * makes its held exchanges here. */
+static int _xmpacc_reflect_acc_rim_fast(const char *where) {
+  _xmpacc_replay_t *r = &_xmpacc_replay;
+  long long start = r->profile && (r->overlap_open || r->nheld) ? _xmpacc_now() : 0;
+  if (r->python_overlaps) return 0;
+  if (r->nheld && !_xmpacc_overlap_join()) return 0;
+  if (r->overlap_open) r->rim = 1;
+  if (start) _xmpacc_replay_record(_XMPACC_EV_REFLECT_ACC_RIM, where, start, 0, 0);
   return 1;
 }
 

@@ -65,6 +65,8 @@ void _xmpacc_reflect_init_acc(void * array, const char * where, const long long 
 void _xmpacc_reflect_orthogonal_acc(void * array, const char * where, const long long * widths);
 void _xmpacc_reflect_do_acc(void * array, const char * where);
 void _xmpacc_reflect_acc_overlap(void * array, const char * where, const long long * widths, int orthogonal);
+int _xmpacc_reflect_acc_split(const char * where);
+void _xmpacc_reflect_acc_rim(const char * where);
 void _xmpacc_reflect_acc_join(const char * where);
 void _xmpacc_launch(const char * where, const char * kernel, long long total, long long nthreads, int nparams, const void * args, const long long * kinds);
 int _xmpacc_acc_compute_begin(const char * where, int n, const void * keys, const long long * sizes, const void * names, const int * modes);

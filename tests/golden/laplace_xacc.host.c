@@ -66,19 +66,65 @@ int main(void)
     {
       for (k = 0; k < 50; k++)
       {
-        _xmpacc_reflect_acc(&_xmpacc_a_u, "laplace_xacc.c:53", 0);
+        _xmpacc_reflect_acc_overlap(&_xmpacc_a_u, "laplace_xacc.c:53", 0, 0);
         {
 #line 57 "samples/xacc/laplace_xacc.c"
           int _xmpacc_acc_1 = _xmpacc_acc_compute_begin("laplace_xacc.c:56", 2, (const void *[]){&_xmpacc_a_unew, &_xmpacc_a_u}, (const long long []){-1, -1}, (const char *[]){"unew", "u"}, (const int []){1, 1});
           {
 #line 57 "samples/xacc/laplace_xacc.c"
-            _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t.dim[0], 1, (31 - 1) - 1, 1);
+            if (_xmpacc_reflect_acc_split("laplace_xacc.c:53"))
+            {
+              {
 #line 57 "samples/xacc/laplace_xacc.c"
-            _xmpacc_sched_t _xmpacc_s_j = _xmpacc_schedule_k(&_xmpacc_t_t.dim[1], 1, (47 - 1) - 1, 1);
+                _xmpacc_range_t _xmpacc_r_i = _xmpacc_range(&_xmpacc_t_t.dim[0], 1, (31 - 1) - 1, 1, -1, -1, 0);
 #line 57 "samples/xacc/laplace_xacc.c"
-            long long _xmpacc_total = (((_xmpacc_s_i.count + 2) - 1) / 2) * _xmpacc_s_j.count;
+                _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_span(1, 1, _xmpacc_r_i.elo, _xmpacc_r_i.ehi);
 #line 57 "samples/xacc/laplace_xacc.c"
-            _xmpacc_launch("laplace_xacc.c:56", "_xmpacc_loop_laplace_xacc_c_56", _xmpacc_total, 64, 8, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_unew), (void *) (&_xmpacc_a_unew), (void *) (&_xmpacc_a_u), (void *) (&_xmpacc_a_u)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 2, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0});
+                _xmpacc_s_i.inv_count = (_xmpacc_s_i.count > 0) ? (1.0 / ((double) _xmpacc_s_i.count)) : (0.0);
+#line 57 "samples/xacc/laplace_xacc.c"
+                _xmpacc_sched_t _xmpacc_s_j = _xmpacc_schedule_k(&_xmpacc_t_t.dim[1], 1, (47 - 1) - 1, 1);
+#line 57 "samples/xacc/laplace_xacc.c"
+                long long _xmpacc_total = (((_xmpacc_s_i.count + 2) - 1) / 2) * _xmpacc_s_j.count;
+#line 57 "samples/xacc/laplace_xacc.c"
+                _xmpacc_launch("laplace_xacc.c:56", "_xmpacc_loop_laplace_xacc_c_56", _xmpacc_total, 64, 8, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_unew), (void *) (&_xmpacc_a_unew), (void *) (&_xmpacc_a_u), (void *) (&_xmpacc_a_u)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 2, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0});
+              }
+#line 57 "samples/xacc/laplace_xacc.c"
+              _xmpacc_reflect_acc_rim("laplace_xacc.c:53");
+#line 57 "samples/xacc/laplace_xacc.c"
+              for (int _xmpacc_cell = 0; _xmpacc_cell < 3; _xmpacc_cell++)
+              {
+#line 57 "samples/xacc/laplace_xacc.c"
+                _xmpacc_range_t _xmpacc_r_i = _xmpacc_range(&_xmpacc_t_t.dim[0], 1, (31 - 1) - 1, 1, -1, -1, 0);
+#line 57 "samples/xacc/laplace_xacc.c"
+                _xmpacc_sched_t _xmpacc_s_i = _xmpacc_range_sched(&_xmpacc_r_i, (_xmpacc_cell / 1) % 3, 1, 1);
+#line 57 "samples/xacc/laplace_xacc.c"
+                _xmpacc_s_i.inv_count = (_xmpacc_s_i.count > 0) ? (1.0 / ((double) _xmpacc_s_i.count)) : (0.0);
+#line 57 "samples/xacc/laplace_xacc.c"
+                _xmpacc_sched_t _xmpacc_s_j = _xmpacc_schedule_k(&_xmpacc_t_t.dim[1], 1, (47 - 1) - 1, 1);
+#line 57 "samples/xacc/laplace_xacc.c"
+                if (!(_xmpacc_r_i.in_e[(_xmpacc_cell / 1) % 3] != _xmpacc_r_i.in_o[(_xmpacc_cell / 1) % 3]))
+#line 57 "samples/xacc/laplace_xacc.c"
+                  continue;
+#line 57 "samples/xacc/laplace_xacc.c"
+                long long _xmpacc_total = (((_xmpacc_s_i.count + 2) - 1) / 2) * _xmpacc_s_j.count;
+#line 57 "samples/xacc/laplace_xacc.c"
+                _xmpacc_launch("laplace_xacc.c:56", "_xmpacc_loop_laplace_xacc_c_56", _xmpacc_total, 64, 8, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_unew), (void *) (&_xmpacc_a_unew), (void *) (&_xmpacc_a_u), (void *) (&_xmpacc_a_u)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 2, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0});
+              }
+
+#line 57 "samples/xacc/laplace_xacc.c"
+              _xmpacc_reflect_acc_join("laplace_xacc.c:53");
+            }
+            else
+            {
+#line 57 "samples/xacc/laplace_xacc.c"
+              _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t.dim[0], 1, (31 - 1) - 1, 1);
+#line 57 "samples/xacc/laplace_xacc.c"
+              _xmpacc_sched_t _xmpacc_s_j = _xmpacc_schedule_k(&_xmpacc_t_t.dim[1], 1, (47 - 1) - 1, 1);
+#line 57 "samples/xacc/laplace_xacc.c"
+              long long _xmpacc_total = (((_xmpacc_s_i.count + 2) - 1) / 2) * _xmpacc_s_j.count;
+#line 57 "samples/xacc/laplace_xacc.c"
+              _xmpacc_launch("laplace_xacc.c:56", "_xmpacc_loop_laplace_xacc_c_56", _xmpacc_total, 64, 8, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_unew), (void *) (&_xmpacc_a_unew), (void *) (&_xmpacc_a_u), (void *) (&_xmpacc_a_u)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 2, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0});
+            }
           }
 #line 57 "samples/xacc/laplace_xacc.c"
           _xmpacc_acc_compute_end(_xmpacc_acc_1);

@@ -171,46 +171,61 @@ int main(void)
 #line 72 "tests/acc_programs/reflect_overlap.c"
         _xmpacc_reflect_acc_overlap(&_xmpacc_a_c, "reflect_overlap.c:72", 0, 0);
         {
+          if (_xmpacc_reflect_acc_split("reflect_overlap.c:72"))
           {
+            {
 #line 74 "tests/acc_programs/reflect_overlap.c"
-            _xmpacc_range_t _xmpacc_r_i = _xmpacc_range(&_xmpacc_t_t.dim[0], 1, (40 - 2) - 1, 1, -1, -2, 0);
+              _xmpacc_range_t _xmpacc_r_i = _xmpacc_range(&_xmpacc_t_t.dim[0], 1, (40 - 2) - 1, 1, -1, -2, 0);
 #line 74 "tests/acc_programs/reflect_overlap.c"
-            _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_span(1, 1, _xmpacc_r_i.elo, _xmpacc_r_i.ehi);
+              _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_span(1, 1, _xmpacc_r_i.elo, _xmpacc_r_i.ehi);
 #line 74 "tests/acc_programs/reflect_overlap.c"
-            _xmpacc_s_i.inv_count = (_xmpacc_s_i.count > 0) ? (1.0 / ((double) _xmpacc_s_i.count)) : (0.0);
+              _xmpacc_s_i.inv_count = (_xmpacc_s_i.count > 0) ? (1.0 / ((double) _xmpacc_s_i.count)) : (0.0);
 #line 74 "tests/acc_programs/reflect_overlap.c"
-            _xmpacc_sched_t _xmpacc_s_j = _xmpacc_schedule_k(&_xmpacc_t_t.dim[1], 0, 12 - 1, 1);
+              _xmpacc_sched_t _xmpacc_s_j = _xmpacc_schedule_k(&_xmpacc_t_t.dim[1], 0, 12 - 1, 1);
 #line 74 "tests/acc_programs/reflect_overlap.c"
-            long long _xmpacc_total = (((_xmpacc_s_i.count + 1) - 1) / 1) * _xmpacc_s_j.count;
+              long long _xmpacc_total = (((_xmpacc_s_i.count + 1) - 1) / 1) * _xmpacc_s_j.count;
 #line 74 "tests/acc_programs/reflect_overlap.c"
-            _xmpacc_launch("reflect_overlap.c:73", "_xmpacc_loop_reflect_overlap_c_73", _xmpacc_total, 32, 10, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_d), (void *) (&_xmpacc_a_d), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_c), (void *) (&_xmpacc_a_c)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 2, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0});
-          }
+              _xmpacc_launch("reflect_overlap.c:73", "_xmpacc_loop_reflect_overlap_c_73", _xmpacc_total, 32, 10, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_d), (void *) (&_xmpacc_a_d), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_c), (void *) (&_xmpacc_a_c)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 2, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0});
+            }
 #line 74 "tests/acc_programs/reflect_overlap.c"
-          _xmpacc_reflect_acc_join("reflect_overlap.c:72");
+            _xmpacc_reflect_acc_rim("reflect_overlap.c:72");
 #line 74 "tests/acc_programs/reflect_overlap.c"
-          for (int _xmpacc_cell = 0; _xmpacc_cell < 3; _xmpacc_cell++)
-          {
+            for (int _xmpacc_cell = 0; _xmpacc_cell < 3; _xmpacc_cell++)
+            {
 #line 74 "tests/acc_programs/reflect_overlap.c"
-            _xmpacc_range_t _xmpacc_r_i = _xmpacc_range(&_xmpacc_t_t.dim[0], 1, (40 - 2) - 1, 1, -1, -2, 0);
+              _xmpacc_range_t _xmpacc_r_i = _xmpacc_range(&_xmpacc_t_t.dim[0], 1, (40 - 2) - 1, 1, -1, -2, 0);
 #line 74 "tests/acc_programs/reflect_overlap.c"
-            _xmpacc_sched_t _xmpacc_s_i = _xmpacc_range_sched(&_xmpacc_r_i, (_xmpacc_cell / 1) % 3, 1, 1);
+              _xmpacc_sched_t _xmpacc_s_i = _xmpacc_range_sched(&_xmpacc_r_i, (_xmpacc_cell / 1) % 3, 1, 1);
 #line 74 "tests/acc_programs/reflect_overlap.c"
-            _xmpacc_s_i.inv_count = (_xmpacc_s_i.count > 0) ? (1.0 / ((double) _xmpacc_s_i.count)) : (0.0);
+              _xmpacc_s_i.inv_count = (_xmpacc_s_i.count > 0) ? (1.0 / ((double) _xmpacc_s_i.count)) : (0.0);
 #line 74 "tests/acc_programs/reflect_overlap.c"
-            _xmpacc_sched_t _xmpacc_s_j = _xmpacc_schedule_k(&_xmpacc_t_t.dim[1], 0, 12 - 1, 1);
+              _xmpacc_sched_t _xmpacc_s_j = _xmpacc_schedule_k(&_xmpacc_t_t.dim[1], 0, 12 - 1, 1);
 #line 74 "tests/acc_programs/reflect_overlap.c"
-            if (!(_xmpacc_r_i.in_e[(_xmpacc_cell / 1) % 3] != _xmpacc_r_i.in_o[(_xmpacc_cell / 1) % 3]))
+              if (!(_xmpacc_r_i.in_e[(_xmpacc_cell / 1) % 3] != _xmpacc_r_i.in_o[(_xmpacc_cell / 1) % 3]))
 #line 74 "tests/acc_programs/reflect_overlap.c"
-              continue;
+                continue;
 #line 74 "tests/acc_programs/reflect_overlap.c"
-            long long _xmpacc_total = (((_xmpacc_s_i.count + 1) - 1) / 1) * _xmpacc_s_j.count;
+              long long _xmpacc_total = (((_xmpacc_s_i.count + 1) - 1) / 1) * _xmpacc_s_j.count;
 #line 74 "tests/acc_programs/reflect_overlap.c"
-            _xmpacc_launch("reflect_overlap.c:73", "_xmpacc_loop_reflect_overlap_c_73", _xmpacc_total, 32, 10, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_d), (void *) (&_xmpacc_a_d), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_c), (void *) (&_xmpacc_a_c)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 2, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0});
-          }
+              _xmpacc_launch("reflect_overlap.c:73", "_xmpacc_loop_reflect_overlap_c_73", _xmpacc_total, 32, 10, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_d), (void *) (&_xmpacc_a_d), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_c), (void *) (&_xmpacc_a_c)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 2, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0});
+            }
 
+#line 74 "tests/acc_programs/reflect_overlap.c"
+            _xmpacc_reflect_acc_join("reflect_overlap.c:72");
+          }
+          else
+          {
+#line 74 "tests/acc_programs/reflect_overlap.c"
+            _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t.dim[0], 1, (40 - 2) - 1, 1);
+#line 74 "tests/acc_programs/reflect_overlap.c"
+            _xmpacc_sched_t _xmpacc_s_j = _xmpacc_schedule_k(&_xmpacc_t_t.dim[1], 0, 12 - 1, 1);
+#line 74 "tests/acc_programs/reflect_overlap.c"
+            long long _xmpacc_total = (((_xmpacc_s_i.count + 1) - 1) / 1) * _xmpacc_s_j.count;
+#line 74 "tests/acc_programs/reflect_overlap.c"
+            _xmpacc_launch("reflect_overlap.c:73", "_xmpacc_loop_reflect_overlap_c_73", _xmpacc_total, 32, 10, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_d), (void *) (&_xmpacc_a_d), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_c), (void *) (&_xmpacc_a_c)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 2, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0});
+          }
         }
         {
-#line 78 "tests/acc_programs/reflect_overlap.c"
           _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t.dim[0], 0, 40 - 1, 1);
 #line 78 "tests/acc_programs/reflect_overlap.c"
           _xmpacc_sched_t _xmpacc_s_j = _xmpacc_schedule_k(&_xmpacc_t_t.dim[1], 0, 12 - 1, 1);
@@ -249,39 +264,53 @@ int main(void)
 #line 98 "tests/acc_programs/reflect_overlap.c"
         _xmpacc_reflect_acc_overlap(&_xmpacc_a_x, "reflect_overlap.c:98", 0, 0);
         {
+          if (_xmpacc_reflect_acc_split("reflect_overlap.c:98"))
           {
+            {
 #line 100 "tests/acc_programs/reflect_overlap.c"
-            _xmpacc_range_t _xmpacc_r_i = _xmpacc_range(&_xmpacc_t_s.dim[0], 2, 40 - 1, 1, -1, -1, 0);
+              _xmpacc_range_t _xmpacc_r_i = _xmpacc_range(&_xmpacc_t_s.dim[0], 2, 40 - 1, 1, -1, -1, 0);
 #line 100 "tests/acc_programs/reflect_overlap.c"
-            _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_span(2, 1, _xmpacc_r_i.elo, _xmpacc_r_i.ehi);
+              _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_span(2, 1, _xmpacc_r_i.elo, _xmpacc_r_i.ehi);
 #line 100 "tests/acc_programs/reflect_overlap.c"
-            _xmpacc_s_i.inv_count = (_xmpacc_s_i.count > 0) ? (1.0 / ((double) _xmpacc_s_i.count)) : (0.0);
+              _xmpacc_s_i.inv_count = (_xmpacc_s_i.count > 0) ? (1.0 / ((double) _xmpacc_s_i.count)) : (0.0);
 #line 100 "tests/acc_programs/reflect_overlap.c"
-            long long _xmpacc_total = _xmpacc_s_i.count;
+              long long _xmpacc_total = _xmpacc_s_i.count;
 #line 100 "tests/acc_programs/reflect_overlap.c"
-            _xmpacc_launch("reflect_overlap.c:99", "_xmpacc_loop_reflect_overlap_c_99", _xmpacc_total, 0, 6, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_y), (void *) (&_xmpacc_a_y), (void *) (&_xmpacc_a_x), (void *) (&_xmpacc_a_x)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 2, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0});
-          }
+              _xmpacc_launch("reflect_overlap.c:99", "_xmpacc_loop_reflect_overlap_c_99", _xmpacc_total, 0, 6, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_y), (void *) (&_xmpacc_a_y), (void *) (&_xmpacc_a_x), (void *) (&_xmpacc_a_x)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 2, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0});
+            }
 #line 100 "tests/acc_programs/reflect_overlap.c"
-          _xmpacc_reflect_acc_join("reflect_overlap.c:98");
+            _xmpacc_reflect_acc_rim("reflect_overlap.c:98");
 #line 100 "tests/acc_programs/reflect_overlap.c"
-          for (int _xmpacc_cell = 0; _xmpacc_cell < 3; _xmpacc_cell++)
-          {
+            for (int _xmpacc_cell = 0; _xmpacc_cell < 3; _xmpacc_cell++)
+            {
 #line 100 "tests/acc_programs/reflect_overlap.c"
-            _xmpacc_range_t _xmpacc_r_i = _xmpacc_range(&_xmpacc_t_s.dim[0], 2, 40 - 1, 1, -1, -1, 0);
+              _xmpacc_range_t _xmpacc_r_i = _xmpacc_range(&_xmpacc_t_s.dim[0], 2, 40 - 1, 1, -1, -1, 0);
 #line 100 "tests/acc_programs/reflect_overlap.c"
-            _xmpacc_sched_t _xmpacc_s_i = _xmpacc_range_sched(&_xmpacc_r_i, (_xmpacc_cell / 1) % 3, 2, 1);
+              _xmpacc_sched_t _xmpacc_s_i = _xmpacc_range_sched(&_xmpacc_r_i, (_xmpacc_cell / 1) % 3, 2, 1);
 #line 100 "tests/acc_programs/reflect_overlap.c"
-            _xmpacc_s_i.inv_count = (_xmpacc_s_i.count > 0) ? (1.0 / ((double) _xmpacc_s_i.count)) : (0.0);
+              _xmpacc_s_i.inv_count = (_xmpacc_s_i.count > 0) ? (1.0 / ((double) _xmpacc_s_i.count)) : (0.0);
 #line 100 "tests/acc_programs/reflect_overlap.c"
-            if (!(_xmpacc_r_i.in_e[(_xmpacc_cell / 1) % 3] != _xmpacc_r_i.in_o[(_xmpacc_cell / 1) % 3]))
+              if (!(_xmpacc_r_i.in_e[(_xmpacc_cell / 1) % 3] != _xmpacc_r_i.in_o[(_xmpacc_cell / 1) % 3]))
 #line 100 "tests/acc_programs/reflect_overlap.c"
-              continue;
+                continue;
 #line 100 "tests/acc_programs/reflect_overlap.c"
-            long long _xmpacc_total = _xmpacc_s_i.count;
+              long long _xmpacc_total = _xmpacc_s_i.count;
 #line 100 "tests/acc_programs/reflect_overlap.c"
-            _xmpacc_launch("reflect_overlap.c:99", "_xmpacc_loop_reflect_overlap_c_99", _xmpacc_total, 0, 6, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_y), (void *) (&_xmpacc_a_y), (void *) (&_xmpacc_a_x), (void *) (&_xmpacc_a_x)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 2, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0});
-          }
+              _xmpacc_launch("reflect_overlap.c:99", "_xmpacc_loop_reflect_overlap_c_99", _xmpacc_total, 0, 6, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_y), (void *) (&_xmpacc_a_y), (void *) (&_xmpacc_a_x), (void *) (&_xmpacc_a_x)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 2, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0});
+            }
 
+#line 100 "tests/acc_programs/reflect_overlap.c"
+            _xmpacc_reflect_acc_join("reflect_overlap.c:98");
+          }
+          else
+          {
+#line 100 "tests/acc_programs/reflect_overlap.c"
+            _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_s.dim[0], 2, 40 - 1, 1);
+#line 100 "tests/acc_programs/reflect_overlap.c"
+            long long _xmpacc_total = _xmpacc_s_i.count;
+#line 100 "tests/acc_programs/reflect_overlap.c"
+            _xmpacc_launch("reflect_overlap.c:99", "_xmpacc_loop_reflect_overlap_c_99", _xmpacc_total, 0, 6, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_y), (void *) (&_xmpacc_a_y), (void *) (&_xmpacc_a_x), (void *) (&_xmpacc_a_x)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 2, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0});
+          }
         }
         {
 #line 103 "tests/acc_programs/reflect_overlap.c"
@@ -305,43 +334,59 @@ int main(void)
 #line 114 "tests/acc_programs/reflect_overlap.c"
         _xmpacc_reflect_acc_overlap(&_xmpacc_a_a, "reflect_overlap.c:114", (const long long []){1, 1, 0, 0, 0, 0}, 1);
         {
+          if (_xmpacc_reflect_acc_split("reflect_overlap.c:114"))
           {
+            {
 #line 116 "tests/acc_programs/reflect_overlap.c"
-            _xmpacc_range_t _xmpacc_r_i = _xmpacc_range(&_xmpacc_t_t.dim[0], 1, (40 - 1) - 1, 1, -1, -1, 0);
+              _xmpacc_range_t _xmpacc_r_i = _xmpacc_range(&_xmpacc_t_t.dim[0], 1, (40 - 1) - 1, 1, -1, -1, 0);
 #line 116 "tests/acc_programs/reflect_overlap.c"
-            _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_span(1, 1, _xmpacc_r_i.elo, _xmpacc_r_i.ehi);
+              _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_span(1, 1, _xmpacc_r_i.elo, _xmpacc_r_i.ehi);
 #line 116 "tests/acc_programs/reflect_overlap.c"
-            _xmpacc_s_i.inv_count = (_xmpacc_s_i.count > 0) ? (1.0 / ((double) _xmpacc_s_i.count)) : (0.0);
+              _xmpacc_s_i.inv_count = (_xmpacc_s_i.count > 0) ? (1.0 / ((double) _xmpacc_s_i.count)) : (0.0);
 #line 116 "tests/acc_programs/reflect_overlap.c"
-            _xmpacc_sched_t _xmpacc_s_j = _xmpacc_schedule_k(&_xmpacc_t_t.dim[1], 0, 12 - 1, 1);
+              _xmpacc_sched_t _xmpacc_s_j = _xmpacc_schedule_k(&_xmpacc_t_t.dim[1], 0, 12 - 1, 1);
 #line 116 "tests/acc_programs/reflect_overlap.c"
-            long long _xmpacc_total = (((_xmpacc_s_i.count + 2) - 1) / 2) * _xmpacc_s_j.count;
+              long long _xmpacc_total = (((_xmpacc_s_i.count + 2) - 1) / 2) * _xmpacc_s_j.count;
 #line 116 "tests/acc_programs/reflect_overlap.c"
-            _xmpacc_launch("reflect_overlap.c:115", "_xmpacc_loop_reflect_overlap_c_115", _xmpacc_total, 32, 8, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_d), (void *) (&_xmpacc_a_d), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 2, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0});
-          }
+              _xmpacc_launch("reflect_overlap.c:115", "_xmpacc_loop_reflect_overlap_c_115", _xmpacc_total, 32, 8, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_d), (void *) (&_xmpacc_a_d), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 2, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0});
+            }
 #line 116 "tests/acc_programs/reflect_overlap.c"
-          _xmpacc_reflect_acc_join("reflect_overlap.c:114");
+            _xmpacc_reflect_acc_rim("reflect_overlap.c:114");
 #line 116 "tests/acc_programs/reflect_overlap.c"
-          for (int _xmpacc_cell = 0; _xmpacc_cell < 3; _xmpacc_cell++)
-          {
+            for (int _xmpacc_cell = 0; _xmpacc_cell < 3; _xmpacc_cell++)
+            {
 #line 116 "tests/acc_programs/reflect_overlap.c"
-            _xmpacc_range_t _xmpacc_r_i = _xmpacc_range(&_xmpacc_t_t.dim[0], 1, (40 - 1) - 1, 1, -1, -1, 0);
+              _xmpacc_range_t _xmpacc_r_i = _xmpacc_range(&_xmpacc_t_t.dim[0], 1, (40 - 1) - 1, 1, -1, -1, 0);
 #line 116 "tests/acc_programs/reflect_overlap.c"
-            _xmpacc_sched_t _xmpacc_s_i = _xmpacc_range_sched(&_xmpacc_r_i, (_xmpacc_cell / 1) % 3, 1, 1);
+              _xmpacc_sched_t _xmpacc_s_i = _xmpacc_range_sched(&_xmpacc_r_i, (_xmpacc_cell / 1) % 3, 1, 1);
 #line 116 "tests/acc_programs/reflect_overlap.c"
-            _xmpacc_s_i.inv_count = (_xmpacc_s_i.count > 0) ? (1.0 / ((double) _xmpacc_s_i.count)) : (0.0);
+              _xmpacc_s_i.inv_count = (_xmpacc_s_i.count > 0) ? (1.0 / ((double) _xmpacc_s_i.count)) : (0.0);
 #line 116 "tests/acc_programs/reflect_overlap.c"
-            _xmpacc_sched_t _xmpacc_s_j = _xmpacc_schedule_k(&_xmpacc_t_t.dim[1], 0, 12 - 1, 1);
+              _xmpacc_sched_t _xmpacc_s_j = _xmpacc_schedule_k(&_xmpacc_t_t.dim[1], 0, 12 - 1, 1);
 #line 116 "tests/acc_programs/reflect_overlap.c"
-            if (!(_xmpacc_r_i.in_e[(_xmpacc_cell / 1) % 3] != _xmpacc_r_i.in_o[(_xmpacc_cell / 1) % 3]))
+              if (!(_xmpacc_r_i.in_e[(_xmpacc_cell / 1) % 3] != _xmpacc_r_i.in_o[(_xmpacc_cell / 1) % 3]))
 #line 116 "tests/acc_programs/reflect_overlap.c"
-              continue;
+                continue;
 #line 116 "tests/acc_programs/reflect_overlap.c"
-            long long _xmpacc_total = (((_xmpacc_s_i.count + 2) - 1) / 2) * _xmpacc_s_j.count;
+              long long _xmpacc_total = (((_xmpacc_s_i.count + 2) - 1) / 2) * _xmpacc_s_j.count;
 #line 116 "tests/acc_programs/reflect_overlap.c"
-            _xmpacc_launch("reflect_overlap.c:115", "_xmpacc_loop_reflect_overlap_c_115", _xmpacc_total, 32, 8, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_d), (void *) (&_xmpacc_a_d), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 2, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0});
-          }
+              _xmpacc_launch("reflect_overlap.c:115", "_xmpacc_loop_reflect_overlap_c_115", _xmpacc_total, 32, 8, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_d), (void *) (&_xmpacc_a_d), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 2, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0});
+            }
 
+#line 116 "tests/acc_programs/reflect_overlap.c"
+            _xmpacc_reflect_acc_join("reflect_overlap.c:114");
+          }
+          else
+          {
+#line 116 "tests/acc_programs/reflect_overlap.c"
+            _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t.dim[0], 1, (40 - 1) - 1, 1);
+#line 116 "tests/acc_programs/reflect_overlap.c"
+            _xmpacc_sched_t _xmpacc_s_j = _xmpacc_schedule_k(&_xmpacc_t_t.dim[1], 0, 12 - 1, 1);
+#line 116 "tests/acc_programs/reflect_overlap.c"
+            long long _xmpacc_total = (((_xmpacc_s_i.count + 2) - 1) / 2) * _xmpacc_s_j.count;
+#line 116 "tests/acc_programs/reflect_overlap.c"
+            _xmpacc_launch("reflect_overlap.c:115", "_xmpacc_loop_reflect_overlap_c_115", _xmpacc_total, 32, 8, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_d), (void *) (&_xmpacc_a_d), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 2, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0});
+          }
         }
 #line 121 "tests/acc_programs/reflect_overlap.c"
         _xmpacc_reflect_acc_overlap(&_xmpacc_a_a, "reflect_overlap.c:121", 0, 0);
@@ -349,43 +394,60 @@ int main(void)
 #line 124 "tests/acc_programs/reflect_overlap.c"
           int _xmpacc_acc_1 = _xmpacc_acc_compute_begin("reflect_overlap.c:122", 2, (const void *[]){&_xmpacc_a_a, &_xmpacc_a_b}, (const long long []){-1, -1}, (const char *[]){"a", "b"}, (const int []){0, 0});
           {
+#line 124 "tests/acc_programs/reflect_overlap.c"
+            if (_xmpacc_reflect_acc_split("reflect_overlap.c:121"))
             {
+              {
 #line 124 "tests/acc_programs/reflect_overlap.c"
-              _xmpacc_range_t _xmpacc_r_i = _xmpacc_range(&_xmpacc_t_t.dim[0], 1, (40 - 1) - 1, 1, -1, -1, 0);
+                _xmpacc_range_t _xmpacc_r_i = _xmpacc_range(&_xmpacc_t_t.dim[0], 1, (40 - 1) - 1, 1, -1, -1, 0);
 #line 124 "tests/acc_programs/reflect_overlap.c"
-              _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_span(1, 1, _xmpacc_r_i.elo, _xmpacc_r_i.ehi);
+                _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_span(1, 1, _xmpacc_r_i.elo, _xmpacc_r_i.ehi);
 #line 124 "tests/acc_programs/reflect_overlap.c"
-              _xmpacc_s_i.inv_count = (_xmpacc_s_i.count > 0) ? (1.0 / ((double) _xmpacc_s_i.count)) : (0.0);
+                _xmpacc_s_i.inv_count = (_xmpacc_s_i.count > 0) ? (1.0 / ((double) _xmpacc_s_i.count)) : (0.0);
 #line 124 "tests/acc_programs/reflect_overlap.c"
-              _xmpacc_sched_t _xmpacc_s_j = _xmpacc_schedule_k(&_xmpacc_t_t.dim[1], 0, 12 - 1, 1);
+                _xmpacc_sched_t _xmpacc_s_j = _xmpacc_schedule_k(&_xmpacc_t_t.dim[1], 0, 12 - 1, 1);
 #line 124 "tests/acc_programs/reflect_overlap.c"
-              long long _xmpacc_total = (((_xmpacc_s_i.count + 2) - 1) / 2) * _xmpacc_s_j.count;
+                long long _xmpacc_total = (((_xmpacc_s_i.count + 2) - 1) / 2) * _xmpacc_s_j.count;
 #line 124 "tests/acc_programs/reflect_overlap.c"
-              _xmpacc_launch("reflect_overlap.c:122", "_xmpacc_loop_reflect_overlap_c_122", _xmpacc_total, 32, 8, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_b), (void *) (&_xmpacc_a_b), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0});
-            }
+                _xmpacc_launch("reflect_overlap.c:122", "_xmpacc_loop_reflect_overlap_c_122", _xmpacc_total, 32, 8, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_b), (void *) (&_xmpacc_a_b), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0});
+              }
 #line 124 "tests/acc_programs/reflect_overlap.c"
-            _xmpacc_reflect_acc_join("reflect_overlap.c:121");
+              _xmpacc_reflect_acc_rim("reflect_overlap.c:121");
 #line 124 "tests/acc_programs/reflect_overlap.c"
-            for (int _xmpacc_cell = 0; _xmpacc_cell < 3; _xmpacc_cell++)
-            {
+              for (int _xmpacc_cell = 0; _xmpacc_cell < 3; _xmpacc_cell++)
+              {
 #line 124 "tests/acc_programs/reflect_overlap.c"
-              _xmpacc_range_t _xmpacc_r_i = _xmpacc_range(&_xmpacc_t_t.dim[0], 1, (40 - 1) - 1, 1, -1, -1, 0);
+                _xmpacc_range_t _xmpacc_r_i = _xmpacc_range(&_xmpacc_t_t.dim[0], 1, (40 - 1) - 1, 1, -1, -1, 0);
 #line 124 "tests/acc_programs/reflect_overlap.c"
-              _xmpacc_sched_t _xmpacc_s_i = _xmpacc_range_sched(&_xmpacc_r_i, (_xmpacc_cell / 1) % 3, 1, 1);
+                _xmpacc_sched_t _xmpacc_s_i = _xmpacc_range_sched(&_xmpacc_r_i, (_xmpacc_cell / 1) % 3, 1, 1);
 #line 124 "tests/acc_programs/reflect_overlap.c"
-              _xmpacc_s_i.inv_count = (_xmpacc_s_i.count > 0) ? (1.0 / ((double) _xmpacc_s_i.count)) : (0.0);
+                _xmpacc_s_i.inv_count = (_xmpacc_s_i.count > 0) ? (1.0 / ((double) _xmpacc_s_i.count)) : (0.0);
 #line 124 "tests/acc_programs/reflect_overlap.c"
-              _xmpacc_sched_t _xmpacc_s_j = _xmpacc_schedule_k(&_xmpacc_t_t.dim[1], 0, 12 - 1, 1);
+                _xmpacc_sched_t _xmpacc_s_j = _xmpacc_schedule_k(&_xmpacc_t_t.dim[1], 0, 12 - 1, 1);
 #line 124 "tests/acc_programs/reflect_overlap.c"
-              if (!(_xmpacc_r_i.in_e[(_xmpacc_cell / 1) % 3] != _xmpacc_r_i.in_o[(_xmpacc_cell / 1) % 3]))
+                if (!(_xmpacc_r_i.in_e[(_xmpacc_cell / 1) % 3] != _xmpacc_r_i.in_o[(_xmpacc_cell / 1) % 3]))
 #line 124 "tests/acc_programs/reflect_overlap.c"
-                continue;
+                  continue;
 #line 124 "tests/acc_programs/reflect_overlap.c"
-              long long _xmpacc_total = (((_xmpacc_s_i.count + 2) - 1) / 2) * _xmpacc_s_j.count;
+                long long _xmpacc_total = (((_xmpacc_s_i.count + 2) - 1) / 2) * _xmpacc_s_j.count;
 #line 124 "tests/acc_programs/reflect_overlap.c"
-              _xmpacc_launch("reflect_overlap.c:122", "_xmpacc_loop_reflect_overlap_c_122", _xmpacc_total, 32, 8, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_b), (void *) (&_xmpacc_a_b), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0});
-            }
+                _xmpacc_launch("reflect_overlap.c:122", "_xmpacc_loop_reflect_overlap_c_122", _xmpacc_total, 32, 8, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_b), (void *) (&_xmpacc_a_b), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0});
+              }
 
+#line 124 "tests/acc_programs/reflect_overlap.c"
+              _xmpacc_reflect_acc_join("reflect_overlap.c:121");
+            }
+            else
+            {
+#line 124 "tests/acc_programs/reflect_overlap.c"
+              _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_t.dim[0], 1, (40 - 1) - 1, 1);
+#line 124 "tests/acc_programs/reflect_overlap.c"
+              _xmpacc_sched_t _xmpacc_s_j = _xmpacc_schedule_k(&_xmpacc_t_t.dim[1], 0, 12 - 1, 1);
+#line 124 "tests/acc_programs/reflect_overlap.c"
+              long long _xmpacc_total = (((_xmpacc_s_i.count + 2) - 1) / 2) * _xmpacc_s_j.count;
+#line 124 "tests/acc_programs/reflect_overlap.c"
+              _xmpacc_launch("reflect_overlap.c:122", "_xmpacc_loop_reflect_overlap_c_122", _xmpacc_total, 32, 8, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_b), (void *) (&_xmpacc_a_b), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0});
+            }
           }
 #line 124 "tests/acc_programs/reflect_overlap.c"
           _xmpacc_acc_compute_end(_xmpacc_acc_1);

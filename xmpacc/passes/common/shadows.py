@@ -14,6 +14,8 @@ Widths travel as (lo, hi, periodic) per array dimension; ``0`` means the whole s
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from pycparser import c_ast
 
 from xmpacc import cbuild
@@ -85,10 +87,22 @@ def reduce_shadow_calls(d: xd.ReduceShadow, scope: Scope, coord: object) -> list
     return out
 
 
-def join_call(d: xd.Reflect) -> str:
-    """After the interior of the loop an overlapped reflect's exchange overlaps: later
-    device work waits for the exchange (include/xmpacc_replay.h)."""
-    return f"_xmpacc_reflect_acc_join({cbuild.where_literal(d.loc)});"
+@dataclass(frozen=True)
+class OverlapCalls:
+    """The runtime calls around the loop of an overlapped reflect (include/xmpacc_replay.h):
+    ``split``, an expression, says whether an exchange is still in flight (else the loop is
+    one launch); ``rim`` puts the rim's launches behind the exchange; ``join`` makes later
+    device work wait for the exchange."""
+
+    split: str
+    rim: str
+    join: str
+
+
+def overlap_calls(d: xd.Reflect) -> OverlapCalls:
+    where = cbuild.where_literal(d.loc)
+    return OverlapCalls(f"_xmpacc_reflect_acc_split({where})", f"_xmpacc_reflect_acc_rim({where});",
+                        f"_xmpacc_reflect_acc_join({where});")
 
 
 def reflect_calls(d: xd.Reflect, scope: Scope, coord: object, overlap: bool = False) -> list[c_ast.Node]:

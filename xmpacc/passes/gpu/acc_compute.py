@@ -150,7 +150,7 @@ class _ComputeLowering(ScopedWalker):
             reflect, nest, peel = overlap[0], overlap[1], overlap[2].peel
             out += shadows.reflect_calls(reflect, self.scope, item.coord, overlap=True)
             self.ctx.info += describe.directive(reflect, self.scope, overlap=peel)
-            launches, i = (peel, shadows.join_call(reflect)), i + 1
+            launches, i = (peel, shadows.overlap_calls(reflect)), i + 1
         if nest is not None and isinstance(nest.acc, AccCompute) and nest.acc.loop is not None:
             end = next(k for k in range(i, len(items)) if items[k] is nest.loop) + 1
             out.append(self._guarded(nest.acc, lambda: self._combined(nest, launches), nest.loop))
@@ -251,7 +251,8 @@ class _ComputeLowering(ScopedWalker):
     # ------------------------------------------------------------ constructs
 
     def _combined(self, nest: acc_nest.AccNest,
-                  overlap: tuple[tuple[tuple[int, int], ...], str] | None = None) -> c_ast.Node:
+                  overlap: tuple[tuple[tuple[int, int], ...], shadows.OverlapCalls] | None = None
+                  ) -> c_ast.Node:
         """A combined construct over its nest; ``overlap``: the peel and the join of the
         reflect ... acc before it, whose exchange its interior overlaps."""
         assert isinstance(nest.acc, AccCompute) and nest.acc.loop is not None

@@ -39,6 +39,7 @@ from xmpacc.passes.common.loopnest import control_var, nested_for
 from xmpacc.passes.common.loopsched import cyclic_loops
 from xmpacc.passes.common.onrefs import loop_indices, loop_template
 from xmpacc.passes.common.pragmas import acc_directive
+from xmpacc.passes.common.shadows import OverlapCalls
 from xmpacc.passes.gpu import acc_kernels_auto, routine_args
 from xmpacc.passes.kernel import (
     acc_atomic,
@@ -297,7 +298,7 @@ def strip_inner(body: c_ast.Node, ctx: Context) -> tuple[list[xd.VarRef], list[t
 
 def build(nest: AccNest, compute: AccCompute, lc: LoopClauses, scope: Scope, ctx: Context,
           function: c_ast.Node | None = None,
-          overlap: tuple[tuple[tuple[int, int], ...], str] | None = None) -> AccLoopNest:
+          overlap: tuple[tuple[tuple[int, int], ...], OverlapCalls] | None = None) -> AccLoopNest:
     """The nest under ``lc`` (the loop part of ``compute`` or of an ``acc loop`` in it);
     ``function``: the body of the function holding it (acc_kernels_auto.py reads it);
     ``overlap``: the peel and the join of the reflect whose exchange its interior overlaps

@@ -28,7 +28,7 @@ from xmpacc.passes.common.loopsched import cyclic_loops
 from xmpacc.passes.common.onrefs import loop_indices, loop_template, owner_guard
 from xmpacc.passes.common.pragmas import directives_of, pragma_id
 from xmpacc.passes.common.reductions import loop_reduction_calls
-from xmpacc.passes.common.shadows import join_call, reflect_calls
+from xmpacc.passes.common.shadows import OverlapCalls, overlap_calls, reflect_calls
 from xmpacc.passes.common.values import Replicated
 from xmpacc.passes.gpu import replicate, routine_args
 from xmpacc.passes.gpu.acc_loopnest import kernel_lists, strip_inner
@@ -91,7 +91,7 @@ class _GpuLowering(ScopedWalker):
                 owned, taken = items[i + 2], 3
                 self.overlapped[id(item)] = peel
                 return reflect_calls(d, self.scope, item.coord, overlap=True) + \
-                    [self._loop(loop, owned, (peel, join_call(d)))], taken
+                    [self._loop(loop, owned, (peel, overlap_calls(d)))], taken
             if isinstance(nxt, (c_ast.Compound, c_ast.For)):
                 owned, taken = nxt, 2   # the directive owns the next statement
             lowered = self._region(d, owned) if isinstance(d, xd.AccReplicate) else self._loop(d, owned)
@@ -137,7 +137,7 @@ class _GpuLowering(ScopedWalker):
         return replicate.region_block(d, reps, body, f"_xmpacc_rep_{self.regions}")
 
     def _loop(self, d: xd.Loop, node: c_ast.Node | None,
-              overlap: tuple[tuple[tuple[int, int], ...], str] | None = None) -> c_ast.Node:
+              overlap: tuple[tuple[tuple[int, int], ...], OverlapCalls] | None = None) -> c_ast.Node:
         """A loop ... acc; ``overlap``: the peel and the join of the reflect it overlaps."""
         if not isinstance(node, c_ast.For):
             raise XmpError(d.loc, "the loop directive must be followed by a for statement")

@@ -37,6 +37,7 @@ from xmpacc.passes.common.loopsched import (
     sched_text,
 )
 from xmpacc.passes.common.onrefs import loop_offsets
+from xmpacc.passes.common.shadows import OverlapCalls
 from xmpacc.symbols import TemplateSym
 
 CELL = "_xmpacc_cell"
@@ -112,16 +113,23 @@ def passes(loops: list[CanonicalLoop], xmp: xd.Loop | None, tmpl: TemplateSym | 
 
 
 def overlapped(loops: list[CanonicalLoop], xmp: xd.Loop, tmpl: TemplateSym, indices: dict[str, int],
-               peel: tuple[tuple[int, int], ...], join: str) -> tuple[SchedPass, ...]:
-    """The launches of a loop that overlaps the exchange of the reflect before it: the
-    iterations whose reads stay in the block (shrunk by ``peel``, below and above, per
-    on-ref subscript), ``join``, then the rim; a loop that reads no shadow slot is one
-    launch before the join."""
+               peel: tuple[tuple[int, int], ...], calls: OverlapCalls) -> tuple[SchedPass, ...]:
+    """The launches of a loop that overlaps the exchange of the reflect before it: while
+    the exchange is in flight (``calls.split``: the runtime exchanges a small block at once,
+    where the overlap would cost more than it hides), the iterations whose reads stay in
+    the block (shrunk by ``peel``, below and above, per on-ref subscript), then the rim
+    behind the exchange, then the join; else one launch over the whole range.  A loop that
+    reads no shadow slot is one launch before the join."""
+    whole = scheds(loops, xmp, tmpl, indices)
     if not any(lo or hi for lo, hi in peel):
-        return (SchedPass(scheds(loops, xmp, tmpl, indices), after=join),)
+        return (SchedPass(whole, after=calls.join),)
     shrink = tuple(xd.LoopWidth(xd.Expr(str(-lo), xmp.loc), xd.Expr(str(-hi), xmp.loc), False)
                    for lo, hi in peel)
-    return _peeled(loops, xmp, tmpl, indices, shrink, join)
+    interior, rim = _peeled(loops, xmp, tmpl, indices, shrink, calls.rim)
+    # the passes' texts follow each other: the braces of the if and its else span them
+    return (dataclasses.replace(interior, before=f"if ({calls.split}) {{"),
+            dataclasses.replace(rim, after=calls.join + "}"),
+            SchedPass(whole, before="else ", after=""))
 
 
 def _peeled(loops: list[CanonicalLoop], xmp: xd.Loop, tmpl: TemplateSym, indices: dict[str, int],

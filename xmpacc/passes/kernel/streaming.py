@@ -296,7 +296,7 @@ def min_blocks(rows: tuple[stream_rows.RowIndex, ...] = (), narrow: bool = False
     return (3, 2) if window_bytes > WIDE_WINDOWS else (8, 2)
 
 
-def walk_length(loops: list[CanonicalLoop], span: int, lanes: int = 1) -> int:
+def walk_length(loops: list[CanonicalLoop], span: int, lanes: int = 1, windows: int = 0) -> int:
     """Outer iterations per thread: long enough to amortise the ``span`` extra rows of
     each window (4 rows for a 2-D nest, 8 for deeper ones), short enough to leave about
     eight waves of threads on the GPU and two rows per thread at least.  A nest without a
@@ -305,11 +305,15 @@ def walk_length(loops: list[CanonicalLoop], span: int, lanes: int = 1) -> int:
     (bench/copy_shapes.py, one H200, the interior copy of a 257 x 257 x 513 float array
     in 256 x 1 blocks: 80.2 us walking 2 rows, 77.9 walking 4, 84.3 walking 8, 112.0 one
     point per thread).  A vector kernel's thread computes ``lanes`` points of each row
-    (stream_vector.py): fewer threads for the same walk."""
+    (stream_vector.py): fewer threads for the same walk; with a single window it walks 4
+    rows as well: the 3-D 7-point fp32 sweep of 512^3 took 0.2943 ms walking 4 against
+    0.2956 walking 8 (one H200 of two; 0.2955 / 0.2971 and 0.2959 / 0.2975 in two earlier jobs),
+    where the 27-point one, nine windows, took 0.656 against 0.505
+    (bench/results/stream-knobs-walk-2026-11-30-NVIDIA-H200-x2.txt)."""
     forced = os.environ.get("XMPACC_STREAM_WALK")
     if forced and forced.isdigit() and int(forced) > 0:
         return int(forced)
-    walk = 4 if len(loops) == 2 or span == 0 else 8
+    walk = 4 if len(loops) == 2 or span == 0 or (lanes > 1 and windows == 1) else 8
     walk = max(walk, 2 * span)
     extents = [_extent(lp) for lp in loops]
     if all(e is not None for e in extents):
@@ -393,7 +397,8 @@ def plan(body: c_ast.Node, loops: list[CanonicalLoop], types: list[str], kv: Ker
         if windows else (None, "no window")
     wide = sum((w.hi - w.lo + 1) * (elem_size(w.ctype) or 8) for w in windows)
     blocks = min_blocks(tuple(rows), _narrow(windows, loops), vector is not None, wide)
-    return StreamPlan(walk_length(loops, span, vector.lanes if vector else 1), outer.var, types[0],
+    walk = walk_length(loops, span, vector.lanes if vector else 1, len(windows))
+    return StreamPlan(walk, outer.var, types[0],
                       tuple(windows), block_threads(loops), tuple(rows), *blocks, vector=vector,
                       vector_why=why if vector is None else ""), \
         where, moved, "streamed"

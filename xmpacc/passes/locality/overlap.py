@@ -10,8 +10,12 @@ A time loop written the plain way exchanges the halo, then sweeps:
 On GPUs the exchange's latency (about 12 µs with NCCL on one host) then adds to every
 sweep.  Where the loop cannot see the difference, the gpu pass launches the iterations
 that read no shadow slot first, while the exchange runs on a stream of its own, and the
-rim after it (``kernel_ranges.overlapped``, ``include/xmpacc_replay.h``), as a user of
-``reflect ... async`` with ``peel_and_wait`` would write it by hand (global-view §7).
+rim behind the exchange on that stream (``kernel_ranges.overlapped``,
+``include/xmpacc_replay.h``), as a user of ``reflect ... async`` with ``peel_and_wait``
+would write it by hand (global-view §7).  Whether to split the loop is the runtime's
+choice at each call: a block smaller than ``XMPACC_OVERLAP_BYTES`` (16 MiB) is exchanged
+at once and its loop is one launch, since its interior takes less time than the exchange
+and the two extra launches cost.
 The loop cannot see the difference when
 
 * the reflect is ``acc`` without ``async``, and directly after it the loop is
@@ -32,11 +36,8 @@ element (below, above): the interior is the node's block shrunk by it, the rim o
 below and one above.  A loop that reads no shadow slot at all overlaps the whole exchange;
 one that reads shadows along two or more dimensions (a 2-D process grid) does not
 overlap, since its rim of four or more thin launches costs more host time than it hides.
-The pass runs only with ``XMPACC_REFLECT_OVERLAP=1`` at compile time: on two H200s it
-saved 1 % of a 4096^2 Laplace sweep and cost 43 % at 1024^2 (the two waits between the
-streams; docs/performance.md), so it is for users who measure their own case (the
-overhead benchmark times both ways in one job).  Nothing in the AST changes: the
-decisions go to ``ctx.reflect_overlaps``.
+The pass runs unless ``XMPACC_REFLECT_OVERLAP=0`` at compile time.  Nothing in the AST
+changes: the decisions go to ``ctx.reflect_overlaps``.
 """
 
 from __future__ import annotations
@@ -144,7 +145,7 @@ def _reach(sym: ArraySym, nest: c_ast.For, info: LoopInfo, peel: list[list[int]]
 
 
 def run(unit: Unit, ctx: Context) -> Unit:
-    if os.environ.get(ENV, "0") == "1":
+    if os.environ.get(ENV, "1") != "0":
         assert ctx.scopes is not None
         _Finder(ctx.scopes, ctx).visit(unit.ast)
     return unit
