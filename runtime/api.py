@@ -52,6 +52,7 @@ from .linkage import Seen, declared_again
 from .nodes import CommCache, Nodes, resolve_extents
 from .reductions import Reductions
 from .reflect import Width, reflect
+from .replay_params import ParamViews
 from .replay_structs import node_ref
 from .shadows import Shadows
 from .shared import ExecSet, Shared
@@ -83,6 +84,7 @@ class Runtime:
     fast_reflect: FastReflect = field(init=False, repr=False)
     tasks: Tasks = field(init=False, repr=False)
     dynamic: Dynamic = field(init=False, repr=False)
+    param_views: ParamViews = field(init=False, repr=False)
     shadows: Shadows = field(init=False, repr=False)
     checks: Checks = field(init=False, repr=False)
     intrinsics: Intrinsics = field(init=False, repr=False)
@@ -107,6 +109,7 @@ class Runtime:
         fast = self.fast_reflect = FastReflect(shared)
         self.tasks = Tasks(shared, self._publish)
         self.dynamic = Dynamic(shared, fast.forget, self._layout_changed)
+        self.param_views = ParamViews(self.dynamic, self._release)
         self.shadows = Shadows(shared, fast.offer)
         self.checks = Checks(shared)
         self.intrinsics = Intrinsics(shared, self.dynamic)
@@ -181,6 +184,7 @@ class Runtime:
     def _layout_changed(self) -> None:
         if self.replay is not None:   # the loops' node sets may change: no C plan holds
             self.replay.layout_changed()
+        self.param_views.changed()
 
     def _nodes(self, ptr: int, where: str) -> Nodes:
         if ptr not in self.nodes:
@@ -201,7 +205,7 @@ class Runtime:
         c.id, c.ndims, c.size, c.is_member = DESC_NODES, ndims, self.world.Get_size(), 1
         for d in range(ndims):
             c.extent[d], c.coord[d] = ext[d], nodes.coords[d]
-        self.dynamic.count_descriptors()
+        self.dynamic.count_descriptors(layout=True)
 
     def _xmpacc_template_init(self, ptr: int, where: bytes, name: bytes,
                               ndims: int, bounds: int | None) -> None:
@@ -220,7 +224,7 @@ class Runtime:
         c = CTemplate.from_address(ptr)
         c.id, c.ndims, c.distributed = DESC_TEMPLATE, ndims, 0
         set_bounds(c, pairs)
-        self.dynamic.count_descriptors()
+        self.dynamic.count_descriptors(layout=True)
 
     def _xmpacc_distribute(self, ptr: int, where: bytes, nodes_ptr: int, kinds: int, widths: int,
                            maps: int) -> None:
@@ -270,7 +274,15 @@ class Runtime:
         self.dynamic.count_descriptors()
         return int(c.base or 0)
 
+    def _xmpacc_params_sync(self) -> None:
+        self.param_views.sync()
+
     def _xmpacc_array_release(self, ptr: int) -> None:
+        self._release(ptr)
+
+    def _release(self, ptr: int, write: bool = True) -> None:
+        """A block's array goes at its end (``write``: its descriptor says so; not for a
+        parameter's descriptor C released, whose function has returned: replay_params.py)."""
         arr = self.arrays.get(ptr)
         if arr is not None:
             if arr.persistent is not None:
@@ -278,7 +290,7 @@ class Runtime:
             self.gmove.detach(arr)
         if self.replay is not None:
             self.replay.forget_reflect(ptr)
-        self.dynamic.release_array(ptr)
+        self.dynamic.release_array(ptr, write)
 
     # ----------------------------------------------------------------- communication
     def _reflect_args(self, ptr: int, where: bytes,

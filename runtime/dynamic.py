@@ -89,6 +89,13 @@ class Dynamic:
         # goes with its block (_drop_block), since a static_desc parameter's descriptor
         # outlives the call and is kept while the caller passes the same block
         self.views: dict[int, int] = {}
+        # the C side's plans of parameters' views (replay_params.py): told when templates or
+        # node sets change and when an array's block goes (a view may be another then), when
+        # Python makes a view and when it aligns or releases a descriptor itself
+        self.generation_changed: Callable[[], None] = lambda: None
+        self.block_gone: Callable[[int], None] = lambda base: None
+        self.view_made: Callable[[int, PointerMap, int, list[int], DistArray], None] = lambda *a: None
+        self.python_made: Callable[[int], None] = lambda ptr: None
 
     def bind_blocks(self, lib: Any) -> None:
         """The launcher hands over the program: its free() asks the runtime for the
@@ -117,20 +124,23 @@ class Dynamic:
             bases[k] = base
         count.value = len(self.c_blocks)
 
-    def _drop_block(self, ptr: int, free: bool) -> None:
+    def _drop_block(self, ptr: int, free: bool, write: bool = True) -> None:
         """Forget the array of descriptor ``ptr`` (its descriptor says "not allocated"
-        afterwards) and, with ``free``, free its block if it is a calloc'ed one."""
+        afterwards, unless not ``write``: a parameter's descriptor C released, whose
+        function has returned) and, with ``free``, free its block if it is a calloc'ed one."""
         self.forget(ptr)
         arr = self.arrays.pop(ptr, None)
         if arr is None:
             return
         if arr.persistent is not None:   # reflect_init's requests on the block
             arr.persistent.free()
-        c = CArray.from_address(ptr)
-        c.base, c.id = None, 0
+        if write:
+            c = CArray.from_address(ptr)
+            c.base, c.id = None, 0
         if self.views.pop(ptr, None) is None:   # the block's own array: its views go too
             for view in [v for v, b in self.views.items() if b == arr.addr]:
                 self._drop_block(view, free=False)
+            self.block_gone(arr.addr)
         base = int(arr.buffer.ctypes.data)
         if self.c_blocks.get(base) == ptr:
             del self.c_blocks[base]
@@ -150,9 +160,20 @@ class Dynamic:
         self._blocks_changed()
         self.count_descriptors()
 
-    def count_descriptors(self) -> None:
+    def count_descriptors(self, layout: bool = False) -> None:
+        """The stats' count; a node set or template made or gone (``layout``) may change
+        what the C side's parameter views hold."""
         self.shared.stats["descriptors"] = len(self.nodes) + len(self.templates) + \
             len(self.arrays.keys() | self.pointers.keys())
+        if layout:
+            self.generation_changed()
+
+    def view_again(self, ptr: int, arr: DistArray, base: int) -> None:
+        """Descriptor ``ptr`` holds the parameter view ``arr`` of block ``base`` (as
+        _xmpacc_malloc leaves it), made in C (replay_params.py)."""
+        self.forget(ptr)
+        self.arrays[ptr] = arr
+        self.views[ptr] = base
 
     def find_array(self, ptr: int) -> DistArray | None:
         """The array of a descriptor; a copy of one (a structure object passed by value
@@ -170,21 +191,22 @@ class Dynamic:
     def _xmpacc_nodes_release(self, ptr: int) -> None:
         if self.nodes.pop(ptr, None) is not None:
             CNodes.from_address(ptr).id = 0
-        self.count_descriptors()
+        self.count_descriptors(layout=True)
 
     def _xmpacc_template_release(self, ptr: int) -> None:
         if self.templates.pop(ptr, None) is not None:
             c = CTemplate.from_address(ptr)
             c.id, c.distributed, c.fixed = 0, 0, 0
-        self.count_descriptors()
+        self.count_descriptors(layout=True)
 
     def _xmpacc_release_range(self, base: int, nbytes: int) -> None:
         for ptr in [p for p in (*self.arrays, *self.pointers) if base <= p < base + nbytes]:
             self.release_array(ptr)
 
-    def release_array(self, ptr: int) -> None:
+    def release_array(self, ptr: int, write: bool = True) -> None:
         self.pointers.pop(ptr, None)
-        self._drop_block(ptr, free=True)
+        self._drop_block(ptr, free=True, write=write)
+        self.python_made(ptr)
         self.count_descriptors()
 
     # ----------------------------------------------------------------- template_fix
@@ -239,6 +261,7 @@ class Dynamic:
         c = CArray.from_address(ptr)
         c.id, c.ndims, c.elem_size, c.base = 0, ndims, elem_size, None
         c.tmpl = ctypes.cast(tmpl_ptr, ctypes.POINTER(CTemplate))
+        self.python_made(ptr)
         self.count_descriptors()
 
     def _xmpacc_malloc(self, ptr: int, where: bytes, n: int, extents: int, base: int | None) -> int:
@@ -259,6 +282,7 @@ class Dynamic:
         self._drop_block(ptr, free=True)   # xmp_malloc again: the old block goes
         c = CArray.from_address(ptr)
         sizes = read_longs(extents, n)
+        passed = list(sizes)   # as the call passed them (-1: the argument's), what C compares
         actual = self._array_at(base) if base else None   # the array passed to a parameter
         key = self._parameter_key(ptr, pmap, tmpl, sizes, base, actual) if base else None
         known = self.parameters.get(key) if key is not None else None
@@ -284,6 +308,8 @@ class Dynamic:
         self.arrays[ptr] = arr
         if base:
             self.views[ptr] = arr.addr
+            if key is not None and arr.persistent is None:
+                self.view_made(ptr, pmap, base, passed, arr)
         self.count_descriptors()
         return int(c.base or 0)
 

@@ -203,6 +203,7 @@ def _start_replay(lib: ctypes.CDLL, runtime: Any, profiler: Any) -> None:
     replay.c.wait_on_host = int(runtime.queues.wait_on_host)
     replay.c.overlap_min_bytes = runtime.acc_comm.overlap_min_bytes
     runtime.replay = replay
+    runtime.param_views.start(lib)
     if backend is not None:
         runtime.kernels.deferred.bind(replay)
     runtime.fast_reflect.watch_pause(lib)   # async pauses the C side's collectives too
@@ -264,6 +265,8 @@ def main(argv: list[str]) -> int:
     if profiler is not None:
         profiler.start()
     status = lib._xmpacc_entry(len(argv), c_argv)
+    if runtime.param_views.lib is not None:   # what C did with parameters' views since the last call
+        runtime.param_views.sync()
     if runtime.device.backend is not None:
         _guarded(runtime.device._xmpacc_device_wait, world)()   # a late kernel failure still ends the job
     flush_c()
@@ -276,6 +279,7 @@ def main(argv: list[str]) -> int:
         if runtime.replay is not None:
             runtime.replay.fold(runtime.stats)
         runtime.fast_reflect.fold()
+        runtime.param_views.fold(runtime.stats)
         line = "xmpacc-stats: " + json.dumps({"rank": world.Get_rank(), **runtime.stats}) + "\n"
         os.write(2, line.encode())  # one write: lines of different ranks do not interleave
     del callbacks

@@ -74,7 +74,7 @@ def directive(entry: str, detail: Any) -> str:
         return "replicate_sync " + ("in" if detail == 0 else "out")
     return {"loop_reduce": "loop reduction", "reduce": "reduction", "reflect_acc": "reflect acc",
             "reflect_acc_overlap": "reflect acc (overlapped)", "reflect_acc_join": "reflect acc (join)",
-            "reflect_acc_rim": "reflect acc (rim)",
+            "reflect_acc_rim": "reflect acc (rim)", "array_release": "release",
             "reduce_acc": "reduction acc", "bcast_acc": "bcast acc",
             "task_begin": "task", "replicate_begin": "replicate", "nodes_init": "nodes",
             "template_init": "template"}.get(name, name)

@@ -31,6 +31,7 @@ CASES: dict[str, tuple[int, ...]] = {
     "switch_directives.c": (1, 2, 3, 4),   # directives among a case's statements
     "gmove_dummy_align.c": (1, 2, 3, 4),   # see test_gmove_plan_serves_a_dummy_aligned_at_each_call
     "param_views.c": (1, 2, 3, 4),         # see test_parameter_views_serve_their_own_arguments
+    "param_views_in_c.c": (1, 2, 3, 4),    # see test_parameter_views_are_made_in_c
     "static_desc_views.c": (1, 2, 3, 4),   # see test_static_desc_parameters_keep_their_views
     "gmove_replay.c": (1, 2, 3, 4),        # see test_gmoves_run_in_c_from_their_second_call
     # global-view §5-7
@@ -71,8 +72,8 @@ XFAIL: dict[str, pytest.MarkDecorator] = {}
 # tests/test_library.py (local_templates.c) makes: the same build at the same process count,
 # checked against the serial build's output too, with XMPACC_STATS=1, which only prints the
 # runtime's counters at the end; not made twice.
-RUN_ELSEWHERE = {("gmove_dummy_align.c", 3), ("param_views.c", 2), ("gmove_replay.c", 2),
-                 ("gmove_replay.c", 3), ("reflect_fast.c", 2), ("reflect_fast.c", 4),
+RUN_ELSEWHERE = {("gmove_dummy_align.c", 3), ("param_views.c", 2), ("param_views_in_c.c", 3),
+                 ("gmove_replay.c", 2), ("gmove_replay.c", 3), ("reflect_fast.c", 2), ("reflect_fast.c", 4),
                  ("local_templates.c", 3)}
 
 
@@ -156,12 +157,38 @@ def test_parameter_views_serve_their_own_arguments(built: dict[str, tuple[Path, 
     each argument's view is made once (a, b, c) and serves its later calls, and every call
     sees its own argument (the serial program's sum).  Of the 13 later calls, the 3 of
     scale(a) right after scale(a) keep scale's static_desc descriptor without a runtime
-    call; the runtime reuses a view for the other 10."""
+    call; the other 10 take the view of an earlier call, made in C (include/xmpacc_params.h)."""
     exe, expected = built["param_views.c"]
     r = run_mpi(2, exe, env={"XMPACC_STATS": "1"})
     assert r.returncode == 0, r.stderr
     same_output(r.stdout, expected)
-    assert [s["parameter_views_reused"] for s in runtime_stats(r.stderr)] == [10, 10]
+    assert [(s.get("parameter_views_reused", 0), s["replayed_parameter_views"])
+            for s in runtime_stats(r.stderr)] == [(0, 10)] * 2
+    general = run_mpi(2, exe, env={"XMPACC_STATS": "1", "XMPACC_REPLAY": "0"})
+    assert general.returncode == 0 and general.stdout == r.stdout, general.stderr
+    assert [s["parameter_views_reused"] for s in runtime_stats(general.stderr)] == [10, 10]
+
+
+@pytest.mark.mpi
+def test_parameter_views_are_made_in_c(built: dict[str, tuple[Path, str]], tmp_path: Path) -> None:
+    """Aligned parameters from their second call with the same align, argument and
+    extents (include/xmpacc_params.h): of the 64 calls' views, 56 are made in C and the
+    release of every view too; the 8 others are the first ones and those of the local
+    array, whose block goes at each return.  A reflect of a dummy inside, a function
+    called at two depths and from another: the serial program's number, as the general
+    path's; in the profile the calls that ran in C say so."""
+    exe, expected = built["param_views_in_c.c"]
+    r = run_mpi(3, exe, env={"XMPACC_STATS": "1", "XMPACC_PROFILE": str(tmp_path / "trace.json")})
+    assert r.returncode == 0, r.stderr
+    same_output(r.stdout.split("xmpacc profile")[0], expected)
+    assert [s["replayed_parameter_views"] for s in runtime_stats(r.stderr)] == [56] * 3
+    rows = {(line, what): int(n) for line, what, n in re.findall(
+        r"param_views_in_c\.c:(\d+)\s+(malloc \[C\]|malloc|align_pointer \[C\]|align_pointer)\s+(\d+)",
+        r.stdout + r.stderr)}
+    assert rows[("23", "malloc [C]")] + rows[("36", "malloc [C]")] == 56 * 3, rows
+    assert rows[("23", "malloc")] + rows[("36", "malloc")] == 12 * 3, rows
+    general = run_mpi(3, exe, env={"XMPACC_REPLAY": "0"})
+    assert general.returncode == 0 and general.stdout == r.stdout.split("xmpacc profile")[0], general.stderr
 
 
 @pytest.mark.mpi
@@ -173,16 +200,22 @@ def test_static_desc_parameters_keep_their_views(built: dict[str, tuple[Path, st
     (28 aligns and xmp_mallocs of 40 per node in the profile); axpy's arguments change at
     every call (24 of 24).  A local array's block takes its views with it: the last two
     calls of dot pass local arrays, perhaps at one address, and both take the runtime
-    call.  The output is the serial program's."""
+    call.  The runtime calls count whether Python or C made them (include/xmpacc_params.h);
+    some are C's.  The output is the serial program's."""
     exe, expected = built["static_desc_views.c"]
     r = run_mpi(nprocs, exe, env={"XMPACC_PROFILE": str(tmp_path / "trace.json")})
     assert r.returncode == 0, r.stderr
     same_output(r.stdout, expected)
-    calls = {(line, what): int(n) for line, what, n in
-             re.findall(r"static_desc_views\.c:(\d+)\s+(malloc|align_pointer)\s+(\d+)", r.stdout + r.stderr)}
+    calls: dict[tuple[str, str], int] = {}
+    in_c = 0
+    pattern = r"static_desc_views\.c:(\d+)\s+(malloc|align_pointer)( \[C\])?\s+(\d+)"
+    for line, what, c, n in re.findall(pattern, r.stdout + r.stderr):
+        calls[(line, what)] = calls.get((line, what), 0) + int(n)   # in Python or in C
+        in_c += int(n) if c else 0
     want = {(line, what): n * nprocs for line, n in (("21", 28), ("33", 24))
             for what in ("malloc", "align_pointer")}
     assert calls == want, calls
+    assert in_c > 0
 
 
 @pytest.mark.mpi

@@ -152,7 +152,7 @@ enum { _XMPACC_EV_REFLECT, _XMPACC_EV_REFLECT_ACC, _XMPACC_EV_LAUNCH, _XMPACC_EV
        _XMPACC_EV_TEST_ASYNC, _XMPACC_EV_ACC_WAIT_ON_DEVICE,
        _XMPACC_EV_REFLECT_ORTHOGONAL_ACC, _XMPACC_EV_REDUCE_ACC, _XMPACC_EV_BCAST_ACC, _XMPACC_EV_REDUCE_VAR,
        _XMPACC_EV_REFLECT_ACC_OVERLAP, _XMPACC_EV_REFLECT_ACC_JOIN, _XMPACC_EV_GMOVE,
-       _XMPACC_EV_REFLECT_ACC_RIM };
+       _XMPACC_EV_REFLECT_ACC_RIM, _XMPACC_EV_ALIGN_POINTER, _XMPACC_EV_MALLOC, _XMPACC_EV_ARRAY_RELEASE };
 
 static long long _xmpacc_now(void) {
   struct timespec ts;
@@ -271,5 +271,6 @@ static int _xmpacc_reflect_orthogonal_fast(void *array, const char *where, const
 #include "xmpacc_acc_collectives.h"
 #include "xmpacc_queues.h"
 #include "xmpacc_gmove.h"
+#include "xmpacc_params.h"
 
 #endif
