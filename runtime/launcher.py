@@ -204,6 +204,7 @@ def _start_replay(lib: ctypes.CDLL, runtime: Any, profiler: Any) -> None:
     replay.c.overlap_min_bytes = runtime.acc_comm.overlap_min_bytes
     runtime.replay = replay
     runtime.param_views.start(lib)
+    runtime.tasks.plans.start(lib, replay)
     if backend is not None:
         runtime.kernels.deferred.bind(replay)
     runtime.fast_reflect.watch_pause(lib)   # async pauses the C side's collectives too
@@ -280,6 +281,7 @@ def main(argv: list[str]) -> int:
             runtime.replay.fold(runtime.stats)
         runtime.fast_reflect.fold()
         runtime.param_views.fold(runtime.stats)
+        runtime.tasks.plans.fold(runtime.stats)
         line = "xmpacc-stats: " + json.dumps({"rank": world.Get_rank(), **runtime.stats}) + "\n"
         os.write(2, line.encode())  # one write: lines of different ranks do not interleave
     del callbacks

@@ -26,6 +26,7 @@ from .cstructs import DESC_NODES, CNodes
 from .errors import RuntimeFailure, where_text
 from .nodes import Nodes, resolve_extents
 from .nodesets import NodeSets, node_sets, template_node_sets
+from .replay_tasks import TaskPlans
 from .shared import ExecSet, Shared
 
 
@@ -56,6 +57,7 @@ class Tasks:
         self.publish = publish
         self.task_groups: list[TaskGroup] = []
         self.exec_members: dict[int, tuple[int, ...]] = {}
+        self.plans = TaskPlans()   # task on in C from its second call (replay_tasks.py)
 
     # ----------------------------------------------------------------- node sets
     def node_sets(self, desc: int, ref: int | None, where: str) -> NodeSets:
@@ -140,11 +142,18 @@ class Tasks:
         sets = self.node_sets(desc, ref, w)
         self._check_inside(sets, w)
         key, color, order = sets.split_args(self.world.Get_rank())
-        comm = self.cache.split(self.exec_stack[-1].comm, ("task",) + key, color, order)
+        parent = self.exec_stack[-1].comm
+        comm = self.cache.split(parent, ("task",) + key, color, order)
+        self.plans.offer(desc, read_ref(ref), parent, comm)
         if comm is None:
             return 0
         self._push(comm)
         return 1
+
+    def _xmpacc_tasks_sync(self) -> None:
+        """Before a call enters Python: the tasks C entered are pushed as this concern's."""
+        for comm in self.plans.taken_over():
+            self._push(comm)
 
     def _xmpacc_task_nocomm(self, where: bytes, desc: int, ref: int | None) -> int:
         """task ... nocomm: run the body on the selected nodes, without a new node set."""

@@ -32,6 +32,7 @@ CASES: dict[str, tuple[int, ...]] = {
     "gmove_dummy_align.c": (1, 2, 3, 4),   # see test_gmove_plan_serves_a_dummy_aligned_at_each_call
     "param_views.c": (1, 2, 3, 4),         # see test_parameter_views_serve_their_own_arguments
     "param_views_in_c.c": (1, 2, 3, 4),    # see test_parameter_views_are_made_in_c
+    "task_plans.c": (1, 2, 3, 4),          # see test_tasks_run_in_c_from_their_second_call
     "static_desc_views.c": (1, 2, 3, 4),   # see test_static_desc_parameters_keep_their_views
     "gmove_replay.c": (1, 2, 3, 4),        # see test_gmoves_run_in_c_from_their_second_call
     # global-view §5-7
@@ -73,8 +74,8 @@ XFAIL: dict[str, pytest.MarkDecorator] = {}
 # checked against the serial build's output too, with XMPACC_STATS=1, which only prints the
 # runtime's counters at the end; not made twice.
 RUN_ELSEWHERE = {("gmove_dummy_align.c", 3), ("param_views.c", 2), ("param_views_in_c.c", 3),
-                 ("gmove_replay.c", 2), ("gmove_replay.c", 3), ("reflect_fast.c", 2), ("reflect_fast.c", 4),
-                 ("local_templates.c", 3)}
+                 ("task_plans.c", 3), ("gmove_replay.c", 2), ("gmove_replay.c", 3), ("reflect_fast.c", 2),
+                 ("reflect_fast.c", 4), ("local_templates.c", 3)}
 
 
 def _params() -> list[object]:
@@ -167,6 +168,23 @@ def test_parameter_views_serve_their_own_arguments(built: dict[str, tuple[Path, 
     general = run_mpi(2, exe, env={"XMPACC_STATS": "1", "XMPACC_REPLAY": "0"})
     assert general.returncode == 0 and general.stdout == r.stdout, general.stderr
     assert [s["parameter_views_reused"] for s in runtime_stats(general.stderr)] == [10, 10]
+
+
+@pytest.mark.mpi
+def test_tasks_run_in_c_from_their_second_call(built: dict[str, tuple[Path, str]]) -> None:
+    """task on in a time loop (include/xmpacc_task_plans.h): 12 steps of four task sites
+    and a nested one, at 3 processes: node 0 answers 42 of its task calls in C, the
+    others 31 (a site whose node changes has a plan per node); xmp_num_nodes and
+    xmpc_node_num inside the tasks read what they must, also where a call inside a task
+    C entered goes to Python (which takes the task over); the serial program's output,
+    as the general path's."""
+    exe, expected = built["task_plans.c"]
+    r = run_mpi(3, exe, env={"XMPACC_STATS": "1"})
+    assert r.returncode == 0, r.stderr
+    same_output(r.stdout, expected)
+    assert sorted(s["replayed_tasks"] for s in runtime_stats(r.stderr)) == [31, 31, 42]
+    general = run_mpi(3, exe, env={"XMPACC_REPLAY": "0"})
+    assert general.returncode == 0 and general.stdout == r.stdout, general.stderr
 
 
 @pytest.mark.mpi

@@ -47,6 +47,8 @@ from xmpacc.runtime.replay import (
 )
 from xmpacc.runtime.replay_collectives import CAccCollectivePlan, CAccCollectives, COverNodesPlan
 from xmpacc.runtime.replay_gmove import CGmovePart, CGmovePlan
+from xmpacc.runtime.replay_params import CParamPlan, CParamView
+from xmpacc.runtime.replay_tasks import CTaskEntered, CTaskPlan
 
 PROGRAM = Path(__file__).parent / "programs" / "replay_paths.c"
 ONE_SITE = Path(__file__).parent / "programs" / "replay_one_site.c"
@@ -549,7 +551,9 @@ MIRRORS = {"_xmpacc_replay_t": CReplay, "_xmpacc_launch_plan_t": CLaunchPlan,
            "_xmpacc_update_plan_t": CUpdatePlan, "_xmpacc_acc_collective_plan_t": CAccCollectivePlan,
            "_xmpacc_acc_collectives_t": CAccCollectives, "_xmpacc_over_nodes_plan_t": COverNodesPlan,
            "_xmpacc_bcast_plan_t": CBcastPlan, "_xmpacc_node_ref_t": CNodeRef,
-           "_xmpacc_gmove_plan_t": CGmovePlan, "_xmpacc_gmove_part_t": CGmovePart}
+           "_xmpacc_gmove_plan_t": CGmovePlan, "_xmpacc_gmove_part_t": CGmovePart,
+           "_xmpacc_param_view_t": CParamView, "_xmpacc_param_plan_t": CParamPlan,
+           "_xmpacc_task_plan_t": CTaskPlan, "_xmpacc_task_entered_t": CTaskEntered}
 # the driver's CUDA_MEMCPY2D, field by field, as include/xmpacc_fast.h spells it
 MEMCPY2D = {"src_x": "srcXInBytes", "src_y": "srcY", "src_type": "srcMemoryType", "src_host": "srcHost",
             "src_device": "srcDevice", "src_array": "srcArray", "src_pitch": "srcPitch",

@@ -140,6 +140,11 @@ typedef struct _xmpacc_replay {
 } _xmpacc_replay_t;
 
 _xmpacc_replay_t _xmpacc_replay;
+
+/* The node numbers the runtime publishes (tasks in C switch them: xmpacc_task_plans.h); a
+ * tentative definition, which the glue's gives its initial values. */
+struct _xmpacc_exec_info { int world_rank, world_size, exec_rank, exec_size, gpu_count; };
+struct _xmpacc_exec_info _xmpacc_exec;
 #define _XMPACC_HELD 8
 
 /* entry numbers of profile events (runtime/replay.py REPLAYED lists them in this order) */
@@ -152,7 +157,8 @@ enum { _XMPACC_EV_REFLECT, _XMPACC_EV_REFLECT_ACC, _XMPACC_EV_LAUNCH, _XMPACC_EV
        _XMPACC_EV_TEST_ASYNC, _XMPACC_EV_ACC_WAIT_ON_DEVICE,
        _XMPACC_EV_REFLECT_ORTHOGONAL_ACC, _XMPACC_EV_REDUCE_ACC, _XMPACC_EV_BCAST_ACC, _XMPACC_EV_REDUCE_VAR,
        _XMPACC_EV_REFLECT_ACC_OVERLAP, _XMPACC_EV_REFLECT_ACC_JOIN, _XMPACC_EV_GMOVE,
-       _XMPACC_EV_REFLECT_ACC_RIM, _XMPACC_EV_ALIGN_POINTER, _XMPACC_EV_MALLOC, _XMPACC_EV_ARRAY_RELEASE };
+       _XMPACC_EV_REFLECT_ACC_RIM, _XMPACC_EV_ALIGN_POINTER, _XMPACC_EV_MALLOC, _XMPACC_EV_ARRAY_RELEASE,
+       _XMPACC_EV_TASK_BEGIN };
 
 static long long _xmpacc_now(void) {
   struct timespec ts;
@@ -272,5 +278,6 @@ static int _xmpacc_reflect_orthogonal_fast(void *array, const char *where, const
 #include "xmpacc_queues.h"
 #include "xmpacc_gmove.h"
 #include "xmpacc_params.h"
+#include "xmpacc_task_plans.h"
 
 #endif

@@ -77,6 +77,7 @@ void _xmpacc_acc_defer_reductions(void);
 void _xmpacc_acc_reductions_wait(const char * where);
 void _xmpacc_acc_reductions_discard(const void * data);
 void _xmpacc_replay_sync(void);
+void _xmpacc_tasks_sync(void);
 void _xmpacc_params_sync(void);
 void _xmpacc_device_wait(void);
 void _xmpacc_section_error(const char * where, int what, const char * name, const long long * a, const long long * b);
