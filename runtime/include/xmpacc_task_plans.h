@@ -67,10 +67,13 @@ static int _xmpacc_task_begin_fast(const char *where, const void *nodes, const l
 /* The end of a task entered here; one Python took over (or entered) is Python's. */
 static int _xmpacc_task_end_fast(void) {
   _xmpacc_task_entered_t *e;
+  long long start;
   if (!_xmpacc_task_depth) return 0;
+  start = _xmpacc_replay.profile ? _xmpacc_now() : 0;
   e = &_xmpacc_task_entered[--_xmpacc_task_depth];
   _xmpacc_replay.exec = e->exec;
   _xmpacc_exec.exec_rank = e->exec_rank, _xmpacc_exec.exec_size = e->exec_size;
+  if (start) _xmpacc_replay_record(_XMPACC_EV_TASK_END, "", start, 0, 0);
   return 1;
 }
 
