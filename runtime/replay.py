@@ -67,7 +67,7 @@ REPLAYED = ("_xmpacc_reflect", "_xmpacc_reflect_acc", "_xmpacc_launch", "_xmpacc
             "_xmpacc_reflect_orthogonal_acc", "_xmpacc_reduce_acc", "_xmpacc_bcast_acc", "_xmpacc_reduce_var",
             "_xmpacc_reflect_acc_overlap", "_xmpacc_reflect_acc_join", "_xmpacc_gmove",
             "_xmpacc_reflect_acc_rim", "_xmpacc_align_pointer", "_xmpacc_malloc", "_xmpacc_array_release",
-            "_xmpacc_task_begin", "_xmpacc_task_end")
+            "_xmpacc_task_begin", "_xmpacc_task_end", "_xmpacc_task_nocomm")
 
 # the C side's tables of device reflect plans (include/xmpacc_replay.h): reflect_do ... acc,
 # reflect ... acc with the declared or explicit widths, the same orthogonal

@@ -1,4 +1,4 @@
-"""``task on`` in C after its first call at a site.
+"""``task on`` (and ``task ... nocomm``) in C after its first call at a site.
 
 A task in a time loop (NPB CG prints its residual in ``task on p(1, 1)`` and reduces a node
 row's bounds in ``task on p(1, :)`` every iteration) entered Python at its start and at its
@@ -54,9 +54,10 @@ class TaskPlans:
         self.entered = (CTaskEntered * DEPTH).in_dll(lib, "_xmpacc_task_entered")
         self.generation = ctypes.c_longlong.in_dll(lib, "_xmpacc_param_generation")
 
-    def offer(self, nodes: int, ref: list[int] | None, parent: Any, comm: Any) -> None:
+    def offer(self, nodes: int, ref: list[int] | None, parent: Any, comm: Any,
+              member: bool | None = None) -> None:
         """The general path answered the task at the site C last saw: ``comm`` None where
-        this node skips the body."""
+        this node skips the body; a ``nocomm`` task gives ``member`` and no communicator."""
         if self.lib is None or not self.where.value:
             return
         from mpi4py import MPI
@@ -66,7 +67,7 @@ class TaskPlans:
             return
         c = CTaskPlan(on)
         c.parent, c.layout, c.generation = MPI._handleof(parent), self.replay.c.layout, self.generation.value
-        c.member = int(comm is not None)
+        c.member = int(comm is not None if member is None else member)
         if comm is not None:
             c.exec, c.exec_rank, c.exec_size = MPI._handleof(comm), comm.Get_rank(), comm.Get_size()
         site = int(self.where.value)

@@ -157,7 +157,9 @@ class Tasks:
 
     def _xmpacc_task_nocomm(self, where: bytes, desc: int, ref: int | None) -> int:
         """task ... nocomm: run the body on the selected nodes, without a new node set."""
-        return int(self.node_sets(desc, ref, where_text(where)).member(self.world.Get_rank()))
+        member = self.node_sets(desc, ref, where_text(where)).member(self.world.Get_rank())
+        self.plans.offer(desc, read_ref(ref), self.exec_stack[-1].comm, None, member=member)
+        return int(member)
 
     def _xmpacc_task_end(self) -> None:
         if len(self.exec_stack) > 1:

@@ -1,4 +1,4 @@
-/* xmpacc_task_plans.h: `task on` in C after its first call at a site (runtime/replay_tasks.py
+/* xmpacc_task_plans.h: `task on` (and `task ... nocomm`) in C after its first call at a site (runtime/replay_tasks.py
  * makes the plans; included by xmpacc_fast.h, whose opening comment says the rules).
  *
  * A task in a time loop (`task on p(1)` around a printf, a row's reduction) entered Python
@@ -61,6 +61,24 @@ static int _xmpacc_task_begin_fast(const char *where, const void *nodes, const l
   p->calls++;
   *result = p->member;
   if (start) _xmpacc_replay_record(_XMPACC_EV_TASK_BEGIN, where, start, 0, 0);
+  return 1;
+}
+
+/* task ... nocomm: whether this node runs the body; no node set of its own. */
+static int _xmpacc_task_nocomm_fast(const char *where, const void *nodes, const long long *ref, int *result) {
+  _xmpacc_replay_t *r = &_xmpacc_replay;
+  _xmpacc_task_plan_t *p;
+  long long start;
+  _xmpacc_task_where = where;
+  if (!r->on || _xmpacc_fast_paused) return 0;
+  for (p = (_xmpacc_task_plan_t *)_xmpacc_fast_get(_xmpacc_task_plans, where); p; p = p->next)
+    if (_xmpacc_same_ref(&p->on, nodes, ref)) break;
+  if (!p || p->parent != r->exec || p->layout != r->layout || p->generation != _xmpacc_param_generation)
+    return 0;
+  start = r->profile ? _xmpacc_now() : 0;
+  p->calls++;
+  *result = p->member;
+  if (start) _xmpacc_replay_record(_XMPACC_EV_TASK_NOCOMM, where, start, 0, 0);
   return 1;
 }
 
