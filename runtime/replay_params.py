@@ -24,6 +24,7 @@ from typing import Any
 
 from .arrays import DistArray
 from .cstructs import MAXDIM, CArray
+from .fast_reflect import link_chain
 
 VIEWS = 4          # views per plan (_XMPACC_PARAM_VIEWS)
 PLANS_PER_DESCRIPTOR = 4   # align sites per descriptor address (stack slots are shared)
@@ -46,7 +47,7 @@ CParamPlan._fields_ = [
     ("offsets", ctypes.c_longlong * MAXDIM), ("shadows", ctypes.c_longlong * (2 * MAXDIM)),
     ("generation", ctypes.c_longlong), ("nviews", ctypes.c_int), ("views", CParamView * VIEWS),
     ("aligned", ctypes.c_int), ("current", ctypes.c_int), ("dirty", ctypes.c_int),
-    ("calls", ctypes.c_longlong), ("next", ctypes.POINTER(CParamPlan))]
+    ("calls", ctypes.c_longlong), ("next", ctypes.c_void_p)]
 
 
 @dataclass
@@ -67,6 +68,7 @@ class ParamViews:
         self.dynamic, self.release = dynamic, release
         self.lib: Any = None
         self.plans: dict[int, list[Plan]] = {}
+        self.by_address: dict[int, tuple[int, Plan]] = {}   # a plan's C address -> its descriptor, the plan
         self.folded = 0
 
     def start(self, lib: Any) -> None:
@@ -74,7 +76,7 @@ class ParamViews:
         self.lib = lib
         self.generation = ctypes.c_longlong.in_dll(lib, "_xmpacc_param_generation")
         self.ndirty = ctypes.c_int.in_dll(lib, "_xmpacc_params_ndirty")
-        self.dirty = (ctypes.POINTER(CParamPlan) * 64).in_dll(lib, "_xmpacc_params_dirty")
+        self.dirty = (ctypes.c_void_p * 64).in_dll(lib, "_xmpacc_params_dirty")
         d = self.dynamic
         d.generation_changed, d.view_made, d.python_made = self.changed, self.offer, self.python_made
         d.block_gone = self.block_gone
@@ -112,14 +114,16 @@ class ParamViews:
                 plan = chain.pop(0)
             if plan is not None:
                 self.folded += plan.c.calls
+                del self.by_address[ctypes.addressof(plan.c)]
             plan = self._plan(key, pmap)
             chain.append(plan)
-            self._link(ptr, chain)
+            self.by_address[ctypes.addressof(plan.c)] = (ptr, plan)
+            link_chain(chain)
+            self.lib._xmpacc_param_plan_set(ctypes.c_void_p(ptr), ctypes.byref(chain[0].c))
         c = plan.c
-        views = [bytes(c.views[k].desc) for k in range(c.nviews)]
         desc = ctypes.string_at(ptr, ctypes.sizeof(CArray))
-        k = next((k for k in range(c.nviews) if c.views[k].base == base
-                  and list(c.views[k].extents[:len(sizes)]) == sizes and views[k] == desc), None)
+        k = next((k for k, v in enumerate(c.views[:c.nviews]) if v.base == base
+                  and list(v.extents[:len(sizes)]) == sizes and bytes(v.desc) == desc), None)
         if k is None:   # a free slot, one whose block went, or the first
             k = c.nviews if c.nviews < VIEWS else next((k for k in range(VIEWS) if not c.views[k].base), 0)
             v = c.views[k]
@@ -152,24 +156,15 @@ class ParamViews:
         c.generation, c.current = self.generation.value, -1
         return Plan(c, key, pmap, [], (where, name))
 
-    def _link(self, ptr: int, chain: list[Plan]) -> None:
-        for a, b in zip(chain, chain[1:], strict=False):
-            a.c.next = ctypes.pointer(b.c)
-        if chain:
-            chain[-1].c.next = ctypes.POINTER(CParamPlan)()
-        self.lib._xmpacc_param_plan_set(ctypes.c_void_p(ptr), ctypes.byref(chain[0].c) if chain else None)
-
     # ----------------------------------------------------------------- what C did
     def sync(self) -> None:
         """Apply each plan C changed: the descriptor released (the api's release, as at a
         return), then aligned, then holding its view, as the last C call left it."""
         n, self.ndirty.value = self.ndirty.value, 0
-        changed = [ctypes.addressof(self.dirty[k].contents) for k in range(n)]
-        for ptr, chain in self.plans.items():
-            for plan in chain:
-                if ctypes.addressof(plan.c) in changed:
-                    plan.c.dirty = 0
-                    self._apply(ptr, plan)
+        for k in range(n):
+            ptr, plan = self.by_address[self.dirty[k]]
+            plan.c.dirty = 0
+            self._apply(ptr, plan)
 
     def _apply(self, ptr: int, plan: Plan) -> None:
         """A released descriptor may lie in a frame that has returned: its memory is not

@@ -14,8 +14,10 @@ in C; a task entered there is Python's only if a call enters Python inside it
 from __future__ import annotations
 
 import ctypes
+from dataclasses import dataclass
 from typing import Any
 
+from .fast_reflect import link_chain
 from .replay_structs import CNodeRef, node_ref
 
 DEPTH = 16   # _XMPACC_TASK_DEPTH
@@ -30,12 +32,21 @@ CTaskPlan._fields_ = [
     ("on", CNodeRef), ("parent", ctypes.c_size_t), ("layout", ctypes.c_longlong),
     ("generation", ctypes.c_longlong), ("member", ctypes.c_int), ("exec", ctypes.c_size_t),
     ("exec_rank", ctypes.c_int), ("exec_size", ctypes.c_int), ("calls", ctypes.c_longlong),
-    ("next", ctypes.POINTER(CTaskPlan))]
+    ("next", ctypes.c_void_p)]
 
 
 class CTaskEntered(ctypes.Structure):
-    _fields_ = [("plan", ctypes.POINTER(CTaskPlan)), ("exec", ctypes.c_size_t), ("exec_rank", ctypes.c_int),
+    _fields_ = [("plan", ctypes.c_void_p), ("exec", ctypes.c_size_t), ("exec_rank", ctypes.c_int),
                 ("exec_size", ctypes.c_int)]
+
+
+@dataclass
+class TaskPlan:
+    """A plan and the communicator of the task it enters (None: this node skips it, or
+    nocomm)."""
+
+    c: CTaskPlan
+    comm: Any
 
 
 class TaskPlans:
@@ -43,7 +54,8 @@ class TaskPlans:
 
     def __init__(self) -> None:
         self.lib: Any = None
-        self.sites: dict[int, list[tuple[CTaskPlan, Any]]] = {}
+        self.sites: dict[int, list[TaskPlan]] = {}
+        self.comms: dict[int, Any] = {}   # a plan's C address -> its communicator
         self.folded = 0
 
     def start(self, lib: Any, replay: Any) -> None:
@@ -72,27 +84,25 @@ class TaskPlans:
             c.exec, c.exec_rank, c.exec_size = MPI._handleof(comm), comm.Get_rank(), comm.Get_size()
         site = int(self.where.value)
         old = self.sites.get(site, [])
-        chain = [(p, m) for p, m in old if bytes(p.on) != bytes(on)][-(PLANS_PER_SITE - 1):]
-        self.folded += sum(p.calls for p, _ in old if not any(p is q for q, _ in chain))
-        chain.append((c, comm))
+        chain = [p for p in old if bytes(p.c.on) != bytes(on)][-(PLANS_PER_SITE - 1):]
+        for p in old:
+            if not any(p is q for q in chain):
+                self.folded += p.c.calls
+                del self.comms[ctypes.addressof(p.c)]
+        chain.append(TaskPlan(c, comm))
+        self.comms[ctypes.addressof(c)] = comm
         self.sites[site] = chain
-        for (a, _), (b, _) in zip(chain, chain[1:], strict=False):
-            a.next = ctypes.pointer(b)
-        chain[-1][0].next = ctypes.POINTER(CTaskPlan)()
-        self.lib._xmpacc_task_plan_set(ctypes.c_void_p(site), ctypes.byref(chain[0][0]))
+        link_chain(chain)
+        self.lib._xmpacc_task_plan_set(ctypes.c_void_p(site), ctypes.byref(chain[0].c))
 
     def taken_over(self) -> list[Any]:
         """The communicators of the tasks C entered and Python has not seen, outermost
         first; C forgets them (their ends are Python's now)."""
-        comms = []
-        for k in range(self.depth.value):
-            plan = ctypes.addressof(self.entered[k].plan.contents)
-            comm = next(m for chain in self.sites.values() for p, m in chain if ctypes.addressof(p) == plan)
-            comms.append(comm)
+        comms = [self.comms[self.entered[k].plan] for k in range(self.depth.value)]
         self.depth.value = 0
         return comms
 
     def fold(self, stats: dict[str, int]) -> None:
-        calls = self.folded + sum(p.calls for chain in self.sites.values() for p, _ in chain)
+        calls = self.folded + sum(p.c.calls for chain in self.sites.values() for p in chain)
         if calls:
             stats["replayed_tasks"] = calls

@@ -64,16 +64,16 @@ static int _xmpacc_align_pointer_fast(void *array, const char *where, const char
   _xmpacc_param_plan_t *p;
   long long start;
   if (!_xmpacc_replay.on) return 0;
-  for (p = (_xmpacc_param_plan_t *)_xmpacc_fast_get(_xmpacc_param_plans, array); p; p = p->next)
-    if (p->tmpl == tmpl && p->elem_size == elem_size && p->ndims == ndims && !strcmp(p->where, where)
-        && !strcmp(p->name, name) && !memcmp(p->tdims, tdims, sizeof(int) * (size_t)ndims)
-        && !memcmp(p->offsets, offsets, sizeof(long long) * (size_t)ndims)
-        && !memcmp(p->shadows, shadows, sizeof(long long) * 2 * (size_t)ndims))
-      break;
-  if (!p || p->generation != _xmpacc_param_generation) return 0;
+  p = 0;
   for (_xmpacc_param_plan_t *q = (_xmpacc_param_plan_t *)_xmpacc_fast_get(_xmpacc_param_plans, array); q; q = q->next)
-    if (q != p && (q->aligned || q->current >= 0)) return 0;   /* another site's view: Python's */
-  if (!_xmpacc_param_touch(p)) return 0;
+    if (q->tmpl == tmpl && q->elem_size == elem_size && q->ndims == ndims && !strcmp(q->where, where)
+        && !strcmp(q->name, name) && !memcmp(q->tdims, tdims, sizeof(int) * (size_t)ndims)
+        && !memcmp(q->offsets, offsets, sizeof(long long) * (size_t)ndims)
+        && !memcmp(q->shadows, shadows, sizeof(long long) * 2 * (size_t)ndims))
+      p = q;
+    else if (q->aligned || q->current >= 0)
+      return 0;   /* another site's view: Python's */
+  if (!p || p->generation != _xmpacc_param_generation || !_xmpacc_param_touch(p)) return 0;
   start = _xmpacc_replay.profile ? _xmpacc_now() : 0;
   /* as dynamic.py's align: the previous view goes (a static_desc parameter aligned again) */
   c->id = 0, c->ndims = ndims, c->elem_size = elem_size, c->base = 0;

@@ -39,17 +39,25 @@ const char *_xmpacc_task_where;        /* the site of a call that went to Python
 int _xmpacc_task_depth;                /* tasks entered here that Python has not taken over */
 _xmpacc_task_entered_t _xmpacc_task_entered[_XMPACC_TASK_DEPTH];
 
-static int _xmpacc_task_begin_fast(const char *where, const void *nodes, const long long *ref, int *result) {
+/* The site's plan for the nodes and reference the call passes, while it holds; 0 (the call
+ * goes to Python, which plans it) otherwise.  The site is noted for Python's plan. */
+static _xmpacc_task_plan_t *_xmpacc_task_plan(const char *where, const void *nodes, const long long *ref) {
   _xmpacc_replay_t *r = &_xmpacc_replay;
   _xmpacc_task_plan_t *p;
-  long long start;
   _xmpacc_task_where = where;
   if (!r->on || _xmpacc_fast_paused) return 0;
   for (p = (_xmpacc_task_plan_t *)_xmpacc_fast_get(_xmpacc_task_plans, where); p; p = p->next)
     if (_xmpacc_same_ref(&p->on, nodes, ref)) break;
   if (!p || p->parent != r->exec || p->layout != r->layout || p->generation != _xmpacc_param_generation)
     return 0;
-  if (p->member && _xmpacc_task_depth == _XMPACC_TASK_DEPTH) return 0;
+  return p;
+}
+
+static int _xmpacc_task_begin_fast(const char *where, const void *nodes, const long long *ref, int *result) {
+  _xmpacc_replay_t *r = &_xmpacc_replay;
+  _xmpacc_task_plan_t *p = _xmpacc_task_plan(where, nodes, ref);
+  long long start;
+  if (!p || (p->member && _xmpacc_task_depth == _XMPACC_TASK_DEPTH)) return 0;
   start = r->profile ? _xmpacc_now() : 0;
   if (p->member) {
     _xmpacc_task_entered_t *e = &_xmpacc_task_entered[_xmpacc_task_depth++];
@@ -66,16 +74,10 @@ static int _xmpacc_task_begin_fast(const char *where, const void *nodes, const l
 
 /* task ... nocomm: whether this node runs the body; no node set of its own. */
 static int _xmpacc_task_nocomm_fast(const char *where, const void *nodes, const long long *ref, int *result) {
-  _xmpacc_replay_t *r = &_xmpacc_replay;
-  _xmpacc_task_plan_t *p;
+  _xmpacc_task_plan_t *p = _xmpacc_task_plan(where, nodes, ref);
   long long start;
-  _xmpacc_task_where = where;
-  if (!r->on || _xmpacc_fast_paused) return 0;
-  for (p = (_xmpacc_task_plan_t *)_xmpacc_fast_get(_xmpacc_task_plans, where); p; p = p->next)
-    if (_xmpacc_same_ref(&p->on, nodes, ref)) break;
-  if (!p || p->parent != r->exec || p->layout != r->layout || p->generation != _xmpacc_param_generation)
-    return 0;
-  start = r->profile ? _xmpacc_now() : 0;
+  if (!p) return 0;
+  start = _xmpacc_replay.profile ? _xmpacc_now() : 0;
   p->calls++;
   *result = p->member;
   if (start) _xmpacc_replay_record(_XMPACC_EV_TASK_NOCOMM, where, start, 0, 0);
