@@ -14,6 +14,10 @@
     python3 bench/run.py --cpu --only spelling --out DIR   # every spelling on the host backend
     bash bench/spelling_device.sh DIR    # the spelling group as one device command (after
                                          # `. tests/device_env.sh`), results copied into DIR
+    python3 bench/run.py --only core,stencil,himeno   # several groups; then another command:
+    python3 bench/run.py --merge A.json B.json --out DIR  # one file, all-<date>-<gpu>-x<n>.json,
+                                         # of the groups several commands measured (a device
+                                         # command runs at most ten minutes; the whole run longer)
     python3 bench/run.py --cpu-bench     # CPU1/CPU2: the CPU path vs hand-written C + MPI:
                                          # bench/results/cpu-<host>.json
 
@@ -31,12 +35,15 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
+import os
 import platform
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
+GROUPS = ("core", "stencil", "himeno", "spelling", "overhead")
 sys.path.insert(0, str(HERE))
 import himeno_goals  # noqa: E402 - bench/ is no package
 import overhead_goals  # noqa: E402 - bench/ is no package
@@ -143,6 +150,67 @@ def goals(record: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def all_goals(record: dict[str, Any]) -> dict[str, Any]:
+    """Every group's goals that the record's measurements give."""
+    return {**goals(record), **stencil_goals.goals(record), **himeno_goals.goals(record),
+            **spelling_goals.goals(record), **overhead_goals.goals(record)}
+
+
+def groups_arg(text: str) -> list[str]:
+    """--only: one group or several, comma-separated, in GROUPS."""
+    names = [g for g in text.split(",") if g]
+    bad = [g for g in names if g not in GROUPS]
+    if bad or not names:
+        raise argparse.ArgumentTypeError(f"unknown group {', '.join(bad) or text!r} "
+                                         f"(groups: {', '.join(GROUPS)})")
+    return names
+
+
+# what a merged record keeps of each part: the machine fields, which must agree
+SAME_MACHINE = ("gpu", "gpus")
+PART_FIELDS = ("date", "machine", "groups", "tree", "wall_s", "versions")
+
+
+def merge(paths: list[Path], out: Path) -> int:
+    """One results file from the results files of several device commands on one machine kind
+    (a device command runs at most ten minutes, the whole benchmark about fifteen): each
+    group's measurements as they were, the goals computed over all of them, and ``parts``
+    saying which command measured what, when and where.  Parts that measured the same group
+    are refused, as are parts of different machine kinds."""
+    records = [json.loads(p.read_text()) for p in paths]
+    first = records[0]
+    for p, r in zip(paths, records, strict=True):
+        if any(r.get(k) != first.get(k) for k in SAME_MACHINE):
+            print(f"bench: {p}: {', '.join(f'{k} {r.get(k)!r}' for k in SAME_MACHINE)} differ from "
+                  f"{paths[0]}'s", file=sys.stderr)
+            return 1
+    merged: dict[str, Any] = {k: first[k] for k in ("date", *SAME_MACHINE)}
+    merged["parts"] = [{"file": p.name, **{k: r[k] for k in PART_FIELDS if k in r}}
+                       for p, r in zip(paths, records, strict=True)]
+    merged["nbody"] = {}
+    seen: dict[str, str] = {}
+    for p, r in zip(paths, records, strict=True):
+        for key, value in r.items():
+            if key in PART_FIELDS or key in SAME_MACHINE or key == "goals" or (key == "nbody" and not value):
+                continue
+            if key in seen:
+                print(f"bench: {p} and {seen[key]} both measured {key!r}", file=sys.stderr)
+                return 1
+            seen[key] = p.name
+            merged[key] = value
+    merged["goals"] = all_goals(merged)
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / f"all-{merged['date']}-{merged['gpu'].replace(' ', '-')}-x{merged['gpus']}.json"
+    path.write_text(json.dumps(merged, indent=1, default=str))
+    try:
+        replot(merged, path)
+    except ImportError:
+        print("bench: matplotlib missing, no plot", file=sys.stderr)
+    print(json.dumps(merged["goals"], indent=1))
+    print(f"bench: wrote {path}", file=sys.stderr)
+    return 0
+
+
 def plot(record: dict[str, Any], path: Path) -> None:
     import matplotlib
 
@@ -231,14 +299,20 @@ def main() -> int:
     ap.add_argument("--out", type=Path, default=HERE / "results")
     ap.add_argument("--laplace-n", type=int, default=8192)
     ap.add_argument("--replot", type=Path, help="redraw the PNG of an existing results file")
-    ap.add_argument("--only", choices=["core", "stencil", "himeno", "spelling", "overhead"],
-                    help="run only this group of cases")
+    ap.add_argument("--only", type=groups_arg, metavar="GROUP[,GROUP...]",
+                    help=f"run only these groups of cases ({', '.join(GROUPS)}); "
+                         "the CPU smoke modes take one")
+    ap.add_argument("--merge", type=Path, nargs="+", metavar="FILE",
+                    help="merge results files of one machine kind, each of other groups, into one "
+                         "(all-<date>-<gpu>-x<n>.json in --out) with every goal computed over them")
     ap.add_argument("--himeno-size", choices=["S", "M", "L"], default="L")
     ap.add_argument("--himeno-iter", type=int, default=200)
     args = ap.parse_args()
     if args.replot:
         replot(json.loads(args.replot.read_text()), args.replot)
         return 0
+    if args.merge:
+        return merge(args.merge, args.out)
     args.out.mkdir(parents=True, exist_ok=True)
     if args.cpu_bench:
         from cpu_bench import cpu_bench
@@ -250,21 +324,21 @@ def main() -> int:
                           for k, v in record["cases"].items()}, indent=1))
         print(json.dumps(record["goals"], indent=1))
         return 0
-    if args.cpu and args.only == "himeno":
+    if args.cpu and args.only == ["himeno"]:
         record = {"mode": "cpu smoke test (host backend); times are not benchmarks", "runs": {}}
         (args.out / "build").mkdir(exist_ok=True)
         himeno_goals.cpu_smoke(args.out / "build", record)
         (args.out / "cpu-smoke-himeno.json").write_text(json.dumps(record, indent=1))
         print(json.dumps({k: v["values"] for k, v in record["runs"].items()}, indent=1))
         return 0
-    if args.cpu and args.only == "spelling":
+    if args.cpu and args.only == ["spelling"]:
         (args.out / "build").mkdir(exist_ok=True)
         record = spelling_goals.cpu_smoke(args.out / "build")
         (args.out / "cpu-smoke-spelling.json").write_text(json.dumps(record, indent=1, default=str))
         print(json.dumps({k: v["values"] for k, v in record["runs"].items()}, indent=1))
         print(json.dumps(record["agree"]))
         return 0 if all(record["agree"].values()) else 1
-    if args.cpu and args.only == "overhead":
+    if args.cpu and args.only == ["overhead"]:
         (args.out / "build").mkdir(exist_ok=True)
         record = overhead_goals.cpu_smoke(args.out / "build")
         (args.out / "cpu-smoke-overhead.json").write_text(json.dumps(record, indent=1))
@@ -277,28 +351,36 @@ def main() -> int:
         print(json.dumps({k: v["values"] for k, v in record["runs"].items()}, indent=1))
         return 0
     gpu, count, versions = gpu_info()
+    started = time.time()
     record = {"date": datetime.date.today().isoformat(), "machine": platform.node(), "gpu": gpu,
               "gpus": count, "versions": {**versions, "python": platform.python_version()},
-              "nbody": {}}
+              "groups": sorted(args.only or GROUPS), "nbody": {}}
+    if os.environ.get("XMPACC_BENCH_TREE"):   # the commit the carried tree was made at
+        record["tree"] = os.environ["XMPACC_BENCH_TREE"]
     work = args.out / "build"
     work.mkdir(exist_ok=True)
-    if args.only in (None, "core"):   # the goals of the first performance issue
+
+    def want(group: str) -> bool:
+        return not args.only or group in args.only
+
+    if want("core"):   # the goals of the first performance issue
         nbody_cases(work, count, record)
         laplace_cases(work, count, record, args.laplace_n)
         launch_case(work, record)
     # one copy-bandwidth measurement per run: the bound of S1/S2, H2 and Y2
-    copy = copy_bandwidth() if args.only in (None, "stencil", "himeno", "spelling") else None
-    if args.only in (None, "stencil"):
+    copy = copy_bandwidth() if any(map(want, ("stencil", "himeno", "spelling"))) else None
+    if want("stencil"):
         stencil_goals.cases(work, count, record, copy)
-    if args.only in (None, "himeno"):
+    if want("himeno"):
         himeno_goals.cases(work, count, record, copy, args.himeno_size, args.himeno_iter)
-    if args.only in (None, "spelling"):
+    if want("spelling"):
         spelling_goals.cases(work, record, copy, args.quick)
-    if args.only in (None, "overhead"):
+    if want("overhead"):
         overhead_goals.cases(work, count, record)
-    record["goals"] = {**goals(record), **stencil_goals.goals(record), **himeno_goals.goals(record),
-                       **spelling_goals.goals(record), **overhead_goals.goals(record)}
-    stem = f"{args.only + '-' if args.only else ''}{record['date']}-{gpu.replace(' ', '-')}-x{count}"
+    record["wall_s"] = round(time.time() - started, 1)
+    record["goals"] = all_goals(record)
+    only = "-".join(g for g in GROUPS if g in args.only) + "-" if args.only else ""
+    stem = f"{only}{record['date']}-{gpu.replace(' ', '-')}-x{count}"
     (args.out / f"{stem}.json").write_text(json.dumps(record, indent=1, default=str))
     try:
         replot(record, args.out / f"{stem}.json")

@@ -50,11 +50,8 @@ def test_bench_cpu_mode(tmp_path: Path) -> None:
         runs["jacobi3d, 2 proc"]["values"]["checksum"], rel=1e-12)
 
 
-def test_stencil_goals_from_a_record() -> None:
-    """S1-S3 and C3 as bench/run.py computes them, from made-up times (no GPU needed)."""
-    sys.path.insert(0, str(REPO / "bench"))
-    import stencil_goals
-
+def stencil_record() -> dict[str, object]:
+    """A stencil group's record of made-up times: S1 at 8192^2 95 % of copy bandwidth."""
     def prog(ms: float) -> dict[str, object]:
         return {"values": {"iter_ms": ms, "checksum": 1.0}, "stats": []}
 
@@ -69,10 +66,18 @@ def test_stencil_goals_from_a_record() -> None:
 
     copy_gbs = 4000.0
     one_8k = 16 * 8190 ** 2 / (0.95 * copy_gbs * 1e9) * 1e3      # 95 % of the copy bandwidth
-    record = {"copy": {"copy_gbs": copy_gbs},
-              "stencil": {"laplace": {"8192": lap(8192, one_8k, 2.0, 0.3),
-                                      "16384": lap(16384, 10.0, 1.04, 1.0)},
-                          "jacobi3d": {"n": 512, "xmpacc": {"xmpacc, 1 GPU": prog(1.0)}, "baselines": []}}}
+    return {"copy": {"copy_gbs": copy_gbs},
+            "stencil": {"laplace": {"8192": lap(8192, one_8k, 2.0, 0.3),
+                                    "16384": lap(16384, 10.0, 1.04, 1.0)},
+                        "jacobi3d": {"n": 512, "xmpacc": {"xmpacc, 1 GPU": prog(1.0)}, "baselines": []}}}
+
+
+def test_stencil_goals_from_a_record() -> None:
+    """S1-S3 and C3 as bench/run.py computes them, from made-up times (no GPU needed)."""
+    sys.path.insert(0, str(REPO / "bench"))
+    import stencil_goals
+
+    record = stencil_record()
     g = stencil_goals.goals(record)
     assert g["S1-8192"]["value"] == pytest.approx(0.95, rel=1e-3) and g["S1-8192"]["met"]
     assert not g["S1-16384"]["met"] and not g["S1"]["met"]
@@ -239,3 +244,36 @@ def test_launch_cuda_builds(tmp_path: Path) -> None:
     r = subprocess.run(["bash", str(REPO / "bench" / "cuda" / "build.sh"), str(tmp_path), "launch", "1", "2"],
                        capture_output=True, text=True)
     assert r.returncode == 64 and "usage" in r.stderr
+
+
+def test_results_of_several_commands_merge(tmp_path: Path) -> None:
+    """bench/run.py --merge: the records of two device commands (another group each) become
+    one file with the goals of both computed over it and each part named; two parts that
+    measured the same group, or parts of two machine kinds, are refused."""
+    def prog(ms: float) -> dict[str, object]:
+        return {"values": {"iter_ms": ms, "checksum": 1.0}, "stats": [], "checksums_match": True}
+
+    machine = {"date": "2026-11-30", "gpu": "NVIDIA H200", "gpus": 2, "versions": {"cupy": "14.2"}}
+    stencil = {**machine, "machine": "a", "groups": ["stencil"], "nbody": {}, "tree": "abc",
+               **stencil_record(), "goals": {"stale": {}}}
+    sizes = {"256": {"runs": {"xmpacc, 1 GPU": prog(0.006), "CUDA C, 1 GPU": prog(0.004)}}}
+    overhead = {**machine, "machine": "b", "groups": ["overhead"], "nbody": {}, "wall_s": 400.0,
+                "overhead": {"gpus": 2, "sizes": sizes, "launch": {}}}
+    files = []
+    for name, rec in (("stencil.json", stencil), ("overhead.json", overhead)):
+        files.append(tmp_path / name)
+        files[-1].write_text(json.dumps(rec))
+    run = [sys.executable, str(REPO / "bench" / "run.py"), "--out", str(tmp_path / "out"), "--merge"]
+    r = subprocess.run([*run, *map(str, files)], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    merged = json.loads((tmp_path / "out" / "all-2026-11-30-NVIDIA-H200-x2.json").read_text())
+    assert merged["goals"]["S2"]["value"] == pytest.approx(16 * 510 ** 3 / 1e-3 / 4e12, rel=1e-3)
+    assert merged["goals"]["O1"]["value"] == pytest.approx(1.5) and "stale" not in merged["goals"]
+    assert [(p["file"], p["machine"], p["groups"]) for p in merged["parts"]] == [
+        ("stencil.json", "a", ["stencil"]), ("overhead.json", "b", ["overhead"])]
+    assert merged["parts"][0]["tree"] == "abc" and merged["parts"][1]["wall_s"] == 400.0
+    again = subprocess.run([*run, str(files[0]), str(files[0])], capture_output=True, text=True, timeout=120)
+    assert again.returncode == 1 and "both measured 'copy'" in again.stderr
+    files[1].write_text(json.dumps({**overhead, "gpus": 4}))
+    other = subprocess.run([*run, *map(str, files)], capture_output=True, text=True, timeout=120)
+    assert other.returncode == 1 and "gpus 4" in other.stderr
