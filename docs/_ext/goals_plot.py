@@ -25,26 +25,32 @@ OUT = REPO / "docs" / "_generated" / "goals.svg"
 # The runs the performance page cites, and for each goal shown: its key in the file's
 # "goals", the label on the chart and the direction of its target.
 RUNS: tuple[tuple[str, tuple[tuple[str, str, str], ...]], ...] = (
-    ("core-2026-11-23-NVIDIA-H200-x2.json", (
+    ("all-2026-11-30-NVIDIA-H200-x2.json", (   # every group in one job (bench/run.py --merge)
         ("P1", "P1 n-body 64k, 1 GPU / hand", "<="),
         ("P2", "P2 n-body 64k, 1 GPU / 2 GPUs", ">="),
         ("P3", "P3 n-body 16k throughput / hand", ">="),
         ("L1", "L1 Laplace 8192², 1 GPU / fused", "<="),
         ("L2", "L2 Laplace 8192², 2 GPUs / NCCL hand", "<="),
         ("C1", "C1 reflect bytes / shadow bytes", "<="),
-        ("C2", "C2 host µs per launch", "<="),
-    )),
-    ("stencil-2026-11-23-NVIDIA-H200-x2.json", (
         ("S1-8192", "S1 Laplace 8192², of copy bandwidth", ">="),
         ("S1-16384", "S1 Laplace 16384², of copy bandwidth", ">="),
         ("S2", "S2 Jacobi 512³, of copy bandwidth", ">="),
         ("S3", "S3 Laplace 16384², 2 GPUs / hand", "<="),
         ("C3", "C3 staged reflect / hand staged", "<="),
-    )),
-    ("himeno-2026-11-28-NVIDIA-H200-x4.json", (
         ("H1", "H1 Himeno L, 1 GPU / hand", ">="),
         ("H2", "H2 Himeno L, of bandwidth bound", ">="),
-        ("H3", "H3 Himeno L, 1 → 4 GPUs efficiency", ">="),
+        ("H3", "H3 Himeno L, 1 → 2 GPUs / hand's", ">="),
+        ("Y1", "Y1 every spelling / fastest", ">="),
+        ("Y2", "Y2 7-point 512³, every spelling, of copy", ">="),
+        ("Y3", "Y3 Himeno as users write it / hand", ">="),
+        ("Y4", "Y4 async / sync", ">="),
+        ("O1", "O1 Laplace 256², 1 GPU / CUDA C", "<="),
+        ("O2", "O2 host µs per launch beyond the driver", "<="),
+        ("O3a", "O3a Laplace 1024², 2 GPUs / CUDA C + NCCL", "<="),
+        ("O3b", "O3b Laplace 4096², 1 → 2 GPUs efficiency", ">="),
+    )),
+    ("himeno-2026-11-28-NVIDIA-H200-x4.json", (
+        ("H3", "H3 Himeno L, 1 → 4 GPUs efficiency (11-28)", ">="),
     )),
     ("cpu-vm.json", (
         ("CPU1", "CPU1 host step / hand C + MPI", "<="),
