@@ -24,17 +24,26 @@ VARIANTS=(
   "d_mb0:REAL=double:XMPACC_STREAM_MINBLOCKS=0"
   "d_mb8:REAL=double:XMPACC_STREAM_MINBLOCKS=8"
 )
-# the 27-point sweep keeps 9 windows: how many blocks per SM its registers allow, and whether
-# the walk is written whole (stream_walk.py), decide its speed
+# the 27-point sweep: 9 windows of reads, or (one point a thread) the cell's window and two windows
+# of plane sums (stream_planes.py; XMPACC_STREAM_PLANE_SUMS=0: the reads); how many blocks per SM
+# its registers allow decides its speed.  fp32 takes the vector walk, which keeps the reads
 [ "$nest" = stencil27 ] && VARIANTS=(
-  "f_def:REAL=float:" "f_near0:REAL=float:XMPACC_STREAM_NEAR=0" "f_mb3:REAL=float:XMPACC_STREAM_MINBLOCKS=3"
-  "f_mb4:REAL=float:XMPACC_STREAM_MINBLOCKS=4" "f_w0mb6:REAL=float:XMPACC_STREAM_WHOLE=0 XMPACC_STREAM_MINBLOCKS=6"
-  "d_def:REAL=double:" "d_near0:REAL=double:XMPACC_STREAM_NEAR=0" "d_mb3:REAL=double:XMPACC_STREAM_MINBLOCKS=3"
-  "d_mb4:REAL=double:XMPACC_STREAM_MINBLOCKS=4" "d_w0mb4:REAL=double:XMPACC_STREAM_WHOLE=0 XMPACC_STREAM_MINBLOCKS=4"
-  "f_w4:REAL=float:XMPACC_STREAM_WALK=4" "d_w4:REAL=double:XMPACC_STREAM_WALK=4"
+  "d_def:REAL=double:" "d_nosums:REAL=double:XMPACC_STREAM_PLANE_SUMS=0"
+  "d_mb3:REAL=double:XMPACC_STREAM_MINBLOCKS=3" "d_mb4:REAL=double:XMPACC_STREAM_MINBLOCKS=4"
+  "d_mb5:REAL=double:XMPACC_STREAM_MINBLOCKS=5" "d_mb6:REAL=double:XMPACC_STREAM_MINBLOCKS=6"
+  "f_def:REAL=float:" "f_scalar:REAL=float:XMPACC_STREAM_VECTOR=0"
+  "f_scalar_mb6:REAL=float:XMPACC_STREAM_VECTOR=0 XMPACC_STREAM_MINBLOCKS=6"
 )
 for v in "${VARIANTS[@]}"; do
   n=${v%%:*}; rest=${v#*:}; d=${rest%%:*}; e=${rest#*:}
   (env $e xmpacc -O2 -xacc -DSPELLING=1 -D$d -DN=512 -DITER=50 $S -o j_$n >/dev/null 2>&1 || echo build-fail $n) &
 done; wait
 for v in "${VARIANTS[@]}"; do n=${v%%:*}; echo "$n $(XMPACC_DEVICE=cuda mpirun -np 1 ./j_$n 2>&1 | grep -E 'iter_ms|checksum|rror' | tr '\n' ' ')"; done
+# the hand-written kernels of the same nest in the same job (bench/baselines.py: the best of its walks
+# and block shapes is the spelling group's bar); HAND=0 leaves them out
+if [ "${HAND:-1}" = 1 ] && [ "$nest" = stencil27 ]; then
+  for real in double float; do
+    echo "hand_$real $(mpirun -np 1 python3 $R/bench/baselines.py stencil27 --nz 512 --ny 512 --nx 512 --iter 50 --real $real \
+      | python3 -c 'import json, sys; b = min((json.loads(l) for l in sys.stdin if l.startswith("{")), key=lambda r: r["iter_ms"]); print("iter_ms =", b["iter_ms"], "checksum =", b["checksum"], "(" + b["variant"] + ")")')"
+  done
+fi

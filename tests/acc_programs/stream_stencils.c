@@ -1,7 +1,7 @@
 /* Stencils that xmpacc turns into streaming kernels (passes/streaming.py), and nests next
  * to them that it must not: 2-D and 3-D, windows of 3 and 5 rows, a read-write array, reductions,
  * conditional reads, a loop that does not start at the array's first row, extents that
- * are no multiple of any walk length. */
+ * are no multiple of any walk length, sums of a plane's reads kept along the walk. */
 #include <stdio.h>
 
 #define NX 37
@@ -87,6 +87,16 @@ int main(void)
                         r3 += w[k - 1][j][i] * w[k + 1][j][i];
                         d3 = d > d3 ? d : d3;
                     }
+            /* plane sums (stream_planes.py): the walk keeps each plane's (j - 1) - (j + 1)
+             * difference and (i - 1) + (i + 1) sum, as the body computes them, not the reads */
+#pragma xmp loop (k, j, i) on t3[k][j][i] acc
+            for (k = 1; k < NZ - 1; k++)
+                for (j = 1; j < MY - 1; j++)
+                    for (i = 1; i < MX - 1; i++)
+                        wnew[k][j][i] = 0.5 * ((w[k - 1][j - 1][i] - w[k - 1][j + 1][i])
+                                               + (w[k + 1][j - 1][i] - w[k + 1][j + 1][i]))
+                                        + 0.25 * ((w[k][j - 1][i] - w[k][j + 1][i]) + (w[k][j][i - 1] + w[k][j][i + 1]))
+                                        + (w[k + 1][j][i - 1] + w[k + 1][j][i + 1]) * 0.125 + wnew[k][j][i];
 #pragma xmp loop (k, j, i) on t3[k][j][i] acc
             for (k = 1; k < NZ - 1; k++)
                 for (j = 1; j < MY - 1; j++)

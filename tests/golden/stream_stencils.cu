@@ -590,11 +590,132 @@ void _xmpacc_loop_stream_stencils_c_82_host(long long _xmpacc_n, void **_xmpacc_
 }
 #endif
 
-/* stream_stencils.c:90: loop ... acc */
-#ifndef _XMPACC_MINB_xmpacc_loop_stream_stencils_c_90   /* the runtime defines it as 2 where this kernel spills */
-#define _XMPACC_MINB_xmpacc_loop_stream_stencils_c_90 8
+/* stream_stencils.c:92: loop ... acc */
+#ifndef _XMPACC_MINB_xmpacc_loop_stream_stencils_c_92   /* the runtime defines it as 4 where this kernel spills */
+#define _XMPACC_MINB_xmpacc_loop_stream_stencils_c_92 5
 #endif
-_XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stream_stencils_c_90) _xmpacc_loop_stream_stencils_c_90(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_k, _xmpacc_sched_t _xmpacc_s_j, _xmpacc_sched_t _xmpacc_s_i, double * _XMPACC_RESTRICT w, _xmpacc_array_t _xmpacc_a_w, const double * _XMPACC_RESTRICT wnew, _xmpacc_array_t _xmpacc_a_wnew)
+_XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stream_stencils_c_92) _xmpacc_loop_stream_stencils_c_92(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_k, _xmpacc_sched_t _xmpacc_s_j, _xmpacc_sched_t _xmpacc_s_i, double * _XMPACC_RESTRICT wnew, _xmpacc_array_t _xmpacc_a_wnew, const double * _XMPACC_RESTRICT w, _xmpacc_array_t _xmpacc_a_w)
+{
+  long long _xmpacc_gid = _XMPACC_TID;
+  long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
+  if (_xmpacc_grid2) {
+    _xmpacc_in = _XMPACC_GRID_X - _XMPACC_PAD(_xmpacc_s_i); _xmpacc_rest = _XMPACC_GRID_Y;
+    _xmpacc_tid = _xmpacc_rest * _xmpacc_s_i.count + _xmpacc_in;
+    if (_xmpacc_in < 0 || _xmpacc_in >= _xmpacc_s_i.count) _xmpacc_tid = _xmpacc_total;
+  } else {
+    _xmpacc_tid = _xmpacc_gid; _xmpacc_rest = _xmpacc_tid;
+    _xmpacc_in = _xmpacc_divmod(&_xmpacc_rest, _xmpacc_s_i);
+  }
+  int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
+  if (!_xmpacc_valid) return;
+  int i = (int) (_xmpacc_s_i.first + _xmpacc_in * _xmpacc_s_i.step);
+  int j = (int) (_xmpacc_s_j.first + _xmpacc_divmod(&_xmpacc_rest, _xmpacc_s_j) * _xmpacc_s_j.step);
+  int k = (int) (_xmpacc_s_k.first + _xmpacc_rest * _xmpacc_s_k.step);
+  #ifndef _XMPACC_CHECK
+  wnew -= ((_xmpacc_a_wnew.dim[0].gtol) * _xmpacc_a_wnew.dim[1].lext + _xmpacc_a_wnew.dim[1].gtol) * _xmpacc_a_wnew.dim[2].lext + _xmpacc_a_wnew.dim[2].gtol;
+  w -= ((_xmpacc_a_w.dim[0].gtol) * _xmpacc_a_w.dim[1].lext + _xmpacc_a_w.dim[1].gtol) * _xmpacc_a_w.dim[2].lext + _xmpacc_a_w.dim[2].gtol;
+  #endif
+  {
+  long long _xmpacc_p0 = _xmpacc_rest * 2;   /* this thread's first row */
+  k = (int) (_xmpacc_s_k.first + _xmpacc_p0 * _xmpacc_s_k.step);
+  #ifndef _XMPACC_CHECK
+  long long _xmpacc_o0 = _XMPACC_AT3(_xmpacc_a_wnew, _XMPACC_G(_xmpacc_a_wnew, 0, (k)), _XMPACC_G(_xmpacc_a_wnew, 1, j), _XMPACC_G(_xmpacc_a_wnew, 2, i));
+  const long long _xmpacc_t0 = (_XMPACC_AT3(_xmpacc_a_wnew, _XMPACC_G(_xmpacc_a_wnew, 0, (k + _xmpacc_s_k.step)), _XMPACC_G(_xmpacc_a_wnew, 1, j), _XMPACC_G(_xmpacc_a_wnew, 2, i))) - _xmpacc_o0;
+  long long _xmpacc_o1 = _XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, (k)), _XMPACC_G(_xmpacc_a_w, 1, j - 1), _XMPACC_G(_xmpacc_a_w, 2, i));
+  const long long _xmpacc_t1 = (_XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, (k + _xmpacc_s_k.step)), _XMPACC_G(_xmpacc_a_w, 1, j - 1), _XMPACC_G(_xmpacc_a_w, 2, i))) - _xmpacc_o1;
+  const long long _xmpacc_d1_0 = (_XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, (k - 1)), _XMPACC_G(_xmpacc_a_w, 1, j - 1), _XMPACC_G(_xmpacc_a_w, 2, i))) - _xmpacc_o1;
+  const long long _xmpacc_d1_1 = (_XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, (k - 1)), _XMPACC_G(_xmpacc_a_w, 1, j + 1), _XMPACC_G(_xmpacc_a_w, 2, i))) - _xmpacc_o1;
+  const long long _xmpacc_d1_2 = (_XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, (k + 1)), _XMPACC_G(_xmpacc_a_w, 1, j - 1), _XMPACC_G(_xmpacc_a_w, 2, i))) - _xmpacc_o1;
+  const long long _xmpacc_d1_3 = (_XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, (k + 1)), _XMPACC_G(_xmpacc_a_w, 1, j + 1), _XMPACC_G(_xmpacc_a_w, 2, i))) - _xmpacc_o1;
+  const long long _xmpacc_d1_4 = (_XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, (k)), _XMPACC_G(_xmpacc_a_w, 1, j + 1), _XMPACC_G(_xmpacc_a_w, 2, i))) - _xmpacc_o1;
+  const long long _xmpacc_d1_5 = (_XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, (k)), _XMPACC_G(_xmpacc_a_w, 1, j), _XMPACC_G(_xmpacc_a_w, 2, i - 1))) - _xmpacc_o1;
+  const long long _xmpacc_d1_6 = _xmpacc_d1_5 + 2;
+  const long long _xmpacc_d1_7 = (_XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, (k + 1)), _XMPACC_G(_xmpacc_a_w, 1, j), _XMPACC_G(_xmpacc_a_w, 2, i - 1))) - _xmpacc_o1;
+  const long long _xmpacc_d1_8 = _xmpacc_d1_7 + 2;
+  #endif
+  double _xmpacc_r0_0, _xmpacc_r0_1, _xmpacc_r0_2;
+  _xmpacc_r0_0 = _XMPACC_LDG(&w[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_0, _XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, (k - 1)), _XMPACC_G(_xmpacc_a_w, 1, j - 1), _XMPACC_G(_xmpacc_a_w, 2, i)))]);
+  _xmpacc_r0_1 = _XMPACC_LDG(&w[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, (k)), _XMPACC_G(_xmpacc_a_w, 1, j - 1), _XMPACC_G(_xmpacc_a_w, 2, i)))]);
+  double _xmpacc_r1_0, _xmpacc_r1_1, _xmpacc_r1_2;
+  _xmpacc_r1_0 = _XMPACC_LDG(&w[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_1, _XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, (k - 1)), _XMPACC_G(_xmpacc_a_w, 1, j + 1), _XMPACC_G(_xmpacc_a_w, 2, i)))]);
+  _xmpacc_r1_1 = _XMPACC_LDG(&w[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_4, _XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, (k)), _XMPACC_G(_xmpacc_a_w, 1, j + 1), _XMPACC_G(_xmpacc_a_w, 2, i)))]);
+  double _xmpacc_r2_0, _xmpacc_r2_1;
+  _xmpacc_r2_0 = _XMPACC_LDG(&w[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_5, _XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, (k)), _XMPACC_G(_xmpacc_a_w, 1, j), _XMPACC_G(_xmpacc_a_w, 2, i - 1)))]);
+  double _xmpacc_r3_0, _xmpacc_r3_1;
+  _xmpacc_r3_0 = _XMPACC_LDG(&w[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_6, _XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, (k)), _XMPACC_G(_xmpacc_a_w, 1, j), _XMPACC_G(_xmpacc_a_w, 2, i + 1)))]);
+  double _xmpacc_q0_0, _xmpacc_q0_1, _xmpacc_q0_2;
+  _xmpacc_q0_0 = (_xmpacc_r0_0 - _xmpacc_r1_0);
+  _xmpacc_q0_1 = (_xmpacc_r0_1 - _xmpacc_r1_1);
+  double _xmpacc_q1_0, _xmpacc_q1_1;
+  _xmpacc_q1_0 = (_xmpacc_r2_0 + _xmpacc_r3_0);
+  /* streamed: 2 rows of 'k' per thread, windows w[k-1..k+1], w[k-1..k+1], w[k+0..k+1], w[k+0..k+1] (with 2 windows of plane sums in place of the reads they add) */
+  {
+  _XMPACC_UNROLL
+  for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
+    if (_xmpacc_w > 0) { if (_xmpacc_p0 + _xmpacc_w >= _xmpacc_s_k.count) break; k = (int) (_xmpacc_s_k.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_k.step); }
+    _xmpacc_r0_2 = _XMPACC_LDG(&w[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_2, _XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, (k + 1)), _XMPACC_G(_xmpacc_a_w, 1, j - 1), _XMPACC_G(_xmpacc_a_w, 2, i)))]);
+    _xmpacc_r1_2 = _XMPACC_LDG(&w[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_3, _XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, (k + 1)), _XMPACC_G(_xmpacc_a_w, 1, j + 1), _XMPACC_G(_xmpacc_a_w, 2, i)))]);
+    _xmpacc_r2_1 = _XMPACC_LDG(&w[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_7, _XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, (k + 1)), _XMPACC_G(_xmpacc_a_w, 1, j), _XMPACC_G(_xmpacc_a_w, 2, i - 1)))]);
+    _xmpacc_r3_1 = _XMPACC_LDG(&w[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_8, _XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, (k + 1)), _XMPACC_G(_xmpacc_a_w, 1, j), _XMPACC_G(_xmpacc_a_w, 2, i + 1)))]);
+    _xmpacc_q0_2 = (_xmpacc_r0_2 - _xmpacc_r1_2);
+    _xmpacc_q1_1 = (_xmpacc_r2_1 + _xmpacc_r3_1);
+    do
+#line 96 "stream_stencils.c"
+
+#line 96 "stream_stencils.c"
+wnew[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_wnew, _XMPACC_G(_xmpacc_a_wnew, 0, k), _XMPACC_G(_xmpacc_a_wnew, 1, j), _XMPACC_G(_xmpacc_a_wnew, 2, i)))] = (((0.5 * (_xmpacc_q0_0 + _xmpacc_q0_2)) + (0.25 * (_xmpacc_q0_1 + _xmpacc_q1_0))) + (_xmpacc_q1_1 * 0.125)) + 
+#line 99 "stream_stencils.c"
+wnew[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_wnew, _XMPACC_G(_xmpacc_a_wnew, 0, k), _XMPACC_G(_xmpacc_a_wnew, 1, j), _XMPACC_G(_xmpacc_a_wnew, 2, i)))];
+    while (0);
+#line 671 "prog.cu"
+    #ifndef _XMPACC_CHECK
+    _xmpacc_o0 += _xmpacc_t0;
+    _xmpacc_o1 += _xmpacc_t1;
+    #endif
+    _xmpacc_r0_0 = _xmpacc_r0_1;
+    _xmpacc_r0_1 = _xmpacc_r0_2;
+    _xmpacc_r1_0 = _xmpacc_r1_1;
+    _xmpacc_r1_1 = _xmpacc_r1_2;
+    _xmpacc_r2_0 = _xmpacc_r2_1;
+    _xmpacc_r3_0 = _xmpacc_r3_1;
+    _xmpacc_q0_0 = _xmpacc_q0_1;
+    _xmpacc_q0_1 = _xmpacc_q0_2;
+    _xmpacc_q1_0 = _xmpacc_q1_1;
+  }
+  }
+  }
+}
+#ifndef __CUDACC__
+void _xmpacc_loop_stream_stencils_c_92_host(long long _xmpacc_n, void **_xmpacc_args)
+{
+  long long _xmpacc_total;
+  int _xmpacc_grid2;
+  _xmpacc_sched_t _xmpacc_s_k;
+  _xmpacc_sched_t _xmpacc_s_j;
+  _xmpacc_sched_t _xmpacc_s_i;
+  double * _XMPACC_RESTRICT wnew;
+  _xmpacc_array_t _xmpacc_a_wnew;
+  const double * _XMPACC_RESTRICT w;
+  _xmpacc_array_t _xmpacc_a_w;
+  memcpy((void *) &_xmpacc_total, _xmpacc_args[0], sizeof _xmpacc_total);
+  memcpy((void *) &_xmpacc_grid2, _xmpacc_args[1], sizeof _xmpacc_grid2);
+  memcpy((void *) &_xmpacc_s_k, _xmpacc_args[2], sizeof _xmpacc_s_k);
+  memcpy((void *) &_xmpacc_s_j, _xmpacc_args[3], sizeof _xmpacc_s_j);
+  memcpy((void *) &_xmpacc_s_i, _xmpacc_args[4], sizeof _xmpacc_s_i);
+  memcpy((void *) &wnew, _xmpacc_args[5], sizeof wnew);
+  memcpy((void *) &_xmpacc_a_wnew, _xmpacc_args[6], sizeof _xmpacc_a_wnew);
+  memcpy((void *) &w, _xmpacc_args[7], sizeof w);
+  memcpy((void *) &_xmpacc_a_w, _xmpacc_args[8], sizeof _xmpacc_a_w);
+  for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
+    _xmpacc_loop_stream_stencils_c_92(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_k, _xmpacc_s_j, _xmpacc_s_i, wnew, _xmpacc_a_wnew, w, _xmpacc_a_w);
+}
+#endif
+
+/* stream_stencils.c:100: loop ... acc */
+#ifndef _XMPACC_MINB_xmpacc_loop_stream_stencils_c_100   /* the runtime defines it as 2 where this kernel spills */
+#define _XMPACC_MINB_xmpacc_loop_stream_stencils_c_100 8
+#endif
+_XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stream_stencils_c_100) _xmpacc_loop_stream_stencils_c_100(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_k, _xmpacc_sched_t _xmpacc_s_j, _xmpacc_sched_t _xmpacc_s_i, double * _XMPACC_RESTRICT w, _xmpacc_array_t _xmpacc_a_w, const double * _XMPACC_RESTRICT wnew, _xmpacc_array_t _xmpacc_a_wnew)
 {
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
@@ -630,10 +751,10 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stream_stencils_c_90) _xm
   for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
     if (_xmpacc_w > 0) k = (int) (_xmpacc_s_k.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_k.step);
     do
-#line 94 "stream_stencils.c"
+#line 104 "stream_stencils.c"
 w[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, k), _XMPACC_G(_xmpacc_a_w, 1, j), _XMPACC_G(_xmpacc_a_w, 2, i)))] = _XMPACC_LDG(&wnew[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT3(_xmpacc_a_wnew, _XMPACC_G(_xmpacc_a_wnew, 0, k), _XMPACC_G(_xmpacc_a_wnew, 1, j), _XMPACC_G(_xmpacc_a_wnew, 2, i)))]);
     while (0);
-#line 637 "prog.cu"
+#line 758 "prog.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -645,10 +766,10 @@ w[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, k), 
   for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
     if (_xmpacc_w > 0) { if (_xmpacc_p0 + _xmpacc_w >= _xmpacc_s_k.count) break; k = (int) (_xmpacc_s_k.first + (_xmpacc_p0 + _xmpacc_w) * _xmpacc_s_k.step); }
     do
-#line 94 "stream_stencils.c"
+#line 104 "stream_stencils.c"
 w[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, k), _XMPACC_G(_xmpacc_a_w, 1, j), _XMPACC_G(_xmpacc_a_w, 2, i)))] = _XMPACC_LDG(&wnew[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT3(_xmpacc_a_wnew, _XMPACC_G(_xmpacc_a_wnew, 0, k), _XMPACC_G(_xmpacc_a_wnew, 1, j), _XMPACC_G(_xmpacc_a_wnew, 2, i)))]);
     while (0);
-#line 652 "prog.cu"
+#line 773 "prog.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -658,7 +779,7 @@ w[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, k), 
   }
 }
 #ifndef __CUDACC__
-void _xmpacc_loop_stream_stencils_c_90_host(long long _xmpacc_n, void **_xmpacc_args)
+void _xmpacc_loop_stream_stencils_c_100_host(long long _xmpacc_n, void **_xmpacc_args)
 {
   long long _xmpacc_total;
   int _xmpacc_grid2;
@@ -679,7 +800,7 @@ void _xmpacc_loop_stream_stencils_c_90_host(long long _xmpacc_n, void **_xmpacc_
   memcpy((void *) &wnew, _xmpacc_args[7], sizeof wnew);
   memcpy((void *) &_xmpacc_a_wnew, _xmpacc_args[8], sizeof _xmpacc_a_wnew);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_stream_stencils_c_90(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_k, _xmpacc_s_j, _xmpacc_s_i, w, _xmpacc_a_w, wnew, _xmpacc_a_wnew);
+    _xmpacc_loop_stream_stencils_c_100(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_k, _xmpacc_s_j, _xmpacc_s_i, w, _xmpacc_a_w, wnew, _xmpacc_a_wnew);
 }
 #endif
 _XMPACC_UNIT_END

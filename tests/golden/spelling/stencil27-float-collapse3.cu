@@ -95,7 +95,13 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stencil27_spell_c_11) _xm
   float _xmpacc_r8_0, _xmpacc_r8_1, _xmpacc_r8_2;
   _xmpacc_r8_0 = _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_21, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k - 1)), _XMPACC_G(_xmpacc_a_u, 1, j + 1), _XMPACC_G(_xmpacc_a_u, 2, i + 1)))]);
   _xmpacc_r8_1 = _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_17, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k)), _XMPACC_G(_xmpacc_a_u, 1, j + 1), _XMPACC_G(_xmpacc_a_u, 2, i + 1)))]);
-  /* streamed: 2 rows of 'k' per thread, windows u[k-1..k+1], u[k-1..k+1], u[k-1..k+1], u[k-1..k+1], u[k-1..k+1], u[k-1..k+1], u[k-1..k+1], u[k-1..k+1], u[k-1..k+1] */
+  float _xmpacc_q0_0, _xmpacc_q0_1, _xmpacc_q0_2;
+  _xmpacc_q0_0 = (((_xmpacc_r1_0 + _xmpacc_r2_0) + _xmpacc_r3_0) + _xmpacc_r4_0);
+  _xmpacc_q0_1 = (((_xmpacc_r1_1 + _xmpacc_r2_1) + _xmpacc_r3_1) + _xmpacc_r4_1);
+  float _xmpacc_q1_0, _xmpacc_q1_1, _xmpacc_q1_2;
+  _xmpacc_q1_0 = (((_xmpacc_r5_0 + _xmpacc_r6_0) + _xmpacc_r7_0) + _xmpacc_r8_0);
+  _xmpacc_q1_1 = (((_xmpacc_r5_1 + _xmpacc_r6_1) + _xmpacc_r7_1) + _xmpacc_r8_1);
+  /* streamed: 2 rows of 'k' per thread, windows u[k-1..k+1], u[k-1..k+1], u[k-1..k+1], u[k-1..k+1], u[k-1..k+1], u[k-1..k+1], u[k-1..k+1], u[k-1..k+1], u[k-1..k+1] (with 2 windows of plane sums in place of the reads they add) */
   if (_xmpacc_p0 + 2 <= _xmpacc_s_k.count) {   /* a whole walk: no exit test (stream_walk.py) */
   _XMPACC_UNROLL
   for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
@@ -109,11 +115,13 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stencil27_spell_c_11) _xm
     _xmpacc_r6_2 = _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_23, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k + 1)), _XMPACC_G(_xmpacc_a_u, 1, j - 1), _XMPACC_G(_xmpacc_a_u, 2, i + 1)))]);
     _xmpacc_r7_2 = _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_24, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k + 1)), _XMPACC_G(_xmpacc_a_u, 1, j + 1), _XMPACC_G(_xmpacc_a_u, 2, i - 1)))]);
     _xmpacc_r8_2 = _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_25, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k + 1)), _XMPACC_G(_xmpacc_a_u, 1, j + 1), _XMPACC_G(_xmpacc_a_u, 2, i + 1)))]);
+    _xmpacc_q0_2 = (((_xmpacc_r1_2 + _xmpacc_r2_2) + _xmpacc_r3_2) + _xmpacc_r4_2);
+    _xmpacc_q1_2 = (((_xmpacc_r5_2 + _xmpacc_r6_2) + _xmpacc_r7_2) + _xmpacc_r8_2);
     do
 #line 40 "bench/spelling/stencil3d_sweep.h"
-unew[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, k), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i)))] = (((((float) 0.125) * _xmpacc_r0_1) + (((float) 0.0625) * ((_xmpacc_r0_0 + _xmpacc_r0_2) + (((_xmpacc_r1_1 + _xmpacc_r2_1) + _xmpacc_r3_1) + _xmpacc_r4_1)))) + (((float) 0.03125) * (((((_xmpacc_r1_0 + _xmpacc_r2_0) + _xmpacc_r3_0) + _xmpacc_r4_0) + (((_xmpacc_r1_2 + _xmpacc_r2_2) + _xmpacc_r3_2) + _xmpacc_r4_2)) + (((_xmpacc_r5_1 + _xmpacc_r6_1) + _xmpacc_r7_1) + _xmpacc_r8_1)))) + (((float) 0.015625) * ((((_xmpacc_r5_0 + _xmpacc_r6_0) + _xmpacc_r7_0) + _xmpacc_r8_0) + (((_xmpacc_r5_2 + _xmpacc_r6_2) + _xmpacc_r7_2) + _xmpacc_r8_2)));
+unew[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, k), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i)))] = (((((float) 0.125) * _xmpacc_r0_1) + (((float) 0.0625) * ((_xmpacc_r0_0 + _xmpacc_r0_2) + _xmpacc_q0_1))) + (((float) 0.03125) * ((_xmpacc_q0_0 + _xmpacc_q0_2) + _xmpacc_q1_1))) + (((float) 0.015625) * (_xmpacc_q1_0 + _xmpacc_q1_2));
     while (0);
-#line 117 "stencil27-float-collapse3.cu"
+#line 125 "stencil27-float-collapse3.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -136,6 +144,10 @@ unew[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew
     _xmpacc_r7_1 = _xmpacc_r7_2;
     _xmpacc_r8_0 = _xmpacc_r8_1;
     _xmpacc_r8_1 = _xmpacc_r8_2;
+    _xmpacc_q0_0 = _xmpacc_q0_1;
+    _xmpacc_q0_1 = _xmpacc_q0_2;
+    _xmpacc_q1_0 = _xmpacc_q1_1;
+    _xmpacc_q1_1 = _xmpacc_q1_2;
   }
   } else
   {
@@ -151,11 +163,13 @@ unew[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew
     _xmpacc_r6_2 = _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_23, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k + 1)), _XMPACC_G(_xmpacc_a_u, 1, j - 1), _XMPACC_G(_xmpacc_a_u, 2, i + 1)))]);
     _xmpacc_r7_2 = _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_24, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k + 1)), _XMPACC_G(_xmpacc_a_u, 1, j + 1), _XMPACC_G(_xmpacc_a_u, 2, i - 1)))]);
     _xmpacc_r8_2 = _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_25, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, (k + 1)), _XMPACC_G(_xmpacc_a_u, 1, j + 1), _XMPACC_G(_xmpacc_a_u, 2, i + 1)))]);
+    _xmpacc_q0_2 = (((_xmpacc_r1_2 + _xmpacc_r2_2) + _xmpacc_r3_2) + _xmpacc_r4_2);
+    _xmpacc_q1_2 = (((_xmpacc_r5_2 + _xmpacc_r6_2) + _xmpacc_r7_2) + _xmpacc_r8_2);
     do
 #line 40 "bench/spelling/stencil3d_sweep.h"
-unew[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, k), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i)))] = (((((float) 0.125) * _xmpacc_r0_1) + (((float) 0.0625) * ((_xmpacc_r0_0 + _xmpacc_r0_2) + (((_xmpacc_r1_1 + _xmpacc_r2_1) + _xmpacc_r3_1) + _xmpacc_r4_1)))) + (((float) 0.03125) * (((((_xmpacc_r1_0 + _xmpacc_r2_0) + _xmpacc_r3_0) + _xmpacc_r4_0) + (((_xmpacc_r1_2 + _xmpacc_r2_2) + _xmpacc_r3_2) + _xmpacc_r4_2)) + (((_xmpacc_r5_1 + _xmpacc_r6_1) + _xmpacc_r7_1) + _xmpacc_r8_1)))) + (((float) 0.015625) * ((((_xmpacc_r5_0 + _xmpacc_r6_0) + _xmpacc_r7_0) + _xmpacc_r8_0) + (((_xmpacc_r5_2 + _xmpacc_r6_2) + _xmpacc_r7_2) + _xmpacc_r8_2)));
+unew[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, k), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i)))] = (((((float) 0.125) * _xmpacc_r0_1) + (((float) 0.0625) * ((_xmpacc_r0_0 + _xmpacc_r0_2) + _xmpacc_q0_1))) + (((float) 0.03125) * ((_xmpacc_q0_0 + _xmpacc_q0_2) + _xmpacc_q1_1))) + (((float) 0.015625) * (_xmpacc_q1_0 + _xmpacc_q1_2));
     while (0);
-#line 159 "stencil27-float-collapse3.cu"
+#line 173 "stencil27-float-collapse3.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -178,6 +192,10 @@ unew[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew
     _xmpacc_r7_1 = _xmpacc_r7_2;
     _xmpacc_r8_0 = _xmpacc_r8_1;
     _xmpacc_r8_1 = _xmpacc_r8_2;
+    _xmpacc_q0_0 = _xmpacc_q0_1;
+    _xmpacc_q0_1 = _xmpacc_q0_2;
+    _xmpacc_q1_0 = _xmpacc_q1_1;
+    _xmpacc_q1_1 = _xmpacc_q1_2;
   }
   }
   }
@@ -295,7 +313,13 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stencil27_spell_c_11_1) _
   float _xmpacc_r8_0, _xmpacc_r8_1, _xmpacc_r8_2;
   _xmpacc_r8_0 = _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_21, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k - 1)), _XMPACC_G(_xmpacc_a_unew, 1, j + 1), _XMPACC_G(_xmpacc_a_unew, 2, i + 1)))]);
   _xmpacc_r8_1 = _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_17, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k)), _XMPACC_G(_xmpacc_a_unew, 1, j + 1), _XMPACC_G(_xmpacc_a_unew, 2, i + 1)))]);
-  /* streamed: 2 rows of 'k' per thread, windows unew[k-1..k+1], unew[k-1..k+1], unew[k-1..k+1], unew[k-1..k+1], unew[k-1..k+1], unew[k-1..k+1], unew[k-1..k+1], unew[k-1..k+1], unew[k-1..k+1] */
+  float _xmpacc_q0_0, _xmpacc_q0_1, _xmpacc_q0_2;
+  _xmpacc_q0_0 = (((_xmpacc_r1_0 + _xmpacc_r2_0) + _xmpacc_r3_0) + _xmpacc_r4_0);
+  _xmpacc_q0_1 = (((_xmpacc_r1_1 + _xmpacc_r2_1) + _xmpacc_r3_1) + _xmpacc_r4_1);
+  float _xmpacc_q1_0, _xmpacc_q1_1, _xmpacc_q1_2;
+  _xmpacc_q1_0 = (((_xmpacc_r5_0 + _xmpacc_r6_0) + _xmpacc_r7_0) + _xmpacc_r8_0);
+  _xmpacc_q1_1 = (((_xmpacc_r5_1 + _xmpacc_r6_1) + _xmpacc_r7_1) + _xmpacc_r8_1);
+  /* streamed: 2 rows of 'k' per thread, windows unew[k-1..k+1], unew[k-1..k+1], unew[k-1..k+1], unew[k-1..k+1], unew[k-1..k+1], unew[k-1..k+1], unew[k-1..k+1], unew[k-1..k+1], unew[k-1..k+1] (with 2 windows of plane sums in place of the reads they add) */
   if (_xmpacc_p0 + 2 <= _xmpacc_s_k.count) {   /* a whole walk: no exit test (stream_walk.py) */
   _XMPACC_UNROLL
   for (int _xmpacc_w = 0; _xmpacc_w < 2; _xmpacc_w++) {
@@ -309,11 +333,13 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stencil27_spell_c_11_1) _
     _xmpacc_r6_2 = _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_23, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k + 1)), _XMPACC_G(_xmpacc_a_unew, 1, j - 1), _XMPACC_G(_xmpacc_a_unew, 2, i + 1)))]);
     _xmpacc_r7_2 = _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_24, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k + 1)), _XMPACC_G(_xmpacc_a_unew, 1, j + 1), _XMPACC_G(_xmpacc_a_unew, 2, i - 1)))]);
     _xmpacc_r8_2 = _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_25, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k + 1)), _XMPACC_G(_xmpacc_a_unew, 1, j + 1), _XMPACC_G(_xmpacc_a_unew, 2, i + 1)))]);
+    _xmpacc_q0_2 = (((_xmpacc_r1_2 + _xmpacc_r2_2) + _xmpacc_r3_2) + _xmpacc_r4_2);
+    _xmpacc_q1_2 = (((_xmpacc_r5_2 + _xmpacc_r6_2) + _xmpacc_r7_2) + _xmpacc_r8_2);
     do
 #line 40 "bench/spelling/stencil3d_sweep.h"
-u[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i)))] = (((((float) 0.125) * _xmpacc_r0_1) + (((float) 0.0625) * ((_xmpacc_r0_0 + _xmpacc_r0_2) + (((_xmpacc_r1_1 + _xmpacc_r2_1) + _xmpacc_r3_1) + _xmpacc_r4_1)))) + (((float) 0.03125) * (((((_xmpacc_r1_0 + _xmpacc_r2_0) + _xmpacc_r3_0) + _xmpacc_r4_0) + (((_xmpacc_r1_2 + _xmpacc_r2_2) + _xmpacc_r3_2) + _xmpacc_r4_2)) + (((_xmpacc_r5_1 + _xmpacc_r6_1) + _xmpacc_r7_1) + _xmpacc_r8_1)))) + (((float) 0.015625) * ((((_xmpacc_r5_0 + _xmpacc_r6_0) + _xmpacc_r7_0) + _xmpacc_r8_0) + (((_xmpacc_r5_2 + _xmpacc_r6_2) + _xmpacc_r7_2) + _xmpacc_r8_2)));
+u[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i)))] = (((((float) 0.125) * _xmpacc_r0_1) + (((float) 0.0625) * ((_xmpacc_r0_0 + _xmpacc_r0_2) + _xmpacc_q0_1))) + (((float) 0.03125) * ((_xmpacc_q0_0 + _xmpacc_q0_2) + _xmpacc_q1_1))) + (((float) 0.015625) * (_xmpacc_q1_0 + _xmpacc_q1_2));
     while (0);
-#line 317 "stencil27-float-collapse3.cu"
+#line 343 "stencil27-float-collapse3.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -336,6 +362,10 @@ u[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k), 
     _xmpacc_r7_1 = _xmpacc_r7_2;
     _xmpacc_r8_0 = _xmpacc_r8_1;
     _xmpacc_r8_1 = _xmpacc_r8_2;
+    _xmpacc_q0_0 = _xmpacc_q0_1;
+    _xmpacc_q0_1 = _xmpacc_q0_2;
+    _xmpacc_q1_0 = _xmpacc_q1_1;
+    _xmpacc_q1_1 = _xmpacc_q1_2;
   }
   } else
   {
@@ -351,11 +381,13 @@ u[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k), 
     _xmpacc_r6_2 = _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_23, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k + 1)), _XMPACC_G(_xmpacc_a_unew, 1, j - 1), _XMPACC_G(_xmpacc_a_unew, 2, i + 1)))]);
     _xmpacc_r7_2 = _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_24, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k + 1)), _XMPACC_G(_xmpacc_a_unew, 1, j + 1), _XMPACC_G(_xmpacc_a_unew, 2, i - 1)))]);
     _xmpacc_r8_2 = _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_25, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, (k + 1)), _XMPACC_G(_xmpacc_a_unew, 1, j + 1), _XMPACC_G(_xmpacc_a_unew, 2, i + 1)))]);
+    _xmpacc_q0_2 = (((_xmpacc_r1_2 + _xmpacc_r2_2) + _xmpacc_r3_2) + _xmpacc_r4_2);
+    _xmpacc_q1_2 = (((_xmpacc_r5_2 + _xmpacc_r6_2) + _xmpacc_r7_2) + _xmpacc_r8_2);
     do
 #line 40 "bench/spelling/stencil3d_sweep.h"
-u[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i)))] = (((((float) 0.125) * _xmpacc_r0_1) + (((float) 0.0625) * ((_xmpacc_r0_0 + _xmpacc_r0_2) + (((_xmpacc_r1_1 + _xmpacc_r2_1) + _xmpacc_r3_1) + _xmpacc_r4_1)))) + (((float) 0.03125) * (((((_xmpacc_r1_0 + _xmpacc_r2_0) + _xmpacc_r3_0) + _xmpacc_r4_0) + (((_xmpacc_r1_2 + _xmpacc_r2_2) + _xmpacc_r3_2) + _xmpacc_r4_2)) + (((_xmpacc_r5_1 + _xmpacc_r6_1) + _xmpacc_r7_1) + _xmpacc_r8_1)))) + (((float) 0.015625) * ((((_xmpacc_r5_0 + _xmpacc_r6_0) + _xmpacc_r7_0) + _xmpacc_r8_0) + (((_xmpacc_r5_2 + _xmpacc_r6_2) + _xmpacc_r7_2) + _xmpacc_r8_2)));
+u[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i)))] = (((((float) 0.125) * _xmpacc_r0_1) + (((float) 0.0625) * ((_xmpacc_r0_0 + _xmpacc_r0_2) + _xmpacc_q0_1))) + (((float) 0.03125) * ((_xmpacc_q0_0 + _xmpacc_q0_2) + _xmpacc_q1_1))) + (((float) 0.015625) * (_xmpacc_q1_0 + _xmpacc_q1_2));
     while (0);
-#line 359 "stencil27-float-collapse3.cu"
+#line 391 "stencil27-float-collapse3.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -378,6 +410,10 @@ u[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k), 
     _xmpacc_r7_1 = _xmpacc_r7_2;
     _xmpacc_r8_0 = _xmpacc_r8_1;
     _xmpacc_r8_1 = _xmpacc_r8_2;
+    _xmpacc_q0_0 = _xmpacc_q0_1;
+    _xmpacc_q0_1 = _xmpacc_q0_2;
+    _xmpacc_q1_0 = _xmpacc_q1_1;
+    _xmpacc_q1_1 = _xmpacc_q1_2;
   }
   }
   }

@@ -27,7 +27,8 @@ import os
 from dataclasses import dataclass
 
 from xmpacc.passes.common.canonical import CanonicalLoop
-from xmpacc.passes.kernel import stream_rows, stream_vector
+from xmpacc.passes.kernel import stream_planes, stream_rows, stream_vector
+from xmpacc.passes.kernel.stream_planes import PlaneSum
 from xmpacc.passes.kernel.stream_rows import RowIndex
 from xmpacc.passes.kernel.stream_vector import VectorPlan
 
@@ -70,6 +71,7 @@ class StreamPlan:
     fallback_blocks: int = 0        # where the kernel spills at min_blocks (runtime/device.py), 0: fixed
     vector: VectorPlan | None = None   # V points of the innermost loop per thread (stream_vector.py)
     vector_why: str = ""            # why not, where not
+    sums: tuple[PlaneSum, ...] = ()  # windows of one plane's sums instead of its reads (stream_planes.py)
 
 
 @dataclass(frozen=True)
@@ -138,6 +140,8 @@ def code(p: StreamPlan) -> WalkCode:
         pro += [f"{regs[k]} = {_load(p, w, v, w.lo + k)};" for k in range(len(regs) - 1)]
         head.append(f"{regs[-1]} = {_load(p, w, v, w.hi)};")
         tail += [f"{regs[k]} = {regs[k + 1]};" for k in range(len(regs) - 1)]
+    sums_pro, sums_head, sums_tail = stream_planes.lines(p.sums)
+    pro, head, tail = pro + sums_pro, head + sums_head, tail + sums_tail
     loop = f"for (int _xmpacc_w = 0; _xmpacc_w < {p.walk}; _xmpacc_w++)"
     whole = f"_xmpacc_p0 + {p.walk} <= {s}.count" if _whole_walk(p) else ""
     vector = _vector(p, p.vector, pro[:2], (pro_rows, row_tail)) if p.vector is not None else None

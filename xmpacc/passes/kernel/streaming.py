@@ -65,7 +65,7 @@ from xmpacc.passes.common.accesses import text_value
 from xmpacc.passes.common.canonical import CanonicalLoop
 from xmpacc.passes.common.loopsched import CyclicLoop
 from xmpacc.passes.common.values import KernelVars
-from xmpacc.passes.kernel import stream_rows, stream_vector
+from xmpacc.passes.kernel import stream_planes, stream_rows, stream_vector
 from xmpacc.passes.kernel.stream_rows import names, walked_slot, with_row
 from xmpacc.passes.kernel.stream_walk import StreamPlan, Window, code, narrow_rows
 
@@ -253,11 +253,12 @@ VECTOR_BLOCKS_32 = (6, 4)
 NARROW = {"float", "int", "unsigned", "unsigned int"}   # 4-byte elements
 
 
+PLANE_SUM_BLOCKS = (5, 4)   # blocks per SM of a walk keeping plane sums of 8-byte elements, and its fallback
 WIDE_WINDOWS = 128   # bytes of window registers per thread above which an 8-byte kernel asks for 3 blocks
 
 
 def min_blocks(rows: tuple[stream_rows.RowIndex, ...] = (), narrow: bool = False,
-               vector: bool = False, window_bytes: int = 0) -> tuple[int, int]:
+               vector: bool = False, window_bytes: int = 0, sums: bool = False) -> tuple[int, int]:
     """Blocks of 256 threads per SM that a streaming kernel's registers must allow
     (``__launch_bounds__``), and the fallback where that makes the kernel spill (0: none;
     the runtime looks at each such kernel after NVRTC and rebuilds the ones with local
@@ -282,7 +283,15 @@ def min_blocks(rows: tuple[stream_rows.RowIndex, ...] = (), narrow: bool = False
     values fit 4 blocks (64 registers, 0.511 ms per 512^3 sweep on one H200 against 0.609 at
     2 and 0.551 at 3), 27 fp64 values (``window_bytes`` above WIDE_WINDOWS) fit 3 (80
     registers, no spill: 0.896 ms against 0.923 at 2; 4 spills, 0.935) in one job
-    (bench/results/stream-knobs-near-2026-11-29-NVIDIA-H200.txt)."""
+    (bench/results/stream-knobs-near-2026-11-29-NVIDIA-H200.txt).
+
+    A walk that keeps plane sums (``sums``, stream_planes.py) holds fewer values across rows
+    than its windows' bytes say, but loads every read of each new plane: with 8-byte
+    elements it asks for PLANE_SUM_BLOCKS.  The fp64 27-point sweep keeps 9 values instead of
+    27 and, 512^3 on one H200 in one job, took 0.788 ms at 5 blocks per SM (48 registers,
+    no spill) against 0.858 at 4, 0.798 at 6, 0.915 at 3 and 0.899 for the walk that keeps
+    the reads at its 3 (bench/results/stream-knobs-planes-2026-11-30-NVIDIA-H200.txt); the
+    hand-written walk took 0.715.  With 4-byte elements it asks for what ``narrow`` asks."""
     forced = os.environ.get("XMPACC_STREAM_MINBLOCKS", "")
     if forced.isdigit():
         return int(forced), 0
@@ -293,6 +302,8 @@ def min_blocks(rows: tuple[stream_rows.RowIndex, ...] = (), narrow: bool = False
         return 2, 0
     if narrow:
         return 4, 2
+    if sums:
+        return PLANE_SUM_BLOCKS
     return (3, 2) if window_bytes > WIDE_WINDOWS else (8, 2)
 
 
@@ -395,12 +406,14 @@ def plan(body: c_ast.Node, loops: list[CanonicalLoop], types: list[str], kv: Ker
     spans = [(w.lo, w.hi, w.row) for w in windows]
     vector, why = stream_vector.plan(body, loops, types, kv, cyclic, spans, where, moved, reads, elem) \
         if windows else (None, "no window")
+    # a one-point walk keeps sums of a plane's reads where the body has them (stream_planes.py)
+    sums = stream_planes.plan(body, windows, where)[0] if vector is None else ()
     wide = sum((w.hi - w.lo + 1) * (elem_size(w.ctype) or 8) for w in windows)
-    blocks = min_blocks(tuple(rows), _narrow(windows, loops), vector is not None, wide)
+    blocks = min_blocks(tuple(rows), _narrow(windows, loops), vector is not None, wide, bool(sums))
     walk = walk_length(loops, span, vector.lanes if vector else 1, len(windows))
     return StreamPlan(walk, outer.var, types[0],
                       tuple(windows), block_threads(loops), tuple(rows), *blocks, vector=vector,
-                      vector_why=why if vector is None else ""), \
+                      vector_why=why if vector is None else "", sums=sums), \
         where, moved, "streamed"
 
 
@@ -410,9 +423,11 @@ def _narrow(windows: list[Window], loops: list[CanonicalLoop]) -> bool:
 
 
 def substitute(body: c_ast.Node, where: dict[int, tuple[int, int]],
-               moved: dict[int, tuple[int, int]]) -> c_ast.Node:
+               moved: dict[int, tuple[int, int]], windows: tuple[Window, ...] = ()) -> c_ast.Node:
     """The body with each windowed read replaced by its register, subscripts that have a
-    row index using it, and the other reads of read-only arrays by read-only loads (in place)."""
+    row index using it, and the other reads of read-only arrays by read-only loads (in place);
+    given the plan's ``windows`` (where it keeps sums), each summed subtree by its sum's
+    register (stream_planes.py)."""
     def fix(node: c_ast.Node) -> c_ast.Node | None:
         hit = where.get(id(node))
         if hit is not None and hit[0] >= 0:
@@ -422,6 +437,9 @@ def substitute(body: c_ast.Node, where: dict[int, tuple[int, int]],
         if hit is None:
             return None
         return c_ast.FuncCall(c_ast.ID("_XMPACC_LDG"), c_ast.ExprList([c_ast.UnaryOp("&", node)]), node.coord)
+    if windows:   # the sums plan() found, at this body's nodes
+        sums, at = stream_planes.plan(body, windows, where)
+        return stream_planes.substitute(body, at, sums, fix)
     return cbuild.transform(body, fix)
 
 
@@ -441,11 +459,15 @@ def attach(kernel: object, loops: list[CanonicalLoop], types: list[str], kv: Ker
             # and the body as written, the 32-bit walk's fallback (stream_walk.VectorCode.plain_row)
             kernel.vector_bodies.append(copy.deepcopy(kernel.body))  # type: ignore[attr-defined]
         kernel.params = stream_vector.params(kernel.params, p.vector)  # type: ignore[attr-defined]
-    kernel.body = substitute(kernel.body, where, moved)  # type: ignore[attr-defined]
+    kernel.body = substitute(kernel.body, where, moved,  # type: ignore[attr-defined]
+                             p.windows if p.sums else ())
     kernel.walk = walk  # type: ignore[attr-defined]
     windows = ", ".join(f"{w.array}[{p.var}{w.lo:+d}..{p.var}{w.hi:+d}]" for w in p.windows) or "none"
     points = f", {p.vector.lanes} points of '{p.vector.var}' each" if p.vector is not None else ""
-    kernel.info["stream"] = f"streamed: {p.walk} rows of '{p.var}' per thread{points}, windows {windows}"  # type: ignore[attr-defined]
+    sums = (f" (with {len(p.sums)} window{'s' if len(p.sums) > 1 else ''} of plane sums in place of "
+            "the reads they add)") if p.sums else ""   # stream_planes.py
+    kernel.info["stream"] = (  # type: ignore[attr-defined]
+        f"streamed: {p.walk} rows of '{p.var}' per thread{points}, windows {windows}{sums}")
     kernel.info["stream_plan"] = p  # type: ignore[attr-defined]
     kernel.info["vector"] = "vector" if p.vector is not None else p.vector_why  # type: ignore[attr-defined]
     # --info: one entry per array (a window per other subscript: p[i-1..i+1] of p[.][j+1][k] and p[.][j][k])
@@ -454,5 +476,6 @@ def attach(kernel: object, loops: list[CanonicalLoop], types: list[str], kv: Ker
         text = f"{w.array}[{p.var}{w.lo:+d}..{p.var}{w.hi:+d}]"
         counts[text] = counts.get(text, 0) + 1
     said = ", ".join(t if n == 1 else f"{t} ({n} windows)" for t, n in counts.items()) or "none"
+    said += sums
     kernel.info["stream_walk"] = (p.walk, p.var, said, p.vector.lanes if p.vector else 1)  # type: ignore[attr-defined]
     return p
