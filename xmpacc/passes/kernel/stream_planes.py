@@ -27,16 +27,25 @@ measurements.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from pycparser import c_ast
 
 from xmpacc import cbuild
 
-if TYPE_CHECKING:   # stream_walk imports this module
-    from xmpacc.passes.kernel.stream_walk import Window
+
+class _Window(Protocol):
+    """What a sum needs of a window (stream_walk.Window, which imports this module)."""
+
+    @property
+    def ctype(self) -> str: ...
+    @property
+    def lo(self) -> int: ...
+    @property
+    def hi(self) -> int: ...
+
 
 SUM_TYPES = {"float", "double"}   # a sum of two is of the same type (no promotion)
 # a sum's form: ("r", window) for a window's register, (op, left, right) for + and -
@@ -83,7 +92,7 @@ def _windows_of(shape: Shape) -> set[int]:
     return {shape[1]} if shape[0] == "r" else _windows_of(shape[1]) | _windows_of(shape[2])
 
 
-def plan(body: c_ast.Node, windows: list[Window] | tuple[Window, ...],
+def plan(body: c_ast.Node, windows: Sequence[_Window],
          where: dict[int, tuple[int, int]]) -> tuple[tuple[PlaneSum, ...], dict[int, tuple[int, int]]]:
     """The plane sums of a streamed body (``where``: streaming.plan's windowed reads) and the
     subtrees they replace (id of the node -> (sum, slot))."""
