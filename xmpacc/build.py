@@ -38,7 +38,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from xmpacc import ccmessages, checked, elf, mpi_flags
+from xmpacc import ccmessages, checked, elf, glue_cache, mpi_flags
 from xmpacc.frontend.preprocess import runtime_include_dir
 from xmpacc.frontend.scan import user_texts
 from xmpacc.hostcc import child_env, host_cc
@@ -94,9 +94,13 @@ class Toolchain:
         shared object); the runtime's headers (xmp.h) as system headers, searched after the
         user's, silent under -Wall and left out of -MMD dependency files; -fopenmp on every
         compilation and the link (libgomp) of an OpenMP build."""
+        return [*self.codegen_flags(), *self.cppflags, "-isystem", runtime_include_dir()]
+
+    def codegen_flags(self) -> list[str]:
+        """compile_flags but the preprocessor's: what the code made of a preprocessed text depends on."""
         pic = [] if any(f in ("-fPIC", "-fpic") for f in self.cflags) else ["-fPIC"]
         openmp = ["-fopenmp"] if self.openmp else []
-        return [*self.cflags, *openmp, *pic, *self.cppflags, "-isystem", runtime_include_dir()]
+        return [*self.cflags, *openmp, *pic]
 
     def generated_flags(self) -> list[str]:
         """Flags of the generated C: with -fcheck, its subscripts are checked."""
@@ -257,7 +261,18 @@ def link(tc: Toolchain, items: list[LinkItem], glue: tuple[str, str], so_path: s
             if isinstance(item, Generated):
                 plan.payloads[n] = checked.embed(tc.unit_payload(item, plan.mpi[0]),
                                                  os.path.dirname(so_path), f"unit{n}")
-    check(tc.run(plan.command(tc, directory)), message_names(items, directory), (glue[0],))
+    names, glue_names = message_names(items, directory), (glue[0],)
+    command = plan.command(tc, directory)
+    if not tc.showme:   # the glue's object from the cache, where it can be (glue_cache.py)
+        def compiling(flags: list[str]) -> list[str]:   # the link's flags that a compile takes
+            return [f for f in flags if not f.startswith("-Wl,")]
+        flags = compiling(command[len(tc.command) + 1:command.index(plan.glue)])
+        cached = glue_cache.glue_object(tc.command, flags, compiling(tc.codegen_flags()), plan.glue, tc.run,
+                                        lambda said: check(said, names, glue_names))
+        if cached is not None:
+            command[command.index(plan.glue)] = cached
+            glue_names += (os.path.basename(cached),)
+    check(tc.run(command), names, glue_names)
     return plan
 
 
