@@ -277,3 +277,6 @@ def test_results_of_several_commands_merge(tmp_path: Path) -> None:
     files[1].write_text(json.dumps({**overhead, "gpus": 4}))
     other = subprocess.run([*run, *map(str, files)], capture_output=True, text=True, timeout=120)
     assert other.returncode == 1 and "gpus 4" in other.stderr
+    bad = subprocess.run([sys.executable, str(REPO / "bench" / "run.py"), "--only", "core,bogus"],
+                         capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 2 and "unknown group 'bogus' (groups: core, stencil, himeno" in bad.stderr
