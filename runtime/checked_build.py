@@ -25,6 +25,7 @@ import os
 import subprocess
 import tempfile
 import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -81,18 +82,39 @@ def cache_dir() -> Path | None:
         return None
 
 
+def make_once(target: Path, make: Callable[[Path], bool]) -> bool:
+    """Whether ``target`` (in the cache folder) exists, made by ``make(tmp)`` where it does
+    not (``make`` writes ``tmp`` and says whether it did).  One process of a job makes it,
+    the others wait for it; it is written whole under another name, then renamed, so that
+    a reader finds all of it or nothing.  The compiler keeps the glue's object so too
+    (xmpacc/glue_cache.py)."""
+    if target.exists():
+        return True
+    with open(target.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)     # one process of the job makes it, the others wait
+        if target.exists():
+            return True
+        tmp = target.with_name(f".{target.stem}.{os.getpid()}{target.suffix}")
+        try:
+            if not make(tmp):
+                return False
+            os.replace(tmp, target)
+        finally:
+            tmp.unlink(missing_ok=True)
+    return True
+
+
 def _cached(key: str, payload: dict[str, bytes]) -> bytes:
     cache = cache_dir()
     if cache is None:
         return _build(payload)
     target = cache / f"checked-{key}.so"
-    if not target.exists():
-        with open(cache / f"checked-{key}.lock", "w") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)     # one process of the job builds, the others wait
-            if not target.exists():
-                tmp = cache / f".checked-{key}.{os.getpid()}"
-                tmp.write_bytes(_build(payload))
-                os.replace(tmp, target)
+
+    def build(tmp: Path) -> bool:
+        tmp.write_bytes(_build(payload))
+        return True
+
+    make_once(target, build)
     return target.read_bytes()
 
 

@@ -21,7 +21,6 @@ reports as before.
 
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import os
 import shutil
@@ -29,7 +28,7 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
-from xmpacc.runtime.checked_build import cache_dir
+from xmpacc.runtime.checked_build import cache_dir, make_once
 
 # flags after which a compilation writes files beside its object, or none: the glue stays in the link
 _OWN_FILES = ("-M", "-save-temps", "--coverage", "-ftest-coverage", "-fprofile", "-###", "-E", "-S",
@@ -71,17 +70,15 @@ def glue_object(command: list[str], flags: list[str], codegen: list[str], glue: 
         what = "\0".join([_compiler(command, run), *codegen, pre.stdout])
         key = hashlib.sha256(what.encode()).hexdigest()[:32]
         target, said = cache / f"glue-{key}.o", cache / f"glue-{key}.txt"
-        if not target.exists():
-            with open(cache / f"glue-{key}.lock", "w") as lock:
-                fcntl.flock(lock, fcntl.LOCK_EX)   # one compile of the job makes it, the others wait
-                if not target.exists():
-                    tmp = cache / f".glue-{key}.{os.getpid()}.o"
-                    made = run([*command, "-c", *flags, glue, "-o", str(tmp)])
-                    if made.returncode != 0:
-                        tmp.unlink(missing_ok=True)
-                        return None
-                    said.write_text(made.stderr)
-                    os.replace(tmp, target)
+
+        def compile_glue(tmp: Path) -> bool:
+            made = run([*command, "-c", *flags, glue, "-o", str(tmp)])
+            if made.returncode == 0:
+                said.write_text(made.stderr)
+            return made.returncode == 0
+
+        if not make_once(target, compile_glue):
+            return None
         report(subprocess.CompletedProcess([], 0, "", _text(said)))
         return str(target)
     except OSError:

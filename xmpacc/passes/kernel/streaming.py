@@ -370,12 +370,16 @@ def _check_cyclic(walked: str, cyclic: tuple[CyclicLoop, ...]) -> None:
                                 "may step past owned indices")
 
 
+Sites = dict[int, tuple[int, int]]   # id of a node -> (window or index or sum, register or offset)
+
+
 def plan(body: c_ast.Node, loops: list[CanonicalLoop], types: list[str], kv: KernelVars,
          lane_split: bool, cyclic: tuple[CyclicLoop, ...] = ()
-         ) -> tuple[StreamPlan | None, dict[int, tuple[int, int]], dict[int, tuple[int, int]], str]:
+         ) -> tuple[StreamPlan | None, Sites, Sites, Sites, str]:
     """The streaming plan of a device body (after kernels.device_body), the windowed reads
     (id of the ArrayRef -> (window, register)), the references that use a row index
-    (id -> (index, row offset)), and why when there is no plan."""
+    (id -> (index, row offset)), the subtrees its plane sums replace (id -> (sum, slot),
+    stream_planes.py), and why when there is no plan."""
     try:
         if not enabled():
             raise NotStreamable("XMPACC_STREAM=0")
@@ -401,20 +405,20 @@ def plan(body: c_ast.Node, loops: list[CanonicalLoop], types: list[str], kv: Ker
         if any(id(ref) in where for ref in writes):
             raise InternalError("a written element got a read-only load")
     except NotStreamable as why:
-        return None, {}, {}, str(why)
+        return None, {}, {}, {}, str(why)
     span = max((w.hi - w.lo for w in windows), default=0)
     spans = [(w.lo, w.hi, w.row) for w in windows]
     vector, why = stream_vector.plan(body, loops, types, kv, cyclic, spans, where, moved, reads, elem) \
         if windows else (None, "no window")
     # a one-point walk keeps sums of a plane's reads where the body has them (stream_planes.py)
-    sums = stream_planes.plan(body, windows, where)[0] if vector is None else ()
+    sums, at = stream_planes.plan(body, windows, where) if vector is None else ((), {})
     wide = sum((w.hi - w.lo + 1) * (elem_size(w.ctype) or 8) for w in windows)
     blocks = min_blocks(tuple(rows), _narrow(windows, loops), vector is not None, wide, bool(sums))
     walk = walk_length(loops, span, vector.lanes if vector else 1, len(windows))
     return StreamPlan(walk, outer.var, types[0],
                       tuple(windows), block_threads(loops), tuple(rows), *blocks, vector=vector,
                       vector_why=why if vector is None else "", sums=sums), \
-        where, moved, "streamed"
+        where, moved, at, "streamed"
 
 
 def _narrow(windows: list[Window], loops: list[CanonicalLoop]) -> bool:
@@ -422,12 +426,10 @@ def _narrow(windows: list[Window], loops: list[CanonicalLoop]) -> bool:
     return len(loops) >= 3 and bool(windows) and all(w.ctype in NARROW for w in windows)
 
 
-def substitute(body: c_ast.Node, where: dict[int, tuple[int, int]],
-               moved: dict[int, tuple[int, int]], windows: tuple[Window, ...] = ()) -> c_ast.Node:
+def substitute(body: c_ast.Node, where: Sites, moved: Sites, p: StreamPlan, at: Sites) -> c_ast.Node:
     """The body with each windowed read replaced by its register, subscripts that have a
     row index using it, and the other reads of read-only arrays by read-only loads (in place);
-    given the plan's ``windows`` (where it keeps sums), each summed subtree by its sum's
-    register (stream_planes.py)."""
+    each subtree a plane sum replaces (``at``) by the sum's register (stream_planes.py)."""
     def fix(node: c_ast.Node) -> c_ast.Node | None:
         hit = where.get(id(node))
         if hit is not None and hit[0] >= 0:
@@ -437,17 +439,14 @@ def substitute(body: c_ast.Node, where: dict[int, tuple[int, int]],
         if hit is None:
             return None
         return c_ast.FuncCall(c_ast.ID("_XMPACC_LDG"), c_ast.ExprList([c_ast.UnaryOp("&", node)]), node.coord)
-    if windows:   # the sums plan() found, at this body's nodes
-        sums, at = stream_planes.plan(body, windows, where)
-        return stream_planes.substitute(body, at, sums, fix)
-    return cbuild.transform(body, fix)
+    return stream_planes.substitute(body, at, p.sums, fix) if p.sums else cbuild.transform(body, fix)
 
 
 def attach(kernel: object, loops: list[CanonicalLoop], types: list[str], kv: KernelVars,
            lane_split: bool, cyclic: tuple[CyclicLoop, ...] = ()) -> StreamPlan | None:
     """Turn ``kernel`` (values.Kernel, body already on the device) into a streaming kernel
     when its nest allows; records the outcome in ``kernel.info['stream']``."""
-    p, where, moved, why = plan(kernel.body, loops, types, kv, lane_split, cyclic)  # type: ignore[attr-defined]
+    p, where, moved, at, why = plan(kernel.body, loops, types, kv, lane_split, cyclic)  # type: ignore[attr-defined]
     kernel.info["stream"] = why  # type: ignore[attr-defined]
     if p is None:
         return None
@@ -459,8 +458,7 @@ def attach(kernel: object, loops: list[CanonicalLoop], types: list[str], kv: Ker
             # and the body as written, the 32-bit walk's fallback (stream_walk.VectorCode.plain_row)
             kernel.vector_bodies.append(copy.deepcopy(kernel.body))  # type: ignore[attr-defined]
         kernel.params = stream_vector.params(kernel.params, p.vector)  # type: ignore[attr-defined]
-    kernel.body = substitute(kernel.body, where, moved,  # type: ignore[attr-defined]
-                             p.windows if p.sums else ())
+    kernel.body = substitute(kernel.body, where, moved, p, at)  # type: ignore[attr-defined]
     kernel.walk = walk  # type: ignore[attr-defined]
     windows = ", ".join(f"{w.array}[{p.var}{w.lo:+d}..{p.var}{w.hi:+d}]" for w in p.windows) or "none"
     points = f", {p.vector.lanes} points of '{p.vector.var}' each" if p.vector is not None else ""
