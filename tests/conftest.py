@@ -20,6 +20,12 @@ from typing import Any
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
+# Every rank of a program the suite runs (a few thousand per run) is a Python that imports
+# NumPy, whose OpenBLAS starts a thread per core at import: a fifth of the rank's start-up
+# CPU, on two cores shared by two workers and up to 16 ranks.  The runtime's BLAS calls
+# (xmp_matmul) are the tests' small matrices, which OpenBLAS runs on one thread anyway.
+# OMP_NUM_THREADS (the OpenMP tests set it) is another variable and is left alone.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 SAMPLES = REPO / "samples"
 
 
