@@ -19,6 +19,7 @@
 #include <cuda_runtime.h>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <vector>
 
 #define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { \
@@ -85,11 +86,11 @@ static void launch_sweep(Run &r, double *dst, const double *src, int r0, int r1,
 // one sweep src -> dst in the variant's structure
 static void one(Run &r, const char *how, double *dst, const double *src) {
   int R = r.rows;
-  if (how[0] == 'w') {   // whole, whole-pdl: own rows 1 .. R
-    launch_sweep(r, dst, src, 1, R + 1, r.s, how[5] == '-');
+  if (!strncmp(how, "whole", 5)) {   // whole, whole-pdl: own rows 1 .. R
+    launch_sweep(r, dst, src, 1, R + 1, r.s, !strcmp(how, "whole-pdl"));
     return;
   }
-  bool values = how[0] == 'v';
+  bool values = !strcmp(how, "values");
   if (values) {   // the exchange stream waits for the compute stream's count
     CD(cuStreamWriteValue32((CUstream)r.s, r.counter, ++r.count, 0));
     CD(cuStreamWaitValue32((CUstream)r.x, r.counter, r.count, CU_STREAM_WAIT_VALUE_GEQ));
@@ -131,7 +132,7 @@ static double checksum(Run &r) {
 
 // ITER sweeps (a -> b, b -> a, ...) in the variant's structure: microseconds per sweep
 static double timed(Run &r, const char *how) {
-  int per_graph = how[0] == 'g' ? atoi(how + 6) : 0;
+  int per_graph = strncmp(how, "graph-", 6) ? 0 : atoi(how + 6);
   cudaGraphExec_t exec = 0;
   reset(r);
   if (per_graph) {   // capture per_graph sweeps (an even number) once

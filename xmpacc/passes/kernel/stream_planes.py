@@ -133,17 +133,3 @@ def substitute(body: c_ast.Node, at: dict[int, tuple[int, int]], sums: tuple[Pla
         return fix(node)
     return cbuild.transform(body, rewrite)
 
-
-def lines(sums: tuple[PlaneSum, ...]) -> tuple[list[str], list[str], list[str]]:
-    """C lines of the sums' windows: (prologue: the first slots, after the windows' first
-    loads; head: the new slot, after the windows' new loads; tail: the window moves down)."""
-    pro: list[str] = []
-    head: list[str] = []
-    tail: list[str] = []
-    for m, s in enumerate(sums):
-        regs = [s.reg(m, k) for k in range(s.depth)]
-        pro.append(f"{s.ctype} {', '.join(regs)};")
-        pro += [f"{regs[k]} = {s.text(k)};" for k in range(s.depth - 1)]
-        head.append(f"{regs[-1]} = {s.text(s.depth - 1)};")
-        tail += [f"{regs[k]} = {regs[k + 1]};" for k in range(s.depth - 1)]
-    return pro, head, tail

@@ -24,10 +24,11 @@ with the test.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from xmpacc.passes.common.canonical import CanonicalLoop
-from xmpacc.passes.kernel import stream_planes, stream_rows, stream_vector
+from xmpacc.passes.kernel import stream_rows, stream_vector
 from xmpacc.passes.kernel.stream_planes import PlaneSum
 from xmpacc.passes.kernel.stream_rows import RowIndex
 from xmpacc.passes.kernel.stream_vector import VectorPlan
@@ -125,6 +126,18 @@ class WalkCode:
     vector: VectorCode | None = None   # the vector walk, with this walk as its fallback
 
 
+def _window_lines(ctype: str, regs: list[str], value: Callable[[int], str],
+                  lines: tuple[list[str], list[str], list[str]]) -> None:
+    """Append a window of registers' lines to (prologue, head, tail): the registers declared
+    and all but the last slot loaded before the walk, the last slot (``value(slot)``) at each
+    row, and the window moved down one slot after the body."""
+    pro, head, tail = lines
+    pro.append(f"{ctype} {', '.join(regs)};")
+    pro += [f"{regs[k]} = {value(k)};" for k in range(len(regs) - 1)]
+    head.append(f"{regs[-1]} = {value(len(regs) - 1)};")
+    tail += [f"{regs[k]} = {regs[k + 1]};" for k in range(len(regs) - 1)]
+
+
 def code(p: StreamPlan) -> WalkCode:
     s, v, t = f"_xmpacc_s_{p.var}", p.var, p.ctype
     pro = [f"long long _xmpacc_p0 = _xmpacc_rest * {p.walk};   /* this thread's first row */",
@@ -135,13 +148,10 @@ def code(p: StreamPlan) -> WalkCode:
     pro += pro_rows
     tail = list(row_tail)
     for g, w in enumerate(p.windows):
-        regs = [w.reg(g, k) for k in range(w.hi - w.lo + 1)]
-        pro.append(f"{w.ctype} {', '.join(regs)};")
-        pro += [f"{regs[k]} = {_load(p, w, v, w.lo + k)};" for k in range(len(regs) - 1)]
-        head.append(f"{regs[-1]} = {_load(p, w, v, w.hi)};")
-        tail += [f"{regs[k]} = {regs[k + 1]};" for k in range(len(regs) - 1)]
-    sums_pro, sums_head, sums_tail = stream_planes.lines(p.sums)
-    pro, head, tail = pro + sums_pro, head + sums_head, tail + sums_tail
+        _window_lines(w.ctype, [w.reg(g, k) for k in range(w.hi - w.lo + 1)],
+                      lambda k, w=w: _load(p, w, v, w.lo + k), (pro, head, tail))
+    for m, sums in enumerate(p.sums):   # windows of plane sums (stream_planes.py), after the reads'
+        _window_lines(sums.ctype, [sums.reg(m, k) for k in range(sums.depth)], sums.text, (pro, head, tail))
     loop = f"for (int _xmpacc_w = 0; _xmpacc_w < {p.walk}; _xmpacc_w++)"
     whole = f"_xmpacc_p0 + {p.walk} <= {s}.count" if _whole_walk(p) else ""
     vector = _vector(p, p.vector, pro[:2], (pro_rows, row_tail)) if p.vector is not None else None
