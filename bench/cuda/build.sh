@@ -2,6 +2,8 @@
 # Builds the hand-written CUDA C programs of bench/cuda/ (the overhead goals, bench/overhead_goals.py):
 #   bash bench/cuda/build.sh OUTDIR NX NY ITER      -> OUTDIR/laplace_cuda_<NX>x<NY>_<ITER>
 #   bash bench/cuda/build.sh OUTDIR launch [REPS]   -> OUTDIR/launch_cuda_<REPS> (REPS: 20000)
+#   bash bench/cuda/build.sh OUTDIR overlap         -> OUTDIR/overlap_ipc (overlap_ipc.cu: sizes
+#                                                      are its arguments)
 # (the program's path is the last line printed).  nvcc -O3 -arch=native (-arch=sm_90 where
 # native finds no GPU).  The Laplace (laplace_cuda.cu) with the flags of the MPI compiler
 # wrapper and NCCL's header and library; the launch (launch_cuda.cu) with no MPI or NCCL,
@@ -20,7 +22,7 @@
 # directories, then the CUDA toolkit; exit 2 if none has it.
 set -euo pipefail
 usage() {
-  echo "usage: $0 OUTDIR NX NY ITER | $0 OUTDIR launch [REPS]" >&2
+  echo "usage: $0 OUTDIR NX NY ITER | $0 OUTDIR launch [REPS] | $0 OUTDIR overlap" >&2
   exit 64
 }
 [ $# -ge 2 ] || usage
@@ -71,8 +73,14 @@ if [ "$2" = launch ]; then
   exit 0
 fi
 
-[ $# -eq 4 ] || usage
-out=$1 nx=$2 ny=$3 iter=$4
+# --- the MPI + NCCL programs: laplace_cuda.cu of a size, or overlap_ipc.cu
+if [ "$2" = overlap ]; then
+  [ $# -eq 2 ] || usage
+  out=$1 src=overlap_ipc.cu exe="$1/overlap_ipc" sizes=()
+else
+  [ $# -eq 4 ] || usage
+  out=$1 src=laplace_cuda.cu exe="$1/laplace_cuda_$2x$3_$4" sizes=(-DNX="$2" -DNY="$3" -DITER="$4")
+fi
 
 # --- NCCL: a directory with nccl.h and one with libnccl.so*
 nccl_inc="" nccl_lib=""
@@ -139,11 +147,10 @@ for f in $mpi; do
 done
 
 mkdir -p "$out"
-exe="$out/laplace_cuda_${nx}x${ny}_${iter}"
 build() {   # build ARCH
   # shellcheck disable=SC2086 # NVCCFLAGS: words on purpose
-  "$nvcc" -O3 "-arch=$1" -DNX="$nx" -DNY="$ny" -DITER="$iter" ${NVCCFLAGS:-} \
-    -I"$nccl_inc" "${flags[@]}" "$here/laplace_cuda.cu" -o "$exe" \
+  "$nvcc" -O3 "-arch=$1" "${sizes[@]}" ${NVCCFLAGS:-} \
+    -I"$nccl_inc" "${flags[@]}" "$here/$src" -o "$exe" \
     -L"$nccl_lib" "-l:$nccl_so" -Xlinker -rpath -Xlinker "$nccl_lib"
 }
 # -arch=native with no GPU in sight only warns and builds for nvcc's default target
