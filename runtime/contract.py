@@ -101,11 +101,13 @@ ENTRIES: tuple[Entry, ...] = (
        fast="_xmpacc_reduce_fast"),
     _e("_xmpacc_loop_reduce_var_begin", "void",
        "const void *tmpl, const int *loop_dims, void *data, const long long *var, int op",
-       "reduction clause of a section, before the loop (var: passes/common/varrefs.py)"),
+       "reduction clause of a section, before the loop (var: passes/common/varrefs.py)",
+       fast="_xmpacc_loop_reduce_var_begin_fast"),
     _e("_xmpacc_loop_reduce_var", "void",
        "const void *tmpl, const char *where, const int *loop_dims, void *data, const long long *var, "
        "int op, int nloc, const void *loc_addrs, const void *loc_vars, int nkey, const long long *key",
-       "reduction clause of a section, or with location variables (key: the iteration that set them)"),
+       "reduction clause of a section, or with location variables (key: the iteration that set them)",
+       fast="_xmpacc_loop_reduce_var_fast"),
     _e("_xmpacc_reduce_var", "void",
        "const char *where, void *data, const long long *var, int op, const void *on_nodes, "
        "const long long *on_ref, int nloc, const void *loc_addrs, const void *loc_vars",

@@ -38,6 +38,7 @@ from .collectives import (
 from .cstructs import MAXDIM
 from .deferred import Deferred
 from .errors import RuntimeFailure, where_text
+from .replay_locations import LocationPlans
 from .replay_structs import CNodeRef, node_ref
 from .shared import Shared
 from .tasks import Tasks, read_ref
@@ -125,6 +126,15 @@ class Reductions:
                  on_device: Callable[[int, Any, int], bool], wait: Callable[[bytes], None]) -> None:
         self.shared, self.tasks, self.deferred = shared, tasks, deferred
         self.on_device, self.wait = on_device, wait
+        self._location_plans: LocationPlans | None = None
+
+    @property
+    def location_plans(self) -> LocationPlans | None:
+        """The C side's plans of location reductions (replay_locations.py), made with the
+        replay; None without it."""
+        if self._location_plans is None and self.shared.replay is not None:
+            self._location_plans = LocationPlans(self.shared.replay)
+        return self._location_plans
 
     def _loop_comm(self, desc: int, loop_dims: int, where: str) -> Any:
         """The nodes that ran different iterations of a loop on a template or on a node
@@ -190,6 +200,11 @@ class Reductions:
         k = read_longs(key, nkey + 1)
         reduce_with_locations(comm, value, op, self._locations(nloc, loc_addrs, loc_descs, w),
                               tuple(k[1:]) if k[0] else None, True, w)
+        if self.location_plans is not None:   # later calls: C (replay_locations.py)
+            target = self.shared.templates.get(desc)
+            ndims = len(target.bounds or ()) if target is not None else len(self.shared.nodes[desc].extents)
+            self.location_plans.offer(comm, data, var, op, (nloc, loc_addrs, loc_descs),
+                                      (desc, read_ints(loop_dims, ndims)), None, nkey, w)
 
     def _xmpacc_reduce(self, data: int, where: bytes, count: int, type_code: int, op: int,
                        on_nodes: int | None, on_ref: int | None) -> None:
@@ -232,6 +247,9 @@ class Reductions:
         if nloc:   # completes at once, also under async (allowed: async permits overlap)
             reduce_with_locations(comm, value, op, self._locations(nloc, loc_addrs, loc_descs, w), None,
                                   False, w)
+            on = node_ref(on_nodes or 0, read_ref(on_ref))
+            if self.location_plans is not None and not self.shared.asyncs.active and on is not None:
+                self.location_plans.offer(comm, data, var, op, (nloc, loc_addrs, loc_descs), None, on, 0, w)
         else:
             self._allreduce(comm, value, op, w)
             self._offer_section(where, data, var, value, op, on_nodes, on_ref, comm)

@@ -29,7 +29,7 @@ import numpy as np
 from .arrays import DistArray
 from .errors import RuntimeFailure
 from .nodes import CommCache
-from .transport import MpiTransport
+from .transport import MpiTransport, gather_pairs
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +89,23 @@ def planned_steps(arr: DistArray, widths: list[Width] | None, orthogonal: bool) 
     """The steps a reflect of ``arr`` with these widths already planned (None: not yet):
     what the C side repeats (fast_reflect.py, replay.py)."""
     return arr.reflect_plans.get(_plan_key(widths, orthogonal))
+
+
+def exchange_steps(steps: list[Step]) -> list[Step] | None:
+    """``steps`` with each full shadow's all-gather as the exchange every transport runs
+    (transport.py ``gather_pairs``), so that the C side's plans (fast_reflect.py,
+    replay.py) run it as the other exchanges.  None where a block is not one box (a
+    cyclic dimension's index arrays)."""
+    out: list[Step] = []
+    for step in steps:
+        if step[0] != "gather":
+            out.append(step)
+        elif step[1] is not None:
+            comm, mine, parts = step[1], step[2], step[3]
+            if any(p is not None and not all(isinstance(s, slice) for s in p) for p in [mine, *parts]):
+                return None
+            out.append(("exchange", comm, *gather_pairs(comm, mine, parts)))
+    return out
 
 
 def active_step(step: Step) -> bool:

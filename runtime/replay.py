@@ -40,7 +40,7 @@ from typing import Any
 from .byte_boxes import ByteBox, strided_copies
 from .cstructs import CSched
 from .fast_reflect import WIDTH_SETS, FastPlan, build_requests, link_chain, mpi_functions
-from .reflect import active_step
+from .reflect import active_step, exchange_steps
 from .replay_structs import (  # noqa: F401  (the mirrors are also named from here)
     QUEUES,
     CAccReflectPlan,
@@ -67,7 +67,8 @@ REPLAYED = ("_xmpacc_reflect", "_xmpacc_reflect_acc", "_xmpacc_launch", "_xmpacc
             "_xmpacc_reflect_orthogonal_acc", "_xmpacc_reduce_acc", "_xmpacc_bcast_acc", "_xmpacc_reduce_var",
             "_xmpacc_reflect_acc_overlap", "_xmpacc_reflect_acc_join", "_xmpacc_gmove",
             "_xmpacc_reflect_acc_rim", "_xmpacc_align_pointer", "_xmpacc_malloc", "_xmpacc_array_release",
-            "_xmpacc_task_begin", "_xmpacc_task_end", "_xmpacc_task_nocomm")
+            "_xmpacc_task_begin", "_xmpacc_task_end", "_xmpacc_task_nocomm", "_xmpacc_loop_reduce_var_begin",
+            "_xmpacc_loop_reduce_var")
 
 # the C side's tables of device reflect plans (include/xmpacc_replay.h): reflect_do ... acc,
 # reflect ... acc with the declared or explicit widths, the same orthogonal
@@ -613,11 +614,13 @@ def offer_device_reflect(replay: Replay, ptr: int, kind: tuple[int, bytes | None
     explicit widths as the call passed them, or None; ``steps``: its plan, reflect.py):
     its exchanges for the C side, on the device copy's byte view ``view``: NCCL
     operations (the transport's own slab plans: the same buffers and stages) or, on the
-    host backend, MPI persistent requests.  The staged transport and full shadows stay
-    general."""
+    host backend, MPI persistent requests; a full shadow's all-gather as sends to and
+    receives from every other owner (reflect.py ``exchange_steps``).  The staged transport
+    and full shadows of cyclic dimensions stay general."""
     if transport.name not in ("mpi", "nccl") or transport.name == "mpi" and not replay.requests:
         return
-    if steps is None or any(s[0] != "exchange" for s in steps):
+    steps = exchange_steps(steps) if steps is not None else None
+    if steps is None:
         return
     steps = [s for s in steps if active_step(s)]
     base = int(arr.buffer.ctypes.data)

@@ -105,16 +105,27 @@ def region_shape(view: Any, region: Region) -> tuple[int, ...]:
     return axes + tuple(int(n) for n in view.shape[len(region):])
 
 
-def region_bytes(view: Any, region: Region | None) -> int:
-    """Size of a slab in bytes (0 for no slab)."""
-    if region is None:
-        return 0
-    return int(np.prod(region_shape(view, region), dtype=np.int64))
-
-
 def fancy(region: Region | None) -> bool:
     """Does the slab select by index array (so that view[region] is a copy, not a view)?"""
     return region is not None and any(not isinstance(s, slice) for s in region)
+
+
+TAG_GATHER = 3   # a full shadow's all-gather as pairs (gather_pairs); an exchange's tags are 1 and 2
+
+
+Message = tuple[int, int, Region]   # (peer, tag, slab)
+
+
+def gather_pairs(comm: Any, mine: Region, parts: list[Region | None]) -> tuple[list[Message], list[Message]]:
+    """A full shadow's all-gather as point-to-point messages: this node's block (where it
+    owns one) to every other node, every other owner's block from it.  Every transport and
+    the C side's plans (reflect.py ``exchange_steps``) run it so, so that a node on the
+    general path and one on a plan exchange the same messages."""
+    me = comm.Get_rank()
+    owner = parts[me] is not None
+    sends = [(k, TAG_GATHER, mine) for k in range(comm.Get_size()) if k != me and owner]
+    recvs = [(k, TAG_GATHER, p) for k, p in enumerate(parts) if k != me and p is not None]
+    return sends, recvs
 
 
 class MpiTransport:
@@ -158,24 +169,7 @@ class MpiTransport:
 
     def start_allgather(self, comm: Any, view: Any, mine: Region, parts: list[Region | None],
                         stats: dict[str, int]) -> Any:
-        from .asyncs import MpiPending
-
-        me = comm.Get_rank()
-        data = np.ascontiguousarray(view[mine]).reshape(-1)
-        counts = [region_bytes(view, r) for r in parts]
-        recv = np.empty(sum(counts), dtype=np.uint8)
-        request = comm.Iallgatherv(data, [recv, counts])
-        _count(stats, "reflect_bytes",
-               data.nbytes * (sum(1 for c in counts if c) - (1 if data.nbytes else 0)))
-
-        def unpack() -> None:
-            offset = 0
-            for k, (r, n) in enumerate(zip(parts, counts, strict=True)):
-                if r is not None and k != me:
-                    view[r] = recv[offset: offset + n].reshape(region_shape(view, r))
-                    _count(stats, "reflect_shadow_bytes", n)
-                offset += n
-        return MpiPending([request], unpack, keep=(data, recv))
+        return self.start_exchange(comm, view, *gather_pairs(comm, mine, parts), stats)
 
 
 def region_on_device(cupy: Any, region: Region) -> Region:
@@ -286,8 +280,4 @@ class NcclTransport(Planned):
 
     def allgather(self, comm: Any, view: Any, mine: Region, parts: list[Region | None],
                   stats: dict[str, int]) -> None:
-        me = comm.Get_rank()
-        sends = [(k, 0, mine) for k, r in enumerate(parts) if k != me and region_bytes(view, r)
-                 and region_bytes(view, mine)]
-        recvs = [(k, 0, r) for k, r in enumerate(parts) if k != me and region_bytes(view, r)]
-        self.exchange(comm, view, sends, recvs, stats)
+        self.exchange(comm, view, *gather_pairs(comm, mine, parts), stats)

@@ -35,6 +35,7 @@ CASES: dict[str, tuple[int, ...]] = {
     "task_plans.c": (1, 2, 3, 4),          # see test_tasks_run_in_c_from_their_second_call
     "static_desc_views.c": (1, 2, 3, 4),   # see test_static_desc_parameters_keep_their_views
     "gmove_replay.c": (1, 2, 3, 4),        # see test_gmoves_run_in_c_from_their_second_call
+    "location_replay.c": (1, 3),           # see test_location_reductions_run_in_c_from_their_second_call
     # global-view §5-7
     "reduction_location.c": (1, 3),
     "reduction_types.c": (2, 4),
@@ -74,8 +75,8 @@ XFAIL: dict[str, pytest.MarkDecorator] = {}
 # checked against the serial build's output too, with XMPACC_STATS=1, which only prints the
 # runtime's counters at the end; not made twice.
 RUN_ELSEWHERE = {("gmove_dummy_align.c", 3), ("param_views.c", 2), ("param_views_in_c.c", 3),
-                 ("task_plans.c", 3), ("gmove_replay.c", 2), ("gmove_replay.c", 3), ("reflect_fast.c", 2),
-                 ("reflect_fast.c", 4), ("local_templates.c", 3)}
+                 ("task_plans.c", 3), ("location_replay.c", 3), ("gmove_replay.c", 2), ("gmove_replay.c", 3),
+                 ("reflect_fast.c", 2), ("reflect_fast.c", 4), ("local_templates.c", 3)}
 
 
 def _params() -> list[object]:
@@ -185,6 +186,32 @@ def test_tasks_run_in_c_from_their_second_call(built: dict[str, tuple[Path, str]
     assert sorted(s["replayed_tasks"] for s in runtime_stats(r.stderr)) == [42, 42, 53]
     general = run_mpi(3, exe, env={"XMPACC_REPLAY": "0"})
     assert general.returncode == 0 and general.stdout == r.stdout, general.stderr
+
+
+@pytest.mark.mpi
+def test_location_reductions_run_in_c_from_their_second_call(built: dict[str, tuple[Path, str]],
+                                                             tmp_path: Path) -> None:
+    """Location reductions in a time loop (include/xmpacc_locations.h): 12 steps of four
+    loop clauses (firstmax with a scalar and a whole array as locations, lastmin, lastmax
+    down a cyclic template, firstmin of an int) and two directives (max, lastmax), at 3
+    processes: every call after a site's first combines in C on every node (44 and 22), as
+    the profile's [C] rows say; the winners move from node to node and tie across nodes,
+    and every step prints the serial program's line, as the general path does."""
+    exe, expected = built["location_replay.c"]
+    r = run_mpi(3, exe, env={"XMPACC_STATS": "1", "XMPACC_PROFILE": str(tmp_path / "trace.json")})
+    assert r.returncode == 0, r.stderr
+    out = r.stdout.split("xmpacc profile")[0]
+    same_output(out, expected)
+    assert [(s["replayed_loop_location_reductions"], s["replayed_location_reductions"])
+            for s in runtime_stats(r.stderr)] == [(44, 22)] * 3
+    rows = {(int(line), what): int(n) for line, what, n in re.findall(
+        r"location_replay\.c:(\d+)\s+(loop_reduce_var \[C\]|reduce_var \[C\])\s+(\d+)",
+        r.stdout + r.stderr)}
+    loop, directive = "loop_reduce_var [C]", "reduce_var [C]"
+    assert rows == {(45, loop): 66, (50, loop): 33, (53, loop): 33,   # line 45: two clauses
+                    (65, directive): 33, (66, directive): 33}, rows
+    general = run_mpi(3, exe, env={"XMPACC_REPLAY": "0"})
+    assert general.returncode == 0 and general.stdout == out, general.stderr
 
 
 @pytest.mark.mpi

@@ -47,6 +47,7 @@ from xmpacc.runtime.replay import (
 )
 from xmpacc.runtime.replay_collectives import CAccCollectivePlan, CAccCollectives, COverNodesPlan
 from xmpacc.runtime.replay_gmove import CGmovePart, CGmovePlan
+from xmpacc.runtime.replay_locations import CLocationPlan
 from xmpacc.runtime.replay_params import CParamPlan, CParamView
 from xmpacc.runtime.replay_tasks import CTaskEntered, CTaskPlan
 
@@ -553,7 +554,8 @@ MIRRORS = {"_xmpacc_replay_t": CReplay, "_xmpacc_launch_plan_t": CLaunchPlan,
            "_xmpacc_bcast_plan_t": CBcastPlan, "_xmpacc_node_ref_t": CNodeRef,
            "_xmpacc_gmove_plan_t": CGmovePlan, "_xmpacc_gmove_part_t": CGmovePart,
            "_xmpacc_param_view_t": CParamView, "_xmpacc_param_plan_t": CParamPlan,
-           "_xmpacc_task_plan_t": CTaskPlan, "_xmpacc_task_entered_t": CTaskEntered}
+           "_xmpacc_task_plan_t": CTaskPlan, "_xmpacc_task_entered_t": CTaskEntered,
+           "_xmpacc_location_plan_t": CLocationPlan}
 # the driver's CUDA_MEMCPY2D, field by field, as include/xmpacc_fast.h spells it
 MEMCPY2D = {"src_x": "srcXInBytes", "src_y": "srcY", "src_type": "srcMemoryType", "src_host": "srcHost",
             "src_device": "srcDevice", "src_array": "srcArray", "src_pitch": "srcPitch",

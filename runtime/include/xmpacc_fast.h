@@ -158,7 +158,8 @@ enum { _XMPACC_EV_REFLECT, _XMPACC_EV_REFLECT_ACC, _XMPACC_EV_LAUNCH, _XMPACC_EV
        _XMPACC_EV_REFLECT_ORTHOGONAL_ACC, _XMPACC_EV_REDUCE_ACC, _XMPACC_EV_BCAST_ACC, _XMPACC_EV_REDUCE_VAR,
        _XMPACC_EV_REFLECT_ACC_OVERLAP, _XMPACC_EV_REFLECT_ACC_JOIN, _XMPACC_EV_GMOVE,
        _XMPACC_EV_REFLECT_ACC_RIM, _XMPACC_EV_ALIGN_POINTER, _XMPACC_EV_MALLOC, _XMPACC_EV_ARRAY_RELEASE,
-       _XMPACC_EV_TASK_BEGIN, _XMPACC_EV_TASK_END, _XMPACC_EV_TASK_NOCOMM };
+       _XMPACC_EV_TASK_BEGIN, _XMPACC_EV_TASK_END, _XMPACC_EV_TASK_NOCOMM, _XMPACC_EV_LOOP_REDUCE_VAR_BEGIN,
+       _XMPACC_EV_LOOP_REDUCE_VAR };
 
 static long long _xmpacc_now(void) {
   struct timespec ts;
@@ -274,6 +275,7 @@ static int _xmpacc_reflect_orthogonal_fast(void *array, const char *where, const
 
 #include "xmpacc_results.h"
 #include "xmpacc_replay.h"
+#include "xmpacc_locations.h"
 #include "xmpacc_acc_collectives.h"
 #include "xmpacc_queues.h"
 #include "xmpacc_gmove.h"

@@ -605,14 +605,18 @@ static int _xmpacc_reduce_fast(void *data, const char *where, long long count, i
  * a plan whose section is the call's, the variable's description {type, elem size, rank,
  * extents..., nsubs, (kind, a, b, c)...} compared long for long, and whose elements are
  * contiguous (the general path reduces the others through a copy). */
+static int _xmpacc_reduce_var_locations(const char *where, void *data, const long long *var, int op,
+                                        const void *on_nodes, const long long *on_ref, int nloc,
+                                        const void *loc_addrs, const void *loc_vars);   /* xmpacc_locations.h */
+
 static int _xmpacc_reduce_var_fast(const char *where, void *data, const long long *var, int op,
                                    const void *on_nodes, const long long *on_ref, int nloc, const void *loc_addrs,
                                    const void *loc_vars) {
   _xmpacc_replay_t *r = &_xmpacc_replay;
   _xmpacc_loop_reduce_plan_t *p;
   long long n;
-  (void)loc_addrs, (void)loc_vars;
-  if (nloc || !r->on || _xmpacc_fast_paused || var[2] < 0 || var[2] > _XMPACC_MAXDIM) return 0;
+  if (nloc) return _xmpacc_reduce_var_locations(where, data, var, op, on_nodes, on_ref, nloc, loc_addrs, loc_vars);
+  if (!r->on || _xmpacc_fast_paused || var[2] < 0 || var[2] > _XMPACC_MAXDIM) return 0;
   n = 4 + var[2] + 4 * var[3 + var[2]];
   for (p = (_xmpacc_loop_reduce_plan_t *)_xmpacc_fast_get(_xmpacc_loop_reduce_plans, data); p; p = p->next)
     if (p->nvar == n && p->op == op && _xmpacc_reduce_here(p, on_nodes, on_ref)
