@@ -39,6 +39,7 @@ from .device import grid_pad
 from .device_memory import DeviceCopy, DeviceMemory
 from .device_results import EmptyResult, PresentResult
 from .errors import RuntimeFailure, where_text
+from .replay_locations import located_records
 from .shared import Shared
 
 _INT64 = 11   # _XMPACC_TYPE of long long
@@ -139,13 +140,16 @@ class Kernels:
         earlier = [restart(rec) for rec in prepared.located]   # margin / peel_and_wait: a launch per part
         self.backend.launch(kernel.decode(), prepared.shape, prepared.params,
                             where_text(where), prepared.lanes)
-        on_host = prepared.located or prepared.arrays \
-            or not all(hasattr(r, "c") for r in prepared.reductions)
         replay = self.shared.replay
+        located = located_records(self.backend, prepared.located) \
+            if replay is not None and prepared.located else None
+        on_host = (prepared.located and located is None) or prepared.arrays \
+            or not all(hasattr(r, "c") for r in prepared.reductions)
         if replay is not None and not on_host:
-            # the C side repeats it (replay.py), its scalar reductions by their records
+            # the C side repeats it (replay.py), its scalar reductions by their records, its
+            # location records picked in C (replay_locations.py)
             replay.offer_launch(self.backend, kernel.decode(), where_text(where), prepared, info, total,
-                                nthreads, nparams, args, (inner, pad))
+                                nthreads, nparams, args, (inner, pad), located)
         for r in prepared.reductions:
             r.start()
         if defer:

@@ -152,6 +152,12 @@ class Reductions:
         mask = read_ints(loop_dims, len(nodes.extents))
         return nodes.sub_comm(shared.cache, frozenset(d for d in range(len(mask)) if mask[d]))
 
+    def _dims(self, desc: int, loop_dims: int) -> list[int]:
+        """The loop's dimensions of its template or node array ``desc``, as the call passed them."""
+        target = self.shared.templates.get(desc)
+        ndims = len(target.bounds or ()) if target is not None else len(self.shared.nodes[desc].extents)
+        return read_ints(loop_dims, ndims)
+
     def _xmpacc_loop_reduce_begin(self, desc: int, loop_dims: int, data: int, count: int,
                                   type_code: int, op: int) -> None:
         comm = self._loop_comm(desc, loop_dims, "?")
@@ -166,9 +172,7 @@ class Reductions:
             allreduce(comm, view(data, count, type_code, w), op, w)
         if self.shared.replay is not None:
             # later calls (and the begin before them): C (replay.py)
-            target = self.shared.templates.get(desc)
-            ndims = len(target.bounds or ()) if target is not None else len(self.shared.nodes[desc].extents)
-            self._offer_reduce(desc, read_ints(loop_dims, ndims), data, count, type_code, op, comm, w)
+            self._offer_reduce(desc, self._dims(desc, loop_dims), data, count, type_code, op, comm, w)
 
     def _offer_reduce(self, desc: int, dims: list[int], data: int, count: int, type_code: int, op: int,
                       comm: Any, where: str, on: CNodeRef | None = None,
@@ -196,15 +200,14 @@ class Reductions:
         value = var_view(data, var, w)
         if not nloc:
             allreduce(comm, value, op, w)
+            self._offer_section(where, data, var, value, op, comm, (desc, self._dims(desc, loop_dims)))
             return
         k = read_longs(key, nkey + 1)
         reduce_with_locations(comm, value, op, self._locations(nloc, loc_addrs, loc_descs, w),
                               tuple(k[1:]) if k[0] else None, True, w)
         if self.location_plans is not None:   # later calls: C (replay_locations.py)
-            target = self.shared.templates.get(desc)
-            ndims = len(target.bounds or ()) if target is not None else len(self.shared.nodes[desc].extents)
             self.location_plans.offer(comm, data, var, op, (nloc, loc_addrs, loc_descs),
-                                      (desc, read_ints(loop_dims, ndims)), None, nkey, w)
+                                      (desc, self._dims(desc, loop_dims)), None, nkey, w)
 
     def _xmpacc_reduce(self, data: int, where: bytes, count: int, type_code: int, op: int,
                        on_nodes: int | None, on_ref: int | None) -> None:
@@ -252,23 +255,26 @@ class Reductions:
                 self.location_plans.offer(comm, data, var, op, (nloc, loc_addrs, loc_descs), None, on, 0, w)
         else:
             self._allreduce(comm, value, op, w)
-            self._offer_section(where, data, var, value, op, on_nodes, on_ref, comm)
+            self._offer_section(where, data, var, value, op, comm, node_ref(on_nodes or 0, read_ref(on_ref)))
 
-    def _offer_section(self, where: bytes, data: int, var: int, value: np.ndarray, op: int,
-                       on_nodes: int | None, on_ref: int | None, comm: Any) -> None:
-        """Later calls of a section's reduction directive: C (replay.py), where its
-        elements are contiguous, as the directive's plans with the section's description."""
+    def _offer_section(self, where: bytes, data: int, var: int, value: np.ndarray, op: int, comm: Any,
+                       on: CNodeRef | tuple[int, list[int]] | None) -> None:
+        """Later calls of a section's reduction: C (replay.py), where its elements are
+        contiguous, as the reductions' plans with the section's description; ``on``: the
+        directive's on clause (node_ref), or the loop clause's template and dimensions."""
         type_code, _esize, rank = read_longs(var, 3)
         if self.shared.replay is None or self.shared.asyncs.active or not value.flags.c_contiguous \
-                or rank > MAXDIM or type_code not in DTYPES:
+                or rank > MAXDIM or type_code not in DTYPES or on is None:
             return
         nsubs = read_longs(var + 8 * (3 + rank), 1)[0]
-        on = node_ref(on_nodes or 0, read_ref(on_ref))
-        if nsubs > MAXDIM or on is None:
+        if nsubs > MAXDIM:
             return
-        desc = read_longs(var, 4 + rank + 4 * nsubs)
-        self._offer_reduce(0, [], data, value.size, type_code, op, comm, where_text(where), on,
-                           (desc, int(value.ctypes.data) - data))
+        section = (read_longs(var, 4 + rank + 4 * nsubs), int(value.ctypes.data) - data)
+        if isinstance(on, tuple):   # the loop clause
+            self._offer_reduce(on[0], on[1], data, value.size, type_code, op, comm, where_text(where),
+                               section=section)
+        else:
+            self._offer_reduce(0, [], data, value.size, type_code, op, comm, where_text(where), on, section)
 
     def _allreduce(self, comm: Any, data: np.ndarray, op: int, where: str) -> None:
         asyncs = self.shared.asyncs

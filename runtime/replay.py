@@ -302,8 +302,10 @@ class Replay:
 
     # ------------------------------------------------------------ plans
     def offer_launch(self, backend: Any, name: str, where_text: str, prepared: Any, info: Any, total: int,
-                     nthreads: int, nparams: int, args: int, inner: tuple[int, int]) -> None:
-        """A launch the general path just made, for the C side to repeat (acc.py)."""
+                     nthreads: int, nparams: int, args: int, inner: tuple[int, int],
+                     located: tuple[Any, list[Any]] | None = None) -> None:
+        """A launch the general path just made, for the C side to repeat (acc.py); ``located``:
+        its location records' C structures and what they point into (replay_locations.py)."""
         where = self.c.where or 0
         if not where or not self.steady(where):
             return
@@ -330,6 +332,9 @@ class Replay:
         p.nscratch = len(info.scratch)
         p.scratch_at, p.scratch_bytes = ctypes.addressof(at), ctypes.addressof(sizes)
         held = Held(p, [args_copy, prepared, results, at, sizes])
+        if located is not None:
+            p.nlocated, p.located = len(located[0]), ctypes.addressof(located[0])
+            held.keep.append(located)
         if self._register(self.launches, where, "_xmpacc_launch_plan_set", held):
             # a replayed launch may defer these records: deferred.py maps them back
             self.known.update((ctypes.addressof(r.c), r) for r in prepared.reductions)

@@ -1,4 +1,5 @@
-"""Reductions with location variables over the nodes in C after their first call at a site.
+"""Reductions with location variables in C after their first call at a site: over the
+nodes, and a GPU loop's pick of its own record.
 
 ``loop on t[i] reduction(firstmax: v /i/)`` (a pivot search, a residual reported with its
 worst point) and the directive ``reduction(max: m /n/)`` entered Python at every call to
@@ -9,8 +10,14 @@ key's length, and the nodes' communicator with the MPI types and operators of th
 and of the nodes' records.  Later calls with the same arguments, under the same executing
 nodes and distributions, run in C.
 
+A GPU loop with location variables leaves a record per warp; the replayed launch picks
+the node's record in C (``located_records``) where the records are small enough to copy to
+the host (LOCATED_STAGE: the kernels of a pivot search or a convergence check); larger ones
+are picked on the device by the general path (acc_locations.py).
+
 What stays general: a reduction variable that is a section or not a replayed type, a
-location variable that is a section, more than 8 location variables, and ``async``.
+location variable that is a section, more than 8 location variables, ``async``, and loops
+launched in parts (margin, peel_and_wait).
 """
 
 from __future__ import annotations
@@ -29,6 +36,50 @@ from .replay_structs import CNodeRef
 
 LOCATIONS = 8   # _XMPACC_LOCATIONS
 LOCATION_OPS = range(8, 14)   # max, min, firstmax, firstmin, lastmax, lastmin
+
+
+LOCATED_FIELDS = 9   # _XMPACC_LOCATED_FIELDS
+LOCATED_STAGE = 1 << 18   # bytes of a launch's records the C side copies to the host at most
+_TYPE_CODES = {np.dtype(t): code for code, t in sorted(DTYPES.items(), reverse=True)}
+
+
+class CLocated(ctypes.Structure):
+    """_xmpacc_located_t of include/xmpacc_locations.h."""
+
+    _fields_ = [("op", ctypes.c_int), ("type", ctypes.c_int), ("nkey", ctypes.c_int),
+                ("nfields", ctypes.c_int), ("records", ctypes.c_longlong), ("keys", ctypes.c_size_t),
+                ("partials", ctypes.c_size_t * LOCATED_FIELDS), ("size", ctypes.c_int * LOCATED_FIELDS),
+                ("host", ctypes.c_void_p * LOCATED_FIELDS), ("host_key", ctypes.c_void_p),
+                ("stage", ctypes.c_void_p)]
+
+
+def located_records(backend: Any, located: list[Any]) -> tuple[Any, list[Any]] | None:
+    """A launch's location records (acc_locations.py LocatedPartials) as the C side picks
+    them after a replayed launch (include/xmpacc_locations.h), and what they point into;
+    None where they stay general: a loop in parts, a value of a type C does not compare,
+    too many fields, or (on a GPU) more bytes of records than LOCATED_STAGE."""
+    out = (CLocated * len(located))()
+    keep: list[Any] = [out]
+    for c, rec in zip(out, located, strict=True):
+        host0 = rec.fields[0][0] if rec.fields else None
+        if rec.tail is not None or host0 is None or host0.dtype not in _TYPE_CODES \
+                or not 0 < len(rec.fields) <= LOCATED_FIELDS:
+            return None
+        records, nkey = int(rec.keys.shape[0]), int(rec.keys.shape[1])
+        c.op, c.type, c.nkey, c.nfields = rec.op, _TYPE_CODES[host0.dtype], nkey, len(rec.fields)
+        c.records = records
+        c.keys, c.host_key = backend.ptr(rec.keys), int(rec.host_key.ctypes.data)
+        nbytes = records * 8 * nkey
+        for k, (host, partials) in enumerate(rec.fields):
+            c.partials[k], c.size[k], c.host[k] = backend.ptr(partials), host.itemsize, int(host.ctypes.data)
+            nbytes += records * host.itemsize
+        if backend.name != "host":
+            if nbytes > LOCATED_STAGE:
+                return None
+            stage = np.empty(nbytes, dtype=np.uint8)
+            keep.append(stage)
+            c.stage = int(stage.ctypes.data)
+    return out, keep
 
 
 class CLocationPlan(ctypes.Structure):

@@ -80,7 +80,8 @@ class CLaunchPlan(ctypes.Structure):
                 ("block", ctypes.c_uint * 2), ("threads", ctypes.c_longlong), ("stream", ctypes.c_void_p),
                 ("host", ctypes.c_int), ("calls", ctypes.c_longlong), ("next", ctypes.c_void_p),
                 ("nresults", ctypes.c_int), ("results", ctypes.c_void_p), ("nscratch", ctypes.c_int),
-                ("scratch_at", ctypes.c_void_p), ("scratch_bytes", ctypes.c_void_p)]
+                ("scratch_at", ctypes.c_void_p), ("scratch_bytes", ctypes.c_void_p),
+                ("nlocated", ctypes.c_int), ("located", ctypes.c_void_p)]
 
 
 class CComputePlan(ctypes.Structure):

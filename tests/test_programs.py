@@ -193,23 +193,24 @@ def test_location_reductions_run_in_c_from_their_second_call(built: dict[str, tu
                                                              tmp_path: Path) -> None:
     """Location reductions in a time loop (include/xmpacc_locations.h): 12 steps of four
     loop clauses (firstmax with a scalar and a whole array as locations, lastmin, lastmax
-    down a cyclic template, firstmin of an int) and two directives (max, lastmax), at 3
-    processes: every call after a site's first combines in C on every node (44 and 22), as
-    the profile's [C] rows say; the winners move from node to node and tie across nodes,
-    and every step prints the serial program's line, as the general path does."""
+    down a cyclic template, firstmin of an int), two directives (max, lastmax) and a GPU
+    loop's lastmax, at 3 processes: every call after a site's first combines in C on every
+    node (55 and 22), the GPU loop's launch picking its record in C too, as the profile's
+    [C] rows say; the winners move from node to node and tie across nodes, and every step
+    prints the serial program's line, as the general path does."""
     exe, expected = built["location_replay.c"]
     r = run_mpi(3, exe, env={"XMPACC_STATS": "1", "XMPACC_PROFILE": str(tmp_path / "trace.json")})
     assert r.returncode == 0, r.stderr
     out = r.stdout.split("xmpacc profile")[0]
     same_output(out, expected)
     assert [(s["replayed_loop_location_reductions"], s["replayed_location_reductions"])
-            for s in runtime_stats(r.stderr)] == [(44, 22)] * 3
+            for s in runtime_stats(r.stderr)] == [(55, 22)] * 3
     rows = {(int(line), what): int(n) for line, what, n in re.findall(
-        r"location_replay\.c:(\d+)\s+(loop_reduce_var \[C\]|reduce_var \[C\])\s+(\d+)",
+        r"location_replay\.c:(\d+)\s+((?:loop_reduce_var|reduce_var|loop acc \(kernel\)) \[C\])\s+(\d+)",
         r.stdout + r.stderr)}
-    loop, directive = "loop_reduce_var [C]", "reduce_var [C]"
-    assert rows == {(45, loop): 66, (50, loop): 33, (53, loop): 33,   # line 45: two clauses
-                    (65, directive): 33, (66, directive): 33}, rows
+    loop, directive, launch = "loop_reduce_var [C]", "reduce_var [C]", "loop acc (kernel) [C]"
+    assert rows == {(47, loop): 66, (52, loop): 33, (55, loop): 33,   # line 47: two clauses
+                    (67, directive): 33, (68, directive): 33, (74, loop): 33, (74, launch): 33}, rows
     general = run_mpi(3, exe, env={"XMPACC_REPLAY": "0"})
     assert general.returncode == 0 and general.stdout == out, general.stderr
 

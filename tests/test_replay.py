@@ -47,7 +47,7 @@ from xmpacc.runtime.replay import (
 )
 from xmpacc.runtime.replay_collectives import CAccCollectivePlan, CAccCollectives, COverNodesPlan
 from xmpacc.runtime.replay_gmove import CGmovePart, CGmovePlan
-from xmpacc.runtime.replay_locations import CLocationPlan
+from xmpacc.runtime.replay_locations import CLocated, CLocationPlan
 from xmpacc.runtime.replay_params import CParamPlan, CParamView
 from xmpacc.runtime.replay_tasks import CTaskEntered, CTaskPlan
 
@@ -444,13 +444,13 @@ def test_profile_names_the_calls_made_in_c(tmp_path: Path, tmp_path_factory: pyt
 def test_loop_reductions_replayed(programs: SharedBuilds, nprocs: int) -> None:
     """Loop reductions over all nodes, over a row of a 2-D node array and inside a task
     replay from the second time step (5 steps): the 8 of the main loop whose operators
-    and types the C side takes, the row's, and the task's on its nodes; && and || stay
-    general."""
+    and types the C side takes and its 2 of array sections, the row's, and the task's on
+    its nodes; && and || stay general."""
     exe, expected = programs[REDUCTIONS.name]
     replayed, _general = _both_ways(exe, nprocs, HOST, expected)
     by_rank = {s["rank"]: s["replayed_loop_reductions"] for s in runtime_stats(replayed)}
     in_task = {0, 1}   # p[0][:]
-    assert by_rank == {r: (5 - 1) * (8 + 1 + (r in in_task)) for r in range(nprocs)}
+    assert by_rank == {r: (5 - 1) * (8 + 2 + 1 + (r in in_task)) for r in range(nprocs)}
 
 
 @settings(max_examples=300, deadline=None)
@@ -555,7 +555,7 @@ MIRRORS = {"_xmpacc_replay_t": CReplay, "_xmpacc_launch_plan_t": CLaunchPlan,
            "_xmpacc_gmove_plan_t": CGmovePlan, "_xmpacc_gmove_part_t": CGmovePart,
            "_xmpacc_param_view_t": CParamView, "_xmpacc_param_plan_t": CParamPlan,
            "_xmpacc_task_plan_t": CTaskPlan, "_xmpacc_task_entered_t": CTaskEntered,
-           "_xmpacc_location_plan_t": CLocationPlan}
+           "_xmpacc_location_plan_t": CLocationPlan, "_xmpacc_located_t": CLocated}
 # the driver's CUDA_MEMCPY2D, field by field, as include/xmpacc_fast.h spells it
 MEMCPY2D = {"src_x": "srcXInBytes", "src_y": "srcY", "src_type": "srcMemoryType", "src_host": "srcHost",
             "src_device": "srcDevice", "src_array": "srcArray", "src_pitch": "srcPitch",

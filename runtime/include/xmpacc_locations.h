@@ -128,19 +128,11 @@ static void _xmpacc_location_run(_xmpacc_location_plan_t *p, const long long *ke
   if (start) _xmpacc_replay_record(event, where, start, 0, p->size > 1 ? p->elem : 0);
 }
 
-/* Before the loop: the location operators (and max, min) start from the node's own value,
- * as the general path leaves them; the others (+ * ^ of a section) stay general. */
-static int _xmpacc_loop_reduce_var_begin_fast(const void *tmpl, const int *loop_dims, void *data,
-                                              const long long *var, int op) {
-  (void)tmpl, (void)loop_dims, (void)data, (void)var;
-  if (!_xmpacc_replay.on || _xmpacc_fast_paused || op < 8 || op > 13) return 0;
-  if (_xmpacc_replay.profile) _xmpacc_replay_record(_XMPACC_EV_LOOP_REDUCE_VAR_BEGIN, "", _xmpacc_now(), 0, 0);
-  return 1;
-}
-
-static int _xmpacc_loop_reduce_var_fast(const void *tmpl, const char *where, const int *loop_dims, void *data,
-                                        const long long *var, int op, int nloc, const void *loc_addrs,
-                                        const void *loc_vars, int nkey, const long long *key) {
+/* The reduction clause with location variables (xmpacc_replay.h's _xmpacc_loop_reduce_var_fast
+ * hands those here): the loop's key orders the nodes holding the result. */
+static int _xmpacc_loop_reduce_locations(const void *tmpl, const char *where, const int *loop_dims, void *data,
+                                         const long long *var, int op, int nloc, const void *loc_addrs,
+                                         const void *loc_vars, int nkey, const long long *key) {
   _xmpacc_location_plan_t *p = _xmpacc_location_find(tmpl, loop_dims, data, var, op, nloc, loc_addrs, loc_vars,
                                                      nkey, 0, 0);
   if (!p) {
@@ -164,6 +156,107 @@ static int _xmpacc_reduce_var_locations(const char *where, void *data, const lon
     return 0;
   }
   _xmpacc_location_run(p, 0, _XMPACC_EV_REDUCE_VAR, where);
+  return 1;
+}
+
+/* ------------------------------------------------------------------ a launch's location records */
+
+/* A GPU loop with location variables (passes/kernel/kernel_locations.py) leaves a record per
+ * warp (per thread on the host backend): key[0] (1: a thread changed the variables), the
+ * trip numbers of its iteration, and the value of each field (the reduction variable, then
+ * its location variables).  The node's record goes to the host variables and the loop's key
+ * array, as runtime/acc_locations.py `pick` chooses it: among the changed records, those of
+ * the best value (all of them where a value is NaN), the first key in sequential order (the
+ * last for lastmax and lastmin), equal keys to the lowest record (the highest for last).
+ * The replayed launch waits for its kernel and copies the records to host memory (the plan
+ * is made only where they are small: runtime/replay_locations.py), or reads them there on
+ * the host backend.  Loops launched in parts (margin, peel_and_wait) stay general. */
+#define _XMPACC_LOCATED_FIELDS 9
+
+typedef struct _xmpacc_located {
+  int op, type;                        /* the operator (8..13) and the value's type code */
+  int nkey;                            /* longs per record key: 1 + trip numbers */
+  int nfields;
+  long long records;
+  uintptr_t keys;                      /* records x nkey int64: device memory, host on the host backend */
+  uintptr_t partials[_XMPACC_LOCATED_FIELDS];   /* records values of each field, the same */
+  int size[_XMPACC_LOCATED_FIELDS];    /* bytes of a field's value */
+  void *host[_XMPACC_LOCATED_FIELDS];  /* the host variables */
+  long long *host_key;                 /* the loop's key array */
+  char *stage;                         /* host memory for the records (GPUs; 0 on the host backend) */
+} _xmpacc_located_t;
+
+/* A field's value as a long double (every integer type and float of C exactly). */
+static long double _xmpacc_located_value(const char *at, int type) {
+  switch (type) {
+    case 2: case 3: return *(const signed char *)at;
+    case 4: return *(const unsigned char *)at;
+    case 5: return *(const short *)at;
+    case 6: return *(const unsigned short *)at;
+    case 7: return *(const int *)at;
+    case 8: return *(const unsigned *)at;
+    case 10: case 12: return (long double)*(const unsigned long long *)at;
+    case 13: return *(const float *)at;
+    case 14: return *(const double *)at;
+    default: return (long double)*(const long long *)at;   /* 9, 11 */
+  }
+}
+
+/* The record acc_locations.py `pick` writes; -1 where no thread changed the variables. */
+static long long _xmpacc_located_best(const _xmpacc_located_t *l, const long long *keys, const char *values) {
+  int max = l->op == 8 || l->op == 10 || l->op == 12, last = l->op == 12 || l->op == 13, nan = 0, have = 0;
+  long double best = 0;
+  long long chosen = -1;
+  for (long long r = 0; r < l->records; r++) {
+    long double v;
+    if (!keys[r * l->nkey]) continue;
+    v = _xmpacc_located_value(values + r * l->size[0], l->type);
+    if (v != v) nan = 1;
+    else if (!have || (max ? v > best : v < best)) best = v, have = 1;
+  }
+  for (long long r = 0; r < l->records; r++) {
+    const long long *k = keys + r * l->nkey;
+    int order = 0;
+    if (!k[0] || (!nan && _xmpacc_located_value(values + r * l->size[0], l->type) != best)) continue;
+    if (chosen < 0) {
+      chosen = r;
+      continue;
+    }
+    for (int n = 1; n < l->nkey && !order; n++) {
+      const long long *c = keys + chosen * l->nkey;
+      order = k[n] < c[n] ? -1 : k[n] > c[n];
+    }
+    if (l->nkey > 1 && (last ? order >= 0 : order < 0)) chosen = r;
+  }
+  return chosen;
+}
+
+static int _xmpacc_located_pick(const _xmpacc_launch_plan_t *p, void *stream) {
+  _xmpacc_replay_t *r = &_xmpacc_replay;
+  if (!p->host && r->synchronize(stream)) return 0;   /* the general path meets the kernel's failure */
+  for (int n = 0; n < p->nlocated; n++) {
+    const _xmpacc_located_t *l = &p->located[n];
+    const long long *keys = (const long long *)l->keys;
+    const char *fields[_XMPACC_LOCATED_FIELDS];
+    long long row;
+    if (!p->host) {   /* the records, one field after the other, to the stage */
+      size_t at = (size_t)(l->records * l->nkey) * sizeof(long long);
+      if (r->copy_out(l->stage, l->keys, at)) return 0;
+      keys = (const long long *)l->stage;
+      for (int f = 0; f < l->nfields; f++) {
+        if (r->copy_out(l->stage + at, l->partials[f], (size_t)(l->records * l->size[f]))) return 0;
+        fields[f] = l->stage + at;
+        at += (size_t)(l->records * l->size[f]);
+      }
+    } else {
+      for (int f = 0; f < l->nfields; f++) fields[f] = (const char *)l->partials[f];
+    }
+    row = _xmpacc_located_best(l, keys, fields[0]);
+    if (row < 0) continue;   /* no thread changed the variables: they keep their values */
+    memcpy(l->host_key, keys + row * l->nkey, sizeof(long long) * (size_t)l->nkey);
+    for (int f = 0; f < l->nfields; f++) memcpy(l->host[f], fields[f] + row * l->size[f], (size_t)l->size[f]);
+  }
+  r->pending = 0;   /* the host waited for the compute stream */
   return 1;
 }
 

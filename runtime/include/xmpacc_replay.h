@@ -35,7 +35,11 @@ typedef struct _xmpacc_launch_plan {
   int nscratch;                        /* its private arrays (LAUNCH_SCRATCH): the parameter */
   const int *scratch_at;               /* indices and the bytes per thread each was planned */
   const long long *scratch_bytes;      /* for (the same address may hold another size) */
+  int nlocated;                        /* its reductions with location variables (xmpacc_locations.h) */
+  struct _xmpacc_located *located;
 } _xmpacc_launch_plan_t;
+
+static int _xmpacc_located_pick(const _xmpacc_launch_plan_t *p, void *stream);   /* xmpacc_locations.h */
 
 _XMPACC_PLAN_TABLE(_xmpacc_launch_plans, _xmpacc_launch_plan_set, const char *, _xmpacc_launch_plan_t)
 
@@ -98,8 +102,8 @@ static int _xmpacc_launch_fast(const char *where, const char *kernel, long long 
   }
   if (!p || (p->nresults && !_xmpacc_results_ready(p))) return 0;
   /* a rim's launch (_xmpacc_reflect_acc_rim_fast) goes on the exchange stream, unless it has
-   * results or private arrays' buffers, which the interior's launch shares */
-  if (r->rim && (p->nresults || p->nscratch) && !_xmpacc_overlap_join()) return 0;
+   * results, location records or private arrays' buffers, which the interior's launch shares */
+  if (r->rim && (p->nresults || p->nscratch || p->nlocated) && !_xmpacc_overlap_join()) return 0;
   stream = r->rim ? r->comm_stream : r->stream;
   start = r->profile ? _xmpacc_now() : 0;
   if (p->host) {
@@ -113,6 +117,7 @@ static int _xmpacc_launch_fast(const char *where, const char *kernel, long long 
   /* An error past the launch is the device's (a failed kernel: every later call fails
    * too); the general path launches again, meets it and reports it with this line. */
   if (p->nresults && !_xmpacc_results_after(p)) return 0;
+  if (p->nlocated && !_xmpacc_located_pick(p, stream)) return 0;
   r->defer_next = 0;
   p->calls++;
   if (start) {
@@ -531,15 +536,14 @@ static _xmpacc_loop_reduce_plan_t *_xmpacc_loop_reduce_find(const void *tmpl, co
   return _xmpacc_reduce_find_on(tmpl, loop_dims, data, count, type, op, 0, 0);
 }
 
-static int _xmpacc_loop_reduce_begin_fast(const void *tmpl, const int *loop_dims, void *data, long long count,
-                                          int type, int op) {
-  _xmpacc_loop_reduce_plan_t *p = _xmpacc_loop_reduce_find(tmpl, loop_dims, data, count, type, op);
-  long long start;
-  if (!p) return 0;
-  start = _xmpacc_replay.profile ? _xmpacc_now() : 0;
-  if (p->size && p->rank && (op == 1 || op == 5)) {   /* + and ^ start from 0 */
+/* Before the loop: every node of the plan but its first starts count elements at data
+ * from the identity of op (+ and ^: 0, *: 1; the others start from their own value). */
+static void _xmpacc_reset_identity(const _xmpacc_loop_reduce_plan_t *p, void *data, long long count, int type,
+                                   int op) {
+  if (!p->size || !p->rank) return;
+  if (op == 1 || op == 5) {
     memset(data, 0, (size_t)(count * p->elem));
-  } else if (p->size && p->rank && op == 2) {         /* * from 1 */
+  } else if (op == 2) {
     for (long long k = 0; k < count; k++) {
       char *e = (char *)data + k * p->elem;
       switch (type) {
@@ -549,6 +553,15 @@ static int _xmpacc_loop_reduce_begin_fast(const void *tmpl, const int *loop_dims
       }
     }
   }
+}
+
+static int _xmpacc_loop_reduce_begin_fast(const void *tmpl, const int *loop_dims, void *data, long long count,
+                                          int type, int op) {
+  _xmpacc_loop_reduce_plan_t *p = _xmpacc_loop_reduce_find(tmpl, loop_dims, data, count, type, op);
+  long long start;
+  if (!p) return 0;
+  start = _xmpacc_replay.profile ? _xmpacc_now() : 0;
+  _xmpacc_reset_identity(p, data, count, type, op);
   if (start) _xmpacc_replay_record(_XMPACC_EV_LOOP_REDUCE_BEGIN, "", start, 0, 0);
   return 1;
 }
@@ -577,6 +590,60 @@ static int _xmpacc_loop_reduce_fast(const void *tmpl, const char *where, const i
   return 1;
 }
 
+/* The reduction clause of a section (w[1][:]) without location variables: a loop plan
+ * whose section is the call's, its description {type, elem size, rank, extents..., nsubs,
+ * (kind, a, b, c)...} compared long for long, its elements contiguous (the general path
+ * reduces the others through a copy).  tmpl 0: the directive's (_xmpacc_reduce_var_fast). */
+static _xmpacc_loop_reduce_plan_t *_xmpacc_section_plan(const void *tmpl, const int *loop_dims, const void *data,
+                                                        const long long *var, int op, const void *on,
+                                                        const long long *ref) {
+  _xmpacc_replay_t *r = &_xmpacc_replay;
+  _xmpacc_loop_reduce_plan_t *p;
+  long long n;
+  if (!r->on || _xmpacc_fast_paused || var[2] < 0 || var[2] > _XMPACC_MAXDIM) return 0;
+  n = 4 + var[2] + 4 * var[3 + var[2]];
+  for (p = (_xmpacc_loop_reduce_plan_t *)_xmpacc_fast_get(_xmpacc_loop_reduce_plans, data); p; p = p->next)
+    if (p->tmpl == tmpl && p->nvar == n && p->op == op && _xmpacc_reduce_here(p, on, ref)
+        && (!tmpl || !memcmp(p->mask, loop_dims, sizeof(int) * (size_t)p->ndims))
+        && !memcmp(p->var, var, sizeof(long long) * (size_t)n))
+      return p;
+  return 0;
+}
+
+/* Before the loop: the location operators, max, min and the logical ones start from the
+ * node's own value, as the general path leaves them; + * ^ of a section reset from its plan. */
+static int _xmpacc_loop_reduce_var_begin_fast(const void *tmpl, const int *loop_dims, void *data,
+                                              const long long *var, int op) {
+  _xmpacc_loop_reduce_plan_t *p = 0;
+  long long start;
+  if (!_xmpacc_replay.on || _xmpacc_fast_paused) return 0;
+  if ((op == 1 || op == 2 || op == 5) && !(p = _xmpacc_section_plan(tmpl, loop_dims, data, var, op, 0, 0)))
+    return 0;
+  start = _xmpacc_replay.profile ? _xmpacc_now() : 0;
+  if (p) _xmpacc_reset_identity(p, (char *)data + p->offset, p->count, p->type, op);
+  if (start) _xmpacc_replay_record(_XMPACC_EV_LOOP_REDUCE_VAR_BEGIN, "", start, 0, 0);
+  return 1;
+}
+
+static int _xmpacc_loop_reduce_locations(const void *tmpl, const char *where, const int *loop_dims, void *data,
+                                         const long long *var, int op, int nloc, const void *loc_addrs,
+                                         const void *loc_vars, int nkey, const long long *key);   /* xmpacc_locations.h */
+
+static int _xmpacc_loop_reduce_var_fast(const void *tmpl, const char *where, const int *loop_dims, void *data,
+                                        const long long *var, int op, int nloc, const void *loc_addrs,
+                                        const void *loc_vars, int nkey, const long long *key) {
+  _xmpacc_loop_reduce_plan_t *p;
+  if (nloc) return _xmpacc_loop_reduce_locations(tmpl, where, loop_dims, data, var, op, nloc, loc_addrs, loc_vars,
+                                                 nkey, key);
+  p = _xmpacc_section_plan(tmpl, loop_dims, data, var, op, 0, 0);
+  if (!p) {
+    _xmpacc_replay.where = where;
+    return 0;
+  }
+  _xmpacc_allreduce_planned(p, (char *)data + p->offset, p->count, _XMPACC_EV_LOOP_REDUCE_VAR, where);
+  return 1;
+}
+
 static int _xmpacc_reduce_deferred(void *data, long long count, int type, int op, const char *where);
 
 /* The reduction directive: a plan of the same form, made with no template, over the
@@ -601,29 +668,21 @@ static int _xmpacc_reduce_fast(void *data, const char *where, long long count, i
   return 1;
 }
 
-/* The reduction directive of a section without location variables (w[lo:n] on p(:, *)):
- * a plan whose section is the call's, the variable's description {type, elem size, rank,
- * extents..., nsubs, (kind, a, b, c)...} compared long for long, and whose elements are
- * contiguous (the general path reduces the others through a copy). */
 static int _xmpacc_reduce_var_locations(const char *where, void *data, const long long *var, int op,
                                         const void *on_nodes, const long long *on_ref, int nloc,
                                         const void *loc_addrs, const void *loc_vars);   /* xmpacc_locations.h */
 
+/* The reduction directive of a section (w[lo:n] on p(:, *)): its section plan (no template);
+ * with location variables, xmpacc_locations.h's. */
 static int _xmpacc_reduce_var_fast(const char *where, void *data, const long long *var, int op,
                                    const void *on_nodes, const long long *on_ref, int nloc, const void *loc_addrs,
                                    const void *loc_vars) {
-  _xmpacc_replay_t *r = &_xmpacc_replay;
+  static const int no_dims[1];
   _xmpacc_loop_reduce_plan_t *p;
-  long long n;
   if (nloc) return _xmpacc_reduce_var_locations(where, data, var, op, on_nodes, on_ref, nloc, loc_addrs, loc_vars);
-  if (!r->on || _xmpacc_fast_paused || var[2] < 0 || var[2] > _XMPACC_MAXDIM) return 0;
-  n = 4 + var[2] + 4 * var[3 + var[2]];
-  for (p = (_xmpacc_loop_reduce_plan_t *)_xmpacc_fast_get(_xmpacc_loop_reduce_plans, data); p; p = p->next)
-    if (p->nvar == n && p->op == op && _xmpacc_reduce_here(p, on_nodes, on_ref)
-        && !memcmp(p->var, var, sizeof(long long) * (size_t)n))
-      break;
+  p = _xmpacc_section_plan(0, no_dims, data, var, op, on_nodes, on_ref);
   if (!p) {
-    r->where = where;
+    _xmpacc_replay.where = where;
     return 0;
   }
   _xmpacc_allreduce_planned(p, (char *)data + p->offset, p->count, _XMPACC_EV_REDUCE_VAR, where);

@@ -3,8 +3,9 @@
  * element wins changes, ties across nodes included: firstmax and lastmin on a block
  * template with a scalar and a whole array as location variables, lastmax going down a
  * cyclic(3) template, firstmin of an int, a start value no iteration beats at every fifth
- * step (the locations keep their start values), and the directive's max and lastmax with
- * locations.  Every step prints what the serial program prints. */
+ * step (the locations keep their start values), the directive's max and lastmax with
+ * locations, and lastmax on a GPU loop (its record picked in C after the launch, then
+ * combined over the nodes).  Every step prints what the serial program prints. */
 #include <stdio.h>
 #ifdef _XCALABLEMP
 #include <xmp.h>
@@ -24,6 +25,7 @@ int ia[N];
 #pragma xmp align a[i] with t[i]
 #pragma xmp align ia[i] with t[i]
 #pragma xmp align c[i] with tc[i]
+#pragma xmp acc replicate (a)
 
 static double value(int i, int step) { return (double)(((i + 5 * step) * 7) % 9); }   /* 8 four times */
 
@@ -64,10 +66,19 @@ int main(void)
         }
 #pragma xmp reduction(max: m /where/)
 #pragma xmp reduction(lastmax: lm /lwhere/)
+
+        /* on the "device" */
+        double gm = -1.0;
+        int gi = -1, gk = -1;
+#pragma xmp acc replicate_sync in (a)
+#pragma xmp loop on t[i] reduction(lastmax: gm /gi, gk/) acc
+        for (i = 0; i < N; i++)
+            if (a[i] >= gm) { gm = a[i]; gi = i; gk = 100 * step + i % 7; }
         if (xmpc_node_num() == 0)
             printf("step %d: firstmax %g at %d (%lld %lld) lastmin %g at %d | cyclic lastmax %g at %d | "
-                   "int firstmin %d at %d | directive max %g at %d, lastmax %g at %d\n",
-                   step, fmax, ifmax, at[0], at[1], lmin, ilmin, cmax, icmax, imin, iimin, m, where, lm, lwhere);
+                   "int firstmin %d at %d | directive max %g at %d, lastmax %g at %d | acc lastmax %g at %d %d\n",
+                   step, fmax, ifmax, at[0], at[1], lmin, ilmin, cmax, icmax, imin, iimin, m, where, lm, lwhere,
+                   gm, gi, gk);
     }
     return 0;
 }
