@@ -22,41 +22,22 @@
 #include <cstring>
 #include <vector>
 
+#include "laplace_rows.cuh"
+
 #define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { \
   fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); exit(1); } } while (0)
 #define CD(x) do { CUresult e_ = (x); if (e_ != CUDA_SUCCESS) { \
   fprintf(stderr, "%s:%d: driver error %d\n", __FILE__, __LINE__, (int)e_); exit(1); } } while (0)
 
-static const int ROWS_PER_THREAD = 4, THREADS = 256;
-
 // rows [r0, r1) of dst from src, columns 1 .. ny-2, ROWS_PER_THREAD rows a thread (as
 // xmpacc's streamed kernel); pdl: wait for the previous kernel of the stream first
 template <bool pdl>
 __global__ void sweep(double *dst, const double *src, int r0, int r1, int ny) {
-  if (pdl) {
-#if __CUDA_ARCH__ >= 900
-    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-    asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
-  }
+  if (pdl) dependent_launch();
   int j = blockIdx.x * blockDim.x + threadIdx.x;
   int i = r0 + ROWS_PER_THREAD * blockIdx.y;
   if (j < 1 || j >= ny - 1 || i >= r1) return;
-  double up = src[(long)(i - 1) * ny + j], mid = src[(long)i * ny + j];
-  for (int w = 0; w < ROWS_PER_THREAD && i < r1; w++, i++) {
-    double down = src[(long)(i + 1) * ny + j];
-    dst[(long)i * ny + j] = 0.25 * (up + down + src[(long)i * ny + j - 1] + src[(long)i * ny + j + 1]);
-    up = mid;
-    mid = down;
-  }
-}
-
-// the rim: row `top` and row `bottom` (blockIdx.y 0 and 1)
-__global__ void rim(double *dst, const double *src, int top, int bottom, int ny) {
-  int j = blockIdx.x * blockDim.x + threadIdx.x;
-  long i = blockIdx.y ? bottom : top;
-  if (j < 1 || j >= ny - 1) return;
-  dst[i * ny + j] = 0.25 * (src[(i - 1) * ny + j] + src[(i + 1) * ny + j] + src[i * ny + j - 1] + src[i * ny + j + 1]);
+  sweep_rows(dst, src, i, r1, j, ny);
 }
 
 struct Run {

@@ -42,6 +42,8 @@
 #include <cstring>
 #include <vector>
 
+#include "laplace_rows.cuh"
+
 #define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { \
   fprintf(stderr, "overlap_ipc: %s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); \
   MPI_Abort(MPI_COMM_WORLD, 1); } } while (0)
@@ -51,8 +53,6 @@
 #define CN(x) do { ncclResult_t e_ = (x); if (e_ != ncclSuccess) { \
   fprintf(stderr, "overlap_ipc: %s:%d: %s\n", __FILE__, __LINE__, ncclGetErrorString(e_)); \
   MPI_Abort(MPI_COMM_WORLD, 1); } } while (0)
-
-static const int ROWS_PER_THREAD = 4, THREADS = 256;
 
 // The flags of a process, in one allocation its neighbours map: arrival[s] is the last sweep
 // whose halo row from side s (0 up, 1 down) has arrived; done counts the blocks that wrote a
@@ -72,12 +72,7 @@ struct Flags {
 template <bool pdl, bool flagged>
 __global__ void __launch_bounds__(256)
 sweep(double *dst, const double *src, int r0, int r1, int ny, Flags *f, unsigned want, int top, int bottom) {
-  if (pdl) {
-#if __CUDA_ARCH__ >= 900
-    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-    asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
-  }
+  if (pdl) dependent_launch();
   int nby = gridDim.y, rb = flagged ? (blockIdx.y + 1) % nby : blockIdx.y;
   int i = r0 + ROWS_PER_THREAD * rb, j = blockIdx.x * blockDim.x + threadIdx.x;
   bool up = flagged && top >= i && top < i + ROWS_PER_THREAD;
@@ -91,15 +86,7 @@ sweep(double *dst, const double *src, int r0, int r1, int ny, Flags *f, unsigned
     }
     __syncthreads();
   }
-  if (j >= 1 && j < ny - 1 && i < r1) {
-    double a = src[(long)(i - 1) * ny + j], m = src[(long)i * ny + j];
-    for (int w = 0; w < ROWS_PER_THREAD && i < r1; w++, i++) {
-      double b = src[(long)(i + 1) * ny + j];
-      dst[(long)i * ny + j] = 0.25 * (a + b + src[(long)i * ny + j - 1] + src[(long)i * ny + j + 1]);
-      a = m;
-      m = b;
-    }
-  }
+  if (j >= 1 && j < ny - 1 && i < r1) sweep_rows(dst, src, i, r1, j, ny);
   if (up || down) {
     __threadfence_system();
     __syncthreads();
@@ -146,12 +133,7 @@ template <bool pdl, int mode>
 __global__ void __launch_bounds__(256)
 sweep_push(double *dst, const double *src, int r0, int r1, int ny, Flags *f, unsigned want, int top, int bottom,
            Push q) {
-  if (pdl) {
-#if __CUDA_ARCH__ >= 900
-    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-    asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
-  }
+  if (pdl) dependent_launch();
   int j = blockIdx.x * blockDim.x + threadIdx.x;
   int extra = mode == PUSH_IN_ROW0 ? 0 : q.pushes;
   if (mode != PUSH_IN_ROW0 && (int)blockIdx.y < q.pushes) {
@@ -181,22 +163,8 @@ sweep_push(double *dst, const double *src, int r0, int r1, int ny, Flags *f, uns
       }
       __threadfence();
     }
-    double a = src[(long)(i - 1) * ny + j], m = src[(long)i * ny + j];
-    for (int w = 0; w < ROWS_PER_THREAD && i < r1; w++, i++) {
-      double b = src[(long)(i + 1) * ny + j];
-      dst[(long)i * ny + j] = 0.25 * (a + b + src[(long)i * ny + j - 1] + src[(long)i * ny + j + 1]);
-      a = m;
-      m = b;
-    }
+    sweep_rows(dst, src, i, r1, j, ny);
   }
-}
-
-// the rim of the overlapped variants: row `top` and row `bottom` where >= 0 (blockIdx.y 0, 1)
-__global__ void rim(double *dst, const double *src, int top, int bottom, int ny) {
-  int j = blockIdx.x * blockDim.x + threadIdx.x;
-  long i = blockIdx.y ? bottom : top;
-  if (i < 0 || j < 1 || j >= ny - 1) return;
-  dst[i * ny + j] = 0.25 * (src[(i - 1) * ny + j] + src[(i + 1) * ny + j] + src[i * ny + j - 1] + src[i * ny + j + 1]);
 }
 
 static PFN_cuStreamWaitValue32_v11070 wait_value;
