@@ -11,7 +11,9 @@ the compiler may import it without pulling in MPI or CUDA.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
+from pathlib import Path
 
 # C parameter types, spelled as in C.  Pointers to descriptors travel as ``void *``.
 C_TYPES = ("void", "int", "long long", "double", "const char *", "void *", "const void *",
@@ -464,13 +466,24 @@ def c_header() -> str:
     return "\n".join(lines)
 
 
+@functools.cache
 def contract_id() -> str:
-    """A fingerprint of the entries: an executable built against another contract (an
-    older xmpacc) is refused at start-up instead of calling the wrong functions."""
+    """A fingerprint of the entries and of the C side's headers (include/*.h: the plans'
+    structures, which this Python writes and the program's glue reads): an executable
+    built against another contract (another xmpacc) is refused at start-up instead of
+    calling the wrong functions or reading plans of another layout."""
+    return fingerprint(ENTRIES, Path(__file__).parent / "include")
+
+
+def fingerprint(entries: tuple[Entry, ...], include: Path) -> str:
+    """contract_id's digest of ``entries`` and of the headers in ``include``."""
     import hashlib
 
-    text = ";".join(f"{e.returns} {e.name}({','.join(t for t, _ in e.params)})" for e in ENTRIES)
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
+    text = ";".join(f"{e.returns} {e.name}({','.join(t for t, _ in e.params)})" for e in entries)
+    digest = hashlib.sha256(text.encode())
+    for header in sorted(include.glob("*.h")):
+        digest.update(header.name.encode() + b"\0" + header.read_bytes())
+    return digest.hexdigest()[:16]
 
 # Reduction operators and element types, shared by xmpacc.h and the runtime.
 REDUCTION_OPS = {"+": 1, "-": 1, "*": 2, "&": 3, "|": 4, "^": 5, "&&": 6, "||": 7, "max": 8, "min": 9,

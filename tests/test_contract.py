@@ -74,3 +74,17 @@ def test_entry_names_are_unique_and_prefixed() -> None:
     assert len(names) == len(set(names))
     assert all(n.startswith("_xmpacc_") for n in names)
     assert all(t in contract.C_TYPES for e in contract.ENTRIES for t, _ in e.params)
+
+
+def test_the_fingerprint_covers_the_plans_layouts(tmp_path: Path) -> None:
+    """A header of the C side changed (a plan's structure grew a field) is another contract:
+    a program built against it is refused by a runtime of the other layout instead of
+    reading its plans wrongly (launcher.py)."""
+    include = Path(contract.__file__).parent / "include"
+    for header in include.glob("*.h"):
+        (tmp_path / header.name).write_bytes(header.read_bytes())
+    assert contract.fingerprint(contract.ENTRIES, tmp_path) == contract.contract_id()
+    plans = tmp_path / "xmpacc_replay.h"
+    plans.write_text(plans.read_text().replace("int nlocated;", "int nlocated, spare;"))
+    assert contract.fingerprint(contract.ENTRIES, tmp_path) != contract.contract_id()
+    assert contract.fingerprint(contract.ENTRIES[1:], include) != contract.contract_id()
