@@ -1,6 +1,7 @@
-/* xmpacc_locations.h: reductions with location variables over the nodes in C after their first
- * call at a site (runtime/replay_locations.py makes the plans; included by xmpacc_fast.h,
- * whose opening comment says the rules).
+/* xmpacc_locations.h: reductions with location variables in C after their first call at a
+ * site: their combination over the nodes, and (below) a GPU loop's pick of this node's
+ * record after its launch (runtime/replay_locations.py makes the plans; included by
+ * xmpacc_fast.h, whose opening comment says the rules).
  *
  * A time loop that looks for its largest element and where it is (`loop on t[i]
  * reduction(firstmax: v /i/)`: a pivot search, a convergence check that reports its worst
