@@ -36,11 +36,10 @@ from .replay_structs import CNodeRef
 
 LOCATIONS = 8   # _XMPACC_LOCATIONS
 LOCATION_OPS = range(8, 14)   # max, min, firstmax, firstmin, lastmax, lastmin
-
-
 LOCATED_FIELDS = 9   # _XMPACC_LOCATED_FIELDS
 LOCATED_STAGE = 1 << 18   # bytes of a launch's records the C side copies to the host at most
-_TYPE_CODES = {np.dtype(t): code for code, t in sorted(DTYPES.items(), reverse=True)}
+# the value types C compares (include/xmpacc_locations.h _xmpacc_located_value), by numpy type
+_TYPE_CODES = {np.dtype(DTYPES[code]): code for code in sorted(REPLAYED_TYPES, reverse=True)}
 
 
 class CLocated(ctypes.Structure):
