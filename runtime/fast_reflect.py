@@ -6,9 +6,8 @@ about 10-15 us even with no neighbour, more than the exchange itself for small s
 After the second general reflect of an array the runtime binds each step of its plan to
 MPI persistent requests on the array's own buffer (a contiguous slab as bytes, any other
 through an MPI subarray type: nothing is packed) and hands them to the program's glue
-(include/xmpacc_fast.h, ``_xmpacc_fast_reflect_set``); a full shadow's all-gather is a
-step of sends to and receives from every other owner (reflect.py ``exchange_steps``).
-Later calls of ``_xmpacc_reflect``
+(include/xmpacc_fast.h, ``_xmpacc_fast_reflect_set``); a full shadow's all-gather is such
+a step too (transport.py ``gather_pairs``).  Later calls of ``_xmpacc_reflect``
 (and ``_xmpacc_reflect_orthogonal``) for that descriptor run in C: ``MPI_Startall`` and
 ``MPI_Waitall`` per step, through the function pointers of the MPI library that mpi4py
 uses.  The runtime keeps owning MPI: initialisation, communicators, plans, freeing.
@@ -41,7 +40,7 @@ import numpy as np
 from .arrays import DistArray
 from .errors import InternalError
 from .fast_async import FastAsync
-from .reflect import active_step, exchange_steps, planned_steps
+from .reflect import active_step, planned_steps
 from .shared import Shared
 
 _MAXDIM = 7
@@ -200,7 +199,6 @@ class FastReflect:
             self.seen[(ptr, kind, raw)] = arr            # every call of a function, reflected once
             return                                       # there, never gets requests
         plan = planned_steps(arr, widths, orthogonal)
-        plan = exchange_steps(plan) if plan is not None else None
         if plan is None:
             return
         built = self._build(arr, [s for s in plan if active_step(s)])

@@ -200,7 +200,7 @@ class Reductions:
         value = var_view(data, var, w)
         if not nloc:
             allreduce(comm, value, op, w)
-            self._offer_section(where, data, var, value, op, comm, (desc, self._dims(desc, loop_dims)))
+            self._offer_section(where, data, var, value, op, comm, (desc, self._dims(desc, loop_dims)), None)
             return
         k = read_longs(key, nkey + 1)
         reduce_with_locations(comm, value, op, self._locations(nloc, loc_addrs, loc_descs, w),
@@ -255,26 +255,23 @@ class Reductions:
                 self.location_plans.offer(comm, data, var, op, (nloc, loc_addrs, loc_descs), None, on, 0, w)
         else:
             self._allreduce(comm, value, op, w)
-            self._offer_section(where, data, var, value, op, comm, node_ref(on_nodes or 0, read_ref(on_ref)))
+            on = node_ref(on_nodes or 0, read_ref(on_ref))
+            if on is not None:   # a reference the C side can compare
+                self._offer_section(where, data, var, value, op, comm, (0, []), on)
 
     def _offer_section(self, where: bytes, data: int, var: int, value: np.ndarray, op: int, comm: Any,
-                       on: CNodeRef | tuple[int, list[int]] | None) -> None:
+                       loop: tuple[int, list[int]], on: CNodeRef | None) -> None:
         """Later calls of a section's reduction: C (replay.py), where its elements are
-        contiguous, as the reductions' plans with the section's description; ``on``: the
-        directive's on clause (node_ref), or the loop clause's template and dimensions."""
+        contiguous, as the reductions' plans with the section's description; ``loop``: the
+        loop clause's template and dimensions ((0, []): the directive, ``on`` its on clause)."""
         type_code, _esize, rank = read_longs(var, 3)
         if self.shared.replay is None or self.shared.asyncs.active or not value.flags.c_contiguous \
-                or rank > MAXDIM or type_code not in DTYPES or on is None:
+                or rank > MAXDIM or type_code not in DTYPES:
             return
         nsubs = read_longs(var + 8 * (3 + rank), 1)[0]
-        if nsubs > MAXDIM:
-            return
-        section = (read_longs(var, 4 + rank + 4 * nsubs), int(value.ctypes.data) - data)
-        if isinstance(on, tuple):   # the loop clause
-            self._offer_reduce(on[0], on[1], data, value.size, type_code, op, comm, where_text(where),
-                               section=section)
-        else:
-            self._offer_reduce(0, [], data, value.size, type_code, op, comm, where_text(where), on, section)
+        if nsubs <= MAXDIM:
+            self._offer_reduce(*loop, data, value.size, type_code, op, comm, where_text(where), on,
+                               (read_longs(var, 4 + rank + 4 * nsubs), int(value.ctypes.data) - data))
 
     def _allreduce(self, comm: Any, data: np.ndarray, op: int, where: str) -> None:
         asyncs = self.shared.asyncs

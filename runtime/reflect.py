@@ -39,7 +39,7 @@ class Width:
     periodic: bool
 
 
-Step = tuple[Any, ...]   # ("exchange", comm, sends, recvs) or ("gather", comm, mine, parts)
+Step = tuple[Any, ...]   # ("exchange", comm, sends, recvs)
 
 
 def reflect(arr: DistArray, widths: list[Width] | None, cache: CommCache, where: str,
@@ -57,10 +57,7 @@ def reflect(arr: DistArray, widths: list[Width] | None, cache: CommCache, where:
         asyncs.add(StepsPending([_starter(transport, s, view, stats) for s in steps]))
         return
     for step in steps:
-        if step[0] == "gather":
-            transport.allgather(step[1], view, step[2], step[3], stats)
-        else:
-            transport.exchange(step[1], view, step[2], step[3], stats)
+        transport.exchange(step[1], view, step[2], step[3], stats)
 
 
 def prepare(arr: DistArray, widths: list[Width] | None, cache: CommCache, where: str, view: Any,
@@ -68,7 +65,7 @@ def prepare(arr: DistArray, widths: list[Width] | None, cache: CommCache, where:
     """``reflect_init ... acc``: the plan, and the transport's buffers for each exchange
     of it on ``view`` (transport.SlabPlans), made before the first ``reflect_do``."""
     for step in _plan(arr, widths, cache, where, orthogonal):
-        if step[0] != "gather" and active_step(step):
+        if active_step(step):
             transport.prepare(view, step[2], step[3])
 
 
@@ -91,32 +88,11 @@ def planned_steps(arr: DistArray, widths: list[Width] | None, orthogonal: bool) 
     return arr.reflect_plans.get(_plan_key(widths, orthogonal))
 
 
-def exchange_steps(steps: list[Step]) -> list[Step] | None:
-    """``steps`` with each full shadow's all-gather as the exchange every transport runs
-    (transport.py ``gather_pairs``), so that the C side's plans (fast_reflect.py,
-    replay.py) run it as the other exchanges.  None where a block is not one box (a
-    cyclic dimension's index arrays)."""
-    out: list[Step] = []
-    for step in steps:
-        if step[0] != "gather":
-            out.append(step)
-        elif step[1] is not None:
-            comm, mine, parts = step[1], step[2], step[3]
-            if any(p is not None and not all(isinstance(s, slice) for s in p) for p in [mine, *parts]):
-                return None
-            out.append(("exchange", comm, *gather_pairs(comm, mine, parts)))
-    return out
-
-
 def active_step(step: Step) -> bool:
-    if step[0] == "gather":
-        return sum(part is not None for part in step[3]) > 1   # someone else owns a block
-    return bool(step[2] or step[3])                              # a neighbour exists
+    return bool(step[2] or step[3])   # a neighbour exists
 
 
 def _starter(transport: MpiTransport, step: Step, view: Any, stats: dict[str, int]) -> Callable[[], Any]:
-    if step[0] == "gather":
-        return lambda: transport.start_allgather(step[1], view, step[2], step[3], stats)
     return lambda: transport.start_exchange(step[1], view, step[2], step[3], stats)
 
 
@@ -260,14 +236,17 @@ def _owned_along(arr: DistArray, d: int, c: int) -> Any:
 
 
 def _gather_full(arr: DistArray, d: int, done: set[int], cache: CommCache) -> Step:
-    """Full shadow: every node gets every owned block of dimension d (an all-gather)."""
+    """Full shadow: every node gets every owned block of dimension d (an all-gather), as the
+    messages of transport.py ``gather_pairs``: an exchange like any other step, so every
+    transport, the persistent reflect and the C side's plans run it the same way."""
     comm = line(arr, d, cache)
     lay = arr.layouts[d]
     assert lay.dist is not None
     if comm is None:
-        return ("gather", None, None, [])
+        return ("exchange", None, [], [])
     parts: list[tuple[Any, ...] | None] = []
     for c in range(lay.dist.nprocs):
         parts.append(region(arr, d, done, _owned_along(arr, d, c))
                      if arr.layout_of(d, c).owned_count else None)
-    return ("gather", comm, parts[comm.Get_rank()] or region(arr, d, done, slice(0, 0)), parts)
+    return ("exchange", comm, *gather_pairs(comm, parts[comm.Get_rank()] or region(arr, d, done, slice(0, 0)),
+                                            parts))

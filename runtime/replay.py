@@ -40,7 +40,7 @@ from typing import Any
 from .byte_boxes import ByteBox, strided_copies
 from .cstructs import CSched
 from .fast_reflect import WIDTH_SETS, FastPlan, build_requests, link_chain, mpi_functions
-from .reflect import active_step, exchange_steps
+from .reflect import active_step
 from .replay_structs import (  # noqa: F401  (the mirrors are also named from here)
     QUEUES,
     CAccReflectPlan,
@@ -619,12 +619,11 @@ def offer_device_reflect(replay: Replay, ptr: int, kind: tuple[int, bytes | None
     explicit widths as the call passed them, or None; ``steps``: its plan, reflect.py):
     its exchanges for the C side, on the device copy's byte view ``view``: NCCL
     operations (the transport's own slab plans: the same buffers and stages) or, on the
-    host backend, MPI persistent requests; a full shadow's all-gather as sends to and
-    receives from every other owner (reflect.py ``exchange_steps``).  The staged transport
-    and full shadows of cyclic dimensions stay general."""
+    host backend, MPI persistent requests; a full shadow's all-gather is such an exchange
+    too (transport.py ``gather_pairs``).  The staged transport and slabs that are no box
+    (full shadows of cyclic dimensions) stay general."""
     if transport.name not in ("mpi", "nccl") or transport.name == "mpi" and not replay.requests:
         return
-    steps = exchange_steps(steps) if steps is not None else None
     if steps is None:
         return
     steps = [s for s in steps if active_step(s)]

@@ -36,7 +36,7 @@ from .reflect import (
 )
 from .shared import Shared
 
-_TAG_LO, _TAG_HI, _TAG_FULL = 4, 5, 6
+_TAG_LO, _TAG_HI = 4, 5
 
 
 class PersistentReflect:
@@ -53,8 +53,7 @@ class PersistentReflect:
             comm = step[1]
             if comm is None:
                 continue
-            pairs = _gather_pairs(step) if step[0] == "gather" else \
-                [("send", dst, tag, r) for dst, tag, r in step[2]] + \
+            pairs = [("send", dst, tag, r) for dst, tag, r in step[2]] + \
                 [("recv", src, tag, r) for src, tag, r in step[3]]
             for kind, peer, tag, reg in pairs:
                 buf = np.empty(view[reg].shape, dtype=np.uint8)
@@ -92,20 +91,6 @@ class PersistentReflect:
             for r in requests:
                 r.Free()
         self.rounds = []
-
-
-def _gather_pairs(step: tuple[Any, ...]) -> list[tuple[str, int, int, Any]]:
-    """A full-shadow all-gather as point-to-point pairs with every other owning node."""
-    comm, mine, parts = step[1], step[2], step[3]
-    me = comm.Get_rank()
-    out: list[tuple[str, int, int, Any]] = []
-    for k, part in enumerate(parts):
-        if k == me or part is None:
-            continue
-        if parts[me] is not None:
-            out.append(("send", k, _TAG_FULL, mine))
-        out.append(("recv", k, _TAG_FULL, part))
-    return out
 
 
 def plan_reduce_shadow(arr: DistArray, widths: list[Width] | None,

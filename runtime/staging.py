@@ -119,10 +119,6 @@ class StagedTransport(Planned, MpiTransport):
                 view[s.region] = s.stage    # unpacked on the device
         self.copied = stream.record()
 
-    def allgather(self, comm: Any, view: Any, mine: Region, parts: list[Region | None],
-                  stats: dict[str, int]) -> None:
-        super().allgather(comm, _HostSlabs(self.xp, view) if self.device else view, mine, parts, stats)
-
 
 def _wait_all(requests: list[Any]) -> None:
     if requests:

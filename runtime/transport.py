@@ -118,9 +118,9 @@ Message = tuple[int, int, Region]   # (peer, tag, slab)
 
 def gather_pairs(comm: Any, mine: Region, parts: list[Region | None]) -> tuple[list[Message], list[Message]]:
     """A full shadow's all-gather as point-to-point messages: this node's block (where it
-    owns one) to every other node, every other owner's block from it.  Every transport and
-    the C side's plans (reflect.py ``exchange_steps``) run it so, so that a node on the
-    general path and one on a plan exchange the same messages."""
+    owns one) to every other node, every other owner's block from it: reflect.py plans it so
+    (``_gather_full``), and every transport, the persistent reflect and the C side's plans
+    run it as an exchange, so that a node on the general path and one on a plan meet."""
     me = comm.Get_rank()
     owner = parts[me] is not None
     sends = [(k, TAG_GATHER, mine) for k in range(comm.Get_size()) if k != me and owner]
@@ -162,14 +162,6 @@ class MpiTransport:
                 if region is not None:
                     view[region] = buf
         return MpiPending(requests, unpack, keep=buffers)
-
-    def allgather(self, comm: Any, view: Any, mine: Region, parts: list[Region | None],
-                  stats: dict[str, int]) -> None:
-        self.start_allgather(comm, view, mine, parts, stats).wait()
-
-    def start_allgather(self, comm: Any, view: Any, mine: Region, parts: list[Region | None],
-                        stats: dict[str, int]) -> Any:
-        return self.start_exchange(comm, view, *gather_pairs(comm, mine, parts), stats)
 
 
 def region_on_device(cupy: Any, region: Region) -> Region:
@@ -277,7 +269,3 @@ class NcclTransport(Planned):
         # No host wait: kernels and copies use the same stream, so everything that reads the
         # shadow is ordered after the exchange; the host only sees device data through
         # replicate_sync, which waits for the stream.
-
-    def allgather(self, comm: Any, view: Any, mine: Region, parts: list[Region | None],
-                  stats: dict[str, int]) -> None:
-        self.exchange(comm, view, *gather_pairs(comm, mine, parts), stats)
