@@ -17,6 +17,7 @@ import numpy as np
 
 from .acc_arrays import ArrayTemporary, temporary
 from .acc_locations import LocatedPartials, pick, restart
+from .acc_push import PushStruct
 from .arrays import read_longs
 from .collectives import DTYPES, view
 from .contract import (
@@ -27,6 +28,7 @@ from .contract import (
     LAUNCH_LANES,
     LAUNCH_LOCATED,
     LAUNCH_LOCFIELD,
+    LAUNCH_PUSH,
     LAUNCH_REDUCTION,
     LAUNCH_SCRATCH,
     LAUNCH_VALUE,
@@ -55,6 +57,7 @@ class KernelKinds:
     rows: int = 1             # threads per block along y the compiler asks for (2-D grids)
     scratch: tuple[int, ...] = ()   # indices of LAUNCH_SCRATCH parameters (bytes per thread at the address)
     per_queue: bool = False   # buffers of its own per launch (partials, private arrays): one per queue
+    push: int | None = None   # index of its LAUNCH_PUSH parameter (acc_push.py)
 
 
 def _kinds(kinds: int, nparams: int) -> KernelKinds:
@@ -64,7 +67,8 @@ def _kinds(kinds: int, nparams: int) -> KernelKinds:
     rows = next((k[2] for k in k3 if k[0] == LAUNCH_GRID2), 1)
     scratch = tuple(i for i, k in enumerate(k3) if k[0] == LAUNCH_SCRATCH)
     own = any(k[0] in (LAUNCH_REDUCTION, LAUNCH_LOCATED, LAUNCH_SCRATCH) for k in k3)
-    return KernelKinds(k3, any(k[0] == LAUNCH_LANES for k in k3), grid2, max(rows, 1), scratch, own)
+    push = next((i for i, k in enumerate(k3) if k[0] == LAUNCH_PUSH), None)
+    return KernelKinds(k3, any(k[0] == LAUNCH_LANES for k in k3), grid2, max(rows, 1), scratch, own, push)
 
 
 @dataclass
@@ -106,7 +110,8 @@ class Kernels:
         info = self.kernel_kinds.get(kernel)
         if info is None:
             info = self.kernel_kinds[kernel] = _kinds(kinds, nparams)
-        if total <= 0:   # no iterations on this node (a distributed loop's range misses its block)
+        pushing = total <= 0 and info.push is not None and self._pushing(info.push, args)
+        if total <= 0 and not pushing:   # no iterations here (a distributed loop's range misses the block)
             if defer:
                 self._defer_unchanged(where, info, args, nparams)
             return
@@ -128,7 +133,7 @@ class Kernels:
             if len(self.launch_cache) > 512:
                 self.backend.wait_all()   # no reduction still reads the partials freed here
                 self.launch_cache.clear()
-            prepared = self.launch_cache[key] = self._prepare(where, info, total, (inner, pad),
+            prepared = self.launch_cache[key] = self._prepare(where, info, max(total, 1), (inner, pad),
                                                               nthreads, args, nparams)
         if prepared.reductions and self.deferred.holds_any(prepared.reductions):
             # its partials and result buffers are about to be rewritten
@@ -163,6 +168,13 @@ class Kernels:
                 pick(rec, self.backend.xp, before)
             for temp in prepared.arrays:
                 temp.copy_out()
+
+    def _pushing(self, at: int, args: int) -> bool:
+        """Whether a kernel with no iterations here makes a reflect's exchange all the same
+        (acc_push.py): it is launched (its threads have no iteration), stores this node's
+        rows and waits for the neighbours', who wait for its rows."""
+        push = (ctypes.c_void_p * (at + 1)).from_address(args)[at] or 0
+        return bool(push) and bool(PushStruct.from_address(push).active)
 
     def _xmpacc_acc_defer_reductions(self) -> None:
         """The next launch (a compute construct with reductions, passes/gpu/acc_reduction_wait.py)
@@ -229,7 +241,9 @@ class Kernels:
         launch = Launch((ctypes.c_void_p * nparams)(), [], [], shape, lanes)
         in_parts: list[tuple[LocatedPartials, int]] = []
         for i, (kind, a, b) in enumerate(info.kinds):
-            if kind in (LAUNCH_LANES, LAUNCH_GRID2):
+            if kind == LAUNCH_PUSH:   # by value, as LAUNCH_VALUE (acc_push.py)
+                launch.params[i] = arg_list[i]
+            elif kind in (LAUNCH_LANES, LAUNCH_GRID2):
                 holder = ctypes.c_int(lanes if kind == LAUNCH_LANES else int(shape.grid2))
                 launch.holders.append(holder)
                 launch.params[i] = ctypes.addressof(holder)

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from .acc_push import Pushes
 from .device_memory import DeviceCopy, DeviceMemory
 from .errors import RuntimeFailure, where_text
 from .fast_reflect import raw_widths
@@ -55,6 +56,7 @@ class AccComm:
         self.exchange: tuple[Any, Any, Any] | None = None   # overlapped reflects: stream, two events
         self.held: list[tuple[int, bytes, int | None, int]] = []   # and on the host backend, until the join
         self.overlap_min_bytes = overlap_min_bytes()
+        self.pushes = Pushes(device, shared)   # sites whose kernels make the exchange (acc_push.py)
 
     def _device_copy_of(self, key: int, name: str, where: str, what: str) -> DeviceCopy:
         copy = self.device.copies.get(key or 0)
@@ -124,14 +126,17 @@ class AccComm:
         self._reflect_widths(ptr, where, widths, True)
 
     def _xmpacc_reflect_acc_overlap(self, ptr: int, where: bytes, widths: int | None,
-                                    orthogonal: int) -> None:
+                                    orthogonal: int, push: int | None = None) -> None:
         """A reflect ... acc that the next loop's interior may overlap, here where C had no
         plan for it: on a GPU a blocking one (the join then has nothing to wait for); the
         host backend holds it back until the join, as C does (include/xmpacc_replay.h), so
         that a loop that read a shadow slot in its interior would see the old value.  C's
-        later calls run the exchange on the exchange stream."""
+        later calls run the exchange on the exchange stream, or, where ``push`` (the
+        site's _xmpacc_push_t) was planned after the first call, leave it to the kernel."""
         replay = self.shared.replay
-        arr, _, _ = self.reflect_args(ptr, where, widths)
+        if push and self.pushes.call(push, ptr):
+            return
+        arr, ws, _ = self.reflect_args(ptr, where, widths)
         if replay is not None and self.device.backend.name != "cuda" \
                 and arr.buffer.nbytes >= self.overlap_min_bytes:
             self.held.append((ptr, where, widths, orthogonal))
@@ -139,6 +144,10 @@ class AccComm:
             return
         self._join_overlap()
         self._reflect_widths(ptr, where, widths, bool(orthogonal))
+        if push and self.device.backend.name == "cuda":
+            copy = self.device.copies[ptr]
+            self.pushes.plan(push, ptr, arr, ws, bool(orthogonal), self.device.device_view(copy, arr),
+                             self.device.device_transport())
         self._exchange_stream()
 
     def _xmpacc_reflect_acc_split(self, where: bytes) -> int:

@@ -248,8 +248,9 @@ ENTRIES: tuple[Entry, ...] = (
        "reflect_do ... acc: replay the plan of reflect_init ... acc on the device copy",
        fast="_xmpacc_reflect_do_acc_fast"),
     _e("_xmpacc_reflect_acc_overlap", "void",
-       "void *array, const char *where, const long long *widths, int orthogonal",
-       "reflect ... acc whose exchange the next loop's interior overlaps (_xmpacc_reflect_acc_join ends it)",
+       "void *array, const char *where, const long long *widths, int orthogonal, void *push",
+       "reflect ... acc whose exchange the next loop's interior overlaps (_xmpacc_reflect_acc_join ends it), "
+       "or (push: the site's _xmpacc_push_t, else null) its loop's kernel makes (include/xmpacc_push.h)",
        fast="_xmpacc_reflect_acc_overlap_fast"),
     _e("_xmpacc_reflect_acc_split", "int", "const char *where",
        "before an overlapped reflect's loop: 1 while an exchange is in flight (interior, rim, "
@@ -531,6 +532,9 @@ LAUNCH_ARRED = 8       # a reduction array's device temporary, of the whole arra
 LAUNCH_SCRATCH = 9     # each thread's private array of a size known at run time
                        # (passes/kernel/kernel_private.py): the bytes per thread at the address; a slot per
                        # thread id (one on the host backend)
+LAUNCH_PUSH = 10       # the site's _xmpacc_push_t by value (include/xmpacc_push.h, runtime/acc_push.py); a =
+                       # its size; while active the kernel is launched even with no iterations here (it
+                       # still exchanges)
 LAUNCH_READS, LAUNCH_WRITES = 1, 2
 
 # ``flags`` of _xmpacc_coarray_put_acc / _get_acc: which sides are device copies.

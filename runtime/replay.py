@@ -566,7 +566,8 @@ class Replay:
         for key, field_name in (("replayed_barriers", "barriers"), ("replayed_bcasts", "bcasts"),
                                 ("sync_in_bytes", "sync_in_bytes"), ("sync_out_bytes", "sync_out_bytes"),
                                 ("acc_waits_on_device", "waits_on_device"),
-                                ("overlapped_reflects", "overlapped_reflects")):
+                                ("overlapped_reflects", "overlapped_reflects"),
+                                ("pushed_reflects", "pushed_reflects")):
             _add(self.counted, key, getattr(self.c, field_name))
             setattr(self.c, field_name, 0)
         for key, n in self.counted.items():

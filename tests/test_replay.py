@@ -27,6 +27,7 @@ from conftest import (
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from xmpacc.runtime.acc_push import PushDesc, PushStruct
 from xmpacc.runtime.byte_boxes import section_box
 from xmpacc.runtime.device import INCLUDE_DIR
 from xmpacc.runtime.device_results import CResult
@@ -202,14 +203,18 @@ OVERLAP = Path(__file__).parent / "acc_programs" / "reflect_overlap.c"
 def test_overlapped_reflects_on_two_gpus(tmp_path: Path) -> None:
     """reflect ... acc overlapped by the next loop's interior: from the second call at a
     site the NCCL exchange runs on the exchange stream while the interior computes, the
-    rim behind it on that stream; the serial program's numbers, as the general path's."""
+    rim behind it on that stream, or, at the sites of one array whose loop reads a shadow
+    slot, the loop's kernel stores the rows into the neighbour itself (acc_push.py); the
+    serial program's numbers, as the general path's."""
     exe, expected = tmp_path / "reflect_overlap", serial_output(OVERLAP, tmp_path)
     built = run_xmpacc(str(OVERLAP), "-o", str(exe))
     assert built.returncode == 0, built.stderr
     env = {"XMPACC_DEVICE": "cuda", "XMPACC_STATS": "1", "XMPACC_OVERLAP_BYTES": "0"}
     replayed, _general = _both_ways(exe, 2, env, expected)
     for s in runtime_stats(replayed):
-        assert s.get("overlapped_reflects") == 14, s   # as on the host backend (test_acc.py)
+        # 14 as on the host backend (test_acc.py), the pushed ones among them
+        assert s.get("overlapped_reflects", 0) + s.get("pushed_reflects", 0) == 14, s
+        assert s.get("pushed_reflects", 0) > 0, s
 
 
 REDUCE_ON = Path(__file__).parent / "programs" / "replay_reduce_on.c"
@@ -555,7 +560,8 @@ MIRRORS = {"_xmpacc_replay_t": CReplay, "_xmpacc_launch_plan_t": CLaunchPlan,
            "_xmpacc_gmove_plan_t": CGmovePlan, "_xmpacc_gmove_part_t": CGmovePart,
            "_xmpacc_param_view_t": CParamView, "_xmpacc_param_plan_t": CParamPlan,
            "_xmpacc_task_plan_t": CTaskPlan, "_xmpacc_task_entered_t": CTaskEntered,
-           "_xmpacc_location_plan_t": CLocationPlan, "_xmpacc_located_t": CLocated}
+           "_xmpacc_location_plan_t": CLocationPlan, "_xmpacc_located_t": CLocated,
+           "_xmpacc_push_t": PushStruct, "_xmpacc_push_desc_t": PushDesc}
 # the driver's CUDA_MEMCPY2D, field by field, as include/xmpacc_fast.h spells it
 MEMCPY2D = {"src_x": "srcXInBytes", "src_y": "srcY", "src_type": "srcMemoryType", "src_host": "srcHost",
             "src_device": "srcDevice", "src_array": "srcArray", "src_pitch": "srcPitch",

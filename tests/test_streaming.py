@@ -327,7 +327,9 @@ def _ptxas_local_bytes(cu: Path, tmp_path: Path, defines: list[str]) -> dict[str
 
 def test_nvcc_keeps_the_window_in_registers(tmp_path: Path) -> None:
     """As the runtime builds the kernels (runtime/device.py): kernels that ask for 8 blocks
-    per SM and spill there are built again at their fallback; then nothing spills."""
+    per SM and spill there are built again at their fallback; then nothing spills but a
+    word of the kernels that push an overlapped reflect's rows (kernels.add_push: they keep
+    their blocks per SM, the word costing less than the fallback's occupancy)."""
     from xmpacc.runtime.device import fallbacks
 
     r = run_xmpacc(str(PROGRAM), "-S", "-o", str(tmp_path / "prog"))
@@ -337,7 +339,10 @@ def test_nvcc_keeps_the_window_in_registers(tmp_path: Path) -> None:
     relaxed = fallbacks(cu.read_text(), lambda name: first[name])
     assert all(first[n] > 0 for n, _b in relaxed) and all(b == 2 for _n, b in relaxed)
     final = _ptxas_local_bytes(cu, tmp_path, [f"-D_XMPACC_MINB{n}={b}" for n, b in relaxed])
-    assert set(final) == set(first) and all(v == 0 for v in final.values()), final   # registers only
+    text = cu.read_text()
+    pushing = {n for n in final if re.search(rf"{n}\([^)]*_xmpacc_push_t", text)}
+    assert set(final) == set(first), final
+    assert all(v == 0 or (n in pushing and v <= 8) for n, v in final.items()), final   # registers only
 
 
 STENCIL27 = REPO / "bench" / "spelling" / "stencil27_spell.c"

@@ -46,7 +46,8 @@ def stmts(text: str, coord: object = None) -> list[c_ast.Node]:
     """Parse generated statements; names the runtime declares are typedefs here."""
     prelude = ("typedef int _xmpacc_nodes_t; typedef int _xmpacc_template_t; "
                "typedef int _xmpacc_array_t; typedef int _xmpacc_sched_t; typedef int _xmpacc_object_t; "
-               "typedef int _xmpacc_range_t; typedef int _xmpacc_tdim_t; typedef int _xmpacc_posmap_t;")
+               "typedef int _xmpacc_range_t; typedef int _xmpacc_tdim_t; typedef int _xmpacc_posmap_t; "
+               "typedef int _xmpacc_push_t;")
     ast = _parse_generated(prelude, f"void _xmpacc_f(void) {{ {text} }}")
     items = ast.ext[-1].body.block_items or []
     for item in items:

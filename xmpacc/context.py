@@ -74,6 +74,9 @@ class Context:
     # id(reflect ... acc pragma) -> how the next loop's interior overlaps its exchange
     # (passes/locality/overlap.py; the gpu pass lowers both)
     reflect_overlaps: dict[int, ReflectOverlap] = field(default_factory=dict)
+    # the overlapped reflects' push variables whose loop's kernel takes one (kernel_gen.py):
+    # only those reflect calls pass it (include/xmpacc_push.h)
+    pushes: set[str] = field(default_factory=set)
 
     def typedefs_of(self, unit: Unit) -> Typedefs:
         """The unit's Typedefs, made once (every kernel and routine of the unit asks)."""

@@ -109,6 +109,7 @@ class ReflectFacts:
     # the next loop's interior overlaps the exchange (passes/locality/overlap.py): the
     # peel (below, above) of each on-ref subscript; () when it does not
     overlap: tuple[tuple[int, int], ...] = ()
+    push: bool = False   # between GPUs of one host the loop's kernel may push the rows (acc_push.py)
 
 
 @dataclass(frozen=True, slots=True)

@@ -312,6 +312,9 @@ def _reflect(f: ReflectFacts) -> str:
                   "the next loop's iterations that read no shadow slot run during the exchange, the "
                   f"rim behind it ({peel})" if peel else
                   "; overlapped: the next loop reads no shadow slot and runs during the exchange")
+    if f.push:
+        where += ("; from the second call, where every neighbour is another GPU of this host, the loop's "
+                  "kernel stores the rows into the neighbours itself (XMPACC_PUSH=0: never)")
     return "; ".join(out) + where
 
 

@@ -11,6 +11,7 @@
 #include "xmpacc_dist.h"
 #include "xmpacc_index.h"
 #include "xmpacc_loops.h"
+#include "xmpacc_push.h"
 #include "xmpacc_sections.h"
 #include "xmpacc_api.h"   /* the XMP C API (xmp.h is <mpi.h> plus this header) */
 #include "xmpacc_rt.h"

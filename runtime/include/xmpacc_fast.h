@@ -19,6 +19,7 @@
 #include <string.h>
 #include <time.h>
 #include "xmpacc_types.h"
+#include "xmpacc_push.h"
 
 /* ------------------------------------------------------------------ plan tables */
 
@@ -137,6 +138,7 @@ typedef struct _xmpacc_replay {
   void *held[8];
   int rim;                               /* launches go on the exchange stream, behind it */
   long long overlap_min_bytes;           /* a smaller block is exchanged at once (XMPACC_OVERLAP_BYTES) */
+  long long pushed_reflects;             /* made by their loops' kernels (xmpacc_push.h; XMPACC_STATS) */
 } _xmpacc_replay_t;
 
 _xmpacc_replay_t _xmpacc_replay;

@@ -418,6 +418,8 @@ extern long long _xmpacc_host_tid;   /* set by the trampolines of the host backe
 #define _XMPACC_TID _xmpacc_host_tid
 #endif
 
+#include "xmpacc_push.h"   /* after _XMPACC_GRID_Y: an overlapped reflect made by its kernel */
+
 /* acc_on_device (openacc.h), the one routine of the OpenACC library that device code may
  * call.  Kernels run on the device, also on the host backend, which stands in for a GPU
  * (acc_api.py): there too a kernel is not on the host, so that it computes what it does on

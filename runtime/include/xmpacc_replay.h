@@ -414,12 +414,32 @@ static void _xmpacc_leave_rim(void) {
   if (_xmpacc_replay.rim) _xmpacc_overlap_join();
 }
 
+/* A site whose kernel makes the exchange itself (include/xmpacc_push.h): from the call after
+ * runtime/acc_push.py planned it (collectively), nothing is exchanged here; the next launch
+ * of the site's kernel pushes, as call number want. */
+static int _xmpacc_push_call(_xmpacc_push_t *push, const char *where) {
+  _xmpacc_replay_t *r = &_xmpacc_replay;
+  long long start = r->profile ? _xmpacc_now() : 0;
+  push->active = 1;
+  push->want++;
+  r->pushed_reflects++;
+  if (start) _xmpacc_replay_record(_XMPACC_EV_REFLECT_ACC_OVERLAP, where, start, 0, push->bytes);
+  return 1;
+}
+
 static int _xmpacc_reflect_acc_overlap_fast(void *array, const char *where, const long long *widths,
-                                            int orthogonal) {
+                                            int orthogonal, void *push) {
   _xmpacc_replay_t *r = &_xmpacc_replay;
   int kind = 1 + 2 * !!orthogonal + !!widths;
-  _xmpacc_acc_reflect_plan_t *p = _xmpacc_reflect_plan(kind, array, widths);
+  _xmpacc_acc_reflect_plan_t *p;
   long long start;
+  if (push && ((_xmpacc_push_t *)push)->npeers) {
+    /* a device copy added or removed since: Python checks that the site's copy stayed (and
+     * never the transport here: the neighbours push) */
+    if (!r->on || ((_xmpacc_push_t *)push)->generation != r->generation) return 0;
+    return _xmpacc_push_call((_xmpacc_push_t *)push, where);
+  }
+  p = _xmpacc_reflect_plan(kind, array, widths);
   if (!p || (!p->mpi && !r->comm_stream) || (p->mpi && r->nheld == _XMPACC_HELD)) {
     if (!_xmpacc_overlap_join()) return 0;
     return p && _xmpacc_run_reflect(p, orthogonal ? _XMPACC_EV_REFLECT_ORTHOGONAL_ACC : _XMPACC_EV_REFLECT_ACC,

@@ -64,7 +64,7 @@ void _xmpacc_reduce_acc(void * data, const char * where, long long count, int ty
 void _xmpacc_reflect_init_acc(void * array, const char * where, const long long * widths, int orthogonal);
 void _xmpacc_reflect_orthogonal_acc(void * array, const char * where, const long long * widths);
 void _xmpacc_reflect_do_acc(void * array, const char * where);
-void _xmpacc_reflect_acc_overlap(void * array, const char * where, const long long * widths, int orthogonal);
+void _xmpacc_reflect_acc_overlap(void * array, const char * where, const long long * widths, int orthogonal, void * push);
 int _xmpacc_reflect_acc_split(const char * where);
 void _xmpacc_reflect_acc_rim(const char * where);
 void _xmpacc_reflect_acc_join(const char * where);

@@ -66,7 +66,9 @@ int main(void)
     {
       for (k = 0; k < 50; k++)
       {
-        _xmpacc_reflect_acc_overlap(&_xmpacc_a_u, "laplace_xacc.c:53", 0, 0);
+        static _xmpacc_push_t _xmpacc_push_53_13;
+#line 53 "samples/xacc/laplace_xacc.c"
+        _xmpacc_reflect_acc_overlap(&_xmpacc_a_u, "laplace_xacc.c:53", 0, 0, &_xmpacc_push_53_13);
         {
 #line 57 "samples/xacc/laplace_xacc.c"
           int _xmpacc_acc_1 = _xmpacc_acc_compute_begin("laplace_xacc.c:56", 2, (const void *[]){&_xmpacc_a_unew, &_xmpacc_a_u}, (const long long []){-1, -1}, (const char *[]){"unew", "u"}, (const int []){1, 1});
@@ -86,7 +88,7 @@ int main(void)
 #line 57 "samples/xacc/laplace_xacc.c"
                 long long _xmpacc_total = (((_xmpacc_s_i.count + 2) - 1) / 2) * _xmpacc_s_j.count;
 #line 57 "samples/xacc/laplace_xacc.c"
-                _xmpacc_launch("laplace_xacc.c:56", "_xmpacc_loop_laplace_xacc_c_56", _xmpacc_total, 64, 8, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_unew), (void *) (&_xmpacc_a_unew), (void *) (&_xmpacc_a_u), (void *) (&_xmpacc_a_u)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 2, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0});
+                _xmpacc_launch("laplace_xacc.c:56", "_xmpacc_loop_laplace_xacc_c_56", _xmpacc_total, 64, 9, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_unew), (void *) (&_xmpacc_a_unew), (void *) (&_xmpacc_a_u), (void *) (&_xmpacc_a_u), (void *) (&_xmpacc_push_53_13)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 2, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0, 10, sizeof(_xmpacc_push_t), 0});
               }
 #line 57 "samples/xacc/laplace_xacc.c"
               _xmpacc_reflect_acc_rim("laplace_xacc.c:53");
@@ -108,7 +110,7 @@ int main(void)
 #line 57 "samples/xacc/laplace_xacc.c"
                 long long _xmpacc_total = (((_xmpacc_s_i.count + 2) - 1) / 2) * _xmpacc_s_j.count;
 #line 57 "samples/xacc/laplace_xacc.c"
-                _xmpacc_launch("laplace_xacc.c:56", "_xmpacc_loop_laplace_xacc_c_56", _xmpacc_total, 64, 8, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_unew), (void *) (&_xmpacc_a_unew), (void *) (&_xmpacc_a_u), (void *) (&_xmpacc_a_u)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 2, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0});
+                _xmpacc_launch("laplace_xacc.c:56", "_xmpacc_loop_laplace_xacc_c_56", _xmpacc_total, 64, 9, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_unew), (void *) (&_xmpacc_a_unew), (void *) (&_xmpacc_a_u), (void *) (&_xmpacc_a_u), (void *) (&_xmpacc_push_53_13)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 2, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0, 10, sizeof(_xmpacc_push_t), 0});
               }
 
 #line 57 "samples/xacc/laplace_xacc.c"
@@ -121,9 +123,27 @@ int main(void)
 #line 57 "samples/xacc/laplace_xacc.c"
               _xmpacc_sched_t _xmpacc_s_j = _xmpacc_schedule_k(&_xmpacc_t_t.dim[1], 1, (47 - 1) - 1, 1);
 #line 57 "samples/xacc/laplace_xacc.c"
+              if (_xmpacc_push_53_13.active)
+              {
+#line 57 "samples/xacc/laplace_xacc.c"
+                _xmpacc_sched_t _xmpacc_whole = _xmpacc_s_i;
+                {
+#line 57 "samples/xacc/laplace_xacc.c"
+                  _xmpacc_range_t _xmpacc_r_i = _xmpacc_range(&_xmpacc_t_t.dim[0], 1, (31 - 1) - 1, 1, -1, -1, 0);
+#line 57 "samples/xacc/laplace_xacc.c"
+                  _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_span(1, 1, _xmpacc_r_i.elo, _xmpacc_r_i.ehi);
+#line 57 "samples/xacc/laplace_xacc.c"
+                  _xmpacc_s_i.inv_count = (_xmpacc_s_i.count > 0) ? (1.0 / ((double) _xmpacc_s_i.count)) : (0.0);
+#line 57 "samples/xacc/laplace_xacc.c"
+                  _xmpacc_sched_t _xmpacc_s_j = _xmpacc_schedule_k(&_xmpacc_t_t.dim[1], 1, (47 - 1) - 1, 1);
+#line 57 "samples/xacc/laplace_xacc.c"
+                  _xmpacc_push_interior(&_xmpacc_push_53_13, &_xmpacc_whole, &_xmpacc_s_i);
+                }
+              }
+#line 57 "samples/xacc/laplace_xacc.c"
               long long _xmpacc_total = (((_xmpacc_s_i.count + 2) - 1) / 2) * _xmpacc_s_j.count;
 #line 57 "samples/xacc/laplace_xacc.c"
-              _xmpacc_launch("laplace_xacc.c:56", "_xmpacc_loop_laplace_xacc_c_56", _xmpacc_total, 64, 8, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_unew), (void *) (&_xmpacc_a_unew), (void *) (&_xmpacc_a_u), (void *) (&_xmpacc_a_u)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 2, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0});
+              _xmpacc_launch("laplace_xacc.c:56", "_xmpacc_loop_laplace_xacc_c_56", _xmpacc_total, 64, 9, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_unew), (void *) (&_xmpacc_a_unew), (void *) (&_xmpacc_a_u), (void *) (&_xmpacc_a_u), (void *) (&_xmpacc_push_53_13)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 2, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0, 10, sizeof(_xmpacc_push_t), 0});
             }
           }
 #line 57 "samples/xacc/laplace_xacc.c"

@@ -9,11 +9,9 @@
 _XMPACC_UNIT_BEGIN(reflect_overlap_c)
 
 /* reflect_overlap.c:122: loop ... acc */
-#ifndef _XMPACC_MINB_xmpacc_loop_reflect_overlap_c_122   /* the runtime defines it as 2 where this kernel spills */
-#define _XMPACC_MINB_xmpacc_loop_reflect_overlap_c_122 8
-#endif
-_XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_reflect_overlap_c_122) _xmpacc_loop_reflect_overlap_c_122(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double * _XMPACC_RESTRICT b, _xmpacc_array_t _xmpacc_a_b, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a)
+_XMPACC_KERNEL _XMPACC_BOUNDS(8) _xmpacc_loop_reflect_overlap_c_122(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double * _XMPACC_RESTRICT b, _xmpacc_array_t _xmpacc_a_b, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, _xmpacc_push_t _xmpacc_push)
 {
+  _XMPACC_PUSH_OUT(_xmpacc_push);
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
   if (_xmpacc_grid2) {
@@ -25,6 +23,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_reflect_overlap_c_122) _x
     _xmpacc_in = _xmpacc_divmod(&_xmpacc_rest, _xmpacc_s_j);
   }
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
+  _XMPACC_PUSH(_xmpacc_push, _xmpacc_grid2, _xmpacc_s_i.count, 2, _xmpacc_valid && _xmpacc_push_outside(_xmpacc_push, _xmpacc_s_i.count, _xmpacc_rest * 2, 2));
   if (!_xmpacc_valid) return;
   int j = (int) (_xmpacc_s_j.first + _xmpacc_in * _xmpacc_s_j.step);
   int i = (int) (_xmpacc_s_i.first + _xmpacc_rest * _xmpacc_s_i.step);
@@ -56,7 +55,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_reflect_overlap_c_122) _x
 #line 126 "tests/acc_programs/reflect_overlap.c"
 b[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_b, _XMPACC_G(_xmpacc_a_b, 0, i), _XMPACC_G(_xmpacc_a_b, 1, j)))] = (0.5 * b[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_b, _XMPACC_G(_xmpacc_a_b, 0, i), _XMPACC_G(_xmpacc_a_b, 1, j)))]) + (0.01 * (_xmpacc_r0_0 + (2.0 * _xmpacc_r0_2)));
     while (0);
-#line 60 "reflect_overlap.cu"
+#line 59 "reflect_overlap.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -78,6 +77,7 @@ void _xmpacc_loop_reflect_overlap_c_122_host(long long _xmpacc_n, void **_xmpacc
   _xmpacc_array_t _xmpacc_a_b;
   const double * _XMPACC_RESTRICT a;
   _xmpacc_array_t _xmpacc_a_a;
+  _xmpacc_push_t _xmpacc_push;
   memcpy((void *) &_xmpacc_total, _xmpacc_args[0], sizeof _xmpacc_total);
   memcpy((void *) &_xmpacc_grid2, _xmpacc_args[1], sizeof _xmpacc_grid2);
   memcpy((void *) &_xmpacc_s_i, _xmpacc_args[2], sizeof _xmpacc_s_i);
@@ -86,8 +86,9 @@ void _xmpacc_loop_reflect_overlap_c_122_host(long long _xmpacc_n, void **_xmpacc
   memcpy((void *) &_xmpacc_a_b, _xmpacc_args[5], sizeof _xmpacc_a_b);
   memcpy((void *) &a, _xmpacc_args[6], sizeof a);
   memcpy((void *) &_xmpacc_a_a, _xmpacc_args[7], sizeof _xmpacc_a_a);
+  memcpy((void *) &_xmpacc_push, _xmpacc_args[8], sizeof _xmpacc_push);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_reflect_overlap_c_122(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_i, _xmpacc_s_j, b, _xmpacc_a_b, a, _xmpacc_a_a);
+    _xmpacc_loop_reflect_overlap_c_122(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_i, _xmpacc_s_j, b, _xmpacc_a_b, a, _xmpacc_a_a, _xmpacc_push);
 }
 #endif
 
@@ -152,7 +153,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_reflect_overlap_c_73) _xm
 #line 76 "tests/acc_programs/reflect_overlap.c"
 d[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_d, _XMPACC_G(_xmpacc_a_d, 0, i), _XMPACC_G(_xmpacc_a_d, 1, j)))] = (((0.5 * _xmpacc_r0_0) + (0.25 * _xmpacc_r0_3)) + (0.125 * _xmpacc_r1_3)) - (0.1 * _xmpacc_r1_0);
     while (0);
-#line 156 "reflect_overlap.cu"
+#line 157 "reflect_overlap.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -238,7 +239,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_reflect_overlap_c_77) _xm
 #line 80 "tests/acc_programs/reflect_overlap.c"
 a[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, i), _XMPACC_G(_xmpacc_a_a, 1, j)))] = 0.5 * (a[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, i), _XMPACC_G(_xmpacc_a_a, 1, j)))] + _XMPACC_LDG(&d[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT2(_xmpacc_a_d, _XMPACC_G(_xmpacc_a_d, 0, i), _XMPACC_G(_xmpacc_a_d, 1, j)))]));
     while (0);
-#line 242 "reflect_overlap.cu"
+#line 243 "reflect_overlap.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -253,7 +254,7 @@ a[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, i), 
 #line 80 "tests/acc_programs/reflect_overlap.c"
 a[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, i), _XMPACC_G(_xmpacc_a_a, 1, j)))] = 0.5 * (a[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, i), _XMPACC_G(_xmpacc_a_a, 1, j)))] + _XMPACC_LDG(&d[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT2(_xmpacc_a_d, _XMPACC_G(_xmpacc_a_d, 0, i), _XMPACC_G(_xmpacc_a_d, 1, j)))]));
     while (0);
-#line 257 "reflect_overlap.cu"
+#line 258 "reflect_overlap.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -313,7 +314,7 @@ if (j == 0)
 #line 88 "tests/acc_programs/reflect_overlap.c"
   b[_XMPACC_AT2(_xmpacc_a_b, _XMPACC_G(_xmpacc_a_b, 0, i), _XMPACC_G(_xmpacc_a_b, 1, j))] = ((0.75 * b[_XMPACC_AT2(_xmpacc_a_b, _XMPACC_G(_xmpacc_a_b, 0, i), _XMPACC_G(_xmpacc_a_b, 1, j))]) + (0.25 * c[_XMPACC_AT2(_xmpacc_a_c, _XMPACC_G(_xmpacc_a_c, 0, i), _XMPACC_G(_xmpacc_a_c, 1, j))])) + (0.001 * b[_XMPACC_AT2(_xmpacc_a_b, _XMPACC_G(_xmpacc_a_b, 0, i - 1), _XMPACC_G(_xmpacc_a_b, 1, 12 - 1))]);
   while (0);
-#line 317 "reflect_overlap.cu"
+#line 318 "reflect_overlap.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_reflect_overlap_c_84_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -383,7 +384,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_reflect_overlap_c_92) _xm
 #line 95 "tests/acc_programs/reflect_overlap.c"
 d[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_d, _XMPACC_G(_xmpacc_a_d, 0, i), _XMPACC_G(_xmpacc_a_d, 1, j)))] = (_XMPACC_LDG(&c[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT2(_xmpacc_a_c, _XMPACC_G(_xmpacc_a_c, 0, i), _XMPACC_G(_xmpacc_a_c, 1, j - 1)))]) + _XMPACC_LDG(&c[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_0, _XMPACC_AT2(_xmpacc_a_c, _XMPACC_G(_xmpacc_a_c, 0, i), _XMPACC_G(_xmpacc_a_c, 1, j + 1)))])) - (2.0 * _XMPACC_LDG(&c[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_1, _XMPACC_AT2(_xmpacc_a_c, _XMPACC_G(_xmpacc_a_c, 0, i), _XMPACC_G(_xmpacc_a_c, 1, j)))]));
     while (0);
-#line 387 "reflect_overlap.cu"
+#line 388 "reflect_overlap.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -398,7 +399,7 @@ d[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_d, _XMPACC_G(_xmpacc_a_d, 0, i), 
 #line 95 "tests/acc_programs/reflect_overlap.c"
 d[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_d, _XMPACC_G(_xmpacc_a_d, 0, i), _XMPACC_G(_xmpacc_a_d, 1, j)))] = (_XMPACC_LDG(&c[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT2(_xmpacc_a_c, _XMPACC_G(_xmpacc_a_c, 0, i), _XMPACC_G(_xmpacc_a_c, 1, j - 1)))]) + _XMPACC_LDG(&c[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_0, _XMPACC_AT2(_xmpacc_a_c, _XMPACC_G(_xmpacc_a_c, 0, i), _XMPACC_G(_xmpacc_a_c, 1, j + 1)))])) - (2.0 * _XMPACC_LDG(&c[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_1, _XMPACC_AT2(_xmpacc_a_c, _XMPACC_G(_xmpacc_a_c, 0, i), _XMPACC_G(_xmpacc_a_c, 1, j)))]));
     while (0);
-#line 402 "reflect_overlap.cu"
+#line 403 "reflect_overlap.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -432,12 +433,14 @@ void _xmpacc_loop_reflect_overlap_c_92_host(long long _xmpacc_n, void **_xmpacc_
 #endif
 
 /* reflect_overlap.c:99: loop ... acc */
-_XMPACC_KERNEL _xmpacc_loop_reflect_overlap_c_99(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double * _XMPACC_RESTRICT y, _xmpacc_array_t _xmpacc_a_y, const double * _XMPACC_RESTRICT x, _xmpacc_array_t _xmpacc_a_x)
+_XMPACC_KERNEL _xmpacc_loop_reflect_overlap_c_99(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double * _XMPACC_RESTRICT y, _xmpacc_array_t _xmpacc_a_y, const double * _XMPACC_RESTRICT x, _xmpacc_array_t _xmpacc_a_x, _xmpacc_push_t _xmpacc_push)
 {
+  _XMPACC_PUSH_OUT(_xmpacc_push);
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
   long long _xmpacc_rest = _xmpacc_tid;
+  _XMPACC_PUSH(_xmpacc_push, 0, _xmpacc_s_i.count, 1, _xmpacc_valid && _xmpacc_push_outside(_xmpacc_push, _xmpacc_s_i.count, _xmpacc_rest * 1, 1));
   if (!_xmpacc_valid) return;
   int i = (int) (_xmpacc_s_i.first + _xmpacc_rest * _xmpacc_s_i.step);
   #ifndef _XMPACC_CHECK
@@ -448,7 +451,7 @@ _XMPACC_KERNEL _xmpacc_loop_reflect_overlap_c_99(long long _xmpacc_total, _xmpac
 #line 101 "tests/acc_programs/reflect_overlap.c"
 y[_XMPACC_G(_xmpacc_a_y, 0, i - 1)] = (x[_XMPACC_G(_xmpacc_a_x, 0, i - 2)] + (2.0 * x[_XMPACC_G(_xmpacc_a_x, 0, i - 1)])) + x[_XMPACC_G(_xmpacc_a_x, 0, i)];
   while (0);
-#line 452 "reflect_overlap.cu"
+#line 455 "reflect_overlap.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_reflect_overlap_c_99_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -459,14 +462,16 @@ void _xmpacc_loop_reflect_overlap_c_99_host(long long _xmpacc_n, void **_xmpacc_
   _xmpacc_array_t _xmpacc_a_y;
   const double * _XMPACC_RESTRICT x;
   _xmpacc_array_t _xmpacc_a_x;
+  _xmpacc_push_t _xmpacc_push;
   memcpy((void *) &_xmpacc_total, _xmpacc_args[0], sizeof _xmpacc_total);
   memcpy((void *) &_xmpacc_s_i, _xmpacc_args[1], sizeof _xmpacc_s_i);
   memcpy((void *) &y, _xmpacc_args[2], sizeof y);
   memcpy((void *) &_xmpacc_a_y, _xmpacc_args[3], sizeof _xmpacc_a_y);
   memcpy((void *) &x, _xmpacc_args[4], sizeof x);
   memcpy((void *) &_xmpacc_a_x, _xmpacc_args[5], sizeof _xmpacc_a_x);
+  memcpy((void *) &_xmpacc_push, _xmpacc_args[6], sizeof _xmpacc_push);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_reflect_overlap_c_99(_xmpacc_total, _xmpacc_s_i, y, _xmpacc_a_y, x, _xmpacc_a_x);
+    _xmpacc_loop_reflect_overlap_c_99(_xmpacc_total, _xmpacc_s_i, y, _xmpacc_a_y, x, _xmpacc_a_x, _xmpacc_push);
 }
 #endif
 
@@ -487,7 +492,7 @@ _XMPACC_KERNEL _xmpacc_loop_reflect_overlap_c_102(long long _xmpacc_total, _xmpa
 #line 104 "tests/acc_programs/reflect_overlap.c"
 x[_XMPACC_G(_xmpacc_a_x, 0, i)] = (0.25 * x[_XMPACC_G(_xmpacc_a_x, 0, i)]) + (0.2 * y[_XMPACC_G(_xmpacc_a_y, 0, i)]);
   while (0);
-#line 491 "reflect_overlap.cu"
+#line 496 "reflect_overlap.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_reflect_overlap_c_102_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -549,7 +554,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_reflect_overlap_c_108) _x
 #line 111 "tests/acc_programs/reflect_overlap.c"
 c[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_c, _XMPACC_G(_xmpacc_a_c, 0, i), _XMPACC_G(_xmpacc_a_c, 1, j)))] = (0.9 * c[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_c, _XMPACC_G(_xmpacc_a_c, 0, i), _XMPACC_G(_xmpacc_a_c, 1, j)))]) + (0.01 * _XMPACC_LDG(&a[_XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, (i / 2) * 2), _XMPACC_G(_xmpacc_a_a, 1, j))]));
     while (0);
-#line 553 "reflect_overlap.cu"
+#line 558 "reflect_overlap.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     #endif
@@ -563,7 +568,7 @@ c[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_c, _XMPACC_G(_xmpacc_a_c, 0, i), 
 #line 111 "tests/acc_programs/reflect_overlap.c"
 c[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_c, _XMPACC_G(_xmpacc_a_c, 0, i), _XMPACC_G(_xmpacc_a_c, 1, j)))] = (0.9 * c[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_c, _XMPACC_G(_xmpacc_a_c, 0, i), _XMPACC_G(_xmpacc_a_c, 1, j)))]) + (0.01 * _XMPACC_LDG(&a[_XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, (i / 2) * 2), _XMPACC_G(_xmpacc_a_a, 1, j))]));
     while (0);
-#line 567 "reflect_overlap.cu"
+#line 572 "reflect_overlap.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     #endif
@@ -643,7 +648,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_reflect_overlap_c_115) _x
 #line 118 "tests/acc_programs/reflect_overlap.c"
 d[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_d, _XMPACC_G(_xmpacc_a_d, 0, i), _XMPACC_G(_xmpacc_a_d, 1, j)))] = _xmpacc_r0_0 - _xmpacc_r0_2;
     while (0);
-#line 647 "reflect_overlap.cu"
+#line 652 "reflect_overlap.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;

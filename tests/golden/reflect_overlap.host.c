@@ -167,9 +167,9 @@ int main(void)
       _xmpacc_replicate_sync("reflect_overlap.c:69", 0, &_xmpacc_a_y, "y");
       for (k = 0; k < 3; k++)
       {
-        _xmpacc_reflect_acc_overlap(&_xmpacc_a_a, "reflect_overlap.c:72", 0, 0);
+        _xmpacc_reflect_acc_overlap(&_xmpacc_a_a, "reflect_overlap.c:72", 0, 0, 0);
 #line 72 "tests/acc_programs/reflect_overlap.c"
-        _xmpacc_reflect_acc_overlap(&_xmpacc_a_c, "reflect_overlap.c:72", 0, 0);
+        _xmpacc_reflect_acc_overlap(&_xmpacc_a_c, "reflect_overlap.c:72", 0, 0, 0);
         {
           if (_xmpacc_reflect_acc_split("reflect_overlap.c:72"))
           {
@@ -246,7 +246,7 @@ int main(void)
           _xmpacc_launch("reflect_overlap.c:84", "_xmpacc_loop_reflect_overlap_c_84", _xmpacc_total, 0, 8, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_b), (void *) (&_xmpacc_a_b), (void *) (&_xmpacc_a_c), (void *) (&_xmpacc_a_c)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0});
         }
 #line 91 "tests/acc_programs/reflect_overlap.c"
-        _xmpacc_reflect_acc_overlap(&_xmpacc_a_c, "reflect_overlap.c:91", 0, 0);
+        _xmpacc_reflect_acc_overlap(&_xmpacc_a_c, "reflect_overlap.c:91", 0, 0, 0);
         {
           {
 #line 93 "tests/acc_programs/reflect_overlap.c"
@@ -262,7 +262,9 @@ int main(void)
           _xmpacc_reflect_acc_join("reflect_overlap.c:91");
         }
 #line 98 "tests/acc_programs/reflect_overlap.c"
-        _xmpacc_reflect_acc_overlap(&_xmpacc_a_x, "reflect_overlap.c:98", 0, 0);
+        static _xmpacc_push_t _xmpacc_push_98_13;
+#line 98 "tests/acc_programs/reflect_overlap.c"
+        _xmpacc_reflect_acc_overlap(&_xmpacc_a_x, "reflect_overlap.c:98", 0, 0, &_xmpacc_push_98_13);
         {
           if (_xmpacc_reflect_acc_split("reflect_overlap.c:98"))
           {
@@ -276,7 +278,7 @@ int main(void)
 #line 100 "tests/acc_programs/reflect_overlap.c"
               long long _xmpacc_total = _xmpacc_s_i.count;
 #line 100 "tests/acc_programs/reflect_overlap.c"
-              _xmpacc_launch("reflect_overlap.c:99", "_xmpacc_loop_reflect_overlap_c_99", _xmpacc_total, 0, 6, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_y), (void *) (&_xmpacc_a_y), (void *) (&_xmpacc_a_x), (void *) (&_xmpacc_a_x)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 2, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0});
+              _xmpacc_launch("reflect_overlap.c:99", "_xmpacc_loop_reflect_overlap_c_99", _xmpacc_total, 0, 7, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_y), (void *) (&_xmpacc_a_y), (void *) (&_xmpacc_a_x), (void *) (&_xmpacc_a_x), (void *) (&_xmpacc_push_98_13)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 2, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0, 10, sizeof(_xmpacc_push_t), 0});
             }
 #line 100 "tests/acc_programs/reflect_overlap.c"
             _xmpacc_reflect_acc_rim("reflect_overlap.c:98");
@@ -296,7 +298,7 @@ int main(void)
 #line 100 "tests/acc_programs/reflect_overlap.c"
               long long _xmpacc_total = _xmpacc_s_i.count;
 #line 100 "tests/acc_programs/reflect_overlap.c"
-              _xmpacc_launch("reflect_overlap.c:99", "_xmpacc_loop_reflect_overlap_c_99", _xmpacc_total, 0, 6, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_y), (void *) (&_xmpacc_a_y), (void *) (&_xmpacc_a_x), (void *) (&_xmpacc_a_x)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 2, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0});
+              _xmpacc_launch("reflect_overlap.c:99", "_xmpacc_loop_reflect_overlap_c_99", _xmpacc_total, 0, 7, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_y), (void *) (&_xmpacc_a_y), (void *) (&_xmpacc_a_x), (void *) (&_xmpacc_a_x), (void *) (&_xmpacc_push_98_13)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 2, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0, 10, sizeof(_xmpacc_push_t), 0});
             }
 
 #line 100 "tests/acc_programs/reflect_overlap.c"
@@ -307,9 +309,25 @@ int main(void)
 #line 100 "tests/acc_programs/reflect_overlap.c"
             _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_k(&_xmpacc_t_s.dim[0], 2, 40 - 1, 1);
 #line 100 "tests/acc_programs/reflect_overlap.c"
+            if (_xmpacc_push_98_13.active)
+            {
+#line 100 "tests/acc_programs/reflect_overlap.c"
+              _xmpacc_sched_t _xmpacc_whole = _xmpacc_s_i;
+              {
+#line 100 "tests/acc_programs/reflect_overlap.c"
+                _xmpacc_range_t _xmpacc_r_i = _xmpacc_range(&_xmpacc_t_s.dim[0], 2, 40 - 1, 1, -1, -1, 0);
+#line 100 "tests/acc_programs/reflect_overlap.c"
+                _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_span(2, 1, _xmpacc_r_i.elo, _xmpacc_r_i.ehi);
+#line 100 "tests/acc_programs/reflect_overlap.c"
+                _xmpacc_s_i.inv_count = (_xmpacc_s_i.count > 0) ? (1.0 / ((double) _xmpacc_s_i.count)) : (0.0);
+#line 100 "tests/acc_programs/reflect_overlap.c"
+                _xmpacc_push_interior(&_xmpacc_push_98_13, &_xmpacc_whole, &_xmpacc_s_i);
+              }
+            }
+#line 100 "tests/acc_programs/reflect_overlap.c"
             long long _xmpacc_total = _xmpacc_s_i.count;
 #line 100 "tests/acc_programs/reflect_overlap.c"
-            _xmpacc_launch("reflect_overlap.c:99", "_xmpacc_loop_reflect_overlap_c_99", _xmpacc_total, 0, 6, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_y), (void *) (&_xmpacc_a_y), (void *) (&_xmpacc_a_x), (void *) (&_xmpacc_a_x)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 2, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0});
+            _xmpacc_launch("reflect_overlap.c:99", "_xmpacc_loop_reflect_overlap_c_99", _xmpacc_total, 0, 7, (void *[]){(void *) (&_xmpacc_total), (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_a_y), (void *) (&_xmpacc_a_y), (void *) (&_xmpacc_a_x), (void *) (&_xmpacc_a_x), (void *) (&_xmpacc_push_98_13)}, (const long long []){0, sizeof(long long), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 2, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0, 10, sizeof(_xmpacc_push_t), 0});
           }
         }
         {
@@ -332,7 +350,7 @@ int main(void)
           _xmpacc_launch("reflect_overlap.c:108", "_xmpacc_loop_reflect_overlap_c_108", _xmpacc_total, 32, 8, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_c), (void *) (&_xmpacc_a_c), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0});
         }
 #line 114 "tests/acc_programs/reflect_overlap.c"
-        _xmpacc_reflect_acc_overlap(&_xmpacc_a_a, "reflect_overlap.c:114", (const long long []){1, 1, 0, 0, 0, 0}, 1);
+        _xmpacc_reflect_acc_overlap(&_xmpacc_a_a, "reflect_overlap.c:114", (const long long []){1, 1, 0, 0, 0, 0}, 1, 0);
         {
           if (_xmpacc_reflect_acc_split("reflect_overlap.c:114"))
           {
@@ -389,7 +407,9 @@ int main(void)
           }
         }
 #line 121 "tests/acc_programs/reflect_overlap.c"
-        _xmpacc_reflect_acc_overlap(&_xmpacc_a_a, "reflect_overlap.c:121", 0, 0);
+        static _xmpacc_push_t _xmpacc_push_121_13;
+#line 121 "tests/acc_programs/reflect_overlap.c"
+        _xmpacc_reflect_acc_overlap(&_xmpacc_a_a, "reflect_overlap.c:121", 0, 0, &_xmpacc_push_121_13);
         {
 #line 124 "tests/acc_programs/reflect_overlap.c"
           int _xmpacc_acc_1 = _xmpacc_acc_compute_begin("reflect_overlap.c:122", 2, (const void *[]){&_xmpacc_a_a, &_xmpacc_a_b}, (const long long []){-1, -1}, (const char *[]){"a", "b"}, (const int []){0, 0});
@@ -409,7 +429,7 @@ int main(void)
 #line 124 "tests/acc_programs/reflect_overlap.c"
                 long long _xmpacc_total = (((_xmpacc_s_i.count + 2) - 1) / 2) * _xmpacc_s_j.count;
 #line 124 "tests/acc_programs/reflect_overlap.c"
-                _xmpacc_launch("reflect_overlap.c:122", "_xmpacc_loop_reflect_overlap_c_122", _xmpacc_total, 32, 8, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_b), (void *) (&_xmpacc_a_b), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0});
+                _xmpacc_launch("reflect_overlap.c:122", "_xmpacc_loop_reflect_overlap_c_122", _xmpacc_total, 32, 9, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_b), (void *) (&_xmpacc_a_b), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_push_121_13)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0, 10, sizeof(_xmpacc_push_t), 0});
               }
 #line 124 "tests/acc_programs/reflect_overlap.c"
               _xmpacc_reflect_acc_rim("reflect_overlap.c:121");
@@ -431,7 +451,7 @@ int main(void)
 #line 124 "tests/acc_programs/reflect_overlap.c"
                 long long _xmpacc_total = (((_xmpacc_s_i.count + 2) - 1) / 2) * _xmpacc_s_j.count;
 #line 124 "tests/acc_programs/reflect_overlap.c"
-                _xmpacc_launch("reflect_overlap.c:122", "_xmpacc_loop_reflect_overlap_c_122", _xmpacc_total, 32, 8, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_b), (void *) (&_xmpacc_a_b), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0});
+                _xmpacc_launch("reflect_overlap.c:122", "_xmpacc_loop_reflect_overlap_c_122", _xmpacc_total, 32, 9, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_b), (void *) (&_xmpacc_a_b), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_push_121_13)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0, 10, sizeof(_xmpacc_push_t), 0});
               }
 
 #line 124 "tests/acc_programs/reflect_overlap.c"
@@ -444,9 +464,27 @@ int main(void)
 #line 124 "tests/acc_programs/reflect_overlap.c"
               _xmpacc_sched_t _xmpacc_s_j = _xmpacc_schedule_k(&_xmpacc_t_t.dim[1], 0, 12 - 1, 1);
 #line 124 "tests/acc_programs/reflect_overlap.c"
+              if (_xmpacc_push_121_13.active)
+              {
+#line 124 "tests/acc_programs/reflect_overlap.c"
+                _xmpacc_sched_t _xmpacc_whole = _xmpacc_s_i;
+                {
+#line 124 "tests/acc_programs/reflect_overlap.c"
+                  _xmpacc_range_t _xmpacc_r_i = _xmpacc_range(&_xmpacc_t_t.dim[0], 1, (40 - 1) - 1, 1, -1, -1, 0);
+#line 124 "tests/acc_programs/reflect_overlap.c"
+                  _xmpacc_sched_t _xmpacc_s_i = _xmpacc_schedule_span(1, 1, _xmpacc_r_i.elo, _xmpacc_r_i.ehi);
+#line 124 "tests/acc_programs/reflect_overlap.c"
+                  _xmpacc_s_i.inv_count = (_xmpacc_s_i.count > 0) ? (1.0 / ((double) _xmpacc_s_i.count)) : (0.0);
+#line 124 "tests/acc_programs/reflect_overlap.c"
+                  _xmpacc_sched_t _xmpacc_s_j = _xmpacc_schedule_k(&_xmpacc_t_t.dim[1], 0, 12 - 1, 1);
+#line 124 "tests/acc_programs/reflect_overlap.c"
+                  _xmpacc_push_interior(&_xmpacc_push_121_13, &_xmpacc_whole, &_xmpacc_s_i);
+                }
+              }
+#line 124 "tests/acc_programs/reflect_overlap.c"
               long long _xmpacc_total = (((_xmpacc_s_i.count + 2) - 1) / 2) * _xmpacc_s_j.count;
 #line 124 "tests/acc_programs/reflect_overlap.c"
-              _xmpacc_launch("reflect_overlap.c:122", "_xmpacc_loop_reflect_overlap_c_122", _xmpacc_total, 32, 8, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_b), (void *) (&_xmpacc_a_b), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0});
+              _xmpacc_launch("reflect_overlap.c:122", "_xmpacc_loop_reflect_overlap_c_122", _xmpacc_total, 32, 9, (void *[]){(void *) (&_xmpacc_total), (void *) 0, (void *) (&_xmpacc_s_i), (void *) (&_xmpacc_s_j), (void *) (&_xmpacc_a_b), (void *) (&_xmpacc_a_b), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_a_a), (void *) (&_xmpacc_push_121_13)}, (const long long []){0, sizeof(long long), 0, 5, 2, 1, 0, sizeof(_xmpacc_sched_t), 0, 0, sizeof(_xmpacc_sched_t), 0, 1, 3, 0, 2, 0, 0, 1, 1, 0, 2, 0, 0, 10, sizeof(_xmpacc_push_t), 0});
             }
           }
 #line 124 "tests/acc_programs/reflect_overlap.c"

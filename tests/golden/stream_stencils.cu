@@ -9,11 +9,9 @@
 _XMPACC_UNIT_BEGIN(stream_stencils_c)
 
 /* stream_stencils.c:52: loop ... acc */
-#ifndef _XMPACC_MINB_xmpacc_loop_stream_stencils_c_52   /* the runtime defines it as 2 where this kernel spills */
-#define _XMPACC_MINB_xmpacc_loop_stream_stencils_c_52 8
-#endif
-_XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stream_stencils_c_52) _xmpacc_loop_stream_stencils_c_52(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double * _XMPACC_RESTRICT unew, _xmpacc_array_t _xmpacc_a_unew, const double * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u)
+_XMPACC_KERNEL _XMPACC_BOUNDS(8) _xmpacc_loop_stream_stencils_c_52(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double * _XMPACC_RESTRICT unew, _xmpacc_array_t _xmpacc_a_unew, const double * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u, _xmpacc_push_t _xmpacc_push)
 {
+  _XMPACC_PUSH_OUT(_xmpacc_push);
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
   if (_xmpacc_grid2) {
@@ -25,6 +23,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stream_stencils_c_52) _xm
     _xmpacc_in = _xmpacc_divmod(&_xmpacc_rest, _xmpacc_s_j);
   }
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
+  _XMPACC_PUSH(_xmpacc_push, _xmpacc_grid2, _xmpacc_s_i.count, 2, _xmpacc_valid && _xmpacc_push_outside(_xmpacc_push, _xmpacc_s_i.count, _xmpacc_rest * 2, 2));
   if (!_xmpacc_valid) return;
   int j = (int) (_xmpacc_s_j.first + _xmpacc_in * _xmpacc_s_j.step);
   int i = (int) (_xmpacc_s_i.first + _xmpacc_rest * _xmpacc_s_i.step);
@@ -58,7 +57,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stream_stencils_c_52) _xm
 #line 55 "stream_stencils.c"
 unew[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, i), _XMPACC_G(_xmpacc_a_unew, 1, j)))] = 0.25 * (((_xmpacc_r0_0 + _xmpacc_r0_2) + _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i), _XMPACC_G(_xmpacc_a_u, 1, j - 1)))])) + _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_2, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i), _XMPACC_G(_xmpacc_a_u, 1, j + 1)))]));
     while (0);
-#line 62 "prog.cu"
+#line 61 "prog.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -80,6 +79,7 @@ void _xmpacc_loop_stream_stencils_c_52_host(long long _xmpacc_n, void **_xmpacc_
   _xmpacc_array_t _xmpacc_a_unew;
   const double * _XMPACC_RESTRICT u;
   _xmpacc_array_t _xmpacc_a_u;
+  _xmpacc_push_t _xmpacc_push;
   memcpy((void *) &_xmpacc_total, _xmpacc_args[0], sizeof _xmpacc_total);
   memcpy((void *) &_xmpacc_grid2, _xmpacc_args[1], sizeof _xmpacc_grid2);
   memcpy((void *) &_xmpacc_s_i, _xmpacc_args[2], sizeof _xmpacc_s_i);
@@ -88,8 +88,9 @@ void _xmpacc_loop_stream_stencils_c_52_host(long long _xmpacc_n, void **_xmpacc_
   memcpy((void *) &_xmpacc_a_unew, _xmpacc_args[5], sizeof _xmpacc_a_unew);
   memcpy((void *) &u, _xmpacc_args[6], sizeof u);
   memcpy((void *) &_xmpacc_a_u, _xmpacc_args[7], sizeof _xmpacc_a_u);
+  memcpy((void *) &_xmpacc_push, _xmpacc_args[8], sizeof _xmpacc_push);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_stream_stencils_c_52(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_i, _xmpacc_s_j, unew, _xmpacc_a_unew, u, _xmpacc_a_u);
+    _xmpacc_loop_stream_stencils_c_52(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_i, _xmpacc_s_j, unew, _xmpacc_a_unew, u, _xmpacc_a_u, _xmpacc_push);
 }
 #endif
 
@@ -151,7 +152,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stream_stencils_c_57) _xm
   v[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_v, _XMPACC_G(_xmpacc_a_v, 0, i), _XMPACC_G(_xmpacc_a_v, 1, j)))] = ((0.5 * v[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_v, _XMPACC_G(_xmpacc_a_v, 0, i), _XMPACC_G(_xmpacc_a_v, 1, j)))]) + (d * _xmpacc_r0_2)) + (0.1 * _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o2, _XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, i), _XMPACC_G(_xmpacc_a_unew, 1, j)))]));
 }
     while (0);
-#line 155 "prog.cu"
+#line 156 "prog.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -245,7 +246,7 @@ else
 #line 67 "stream_stencils.c"
   unew[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, i), _XMPACC_G(_xmpacc_a_unew, 1, j)))] = _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_1, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i + 1), _XMPACC_G(_xmpacc_a_u, 1, j)))]) + _XMPACC_LDG(&v[_XMPACC_SO(_xmpacc_o2, _XMPACC_AT2(_xmpacc_a_v, _XMPACC_G(_xmpacc_a_v, 0, i), _XMPACC_G(_xmpacc_a_v, 1, j)))]);
     while (0);
-#line 249 "prog.cu"
+#line 250 "prog.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -266,7 +267,7 @@ else
 #line 67 "stream_stencils.c"
   unew[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, i), _XMPACC_G(_xmpacc_a_unew, 1, j)))] = _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_1, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i + 1), _XMPACC_G(_xmpacc_a_u, 1, j)))]) + _XMPACC_LDG(&v[_XMPACC_SO(_xmpacc_o2, _XMPACC_AT2(_xmpacc_a_v, _XMPACC_G(_xmpacc_a_v, 0, i), _XMPACC_G(_xmpacc_a_v, 1, j)))]);
     while (0);
-#line 270 "prog.cu"
+#line 271 "prog.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -349,7 +350,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stream_stencils_c_69) _xm
 #line 72 "stream_stencils.c"
 u[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i), _XMPACC_G(_xmpacc_a_u, 1, j)))] = (0.5 * _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, i), _XMPACC_G(_xmpacc_a_unew, 1, j)))])) + (0.25 * _XMPACC_LDG(&v[_XMPACC_SO(_xmpacc_o2, _XMPACC_AT2(_xmpacc_a_v, _XMPACC_G(_xmpacc_a_v, 0, i), _XMPACC_G(_xmpacc_a_v, 1, j)))]));
     while (0);
-#line 353 "prog.cu"
+#line 354 "prog.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -365,7 +366,7 @@ u[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i), 
 #line 72 "stream_stencils.c"
 u[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i), _XMPACC_G(_xmpacc_a_u, 1, j)))] = (0.5 * _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, i), _XMPACC_G(_xmpacc_a_unew, 1, j)))])) + (0.25 * _XMPACC_LDG(&v[_XMPACC_SO(_xmpacc_o2, _XMPACC_AT2(_xmpacc_a_v, _XMPACC_G(_xmpacc_a_v, 0, i), _XMPACC_G(_xmpacc_a_v, 1, j)))]));
     while (0);
-#line 369 "prog.cu"
+#line 370 "prog.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -456,7 +457,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stream_stencils_c_75) _xm
 #line 79 "stream_stencils.c"
 wnew[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_wnew, _XMPACC_G(_xmpacc_a_wnew, 0, k), _XMPACC_G(_xmpacc_a_wnew, 1, j), _XMPACC_G(_xmpacc_a_wnew, 2, i)))] = ((((((_xmpacc_r0_0 + _xmpacc_r0_2) + _XMPACC_LDG(&w[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, k), _XMPACC_G(_xmpacc_a_w, 1, j - 1), _XMPACC_G(_xmpacc_a_w, 2, i)))])) + _XMPACC_LDG(&w[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_2, _XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, k), _XMPACC_G(_xmpacc_a_w, 1, j + 1), _XMPACC_G(_xmpacc_a_w, 2, i)))])) + _XMPACC_LDG(&w[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_3, _XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, k), _XMPACC_G(_xmpacc_a_w, 1, j), _XMPACC_G(_xmpacc_a_w, 2, i - 1)))])) + _XMPACC_LDG(&w[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_4, _XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, k), _XMPACC_G(_xmpacc_a_w, 1, j), _XMPACC_G(_xmpacc_a_w, 2, i + 1)))])) + (2 * _xmpacc_r0_1)) / 8;
     while (0);
-#line 460 "prog.cu"
+#line 461 "prog.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -547,7 +548,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stream_stencils_c_82) _xm
   d3 = (d > d3) ? (d) : (d3);
 }
     while (0);
-#line 551 "prog.cu"
+#line 552 "prog.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -667,7 +668,7 @@ wnew[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_wnew, _XMPACC_G(_xmpacc_a_wnew
 #line 99 "stream_stencils.c"
 wnew[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_wnew, _XMPACC_G(_xmpacc_a_wnew, 0, k), _XMPACC_G(_xmpacc_a_wnew, 1, j), _XMPACC_G(_xmpacc_a_wnew, 2, i)))];
     while (0);
-#line 671 "prog.cu"
+#line 672 "prog.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -754,7 +755,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stream_stencils_c_100) _x
 #line 104 "stream_stencils.c"
 w[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, k), _XMPACC_G(_xmpacc_a_w, 1, j), _XMPACC_G(_xmpacc_a_w, 2, i)))] = _XMPACC_LDG(&wnew[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT3(_xmpacc_a_wnew, _XMPACC_G(_xmpacc_a_wnew, 0, k), _XMPACC_G(_xmpacc_a_wnew, 1, j), _XMPACC_G(_xmpacc_a_wnew, 2, i)))]);
     while (0);
-#line 758 "prog.cu"
+#line 759 "prog.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -769,7 +770,7 @@ w[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, k), 
 #line 104 "stream_stencils.c"
 w[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, k), _XMPACC_G(_xmpacc_a_w, 1, j), _XMPACC_G(_xmpacc_a_w, 2, i)))] = _XMPACC_LDG(&wnew[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT3(_xmpacc_a_wnew, _XMPACC_G(_xmpacc_a_wnew, 0, k), _XMPACC_G(_xmpacc_a_wnew, 1, j), _XMPACC_G(_xmpacc_a_wnew, 2, i)))]);
     while (0);
-#line 773 "prog.cu"
+#line 774 "prog.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;

@@ -9,11 +9,9 @@
 _XMPACC_UNIT_BEGIN(laplace2d_spell_c)
 
 /* laplace2d_spell.c:140: loop ... acc */
-#ifndef _XMPACC_MINB_xmpacc_loop_laplace2d_spell_c_140   /* the runtime defines it as 2 where this kernel spills */
-#define _XMPACC_MINB_xmpacc_loop_laplace2d_spell_c_140 8
-#endif
-_XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_laplace2d_spell_c_140) _xmpacc_loop_laplace2d_spell_c_140(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double * _XMPACC_RESTRICT unew, _xmpacc_array_t _xmpacc_a_unew, const double * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u)
+_XMPACC_KERNEL _XMPACC_BOUNDS(8) _xmpacc_loop_laplace2d_spell_c_140(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double * _XMPACC_RESTRICT unew, _xmpacc_array_t _xmpacc_a_unew, const double * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u, _xmpacc_push_t _xmpacc_push)
 {
+  _XMPACC_PUSH_OUT(_xmpacc_push);
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
   if (_xmpacc_grid2) {
@@ -25,6 +23,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_laplace2d_spell_c_140) _x
     _xmpacc_in = _xmpacc_divmod(&_xmpacc_rest, _xmpacc_s_j);
   }
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
+  _XMPACC_PUSH(_xmpacc_push, _xmpacc_grid2, _xmpacc_s_i.count, 2, _xmpacc_valid && _xmpacc_push_outside(_xmpacc_push, _xmpacc_s_i.count, _xmpacc_rest * 2, 2));
   if (!_xmpacc_valid) return;
   int j = (int) (_xmpacc_s_j.first + _xmpacc_in * _xmpacc_s_j.step);
   int i = (int) (_xmpacc_s_i.first + _xmpacc_rest * _xmpacc_s_i.step);
@@ -58,7 +57,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_laplace2d_spell_c_140) _x
 #line 161 "bench/spelling/laplace2d_spell.c"
 unew[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, i), _XMPACC_G(_xmpacc_a_unew, 1, j)))] = 0.25 * (((_xmpacc_r0_0 + _xmpacc_r0_2) + _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i), _XMPACC_G(_xmpacc_a_u, 1, j - 1)))])) + _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_2, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i), _XMPACC_G(_xmpacc_a_u, 1, j + 1)))]));
     while (0);
-#line 62 "laplace2d-acc_first.cu"
+#line 61 "laplace2d-acc_first.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -80,6 +79,7 @@ void _xmpacc_loop_laplace2d_spell_c_140_host(long long _xmpacc_n, void **_xmpacc
   _xmpacc_array_t _xmpacc_a_unew;
   const double * _XMPACC_RESTRICT u;
   _xmpacc_array_t _xmpacc_a_u;
+  _xmpacc_push_t _xmpacc_push;
   memcpy((void *) &_xmpacc_total, _xmpacc_args[0], sizeof _xmpacc_total);
   memcpy((void *) &_xmpacc_grid2, _xmpacc_args[1], sizeof _xmpacc_grid2);
   memcpy((void *) &_xmpacc_s_i, _xmpacc_args[2], sizeof _xmpacc_s_i);
@@ -88,17 +88,16 @@ void _xmpacc_loop_laplace2d_spell_c_140_host(long long _xmpacc_n, void **_xmpacc
   memcpy((void *) &_xmpacc_a_unew, _xmpacc_args[5], sizeof _xmpacc_a_unew);
   memcpy((void *) &u, _xmpacc_args[6], sizeof u);
   memcpy((void *) &_xmpacc_a_u, _xmpacc_args[7], sizeof _xmpacc_a_u);
+  memcpy((void *) &_xmpacc_push, _xmpacc_args[8], sizeof _xmpacc_push);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_laplace2d_spell_c_140(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_i, _xmpacc_s_j, unew, _xmpacc_a_unew, u, _xmpacc_a_u);
+    _xmpacc_loop_laplace2d_spell_c_140(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_i, _xmpacc_s_j, unew, _xmpacc_a_unew, u, _xmpacc_a_u, _xmpacc_push);
 }
 #endif
 
 /* laplace2d_spell.c:140: loop ... acc */
-#ifndef _XMPACC_MINB_xmpacc_loop_laplace2d_spell_c_140_1   /* the runtime defines it as 2 where this kernel spills */
-#define _XMPACC_MINB_xmpacc_loop_laplace2d_spell_c_140_1 8
-#endif
-_XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_laplace2d_spell_c_140_1) _xmpacc_loop_laplace2d_spell_c_140_1(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u, const double * _XMPACC_RESTRICT unew, _xmpacc_array_t _xmpacc_a_unew)
+_XMPACC_KERNEL _XMPACC_BOUNDS(8) _xmpacc_loop_laplace2d_spell_c_140_1(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u, const double * _XMPACC_RESTRICT unew, _xmpacc_array_t _xmpacc_a_unew, _xmpacc_push_t _xmpacc_push)
 {
+  _XMPACC_PUSH_OUT(_xmpacc_push);
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
   if (_xmpacc_grid2) {
@@ -110,6 +109,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_laplace2d_spell_c_140_1) 
     _xmpacc_in = _xmpacc_divmod(&_xmpacc_rest, _xmpacc_s_j);
   }
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
+  _XMPACC_PUSH(_xmpacc_push, _xmpacc_grid2, _xmpacc_s_i.count, 2, _xmpacc_valid && _xmpacc_push_outside(_xmpacc_push, _xmpacc_s_i.count, _xmpacc_rest * 2, 2));
   if (!_xmpacc_valid) return;
   int j = (int) (_xmpacc_s_j.first + _xmpacc_in * _xmpacc_s_j.step);
   int i = (int) (_xmpacc_s_i.first + _xmpacc_rest * _xmpacc_s_i.step);
@@ -165,6 +165,7 @@ void _xmpacc_loop_laplace2d_spell_c_140_1_host(long long _xmpacc_n, void **_xmpa
   _xmpacc_array_t _xmpacc_a_u;
   const double * _XMPACC_RESTRICT unew;
   _xmpacc_array_t _xmpacc_a_unew;
+  _xmpacc_push_t _xmpacc_push;
   memcpy((void *) &_xmpacc_total, _xmpacc_args[0], sizeof _xmpacc_total);
   memcpy((void *) &_xmpacc_grid2, _xmpacc_args[1], sizeof _xmpacc_grid2);
   memcpy((void *) &_xmpacc_s_i, _xmpacc_args[2], sizeof _xmpacc_s_i);
@@ -173,8 +174,9 @@ void _xmpacc_loop_laplace2d_spell_c_140_1_host(long long _xmpacc_n, void **_xmpa
   memcpy((void *) &_xmpacc_a_u, _xmpacc_args[5], sizeof _xmpacc_a_u);
   memcpy((void *) &unew, _xmpacc_args[6], sizeof unew);
   memcpy((void *) &_xmpacc_a_unew, _xmpacc_args[7], sizeof _xmpacc_a_unew);
+  memcpy((void *) &_xmpacc_push, _xmpacc_args[8], sizeof _xmpacc_push);
   for (_xmpacc_host_tid = 0; _xmpacc_host_tid < _xmpacc_n; _xmpacc_host_tid++)
-    _xmpacc_loop_laplace2d_spell_c_140_1(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_i, _xmpacc_s_j, u, _xmpacc_a_u, unew, _xmpacc_a_unew);
+    _xmpacc_loop_laplace2d_spell_c_140_1(_xmpacc_total, _xmpacc_grid2, _xmpacc_s_i, _xmpacc_s_j, u, _xmpacc_a_u, unew, _xmpacc_a_unew, _xmpacc_push);
 }
 #endif
 _XMPACC_UNIT_END

@@ -192,14 +192,16 @@ def replicate(d: xd.AccReplicate, reps: list[Replicated], file_scope: bool = Fal
 
 
 def directive(d: xd.Directive | None, scope: Scope, active: list[Replicated] | None = None,
-              overlap: tuple[tuple[int, int], ...] = ()) -> list[facts.InfoFact]:
+              overlap: tuple[tuple[int, int], ...] = (), push: bool = False) -> list[facts.InfoFact]:
     """Facts of an executable directive (reflect, with the peel of the loop that overlaps
-    its exchange, reduction, bcast, barrier, task, replicate_sync with the replicated
-    variables ``active``); [] for the others."""
+    its exchange and whether that loop's kernel may push the rows, reduction, bcast,
+    barrier, task, replicate_sync with the replicated variables ``active``); [] for the
+    others."""
     if isinstance(d, xd.Reflect):
         arrays = tuple(array_facts(s) for s in (scope.find_array(n.name) for n in d.arrays) if s is not None)
         widths = tuple((w.lower.text, w.upper.text) for w in d.widths) if d.widths is not None else None
-        return [facts.InfoFact(d.loc, facts.ReflectFacts(arrays, widths, d.acc, overlap))] if arrays else []
+        found = facts.ReflectFacts(arrays, widths, d.acc, overlap, push)
+        return [facts.InfoFact(d.loc, found)] if arrays else []
     if isinstance(d, xd.AccReplicateSync):
         found = [scope.find_c(n.name) for c in d.clauses for n in c.variables]
         reps = [r for f in found for r in active or [] if f is not None and r.decl is f[1]]

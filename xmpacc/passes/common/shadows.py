@@ -97,20 +97,34 @@ class OverlapCalls:
     split: str
     rim: str
     join: str
+    push: str = ""   # the site's _xmpacc_push_t (include/xmpacc_push.h), where the kernel may push
 
 
-def overlap_calls(d: xd.Reflect) -> OverlapCalls:
+def push_name(d: xd.Reflect, peel: tuple[tuple[int, int], ...]) -> str:
+    """The variable of an overlapped reflect's push (the loop's kernel stores the halo into
+    the neighbours itself: runtime/acc_push.py), where it can: one array, and a rim to wait
+    for (a loop that reads no shadow slot keeps the exchange on the exchange stream)."""
+    if len(d.arrays) != 1 or d.widths or not any(lo or hi for lo, hi in peel):
+        return ""   # (widths: the push's slabs are planned once, a width may change per call)
+    return f"_xmpacc_push_{d.loc.line}_{d.loc.col}"
+
+
+def overlap_calls(d: xd.Reflect, push: str = "") -> OverlapCalls:
     where = cbuild.where_literal(d.loc)
     return OverlapCalls(f"_xmpacc_reflect_acc_split({where})", f"_xmpacc_reflect_acc_rim({where});",
-                        f"_xmpacc_reflect_acc_join({where});")
+                        f"_xmpacc_reflect_acc_join({where});", push)
 
 
-def reflect_calls(d: xd.Reflect, scope: Scope, coord: object, overlap: bool = False) -> list[c_ast.Node]:
+def reflect_calls(d: xd.Reflect, scope: Scope, coord: object, overlap: bool = False,
+                  push: str = "") -> list[c_ast.Node]:
     """Host reflect calls; ``reflect (u) acc`` exchanges the shadow slots of u's device
     copy, wherever it came from (an enclosing region, one in a caller, enter data,
     declare): the runtime stops at the line, naming u, when there is none.  ``overlap``:
-    the next loop's interior runs during the exchange (passes/locality/overlap.py)."""
+    the next loop's interior runs during the exchange (passes/locality/overlap.py);
+    ``push``: the variable through which its kernel may make the exchange (push_name)."""
     out: list[c_ast.Node] = []
+    if push:   # static: the kernel's launch plans keep its address (include/xmpacc_push.h)
+        out += cbuild.stmts(f"static _xmpacc_push_t {push};", coord)
     for name in d.arrays:
         try:
             sym = shadow_array(name, scope, "reflect")
@@ -121,7 +135,8 @@ def reflect_calls(d: xd.Reflect, scope: Scope, coord: object, overlap: bool = Fa
             ("_xmpacc_reflect_orthogonal" if d.orthogonal else "_xmpacc_reflect")
         orthogonal = ""
         if overlap:
-            call, orthogonal = "_xmpacc_reflect_acc_overlap", f", {int(d.orthogonal)}"
+            target = f"&{push}" if push else "0"
+            call, orthogonal = "_xmpacc_reflect_acc_overlap", f", {int(d.orthogonal)}, {target}"
         out += cbuild.stmts(f"{call}(&{sym.c_name}, {cbuild.where_literal(d.loc)}, {widths}{orthogonal});",
                             coord)
     return out

@@ -148,12 +148,16 @@ class _ComputeLowering(ScopedWalker):
         if overlap is not None and isinstance(overlap[1].acc, AccCompute):
             # reflect ... acc, then the construct's interior, join, rim (its lines and nest, below)
             reflect, nest, peel = overlap[0], overlap[1], overlap[2].peel
-            out += shadows.reflect_calls(reflect, self.scope, item.coord, overlap=True)
-            self.ctx.info += describe.directive(reflect, self.scope, overlap=peel)
-            launches, i = (peel, shadows.overlap_calls(reflect)), i + 1
+            push = shadows.push_name(reflect, peel)
+            launches, i = (peel, shadows.overlap_calls(reflect, push)), i + 1
         if nest is not None and isinstance(nest.acc, AccCompute) and nest.acc.loop is not None:
             end = next(k for k in range(i, len(items)) if items[k] is nest.loop) + 1
+            at = len(out)
             out.append(self._guarded(nest.acc, lambda: self._combined(nest, launches), nest.loop))
+            if launches is not None:   # the reflect's calls before it, with the push its kernel took
+                push = push if push in self.ctx.pushes else ""
+                out[at:at] = shadows.reflect_calls(reflect, self.scope, item.coord, overlap=True, push=push)
+                self.ctx.info += describe.directive(reflect, self.scope, overlap=peel, push=bool(push))
             if self.deferred:
                 waits.names |= self.deferred
                 waits.at = cbuild.where_literal(nest.acc.loc)

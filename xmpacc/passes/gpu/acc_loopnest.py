@@ -354,7 +354,9 @@ def build(nest: AccNest, compute: AccCompute, lc: LoopClauses, scope: Scope, ctx
                     device_pointers=[r.name.name for c in compute.data
                                      if c.kind == "deviceptr" for r in c.items],
                     cyclic=cyclic_loops(loops, tmpl, indices), private_lengths=private_lengths,
-                    located=located, arrays=arrays, firstprivate_sections=firstprivate_sections)
+                    located=located, arrays=arrays, firstprivate_sections=firstprivate_sections,
+                    push=None if overlap is None or xmp is None
+                    else kernel_ranges.push_of(loops, xmp, indices, *overlap))
     carried = verdict.carried if verdict is not None and not verdict.independent else ()
     return AccLoopNest(spec, xmp, tmpl, indices, carried, elements)
 

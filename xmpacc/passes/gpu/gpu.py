@@ -28,7 +28,7 @@ from xmpacc.passes.common.loopsched import cyclic_loops
 from xmpacc.passes.common.onrefs import loop_indices, loop_template, owner_guard
 from xmpacc.passes.common.pragmas import directives_of, pragma_id
 from xmpacc.passes.common.reductions import loop_reduction_calls
-from xmpacc.passes.common.shadows import OverlapCalls, overlap_calls, reflect_calls
+from xmpacc.passes.common.shadows import OverlapCalls, overlap_calls, push_name, reflect_calls
 from xmpacc.passes.common.values import Replicated
 from xmpacc.passes.gpu import replicate, routine_args
 from xmpacc.passes.gpu.acc_loopnest import kernel_lists, strip_inner
@@ -50,7 +50,8 @@ class _GpuLowering(ScopedWalker):
         self.ctx, self.unit = ctx, unit
         self.active: list[Replicated] = list(file_reps)
         self.regions = 0
-        self.overlapped: dict[int, tuple[tuple[int, int], ...]] = {}   # reflect pragma -> its loop's peel
+        # reflect pragma -> its loop's peel, and whether the loop's kernel pushes
+        self.overlapped: dict[int, tuple[tuple[tuple[int, int], ...], bool]] = {}
 
     def visit_Compound(self, node: c_ast.Compound) -> None:
         present = self.ctx.acc_present.get(id(node), [])  # an OpenACC data region (acc_data.py)
@@ -65,7 +66,7 @@ class _GpuLowering(ScopedWalker):
         rewrite_block(node, self._lower_at)
         for item in items:  # --info: acc reflect and replicate_sync (loops and regions: below)
             self.ctx.info += describe.directive(self._acc_directive(item), self.scope, self.active,
-                                                self.overlapped.get(id(item), ()))
+                                                *self.overlapped.get(id(item), ((), False)))
 
     def _lower_at(self, items: list[c_ast.Node], i: int) -> Lowered:
         item, nxt = items[i], items[i + 1] if i + 1 < len(items) else None
@@ -89,9 +90,11 @@ class _GpuLowering(ScopedWalker):
             if overlap is not None:   # the reflect, then its loop's interior, join, rim
                 loop, peel = overlap
                 owned, taken = items[i + 2], 3
-                self.overlapped[id(item)] = peel
-                return reflect_calls(d, self.scope, item.coord, overlap=True) + \
-                    [self._loop(loop, owned, (peel, overlap_calls(d)))], taken
+                push = push_name(d, peel)
+                lowered = self._loop(loop, owned, (peel, overlap_calls(d, push)))
+                push = push if push in self.ctx.pushes else ""   # the kernel took it
+                self.overlapped[id(item)] = (peel, bool(push))
+                return reflect_calls(d, self.scope, item.coord, overlap=True, push=push) + [lowered], taken
             if isinstance(nxt, (c_ast.Compound, c_ast.For)):
                 owned, taken = nxt, 2   # the directive owns the next statement
             lowered = self._region(d, owned) if isinstance(d, xd.AccReplicate) else self._loop(d, owned)
@@ -176,7 +179,8 @@ class _GpuLowering(ScopedWalker):
             routine_args.routine_globals(body, self.ctx.acc_routine_globals),
             list(dict.fromkeys(private)), [n.name for n in d.acc.firstprivate], reductions,
             _block_request(d.acc.num_threads), cyclic=cyclic_loops(loops, tmpl, indices),
-            located=located, arrays=arrays, to_host=True, private_lengths=private_lengths)
+            located=located, arrays=arrays, to_host=True, private_lengths=private_lengths,
+            push=None if overlap is None else kernel_ranges.push_of(loops, d, indices, *overlap))
         gen = kernel_gen.generate(spec, self.scope, self.active + self.ctx.acc_entered, self.ctx, self.unit,
                                   lambda n: pragma_id(n) is not None)
         self.ctx.info.append(describe.kernel(d, tmpl, indices, gen.kernel, gen.kv, gen.plan))

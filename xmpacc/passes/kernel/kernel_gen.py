@@ -78,6 +78,8 @@ class NestSpec:
     located: tuple[kernel_locations.Located, ...] = ()
     # reductions of arrays and sections (kernel_arrays.py); not in ``reductions``
     arrays: tuple[kernel_arrays.ReducedArray, ...] = ()
+    # an overlapped reflect's exchange, which the kernel may make itself (include/xmpacc_push.h)
+    push: kernel_ranges.KernelPush | None = None
 
 
 @dataclass
@@ -169,6 +171,9 @@ def generate(spec: NestSpec, scope: Scope, replicated: list[Replicated], ctx: Co
     params += kernel_private.params(scratch)
     vla = _variable_rows(kv, spec.arrays, scope, typedefs)
     params = kernel_vla.params(params, vla)
+    if spec.push is not None:   # last: the runtime finds the others where they were
+        params.append(kernels.push_param(spec.push.name))
+        ctx.pushes.add(spec.push.name)
     kernel = Kernel(kernel_name(ctx, unit, spec.loc), params,
                             kernel_vla.prologue(vla)
                             + kernels.prologue(spec.loops, types, kv, split, spec.cyclic,
@@ -185,6 +190,8 @@ def generate(spec: NestSpec, scope: Scope, replicated: list[Replicated], ctx: Co
                   if spec.arrays else "private arrays in a block's window" if kv.private_blocks else None)
     kernel.info["stream"] = unstreamed or ""
     stream = streaming.attach(kernel, spec.loops, types, kv, split, spec.cyclic) if not unstreamed else None
+    if spec.push is not None:
+        kernels.add_push(kernel, spec.loops, spec.push.var, split, stream.walk if stream is not None else 1)
     ctx.kernels.append(kernel)
     kernel.info["block"] = block.remark
     threads = block.threads if block.threads != "0" or stream is None else str(stream.threads)

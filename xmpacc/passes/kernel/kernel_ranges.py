@@ -126,10 +126,44 @@ def overlapped(loops: list[CanonicalLoop], xmp: xd.Loop, tmpl: TemplateSym, indi
     shrink = tuple(xd.LoopWidth(xd.Expr(str(-lo), xmp.loc), xd.Expr(str(-hi), xmp.loc), False)
                    for lo, hi in peel)
     interior, rim = _peeled(loops, xmp, tmpl, indices, shrink, calls.rim)
+    push = push_of(loops, xmp, indices, peel, calls)
+    if push is not None:   # the whole launch may make the exchange itself
+        whole += _push_interior(loops, xmp, tmpl, indices, shrink, push)
     # the passes' texts follow each other: the braces of the if and its else span them
     return (dataclasses.replace(interior, before=f"if ({calls.split}) {{"),
             dataclasses.replace(rim, after=calls.join + "}"),
             SchedPass(whole, before="else ", after=""))
+
+
+@dataclass(frozen=True)
+class KernelPush:
+    """An overlapped loop whose kernel may make the reflect's exchange itself
+    (include/xmpacc_push.h): the site's variable, and the loop over the rim's dimension."""
+
+    name: str
+    var: str
+
+
+def push_of(loops: list[CanonicalLoop], xmp: xd.Loop, indices: dict[str, int],
+            peel: tuple[tuple[int, int], ...], calls: OverlapCalls) -> KernelPush | None:
+    """Where the kernel can wait by its grid's block rows (kernels.add_push): a nest of one
+    or two loops whose outermost walks the rim's dimension.  Deeper nests keep the
+    exchange stream: their blocks would all wait, which no measurement has priced."""
+    if not calls.push or len(loops) > 2:
+        return None
+    rim = [t for t, (lo, hi) in enumerate(peel) if lo or hi]
+    return KernelPush(calls.push, loops[0].var) if rim == [indices.get(loops[0].var)] else None
+
+
+def _push_interior(loops: list[CanonicalLoop], xmp: xd.Loop, tmpl: TemplateSym, indices: dict[str, int],
+                   shrink: tuple[xd.LoopWidth, ...], push: KernelPush) -> str:
+    """Host C telling a pushing kernel the interior of its rim loop (the rows that wait
+    for no neighbour) as positions in the whole schedule (declared before it), computed
+    only when it pushes."""
+    interior = scheds(loops, dataclasses.replace(xmp, expand=shrink), tmpl, indices)
+    s = f"_xmpacc_s_{push.var}"
+    return (f"if ({push.name}.active) {{_xmpacc_sched_t _xmpacc_whole = {s}; {{{interior}"
+            f"_xmpacc_push_interior(&{push.name}, &_xmpacc_whole, &{s});}}}}")
 
 
 def _peeled(loops: list[CanonicalLoop], xmp: xd.Loop, tmpl: TemplateSym, indices: dict[str, int],

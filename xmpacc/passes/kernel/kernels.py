@@ -21,6 +21,7 @@ a descriptor, or a fresh buffer of per-thread reduction partials.
 from __future__ import annotations
 
 import copy
+import dataclasses
 
 from pycparser import c_ast
 
@@ -38,6 +39,7 @@ from xmpacc.runtime.contract import (
     LAUNCH_DEVDESC,
     LAUNCH_GRID2,
     LAUNCH_LANES,
+    LAUNCH_PUSH,
     LAUNCH_READS,
     LAUNCH_REDUCTION,
     LAUNCH_VALUE,
@@ -255,6 +257,39 @@ def prologue(loops: list[CanonicalLoop], types: list[str], kv: KernelVars, lanes
     for name, decl, op in kv.reductions:
         out.append(f"{declaration(decl, name)} = {identity(op, base_type_names(decl.type))};")
     return out
+
+
+def push_param(name: str) -> Param:
+    """The site's _xmpacc_push_t (include/xmpacc_push.h), by value."""
+    return Param("_xmpacc_push", "_xmpacc_push_t _xmpacc_push", f"&{name}", LAUNCH_PUSH,
+                 "sizeof(_xmpacc_push_t)")
+
+
+def add_push(kernel: Kernel, loops: list[CanonicalLoop], var: str, lanes: bool, rows: int) -> None:
+    """The exchange before the kernel's first early return, where every thread of a block
+    is still there for the block-wide wait (include/xmpacc_push.h).  A thread waits where
+    its rows of ``var`` (``rows`` consecutive positions a thread: a streaming kernel's
+    walk) leave the interior; where the thread's position along ``var`` is not
+    ``_xmpacc_rest`` here (nests of three or more loops, lanes, ``var`` not the outermost
+    loop), every block waits."""
+    exact = not lanes and len(loops) <= 2 and loops[0].var == var
+    s = f"_xmpacc_s_{var}"
+    if exact:   # a 2-D grid's block knows its rows; else each thread asks for its own
+        grid2 = "_xmpacc_grid2" if len(loops) == 2 else "0"
+        args = (f"{grid2}, {s}.count, {rows}, _xmpacc_valid && "
+                f"_xmpacc_push_outside(_xmpacc_push, {s}.count, _xmpacc_rest * {rows}, {rows})")
+    else:
+        args = "0, 0, 0, 1"
+    at = max(k for k, line in enumerate(kernel.prologue)
+             if line.startswith(("int _xmpacc_valid", "long long _xmpacc_rest")))
+    kernel.prologue.insert(at + 1, f"_XMPACC_PUSH(_xmpacc_push, {args});")
+    kernel.prologue.insert(0, "_XMPACC_PUSH_OUT(_xmpacc_push);")
+    walk = kernel.walk
+    if walk is not None and walk.fallback:   # type: ignore[attr-defined]
+        # where the push's call spills a word at the small kernels' 32 registers, the
+        # runtime's fallback (2 blocks per SM) would cost the sweep far more than the word
+        kernel.walk = dataclasses.replace(walk, fallback=0)  # type: ignore[attr-defined]
+    kernel.info["push"] = "exact" if exact else "every block"
 
 
 def _off_progression(cyclic: tuple[CyclicLoop, ...], kv: KernelVars, lanes: bool) -> list[str]:
