@@ -43,7 +43,7 @@ class PushDesc(ctypes.Structure):
     """include/xmpacc_push.h ``_xmpacc_push_desc_t`` (in device memory)."""
 
     _fields_ = [("npeers", ctypes.c_int), ("nslabs", ctypes.c_int), ("slot", ctypes.c_int * UNITS_PEERS),
-                ("peer_of", ctypes.c_int * UNITS_SLABS), ("mine", ctypes.c_void_p),
+                ("mine", ctypes.c_void_p),
                 ("theirs", ctypes.c_void_p * UNITS_PEERS), ("src", ctypes.c_void_p * UNITS_SLABS),
                 ("dst", ctypes.c_void_p * UNITS_SLABS), ("bytes", ctypes.c_longlong * UNITS_SLABS),
                 ("spin_ns", ctypes.c_longlong)]
@@ -220,7 +220,6 @@ class Pushes:
                     return False
                 _, handle, offset, _ = theirs[n]
                 s.src[j], s.dst[j], s.bytes[j] = src, self._open(handle) + offset, nbytes
-                s.peer_of[j] = peers.index(p)
             return all(taken.get(p, 0) == sum(1 for r in by_rank[p][5] if r[0] == me) for p in peers)
         except Exception:   # noqa: BLE001 - a handle that does not open: the transport stays
             return False

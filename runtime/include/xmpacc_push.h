@@ -13,10 +13,10 @@
  *      every neighbour said the same (its shadow rows are free to write);
  *   2. they store their share of each slab into the neighbour (_XMPACC_PUSH_UNITS shares),
  *      fence, and add the shares they stored to the neighbour's count;
- *   3. a block with a thread whose rows lie outside the loop's interior (positions lo..hi of
- *      the rim loop's schedule), and the
- *      last block of the grid (so that the shadow is complete when the kernel ends, as
- *      after any reflect), waits until every neighbour's count reaches want * UNITS.
+ *   3. a block with a thread whose rows lie outside the loop's interior (positions lo..hi
+ *      of the rim loop's schedule), and the last block of the grid (so that the shadow is
+ *      complete when the kernel ends, as after any reflect), waits until every
+ *      neighbour's count reaches want * UNITS (each share counts into every neighbour).
  * The first rim's blocks are the pushing ones and wait at the start (for a few µs, beside
  * the other blocks); the last rim's are dispatched last, when the rows have long arrived.
  * (Rotating the grid so that both rims ran last, as bench/cuda/overlap_ipc.cu does, cost
@@ -37,7 +37,6 @@
 typedef struct {
   int npeers, nslabs;
   int slot[_XMPACC_PUSH_PEERS];         /* my index among neighbour k's neighbours */
-  int peer_of[_XMPACC_PUSH_SLABS];      /* the neighbour slab s goes to */
   unsigned *mine;                       /* [k]: neighbour k has begun; [2 + k]: its shares here */
   unsigned *theirs[_XMPACC_PUSH_PEERS]; /* neighbour k's flags, mapped here */
   const char *src[_XMPACC_PUSH_SLABS];  /* my boundary rows */
@@ -113,6 +112,7 @@ __device__ __forceinline__ void _xmpacc_push_copy(const char *src, char *dst, lo
 __device__ __noinline__ void _xmpacc_push_out(const _xmpacc_push_desc_t *d, unsigned want) {
   int t = threadIdx.y * blockDim.x + threadIdx.x, nt = blockDim.x * blockDim.y, np = d->npeers;
   unsigned units = 0;
+  if (blockIdx.x >= _XMPACC_PUSH_UNITS) return;   /* (the whole block) no share left for it */
   if (t == 0) {
     for (int k = 0; k < np; k++) ((volatile unsigned *)d->theirs[k])[d->slot[k]] = want;
     __threadfence_system();

@@ -266,12 +266,12 @@ def push_param(name: str) -> Param:
 
 
 def add_push(kernel: Kernel, loops: list[CanonicalLoop], var: str, lanes: bool, rows: int) -> None:
-    """The exchange before the kernel's first early return, where every thread of a block
-    is still there for the block-wide wait (include/xmpacc_push.h).  A thread waits where
-    its rows of ``var`` (``rows`` consecutive positions a thread: a streaming kernel's
-    walk) leave the interior; where the thread's position along ``var`` is not
-    ``_xmpacc_rest`` here (nests of three or more loops, lanes, ``var`` not the outermost
-    loop), every block waits."""
+    """The exchange first thing in the kernel, the wait before its first early return,
+    where every thread of a block is still there for a barrier (include/xmpacc_push.h).
+    ``var`` is the outermost of at most two loops (kernel_ranges.push_of): a thread waits
+    where its rows of ``var`` (``rows`` consecutive positions a thread: a streaming
+    kernel's walk, from ``_xmpacc_rest``) leave the interior, a block of a 2-D grid where
+    its rows do; with lanes (threads share an iteration) every block waits."""
     exact = not lanes and len(loops) <= 2 and loops[0].var == var
     s = f"_xmpacc_s_{var}"
     if exact:   # a 2-D grid's block knows its rows; else each thread asks for its own
