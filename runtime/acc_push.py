@@ -116,12 +116,12 @@ class Pushes:
         site = self.sites.get(push)
         if site is not None and site.refused:
             return
-        steps = planned_steps(arr, ws, orthogonal)
-        steps = [st for st in steps if active_step(st)] if steps is not None else None
-        if not steps:
-            return   # one node: nothing to exchange, nothing to plan (no collective either)
-        comm = steps[0][1]
-        mine = self._local(steps, view, transport) if enabled() else None
+        planned = planned_steps(arr, ws, orthogonal)
+        if not planned:
+            return   # nothing to exchange on any node (no collective either)
+        # every node of the step's communicator takes part, also one without neighbours
+        comm, steps = planned[0][1], [st for st in planned if active_step(st)]
+        mine = self._local(steps, view, transport) if enabled() and steps else None
         cupy = self.device.backend.cupy
         rt = cupy.cuda.runtime
         me = _world_rank()
