@@ -20,9 +20,10 @@ the rows.  ``XMPACC_PUSH=0`` keeps every exchange on the transport; ``XMPACC_PUS
 bounds a kernel's wait for a neighbour (20 s; then the kernel traps and the launch fails
 at the loop's line).
 
-A device copy that moves (a data region that ends and begins again around the loop) is
-mapped again at the first call that sees it, on every node at once: data regions are the
-same on every node, so every node sees its own copy move at the same call.
+A device copy that moves (a data region that ends and begins again around the loop), or a
+site in a function that reflects another array than last time, is mapped again at the
+first call that sees it, on every node at once: data regions and calls are the same on
+every node, so every node sees its own copy move at the same call.
 """
 
 from __future__ import annotations
@@ -54,7 +55,8 @@ class PushStruct(ctypes.Structure):
 
     _fields_ = [("active", ctypes.c_int), ("want", ctypes.c_uint), ("lo", ctypes.c_longlong),
                 ("hi", ctypes.c_longlong), ("desc", ctypes.c_void_p), ("npeers", ctypes.c_int),
-                ("unused", ctypes.c_int), ("generation", ctypes.c_longlong), ("bytes", ctypes.c_longlong)]
+                ("unused", ctypes.c_int), ("generation", ctypes.c_longlong), ("bytes", ctypes.c_longlong),
+                ("array", ctypes.c_void_p)]
 
 
 def enabled() -> bool:
@@ -96,7 +98,7 @@ class Pushes:
             return False
         copy = self.device.copies.get(ptr)
         base = self.device.backend.ptr(copy.buffer) if copy is not None else 0
-        if base != site.base:   # the copy moved (collective: the same on every node)
+        if ptr != s.array or base != site.base:   # another array, or the copy moved: planned again
             return False
         s.generation = self._generation()
         s.active = 1
@@ -157,7 +159,7 @@ class Pushes:
         copy = self.device.copies.get(ptr)
         site.base, site.refused = self.device.backend.ptr(copy.buffer), False
         # want goes on counting where a moved copy is mapped again: the flags keep their counts
-        s.desc, s.npeers, s.generation = flags + FLAG_BYTES, d.npeers, self._generation()
+        s.desc, s.npeers, s.generation, s.array = flags + FLAG_BYTES, d.npeers, self._generation(), ptr
         s.bytes = sum(d.bytes[k] for k in range(d.nslabs))
 
     def _local(self, steps: list[Any], view: Any, transport: Any) -> tuple[list, list, list] | None:

@@ -56,6 +56,8 @@ typedef struct {
   int unused;
   long long generation;                 /* host: the device table's when last checked */
   long long bytes;                      /* host: stored per call (the profile's bytes) */
+  const void *array;                    /* host: the array it was planned for (a site in a
+                                           function may reflect another array next time) */
 } _xmpacc_push_t;
 
 #if !defined(__CUDACC__)

@@ -434,9 +434,10 @@ static int _xmpacc_reflect_acc_overlap_fast(void *array, const char *where, cons
   _xmpacc_acc_reflect_plan_t *p;
   long long start;
   if (push && ((_xmpacc_push_t *)push)->npeers) {
-    /* a device copy added or removed since: Python checks that the site's copy stayed (and
-     * never the transport here: the neighbours push) */
-    if (!r->on || ((_xmpacc_push_t *)push)->generation != r->generation) return 0;
+    /* a device copy added or removed since, or another array: Python checks that the
+     * site's copy stayed (and never the transport here: the neighbours push) */
+    if (!r->on || ((_xmpacc_push_t *)push)->generation != r->generation || ((_xmpacc_push_t *)push)->array != array)
+      return 0;
     return _xmpacc_push_call((_xmpacc_push_t *)push, where);
   }
   p = _xmpacc_reflect_plan(kind, array, widths);
