@@ -71,34 +71,27 @@ def spin_ns() -> int:
 
 
 @dataclass
-class SitePush:
-    """A site that pushes: the device copy it was mapped for (base address)."""
-
-    base: int
-    refused: bool = False
-
-
-@dataclass
 class Pushes:
     """The sites whose kernels push, by the address of their ``_xmpacc_push_t``; the flags of
     this process (one allocation per site) and the neighbours' memory mapped here."""
 
     device: Any
     shared: Any
-    sites: dict[int, SitePush] = field(default_factory=dict)
+    # site -> the base of the device copy its push was mapped for; 0: the site never pushes
+    sites: dict[int, int] = field(default_factory=dict)
     opened: dict[bytes, int] = field(default_factory=dict)   # IPC handle -> its base here
     flags: dict[int, int] = field(default_factory=dict)      # site -> this process's flags
 
     def call(self, push: int, ptr: int) -> bool:
         """A call at a site that pushes: number it and let the kernel exchange (True); False:
         the site does not push (yet), the caller exchanges."""
-        site = self.sites.get(push)
+        planned = self.sites.get(push)
         s = PushStruct.from_address(push)
-        if site is None or site.refused or not s.npeers:
+        if not planned:
             return False
         copy = self.device.copies.get(ptr)
         base = self.device.backend.ptr(copy.buffer) if copy is not None else 0
-        if ptr != s.array or base != site.base:   # another array, or the copy moved: planned again
+        if ptr != s.array or base != planned:   # another array, or the copy moved: planned again
             return False
         s.generation = self._generation()
         s.active = 1
@@ -115,18 +108,17 @@ class Pushes:
         """After a general exchange at the site: plan its pushes, collectively (module doc)."""
         s = PushStruct.from_address(push)
         s.active = 0
-        site = self.sites.get(push)
-        if site is not None and site.refused:
-            return
+        replanned = self.sites.get(push)
+        if replanned == 0:
+            return   # refused once, by every node
         planned = planned_steps(arr, ws, orthogonal)
         if not planned:
             return   # nothing to exchange on any node (no collective either)
         # every node of the step's communicator takes part, also one without neighbours
         comm, steps = planned[0][1], [st for st in planned if active_step(st)]
-        mine = self._local(steps, view, transport) if enabled() and steps else None
-        cupy = self.device.backend.cupy
-        rt = cupy.cuda.runtime
-        me = _world_rank()
+        me = self.shared.world.Get_rank()
+        mine = self._local(steps, view, transport, me) if enabled() and steps else None
+        rt = self.device.backend.cupy.cuda.runtime
         flags = self.flags.get(push, 0)
         if mine is not None and not flags:   # the flags, then the descriptor (_fill)
             flags = self.flags[push] = rt.malloc(FLAG_BYTES + ctypes.sizeof(PushDesc))
@@ -142,27 +134,27 @@ class Pushes:
             except Exception:   # noqa: BLE001 - no IPC here: every node keeps the transport
                 payload = None
         every = comm.allgather(payload)
-        site = SitePush(0, refused=True)
-        self.sites[push] = site
+        self.sites[push] = 0
         if any(p is None for p in every):
             s.npeers = 0
             return
         by_rank = {p[0]: p for p in every}
         d = PushDesc()
         ok = self._fill(d, mine, by_rank, me, flags) if mine is not None else False
-        if not comm.allreduce(int(ok), op=_mpi_min()):
+        if not all(comm.allgather(ok)):
             s.npeers = 0
             return
         d.spin_ns = spin_ns()
-        self.device.backend.wait_all()   # mapped again: no kernel still reads the old descriptor
+        if replanned:
+            self.device.backend.wait_all()   # no kernel still reads the old descriptor
         rt.memcpy(flags + FLAG_BYTES, ctypes.addressof(d), ctypes.sizeof(d), rt.memcpyHostToDevice)
         copy = self.device.copies.get(ptr)
-        site.base, site.refused = self.device.backend.ptr(copy.buffer), False
+        self.sites[push] = self.device.backend.ptr(copy.buffer)
         # want goes on counting where a moved copy is mapped again: the flags keep their counts
         s.desc, s.npeers, s.generation, s.array = flags + FLAG_BYTES, d.npeers, self._generation(), ptr
         s.bytes = sum(d.bytes[k] for k in range(d.nslabs))
 
-    def _local(self, steps: list[Any], view: Any, transport: Any) -> tuple[list, list, list] | None:
+    def _local(self, steps: list[Any], view: Any, transport: Any, me: int) -> tuple[list, list, list] | None:
         """This node's sends and receives as (world rank, device address, bytes), in NCCL's
         order, and its neighbours; None where it cannot push."""
         if transport.name != "nccl" or len(steps) != 1 or self.device.backend.name != "cuda":
@@ -172,7 +164,6 @@ class Pushes:
         if plan.selected:
             return None
         ranks = transport.world_ranks_of(comm)
-        me = _world_rank()
         out: list[list[tuple[int, int, int]]] = [[], []]
         for k, (messages, slabs) in enumerate(((sends, plan.sends), (recvs, plan.recvs))):
             for (peer, _tag, _region), slab in zip(messages, slabs, strict=True):
@@ -225,16 +216,6 @@ class Pushes:
             return all(taken.get(p, 0) == sum(1 for r in by_rank[p][5] if r[0] == me) for p in peers)
         except Exception:   # noqa: BLE001 - a handle that does not open: the transport stays
             return False
-
-
-def _mpi_min() -> Any:
-    from mpi4py import MPI
-    return MPI.MIN
-
-
-def _world_rank() -> int:
-    from mpi4py import MPI
-    return int(MPI.COMM_WORLD.Get_rank())
 
 
 _DRIVER: Any = None

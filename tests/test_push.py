@@ -178,5 +178,6 @@ def test_the_host_never_plans_a_push(monkeypatch: pytest.MonkeyPatch) -> None:
 
     device = _Device()
     device.backend = Host()
-    assert Pushes(device, None)._local([("k", None, [], [])], None, type("T", (), {"name": "nccl"})()) is None
+    nccl = type("T", (), {"name": "nccl"})()
+    assert Pushes(device, None)._local([("k", None, [], [])], None, nccl, 0) is None
     assert ctypes.sizeof(PushDesc) > 0

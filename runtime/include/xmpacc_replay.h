@@ -433,12 +433,12 @@ static int _xmpacc_reflect_acc_overlap_fast(void *array, const char *where, cons
   int kind = 1 + 2 * !!orthogonal + !!widths;
   _xmpacc_acc_reflect_plan_t *p;
   long long start;
-  if (push && ((_xmpacc_push_t *)push)->npeers) {
+  _xmpacc_push_t *pushed = (_xmpacc_push_t *)push;
+  if (pushed && pushed->npeers) {
     /* a device copy added or removed since, or another array: Python checks that the
      * site's copy stayed (and never the transport here: the neighbours push) */
-    if (!r->on || ((_xmpacc_push_t *)push)->generation != r->generation || ((_xmpacc_push_t *)push)->array != array)
-      return 0;
-    return _xmpacc_push_call((_xmpacc_push_t *)push, where);
+    if (!r->on || pushed->generation != r->generation || pushed->array != array) return 0;
+    return _xmpacc_push_call(pushed, where);
   }
   p = _xmpacc_reflect_plan(kind, array, widths);
   if (!p || (!p->mpi && !r->comm_stream) || (p->mpi && r->nheld == _XMPACC_HELD)) {

@@ -272,7 +272,7 @@ def add_push(kernel: Kernel, loops: list[CanonicalLoop], var: str, lanes: bool, 
     where its rows of ``var`` (``rows`` consecutive positions a thread: a streaming
     kernel's walk, from ``_xmpacc_rest``) leave the interior, a block of a 2-D grid where
     its rows do; with lanes (threads share an iteration) every block waits."""
-    exact = not lanes and len(loops) <= 2 and loops[0].var == var
+    exact = not lanes   # (push_of: at most two loops, var the outermost)
     s = f"_xmpacc_s_{var}"
     if exact:   # a 2-D grid's block knows its rows; else each thread asks for its own
         grid2 = "_xmpacc_grid2" if len(loops) == 2 else "0"
