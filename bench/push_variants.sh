@@ -18,8 +18,8 @@ import sys
 path, what = sys.argv[1], sys.argv[2]
 s = open(path).read()
 edits = {
-    "nospin": [("if (threadIdx.x == 0 && threadIdx.y == 0) _xmpacc_push_arrivals(p.desc, p.want);", "")],
-    "nowait": [("  if (need) {\n    if (threadIdx.x == 0 && threadIdx.y == 0) _xmpacc_push_arrivals(p.desc, p.want);\n"
+    "nospin": [("if (threadIdx.x == 0 && threadIdx.y == 0) _xmpacc_push_arrivals(p);", "")],
+    "nowait": [("  if (need) {\n    if (threadIdx.x == 0 && threadIdx.y == 0) _xmpacc_push_arrivals(p);\n"
                 "    __syncthreads();\n  }", "")],
     "nothing": [("do { if ((p).active && blockIdx.y == 0) _xmpacc_push_out((p).desc, (p).want); } while (0)",
                  "((void)(p))"),

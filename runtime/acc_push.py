@@ -54,9 +54,9 @@ class PushStruct(ctypes.Structure):
     """include/xmpacc_push.h ``_xmpacc_push_t`` (the generated code's static variable)."""
 
     _fields_ = [("active", ctypes.c_int), ("want", ctypes.c_uint), ("lo", ctypes.c_longlong),
-                ("hi", ctypes.c_longlong), ("desc", ctypes.c_void_p), ("npeers", ctypes.c_int),
-                ("unused", ctypes.c_int), ("generation", ctypes.c_longlong), ("bytes", ctypes.c_longlong),
-                ("array", ctypes.c_void_p)]
+                ("hi", ctypes.c_longlong), ("desc", ctypes.c_void_p), ("arrived", ctypes.c_void_p),
+                ("npeers", ctypes.c_int), ("flip", ctypes.c_int), ("generation", ctypes.c_longlong),
+                ("bytes", ctypes.c_longlong), ("array", ctypes.c_void_p)]
 
 
 def enabled() -> bool:
@@ -151,7 +151,8 @@ class Pushes:
         copy = self.device.copies.get(ptr)
         self.sites[push] = self.device.backend.ptr(copy.buffer)
         # want goes on counting where a moved copy is mapped again: the flags keep their counts
-        s.desc, s.npeers, s.generation, s.array = flags + FLAG_BYTES, d.npeers, self._generation(), ptr
+        s.desc, s.arrived = flags + FLAG_BYTES, flags + 2 * ctypes.sizeof(ctypes.c_uint)
+        s.npeers, s.generation, s.array = d.npeers, self._generation(), ptr
         s.bytes = sum(d.bytes[k] for k in range(d.nslabs))
 
     def _local(self, steps: list[Any], view: Any, transport: Any, me: int) -> tuple[list, list, list] | None:

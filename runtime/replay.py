@@ -34,6 +34,7 @@ each replayed call for the profile (``events``: profile.py shows them as "in C")
 from __future__ import annotations
 
 import ctypes
+import os
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -122,6 +123,13 @@ def bind_driver(lib: Any) -> bool:
     for (name, _), ptr in zip(_DRIVER, found, strict=True):
         setattr(c, name, ptr)
     return True
+
+
+def dependent_launch() -> bool:
+    """XMPACC_DEPENDENT_LAUNCH (default on): launches in C let a loop's kernel begin while
+    the kernel before it in the stream ends (programmatic dependent launch, sm_90 and
+    later); its threads wait for that kernel's memory first thing (_XMPACC_GRID_WAIT)."""
+    return os.environ.get("XMPACC_DEPENDENT_LAUNCH", "1") != "0"
 
 
 def priority_stream() -> int:
@@ -224,6 +232,13 @@ class Replay:
             self.c.on = 0   # no driver symbols: the general path only
             return
         self.c.stream = backend.cupy.cuda.get_current_stream().ptr or None
+        self.c.dependent = 0
+        if dependent_launch() and int(backend.props.get("major", 0)) >= 9:
+            try:   # a driver older than CUDA 12 has none: every launch waits for the one before
+                self.c.launch_ex = _symbol(ctypes.CDLL("libcuda.so.1"), "cuLaunchKernelEx")
+                self.c.dependent = int(bool(self.c.launch_ex))
+            except (OSError, AttributeError):
+                pass
 
     def bind_nccl(self, transport: Any) -> bool:
         """NCCL's point-to-point functions and the world communicator (once)."""

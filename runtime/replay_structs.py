@@ -69,7 +69,8 @@ class CReplay(ctypes.Structure):
                 ("comm_done", ctypes.c_void_p), ("overlap_open", ctypes.c_int),
                 ("overlapped_reflects", ctypes.c_longlong), ("python_overlaps", ctypes.c_int),
                 ("nheld", ctypes.c_int), ("held", ctypes.c_void_p * 8), ("rim", ctypes.c_int),
-                ("overlap_min_bytes", ctypes.c_longlong), ("pushed_reflects", ctypes.c_longlong)]
+                ("overlap_min_bytes", ctypes.c_longlong), ("pushed_reflects", ctypes.c_longlong),
+                ("launch_ex", ctypes.c_void_p), ("dependent", ctypes.c_int)]
 
 
 class CLaunchPlan(ctypes.Structure):

@@ -93,27 +93,34 @@ int main(void) {
   _xmpacc_push_t p = {0};
   _xmpacc_sched_t w = s(1, 62, 1, 62), in = s(2, 61, 1, 60);
   _xmpacc_push_interior(&p, &w, &in);
-  printf("%lld %lld\\n", p.lo, p.hi);
+  printf("%lld %lld %d\\n", p.lo, p.hi, p.flip);
   w = s(62, 1, -1, 62), in = s(61, 2, -1, 60);
   _xmpacc_push_interior(&p, &w, &in);
-  printf("%lld %lld\\n", p.lo, p.hi);
+  printf("%lld %lld %d\\n", p.lo, p.hi, p.flip);
   in = s(1, 0, 1, 0);
   _xmpacc_push_interior(&p, &w, &in);
-  printf("%lld %lld\\n", p.lo, p.hi);
+  printf("%lld %lld %d\\n", p.lo, p.hi, p.flip);
+  w = s(1, 62, 1, 62), in = s(2, 62, 1, 61);   /* the low rim only */
+  _xmpacc_push_interior(&p, &w, &in);
+  printf("%lld %lld %d\\n", p.lo, p.hi, p.flip);
+  in = s(1, 61, 1, 61);   /* the high rim only */
+  _xmpacc_push_interior(&p, &w, &in);
+  printf("%lld %lld %d\\n", p.lo, p.hi, p.flip);
   return 0;
 }
 """
 
 
 def test_the_interior_is_positions_one_row_narrower(tmp_path: Path) -> None:
-    """Positions of the whole schedule, one row narrower on each side than the interior
-    (the rows next to the shadow may share a cache line with it); none without one."""
+    """Positions of the whole schedule, one row narrower than the interior on each side
+    where it reads the shadow (the rows next to the shadow may share a cache line with
+    it); none without one; the rows in reverse where only the low side waits."""
     src, exe = tmp_path / "interior.c", tmp_path / "interior"
     src.write_text(INTERIOR)
     r = subprocess.run(["cc", f"-I{INCLUDE_DIR}", str(src), "-o", str(exe)], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
-    assert subprocess.run([str(exe)], capture_output=True, text=True).stdout.split("\n")[:3] == \
-        ["2 59", "2 59", "1 0"]
+    assert subprocess.run([str(exe)], capture_output=True, text=True).stdout.split("\n")[:5] == \
+        ["2 59 0", "2 59 0", "1 0 0", "2 61 1", "0 59 0"]
 
 
 class _Backend:

@@ -601,3 +601,29 @@ def test_memcpy2d_is_the_drivers(tmp_path: Path) -> None:
         exprs += [f"offsetof(_xmpacc_memcpy2d_t, {ours})", f"offsetof(CUDA_MEMCPY2D, {theirs})"]
     got = _layout(tmp_path, exprs, '#include "/usr/local/cuda/include/cuda.h"\n#include "xmpacc_fast.h"')
     assert got[0::2] == got[1::2]
+
+
+@pytest.mark.skipif(not Path("/usr/local/cuda/include/cuda.h").exists(), reason="needs the CUDA headers")
+def test_launch_config_is_the_drivers(tmp_path: Path) -> None:
+    """cuLaunchKernelEx reads the dependent launch's configuration in the driver's layout,
+    with the attribute's number and value where cuda.h puts them."""
+    pairs = [("sizeof(_xmpacc_launch_attr_t)", "sizeof(CUlaunchAttribute)"),
+             ("offsetof(_xmpacc_launch_attr_t, value)", "offsetof(CUlaunchAttribute, value)"),
+             ("6", "CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION"),
+             ("0", "offsetof(CUlaunchAttributeValue, programmaticStreamSerializationAllowed)"),
+             ("sizeof(_xmpacc_launch_config_t)", "sizeof(CUlaunchConfig)")]
+    for ours, theirs in (("grid", "gridDimX"), ("block", "blockDimX"), ("shared", "sharedMemBytes"),
+                         ("stream", "hStream"), ("attrs", "attrs"), ("nattrs", "numAttrs")):
+        pairs.append((f"offsetof(_xmpacc_launch_config_t, {ours})", f"offsetof(CUlaunchConfig, {theirs})"))
+    got = _layout(tmp_path, [e for pair in pairs for e in pair],
+                  '#include "/usr/local/cuda/include/cuda.h"\n#include "xmpacc_fast.h"')
+    assert got[0::2] == got[1::2]
+
+
+def test_dependent_launch_is_on_unless_turned_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    """XMPACC_DEPENDENT_LAUNCH=0 makes every launch in C a plain one (docs/xmpacc.md)."""
+    from xmpacc.runtime.replay import dependent_launch
+    monkeypatch.delenv("XMPACC_DEPENDENT_LAUNCH", raising=False)
+    assert dependent_launch()
+    monkeypatch.setenv("XMPACC_DEPENDENT_LAUNCH", "0")
+    assert not dependent_launch()

@@ -68,6 +68,13 @@ typedef struct _xmpacc_memcpy2d {    /* CUDA_MEMCPY2D of the driver API */
   size_t width, height;
 } _xmpacc_memcpy2d_t;
 
+/* cuLaunchKernelEx's CUlaunchAttribute and CUlaunchConfig (cuda.h, CUDA 12), for the one
+ * attribute used: CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION */
+typedef struct { int id; int pad; union { int allowed; char bytes[64]; } value; } _xmpacc_launch_attr_t;
+typedef struct {
+  unsigned grid[3], block[3], shared; void *stream; _xmpacc_launch_attr_t *attrs; unsigned nattrs;
+} _xmpacc_launch_config_t;
+
 typedef struct _xmpacc_replay {
   int on;                                /* 0: every call takes the general path */
   int profile;                           /* XMPACC_PROFILE: time each replayed call */
@@ -139,6 +146,10 @@ typedef struct _xmpacc_replay {
   int rim;                               /* launches go on the exchange stream, behind it */
   long long overlap_min_bytes;           /* a smaller block is exchanged at once (XMPACC_OVERLAP_BYTES) */
   long long pushed_reflects;             /* made by their loops' kernels (xmpacc_push.h; XMPACC_STATS) */
+  /* programmatic dependent launch (sm_90 on): a loop's kernel may begin while the one before
+   * it ends, and waits in _XMPACC_GRID_WAIT until that one's memory is visible */
+  int (*launch_ex)(const void *, void *, void **, void **);   /* cuLaunchKernelEx (0: none) */
+  int dependent;                         /* XMPACC_DEPENDENT_LAUNCH (default 1) and the device can */
 } _xmpacc_replay_t;
 
 _xmpacc_replay_t _xmpacc_replay;

@@ -85,6 +85,18 @@ _XMPACC_HD static inline long long _xmpacc_divmod(long long *rest, _xmpacc_sched
 #define _XMPACC_ROUTINE_EXTERN __device__
 #define _XMPACC_GRID_X ((long long)blockIdx.x * blockDim.x + threadIdx.x)
 #define _XMPACC_GRID_Y ((long long)blockIdx.y * blockDim.y + threadIdx.y)
+/* Programmatic dependent launch (sm_90 on; runtime/replay.py dependent_launch): a launch in
+ * C may begin this kernel while the one before it in the stream ends, so that its blocks
+ * are in place when that one's last block leaves.  Every kernel's first statement: let the
+ * next kernel be launched (it waits here too), then wait until the kernel before this one
+ * has ended and its memory is visible; nothing is read or written before.  Both are no-ops
+ * for a kernel launched without it. */
+#if __CUDA_ARCH__ >= 900
+#define _XMPACC_GRID_WAIT() \
+  asm volatile("griddepcontrol.launch_dependents;\n\tgriddepcontrol.wait;" ::: "memory")
+#else
+#define _XMPACC_GRID_WAIT() ((void)0)
+#endif
 /* 2-D grids: threads before the innermost loop's first iteration, so that a warp's row
  * starts at a multiple of 32 indices (a 128-byte line when the array's rows are aligned):
  * a stencil over 1..N-2 otherwise reads one more sector per warp and row.  The runtime
@@ -395,6 +407,7 @@ typedef unsigned int uint32_t;
 #define _XMPACC_LDG(p) (*(p))
 #define _XMPACC_GRID_X 0LL   /* the host backend never launches a 2-D grid */
 #define _XMPACC_GRID_Y 0LL
+#define _XMPACC_GRID_WAIT() ((void)0)
 #define _XMPACC_PAD(s) 0
 #define _XMPACC_INF HUGE_VAL
 /* the host backend runs every kernel with one lane per iteration */

@@ -78,6 +78,17 @@ static int _xmpacc_same_scratch(const _xmpacc_launch_plan_t *p, const void *cons
   return 1;
 }
 
+/* The plan's kernel on the stream; a device kernel may begin before the one before it ends
+ * (r->dependent: programmatic dependent launch; it waits in _XMPACC_GRID_WAIT). */
+static int _xmpacc_launch_plan(const _xmpacc_replay_t *r, const _xmpacc_launch_plan_t *p, void *stream) {
+  if (r->dependent) {
+    _xmpacc_launch_attr_t attr = {6, 0, {1}};
+    _xmpacc_launch_config_t c = {{p->grid[0], p->grid[1], 1}, {p->block[0], p->block[1], 1}, 0, stream, &attr, 1};
+    return r->launch_ex(&c, p->function, p->params, 0);
+  }
+  return r->launch(p->function, p->grid[0], p->grid[1], 1, p->block[0], p->block[1], 1, 0, stream, p->params, 0);
+}
+
 static int _xmpacc_launch_fast(const char *where, const char *kernel, long long total, long long nthreads,
                                int nparams, const void *argv, const long long *kinds) {
   _xmpacc_replay_t *r = &_xmpacc_replay;
@@ -109,9 +120,7 @@ static int _xmpacc_launch_fast(const char *where, const char *kernel, long long 
   if (p->host) {
     ((void (*)(long long, void *))p->function)(p->threads, p->params);
   } else {
-    if (r->launch(p->function, p->grid[0], p->grid[1], 1, p->block[0], p->block[1], 1, 0, stream,
-                  p->params, 0))
-      return 0;   /* the general path launches again and reports the driver's error */
+    if (_xmpacc_launch_plan(r, p, stream)) return 0;   /* the general path launches again and reports it */
     r->pending = where;
   }
   /* An error past the launch is the device's (a failed kernel: every later call fails

@@ -11,6 +11,7 @@ _XMPACC_UNIT_BEGIN(acc_array_reductions_c)
 /* acc_array_reductions.c:48: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_acc_array_reductions_c_48(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, int *_xmpacc_ra_hist, double *_xmpacc_ra_ds, float *_xmpacc_ra_fs, int *_xmpacc_ra_h, long *_xmpacc_ra_ls)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -30,7 +31,7 @@ _XMPACC_KERNEL _xmpacc_loop_acc_array_reductions_c_48(long long _xmpacc_total, _
   _XMPACC_ATOMIC_ADD(_xmpacc_ra_ls[i % 2], -(((long) a[_XMPACC_G(_xmpacc_a_a, 0, i)]) * 1000000L));
 }
   while (0);
-#line 34 "acc_array_reductions.cu"
+#line 35 "acc_array_reductions.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_acc_array_reductions_c_48_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -61,6 +62,7 @@ void _xmpacc_loop_acc_array_reductions_c_48_host(long long _xmpacc_n, void **_xm
 /* acc_array_reductions.c:56: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_acc_array_reductions_c_56(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, double *_xmpacc_ra_mx, int *_xmpacc_ra_imx, double *_xmpacc_ra_mn)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -78,7 +80,7 @@ _XMPACC_KERNEL _xmpacc_loop_acc_array_reductions_c_56(long long _xmpacc_total, _
   _XMPACC_RMW_MIN(_xmpacc_ra_mn[i % 4], a[_XMPACC_G(_xmpacc_a_a, 0, i)] - i, 0);
 }
   while (0);
-#line 82 "acc_array_reductions.cu"
+#line 84 "acc_array_reductions.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_acc_array_reductions_c_56_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -105,6 +107,7 @@ void _xmpacc_loop_acc_array_reductions_c_56_host(long long _xmpacc_n, void **_xm
 /* acc_array_reductions.c:62: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_acc_array_reductions_c_62(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, int *_xmpacc_ra_pr, int *_xmpacc_ra_bits, int *_xmpacc_ra_flip)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -122,7 +125,7 @@ _XMPACC_KERNEL _xmpacc_loop_acc_array_reductions_c_62(long long _xmpacc_total, _
   _XMPACC_RMW_XOR(_xmpacc_ra_flip[0], i, 0);
 }
   while (0);
-#line 126 "acc_array_reductions.cu"
+#line 129 "acc_array_reductions.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_acc_array_reductions_c_62_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -149,6 +152,7 @@ void _xmpacc_loop_acc_array_reductions_c_62_host(long long _xmpacc_n, void **_xm
 /* acc_array_reductions.c:69: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_acc_array_reductions_c_69(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, const double * _XMPACC_RESTRICT g, _xmpacc_array_t _xmpacc_a_g, int (*_xmpacc_ra_h2)[4])
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
   if (_xmpacc_grid2) {
@@ -170,7 +174,7 @@ _XMPACC_KERNEL _xmpacc_loop_acc_array_reductions_c_69(long long _xmpacc_total, i
 #line 72 "tests/acc_programs/acc_array_reductions.c"
 _XMPACC_ATOMIC_ADD(_xmpacc_ra_h2[((int) g[_XMPACC_AT2(_xmpacc_a_g, _XMPACC_G(_xmpacc_a_g, 0, i), _XMPACC_G(_xmpacc_a_g, 1, j))]) % 3][j % 4], 1);
   while (0);
-#line 174 "acc_array_reductions.cu"
+#line 178 "acc_array_reductions.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_acc_array_reductions_c_69_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -197,6 +201,7 @@ void _xmpacc_loop_acc_array_reductions_c_69_host(long long _xmpacc_n, void **_xm
 /* acc_array_reductions.c:74: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_acc_array_reductions_c_74(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_posmap_t _xmpacc_m_i, const double * _XMPACC_RESTRICT c, _xmpacc_array_t _xmpacc_a_c, int *_xmpacc_ra_hc, double *_xmpacc_ra_cm)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -210,7 +215,7 @@ _XMPACC_KERNEL _xmpacc_loop_acc_array_reductions_c_74(long long _xmpacc_total, _
   _XMPACC_RMW_MAX(_xmpacc_ra_cm[i % 2], c[_XMPACC_LC(_xmpacc_a_c, 0, i)] * i, 0);
 }
   while (0);
-#line 214 "acc_array_reductions.cu"
+#line 219 "acc_array_reductions.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_acc_array_reductions_c_74_host(long long _xmpacc_n, void **_xmpacc_args)

@@ -11,6 +11,7 @@ _XMPACC_UNIT_BEGIN(acc_cyclic_w_c)
 /* acc_cyclic_w.c:52: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_acc_cyclic_w_c_52(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_posmap_t _xmpacc_m_i, double * _XMPACC_RESTRICT y, _xmpacc_array_t _xmpacc_a_y, const double * _XMPACC_RESTRICT x, _xmpacc_array_t _xmpacc_a_x)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -21,7 +22,7 @@ _XMPACC_KERNEL _xmpacc_loop_acc_cyclic_w_c_52(long long _xmpacc_total, _xmpacc_s
 #line 53 "tests/acc_programs/acc_cyclic_w.c"
 y[_XMPACC_LC(_xmpacc_a_y, 0, i)] = (3.0 * x[_XMPACC_LC(_xmpacc_a_x, 0, i)]) + 1;
   while (0);
-#line 25 "acc_cyclic_w.cu"
+#line 26 "acc_cyclic_w.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_acc_cyclic_w_c_52_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -48,6 +49,7 @@ void _xmpacc_loop_acc_cyclic_w_c_52_host(long long _xmpacc_n, void **_xmpacc_arg
 /* acc_cyclic_w.c:54: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_acc_cyclic_w_c_54(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_posmap_t _xmpacc_m_i, double * _XMPACC_RESTRICT y, _xmpacc_array_t _xmpacc_a_y)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -60,7 +62,7 @@ _XMPACC_KERNEL _xmpacc_loop_acc_cyclic_w_c_54(long long _xmpacc_total, _xmpacc_s
 #line 55 "tests/acc_programs/acc_cyclic_w.c"
 y[_XMPACC_LC(_xmpacc_a_y, 0, i)] += 0.25 * i;
   while (0);
-#line 64 "acc_cyclic_w.cu"
+#line 66 "acc_cyclic_w.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_acc_cyclic_w_c_54_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -83,6 +85,7 @@ void _xmpacc_loop_acc_cyclic_w_c_54_host(long long _xmpacc_n, void **_xmpacc_arg
 /* acc_cyclic_w.c:56: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_acc_cyclic_w_c_56(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_posmap_t _xmpacc_m_i, double * _XMPACC_RESTRICT x, _xmpacc_array_t _xmpacc_a_x, const double * _XMPACC_RESTRICT y, _xmpacc_array_t _xmpacc_a_y)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -93,7 +96,7 @@ _XMPACC_KERNEL _xmpacc_loop_acc_cyclic_w_c_56(long long _xmpacc_total, _xmpacc_s
 #line 57 "tests/acc_programs/acc_cyclic_w.c"
 x[_XMPACC_LC(_xmpacc_a_x, 0, i)] = y[_XMPACC_LC(_xmpacc_a_y, 0, i)] - x[_XMPACC_LC(_xmpacc_a_x, 0, i)];
   while (0);
-#line 97 "acc_cyclic_w.cu"
+#line 100 "acc_cyclic_w.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_acc_cyclic_w_c_56_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -120,6 +123,7 @@ void _xmpacc_loop_acc_cyclic_w_c_56_host(long long _xmpacc_n, void **_xmpacc_arg
 /* acc_cyclic_w.c:58: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_acc_cyclic_w_c_58(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_posmap_t _xmpacc_m_i, double * _XMPACC_RESTRICT x, _xmpacc_array_t _xmpacc_a_x)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -130,7 +134,7 @@ _XMPACC_KERNEL _xmpacc_loop_acc_cyclic_w_c_58(long long _xmpacc_total, _xmpacc_s
 #line 59 "tests/acc_programs/acc_cyclic_w.c"
 x[_XMPACC_LC(_xmpacc_a_x, 0, i + 1)] += 0.125 * (i + 1);
   while (0);
-#line 134 "acc_cyclic_w.cu"
+#line 138 "acc_cyclic_w.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_acc_cyclic_w_c_58_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -153,6 +157,7 @@ void _xmpacc_loop_acc_cyclic_w_c_58_host(long long _xmpacc_n, void **_xmpacc_arg
 /* acc_cyclic_w.c:60: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_acc_cyclic_w_c_60(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_posmap_t _xmpacc_m_i, const double * _XMPACC_RESTRICT x, _xmpacc_array_t _xmpacc_a_x, const double * _XMPACC_RESTRICT y, _xmpacc_array_t _xmpacc_a_y, double *_xmpacc_red_s)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -163,7 +168,7 @@ _XMPACC_KERNEL _xmpacc_loop_acc_cyclic_w_c_60(long long _xmpacc_total, _xmpacc_s
 #line 61 "tests/acc_programs/acc_cyclic_w.c"
 s += (x[_XMPACC_LC(_xmpacc_a_x, 0, i)] * (i % 5)) + y[_XMPACC_LC(_xmpacc_a_y, 0, i)];
   while (0);
-#line 167 "acc_cyclic_w.cu"
+#line 172 "acc_cyclic_w.cu"
   _XMPACC_PARTIAL(s, _XMPACC_LANES_SUM, _xmpacc_red_s);
 }
 #ifndef __CUDACC__
@@ -193,6 +198,7 @@ void _xmpacc_loop_acc_cyclic_w_c_60_host(long long _xmpacc_n, void **_xmpacc_arg
 /* acc_cyclic_w.c:62: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_acc_cyclic_w_c_62(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_posmap_t _xmpacc_m_i, const double * _XMPACC_RESTRICT x, _xmpacc_array_t _xmpacc_a_x, double *_xmpacc_red_top)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -203,7 +209,7 @@ _XMPACC_KERNEL _xmpacc_loop_acc_cyclic_w_c_62(long long _xmpacc_total, _xmpacc_s
 #line 63 "tests/acc_programs/acc_cyclic_w.c"
 top = ((x[_XMPACC_LC(_xmpacc_a_x, 0, i)] * (i % 7)) > top) ? (x[_XMPACC_LC(_xmpacc_a_x, 0, i)] * (i % 7)) : (top);
   while (0);
-#line 207 "acc_cyclic_w.cu"
+#line 213 "acc_cyclic_w.cu"
   _XMPACC_PARTIAL(top, _XMPACC_LANES_MAX, _xmpacc_red_top);
 }
 #ifndef __CUDACC__
@@ -232,6 +238,7 @@ void _xmpacc_loop_acc_cyclic_w_c_62_host(long long _xmpacc_n, void **_xmpacc_arg
 #endif
 _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_acc_cyclic_w_c_64) _xmpacc_loop_acc_cyclic_w_c_64(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, _xmpacc_posmap_t _xmpacc_m_j, double * _XMPACC_RESTRICT b, _xmpacc_array_t _xmpacc_a_b, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
   if (_xmpacc_grid2) {
@@ -264,7 +271,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_acc_cyclic_w_c_64) _xmpac
 #line 66 "tests/acc_programs/acc_cyclic_w.c"
 b[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_b, _XMPACC_L(_xmpacc_a_b, 0, i), _XMPACC_LC(_xmpacc_a_b, 1, j)))] = ((_XMPACC_LDG(&a[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT2(_xmpacc_a_a, _XMPACC_L(_xmpacc_a_a, 0, i), _XMPACC_LC(_xmpacc_a_a, 1, j)))]) * 2) + i) - j;
     while (0);
-#line 268 "acc_cyclic_w.cu"
+#line 275 "acc_cyclic_w.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -279,7 +286,7 @@ b[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_b, _XMPACC_L(_xmpacc_a_b, 0, i), 
 #line 66 "tests/acc_programs/acc_cyclic_w.c"
 b[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_b, _XMPACC_L(_xmpacc_a_b, 0, i), _XMPACC_LC(_xmpacc_a_b, 1, j)))] = ((_XMPACC_LDG(&a[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT2(_xmpacc_a_a, _XMPACC_L(_xmpacc_a_a, 0, i), _XMPACC_LC(_xmpacc_a_a, 1, j)))]) * 2) + i) - j;
     while (0);
-#line 283 "acc_cyclic_w.cu"
+#line 290 "acc_cyclic_w.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -317,6 +324,7 @@ void _xmpacc_loop_acc_cyclic_w_c_64_host(long long _xmpacc_n, void **_xmpacc_arg
 /* acc_cyclic_w.c:67: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_acc_cyclic_w_c_67(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, _xmpacc_posmap_t _xmpacc_m_i, double * _XMPACC_RESTRICT d, _xmpacc_array_t _xmpacc_a_d, const double * _XMPACC_RESTRICT c, _xmpacc_array_t _xmpacc_a_c)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
   if (_xmpacc_grid2) {
@@ -335,7 +343,7 @@ _XMPACC_KERNEL _xmpacc_loop_acc_cyclic_w_c_67(long long _xmpacc_total, int _xmpa
 #line 69 "tests/acc_programs/acc_cyclic_w.c"
 d[_XMPACC_AT2(_xmpacc_a_d, _XMPACC_LC(_xmpacc_a_d, 0, i), _XMPACC_L(_xmpacc_a_d, 1, j))] = (c[_XMPACC_AT2(_xmpacc_a_c, _XMPACC_LC(_xmpacc_a_c, 0, i), _XMPACC_L(_xmpacc_a_c, 1, j))] + (0.5 * j)) + (c[_XMPACC_AT2(_xmpacc_a_c, _XMPACC_LC(_xmpacc_a_c, 0, i), _XMPACC_L(_xmpacc_a_c, 1, j))] * c[_XMPACC_AT2(_xmpacc_a_c, _XMPACC_LC(_xmpacc_a_c, 0, i), _XMPACC_L(_xmpacc_a_c, 1, j))]);
   while (0);
-#line 339 "acc_cyclic_w.cu"
+#line 347 "acc_cyclic_w.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_acc_cyclic_w_c_67_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -366,6 +374,7 @@ void _xmpacc_loop_acc_cyclic_w_c_67_host(long long _xmpacc_n, void **_xmpacc_arg
 /* acc_cyclic_w.c:70: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_acc_cyclic_w_c_70(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, _xmpacc_posmap_t _xmpacc_m_j, const double * _XMPACC_RESTRICT b, _xmpacc_array_t _xmpacc_a_b, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, double *_xmpacc_red_s2)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
   if (_xmpacc_grid2) {
@@ -385,7 +394,7 @@ _XMPACC_KERNEL _xmpacc_loop_acc_cyclic_w_c_70(long long _xmpacc_total, int _xmpa
 #line 72 "tests/acc_programs/acc_cyclic_w.c"
 s2 += (b[_XMPACC_AT2(_xmpacc_a_b, _XMPACC_L(_xmpacc_a_b, 0, i), _XMPACC_LC(_xmpacc_a_b, 1, j))] * (j + 1)) - a[_XMPACC_AT2(_xmpacc_a_a, _XMPACC_L(_xmpacc_a_a, 0, i), _XMPACC_LC(_xmpacc_a_a, 1, j))];
   while (0);
-#line 389 "acc_cyclic_w.cu"
+#line 398 "acc_cyclic_w.cu"
   _XMPACC_PARTIAL(s2, _XMPACC_LANES_SUM, _xmpacc_red_s2);
 }
 #ifndef __CUDACC__

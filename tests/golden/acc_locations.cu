@@ -11,6 +11,7 @@ _XMPACC_UNIT_BEGIN(acc_locations_c)
 /* acc_locations.c:48: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_acc_locations_c_48(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, double fmax, int ifmax, double xfmax, double fmin, int ifmin, double lmax, int ilmax, double lmin, int ilmin, double xlmin, double *_xmpacc_red_s, long long *_xmpacc_lkp_0, double *_xmpacc_lvp_0_0, int *_xmpacc_lvp_0_1, double *_xmpacc_lvp_0_2, long long *_xmpacc_lkp_1, double *_xmpacc_lvp_1_0, int *_xmpacc_lvp_1_1, long long *_xmpacc_lkp_2, double *_xmpacc_lvp_2_0, int *_xmpacc_lvp_2_1, long long *_xmpacc_lkp_3, double *_xmpacc_lvp_3_0, int *_xmpacc_lvp_3_1, double *_xmpacc_lvp_3_2)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -123,7 +124,7 @@ _XMPACC_KERNEL _xmpacc_loop_acc_locations_c_48(long long _xmpacc_total, _xmpacc_
   }
 }
   while (0);
-#line 127 "acc_locations.cu"
+#line 128 "acc_locations.cu"
   _XMPACC_PARTIAL(s, _XMPACC_LANES_SUM, _xmpacc_red_s);
   _XMPACC_WARP_STEPS {
     long long _xmpacc_wk_0[2];
@@ -245,6 +246,7 @@ void _xmpacc_loop_acc_locations_c_48_host(long long _xmpacc_n, void **_xmpacc_ar
 /* acc_locations.c:59: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_acc_locations_c_59(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_posmap_t _xmpacc_m_i, const double * _XMPACC_RESTRICT c, _xmpacc_array_t _xmpacc_a_c, double cmax, int icmax, long long *_xmpacc_lkp_0, double *_xmpacc_lvp_0_0, int *_xmpacc_lvp_0_1)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -278,7 +280,7 @@ _XMPACC_KERNEL _xmpacc_loop_acc_locations_c_59(long long _xmpacc_total, _xmpacc_
   }
 }
   while (0);
-#line 282 "acc_locations.cu"
+#line 284 "acc_locations.cu"
   _XMPACC_WARP_STEPS {
     long long _xmpacc_wk_0[2];
     _xmpacc_wk_0[0] = _XMPACC_SHFL_XOR(_xmpacc_lk_0[0]);
@@ -323,6 +325,7 @@ void _xmpacc_loop_acc_locations_c_59_host(long long _xmpacc_n, void **_xmpacc_ar
 /* acc_locations.c:66: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_acc_locations_c_66(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, const double * _XMPACC_RESTRICT g, _xmpacc_array_t _xmpacc_a_g, double gmax, int gi, int gj, double gmin, int hi, int hj, double gw, long long *_xmpacc_lkp_0, double *_xmpacc_lvp_0_0, int *_xmpacc_lvp_0_1, int *_xmpacc_lvp_0_2, long long *_xmpacc_lkp_1, double *_xmpacc_lvp_1_0, int *_xmpacc_lvp_1_1, int *_xmpacc_lvp_1_2, double *_xmpacc_lvp_1_3)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
   if (_xmpacc_grid2) {
@@ -405,7 +408,7 @@ _XMPACC_KERNEL _xmpacc_loop_acc_locations_c_66(long long _xmpacc_total, int _xmp
   }
 }
   while (0);
-#line 409 "acc_locations.cu"
+#line 412 "acc_locations.cu"
   _XMPACC_WARP_STEPS {
     long long _xmpacc_wk_0[3];
     _xmpacc_wk_0[0] = _XMPACC_SHFL_XOR(_xmpacc_lk_0[0]);
@@ -491,6 +494,7 @@ void _xmpacc_loop_acc_locations_c_66_host(long long _xmpacc_n, void **_xmpacc_ar
 /* acc_locations.c:75: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_acc_locations_c_75(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, double smax, int __xmpacc_le_75_51_2, int __xmpacc_le_75_51_3, double smin, int __xmpacc_le_75_51_0, int __xmpacc_le_75_51_1, long long *_xmpacc_lkp_0, double *_xmpacc_lvp_0_0, int *_xmpacc_lvp_0_1, int *_xmpacc_lvp_0_2, long long *_xmpacc_lkp_1, double *_xmpacc_lvp_1_0, int *_xmpacc_lvp_1_1, int *_xmpacc_lvp_1_2)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -581,7 +585,7 @@ _XMPACC_KERNEL _xmpacc_loop_acc_locations_c_75(long long _xmpacc_total, _xmpacc_
   }
 }
   while (0);
-#line 585 "acc_locations.cu"
+#line 589 "acc_locations.cu"
   _XMPACC_WARP_STEPS {
     long long _xmpacc_wk_0[2];
     _xmpacc_wk_0[0] = _XMPACC_SHFL_XOR(_xmpacc_lk_0[0]);
@@ -656,6 +660,7 @@ void _xmpacc_loop_acc_locations_c_75_host(long long _xmpacc_n, void **_xmpacc_ar
 /* acc_locations.c:80: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_acc_locations_c_80(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, int imax, int iat, double big, int ibig, double xbig, long long *_xmpacc_lkp_0, int *_xmpacc_lvp_0_0, int *_xmpacc_lvp_0_1, long long *_xmpacc_lkp_1, double *_xmpacc_lvp_1_0, int *_xmpacc_lvp_1_1, double *_xmpacc_lvp_1_2)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -719,7 +724,7 @@ _XMPACC_KERNEL _xmpacc_loop_acc_locations_c_80(long long _xmpacc_total, _xmpacc_
   }
 }
   while (0);
-#line 723 "acc_locations.cu"
+#line 728 "acc_locations.cu"
   _XMPACC_WARP_STEPS {
     long long _xmpacc_wk_0[2];
     _xmpacc_wk_0[0] = _XMPACC_SHFL_XOR(_xmpacc_lk_0[0]);

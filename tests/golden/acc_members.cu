@@ -11,6 +11,7 @@ _XMPACC_UNIT_BEGIN(acc_members_c)
 /* acc_members.c:42: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_acc_members_c_42(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, float * _XMPACC_RESTRICT _xmpacc_mbp2_pb_v, _xmpacc_array_t _xmpacc_mbdp2_pb_v, const float * _XMPACC_RESTRICT _xmpacc_mb1_a_v, _xmpacc_array_t _xmpacc_mbd1_a_v, const int * _XMPACC_RESTRICT _xmpacc_mb1_a_k, _xmpacc_array_t _xmpacc_mbd1_a_k)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -26,7 +27,7 @@ _XMPACC_KERNEL _xmpacc_loop_acc_members_c_42(long long _xmpacc_total, _xmpacc_sc
 #line 44 "tests/acc_programs/acc_members.c"
 _xmpacc_mbp2_pb_v[_XMPACC_G(_xmpacc_mbdp2_pb_v, 0, i)] = _xmpacc_mb1_a_v[_XMPACC_G(_xmpacc_mbd1_a_v, 0, i - 1)] + (_xmpacc_mb1_a_v[_XMPACC_G(_xmpacc_mbd1_a_v, 0, i + 2)] * _xmpacc_mb1_a_k[_XMPACC_G(_xmpacc_mbd1_a_k, 0, i)]);
   while (0);
-#line 30 "acc_members.cu"
+#line 31 "acc_members.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_acc_members_c_42_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -55,6 +56,7 @@ void _xmpacc_loop_acc_members_c_42_host(long long _xmpacc_n, void **_xmpacc_args
 /* acc_members.c:48: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_acc_members_c_48(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, float * _XMPACC_RESTRICT w, _xmpacc_array_t _xmpacc_a_w, const float * _XMPACC_RESTRICT _xmpacc_mbp2_pb_v, _xmpacc_array_t _xmpacc_mbdp2_pb_v)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -69,7 +71,7 @@ _XMPACC_KERNEL _xmpacc_loop_acc_members_c_48(long long _xmpacc_total, _xmpacc_sc
 #line 50 "tests/acc_programs/acc_members.c"
 w[_XMPACC_G(_xmpacc_a_w, 0, i)] = ((_xmpacc_mbp2_pb_v[_XMPACC_G(_xmpacc_mbdp2_pb_v, 0, i - 1)] + _xmpacc_mbp2_pb_v[_XMPACC_G(_xmpacc_mbdp2_pb_v, 0, i + 1)]) + _xmpacc_mbp2_pb_v[_XMPACC_G(_xmpacc_mbdp2_pb_v, 0, i + 2)]) / 4;
   while (0);
-#line 73 "acc_members.cu"
+#line 75 "acc_members.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_acc_members_c_48_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -94,6 +96,7 @@ void _xmpacc_loop_acc_members_c_48_host(long long _xmpacc_n, void **_xmpacc_args
 /* acc_members.c:51: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_acc_members_c_51(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, const float * _XMPACC_RESTRICT w, _xmpacc_array_t _xmpacc_a_w, float * _XMPACC_RESTRICT _xmpacc_mbp2_pb_v, _xmpacc_array_t _xmpacc_mbdp2_pb_v, const int * _XMPACC_RESTRICT _xmpacc_mb1_a_k, _xmpacc_array_t _xmpacc_mbd1_a_k)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -109,7 +112,7 @@ _XMPACC_KERNEL _xmpacc_loop_acc_members_c_51(long long _xmpacc_total, _xmpacc_sc
 #line 53 "tests/acc_programs/acc_members.c"
 _xmpacc_mbp2_pb_v[_XMPACC_G(_xmpacc_mbdp2_pb_v, 0, i)] = w[_XMPACC_G(_xmpacc_a_w, 0, i)] + _xmpacc_mb1_a_k[_XMPACC_G(_xmpacc_mbd1_a_k, 0, i)];
   while (0);
-#line 113 "acc_members.cu"
+#line 116 "acc_members.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_acc_members_c_51_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -138,6 +141,7 @@ void _xmpacc_loop_acc_members_c_51_host(long long _xmpacc_n, void **_xmpacc_args
 /* acc_members.c:55: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_acc_members_c_55(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, const float * _XMPACC_RESTRICT _xmpacc_mbp2_pb_v, _xmpacc_array_t _xmpacc_mbdp2_pb_v, float *_xmpacc_red_s)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -151,7 +155,7 @@ _XMPACC_KERNEL _xmpacc_loop_acc_members_c_55(long long _xmpacc_total, _xmpacc_sc
 #line 57 "tests/acc_programs/acc_members.c"
 s += _xmpacc_mbp2_pb_v[_XMPACC_G(_xmpacc_mbdp2_pb_v, 0, i)] * (i % 4);
   while (0);
-#line 155 "acc_members.cu"
+#line 159 "acc_members.cu"
   _XMPACC_PARTIAL(s, _XMPACC_LANES_SUM, _xmpacc_red_s);
 }
 #ifndef __CUDACC__
@@ -175,6 +179,7 @@ void _xmpacc_loop_acc_members_c_55_host(long long _xmpacc_n, void **_xmpacc_args
 /* acc_members.c:58: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_acc_members_c_58(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, const float * _XMPACC_RESTRICT _xmpacc_mbp2_pb_v, _xmpacc_array_t _xmpacc_mbdp2_pb_v, float *_xmpacc_red_top)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -190,7 +195,7 @@ if (_xmpacc_mbp2_pb_v[_XMPACC_G(_xmpacc_mbdp2_pb_v, 0, i)] > top)
 #line 60 "tests/acc_programs/acc_members.c"
   top = _xmpacc_mbp2_pb_v[_XMPACC_G(_xmpacc_mbdp2_pb_v, 0, i)];
   while (0);
-#line 194 "acc_members.cu"
+#line 199 "acc_members.cu"
   _XMPACC_PARTIAL(top, _XMPACC_LANES_MAX, _xmpacc_red_top);
 }
 #ifndef __CUDACC__

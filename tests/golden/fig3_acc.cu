@@ -11,6 +11,7 @@ _XMPACC_UNIT_BEGIN(fig3_acc_c)
 /* fig3_acc.c:35: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_fig3_acc_c_35(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, int * _XMPACC_RESTRICT b, _xmpacc_array_t _xmpacc_a_b, const int * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, int x)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -30,7 +31,7 @@ _XMPACC_KERNEL _xmpacc_loop_fig3_acc_c_35(long long _xmpacc_total, _xmpacc_sched
 
 }
   while (0);
-#line 34 "fig3_acc.cu"
+#line 35 "fig3_acc.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_fig3_acc_c_35_host(long long _xmpacc_n, void **_xmpacc_args)

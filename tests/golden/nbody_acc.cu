@@ -11,6 +11,7 @@ _XMPACC_UNIT_BEGIN(nbody_acc_c)
 /* nbody_acc.c:65: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_nbody_acc_c_65(long long _xmpacc_total, int _xmpacc_lanes_arg, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT p_x, _xmpacc_array_t _xmpacc_a_p_x, const double * _XMPACC_RESTRICT p_y, _xmpacc_array_t _xmpacc_a_p_y, const double * _XMPACC_RESTRICT p_z, _xmpacc_array_t _xmpacc_a_p_z, const double * _XMPACC_RESTRICT m, _xmpacc_array_t _xmpacc_a_m, double * _XMPACC_RESTRICT v_x, _xmpacc_array_t _xmpacc_a_v_x, double * _XMPACC_RESTRICT v_y, _xmpacc_array_t _xmpacc_a_v_y, double * _XMPACC_RESTRICT v_z, _xmpacc_array_t _xmpacc_a_v_z)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   const int _xmpacc_lanes = _XMPACC_LANES(_xmpacc_lanes_arg);
   long long _xmpacc_tid = _xmpacc_gid / _xmpacc_lanes;
@@ -115,7 +116,7 @@ _XMPACC_KERNEL _xmpacc_loop_nbody_acc_c_65(long long _xmpacc_total, int _xmpacc_
   }
 }
   while (0);
-#line 119 "nbody_acc.cu"
+#line 120 "nbody_acc.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_nbody_acc_c_65_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -162,6 +163,7 @@ void _xmpacc_loop_nbody_acc_c_65_host(long long _xmpacc_n, void **_xmpacc_args)
 /* nbody_acc.c:83: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_nbody_acc_c_83(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double * _XMPACC_RESTRICT p_x, _xmpacc_array_t _xmpacc_a_p_x, const double * _XMPACC_RESTRICT v_x, _xmpacc_array_t _xmpacc_a_v_x, double * _XMPACC_RESTRICT p_y, _xmpacc_array_t _xmpacc_a_p_y, const double * _XMPACC_RESTRICT v_y, _xmpacc_array_t _xmpacc_a_v_y, double * _XMPACC_RESTRICT p_z, _xmpacc_array_t _xmpacc_a_p_z, const double * _XMPACC_RESTRICT v_z, _xmpacc_array_t _xmpacc_a_v_z)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -186,7 +188,7 @@ _XMPACC_KERNEL _xmpacc_loop_nbody_acc_c_83(long long _xmpacc_total, _xmpacc_sche
   p_z[_XMPACC_G(_xmpacc_a_p_z, 0, i)] += v_z[_XMPACC_G(_xmpacc_a_v_z, 0, i)] * 0.01;
 }
   while (0);
-#line 190 "nbody_acc.cu"
+#line 192 "nbody_acc.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_nbody_acc_c_83_host(long long _xmpacc_n, void **_xmpacc_args)

@@ -11,11 +11,12 @@ _XMPACC_UNIT_BEGIN(reflect_overlap_c)
 /* reflect_overlap.c:122: loop ... acc */
 _XMPACC_KERNEL _XMPACC_BOUNDS(8) _xmpacc_loop_reflect_overlap_c_122(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double * _XMPACC_RESTRICT b, _xmpacc_array_t _xmpacc_a_b, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, _xmpacc_push_t _xmpacc_push)
 {
+  _XMPACC_GRID_WAIT();
   _XMPACC_PUSH_OUT(_xmpacc_push);
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
   if (_xmpacc_grid2) {
-    _xmpacc_in = _XMPACC_GRID_X - _XMPACC_PAD(_xmpacc_s_j); _xmpacc_rest = _XMPACC_GRID_Y;
+    _xmpacc_in = _XMPACC_GRID_X - _XMPACC_PAD(_xmpacc_s_j); _xmpacc_rest = _XMPACC_PUSH_GRID_Y(_xmpacc_push);
     _xmpacc_tid = _xmpacc_rest * _xmpacc_s_j.count + _xmpacc_in;
     if (_xmpacc_in < 0 || _xmpacc_in >= _xmpacc_s_j.count) _xmpacc_tid = _xmpacc_total;
   } else {
@@ -55,7 +56,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(8) _xmpacc_loop_reflect_overlap_c_122(long long _x
 #line 126 "tests/acc_programs/reflect_overlap.c"
 b[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_b, _XMPACC_G(_xmpacc_a_b, 0, i), _XMPACC_G(_xmpacc_a_b, 1, j)))] = (0.5 * b[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_b, _XMPACC_G(_xmpacc_a_b, 0, i), _XMPACC_G(_xmpacc_a_b, 1, j)))]) + (0.01 * (_xmpacc_r0_0 + (2.0 * _xmpacc_r0_2)));
     while (0);
-#line 59 "reflect_overlap.cu"
+#line 60 "reflect_overlap.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -98,6 +99,7 @@ void _xmpacc_loop_reflect_overlap_c_122_host(long long _xmpacc_n, void **_xmpacc
 #endif
 _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_reflect_overlap_c_73) _xmpacc_loop_reflect_overlap_c_73(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double * _XMPACC_RESTRICT d, _xmpacc_array_t _xmpacc_a_d, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, const double * _XMPACC_RESTRICT c, _xmpacc_array_t _xmpacc_a_c)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
   if (_xmpacc_grid2) {
@@ -153,7 +155,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_reflect_overlap_c_73) _xm
 #line 76 "tests/acc_programs/reflect_overlap.c"
 d[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_d, _XMPACC_G(_xmpacc_a_d, 0, i), _XMPACC_G(_xmpacc_a_d, 1, j)))] = (((0.5 * _xmpacc_r0_0) + (0.25 * _xmpacc_r0_3)) + (0.125 * _xmpacc_r1_3)) - (0.1 * _xmpacc_r1_0);
     while (0);
-#line 157 "reflect_overlap.cu"
+#line 159 "reflect_overlap.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -203,6 +205,7 @@ void _xmpacc_loop_reflect_overlap_c_73_host(long long _xmpacc_n, void **_xmpacc_
 #endif
 _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_reflect_overlap_c_77) _xmpacc_loop_reflect_overlap_c_77(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, const double * _XMPACC_RESTRICT d, _xmpacc_array_t _xmpacc_a_d)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
   if (_xmpacc_grid2) {
@@ -239,7 +242,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_reflect_overlap_c_77) _xm
 #line 80 "tests/acc_programs/reflect_overlap.c"
 a[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, i), _XMPACC_G(_xmpacc_a_a, 1, j)))] = 0.5 * (a[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, i), _XMPACC_G(_xmpacc_a_a, 1, j)))] + _XMPACC_LDG(&d[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT2(_xmpacc_a_d, _XMPACC_G(_xmpacc_a_d, 0, i), _XMPACC_G(_xmpacc_a_d, 1, j)))]));
     while (0);
-#line 243 "reflect_overlap.cu"
+#line 246 "reflect_overlap.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -254,7 +257,7 @@ a[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, i), 
 #line 80 "tests/acc_programs/reflect_overlap.c"
 a[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, i), _XMPACC_G(_xmpacc_a_a, 1, j)))] = 0.5 * (a[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, i), _XMPACC_G(_xmpacc_a_a, 1, j)))] + _XMPACC_LDG(&d[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT2(_xmpacc_a_d, _XMPACC_G(_xmpacc_a_d, 0, i), _XMPACC_G(_xmpacc_a_d, 1, j)))]));
     while (0);
-#line 258 "reflect_overlap.cu"
+#line 261 "reflect_overlap.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -290,6 +293,7 @@ void _xmpacc_loop_reflect_overlap_c_77_host(long long _xmpacc_n, void **_xmpacc_
 /* reflect_overlap.c:84: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_reflect_overlap_c_84(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double * _XMPACC_RESTRICT b, _xmpacc_array_t _xmpacc_a_b, const double * _XMPACC_RESTRICT c, _xmpacc_array_t _xmpacc_a_c)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
   if (_xmpacc_grid2) {
@@ -314,7 +318,7 @@ if (j == 0)
 #line 88 "tests/acc_programs/reflect_overlap.c"
   b[_XMPACC_AT2(_xmpacc_a_b, _XMPACC_G(_xmpacc_a_b, 0, i), _XMPACC_G(_xmpacc_a_b, 1, j))] = ((0.75 * b[_XMPACC_AT2(_xmpacc_a_b, _XMPACC_G(_xmpacc_a_b, 0, i), _XMPACC_G(_xmpacc_a_b, 1, j))]) + (0.25 * c[_XMPACC_AT2(_xmpacc_a_c, _XMPACC_G(_xmpacc_a_c, 0, i), _XMPACC_G(_xmpacc_a_c, 1, j))])) + (0.001 * b[_XMPACC_AT2(_xmpacc_a_b, _XMPACC_G(_xmpacc_a_b, 0, i - 1), _XMPACC_G(_xmpacc_a_b, 1, 12 - 1))]);
   while (0);
-#line 318 "reflect_overlap.cu"
+#line 322 "reflect_overlap.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_reflect_overlap_c_84_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -346,6 +350,7 @@ void _xmpacc_loop_reflect_overlap_c_84_host(long long _xmpacc_n, void **_xmpacc_
 #endif
 _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_reflect_overlap_c_92) _xmpacc_loop_reflect_overlap_c_92(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double * _XMPACC_RESTRICT d, _xmpacc_array_t _xmpacc_a_d, const double * _XMPACC_RESTRICT c, _xmpacc_array_t _xmpacc_a_c)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
   if (_xmpacc_grid2) {
@@ -384,7 +389,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_reflect_overlap_c_92) _xm
 #line 95 "tests/acc_programs/reflect_overlap.c"
 d[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_d, _XMPACC_G(_xmpacc_a_d, 0, i), _XMPACC_G(_xmpacc_a_d, 1, j)))] = (_XMPACC_LDG(&c[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT2(_xmpacc_a_c, _XMPACC_G(_xmpacc_a_c, 0, i), _XMPACC_G(_xmpacc_a_c, 1, j - 1)))]) + _XMPACC_LDG(&c[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_0, _XMPACC_AT2(_xmpacc_a_c, _XMPACC_G(_xmpacc_a_c, 0, i), _XMPACC_G(_xmpacc_a_c, 1, j + 1)))])) - (2.0 * _XMPACC_LDG(&c[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_1, _XMPACC_AT2(_xmpacc_a_c, _XMPACC_G(_xmpacc_a_c, 0, i), _XMPACC_G(_xmpacc_a_c, 1, j)))]));
     while (0);
-#line 388 "reflect_overlap.cu"
+#line 393 "reflect_overlap.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -399,7 +404,7 @@ d[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_d, _XMPACC_G(_xmpacc_a_d, 0, i), 
 #line 95 "tests/acc_programs/reflect_overlap.c"
 d[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_d, _XMPACC_G(_xmpacc_a_d, 0, i), _XMPACC_G(_xmpacc_a_d, 1, j)))] = (_XMPACC_LDG(&c[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT2(_xmpacc_a_c, _XMPACC_G(_xmpacc_a_c, 0, i), _XMPACC_G(_xmpacc_a_c, 1, j - 1)))]) + _XMPACC_LDG(&c[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_0, _XMPACC_AT2(_xmpacc_a_c, _XMPACC_G(_xmpacc_a_c, 0, i), _XMPACC_G(_xmpacc_a_c, 1, j + 1)))])) - (2.0 * _XMPACC_LDG(&c[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_1, _XMPACC_AT2(_xmpacc_a_c, _XMPACC_G(_xmpacc_a_c, 0, i), _XMPACC_G(_xmpacc_a_c, 1, j)))]));
     while (0);
-#line 403 "reflect_overlap.cu"
+#line 408 "reflect_overlap.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -435,6 +440,7 @@ void _xmpacc_loop_reflect_overlap_c_92_host(long long _xmpacc_n, void **_xmpacc_
 /* reflect_overlap.c:99: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_reflect_overlap_c_99(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double * _XMPACC_RESTRICT y, _xmpacc_array_t _xmpacc_a_y, const double * _XMPACC_RESTRICT x, _xmpacc_array_t _xmpacc_a_x, _xmpacc_push_t _xmpacc_push)
 {
+  _XMPACC_GRID_WAIT();
   _XMPACC_PUSH_OUT(_xmpacc_push);
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
@@ -451,7 +457,7 @@ _XMPACC_KERNEL _xmpacc_loop_reflect_overlap_c_99(long long _xmpacc_total, _xmpac
 #line 101 "tests/acc_programs/reflect_overlap.c"
 y[_XMPACC_G(_xmpacc_a_y, 0, i - 1)] = (x[_XMPACC_G(_xmpacc_a_x, 0, i - 2)] + (2.0 * x[_XMPACC_G(_xmpacc_a_x, 0, i - 1)])) + x[_XMPACC_G(_xmpacc_a_x, 0, i)];
   while (0);
-#line 455 "reflect_overlap.cu"
+#line 461 "reflect_overlap.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_reflect_overlap_c_99_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -478,6 +484,7 @@ void _xmpacc_loop_reflect_overlap_c_99_host(long long _xmpacc_n, void **_xmpacc_
 /* reflect_overlap.c:102: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_reflect_overlap_c_102(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double * _XMPACC_RESTRICT x, _xmpacc_array_t _xmpacc_a_x, const double * _XMPACC_RESTRICT y, _xmpacc_array_t _xmpacc_a_y)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -492,7 +499,7 @@ _XMPACC_KERNEL _xmpacc_loop_reflect_overlap_c_102(long long _xmpacc_total, _xmpa
 #line 104 "tests/acc_programs/reflect_overlap.c"
 x[_XMPACC_G(_xmpacc_a_x, 0, i)] = (0.25 * x[_XMPACC_G(_xmpacc_a_x, 0, i)]) + (0.2 * y[_XMPACC_G(_xmpacc_a_y, 0, i)]);
   while (0);
-#line 496 "reflect_overlap.cu"
+#line 503 "reflect_overlap.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_reflect_overlap_c_102_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -520,6 +527,7 @@ void _xmpacc_loop_reflect_overlap_c_102_host(long long _xmpacc_n, void **_xmpacc
 #endif
 _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_reflect_overlap_c_108) _xmpacc_loop_reflect_overlap_c_108(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double * _XMPACC_RESTRICT c, _xmpacc_array_t _xmpacc_a_c, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
   if (_xmpacc_grid2) {
@@ -554,7 +562,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_reflect_overlap_c_108) _x
 #line 111 "tests/acc_programs/reflect_overlap.c"
 c[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_c, _XMPACC_G(_xmpacc_a_c, 0, i), _XMPACC_G(_xmpacc_a_c, 1, j)))] = (0.9 * c[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_c, _XMPACC_G(_xmpacc_a_c, 0, i), _XMPACC_G(_xmpacc_a_c, 1, j)))]) + (0.01 * _XMPACC_LDG(&a[_XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, (i / 2) * 2), _XMPACC_G(_xmpacc_a_a, 1, j))]));
     while (0);
-#line 558 "reflect_overlap.cu"
+#line 566 "reflect_overlap.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     #endif
@@ -568,7 +576,7 @@ c[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_c, _XMPACC_G(_xmpacc_a_c, 0, i), 
 #line 111 "tests/acc_programs/reflect_overlap.c"
 c[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_c, _XMPACC_G(_xmpacc_a_c, 0, i), _XMPACC_G(_xmpacc_a_c, 1, j)))] = (0.9 * c[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_c, _XMPACC_G(_xmpacc_a_c, 0, i), _XMPACC_G(_xmpacc_a_c, 1, j)))]) + (0.01 * _XMPACC_LDG(&a[_XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, (i / 2) * 2), _XMPACC_G(_xmpacc_a_a, 1, j))]));
     while (0);
-#line 572 "reflect_overlap.cu"
+#line 580 "reflect_overlap.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     #endif
@@ -606,6 +614,7 @@ void _xmpacc_loop_reflect_overlap_c_108_host(long long _xmpacc_n, void **_xmpacc
 #endif
 _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_reflect_overlap_c_115) _xmpacc_loop_reflect_overlap_c_115(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double * _XMPACC_RESTRICT d, _xmpacc_array_t _xmpacc_a_d, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
   if (_xmpacc_grid2) {
@@ -648,7 +657,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_reflect_overlap_c_115) _x
 #line 118 "tests/acc_programs/reflect_overlap.c"
 d[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_d, _XMPACC_G(_xmpacc_a_d, 0, i), _XMPACC_G(_xmpacc_a_d, 1, j)))] = _xmpacc_r0_0 - _xmpacc_r0_2;
     while (0);
-#line 652 "reflect_overlap.cu"
+#line 661 "reflect_overlap.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;

@@ -11,11 +11,12 @@ _XMPACC_UNIT_BEGIN(stream_stencils_c)
 /* stream_stencils.c:52: loop ... acc */
 _XMPACC_KERNEL _XMPACC_BOUNDS(8) _xmpacc_loop_stream_stencils_c_52(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double * _XMPACC_RESTRICT unew, _xmpacc_array_t _xmpacc_a_unew, const double * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u, _xmpacc_push_t _xmpacc_push)
 {
+  _XMPACC_GRID_WAIT();
   _XMPACC_PUSH_OUT(_xmpacc_push);
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
   if (_xmpacc_grid2) {
-    _xmpacc_in = _XMPACC_GRID_X - _XMPACC_PAD(_xmpacc_s_j); _xmpacc_rest = _XMPACC_GRID_Y;
+    _xmpacc_in = _XMPACC_GRID_X - _XMPACC_PAD(_xmpacc_s_j); _xmpacc_rest = _XMPACC_PUSH_GRID_Y(_xmpacc_push);
     _xmpacc_tid = _xmpacc_rest * _xmpacc_s_j.count + _xmpacc_in;
     if (_xmpacc_in < 0 || _xmpacc_in >= _xmpacc_s_j.count) _xmpacc_tid = _xmpacc_total;
   } else {
@@ -57,7 +58,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(8) _xmpacc_loop_stream_stencils_c_52(long long _xm
 #line 55 "stream_stencils.c"
 unew[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, i), _XMPACC_G(_xmpacc_a_unew, 1, j)))] = 0.25 * (((_xmpacc_r0_0 + _xmpacc_r0_2) + _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i), _XMPACC_G(_xmpacc_a_u, 1, j - 1)))])) + _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_2, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i), _XMPACC_G(_xmpacc_a_u, 1, j + 1)))]));
     while (0);
-#line 61 "prog.cu"
+#line 62 "prog.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -100,6 +101,7 @@ void _xmpacc_loop_stream_stencils_c_52_host(long long _xmpacc_n, void **_xmpacc_
 #endif
 _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stream_stencils_c_57) _xmpacc_loop_stream_stencils_c_57(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, const double * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u, double * _XMPACC_RESTRICT v, _xmpacc_array_t _xmpacc_a_v, const double * _XMPACC_RESTRICT unew, _xmpacc_array_t _xmpacc_a_unew)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
   if (_xmpacc_grid2) {
@@ -152,7 +154,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stream_stencils_c_57) _xm
   v[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_v, _XMPACC_G(_xmpacc_a_v, 0, i), _XMPACC_G(_xmpacc_a_v, 1, j)))] = ((0.5 * v[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_v, _XMPACC_G(_xmpacc_a_v, 0, i), _XMPACC_G(_xmpacc_a_v, 1, j)))]) + (d * _xmpacc_r0_2)) + (0.1 * _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o2, _XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, i), _XMPACC_G(_xmpacc_a_unew, 1, j)))]));
 }
     while (0);
-#line 156 "prog.cu"
+#line 158 "prog.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -200,6 +202,7 @@ void _xmpacc_loop_stream_stencils_c_57_host(long long _xmpacc_n, void **_xmpacc_
 #endif
 _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stream_stencils_c_64) _xmpacc_loop_stream_stencils_c_64(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double * _XMPACC_RESTRICT unew, _xmpacc_array_t _xmpacc_a_unew, const double * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u, const double * _XMPACC_RESTRICT v, _xmpacc_array_t _xmpacc_a_v)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
   if (_xmpacc_grid2) {
@@ -246,7 +249,7 @@ else
 #line 67 "stream_stencils.c"
   unew[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, i), _XMPACC_G(_xmpacc_a_unew, 1, j)))] = _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_1, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i + 1), _XMPACC_G(_xmpacc_a_u, 1, j)))]) + _XMPACC_LDG(&v[_XMPACC_SO(_xmpacc_o2, _XMPACC_AT2(_xmpacc_a_v, _XMPACC_G(_xmpacc_a_v, 0, i), _XMPACC_G(_xmpacc_a_v, 1, j)))]);
     while (0);
-#line 250 "prog.cu"
+#line 253 "prog.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -267,7 +270,7 @@ else
 #line 67 "stream_stencils.c"
   unew[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, i), _XMPACC_G(_xmpacc_a_unew, 1, j)))] = _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_1, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i + 1), _XMPACC_G(_xmpacc_a_u, 1, j)))]) + _XMPACC_LDG(&v[_XMPACC_SO(_xmpacc_o2, _XMPACC_AT2(_xmpacc_a_v, _XMPACC_G(_xmpacc_a_v, 0, i), _XMPACC_G(_xmpacc_a_v, 1, j)))]);
     while (0);
-#line 271 "prog.cu"
+#line 274 "prog.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -311,6 +314,7 @@ void _xmpacc_loop_stream_stencils_c_64_host(long long _xmpacc_n, void **_xmpacc_
 #endif
 _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stream_stencils_c_69) _xmpacc_loop_stream_stencils_c_69(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u, const double * _XMPACC_RESTRICT unew, _xmpacc_array_t _xmpacc_a_unew, const double * _XMPACC_RESTRICT v, _xmpacc_array_t _xmpacc_a_v)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
   if (_xmpacc_grid2) {
@@ -350,7 +354,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stream_stencils_c_69) _xm
 #line 72 "stream_stencils.c"
 u[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i), _XMPACC_G(_xmpacc_a_u, 1, j)))] = (0.5 * _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, i), _XMPACC_G(_xmpacc_a_unew, 1, j)))])) + (0.25 * _XMPACC_LDG(&v[_XMPACC_SO(_xmpacc_o2, _XMPACC_AT2(_xmpacc_a_v, _XMPACC_G(_xmpacc_a_v, 0, i), _XMPACC_G(_xmpacc_a_v, 1, j)))]));
     while (0);
-#line 354 "prog.cu"
+#line 358 "prog.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -366,7 +370,7 @@ u[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i), 
 #line 72 "stream_stencils.c"
 u[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i), _XMPACC_G(_xmpacc_a_u, 1, j)))] = (0.5 * _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, i), _XMPACC_G(_xmpacc_a_unew, 1, j)))])) + (0.25 * _XMPACC_LDG(&v[_XMPACC_SO(_xmpacc_o2, _XMPACC_AT2(_xmpacc_a_v, _XMPACC_G(_xmpacc_a_v, 0, i), _XMPACC_G(_xmpacc_a_v, 1, j)))]));
     while (0);
-#line 370 "prog.cu"
+#line 374 "prog.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -410,6 +414,7 @@ void _xmpacc_loop_stream_stencils_c_69_host(long long _xmpacc_n, void **_xmpacc_
 #endif
 _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stream_stencils_c_75) _xmpacc_loop_stream_stencils_c_75(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_k, _xmpacc_sched_t _xmpacc_s_j, _xmpacc_sched_t _xmpacc_s_i, double * _XMPACC_RESTRICT wnew, _xmpacc_array_t _xmpacc_a_wnew, const double * _XMPACC_RESTRICT w, _xmpacc_array_t _xmpacc_a_w)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
   if (_xmpacc_grid2) {
@@ -457,7 +462,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stream_stencils_c_75) _xm
 #line 79 "stream_stencils.c"
 wnew[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_wnew, _XMPACC_G(_xmpacc_a_wnew, 0, k), _XMPACC_G(_xmpacc_a_wnew, 1, j), _XMPACC_G(_xmpacc_a_wnew, 2, i)))] = ((((((_xmpacc_r0_0 + _xmpacc_r0_2) + _XMPACC_LDG(&w[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, k), _XMPACC_G(_xmpacc_a_w, 1, j - 1), _XMPACC_G(_xmpacc_a_w, 2, i)))])) + _XMPACC_LDG(&w[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_2, _XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, k), _XMPACC_G(_xmpacc_a_w, 1, j + 1), _XMPACC_G(_xmpacc_a_w, 2, i)))])) + _XMPACC_LDG(&w[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_3, _XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, k), _XMPACC_G(_xmpacc_a_w, 1, j), _XMPACC_G(_xmpacc_a_w, 2, i - 1)))])) + _XMPACC_LDG(&w[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_4, _XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, k), _XMPACC_G(_xmpacc_a_w, 1, j), _XMPACC_G(_xmpacc_a_w, 2, i + 1)))])) + (2 * _xmpacc_r0_1)) / 8;
     while (0);
-#line 461 "prog.cu"
+#line 466 "prog.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -500,6 +505,7 @@ void _xmpacc_loop_stream_stencils_c_75_host(long long _xmpacc_n, void **_xmpacc_
 #endif
 _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stream_stencils_c_82) _xmpacc_loop_stream_stencils_c_82(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_k, _xmpacc_sched_t _xmpacc_s_j, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT wnew, _xmpacc_array_t _xmpacc_a_wnew, const double * _XMPACC_RESTRICT w, _xmpacc_array_t _xmpacc_a_w, double *_xmpacc_red_r3, double *_xmpacc_red_d3)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
   if (_xmpacc_grid2) {
@@ -548,7 +554,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stream_stencils_c_82) _xm
   d3 = (d > d3) ? (d) : (d3);
 }
     while (0);
-#line 552 "prog.cu"
+#line 558 "prog.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -597,6 +603,7 @@ void _xmpacc_loop_stream_stencils_c_82_host(long long _xmpacc_n, void **_xmpacc_
 #endif
 _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stream_stencils_c_92) _xmpacc_loop_stream_stencils_c_92(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_k, _xmpacc_sched_t _xmpacc_s_j, _xmpacc_sched_t _xmpacc_s_i, double * _XMPACC_RESTRICT wnew, _xmpacc_array_t _xmpacc_a_wnew, const double * _XMPACC_RESTRICT w, _xmpacc_array_t _xmpacc_a_w)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
   if (_xmpacc_grid2) {
@@ -668,7 +675,7 @@ wnew[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_wnew, _XMPACC_G(_xmpacc_a_wnew
 #line 99 "stream_stencils.c"
 wnew[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_wnew, _XMPACC_G(_xmpacc_a_wnew, 0, k), _XMPACC_G(_xmpacc_a_wnew, 1, j), _XMPACC_G(_xmpacc_a_wnew, 2, i)))];
     while (0);
-#line 672 "prog.cu"
+#line 679 "prog.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -718,6 +725,7 @@ void _xmpacc_loop_stream_stencils_c_92_host(long long _xmpacc_n, void **_xmpacc_
 #endif
 _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stream_stencils_c_100) _xmpacc_loop_stream_stencils_c_100(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_k, _xmpacc_sched_t _xmpacc_s_j, _xmpacc_sched_t _xmpacc_s_i, double * _XMPACC_RESTRICT w, _xmpacc_array_t _xmpacc_a_w, const double * _XMPACC_RESTRICT wnew, _xmpacc_array_t _xmpacc_a_wnew)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
   if (_xmpacc_grid2) {
@@ -755,7 +763,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stream_stencils_c_100) _x
 #line 104 "stream_stencils.c"
 w[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, k), _XMPACC_G(_xmpacc_a_w, 1, j), _XMPACC_G(_xmpacc_a_w, 2, i)))] = _XMPACC_LDG(&wnew[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT3(_xmpacc_a_wnew, _XMPACC_G(_xmpacc_a_wnew, 0, k), _XMPACC_G(_xmpacc_a_wnew, 1, j), _XMPACC_G(_xmpacc_a_wnew, 2, i)))]);
     while (0);
-#line 759 "prog.cu"
+#line 767 "prog.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -770,7 +778,7 @@ w[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, k), 
 #line 104 "stream_stencils.c"
 w[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_w, _XMPACC_G(_xmpacc_a_w, 0, k), _XMPACC_G(_xmpacc_a_w, 1, j), _XMPACC_G(_xmpacc_a_w, 2, i)))] = _XMPACC_LDG(&wnew[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT3(_xmpacc_a_wnew, _XMPACC_G(_xmpacc_a_wnew, 0, k), _XMPACC_G(_xmpacc_a_wnew, 1, j), _XMPACC_G(_xmpacc_a_wnew, 2, i)))]);
     while (0);
-#line 774 "prog.cu"
+#line 782 "prog.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;

@@ -11,6 +11,7 @@ _XMPACC_UNIT_BEGIN(array_reductions_c)
 /* array_reductions.c:45: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_array_reductions_c_45(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT x, _xmpacc_array_t _xmpacc_a_x, int *_xmpacc_ra_hist)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -24,7 +25,7 @@ _XMPACC_KERNEL _xmpacc_loop_array_reductions_c_45(long long _xmpacc_total, _xmpa
 #line 47 "tests/xacc_compute/array_reductions.c"
 _XMPACC_ATOMIC_ADD(_xmpacc_ra_hist[((int) x[_XMPACC_G(_xmpacc_a_x, 0, i)]) % 6], 1);
   while (0);
-#line 28 "array_reductions.cu"
+#line 29 "array_reductions.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_array_reductions_c_45_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -47,6 +48,7 @@ void _xmpacc_loop_array_reductions_c_45_host(long long _xmpacc_n, void **_xmpacc
 /* array_reductions.c:51: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_array_reductions_c_51(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT x, _xmpacc_array_t _xmpacc_a_x, int *_xmpacc_ra_both, double *_xmpacc_ra_ds, float *_xmpacc_ra_fs, int *_xmpacc_ra_h)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -65,7 +67,7 @@ _XMPACC_KERNEL _xmpacc_loop_array_reductions_c_51(long long _xmpacc_total, _xmpa
   _XMPACC_ATOMIC_ADD(_xmpacc_ra_fs[i % 2], 0.5f);
 }
   while (0);
-#line 69 "array_reductions.cu"
+#line 71 "array_reductions.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_array_reductions_c_51_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -94,6 +96,7 @@ void _xmpacc_loop_array_reductions_c_51_host(long long _xmpacc_n, void **_xmpacc
 /* array_reductions.c:61: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_array_reductions_c_61(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT x, _xmpacc_array_t _xmpacc_a_x, double *_xmpacc_ra_mx, double *_xmpacc_ra_mn)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -110,7 +113,7 @@ _XMPACC_KERNEL _xmpacc_loop_array_reductions_c_61(long long _xmpacc_total, _xmpa
   _XMPACC_RMW_MIN(_xmpacc_ra_mn[i % 4], x[_XMPACC_G(_xmpacc_a_x, 0, i)] - i, 0);
 }
   while (0);
-#line 114 "array_reductions.cu"
+#line 117 "array_reductions.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_array_reductions_c_61_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -135,6 +138,7 @@ void _xmpacc_loop_array_reductions_c_61_host(long long _xmpacc_n, void **_xmpacc
 /* array_reductions.c:68: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_array_reductions_c_68(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, int *v, int *_xmpacc_ra_whole)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -145,7 +149,7 @@ _XMPACC_KERNEL _xmpacc_loop_array_reductions_c_68(long long _xmpacc_total, _xmpa
 #line 70 "tests/xacc_compute/array_reductions.c"
 _XMPACC_ATOMIC_ADD(_xmpacc_ra_whole[v[i] % 6], 1);
   while (0);
-#line 149 "array_reductions.cu"
+#line 153 "array_reductions.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_array_reductions_c_68_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -166,6 +170,7 @@ void _xmpacc_loop_array_reductions_c_68_host(long long _xmpacc_n, void **_xmpacc
 /* array_reductions.c:71: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_array_reductions_c_71(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, int *v, int *_xmpacc_ra_part)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -176,7 +181,7 @@ _XMPACC_KERNEL _xmpacc_loop_array_reductions_c_71(long long _xmpacc_total, _xmpa
 #line 73 "tests/xacc_compute/array_reductions.c"
 _XMPACC_ATOMIC_ADD(_xmpacc_ra_part[v[i] % 6], v[i]);
   while (0);
-#line 180 "array_reductions.cu"
+#line 185 "array_reductions.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_array_reductions_c_71_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -197,6 +202,7 @@ void _xmpacc_loop_array_reductions_c_71_host(long long _xmpacc_n, void **_xmpacc
 /* array_reductions.c:76: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_array_reductions_c_76(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, int (*_xmpacc_ra_h2)[5])
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
   if (_xmpacc_grid2) {
@@ -218,7 +224,7 @@ _XMPACC_KERNEL _xmpacc_loop_array_reductions_c_76(long long _xmpacc_total, int _
 #line 80 "tests/xacc_compute/array_reductions.c"
 _XMPACC_ATOMIC_ADD(_xmpacc_ra_h2[((int) a[_XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, i), _XMPACC_G(_xmpacc_a_a, 1, j))]) % 3][j], 1);
   while (0);
-#line 222 "array_reductions.cu"
+#line 228 "array_reductions.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_array_reductions_c_76_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -245,6 +251,7 @@ void _xmpacc_loop_array_reductions_c_76_host(long long _xmpacc_n, void **_xmpacc
 /* array_reductions.c:84: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_array_reductions_c_84(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, int *_xmpacc_ra_inner)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -263,7 +270,7 @@ _XMPACC_KERNEL _xmpacc_loop_array_reductions_c_84(long long _xmpacc_total, _xmpa
 
 }
   while (0);
-#line 267 "array_reductions.cu"
+#line 274 "array_reductions.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_array_reductions_c_84_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -286,6 +293,7 @@ void _xmpacc_loop_array_reductions_c_84_host(long long _xmpacc_n, void **_xmpacc
 /* array_reductions.c:95: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_array_reductions_c_95(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT x, _xmpacc_array_t _xmpacc_a_x, int *_xmpacc_ra_below)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -299,7 +307,7 @@ _XMPACC_KERNEL _xmpacc_loop_array_reductions_c_95(long long _xmpacc_total, _xmpa
 #line 97 "tests/xacc_compute/array_reductions.c"
 _XMPACC_ATOMIC_ADD(_xmpacc_ra_below[(((int) x[_XMPACC_G(_xmpacc_a_x, 0, i)]) + i) % 6], 1);
   while (0);
-#line 303 "array_reductions.cu"
+#line 311 "array_reductions.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_array_reductions_c_95_host(long long _xmpacc_n, void **_xmpacc_args)

@@ -14,6 +14,7 @@ _XMPACC_UNIT_BEGIN(basic_c)
 #endif
 _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_basic_c_38) _xmpacc_loop_basic_c_38(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double * _XMPACC_RESTRICT b, _xmpacc_array_t _xmpacc_a_b, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, double *c, double scale)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
   if (_xmpacc_grid2) {
@@ -50,7 +51,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_basic_c_38) _xmpacc_loop_
 #line 41 "tests/xacc_compute/basic.c"
 b[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_b, _XMPACC_G(_xmpacc_a_b, 0, i), _XMPACC_G(_xmpacc_a_b, 1, j)))] = (scale * _XMPACC_LDG(&a[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, i), _XMPACC_G(_xmpacc_a_a, 1, j)))])) + _XMPACC_LDG(&c[j]);
     while (0);
-#line 54 "basic.cu"
+#line 55 "basic.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -65,7 +66,7 @@ b[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_b, _XMPACC_G(_xmpacc_a_b, 0, i), 
 #line 41 "tests/xacc_compute/basic.c"
 b[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_b, _XMPACC_G(_xmpacc_a_b, 0, i), _XMPACC_G(_xmpacc_a_b, 1, j)))] = (scale * _XMPACC_LDG(&a[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT2(_xmpacc_a_a, _XMPACC_G(_xmpacc_a_a, 0, i), _XMPACC_G(_xmpacc_a_a, 1, j)))])) + _XMPACC_LDG(&c[j]);
     while (0);
-#line 69 "basic.cu"
+#line 70 "basic.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -105,6 +106,7 @@ void _xmpacc_loop_basic_c_38_host(long long _xmpacc_n, void **_xmpacc_args)
 /* basic.c:43: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_basic_c_43(long long _xmpacc_total, int _xmpacc_lanes_arg, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT b, _xmpacc_array_t _xmpacc_a_b, double *_xmpacc_red_s)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   const int _xmpacc_lanes = _XMPACC_LANES(_xmpacc_lanes_arg);
   long long _xmpacc_tid = _xmpacc_gid / _xmpacc_lanes;
@@ -143,7 +145,7 @@ _XMPACC_KERNEL _xmpacc_loop_basic_c_43(long long _xmpacc_total, int _xmpacc_lane
   }
 }
   while (0);
-#line 147 "basic.cu"
+#line 149 "basic.cu"
   _XMPACC_PARTIAL(s, _XMPACC_LANES_SUM, _xmpacc_red_s);
 }
 #ifndef __CUDACC__
@@ -169,6 +171,7 @@ void _xmpacc_loop_basic_c_43_host(long long _xmpacc_n, void **_xmpacc_args)
 /* basic.c:62: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_basic_c_62(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double * _XMPACC_RESTRICT x, _xmpacc_array_t _xmpacc_a_x)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -182,7 +185,7 @@ _XMPACC_KERNEL _xmpacc_loop_basic_c_62(long long _xmpacc_total, _xmpacc_sched_t 
 #line 63 "tests/xacc_compute/basic.c"
 x[_XMPACC_G(_xmpacc_a_x, 0, i)] = x[_XMPACC_G(_xmpacc_a_x, 0, i)] + 1;
   while (0);
-#line 186 "basic.cu"
+#line 189 "basic.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_basic_c_62_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -203,6 +206,7 @@ void _xmpacc_loop_basic_c_62_host(long long _xmpacc_n, void **_xmpacc_args)
 /* basic.c:67: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_basic_c_67(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double * _XMPACC_RESTRICT x, _xmpacc_array_t _xmpacc_a_x)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -216,7 +220,7 @@ _XMPACC_KERNEL _xmpacc_loop_basic_c_67(long long _xmpacc_total, _xmpacc_sched_t 
 #line 68 "tests/xacc_compute/basic.c"
 x[_XMPACC_G(_xmpacc_a_x, 0, i)] = x[_XMPACC_G(_xmpacc_a_x, 0, i)] * 2;
   while (0);
-#line 220 "basic.cu"
+#line 224 "basic.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_basic_c_67_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -237,6 +241,7 @@ void _xmpacc_loop_basic_c_67_host(long long _xmpacc_n, void **_xmpacc_args)
 /* basic.c:73: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_basic_c_73(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double * _XMPACC_RESTRICT y, _xmpacc_array_t _xmpacc_a_y, const double * _XMPACC_RESTRICT x, _xmpacc_array_t _xmpacc_a_x, double *_xmpacc_red_mx, long *_xmpacc_red_cnt)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -256,7 +261,7 @@ _XMPACC_KERNEL _xmpacc_loop_basic_c_73(long long _xmpacc_total, _xmpacc_sched_t 
   cnt += y[_XMPACC_G(_xmpacc_a_y, 0, i)] > 3.0;
 }
   while (0);
-#line 260 "basic.cu"
+#line 265 "basic.cu"
   _XMPACC_PARTIAL(mx, _XMPACC_LANES_MAX, _xmpacc_red_mx);
   _XMPACC_PARTIAL(cnt, _XMPACC_LANES_SUM, _xmpacc_red_cnt);
 }
@@ -287,6 +292,7 @@ void _xmpacc_loop_basic_c_73_host(long long _xmpacc_n, void **_xmpacc_args)
 /* basic.c:83: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_basic_c_83(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_j, double *c)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -297,7 +303,7 @@ _XMPACC_KERNEL _xmpacc_loop_basic_c_83(long long _xmpacc_total, _xmpacc_sched_t 
 #line 84 "tests/xacc_compute/basic.c"
 c[j] = (c[j] * 2) + 1;
   while (0);
-#line 301 "basic.cu"
+#line 307 "basic.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_basic_c_83_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -316,6 +322,7 @@ void _xmpacc_loop_basic_c_83_host(long long _xmpacc_n, void **_xmpacc_args)
 /* basic.c:85: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_basic_c_85(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_j, double *c)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -326,7 +333,7 @@ _XMPACC_KERNEL _xmpacc_loop_basic_c_85(long long _xmpacc_total, _xmpacc_sched_t 
 #line 86 "tests/xacc_compute/basic.c"
 c[j] = -c[j];
   while (0);
-#line 330 "basic.cu"
+#line 337 "basic.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_basic_c_85_host(long long _xmpacc_n, void **_xmpacc_args)

@@ -11,6 +11,7 @@ _XMPACC_UNIT_BEGIN(cyclic_w_c)
 /* cyclic_w.c:56: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_cyclic_w_c_56(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_posmap_t _xmpacc_m_i, double * _XMPACC_RESTRICT y, _xmpacc_array_t _xmpacc_a_y, const double * _XMPACC_RESTRICT x, _xmpacc_array_t _xmpacc_a_x)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -21,7 +22,7 @@ _XMPACC_KERNEL _xmpacc_loop_cyclic_w_c_56(long long _xmpacc_total, _xmpacc_sched
 #line 57 "tests/xacc_compute/cyclic_w.c"
 y[_XMPACC_LC(_xmpacc_a_y, 0, i)] = (3.0 * x[_XMPACC_LC(_xmpacc_a_x, 0, i)]) + 1;
   while (0);
-#line 25 "cyclic_w.cu"
+#line 26 "cyclic_w.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_cyclic_w_c_56_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -48,6 +49,7 @@ void _xmpacc_loop_cyclic_w_c_56_host(long long _xmpacc_n, void **_xmpacc_args)
 /* cyclic_w.c:58: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_cyclic_w_c_58(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_posmap_t _xmpacc_m_i, double * _XMPACC_RESTRICT x, _xmpacc_array_t _xmpacc_a_x, const double * _XMPACC_RESTRICT y, _xmpacc_array_t _xmpacc_a_y)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -58,7 +60,7 @@ _XMPACC_KERNEL _xmpacc_loop_cyclic_w_c_58(long long _xmpacc_total, _xmpacc_sched
 #line 60 "tests/xacc_compute/cyclic_w.c"
 x[_XMPACC_LC(_xmpacc_a_x, 0, i)] = y[_XMPACC_LC(_xmpacc_a_y, 0, i)] - x[_XMPACC_LC(_xmpacc_a_x, 0, i)];
   while (0);
-#line 62 "cyclic_w.cu"
+#line 64 "cyclic_w.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_cyclic_w_c_58_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -85,6 +87,7 @@ void _xmpacc_loop_cyclic_w_c_58_host(long long _xmpacc_n, void **_xmpacc_args)
 /* cyclic_w.c:62: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_cyclic_w_c_62(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_posmap_t _xmpacc_m_i, double * _XMPACC_RESTRICT y, _xmpacc_array_t _xmpacc_a_y)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -97,7 +100,7 @@ _XMPACC_KERNEL _xmpacc_loop_cyclic_w_c_62(long long _xmpacc_total, _xmpacc_sched
 #line 63 "tests/xacc_compute/cyclic_w.c"
 y[_XMPACC_LC(_xmpacc_a_y, 0, i)] += 0.25 * i;
   while (0);
-#line 101 "cyclic_w.cu"
+#line 104 "cyclic_w.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_cyclic_w_c_62_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -123,6 +126,7 @@ void _xmpacc_loop_cyclic_w_c_62_host(long long _xmpacc_n, void **_xmpacc_args)
 #endif
 _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_cyclic_w_c_65) _xmpacc_loop_cyclic_w_c_65(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, _xmpacc_posmap_t _xmpacc_m_j, double * _XMPACC_RESTRICT b, _xmpacc_array_t _xmpacc_a_b, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
   if (_xmpacc_grid2) {
@@ -155,7 +159,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_cyclic_w_c_65) _xmpacc_lo
 #line 67 "tests/xacc_compute/cyclic_w.c"
 b[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_b, _XMPACC_L(_xmpacc_a_b, 0, i), _XMPACC_LC(_xmpacc_a_b, 1, j)))] = ((_XMPACC_LDG(&a[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT2(_xmpacc_a_a, _XMPACC_L(_xmpacc_a_a, 0, i), _XMPACC_LC(_xmpacc_a_a, 1, j)))]) * 2) + i) - j;
     while (0);
-#line 159 "cyclic_w.cu"
+#line 163 "cyclic_w.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -170,7 +174,7 @@ b[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_b, _XMPACC_L(_xmpacc_a_b, 0, i), 
 #line 67 "tests/xacc_compute/cyclic_w.c"
 b[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_b, _XMPACC_L(_xmpacc_a_b, 0, i), _XMPACC_LC(_xmpacc_a_b, 1, j)))] = ((_XMPACC_LDG(&a[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT2(_xmpacc_a_a, _XMPACC_L(_xmpacc_a_a, 0, i), _XMPACC_LC(_xmpacc_a_a, 1, j)))]) * 2) + i) - j;
     while (0);
-#line 174 "cyclic_w.cu"
+#line 178 "cyclic_w.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -208,6 +212,7 @@ void _xmpacc_loop_cyclic_w_c_65_host(long long _xmpacc_n, void **_xmpacc_args)
 /* cyclic_w.c:68: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_cyclic_w_c_68(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, _xmpacc_posmap_t _xmpacc_m_i, double * _XMPACC_RESTRICT d, _xmpacc_array_t _xmpacc_a_d, const double * _XMPACC_RESTRICT c, _xmpacc_array_t _xmpacc_a_c)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
   if (_xmpacc_grid2) {
@@ -226,7 +231,7 @@ _XMPACC_KERNEL _xmpacc_loop_cyclic_w_c_68(long long _xmpacc_total, int _xmpacc_g
 #line 71 "tests/xacc_compute/cyclic_w.c"
 d[_XMPACC_AT2(_xmpacc_a_d, _XMPACC_LC(_xmpacc_a_d, 0, i), _XMPACC_L(_xmpacc_a_d, 1, j))] = (c[_XMPACC_AT2(_xmpacc_a_c, _XMPACC_LC(_xmpacc_a_c, 0, i), _XMPACC_L(_xmpacc_a_c, 1, j))] + (0.5 * j)) + (c[_XMPACC_AT2(_xmpacc_a_c, _XMPACC_LC(_xmpacc_a_c, 0, i), _XMPACC_L(_xmpacc_a_c, 1, j))] * c[_XMPACC_AT2(_xmpacc_a_c, _XMPACC_LC(_xmpacc_a_c, 0, i), _XMPACC_L(_xmpacc_a_c, 1, j))]);
   while (0);
-#line 230 "cyclic_w.cu"
+#line 235 "cyclic_w.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_cyclic_w_c_68_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -257,6 +262,7 @@ void _xmpacc_loop_cyclic_w_c_68_host(long long _xmpacc_n, void **_xmpacc_args)
 /* cyclic_w.c:73: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_cyclic_w_c_73(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, _xmpacc_posmap_t _xmpacc_m_i, double * _XMPACC_RESTRICT e, _xmpacc_array_t _xmpacc_a_e, const double * _XMPACC_RESTRICT x, _xmpacc_array_t _xmpacc_a_x, const double * _XMPACC_RESTRICT y, _xmpacc_array_t _xmpacc_a_y)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
   if (_xmpacc_grid2) {
@@ -275,7 +281,7 @@ _XMPACC_KERNEL _xmpacc_loop_cyclic_w_c_73(long long _xmpacc_total, int _xmpacc_g
 #line 76 "tests/xacc_compute/cyclic_w.c"
 e[_XMPACC_AT2(_xmpacc_a_e, _XMPACC_LC(_xmpacc_a_e, 0, i), _XMPACC_L(_xmpacc_a_e, 1, j))] = (x[_XMPACC_LC(_xmpacc_a_x, 0, i)] * j) + y[_XMPACC_LC(_xmpacc_a_y, 0, i)];
   while (0);
-#line 279 "cyclic_w.cu"
+#line 285 "cyclic_w.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_cyclic_w_c_73_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -310,6 +316,7 @@ void _xmpacc_loop_cyclic_w_c_73_host(long long _xmpacc_n, void **_xmpacc_args)
 /* cyclic_w.c:78: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_cyclic_w_c_78(long long _xmpacc_total, int _xmpacc_lanes_arg, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_posmap_t _xmpacc_m_i, const double * _XMPACC_RESTRICT e, _xmpacc_array_t _xmpacc_a_e, double * _XMPACC_RESTRICT z, _xmpacc_array_t _xmpacc_a_z, const double * _XMPACC_RESTRICT x, _xmpacc_array_t _xmpacc_a_x)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   const int _xmpacc_lanes = _XMPACC_LANES(_xmpacc_lanes_arg);
   long long _xmpacc_tid = _xmpacc_gid / _xmpacc_lanes;
@@ -344,7 +351,7 @@ _XMPACC_KERNEL _xmpacc_loop_cyclic_w_c_78(long long _xmpacc_total, int _xmpacc_l
   }
 }
   while (0);
-#line 348 "cyclic_w.cu"
+#line 355 "cyclic_w.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_cyclic_w_c_78_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -377,6 +384,7 @@ void _xmpacc_loop_cyclic_w_c_78_host(long long _xmpacc_n, void **_xmpacc_args)
 /* cyclic_w.c:87: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_cyclic_w_c_87(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_posmap_t _xmpacc_m_i, const double * _XMPACC_RESTRICT x, _xmpacc_array_t _xmpacc_a_x, const double * _XMPACC_RESTRICT y, _xmpacc_array_t _xmpacc_a_y, double *_xmpacc_red_s)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -387,7 +395,7 @@ _XMPACC_KERNEL _xmpacc_loop_cyclic_w_c_87(long long _xmpacc_total, _xmpacc_sched
 #line 88 "tests/xacc_compute/cyclic_w.c"
 s += (x[_XMPACC_LC(_xmpacc_a_x, 0, i)] * (i % 5)) + y[_XMPACC_LC(_xmpacc_a_y, 0, i)];
   while (0);
-#line 391 "cyclic_w.cu"
+#line 399 "cyclic_w.cu"
   _XMPACC_PARTIAL(s, _XMPACC_LANES_SUM, _xmpacc_red_s);
 }
 #ifndef __CUDACC__
@@ -417,6 +425,7 @@ void _xmpacc_loop_cyclic_w_c_87_host(long long _xmpacc_n, void **_xmpacc_args)
 /* cyclic_w.c:89: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_cyclic_w_c_89(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_posmap_t _xmpacc_m_i, const double * _XMPACC_RESTRICT x, _xmpacc_array_t _xmpacc_a_x, const double * _XMPACC_RESTRICT y, _xmpacc_array_t _xmpacc_a_y, double *_xmpacc_red_mx, long *_xmpacc_red_cnt)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -431,7 +440,7 @@ _XMPACC_KERNEL _xmpacc_loop_cyclic_w_c_89(long long _xmpacc_total, _xmpacc_sched
   cnt += y[_XMPACC_LC(_xmpacc_a_y, 0, i)] > 20;
 }
   while (0);
-#line 435 "cyclic_w.cu"
+#line 444 "cyclic_w.cu"
   _XMPACC_PARTIAL(mx, _XMPACC_LANES_MAX, _xmpacc_red_mx);
   _XMPACC_PARTIAL(cnt, _XMPACC_LANES_SUM, _xmpacc_red_cnt);
 }
@@ -464,6 +473,7 @@ void _xmpacc_loop_cyclic_w_c_89_host(long long _xmpacc_n, void **_xmpacc_args)
 /* cyclic_w.c:96: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_cyclic_w_c_96(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, _xmpacc_posmap_t _xmpacc_m_j, const double * _XMPACC_RESTRICT b, _xmpacc_array_t _xmpacc_a_b, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, double *_xmpacc_red_s2)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
   if (_xmpacc_grid2) {
@@ -483,7 +493,7 @@ _XMPACC_KERNEL _xmpacc_loop_cyclic_w_c_96(long long _xmpacc_total, int _xmpacc_g
 #line 98 "tests/xacc_compute/cyclic_w.c"
 s2 += (b[_XMPACC_AT2(_xmpacc_a_b, _XMPACC_L(_xmpacc_a_b, 0, i), _XMPACC_LC(_xmpacc_a_b, 1, j))] * (j + 1)) - a[_XMPACC_AT2(_xmpacc_a_a, _XMPACC_L(_xmpacc_a_a, 0, i), _XMPACC_LC(_xmpacc_a_a, 1, j))];
   while (0);
-#line 487 "cyclic_w.cu"
+#line 497 "cyclic_w.cu"
   _XMPACC_PARTIAL(s2, _XMPACC_LANES_SUM, _xmpacc_red_s2);
 }
 #ifndef __CUDACC__

@@ -18,6 +18,7 @@ typedef struct
 /* derefs.c:37: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_derefs_c_37(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double *a, double *d)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -28,7 +29,7 @@ _XMPACC_KERNEL _xmpacc_loop_derefs_c_37(long long _xmpacc_total, _xmpacc_sched_t
 #line 38 "tests/xacc_compute/derefs.c"
 d[i] = 0.5 * a[i];
   while (0);
-#line 32 "derefs.cu"
+#line 33 "derefs.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_derefs_c_37_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -49,6 +50,7 @@ void _xmpacc_loop_derefs_c_37_host(long long _xmpacc_n, void **_xmpacc_args)
 /* derefs.c:39: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_derefs_c_39(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double *a, double *d)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -59,7 +61,7 @@ _XMPACC_KERNEL _xmpacc_loop_derefs_c_39(long long _xmpacc_total, _xmpacc_sched_t
 #line 40 "tests/xacc_compute/derefs.c"
 a[i] += d[i - 1] + d[0];
   while (0);
-#line 63 "derefs.cu"
+#line 65 "derefs.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_derefs_c_39_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -80,6 +82,7 @@ void _xmpacc_loop_derefs_c_39_host(long long _xmpacc_n, void **_xmpacc_args)
 /* derefs.c:41: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_derefs_c_41(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_k, cplx *c, double *a)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -95,7 +98,7 @@ _XMPACC_KERNEL _xmpacc_loop_derefs_c_41(long long _xmpacc_total, _xmpacc_sched_t
     c[0].im = 100;
 }
   while (0);
-#line 99 "derefs.cu"
+#line 102 "derefs.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_derefs_c_41_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -116,6 +119,7 @@ void _xmpacc_loop_derefs_c_41_host(long long _xmpacc_n, void **_xmpacc_args)
 /* derefs.c:47: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_derefs_c_47(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, cplx * _XMPACC_RESTRICT z, _xmpacc_array_t _xmpacc_a_z, double *a)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -131,7 +135,7 @@ _XMPACC_KERNEL _xmpacc_loop_derefs_c_47(long long _xmpacc_total, _xmpacc_sched_t
   z[i].im += a[i];
 }
   while (0);
-#line 135 "derefs.cu"
+#line 139 "derefs.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_derefs_c_47_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -154,6 +158,7 @@ void _xmpacc_loop_derefs_c_47_host(long long _xmpacc_n, void **_xmpacc_args)
 /* derefs.c:51: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_derefs_c_51(long long _xmpacc_total, double *d)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -163,7 +168,7 @@ _XMPACC_KERNEL _xmpacc_loop_derefs_c_51(long long _xmpacc_total, double *d)
 #line 51 "tests/xacc_compute/derefs.c"
 d[0] = 7.5;
   while (0);
-#line 167 "derefs.cu"
+#line 172 "derefs.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_derefs_c_51_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -180,6 +185,7 @@ void _xmpacc_loop_derefs_c_51_host(long long _xmpacc_n, void **_xmpacc_args)
 /* derefs.c:53: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_derefs_c_53(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double *d, double *_xmpacc_red_s)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -190,7 +196,7 @@ _XMPACC_KERNEL _xmpacc_loop_derefs_c_53(long long _xmpacc_total, _xmpacc_sched_t
 #line 54 "tests/xacc_compute/derefs.c"
 s += d[i] + d[0];
   while (0);
-#line 194 "derefs.cu"
+#line 200 "derefs.cu"
   _XMPACC_PARTIAL(s, _XMPACC_LANES_SUM, _xmpacc_red_s);
 }
 #ifndef __CUDACC__

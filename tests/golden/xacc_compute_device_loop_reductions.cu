@@ -11,6 +11,7 @@ _XMPACC_UNIT_BEGIN(device_loop_reductions_c)
 /* device_loop_reductions.c:35: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_device_loop_reductions_c_35(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, double *_xmpacc_red_s, int *_xmpacc_ra_h)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -27,7 +28,7 @@ _XMPACC_KERNEL _xmpacc_loop_device_loop_reductions_c_35(long long _xmpacc_total,
   _XMPACC_ATOMIC_ADD(_xmpacc_ra_h[i % 4], 1);
 }
   while (0);
-#line 31 "device_loop_reductions.cu"
+#line 32 "device_loop_reductions.cu"
   _XMPACC_PARTIAL(s, _XMPACC_LANES_SUM, _xmpacc_red_s);
 }
 #ifndef __CUDACC__
@@ -53,6 +54,7 @@ void _xmpacc_loop_device_loop_reductions_c_35_host(long long _xmpacc_n, void **_
 /* device_loop_reductions.c:50: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_device_loop_reductions_c_50(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, double *_xmpacc_ds_s, double *_xmpacc_ds_r)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -66,7 +68,7 @@ _XMPACC_KERNEL _xmpacc_loop_device_loop_reductions_c_50(long long _xmpacc_total,
 #line 51 "tests/xacc_compute/device_loop_reductions.c"
 a[_XMPACC_G(_xmpacc_a_a, 0, i)] = (a[_XMPACC_G(_xmpacc_a_a, 0, i)] + (*_xmpacc_ds_s)) + (*_xmpacc_ds_r);
   while (0);
-#line 70 "device_loop_reductions.cu"
+#line 72 "device_loop_reductions.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_device_loop_reductions_c_50_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -91,6 +93,7 @@ void _xmpacc_loop_device_loop_reductions_c_50_host(long long _xmpacc_n, void **_
 /* device_loop_reductions.c:58: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_device_loop_reductions_c_58(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, double *_xmpacc_red_m, int *_xmpacc_red_bits)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -110,7 +113,7 @@ _XMPACC_KERNEL _xmpacc_loop_device_loop_reductions_c_58(long long _xmpacc_total,
   bits |= 1 << (i % 6);
 }
   while (0);
-#line 114 "device_loop_reductions.cu"
+#line 117 "device_loop_reductions.cu"
   _XMPACC_PARTIAL(m, _XMPACC_LANES_MAX, _xmpacc_red_m);
   _XMPACC_PARTIAL(bits, _XMPACC_LANES_OR, _xmpacc_red_bits);
 }
@@ -137,6 +140,7 @@ void _xmpacc_loop_device_loop_reductions_c_58_host(long long _xmpacc_n, void **_
 /* device_loop_reductions.c:69: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_device_loop_reductions_c_69(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, long *_xmpacc_red_c, int *_xmpacc_ra_g)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -150,7 +154,7 @@ _XMPACC_KERNEL _xmpacc_loop_device_loop_reductions_c_69(long long _xmpacc_total,
   c += i % 2;
 }
   while (0);
-#line 154 "device_loop_reductions.cu"
+#line 158 "device_loop_reductions.cu"
   _XMPACC_PARTIAL(c, _XMPACC_LANES_SUM, _xmpacc_red_c);
 }
 #ifndef __CUDACC__

@@ -11,6 +11,7 @@ _XMPACC_UNIT_BEGIN(dynamic_templates_c)
 /* dynamic_templates.c:30: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_dynamic_templates_c_30(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double * _XMPACC_RESTRICT y, _xmpacc_array_t _xmpacc_a_y, const double * _XMPACC_RESTRICT x, _xmpacc_array_t _xmpacc_a_x)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -25,7 +26,7 @@ _XMPACC_KERNEL _xmpacc_loop_dynamic_templates_c_30(long long _xmpacc_total, _xmp
 #line 32 "tests/xacc_compute/dynamic_templates.c"
 y[_XMPACC_G(_xmpacc_a_y, 0, i)] = (x[_XMPACC_G(_xmpacc_a_x, 0, i - 1)] - (2 * x[_XMPACC_G(_xmpacc_a_x, 0, i)])) + x[_XMPACC_G(_xmpacc_a_x, 0, i + 1)];
   while (0);
-#line 29 "dynamic_templates.cu"
+#line 30 "dynamic_templates.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_dynamic_templates_c_30_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -50,6 +51,7 @@ void _xmpacc_loop_dynamic_templates_c_30_host(long long _xmpacc_n, void **_xmpac
 /* dynamic_templates.c:33: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_dynamic_templates_c_33(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT y, _xmpacc_array_t _xmpacc_a_y, double *_xmpacc_red_s)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -63,7 +65,7 @@ _XMPACC_KERNEL _xmpacc_loop_dynamic_templates_c_33(long long _xmpacc_total, _xmp
 #line 35 "tests/xacc_compute/dynamic_templates.c"
 s += y[_XMPACC_G(_xmpacc_a_y, 0, i)] * y[_XMPACC_G(_xmpacc_a_y, 0, i)];
   while (0);
-#line 67 "dynamic_templates.cu"
+#line 69 "dynamic_templates.cu"
   _XMPACC_PARTIAL(s, _XMPACC_LANES_SUM, _xmpacc_red_s);
 }
 #ifndef __CUDACC__
@@ -87,6 +89,7 @@ void _xmpacc_loop_dynamic_templates_c_33_host(long long _xmpacc_n, void **_xmpac
 /* dynamic_templates.c:37: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_dynamic_templates_c_37(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double * _XMPACC_RESTRICT x, _xmpacc_array_t _xmpacc_a_x, const double * _XMPACC_RESTRICT y, _xmpacc_array_t _xmpacc_a_y)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -101,7 +104,7 @@ _XMPACC_KERNEL _xmpacc_loop_dynamic_templates_c_37(long long _xmpacc_total, _xmp
 #line 38 "tests/xacc_compute/dynamic_templates.c"
 x[_XMPACC_G(_xmpacc_a_x, 0, i)] = x[_XMPACC_G(_xmpacc_a_x, 0, i)] + (0.5 * y[_XMPACC_G(_xmpacc_a_y, 0, i)]);
   while (0);
-#line 105 "dynamic_templates.cu"
+#line 108 "dynamic_templates.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_dynamic_templates_c_37_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -126,6 +129,7 @@ void _xmpacc_loop_dynamic_templates_c_37_host(long long _xmpacc_n, void **_xmpac
 /* dynamic_templates.c:39: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_dynamic_templates_c_39(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double *h, double *_xmpacc_ds_s)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -136,7 +140,7 @@ _XMPACC_KERNEL _xmpacc_loop_dynamic_templates_c_39(long long _xmpacc_total, _xmp
 #line 40 "tests/xacc_compute/dynamic_templates.c"
 h[i] = (*_xmpacc_ds_s) + i;
   while (0);
-#line 140 "dynamic_templates.cu"
+#line 144 "dynamic_templates.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_dynamic_templates_c_39_host(long long _xmpacc_n, void **_xmpacc_args)

@@ -11,6 +11,7 @@ _XMPACC_UNIT_BEGIN(kernels_auto_c)
 /* kernels_auto.c:36: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_kernels_auto_c_36(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double *a, double *b, double *c)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -21,7 +22,7 @@ _XMPACC_KERNEL _xmpacc_loop_kernels_auto_c_36(long long _xmpacc_total, _xmpacc_s
 #line 36 "tests/xacc_compute/kernels_auto.c"
 a[i] = b[i] + c[i];
   while (0);
-#line 25 "kernels_auto.cu"
+#line 26 "kernels_auto.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_kernels_auto_c_36_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -44,6 +45,7 @@ void _xmpacc_loop_kernels_auto_c_36_host(long long _xmpacc_n, void **_xmpacc_arg
 /* kernels_auto.c:37: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_kernels_auto_c_37(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double *a, double *_xmpacc_red_s)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -54,7 +56,7 @@ _XMPACC_KERNEL _xmpacc_loop_kernels_auto_c_37(long long _xmpacc_total, _xmpacc_s
 #line 37 "tests/xacc_compute/kernels_auto.c"
 s += a[i];
   while (0);
-#line 58 "kernels_auto.cu"
+#line 60 "kernels_auto.cu"
   _XMPACC_PARTIAL(s, _XMPACC_LANES_SUM, _xmpacc_red_s);
 }
 #ifndef __CUDACC__
@@ -76,6 +78,7 @@ void _xmpacc_loop_kernels_auto_c_37_host(long long _xmpacc_n, void **_xmpacc_arg
 /* kernels_auto.c:38: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_kernels_auto_c_38(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double *_xmpacc_red_prod)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -86,7 +89,7 @@ _XMPACC_KERNEL _xmpacc_loop_kernels_auto_c_38(long long _xmpacc_total, _xmpacc_s
 #line 38 "tests/xacc_compute/kernels_auto.c"
 prod *= 1.0 + (1.0 / i);
   while (0);
-#line 90 "kernels_auto.cu"
+#line 93 "kernels_auto.cu"
   _XMPACC_PARTIAL(prod, _XMPACC_LANES_PROD, _xmpacc_red_prod);
 }
 #ifndef __CUDACC__
@@ -106,6 +109,7 @@ void _xmpacc_loop_kernels_auto_c_38_host(long long _xmpacc_n, void **_xmpacc_arg
 /* kernels_auto.c:39: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_kernels_auto_c_39(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double *a, double *b)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -121,7 +125,7 @@ _XMPACC_KERNEL _xmpacc_loop_kernels_auto_c_39(long long _xmpacc_total, _xmpacc_s
   b[i] = tmp - 1;
 }
   while (0);
-#line 125 "kernels_auto.cu"
+#line 129 "kernels_auto.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_kernels_auto_c_39_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -142,6 +146,7 @@ void _xmpacc_loop_kernels_auto_c_39_host(long long _xmpacc_n, void **_xmpacc_arg
 /* kernels_auto.c:40: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_kernels_auto_c_40(long long _xmpacc_total, double *c, double *b)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -154,7 +159,7 @@ for (i = 1; i < 48; i++)
 #line 40 "tests/xacc_compute/kernels_auto.c"
   c[i] = c[i - 1] + b[i];
   while (0);
-#line 158 "kernels_auto.cu"
+#line 163 "kernels_auto.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_kernels_auto_c_40_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -173,6 +178,7 @@ void _xmpacc_loop_kernels_auto_c_40_host(long long _xmpacc_n, void **_xmpacc_arg
 /* kernels_auto.c:41: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_kernels_auto_c_41(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double (*g)[5], double *a)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -186,7 +192,7 @@ for (j = 1; j < 5; j++)
 #line 42 "tests/xacc_compute/kernels_auto.c"
   g[i][j] = (g[i][j - 1] + a[i]) + j;
   while (0);
-#line 190 "kernels_auto.cu"
+#line 196 "kernels_auto.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_kernels_auto_c_41_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -207,6 +213,7 @@ void _xmpacc_loop_kernels_auto_c_41_host(long long _xmpacc_n, void **_xmpacc_arg
 /* kernels_auto.c:43: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_kernels_auto_c_43(long long _xmpacc_total, double *a, double *y, double *_xmpacc_ds_run)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -223,7 +230,7 @@ for (i = 0; i < 48; i++)
   y[i] = *_xmpacc_ds_run;
 }
   while (0);
-#line 227 "kernels_auto.cu"
+#line 234 "kernels_auto.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_kernels_auto_c_43_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -244,6 +251,7 @@ void _xmpacc_loop_kernels_auto_c_43_host(long long _xmpacc_n, void **_xmpacc_arg
 /* kernels_auto.c:44: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_kernels_auto_c_44(long long _xmpacc_total, double *y, double *x)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -256,7 +264,7 @@ for (i = 0; i < 48; i++)
 #line 44 "tests/xacc_compute/kernels_auto.c"
   y[i] = y[i] + x[i];
   while (0);
-#line 260 "kernels_auto.cu"
+#line 268 "kernels_auto.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_kernels_auto_c_44_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -275,6 +283,7 @@ void _xmpacc_loop_kernels_auto_c_44_host(long long _xmpacc_n, void **_xmpacc_arg
 /* kernels_auto.c:45: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_kernels_auto_c_45(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double *z, double *x)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -285,7 +294,7 @@ _XMPACC_KERNEL _xmpacc_loop_kernels_auto_c_45(long long _xmpacc_total, _xmpacc_s
 #line 45 "tests/xacc_compute/kernels_auto.c"
 z[i] = x[i] * 2;
   while (0);
-#line 289 "kernels_auto.cu"
+#line 298 "kernels_auto.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_kernels_auto_c_45_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -306,6 +315,7 @@ void _xmpacc_loop_kernels_auto_c_45_host(long long _xmpacc_n, void **_xmpacc_arg
 /* kernels_auto.c:46: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_kernels_auto_c_46(long long _xmpacc_total, double *a, int *_xmpacc_ds_last, int *_xmpacc_ds_count)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -324,7 +334,7 @@ for (i = 0; i < 48; i++)
   (*_xmpacc_ds_count)++;
 }
   while (0);
-#line 328 "kernels_auto.cu"
+#line 338 "kernels_auto.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_kernels_auto_c_46_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -345,6 +355,7 @@ void _xmpacc_loop_kernels_auto_c_46_host(long long _xmpacc_n, void **_xmpacc_arg
 /* kernels_auto.c:48: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_kernels_auto_c_48(long long _xmpacc_total, double *b)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -357,7 +368,7 @@ for (i = 1; i < 48; i++)
 #line 49 "tests/xacc_compute/kernels_auto.c"
   b[i] = (b[i - 1] * 0.5) + b[i];
   while (0);
-#line 361 "kernels_auto.cu"
+#line 372 "kernels_auto.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_kernels_auto_c_48_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -374,6 +385,7 @@ void _xmpacc_loop_kernels_auto_c_48_host(long long _xmpacc_n, void **_xmpacc_arg
 /* kernels_auto.c:50: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_kernels_auto_c_50(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double (*g)[5])
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
   if (_xmpacc_grid2) {
@@ -392,7 +404,7 @@ _XMPACC_KERNEL _xmpacc_loop_kernels_auto_c_50(long long _xmpacc_total, int _xmpa
 #line 52 "tests/xacc_compute/kernels_auto.c"
 g[i][j] = g[i][j] * 2;
   while (0);
-#line 396 "kernels_auto.cu"
+#line 408 "kernels_auto.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_kernels_auto_c_50_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -415,6 +427,7 @@ void _xmpacc_loop_kernels_auto_c_50_host(long long _xmpacc_n, void **_xmpacc_arg
 /* kernels_auto.c:53: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_kernels_auto_c_53(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double (*g)[5])
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
   if (_xmpacc_grid2) {
@@ -433,7 +446,7 @@ _XMPACC_KERNEL _xmpacc_loop_kernels_auto_c_53(long long _xmpacc_total, int _xmpa
 #line 55 "tests/xacc_compute/kernels_auto.c"
 g[i][j] = (g[i][j] + i) - j;
   while (0);
-#line 437 "kernels_auto.cu"
+#line 450 "kernels_auto.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_kernels_auto_c_53_host(long long _xmpacc_n, void **_xmpacc_args)

@@ -11,6 +11,7 @@ _XMPACC_UNIT_BEGIN(locations_c)
 /* locations.c:49: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_locations_c_49(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT x, _xmpacc_array_t _xmpacc_a_x, double v, int iv, double xv, long long *_xmpacc_lkp_0, double *_xmpacc_lvp_0_0, int *_xmpacc_lvp_0_1, double *_xmpacc_lvp_0_2)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -50,7 +51,7 @@ _XMPACC_KERNEL _xmpacc_loop_locations_c_49(long long _xmpacc_total, _xmpacc_sche
   }
 }
   while (0);
-#line 54 "locations.cu"
+#line 55 "locations.cu"
   _XMPACC_WARP_STEPS {
     long long _xmpacc_wk_0[2];
     _xmpacc_wk_0[0] = _XMPACC_SHFL_XOR(_xmpacc_lk_0[0]);
@@ -98,6 +99,7 @@ void _xmpacc_loop_locations_c_49_host(long long _xmpacc_n, void **_xmpacc_args)
 /* locations.c:53: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_locations_c_53(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, double w, int wi, int wj, long long *_xmpacc_lkp_0, double *_xmpacc_lvp_0_0, int *_xmpacc_lvp_0_1, int *_xmpacc_lvp_0_2)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
   if (_xmpacc_grid2) {
@@ -148,7 +150,7 @@ _XMPACC_KERNEL _xmpacc_loop_locations_c_53(long long _xmpacc_total, int _xmpacc_
   }
 }
   while (0);
-#line 152 "locations.cu"
+#line 154 "locations.cu"
   _XMPACC_WARP_STEPS {
     long long _xmpacc_wk_0[3];
     _xmpacc_wk_0[0] = _XMPACC_SHFL_XOR(_xmpacc_lk_0[0]);
@@ -201,6 +203,7 @@ void _xmpacc_loop_locations_c_53_host(long long _xmpacc_n, void **_xmpacc_args)
 /* locations.c:60: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_locations_c_60(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT z, _xmpacc_array_t _xmpacc_a_z, double cmax, int ic, double cmin, int jc, long lc, long long *_xmpacc_lkp_0, double *_xmpacc_lvp_0_0, int *_xmpacc_lvp_0_1, long long *_xmpacc_lkp_1, double *_xmpacc_lvp_1_0, int *_xmpacc_lvp_1_1, long *_xmpacc_lvp_1_2)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -261,7 +264,7 @@ _XMPACC_KERNEL _xmpacc_loop_locations_c_60(long long _xmpacc_total, _xmpacc_sche
   }
 }
   while (0);
-#line 265 "locations.cu"
+#line 268 "locations.cu"
   _XMPACC_WARP_STEPS {
     long long _xmpacc_wk_0[2];
     _xmpacc_wk_0[0] = _XMPACC_SHFL_XOR(_xmpacc_lk_0[0]);
@@ -331,6 +334,7 @@ void _xmpacc_loop_locations_c_60_host(long long _xmpacc_n, void **_xmpacc_args)
 /* locations.c:69: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_locations_c_69(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT x, _xmpacc_array_t _xmpacc_a_x, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, double rmax, int ir, double xr, long long *_xmpacc_lkp_0, double *_xmpacc_lvp_0_0, int *_xmpacc_lvp_0_1, double *_xmpacc_lvp_0_2)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -371,7 +375,7 @@ _XMPACC_KERNEL _xmpacc_loop_locations_c_69(long long _xmpacc_total, _xmpacc_sche
   }
 }
   while (0);
-#line 375 "locations.cu"
+#line 379 "locations.cu"
   _XMPACC_WARP_STEPS {
     long long _xmpacc_wk_0[2];
     _xmpacc_wk_0[0] = _XMPACC_SHFL_XOR(_xmpacc_lk_0[0]);
@@ -423,6 +427,7 @@ void _xmpacc_loop_locations_c_69_host(long long _xmpacc_n, void **_xmpacc_args)
 /* locations.c:77: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_locations_c_77(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT x, _xmpacc_array_t _xmpacc_a_x, double dv, int di, long long *_xmpacc_lkp_0, double *_xmpacc_lvp_0_0, int *_xmpacc_lvp_0_1)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -458,7 +463,7 @@ _XMPACC_KERNEL _xmpacc_loop_locations_c_77(long long _xmpacc_total, _xmpacc_sche
   }
 }
   while (0);
-#line 462 "locations.cu"
+#line 467 "locations.cu"
   _XMPACC_WARP_STEPS {
     long long _xmpacc_wk_0[2];
     _xmpacc_wk_0[0] = _XMPACC_SHFL_XOR(_xmpacc_lk_0[0]);
@@ -501,6 +506,7 @@ void _xmpacc_loop_locations_c_77_host(long long _xmpacc_n, void **_xmpacc_args)
 /* locations.c:82: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_locations_c_82(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, double av, int __xmpacc_le_83_53_0, int __xmpacc_le_83_53_1, long long *_xmpacc_lkp_0, double *_xmpacc_lvp_0_0, int *_xmpacc_lvp_0_1, int *_xmpacc_lvp_0_2)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
   if (_xmpacc_grid2) {
@@ -565,7 +571,7 @@ _XMPACC_KERNEL _xmpacc_loop_locations_c_82(long long _xmpacc_total, int _xmpacc_
   }
 }
   while (0);
-#line 569 "locations.cu"
+#line 575 "locations.cu"
   _XMPACC_WARP_STEPS {
     long long _xmpacc_wk_0[3];
     _xmpacc_wk_0[0] = _XMPACC_SHFL_XOR(_xmpacc_lk_0[0]);
@@ -618,6 +624,7 @@ void _xmpacc_loop_locations_c_82_host(long long _xmpacc_n, void **_xmpacc_args)
 /* locations.c:91: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_locations_c_91(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT x, _xmpacc_array_t _xmpacc_a_x, double rv, int __xmpacc_le_90_50_2, int __xmpacc_le_90_50_3, int __xmpacc_le_90_50_0, int __xmpacc_le_90_50_1, int __xmpacc_le_90_50_4, int __xmpacc_le_90_50_5, long long *_xmpacc_lkp_0, double *_xmpacc_lvp_0_0, int *_xmpacc_lvp_0_1, int *_xmpacc_lvp_0_2)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -681,7 +688,7 @@ _XMPACC_KERNEL _xmpacc_loop_locations_c_91(long long _xmpacc_total, _xmpacc_sche
   }
 }
   while (0);
-#line 685 "locations.cu"
+#line 692 "locations.cu"
   _XMPACC_WARP_STEPS {
     long long _xmpacc_wk_0[2];
     _xmpacc_wk_0[0] = _XMPACC_SHFL_XOR(_xmpacc_lk_0[0]);
@@ -737,6 +744,7 @@ void _xmpacc_loop_locations_c_91_host(long long _xmpacc_n, void **_xmpacc_args)
 /* locations.c:97: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_locations_c_97(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, double fv, int __xmpacc_le_96_49_0, int __xmpacc_le_96_49_1, int __xmpacc_le_96_49_2, int __xmpacc_le_96_49_3, long long *_xmpacc_lkp_0, double *_xmpacc_lvp_0_0, int *_xmpacc_lvp_0_1, int *_xmpacc_lvp_0_2, int *_xmpacc_lvp_0_3)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -801,7 +809,7 @@ _XMPACC_KERNEL _xmpacc_loop_locations_c_97(long long _xmpacc_total, _xmpacc_sche
   }
 }
   while (0);
-#line 805 "locations.cu"
+#line 813 "locations.cu"
   _XMPACC_WARP_STEPS {
     long long _xmpacc_wk_0[2];
     _xmpacc_wk_0[0] = _XMPACC_SHFL_XOR(_xmpacc_lk_0[0]);
@@ -856,6 +864,7 @@ void _xmpacc_loop_locations_c_97_host(long long _xmpacc_n, void **_xmpacc_args)
 /* locations.c:106: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_locations_c_106(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, double jv, int j, long long *_xmpacc_lkp_0, double *_xmpacc_lvp_0_0, int *_xmpacc_lvp_0_1)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -889,7 +898,7 @@ _XMPACC_KERNEL _xmpacc_loop_locations_c_106(long long _xmpacc_total, _xmpacc_sch
   }
 }
   while (0);
-#line 893 "locations.cu"
+#line 902 "locations.cu"
   _XMPACC_WARP_STEPS {
     long long _xmpacc_wk_0[2];
     _xmpacc_wk_0[0] = _XMPACC_SHFL_XOR(_xmpacc_lk_0[0]);

@@ -14,6 +14,7 @@ _XMPACC_UNIT_BEGIN(margin_peel_c)
 #endif
 _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_margin_peel_c_61) _xmpacc_loop_margin_peel_c_61(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double * _XMPACC_RESTRICT b, _xmpacc_array_t _xmpacc_a_b, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, double *_xmpacc_red_s)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
   if (_xmpacc_grid2) {
@@ -61,7 +62,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_margin_peel_c_61) _xmpacc
   s += b[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_b, _XMPACC_G(_xmpacc_a_b, 0, i), _XMPACC_G(_xmpacc_a_b, 1, j)))];
 }
     while (0);
-#line 65 "margin_peel.cu"
+#line 66 "margin_peel.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -105,6 +106,7 @@ void _xmpacc_loop_margin_peel_c_61_host(long long _xmpacc_n, void **_xmpacc_args
 #endif
 _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_margin_peel_c_68) _xmpacc_loop_margin_peel_c_68(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double * _XMPACC_RESTRICT c, _xmpacc_array_t _xmpacc_a_c, int *_xmpacc_red_on_device)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
   if (_xmpacc_grid2) {
@@ -141,7 +143,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_margin_peel_c_68) _xmpacc
   on_device += 1;
 }
     while (0);
-#line 145 "margin_peel.cu"
+#line 147 "margin_peel.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     #endif
@@ -158,7 +160,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_margin_peel_c_68) _xmpacc
   on_device += 1;
 }
     while (0);
-#line 162 "margin_peel.cu"
+#line 164 "margin_peel.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     #endif
@@ -195,6 +197,7 @@ void _xmpacc_loop_margin_peel_c_68_host(long long _xmpacc_n, void **_xmpacc_args
 #endif
 _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_margin_peel_c_48) _xmpacc_loop_margin_peel_c_48(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double * _XMPACC_RESTRICT e, _xmpacc_array_t _xmpacc_a_e, int *_xmpacc_red_in_paper)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
   if (_xmpacc_grid2) {
@@ -231,7 +234,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_margin_peel_c_48) _xmpacc
   in_paper += 1;
 }
     while (0);
-#line 235 "margin_peel.cu"
+#line 238 "margin_peel.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     #endif
@@ -248,7 +251,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_margin_peel_c_48) _xmpacc
   in_paper += 1;
 }
     while (0);
-#line 252 "margin_peel.cu"
+#line 255 "margin_peel.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     #endif

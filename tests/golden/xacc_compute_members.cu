@@ -22,6 +22,7 @@ struct field
 /* members.c:47: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_members_c_47(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double * _XMPACC_RESTRICT _xmpacc_mb1_f_u, _xmpacc_array_t _xmpacc_mbd1_f_u, const int * _XMPACC_RESTRICT _xmpacc_mb1_f_tag, _xmpacc_array_t _xmpacc_mbd1_f_tag, double * _XMPACC_RESTRICT _xmpacc_mbp2_pf_u, _xmpacc_array_t _xmpacc_mbdp2_pf_u, int * _XMPACC_RESTRICT _xmpacc_mb1_g_tag, _xmpacc_array_t _xmpacc_mbd1_g_tag)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -42,7 +43,7 @@ _XMPACC_KERNEL _xmpacc_loop_members_c_47(long long _xmpacc_total, _xmpacc_sched_
   _xmpacc_mb1_g_tag[_XMPACC_G(_xmpacc_mbd1_g_tag, 0, i)] = _xmpacc_mb1_f_tag[_XMPACC_G(_xmpacc_mbd1_f_tag, 0, i)] + 1;
 }
   while (0);
-#line 46 "members.cu"
+#line 47 "members.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_members_c_47_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -75,6 +76,7 @@ void _xmpacc_loop_members_c_47_host(long long _xmpacc_n, void **_xmpacc_args)
 /* members.c:55: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_members_c_55(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT _xmpacc_mb1_f_u, _xmpacc_array_t _xmpacc_mbd1_f_u, const int * _XMPACC_RESTRICT _xmpacc_mb1_g_tag, _xmpacc_array_t _xmpacc_mbd1_g_tag, struct field f, double *_xmpacc_red_s)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -89,7 +91,7 @@ _XMPACC_KERNEL _xmpacc_loop_members_c_55(long long _xmpacc_total, _xmpacc_sched_
 #line 57 "tests/xacc_compute/members.c"
 s += ((_xmpacc_mb1_f_u[_XMPACC_G(_xmpacc_mbd1_f_u, 0, i - 1)] - (2 * _xmpacc_mb1_f_u[_XMPACC_G(_xmpacc_mbd1_f_u, 0, i)])) + _xmpacc_mb1_f_u[_XMPACC_G(_xmpacc_mbd1_f_u, 0, i + 1)]) + (_xmpacc_mb1_g_tag[_XMPACC_G(_xmpacc_mbd1_g_tag, 0, i)] * f.h);
   while (0);
-#line 93 "members.cu"
+#line 95 "members.cu"
   _XMPACC_PARTIAL(s, _XMPACC_LANES_SUM, _xmpacc_red_s);
 }
 #ifndef __CUDACC__
@@ -119,6 +121,7 @@ void _xmpacc_loop_members_c_55_host(long long _xmpacc_n, void **_xmpacc_args)
 /* members.c:68: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_members_c_68(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double * _XMPACC_RESTRICT w, _xmpacc_array_t _xmpacc_a_w, const double * _XMPACC_RESTRICT _xmpacc_mb1_f_u, _xmpacc_array_t _xmpacc_mbd1_f_u)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -133,7 +136,7 @@ _XMPACC_KERNEL _xmpacc_loop_members_c_68(long long _xmpacc_total, _xmpacc_sched_
 #line 70 "tests/xacc_compute/members.c"
 w[_XMPACC_G(_xmpacc_a_w, 0, i)] = (_xmpacc_mb1_f_u[_XMPACC_G(_xmpacc_mbd1_f_u, 0, i - 1)] + _xmpacc_mb1_f_u[_XMPACC_G(_xmpacc_mbd1_f_u, 0, i + 1)]) / 2;
   while (0);
-#line 137 "members.cu"
+#line 140 "members.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_members_c_68_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -158,6 +161,7 @@ void _xmpacc_loop_members_c_68_host(long long _xmpacc_n, void **_xmpacc_args)
 /* members.c:72: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_members_c_72(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT w, _xmpacc_array_t _xmpacc_a_w, double * _XMPACC_RESTRICT _xmpacc_mb1_f_u, _xmpacc_array_t _xmpacc_mbd1_f_u)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -172,7 +176,7 @@ _XMPACC_KERNEL _xmpacc_loop_members_c_72(long long _xmpacc_total, _xmpacc_sched_
 #line 74 "tests/xacc_compute/members.c"
 _xmpacc_mb1_f_u[_XMPACC_G(_xmpacc_mbd1_f_u, 0, i)] = w[_XMPACC_G(_xmpacc_a_w, 0, i)];
   while (0);
-#line 176 "members.cu"
+#line 180 "members.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_members_c_72_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -197,6 +201,7 @@ void _xmpacc_loop_members_c_72_host(long long _xmpacc_n, void **_xmpacc_args)
 /* members.c:84: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_members_c_84(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, const double * _XMPACC_RESTRICT _xmpacc_mb1_f_u, _xmpacc_array_t _xmpacc_mbd1_f_u, double *_xmpacc_red_m)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -212,7 +217,7 @@ if (_xmpacc_mb1_f_u[_XMPACC_G(_xmpacc_mbd1_f_u, 0, i)] > m)
 #line 86 "tests/xacc_compute/members.c"
   m = _xmpacc_mb1_f_u[_XMPACC_G(_xmpacc_mbd1_f_u, 0, i)];
   while (0);
-#line 216 "members.cu"
+#line 221 "members.cu"
   _XMPACC_PARTIAL(m, _XMPACC_LANES_MAX, _xmpacc_red_m);
 }
 #ifndef __CUDACC__
@@ -236,6 +241,7 @@ void _xmpacc_loop_members_c_84_host(long long _xmpacc_n, void **_xmpacc_args)
 /* members.c:91: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_members_c_91(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, int * _XMPACC_RESTRICT _xmpacc_mb1_g_tag, _xmpacc_array_t _xmpacc_mbd1_g_tag, int *_xmpacc_red_tmax)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -254,7 +260,7 @@ _XMPACC_KERNEL _xmpacc_loop_members_c_91(long long _xmpacc_total, _xmpacc_sched_
     tmax = _xmpacc_mb1_g_tag[_XMPACC_G(_xmpacc_mbd1_g_tag, 0, i)];
 }
   while (0);
-#line 258 "members.cu"
+#line 264 "members.cu"
   _XMPACC_PARTIAL(tmax, _XMPACC_LANES_MAX, _xmpacc_red_tmax);
 }
 #ifndef __CUDACC__
@@ -278,6 +284,7 @@ void _xmpacc_loop_members_c_91_host(long long _xmpacc_n, void **_xmpacc_args)
 /* members.c:99: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_members_c_99(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, int * _XMPACC_RESTRICT _xmpacc_mb1_f_tag, _xmpacc_array_t _xmpacc_mbd1_f_tag, const int * _XMPACC_RESTRICT _xmpacc_mb1_g_tag, _xmpacc_array_t _xmpacc_mbd1_g_tag)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -292,7 +299,7 @@ _XMPACC_KERNEL _xmpacc_loop_members_c_99(long long _xmpacc_total, _xmpacc_sched_
 #line 101 "tests/xacc_compute/members.c"
 _xmpacc_mb1_f_tag[_XMPACC_G(_xmpacc_mbd1_f_tag, 0, i)] = _xmpacc_mb1_g_tag[_XMPACC_G(_xmpacc_mbd1_g_tag, 0, i)] - i;
   while (0);
-#line 296 "members.cu"
+#line 303 "members.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_members_c_99_host(long long _xmpacc_n, void **_xmpacc_args)

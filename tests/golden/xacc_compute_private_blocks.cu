@@ -11,6 +11,7 @@ _XMPACC_UNIT_BEGIN(private_blocks_c)
 /* private_blocks.c:56: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_private_blocks_c_56(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double * _XMPACC_RESTRICT w, _xmpacc_array_t _xmpacc_a_w, double * _XMPACC_RESTRICT b, _xmpacc_array_t _xmpacc_a_b, double *_xmpacc_pv_w, long long _xmpacc_pn_w)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -32,7 +33,7 @@ _XMPACC_KERNEL _xmpacc_loop_private_blocks_c_56(long long _xmpacc_total, _xmpacc
   w[_XMPACC_G(_xmpacc_a_w, 0, i)] = w[_XMPACC_G(_xmpacc_a_w, 0, i)] / 2;
 }
   while (0);
-#line 36 "private_blocks.cu"
+#line 37 "private_blocks.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_private_blocks_c_56_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -61,6 +62,7 @@ void _xmpacc_loop_private_blocks_c_56_host(long long _xmpacc_n, void **_xmpacc_a
 /* private_blocks.c:66: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_private_blocks_c_66(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double * _XMPACC_RESTRICT e, _xmpacc_array_t _xmpacc_a_e, const double * _XMPACC_RESTRICT w, _xmpacc_array_t _xmpacc_a_w, double * _XMPACC_RESTRICT b, _xmpacc_array_t _xmpacc_a_b, double *_xmpacc_pv_e, long long _xmpacc_pn_e)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -81,7 +83,7 @@ _XMPACC_KERNEL _xmpacc_loop_private_blocks_c_66(long long _xmpacc_total, _xmpacc
   b[_XMPACC_G(_xmpacc_a_b, 0, i)] = b[_XMPACC_G(_xmpacc_a_b, 0, i)] + e[_XMPACC_G(_xmpacc_a_e, 0, i)];
 }
   while (0);
-#line 85 "private_blocks.cu"
+#line 87 "private_blocks.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_private_blocks_c_66_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -114,6 +116,7 @@ void _xmpacc_loop_private_blocks_c_66_host(long long _xmpacc_n, void **_xmpacc_a
 /* private_blocks.c:75: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_private_blocks_c_75(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double * _XMPACC_RESTRICT c, _xmpacc_array_t _xmpacc_a_c, double * _XMPACC_RESTRICT cb, _xmpacc_array_t _xmpacc_a_cb, double *_xmpacc_pv_c, long long _xmpacc_pn_c)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -131,7 +134,7 @@ _XMPACC_KERNEL _xmpacc_loop_private_blocks_c_75(long long _xmpacc_total, _xmpacc
   c[_XMPACC_LC(_xmpacc_a_c, 0, i)] = c[_XMPACC_LC(_xmpacc_a_c, 0, i)] - 1;
 }
   while (0);
-#line 135 "private_blocks.cu"
+#line 138 "private_blocks.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_private_blocks_c_75_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -160,6 +163,7 @@ void _xmpacc_loop_private_blocks_c_75_host(long long _xmpacc_n, void **_xmpacc_a
 /* private_blocks.c:83: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_private_blocks_c_83(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double * _XMPACC_RESTRICT g, _xmpacc_array_t _xmpacc_a_g, double * _XMPACC_RESTRICT h, _xmpacc_array_t _xmpacc_a_h, double * _XMPACC_RESTRICT b2, _xmpacc_array_t _xmpacc_a_b2, double *_xmpacc_pv_g, long long _xmpacc_pn_g, double *_xmpacc_pv_h, long long _xmpacc_pn_h)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
   if (_xmpacc_grid2) {
@@ -194,7 +198,7 @@ _XMPACC_KERNEL _xmpacc_loop_private_blocks_c_83(long long _xmpacc_total, int _xm
     b2[_XMPACC_G(_xmpacc_a_b2, 0, i)] = g[_XMPACC_AT2(_xmpacc_a_g, _XMPACC_G(_xmpacc_a_g, 0, i), _XMPACC_G(_xmpacc_a_g, 1, j))] + h[_XMPACC_AT2(_xmpacc_a_h, _XMPACC_G(_xmpacc_a_h, 0, i), _XMPACC_G(_xmpacc_a_h, 1, j))];
 }
   while (0);
-#line 198 "private_blocks.cu"
+#line 202 "private_blocks.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_private_blocks_c_83_host(long long _xmpacc_n, void **_xmpacc_args)

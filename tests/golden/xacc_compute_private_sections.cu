@@ -11,6 +11,7 @@ _XMPACC_UNIT_BEGIN(private_sections_c)
 /* private_sections.c:35: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_private_sections_c_35(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double *_xmpacc_fp_c, double *out, int lo, int n, double *_xmpacc_pv_w, long long _xmpacc_pn_w, double *_xmpacc_pv_c, long long _xmpacc_pn_c, long long _xmpacc_pb_c)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -33,7 +34,7 @@ _XMPACC_KERNEL _xmpacc_loop_private_sections_c_35(long long _xmpacc_total, _xmpa
   out[i] = w[(lo + n) - 1] + w[0];
 }
   while (0);
-#line 37 "private_sections.cu"
+#line 38 "private_sections.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_private_sections_c_35_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -68,6 +69,7 @@ void _xmpacc_loop_private_sections_c_35_host(long long _xmpacc_n, void **_xmpacc
 /* private_sections.c:42: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_private_sections_c_42(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double *_xmpacc_fp_v, int lo, int n, double *_xmpacc_red_part, double *_xmpacc_pv_w, long long _xmpacc_pn_w, double *_xmpacc_pv_v, long long _xmpacc_pn_v, long long _xmpacc_pb_v)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -86,7 +88,7 @@ _XMPACC_KERNEL _xmpacc_loop_private_sections_c_42(long long _xmpacc_total, _xmpa
   part += w[(lo + n) - 1];
 }
   while (0);
-#line 90 "private_sections.cu"
+#line 92 "private_sections.cu"
   _XMPACC_PARTIAL(part, _XMPACC_LANES_SUM, _xmpacc_red_part);
 }
 #ifndef __CUDACC__
@@ -122,6 +124,7 @@ void _xmpacc_loop_private_sections_c_42_host(long long _xmpacc_n, void **_xmpacc
 /* private_sections.c:50: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_private_sections_c_50(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double *_xmpacc_v__xmpacc_fp_g, long long _xmpacc_x__xmpacc_fp_g_1, double *out3, int n, int lo, double (*_xmpacc_pv_h)[2], long long _xmpacc_pn_h, double *_xmpacc_pv_g, long long _xmpacc_pn_g, long long _xmpacc_pb_g, long long _xmpacc_x_g_1)
 {
+  _XMPACC_GRID_WAIT();
   #ifdef __CUDACC__
   _xmpacc_vla<double, 1> _xmpacc_fp_g(_xmpacc_v__xmpacc_fp_g, _xmpacc_x__xmpacc_fp_g_1);
   #else
@@ -157,7 +160,7 @@ _XMPACC_KERNEL _xmpacc_loop_private_sections_c_50(long long _xmpacc_total, _xmpa
   out3[i] = h[n - 1][0] * h[0][1];
 }
   while (0);
-#line 161 "private_sections.cu"
+#line 164 "private_sections.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_private_sections_c_50_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -196,6 +199,7 @@ void _xmpacc_loop_private_sections_c_50_host(long long _xmpacc_n, void **_xmpacc
 /* private_sections.c:60: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_private_sections_c_60(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double *out2, int n, double *_xmpacc_pv_v, long long _xmpacc_pn_v)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -215,7 +219,7 @@ _XMPACC_KERNEL _xmpacc_loop_private_sections_c_60(long long _xmpacc_total, _xmpa
   out2[i] = v[n - 1] * v[0];
 }
   while (0);
-#line 219 "private_sections.cu"
+#line 223 "private_sections.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_private_sections_c_60_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -240,6 +244,7 @@ void _xmpacc_loop_private_sections_c_60_host(long long _xmpacc_n, void **_xmpacc
 /* private_sections.c:80: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_private_sections_c_80(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double *_xmpacc_fp_c, double *_xmpacc_red_fs)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -255,7 +260,7 @@ _XMPACC_KERNEL _xmpacc_loop_private_sections_c_80(long long _xmpacc_total, _xmpa
   fs += c[1] + c[3];
 }
   while (0);
-#line 259 "private_sections.cu"
+#line 264 "private_sections.cu"
   _XMPACC_PARTIAL(fs, _XMPACC_LANES_SUM, _xmpacc_red_fs);
 }
 #ifndef __CUDACC__
@@ -277,6 +282,7 @@ void _xmpacc_loop_private_sections_c_80_host(long long _xmpacc_n, void **_xmpacc
 /* private_sections.c:87: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_private_sections_c_87(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double *a)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -302,7 +308,7 @@ _XMPACC_KERNEL _xmpacc_loop_private_sections_c_87(long long _xmpacc_total, _xmpa
   a[i] = tmp[2] + w[4 - 1];
 }
   while (0);
-#line 306 "private_sections.cu"
+#line 312 "private_sections.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_private_sections_c_87_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -321,6 +327,7 @@ void _xmpacc_loop_private_sections_c_87_host(long long _xmpacc_n, void **_xmpacc
 /* private_sections.c:94: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_private_sections_c_94(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double *a, double * _XMPACC_RESTRICT d, _xmpacc_array_t _xmpacc_a_d)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -339,7 +346,7 @@ _XMPACC_KERNEL _xmpacc_loop_private_sections_c_94(long long _xmpacc_total, _xmpa
   d[_XMPACC_G(_xmpacc_a_d, 0, i)] = w[2] * 2;
 }
   while (0);
-#line 343 "private_sections.cu"
+#line 350 "private_sections.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_private_sections_c_94_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -362,6 +369,7 @@ void _xmpacc_loop_private_sections_c_94_host(long long _xmpacc_n, void **_xmpacc
 /* private_sections.c:100: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_private_sections_c_100(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double *a)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -382,7 +390,7 @@ _XMPACC_KERNEL _xmpacc_loop_private_sections_c_100(long long _xmpacc_total, _xmp
 
 }
   while (0);
-#line 386 "private_sections.cu"
+#line 394 "private_sections.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_private_sections_c_100_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -401,6 +409,7 @@ void _xmpacc_loop_private_sections_c_100_host(long long _xmpacc_n, void **_xmpac
 /* private_sections.c:114: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_private_sections_c_114(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double *_xmpacc_fp_c, double *_xmpacc_red_fd)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -416,7 +425,7 @@ _XMPACC_KERNEL _xmpacc_loop_private_sections_c_114(long long _xmpacc_total, _xmp
   fd += 2 * c[2];
 }
   while (0);
-#line 420 "private_sections.cu"
+#line 429 "private_sections.cu"
   _XMPACC_PARTIAL(fd, _XMPACC_LANES_SUM, _xmpacc_red_fd);
 }
 #ifndef __CUDACC__

@@ -11,6 +11,7 @@ _XMPACC_UNIT_BEGIN(region_scalars_c)
 /* region_scalars.c:31: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_region_scalars_c_31(long long _xmpacc_total, double *a, double *_xmpacc_ds_z)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -20,7 +21,7 @@ _XMPACC_KERNEL _xmpacc_loop_region_scalars_c_31(long long _xmpacc_total, double 
 #line 31 "tests/xacc_compute/region_scalars.c"
 *_xmpacc_ds_z = a[3] * 2;
   while (0);
-#line 24 "region_scalars.cu"
+#line 25 "region_scalars.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_region_scalars_c_31_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -39,6 +40,7 @@ void _xmpacc_loop_region_scalars_c_31_host(long long _xmpacc_n, void **_xmpacc_a
 /* region_scalars.c:32: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_region_scalars_c_32(long long _xmpacc_total, double *a, double *_xmpacc_ds_m)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -48,7 +50,7 @@ _XMPACC_KERNEL _xmpacc_loop_region_scalars_c_32(long long _xmpacc_total, double 
 #line 32 "tests/xacc_compute/region_scalars.c"
 *_xmpacc_ds_m = a[5];
   while (0);
-#line 52 "region_scalars.cu"
+#line 54 "region_scalars.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_region_scalars_c_32_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -67,6 +69,7 @@ void _xmpacc_loop_region_scalars_c_32_host(long long _xmpacc_n, void **_xmpacc_a
 /* region_scalars.c:33: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_region_scalars_c_33(long long _xmpacc_total, int *_xmpacc_ds_w, double *_xmpacc_ds_m)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -76,7 +79,7 @@ _XMPACC_KERNEL _xmpacc_loop_region_scalars_c_33(long long _xmpacc_total, int *_x
 #line 33 "tests/xacc_compute/region_scalars.c"
 *_xmpacc_ds_w = ((int) (*_xmpacc_ds_m)) + 1;
   while (0);
-#line 80 "region_scalars.cu"
+#line 83 "region_scalars.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_region_scalars_c_33_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -95,6 +98,7 @@ void _xmpacc_loop_region_scalars_c_33_host(long long _xmpacc_n, void **_xmpacc_a
 /* region_scalars.c:34: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_region_scalars_c_34(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double *c, double *_xmpacc_ds_z, double *_xmpacc_ds_m, int *_xmpacc_ds_w)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -105,7 +109,7 @@ _XMPACC_KERNEL _xmpacc_loop_region_scalars_c_34(long long _xmpacc_total, _xmpacc
 #line 35 "tests/xacc_compute/region_scalars.c"
 c[i] = (((*_xmpacc_ds_z) + (*_xmpacc_ds_m)) + (*_xmpacc_ds_w)) + i;
   while (0);
-#line 109 "region_scalars.cu"
+#line 113 "region_scalars.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_region_scalars_c_34_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -130,6 +134,7 @@ void _xmpacc_loop_region_scalars_c_34_host(long long _xmpacc_n, void **_xmpacc_a
 /* region_scalars.c:37: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_region_scalars_c_37(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double * _XMPACC_RESTRICT d, _xmpacc_array_t _xmpacc_a_d, double *_xmpacc_ds_z)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -143,7 +148,7 @@ _XMPACC_KERNEL _xmpacc_loop_region_scalars_c_37(long long _xmpacc_total, _xmpacc
 #line 38 "tests/xacc_compute/region_scalars.c"
 d[_XMPACC_G(_xmpacc_a_d, 0, i)] = d[_XMPACC_G(_xmpacc_a_d, 0, i)] + (*_xmpacc_ds_z);
   while (0);
-#line 147 "region_scalars.cu"
+#line 152 "region_scalars.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_region_scalars_c_37_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -166,6 +171,7 @@ void _xmpacc_loop_region_scalars_c_37_host(long long _xmpacc_n, void **_xmpacc_a
 /* region_scalars.c:44: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_region_scalars_c_44(long long _xmpacc_total, double *w2, double *a, double *coef)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -175,7 +181,7 @@ _XMPACC_KERNEL _xmpacc_loop_region_scalars_c_44(long long _xmpacc_total, double 
 #line 44 "tests/xacc_compute/region_scalars.c"
 w2[0] = a[1] * coef[0];
   while (0);
-#line 179 "region_scalars.cu"
+#line 185 "region_scalars.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_region_scalars_c_44_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -196,6 +202,7 @@ void _xmpacc_loop_region_scalars_c_44_host(long long _xmpacc_n, void **_xmpacc_a
 /* region_scalars.c:45: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_region_scalars_c_45(long long _xmpacc_total, double *w2, double *coef)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -205,7 +212,7 @@ _XMPACC_KERNEL _xmpacc_loop_region_scalars_c_45(long long _xmpacc_total, double 
 #line 45 "tests/xacc_compute/region_scalars.c"
 w2[1] = coef[2];
   while (0);
-#line 209 "region_scalars.cu"
+#line 216 "region_scalars.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_region_scalars_c_45_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -224,6 +231,7 @@ void _xmpacc_loop_region_scalars_c_45_host(long long _xmpacc_n, void **_xmpacc_a
 /* region_scalars.c:46: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_region_scalars_c_46(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double *c, double *w2)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -234,7 +242,7 @@ _XMPACC_KERNEL _xmpacc_loop_region_scalars_c_46(long long _xmpacc_total, _xmpacc
 #line 47 "tests/xacc_compute/region_scalars.c"
 c[i] = (c[i] + w2[0]) + (w2[1] * i);
   while (0);
-#line 238 "region_scalars.cu"
+#line 246 "region_scalars.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_region_scalars_c_46_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -255,6 +263,7 @@ void _xmpacc_loop_region_scalars_c_46_host(long long _xmpacc_n, void **_xmpacc_a
 /* region_scalars.c:51: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_region_scalars_c_51(long long _xmpacc_total, double *c, double *_xmpacc_ds_q)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -264,7 +273,7 @@ _XMPACC_KERNEL _xmpacc_loop_region_scalars_c_51(long long _xmpacc_total, double 
 #line 51 "tests/xacc_compute/region_scalars.c"
 *_xmpacc_ds_q = c[2];
   while (0);
-#line 268 "region_scalars.cu"
+#line 277 "region_scalars.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_region_scalars_c_51_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -283,6 +292,7 @@ void _xmpacc_loop_region_scalars_c_51_host(long long _xmpacc_n, void **_xmpacc_a
 /* region_scalars.c:52: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_region_scalars_c_52(long long _xmpacc_total, double *c, double *_xmpacc_ds_q)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -292,7 +302,7 @@ _XMPACC_KERNEL _xmpacc_loop_region_scalars_c_52(long long _xmpacc_total, double 
 #line 52 "tests/xacc_compute/region_scalars.c"
 c[0] = (*_xmpacc_ds_q) + 1;
   while (0);
-#line 296 "region_scalars.cu"
+#line 306 "region_scalars.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_region_scalars_c_52_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -311,6 +321,7 @@ void _xmpacc_loop_region_scalars_c_52_host(long long _xmpacc_n, void **_xmpacc_a
 /* region_scalars.c:53: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_region_scalars_c_53(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double *a, double *_xmpacc_ds_q)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -321,7 +332,7 @@ _XMPACC_KERNEL _xmpacc_loop_region_scalars_c_53(long long _xmpacc_total, _xmpacc
 #line 54 "tests/xacc_compute/region_scalars.c"
 a[i] = a[i] + (*_xmpacc_ds_q);
   while (0);
-#line 325 "region_scalars.cu"
+#line 336 "region_scalars.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_region_scalars_c_53_host(long long _xmpacc_n, void **_xmpacc_args)

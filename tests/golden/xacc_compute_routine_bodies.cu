@@ -64,6 +64,7 @@ _XMPACC_ROUTINE double half(double x)
 /* routine_bodies.c:68: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_routine_bodies_c_68(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double * _XMPACC_RESTRICT r, _xmpacc_array_t _xmpacc_a_r, double *w, const double * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, int *hist)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -81,7 +82,7 @@ _XMPACC_KERNEL _xmpacc_loop_routine_bodies_c_68(long long _xmpacc_total, _xmpacc
   bump_times(hist, (i + 1) % 4, 3);
 }
   while (0);
-#line 85 "routine_bodies.cu"
+#line 86 "routine_bodies.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_routine_bodies_c_68_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -110,6 +111,7 @@ void _xmpacc_loop_routine_bodies_c_68_host(long long _xmpacc_n, void **_xmpacc_a
 /* routine_bodies.c:78: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_routine_bodies_c_78(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, int *cnt, double * _XMPACC_RESTRICT m2, _xmpacc_array_t _xmpacc_a_m2, double *_xmpacc_red_total)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -143,7 +145,7 @@ _XMPACC_KERNEL _xmpacc_loop_routine_bodies_c_78(long long _xmpacc_total, _xmpacc
   m2[_XMPACC_G(_xmpacc_a_m2, 0, i)] = part;
 }
   while (0);
-#line 147 "routine_bodies.cu"
+#line 149 "routine_bodies.cu"
   _XMPACC_PARTIAL(total, _XMPACC_LANES_SUM, _xmpacc_red_total);
 }
 #ifndef __CUDACC__

@@ -33,6 +33,7 @@ _XMPACC_ROUTINE double rowsum(int m, _XMPACC_ROWS_PARAM(double, 1, g, double (*g
 /* variable_rows.c:41: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_variable_rows_c_41(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double *_xmpacc_v_g, long long _xmpacc_x_g_1, double by)
 {
+  _XMPACC_GRID_WAIT();
   #ifdef __CUDACC__
   _xmpacc_vla<double, 1> g(_xmpacc_v_g, _xmpacc_x_g_1);
   #else
@@ -56,7 +57,7 @@ _XMPACC_KERNEL _xmpacc_loop_variable_rows_c_41(long long _xmpacc_total, int _xmp
 #line 44 "tests/xacc_compute/variable_rows.c"
 g[i][j] *= by + j;
   while (0);
-#line 60 "variable_rows.cu"
+#line 61 "variable_rows.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_variable_rows_c_41_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -83,6 +84,7 @@ void _xmpacc_loop_variable_rows_c_41_host(long long _xmpacc_n, void **_xmpacc_ar
 /* variable_rows.c:67: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_variable_rows_c_67(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double *_xmpacc_v_q, long long _xmpacc_x_q_1, double *_xmpacc_v_a, long long _xmpacc_x_a_1, int *_xmpacc_v_c, long long _xmpacc_x_c_1, long long _xmpacc_x_c_2)
 {
+  _XMPACC_GRID_WAIT();
   #ifdef __CUDACC__
   _xmpacc_vla<double, 1> q(_xmpacc_v_q, _xmpacc_x_q_1);
   _xmpacc_vla<double, 1> a(_xmpacc_v_a, _xmpacc_x_a_1);
@@ -114,7 +116,7 @@ _XMPACC_KERNEL _xmpacc_loop_variable_rows_c_67(long long _xmpacc_total, int _xmp
   c[i][j][j % 3] += i;
 }
   while (0);
-#line 118 "variable_rows.cu"
+#line 120 "variable_rows.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_variable_rows_c_67_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -149,6 +151,7 @@ void _xmpacc_loop_variable_rows_c_67_host(long long _xmpacc_n, void **_xmpacc_ar
 /* variable_rows.c:74: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_variable_rows_c_74(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double *_xmpacc_v_a, long long _xmpacc_x_a_1, int cols)
 {
+  _XMPACC_GRID_WAIT();
   #ifdef __CUDACC__
   _xmpacc_vla<double, 1> a(_xmpacc_v_a, _xmpacc_x_a_1);
   #else
@@ -164,7 +167,7 @@ _XMPACC_KERNEL _xmpacc_loop_variable_rows_c_74(long long _xmpacc_total, _xmpacc_
 #line 76 "tests/xacc_compute/variable_rows.c"
 bump(&a[i][cols - 1], 100.0);
   while (0);
-#line 168 "variable_rows.cu"
+#line 171 "variable_rows.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_variable_rows_c_74_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -187,6 +190,7 @@ void _xmpacc_loop_variable_rows_c_74_host(long long _xmpacc_n, void **_xmpacc_ar
 /* variable_rows.c:77: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_variable_rows_c_77(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, _xmpacc_sched_t _xmpacc_s_k, int *_xmpacc_v_c, long long _xmpacc_x_c_1, long long _xmpacc_x_c_2)
 {
+  _XMPACC_GRID_WAIT();
   #ifdef __CUDACC__
   _xmpacc_vla<int, 2> c(_xmpacc_v_c, _xmpacc_x_c_1, _xmpacc_x_c_2);
   #else
@@ -211,7 +215,7 @@ _XMPACC_KERNEL _xmpacc_loop_variable_rows_c_77(long long _xmpacc_total, int _xmp
 #line 81 "tests/xacc_compute/variable_rows.c"
 c[i][j][k] *= 2;
   while (0);
-#line 215 "variable_rows.cu"
+#line 219 "variable_rows.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_variable_rows_c_77_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -240,6 +244,7 @@ void _xmpacc_loop_variable_rows_c_77_host(long long _xmpacc_n, void **_xmpacc_ar
 /* variable_rows.c:84: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_variable_rows_c_84(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double *sums, double *_xmpacc_v_a, long long _xmpacc_x_a_1, double *fsums, double (*fixed)[2], int cols)
 {
+  _XMPACC_GRID_WAIT();
   #ifdef __CUDACC__
   _xmpacc_vla<double, 1> a(_xmpacc_v_a, _xmpacc_x_a_1);
   #else
@@ -258,7 +263,7 @@ _XMPACC_KERNEL _xmpacc_loop_variable_rows_c_84(long long _xmpacc_total, _xmpacc_
   fsums[i] = rowsum(2, fixed, i);
 }
   while (0);
-#line 262 "variable_rows.cu"
+#line 267 "variable_rows.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_variable_rows_c_84_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -287,6 +292,7 @@ void _xmpacc_loop_variable_rows_c_84_host(long long _xmpacc_n, void **_xmpacc_ar
 /* variable_rows.c:91: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_variable_rows_c_91(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double *_xmpacc_v_a, long long _xmpacc_x_a_1, int rows, int cols, int *_xmpacc_v__xmpacc_ra_h, long long _xmpacc_x__xmpacc_ra_h_1)
 {
+  _XMPACC_GRID_WAIT();
   #ifdef __CUDACC__
   _xmpacc_vla<double, 1> a(_xmpacc_v_a, _xmpacc_x_a_1);
   _xmpacc_vla<int, 1> _xmpacc_ra_h(_xmpacc_v__xmpacc_ra_h, _xmpacc_x__xmpacc_ra_h_1);
@@ -304,7 +310,7 @@ _XMPACC_KERNEL _xmpacc_loop_variable_rows_c_91(long long _xmpacc_total, _xmpacc_
 #line 93 "tests/xacc_compute/variable_rows.c"
 _XMPACC_ATOMIC_ADD(_xmpacc_ra_h[(i * 7) % rows][i % cols], (int) a[i % rows][(i * 5) % cols]);
   while (0);
-#line 308 "variable_rows.cu"
+#line 314 "variable_rows.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_variable_rows_c_91_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -333,6 +339,7 @@ void _xmpacc_loop_variable_rows_c_91_host(long long _xmpacc_n, void **_xmpacc_ar
 /* variable_rows.c:94: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_variable_rows_c_94(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, int cols, int *_xmpacc_v__xmpacc_ra_h, long long _xmpacc_x__xmpacc_ra_h_1)
 {
+  _XMPACC_GRID_WAIT();
   #ifdef __CUDACC__
   _xmpacc_vla<int, 1> _xmpacc_ra_h(_xmpacc_v__xmpacc_ra_h, _xmpacc_x__xmpacc_ra_h_1);
   #else
@@ -348,7 +355,7 @@ _XMPACC_KERNEL _xmpacc_loop_variable_rows_c_94(long long _xmpacc_total, _xmpacc_
 #line 96 "tests/xacc_compute/variable_rows.c"
 _XMPACC_RMW_MAX(_xmpacc_ra_h[1][i % cols], i * 3, 0);
   while (0);
-#line 352 "variable_rows.cu"
+#line 359 "variable_rows.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_variable_rows_c_94_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -371,6 +378,7 @@ void _xmpacc_loop_variable_rows_c_94_host(long long _xmpacc_n, void **_xmpacc_ar
 /* variable_rows.c:98: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_variable_rows_c_98(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, int rows, int cols, int *_xmpacc_v__xmpacc_ra_hn, long long _xmpacc_x__xmpacc_ra_hn_1)
 {
+  _XMPACC_GRID_WAIT();
   #ifdef __CUDACC__
   _xmpacc_vla<int, 1> _xmpacc_ra_hn(_xmpacc_v__xmpacc_ra_hn, _xmpacc_x__xmpacc_ra_hn_1);
   #else
@@ -386,7 +394,7 @@ _XMPACC_KERNEL _xmpacc_loop_variable_rows_c_98(long long _xmpacc_total, _xmpacc_
 #line 100 "tests/xacc_compute/variable_rows.c"
 _XMPACC_ATOMIC_ADD(_xmpacc_ra_hn[i % rows][(i * 3) % cols], i);
   while (0);
-#line 390 "variable_rows.cu"
+#line 398 "variable_rows.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_variable_rows_c_98_host(long long _xmpacc_n, void **_xmpacc_args)

@@ -11,6 +11,7 @@ _XMPACC_UNIT_BEGIN(stacked_constructs_c)
 /* stacked_constructs.c:53: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_stacked_constructs_c_53(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_k, double *y, double *x)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -21,7 +22,7 @@ _XMPACC_KERNEL _xmpacc_loop_stacked_constructs_c_53(long long _xmpacc_total, _xm
 #line 54 "tests/xacc_programs/stacked_constructs.c"
 y[k] = y[k] + (2 * x[k]);
   while (0);
-#line 25 "stacked_constructs.cu"
+#line 26 "stacked_constructs.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_stacked_constructs_c_53_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -42,6 +43,7 @@ void _xmpacc_loop_stacked_constructs_c_53_host(long long _xmpacc_n, void **_xmpa
 /* stacked_constructs.c:61: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_stacked_constructs_c_61(long long _xmpacc_total, double *_xmpacc_ds_scale)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -51,7 +53,7 @@ _XMPACC_KERNEL _xmpacc_loop_stacked_constructs_c_61(long long _xmpacc_total, dou
 #line 61 "tests/xacc_programs/stacked_constructs.c"
 *_xmpacc_ds_scale = 2 * (*_xmpacc_ds_scale);
   while (0);
-#line 55 "stacked_constructs.cu"
+#line 57 "stacked_constructs.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_stacked_constructs_c_61_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -68,6 +70,7 @@ void _xmpacc_loop_stacked_constructs_c_61_host(long long _xmpacc_n, void **_xmpa
 /* stacked_constructs.c:62: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_stacked_constructs_c_62(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_k, double *y, double *_xmpacc_ds_scale)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -78,7 +81,7 @@ _XMPACC_KERNEL _xmpacc_loop_stacked_constructs_c_62(long long _xmpacc_total, _xm
 #line 63 "tests/xacc_programs/stacked_constructs.c"
 y[k] = (*_xmpacc_ds_scale) * y[k];
   while (0);
-#line 82 "stacked_constructs.cu"
+#line 85 "stacked_constructs.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_stacked_constructs_c_62_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -99,6 +102,7 @@ void _xmpacc_loop_stacked_constructs_c_62_host(long long _xmpacc_n, void **_xmpa
 /* stacked_constructs.c:69: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_stacked_constructs_c_69(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_k, double *v)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -109,7 +113,7 @@ _XMPACC_KERNEL _xmpacc_loop_stacked_constructs_c_69(long long _xmpacc_total, _xm
 #line 70 "tests/xacc_programs/stacked_constructs.c"
 v[k] = v[k] + 1;
   while (0);
-#line 113 "stacked_constructs.cu"
+#line 117 "stacked_constructs.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_stacked_constructs_c_69_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -128,6 +132,7 @@ void _xmpacc_loop_stacked_constructs_c_69_host(long long _xmpacc_n, void **_xmpa
 /* stacked_constructs.c:78: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_stacked_constructs_c_78(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_k, double *x)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -138,7 +143,7 @@ _XMPACC_KERNEL _xmpacc_loop_stacked_constructs_c_78(long long _xmpacc_total, _xm
 #line 79 "tests/xacc_programs/stacked_constructs.c"
 x[k] = x[k] * x[k];
   while (0);
-#line 142 "stacked_constructs.cu"
+#line 147 "stacked_constructs.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_stacked_constructs_c_78_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -157,6 +162,7 @@ void _xmpacc_loop_stacked_constructs_c_78_host(long long _xmpacc_n, void **_xmpa
 /* stacked_constructs.c:81: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_stacked_constructs_c_81(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_k, double *v, double *x)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -167,7 +173,7 @@ _XMPACC_KERNEL _xmpacc_loop_stacked_constructs_c_81(long long _xmpacc_total, _xm
 #line 82 "tests/xacc_programs/stacked_constructs.c"
 v[k] = v[k] + x[k];
   while (0);
-#line 171 "stacked_constructs.cu"
+#line 177 "stacked_constructs.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_stacked_constructs_c_81_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -188,6 +194,7 @@ void _xmpacc_loop_stacked_constructs_c_81_host(long long _xmpacc_n, void **_xmpa
 /* stacked_constructs.c:88: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_stacked_constructs_c_88(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double * _XMPACC_RESTRICT w, _xmpacc_array_t _xmpacc_a_w, const double * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -202,7 +209,7 @@ _XMPACC_KERNEL _xmpacc_loop_stacked_constructs_c_88(long long _xmpacc_total, _xm
 #line 89 "tests/xacc_programs/stacked_constructs.c"
 w[_XMPACC_G(_xmpacc_a_w, 0, i)] = (0.5 * u[_XMPACC_G(_xmpacc_a_u, 0, i)]) + 1;
   while (0);
-#line 206 "stacked_constructs.cu"
+#line 213 "stacked_constructs.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_stacked_constructs_c_88_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -227,6 +234,7 @@ void _xmpacc_loop_stacked_constructs_c_88_host(long long _xmpacc_n, void **_xmpa
 /* stacked_constructs.c:94: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_stacked_constructs_c_94(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u, const double * _XMPACC_RESTRICT w, _xmpacc_array_t _xmpacc_a_w)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -241,7 +249,7 @@ _XMPACC_KERNEL _xmpacc_loop_stacked_constructs_c_94(long long _xmpacc_total, _xm
 #line 94 "tests/xacc_programs/stacked_constructs.c"
 u[_XMPACC_G(_xmpacc_a_u, 0, i)] = u[_XMPACC_G(_xmpacc_a_u, 0, i)] + (0.25 * w[_XMPACC_G(_xmpacc_a_w, 0, i)]);
   while (0);
-#line 245 "stacked_constructs.cu"
+#line 253 "stacked_constructs.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_stacked_constructs_c_94_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -266,6 +274,7 @@ void _xmpacc_loop_stacked_constructs_c_94_host(long long _xmpacc_n, void **_xmpa
 /* stacked_constructs.c:102: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_stacked_constructs_c_102(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double * _XMPACC_RESTRICT w, _xmpacc_array_t _xmpacc_a_w, const double * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -280,7 +289,7 @@ _XMPACC_KERNEL _xmpacc_loop_stacked_constructs_c_102(long long _xmpacc_total, _x
 #line 103 "tests/xacc_programs/stacked_constructs.c"
 w[_XMPACC_G(_xmpacc_a_w, 0, i)] = w[_XMPACC_G(_xmpacc_a_w, 0, i)] + u[_XMPACC_G(_xmpacc_a_u, 0, i)];
   while (0);
-#line 284 "stacked_constructs.cu"
+#line 293 "stacked_constructs.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_stacked_constructs_c_102_host(long long _xmpacc_n, void **_xmpacc_args)
@@ -305,6 +314,7 @@ void _xmpacc_loop_stacked_constructs_c_102_host(long long _xmpacc_n, void **_xmp
 /* stacked_constructs.c:98: loop ... acc */
 _XMPACC_KERNEL _xmpacc_loop_stacked_constructs_c_98(long long _xmpacc_total, _xmpacc_sched_t _xmpacc_s_i, double * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u, const double * _XMPACC_RESTRICT w, _xmpacc_array_t _xmpacc_a_w)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid = _xmpacc_gid;
   int _xmpacc_valid = _xmpacc_tid < _xmpacc_total;
@@ -319,7 +329,7 @@ _XMPACC_KERNEL _xmpacc_loop_stacked_constructs_c_98(long long _xmpacc_total, _xm
 #line 99 "tests/xacc_programs/stacked_constructs.c"
 u[_XMPACC_G(_xmpacc_a_u, 0, i)] = u[_XMPACC_G(_xmpacc_a_u, 0, i)] - (0.125 * w[_XMPACC_G(_xmpacc_a_w, 0, i)]);
   while (0);
-#line 323 "stacked_constructs.cu"
+#line 333 "stacked_constructs.cu"
 }
 #ifndef __CUDACC__
 void _xmpacc_loop_stacked_constructs_c_98_host(long long _xmpacc_n, void **_xmpacc_args)

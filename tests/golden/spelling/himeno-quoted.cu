@@ -11,6 +11,7 @@ _XMPACC_UNIT_BEGIN(himeno_spell_c)
 /* himeno_spell.c:113: loop ... acc */
 _XMPACC_KERNEL _XMPACC_BOUNDS(2) _xmpacc_loop_himeno_spell_c_113(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, _xmpacc_sched_t _xmpacc_s_k, const float * _XMPACC_RESTRICT a, _xmpacc_array_t _xmpacc_a_a, const float * _XMPACC_RESTRICT p, _xmpacc_array_t _xmpacc_a_p, const float * _XMPACC_RESTRICT b, _xmpacc_array_t _xmpacc_a_b, const float * _XMPACC_RESTRICT c, _xmpacc_array_t _xmpacc_a_c, const float * _XMPACC_RESTRICT wrk1, _xmpacc_array_t _xmpacc_a_wrk1, const float * _XMPACC_RESTRICT bnd, _xmpacc_array_t _xmpacc_a_bnd, float * _XMPACC_RESTRICT wrk2, _xmpacc_array_t _xmpacc_a_wrk2, float omega, float *_xmpacc_red_gosa)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
   if (_xmpacc_grid2) {
@@ -116,7 +117,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(2) _xmpacc_loop_himeno_spell_c_113(long long _xmpa
   wrk2[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_wrk2, _XMPACC_G(_xmpacc_a_wrk2, 0, i), _XMPACC_G(_xmpacc_a_wrk2, 1, j), _XMPACC_G(_xmpacc_a_wrk2, 2, k)))] = _xmpacc_r0_1 + (omega * ss);
 }
     while (0);
-#line 120 "himeno-quoted.cu"
+#line 121 "himeno-quoted.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -157,7 +158,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(2) _xmpacc_loop_himeno_spell_c_113(long long _xmpa
   wrk2[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_wrk2, _XMPACC_G(_xmpacc_a_wrk2, 0, i), _XMPACC_G(_xmpacc_a_wrk2, 1, j), _XMPACC_G(_xmpacc_a_wrk2, 2, k)))] = _xmpacc_r0_1 + (omega * ss);
 }
     while (0);
-#line 161 "himeno-quoted.cu"
+#line 162 "himeno-quoted.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -238,6 +239,7 @@ void _xmpacc_loop_himeno_spell_c_113_host(long long _xmpacc_n, void **_xmpacc_ar
 #endif
 _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_himeno_spell_c_158) _xmpacc_loop_himeno_spell_c_158(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, _xmpacc_sched_t _xmpacc_s_k, float * _XMPACC_RESTRICT p, _xmpacc_array_t _xmpacc_a_p, const float * _XMPACC_RESTRICT wrk2, _xmpacc_array_t _xmpacc_a_wrk2)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
   if (_xmpacc_grid2) {
@@ -275,7 +277,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_himeno_spell_c_158) _xmpa
 #line 174 "bench/spelling/himeno_spell.c"
 p[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, i), _XMPACC_G(_xmpacc_a_p, 1, j), _XMPACC_G(_xmpacc_a_p, 2, k)))] = _XMPACC_LDG(&wrk2[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT3(_xmpacc_a_wrk2, _XMPACC_G(_xmpacc_a_wrk2, 0, i), _XMPACC_G(_xmpacc_a_wrk2, 1, j), _XMPACC_G(_xmpacc_a_wrk2, 2, k)))]);
     while (0);
-#line 279 "himeno-quoted.cu"
+#line 281 "himeno-quoted.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -290,7 +292,7 @@ p[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, i), 
 #line 174 "bench/spelling/himeno_spell.c"
 p[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_p, _XMPACC_G(_xmpacc_a_p, 0, i), _XMPACC_G(_xmpacc_a_p, 1, j), _XMPACC_G(_xmpacc_a_p, 2, k)))] = _XMPACC_LDG(&wrk2[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT3(_xmpacc_a_wrk2, _XMPACC_G(_xmpacc_a_wrk2, 0, i), _XMPACC_G(_xmpacc_a_wrk2, 1, j), _XMPACC_G(_xmpacc_a_wrk2, 2, k)))]);
     while (0);
-#line 294 "himeno-quoted.cu"
+#line 296 "himeno-quoted.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;

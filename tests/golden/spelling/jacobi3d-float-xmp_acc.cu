@@ -14,6 +14,7 @@ _XMPACC_UNIT_BEGIN(jacobi3d_spell_c)
 #endif
 _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_22) _xmpacc_loop_jacobi3d_spell_c_22(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_k, _xmpacc_sched_t _xmpacc_s_j, _xmpacc_sched_t _xmpacc_s_i, float * _XMPACC_RESTRICT unew, _xmpacc_array_t _xmpacc_a_unew, const float * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u, _xmpacc_sched_t _xmpacc_s0_i)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
   if (_xmpacc_grid2) {
@@ -123,28 +124,28 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_22) _xmp
 #line 40 "bench/spelling/stencil3d_sweep.h"
 _xmpacc_y0 = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0_0 + _xmpacc_r0_2_0) + _xmpacc_x0_0) + _xmpacc_x1_0) + _xmpacc_x2_0) + _xmpacc_r0_1_1);
     while (0);
-#line 127 "jacobi3d-float-xmp_acc.cu"
+#line 128 "jacobi3d-float-xmp_acc.cu"
     }
     { int i = (int) (_xmpacc_i0 + 1); (void) i;
     do
 #line 40 "bench/spelling/stencil3d_sweep.h"
 _xmpacc_y1 = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0_1 + _xmpacc_r0_2_1) + _xmpacc_x0_1) + _xmpacc_x1_1) + _xmpacc_r0_1_0) + _xmpacc_r0_1_2);
     while (0);
-#line 134 "jacobi3d-float-xmp_acc.cu"
+#line 135 "jacobi3d-float-xmp_acc.cu"
     }
     { int i = (int) (_xmpacc_i0 + 2); (void) i;
     do
 #line 40 "bench/spelling/stencil3d_sweep.h"
 _xmpacc_y2 = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0_2 + _xmpacc_r0_2_2) + _xmpacc_x0_2) + _xmpacc_x1_2) + _xmpacc_r0_1_1) + _xmpacc_r0_1_3);
     while (0);
-#line 141 "jacobi3d-float-xmp_acc.cu"
+#line 142 "jacobi3d-float-xmp_acc.cu"
     }
     { int i = (int) (_xmpacc_i0 + 3); (void) i;
     do
 #line 40 "bench/spelling/stencil3d_sweep.h"
 _xmpacc_y3 = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0_3 + _xmpacc_r0_2_3) + _xmpacc_x0_3) + _xmpacc_x1_3) + _xmpacc_r0_1_2) + _xmpacc_x2_5);
     while (0);
-#line 148 "jacobi3d-float-xmp_acc.cu"
+#line 149 "jacobi3d-float-xmp_acc.cu"
     }
     if (_xmpacc_mask == 15) _XMPACC_STV4F(&_xmpacc_b0[_xmpacc_o0], _xmpacc_y0, _xmpacc_y1, _xmpacc_y2, _xmpacc_y3);
     else {
@@ -175,7 +176,7 @@ _xmpacc_y3 = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0_3 + _xmpacc_r0_2_3) + _xm
 #line 40 "bench/spelling/stencil3d_sweep.h"
 unew[_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, k), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i))] = ((float) (1.0 / 6.0)) * (((((u[_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k - 1), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i))] + u[_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k + 1), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i))]) + u[_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k), _XMPACC_G(_xmpacc_a_u, 1, j - 1), _XMPACC_G(_xmpacc_a_u, 2, i))]) + u[_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k), _XMPACC_G(_xmpacc_a_u, 1, j + 1), _XMPACC_G(_xmpacc_a_u, 2, i))]) + u[_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i - 1))]) + u[_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i + 1))]);
       while (0);
-#line 179 "jacobi3d-float-xmp_acc.cu"
+#line 180 "jacobi3d-float-xmp_acc.cu"
     }
   }
   }
@@ -215,6 +216,7 @@ void _xmpacc_loop_jacobi3d_spell_c_22_host(long long _xmpacc_n, void **_xmpacc_a
 #endif
 _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_22_1) _xmpacc_loop_jacobi3d_spell_c_22_1(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_k, _xmpacc_sched_t _xmpacc_s_j, _xmpacc_sched_t _xmpacc_s_i, float * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u, const float * _XMPACC_RESTRICT unew, _xmpacc_array_t _xmpacc_a_unew, _xmpacc_sched_t _xmpacc_s0_i)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
   if (_xmpacc_grid2) {
@@ -324,28 +326,28 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_jacobi3d_spell_c_22_1) _x
 #line 40 "bench/spelling/stencil3d_sweep.h"
 _xmpacc_y0 = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0_0 + _xmpacc_r0_2_0) + _xmpacc_x0_0) + _xmpacc_x1_0) + _xmpacc_x2_0) + _xmpacc_r0_1_1);
     while (0);
-#line 328 "jacobi3d-float-xmp_acc.cu"
+#line 330 "jacobi3d-float-xmp_acc.cu"
     }
     { int i = (int) (_xmpacc_i0 + 1); (void) i;
     do
 #line 40 "bench/spelling/stencil3d_sweep.h"
 _xmpacc_y1 = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0_1 + _xmpacc_r0_2_1) + _xmpacc_x0_1) + _xmpacc_x1_1) + _xmpacc_r0_1_0) + _xmpacc_r0_1_2);
     while (0);
-#line 335 "jacobi3d-float-xmp_acc.cu"
+#line 337 "jacobi3d-float-xmp_acc.cu"
     }
     { int i = (int) (_xmpacc_i0 + 2); (void) i;
     do
 #line 40 "bench/spelling/stencil3d_sweep.h"
 _xmpacc_y2 = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0_2 + _xmpacc_r0_2_2) + _xmpacc_x0_2) + _xmpacc_x1_2) + _xmpacc_r0_1_1) + _xmpacc_r0_1_3);
     while (0);
-#line 342 "jacobi3d-float-xmp_acc.cu"
+#line 344 "jacobi3d-float-xmp_acc.cu"
     }
     { int i = (int) (_xmpacc_i0 + 3); (void) i;
     do
 #line 40 "bench/spelling/stencil3d_sweep.h"
 _xmpacc_y3 = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0_3 + _xmpacc_r0_2_3) + _xmpacc_x0_3) + _xmpacc_x1_3) + _xmpacc_r0_1_2) + _xmpacc_x2_5);
     while (0);
-#line 349 "jacobi3d-float-xmp_acc.cu"
+#line 351 "jacobi3d-float-xmp_acc.cu"
     }
     if (_xmpacc_mask == 15) _XMPACC_STV4F(&_xmpacc_b0[_xmpacc_o0], _xmpacc_y0, _xmpacc_y1, _xmpacc_y2, _xmpacc_y3);
     else {
@@ -376,7 +378,7 @@ _xmpacc_y3 = ((float) (1.0 / 6.0)) * (((((_xmpacc_r0_0_3 + _xmpacc_r0_2_3) + _xm
 #line 40 "bench/spelling/stencil3d_sweep.h"
 u[_XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i))] = ((float) (1.0 / 6.0)) * (((((unew[_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, k - 1), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i))] + unew[_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, k + 1), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i))]) + unew[_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, k), _XMPACC_G(_xmpacc_a_unew, 1, j - 1), _XMPACC_G(_xmpacc_a_unew, 2, i))]) + unew[_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, k), _XMPACC_G(_xmpacc_a_unew, 1, j + 1), _XMPACC_G(_xmpacc_a_unew, 2, i))]) + unew[_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, k), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i - 1))]) + unew[_XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, k), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i + 1))]);
       while (0);
-#line 380 "jacobi3d-float-xmp_acc.cu"
+#line 382 "jacobi3d-float-xmp_acc.cu"
     }
   }
   }

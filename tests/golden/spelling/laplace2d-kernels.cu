@@ -14,6 +14,7 @@ _XMPACC_UNIT_BEGIN(laplace2d_spell_c)
 #endif
 _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_laplace2d_spell_c_138) _xmpacc_loop_laplace2d_spell_c_138(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double * _XMPACC_RESTRICT unew, _xmpacc_array_t _xmpacc_a_unew, const double * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
   if (_xmpacc_grid2) {
@@ -58,7 +59,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_laplace2d_spell_c_138) _x
 #line 161 "bench/spelling/laplace2d_spell.c"
 unew[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, i), _XMPACC_G(_xmpacc_a_unew, 1, j)))] = 0.25 * (((_xmpacc_r0_0 + _xmpacc_r0_2) + _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i), _XMPACC_G(_xmpacc_a_u, 1, j - 1)))])) + _XMPACC_LDG(&u[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_2, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i), _XMPACC_G(_xmpacc_a_u, 1, j + 1)))]));
     while (0);
-#line 62 "laplace2d-kernels.cu"
+#line 63 "laplace2d-kernels.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -99,6 +100,7 @@ void _xmpacc_loop_laplace2d_spell_c_138_host(long long _xmpacc_n, void **_xmpacc
 #endif
 _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_laplace2d_spell_c_138_1) _xmpacc_loop_laplace2d_spell_c_138_1(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_i, _xmpacc_sched_t _xmpacc_s_j, double * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u, const double * _XMPACC_RESTRICT unew, _xmpacc_array_t _xmpacc_a_unew)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
   if (_xmpacc_grid2) {
@@ -143,7 +145,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_laplace2d_spell_c_138_1) 
 #line 161 "bench/spelling/laplace2d_spell.c"
 u[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT2(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, i), _XMPACC_G(_xmpacc_a_u, 1, j)))] = 0.25 * (((_xmpacc_r0_0 + _xmpacc_r0_2) + _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1, _XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, i), _XMPACC_G(_xmpacc_a_unew, 1, j - 1)))])) + _XMPACC_LDG(&unew[_XMPACC_SO(_xmpacc_o1 + _xmpacc_d1_2, _XMPACC_AT2(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, i), _XMPACC_G(_xmpacc_a_unew, 1, j + 1)))]));
     while (0);
-#line 147 "laplace2d-kernels.cu"
+#line 149 "laplace2d-kernels.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;

@@ -14,6 +14,7 @@ _XMPACC_UNIT_BEGIN(stencil27_spell_c)
 #endif
 _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stencil27_spell_c_11) _xmpacc_loop_stencil27_spell_c_11(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_k, _xmpacc_sched_t _xmpacc_s_j, _xmpacc_sched_t _xmpacc_s_i, double * _XMPACC_RESTRICT unew, _xmpacc_array_t _xmpacc_a_unew, const double * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
   if (_xmpacc_grid2) {
@@ -121,7 +122,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stencil27_spell_c_11) _xm
 #line 40 "bench/spelling/stencil3d_sweep.h"
 unew[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, k), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i)))] = (((((double) 0.125) * _xmpacc_r0_1) + (((double) 0.0625) * ((_xmpacc_r0_0 + _xmpacc_r0_2) + _xmpacc_q0_1))) + (((double) 0.03125) * ((_xmpacc_q0_0 + _xmpacc_q0_2) + _xmpacc_q1_1))) + (((double) 0.015625) * (_xmpacc_q1_0 + _xmpacc_q1_2));
     while (0);
-#line 125 "stencil27-double-collapse3.cu"
+#line 126 "stencil27-double-collapse3.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -184,6 +185,7 @@ void _xmpacc_loop_stencil27_spell_c_11_host(long long _xmpacc_n, void **_xmpacc_
 #endif
 _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stencil27_spell_c_11_1) _xmpacc_loop_stencil27_spell_c_11_1(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_k, _xmpacc_sched_t _xmpacc_s_j, _xmpacc_sched_t _xmpacc_s_i, double * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u, const double * _XMPACC_RESTRICT unew, _xmpacc_array_t _xmpacc_a_unew)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
   if (_xmpacc_grid2) {
@@ -291,7 +293,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stencil27_spell_c_11_1) _
 #line 40 "bench/spelling/stencil3d_sweep.h"
 u[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i)))] = (((((double) 0.125) * _xmpacc_r0_1) + (((double) 0.0625) * ((_xmpacc_r0_0 + _xmpacc_r0_2) + _xmpacc_q0_1))) + (((double) 0.03125) * ((_xmpacc_q0_0 + _xmpacc_q0_2) + _xmpacc_q1_1))) + (((double) 0.015625) * (_xmpacc_q1_0 + _xmpacc_q1_2));
     while (0);
-#line 295 "stencil27-double-collapse3.cu"
+#line 297 "stencil27-double-collapse3.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;

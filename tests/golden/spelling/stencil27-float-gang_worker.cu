@@ -14,6 +14,7 @@ _XMPACC_UNIT_BEGIN(stencil27_spell_c)
 #endif
 _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stencil27_spell_c_14) _xmpacc_loop_stencil27_spell_c_14(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_k, _xmpacc_sched_t _xmpacc_s_j, _xmpacc_sched_t _xmpacc_s_i, float * _XMPACC_RESTRICT unew, _xmpacc_array_t _xmpacc_a_unew, const float * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
   if (_xmpacc_grid2) {
@@ -121,7 +122,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stencil27_spell_c_14) _xm
 #line 40 "bench/spelling/stencil3d_sweep.h"
 unew[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, k), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i)))] = (((((float) 0.125) * _xmpacc_r0_1) + (((float) 0.0625) * ((_xmpacc_r0_0 + _xmpacc_r0_2) + _xmpacc_q0_1))) + (((float) 0.03125) * ((_xmpacc_q0_0 + _xmpacc_q0_2) + _xmpacc_q1_1))) + (((float) 0.015625) * (_xmpacc_q1_0 + _xmpacc_q1_2));
     while (0);
-#line 125 "stencil27-float-gang_worker.cu"
+#line 126 "stencil27-float-gang_worker.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -169,7 +170,7 @@ unew[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew
 #line 40 "bench/spelling/stencil3d_sweep.h"
 unew[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_unew, _XMPACC_G(_xmpacc_a_unew, 0, k), _XMPACC_G(_xmpacc_a_unew, 1, j), _XMPACC_G(_xmpacc_a_unew, 2, i)))] = (((((float) 0.125) * _xmpacc_r0_1) + (((float) 0.0625) * ((_xmpacc_r0_0 + _xmpacc_r0_2) + _xmpacc_q0_1))) + (((float) 0.03125) * ((_xmpacc_q0_0 + _xmpacc_q0_2) + _xmpacc_q1_1))) + (((float) 0.015625) * (_xmpacc_q1_0 + _xmpacc_q1_2));
     while (0);
-#line 173 "stencil27-float-gang_worker.cu"
+#line 174 "stencil27-float-gang_worker.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -232,6 +233,7 @@ void _xmpacc_loop_stencil27_spell_c_14_host(long long _xmpacc_n, void **_xmpacc_
 #endif
 _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stencil27_spell_c_14_1) _xmpacc_loop_stencil27_spell_c_14_1(long long _xmpacc_total, int _xmpacc_grid2, _xmpacc_sched_t _xmpacc_s_k, _xmpacc_sched_t _xmpacc_s_j, _xmpacc_sched_t _xmpacc_s_i, float * _XMPACC_RESTRICT u, _xmpacc_array_t _xmpacc_a_u, const float * _XMPACC_RESTRICT unew, _xmpacc_array_t _xmpacc_a_unew)
 {
+  _XMPACC_GRID_WAIT();
   long long _xmpacc_gid = _XMPACC_TID;
   long long _xmpacc_tid, _xmpacc_rest, _xmpacc_in;
   if (_xmpacc_grid2) {
@@ -339,7 +341,7 @@ _XMPACC_KERNEL _XMPACC_BOUNDS(_XMPACC_MINB_xmpacc_loop_stencil27_spell_c_14_1) _
 #line 40 "bench/spelling/stencil3d_sweep.h"
 u[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i)))] = (((((float) 0.125) * _xmpacc_r0_1) + (((float) 0.0625) * ((_xmpacc_r0_0 + _xmpacc_r0_2) + _xmpacc_q0_1))) + (((float) 0.03125) * ((_xmpacc_q0_0 + _xmpacc_q0_2) + _xmpacc_q1_1))) + (((float) 0.015625) * (_xmpacc_q1_0 + _xmpacc_q1_2));
     while (0);
-#line 343 "stencil27-float-gang_worker.cu"
+#line 345 "stencil27-float-gang_worker.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;
@@ -387,7 +389,7 @@ u[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k), 
 #line 40 "bench/spelling/stencil3d_sweep.h"
 u[_XMPACC_SO(_xmpacc_o0, _XMPACC_AT3(_xmpacc_a_u, _XMPACC_G(_xmpacc_a_u, 0, k), _XMPACC_G(_xmpacc_a_u, 1, j), _XMPACC_G(_xmpacc_a_u, 2, i)))] = (((((float) 0.125) * _xmpacc_r0_1) + (((float) 0.0625) * ((_xmpacc_r0_0 + _xmpacc_r0_2) + _xmpacc_q0_1))) + (((float) 0.03125) * ((_xmpacc_q0_0 + _xmpacc_q0_2) + _xmpacc_q1_1))) + (((float) 0.015625) * (_xmpacc_q1_0 + _xmpacc_q1_2));
     while (0);
-#line 391 "stencil27-float-gang_worker.cu"
+#line 393 "stencil27-float-gang_worker.cu"
     #ifndef _XMPACC_CHECK
     _xmpacc_o0 += _xmpacc_t0;
     _xmpacc_o1 += _xmpacc_t1;

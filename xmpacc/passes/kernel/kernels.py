@@ -276,6 +276,9 @@ def add_push(kernel: Kernel, loops: list[CanonicalLoop], var: str, lanes: bool, 
     s = f"_xmpacc_s_{var}"
     if exact:   # a 2-D grid's block knows its rows; else each thread asks for its own
         grid2 = "_xmpacc_grid2" if len(loops) == 2 else "0"
+        if len(loops) == 2:   # the rows in reverse where only the low rim waits (flip)
+            kernel.prologue[:] = [line.replace("_XMPACC_GRID_Y", "_XMPACC_PUSH_GRID_Y(_xmpacc_push)")
+                                  for line in kernel.prologue]
         args = (f"{grid2}, {s}.count, {rows}, _xmpacc_valid && "
                 f"_xmpacc_push_outside(_xmpacc_push, {s}.count, _xmpacc_rest * {rows}, {rows})")
     else:
