@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .reflect import active_step, planned_steps
+from .replay import driver
 
 UNITS_PEERS, UNITS_SLABS = 2, 4   # include/xmpacc_push.h _XMPACC_PUSH_PEERS, _XMPACC_PUSH_SLABS
 FLAG_BYTES = 64
@@ -219,16 +220,10 @@ class Pushes:
             return False
 
 
-_DRIVER: Any = None
-
-
 def _allocation_base(address: int) -> int:
     """cuMemGetAddressRange: the start of the allocation (CuPy's pool hands out parts of
     larger ones; an IPC handle maps the whole allocation)."""
-    global _DRIVER
-    if _DRIVER is None:
-        _DRIVER = ctypes.CDLL("libcuda.so.1")
     base, size = ctypes.c_uint64(0), ctypes.c_size_t(0)
-    if _DRIVER.cuMemGetAddressRange_v2(ctypes.byref(base), ctypes.byref(size), ctypes.c_uint64(address)):
+    if driver().cuMemGetAddressRange_v2(ctypes.byref(base), ctypes.byref(size), ctypes.c_uint64(address)):
         raise RuntimeError("cuMemGetAddressRange failed")
     return int(base.value)

@@ -34,6 +34,7 @@ each replayed call for the profile (``events``: profile.py shows them as "in C")
 from __future__ import annotations
 
 import ctypes
+import functools
 import os
 from dataclasses import dataclass, field
 from typing import Any
@@ -101,6 +102,13 @@ def _symbol(lib: Any, name: str) -> int:
     return ctypes.cast(getattr(lib, name), ctypes.c_void_p).value or 0
 
 
+@functools.cache
+def driver() -> ctypes.CDLL:
+    """libcuda, which CuPy loaded (OSError where there is none): the runtime's one handle
+    on the driver's functions that CuPy does not wrap."""
+    return ctypes.CDLL("libcuda.so.1")
+
+
 # the glue's field -> the driver function it calls
 _DRIVER = (("launch", "cuLaunchKernel"), ("synchronize", "cuStreamSynchronize"),
            ("copy2d", "cuMemcpy2DAsync_v2"), ("event_record", "cuEventRecord"),
@@ -111,17 +119,18 @@ _DRIVER = (("launch", "cuLaunchKernel"), ("synchronize", "cuStreamSynchronize"),
 
 def bind_driver(lib: Any) -> bool:
     """The CUDA driver's functions that the glue calls (from libcuda, which CuPy loaded:
-    nothing is linked for them), set once; False without them."""
+    nothing is linked for them), set once; False without them.  cuLaunchKernelEx, which a
+    driver older than CUDA 12 lacks, is 0 there (launches are then plain)."""
     try:
         c = CReplay.in_dll(lib, "_xmpacc_replay")
         if c.launch:
             return True
-        cuda = ctypes.CDLL("libcuda.so.1")
-        found = [_symbol(cuda, name) for _, name in _DRIVER]
+        found = [_symbol(driver(), name) for _, name in _DRIVER]
     except (OSError, AttributeError, ValueError):   # no driver, or a library without the glue
         return False
     for (name, _), ptr in zip(_DRIVER, found, strict=True):
         setattr(c, name, ptr)
+    c.launch_ex = _symbol(driver(), "cuLaunchKernelEx") if hasattr(driver(), "cuLaunchKernelEx") else 0
     return True
 
 
@@ -137,7 +146,7 @@ def priority_stream() -> int:
     (the exchange stream of overlapped reflects, include/xmpacc_replay.h); 0 where the
     driver is missing or refuses.  It lives as long as the process."""
     try:
-        cuda = ctypes.CDLL("libcuda.so.1")
+        cuda = driver()
         least, greatest, stream = ctypes.c_int(), ctypes.c_int(), ctypes.c_void_p()
         if cuda.cuCtxGetStreamPriorityRange(ctypes.byref(least), ctypes.byref(greatest)) \
                 or cuda.cuStreamCreateWithPriority(ctypes.byref(stream), 1, greatest):   # 1: non-blocking
@@ -232,13 +241,8 @@ class Replay:
             self.c.on = 0   # no driver symbols: the general path only
             return
         self.c.stream = backend.cupy.cuda.get_current_stream().ptr or None
-        self.c.dependent = 0
-        if dependent_launch() and int(backend.props.get("major", 0)) >= 9:
-            try:   # a driver older than CUDA 12 has none: every launch waits for the one before
-                self.c.launch_ex = _symbol(ctypes.CDLL("libcuda.so.1"), "cuLaunchKernelEx")
-                self.c.dependent = int(bool(self.c.launch_ex))
-            except (OSError, AttributeError):
-                pass
+        self.c.dependent = int(dependent_launch() and int(backend.props.get("major", 0)) >= 9
+                               and bool(self.c.launch_ex))
 
     def bind_nccl(self, transport: Any) -> bool:
         """NCCL's point-to-point functions and the world communicator (once)."""

@@ -627,3 +627,29 @@ def test_dependent_launch_is_on_unless_turned_off(monkeypatch: pytest.MonkeyPatc
     assert dependent_launch()
     monkeypatch.setenv("XMPACC_DEPENDENT_LAUNCH", "0")
     assert not dependent_launch()
+
+
+def _shared_library(tmp_path: Path, name: str, text: str) -> ctypes.CDLL:
+    src, lib = tmp_path / f"{name}.c", tmp_path / f"lib{name}.so"
+    src.write_text(text)
+    r = subprocess.run(["cc", "-shared", "-fPIC", f"-I{INCLUDE_DIR}", str(src), "-o", str(lib)],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    return ctypes.CDLL(str(lib))
+
+
+@pytest.mark.parametrize("ex", [True, False])
+def test_the_driver_is_bound_with_or_without_launch_ex(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                       ex: bool) -> None:
+    """bind_driver takes the glue's driver functions from libcuda (replay.driver); a driver
+    without cuLaunchKernelEx (older than CUDA 12) leaves launch_ex 0, so that launches are
+    plain, and binds the rest all the same."""
+    import xmpacc.runtime.replay as replay_module
+    names = [n for _, n in replay_module._DRIVER] + (["cuLaunchKernelEx"] if ex else [])
+    stubs = "".join(f"int {n}(void) {{ return 0; }}\n" for n in names)
+    fake = _shared_library(tmp_path, f"cuda{int(ex)}", stubs)
+    glue = _shared_library(tmp_path, f"glue{int(ex)}", '#include "xmpacc_fast.h"\n')
+    monkeypatch.setattr(replay_module, "driver", lambda: fake)
+    assert replay_module.bind_driver(glue)
+    c = CReplay.in_dll(glue, "_xmpacc_replay")
+    assert c.launch and c.synchronize and bool(c.launch_ex) == ex
